@@ -1,0 +1,50 @@
+import os from 'node:os';
+import path from 'node:path';
+import { z } from 'zod';
+import { LIMITS } from '../limits.js';
+
+const limitKeys = Object.keys(LIMITS) as Array<keyof typeof LIMITS>;
+const limitsShape = Object.fromEntries(limitKeys.map((k) => [k, z.number().int().positive().optional()])) as {
+  [K in keyof typeof LIMITS]: z.ZodOptional<z.ZodNumber>;
+};
+
+export const BACKEND_KINDS = ['auto', 'zcode', 'sim'] as const;
+export const SESSION_MODES = ['plan', 'build', 'edit', 'yolo', 'guarded', 'auto'] as const;
+
+/** The one schema for flags, environment and the optional config file (STYLE.md habit 8). */
+export const configSchema = z
+  .object({
+    host: z.string().min(1).default('127.0.0.1'),
+    port: z.number().int().min(0).max(65535).default(8377),
+    stateDir: z.string().min(1).default(path.join(os.homedir(), '.zcode-hub')),
+    backend: z.enum(BACKEND_KINDS).default('auto'),
+    zcodeCli: z.string().min(1).optional(),
+    /** Default workspace for new sessions when a client names none. */
+    workspace: z.string().min(1).default(process.cwd()),
+    publicUrl: z.url().optional(),
+    allowOrigins: z.array(z.url()).default([]),
+    /** Simulator scenario (`--scenario`); `default` reads words in the prompt. */
+    scenario: z.string().min(1).default('default'),
+    /** Extra simulator flags (fault switches), for tests and benchmarks. */
+    simArgs: z.array(z.string()).default([]),
+    defaultMode: z.enum(SESSION_MODES).default('build'),
+    /** Personal provider file passed to the app-server (ZCODE-PROTOCOL §9.4). */
+    providerFile: z.string().min(1).default(path.join(os.homedir(), '.zcode', 'v2', 'provider_config.json')),
+    /** Built-in provider file; defaults to the one shipped beside the CLI, else an empty one in the state dir. */
+    builtinProviderFile: z.string().min(1).optional(),
+    /** Let the agent auto-answer questions after 300 s (ZCODE-PROTOCOL §6.3). The hub holds them for people. */
+    askUserQuestionAutoResolution: z.boolean().default(false),
+    tlsCert: z.string().min(1).optional(),
+    tlsKey: z.string().min(1).optional(),
+    /** Proxy hops to trust for the client address (a tunnel on loopback is 1); never `true`. */
+    trustProxy: z.number().int().min(0).max(5).default(0),
+    logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    limits: z.object(limitsShape).strict().default({}),
+  })
+  .strict();
+
+export type ConfigInput = z.input<typeof configSchema>;
+export type ParsedConfig = z.output<typeof configSchema>;
+
+/** The frozen configuration every part reads; limits are merged with their defaults. */
+export type HubConfig = Readonly<Omit<ParsedConfig, 'limits'> & { limits: Readonly<Record<keyof typeof LIMITS, number>> }>;

@@ -1,0 +1,57 @@
+import pino, { type Logger, type DestinationStream } from 'pino';
+
+export type { Logger } from 'pino';
+
+/** Paths pino blanks out wherever they appear (STYLE.md habit 7). */
+export const REDACT_PATHS = [
+  'authorization',
+  'cookie',
+  'token',
+  'apiKey',
+  'code',
+  'secret',
+  '*.authorization',
+  '*.cookie',
+  '*.token',
+  '*.apiKey',
+  '*.secret',
+  '*.pairingCode',
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'req.headers["sec-websocket-protocol"]',
+  'res.headers["set-cookie"]',
+  'headers.authorization',
+  'headers.cookie',
+];
+
+export interface LoggerOptions {
+  level?: string;
+  /** Pretty output for a human at a terminal; decided by the caller from `isTTY`, never by NODE_ENV. */
+  pretty?: boolean;
+  destination?: DestinationStream;
+}
+
+/** Drops the query string of a URL so `?token=` never reaches a log line. */
+export function stripQuery(url: string | undefined): string | undefined {
+  if (url === undefined) return undefined;
+  const i = url.indexOf('?');
+  return i === -1 ? url : url.slice(0, i);
+}
+
+/** The one pino logger of the process; everything else gets child loggers. */
+export function createLogger(options: LoggerOptions = {}): Logger {
+  const base = {
+    level: options.level ?? 'info',
+    redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+    serializers: {
+      req: (req: { method?: string; url?: string; id?: unknown }) => ({ id: req.id, method: req.method, url: stripQuery(req.url) }),
+      res: (res: { statusCode?: number }) => ({ statusCode: res.statusCode }),
+      err: pino.stdSerializers.err,
+    },
+  };
+  if (options.destination) return pino(base, options.destination);
+  if (options.pretty) {
+    return pino({ ...base, transport: { target: 'pino-pretty', options: { colorize: true, translateTime: 'HH:MM:ss.l', ignore: 'pid,hostname' } } });
+  }
+  return pino(base);
+}

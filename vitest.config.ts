@@ -1,0 +1,16 @@
+import { defineConfig } from 'vitest/config';
+
+// Integration suites spawn real simulator children and real sockets; keep parallelism modest
+// on the 2-core machines this runs on, and give slow children room without timing assertions.
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    exclude: ['test/e2e/**', 'node_modules/**'],
+    pool: 'forks',
+    maxWorkers: 2,
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+    teardownTimeout: 10_000,
+    reporters: ['default'],
+  },
+});
