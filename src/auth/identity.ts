@@ -1,0 +1,26 @@
+/** Scopes in increasing power (HUB-DESIGN §7): view < operate < admin. */
+export const SCOPES = ['view', 'operate', 'admin'] as const;
+export type Scope = (typeof SCOPES)[number];
+
+/** Who is calling: resolved once per request or socket by the auth hook. */
+export interface Identity {
+  /** Token id (`jti`), or `admin` for the state-dir admin token. */
+  tokenId: string;
+  /** Device or token name (`sub`). */
+  name: string;
+  scope: Scope;
+  /** Expiry in ms since the epoch; absent = never. */
+  expiresAt?: number;
+}
+
+/** True when `have` is at least `need`. */
+export function scopeAllows(have: Scope, need: Scope): boolean {
+  return SCOPES.indexOf(have) >= SCOPES.indexOf(need);
+}
+
+/** Resolves a presented credential to an identity, or null when it is not valid. */
+export interface Authenticator {
+  authenticate(credential: string): Promise<Identity | null>;
+  /** Called with a callback that the authenticator fires when a token is revoked or expires. */
+  onRevoked?(listener: (tokenId: string) => void): () => void;
+}

@@ -1,0 +1,56 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+
+/** Creates `dir` (and parents) with mode 0700 and tightens an existing one. */
+export function ensurePrivateDir(dir: string): void {
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  fs.chmodSync(dir, 0o700);
+}
+
+/**
+ * Writes a file atomically with mode 0600: temp file in the same directory, fsync, rename,
+ * fsync the directory. A crash leaves either the old or the new content, never a torn file.
+ */
+export function writeFileAtomic(file: string, data: string | Uint8Array, mode = 0o600): void {
+  const dir = path.dirname(file);
+  const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  const fd = fs.openSync(tmp, 'wx', mode);
+  try {
+    fs.writeSync(fd, typeof data === 'string' ? Buffer.from(data) : data);
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+  fs.chmodSync(tmp, mode);
+  fs.renameSync(tmp, file);
+  try {
+    const dirFd = fs.openSync(dir, 'r');
+    try {
+      fs.fsyncSync(dirFd);
+    } finally {
+      fs.closeSync(dirFd);
+    }
+  } catch {
+    // Directory fsync is not supported everywhere (e.g. some network filesystems); the rename stands.
+  }
+}
+
+/** Reads a file, or undefined when it does not exist. */
+export function readFileIfExists(file: string): string | undefined {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  }
+}
+
+/** Mode bits of a path (e.g. 0o600), or undefined when missing. */
+export function fileMode(file: string): number | undefined {
+  try {
+    return fs.statSync(file).mode & 0o777;
+  } catch {
+    return undefined;
+  }
+}

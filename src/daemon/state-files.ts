@@ -1,0 +1,75 @@
+import path from 'node:path';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { z } from 'zod';
+import { ensurePrivateDir, readFileIfExists, writeFileAtomic } from './secure-file.js';
+
+/** The files the daemon keeps in its state dir (HUB-DESIGN §9). */
+export function statePaths(stateDir: string) {
+  return {
+    dir: stateDir,
+    hubFile: path.join(stateDir, 'hub.json'),
+    adminToken: path.join(stateDir, 'admin.token'),
+    childPid: path.join(stateDir, 'backend.pid'),
+    simData: path.join(stateDir, 'sim'),
+    builtinProviders: path.join(stateDir, 'zcode-builtin.json'),
+  };
+}
+
+export const hubFileSchema = z.object({
+  pid: z.number().int().positive(),
+  host: z.string(),
+  port: z.number().int().min(0).max(65535),
+  url: z.string(),
+  version: z.string(),
+  startedAt: z.number(),
+});
+export type HubFile = z.infer<typeof hubFileSchema>;
+
+/** Reads hub.json; undefined when absent or not ours. */
+export function readHubFile(stateDir: string): HubFile | undefined {
+  const text = readFileIfExists(statePaths(stateDir).hubFile);
+  if (text === undefined) return undefined;
+  try {
+    const parsed = hubFileSchema.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function writeHubFile(stateDir: string, hub: HubFile): void {
+  writeFileAtomic(statePaths(stateDir).hubFile, `${JSON.stringify(hub, null, 2)}\n`);
+}
+
+/** True when a process with this pid exists (signal 0 probes without signalling). */
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** The admin token, created (256 bits, 0600) at first start. */
+export function ensureAdminToken(stateDir: string): string {
+  ensurePrivateDir(stateDir);
+  const file = statePaths(stateDir).adminToken;
+  const existing = readFileIfExists(file)?.trim();
+  if (existing) return existing;
+  const token = `zch_admin_${randomBytes(32).toString('base64url')}`;
+  writeFileAtomic(file, `${token}\n`);
+  return token;
+}
+
+/** Reads the admin token without creating it (CLI sub-commands). */
+export function readAdminToken(stateDir: string): string | undefined {
+  return readFileIfExists(statePaths(stateDir).adminToken)?.trim() || undefined;
+}
+
+/** Constant-time string equality for secrets. */
+export function secretEquals(a: string, b: string): boolean {
+  const ab = Buffer.from(a);
+  const bb = Buffer.from(b);
+  return ab.length === bb.length && timingSafeEqual(ab, bb);
+}

@@ -1,0 +1,110 @@
+/**
+ * What the domain needs from the app-server link (implemented in src/backend). The domain
+ * never imports src/backend: it sees the child only through this port, so it stays free of
+ * node:child_process (HUB-DESIGN §2).
+ */
+
+/** Lifecycle of the child as the hub reports it (`_zcode/backend_state`, /api/health). */
+export type BackendState = 'starting' | 'ready' | 'restarting' | 'failed' | 'stopped';
+
+export interface BackendStatus {
+  state: BackendState;
+  /** `zcode` for a real CLI, `sim` for the bundled simulator. */
+  kind: 'zcode' | 'sim';
+  pid?: number;
+  /** Increments on every (re)spawn; interactions of an older epoch are `lost`. */
+  epoch: number;
+  /** Crashes since the daemon started. */
+  restarts: number;
+  /** Milliseconds until the next respawn attempt while `restarting`. */
+  nextRetryMs?: number;
+  lastExit?: { code: number | null; signal: string | null; at: number; reason?: string };
+  /** The CLI entry that was spawned (zcode.cjs, or the simulator). */
+  command?: string;
+}
+
+/** A notification from the child (`session/event`, `state.updated`, …), unparsed beyond the envelope. */
+export interface BackendNotification {
+  method: string;
+  params: unknown;
+  /** `performance.timeOrigin + performance.now()` when its line was read; for latency figures. */
+  receivedAt: number;
+}
+
+/** An interaction reverse request (permission, AskUserQuestion, plan approval, MCP elicitation). */
+export interface BackendInteractionRequest {
+  method: 'interaction/requestPermission' | 'interaction/requestUserInput';
+  /** `params` as sent by the child; `params.requestId` is the stable id (ZCODE-PROTOCOL §1.7 rule 5). */
+  params: unknown;
+  requestId: string;
+  sessionId: string;
+  /** Backend epoch the request belongs to. */
+  epoch: number;
+}
+
+/**
+ * Handler for interaction reverse requests. Called once per `params.requestId` per epoch
+ * (re-announcements are de-duplicated by the link). The resolved value is written to the child
+ * as the result — and re-used for any later re-announcement of the same requestId.
+ */
+export type InteractionHandler = (request: BackendInteractionRequest) => Promise<unknown>;
+
+export interface BackendRequestOptions {
+  timeoutMs?: number;
+  /** Skip the automatic resume-and-retry on -32004 (used by session/resume itself). */
+  noResumeRetry?: boolean;
+}
+
+/** The error a forward request rejects with when the child answered with a JSON-RPC error. */
+export class BackendRpcError extends Error {
+  readonly code: number;
+  readonly data: unknown;
+  readonly method: string;
+  constructor(method: string, code: number, message: string, data?: unknown) {
+    super(message);
+    this.name = 'BackendRpcError';
+    this.method = method;
+    this.code = code;
+    this.data = data;
+  }
+}
+
+/** Local failures: the child is gone, did not answer in time, or cannot take more input. */
+export type BackendFailureKind = 'gone' | 'timeout' | 'overloaded' | 'not_running' | 'closed';
+
+export class BackendFailure extends Error {
+  readonly kind: BackendFailureKind;
+  readonly method: string;
+  constructor(kind: BackendFailureKind, method: string, message: string) {
+    super(message);
+    this.name = 'BackendFailure';
+    this.kind = kind;
+    this.method = method;
+  }
+}
+
+export interface BackendPort {
+  /** Current status (a fresh object each call). */
+  status(): BackendStatus;
+  /**
+   * A forward request. Session-scoped methods that fail with -32004 (not active) are resumed
+   * once and retried once; concurrent resumes of one session share one promise.
+   */
+  request(method: string, params?: unknown, options?: BackendRequestOptions): Promise<unknown>;
+  /** Every notification from the child, in order. Returns an unsubscribe function. */
+  onNotification(listener: (notification: BackendNotification) => void): () => void;
+  /** Status changes (spawned, crashed, restarting, failed, stopped). */
+  onStatus(listener: (status: BackendStatus) => void): () => void;
+  /** A session was resumed by the link (after -32004); the domain re-subscribes it. */
+  onSessionResumed(listener: (sessionId: string, snapshot: unknown) => void): () => void;
+  /** Registers the one interaction handler (the domain's race). */
+  setInteractionHandler(handler: InteractionHandler): void;
+  /** Starts the child (idempotent). */
+  start(): Promise<void>;
+  /** Manual restart: also leaves `failed`. */
+  restart(): Promise<void>;
+  /** Stops the child with the stop ladder; memoised. */
+  close(): Promise<void>;
+  /** Recent stderr lines of the child, for diagnostics. */
+  stderrTail(): string[];
+}

@@ -1,0 +1,52 @@
+import fs from 'node:fs';
+import Fastify, { type FastifyInstance } from 'fastify';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { HubConfig } from '../config/schema.js';
+import type { Logger } from '../logger.js';
+import type { BackendPort } from '../domain/backend-port.js';
+import type { Authenticator } from '../auth/identity.js';
+import { authHook } from './auth-hook.js';
+import { installErrorHandler } from './error-handler.js';
+import { healthRoutes } from './routes/health.js';
+
+/** Everything the HTTP app needs, built by the composition root (src/main.ts) or by a test. */
+export interface AppDeps {
+  config: HubConfig;
+  logger: Logger;
+  backend: BackendPort;
+  authenticator: Authenticator;
+  version: string;
+}
+
+/**
+ * Builds the fastify app: every plugin registered here, nothing listens (STYLE.md habit 1).
+ * Tests call it with their own dependencies and use `app.inject()` or `listen({port: 0})`.
+ */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const hops = deps.config.trustProxy;
+  const tls = deps.config.tlsCert && deps.config.tlsKey ? { cert: fs.readFileSync(deps.config.tlsCert), key: fs.readFileSync(deps.config.tlsKey) } : undefined;
+  const app = Fastify({
+    loggerInstance: deps.logger,
+    bodyLimit: deps.config.limits.httpBodyLimitBytes,
+    // Trust exactly the configured number of proxy hops (a tunnel on loopback is 1), never "any".
+    trustProxy: hops > 0 ? (_addr: string, i: number) => i < hops : false,
+    routerOptions: { ignoreTrailingSlash: true },
+    ...(tls ? { https: tls } : {}),
+  }) as unknown as FastifyInstance;
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  installErrorHandler(app);
+
+  await app.register(fastifySwagger, {
+    openapi: { info: { title: 'zcode-hub', description: 'REST API of the zcode-hub daemon', version: deps.version } },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list' } });
+  await app.register(authHook, { authenticator: deps.authenticator });
+
+  await app.register(healthRoutes, { backend: deps.backend, version: deps.version });
+
+  return app;
+}

@@ -1,0 +1,45 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { BackendPort } from '../../domain/backend-port.js';
+
+const backendSummary = z.object({
+  state: z.enum(['starting', 'ready', 'restarting', 'failed', 'stopped']),
+  kind: z.enum(['zcode', 'sim']),
+  epoch: z.number(),
+  restarts: z.number(),
+});
+
+export interface HealthRouteOptions {
+  backend: BackendPort;
+  version: string;
+}
+
+/**
+ * `GET /api/health`, the one public API route. Plain `ok` by default (what zcode-acp-remote
+ * and container health checks expect, HUB-DESIGN §5.1); JSON with the backend state when the
+ * caller asks for `application/json`. The backend state also rides in `X-Zcode-Backend`.
+ */
+export const healthRoutes: FastifyPluginAsync<HealthRouteOptions> = async (app, opts) => {
+  app.withTypeProvider<ZodTypeProvider>().get(
+    '/api/health',
+    {
+      config: { public: true },
+      schema: {
+        summary: 'Liveness and backend state (no auth)',
+        tags: ['status'],
+        response: { 200: z.union([z.string(), z.object({ status: z.literal('ok'), version: z.string(), backend: backendSummary })]) },
+      },
+    },
+    async (req, reply) => {
+      const s = opts.backend.status();
+      reply.header('x-zcode-backend', s.state);
+      const accept = req.headers.accept ?? '';
+      if (accept.includes('application/json')) {
+        return { status: 'ok' as const, version: opts.version, backend: { state: s.state, kind: s.kind, epoch: s.epoch, restarts: s.restarts } };
+      }
+      reply.type('text/plain; charset=utf-8');
+      return 'ok';
+    },
+  );
+};
