@@ -1,0 +1,32 @@
+import type { Identity } from '../auth/identity.js';
+
+/**
+ * The domain's view of one connected client (implemented by src/gateway for WebSocket
+ * clients). The domain decides *what* a client gets; the gateway owns *how* it is sent
+ * (outbound budget, close 4008, heartbeat). Nothing here awaits a client.
+ */
+export interface ClientPort {
+  /** Unique per connection. */
+  readonly clientId: string;
+  readonly identity: Identity;
+  /** `legacy` = zcode-acp-remote (`?instance=`), which gets extra notifications (HUB-DESIGN §5.1). */
+  readonly profile: 'acp' | 'legacy';
+  /** Human name for presence and `resolvedBy` (clientInfo.name, else the token name). */
+  readonly displayName: string;
+  /** Declared at `initialize`: `clientCapabilities.elicitation.form`. */
+  readonly elicitationForm: boolean;
+  /**
+   * Queues an already-serialized JSON-RPC message (the same string goes to every client of a
+   * broadcast, HUB-DESIGN §4.3). Never throws; a client over budget is closed by the gateway.
+   */
+  sendFrame(frame: string): void;
+  /**
+   * Sends a request to the client. `response` settles with the client's result, or rejects
+   * (client error, or the connection closed). Ids are allocated by the gateway.
+   */
+  request(method: string, params: unknown): { id: string | number; response: Promise<unknown> };
+  /** Withdraws an outstanding request: sends `$/cancel_request` and settles it locally. */
+  cancelRequest(id: string | number): void;
+  /** True while the socket is open. */
+  readonly open: boolean;
+}
