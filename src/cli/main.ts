@@ -1,0 +1,54 @@
+import { VERSION } from '../version.js';
+
+const HELP = `zcode-hub ${VERSION} — share one ZCode agent with every device and editor
+
+Usage:
+  zcode-hub [start] [--host 127.0.0.1] [--port 8377] [--state-dir ~/.zcode-hub]
+                    [--backend auto|zcode|sim] [--zcode-cli PATH] [--workspace DIR]
+                    [--public-url URL] [--allow-origin URL]... [--scenario NAME]
+                    [--provider-file PATH] [--default-mode build] [--trust-proxy N]
+                    [--tls-cert FILE --tls-key FILE] [--log-level info] [--config FILE]
+  zcode-hub token create --scope view|operate|admin --name NAME [--ttl 7d] | list | revoke ID
+  zcode-hub pair [--scope operate]   one-time pairing code + URL + QR in the terminal
+  zcode-hub acp                      ACP agent on stdio for editors (starts the daemon if needed)
+  zcode-hub doctor                   health and exposure report
+  zcode-hub service install|uninstall|status
+  zcode-hub sim [flags]              the simulator alone, speaking the app-server protocol on stdio
+  zcode-hub --version | --help
+
+Every flag of start also reads ZCODE_HUB_<NAME> from the environment (e.g. ZCODE_HUB_PORT).
+`;
+
+type Command = (argv: string[]) => Promise<number | void>;
+
+/** Sub-commands, loaded lazily so `zcode-hub acp` never pays for the daemon's imports. */
+const COMMANDS: Record<string, () => Promise<Command>> = {
+  start: async () => (await import('./start.js')).runStart,
+  sim: async () => async (argv) => {
+    const { runSimulatorCli } = await import('../simulator/index.js');
+    await runSimulatorCli(argv);
+  },
+};
+
+/** Entry point of the `zcode-hub` binary. */
+export async function main(argv: string[]): Promise<void> {
+  const [first, ...rest] = argv;
+  if (first === '--help' || first === '-h' || first === 'help') {
+    process.stdout.write(HELP);
+    return;
+  }
+  if (first === '--version' || first === '-v') {
+    process.stdout.write(`${VERSION}\n`);
+    return;
+  }
+  const name = first === undefined || first.startsWith('-') ? 'start' : first;
+  const args = first === undefined || first.startsWith('-') ? argv : rest;
+  const load = COMMANDS[name];
+  if (!load) {
+    process.stderr.write(`zcode-hub: unknown command '${name}'\n\n${HELP}`);
+    process.exitCode = 2;
+    return;
+  }
+  const code = await (await load())(args);
+  if (typeof code === 'number') process.exitCode = code;
+}

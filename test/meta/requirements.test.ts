@@ -1,0 +1,50 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { NOT_YET_PROVED, REQUIREMENTS, type RequirementId } from '../requirements.js';
+
+const root = path.resolve(import.meta.dirname, '..', '..');
+
+function filesUnder(dir: string, pattern: RegExp): string[] {
+  if (!fs.existsSync(dir)) return [];
+  return fs.readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((f) => pattern.test(f))
+    .map((f) => path.join(dir, f));
+}
+
+/** Ids named as `[ID]` in test titles, and bench scenarios that declare `proves: [...]`. */
+function provedIds(): Set<string> {
+  const ids = new Set<string>();
+  const testFiles = filesUnder(path.join(root, 'test'), /\.test\.ts$/).filter((f) => !f.endsWith('requirements.test.ts'));
+  for (const file of testFiles) {
+    for (const m of fs.readFileSync(file, 'utf8').matchAll(/\[((?:[A-Z]+-\d+|B-[A-Z]+)(?:\s*,\s*(?:[A-Z]+-\d+|B-[A-Z]+))*)\]/g)) {
+      for (const id of m[1]!.split(',')) ids.add(id.trim());
+    }
+  }
+  for (const file of filesUnder(path.join(root, 'bench'), /\.ts$/)) {
+    for (const m of fs.readFileSync(file, 'utf8').matchAll(/proves:\s*\[([^\]]*)\]/g)) {
+      for (const id of m[1]!.matchAll(/'([A-Z]+-[A-Z0-9]+)'/g)) ids.add(id[1]!);
+    }
+  }
+  return ids;
+}
+
+describe('TEST-PLAN coverage', () => {
+  const proved = provedIds();
+  const all = Object.keys(REQUIREMENTS) as RequirementId[];
+
+  it('every TEST-PLAN id is proved by a test or a bench scenario, unless listed as not yet proved', () => {
+    const missing = all.filter((id) => !proved.has(id) && !(id in NOT_YET_PROVED));
+    expect(missing).toEqual([]);
+  });
+
+  it('the not-yet-proved list holds no id that is in fact proved', () => {
+    const stale = (Object.keys(NOT_YET_PROVED) as RequirementId[]).filter((id) => proved.has(id));
+    expect(stale).toEqual([]);
+  });
+
+  it('tests name only ids that exist', () => {
+    const unknown = [...proved].filter((id) => !(id in REQUIREMENTS));
+    expect(unknown).toEqual([]);
+  });
+});
