@@ -20,6 +20,7 @@ export const START_FLAGS = {
   'default-mode': { type: 'string' },
   'provider-file': { type: 'string' },
   'builtin-provider-file': { type: 'string' },
+  'admin-token-file': { type: 'string' },
   'tls-cert': { type: 'string' },
   'tls-key': { type: 'string' },
   'trust-proxy': { type: 'string' },
@@ -41,6 +42,9 @@ const ENV_KEYS: Record<string, keyof ConfigInput> = {
   ZCODE_HUB_PROVIDER_FILE: 'providerFile',
   ZCODE_HUB_TRUST_PROXY: 'trustProxy',
   ZCODE_HUB_LOG_LEVEL: 'logLevel',
+  ZCODE_HUB_ADMIN_TOKEN_FILE: 'adminTokenFile',
+  ZCODE_HUB_TLS_CERT: 'tlsCert',
+  ZCODE_HUB_TLS_KEY: 'tlsKey',
 };
 
 const NUMERIC: ReadonlySet<string> = new Set(['port', 'trustProxy']);

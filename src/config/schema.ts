@@ -34,6 +34,8 @@ export const configSchema = z
     builtinProviderFile: z.string().min(1).optional(),
     /** Let the agent auto-answer questions after 300 s (ZCODE-PROTOCOL §6.3). The hub holds them for people. */
     askUserQuestionAutoResolution: z.boolean().default(false),
+    /** Read the admin token from this file (a container secret) instead of generating one. */
+    adminTokenFile: z.string().min(1).optional(),
     tlsCert: z.string().min(1).optional(),
     tlsKey: z.string().min(1).optional(),
     /** Proxy hops to trust for the client address (a tunnel on loopback is 1); never `true`. */

@@ -45,7 +45,7 @@ export async function startDaemon(config: HubConfig, logger: Logger, options: St
   const releaseLock = acquireInstanceLock(config.stateDir);
   const cleanups: Array<() => Promise<void> | void> = [releaseLock];
   try {
-    const adminToken = ensureAdminToken(config.stateDir);
+    const adminToken = ensureAdminToken(config.stateDir, config.adminTokenFile);
     const authenticator = options.authenticator ?? adminTokenAuthenticator(adminToken);
     const backend = createBackend(config, logger.child({ component: 'backend' }));
     const hub = new Hub({ backend, config, logger: logger.child({ component: 'hub' }) });

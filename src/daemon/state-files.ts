@@ -51,9 +51,21 @@ export function processAlive(pid: number): boolean {
   }
 }
 
-/** The admin token, created (256 bits, 0600) at first start. */
-export function ensureAdminToken(stateDir: string): string {
+/** Shortest admin token accepted from a secret file (128 bits of base64 text). */
+const MIN_SECRET_CHARS = 22;
+
+/**
+ * The admin token: read from `secretFile` when given (a container secret, never copied into
+ * the state dir), else created (256 bits, 0600) at first start.
+ */
+export function ensureAdminToken(stateDir: string, secretFile?: string): string {
   ensurePrivateDir(stateDir);
+  if (secretFile) {
+    const secret = readFileIfExists(secretFile)?.trim();
+    if (!secret) throw new Error(`admin token file ${secretFile} is missing or empty`);
+    if (secret.length < MIN_SECRET_CHARS) throw new Error(`admin token in ${secretFile} is too short (at least ${MIN_SECRET_CHARS} characters)`);
+    return secret;
+  }
   const file = statePaths(stateDir).adminToken;
   const existing = readFileIfExists(file)?.trim();
   if (existing) return existing;
