@@ -97,6 +97,7 @@ export function translateBackgroundTask(ctx: TranslationContext, p: BackgroundTa
   const done = p.status !== 'running';
   const updates: SessionUpdate[] = [];
   let cardId = ctx.backgroundTasks.get(p.taskId);
+  const firstSighting = cardId === undefined;
   if (cardId === undefined) {
     const launch = p.toolCallId === undefined ? undefined : ctx.toolCards.get(p.toolCallId);
     if (launch?.backgroundLaunch === true) {
@@ -128,8 +129,9 @@ export function translateBackgroundTask(ctx: TranslationContext, p: BackgroundTa
   const textOut: ToolCallContent[] | undefined = !card.terminal && output ? [textContent(output)] : undefined;
   if (!done) {
     card.status = 'in_progress';
-    // The first `running` of a reused launch card, and later output, update the card.
-    if (updates.length === 0 || outputMeta !== undefined || textOut !== undefined) {
+    // The first `running` of a reused launch card, and later new output, update the card.
+    const reusedFirst = firstSighting && updates.length === 0;
+    if (reusedFirst || outputMeta !== undefined || textOut !== undefined) {
       updates.push({
         sessionUpdate: 'tool_call_update',
         toolCallId: cardId,

@@ -1,0 +1,113 @@
+/**
+ * `state.updated` (ZCODE-PROTOCOL §5.8) and ZCode Settings (§3.6) → hub facts and ACP
+ * session config: the ready boundary for the prompt queue (§11 #6), modes and config options
+ * (model, mode, thought level) for `session/new|load` results and `config_option_update`.
+ */
+import type { SessionConfigOption, SessionConfigSelectOption, SessionModeState, SessionUpdate } from '@agentclientprotocol/sdk';
+import { settingsPatchSchema, stateUpdatedParamsSchema, type ModelSelectionLike, type SettingsPatch } from './zcode-event-schema.js';
+
+/** What a `state.updated` notification tells the domain. */
+export interface StateFacts {
+  sessionId?: string;
+  revision: number;
+  reason?: string;
+  /** `prompt_started` / `compact_started`: the session is running. */
+  running: boolean;
+  /** `prompt_completed` / `prompt_failed`: the safe point to send the next queued prompt (§11 #6). */
+  ready: boolean;
+  /** `prompt_failed`: the prompt failed, possibly before any `turn.*` event (§11 #11). */
+  failed: boolean;
+  /** The session Settings when the patch carries them (every reason but the two `*_started`). */
+  settings?: SettingsPatch;
+}
+
+/** Parses `state.updated` params into facts; `undefined` when they are not a state update. */
+export function stateFacts(params: unknown): StateFacts | undefined {
+  const parsed = stateUpdatedParamsSchema.safeParse(params);
+  if (!parsed.success) return undefined;
+  const p = parsed.data;
+  const running = p.reason === 'prompt_started' || p.reason === 'compact_started';
+  const settings = running ? undefined : settingsPatchSchema.safeParse(p.patch);
+  return {
+    ...(p.sessionId === undefined ? {} : { sessionId: p.sessionId }),
+    revision: p.revision,
+    ...(p.reason === undefined ? {} : { reason: p.reason }),
+    running,
+    ready: p.reason === 'prompt_completed' || p.reason === 'prompt_failed',
+    failed: p.reason === 'prompt_failed',
+    ...(settings?.success === true ? { settings: settings.data } : {}),
+  };
+}
+
+/** The session modes of §3.4, with what each means for permission prompts. */
+export const ZCODE_MODES: ReadonlyArray<{ id: string; name: string; description: string }> = [
+  { id: 'build', name: 'Build', description: 'Ask before risky tools' },
+  { id: 'plan', name: 'Plan', description: 'Plan first; no edits until the plan is approved' },
+  { id: 'edit', name: 'Edit', description: 'Edits allowed; ask before commands' },
+  { id: 'guarded', name: 'Guarded', description: 'Ask before every tool with side effects' },
+  { id: 'auto', name: 'Auto', description: 'The agent decides when to ask' },
+  { id: 'yolo', name: 'YOLO', description: 'Never ask' },
+];
+
+/** ACP mode state for a current ZCode mode. */
+export function modeState(currentMode: string): SessionModeState {
+  return { currentModeId: currentMode, availableModes: ZCODE_MODES.map((m) => ({ ...m })) };
+}
+
+/** The config-option value naming a model: `providerId/modelId` (tolerates `providerID`/`modelID`). */
+export function modelValueId(model: ModelSelectionLike): string | undefined {
+  const provider = model.providerId ?? model.providerID;
+  const id = model.modelId ?? model.modelID;
+  return provider === undefined || id === undefined ? undefined : `${provider}/${id}`;
+}
+
+/** Splits a model config-option value back into a ModelSelection (provider ids have no `/`). */
+export function parseModelValueId(value: string): { providerId: string; modelId: string } | undefined {
+  const slash = value.indexOf('/');
+  if (slash <= 0 || slash === value.length - 1) return undefined;
+  return { providerId: value.slice(0, slash), modelId: value.slice(slash + 1) };
+}
+
+/** A model the domain knows (from the create/resume snapshot's full `model.available`, §3.6). */
+export interface KnownModel {
+  ref: ModelSelectionLike;
+  label?: string;
+  providerLabel?: string;
+}
+
+/**
+ * ACP config options (model, mode, thought level) from ZCode Settings. Pass `allModels` from a
+ * create/resume snapshot: mutation snapshots list only the current model (§3.6).
+ */
+export function configOptions(settings: SettingsPatch, allModels?: readonly KnownModel[]): SessionConfigOption[] {
+  const options: SessionConfigOption[] = [];
+  const current = settings.model?.current === undefined ? undefined : modelValueId(settings.model.current);
+  const models = allModels ?? settings.model?.available ?? [];
+  const modelOptions = models.flatMap((m) => {
+    const value = modelValueId(m.ref);
+    return value === undefined ? [] : [{ value, name: m.label ?? value, ...(m.providerLabel === undefined ? {} : { description: m.providerLabel }) }];
+  });
+  if (current !== undefined && !modelOptions.some((o) => o.value === current)) modelOptions.unshift({ value: current, name: current });
+  if (current !== undefined) {
+    options.push({ type: 'select', id: 'model', name: 'Model', category: 'model', currentValue: current, options: modelOptions });
+  }
+  const mode = settings.mode?.current;
+  if (mode !== undefined) {
+    options.push({ type: 'select', id: 'mode', name: 'Mode', category: 'mode', currentValue: mode, options: ZCODE_MODES.map((m) => ({ value: m.id, name: m.name, description: m.description })) });
+  }
+  const thought = settings.thoughtLevel;
+  if (thought?.enabled === true && thought.available !== undefined && thought.available.length > 0) {
+    const levels = thought.available.map((l): SessionConfigSelectOption => {
+      const description = typeof l.description === 'string' ? l.description : undefined;
+      return { value: l.value, name: l.label ?? l.value, ...(description === undefined ? {} : { description }) };
+    });
+    const first = levels[0];
+    options.push({ type: 'select', id: 'thought_level', name: 'Thinking', category: 'thought_level', currentValue: thought.current ?? first?.value ?? '', options: levels });
+  }
+  return options;
+}
+
+/** A `config_option_update` for the given Settings. */
+export function configOptionUpdate(settings: SettingsPatch, allModels?: readonly KnownModel[]): SessionUpdate {
+  return { sessionUpdate: 'config_option_update', configOptions: configOptions(settings, allModels) };
+}
