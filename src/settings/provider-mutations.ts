@@ -6,7 +6,33 @@
  */
 import { HubError } from '../errors.js';
 import { asObject, asString, field, type JsonObject, type ProviderDraft } from './provider-draft.js';
-import type { ModelRuleWrite, ProviderCreate, ProviderPatch } from './provider-resource.js';
+import type { ModelRuleWrite } from './provider-resource.js';
+import type { ProviderApiType } from './provider-schema.js';
+
+/** The REST fields an edit may set (PATCH and PUT bodies both fit); undefined = keep. */
+export interface ProviderFieldsPatch {
+  providerId?: string | undefined;
+  name?: string | undefined;
+  enabled?: boolean | undefined;
+  apiType?: ProviderApiType | null | undefined;
+  baseUrl?: string | null | undefined;
+  models?: readonly string[] | undefined;
+  templateId?: string | null | undefined;
+  /** Write-only: a string sets the key, null removes it, undefined keeps it. */
+  apiKey?: string | null | undefined;
+}
+
+/** What a create needs (the POST body fits). */
+export interface ProviderCreateInput {
+  providerId: string;
+  name?: string | undefined;
+  enabled?: boolean | undefined;
+  apiType: ProviderApiType;
+  baseUrl: string;
+  models?: readonly string[] | undefined;
+  templateId?: string | null | undefined;
+  apiKey?: string | undefined;
+}
 
 const API_KEY_ACCESS_TYPES = new Set(['api-key', 'zhipu-coding-plan-api-key']);
 
@@ -37,7 +63,7 @@ function withApiKey(config: JsonObject, apiKey: string | null): JsonObject {
 }
 
 /** Applies the REST fields to one rule; fields left undefined are kept as they are. */
-function applyFields(rule: JsonObject, patch: ProviderPatch): JsonObject {
+function applyFields(rule: JsonObject, patch: ProviderFieldsPatch): JsonObject {
   let config = asObject(rule.config);
   const next: JsonObject = { ...rule };
   if (patch.name !== undefined) next.providerName = patch.name;
@@ -56,7 +82,7 @@ function applyFields(rule: JsonObject, patch: ProviderPatch): JsonObject {
 }
 
 /** Adds a provider; its id must be new (409 otherwise). */
-export function createProvider(draft: ProviderDraft, input: ProviderCreate): ProviderDraft {
+export function createProvider(draft: ProviderDraft, input: ProviderCreateInput): ProviderDraft {
   if (indexOfProvider(draft, input.providerId) !== -1) {
     throw new HubError('HUB_ERR_CONFLICT', `A provider with id ${input.providerId} already exists`, { providerId: input.providerId });
   }
@@ -81,7 +107,7 @@ export function createProvider(draft: ProviderDraft, input: ProviderCreate): Pro
 }
 
 /** Updates the named fields of a provider (PATCH and PUT); `apiKey` undefined keeps the key. */
-export function updateProvider(draft: ProviderDraft, providerId: string, patch: ProviderPatch): ProviderDraft {
+export function updateProvider(draft: ProviderDraft, providerId: string, patch: ProviderFieldsPatch): ProviderDraft {
   if (patch.providerId !== undefined && patch.providerId !== providerId) {
     throw new HubError('HUB_ERR_BAD_REQUEST', 'providerId cannot be changed', { issues: [{ path: 'providerId', message: 'must equal the providerId of the URL' }] });
   }
