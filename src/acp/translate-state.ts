@@ -83,9 +83,11 @@ export function configOptions(settings: SettingsPatch, allModels?: readonly Know
   const options: SessionConfigOption[] = [];
   const current = settings.model?.current === undefined ? undefined : modelValueId(settings.model.current);
   const models = allModels ?? settings.model?.available ?? [];
-  const modelOptions = models.flatMap((m) => {
+  const modelOptions = models.flatMap((m): SessionConfigSelectOption[] => {
     const value = modelValueId(m.ref);
-    return value === undefined ? [] : [{ value, name: m.label ?? value, ...(m.providerLabel === undefined ? {} : { description: m.providerLabel }) }];
+    const label = typeof m.label === 'string' ? m.label : value;
+    const description = typeof m.providerLabel === 'string' ? m.providerLabel : undefined;
+    return value === undefined ? [] : [{ value, name: label ?? value, ...(description === undefined ? {} : { description }) }];
   });
   if (current !== undefined && !modelOptions.some((o) => o.value === current)) modelOptions.unshift({ value: current, name: current });
   if (current !== undefined) {
