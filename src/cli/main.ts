@@ -24,6 +24,7 @@ type Command = (argv: string[]) => Promise<number | void>;
 /** Sub-commands, loaded lazily so `zcode-hub acp` never pays for the daemon's imports. */
 const COMMANDS: Record<string, () => Promise<Command>> = {
   start: async () => (await import('./start.js')).runStart,
+  service: async () => (await import('./service.js')).runService,
   sim: async () => async (argv) => {
     const { runSimulatorCli } = await import('../simulator/index.js');
     await runSimulatorCli(argv);

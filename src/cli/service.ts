@@ -1,0 +1,80 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { LAUNCHD_LABEL, SYSTEMD_UNIT_NAME, launchdPlist, serviceFilePath, systemdUnit, type ServiceSpec } from '../service/units.js';
+
+const USAGE = 'usage: zcode-hub service install|uninstall|status [--no-activate] [-- <start flags>]\n';
+
+/** Environment the service keeps: enough to find node and the user's files, no secrets. */
+const PASS_ENV = ['PATH', 'HOME', 'LANG', 'ZCODE_HUB_STATE_DIR'];
+
+function binPath(): string {
+  return path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin', 'zcode-hub.js');
+}
+
+function run(command: string, args: string[]): { ok: boolean; output: string } {
+  const r = spawnSync(command, args, { encoding: 'utf8' });
+  return { ok: r.status === 0, output: `${r.stdout ?? ''}${r.stderr ?? ''}`.trim() || (r.error?.message ?? '') };
+}
+
+/** `zcode-hub service install|uninstall|status`: a systemd user unit or a launchd agent. */
+export async function runService(argv: string[]): Promise<number> {
+  const dashdash = argv.indexOf('--');
+  const own = dashdash === -1 ? argv : argv.slice(0, dashdash);
+  const startArgs = dashdash === -1 ? [] : argv.slice(dashdash + 1);
+  let parsed;
+  try {
+    parsed = parseArgs({ args: own, options: { 'no-activate': { type: 'boolean' } }, allowPositionals: true, strict: true });
+  } catch (err) {
+    process.stderr.write(`zcode-hub service: ${(err as Error).message}\n${USAGE}`);
+    return 2;
+  }
+  const action = parsed.positionals[0];
+  const activate = !parsed.values['no-activate'];
+  const platform = process.platform;
+  const home = os.homedir();
+  const file = serviceFilePath(platform, home);
+  const systemd = platform !== 'darwin';
+
+  if (action === 'install') {
+    const env = Object.fromEntries(PASS_ENV.flatMap((k) => (process.env[k] ? [[k, process.env[k]!]] : [])));
+    const spec: ServiceSpec = { nodePath: process.execPath, binPath: binPath(), args: startArgs, stateDir: process.env.ZCODE_HUB_STATE_DIR ?? path.join(home, '.zcode-hub'), workingDir: home, env };
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, systemd ? systemdUnit(spec) : launchdPlist(spec), { mode: 0o644 });
+    process.stdout.write(`wrote ${file}\n`);
+    if (!activate) return 0;
+    const steps = systemd
+      ? [run('systemctl', ['--user', 'daemon-reload']), run('systemctl', ['--user', 'enable', '--now', SYSTEMD_UNIT_NAME])]
+      : [run('launchctl', ['load', '-w', file])];
+    const failed = steps.find((s) => !s.ok);
+    if (failed) {
+      process.stderr.write(`zcode-hub service: the file is written but activation failed: ${failed.output}\n`);
+      return 1;
+    }
+    process.stdout.write('service enabled; it starts at login\n');
+    return 0;
+  }
+  if (action === 'uninstall') {
+    if (activate) {
+      if (systemd) run('systemctl', ['--user', 'disable', '--now', SYSTEMD_UNIT_NAME]);
+      else run('launchctl', ['unload', '-w', file]);
+    }
+    fs.rmSync(file, { force: true });
+    process.stdout.write(`removed ${file}\n`);
+    return 0;
+  }
+  if (action === 'status') {
+    const installed = fs.existsSync(file);
+    process.stdout.write(`${installed ? 'installed' : 'not installed'}: ${file}\n`);
+    if (installed) {
+      const s = systemd ? run('systemctl', ['--user', 'is-active', SYSTEMD_UNIT_NAME]) : run('launchctl', ['list', LAUNCHD_LABEL]);
+      process.stdout.write(`${systemd ? 'active' : 'launchd'}: ${s.output || 'unknown'}\n`);
+    }
+    return installed ? 0 : 3;
+  }
+  process.stderr.write(USAGE);
+  return 2;
+}
