@@ -23,7 +23,7 @@ describe('service definitions', () => {
     expect(unit).toContain('WantedBy=default.target');
     expect(unit).toContain('Restart=on-failure');
     expect(unit).toContain('UMask=0077');
-    expect(unit).toContain('Environment="PATH=/usr/bin:/bin"');
+    expect(unit).toContain('Environment=PATH=/usr/bin:/bin');
     expect(unit).not.toMatch(/token|secret/i);
   });
 
