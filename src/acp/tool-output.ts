@@ -104,7 +104,7 @@ export function plainTerminalVariant(update: SessionUpdate): SessionUpdate {
   const others = (update.content ?? []).filter((c) => c.type !== 'terminal');
   const content = output === undefined ? (hasTerminalContent ? others : update.content) : [...others, textContent(output)];
   const next = { ...update, _meta: Object.keys(rest).length > 0 ? rest : undefined } as SessionUpdate & { content?: unknown };
-  if (content === undefined || content === null) delete next.content;
+  if (content === undefined || content === null || (content.length === 0 && update.sessionUpdate === 'tool_call')) delete next.content;
   else next.content = content;
   if (next._meta === undefined) delete next._meta;
   return next;

@@ -166,3 +166,25 @@ describe('tool lifecycle (§5.5.7)', () => {
     });
   });
 });
+
+describe('terminal helpers', async () => {
+  const { unsentSuffix, plainTerminalVariant } = await import('../../src/acp/tool-output.js');
+  it('unsentSuffix finds the overlap of sliding tails', () => {
+    expect(unsentSuffix('', 'abc')).toBe('abc');
+    expect(unsentSuffix('abc', 'abcdef')).toBe('def');
+    expect(unsentSuffix('xxabc', 'bcde')).toBe('de');
+    expect(unsentSuffix('abc', 'bc')).toBe('');
+    expect(unsentSuffix('abc', 'zzz')).toBe('zzz');
+  });
+
+  it('plainTerminalVariant turns terminal output into text and leaves other updates alone', () => {
+    const c = createTranslationContext('s');
+    const [call] = run(c, 'tool.updated', { kind: 'scheduled', toolCallId: 'b', toolName: 'Bash', input: { command: 'ls' } });
+    expect(plainTerminalVariant(call!)).toMatchObject({ sessionUpdate: 'tool_call', _meta: { claudeCode: { toolName: 'Bash' } } });
+    expect(plainTerminalVariant(call!)).not.toHaveProperty('content');
+    const [p] = run(c, 'tool.updated', { kind: 'progress', toolCallId: 'b', stdoutTail: 'a.txt\n' });
+    expect(plainTerminalVariant(p!)).toEqual({ sessionUpdate: 'tool_call_update', toolCallId: 'b', status: 'in_progress', content: [{ type: 'content', content: { type: 'text', text: 'a.txt\n' } }], _meta: { zcode: { outputText: 'a.txt\n' } } });
+    const chunk = { sessionUpdate: 'agent_message_chunk' as const, content: { type: 'text' as const, text: 'x' } };
+    expect(plainTerminalVariant(chunk)).toBe(chunk);
+  });
+});

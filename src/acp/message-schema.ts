@@ -1,0 +1,67 @@
+/**
+ * Lenient zod schema of `MessageWithParts` (ZCODE-PROTOCOL §3.7), as returned by
+ * `session/messages` and inside snapshots. Loose everywhere: output objects may carry keys the
+ * published schema does not list (§5.6); only what the replay needs is typed.
+ */
+import { z } from 'zod';
+
+const optStr = z.string().optional();
+
+/** `info` of a message; `role` decides user vs assistant chunks. */
+export const messageInfoSchema = z.looseObject({
+  messageId: z.string().min(1),
+  sessionId: optStr,
+  role: z.string(),
+  time: z.looseObject({ created: z.number().optional(), completed: z.number().optional() }).optional(),
+  synthetic: z.boolean().optional(),
+  source: z.unknown().optional(),
+  visibility: optStr,
+  parentMessageId: optStr,
+});
+
+/** Tool part `state`, discriminated by `status` (§3.7): pending, running, completed, error. */
+export const toolStateSchema = z.looseObject({
+  status: z.string(),
+  input: z.unknown().optional(),
+  output: z.unknown().optional(),
+  title: optStr,
+  error: z.unknown().optional(),
+  metadata: z.unknown().optional(),
+});
+
+/** One part; `type` picks the fields (text, reasoning, file, tool, …). */
+export const messagePartSchema = z.looseObject({
+  type: z.string(),
+  partId: optStr,
+  text: optStr,
+  synthetic: z.boolean().optional(),
+  ignored: z.boolean().optional(),
+  mime: optStr,
+  filename: optStr,
+  url: optStr,
+  callId: optStr,
+  tool: optStr,
+  state: toolStateSchema.optional(),
+});
+
+/** A message with its parts. */
+export const messageWithPartsSchema = z.looseObject({
+  info: messageInfoSchema,
+  parts: z.array(messagePartSchema).default([]),
+});
+
+export type MessageWithParts = z.infer<typeof messageWithPartsSchema>;
+export type MessagePart = z.infer<typeof messagePartSchema>;
+
+/** Parses a `session/messages` result (an array, or `{messages: […]}`); invalid entries are skipped. */
+export function parseMessages(value: unknown): MessageWithParts[] {
+  const list = Array.isArray(value)
+    ? value
+    : value !== null && typeof value === 'object' && Array.isArray((value as { messages?: unknown }).messages)
+      ? (value as { messages: unknown[] }).messages
+      : [];
+  return list.flatMap((m) => {
+    const r = messageWithPartsSchema.safeParse(m);
+    return r.success ? [r.data] : [];
+  });
+}

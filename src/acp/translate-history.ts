@@ -1,0 +1,112 @@
+/**
+ * Replay rebuilt from `session/messages` (ZCODE-PROTOCOL §3.7, HUB-DESIGN §4.2): user text →
+ * user_message_chunk, assistant text → agent_message_chunk, reasoning → agent_thought_chunk,
+ * tool parts → one card each with its final status and output. Model-only (synthetic) inputs
+ * such as background-task notifications are not shown, as they were not shown live.
+ */
+import type { ContentBlock, SessionUpdate, ToolCallStatus } from '@agentclientprotocol/sdk';
+import type { MessagePart, MessageWithParts } from './message-schema.js';
+import { diffContent, isTerminalTool, isTodoTool, todosToPlanEntries, toolKind, toolLocations, toolTitle, asInput } from './tool-info.js';
+import { resultText, tail, terminalContent, terminalExitMeta, terminalInfoMeta, textContent } from './tool-output.js';
+
+/** Final ACP status of a ZCode tool part state (§3.7). */
+export function toolPartStatus(status: string): ToolCallStatus {
+  switch (status) {
+    case 'pending':
+      return 'pending';
+    case 'running':
+      return 'in_progress';
+    case 'completed':
+      return 'completed';
+    case 'error':
+      return 'failed';
+    default:
+      return 'failed';
+  }
+}
+
+/** Rebuilds the ACP updates of a conversation from its messages, in order. */
+export function messagesToUpdates(messages: readonly MessageWithParts[]): SessionUpdate[] {
+  return messages.flatMap(messageToUpdates);
+}
+
+/** The ACP updates of one message. */
+export function messageToUpdates(message: MessageWithParts): SessionUpdate[] {
+  const { info } = message;
+  if (info.visibility === 'model-only') return [];
+  const user = info.role === 'user';
+  if (!user && info.role !== 'assistant') return [];
+  return message.parts.flatMap((part) => partToUpdates(part, user, info.messageId));
+}
+
+function partToUpdates(part: MessagePart, user: boolean, messageId: string): SessionUpdate[] {
+  switch (part.type) {
+    case 'text':
+      if (part.ignored === true || (user && part.synthetic === true) || !part.text) return [];
+      return [{ sessionUpdate: user ? 'user_message_chunk' : 'agent_message_chunk', content: { type: 'text', text: part.text }, messageId }];
+    case 'reasoning':
+      if (user || !part.text) return [];
+      return [{ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: part.text }, messageId }];
+    case 'file': {
+      if (part.url === undefined) return [];
+      const content: ContentBlock = { type: 'resource_link', uri: part.url, name: part.filename ?? part.url, ...(part.mime === undefined ? {} : { mimeType: part.mime }) };
+      return [{ sessionUpdate: user ? 'user_message_chunk' : 'agent_message_chunk', content, messageId }];
+    }
+    case 'tool':
+      return user ? [] : toolPartToUpdates(part);
+    default:
+      // step-start/finish, snapshot, patch, compaction, timeline, subagent, agent, retry: not shown.
+      return [];
+  }
+}
+
+/** A tool part → its card (`tool_call`), plus the terminal output/exit or a plan for TodoWrite. */
+export function toolPartToUpdates(part: MessagePart): SessionUpdate[] {
+  const toolCallId = part.callId ?? part.partId;
+  if (toolCallId === undefined) return [];
+  const toolName = part.tool ?? 'tool';
+  const state = part.state ?? { status: 'completed' };
+  const status = toolPartStatus(state.status);
+  const input = state.input;
+  const output = state.status === 'error' ? errorText(state.error) : resultText(state.output);
+  const terminal = isTerminalTool(toolName);
+  const diffs = diffContent(toolName, input);
+  const content = terminal ? [terminalContent(toolCallId)] : [...diffs, ...(output && (diffs.length === 0 || status === 'failed') ? [textContent(output)] : [])];
+  const updates: SessionUpdate[] = [
+    {
+      sessionUpdate: 'tool_call',
+      toolCallId,
+      title: typeof state.title === 'string' && state.title.length > 0 && !terminal ? state.title : toolTitle(toolName, input),
+      kind: toolKind(toolName),
+      status,
+      name: toolName,
+      ...(content.length > 0 ? { content } : {}),
+      ...(toolLocations(input).length > 0 ? { locations: toolLocations(input) } : {}),
+      ...(input === undefined ? {} : { rawInput: input }),
+      ...(state.output === undefined ? {} : { rawOutput: state.output }),
+      _meta: { claudeCode: { toolName }, ...(terminal ? terminalInfoMeta(toolCallId) : {}) },
+    },
+  ];
+  const done = status === 'completed' || status === 'failed';
+  if (terminal && (output.length > 0 || done)) {
+    updates.push({
+      sessionUpdate: 'tool_call_update',
+      toolCallId,
+      _meta: {
+        ...(output.length > 0 ? { terminal_output: { terminal_id: toolCallId, data: tail(output) }, zcode: { outputText: tail(output) } } : {}),
+        ...(done ? terminalExitMeta(toolCallId, status === 'completed' ? 0 : 1) : {}),
+      },
+    });
+  }
+  if (isTodoTool(toolName)) {
+    const entries = todosToPlanEntries(asInput(input)['todos']);
+    if (entries !== undefined) updates.push({ sessionUpdate: 'plan', entries });
+  }
+  return updates;
+}
+
+function errorText(error: unknown): string {
+  if (typeof error === 'string') return error;
+  if (error !== null && typeof error === 'object' && typeof (error as { message?: unknown }).message === 'string') return (error as { message: string }).message;
+  return error === undefined ? '' : JSON.stringify(error);
+}
