@@ -25,6 +25,7 @@ type Command = (argv: string[]) => Promise<number | void>;
 const COMMANDS: Record<string, () => Promise<Command>> = {
   start: async () => (await import('./start.js')).runStart,
   service: async () => (await import('./service.js')).runService,
+  doctor: async () => (await import('./doctor.js')).runDoctor,
   sim: async () => async (argv) => {
     const { runSimulatorCli } = await import('../simulator/index.js');
     await runSimulatorCli(argv);

@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import { ConfigError, loadConfig } from '../config/load.js';
+import { exitCodeFor, formatReport, runChecks, type Check } from '../doctor/checks.js';
+import { gatherFacts } from '../doctor/gather.js';
+import { callDaemon, findDaemon } from './daemon-client.js';
+
+const checksSchema = z.object({
+  checks: z.array(z.object({ id: z.string(), status: z.enum(['ok', 'warn', 'fail']), message: z.string(), fix: z.string().optional() })),
+});
+
+/**
+ * `zcode-hub doctor [start flags]`: asks the running daemon (GET /api/doctor) for its live
+ * report, or checks the configuration offline when none runs. Exits 1 when anything fails.
+ */
+export async function runDoctor(argv: string[]): Promise<number> {
+  let config;
+  try {
+    config = loadConfig(argv.filter((a) => a !== '--json'));
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`zcode-hub doctor: ${err.message}\n`);
+      return 2;
+    }
+    throw err;
+  }
+  const daemon = findDaemon(config.stateDir);
+  let checks: Check[];
+  if (daemon) {
+    try {
+      const report = checksSchema.parse(await callDaemon(daemon, 'GET', '/api/doctor'));
+      checks = report.checks.map((c) => ({ id: c.id, status: c.status, message: c.message, ...(c.fix ? { fix: c.fix } : {}) }));
+    } catch (err) {
+      checks = runChecks(gatherFacts(config, false));
+      checks.unshift({ id: 'daemon', status: 'fail', message: `a daemon runs (pid ${daemon.hub.pid}) but did not answer: ${(err as Error).message}`, fix: 'check its log, or stop it and start again' });
+    }
+  } else {
+    checks = runChecks(gatherFacts(config, false));
+  }
+  if (argv.includes('--json')) process.stdout.write(`${JSON.stringify({ checks }, null, 2)}\n`);
+  else process.stdout.write(formatReport(checks));
+  return exitCodeFor(checks);
+}

@@ -1,0 +1,71 @@
+import fs from 'node:fs';
+import type { HubConfig } from '../config/schema.js';
+import { detectZcodeCli } from '../backend/cli-detect.js';
+import { validateProviderDocument } from '../settings/provider-schema.js';
+import { fileMode, readFileIfExists } from '../daemon/secure-file.js';
+import { statePaths } from '../daemon/state-files.js';
+import type { DoctorFacts } from './checks.js';
+
+/** What a running daemon adds to the facts (backend state, clients, pending interactions). */
+export interface LiveFacts {
+  backendState: string;
+  backendKind: 'zcode' | 'sim';
+  backendRestarts: number;
+  stderrTail: string[];
+  pendingInteractions: number;
+  oldestPendingAgeMs?: number;
+  clients: number;
+}
+
+/** Validity of the personal provider file, with the exact issues when it is invalid. */
+export function providerFileHealth(file: string): DoctorFacts['providerFile'] {
+  const text = readFileIfExists(file);
+  if (text === undefined) return { path: file, exists: false, valid: true, issues: [] };
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch (err) {
+    return { path: file, exists: true, valid: false, issues: [`not JSON: ${(err as Error).message}`] };
+  }
+  const result = validateProviderDocument(doc);
+  return result.ok
+    ? { path: file, exists: true, valid: true, issues: [] }
+    : { path: file, exists: true, valid: false, issues: result.issues.map((i) => `${i.path || '(root)'}: ${i.message}`) };
+}
+
+/** Files in the state dir that hold secrets (whatever exists of them). */
+function secretFiles(stateDir: string): string[] {
+  const p = statePaths(stateDir);
+  const names = fs.existsSync(stateDir) ? fs.readdirSync(stateDir) : [];
+  const extra = names.filter((n) => /(token|secret|key|vapid|tokens\.json|audit\.jsonl)/i.test(n)).map((n) => `${stateDir}/${n}`);
+  return [...new Set([p.adminToken, p.hubFile, ...extra])];
+}
+
+/** Gathers the facts doctor checks, from config, the file system and (optionally) a live daemon. */
+export function gatherFacts(config: HubConfig, daemonRunning: boolean, live?: LiveFacts, port = config.port): DoctorFacts {
+  const zcodeCli = config.zcodeCli ?? (config.backend === 'sim' ? undefined : detectZcodeCli(process.env, process.platform));
+  return {
+    host: config.host,
+    port,
+    ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}),
+    tls: Boolean(config.tlsCert && config.tlsKey),
+    allowOrigins: [...config.allowOrigins],
+    backendChoice: config.backend,
+    ...(zcodeCli ? { zcodeCli } : {}),
+    ...(live
+      ? {
+          backendState: live.backendState,
+          backendKind: live.backendKind,
+          backendRestarts: live.backendRestarts,
+          stderrTail: live.stderrTail,
+          pendingInteractions: live.pendingInteractions,
+          clients: live.clients,
+          ...(live.oldestPendingAgeMs !== undefined ? { oldestPendingAgeMs: live.oldestPendingAgeMs } : {}),
+        }
+      : {}),
+    stateDir: { path: config.stateDir, ...(fileMode(config.stateDir) !== undefined ? { mode: fileMode(config.stateDir)! } : {}) },
+    secrets: secretFiles(config.stateDir).map((f) => ({ path: f, ...(fileMode(f) !== undefined ? { mode: fileMode(f)! } : {}) })),
+    providerFile: providerFileHealth(config.providerFile),
+    daemonRunning,
+  };
+}
