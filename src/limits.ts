@@ -33,6 +33,8 @@ export const LIMITS = {
   connectionsTotal: 1_024,
   /** Pending interactions per session. */
   pendingInteractionsPerSession: 256,
+  /** Settled interactions remembered so a late answer is refused naming the winner (domain, HUB-DESIGN §4.5). */
+  settledInteractionsKept: 4_096,
   /** Backend restart backoff: first delay. */
   restartBackoffBaseMs: 500,
   /** Backend restart backoff: cap. */
@@ -50,6 +52,25 @@ export const LIMITS = {
   stderrLogLinesPerSecond: 50,
   /** Protocol violations on one socket before it is closed 4400. */
   protocolViolationsBeforeClose: 20,
+  /** Pairing code lifetime (single use, HUB-DESIGN §7). */
+  pairingCodeTtlMs: 5 * 60_000,
+  /** Pairing codes outstanding at once; the oldest is dropped beyond it. */
+  pairingCodesMax: 16,
+  /** `POST /api/pair` attempts per client address per `pairRateWindowMs` (brute-force bound, SEC-07). */
+  pairAttemptsPerWindow: 10,
+  pairRateWindowMs: 60_000,
+  /** Lifetime of a device token when `--ttl` is not given (paired devices and `token create`). */
+  deviceTokenDefaultTtlMs: 90 * 24 * 3_600_000,
+  /** How often expired device tokens are looked for, so their sockets close (HUB-DESIGN §7). */
+  tokenExpirySweepMs: 1_000,
+  /** Audit entries per `GET /api/audit` page. */
+  auditPageMax: 500,
+  /** A socket we closed (4008, 4400, 4401) that has not finished the close handshake by then is terminated (FAN-02: a stalled reader cannot ack). */
+  wsCloseGraceMs: 2_000,
+  /** Entries returned by one compat `fs/list` call before `truncated: true` (HUB-DESIGN §5.1). */
+  fsListMaxEntries: 2_000,
+  /** Largest file the compat `fs/file` route serves in one response (HUB-DESIGN §5.1). */
+  fsFileMaxBytes: 8 * 1024 * 1024,
 } as const;
 
 export type Limits = { -readonly [K in keyof typeof LIMITS]: number };

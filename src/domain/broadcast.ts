@@ -1,0 +1,68 @@
+/**
+ * Broadcast (HUB-DESIGN §4.3): one event is serialized once and the same string goes to every
+ * attached client. Replay and live never interleave for one client: while a client replays,
+ * live frames for it wait in its own buffer and follow the replay (§4.2).
+ */
+import type { ClientPort } from './client-port.js';
+
+/** Counters for FAN-03 (serializations, not sends) and /metrics. */
+export interface BroadcastStats {
+  serializations: number;
+  framesSent: number;
+  bytesSent: number;
+}
+
+/** One client attached to one session. */
+export interface Attachment {
+  client: ClientPort;
+  sessionId: string;
+  /** True while a replay is being sent; live frames are buffered meanwhile. */
+  replaying: boolean;
+  buffer: string[];
+  attachedAt: number;
+}
+
+/** Serializes and sends frames, counting both. */
+export class Broadcaster {
+  readonly stats: BroadcastStats = { serializations: 0, framesSent: 0, bytesSent: 0 };
+
+  /** @param maxReplayBuffer frames buffered per replaying client (LIMITS.journalMaxUpdates). */
+  constructor(private readonly maxReplayBuffer: number) {}
+
+  /** JSON-RPC notification → string, counted once however many clients receive it. */
+  serialize(method: string, params: unknown): string {
+    this.stats.serializations += 1;
+    return JSON.stringify({ jsonrpc: '2.0', method, params });
+  }
+
+  /** Sends a frame to one client now (no replay buffering: connection-level notifications). */
+  sendNow(client: ClientPort, frame: string): void {
+    if (!client.open) return;
+    client.sendFrame(frame);
+    this.stats.framesSent += 1;
+    this.stats.bytesSent += frame.length;
+  }
+
+  /** Sends a session frame to one attachment, or buffers it while the attachment replays. */
+  deliver(attachment: Attachment, frame: string): void {
+    if (attachment.replaying) {
+      // The buffer only grows while a history request to the child is in flight (bounded by its timeout).
+      if (attachment.buffer.length < this.maxReplayBuffer) attachment.buffer.push(frame);
+      return;
+    }
+    this.sendNow(attachment.client, frame);
+  }
+
+  /** The same frame to every attachment. */
+  fanOut(attachments: Iterable<Attachment>, frame: string): void {
+    for (const a of attachments) this.deliver(a, frame);
+  }
+
+  /** Ends a replay: flushes what arrived meanwhile, in order, then goes live. */
+  endReplay(attachment: Attachment): void {
+    const pending = attachment.buffer;
+    attachment.buffer = [];
+    attachment.replaying = false;
+    for (const frame of pending) this.sendNow(attachment.client, frame);
+  }
+}

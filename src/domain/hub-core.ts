@@ -1,0 +1,176 @@
+/**
+ * State and outbound helpers shared by the hub's flows (attach/replay, prompts, interactions,
+ * event ingestion). It owns the session map, the connected clients, the epoch and the one
+ * broadcaster, and knows how to turn a domain fact into frames for the right clients.
+ */
+import { randomBytes } from 'node:crypto';
+import type { SessionUpdate } from '@agentclientprotocol/sdk';
+import type { Identity } from '../auth/identity.js';
+import type { HubConfig } from '../config/schema.js';
+import { BackendFailure, BackendRpcError, type BackendPort } from './backend-port.js';
+import { HubError } from '../errors.js';
+import type { Logger } from '../logger.js';
+import { Broadcaster, type Attachment } from './broadcast.js';
+import type { ClientPort } from './client-port.js';
+import { InteractionRegistry } from './interactions.js';
+import { SessionState } from './session-state.js';
+
+/** Audit log entry sink (HUB-DESIGN §7: every prompt, answer, cancel and settings change). */
+export type AuditSink = (entry: {
+  identity: Identity;
+  action: 'prompt' | 'cancel' | 'answer' | 'settings' | 'token' | 'pairing' | 'session';
+  sessionId?: string;
+  detail?: Record<string, unknown>;
+}) => void;
+
+export interface HubDeps {
+  backend: BackendPort;
+  config: HubConfig;
+  logger: Logger;
+  audit?: AuditSink;
+}
+
+/** The shared core of the hub. */
+export class HubCore {
+  readonly sessions = new Map<string, SessionState>();
+  readonly clients = new Map<string, ClientPort>();
+  readonly interactions: InteractionRegistry;
+  readonly broadcaster: Broadcaster;
+  readonly backend: BackendPort;
+  readonly config: HubConfig;
+  readonly logger: Logger;
+  private readonly auditSink: AuditSink | undefined;
+  /** New on every hub start; the epoch also changes with every backend (re)spawn. */
+  private readonly startId = randomBytes(4).toString('hex');
+  backendEpoch: number;
+
+  constructor(deps: HubDeps) {
+    this.backend = deps.backend;
+    this.config = deps.config;
+    this.logger = deps.logger;
+    this.auditSink = deps.audit;
+    this.backendEpoch = deps.backend.status().epoch;
+    this.broadcaster = new Broadcaster(deps.config.limits.journalMaxUpdates);
+    this.interactions = new InteractionRegistry({
+      maxPendingPerSession: deps.config.limits.pendingInteractionsPerSession,
+      maxSettledKept: deps.config.limits.settledInteractionsKept,
+    });
+  }
+
+  /** The hub epoch (HUB-DESIGN §4.2): changes on hub start and on every backend restart. */
+  get epoch(): string {
+    return `${this.startId}-${this.backendEpoch}`;
+  }
+
+  /** The session, or HUB_ERR_SESSION_NOT_FOUND. */
+  session(sessionId: string): SessionState {
+    const s = this.sessions.get(sessionId);
+    if (!s) throw new HubError('HUB_ERR_SESSION_NOT_FOUND', `Session not found: ${sessionId}`);
+    return s;
+  }
+
+  /** The session, created empty when the hub did not know it yet. */
+  ensureSession(sessionId: string, cwd: string): SessionState {
+    let s = this.sessions.get(sessionId);
+    if (!s) {
+      s = new SessionState(sessionId, cwd, { maxUpdates: this.config.limits.journalMaxUpdates, maxBytes: this.config.limits.journalMaxBytes }, this.epoch);
+      this.sessions.set(sessionId, s);
+    }
+    return s;
+  }
+
+  /**
+   * Journals one ACP update (seq, epoch) and sends the one serialized frame to every attached
+   * client — except `exceptClientId` (the prompt echo goes to the *other* clients, §4.4).
+   */
+  emitUpdate(session: SessionState, update: SessionUpdate, exceptClientId?: string, extraMeta?: Record<string, unknown>): void {
+    const entry = session.journal.append((seq, epoch) =>
+      this.broadcaster.serialize('session/update', { sessionId: session.sessionId, update, _meta: { zcode: { seq, epoch, ...extraMeta } } }),
+    );
+    for (const a of session.attachments.values()) if (a.client.clientId !== exceptClientId) this.broadcaster.deliver(a, entry.frame);
+    session.touch();
+  }
+
+  /** A non-journaled notification to every client attached to a session (one serialization). */
+  notifySession(session: SessionState, method: string, params: unknown, filter?: (a: Attachment) => boolean): void {
+    let frame: string | undefined;
+    for (const a of session.attachments.values()) {
+      if (filter && !filter(a)) continue;
+      frame ??= this.broadcaster.serialize(method, params);
+      this.broadcaster.deliver(a, frame);
+    }
+  }
+
+  /** A notification to every connected client. */
+  notifyAll(method: string, params: unknown): void {
+    if (this.clients.size === 0) return;
+    const frame = this.broadcaster.serialize(method, params);
+    for (const c of this.clients.values()) this.broadcaster.sendNow(c, frame);
+  }
+
+  /** `_zcode/turn_state` (+ legacy `$/zcode/turnState`) to the session's clients. */
+  publishTurnState(session: SessionState): void {
+    const running = session.queue.running;
+    this.notifySession(session, '_zcode/turn_state', {
+      sessionId: session.sessionId,
+      state: session.turnState,
+      ...(session.runningTurnId === undefined ? {} : { turnId: session.runningTurnId }),
+      ...(session.runningBy === undefined ? {} : { promptedBy: session.runningBy }),
+      ...(running === undefined ? {} : { promptId: running.promptId }),
+      queue: session.queue.queued.map((p) => ({ promptId: p.promptId, clientId: p.clientId, name: p.name, preview: p.preview })),
+    });
+    this.notifySession(session, '$/zcode/turnState', { sessionId: session.sessionId, running: session.turnState !== 'idle' }, (a) => a.client.profile === 'legacy');
+    this.publishSessionState(session);
+  }
+
+  /** `_zcode/session_state` to every connected client (live session lists). */
+  publishSessionState(session: SessionState): void {
+    this.notifyAll('_zcode/session_state', this.sessionSummary(session));
+  }
+
+  /** `_zcode/presence`: who is attached to a session. */
+  publishPresence(session: SessionState): void {
+    this.notifySession(session, '_zcode/presence', {
+      sessionId: session.sessionId,
+      clients: [...session.attachments.values()].map((a) => ({ clientId: a.client.clientId, name: a.client.displayName, scope: a.client.identity.scope, profile: a.client.profile })),
+    });
+  }
+
+  /** The `_zcode/session_state` shape. */
+  sessionSummary(session: SessionState): Record<string, unknown> {
+    return {
+      sessionId: session.sessionId,
+      title: session.title,
+      cwd: session.cwd,
+      state: session.turnState,
+      ...(session.model === undefined ? {} : { model: session.model }),
+      pendingInteractions: this.interactions.pendingCount(session.sessionId),
+      clients: session.attachments.size,
+      updatedAt: session.updatedAt,
+    };
+  }
+
+  /** Appends to the audit log when one is configured. */
+  audit(identity: Identity, action: Parameters<AuditSink>[0]['action'], sessionId?: string, detail?: Record<string, unknown>): void {
+    if (!this.auditSink) return;
+    try {
+      this.auditSink({ identity, action, ...(sessionId === undefined ? {} : { sessionId }), ...(detail === undefined ? {} : { detail }) });
+    } catch (err) {
+      this.logger.warn({ err }, 'audit sink failed');
+    }
+  }
+}
+
+/** Maps a backend failure to the error a client hears (errors.ts families). */
+export function toHubError(err: unknown): HubError {
+  if (err instanceof HubError) return err;
+  if (err instanceof BackendRpcError) {
+    if (err.code === -32004 && /not found/i.test(err.message)) return new HubError('HUB_ERR_SESSION_NOT_FOUND', err.message);
+    return new HubError('HUB_ERR_BACKEND', err.message, { method: err.method, code: err.code });
+  }
+  if (err instanceof BackendFailure) {
+    if (err.kind === 'timeout') return new HubError('HUB_ERR_BACKEND_TIMEOUT', err.message);
+    return new HubError('HUB_ERR_BACKEND_UNAVAILABLE', err.message);
+  }
+  return new HubError('HUB_ERR_INTERNAL', err instanceof Error ? err.message : String(err));
+}

@@ -1,0 +1,156 @@
+/**
+ * The interaction race (HUB-DESIGN §4.5): one record per ZCode `params.requestId`, fanned out
+ * to many clients, settled by the first valid answer. Everything that decides a winner is
+ * synchronous — check and set happen with no `await` between them — so two answers arriving
+ * in the same millisecond can never both win. I/O (sending copies to clients, writing the
+ * result to the child, broadcasting) is done through callbacks the hub passes in.
+ */
+import { HubError } from '../errors.js';
+
+export type InteractionKind = 'permission' | 'question' | 'plan_approval';
+export type InteractionState = 'pending' | 'resolved' | 'cancelled' | 'lost' | 'expired';
+
+/** Who settled an interaction (`_zcode/interaction_resolved.resolvedBy`). */
+export interface ResolvedBy {
+  clientId?: string;
+  name: string;
+}
+
+/** The client-facing description of one interaction (docs/CLIENT-PROTOCOL.md `InteractionView`). */
+export interface InteractionView {
+  interactionId: string;
+  sessionId: string;
+  kind: InteractionKind;
+  toolCallId?: string;
+  title: string;
+  options?: Array<{ optionId: string; name: string; kind: string }>;
+  questions?: Array<{ question: string; header: string; options: Array<{ label: string; description?: string }>; multiSelect: boolean }>;
+  plan?: string;
+  createdAt: number;
+  state: InteractionState;
+  resolvedBy?: ResolvedBy;
+  outcome?: unknown;
+}
+
+/** One client's outstanding copy (one or more ACP requests); withdrawing it sends `$/cancel_request`. */
+export interface InteractionCopy {
+  withdraw(): void;
+}
+
+/** A pending or settled interaction. */
+export interface InteractionRecord {
+  view: InteractionView;
+  /** ZCode `interaction/*` params as received (ZCODE-PROTOCOL §6.2/§6.3). */
+  params: unknown;
+  method: 'interaction/requestPermission' | 'interaction/requestUserInput';
+  /** Backend epoch the request belongs to; a restart makes it `lost`. */
+  backendEpoch: number;
+  /** The ZCode result written to the child once settled. */
+  result?: unknown;
+  /** Outstanding copies by clientId. */
+  copies: Map<string, InteractionCopy>;
+  /** Connections this interaction was ever sent to: a re-send happens at most once per connection. */
+  sentTo: Set<string>;
+  /** Resolves the backend link's InteractionHandler promise (the answer to the child). */
+  answerChild: (result: unknown) => void;
+}
+
+/** What a settled interaction tells the hub (to broadcast `_zcode/interaction_resolved`). */
+export type SettledListener = (record: InteractionRecord) => void;
+
+export interface InteractionRegistryOptions {
+  /** Pending interactions per session (LIMITS.pendingInteractionsPerSession). */
+  maxPendingPerSession: number;
+  /** Settled records kept so a late answer can name the winner (LIMITS.settledInteractionsKept). */
+  maxSettledKept: number;
+}
+
+/** Result of a first-answer-wins attempt. */
+export type SettleAttempt = { won: true; record: InteractionRecord } | { won: false; record: InteractionRecord };
+
+/** All interactions of the hub, pending and recently settled. */
+export class InteractionRegistry {
+  private readonly records = new Map<string, InteractionRecord>();
+  private readonly settledOrder: string[] = [];
+  private readonly listeners: SettledListener[] = [];
+
+  constructor(private readonly options: InteractionRegistryOptions) {}
+
+  /** Called (synchronously) after every settlement, whatever its state. */
+  onSettled(listener: SettledListener): void {
+    this.listeners.push(listener);
+  }
+
+  get(interactionId: string): InteractionRecord | undefined {
+    return this.records.get(interactionId);
+  }
+
+  /** Pending records, optionally of one session, oldest first. */
+  pending(sessionId?: string): InteractionRecord[] {
+    const out: InteractionRecord[] = [];
+    for (const r of this.records.values()) {
+      if (r.view.state === 'pending' && (sessionId === undefined || r.view.sessionId === sessionId)) out.push(r);
+    }
+    return out;
+  }
+
+  /** Number of pending interactions (of one session, or all). */
+  pendingCount(sessionId?: string): number {
+    let n = 0;
+    for (const r of this.records.values()) if (r.view.state === 'pending' && (sessionId === undefined || r.view.sessionId === sessionId)) n += 1;
+    return n;
+  }
+
+  /** True when a session already holds the maximum of pending interactions (HUB-DESIGN §8). */
+  atCapacity(sessionId: string): boolean {
+    return this.pendingCount(sessionId) >= this.options.maxPendingPerSession;
+  }
+
+  /** Adds a new pending record. A record with the same id that is still pending is returned instead. */
+  add(record: InteractionRecord): InteractionRecord {
+    const existing = this.records.get(record.view.interactionId);
+    if (existing && existing.view.state === 'pending') return existing;
+    this.records.set(record.view.interactionId, record);
+    return record;
+  }
+
+  /**
+   * First valid answer wins: check-and-set with no await in between. The winner's `result` is
+   * handed to the child, every other copy is withdrawn, and listeners hear of it. A second call
+   * for the same id returns `won: false` and changes nothing.
+   */
+  settle(interactionId: string, state: Exclude<InteractionState, 'pending'>, result: unknown, outcome: unknown, by?: ResolvedBy, winnerClientId?: string): SettleAttempt {
+    const record = this.records.get(interactionId);
+    if (!record) throw new HubError('HUB_ERR_NOT_FOUND', `Unknown interaction ${interactionId}`);
+    if (record.view.state !== 'pending') return { won: false, record };
+    record.view.state = state;
+    record.view.outcome = outcome;
+    if (by) record.view.resolvedBy = by;
+    record.result = result;
+    const copies = [...record.copies.entries()];
+    record.copies.clear();
+    for (const [clientId, copy] of copies) if (clientId !== winnerClientId) copy.withdraw();
+    record.answerChild(result);
+    this.remember(interactionId);
+    for (const listener of this.listeners) listener(record);
+    return { won: true, record };
+  }
+
+  /** Removes one client's copy without settling anything (dismiss, disconnect). */
+  dropCopy(interactionId: string, clientId: string): void {
+    this.records.get(interactionId)?.copies.delete(clientId);
+  }
+
+  /** Forgets every copy held by a client that went away; the interactions stay pending (§4.5 "hold"). */
+  dropClient(clientId: string): void {
+    for (const r of this.records.values()) r.copies.delete(clientId);
+  }
+
+  private remember(interactionId: string): void {
+    this.settledOrder.push(interactionId);
+    while (this.settledOrder.length > this.options.maxSettledKept) {
+      const old = this.settledOrder.shift();
+      if (old !== undefined) this.records.delete(old);
+    }
+  }
+}

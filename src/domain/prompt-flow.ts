@@ -1,0 +1,258 @@
+/**
+ * Prompts and cancel (HUB-DESIGN §4.4): FIFO per session, sent to the child only at its ready
+ * boundary (`state.updated prompt_completed|prompt_failed`, ZCODE-PROTOCOL §11.6), each prompt
+ * answered at the end of its own turn (§5.7), -32010 never shown to a user, the text echoed to
+ * the other clients, and `session/cancel` stopping the turn with v4 stop first (§7.4, §4.9).
+ */
+import { randomUUID } from 'node:crypto';
+import type { ContentBlock } from '@agentclientprotocol/sdk';
+import type { TurnSignal } from '../acp/translation-context.js';
+import { HubError } from '../errors.js';
+import { BackendRpcError } from './backend-port.js';
+import type { ClientPort } from './client-port.js';
+import { toHubError, type HubCore } from './hub-core.js';
+import { promptPreview, type PromptResult, type QueuedPrompt } from './prompt-queue.js';
+import type { SessionState } from './session-state.js';
+import { commandAckSchema } from './snapshot-schema.js';
+
+type TurnStarted = Extract<TurnSignal, { type: 'turn_started' }>;
+type TurnEnded = Extract<TurnSignal, { type: 'turn_ended' }>;
+
+/** Per-prompt bookkeeping the queue does not need to know. */
+interface SendState {
+  /** Ready boundaries seen (per session) when the send was written. */
+  boundaryAtSend: number;
+  accepted: boolean;
+  echoed: boolean;
+}
+
+/** Callbacks into the interaction flow (cancel settles a session's pending interactions). */
+export interface PromptFlowHooks {
+  cancelInteractions(session: SessionState, by: { clientId: string; name: string }): void;
+}
+
+/** True for the -32010 "a prompt is already running" refusal (not the other -32010 meanings, §10). */
+export function isBusyError(err: unknown): boolean {
+  return err instanceof BackendRpcError && err.code === -32010 && /already running|prompt is running/i.test(err.message);
+}
+
+/** The prompt queue's I/O side. */
+export class PromptFlow {
+  private readonly sends = new WeakMap<QueuedPrompt, SendState>();
+  private readonly boundaries = new WeakMap<SessionState, { count: number; failed: boolean }>();
+
+  constructor(
+    private readonly core: HubCore,
+    private readonly hooks: PromptFlowHooks,
+  ) {}
+
+  /** Queues a prompt; resolves when its own turn ends. */
+  prompt(client: ClientPort, session: SessionState, content: ContentBlock[]): Promise<PromptResult & { queuedBehind: number }> {
+    return new Promise((resolve, reject) => {
+      const prompt: QueuedPrompt = {
+        promptId: randomUUID(),
+        clientId: client.clientId,
+        name: client.displayName,
+        preview: promptPreview(content),
+        content,
+        resolve: (r) => resolve({ ...r, queuedBehind }),
+        reject,
+      };
+      const queuedBehind = session.queue.enqueue(prompt);
+      this.core.audit(client.identity, 'prompt', session.sessionId, { promptId: prompt.promptId, queuedBehind });
+      this.core.publishTurnState(session);
+      this.pump(session);
+    });
+  }
+
+  /** Sends the next queued prompt when the child is ready and nothing runs. */
+  pump(session: SessionState): void {
+    const next = session.queue.takeNext();
+    if (!next) return;
+    const send: SendState = this.sends.get(next) ?? { boundaryAtSend: 0, accepted: false, echoed: false };
+    send.boundaryAtSend = this.boundary(session).count;
+    this.sends.set(next, send);
+    session.turnState = 'running';
+    session.runningBy = { clientId: next.clientId, name: next.name };
+    session.runningTurnId = undefined;
+    if (!send.echoed) {
+      send.echoed = true;
+      // Journaled, so late joiners see who asked what; live only to the other clients (§4.4).
+      for (const block of next.content) this.core.emitUpdate(session, { sessionUpdate: 'user_message_chunk', content: block }, next.clientId, { promptId: next.promptId, promptedBy: session.runningBy });
+    }
+    this.core.publishTurnState(session);
+    void this.write(session, next, send);
+  }
+
+  private async write(session: SessionState, prompt: QueuedPrompt, send: SendState): Promise<void> {
+    try {
+      await this.core.backend.request('session/send', toSendParams(session.sessionId, prompt));
+    } catch (err) {
+      if (isBusyError(err)) {
+        // Never shown to a user: back to the head, wait for the boundary (§3 of HUB-DESIGN).
+        session.queue.requeueHead(prompt);
+        this.setIdleUnlessOtherTurn(session);
+        if (this.boundary(session).count !== send.boundaryAtSend) session.queue.markReady();
+        this.core.publishTurnState(session);
+        this.pump(session);
+        return;
+      }
+      session.queue.dropRunning(prompt);
+      prompt.reject(toHubError(err));
+      this.setIdleUnlessOtherTurn(session);
+      this.core.publishTurnState(session);
+      this.pump(session);
+      return;
+    }
+    send.accepted = true;
+    // The turn may already be over (a boundary passed while the answer was in flight, §4.8 #3).
+    const b = this.boundary(session);
+    if (session.queue.running === prompt && prompt.turnId === undefined && b.count !== send.boundaryAtSend) {
+      this.finish(session, prompt, b.failed ? undefined : { stopReason: 'end_turn' }, b.failed);
+    }
+  }
+
+  /** A non-background turn started: attach it to the prompt that caused it. */
+  onTurnStarted(session: SessionState, sig: TurnStarted): void {
+    if (sig.background) return;
+    const running = session.queue.running;
+    if (running && running.turnId === undefined && (sig.inputId === running.promptId || sig.inputId === undefined)) running.turnId = sig.turnId;
+    session.runningTurnId = sig.turnId;
+    if (session.turnState === 'idle') session.turnState = 'running';
+    this.core.publishTurnState(session);
+  }
+
+  /** A turn ended; background turns never end a user's prompt (§11.12). */
+  onTurnEnded(session: SessionState, sig: TurnEnded): void {
+    if (sig.background) return;
+    const running = session.queue.running;
+    if (running && (sig.inputId === running.promptId || (running.turnId !== undefined && sig.turnId === running.turnId))) {
+      const usage = sig.stats?.usage;
+      this.finish(session, running, { stopReason: sig.stopReason, turnId: sig.turnId, ...(usage === undefined ? {} : { usage }) }, false);
+      return;
+    }
+    if (!running && session.runningTurnId === sig.turnId) {
+      session.turnState = 'idle';
+      session.runningTurnId = undefined;
+      session.runningBy = undefined;
+      this.core.publishTurnState(session);
+    }
+  }
+
+  /** `state.updated prompt_completed|prompt_failed`: the child's ready boundary (§11.6). */
+  onReady(session: SessionState, failed: boolean): void {
+    const b = this.boundary(session);
+    b.count += 1;
+    b.failed = failed;
+    const running = session.queue.running;
+    const send = running ? this.sends.get(running) : undefined;
+    // Finishes a prompt that never produced turn events (§4.8 #3) or whose turn.* was missed.
+    if (running && send && (send.accepted || running.turnId !== undefined)) this.finish(session, running, failed ? undefined : { stopReason: 'end_turn', ...(running.turnId ? { turnId: running.turnId } : {}) }, failed);
+    session.queue.markReady();
+    if (!session.queue.running && session.turnState !== 'idle') {
+      session.turnState = 'idle';
+      session.runningTurnId = undefined;
+      session.runningBy = undefined;
+      this.core.publishTurnState(session);
+    }
+    this.pump(session);
+  }
+
+  /**
+   * `session/cancel` (§4.4): stops the running turn, cancels the session's pending
+   * interactions, returns the caller's queued prompts as `cancelled`; others' stay queued.
+   */
+  async cancel(client: ClientPort, session: SessionState): Promise<void> {
+    this.core.audit(client.identity, 'cancel', session.sessionId);
+    for (const p of session.queue.removeClient(client.clientId)) p.resolve({ stopReason: 'cancelled' });
+    this.hooks.cancelInteractions(session, { clientId: client.clientId, name: client.displayName });
+    const busy = session.queue.running !== undefined || session.turnState !== 'idle';
+    if (busy) session.turnState = 'stopping';
+    this.core.publishTurnState(session);
+    if (busy) await this.stop(session);
+  }
+
+  /** The backend restarted: the running turn is gone; queued prompts wait for the new child. */
+  onBackendLost(session: SessionState): void {
+    const running = session.queue.finishRunning();
+    if (running) running.reject(new HubError('HUB_ERR_BACKEND_UNAVAILABLE', 'The agent restarted during this turn'));
+    session.queue.markReady();
+    session.turnState = 'idle';
+    session.runningTurnId = undefined;
+    session.runningBy = undefined;
+    this.core.publishTurnState(session);
+  }
+
+  /** v4 `stop` first; legacy `session/stop` when v4 is missing (-32601) or did not accept (§7.4, §11.7). */
+  private async stop(session: SessionState): Promise<void> {
+    const envelope = { commandId: randomUUID(), clientId: 'zcode-hub', sessionId: session.sessionId, type: 'stop', payload: {}, issuedAt: Date.now() };
+    try {
+      const ack = commandAckSchema.safeParse(await this.core.backend.request('v4/command', envelope));
+      if (ack.success && ['accepted', 'noop', 'duplicate'].includes(ack.data.status)) return;
+    } catch (err) {
+      if (!(err instanceof BackendRpcError && err.code === -32601)) this.core.logger.warn({ err, sessionId: session.sessionId }, 'v4 stop failed; trying session/stop');
+    }
+    try {
+      await this.core.backend.request('session/stop', { sessionId: session.sessionId });
+    } catch (err) {
+      throw toHubError(err);
+    }
+  }
+
+  private finish(session: SessionState, prompt: QueuedPrompt, result: PromptResult | undefined, failed: boolean): void {
+    if (session.queue.running !== prompt) return;
+    session.queue.finishRunning();
+    if (failed || !result) prompt.reject(new HubError('HUB_ERR_BACKEND', 'The agent could not run this prompt', { promptId: prompt.promptId }));
+    else prompt.resolve(result);
+    session.turnState = 'idle';
+    session.runningTurnId = undefined;
+    session.runningBy = undefined;
+    this.core.publishTurnState(session);
+  }
+
+  private setIdleUnlessOtherTurn(session: SessionState): void {
+    if (session.runningTurnId === undefined) {
+      session.turnState = 'idle';
+      session.runningBy = undefined;
+    }
+  }
+
+  private boundary(session: SessionState): { count: number; failed: boolean } {
+    let b = this.boundaries.get(session);
+    if (!b) {
+      b = { count: 0, failed: false };
+      this.boundaries.set(session, b);
+    }
+    return b;
+  }
+}
+
+/** ACP prompt blocks → `session/send` params (§4.8): text joined, images as attachments. */
+export function toSendParams(sessionId: string, prompt: QueuedPrompt): Record<string, unknown> {
+  const texts: string[] = [];
+  const attachments: Array<Record<string, unknown>> = [];
+  for (const block of prompt.content) {
+    switch (block.type) {
+      case 'text':
+        texts.push(block.text);
+        break;
+      case 'image':
+        attachments.push({ kind: 'image', mimeType: block.mimeType, dataBase64: block.data });
+        break;
+      case 'resource_link':
+        texts.push(block.uri);
+        break;
+      case 'resource': {
+        const r = block.resource;
+        texts.push('text' in r ? r.text : r.uri);
+        break;
+      }
+      case 'audio':
+        attachments.push({ kind: 'audio', mimeType: block.mimeType, dataBase64: block.data });
+        break;
+      default:
+        break;
+    }
+  }
+  return { sessionId, content: texts.join('\n\n'), inputId: prompt.promptId, ...(attachments.length > 0 ? { attachments } : {}) };
+}

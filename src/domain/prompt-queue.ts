@@ -1,0 +1,130 @@
+/**
+ * Per-session prompt queue (HUB-DESIGN §4.4): FIFO, never pre-empts the running turn. Pure
+ * state — the hub does the I/O. A prompt is sent only when the child is `ready`, i.e. after
+ * `state.updated {reason: prompt_completed|prompt_failed}` (ZCODE-PROTOCOL §11.6), and each
+ * prompt settles at the end of *its own* turn (§5.7).
+ */
+import type { ContentBlock, StopReason } from '@agentclientprotocol/sdk';
+
+/** How a prompt ended, as the ACP `session/prompt` response carries it. */
+export interface PromptResult {
+  stopReason: StopReason;
+  turnId?: string;
+  usage?: unknown;
+}
+
+/** One prompt waiting for, or running in, a turn. */
+export interface QueuedPrompt {
+  /** Hub id; also sent to the child as `inputId` so turn events can be matched (§4.8). */
+  promptId: string;
+  clientId: string;
+  /** Display name of the client that asked (turn_state `queue[].name`). */
+  name: string;
+  /** First characters of the text, for the queue shown to every client. */
+  preview: string;
+  content: ContentBlock[];
+  /** Set once the child accepted it (`session/send` answered). */
+  turnId?: string;
+  resolve: (result: PromptResult) => void;
+  reject: (err: unknown) => void;
+}
+
+/** Characters of a prompt shown in `_zcode/turn_state.queue[].preview`. */
+export const PROMPT_PREVIEW_CHARS = 120;
+
+/** FIFO of prompts for one session plus the one that is running. */
+export class PromptQueue {
+  private readonly waiting: QueuedPrompt[] = [];
+  private runningPrompt: QueuedPrompt | undefined;
+  /** False between a send and the child's ready boundary (`prompt_completed` / `prompt_failed`). */
+  private childReady = true;
+
+  /** The prompt whose turn is running (or being sent). */
+  get running(): QueuedPrompt | undefined {
+    return this.runningPrompt;
+  }
+
+  /** Prompts waiting behind the running one, in order. */
+  get queued(): readonly QueuedPrompt[] {
+    return this.waiting;
+  }
+
+  get ready(): boolean {
+    return this.childReady;
+  }
+
+  /** Appends a prompt; returns how many prompts are ahead of it. */
+  enqueue(prompt: QueuedPrompt): number {
+    const ahead = this.waiting.length + (this.runningPrompt ? 1 : 0);
+    this.waiting.push(prompt);
+    return ahead;
+  }
+
+  /**
+   * The next prompt to send, taken off the queue and marked running — only when nothing is
+   * running and the child said it is ready. Returns undefined otherwise.
+   */
+  takeNext(): QueuedPrompt | undefined {
+    if (this.runningPrompt || !this.childReady) return undefined;
+    const next = this.waiting.shift();
+    if (!next) return undefined;
+    this.runningPrompt = next;
+    this.childReady = false;
+    return next;
+  }
+
+  /** The child refused with -32010 (busy): the prompt goes back to the head and waits for the boundary. */
+  requeueHead(prompt: QueuedPrompt): void {
+    if (this.runningPrompt === prompt) this.runningPrompt = undefined;
+    this.waiting.unshift(prompt);
+    this.childReady = false;
+  }
+
+  /** The send failed for another reason: the prompt leaves the queue (the caller rejects it). */
+  dropRunning(prompt: QueuedPrompt): void {
+    if (this.runningPrompt === prompt) this.runningPrompt = undefined;
+    this.childReady = true;
+  }
+
+  /** The running prompt's turn ended: it leaves the queue. The next one waits for `markReady`. */
+  finishRunning(): QueuedPrompt | undefined {
+    const done = this.runningPrompt;
+    this.runningPrompt = undefined;
+    return done;
+  }
+
+  /** The child's ready boundary (`state.updated prompt_completed|prompt_failed`, or a fresh child). */
+  markReady(): void {
+    this.childReady = true;
+  }
+
+  /** Removes and returns every queued (not running) prompt of one client — `session/cancel` (§4.4). */
+  removeClient(clientId: string): QueuedPrompt[] {
+    const removed: QueuedPrompt[] = [];
+    for (let i = this.waiting.length - 1; i >= 0; i -= 1) {
+      const p = this.waiting[i];
+      if (p && p.clientId === clientId) {
+        removed.unshift(p);
+        this.waiting.splice(i, 1);
+      }
+    }
+    return removed;
+  }
+
+  /** Removes everything (session closed for good); the caller settles them. */
+  drain(): QueuedPrompt[] {
+    const all = [...(this.runningPrompt ? [this.runningPrompt] : []), ...this.waiting];
+    this.runningPrompt = undefined;
+    this.waiting.length = 0;
+    return all;
+  }
+}
+
+/** Text preview of a prompt for the queue display. */
+export function promptPreview(content: readonly ContentBlock[]): string {
+  const text = content
+    .map((b) => (b.type === 'text' ? b.text : b.type === 'resource_link' ? b.uri : `[${b.type}]`))
+    .join(' ')
+    .trim();
+  return text.length > PROMPT_PREVIEW_CHARS ? `${text.slice(0, PROMPT_PREVIEW_CHARS - 1)}…` : text;
+}

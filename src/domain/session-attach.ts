@@ -1,0 +1,155 @@
+/**
+ * Attaching clients to sessions and replaying what they missed (HUB-DESIGN §4.2):
+ * - `afterSeq` + epoch inside the ring → exactly the missing journaled frames (byte-identical);
+ * - otherwise, or on a full `session/load`, a replay rebuilt from `session/messages`
+ *   (turn-aligned tail when `limit` is given, `replayMeta.recovered: false` when a gap was lost);
+ * - live frames that arrive during a replay wait in the client's buffer and follow it;
+ * - pending interactions are re-sent after the replay, once per connection (§4.5).
+ */
+import type { SessionUpdate } from '@agentclientprotocol/sdk';
+import { encodeHistoryCursor, pageBefore, tailByTurns, type HistoryPage } from '../acp/history-page.js';
+import { parseMessages, type MessageWithParts } from '../acp/message-schema.js';
+import { messagesToUpdates } from '../acp/translate-history.js';
+import type { Attachment } from './broadcast.js';
+import type { ClientPort } from './client-port.js';
+import { toHubError, type HubCore } from './hub-core.js';
+import type { SessionState } from './session-state.js';
+import { messagesResultSchema } from './snapshot-schema.js';
+
+/** What the client learns about its replay (`result._meta.zcode.replayMeta`). */
+export interface ReplayMeta {
+  recovered: boolean;
+  replayed: number;
+  cursor?: string;
+  hasMore: boolean;
+}
+
+export interface AttachOptions {
+  afterSeq?: number;
+  epoch?: string;
+  limit?: number;
+  /** `session/load` (true) replays history; `session/resume` (false) only fills a gap. */
+  history: boolean;
+}
+
+/** Hooks into the interaction flow (re-send after replay). */
+export interface AttachHooks {
+  resendPending(session: SessionState, client: ClientPort): void;
+}
+
+/** Attach, detach and replay. */
+export class SessionAttach {
+  constructor(
+    private readonly core: HubCore,
+    private readonly hooks: AttachHooks,
+  ) {}
+
+  /** Attaches `client` to `session`, replays, goes live; resolves with the replay facts. */
+  async attach(client: ClientPort, session: SessionState, p: AttachOptions): Promise<ReplayMeta> {
+    const previous = session.attachments.get(client.clientId);
+    const attachment: Attachment = { client, sessionId: session.sessionId, replaying: true, buffer: previous?.buffer ?? [], attachedAt: Date.now() };
+    session.attachments.set(client.clientId, attachment);
+    let meta: ReplayMeta;
+    try {
+      meta = await this.replay(attachment, session, p);
+    } catch (err) {
+      // The attachment stays (live updates keep flowing) even when history could not be read.
+      this.core.broadcaster.endReplay(attachment);
+      this.afterAttach(session, client, previous === undefined);
+      throw toHubError(err);
+    }
+    this.core.broadcaster.endReplay(attachment);
+    this.afterAttach(session, client, previous === undefined);
+    return meta;
+  }
+
+  /** `session/close`: this client leaves the session; the ZCode session lives on. */
+  detach(client: ClientPort, session: SessionState): void {
+    if (!session.attachments.delete(client.clientId)) return;
+    for (const r of this.core.interactions.pending(session.sessionId)) {
+      const copy = r.copies.get(client.clientId);
+      r.copies.delete(client.clientId);
+      copy?.withdraw();
+    }
+    this.core.publishPresence(session);
+    this.core.publishSessionState(session);
+  }
+
+  /** A connection closed: detached everywhere. Nothing is settled or cancelled (§4.5, §5). */
+  disconnect(clientId: string): void {
+    this.core.clients.delete(clientId);
+    this.core.interactions.dropClient(clientId);
+    for (const session of this.core.sessions.values()) {
+      if (session.attachments.delete(clientId)) {
+        this.core.publishPresence(session);
+        this.core.publishSessionState(session);
+      }
+    }
+  }
+
+  /** `_zcode/load_earlier`: the turn-aligned page before `cursor`, oldest first. */
+  async loadEarlier(session: SessionState, cursor: string, limit: number | undefined): Promise<{ updates: SessionUpdate[]; cursor?: string; hasMore: boolean }> {
+    const messages = await this.fetchMessages(session, this.core.config.limits.replayMaxMessages);
+    const page = pageBefore(session.sessionId, messages, cursor, limit ?? this.core.config.limits.replayMaxMessages);
+    return { updates: messagesToUpdates(page.messages), ...(page.cursor === undefined ? {} : { cursor: page.cursor }), hasMore: page.hasMore };
+  }
+
+  private async replay(attachment: Attachment, session: SessionState, p: AttachOptions): Promise<ReplayMeta> {
+    if (p.afterSeq !== undefined) {
+      const gap = session.journal.since(p.afterSeq, p.epoch);
+      if (gap.kind === 'exact') {
+        // Synchronous: nothing can interleave with these sends.
+        for (const e of gap.entries) this.core.broadcaster.sendNow(attachment.client, e.frame);
+        return { recovered: true, replayed: gap.entries.length, hasMore: false };
+      }
+      const meta = await this.replayHistory(attachment, session, p.limit ?? this.core.config.limits.replayMaxMessages);
+      return { ...meta, recovered: false };
+    }
+    if (!p.history) return { recovered: true, replayed: 0, hasMore: false };
+    return this.replayHistory(attachment, session, p.limit ?? this.core.config.limits.replayMaxMessages);
+  }
+
+  /** Sends a turn-aligned tail of the conversation, rebuilt from `session/messages`. */
+  private async replayHistory(attachment: Attachment, session: SessionState, limit: number): Promise<ReplayMeta> {
+    const max = this.core.config.limits.replayMaxMessages;
+    const limitN = Math.max(1, Math.min(limit, max));
+    // Fetch more than the tail so the start can move back to the turn's user message.
+    const fetchLimit = Math.min(max, limitN * 4 + 16);
+    const messages = await this.fetchMessages(session, fetchLimit);
+    const page = completePage(session.sessionId, tailByTurns(session.sessionId, messages, limitN), messages.length >= fetchLimit);
+    const updates = messagesToUpdates(page.messages);
+    const epoch = session.journal.epoch;
+    for (const update of updates) {
+      // History frames carry no seq: they are not journal positions (the result's seq is).
+      const frame = this.core.broadcaster.serialize('session/update', { sessionId: session.sessionId, update, _meta: { zcode: { epoch, replay: true } } });
+      this.core.broadcaster.sendNow(attachment.client, frame);
+    }
+    return { recovered: true, replayed: updates.length, hasMore: page.hasMore, ...(page.cursor === undefined ? {} : { cursor: page.cursor }) };
+  }
+
+  private async fetchMessages(session: SessionState, limit: number): Promise<MessageWithParts[]> {
+    let raw: unknown;
+    try {
+      raw = await this.core.backend.request('session/messages', { sessionId: session.sessionId, limit });
+    } catch (err) {
+      throw toHubError(err);
+    }
+    return parseMessages(messagesResultSchema.parse(raw).messages);
+  }
+
+  private afterAttach(session: SessionState, client: ClientPort, isNew: boolean): void {
+    this.core.publishTurnState(session);
+    if (isNew) this.core.publishPresence(session);
+    // After the load result has been written (the gateway answers when our promise settles).
+    setImmediate(() => {
+      if (client.open && session.attachments.has(client.clientId)) this.hooks.resendPending(session, client);
+    });
+  }
+}
+
+/** When the fetched window was full there may be older messages even if the page starts at its first one. */
+function completePage(sessionId: string, page: HistoryPage, windowFull: boolean): HistoryPage {
+  const first = page.messages[0];
+  if (page.hasMore || !windowFull || first === undefined) return page;
+  return { ...page, hasMore: true, cursor: encodeHistoryCursor({ sessionId, beforeMessageId: first.info.messageId }) };
+}

@@ -1,0 +1,71 @@
+/**
+ * What the hub knows about one ZCode session (HUB-DESIGN §4.1). The session id is the ZCode
+ * id everywhere; there is no second id space.
+ */
+import type { SessionConfigOption } from '@agentclientprotocol/sdk';
+import { configOptions, type KnownModel } from '../acp/translate-state.js';
+import { createTranslationContext, type TranslationContext } from '../acp/translation-context.js';
+import type { SettingsPatch } from '../acp/zcode-event-schema.js';
+import type { Attachment } from './broadcast.js';
+import { Journal, type JournalLimits } from './journal.js';
+import { PromptQueue } from './prompt-queue.js';
+
+export type TurnState = 'idle' | 'running' | 'awaiting_input' | 'stopping';
+
+/** Per-session state. */
+export class SessionState {
+  cwd: string;
+  title = '';
+  /** Latest ZCode Settings (snapshot or `state.updated` patch, §3.6). */
+  settings: SettingsPatch = {};
+  /** Every model of the registry, learned from create/resume snapshots (mutation snapshots list one). */
+  allModels: KnownModel[] = [];
+  turnState: TurnState = 'idle';
+  runningTurnId: string | undefined;
+  /** Client whose prompt started the running turn. */
+  runningBy: { clientId: string; name: string } | undefined;
+  readonly attachments = new Map<string, Attachment>();
+  /** Last ZCode event seq seen (resubscribe with `afterSeq` after a restart, §11.10). */
+  lastZSeq = 0;
+  /** Times the server's seq went backwards; each starts a new journal epoch for this session. */
+  seqResets = 0;
+  /** Live events flow only after `session/subscribe` (§5.2). */
+  subscribed = false;
+  translation: TranslationContext;
+  readonly journal: Journal;
+  readonly queue = new PromptQueue();
+  updatedAt = Date.now();
+
+  constructor(
+    readonly sessionId: string,
+    cwd: string,
+    journalLimits: JournalLimits,
+    epoch: string,
+  ) {
+    this.cwd = cwd;
+    this.journal = new Journal(journalLimits, epoch);
+    this.translation = createTranslationContext(sessionId);
+  }
+
+  get mode(): string {
+    return this.settings.mode?.current ?? 'build';
+  }
+
+  /** `providerId/modelId` of the current model, if bound. */
+  get model(): { providerId: string; modelId: string } | undefined {
+    const m = this.settings.model?.current;
+    const providerId = m?.providerId ?? m?.providerID;
+    const modelId = m?.modelId ?? m?.modelID;
+    return providerId && modelId ? { providerId, modelId } : undefined;
+  }
+
+  /** ACP `configOptions` (model, mode, thought level). */
+  configOptions(): SessionConfigOption[] {
+    return configOptions(this.settings, this.allModels.length > 0 ? this.allModels : undefined);
+  }
+
+  touch(): void {
+    this.updatedAt = Date.now();
+  }
+}
+
