@@ -1,0 +1,268 @@
+/**
+ * REST settings API for saved workflows and their runs (HUB-DESIGN §6, ZCODE-PROTOCOL §8,
+ * §7.3). Reads need `view`; changing workflow files needs `admin`; starting, resuming and
+ * stopping a run acts on a session like a prompt does, so it needs `operate`.
+ * Backend refusals: 400 invalid · 404 not found · 409 busy/not resumable · 422 compile failed ·
+ * 502 backend error, with the ZCode reason in `error.details.reason`.
+ */
+import { isAbsolute } from 'node:path';
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { WorkflowService, type WorkflowServiceOptions } from '../../settings/workflow-service.js';
+import * as wire from '../../settings/workflow-wire.js';
+import { errorBodySchema } from './settings-providers.js';
+
+/** Either a ready service or what it needs (backend, default workspace, optional session opener). */
+export type SettingsWorkflowRoutesOptions = { service: WorkflowService } | WorkflowServiceOptions;
+
+const TAGS = ['settings: workflows'];
+const workspaceParam = z
+  .string()
+  .min(1)
+  .max(4096)
+  .refine((p) => isAbsolute(p), 'workspace must be an absolute path');
+const nameParam = z.string().min(1).max(256);
+const wfParams = z.object({ scope: wire.workflowScopeSchema, name: nameParam });
+const wsQuery = z.object({ workspace: workspaceParam.optional() }).strict();
+const runParams = z.object({ sessionId: z.string().min(1).max(256), runId: z.string().min(1).max(256) });
+const artifactParams = runParams.extend({ artifactId: z.string().min(1).max(64) });
+const intQuery = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+const errors = { 400: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema, 422: errorBodySchema, 502: errorBodySchema, 503: errorBodySchema, 504: errorBodySchema };
+const okPath = z.object({ path: z.string() });
+
+export const settingsWorkflowRoutes: FastifyPluginAsync<SettingsWorkflowRoutesOptions> = async (fastify, opts) => {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const wf = 'service' in opts ? opts.service : new WorkflowService(opts);
+
+  app.get(
+    '/api/settings/workflows',
+    {
+      config: { scope: 'view' },
+      schema: {
+        summary: 'Saved workflows of a scope (project: <workspace>/.zcode/workflows, global: ~/.zcode/workflows)',
+        tags: TAGS,
+        querystring: z.object({ workspace: workspaceParam.optional(), scope: wire.workflowScopeSchema.optional() }).strict(),
+        response: { 200: wire.workflowsListResultSchema, ...errors },
+      },
+    },
+    async (req) => wf.list(req.query),
+  );
+
+  app.get(
+    '/api/settings/workflows/runs',
+    {
+      config: { scope: 'view' },
+      schema: {
+        summary: 'The workflow run journal, newest first (workflows/runs)',
+        tags: TAGS,
+        querystring: z.object({ workspace: workspaceParam.optional(), name: nameParam.optional(), scope: wire.workflowScopeSchema.optional(), limit: intQuery(1, 50).default(20) }).strict(),
+        response: { 200: wire.workflowRunsResultSchema, ...errors },
+      },
+    },
+    async (req) => wf.runs(req.query),
+  );
+
+  app.post(
+    '/api/settings/workflows/save',
+    {
+      config: { scope: 'admin' },
+      schema: {
+        summary: 'Save the script of a run as a named workflow (workflows/save)',
+        tags: TAGS,
+        body: z
+          .object({ runId: z.string().min(1), name: nameParam, meta: wire.workflowMetaSchema, scope: wire.workflowScopeSchema.optional(), overwrite: z.boolean().optional(), workspace: workspaceParam.optional() })
+          .strict(),
+        response: { 201: wire.workflowSaveResultSchema, ...errors },
+      },
+    },
+    async (req, reply) => reply.code(201).send(await wf.save(req.body)),
+  );
+
+  app.get(
+    '/api/settings/workflows/:scope/:name',
+    { config: { scope: 'view' }, schema: { summary: 'One saved workflow: meta and script', tags: TAGS, params: wfParams, querystring: wsQuery, response: { 200: wire.workflowGetResultSchema, ...errors } } },
+    async (req) => wf.get(req.params.scope, req.params.name, req.query.workspace),
+  );
+
+  app.get(
+    '/api/settings/workflows/:scope/:name/runs',
+    {
+      config: { scope: 'view' },
+      schema: { summary: 'Runs of one saved workflow', tags: TAGS, params: wfParams, querystring: z.object({ workspace: workspaceParam.optional(), limit: intQuery(1, 50).default(20) }).strict(), response: { 200: wire.workflowRunsResultSchema, ...errors } },
+    },
+    async (req) => wf.runs({ ...req.query, name: req.params.name, scope: req.params.scope }),
+  );
+
+  app.patch(
+    '/api/settings/workflows/:scope/:name/meta',
+    {
+      config: { scope: 'admin' },
+      schema: { summary: 'Rewrite the header of a saved workflow; the script is kept', tags: TAGS, params: wfParams, body: z.object({ meta: wire.workflowMetaSchema, workspace: workspaceParam.optional() }).strict(), response: { 200: okPath, ...errors } },
+    },
+    async (req) => {
+      const result = await wf.updateMeta(req.params.scope, req.params.name, req.body.meta, req.body.workspace);
+      req.log.info({ workflow: req.params.name, scope: req.params.scope, by: req.identity?.name }, 'workflow meta updated');
+      return { path: result.path };
+    },
+  );
+
+  app.delete(
+    '/api/settings/workflows/:scope/:name',
+    { config: { scope: 'admin' }, schema: { summary: 'Delete a saved workflow', tags: TAGS, params: wfParams, querystring: wsQuery, response: { 204: z.null(), ...errors } } },
+    async (req, reply) => {
+      await wf.delete(req.params.scope, req.params.name, req.query.workspace);
+      req.log.info({ workflow: req.params.name, scope: req.params.scope, by: req.identity?.name }, 'workflow deleted');
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    '/api/settings/workflows/global/:name/move',
+    {
+      config: { scope: 'admin' },
+      schema: { summary: 'Copy a global workflow into this project (never overwrites)', tags: TAGS, params: z.object({ name: nameParam }), body: z.object({ workspace: workspaceParam.optional() }).strict().default({}), response: { 200: z.object({ from: z.string(), to: z.string() }), ...errors } },
+    },
+    async (req) => {
+      const result = await wf.move(req.params.name, req.body.workspace);
+      return { from: result.from, to: result.to };
+    },
+  );
+
+  app.post(
+    '/api/settings/workflows/:scope/:name/start',
+    {
+      config: { scope: 'operate' },
+      schema: {
+        summary: 'Start a saved workflow on a session (a new one unless sessionId is given)',
+        tags: TAGS,
+        params: wfParams,
+        body: z.object({ sessionId: z.string().min(1).optional(), args: z.record(z.string(), z.unknown()).optional(), workspace: workspaceParam.optional() }).strict().default({}),
+        response: { 201: z.object({ sessionId: z.string(), runId: z.string(), toolCallId: z.string().nullable(), created: z.boolean() }), ...errors },
+      },
+    },
+    async (req, reply) => {
+      const started = await wf.start({ ...req.params, ...req.body });
+      req.log.info({ workflow: req.params.name, sessionId: started.sessionId, runId: started.runId, by: req.identity?.name }, 'workflow started');
+      return reply.code(201).send(started);
+    },
+  );
+
+  app.get(
+    '/api/settings/workflow-runs/:sessionId',
+    {
+      config: { scope: 'view' },
+      schema: { summary: 'Workflow runs of a session', tags: TAGS, params: runParams.pick({ sessionId: true }), querystring: z.object({ limit: intQuery(1, 64).optional() }).strict(), response: { 200: wire.sessionRunsResultSchema, ...errors } },
+    },
+    async (req) => wf.sessionRuns(req.params.sessionId, req.query.limit),
+  );
+
+  app.get(
+    '/api/settings/workflow-runs/:sessionId/:runId',
+    { config: { scope: 'view' }, schema: { summary: 'One run: status, resumability, failure', tags: TAGS, params: runParams, response: { 200: wire.sessionRunSchema, ...errors } } },
+    async (req) => wf.runDetail(req.params.sessionId, req.params.runId),
+  );
+
+  app.get(
+    '/api/settings/workflow-runs/:sessionId/:runId/events',
+    {
+      config: { scope: 'view' },
+      schema: {
+        summary: 'Run events after a sequence number (page ≤ 500 events / 4 MiB)',
+        tags: TAGS,
+        params: runParams,
+        querystring: z.object({ afterSequence: intQuery(0, Number.MAX_SAFE_INTEGER).optional(), limit: intQuery(1, 500).optional() }).strict(),
+        response: { 200: wire.runEventsResultSchema, ...errors },
+      },
+    },
+    async (req) => wf.runEvents(req.params.sessionId, req.params.runId, req.query),
+  );
+
+  app.get(
+    '/api/settings/workflow-runs/:sessionId/:runId/artifacts',
+    { config: { scope: 'view' }, schema: { summary: 'Artifacts of a run', tags: TAGS, params: runParams, response: { 200: wire.runArtifactsResultSchema, ...errors } } },
+    async (req) => wf.runArtifacts(req.params.sessionId, req.params.runId),
+  );
+
+  app.get(
+    '/api/settings/workflow-runs/:sessionId/:runId/artifacts/:artifactId/data',
+    {
+      config: { scope: 'view' },
+      schema: {
+        summary: 'Structured items of an artifact',
+        tags: TAGS,
+        params: artifactParams,
+        querystring: z
+          .object({ afterSequence: intQuery(0, Number.MAX_SAFE_INTEGER).optional(), limit: intQuery(1, 500).optional(), fields: z.string().max(2048).optional() })
+          .strict(),
+        response: { 200: wire.runArtifactDataResultSchema, ...errors },
+      },
+    },
+    async (req) => {
+      const fields = req.query.fields?.split(',').filter((f) => f.length > 0).slice(0, 32);
+      return wf.runArtifactData(req.params.sessionId, req.params.runId, req.params.artifactId, { afterSequence: req.query.afterSequence, limit: req.query.limit, fields: fields?.length ? fields : undefined });
+    },
+  );
+
+  app.get(
+    '/api/settings/workflow-runs/:sessionId/:runId/artifacts/:artifactId/read',
+    {
+      config: { scope: 'view' },
+      schema: {
+        summary: 'A byte range of one artifact version (base64)',
+        tags: TAGS,
+        params: artifactParams,
+        querystring: z.object({ version: intQuery(1, 16), offset: intQuery(0, 20 * 1024 * 1024).default(0), limit: intQuery(1, 524_288).default(524_288) }).strict(),
+        response: { 200: wire.runArtifactReadResultSchema, ...errors },
+      },
+    },
+    async (req) => wf.runArtifactRead(req.params.sessionId, req.params.runId, req.params.artifactId, req.query),
+  );
+
+  app.get(
+    '/api/settings/workflow-runs/:sessionId/:runId/workspace',
+    { config: { scope: 'view' }, schema: { summary: 'Nodes of a run (its workspace view)', tags: TAGS, params: runParams, response: { 200: wire.runWorkspaceResultSchema, ...errors } } },
+    async (req) => wf.runWorkspace(req.params.sessionId, req.params.runId),
+  );
+
+  app.get(
+    '/api/settings/workflow-runs/:sessionId/:runId/nodes/:siteId/:ordinal',
+    {
+      config: { scope: 'view' },
+      schema: {
+        summary: 'The bounded result of one node',
+        tags: TAGS,
+        params: runParams.extend({ siteId: z.string().min(1).max(64), ordinal: intQuery(0, Number.MAX_SAFE_INTEGER) }),
+        querystring: z.object({ maxBytes: intQuery(1, 16 * 1024 * 1024).optional() }).strict(),
+        response: { 200: wire.runNodeResultSchema, ...errors },
+      },
+    },
+    async (req) => wf.runNodeResult(req.params.sessionId, req.params.runId, req.params.siteId, req.params.ordinal, req.query.maxBytes),
+  );
+
+  app.post(
+    '/api/settings/workflow-runs/:sessionId/:runId/resume',
+    {
+      config: { scope: 'operate' },
+      schema: { summary: 'Resume a stopped or failed run (resumeWorkflowRun)', tags: TAGS, params: runParams, body: z.object({ name: nameParam.optional() }).strict().default({}), response: { 200: z.object({ sessionId: z.string(), runId: z.string(), status: z.string() }), ...errors } },
+    },
+    async (req) => {
+      const result = await wf.resume(req.params.sessionId, req.params.runId, req.body.name);
+      req.log.info({ sessionId: req.params.sessionId, runId: req.params.runId, by: req.identity?.name }, 'workflow run resumed');
+      return result;
+    },
+  );
+
+  app.post(
+    '/api/settings/workflow-runs/:sessionId/:runId/stop',
+    {
+      config: { scope: 'operate' },
+      schema: { summary: 'Stop a run', tags: TAGS, params: runParams, response: { 200: z.object({ sessionId: z.string(), runId: z.string(), via: z.enum(['cancelBackgroundWork', 'stop']), status: z.string() }), ...errors } },
+    },
+    async (req) => {
+      const result = await wf.stop(req.params.sessionId, req.params.runId);
+      req.log.info({ sessionId: req.params.sessionId, runId: req.params.runId, via: result.via, by: req.identity?.name }, 'workflow run stopped');
+      return result;
+    },
+  );
+};
