@@ -1,0 +1,56 @@
+import { newId, type BackgroundTask, type SessionRuntime } from './session-runtime.js';
+import type { SimulatorCore } from './simulator-core.js';
+import { startTurn } from './turn/turn-runner.js';
+
+/** Emits one background-task `session.updated` event (§5.5.9: keys `taskId` + `status`, ISO dates). */
+export function emitTask(rt: SessionRuntime, task: BackgroundTask): void {
+  rt.emit('session.updated', { ...task });
+}
+
+/**
+ * A background Bash task: running → output → completed over ~2 s (scaled by
+ * `--turn-delay-scale`), then a follow-up turn with `inputSource:"background_task"` (§5.5.1).
+ */
+export function startBashTask(sim: SimulatorCore, rt: SessionRuntime, toolCallId: string, command: string): BackgroundTask {
+  const task: BackgroundTask = { taskId: newId('exec'), status: 'running', toolCallId, toolName: 'Bash', taskKind: 'bash', command, description: `Run ${command}`, cancellable: true, startedAt: new Date().toISOString(), pid: 5000 + Math.floor(Math.random() * 1000) };
+  rt.backgroundJobs.set(task.taskId, task);
+  emitTask(rt, task);
+  const scale = sim.options.turnDelayScale;
+  const timers: NodeJS.Timeout[] = [];
+  timers.push(
+    setTimeout(() => {
+      task.stdoutTail = 'building… 50%\n';
+      emitTask(rt, task);
+    }, 700 * scale),
+  );
+  timers.push(
+    setTimeout(() => {
+      task.status = 'completed';
+      task.completedAt = new Date().toISOString();
+      task.outputTail = 'building… 50%\nbuilding… 100%\nBuild finished in 2.0s\n';
+      task.stdoutTail = task.outputTail;
+      rt.backgroundTimers.delete(task.taskId);
+      emitTask(rt, task);
+      const notice = `<task-notification>\n<task-id>${task.taskId}</task-id>\n<status>completed</status>\n<summary>Background command "${command}" completed (exit code 0)</summary>\n</task-notification>`;
+      void startTurn(sim, rt, { text: notice, origin: 'background', inputSource: 'background_task', inputVisibility: 'model-only', behaviour: 'background-followup' });
+    }, 2000 * scale),
+  );
+  rt.backgroundTimers.set(task.taskId, timers);
+  return task;
+}
+
+export type CancelOutcome = { ok: true; task: BackgroundTask } | { ok: false; reason: 'not_found' | 'not_running'; task?: BackgroundTask };
+
+/** Cancels a running background task (legacy cancelBackgroundTask, v4 cancelBackgroundWork). */
+export function cancelTask(rt: SessionRuntime, taskId: string): CancelOutcome {
+  const task = rt.backgroundJobs.get(taskId);
+  if (!task) return { ok: false, reason: 'not_found' };
+  if (task.status !== 'running') return { ok: false, reason: 'not_running', task };
+  for (const t of rt.backgroundTimers.get(taskId) ?? []) clearTimeout(t);
+  rt.backgroundTimers.delete(taskId);
+  task.status = 'cancelled';
+  task.cancelRequestedAt = new Date().toISOString();
+  task.completedAt = task.cancelRequestedAt;
+  emitTask(rt, task);
+  return { ok: true, task };
+}

@@ -1,0 +1,34 @@
+import { FLAG_NAMES, parseSimOptions } from './options.js';
+import { runSimulator } from './process-main.js';
+import { SCENARIO_NAMES } from './scenarios/select.js';
+
+export { simulatorSpawnSpec } from './launcher.js';
+export { parseSimOptions, type SimOptions } from './options.js';
+export { runSimulator } from './process-main.js';
+
+const USAGE = `usage: zcode-hub sim [--flag value]…\nflags: ${FLAG_NAMES.map((f) => `--${f}`).join(' ')}\nscenarios: ${SCENARIO_NAMES.join(', ')}\nsee src/simulator/README.md`;
+
+/**
+ * Runs the simulator on this process's stdio (`zcode-hub sim`, `node dist/simulator/main.js`).
+ * Resolves after stdin EOF and the 100 ms drain; exits the process on bad flags and on the
+ * `--exit-immediately` fault.
+ */
+export async function runSimulatorCli(argv: string[]): Promise<void> {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    process.stderr.write(`${USAGE}\n`);
+    return;
+  }
+  let options;
+  try {
+    options = parseSimOptions(argv);
+    if (!SCENARIO_NAMES.includes(options.scenario)) throw new Error(`Unknown scenario: ${options.scenario} (known: ${SCENARIO_NAMES.join(', ')})`);
+  } catch (err) {
+    process.stderr.write(`zcode-sim: ${err instanceof Error ? err.message : String(err)}\n${USAGE}\n`);
+    process.exit(2);
+  }
+  if (options.exitImmediately) {
+    process.stderr.write('zcode-sim: fault --exit-immediately: exiting with code 1\n');
+    process.exit(1);
+  }
+  await runSimulator({ options, input: process.stdin, output: process.stdout, errorOutput: process.stderr, installSignals: true });
+}

@@ -1,0 +1,148 @@
+import { cancelTask } from '../background-tasks.js';
+import { invalidParamsMessage, parseParams, ProtocolError, RPC } from '../protocol-error.js';
+import { CancelBackgroundTaskParams, CompactParams, SendParams, SessionIdParams, SetModeParams, SetModelParams, SetThoughtLevelParams } from '../schemas/session-params.js';
+import { newId, type SessionRuntime } from '../session-runtime.js';
+import type { SimulatorCore } from '../simulator-core.js';
+import { buildSettings, buildSnapshot } from '../snapshot.js';
+import { startTurn } from '../turn/turn-runner.js';
+import { settle } from '../workflows/run-engine.js';
+import { checkRestoreWarning, checkRevision } from './guards.js';
+
+const SEND_LOCK = { success: 'prompt_completed', cancelled: 'prompt_completed', failed: 'prompt_failed' };
+
+/** `session/send` (§4.8): errors in the listed order; `prompt_started` is written before the ACK. */
+export function send(sim: SimulatorCore, params: unknown): unknown {
+  const p = parseParams(SendParams, params);
+  if (p.automationId && p.offPeakTaskId) throw invalidParamsMessage('automationId and offPeakTaskId are mutually exclusive');
+  if (p.offPeakRunType && !p.offPeakTaskId) throw invalidParamsMessage('offPeakRunType requires offPeakTaskId');
+  if (p.modelExecution && !p.modelSelection) throw invalidParamsMessage('modelExecution requires modelSelection');
+  const rt = sim.requireActive(p.sessionId);
+  if (rt.info.sessionKind === 'subagent_child') throw new ProtocolError(RPC.busy, 'Subagent sessions are read-only', { reasonCode: 'guard.subagentReadOnly' });
+  checkRevision(rt, p.expectedRevision);
+  if (rt.promptLock) throw new ProtocolError(RPC.busy, 'A prompt is already running for this session');
+  checkRestoreWarning(rt);
+  // A bad per-input selection is refused after the ACK: only `prompt_failed` (§4.8 rule 3, §11.11).
+  let rejectBeforeStart: string | undefined;
+  const sel = p.modelSelection ?? rt.currentSelection();
+  if (sel) {
+    try {
+      sim.registry.resolve(sel, true);
+    } catch (err) {
+      rejectBeforeStart = err instanceof Error ? err.message : String(err);
+    }
+  }
+  rt.promptLock = true;
+  if (rt.persistence === 'deferred') rt.persistence = 'immediate';
+  rt.info.status = 'running';
+  rt.touch();
+  rt.stateUpdated('prompt_started', { status: 'running' });
+  void startTurn(sim, rt, { text: p.content, origin: 'legacy', lock: SEND_LOCK, ...(p.inputId ? { inputId: p.inputId } : {}), ...(p.queryId ? { queryId: p.queryId } : {}), ...(rejectBeforeStart !== undefined ? { rejectBeforeStart } : {}) });
+  return { sessionId: rt.sessionId, accepted: true, stateRevision: rt.stateRevision };
+}
+
+/** Pauses an active goal (stop and v4 stop pause it first, §4.9). */
+export function pauseGoal(sim: SimulatorCore, rt: SessionRuntime, reason: string): void {
+  if (rt.goal?.status !== 'active') return;
+  rt.goal.status = 'paused';
+  rt.goal.updatedAt = Date.now();
+  rt.stateUpdated(reason, buildSettings(rt, sim.registry, 'current'));
+}
+
+/** `session/stop` (§4.9): aborts only turns started by send/compact/goal; idle → no-op. */
+export function stop(sim: SimulatorCore, params: unknown): unknown {
+  const p = parseParams(SessionIdParams, params);
+  const rt = sim.requireActive(p.sessionId);
+  const turn = rt.activeTurn;
+  if (turn && turn.origin === 'legacy') {
+    pauseGoal(sim, rt, 'session_stop_goal_paused');
+    turn.abort.abort();
+  }
+  return {};
+}
+
+/** `session/cancelBackgroundTask` (§4.10). */
+export function cancelBackgroundTask(sim: SimulatorCore, params: unknown): unknown {
+  const p = parseParams(CancelBackgroundTaskParams, params);
+  const rt = sim.requireActive(p.sessionId);
+  const run = sim.runs.get(p.taskId);
+  if (run && run.sessionId === rt.sessionId && run.status === 'running') {
+    settle(sim, rt, run, 'stopped');
+    rt.stateUpdated('background_task_cancelled', buildSettings(rt, sim.registry, 'current'));
+    return { cancelled: true, status: 'cancelled', taskId: p.taskId, snapshot: rt.backgroundJobs.get(p.taskId) };
+  }
+  const r = cancelTask(rt, p.taskId);
+  if (!r.ok) return { cancelled: false, reason: r.reason, status: r.task?.status ?? 'lost', taskId: p.taskId, ...(r.task ? { snapshot: r.task } : {}) };
+  rt.stateUpdated('background_task_cancelled', buildSettings(rt, sim.registry, 'current'));
+  return { cancelled: true, status: r.task.status, taskId: p.taskId, snapshot: r.task };
+}
+
+/** `session/compact` (§4.13): a stoppable background turn with the compact `state.updated` reasons. */
+export function compact(sim: SimulatorCore, params: unknown): unknown {
+  const p = parseParams(CompactParams, params);
+  const rt = sim.requireActive(p.sessionId);
+  checkRevision(rt, p.expectedRevision);
+  if (rt.activeTurn?.kind === 'compact') return { response: '', snapshot: buildSnapshot(rt, sim.registry, 'current'), compact: { state: 'already_running' } };
+  if (rt.promptLock || rt.activeTurn) throw new ProtocolError(RPC.busy, 'Cannot compact while a prompt is running');
+  checkRestoreWarning(rt);
+  const operationId = newId('compact');
+  const inputId = p.inputId ?? newId('input');
+  rt.promptLock = true;
+  rt.info.status = 'running';
+  rt.stateUpdated('compact_started', { status: 'running' });
+  rt.emit('session.updated', { operationId, status: 'started' });
+  void startTurn(sim, rt, {
+    text: `/compact${p.instructions ? ` ${p.instructions}` : ''}`,
+    origin: 'legacy',
+    kind: 'compact',
+    behaviour: 'compact',
+    inputId,
+    lock: { success: 'session_compacted', cancelled: 'session_compact_cancelled', failed: 'session_compact_failed' },
+  }).then(() => rt.emit('session.updated', { operationId, status: 'completed' }));
+  return { response: '', snapshot: buildSnapshot(rt, sim.registry, 'current'), compact: { state: 'accepted', inputId, operationId } };
+}
+
+/** `session/setMode` (§4.14). */
+export function setMode(sim: SimulatorCore, params: unknown): unknown {
+  const p = parseParams(SetModeParams, params);
+  const rt = sim.requireActive(p.sessionId);
+  checkRevision(rt, p.expectedRevision);
+  const previousMode = rt.info.mode;
+  rt.info.mode = p.mode;
+  rt.touch();
+  rt.emit('session.updated', { mode: p.mode, previousMode, source: 'command' });
+  rt.stateUpdated('mode_changed', buildSettings(rt, sim.registry, 'current'));
+  rt.persist();
+  return buildSnapshot(rt, sim.registry, 'current');
+}
+
+/** `session/setThoughtLevel` (§4.14): missing level → -32602; unsupported → -32603. */
+export function setThoughtLevel(sim: SimulatorCore, params: unknown): unknown {
+  const p = parseParams(SetThoughtLevelParams, params);
+  if (p.thoughtLevel === undefined) throw invalidParamsMessage('thoughtLevel is required');
+  const rt = sim.requireActive(p.sessionId);
+  checkRevision(rt, p.expectedRevision);
+  const m = rt.info.model;
+  if (m) sim.registry.resolve({ ...m, options: { reasoningLevel: p.thoughtLevel } }, true);
+  rt.thoughtLevel = p.thoughtLevel;
+  rt.stateUpdated('thought_level_changed', buildSettings(rt, sim.registry, 'current'));
+  rt.persist();
+  return buildSnapshot(rt, sim.registry, 'current');
+}
+
+/** `session/setModel` (§4.14): validated by the registry; switching mid-turn ends the turn. */
+export function setModel(sim: SimulatorCore, params: unknown): unknown {
+  const p = parseParams(SetModelParams, params);
+  const rt = sim.requireActive(p.sessionId);
+  checkRevision(rt, p.expectedRevision);
+  const entry = sim.registry.resolve(p.model, true);
+  const previousModelSelection = rt.currentSelection();
+  rt.info.model = { providerId: entry.providerId, modelId: entry.modelId };
+  rt.thoughtLevel = p.model.options?.reasoningLevel;
+  rt.restoreWarning = undefined;
+  rt.touch();
+  rt.emit('session.updated', { modelSelection: p.model, ...(previousModelSelection ? { previousModelSelection } : {}), origin: 'command', contextWindow: entry.contextWindow, ...(entry.levels ? { supportedThoughtLevels: entry.levels } : {}) });
+  rt.stateUpdated('model_changed', buildSettings(rt, sim.registry, 'current'));
+  rt.activeTurn?.abort.abort();
+  rt.persist();
+  return buildSnapshot(rt, sim.registry, 'current');
+}

@@ -1,0 +1,72 @@
+import { z } from 'zod';
+
+/** Shared wire types of ZCODE-PROTOCOL §3, strict on input. */
+export const strPlus = z.string().refine((s) => s.trim().length > 0, { message: 'Must not be empty' });
+export const intGte0 = z.number().int().nonnegative();
+
+export const WorkspaceRefSchema = z.strictObject({
+  workspacePath: strPlus,
+  workspaceKey: strPlus,
+  workspaceIdentity: strPlus.optional(),
+  remoteSessionId: strPlus.optional(),
+});
+export type WorkspaceRef = z.infer<typeof WorkspaceRefSchema>;
+
+export const ModelSelectionSchema = z.strictObject({
+  providerId: strPlus,
+  modelId: strPlus,
+  options: z.strictObject({ reasoningLevel: strPlus.optional() }).optional(),
+});
+export type ModelSelection = z.infer<typeof ModelSelectionSchema>;
+
+export const SESSION_MODES = ['plan', 'build', 'edit', 'yolo', 'guarded', 'auto'] as const;
+export const SessionModeSchema = z.enum(SESSION_MODES);
+export type SessionMode = z.infer<typeof SessionModeSchema>;
+export type SessionStatus = 'idle' | 'running' | 'waiting' | 'paused' | 'completed' | 'error';
+export type SessionKind = 'interactive' | 'fork' | 'selection_side_chat' | 'workflow_parent' | 'workflow_child' | 'subagent_child' | 'nested_workflow_child';
+export type TitleSource = 'default' | 'first_input' | 'generated' | 'custom';
+
+export const DeliveryKindSchema = z.enum(['desktop-continuous', 'web-remote-replayable']);
+
+const hex64 = z.string().regex(/^[a-f0-9]{64}$/);
+/** §3.3 ModelExecution (per-turn, non-persisted). */
+export const ModelExecutionSchema = z.strictObject({
+  selectionScope: z.literal('execution'),
+  memoryExtraction: z.literal('skip').optional(),
+  requestAuth: z
+    .strictObject({ apiKey: z.string().min(1).optional(), apiKeyId: strPlus.optional(), accountScope: hex64.optional(), headers: z.record(z.string().min(1), z.string().min(1)).optional() })
+    .optional(),
+  subagents: z.strictObject({ foregroundModel: z.literal('submission'), background: z.literal('deny') }).optional(),
+  selectionFallback: z
+    .strictObject({
+      providerId: z.string().min(1),
+      rules: z.array(z.strictObject({ reason: z.enum(['highspeed_card_expired', 'highspeed_request_failed']), providerErrorCode: z.string().optional() })).min(1),
+      target: ModelSelectionSchema.optional(),
+    })
+    .optional(),
+});
+
+const NameValue = z.strictObject({ name: z.string(), value: z.string() });
+const McpCommon = {
+  name: strPlus,
+  isolation: z.enum(['session', 'workspace']).optional(),
+  protocolVersion: z.enum(['legacy', 'auto', '2026-07-28']).optional(),
+  timeoutMs: z.number().int().positive().optional(),
+};
+/** §4.1 McpServer (strict union of stdio and remote). */
+export const McpServerSchema = z.union([
+  z.strictObject({ ...McpCommon, command: strPlus, args: z.array(z.string()), env: z.array(NameValue) }),
+  z.strictObject({ ...McpCommon, type: z.enum(['http', 'sse']), url: strPlus, headers: z.array(NameValue), oauth: z.unknown().optional() }),
+]);
+
+export const DynamicWorkflowModeSchema = z.enum(['alwaysOn', 'onDemand']);
+
+/** Present in strict form on the wire; the simulator ignores their effect (§4.1). */
+export const RuntimeSurfaceParams = {
+  mcpServers: z.array(McpServerSchema).optional(),
+  toolAllowlist: z.array(strPlus).optional(),
+  toolDenylist: z.array(strPlus).optional(),
+  offPeakToolEnabled: z.boolean().optional(),
+  dynamicWorkflowEnabled: z.boolean().optional(),
+  dynamicWorkflowMode: DynamicWorkflowModeSchema.optional(),
+};

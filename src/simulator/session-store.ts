@@ -1,0 +1,118 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import type { Logger } from '../logger.js';
+import { writeFileAtomic } from './atomic-file.js';
+
+/**
+ * Persisted sessions: `<dataDir>/sessions/<sessionId>.json`, one file per session holding its
+ * SessionInfo, messages and usage. Like the real CLI, conversations survive a restart while
+ * runtimes (event logs, seq counters, pending interactions) do not (§4.2, §5.2).
+ */
+const MessageSchema = z.looseObject({
+  info: z.looseObject({ messageId: z.string(), sessionId: z.string(), role: z.enum(['user', 'assistant']) }),
+  parts: z.array(z.looseObject({ partId: z.string(), type: z.string() })),
+});
+export type StoredMessage = z.infer<typeof MessageSchema>;
+
+const InfoSchema = z.looseObject({
+  sessionId: z.string().min(1),
+  workspace: z.looseObject({ workspacePath: z.string(), workspaceKey: z.string() }),
+  sessionKind: z.string(),
+  title: z.string(),
+  mode: z.string(),
+  status: z.string(),
+  createdAt: z.number(),
+  updatedAt: z.number(),
+});
+
+export const UsageSchema = z.strictObject({
+  totalTokens: z.number(),
+  inputTokens: z.number(),
+  outputTokens: z.number(),
+  reasoningTokens: z.number(),
+  cacheCreationTokens: z.number(),
+  cacheReadTokens: z.number(),
+  modelRequestCount: z.number(),
+  modelErrorCount: z.number(),
+});
+export type UsageCounters = z.infer<typeof UsageSchema>;
+
+export const StoredSessionSchema = z.strictObject({
+  version: z.literal(1),
+  info: InfoSchema,
+  thoughtLevel: z.string().optional(),
+  turnCount: z.number().int().nonnegative(),
+  usage: UsageSchema,
+  messages: z.array(MessageSchema),
+});
+export type StoredSession = z.infer<typeof StoredSessionSchema>;
+
+export function emptyUsage(): UsageCounters {
+  return { totalTokens: 0, inputTokens: 0, outputTokens: 0, reasoningTokens: 0, cacheCreationTokens: 0, cacheReadTokens: 0, modelRequestCount: 0, modelErrorCount: 0 };
+}
+
+const SAFE_ID = /^[A-Za-z0-9_.:-]{1,200}$/;
+
+export class SessionStore {
+  private readonly dir: string;
+
+  constructor(
+    dataDir: string,
+    private readonly log: Logger,
+  ) {
+    this.dir = path.join(dataDir, 'sessions');
+  }
+
+  private file(sessionId: string): string | undefined {
+    // Session ids come from clients: never let one escape the directory.
+    return SAFE_ID.test(sessionId) && !sessionId.includes('..') ? path.join(this.dir, `${encodeURIComponent(sessionId)}.json`) : undefined;
+  }
+
+  load(sessionId: string): StoredSession | undefined {
+    const file = this.file(sessionId);
+    if (!file || !fs.existsSync(file)) return undefined;
+    return this.readFile(file);
+  }
+
+  save(session: StoredSession): void {
+    const file = this.file(session.info.sessionId);
+    if (!file) return;
+    writeFileAtomic(file, JSON.stringify(session));
+  }
+
+  delete(sessionId: string): boolean {
+    const file = this.file(sessionId);
+    if (!file || !fs.existsSync(file)) return false;
+    fs.rmSync(file, { force: true });
+    return true;
+  }
+
+  /** Every persisted session (broken files are logged and skipped). */
+  list(): StoredSession[] {
+    let names: string[];
+    try {
+      names = fs.readdirSync(this.dir);
+    } catch {
+      return [];
+    }
+    const out: StoredSession[] = [];
+    for (const name of names) {
+      if (!name.endsWith('.json')) continue;
+      const s = this.readFile(path.join(this.dir, name));
+      if (s) out.push(s);
+    }
+    return out;
+  }
+
+  private readFile(file: string): StoredSession | undefined {
+    try {
+      const parsed = StoredSessionSchema.safeParse(JSON.parse(fs.readFileSync(file, 'utf8')));
+      if (parsed.success) return parsed.data;
+      this.log.warn({ file, issues: parsed.error.issues.slice(0, 3) }, 'persisted session is invalid; skipped');
+    } catch (err) {
+      this.log.warn({ file, err }, 'persisted session unreadable; skipped');
+    }
+    return undefined;
+  }
+}
