@@ -26,6 +26,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   start: async () => (await import('./start.js')).runStart,
   service: async () => (await import('./service.js')).runService,
   doctor: async () => (await import('./doctor.js')).runDoctor,
+  acp: async () => (await import('./acp.js')).runAcp,
   sim: async () => async (argv) => {
     const { runSimulatorCli } = await import('../simulator/index.js');
     await runSimulatorCli(argv);

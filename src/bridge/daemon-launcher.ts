@@ -1,0 +1,76 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ensurePrivateDir } from '../daemon/secure-file.js';
+import { processAlive } from '../daemon/state-files.js';
+import { findDaemon, type DaemonHandle } from '../cli/daemon-client.js';
+import type { Logger } from '../logger.js';
+
+/** How long to wait for a daemon we started (or another editor started) to write hub.json. */
+export const DAEMON_START_TIMEOUT_MS = 20_000;
+const POLL_MS = 100;
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function binPath(): string {
+  return path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin', 'zcode-hub.js');
+}
+
+/** Waits until a live daemon answers for `stateDir`, or the deadline passes. */
+export async function waitForDaemon(stateDir: string, timeoutMs: number): Promise<DaemonHandle | undefined> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const handle = findDaemon(stateDir);
+    if (handle) {
+      try {
+        const res = await fetch(new URL('/api/health', handle.hub.url), { signal: AbortSignal.timeout(1_000) });
+        if (res.ok) return handle;
+      } catch {
+        // Listening is imminent once hub.json exists; poll again.
+      }
+    }
+    await sleep(POLL_MS);
+  }
+  return undefined;
+}
+
+/**
+ * Returns the running daemon, starting it detached when none runs. A start lock in the state
+ * dir makes two editors launching at once start one daemon: the loser waits for the winner.
+ */
+export async function ensureDaemon(stateDir: string, startArgs: string[], logger: Logger): Promise<DaemonHandle> {
+  const running = findDaemon(stateDir);
+  if (running) return running;
+  ensurePrivateDir(stateDir);
+  const lock = path.join(stateDir, 'acp-start.lock');
+  let owner = false;
+  try {
+    fs.writeFileSync(lock, `${process.pid}\n`, { flag: 'wx', mode: 0o600 });
+    owner = true;
+  } catch {
+    const pid = Number.parseInt(fs.readFileSync(lock, 'utf8'), 10);
+    if (!Number.isInteger(pid) || !processAlive(pid)) {
+      fs.rmSync(lock, { force: true });
+      return ensureDaemon(stateDir, startArgs, logger);
+    }
+  }
+  try {
+    if (owner && !findDaemon(stateDir)) {
+      const log = fs.openSync(path.join(stateDir, 'daemon.log'), 'a', 0o600);
+      const child = spawn(process.execPath, [binPath(), 'start', '--state-dir', stateDir, ...startArgs], {
+        detached: true,
+        stdio: ['ignore', log, log],
+        env: process.env,
+      });
+      child.unref();
+      fs.closeSync(log);
+      logger.info({ pid: child.pid, stateDir }, 'started the zcode-hub daemon');
+    }
+    const handle = await waitForDaemon(stateDir, DAEMON_START_TIMEOUT_MS);
+    if (!handle) throw new Error(`zcode-hub did not start within ${DAEMON_START_TIMEOUT_MS / 1000} s; see ${path.join(stateDir, 'daemon.log')}`);
+    return handle;
+  } finally {
+    if (owner) fs.rmSync(lock, { force: true });
+  }
+}
