@@ -1,0 +1,88 @@
+/**
+ * The lead's real `buildApp` with the settings plugins registered on top, a token-per-scope
+ * authenticator and a logger whose every line is kept (to prove no key is ever logged).
+ */
+import { Writable } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import { buildConfig } from '../../src/config/load.js';
+import { BackendRpcError, type BackendPort, type BackendStatus } from '../../src/domain/backend-port.js';
+import type { Authenticator, Identity } from '../../src/auth/identity.js';
+import { buildApp } from '../../src/http/app.js';
+import { createLogger } from '../../src/logger.js';
+import { settingsProviderRoutes } from '../../src/http/routes/settings-providers.js';
+import { settingsWorkflowRoutes } from '../../src/http/routes/settings-workflows.js';
+import { ProviderStore } from '../../src/settings/provider-store.js';
+
+export const TOKENS = { admin: 'tok-admin', operate: 'tok-operate', view: 'tok-view' } as const;
+export const auth = (scope: keyof typeof TOKENS) => ({ authorization: `Bearer ${TOKENS[scope]}` });
+
+export const tokenAuthenticator: Authenticator = {
+  async authenticate(credential: string): Promise<Identity | null> {
+    const scope = (Object.keys(TOKENS) as (keyof typeof TOKENS)[]).find((s) => TOKENS[s] === credential);
+    return scope ? { tokenId: scope, name: `${scope}-device`, scope } : null;
+  },
+};
+
+type Handler = (method: string, params: unknown) => unknown;
+
+/** A scriptable BackendPort: each request goes to `handler`; calls are recorded. */
+export class FakeBackend implements BackendPort {
+  calls: { method: string; params: unknown }[] = [];
+  handler: Handler = (method) => {
+    throw new BackendRpcError(method, -32601, `Method not found: ${method}`);
+  };
+  status(): BackendStatus {
+    return { state: 'ready', kind: 'sim', epoch: 1, restarts: 0 };
+  }
+  async request(method: string, params?: unknown): Promise<unknown> {
+    this.calls.push({ method, params });
+    return this.handler(method, params);
+  }
+  onNotification() {
+    return () => undefined;
+  }
+  onStatus() {
+    return () => undefined;
+  }
+  onSessionResumed() {
+    return () => undefined;
+  }
+  setInteractionHandler(): void {}
+  async start(): Promise<void> {}
+  async restart(): Promise<void> {}
+  async close(): Promise<void> {}
+  stderrTail(): string[] {
+    return [];
+  }
+}
+
+export interface SettingsApp {
+  app: FastifyInstance;
+  store: ProviderStore;
+  logLines: string[];
+}
+
+/** buildApp + the settings plugins, on a real provider file at `filePath`. */
+export async function buildSettingsApp(options: { filePath: string; workspace: string; backend: BackendPort; bodyLimit?: number }): Promise<SettingsApp> {
+  const logLines: string[] = [];
+  const destination = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      logLines.push(chunk.toString());
+      done();
+    },
+  });
+  const logger = createLogger({ level: 'debug', destination });
+  const config = buildConfig({
+    providerFile: options.filePath,
+    workspace: options.workspace,
+    stateDir: options.workspace,
+    ...(options.bodyLimit ? { limits: { httpBodyLimitBytes: options.bodyLimit } } : {}),
+  });
+  const store = new ProviderStore({ filePath: options.filePath, logger });
+  await store.start();
+  const app = await buildApp({ config, logger, backend: options.backend, authenticator: tokenAuthenticator, version: 'test' });
+  await app.register(settingsProviderRoutes, { store, backend: options.backend, workspace: options.workspace });
+  await app.register(settingsWorkflowRoutes, { backend: options.backend, defaultWorkspace: options.workspace });
+  await app.ready();
+  return { app, store, logLines };
+}
