@@ -22,6 +22,8 @@ export interface ReplayMeta {
   replayed: number;
   cursor?: string;
   hasMore: boolean;
+  /** A turn is still running (zcode-acp-remote restores its running UI). */
+  turnActive?: boolean;
 }
 
 export interface AttachOptions {

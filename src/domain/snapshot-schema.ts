@@ -42,11 +42,20 @@ export const listResultSchema = z.looseObject({ sessions: z.array(sessionInfoSch
 /** `session/messages` result (§4.5). */
 export const messagesResultSchema = z.looseObject({ messages: z.array(z.unknown()).default([]) });
 
-/** `session/events` result (§4.6). */
-export const eventsResultSchema = z.looseObject({ events: z.array(z.unknown()).default([]) });
-
 /** `v4/command` ACK (§7.2). */
 export const commandAckSchema = z.looseObject({ status: z.string(), reasonCode: optStr, message: optStr });
 
 /** `session/fork` result (§4.11). */
 export const forkResultSchema = z.looseObject({ forkedSessionId: z.string().min(1), snapshot: z.unknown().optional() });
+
+/** `session/compact` result (§4.13). */
+export const compactResultSchema = z.looseObject({ compact: z.looseObject({ state: z.string() }).optional() });
+
+/** `session/goal` result (§4.12). */
+export const goalResultSchema = z.looseObject({ response: z.string().default('') });
+
+/** `session/cancelBackgroundTask` result (§4.10). */
+export const cancelTaskResultSchema = z.looseObject({ cancelled: z.boolean().default(false), status: z.unknown().optional() });
+
+/** A journaled `session/update` frame, read back for the REST events route. */
+export const journalFrameSchema = z.looseObject({ params: z.looseObject({ update: z.unknown() }) });

@@ -1,0 +1,151 @@
+/**
+ * Event ingestion: backend notifications and status changes into domain state and broadcasts.
+ * `session/event` is translated once (src/acp) and each ACP update journaled and broadcast
+ * once (HUB-DESIGN §4.3); `state.updated` drives settings and the prompt queue's ready
+ * boundary (ZCODE-PROTOCOL §5.8, §11.6); a backend (re)spawn starts a new epoch, marks pending
+ * interactions `lost` and resubscribes live sessions (§3, §4.2).
+ */
+import { configOptionUpdate, stateFacts } from '../acp/translate-state.js';
+import { translateRawEvent } from '../acp/translate-event.js';
+import type { TurnSignal } from '../acp/translation-context.js';
+import { assertNever } from '../errors.js';
+import type { BackendNotification, BackendStatus } from './backend-port.js';
+import type { HubCore } from './hub-core.js';
+import type { InteractionFlow } from './interaction-flow.js';
+import type { PromptFlow } from './prompt-flow.js';
+import type { SessionOpener } from './session-open.js';
+import type { SessionState } from './session-state.js';
+import { z } from 'zod';
+
+const eventHeadSchema = z.looseObject({ sessionId: z.string().min(1), seq: z.number().int().nonnegative() });
+
+/** Turns child notifications into hub facts. */
+export class EventIngest {
+  private lastState: string | undefined;
+
+  constructor(
+    private readonly core: HubCore,
+    private readonly prompts: PromptFlow,
+    private readonly interactions: InteractionFlow,
+    private readonly opener: () => SessionOpener,
+  ) {}
+
+  /** Every notification from the child, in order. */
+  onNotification(n: BackendNotification): void {
+    switch (n.method) {
+      case 'session/event': {
+        const head = eventHeadSchema.safeParse(n.params);
+        if (!head.success) return;
+        const session = this.core.sessions.get(head.data.sessionId);
+        if (session) this.ingestEvent(session, n.params);
+        return;
+      }
+      case 'state.updated':
+        this.onStateUpdated(n.params);
+        return;
+      default:
+        // Telemetry, storage state, v4 frames …: ignorable (§5.8, §11.25).
+        return;
+    }
+  }
+
+  /** One `session/event` (live or subscribe backlog); duplicates by seq are dropped (§5.2). */
+  ingestEvent(session: SessionState, params: unknown): void {
+    const head = eventHeadSchema.safeParse(params);
+    if (!head.success || head.data.seq <= session.lastZSeq) return;
+    session.lastZSeq = head.data.seq;
+    const result = translateRawEvent(params, session.translation);
+    for (const update of result.updates) this.core.emitUpdate(session, update);
+    for (const signal of result.signals) this.onSignal(session, signal);
+  }
+
+  /** Backend status changes: `_zcode/backend_state` to everyone; a new spawn is a new epoch. */
+  onStatus(status: BackendStatus): void {
+    if (status.epoch !== this.core.backendEpoch) {
+      const hadSessions = this.core.backendEpoch > 0;
+      this.core.backendEpoch = status.epoch;
+      for (const session of this.core.sessions.values()) {
+        session.journal.setEpoch(this.core.epoch);
+        session.subscribed = false;
+        if (hadSessions) this.prompts.onBackendLost(session);
+      }
+      this.interactions.markLost(status.epoch);
+    }
+    const key = `${status.state}:${status.epoch}:${status.restarts}`;
+    if (key !== this.lastState) {
+      this.lastState = key;
+      this.core.notifyAll('_zcode/backend_state', { state: status.state, epoch: this.core.epoch, restarts: status.restarts, ...(status.nextRetryMs === undefined ? {} : { nextRetryMs: status.nextRetryMs }) });
+    }
+    if (status.state === 'ready') this.resubscribeLive();
+  }
+
+  /** The link resumed a session after -32004 (§3): subscribe again from the last seq. */
+  onSessionResumed(sessionId: string): void {
+    const session = this.core.sessions.get(sessionId);
+    if (!session) return;
+    this.opener()
+      .resubscribe(session, false)
+      .catch((err: unknown) => this.core.logger.warn({ err, sessionId }, 'resubscribe after resume failed'));
+  }
+
+  /** After a (re)spawn, sessions someone is watching (or waiting on) follow live again. */
+  private resubscribeLive(): void {
+    for (const session of this.core.sessions.values()) {
+      if (session.subscribed) continue;
+      if (session.attachments.size === 0 && session.queue.queued.length === 0) continue;
+      this.opener()
+        .resubscribe(session, true)
+        .then(() => this.prompts.pump(session))
+        .catch((err: unknown) => this.core.logger.warn({ err, sessionId: session.sessionId }, 'resubscribe after backend restart failed'));
+    }
+  }
+
+  private onStateUpdated(params: unknown): void {
+    const facts = stateFacts(params);
+    if (!facts?.sessionId) return;
+    const session = this.core.sessions.get(facts.sessionId);
+    if (!session) return;
+    if (facts.settings) {
+      const before = session.mode;
+      session.settings = { ...session.settings, ...facts.settings };
+      if (facts.reason === 'mode_changed' || facts.reason === 'model_changed' || facts.reason === 'thought_level_changed') {
+        if (session.mode !== before) this.core.emitUpdate(session, { sessionUpdate: 'current_mode_update', currentModeId: session.mode });
+        this.core.emitUpdate(session, configOptionUpdate(session.settings, session.allModels.length > 0 ? session.allModels : undefined));
+        this.core.publishSessionState(session);
+      }
+    }
+    if (facts.ready) this.prompts.onReady(session, facts.failed);
+  }
+
+  private onSignal(session: SessionState, signal: TurnSignal): void {
+    switch (signal.type) {
+      case 'turn_started':
+        this.prompts.onTurnStarted(session, signal);
+        return;
+      case 'turn_ended':
+        this.prompts.onTurnEnded(session, signal);
+        return;
+      case 'title_changed':
+        session.title = signal.title;
+        this.core.publishSessionState(session);
+        return;
+      case 'mode_changed':
+        session.settings = { ...session.settings, mode: { ...session.settings.mode, current: signal.mode } };
+        this.core.publishSessionState(session);
+        return;
+      case 'model_changed':
+        session.settings = { ...session.settings, model: { ...session.settings.model, current: signal.model } };
+        this.core.publishSessionState(session);
+        return;
+      case 'session_closed':
+        session.subscribed = false;
+        return;
+      case 'steer_queued':
+      case 'usage':
+      case 'background_task':
+        return;
+      default:
+        assertNever(signal, 'turn signal');
+    }
+  }
+}

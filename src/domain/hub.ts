@@ -1,0 +1,321 @@
+/**
+ * The Hub: the domain's one entry point for the gateway and the REST routes (HUB-DESIGN §4).
+ * A thin façade; the work lives in the flows it wires: session-open (create/resume/subscribe),
+ * session-attach (attach, replay, detach), prompt-flow (queue, cancel), interaction-flow (the
+ * race) and event-ingest (child notifications and status).
+ */
+import type { ContentBlock, SessionConfigOption, SessionModeState, SessionUpdate } from '@agentclientprotocol/sdk';
+import { modeState } from '../acp/translate-state.js';
+import { scopeAllows, type Identity } from '../auth/identity.js';
+import { HubError } from '../errors.js';
+import type { BackendStatus } from './backend-port.js';
+import type { ClientPort } from './client-port.js';
+import { EventIngest } from './event-ingest.js';
+import { HubCore, toHubError, type AuditSink, type HubDeps } from './hub-core.js';
+import { InteractionFlow } from './interaction-flow.js';
+import type { InteractionView } from './interactions.js';
+import type { RestAnswer } from './interaction-shapes.js';
+import { PromptFlow } from './prompt-flow.js';
+import type { PromptResult } from './prompt-queue.js';
+import { SessionAttach, type ReplayMeta } from './session-attach.js';
+import { SessionOpener, parseSnapshot } from './session-open.js';
+import type { SessionState } from './session-state.js';
+import { cancelTaskResultSchema, compactResultSchema, forkResultSchema, goalResultSchema, journalFrameSchema, listResultSchema } from './snapshot-schema.js';
+
+export type { AuditSink } from './hub-core.js';
+export type { ReplayMeta } from './session-attach.js';
+export type { InteractionView } from './interactions.js';
+export type { RestAnswer } from './interaction-shapes.js';
+
+/** What `session/new`, `session/load` and `session/resume` return. */
+export interface SessionOpened {
+  sessionId: string;
+  modes: SessionModeState;
+  configOptions: SessionConfigOption[];
+  /** Journal position and epoch after the replay (`_meta.zcode`). */
+  seq: number;
+  epoch: string;
+}
+
+/** One entry of `session/list` / `GET /api/sessions`. */
+export type SessionSummary = {
+  sessionId: string;
+  cwd: string;
+  title: string;
+  updatedAt?: number;
+  state: string;
+  model?: { providerId: string; modelId: string };
+  clients: number;
+  pendingInteractions: number;
+};
+
+/** The hub. */
+export class Hub {
+  private readonly core: HubCore;
+  private readonly opener: SessionOpener;
+  private readonly attacher: SessionAttach;
+  private readonly prompts: PromptFlow;
+  private readonly interactionFlow: InteractionFlow;
+  private readonly ingest: EventIngest;
+  private readonly unsubscribe: Array<() => void> = [];
+  private closing: Promise<void> | undefined;
+
+  constructor(deps: { backend: HubDeps['backend']; config: HubDeps['config']; logger: HubDeps['logger']; audit?: AuditSink }) {
+    this.core = new HubCore(deps);
+    this.interactionFlow = new InteractionFlow(this.core);
+    this.prompts = new PromptFlow(this.core, { cancelInteractions: (s, by) => this.interactionFlow.cancelSession(s, by) });
+    this.ingest = new EventIngest(this.core, this.prompts, this.interactionFlow, () => this.opener);
+    this.opener = new SessionOpener(this.core, (s, e) => this.ingest.ingestEvent(s, e));
+    this.attacher = new SessionAttach(this.core, { resendPending: (s, c) => this.interactionFlow.resendPending(s, c) });
+  }
+
+  /** Counters: serializations (FAN-03 counts these, not sends), frames and bytes sent. */
+  get stats(): Readonly<{ serializations: number; framesSent: number; bytesSent: number }> {
+    return this.core.broadcaster.stats;
+  }
+
+  /** Listens to the backend and registers the interaction race as its handler. */
+  start(): void {
+    const b = this.core.backend;
+    b.setInteractionHandler((req) => this.interactionFlow.handle(req));
+    this.unsubscribe.push(
+      b.onNotification((n) => this.ingest.onNotification(n)),
+      b.onStatus((s) => this.ingest.onStatus(s)),
+      b.onSessionResumed((id) => this.ingest.onSessionResumed(id)),
+    );
+  }
+
+  /** Stops listening; pending prompts fail, interactions stay with the (closing) child. Memoised. */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      for (const u of this.unsubscribe.splice(0)) u();
+      for (const session of this.core.sessions.values()) {
+        for (const p of session.queue.drain()) p.reject(new HubError('HUB_ERR_BACKEND_UNAVAILABLE', 'The hub is shutting down'));
+      }
+    })();
+    return this.closing;
+  }
+
+  /** A new authenticated connection: it learns the backend state and every session's state. */
+  connect(client: ClientPort): void {
+    this.core.clients.set(client.clientId, client);
+    const s = this.core.backend.status();
+    const b = this.core.broadcaster;
+    b.sendNow(client, b.serialize('_zcode/backend_state', { state: s.state, epoch: this.core.epoch, restarts: s.restarts, ...(s.nextRetryMs === undefined ? {} : { nextRetryMs: s.nextRetryMs }) }));
+    for (const session of this.core.sessions.values()) b.sendNow(client, b.serialize('_zcode/session_state', this.core.sessionSummary(session)));
+  }
+
+  /** Detaches a closed connection everywhere; never settles or cancels an interaction or a turn. */
+  disconnect(clientId: string): void {
+    this.attacher.disconnect(clientId);
+  }
+
+  /** `session/new`: creates the ZCode session and attaches the caller. */
+  async newSession(client: ClientPort, p: { cwd: string; mode?: string; model?: { providerId: string; modelId: string }; thoughtLevel?: string }): Promise<SessionOpened> {
+    const session = await this.opener.create(p);
+    this.core.audit(client.identity, 'session', session.sessionId, { action: 'new', cwd: p.cwd });
+    await this.attacher.attach(client, session, { history: false });
+    return this.opened(session);
+  }
+
+  /** `session/list`: the child's list merged with the hub's live facts. */
+  async listSessions(p: { cwd?: string }): Promise<SessionSummary[]> {
+    let raw: unknown;
+    try {
+      raw = await this.core.backend.request('session/list', p.cwd === undefined ? {} : { workspace: { workspacePath: p.cwd, workspaceKey: p.cwd } });
+    } catch (err) {
+      throw toHubError(err);
+    }
+    const listed = listResultSchema.parse(raw).sessions;
+    const seen = new Set<string>();
+    const out: SessionSummary[] = listed.map((info) => {
+      seen.add(info.sessionId);
+      const live = this.core.sessions.get(info.sessionId);
+      return live ? this.summary(live) : { sessionId: info.sessionId, cwd: info.workspace?.workspacePath ?? '', title: info.title, ...(info.updatedAt === undefined ? {} : { updatedAt: info.updatedAt }), state: 'idle', clients: 0, pendingInteractions: 0 };
+    });
+    for (const s of this.core.sessions.values()) if (!seen.has(s.sessionId) && (p.cwd === undefined || s.cwd === p.cwd)) out.push(this.summary(s));
+    return out;
+  }
+
+  /**
+   * `session/load` (history: true) and `session/resume` (history: false). Replay frames are
+   * sent before this resolves; live frames meanwhile follow the replay; pending interactions
+   * are re-sent right after, once per connection.
+   */
+  async loadSession(client: ClientPort, sessionId: string, p: { afterSeq?: number; epoch?: string; limit?: number; history: boolean }): Promise<SessionOpened & { replayMeta: ReplayMeta }> {
+    const session = await this.opener.open(sessionId);
+    const replayMeta = await this.attacher.attach(client, session, p);
+    return { ...this.opened(session), replayMeta: { ...replayMeta, turnActive: session.turnState !== 'idle' } };
+  }
+
+  /** `session/close`: detaches this client only. */
+  detach(client: ClientPort, sessionId: string): void {
+    const session = this.core.sessions.get(sessionId);
+    if (session) this.attacher.detach(client, session);
+  }
+
+  /** `session/prompt`: queued FIFO; resolves at the end of this prompt's own turn. */
+  async prompt(client: ClientPort, sessionId: string, prompt: ContentBlock[]): Promise<PromptResult & { queuedBehind: number }> {
+    this.requireOperate(client.identity);
+    const session = await this.opener.open(sessionId);
+    return this.prompts.prompt(client, session, prompt);
+  }
+
+  /** `session/cancel`: stops the turn; pending interactions → cancelled; the caller's queued prompts → cancelled. */
+  async cancel(client: ClientPort, sessionId: string): Promise<void> {
+    this.requireOperate(client.identity);
+    await this.prompts.cancel(client, this.core.session(sessionId));
+  }
+
+  /** `session/set_mode`. */
+  async setMode(client: ClientPort, sessionId: string, modeId: string): Promise<void> {
+    await this.setConfigOption(client, sessionId, 'mode', modeId);
+  }
+
+  /** `session/set_config_option` for model, mode or thought level; returns the new options. */
+  async setConfigOption(client: ClientPort, sessionId: string, configId: 'model' | 'mode' | 'thought_level', value: string): Promise<SessionConfigOption[]> {
+    this.requireOperate(client.identity);
+    const session = await this.opener.open(sessionId);
+    const [method, params] = settingRequest(session, configId, value);
+    let raw: unknown;
+    try {
+      raw = await this.core.backend.request(method, params);
+    } catch (err) {
+      throw toHubError(err);
+    }
+    const snap = parseSnapshot(raw);
+    this.opener.apply(session, snap, false);
+    this.core.audit(client.identity, 'settings', sessionId, { configId, value });
+    this.core.publishSessionState(session);
+    return session.configOptions();
+  }
+
+  /** `_zcode/load_earlier`: older history before an opaque cursor. */
+  async loadEarlier(sessionId: string, cursor: string, limit?: number): Promise<{ updates: SessionUpdate[]; cursor?: string; hasMore: boolean }> {
+    const session = await this.opener.open(sessionId);
+    return this.attacher.loadEarlier(session, cursor, limit);
+  }
+
+  /** Pending interactions across sessions (the inbox). */
+  listInteractions(sessionId?: string): InteractionView[] {
+    return this.interactionFlow.list(sessionId);
+  }
+
+  /** REST inbox answer; HUB_ERR_ALREADY_RESOLVED (details.resolvedBy) / HUB_ERR_NOT_FOUND / HUB_ERR_BAD_REQUEST. */
+  async answerInteraction(interactionId: string, answer: RestAnswer, by: { identity: Identity; clientId?: string }): Promise<InteractionView> {
+    return this.interactionFlow.answer(interactionId, answer, by);
+  }
+
+  /** `_zcode/fork`: returns the fork's session id (the fork is active at once, §4.11). */
+  async fork(client: ClientPort, sessionId: string, target?: unknown): Promise<{ sessionId: string }> {
+    this.requireOperate(client.identity);
+    const raw = await this.pass('session/fork', { sessionId, ...(target === undefined ? {} : { target }) });
+    const r = forkResultSchema.parse(raw);
+    const snap = parseSnapshot(r.snapshot);
+    const parent = this.core.sessions.get(sessionId);
+    this.opener.apply(this.core.ensureSession(r.forkedSessionId, parent?.cwd ?? this.core.config.workspace), snap, false);
+    return { sessionId: r.forkedSessionId };
+  }
+
+  /** `_zcode/compact`. */
+  async compact(client: ClientPort, sessionId: string, instructions?: string): Promise<{ state: unknown }> {
+    this.requireOperate(client.identity);
+    const r = compactResultSchema.parse(await this.pass('session/compact', { sessionId, ...(instructions === undefined ? {} : { instructions }) }));
+    return { state: r.compact?.state ?? 'accepted' };
+  }
+
+  /** `_zcode/goal`. */
+  async goal(client: ClientPort, sessionId: string, action: string, objective?: string): Promise<{ response: unknown }> {
+    this.requireOperate(client.identity);
+    const r = goalResultSchema.parse(await this.pass('session/goal', { sessionId, action, ...(objective === undefined ? {} : { objective }) }));
+    return { response: r.response };
+  }
+
+  /** `_zcode/cancel_background_task`. */
+  async cancelBackgroundTask(client: ClientPort, sessionId: string, taskId: string): Promise<{ cancelled: boolean; status: unknown }> {
+    this.requireOperate(client.identity);
+    const r = cancelTaskResultSchema.parse(await this.pass('session/cancelBackgroundTask', { sessionId, taskId }));
+    return { cancelled: r.cancelled, status: r.status };
+  }
+
+  /** One session's summary (REST `GET /sessions/{id}`); undefined when the hub does not know it. */
+  getSession(sessionId: string): SessionSummary | undefined {
+    const s = this.core.sessions.get(sessionId);
+    return s ? this.summary(s) : undefined;
+  }
+
+  /** Renames a session (v4 `renameSession`, §7.3). */
+  async renameSession(sessionId: string, title: string, by: Identity): Promise<SessionSummary> {
+    this.requireOperate(by);
+    const session = await this.opener.open(sessionId);
+    const ack = await this.pass('v4/command', { commandId: crypto.randomUUID(), clientId: 'zcode-hub', sessionId, type: 'renameSession', payload: { title }, issuedAt: Date.now() });
+    const status = typeof ack === 'object' && ack !== null && 'status' in ack ? String((ack as { status: unknown }).status) : 'accepted';
+    if (!['accepted', 'noop', 'duplicate'].includes(status)) throw new HubError('HUB_ERR_BACKEND', 'The agent refused the rename', { ack });
+    session.title = title;
+    session.touch();
+    this.core.audit(by, 'session', sessionId, { action: 'rename', title });
+    this.core.publishSessionState(session);
+    return this.summary(session);
+  }
+
+  /** Unloads the session's runtime in the child (`session/close`); 409 HUB_ERR_SESSION_BUSY while a turn runs. */
+  async closeSessionRuntime(sessionId: string, by?: Identity): Promise<void> {
+    const session = this.core.session(sessionId);
+    if (session.turnState !== 'idle' || session.queue.running || session.queue.queued.length > 0) throw new HubError('HUB_ERR_SESSION_BUSY');
+    await this.pass('session/close', { sessionId });
+    session.subscribed = false;
+    if (by) this.core.audit(by, 'session', sessionId, { action: 'close' });
+    this.core.publishSessionState(session);
+  }
+
+  /** Journaled updates after `afterSeq` (REST `/sessions/{id}/events`). */
+  events(sessionId: string, afterSeq: number, limit = this.core.config.limits.replayMaxMessages): { epoch: string; lastSeq: number; events: Array<{ seq: number; epoch: string; update: unknown }> } {
+    const session = this.core.session(sessionId);
+    const events = session.journal.page(afterSeq, limit).map((e) => ({ seq: e.seq, epoch: e.epoch, update: journalFrameSchema.parse(JSON.parse(e.frame)).params.update }));
+    return { epoch: session.journal.epoch, lastSeq: session.journal.lastSeq, events };
+  }
+
+  /** Counts for `/api/status` and `/metrics`. */
+  status(): { sessions: number; clients: number; pendingInteractions: number; backend: BackendStatus; epoch: string } {
+    return { sessions: this.core.sessions.size, clients: this.core.clients.size, pendingInteractions: this.core.interactions.pendingCount(), backend: this.core.backend.status(), epoch: this.core.epoch };
+  }
+
+  private opened(session: SessionState): SessionOpened {
+    return { sessionId: session.sessionId, modes: modeState(session.mode), configOptions: session.configOptions(), seq: session.journal.lastSeq, epoch: session.journal.epoch };
+  }
+
+  private summary(s: SessionState): SessionSummary {
+    const model = s.model;
+    return { sessionId: s.sessionId, cwd: s.cwd, title: s.title, updatedAt: s.updatedAt, state: s.turnState, ...(model === undefined ? {} : { model }), clients: s.attachments.size, pendingInteractions: this.core.interactions.pendingCount(s.sessionId) };
+  }
+
+  private async pass(method: string, params: unknown): Promise<unknown> {
+    try {
+      return await this.core.backend.request(method, params);
+    } catch (err) {
+      throw toHubError(err);
+    }
+  }
+
+  private requireOperate(identity: Identity): void {
+    if (!scopeAllows(identity.scope, 'operate')) throw new HubError('HUB_ERR_FORBIDDEN');
+  }
+}
+
+/** The app-server method for one config option (§4.14); model values are `providerId/modelId`. */
+function settingRequest(session: SessionState, configId: 'model' | 'mode' | 'thought_level', value: string): [string, Record<string, unknown>] {
+  const sessionId = session.sessionId;
+  switch (configId) {
+    case 'mode':
+      return ['session/setMode', { sessionId, mode: value }];
+    case 'thought_level':
+      return ['session/setThoughtLevel', { sessionId, thoughtLevel: value }];
+    case 'model': {
+      const slash = value.indexOf('/');
+      if (slash <= 0 || slash === value.length - 1) throw new HubError('HUB_ERR_BAD_REQUEST', 'A model value is providerId/modelId');
+      const level = session.settings.thoughtLevel?.current;
+      // setModel keeps options: pass the current reasoning level so models that need one accept it (§11.11).
+      return ['session/setModel', { sessionId, model: { providerId: value.slice(0, slash), modelId: value.slice(slash + 1), ...(level === undefined ? {} : { options: { reasoningLevel: level } }) } }];
+    }
+  }
+}

@@ -1,0 +1,166 @@
+/**
+ * The interaction flow (HUB-DESIGN §4.5): the backend link's InteractionHandler, fan-out to
+ * attached clients shaped per client, first valid answer wins (InteractionRegistry.settle is
+ * synchronous), withdrawal of the other copies, `_zcode/interaction_resolved` to everyone,
+ * re-send on attach once per connection, cancel, `lost` on backend restart, and the REST inbox.
+ */
+import { scopeAllows, type Identity } from '../auth/identity.js';
+import { HubError } from '../errors.js';
+import type { BackendInteractionRequest } from './backend-port.js';
+import type { ClientPort } from './client-port.js';
+import type { HubCore } from './hub-core.js';
+import { openCopy, type CopyReply } from './interaction-copies.js';
+import { classifyInteraction, declineResult, restAnswerToZcode, toView, type ParsedInteraction } from './interaction-shapes.js';
+import type { InteractionRecord, InteractionView, ResolvedBy } from './interactions.js';
+import type { SessionState } from './session-state.js';
+
+/** Interactions: the race and everything around it. */
+export class InteractionFlow {
+  private readonly parsed = new WeakMap<InteractionRecord, ParsedInteraction>();
+
+  constructor(private readonly core: HubCore) {
+    core.interactions.onSettled((record) => this.announceSettled(record));
+  }
+
+  /** The backend link's handler: resolves with the ZCode result of the winning answer. */
+  handle(request: BackendInteractionRequest): Promise<unknown> {
+    let parsed: ParsedInteraction;
+    try {
+      parsed = classifyInteraction(request.method, request.params);
+    } catch (err) {
+      this.core.logger.warn({ err, sessionId: request.sessionId, requestId: request.requestId }, 'unreadable interaction request; declined');
+      return Promise.resolve(request.method === 'interaction/requestPermission' ? { decision: 'deny', reason: 'The hub could not read this request' } : { action: 'decline' });
+    }
+    const existing = this.core.interactions.get(parsed.params.requestId);
+    if (existing?.view.state === 'pending') {
+      // The link de-duplicates per epoch; a duplicate here shares the first record's answer.
+      return new Promise((resolve) => {
+        const prev = existing.answerChild;
+        existing.answerChild = (r) => {
+          prev(r);
+          resolve(r);
+        };
+      });
+    }
+    const session = this.core.ensureSession(parsed.params.sessionId, this.core.config.workspace);
+    if (this.core.interactions.atCapacity(session.sessionId)) {
+      this.core.logger.warn({ sessionId: session.sessionId, requestId: parsed.params.requestId, limit: this.core.config.limits.pendingInteractionsPerSession }, 'pending interaction cap reached; declined');
+      return Promise.resolve(declineResult(parsed, 'Too many pending requests in this session'));
+    }
+    return new Promise((resolve) => {
+      const record: InteractionRecord = {
+        view: toView(parsed, Date.now()),
+        params: request.params,
+        method: request.method,
+        backendEpoch: request.epoch,
+        copies: new Map(),
+        sentTo: new Set(),
+        answerChild: resolve,
+      };
+      this.parsed.set(record, parsed);
+      this.core.interactions.add(record);
+      for (const a of session.attachments.values()) {
+        // A replaying client gets it from resendPending once its replay is over.
+        if (!a.replaying) this.sendTo(record, a.client);
+      }
+      if (session.turnState === 'running' || session.turnState === 'idle') session.turnState = 'awaiting_input';
+      this.core.publishTurnState(session);
+    });
+  }
+
+  /** Re-sends a session's pending interactions to a client after its replay, once per connection. */
+  resendPending(session: SessionState, client: ClientPort): void {
+    for (const record of this.core.interactions.pending(session.sessionId)) if (!record.sentTo.has(client.clientId)) this.sendTo(record, client);
+  }
+
+  /** Pending interactions (the inbox), oldest first. */
+  list(sessionId?: string): InteractionView[] {
+    return this.core.interactions.pending(sessionId).map((r) => ({ ...r.view }));
+  }
+
+  /** REST / inbox answer: the same race as the ACP copies. */
+  answer(interactionId: string, answer: unknown, by: { identity: Identity; clientId?: string }): InteractionView {
+    if (!scopeAllows(by.identity.scope, 'operate')) throw new HubError('HUB_ERR_FORBIDDEN', 'Answering needs the operate scope');
+    const record = this.core.interactions.get(interactionId);
+    const parsed = record ? this.parsed.get(record) : undefined;
+    if (!record || !parsed) throw new HubError('HUB_ERR_NOT_FOUND', `Unknown interaction ${interactionId}`);
+    if (record.view.state !== 'pending') throw alreadyResolved(record);
+    const { result, outcome } = restAnswerToZcode(parsed, answer); // throws BAD_REQUEST before any write
+    const resolvedBy: ResolvedBy = { ...(by.clientId === undefined ? {} : { clientId: by.clientId }), name: by.identity.name };
+    const attempt = this.core.interactions.settle(interactionId, 'resolved', result, outcome, resolvedBy, by.clientId);
+    if (!attempt.won) throw alreadyResolved(record);
+    this.core.audit(by.identity, 'answer', record.view.sessionId, { interactionId, kind: record.view.kind, ...outcome });
+    return { ...record.view };
+  }
+
+  /** `session/cancel`: every pending interaction of the session → `cancelled`, the child gets deny/decline. */
+  cancelSession(session: SessionState, by: ResolvedBy): void {
+    for (const record of this.core.interactions.pending(session.sessionId)) {
+      const parsed = this.parsed.get(record);
+      if (parsed) this.core.interactions.settle(record.view.interactionId, 'cancelled', declineResult(parsed, 'Cancelled by the user'), { cancelled: true }, by);
+    }
+  }
+
+  /** The backend restarted: interactions of older epochs are `lost` (their child is gone). */
+  markLost(backendEpoch: number): void {
+    for (const record of this.core.interactions.pending()) {
+      const parsed = this.parsed.get(record);
+      if (record.backendEpoch < backendEpoch && parsed) this.core.interactions.settle(record.view.interactionId, 'lost', declineResult(parsed, 'The agent restarted'), undefined);
+    }
+  }
+
+  private sendTo(record: InteractionRecord, client: ClientPort): void {
+    if (!client.open) return;
+    record.sentTo.add(client.clientId);
+    const session = this.core.sessions.get(record.view.sessionId);
+    if (!scopeAllows(client.identity.scope, 'operate')) {
+      // Viewers see it, read-only (HUB-DESIGN §4.5).
+      this.core.broadcaster.sendNow(client, this.core.broadcaster.serialize('_zcode/interaction_opened', { sessionId: record.view.sessionId, interaction: record.view }));
+      return;
+    }
+    const parsed = this.parsed.get(record);
+    if (!parsed || !session) return;
+    const copy = openCopy(record, parsed, client, (reply) => this.onReply(record, client, reply));
+    record.copies.set(client.clientId, copy);
+  }
+
+  private onReply(record: InteractionRecord, client: ClientPort, reply: CopyReply): void {
+    switch (reply.type) {
+      case 'dismiss':
+        // Dismiss is not deny: only this client's copy goes away (APR-05).
+        this.core.interactions.dropCopy(record.view.interactionId, client.clientId);
+        return;
+      case 'invalid':
+        this.core.interactions.dropCopy(record.view.interactionId, client.clientId);
+        this.core.logger.warn({ clientId: client.clientId, interactionId: record.view.interactionId, reason: reply.reason }, 'invalid interaction answer refused');
+        return;
+      case 'answer': {
+        const attempt = this.core.interactions.settle(record.view.interactionId, 'resolved', reply.result, reply.outcome, { clientId: client.clientId, name: client.displayName }, client.clientId);
+        if (attempt.won) this.core.audit(client.identity, 'answer', record.view.sessionId, { interactionId: record.view.interactionId, kind: record.view.kind, ...reply.outcome });
+        return;
+      }
+    }
+  }
+
+  private announceSettled(record: InteractionRecord): void {
+    const session = this.core.sessions.get(record.view.sessionId);
+    if (!session) return;
+    const v = record.view;
+    this.core.notifySession(session, '_zcode/interaction_resolved', {
+      sessionId: v.sessionId,
+      interactionId: v.interactionId,
+      state: v.state,
+      ...(v.outcome === undefined ? {} : { outcome: v.outcome }),
+      ...(v.resolvedBy === undefined ? {} : { resolvedBy: v.resolvedBy }),
+    });
+    this.core.notifySession(session, '$/zcode/ask_settled', { sessionId: v.sessionId, kind: v.kind, ...(v.toolCallId === undefined ? {} : { toolCallId: v.toolCallId }) }, (a) => a.client.profile === 'legacy');
+    if (session.turnState === 'awaiting_input' && this.core.interactions.pendingCount(session.sessionId) === 0) {
+      session.turnState = session.queue.running || session.runningTurnId ? 'running' : 'idle';
+    }
+    this.core.publishTurnState(session);
+  }
+}
+
+function alreadyResolved(record: InteractionRecord): HubError {
+  return new HubError('HUB_ERR_ALREADY_RESOLVED', `Interaction already ${record.view.state}`, { state: record.view.state, ...(record.view.resolvedBy === undefined ? {} : { resolvedBy: record.view.resolvedBy }) });
+}
