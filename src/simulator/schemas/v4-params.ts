@@ -1,0 +1,54 @@
+import { z } from 'zod';
+import { ModelSelectionSchema, strPlus } from './common.js';
+
+/** The v4 command envelope (§7.1): not strict — extra keys are dropped. */
+export const CommandEnvelopeSchema = z.looseObject({
+  commandId: z.string(),
+  clientId: z.string(),
+  sessionId: z.string().nullable(),
+  type: z.string(),
+  payload: z.record(z.string(), z.unknown()),
+  issuedAt: z.number(),
+  baseRevision: z.number().optional(),
+  baseLogEpoch: strPlus.optional(),
+  ttft: z.unknown().optional(),
+});
+export type CommandEnvelope = z.infer<typeof CommandEnvelopeSchema>;
+
+/** Payload schemas of the implemented command types (§7.3), loose like the CLI's. */
+export const PAYLOADS = {
+  sendText: z.looseObject({ text: z.string(), requestedDelivery: z.enum(['startNow', 'queue', 'guide']).optional(), modelSelection: ModelSelectionSchema.optional(), attachments: z.array(z.unknown()).optional() }),
+  stop: z.looseObject({ expectedForegroundExecutionId: z.string().optional() }),
+  compact: z.looseObject({}),
+  resolveInteraction: z.looseObject({
+    interactionId: strPlus,
+    answer: z.looseObject({ optionId: z.string().optional(), freeText: z.string().optional(), action: z.enum(['accept', 'decline', 'cancel']).optional(), content: z.record(z.string(), z.unknown()).optional() }),
+  }),
+  snoozeInteractionAutoResolution: z.looseObject({ interactionId: strPlus }),
+  startSavedWorkflow: z.looseObject({ name: z.string().min(1), scope: z.enum(['project', 'global']).optional(), args: z.record(z.string(), z.unknown()).optional() }),
+  resumeWorkflowRun: z.looseObject({ workId: strPlus, name: z.string().optional() }),
+  cancelBackgroundWork: z.looseObject({ workId: strPlus }),
+  renameSession: z.looseObject({ title: z.string() }),
+  deleteSession: z.looseObject({}),
+  switchCollaborationMode: z.looseObject({ mode: z.enum(['build', 'edit', 'plan', 'yolo', 'guarded']) }),
+  switchModelConfig: z.looseObject({ provider: strPlus, model: strPlus, thought: z.string().nullable().optional() }),
+  setFollowupMode: z.looseObject({ mode: z.enum(['queue', 'guide']) }),
+  pauseGoal: z.looseObject({}),
+  resumeGoal: z.looseObject({}),
+} as const;
+export type ImplementedCommand = keyof typeof PAYLOADS;
+
+/** Types that need `baseRevision` (CAS, §7.3). */
+export const CAS_TYPES = new Set(['pauseGoal', 'resumeGoal', 'switchModelConfig', 'switchCollaborationMode', 'setFollowupMode', 'forkAssistant', 'applyFileRewind', 'editUserQuery', 'retryTurn', 'setAssistantFeedback', 'sendQueuedNow', 'editQueueItem', 'reorderQueueItem', 'deleteQueueItem', 'setAutoDrain']);
+
+/** Every command type of §7.3 (known but not implemented → `failed fault.command.notImplemented`). */
+export const KNOWN_TYPES = new Set([
+  ...Object.keys(PAYLOADS),
+  ...CAS_TYPES,
+  'sendGoalCommand', 'createSession', 'createSelectionSideSession', 'setHighspeedMetrics', 'amendWorkflowRunSettings', 'discardSharedContext',
+  'respondWorkspaceHookReview', 'toggleWorkspaceHookReviewItem', 'revokeWorkspaceHookTrust', 'requestWorkspaceHookReview',
+]);
+
+export const CommandsQueryParams = z
+  .strictObject({ commands: z.array(z.strictObject({ sessionId: z.string().nullable(), commandId: strPlus })).min(1).max(64), clock: z.literal(true).optional() })
+  .refine((p) => !p.clock || p.commands.every((c) => c.sessionId === null), { message: 'clock is only allowed with null sessionIds' });
