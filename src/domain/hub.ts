@@ -14,7 +14,6 @@ import { EventIngest } from './event-ingest.js';
 import { HubCore, toHubError, type AuditSink, type HubDeps } from './hub-core.js';
 import { InteractionFlow } from './interaction-flow.js';
 import type { InteractionView } from './interactions.js';
-import type { RestAnswer } from './interaction-shapes.js';
 import { PromptFlow } from './prompt-flow.js';
 import type { PromptResult } from './prompt-queue.js';
 import { SessionAttach, type ReplayMeta } from './session-attach.js';
@@ -25,7 +24,8 @@ import { cancelTaskResultSchema, compactResultSchema, forkResultSchema, goalResu
 export type { AuditSink } from './hub-core.js';
 export type { ReplayMeta } from './session-attach.js';
 export type { InteractionView } from './interactions.js';
-export type { RestAnswer } from './interaction-shapes.js';
+export type { RestAnswerBody as RestAnswer } from '../acp/interactions.js';
+import type { RestAnswerBody as RestAnswer } from '../acp/interactions.js';
 
 /** What `session/new`, `session/load` and `session/resume` return. */
 export interface SessionOpened {

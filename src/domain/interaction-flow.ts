@@ -9,14 +9,14 @@ import { HubError } from '../errors.js';
 import type { BackendInteractionRequest } from './backend-port.js';
 import type { ClientPort } from './client-port.js';
 import type { HubCore } from './hub-core.js';
-import { openCopy, type CopyReply } from './interaction-copies.js';
-import { classifyInteraction, declineResult, restAnswerToZcode, toView, type ParsedInteraction } from './interaction-shapes.js';
+import { acpOptionKind, classifyInteraction, restAnswerToZcode, type InteractionRecord as AcpInteraction, type ZcodeAnswer } from '../acp/interactions.js';
+import { declineResult, openCopy, toView } from './interaction-copies.js';
 import type { InteractionRecord, InteractionView, ResolvedBy } from './interactions.js';
 import type { SessionState } from './session-state.js';
 
 /** Interactions: the race and everything around it. */
 export class InteractionFlow {
-  private readonly parsed = new WeakMap<InteractionRecord, ParsedInteraction>();
+  private readonly parsed = new WeakMap<InteractionRecord, AcpInteraction>();
 
   constructor(private readonly core: HubCore) {
     core.interactions.onSettled((record) => this.announceSettled(record));
@@ -24,14 +24,14 @@ export class InteractionFlow {
 
   /** The backend link's handler: resolves with the ZCode result of the winning answer. */
   handle(request: BackendInteractionRequest): Promise<unknown> {
-    let parsed: ParsedInteraction;
+    let parsed: AcpInteraction;
     try {
       parsed = classifyInteraction(request.method, request.params);
     } catch (err) {
       this.core.logger.warn({ err, sessionId: request.sessionId, requestId: request.requestId }, 'unreadable interaction request; declined');
       return Promise.resolve(request.method === 'interaction/requestPermission' ? { decision: 'deny', reason: 'The hub could not read this request' } : { action: 'decline' });
     }
-    const existing = this.core.interactions.get(parsed.params.requestId);
+    const existing = this.core.interactions.get(parsed.requestId);
     if (existing?.view.state === 'pending') {
       // The link de-duplicates per epoch; a duplicate here shares the first record's answer.
       return new Promise((resolve) => {
@@ -42,14 +42,14 @@ export class InteractionFlow {
         };
       });
     }
-    const session = this.core.ensureSession(parsed.params.sessionId, this.core.config.workspace);
+    const session = this.core.ensureSession(parsed.sessionId, this.core.config.workspace);
     if (this.core.interactions.atCapacity(session.sessionId)) {
-      this.core.logger.warn({ sessionId: session.sessionId, requestId: parsed.params.requestId, limit: this.core.config.limits.pendingInteractionsPerSession }, 'pending interaction cap reached; declined');
+      this.core.logger.warn({ sessionId: session.sessionId, requestId: parsed.requestId, limit: this.core.config.limits.pendingInteractionsPerSession }, 'pending interaction cap reached; declined');
       return Promise.resolve(declineResult(parsed, 'Too many pending requests in this session'));
     }
     return new Promise((resolve) => {
       const record: InteractionRecord = {
-        view: toView(parsed, Date.now()),
+        view: toView(parsed, Date.now(), acpOptionKind),
         params: request.params,
         method: request.method,
         backendEpoch: request.epoch,
@@ -85,11 +85,14 @@ export class InteractionFlow {
     const parsed = record ? this.parsed.get(record) : undefined;
     if (!record || !parsed) throw new HubError('HUB_ERR_NOT_FOUND', `Unknown interaction ${interactionId}`);
     if (record.view.state !== 'pending') throw alreadyResolved(record);
-    const { result, outcome } = restAnswerToZcode(parsed, answer); // throws BAD_REQUEST before any write
+    const verdict = restAnswerToZcode(parsed, answer);
+    // An invalid answer is refused before anything is written to the child (APR-02).
+    if (verdict.type !== 'answer') throw new HubError('HUB_ERR_BAD_REQUEST', verdict.type === 'invalid' ? verdict.reason : 'Not an answer');
+    const { result, outcome } = verdict;
     const resolvedBy: ResolvedBy = { ...(by.clientId === undefined ? {} : { clientId: by.clientId }), name: by.identity.name };
     const attempt = this.core.interactions.settle(interactionId, 'resolved', result, outcome, resolvedBy, by.clientId);
     if (!attempt.won) throw alreadyResolved(record);
-    this.core.audit(by.identity, 'answer', record.view.sessionId, { interactionId, kind: record.view.kind, ...outcome });
+    this.core.audit(by.identity, 'answer', record.view.sessionId, { interactionId, kind: record.view.kind, outcome });
     return { ...record.view };
   }
 
@@ -97,7 +100,7 @@ export class InteractionFlow {
   cancelSession(session: SessionState, by: ResolvedBy): void {
     for (const record of this.core.interactions.pending(session.sessionId)) {
       const parsed = this.parsed.get(record);
-      if (parsed) this.core.interactions.settle(record.view.interactionId, 'cancelled', declineResult(parsed, 'Cancelled by the user'), { cancelled: true }, by);
+      if (parsed) this.core.interactions.settle(record.view.interactionId, 'cancelled', declineResult(parsed, 'Cancelled by the user'), 'cancelled', by);
     }
   }
 
@@ -120,13 +123,13 @@ export class InteractionFlow {
     }
     const parsed = this.parsed.get(record);
     if (!parsed || !session) return;
-    const copy = openCopy(record, parsed, client, (reply) => this.onReply(record, client, reply));
+    const copy = openCopy(parsed, client, (reply) => this.onReply(record, client, reply));
     record.copies.set(client.clientId, copy);
   }
 
-  private onReply(record: InteractionRecord, client: ClientPort, reply: CopyReply): void {
+  private onReply(record: InteractionRecord, client: ClientPort, reply: ZcodeAnswer): void {
     switch (reply.type) {
-      case 'dismiss':
+      case 'dismissed':
         // Dismiss is not deny: only this client's copy goes away (APR-05).
         this.core.interactions.dropCopy(record.view.interactionId, client.clientId);
         return;
@@ -136,7 +139,7 @@ export class InteractionFlow {
         return;
       case 'answer': {
         const attempt = this.core.interactions.settle(record.view.interactionId, 'resolved', reply.result, reply.outcome, { clientId: client.clientId, name: client.displayName }, client.clientId);
-        if (attempt.won) this.core.audit(client.identity, 'answer', record.view.sessionId, { interactionId: record.view.interactionId, kind: record.view.kind, ...reply.outcome });
+        if (attempt.won) this.core.audit(client.identity, 'answer', record.view.sessionId, { interactionId: record.view.interactionId, kind: record.view.kind, outcome: reply.outcome });
         return;
       }
     }
