@@ -1,0 +1,80 @@
+import { z } from 'zod';
+
+/**
+ * The envelopes of ZCODE-PROTOCOL §1.3 as the hub reads them from the child. There is no
+ * `jsonrpc` key; ids are strings or integers. Classification mirrors the server's: id+method →
+ * request, method alone → notification, id+result → response, id+error → error response.
+ * Unknown top-level keys are tolerated on input (a newer CLI may add one); the hub never sends
+ * one, because the server's own parser is strict.
+ */
+export const RpcIdSchema = z.union([z.string(), z.number().int()]);
+export type RpcId = z.infer<typeof RpcIdSchema>;
+
+const nonBlank = z.string().refine((s) => s.trim().length > 0, { message: 'must not be blank' });
+
+export const RpcErrorObjectSchema = z.object({ code: z.number().int(), message: z.string(), data: z.unknown().optional() });
+export type RpcErrorObject = z.infer<typeof RpcErrorObjectSchema>;
+
+const RequestSchema = z.object({ id: RpcIdSchema, method: nonBlank, params: z.unknown().optional() });
+const NotificationSchema = z.object({ method: nonBlank, params: z.unknown().optional() });
+const ResponseSchema = z.object({ id: RpcIdSchema, result: z.unknown() });
+const ErrorResponseSchema = z.object({ id: RpcIdSchema, error: RpcErrorObjectSchema });
+
+/** A message from the child, classified. */
+export type IncomingMessage =
+  | { kind: 'request'; id: RpcId; method: string; params: unknown }
+  | { kind: 'notification'; method: string; params: unknown }
+  | { kind: 'response'; id: RpcId; result: unknown }
+  | { kind: 'error'; id: RpcId; error: RpcErrorObject };
+
+/** A message to the child; exactly the keys of §1.3. */
+export type OutgoingMessage =
+  | { id: RpcId; method: string; params?: unknown }
+  | { id: RpcId; result: unknown }
+  | { id: RpcId; error: RpcErrorObject };
+
+export type ParseOutcome = { ok: true; message: IncomingMessage } | { ok: false; reason: 'not-json' | 'not-envelope'; detail: string };
+
+const ObjectSchema = z.record(z.string(), z.unknown());
+
+/** Parses and classifies one trimmed line. Never throws. */
+export function parseEnvelope(line: string): ParseOutcome {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch (err) {
+    return { ok: false, reason: 'not-json', detail: (err as Error).message };
+  }
+  if (Array.isArray(value)) return { ok: false, reason: 'not-envelope', detail: 'a JSON array (batches are not part of the protocol)' };
+  const obj = ObjectSchema.safeParse(value);
+  if (!obj.success) return { ok: false, reason: 'not-envelope', detail: `a JSON ${value === null ? 'null' : typeof value}` };
+  const o = obj.data;
+  const has = (k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
+  if (has('method')) {
+    if (has('id')) {
+      const r = RequestSchema.safeParse(o);
+      return r.success ? { ok: true, message: { kind: 'request', id: r.data.id, method: r.data.method, params: r.data.params } } : invalid(r.error);
+    }
+    const r = NotificationSchema.safeParse(o);
+    return r.success ? { ok: true, message: { kind: 'notification', method: r.data.method, params: r.data.params } } : invalid(r.error);
+  }
+  if (has('id') && has('result') && has('error')) return { ok: false, reason: 'not-envelope', detail: 'both result and error' };
+  if (has('id') && has('error')) {
+    const r = ErrorResponseSchema.safeParse(o);
+    return r.success ? { ok: true, message: { kind: 'error', id: r.data.id, error: r.data.error } } : invalid(r.error);
+  }
+  if (has('id') && has('result')) {
+    const r = ResponseSchema.safeParse(o);
+    return r.success ? { ok: true, message: { kind: 'response', id: r.data.id, result: o['result'] } } : invalid(r.error);
+  }
+  return { ok: false, reason: 'not-envelope', detail: 'neither a request, a notification nor a response' };
+}
+
+function invalid(error: z.ZodError): ParseOutcome {
+  return { ok: false, reason: 'not-envelope', detail: error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ') };
+}
+
+/** Key of an id in a map: `5` and `"5"` are different ids on this wire. */
+export function idKey(id: RpcId): string {
+  return typeof id === 'number' ? `n:${id}` : `s:${id}`;
+}

@@ -1,0 +1,54 @@
+/**
+ * The backend link (HUB-DESIGN §3): spawn + supervise the app-server, ndjson link, JSON-RPC
+ * client, reverse-request router. The composition root calls `createBackend`; the domain sees
+ * only the BackendPort.
+ */
+import type { Logger } from '../logger.js';
+import type { HubConfig } from '../config/schema.js';
+import type { BackendPort } from '../domain/backend-port.js';
+import { statePaths } from '../daemon/state-files.js';
+import { simulatorSpawnSpec } from '../simulator/launcher.js';
+import { BackendLink, type BackendLinkOptions } from './backend-link.js';
+import type { FsProbe } from './cli-detect.js';
+import { buildSpawnPlan, chooseBackend, type SimulatorSpawnSpec } from './spawn-plan.js';
+
+export { BackendLink, PROBE_METHOD, type SpawnPlan } from './backend-link.js';
+export { detectZcodeCli, ZCODE_INSTALL_LOCATIONS } from './cli-detect.js';
+export { BackendConfigError, chooseBackend } from './spawn-plan.js';
+
+export interface CreateBackendOptions {
+  /** The environment the child's is filtered from (default `process.env`); tests set HOME here. */
+  env?: NodeJS.ProcessEnv;
+  platform?: NodeJS.Platform;
+  probe?: FsProbe;
+  simulatorSpawnSpec?: SimulatorSpawnSpec;
+  processInspector?: BackendLinkOptions['processInspector'];
+  random?: () => number;
+}
+
+/**
+ * Builds the backend link from the frozen config. Throws BackendConfigError when the config names
+ * no usable backend (`--backend zcode` without a CLI, a missing `--zcode-cli`). Spawns nothing
+ * until `start()`.
+ */
+export function createBackend(config: HubConfig, logger: Logger, options: CreateBackendOptions = {}): BackendPort {
+  const env = options.env ?? process.env;
+  const platform = options.platform ?? process.platform;
+  const choice = chooseBackend(config, { env, platform, logger, ...(options.probe ? { probe: options.probe } : {}) });
+  return new BackendLink({
+    kind: choice.kind,
+    plan: () =>
+      buildSpawnPlan(config, choice, {
+        env,
+        platform,
+        simulatorSpawnSpec: options.simulatorSpawnSpec ?? simulatorSpawnSpec,
+        ...(options.probe ? { probe: options.probe } : {}),
+      }),
+    limits: config.limits,
+    askUserQuestionAutoResolution: config.askUserQuestionAutoResolution,
+    logger,
+    pidfile: statePaths(config.stateDir).childPid,
+    ...(options.processInspector ? { processInspector: options.processInspector } : {}),
+    ...(options.random ? { random: options.random } : {}),
+  });
+}

@@ -1,0 +1,129 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Logger } from '../logger.js';
+import type { HubConfig } from '../config/schema.js';
+import { ensurePrivateDir, writeFileAtomic } from '../daemon/secure-file.js';
+import { statePaths } from '../daemon/state-files.js';
+import type { SpawnPlan } from './backend-link.js';
+import { detectZcodeCli, findShippedBuiltinProviderFile, realFsProbe, zcodeCliCandidates, type FsProbe } from './cli-detect.js';
+import { buildChildEnv, SIM_ENV_PREFIXES } from './spawn-env.js';
+
+/** The launcher of the bundled simulator (src/simulator/launcher.ts). */
+export type SimulatorSpawnSpec = (extraArgs: string[]) => { command: string; args: string[] };
+
+/**
+ * A minimal valid built-in provider file: no templates, no built-in providers, no model rules
+ * (ZCODE-PROTOCOL §9.1; envelope `schemaVersion` + `revision` + the rule groups, as the CLI's
+ * release validator checks them). Only personal providers are then usable, which is what the hub
+ * configures. Written only when the CLI's own file cannot be found.
+ */
+export const MINIMAL_BUILTIN_PROVIDER_FILE = {
+  schemaVersion: 1,
+  revision: 0,
+  config: {
+    providerConfigRules: { providerRules: [], templateRules: [] },
+    modelConfigRules: { modelRules: [], modelApiRules: [], providerSiteRules: [], templateModelRules: [], builtinProviderModelRules: [] },
+  },
+} as const;
+
+/** Thrown when the configuration names no usable backend (e.g. `--backend zcode` without a CLI). */
+export class BackendConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'BackendConfigError';
+  }
+}
+
+export interface BackendChoice {
+  kind: 'zcode' | 'sim';
+  /** zcode.cjs for the real CLI. */
+  cli?: string;
+}
+
+export interface ChoiceDeps {
+  env: NodeJS.ProcessEnv;
+  platform: NodeJS.Platform;
+  probe?: FsProbe;
+  logger: Logger;
+}
+
+/**
+ * `--backend auto|zcode|sim` and `--zcode-cli` (HUB-DESIGN §1): an explicit CLI path must exist;
+ * `zcode` without a CLI is an error; `auto` without one falls back to the simulator with one log
+ * line naming where it looked.
+ */
+export function chooseBackend(config: Pick<HubConfig, 'backend' | 'zcodeCli'>, deps: ChoiceDeps): BackendChoice {
+  const probe = deps.probe ?? realFsProbe;
+  if (config.backend === 'sim') return { kind: 'sim' };
+  if (config.zcodeCli !== undefined) {
+    const cli = path.resolve(config.zcodeCli);
+    if (!probe.isFile(cli)) throw new BackendConfigError(`--zcode-cli ${cli} does not exist (expected the ZCode CLI entry, …/resources/glm/zcode.cjs)`);
+    return { kind: 'zcode', cli };
+  }
+  const found = detectZcodeCli(deps.env, deps.platform, probe);
+  if (found) return { kind: 'zcode', cli: found };
+  const platform = deps.platform === 'darwin' || deps.platform === 'linux' || deps.platform === 'win32' ? deps.platform : undefined;
+  const looked = platform ? zcodeCliCandidates(deps.env, platform, probe) : [];
+  if (config.backend === 'zcode') {
+    throw new BackendConfigError(`no ZCode CLI found (looked in: ${looked.join(', ') || 'nowhere on this platform'}); pass --zcode-cli PATH or use --backend sim`);
+  }
+  deps.logger.info({ looked }, 'no ZCode CLI found; using the bundled simulator (--backend auto). Pass --zcode-cli PATH to use a real CLI');
+  return { kind: 'sim' };
+}
+
+export interface PlanDeps {
+  env: NodeJS.ProcessEnv;
+  platform: NodeJS.Platform;
+  probe?: FsProbe;
+  simulatorSpawnSpec: SimulatorSpawnSpec;
+  /** The node binary that runs zcode.cjs. */
+  nodePath?: string;
+}
+
+/** The built-in provider file to pass (§9.4): configured, else shipped beside the CLI, else the hub's minimal one. */
+export function builtinProviderFile(config: Pick<HubConfig, 'builtinProviderFile' | 'stateDir'>, choice: BackendChoice, deps: Pick<PlanDeps, 'platform' | 'probe'>): { file: string; mustWrite: boolean } {
+  if (config.builtinProviderFile !== undefined) return { file: path.resolve(config.builtinProviderFile), mustWrite: false };
+  if (choice.cli) {
+    const shipped = findShippedBuiltinProviderFile(choice.cli, deps.platform, deps.probe ?? realFsProbe);
+    if (shipped) return { file: shipped, mustWrite: false };
+  }
+  return { file: statePaths(config.stateDir).builtinProviders, mustWrite: true };
+}
+
+/**
+ * Everything the spawn needs: command and args (never a shell), the allow-listed environment with
+ * both provider variables set (ZCODE-PROTOCOL §9.4, §11.19), the state dir as cwd. Writes the
+ * minimal built-in provider file when it is the one used and does not exist yet.
+ */
+export function buildSpawnPlan(config: HubConfig, choice: BackendChoice, deps: PlanDeps): SpawnPlan {
+  const paths = statePaths(config.stateDir);
+  ensurePrivateDir(config.stateDir);
+  const builtin = builtinProviderFile(config, choice, deps);
+  if (builtin.mustWrite && !fs.existsSync(builtin.file)) {
+    writeFileAtomic(builtin.file, `${JSON.stringify(MINIMAL_BUILTIN_PROVIDER_FILE, null, 2)}\n`);
+  }
+  const set = {
+    ZCODE_BUILTIN_PROVIDER_CONFIG_FILE: builtin.file,
+    ZCODE_PERSONAL_PROVIDER_CONFIG_FILE: config.providerFile,
+  };
+  if (choice.kind === 'zcode' && choice.cli) {
+    return {
+      kind: 'zcode',
+      command: deps.nodePath ?? process.execPath,
+      args: [choice.cli, 'app-server'],
+      env: buildChildEnv(deps.env, { platform: deps.platform, set }),
+      cwd: config.stateDir,
+      entry: choice.cli,
+    };
+  }
+  ensurePrivateDir(paths.simData);
+  const spec = deps.simulatorSpawnSpec(['--scenario', config.scenario, '--data-dir', paths.simData, ...config.simArgs]);
+  return {
+    kind: 'sim',
+    command: spec.command,
+    args: spec.args,
+    env: buildChildEnv(deps.env, { platform: deps.platform, extraPrefixes: SIM_ENV_PREFIXES, set }),
+    cwd: config.stateDir,
+    entry: spec.args.find((a) => /\.(c|m)?(j|t)s$/.test(a)) ?? spec.command,
+  };
+}
