@@ -10,6 +10,13 @@ import type { Authenticator } from '../auth/identity.js';
 import { authHook } from './auth-hook.js';
 import { installErrorHandler } from './error-handler.js';
 import { healthRoutes } from './routes/health.js';
+import fastifyWebsocket from '@fastify/websocket';
+import { gatewayPlugin } from '../gateway/acp-route.js';
+import type { GatewayHub } from '../gateway/hub-api.js';
+import { sessionRoutes } from './routes/sessions.js';
+import { interactionRoutes } from './routes/interactions.js';
+import { instanceRoutes } from './routes/instances.js';
+import { statusRoutes } from './routes/status.js';
 
 /** Everything the HTTP app needs, built by the composition root (src/main.ts) or by a test. */
 export interface AppDeps {
@@ -18,6 +25,8 @@ export interface AppDeps {
   backend: BackendPort;
   authenticator: Authenticator;
   version: string;
+  /** The domain hub (src/domain/hub.ts); `/acp` and the session/interaction routes are mounted when given. */
+  hub?: GatewayHub;
 }
 
 /**
@@ -47,6 +56,20 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(authHook, { authenticator: deps.authenticator });
 
   await app.register(healthRoutes, { backend: deps.backend, version: deps.version });
+  if (deps.hub) {
+    // ws closes a connection whose message exceeds maxPayload with 1009 (WS-01).
+    await app.register(fastifyWebsocket, { options: { maxPayload: deps.config.limits.wsMaxMessageBytes } });
+    await app.register(gatewayPlugin, { hub: deps.hub, config: deps.config, logger: deps.logger, version: deps.version, authenticator: deps.authenticator });
+    await app.register(statusRoutes, { hub: deps.hub, version: deps.version, connections: () => app.gateway.size });
+    await app.register(sessionRoutes, { hub: deps.hub });
+    await app.register(interactionRoutes, { hub: deps.hub });
+    const startedAt = Date.now();
+    const port = (): number | undefined => {
+      const a = app.server.address();
+      return typeof a === 'object' && a ? a.port : undefined;
+    };
+    await app.register(instanceRoutes, { hub: deps.hub, config: deps.config, startedAt, port });
+  }
 
   return app;
 }

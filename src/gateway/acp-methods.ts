@@ -1,0 +1,155 @@
+import { PROTOCOL_VERSION, type InitializeResponse, type ListSessionsResponse, type LoadSessionResponse, type NewSessionResponse, type PromptResponse } from '@agentclientprotocol/sdk';
+import { HubError } from '../errors.js';
+import {
+  attachMeta,
+  cancelParams,
+  closeSessionParams,
+  initializeParams,
+  listSessionsParams,
+  loadSessionParams,
+  newSessionMeta,
+  newSessionParams,
+  promptParams,
+  resumeSessionParams,
+  setConfigOptionParams,
+  setModeParams,
+  zcodeMeta,
+} from './acp-schemas.js';
+import type { ClientConnection } from './client-connection.js';
+import type { ReplayMeta, SessionOpened } from './hub-api.js';
+import { method, type DispatchContext, type MethodSpec } from './method-spec.js';
+
+/** `_meta.zcode` capabilities advertised at `initialize` (docs/CLIENT-PROTOCOL.md). */
+const ZCODE_CAPABILITIES = {
+  loadEarlier: true,
+  interactions: true,
+  fork: true,
+  compact: true,
+  goal: true,
+  backgroundTasks: true,
+  replay: { afterSeq: true, limit: true },
+} as const;
+
+const CONFIG_IDS = ['model', 'mode', 'thought_level'] as const;
+type ConfigId = (typeof CONFIG_IDS)[number];
+
+function badParams(message: string, path: string): HubError {
+  return new HubError('HUB_ERR_BAD_REQUEST', message, { issues: [{ path, message }] });
+}
+
+/** A `-32602`-shaped failure for a `_meta.zcode` block that does not parse. */
+function metaOrThrow<T>(result: { success: true; data: T } | { success: false; error: { issues: Array<{ path: PropertyKey[]; message: string }> } }): T {
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  throw badParams(issue?.message ?? 'invalid _meta.zcode', `_meta.zcode.${issue?.path.map(String).join('.') ?? ''}`);
+}
+
+/** The ACP shape of an opened session plus its `_meta.zcode` position. */
+function openedResult(opened: SessionOpened, extra: Record<string, unknown> = {}): NewSessionResponse {
+  return {
+    sessionId: opened.sessionId,
+    ...(opened.modes ? { modes: opened.modes } : {}),
+    ...(opened.configOptions ? { configOptions: opened.configOptions } : {}),
+    _meta: { zcode: { seq: opened.seq, epoch: opened.epoch, ...extra } },
+  };
+}
+
+async function attach(ctx: DispatchContext, conn: ClientConnection, p: { sessionId: string; _meta?: { [k: string]: unknown } | null }, history: boolean): Promise<LoadSessionResponse & { replayMeta?: ReplayMeta & { turnActive: boolean } }> {
+  const meta = metaOrThrow(zcodeMeta(attachMeta, p));
+  const opened = await ctx.hub.loadSession(conn, p.sessionId, { ...meta, history });
+  const { sessionId: _sid, ...result } = openedResult(opened, { replayMeta: opened.replayMeta });
+  if (conn.profile !== 'legacy') return result;
+  // zcode-acp-remote reads `replayMeta` at the top level of the result, with `turnActive` telling
+  // it to restore its running UI (HUB-DESIGN §5.1).
+  const turnActive = (ctx.hub.getSession(p.sessionId)?.state ?? 'idle') !== 'idle';
+  return { ...result, replayMeta: { ...opened.replayMeta, turnActive } };
+}
+
+/** The standard ACP methods the hub serves (HUB-DESIGN §5), by wire name. */
+export const ACP_METHODS: Record<string, MethodSpec> = {
+  initialize: method(initializeParams, 'view', (ctx, conn, p): InitializeResponse => {
+    conn.elicitationForm = Boolean(p.clientCapabilities?.elicitation?.form);
+    const clientName = p.clientInfo?.name?.trim();
+    if (clientName) {
+      conn.clientName = clientName.slice(0, 128);
+      conn.displayName = conn.clientName;
+    }
+    const status = ctx.hub.status();
+    const result: InitializeResponse = {
+      // ACP: the agent answers with the version it speaks; a client that cannot speak it disconnects.
+      protocolVersion: PROTOCOL_VERSION,
+      agentCapabilities: {
+        loadSession: true,
+        promptCapabilities: { image: true, audio: false, embeddedContext: true },
+        mcpCapabilities: { http: false, sse: false },
+        sessionCapabilities: { list: {}, resume: {}, close: {} },
+        _meta: { zcode: ZCODE_CAPABILITIES },
+      },
+      agentInfo: { name: 'zcode-hub', title: 'zcode-hub', version: ctx.version },
+      authMethods: [],
+      _meta: {
+        zcode: {
+          hubVersion: ctx.version,
+          epoch: status.epoch,
+          clientId: conn.clientId,
+          identity: { name: conn.identity.name, scope: conn.identity.scope },
+          backend: { state: status.backend.state },
+        },
+      },
+    };
+    return result;
+  }),
+
+  'session/new': method(newSessionParams, 'operate', async (ctx, conn, p) => {
+    const meta = metaOrThrow(zcodeMeta(newSessionMeta, p));
+    return openedResult(await ctx.hub.newSession(conn, { cwd: p.cwd, ...meta }));
+  }),
+
+  'session/list': method(listSessionsParams, 'view', async (ctx, _conn, p): Promise<ListSessionsResponse> => {
+    const rows = await ctx.hub.listSessions(p.cwd ? { cwd: p.cwd } : {});
+    return {
+      sessions: rows.map((s) => ({
+        sessionId: s.sessionId,
+        cwd: s.cwd,
+        ...(s.title !== undefined ? { title: s.title } : {}),
+        ...(s.updatedAt !== undefined ? { updatedAt: new Date(s.updatedAt).toISOString() } : {}),
+        _meta: { zcode: { state: s.state, model: s.model ?? null, clients: s.clients, pendingInteractions: s.pendingInteractions } },
+      })),
+    };
+  }),
+
+  'session/load': method(loadSessionParams, 'view', (ctx, conn, p) => attach(ctx, conn, p, true)),
+  'session/resume': method(resumeSessionParams, 'view', (ctx, conn, p) => attach(ctx, conn, p, false)),
+
+  'session/prompt': method(promptParams, 'operate', async (ctx, conn, p): Promise<PromptResponse> => {
+    const r = await ctx.hub.prompt(conn, p.sessionId, p.prompt);
+    const zcode: Record<string, unknown> = {};
+    if (r.turnId !== undefined) zcode.turnId = r.turnId;
+    if (r.usage !== undefined) zcode.usage = r.usage;
+    if (r.queuedBehind !== undefined) zcode.queuedBehind = r.queuedBehind;
+    return { stopReason: r.stopReason, ...(Object.keys(zcode).length ? { _meta: { zcode } } : {}) };
+  }),
+
+  // A notification in ACP; also accepted as a request (then answered `{}`).
+  'session/cancel': method(cancelParams, 'operate', async (ctx, conn, p) => {
+    await ctx.hub.cancel(conn, p.sessionId);
+    return {};
+  }),
+
+  'session/set_mode': method(setModeParams, 'operate', async (ctx, conn, p) => {
+    await ctx.hub.setMode(conn, p.sessionId, p.modeId);
+    return {};
+  }),
+
+  'session/set_config_option': method(setConfigOptionParams, 'operate', async (ctx, conn, p) => {
+    if (!(CONFIG_IDS as readonly string[]).includes(p.configId)) throw badParams(`configId must be one of ${CONFIG_IDS.join(', ')}`, 'configId');
+    const value = (p as { value?: unknown }).value;
+    if (typeof value !== 'string') throw badParams('value must be a value id (string)', 'value');
+    return { configOptions: await ctx.hub.setConfigOption(conn, p.sessionId, p.configId as ConfigId, value) };
+  }),
+
+  'session/close': method(closeSessionParams, 'view', (ctx, conn, p) => {
+    ctx.hub.detach(conn, p.sessionId);
+    return {};
+  }),
+};

@@ -1,0 +1,62 @@
+import type { FastifyInstance } from 'fastify';
+import type {} from '@fastify/websocket';
+import fp from 'fastify-plugin';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { HubError } from '../errors.js';
+import { GatewayServer, type GatewayServerDeps } from './gateway-server.js';
+import { LEGACY_INSTANCE_ID, profileFor } from './legacy-profile.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The WebSocket gateway (live connections), for status routes and tests. */
+    gateway: GatewayServer;
+  }
+}
+
+const acpQuery = z.object({
+  /** zcode-acp-remote: selects the legacy profile (HUB-DESIGN §5.1). */
+  instance: z.string().max(128).optional(),
+  /** Compat credential; read by the auth hook, never logged. */
+  token: z.string().optional(),
+});
+
+/**
+ * `GET /acp` upgraded to WebSocket (HUB-DESIGN §5). The upgrade passes the same hooks as every
+ * route (Host/Origin, then auth with scope `view`); caps and the instance id are checked before
+ * the upgrade so a refused client gets an HTTP status, not a dropped socket.
+ * Requires @fastify/websocket to be registered first (buildApp does, with `maxPayload`).
+ */
+export const gatewayPlugin = fp(
+  async (app: FastifyInstance, opts: GatewayServerDeps) => {
+    const gateway = new GatewayServer(opts);
+    app.decorate('gateway', gateway);
+    gateway.start();
+    app.addHook('preClose', async () => gateway.close());
+
+    app.withTypeProvider<ZodTypeProvider>().get(
+      '/acp',
+      {
+        websocket: true,
+        config: { scope: 'view' },
+        schema: { summary: 'ACP over WebSocket (docs/CLIENT-PROTOCOL.md)', tags: ['acp'], querystring: acpQuery },
+        preValidation: async (req) => {
+          const { instance } = req.query;
+          if (instance !== undefined && instance !== LEGACY_INSTANCE_ID) throw new HubError('HUB_ERR_NOT_FOUND', 'Unknown instance');
+          if (!req.identity) throw new HubError('HUB_ERR_UNAUTHENTICATED');
+          const refused = gateway.admissionError(req.identity);
+          if (refused) throw refused;
+        },
+      },
+      (socket, req) => {
+        // preValidation guarantees the identity; the auth hook set it before.
+        if (!req.identity) {
+          socket.close(4401, 'unauthenticated');
+          return;
+        }
+        gateway.accept(socket, req.identity, profileFor(req.query.instance));
+      },
+    );
+  },
+  { name: 'zcode-hub-gateway', dependencies: ['@fastify/websocket'] },
+);

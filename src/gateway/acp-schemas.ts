@@ -1,0 +1,82 @@
+import { createRequire } from 'node:module';
+import { z } from 'zod';
+import type {
+  CancelNotification,
+  CancelRequestNotification,
+  CloseSessionRequest,
+  InitializeRequest,
+  ListSessionsRequest,
+  LoadSessionRequest,
+  NewSessionRequest,
+  PromptRequest,
+  ResumeSessionRequest,
+  SetSessionConfigOptionRequest,
+  SetSessionModeRequest,
+} from '@agentclientprotocol/sdk';
+
+/**
+ * Zod validators for every ACP message a client sends, derived at start-up from the SDK's
+ * official JSON Schema (HUB-DESIGN §5: never hand-declare what the SDK provides). The SDK's
+ * generated zod module is not among its package exports, so we convert its exported
+ * `schema/v1/schema.json` with `z.fromJSONSchema`; the TypeScript types are the SDK's.
+ * Only the `_zcode/*` extensions, which the SDK cannot know, are declared here.
+ */
+
+const require = createRequire(import.meta.url);
+const acpJsonSchema = z.object({ $defs: z.record(z.string(), z.unknown()) }).parse(require('@agentclientprotocol/sdk/schema/v1/schema.json'));
+
+/** The zod validator of one `$defs` entry of the ACP schema, typed with the SDK's own type. */
+function acp<T>(name: string): z.ZodType<T> {
+  if (!(name in acpJsonSchema.$defs)) throw new Error(`ACP schema has no definition ${name}`);
+  // The cast is the one seam between the SDK's JSON Schema and its TS types (same generator).
+  return z.fromJSONSchema({ $ref: `#/$defs/${name}`, $defs: acpJsonSchema.$defs } as Parameters<typeof z.fromJSONSchema>[0]) as z.ZodType<T>;
+}
+
+export const initializeParams = acp<InitializeRequest>('InitializeRequest');
+export const newSessionParams = acp<NewSessionRequest>('NewSessionRequest');
+export const loadSessionParams = acp<LoadSessionRequest>('LoadSessionRequest');
+export const resumeSessionParams = acp<ResumeSessionRequest>('ResumeSessionRequest');
+export const listSessionsParams = acp<ListSessionsRequest>('ListSessionsRequest');
+export const promptParams = acp<PromptRequest>('PromptRequest');
+export const cancelParams = acp<CancelNotification>('CancelNotification');
+export const setModeParams = acp<SetSessionModeRequest>('SetSessionModeRequest');
+export const setConfigOptionParams = acp<SetSessionConfigOptionRequest>('SetSessionConfigOptionRequest');
+export const closeSessionParams = acp<CloseSessionRequest>('CloseSessionRequest');
+export const cancelRequestParams = acp<CancelRequestNotification>('CancelRequestNotification');
+
+// ---- `_meta.zcode` of standard methods (docs/CLIENT-PROTOCOL.md "Methods") ----
+
+/** `session/new` `_meta.zcode`: initial mode, model and thought level. */
+export const newSessionMeta = z.object({
+  mode: z.string().min(1).max(64).optional(),
+  model: z.object({ providerId: z.string().min(1).max(256), modelId: z.string().min(1).max(256) }).optional(),
+  thoughtLevel: z.string().min(1).max(64).optional(),
+});
+
+/** `session/load` / `session/resume` `_meta.zcode`: where the client left off (HUB-DESIGN §4.2). */
+export const attachMeta = z.object({
+  afterSeq: z.number().int().min(0).optional(),
+  epoch: z.string().max(128).optional(),
+  limit: z.number().int().min(1).optional(),
+});
+
+/** Reads `params._meta.zcode` through `schema`; an absent block is `{}`. */
+export function zcodeMeta<T extends z.ZodType>(schema: T, params: { _meta?: { [k: string]: unknown } | null }): z.ZodSafeParseResult<z.infer<T>> {
+  const raw = params._meta?.zcode;
+  return schema.safeParse(raw ?? {}) as z.ZodSafeParseResult<z.infer<T>>;
+}
+
+// ---- `_zcode/*` extension methods (docs/CLIENT-PROTOCOL.md) ----
+
+const sessionId = z.string().min(1).max(256);
+
+/** `_zcode/load_earlier`; `before` is the zcode-acp-remote spelling of `cursor` (HUB-DESIGN §5.1). */
+export const loadEarlierParams = z
+  .object({ sessionId, cursor: z.string().min(1).max(4096).optional(), before: z.string().min(1).max(4096).optional(), limit: z.number().int().min(1).max(10_000).optional() })
+  .refine((p) => p.cursor !== undefined || p.before !== undefined, { message: 'cursor is required', path: ['cursor'] });
+
+export const interactionsListParams = z.object({ sessionId: sessionId.optional() });
+export const forkParams = z.object({ sessionId, target: z.string().min(1).max(256).optional() });
+export const compactParams = z.object({ sessionId, instructions: z.string().max(64 * 1024).optional() });
+export const goalParams = z.object({ sessionId, action: z.string().min(1).max(64), objective: z.string().max(64 * 1024).optional() });
+export const cancelBackgroundTaskParams = z.object({ sessionId, taskId: z.string().min(1).max(256) });

@@ -1,0 +1,203 @@
+import { randomUUID } from 'node:crypto';
+import type { WebSocket } from 'ws';
+import type { Identity } from '../auth/identity.js';
+import type { ClientPort } from '../domain/client-port.js';
+import type { Logger } from '../logger.js';
+import { CLOSE } from './close-codes.js';
+import { errorFrame, notificationFrame, requestFrame, resultFrame, type RpcErrorObject, type RpcId } from './jsonrpc.js';
+
+/** The limits one connection enforces (a slice of `config.limits`). */
+export interface ConnectionLimits {
+  clientOutboundBudgetBytes: number;
+  protocolViolationsBeforeClose: number;
+  wsCloseGraceMs: number;
+}
+
+/** Why a request the hub sent to a client did not get a result. */
+export class ClientRequestError extends Error {
+  constructor(
+    readonly kind: 'closed' | 'withdrawn' | 'client_error',
+    message: string,
+    readonly rpcError?: RpcErrorObject,
+  ) {
+    super(message);
+    this.name = 'ClientRequestError';
+  }
+}
+
+interface PendingRequest {
+  method: string;
+  resolve: (value: unknown) => void;
+  reject: (err: Error) => void;
+}
+
+/**
+ * One authenticated WebSocket client (the hocuspocus `ClientConnection`): the domain's
+ * {@link ClientPort} over a `ws` socket. Sending never awaits the client: frames go straight to
+ * `ws`, and a client whose buffered bytes exceed its budget is closed 4008 (HUB-DESIGN §4.3).
+ */
+export class ClientConnection implements ClientPort {
+  readonly clientId = randomUUID();
+  displayName: string;
+  elicitationForm = false;
+  /** `clientInfo.name` from `initialize`, if any. */
+  clientName: string | undefined;
+  initialized = false;
+  /** Heartbeat: set by every pong, cleared by every ping (HUB-DESIGN §5). */
+  alive = true;
+  private closed = false;
+  private violations = 0;
+  private nextRequestId = 1;
+  private readonly pending = new Map<RpcId, PendingRequest>();
+  private readonly closeListeners: Array<(code: number, reason: string) => void> = [];
+  private graceTimer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly socket: WebSocket,
+    readonly identity: Identity,
+    readonly profile: 'acp' | 'legacy',
+    private readonly limits: ConnectionLimits,
+    readonly logger: Logger,
+  ) {
+    this.displayName = identity.name;
+    socket.on('close', (code: number, reason: Buffer) => this.finish(code, reason.toString('utf8')));
+    socket.on('pong', () => {
+      this.alive = true;
+    });
+  }
+
+  /** True while the socket is open and we have not decided to close it. */
+  get open(): boolean {
+    return !this.closed;
+  }
+
+  /** Registers a listener that runs once when the connection ends (any cause). */
+  onClose(listener: (code: number, reason: string) => void): void {
+    this.closeListeners.push(listener);
+  }
+
+  /** Queues a serialized frame; over budget the client is closed 4008 (never throws, never awaits). */
+  sendFrame(frame: string): void {
+    if (this.closed) return;
+    const bytes = Buffer.byteLength(frame);
+    if (this.socket.bufferedAmount + bytes > this.limits.clientOutboundBudgetBytes) {
+      this.logger.warn({ buffered: this.socket.bufferedAmount, frameBytes: bytes }, 'client over its outbound budget: closing 4008');
+      this.close(CLOSE.SLOW_CONSUMER, 'slow consumer');
+      return;
+    }
+    this.socket.send(frame);
+  }
+
+  /** Sends a hub → client request; `response` settles with the client's answer. */
+  request(method: string, params: unknown): { id: number; response: Promise<unknown> } {
+    const id = this.nextRequestId++;
+    const response = new Promise<unknown>((resolve, reject) => {
+      if (this.closed) {
+        reject(new ClientRequestError('closed', 'connection closed'));
+        return;
+      }
+      this.pending.set(id, { method, resolve, reject });
+    });
+    // A rejection nobody awaits must not become an unhandled rejection (the domain may drop it).
+    response.catch(() => undefined);
+    this.sendFrame(requestFrame(id, method, params));
+    return { id, response };
+  }
+
+  /** Withdraws an outstanding request: `$/cancel_request` (legacy: with `id` too), settled locally. */
+  cancelRequest(id: string | number): void {
+    const entry = this.pending.get(id);
+    if (!entry) return;
+    this.pending.delete(id);
+    entry.reject(new ClientRequestError('withdrawn', `${entry.method} withdrawn`));
+    const params = this.profile === 'legacy' ? { requestId: id, id } : { requestId: id };
+    this.sendFrame(notificationFrame('$/cancel_request', params));
+  }
+
+  /** Sends a notification built for this client alone (per-client frames are rare: presence, errors). */
+  notify(method: string, params: unknown): void {
+    this.sendFrame(notificationFrame(method, params));
+  }
+
+  /** Answers one of the client's requests. */
+  respond(id: RpcId, result: unknown): void {
+    this.sendFrame(resultFrame(id, result));
+  }
+
+  /** Answers one of the client's requests with an error. */
+  respondError(id: RpcId | null, error: RpcErrorObject): void {
+    this.sendFrame(errorFrame(id, error));
+  }
+
+  /** Routes the client's answer to one of our requests; unknown ids (late, withdrawn) are ignored. */
+  settle(id: RpcId | null, outcome: { result: unknown } | { error: RpcErrorObject }): void {
+    if (id === null) return;
+    const entry = this.pending.get(id);
+    if (!entry) return;
+    this.pending.delete(id);
+    if ('result' in outcome) entry.resolve(outcome.result);
+    else entry.reject(new ClientRequestError('client_error', outcome.error.message, outcome.error));
+  }
+
+  /** Counts one protocol violation; past the limit the socket is closed 4400. Returns true when closed. */
+  violation(reason: string): boolean {
+    this.violations += 1;
+    this.logger.debug({ reason, violations: this.violations }, 'protocol violation');
+    if (this.violations >= this.limits.protocolViolationsBeforeClose) {
+      this.logger.warn({ violations: this.violations }, 'too many protocol violations: closing 4400');
+      this.close(CLOSE.PROTOCOL_VIOLATION, 'too many protocol violations');
+      return true;
+    }
+    return false;
+  }
+
+  /** Heartbeat tick: terminate when the last ping got no pong, else ping again. */
+  heartbeat(): void {
+    if (this.closed) return;
+    if (!this.alive) {
+      this.logger.info('missed pong: terminating');
+      this.terminate();
+      return;
+    }
+    this.alive = false;
+    try {
+      this.socket.ping();
+    } catch {
+      this.terminate();
+    }
+  }
+
+  /**
+   * Closes with `code`. The connection counts as gone at once (the domain detaches it now);
+   * a peer that does not complete the close handshake in `wsCloseGraceMs` is terminated.
+   */
+  close(code: number, reason: string): void {
+    if (this.closed) return;
+    this.socket.close(code, reason);
+    this.graceTimer = setTimeout(() => this.socket.terminate(), this.limits.wsCloseGraceMs);
+    this.graceTimer.unref();
+    this.finish(code, reason);
+  }
+
+  /** Drops the socket without a close handshake (dead peer). */
+  terminate(): void {
+    this.socket.terminate();
+    this.finish(1006, 'terminated');
+  }
+
+  /** Idempotent end of life: pending requests reject with a typed error, listeners run once. */
+  private finish(code: number, reason: string): void {
+    if (this.graceTimer && this.socket.readyState === this.socket.CLOSED) clearTimeout(this.graceTimer);
+    if (this.closed) return;
+    this.closed = true;
+    for (const entry of this.pending.values()) entry.reject(new ClientRequestError('closed', 'connection closed'));
+    this.pending.clear();
+    for (const listener of this.closeListeners.splice(0)) {
+      try {
+        listener(code, reason);
+      } catch (err) {
+        this.logger.error({ err }, 'close listener failed');
+      }
+    }
+  }
+}

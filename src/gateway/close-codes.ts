@@ -1,0 +1,29 @@
+import { HUB_ERRORS } from '../errors.js';
+
+/**
+ * WebSocket close codes the gateway uses (docs/CLIENT-PROTOCOL.md "Connecting"). RFC 6455 codes
+ * where one fits; 4xxx private codes reuse the HTTP status they mean (hocuspocus convention),
+ * taken from the error catalog so the two never drift.
+ */
+export const CLOSE = {
+  /** Normal closure; never cancels a turn or an interaction (HUB-DESIGN §5). */
+  NORMAL: 1000,
+  /** The hub is shutting down. */
+  GOING_AWAY: 1001,
+  /** A binary frame: the protocol is one JSON-RPC message per text frame. */
+  UNSUPPORTED_DATA: 1003,
+  /** Policy: connection caps (per token / total) crossed after the upgrade. */
+  POLICY: 1008,
+  /** A message over `limits.wsMaxMessageBytes` (ws closes with it by itself, via `maxPayload`). */
+  TOO_BIG: HUB_ERRORS.HUB_ERR_PAYLOAD_TOO_LARGE.close,
+  /** Over the outbound budget: reconnect and resume from the last seq (HUB-DESIGN §4.3). */
+  SLOW_CONSUMER: HUB_ERRORS.HUB_ERR_SLOW_CONSUMER.close,
+  /** `limits.protocolViolationsBeforeClose` bad messages on one socket. */
+  PROTOCOL_VIOLATION: HUB_ERRORS.HUB_ERR_PROTOCOL_VIOLATION.close,
+  /** The token was revoked or expired while the socket was open (HUB-DESIGN §7). */
+  UNAUTHENTICATED: HUB_ERRORS.HUB_ERR_UNAUTHENTICATED.close,
+  /** Forbidden for this token. */
+  FORBIDDEN: HUB_ERRORS.HUB_ERR_FORBIDDEN.close,
+} as const;
+
+export type CloseCode = (typeof CLOSE)[keyof typeof CLOSE];

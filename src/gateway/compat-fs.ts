@@ -1,0 +1,130 @@
+import fs from 'node:fs/promises';
+import { constants } from 'node:fs';
+import path from 'node:path';
+import { HubError } from '../errors.js';
+
+/**
+ * Read-only file access for the zcode-acp-remote file browser (HUB-DESIGN §5.1), confined to a
+ * session's root: every path is resolved against the root and must still be inside it after
+ * `realpath` (so `..` and symlinks that leave the tree are refused); the file itself is opened
+ * with O_NOFOLLOW and checked through its handle, so what is served is what was checked.
+ * A root of `/` is never served. Shapes follow the app's bridge (`{root, entries, truncated}`).
+ */
+
+export interface FsListEntry {
+  name: string;
+  kind: 'file' | 'dir' | 'symlink';
+  size: number;
+  mtime: number;
+}
+
+export interface FsListing {
+  root: string;
+  entries: FsListEntry[];
+  truncated: boolean;
+}
+
+/** The realpath of a session root; refuses `/` and missing roots. */
+export async function resolveRoot(root: string): Promise<string> {
+  let real: string;
+  try {
+    real = await fs.realpath(root);
+  } catch {
+    throw new HubError('HUB_ERR_NOT_FOUND', 'Session root unavailable');
+  }
+  if (real === path.parse(real).root) throw new HubError('HUB_ERR_FORBIDDEN', 'Session root unavailable');
+  return real;
+}
+
+/** Resolves `rel` inside `root` (already real) and proves the real target stays inside it. */
+export async function resolveInside(root: string, rel: string | undefined): Promise<string> {
+  if (rel !== undefined && rel.includes('\0')) throw new HubError('HUB_ERR_BAD_REQUEST', 'Invalid path');
+  const target = rel ? path.resolve(root, rel) : root;
+  let real: string;
+  try {
+    real = await fs.realpath(target);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw code === 'ENOENT' || code === 'ENOTDIR' ? new HubError('HUB_ERR_NOT_FOUND', 'Not found') : new HubError('HUB_ERR_FORBIDDEN', 'Unreadable');
+  }
+  if (real !== root && !real.startsWith(root + path.sep)) throw new HubError('HUB_ERR_FORBIDDEN', 'Path escapes the session root');
+  return real;
+}
+
+/** One directory level, directories first, at most `maxEntries`. */
+export async function listDirectory(root: string, rel: string | undefined, maxEntries: number): Promise<FsListing> {
+  const dir = await resolveInside(root, rel);
+  let dirents: import('node:fs').Dirent[];
+  try {
+    dirents = await fs.readdir(dir, { withFileTypes: true });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOTDIR') throw new HubError('HUB_ERR_NOT_FOUND', 'Not a directory');
+    throw new HubError('HUB_ERR_FORBIDDEN', 'Unreadable');
+  }
+  dirents.sort((a, b) => Number(b.isDirectory()) - Number(a.isDirectory()) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const truncated = dirents.length > maxEntries;
+  const entries: FsListEntry[] = [];
+  for (const d of dirents.slice(0, maxEntries)) {
+    const kind = d.isDirectory() ? 'dir' : d.isSymbolicLink() ? 'symlink' : 'file';
+    let size = 0;
+    let mtime = 0;
+    // Symlinks are not followed here; their target is checked only when read through.
+    if (kind !== 'symlink') {
+      try {
+        const s = await fs.lstat(path.join(dir, d.name));
+        size = s.size;
+        mtime = s.mtimeMs;
+      } catch {
+        // Deleted meanwhile: keep zeros.
+      }
+    }
+    entries.push({ name: d.name, kind, size, mtime });
+  }
+  return { root, entries, truncated };
+}
+
+/** Reads a regular file inside `root`, refusing anything over `maxBytes` (413). */
+export async function readFileConfined(root: string, rel: string | undefined, maxBytes: number): Promise<{ data: Buffer; file: string }> {
+  const file = await resolveInside(root, rel);
+  let handle: fs.FileHandle;
+  try {
+    handle = await fs.open(file, constants.O_RDONLY | constants.O_NOFOLLOW);
+  } catch {
+    throw new HubError('HUB_ERR_FORBIDDEN', 'Unreadable');
+  }
+  try {
+    const stat = await handle.stat();
+    if (!stat.isFile()) throw new HubError('HUB_ERR_NOT_FOUND', 'Not a file');
+    if (stat.size > maxBytes) throw new HubError('HUB_ERR_PAYLOAD_TOO_LARGE', `File larger than ${maxBytes} bytes`, { size: stat.size, limit: maxBytes });
+    const data = Buffer.alloc(stat.size);
+    const { bytesRead } = await handle.read(data, 0, stat.size, 0);
+    return { data: data.subarray(0, bytesRead), file };
+  } finally {
+    await handle.close();
+  }
+}
+
+const MIME_BY_EXT: Readonly<Record<string, string>> = {
+  '.txt': 'text/plain; charset=utf-8',
+  '.md': 'text/markdown; charset=utf-8',
+  '.json': 'application/json',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.html': 'text/plain; charset=utf-8',
+  '.svg': 'text/plain; charset=utf-8',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.pdf': 'application/pdf',
+};
+
+const TEXT_EXT = /\.(ts|tsx|jsx|cjs|py|rb|go|rs|java|kt|c|h|cpp|hpp|cs|sh|yml|yaml|toml|ini|sql|csv|xml|lock|gitignore)$/i;
+
+/** Content type for a served file; HTML and SVG go out as text so they never run in our origin. */
+export function mimeFor(file: string): string {
+  const ext = path.extname(file).toLowerCase();
+  return MIME_BY_EXT[ext] ?? (TEXT_EXT.test(file) ? 'text/plain; charset=utf-8' : 'application/octet-stream');
+}

@@ -1,0 +1,117 @@
+import { scopeAllows } from '../auth/identity.js';
+import { assertNever, HubError } from '../errors.js';
+import { ACP_METHODS } from './acp-methods.js';
+import type { ClientConnection } from './client-connection.js';
+import { classify, invalidParams, protocolError, type Inbound } from './jsonrpc.js';
+import type { DispatchContext, MethodSpec } from './method-spec.js';
+import { toRpcError } from './rpc-errors.js';
+import { ZCODE_METHODS } from './zcode-methods.js';
+
+const METHODS: ReadonlyMap<string, MethodSpec> = new Map(Object.entries({ ...ACP_METHODS, ...ZCODE_METHODS }));
+
+/** ACP: every other method waits for `initialize` (the hub attaches the client to the domain then). */
+const INITIALIZE = 'initialize';
+/** A client withdrawing one of its own requests; the hub does not abort hub calls, so it is noted only. */
+const CANCEL_REQUEST = '$/cancel_request';
+
+/**
+ * Turns inbound text frames into hub calls (HUB-DESIGN §5): parse, classify, check scope, validate
+ * params with the ACP schemas, then run the handler without awaiting it — a prompt that lasts
+ * a whole turn must not hold up the socket. Every failure becomes a typed JSON-RPC error; the
+ * socket stays open until `protocolViolationsBeforeClose` bad messages.
+ */
+export class Dispatcher {
+  constructor(private readonly ctx: DispatchContext) {}
+
+  /** Handles one text frame; never throws. */
+  handleText(conn: ClientConnection, text: string): void {
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      conn.respondError(null, protocolError('HUB_ERR_PARSE'));
+      conn.violation('parse error');
+      return;
+    }
+    this.handleMessage(conn, classify(value));
+  }
+
+  private handleMessage(conn: ClientConnection, msg: Inbound): void {
+    switch (msg.kind) {
+      case 'invalid':
+        conn.respondError(msg.id, protocolError('HUB_ERR_INVALID_MESSAGE', `Invalid request: ${msg.reason}`));
+        conn.violation(msg.reason);
+        return;
+      case 'result':
+        conn.settle(msg.id, { result: msg.result });
+        return;
+      case 'error':
+        conn.settle(msg.id, { error: msg.error });
+        return;
+      case 'request':
+        this.request(conn, msg);
+        return;
+      case 'notification':
+        this.notification(conn, msg);
+        return;
+      default:
+        assertNever(msg, 'inbound message');
+    }
+  }
+
+  private request(conn: ClientConnection, msg: Extract<Inbound, { kind: 'request' }>): void {
+    const spec = METHODS.get(msg.method);
+    if (!spec) {
+      // Not a violation: ACP clients probe optional extensions (e.g. zcode-acp-remote's account/usage_stats).
+      conn.respondError(msg.id, protocolError('HUB_ERR_METHOD_NOT_FOUND', `Method not found: ${msg.method.slice(0, 64)}`));
+      return;
+    }
+    if (!conn.initialized && msg.method !== INITIALIZE) {
+      conn.respondError(msg.id, protocolError('HUB_ERR_INVALID_MESSAGE', 'Call initialize first'));
+      conn.violation('request before initialize');
+      return;
+    }
+    if (!scopeAllows(conn.identity.scope, spec.scope)) {
+      conn.respondError(msg.id, new HubError('HUB_ERR_FORBIDDEN', `${msg.method} needs the '${spec.scope}' scope`).toRpc());
+      return;
+    }
+    const parsed = spec.schema.safeParse(msg.params ?? {});
+    if (!parsed.success) {
+      conn.respondError(msg.id, invalidParams(parsed.error));
+      conn.violation(`invalid params for ${msg.method}`);
+      return;
+    }
+    void Promise.resolve()
+      .then(() => spec.handle(this.ctx, conn, parsed.data, msg.method))
+      .then(
+        (result) => {
+          conn.respond(msg.id, result ?? {});
+          if (msg.method === INITIALIZE && !conn.initialized) {
+            conn.initialized = true;
+            this.ctx.onInitialized(conn);
+          }
+        },
+        (err: unknown) => conn.respondError(msg.id, toRpcError(err, conn.logger)),
+      )
+      .catch((err: unknown) => conn.logger.error({ err }, 'failed to answer a request'));
+  }
+
+  private notification(conn: ClientConnection, msg: Extract<Inbound, { kind: 'notification' }>): void {
+    if (msg.method === CANCEL_REQUEST) return;
+    const spec = METHODS.get(msg.method);
+    // ACP: unknown notifications are ignored; there is nobody to answer.
+    if (!spec || !conn.initialized) return;
+    if (!scopeAllows(conn.identity.scope, spec.scope)) {
+      conn.logger.info({ method: msg.method }, 'notification refused for this scope');
+      return;
+    }
+    const parsed = spec.schema.safeParse(msg.params ?? {});
+    if (!parsed.success) {
+      conn.violation(`invalid params for ${msg.method}`);
+      return;
+    }
+    void Promise.resolve()
+      .then(() => spec.handle(this.ctx, conn, parsed.data, msg.method))
+      .catch((err: unknown) => conn.logger.info({ err, method: msg.method }, 'notification failed'));
+  }
+}

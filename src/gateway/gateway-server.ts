@@ -1,0 +1,139 @@
+import type { WebSocket } from 'ws';
+import type { Authenticator, Identity } from '../auth/identity.js';
+import type { HubConfig } from '../config/schema.js';
+import { HubError } from '../errors.js';
+import type { Logger } from '../logger.js';
+import { ClientConnection } from './client-connection.js';
+import { CLOSE } from './close-codes.js';
+import { Dispatcher } from './dispatch.js';
+import type { GatewayHub } from './hub-api.js';
+
+export interface GatewayServerDeps {
+  hub: GatewayHub;
+  config: HubConfig;
+  logger: Logger;
+  version: string;
+  authenticator?: Authenticator;
+}
+
+/** Longest delay `setTimeout` accepts (about 24.8 days); later expiries are re-armed. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * The gateway's `Server` (hocuspocus model): every live client connection, the connection caps
+ * (HUB-DESIGN §8), the heartbeat (§5) and closing sockets whose token is revoked or expires (§7).
+ */
+export class GatewayServer {
+  private readonly conns = new Map<string, ClientConnection>();
+  private readonly perToken = new Map<string, number>();
+  private readonly dispatcher: Dispatcher;
+  private heartbeatTimer: NodeJS.Timeout | undefined;
+  private unsubscribeRevoked: (() => void) | undefined;
+  private closing = false;
+
+  constructor(private readonly deps: GatewayServerDeps) {
+    this.dispatcher = new Dispatcher({
+      hub: deps.hub,
+      version: deps.version,
+      logger: deps.logger,
+      onInitialized: (conn) => {
+        if (conn.open) deps.hub.connect(conn);
+      },
+    });
+  }
+
+  /** Starts the heartbeat and listens for revocations (idempotent). */
+  start(): void {
+    if (this.heartbeatTimer) return;
+    this.heartbeatTimer = setInterval(() => {
+      for (const conn of this.conns.values()) conn.heartbeat();
+    }, this.deps.config.limits.heartbeatIntervalMs);
+    this.heartbeatTimer.unref();
+    this.unsubscribeRevoked = this.deps.authenticator?.onRevoked?.((tokenId) => this.closeToken(tokenId, 'token revoked'));
+  }
+
+  /** Live connections. */
+  get size(): number {
+    return this.conns.size;
+  }
+
+  /** The live connections (read-only view, for status routes and tests). */
+  connections(): IterableIterator<ClientConnection> {
+    return this.conns.values();
+  }
+
+  /** Why a new connection for `identity` would be refused, or undefined when it may open. */
+  admissionError(identity: Identity): HubError | undefined {
+    const limits = this.deps.config.limits;
+    if (this.closing) return new HubError('HUB_ERR_BACKEND_UNAVAILABLE', 'The hub is shutting down');
+    if (this.conns.size >= limits.connectionsTotal) return new HubError('HUB_ERR_LIMIT', 'Too many open connections', { limit: 'connectionsTotal' });
+    if ((this.perToken.get(identity.tokenId) ?? 0) >= limits.connectionsPerToken) {
+      return new HubError('HUB_ERR_LIMIT', 'Too many open connections for this token', { limit: 'connectionsPerToken' });
+    }
+    return undefined;
+  }
+
+  /** Takes over an upgraded socket of an authenticated caller. */
+  accept(socket: WebSocket, identity: Identity, profile: 'acp' | 'legacy'): ClientConnection | undefined {
+    const limits = this.deps.config.limits;
+    const conn = new ClientConnection(socket, identity, profile, limits, this.deps.logger.child({ component: 'gateway' }));
+    const log = conn.logger.child({ clientId: conn.clientId });
+    // ws emits 'error' before closing on a protocol error (1009 too big, 1007 bad UTF-8): log, never crash.
+    socket.on('error', (err) => log.info({ err: { message: err.message, code: (err as { code?: string }).code } }, 'socket error'));
+    const refused = this.admissionError(identity);
+    if (refused) {
+      // The pre-upgrade check raced with another upgrade of the same token.
+      socket.close(CLOSE.POLICY, refused.message);
+      return undefined;
+    }
+    this.conns.set(conn.clientId, conn);
+    this.perToken.set(identity.tokenId, (this.perToken.get(identity.tokenId) ?? 0) + 1);
+    const expiry = this.armExpiry(conn);
+    conn.onClose((code) => {
+      if (expiry) clearTimeout(expiry);
+      this.conns.delete(conn.clientId);
+      const left = (this.perToken.get(identity.tokenId) ?? 1) - 1;
+      if (left > 0) this.perToken.set(identity.tokenId, left);
+      else this.perToken.delete(identity.tokenId);
+      // A close never settles or cancels anything: the domain only detaches (HUB-DESIGN §4.5).
+      if (conn.initialized) this.deps.hub.disconnect(conn.clientId);
+      log.info({ code }, 'client disconnected');
+    });
+    socket.on('message', (data: Buffer | ArrayBuffer | Buffer[], isBinary: boolean) => {
+      if (!conn.open) return;
+      if (isBinary) {
+        conn.close(CLOSE.UNSUPPORTED_DATA, 'binary frames are not supported');
+        return;
+      }
+      const text = Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.from(data).toString('utf8');
+      this.dispatcher.handleText(conn, text);
+    });
+    log.info({ profile, scope: identity.scope, name: identity.name }, 'client connected');
+    return conn;
+  }
+
+  /** Closes every socket of `tokenId` with 4401 (revocation, HUB-DESIGN §7). */
+  closeToken(tokenId: string, reason: string): void {
+    for (const conn of [...this.conns.values()]) if (conn.identity.tokenId === tokenId) conn.close(CLOSE.UNAUTHENTICATED, reason);
+  }
+
+  /** Closes every connection with 1001 and stops the heartbeat; memoised by the caller's app.close(). */
+  close(): void {
+    this.closing = true;
+    if (this.heartbeatTimer) clearInterval(this.heartbeatTimer);
+    this.unsubscribeRevoked?.();
+    for (const conn of [...this.conns.values()]) conn.close(CLOSE.GOING_AWAY, 'hub shutting down');
+  }
+
+  private armExpiry(conn: ClientConnection): NodeJS.Timeout | undefined {
+    const at = conn.identity.expiresAt;
+    if (at === undefined) return undefined;
+    const timer = setTimeout(() => {
+      if (!conn.open) return;
+      if (Date.now() >= at) conn.close(CLOSE.UNAUTHENTICATED, 'token expired');
+      else this.armExpiry(conn);
+    }, Math.min(Math.max(at - Date.now(), 0), MAX_TIMER_MS));
+    timer.unref();
+    return timer;
+  }
+}

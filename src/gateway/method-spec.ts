@@ -1,0 +1,30 @@
+import type { z } from 'zod';
+import type { Scope } from '../auth/identity.js';
+import type { Logger } from '../logger.js';
+import type { ClientConnection } from './client-connection.js';
+import type { GatewayHub } from './hub-api.js';
+
+/** What a method handler may use besides its connection. */
+export interface DispatchContext {
+  hub: GatewayHub;
+  version: string;
+  logger: Logger;
+  /** Called once per connection, right after its first `initialize` response is queued. */
+  onInitialized(conn: ClientConnection): void;
+}
+
+/** One client → hub method: its params schema, the scope it needs and its handler (HUB-DESIGN §5). */
+export interface MethodSpec<P = unknown> {
+  schema: z.ZodType<P>;
+  /** `view` reads; `operate` prompts, cancels, answers, changes settings of a session (HUB-DESIGN §7). */
+  scope: Scope;
+  /** Runs with validated params; the resolved value is the JSON-RPC result. */
+  handle(ctx: DispatchContext, conn: ClientConnection, params: P, method: string): Promise<unknown> | unknown;
+}
+
+/** Declares a method with its params type inferred from the schema (the registry erases `P`). */
+export function method<P>(schema: z.ZodType<P>, scope: Scope, handle: MethodSpec<P>['handle']): MethodSpec {
+  // Sound: `handle` only ever receives the output of `schema` (see dispatch.ts).
+  return { schema, scope, handle: handle as MethodSpec['handle'] };
+}
+

@@ -1,0 +1,29 @@
+import { cancelBackgroundTaskParams, compactParams, forkParams, goalParams, interactionsListParams, loadEarlierParams } from './acp-schemas.js';
+import { notificationFrame } from './jsonrpc.js';
+import { method, type MethodSpec } from './method-spec.js';
+
+/** The default page of `_zcode/load_earlier` when the client names no limit. */
+const EARLIER_DEFAULT_LIMIT = 50;
+
+const loadEarlier = method(loadEarlierParams, 'view', async (ctx, conn, p, name) => {
+  const cursor = p.cursor ?? p.before ?? '';
+  const page = await ctx.hub.loadEarlier(p.sessionId, cursor, p.limit ?? EARLIER_DEFAULT_LIMIT);
+  if (name === 'session/load_earlier' && conn.profile === 'legacy') {
+    // zcode-acp-remote collects the page as `session/update` notifications sent before the
+    // result, then reads `replayMeta` from the result (HUB-DESIGN §5.1).
+    for (const update of page.updates) conn.sendFrame(notificationFrame('session/update', { sessionId: p.sessionId, update, _meta: { zcode: { earlier: true } } }));
+    return { replayMeta: { cursor: page.cursor, hasMore: page.hasMore }, cursor: page.cursor, hasMore: page.hasMore };
+  }
+  return { updates: page.updates, ...(page.cursor !== undefined ? { cursor: page.cursor } : {}), hasMore: page.hasMore };
+});
+
+/** The `_zcode/*` extension methods (docs/CLIENT-PROTOCOL.md), plus the legacy alias. */
+export const ZCODE_METHODS: Record<string, MethodSpec> = {
+  '_zcode/load_earlier': loadEarlier,
+  'session/load_earlier': loadEarlier,
+  '_zcode/interactions/list': method(interactionsListParams, 'view', (ctx, _conn, p) => ({ interactions: ctx.hub.listInteractions(p.sessionId) })),
+  '_zcode/fork': method(forkParams, 'operate', (ctx, conn, p) => ctx.hub.fork(conn, p.sessionId, p.target)),
+  '_zcode/compact': method(compactParams, 'operate', (ctx, conn, p) => ctx.hub.compact(conn, p.sessionId, p.instructions)),
+  '_zcode/goal': method(goalParams, 'operate', (ctx, conn, p) => ctx.hub.goal(conn, p.sessionId, p.action, p.objective)),
+  '_zcode/cancel_background_task': method(cancelBackgroundTaskParams, 'operate', (ctx, conn, p) => ctx.hub.cancelBackgroundTask(conn, p.sessionId, p.taskId)),
+};

@@ -1,0 +1,109 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { HubConfig } from '../../config/schema.js';
+import { HubError } from '../../errors.js';
+import { listDirectory, mimeFor, readFileConfined, resolveRoot } from '../../gateway/compat-fs.js';
+import type { GatewayHub } from '../../gateway/hub-api.js';
+import { LEGACY_INSTANCE_ID } from '../../gateway/legacy-profile.js';
+
+export interface InstanceRouteOptions {
+  hub: GatewayHub;
+  config: HubConfig;
+  /** Process start, reported as the instance's `startedAt`. */
+  startedAt: number;
+  /** The port the daemon listens on (known once listening). */
+  port: () => number | undefined;
+}
+
+const instanceParams = z.object({ id: z.string().min(1).max(128) });
+const fsQuery = z.object({ sessionId: z.string().min(1).max(256).optional(), path: z.string().max(4096).optional() });
+const sessionInfo = z.object({ sessionId: z.string(), title: z.string().optional(), updatedAt: z.number().optional() });
+const instanceSchema = z.object({ id: z.string(), pid: z.number(), port: z.number().optional(), startedAt: z.number(), workspace: z.string(), sessions: z.array(sessionInfo), kind: z.literal('zcode-hub') });
+
+/**
+ * zcode-acp-remote compatibility (HUB-DESIGN §5.1): this daemon is the app's one "instance".
+ * Shapes follow the app's hub client and its bridge's endpoints: `/api/instances` is an array,
+ * `/status` lists sessions as running|idle, close answers `{ok: true}` (404 unknown, 409 running),
+ * and the file routes are read-only and confined to the session root.
+ */
+export const instanceRoutes: FastifyPluginAsync<InstanceRouteOptions> = async (app, opts) => {
+  const { hub, config } = opts;
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  const requireInstance = (id: string): void => {
+    if (id !== LEGACY_INSTANCE_ID) throw new HubError('HUB_ERR_NOT_FOUND', 'Unknown instance');
+  };
+  const rootOf = async (sessionId: string | undefined): Promise<string> => {
+    if (sessionId === undefined) return resolveRoot(config.workspace);
+    const session = hub.getSession(sessionId);
+    // Unknown sessions get 403, like the bridge: a probe cannot tell "none" from "not yours".
+    if (!session || !session.cwd) throw new HubError('HUB_ERR_FORBIDDEN', 'Unknown session');
+    return resolveRoot(session.cwd);
+  };
+
+  r.get('/api/instances', {
+    config: { scope: 'view' },
+    schema: { summary: 'zcode-acp-remote: the one instance (this daemon) with its sessions', tags: ['compat'], querystring: z.object({ probe: z.string().optional() }), response: { 200: z.array(instanceSchema) } },
+  }, async () => {
+    const sessions = await hub.listSessions({});
+    const port = opts.port();
+    return [{
+      id: LEGACY_INSTANCE_ID,
+      kind: 'zcode-hub' as const,
+      pid: process.pid,
+      ...(port === undefined ? {} : { port }),
+      startedAt: opts.startedAt,
+      workspace: config.workspace,
+      sessions: sessions.map((s) => ({ sessionId: s.sessionId, ...(s.title ? { title: s.title } : {}), ...(s.updatedAt === undefined ? {} : { updatedAt: s.updatedAt }) })),
+    }];
+  });
+
+  r.get('/api/instances/:id/status', {
+    config: { scope: 'view' },
+    schema: { summary: 'zcode-acp-remote: sessions with their running state', tags: ['compat'], params: instanceParams, response: { 200: z.object({ sessions: z.array(sessionInfo.extend({ status: z.enum(['running', 'idle']), updatedAt: z.number() })) }) } },
+  }, async (req) => {
+    requireInstance(req.params.id);
+    const sessions = (await hub.listSessions({}))
+      .map((s) => ({ sessionId: s.sessionId, ...(s.title ? { title: s.title } : {}), status: s.state === 'idle' ? ('idle' as const) : ('running' as const), updatedAt: s.updatedAt ?? 0 }))
+      .sort((a, b) => b.updatedAt - a.updatedAt);
+    return { sessions };
+  });
+
+  r.post('/api/instances/:id/sessions/:sid/close', {
+    config: { scope: 'operate' },
+    schema: { summary: 'zcode-acp-remote: stop a session runtime (409 while running)', tags: ['compat'], params: instanceParams.extend({ sid: z.string().min(1).max(256) }), response: { 200: z.object({ ok: z.literal(true) }) } },
+  }, async (req) => {
+    requireInstance(req.params.id);
+    if (!hub.getSession(req.params.sid)) throw new HubError('HUB_ERR_SESSION_NOT_FOUND');
+    await hub.closeSessionRuntime(req.params.sid, req.identity);
+    return { ok: true as const };
+  });
+
+  r.get('/api/instances/:id/fs/list', {
+    config: { scope: 'view' },
+    schema: {
+      summary: 'zcode-acp-remote: one directory level inside the session root (read-only)',
+      tags: ['compat'],
+      params: instanceParams,
+      querystring: fsQuery,
+      response: { 200: z.object({ root: z.string(), entries: z.array(z.object({ name: z.string(), kind: z.enum(['file', 'dir', 'symlink']), size: z.number(), mtime: z.number() })), truncated: z.boolean() }) },
+    },
+  }, async (req) => {
+    requireInstance(req.params.id);
+    return listDirectory(await rootOf(req.query.sessionId), req.query.path, config.limits.fsListMaxEntries);
+  });
+
+  r.get('/api/instances/:id/fs/file', {
+    config: { scope: 'view' },
+    schema: { summary: 'zcode-acp-remote: file bytes inside the session root (read-only, size-capped)', tags: ['compat'], params: instanceParams, querystring: fsQuery },
+  }, async (req, reply) => {
+    requireInstance(req.params.id);
+    const { data, file } = await readFileConfined(await rootOf(req.query.sessionId), req.query.path, config.limits.fsFileMaxBytes);
+    // Served bytes never run as a page of the hub's origin.
+    reply.header('content-security-policy', "default-src 'none'; sandbox");
+    reply.header('x-content-type-options', 'nosniff');
+    reply.type(mimeFor(file));
+    return reply.send(data);
+  });
+};

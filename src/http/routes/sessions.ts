@@ -1,0 +1,75 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { HubError } from '../../errors.js';
+import type { GatewayHub } from '../../gateway/hub-api.js';
+
+/** One session as REST shows it (HUB-DESIGN §6). */
+export const sessionSummarySchema = z.object({
+  sessionId: z.string(),
+  cwd: z.string(),
+  title: z.string().optional(),
+  updatedAt: z.number().optional(),
+  state: z.string(),
+  model: z.unknown().optional(),
+  clients: z.number(),
+  pendingInteractions: z.number(),
+});
+
+const idParams = z.object({ id: z.string().min(1).max(256) });
+const ok = z.object({ ok: z.literal(true) });
+/** Journal entries returned by one `/events` page (each is the `session/update` notification as sent). */
+const EVENTS_MAX_PAGE = 1_000;
+
+export interface SessionRouteOptions {
+  hub: GatewayHub;
+}
+
+/**
+ * `/api/sessions…` (HUB-DESIGN §6): list, read, rename, close (409 while a turn runs) and the
+ * journal. Reads need `view`, changes `operate` (§7).
+ */
+export const sessionRoutes: FastifyPluginAsync<SessionRouteOptions> = async (app, { hub }) => {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  r.get('/api/sessions', {
+    config: { scope: 'view' },
+    schema: { summary: 'Every session of every workspace, with state, clients and pending interactions', tags: ['sessions'], querystring: z.object({ cwd: z.string().max(4096).optional() }), response: { 200: z.object({ sessions: z.array(sessionSummarySchema) }) } },
+  }, async (req) => ({ sessions: await hub.listSessions(req.query.cwd ? { cwd: req.query.cwd } : {}) }));
+
+  r.get('/api/sessions/:id', {
+    config: { scope: 'view' },
+    schema: { summary: 'One session', tags: ['sessions'], params: idParams, response: { 200: sessionSummarySchema } },
+  }, async (req) => {
+    const session = hub.getSession(req.params.id);
+    if (!session) throw new HubError('HUB_ERR_SESSION_NOT_FOUND');
+    return session;
+  });
+
+  r.patch('/api/sessions/:id', {
+    config: { scope: 'operate' },
+    schema: { summary: 'Rename a session', tags: ['sessions'], params: idParams, body: z.object({ title: z.string().trim().min(1).max(200) }).strict(), response: { 200: sessionSummarySchema } },
+  }, async (req) => {
+    if (!req.identity) throw new HubError('HUB_ERR_UNAUTHENTICATED');
+    return hub.renameSession(req.params.id, req.body.title, req.identity);
+  });
+
+  r.post('/api/sessions/:id/close', {
+    config: { scope: 'operate' },
+    schema: { summary: "Stop the session's runtime in the agent (history is kept); 409 while a turn runs", tags: ['sessions'], params: idParams, response: { 200: ok } },
+  }, async (req) => {
+    await hub.closeSessionRuntime(req.params.id, req.identity);
+    return { ok: true as const };
+  });
+
+  r.get('/api/sessions/:id/events', {
+    config: { scope: 'view' },
+    schema: {
+      summary: 'The session journal after `afterSeq`: the `session/update` notifications as the WebSocket carried them',
+      tags: ['sessions'],
+      params: idParams,
+      querystring: z.object({ afterSeq: z.coerce.number().int().min(0).default(0), limit: z.coerce.number().int().min(1).max(EVENTS_MAX_PAGE).default(EVENTS_MAX_PAGE) }),
+      response: { 200: z.object({ events: z.array(z.unknown()), lastSeq: z.number(), epoch: z.string() }) },
+    },
+  }, async (req) => hub.events(req.params.id, req.query.afterSeq, req.query.limit));
+};

@@ -1,0 +1,125 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { z } from 'zod';
+import type { Scope } from '../../src/auth/identity.js';
+import { buildConfig } from '../../src/config/load.js';
+import type { ConfigInput } from '../../src/config/schema.js';
+import { startDaemon, type RunningDaemon } from '../../src/daemon/daemon.js';
+import type { LIMITS } from '../../src/limits.js';
+import { createLogger } from '../../src/logger.js';
+import { AcpWsClient, type ConnectOptions } from './acp-ws-client.js';
+
+/**
+ * A real daemon in-process for integration tests (HUB-DESIGN §1): the lead's `startDaemon` on
+ * port 0 with the simulator backend as a real child process, a temp state dir and a temp
+ * workspace. Nothing is faked. Set ZCODE_HUB_TEST_LOG=debug to see the daemon's log.
+ */
+
+export interface HarnessOptions {
+  /** Named limits to override (tiny heartbeat, small budgets …). */
+  limits?: Partial<Record<keyof typeof LIMITS, number>>;
+  /** Simulator scenario (default `default`: words in the prompt pick the flow). */
+  scenario?: string;
+  /** Extra simulator flags. */
+  simArgs?: string[];
+  /** Any other config key. */
+  config?: Partial<ConfigInput>;
+}
+
+export interface HubHarness {
+  url: string;
+  /** `ws://…/acp`. */
+  wsUrl: string;
+  adminToken: string;
+  stateDir: string;
+  /** A temp directory sessions are created in. */
+  workspace: string;
+  daemon: RunningDaemon;
+  /** Mints a device token through `POST /api/tokens` (the real token service). */
+  token(scope: Scope, name?: string): Promise<string>;
+  /** Opens a raw ACP client (admin token unless `opts.token`). */
+  client(opts?: ConnectOptions): Promise<AcpWsClient>;
+  /** Opens, initializes and returns a client. */
+  initializedClient(opts?: ConnectOptions & { name?: string; elicitationForm?: boolean }): Promise<AcpWsClient>;
+  /** `fetch` against the daemon with the admin token (or `token`). */
+  api(pathname: string, init?: RequestInit & { token?: string }): Promise<Response>;
+  /** Stops the daemon, closes every client opened through the harness and removes the temp dirs. */
+  close(): Promise<void>;
+}
+
+const tokenResponse = z.object({ token: z.string().min(1) });
+
+/** Starts a daemon; always pair with `await harness.close()` (afterEach/afterAll). */
+export async function startHub(options: HarnessOptions = {}): Promise<HubHarness> {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'zcode-hub-test-'));
+  const stateDir = path.join(root, 'state');
+  const workspace = path.join(root, 'workspace');
+  fs.mkdirSync(workspace, { recursive: true });
+  const config = buildConfig({
+    host: '127.0.0.1',
+    port: 0,
+    stateDir,
+    backend: 'sim',
+    workspace,
+    providerFile: path.join(root, 'provider_config.json'),
+    scenario: options.scenario ?? 'default',
+    simArgs: options.simArgs ?? [],
+    logLevel: 'silent',
+    ...options.config,
+    limits: { ...(options.limits ?? {}) },
+  });
+  const logger = createLogger({ level: process.env.ZCODE_HUB_TEST_LOG ?? 'silent' });
+  let daemon: RunningDaemon;
+  try {
+    daemon = await startDaemon(config, logger);
+  } catch (err) {
+    fs.rmSync(root, { recursive: true, force: true });
+    throw err;
+  }
+  const url = daemon.url;
+  const wsUrl = `${url.replace(/^http/, 'ws')}/acp`;
+  const clients = new Set<AcpWsClient>();
+
+  const api = (pathname: string, init: RequestInit & { token?: string } = {}): Promise<Response> => {
+    const { token, headers, ...rest } = init;
+    return fetch(`${url}${pathname}`, { ...rest, headers: { authorization: `Bearer ${token ?? daemon.adminToken}`, ...(headers as Record<string, string> | undefined) } });
+  };
+
+  const client = async (opts: ConnectOptions = {}): Promise<AcpWsClient> => {
+    const c = await AcpWsClient.connect(wsUrl, { token: daemon.adminToken, ...opts });
+    clients.add(c);
+    return c;
+  };
+
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    wsUrl,
+    adminToken: daemon.adminToken,
+    stateDir,
+    workspace,
+    daemon,
+    async token(scope, name = `${scope}-device`) {
+      const res = await api('/api/tokens', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name, scope }) });
+      if (res.status !== 201) throw new Error(`token creation failed: ${res.status} ${await res.text()}`);
+      return tokenResponse.parse(await res.json()).token;
+    },
+    client,
+    async initializedClient(opts = {}) {
+      const { name, elicitationForm, ...connect } = opts;
+      const c = await client(connect);
+      await c.initialize({ ...(name ? { name } : {}), ...(elicitationForm ? { elicitationForm } : {}) });
+      return c;
+    },
+    api,
+    close() {
+      closing ??= (async () => {
+        await Promise.all([...clients].map((c) => c.close().catch(() => undefined)));
+        await daemon.close();
+        fs.rmSync(root, { recursive: true, force: true });
+      })();
+      return closing;
+    },
+  };
+}
