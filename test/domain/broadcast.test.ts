@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { Broadcaster, type Attachment } from '../../src/domain/broadcast.js';
+import { RecorderClient } from './helpers.js';
+
+const f = (tag: string): string => JSON.stringify({ method: 'x', params: { tag } });
+
+describe('Broadcaster', () => {
+  it('[FAN-03] serializes once for 100 clients and sends the same string to each', () => {
+    const b = new Broadcaster(100);
+    const clients = Array.from({ length: 100 }, () => new RecorderClient());
+    const attachments: Attachment[] = clients.map((client) => ({ client, sessionId: 's', replaying: false, buffer: [], attachedAt: 0 }));
+    const frame = b.serialize('session/update', { sessionId: 's', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'hi' } } });
+    b.fanOut(attachments, frame);
+    expect(b.stats.serializations).toBe(1);
+    expect(b.stats.framesSent).toBe(100);
+    for (const c of clients) expect(c.raw).toEqual([frame]);
+  });
+
+  it('buffers live frames for a replaying client and sends them right after the replay', () => {
+    const b = new Broadcaster(100);
+    const client = new RecorderClient();
+    const a: Attachment = { client, sessionId: 's', replaying: true, buffer: [], attachedAt: 0 };
+    b.deliver(a, f('live-1'));
+    b.sendNow(client, f('replay-1'));
+    b.deliver(a, f('live-2'));
+    b.sendNow(client, f('replay-2'));
+    expect(client.raw).toEqual([f('replay-1'), f('replay-2')]);
+    b.endReplay(a);
+    b.deliver(a, f('live-3'));
+    expect(client.raw).toEqual([f('replay-1'), f('replay-2'), f('live-1'), f('live-2'), f('live-3')]);
+  });
+});

@@ -1,0 +1,237 @@
+/**
+ * Test helpers for the domain: a recording ClientPort (a legitimate second implementation of
+ * the port the gateway implements for sockets) and a real Hub over the real backend link with
+ * the real simulator child, in temp dirs.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { z } from 'zod';
+import type { Identity, Scope } from '../../src/auth/identity.js';
+import { createBackend } from '../../src/backend/index.js';
+import { buildConfig } from '../../src/config/load.js';
+import type { HubConfig } from '../../src/config/schema.js';
+import type { BackendNotification, BackendPort } from '../../src/domain/backend-port.js';
+import type { ClientPort } from '../../src/domain/client-port.js';
+import { Hub } from '../../src/domain/hub.js';
+import type { LIMITS } from '../../src/limits.js';
+import { createLogger } from '../../src/logger.js';
+
+const frameSchema = z.looseObject({ method: z.string(), params: z.unknown() });
+export type Frame = z.infer<typeof frameSchema>;
+
+export interface RecordedRequest {
+  id: number;
+  method: string;
+  params: Record<string, unknown>;
+  settled: boolean;
+  cancelled: boolean;
+  reply(value: unknown): void;
+}
+
+let nextClient = 0;
+
+/** A ClientPort that records every frame and request, and answers when told to. */
+export class RecorderClient implements ClientPort {
+  readonly clientId: string;
+  readonly identity: Identity;
+  readonly profile: 'acp' | 'legacy';
+  readonly displayName: string;
+  readonly elicitationForm: boolean;
+  open = true;
+  readonly raw: string[] = [];
+  readonly frames: Frame[] = [];
+  readonly requests: RecordedRequest[] = [];
+  readonly cancelled: Array<string | number> = [];
+  private nextId = 0;
+  private readonly waiters = new Set<() => void>();
+
+  constructor(opts: { name?: string; scope?: Scope; elicitationForm?: boolean; profile?: 'acp' | 'legacy' } = {}) {
+    nextClient += 1;
+    this.clientId = `c${nextClient}`;
+    this.displayName = opts.name ?? `client-${nextClient}`;
+    this.identity = { tokenId: `t-${this.clientId}`, name: this.displayName, scope: opts.scope ?? 'operate' };
+    this.elicitationForm = opts.elicitationForm ?? false;
+    this.profile = opts.profile ?? 'acp';
+  }
+
+  sendFrame(frame: string): void {
+    if (!this.open) return;
+    this.raw.push(frame);
+    this.frames.push(frameSchema.parse(JSON.parse(frame)));
+    this.wake();
+  }
+
+  request(method: string, params: unknown): { id: string | number; response: Promise<unknown> } {
+    this.nextId += 1;
+    const id = this.nextId;
+    let resolve!: (v: unknown) => void;
+    let reject!: (e: unknown) => void;
+    const response = new Promise<unknown>((res, rej) => {
+      resolve = res;
+      reject = rej;
+    });
+    const rec: RecordedRequest = {
+      id,
+      method,
+      params: z.record(z.string(), z.unknown()).parse(params),
+      settled: false,
+      cancelled: false,
+      reply: (value) => {
+        if (rec.settled) return;
+        rec.settled = true;
+        resolve(value);
+      },
+    };
+    (rec as unknown as { rejectNow: (e: unknown) => void }).rejectNow = (e) => {
+      if (rec.settled) return;
+      rec.settled = true;
+      reject(e);
+    };
+    this.requests.push(rec);
+    this.wake();
+    return { id, response };
+  }
+
+  cancelRequest(id: string | number): void {
+    this.cancelled.push(id);
+    const rec = this.requests.find((r) => r.id === id);
+    if (rec) {
+      rec.cancelled = true;
+      (rec as unknown as { rejectNow: (e: unknown) => void }).rejectNow(new Error('cancelled'));
+    }
+    this.wake();
+  }
+
+  /** Simulates the socket closing: outstanding requests reject, nothing more is recorded. */
+  close(): void {
+    this.open = false;
+    for (const r of this.requests) (r as unknown as { rejectNow: (e: unknown) => void }).rejectNow(new Error('closed'));
+  }
+
+  /** Notifications of one method. */
+  notes(method: string): unknown[] {
+    return this.frames.filter((f) => f.method === method).map((f) => f.params);
+  }
+
+  /** `session/update` params in arrival order. */
+  updates(): Array<{ sessionId: string; update: { sessionUpdate: string; [k: string]: unknown }; _meta?: { zcode?: { seq?: number; epoch?: string; replay?: boolean } } }> {
+    return this.notes('session/update') as never;
+  }
+
+  /** Requests not yet settled. */
+  openRequests(method?: string): RecordedRequest[] {
+    return this.requests.filter((r) => !r.settled && (method === undefined || r.method === method));
+  }
+
+  /** Resolves when `check` holds (re-checked on every frame/request), rejects after `timeoutMs`. */
+  async waitFor<T>(check: () => T | undefined | false, what: string, timeoutMs = 20_000): Promise<T> {
+    const first = check();
+    if (first) return first;
+    return new Promise<T>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.waiters.delete(poll);
+        reject(new Error(`timed out waiting for ${what} (${this.displayName})`));
+      }, timeoutMs);
+      const poll = (): void => {
+        const v = check();
+        if (v) {
+          clearTimeout(timer);
+          this.waiters.delete(poll);
+          resolve(v);
+        }
+      };
+      this.waiters.add(poll);
+    });
+  }
+
+  private wake(): void {
+    for (const w of [...this.waiters]) w();
+  }
+}
+
+/** Waits for an arbitrary condition by polling (for state outside any client). */
+export async function until<T>(check: () => T | undefined | false, what: string, timeoutMs = 20_000): Promise<T> {
+  const started = Date.now();
+  for (;;) {
+    const v = check();
+    if (v) return v;
+    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+/** A frozen config in temp dirs with the simulator backend. */
+export function testConfig(root: string, limits: Partial<Record<keyof typeof LIMITS, number>> = {}, simArgs: string[] = []): HubConfig {
+  const workspace = path.join(root, 'workspace');
+  fs.mkdirSync(workspace, { recursive: true });
+  return buildConfig({
+    host: '127.0.0.1',
+    port: 0,
+    stateDir: path.join(root, 'state'),
+    backend: 'sim',
+    workspace,
+    providerFile: path.join(root, 'provider_config.json'),
+    simArgs: ['--data-dir', path.join(root, 'sim-data'), ...simArgs],
+    logLevel: 'silent',
+    limits,
+  });
+}
+
+export interface DomainRig {
+  root: string;
+  config: HubConfig;
+  backend: BackendPort;
+  hub: Hub;
+  /** Every forward request the backend link was asked to make (method names), for REC-03. */
+  requests: string[];
+  /** Every notification seen from the child. */
+  notifications: BackendNotification[];
+  close(): Promise<void>;
+}
+
+/**
+ * A real Hub over the real backend link and the real simulator child. `requests` records the
+ * methods the domain asked the link for (a wrapper that counts, not a fake: calls go through).
+ */
+export async function startRig(opts: { limits?: Partial<Record<keyof typeof LIMITS, number>>; simArgs?: string[] } = {}): Promise<DomainRig> {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'zcode-hub-domain-'));
+  const config = testConfig(root, opts.limits, opts.simArgs);
+  const logger = createLogger({ level: process.env.ZCODE_HUB_TEST_LOG ?? 'silent' });
+  const link = createBackend(config, logger, { env: { ...process.env, HOME: root } });
+  const requests: string[] = [];
+  const notifications: BackendNotification[] = [];
+  const backend: BackendPort = {
+    status: () => link.status(),
+    request: (method, params, options) => {
+      requests.push(method);
+      return link.request(method, params, options);
+    },
+    onNotification: (l) => link.onNotification(l),
+    onStatus: (l) => link.onStatus(l),
+    onSessionResumed: (l) => link.onSessionResumed(l),
+    setInteractionHandler: (h) => link.setInteractionHandler(h),
+    start: () => link.start(),
+    restart: () => link.restart(),
+    close: () => link.close(),
+    stderrTail: () => link.stderrTail(),
+  };
+  link.onNotification((n) => notifications.push(n));
+  const hub = new Hub({ backend, config, logger });
+  hub.start();
+  await link.start();
+  await until(() => link.status().state === 'ready', 'backend ready');
+  return {
+    root,
+    config,
+    backend: link,
+    hub,
+    requests,
+    notifications,
+    async close() {
+      await hub.close();
+      await link.close();
+      fs.rmSync(root, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { Journal } from '../../src/domain/journal.js';
+
+const frame = (seq: number, epoch: string, pad = ''): string => JSON.stringify({ method: 'session/update', params: { seq, epoch, pad } });
+
+describe('Journal', () => {
+  it('assigns seq +1 per update and stores the exact serialized frame', () => {
+    const j = new Journal({ maxUpdates: 10, maxBytes: 1_000_000 }, 'e1');
+    const a = j.append((s, e) => frame(s, e));
+    const b = j.append((s, e) => frame(s, e));
+    expect([a.seq, b.seq]).toEqual([1, 2]);
+    expect(a.frame).toBe(frame(1, 'e1'));
+    expect(j.lastSeq).toBe(2);
+  });
+
+  it('[REC-01] gives exactly the missing updates for a gap inside the ring', () => {
+    const j = new Journal({ maxUpdates: 1_000, maxBytes: 10_000_000 }, 'e1');
+    for (let i = 0; i < 600; i += 1) j.append((s, e) => frame(s, e));
+    const gap = j.since(100, 'e1');
+    expect(gap.kind).toBe('exact');
+    if (gap.kind !== 'exact') return;
+    expect(gap.entries.map((e) => e.seq)).toEqual(Array.from({ length: 500 }, (_, i) => 101 + i));
+    expect(j.since(600, 'e1')).toEqual({ kind: 'exact', entries: [] });
+  });
+
+  it('crosses the count cap: the oldest updates are dropped and an old position is impossible', () => {
+    const j = new Journal({ maxUpdates: 5, maxBytes: 1_000_000 }, 'e1');
+    for (let i = 0; i < 12; i += 1) j.append((s, e) => frame(s, e));
+    expect(j.size).toBe(5);
+    expect(j.firstSeq).toBe(8);
+    expect(j.since(6, 'e1')).toEqual({ kind: 'impossible', reason: 'trimmed' });
+    const ok = j.since(7, 'e1');
+    expect(ok.kind === 'exact' && ok.entries.map((e) => e.seq)).toEqual([8, 9, 10, 11, 12]);
+  });
+
+  it('crosses the byte cap: retained bytes stay under the limit', () => {
+    const one = Buffer.byteLength(frame(1, 'e1', 'x'.repeat(100)));
+    const j = new Journal({ maxUpdates: 1_000, maxBytes: one * 3 + 10 }, 'e1');
+    for (let i = 0; i < 10; i += 1) j.append((s, e) => frame(s, e, 'x'.repeat(100)));
+    expect(j.retainedBytes).toBeLessThanOrEqual(one * 3 + 10);
+    expect(j.size).toBe(3);
+    expect(j.since(6, 'e1').kind).toBe('impossible');
+    expect(j.since(7, 'e1').kind).toBe('exact');
+  });
+
+  it('[REC-02] a position of another epoch, or from the future, is impossible', () => {
+    const j = new Journal({ maxUpdates: 100, maxBytes: 1_000_000 }, 'e1');
+    for (let i = 0; i < 3; i += 1) j.append((s, e) => frame(s, e));
+    expect(j.since(1, 'old')).toEqual({ kind: 'impossible', reason: 'epoch' });
+    expect(j.since(9, 'e1')).toEqual({ kind: 'impossible', reason: 'ahead' });
+    j.setEpoch('e2');
+    j.append((s, e) => frame(s, e));
+    // Positions from before the new epoch cannot be resumed exactly, even with the new epoch name.
+    expect(j.since(2, 'e2')).toEqual({ kind: 'impossible', reason: 'epoch' });
+    const ok = j.since(3, 'e2');
+    expect(ok.kind === 'exact' && ok.entries.map((e) => [e.seq, e.epoch])).toEqual([[4, 'e2']]);
+  });
+
+  it('pages forward for the REST events route', () => {
+    const j = new Journal({ maxUpdates: 100, maxBytes: 1_000_000 }, 'e1');
+    for (let i = 0; i < 10; i += 1) j.append((s, e) => frame(s, e));
+    expect(j.page(3, 4).map((e) => e.seq)).toEqual([4, 5, 6, 7]);
+    expect(j.page(0, 2).map((e) => e.seq)).toEqual([1, 2]);
+  });
+});

@@ -1,0 +1,58 @@
+import type { ContentBlock } from '@agentclientprotocol/sdk';
+import { describe, expect, it } from 'vitest';
+import { PromptQueue, promptPreview, type PromptResult, type QueuedPrompt } from '../../src/domain/prompt-queue.js';
+
+function prompt(id: string, clientId: string): QueuedPrompt & { results: PromptResult[] } {
+  const results: PromptResult[] = [];
+  return { promptId: id, clientId, name: clientId, preview: id, content: [{ type: 'text', text: id }], resolve: (r) => results.push(r), reject: () => undefined, results };
+}
+
+describe('PromptQueue', () => {
+  it('is FIFO and sends the next prompt only after the ready boundary', () => {
+    const q = new PromptQueue();
+    const a = prompt('a', 'c1');
+    const b = prompt('b', 'c2');
+    expect(q.enqueue(a)).toBe(0);
+    expect(q.enqueue(b)).toBe(1);
+    expect(q.takeNext()).toBe(a);
+    // Never pre-empts: nothing else while a runs.
+    expect(q.takeNext()).toBeUndefined();
+    q.finishRunning();
+    // Turn over but the child has not said prompt_completed yet (ZCODE-PROTOCOL §11.6).
+    expect(q.takeNext()).toBeUndefined();
+    q.markReady();
+    expect(q.takeNext()).toBe(b);
+  });
+
+  it('requeues a -32010 refusal at the head and waits for the boundary', () => {
+    const q = new PromptQueue();
+    const a = prompt('a', 'c1');
+    const b = prompt('b', 'c1');
+    q.enqueue(a);
+    q.enqueue(b);
+    expect(q.takeNext()).toBe(a);
+    q.requeueHead(a);
+    expect(q.takeNext()).toBeUndefined();
+    q.markReady();
+    expect(q.takeNext()).toBe(a);
+  });
+
+  it("cancel removes only the cancelling client's queued prompts; others stay queued", () => {
+    const q = new PromptQueue();
+    const run = prompt('run', 'c2');
+    const mine1 = prompt('m1', 'c1');
+    const theirs = prompt('t', 'c2');
+    const mine2 = prompt('m2', 'c1');
+    for (const p of [run, mine1, theirs, mine2]) q.enqueue(p);
+    expect(q.takeNext()).toBe(run);
+    expect(q.removeClient('c1').map((p) => p.promptId)).toEqual(['m1', 'm2']);
+    expect(q.queued.map((p) => p.promptId)).toEqual(['t']);
+    expect(q.running).toBe(run);
+  });
+
+  it('previews prompts briefly', () => {
+    const long: ContentBlock[] = [{ type: 'text', text: 'x'.repeat(500) }];
+    expect(promptPreview(long).length).toBeLessThanOrEqual(120);
+    expect(promptPreview([{ type: 'text', text: 'hi' }, { type: 'resource_link', uri: 'file:///a', name: 'a' }])).toBe('hi file:///a');
+  });
+});
