@@ -1,0 +1,96 @@
+/*
+ * Service worker of the ZCode Hub web app: offline shell (the app loads without a network and
+ * then waits for the hub), and Web Push notifications for "needs you" / "turn finished".
+ * Never touches /api or /acp: live data always goes to the hub.
+ */
+const CACHE = 'zcode-hub-shell-v1';
+const SHELL = ['/', '/manifest.webmanifest', '/icons/icon.svg', '/icons/icon-192.png'];
+
+self.addEventListener('install', (event) => {
+  event.waitUntil(caches.open(CACHE).then((c) => c.addAll(SHELL)).then(() => self.skipWaiting()));
+});
+
+self.addEventListener('activate', (event) => {
+  event.waitUntil(
+    caches
+      .keys()
+      .then((keys) => Promise.all(keys.filter((k) => k !== CACHE).map((k) => caches.delete(k))))
+      .then(() => self.clients.claim()),
+  );
+});
+
+self.addEventListener('fetch', (event) => {
+  const req = event.request;
+  if (req.method !== 'GET') return;
+  const url = new URL(req.url);
+  if (url.origin !== self.location.origin) return;
+  if (url.pathname.startsWith('/api/') || url.pathname === '/acp' || url.pathname.startsWith('/docs')) return;
+  if (req.mode === 'navigate') {
+    // Network first so a new build shows at once; the cached shell when offline.
+    event.respondWith(
+      fetch(req)
+        .then((res) => {
+          if (res.ok) {
+            const copy = res.clone();
+            caches.open(CACHE).then((c) => c.put('/', copy));
+          }
+          return res;
+        })
+        .catch(() => caches.match('/').then((r) => r || Response.error())),
+    );
+    return;
+  }
+  if (url.pathname.startsWith('/assets/') || url.pathname.startsWith('/icons/')) {
+    // Hashed assets never change: cache first.
+    event.respondWith(
+      caches.match(req).then(
+        (hit) =>
+          hit ||
+          fetch(req).then((res) => {
+            if (res.ok) {
+              const copy = res.clone();
+              caches.open(CACHE).then((c) => c.put(req, copy));
+            }
+            return res;
+          }),
+      ),
+    );
+  }
+});
+
+self.addEventListener('push', (event) => {
+  let data = {};
+  try {
+    data = event.data ? event.data.json() : {};
+  } catch {
+    data = { title: event.data ? event.data.text() : '' };
+  }
+  const sessionId = typeof data.sessionId === 'string' ? data.sessionId : '';
+  const url = sessionId ? `/s/${encodeURIComponent(sessionId)}` : '/';
+  event.waitUntil(
+    self.clients.matchAll({ type: 'window', includeUncontrolled: true }).then((wins) => {
+      // The page is in front and showing this session: it already shows the change.
+      const visible = wins.some((w) => w.visibilityState === 'visible' && w.focused && new URL(w.url).pathname === url);
+      if (visible) return undefined;
+      const title = typeof data.title === 'string' && data.title ? data.title : 'ZCode Hub';
+      const body = typeof data.body === 'string' ? data.body : '';
+      return self.registration.showNotification(title, { body, tag: `${data.kind || 'hub'}:${sessionId}`, data: { url }, icon: '/icons/icon-192.png', badge: '/icons/icon-192.png' });
+    }),
+  );
+});
+
+self.addEventListener('notificationclick', (event) => {
+  event.notification.close();
+  const url = (event.notification.data && event.notification.data.url) || '/';
+  event.waitUntil(
+    self.clients.matchAll({ type: 'window', includeUncontrolled: true }).then((wins) => {
+      for (const w of wins) {
+        if ('focus' in w) {
+          w.navigate(url).catch(() => undefined);
+          return w.focus();
+        }
+      }
+      return self.clients.openWindow(url);
+    }),
+  );
+});

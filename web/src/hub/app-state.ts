@@ -1,0 +1,77 @@
+/** The one state object of the app and its store. */
+import { WEB_LIMITS } from '../limits.js';
+import type { ConnStatus } from '../net/rpc-connection.js';
+import { Store } from '../store.js';
+import type { ChatState } from './chat-types.js';
+import type { PendingInteraction } from './interactions.js';
+import type { SessionSummary } from './session-list.js';
+
+export interface Toast {
+  id: number;
+  text: string;
+  /** Groups toasts that replace each other (e.g. one interaction's "answered by"). */
+  key?: string;
+}
+export interface PresenceClient {
+  clientId: string;
+  name: string;
+  scope?: string;
+}
+
+export interface AppState {
+  /** `paired` false → the pairing screen; undefined → not known yet. */
+  paired?: boolean;
+  conn: { status: ConnStatus; downSince?: number };
+  me?: { name: string; scope: string };
+  backend?: { state: string; nextRetryMs?: number };
+  sessions: Record<string, SessionSummary>;
+  sessionsLoaded: boolean;
+  chats: Record<string, ChatState>;
+  presence: Record<string, PresenceClient[]>;
+  interactions: Record<string, PendingInteraction>;
+  /** Interactions the user closed without answering (dismiss is not deny, HUB-DESIGN §4.5). */
+  dismissed: Record<string, true>;
+  /** The interaction shown in the bottom sheet (picked from the inbox), if any. */
+  activeInteraction?: string;
+  /** When each session was last looked at (for the "just finished" badge). */
+  seenAt: Record<string, number>;
+  loadingEarlier: Record<string, boolean>;
+  toasts: Toast[];
+}
+
+export const store = new Store<AppState>({
+  conn: { status: 'offline' },
+  sessions: {},
+  sessionsLoaded: false,
+  chats: {},
+  presence: {},
+  interactions: {},
+  dismissed: {},
+  seenAt: {},
+  loadingEarlier: {},
+  toasts: [],
+});
+
+let toastSeq = 1;
+
+/** Shows a short message; a toast with the same key replaces the previous one. */
+export function toast(text: string, key?: string): void {
+  const id = toastSeq++;
+  store.update((s) => ({ ...s, toasts: [...s.toasts.filter((t) => key === undefined || t.key !== key), { id, text, ...(key ? { key } : {}) }].slice(-WEB_LIMITS.maxToasts) }));
+  setTimeout(() => store.update((s) => ({ ...s, toasts: s.toasts.filter((t) => t.id !== id) })), WEB_LIMITS.toastMs);
+}
+
+/** Replaces one chat through `fn` (no-op when the chat is not held). */
+export function updateChat(sessionId: string, fn: (c: ChatState) => ChatState): void {
+  store.update((s) => {
+    const chat = s.chats[sessionId];
+    if (!chat) return s;
+    const next = fn(chat);
+    return next === chat ? s : { ...s, chats: { ...s.chats, [sessionId]: next } };
+  });
+}
+
+/** Pending interactions, oldest first. */
+export function pendingList(s: AppState): PendingInteraction[] {
+  return Object.values(s.interactions).sort((a, b) => (a.createdAt ?? 0) - (b.createdAt ?? 0));
+}

@@ -1,0 +1,282 @@
+/**
+ * Pure reducer: ACP `session/update` notifications (and the hub's `_zcode/turn_state`) → what
+ * one chat shows. No DOM, no sockets: unit-tested in test/web/chat-reducer.test.ts.
+ */
+import type { ContentBlock, PlanEntry, SessionConfigOption, ToolCallContent } from '@agentclientprotocol/sdk';
+import { WEB_LIMITS } from '../limits.js';
+import { arr, idOf, num, rec, str, zmeta, type Rec } from '../wire.js';
+import type { ChatItem, ChatState, QueuedPrompt, ToolItem, ToolStatus, TurnStateName, TurnView, UserItem } from './chat-types.js';
+
+/** A chat with nothing in it yet. */
+export function emptyChat(sessionId: string): ChatState {
+  return { sessionId, items: [], plan: [], modes: [], configOptions: [], turn: { state: 'idle', queue: [] }, history: { hasMore: false }, nextId: 1 };
+}
+
+/** Clears what a replay will rebuild (items, plan, seq); keeps mode, config and turn. */
+export function resetForReplay(chat: ChatState): ChatState {
+  return { ...chat, items: [], plan: [], seq: undefined, epoch: undefined, history: { hasMore: false } };
+}
+
+/** Text of a content block as shown in a bubble; images are counted by the caller. */
+function blockText(block: unknown): string {
+  const b = rec(block);
+  if (!b) return '';
+  switch (str(b['type'])) {
+    case 'text':
+      return str(b['text']) ?? '';
+    case 'resource_link':
+      return `[${str(b['name']) ?? str(b['uri']) ?? ''}](${str(b['uri']) ?? ''})`;
+    case 'resource':
+      return str(rec(b['resource'])?.['text']) ?? '';
+    default:
+      return '';
+  }
+}
+
+function imageOf(block: unknown): string | undefined {
+  const b = rec(block);
+  if (!b || b['type'] !== 'image') return undefined;
+  const data = str(b['data']);
+  const mime = str(b['mimeType']) ?? 'image/png';
+  if (data) return `data:${mime};base64,${data}`;
+  return str(b['uri']);
+}
+
+function withItems(chat: ChatState, items: ChatItem[]): ChatState {
+  const over = items.length - WEB_LIMITS.chatMaxItems;
+  return { ...chat, items: over > 0 ? items.slice(over) : items, history: over > 0 ? { ...chat.history, hasMore: true } : chat.history };
+}
+
+function nextId(chat: ChatState): [string, ChatState] {
+  return [`i${chat.nextId}`, { ...chat, nextId: chat.nextId + 1 }];
+}
+
+function applyChunk(chat: ChatState, kind: 'user' | 'agent' | 'thought', u: Rec): ChatState {
+  const content = u['content'];
+  const text = blockText(content);
+  const image = imageOf(content);
+  const messageId = str(u['messageId']);
+  const items = chat.items;
+  const last = items[items.length - 1];
+  if (kind === 'user') {
+    const author = str(rec(zmeta(u)['promptedBy'])?.['name']) ?? str(rec(zmeta(u)['author'])?.['name']) ?? str(zmeta(u)['clientName']);
+    // Our own prompt, echoed back: confirm the optimistic bubble instead of adding a second one.
+    const pending = findLastIndex(items, (it) => it.kind === 'user' && it.localId !== undefined && it.text === text && text !== '');
+    if (pending !== -1 && author === undefined) {
+      const mine = items[pending] as UserItem;
+      const copy = items.slice();
+      copy[pending] = { ...mine, localId: undefined };
+      return { ...chat, items: copy };
+    }
+    // ACP streams one message as several chunks; a new messageId starts a new bubble.
+    if (last?.kind === 'user' && last.localId === undefined && (last.author ?? '') === (author ?? '') && (messageId === undefined || last.messageId === undefined || last.messageId === messageId)) {
+      const copy = items.slice();
+      copy[copy.length - 1] = { ...last, text: last.text + text, images: image ? [...last.images, image] : last.images };
+      return { ...chat, items: copy };
+    }
+    const [id, next] = nextId(chat);
+    const item: UserItem = { kind: 'user', id, text, images: image ? [image] : [], ...(author ? { author } : {}), ...(messageId ? { messageId } : {}) };
+    return withItems(next, [...items, item]);
+  }
+  if (text === '') return chat;
+  if (last && last.kind === kind && (messageId === undefined || last.messageId === undefined || last.messageId === messageId)) {
+    const copy = items.slice();
+    copy[copy.length - 1] = { ...last, text: last.text + text };
+    return { ...chat, items: copy };
+  }
+  const [id, next] = nextId(chat);
+  return withItems(next, [...items, { kind, id, text, ...(messageId ? { messageId } : {}) }]);
+}
+
+function findLastIndex<T>(list: T[], pred: (t: T) => boolean): number {
+  for (let i = list.length - 1; i >= 0; i--) if (pred(list[i] as T)) return i;
+  return -1;
+}
+
+function toolStatus(v: unknown, fallback: ToolStatus): ToolStatus {
+  return v === 'pending' || v === 'in_progress' || v === 'completed' || v === 'failed' ? v : fallback;
+}
+
+function applyTool(chat: ChatState, u: Rec, isNew: boolean): ChatState {
+  const toolCallId = str(u['toolCallId']);
+  if (!toolCallId) return chat;
+  const meta = rec(u['_meta']) ?? {};
+  const idx = findLastIndex(chat.items, (it) => it.kind === 'tool' && it.toolCallId === toolCallId);
+  let base: ToolItem;
+  let next = chat;
+  if (idx === -1) {
+    const [id, n] = nextId(chat);
+    next = n;
+    base = { kind: 'tool', id, toolCallId, title: '', status: 'pending', content: [], terminal: '', locations: [] };
+  } else {
+    base = chat.items[idx] as ToolItem;
+  }
+  const item: ToolItem = { ...base };
+  const title = str(u['title']);
+  if (title !== undefined) item.title = title;
+  else if (isNew && !item.title) item.title = str(u['name']) ?? toolCallId;
+  const kind = str(u['kind']);
+  if (kind) item.toolKind = kind;
+  item.status = toolStatus(u['status'], item.status);
+  if ('rawInput' in u && u['rawInput'] !== undefined && u['rawInput'] !== null) item.input = u['rawInput'];
+  if (Array.isArray(u['content'])) item.content = u['content'] as ToolCallContent[];
+  const locations = arr(u['locations']).map((l) => str(rec(l)?.['path'])).filter((p): p is string => !!p);
+  if (locations.length) item.locations = locations;
+  // Terminal convention of zed's claude-code-acp (src/acp/tool-output.ts): output arrives in `_meta`.
+  const data = str(rec(meta['terminal_output'])?.['data']);
+  const full = str(rec(meta['zcode'])?.['outputText']);
+  if (data !== undefined) item.terminal = tailOf(item.terminal + data);
+  else if (full !== undefined) item.terminal = tailOf(full);
+  const exit = rec(meta['terminal_exit']);
+  if (exit) item.exitCode = num(exit['exit_code']) ?? null;
+  if (rec(meta['backgroundTask'])) item.background = true;
+  const items = next.items.slice();
+  if (idx === -1) return withItems(next, [...items, item]);
+  items[idx] = item;
+  return { ...next, items };
+}
+
+function tailOf(text: string): string {
+  return text.length > WEB_LIMITS.terminalTailChars ? text.slice(text.length - WEB_LIMITS.terminalTailChars) : text;
+}
+
+/** Meta of one update: the hub's `(seq, epoch)` (CLIENT-PROTOCOL "Notifications"). */
+export function seqOf(params: unknown): { seq?: number; epoch?: string | number } {
+  const z = zmeta(params);
+  return { seq: num(z['seq']), epoch: idOf(z['epoch']) };
+}
+
+/**
+ * Applies one `session/update` (its `params`). Updates already applied (same epoch, seq not
+ * newer) are skipped, so a replay that overlaps what we have never duplicates a message.
+ */
+export function applySessionUpdate(chat: ChatState, params: unknown): ChatState {
+  const p = rec(params);
+  const u = rec(p?.['update']);
+  if (!u) return chat;
+  const { seq, epoch } = seqOf(params);
+  if (seq !== undefined && chat.seq !== undefined && epoch === chat.epoch && seq <= chat.seq) return chat;
+  const next = applyUpdateBody(chat, u);
+  return seq === undefined ? next : { ...next, seq, epoch: epoch ?? next.epoch };
+}
+
+/** Applies the body of one update, without seq bookkeeping (also used for history pages). */
+export function applyUpdateBody(chat: ChatState, u: Rec): ChatState {
+  const kind = str(u['sessionUpdate']);
+  switch (kind) {
+    case 'user_message_chunk':
+      return applyChunk(chat, 'user', u);
+    case 'agent_message_chunk':
+      return applyChunk(chat, 'agent', u);
+    case 'agent_thought_chunk':
+      return applyChunk(chat, 'thought', u);
+    case 'tool_call':
+      return applyTool(chat, u, true);
+    case 'tool_call_update':
+      return applyTool(chat, u, false);
+    case 'plan':
+      return { ...chat, plan: arr(u['entries']) as PlanEntry[] };
+    case 'usage_update': {
+      const used = num(u['used']);
+      const size = num(u['size']);
+      if (used === undefined || size === undefined) return chat;
+      const cost = rec(u['cost']);
+      const amount = num(cost?.['amount']);
+      const currency = str(cost?.['currency']);
+      return { ...chat, usage: { used, size, ...(amount !== undefined && currency ? { cost: { amount, currency } } : {}) } };
+    }
+    case 'current_mode_update':
+      return { ...chat, modeId: str(u['currentModeId']) ?? chat.modeId };
+    case 'config_option_update':
+      return { ...chat, configOptions: arr(u['configOptions']) as SessionConfigOption[] };
+    case 'session_info_update': {
+      const title = str(u['title']);
+      return title === undefined ? chat : { ...chat, title };
+    }
+    case 'notice': {
+      const text = str(u['message']) ?? str(u['text']) ?? '';
+      if (!text) return chat;
+      const [id, next] = nextId(chat);
+      return withItems(next, [...chat.items, { kind: 'notice', id, text, level: 'info' }]);
+    }
+    default:
+      // available_commands_update, compaction_* and future kinds: nothing to show.
+      return chat;
+  }
+}
+
+/** Adds the optimistic bubble of a prompt sent from this device. */
+export function addLocalPrompt(chat: ChatState, localId: string, blocks: ContentBlock[]): ChatState {
+  const text = blocks.map(blockText).join('');
+  const images = blocks.map(imageOf).filter((i): i is string => !!i);
+  const [id, next] = nextId(chat);
+  return withItems(next, [...chat.items, { kind: 'user', id, text, images, localId }]);
+}
+
+/** Marks the prompt `localId` as delivered (its response arrived), or failed with a notice. */
+export function settleLocalPrompt(chat: ChatState, localId: string, error?: string): ChatState {
+  const idx = chat.items.findIndex((it) => it.kind === 'user' && it.localId === localId);
+  let next = chat;
+  if (idx !== -1) {
+    const items = chat.items.slice();
+    items[idx] = { ...(items[idx] as UserItem), localId: undefined };
+    next = { ...chat, items };
+  }
+  if (!error) return next;
+  const [id, n] = nextId(next);
+  return withItems(n, [...next.items, { kind: 'notice', id, text: error, level: 'error' }]);
+}
+
+/** Adds a notice line (turn failed, stopped, connection recovered without history …). */
+export function addNotice(chat: ChatState, text: string, level: 'info' | 'warning' | 'error'): ChatState {
+  const [id, next] = nextId(chat);
+  return withItems(next, [...chat.items, { kind: 'notice', id, text, level }]);
+}
+
+function turnStateName(v: unknown): TurnStateName {
+  return v === 'running' || v === 'awaiting_input' || v === 'stopping' ? v : 'idle';
+}
+
+/** Parses `_zcode/turn_state` params into the turn view (CLIENT-PROTOCOL "Notifications"). */
+export function parseTurnState(params: unknown): TurnView {
+  const p = rec(params) ?? {};
+  const queue: QueuedPrompt[] = arr(p['queue']).flatMap((q) => {
+    const r = rec(q);
+    const promptId = str(r?.['promptId']);
+    if (!r || !promptId) return [];
+    return [{ promptId, clientId: str(r['clientId']), name: str(r['name']), preview: str(r['preview']) }];
+  });
+  return { state: turnStateName(p['state']), turnId: str(p['turnId']), promptedBy: str(rec(p['promptedBy'])?.['name']), queue };
+}
+
+/** Applies session-level fields of a session/new or session/load result (modes, config). */
+export function applyAttachResult(chat: ChatState, result: unknown): ChatState {
+  const r = rec(result) ?? {};
+  const modes = rec(r['modes']);
+  const configOptions = Array.isArray(r['configOptions']) ? (r['configOptions'] as SessionConfigOption[]) : chat.configOptions;
+  const avail = arr(modes?.['availableModes']).flatMap((m) => {
+    const id = str(rec(m)?.['id']);
+    return id ? [{ id, name: str(rec(m)?.['name']) ?? id }] : [];
+  });
+  const replay = rec(zmeta(r)['replayMeta']);
+  const cursor = str(replay?.['cursor']);
+  return {
+    ...chat,
+    configOptions,
+    modes: avail.length ? avail : chat.modes,
+    modeId: str(modes?.['currentModeId']) ?? chat.modeId,
+    history: replay ? { hasMore: replay['hasMore'] === true, ...(cursor ? { cursor } : {}) } : chat.history,
+  };
+}
+
+/**
+ * Prepends an older page of history (`_zcode/load_earlier`, oldest first) before what is shown.
+ */
+export function prependHistory(chat: ChatState, updates: unknown[], cursor: string | undefined, hasMore: boolean): ChatState {
+  let older: ChatState = { ...emptyChat(chat.sessionId), nextId: chat.nextId };
+  for (const u of updates) {
+    const body = rec(u);
+    if (body) older = applyUpdateBody(older, body);
+  }
+  return { ...chat, nextId: older.nextId, items: [...older.items, ...chat.items], history: { hasMore, ...(cursor ? { cursor } : {}) } };
+}

@@ -1,0 +1,79 @@
+/** The shapes of one chat as the web app shows it (built by chat-reducer.ts from ACP updates). */
+import type { PlanEntry, SessionConfigOption, ToolCallContent } from '@agentclientprotocol/sdk';
+
+export type ToolStatus = 'pending' | 'in_progress' | 'completed' | 'failed';
+export type TurnStateName = 'idle' | 'running' | 'awaiting_input' | 'stopping';
+
+export interface UserItem {
+  kind: 'user';
+  id: string;
+  text: string;
+  images: string[];
+  /** Who prompted (another device); undefined = this device or unknown. */
+  author?: string;
+  messageId?: string;
+  /** Set while a prompt sent from this device has not been echoed or answered. */
+  localId?: string;
+}
+export interface TextItem {
+  kind: 'agent' | 'thought';
+  id: string;
+  text: string;
+  messageId?: string;
+}
+export interface ToolItem {
+  kind: 'tool';
+  id: string;
+  toolCallId: string;
+  title: string;
+  toolKind?: string;
+  status: ToolStatus;
+  input?: unknown;
+  content: ToolCallContent[];
+  terminal: string;
+  exitCode?: number | null;
+  locations: string[];
+  background?: boolean;
+}
+export interface NoticeItem {
+  kind: 'notice';
+  id: string;
+  text: string;
+  level: 'info' | 'warning' | 'error';
+}
+export type ChatItem = UserItem | TextItem | ToolItem | NoticeItem;
+
+export interface QueuedPrompt {
+  promptId: string;
+  clientId?: string;
+  name?: string;
+  preview?: string;
+}
+export interface TurnView {
+  state: TurnStateName;
+  turnId?: string;
+  promptedBy?: string;
+  queue: QueuedPrompt[];
+}
+export interface UsageView {
+  used: number;
+  size: number;
+  cost?: { amount: number; currency: string };
+}
+export interface ChatState {
+  sessionId: string;
+  /** Last applied `_meta.zcode.seq` / `epoch` (HUB-DESIGN §4.2), sent back as `afterSeq`. */
+  seq?: number;
+  epoch?: string | number;
+  items: ChatItem[];
+  plan: PlanEntry[];
+  usage?: UsageView;
+  modeId?: string;
+  modes: Array<{ id: string; name: string }>;
+  configOptions: SessionConfigOption[];
+  title?: string;
+  turn: TurnView;
+  history: { cursor?: string; hasMore: boolean };
+  /** Counter for item ids (stable keys for rendering). */
+  nextId: number;
+}

@@ -1,0 +1,281 @@
+/**
+ * The app's link to the hub: one RpcConnection, the ACP handshake, attaching sessions with
+ * replay from the last seq (HUB-DESIGN §4.2), prompts, cancel, config, and the interaction
+ * requests the hub sends us (§4.5). Notifications are applied in hub-events.ts.
+ */
+import type { ContentBlock } from '@agentclientprotocol/sdk';
+import { WEB_LIMITS } from '../limits.js';
+import { t } from '../i18n.js';
+import { ConnectionLost, RpcConnection, RpcError } from '../net/rpc-connection.js';
+import { api, RestError } from '../net/rest.js';
+import { arr, num, rec, str, zmeta, idOf } from '../wire.js';
+import { store, toast, updateChat } from './app-state.js';
+import { addLocalPrompt, addNotice, applyAttachResult, applySessionUpdate, emptyChat, prependHistory, resetForReplay, settleLocalPrompt } from './chat-reducer.js';
+import { handleNotification } from './hub-events.js';
+import { fromElicitation, fromPermissionRequest, fromView, mergeInteraction, restBody, rpcResult, type Answer } from './interactions.js';
+import { fromListEntry } from './session-list.js';
+
+const VERSION = '0.1.0';
+
+/** A label for this device in presence lists ("Web · Android"). */
+function deviceLabel(): string {
+  const ua = navigator.userAgent;
+  const os = /Android/i.test(ua) ? 'Android' : /iPhone|iPad/i.test(ua) ? 'iOS' : /Mac/i.test(ua) ? 'macOS' : /Windows/i.test(ua) ? 'Windows' : 'Linux';
+  return `Web · ${os}`;
+}
+
+export class HubClient {
+  readonly conn: RpcConnection;
+  /** Sessions this connection has loaded (re-attached after every reconnect). */
+  private readonly attached = new Set<string>();
+  /** Updates received while an attach is in flight, applied once its result says how (§4.2). */
+  readonly attaching = new Map<string, unknown[]>();
+  /** Interactions answered from this device (no "answered elsewhere" toast for them). */
+  readonly answeredHere = new Set<string>();
+  private localSeq = 1;
+  private inboxTimer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(url: string) {
+    this.conn = new RpcConnection(url, {
+      onOpen: () => this.onOpen(),
+      onNotification: (method, params) => handleNotification(this, method, params),
+      onRequest: (id, method, params) => this.onRequest(id, method, params),
+      onStatus: (status) =>
+        store.update((s) => ({
+          ...s,
+          conn: { status, downSince: status === 'online' ? undefined : (s.conn.downSince ?? Date.now()) },
+          ...(status === 'unauthorized' ? { paired: false } : {}),
+        })),
+    });
+  }
+
+  /** Connects (and keeps reconnecting). */
+  start(): void {
+    this.conn.start();
+  }
+
+  /** True when a session's updates are live on this connection. */
+  isAttached(sessionId: string): boolean {
+    return this.attached.has(sessionId);
+  }
+
+  private async onOpen(): Promise<void> {
+    const init = await this.conn.request('initialize', {
+      protocolVersion: 1,
+      // elicitation.form: questions and plan approvals arrive as forms (CLIENT-PROTOCOL "Interactions");
+      // terminal_output: Bash output streams in `_meta` (src/acp/tool-output.ts).
+      clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false, elicitation: { form: {} }, _meta: { terminal_output: true } },
+      clientInfo: { name: deviceLabel(), title: 'ZCode Hub web', version: VERSION },
+    });
+    const z = zmeta(init);
+    const identity = rec(z['identity']);
+    const backend = rec(z['backend']);
+    store.update((s) => ({
+      ...s,
+      paired: true,
+      me: identity ? { name: str(identity['name']) ?? '', scope: str(identity['scope']) ?? 'view' } : s.me,
+      backend: backend ? { state: str(backend['state']) ?? 'ready' } : s.backend,
+    }));
+    // Interactions are re-sent per attach, so forget live copies from the old socket.
+    store.update((s) => ({ ...s, interactions: Object.fromEntries(Object.entries(s.interactions).filter(([, i]) => !i.rpc)) }));
+    const again = [...this.attached];
+    this.attached.clear();
+    await this.refreshSessions();
+    await Promise.all(again.map((sid) => this.attach(sid).catch(() => undefined)));
+    void this.refreshInbox();
+  }
+
+  /** Reloads the session list (`session/list`, following cursors). */
+  async refreshSessions(): Promise<void> {
+    let cursor: string | undefined;
+    const found: Record<string, ReturnType<typeof fromListEntry>> = {};
+    for (let page = 0; page < 20; page++) {
+      const res = rec(await this.conn.request('session/list', cursor ? { cursor } : {}));
+      for (const e of arr(res?.['sessions'])) {
+        const sid = str(rec(e)?.['sessionId']);
+        if (sid) found[sid] = fromListEntry(e, store.get().sessions[sid]);
+      }
+      cursor = str(res?.['nextCursor']);
+      if (!cursor) break;
+    }
+    store.update((s) => {
+      const sessions = { ...s.sessions };
+      for (const [sid, summary] of Object.entries(found)) if (summary) sessions[sid] = summary;
+      return { ...s, sessions, sessionsLoaded: true };
+    });
+  }
+
+  /** Reloads pending interactions across sessions (`_zcode/interactions/list`). */
+  async refreshInbox(): Promise<void> {
+    try {
+      const res = rec(await this.conn.request('_zcode/interactions/list', {}));
+      const views = arr(res?.['interactions']).map(fromView).filter((v) => v !== undefined);
+      store.update((s) => {
+        const next: typeof s.interactions = {};
+        for (const [id, i] of Object.entries(s.interactions)) if (i.rpc) next[id] = i;
+        for (const v of views) next[v.interactionId] = mergeInteraction(next[v.interactionId], v);
+        return { ...s, interactions: next };
+      });
+    } catch {
+      // Offline or an older hub: the inbox keeps what it had.
+    }
+  }
+
+  /** Debounced inbox refresh (session_state bursts). */
+  scheduleInbox(): void {
+    clearTimeout(this.inboxTimer);
+    this.inboxTimer = setTimeout(() => void this.refreshInbox(), 300);
+  }
+
+  /**
+   * Loads a session on this connection: the last ~30 messages the first time, exactly the
+   * missed updates (`afterSeq` + `epoch`) after a reconnect. Replay arrives before the result
+   * and is buffered until the result says whether it continues what we hold (`recovered`).
+   */
+  async attach(sessionId: string): Promise<void> {
+    if (this.attaching.has(sessionId)) return;
+    const held = store.get().chats[sessionId];
+    const resume = held?.seq !== undefined;
+    const cwd = store.get().sessions[sessionId]?.cwd ?? '';
+    this.attaching.set(sessionId, []);
+    try {
+      const meta = resume ? { afterSeq: held.seq, epoch: held.epoch, limit: WEB_LIMITS.historyPage } : { limit: WEB_LIMITS.historyPage };
+      const result = await this.conn.request('session/load', { sessionId, cwd, mcpServers: [], _meta: { zcode: meta } }, 60_000);
+      const z = zmeta(result);
+      const recovered = rec(z['replayMeta'])?.['recovered'];
+      const fresh = !resume || recovered === false;
+      let chat = held ?? emptyChat(sessionId);
+      if (fresh) chat = resetForReplay(chat);
+      for (const params of this.attaching.get(sessionId) ?? []) chat = applySessionUpdate(chat, params);
+      chat = applyAttachResult(chat, result);
+      if (!fresh) chat = { ...chat, history: held?.history ?? chat.history };
+      const seq = num(z['seq']);
+      const epoch = idOf(z['epoch']);
+      if (seq !== undefined && (chat.seq === undefined || chat.epoch !== epoch || seq > chat.seq)) chat = { ...chat, seq, epoch };
+      store.update((s) => ({ ...s, chats: { ...s.chats, [sessionId]: chat } }));
+      this.attached.add(sessionId);
+    } finally {
+      this.attaching.delete(sessionId);
+    }
+  }
+
+  /** Older history, prepended (`_zcode/load_earlier`). */
+  async loadEarlier(sessionId: string): Promise<void> {
+    const chat = store.get().chats[sessionId];
+    if (!chat?.history.hasMore || !chat.history.cursor || store.get().loadingEarlier[sessionId]) return;
+    store.update((s) => ({ ...s, loadingEarlier: { ...s.loadingEarlier, [sessionId]: true } }));
+    try {
+      const res = rec(await this.conn.request('_zcode/load_earlier', { sessionId, cursor: chat.history.cursor, limit: WEB_LIMITS.historyPage }));
+      updateChat(sessionId, (c) => prependHistory(c, arr(res?.['updates']), str(res?.['cursor']), res?.['hasMore'] === true));
+    } finally {
+      store.update((s) => ({ ...s, loadingEarlier: { ...s.loadingEarlier, [sessionId]: false } }));
+    }
+  }
+
+  /** Creates a session in `cwd` and returns its id. */
+  async newSession(cwd: string): Promise<string> {
+    const res = rec(await this.conn.request('session/new', { cwd, mcpServers: [] }, 60_000));
+    const sessionId = str(res?.['sessionId']);
+    if (!sessionId) throw new Error('no sessionId');
+    const z = zmeta(res);
+    let chat = applyAttachResult(emptyChat(sessionId), res);
+    const seq = num(z['seq']);
+    if (seq !== undefined) chat = { ...chat, seq, epoch: idOf(z['epoch']) };
+    store.update((s) => ({
+      ...s,
+      chats: { ...s.chats, [sessionId]: chat },
+      sessions: { ...s.sessions, [sessionId]: s.sessions[sessionId] ?? { sessionId, cwd, state: 'idle', clients: 1, pendingInteractions: 0, updatedAt: new Date().toISOString() } },
+    }));
+    this.attached.add(sessionId);
+    return sessionId;
+  }
+
+  /** Sends a prompt; queued by the hub when the session is busy (§4.4). */
+  async prompt(sessionId: string, text: string, images: Array<{ mimeType: string; data: string }>): Promise<void> {
+    const blocks: ContentBlock[] = [...images.map((i) => ({ type: 'image' as const, mimeType: i.mimeType, data: i.data })), ...(text ? [{ type: 'text' as const, text }] : [])];
+    if (this.conn.status !== 'online') throw new ConnectionLost();
+    const localId = `local-${Date.now()}-${this.localSeq++}`;
+    updateChat(sessionId, (c) => addLocalPrompt(c, localId, blocks));
+    try {
+      const res = await this.conn.request('session/prompt', { sessionId, prompt: blocks }, 0);
+      const reason = str(rec(res)?.['stopReason']);
+      updateChat(sessionId, (c) => {
+        const settled = settleLocalPrompt(c, localId);
+        if (reason === 'cancelled') return addNotice(settled, t('turnStopped'), 'info');
+        if (reason === 'refusal') return addNotice(settled, t('turnRefused'), 'warning');
+        if (reason === 'max_tokens' || reason === 'max_turn_requests') return addNotice(settled, t('turnLimit'), 'warning');
+        return settled;
+      });
+    } catch (err) {
+      // A dropped socket does not stop the turn (HUB-DESIGN §5): the replay shows how it went.
+      if (err instanceof ConnectionLost) updateChat(sessionId, (c) => settleLocalPrompt(c, localId));
+      else updateChat(sessionId, (c) => settleLocalPrompt(c, localId, `${t('turnFailed')}: ${(err as Error).message}`));
+    }
+  }
+
+  /** Stops the running turn (`session/cancel`). */
+  cancel(sessionId: string): void {
+    this.conn.notify('session/cancel', { sessionId });
+  }
+
+  /** Changes model, mode or thought level (`session/set_config_option`). */
+  async setConfig(sessionId: string, configId: string, value: string): Promise<void> {
+    const res = rec(await this.conn.request('session/set_config_option', { sessionId, configId, value }));
+    if (Array.isArray(res?.['configOptions'])) updateChat(sessionId, (c) => applyAttachResult(c, { configOptions: res['configOptions'] }));
+  }
+
+  /** Changes the mode through `session/set_mode` (when no `mode` config option exists). */
+  async setMode(sessionId: string, modeId: string): Promise<void> {
+    await this.conn.request('session/set_mode', { sessionId, modeId });
+    updateChat(sessionId, (c) => ({ ...c, modeId }));
+  }
+
+  private onRequest(id: string | number, method: string, params: unknown): void {
+    const p = method === 'session/request_permission' ? fromPermissionRequest(id, params) : method === 'elicitation/create' && rec(params)?.['mode'] === 'form' ? fromElicitation(id, params) : undefined;
+    if (method === 'elicitation/create' && !p) {
+      this.conn.respond(id, { action: 'decline' });
+      return;
+    }
+    if (!p) {
+      this.conn.respondError(id, -32601, `Method not found: ${method}`);
+      return;
+    }
+    const now = Date.now();
+    store.update((s) => ({ ...s, interactions: { ...s.interactions, [p.interactionId]: mergeInteraction(s.interactions[p.interactionId], { ...p, createdAt: p.createdAt ?? now }) } }));
+  }
+
+  /** Answers an interaction: over the live request when we hold one, else over REST (§4.5). */
+  async answer(interactionId: string, answer: Answer): Promise<void> {
+    const i = store.get().interactions[interactionId];
+    if (!i) return;
+    this.answeredHere.add(interactionId);
+    if (i.rpc) {
+      this.conn.respond(i.rpc.id, rpcResult(i.rpc.method, answer));
+      this.forget(interactionId);
+      return;
+    }
+    try {
+      await api(`/interactions/${encodeURIComponent(interactionId)}/answer`, { method: 'POST', body: restBody(answer) });
+      this.forget(interactionId);
+    } catch (err) {
+      if (err instanceof RestError && err.status === 409) {
+        const by = str(rec(rec(rec(rec(err.body)?.['error'])?.['details'])?.['resolvedBy'])?.['name']);
+        toast(by ? t('answeredBy', by) : t('answeredElsewhere'), `ix:${interactionId}`);
+        this.forget(interactionId);
+        return;
+      }
+      this.answeredHere.delete(interactionId);
+      toast(err instanceof RpcError || err instanceof RestError ? err.message : t('sendFailed'));
+    }
+  }
+
+  /** Removes an interaction from what the app shows. */
+  forget(interactionId: string): void {
+    store.update((s) => {
+      if (!s.interactions[interactionId]) return s;
+      const interactions = { ...s.interactions };
+      delete interactions[interactionId];
+      return { ...s, interactions, activeInteraction: s.activeInteraction === interactionId ? undefined : s.activeInteraction };
+    });
+  }
+}

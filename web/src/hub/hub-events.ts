@@ -1,0 +1,113 @@
+/**
+ * Hub → app notifications (CLIENT-PROTOCOL "Notifications"): session updates, turn and session
+ * state, presence, interaction lifecycle and backend state, applied to the store.
+ */
+import { t } from '../i18n.js';
+import { arr, num, rec, str } from '../wire.js';
+import { store, toast, updateChat } from './app-state.js';
+import { applySessionUpdate, parseTurnState } from './chat-reducer.js';
+import type { HubClient } from './hub-client.js';
+import { cancelledRequestId, fromView, mergeInteraction } from './interactions.js';
+import { applySessionState } from './session-list.js';
+
+/** Applies one notification from the hub. Unknown methods are ignored (forward compatibility). */
+export function handleNotification(client: HubClient, method: string, params: unknown): void {
+  const p = rec(params) ?? {};
+  const sessionId = str(p['sessionId']);
+  switch (method) {
+    case 'session/update': {
+      if (!sessionId) return;
+      const buffer = client.attaching.get(sessionId);
+      if (buffer) buffer.push(params);
+      else updateChat(sessionId, (c) => applySessionUpdate(c, params));
+      return;
+    }
+    case '_zcode/turn_state': {
+      if (!sessionId) return;
+      const turn = parseTurnState(params);
+      updateChat(sessionId, (c) => ({ ...c, turn }));
+      store.update((s) => {
+        const prev = s.sessions[sessionId];
+        const next = applySessionState(prev, { sessionId, state: turn.state }, Date.now());
+        return next ? { ...s, sessions: { ...s.sessions, [sessionId]: next } } : s;
+      });
+      return;
+    }
+    case '_zcode/session_state': {
+      if (!sessionId) return;
+      const before = store.get().sessions[sessionId]?.pendingInteractions ?? 0;
+      store.update((s) => {
+        const next = applySessionState(s.sessions[sessionId], params, Date.now());
+        return next ? { ...s, sessions: { ...s.sessions, [sessionId]: next } } : s;
+      });
+      const title = str(p['title']);
+      if (title) updateChat(sessionId, (c) => (c.title === title ? c : { ...c, title }));
+      const after = store.get().sessions[sessionId]?.pendingInteractions ?? 0;
+      if (after !== before && !client.isAttached(sessionId)) client.scheduleInbox();
+      return;
+    }
+    case '_zcode/presence': {
+      if (!sessionId) return;
+      const clients = arr(p['clients']).flatMap((c) => {
+        const r = rec(c);
+        const clientId = str(r?.['clientId']);
+        return r && clientId ? [{ clientId, name: str(r['name']) ?? clientId, scope: str(r['scope']) }] : [];
+      });
+      store.update((s) => ({ ...s, presence: { ...s.presence, [sessionId]: clients } }));
+      return;
+    }
+    case '_zcode/interaction_opened': {
+      const view = fromView(p['interaction']);
+      if (!view) return;
+      store.update((s) => ({ ...s, interactions: { ...s.interactions, [view.interactionId]: mergeInteraction(s.interactions[view.interactionId], view) } }));
+      return;
+    }
+    case '_zcode/interaction_resolved': {
+      const interactionId = str(p['interactionId']);
+      if (!interactionId) return;
+      const held = store.get().interactions[interactionId];
+      const by = str(rec(p['resolvedBy'])?.['name']);
+      const mine = client.answeredHere.has(interactionId);
+      client.answeredHere.delete(interactionId);
+      if (held || store.get().activeInteraction === interactionId || wasWithdrawn.has(interactionId)) {
+        wasWithdrawn.delete(interactionId);
+        if (!mine) toast(resolvedText(str(p['state']), by), `ix:${interactionId}`);
+      }
+      client.forget(interactionId);
+      return;
+    }
+    case '$/cancel_request': {
+      // Another device answered first: drop our copy and tell the hub it is dismissed.
+      const id = cancelledRequestId(params);
+      if (id === undefined) return;
+      const held = Object.values(store.get().interactions).find((i) => i.rpc && String(i.rpc.id) === String(id));
+      if (!held?.rpc) return;
+      client.conn.respond(held.rpc.id, held.rpc.method === 'session/request_permission' ? { outcome: { outcome: 'cancelled' } } : { action: 'cancel' });
+      if (!client.answeredHere.has(held.interactionId)) {
+        wasWithdrawn.add(held.interactionId);
+        toast(t('answeredElsewhere'), `ix:${held.interactionId}`);
+      }
+      client.forget(held.interactionId);
+      return;
+    }
+    case '_zcode/backend_state': {
+      const state = str(p['state']) ?? 'ready';
+      const nextRetryMs = num(p['nextRetryMs']);
+      store.update((s) => ({ ...s, backend: { state, ...(nextRetryMs !== undefined ? { nextRetryMs } : {}) } }));
+      if (state === 'ready') void client.refreshInbox();
+      return;
+    }
+    default:
+      return;
+  }
+}
+
+/** Interactions withdrawn by `$/cancel_request`, waiting for the resolved notice naming the winner. */
+const wasWithdrawn = new Set<string>();
+
+function resolvedText(state: string | undefined, by: string | undefined): string {
+  if (state === 'cancelled') return t('interactionCancelled');
+  if (state === 'lost') return t('interactionLost');
+  if (state === 'expired') return t('interactionExpired');
+  return by ? t('answeredBy', by) : t('answeredElsewhere');
+}

@@ -1,0 +1,33 @@
+/** Every bound the web app keeps, in one place (the client side of HUB-DESIGN §8). */
+export const WEB_LIMITS = {
+  /** Reconnect backoff: first delay, doubled per attempt. */
+  reconnectBaseMs: 500,
+  /** Reconnect backoff cap: a phone on a flaky tunnel retries at least this often. */
+  reconnectMaxMs: 15_000,
+  /** A drop shorter than this shows no indicator at all ("no alarm for short drops"). */
+  quietDropMs: 4_000,
+  /** Default JSON-RPC request timeout; prompts have none (they end with their turn). */
+  requestTimeoutMs: 30_000,
+  /** Liveness probe after the tab comes back or the network changes. */
+  probeTimeoutMs: 5_000,
+  /** Hidden longer than this → probe the socket when the tab is visible again (sleep, backgrounding). */
+  probeAfterHiddenMs: 10_000,
+  /** Messages asked for when a session is opened (HUB-DESIGN §4.2: phones ask for ~30). */
+  historyPage: 30,
+  /** Longest edge of an attached image after downscaling on a canvas. */
+  imageMaxEdgePx: 1_600,
+  /** JPEG quality of downscaled images. */
+  imageJpegQuality: 0.85,
+  /** Images per prompt. */
+  imagesPerPrompt: 6,
+  /** Terminal output kept per tool card (tail). */
+  terminalTailChars: 64 * 1024,
+  /** Items kept in one chat before the oldest are dropped (reloaded by scrolling up). */
+  chatMaxItems: 2_000,
+  /** A session that finished a turn counts as "just finished" this long, unless opened. */
+  justFinishedMs: 10 * 60_000,
+  /** Toasts shown at once. */
+  maxToasts: 3,
+  /** How long a toast stays. */
+  toastMs: 5_000,
+} as const;

@@ -1,0 +1,53 @@
+import { render } from 'preact';
+import { App } from './app.js';
+import { store } from './hub/app-state.js';
+import { HubClient } from './hub/hub-client.js';
+import { localeStore } from './i18n.js';
+import { api, RestError } from './net/rest.js';
+import { pairCodeFromHash } from './views/pair-view.js';
+import './styles.css';
+
+const client = new HubClient(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/acp`);
+let started = false;
+
+function connect(): void {
+  store.update((s) => ({ ...s, paired: true }));
+  if (started) client.conn.reconnectNow();
+  else client.start();
+  started = true;
+}
+
+/** Is the device token (HttpOnly cookie, unreadable here) still accepted? Any /api path answers 401 if not. */
+async function paired(): Promise<boolean> {
+  try {
+    await api('/status');
+    return true;
+  } catch (err) {
+    return !(err instanceof RestError && err.status === 401);
+  }
+}
+
+// A socket that keeps failing may mean a revoked token: the upgrade is refused before any close code.
+let lastAuthCheck = 0;
+store.subscribe(() => {
+  const s = store.get();
+  if (s.paired && s.conn.status === 'offline' && Date.now() - lastAuthCheck > 10_000) {
+    lastAuthCheck = Date.now();
+    void paired().then((ok) => {
+      if (!ok) store.update((st) => ({ ...st, paired: false }));
+    });
+  }
+});
+
+document.documentElement.lang = localeStore.get();
+render(<App client={client} onPaired={connect} />, document.getElementById('app') as HTMLElement);
+
+void (async () => {
+  if (pairCodeFromHash(location.hash)) store.update((s) => ({ ...s, paired: false }));
+  else if (await paired()) connect();
+  else store.update((s) => ({ ...s, paired: false }));
+})();
+
+if ('serviceWorker' in navigator && window.isSecureContext) {
+  navigator.serviceWorker.register('/sw.js').catch(() => undefined);
+}

@@ -1,0 +1,246 @@
+/**
+ * JSON-RPC 2.0 over the hub's WebSocket (`/acp`, CLIENT-PROTOCOL "Connecting"), with reconnect:
+ * capped exponential backoff with jitter, an immediate retry when the network comes back, and a
+ * liveness probe when the tab returns from the background or the machine wakes (a socket can be
+ * half-dead after sleep without any close event). The cookie authenticates the upgrade.
+ */
+import { WEB_LIMITS } from '../limits.js';
+import { idOf, parseJson, rec, str } from '../wire.js';
+import { backoffDelay } from './backoff.js';
+
+export type ConnStatus = 'connecting' | 'online' | 'offline' | 'unauthorized';
+
+/** A JSON-RPC error answer from the hub. */
+export class RpcError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data: unknown,
+  ) {
+    super(message);
+    this.name = 'RpcError';
+  }
+  /** The hub's stable `HUB_ERR_…` code, when it sent one. */
+  get hubCode(): string | undefined {
+    return str(rec(this.data)?.['code']);
+  }
+}
+
+/** The socket closed before the answer came. */
+export class ConnectionLost extends Error {
+  constructor() {
+    super('connection lost');
+    this.name = 'ConnectionLost';
+  }
+}
+
+export interface RpcHandlers {
+  /** Runs after every (re)connect, before the status turns `online`. */
+  onOpen(conn: RpcConnection): Promise<void>;
+  onNotification(method: string, params: unknown): void;
+  onRequest(id: string | number, method: string, params: unknown): void;
+  onStatus(status: ConnStatus): void;
+}
+
+interface Pending {
+  resolve(v: unknown): void;
+  reject(e: Error): void;
+  timer?: ReturnType<typeof setTimeout>;
+}
+
+/** Close codes after which retrying cannot help (CLIENT-PROTOCOL close codes). */
+const AUTH_CLOSE = new Set([4401, 4403]);
+
+export class RpcConnection {
+  private ws: WebSocket | undefined;
+  private nextId = 1;
+  private readonly pending = new Map<number, Pending>();
+  private attempt = 0;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private stopped = true;
+  private hiddenAt = 0;
+  status: ConnStatus = 'offline';
+
+  constructor(
+    private readonly url: string,
+    private readonly handlers: RpcHandlers,
+  ) {}
+
+  /** Connects and keeps reconnecting until stop(). */
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    window.addEventListener('online', this.onOnline);
+    document.addEventListener('visibilitychange', this.onVisibility);
+    window.addEventListener('pageshow', this.onOnline);
+    this.open();
+  }
+
+  /** Closes the socket for good (logout). */
+  stop(): void {
+    this.stopped = true;
+    window.removeEventListener('online', this.onOnline);
+    document.removeEventListener('visibilitychange', this.onVisibility);
+    window.removeEventListener('pageshow', this.onOnline);
+    clearTimeout(this.timer);
+    this.ws?.close(1000);
+    this.ws = undefined;
+  }
+
+  /** Sends a request; rejects with RpcError, ConnectionLost or a timeout. `timeoutMs: 0` = none. */
+  request(method: string, params: unknown, timeoutMs: number = WEB_LIMITS.requestTimeoutMs): Promise<unknown> {
+    const ws = this.ws;
+    if (!ws || ws.readyState !== WebSocket.OPEN) return Promise.reject(new ConnectionLost());
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      const entry: Pending = { resolve, reject };
+      if (timeoutMs > 0) {
+        entry.timer = setTimeout(() => {
+          this.pending.delete(id);
+          reject(new Error(`${method} timed out`));
+        }, timeoutMs);
+      }
+      this.pending.set(id, entry);
+      ws.send(JSON.stringify({ jsonrpc: '2.0', id, method, params }));
+    });
+  }
+
+  /** Sends a notification (no answer). False when offline. */
+  notify(method: string, params: unknown): boolean {
+    if (this.ws?.readyState !== WebSocket.OPEN) return false;
+    this.ws.send(JSON.stringify({ jsonrpc: '2.0', method, params }));
+    return true;
+  }
+
+  /** Answers a request the hub sent us. */
+  respond(id: string | number, result: unknown): void {
+    this.ws?.send(JSON.stringify({ jsonrpc: '2.0', id, result }));
+  }
+
+  /** Answers a request the hub sent us with an error. */
+  respondError(id: string | number, code: number, message: string): void {
+    this.ws?.send(JSON.stringify({ jsonrpc: '2.0', id, error: { code, message } }));
+  }
+
+  /** Drops the socket now and reconnects at once (used when a probe fails). */
+  reconnectNow(): void {
+    if (this.stopped) return;
+    this.attempt = 0;
+    const ws = this.ws;
+    this.ws = undefined;
+    if (ws) {
+      this.detach(ws);
+      ws.close(4000);
+    }
+    this.failPending();
+    this.open();
+  }
+
+  private setStatus(s: ConnStatus): void {
+    if (this.status === s) return;
+    this.status = s;
+    this.handlers.onStatus(s);
+  }
+
+  private open(): void {
+    clearTimeout(this.timer);
+    if (this.stopped || (this.ws && this.ws.readyState <= WebSocket.OPEN)) return;
+    this.setStatus('connecting');
+    const ws = new WebSocket(this.url);
+    this.ws = ws;
+    ws.onopen = () => {
+      this.handlers
+        .onOpen(this)
+        .then(() => {
+          if (this.ws !== ws) return;
+          this.attempt = 0;
+          this.setStatus('online');
+        })
+        .catch(() => {
+          if (this.ws === ws) ws.close(4000);
+        });
+    };
+    ws.onmessage = (ev) => {
+      if (typeof ev.data === 'string') this.dispatch(ev.data);
+    };
+    ws.onclose = (ev) => {
+      if (this.ws !== ws) return;
+      this.ws = undefined;
+      this.failPending();
+      if (AUTH_CLOSE.has(ev.code)) {
+        this.setStatus('unauthorized');
+        return;
+      }
+      this.setStatus('offline');
+      this.schedule();
+    };
+  }
+
+  private detach(ws: WebSocket): void {
+    ws.onopen = null;
+    ws.onmessage = null;
+    ws.onclose = null;
+  }
+
+  private schedule(): void {
+    if (this.stopped) return;
+    clearTimeout(this.timer);
+    const delay = backoffDelay(this.attempt++, Math.random());
+    this.timer = setTimeout(() => this.open(), delay);
+  }
+
+  private failPending(): void {
+    for (const [, p] of this.pending) {
+      clearTimeout(p.timer);
+      p.reject(new ConnectionLost());
+    }
+    this.pending.clear();
+  }
+
+  private dispatch(text: string): void {
+    const msg = rec(parseJson(text));
+    if (!msg) return;
+    const method = str(msg['method']);
+    const id = idOf(msg['id']);
+    if (method !== undefined) {
+      if (id !== undefined) this.handlers.onRequest(id, method, msg['params']);
+      else this.handlers.onNotification(method, msg['params']);
+      return;
+    }
+    if (typeof id !== 'number') return;
+    const p = this.pending.get(id);
+    if (!p) return;
+    this.pending.delete(id);
+    clearTimeout(p.timer);
+    const err = rec(msg['error']);
+    if (err) p.reject(new RpcError(typeof err['code'] === 'number' ? err['code'] : -32603, str(err['message']) ?? 'error', err['data']));
+    else p.resolve(msg['result']);
+  }
+
+  private readonly onOnline = (): void => {
+    if (this.stopped) return;
+    if (this.ws?.readyState === WebSocket.OPEN) void this.probe();
+    else {
+      this.attempt = 0;
+      this.open();
+    }
+  };
+
+  private readonly onVisibility = (): void => {
+    if (document.visibilityState === 'hidden') {
+      this.hiddenAt = Date.now();
+      return;
+    }
+    if (this.ws?.readyState !== WebSocket.OPEN) this.onOnline();
+    else if (Date.now() - this.hiddenAt > WEB_LIMITS.probeAfterHiddenMs) void this.probe();
+  };
+
+  /** A cheap request; no answer within the probe timeout → the socket is dead, reconnect. */
+  private async probe(): Promise<void> {
+    try {
+      await this.request('_zcode/interactions/list', {}, WEB_LIMITS.probeTimeoutMs);
+    } catch (err) {
+      if (!(err instanceof RpcError)) this.reconnectNow();
+    }
+  }
+}

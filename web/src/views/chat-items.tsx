@@ -1,0 +1,69 @@
+import type { PlanEntry } from '@agentclientprotocol/sdk';
+import type { ChatItem } from '../hub/chat-types.js';
+import { t } from '../i18n.js';
+import { Markdown } from './markdown-view.js';
+import { ToolCard } from './tool-card.js';
+
+/** One item of the conversation. `streaming` marks the last agent text while a turn runs. */
+export function ChatItemView({ item, streaming }: { item: ChatItem; streaming: boolean }) {
+  switch (item.kind) {
+    case 'user':
+      return (
+        <div class={`msg msg-user ${item.localId ? 'msg-pending' : ''}`} data-testid="user-message">
+          <div class="msg-author">{item.author ?? t('you')}</div>
+          {item.images.length ? (
+            <div class="msg-images">
+              {item.images.map((src, i) => (
+                <img key={i} src={src} alt="" loading="lazy" />
+              ))}
+            </div>
+          ) : null}
+          {item.text ? <div class="msg-text">{item.text}</div> : null}
+        </div>
+      );
+    case 'agent':
+      return (
+        <div class={`msg msg-agent ${streaming ? 'streaming' : ''}`} data-testid="agent-message">
+          <Markdown text={item.text} />
+        </div>
+      );
+    case 'thought':
+      return (
+        <details class="thought" data-testid="thought">
+          <summary>{streaming ? t('thinking') : t('showReasoning')}</summary>
+          <Markdown text={item.text} class="md thought-text" />
+        </details>
+      );
+    case 'tool':
+      return <ToolCard item={item} />;
+    case 'notice':
+      return (
+        <div class={`notice notice-${item.level}`} role={item.level === 'error' ? 'alert' : undefined} data-testid="notice">
+          {item.text}
+        </div>
+      );
+  }
+}
+
+/** The agent's plan / todo list. */
+export function PlanView({ entries }: { entries: PlanEntry[] }) {
+  if (!entries.length) return null;
+  const done = entries.filter((e) => e.status === 'completed').length;
+  return (
+    <details class="plan" data-testid="plan">
+      <summary>
+        {t('plan')} · {done}/{entries.length}
+      </summary>
+      <ol>
+        {entries.map((e, i) => (
+          <li key={i} class={`plan-${e.status}`}>
+            <span class="plan-mark" aria-hidden="true">
+              {e.status === 'completed' ? '✓' : e.status === 'in_progress' ? '◐' : '○'}
+            </span>
+            {e.content}
+          </li>
+        ))}
+      </ol>
+    </details>
+  );
+}

@@ -1,0 +1,103 @@
+import { useEffect, useLayoutEffect, useRef } from 'preact/hooks';
+import { store } from '../hub/app-state.js';
+import type { HubClient } from '../hub/hub-client.js';
+import { badgeOf } from '../hub/session-list.js';
+import { t } from '../i18n.js';
+import { navigate } from '../router.js';
+import { useSelector } from '../store.js';
+import { ChatItemView, PlanView } from './chat-items.js';
+import { TopBar } from './chrome.js';
+import { ConfigBar } from './config-bar.js';
+import { PromptBox } from './prompt-box.js';
+import { StateBadge } from './session-list-view.js';
+
+/** One session: the conversation, pickers, plan, queue and prompt box. */
+export function ChatView({ client, sessionId }: { client: HubClient; sessionId: string }) {
+  const chat = useSelector(store, (s) => s.chats[sessionId]);
+  const summary = useSelector(store, (s) => s.sessions[sessionId]);
+  const online = useSelector(store, (s) => s.conn.status === 'online');
+  const listed = useSelector(store, (s) => s.sessionsLoaded);
+  const scope = useSelector(store, (s) => s.me?.scope ?? 'operate');
+  const presence = useSelector(store, (s) => s.presence[sessionId]);
+  const loadingEarlier = useSelector(store, (s) => s.loadingEarlier[sessionId] ?? false);
+  const scroller = useRef<HTMLDivElement>(null);
+  const sentinel = useRef<HTMLDivElement>(null);
+  const stick = useRef(true);
+  const prevHeight = useRef(0);
+
+  // Attach once online and the list told us the session's workspace (session/load needs cwd).
+  useEffect(() => {
+    if (online && listed && !client.isAttached(sessionId)) void client.attach(sessionId).catch(() => undefined);
+  }, [online, listed, sessionId]);
+
+  // Seen: clears the "just finished" badge.
+  useEffect(() => {
+    store.update((s) => ({ ...s, seenAt: { ...s.seenAt, [sessionId]: Date.now() } }));
+  }, [sessionId, summary?.finishedAt]);
+
+  // Older history when the top comes into view.
+  useEffect(() => {
+    const el = sentinel.current;
+    if (!el) return;
+    const io = new IntersectionObserver((entries) => {
+      if (entries.some((e) => e.isIntersecting) && scroller.current) {
+        prevHeight.current = scroller.current.scrollHeight;
+        void client.loadEarlier(sessionId).catch(() => undefined);
+      }
+    });
+    io.observe(el);
+    return () => io.disconnect();
+  }, [sessionId, chat?.history.hasMore]);
+
+  // Keep the view pinned to the bottom while streaming, unless the reader scrolled up; keep the
+  // reading position when older history is prepended.
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    if (!el) return;
+    if (prevHeight.current && el.scrollTop < 50) {
+      el.scrollTop = el.scrollHeight - prevHeight.current;
+      prevHeight.current = 0;
+    } else if (stick.current) el.scrollTop = el.scrollHeight;
+  });
+
+  const items = chat?.items ?? [];
+  const running = chat ? chat.turn.state !== 'idle' : false;
+  const lastAgent = items.length - 1;
+  const title = chat?.title ?? summary?.title ?? t('untitled');
+  const canOperate = scope !== 'view';
+  return (
+    <div class="page chat">
+      <TopBar title={title} back={() => navigate({ name: 'sessions' })}>
+        {summary ? <StateBadge badge={badgeOf(summary, Date.now(), Date.now())} /> : null}
+      </TopBar>
+      {chat ? <ConfigBar chat={chat} client={client} canOperate={canOperate} /> : null}
+      {presence && presence.length > 1 ? <div class="presence muted small">{presence.map((p) => p.name).join(' · ')}</div> : null}
+      <div
+        class="scroll messages"
+        ref={scroller}
+        data-testid="messages"
+        onScroll={(e) => {
+          const el = e.currentTarget;
+          stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 80;
+        }}
+      >
+        <div ref={sentinel} class="history-edge muted small">
+          {chat?.history.hasMore ? (
+            <button class="link" onClick={() => void client.loadEarlier(sessionId)} disabled={loadingEarlier} data-testid="load-earlier">
+              {loadingEarlier ? t('loading') : t('loadEarlier')}
+            </button>
+          ) : chat ? (
+            t('noEarlier')
+          ) : (
+            t('loading')
+          )}
+        </div>
+        {items.map((item, i) => (
+          <ChatItemView key={item.id} item={item} streaming={running && i === lastAgent} />
+        ))}
+      </div>
+      {chat ? <PlanView entries={chat.plan} /> : null}
+      {chat && canOperate ? <PromptBox chat={chat} client={client} /> : null}
+    </div>
+  );
+}

@@ -1,0 +1,99 @@
+/** App chrome: top bar, connection indicator, toasts, bottom sheet frame. */
+import type { ComponentChildren } from 'preact';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { pendingList, store } from '../hub/app-state.js';
+import { t } from '../i18n.js';
+import { WEB_LIMITS } from '../limits.js';
+import { navigate } from '../router.js';
+import { useSelector } from '../store.js';
+import { Icon } from './icons.js';
+
+/** The top bar: optional back button, title, inbox and settings shortcuts. */
+export function TopBar({ title, back, children }: { title: string; back?: () => void; children?: ComponentChildren }) {
+  const pending = useSelector(store, (s) => pendingList(s).length);
+  return (
+    <header class="topbar">
+      {back ? (
+        <button class="icon-btn" onClick={back} aria-label={t('back')}>
+          <Icon name="back" />
+        </button>
+      ) : null}
+      <h1 class="topbar-title">{title}</h1>
+      {children}
+      <button class="icon-btn badge-host" onClick={() => navigate({ name: 'inbox' })} aria-label={`${t('inbox')} (${pending})`} data-testid="inbox-button">
+        <Icon name="inbox" />
+        {pending > 0 ? <span class="count" data-testid="inbox-count">{pending}</span> : null}
+      </button>
+      <button class="icon-btn" onClick={() => navigate({ name: 'settings' })} aria-label={t('settings')}>
+        <Icon name="settings" />
+      </button>
+    </header>
+  );
+}
+
+/**
+ * Quiet connection indicator: nothing while online and for short drops; a small pill once a
+ * drop lasts longer than `quietDropMs`; the agent's state when the backend is not ready.
+ */
+export function ConnIndicator() {
+  const conn = useSelector(store, (s) => s.conn);
+  const backend = useSelector(store, (s) => s.backend?.state);
+  const [, tick] = useState(0);
+  useEffect(() => {
+    if (conn.status === 'online') return;
+    const id = setTimeout(() => tick((n) => n + 1), WEB_LIMITS.quietDropMs + 50);
+    return () => clearTimeout(id);
+  }, [conn]);
+  const down = conn.status !== 'online' && conn.downSince !== undefined && Date.now() - conn.downSince >= WEB_LIMITS.quietDropMs;
+  const text = down ? (conn.status === 'connecting' ? t('connReconnecting') : t('connOffline')) : backend && backend !== 'ready' ? t('backendState', backend) : '';
+  return (
+    <div class={`conn ${text ? 'conn-show' : ''}`} role="status" aria-live="polite" data-testid="conn-indicator" data-status={conn.status}>
+      {text}
+    </div>
+  );
+}
+
+/** Short messages at the bottom (answered elsewhere, saved …). */
+export function Toasts() {
+  const toasts = useSelector(store, (s) => s.toasts);
+  return (
+    <div class="toasts" role="status" aria-live="polite">
+      {toasts.map((x) => (
+        <div class="toast" key={x.id} data-testid="toast">
+          {x.text}
+        </div>
+      ))}
+    </div>
+  );
+}
+
+/** A modal bottom sheet: focus moves into it, Escape closes it. */
+export function Sheet({ title, onClose, children, testId }: { title: string; onClose: () => void; children: ComponentChildren; testId?: string }) {
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const prev = document.activeElement as HTMLElement | null;
+    ref.current?.querySelector<HTMLElement>('button, input, textarea, select')?.focus({ preventScroll: true });
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') onClose();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => {
+      document.removeEventListener('keydown', onKey);
+      prev?.focus?.({ preventScroll: true });
+    };
+  }, []);
+  return (
+    <div class="sheet-backdrop" onClick={(e) => e.target === e.currentTarget && onClose()}>
+      <div class="sheet" role="dialog" aria-modal="true" aria-labelledby="sheet-title" ref={ref} data-testid={testId}>
+        <div class="sheet-grip" aria-hidden="true" />
+        <div class="sheet-head">
+          <h2 id="sheet-title">{title}</h2>
+          <button class="icon-btn" onClick={onClose} aria-label={t('close')}>
+            <Icon name="close" />
+          </button>
+        </div>
+        <div class="sheet-body">{children}</div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,71 @@
+import type { SessionConfigOption } from '@agentclientprotocol/sdk';
+import type { ChatState } from '../hub/chat-types.js';
+import type { HubClient } from '../hub/hub-client.js';
+import { toast } from '../hub/app-state.js';
+import { t } from '../i18n.js';
+import { arr, rec, str } from '../wire.js';
+
+interface Choice {
+  value: string;
+  name: string;
+}
+
+/** Flat choices of a select option (ACP allows flat lists or groups). */
+function choicesOf(opt: SessionConfigOption): Choice[] {
+  if (opt.type !== 'select') return [];
+  return arr(opt.options).flatMap((o) => {
+    const r = rec(o);
+    if (!r) return [];
+    if (Array.isArray(r['options'])) return arr(r['options']).flatMap((x) => (str(rec(x)?.['value']) ? [{ value: str(rec(x)?.['value']) ?? '', name: str(rec(x)?.['name']) ?? '' }] : []));
+    const value = str(r['value']);
+    return value ? [{ value, name: str(r['name']) ?? value }] : [];
+  });
+}
+
+function Picker({ label, value, choices, onChange, testId }: { label: string; value: string; choices: Choice[]; onChange: (v: string) => void; testId: string }) {
+  return (
+    <label class="picker">
+      <span class="sr-only">{label}</span>
+      <select aria-label={label} value={value} onChange={(e) => onChange(e.currentTarget.value)} data-testid={testId}>
+        {choices.map((c) => (
+          <option key={c.value} value={c.value}>
+            {c.name || c.value}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+/** Mode, model and thought-level pickers plus the context meter (`session/set_config_option`). */
+export function ConfigBar({ chat, client, canOperate }: { chat: ChatState; client: HubClient; canOperate: boolean }) {
+  const selects = chat.configOptions.filter((o) => o.type === 'select');
+  const hasModeOption = selects.some((o) => o.id === 'mode' || o.category === 'mode');
+  const pct = chat.usage && chat.usage.size > 0 ? Math.min(100, Math.round((chat.usage.used / chat.usage.size) * 100)) : undefined;
+  const change = (fn: () => Promise<void>) => fn().catch((err: Error) => toast(t('error', err.message)));
+  return (
+    <div class="config-bar">
+      {canOperate && !hasModeOption && chat.modes.length ? (
+        <Picker label={t('mode')} value={chat.modeId ?? ''} choices={chat.modes.map((m) => ({ value: m.id, name: m.name }))} onChange={(v) => change(() => client.setMode(chat.sessionId, v))} testId="picker-mode" />
+      ) : null}
+      {canOperate
+        ? selects.map((o) => (
+            <Picker
+              key={o.id}
+              label={o.id === 'model' ? t('model') : o.id === 'thought_level' ? t('thoughtLevel') : o.id === 'mode' ? t('mode') : o.name}
+              value={o.type === 'select' ? o.currentValue : ''}
+              choices={choicesOf(o)}
+              onChange={(v) => change(() => client.setConfig(chat.sessionId, o.id, v))}
+              testId={`picker-${o.id}`}
+            />
+          ))
+        : null}
+      {pct !== undefined ? (
+        <span class="meter" title={`${chat.usage?.used ?? 0} / ${chat.usage?.size ?? 0}`} data-testid="context-meter">
+          <span class="meter-bar" style={{ width: `${pct}%` }} />
+          <span class="meter-text">{t('context', pct)}</span>
+        </span>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,189 @@
+/**
+ * The bottom sheet for a pending permission, question or plan approval (HUB-DESIGN §4.5).
+ * Closing it ("Later") only hides it here: dismiss is not deny, the inbox keeps it.
+ */
+import { useMemo, useState } from 'preact/hooks';
+import { store } from '../hub/app-state.js';
+import { contentOf, defaultsOf, fieldsOf, missingRequired, type FormValue } from '../hub/form-schema.js';
+import type { HubClient } from '../hub/hub-client.js';
+import type { Answer, PendingInteraction } from '../hub/interactions.js';
+import { t } from '../i18n.js';
+import { useSelector } from '../store.js';
+import { rec, str } from '../wire.js';
+import { Sheet } from './chrome.js';
+import { Field } from './form-fields.js';
+import { Markdown } from './markdown-view.js';
+import { inputSummary } from './tool-card.js';
+
+function Permission({ i, answer }: { i: PendingInteraction; answer: (a: Answer) => void }) {
+  const tool = rec(i.rpc?.params['toolCall']);
+  const summary = inputSummary(tool?.['rawInput']);
+  return (
+    <div>
+      <p class="ix-title">{i.title}</p>
+      {summary ? <pre class="tool-input block">{summary}</pre> : null}
+      <div class="actions stack">
+        {(i.options ?? []).map((o) => (
+          <button key={o.optionId} class={o.kind.startsWith('allow') ? 'primary' : o.kind.startsWith('reject') || o.kind === 'deny' ? 'danger' : ''} onClick={() => answer({ kind: 'option', optionId: o.optionId })} data-testid={`option-${o.optionId}`}>
+            {o.name}
+          </button>
+        ))}
+      </div>
+    </div>
+  );
+}
+
+/** A question or plan form sent as `elicitation/create` (rendered from its requestedSchema). */
+function ElicitationForm({ i, answer }: { i: PendingInteraction; answer: (a: Answer) => void }) {
+  const schema = i.rpc?.params['requestedSchema'];
+  const fields = useMemo(() => fieldsOf(schema), [schema]);
+  const [values, setValues] = useState<Record<string, FormValue>>(() => defaultsOf(schema));
+  const missing = missingRequired(fields, values);
+  return (
+    <form
+      onSubmit={(e) => {
+        e.preventDefault();
+        answer({ kind: 'form', content: contentOf(fields, values) });
+      }}
+    >
+      {i.title ? <Markdown text={i.title} /> : null}
+      {fields.map((f) => (
+        <Field key={f.key} f={f} value={values[f.key]} set={(v) => setValues((cur) => ({ ...cur, [f.key]: v }))} />
+      ))}
+      <div class="actions">
+        <button type="button" onClick={() => answer({ kind: 'decline' })} data-testid="decline">
+          {t('skip')}
+        </button>
+        <button class="primary" type="submit" disabled={missing.length > 0} data-testid="submit">
+          {t('submit')}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/** Questions from an InteractionView (inbox, answered over REST). */
+function ViewQuestions({ i, answer }: { i: PendingInteraction; answer: (a: Answer) => void }) {
+  const [picked, setPicked] = useState<Record<string, string[]>>({});
+  const [other, setOther] = useState<Record<string, string>>({});
+  const build = (): Record<string, string | string[]> => {
+    const out: Record<string, string | string[]> = {};
+    for (const q of i.questions ?? []) {
+      const typed = (other[q.question] ?? '').trim();
+      const sel = picked[q.question] ?? [];
+      if (q.multiSelect) {
+        const all = typed ? [...sel, typed] : sel;
+        if (all.length) out[q.question] = all;
+      } else if (typed || sel[0]) out[q.question] = typed || sel[0] || '';
+    }
+    return out;
+  };
+  return (
+    <form
+      onSubmit={(e) => {
+        e.preventDefault();
+        answer({ kind: 'questions', answers: build() });
+      }}
+    >
+      {(i.questions ?? []).map((q) => (
+        <fieldset class="choices" key={q.question}>
+          <legend>{q.header ? `${q.header}: ` : ''}{q.question}</legend>
+          {q.options.map((o) => (
+            <label class="choice" key={o.label}>
+              <input
+                type={q.multiSelect ? 'checkbox' : 'radio'}
+                name={q.question}
+                checked={(picked[q.question] ?? []).includes(o.label)}
+                onChange={(e) => {
+                  const cur = picked[q.question] ?? [];
+                  const next = q.multiSelect ? (e.currentTarget.checked ? [...cur, o.label] : cur.filter((x) => x !== o.label)) : [o.label];
+                  setPicked({ ...picked, [q.question]: next });
+                }}
+              />
+              <span>
+                {o.label}
+                {o.description ? <span class="muted small block">{o.description}</span> : null}
+              </span>
+            </label>
+          ))}
+          <input class="other" placeholder={t('otherAnswer')} aria-label={t('otherAnswer')} value={other[q.question] ?? ''} onInput={(e) => setOther({ ...other, [q.question]: e.currentTarget.value })} />
+        </fieldset>
+      ))}
+      <div class="actions">
+        <button type="button" onClick={() => answer({ kind: 'decline' })} data-testid="decline">
+          {t('skip')}
+        </button>
+        <button class="primary" type="submit" data-testid="submit">
+          {t('submit')}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/** Plan approval: approve, reject with feedback, or reject. */
+function PlanApproval({ i, answer }: { i: PendingInteraction; answer: (a: Answer) => void }) {
+  const [text, setText] = useState('');
+  const plan = i.plan ?? i.title;
+  return (
+    <div>
+      {plan ? <Markdown text={plan} class="md plan-text" /> : null}
+      <label class="field">
+        <span>{t('feedback')}</span>
+        <textarea rows={3} value={text} placeholder={t('feedbackHint')} onInput={(e) => setText(e.currentTarget.value)} data-testid="plan-feedback" />
+      </label>
+      <div class="actions stack">
+        <button class="primary" onClick={() => answer({ kind: 'approve' })} disabled={text.trim() !== ''} data-testid="plan-approve">
+          {t('approve')}
+        </button>
+        <button onClick={() => answer({ kind: 'feedback', text: text.trim() })} disabled={text.trim() === ''} data-testid="plan-feedback-send">
+          {t('rejectWithFeedback')}
+        </button>
+        <button class="danger" onClick={() => answer({ kind: 'decline' })} data-testid="plan-reject">
+          {t('reject')}
+        </button>
+      </div>
+    </div>
+  );
+}
+
+/** The sheet body for one interaction. */
+export function InteractionBody({ i, answer }: { i: PendingInteraction; answer: (a: Answer) => void }) {
+  if (i.kind === 'permission') return <Permission i={i} answer={answer} />;
+  if (i.kind === 'plan_approval') {
+    // A live plan form's message is the plan itself; approve/reject shape follows rpcResult().
+    return <PlanApproval i={i} answer={answer} />;
+  }
+  return i.rpc ? <ElicitationForm i={i} answer={answer} /> : <ViewQuestions i={i} answer={answer} />;
+}
+
+const TITLES = { permission: 'permissionTitle', question: 'questionTitle', plan_approval: 'planTitle' } as const;
+
+/** Shows the active interaction (from the inbox) or the first one of the open session. */
+export function InteractionHost({ client, sessionId }: { client: HubClient; sessionId?: string }) {
+  const active = useSelector(store, (s) => {
+    if (s.activeInteraction && s.interactions[s.activeInteraction]) return s.interactions[s.activeInteraction];
+    if (!sessionId) return undefined;
+    return Object.values(s.interactions)
+      .filter((i) => i.sessionId === sessionId && !s.dismissed[i.interactionId])
+      .sort((a, b) => (a.createdAt ?? 0) - (b.createdAt ?? 0))[0];
+  });
+  const scope = useSelector(store, (s) => s.me?.scope ?? 'operate');
+  if (!active || scope === 'view') return null;
+  const close = () => store.update((s) => ({ ...s, activeInteraction: undefined, dismissed: { ...s.dismissed, [active.interactionId]: true } }));
+  const sessionTitle = store.get().sessions[active.sessionId]?.title;
+  return (
+    <Sheet key={active.interactionId} title={t(TITLES[active.kind])} onClose={close} testId="interaction-sheet">
+      {sessionTitle && active.sessionId !== sessionId ? <p class="muted small">{sessionTitle}</p> : null}
+      <InteractionBody i={active} answer={(a) => void client.answer(active.interactionId, a)} />
+      <button class="link later" onClick={close}>
+        {t('later')}
+      </button>
+    </Sheet>
+  );
+}
+
+/** Title line of an interaction for lists. */
+export function interactionLine(i: PendingInteraction): string {
+  return i.title || str(rec(i.rpc?.params['toolCall'])?.['title']) || t(TITLES[i.kind]);
+}

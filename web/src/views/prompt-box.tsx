@@ -1,0 +1,111 @@
+import { useRef, useState } from 'preact/hooks';
+import { toast } from '../hub/app-state.js';
+import type { ChatState } from '../hub/chat-types.js';
+import type { HubClient } from '../hub/hub-client.js';
+import { t } from '../i18n.js';
+import { WEB_LIMITS } from '../limits.js';
+import { downscaleImage, type PreparedImage } from '../media/downscale.js';
+import { ConnectionLost } from '../net/rpc-connection.js';
+import { Icon } from './icons.js';
+
+/** The prompt box: text, images (gallery, camera, paste), the queue, send and stop. */
+export function PromptBox({ chat, client }: { chat: ChatState; client: HubClient }) {
+  const [text, setText] = useState('');
+  const [images, setImages] = useState<PreparedImage[]>([]);
+  const gallery = useRef<HTMLInputElement>(null);
+  const camera = useRef<HTMLInputElement>(null);
+  const busy = chat.turn.state !== 'idle';
+
+  async function addFiles(files: Iterable<File>) {
+    const picked = [...files].filter((f) => f.type.startsWith('image/')).slice(0, WEB_LIMITS.imagesPerPrompt - images.length);
+    const prepared = await Promise.all(picked.map((f) => downscaleImage(f).catch(() => undefined)));
+    setImages((cur) => [...cur, ...prepared.filter((p): p is PreparedImage => !!p)].slice(0, WEB_LIMITS.imagesPerPrompt));
+  }
+
+  function send() {
+    const body = text.trim();
+    if (!body && !images.length) return;
+    const imgs = images;
+    setText('');
+    setImages([]);
+    client.prompt(chat.sessionId, body, imgs).catch((err: unknown) => {
+      // Not sent (offline): give the text back rather than lose it.
+      setText(body);
+      setImages(imgs);
+      toast(err instanceof ConnectionLost ? t('offlineNotSent') : t('sendFailed'));
+    });
+  }
+
+  return (
+    <div class="composer">
+      {chat.turn.queue.length ? (
+        <div class="queue" data-testid="queue" aria-label={t('queued', chat.turn.queue.length)}>
+          <span class="muted small">{t('queued', chat.turn.queue.length)}</span>
+          {chat.turn.queue.map((q) => (
+            <span class="chip" key={q.promptId}>
+              {t('queuedBy', q.name ?? '?', q.preview ?? '')}
+            </span>
+          ))}
+        </div>
+      ) : null}
+      {images.length ? (
+        <div class="thumbs">
+          {images.map((img, i) => (
+            <span class="thumb" key={i}>
+              <img src={img.url} alt="" />
+              <button class="thumb-x" aria-label={t('removeImage')} onClick={() => setImages((cur) => cur.filter((_, k) => k !== i))}>
+                <Icon name="close" size={14} />
+              </button>
+            </span>
+          ))}
+        </div>
+      ) : null}
+      <div class="composer-row">
+        <button class="icon-btn" aria-label={t('attachImage')} onClick={() => gallery.current?.click()}>
+          <Icon name="image" />
+        </button>
+        <button class="icon-btn" aria-label={t('takePhoto')} onClick={() => camera.current?.click()}>
+          <Icon name="camera" />
+        </button>
+        <input ref={gallery} type="file" accept="image/*" multiple hidden onChange={(e) => void addFiles(e.currentTarget.files ?? [])} />
+        <input ref={camera} type="file" accept="image/*" capture="environment" hidden onChange={(e) => void addFiles(e.currentTarget.files ?? [])} />
+        <textarea
+          class="prompt-input"
+          rows={1}
+          value={text}
+          placeholder={t('promptPlaceholder')}
+          aria-label={t('promptPlaceholder')}
+          data-testid="prompt-input"
+          onInput={(e) => {
+            const el = e.currentTarget;
+            setText(el.value);
+            el.style.height = 'auto';
+            el.style.height = `${Math.min(el.scrollHeight, 160)}px`;
+          }}
+          onPaste={(e) => {
+            const files = [...(e.clipboardData?.files ?? [])];
+            if (files.length) {
+              e.preventDefault();
+              void addFiles(files);
+            }
+          }}
+          onKeyDown={(e) => {
+            // Enter sends on a keyboard with a physical Enter; phones use the button.
+            if (e.key === 'Enter' && !e.shiftKey && !e.isComposing && matchMedia('(pointer: fine)').matches) {
+              e.preventDefault();
+              send();
+            }
+          }}
+        />
+        {busy ? (
+          <button class="icon-btn danger" aria-label={t('stop')} onClick={() => client.cancel(chat.sessionId)} data-testid="stop-button">
+            <Icon name="stop" />
+          </button>
+        ) : null}
+        <button class="icon-btn primary" aria-label={t('send')} onClick={send} disabled={!text.trim() && !images.length} data-testid="send-button">
+          <Icon name="send" />
+        </button>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,93 @@
+import { useEffect, useState } from 'preact/hooks';
+import { store } from '../hub/app-state.js';
+import { setLocale, t, useLocale, type Locale } from '../i18n.js';
+import { enablePush, pushSupport, type PushSupport } from '../push-client.js';
+import { navigate } from '../router.js';
+import { useSelector } from '../store.js';
+import { TopBar } from './chrome.js';
+import { DevicesView } from './devices-view.js';
+import { Icon } from './icons.js';
+import { ProvidersView } from './providers-view.js';
+import { WorkflowsView } from './workflows-view.js';
+
+function Notifications() {
+  const [state, setState] = useState<PushSupport>(() => pushSupport());
+  const [busy, setBusy] = useState(false);
+  if (state === 'unsupported') return <p class="muted small">{t('notificationsUnsupported')}</p>;
+  if (state === 'denied') return <p class="muted small">{t('notificationsDenied')}</p>;
+  if (state === 'granted') return <p class="small">{t('notificationsOn')}</p>;
+  return (
+    <button
+      disabled={busy}
+      onClick={async () => {
+        setBusy(true);
+        setState(await enablePush(true).catch(() => 'unsupported' as const));
+        setBusy(false);
+      }}
+    >
+      {t('enableNotifications')}
+    </button>
+  );
+}
+
+/** Settings: this device, language, notifications, and (admin) providers, workflows, devices. */
+export function SettingsView({ page }: { page?: 'providers' | 'workflows' | 'devices' }) {
+  const locale = useLocale();
+  const me = useSelector(store, (s) => s.me);
+  const admin = me?.scope === 'admin';
+  useEffect(() => {
+    if (pushSupport() === 'granted') void enablePush(false).catch(() => undefined);
+  }, []);
+  if (page) {
+    const title = t(page);
+    return (
+      <div class="page">
+        <TopBar title={title} back={() => navigate({ name: 'settings' })} />
+        <main class="scroll list-page">{!admin ? <p class="muted">{t('adminOnly')}</p> : page === 'providers' ? <ProvidersView /> : page === 'workflows' ? <WorkflowsView /> : <DevicesView />}</main>
+      </div>
+    );
+  }
+  return (
+    <div class="page">
+      <TopBar title={t('settings')} back={() => navigate({ name: 'sessions' })} />
+      <main class="scroll list-page">
+        {me ? <p class="muted small">{t('signedInAs', me.name, me.scope)}</p> : null}
+        <section class="card">
+          <label class="field">
+            <span>{t('language')}</span>
+            <select value={locale} onChange={(e) => setLocale(e.currentTarget.value as Locale)} data-testid="language">
+              <option value="en">English</option>
+              <option value="zh-CN">简体中文</option>
+            </select>
+          </label>
+          <p class="muted small">{t('theme')}</p>
+        </section>
+        <section class="card">
+          <h2>{t('notifications')}</h2>
+          <Notifications />
+        </section>
+        {admin ? (
+          <ul class="rows">
+            {(['providers', 'workflows', 'devices'] as const).map((p) => (
+              <li key={p}>
+                <a
+                  class="session-row nav-row"
+                  href={`/settings/${p}`}
+                  onClick={(e) => {
+                    e.preventDefault();
+                    navigate({ name: 'settings', page: p });
+                  }}
+                >
+                  <span>{t(p)}</span>
+                  <Icon name="chevron" />
+                </a>
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <p class="muted small">{t('adminOnly')}</p>
+        )}
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,100 @@
+import type { ToolCallContent } from '@agentclientprotocol/sdk';
+import { diffLines, trimContext } from '../diff-lines.js';
+import type { ToolItem, ToolStatus } from '../hub/chat-types.js';
+import { t, type MessageKey } from '../i18n.js';
+import { rec, str } from '../wire.js';
+import { Icon, type IconName } from './icons.js';
+
+const STATUS_TEXT: Record<ToolStatus, MessageKey> = { pending: 'statusPending', in_progress: 'statusInProgress', completed: 'statusCompleted', failed: 'statusFailed' };
+
+function iconOf(kind: string | undefined): IconName {
+  switch (kind) {
+    case 'execute':
+      return 'terminal';
+    case 'read':
+    case 'edit':
+    case 'delete':
+    case 'move':
+      return 'file';
+    case 'search':
+    case 'fetch':
+      return 'search';
+    default:
+      return 'tool';
+  }
+}
+
+/** One line summarising a tool's input: the command, path, pattern or URL it acts on. */
+export function inputSummary(input: unknown): string {
+  if (typeof input === 'string') return input;
+  const r = rec(input);
+  if (!r) return '';
+  for (const k of ['command', 'file_path', 'path', 'pattern', 'url', 'query', 'description']) {
+    const v = str(r[k]);
+    if (v) return v;
+  }
+  const json = JSON.stringify(r);
+  return json === '{}' ? '' : json;
+}
+
+function DiffView({ path, oldText, newText }: { path: string; oldText?: string | null; newText: string }) {
+  const lines = trimContext(diffLines(oldText, newText));
+  return (
+    <div class="diff">
+      <div class="diff-path">{path}</div>
+      <pre>
+        {lines.map((l, i) => (
+          <div key={i} class={`dl dl-${l.op === '+' ? 'add' : l.op === '-' ? 'del' : l.op === '…' ? 'gap' : 'ctx'}`}>
+            {l.op === '…' ? `⋯ ${l.text}` : `${l.op} ${l.text}`}
+          </div>
+        ))}
+      </pre>
+    </div>
+  );
+}
+
+function ContentView({ c }: { c: ToolCallContent }) {
+  switch (c.type) {
+    case 'diff':
+      return <DiffView path={c.path} oldText={c.oldText} newText={c.newText} />;
+    case 'content': {
+      const text = c.content.type === 'text' ? c.content.text : '';
+      return text ? <pre class="tool-text">{text}</pre> : null;
+    }
+    case 'terminal':
+      return null;
+    default:
+      return null;
+  }
+}
+
+/** A tool call: status, input summary, terminal output and diffs (collapsed once done). */
+export function ToolCard({ item }: { item: ToolItem }) {
+  const summary = inputSummary(item.input);
+  const hasBody = item.terminal !== '' || item.content.some((c) => c.type !== 'terminal');
+  const open = item.status === 'in_progress' || item.status === 'pending' || item.status === 'failed';
+  return (
+    <details class={`tool tool-${item.status}`} open={open} data-testid="tool-card" data-status={item.status}>
+      <summary>
+        <Icon name={iconOf(item.toolKind)} size={16} />
+        <span class="tool-title">{item.title}</span>
+        {item.background ? <span class="pill">{t('background')}</span> : null}
+        <span class={`pill pill-${item.status}`}>{t(STATUS_TEXT[item.status])}</span>
+      </summary>
+      {summary && summary !== item.title ? <code class="tool-input">{summary}</code> : null}
+      {hasBody ? (
+        <div class="tool-body">
+          {item.content.map((c, i) => (
+            <ContentView key={i} c={c} />
+          ))}
+          {item.terminal ? (
+            <pre class="terminal" aria-label={t('toolOutput')}>
+              {item.terminal}
+              {item.exitCode !== undefined && item.exitCode !== null ? <span class="exit">{`\n${t('exitCode', item.exitCode)}`}</span> : null}
+            </pre>
+          ) : null}
+        </div>
+      ) : null}
+    </details>
+  );
+}
