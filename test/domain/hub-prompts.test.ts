@@ -1,0 +1,68 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { RecorderClient, startRig, type DomainRig } from './helpers.js';
+
+let rig: DomainRig;
+beforeEach(async () => {
+  rig = await startRig();
+});
+afterEach(async () => {
+  await rig?.close();
+});
+
+const text = (t: string) => [{ type: 'text' as const, text: t }];
+
+describe('Hub over the real simulator: prompts', () => {
+  it('[PRM-01] two clients prompt a busy session: FIFO, each answered at its own turn end, both echoed', async () => {
+    const a = new RecorderClient({ name: 'phone' });
+    const b = new RecorderClient({ name: 'editor' });
+    rig.hub.connect(a);
+    rig.hub.connect(b);
+    const opened = await rig.hub.newSession(a, { cwd: rig.config.workspace });
+    await rig.hub.loadSession(b, opened.sessionId, { history: false });
+    const order: string[] = [];
+    const first = rig.hub.prompt(a, opened.sessionId, text('first ask')).then((r) => {
+      order.push('first');
+      return r;
+    });
+    const second = rig.hub.prompt(b, opened.sessionId, text('second ask')).then((r) => {
+      order.push('second');
+      return r;
+    });
+    const [r1, r2] = await Promise.all([first, second]);
+    expect(order).toEqual(['first', 'second']);
+    expect(r1.stopReason).toBe('end_turn');
+    expect(r2.stopReason).toBe('end_turn');
+    expect(r2.queuedBehind).toBe(1);
+    expect(r1.turnId).toBeDefined();
+    expect(r2.turnId).toBeDefined();
+    expect(r1.turnId).not.toBe(r2.turnId);
+    // Each client sees the other's prompt echoed (and not its own, which it already shows).
+    const echoes = (c: RecorderClient) => c.updates().filter((u) => u.update.sessionUpdate === 'user_message_chunk').map((u) => (u.update.content as { text: string }).text);
+    expect(echoes(a)).toEqual(['second ask']);
+    expect(echoes(b)).toEqual(['first ask']);
+    // The queue was visible to everyone.
+    const queued = (a.notes('_zcode/turn_state') as Array<{ queue: Array<{ name: string }> }>).some((t) => t.queue.some((q) => q.name === 'editor'));
+    expect(queued).toBe(true);
+    // seq strictly increasing with no gaps for a client attached from the start.
+    const seqs = a.updates().map((u) => u._meta?.zcode?.seq ?? -1);
+    const sorted = [...seqs].sort((x, y) => x - y);
+    expect(seqs).toEqual(sorted);
+  });
+
+  it('cancel returns the caller’s queued prompts cancelled, keeps others queued, and stops the running turn', async () => {
+    const a = new RecorderClient({ name: 'a' });
+    const b = new RecorderClient({ name: 'b' });
+    const opened = await rig.hub.newSession(a, { cwd: rig.config.workspace });
+    await rig.hub.loadSession(b, opened.sessionId, { history: false });
+    const running = rig.hub.prompt(a, opened.sessionId, text('slow running'));
+    const mineQueued = rig.hub.prompt(a, opened.sessionId, text('mine queued'));
+    const theirsQueued = rig.hub.prompt(b, opened.sessionId, text('theirs queued'));
+    await a.waitFor(() => a.notes('_zcode/turn_state').some((t) => (t as { turnId?: string }).turnId !== undefined), 'turn started');
+    await rig.hub.cancel(a, opened.sessionId);
+    expect((await mineQueued).stopReason).toBe('cancelled');
+    expect((await running).stopReason).toBe('cancelled');
+    const theirs = await theirsQueued;
+    expect(theirs.stopReason).toBe('end_turn');
+    expect(rig.requests).toContain('v4/command');
+  });
+});
