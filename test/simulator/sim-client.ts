@@ -52,6 +52,8 @@ export class SimClient {
   ) {
     this.onReverse = onReverse;
     child.stdout!.on('data', (chunk: Buffer) => this.onData(chunk));
+    // Writes racing a dead child (crash / kill tests) fail with EPIPE; that is expected here.
+    child.stdin!.on('error', () => undefined);
     child.stderr!.on('data', (chunk: Buffer) => {
       this.stderr = (this.stderr + chunk.toString('utf8')).slice(-200_000);
     });

@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import { SimClient } from './sim-client.js';
+
+// Fault switches the hub's CHD-* tests rely on (README "Fault switches").
+describe('fault switches', () => {
+  it('--exit-immediately exits with code 1 before reading anything', async () => {
+    const sim = await SimClient.start({ args: ['--exit-immediately'], noProbe: true });
+    expect(await sim.waitExit()).toBe(1);
+    await sim.close();
+  });
+
+  it('ZCODE_SIM_CRASH_AFTER_EVENTS exits 1 after N session events', async () => {
+    const sim = await SimClient.start({ env: { ZCODE_SIM_CRASH_AFTER_EVENTS: '5' } });
+    const sessionId = await sim.openSession();
+    await sim.call('session/send', { sessionId, content: 'hello' });
+    expect(await sim.waitExit()).toBe(1);
+    expect(sim.events(sessionId).length).toBe(5);
+    await sim.close();
+  });
+
+  it('--ignore-sigterm survives SIGTERM; stdin EOF still stops it', async () => {
+    const sim = await SimClient.start({ args: ['--ignore-sigterm'] });
+    sim.signal('SIGTERM');
+    await expect.poll(() => sim.stderr, { timeout: 10_000 }).toMatch(/SIGTERM ignored/);
+    expect((await sim.request('runtime/capabilities', {})).result).toEqual({ independentPlanState: true });
+    await sim.close();
+    expect(sim.exitCode).toBe(0);
+  });
+
+  it('--flood-stderr writes stderr continuously', async () => {
+    const sim = await SimClient.start({ args: ['--flood-stderr'] });
+    await expect.poll(() => (sim.stderr.match(/\[zcode-sim flood\]/g) ?? []).length, { timeout: 10_000 }).toBeGreaterThan(500);
+    await sim.close();
+  });
+
+  it('--junk-lines interleaves non-JSON, invalid UTF-8 and non-envelope JSON; the protocol still works', async () => {
+    const sim = await SimClient.start({ args: ['--junk-lines'] });
+    const sessionId = await sim.openSession();
+    await sim.prompt(sessionId, 'hello');
+    expect(sim.rawLines).toContain('this line is not JSON');
+    expect(sim.rawLines).toContain('{"hello":"not an envelope"}');
+    expect(sim.rawLines.some((l) => l.includes('\uFFFD'))).toBe(true);
+    await sim.close();
+  });
+
+  it('--oversize-line writes one huge line without a newline on the first request', async () => {
+    const sim = await SimClient.start({ args: ['--oversize-line', '2000000'], noProbe: true });
+    sim.send({ id: 1, method: 'runtime/capabilities' });
+    // the response is glued to the end of the huge line, which is the first newline on stdout
+    await expect.poll(() => sim.rawLines.length, { timeout: 10_000 }).toBeGreaterThan(0);
+    expect(sim.rawLines[0]!.length).toBeGreaterThan(2_000_000);
+    expect(sim.rawLines[0]!.startsWith('{"oversize":"xxxx')).toBe(true);
+    await sim.close();
+  });
+
+  it('--stop-reading-stdin answers the first request, then stdin backs up', async () => {
+    const sim = await SimClient.start({ args: ['--stop-reading-stdin'] });
+    const big = `${JSON.stringify({ method: 'process/networkCapture', params: { pad: 'x'.repeat(1024 * 1024) } })}\n`;
+    for (let i = 0; i < 4; i++) sim.sendRaw(big);
+    await expect.poll(() => sim.child.stdin!.writableNeedDrain, { timeout: 10_000 }).toBe(true);
+    sim.child.kill('SIGKILL');
+    await sim.close();
+  });
+
+  it('--slow-ms delays every response; --never-answer drops one method', async () => {
+    const sim = await SimClient.start({ args: ['--slow-ms', '150', '--never-answer', 'session/list'] });
+    const t0 = Date.now();
+    sim.send({ id: 'never', method: 'session/list', params: {} });
+    expect((await sim.request('runtime/capabilities', {})).result).toEqual({ independentPlanState: true });
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(140);
+    expect(sim.messages.some((m) => m.id === 'never')).toBe(false);
+    await sim.close();
+  });
+
+  it('--event-rate/--event-bytes/--event-duration-ms stream uncoalesced deltas stamped with simSentAt', async () => {
+    const sim = await SimClient.start({ args: ['--event-rate', '200', '--event-bytes', '300', '--event-duration-ms', '600'] });
+    const sessionId = await sim.openSession();
+    await sim.prompt(sessionId, 'go');
+    const deltas = sim.events(sessionId, 'model.streaming').filter((e) => e.payload.kind === 'text_delta');
+    expect(deltas.length).toBeGreaterThan(50);
+    for (const d of deltas) {
+      expect(d.payload.delta).toMatch(/^\[simSentAt=\d+\.\d{3}\] x+$/);
+      expect(d.payload.delta.length).toBe(300);
+      expect(typeof d.payload.simSentAt).toBe('number');
+    }
+    await sim.close();
+  });
+});
