@@ -29,8 +29,20 @@ export interface SpawnPlan {
   entry: string;
 }
 
-/** A started transport plus the pid it runs as (for the status and the pidfile). */
-export type LinkTransport = Transport & { readonly pid?: number };
+/** A transport plus the pid it runs as (status, pidfile) and its counters (diagnostics). */
+export type LinkTransport = Transport & { readonly pid?: number; readonly queuedBytes?: number; readonly junkLines?: number };
+
+/** Counters of the current child, for /api/status, doctor and leak tests. */
+export interface BackendDiagnostics {
+  /** Forward requests waiting for an answer. */
+  pendingRequests: number;
+  /** Interaction requests waiting for the domain's answer. */
+  pendingInteractions: number;
+  /** Bytes queued for the child's stdin. */
+  stdinQueuedBytes: number;
+  /** stdout lines skipped as junk by this child. */
+  junkLines: number;
+}
 
 export interface BackendLinkOptions {
   /** Prepares a spawn (may write the built-in provider file); called before every spawn, so a restart picks up fixes. */
@@ -259,9 +271,15 @@ export class BackendLink implements BackendPort {
     return gen.peer.request(method, params, timeoutMs);
   }
 
-  /** Forward requests of the current child still waiting for an answer (diagnostics, leak tests). */
-  pendingRequests(): number {
-    return this.current?.peer.pendingCount ?? 0;
+  /** Counters of the current child (zeros when none runs). */
+  diagnostics(): BackendDiagnostics {
+    const gen = this.current;
+    return {
+      pendingRequests: gen?.peer.pendingCount ?? 0,
+      pendingInteractions: gen?.router.dedupe.inflightCount ?? 0,
+      stdinQueuedBytes: gen?.transport.queuedBytes ?? 0,
+      junkLines: gen?.transport.junkLines ?? 0,
+    };
   }
 
   /** Spawns a new generation and resolves once it is `ready` or has failed its first steps. */
@@ -371,7 +389,8 @@ export class BackendLink implements BackendPort {
     }
     this.current = undefined;
     if (intentional) {
-      this.setStatus({ pid: undefined });
+      // close() reports `stopped` itself once the ladder is done.
+      if (!this.closing) this.setStatus({ pid: undefined });
       return;
     }
     this.restarts++;

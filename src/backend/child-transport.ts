@@ -74,6 +74,11 @@ export class ChildTransport implements Transport {
     return this.child?.pid;
   }
 
+  /** Bytes waiting for the child's stdin (bounded by `stdinQueueBytes`, CHD-04). */
+  get queuedBytes(): number {
+    return this.child?.stdin?.writableLength ?? 0;
+  }
+
   /** Lines skipped as junk so far (non-JSON, invalid UTF-8, no envelope). */
   get junkLines(): number {
     return this.junkCount;

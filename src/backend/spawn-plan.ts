@@ -117,13 +117,15 @@ export function buildSpawnPlan(config: HubConfig, choice: BackendChoice, deps: P
     };
   }
   ensurePrivateDir(paths.simData);
-  const spec = deps.simulatorSpawnSpec(['--scenario', config.scenario, '--data-dir', paths.simData, ...config.simArgs]);
+  const extra = ['--scenario', config.scenario, '--data-dir', paths.simData, ...config.simArgs];
+  const spec = deps.simulatorSpawnSpec(extra);
   return {
     kind: 'sim',
     command: spec.command,
     args: spec.args,
     env: buildChildEnv(deps.env, { platform: deps.platform, extraPrefixes: SIM_ENV_PREFIXES, set }),
     cwd: config.stateDir,
-    entry: spec.args.find((a) => /\.(c|m)?(j|t)s$/.test(a)) ?? spec.command,
+    // The launcher appends our flags after its own (`[--import loader] main.ts …`): the entry is just before them.
+    entry: spec.args[spec.args.length - extra.length - 1] ?? spec.command,
   };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LIMITS } from '../../src/limits.js';
+import { LIMITS, type Limits } from '../../src/limits.js';
 import { BackendFailure, BackendRpcError, type BackendStatus } from '../../src/domain/backend-port.js';
 import { BackendLink, type SpawnPlan } from '../../src/backend/backend-link.js';
 import { FakeServer, MemoryTransport, quietLogger, waitFor, delay } from './helpers.js';
@@ -7,7 +7,7 @@ import { FakeServer, MemoryTransport, quietLogger, waitFor, delay } from './help
 const plan: SpawnPlan = { kind: 'sim', command: 'node', args: ['sim.js'], env: {}, entry: 'sim.js' };
 
 /** A link whose "children" are in-memory fake servers; `servers[i]` is spawn i. */
-function makeLink(opts: { limits?: Partial<typeof LIMITS>; answerProbe?: boolean; onServer?: (s: FakeServer, i: number) => void } = {}) {
+function makeLink(opts: { limits?: Partial<Limits>; answerProbe?: boolean; onServer?: (s: FakeServer, i: number) => void } = {}) {
   const servers: FakeServer[] = [];
   const transports: MemoryTransport[] = [];
   const link = new BackendLink({
@@ -45,7 +45,7 @@ describe('backend link supervision (in-memory children)', () => {
     await link.close();
   });
 
-  it('CHD-01: a crash fails in-flight requests with gone at once, then restarting (backoff) → ready with a higher epoch', async () => {
+  it('[CHD-01] a crash fails in-flight requests with gone at once, then restarting (backoff) → ready with a higher epoch', async () => {
     const { link, transports, statuses } = makeLink();
     await link.start();
     const inflight = link.request('session/list').catch((e: unknown) => e);
@@ -64,7 +64,7 @@ describe('backend link supervision (in-memory children)', () => {
     await link.close();
   });
 
-  it('CHD-02: crash loop ends in failed (no hot loop); restart() recovers', async () => {
+  it('[CHD-02] crash loop ends in failed (no hot loop); restart() recovers', async () => {
     let healthy = false;
     const { link, transports, servers } = makeLink({
       limits: { crashLoopCount: 3, crashWindowMs: 60_000 },
@@ -95,7 +95,7 @@ describe('backend link supervision (in-memory children)', () => {
     await link.close();
   });
 
-  it('CHD-08: -32004 → one shared session/resume, onSessionResumed, then a single retry', async () => {
+  it('[CHD-08] -32004 → one shared session/resume, onSessionResumed, then a single retry', async () => {
     let resumes = 0;
     const active = new Set<string>();
     const { link } = makeLink({
@@ -130,7 +130,7 @@ describe('backend link supervision (in-memory children)', () => {
     await link.close();
   });
 
-  it('CHD-08: no resume for "Session not found", and a failed resume rejects with its own error', async () => {
+  it('[CHD-08] no resume for "Session not found", and a failed resume rejects with its own error', async () => {
     let resumes = 0;
     const { link } = makeLink({
       onServer: (s) => {

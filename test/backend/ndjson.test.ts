@@ -7,7 +7,7 @@ function feed(decoder: NdjsonDecoder, ...chunks: (string | Buffer)[]): FrameEven
   return out;
 }
 
-describe('ndjson framing (CHD-03)', () => {
+describe('ndjson framing [CHD-03]', () => {
   it('splits several lines in one chunk, trims them and skips empty ones', () => {
     const events = feed(new NdjsonDecoder(1024), '{"a":1}\n\n  {"b":2}  \r\n\n');
     expect(events).toEqual([
@@ -32,13 +32,13 @@ describe('ndjson framing (CHD-03)', () => {
     expect(out).toEqual([{ kind: 'line', text: '{"a":' }]);
   });
 
-  it('accepts a line of exactly the cap and faults on cap + 1 (CHD-03)', () => {
+  it('accepts a line of exactly the cap and faults on cap + 1 [CHD-03]', () => {
     const line = `"${'x'.repeat(8)}"`; // 10 bytes
     expect(feed(new NdjsonDecoder(10), `${line}\n`)).toEqual([{ kind: 'line', text: line }]);
     expect(feed(new NdjsonDecoder(9), `${line}\n`)).toEqual([{ kind: 'oversize', bytes: 10 }]);
   });
 
-  it('faults on an unterminated line as soon as it passes the cap, without buffering more (CHD-03)', () => {
+  it('faults on an unterminated line as soon as it passes the cap, without buffering more [CHD-03]', () => {
     const d = new NdjsonDecoder(100);
     const events = feed(d, 'x'.repeat(60), 'x'.repeat(60), 'more\n{"after":1}\n');
     expect(events).toEqual([{ kind: 'oversize', bytes: 120 }]);
@@ -46,7 +46,7 @@ describe('ndjson framing (CHD-03)', () => {
     expect(d.bufferedBytes).toBe(0);
   });
 
-  it('reports invalid UTF-8 per line and keeps going (CHD-03)', () => {
+  it('reports invalid UTF-8 per line and keeps going [CHD-03]', () => {
     const bad = Buffer.concat([Buffer.from('{"a":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}\n{"ok":1}\n')]);
     expect(feed(new NdjsonDecoder(1024), bad)).toEqual([
       { kind: 'invalid-utf8', bytes: 10 },

@@ -47,7 +47,7 @@ describe('reverse-request router (ZCODE-PROTOCOL §6)', () => {
     expect(handler).toHaveBeenCalledWith({ method: 'interaction/requestPermission', params, requestId: 'perm_1', sessionId: 'sess_1', epoch: 3 });
   });
 
-  it('CHD-07: re-announcements share one handler call; every id is answered once it settles; later ones at once with the same answer', async () => {
+  it('[CHD-07] re-announcements share one handler call; every id is answered once it settles; later ones at once with the same answer', async () => {
     let release!: (v: unknown) => void;
     const handler = vi.fn(() => new Promise<unknown>((r) => (release = r)));
     const r = router(handler);

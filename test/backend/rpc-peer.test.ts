@@ -41,7 +41,7 @@ describe('JSON-RPC peer: correlation, timeouts, typed errors', () => {
     expect(err).toMatchObject({ code: -32010, method: 'session/send', data: { x: 1 }, message: 'A prompt is already running for this session' });
   });
 
-  it("times out a request the child never answers and forgets it; a late answer is ignored (CHD-05)", async () => {
+  it("times out a request the child never answers and forgets it; a late answer is ignored [CHD-05]", async () => {
     vi.useFakeTimers();
     const { server, peer } = pair();
     const p = peer.request('workspace/generateText', {}, 5000);
@@ -57,7 +57,7 @@ describe('JSON-RPC peer: correlation, timeouts, typed errors', () => {
     expect(vi.getTimerCount()).toBe(0);
   });
 
-  it("failAll rejects every pending request at once with the given kind, and later requests too (CHD-01)", async () => {
+  it("failAll rejects every pending request at once with the given kind, and later requests too [CHD-01]", async () => {
     const { peer } = pair();
     const ps = [1, 2, 3].map((i) => peer.request(`m/${i}`, undefined, 60_000).catch((e: unknown) => e));
     peer.failAll('gone', 'The agent backend exited');
@@ -66,7 +66,7 @@ describe('JSON-RPC peer: correlation, timeouts, typed errors', () => {
     expect(peer.pendingCount).toBe(0);
   });
 
-  it('fails fast when the transport is overloaded, leaving nothing pending (CHD-04)', async () => {
+  it('fails fast when the transport is overloaded, leaving nothing pending [CHD-04]', async () => {
     const { peer, transport } = pair();
     transport.overloaded = true;
     await expect(peer.request('session/list', undefined, 1000)).rejects.toMatchObject({ kind: 'overloaded' });
