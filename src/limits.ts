@@ -52,6 +52,8 @@ export const LIMITS = {
   stderrLogLinesPerSecond: 50,
   /** Protocol violations on one socket before it is closed 4400. */
   protocolViolationsBeforeClose: 20,
+  /** Web Push subscriptions kept (src/push); past it the oldest is dropped. */
+  pushSubscriptionsMax: 256,
   /** Pairing code lifetime (single use, HUB-DESIGN §7). */
   pairingCodeTtlMs: 5 * 60_000,
   /** Pairing codes outstanding at once; the oldest is dropped beyond it. */

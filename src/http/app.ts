@@ -10,6 +10,9 @@ import type { Authenticator } from '../auth/identity.js';
 import { authHook } from './auth-hook.js';
 import { installErrorHandler } from './error-handler.js';
 import { healthRoutes } from './routes/health.js';
+import { webApp } from './web.js';
+import { pushRoutes } from './routes/push.js';
+import type { PushNotifier } from '../push/push-notifier.js';
 import fastifyWebsocket from '@fastify/websocket';
 import { gatewayPlugin } from '../gateway/acp-route.js';
 import type { GatewayHub } from '../gateway/hub-api.js';
@@ -25,6 +28,8 @@ export interface AppDeps {
   backend: BackendPort;
   authenticator: Authenticator;
   version: string;
+  /** Web Push sender (src/push); its routes are mounted when given. */
+  push?: PushNotifier;
   /** The domain hub (src/domain/hub.ts); `/acp` and the session/interaction routes are mounted when given. */
   hub?: GatewayHub;
 }
@@ -70,6 +75,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     };
     await app.register(instanceRoutes, { hub: deps.hub, config: deps.config, startedAt, port });
   }
+
+  if (deps.push) await app.register(pushRoutes, { notifier: deps.push });
+  // Last: the web app's SPA fallback (`GET /*`) must not shadow any API route.
+  await app.register(webApp);
 
   return app;
 }
