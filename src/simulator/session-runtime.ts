@@ -130,6 +130,8 @@ export class SessionRuntime {
   currentTurnId: string | undefined;
   prefs: RuntimePreferences = { ...DEFAULT_PREFERENCES };
   promptLock = false;
+  /** A legacy stop that arrived after the ACK but before the turn started (§4.9). */
+  stopRequested = false;
   activeTurn: ActiveTurn | undefined;
   /** Serialises turn execution: queued inputs and background follow-ups run one after another. */
   turnChain: Promise<void> = Promise.resolve();

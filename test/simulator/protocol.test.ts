@@ -157,6 +157,15 @@ describe('§4 session state', () => {
     expect(await sim.call('session/stop', { sessionId })).toEqual({});
   });
 
+  it('a stop written right behind the send (before the turn starts) still cancels it', async () => {
+    const sessionId = await sim.openSession();
+    const from = sim.messages.length;
+    sim.send({ id: 'snd', method: 'session/send', params: { sessionId, content: 'hello' } });
+    sim.send({ id: 'stp', method: 'session/stop', params: { sessionId } });
+    const done = await sim.waitFor((m) => m.method === 'session/event' && m.params.sessionId === sessionId && m.params.type === 'turn.completed', 20_000, 'turn.completed', from);
+    expect(done.params.payload.resultType).toBe('cancelled');
+  });
+
   it('SIGUSR2 forgets every runtime: -32004, then resume brings the session back with seq from 1', async () => {
     const sessionId = await sim.openSession();
     await sim.prompt(sessionId, 'hello');

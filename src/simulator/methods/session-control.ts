@@ -56,6 +56,9 @@ export function stop(sim: SimulatorCore, params: unknown): unknown {
   if (turn && turn.origin === 'legacy') {
     pauseGoal(sim, rt, 'session_stop_goal_paused');
     turn.abort.abort();
+  } else if (!turn && rt.promptLock) {
+    // The send was ACKed but its turn has not started yet: cancel it as soon as it does.
+    rt.stopRequested = true;
   }
   return {};
 }

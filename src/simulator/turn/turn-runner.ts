@@ -46,6 +46,8 @@ async function runTurn(sim: SimulatorCore, rt: SessionRuntime, input: TurnInput)
   }
   const turn: ActiveTurn = { turnId: newId('turn'), origin: input.origin, kind: input.kind ?? 'regular', abort: new AbortController(), foregroundExecutionId: newId('fx'), steerInbox: [] };
   rt.activeTurn = turn;
+  if (rt.stopRequested && input.origin === 'legacy') turn.abort.abort();
+  rt.stopRequested = false;
   rt.currentTurnId = turn.turnId;
   rt.info.status = 'running';
   input.onStart?.(turn);
