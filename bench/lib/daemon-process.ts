@@ -1,0 +1,197 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import { nowMs } from './load-socket.js';
+
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+const hubFileSchema = z.object({ pid: z.number().int(), port: z.number().int(), url: z.string() });
+const healthSchema = z.looseObject({ backend: z.looseObject({ state: z.string() }).optional() });
+
+export interface DaemonOptions {
+  /** Simulator flags passed through `--sim-arg=` (e.g. `--event-rate`, `500`). */
+  simArgs?: string[];
+  /** Node flags for the daemon process (`--cpu-prof` …). */
+  nodeArgs?: string[];
+  /** Named limits written to a `--config` file (only where a scenario says why). */
+  limits?: Record<string, number>;
+  logLevel?: string;
+}
+
+/** Longest a daemon may take to write hub.json before the bench gives up. */
+const START_TIMEOUT_MS = 30_000;
+
+/** Resident set size of a process in bytes, from /proc/<pid>/status (VmRSS). */
+export function rssBytes(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  const m = /VmRSS:\s+(\d+)\s+kB/.exec(status);
+  return m ? Number(m[1]) * 1024 : Number.NaN;
+}
+
+/**
+ * The daemon under test as its own process: `node bin/zcode-hub.js start --backend sim --port 0`
+ * with a temp state dir, workspace, provider file and HOME (never the real home). The port and
+ * the admin token come from the state dir, as a real client would find them (HUB-DESIGN §9).
+ */
+export class DaemonProcess {
+  port = 0;
+  pid = 0;
+  adminToken = '';
+  /** Machine-clock time the process was spawned. */
+  spawnedAt = 0;
+  readonly logFile: string;
+  private exited: Promise<number | null>;
+
+  private constructor(
+    readonly root: string,
+    private readonly child: ChildProcess,
+  ) {
+    this.logFile = path.join(root, 'daemon.log');
+    this.exited = new Promise((r) => child.once('exit', (code) => r(code)));
+  }
+
+  get stateDir(): string {
+    return path.join(this.root, 'state');
+  }
+
+  get workspace(): string {
+    return path.join(this.root, 'workspace');
+  }
+
+  get wsUrl(): string {
+    return `ws://127.0.0.1:${this.port}/acp`;
+  }
+
+  get httpUrl(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  /** Spawns the daemon; resolves once hub.json names its port (not yet waiting for health). */
+  static async spawn(opts: DaemonOptions = {}): Promise<DaemonProcess> {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'zcode-hub-bench-'));
+    fs.mkdirSync(path.join(root, 'workspace'));
+    const args = [
+      ...(opts.nodeArgs ?? []),
+      path.join(repoRoot, 'bin', 'zcode-hub.js'),
+      'start',
+      '--host', '127.0.0.1',
+      '--backend', 'sim',
+      '--port', '0',
+      '--state-dir', path.join(root, 'state'),
+      '--workspace', path.join(root, 'workspace'),
+      '--provider-file', path.join(root, 'provider_config.json'),
+      '--log-level', opts.logLevel ?? 'info',
+      ...(opts.simArgs ?? []).map((a) => `--sim-arg=${a}`),
+    ];
+    if (opts.limits) {
+      const file = path.join(root, 'config.json');
+      fs.writeFileSync(file, JSON.stringify({ limits: opts.limits }));
+      args.push('--config', file);
+    }
+    const log = fs.openSync(path.join(root, 'daemon.log'), 'w');
+    const spawnedAt = nowMs();
+    const child = spawn(process.execPath, args, { cwd: repoRoot, stdio: ['ignore', log, log], env: { ...process.env, HOME: root, ZCODE_DATA_BASE_DIR: root } });
+    fs.closeSync(log);
+    const d = new DaemonProcess(root, child);
+    d.spawnedAt = spawnedAt;
+    await d.waitForHubFile();
+    return d;
+  }
+
+  private async waitForHubFile(): Promise<void> {
+    const file = path.join(this.stateDir, 'hub.json');
+    const deadline = Date.now() + START_TIMEOUT_MS;
+    while (Date.now() < deadline) {
+      if (this.child.exitCode !== null) throw new Error(`daemon exited (${this.child.exitCode}); log: ${this.logFile}`);
+      try {
+        const hub = hubFileSchema.parse(JSON.parse(fs.readFileSync(file, 'utf8')));
+        this.port = hub.port;
+        this.pid = hub.pid;
+        this.adminToken = fs.readFileSync(path.join(this.stateDir, 'admin.token'), 'utf8').trim();
+        return;
+      } catch {
+        // Not written yet (or mid-write): poll again.
+      }
+      await new Promise((r) => setTimeout(r, 2));
+    }
+    throw new Error(`daemon wrote no hub.json in ${START_TIMEOUT_MS} ms; log: ${this.logFile}`);
+  }
+
+  /** Polls `GET /api/health` until 200 (and, with `ready`, until the backend says ready); returns the machine time. */
+  async waitHealthy(ready = false, timeoutMs = START_TIMEOUT_MS): Promise<number> {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      try {
+        const res = await fetch(`${this.httpUrl}/api/health`, { headers: { accept: 'application/json' } });
+        const at = nowMs();
+        if (res.status === 200) {
+          const body = healthSchema.safeParse(await res.json());
+          if (!ready || body.data?.backend?.state === 'ready') return at;
+        } else await res.arrayBuffer();
+      } catch {
+        // Listening but not answering yet.
+      }
+      await new Promise((r) => setTimeout(r, ready ? 20 : 2));
+    }
+    throw new Error(`daemon not healthy in ${timeoutMs} ms; log: ${this.logFile}`);
+  }
+
+  /** Device tokens for `count` clients: minted through `POST /api/tokens` when the route exists, else the admin token. */
+  async tokens(count: number, perToken: number): Promise<{ tokens: string[]; minted: boolean }> {
+    const needed = Math.ceil(count / perToken);
+    const minted: string[] = [];
+    for (let i = 0; i < needed; i++) {
+      const res = await fetch(`${this.httpUrl}/api/tokens`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${this.adminToken}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ scope: 'operate', name: `bench-${i}` }),
+      });
+      const body = z.object({ token: z.string() }).safeParse(await res.json().catch(() => undefined));
+      if (!res.ok || !body.success) return { tokens: [this.adminToken], minted: false };
+      minted.push(body.data.token);
+    }
+    return { tokens: minted, minted: true };
+  }
+
+  /** The daemon's resident set size now. */
+  rss(): number {
+    return rssBytes(this.pid);
+  }
+
+  /** True while the daemon process runs. */
+  get running(): boolean {
+    return this.child.exitCode === null && this.child.signalCode === null;
+  }
+
+  /** Stops the daemon by its pid (SIGTERM, then SIGKILL after `graceMs`) and removes its temp dir unless `keep`. */
+  async stop(opts: { keep?: boolean; graceMs?: number } = {}): Promise<number | null> {
+    if (this.running) this.child.kill('SIGTERM');
+    const t = setTimeout(() => {
+      if (this.running) this.child.kill('SIGKILL');
+    }, opts.graceMs ?? 10_000);
+    const code = await this.exited;
+    clearTimeout(t);
+    if (!opts.keep) fs.rmSync(this.root, { recursive: true, force: true });
+    return code;
+  }
+
+  /** Log lines (pino JSON) of the daemon so far. */
+  logLines(): Array<Record<string, unknown>> {
+    const out: Array<Record<string, unknown>> = [];
+    for (const line of fs.readFileSync(this.logFile, 'utf8').split('\n')) {
+      if (!line.startsWith('{')) continue;
+      let value: unknown;
+      try {
+        value = JSON.parse(line);
+      } catch {
+        continue; // a line being written right now
+      }
+      const parsed = z.record(z.string(), z.unknown()).safeParse(value);
+      if (parsed.success) out.push(parsed.data);
+    }
+    return out;
+  }
+}

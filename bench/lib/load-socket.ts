@@ -1,0 +1,203 @@
+import { performance } from 'node:perf_hooks';
+import hdr from 'hdr-histogram-js';
+import WebSocket from 'ws';
+import { FULL_CHECK_EVERY, frameSentAt, frameSeq, isSessionUpdate } from './fast-frame.js';
+import { notificationFrameSchema, responseFrameSchema, sessionUpdateFrameSchema } from './frame-schema.js';
+
+/** Shared machine clock of every bench process (the simulator stamps with the same expression). */
+export function nowMs(): number {
+  return performance.timeOrigin + performance.now();
+}
+
+/** Latency histogram in microseconds: 1 µs to 10 min, 3 significant digits. */
+export function newHistogram(): hdr.Histogram {
+  return hdr.build({ useWebAssembly: false, lowestDiscernibleValue: 1, highestTrackableValue: 600_000_000, numberOfSignificantValueDigits: 3 });
+}
+
+/** Longest wait for one JSON-RPC answer from the hub during a bench. */
+const REQUEST_TIMEOUT_MS = 60_000;
+
+interface Pending {
+  resolve: (result: unknown) => void;
+  reject: (err: Error) => void;
+  timer: NodeJS.Timeout;
+}
+
+/**
+ * One bench client socket: times every frame on arrival, checks `seq` continuity
+ * (FAN-01: once each, strictly increasing, no gaps) and records latency
+ * (receive time − `simSentAt`) for frames that carry a send stamp.
+ */
+export class LoadSocket {
+  histogram = newHistogram();
+  updates = 0;
+  benchFrames = 0;
+  firstSeq: number | null = null;
+  lastSeq: number | null = null;
+  firstReceiveAt: number | null = null;
+  lastReceiveAt: number | null = null;
+  problems: string[] = [];
+  closeCode: number | null = null;
+  stalledAt: number | null = null;
+  /** The seq the last attach answered with (the hub's position when this client joined). */
+  attachSeq: number | null = null;
+  /** When true the next update must be `lastSeq + 1` (set after the first update, or by a reconnect that carries `lastSeq`). */
+  armed = false;
+  private nextId = 1;
+  private readonly pending = new Map<number, Pending>();
+  private readonly seqWaiters = new Set<() => void>();
+  readonly closed: Promise<number>;
+
+  private constructor(readonly ws: WebSocket, readonly index: number) {
+    this.closed = new Promise((resolve) => {
+      ws.on('close', (code) => {
+        this.closeCode = code;
+        for (const p of this.pending.values()) {
+          clearTimeout(p.timer);
+          p.reject(new Error(`socket ${index} closed (${code})`));
+        }
+        this.pending.clear();
+        this.wake();
+        resolve(code);
+      });
+    });
+    ws.on('error', () => undefined);
+    ws.on('message', (data: Buffer, isBinary: boolean) => this.onFrame(data, isBinary));
+  }
+
+  /** Opens a socket; rejects when the upgrade is refused. */
+  static open(url: string, index: number, token: string | undefined): Promise<LoadSocket> {
+    const ws = new WebSocket(url, {
+      headers: token ? { authorization: `Bearer ${token}` } : {},
+      perMessageDeflate: false,
+      // The bench parses only what it needs; UTF-8 validation of 50k frames/s is load-generator cost.
+      skipUTF8Validation: true,
+    });
+    const socket = new LoadSocket(ws, index);
+    return new Promise((resolve, reject) => {
+      ws.once('open', () => resolve(socket));
+      ws.once('unexpected-response', (_req, res) => reject(new Error(`upgrade refused: ${res.statusCode}`)));
+      ws.once('error', reject);
+    });
+  }
+
+  get isOpen(): boolean {
+    return this.ws.readyState === WebSocket.OPEN;
+  }
+
+  /** Forgets counters and samples; continuity restarts from the next update. */
+  reset(): void {
+    this.histogram = newHistogram();
+    this.updates = 0;
+    this.benchFrames = 0;
+    this.firstSeq = null;
+    this.firstReceiveAt = null;
+    this.lastReceiveAt = null;
+    this.problems = [];
+    this.armed = false;
+  }
+
+  /** Sends a JSON-RPC request and resolves with its `result`. */
+  request(method: string, params: unknown): Promise<unknown> {
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(id);
+        reject(new Error(`${method} on socket ${this.index}: no answer in ${REQUEST_TIMEOUT_MS} ms`));
+      }, REQUEST_TIMEOUT_MS);
+      this.pending.set(id, { resolve, reject, timer });
+      this.ws.send(JSON.stringify({ jsonrpc: '2.0', id, method, params }));
+    });
+  }
+
+  /** Stops reading the socket (ws pauses the underlying TCP socket). */
+  stall(): void {
+    this.stalledAt = nowMs();
+    this.ws.pause();
+  }
+
+  /** Resolves true once `lastSeq >= seq`, false on close or timeout. */
+  waitSeq(seq: number, timeoutMs: number): Promise<boolean> {
+    return new Promise((resolve) => {
+      const check = (): boolean => {
+        if (this.lastSeq !== null && this.lastSeq >= seq) return done(true);
+        if (!this.isOpen) return done(false);
+        return false;
+      };
+      const timer = setTimeout(() => done(false), timeoutMs);
+      const done = (v: boolean): boolean => {
+        clearTimeout(timer);
+        this.seqWaiters.delete(waiter);
+        resolve(v);
+        return true;
+      };
+      const waiter = () => void check();
+      if (!check()) this.seqWaiters.add(waiter);
+    });
+  }
+
+  private wake(): void {
+    for (const w of [...this.seqWaiters]) w();
+  }
+
+  private onFrame(data: Buffer, isBinary: boolean): void {
+    const at = nowMs();
+    if (isBinary) {
+      this.problems.push('binary frame');
+      return;
+    }
+    if (isSessionUpdate(data)) {
+      this.onUpdate(data, at);
+      return;
+    }
+    this.onOther(data);
+  }
+
+  private onUpdate(data: Buffer, at: number): void {
+    this.updates++;
+    if (this.updates % FULL_CHECK_EVERY === 1) {
+      const full = sessionUpdateFrameSchema.safeParse(JSON.parse(data.toString('utf8')));
+      if (!full.success) this.problems.push(`session/update shape: ${full.error.issues[0]?.message ?? 'invalid'}`);
+    }
+    const seq = frameSeq(data);
+    if (!Number.isInteger(seq)) {
+      this.problems.push('session/update without seq');
+      return;
+    }
+    if (this.armed && this.lastSeq !== null && seq !== this.lastSeq + 1) {
+      this.problems.push(seq <= this.lastSeq ? `duplicate or reordered seq ${seq} after ${this.lastSeq}` : `gap: ${seq} after ${this.lastSeq}`);
+    }
+    this.armed = true;
+    if (this.firstSeq === null) this.firstSeq = seq;
+    if (this.lastSeq === null || seq > this.lastSeq) this.lastSeq = seq;
+    const sentAt = frameSentAt(data);
+    if (!Number.isNaN(sentAt)) {
+      this.benchFrames++;
+      this.firstReceiveAt ??= at;
+      this.lastReceiveAt = at;
+      this.histogram.recordValue(Math.max(1, Math.round((at - sentAt) * 1000)));
+    }
+    if (this.seqWaiters.size > 0) this.wake();
+  }
+
+  private onOther(data: Buffer): void {
+    let value: unknown;
+    try {
+      value = JSON.parse(data.toString('utf8'));
+    } catch {
+      this.problems.push('non-JSON frame');
+      return;
+    }
+    const response = responseFrameSchema.safeParse(value);
+    if (response.success && typeof response.data.id === 'number' && !('method' in (value as object))) {
+      const p = this.pending.get(response.data.id);
+      if (!p) return;
+      this.pending.delete(response.data.id);
+      clearTimeout(p.timer);
+      if (response.data.error) p.reject(new Error(`${response.data.error.code} ${response.data.error.message}`));
+      else p.resolve(response.data.result);
+      return;
+    }
+    if (!notificationFrameSchema.safeParse(value).success) this.problems.push('frame is neither a response nor a notification');
+  }
+}

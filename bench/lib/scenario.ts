@@ -1,0 +1,55 @@
+import os from 'node:os';
+
+/** One run's figures: `value` is the figure compared with the goal; `extra` is context for BENCHMARKS.md. */
+export interface RunResult {
+  value: number;
+  /** Bare baseline figure measured in the same run (B-FAN, B-START). */
+  baseline?: number;
+  extra?: Record<string, unknown>;
+}
+
+/** A benchmark scenario (bench/scenarios/*.ts). `proves` is grepped by test/meta/requirements.test.ts. */
+export interface Scenario {
+  id: string;
+  proves: readonly string[];
+  goal: string;
+  unit: string;
+  /** Runs in one invocation (medians are taken over them). */
+  runs: number;
+  /** `value` → pass/fail against the goal (ratio for comparisons, else the median value). */
+  passes(summary: Summary): boolean;
+  run(index: number, log: (line: string) => void): Promise<RunResult>;
+}
+
+/** What a scenario's runs add up to. */
+export interface Summary {
+  value: number;
+  ratio?: number;
+  baseline?: number;
+  values: number[];
+  baselines: number[];
+}
+
+/** Median of a non-empty list (mean of the two middle values for even lengths). */
+export function median(values: readonly number[]): number {
+  if (values.length === 0) return Number.NaN;
+  const s = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 === 1 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+}
+
+/** Cores, memory and Node version, recorded with every result. */
+export function machineInfo(): Record<string, unknown> {
+  const cpus = os.cpus();
+  return {
+    cores: cpus.length,
+    cpu: cpus[0]?.model ?? 'unknown',
+    memoryMiB: Math.round(os.totalmem() / 1024 / 1024),
+    node: process.version,
+    platform: `${os.platform()} ${os.release()}`,
+    loadavg: os.loadavg().map((l) => Number(l.toFixed(2))),
+  };
+}
+
+/** Milliseconds with three decimals / bytes → MiB, for tables. */
+export const round = (n: number, digits = 2): number => Number(n.toFixed(digits));

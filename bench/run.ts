@@ -1,0 +1,105 @@
+/**
+ * `npm run bench [-- <id>…] [--runs N]`: runs the benchmark scenarios (TEST-PLAN "Benchmarks"),
+ * prints a table of medians and writes bench/results/<id>.json. Every scenario starts its own
+ * daemon and load processes and stops them by pid; nothing here runs forever.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { repoRoot } from './lib/daemon-process.js';
+import { machineInfo, median, round, type RunResult, type Scenario, type Summary } from './lib/scenario.js';
+import { SCENARIOS } from './scenarios/index.js';
+
+const out = (line: string) => process.stdout.write(`${line}\n`);
+
+function parseArgs(argv: string[]): { ids: string[]; runs: number | undefined } {
+  const ids: string[] = [];
+  let runs: number | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--runs') runs = Number(argv[++i]);
+    else if (a.startsWith('--runs=')) runs = Number(a.slice('--runs='.length));
+    else ids.push(a.toUpperCase());
+  }
+  return { ids, runs: runs !== undefined && Number.isInteger(runs) && runs > 0 ? runs : undefined };
+}
+
+function summarise(results: RunResult[]): Summary {
+  const values = results.map((r) => r.value);
+  const baselines = results.flatMap((r) => (r.baseline === undefined ? [] : [r.baseline]));
+  const value = median(values);
+  const baseline = baselines.length > 0 ? median(baselines) : undefined;
+  // Ratios are taken per run (hub and baseline measured side by side), then the median.
+  const ratios = results.flatMap((r) => (r.baseline ? [r.value / r.baseline] : []));
+  return { value, values, baselines, ...(baseline === undefined ? {} : { baseline }), ...(ratios.length > 0 ? { ratio: round(median(ratios), 3) } : {}) };
+}
+
+async function runScenario(s: Scenario, runsOverride: number | undefined, command: string): Promise<Record<string, unknown>> {
+  const runs = runsOverride ?? s.runs;
+  const results: RunResult[] = [];
+  const errors: string[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t0 = Date.now();
+    try {
+      const r = await s.run(i, (line) => out(`  ${s.id} run ${i + 1}: ${line}`));
+      results.push(r);
+      out(`  ${s.id} run ${i + 1}/${runs}: ${r.value} ${s.unit}${r.baseline === undefined ? '' : ` (baseline ${r.baseline})`} [${((Date.now() - t0) / 1000).toFixed(1)} s]`);
+    } catch (err) {
+      const msg = err instanceof Error ? err.message : String(err);
+      errors.push(msg);
+      out(`  ${s.id} run ${i + 1}/${runs}: FAILED ${msg}`);
+    }
+  }
+  const summary = summarise(results);
+  const pass = results.length > 0 && s.passes(summary);
+  const record = {
+    id: s.id,
+    goal: s.goal,
+    value: round(summary.value, 3),
+    unit: s.unit,
+    runs: results.length,
+    ...(summary.ratio === undefined ? {} : { ratio: summary.ratio }),
+    ...(summary.baseline === undefined ? {} : { baseline: round(summary.baseline, 3) }),
+    pass,
+    values: summary.values,
+    ...(summary.baselines.length > 0 ? { baselines: summary.baselines } : {}),
+    details: results.map((r) => r.extra ?? {}),
+    ...(errors.length > 0 ? { errors } : {}),
+    machine: machineInfo(),
+    command,
+    recordedAt: new Date().toISOString(),
+  };
+  const dir = path.join(repoRoot, 'bench', 'results');
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, `${s.id}.json`), `${JSON.stringify(record, null, 2)}\n`);
+  return record;
+}
+
+async function main(): Promise<void> {
+  const { ids, runs } = parseArgs(process.argv.slice(2));
+  const unknown = ids.filter((id) => !SCENARIOS.some((s) => s.id === id));
+  if (unknown.length > 0) {
+    out(`unknown scenario(s): ${unknown.join(', ')}; known: ${SCENARIOS.map((s) => s.id).join(', ')}`);
+    process.exitCode = 2;
+    return;
+  }
+  const chosen = ids.length === 0 ? SCENARIOS : SCENARIOS.filter((s) => ids.includes(s.id));
+  const command = `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`;
+  const m = machineInfo();
+  out(`zcode-hub bench — ${String(m.cores)} cores, ${String(m.memoryMiB)} MiB, Node ${String(m.node)}, load ${JSON.stringify(m.loadavg)}`);
+  const started = Date.now();
+  const rows: Array<Record<string, unknown>> = [];
+  for (const s of chosen) {
+    out(`${s.id}: ${s.goal}`);
+    rows.push(await runScenario(s, runs, command));
+  }
+  out('');
+  out('| id | goal | median | unit | runs | ratio / baseline | pass |');
+  out('| --- | --- | --- | --- | --- | --- | --- |');
+  for (const r of rows) {
+    const cmp = r.ratio !== undefined ? `ratio ${String(r.ratio)}` : r.baseline !== undefined ? `baseline ${String(r.baseline)}` : '';
+    out(`| ${String(r.id)} | ${String(r.goal)} | ${String(r.value)} | ${String(r.unit)} | ${String(r.runs)} | ${cmp} | ${r.pass ? 'yes' : 'NO'} |`);
+  }
+  out(`total ${((Date.now() - started) / 1000).toFixed(0)} s; results in bench/results/`);
+}
+
+await main();

@@ -1,0 +1,5 @@
+import type { Scenario } from '../lib/scenario.js';
+import { bStart } from './b-start.js';
+
+/** Every scenario, in the order `npm run bench` runs them (cheap first). */
+export const SCENARIOS: readonly Scenario[] = [bStart];
