@@ -110,17 +110,28 @@ export class HubCore {
 
   /** `_zcode/turn_state` (+ legacy `$/zcode/turnState`) to the session's clients. */
   publishTurnState(session: SessionState): void {
+    this.notifySession(session, '_zcode/turn_state', this.turnStateParams(session));
+    this.notifySession(session, '$/zcode/turnState', { sessionId: session.sessionId, running: session.turnState !== 'idle' }, (a) => a.client.profile === 'legacy');
+    this.publishSessionState(session);
+  }
+
+  /** The turn state to one (just attached) client only. */
+  sendTurnState(session: SessionState, client: ClientPort): void {
+    this.broadcaster.sendNow(client, this.broadcaster.serialize('_zcode/turn_state', this.turnStateParams(session)));
+    if (client.profile === 'legacy') this.broadcaster.sendNow(client, this.broadcaster.serialize('$/zcode/turnState', { sessionId: session.sessionId, running: session.turnState !== 'idle' }));
+  }
+
+  /** `_zcode/turn_state` params (docs/CLIENT-PROTOCOL.md). */
+  turnStateParams(session: SessionState): Record<string, unknown> {
     const running = session.queue.running;
-    this.notifySession(session, '_zcode/turn_state', {
+    return {
       sessionId: session.sessionId,
       state: session.turnState,
       ...(session.runningTurnId === undefined ? {} : { turnId: session.runningTurnId }),
       ...(session.runningBy === undefined ? {} : { promptedBy: session.runningBy }),
       ...(running === undefined ? {} : { promptId: running.promptId }),
       queue: session.queue.queued.map((p) => ({ promptId: p.promptId, clientId: p.clientId, name: p.name, preview: p.preview })),
-    });
-    this.notifySession(session, '$/zcode/turnState', { sessionId: session.sessionId, running: session.turnState !== 'idle' }, (a) => a.client.profile === 'legacy');
-    this.publishSessionState(session);
+    };
   }
 
   /** `_zcode/session_state` to every connected client (live session lists). */

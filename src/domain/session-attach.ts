@@ -140,8 +140,11 @@ export class SessionAttach {
   }
 
   private afterAttach(session: SessionState, client: ClientPort, isNew: boolean): void {
-    this.core.publishTurnState(session);
-    if (isNew) this.core.publishPresence(session);
+    this.core.sendTurnState(session, client);
+    if (isNew) {
+      this.core.publishPresence(session);
+      this.core.publishSessionState(session);
+    }
     // After the load result has been written (the gateway answers when our promise settles).
     setImmediate(() => {
       if (client.open && session.attachments.has(client.clientId)) this.hooks.resendPending(session, client);
