@@ -9,6 +9,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import fastifyStatic from '@fastify/static';
+import type { Authenticator } from '../auth/identity.js';
+import { HubError } from '../errors.js';
+import { authenticateRequest } from './auth-hook.js';
 
 /** web/dist beside src/ (and beside dist/ once compiled). */
 export const DEFAULT_WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
@@ -37,6 +40,11 @@ const SHELL_CSP = [
 export interface WebAppOptions {
   /** Directory of the built app; defaults to web/dist. */
   distDir?: string;
+  /**
+   * The fallback route is public, so unknown API paths reach it: they are authenticated here
+   * before the 404, keeping "401 without credentials" on every API path (SEC-04).
+   */
+  authenticator?: Authenticator;
 }
 
 function isFile(root: string, rel: string): boolean {
@@ -68,7 +76,11 @@ export const webApp: FastifyPluginAsync<WebAppOptions> = async (app, opts) => {
 
   app.get('/*', { config: { public: true }, schema: { hide: true } }, async (req, reply) => {
     const pathname = req.url.split('?')[0] ?? '/';
-    if (RESERVED.test(pathname)) return reply.callNotFound();
+    if (RESERVED.test(pathname)) {
+      if (!opts.authenticator) throw new HubError('HUB_ERR_UNAUTHENTICATED');
+      await authenticateRequest(req, opts.authenticator);
+      return reply.callNotFound();
+    }
     let rel: string;
     try {
       rel = path.posix.normalize(decodeURIComponent(pathname)).replace(/^\/+/, '');

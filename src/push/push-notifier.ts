@@ -4,6 +4,7 @@
  * logged at debug, and subscriptions the push service reports gone (404/410) are dropped.
  * The service worker decides whether to show it (not when the page is in front, web/public/sw.js).
  */
+import type { Agent } from 'node:https';
 import webpush from 'web-push';
 import type { Logger } from '../logger.js';
 import { PushSubscriptionStore, type PushSubscriptionJson } from './subscription-store.js';
@@ -34,6 +35,8 @@ export interface PushNotifierOptions {
   subject?: string;
   /** Seconds a push service may hold an undelivered message. */
   ttlSeconds?: number;
+  /** HTTPS agent for push-service requests (a private CA, e.g. behind a corporate proxy). */
+  agent?: Agent;
 }
 
 const BODY: Record<PushKind, string> = { needs_you: 'Needs your answer', turn_finished: 'Turn finished' };
@@ -46,6 +49,7 @@ export class PushNotifier implements PushPort {
   private readonly subject: string;
   private readonly ttl: number;
   private readonly log: Logger;
+  private readonly agent: Agent | undefined;
 
   constructor(opts: PushNotifierOptions) {
     const keys = loadOrCreateVapidKeys(opts.stateDir);
@@ -56,6 +60,7 @@ export class PushNotifier implements PushPort {
     this.ttl = opts.ttlSeconds ?? DEFAULT_TTL_S;
     this.subscriptions = new PushSubscriptionStore(opts.stateDir, opts.maxSubscriptions);
     this.log = opts.logger.child({ component: 'push' });
+    this.agent = opts.agent;
   }
 
   /** Fire-and-forget: sends to every subscription without blocking the caller. */
@@ -77,6 +82,7 @@ export class PushNotifier implements PushPort {
         vapidDetails: { subject: this.subject, publicKey: this.publicKey, privateKey: this.privateKey },
         TTL: this.ttl,
         urgency: 'high',
+        ...(this.agent ? { agent: this.agent } : {}),
       });
       return true;
     } catch (err) {

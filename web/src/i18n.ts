@@ -2,7 +2,10 @@
  * English and Simplified Chinese. The language follows navigator.language until the user picks
  * one in Settings (kept in localStorage). `t(key, ...args)` fills `{0}`, `{1}` ….
  */
+import { pickLocale, type Locale } from './locale.js';
 import { useSelector, Store } from './store.js';
+
+export type { Locale } from './locale.js';
 
 const en = {
   appName: 'ZCode Hub',
@@ -276,19 +279,8 @@ const zh: Record<MessageKey, string> = {
   clients: '{0} 个客户端在线',
 };
 
-export type Locale = 'en' | 'zh-CN';
 const TABLES: Record<Locale, Record<MessageKey, string>> = { en, 'zh-CN': zh };
 const STORAGE_KEY = 'zcode-hub.locale';
-
-/** The locale for a navigator language list ("zh", "zh-CN", "zh-Hans-…" → zh-CN). */
-export function pickLocale(languages: readonly string[]): Locale {
-  for (const l of languages) {
-    const low = l.toLowerCase();
-    if (low.startsWith('zh')) return 'zh-CN';
-    if (low.startsWith('en')) return 'en';
-  }
-  return 'en';
-}
 
 function initialLocale(): Locale {
   try {

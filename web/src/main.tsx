@@ -20,7 +20,7 @@ function connect(): void {
 /** Is the device token (HttpOnly cookie, unreadable here) still accepted? Any /api path answers 401 if not. */
 async function paired(): Promise<boolean> {
   try {
-    await api('/status');
+    await api('/me');
     return true;
   } catch (err) {
     return !(err instanceof RestError && err.status === 401);

@@ -17,7 +17,7 @@ function parseTokens(body: unknown): TokenView[] {
   return list.flatMap((x) => {
     const r = rec(x);
     const id = str(r?.['jti']) ?? str(r?.['id']) ?? str(r?.['tokenId']);
-    if (!r || !id) return [];
+    if (!r || !id || (r['state'] !== undefined && r['state'] !== 'active')) return [];
     const exp = r['expiresAt'];
     return [{ id, name: str(r['name']) ?? str(r['sub']) ?? id, scope: str(r['scope']) ?? '?', expiresAt: typeof exp === 'string' ? Date.parse(exp) : num(exp) }];
   });

@@ -23,7 +23,7 @@ export function PairView({ onPaired }: { onPaired: () => void }) {
     setBusy(true);
     setError('');
     try {
-      await api('/pair', { method: 'POST', body: { code: c.trim(), name: name.trim() || defaultDeviceName() } });
+      await api('/pair', { method: 'POST', body: { code: c.trim(), name: name.trim() || defaultDeviceName(), delivery: 'cookie' } });
       // Drop the code from the address bar and history: it is single-use anyway.
       history.replaceState(null, '', location.pathname);
       onPaired();

@@ -1,72 +1,75 @@
 /**
- * Saved workflows (HUB-DESIGN §6, ZCODE-PROTOCOL §8): list, start with arguments, watch a run
- * (polled), stop it. Shapes follow the settings API; unknown fields are shown as they come.
+ * Saved workflows (HUB-DESIGN §6, ZCODE-PROTOCOL §8): list, start with arguments, watch the
+ * run (polled), stop it. Routes: src/http/routes/settings-workflows.ts.
  */
 import { useEffect, useState } from 'preact/hooks';
 import { toast } from '../hub/app-state.js';
 import { t } from '../i18n.js';
 import { api } from '../net/rest.js';
+import { navigate } from '../router.js';
 import { arr, rec, str } from '../wire.js';
 
 interface Workflow {
-  id: string;
   name: string;
+  scope: string;
   description?: string;
 }
 
 function parseWorkflows(body: unknown): Workflow[] {
-  const list = Array.isArray(body) ? body : arr(rec(body)?.['workflows']);
-  return list.flatMap((w) => {
+  return arr(rec(body)?.['workflows']).flatMap((w) => {
     const r = rec(w);
-    const id = str(r?.['workflowId']) ?? str(r?.['id']);
-    return r && id ? [{ id, name: str(r['name']) ?? str(r['title']) ?? id, description: str(r['description']) }] : [];
+    const name = str(r?.['name']);
+    return r && name ? [{ name, scope: str(r['scope']) ?? 'project', description: str(r['description']) }] : [];
   });
 }
 
 const POLL_MS = 2_000;
+const FINAL = new Set(['completed', 'failed', 'cancelled', 'stopped', 'succeeded', 'error']);
 
-function RunWatch({ workflowId, runId }: { workflowId: string; runId: string }) {
+function RunWatch({ sessionId, runId }: { sessionId: string; runId: string }) {
   const [run, setRun] = useState<Record<string, unknown> | undefined>();
+  const base = `/settings/workflow-runs/${encodeURIComponent(sessionId)}/${encodeURIComponent(runId)}`;
   useEffect(() => {
     let stop = false;
     const tick = async () => {
+      let status = '';
       try {
-        const { body } = await api(`/settings/workflows/${encodeURIComponent(workflowId)}/runs/${encodeURIComponent(runId)}`);
+        const { body } = await api(base);
         if (!stop) setRun(rec(body));
+        status = str(rec(body)?.['status']) ?? '';
       } catch {
         // Keep the last state; the next poll retries.
       }
-      if (!stop) setTimeout(() => void tick(), POLL_MS);
+      if (!stop && !FINAL.has(status)) setTimeout(() => void tick(), POLL_MS);
     };
     void tick();
     return () => {
       stop = true;
     };
   }, [runId]);
-  const status = str(run?.['status']) ?? str(run?.['state']) ?? '…';
+  const status = str(run?.['status']) ?? '…';
   return (
-    <div class="run">
+    <div class="run" data-testid="workflow-run">
       <div class="row-between">
         <span>
           {t('run', runId)} · {t('status', status)}
         </span>
-        <button
-          class="danger"
-          onClick={() =>
-            void api(`/settings/workflows/${encodeURIComponent(workflowId)}/runs/${encodeURIComponent(runId)}/stop`, { method: 'POST', body: {} }).catch((err: Error) => toast(t('error', err.message)))
-          }
-        >
-          {t('stopRun')}
-        </button>
+        {!FINAL.has(status) ? (
+          <button class="danger" onClick={() => void api(`${base}/stop`, { method: 'POST', body: {} }).catch((err: Error) => toast(t('error', err.message)))}>
+            {t('stopRun')}
+          </button>
+        ) : null}
       </div>
-      {run ? <pre class="tool-text">{JSON.stringify(run, null, 2).slice(0, 4000)}</pre> : null}
+      <button class="link" onClick={() => navigate({ name: 'chat', sessionId })}>
+        {t('openSession')}
+      </button>
     </div>
   );
 }
 
 function WorkflowCard({ w }: { w: Workflow }) {
   const [args, setArgs] = useState('{}');
-  const [runId, setRunId] = useState<string | undefined>();
+  const [run, setRun] = useState<{ sessionId: string; runId: string } | undefined>();
   async function start() {
     let parsed: unknown;
     try {
@@ -76,16 +79,17 @@ function WorkflowCard({ w }: { w: Workflow }) {
       return;
     }
     try {
-      const { body } = await api(`/settings/workflows/${encodeURIComponent(w.id)}/start`, { method: 'POST', body: { arguments: parsed } });
-      const id = str(rec(body)?.['runId']) ?? str(rec(rec(body)?.['run'])?.['runId']);
-      if (id) setRunId(id);
+      const { body } = await api(`/settings/workflows/${encodeURIComponent(w.scope)}/${encodeURIComponent(w.name)}/start`, { method: 'POST', body: { args: rec(parsed) ?? {} } });
+      const sessionId = str(rec(body)?.['sessionId']);
+      const runId = str(rec(body)?.['runId']);
+      if (sessionId && runId) setRun({ sessionId, runId });
     } catch (err) {
       toast(t('error', (err as Error).message));
     }
   }
   return (
     <li class="card">
-      <strong>{w.name}</strong>
+      <strong>{w.name}</strong> <span class="muted small">{w.scope}</span>
       {w.description ? <p class="muted small">{w.description}</p> : null}
       <label class="field">
         <span>{t('arguments')}</span>
@@ -94,7 +98,7 @@ function WorkflowCard({ w }: { w: Workflow }) {
       <button class="primary" onClick={() => void start()}>
         {t('start')}
       </button>
-      {runId ? <RunWatch workflowId={w.id} runId={runId} /> : null}
+      {run ? <RunWatch sessionId={run.sessionId} runId={run.runId} /> : null}
     </li>
   );
 }
@@ -114,7 +118,7 @@ export function WorkflowsView() {
   return (
     <ul class="rows">
       {list.map((w) => (
-        <WorkflowCard key={w.id} w={w} />
+        <WorkflowCard key={`${w.scope}/${w.name}`} w={w} />
       ))}
     </ul>
   );
