@@ -79,9 +79,11 @@ export class ClientConnection implements ClientPort {
   /** Queues a serialized frame; over budget the client is closed 4008 (never throws, never awaits). */
   sendFrame(frame: string): void {
     if (this.closed) return;
-    const bytes = Buffer.byteLength(frame);
-    if (this.socket.bufferedAmount + bytes > this.limits.clientOutboundBudgetBytes) {
-      this.logger.warn({ buffered: this.socket.bufferedAmount, frameBytes: bytes }, 'client over its outbound budget: closing 4008');
+    const buffered = this.socket.bufferedAmount;
+    // A backlog is what the budget bounds: one frame larger than the budget (an image prompt
+    // echoed to the others) still goes out to a client that keeps up.
+    if (buffered > 0 && buffered + Buffer.byteLength(frame) > this.limits.clientOutboundBudgetBytes) {
+      this.logger.warn({ buffered, frameBytes: Buffer.byteLength(frame) }, 'client over its outbound budget: closing 4008');
       this.close(CLOSE.SLOW_CONSUMER, 'slow consumer');
       return;
     }

@@ -10,9 +10,6 @@ import type { Authenticator } from '../auth/identity.js';
 import { authHook } from './auth-hook.js';
 import { installErrorHandler } from './error-handler.js';
 import { healthRoutes } from './routes/health.js';
-import { webApp } from './web.js';
-import { pushRoutes } from './routes/push.js';
-import type { PushNotifier } from '../push/push-notifier.js';
 import fastifyWebsocket from '@fastify/websocket';
 import { gatewayPlugin } from '../gateway/acp-route.js';
 import type { GatewayHub } from '../gateway/hub-api.js';
@@ -28,8 +25,6 @@ export interface AppDeps {
   backend: BackendPort;
   authenticator: Authenticator;
   version: string;
-  /** Web Push sender (src/push); its routes are mounted when given. */
-  push?: PushNotifier;
   /** The domain hub (src/domain/hub.ts); `/acp` and the session/interaction routes are mounted when given. */
   hub?: GatewayHub;
 }
@@ -58,12 +53,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     transform: jsonSchemaTransform,
   });
   await app.register(fastifySwaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list' } });
+  // Before every other hook: its onRequest marks upgrade requests so a refused upgrade's socket is
+  // destroyed after the HTTP error answer. ws closes a message over maxPayload with 1009 (WS-01).
+  if (deps.hub) await app.register(fastifyWebsocket, { options: { maxPayload: deps.config.limits.wsMaxMessageBytes } });
   await app.register(authHook, { authenticator: deps.authenticator });
 
   await app.register(healthRoutes, { backend: deps.backend, version: deps.version });
   if (deps.hub) {
-    // ws closes a connection whose message exceeds maxPayload with 1009 (WS-01).
-    await app.register(fastifyWebsocket, { options: { maxPayload: deps.config.limits.wsMaxMessageBytes } });
     await app.register(gatewayPlugin, { hub: deps.hub, config: deps.config, logger: deps.logger, version: deps.version, authenticator: deps.authenticator });
     await app.register(statusRoutes, { hub: deps.hub, version: deps.version, connections: () => app.gateway.size });
     await app.register(sessionRoutes, { hub: deps.hub });
@@ -75,10 +71,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     };
     await app.register(instanceRoutes, { hub: deps.hub, config: deps.config, startedAt, port });
   }
-
-  if (deps.push) await app.register(pushRoutes, { notifier: deps.push });
-  // Last: the web app's SPA fallback (`GET /*`) must not shadow any API route.
-  await app.register(webApp, { authenticator: deps.authenticator });
 
   return app;
 }

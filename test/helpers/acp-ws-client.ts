@@ -9,6 +9,8 @@ import { z } from 'zod';
  */
 
 const DEFAULT_TIMEOUT_MS = 20_000;
+/** How long `close()` waits for the close handshake before terminating the socket. */
+const CLOSE_FALLBACK_MS = 1_000;
 
 const inboundSchema = z.looseObject({
   jsonrpc: z.literal('2.0').optional(),
@@ -69,13 +71,15 @@ export class AcpWsClient {
   readonly closed: Promise<Closed>;
   private nextId = 1;
   private readonly waiters = new Set<() => void>();
-  private readonly pending = new Map<string | number, { resolve: (m: InboundMessage) => void }>();
+  private readonly pending = new Map<string | number, { resolve: (m: InboundMessage) => void; reject: (err: Error) => void }>();
   private closeInfo: Closed | undefined;
 
   private constructor(readonly ws: WebSocket) {
     this.closed = new Promise((resolve) => {
       ws.on('close', (code, reason) => {
         this.closeInfo = { code, reason: reason.toString('utf8') };
+        for (const p of this.pending.values()) p.reject(new Error(`socket closed (${code}) before the response`));
+        this.pending.clear();
         resolve(this.closeInfo);
         this.wake();
       });
@@ -141,7 +145,10 @@ export class AcpWsClient {
   /** Sends a request and resolves with its raw response message. */
   requestRaw(method: string, params?: unknown): Promise<InboundMessage> {
     const id = this.nextId++;
-    const response = new Promise<InboundMessage>((resolve) => this.pending.set(id, { resolve }));
+    const response = new Promise<InboundMessage>((resolve, reject) => {
+      if (this.closeInfo) reject(new Error('socket closed'));
+      else this.pending.set(id, { resolve, reject });
+    });
     this.sendJson({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) });
     return response;
   }
@@ -253,7 +260,11 @@ export class AcpWsClient {
   /** Closes (default 1000) and waits for the close to complete. */
   async close(code = 1000, reason = ''): Promise<Closed> {
     if (this.ws.readyState === WebSocket.OPEN || this.ws.readyState === WebSocket.CONNECTING) this.ws.close(code, reason);
-    return this.closed;
+    // A peer (or our own paused socket) that never completes the handshake is dropped.
+    const fallback = setTimeout(() => this.ws.terminate(), CLOSE_FALLBACK_MS);
+    const closed = await this.closed;
+    clearTimeout(fallback);
+    return closed;
   }
 
   private wake(): void {

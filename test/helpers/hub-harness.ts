@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { createAuthServices, type AuthServices } from '../../src/auth/auth-services.js';
 import type { Scope } from '../../src/auth/identity.js';
 import { buildConfig } from '../../src/config/load.js';
 import type { ConfigInput } from '../../src/config/schema.js';
@@ -36,7 +37,9 @@ export interface HubHarness {
   /** A temp directory sessions are created in. */
   workspace: string;
   daemon: RunningDaemon;
-  /** Mints a device token through `POST /api/tokens` (the real token service). */
+  /** The real token service the daemon authenticates with (device JWTs + the admin token). */
+  auth: AuthServices;
+  /** Mints a device token with the real token service (scope `view`, `operate` or `admin`). */
   token(scope: Scope, name?: string): Promise<string>;
   /** Opens a raw ACP client (admin token unless `opts.token`). */
   client(opts?: ConnectOptions): Promise<AcpWsClient>;
@@ -70,10 +73,17 @@ export async function startHub(options: HarnessOptions = {}): Promise<HubHarness
     limits: { ...(options.limits ?? {}) },
   });
   const logger = createLogger({ level: process.env.ZCODE_HUB_TEST_LOG ?? 'silent' });
+  const l = config.limits;
+  const auth = createAuthServices({
+    stateDir,
+    limits: { pairingCodeTtlMs: l.pairingCodeTtlMs, pairingCodesMax: l.pairingCodesMax, deviceTokenDefaultTtlMs: l.deviceTokenDefaultTtlMs, tokenExpirySweepMs: l.tokenExpirySweepMs, auditPageMax: l.auditPageMax },
+    logger,
+  });
   let daemon: RunningDaemon;
   try {
-    daemon = await startDaemon(config, logger);
+    daemon = await startDaemon(config, logger, { authenticator: auth.tokens });
   } catch (err) {
+    auth.close();
     fs.rmSync(root, { recursive: true, force: true });
     throw err;
   }
@@ -100,10 +110,10 @@ export async function startHub(options: HarnessOptions = {}): Promise<HubHarness
     stateDir,
     workspace,
     daemon,
+    auth,
     async token(scope, name = `${scope}-device`) {
-      const res = await api('/api/tokens', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name, scope }) });
-      if (res.status !== 201) throw new Error(`token creation failed: ${res.status} ${await res.text()}`);
-      return tokenResponse.parse(await res.json()).token;
+      const issued = await auth.tokens.create({ name, scope, ttlMs: l.deviceTokenDefaultTtlMs, via: 'api' });
+      return tokenResponse.parse(issued).token;
     },
     client,
     async initializedClient(opts = {}) {
@@ -117,6 +127,7 @@ export async function startHub(options: HarnessOptions = {}): Promise<HubHarness
       closing ??= (async () => {
         await Promise.all([...clients].map((c) => c.close().catch(() => undefined)));
         await daemon.close();
+        auth.close();
         fs.rmSync(root, { recursive: true, force: true });
       })();
       return closing;
