@@ -54,7 +54,9 @@ describe('upgrade', () => {
     const token = await hub.token('view', 'capped');
     const open = await Promise.all([1, 2, 3].map(() => hub.client({ token })));
     await expect(AcpWsClient.connect(hub.wsUrl, { token })).rejects.toMatchObject({ status: 429 });
+    const before = hub.daemon.app.gateway.size;
     await open[0]?.close();
+    await expect.poll(() => hub.daemon.app.gateway.size).toBe(before - 1);
     const again = await hub.client({ token });
     expect(again.isOpen).toBe(true);
   });
