@@ -54,6 +54,9 @@ function report(set: LoadSocket[]): LoadReport {
     if (s.firstReceiveAt !== null) first = first === null ? s.firstReceiveAt : Math.min(first, s.firstReceiveAt);
     if (s.lastReceiveAt !== null) last = last === null ? s.lastReceiveAt : Math.max(last, s.lastReceiveAt);
     for (const p of s.problems.slice(0, 3)) problems.push(`client ${s.index}: ${p}`);
+    if (s.firstSeq !== null && s.lastSeq !== null && s.updates !== s.lastSeq - s.firstSeq + 1) {
+      problems.push(`client ${s.index}: ${s.updates} updates for seq ${s.firstSeq}..${s.lastSeq}`);
+    }
     if (s.closeCode !== null) closes[String(s.closeCode)] = (closes[String(s.closeCode)] ?? 0) + 1;
   }
   const ms = (p: number) => merged.getValueAtPercentile(p) / 1000;
@@ -137,6 +140,9 @@ async function handle(cmd: Command): Promise<unknown> {
       return {};
     case 'reset':
       for (const s of slots) s.reset();
+      return {};
+    case 'resetLatency':
+      for (const s of slots) s.resetLatency();
       return {};
     case 'waitSeq': {
       const t0 = nowMs();

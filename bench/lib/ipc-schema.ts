@@ -28,6 +28,8 @@ export const commandSchema = z.discriminatedUnion('op', [
   z.object({ op: z.literal('stall'), client: z.number().int().nonnegative() }),
   /** Forgets counters and latency samples (between warm-up and the measured window). */
   z.object({ op: z.literal('reset') }),
+  /** Forgets latency samples and frame counts only (after warm-up); seq continuity keeps counting. */
+  z.object({ op: z.literal('resetLatency') }),
   /** Resolves when every open client of the set has seen `seq` (or the timeout passes). */
   z.object({ op: z.literal('waitSeq'), seq: z.number().int().nonnegative(), clients: clientSet, timeoutMs: z.number().positive() }),
   /** Resolves when the clients of the set have together received `frames` bench frames (or the timeout / an idle gap passes). */

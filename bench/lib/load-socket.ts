@@ -97,6 +97,14 @@ export class LoadSocket {
     this.armed = false;
   }
 
+  /** Forgets latency samples and bench-frame counts; continuity checks go on. */
+  resetLatency(): void {
+    this.histogram = newHistogram();
+    this.benchFrames = 0;
+    this.firstReceiveAt = null;
+    this.lastReceiveAt = null;
+  }
+
   /** Sends a JSON-RPC request and resolves with its `result`. */
   request(method: string, params: unknown): Promise<unknown> {
     const id = this.nextId++;

@@ -1,0 +1,70 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { z } from 'zod';
+import { repoRoot } from './daemon-process.js';
+
+const replySchema = z.object({ id: z.number().int(), ok: z.boolean(), value: z.unknown().optional() });
+const streamedSchema = z.object({ sent: z.number().int(), lastSeq: z.number().int() });
+
+/** The runner's handle on bench/baseline-server.ts (a bare `ws` broadcaster in its own process). */
+export class BaselineProcess {
+  private nextId = 1;
+  private readonly waiting = new Map<number, (v: unknown) => void>();
+
+  private constructor(
+    private readonly child: ChildProcess,
+    readonly port: number,
+  ) {
+    child.on('message', (raw: unknown) => {
+      const r = replySchema.safeParse(raw);
+      if (!r.success) return;
+      const w = this.waiting.get(r.data.id);
+      this.waiting.delete(r.data.id);
+      w?.(r.data.value);
+    });
+  }
+
+  /** Spawns the server and waits for its port. */
+  static async start(): Promise<BaselineProcess> {
+    const child = fork(path.join(repoRoot, 'bench', 'baseline-server.ts'), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const port = await new Promise<number>((resolve, reject) => {
+      const t = setTimeout(() => reject(new Error('baseline server did not start in 30 s')), 30_000);
+      child.once('message', (raw: unknown) => {
+        clearTimeout(t);
+        resolve(z.number().int().positive().parse(replySchema.parse(raw).value));
+      });
+    });
+    return new BaselineProcess(child, port);
+  }
+
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  get wsUrl(): string {
+    return `ws://127.0.0.1:${this.port}/`;
+  }
+
+  /** Broadcasts `rate` frames/s of about `bytes` bytes for `durationMs`; resolves when done. */
+  stream(rate: number, bytes: number, durationMs: number): Promise<z.infer<typeof streamedSchema>> {
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      const t = setTimeout(() => reject(new Error('baseline stream did not finish')), durationMs + 60_000);
+      this.waiting.set(id, (v) => {
+        clearTimeout(t);
+        resolve(streamedSchema.parse(v));
+      });
+      this.child.send({ id, command: { op: 'stream', rate, bytes, durationMs } });
+    });
+  }
+
+  /** Stops the server by pid. */
+  async stop(): Promise<void> {
+    if (this.child.exitCode !== null) return;
+    const gone = new Promise<void>((r) => this.child.once('exit', () => r()));
+    this.child.send({ id: this.nextId++, command: { op: 'exit' } });
+    const t = setTimeout(() => this.child.kill('SIGKILL'), 5_000);
+    await gone;
+    clearTimeout(t);
+  }
+}
