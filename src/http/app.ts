@@ -10,6 +10,9 @@ import type { Authenticator } from '../auth/identity.js';
 import { authHook } from './auth-hook.js';
 import { installErrorHandler } from './error-handler.js';
 import { healthRoutes } from './routes/health.js';
+import { webApp } from './web.js';
+import { pushRoutes } from './routes/push.js';
+import type { PushNotifier } from '../push/push-notifier.js';
 import fastifyWebsocket from '@fastify/websocket';
 import { gatewayPlugin } from '../gateway/acp-route.js';
 import type { GatewayHub } from '../gateway/hub-api.js';
@@ -17,6 +20,14 @@ import { sessionRoutes } from './routes/sessions.js';
 import { interactionRoutes } from './routes/interactions.js';
 import { instanceRoutes } from './routes/instances.js';
 import { statusRoutes } from './routes/status.js';
+import type { AuthServices } from '../auth/auth-services.js';
+import { securityPlugin } from './security/index.js';
+import { tokenRoutes } from './routes/tokens.js';
+import { pairRoutes } from './routes/pair.js';
+import { auditRoutes } from './routes/audit.js';
+import { settingsProviderRoutes } from './routes/settings-providers.js';
+import { settingsWorkflowRoutes } from './routes/settings-workflows.js';
+import type { ProviderStore } from '../settings/provider-store.js';
 
 /** Everything the HTTP app needs, built by the composition root (src/main.ts) or by a test. */
 export interface AppDeps {
@@ -25,8 +36,16 @@ export interface AppDeps {
   backend: BackendPort;
   authenticator: Authenticator;
   version: string;
+  /** Web Push sender (src/push); its routes are mounted when given. */
+  push?: PushNotifier;
   /** The domain hub (src/domain/hub.ts); `/acp` and the session/interaction routes are mounted when given. */
   hub?: GatewayHub;
+  /** Tokens, pairing and audit (src/auth/auth-services.ts); their routes are mounted when given. */
+  auth?: AuthServices;
+  /** The personal provider file store (src/settings); the settings routes are mounted when given. */
+  providerStore?: ProviderStore;
+  /** Opens a hub session for a workflow started without one (so the journal sees its events). */
+  openSession?: (workspace: string) => Promise<string>;
 }
 
 /**
@@ -56,6 +75,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Before every other hook: its onRequest marks upgrade requests so a refused upgrade's socket is
   // destroyed after the HTTP error answer. ws closes a message over maxPayload with 1009 (WS-01).
   if (deps.hub) await app.register(fastifyWebsocket, { options: { maxPayload: deps.config.limits.wsMaxMessageBytes } });
+  // Order on every route and the WebSocket upgrade (HUB-DESIGN §7): Host → Origin → auth → scope → rate limit.
+  await app.register(securityPlugin, { config: deps.config });
   await app.register(authHook, { authenticator: deps.authenticator });
 
   await app.register(healthRoutes, { backend: deps.backend, version: deps.version });
@@ -71,6 +92,20 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     };
     await app.register(instanceRoutes, { hub: deps.hub, config: deps.config, startedAt, port });
   }
+  if (deps.auth) {
+    const limits = deps.config.limits;
+    await app.register(tokenRoutes, { auth: deps.auth });
+    await app.register(pairRoutes, { auth: deps.auth, publicUrl: deps.config.publicUrl, attemptsPerWindow: limits.pairAttemptsPerWindow, windowMs: limits.pairRateWindowMs });
+    await app.register(auditRoutes, { auth: deps.auth });
+  }
+  if (deps.providerStore) {
+    await app.register(settingsProviderRoutes, { store: deps.providerStore, backend: deps.backend, workspace: deps.config.workspace });
+    await app.register(settingsWorkflowRoutes, { backend: deps.backend, defaultWorkspace: deps.config.workspace, ...(deps.openSession ? { openSession: deps.openSession } : {}) });
+  }
+
+  if (deps.push) await app.register(pushRoutes, { notifier: deps.push });
+  // Last: the web app's SPA fallback (`GET /*`) must not shadow any API route.
+  await app.register(webApp, { authenticator: deps.authenticator });
 
   return app;
 }

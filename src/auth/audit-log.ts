@@ -1,0 +1,130 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { ensurePrivateDir } from '../daemon/secure-file.js';
+import { SCOPES, type Identity } from './identity.js';
+
+/** File name of the audit log in the state dir: append-only JSONL, mode 0600 (HUB-DESIGN §7). */
+export const AUDIT_FILE = 'audit.jsonl';
+
+/** A `detail` larger than this is replaced by a marker: the audit log records acts, not payloads. */
+const DETAIL_MAX_CHARS = 4_096;
+
+/** Keys whose values never reach the audit file, at any depth. */
+const SECRET_KEY = /api[-_]?key|token|secret|password|authorization|cookie|^code$|pairing/i;
+
+/** What was done. Open-ended (`string`) so the domain can add acts; these are the ones the hub writes. */
+export type AuditAction =
+  | 'prompt'
+  | 'cancel'
+  | 'answer'
+  | 'settings.change'
+  | 'token.create'
+  | 'token.revoke'
+  | 'pairing.create'
+  | 'pairing.redeem'
+  | (string & {});
+
+/** One act to record; the shape the domain Hub takes as `audit?: AuditSink`. */
+export interface AuditInput {
+  identity: Identity;
+  action: AuditAction;
+  sessionId?: string;
+  detail?: unknown;
+}
+
+/** Records an act; never throws into the caller (a full disk must not fail a prompt). */
+export type AuditSink = (entry: AuditInput) => void;
+
+export const auditEntrySchema = z.object({
+  seq: z.number().int().positive(),
+  at: z.number(),
+  who: z.object({ tokenId: z.string(), name: z.string(), scope: z.enum(SCOPES) }),
+  action: z.string(),
+  sessionId: z.string().optional(),
+  detail: z.unknown().optional(),
+});
+export type AuditEntry = z.infer<typeof auditEntrySchema>;
+
+function scrub(value: unknown, depth: number): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  if (depth > 6) return '[nested]';
+  if (Array.isArray(value)) return value.map((v) => scrub(v, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) out[k] = SECRET_KEY.test(k) ? '[redacted]' : scrub(v, depth + 1);
+  return out;
+}
+
+/** Scrubs secrets out of a detail object and bounds its size. */
+export function sanitizeDetail(detail: unknown): unknown {
+  if (detail === undefined) return undefined;
+  const clean = scrub(detail, 0);
+  const text = JSON.stringify(clean);
+  return text !== undefined && text.length > DETAIL_MAX_CHARS ? { truncated: true, chars: text.length } : clean;
+}
+
+/**
+ * The audit log: who (token name + id), what, when, on which session. Appends are synchronous
+ * single writes of one line, so concurrent acts never interleave within a line.
+ */
+export class AuditLog {
+  readonly file: string;
+  private seq = 0;
+  private readonly now: () => number;
+  /** Bound `record`, ready to pass as the domain's `AuditSink`. */
+  readonly sink: AuditSink;
+
+  constructor(stateDir: string, private readonly onError?: (err: unknown) => void, now?: () => number) {
+    ensurePrivateDir(stateDir);
+    this.file = path.join(stateDir, AUDIT_FILE);
+    this.now = now ?? Date.now;
+    const fd = fs.openSync(this.file, 'a', 0o600);
+    fs.closeSync(fd);
+    fs.chmodSync(this.file, 0o600);
+    const last = this.readAll().at(-1);
+    this.seq = last?.seq ?? 0;
+    this.sink = (entry) => this.record(entry);
+  }
+
+  /** Appends one entry; failures go to `onError`, never to the caller. */
+  record(input: AuditInput): void {
+    try {
+      const entry: AuditEntry = {
+        seq: this.seq + 1,
+        at: this.now(),
+        who: { tokenId: input.identity.tokenId, name: input.identity.name, scope: input.identity.scope },
+        action: input.action,
+        ...(input.sessionId === undefined ? {} : { sessionId: input.sessionId }),
+        ...(input.detail === undefined ? {} : { detail: sanitizeDetail(input.detail) }),
+      };
+      fs.appendFileSync(this.file, `${JSON.stringify(entry)}\n`, { mode: 0o600 });
+      this.seq = entry.seq;
+    } catch (err) {
+      this.onError?.(err);
+    }
+  }
+
+  /** A page of entries with `seq > after`, oldest first; `next` is the cursor of the following page. */
+  page(after: number, limit: number): { entries: AuditEntry[]; next?: number } {
+    const all = this.readAll().filter((e) => e.seq > after);
+    const entries = all.slice(0, limit);
+    const last = entries.at(-1);
+    return all.length > limit && last ? { entries, next: last.seq } : { entries };
+  }
+
+  /** Every well-formed entry; a torn last line (crash mid-append) is skipped, not fatal. */
+  private readAll(): AuditEntry[] {
+    const text = fs.readFileSync(this.file, 'utf8');
+    const out: AuditEntry[] = [];
+    for (const line of text.split('\n')) {
+      if (!line.trim()) continue;
+      try {
+        const parsed = auditEntrySchema.safeParse(JSON.parse(line));
+        if (parsed.success) out.push(parsed.data);
+      } catch {
+        // A torn line from a crash mid-append; the rest of the log stands.
+      }
+    }
+    return out;
+  }
+}

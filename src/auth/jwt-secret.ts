@@ -1,0 +1,26 @@
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { ensurePrivateDir, readFileIfExists, writeFileAtomic } from '../daemon/secure-file.js';
+
+/** File name of the device-token signing secret in the state dir (mode 0600). */
+export const JWT_SECRET_FILE = 'jwt.secret';
+
+/** Bytes of the HS256 key: 256 bits, as long as the hash (RFC 7518 §3.2). */
+const SECRET_BYTES = 32;
+
+/**
+ * The HS256 key that signs device tokens, created at first start (HUB-DESIGN §7). A file that
+ * does not hold a full-length key is replaced, which invalidates every device token it signed.
+ */
+export function ensureJwtSecret(stateDir: string): Uint8Array {
+  ensurePrivateDir(stateDir);
+  const file = path.join(stateDir, JWT_SECRET_FILE);
+  const existing = readFileIfExists(file)?.trim();
+  if (existing) {
+    const key = Buffer.from(existing, 'base64url');
+    if (key.length === SECRET_BYTES) return new Uint8Array(key);
+  }
+  const key = randomBytes(SECRET_BYTES);
+  writeFileAtomic(file, `${key.toString('base64url')}\n`);
+  return new Uint8Array(key);
+}

@@ -1,0 +1,121 @@
+import { randomUUID } from 'node:crypto';
+import { secretEquals } from '../daemon/state-files.js';
+import { signDeviceToken, verifyDeviceToken } from './device-jwt.js';
+import type { Authenticator, Identity, Scope } from './identity.js';
+import type { TokenRecord, TokenRegistry } from './token-registry.js';
+
+/** Identity of the state-dir admin token (CLI and scripts; HUB-DESIGN §9). */
+export const ADMIN_IDENTITY: Identity = Object.freeze({ tokenId: 'admin', name: 'admin', scope: 'admin' });
+
+export interface TokenManagerOptions {
+  /** Contents of `<state-dir>/admin.token`. */
+  adminToken: string;
+  /** HS256 key from `<state-dir>/jwt.secret`. */
+  secret: Uint8Array;
+  registry: TokenRegistry;
+  /** Interval of the expiry sweep that announces expired tokens (LIMITS.tokenExpirySweepMs). */
+  expirySweepMs: number;
+  /** Clock, for tests of expiry; defaults to Date.now. */
+  now?: () => number;
+}
+
+export interface IssuedToken {
+  /** The compact JWT: shown once, never stored. */
+  token: string;
+  record: TokenRecord;
+}
+
+/**
+ * The hub's Authenticator (HUB-DESIGN §7): accepts the admin token and device JWTs that are
+ * signed by us, unexpired, present in the registry, unrevoked and of the recorded scope.
+ * Fires `onRevoked` listeners when a token is revoked or expires so the gateway closes its
+ * sockets (close 4401).
+ */
+export class TokenManager implements Authenticator {
+  private readonly listeners = new Set<(tokenId: string) => void>();
+  private readonly announcedExpired = new Set<string>();
+  private sweep: NodeJS.Timeout | undefined;
+  private readonly now: () => number;
+
+  constructor(private readonly opts: TokenManagerOptions) {
+    this.now = opts.now ?? Date.now;
+  }
+
+  /** Resolves a presented credential; null for anything not valid right now. */
+  async authenticate(credential: string): Promise<Identity | null> {
+    if (secretEquals(credential, this.opts.adminToken)) return ADMIN_IDENTITY;
+    const now = this.now();
+    const claims = await verifyDeviceToken(this.opts.secret, credential, now);
+    if (!claims) return null;
+    const record = this.opts.registry.get(claims.jti);
+    // The registry is authoritative: an unknown, revoked, re-scoped or expired record refuses the token.
+    if (!record || record.revokedAt !== undefined || record.scope !== claims.scope || record.expiresAt <= now) return null;
+    this.opts.registry.touch(record.id, now);
+    return { tokenId: record.id, name: record.name, scope: record.scope, expiresAt: Math.min(record.expiresAt, claims.exp * 1000) };
+  }
+
+  /** Issues a device token and records it before returning it. */
+  async create(input: { name: string; scope: Scope; ttlMs: number; via: TokenRecord['via'] }): Promise<IssuedToken> {
+    const now = this.now();
+    // `exp` has second resolution; align the record so both agree.
+    const expiresAt = Math.floor((now + input.ttlMs) / 1000) * 1000;
+    const record: TokenRecord = { id: randomUUID(), name: input.name, scope: input.scope, createdAt: now, expiresAt, via: input.via };
+    this.opts.registry.add(record);
+    const token = await signDeviceToken(this.opts.secret, { jti: record.id, name: record.name, scope: record.scope, issuedAt: now, expiresAt });
+    return { token, record: { ...record } };
+  }
+
+  /** Every issued token (never the JWTs themselves), newest first. */
+  list(): TokenRecord[] {
+    return this.opts.registry.list().map((r) => ({ ...r }));
+  }
+
+  /** Revokes by id and tells the listeners at once; undefined when the id is unknown. */
+  revoke(id: string): TokenRecord | undefined {
+    const record = this.opts.registry.revoke(id, this.now());
+    if (record) this.emit(id);
+    return record ? { ...record } : undefined;
+  }
+
+  /** Registers a listener for revoked or expired token ids; returns its removal. */
+  onRevoked(listener: (tokenId: string) => void): () => void {
+    this.listeners.add(listener);
+    this.startSweep();
+    return () => {
+      this.listeners.delete(listener);
+      if (this.listeners.size === 0) this.stopSweep();
+    };
+  }
+
+  /** Stops the expiry sweep. Idempotent. */
+  close(): void {
+    this.listeners.clear();
+    this.stopSweep();
+  }
+
+  private emit(tokenId: string): void {
+    for (const listener of [...this.listeners]) listener(tokenId);
+  }
+
+  /** Announces tokens whose `exp` has passed, once each, so live sockets do not outlive them. */
+  checkExpiry(): void {
+    const now = this.now();
+    for (const record of this.opts.registry.list()) {
+      if (record.expiresAt <= now && record.revokedAt === undefined && !this.announcedExpired.has(record.id)) {
+        this.announcedExpired.add(record.id);
+        this.emit(record.id);
+      }
+    }
+  }
+
+  private startSweep(): void {
+    if (this.sweep) return;
+    this.sweep = setInterval(() => this.checkExpiry(), this.opts.expirySweepMs);
+    this.sweep.unref();
+  }
+
+  private stopSweep(): void {
+    if (this.sweep) clearInterval(this.sweep);
+    this.sweep = undefined;
+  }
+}

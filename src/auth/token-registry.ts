@@ -1,0 +1,109 @@
+import path from 'node:path';
+import { z } from 'zod';
+import { ensurePrivateDir, readFileIfExists, writeFileAtomic } from '../daemon/secure-file.js';
+import { SCOPES } from './identity.js';
+
+/** File name of the device-token registry in the state dir (mode 0600). */
+export const TOKENS_FILE = 'tokens.json';
+
+/** `lastSeenAt` is persisted at this resolution so a busy token does not rewrite the file per request. */
+const LAST_SEEN_RESOLUTION_MS = 60_000;
+
+export const tokenRecordSchema = z.object({
+  /** The token's `jti`. */
+  id: z.string().min(1).max(100),
+  name: z.string().min(1).max(200),
+  scope: z.enum(SCOPES),
+  createdAt: z.number(),
+  expiresAt: z.number(),
+  lastSeenAt: z.number().optional(),
+  revokedAt: z.number().optional(),
+  /** How it was made: `token create` / `POST /api/tokens`, or a pairing code. */
+  via: z.enum(['cli', 'api', 'pairing']),
+});
+export type TokenRecord = z.infer<typeof tokenRecordSchema>;
+
+const registryFileSchema = z.object({ version: z.literal(1), tokens: z.array(tokenRecordSchema) });
+
+/** Thrown when tokens.json exists but is not ours: the hub refuses to overwrite it blindly. */
+export class TokenRegistryError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'TokenRegistryError';
+  }
+}
+
+/**
+ * The persisted list of issued device tokens (name, scope, created, last seen, revoked).
+ * Every change is written atomically (temp + fsync + rename, 0600); revocation is by `jti`.
+ */
+export class TokenRegistry {
+  private readonly file: string;
+  private readonly records = new Map<string, TokenRecord>();
+
+  private constructor(stateDir: string) {
+    this.file = path.join(stateDir, TOKENS_FILE);
+  }
+
+  /** Opens (or starts) the registry of a state dir. */
+  static open(stateDir: string): TokenRegistry {
+    ensurePrivateDir(stateDir);
+    const registry = new TokenRegistry(stateDir);
+    registry.load();
+    return registry;
+  }
+
+  private load(): void {
+    const text = readFileIfExists(this.file);
+    if (text === undefined) return;
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      throw new TokenRegistryError(`${this.file} is not valid JSON; fix or remove it`);
+    }
+    const parsed = registryFileSchema.safeParse(json);
+    if (!parsed.success) throw new TokenRegistryError(`${this.file} does not match the token registry schema; fix or remove it`);
+    for (const record of parsed.data.tokens) this.records.set(record.id, record);
+  }
+
+  private persist(): void {
+    const body = { version: 1 as const, tokens: [...this.records.values()] };
+    writeFileAtomic(this.file, `${JSON.stringify(body, null, 2)}\n`);
+  }
+
+  /** Every record, newest first. */
+  list(): TokenRecord[] {
+    return [...this.records.values()].sort((a, b) => b.createdAt - a.createdAt);
+  }
+
+  get(id: string): TokenRecord | undefined {
+    return this.records.get(id);
+  }
+
+  /** Adds a record and persists it before the token is handed out. */
+  add(record: TokenRecord): void {
+    this.records.set(record.id, tokenRecordSchema.parse(record));
+    this.persist();
+  }
+
+  /** Marks a record revoked; returns it, or undefined when unknown. Idempotent. */
+  revoke(id: string, now: number): TokenRecord | undefined {
+    const record = this.records.get(id);
+    if (!record) return undefined;
+    if (record.revokedAt === undefined) {
+      record.revokedAt = now;
+      this.persist();
+    }
+    return record;
+  }
+
+  /** Records a use; persisted at most once per LAST_SEEN_RESOLUTION_MS per token. */
+  touch(id: string, now: number): void {
+    const record = this.records.get(id);
+    if (!record) return;
+    const previous = record.lastSeenAt;
+    record.lastSeenAt = now;
+    if (previous === undefined || now - previous >= LAST_SEEN_RESOLUTION_MS) this.persist();
+  }
+}

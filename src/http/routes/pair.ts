@@ -1,0 +1,89 @@
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { HubError } from '../../errors.js';
+import type { AuthServices } from '../../auth/auth-services.js';
+import { SCOPES } from '../../auth/identity.js';
+import { AUTH_COOKIE } from '../credentials.js';
+import { parseHostHeader } from '../security/allowed-hosts.js';
+import { deviceNameSchema } from './tokens.js';
+
+export interface PairRouteOptions {
+  auth: AuthServices;
+  publicUrl?: string | undefined;
+  /** Attempts per address per window on `POST /api/pair` (LIMITS.pairAttemptsPerWindow / pairRateWindowMs). */
+  attemptsPerWindow: number;
+  windowMs: number;
+}
+
+const redeemBody = z.object({
+  code: z.string().min(1).max(40),
+  name: deviceNameSchema.optional(),
+  /** `cookie`: the built-in web app gets an HttpOnly cookie and no token in the body. */
+  delivery: z.enum(['token', 'cookie']).default('token'),
+}).strict();
+
+/** True when the page that called us is on https (TLS here, a trusted proxy's proto, or the https public host). */
+function isHttps(req: FastifyRequest, publicUrl: string | undefined): boolean {
+  if (req.protocol === 'https') return true;
+  if (!publicUrl?.startsWith('https://')) return false;
+  return parseHostHeader(req.headers.host)?.hostname === new URL(publicUrl).hostname;
+}
+
+/** The HttpOnly, SameSite=Strict (Secure on https) cookie of the built-in web app (HUB-DESIGN §7). */
+export function authCookie(token: string, maxAgeSeconds: number, secure: boolean): string {
+  return `${AUTH_COOKIE}=${token}; Path=/; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=Strict${secure ? '; Secure' : ''}`;
+}
+
+/**
+ * Pairing (HUB-DESIGN §7): admins mint one-time codes (`zcode-hub pair`), a device exchanges
+ * one for a device token on the public, per-address rate-limited `POST /api/pair` (SEC-07).
+ */
+export const pairRoutes: FastifyPluginAsync<PairRouteOptions> = async (app, opts) => {
+  const { auth } = opts;
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  r.post('/api/pair/codes', {
+    config: { scope: 'admin' },
+    schema: {
+      summary: 'Create a one-time pairing code',
+      tags: ['pairing'],
+      body: z.object({ scope: z.enum(SCOPES).default('operate') }).strict().default({ scope: 'operate' }),
+      response: { 201: z.object({ code: z.string(), url: z.string(), scope: z.enum(SCOPES), expiresAt: z.number() }) },
+    },
+  }, async (req, reply) => {
+    const { code, expiresAt } = auth.pairing.create(req.body.scope);
+    // The Host header has passed the allow-list, so it is one of our names.
+    const base = (opts.publicUrl ?? `${req.protocol}://${req.headers.host ?? '127.0.0.1'}`).replace(/\/+$/, '');
+    if (req.identity) auth.audit.record({ identity: req.identity, action: 'pairing.create', detail: { scope: req.body.scope, expiresAt } });
+    reply.code(201);
+    return { code, url: `${base}/#pair=${code}`, scope: req.body.scope, expiresAt };
+  });
+
+  r.post('/api/pair', {
+    config: {
+      public: true,
+      rateLimit: { max: opts.attemptsPerWindow, timeWindow: opts.windowMs },
+    },
+    schema: {
+      summary: 'Exchange a pairing code for a device token (no auth; rate-limited)',
+      tags: ['pairing'],
+      body: redeemBody,
+      response: { 200: z.object({ tokenId: z.string(), name: z.string(), scope: z.enum(SCOPES), expiresAt: z.number(), token: z.string().optional() }) },
+    },
+  }, async (req, reply) => {
+    const grant = auth.pairing.redeem(req.body.code);
+    if (!grant) throw new HubError('HUB_ERR_UNAUTHENTICATED', 'Unknown, used or expired pairing code');
+    const name = req.body.name ?? 'paired device';
+    const issued = await auth.tokens.create({ name, scope: grant.scope, ttlMs: auth.limits.deviceTokenDefaultTtlMs, via: 'pairing' });
+    const { record } = issued;
+    auth.audit.record({ identity: { tokenId: record.id, name: record.name, scope: record.scope }, action: 'pairing.redeem', detail: { id: record.id, name, scope: record.scope } });
+    const info = { tokenId: record.id, name: record.name, scope: record.scope, expiresAt: record.expiresAt };
+    if (req.body.delivery === 'cookie') {
+      const maxAge = Math.max(0, Math.floor((record.expiresAt - Date.now()) / 1000));
+      reply.header('set-cookie', authCookie(issued.token, maxAge, isHttps(req, opts.publicUrl)));
+      return info;
+    }
+    return { ...info, token: issued.token };
+  });
+};

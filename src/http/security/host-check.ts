@@ -1,0 +1,16 @@
+import type { FastifyInstance } from 'fastify';
+import { HubError } from '../../errors.js';
+import { allowedHostnames, parseHostHeader } from './allowed-hosts.js';
+
+/**
+ * First hook of every route and of the WebSocket upgrade: a request whose `Host` is not one of
+ * ours is refused 403 (DNS rebinding: a foreign page re-pointing its own name at 127.0.0.1).
+ * The raw `Host` header is used, never `X-Forwarded-Host`, which any client can send.
+ */
+export function installHostCheck(app: FastifyInstance, config: { host: string; publicUrl?: string | undefined }): void {
+  const allowed = allowedHostnames(config);
+  app.addHook('onRequest', async (req) => {
+    const host = parseHostHeader(req.headers.host);
+    if (!host || !allowed.has(host.hostname)) throw new HubError('HUB_ERR_HOST');
+  });
+}

@@ -1,0 +1,38 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import fastifyRateLimit from '@fastify/rate-limit';
+import type { HubConfig } from '../../config/schema.js';
+import { HubError } from '../../errors.js';
+import { installCors } from './cors.js';
+import { installHostCheck } from './host-check.js';
+import { installOriginCheck } from './origin-check.js';
+import { installPreAuthDeadline } from './pre-auth-deadline.js';
+import { installSecurityHeaders } from './security-headers.js';
+import { installUpgradeRefusal } from './upgrade-refusal.js';
+
+export interface SecurityPluginOptions {
+  config: Pick<HubConfig, 'host' | 'publicUrl' | 'allowOrigins' | 'limits'>;
+}
+
+/**
+ * The hooks that run before auth on every route and on the WebSocket upgrade, in the order of
+ * HUB-DESIGN §7: Host → Origin → (CORS preflight for listed origins) → [auth, scope: auth-hook]
+ * → rate limit (per route, `config.rateLimit`). Register it before `authHook`.
+ */
+export const securityPlugin = fp(
+  async (app: FastifyInstance, opts: SecurityPluginOptions) => {
+    const { config } = opts;
+    installHostCheck(app, config);
+    installOriginCheck(app, config);
+    await installCors(app, config);
+    await installSecurityHeaders(app, config);
+    installPreAuthDeadline(app, config.limits.preAuthDeadlineMs);
+    installUpgradeRefusal(app);
+    // Per-route only (`config: {rateLimit: …}`); keyed by req.ip, which honours the pinned trustProxy hops.
+    await app.register(fastifyRateLimit, {
+      global: false,
+      errorResponseBuilder: (_req, ctx) => new HubError('HUB_ERR_RATE_LIMITED', `Too many attempts; retry in ${Math.ceil(ctx.ttl / 1000)} s`),
+    });
+  },
+  { name: 'zcode-hub-security' },
+);

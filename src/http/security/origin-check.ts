@@ -1,0 +1,67 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { TLSSocket } from 'node:tls';
+import { HubError } from '../../errors.js';
+import { extractCredential } from '../credentials.js';
+import { allowedHostnames } from './allowed-hosts.js';
+
+const DEFAULT_PORT: Record<string, number> = { 'http:': 80, 'https:': 443 };
+
+/** `scheme://host[:port]` of a URL, normalised the way browsers send `Origin`; undefined when not http(s). */
+export function originOf(url: string): string | undefined {
+  try {
+    const u = new URL(url);
+    return u.protocol === 'http:' || u.protocol === 'https:' ? u.origin : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Origins the operator listed: `--public-url` and every `--allow-origin`. */
+export function configuredOrigins(config: { publicUrl?: string | undefined; allowOrigins: readonly string[] }): ReadonlySet<string> {
+  const out = new Set<string>();
+  for (const url of [config.publicUrl, ...config.allowOrigins]) {
+    const o = url ? originOf(url) : undefined;
+    if (o) out.add(o);
+  }
+  return out;
+}
+
+/** True when `origin` is the hub itself as served on this socket: same scheme, one of our names, same port. */
+function isOwnOrigin(req: FastifyRequest, origin: URL, ownNames: ReadonlySet<string>): boolean {
+  const scheme = (req.raw.socket as TLSSocket).encrypted ? 'https:' : 'http:';
+  if (origin.protocol !== scheme) return false;
+  const port = origin.port === '' ? DEFAULT_PORT[origin.protocol] : Number(origin.port);
+  return port === req.raw.socket.localPort && ownNames.has(origin.hostname.replace(/^\[|\]$/g, ''));
+}
+
+/**
+ * Second hook, before auth (HUB-DESIGN §7; cross-site WebSocket hijacking): a present Origin
+ * must be the hub's own or a configured one, else 403 — `null` and look-alikes included.
+ * Without Origin, an ambient cookie is accepted only on a same-origin fetch (browsers omit
+ * Origin on same-origin GETs but always send `Sec-Fetch-Site`, which pages cannot forge); a
+ * bearer header or `?token=` is not ambient authority, so no Origin is needed with them.
+ */
+export function installOriginCheck(app: FastifyInstance, config: { host: string; publicUrl?: string | undefined; allowOrigins: readonly string[] }): void {
+  const listed = configuredOrigins(config);
+  const ownNames = new Set([...allowedHostnames({ host: config.host })]);
+  app.addHook('onRequest', async (req) => {
+    const header = req.headers.origin;
+    if (header === undefined) {
+      if (req.routeOptions.config?.public) return;
+      const credential = extractCredential({ headers: req.headers, url: req.url });
+      if (credential?.kind === 'cookie' && req.headers['sec-fetch-site'] !== 'same-origin') {
+        throw new HubError('HUB_ERR_ORIGIN', 'A cookie credential needs a same-origin request');
+      }
+      return;
+    }
+    if (listed.has(header)) return;
+    let origin: URL;
+    try {
+      origin = new URL(header);
+    } catch {
+      throw new HubError('HUB_ERR_ORIGIN');
+    }
+    // Compare the serialised origin too, so a header with a path or userinfo never passes.
+    if (origin.origin !== header || !isOwnOrigin(req, origin, ownNames)) throw new HubError('HUB_ERR_ORIGIN');
+  });
+}

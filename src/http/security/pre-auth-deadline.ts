@@ -1,0 +1,25 @@
+import type { Socket } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+
+/**
+ * Closes a connection that has not finished sending its first request head (an HTTP request
+ * or the WebSocket upgrade) within `deadlineMs`, however much it trickles (WS-03, slowloris).
+ * The WebSocket upgrade itself must carry a credential, so no socket is ever open
+ * unauthenticated past this point; header bytes are bounded by node's maxHeaderSize (16 KiB,
+ * under LIMITS.preAuthMaxBytes).
+ */
+export function installPreAuthDeadline(app: FastifyInstance, deadlineMs: number): void {
+  const started = new WeakSet<Socket>();
+  const server = app.server;
+  // Node's own check for later requests on a kept-alive socket (run on its 30 s sweep).
+  server.headersTimeout = Math.min(server.headersTimeout || deadlineMs, deadlineMs);
+  server.on('request', (req: { socket: Socket }) => started.add(req.socket));
+  server.on('upgrade', (_req: unknown, socket: Socket) => started.add(socket));
+  server.on('connection', (socket: Socket) => {
+    const timer = setTimeout(() => {
+      if (!started.has(socket)) socket.destroy();
+    }, deadlineMs);
+    timer.unref();
+    socket.once('close', () => clearTimeout(timer));
+  });
+}
