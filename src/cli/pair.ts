@@ -1,0 +1,57 @@
+import { parseArgs } from 'node:util';
+import QRCode from 'qrcode';
+import { z } from 'zod';
+import { SCOPES } from '../auth/identity.js';
+import { callDaemon, findDaemon } from './daemon-client.js';
+import { resolveStateDir, type CliIo } from './token.js';
+
+const USAGE = `Usage: zcode-hub pair [--scope view|operate|admin] [--state-dir DIR] [--json] [--no-qr]
+Asks the running daemon for a one-time pairing code (5 minutes, single use) and prints it with
+a URL and a QR code. Open the URL on the device, or type the code into the web app.
+`;
+
+const codeSchema = z.object({ code: z.string(), url: z.string(), scope: z.enum(SCOPES), expiresAt: z.number() });
+
+/** `zcode-hub pair` (HUB-DESIGN §7, §9). Returns the exit code. */
+export async function runPairCli(argv: string[], io: CliIo): Promise<number> {
+  let values: { 'state-dir'?: string; scope?: string; json?: boolean; 'no-qr'?: boolean; help?: boolean };
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: { 'state-dir': { type: 'string' }, scope: { type: 'string' }, json: { type: 'boolean' }, 'no-qr': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+      strict: true,
+    }));
+  } catch (err) {
+    io.stderr.write(`zcode-hub pair: ${(err as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  if (values.help) {
+    io.stdout.write(USAGE);
+    return 0;
+  }
+  const scope = z.enum(SCOPES).safeParse(values.scope ?? 'operate');
+  if (!scope.success) {
+    io.stderr.write(`zcode-hub pair: --scope must be view, operate or admin\n`);
+    return 2;
+  }
+  const daemon = findDaemon(resolveStateDir(values['state-dir'], io.env));
+  if (!daemon) {
+    io.stderr.write('zcode-hub pair: no running daemon for this state dir (pairing codes live in the daemon); start it with `zcode-hub start`\n');
+    return 1;
+  }
+  try {
+    const grant = codeSchema.parse(await callDaemon(daemon, 'POST', '/api/pair/codes', { scope: scope.data }));
+    if (values.json) {
+      io.stdout.write(`${JSON.stringify(grant)}\n`);
+      return 0;
+    }
+    const minutes = Math.max(1, Math.round((grant.expiresAt - Date.now()) / 60_000));
+    io.stdout.write(`Pairing code: ${grant.code}   (scope ${grant.scope}, single use, valid for ${minutes} min)\n`);
+    io.stdout.write(`Open on the device: ${grant.url}\n`);
+    if (!values['no-qr']) io.stdout.write(`\n${await QRCode.toString(grant.url, { type: 'terminal', small: true })}\n`);
+    return 0;
+  } catch (err) {
+    io.stderr.write(`zcode-hub pair: ${(err as Error).message}\n`);
+    return 1;
+  }
+}
