@@ -46,13 +46,15 @@ export class LineSplitter {
   ) {}
 
   push(text: string, emit: (line: string) => void): void {
-    let rest = this.partial + text;
-    let nl = rest.indexOf('\n');
+    const buf = this.partial.length > 0 ? this.partial + text : text;
+    let start = 0;
+    let nl = buf.indexOf('\n');
     while (nl !== -1) {
-      this.emitLine(rest.slice(0, nl), emit);
-      rest = rest.slice(nl + 1);
-      nl = rest.indexOf('\n');
+      this.emitLine(buf.slice(start, nl), emit);
+      start = nl + 1;
+      nl = buf.indexOf('\n', start);
     }
+    let rest = start === 0 ? buf : buf.slice(start);
     if (rest.length > this.maxPartial) {
       this.emitLine(rest, emit);
       rest = '';
