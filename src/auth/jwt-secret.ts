@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { ensurePrivateDir, readFileIfExists, writeFileAtomic } from '../daemon/secure-file.js';
@@ -18,7 +19,11 @@ export function ensureJwtSecret(stateDir: string): Uint8Array {
   const existing = readFileIfExists(file)?.trim();
   if (existing) {
     const key = Buffer.from(existing, 'base64url');
-    if (key.length === SECRET_BYTES) return new Uint8Array(key);
+    if (key.length === SECRET_BYTES) {
+      // A key loosened by hand (cp, an editor, a backup restore) is tightened back (SEC-09).
+      if ((fs.statSync(file).mode & 0o077) !== 0) fs.chmodSync(file, 0o600);
+      return new Uint8Array(key);
+    }
   }
   const key = randomBytes(SECRET_BYTES);
   writeFileAtomic(file, `${key.toString('base64url')}\n`);

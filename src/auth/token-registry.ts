@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { ensurePrivateDir, readFileIfExists, writeFileAtomic } from '../daemon/secure-file.js';
@@ -56,6 +57,7 @@ export class TokenRegistry {
   private load(): void {
     const text = readFileIfExists(this.file);
     if (text === undefined) return;
+    if ((fs.statSync(this.file).mode & 0o077) !== 0) fs.chmodSync(this.file, 0o600);
     let json: unknown;
     try {
       json = JSON.parse(text);
