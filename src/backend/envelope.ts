@@ -35,8 +35,6 @@ export type OutgoingMessage =
 
 export type ParseOutcome = { ok: true; message: IncomingMessage } | { ok: false; reason: 'not-json' | 'not-envelope'; detail: string };
 
-const ObjectSchema = z.record(z.string(), z.unknown());
-
 /** Parses and classifies one trimmed line. Never throws. */
 export function parseEnvelope(line: string): ParseOutcome {
   let value: unknown;
@@ -46,9 +44,9 @@ export function parseEnvelope(line: string): ParseOutcome {
     return { ok: false, reason: 'not-json', detail: (err as Error).message };
   }
   if (Array.isArray(value)) return { ok: false, reason: 'not-envelope', detail: 'a JSON array (batches are not part of the protocol)' };
-  const obj = ObjectSchema.safeParse(value);
-  if (!obj.success) return { ok: false, reason: 'not-envelope', detail: `a JSON ${value === null ? 'null' : typeof value}` };
-  const o = obj.data;
+  if (typeof value !== 'object' || value === null) return { ok: false, reason: 'not-envelope', detail: `a JSON ${value === null ? 'null' : typeof value}` };
+  // The per-class schemas below validate the keys; this is only the shape check of a JSON object.
+  const o = value as Record<string, unknown>;
   const has = (k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
   if (has('method')) {
     if (has('id')) {

@@ -7,6 +7,7 @@ import type { BackendStatus } from '../../src/domain/backend-port.js';
 import { createBackend } from '../../src/backend/index.js';
 import type { BackendLink } from '../../src/backend/backend-link.js';
 import type { SimulatorSpawnSpec } from '../../src/backend/spawn-plan.js';
+import { osProcessInspector } from '../../src/backend/pidfile.js';
 import { captureLogger } from './helpers.js';
 
 export interface SimLinkOptions {
@@ -61,15 +62,5 @@ export function simLink(options: SimLinkOptions = {}): SimLink {
 
 /** True while a process with this pid exists (and is not a zombie). */
 export function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0] !== 'Z';
-  } catch {
-    return true;
-  }
+  return osProcessInspector().alive(pid);
 }
