@@ -30,7 +30,7 @@ function summarise(results: RunResult[]): Summary {
   const baseline = baselines.length > 0 ? median(baselines) : undefined;
   // Ratios are taken per run (hub and baseline measured side by side), then the median.
   const ratios = results.flatMap((r) => (r.baseline ? [r.value / r.baseline] : []));
-  return { value, values, baselines, ...(baseline === undefined ? {} : { baseline }), ...(ratios.length > 0 ? { ratio: round(median(ratios), 3) } : {}) };
+  return { value, values, baselines, details: results.map((r) => r.extra ?? {}), ...(baseline === undefined ? {} : { baseline }), ...(ratios.length > 0 ? { ratio: round(median(ratios), 3) } : {}) };
 }
 
 async function runScenario(s: Scenario, runsOverride: number | undefined, command: string): Promise<Record<string, unknown>> {

@@ -28,6 +28,8 @@ export interface Summary {
   baseline?: number;
   values: number[];
   baselines: number[];
+  /** Each run's `extra`. */
+  details: Array<Record<string, unknown>>;
 }
 
 /** Median of a non-empty list (mean of the two middle values for even lengths). */

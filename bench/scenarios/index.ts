@@ -1,7 +1,11 @@
 import type { Scenario } from '../lib/scenario.js';
 import { bFan } from './b-fan.js';
 import { bLat } from './b-lat.js';
+import { bMem } from './b-mem.js';
+import { bRec } from './b-rec.js';
+import { bReplay } from './b-replay.js';
+import { bSlow } from './b-slow.js';
 import { bStart } from './b-start.js';
 
 /** Every scenario, in the order `npm run bench` runs them (cheap first). */
-export const SCENARIOS: readonly Scenario[] = [bStart, bFan, bLat];
+export const SCENARIOS: readonly Scenario[] = [bStart, bMem, bReplay, bRec, bFan, bLat, bSlow];
