@@ -22,6 +22,25 @@ export const REDACT_PATHS = [
   'res.headers["set-cookie"]',
   'headers.authorization',
   'headers.cookie',
+  // Security layer (HUB-DESIGN §7): pairing codes, device JWTs, the admin token, provider keys one level deeper.
+  'pairingCode',
+  'adminToken',
+  '*.adminToken',
+  'jwt',
+  '*.jwt',
+  'password',
+  '*.password',
+  'accessToken',
+  '*.accessToken',
+  'refreshToken',
+  '*.refreshToken',
+  '*.*.apiKey',
+  '*.*.token',
+  '*.headers.authorization',
+  '*.headers.cookie',
+  '*.headers["set-cookie"]',
+  '*.headers["x-api-key"]',
+  'req.headers["x-api-key"]',
 ];
 
 export interface LoggerOptions {
