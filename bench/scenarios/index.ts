@@ -6,6 +6,7 @@ import { bRec } from './b-rec.js';
 import { bReplay } from './b-replay.js';
 import { bSlow } from './b-slow.js';
 import { bStart } from './b-start.js';
+import { profileLoadL } from './profile.js';
 
 /** Every scenario, in the order `npm run bench` runs them (cheap first). */
-export const SCENARIOS: readonly Scenario[] = [bStart, bMem, bReplay, bRec, bFan, bLat, bSlow];
+export const SCENARIOS: readonly Scenario[] = [bStart, bMem, bReplay, bRec, bFan, bLat, bSlow, profileLoadL];
