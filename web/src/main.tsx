@@ -10,7 +10,28 @@ import './styles.css';
 const client = new HubClient(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/acp`);
 let started = false;
 
+/** Set after pairing: the token itself is an HttpOnly cookie script cannot see (HUB-DESIGN §7). */
+const PAIRED_KEY = 'zcode-hub.paired';
+
+function remember(paired: boolean): void {
+  try {
+    if (paired) localStorage.setItem(PAIRED_KEY, '1');
+    else localStorage.removeItem(PAIRED_KEY);
+  } catch {
+    // Storage blocked: we ask the hub each time instead.
+  }
+}
+
+function seemsPaired(): boolean {
+  try {
+    return localStorage.getItem(PAIRED_KEY) === '1';
+  } catch {
+    return true;
+  }
+}
+
 function connect(): void {
+  remember(true);
   store.update((s) => ({ ...s, paired: true }));
   if (started) client.conn.reconnectNow();
   else client.start();
@@ -34,7 +55,10 @@ store.subscribe(() => {
   if (s.paired && s.conn.status === 'offline' && Date.now() - lastAuthCheck > 10_000) {
     lastAuthCheck = Date.now();
     void paired().then((ok) => {
-      if (!ok) store.update((st) => ({ ...st, paired: false }));
+      if (!ok) {
+        remember(false);
+        store.update((st) => ({ ...st, paired: false }));
+      }
     });
   }
 });
@@ -43,9 +67,13 @@ document.documentElement.lang = localeStore.get();
 render(<App client={client} onPaired={connect} />, document.getElementById('app') as HTMLElement);
 
 void (async () => {
-  if (pairCodeFromHash(location.hash)) store.update((s) => ({ ...s, paired: false }));
+  // Never paired here: straight to the pairing screen, without a request that would only 401.
+  if (pairCodeFromHash(location.hash) || !seemsPaired()) store.update((s) => ({ ...s, paired: false }));
   else if (await paired()) connect();
-  else store.update((s) => ({ ...s, paired: false }));
+  else {
+    remember(false);
+    store.update((s) => ({ ...s, paired: false }));
+  }
 })();
 
 if ('serviceWorker' in navigator && window.isSecureContext) {

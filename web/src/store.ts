@@ -30,12 +30,14 @@ export function useSelector<S, T>(store: Store<S>, select: (s: S) => T): T {
   const value = select(store.get());
   const valueRef = useRef(value);
   valueRef.current = value;
-  useEffect(
-    () =>
-      store.subscribe(() => {
-        if (!Object.is(selectRef.current(store.get()), valueRef.current)) force(0);
-      }),
-    [store],
-  );
+  useEffect(() => {
+    const check = () => {
+      if (!Object.is(selectRef.current(store.get()), valueRef.current)) force(0);
+    };
+    const off = store.subscribe(check);
+    // A change between render and this effect would otherwise be missed.
+    check();
+    return off;
+  }, [store]);
   return value;
 }

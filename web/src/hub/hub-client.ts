@@ -17,11 +17,28 @@ import { fromListEntry } from './session-list.js';
 
 const VERSION = '0.1.0';
 
-/** A label for this device in presence lists ("Web · Android"). */
+const DEVICE_KEY = 'zcode-hub.device';
+
+/** This device's name in presence lists and "answered by": the paired device name when known. */
 function deviceLabel(): string {
+  try {
+    const saved = localStorage.getItem(DEVICE_KEY);
+    if (saved) return saved;
+  } catch {
+    // Storage blocked: fall back to the platform.
+  }
   const ua = navigator.userAgent;
   const os = /Android/i.test(ua) ? 'Android' : /iPhone|iPad/i.test(ua) ? 'iOS' : /Mac/i.test(ua) ? 'macOS' : /Windows/i.test(ua) ? 'Windows' : 'Linux';
   return `Web · ${os}`;
+}
+
+/** Remembers the device name chosen at pairing (the token's name). */
+export function rememberDevice(name: string): void {
+  try {
+    localStorage.setItem(DEVICE_KEY, name);
+  } catch {
+    // Not remembered; the platform label is used.
+  }
 }
 
 export class HubClient {
@@ -69,6 +86,8 @@ export class HubClient {
     });
     const z = zmeta(init);
     const identity = rec(z['identity']);
+    const name = str(identity?.['name']);
+    if (name && name !== 'admin') rememberDevice(name);
     const backend = rec(z['backend']);
     store.update((s) => ({
       ...s,

@@ -20,8 +20,8 @@ function Permission({ i, answer }: { i: PendingInteraction; answer: (a: Answer) 
   const summary = inputSummary(tool?.['rawInput']);
   return (
     <div>
-      <p class="ix-title">{i.title}</p>
-      {summary ? <pre class="tool-input block">{summary}</pre> : null}
+      <Markdown text={i.title} class="md ix-title" />
+      {summary && !i.title.includes(summary) ? <pre class="tool-input block">{summary}</pre> : null}
       <div class="actions stack">
         {(i.options ?? []).map((o) => (
           <button key={o.optionId} class={o.kind.startsWith('allow') ? 'primary' : o.kind.startsWith('reject') || o.kind === 'deny' ? 'danger' : ''} onClick={() => answer({ kind: 'option', optionId: o.optionId })} data-testid={`option-${o.optionId}`}>

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { t } from '../i18n.js';
+import { rememberDevice } from '../hub/hub-client.js';
 import { api, RestError } from '../net/rest.js';
 
 /** The code carried by `#pair=<code>` (the URL / QR that `zcode-hub pair` prints), if any. */
@@ -23,7 +24,9 @@ export function PairView({ onPaired }: { onPaired: () => void }) {
     setBusy(true);
     setError('');
     try {
-      await api('/pair', { method: 'POST', body: { code: c.trim(), name: name.trim() || defaultDeviceName(), delivery: 'cookie' } });
+      const device = name.trim() || defaultDeviceName();
+      await api('/pair', { method: 'POST', body: { code: c.trim(), name: device, delivery: 'cookie' } });
+      rememberDevice(device);
       // Drop the code from the address bar and history: it is single-use anyway.
       history.replaceState(null, '', location.pathname);
       onPaired();

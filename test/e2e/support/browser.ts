@@ -1,0 +1,53 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+
+/** Debian's Chromium; never a downloaded browser. */
+export const CHROMIUM = '/usr/bin/chromium';
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+/** The phone viewport of the suites. */
+export const PHONE = { width: 360, height: 780 };
+
+/** One "device": its own Chromium profile (fresh user-data-dir), page and console log. */
+export interface Device {
+  context: BrowserContext;
+  page: Page;
+  /** Console errors and uncaught exceptions, with the time they happened. */
+  errors: Array<{ at: number; text: string }>;
+  close(): Promise<void>;
+}
+
+/** Launches Chromium with a fresh profile in a phone-sized viewport. */
+export async function openDevice(opts: { colorScheme?: 'light' | 'dark'; locale?: string } = {}): Promise<Device> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zcode-e2e-profile-'));
+  const context = await chromium.launchPersistentContext(dir, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ARGS,
+    viewport: PHONE,
+    deviceScaleFactor: 2,
+    isMobile: true,
+    hasTouch: true,
+    locale: opts.locale ?? 'en-US',
+    colorScheme: opts.colorScheme ?? 'light',
+    reducedMotion: 'reduce',
+  });
+  context.setDefaultTimeout(20_000);
+  const page = context.pages()[0] ?? (await context.newPage());
+  const errors: Device['errors'] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push({ at: Date.now(), text: m.text() });
+  });
+  page.on('pageerror', (e) => errors.push({ at: Date.now(), text: `pageerror: ${e.message}` }));
+  return {
+    context,
+    page,
+    errors,
+    async close() {
+      await context.close().catch(() => undefined);
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

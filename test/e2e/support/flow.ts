@@ -1,0 +1,51 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect } from 'vitest';
+import type { Page } from 'playwright-core';
+import type { HubHarness } from '../../helpers/hub-harness.js';
+import type { Device } from './browser.js';
+
+/** Where the suites write the screenshots the README links (committed). */
+export const SHOTS = path.resolve(import.meta.dirname, '../../../docs/screenshots');
+
+/** A one-time pairing code URL (`…/#pair=<code>`) minted by the admin over REST. */
+export async function pairingUrl(hub: HubHarness, scope: 'operate' | 'admin' = 'operate'): Promise<string> {
+  const res = await hub.api('/api/pair/codes', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ scope }) });
+  expect(res.status).toBe(201);
+  const body = (await res.json()) as { url: string };
+  return body.url;
+}
+
+/** Opens the pairing link on a device, names the device and waits for the session list. */
+export async function pair(device: Device, hub: HubHarness, name: string, scope: 'operate' | 'admin' = 'operate'): Promise<void> {
+  const { page } = device;
+  const url = await pairingUrl(hub, scope);
+  const code = decodeURIComponent(url.split('#pair=')[1] ?? '');
+  // Type the code (as someone reading it off the terminal would) to name the device too.
+  await page.goto(hub.url);
+  await page.getByLabel('Pairing code').fill(code);
+  await page.getByLabel('Device name').fill(name);
+  await page.getByRole('button', { name: 'Pair' }).click();
+  await page.getByRole('heading', { name: 'Sessions' }).waitFor();
+}
+
+/** Sends a prompt from the open chat. */
+export async function sendPrompt(page: Page, text: string): Promise<void> {
+  await page.getByTestId('prompt-input').fill(text);
+  await page.getByTestId('send-button').click();
+}
+
+/** Waits until the open session's turn is over (no stop button). */
+export async function waitIdle(page: Page): Promise<void> {
+  await page.getByTestId('stop-button').waitFor({ state: 'detached', timeout: 60_000 });
+}
+
+/** Screenshot in light and dark (the system scheme is emulated; the app follows it). */
+export async function shoot(page: Page, name: string): Promise<void> {
+  fs.mkdirSync(SHOTS, { recursive: true });
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.screenshot({ path: path.join(SHOTS, `${name}-${scheme}.png`) });
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+}
