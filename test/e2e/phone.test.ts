@@ -109,14 +109,46 @@ describe('phone web app', () => {
     await page.getByTestId('plan').waitFor();
   });
 
-  it('stops a running turn', async () => {
+  it('shows the queue while busy and stops the running turn', async () => {
     const { page } = phone;
     await sendPrompt(page, 'slow answer please');
     await page.getByTestId('stop-button').waitFor();
-    await page.getByTestId('agent-message').last().waitFor();
+    await sendPrompt(page, 'and this one after it');
+    await page.getByTestId('queue').filter({ hasText: 'and this one after it' }).waitFor();
     await page.getByTestId('stop-button').click();
-    await waitIdle(page);
     await page.getByTestId('notice').filter({ hasText: 'Stopped' }).last().waitFor();
+    await waitIdle(page);
+    await page.getByTestId('queue').waitFor({ state: 'detached' });
+  });
+
+  it('attaches a photo (downscaled on a canvas) and switches the mode', async () => {
+    const { page } = phone;
+    // A 3000×2000 PNG drawn in the page: the prompt must carry it at most 1600 px wide.
+    const png = await page.evaluate(async () => {
+      const c = document.createElement('canvas');
+      c.width = 3000;
+      c.height = 2000;
+      const g = c.getContext('2d');
+      if (!g) throw new Error('no canvas');
+      g.fillStyle = '#3b5bdb';
+      g.fillRect(0, 0, 3000, 2000);
+      return c.toDataURL('image/png').split(',')[1] ?? '';
+    });
+    await page.locator('input[type=file][multiple]').setInputFiles({ name: 'photo.png', mimeType: 'image/png', buffer: Buffer.from(png, 'base64') });
+    await page.locator('.thumb img').waitFor();
+    await sendPrompt(page, 'what is in this picture');
+    const img = page.getByTestId('user-message').last().locator('img');
+    await img.waitFor();
+    expect(await img.evaluate((el: HTMLImageElement) => (el.complete ? el.naturalWidth : -1))).toBe(1600);
+    await waitIdle(page);
+    const mode = page.getByTestId('picker-mode');
+    const values = await mode.locator('option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
+    const other = values.find((v) => v !== 'build' && v !== '');
+    if (!other) throw new Error(`no other mode in ${values.join(',')}`);
+    await mode.selectOption(other);
+    await expect.poll(() => mode.inputValue()).toBe(other);
+    await mode.selectOption('build');
+    await expect.poll(() => mode.inputValue()).toBe('build');
   });
 
   it('[WS-05] loses the connection mid-turn and recovers without losing a message', async () => {
@@ -167,6 +199,27 @@ describe('phone web app', () => {
     await waitIdle(page);
     // Who prompted what: the laptop shows the phone's prompt as it arrived.
     await laptop.page.getByTestId('user-message').filter({ hasText: 'another permission please' }).waitFor();
+  });
+
+  it('answers from the inbox over REST on a device that has no session open', async () => {
+    const tablet = await openDevice();
+    try {
+      await pair(tablet, hub, 'Tablet');
+      await sendPrompt(phone.page, 'permission for the inbox');
+      await phone.page.getByTestId('interaction-sheet').waitFor();
+      await tablet.page.getByTestId('inbox-count').waitFor();
+      await tablet.page.getByTestId('inbox-button').click();
+      await tablet.page.getByTestId('inbox-row').first().waitFor();
+      await tablet.page.getByTestId('inbox-answer').first().click();
+      await tablet.page.getByTestId('interaction-sheet').getByTestId('option-allow_once').click();
+      await phone.page.getByTestId('interaction-sheet').waitFor({ state: 'detached' });
+      await expect.poll(() => phone.page.getByTestId('toast').allTextContents()).toContain('Answered by Tablet');
+      await waitIdle(phone.page);
+      await tablet.page.getByTestId('inbox-row').waitFor({ state: 'detached' });
+      expect(tablet.errors).toEqual([]);
+    } finally {
+      await tablet.close();
+    }
   });
 
   it('lists sessions with live badges, the inbox and settings', async () => {
