@@ -46,7 +46,7 @@ export class BaselineProcess {
   }
 
   /** Broadcasts `rate` frames/s of about `bytes` bytes for `durationMs`; resolves when done. */
-  stream(rate: number, bytes: number, durationMs: number): Promise<z.infer<typeof streamedSchema>> {
+  stream(rate: number, bytes: number, durationMs: number, cork = false): Promise<z.infer<typeof streamedSchema>> {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       const t = setTimeout(() => reject(new Error('baseline stream did not finish')), durationMs + 60_000);
@@ -54,7 +54,7 @@ export class BaselineProcess {
         clearTimeout(t);
         resolve(streamedSchema.parse(v));
       });
-      this.child.send({ id, command: { op: 'stream', rate, bytes, durationMs } });
+      this.child.send({ id, command: { op: 'stream', rate, bytes, durationMs, cork } });
     });
   }
 

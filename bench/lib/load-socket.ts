@@ -202,7 +202,11 @@ export class LoadSocket {
       if (!p) return;
       this.pending.delete(response.data.id);
       clearTimeout(p.timer);
-      if (response.data.error) p.reject(new Error(`${response.data.error.code} ${response.data.error.message}`));
+      if (response.data.error) {
+        const e = response.data.error;
+        const code = typeof e.data === 'object' && e.data !== null && 'code' in e.data ? ` [${String((e.data as { code: unknown }).code)}]` : '';
+        p.reject(new Error(`${e.code} ${e.message}${code}`));
+      }
       else p.resolve(response.data.result);
       return;
     }

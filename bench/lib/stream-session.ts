@@ -116,13 +116,13 @@ export async function runStream(s: StreamSession, setup: StreamSetup, measured: 
  * The same stream from the bare `ws` broadcaster (bench/baseline-server.ts) to `clients` sockets
  * of a fresh load process: the machine's own cost of this fan-out, measured beside the hub's.
  */
-export async function runBaselineStream(setup: StreamSetup): Promise<{ report: LoadReport; deliveredPerSec: number }> {
+export async function runBaselineStream(setup: StreamSetup, cork = false): Promise<{ report: LoadReport; deliveredPerSec: number }> {
   const { BaselineProcess } = await import('./baseline-process.js');
   const server = await BaselineProcess.start();
   const load = await LoadDriver.start();
   try {
     await load.send({ op: 'connect', wsUrl: server.wsUrl, tokens: [], count: setup.clients, protocol: 'bare' });
-    const streamed = server.stream(setup.rate, setup.bytes, setup.durationMs);
+    const streamed = server.stream(setup.rate, setup.bytes, setup.durationMs, cork);
     await new Promise((r) => setTimeout(r, Math.min(WARMUP_MS, setup.durationMs / 4)));
     await load.send({ op: 'resetLatency' });
     const { lastSeq } = await streamed;
