@@ -35,7 +35,7 @@ export async function startProductionDaemon(input: Partial<ConfigInput> = {}): P
   const config = buildConfig({ stateDir: path.join(tmp.dir, 'state'), workspace: tmp.dir, providerFile: path.join(tmp.dir, 'provider.json'), backend: 'sim', port: 0, logLevel: 'debug', ...input });
   const { logger } = captureLogger('production-daemon');
   const auth = createAuthServices({ stateDir: config.stateDir, limits: config.limits, logger });
-  const { result: daemon, routes } = await captureRoutes(() => startDaemon(config, logger, { authenticator: auth.tokens }));
+  const { result: daemon, routes } = await captureRoutes(() => startDaemon(config, logger, { auth, authenticator: auth.tokens }));
   registerSecret(daemon.adminToken);
   return {
     daemon,
