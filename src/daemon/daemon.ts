@@ -5,13 +5,18 @@ import { VERSION } from '../version.js';
 import { createBackend } from '../backend/index.js';
 import { Hub } from '../domain/hub.js';
 import type { BackendPort } from '../domain/backend-port.js';
-import type { Authenticator } from '../auth/identity.js';
 import { buildApp } from '../http/app.js';
 import { ensurePrivateDir } from './secure-file.js';
 import { acquireInstanceLock } from './instance-lock.js';
 import { ensureAdminToken, statePaths, writeHubFile } from './state-files.js';
-import { adminTokenAuthenticator } from './admin-authenticator.js';
+import { createAuthServices, type AuthServices } from '../auth/auth-services.js';
+import { checkBindSafety } from '../auth/bind-safety.js';
+import type { Authenticator } from '../auth/identity.js';
 import fs from 'node:fs';
+import path from 'node:path';
+import { ProviderStore } from '../settings/provider-store.js';
+import { HubMetrics } from '../metrics/hub-metrics.js';
+import { instrumentBackend } from '../metrics/instrument-backend.js';
 
 /** A running daemon: what tests and the CLI hold on to. */
 export interface RunningDaemon {
@@ -22,12 +27,15 @@ export interface RunningDaemon {
   app: FastifyInstance;
   backend: BackendPort;
   hub: Hub;
+  auth: AuthServices;
   /** Stops everything in order; memoised, so a second signal is harmless. */
   close(): Promise<void>;
 }
 
 export interface StartOptions {
-  /** Overrides the authenticator (the security layer's token authenticator by default). */
+  /** Identity services to use (tests share theirs to mint tokens); created from the state dir by default. */
+  auth?: AuthServices;
+  /** Overrides the authenticator (default: the auth services' tokens: admin token + device JWTs). */
   authenticator?: Authenticator;
 }
 
@@ -41,49 +49,72 @@ function urlFor(host: string, port: number, tls: boolean): string {
  * domain, HTTP app; listens, writes hub.json, then starts the child. Nothing else wires parts.
  */
 export async function startDaemon(config: HubConfig, logger: Logger, options: StartOptions = {}): Promise<RunningDaemon> {
+  for (const warning of checkBindSafety(config).warnings) logger.warn(warning);
   ensurePrivateDir(config.stateDir);
   const releaseLock = acquireInstanceLock(config.stateDir);
-  const cleanups: Array<() => Promise<void> | void> = [releaseLock];
+  // Shutdown runs these in order: sockets and routes, then the domain, then the child, then files.
+  const steps: { app?: () => Promise<void>; hub?: () => Promise<void>; backend?: () => Promise<void>; rest: Array<() => void> } = { rest: [] };
+  const runSteps = async (onError: (err: unknown) => void) => {
+    for (const step of [steps.app, steps.hub, steps.backend, ...steps.rest, releaseLock]) {
+      try {
+        await step?.();
+      } catch (err) {
+        onError(err);
+      }
+    }
+  };
   try {
+    const l = config.limits;
+    const auth =
+      options.auth ??
+      createAuthServices({
+        stateDir: config.stateDir,
+        adminTokenFile: config.adminTokenFile,
+        limits: { pairingCodeTtlMs: l.pairingCodeTtlMs, pairingCodesMax: l.pairingCodesMax, deviceTokenDefaultTtlMs: l.deviceTokenDefaultTtlMs, tokenExpirySweepMs: l.tokenExpirySweepMs, auditPageMax: l.auditPageMax },
+        logger: logger.child({ component: 'auth' }),
+      });
+    if (!options.auth) steps.rest.push(() => auth.close());
     const adminToken = ensureAdminToken(config.stateDir, config.adminTokenFile);
-    const authenticator = options.authenticator ?? adminTokenAuthenticator(adminToken);
-    const backend = createBackend(config, logger.child({ component: 'backend' }));
-    const hub = new Hub({ backend, config, logger: logger.child({ component: 'hub' }) });
-    cleanups.unshift(() => backend.close(), () => hub.close());
-    const app = await buildApp({ config, logger, backend, authenticator, version: VERSION, hub });
-    cleanups.unshift(() => app.close());
+    const metrics = new HubMetrics();
+    steps.rest.push(() => metrics.close());
+    const backend = instrumentBackend(createBackend(config, logger.child({ component: 'backend' })), metrics);
+    steps.backend = () => backend.close();
+    const hub = new Hub({ backend, config, logger: logger.child({ component: 'hub' }), audit: auth.audit.sink });
+    steps.hub = () => hub.close();
+    hub.onInteractionAnswered((ms) => metrics.interactionAnswered(ms));
+    // Backups of the provider file stay in our state dir, not beside the user's (shared) file.
+    const providerStore = new ProviderStore({ filePath: config.providerFile, backupDir: path.join(config.stateDir, 'provider-backups'), logger: logger.child({ component: 'settings' }) });
+    await providerStore.start();
+    const app = await buildApp({ config, logger, backend, authenticator: options.authenticator ?? auth.tokens, auth, version: VERSION, hub, providerStore, metrics });
+    steps.app = () => app.close();
+    metrics.attach({
+      clients: () => [...app.gateway.connections()].map((c) => ({ profile: c.profile })),
+      attachedSessions: () => hub.metricsSnapshot().attachedSessions,
+      journals: () => hub.metricsSnapshot().journals,
+      pendingInteractionAgesMs: () => hub.metricsSnapshot().pendingAgesMs,
+      backend: () => backend.status(),
+      totals: () => ({ updatesSent: hub.stats.framesSent, bytesSent: hub.stats.bytesSent, serializations: hub.stats.serializations }),
+    });
     await app.listen({ host: config.host, port: config.port });
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
     const url = urlFor(config.host, port, Boolean(config.tlsCert && config.tlsKey));
     writeHubFile(config.stateDir, { pid: process.pid, host: config.host, port, url, version: VERSION, startedAt: Date.now() });
-    cleanups.push(() => fs.rmSync(statePaths(config.stateDir).hubFile, { force: true }));
+    // hub.json goes before the instance lock is released, so a successor never loses its own.
+    steps.rest.push(() => fs.rmSync(statePaths(config.stateDir).hubFile, { force: true }));
     hub.start();
     void backend.start().catch((err: unknown) => logger.error({ err }, 'backend failed to start'));
     logger.info({ url, backend: config.backend, stateDir: config.stateDir }, `zcode-hub ${VERSION} listening on ${url}`);
 
     let closing: Promise<void> | undefined;
     const close = (): Promise<void> => {
-      closing ??= (async () => {
-        for (const step of cleanups) {
-          try {
-            await step();
-          } catch (err) {
-            logger.warn({ err }, 'error during shutdown');
-          }
-        }
-      })();
+      closing ??= runSteps((err) => logger.warn({ err }, 'error during shutdown'));
       return closing;
     };
-    return { url, host: config.host, port, adminToken, app, backend, hub, close };
+    return { url, host: config.host, port, adminToken, app, backend, hub, auth, close };
   } catch (err) {
-    for (const step of cleanups) {
-      try {
-        await step();
-      } catch {
-        // Best effort: the original error is the one to report.
-      }
-    }
+    // Best effort: the original error is the one to report.
+    await runSteps(() => undefined);
     throw err;
   }
 }

@@ -74,6 +74,25 @@ export class Hub {
     return this.core.broadcaster.stats;
   }
 
+  /** Sizes read by /metrics at scrape time (nothing is counted on the hot path for it). */
+  metricsSnapshot(): { attachedSessions: number; journals: Array<{ updates: number; bytes: number }>; pendingAgesMs: number[] } {
+    const now = Date.now();
+    let attachedSessions = 0;
+    const journals: Array<{ updates: number; bytes: number }> = [];
+    for (const s of this.core.sessions.values()) {
+      if (s.attachments.size > 0) attachedSessions += 1;
+      journals.push({ updates: s.journal.size, bytes: s.journal.retainedBytes });
+    }
+    return { attachedSessions, journals, pendingAgesMs: this.core.interactions.pending().map((r) => now - r.view.createdAt) };
+  }
+
+  /** Calls `listener(waitedMs)` when an interaction is answered (for the time-to-answer histogram). */
+  onInteractionAnswered(listener: (waitedMs: number) => void): void {
+    this.core.interactions.onSettled((record) => {
+      if (record.view.state === 'resolved') listener(Date.now() - record.view.createdAt);
+    });
+  }
+
   /** Listens to the backend and registers the interaction race as its handler. */
   start(): void {
     const b = this.core.backend;

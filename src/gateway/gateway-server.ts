@@ -14,6 +14,8 @@ export interface GatewayServerDeps {
   logger: Logger;
   version: string;
   authenticator?: Authenticator;
+  /** Told of every closed connection with its close code (metrics count 4008 slow consumers). */
+  onConnectionClosed?: (code: number) => void;
 }
 
 /** Longest delay `setTimeout` accepts (about 24.8 days); later expiries are re-armed. */
@@ -98,6 +100,7 @@ export class GatewayServer {
       // A close never settles or cancels anything: the domain only detaches (HUB-DESIGN §4.5).
       if (conn.initialized) this.deps.hub.disconnect(conn.clientId);
       log.info({ code }, 'client disconnected');
+      this.deps.onConnectionClosed?.(code);
     });
     socket.on('message', (data: Buffer | ArrayBuffer | Buffer[], isBinary: boolean) => {
       if (!conn.open) return;

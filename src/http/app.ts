@@ -28,6 +28,9 @@ import { auditRoutes } from './routes/audit.js';
 import { settingsProviderRoutes } from './routes/settings-providers.js';
 import { settingsWorkflowRoutes } from './routes/settings-workflows.js';
 import type { ProviderStore } from '../settings/provider-store.js';
+import type { HubMetrics } from '../metrics/hub-metrics.js';
+import { metricsRoutes } from './routes/metrics.js';
+import { CLOSE } from '../gateway/close-codes.js';
 
 /** Everything the HTTP app needs, built by the composition root (src/main.ts) or by a test. */
 export interface AppDeps {
@@ -46,6 +49,8 @@ export interface AppDeps {
   providerStore?: ProviderStore;
   /** Opens a hub session for a workflow started without one (so the journal sees its events). */
   openSession?: (workspace: string) => Promise<string>;
+  /** Prometheus metrics; `/metrics` is mounted when given. */
+  metrics?: HubMetrics;
 }
 
 /**
@@ -81,7 +86,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await app.register(healthRoutes, { backend: deps.backend, version: deps.version });
   if (deps.hub) {
-    await app.register(gatewayPlugin, { hub: deps.hub, config: deps.config, logger: deps.logger, version: deps.version, authenticator: deps.authenticator });
+    const metrics = deps.metrics;
+    await app.register(gatewayPlugin, {
+      hub: deps.hub,
+      config: deps.config,
+      logger: deps.logger,
+      version: deps.version,
+      authenticator: deps.authenticator,
+      ...(metrics ? { onConnectionClosed: (code: number) => code === CLOSE.SLOW_CONSUMER && metrics.slowConsumerClosed() } : {}),
+    });
     await app.register(statusRoutes, { hub: deps.hub, version: deps.version, connections: () => app.gateway.size });
     await app.register(sessionRoutes, { hub: deps.hub });
     await app.register(interactionRoutes, { hub: deps.hub });
@@ -98,6 +111,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await app.register(pairRoutes, { auth: deps.auth, publicUrl: deps.config.publicUrl, attemptsPerWindow: limits.pairAttemptsPerWindow, windowMs: limits.pairRateWindowMs });
     await app.register(auditRoutes, { auth: deps.auth });
   }
+  if (deps.metrics) await app.register(metricsRoutes, { metrics: deps.metrics });
   if (deps.providerStore) {
     await app.register(settingsProviderRoutes, { store: deps.providerStore, backend: deps.backend, workspace: deps.config.workspace });
     await app.register(settingsWorkflowRoutes, { backend: deps.backend, defaultWorkspace: deps.config.workspace, ...(deps.openSession ? { openSession: deps.openSession } : {}) });

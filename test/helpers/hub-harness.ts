@@ -81,7 +81,7 @@ export async function startHub(options: HarnessOptions = {}): Promise<HubHarness
   });
   let daemon: RunningDaemon;
   try {
-    daemon = await startDaemon(config, logger, { authenticator: auth.tokens });
+    daemon = await startDaemon(config, logger, { auth });
   } catch (err) {
     auth.close();
     fs.rmSync(root, { recursive: true, force: true });
