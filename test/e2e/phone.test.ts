@@ -239,6 +239,30 @@ describe('phone web app', () => {
     await page.getByTestId('language').selectOption('en');
   });
 
+  it('installs as a PWA and opens offline from the service worker shell', async () => {
+    const { page, context } = phone;
+    const manifest = (await (await fetch(`${hub.url}/manifest.webmanifest`)).json()) as { display: string; icons: Array<{ sizes: string }> };
+    expect(manifest.display).toBe('standalone');
+    expect(manifest.icons.map((i) => i.sizes)).toEqual(expect.arrayContaining(['192x192', '512x512']));
+    await page.evaluate(async () => {
+      await navigator.serviceWorker.ready;
+    });
+    // Online reload under the worker's control fills its cache; then the network goes away.
+    await page.goto(hub.url);
+    await page.getByRole('heading', { name: 'Sessions' }).waitFor();
+    const start = Date.now();
+    await context.setOffline(true);
+    try {
+      await page.goto(`${hub.url}/inbox`);
+      await page.getByRole('heading', { name: 'Inbox' }).waitFor();
+      await page.getByTestId('conn-indicator').and(page.locator('[data-status=offline],[data-status=connecting]')).waitFor();
+    } finally {
+      await context.setOffline(false);
+    }
+    await page.getByTestId('conn-indicator').and(page.locator('[data-status=online]')).waitFor({ timeout: 30_000 });
+    offlineWindows.push([start, Date.now()]);
+  });
+
   it('logs no console errors outside the deliberate offline window', () => {
     const outside = (d: Device | undefined) => (d?.errors ?? []).filter((e) => !offlineWindows.some(([a, b]) => e.at >= a && e.at <= b + 2_000));
     expect(outside(phone)).toEqual([]);
