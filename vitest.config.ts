@@ -12,5 +12,8 @@ export default defineConfig({
     hookTimeout: 30_000,
     teardownTimeout: 10_000,
     reporters: ['default'],
+    // SEC-05: one log directory for the run; at the end every captured log is searched for every
+    // secret the suites used and for query strings.
+    globalSetup: ['test/security/log-check.global.ts'],
   },
 });

@@ -27,6 +27,8 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   service: async () => (await import('./service.js')).runService,
   doctor: async () => (await import('./doctor.js')).runDoctor,
   acp: async () => (await import('./acp.js')).runAcp,
+  token: async () => async (argv) => (await import('./token.js')).runTokenCli(argv, process),
+  pair: async () => async (argv) => (await import('./pair.js')).runPairCli(argv, process),
   sim: async () => async (argv) => {
     const { runSimulatorCli } = await import('../simulator/index.js');
     await runSimulatorCli(argv);

@@ -9,6 +9,7 @@ import type { ConfigInput } from '../../src/config/schema.js';
 import { startDaemon, type RunningDaemon } from '../../src/daemon/daemon.js';
 import type { LIMITS } from '../../src/limits.js';
 import { createLogger } from '../../src/logger.js';
+import { captureLogger, registerSecret } from '../security/helpers/log-capture.js';
 import { AcpWsClient, type ConnectOptions } from './acp-ws-client.js';
 
 /**
@@ -72,7 +73,9 @@ export async function startHub(options: HarnessOptions = {}): Promise<HubHarness
     ...options.config,
     limits: { ...(options.limits ?? {}) },
   });
-  const logger = createLogger({ level: process.env.ZCODE_HUB_TEST_LOG ?? 'silent' });
+  // Under the SEC-05 global check every harness daemon logs at debug to a captured file, and
+  // every credential it hands out is registered, so a leak anywhere in these suites fails the run.
+  const logger = process.env.ZCODE_HUB_TEST_LOG_DIR ? captureLogger('hub-harness').logger : createLogger({ level: process.env.ZCODE_HUB_TEST_LOG ?? 'silent' });
   const l = config.limits;
   const auth = createAuthServices({
     stateDir,
@@ -87,6 +90,7 @@ export async function startHub(options: HarnessOptions = {}): Promise<HubHarness
     fs.rmSync(root, { recursive: true, force: true });
     throw err;
   }
+  registerSecret(daemon.adminToken);
   const url = daemon.url;
   const wsUrl = `${url.replace(/^http/, 'ws')}/acp`;
   const clients = new Set<AcpWsClient>();
@@ -113,7 +117,9 @@ export async function startHub(options: HarnessOptions = {}): Promise<HubHarness
     auth,
     async token(scope, name = `${scope}-device`) {
       const issued = await auth.tokens.create({ name, scope, ttlMs: l.deviceTokenDefaultTtlMs, via: 'api' });
-      return tokenResponse.parse(issued).token;
+      const token = tokenResponse.parse(issued).token;
+      registerSecret(token);
+      return token;
     },
     client,
     async initializedClient(opts = {}) {
