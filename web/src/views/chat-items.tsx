@@ -1,16 +1,19 @@
 import type { PlanEntry } from '@agentclientprotocol/sdk';
+import { store } from '../hub/app-state.js';
 import type { ChatItem } from '../hub/chat-types.js';
+import { useSelector } from '../store.js';
 import { t } from '../i18n.js';
 import { Markdown } from './markdown-view.js';
 import { ToolCard } from './tool-card.js';
 
 /** One item of the conversation. `streaming` marks the last agent text while a turn runs. */
 export function ChatItemView({ item, streaming }: { item: ChatItem; streaming: boolean }) {
+  const me = useSelector(store, (s) => s.me?.name);
   switch (item.kind) {
     case 'user':
       return (
         <div class={`msg msg-user ${item.localId ? 'msg-pending' : ''}`} data-testid="user-message">
-          <div class="msg-author">{item.author ?? t('you')}</div>
+          <div class="msg-author">{item.author && item.author !== me ? item.author : t('you')}</div>
           {item.images.length ? (
             <div class="msg-images">
               {item.images.map((src, i) => (
