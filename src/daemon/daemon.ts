@@ -17,6 +17,8 @@ import path from 'node:path';
 import { ProviderStore } from '../settings/provider-store.js';
 import { HubMetrics } from '../metrics/hub-metrics.js';
 import { instrumentBackend } from '../metrics/instrument-backend.js';
+import { PushNotifier } from '../push/push-notifier.js';
+import { SessionTransitions } from '../push/session-transitions.js';
 
 /** A running daemon: what tests and the CLI hold on to. */
 export interface RunningDaemon {
@@ -82,10 +84,18 @@ export async function startDaemon(config: HubConfig, logger: Logger, options: St
     const hub = new Hub({ backend, config, logger: logger.child({ component: 'hub' }), audit: auth.audit.sink });
     steps.hub = () => hub.close();
     hub.onInteractionAnswered((ms) => metrics.interactionAnswered(ms));
+    const push = new PushNotifier({ stateDir: config.stateDir, logger, maxSubscriptions: config.limits.pushSubscriptionsMax, ...(config.publicUrl ? { subject: config.publicUrl } : {}) });
+    const transitions = new SessionTransitions();
+    hub.onSessionState((s) => {
+      const kind = transitions.next(s.sessionId, s.state);
+      if (kind) push.notify(kind, s.sessionId, s.title || s.cwd);
+    });
+    const unsubscribeRevoked = auth.tokens.onRevoked((tokenId) => push.subscriptions.removeToken(tokenId));
+    steps.rest.unshift(() => unsubscribeRevoked());
     // Backups of the provider file stay in our state dir, not beside the user's (shared) file.
     const providerStore = new ProviderStore({ filePath: config.providerFile, backupDir: path.join(config.stateDir, 'provider-backups'), logger: logger.child({ component: 'settings' }) });
     await providerStore.start();
-    const app = await buildApp({ config, logger, backend, authenticator: options.authenticator ?? auth.tokens, auth, version: VERSION, hub, providerStore, metrics });
+    const app = await buildApp({ config, logger, backend, authenticator: options.authenticator ?? auth.tokens, auth, version: VERSION, hub, providerStore, metrics, push });
     steps.app = () => app.close();
     metrics.attach({
       clients: () => [...app.gateway.connections()].map((c) => ({ profile: c.profile })),

@@ -30,6 +30,18 @@ export interface HubDeps {
   audit?: AuditSink;
 }
 
+/** The `_zcode/session_state` notification (docs/CLIENT-PROTOCOL.md). */
+export interface SessionStateSummary {
+  sessionId: string;
+  title: string;
+  cwd: string;
+  state: string;
+  model?: { providerId: string; modelId: string };
+  pendingInteractions: number;
+  clients: number;
+  updatedAt: number;
+}
+
 /** The shared core of the hub. */
 export class HubCore {
   readonly sessions = new Map<string, SessionState>();
@@ -134,9 +146,24 @@ export class HubCore {
     };
   }
 
+  private readonly sessionStateListeners: Array<(summary: SessionStateSummary) => void> = [];
+
+  /** Listens to every published session state (push notifications watch its transitions). */
+  onSessionState(listener: (summary: SessionStateSummary) => void): void {
+    this.sessionStateListeners.push(listener);
+  }
+
   /** `_zcode/session_state` to every connected client (live session lists). */
   publishSessionState(session: SessionState): void {
-    this.notifyAll('_zcode/session_state', this.sessionSummary(session));
+    const summary = this.sessionSummary(session);
+    this.notifyAll('_zcode/session_state', summary);
+    for (const listener of this.sessionStateListeners) {
+      try {
+        listener(summary);
+      } catch (err) {
+        this.logger.warn({ err }, 'session state listener failed');
+      }
+    }
   }
 
   /** `_zcode/presence`: who is attached to a session. */
@@ -148,7 +175,7 @@ export class HubCore {
   }
 
   /** The `_zcode/session_state` shape. */
-  sessionSummary(session: SessionState): Record<string, unknown> {
+  sessionSummary(session: SessionState): SessionStateSummary {
     return {
       sessionId: session.sessionId,
       title: session.title,

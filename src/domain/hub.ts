@@ -11,7 +11,7 @@ import { HubError } from '../errors.js';
 import type { BackendStatus } from './backend-port.js';
 import type { ClientPort } from './client-port.js';
 import { EventIngest } from './event-ingest.js';
-import { HubCore, toHubError, type AuditSink, type HubDeps } from './hub-core.js';
+import { HubCore, toHubError, type AuditSink, type HubDeps, type SessionStateSummary } from './hub-core.js';
 import { InteractionFlow } from './interaction-flow.js';
 import type { InteractionView } from './interactions.js';
 import { PromptFlow } from './prompt-flow.js';
@@ -84,6 +84,11 @@ export class Hub {
       journals.push({ updates: s.journal.size, bytes: s.journal.retainedBytes });
     }
     return { attachedSessions, journals, pendingAgesMs: this.core.interactions.pending().map((r) => now - r.view.createdAt) };
+  }
+
+  /** Every `_zcode/session_state` the hub publishes (state transitions drive push notifications). */
+  onSessionState(listener: (summary: SessionStateSummary) => void): void {
+    this.core.onSessionState(listener);
   }
 
   /** Calls `listener(waitedMs)` when an interaction is answered (for the time-to-answer histogram). */
