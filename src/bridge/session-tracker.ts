@@ -78,7 +78,8 @@ export class SessionTracker {
 
   /** A notification from the hub: keeps each session's last seq, and settles orphaned prompts. */
   hubNotification(method: string, params: unknown): void {
-    if (method === 'session/update') {
+    // `_zcode/own_update` carries the seq of this client's own echoed prompt (no content).
+    if (method === 'session/update' || method === '_zcode/own_update') {
       const p = updateParams.safeParse(params);
       if (!p.success) return;
       const s = this.sessions.get(p.data.sessionId);

@@ -4,6 +4,7 @@
  * live frames for it wait in its own buffer and follow the replay (§4.2).
  */
 import type { ClientPort } from './client-port.js';
+import { HUB_ERRORS } from '../errors.js';
 
 /** Counters for FAN-03 (serializations, not sends) and /metrics. */
 export interface BroadcastStats {
@@ -19,6 +20,8 @@ export interface Attachment {
   /** True while a replay is being sent; live frames are buffered meanwhile. */
   replaying: boolean;
   buffer: string[];
+  /** Set when live frames overflowed the buffer during a replay: the client must resume instead. */
+  overflowed?: boolean;
   attachedAt: number;
 }
 
@@ -48,6 +51,7 @@ export class Broadcaster {
     if (attachment.replaying) {
       // The buffer only grows while a history request to the child is in flight (bounded by its timeout).
       if (attachment.buffer.length < this.maxReplayBuffer) attachment.buffer.push(frame);
+      else attachment.overflowed = true;
       return;
     }
     this.sendNow(attachment.client, frame);
@@ -63,6 +67,12 @@ export class Broadcaster {
     const pending = attachment.buffer;
     attachment.buffer = [];
     attachment.replaying = false;
+    if (attachment.overflowed) {
+      // Never a silent gap: a client that fell this far behind is closed like a slow consumer
+      // and resumes from its last seq (HUB-DESIGN §4.3).
+      attachment.client.close(HUB_ERRORS.HUB_ERR_SLOW_CONSUMER.close, 'fell behind during replay');
+      return;
+    }
     for (const frame of pending) this.sendNow(attachment.client, frame);
   }
 }

@@ -27,6 +27,8 @@ export interface ClientPort {
   request(method: string, params: unknown): { id: string | number; response: Promise<unknown> };
   /** Withdraws an outstanding request: sends `$/cancel_request` and settles it locally. */
   cancelRequest(id: string | number): void;
+  /** Closes the connection with a close code (e.g. 4008 when it fell behind); never throws. */
+  close(code: number, reason: string): void;
   /** True while the socket is open. */
   readonly open: boolean;
 }

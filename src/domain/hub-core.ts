@@ -93,13 +93,24 @@ export class HubCore {
 
   /**
    * Journals one ACP update (seq, epoch) and sends the one serialized frame to every attached
-   * client — except `exceptClientId` (the prompt echo goes to the *other* clients, §4.4).
+   * client — except `exceptClientId` (the prompt echo goes to the *other* clients, §4.4), which
+   * gets only the seq.
    */
   emitUpdate(session: SessionState, update: SessionUpdate, exceptClientId?: string, extraMeta?: Record<string, unknown>): void {
     const entry = session.journal.append((seq, epoch) =>
       this.broadcaster.serialize('session/update', { sessionId: session.sessionId, update, _meta: { zcode: { seq, epoch, ...extraMeta } } }),
     );
-    for (const a of session.attachments.values()) if (a.client.clientId !== exceptClientId) this.broadcaster.deliver(a, entry.frame);
+    let own: string | undefined;
+    for (const a of session.attachments.values()) {
+      if (a.client.clientId !== exceptClientId) {
+        this.broadcaster.deliver(a, entry.frame);
+      } else {
+        // The prompter already shows its own prompt; it gets the seq without the content, so its
+        // seq stream stays gap-free (docs/CLIENT-PROTOCOL.md `_zcode/own_update`).
+        own ??= this.broadcaster.serialize('_zcode/own_update', { sessionId: session.sessionId, _meta: { zcode: { seq: entry.seq, epoch: entry.epoch, ...extraMeta } } });
+        this.broadcaster.deliver(a, own);
+      }
+    }
     session.touch();
   }
 

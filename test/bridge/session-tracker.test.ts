@@ -62,4 +62,14 @@ describe('stdio bridge session tracker', () => {
     t.internalResponse('b/2', { sessions: [{ sessionId: 's1', _meta: { zcode: { state: 'idle' } } }] }, false);
     expect(t.drainOrphanAnswers()).toEqual([{ jsonrpc: '2.0', id: 2, result: { stopReason: 'end_turn' } }]);
   });
+
+  it("counts the seq of the editor's own echoed prompt (_zcode/own_update) so a resume has no gap", () => {
+    const t = new SessionTracker();
+    t.editorRequest(1, 'session/new', { cwd: '/w' });
+    t.hubResponse(1, { sessionId: 's1', _meta: { zcode: { seq: 0, epoch: 'e1' } } });
+    t.hubNotification('_zcode/own_update', { sessionId: 's1', _meta: { zcode: { seq: 1, epoch: 'e1' } } });
+    t.hubNotification('session/update', update('s1', 2));
+    t.hubNotification('_zcode/own_update', { sessionId: 's1', _meta: { zcode: { seq: 3, epoch: 'e1' } } });
+    expect(t.sessionsToResume()[0]).toMatchObject({ _meta: { zcode: { afterSeq: 3, epoch: 'e1' } } });
+  });
 });

@@ -29,4 +29,14 @@ describe('Broadcaster', () => {
     b.deliver(a, f('live-3'));
     expect(client.raw).toEqual([f('replay-1'), f('replay-2'), f('live-1'), f('live-2'), f('live-3')]);
   });
+
+  it('never leaves a silent gap: a client whose replay buffer overflows is closed 4008 to resume', () => {
+    const b = new Broadcaster(2);
+    const client = new RecorderClient();
+    const a: Attachment = { client, sessionId: 's', replaying: true, buffer: [], attachedAt: 0 };
+    for (const tag of ['live-1', 'live-2', 'live-3']) b.deliver(a, f(tag));
+    b.endReplay(a);
+    expect(client.closedWith).toBe(4008);
+    expect(client.raw).toEqual([]);
+  });
 });

@@ -103,8 +103,12 @@ export class RecorderClient implements ClientPort {
     this.wake();
   }
 
+  /** Close code the hub asked for, if it closed this client. */
+  closedWith: number | undefined;
+
   /** Simulates the socket closing: outstanding requests reject, nothing more is recorded. */
-  close(): void {
+  close(code?: number): void {
+    this.closedWith ??= code;
     this.open = false;
     for (const r of this.requests) (r as unknown as { rejectNow: (e: unknown) => void }).rejectNow(new Error('closed'));
   }

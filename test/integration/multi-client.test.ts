@@ -34,6 +34,15 @@ function seqs(c: AcpWsClient, sessionId: string, from = 0): number[] {
   return c.notifications<UpdateParams>('session/update').filter((u) => u.sessionId === sessionId && u._meta.zcode.seq > from).map((u) => u._meta.zcode.seq);
 }
 
+/** Every seq a client was given for a session: its updates and the seqs of its own echoed prompts. */
+function allSeqs(c: AcpWsClient, sessionId: string, from = 0): number[] {
+  return c.messages
+    .filter((m) => m.method === 'session/update' || m.method === '_zcode/own_update')
+    .map((m) => m.params as UpdateParams)
+    .filter((u) => u.sessionId === sessionId && u._meta.zcode.seq > from)
+    .map((u) => u._meta.zcode.seq);
+}
+
 const selected = (optionId: string) => ({ outcome: { outcome: 'selected', optionId } });
 
 describe('three clients on one session', () => {
@@ -53,9 +62,12 @@ describe('three clients on one session', () => {
     expect(seqs(c, sessionId, start)).toEqual(sb);
     const frames = (x: AcpWsClient) => x.notifications<UpdateParams>('session/update').filter((u) => u.sessionId === sessionId && u._meta.zcode.seq > start).map((u) => JSON.stringify(u));
     expect(frames(c)).toEqual(frames(b));
-    // The prompter gets everything except the echo of its own prompt (§4.4), in the same order.
+    // The prompter gets everything except the echo of its own prompt (§4.4), in the same order;
+    // for its echo it gets only the seq (`_zcode/own_update`), so its seq stream has no gap either.
     const echoSeqs = new Set(b.notifications<UpdateParams>('session/update').filter((u) => u.sessionId === sessionId && u._meta.zcode.seq > start && u.update.sessionUpdate === 'user_message_chunk').map((u) => u._meta.zcode.seq));
     expect(seqs(a, sessionId, start)).toEqual(sb.filter((s) => !echoSeqs.has(s)));
+    expect(a.notifications<UpdateParams>('_zcode/own_update').map((u) => u._meta.zcode.seq)).toEqual([...echoSeqs]);
+    expect(allSeqs(a, sessionId, start)).toEqual(sb);
     // The prompt is echoed to the others as a user_message_chunk (§4.4).
     expect(b.notifications<UpdateParams>('session/update').some((u) => u.update.sessionUpdate === 'user_message_chunk')).toBe(true);
   });

@@ -153,9 +153,10 @@ export function seqOf(params: unknown): { seq?: number; epoch?: string | number 
 export function applySessionUpdate(chat: ChatState, params: unknown): ChatState {
   const p = rec(params);
   const u = rec(p?.['update']);
-  if (!u) return chat;
   const { seq, epoch } = seqOf(params);
   if (seq !== undefined && chat.seq !== undefined && epoch === chat.epoch && seq <= chat.seq) return chat;
+  // `_zcode/own_update`: the seq of our own echoed prompt, without content — only bookkeeping.
+  if (!u) return seq === undefined ? chat : { ...chat, seq, epoch: epoch ?? chat.epoch };
   const next = applyUpdateBody(chat, u);
   return seq === undefined ? next : { ...next, seq, epoch: epoch ?? next.epoch };
 }

@@ -15,7 +15,8 @@ export function handleNotification(client: HubClient, method: string, params: un
   const p = rec(params) ?? {};
   const sessionId = str(p['sessionId']);
   switch (method) {
-    case 'session/update': {
+    case 'session/update':
+    case '_zcode/own_update': {
       if (!sessionId) return;
       const buffer = client.attaching.get(sessionId);
       if (buffer) buffer.push(params);
