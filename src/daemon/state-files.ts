@@ -1,7 +1,8 @@
 import path from 'node:path';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
-import { ensurePrivateDir, readFileIfExists, writeFileAtomic } from './secure-file.js';
+import fs from 'node:fs';
+import { ensurePrivateDir, fileMode, readFileIfExists, writeFileAtomic } from './secure-file.js';
 
 /** The files the daemon keeps in its state dir (HUB-DESIGN §9). */
 export function statePaths(stateDir: string) {
@@ -68,7 +69,11 @@ export function ensureAdminToken(stateDir: string, secretFile?: string): string 
   }
   const file = statePaths(stateDir).adminToken;
   const existing = readFileIfExists(file)?.trim();
-  if (existing) return existing;
+  if (existing) {
+    // A secret someone loosened (chmod, a copy) is made private again on every start (SEC-09).
+    if ((fileMode(file) ?? 0o600) !== 0o600) fs.chmodSync(file, 0o600);
+    return existing;
+  }
   const token = `zch_admin_${randomBytes(32).toString('base64url')}`;
   writeFileAtomic(file, `${token}\n`);
   return token;

@@ -48,10 +48,11 @@ describe('[SEC-09] file modes under umask 022', () => {
     fs.chmodSync(path.join(hub.stateDir, 'jwt.secret'), 0o644);
     fs.chmodSync(path.join(hub.stateDir, 'tokens.json'), 0o644);
     fs.chmodSync(path.join(hub.stateDir, 'audit.jsonl'), 0o644);
+    fs.chmodSync(path.join(hub.stateDir, 'admin.token'), 0o644);
     const { createAuthServices } = await import('../../src/auth/auth-services.js');
     const again = createAuthServices({ stateDir: hub.stateDir, limits: hub.config.limits });
     again.close();
-    for (const f of ['jwt.secret', 'tokens.json', 'audit.jsonl']) expect(mode(path.join(hub.stateDir, f)), f).toBe(0o600);
+    for (const f of ['admin.token', 'jwt.secret', 'tokens.json', 'audit.jsonl']) expect(mode(path.join(hub.stateDir, f)), f).toBe(0o600);
     expect(mode(hub.stateDir)).toBe(0o700);
   });
 });
