@@ -113,8 +113,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   }
   if (deps.metrics) await app.register(metricsRoutes, { metrics: deps.metrics });
   if (deps.providerStore) {
-    await app.register(settingsProviderRoutes, { store: deps.providerStore, backend: deps.backend, workspace: deps.config.workspace });
-    await app.register(settingsWorkflowRoutes, { backend: deps.backend, defaultWorkspace: deps.config.workspace, ...(deps.openSession ? { openSession: deps.openSession } : {}) });
+    const audit = deps.auth?.audit.sink;
+    await app.register(settingsProviderRoutes, { store: deps.providerStore, backend: deps.backend, workspace: deps.config.workspace, ...(audit ? { audit } : {}) });
+    await app.register(settingsWorkflowRoutes, { backend: deps.backend, defaultWorkspace: deps.config.workspace, ...(deps.openSession ? { openSession: deps.openSession } : {}), ...(audit ? { audit } : {}) });
   }
 
   if (deps.push) await app.register(pushRoutes, { notifier: deps.push });

@@ -4,6 +4,8 @@
  * Reads need `view`, writes `admin`. Reads carry an `ETag`; writes honour `If-Match` (412).
  * No response ever carries key material beyond `keyHint` (CFG-05).
  */
+import type { AuditSink } from '../../auth/audit-log.js';
+import { auditWrites } from '../audit-writes.js';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -34,6 +36,8 @@ export interface SettingsProviderRoutesOptions {
   workspace: string;
   /** Shared catalog (so other parts of the hub can invalidate it); one is made if absent. */
   catalog?: ModelCatalog;
+  /** Audit log sink: every successful write is recorded with the device that made it. */
+  audit?: AuditSink;
 }
 
 /** `{error: {code, message, details?}}` — documented on every route (src/errors.ts). */
@@ -60,6 +64,7 @@ export const settingsProviderRoutes: FastifyPluginAsync<SettingsProviderRoutesOp
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { store } = opts;
   const catalog = opts.catalog ?? new ModelCatalog({ backend: opts.backend, defaultWorkspace: opts.workspace });
+  auditWrites(fastify, opts.audit, () => 'settings.change');
 
   /** Runs one edit under the store's lock and answers with the provider's new view. */
   async function write(req: FastifyRequest, reply: FastifyReply, action: string, providerId: string, edit: Parameters<ProviderStore['update']>[0]) {

@@ -5,6 +5,8 @@
  * Backend refusals: 400 invalid · 404 not found · 409 busy/not resumable · 422 compile failed ·
  * 502 backend error, with the ZCode reason in `error.details.reason`.
  */
+import type { AuditSink } from '../../auth/audit-log.js';
+import { auditWrites } from '../audit-writes.js';
 import { isAbsolute } from 'node:path';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -14,7 +16,10 @@ import * as wire from '../../settings/workflow-wire.js';
 import { errorBodySchema } from './settings-providers.js';
 
 /** Either a ready service or what it needs (backend, default workspace, optional session opener). */
-export type SettingsWorkflowRoutesOptions = { service: WorkflowService } | WorkflowServiceOptions;
+export type SettingsWorkflowRoutesOptions = ({ service: WorkflowService } | WorkflowServiceOptions) & {
+  /** Audit log sink: workflow file changes and run starts/stops are recorded with the device. */
+  audit?: AuditSink;
+};
 
 const TAGS = ['settings: workflows'];
 const workspaceParam = z
@@ -34,6 +39,7 @@ const okPath = z.object({ path: z.string() });
 export const settingsWorkflowRoutes: FastifyPluginAsync<SettingsWorkflowRoutesOptions> = async (fastify, opts) => {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const wf = 'service' in opts ? opts.service : new WorkflowService(opts);
+  auditWrites(fastify, opts.audit, (_m, url) => (url.startsWith('/api/settings/workflow-runs') || url.endsWith('/start') ? 'workflow.run' : 'settings.change'));
 
   app.get(
     '/api/settings/workflows',

@@ -1,0 +1,43 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHub, type HubHarness } from '../helpers/hub-harness.js';
+import { registerSecret } from '../security/helpers/log-capture.js';
+
+let hub: HubHarness;
+beforeAll(async () => {
+  hub = await startHub();
+});
+afterAll(async () => {
+  await hub?.close();
+});
+
+interface AuditPage {
+  entries: Array<{ action: string; who: { name: string }; detail?: { route?: string; method?: string } }>;
+}
+
+describe('settings writes are audited', () => {
+  it('a provider created and deleted over REST is recorded with the device, without its key', async () => {
+    const admin = await hub.token('admin', 'ops-laptop');
+    const apiKey = 'sk-audit-test-0123456789abcdef';
+    registerSecret(apiKey);
+    const created = await hub.api('/api/settings/providers', {
+      method: 'POST',
+      token: admin,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ providerId: 'audited', apiType: 'anthropic-messages', baseUrl: 'https://api.example.com', models: ['m-1'], apiKey }),
+    });
+    expect(created.status).toBe(201);
+    expect((await hub.api('/api/settings/providers/audited', { method: 'DELETE', token: admin })).status).toBe(204);
+    // A refused write (unknown provider) is not an act: nothing recorded for it.
+    expect((await hub.api('/api/settings/providers/nope', { method: 'DELETE', token: admin })).status).toBe(404);
+
+    const page = (await (await hub.api('/api/audit')).json()) as AuditPage;
+    const settings = page.entries.filter((e) => e.action === 'settings.change');
+    expect(settings.map((e) => [e.who.name, e.detail?.method, e.detail?.route])).toEqual([
+      ['ops-laptop', 'POST', '/api/settings/providers'],
+      ['ops-laptop', 'DELETE', '/api/settings/providers/:providerId'],
+    ]);
+    expect(fs.readFileSync(path.join(hub.stateDir, 'audit.jsonl'), 'utf8')).not.toContain(apiKey);
+  });
+});
