@@ -95,7 +95,7 @@ export async function startDaemon(config: HubConfig, logger: Logger, options: St
     // Backups of the provider file stay in our state dir, not beside the user's (shared) file.
     const providerStore = new ProviderStore({ filePath: config.providerFile, backupDir: path.join(config.stateDir, 'provider-backups'), logger: logger.child({ component: 'settings' }) });
     await providerStore.start();
-    const app = await buildApp({ config, logger, backend, authenticator: options.authenticator ?? auth.tokens, auth, version: VERSION, hub, providerStore, metrics, push });
+    const app = await buildApp({ config, logger, backend, authenticator: options.authenticator ?? auth.tokens, auth, version: VERSION, hub, providerStore, metrics, push, openSession: (cwd) => hub.openSession(cwd) });
     steps.app = () => app.close();
     metrics.attach({
       clients: () => [...app.gateway.connections()].map((c) => ({ profile: c.profile })),

@@ -134,6 +134,16 @@ export class Hub {
     this.attacher.disconnect(clientId);
   }
 
+  /**
+   * Creates and subscribes a session nobody is attached to yet (a saved workflow started over
+   * REST), so its events are journaled and it shows in every live session list.
+   */
+  async openSession(cwd: string): Promise<string> {
+    const session = await this.opener.create({ cwd });
+    this.core.publishSessionState(session);
+    return session.sessionId;
+  }
+
   /** `session/new`: creates the ZCode session and attaches the caller. */
   async newSession(client: ClientPort, p: { cwd: string; mode?: string; model?: { providerId: string; modelId: string }; thoughtLevel?: string }): Promise<SessionOpened> {
     const session = await this.opener.create(p);

@@ -41,3 +41,24 @@ describe('settings writes are audited', () => {
     expect(fs.readFileSync(path.join(hub.stateDir, 'audit.jsonl'), 'utf8')).not.toContain(apiKey);
   });
 });
+
+describe('a saved workflow started over REST without a session', () => {
+  it('runs on a hub session that is journaled and listed like any other, and its start is audited', async () => {
+    const dir = path.join(hub.workspace, '.zcode', 'workflows');
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, 'audit-me.js'), '/* @zcode-workflow\n{"description": "Check the audit"}\n*/\nexport default async function run() {}\n');
+    const res = await hub.api(`/api/settings/workflows/project/audit-me/start`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ workspace: hub.workspace }),
+    });
+    expect(res.status).toBe(201);
+    const started = (await res.json()) as { sessionId: string; runId: string; created: boolean };
+    expect(started.created).toBe(true);
+    // The hub itself knows the session (not just the child's list): its record and journal exist.
+    expect((await hub.api(`/api/sessions/${started.sessionId}`)).status).toBe(200);
+    expect((await hub.api(`/api/sessions/${started.sessionId}/events?afterSeq=0`)).status).toBe(200);
+    const page = (await (await hub.api('/api/audit')).json()) as AuditPage;
+    expect(page.entries.some((e) => e.action === 'workflow.run' && e.detail?.route === '/api/settings/workflows/:scope/:name/start')).toBe(true);
+  });
+});
