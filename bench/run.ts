@@ -33,6 +33,27 @@ function summarise(results: RunResult[]): Summary {
   return { value, values, baselines, details: results.map((r) => r.extra ?? {}), ...(baseline === undefined ? {} : { baseline }), ...(ratios.length > 0 ? { ratio: round(median(ratios), 3) } : {}) };
 }
 
+/** Newest modification time of any file under `dir` (ms). */
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const f of fs.readdirSync(dir, { recursive: true, encoding: 'utf8' })) {
+    const st = fs.statSync(path.join(dir, f));
+    if (st.isFile()) newest = Math.max(newest, st.mtimeMs);
+  }
+  return newest;
+}
+
+/**
+ * What the daemon runs: bin/zcode-hub.js prefers dist/ when built (unless ZCODE_HUB_FROM_SOURCE),
+ * so a figure must say which, and whether dist/ is older than src/ (then it measures old code).
+ */
+function daemonEntry(): string {
+  const dist = path.join(repoRoot, 'dist', 'cli', 'main.js');
+  if (!fs.existsSync(dist) || process.env.ZCODE_HUB_FROM_SOURCE) return 'source (tsx)';
+  const stale = newestMtime(path.join(repoRoot, 'src')) > fs.statSync(dist).mtimeMs;
+  return `dist (built ${new Date(fs.statSync(dist).mtimeMs).toISOString()}${stale ? ', OLDER than src/' : ''})`;
+}
+
 async function runScenario(s: Scenario, runsOverride: number | undefined, command: string): Promise<Record<string, unknown>> {
   const runs = runsOverride ?? s.runs;
   const results: RunResult[] = [];
@@ -65,6 +86,7 @@ async function runScenario(s: Scenario, runsOverride: number | undefined, comman
     details: results.map((r) => r.extra ?? {}),
     ...(errors.length > 0 ? { errors } : {}),
     machine: machineInfo(),
+    daemonEntry: daemonEntry(),
     command,
     recordedAt: new Date().toISOString(),
   };
@@ -85,7 +107,7 @@ async function main(): Promise<void> {
   const chosen = ids.length === 0 ? SCENARIOS : SCENARIOS.filter((s) => ids.includes(s.id));
   const command = `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`;
   const m = machineInfo();
-  out(`zcode-hub bench — ${String(m.cores)} cores, ${String(m.memoryMiB)} MiB, Node ${String(m.node)}, load ${JSON.stringify(m.loadavg)}`);
+  out(`zcode-hub bench — ${String(m.cores)} cores, ${String(m.memoryMiB)} MiB, Node ${String(m.node)}, load ${JSON.stringify(m.loadavg)}; daemon from ${daemonEntry()}`);
   const started = Date.now();
   const rows: Array<Record<string, unknown>> = [];
   for (const s of chosen) {

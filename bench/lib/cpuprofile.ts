@@ -41,15 +41,16 @@ function area(url: string, fn: string): string {
     const rest = url.slice(nm + '/node_modules/'.length).split('/');
     return rest[0]!.startsWith('@') ? `${rest[0]}/${rest[1]}` : rest[0]!;
   }
-  const src = url.indexOf('/src/');
-  if (src !== -1) return `src/${url.slice(src + 5).split('/')[0]}`;
+  // The daemon runs from src/ (tsx) or dist/ (built): both map to the same area name.
+  const m = /\/(?:src|dist)\/([^/]+)\//.exec(url);
+  if (m) return `src/${m[1]}`;
   return path.basename(url);
 }
 
 function shortUrl(url: string, line: number): string {
   if (url === '') return '';
   const nm = url.lastIndexOf('/node_modules/');
-  const src = url.indexOf('/src/');
+  const src = Math.max(url.indexOf('/src/'), url.indexOf('/dist/'));
   const short = nm !== -1 ? url.slice(nm + '/node_modules/'.length) : src !== -1 ? url.slice(src + 1) : url.replace(/^file:\/\//, '');
   return `${short}:${line + 1}`;
 }
