@@ -32,12 +32,8 @@ async function createSession(h: SimLink): Promise<string> {
   return snap.session.sessionId;
 }
 
-/**
- * `--stop-reading-stdin` pauses the simulator's stdin, which empties its event loop: alone, it
- * exits with code 13 (unsettled top-level await). `--flood-stderr` keeps a timer running, so
- * the child stays alive without reading — the situation CHD-04/06 are about.
- */
-const STOP_READING = ['--stop-reading-stdin', '--flood-stderr'];
+/** A child that stays alive but stops reading its stdin — the situation CHD-04/06 are about. */
+const STOP_READING = ['--stop-reading-stdin'];
 
 function childHandles(): number {
   return process.getActiveResourcesInfo().filter((r) => r === 'ProcessWrap' || r === 'PipeWrap').length;

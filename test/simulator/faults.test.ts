@@ -62,6 +62,21 @@ describe('fault switches', () => {
     await sim.close();
   });
 
+  it('--stop-reading-stdin alone keeps the process alive with stdin backed up; SIGTERM still ends it', async () => {
+    const sim = await SimClient.start({ args: ['--stop-reading-stdin'] });
+    // Past the stream's high-water mark the paused pipe stops holding the event loop (it used to exit 13).
+    const big = `${JSON.stringify({ method: 'process/networkCapture', params: { pad: 'x'.repeat(1024 * 1024) } })}\n`;
+    for (let i = 0; i < 4; i++) sim.sendRaw(big);
+    await expect.poll(() => sim.child.stdin!.writableNeedDrain, { timeout: 10_000 }).toBe(true);
+    const outcome = await sim.waitExit(2_000).then((code) => `exited ${code}`, () => 'alive');
+    expect(outcome).toBe('alive');
+    expect(sim.exitCode).toBeUndefined();
+    sim.signal('SIGTERM');
+    await sim.waitExit(10_000);
+    expect(sim.child.signalCode).toBe('SIGTERM');
+    await sim.close();
+  });
+
   it('--slow-ms delays every response; --never-answer drops one method', async () => {
     const sim = await SimClient.start({ args: ['--slow-ms', '150', '--never-answer', 'session/list'] });
     const t0 = Date.now();
