@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { ensurePrivateDir } from '../daemon/secure-file.js';
+import { ensurePrivateDir } from '../fs/secure-file.js';
 import { SCOPES, type Identity } from './identity.js';
 
 /** File name of the audit log in the state dir: append-only JSONL, mode 0600 (HUB-DESIGN §7). */

@@ -1,5 +1,5 @@
 import { ensureAdminToken } from '../daemon/state-files.js';
-import { ensurePrivateDir } from '../daemon/secure-file.js';
+import { ensurePrivateDir } from '../fs/secure-file.js';
 import type { Logger } from '../logger.js';
 import { AuditLog } from './audit-log.js';
 import { ensureJwtSecret } from './jwt-secret.js';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { ensurePrivateDir, readFileIfExists, writeFileAtomic } from '../daemon/secure-file.js';
+import { ensurePrivateDir, readFileIfExists, writeFileAtomic } from '../fs/secure-file.js';
 
 /** File name of the device-token signing secret in the state dir (mode 0600). */
 export const JWT_SECRET_FILE = 'jwt.secret';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { ensurePrivateDir, readFileIfExists, writeFileAtomic } from '../daemon/secure-file.js';
+import { ensurePrivateDir, readFileIfExists, writeFileAtomic } from '../fs/secure-file.js';
 import { SCOPES } from './identity.js';
 
 /** File name of the device-token registry in the state dir (mode 0600). */

@@ -3,8 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import type { Logger } from '../logger.js';
-import { ensurePrivateDir, readFileIfExists, writeFileAtomic } from '../daemon/secure-file.js';
-import { processAlive } from '../daemon/state-files.js';
+import { ensurePrivateDir, readFileIfExists, writeFileAtomic } from '../fs/secure-file.js';
+import { processAlive } from '../fs/process-alive.js';
 import { BACKEND_BOUNDS } from './bounds.js';
 
 /** `<stateDir>/backend.pid`: who the hub spawned, so a child orphaned by a killed hub is found later. */

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Logger } from '../logger.js';
 import type { HubConfig } from '../config/schema.js';
-import { ensurePrivateDir, writeFileAtomic } from '../daemon/secure-file.js';
+import { ensurePrivateDir, writeFileAtomic } from '../fs/secure-file.js';
 import { statePaths } from '../daemon/state-files.js';
 import type { SpawnPlan } from './backend-link.js';
 import { detectZcodeCli, findShippedBuiltinProviderFile, realFsProbe, zcodeCliCandidates, type FsProbe } from './cli-detect.js';

@@ -2,8 +2,8 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ensurePrivateDir } from '../daemon/secure-file.js';
-import { processAlive } from '../daemon/state-files.js';
+import { ensurePrivateDir } from '../fs/secure-file.js';
+import { processAlive } from '../fs/process-alive.js';
 import { findDaemon, type DaemonHandle } from '../cli/daemon-client.js';
 import type { Logger } from '../logger.js';
 

@@ -1,4 +1,5 @@
-import { processAlive, readAdminToken, readHubFile, type HubFile } from '../daemon/state-files.js';
+import { readAdminToken, readHubFile, type HubFile } from '../daemon/state-files.js';
+import { processAlive } from '../fs/process-alive.js';
 
 /** The running daemon of a state dir, found through hub.json, with the admin credential. */
 export interface DaemonHandle {

@@ -6,7 +6,7 @@ import { createBackend } from '../backend/index.js';
 import { Hub } from '../domain/hub.js';
 import type { BackendPort } from '../domain/backend-port.js';
 import { buildApp } from '../http/app.js';
-import { ensurePrivateDir } from './secure-file.js';
+import { ensurePrivateDir } from '../fs/secure-file.js';
 import { acquireInstanceLock } from './instance-lock.js';
 import { ensureAdminToken, statePaths, writeHubFile } from './state-files.js';
 import { createAuthServices, type AuthServices } from '../auth/auth-services.js';

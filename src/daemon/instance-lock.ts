@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { processAlive, readHubFile } from './state-files.js';
+import { readHubFile } from './state-files.js';
+import { processAlive } from '../fs/process-alive.js';
 
 /** Thrown when another daemon already owns the state dir. */
 export class AlreadyRunningError extends Error {

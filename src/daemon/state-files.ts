@@ -2,7 +2,7 @@ import path from 'node:path';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import fs from 'node:fs';
-import { ensurePrivateDir, fileMode, readFileIfExists, writeFileAtomic } from './secure-file.js';
+import { ensurePrivateDir, fileMode, readFileIfExists, writeFileAtomic } from '../fs/secure-file.js';
 
 /** The files the daemon keeps in its state dir (HUB-DESIGN §9). */
 export function statePaths(stateDir: string) {
@@ -40,16 +40,6 @@ export function readHubFile(stateDir: string): HubFile | undefined {
 
 export function writeHubFile(stateDir: string, hub: HubFile): void {
   writeFileAtomic(statePaths(stateDir).hubFile, `${JSON.stringify(hub, null, 2)}\n`);
-}
-
-/** True when a process with this pid exists (signal 0 probes without signalling). */
-export function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /** Shortest admin token accepted from a secret file (128 bits of base64 text). */

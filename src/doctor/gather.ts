@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import type { HubConfig } from '../config/schema.js';
 import { detectZcodeCli } from '../backend/cli-detect.js';
 import { validateProviderDocument } from '../settings/provider-schema.js';
-import { fileMode, readFileIfExists } from '../daemon/secure-file.js';
+import { fileMode, readFileIfExists } from '../fs/secure-file.js';
 import { statePaths } from '../daemon/state-files.js';
 import type { DoctorFacts } from './checks.js';
 

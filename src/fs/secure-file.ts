@@ -14,6 +14,8 @@ export function ensurePrivateDir(dir: string): void {
  */
 export function writeFileAtomic(file: string, data: string | Uint8Array, mode = 0o600): void {
   const dir = path.dirname(file);
+  // A missing parent is created private; an existing one keeps its mode.
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   const fd = fs.openSync(tmp, 'wx', mode);
   try {

@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
-import { readFileIfExists, writeFileAtomic } from '../daemon/secure-file.js';
+import { readFileIfExists, writeFileAtomic } from '../fs/secure-file.js';
 
 /** A PushSubscription as `subscription.toJSON()` produces it (Push API §). */
 export const pushSubscriptionSchema = z.object({

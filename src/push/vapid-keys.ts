@@ -5,7 +5,7 @@
 import path from 'node:path';
 import webpush from 'web-push';
 import { z } from 'zod';
-import { readFileIfExists, writeFileAtomic } from '../daemon/secure-file.js';
+import { readFileIfExists, writeFileAtomic } from '../fs/secure-file.js';
 
 const vapidFileSchema = z.object({ publicKey: z.string().min(40), privateKey: z.string().min(20) }).strict();
 export type VapidKeys = z.infer<typeof vapidFileSchema>;

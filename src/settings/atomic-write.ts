@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, open, readdir, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { isProcessAlive } from './file-lock.js';
+import { processAlive } from '../fs/process-alive.js';
 
 /** Mode of every file we write that may hold a key (SEC-09). */
 export const PRIVATE_FILE_MODE = 0o600;
@@ -83,7 +83,7 @@ export async function cleanStaleTempFiles(filePath: string): Promise<string[]> {
   for (const entry of entries) {
     if (!entry.startsWith(prefix)) continue;
     const pid = Number.parseInt(entry.slice(prefix.length).split('-')[0] ?? '', 10);
-    if (Number.isSafeInteger(pid) && pid > 0 && pid !== process.pid && isProcessAlive(pid)) continue;
+    if (Number.isSafeInteger(pid) && pid > 0 && pid !== process.pid && processAlive(pid)) continue;
     if (pid === process.pid) continue; // one of ours in flight
     await rm(join(dir, entry), { force: true });
     removed.push(entry);

@@ -10,6 +10,7 @@
  * The one exception, as in the desktop app: a lock directory with no readable owner record
  * (the writer died between `mkdir` and writing its record) is reclaimed after a short grace.
  */
+import { processAlive } from '../fs/process-alive.js';
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, readdir, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
@@ -47,16 +48,6 @@ function errno(error: unknown): string | undefined {
   return typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string' ? error.code : undefined;
 }
 
-/** Whether a local process exists; EPERM means it exists but is not ours. */
-export function isProcessAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return errno(error) !== 'ESRCH';
-  }
-}
-
 const isOwnerFile = (name: string) => name.startsWith('owner-') && name.endsWith('.json');
 
 /** Decides whether one owner record belongs to a dead writer (or is an unreadable leftover past grace). */
@@ -78,7 +69,7 @@ async function ownerIsDead(ownerPath: string, graceMs: number): Promise<boolean>
   if (owner.success && owner.data.pid !== undefined) {
     // An owner on another machine cannot be probed: treat it as alive (never steal a live lock).
     if (owner.data.hostname !== undefined && owner.data.hostname !== hostname()) return false;
-    return !isProcessAlive(owner.data.pid);
+    return !processAlive(owner.data.pid);
   }
   const info = await stat(ownerPath);
   return Date.now() - info.mtimeMs >= graceMs;

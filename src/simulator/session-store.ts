@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import type { Logger } from '../logger.js';
-import { writeFileAtomic } from './atomic-file.js';
+import { writeFileAtomic } from '../fs/secure-file.js';
 
 /**
  * Persisted sessions: `<dataDir>/sessions/<sessionId>.json`, one file per session holding its

@@ -5,7 +5,8 @@ import path from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { client, ndJsonStream, type RequestPermissionRequest, type RequestPermissionResponse, type SessionNotification } from '@agentclientprotocol/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readAdminToken, readHubFile, processAlive } from '../../src/daemon/state-files.js';
+import { readAdminToken, readHubFile } from '../../src/daemon/state-files.js';
+import { processAlive } from '../../src/fs/process-alive.js';
 import { AcpWsClient } from '../helpers/acp-ws-client.js';
 
 /**

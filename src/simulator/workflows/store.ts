@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { writeFileAtomic } from '../atomic-file.js';
+import { writeFileAtomic } from '../../fs/secure-file.js';
 import { zcodeHome } from '../options.js';
 import { MetaSchema, type WorkflowMeta, type WorkflowScope } from '../schemas/workflow-params.js';
 
