@@ -35,6 +35,8 @@ export const LIMITS = {
   pendingInteractionsPerSession: 256,
   /** Settled interactions remembered so a late answer is refused naming the winner (domain, HUB-DESIGN §4.5). */
   settledInteractionsKept: 4_096,
+  /** Age at which a pending interaction is settled `expired` with a decline (HUB-DESIGN §4.5 policy timeout); 0 = never, no timers. */
+  interactionTimeoutMs: 0,
   /** Backend restart backoff: first delay. */
   restartBackoffBaseMs: 500,
   /** Backend restart backoff: cap. */

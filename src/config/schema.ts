@@ -4,7 +4,8 @@ import { z } from 'zod';
 import { LIMITS } from '../limits.js';
 
 const limitKeys = Object.keys(LIMITS) as Array<keyof typeof LIMITS>;
-const limitsShape = Object.fromEntries(limitKeys.map((k) => [k, z.number().int().positive().optional()])) as {
+// A limit whose default is 0 is an optional policy that is off (e.g. interactionTimeoutMs), so 0 stays settable.
+const limitsShape = Object.fromEntries(limitKeys.map((k) => [k, (LIMITS[k] === 0 ? z.number().int().nonnegative() : z.number().int().positive()).optional()])) as {
   [K in keyof typeof LIMITS]: z.ZodOptional<z.ZodNumber>;
 };
 

@@ -113,6 +113,7 @@ export class Hub {
   close(): Promise<void> {
     this.closing ??= (async () => {
       for (const u of this.unsubscribe.splice(0)) u();
+      this.interactionFlow.close();
       for (const session of this.core.sessions.values()) {
         for (const p of session.queue.drain()) p.reject(new HubError('HUB_ERR_BACKEND_UNAVAILABLE', 'The hub is shutting down'));
       }

@@ -2,7 +2,8 @@
  * The interaction flow (HUB-DESIGN §4.5): the backend link's InteractionHandler, fan-out to
  * attached clients shaped per client, first valid answer wins (InteractionRegistry.settle is
  * synchronous), withdrawal of the other copies, `_zcode/interaction_resolved` to everyone,
- * re-send on attach once per connection, cancel, `lost` on backend restart, and the REST inbox.
+ * re-send on attach once per connection, cancel, `lost` on backend restart, the optional policy
+ * timeout (`expired`) and the REST inbox.
  */
 import { scopeAllows, type Identity } from '../auth/identity.js';
 import { HubError } from '../errors.js';
@@ -17,9 +18,15 @@ import type { SessionState } from './session-state.js';
 /** Interactions: the race and everything around it. */
 export class InteractionFlow {
   private readonly parsed = new WeakMap<InteractionRecord, AcpInteraction>();
+  /** One expiry timer per pending interaction; stays empty when `interactionTimeoutMs` is 0. */
+  private readonly expiry = new Map<string, NodeJS.Timeout>();
 
   constructor(private readonly core: HubCore) {
-    core.interactions.onSettled((record) => this.announceSettled(record));
+    core.interactions.onSettled((record) => {
+      // Any settlement (answer, cancel, lost, expiry) ends the policy timer.
+      this.clearExpiry(record.view.interactionId);
+      this.announceSettled(record);
+    });
   }
 
   /** The backend link's handler: resolves with the ZCode result of the winning answer. */
@@ -59,6 +66,7 @@ export class InteractionFlow {
       };
       this.parsed.set(record, parsed);
       this.core.interactions.add(record);
+      this.armExpiry(record, parsed);
       for (const a of session.attachments.values()) {
         // A replaying client gets it from resendPending once its replay is over.
         if (!a.replaying) this.sendTo(record, a.client);
@@ -110,6 +118,37 @@ export class InteractionFlow {
       const parsed = this.parsed.get(record);
       if (record.backendEpoch < backendEpoch && parsed) this.core.interactions.settle(record.view.interactionId, 'lost', declineResult(parsed, 'The agent restarted'), undefined);
     }
+  }
+
+  /** Clears every expiry timer (the hub is closing; the interactions stay with the child). */
+  close(): void {
+    for (const timer of this.expiry.values()) clearTimeout(timer);
+    this.expiry.clear();
+  }
+
+  /**
+   * HUB-DESIGN §4.5 "optional policy timeout": an interaction still pending after
+   * `interactionTimeoutMs` is settled `expired` — the child gets the cancel path's decline/deny,
+   * the other copies are withdrawn and everyone hears `_zcode/interaction_resolved`. 0 = never.
+   */
+  private armExpiry(record: InteractionRecord, parsed: AcpInteraction): void {
+    const ms = this.core.config.limits.interactionTimeoutMs;
+    if (ms <= 0) return;
+    const id = record.view.interactionId;
+    this.clearExpiry(id);
+    const timer = setTimeout(() => {
+      this.expiry.delete(id);
+      if (this.core.interactions.get(id) !== record) return;
+      this.core.interactions.settle(id, 'expired', declineResult(parsed, 'Nobody answered in time'), undefined);
+    }, ms);
+    this.expiry.set(id, timer);
+  }
+
+  private clearExpiry(interactionId: string): void {
+    const timer = this.expiry.get(interactionId);
+    if (timer === undefined) return;
+    clearTimeout(timer);
+    this.expiry.delete(interactionId);
   }
 
   private sendTo(record: InteractionRecord, client: ClientPort): void {

@@ -133,6 +133,25 @@ describe('Hub over the real simulator: interactions', () => {
     expect(a.notes('_zcode/backend_state').length).toBeGreaterThan(0);
   });
 
+  it('interactionTimeoutMs: nobody answers the permission scenario in time → expired, the child is denied, the turn ends', async () => {
+    rig = await startRig({ limits: { interactionTimeoutMs: 300 }, simArgs: ['--scenario', 'permission'] });
+    const a = new RecorderClient();
+    const b = new RecorderClient();
+    const sessionId = await sessionWith(rig, [a, b]);
+    const turn = rig.hub.prompt(a, sessionId, text('run the tests'));
+    for (const c of [a, b]) await c.waitFor(() => c.openRequests('session/request_permission').length > 0 || c.cancelled.length > 0, 'permission request');
+    expect((await turn).stopReason).toBe('end_turn');
+    for (const c of [a, b]) {
+      expect(c.notes('_zcode/interaction_resolved')).toEqual([expect.objectContaining({ sessionId, state: 'expired' })]);
+      expect(c.cancelled).toHaveLength(1);
+      expect(c.openRequests('session/request_permission')).toHaveLength(0);
+    }
+    await until(() => resolvedEvents(rig as DomainRig) === 1, 'the deny reached the child');
+    const said = a.updates().filter((u) => u.update.sessionUpdate === 'agent_message_chunk').map((u) => JSON.stringify(u.update.content)).join('');
+    expect(said).toMatch(/permission was denied/);
+    expect(rig.hub.listInteractions(sessionId)).toHaveLength(0);
+  });
+
   it('[APR-07] question and plan shapes per client capability; exact ZCode results', async () => {
     rig = await startRig();
     const form = new RecorderClient({ elicitationForm: true });

@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createBackend } from '../../src/backend/index.js';
+import { buildConfig, ConfigError } from '../../src/config/load.js';
 import { HubError } from '../../src/errors.js';
 import { HubCore } from '../../src/domain/hub-core.js';
 import { InteractionFlow } from '../../src/domain/interaction-flow.js';
@@ -182,5 +183,72 @@ describe('interaction race', () => {
     expect(a.requests).toHaveLength(1);
     a.openRequests()[0]?.reply({ outcome: { outcome: 'selected', optionId: 'allow_once' } });
     expect(await answer).toEqual(ALLOW);
+  });
+});
+
+describe('interaction policy timeout (HUB-DESIGN §4.5, LIMITS.interactionTimeoutMs)', () => {
+  afterEach(() => vi.useRealTimers());
+
+  function withTimeout(ms: number): void {
+    fs.rmSync(root, { recursive: true, force: true });
+    setup({ interactionTimeoutMs: ms });
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
+  }
+
+  it('expires a pending interaction: deny shape to the child, every copy withdrawn, expired to everyone, late answer refused', async () => {
+    withTimeout(50);
+    const [a, b] = [new RecorderClient(), new RecorderClient()];
+    attach(a, b);
+    const answer = ask('e1');
+    expect(vi.getTimerCount()).toBe(1);
+    vi.advanceTimersByTime(49);
+    expect(core.interactions.get('e1')?.view.state).toBe('pending');
+    vi.advanceTimersByTime(1);
+    expect(await answer).toEqual({ ...DENY, reason: 'Nobody answered in time' });
+    expect(core.interactions.get('e1')?.view.state).toBe('expired');
+    for (const c of [a, b]) {
+      expect(c.cancelled).toHaveLength(1);
+      expect(c.notes('_zcode/interaction_resolved')).toEqual([{ sessionId: SESSION, interactionId: 'e1', state: 'expired' }]);
+    }
+    expect(() => flow.answer('e1', { optionId: 'allow_once' }, { identity: a.identity })).toThrow(expect.objectContaining({ code: 'HUB_ERR_ALREADY_RESOLVED', details: { state: 'expired' } }));
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('one timer per interaction, cleared on answer, cancel and lost; nothing expires afterwards', async () => {
+    withTimeout(50);
+    const a = new RecorderClient();
+    attach(a);
+    const answered = ask('t1');
+    void ask('t2');
+    const lost = ask('t3');
+    expect(vi.getTimerCount()).toBe(3);
+    a.requests[0]?.reply({ outcome: { outcome: 'selected', optionId: 'allow_once' } });
+    expect(await answered).toEqual(ALLOW);
+    expect(vi.getTimerCount()).toBe(2);
+    flow.cancelSession(core.session(SESSION), { clientId: a.clientId, name: a.displayName });
+    expect(vi.getTimerCount()).toBe(0);
+    await lost;
+    vi.advanceTimersByTime(1_000);
+    expect((a.notes('_zcode/interaction_resolved') as Array<{ state: string }>).map((n) => n.state)).toEqual(['resolved', 'cancelled', 'cancelled']);
+    // A record settled lost clears its timer too.
+    const gone = ask('t4');
+    expect(vi.getTimerCount()).toBe(1);
+    flow.markLost(epoch + 1);
+    await gone;
+    expect(vi.getTimerCount()).toBe(0);
+    expect(core.interactions.get('t4')?.view.state).toBe('lost');
+  });
+
+  it('the default (0) arms no timer at all: the interaction is held', () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
+    expect(core.config.limits.interactionTimeoutMs).toBe(0);
+    // 0 is a valid setting ("off"); negative is not, and limits that default above 0 still refuse 0.
+    expect(buildConfig({ limits: { interactionTimeoutMs: 0 } }).limits.interactionTimeoutMs).toBe(0);
+    expect(() => buildConfig({ limits: { interactionTimeoutMs: -1 } })).toThrow(ConfigError);
+    expect(() => buildConfig({ limits: { stopGraceMs: 0 } })).toThrow(ConfigError);
+    void ask('n1');
+    expect(vi.getTimerCount()).toBe(0);
+    vi.advanceTimersByTime(24 * 3_600_000);
+    expect(core.interactions.get('n1')?.view.state).toBe('pending');
   });
 });
