@@ -30,6 +30,8 @@ import { settingsWorkflowRoutes } from './routes/settings-workflows.js';
 import type { ProviderStore } from '../settings/provider-store.js';
 import type { HubMetrics } from '../metrics/hub-metrics.js';
 import { metricsRoutes } from './routes/metrics.js';
+import { doctorRoutes } from './routes/doctor.js';
+import { backendRoutes } from './routes/backend.js';
 import { CLOSE } from '../gateway/close-codes.js';
 
 /** Everything the HTTP app needs, built by the composition root (src/main.ts) or by a test. */
@@ -104,6 +106,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       return typeof a === 'object' && a ? a.port : undefined;
     };
     await app.register(instanceRoutes, { hub: deps.hub, config: deps.config, startedAt, port });
+    const hub = deps.hub;
+    await app.register(doctorRoutes, {
+      config: deps.config,
+      backend: deps.backend,
+      port,
+      live: () => {
+        const pending = hub.listInteractions();
+        const oldest = Math.min(...pending.map((i) => i.createdAt));
+        return { pendingInteractions: pending.length, clients: app.gateway.size, ...(pending.length > 0 ? { oldestPendingAgeMs: Date.now() - oldest } : {}) };
+      },
+    });
   }
   if (deps.auth) {
     const limits = deps.config.limits;
@@ -112,6 +125,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await app.register(auditRoutes, { auth: deps.auth });
   }
   if (deps.metrics) await app.register(metricsRoutes, { metrics: deps.metrics });
+  await app.register(backendRoutes, { backend: deps.backend, ...(deps.auth ? { audit: deps.auth.audit.sink } : {}) });
   if (deps.providerStore) {
     const audit = deps.auth?.audit.sink;
     await app.register(settingsProviderRoutes, { store: deps.providerStore, backend: deps.backend, workspace: deps.config.workspace, ...(audit ? { audit } : {}) });

@@ -1,64 +1,13 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readHubFile } from '../../src/daemon/state-files.js';
 import { processAlive } from '../../src/fs/process-alive.js';
+import { killStarted, ready, start, tempHome, until } from './process-helpers.js';
 
 /** `zcode-hub start` as a user runs it: a real process, signals, files in its state dir. */
 
-const root = path.resolve(import.meta.dirname, '..', '..');
-const bin = path.join(root, 'bin', 'zcode-hub.js');
-const started: ChildProcess[] = [];
-const dirs: string[] = [];
-
-function tempHome(): { home: string; stateDir: string } {
-  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'zch-daemon-'));
-  dirs.push(home);
-  return { home, stateDir: path.join(home, 'state') };
-}
-
-function start(home: string, stateDir: string, extra: string[] = []): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
-  const child = spawn(process.execPath, [bin, 'start', '--backend', 'sim', '--port', '0', '--state-dir', stateDir, '--workspace', home, '--provider-file', path.join(home, 'p.json'), ...extra], {
-    env: { ...process.env, HOME: home, ZCODE_HUB_FROM_SOURCE: '1', ZCODE_HUB_LOG_LEVEL: 'info' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  started.push(child);
-  let out = '';
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return { child, output: () => out, exited };
-}
-
-async function until<T>(probe: () => T | undefined | Promise<T | undefined>, what: string, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-async function ready(stateDir: string): Promise<{ pid: number; url: string; backendPid: number }> {
-  return until(async () => {
-    const hub = readHubFile(stateDir);
-    if (!hub) return undefined;
-    const token = fs.readFileSync(path.join(stateDir, 'admin.token'), 'utf8').trim();
-    try {
-      const status = (await (await fetch(`${hub.url}/api/status`, { headers: { authorization: `Bearer ${token}` } })).json()) as { backend: { state: string; pid?: number } };
-      return status.backend.state === 'ready' && status.backend.pid ? { pid: hub.pid, url: hub.url, backendPid: status.backend.pid } : undefined;
-    } catch {
-      return undefined;
-    }
-  }, 'the daemon to be ready');
-}
-
-afterEach(() => {
-  for (const c of started.splice(0)) if (c.exitCode === null) c.kill('SIGKILL');
-});
+afterEach(killStarted);
 
 describe('zcode-hub start as a process', () => {
   it('port 0 works and hub.json (0600) names it; a second daemon on the same state dir refuses, naming the first', async () => {

@@ -62,3 +62,18 @@ describe('a saved workflow started over REST without a session', () => {
     expect(page.entries.some((e) => e.action === 'workflow.run' && e.detail?.route === '/api/settings/workflows/:scope/:name/start')).toBe(true);
   });
 });
+
+describe('POST /api/backend/restart', () => {
+  it('restarts the child (new epoch, ready again), is admin-only and audited', async () => {
+    const operator = await hub.token('operate', 'op');
+    expect((await hub.api('/api/backend/restart', { method: 'POST', token: operator })).status).toBe(403);
+    const before = hub.daemon.backend.status().epoch;
+    const res = await hub.api('/api/backend/restart', { method: 'POST' });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { state: string; epoch: number };
+    expect(body.epoch).toBeGreaterThan(before);
+    expect(body.state).toBe('ready');
+    const page = (await (await hub.api('/api/audit')).json()) as AuditPage;
+    expect(page.entries.some((e) => e.action === 'backend.restart')).toBe(true);
+  });
+});

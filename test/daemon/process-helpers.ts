@@ -1,0 +1,68 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { readHubFile } from '../../src/daemon/state-files.js';
+
+/** Runs `zcode-hub` as a user would: real processes, a temp HOME and state dir. */
+
+const root = path.resolve(import.meta.dirname, '..', '..');
+const bin = path.join(root, 'bin', 'zcode-hub.js');
+const started: ChildProcess[] = [];
+const env = (home: string) => ({ ...process.env, HOME: home, ZCODE_HUB_FROM_SOURCE: '1', ZCODE_HUB_LOG_LEVEL: 'info' });
+const dirs: string[] = [];
+
+export function tempHome(): { home: string; stateDir: string } {
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'zch-daemon-'));
+  dirs.push(home);
+  return { home, stateDir: path.join(home, 'state') };
+}
+
+export function start(home: string, stateDir: string, extra: string[] = []): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
+  const child = spawn(process.execPath, [bin, 'start', '--backend', 'sim', '--port', '0', '--state-dir', stateDir, '--workspace', home, '--provider-file', path.join(home, 'p.json'), ...extra], {
+    env: env(home),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  started.push(child);
+  let out = '';
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, output: () => out, exited };
+}
+
+export async function until<T>(probe: () => T | undefined | Promise<T | undefined>, what: string, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await probe();
+    if (v !== undefined) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+export async function ready(stateDir: string): Promise<{ pid: number; url: string; backendPid: number }> {
+  return until(async () => {
+    const hub = readHubFile(stateDir);
+    if (!hub) return undefined;
+    const token = fs.readFileSync(path.join(stateDir, 'admin.token'), 'utf8').trim();
+    try {
+      const status = (await (await fetch(`${hub.url}/api/status`, { headers: { authorization: `Bearer ${token}` } })).json()) as { backend: { state: string; pid?: number } };
+      return status.backend.state === 'ready' && status.backend.pid ? { pid: hub.pid, url: hub.url, backendPid: status.backend.pid } : undefined;
+    } catch {
+      return undefined;
+    }
+  }, 'the daemon to be ready');
+}
+
+/** Kills whatever a test started and left running. */
+export function killStarted(): void {
+  for (const c of started.splice(0)) if (c.exitCode === null) c.kill('SIGKILL');
+  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
+}
+
+/** Runs a CLI sub-command to completion. */
+export function cli(home: string, args: string[]): { status: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [bin, ...args], { env: env(home), encoding: 'utf8', timeout: 60_000 });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
