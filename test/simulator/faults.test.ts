@@ -87,6 +87,26 @@ describe('fault switches', () => {
     await sim.close();
   });
 
+  it('--ignore-stop: session/stop and v4 stop succeed, yet the turn keeps streaming with no terminal event', async () => {
+    const sim = await SimClient.start({ args: ['--ignore-stop', '--scenario', 'slow'] });
+    const sessionId = await sim.openSession();
+    const from = sim.messages.length;
+    await sim.call('session/send', { sessionId, content: 'go' });
+    const isDelta = (m: any) => m.method === 'session/event' && m.params.sessionId === sessionId && m.params.payload?.kind === 'text_delta';
+    await sim.waitFor(isDelta, 20_000, 'a delta', from);
+    expect(await sim.call('session/stop', { sessionId })).toEqual({});
+    expect(await sim.call('v4/command', { commandId: 'stop-1', clientId: 't', sessionId, type: 'stop', payload: {}, issuedAt: Date.now() })).toMatchObject({ status: 'accepted' });
+    const afterStop = sim.messages.length;
+    // Still streaming after both stops were answered…
+    for (let i = 0; i < 3; i++) await sim.waitFor(isDelta, 20_000, 'a delta after the stops', sim.messages.length);
+    // …and nothing ended the turn in between.
+    const ended = sim.messages.slice(from).filter((m) => m.method === 'session/event' && m.params.sessionId === sessionId && (m.params.type === 'turn.completed' || m.params.type === 'turn.failed'));
+    expect(ended).toEqual([]);
+    expect(sim.messages.length).toBeGreaterThan(afterStop);
+    expect(sim.stderr).toMatch(/fault --ignore-stop/);
+    await sim.close();
+  });
+
   it('--event-rate/--event-bytes/--event-duration-ms stream uncoalesced deltas stamped with simSentAt', async () => {
     const sim = await SimClient.start({ args: ['--event-rate', '200', '--event-bytes', '300', '--event-duration-ms', '600'] });
     const sessionId = await sim.openSession();

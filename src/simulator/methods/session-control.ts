@@ -53,6 +53,11 @@ export function stop(sim: SimulatorCore, params: unknown): unknown {
   const p = parseParams(SessionIdParams, params);
   const rt = sim.requireActive(p.sessionId);
   const turn = rt.activeTurn;
+  if (sim.options.ignoreStop) {
+    // Fault `--ignore-stop`: a stop that produces no terminal event (§11 item 7, seed 001).
+    sim.log.warn({ sessionId: rt.sessionId }, 'fault --ignore-stop: session/stop answered, turn left running');
+    return {};
+  }
   if (turn && turn.origin === 'legacy') {
     pauseGoal(sim, rt, 'session_stop_goal_paused');
     turn.abort.abort();
