@@ -13,6 +13,8 @@ export const LIMITS = {
   childStdoutLineBytes: 64 * 1024 * 1024,
   /** Bytes queued for the child's stdin while it does not read; further requests fail fast. */
   childStdinQueueBytes: 16 * 1024 * 1024,
+  /** Time the child gets to end a stopped turn before the hub ends it locally (ZCODE-PROTOCOL §11 item 7). */
+  stopSettleMs: 10_000,
   /** Default timeout of a forward request to the app-server. */
   forwardRequestTimeoutMs: 30_000,
   /** Timeout of session/create and session/resume (they wait on reverse requests). */

@@ -114,6 +114,7 @@ export class Hub {
     this.closing ??= (async () => {
       for (const u of this.unsubscribe.splice(0)) u();
       this.interactionFlow.close();
+      this.prompts.close();
       for (const session of this.core.sessions.values()) {
         for (const p of session.queue.drain()) p.reject(new HubError('HUB_ERR_BACKEND_UNAVAILABLE', 'The hub is shutting down'));
       }

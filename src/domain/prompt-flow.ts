@@ -2,7 +2,8 @@
  * Prompts and cancel (HUB-DESIGN §4.4): FIFO per session, sent to the child only at its ready
  * boundary (`state.updated prompt_completed|prompt_failed`, ZCODE-PROTOCOL §11.6), each prompt
  * answered at the end of its own turn (§5.7), -32010 never shown to a user, the text echoed to
- * the other clients, and `session/cancel` stopping the turn with v4 stop first (§7.4, §4.9).
+ * the other clients, and `session/cancel` stopping the turn with v4 stop first (§7.4, §4.9) —
+ * ended locally when the child never confirms the stop (§11 item 7, stop-watchdog.ts).
  */
 import { randomUUID } from 'node:crypto';
 import type { ContentBlock } from '@agentclientprotocol/sdk';
@@ -14,6 +15,7 @@ import { toHubError, type HubCore } from './hub-core.js';
 import { promptPreview, type PromptResult, type QueuedPrompt } from './prompt-queue.js';
 import type { SessionState } from './session-state.js';
 import { commandAckSchema } from './snapshot-schema.js';
+import { StopWatchdog, type StopTarget } from './stop-watchdog.js';
 
 type TurnStarted = Extract<TurnSignal, { type: 'turn_started' }>;
 type TurnEnded = Extract<TurnSignal, { type: 'turn_ended' }>;
@@ -40,11 +42,19 @@ export function isBusyError(err: unknown): boolean {
 export class PromptFlow {
   private readonly sends = new WeakMap<QueuedPrompt, SendState>();
   private readonly boundaries = new WeakMap<SessionState, { count: number; failed: boolean }>();
+  private readonly watchdog: StopWatchdog;
 
   constructor(
     private readonly core: HubCore,
     private readonly hooks: PromptFlowHooks,
-  ) {}
+  ) {
+    this.watchdog = new StopWatchdog(core.config.limits.stopSettleMs, (sessionId, target) => this.onStopUnconfirmed(sessionId, target));
+  }
+
+  /** Clears the stop-watchdog timers (the hub is closing). */
+  close(): void {
+    this.watchdog.close();
+  }
 
   /** Queues a prompt; resolves when its own turn ends. */
   prompt(client: ClientPort, session: SessionState, content: ContentBlock[]): Promise<PromptResult & { queuedBehind: number }> {
@@ -132,6 +142,7 @@ export class PromptFlow {
       return;
     }
     if (!running && session.runningTurnId === sig.turnId) {
+      this.watchdog.clear(session.sessionId);
       session.turnState = 'idle';
       session.runningTurnId = undefined;
       session.runningBy = undefined;
@@ -150,6 +161,7 @@ export class PromptFlow {
     if (running && send && (send.accepted || running.turnId !== undefined)) this.finish(session, running, failed ? undefined : { stopReason: 'end_turn', ...(running.turnId ? { turnId: running.turnId } : {}) }, failed);
     session.queue.markReady();
     if (!session.queue.running && session.turnState !== 'idle') {
+      this.watchdog.clear(session.sessionId);
       session.turnState = 'idle';
       session.runningTurnId = undefined;
       session.runningBy = undefined;
@@ -169,11 +181,46 @@ export class PromptFlow {
     const busy = session.queue.running !== undefined || session.turnState !== 'idle';
     if (busy) session.turnState = 'stopping';
     this.core.publishTurnState(session);
-    if (busy) await this.stop(session);
+    if (!busy) return;
+    // Armed before the stop is written: a stop that is never answered must not hang the turn either.
+    this.watchdog.arm(session.sessionId, { prompt: session.queue.running, turnId: session.queue.running?.turnId ?? session.runningTurnId });
+    await this.stop(session);
+  }
+
+  /**
+   * The child did not end the stopped turn within `stopSettleMs` (§11 item 7): end it here — the
+   * running prompt answers `cancelled`, the session goes idle. Guarded by the prompt and turn
+   * that were stopped, so a turn that started since is never touched; the real end, if it comes
+   * later, finds nothing left to resolve (finish() and onTurnEnded() match the running prompt).
+   */
+  private onStopUnconfirmed(sessionId: string, target: StopTarget): void {
+    const session = this.core.sessions.get(sessionId);
+    if (!session) return;
+    const running = session.queue.running;
+    if (running !== target.prompt) return;
+    const turnId = target.turnId ?? running?.turnId ?? session.runningTurnId;
+    if (target.turnId !== undefined && session.runningTurnId !== undefined && session.runningTurnId !== target.turnId) return;
+    if (!running && session.turnState !== 'stopping') return;
+    this.core.logger.warn({ sessionId, turnId, stopSettleMs: this.core.config.limits.stopSettleMs }, 'the agent did not confirm the stop; ending the turn locally');
+    if (running) {
+      session.queue.finishRunning();
+      running.resolve({ stopReason: 'cancelled', ...(turnId === undefined ? {} : { turnId }) });
+    }
+    session.turnState = 'idle';
+    session.runningTurnId = undefined;
+    session.runningBy = undefined;
+    // The synthesised end counts as the ready boundary: a child that never sends
+    // `prompt_completed` would otherwise stall the queue for good, which is the failure this
+    // watchdog exists for. Sending early is safe — a child still busy answers -32010, and
+    // write() puts the prompt back at the head to wait for the real boundary (§11.6).
+    session.queue.markReady();
+    this.core.publishTurnState(session);
+    this.pump(session);
   }
 
   /** The backend restarted: the running turn is gone; queued prompts wait for the new child. */
   onBackendLost(session: SessionState): void {
+    this.watchdog.clear(session.sessionId);
     const running = session.queue.finishRunning();
     if (running) running.reject(new HubError('HUB_ERR_BACKEND_UNAVAILABLE', 'The agent restarted during this turn'));
     session.queue.markReady();
@@ -201,6 +248,7 @@ export class PromptFlow {
 
   private finish(session: SessionState, prompt: QueuedPrompt, result: PromptResult | undefined, failed: boolean): void {
     if (session.queue.running !== prompt) return;
+    this.watchdog.clear(session.sessionId);
     session.queue.finishRunning();
     if (failed || !result) prompt.reject(new HubError('HUB_ERR_BACKEND', 'The agent could not run this prompt', { promptId: prompt.promptId }));
     else prompt.resolve(result);

@@ -15,7 +15,7 @@ import type { BackendNotification, BackendPort } from '../../src/domain/backend-
 import type { ClientPort } from '../../src/domain/client-port.js';
 import { Hub } from '../../src/domain/hub.js';
 import type { LIMITS } from '../../src/limits.js';
-import { createLogger } from '../../src/logger.js';
+import { createLogger, type Logger } from '../../src/logger.js';
 
 const frameSchema = z.looseObject({ method: z.string(), params: z.unknown() });
 export type Frame = z.infer<typeof frameSchema>;
@@ -198,10 +198,10 @@ export interface DomainRig {
  * A real Hub over the real backend link and the real simulator child. `requests` records the
  * methods the domain asked the link for (a wrapper that counts, not a fake: calls go through).
  */
-export async function startRig(opts: { limits?: Partial<Record<keyof typeof LIMITS, number>>; simArgs?: string[] } = {}): Promise<DomainRig> {
+export async function startRig(opts: { limits?: Partial<Record<keyof typeof LIMITS, number>>; simArgs?: string[]; logger?: Logger } = {}): Promise<DomainRig> {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'zcode-hub-domain-'));
   const config = testConfig(root, opts.limits, opts.simArgs);
-  const logger = createLogger({ level: process.env.ZCODE_HUB_TEST_LOG ?? 'silent' });
+  const logger = opts.logger ?? createLogger({ level: process.env.ZCODE_HUB_TEST_LOG ?? 'silent' });
   const link = createBackend(config, logger, { env: { ...process.env, HOME: root } });
   const requests: string[] = [];
   const notifications: BackendNotification[] = [];

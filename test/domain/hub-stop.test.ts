@@ -1,0 +1,86 @@
+/**
+ * The stop watchdog (ZCODE-PROTOCOL §11 item 7) against the real simulator: with `--ignore-stop`
+ * the child answers the stop but keeps streaming, so the hub ends the turn itself after
+ * `stopSettleMs`; without it, the real `turn.completed` arrives first and nothing is synthesised.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { createLogger } from '../../src/logger.js';
+import { RecorderClient, startRig, until, type DomainRig } from './helpers.js';
+
+let rig: DomainRig | undefined;
+afterEach(async () => {
+  await rig?.close();
+  rig = undefined;
+});
+
+const text = (t: string) => [{ type: 'text' as const, text: t }];
+const SYNTHESISED = 'the agent did not confirm the stop; ending the turn locally';
+
+/** A logger that keeps its lines, to see whether the watchdog fired. */
+function capturingLogger(): { logger: ReturnType<typeof createLogger>; messages: () => string[] } {
+  const lines: string[] = [];
+  const logger = createLogger({ level: 'warn', destination: { write: (line: string) => void lines.push(line) } });
+  return { logger, messages: () => lines.map((l) => (JSON.parse(l) as { msg: string }).msg) };
+}
+
+/** `turn.completed` turn ids the child wrote for a session so far. */
+function completedTurns(r: DomainRig, sessionId: string): string[] {
+  return r.notifications
+    .filter((n) => n.method === 'session/event')
+    .map((n) => n.params as { sessionId?: string; type?: string; turnId?: string; payload?: { turnId?: string } })
+    .filter((e) => e.sessionId === sessionId && e.type === 'turn.completed')
+    .map((e) => e.turnId ?? e.payload?.turnId ?? '');
+}
+
+type TurnStateNote = { state: string; turnId?: string; queue: unknown[] };
+
+describe('Hub over the real simulator: stop watchdog', () => {
+  it('a stop the child never completes: the prompt resolves cancelled after stopSettleMs, idle is published, the queue continues after the real boundary, the late end resolves nothing twice', async () => {
+    const log = capturingLogger();
+    rig = await startRig({ limits: { stopSettleMs: 300 }, simArgs: ['--ignore-stop', '--scenario', 'slow', '--turn-delay-scale', '0.3'], logger: log.logger });
+    const r = rig;
+    const a = new RecorderClient({ name: 'a' });
+    const b = new RecorderClient({ name: 'b' });
+    const { sessionId } = await r.hub.newSession(a, { cwd: r.config.workspace });
+    await r.hub.loadSession(b, sessionId, { history: false });
+    const running = r.hub.prompt(a, sessionId, text('long one'));
+    const queued = r.hub.prompt(b, sessionId, text('next one'));
+    const started = await a.waitFor(() => (a.notes('_zcode/turn_state') as TurnStateNote[]).find((t) => t.state === 'running' && t.turnId !== undefined), 'turn started');
+    await r.hub.cancel(a, sessionId);
+    const result = await running;
+    expect(result).toMatchObject({ stopReason: 'cancelled', turnId: started.turnId });
+    // Synthesised: the child has not ended that turn.
+    expect(completedTurns(r, sessionId)).not.toContain(started.turnId);
+    expect(log.messages().filter((m) => m === SYNTHESISED)).toHaveLength(1);
+    const states = (a.notes('_zcode/turn_state') as TurnStateNote[]).map((t) => t.state);
+    expect(states.slice(states.indexOf('stopping'))).toContain('idle');
+    // b's prompt stayed queued (another client's) and runs once the child's own boundary arrives.
+    const next = await queued;
+    expect(next.stopReason).toBe('end_turn');
+    expect(next.turnId).toBeDefined();
+    expect(next.turnId).not.toBe(started.turnId);
+    // The stopped turn did end for real later, before b's turn ran; it resolved nothing again.
+    const completed = completedTurns(r, sessionId);
+    expect(completed.indexOf(started.turnId as string)).toBeGreaterThan(-1);
+    expect(completed.indexOf(started.turnId as string)).toBeLessThan(completed.indexOf(next.turnId as string));
+    expect(log.messages().filter((m) => m === SYNTHESISED)).toHaveLength(1);
+    await until(() => (a.notes('_zcode/turn_state') as TurnStateNote[]).at(-1)?.state === 'idle', 'idle at the end');
+  }, 60_000);
+
+  it('a stop the child completes: the real end wins and the watchdog never fires', async () => {
+    const log = capturingLogger();
+    rig = await startRig({ limits: { stopSettleMs: 300 }, simArgs: ['--scenario', 'slow'], logger: log.logger });
+    const r = rig;
+    const a = new RecorderClient();
+    const { sessionId } = await r.hub.newSession(a, { cwd: r.config.workspace });
+    const running = r.hub.prompt(a, sessionId, text('long one'));
+    const started = await a.waitFor(() => (a.notes('_zcode/turn_state') as TurnStateNote[]).find((t) => t.turnId !== undefined), 'turn started');
+    await r.hub.cancel(a, sessionId);
+    expect(await running).toMatchObject({ stopReason: 'cancelled', turnId: started.turnId });
+    expect(completedTurns(r, sessionId)).toContain(started.turnId);
+    // Past the settle time nothing is synthesised (the real end cleared the timer).
+    await new Promise((resolve) => setTimeout(resolve, 900));
+    expect(log.messages()).not.toContain(SYNTHESISED);
+    expect((a.notes('_zcode/turn_state') as TurnStateNote[]).at(-1)?.state).toBe('idle');
+  }, 60_000);
+});
