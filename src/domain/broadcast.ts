@@ -1,9 +1,10 @@
 /**
- * Broadcast (HUB-DESIGN §4.3): one event is serialized once and the same string goes to every
- * attached client. Replay and live never interleave for one client: while a client replays,
+ * Broadcast (HUB-DESIGN §4.3): one event is serialized and UTF-8-encoded once and the same
+ * {@link Frame} goes to every attached client. Replay and live never interleave for one client: while a client replays,
  * live frames for it wait in its own buffer and follow the replay (§4.2).
  */
 import type { ClientPort } from './client-port.js';
+import { Frame } from './frame.js';
 import { HUB_ERRORS } from '../errors.js';
 
 /** Counters for FAN-03 (serializations, not sends) and /metrics. */
@@ -19,7 +20,7 @@ export interface Attachment {
   sessionId: string;
   /** True while a replay is being sent; live frames are buffered meanwhile. */
   replaying: boolean;
-  buffer: string[];
+  buffer: Frame[];
   /** Set when live frames overflowed the buffer during a replay: the client must resume instead. */
   overflowed?: boolean;
   attachedAt: number;
@@ -32,22 +33,22 @@ export class Broadcaster {
   /** @param maxReplayBuffer frames buffered per replaying client (LIMITS.journalMaxUpdates). */
   constructor(private readonly maxReplayBuffer: number) {}
 
-  /** JSON-RPC notification → string, counted once however many clients receive it. */
-  serialize(method: string, params: unknown): string {
+  /** JSON-RPC notification → encoded frame, counted once however many clients receive it. */
+  serialize(method: string, params: unknown): Frame {
     this.stats.serializations += 1;
-    return JSON.stringify({ jsonrpc: '2.0', method, params });
+    return new Frame(JSON.stringify({ jsonrpc: '2.0', method, params }));
   }
 
   /** Sends a frame to one client now (no replay buffering: connection-level notifications). */
-  sendNow(client: ClientPort, frame: string): void {
+  sendNow(client: ClientPort, frame: Frame): void {
     if (!client.open) return;
     client.sendFrame(frame);
     this.stats.framesSent += 1;
-    this.stats.bytesSent += frame.length;
+    this.stats.bytesSent += frame.bytes.length;
   }
 
   /** Sends a session frame to one attachment, or buffers it while the attachment replays. */
-  deliver(attachment: Attachment, frame: string): void {
+  deliver(attachment: Attachment, frame: Frame): void {
     if (attachment.replaying) {
       // The buffer only grows while a history request to the child is in flight (bounded by its timeout).
       if (attachment.buffer.length < this.maxReplayBuffer) attachment.buffer.push(frame);
@@ -58,7 +59,7 @@ export class Broadcaster {
   }
 
   /** The same frame to every attachment. */
-  fanOut(attachments: Iterable<Attachment>, frame: string): void {
+  fanOut(attachments: Iterable<Attachment>, frame: Frame): void {
     for (const a of attachments) this.deliver(a, frame);
   }
 

@@ -1,4 +1,5 @@
 import type { Identity } from '../auth/identity.js';
+import type { Frame } from './frame.js';
 
 /**
  * The domain's view of one connected client (implemented by src/gateway for WebSocket
@@ -16,10 +17,11 @@ export interface ClientPort {
   /** Declared at `initialize`: `clientCapabilities.elicitation.form`. */
   readonly elicitationForm: boolean;
   /**
-   * Queues an already-serialized JSON-RPC message (the same string goes to every client of a
-   * broadcast, HUB-DESIGN §4.3). Never throws; a client over budget is closed by the gateway.
+   * Queues an already-serialized, already-encoded JSON-RPC message (the same `Frame` goes to
+   * every client of a broadcast, HUB-DESIGN §4.3). Never throws; a client over budget is closed
+   * by the gateway.
    */
-  sendFrame(frame: string): void;
+  sendFrame(frame: Frame): void;
   /**
    * Sends a request to the client. `response` settles with the client's result, or rejects
    * (client error, or the connection closed). Ids are allocated by the gateway.

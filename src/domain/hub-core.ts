@@ -12,6 +12,7 @@ import { HubError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { Broadcaster, type Attachment } from './broadcast.js';
 import type { ClientPort } from './client-port.js';
+import type { Frame } from './frame.js';
 import { InteractionRegistry } from './interactions.js';
 import { SessionState } from './session-state.js';
 
@@ -97,13 +98,13 @@ export class HubCore {
    * gets only the seq.
    */
   emitUpdate(session: SessionState, update: SessionUpdate, exceptClientId?: string, extraMeta?: Record<string, unknown>): void {
-    const entry = session.journal.append((seq, epoch) =>
+    const { entry, frame } = session.journal.append((seq, epoch) =>
       this.broadcaster.serialize('session/update', { sessionId: session.sessionId, update, _meta: { zcode: { seq, epoch, ...extraMeta } } }),
     );
-    let own: string | undefined;
+    let own: Frame | undefined;
     for (const a of session.attachments.values()) {
       if (a.client.clientId !== exceptClientId) {
-        this.broadcaster.deliver(a, entry.frame);
+        this.broadcaster.deliver(a, frame);
       } else {
         // The prompter already shows its own prompt; it gets the seq without the content, so its
         // seq stream stays gap-free (docs/CLIENT-PROTOCOL.md `_zcode/own_update`).
@@ -116,7 +117,7 @@ export class HubCore {
 
   /** A non-journaled notification to every client attached to a session (one serialization). */
   notifySession(session: SessionState, method: string, params: unknown, filter?: (a: Attachment) => boolean): void {
-    let frame: string | undefined;
+    let frame: Frame | undefined;
     for (const a of session.attachments.values()) {
       if (filter && !filter(a)) continue;
       frame ??= this.broadcaster.serialize(method, params);

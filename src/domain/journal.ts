@@ -4,6 +4,7 @@
  * session) and the hub epoch it was emitted in. Replay sends the stored string, so a replayed
  * update is byte-identical to the live one.
  */
+import type { Frame } from './frame.js';
 
 /** One journaled update. */
 export interface JournalEntry {
@@ -11,6 +12,7 @@ export interface JournalEntry {
   epoch: string;
   /** The serialized JSON-RPC notification, exactly as sent live. */
   frame: string;
+  /** Its UTF-8 length (what the byte cap counts). */
   bytes: number;
 }
 
@@ -75,17 +77,19 @@ export class Journal {
 
   /**
    * Reserves the next seq and stores the frame `build(seq, epoch)` returns. The builder
-   * serializes once; the caller sends the same string to every attached client.
+   * serializes and encodes once; the caller sends the returned frame to every attached client.
+   * Only the text is kept: a one-byte string costs what its bytes cost, and small encodings are
+   * slices of Buffer's shared 8 KiB pool, which a long-lived ring would pin.
    */
-  append(build: (seq: number, epoch: string) => string): JournalEntry {
+  append(build: (seq: number, epoch: string) => Frame): { entry: JournalEntry; frame: Frame } {
     const seq = this.last + 1;
     const frame = build(seq, this.currentEpoch);
-    const entry: JournalEntry = { seq, epoch: this.currentEpoch, frame, bytes: Buffer.byteLength(frame, 'utf8') };
+    const entry: JournalEntry = { seq, epoch: this.currentEpoch, frame: frame.text, bytes: frame.bytes.length };
     this.last = seq;
     this.entries.push(entry);
     this.bytes += entry.bytes;
     this.trim();
-    return entry;
+    return { entry, frame };
   }
 
   /**

@@ -12,6 +12,7 @@ import { parseMessages, type MessageWithParts } from '../acp/message-schema.js';
 import { messagesToUpdates } from '../acp/translate-history.js';
 import type { Attachment } from './broadcast.js';
 import type { ClientPort } from './client-port.js';
+import { Frame } from './frame.js';
 import { toHubError, type HubCore } from './hub-core.js';
 import type { SessionState } from './session-state.js';
 import { messagesResultSchema } from './snapshot-schema.js';
@@ -101,7 +102,8 @@ export class SessionAttach {
       const gap = session.journal.since(p.afterSeq, p.epoch);
       if (gap.kind === 'exact') {
         // Synchronous: nothing can interleave with these sends.
-        for (const e of gap.entries) this.core.broadcaster.sendNow(attachment.client, e.frame);
+        // One encoding per replayed update for this client (ws encoded every string send before).
+        for (const e of gap.entries) this.core.broadcaster.sendNow(attachment.client, new Frame(e.frame));
         return { recovered: true, replayed: gap.entries.length, hasMore: false };
       }
       const meta = await this.replayHistory(attachment, session, p.limit ?? this.core.config.limits.replayMaxMessages);

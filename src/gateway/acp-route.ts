@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { HubError } from '../errors.js';
 import { GatewayServer, type GatewayServerDeps } from './gateway-server.js';
 import { LEGACY_INSTANCE_ID, profileFor } from './legacy-profile.js';
+import { corkableSocket } from './write-batch.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -54,7 +55,8 @@ export const gatewayPlugin = fp(
           socket.close(4401, 'unauthenticated');
           return;
         }
-        gateway.accept(socket, req.identity, profileFor(req.query.instance));
+        // The upgrade request's socket is the TCP socket `ws` writes to (it keeps its own private).
+        gateway.accept(socket, req.identity, profileFor(req.query.instance), corkableSocket(req.raw.socket));
       },
     );
   },

@@ -2,9 +2,11 @@ import { randomUUID } from 'node:crypto';
 import type { WebSocket } from 'ws';
 import type { Identity } from '../auth/identity.js';
 import type { ClientPort } from '../domain/client-port.js';
+import { Frame } from '../domain/frame.js';
 import type { Logger } from '../logger.js';
 import { CLOSE } from './close-codes.js';
 import { errorFrame, notificationFrame, requestFrame, resultFrame, type RpcErrorObject, type RpcId } from './jsonrpc.js';
+import { MAX_BATCH_BYTES, type Batched, type Corkable, type WriteBatcher } from './write-batch.js';
 
 /** The limits one connection enforces (a slice of `config.limits`). */
 export interface ConnectionLimits {
@@ -25,6 +27,15 @@ export class ClientRequestError extends Error {
   }
 }
 
+/** The TCP socket under the WebSocket and the gateway's batcher (write-batch.ts). */
+export interface SendBatching {
+  tcp: Corkable;
+  batcher: WriteBatcher;
+}
+
+/** `ws` send options for a pre-encoded JSON-RPC message: a text frame (HUB-DESIGN §5). */
+const TEXT_FRAME = { binary: false } as const;
+
 interface PendingRequest {
   method: string;
   resolve: (value: unknown) => void;
@@ -34,9 +45,10 @@ interface PendingRequest {
 /**
  * One authenticated WebSocket client (the hocuspocus `ClientConnection`): the domain's
  * {@link ClientPort} over a `ws` socket. Sending never awaits the client: frames go straight to
- * `ws`, and a client whose buffered bytes exceed its budget is closed 4008 (HUB-DESIGN §4.3).
+ * `ws` (batched per event-loop turn when the TCP socket is known, write-batch.ts), and a client
+ * whose buffered bytes exceed its budget is closed 4008 (HUB-DESIGN §4.3).
  */
-export class ClientConnection implements ClientPort {
+export class ClientConnection implements ClientPort, Batched {
   readonly clientId = randomUUID();
   displayName: string;
   elicitationForm = false;
@@ -51,6 +63,11 @@ export class ClientConnection implements ClientPort {
   private readonly pending = new Map<RpcId, PendingRequest>();
   private readonly closeListeners: Array<(code: number, reason: string) => void> = [];
   private graceTimer: NodeJS.Timeout | undefined;
+  /** True while the TCP socket is corked for this turn's frames. */
+  private corked = false;
+  /** Bytes the kernel had not taken when this turn's batch began: the backlog the budget judges. */
+  private backlogAtCork = 0;
+  private batchedBytes = 0;
 
   constructor(
     private readonly socket: WebSocket,
@@ -58,6 +75,7 @@ export class ClientConnection implements ClientPort {
     readonly profile: 'acp' | 'legacy',
     private readonly limits: ConnectionLimits,
     readonly logger: Logger,
+    private readonly batching?: SendBatching,
   ) {
     this.displayName = identity.name;
     socket.on('close', (code: number, reason: Buffer) => this.finish(code, reason.toString('utf8')));
@@ -76,18 +94,42 @@ export class ClientConnection implements ClientPort {
     this.closeListeners.push(listener);
   }
 
-  /** Queues a serialized frame; over budget the client is closed 4008 (never throws, never awaits). */
-  sendFrame(frame: string): void {
+  /** Queues an encoded frame; over budget the client is closed 4008 (never throws, never awaits). */
+  sendFrame(frame: Frame): void {
     if (this.closed) return;
+    const size = frame.bytes.length;
+    // Every byte not yet handed to the kernel: earlier turns' backlog plus this turn's batch.
     const buffered = this.socket.bufferedAmount;
     // A backlog is what the budget bounds: one frame larger than the budget (an image prompt
-    // echoed to the others) still goes out to a client that keeps up.
-    if (buffered > 0 && buffered + Buffer.byteLength(frame) > this.limits.clientOutboundBudgetBytes) {
-      this.logger.warn({ buffered, frameBytes: Buffer.byteLength(frame) }, 'client over its outbound budget: closing 4008');
+    // echoed to the others) still goes out to a client that keeps up. This turn's batch is no
+    // backlog (the kernel has not been offered it yet), so it does not count as one.
+    const backlog = this.corked ? this.backlogAtCork : buffered;
+    if (backlog > 0 && buffered + size > this.limits.clientOutboundBudgetBytes) {
+      this.logger.warn({ clientId: this.clientId, buffered, frameBytes: size }, 'client over its outbound budget: closing 4008');
       this.close(CLOSE.SLOW_CONSUMER, 'slow consumer');
       return;
     }
-    this.socket.send(frame);
+    if (this.batching && !this.corked) {
+      this.backlogAtCork = buffered;
+      this.corked = true;
+      this.batching.tcp.cork();
+      this.batching.batcher.hold(this);
+    }
+    this.socket.send(frame.bytes, TEXT_FRAME);
+    if (this.corked && (this.batchedBytes += size) >= MAX_BATCH_BYTES) this.flushBatch();
+  }
+
+  /** Uncorks the TCP socket: this turn's frames go to the kernel in one write (idempotent). */
+  flushBatch(): void {
+    if (!this.corked) return;
+    this.corked = false;
+    this.batchedBytes = 0;
+    this.batching?.tcp.uncork();
+  }
+
+  /** Encodes and queues a frame built for this client alone. */
+  private sendText(text: string): void {
+    this.sendFrame(new Frame(text));
   }
 
   /** Sends a hub → client request; `response` settles with the client's answer. */
@@ -102,7 +144,7 @@ export class ClientConnection implements ClientPort {
     });
     // A rejection nobody awaits must not become an unhandled rejection (the domain may drop it).
     response.catch(() => undefined);
-    this.sendFrame(requestFrame(id, method, params));
+    this.sendText(requestFrame(id, method, params));
     return { id, response };
   }
 
@@ -113,22 +155,22 @@ export class ClientConnection implements ClientPort {
     this.pending.delete(id);
     entry.reject(new ClientRequestError('withdrawn', `${entry.method} withdrawn`));
     const params = this.profile === 'legacy' ? { requestId: id, id } : { requestId: id };
-    this.sendFrame(notificationFrame('$/cancel_request', params));
+    this.sendText(notificationFrame('$/cancel_request', params));
   }
 
   /** Sends a notification built for this client alone (per-client frames are rare: presence, errors). */
   notify(method: string, params: unknown): void {
-    this.sendFrame(notificationFrame(method, params));
+    this.sendText(notificationFrame(method, params));
   }
 
   /** Answers one of the client's requests. */
   respond(id: RpcId, result: unknown): void {
-    this.sendFrame(resultFrame(id, result));
+    this.sendText(resultFrame(id, result));
   }
 
   /** Answers one of the client's requests with an error. */
   respondError(id: RpcId | null, error: RpcErrorObject): void {
-    this.sendFrame(errorFrame(id, error));
+    this.sendText(errorFrame(id, error));
   }
 
   /** Routes the client's answer to one of our requests; unknown ids (late, withdrawn) are ignored. */
@@ -176,6 +218,8 @@ export class ClientConnection implements ClientPort {
   close(code: number, reason: string): void {
     if (this.closed) return;
     this.socket.close(code, reason);
+    // The close frame leaves with whatever this turn batched, not at the end of the turn.
+    this.flushBatch();
     this.graceTimer = setTimeout(() => this.socket.terminate(), this.limits.wsCloseGraceMs);
     this.graceTimer.unref();
     this.finish(code, reason);
@@ -190,6 +234,7 @@ export class ClientConnection implements ClientPort {
   /** Idempotent end of life: pending requests reject with a typed error, listeners run once. */
   private finish(code: number, reason: string): void {
     if (this.graceTimer && this.socket.readyState === this.socket.CLOSED) clearTimeout(this.graceTimer);
+    this.flushBatch();
     if (this.closed) return;
     this.closed = true;
     for (const entry of this.pending.values()) entry.reject(new ClientRequestError('closed', 'connection closed'));

@@ -7,6 +7,7 @@ import { ClientConnection } from './client-connection.js';
 import { CLOSE } from './close-codes.js';
 import { Dispatcher } from './dispatch.js';
 import type { GatewayHub } from './hub-api.js';
+import { WriteBatcher, type Corkable } from './write-batch.js';
 
 export interface GatewayServerDeps {
   hub: GatewayHub;
@@ -29,6 +30,8 @@ export class GatewayServer {
   private readonly conns = new Map<string, ClientConnection>();
   private readonly perToken = new Map<string, number>();
   private readonly dispatcher: Dispatcher;
+  /** One end-of-turn flush for every connection's batched frames (write-batch.ts). */
+  private readonly batcher = new WriteBatcher();
   private heartbeatTimer: NodeJS.Timeout | undefined;
   private unsubscribeRevoked: (() => void) | undefined;
   private closing = false;
@@ -75,10 +78,14 @@ export class GatewayServer {
     return undefined;
   }
 
-  /** Takes over an upgraded socket of an authenticated caller. */
-  accept(socket: WebSocket, identity: Identity, profile: 'acp' | 'legacy'): ClientConnection | undefined {
+  /**
+   * Takes over an upgraded socket of an authenticated caller. `tcp` is the TCP socket under
+   * `socket`; with it, frames are batched per event-loop turn (write-batch.ts).
+   */
+  accept(socket: WebSocket, identity: Identity, profile: 'acp' | 'legacy', tcp?: Corkable): ClientConnection | undefined {
     const limits = this.deps.config.limits;
-    const conn = new ClientConnection(socket, identity, profile, limits, this.deps.logger.child({ component: 'gateway' }));
+    const batching = tcp ? { tcp, batcher: this.batcher } : undefined;
+    const conn = new ClientConnection(socket, identity, profile, limits, this.deps.logger.child({ component: 'gateway' }), batching);
     const log = conn.logger.child({ clientId: conn.clientId });
     // ws emits 'error' before closing on a protocol error (1009 too big, 1007 bad UTF-8): log, never crash.
     socket.on('error', (err) => log.info({ err: { message: err.message, code: (err as { code?: string }).code } }, 'socket error'));

@@ -1,5 +1,4 @@
 import { cancelBackgroundTaskParams, compactParams, forkParams, goalParams, interactionsListParams, loadEarlierParams } from './acp-schemas.js';
-import { notificationFrame } from './jsonrpc.js';
 import { method, type MethodSpec } from './method-spec.js';
 
 /** The default page of `_zcode/load_earlier` when the client names no limit. */
@@ -11,7 +10,7 @@ const loadEarlier = method(loadEarlierParams, 'view', async (ctx, conn, p, name)
   if (name === 'session/load_earlier' && conn.profile === 'legacy') {
     // zcode-acp-remote collects the page as `session/update` notifications sent before the
     // result, then reads `replayMeta` from the result (HUB-DESIGN §5.1).
-    for (const update of page.updates) conn.sendFrame(notificationFrame('session/update', { sessionId: p.sessionId, update, _meta: { zcode: { earlier: true } } }));
+    for (const update of page.updates) conn.notify('session/update', { sessionId: p.sessionId, update, _meta: { zcode: { earlier: true } } });
     return { replayMeta: { cursor: page.cursor, hasMore: page.hasMore }, cursor: page.cursor, hasMore: page.hasMore };
   }
   return { updates: page.updates, ...(page.cursor !== undefined ? { cursor: page.cursor } : {}), hasMore: page.hasMore };

@@ -13,6 +13,7 @@ import { buildConfig } from '../../src/config/load.js';
 import type { HubConfig } from '../../src/config/schema.js';
 import type { BackendNotification, BackendPort } from '../../src/domain/backend-port.js';
 import type { ClientPort } from '../../src/domain/client-port.js';
+import type { Frame as WireFrame } from '../../src/domain/frame.js';
 import { Hub } from '../../src/domain/hub.js';
 import type { LIMITS } from '../../src/limits.js';
 import { createLogger, type Logger } from '../../src/logger.js';
@@ -40,6 +41,8 @@ export class RecorderClient implements ClientPort {
   readonly elicitationForm: boolean;
   open = true;
   readonly raw: string[] = [];
+  /** The frame objects as handed over (a broadcast hands every client the same one). */
+  readonly sent: WireFrame[] = [];
   readonly frames: Frame[] = [];
   readonly requests: RecordedRequest[] = [];
   readonly cancelled: Array<string | number> = [];
@@ -55,10 +58,11 @@ export class RecorderClient implements ClientPort {
     this.profile = opts.profile ?? 'acp';
   }
 
-  sendFrame(frame: string): void {
+  sendFrame(frame: WireFrame): void {
     if (!this.open) return;
-    this.raw.push(frame);
-    this.frames.push(frameSchema.parse(JSON.parse(frame)));
+    this.sent.push(frame);
+    this.raw.push(frame.text);
+    this.frames.push(frameSchema.parse(JSON.parse(frame.text)));
     this.wake();
   }
 

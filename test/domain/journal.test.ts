@@ -1,15 +1,20 @@
 import { describe, expect, it } from 'vitest';
+import { Frame } from '../../src/domain/frame.js';
 import { Journal } from '../../src/domain/journal.js';
 
-const frame = (seq: number, epoch: string, pad = ''): string => JSON.stringify({ method: 'session/update', params: { seq, epoch, pad } });
+const text = (seq: number, epoch: string, pad = ''): string => JSON.stringify({ method: 'session/update', params: { seq, epoch, pad } });
+const frame = (seq: number, epoch: string, pad = ''): Frame => new Frame(text(seq, epoch, pad));
 
 describe('Journal', () => {
   it('assigns seq +1 per update and stores the exact serialized frame', () => {
     const j = new Journal({ maxUpdates: 10, maxBytes: 1_000_000 }, 'e1');
-    const a = j.append((s, e) => frame(s, e));
+    const a = j.append((s, e) => frame(s, e, 'ü'));
     const b = j.append((s, e) => frame(s, e));
-    expect([a.seq, b.seq]).toEqual([1, 2]);
-    expect(a.frame).toBe(frame(1, 'e1'));
+    expect([a.entry.seq, b.entry.seq]).toEqual([1, 2]);
+    expect(a.entry.frame).toBe(text(1, 'e1', 'ü'));
+    // The frame the caller sends is the one built; the entry counts its UTF-8 bytes.
+    expect(a.frame.text).toBe(a.entry.frame);
+    expect(a.entry.bytes).toBe(Buffer.byteLength(text(1, 'e1', 'ü')));
     expect(j.lastSeq).toBe(2);
   });
 
@@ -34,7 +39,7 @@ describe('Journal', () => {
   });
 
   it('crosses the byte cap: retained bytes stay under the limit', () => {
-    const one = Buffer.byteLength(frame(1, 'e1', 'x'.repeat(100)));
+    const one = Buffer.byteLength(text(1, 'e1', 'x'.repeat(100)));
     const j = new Journal({ maxUpdates: 1_000, maxBytes: one * 3 + 10 }, 'e1');
     for (let i = 0; i < 10; i += 1) j.append((s, e) => frame(s, e, 'x'.repeat(100)));
     expect(j.retainedBytes).toBeLessThanOrEqual(one * 3 + 10);

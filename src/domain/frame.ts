@@ -1,0 +1,13 @@
+/**
+ * One serialized JSON-RPC message, UTF-8-encoded once (HUB-DESIGN §4.3). A broadcast hands the
+ * same `Frame` to every client, so the socket layer neither re-encodes the string nor measures
+ * its length per client: it writes `bytes` as a text frame and budgets `bytes.length`.
+ */
+export class Frame {
+  /** The UTF-8 encoding of `text`: exactly what goes on the wire. */
+  readonly bytes: Buffer;
+
+  constructor(readonly text: string) {
+    this.bytes = Buffer.from(text, 'utf8');
+  }
+}

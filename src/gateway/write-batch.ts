@@ -1,0 +1,59 @@
+/**
+ * Write batching for the broadcast path (HUB-DESIGN §4.3). `ws` writes every frame with its own
+ * socket write, i.e. one `writev` syscall per frame per client: at load L that was 75 % of the
+ * hub's busy time (BENCHMARKS.md, profile at load L). A connection corks its TCP socket at its
+ * first send of an event-loop turn and registers here; one `setImmediate` for the whole gateway
+ * uncorks every registered socket once the turn's I/O callbacks have run, so all frames built
+ * from one child stdout chunk leave in one write per client.
+ */
+
+/**
+ * A batch is flushed early once it holds this many bytes: the kernel is offered large bursts
+ * (a replay, an image echo) at once, so the outbound budget still judges a backlog the kernel
+ * refused rather than bytes held back here, and one writev stays within a few hundred iovecs.
+ */
+export const MAX_BATCH_BYTES = 64 * 1024;
+
+/** The part of a `net.Socket` batching needs. */
+export interface Corkable {
+  cork(): void;
+  uncork(): void;
+}
+
+/** A connection with a corked socket, flushed at the end of the turn. */
+export interface Batched {
+  flushBatch(): void;
+}
+
+/** Flushes every connection that corked its socket during this turn, with one `setImmediate`. */
+export class WriteBatcher {
+  private held = new Set<Batched>();
+  private scheduled = false;
+
+  /** Registers a connection that just corked its socket; it is flushed at the end of the turn. */
+  hold(conn: Batched): void {
+    this.held.add(conn);
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(this.flushAll);
+  }
+
+  private readonly flushAll = (): void => {
+    this.scheduled = false;
+    const held = this.held;
+    this.held = new Set();
+    for (const conn of held) conn.flushBatch();
+  };
+}
+
+/**
+ * The upgraded request's TCP socket when it can be corked. `ws` keeps its socket private; the
+ * HTTP request of an upgrade carries the same `net.Socket` publicly (`req.socket`), which is
+ * what the gateway hands in. Anything else (an injected test stream) is sent unbatched.
+ */
+export function corkableSocket(socket: unknown): Corkable | undefined {
+  if (typeof socket !== 'object' || socket === null) return undefined;
+  const s = socket as Partial<Corkable> & { destroyed?: unknown };
+  if (typeof s.cork !== 'function' || typeof s.uncork !== 'function' || s.destroyed === true) return undefined;
+  return s as Corkable;
+}
