@@ -68,13 +68,15 @@ export class ClientConnection implements ClientPort, Batched {
   /** Bytes the kernel had not taken when this turn's batch began: the backlog the budget judges. */
   private backlogAtCork = 0;
   private batchedBytes = 0;
+  private childLogger: Logger | undefined;
 
   constructor(
     private readonly socket: WebSocket,
     readonly identity: Identity,
     readonly profile: 'acp' | 'legacy',
     private readonly limits: ConnectionLimits,
-    readonly logger: Logger,
+    /** The gateway's logger, shared by every connection. */
+    private readonly baseLogger: Logger,
     private readonly batching?: SendBatching,
   ) {
     this.displayName = identity.name;
@@ -82,6 +84,14 @@ export class ClientConnection implements ClientPort, Batched {
     socket.on('pong', () => {
       this.alive = true;
     });
+  }
+
+  /**
+   * This connection's logger (carries `clientId`). Made on first use: most connections never log
+   * beyond connect/disconnect, which the gateway writes with the shared logger (B-MEM).
+   */
+  get logger(): Logger {
+    return (this.childLogger ??= this.baseLogger.child({ clientId: this.clientId }));
   }
 
   /** True while the socket is open and we have not decided to close it. */
@@ -105,7 +115,7 @@ export class ClientConnection implements ClientPort, Batched {
     // backlog (the kernel has not been offered it yet), so it does not count as one.
     const backlog = this.corked ? this.backlogAtCork : buffered;
     if (backlog > 0 && buffered + size > this.limits.clientOutboundBudgetBytes) {
-      this.logger.warn({ clientId: this.clientId, buffered, frameBytes: size }, 'client over its outbound budget: closing 4008');
+      this.logger.warn({ buffered, frameBytes: size }, 'client over its outbound budget: closing 4008');
       this.close(CLOSE.SLOW_CONSUMER, 'slow consumer');
       return;
     }

@@ -30,6 +30,8 @@ export class GatewayServer {
   private readonly conns = new Map<string, ClientConnection>();
   private readonly perToken = new Map<string, number>();
   private readonly dispatcher: Dispatcher;
+  /** One logger for every connection: a child per connection costs memory per idle client (B-MEM). */
+  private readonly log: Logger;
   /** One end-of-turn flush for every connection's batched frames (write-batch.ts). */
   private readonly batcher = new WriteBatcher();
   private heartbeatTimer: NodeJS.Timeout | undefined;
@@ -37,6 +39,7 @@ export class GatewayServer {
   private closing = false;
 
   constructor(private readonly deps: GatewayServerDeps) {
+    this.log = deps.logger.child({ component: 'gateway' });
     this.dispatcher = new Dispatcher({
       hub: deps.hub,
       version: deps.version,
@@ -85,10 +88,10 @@ export class GatewayServer {
   accept(socket: WebSocket, identity: Identity, profile: 'acp' | 'legacy', tcp?: Corkable): ClientConnection | undefined {
     const limits = this.deps.config.limits;
     const batching = tcp ? { tcp, batcher: this.batcher } : undefined;
-    const conn = new ClientConnection(socket, identity, profile, limits, this.deps.logger.child({ component: 'gateway' }), batching);
-    const log = conn.logger.child({ clientId: conn.clientId });
+    const conn = new ClientConnection(socket, identity, profile, limits, this.log, batching);
+    const clientId = conn.clientId;
     // ws emits 'error' before closing on a protocol error (1009 too big, 1007 bad UTF-8): log, never crash.
-    socket.on('error', (err) => log.info({ err: { message: err.message, code: (err as { code?: string }).code } }, 'socket error'));
+    socket.on('error', (err) => this.log.info({ clientId, err: { message: err.message, code: (err as { code?: string }).code } }, 'socket error'));
     const refused = this.admissionError(identity);
     if (refused) {
       // The pre-upgrade check raced with another upgrade of the same token.
@@ -106,7 +109,7 @@ export class GatewayServer {
       else this.perToken.delete(identity.tokenId);
       // A close never settles or cancels anything: the domain only detaches (HUB-DESIGN §4.5).
       if (conn.initialized) this.deps.hub.disconnect(conn.clientId);
-      log.info({ code }, 'client disconnected');
+      this.log.info({ clientId, code }, 'client disconnected');
       this.deps.onConnectionClosed?.(code);
     });
     socket.on('message', (data: Buffer | ArrayBuffer | Buffer[], isBinary: boolean) => {
@@ -118,7 +121,7 @@ export class GatewayServer {
       const text = Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.from(data).toString('utf8');
       this.dispatcher.handleText(conn, text);
     });
-    log.info({ profile, scope: identity.scope, name: identity.name }, 'client connected');
+    this.log.info({ clientId, profile, scope: identity.scope, name: identity.name }, 'client connected');
     return conn;
   }
 
