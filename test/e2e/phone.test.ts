@@ -27,7 +27,7 @@ afterAll(async () => {
 });
 
 describe('phone web app', () => {
-  it('shows the pairing screen to a new device (initial load under 300 KB gzipped) and pairs with a one-time code', async () => {
+  it('[WEB-01] shows the pairing screen to a new device (initial load under 300 KB gzipped) and pairs with a one-time code', async () => {
     const { page } = phone;
     const loaded: Array<{ url: string; gz: number }> = [];
     const onResponse = async (r: import('playwright-core').Response) => {
@@ -49,7 +49,7 @@ describe('phone web app', () => {
     expect(await page.evaluate(() => document.cookie)).not.toContain('zcode_hub_token');
   });
 
-  it('creates a session in a workspace and streams a Markdown answer with reasoning and a tool card', async () => {
+  it('[WEB-02] creates a session in a workspace and streams a Markdown answer with reasoning and a tool card', async () => {
     const { page } = phone;
     await page.getByTestId('new-session').click();
     await page.getByLabel('Workspace').fill(hub.workspace);
@@ -67,7 +67,7 @@ describe('phone web app', () => {
     await shoot(page, 'chat');
   });
 
-  it('approves a permission from the bottom sheet', async () => {
+  it('[WEB-03] approves a permission from the bottom sheet', async () => {
     const { page } = phone;
     await sendPrompt(page, 'run the tests, permission needed');
     const sheet = page.getByTestId('interaction-sheet');
@@ -80,7 +80,7 @@ describe('phone web app', () => {
     await expect.poll(() => card.getAttribute('data-status')).toBe('completed');
   });
 
-  it('answers a question: one single-select and one multi-select', async () => {
+  it('[WEB-03] answers a question: one single-select and one multi-select', async () => {
     const { page } = phone;
     await sendPrompt(page, 'I have a question for you');
     const sheet = page.getByTestId('interaction-sheet');
@@ -97,7 +97,7 @@ describe('phone web app', () => {
     await waitIdle(page);
   });
 
-  it('approves a plan', async () => {
+  it('[WEB-03] approves a plan', async () => {
     const { page } = phone;
     await sendPrompt(page, 'make a plan first');
     const sheet = page.getByTestId('interaction-sheet');
@@ -109,7 +109,7 @@ describe('phone web app', () => {
     await page.getByTestId('plan').waitFor();
   });
 
-  it('shows the queue while busy and stops the running turn', async () => {
+  it('[WEB-04] shows the queue while busy and stops the running turn', async () => {
     const { page } = phone;
     await sendPrompt(page, 'slow answer please');
     await page.getByTestId('stop-button').waitFor();
@@ -121,7 +121,7 @@ describe('phone web app', () => {
     await page.getByTestId('queue').waitFor({ state: 'detached' });
   });
 
-  it('attaches a photo (downscaled on a canvas) and switches the mode', async () => {
+  it('[WEB-05] attaches a photo (downscaled on a canvas) and switches the mode', async () => {
     const { page } = phone;
     // A 3000×2000 PNG drawn in the page: the prompt must carry it at most 1600 px wide.
     const png = await page.evaluate(async () => {
@@ -151,7 +151,7 @@ describe('phone web app', () => {
     await expect.poll(() => mode.inputValue()).toBe('build');
   });
 
-  it('[WS-05] loses the connection mid-turn and recovers without losing a message', async () => {
+  it('[WS-05] [WEB-06] loses the connection mid-turn and recovers without losing a message', async () => {
     const { page, context } = phone;
     await sendPrompt(page, 'slow stream while I walk into a tunnel');
     const last = page.getByTestId('agent-message').last();
@@ -182,7 +182,7 @@ describe('phone web app', () => {
     expect(shown.length).toBeGreaterThan(20);
   });
 
-  it('closes the sheet when another device answers first, and says who answered', async () => {
+  it('[WEB-07] closes the sheet when another device answers first, and says who answered', async () => {
     laptop = await openDevice();
     await pair(laptop, hub, 'Laptop browser');
     await laptop.page.goto(`${hub.url}/s/${encodeURIComponent(sessionId)}`);
@@ -201,7 +201,7 @@ describe('phone web app', () => {
     await laptop.page.getByTestId('user-message').filter({ hasText: 'another permission please' }).waitFor();
   });
 
-  it('answers from the inbox over REST on a device that has no session open', async () => {
+  it('[WEB-07] answers from the inbox over REST on a device that has no session open', async () => {
     const tablet = await openDevice();
     try {
       await pair(tablet, hub, 'Tablet');
@@ -222,7 +222,7 @@ describe('phone web app', () => {
     }
   });
 
-  it('lists sessions with live badges, the inbox and settings', async () => {
+  it('[WEB-08] lists sessions with live badges, the inbox and settings', async () => {
     const { page } = phone;
     await page.getByRole('button', { name: 'Back' }).click();
     await page.getByTestId('session-row').first().waitFor();
@@ -239,7 +239,7 @@ describe('phone web app', () => {
     await page.getByTestId('language').selectOption('en');
   });
 
-  it('installs as a PWA and opens offline from the service worker shell', async () => {
+  it('[WEB-09] installs as a PWA and opens offline from the service worker shell', async () => {
     const { page, context } = phone;
     const manifest = (await (await fetch(`${hub.url}/manifest.webmanifest`)).json()) as { display: string; icons: Array<{ sizes: string }> };
     expect(manifest.display).toBe('standalone');
@@ -263,7 +263,7 @@ describe('phone web app', () => {
     offlineWindows.push([start, Date.now()]);
   });
 
-  it('logs no console errors outside the deliberate offline window', () => {
+  it('[WEB-10] logs no console errors outside the deliberate offline window', () => {
     const outside = (d: Device | undefined) => (d?.errors ?? []).filter((e) => !offlineWindows.some(([a, b]) => e.at >= a && e.at <= b + 2_000));
     expect(outside(phone)).toEqual([]);
     expect(outside(laptop)).toEqual([]);
