@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { readHubFile } from '../../src/daemon/state-files.js';
+import { until } from '../helpers/until.js';
 
 /** Runs `zcode-hub` as a user would: real processes, a temp HOME and state dir. */
 
@@ -31,15 +32,7 @@ export function start(home: string, stateDir: string, extra: string[] = []): { c
   return { child, output: () => out, exited };
 }
 
-export async function until<T>(probe: () => T | undefined | Promise<T | undefined>, what: string, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+export { until };
 
 export async function ready(stateDir: string): Promise<{ pid: number; url: string; backendPid: number }> {
   return until(async () => {

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readAdminToken, readHubFile } from '../../src/daemon/state-files.js';
 import { processAlive } from '../../src/fs/process-alive.js';
 import { AcpWsClient } from '../helpers/acp-ws-client.js';
+import { until } from '../helpers/until.js';
 
 /**
  * `zcode-hub acp` as an editor runs it: a child process on stdio, driven by the official ACP
@@ -23,18 +24,9 @@ fs.mkdirSync(workspace, { recursive: true });
 const env = { ...process.env, HOME: tmp, ZCODE_HUB_FROM_SOURCE: '1', ZCODE_HUB_LOG_LEVEL: 'warn' };
 const startFlags = ['--backend', 'sim', '--port', '0', '--workspace', workspace, '--provider-file', path.join(tmp, 'provider.json')];
 
-async function waitFor<T>(probe: () => T | undefined | Promise<T | undefined>, what: string, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 async function daemonReady(): Promise<{ pid: number; url: string }> {
-  return waitFor(async () => {
+  return until(async () => {
     const hub = readHubFile(stateDir);
     if (!hub || !processAlive(hub.pid)) return undefined;
     try {
@@ -84,7 +76,7 @@ afterAll(async () => {
   const hub = readHubFile(stateDir);
   if (hub && processAlive(hub.pid)) process.kill(hub.pid, 'SIGTERM');
   if (daemon?.exitCode === null) daemon.kill('SIGTERM');
-  await waitFor(() => (readHubFile(stateDir) ? undefined : true), 'daemon exit', 15_000).catch(() => undefined);
+  await until(() => (readHubFile(stateDir) ? undefined : true), 'daemon exit', 15_000).catch(() => undefined);
   fs.rmSync(tmp, { recursive: true, force: true });
 });
 
@@ -108,13 +100,13 @@ describe('zcode-hub acp (stdio bridge) driven by the official ACP SDK client', (
       await teammate.request('session/load', { sessionId, cwd: workspace, mcpServers: [] });
       const turn = agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'run it, permission please' }] });
       const req = await teammate.waitForRequest('session/request_permission');
-      await waitFor(() => (permissionAsks.length === 1 ? true : undefined), 'the editor to be asked too');
+      await until(() => (permissionAsks.length === 1 ? true : undefined), 'the editor to be asked too');
       teammate.answer(req.id, { outcome: { outcome: 'selected', optionId: 'allow_once' } });
       expect((await turn).stopReason).toBe('end_turn');
       // The hub withdrew the editor's copy; the teammate's prompt echo reached the editor live.
       const resolved = await teammate.waitForNotification<{ interactionId: string; resolvedBy?: { name: string } }>('_zcode/interaction_resolved');
       expect(resolved.resolvedBy?.name).toBe('teammate');
-      await waitFor(() => (permissionWithdrawn ? true : undefined), "the editor's dialog to be withdrawn");
+      await until(() => (permissionWithdrawn ? true : undefined), "the editor's dialog to be withdrawn");
     } finally {
       await teammate.close();
     }
@@ -123,7 +115,7 @@ describe('zcode-hub acp (stdio bridge) driven by the official ACP SDK client', (
   it('session/cancel through the bridge stops a running turn', async () => {
     const before = updates.length;
     const turn = agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'be slow' }] });
-    await waitFor(() => (updates.slice(before).some((u) => u.update.sessionUpdate === 'agent_message_chunk') ? true : undefined), 'streaming');
+    await until(() => (updates.slice(before).some((u) => u.update.sessionUpdate === 'agent_message_chunk') ? true : undefined), 'streaming');
     await agent.notify('session/cancel', { sessionId });
     expect((await turn).stopReason).toBe('cancelled');
   });
@@ -132,12 +124,12 @@ describe('zcode-hub acp (stdio bridge) driven by the official ACP SDK client', (
     const first = readHubFile(stateDir)!;
     process.kill(first.pid, 'SIGKILL');
     // The bridge notices, starts a daemon itself (none runs), re-initializes and resumes the session.
-    const second = await waitFor(async () => {
+    const second = await until(async () => {
       const d = await daemonReady().catch(() => undefined);
       return d && d.pid !== first.pid ? d : undefined;
     }, 'a new daemon', 45_000);
     expect(second.pid).not.toBe(first.pid);
-    const res = await waitFor(async () => {
+    const res = await until(async () => {
       try {
         return await agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'still there?' }] });
       } catch {

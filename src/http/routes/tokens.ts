@@ -4,21 +4,11 @@ import { z } from 'zod';
 import { HubError } from '../../errors.js';
 import type { AuthServices } from '../../auth/auth-services.js';
 import { SCOPES, type Identity } from '../../auth/identity.js';
-import type { TokenRecord } from '../../auth/token-registry.js';
+import { tokenRecordSchema, type TokenRecord } from '../../auth/token-registry.js';
 import { parseTtl } from '../../auth/ttl.js';
 
 /** A registry record as the API shows it; the JWT itself is only in the create response. */
-export const tokenViewSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  scope: z.enum(SCOPES),
-  createdAt: z.number(),
-  expiresAt: z.number(),
-  lastSeenAt: z.number().optional(),
-  revokedAt: z.number().optional(),
-  via: z.enum(['cli', 'api', 'pairing']),
-  state: z.enum(['active', 'revoked', 'expired']),
-});
+export const tokenViewSchema = tokenRecordSchema.extend({ state: z.enum(['active', 'revoked', 'expired']) });
 export type TokenView = z.infer<typeof tokenViewSchema>;
 
 /** Record → API view with its current state. */
