@@ -26,6 +26,11 @@ async function settledRss(d: DaemonProcess): Promise<number> {
  * 10 per session. Figures: the daemon's RSS (from /proc/<pid>/status) with everything attached,
  * and the RSS growth from the 100 idle clients divided by 100. Both are read after forced full
  * GCs, or the collector's timing (±10 MB) would drown the clients' share.
+ *
+ * The first 100 clients' share includes one-off costs that do not grow with the number of
+ * clients (V8 young-generation pages first touched by the connect burst, compiled code), so a
+ * second batch of 100 is attached afterwards and its share reported as `nextIdleClientKiB`
+ * (details only; the goal is still judged on the first 100).
  */
 export const bMem: Scenario = {
   id: 'B-MEM',
@@ -43,7 +48,7 @@ export const bMem: Scenario = {
     try {
       await d.waitHealthy(true);
       const idleStart = await settledRss(d);
-      const { tokens } = await d.tokens(IDLE_CLIENTS + 1, 25);
+      const { tokens } = await d.tokens(2 * IDLE_CLIENTS + 1, 25);
       await load.send({ op: 'connect', wsUrl: d.wsUrl, tokens, count: 1, protocol: 'acp' });
       const sessions: string[] = [];
       for (let i = 0; i < SESSIONS; i++) {
@@ -60,6 +65,12 @@ export const bMem: Scenario = {
       }
       const withClients = await settledRss(d);
       const perClientKiB = (withClients - withSessions) / IDLE_CLIENTS / 1024;
+      await load.send({ op: 'connect', wsUrl: d.wsUrl, tokens, count: IDLE_CLIENTS, protocol: 'acp' });
+      for (let i = 0; i < SESSIONS; i++) {
+        const clients = [...Array(IDLE_CLIENTS / SESSIONS).keys()].map((k) => 1 + IDLE_CLIENTS + i * (IDLE_CLIENTS / SESSIONS) + k);
+        await load.call(attachedSchema, { op: 'attach', sessionId: sessions[i]!, method: 'session/resume', clients });
+      }
+      const withMoreClients = await settledRss(d);
       return {
         value: round(withClients / MiB, 1),
         extra: {
@@ -67,6 +78,8 @@ export const bMem: Scenario = {
           rssTenSessionsMiB: round(withSessions / MiB, 1),
           rssWithClientsMiB: round(withClients / MiB, 1),
           perIdleClientKiB: round(perClientKiB, 1),
+          rssWithNextClientsMiB: round(withMoreClients / MiB, 1),
+          nextIdleClientKiB: round((withMoreClients - withClients) / IDLE_CLIENTS / 1024, 1),
           perClientGoalMet: perClientKiB < 100,
         },
       };

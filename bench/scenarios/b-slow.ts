@@ -6,9 +6,16 @@ const MiB = 1024 * 1024;
 /** The 4008 log line of src/gateway/client-connection.ts (the moment the budget is crossed: the check runs on each send). */
 const SLOW_CLOSE_MSG = 'client over its outbound budget: closing 4008';
 const STALLED = LOAD_L.clients; // index of the extra client
+/**
+ * Stream length for this scenario. At load L a stalled reader takes ~28 s to cross its 4 MiB
+ * budget (budget plus the kernel's socket buffers at ~280 KB/s: 27.6 s before and 28.4 s after
+ * write batching, measured with 50 s streams), so 30 s streams ended right at the crossing.
+ * Stays under the load client's 60 s prompt timeout.
+ */
+const SLOW_DURATION_MS = 50_000;
 
 async function loadL(extraClients: number, stall: boolean) {
-  const setup = { ...LOAD_L, extraClients };
+  const setup = { ...LOAD_L, durationMs: SLOW_DURATION_MS, extraClients };
   const s = await openStreamSession(setup);
   try {
     const measured = [...Array(setup.clients).keys()];
