@@ -100,9 +100,10 @@ export class GatewayServer {
     }
     this.conns.set(conn.clientId, conn);
     this.perToken.set(identity.tokenId, (this.perToken.get(identity.tokenId) ?? 0) + 1);
-    const expiry = this.armExpiry(conn);
+    const expiry: { timer?: NodeJS.Timeout } = {};
+    this.armExpiry(conn, expiry);
     conn.onClose((code) => {
-      if (expiry) clearTimeout(expiry);
+      clearTimeout(expiry.timer);
       this.conns.delete(conn.clientId);
       const left = (this.perToken.get(identity.tokenId) ?? 1) - 1;
       if (left > 0) this.perToken.set(identity.tokenId, left);
@@ -138,15 +139,15 @@ export class GatewayServer {
     for (const conn of [...this.conns.values()]) conn.close(CLOSE.GOING_AWAY, 'hub shutting down');
   }
 
-  private armExpiry(conn: ClientConnection): NodeJS.Timeout | undefined {
+  /** Closes the connection when its token expires; far expiries re-arm, always into `holder`. */
+  private armExpiry(conn: ClientConnection, holder: { timer?: NodeJS.Timeout }): void {
     const at = conn.identity.expiresAt;
-    if (at === undefined) return undefined;
-    const timer = setTimeout(() => {
+    if (at === undefined) return;
+    holder.timer = setTimeout(() => {
       if (!conn.open) return;
       if (Date.now() >= at) conn.close(CLOSE.UNAUTHENTICATED, 'token expired');
-      else this.armExpiry(conn);
+      else this.armExpiry(conn, holder);
     }, Math.min(Math.max(at - Date.now(), 0), MAX_TIMER_MS));
-    timer.unref();
-    return timer;
+    holder.timer.unref();
   }
 }
