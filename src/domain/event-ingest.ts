@@ -22,6 +22,8 @@ const eventHeadSchema = z.looseObject({ sessionId: z.string().min(1), seq: z.num
 /** Turns child notifications into hub facts. */
 export class EventIngest {
   private lastState: string | undefined;
+  /** Backend epoch whose child was already declared gone (its turns failed, interactions lost). */
+  private lostEpoch = 0;
 
   constructor(
     private readonly core: HubCore,
@@ -61,15 +63,16 @@ export class EventIngest {
 
   /** Backend status changes: `_zcode/backend_state` to everyone; a new spawn is a new epoch. */
   onStatus(status: BackendStatus): void {
+    // The child is gone (crashed, crash loop, stopped): its running turns and pending
+    // interactions end now, not at the respawn, which may be seconds away or never (`failed`).
+    const gone = status.state === 'restarting' || status.state === 'failed' || status.state === 'stopped';
+    if (gone && status.epoch > 0 && this.lostEpoch !== status.epoch) this.onChildGone(status.epoch);
     if (status.epoch !== this.core.backendEpoch) {
-      const hadSessions = this.core.backendEpoch > 0;
+      const previous = this.core.backendEpoch;
       this.core.backendEpoch = status.epoch;
-      for (const session of this.core.sessions.values()) {
-        session.journal.setEpoch(this.core.epoch);
-        session.subscribed = false;
-        if (hadSessions) this.prompts.onBackendLost(session);
-      }
-      this.interactions.markLost(status.epoch);
+      for (const session of this.core.sessions.values()) session.journal.setEpoch(this.core.epoch);
+      // A respawn without a reported exit (e.g. a manual restart) still loses the old child's work.
+      if (previous > 0 && this.lostEpoch !== previous) this.onChildGone(previous);
     }
     const key = `${status.state}:${status.epoch}:${status.restarts}`;
     if (key !== this.lastState) {
@@ -86,6 +89,16 @@ export class EventIngest {
     this.opener()
       .resubscribe(session, false)
       .catch((err: unknown) => this.core.logger.warn({ err, sessionId }, 'resubscribe after resume failed'));
+  }
+
+  /** Everything that lived in the child of `epoch`: subscriptions, running turns, interactions. */
+  private onChildGone(epoch: number): void {
+    this.lostEpoch = epoch;
+    for (const session of this.core.sessions.values()) {
+      session.subscribed = false;
+      this.prompts.onBackendLost(session);
+    }
+    this.interactions.markLost(epoch + 1);
   }
 
   /** After a (re)spawn, sessions someone is watching (or waiting on) follow live again. */

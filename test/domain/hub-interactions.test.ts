@@ -133,6 +133,21 @@ describe('Hub over the real simulator: interactions', () => {
     expect(a.notes('_zcode/backend_state').length).toBeGreaterThan(0);
   });
 
+  it('[APR-06] [CHD-01] the crash itself ends the turn and loses the interaction — not the respawn, which a long backoff delays', async () => {
+    // First respawn 20 s away: everything below must happen while the backend is `restarting`.
+    rig = await startRig({ limits: { restartBackoffBaseMs: 20_000, restartBackoffMaxMs: 20_000 } });
+    const a = new RecorderClient();
+    rig.hub.connect(a);
+    const sessionId = await sessionWith(rig, [a]);
+    const turn = rig.hub.prompt(a, sessionId, text('permission please')).catch((err: unknown) => err);
+    await a.waitFor(() => a.openRequests('session/request_permission').length > 0, 'permission request');
+    process.kill(rig.backend.status().pid as number, 'SIGKILL');
+    expect(await turn).toMatchObject({ code: 'HUB_ERR_BACKEND_UNAVAILABLE' });
+    await a.waitFor(() => a.notes('_zcode/interaction_resolved').some((n) => (n as { state: string }).state === 'lost'), 'lost broadcast');
+    expect(rig.backend.status().state).toBe('restarting');
+    expect(rig.hub.listInteractions(sessionId)).toHaveLength(0);
+  });
+
   it('interactionTimeoutMs: nobody answers the permission scenario in time → expired, the child is denied, the turn ends', async () => {
     rig = await startRig({ limits: { interactionTimeoutMs: 300 }, simArgs: ['--scenario', 'permission'] });
     const a = new RecorderClient();
