@@ -94,6 +94,7 @@ export const ACP_METHODS: Record<string, MethodSpec> = {
           clientId: conn.clientId,
           identity: { name: conn.identity.name, scope: conn.identity.scope },
           backend: { state: status.backend.state },
+          ...(ctx.defaultWorkspace ? { defaultWorkspace: ctx.defaultWorkspace } : {}),
         },
       },
     };

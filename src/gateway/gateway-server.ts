@@ -44,6 +44,7 @@ export class GatewayServer {
       hub: deps.hub,
       version: deps.version,
       logger: deps.logger,
+      defaultWorkspace: deps.config.workspace,
       onInitialized: (conn) => {
         if (conn.open) deps.hub.connect(conn);
       },

@@ -9,6 +9,8 @@ export interface DispatchContext {
   hub: GatewayHub;
   version: string;
   logger: Logger;
+  /** The daemon's default workspace (`--workspace`), advertised so a new client can create a session. */
+  defaultWorkspace?: string;
   /** Called once per connection, right after its first `initialize` response is queued. */
   onInitialized(conn: ClientConnection): void;
 }

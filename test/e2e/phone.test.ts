@@ -52,7 +52,8 @@ describe('phone web app', () => {
   it('[WEB-02] creates a session in a workspace and streams a Markdown answer with reasoning and a tool card', async () => {
     const { page } = phone;
     await page.getByTestId('new-session').click();
-    await page.getByLabel('Workspace').fill(hub.workspace);
+    // No session exists yet: the hub's default workspace (initialize `_meta.zcode`) is offered.
+    expect(await page.getByLabel('Workspace').inputValue()).toBe(hub.workspace);
     await page.getByRole('button', { name: 'Create' }).click();
     await page.getByTestId('prompt-input').waitFor();
     sessionId = decodeURIComponent(new URL(page.url()).pathname.split('/').pop() ?? '');

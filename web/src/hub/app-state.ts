@@ -24,6 +24,8 @@ export interface AppState {
   conn: { status: ConnStatus; downSince?: number };
   me?: { name: string; scope: string };
   backend?: { state: string; nextRetryMs?: number };
+  /** The hub's default workspace (initialize `_meta.zcode.defaultWorkspace`) for new sessions. */
+  defaultWorkspace?: string;
   sessions: Record<string, SessionSummary>;
   sessionsLoaded: boolean;
   chats: Record<string, ChatState>;

@@ -89,9 +89,11 @@ export class HubClient {
     const name = str(identity?.['name']);
     if (name && name !== 'admin') rememberDevice(name);
     const backend = rec(z['backend']);
+    const defaultWorkspace = str(z['defaultWorkspace']);
     store.update((s) => ({
       ...s,
       paired: true,
+      ...(defaultWorkspace ? { defaultWorkspace } : {}),
       me: identity ? { name: str(identity['name']) ?? '', scope: str(identity['scope']) ?? 'view' } : s.me,
       backend: backend ? { state: str(backend['state']) ?? 'ready' } : s.backend,
     }));

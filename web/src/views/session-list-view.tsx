@@ -49,6 +49,7 @@ export function SessionListView({ client }: { client: HubClient }) {
   const sessions = useSelector(store, (s) => s.sessions);
   const loaded = useSelector(store, (s) => s.sessionsLoaded);
   const seen = useSelector(store, (s) => s.seenAt);
+  const defaultWorkspace = useSelector(store, (s) => s.defaultWorkspace);
   const [creating, setCreating] = useState(false);
   const groups = groupByWorkspace(Object.values(sessions));
   return (
@@ -72,7 +73,7 @@ export function SessionListView({ client }: { client: HubClient }) {
       <button class="fab" onClick={() => setCreating(true)} aria-label={t('newSession')} data-testid="new-session">
         <Icon name="plus" size={24} />
       </button>
-      {creating ? <NewSessionSheet client={client} workspaces={groups.map((g) => g.cwd)} onClose={() => setCreating(false)} /> : null}
+      {creating ? <NewSessionSheet client={client} workspaces={[...new Set([...groups.map((g) => g.cwd), ...(defaultWorkspace ? [defaultWorkspace] : [])])]} onClose={() => setCreating(false)} /> : null}
     </div>
   );
 }
