@@ -57,6 +57,7 @@ export const REQUIREMENTS = {
   'WEB-08': 'web: live session list with badges, inbox and settings screens',
   'WEB-09': 'web: installable PWA with an offline shell',
   'WEB-10': 'web: no console errors',
+  'WEB-11': 'web: a device signs itself out (token revoked, cookie cleared)',
   'B-FAN': 'bench: delivered updates/s vs bare ws baseline',
   'B-LAT': 'bench: added latency child stdout to client at load L',
   'B-SLOW': 'bench: healthy clients p99 with a stalled client',

@@ -223,6 +223,22 @@ describe('phone web app', () => {
     }
   });
 
+  it('[WEB-11] signs a device out: its token is revoked, the cookie cleared, and it is back at pairing', async () => {
+    const spare = await openDevice();
+    try {
+      await pair(spare, hub, 'Spare phone');
+      await spare.page.goto(`${hub.url}/settings`);
+      spare.page.once('dialog', (d) => void d.accept());
+      await spare.page.getByTestId('sign-out').click();
+      await spare.page.getByLabel('Pairing code').waitFor();
+      expect((await spare.context.cookies(hub.url)).find((c) => c.name === 'zcode_hub_token')).toBeUndefined();
+      const tokens = (await (await hub.api('/api/tokens')).json()) as { tokens: Array<{ name: string; state: string }> };
+      expect(tokens.tokens.find((t) => t.name === 'Spare phone')?.state).toBe('revoked');
+    } finally {
+      await spare.close();
+    }
+  });
+
   it('[WEB-08] lists sessions with live badges, the inbox and settings', async () => {
     const { page } = phone;
     await page.getByRole('button', { name: 'Back' }).click();

@@ -86,4 +86,20 @@ export const pairRoutes: FastifyPluginAsync<PairRouteOptions> = async (app, opts
     }
     return { ...info, token: issued.token };
   });
+
+  r.post('/api/pair/forget', {
+    config: { scope: 'view' },
+    schema: {
+      summary: 'Sign this device out: revokes the calling device token and clears the web app cookie',
+      tags: ['pairing'],
+      response: { 200: z.object({ revoked: z.boolean() }) },
+    },
+  }, async (req, reply) => {
+    const identity = req.identity;
+    // The admin token is the owner's key, not a device: it is never revoked from here.
+    const revoked = identity !== undefined && identity.tokenId !== 'admin' && auth.tokens.revoke(identity.tokenId) !== undefined;
+    if (identity && revoked) auth.audit.record({ identity, action: 'token.revoke', detail: { tokenId: identity.tokenId, via: 'forget' } });
+    reply.header('set-cookie', authCookie('', 0, isHttps(req, opts.publicUrl)));
+    return { revoked };
+  });
 };

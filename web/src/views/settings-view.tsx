@@ -3,6 +3,7 @@ import { store } from '../hub/app-state.js';
 import { setLocale, t, useLocale, type Locale } from '../i18n.js';
 import { enablePush, pushSupport, type PushSupport } from '../push-client.js';
 import { navigate } from '../router.js';
+import { api } from '../net/rest.js';
 import { useSelector } from '../store.js';
 import { TopBar } from './chrome.js';
 import { DevicesView } from './devices-view.js';
@@ -30,6 +31,26 @@ function Notifications() {
   );
 }
 
+/** Forgets this device: the hub revokes its token and clears the cookie; the app shows pairing again. */
+function SignOut() {
+  const [busy, setBusy] = useState(false);
+  return (
+    <button
+      class="danger"
+      data-testid="sign-out"
+      disabled={busy}
+      onClick={async () => {
+        if (!window.confirm(t('signOutConfirm'))) return;
+        setBusy(true);
+        await api('/pair/forget', { method: 'POST' }).catch(() => undefined);
+        window.location.reload();
+      }}
+    >
+      {t('signOut')}
+    </button>
+  );
+}
+
 /** Settings: this device, language, notifications, and (admin) providers, workflows, devices. */
 export function SettingsView({ page }: { page?: 'providers' | 'workflows' | 'devices' }) {
   const locale = useLocale();
@@ -52,6 +73,7 @@ export function SettingsView({ page }: { page?: 'providers' | 'workflows' | 'dev
       <TopBar title={t('settings')} back={() => navigate({ name: 'sessions' })} />
       <main class="scroll list-page">
         {me ? <p class="muted small">{t('signedInAs', me.name, me.scope)}</p> : null}
+        <SignOut />
         <section class="card">
           <label class="field">
             <span>{t('language')}</span>
