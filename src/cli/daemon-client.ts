@@ -16,8 +16,8 @@ export function findDaemon(stateDir: string): DaemonHandle | undefined {
   return { hub, adminToken };
 }
 
-/** Calls the daemon's REST API with the admin token; throws with the server's error message. */
-export async function callDaemon<T = unknown>(handle: DaemonHandle, method: string, path: string, body?: unknown): Promise<T> {
+/** Calls the daemon's REST API with the admin token; throws with the server's error message. Callers parse the answer with zod. */
+export async function callDaemon(handle: DaemonHandle, method: string, path: string, body?: unknown): Promise<unknown> {
   const res = await fetch(new URL(path, handle.hub.url), {
     method,
     headers: { authorization: `Bearer ${handle.adminToken}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
@@ -35,5 +35,5 @@ export async function callDaemon<T = unknown>(handle: DaemonHandle, method: stri
     const message = typeof parsed === 'object' && parsed !== null && 'error' in parsed ? JSON.stringify((parsed as { error: unknown }).error) : text;
     throw new Error(`${method} ${path} → ${res.status}: ${message}`);
   }
-  return parsed as T;
+  return parsed;
 }
