@@ -141,7 +141,7 @@ export function fork(sim: SimulatorCore, params: unknown): unknown {
   const now = Date.now();
   const info: SessionInfo = { ...rt.info, sessionId: forkedSessionId, parentSessionId: rt.sessionId, sessionKind: 'fork', title: rt.info.title ? `${rt.info.title} (fork)` : '', status: 'idle', createdAt: now, updatedAt: now };
   const child = sim.createRuntime(info, 'immediate');
-  child.messages = rt.messages.slice(0, cut).map((m) => JSON.parse(JSON.stringify(m)) as StoredMessage);
+  child.messages = rt.messages.slice(0, cut).map((m) => structuredClone(m));
   for (const m of child.messages) {
     m.info['sessionId'] = forkedSessionId;
     for (const part of m.parts) part['sessionId'] = forkedSessionId;
