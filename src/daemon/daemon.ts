@@ -97,13 +97,17 @@ export async function startDaemon(config: HubConfig, logger: Logger, options: St
     await providerStore.start();
     const app = await buildApp({ config, logger, backend, authenticator: options.authenticator ?? auth.tokens, auth, version: VERSION, hub, providerStore, metrics, push, openSession: (cwd) => hub.openSession(cwd) });
     steps.app = () => app.close();
-    metrics.attach({
-      clients: () => [...app.gateway.connections()].map((c) => ({ profile: c.profile })),
-      attachedSessions: () => hub.metricsSnapshot().attachedSessions,
-      journals: () => hub.metricsSnapshot().journals,
-      pendingInteractionAgesMs: () => hub.metricsSnapshot().pendingAgesMs,
-      backend: () => backend.status(),
-      totals: () => ({ updatesSent: hub.stats.framesSent, bytesSent: hub.stats.bytesSent, serializations: hub.stats.serializations }),
+    metrics.attach(() => {
+      const snap = hub.metricsSnapshot();
+      const stats = hub.stats;
+      return {
+        clients: [...app.gateway.connections()].map((c) => ({ profile: c.profile })),
+        attachedSessions: snap.attachedSessions,
+        journals: snap.journals,
+        pendingInteractionAgesMs: snap.pendingAgesMs,
+        backend: backend.status(),
+        totals: { updatesSent: stats.framesSent, bytesSent: stats.bytesSent, serializations: stats.serializations },
+      };
     });
     await app.listen({ host: config.host, port: config.port });
     const address = app.server.address();

@@ -1,15 +1,18 @@
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 import client from 'prom-client';
 
-/** Where gauges read their values at scrape time (no bookkeeping on the hot path). */
-export interface MetricsSources {
-  clients(): Array<{ profile: string }>;
-  attachedSessions(): number;
-  journals(): Array<{ updates: number; bytes: number }>;
-  pendingInteractionAgesMs(): number[];
-  backend(): { restarts: number; state: string };
-  totals(): { updatesSent: number; bytesSent: number; serializations: number };
+/** What the gauges read, taken once per scrape (no bookkeeping on the hot path). */
+export interface MetricsSnapshot {
+  clients: Array<{ profile: string }>;
+  attachedSessions: number;
+  journals: Array<{ updates: number; bytes: number }>;
+  pendingInteractionAgesMs: number[];
+  backend: { restarts: number; state: string };
+  totals: { updatesSent: number; bytesSent: number; serializations: number };
 }
+
+/** Produces the snapshot a scrape reads. */
+export type MetricsSource = () => MetricsSnapshot;
 
 /** Events the hub reports as they happen (each call is O(1)). */
 export interface MetricsSink {
@@ -29,7 +32,9 @@ export class HubMetrics implements MetricsSink {
   private readonly answerSeconds: client.Histogram;
   private readonly backendSeconds: client.Histogram;
   private readonly loopDelay: IntervalHistogram;
-  private sources: MetricsSources | undefined;
+  private source: MetricsSource | undefined;
+  /** The snapshot of the scrape in progress: every gauge reads this one, not the hub again. */
+  private current: MetricsSnapshot | undefined;
 
   constructor() {
     const r = [this.registry];
@@ -48,22 +53,22 @@ export class HubMetrics implements MetricsSink {
       collect() {
         this.reset();
         const counts = new Map<string, number>([['acp', 0], ['legacy', 0]]);
-        for (const c of self.sources?.clients() ?? []) counts.set(c.profile, (counts.get(c.profile) ?? 0) + 1);
+        for (const c of self.current?.clients ?? []) counts.set(c.profile, (counts.get(c.profile) ?? 0) + 1);
         for (const [profile, n] of counts) this.set({ profile }, n);
       },
     });
-    const gauge = (name: string, help: string, read: (s: MetricsSources) => number) =>
-      new client.Gauge({ name, help, registers: r, collect() { if (self.sources) this.set(read(self.sources)); } });
-    gauge('zcode_hub_attached_sessions', 'Sessions with at least one attached client', (s) => s.attachedSessions());
-    gauge('zcode_hub_journal_updates', 'Updates held in all session journals', (s) => s.journals().reduce((a, j) => a + j.updates, 0));
-    gauge('zcode_hub_journal_bytes', 'Bytes held in all session journals', (s) => s.journals().reduce((a, j) => a + j.bytes, 0));
-    gauge('zcode_hub_pending_interactions', 'Interactions waiting for an answer', (s) => s.pendingInteractionAgesMs().length);
-    gauge('zcode_hub_oldest_pending_interaction_seconds', 'Age of the oldest pending interaction', (s) => Math.max(0, ...s.pendingInteractionAgesMs()) / 1000);
-    gauge('zcode_hub_backend_restarts', 'Crashes of the app-server child since the daemon started', (s) => s.backend().restarts);
-    gauge('zcode_hub_backend_ready', '1 when the app-server child is ready', (s) => (s.backend().state === 'ready' ? 1 : 0));
-    gauge('zcode_hub_updates_sent_total', 'Frames sent to clients (counter semantics)', (s) => s.totals().updatesSent);
-    gauge('zcode_hub_bytes_sent_total', 'Bytes sent to clients (counter semantics)', (s) => s.totals().bytesSent);
-    gauge('zcode_hub_serializations_total', 'Events serialized for broadcast (counter semantics)', (s) => s.totals().serializations);
+    const gauge = (name: string, help: string, read: (s: MetricsSnapshot) => number) =>
+      new client.Gauge({ name, help, registers: r, collect() { if (self.current) this.set(read(self.current)); } });
+    gauge('zcode_hub_attached_sessions', 'Sessions with at least one attached client', (s) => s.attachedSessions);
+    gauge('zcode_hub_journal_updates', 'Updates held in all session journals', (s) => s.journals.reduce((a, j) => a + j.updates, 0));
+    gauge('zcode_hub_journal_bytes', 'Bytes held in all session journals', (s) => s.journals.reduce((a, j) => a + j.bytes, 0));
+    gauge('zcode_hub_pending_interactions', 'Interactions waiting for an answer', (s) => s.pendingInteractionAgesMs.length);
+    gauge('zcode_hub_oldest_pending_interaction_seconds', 'Age of the oldest pending interaction', (s) => Math.max(0, ...s.pendingInteractionAgesMs) / 1000);
+    gauge('zcode_hub_backend_restarts', 'Crashes of the app-server child since the daemon started', (s) => s.backend.restarts);
+    gauge('zcode_hub_backend_ready', '1 when the app-server child is ready', (s) => (s.backend.state === 'ready' ? 1 : 0));
+    gauge('zcode_hub_updates_sent_total', 'Frames sent to clients (counter semantics)', (s) => s.totals.updatesSent);
+    gauge('zcode_hub_bytes_sent_total', 'Bytes sent to clients (counter semantics)', (s) => s.totals.bytesSent);
+    gauge('zcode_hub_serializations_total', 'Events serialized for broadcast (counter semantics)', (s) => s.totals.serializations);
     gauge('zcode_hub_event_loop_delay_p99_seconds', 'Event-loop delay, 99th percentile since the last scrape', () => {
       const v = this.loopDelay.percentile(99) / 1e9;
       this.loopDelay.reset();
@@ -71,9 +76,9 @@ export class HubMetrics implements MetricsSink {
     });
   }
 
-  /** Connects the scrape-time sources (after the hub and gateway exist). */
-  attach(sources: MetricsSources): void {
-    this.sources = sources;
+  /** Connects the scrape-time source (after the hub and gateway exist). */
+  attach(source: MetricsSource): void {
+    this.source = source;
   }
 
   slowConsumerClosed(): void {
@@ -90,7 +95,14 @@ export class HubMetrics implements MetricsSink {
 
   /** Prometheus text exposition. */
   async render(): Promise<string> {
-    return this.registry.metrics();
+    const snapshot = this.source?.();
+    this.current = snapshot;
+    try {
+      return await this.registry.metrics();
+    } finally {
+      // A concurrent scrape may have installed its own snapshot meanwhile; leave that one.
+      if (this.current === snapshot) this.current = undefined;
+    }
   }
 
   get contentType(): string {
