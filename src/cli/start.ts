@@ -27,7 +27,7 @@ export async function runStart(argv: string[]): Promise<number> {
     logger.fatal({ err }, 'zcode-hub could not start');
     return 1;
   }
-  const stopped = new Promise<number>((resolve) => {
+  await new Promise<void>((resolve) => {
     let stopping = false;
     const onSignal = (signal: NodeJS.Signals) => {
       if (stopping) {
@@ -36,10 +36,22 @@ export async function runStart(argv: string[]): Promise<number> {
       }
       stopping = true;
       logger.info({ signal }, 'stopping');
-      void daemon.close().then(() => resolve(0));
+      resolve();
     };
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
   });
-  return stopped;
+  let code = 0;
+  try {
+    await daemon.close();
+  } catch (err) {
+    logger.error({ err }, 'shutdown did not complete cleanly');
+    code = 1;
+  }
+  logger.info({ exitCode: code }, 'stopped');
+  // Exit here, while the signal listeners are still installed. Letting the event loop drain
+  // would tear them down (default disposition back) some tens of ms before the process is gone,
+  // and a second SIGTERM landing in that window would kill the hub by signal instead of exit 0.
+  // pino flushes its destination (and a pretty transport) on exit.
+  process.exit(code);
 }
