@@ -1,12 +1,19 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { HubHarness } from '../../helpers/hub-harness.js';
 import type { Device } from './browser.js';
 
-/** Where the suites write the screenshots the README links (committed). */
-export const SHOTS = path.resolve(import.meta.dirname, '../../../docs/screenshots');
+/**
+ * Where the suites write their screenshots: the committed ones the README links when
+ * UPDATE_SCREENSHOTS=1 (`npm run screenshots`), else a scratch folder, so an ordinary test run
+ * leaves the checkout clean (tool titles carry temp paths, so every run's pictures differ).
+ */
+export const SHOTS = process.env.UPDATE_SCREENSHOTS === '1'
+  ? path.resolve(import.meta.dirname, '../../../docs/screenshots')
+  : path.join(os.tmpdir(), 'zcode-hub-screenshots');
 
 /** A one-time pairing code URL (`…/#pair=<code>`) minted by the admin over REST. */
 export async function pairingUrl(hub: HubHarness, scope: 'operate' | 'admin' = 'operate'): Promise<string> {
