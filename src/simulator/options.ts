@@ -23,12 +23,14 @@ export const SimOptionsSchema = z.strictObject({
   slowMs: num.default(0),
   neverAnswer: z.array(z.string().min(1)).default([]),
   ignoreStop: bool.default(false),
+  lateStop: bool.default(false),
   eventRate: num.optional(),
   eventBytes: num.int().default(300),
   eventDurationMs: num.default(10_000),
   reannounceScale: z.coerce.number().positive().default(1),
   reverseTimeoutScale: z.coerce.number().positive().default(1),
   turnDelayScale: z.coerce.number().nonnegative().default(1),
+  turnStartMs: num.default(0),
   logLevel: z.enum(['silent', 'error', 'warn', 'info', 'debug']).default('info'),
 });
 export type SimOptions = z.infer<typeof SimOptionsSchema> & { dataDir: string };
@@ -46,12 +48,14 @@ const FLAGS: Record<string, { key: keyof z.input<typeof SimOptionsSchema>; boole
   'slow-ms': { key: 'slowMs' },
   'never-answer': { key: 'neverAnswer', multi: true },
   'ignore-stop': { key: 'ignoreStop', boolean: true },
+  'late-stop': { key: 'lateStop', boolean: true },
   'event-rate': { key: 'eventRate' },
   'event-bytes': { key: 'eventBytes' },
   'event-duration-ms': { key: 'eventDurationMs' },
   'reannounce-scale': { key: 'reannounceScale' },
   'reverse-timeout-scale': { key: 'reverseTimeoutScale' },
   'turn-delay-scale': { key: 'turnDelayScale' },
+  'turn-start-ms': { key: 'turnStartMs' },
   'log-level': { key: 'logLevel' },
 };
 

@@ -132,6 +132,8 @@ export class SessionRuntime {
   promptLock = false;
   /** A legacy stop that arrived after the ACK but before the turn started (§4.9). */
   stopRequested = false;
+  /** Fault `--late-stop`: the stopped turn, left running until the next `session/send` arrives. */
+  lateStop: ActiveTurn | undefined;
   activeTurn: ActiveTurn | undefined;
   /** Serialises turn execution: queued inputs and background follow-ups run one after another. */
   turnChain: Promise<void> = Promise.resolve();

@@ -107,6 +107,29 @@ describe('fault switches', () => {
     await sim.close();
   });
 
+  it('--late-stop: the stopped turn runs on until the next send, which ends it (cancelled, lock released, prompt_completed) before its own prompt_started and ACK', async () => {
+    const sim = await SimClient.start({ args: ['--late-stop', '--scenario', 'slow'] });
+    const sessionId = await sim.openSession();
+    const from = sim.messages.length;
+    await sim.call('session/send', { sessionId, content: 'go' });
+    const isDelta = (m: any) => m.method === 'session/event' && m.params.sessionId === sessionId && m.params.payload?.kind === 'text_delta';
+    await sim.waitFor(isDelta, 20_000, 'a delta', from);
+    expect(await sim.call('v4/command', { commandId: 'stop-1', clientId: 't', sessionId, type: 'stop', payload: {}, issuedAt: Date.now() })).toMatchObject({ status: 'accepted' });
+    await sim.waitFor(isDelta, 20_000, 'a delta after the stop', sim.messages.length);
+    const beforeNext = sim.messages.length;
+    const ack = await sim.request('session/send', { sessionId, content: 'next' }, 'next-send');
+    expect(ack.result).toMatchObject({ accepted: true });
+    const kinds = sim.messages.slice(beforeNext).map((m: any) => {
+      if (m.id === 'next-send') return 'ack';
+      if (m.method === 'session/event' && m.params.type === 'turn.completed') return `turn.completed:${m.params.payload.resultType}`;
+      if (m.method === 'state.updated') return m.params.reason;
+      return undefined;
+    }).filter((k) => k !== undefined);
+    expect(kinds).toEqual(['turn.completed:cancelled', 'prompt_completed', 'prompt_started', 'ack']);
+    expect(sim.stderr).toMatch(/fault --late-stop/);
+    await sim.close();
+  });
+
   it('--event-rate/--event-bytes/--event-duration-ms stream uncoalesced deltas stamped with simSentAt', async () => {
     const sim = await SimClient.start({ args: ['--event-rate', '200', '--event-bytes', '300', '--event-duration-ms', '600'] });
     const sessionId = await sim.openSession();

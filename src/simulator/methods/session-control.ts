@@ -1,7 +1,8 @@
+import type { z } from 'zod';
 import { cancelTask } from '../background-tasks.js';
 import { invalidParamsMessage, parseParams, ProtocolError, RPC } from '../protocol-error.js';
 import { CancelBackgroundTaskParams, CompactParams, SendParams, SessionIdParams, SetModeParams, SetModelParams, SetThoughtLevelParams } from '../schemas/session-params.js';
-import { newId, type SessionRuntime } from '../session-runtime.js';
+import { newId, type ActiveTurn, type SessionRuntime } from '../session-runtime.js';
 import type { SimulatorCore } from '../simulator-core.js';
 import { buildSettings, buildSnapshot } from '../snapshot.js';
 import { startTurn } from '../turn/turn-runner.js';
@@ -17,6 +18,11 @@ export function send(sim: SimulatorCore, params: unknown): unknown {
   if (p.offPeakRunType && !p.offPeakTaskId) throw invalidParamsMessage('offPeakRunType requires offPeakTaskId');
   if (p.modelExecution && !p.modelSelection) throw invalidParamsMessage('modelExecution requires modelSelection');
   const rt = sim.requireActive(p.sessionId);
+  if (rt.lateStop) return endLateStop(sim, rt).then(() => acceptSend(sim, rt, p));
+  return acceptSend(sim, rt, p);
+}
+
+function acceptSend(sim: SimulatorCore, rt: SessionRuntime, p: z.infer<typeof SendParams>): unknown {
   if (rt.info.sessionKind === 'subagent_child') throw new ProtocolError(RPC.busy, 'Subagent sessions are read-only', { reasonCode: 'guard.subagentReadOnly' });
   checkRevision(rt, p.expectedRevision);
   if (rt.promptLock) throw new ProtocolError(RPC.busy, 'A prompt is already running for this session');
@@ -40,6 +46,26 @@ export function send(sim: SimulatorCore, params: unknown): unknown {
   return { sessionId: rt.sessionId, accepted: true, stateRevision: rt.stateRevision };
 }
 
+/**
+ * Fault `--late-stop`: the stop is answered but the turn runs on until the next `session/send`
+ * of the session arrives; that send first ends the stopped turn (`turn.completed` cancelled,
+ * lock released, `prompt_completed`) and is then accepted — the runtime finalising a stop just
+ * as the next input comes in, so the old turn's boundary reaches the host after it sent.
+ */
+export function deferStop(sim: SimulatorCore, rt: SessionRuntime, turn: ActiveTurn, via: string): void {
+  sim.log.warn({ sessionId: rt.sessionId, via }, 'fault --late-stop: stop answered, turn left running until the next send');
+  rt.lateStop = turn;
+}
+
+async function endLateStop(sim: SimulatorCore, rt: SessionRuntime): Promise<void> {
+  const turn = rt.lateStop;
+  rt.lateStop = undefined;
+  if (!turn || rt.activeTurn !== turn) return;
+  pauseGoal(sim, rt, 'session_stop_goal_paused');
+  turn.abort.abort();
+  await rt.turnChain;
+}
+
 /** Pauses an active goal (stop and v4 stop pause it first, §4.9). */
 export function pauseGoal(sim: SimulatorCore, rt: SessionRuntime, reason: string): void {
   if (rt.goal?.status !== 'active') return;
@@ -56,6 +82,10 @@ export function stop(sim: SimulatorCore, params: unknown): unknown {
   if (sim.options.ignoreStop) {
     // Fault `--ignore-stop`: a stop that produces no terminal event (§11 item 7, seed 001).
     sim.log.warn({ sessionId: rt.sessionId }, 'fault --ignore-stop: session/stop answered, turn left running');
+    return {};
+  }
+  if (sim.options.lateStop && turn) {
+    deferStop(sim, rt, turn, 'session/stop');
     return {};
   }
   if (turn && turn.origin === 'legacy') {

@@ -7,7 +7,7 @@ import { buildSettings } from '../snapshot.js';
 import { startTurn } from '../turn/turn-runner.js';
 import { driveRun, settle } from '../workflows/run-engine.js';
 import { readWorkflow, NAME_PATTERN } from '../workflows/store.js';
-import { pauseGoal } from './session-control.js';
+import { deferStop, pauseGoal } from './session-control.js';
 
 export type Decision = Pick<V4Ack, 'status' | 'reasonCode' | 'message' | 'result'>;
 type P = Record<string, unknown>;
@@ -65,6 +65,10 @@ function stop(sim: SimulatorCore, rt: SessionRuntime, p: P): Decision {
   if (sim.options.ignoreStop) {
     // Fault `--ignore-stop`: accepted, yet no terminal event follows (§11 item 7, seed 001).
     sim.log.warn({ sessionId: rt.sessionId }, 'fault --ignore-stop: v4 stop accepted, turn left running');
+    return accepted();
+  }
+  if (sim.options.lateStop && turn) {
+    deferStop(sim, rt, turn, 'v4 stop');
     return accepted();
   }
   pauseGoal(sim, rt, 'session_stop_goal_paused');

@@ -27,8 +27,11 @@ export interface TurnInput {
 
 /** Queues a turn on the session; turns of one session run one after another. */
 export function startTurn(sim: SimulatorCore, rt: SessionRuntime, input: TurnInput): Promise<void> {
-  // setImmediate: the turn starts after the ACK of the request that started it is written (§1.6).
-  const run = rt.turnChain.then(() => new Promise<void>((r) => setImmediate(r))).then(() => runTurn(sim, rt, input));
+  // The turn starts after the ACK of the request that started it is written (§1.6): on the next
+  // tick, or `--turn-start-ms` later (a runtime that takes a while to set the turn up).
+  const delayMs = sim.options.turnStartMs;
+  const afterAck = () => new Promise<void>((r) => (delayMs > 0 ? setTimeout(r, delayMs) : setImmediate(r)));
+  const run = rt.turnChain.then(afterAck).then(() => runTurn(sim, rt, input));
   rt.turnChain = run.catch(() => undefined);
   return run;
 }
