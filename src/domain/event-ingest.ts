@@ -127,6 +127,7 @@ export class EventIngest {
         this.core.publishSessionState(session);
       }
     }
+    if (facts.reason === 'prompt_started') this.prompts.onPromptStarted(session);
     if (facts.ready) this.prompts.onReady(session, facts.failed);
   }
 

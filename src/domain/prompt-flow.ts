@@ -150,6 +150,18 @@ export class PromptFlow {
     }
   }
 
+  /**
+   * `state.updated prompt_started`: the child took the prompt in flight (written before its ACK,
+   * ZCODE-PROTOCOL §4.8). Boundaries seen before it belong to earlier turns — e.g. a stopped
+   * turn the child finalised only as this send arrived, after the watchdog had ended it here —
+   * so the turn-already-over check in write() counts from this point, not from the send.
+   */
+  onPromptStarted(session: SessionState): void {
+    const running = session.queue.running;
+    const send = running ? this.sends.get(running) : undefined;
+    if (send && !send.accepted) send.boundaryAtSend = this.boundary(session).count;
+  }
+
   /** `state.updated prompt_completed|prompt_failed`: the child's ready boundary (§11.6). */
   onReady(session: SessionState, failed: boolean): void {
     const b = this.boundary(session);
@@ -212,7 +224,9 @@ export class PromptFlow {
     // The synthesised end counts as the ready boundary: a child that never sends
     // `prompt_completed` would otherwise stall the queue for good, which is the failure this
     // watchdog exists for. Sending early is safe — a child still busy answers -32010, and
-    // write() puts the prompt back at the head to wait for the real boundary (§11.6).
+    // write() puts the prompt back at the head to wait for the real boundary (§11.6); a child
+    // that ends the stopped turn just as this send arrives accepts it, and onPromptStarted()
+    // keeps that old turn's late boundary from ending the new prompt.
     session.queue.markReady();
     this.core.publishTurnState(session);
     this.pump(session);

@@ -67,6 +67,32 @@ describe('Hub over the real simulator: stop watchdog', () => {
     await until(() => (a.notes('_zcode/turn_state') as TurnStateNote[]).at(-1)?.state === 'idle', 'idle at the end');
   }, 60_000);
 
+  it('a stop the child finalises only as the next prompt arrives (--late-stop): the old turn\'s boundary does not end that prompt, which answers at the end of its own turn', async () => {
+    const log = capturingLogger();
+    rig = await startRig({ limits: { stopSettleMs: 300 }, simArgs: ['--late-stop', '--turn-start-ms', '150', '--scenario', 'slow', '--turn-delay-scale', '0.3'], logger: log.logger });
+    const r = rig;
+    const a = new RecorderClient({ name: 'a' });
+    const b = new RecorderClient({ name: 'b' });
+    const { sessionId } = await r.hub.newSession(a, { cwd: r.config.workspace });
+    await r.hub.loadSession(b, sessionId, { history: false });
+    const running = r.hub.prompt(a, sessionId, text('long one'));
+    const queued = r.hub.prompt(b, sessionId, text('next one'));
+    const started = await a.waitFor(() => (a.notes('_zcode/turn_state') as TurnStateNote[]).find((t) => t.state === 'running' && t.turnId !== undefined), 'turn started');
+    await r.hub.cancel(a, sessionId);
+    expect(await running).toMatchObject({ stopReason: 'cancelled', turnId: started.turnId });
+    expect(log.messages().filter((m) => m === SYNTHESISED)).toHaveLength(1);
+    // The synthesised end sent b's prompt; the child ended the stopped turn only then, so its
+    // prompt_completed arrived after b's send was written. b's prompt still waits for its own turn.
+    const next = await queued;
+    expect(next.stopReason).toBe('end_turn');
+    expect(next.turnId).toBeDefined();
+    expect(next.turnId).not.toBe(started.turnId);
+    const completed = completedTurns(r, sessionId);
+    expect(completed).toContain(next.turnId);
+    expect(completed.indexOf(started.turnId as string)).toBeLessThan(completed.indexOf(next.turnId as string));
+    await until(() => (b.notes('_zcode/turn_state') as TurnStateNote[]).at(-1)?.state === 'idle', 'idle at the end');
+  }, 60_000);
+
   it('a stop the child completes: the real end wins and the watchdog never fires', async () => {
     const log = capturingLogger();
     rig = await startRig({ limits: { stopSettleMs: 300 }, simArgs: ['--scenario', 'slow'], logger: log.logger });
