@@ -71,6 +71,8 @@ export type SettleAttempt = { won: true; record: InteractionRecord } | { won: fa
 /** All interactions of the hub, pending and recently settled. */
 export class InteractionRegistry {
   private readonly records = new Map<string, InteractionRecord>();
+  /** The pending subset of `records`, oldest first: what the inbox, counts and capacity read. */
+  private readonly pendingRecords = new Map<string, InteractionRecord>();
   private readonly settledOrder: string[] = [];
   private readonly listeners: SettledListener[] = [];
 
@@ -88,16 +90,15 @@ export class InteractionRegistry {
   /** Pending records, optionally of one session, oldest first. */
   pending(sessionId?: string): InteractionRecord[] {
     const out: InteractionRecord[] = [];
-    for (const r of this.records.values()) {
-      if (r.view.state === 'pending' && (sessionId === undefined || r.view.sessionId === sessionId)) out.push(r);
-    }
+    for (const r of this.pendingRecords.values()) if (sessionId === undefined || r.view.sessionId === sessionId) out.push(r);
     return out;
   }
 
   /** Number of pending interactions (of one session, or all). */
   pendingCount(sessionId?: string): number {
+    if (sessionId === undefined) return this.pendingRecords.size;
     let n = 0;
-    for (const r of this.records.values()) if (r.view.state === 'pending' && (sessionId === undefined || r.view.sessionId === sessionId)) n += 1;
+    for (const r of this.pendingRecords.values()) if (r.view.sessionId === sessionId) n += 1;
     return n;
   }
 
@@ -111,6 +112,7 @@ export class InteractionRegistry {
     const existing = this.records.get(record.view.interactionId);
     if (existing && existing.view.state === 'pending') return existing;
     this.records.set(record.view.interactionId, record);
+    if (record.view.state === 'pending') this.pendingRecords.set(record.view.interactionId, record);
     return record;
   }
 
@@ -124,6 +126,7 @@ export class InteractionRegistry {
     if (!record) throw new HubError('HUB_ERR_NOT_FOUND', `Unknown interaction ${interactionId}`);
     if (record.view.state !== 'pending') return { won: false, record };
     record.view.state = state;
+    this.pendingRecords.delete(interactionId);
     record.view.outcome = outcome;
     if (by) record.view.resolvedBy = by;
     record.result = result;
@@ -143,14 +146,15 @@ export class InteractionRegistry {
 
   /** Forgets every copy held by a client that went away; the interactions stay pending (§4.5 "hold"). */
   dropClient(clientId: string): void {
-    for (const r of this.records.values()) r.copies.delete(clientId);
+    for (const r of this.pendingRecords.values()) r.copies.delete(clientId);
   }
 
   private remember(interactionId: string): void {
     this.settledOrder.push(interactionId);
     while (this.settledOrder.length > this.options.maxSettledKept) {
       const old = this.settledOrder.shift();
-      if (old !== undefined) this.records.delete(old);
+      // A settled id can come back pending (the child asks again after a restart): keep that one.
+      if (old !== undefined && !this.pendingRecords.has(old)) this.records.delete(old);
     }
   }
 }

@@ -239,6 +239,26 @@ describe('interaction policy timeout (HUB-DESIGN §4.5, LIMITS.interactionTimeou
     expect(core.interactions.get('t4')?.view.state).toBe('lost');
   });
 
+  it('crosses the settled-records limit: the oldest settlements are forgotten, an id asked again after settling stays pending', () => {
+    setup({ settledInteractionsKept: 2 });
+    attach(new RecorderClient());
+    const settle = (id: string) => core.interactions.settle(id, 'cancelled', DENY, { outcome: 'cancelled' });
+    void ask('r1');
+    settle('r1');
+    void ask('r1'); // the child asks again under the same requestId
+    for (const id of ['r2', 'r3', 'r4']) {
+      void ask(id);
+      settle(id);
+    }
+    expect(core.interactions.get('r1')?.view.state).toBe('pending');
+    expect(core.interactions.pending().map((r) => r.view.interactionId)).toEqual(['r1']);
+    expect(core.interactions.pendingCount()).toBe(1);
+    expect(core.interactions.pendingCount(SESSION)).toBe(1);
+    expect(core.interactions.get('r2')).toBeUndefined();
+    expect(core.interactions.get('r3')?.view.state).toBe('cancelled');
+    expect(core.interactions.get('r4')?.view.state).toBe('cancelled');
+  });
+
   it('the default (0) arms no timer at all: the interaction is held', () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
     expect(core.config.limits.interactionTimeoutMs).toBe(0);
