@@ -15,9 +15,17 @@ import type { InteractionFlow } from './interaction-flow.js';
 import type { PromptFlow } from './prompt-flow.js';
 import type { SessionOpener } from './session-open.js';
 import type { SessionState } from './session-state.js';
-import { z } from 'zod';
 
-const eventHeadSchema = z.looseObject({ sessionId: z.string().min(1), seq: z.number().int().nonnegative() });
+/**
+ * The two fields ingestion needs before translating (the translator validates the rest once):
+ * a plain check rather than a schema, since it runs for every event of every session.
+ */
+function eventHead(params: unknown): { sessionId: string; seq: number } | undefined {
+  if (typeof params !== 'object' || params === null) return undefined;
+  const { sessionId, seq } = params as { sessionId?: unknown; seq?: unknown };
+  if (typeof sessionId !== 'string' || sessionId === '' || typeof seq !== 'number' || !Number.isInteger(seq) || seq < 0) return undefined;
+  return { sessionId, seq };
+}
 
 /** Turns child notifications into hub facts. */
 export class EventIngest {
@@ -36,10 +44,9 @@ export class EventIngest {
   onNotification(n: BackendNotification): void {
     switch (n.method) {
       case 'session/event': {
-        const head = eventHeadSchema.safeParse(n.params);
-        if (!head.success) return;
-        const session = this.core.sessions.get(head.data.sessionId);
-        if (session) this.ingestEvent(session, n.params);
+        const head = eventHead(n.params);
+        const session = head && this.core.sessions.get(head.sessionId);
+        if (session) this.ingest(session, head.seq, n.params);
         return;
       }
       case 'state.updated':
@@ -53,9 +60,13 @@ export class EventIngest {
 
   /** One `session/event` (live or subscribe backlog); duplicates by seq are dropped (§5.2). */
   ingestEvent(session: SessionState, params: unknown): void {
-    const head = eventHeadSchema.safeParse(params);
-    if (!head.success || head.data.seq <= session.lastZSeq) return;
-    session.lastZSeq = head.data.seq;
+    const head = eventHead(params);
+    if (head) this.ingest(session, head.seq, params);
+  }
+
+  private ingest(session: SessionState, seq: number, params: unknown): void {
+    if (seq <= session.lastZSeq) return;
+    session.lastZSeq = seq;
     const result = translateRawEvent(params, session.translation);
     for (const update of result.updates) this.core.emitUpdate(session, update);
     for (const signal of result.signals) this.onSignal(session, signal);
