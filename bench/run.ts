@@ -5,6 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { chooseEntry } from '../bin/entry.js';
 import { repoRoot } from './lib/daemon-process.js';
 import { machineInfo, median, round, type RunResult, type Scenario, type Summary } from './lib/scenario.js';
 import { SCENARIOS } from './scenarios/index.js';
@@ -34,24 +35,10 @@ function summarise(results: RunResult[]): Summary {
 }
 
 /** Newest modification time of any file under `dir` (ms). */
-function newestMtime(dir: string): number {
-  let newest = 0;
-  for (const f of fs.readdirSync(dir, { recursive: true, encoding: 'utf8' })) {
-    const st = fs.statSync(path.join(dir, f));
-    if (st.isFile()) newest = Math.max(newest, st.mtimeMs);
-  }
-  return newest;
-}
-
-/**
- * What the daemon runs: bin/zcode-hub.js prefers dist/ when built (unless ZCODE_HUB_FROM_SOURCE),
- * so a figure must say which, and whether dist/ is older than src/ (then it measures old code).
- */
+/** What the daemon runs (bin/entry.js: dist/ when built and up to date, else the sources), so a figure says which. */
 function daemonEntry(): string {
-  const dist = path.join(repoRoot, 'dist', 'cli', 'main.js');
-  if (!fs.existsSync(dist) || process.env.ZCODE_HUB_FROM_SOURCE) return 'source (tsx)';
-  const stale = newestMtime(path.join(repoRoot, 'src')) > fs.statSync(dist).mtimeMs;
-  return `dist (built ${new Date(fs.statSync(dist).mtimeMs).toISOString()}${stale ? ', OLDER than src/' : ''})`;
+  const entry = chooseEntry(repoRoot);
+  return entry.kind === 'dist' ? `dist (${entry.reason})` : `source (tsx; ${entry.reason})`;
 }
 
 async function runScenario(s: Scenario, runsOverride: number | undefined, command: string): Promise<Record<string, unknown>> {

@@ -1,18 +1,14 @@
 #!/usr/bin/env node
-// Runs the compiled CLI when `npm run build` produced it, else the TypeScript sources through
-// tsx (a development checkout). Both paths run the same code.
-import { existsSync } from 'node:fs';
+// Runs the compiled CLI when `npm run build` produced it and it is up to date, else the
+// TypeScript sources through tsx (bin/entry.js decides). Both paths run the same code.
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import path from 'node:path';
+import { chooseEntry } from './entry.js';
 
-const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
-const compiled = path.join(root, 'dist', 'cli', 'main.js');
-if (existsSync(compiled) && !process.env.ZCODE_HUB_FROM_SOURCE) {
-  const { main } = await import(pathToFileURL(compiled).href);
-  await main(process.argv.slice(2));
-} else {
+const entry = chooseEntry(path.dirname(path.dirname(fileURLToPath(import.meta.url))));
+if (entry.kind === 'source') {
   const { register } = await import('tsx/esm/api');
   register();
-  const { main } = await import(pathToFileURL(path.join(root, 'src', 'cli', 'main.ts')).href);
-  await main(process.argv.slice(2));
 }
+const { main } = await import(pathToFileURL(entry.main).href);
+await main(process.argv.slice(2));

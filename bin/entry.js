@@ -1,0 +1,27 @@
+// Which code `zcode-hub` runs: the compiled CLI in dist/ when it is built and at least as new
+// as every file under src/, else the TypeScript sources through tsx (a checkout being edited, or
+// a dist/ left behind by an older build). ZCODE_HUB_FROM_SOURCE=1 always picks the sources.
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+
+function newestMtime(dir) {
+  let newest = 0;
+  for (const f of readdirSync(dir, { recursive: true, encoding: 'utf8' })) {
+    const st = statSync(path.join(dir, f));
+    if (st.isFile()) newest = Math.max(newest, st.mtimeMs);
+  }
+  return newest;
+}
+
+/** @returns {{ kind: 'dist' | 'source', main: string, reason: string }} */
+export function chooseEntry(root, env = process.env) {
+  const compiled = path.join(root, 'dist', 'cli', 'main.js');
+  const source = path.join(root, 'src', 'cli', 'main.ts');
+  if (env.ZCODE_HUB_FROM_SOURCE) return { kind: 'source', main: source, reason: 'ZCODE_HUB_FROM_SOURCE is set' };
+  if (!existsSync(compiled)) return { kind: 'source', main: source, reason: 'dist/ is not built' };
+  const builtAt = statSync(compiled).mtimeMs;
+  if (existsSync(path.join(root, 'src')) && newestMtime(path.join(root, 'src')) > builtAt) {
+    return { kind: 'source', main: source, reason: 'dist/ is older than src/' };
+  }
+  return { kind: 'dist', main: compiled, reason: `built ${new Date(builtAt).toISOString()}` };
+}
