@@ -3,7 +3,7 @@ import type { EventDraft } from './coalescer.js';
 import { EventLog, type SessionEvent } from './event-log.js';
 import type { ModelSelection, SessionKind, SessionMode, SessionStatus, TitleSource, WorkspaceRef } from './schemas/common.js';
 import type { RuntimePreferences } from './schemas/session-params.js';
-import { emptyUsage, type StoredMessage, type StoredSession, type UsageCounters } from './session-store.js';
+import { emptyUsage, type StoredMessage, type StoredSession, type SubagentRecord, type UsageCounters } from './session-store.js';
 
 /** §3.5 SessionInfo. */
 export interface SessionInfo {
@@ -150,6 +150,8 @@ export class SessionRuntime {
   /** Set when the persisted model no longer resolves: send/compact fail with -32031 (§4.2). */
   restoreWarning: string | undefined;
   readonly v4Acks = new Map<string, V4Ack | Promise<V4Ack>>();
+  /** Set on sub-agent children only (`sessionKind: subagent_child`, §4.16). */
+  subagent: SubagentRecord | undefined;
   closed = false;
 
   constructor(
@@ -164,6 +166,7 @@ export class SessionRuntime {
     this.usage = stored?.usage ?? emptyUsage();
     this.messages = stored?.messages ?? [];
     this.thoughtLevel = stored?.thoughtLevel;
+    this.subagent = stored?.subagent;
     this.log = new EventLog((e) => {
       if (!this.closed) this.sink.sessionEvent(e);
     }, coalesce);
@@ -211,6 +214,6 @@ export class SessionRuntime {
   }
 
   toStored(): StoredSession {
-    return { version: 1, info: { ...this.info }, ...(this.thoughtLevel ? { thoughtLevel: this.thoughtLevel } : {}), turnCount: this.turnCount, usage: this.usage, messages: this.messages };
+    return { version: 1, info: { ...this.info }, ...(this.thoughtLevel ? { thoughtLevel: this.thoughtLevel } : {}), turnCount: this.turnCount, usage: this.usage, messages: this.messages, ...(this.subagent ? { subagent: this.subagent } : {}) };
   }
 }

@@ -38,6 +38,22 @@ export const UsageSchema = z.strictObject({
 });
 export type UsageCounters = z.infer<typeof UsageSchema>;
 
+/**
+ * What a sub-agent child (`sessionKind: subagent_child`) keeps beyond its SessionInfo: the
+ * fields of a §4.16 `Sub` that SessionInfo has no place for. `childSessionId` is the session id
+ * and `title` its title. Times are ms.
+ */
+export const SubagentRecordSchema = z.strictObject({
+  agentId: z.string().min(1),
+  toolCallId: z.string().min(1),
+  subagentType: z.string().min(1),
+  summary: z.string().optional(),
+  startedAt: z.number(),
+  endedAt: z.number().optional(),
+  status: z.enum(['running', 'success', 'failed', 'cancelled']),
+});
+export type SubagentRecord = z.infer<typeof SubagentRecordSchema>;
+
 export const StoredSessionSchema = z.strictObject({
   version: z.literal(1),
   info: InfoSchema,
@@ -45,6 +61,7 @@ export const StoredSessionSchema = z.strictObject({
   turnCount: z.number().int().nonnegative(),
   usage: UsageSchema,
   messages: z.array(MessageSchema),
+  subagent: SubagentRecordSchema.optional(),
 });
 export type StoredSession = z.infer<typeof StoredSessionSchema>;
 

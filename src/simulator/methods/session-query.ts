@@ -3,6 +3,7 @@ import { EventsParams, MessagesParams, ReadParams, SessionIdParams, SubagentsPar
 import { emptyUsage } from '../session-store.js';
 import type { SimulatorCore } from '../simulator-core.js';
 import { buildSnapshot } from '../snapshot.js';
+import { subagentsPage } from '../subagents.js';
 
 /** `session/read` (§4.4); a `deliveryKind` here starts live delivery like subscribe does. */
 export function read(sim: SimulatorCore, params: unknown): unknown {
@@ -52,9 +53,13 @@ export function usage(sim: SimulatorCore, params: unknown): unknown {
   return { sessionId: p.sessionId, ...u, inputBaselineBySource: {} };
 }
 
-/** `session/subagents` (§4.16): the simulator spawns no sub-agents, so the lists are empty. */
+/**
+ * `session/subagents` (§4.16): the parent's sub-agent children (the `subagent` scenario spawns
+ * them): `running` in start order, `ended` most recently ended first, paged by
+ * `endedCursor`/`endedLimit` (default 20). Works on cold parents; unknown → -32004 not found.
+ */
 export function subagents(sim: SimulatorCore, params: unknown): unknown {
   const p = parseParams(SubagentsParams, params);
   if (!sim.runtimes.has(p.sessionId) && !sim.store.load(p.sessionId)) throw notFound(p.sessionId);
-  return { revision: 0, childSessionIds: [], running: [], ended: { total: 0, items: [] } };
+  return subagentsPage(sim, p.sessionId, p.endedCursor, p.endedLimit);
 }

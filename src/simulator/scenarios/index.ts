@@ -9,6 +9,7 @@ import { planScenario } from './plan.js';
 import { questionScenario } from './question.js';
 import type { Behaviour } from './select.js';
 import { slowScenario } from './slow.js';
+import { subagentScenario } from './subagent.js';
 import { todoScenario } from './todo.js';
 
 /** Runs the script of one behaviour on a turn (one file per behaviour). */
@@ -30,6 +31,8 @@ export async function runBehaviour(b: Behaviour, ctx: TurnContext): Promise<void
       return slowScenario(ctx);
     case 'todo':
       return todoScenario(ctx);
+    case 'subagent':
+      return subagentScenario(ctx);
     case 'bench':
       return benchScenario(ctx);
     case 'background-followup':
