@@ -6,11 +6,11 @@ import { SCENARIO_NAMES, selectBehaviour } from '../../src/simulator/scenarios/s
 import { SimClient, type Json, type Message } from './sim-client.js';
 
 // The `subagent` scenario against the real simulator child (ZCODE-PROTOCOL §3.4, §4.8, §4.16,
-// §5.2, §5.5.7, §5.5.9). Scale 1: the child runs for about half a second, long enough for a
+// §5.2, §5.5.7, §5.5.9). Scale 4: the child runs for about two seconds, ample for a
 // `session/subagents` sent on receipt of `subagent_spawned` to find it running.
 let sim: SimClient;
 beforeAll(async () => {
-  sim = await SimClient.start();
+  sim = await SimClient.start({ args: ['--turn-delay-scale', '4'] });
 });
 afterAll(async () => sim.close());
 
