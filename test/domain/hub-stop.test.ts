@@ -34,19 +34,28 @@ function completedTurns(r: DomainRig, sessionId: string): string[] {
 
 type TurnStateNote = { state: string; turnId?: string; queue: unknown[] };
 
+/**
+ * A slow turn prompted by a, b's prompt queued behind it, then a's cancel — with the simulator
+ * fault switches `faults` and a 300 ms stop watchdog.
+ */
+async function stopWithQueuedPrompt(faults: string[]) {
+  const log = capturingLogger();
+  rig = await startRig({ limits: { stopSettleMs: 300 }, simArgs: [...faults, '--scenario', 'slow', '--turn-delay-scale', '0.3'], logger: log.logger });
+  const r = rig;
+  const a = new RecorderClient({ name: 'a' });
+  const b = new RecorderClient({ name: 'b' });
+  const { sessionId } = await r.hub.newSession(a, { cwd: r.config.workspace });
+  await r.hub.loadSession(b, sessionId, { history: false });
+  const running = r.hub.prompt(a, sessionId, text('long one'));
+  const queued = r.hub.prompt(b, sessionId, text('next one'));
+  const started = await a.waitFor(() => (a.notes('_zcode/turn_state') as TurnStateNote[]).find((t) => t.state === 'running' && t.turnId !== undefined), 'turn started');
+  await r.hub.cancel(a, sessionId);
+  return { r, log, a, b, sessionId, running, queued, started };
+}
+
 describe('Hub over the real simulator: stop watchdog', () => {
   it('a stop the child never completes: the prompt resolves cancelled after stopSettleMs, idle is published, the queue continues after the real boundary, the late end resolves nothing twice', async () => {
-    const log = capturingLogger();
-    rig = await startRig({ limits: { stopSettleMs: 300 }, simArgs: ['--ignore-stop', '--scenario', 'slow', '--turn-delay-scale', '0.3'], logger: log.logger });
-    const r = rig;
-    const a = new RecorderClient({ name: 'a' });
-    const b = new RecorderClient({ name: 'b' });
-    const { sessionId } = await r.hub.newSession(a, { cwd: r.config.workspace });
-    await r.hub.loadSession(b, sessionId, { history: false });
-    const running = r.hub.prompt(a, sessionId, text('long one'));
-    const queued = r.hub.prompt(b, sessionId, text('next one'));
-    const started = await a.waitFor(() => (a.notes('_zcode/turn_state') as TurnStateNote[]).find((t) => t.state === 'running' && t.turnId !== undefined), 'turn started');
-    await r.hub.cancel(a, sessionId);
+    const { r, log, a, sessionId, running, queued, started } = await stopWithQueuedPrompt(['--ignore-stop']);
     const result = await running;
     expect(result).toMatchObject({ stopReason: 'cancelled', turnId: started.turnId });
     // Synthesised: the child has not ended that turn.
@@ -68,17 +77,7 @@ describe('Hub over the real simulator: stop watchdog', () => {
   }, 60_000);
 
   it('a stop the child finalises only as the next prompt arrives (--late-stop): the old turn\'s boundary does not end that prompt, which answers at the end of its own turn', async () => {
-    const log = capturingLogger();
-    rig = await startRig({ limits: { stopSettleMs: 300 }, simArgs: ['--late-stop', '--turn-start-ms', '150', '--scenario', 'slow', '--turn-delay-scale', '0.3'], logger: log.logger });
-    const r = rig;
-    const a = new RecorderClient({ name: 'a' });
-    const b = new RecorderClient({ name: 'b' });
-    const { sessionId } = await r.hub.newSession(a, { cwd: r.config.workspace });
-    await r.hub.loadSession(b, sessionId, { history: false });
-    const running = r.hub.prompt(a, sessionId, text('long one'));
-    const queued = r.hub.prompt(b, sessionId, text('next one'));
-    const started = await a.waitFor(() => (a.notes('_zcode/turn_state') as TurnStateNote[]).find((t) => t.state === 'running' && t.turnId !== undefined), 'turn started');
-    await r.hub.cancel(a, sessionId);
+    const { r, log, b, sessionId, running, queued, started } = await stopWithQueuedPrompt(['--late-stop', '--turn-start-ms', '150']);
     expect(await running).toMatchObject({ stopReason: 'cancelled', turnId: started.turnId });
     expect(log.messages().filter((m) => m === SYNTHESISED)).toHaveLength(1);
     // The synthesised end sent b's prompt; the child ended the stopped turn only then, so its
