@@ -50,7 +50,8 @@ describe(`CHD-01 at scale (${FULL ? 'RUN_FAULTS' : 'everyday size'})`, () => {
     const respawnMs: number[] = [];
     for (let k = 0; k < KILLS; k++) {
       await until(() => hub.daemon.backend.status().state === 'ready', 30_000, `backend ready before kill ${k + 1}`);
-      const lastEpoch = control.notifications<{ epoch: string }>('_zcode/backend_state').at(-1)?.epoch;
+      const states = control.notifications<{ state: string; epoch: string }>('_zcode/backend_state');
+      const lastEpoch = states.at(-1)?.epoch;
       const before = (await load.report([0])).benchFrames;
       const prompt = load.call(promptDoneSchema, { op: 'prompt', client: 0, sessionId, text: 'bench stream' }, 120_000).then(
         (r) => `resolved ${r.stopReason}`,
@@ -64,9 +65,11 @@ describe(`CHD-01 at scale (${FULL ? 'RUN_FAULTS' : 'everyday size'})`, () => {
       process.kill(pid!, 'SIGKILL');
       failures.push(await prompt);
       failMs.push(performance.now() - killedAt);
-      // Respawn, seen by clients as `_zcode/backend_state` ready with a new epoch.
-      await control.waitForNotification<{ state: string; epoch: string }>('_zcode/backend_state', (p) => p.state === 'ready' && p.epoch !== lastEpoch, 30_000);
+      // Respawn, seen by clients as `_zcode/backend_state` ready with a new epoch — one sent after
+      // this kill (the earlier ones are skipped).
+      const ready = await control.waitForNotification<{ state: string; epoch: string }>('_zcode/backend_state', (p) => p.state === 'ready', 30_000, states.length);
       respawnMs.push(performance.now() - killedAt);
+      expect(ready.epoch).not.toBe(lastEpoch);
       resources.push(openResources());
     }
     // Every in-flight prompt failed with the typed "backend gone" error, none hung or resolved.

@@ -236,12 +236,13 @@ export class AcpWsClient {
     });
   }
 
-  /** Waits for a notification of `method` whose params satisfy `match`. */
-  waitForNotification<T = Record<string, unknown>>(method: string, match: (params: T) => boolean = () => true, timeoutMs?: number): Promise<T> {
-    return this.waitFor((msgs) => {
-      for (const m of msgs) if (m.method === method && (m.id === undefined || m.id === null) && match(m.params as T)) return m.params as T;
-      return undefined;
-    }, timeoutMs, `notification ${method}`);
+  /**
+   * Waits for a notification of `method` whose params satisfy `match`, among all received so far
+   * — or only among those after the first `skip` of that method (pass `notifications(method).length`
+   * taken before the action, to wait for one the action caused).
+   */
+  waitForNotification<T = Record<string, unknown>>(method: string, match: (params: T) => boolean = () => true, timeoutMs?: number, skip = 0): Promise<T> {
+    return this.waitFor(() => this.notifications<T>(method).slice(skip).find(match), timeoutMs, `notification ${method}`);
   }
 
   /** Waits for a hub → client request of `method` whose params satisfy `match`. */

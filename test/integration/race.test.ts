@@ -55,13 +55,14 @@ describe('the race', () => {
     const inbox = await b.request<{ interactions: Array<{ interactionId: string }> }>('_zcode/interactions/list', { sessionId });
     const pid = hub.daemon.backend.status().pid;
     expect(pid).toBeDefined();
+    const statesBefore = a.notifications('_zcode/backend_state').length;
     process.kill(pid as number, 'SIGKILL');
     const lost = await Promise.all([a, b].map((c) => c.waitForNotification<{ sessionId: string; state: string }>('_zcode/interaction_resolved', (p) => p.sessionId === sessionId)));
     for (const l of lost) expect(l.state).toBe('lost');
     b.answer(req.id, { outcome: { outcome: 'selected', optionId: 'allow_once' } });
     const late = await hub.api(`/api/interactions/${inbox.interactions[0]?.interactionId}/answer`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"optionId":"allow_once"}' });
     expect([404, 409]).toContain(late.status);
-    await a.waitForNotification<{ state: string }>('_zcode/backend_state', (p) => p.state === 'ready');
+    await a.waitForNotification<{ state: string }>('_zcode/backend_state', (p) => p.state === 'ready', undefined, statesBefore);
     await turn;
   });
 });
