@@ -200,9 +200,13 @@ describe('[WS-04] heartbeat', () => {
     const dead = await beat.initializedClient({ autoPong: false });
     const session = await live.request<{ sessionId: string }>('session/new', { cwd: beat.workspace, mcpServers: [] });
     await dead.request('session/load', { sessionId: session.sessionId, cwd: beat.workspace, mcpServers: [] }).catch(() => undefined);
+    type Presence = { sessionId: string; clients: unknown[] };
+    const both = await live.waitForNotification<Presence>('_zcode/presence', (p) => p.sessionId === session.sessionId && p.clients.length === 2);
+    const seen = live.notifications<Presence>('_zcode/presence').indexOf(both) + 1;
     const closed = await dead.closed;
     expect(closed.code).toBe(1006);
-    await live.waitForNotification<{ sessionId: string; clients: unknown[] }>('_zcode/presence', (p) => p.sessionId === session.sessionId && p.clients.length === 1);
+    // A presence sent after dead had attached (the one from before it attached does not count).
+    await live.waitForNotification<Presence>('_zcode/presence', (p) => p.sessionId === session.sessionId && p.clients.length === 1, undefined, seen);
     expect(beat.daemon.app.gateway.size).toBe(1);
     expect(live.isOpen).toBe(true);
   });
