@@ -24,6 +24,8 @@ export const WEB_LIMITS = {
   terminalTailChars: 64 * 1024,
   /** Items kept in one chat before the oldest are dropped (reloaded by scrolling up). */
   chatMaxItems: 2_000,
+  /** Sub-agent tool cards kept under one parent card before the oldest are dropped (still counted). */
+  subagentChildrenMax: 200,
   /** A session that finished a turn counts as "just finished" this long, unless opened. */
   justFinishedMs: 10 * 60_000,
   /** Toasts shown at once. */

@@ -6,6 +6,7 @@ import type { ContentBlock, PlanEntry, SessionConfigOption, ToolCallContent } fr
 import { WEB_LIMITS } from '../limits.js';
 import { arr, idOf, num, rec, str, zmeta, type Rec } from '../wire.js';
 import type { ChatItem, ChatState, QueuedPrompt, ToolItem, ToolStatus, TurnStateName, TurnView, UserItem } from './chat-types.js';
+import { cardAt, findCard, nestNewCard, nestOrphans, replaceCard, subagentTagOf } from './subagent-tree.js';
 
 /** A chat with nothing in it yet. */
 export function emptyChat(sessionId: string): ChatState {
@@ -101,15 +102,15 @@ function applyTool(chat: ChatState, u: Rec, isNew: boolean): ChatState {
   const toolCallId = str(u['toolCallId']);
   if (!toolCallId) return chat;
   const meta = rec(u['_meta']) ?? {};
-  const idx = findLastIndex(chat.items, (it) => it.kind === 'tool' && it.toolCallId === toolCallId);
+  const path = findCard(chat.items, toolCallId);
   let base: ToolItem;
   let next = chat;
-  if (idx === -1) {
+  if (path === undefined) {
     const [id, n] = nextId(chat);
     next = n;
     base = { kind: 'tool', id, toolCallId, title: '', status: 'pending', content: [], terminal: '', locations: [] };
   } else {
-    base = chat.items[idx] as ToolItem;
+    base = cardAt(chat.items, path);
   }
   const item: ToolItem = { ...base };
   const title = str(u['title']);
@@ -130,10 +131,16 @@ function applyTool(chat: ChatState, u: Rec, isNew: boolean): ChatState {
   const exit = rec(meta['terminal_exit']);
   if (exit) item.exitCode = num(exit['exit_code']) ?? null;
   if (rec(meta['backgroundTask'])) item.background = true;
-  const items = next.items.slice();
-  if (idx === -1) return withItems(next, [...items, item]);
-  items[idx] = item;
-  return { ...next, items };
+  // Only the announcing update (and some later ones) carry it: remembered per card.
+  const tag = item.subagent === undefined ? subagentTagOf(meta) : undefined;
+  if (tag) item.subagent = tag;
+  if (path !== undefined) {
+    const items = replaceCard(next.items, path, item);
+    // Announced without the tag (a streamed tool_call), learned later: move it under its parent.
+    return { ...next, items: tag && path.length === 1 ? nestOrphans(items) : items };
+  }
+  const nested = nestNewCard(next.items, item);
+  return nested === undefined ? withItems(next, [...next.items, item]) : { ...next, items: nested };
 }
 
 function tailOf(text: string): string {
@@ -279,5 +286,6 @@ export function prependHistory(chat: ChatState, updates: unknown[], cursor: stri
     const body = rec(u);
     if (body) older = applyUpdateBody(older, body);
   }
-  return { ...chat, nextId: older.nextId, items: [...older.items, ...chat.items], history: { hasMore, ...(cursor ? { cursor } : {}) } };
+  // The older page may hold the parents of sub-agent cards shown so far at the top level.
+  return { ...chat, nextId: older.nextId, items: nestOrphans([...older.items, ...chat.items]), history: { hasMore, ...(cursor ? { cursor } : {}) } };
 }

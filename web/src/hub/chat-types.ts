@@ -21,6 +21,14 @@ export interface TextItem {
   text: string;
   messageId?: string;
 }
+/** `_meta.zcode.subagent` of a sub-agent's tool card, remembered from its announcing update. */
+export interface SubagentTag {
+  /** The toolCallId of the card (an `Agent` call) that spawned the sub-agent. */
+  parentToolCallId?: string;
+  childSessionId?: string;
+  agentId?: string;
+  agentType?: string;
+}
 export interface ToolItem {
   kind: 'tool';
   id: string;
@@ -34,6 +42,12 @@ export interface ToolItem {
   exitCode?: number | null;
   locations: string[];
   background?: boolean;
+  /** Set on a sub-agent's card (src/acp/translate-tool.ts `subagentMeta`). */
+  subagent?: SubagentTag;
+  /** The sub-agent cards this card spawned, oldest first (hub/subagent-tree.ts). */
+  children?: ToolItem[];
+  /** Children dropped past WEB_LIMITS.subagentChildrenMax (still counted). */
+  childrenDropped?: number;
 }
 export interface NoticeItem {
   kind: 'notice';
