@@ -1,6 +1,7 @@
 import type { ToolCallContent } from '@agentclientprotocol/sdk';
 import { diffLines, trimContext } from '../diff-lines.js';
 import type { ToolItem, ToolStatus } from '../hub/chat-types.js';
+import { subagentGroup, type SubagentGroup } from '../hub/subagent-tree.js';
 import { t, type MessageKey } from '../i18n.js';
 import { rec, str } from '../wire.js';
 import { Icon, type IconName } from './icons.js';
@@ -68,33 +69,71 @@ function ContentView({ c }: { c: ToolCallContent }) {
   }
 }
 
-/** A tool call: status, input summary, terminal output and diffs (collapsed once done). */
-export function ToolCard({ item }: { item: ToolItem }) {
+/** "Explore sub-agent", or "sub-agent" when the type is unknown. */
+function subagentLabel(agentType: string | undefined): string {
+  return agentType ? t('subagentNamed', agentType) : t('subagent');
+}
+
+/** The cards a sub-agent ran, as a compact list under the card that spawned it. */
+function SubagentList({ item, group }: { item: ToolItem; group: SubagentGroup }) {
+  const label = subagentLabel(group.agentType);
+  // Open while the parent or a child still runs, then folded like a finished card.
+  const open = group.running || item.status === 'pending' || item.status === 'in_progress';
+  return (
+    <details class="subagent" open={open} data-testid="subagent-group">
+      <summary>
+        <Icon name="chevron" size={14} />
+        <span class="subagent-label">{label}</span>
+        <span class="pill">{group.count === 1 ? t('subagentCountOne') : t('subagentCount', group.count)}</span>
+      </summary>
+      <ul class="subagent-list" aria-label={label}>
+        {(item.children ?? []).map((c) => (
+          <li key={c.id}>
+            <ToolCard item={c} nested />
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
+}
+
+/**
+ * A tool call: status, input summary, terminal output and diffs (collapsed once done), and the
+ * cards of a sub-agent it spawned. `nested` marks a card inside such a list (compact, folded
+ * unless it failed).
+ */
+export function ToolCard({ item, nested = false }: { item: ToolItem; nested?: boolean }) {
   const summary = inputSummary(item.input);
   const hasBody = item.terminal !== '' || item.content.some((c) => c.type !== 'terminal');
-  const open = item.status === 'in_progress' || item.status === 'pending' || item.status === 'failed';
+  const open = nested ? item.status === 'failed' : item.status === 'in_progress' || item.status === 'pending' || item.status === 'failed';
+  const group = subagentGroup(item);
   return (
-    <details class={`tool tool-${item.status}`} open={open} data-testid="tool-card" data-status={item.status}>
-      <summary>
-        <Icon name={iconOf(item.toolKind)} size={16} />
-        <span class="tool-title">{item.title}</span>
-        {item.background ? <span class="pill">{t('background')}</span> : null}
-        <span class={`pill pill-${item.status}`}>{t(STATUS_TEXT[item.status])}</span>
-      </summary>
-      {summary && summary !== item.title ? <code class="tool-input">{summary}</code> : null}
-      {hasBody ? (
-        <div class="tool-body">
-          {item.content.map((c, i) => (
-            <ContentView key={i} c={c} />
-          ))}
-          {item.terminal ? (
-            <pre class="terminal" aria-label={t('toolOutput')}>
-              {item.terminal}
-              {item.exitCode !== undefined && item.exitCode !== null ? <span class="exit">{`\n${t('exitCode', item.exitCode)}`}</span> : null}
-            </pre>
-          ) : null}
-        </div>
-      ) : null}
-    </details>
+    <div class={`tool tool-${item.status}${nested ? ' tool-nested' : ''}`} data-testid="tool-card" data-status={item.status}>
+      <details open={open}>
+        <summary>
+          <Icon name={iconOf(item.toolKind)} size={16} />
+          <span class="tool-title">{item.title}</span>
+          {/* A sub-agent's card whose parent is not shown (e.g. a history page without it). */}
+          {item.subagent && !nested ? <span class="pill pill-subagent">{subagentLabel(item.subagent.agentType)}</span> : null}
+          {item.background ? <span class="pill">{t('background')}</span> : null}
+          <span class={`pill pill-${item.status}`}>{t(STATUS_TEXT[item.status])}</span>
+        </summary>
+        {summary && summary !== item.title ? <code class="tool-input">{summary}</code> : null}
+        {hasBody ? (
+          <div class="tool-body">
+            {item.content.map((c, i) => (
+              <ContentView key={i} c={c} />
+            ))}
+            {item.terminal ? (
+              <pre class="terminal" aria-label={t('toolOutput')}>
+                {item.terminal}
+                {item.exitCode !== undefined && item.exitCode !== null ? <span class="exit">{`\n${t('exitCode', item.exitCode)}`}</span> : null}
+              </pre>
+            ) : null}
+          </div>
+        ) : null}
+      </details>
+      {group ? <SubagentList item={item} group={group} /> : null}
+    </div>
   );
 }
