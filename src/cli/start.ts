@@ -24,6 +24,11 @@ export async function runStart(argv: string[]): Promise<number> {
       process.stderr.write(`zcode-hub: ${err.message}\n`);
       return 1;
     }
+    const cannotListen = listenFailure(err, config.host, config.port);
+    if (cannotListen) {
+      process.stderr.write(`zcode-hub: ${cannotListen}\n`);
+      return 1;
+    }
     logger.fatal({ err }, 'zcode-hub could not start');
     return 1;
   }
@@ -54,4 +59,20 @@ export async function runStart(argv: string[]): Promise<number> {
   // and a second SIGTERM landing in that window would kill the hub by signal instead of exit 0.
   // pino flushes its destination (and a pretty transport) on exit.
   process.exit(code);
+}
+
+/** A one-line explanation with the fix for the usual reasons a daemon cannot listen. */
+export function listenFailure(err: unknown, host: string, port: number): string | undefined {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  const where = `${host}:${port}`;
+  switch (code) {
+    case 'EADDRINUSE':
+      return `cannot listen on ${where}: another program uses that port. Stop it, or choose another port with --port N (--port 0 picks a free one).`;
+    case 'EACCES':
+      return `cannot listen on ${where}: permission denied (ports below 1024 need privileges). Choose a port above 1024 with --port N.`;
+    case 'EADDRNOTAVAIL':
+      return `cannot listen on ${where}: no network interface of this machine has that address. Use 127.0.0.1 (the default) or an address of this machine with --host.`;
+    default:
+      return undefined;
+  }
 }

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readHubFile } from '../../src/daemon/state-files.js';
@@ -26,6 +27,22 @@ describe('zcode-hub start as a process', () => {
     expect(readHubFile(stateDir)?.pid).toBe(hub.pid);
     first.child.kill('SIGTERM');
     expect(await first.exited).toBe(0);
+  });
+
+  it('a port another program holds: a one-line error with the fix, exit 1, nothing left in the state dir', async () => {
+    const { home, stateDir } = tempHome();
+    const holder = net.createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    const port = (holder.address() as net.AddressInfo).port;
+    try {
+      const d = start(home, stateDir, ['--port', String(port)]);
+      expect(await d.exited).toBe(1);
+      expect(d.output()).toContain(`zcode-hub: cannot listen on 127.0.0.1:${port}: another program uses that port. Stop it, or choose another port with --port N (--port 0 picks a free one).`);
+      expect(fs.existsSync(path.join(stateDir, 'hub.json'))).toBe(false);
+      expect(fs.existsSync(path.join(stateDir, 'daemon.lock'))).toBe(false);
+    } finally {
+      holder.close();
+    }
   });
 
   it('[CHD-06] SIGTERM, then more SIGTERMs until exit, while the child ignores SIGTERM: the stop ladder ends it, the hub exits cleanly, no orphan, hub.json removed', async () => {
