@@ -196,19 +196,22 @@ describe('[WS-04] heartbeat', () => {
   });
 
   it('a peer that stops answering pings is terminated and removed everywhere; a live one stays', async () => {
-    const live = await beat.initializedClient();
-    const dead = await beat.initializedClient({ autoPong: false });
-    const session = await live.request<{ sessionId: string }>('session/new', { cwd: beat.workspace, mcpServers: [] });
-    await dead.request('session/load', { sessionId: session.sessionId, cwd: beat.workspace, mcpServers: [] }).catch(() => undefined);
     type Presence = { sessionId: string; clients: unknown[] };
+    const live = await beat.initializedClient();
+    const dead = await beat.initializedClient({ name: 'frozen' });
+    const session = await live.request<{ sessionId: string }>('session/new', { cwd: beat.workspace, mcpServers: [] });
+    await dead.request('session/load', { sessionId: session.sessionId, cwd: beat.workspace, mcpServers: [] });
     const both = await live.waitForNotification<Presence>('_zcode/presence', (p) => p.sessionId === session.sessionId && p.clients.length === 2);
     const seen = live.notifications<Presence>('_zcode/presence').indexOf(both) + 1;
-    const closed = await dead.closed;
-    expect(closed.code).toBe(1006);
-    // A presence sent after dead had attached (the one from before it attached does not count).
+    // Attached for sure; now it freezes (a phone put to sleep): it stops reading, so its pongs stop.
+    const frozen = (dead.ws as WebSocket & { _socket: { pause(): void; resume(): void } })._socket;
+    frozen.pause();
+    // A presence sent after it had attached (the one from before does not count).
     await live.waitForNotification<Presence>('_zcode/presence', (p) => p.sessionId === session.sessionId && p.clients.length === 1, undefined, seen);
     expect(beat.daemon.app.gateway.size).toBe(1);
     expect(live.isOpen).toBe(true);
+    frozen.resume();
+    expect((await dead.closed).code).toBe(1006);
   });
 });
 
