@@ -1,4 +1,4 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --max-semi-space-size=2
 // Runs the compiled CLI when `npm run build` produced it and it is up to date, else the
 // TypeScript sources through tsx (bin/entry.js decides). Both paths run the same code.
 import { fileURLToPath, pathToFileURL } from 'node:url';

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { nowMs } from './load-socket.js';
+import { DAEMON_NODE_FLAGS } from '../../src/daemon/node-flags.js';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -74,7 +75,11 @@ export class DaemonProcess {
     const root = fs.mkdtempSync(path.join(os.tmpdir(), 'zcode-hub-bench-'));
     fs.mkdirSync(path.join(root, 'workspace'));
     const args = [
+      ...DAEMON_NODE_FLAGS,
       ...(opts.nodeArgs ?? []),
+      // Experiments with the daemon's own V8 flags (e.g. `--max-semi-space-size=2`): only the
+      // daemon gets them, not the load client or the simulator child.
+      ...(process.env.BENCH_DAEMON_NODE_ARGS ?? '').split(' ').filter(Boolean),
       path.join(repoRoot, 'bin', 'zcode-hub.js'),
       'start',
       '--host', '127.0.0.1',

@@ -6,6 +6,7 @@ import { ensurePrivateDir } from '../fs/secure-file.js';
 import { processAlive } from '../fs/process-alive.js';
 import { findDaemon, type DaemonHandle } from '../cli/daemon-client.js';
 import type { Logger } from '../logger.js';
+import { DAEMON_NODE_FLAGS } from '../daemon/node-flags.js';
 
 /** How long to wait for a daemon we started (or another editor started) to write hub.json. */
 export const DAEMON_START_TIMEOUT_MS = 20_000;
@@ -58,7 +59,7 @@ export async function ensureDaemon(stateDir: string, startArgs: string[], logger
   try {
     if (owner && !findDaemon(stateDir)) {
       const log = fs.openSync(path.join(stateDir, 'daemon.log'), 'a', 0o600);
-      const child = spawn(process.execPath, [binPath(), 'start', '--state-dir', stateDir, ...startArgs], {
+      const child = spawn(process.execPath, [...DAEMON_NODE_FLAGS, binPath(), 'start', '--state-dir', stateDir, ...startArgs], {
         detached: true,
         stdio: ['ignore', log, log],
         env: process.env,

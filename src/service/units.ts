@@ -1,6 +1,7 @@
 import path from 'node:path';
+import { DAEMON_NODE_FLAGS } from '../daemon/node-flags.js';
 
-/** What a service definition runs: `node <bin> start` with the given flags. */
+/** What a service definition runs: `node <daemon flags> <bin> start` with the given flags. */
 export interface ServiceSpec {
   nodePath: string;
   binPath: string;
@@ -22,7 +23,7 @@ function systemdQuote(arg: string): string {
 
 /** A systemd *user* unit that starts the daemon at login and restarts it on failure. */
 export function systemdUnit(spec: ServiceSpec): string {
-  const exec = [spec.nodePath, spec.binPath, 'start', ...spec.args].map(systemdQuote).join(' ');
+  const exec = [spec.nodePath, ...DAEMON_NODE_FLAGS, spec.binPath, 'start', ...spec.args].map(systemdQuote).join(' ');
   const env = Object.entries(spec.env)
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([k, v]) => `Environment=${systemdQuote(`${k}=${v}`)}`);
@@ -56,7 +57,7 @@ function xml(text: string): string {
 
 /** A launchd agent (macOS) that starts the daemon at login and keeps it alive. */
 export function launchdPlist(spec: ServiceSpec): string {
-  const args = [spec.nodePath, spec.binPath, 'start', ...spec.args].map((a) => `    <string>${xml(a)}</string>`);
+  const args = [spec.nodePath, ...DAEMON_NODE_FLAGS, spec.binPath, 'start', ...spec.args].map((a) => `    <string>${xml(a)}</string>`);
   const env = Object.entries(spec.env)
     .sort(([a], [b]) => a.localeCompare(b))
     .flatMap(([k, v]) => [`    <key>${xml(k)}</key>`, `    <string>${xml(v)}</string>`]);
