@@ -23,7 +23,8 @@ export function subagentTagOf(meta: Rec): SubagentTag | undefined {
 /** Where a card sits: its top-level index, then one child index per level of nesting. */
 export type CardPath = number[];
 
-function findIn(cards: readonly ChatItem[], toolCallId: string): CardPath | undefined {
+/** The path of the card `toolCallId`, searching nested sub-agent cards too. */
+export function findCard(cards: readonly ChatItem[], toolCallId: string): CardPath | undefined {
   // Newest first, as a toolCallId is only ever reused by a later card in the rare replays that
   // repeat one (the flat reducer did the same with findLastIndex).
   for (let i = cards.length - 1; i >= 0; i--) {
@@ -31,16 +32,11 @@ function findIn(cards: readonly ChatItem[], toolCallId: string): CardPath | unde
     if (c?.kind !== 'tool') continue;
     if (c.toolCallId === toolCallId) return [i];
     if (c.children?.length) {
-      const inner = findIn(c.children, toolCallId);
+      const inner = findCard(c.children, toolCallId);
       if (inner) return [i, ...inner];
     }
   }
   return undefined;
-}
-
-/** The path of the card `toolCallId`, searching nested sub-agent cards too. */
-export function findCard(items: readonly ChatItem[], toolCallId: string): CardPath | undefined {
-  return findIn(items, toolCallId);
 }
 
 /** The card at `path` (which findCard returned for the same items). */
