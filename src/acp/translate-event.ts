@@ -16,7 +16,7 @@
  * - `checkpoint.created`, `rewind.triggered`, `streamRecovery.updated`, `session.created`,
  *   `session.resumed` and the declared-but-never-produced types: nothing shown.
  * Events of `inputSource: "background_task"` turns are translated and tagged
- * `_meta.zcode.backgroundTurn` so the domain never ends a user's prompt on them (§11 #12).
+ * `_meta.zcode.backgroundTurn` so the domain never ends a user's prompt on them (ZCODE-PROTOCOL §11.12).
  */
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import { assertNever } from '../errors.js';

@@ -109,7 +109,7 @@ export class ReverseRequests {
     if (group.settled) return;
     group.settled = true;
     for (const t of group.timers) clearTimeout(t);
-    // §1.8: a settled request is just forgotten; no cancel notice is sent.
+    // §1.7 rule 8: a settled request is just forgotten; no cancel notice is sent.
     for (const id of group.ids) this.pending.delete(id);
     group.resolve(settle);
   }
