@@ -2,13 +2,16 @@ import fs from 'node:fs/promises';
 import { constants } from 'node:fs';
 import path from 'node:path';
 import { HubError } from '../errors.js';
+import type { SecretPaths } from '../fs/secret-paths.js';
 
 /**
  * Read-only file access for the zcode-acp-remote file browser (HUB-DESIGN §5.1), confined to a
  * session's root: every path is resolved against the root and must still be inside it after
  * `realpath` (so `..` and symlinks that leave the tree are refused); the file itself is opened
  * with O_NOFOLLOW and checked through its handle, so what is served is what was checked.
- * A root of `/` is never served. Shapes follow the app's bridge (`{root, entries, truncated}`).
+ * A root of `/` is never served, and neither is anything `SecretPaths` names (the state dir,
+ * provider files …), whatever the root: listings leave such entries out, reads refuse them.
+ * Shapes follow the app's bridge (`{root, entries, truncated}`).
  */
 
 export interface FsListEntry {
@@ -24,6 +27,8 @@ export interface FsListing {
   truncated: boolean;
 }
 
+const NOT_SERVED = 'Path is not served';
+
 /** The realpath of a session root; refuses `/` and missing roots. */
 export async function resolveRoot(root: string): Promise<string> {
   let real: string;
@@ -37,7 +42,7 @@ export async function resolveRoot(root: string): Promise<string> {
 }
 
 /** Resolves `rel` inside `root` (already real) and proves the real target stays inside it. */
-export async function resolveInside(root: string, rel: string | undefined): Promise<string> {
+export async function resolveInside(root: string, rel: string | undefined, secrets: SecretPaths): Promise<string> {
   if (rel !== undefined && rel.includes('\0')) throw new HubError('HUB_ERR_BAD_REQUEST', 'Invalid path');
   const target = rel ? path.resolve(root, rel) : root;
   let real: string;
@@ -48,12 +53,13 @@ export async function resolveInside(root: string, rel: string | undefined): Prom
     throw code === 'ENOENT' || code === 'ENOTDIR' ? new HubError('HUB_ERR_NOT_FOUND', 'Not found') : new HubError('HUB_ERR_FORBIDDEN', 'Unreadable');
   }
   if (real !== root && !real.startsWith(root + path.sep)) throw new HubError('HUB_ERR_FORBIDDEN', 'Path escapes the session root');
+  if (await secrets.isSecret(real)) throw new HubError('HUB_ERR_FORBIDDEN', NOT_SERVED);
   return real;
 }
 
 /** One directory level, directories first, at most `maxEntries`. */
-export async function listDirectory(root: string, rel: string | undefined, maxEntries: number): Promise<FsListing> {
-  const dir = await resolveInside(root, rel);
+export async function listDirectory(root: string, rel: string | undefined, maxEntries: number, secrets: SecretPaths): Promise<FsListing> {
+  const dir = await resolveInside(root, rel, secrets);
   let dirents: import('node:fs').Dirent[];
   try {
     dirents = await fs.readdir(dir, { withFileTypes: true });
@@ -61,6 +67,8 @@ export async function listDirectory(root: string, rel: string | undefined, maxEn
     if ((err as NodeJS.ErrnoException).code === 'ENOTDIR') throw new HubError('HUB_ERR_NOT_FOUND', 'Not a directory');
     throw new HubError('HUB_ERR_FORBIDDEN', 'Unreadable');
   }
+  const isSecret = await secrets.matcher();
+  dirents = dirents.filter((d) => !isSecret(path.join(dir, d.name)));
   dirents.sort((a, b) => Number(b.isDirectory()) - Number(a.isDirectory()) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const truncated = dirents.length > maxEntries;
   const entries: FsListEntry[] = [];
@@ -84,8 +92,8 @@ export async function listDirectory(root: string, rel: string | undefined, maxEn
 }
 
 /** Reads a regular file inside `root`, refusing anything over `maxBytes` (413). */
-export async function readFileConfined(root: string, rel: string | undefined, maxBytes: number): Promise<{ data: Buffer; file: string }> {
-  const file = await resolveInside(root, rel);
+export async function readFileConfined(root: string, rel: string | undefined, maxBytes: number, secrets: SecretPaths): Promise<{ data: Buffer; file: string }> {
+  const file = await resolveInside(root, rel, secrets);
   let handle: fs.FileHandle;
   try {
     handle = await fs.open(file, constants.O_RDONLY | constants.O_NOFOLLOW);
@@ -95,6 +103,8 @@ export async function readFileConfined(root: string, rel: string | undefined, ma
   try {
     const stat = await handle.stat();
     if (!stat.isFile()) throw new HubError('HUB_ERR_NOT_FOUND', 'Not a file');
+    // A hard link to a secret has an innocent path; its inode gives it away.
+    if (await secrets.isSecretInode(stat)) throw new HubError('HUB_ERR_FORBIDDEN', NOT_SERVED);
     if (stat.size > maxBytes) throw new HubError('HUB_ERR_PAYLOAD_TOO_LARGE', `File larger than ${maxBytes} bytes`, { size: stat.size, limit: maxBytes });
     const data = Buffer.alloc(stat.size);
     const { bytesRead } = await handle.read(data, 0, stat.size, 0);

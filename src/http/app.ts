@@ -105,7 +105,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       const a = app.server.address();
       return typeof a === 'object' && a ? a.port : undefined;
     };
-    await app.register(instanceRoutes, { hub: deps.hub, config: deps.config, startedAt, port });
+    await app.register(instanceRoutes, { hub: deps.hub, config: deps.config, startedAt, port, ...(deps.auth ? { audit: deps.auth.audit.sink } : {}) });
     const hub = deps.hub;
     await app.register(doctorRoutes, {
       config: deps.config,

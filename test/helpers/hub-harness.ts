@@ -78,7 +78,8 @@ export async function startHub(options: HarnessOptions = {}): Promise<HubHarness
   const logger = process.env.ZCODE_HUB_TEST_LOG_DIR ? captureLogger('hub-harness').logger : createLogger({ level: process.env.ZCODE_HUB_TEST_LOG ?? 'silent' });
   const l = config.limits;
   const auth = createAuthServices({
-    stateDir,
+    // config.stateDir: a test may put the state dir elsewhere (inside its workspace, say).
+    stateDir: config.stateDir,
     limits: { pairingCodeTtlMs: l.pairingCodeTtlMs, pairingCodesMax: l.pairingCodesMax, deviceTokenDefaultTtlMs: l.deviceTokenDefaultTtlMs, tokenExpirySweepMs: l.tokenExpirySweepMs, auditPageMax: l.auditPageMax },
     logger,
   });
@@ -111,7 +112,7 @@ export async function startHub(options: HarnessOptions = {}): Promise<HubHarness
     url,
     wsUrl,
     adminToken: daemon.adminToken,
-    stateDir,
+    stateDir: config.stateDir,
     workspace,
     daemon,
     auth,

@@ -1,8 +1,11 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import type { AuditSink } from '../../auth/audit-log.js';
+import type { Identity } from '../../auth/identity.js';
 import type { HubConfig } from '../../config/schema.js';
 import { HubError } from '../../errors.js';
+import { SecretPaths } from '../../fs/secret-paths.js';
 import { listDirectory, mimeFor, readFileConfined, resolveRoot } from '../../gateway/compat-fs.js';
 import type { GatewayHub } from '../../gateway/hub-api.js';
 import { LEGACY_INSTANCE_ID } from '../../gateway/legacy-profile.js';
@@ -14,6 +17,8 @@ export interface InstanceRouteOptions {
   startedAt: number;
   /** The port the daemon listens on (known once listening). */
   port: () => number | undefined;
+  /** Every file read and listing, served or refused, is recorded here (issue 11 item 1). */
+  audit?: AuditSink;
 }
 
 const instanceParams = z.object({ id: z.string().min(1).max(128) });
@@ -26,10 +31,30 @@ const instanceSchema = z.object({ id: z.string(), pid: z.number(), port: z.numbe
  * Shapes follow the app's hub client and its bridge's endpoints: `/api/instances` is an array,
  * `/status` lists sessions as running|idle, close answers `{ok: true}` (404 unknown, 409 running),
  * and the file routes are read-only and confined to the session root.
+ *
+ * The file routes need `operate`: reading files is more than watching a session, and an
+ * `operate` token can already have the agent read them. Whatever the root, the hub's own
+ * secrets are never served (src/fs/secret-paths.ts), and every call is audited.
  */
 export const instanceRoutes: FastifyPluginAsync<InstanceRouteOptions> = async (app, opts) => {
   const { hub, config } = opts;
   const r = app.withTypeProvider<ZodTypeProvider>();
+  const secrets = new SecretPaths(config);
+  /** Runs one file call and records it with its outcome, whether it served or threw. */
+  const audited = async <T>(req: { identity?: Identity | undefined; query: z.infer<typeof fsQuery> }, action: 'fs.read' | 'fs.list', run: () => Promise<T>, bytes?: (t: T) => number): Promise<T> => {
+    const detail = { path: req.query.path ?? '', ...(req.query.sessionId ? { sessionId: req.query.sessionId } : {}) };
+    const record = (outcome: string, extra: Record<string, unknown> = {}) => {
+      if (req.identity) opts.audit?.({ identity: req.identity, action, ...(req.query.sessionId ? { sessionId: req.query.sessionId } : {}), detail: { ...detail, outcome, ...extra } });
+    };
+    try {
+      const result = await run();
+      record('served', bytes ? { bytes: bytes(result) } : {});
+      return result;
+    } catch (err) {
+      record(err instanceof HubError && err.code === 'HUB_ERR_FORBIDDEN' ? 'refused' : 'failed', err instanceof HubError ? { error: err.code } : {});
+      throw err;
+    }
+  };
 
   const requireInstance = (id: string): void => {
     if (id !== LEGACY_INSTANCE_ID) throw new HubError('HUB_ERR_NOT_FOUND', 'Unknown instance');
@@ -81,7 +106,7 @@ export const instanceRoutes: FastifyPluginAsync<InstanceRouteOptions> = async (a
   });
 
   r.get('/api/instances/:id/fs/list', {
-    config: { scope: 'view' },
+    config: { scope: 'operate' },
     schema: {
       summary: 'zcode-acp-remote: one directory level inside the session root (read-only)',
       tags: ['compat'],
@@ -91,15 +116,15 @@ export const instanceRoutes: FastifyPluginAsync<InstanceRouteOptions> = async (a
     },
   }, async (req) => {
     requireInstance(req.params.id);
-    return listDirectory(await rootOf(req.query.sessionId), req.query.path, config.limits.fsListMaxEntries);
+    return audited(req, 'fs.list', async () => listDirectory(await rootOf(req.query.sessionId), req.query.path, config.limits.fsListMaxEntries, secrets));
   });
 
   r.get('/api/instances/:id/fs/file', {
-    config: { scope: 'view' },
+    config: { scope: 'operate' },
     schema: { summary: 'zcode-acp-remote: file bytes inside the session root (read-only, size-capped)', tags: ['compat'], params: instanceParams, querystring: fsQuery },
   }, async (req, reply) => {
     requireInstance(req.params.id);
-    const { data, file } = await readFileConfined(await rootOf(req.query.sessionId), req.query.path, config.limits.fsFileMaxBytes);
+    const { data, file } = await audited(req, 'fs.read', async () => readFileConfined(await rootOf(req.query.sessionId), req.query.path, config.limits.fsFileMaxBytes, secrets), (r) => r.data.length);
     // Served bytes never run as a page of the hub's origin.
     reply.header('content-security-policy', "default-src 'none'; sandbox");
     reply.header('x-content-type-options', 'nosniff');

@@ -1,0 +1,104 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHub, type HubHarness } from '../helpers/hub-harness.js';
+import { rawRequest } from './helpers/raw-http.js';
+
+/**
+ * Issue 11 item 1, written as the attack: the workspace (as with `service install`, whose
+ * WorkingDirectory is $HOME) contains the state directory and the provider file. A `view`
+ * token asks the compat file routes for the hub's secrets, directly, through a symlink, a hard
+ * link and a session whose cwd is the state directory itself.
+ */
+describe('[SEC-11.1] the compat file routes never serve the hub\'s secrets', () => {
+  let hub: HubHarness;
+  let home: string;
+  let view: string;
+  let operate: string;
+  let stateSessionId: string;
+  const secrets = ['.zcode-hub/admin.token', '.zcode-hub/jwt.secret', '.zcode-hub/tokens.json', '.zcode/v2/provider_config.json', '.zcode/v2/config.json', '.zcode-hub/provider-backups/1700000000000-deadbeef.json'];
+
+  const get = (what: 'file' | 'list', query: string, token: string) =>
+    rawRequest(hub.daemon.port, { path: `/api/instances/zcode-hub/fs/${what}?${query}`, headers: { host: `127.0.0.1:${hub.daemon.port}`, authorization: `Bearer ${token}` } });
+  const q = (p: string, sessionId?: string) => `${sessionId ? `sessionId=${encodeURIComponent(sessionId)}&` : ''}path=${encodeURIComponent(p)}`;
+
+  beforeAll(async () => {
+    home = fs.mkdtempSync(path.join(os.tmpdir(), 'zch-home-'));
+    fs.mkdirSync(path.join(home, '.zcode', 'v2'), { recursive: true });
+    fs.writeFileSync(path.join(home, '.zcode', 'v2', 'provider_config.json'), JSON.stringify({ providers: [{ id: 'p', apiKey: 'sk-provider-secret-0123456789' }] }));
+    fs.writeFileSync(path.join(home, '.zcode', 'v2', 'config.json'), JSON.stringify({ apiKey: 'sk-legacy-secret' }));
+    fs.writeFileSync(path.join(home, 'notes.md'), '# ordinary file\n');
+    hub = await startHub({ config: { workspace: home, stateDir: path.join(home, '.zcode-hub'), providerFile: path.join(home, '.zcode', 'v2', 'provider_config.json') } });
+    const backups = path.join(home, '.zcode-hub', 'provider-backups');
+    fs.mkdirSync(backups, { recursive: true, mode: 0o700 });
+    fs.writeFileSync(path.join(backups, '1700000000000-deadbeef.json'), '{"apiKey":"sk-old"}', { mode: 0o600 });
+    // Planted by someone who can write in the workspace: links that point at the secrets.
+    fs.symlinkSync(path.join(home, '.zcode-hub', 'admin.token'), path.join(home, 'innocent.txt'));
+    fs.symlinkSync(path.join(home, '.zcode-hub'), path.join(home, 'state-link'));
+    fs.linkSync(path.join(home, '.zcode-hub', 'jwt.secret'), path.join(home, 'hardlink.txt'));
+    view = await hub.token('view', 'viewer');
+    operate = await hub.token('operate', 'operator');
+    const c = await hub.initializedClient();
+    ({ sessionId: stateSessionId } = await c.request<{ sessionId: string }>('session/new', { cwd: path.join(home, '.zcode-hub'), mcpServers: [] }));
+  });
+  afterAll(async () => {
+    await hub?.close();
+    fs.rmSync(home, { recursive: true, force: true });
+  });
+
+  it('a view token cannot read workspace files at all (reading files is more than watching)', async () => {
+    for (const target of [...secrets, 'notes.md']) {
+      const res = await get('file', q(target), view);
+      expect(res.status, target).toBe(403);
+      expect(res.body).not.toContain(hub.adminToken);
+      expect(res.body).not.toContain('sk-');
+    }
+    expect((await get('list', q(''), view)).status).toBe(403);
+  });
+
+  it('an operate token reads ordinary workspace files but never the state dir or the provider files', async () => {
+    const ok = await get('file', q('notes.md'), operate);
+    expect(ok.status).toBe(200);
+    expect(ok.body).toBe('# ordinary file\n');
+    for (const target of [...secrets, 'innocent.txt', 'state-link/admin.token', 'hardlink.txt', '.zcode-hub/../.zcode-hub/admin.token']) {
+      for (const token of [operate, hub.adminToken]) {
+        const res = await get('file', q(target), token);
+        expect(res.status, target).toBe(403);
+        expect(res.body).not.toContain(hub.adminToken);
+        expect(res.body).not.toContain('sk-');
+      }
+    }
+  });
+
+  it('listings hide the state dir and refuse to enter it or the provider directory', async () => {
+    const res = await get('list', q(''), operate);
+    expect(res.status).toBe(200);
+    const names = (JSON.parse(res.body) as { entries: Array<{ name: string }> }).entries.map((e) => e.name);
+    expect(names).toContain('notes.md');
+    expect(names).not.toContain('.zcode-hub');
+    for (const dir of ['.zcode-hub', '.zcode-hub/provider-backups', '.zcode/v2', 'state-link']) {
+      expect((await get('list', q(dir), operate)).status, dir).toBe(403);
+    }
+  });
+
+  it('a session whose cwd is the state dir does not make the state dir readable', async () => {
+    for (const target of ['admin.token', 'jwt.secret', 'tokens.json', '']) {
+      const file = await get('file', q(target, stateSessionId), hub.adminToken);
+      expect(file.status, target).toBe(403);
+      expect(file.body).not.toContain(hub.adminToken);
+    }
+    expect((await get('list', q('', stateSessionId), hub.adminToken)).status).toBe(403);
+  });
+
+  it('every file read and listing, allowed or refused, is in the audit log with its path', async () => {
+    await get('file', q('notes.md'), operate);
+    await get('file', q('.zcode-hub/admin.token'), operate);
+    const res = await hub.api('/api/audit?limit=500');
+    const entries = ((await res.json()) as { entries: Array<{ action: string; who: { name: string }; detail?: { path?: string; outcome?: string } }> }).entries;
+    const reads = entries.filter((e) => e.action === 'fs.read' && e.who.name === 'operator');
+    expect(reads.some((e) => e.detail?.path === 'notes.md' && e.detail.outcome === 'served')).toBe(true);
+    expect(reads.some((e) => e.detail?.path === '.zcode-hub/admin.token' && e.detail.outcome === 'refused')).toBe(true);
+    expect(entries.some((e) => e.action === 'fs.list' && e.who.name === 'operator')).toBe(true);
+  });
+});
