@@ -39,6 +39,12 @@ export const LIMITS = {
   settledInteractionsKept: 4_096,
   /** Age at which a pending interaction is settled `expired` with a decline (HUB-DESIGN §4.5 policy timeout); 0 = never, no timers. */
   interactionTimeoutMs: 0,
+  /**
+   * Pause between a question card's tool_call and its request on the zcode-acp-remote profile:
+   * that app applies updates in 120 ms batches and reads the card's text from the tool call
+   * when the request lands (its ADR 0003), so the tool call must have been applied by then.
+   */
+  compatQuestionPrefaceMs: 400,
   /** Backend restart backoff: first delay. */
   restartBackoffBaseMs: 500,
   /** Backend restart backoff: cap. */

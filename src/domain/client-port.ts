@@ -17,6 +17,11 @@ export interface ClientPort {
   /** Declared at `initialize`: `clientCapabilities.elicitation.form`. */
   readonly elicitationForm: boolean;
   /**
+   * Questions go to this client one card at a time, each after a tool_call carrying its text
+   * (set by the gateway for the zcode-acp-remote profile, which keeps one pending card).
+   */
+  readonly oneQuestionAtATime?: boolean;
+  /**
    * Queues an already-serialized, already-encoded JSON-RPC message (the same `Frame` goes to
    * every client of a broadcast, HUB-DESIGN §4.3). Never throws; a client over budget is closed
    * by the gateway.

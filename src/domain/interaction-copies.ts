@@ -14,9 +14,17 @@ import {
 } from '../acp/interactions.js';
 import type { ClientPort } from './client-port.js';
 import type { InteractionCopy, InteractionView } from './interactions.js';
+import { openStepwiseCopy } from './stepwise-copy.js';
 
-/** Sends this client its copy; `onReply` is called at most once with the client's verdict. */
-export function openCopy(acp: AcpInteraction, client: ClientPort, onReply: (reply: ZcodeAnswer) => void): InteractionCopy {
+/**
+ * Sends this client its copy; `onReply` is called at most once with the client's verdict.
+ * `questionPrefaceMs` spaces a question card's tool_call and its request on clients that are
+ * asked one question at a time (stepwise-copy.ts).
+ */
+export function openCopy(acp: AcpInteraction, client: ClientPort, onReply: (reply: ZcodeAnswer) => void, questionPrefaceMs = 0): InteractionCopy {
+  if (client.oneQuestionAtATime === true && !client.elicitationForm && (acp.kind === 'question' || acp.kind === 'elicitation')) {
+    return openStepwiseCopy(acp, client, questionPrefaceMs, onReply);
+  }
   const shaped = shapeForClient(acp, client.elicitationForm);
   const requests = shaped.method === 'elicitation/create' ? [shaped.params] : shaped.params;
   const ids: Array<string | number> = [];

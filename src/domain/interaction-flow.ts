@@ -162,7 +162,7 @@ export class InteractionFlow {
     }
     const parsed = this.parsed.get(record);
     if (!parsed || !session) return;
-    const copy = openCopy(parsed, client, (reply) => this.onReply(record, client, reply));
+    const copy = openCopy(parsed, client, (reply) => this.onReply(record, client, reply), this.core.config.limits.compatQuestionPrefaceMs);
     record.copies.set(client.clientId, copy);
   }
 

@@ -83,7 +83,8 @@ export const ACP_METHODS: Record<string, MethodSpec> = {
         promptCapabilities: { image: true, audio: false, embeddedContext: true },
         mcpCapabilities: { http: false, sse: false },
         sessionCapabilities: { list: {}, resume: {}, close: {} },
-        _meta: { zcode: ZCODE_CAPABILITIES },
+        // zcode-acp-remote shows its Files button only on `fs: true` (its ADR 0005).
+        _meta: { zcode: conn.profile === 'legacy' ? { ...ZCODE_CAPABILITIES, fs: true } : ZCODE_CAPABILITIES },
       },
       agentInfo: { name: 'zcode-hub', title: 'zcode-hub', version: ctx.version },
       authMethods: [],

@@ -55,6 +55,8 @@ export class ClientConnection implements ClientPort, Batched {
   /** `clientInfo.name` from `initialize`, if any. */
   clientName: string | undefined;
   initialized = false;
+  /** zcode-acp-remote keeps one pending permission card: its questions come one at a time. */
+  readonly oneQuestionAtATime: boolean;
   /** Heartbeat: set by every pong, cleared by every ping (HUB-DESIGN §5). */
   alive = true;
   private closed = false;
@@ -80,6 +82,7 @@ export class ClientConnection implements ClientPort, Batched {
     private readonly batching?: SendBatching,
   ) {
     this.displayName = identity.name;
+    this.oneQuestionAtATime = profile === 'legacy';
     socket.on('close', (code: number, reason: Buffer) => this.finish(code, reason.toString('utf8')));
     socket.on('pong', () => {
       this.alive = true;
