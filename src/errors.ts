@@ -24,6 +24,7 @@ export const HUB_ERRORS = {
   HUB_ERR_UNPROCESSABLE: { http: 422, rpc: -32008, message: 'Unprocessable' },
   HUB_ERR_RATE_LIMITED: { http: 429, rpc: -32009, message: 'Too many requests' },
   HUB_ERR_INTERNAL: { http: 500, rpc: -32603, message: 'Internal error' },
+  HUB_ERR_NOT_SUPPORTED: { http: 501, rpc: -32015, message: 'The agent cannot do this' },
   HUB_ERR_BACKEND: { http: 502, rpc: -32010, message: 'The agent backend reported an error' },
   HUB_ERR_BACKEND_UNAVAILABLE: { http: 503, rpc: -32011, message: 'The agent backend is not running' },
   HUB_ERR_BACKEND_TIMEOUT: { http: 504, rpc: -32012, message: 'The agent backend did not answer in time' },

@@ -17,6 +17,7 @@ import type { InteractionView } from './interactions.js';
 import { PromptFlow } from './prompt-flow.js';
 import type { PromptResult } from './prompt-queue.js';
 import { SessionAttach, type ReplayMeta } from './session-attach.js';
+import { deleteSession } from './session-delete.js';
 import { SessionOpener, parseSnapshot } from './session-open.js';
 import type { SessionState } from './session-state.js';
 import { cancelTaskResultSchema, compactResultSchema, forkResultSchema, goalResultSchema, journalFrameSchema, listResultSchema } from './snapshot-schema.js';
@@ -302,6 +303,12 @@ export class Hub {
     session.subscribed = false;
     if (by) this.core.audit(by, 'session', sessionId, { action: 'close' });
     this.core.publishSessionState(session);
+  }
+
+  /** `session/delete` (session-delete.ts): gone from the agent's store and from every client's list. */
+  async deleteSession(sessionId: string, by: { identity: Identity; clientId?: string; name?: string }): Promise<void> {
+    this.requireOperate(by.identity);
+    await deleteSession(this.core, { open: (id) => this.opener.open(id), cancelInteractions: (s, who) => this.interactionFlow.cancelSession(s, who) }, sessionId, by);
   }
 
   /** Journaled updates after `afterSeq` (REST `/sessions/{id}/events`). */

@@ -2,6 +2,8 @@ import { PROTOCOL_VERSION, type InitializeResponse, type ListSessionsResponse, t
 import { HubError } from '../errors.js';
 import {
   attachMeta,
+  authenticateParams,
+  deleteSessionParams,
   cancelParams,
   closeSessionParams,
   initializeParams,
@@ -82,7 +84,7 @@ export const ACP_METHODS: Record<string, MethodSpec> = {
         loadSession: true,
         promptCapabilities: { image: true, audio: false, embeddedContext: true },
         mcpCapabilities: { http: false, sse: false },
-        sessionCapabilities: { list: {}, resume: {}, close: {} },
+        sessionCapabilities: { list: {}, resume: {}, close: {}, delete: {} },
         // zcode-acp-remote shows its Files button only on `fs: true` (its ADR 0005).
         _meta: { zcode: conn.profile === 'legacy' ? { ...ZCODE_CAPABILITIES, fs: true } : ZCODE_CAPABILITIES },
       },
@@ -153,5 +155,16 @@ export const ACP_METHODS: Record<string, MethodSpec> = {
   'session/close': method(closeSessionParams, 'view', (ctx, conn, p) => {
     ctx.hub.detach(conn, p.sessionId);
     return {};
+  }),
+
+  'session/delete': method(deleteSessionParams, 'operate', async (ctx, conn, p) => {
+    await ctx.hub.deleteSession(p.sessionId, { identity: conn.identity, clientId: conn.clientId, name: conn.displayName });
+    return {};
+  }),
+
+  // The hub advertises no `authMethods`: the credential travels with the connection (bearer,
+  // cookie), so any method id a client names is unknown. Answered rather than left -32601.
+  authenticate: method(authenticateParams, 'view', (_ctx, _conn, p) => {
+    throw badParams(`Unknown authentication method '${String(p.methodId).slice(0, 64)}': this agent advertises none; the connection's token already authenticates it`, 'methodId');
   }),
 };

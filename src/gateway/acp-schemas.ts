@@ -3,7 +3,9 @@ import { z } from 'zod';
 import type {
   CancelNotification,
   CancelRequestNotification,
+  AuthenticateRequest,
   CloseSessionRequest,
+  DeleteSessionRequest,
   InitializeRequest,
   ListSessionsRequest,
   LoadSessionRequest,
@@ -42,6 +44,8 @@ export const cancelParams = acp<CancelNotification>('CancelNotification');
 export const setModeParams = acp<SetSessionModeRequest>('SetSessionModeRequest');
 export const setConfigOptionParams = acp<SetSessionConfigOptionRequest>('SetSessionConfigOptionRequest');
 export const closeSessionParams = acp<CloseSessionRequest>('CloseSessionRequest');
+export const deleteSessionParams = acp<DeleteSessionRequest>('DeleteSessionRequest');
+export const authenticateParams = acp<AuthenticateRequest>('AuthenticateRequest');
 export const cancelRequestParams = acp<CancelRequestNotification>('CancelRequestNotification');
 
 // ---- `_meta.zcode` of standard methods (docs/CLIENT-PROTOCOL.md "Methods") ----

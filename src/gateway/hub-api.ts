@@ -29,6 +29,7 @@ export type GatewayHub = Pick<
   | 'getSession'
   | 'renameSession'
   | 'closeSessionRuntime'
+  | 'deleteSession'
   | 'events'
   | 'status'
 >;

@@ -62,6 +62,15 @@ export const sessionRoutes: FastifyPluginAsync<SessionRouteOptions> = async (app
     return { ok: true as const };
   });
 
+  r.delete('/api/sessions/:id', {
+    config: { scope: 'operate' },
+    schema: { summary: 'Delete a session (ACP session/delete): gone from the agent and every list; 409 while a turn runs, 501 when the agent cannot delete', tags: ['sessions'], params: idParams, response: { 200: ok } },
+  }, async (req) => {
+    if (!req.identity) throw new HubError('HUB_ERR_UNAUTHENTICATED');
+    await hub.deleteSession(req.params.id, { identity: req.identity });
+    return { ok: true as const };
+  });
+
   r.get('/api/sessions/:id/events', {
     config: { scope: 'view' },
     schema: {

@@ -136,6 +136,8 @@ function setMode(sim: SimulatorCore, rt: SessionRuntime, mode: typeof rt.info.mo
 
 /** Executes one validated command on an active session (§7.3). */
 export async function executeCommand(sim: SimulatorCore, rt: SessionRuntime, env: CommandEnvelope, p: P): Promise<Decision> {
+  // `--unsupported-command TYPE`: an app-server build without that command (§7.2 step 6).
+  if (sim.options.unsupportedCommand.includes(env.type)) return failed('fault.command.notImplemented', `Command ${env.type} is not implemented`);
   switch (env.type) {
     case 'sendText':
       return sendText(sim, rt, env, p);

@@ -1,0 +1,75 @@
+/**
+ * `session/delete` (ACP stable; RFD "Session Delete"): the conversation is removed from the
+ * agent's store through the app-server's v4 `deleteSession` command (ZCODE-PROTOCOL §7.3), then
+ * from the hub. Idempotent: a session nobody knows is "already deleted". A running turn is
+ * refused (409) rather than cut off, so nobody loses work by a click on another device.
+ */
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import type { Identity } from '../auth/identity.js';
+import { HubError } from '../errors.js';
+import { BackendRpcError } from './backend-port.js';
+import { toHubError, type HubCore } from './hub-core.js';
+import type { ResolvedBy } from './interactions.js';
+import type { SessionState } from './session-state.js';
+
+/** The v4 ACK (ZCODE-PROTOCOL §7.2); only the fields the decision needs. */
+const ackSchema = z.looseObject({ status: z.string(), reasonCode: z.string().optional(), message: z.string().optional() });
+
+/** ACK reason codes that mean "this app-server cannot delete sessions" (§7.2 step 6). */
+const UNSUPPORTED_REASONS = new Set(['fault.command.notImplemented', 'fault.command.capabilityUnsupported']);
+
+/** What the delete flow needs from the rest of the hub. */
+export interface DeleteHooks {
+  /** Resumes the session in the child (v4 commands need it active); HUB_ERR_SESSION_NOT_FOUND when it does not exist. */
+  open(sessionId: string): Promise<SessionState>;
+  /** Settles the session's pending interactions as cancelled. */
+  cancelInteractions(session: SessionState, by: ResolvedBy): void;
+}
+
+/** Deletes a session everywhere; resolves once the agent confirmed (or it never existed). */
+export async function deleteSession(core: HubCore, hooks: DeleteHooks, sessionId: string, by: { identity: Identity; clientId?: string; name?: string }): Promise<void> {
+  const known = core.sessions.get(sessionId);
+  if (known && (known.turnState !== 'idle' || known.queue.running || known.queue.queued.length > 0)) throw new HubError('HUB_ERR_SESSION_BUSY', 'A turn is running on this session; stop it before deleting');
+  let session: SessionState;
+  try {
+    session = await hooks.open(sessionId);
+  } catch (err) {
+    const e = toHubError(err);
+    if (e.code === 'HUB_ERR_SESSION_NOT_FOUND') {
+      forget(core, hooks, known, by);
+      return;
+    }
+    throw e;
+  }
+  let raw: unknown;
+  try {
+    raw = await core.backend.request('v4/command', { commandId: randomUUID(), clientId: 'zcode-hub', sessionId, type: 'deleteSession', payload: {}, issuedAt: Date.now() });
+  } catch (err) {
+    if (err instanceof BackendRpcError && err.code === -32601) throw unsupported('its app-server has no v4/command');
+    throw toHubError(err);
+  }
+  const ack = ackSchema.safeParse(raw);
+  if (!ack.success) throw new HubError('HUB_ERR_BACKEND', 'The agent answered deleteSession with an unreadable acknowledgement');
+  const { status, reasonCode, message } = ack.data;
+  if (reasonCode && UNSUPPORTED_REASONS.has(reasonCode)) throw unsupported(message ?? reasonCode);
+  // `proto.sessionNotFound`: the session went away between the resume and the command.
+  const gone = status === 'rejected' && reasonCode === 'proto.sessionNotFound';
+  if (!gone && !['accepted', 'noop', 'duplicate'].includes(status)) throw new HubError('HUB_ERR_BACKEND', `The agent refused to delete the session: ${message ?? reasonCode ?? status}`, { status, reasonCode });
+  core.audit(by.identity, 'session', sessionId, { action: 'delete' });
+  forget(core, hooks, session, by);
+}
+
+function unsupported(why: string): HubError {
+  return new HubError('HUB_ERR_NOT_SUPPORTED', `This agent cannot delete sessions (${why})`, { method: 'session/delete' });
+}
+
+/** Drops the hub's copy: pending interactions cancelled, every client told, the session forgotten. */
+function forget(core: HubCore, hooks: DeleteHooks, session: SessionState | undefined, by: { identity: Identity; clientId?: string; name?: string }): void {
+  if (!session) return;
+  const resolvedBy: ResolvedBy = { ...(by.clientId === undefined ? {} : { clientId: by.clientId }), name: by.name ?? by.identity.name };
+  hooks.cancelInteractions(session, resolvedBy);
+  core.sessions.delete(session.sessionId);
+  core.notifyAll('_zcode/session_deleted', { sessionId: session.sessionId, deletedBy: resolvedBy });
+  session.attachments.clear();
+}
