@@ -2,6 +2,15 @@ import type { Identity } from '../auth/identity.js';
 import type { Frame } from './frame.js';
 
 /**
+ * A domain fact some client profiles announce with a notification of their own (the compat
+ * profile's running indicator and answered-card notices, HUB-DESIGN §5.1). The domain says
+ * *that* it happened; the gateway's profile code (legacy-profile.ts) decides the wire shape.
+ */
+export type ProfileNotice =
+  | { type: 'turn_state'; sessionId: string; running: boolean }
+  | { type: 'interaction_settled'; sessionId: string; kind: string; toolCallId?: string };
+
+/**
  * The domain's view of one connected client (implemented by src/gateway for WebSocket
  * clients). The domain decides *what* a client gets; the gateway owns *how* it is sent
  * (outbound budget, close 4008, heartbeat). Nothing here awaits a client.
@@ -34,6 +43,8 @@ export interface ClientPort {
   request(method: string, params: unknown): { id: string | number; response: Promise<unknown> };
   /** Withdraws an outstanding request: sends `$/cancel_request` and settles it locally. */
   cancelRequest(id: string | number): void;
+  /** This client's own frame for a profile notice; undefined when its profile has none. */
+  profileFrame?(notice: ProfileNotice): Frame | undefined;
   /** Closes the connection with a close code (e.g. 4008 when it fell behind); never throws. */
   close(code: number, reason: string): void;
   /** True while the socket is open. */

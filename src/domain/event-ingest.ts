@@ -45,7 +45,7 @@ export class EventIngest {
     switch (n.method) {
       case 'session/event': {
         const head = eventHead(n.params);
-        const session = head && this.core.sessions.get(head.sessionId);
+        const session = head && this.core.findSession(head.sessionId);
         if (session) this.ingest(session, head.seq, n.params);
         return;
       }
@@ -81,7 +81,7 @@ export class EventIngest {
     if (status.epoch !== this.core.backendEpoch) {
       const previous = this.core.backendEpoch;
       this.core.backendEpoch = status.epoch;
-      for (const session of this.core.sessions.values()) session.journal.setEpoch(this.core.epoch);
+      for (const session of this.core.allSessions()) session.journal.setEpoch(this.core.epoch);
       // A respawn without a reported exit (e.g. a manual restart) still loses the old child's work.
       if (previous > 0 && this.lostEpoch !== previous) this.onChildGone(previous);
     }
@@ -95,7 +95,7 @@ export class EventIngest {
 
   /** The link resumed a session after -32004 (§3): subscribe again from the last seq. */
   onSessionResumed(sessionId: string): void {
-    const session = this.core.sessions.get(sessionId);
+    const session = this.core.findSession(sessionId);
     if (!session) return;
     this.opener()
       .resubscribe(session, false)
@@ -105,7 +105,7 @@ export class EventIngest {
   /** Everything that lived in the child of `epoch`: subscriptions, running turns, interactions. */
   private onChildGone(epoch: number): void {
     this.lostEpoch = epoch;
-    for (const session of this.core.sessions.values()) {
+    for (const session of this.core.allSessions()) {
       session.subscribed = false;
       this.prompts.onBackendLost(session);
     }
@@ -114,7 +114,7 @@ export class EventIngest {
 
   /** After a (re)spawn, sessions someone is watching (or waiting on) follow live again. */
   private resubscribeLive(): void {
-    for (const session of this.core.sessions.values()) {
+    for (const session of this.core.allSessions()) {
       if (session.subscribed) continue;
       if (session.attachments.size === 0 && session.queue.queued.length === 0) continue;
       this.opener()
@@ -127,7 +127,7 @@ export class EventIngest {
   private onStateUpdated(params: unknown): void {
     const facts = stateFacts(params);
     if (!facts?.sessionId) return;
-    const session = this.core.sessions.get(facts.sessionId);
+    const session = this.core.findSession(facts.sessionId);
     if (!session) return;
     if (facts.settings) {
       const before = session.mode;

@@ -11,7 +11,7 @@ import { BackendFailure, BackendRpcError, type BackendPort } from './backend-por
 import { HubError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { Broadcaster, type Attachment } from './broadcast.js';
-import type { ClientPort } from './client-port.js';
+import type { ClientPort, ProfileNotice } from './client-port.js';
 import type { Frame } from './frame.js';
 import { InteractionRegistry } from './interactions.js';
 import { SessionState } from './session-state.js';
@@ -45,8 +45,8 @@ export interface SessionStateSummary {
 
 /** The shared core of the hub. */
 export class HubCore {
-  readonly sessions = new Map<string, SessionState>();
-  readonly clients = new Map<string, ClientPort>();
+  private readonly sessions = new Map<string, SessionState>();
+  private readonly clients = new Map<string, ClientPort>();
   readonly interactions: InteractionRegistry;
   readonly broadcaster: Broadcaster;
   readonly backend: BackendPort;
@@ -82,14 +82,46 @@ export class HubCore {
     return s;
   }
 
+  /** The session if the hub knows it. */
+  findSession(sessionId: string): SessionState | undefined {
+    return this.sessions.get(sessionId);
+  }
+
+  /** Every session the hub knows, in the order it learnt them. */
+  allSessions(): IterableIterator<SessionState> {
+    return this.sessions.values();
+  }
+
+  /** How many sessions the hub knows. */
+  get sessionCount(): number {
+    return this.sessions.size;
+  }
+
   /** The session, created empty when the hub did not know it yet. */
   ensureSession(sessionId: string, cwd: string): SessionState {
     let s = this.sessions.get(sessionId);
     if (!s) {
-      s = new SessionState(sessionId, cwd, { maxUpdates: this.config.limits.journalMaxUpdates, maxBytes: this.config.limits.journalMaxBytes }, this.epoch);
+      const limits = { maxUpdates: this.config.limits.journalMaxUpdates, maxBytes: this.config.limits.journalMaxBytes };
+      const created: SessionState = new SessionState(sessionId, cwd, limits, this.epoch, () => this.publishTurnState(created));
+      s = created;
       this.sessions.set(sessionId, s);
     }
     return s;
+  }
+
+  /** A connection authenticated: it hears connection-wide notifications from now on. */
+  addClient(client: ClientPort): void {
+    this.clients.set(client.clientId, client);
+  }
+
+  /** A connection closed. */
+  removeClient(clientId: string): void {
+    this.clients.delete(clientId);
+  }
+
+  /** How many connections are open. */
+  get clientCount(): number {
+    return this.clients.size;
   }
 
   /**
@@ -132,27 +164,42 @@ export class HubCore {
     for (const c of this.clients.values()) this.broadcaster.sendNow(c, frame);
   }
 
-  /** `_zcode/turn_state` (+ legacy `$/zcode/turnState`) to the session's clients. */
-  publishTurnState(session: SessionState): void {
+  /**
+   * A notice some client profiles render as a notification of their own (the gateway's profile
+   * code shapes it, client-port.ts); delivered in order with the session's other frames.
+   */
+  notifyProfiles(session: SessionState, notice: ProfileNotice, only?: ClientPort): void {
+    for (const a of session.attachments.values()) {
+      if (only !== undefined && a.client !== only) continue;
+      const frame = a.client.profileFrame?.(notice);
+      if (frame === undefined) continue;
+      if (only !== undefined) this.broadcaster.sendNow(a.client, frame);
+      else this.broadcaster.deliver(a, frame);
+    }
+  }
+
+  /** `_zcode/turn_state` (and each profile's own turn notice) to the session's clients; the Turn calls it. */
+  private publishTurnState(session: SessionState): void {
     this.notifySession(session, '_zcode/turn_state', this.turnStateParams(session));
-    this.notifySession(session, '$/zcode/turnState', { sessionId: session.sessionId, running: session.turnState !== 'idle' }, (a) => a.client.profile === 'legacy');
+    this.notifyProfiles(session, { type: 'turn_state', sessionId: session.sessionId, running: session.turn.active });
     this.publishSessionState(session);
   }
 
   /** The turn state to one (just attached) client only. */
   sendTurnState(session: SessionState, client: ClientPort): void {
     this.broadcaster.sendNow(client, this.broadcaster.serialize('_zcode/turn_state', this.turnStateParams(session)));
-    if (client.profile === 'legacy') this.broadcaster.sendNow(client, this.broadcaster.serialize('$/zcode/turnState', { sessionId: session.sessionId, running: session.turnState !== 'idle' }));
+    this.notifyProfiles(session, { type: 'turn_state', sessionId: session.sessionId, running: session.turn.active }, client);
   }
 
   /** `_zcode/turn_state` params (docs/CLIENT-PROTOCOL.md). */
   turnStateParams(session: SessionState): Record<string, unknown> {
     const running = session.queue.running;
+    const turn = session.turn;
     return {
       sessionId: session.sessionId,
-      state: session.turnState,
-      ...(session.runningTurnId === undefined ? {} : { turnId: session.runningTurnId }),
-      ...(session.runningBy === undefined ? {} : { promptedBy: session.runningBy }),
+      state: turn.state,
+      ...(turn.turnId === undefined ? {} : { turnId: turn.turnId }),
+      ...(turn.by === undefined ? {} : { promptedBy: turn.by }),
       ...(running === undefined ? {} : { promptId: running.promptId }),
       queue: session.queue.queued.map((p) => ({ promptId: p.promptId, clientId: p.clientId, name: p.name, preview: p.preview })),
     };
@@ -192,7 +239,7 @@ export class HubCore {
       sessionId: session.sessionId,
       title: session.title,
       cwd: session.cwd,
-      state: session.turnState,
+      state: session.turn.state,
       ...(session.model === undefined ? {} : { model: session.model }),
       pendingInteractions: this.interactions.pendingCount(session.sessionId),
       clients: session.attachments.size,

@@ -80,7 +80,7 @@ export class Hub {
     const now = Date.now();
     let attachedSessions = 0;
     const journals: Array<{ updates: number; bytes: number }> = [];
-    for (const s of this.core.sessions.values()) {
+    for (const s of this.core.allSessions()) {
       if (s.attachments.size > 0) attachedSessions += 1;
       journals.push({ updates: s.journal.size, bytes: s.journal.retainedBytes });
     }
@@ -116,7 +116,7 @@ export class Hub {
       for (const u of this.unsubscribe.splice(0)) u();
       this.interactionFlow.close();
       this.prompts.close();
-      for (const session of this.core.sessions.values()) {
+      for (const session of this.core.allSessions()) {
         for (const p of session.queue.drain()) p.reject(new HubError('HUB_ERR_BACKEND_UNAVAILABLE', 'The hub is shutting down'));
       }
     })();
@@ -125,11 +125,11 @@ export class Hub {
 
   /** A new authenticated connection: it learns the backend state and every session's state. */
   connect(client: ClientPort): void {
-    this.core.clients.set(client.clientId, client);
+    this.core.addClient(client);
     const s = this.core.backend.status();
     const b = this.core.broadcaster;
     b.sendNow(client, b.serialize('_zcode/backend_state', { state: s.state, epoch: this.core.epoch, restarts: s.restarts, ...(s.nextRetryMs === undefined ? {} : { nextRetryMs: s.nextRetryMs }) }));
-    for (const session of this.core.sessions.values()) b.sendNow(client, b.serialize('_zcode/session_state', this.core.sessionSummary(session)));
+    for (const session of this.core.allSessions()) b.sendNow(client, b.serialize('_zcode/session_state', this.core.sessionSummary(session)));
   }
 
   /** Detaches a closed connection everywhere; never settles or cancels an interaction or a turn. */
@@ -167,27 +167,36 @@ export class Hub {
     const seen = new Set<string>();
     const out: SessionSummary[] = listed.map((info) => {
       seen.add(info.sessionId);
-      const live = this.core.sessions.get(info.sessionId);
+      const live = this.core.findSession(info.sessionId);
       return live ? this.summary(live) : { sessionId: info.sessionId, cwd: info.workspace?.workspacePath ?? '', title: info.title, ...(info.updatedAt === undefined ? {} : { updatedAt: info.updatedAt }), state: 'idle', clients: 0, pendingInteractions: 0 };
     });
-    for (const s of this.core.sessions.values()) if (!seen.has(s.sessionId) && (p.cwd === undefined || s.cwd === p.cwd)) out.push(this.summary(s));
+    for (const s of this.core.allSessions()) if (!seen.has(s.sessionId) && (p.cwd === undefined || s.cwd === p.cwd)) out.push(this.summary(s));
     return out;
   }
 
   /**
    * `session/load` (history: true) and `session/resume` (history: false). Replay frames are
-   * sent before this resolves; live frames meanwhile follow the replay; pending interactions
-   * are re-sent right after, once per connection.
+   * sent before this resolves; live frames meanwhile follow the replay; the caller calls
+   * deliverPending() once the result is written.
    */
   async loadSession(client: ClientPort, sessionId: string, p: { afterSeq?: number; epoch?: string; limit?: number; history: boolean }): Promise<SessionOpened & { replayMeta: ReplayMeta }> {
     const session = await this.opener.open(sessionId);
     const replayMeta = await this.attacher.attach(client, session, p);
-    return { ...this.opened(session), replayMeta: { ...replayMeta, turnActive: session.turnState !== 'idle' } };
+    return { ...this.opened(session), replayMeta: { ...replayMeta, turnActive: session.turn.active } };
+  }
+
+  /**
+   * After the `session/load` / `session/resume` result is queued on the client's socket: its
+   * copies of the session's pending interactions, once per connection (HUB-DESIGN §4.5).
+   */
+  deliverPending(client: ClientPort, sessionId: string): void {
+    const session = this.core.findSession(sessionId);
+    if (session) this.attacher.deliverPending(client, session);
   }
 
   /** `session/close`: detaches this client only. */
   detach(client: ClientPort, sessionId: string): void {
-    const session = this.core.sessions.get(sessionId);
+    const session = this.core.findSession(sessionId);
     if (session) this.attacher.detach(client, session);
   }
 
@@ -249,7 +258,7 @@ export class Hub {
     const raw = await this.pass('session/fork', { sessionId, ...(target === undefined ? {} : { target }) });
     const r = forkResultSchema.parse(raw);
     const snap = parseSnapshot(r.snapshot);
-    const parent = this.core.sessions.get(sessionId);
+    const parent = this.core.findSession(sessionId);
     this.opener.apply(this.core.ensureSession(r.forkedSessionId, parent?.cwd ?? this.core.config.workspace), snap, false);
     return { sessionId: r.forkedSessionId };
   }
@@ -277,7 +286,7 @@ export class Hub {
 
   /** One session's summary (REST `GET /sessions/{id}`); undefined when the hub does not know it. */
   getSession(sessionId: string): SessionSummary | undefined {
-    const s = this.core.sessions.get(sessionId);
+    const s = this.core.findSession(sessionId);
     return s ? this.summary(s) : undefined;
   }
 
@@ -298,7 +307,7 @@ export class Hub {
   /** Unloads the session's runtime in the child (`session/close`); 409 HUB_ERR_SESSION_BUSY while a turn runs. */
   async closeSessionRuntime(sessionId: string, by?: Identity): Promise<void> {
     const session = this.core.session(sessionId);
-    if (session.turnState !== 'idle' || session.queue.running || session.queue.queued.length > 0) throw new HubError('HUB_ERR_SESSION_BUSY');
+    if (session.turn.active || session.queue.running || session.queue.queued.length > 0) throw new HubError('HUB_ERR_SESSION_BUSY');
     await this.pass('session/close', { sessionId });
     session.subscribed = false;
     if (by) this.core.audit(by, 'session', sessionId, { action: 'close' });
@@ -320,7 +329,7 @@ export class Hub {
 
   /** Counts for `/api/status` and `/metrics`. */
   status(): { sessions: number; clients: number; pendingInteractions: number; backend: BackendStatus; epoch: string } {
-    return { sessions: this.core.sessions.size, clients: this.core.clients.size, pendingInteractions: this.core.interactions.pendingCount(), backend: this.core.backend.status(), epoch: this.core.epoch };
+    return { sessions: this.core.sessionCount, clients: this.core.clientCount, pendingInteractions: this.core.interactions.pendingCount(), backend: this.core.backend.status(), epoch: this.core.epoch };
   }
 
   private opened(session: SessionState): SessionOpened {
@@ -329,7 +338,7 @@ export class Hub {
 
   private summary(s: SessionState): SessionSummary {
     const model = s.model;
-    return { sessionId: s.sessionId, cwd: s.cwd, title: s.title, updatedAt: s.updatedAt, state: s.turnState, ...(model === undefined ? {} : { model }), clients: s.attachments.size, pendingInteractions: this.core.interactions.pendingCount(s.sessionId) };
+    return { sessionId: s.sessionId, cwd: s.cwd, title: s.title, updatedAt: s.updatedAt, state: s.turn.state, ...(model === undefined ? {} : { model }), clients: s.attachments.size, pendingInteractions: this.core.interactions.pendingCount(s.sessionId) };
   }
 
   private async pass(method: string, params: unknown): Promise<unknown> {

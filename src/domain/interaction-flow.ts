@@ -71,8 +71,7 @@ export class InteractionFlow {
         // A replaying client gets it from resendPending once its replay is over.
         if (!a.replaying) this.sendTo(record, a.client);
       }
-      if (session.turnState === 'running' || session.turnState === 'idle') session.turnState = 'awaiting_input';
-      this.core.publishTurnState(session);
+      session.turn.awaitInput();
     });
   }
 
@@ -154,7 +153,7 @@ export class InteractionFlow {
   private sendTo(record: InteractionRecord, client: ClientPort): void {
     if (!client.open) return;
     record.sentTo.add(client.clientId);
-    const session = this.core.sessions.get(record.view.sessionId);
+    const session = this.core.findSession(record.view.sessionId);
     if (!scopeAllows(client.identity.scope, 'operate')) {
       // Viewers see it, read-only (HUB-DESIGN §4.5).
       this.core.broadcaster.sendNow(client, this.core.broadcaster.serialize('_zcode/interaction_opened', { sessionId: record.view.sessionId, interaction: record.view }));
@@ -185,7 +184,7 @@ export class InteractionFlow {
   }
 
   private announceSettled(record: InteractionRecord): void {
-    const session = this.core.sessions.get(record.view.sessionId);
+    const session = this.core.findSession(record.view.sessionId);
     if (!session) return;
     const v = record.view;
     this.core.notifySession(session, '_zcode/interaction_resolved', {
@@ -195,11 +194,8 @@ export class InteractionFlow {
       ...(v.outcome === undefined ? {} : { outcome: v.outcome }),
       ...(v.resolvedBy === undefined ? {} : { resolvedBy: v.resolvedBy }),
     });
-    this.core.notifySession(session, '$/zcode/ask_settled', { sessionId: v.sessionId, kind: v.kind, ...(v.toolCallId === undefined ? {} : { toolCallId: v.toolCallId }) }, (a) => a.client.profile === 'legacy');
-    if (session.turnState === 'awaiting_input' && this.core.interactions.pendingCount(session.sessionId) === 0) {
-      session.turnState = session.queue.running || session.runningTurnId ? 'running' : 'idle';
-    }
-    this.core.publishTurnState(session);
+    this.core.notifyProfiles(session, { type: 'interaction_settled', sessionId: v.sessionId, kind: v.kind, ...(v.toolCallId === undefined ? {} : { toolCallId: v.toolCallId }) });
+    session.turn.inputSettled(this.core.interactions.pendingCount(session.sessionId), session.queue.running !== undefined);
   }
 }
 

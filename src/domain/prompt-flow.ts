@@ -70,7 +70,7 @@ export class PromptFlow {
       };
       const queuedBehind = session.queue.enqueue(prompt);
       this.core.audit(client.identity, 'prompt', session.sessionId, { promptId: prompt.promptId, queuedBehind });
-      this.core.publishTurnState(session);
+      session.turn.changed();
       this.pump(session);
     });
   }
@@ -82,15 +82,13 @@ export class PromptFlow {
     const send: SendState = this.sends.get(next) ?? { boundaryAtSend: 0, accepted: false, echoed: false };
     send.boundaryAtSend = this.boundary(session).count;
     this.sends.set(next, send);
-    session.turnState = 'running';
-    session.runningBy = { clientId: next.clientId, name: next.name };
-    session.runningTurnId = undefined;
+    const by = { clientId: next.clientId, name: next.name };
     if (!send.echoed) {
       send.echoed = true;
       // Journaled, so late joiners see who asked what; live only to the other clients (§4.4).
-      for (const block of next.content) this.core.emitUpdate(session, { sessionUpdate: 'user_message_chunk', content: block }, next.clientId, { promptId: next.promptId, promptedBy: session.runningBy });
+      for (const block of next.content) this.core.emitUpdate(session, { sessionUpdate: 'user_message_chunk', content: block }, next.clientId, { promptId: next.promptId, promptedBy: by });
     }
-    this.core.publishTurnState(session);
+    session.turn.start(by);
     void this.write(session, next, send);
   }
 
@@ -101,16 +99,14 @@ export class PromptFlow {
       if (isBusyError(err)) {
         // Never shown to a user: back to the head, wait for the boundary (§3 of HUB-DESIGN).
         session.queue.requeueHead(prompt);
-        this.setIdleUnlessOtherTurn(session);
         if (this.boundary(session).count !== send.boundaryAtSend) session.queue.markReady();
-        this.core.publishTurnState(session);
+        this.endUnlessOtherTurn(session);
         this.pump(session);
         return;
       }
       session.queue.dropRunning(prompt);
       prompt.reject(toHubError(err));
-      this.setIdleUnlessOtherTurn(session);
-      this.core.publishTurnState(session);
+      this.endUnlessOtherTurn(session);
       this.pump(session);
       return;
     }
@@ -127,9 +123,7 @@ export class PromptFlow {
     if (sig.background) return;
     const running = session.queue.running;
     if (running && running.turnId === undefined && (sig.inputId === running.promptId || sig.inputId === undefined)) running.turnId = sig.turnId;
-    session.runningTurnId = sig.turnId;
-    if (session.turnState === 'idle') session.turnState = 'running';
-    this.core.publishTurnState(session);
+    session.turn.bind(sig.turnId);
   }
 
   /** A turn ended; background turns never end a user's prompt (§11.12). */
@@ -141,12 +135,9 @@ export class PromptFlow {
       this.finish(session, running, { stopReason: sig.stopReason, turnId: sig.turnId, ...(usage === undefined ? {} : { usage }) }, false);
       return;
     }
-    if (!running && session.runningTurnId === sig.turnId) {
+    if (!running && session.turn.turnId === sig.turnId) {
       this.watchdog.clear(session.sessionId);
-      session.turnState = 'idle';
-      session.runningTurnId = undefined;
-      session.runningBy = undefined;
-      this.core.publishTurnState(session);
+      session.turn.end();
     }
   }
 
@@ -172,12 +163,9 @@ export class PromptFlow {
     // Finishes a prompt that never produced turn events (§4.8 #3) or whose turn.* was missed.
     if (running && send && (send.accepted || running.turnId !== undefined)) this.finish(session, running, failed ? undefined : { stopReason: 'end_turn', ...(running.turnId ? { turnId: running.turnId } : {}) }, failed);
     session.queue.markReady();
-    if (!session.queue.running && session.turnState !== 'idle') {
+    if (!session.queue.running && session.turn.active) {
       this.watchdog.clear(session.sessionId);
-      session.turnState = 'idle';
-      session.runningTurnId = undefined;
-      session.runningBy = undefined;
-      this.core.publishTurnState(session);
+      session.turn.end();
     }
     this.pump(session);
   }
@@ -190,12 +178,10 @@ export class PromptFlow {
     this.core.audit(client.identity, 'cancel', session.sessionId);
     for (const p of session.queue.removeClient(client.clientId)) p.resolve({ stopReason: 'cancelled' });
     this.hooks.cancelInteractions(session, { clientId: client.clientId, name: client.displayName });
-    const busy = session.queue.running !== undefined || session.turnState !== 'idle';
-    if (busy) session.turnState = 'stopping';
-    this.core.publishTurnState(session);
+    const busy = session.turn.requestStop(session.queue.running !== undefined);
     if (!busy) return;
     // Armed before the stop is written: a stop that is never answered must not hang the turn either.
-    this.watchdog.arm(session.sessionId, { prompt: session.queue.running, turnId: session.queue.running?.turnId ?? session.runningTurnId });
+    this.watchdog.arm(session.sessionId, { prompt: session.queue.running, turnId: session.queue.running?.turnId ?? session.turn.turnId });
     await this.stop(session);
   }
 
@@ -206,21 +192,18 @@ export class PromptFlow {
    * later, finds nothing left to resolve (finish() and onTurnEnded() match the running prompt).
    */
   private onStopUnconfirmed(sessionId: string, target: StopTarget): void {
-    const session = this.core.sessions.get(sessionId);
+    const session = this.core.findSession(sessionId);
     if (!session) return;
     const running = session.queue.running;
     if (running !== target.prompt) return;
-    const turnId = target.turnId ?? running?.turnId ?? session.runningTurnId;
-    if (target.turnId !== undefined && session.runningTurnId !== undefined && session.runningTurnId !== target.turnId) return;
-    if (!running && session.turnState !== 'stopping') return;
+    const turnId = target.turnId ?? running?.turnId ?? session.turn.turnId;
+    if (target.turnId !== undefined && session.turn.turnId !== undefined && session.turn.turnId !== target.turnId) return;
+    if (!running && session.turn.state !== 'stopping') return;
     this.core.logger.warn({ sessionId, turnId, stopSettleMs: this.core.config.limits.stopSettleMs }, 'the agent did not confirm the stop; ending the turn locally');
     if (running) {
       session.queue.finishRunning();
       running.resolve({ stopReason: 'cancelled', ...(turnId === undefined ? {} : { turnId }) });
     }
-    session.turnState = 'idle';
-    session.runningTurnId = undefined;
-    session.runningBy = undefined;
     // The synthesised end counts as the ready boundary: a child that never sends
     // `prompt_completed` would otherwise stall the queue for good, which is the failure this
     // watchdog exists for. Sending early is safe — a child still busy answers -32010, and
@@ -228,7 +211,7 @@ export class PromptFlow {
     // that ends the stopped turn just as this send arrives accepts it, and onPromptStarted()
     // keeps that old turn's late boundary from ending the new prompt.
     session.queue.markReady();
-    this.core.publishTurnState(session);
+    session.turn.end();
     this.pump(session);
   }
 
@@ -238,10 +221,7 @@ export class PromptFlow {
     const running = session.queue.finishRunning();
     if (running) running.reject(new HubError('HUB_ERR_BACKEND_UNAVAILABLE', 'The agent restarted during this turn'));
     session.queue.markReady();
-    session.turnState = 'idle';
-    session.runningTurnId = undefined;
-    session.runningBy = undefined;
-    this.core.publishTurnState(session);
+    session.turn.interrupt();
   }
 
   /** v4 `stop` first; legacy `session/stop` when v4 is missing (-32601) or did not accept (§7.4, §11.7). */
@@ -264,19 +244,19 @@ export class PromptFlow {
     if (session.queue.running !== prompt) return;
     this.watchdog.clear(session.sessionId);
     session.queue.finishRunning();
-    if (failed || !result) prompt.reject(new HubError('HUB_ERR_BACKEND', 'The agent could not run this prompt', { promptId: prompt.promptId }));
-    else prompt.resolve(result);
-    session.turnState = 'idle';
-    session.runningTurnId = undefined;
-    session.runningBy = undefined;
-    this.core.publishTurnState(session);
+    if (failed || !result) {
+      prompt.reject(new HubError('HUB_ERR_BACKEND', 'The agent could not run this prompt', { promptId: prompt.promptId }));
+      session.turn.fail();
+    } else {
+      prompt.resolve(result);
+      session.turn.end();
+    }
   }
 
-  private setIdleUnlessOtherTurn(session: SessionState): void {
-    if (session.runningTurnId === undefined) {
-      session.turnState = 'idle';
-      session.runningBy = undefined;
-    }
+  /** A send that did not become a turn: idle again, unless a turn of the child's own is running. */
+  private endUnlessOtherTurn(session: SessionState): void {
+    if (session.turn.turnId === undefined) session.turn.end();
+    else session.turn.changed();
   }
 
   private boundary(session: SessionState): { count: number; failed: boolean } {

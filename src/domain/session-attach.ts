@@ -4,7 +4,8 @@
  * - otherwise, or on a full `session/load`, a replay rebuilt from `session/messages`
  *   (turn-aligned tail when `limit` is given, `replayMeta.recovered: false` when a gap was lost);
  * - live frames that arrive during a replay wait in the client's buffer and follow it;
- * - pending interactions are re-sent after the replay, once per connection (§4.5).
+ * - pending interactions are re-sent once the attach result is out (deliverPending), once per
+ *   connection (§4.5).
  */
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import { encodeHistoryCursor, pageBefore, tailByTurns, type HistoryPage } from '../acp/history-page.js';
@@ -80,9 +81,9 @@ export class SessionAttach {
 
   /** A connection closed: detached everywhere. Nothing is settled or cancelled (§4.5, §5). */
   disconnect(clientId: string): void {
-    this.core.clients.delete(clientId);
+    this.core.removeClient(clientId);
     this.core.interactions.dropClient(clientId);
-    for (const session of this.core.sessions.values()) {
+    for (const session of this.core.allSessions()) {
       if (session.attachments.delete(clientId)) {
         this.core.publishPresence(session);
         this.core.publishSessionState(session);
@@ -147,10 +148,15 @@ export class SessionAttach {
       this.core.publishPresence(session);
       this.core.publishSessionState(session);
     }
-    // After the load result has been written (the gateway answers when our promise settles).
-    setImmediate(() => {
-      if (client.open && session.attachments.has(client.clientId)) this.hooks.resendPending(session, client);
-    });
+  }
+
+  /**
+   * The attach result has been written to the client: now its copies of the session's pending
+   * interactions (§4.5). A request must not reach a client before the `session/load` result
+   * that tells it the session exists, so the caller invokes this once that result is queued.
+   */
+  deliverPending(client: ClientPort, session: SessionState): void {
+    if (client.open && session.attachments.has(client.clientId)) this.hooks.resendPending(session, client);
   }
 }
 

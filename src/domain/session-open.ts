@@ -51,7 +51,7 @@ export class SessionOpener {
    * already subscribed (REC-03), else resume + subscribe, shared between concurrent callers.
    */
   open(sessionId: string): Promise<SessionState> {
-    const known = this.core.sessions.get(sessionId);
+    const known = this.core.findSession(sessionId);
     if (known?.subscribed) return Promise.resolve(known);
     let p = this.inflight.get(sessionId);
     if (!p) {
@@ -125,10 +125,8 @@ export class SessionOpener {
     if (snap.session.workspace?.workspacePath) session.cwd = snap.session.workspace.workspacePath;
     session.settings = snap.settings;
     if (full && snap.settings.model?.available) session.allModels = snap.settings.model.available as KnownModel[];
-    if (snap.runtime.activeTurnId && session.turnState === 'idle') {
-      session.turnState = 'running';
-      session.runningTurnId = snap.runtime.activeTurnId;
-    }
+    // A turn the child runs that this hub did not start (e.g. after a hub restart); told on attach.
+    if (snap.runtime.activeTurnId && !session.turn.active) session.turn.bind(snap.runtime.activeTurnId, true);
     session.touch();
   }
 

@@ -9,8 +9,9 @@ import type { SettingsPatch } from '../acp/zcode-event-schema.js';
 import type { Attachment } from './broadcast.js';
 import { Journal, type JournalLimits } from './journal.js';
 import { PromptQueue } from './prompt-queue.js';
+import { Turn } from './turn.js';
 
-export type TurnState = 'idle' | 'running' | 'awaiting_input' | 'stopping';
+export type { TurnState } from './turn.js';
 
 /** Per-session state. */
 export class SessionState {
@@ -20,10 +21,8 @@ export class SessionState {
   settings: SettingsPatch = {};
   /** Every model of the registry, learned from create/resume snapshots (mutation snapshots list one). */
   allModels: KnownModel[] = [];
-  turnState: TurnState = 'idle';
-  runningTurnId: string | undefined;
-  /** Client whose prompt started the running turn. */
-  runningBy: { clientId: string; name: string } | undefined;
+  /** The turn state machine; the only place the turn state changes (turn.ts). */
+  readonly turn: Turn;
   readonly attachments = new Map<string, Attachment>();
   /** Last ZCode event seq seen (resubscribe with `afterSeq` after a restart, §11.10). */
   lastZSeq = 0;
@@ -41,8 +40,10 @@ export class SessionState {
     cwd: string,
     journalLimits: JournalLimits,
     epoch: string,
+    publishTurn: () => void,
   ) {
     this.cwd = cwd;
+    this.turn = new Turn(publishTurn);
     this.journal = new Journal(journalLimits, epoch);
     this.translation = createTranslationContext(sessionId);
   }

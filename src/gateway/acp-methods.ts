@@ -19,7 +19,7 @@ import {
 } from './acp-schemas.js';
 import type { ClientConnection } from './client-connection.js';
 import type { ReplayMeta, SessionOpened } from './hub-api.js';
-import { method, type DispatchContext, type MethodSpec } from './method-spec.js';
+import { method, ReplyThen, type DispatchContext, type MethodSpec } from './method-spec.js';
 
 /** `_meta.zcode` capabilities advertised at `initialize` (docs/CLIENT-PROTOCOL.md). */
 const ZCODE_CAPABILITIES = {
@@ -56,15 +56,18 @@ function openedResult(opened: SessionOpened, extra: Record<string, unknown> = {}
   };
 }
 
-async function attach(ctx: DispatchContext, conn: ClientConnection, p: { sessionId: string; _meta?: { [k: string]: unknown } | null }, history: boolean): Promise<LoadSessionResponse & { replayMeta?: ReplayMeta & { turnActive: boolean } }> {
+/** `session/load` / `session/resume`: the replay, then the result, then the pending interactions. */
+async function attach(ctx: DispatchContext, conn: ClientConnection, p: { sessionId: string; _meta?: { [k: string]: unknown } | null }, history: boolean): Promise<ReplyThen> {
   const meta = metaOrThrow(zcodeMeta(attachMeta, p));
   const opened = await ctx.hub.loadSession(conn, p.sessionId, { ...meta, history });
   const { sessionId: _sid, ...result } = openedResult(opened, { replayMeta: opened.replayMeta });
-  if (conn.profile !== 'legacy') return result;
+  const after = (): void => ctx.hub.deliverPending(conn, p.sessionId);
+  if (conn.profile !== 'legacy') return new ReplyThen(result satisfies LoadSessionResponse, after);
   // zcode-acp-remote reads `replayMeta` at the top level of the result, with `turnActive` telling
   // it to restore its running UI (HUB-DESIGN §5.1).
   const turnActive = (ctx.hub.getSession(p.sessionId)?.state ?? 'idle') !== 'idle';
-  return { ...result, replayMeta: { ...opened.replayMeta, turnActive } };
+  const legacy: LoadSessionResponse & { replayMeta: ReplayMeta & { turnActive: boolean } } = { ...result, replayMeta: { ...opened.replayMeta, turnActive } };
+  return new ReplyThen(legacy, after);
 }
 
 /** The standard ACP methods the hub serves (HUB-DESIGN §5), by wire name. */

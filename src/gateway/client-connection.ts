@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { WebSocket } from 'ws';
 import type { Identity } from '../auth/identity.js';
-import type { ClientPort } from '../domain/client-port.js';
+import type { ClientPort, ProfileNotice } from '../domain/client-port.js';
 import { Frame } from '../domain/frame.js';
 import type { Logger } from '../logger.js';
 import { CLOSE } from './close-codes.js';
+import { legacyNotice } from './legacy-profile.js';
 import { errorFrame, notificationFrame, requestFrame, resultFrame, type RpcErrorObject, type RpcId } from './jsonrpc.js';
 import { MAX_BATCH_BYTES, type Batched, type Corkable, type WriteBatcher } from './write-batch.js';
 
@@ -169,6 +170,13 @@ export class ClientConnection implements ClientPort, Batched {
     entry.reject(new ClientRequestError('withdrawn', `${entry.method} withdrawn`));
     const params = this.profile === 'legacy' ? { requestId: id, id } : { requestId: id };
     this.sendText(notificationFrame('$/cancel_request', params));
+  }
+
+  /** The compat profile's own notification for a domain notice (legacy-profile.ts); none for ACP. */
+  profileFrame(notice: ProfileNotice): Frame | undefined {
+    if (this.profile !== 'legacy') return undefined;
+    const { method, params } = legacyNotice(notice);
+    return new Frame(notificationFrame(method, params));
   }
 
   /** Sends a notification built for this client alone (per-client frames are rare: presence, errors). */

@@ -3,7 +3,7 @@ import { assertNever, HubError } from '../errors.js';
 import { ACP_METHODS } from './acp-methods.js';
 import type { ClientConnection } from './client-connection.js';
 import { classify, invalidParams, protocolError, type Inbound } from './jsonrpc.js';
-import type { DispatchContext, MethodSpec } from './method-spec.js';
+import { ReplyThen, type DispatchContext, type MethodSpec } from './method-spec.js';
 import { toRpcError } from './rpc-errors.js';
 import { ZCODE_METHODS } from './zcode-methods.js';
 
@@ -85,7 +85,12 @@ export class Dispatcher {
       .then(() => spec.handle(this.ctx, conn, parsed.data, msg.method))
       .then(
         (result) => {
-          conn.respond(msg.id, result ?? {});
+          if (result instanceof ReplyThen) {
+            conn.respond(msg.id, result.result ?? {});
+            result.after();
+          } else {
+            conn.respond(msg.id, result ?? {});
+          }
           if (msg.method === INITIALIZE && !conn.initialized) {
             conn.initialized = true;
             this.ctx.onInitialized(conn);

@@ -14,6 +14,7 @@ export type GatewayHub = Pick<
   | 'newSession'
   | 'listSessions'
   | 'loadSession'
+  | 'deliverPending'
   | 'detach'
   | 'prompt'
   | 'cancel'

@@ -3,9 +3,28 @@
  * (bridges) and connects to one with `/acp?instance=<id>&token=<t>`; this daemon is the single
  * instance, under a fixed id so the app's saved connection survives hub restarts.
  */
+import type { ProfileNotice } from '../domain/client-port.js';
+import { assertNever } from '../errors.js';
+
 export const LEGACY_INSTANCE_ID = 'zcode-hub';
 
 /** The wire profile a connection gets from its query: `instance=` selects `legacy`. */
 export function profileFor(instance: string | undefined): 'acp' | 'legacy' {
   return instance === undefined ? 'acp' : 'legacy';
+}
+
+/**
+ * The compat profile's own notifications for a domain notice (HUB-DESIGN §5.1): zcode-acp-remote
+ * shows its running indicator from `$/zcode/turnState` and closes an answered card on
+ * `$/zcode/ask_settled`.
+ */
+export function legacyNotice(notice: ProfileNotice): { method: string; params: Record<string, unknown> } {
+  switch (notice.type) {
+    case 'turn_state':
+      return { method: '$/zcode/turnState', params: { sessionId: notice.sessionId, running: notice.running } };
+    case 'interaction_settled':
+      return { method: '$/zcode/ask_settled', params: { sessionId: notice.sessionId, kind: notice.kind, ...(notice.toolCallId === undefined ? {} : { toolCallId: notice.toolCallId }) } };
+    default:
+      return assertNever(notice, 'profile notice');
+  }
 }

@@ -24,6 +24,18 @@ export interface MethodSpec<P = unknown> {
   handle(ctx: DispatchContext, conn: ClientConnection, params: P, method: string): Promise<unknown> | unknown;
 }
 
+/**
+ * A result plus what must follow it on the wire: dispatch queues the result, then runs `after`
+ * synchronously, so nothing can come between them (e.g. the pending interactions a client gets
+ * right after its `session/load` result, HUB-DESIGN §4.5).
+ */
+export class ReplyThen {
+  constructor(
+    readonly result: unknown,
+    readonly after: () => void,
+  ) {}
+}
+
 /** Declares a method with its params type inferred from the schema (the registry erases `P`). */
 export function method<P>(schema: z.ZodType<P>, scope: Scope, handle: MethodSpec<P>['handle']): MethodSpec {
   // Sound: `handle` only ever receives the output of `schema` (see dispatch.ts).

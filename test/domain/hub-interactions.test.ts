@@ -70,9 +70,12 @@ describe('Hub over the real simulator: interactions', () => {
     const c = new RecorderClient();
     rig.hub.connect(c);
     await rig.hub.loadSession(c, sessionId, { history: true });
+    // What the gateway does once the load result is written.
+    rig.hub.deliverPending(c, sessionId);
     await c.waitFor(() => c.openRequests('session/request_permission').length > 0, 're-sent request');
     // Attaching again on the same connection does not send it twice.
     await rig.hub.loadSession(c, sessionId, { history: false });
+    rig.hub.deliverPending(c, sessionId);
     await new Promise((r) => setTimeout(r, 50));
     expect(c.requests.filter((r) => r.method === 'session/request_permission')).toHaveLength(1);
     const lastReplayIndex = c.frames.map((f) => f.method).lastIndexOf('session/update');

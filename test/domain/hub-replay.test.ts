@@ -82,6 +82,7 @@ describe('Hub over the real simulator: replay', () => {
     const a3 = new RecorderClient();
     const again = await rig.hub.loadSession(a3, sessionId, { afterSeq: 0, epoch: 'stale', history: false });
     expect(again.replayMeta.recovered).toBe(false);
+    rig.hub.deliverPending(a3, sessionId);
     await a3.waitFor(() => a3.openRequests('session/request_permission').length > 0, 're-sent after replay');
     const lastUpdate = a3.frames.map((f) => f.method).lastIndexOf('session/update');
     expect(lastUpdate).toBeGreaterThan(-1);

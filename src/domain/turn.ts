@@ -1,0 +1,117 @@
+/**
+ * The turn state machine of one session (HUB-DESIGN §4.4). Every change of the session's turn
+ * state goes through one of the named transitions below, and each transition publishes the
+ * change itself (the session's `_zcode/turn_state`), so no caller can change the state and
+ * forget to tell the clients, and no caller can tell them twice.
+ *
+ *   idle ──start──▶ running ──awaitInput──▶ awaiting_input ──inputSettled──▶ running | idle
+ *     ▲               │  ▲                                                    
+ *     │               │  └───────────── (child's turn id bound by start) ──────────┐
+ *     └──end|fail|interrupt◀── running | awaiting_input | stopping ◀──requestStop──┘
+ */
+
+export type TurnState = 'idle' | 'running' | 'awaiting_input' | 'stopping';
+
+/** Who a prompt (and so a turn) came from: the connection and its display name. */
+export interface Author {
+  clientId: string;
+  name: string;
+}
+
+/** How a turn stopped running, as far as the clients need to know (docs/CLIENT-PROTOCOL.md). */
+export type TurnEnding = { outcome: 'completed' } | { outcome: 'failed' } | { outcome: 'interrupted' };
+
+/** One session's turn: the state, the child's turn id and who asked. */
+export class Turn {
+  private current: TurnState = 'idle';
+  private childTurnId: string | undefined;
+  private author: Author | undefined;
+
+  /** @param publish tells the session's clients (wired by HubCore). */
+  constructor(private readonly publish: () => void) {}
+
+  get state(): TurnState {
+    return this.current;
+  }
+
+  /** The child's id of the running turn, once `turn.started` named it. */
+  get turnId(): string | undefined {
+    return this.childTurnId;
+  }
+
+  /** The client whose prompt started the running turn. */
+  get by(): Author | undefined {
+    return this.author;
+  }
+
+  /** True unless idle. */
+  get active(): boolean {
+    return this.current !== 'idle';
+  }
+
+  /** A prompt of `by` was handed to the child: running, its turn id not known yet. */
+  start(by: Author): void {
+    this.current = 'running';
+    this.author = by;
+    this.childTurnId = undefined;
+    this.publish();
+  }
+
+  /**
+   * The child named its running turn (`turn.started`, or a snapshot's `activeTurnId`): bind the
+   * id; an idle session starts running (a turn nobody here asked for, e.g. after a restart).
+   * `quiet` binds without publishing (a snapshot folded while opening, before anyone attached).
+   */
+  bind(turnId: string, quiet = false): void {
+    this.childTurnId = turnId;
+    if (this.current === 'idle') this.current = 'running';
+    if (!quiet) this.publish();
+  }
+
+  /** An interaction is pending: the turn waits for an answer. */
+  awaitInput(): void {
+    if (this.current === 'running' || this.current === 'idle') this.current = 'awaiting_input';
+    this.publish();
+  }
+
+  /** An interaction was settled; `stillPending` are the session's other pending ones. */
+  inputSettled(stillPending: number, promptRunning: boolean): void {
+    if (this.current === 'awaiting_input' && stillPending === 0) this.current = promptRunning || this.childTurnId !== undefined ? 'running' : 'idle';
+    this.publish();
+  }
+
+  /** `session/cancel`: stopping while something runs; returns whether there was anything to stop. */
+  requestStop(promptRunning: boolean): boolean {
+    const busy = promptRunning || this.current !== 'idle';
+    if (busy) this.current = 'stopping';
+    this.publish();
+    return busy;
+  }
+
+  /** The turn ended (completed, cancelled, or a send that never became a turn). */
+  end(): void {
+    this.reset();
+  }
+
+  /** The turn ended with an error of the agent. */
+  fail(): void {
+    this.reset();
+  }
+
+  /** The turn was cut off (the agent's process went away). */
+  interrupt(): void {
+    this.reset();
+  }
+
+  /** Publishes unchanged state (the queue it carries changed). */
+  changed(): void {
+    this.publish();
+  }
+
+  private reset(): void {
+    this.current = 'idle';
+    this.childTurnId = undefined;
+    this.author = undefined;
+    this.publish();
+  }
+}
