@@ -109,6 +109,11 @@ export class HubCore {
     return s;
   }
 
+  /** Drops the hub's copy of a session (it was deleted). */
+  forgetSession(sessionId: string): void {
+    this.sessions.delete(sessionId);
+  }
+
   /** A connection authenticated: it hears connection-wide notifications from now on. */
   addClient(client: ClientPort): void {
     this.clients.set(client.clientId, client);

@@ -29,8 +29,8 @@ export interface DeleteHooks {
 
 /** Deletes a session everywhere; resolves once the agent confirmed (or it never existed). */
 export async function deleteSession(core: HubCore, hooks: DeleteHooks, sessionId: string, by: { identity: Identity; clientId?: string; name?: string }): Promise<void> {
-  const known = core.sessions.get(sessionId);
-  if (known && (known.turnState !== 'idle' || known.queue.running || known.queue.queued.length > 0)) throw new HubError('HUB_ERR_SESSION_BUSY', 'A turn is running on this session; stop it before deleting');
+  const known = core.findSession(sessionId);
+  if (known && (known.turn.active || known.queue.running || known.queue.queued.length > 0)) throw new HubError('HUB_ERR_SESSION_BUSY', 'A turn is running on this session; stop it before deleting');
   let session: SessionState;
   try {
     session = await hooks.open(sessionId);
@@ -69,7 +69,7 @@ function forget(core: HubCore, hooks: DeleteHooks, session: SessionState | undef
   if (!session) return;
   const resolvedBy: ResolvedBy = { ...(by.clientId === undefined ? {} : { clientId: by.clientId }), name: by.name ?? by.identity.name };
   hooks.cancelInteractions(session, resolvedBy);
-  core.sessions.delete(session.sessionId);
+  core.forgetSession(session.sessionId);
   core.notifyAll('_zcode/session_deleted', { sessionId: session.sessionId, deletedBy: resolvedBy });
   session.attachments.clear();
 }
