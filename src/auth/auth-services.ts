@@ -1,4 +1,4 @@
-import { ensureAdminToken } from '../daemon/state-files.js';
+import { ensureAdminToken } from './admin-token.js';
 import { ensurePrivateDir } from '../fs/secure-file.js';
 import type { Logger } from '../logger.js';
 import { AuditLog } from './audit-log.js';

@@ -1,6 +1,6 @@
 import net from 'node:net';
 import type { HubConfig } from '../config/schema.js';
-import { ensureAdminToken } from '../daemon/state-files.js';
+import { ensureAdminToken } from './admin-token.js';
 import { ensureJwtSecret } from './jwt-secret.js';
 
 /** Refusal to start: the daemon would be reachable from the network without a usable secret. */

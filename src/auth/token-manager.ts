@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { secretEquals } from '../daemon/state-files.js';
+import { secretEquals } from './admin-token.js';
 import { signDeviceToken, verifyDeviceToken } from './device-jwt.js';
 import type { Authenticator, Identity, Scope } from './identity.js';
 import type { TokenRecord, TokenRegistry } from './token-registry.js';

@@ -9,7 +9,7 @@ import {
   type BackendState,
   type BackendStatus,
   type InteractionHandler,
-} from '../domain/backend-port.js';
+} from '../ports/backend-port.js';
 import { CrashWindow, restartDelayMs } from './backoff.js';
 import { ChildTransport } from './child-transport.js';
 import { cleanupOrphan, osProcessInspector, removePidfile, writePidfile, type ProcessInspector } from './pidfile.js';

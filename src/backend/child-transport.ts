@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import type { Logger } from '../logger.js';
-import { BackendFailure } from '../domain/backend-port.js';
+import { BackendFailure } from '../ports/backend-port.js';
 import { BACKEND_BOUNDS } from './bounds.js';
 import { parseEnvelope, type OutgoingMessage } from './envelope.js';
 import { encodeLine, NdjsonDecoder, type FrameEvent } from './ndjson.js';

@@ -5,8 +5,8 @@
  */
 import type { Logger } from '../logger.js';
 import type { HubConfig } from '../config/schema.js';
-import type { BackendPort } from '../domain/backend-port.js';
-import { statePaths } from '../daemon/state-files.js';
+import type { BackendPort } from '../ports/backend-port.js';
+import { statePaths } from '../config/state-paths.js';
 import { simulatorSpawnSpec } from '../simulator/launcher.js';
 import { BackendLink, type BackendLinkOptions } from './backend-link.js';
 import type { FsProbe } from './cli-detect.js';

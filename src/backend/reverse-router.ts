@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Logger } from '../logger.js';
-import type { BackendInteractionRequest, InteractionHandler } from '../domain/backend-port.js';
+import type { BackendInteractionRequest, InteractionHandler } from '../ports/backend-port.js';
 import { BACKEND_BOUNDS } from './bounds.js';
 import type { RpcId } from './envelope.js';
 import { InteractionDedupe } from './interaction-dedupe.js';

@@ -1,5 +1,5 @@
 import type { Logger } from '../logger.js';
-import { BackendFailure, BackendRpcError, type BackendFailureKind } from '../domain/backend-port.js';
+import { BackendFailure, BackendRpcError, type BackendFailureKind } from '../ports/backend-port.js';
 import { idKey, type IncomingMessage, type RpcErrorObject, type RpcId } from './envelope.js';
 import type { Transport } from './transport.js';
 

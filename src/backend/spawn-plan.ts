@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Logger } from '../logger.js';
 import type { HubConfig } from '../config/schema.js';
 import { ensurePrivateDir, writeFileAtomic } from '../fs/secure-file.js';
-import { statePaths } from '../daemon/state-files.js';
+import { statePaths } from '../config/state-paths.js';
 import type { SpawnPlan } from './backend-link.js';
 import { detectZcodeCli, findShippedBuiltinProviderFile, realFsProbe, zcodeCliCandidates, type FsProbe } from './cli-detect.js';
 import { buildChildEnv, SIM_ENV_PREFIXES } from './spawn-env.js';

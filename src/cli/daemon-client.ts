@@ -1,4 +1,5 @@
-import { readAdminToken, readHubFile, type HubFile } from '../daemon/state-files.js';
+import { readAdminToken } from '../auth/admin-token.js';
+import { readHubFile, type HubFile } from '../daemon/state-files.js';
 import { processAlive } from '../fs/process-alive.js';
 
 /** The running daemon of a state dir, found through hub.json, with the admin credential. */

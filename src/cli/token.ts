@@ -6,7 +6,7 @@ import { ensureJwtSecret } from '../auth/jwt-secret.js';
 import { ADMIN_IDENTITY, TokenManager } from '../auth/token-manager.js';
 import { TokenRegistry } from '../auth/token-registry.js';
 import { parseTtl } from '../auth/ttl.js';
-import { ensureAdminToken } from '../daemon/state-files.js';
+import { ensureAdminToken } from '../auth/admin-token.js';
 import { LIMITS } from '../limits.js';
 import { tokenView, tokenViewSchema, type TokenView } from '../http/routes/tokens.js';
 import { callDaemon, findDaemon } from './daemon-client.js';

@@ -1,5 +1,5 @@
 import type { Authenticator, Identity } from '../auth/identity.js';
-import { secretEquals } from './state-files.js';
+import { secretEquals } from '../auth/admin-token.js';
 
 /** Accepts only the state-dir admin token (used until device tokens are configured). */
 export function adminTokenAuthenticator(adminToken: string): Authenticator {

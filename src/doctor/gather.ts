@@ -3,7 +3,7 @@ import type { HubConfig } from '../config/schema.js';
 import { detectZcodeCli } from '../backend/cli-detect.js';
 import { validateProviderDocument } from '../settings/provider-schema.js';
 import { fileMode, readFileIfExists } from '../fs/secure-file.js';
-import { statePaths } from '../daemon/state-files.js';
+import { statePaths } from '../config/state-paths.js';
 import type { DoctorFacts } from './checks.js';
 
 /** What a running daemon adds to the facts (backend state, clients, pending interactions). */

@@ -9,7 +9,7 @@ import { configOptionUpdate, stateFacts } from '../acp/translate-state.js';
 import { translateRawEvent } from '../acp/translate-event.js';
 import type { TurnSignal } from '../acp/translation-context.js';
 import { assertNever } from '../errors.js';
-import type { BackendNotification, BackendStatus } from './backend-port.js';
+import type { BackendNotification, BackendStatus } from '../ports/backend-port.js';
 import type { HubCore } from './hub-core.js';
 import type { InteractionFlow } from './interaction-flow.js';
 import type { PromptFlow } from './prompt-flow.js';

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import type { Identity } from '../auth/identity.js';
 import type { HubConfig } from '../config/schema.js';
-import { BackendFailure, BackendRpcError, type BackendPort } from './backend-port.js';
+import { BackendFailure, BackendRpcError, type BackendPort } from '../ports/backend-port.js';
 import { HubError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { Broadcaster, type Attachment } from './broadcast.js';

@@ -8,7 +8,7 @@ import type { ContentBlock, SessionConfigOption, SessionModeState, SessionUpdate
 import { modeState } from '../acp/translate-state.js';
 import { scopeAllows, type Identity } from '../auth/identity.js';
 import { HubError } from '../errors.js';
-import type { BackendStatus } from './backend-port.js';
+import type { BackendStatus } from '../ports/backend-port.js';
 import type { ClientPort } from './client-port.js';
 import { EventIngest } from './event-ingest.js';
 import { HubCore, toHubError, type AuditSink, type HubDeps, type SessionStateSummary } from './hub-core.js';

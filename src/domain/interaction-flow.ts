@@ -7,7 +7,7 @@
  */
 import { scopeAllows, type Identity } from '../auth/identity.js';
 import { HubError } from '../errors.js';
-import type { BackendInteractionRequest } from './backend-port.js';
+import type { BackendInteractionRequest } from '../ports/backend-port.js';
 import type { ClientPort } from './client-port.js';
 import type { HubCore } from './hub-core.js';
 import { acpOptionKind, classifyInteraction, restAnswerToZcode, type InteractionRecord as AcpInteraction, type ZcodeAnswer } from '../acp/interactions.js';

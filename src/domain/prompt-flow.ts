@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type { ContentBlock } from '@agentclientprotocol/sdk';
 import type { TurnSignal } from '../acp/translation-context.js';
 import { HubError } from '../errors.js';
-import { BackendRpcError } from './backend-port.js';
+import { BackendRpcError } from '../ports/backend-port.js';
 import type { ClientPort } from './client-port.js';
 import { toHubError, type HubCore } from './hub-core.js';
 import { promptPreview, type PromptResult, type QueuedPrompt } from './prompt-queue.js';

@@ -1,4 +1,4 @@
-import { BackendFailure, BackendRpcError } from '../domain/backend-port.js';
+import { BackendFailure, BackendRpcError } from '../ports/backend-port.js';
 import { HubError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { RpcErrorObject } from './jsonrpc.js';

@@ -5,7 +5,7 @@ import fastifySwaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { HubConfig } from '../config/schema.js';
 import type { Logger } from '../logger.js';
-import type { BackendPort } from '../domain/backend-port.js';
+import type { BackendPort } from '../ports/backend-port.js';
 import type { Authenticator } from '../auth/identity.js';
 import { authHook } from './auth-hook.js';
 import { installErrorHandler } from './error-handler.js';

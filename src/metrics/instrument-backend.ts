@@ -1,4 +1,4 @@
-import type { BackendPort } from '../domain/backend-port.js';
+import type { BackendPort } from '../ports/backend-port.js';
 import type { MetricsSink } from './hub-metrics.js';
 
 /** Wraps a backend so every forward request's latency and outcome reach the metrics sink. */

@@ -6,7 +6,7 @@
  *   unsupported · 502 backend error · 503/504 backend gone / timed out.
  */
 import { HubError, type HubErrorCode } from '../errors.js';
-import { BackendFailure, BackendRpcError } from '../domain/backend-port.js';
+import { BackendFailure, BackendRpcError } from '../ports/backend-port.js';
 import type { CommandAck } from './workflow-wire.js';
 
 /** Short reason (last dotted segment for rejection families) → catalog code. */

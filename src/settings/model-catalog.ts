@@ -6,7 +6,7 @@
  * cached briefly and dropped whenever the provider file changes.
  */
 import { z } from 'zod';
-import type { BackendPort } from '../domain/backend-port.js';
+import type { BackendPort } from '../ports/backend-port.js';
 import { backendError } from './backend-errors.js';
 import { workspaceRef } from './workflow-service.js';
 

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import { HubError } from '../errors.js';
-import type { BackendPort } from '../domain/backend-port.js';
+import type { BackendPort } from '../ports/backend-port.js';
 import { ackError, ackSucceeded, backendError, workflowFailureError } from './backend-errors.js';
 import * as wire from './workflow-wire.js';
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import { isProviderComplete, validateProviderDocument, type PersonalProviderFile } from '../settings/provider-schema.js';
+import { parseProviderFile, providerUsable, type SimProviderFile } from './schemas/provider-file.js';
 import type { ModelEntry } from './models.js';
 import type { SimulatorCore } from './simulator-core.js';
 
@@ -13,12 +13,12 @@ function builtinLevels(modelId: string): { levels: string[]; defaultLevel: strin
 }
 
 /** Pure: the models a valid personal file contributes (enabled + complete providers only, §9.2). */
-export function personalLayer(file: PersonalProviderFile): { models: ModelEntry[]; providerIds: string[]; defaultSelection?: { providerId: string; modelId: string } } {
+export function personalLayer(file: SimProviderFile): { models: ModelEntry[]; providerIds: string[]; defaultSelection?: { providerId: string; modelId: string } } {
   const models: ModelEntry[] = [];
   const providerIds: string[] = [];
   const { providerModelRules, manualProviderModelRules } = file.config.modelConfigRules;
   for (const rule of file.config.providerConfigRules.providerRules) {
-    if (rule.enabled === false || !isProviderComplete(rule)) continue;
+    if (rule.enabled === false || !providerUsable(rule)) continue;
     providerIds.push(rule.providerId);
     const ids = rule.config.personalModelIds ?? [];
     const order = rule.config.modelOrder ?? [];
@@ -74,13 +74,13 @@ export function startProviderWatcher(sim: SimulatorCore, file: string | undefine
       sim.registry.setPersonal([], []);
       return;
     }
-    const v = validateProviderDocument(doc);
+    const v = parseProviderFile(doc);
     if (!v.ok) {
       sim.log.error({ file, issues: v.issues.slice(0, 5) }, 'personal provider file is invalid; personal providers disabled until fixed');
       sim.registry.setPersonal([], []);
       return;
     }
-    const layer = personalLayer(v.value);
+    const layer = personalLayer(v.file);
     sim.registry.setPersonal(layer.models, layer.providerIds, layer.defaultSelection);
     sim.log.info({ providers: layer.providerIds.length, models: layer.models.length }, 'personal providers loaded');
   };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LIMITS, type Limits } from '../../src/limits.js';
-import { BackendFailure, BackendRpcError, type BackendStatus } from '../../src/domain/backend-port.js';
+import { BackendFailure, BackendRpcError, type BackendStatus } from '../../src/ports/backend-port.js';
 import { BackendLink, type SpawnPlan } from '../../src/backend/backend-link.js';
 import { FakeServer, MemoryTransport, quietLogger, waitFor, delay } from './helpers.js';
 

@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import type { Logger } from '../../src/logger.js';
-import { BackendFailure } from '../../src/domain/backend-port.js';
+import { BackendFailure } from '../../src/ports/backend-port.js';
 import type { IncomingMessage, OutgoingMessage } from '../../src/backend/envelope.js';
 import { parseEnvelope } from '../../src/backend/envelope.js';
 import type { LinkTransport } from '../../src/backend/backend-link.js';

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BackendFailure } from '../../src/domain/backend-port.js';
+import { BackendFailure } from '../../src/ports/backend-port.js';
 import { simulatorSpawnSpec } from '../../src/simulator/launcher.js';
 import { readPidfile, writePidfile } from '../../src/backend/pidfile.js';
 import { BACKEND_BOUNDS } from '../../src/backend/bounds.js';

@@ -3,8 +3,8 @@
  * resume, and re-announced permission requests.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { BackendInteractionRequest, BackendNotification } from '../../src/domain/backend-port.js';
-import { BackendRpcError } from '../../src/domain/backend-port.js';
+import type { BackendInteractionRequest, BackendNotification } from '../../src/ports/backend-port.js';
+import { BackendRpcError } from '../../src/ports/backend-port.js';
 import { RpcPeer } from '../../src/backend/rpc-peer.js';
 import { ChildTransport } from '../../src/backend/child-transport.js';
 import type { IncomingMessage, OutgoingMessage } from '../../src/backend/envelope.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { BackendInteractionRequest } from '../../src/domain/backend-port.js';
+import type { BackendInteractionRequest } from '../../src/ports/backend-port.js';
 import { InteractionDedupe, Lru } from '../../src/backend/interaction-dedupe.js';
 import { PROVIDER_HEADERS_UNAVAILABLE, ReverseRouter } from '../../src/backend/reverse-router.js';
 import { quietLogger } from './helpers.js';

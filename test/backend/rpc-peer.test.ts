@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { BackendFailure, BackendRpcError } from '../../src/domain/backend-port.js';
+import { BackendFailure, BackendRpcError } from '../../src/ports/backend-port.js';
 import { RpcPeer, toErrorObject, type RpcOutcome } from '../../src/backend/rpc-peer.js';
 import { FakeServer, MemoryTransport, captureLogger, quietLogger } from './helpers.js';
 

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { buildConfig } from '../../src/config/load.js';
 import type { Limits } from '../../src/limits.js';
-import type { BackendStatus } from '../../src/domain/backend-port.js';
+import type { BackendStatus } from '../../src/ports/backend-port.js';
 import { createBackend } from '../../src/backend/index.js';
 import type { BackendLink } from '../../src/backend/backend-link.js';
 import type { SimulatorSpawnSpec } from '../../src/backend/spawn-plan.js';

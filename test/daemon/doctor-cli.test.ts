@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readAdminToken, readHubFile } from '../../src/daemon/state-files.js';
+import { readAdminToken } from '../../src/auth/admin-token.js';
+import { readHubFile } from '../../src/daemon/state-files.js';
 import { cli, killStarted, ready, start, tempHome, until } from './process-helpers.js';
 
 /** `zcode-hub doctor` against a live daemon and offline, healthy and with injected problems. */

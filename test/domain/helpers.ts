@@ -11,7 +11,7 @@ import type { Identity, Scope } from '../../src/auth/identity.js';
 import { createBackend } from '../../src/backend/index.js';
 import { buildConfig } from '../../src/config/load.js';
 import type { HubConfig } from '../../src/config/schema.js';
-import type { BackendNotification, BackendPort } from '../../src/domain/backend-port.js';
+import type { BackendNotification, BackendPort } from '../../src/ports/backend-port.js';
 import type { ClientPort } from '../../src/domain/client-port.js';
 import type { Frame as WireFrame } from '../../src/domain/frame.js';
 import { Hub } from '../../src/domain/hub.js';

@@ -1,50 +1,58 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { BACKEND_FILES, KNOWN_VIOLATIONS, UNITS } from './layers.js';
+import { srcViolations, webViolations } from './layering.js';
+import { readRepoFile, treeFiles } from './tree-files.js';
 
-const src = path.resolve(import.meta.dirname, '..', '..', 'src');
-
-/** Imports each layer must not make (HUB-DESIGN §2, STYLE.md habit 2). */
-const RULES: Array<{ layer: string; forbidden: RegExp[]; why: string }> = [
-  {
-    layer: 'domain',
-    forbidden: [/^fastify/, /^@fastify\//, /^ws$/, /^node:child_process$/, /^child_process$/, /\/backend\//, /\/gateway\//, /\/http\//],
-    why: 'the domain knows sessions and interactions, not sockets, HTTP or processes',
-  },
-  {
-    layer: 'acp',
-    forbidden: [/^fastify/, /^@fastify\//, /^ws$/, /^node:child_process$/, /\/backend\//, /\/gateway\//, /\/http\//, /\/domain\/hub/],
-    why: 'translation is pure protocol code',
-  },
-  {
-    layer: 'settings',
-    forbidden: [/^fastify/, /^@fastify\//, /^ws$/, /^node:child_process$/, /\/gateway\//, /\/http\//],
-    why: 'settings stores are domain code; their routes live in src/http/routes',
-  },
-  {
-    layer: 'simulator',
-    forbidden: [/^fastify/, /^@fastify\//, /^ws$/, /\/gateway\//, /\/http\//, /\/domain\//, /\/backend\//],
-    why: 'the simulator is a separate program that only shares wire schemas',
-  },
-];
-
-function importsOf(file: string): string[] {
-  const text = fs.readFileSync(file, 'utf8');
-  return [...text.matchAll(/(?:^|\n)\s*(?:import|export)[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g)].map((m) => m[1] ?? m[2]!);
-}
-
+/** Generated from the table in test/meta/layers.ts (ARCHITECTURE.md §2). */
 describe('layering', () => {
-  for (const rule of RULES) {
-    it(`src/${rule.layer} does not reach across layers (${rule.why})`, () => {
-      const dir = path.join(src, rule.layer);
-      const files = fs.existsSync(dir) ? fs.readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts')) : [];
-      const violations: string[] = [];
-      for (const f of files) {
-        for (const spec of importsOf(path.join(dir, f))) {
-          if (rule.forbidden.some((re) => re.test(spec))) violations.push(`src/${rule.layer}/${f} imports ${spec}`);
-        }
-      }
-      expect(violations).toEqual([]);
-    });
-  }
+  const srcFiles = treeFiles(['src']).filter((f) => /\.tsx?$/.test(f));
+
+  const violations = srcFiles.flatMap((f) => srcViolations(f.slice('src/'.length), readRepoFile(f)));
+
+  it('every import under src/ follows an allowed arrow of test/meta/layers.ts', () => {
+    expect(violations.filter((v) => !(v in KNOWN_VIOLATIONS))).toEqual([]);
+  });
+
+  it('the known-violations list holds nothing that has been fixed', () => {
+    expect(Object.keys(KNOWN_VIOLATIONS).filter((v) => !violations.includes(v))).toEqual([]);
+  });
+
+  it('the web app takes only types from src/', () => {
+    const webFiles = treeFiles(['web/src']).filter((f) => /\.tsx?$/.test(f));
+    expect(webFiles.flatMap((f) => webViolations(f, readRepoFile(f)))).toEqual([]);
+  });
+
+  it('the table names only units and backend files that exist', () => {
+    const units = new Set(srcFiles.map((f) => f.slice('src/'.length).split('/')[0]!));
+    const stale = Object.keys(UNITS).filter((u) => !units.has(u) && u !== 'daemon-files' && u !== 'backend-errors.ts');
+    expect(stale).toEqual([]);
+    for (const f of [...BACKEND_FILES.process, ...BACKEND_FILES.protocol]) expect(srcFiles).toContain(`src/backend/${f}`);
+  });
+});
+
+describe('the layering check catches what it must (each line is a forbidden import)', () => {
+  it.each([
+    ['domain/x.ts', "import { WebSocket } from 'ws';", /ws: the domain knows/],
+    ['domain/x.ts', "import { spawn } from 'node:child_process';", /child_process/],
+    ['domain/x.ts', "import type { X } from '../backend/backend-link.js';", /\(domain\) imports src\/backend\/backend-link.ts \(backend\)/],
+    ['backend/x.ts', "import type { Hub } from '../domain/hub.js';", /not an allowed arrow/],
+    ['http/x.ts', "import { gatewayPlugin } from '../gateway/acp-route.js';", /\(http\) imports src\/gateway/],
+    ['auth/x.ts', "export { statePaths } from '../daemon/daemon.js';", /\(auth\) imports src\/daemon\/daemon.ts/],
+    ['simulator/x.ts', "import { validateProviderDocument } from '../settings/provider-schema.js';", /\(simulator\) imports src\/settings/],
+    ['acp/x.ts', "const m = await import('../gateway/dispatch.js');", /\(acp\) imports src\/gateway/],
+    ['backend/ndjson.ts', "import fs from 'node:fs';", /protocol file/],
+    ['backend/backend-link.ts', "import { spawn } from 'child_process';", /only child-transport.ts/],
+    ['newfolder/x.ts', "import { LIMITS } from '../limits.js';", /not in test\/meta\/layers.ts/],
+  ])('%s: %s', (file, line, message) => {
+    const found = srcViolations(file, `${line}\n`);
+    expect(found.length).toBeGreaterThan(0);
+    expect(found.join('\n')).toMatch(message);
+  });
+
+  it('allows what the table allows', () => {
+    expect(srcViolations('domain/x.ts', "import { translateEvent } from '../acp/translate-event.js';\nimport type { BackendPort } from '../ports/backend-port.js';\n")).toEqual([]);
+    expect(srcViolations('backend/index.ts', "import { simulatorSpawnSpec } from '../simulator/launcher.js';\n")).toEqual([]);
+    expect(webViolations('web/src/x.ts', "import type { X } from '../../src/zcode-ext.js';\n")).toEqual([]);
+    expect(webViolations('web/src/x.ts', "import { X } from '../../src/zcode-ext.js';\n")).toHaveLength(1);
+  });
 });

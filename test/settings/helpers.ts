@@ -5,7 +5,7 @@
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { buildConfig } from '../../src/config/load.js';
-import { BackendRpcError, type BackendPort, type BackendStatus } from '../../src/domain/backend-port.js';
+import { BackendRpcError, type BackendPort, type BackendStatus } from '../../src/ports/backend-port.js';
 import type { Authenticator, Identity } from '../../src/auth/identity.js';
 import { buildApp } from '../../src/http/app.js';
 import { createLogger } from '../../src/logger.js';

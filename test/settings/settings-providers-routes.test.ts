@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BackendRpcError } from '../../src/domain/backend-port.js';
+import { BackendRpcError } from '../../src/ports/backend-port.js';
 import { auth, buildSettingsApp, FakeBackend, type SettingsApp } from './helpers.js';
 
 const KEY = 'sk-live-5f3a9c1e77b2-WXYZ';

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BackendFailure, BackendRpcError } from '../../src/domain/backend-port.js';
+import { BackendFailure, BackendRpcError } from '../../src/ports/backend-port.js';
 import { auth, buildSettingsApp, FakeBackend, type SettingsApp } from './helpers.js';
 
 type Params = Record<string, unknown>;

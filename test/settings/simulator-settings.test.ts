@@ -10,7 +10,7 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBackend } from '../../src/backend/index.js';
 import { buildConfig } from '../../src/config/load.js';
-import type { BackendPort } from '../../src/domain/backend-port.js';
+import type { BackendPort } from '../../src/ports/backend-port.js';
 import { createLogger } from '../../src/logger.js';
 import { auth, buildSettingsApp, type SettingsApp } from './helpers.js';
 

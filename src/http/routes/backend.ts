@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AuditSink } from '../../auth/audit-log.js';
-import type { BackendPort } from '../../domain/backend-port.js';
+import type { BackendPort } from '../../ports/backend-port.js';
 
 export interface BackendRouteOptions {
   backend: BackendPort;

@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { HubConfig } from '../../config/schema.js';
-import type { BackendPort } from '../../domain/backend-port.js';
+import type { BackendPort } from '../../ports/backend-port.js';
 import { runChecks } from '../../doctor/checks.js';
 import { gatherFacts, type LiveFacts } from '../../doctor/gather.js';
 

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { BackendPort } from '../../domain/backend-port.js';
+import type { BackendPort } from '../../ports/backend-port.js';
 
 const backendSummary = z.object({
   state: z.enum(['starting', 'ready', 'restarting', 'failed', 'stopped']),

@@ -10,7 +10,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { HubError } from '../../errors.js';
-import { BackendRpcError, type BackendPort } from '../../domain/backend-port.js';
+import { BackendRpcError, type BackendPort } from '../../ports/backend-port.js';
 import { backendError } from '../../settings/backend-errors.js';
 import { ModelCatalog, modelOptionSchema } from '../../settings/model-catalog.js';
 import { asObject, asString } from '../../settings/provider-draft.js';

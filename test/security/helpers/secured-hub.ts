@@ -37,7 +37,7 @@ export async function startSecuredHub(input: Partial<ConfigInput> = {}, opts: { 
   const config = buildConfig({ stateDir: tmp.dir, workspace: tmp.dir, providerFile: `${tmp.dir}/provider.json`, backend: 'sim', port: 0, logLevel: 'debug', ...input });
   const { logger, file } = captureLogger('secured-hub');
   const auth = createAuthServices({ stateDir: config.stateDir, adminTokenFile: config.adminTokenFile, limits: config.limits, logger });
-  const adminToken = (await import('../../../src/daemon/state-files.js')).readAdminToken(config.stateDir) ?? '';
+  const adminToken = (await import('../../../src/auth/admin-token.js')).readAdminToken(config.stateDir) ?? '';
   registerSecret(adminToken);
   const backend = createBackend(config, logger.child({ component: 'backend' }));
   const app = await buildApp({ config, logger, backend, authenticator: auth.tokens, version: VERSION, auth });

@@ -1,7 +1,8 @@
 /**
- * What the domain needs from the app-server link (implemented in src/backend). The domain
- * never imports src/backend: it sees the child only through this port, so it stays free of
- * node:child_process (HUB-DESIGN §2).
+ * What the domain, the settings and the routes need from the app-server link (implemented in
+ * src/backend, wired by the composition root). It lives in src/ports, below both sides, so the
+ * backend does not import the domain and the domain never imports src/backend — it stays free
+ * of node:child_process (HUB-DESIGN §2, test/meta/layers.ts).
  */
 
 /** Lifecycle of the child as the hub reports it (`_zcode/backend_state`, /api/health). */

@@ -1,0 +1,13 @@
+import path from 'node:path';
+
+/** The files the daemon keeps in its state dir (HUB-DESIGN §9). */
+export function statePaths(stateDir: string) {
+  return {
+    dir: stateDir,
+    hubFile: path.join(stateDir, 'hub.json'),
+    adminToken: path.join(stateDir, 'admin.token'),
+    childPid: path.join(stateDir, 'backend.pid'),
+    simData: path.join(stateDir, 'sim'),
+    builtinProviders: path.join(stateDir, 'zcode-builtin.json'),
+  };
+}
