@@ -73,6 +73,31 @@ export interface KnownModel {
   ref: ModelSelectionLike;
   label?: string;
   providerLabel?: string;
+  /** Present on models that take a reasoning level (§3.2, §3.6 ModelOption). */
+  reasoning?: { levels: ReadonlyArray<{ value: string }>; defaultLevel?: string | undefined };
+}
+
+/**
+ * The ModelSelection `session/setModel` needs for `value` (§4.14, §11.11): a model with levels
+ * gets one — the one asked for, else the current level when the model has it, else the model's
+ * default, else its first — and a model without levels gets none (it would refuse one). A model
+ * the hub has no catalogue entry for keeps the current level, as before.
+ */
+export function selectionForModel(
+  value: string,
+  known: readonly KnownModel[],
+  currentLevel: string | undefined,
+  requestedLevel?: string,
+): { providerId: string; modelId: string; options?: { reasoningLevel: string } } | undefined {
+  const ref = parseModelValueId(value);
+  if (!ref) return undefined;
+  const entry = known.find((m) => modelValueId(m.ref) === value);
+  const withLevel = (level: string | undefined) => (level === undefined ? ref : { ...ref, options: { reasoningLevel: level } });
+  if (!entry) return withLevel(requestedLevel ?? currentLevel);
+  const levels = entry.reasoning?.levels.map((l) => l.value) ?? [];
+  if (levels.length === 0) return ref;
+  const pick = [requestedLevel, currentLevel, entry.reasoning?.defaultLevel, levels[0]].find((l) => l !== undefined && levels.includes(l));
+  return withLevel(pick ?? requestedLevel);
 }
 
 /**
@@ -87,7 +112,10 @@ export function configOptions(settings: SettingsPatch, allModels?: readonly Know
     const value = modelValueId(m.ref);
     const label = typeof m.label === 'string' ? m.label : value;
     const description = typeof m.providerLabel === 'string' ? m.providerLabel : undefined;
-    return value === undefined ? [] : [{ value, name: label ?? value, ...(description === undefined ? {} : { description }) }];
+    const levels = m.reasoning?.levels.map((l) => l.value) ?? [];
+    // A picker shows the level choice a model needs before switching (docs/CLIENT-PROTOCOL.md).
+    const zcode = levels.length === 0 ? undefined : { reasoningLevels: levels, ...(m.reasoning?.defaultLevel === undefined ? {} : { defaultReasoningLevel: m.reasoning.defaultLevel }) };
+    return value === undefined ? [] : [{ value, name: label ?? value, ...(description === undefined ? {} : { description }), ...(zcode === undefined ? {} : { _meta: { zcode } }) }];
   });
   if (current !== undefined && !modelOptions.some((o) => o.value === current)) modelOptions.unshift({ value: current, name: current });
   if (current !== undefined) {

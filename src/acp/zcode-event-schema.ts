@@ -237,12 +237,18 @@ export const modelSelectionSchema = z.looseObject({
 });
 export type ModelSelectionLike = z.infer<typeof modelSelectionSchema>;
 
+/** A ModelOption's `reasoning` (§3.6): the levels a model takes; one is required when present (§3.2). */
+export const reasoningSchema = z.looseObject({
+  levels: z.array(z.looseObject({ value: str, label: optStr, description: optStr })).default([]),
+  defaultLevel: optStr,
+});
+
 /** The Settings object carried by most `state.updated` patches (§3.6). */
 export const settingsPatchSchema = z.looseObject({
   model: z
     .looseObject({
       current: modelSelectionSchema.optional(),
-      available: z.array(z.looseObject({ ref: modelSelectionSchema, label: optStr, contextWindow: optNum })).optional(),
+      available: z.array(z.looseObject({ ref: modelSelectionSchema, label: optStr, providerLabel: optStr, contextWindow: optNum, reasoning: reasoningSchema.optional() })).optional(),
     })
     .optional(),
   thoughtLevel: z

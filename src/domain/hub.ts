@@ -5,7 +5,7 @@
  * race) and event-ingest (child notifications and status).
  */
 import type { ContentBlock, SessionConfigOption, SessionModeState, SessionUpdate } from '@agentclientprotocol/sdk';
-import { modeState } from '../acp/translate-state.js';
+import { modeState, selectionForModel } from '../acp/translate-state.js';
 import { scopeAllows, type Identity } from '../auth/identity.js';
 import { HubError } from '../errors.js';
 import type { BackendStatus } from '../ports/backend-port.js';
@@ -219,10 +219,10 @@ export class Hub {
   }
 
   /** `session/set_config_option` for model, mode or thought level; returns the new options. */
-  async setConfigOption(client: ClientPort, sessionId: string, configId: 'model' | 'mode' | 'thought_level', value: string): Promise<SessionConfigOption[]> {
+  async setConfigOption(client: ClientPort, sessionId: string, configId: 'model' | 'mode' | 'thought_level', value: string, thoughtLevel?: string): Promise<SessionConfigOption[]> {
     this.requireOperate(client.identity);
     const session = await this.opener.open(sessionId);
-    const [method, params] = settingRequest(session, configId, value);
+    const [method, params] = settingRequest(session, configId, value, thoughtLevel);
     let raw: unknown;
     try {
       raw = await this.core.backend.request(method, params);
@@ -355,7 +355,7 @@ export class Hub {
 }
 
 /** The app-server method for one config option (§4.14); model values are `providerId/modelId`. */
-function settingRequest(session: SessionState, configId: 'model' | 'mode' | 'thought_level', value: string): [string, Record<string, unknown>] {
+function settingRequest(session: SessionState, configId: 'model' | 'mode' | 'thought_level', value: string, thoughtLevel?: string): [string, Record<string, unknown>] {
   const sessionId = session.sessionId;
   switch (configId) {
     case 'mode':
@@ -363,11 +363,11 @@ function settingRequest(session: SessionState, configId: 'model' | 'mode' | 'tho
     case 'thought_level':
       return ['session/setThoughtLevel', { sessionId, thoughtLevel: value }];
     case 'model': {
-      const slash = value.indexOf('/');
-      if (slash <= 0 || slash === value.length - 1) throw new HubError('HUB_ERR_BAD_REQUEST', 'A model value is providerId/modelId');
-      const level = session.settings.thoughtLevel?.current;
-      // setModel keeps options: pass the current reasoning level so models that need one accept it (§11.11).
-      return ['session/setModel', { sessionId, model: { providerId: value.slice(0, slash), modelId: value.slice(slash + 1), ...(level === undefined ? {} : { options: { reasoningLevel: level } }) } }];
+      // setModel keeps options: a model with levels needs one of its own, one without refuses any (§11.11).
+      const known = session.allModels.length > 0 ? session.allModels : (session.settings.model?.available ?? []);
+      const model = selectionForModel(value, known, session.settings.thoughtLevel?.current, thoughtLevel);
+      if (!model) throw new HubError('HUB_ERR_BAD_REQUEST', 'A model value is providerId/modelId');
+      return ['session/setModel', { sessionId, model }];
     }
   }
 }

@@ -13,6 +13,7 @@ import {
   newSessionParams,
   promptParams,
   resumeSessionParams,
+  setConfigOptionMeta,
   setConfigOptionParams,
   setModeParams,
   zcodeMeta,
@@ -152,7 +153,8 @@ export const ACP_METHODS: Record<string, MethodSpec> = {
     if (!(CONFIG_IDS as readonly string[]).includes(p.configId)) throw badParams(`configId must be one of ${CONFIG_IDS.join(', ')}`, 'configId');
     const value = (p as { value?: unknown }).value;
     if (typeof value !== 'string') throw badParams('value must be a value id (string)', 'value');
-    return { configOptions: await ctx.hub.setConfigOption(conn, p.sessionId, p.configId as ConfigId, value) };
+    const meta = metaOrThrow(zcodeMeta(setConfigOptionMeta, p));
+    return { configOptions: await ctx.hub.setConfigOption(conn, p.sessionId, p.configId as ConfigId, value, meta.thoughtLevel) };
   }),
 
   'session/close': method(closeSessionParams, 'view', (ctx, conn, p) => {

@@ -57,6 +57,11 @@ export const newSessionMeta = z.object({
   thoughtLevel: z.string().min(1).max(64).optional(),
 });
 
+/** `session/set_config_option` `_meta.zcode`: the reasoning level to switch a model with (§11.11). */
+export const setConfigOptionMeta = z.object({
+  thoughtLevel: z.string().min(1).max(64).optional(),
+});
+
 /** `session/load` / `session/resume` `_meta.zcode`: where the client left off (HUB-DESIGN §4.2). */
 export const attachMeta = z.object({
   afterSeq: z.number().int().min(0).optional(),
