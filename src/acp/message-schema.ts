@@ -4,6 +4,7 @@
  * published schema does not list (§5.6); only what the replay needs is typed.
  */
 import { z } from 'zod';
+import { parseLenient } from './lenient-parse.js';
 
 const optStr = z.string().optional();
 
@@ -53,15 +54,33 @@ export const messageWithPartsSchema = z.looseObject({
 export type MessageWithParts = z.infer<typeof messageWithPartsSchema>;
 export type MessagePart = z.infer<typeof messagePartSchema>;
 
-/** Parses a `session/messages` result (an array, or `{messages: […]}`); invalid entries are skipped. */
-export function parseMessages(value: unknown): MessageWithParts[] {
+/** The message envelope; parts are parsed one by one so one bad part costs only itself. */
+const messageEnvelopeSchema = z.looseObject({ info: messageInfoSchema, parts: z.array(z.unknown()).default([]) });
+
+/**
+ * Parses a `session/messages` result (an array, or `{messages: […]}`) leniently (§5.6): null or
+ * drifted fields are removed, a part that still cannot be read is skipped alone, and a message
+ * whose `info` cannot be read is skipped. Everything removed is reported through `onDropped`.
+ */
+export function parseMessages(value: unknown, onDropped?: (what: string) => void): MessageWithParts[] {
   const list = Array.isArray(value)
     ? value
     : value !== null && typeof value === 'object' && Array.isArray((value as { messages?: unknown }).messages)
       ? (value as { messages: unknown[] }).messages
       : [];
-  return list.flatMap((m) => {
-    const r = messageWithPartsSchema.safeParse(m);
-    return r.success ? [r.data] : [];
+  return list.flatMap((m, i) => {
+    const r = parseLenient(messageEnvelopeSchema, m);
+    for (const d of r.dropped) onDropped?.(`message ${i}: ${d}`);
+    if (!r.success) {
+      onDropped?.(`message ${i}: unreadable, skipped (${r.error.issues.map((x) => x.path.map(String).join('.') || '(root)').join(', ')})`);
+      return [];
+    }
+    const parts = r.data.parts.flatMap((part, j) => {
+      const p = parseLenient(messagePartSchema, part);
+      for (const d of p.dropped) onDropped?.(`message ${i} part ${j}: ${d}`);
+      if (!p.success) onDropped?.(`message ${i} part ${j}: unreadable, skipped`);
+      return p.success ? [p.data] : [];
+    });
+    return [{ ...r.data, parts }];
   });
 }

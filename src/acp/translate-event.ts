@@ -37,10 +37,20 @@ import {
 import { emptyResult, type TranslationContext, type TranslationResult } from './translation-context.js';
 import { parseSessionEvent, type ZCodeEvent } from './zcode-event-schema.js';
 
-/** Parses raw `session/event` params and translates them; unknown or invalid events give an empty result. */
+/**
+ * Parses raw `session/event` params and translates them; unknown or invalid events give an empty
+ * result. Fields removed to parse an event, or an event that could not be parsed at all, are
+ * reported in `dropped` so the caller can log them: nothing is dropped silently (§5.6).
+ */
 export function translateRawEvent(params: unknown, ctx: TranslationContext): TranslationResult {
   const parsed = parseSessionEvent(params);
-  return parsed.kind === 'event' ? translateEvent(parsed.event, ctx) : emptyResult();
+  const type = typeof (params as { type?: unknown } | null)?.type === 'string' ? (params as { type: string }).type : undefined;
+  if (parsed.kind === 'invalid') {
+    const fields = [...parsed.dropped, ...parsed.error.issues.map((i) => `${i.path.map(String).join('.') || '(root)'}: ${i.message}`)];
+    return { ...emptyResult(), dropped: { type, fields, wholeEvent: true } };
+  }
+  const result = parsed.kind === 'event' ? translateEvent(parsed.event, ctx) : emptyResult();
+  return parsed.dropped.length === 0 ? result : { ...result, dropped: { type, fields: parsed.dropped, wholeEvent: false } };
 }
 
 /** Translates one parsed ZCode event into ACP updates and hub signals, updating `ctx`. */

@@ -114,6 +114,8 @@ export type TurnSignal =
 export interface TranslationResult {
   updates: SessionUpdate[];
   signals: TurnSignal[];
+  /** What parsing had to drop (fields, or the whole event), for the caller to log (§5.6). */
+  dropped?: { type: string | undefined; fields: string[]; wholeEvent: boolean };
 }
 
 /** The empty result. */

@@ -6,19 +6,26 @@
  * show older CLIs omitting them.
  */
 import { z } from 'zod';
+import { parseLenient } from './lenient-parse.js';
 
 const str = z.string();
 const optStr = z.string().optional();
 const optNum = z.number().optional();
 const optBool = z.boolean().optional();
 
-/** ErrorDetail (§5.5.4); `code` is a string in S, a number in older CLIs (§12 #8). */
-export const errorDetailSchema = z.looseObject({
-  type: optStr,
-  message: z.string().default(''),
-  code: z.union([z.string(), z.number()]).optional(),
-  retryable: optBool,
-});
+/**
+ * ErrorDetail (§5.5.4); `code` is a string in S, a number in older CLIs (§12 #8). A bare string
+ * (an internal error forwarded as is, §5.6) is read as the message.
+ */
+export const errorDetailSchema = z.preprocess(
+  (v) => (typeof v === 'string' ? { message: v } : v),
+  z.looseObject({
+    type: optStr,
+    message: z.string().default(''),
+    code: z.union([z.string(), z.number()]).optional(),
+    retryable: optBool,
+  }),
+);
 export type ErrorDetail = z.infer<typeof errorDetailSchema>;
 
 /** The `session/event` envelope (§5.1); `payload` is parsed per type afterwards. */
@@ -193,11 +200,14 @@ export type ZCodeEvent = {
   [K in ZCodeEventType]: EventEnvelopeFields & { type: K; payload: EventPayload<K> };
 }[ZCodeEventType];
 
-/** Outcome of parsing: a known event, an unknown type (ignored, §11 #25), or invalid params. */
+/**
+ * Outcome of parsing: a known event, an unknown type (ignored, §11 #25), or invalid params.
+ * `dropped` names the fields removed to parse it (nulls, drifted types; §5.6) — for the log.
+ */
 export type ParsedSessionEvent =
-  | { kind: 'event'; event: ZCodeEvent }
-  | { kind: 'unknown'; envelope: SessionEventEnvelope }
-  | { kind: 'invalid'; error: z.ZodError };
+  | { kind: 'event'; event: ZCodeEvent; dropped: string[] }
+  | { kind: 'unknown'; envelope: SessionEventEnvelope; dropped: string[] }
+  | { kind: 'invalid'; error: z.ZodError; dropped: string[] };
 
 /** True for the 25 protocol type names of §5.4. */
 export function isKnownEventType(type: string): type is ZCodeEventType {
@@ -206,13 +216,14 @@ export function isKnownEventType(type: string): type is ZCodeEventType {
 
 /** Parses `session/event` params leniently: unknown keys pass, unknown types are reported, not thrown. */
 export function parseSessionEvent(params: unknown): ParsedSessionEvent {
-  const envelope = sessionEventEnvelopeSchema.safeParse(params);
-  if (!envelope.success) return { kind: 'invalid', error: envelope.error };
+  const envelope = parseLenient(sessionEventEnvelopeSchema, params);
+  if (!envelope.success) return { kind: 'invalid', error: envelope.error, dropped: envelope.dropped };
   const { type } = envelope.data;
-  if (!isKnownEventType(type)) return { kind: 'unknown', envelope: envelope.data };
-  const payload = EVENT_PAYLOAD_SCHEMAS[type].safeParse(envelope.data.payload ?? {});
-  if (!payload.success) return { kind: 'invalid', error: payload.error };
-  return { kind: 'event', event: { ...envelope.data, type, payload: payload.data } as ZCodeEvent };
+  if (!isKnownEventType(type)) return { kind: 'unknown', envelope: envelope.data, dropped: envelope.dropped };
+  const payload = parseLenient<unknown>(EVENT_PAYLOAD_SCHEMAS[type], envelope.data.payload ?? {});
+  const dropped = [...envelope.dropped, ...payload.dropped.map((d) => `payload.${d}`)];
+  if (!payload.success) return { kind: 'invalid', error: payload.error, dropped };
+  return { kind: 'event', event: { ...envelope.data, type, payload: payload.data } as ZCodeEvent, dropped };
 }
 
 /** `state.updated` params (§5.8); `patch` is `{status}` or a Settings object depending on `reason`. */

@@ -68,6 +68,8 @@ export class EventIngest {
     if (seq <= session.lastZSeq) return;
     session.lastZSeq = seq;
     const result = translateRawEvent(params, session.translation);
+    // Field names and types only, never values (they may hold user content).
+    if (result.dropped) this.core.logger.warn({ sessionId: session.sessionId, seq, type: result.dropped.type, dropped: result.dropped.fields, wholeEvent: result.dropped.wholeEvent }, result.dropped.wholeEvent ? 'an agent event could not be read and was dropped' : 'dropped unreadable fields of an agent event');
     for (const update of result.updates) this.core.emitUpdate(session, update);
     for (const signal of result.signals) this.onSignal(session, signal);
   }

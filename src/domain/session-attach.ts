@@ -139,7 +139,11 @@ export class SessionAttach {
     } catch (err) {
       throw toHubError(err);
     }
-    return parseMessages(messagesResultSchema.parse(raw).messages);
+    const dropped: string[] = [];
+    const messages = parseMessages(messagesResultSchema.parse(raw).messages, (what) => dropped.push(what));
+    // Field paths and types only, never content (§5.6: nothing dropped silently).
+    if (dropped.length > 0) this.core.logger.warn({ sessionId: session.sessionId, dropped: dropped.slice(0, 20), droppedCount: dropped.length }, 'dropped unreadable parts of the agent history');
+    return messages;
   }
 
   private afterAttach(session: SessionState, client: ClientPort, isNew: boolean): void {

@@ -1,4 +1,5 @@
 import type { Logger } from '../logger.js';
+import { driftEvent, driftMessages } from './drift.js';
 import type { SessionEvent } from './event-log.js';
 import { InteractionBroker } from './interactions.js';
 import { ModelRegistry } from './models.js';
@@ -106,8 +107,18 @@ export class SimulatorCore {
     return { ...DEFAULT_PREFERENCES, ...r.data };
   }
 
+  /** Events as written on the wire (`--payload-drift` turns them into the real server's loose shapes). */
+  wireEvents(events: SessionEvent[]): SessionEvent[] {
+    return this.options.payloadDrift ? events.map(driftEvent) : events;
+  }
+
+  /** Messages as written on the wire (`--payload-drift`: nulls and an unreadable part, §5.6). */
+  wireMessages(messages: SessionRuntime['messages']): unknown[] {
+    return this.options.payloadDrift ? driftMessages(messages) : messages;
+  }
+
   private writeSessionEvent(e: SessionEvent): void {
-    this.notify('session/event', e);
+    this.notify('session/event', this.options.payloadDrift ? driftEvent(e) : e);
     this.sessionEventsWritten++;
     const limit = this.options.crashAfterEvents;
     if (limit !== undefined && this.sessionEventsWritten >= limit) {

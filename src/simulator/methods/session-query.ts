@@ -23,14 +23,14 @@ export function messages(sim: SimulatorCore, params: unknown): unknown {
     if (i !== -1) out = out.slice(i + 1);
   }
   if (p.limit !== undefined && out.length > p.limit) out = out.slice(out.length - p.limit);
-  return { messages: out };
+  return { messages: sim.wireMessages(out) };
 }
 
 /** `session/events` (§4.6): the current delivery kind's seq space, `seq > afterSeq`, last N. */
 export function events(sim: SimulatorCore, params: unknown): unknown {
   const p = parseParams(EventsParams, params);
   const rt = sim.requireActive(p.sessionId);
-  return { events: rt.log.after(p.afterSeq ?? 0, undefined, p.limit) };
+  return { events: sim.wireEvents(rt.log.after(p.afterSeq ?? 0, undefined, p.limit)) };
 }
 
 /** `session/subscribe` (§4.7): sets the delivery kind; replays `seq > afterSeq` when given. */
@@ -41,7 +41,7 @@ export function subscribe(sim: SimulatorCore, params: unknown): unknown {
   return {
     sessionId: rt.sessionId,
     eventSeq: rt.log.lastSeq(p.deliveryKind),
-    events: p.afterSeq === undefined ? [] : rt.log.after(p.afterSeq, p.deliveryKind),
+    events: p.afterSeq === undefined ? [] : sim.wireEvents(rt.log.after(p.afterSeq, p.deliveryKind)),
     ...(p.includeSnapshot ? { snapshot: buildSnapshot(rt, sim.registry, 'current') } : {}),
   };
 }
