@@ -177,8 +177,9 @@ describe('[PRM-02] leniency (ZCODE-PROTOCOL §5.6, §11 #25)', () => {
 
   it('an envelope without sessionId/seq is invalid and translates to nothing', () => {
     expect(parseSessionEvent({ type: 'turn.started' }).kind).toBe('invalid');
-    expect(translateRawEvent({ type: 'turn.started' }, ctx())).toEqual({ updates: [], signals: [] });
-    expect(translateRawEvent(null, ctx())).toEqual({ updates: [], signals: [] });
+    // Nothing is translated, and the drop is reported for the log (§5.6: never silently).
+    expect(translateRawEvent({ type: 'turn.started' }, ctx())).toMatchObject({ updates: [], signals: [], dropped: { type: 'turn.started', wholeEvent: true } });
+    expect(translateRawEvent(null, ctx())).toMatchObject({ updates: [], signals: [], dropped: { wholeEvent: true } });
   });
 
   it('legacy numeric error codes (seed 000) parse', () => {
