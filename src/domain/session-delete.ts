@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { Identity } from '../auth/identity.js';
 import { HubError } from '../errors.js';
-import { BackendRpcError } from './backend-port.js';
+import { BackendRpcError } from '../ports/backend-port.js';
 import { toHubError, type HubCore } from './hub-core.js';
 import type { ResolvedBy } from './interactions.js';
 import type { SessionState } from './session-state.js';
