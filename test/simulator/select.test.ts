@@ -14,7 +14,7 @@ describe('scenario selector', () => {
     expect(selectBehaviour('permission for the plan')).toBe('permission');
   });
   it('each keyword maps to its behaviour', () => {
-    for (const k of ['permission', 'question', 'plan', 'background', 'fail', 'slow', 'todo']) expect(selectBehaviour(`do ${k} now`)).toBe(k);
+    for (const k of ['permission', 'question', 'plan', 'background', 'fail', 'slow', 'todo', 'edit']) expect(selectBehaviour(`do ${k} now`)).toBe(k);
   });
   it('a forced scenario and bench mode override keywords', () => {
     expect(selectBehaviour('permission', 'slow')).toBe('slow');

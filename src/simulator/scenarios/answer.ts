@@ -23,7 +23,7 @@ export async function answerScenario(ctx: TurnContext): Promise<void> {
       '',
       '- The workspace has a README describing the project.',
       '- Nothing needs to change to answer this question.',
-      '- Type `permission`, `question`, `plan`, `background`, `subagent`, `fail`, `slow` or `todo` to try other flows.',
+      '- Type `permission`, `question`, `plan`, `background`, `subagent`, `edit`, `fail`, `slow` or `todo` to try other flows.',
       '',
       '```ts',
       'export function greet(name: string): string {',

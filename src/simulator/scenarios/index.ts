@@ -3,6 +3,7 @@ import type { TurnContext } from '../turn/turn-context.js';
 import { answerScenario, backgroundFollowupScenario } from './answer.js';
 import { backgroundScenario } from './background.js';
 import { benchScenario } from './bench.js';
+import { editScenario } from './edit.js';
 import { failScenario } from './fail.js';
 import { permissionScenario } from './permission.js';
 import { planScenario } from './plan.js';
@@ -27,6 +28,8 @@ export async function runBehaviour(b: Behaviour, ctx: TurnContext): Promise<void
       return backgroundScenario(ctx);
     case 'fail':
       return failScenario(ctx);
+    case 'edit':
+      return editScenario(ctx);
     case 'slow':
       return slowScenario(ctx);
     case 'todo':
