@@ -4,6 +4,7 @@
  */
 import { pickLocale, type Locale } from './locale.js';
 import { useSelector, Store } from './store.js';
+import { workspaceEn, workspaceZh } from './i18n-workspace.js';
 
 export type { Locale } from './locale.js';
 
@@ -146,6 +147,7 @@ const en = {
   error: 'Error: {0}',
   logout: 'Forget this device',
   clients: '{0} attached',
+  ...workspaceEn,
 };
 
 export type MessageKey = keyof typeof en;
@@ -289,6 +291,7 @@ const zh: Record<MessageKey, string> = {
   error: '错误：{0}',
   logout: '忘记此设备',
   clients: '{0} 个客户端在线',
+  ...workspaceZh,
 };
 
 const TABLES: Record<Locale, Record<MessageKey, string>> = { en, 'zh-CN': zh };

@@ -28,6 +28,10 @@ export const WEB_LIMITS = {
   subagentChildrenMax: 200,
   /** A session that finished a turn counts as "just finished" this long, unless opened. */
   justFinishedMs: 10 * 60_000,
+  /** History pages the Changes view loads to see a whole session (× historyPage messages). */
+  changesHistoryPagesMax: 40,
+  /** Lines of a file the viewer renders at once (more behind "next lines"). */
+  fileWindowLines: 400,
   /** Toasts shown at once. */
   maxToasts: 3,
   /** How long a toast stays. */

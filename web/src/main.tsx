@@ -6,6 +6,7 @@ import { localeStore } from './i18n.js';
 import { api, RestError } from './net/rest.js';
 import { pairCodeFromHash } from './views/pair-view.js';
 import './styles.css';
+import './workspace.css';
 
 const client = new HubClient(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/acp`);
 let started = false;

@@ -2,13 +2,31 @@
 export type Route =
   | { name: 'sessions' }
   | { name: 'chat'; sessionId: string }
+  /** The files a session changed; `file` = the path to open first. */
+  | { name: 'changes'; sessionId: string; file?: string }
+  /** The session's workspace, read-only; `path` = a folder relative to it, or a file with `isFile`. */
+  | { name: 'files'; sessionId: string; path?: string; isFile?: boolean }
   | { name: 'inbox' }
   | { name: 'settings'; page?: 'providers' | 'workflows' | 'devices' };
 
-/** Parses a path into a route (unknown paths → the session list). */
-export function parseRoute(path: string): Route {
+/** Parses a path (with an optional `?query`) into a route (unknown paths → the session list). */
+export function parseRoute(url: string): Route {
+  const q = url.indexOf('?');
+  const path = q < 0 ? url : url.slice(0, q);
+  const query = new URLSearchParams(q < 0 ? '' : url.slice(q + 1));
   const parts = path.split('/').filter(Boolean).map(decodeURIComponent);
-  if (parts[0] === 's' && parts[1]) return { name: 'chat', sessionId: parts[1] };
+  if (parts[0] === 's' && parts[1]) {
+    const sessionId = parts[1];
+    const file = query.get('file') ?? undefined;
+    const at = query.get('path') ?? undefined;
+    if (parts[2] === 'changes') return file ? { name: 'changes', sessionId, file } : { name: 'changes', sessionId };
+    if (parts[2] === 'files') {
+      const open = query.get('open');
+      if (open) return { name: 'files', sessionId, path: open, isFile: true };
+      return at ? { name: 'files', sessionId, path: at } : { name: 'files', sessionId };
+    }
+    return { name: 'chat', sessionId };
+  }
   if (parts[0] === 'inbox') return { name: 'inbox' };
   if (parts[0] === 'settings') {
     const page = parts[1];
@@ -24,6 +42,10 @@ export function routePath(r: Route): string {
       return '/';
     case 'chat':
       return `/s/${encodeURIComponent(r.sessionId)}`;
+    case 'changes':
+      return `/s/${encodeURIComponent(r.sessionId)}/changes${r.file ? `?file=${encodeURIComponent(r.file)}` : ''}`;
+    case 'files':
+      return `/s/${encodeURIComponent(r.sessionId)}/files${r.path ? `?${r.isFile ? 'open' : 'path'}=${encodeURIComponent(r.path)}` : ''}`;
     case 'inbox':
       return '/inbox';
     case 'settings':

@@ -9,6 +9,8 @@ const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '
 
 /** The phone viewport of the suites. */
 export const PHONE = { width: 360, height: 780 };
+/** A larger phone (iPhone 12–15 class) for the workspace screens. */
+export const PHONE_390 = { width: 390, height: 844 };
 
 /** One "device": its own Chromium profile (fresh user-data-dir), page and console log. */
 export interface Device {
@@ -20,13 +22,13 @@ export interface Device {
 }
 
 /** Launches Chromium with a fresh profile in a phone-sized viewport. */
-export async function openDevice(opts: { colorScheme?: 'light' | 'dark'; locale?: string } = {}): Promise<Device> {
+export async function openDevice(opts: { colorScheme?: 'light' | 'dark'; locale?: string; viewport?: { width: number; height: number } } = {}): Promise<Device> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zcode-e2e-profile-'));
   const context = await chromium.launchPersistentContext(dir, {
     executablePath: CHROMIUM,
     headless: true,
     args: ARGS,
-    viewport: PHONE,
+    viewport: opts.viewport ?? PHONE,
     deviceScaleFactor: 2,
     isMobile: true,
     hasTouch: true,

@@ -10,6 +10,7 @@ import { TopBar } from './chrome.js';
 import { ConfigBar } from './config-bar.js';
 import { PromptBox } from './prompt-box.js';
 import { StateBadge } from './session-list-view.js';
+import { SessionIdContext, SessionLinks } from './session-links.js';
 
 /** One session: the conversation, pickers, plan, queue and prompt box. */
 export function ChatView({ client, sessionId }: { client: HubClient; sessionId: string }) {
@@ -69,6 +70,7 @@ export function ChatView({ client, sessionId }: { client: HubClient; sessionId: 
     <div class="page chat">
       <TopBar title={title} back={() => navigate({ name: 'sessions' })}>
         {summary ? <StateBadge badge={badgeOf(summary, Date.now(), Date.now())} /> : null}
+        <SessionLinks sessionId={sessionId} />
       </TopBar>
       {chat ? <ConfigBar chat={chat} client={client} canOperate={canOperate} /> : null}
       {presence && presence.length > 1 ? <div class="presence muted small">{presence.map((p) => p.name).join(' · ')}</div> : null}
@@ -92,9 +94,11 @@ export function ChatView({ client, sessionId }: { client: HubClient; sessionId: 
             t('loading')
           )}
         </div>
-        {items.map((item, i) => (
-          <ChatItemView key={item.id} item={item} streaming={running && i === lastAgent} />
-        ))}
+        <SessionIdContext.Provider value={sessionId}>
+          {items.map((item, i) => (
+            <ChatItemView key={item.id} item={item} streaming={running && i === lastAgent} />
+          ))}
+        </SessionIdContext.Provider>
       </div>
       {chat ? <PlanView entries={chat.plan} /> : null}
       {chat && canOperate ? <PromptBox chat={chat} client={client} /> : null}

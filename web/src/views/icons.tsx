@@ -15,6 +15,8 @@ const PATHS = {
   tool: 'M14 6a4 4 0 0 0-5 5L4 16l4 4 5-5a4 4 0 0 0 5-5l-3 1-2-2z',
   search: 'M11 18a7 7 0 1 0 0-14 7 7 0 0 0 0 14zM16 16l4 4',
   check: 'M5 12l5 5 9-10',
+  diff: 'M6 3h8l4 4v14H6zM9 11h6M12 8v6M9 17h6',
+  folder: 'M3 6h6l2 2h10v11H3z',
 } as const;
 
 export type IconName = keyof typeof PATHS;

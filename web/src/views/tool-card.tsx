@@ -5,6 +5,7 @@ import { subagentGroup, type SubagentGroup } from '../hub/subagent-tree.js';
 import { t, type MessageKey } from '../i18n.js';
 import { rec, str } from '../wire.js';
 import { Icon, type IconName } from './icons.js';
+import { ToolChangesLink } from './session-links.js';
 
 const STATUS_TEXT: Record<ToolStatus, MessageKey> = { pending: 'statusPending', in_progress: 'statusInProgress', completed: 'statusCompleted', failed: 'statusFailed' };
 
@@ -133,6 +134,7 @@ export function ToolCard({ item, nested = false }: { item: ToolItem; nested?: bo
           </div>
         ) : null}
       </details>
+      <ToolChangesLink item={item} />
       {group ? <SubagentList item={item} group={group} /> : null}
     </div>
   );

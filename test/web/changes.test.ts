@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import { appliedCount, collectChanges, countLines, relativePath } from '../../web/src/changes/changes.js';
+import { highlightLine, languageOf } from '../../web/src/changes/highlight.js';
+import { hunkStart, numberedDiff } from '../../web/src/changes/numbered-diff.js';
+import type { ChatItem, ToolItem } from '../../web/src/hub/chat-types.js';
+
+function card(id: string, status: ToolItem['status'], diffs: Array<{ path: string; oldText: string | null; newText: string }>, children?: ToolItem[]): ToolItem {
+  return { kind: 'tool', id, toolCallId: `call_${id}`, title: `Edit ${id}`, status, content: diffs.map((d) => ({ type: 'diff', ...d })), terminal: '', locations: [], ...(children ? { children } : {}) };
+}
+
+describe('Changes: files a session touched', () => {
+  it('groups diffs by path in first-touched order, skips failed cards, walks sub-agent children', () => {
+    const items: ChatItem[] = [
+      { kind: 'user', id: 'u', text: 'edit', images: [] },
+      card('1', 'completed', [{ path: '/w/README.md', oldText: 'a', newText: 'a\nb' }]),
+      card('2', 'failed', [{ path: '/w/denied.ts', oldText: null, newText: 'x' }]),
+      card('3', 'completed', [{ path: '/w/src/new.ts', oldText: null, newText: 'one\ntwo' }]),
+      card('4', 'completed', [], [card('5', 'pending', [{ path: '/w/README.md', oldText: 'b', newText: 'c' }])]),
+    ];
+    const files = collectChanges(items);
+    expect(files.map((f) => f.path)).toEqual(['/w/README.md', '/w/src/new.ts']);
+    expect(files[0]).toMatchObject({ added: 2, removed: 1, created: false });
+    expect(files[0]!.edits.map((e) => e.status)).toEqual(['completed', 'pending']);
+    expect(files[1]).toMatchObject({ added: 2, removed: 0, created: true });
+    expect(appliedCount(files)).toBe(2);
+    expect(appliedCount(collectChanges([card('6', 'pending', [{ path: '/w/p', oldText: 'a', newText: 'b' }])]))).toBe(0);
+    expect(collectChanges([])).toEqual([]);
+  });
+
+  it('counts lines and shortens paths inside the workspace only', () => {
+    expect(countLines(null, 'a\nb')).toEqual({ added: 2, removed: 0 });
+    expect(countLines('a\nb', 'a\nc')).toEqual({ added: 1, removed: 1 });
+    expect(relativePath('/w/src/a.ts', '/w')).toBe('src/a.ts');
+    expect(relativePath('/w/src/a.ts', '/w/')).toBe('src/a.ts');
+    expect(relativePath('/wx/a.ts', '/w')).toBe('/wx/a.ts');
+    expect(relativePath('/w/a.ts', undefined)).toBe('/w/a.ts');
+  });
+
+  it('numbers a hunk from where it starts and collapses long unchanged runs', () => {
+    const rows = numberedDiff('x\ny', 'x\nY\ny', 10);
+    expect(rows).toEqual([
+      { op: ' ', text: 'x', oldNo: 10, newNo: 10 },
+      { op: '+', text: 'Y', newNo: 11 },
+      { op: ' ', text: 'y', oldNo: 11, newNo: 12 },
+    ]);
+    const long = Array.from({ length: 20 }, (_, i) => `l${i}`);
+    const changed = [...long];
+    changed[10] = 'CHANGED';
+    const trimmed = numberedDiff(long.join('\n'), changed.join('\n'));
+    expect(trimmed[0]).toEqual({ op: '…', count: 7 });
+    expect(trimmed[trimmed.length - 1]).toEqual({ op: '…', count: 6 });
+    expect(trimmed.filter((r) => r.op === '-')).toEqual([{ op: '-', text: 'l10', oldNo: 11 }]);
+    expect(numberedDiff(null, 'a\nb').map((r) => (r.op === '…' ? r : r.newNo))).toEqual([1, 2]);
+  });
+
+  it('finds where a hunk sits in the current file, only when unambiguous', () => {
+    expect(hunkStart('# T\n\nA project.\n\n## Usage\n', 'A project.\n\n## Usage')).toBe(3);
+    expect(hunkStart('ab\nab\n', 'ab')).toBeUndefined();
+    expect(hunkStart('abc', 'zzz')).toBeUndefined();
+    expect(hunkStart('abc', '')).toBeUndefined();
+  });
+});
+
+describe('diff highlighting', () => {
+  it('picks a language by extension', () => {
+    expect(languageOf('/w/src/a.ts')).toBe('js');
+    expect(languageOf('x.PY')).toBe('py');
+    expect(languageOf('Dockerfile')).toBe('sh');
+    expect(languageOf('notes')).toBeUndefined();
+    expect(languageOf('.gitignore')).toBeUndefined();
+  });
+
+  it('tokenises keywords, strings, comments and numbers; the tokens re-form the line', () => {
+    const line = 'export const n = 42; // "the answer"';
+    const tokens = highlightLine(line, 'js');
+    expect(tokens.map((t) => t.text).join('')).toBe(line);
+    expect(tokens.filter((t) => t.cls === 'kw').map((t) => t.text)).toEqual(['export', 'const']);
+    expect(tokens.find((t) => t.cls === 'num')?.text).toBe('42');
+    expect(tokens[tokens.length - 1]).toEqual({ cls: 'com', text: '// "the answer"' });
+    const str = highlightLine('x = "a \\" b" + y', 'py');
+    expect(str.find((t) => t.cls === 'str')?.text).toBe('"a \\" b"');
+    expect(highlightLine('"unterminated', 'js')).toEqual([{ cls: 'str', text: '"unterminated' }]);
+    expect(highlightLine('# Title', 'md')).toEqual([{ cls: 'kw', text: '# Title' }]);
+    expect(highlightLine('use `x` here', 'md').map((t) => t.cls)).toEqual(['plain', 'str', 'plain']);
+    expect(highlightLine('plain text', undefined)).toEqual([{ cls: 'plain', text: 'plain text' }]);
+    expect(highlightLine('', 'js')).toEqual([]);
+  });
+});

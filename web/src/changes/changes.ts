@@ -1,0 +1,88 @@
+/** The files a session changed, gathered from its tool cards' ACP `diff` content. Pure. */
+import type { ChatItem, ToolItem, ToolStatus } from '../hub/chat-types.js';
+import { diffLines } from '../diff-lines.js';
+
+/** One diff of one tool call (an Edit hunk, a Write's whole file). */
+export interface FileEdit {
+  toolCallId: string;
+  /** The chat item id of the card (scroll target back in the chat). */
+  itemId: string;
+  title: string;
+  status: ToolStatus;
+  oldText: string | null;
+  newText: string;
+  added: number;
+  removed: number;
+}
+
+/** Every edit of one path, oldest first. */
+export interface FileChange {
+  path: string;
+  edits: FileEdit[];
+  added: number;
+  removed: number;
+  /** True when the first edit of the path wrote a new file (`oldText: null`). */
+  created: boolean;
+}
+
+function* toolCards(items: readonly ChatItem[]): Generator<ToolItem> {
+  for (const item of items) {
+    if (item.kind !== 'tool') continue;
+    yield item;
+    if (item.children) yield* toolCards(item.children);
+  }
+}
+
+/** Added and removed line counts of one diff. */
+export function countLines(oldText: string | null | undefined, newText: string): { added: number; removed: number } {
+  let added = 0;
+  let removed = 0;
+  for (const l of diffLines(oldText, newText)) {
+    if (l.op === '+') added++;
+    else if (l.op === '-') removed++;
+  }
+  return { added, removed };
+}
+
+/**
+ * The changed files of a chat, in the order they were first touched. Failed cards (a denied
+ * permission, an edit that did not apply) changed nothing and are left out; pending and running
+ * ones are kept with their status.
+ */
+export function collectChanges(items: readonly ChatItem[]): FileChange[] {
+  const byPath = new Map<string, FileChange>();
+  for (const card of toolCards(items)) {
+    if (card.status === 'failed') continue;
+    for (const c of card.content) {
+      if (c.type !== 'diff') continue;
+      const oldText = c.oldText ?? null;
+      const { added, removed } = countLines(oldText, c.newText);
+      let file = byPath.get(c.path);
+      if (!file) {
+        file = { path: c.path, edits: [], added: 0, removed: 0, created: oldText === null };
+        byPath.set(c.path, file);
+      }
+      file.edits.push({ toolCallId: card.toolCallId, itemId: card.id, title: card.title, status: card.status, oldText, newText: c.newText, added, removed });
+      file.added += added;
+      file.removed += removed;
+    }
+  }
+  return [...byPath.values()];
+}
+
+/** Files with at least one edit that was applied or is being applied (not just proposed). */
+export function appliedCount(files: readonly FileChange[]): number {
+  return files.filter((f) => f.edits.some((e) => e.status === 'completed' || e.status === 'in_progress')).length;
+}
+
+/** `path` relative to the session's workspace when inside it, else unchanged. */
+export function relativePath(path: string, cwd: string | undefined): string {
+  if (!cwd) return path;
+  const root = cwd.endsWith('/') ? cwd : `${cwd}/`;
+  return path.startsWith(root) ? path.slice(root.length) : path;
+}
+
+/** True when a card carries at least one diff (it gets a "view changes" link). */
+export function hasDiff(item: ToolItem): boolean {
+  return item.content.some((c) => c.type === 'diff');
+}

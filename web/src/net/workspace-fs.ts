@@ -1,0 +1,82 @@
+/**
+ * The session's workspace over the hub's read-only file routes (`/api/instances/zcode-hub/fs/…`,
+ * confined to the session root on the server). Paths are relative to that root.
+ */
+import { rec, str } from '../wire.js';
+import { api, RestError } from './rest.js';
+
+/** The hub is its own (only) instance on the zcode-acp-remote routes. */
+const INSTANCE = 'zcode-hub';
+
+export interface DirEntry {
+  name: string;
+  kind: 'file' | 'dir' | 'symlink';
+  size: number;
+  mtime: number;
+}
+export interface Listing {
+  root: string;
+  entries: DirEntry[];
+  truncated: boolean;
+}
+export type FileBody =
+  | { kind: 'text'; text: string; bytes: number }
+  | { kind: 'image'; url: string; bytes: number; mime: string }
+  | { kind: 'binary'; bytes: number; mime: string };
+
+function query(sessionId: string, path: string | undefined): string {
+  const q = new URLSearchParams({ sessionId });
+  if (path) q.set('path', path);
+  return q.toString();
+}
+
+/** One directory level (directories first). */
+export async function listDir(sessionId: string, path: string | undefined): Promise<Listing> {
+  const { body } = await api(`/instances/${INSTANCE}/fs/list?${query(sessionId, path)}`);
+  const b = rec(body);
+  const entries = Array.isArray(b?.['entries']) ? b['entries'] : [];
+  return {
+    root: str(b?.['root']) ?? '',
+    truncated: b?.['truncated'] === true,
+    entries: entries.flatMap((e): DirEntry[] => {
+      const r = rec(e);
+      const name = str(r?.['name']);
+      const kind = r?.['kind'];
+      if (!name || (kind !== 'file' && kind !== 'dir' && kind !== 'symlink')) return [];
+      return [{ name, kind, size: Number(r?.['size']) || 0, mtime: Number(r?.['mtime']) || 0 }];
+    }),
+  };
+}
+
+/** True when the bytes look like text (valid UTF-8, no NUL in the first 8 KiB). */
+export function looksLikeText(bytes: Uint8Array): boolean {
+  if (bytes.subarray(0, 8192).includes(0)) return false;
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A file's content: text, an image (object URL; revoke it when done) or "binary". */
+export async function readFile(sessionId: string, path: string): Promise<FileBody> {
+  const res = await fetch(`/api/instances/${INSTANCE}/fs/file?${query(sessionId, path)}`, { credentials: 'same-origin' });
+  if (!res.ok) {
+    let code = `HTTP_${res.status}`;
+    let message = res.statusText;
+    try {
+      const err = rec(rec((await res.json()) as unknown)?.['error']);
+      code = str(err?.['code']) ?? code;
+      message = str(err?.['message']) ?? message;
+    } catch {
+      // Not JSON: keep the status.
+    }
+    throw new RestError(res.status, code, message, undefined);
+  }
+  const mime = (res.headers.get('content-type') ?? 'application/octet-stream').split(';')[0]!.trim();
+  const buf = new Uint8Array(await res.arrayBuffer());
+  if (mime.startsWith('image/')) return { kind: 'image', url: URL.createObjectURL(new Blob([buf], { type: mime })), bytes: buf.length, mime };
+  if (looksLikeText(buf)) return { kind: 'text', text: new TextDecoder().decode(buf), bytes: buf.length };
+  return { kind: 'binary', bytes: buf.length, mime };
+}

@@ -1,0 +1,53 @@
+import { createContext } from 'preact';
+import { useContext, useMemo } from 'preact/hooks';
+import { appliedCount, collectChanges, countLines, hasDiff } from '../changes/changes.js';
+import { store } from '../hub/app-state.js';
+import type { ToolItem } from '../hub/chat-types.js';
+import { t } from '../i18n.js';
+import { navigate } from '../router.js';
+import { useSelector } from '../store.js';
+import { Icon } from './icons.js';
+import { LineCounts } from './line-counts.js';
+
+/** The session a chat view shows, for cards deep inside it that link to its other screens. */
+export const SessionIdContext = createContext<string | undefined>(undefined);
+
+/** The chat header's shortcuts to the session's Changes (with the changed-file count) and Files. */
+export function SessionLinks({ sessionId }: { sessionId: string }) {
+  const items = useSelector(store, (s) => s.chats[sessionId]?.items);
+  const count = useMemo(() => appliedCount(collectChanges(items ?? [])), [items]);
+  return (
+    <span class="session-links">
+      <button class="icon-btn badge-host" onClick={() => navigate({ name: 'changes', sessionId })} aria-label={count ? t('changesCount', count) : t('changes')} data-testid="changes-button">
+        <Icon name="diff" />
+        {count > 0 ? <span class="count count-info" data-testid="changes-count">{count}</span> : null}
+      </button>
+      <button class="icon-btn" onClick={() => navigate({ name: 'files', sessionId })} aria-label={t('files')} data-testid="files-button">
+        <Icon name="folder" />
+      </button>
+    </span>
+  );
+}
+
+/** "View changes" under a card that edited a file: opens the Changes view at that file. */
+export function ToolChangesLink({ item }: { item: ToolItem }) {
+  const sessionId = useContext(SessionIdContext);
+  if (!sessionId || !hasDiff(item) || item.status === 'failed') return null;
+  const first = item.content.find((c) => c.type === 'diff');
+  const file = first && first.type === 'diff' ? first.path : undefined;
+  let added = 0;
+  let removed = 0;
+  for (const c of item.content) {
+    if (c.type !== 'diff') continue;
+    const n = countLines(c.oldText, c.newText);
+    added += n.added;
+    removed += n.removed;
+  }
+  return (
+    <button class="link tool-changes-link" onClick={() => navigate({ name: 'changes', sessionId, ...(file ? { file } : {}) })} data-testid="view-changes">
+      <Icon name="diff" size={16} />
+      {t('viewChanges')}
+      <LineCounts added={added} removed={removed} />
+    </button>
+  );
+}

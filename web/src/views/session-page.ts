@@ -1,0 +1,31 @@
+/** What every page of one session needs: attached once online, the whole history on request. */
+import { useEffect, useState } from 'preact/hooks';
+import { store } from '../hub/app-state.js';
+import type { HubClient } from '../hub/hub-client.js';
+import { WEB_LIMITS } from '../limits.js';
+import { useSelector } from '../store.js';
+
+/** Attaches the session once online and listed (session/load needs its cwd), like the chat does. */
+export function useAttachedSession(client: HubClient, sessionId: string): void {
+  const online = useSelector(store, (s) => s.conn.status === 'online');
+  const listed = useSelector(store, (s) => s.sessionsLoaded);
+  useEffect(() => {
+    if (online && listed && !client.isAttached(sessionId)) void client.attach(sessionId).catch(() => undefined);
+  }, [online, listed, sessionId]);
+}
+
+/**
+ * Loads earlier history pages until none are left (at most `changesHistoryPagesMax`), so a
+ * review sees every change of the session, not just the last page. Returns true while loading.
+ */
+export function useWholeHistory(client: HubClient, sessionId: string): boolean {
+  const hasMore = useSelector(store, (s) => s.chats[sessionId]?.history.hasMore);
+  const loading = useSelector(store, (s) => s.loadingEarlier[sessionId] ?? false);
+  const [pages, setPages] = useState(0);
+  useEffect(() => {
+    if (!hasMore || loading || pages >= WEB_LIMITS.changesHistoryPagesMax) return;
+    setPages((n) => n + 1);
+    void client.loadEarlier(sessionId).catch(() => undefined);
+  }, [hasMore, loading, sessionId]);
+  return hasMore === true && pages < WEB_LIMITS.changesHistoryPagesMax;
+}
