@@ -1,4 +1,5 @@
 import pino, { type Logger, type DestinationStream } from 'pino';
+import { traceLogFields } from './trace-context.js';
 
 export type { Logger } from 'pino';
 
@@ -62,6 +63,8 @@ export function createLogger(options: LoggerOptions = {}): Logger {
   const base = {
     level: options.level ?? 'info',
     redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+    // Inside a traced client request every line carries its traceId/spanId (trace-context.ts).
+    mixin: traceLogFields,
     serializers: {
       req: (req: { method?: string; url?: string; id?: unknown }) => ({ id: req.id, method: req.method, url: stripQuery(req.url) }),
       res: (res: { statusCode?: number }) => ({ statusCode: res.statusCode }),

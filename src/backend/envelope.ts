@@ -29,7 +29,7 @@ export type IncomingMessage =
 
 /** A message to the child; exactly the keys of §1.3. */
 export type OutgoingMessage =
-  | { id: RpcId; method: string; params?: unknown }
+  | { id: RpcId; method: string; params?: unknown; trace?: { traceId?: string; parentId?: string; spanId?: string; traceparent?: string } }
   | { id: RpcId; result: unknown }
   | { id: RpcId; error: RpcErrorObject };
 

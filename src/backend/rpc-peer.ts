@@ -2,6 +2,7 @@ import type { Logger } from '../logger.js';
 import { BackendFailure, BackendRpcError, type BackendFailureKind } from '../ports/backend-port.js';
 import { idKey, type IncomingMessage, type RpcErrorObject, type RpcId } from './envelope.js';
 import type { Transport } from './transport.js';
+import { childTrace } from '../trace-context.js';
 
 /** The answer to a reverse request: a result, or an error object (message non-empty, §1.7 rule 2). */
 export type RpcOutcome = { result: unknown } | { error: RpcErrorObject };
@@ -64,7 +65,9 @@ export class RpcPeer {
       }, timeoutMs);
       this.pending.set(key, { method, resolve, reject, timer });
       try {
-        this.transport.send(params === undefined ? { id, method } : { id, method, params }, method);
+        // A traced client request names the hub's span as the child's parent (trace-context.ts).
+        const trace = childTrace();
+        this.transport.send({ id, method, ...(params === undefined ? {} : { params }), ...(trace ? { trace } : {}) }, method);
       } catch (err) {
         clearTimeout(timer);
         this.pending.delete(key);

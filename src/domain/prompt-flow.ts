@@ -16,6 +16,7 @@ import { promptPreview, type PromptResult, type QueuedPrompt } from './prompt-qu
 import type { SessionState } from './session-state.js';
 import { commandAckSchema } from './snapshot-schema.js';
 import { StopWatchdog, type StopTarget } from './stop-watchdog.js';
+import { traceField, withTrace } from '../trace-context.js';
 
 type TurnStarted = Extract<TurnSignal, { type: 'turn_started' }>;
 type TurnEnded = Extract<TurnSignal, { type: 'turn_ended' }>;
@@ -65,6 +66,7 @@ export class PromptFlow {
         name: client.displayName,
         preview: promptPreview(content),
         content,
+        ...traceField(),
         resolve: (r) => resolve({ ...r, queuedBehind }),
         reject,
       };
@@ -89,7 +91,8 @@ export class PromptFlow {
       for (const block of next.content) this.core.emitUpdate(session, { sessionUpdate: 'user_message_chunk', content: block }, next.clientId, { promptId: next.promptId, promptedBy: by });
     }
     session.turn.start(by);
-    void this.write(session, next, send);
+    // Sent in the trace context of the request that asked, even when a turn end drains the queue.
+    void withTrace(next.trace, () => this.write(session, next, send));
   }
 
   private async write(session: SessionState, prompt: QueuedPrompt, send: SendState): Promise<void> {

@@ -4,6 +4,7 @@
  * `state.updated {reason: prompt_completed|prompt_failed}` (ZCODE-PROTOCOL §11.6), and each
  * prompt settles at the end of *its own* turn (§5.7).
  */
+import type { TraceContext } from '../trace-context.js';
 import type { ContentBlock, StopReason } from '@agentclientprotocol/sdk';
 
 /** How a prompt ended, as the ACP `session/prompt` response carries it. */
@@ -25,6 +26,8 @@ export interface QueuedPrompt {
   content: ContentBlock[];
   /** Set once the child accepted it (`session/send` answered). */
   turnId?: string;
+  /** The W3C trace context of the request that asked (a queued prompt is sent in it later). */
+  trace?: TraceContext;
   resolve: (result: PromptResult) => void;
   reject: (err: unknown) => void;
 }

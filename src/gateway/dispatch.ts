@@ -5,6 +5,7 @@ import type { ClientConnection } from './client-connection.js';
 import { classify, invalidParams, protocolError, type Inbound } from './jsonrpc.js';
 import { ReplyThen, type DispatchContext, type MethodSpec } from './method-spec.js';
 import { toRpcError } from './rpc-errors.js';
+import { traceFromMeta, withTrace, type TraceContext } from '../trace-context.js';
 import { ZCODE_METHODS } from './zcode-methods.js';
 
 const METHODS: ReadonlyMap<string, MethodSpec> = new Map(Object.entries({ ...ACP_METHODS, ...ZCODE_METHODS }));
@@ -81,8 +82,27 @@ export class Dispatcher {
       conn.violation(`invalid params for ${msg.method}`);
       return;
     }
+    const trace = this.traced(conn, msg);
+    // The handler, its awaits and the child requests it makes run in the client's trace context.
+    withTrace(trace, () => this.run(conn, msg, spec, parsed.data));
+  }
+
+  /** The request's W3C trace context (`_meta.traceparent`…), logged once when present. */
+  private traced(conn: ClientConnection, msg: { method: string; params?: unknown }): TraceContext | undefined {
+    const params = msg.params;
+    const trace = typeof params === 'object' && params !== null ? traceFromMeta((params as { _meta?: unknown })._meta) : undefined;
+    if (trace) {
+      conn.logger.info(
+        { method: msg.method, traceId: trace.traceId, parentId: trace.parentId, spanId: trace.spanId, ...(trace.tracestate ? { tracestate: trace.tracestate } : {}), ...(trace.baggage ? { baggageKeys: baggageKeys(trace.baggage) } : {}) },
+        'traced client request',
+      );
+    }
+    return trace;
+  }
+
+  private run(conn: ClientConnection, msg: Extract<Inbound, { kind: 'request' }>, spec: MethodSpec, params: unknown): void {
     void Promise.resolve()
-      .then(() => spec.handle(this.ctx, conn, parsed.data, msg.method))
+      .then(() => spec.handle(this.ctx, conn, params, msg.method))
       .then(
         (result) => {
           if (result instanceof ReplyThen) {
@@ -115,8 +135,19 @@ export class Dispatcher {
       conn.violation(`invalid params for ${msg.method}`);
       return;
     }
-    void Promise.resolve()
-      .then(() => spec.handle(this.ctx, conn, parsed.data, msg.method))
-      .catch((err: unknown) => conn.logger.info({ err, method: msg.method }, 'notification failed'));
+    withTrace(this.traced(conn, msg), () => {
+      void Promise.resolve()
+        .then(() => spec.handle(this.ctx, conn, parsed.data, msg.method))
+        .catch((err: unknown) => conn.logger.info({ err, method: msg.method }, 'notification failed'));
+    });
   }
+}
+
+/** Member names of a W3C baggage string; values may be personal data and stay out of the log. */
+function baggageKeys(baggage: string): string[] {
+  return baggage
+    .split(',')
+    .map((m) => m.split('=')[0]?.trim() ?? '')
+    .filter(Boolean)
+    .slice(0, 64);
 }

@@ -65,6 +65,8 @@ export class Connection {
   }
 
   private enqueue(req: IncomingRequest): void {
+    // The envelope's `trace` (§1.3): logged so a host's trace can be followed into the child.
+    if (req.trace) this.log.info({ method: req.method, trace: req.trace }, 'traced request');
     if (this.hooks.onRequest && !this.hooks.onRequest(req)) return;
     if (bypassesQueue(req.method)) {
       const run = this.lastQueuedStarted.then(() => this.run(req));

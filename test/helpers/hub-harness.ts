@@ -8,7 +8,7 @@ import { buildConfig } from '../../src/config/load.js';
 import type { ConfigInput } from '../../src/config/schema.js';
 import { startDaemon, type RunningDaemon } from '../../src/daemon/daemon.js';
 import type { LIMITS } from '../../src/limits.js';
-import { createLogger } from '../../src/logger.js';
+import { createLogger, type Logger } from '../../src/logger.js';
 import { captureLogger, registerSecret } from '../security/helpers/log-capture.js';
 import { AcpWsClient, type ConnectOptions } from './acp-ws-client.js';
 
@@ -27,6 +27,8 @@ export interface HarnessOptions {
   simArgs?: string[];
   /** Any other config key. */
   config?: Partial<ConfigInput>;
+  /** The daemon's logger (default: silent, or the SEC-05 capture). */
+  logger?: Logger;
 }
 
 export interface HubHarness {
@@ -75,7 +77,7 @@ export async function startHub(options: HarnessOptions = {}): Promise<HubHarness
   });
   // Under the SEC-05 global check every harness daemon logs at debug to a captured file, and
   // every credential it hands out is registered, so a leak anywhere in these suites fails the run.
-  const logger = process.env.ZCODE_HUB_TEST_LOG_DIR ? captureLogger('hub-harness').logger : createLogger({ level: process.env.ZCODE_HUB_TEST_LOG ?? 'silent' });
+  const logger = options.logger ?? (process.env.ZCODE_HUB_TEST_LOG_DIR ? captureLogger('hub-harness').logger : createLogger({ level: process.env.ZCODE_HUB_TEST_LOG ?? 'silent' }));
   const l = config.limits;
   const auth = createAuthServices({
     // config.stateDir: a test may put the state dir elsewhere (inside its workspace, say).
