@@ -83,6 +83,10 @@ export const LIMITS = {
   fsListMaxEntries: 2_000,
   /** Largest file the compat `fs/file` route serves in one response (HUB-DESIGN §5.1). */
   fsFileMaxBytes: 8 * 1024 * 1024,
+  /** Lines in a compat `fs/file?line=` window when the client gives no `limit` (zcode-acp-remote's ADR 0005). */
+  fsLineWindowDefault: 200,
+  /** Most lines one compat `fs/file?line=&limit=` window returns; a larger `limit` is lowered to it. */
+  fsLineWindowMax: 5_000,
 } as const;
 
 export type Limits = { -readonly [K in keyof typeof LIMITS]: number };

@@ -3,6 +3,7 @@ import { constants } from 'node:fs';
 import path from 'node:path';
 import { HubError } from '../errors.js';
 import type { SecretPaths } from '../fs/secret-paths.js';
+import { readLineWindow, type LineWindow } from './line-window.js';
 
 /**
  * Read-only file access for the zcode-acp-remote file browser (HUB-DESIGN §5.1), confined to a
@@ -91,8 +92,8 @@ export async function listDirectory(root: string, rel: string | undefined, maxEn
   return { root, entries, truncated };
 }
 
-/** Reads a regular file inside `root`, refusing anything over `maxBytes` (413). */
-export async function readFileConfined(root: string, rel: string | undefined, maxBytes: number, secrets: SecretPaths): Promise<{ data: Buffer; file: string }> {
+/** Opens a regular, non-secret file inside `root` and hands its handle to `use` (closed after). */
+async function withConfinedFile<T>(root: string, rel: string | undefined, secrets: SecretPaths, use: (handle: fs.FileHandle, size: number, file: string) => Promise<T>): Promise<T> {
   const file = await resolveInside(root, rel, secrets);
   let handle: fs.FileHandle;
   try {
@@ -105,13 +106,28 @@ export async function readFileConfined(root: string, rel: string | undefined, ma
     if (!stat.isFile()) throw new HubError('HUB_ERR_NOT_FOUND', 'Not a file');
     // A hard link to a secret has an innocent path; its inode gives it away.
     if (await secrets.isSecretInode(stat)) throw new HubError('HUB_ERR_FORBIDDEN', NOT_SERVED);
-    if (stat.size > maxBytes) throw new HubError('HUB_ERR_PAYLOAD_TOO_LARGE', `File larger than ${maxBytes} bytes`, { size: stat.size, limit: maxBytes });
-    const data = Buffer.alloc(stat.size);
-    const { bytesRead } = await handle.read(data, 0, stat.size, 0);
-    return { data: data.subarray(0, bytesRead), file };
+    return await use(handle, stat.size, file);
   } finally {
     await handle.close();
   }
+}
+
+/** Reads a regular file inside `root`, refusing anything over `maxBytes` (413). */
+export async function readFileConfined(root: string, rel: string | undefined, maxBytes: number, secrets: SecretPaths): Promise<{ data: Buffer; file: string }> {
+  return withConfinedFile(root, rel, secrets, async (handle, size, file) => {
+    if (size > maxBytes) throw new HubError('HUB_ERR_PAYLOAD_TOO_LARGE', `File larger than ${maxBytes} bytes`, { size, limit: maxBytes });
+    const data = Buffer.alloc(size);
+    const { bytesRead } = await handle.read(data, 0, size, 0);
+    return { data: data.subarray(0, bytesRead), file };
+  });
+}
+
+/**
+ * Lines `line`…`line + limit - 1` (1-based) of a regular file inside `root`, with the same
+ * confinement as a whole read; any file size, memory bounded by the window (line-window.ts).
+ */
+export async function readLinesConfined(root: string, rel: string | undefined, secrets: SecretPaths, window: { line: number; limit: number; maxBytes: number }): Promise<LineWindow> {
+  return withConfinedFile(root, rel, secrets, (handle) => readLineWindow(handle, window));
 }
 
 const MIME_BY_EXT: Readonly<Record<string, string>> = {

@@ -6,7 +6,7 @@ import type { Identity } from '../../auth/identity.js';
 import type { HubConfig } from '../../config/schema.js';
 import { HubError } from '../../errors.js';
 import { SecretPaths } from '../../fs/secret-paths.js';
-import { listDirectory, mimeFor, readFileConfined, resolveRoot } from '../../gateway/compat-fs.js';
+import { listDirectory, mimeFor, readFileConfined, readLinesConfined, resolveRoot } from '../../gateway/compat-fs.js';
 import type { GatewayHub } from '../../gateway/hub-api.js';
 import { LEGACY_INSTANCE_ID } from '../../gateway/legacy-profile.js';
 
@@ -23,6 +23,8 @@ export interface InstanceRouteOptions {
 
 const instanceParams = z.object({ id: z.string().min(1).max(128) });
 const fsQuery = z.object({ sessionId: z.string().min(1).max(256).optional(), path: z.string().max(4096).optional() });
+const count = z.string().regex(/^\d{1,9}$/, 'a non-negative integer').transform(Number);
+const fileQuery = fsQuery.extend({ line: count.optional(), limit: count.optional() });
 const sessionInfo = z.object({ sessionId: z.string(), title: z.string().optional(), updatedAt: z.number().optional() });
 const instanceSchema = z.object({ id: z.string(), pid: z.number(), port: z.number().optional(), startedAt: z.number(), workspace: z.string(), sessions: z.array(sessionInfo), kind: z.literal('zcode-hub') });
 
@@ -121,13 +123,27 @@ export const instanceRoutes: FastifyPluginAsync<InstanceRouteOptions> = async (a
 
   r.get('/api/instances/:id/fs/file', {
     config: { scope: 'operate' },
-    schema: { summary: 'zcode-acp-remote: file bytes inside the session root (read-only, size-capped)', tags: ['compat'], params: instanceParams, querystring: fsQuery },
+    schema: {
+      summary: 'zcode-acp-remote: file bytes inside the session root (read-only, size-capped), or a line window with `line`/`limit`',
+      tags: ['compat'],
+      params: instanceParams,
+      querystring: fileQuery,
+    },
   }, async (req, reply) => {
     requireInstance(req.params.id);
-    const { data, file } = await audited(req, 'fs.read', async () => readFileConfined(await rootOf(req.query.sessionId), req.query.path, config.limits.fsFileMaxBytes, secrets), (r) => r.data.length);
     // Served bytes never run as a page of the hub's origin.
     reply.header('content-security-policy', "default-src 'none'; sandbox");
     reply.header('x-content-type-options', 'nosniff');
+    const { line, limit } = req.query;
+    if (line !== undefined || limit !== undefined) {
+      // The app's viewer asks for windows of large files (its ADR 0005): default and cap are named limits.
+      const window = { line: Math.max(1, line ?? 1), limit: Math.min(config.limits.fsLineWindowMax, Math.max(1, limit ?? config.limits.fsLineWindowDefault)), maxBytes: config.limits.fsFileMaxBytes };
+      const read = await audited(req, 'fs.read', async () => readLinesConfined(await rootOf(req.query.sessionId), req.query.path, secrets, window), (w) => w.lines.reduce((n, l) => n + Buffer.byteLength(l) + 1, 0));
+      reply.header('x-zcode-first-line', String(read.firstLine));
+      reply.type('text/plain; charset=utf-8');
+      return reply.send(read.lines.length > 0 ? `${read.lines.join('\n')}\n` : '');
+    }
+    const { data, file } = await audited(req, 'fs.read', async () => readFileConfined(await rootOf(req.query.sessionId), req.query.path, config.limits.fsFileMaxBytes, secrets), (r) => r.data.length);
     reply.type(mimeFor(file));
     return reply.send(data);
   });

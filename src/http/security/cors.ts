@@ -4,8 +4,8 @@ import { originOf } from './origin-check.js';
 
 /** Request headers a listed origin may send (bearer auth, JSON bodies, optimistic concurrency). */
 const ALLOWED_HEADERS = ['authorization', 'content-type', 'if-match'];
-/** Response headers a listed origin may read. */
-const EXPOSED_HEADERS = ['etag', 'x-zcode-backend', 'retry-after'];
+/** Response headers a listed origin may read (`x-zcode-first-line`: the app's file viewer windows). */
+const EXPOSED_HEADERS = ['etag', 'x-zcode-backend', 'retry-after', 'x-zcode-first-line'];
 
 /**
  * CORS for `--allow-origin` entries on `/api/*` only (HUB-DESIGN §5.1: the zcode-acp-remote web
