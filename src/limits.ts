@@ -5,6 +5,8 @@
 export const LIMITS = {
   /** Largest WebSocket message accepted from a client (image prompts); crossing it closes 1009. */
   wsMaxMessageBytes: 16 * 1024 * 1024,
+  /** Deepest nesting of arrays and objects in one JSON message from a client, a REST body or a child line; deeper is refused before anything recurses over it (issue 11 item 5: 5,000 levels overflowed the broadcaster's stack). */
+  jsonMaxDepth: 128,
   /** Largest REST body; crossing it answers 413. */
   httpBodyLimitBytes: 256 * 1024,
   /** Bytes queued towards one client before it is closed 4008 (slow consumer). */

@@ -311,6 +311,7 @@ export class BackendLink implements BackendPort {
             stderrLinesPerSecond: this.options.limits.stderrLogLinesPerSecond,
             stderrRing: this.stderrRing,
             logger: log,
+            maxJsonDepth: this.options.limits.jsonMaxDepth,
           },
         );
     const router = new ReverseRouter({

@@ -3,7 +3,9 @@ import { performance } from 'node:perf_hooks';
 import type { Logger } from '../logger.js';
 import { BackendFailure } from '../ports/backend-port.js';
 import { BACKEND_BOUNDS } from './bounds.js';
+import { LIMITS } from '../limits.js';
 import { parseEnvelope, type OutgoingMessage } from './envelope.js';
+import { depthMessage } from '../json-depth.js';
 import { encodeLine, NdjsonDecoder, type FrameEvent } from './ndjson.js';
 import { LogBudget } from './rate-limit.js';
 import { LineRing, LineSplitter } from './stderr-ring.js';
@@ -28,6 +30,8 @@ export interface ChildTransportOptions {
   /** Shared ring the stderr lines go to (limits.stderrRingLines). */
   stderrRing: LineRing;
   logger: Logger;
+  /** Deepest JSON nesting accepted in one stdout line (limits.jsonMaxDepth; default LIMITS.jsonMaxDepth). */
+  maxJsonDepth?: number;
 }
 
 /**
@@ -218,7 +222,16 @@ export class ChildTransport implements Transport {
   private onFrame(event: FrameEvent, receivedAt: number): void {
     switch (event.kind) {
       case 'line': {
-        const parsed = parseEnvelope(event.text);
+        const maxDepth = this.options.maxJsonDepth ?? LIMITS.jsonMaxDepth;
+        const parsed = parseEnvelope(event.text, maxDepth);
+        if (parsed.ok && parsed.tooDeep) {
+          this.options.logger.error({ limit: maxDepth }, `backend answer ${depthMessage(maxDepth)}: turned into an error for its request`);
+        }
+        if (!parsed.ok && parsed.reason === 'too-deep') {
+          this.options.logger.error({ bytes: event.text.length, limit: maxDepth }, `backend line ${depthMessage(maxDepth)}: dropped`);
+          this.junkCount++;
+          return;
+        }
         if (parsed.ok) {
           this.onmessage?.(parsed.message, receivedAt);
           return;

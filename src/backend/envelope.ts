@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { depthMessage, exceedsJsonDepth } from '../json-depth.js';
 
 /**
  * The envelopes of ZCODE-PROTOCOL §1.3 as the hub reads them from the child. There is no
@@ -33,15 +34,30 @@ export type OutgoingMessage =
   | { id: RpcId; result: unknown }
   | { id: RpcId; error: RpcErrorObject };
 
-export type ParseOutcome = { ok: true; message: IncomingMessage } | { ok: false; reason: 'not-json' | 'not-envelope'; detail: string };
+export type ParseOutcome = { ok: true; message: IncomingMessage; /** Set when an answer too deep to read was turned into an error. */ tooDeep?: true } | { ok: false; reason: 'not-json' | 'not-envelope' | 'too-deep'; detail: string };
 
-/** Parses and classifies one trimmed line. Never throws. */
-export function parseEnvelope(line: string): ParseOutcome {
+/** JSON-RPC "invalid request", what a too-deep answer of the child becomes for its waiting caller. */
+const TOO_DEEP_CODE = -32600;
+
+/**
+ * Parses and classifies one trimmed line. Never throws. A line nested deeper than `maxDepth`
+ * (limits.jsonMaxDepth) is not handed on: an answer becomes an error for its id, so the request
+ * waiting on it fails at once instead of timing out; anything else is dropped as `too-deep`.
+ */
+export function parseEnvelope(line: string, maxDepth = Infinity): ParseOutcome {
   let value: unknown;
   try {
     value = JSON.parse(line);
   } catch (err) {
     return { ok: false, reason: 'not-json', detail: (err as Error).message };
+  }
+  if (maxDepth !== Infinity && exceedsJsonDepth(value, maxDepth)) {
+    const o = value as Record<string, unknown>;
+    const id = RpcIdSchema.safeParse(o['id']);
+    if (id.success && !Object.prototype.hasOwnProperty.call(o, 'method') && (Object.prototype.hasOwnProperty.call(o, 'result') || Object.prototype.hasOwnProperty.call(o, 'error'))) {
+      return { ok: true, message: { kind: 'error', id: id.data, error: { code: TOO_DEEP_CODE, message: `The agent's answer was ${depthMessage(maxDepth)}; the hub dropped it` } }, tooDeep: true };
+    }
+    return { ok: false, reason: 'too-deep', detail: depthMessage(maxDepth) };
   }
   if (Array.isArray(value)) return { ok: false, reason: 'not-envelope', detail: 'a JSON array (batches are not part of the protocol)' };
   if (typeof value !== 'object' || value === null) return { ok: false, reason: 'not-envelope', detail: `a JSON ${value === null ? 'null' : typeof value}` };

@@ -42,7 +42,17 @@ export class Broadcaster {
   /** Sends a frame to one client now (no replay buffering: connection-level notifications). */
   sendNow(client: ClientPort, frame: Frame): void {
     if (!client.open) return;
-    client.sendFrame(frame);
+    try {
+      client.sendFrame(frame);
+    } catch {
+      // One client failing to take a frame must not stop the fan-out to the others: it is closed.
+      try {
+        client.close(1011, 'send failed');
+      } catch {
+        // Already gone.
+      }
+      return;
+    }
     this.stats.framesSent += 1;
     this.stats.bytesSent += frame.bytes.length;
   }

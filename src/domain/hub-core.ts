@@ -135,9 +135,18 @@ export class HubCore {
    * gets only the seq.
    */
   emitUpdate(session: SessionState, update: SessionUpdate, exceptClientId?: string, extraMeta?: Record<string, unknown>): void {
-    const { entry, frame } = session.journal.append((seq, epoch) =>
-      this.broadcaster.serialize('session/update', { sessionId: session.sessionId, update, _meta: { zcode: { seq, epoch, ...extraMeta } } }),
-    );
+    let appended: ReturnType<typeof session.journal.append>;
+    try {
+      appended = session.journal.append((seq, epoch) =>
+        this.broadcaster.serialize('session/update', { sessionId: session.sessionId, update, _meta: { zcode: { seq, epoch, ...extraMeta } } }),
+      );
+    } catch (err) {
+      // Never let one unserializable update stop the caller half-way (issue 11 item 5: a turn left
+      // `running` forever). The journal is unchanged when its builder throws, so seqs stay gap-free.
+      this.unsendable(err, session.sessionId, 'session/update');
+      return;
+    }
+    const { entry, frame } = appended;
     let own: Frame | undefined;
     for (const a of session.attachments.values()) {
       if (a.client.clientId !== exceptClientId) {
@@ -157,15 +166,31 @@ export class HubCore {
     let frame: Frame | undefined;
     for (const a of session.attachments.values()) {
       if (filter && !filter(a)) continue;
-      frame ??= this.broadcaster.serialize(method, params);
+      try {
+        frame ??= this.broadcaster.serialize(method, params);
+      } catch (err) {
+        this.unsendable(err, session.sessionId, method);
+        return;
+      }
       this.broadcaster.deliver(a, frame);
     }
+  }
+
+  /** Logs a notification that could not be serialized (it is dropped; the caller goes on). */
+  private unsendable(err: unknown, sessionId: string, method: string): void {
+    this.logger.error({ sessionId, method, error: err instanceof Error ? err.message : String(err) }, 'a notification could not be serialized; dropped');
   }
 
   /** A notification to every connected client. */
   notifyAll(method: string, params: unknown): void {
     if (this.clients.size === 0) return;
-    const frame = this.broadcaster.serialize(method, params);
+    let frame: Frame;
+    try {
+      frame = this.broadcaster.serialize(method, params);
+    } catch (err) {
+      this.unsendable(err, '', method);
+      return;
+    }
     for (const c of this.clients.values()) this.broadcaster.sendNow(c, frame);
   }
 

@@ -1,5 +1,7 @@
 import { scopeAllows } from '../auth/identity.js';
 import { assertNever, HubError } from '../errors.js';
+import { depthMessage, exceedsJsonDepth } from '../json-depth.js';
+import { LIMITS } from '../limits.js';
 import { ACP_METHODS } from './acp-methods.js';
 import type { ClientConnection } from './client-connection.js';
 import { classify, invalidParams, protocolError, type Inbound } from './jsonrpc.js';
@@ -32,6 +34,14 @@ export class Dispatcher {
     } catch {
       conn.respondError(null, protocolError('HUB_ERR_PARSE'));
       conn.violation('parse error');
+      return;
+    }
+    const maxDepth = this.ctx.maxJsonDepth ?? LIMITS.jsonMaxDepth;
+    if (exceedsJsonDepth(value, maxDepth)) {
+      // Refused before anything recurses over it (schemas, the broadcaster's JSON.stringify).
+      const id = (value as { id?: unknown }).id;
+      conn.respondError((typeof id === 'string' && id.length <= 256) || (typeof id === 'number' && Number.isSafeInteger(id)) ? id : null, protocolError('HUB_ERR_INVALID_MESSAGE', `Invalid request: ${depthMessage(maxDepth)}`));
+      conn.violation('nested too deep');
       return;
     }
     this.handleMessage(conn, classify(value));

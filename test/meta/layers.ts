@@ -22,13 +22,14 @@ export interface UnitRule {
   alsoFiles?: readonly string[];
 }
 
-const FOUNDATION = ['errors.ts', 'limits.ts', 'logger.ts', 'trace-context.ts', 'version.ts', 'fs', 'config', 'ports'] as const;
+const FOUNDATION = ['errors.ts', 'limits.ts', 'json-depth.ts', 'logger.ts', 'trace-context.ts', 'version.ts', 'fs', 'config', 'ports'] as const;
 
 export const UNITS: Record<string, UnitRule> = {
   // Foundation: imported by anyone, importing nothing above it.
   'errors.ts': { role: 'the error catalog: codes → HTTP, JSON-RPC, close code', imports: [] },
   'backend-errors.ts': { role: 'the one mapping of app-server failures into the catalog', imports: ['errors.ts', 'ports'] },
   'limits.ts': { role: 'every named bound', imports: [] },
+  'json-depth.ts': { role: 'the nesting bound every JSON entry checks (client frames, REST bodies, child lines)', imports: [] },
   'logger.ts': { role: 'the pino logger and its redaction', imports: ['trace-context.ts'] },
   'trace-context.ts': { role: "W3C trace context of the request being handled (AsyncLocalStorage), read by logs and the child link", imports: [] },
   'version.ts': { role: 'the package version', imports: [] },

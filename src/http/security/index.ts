@@ -5,6 +5,7 @@ import type { HubConfig } from '../../config/schema.js';
 import { HubError } from '../../errors.js';
 import { installCors } from './cors.js';
 import { installHostCheck } from './host-check.js';
+import { installJsonDepthCheck } from './json-depth.js';
 import { installOriginCheck } from './origin-check.js';
 import { installPreAuthDeadline } from './pre-auth-deadline.js';
 import { installSecurityHeaders } from './security-headers.js';
@@ -28,6 +29,7 @@ export const securityPlugin = fp(
     await installSecurityHeaders(app, config);
     installPreAuthDeadline(app, config.limits.preAuthDeadlineMs);
     installUpgradeRefusal(app);
+    installJsonDepthCheck(app, config.limits.jsonMaxDepth);
     // Per-route only (`config: {rateLimit: …}`); keyed by req.ip, which honours the pinned trustProxy hops.
     await app.register(fastifyRateLimit, {
       global: false,
