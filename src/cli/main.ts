@@ -12,7 +12,8 @@ Usage:
   zcode-hub pair [--scope operate]   one-time pairing code + URL + QR in the terminal
   zcode-hub acp                      ACP agent on stdio for editors (starts the daemon if needed)
   zcode-hub doctor                   health and exposure report
-  zcode-hub service install|uninstall|status
+  zcode-hub service install|uninstall|status [--no-activate] [-- <start flags>]
+                                     systemd user unit / launchd agent; --no-activate only writes it
   zcode-hub sim [flags]              the simulator alone, speaking the app-server protocol on stdio
   zcode-hub --version | --help
 

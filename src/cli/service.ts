@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { installNextSteps, workspaceFlag } from '../service/next-steps.js';
 import { LAUNCHD_LABEL, SYSTEMD_UNIT_NAME, launchdPlist, serviceFilePath, systemdUnit, type ServiceSpec } from '../service/units.js';
 
 const USAGE = 'usage: zcode-hub service install|uninstall|status [--no-activate] [-- <start flags>]\n';
@@ -41,20 +42,38 @@ export async function runService(argv: string[]): Promise<number> {
 
   if (action === 'install') {
     const env = Object.fromEntries(PASS_ENV.flatMap((k) => (process.env[k] ? [[k, process.env[k]!]] : [])));
-    const spec: ServiceSpec = { nodePath: process.execPath, binPath: binPath(), args: startArgs, stateDir: process.env.ZCODE_HUB_STATE_DIR ?? path.join(home, '.zcode-hub'), workingDir: home, env };
+    // The daemon's default workspace is its working directory: pin the folder this was run
+    // from, never the home folder (every new session would start there).
+    const cwd = process.cwd();
+    const named = workspaceFlag(startArgs) ?? process.env.ZCODE_HUB_WORKSPACE;
+    if (named === undefined && (path.resolve(cwd) === path.resolve(home) || cwd === path.parse(cwd).root)) {
+      process.stderr.write(`zcode-hub service: choose the folder new sessions start in: run this from that folder, or
+  zcode-hub service install -- --workspace ~/code/my-project
+(the home folder is not used as the default workspace)
+`);
+      return 2;
+    }
+    const args = named === undefined ? [...startArgs, '--workspace', cwd] : startArgs;
+    const stateDir = process.env.ZCODE_HUB_STATE_DIR ?? path.join(home, '.zcode-hub');
+    const spec: ServiceSpec = { nodePath: process.execPath, binPath: binPath(), args, stateDir, workingDir: named ?? cwd, env };
     fs.mkdirSync(path.dirname(file), { recursive: true });
     fs.writeFileSync(file, systemd ? systemdUnit(spec) : launchdPlist(spec), { mode: 0o644 });
-    process.stdout.write(`wrote ${file}\n`);
-    if (!activate) return 0;
+    process.stdout.write(`wrote ${file}\ndefault workspace: ${named ?? cwd}\n`);
+    const next = (activated: boolean) => installNextSteps({ systemd, file, activated, user: os.userInfo().username, logFile: path.join(stateDir, 'launchd.log') });
+    if (!activate) {
+      process.stdout.write(next(false));
+      return 0;
+    }
     const steps = systemd
       ? [run('systemctl', ['--user', 'daemon-reload']), run('systemctl', ['--user', 'enable', '--now', SYSTEMD_UNIT_NAME])]
       : [run('launchctl', ['load', '-w', file])];
     const failed = steps.find((s) => !s.ok);
     if (failed) {
       process.stderr.write(`zcode-hub service: the file is written but activation failed: ${failed.output}\n`);
+      process.stderr.write(next(false));
       return 1;
     }
-    process.stdout.write('service enabled; it starts at login\n');
+    process.stdout.write(next(true));
     return 0;
   }
   if (action === 'uninstall') {
