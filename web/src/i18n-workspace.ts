@@ -31,6 +31,13 @@ export const workspaceEn = {
   filesError: 'Could not open: {0}',
   filesOpenFile: 'Open file',
   filesRefused: 'Outside this session’s workspace.',
+  todoCard: 'Todo list',
+  todoDone: '{0}/{1} done',
+  planCard: 'Plan',
+  planApproved: 'approved',
+  planNotApproved: 'not approved',
+  questionCard: '{0} questions',
+  questionAnswered: 'answered',
 };
 
 export const workspaceZh: Record<keyof typeof workspaceEn, string> = {
@@ -62,4 +69,11 @@ export const workspaceZh: Record<keyof typeof workspaceEn, string> = {
   filesError: '无法打开：{0}',
   filesOpenFile: '打开文件',
   filesRefused: '不在此会话的工作区内。',
+  todoCard: '待办清单',
+  todoDone: '已完成 {0}/{1}',
+  planCard: '计划',
+  planApproved: '已批准',
+  planNotApproved: '未批准',
+  questionCard: '{0} 个问题',
+  questionAnswered: '已回答',
 };

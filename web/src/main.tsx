@@ -7,6 +7,7 @@ import { api, RestError } from './net/rest.js';
 import { pairCodeFromHash } from './views/pair-view.js';
 import './styles.css';
 import './workspace.css';
+import './polish.css';
 
 const client = new HubClient(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/acp`);
 let started = false;

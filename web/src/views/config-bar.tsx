@@ -41,7 +41,9 @@ function Picker({ label, value, choices, onChange, testId }: { label: string; va
 export function ConfigBar({ chat, client, canOperate }: { chat: ChatState; client: HubClient; canOperate: boolean }) {
   const selects = chat.configOptions.filter((o) => o.type === 'select');
   const hasModeOption = selects.some((o) => o.id === 'mode' || o.category === 'mode');
-  const pct = chat.usage && chat.usage.size > 0 ? Math.min(100, Math.round((chat.usage.used / chat.usage.size) * 100)) : undefined;
+  // Nothing until the agent reports a real figure; under 1 % reads "<1", never a flat 0.
+  const exact = chat.usage && chat.usage.size > 0 && chat.usage.used > 0 ? Math.min(100, (chat.usage.used / chat.usage.size) * 100) : undefined;
+  const pct = exact === undefined ? undefined : exact < 1 ? '<1' : Math.round(exact);
   const change = (fn: () => Promise<void>) => fn().catch((err: Error) => toast(t('error', err.message)));
   return (
     <div class="config-bar">
@@ -62,7 +64,7 @@ export function ConfigBar({ chat, client, canOperate }: { chat: ChatState; clien
         : null}
       {pct !== undefined ? (
         <span class="meter" title={`${chat.usage?.used ?? 0} / ${chat.usage?.size ?? 0}`} data-testid="context-meter">
-          <span class="meter-bar" style={{ width: `${pct}%` }} />
+          <span class="meter-bar" style={{ width: `${exact ?? 0}%` }} />
           <span class="meter-text">{t('context', pct)}</span>
         </span>
       ) : null}

@@ -14,6 +14,7 @@ export function PromptBox({ chat, client }: { chat: ChatState; client: HubClient
   const [images, setImages] = useState<PreparedImage[]>([]);
   const gallery = useRef<HTMLInputElement>(null);
   const camera = useRef<HTMLInputElement>(null);
+  const input = useRef<HTMLTextAreaElement>(null);
   const busy = chat.turn.state !== 'idle';
 
   async function addFiles(files: Iterable<File>) {
@@ -28,6 +29,8 @@ export function PromptBox({ chat, client }: { chat: ChatState; client: HubClient
     const imgs = images;
     setText('');
     setImages([]);
+    // Back to one line: the height was grown by hand while typing.
+    if (input.current) input.current.style.height = '';
     client.prompt(chat.sessionId, body, imgs).catch((err: unknown) => {
       // Not sent (offline): give the text back rather than lose it.
       setText(body);
@@ -70,6 +73,7 @@ export function PromptBox({ chat, client }: { chat: ChatState; client: HubClient
         <input ref={gallery} type="file" accept="image/*" multiple hidden onChange={(e) => void addFiles(e.currentTarget.files ?? [])} />
         <input ref={camera} type="file" accept="image/*" capture="environment" hidden onChange={(e) => void addFiles(e.currentTarget.files ?? [])} />
         <textarea
+          ref={input}
           class="prompt-input"
           rows={1}
           value={text}
@@ -98,8 +102,9 @@ export function PromptBox({ chat, client }: { chat: ChatState; client: HubClient
           }}
         />
         {busy ? (
-          <button class="icon-btn danger" aria-label={t('stop')} onClick={() => client.cancel(chat.sessionId)} data-testid="stop-button">
-            <Icon name="stop" />
+          <button class="stop-btn" onClick={() => client.cancel(chat.sessionId)} data-testid="stop-button">
+            <Icon name="stop" size={16} />
+            {t('stop')}
           </button>
         ) : null}
         <button class="icon-btn primary" aria-label={t('send')} onClick={send} disabled={!text.trim() && !images.length} data-testid="send-button">

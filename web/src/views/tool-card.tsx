@@ -6,6 +6,7 @@ import { t, type MessageKey } from '../i18n.js';
 import { rec, str } from '../wire.js';
 import { Icon, type IconName } from './icons.js';
 import { ToolChangesLink } from './session-links.js';
+import { specialToolCard } from './special-tool-card.js';
 
 const STATUS_TEXT: Record<ToolStatus, MessageKey> = { pending: 'statusPending', in_progress: 'statusInProgress', completed: 'statusCompleted', failed: 'statusFailed' };
 
@@ -104,6 +105,8 @@ function SubagentList({ item, group }: { item: ToolItem; group: SubagentGroup })
  * unless it failed).
  */
 export function ToolCard({ item, nested = false }: { item: ToolItem; nested?: boolean }) {
+  const special = nested ? undefined : specialToolCard(item);
+  if (special) return special;
   const summary = inputSummary(item.input);
   const hasBody = item.terminal !== '' || item.content.some((c) => c.type !== 'terminal');
   const open = nested ? item.status === 'failed' : item.status === 'in_progress' || item.status === 'pending' || item.status === 'failed';
