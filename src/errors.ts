@@ -2,8 +2,10 @@
  * The one error catalog. Two families (STYLE.md habit 5):
  * - `HubError`: errors sent to clients. Each code maps to an HTTP status, a JSON-RPC code and,
  *   where it ends a socket, a close code.
- * - `LocalFailure` (in src/backend): the child is gone, a request timed out — things that
- *   happen to us, which the domain turns into a HubError when a client must hear of it.
+ * - Local failures of the app-server link (src/ports/backend-port.ts): `BackendFailure` (the
+ *   child is gone, a request timed out, its stdin queue is full) and `BackendRpcError` (the
+ *   child answered with a JSON-RPC error) — things that happen to us. src/backend-errors.ts is
+ *   the one place that turns them into a HubError when a client must hear of it.
  */
 export const HUB_ERRORS = {
   HUB_ERR_BAD_REQUEST: { http: 400, rpc: -32602, message: 'Invalid request' },

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import type { Identity } from '../auth/identity.js';
 import type { HubConfig } from '../config/schema.js';
-import { BackendFailure, BackendRpcError, type BackendPort } from '../ports/backend-port.js';
+import type { BackendPort } from '../ports/backend-port.js';
 import { HubError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { Broadcaster, type Attachment } from './broadcast.js';
@@ -288,16 +288,3 @@ export class HubCore {
   }
 }
 
-/** Maps a backend failure to the error a client hears (errors.ts families). */
-export function toHubError(err: unknown): HubError {
-  if (err instanceof HubError) return err;
-  if (err instanceof BackendRpcError) {
-    if (err.code === -32004 && /not found/i.test(err.message)) return new HubError('HUB_ERR_SESSION_NOT_FOUND', err.message);
-    return new HubError('HUB_ERR_BACKEND', err.message, { method: err.method, code: err.code });
-  }
-  if (err instanceof BackendFailure) {
-    if (err.kind === 'timeout') return new HubError('HUB_ERR_BACKEND_TIMEOUT', err.message);
-    return new HubError('HUB_ERR_BACKEND_UNAVAILABLE', err.message);
-  }
-  return new HubError('HUB_ERR_INTERNAL', err instanceof Error ? err.message : String(err));
-}

@@ -14,7 +14,8 @@ import { messagesToUpdates } from '../acp/translate-history.js';
 import type { Attachment } from './broadcast.js';
 import type { ClientPort } from './client-port.js';
 import { Frame } from './frame.js';
-import { toHubError, type HubCore } from './hub-core.js';
+import { toHubError } from '../backend-errors.js';
+import type { HubCore } from './hub-core.js';
 import type { SessionState } from './session-state.js';
 import { messagesResultSchema } from './snapshot-schema.js';
 

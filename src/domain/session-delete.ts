@@ -9,7 +9,8 @@ import { z } from 'zod';
 import type { Identity } from '../auth/identity.js';
 import { HubError } from '../errors.js';
 import { BackendRpcError } from '../ports/backend-port.js';
-import { toHubError, type HubCore } from './hub-core.js';
+import { toHubError } from '../backend-errors.js';
+import type { HubCore } from './hub-core.js';
 import type { ResolvedBy } from './interactions.js';
 import type { SessionState } from './session-state.js';
 

@@ -6,7 +6,8 @@
 import { settingsPatchSchema } from '../acp/zcode-event-schema.js';
 import type { KnownModel } from '../acp/translate-state.js';
 import { HubError } from '../errors.js';
-import { toHubError, type HubCore } from './hub-core.js';
+import { toHubError } from '../backend-errors.js';
+import type { HubCore } from './hub-core.js';
 import type { SessionState } from './session-state.js';
 import { snapshotSchema, subscribeResultSchema, type Snapshot } from './snapshot-schema.js';
 

@@ -6,8 +6,8 @@ import { ACP_METHODS } from './acp-methods.js';
 import type { ClientConnection } from './client-connection.js';
 import { classify, invalidParams, protocolError, type Inbound } from './jsonrpc.js';
 import { ReplyThen, type DispatchContext, type MethodSpec } from './method-spec.js';
-import { toRpcError } from './rpc-errors.js';
 import { traceFromMeta, withTrace, type TraceContext } from '../trace-context.js';
+import { isExpectedError, toHubError } from '../backend-errors.js';
 import { ZCODE_METHODS } from './zcode-methods.js';
 
 const METHODS: ReadonlyMap<string, MethodSpec> = new Map(Object.entries({ ...ACP_METHODS, ...ZCODE_METHODS }));
@@ -126,7 +126,11 @@ export class Dispatcher {
             this.ctx.onInitialized(conn);
           }
         },
-        (err: unknown) => conn.respondError(msg.id, toRpcError(err, conn.logger)),
+        (err: unknown) => {
+          // A hub or backend error is the client's answer; anything else is a bug: log it, never show its stack.
+          if (!isExpectedError(err)) conn.logger.error({ err }, 'request failed');
+          conn.respondError(msg.id, toHubError(err).toRpc());
+        },
       )
       .catch((err: unknown) => conn.logger.error({ err }, 'failed to answer a request'));
   }

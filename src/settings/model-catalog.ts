@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import type { BackendPort } from '../ports/backend-port.js';
-import { backendError } from './backend-errors.js';
+import { toHubError } from '../backend-errors.js';
 import { workspaceRef } from './workflow-service.js';
 
 export const modelOptionSchema = z.looseObject({
@@ -72,7 +72,7 @@ export class ModelCatalog {
         titleGenerationEnabled: false,
       });
     } catch (error) {
-      throw backendError(error);
+      throw toHubError(error);
     }
     const parsed = createResultSchema.safeParse(raw);
     if (!parsed.success) return [];

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import { HubError } from '../errors.js';
 import type { BackendPort } from '../ports/backend-port.js';
-import { ackError, ackSucceeded, backendError, workflowFailureError } from './backend-errors.js';
+import { ackError, ackSucceeded, toHubError, workflowFailureError } from '../backend-errors.js';
 import * as wire from './workflow-wire.js';
 
 export interface WorkflowServiceOptions {
@@ -46,7 +46,7 @@ export class WorkflowService {
     try {
       raw = await this.backend.request(method, params);
     } catch (error) {
-      throw backendError(error);
+      throw toHubError(error);
     }
     const parsed = schema.safeParse(raw);
     if (!parsed.success) throw new HubError('HUB_ERR_BACKEND', `${method} returned an unexpected result`, { reason: 'bad_result', method });
@@ -124,7 +124,7 @@ export class WorkflowService {
       try {
         sessionId = await this.openSessionFn(input.workspace ?? this.defaultWorkspace);
       } catch (error) {
-        throw backendError(error);
+        throw toHubError(error);
       }
     }
     const ack = await this.command(sessionId, 'startSavedWorkflow', { name: input.name, scope: input.scope, ...(input.args ? { args: input.args } : {}) });

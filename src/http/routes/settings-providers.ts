@@ -11,7 +11,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { HubError } from '../../errors.js';
 import { BackendRpcError, type BackendPort } from '../../ports/backend-port.js';
-import { backendError } from '../../settings/backend-errors.js';
+import { toHubError } from '../../backend-errors.js';
 import { ModelCatalog, modelOptionSchema } from '../../settings/model-catalog.js';
 import { asObject, asString } from '../../settings/provider-draft.js';
 import * as edits from '../../settings/provider-mutations.js';
@@ -223,7 +223,7 @@ export const settingsProviderRoutes: FastifyPluginAsync<SettingsProviderRoutesOp
       } catch (error) {
         // The test ran and the provider said no: that is a result, not a hub failure (§4.19).
         if (error instanceof BackendRpcError) return { success: false, message: redact(error.message) };
-        throw backendError(error, redact);
+        throw toHubError(error, redact);
       }
     },
   );
