@@ -58,6 +58,8 @@ export const LIMITS = {
   stopGraceMs: 2_000,
   /** WebSocket heartbeat interval; a missed pong terminates the socket. */
   heartbeatIntervalMs: 30_000,
+  /** Longest the child's Node.js may take to answer `--version` at start (`--zcode-node` check). */
+  nodeVersionCheckTimeoutMs: 10_000,
   /** Child stderr lines kept for diagnostics (doctor, /api/status). */
   stderrRingLines: 200,
   /** Child stderr lines logged per second before the rest are counted, not logged. */

@@ -10,6 +10,8 @@ import { statePaths } from '../config/state-paths.js';
 import { simulatorSpawnSpec } from '../simulator/launcher.js';
 import { BackendLink, type BackendLinkOptions } from './backend-link.js';
 import type { FsProbe } from './cli-detect.js';
+import { realFsProbe } from './cli-detect.js';
+import { chooseZcodeNode } from './node-runtime.js';
 import { buildSpawnPlan, chooseBackend, type SimulatorSpawnSpec } from './spawn-plan.js';
 
 export { BackendLink, PROBE_METHOD, type SpawnPlan } from './backend-link.js';
@@ -28,13 +30,16 @@ export interface CreateBackendOptions {
 
 /**
  * Builds the backend link from the frozen config. Throws BackendConfigError when the config names
- * no usable backend (`--backend zcode` without a CLI, a missing `--zcode-cli`). Spawns nothing
- * until `start()`.
+ * no usable backend (`--backend zcode` without a CLI, a missing `--zcode-cli`, a missing or too
+ * old `--zcode-node`). Spawns nothing but `node --version` until `start()`.
  */
 export function createBackend(config: HubConfig, logger: Logger, options: CreateBackendOptions = {}): BackendPort {
   const env = options.env ?? process.env;
   const platform = options.platform ?? process.platform;
   const choice = chooseBackend(config, { env, platform, logger, ...(options.probe ? { probe: options.probe } : {}) });
+  // The real CLI runs on its own Node, checked now so an old one is a start-up error (node-runtime.ts).
+  const node = choice.kind === 'zcode' && choice.cli ? chooseZcodeNode(config.zcodeNode, choice.cli, { platform, probe: options.probe ?? realFsProbe, timeoutMs: config.limits.nodeVersionCheckTimeoutMs }) : undefined;
+  if (node) logger.info({ node: node.path, version: node.version, source: node.source }, 'the ZCode CLI runs on this Node.js');
   return new BackendLink({
     kind: choice.kind,
     plan: () =>
@@ -42,6 +47,7 @@ export function createBackend(config: HubConfig, logger: Logger, options: Create
         env,
         platform,
         simulatorSpawnSpec: options.simulatorSpawnSpec ?? simulatorSpawnSpec,
+        ...(node ? { nodePath: node.path } : {}),
         ...(options.probe ? { probe: options.probe } : {}),
       }),
     limits: config.limits,

@@ -2,6 +2,7 @@ import { loadConfig, ConfigError } from '../config/load.js';
 import { createLogger } from '../logger.js';
 import { startDaemon } from '../daemon/daemon.js';
 import { AlreadyRunningError } from '../daemon/instance-lock.js';
+import { BackendConfigError } from '../backend/index.js';
 
 /** `zcode-hub start`: runs the daemon in the foreground until SIGINT/SIGTERM. */
 export async function runStart(argv: string[]): Promise<number> {
@@ -20,7 +21,7 @@ export async function runStart(argv: string[]): Promise<number> {
   try {
     daemon = await startDaemon(config, logger);
   } catch (err) {
-    if (err instanceof AlreadyRunningError) {
+    if (err instanceof AlreadyRunningError || err instanceof BackendConfigError) {
       process.stderr.write(`zcode-hub: ${err.message}\n`);
       return 1;
     }

@@ -20,6 +20,8 @@ export const configSchema = z
     stateDir: z.string().min(1).default(path.join(os.homedir(), '.zcode-hub')),
     backend: z.enum(BACKEND_KINDS).default('auto'),
     zcodeCli: z.string().min(1).optional(),
+    /** The Node.js that runs the ZCode CLI (default: one shipped beside it, else the hub's own). */
+    zcodeNode: z.string().min(1).optional(),
     /** Default workspace for new sessions when a client names none. */
     workspace: z.string().min(1).default(process.cwd()),
     publicUrl: z.url().optional(),

@@ -102,8 +102,8 @@ export const FILE_UNITS: Record<string, string> = {
 
 /** Finer rules inside src/backend: which of its files may touch what. */
 export const BACKEND_FILES = {
-  /** The only files that may import node:child_process. */
-  process: ['child-transport.ts', 'pidfile.ts'],
+  /** The only files that may import node:child_process (node-runtime.ts: `node --version` of the child's runtime at start). */
+  process: ['child-transport.ts', 'pidfile.ts', 'node-runtime.ts'],
   /** The protocol half (bytes → messages → correlation → answers): no processes, files or network. */
   protocol: ['ndjson.ts', 'envelope.ts', 'rpc-peer.ts', 'reverse-router.ts', 'interaction-dedupe.ts', 'backoff.ts', 'rate-limit.ts', 'transport.ts', 'stderr-ring.ts', 'bounds.ts', 'spawn-env.ts'],
   protocolForbidden: /^(node:)?(child_process|fs|net|http|https)$/,
