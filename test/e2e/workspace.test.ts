@@ -44,6 +44,7 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(hub.workspace, 'README.md'), '# Demo\n\nA project.\n');
   fs.writeFileSync(path.join(hub.workspace, 'picture.png'), png());
   fs.writeFileSync(path.join(hub.workspace, 'big.log'), Array.from({ length: 1000 }, (_, i) => `line ${i + 1}`).join('\n') + '\n');
+  fs.writeFileSync(path.join(hub.workspace, 'huge.log'), Array.from({ length: 50_000 }, (_, i) => `entry ${i + 1} ${'x'.repeat(20)}`).join('\n') + '\n');
   phone = await openDevice({ viewport: PHONE_390 });
 });
 afterAll(async () => {
@@ -137,7 +138,7 @@ describe('phone web app: Changes and Files', () => {
     await page.getByTestId('files-button').click();
     await page.getByTestId('files-view').waitFor();
     const entries = page.getByTestId('fs-entry');
-    await expect.poll(() => entries.locator('.fs-name').allTextContents()).toEqual(['src', 'README.md', 'big.log', 'picture.png']);
+    await expect.poll(() => entries.locator('.fs-name').allTextContents()).toEqual(['src', 'README.md', 'big.log', 'huge.log', 'picture.png']);
     await shoot(page, 'files');
     await entries.filter({ hasText: 'src' }).click();
     await entries.filter({ hasText: 'greet.ts' }).click();
@@ -159,6 +160,16 @@ describe('phone web app: Changes and Files', () => {
     await page.getByTestId('lines-next').first().click();
     await expect.poll(() => page.getByTestId('lines-range').innerText()).toBe('Lines 401–800 of 1000');
     expect(await viewer.locator('.cv-code').first().textContent()).toBe('line 401');
+    await page.getByTestId('crumbs').getByRole('button', { name: 'Workspace' }).click();
+
+    // Over 1 MiB: read in line windows served by the hub, never downloaded whole.
+    await entries.filter({ hasText: 'huge.log' }).click();
+    await expect.poll(() => viewer.getAttribute('data-kind')).toBe('windowed');
+    await expect.poll(() => page.getByTestId('lines-range').first().innerText()).toBe('Lines 1–400');
+    await page.getByTestId('lines-next').first().click();
+    await expect.poll(() => page.getByTestId('lines-range').first().innerText()).toBe('Lines 401–800');
+    expect(await viewer.locator('.cv-code').first().textContent()).toMatch(/^entry 401 x+$/);
+    expect(await viewer.locator('.cv-no').first().textContent()).toBe('401');
     await page.getByTestId('crumbs').getByRole('button', { name: 'Workspace' }).click();
 
     await entries.filter({ hasText: 'picture.png' }).click();

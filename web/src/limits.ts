@@ -32,6 +32,8 @@ export const WEB_LIMITS = {
   changesHistoryPagesMax: 40,
   /** Lines of a file the viewer renders at once (more behind "next lines"). */
   fileWindowLines: 400,
+  /** Files bigger than this (size from the listing) are read in line windows, never whole. */
+  fileWholeMaxBytes: 1024 * 1024,
   /** Toasts shown at once. */
   maxToasts: 3,
   /** How long a toast stays. */

@@ -80,3 +80,20 @@ export async function readFile(sessionId: string, path: string): Promise<FileBod
   if (looksLikeText(buf)) return { kind: 'text', text: new TextDecoder().decode(buf), bytes: buf.length };
   return { kind: 'binary', bytes: buf.length, mime };
 }
+
+/** One window of a text file too big to fetch whole: lines from `firstLine` (1-based) on. */
+export interface LineWindow {
+  firstLine: number;
+  lines: string[];
+}
+
+/** Lines `line`…`line+limit-1` of a file (`fs/file?line=&limit=`; the hub caps `limit`). */
+export async function readLines(sessionId: string, path: string, line: number, limit: number): Promise<LineWindow> {
+  const q = `${query(sessionId, path)}&line=${line}&limit=${limit}`;
+  const res = await fetch(`/api/instances/${INSTANCE}/fs/file?${q}`, { credentials: 'same-origin' });
+  if (!res.ok) throw new RestError(res.status, `HTTP_${res.status}`, res.statusText, undefined);
+  const text = await res.text();
+  const lines = text.split('\n');
+  if (lines[lines.length - 1] === '') lines.pop();
+  return { firstLine: Number(res.headers.get('x-zcode-first-line')) || line, lines };
+}

@@ -4,7 +4,7 @@ import { languageOf } from '../changes/highlight.js';
 import type { HubClient } from '../hub/hub-client.js';
 import { t } from '../i18n.js';
 import { WEB_LIMITS } from '../limits.js';
-import { listDir, readFile, type FileBody, type Listing } from '../net/workspace-fs.js';
+import { listDir, readFile, readLines, type FileBody, type LineWindow, type Listing } from '../net/workspace-fs.js';
 import { RestError } from '../net/rest.js';
 import { navigate } from '../router.js';
 import { TopBar } from './chrome.js';
@@ -12,7 +12,10 @@ import { CodeLine } from './diff-block.js';
 import { Icon } from './icons.js';
 import { useAttachedSession } from './session-page.js';
 
-type Loaded = { kind: 'dir'; listing: Listing } | { kind: 'file'; body: FileBody } | { kind: 'error'; message: string };
+/** Sizes seen in listings, so a big file opens straight in line windows (no doomed whole read). */
+const knownSizes = new Map<string, number>();
+
+type Loaded = { kind: 'dir'; listing: Listing } | { kind: 'file'; body: FileBody } | { kind: 'windowed' } | { kind: 'error'; message: string };
 
 /** "12 KB", "3.4 MB". */
 export function formatSize(bytes: number): string {
@@ -58,6 +61,7 @@ function Crumbs({ sessionId, path }: { sessionId: string; path: string }) {
 
 function DirView({ sessionId, path, listing }: { sessionId: string; path: string; listing: Listing }) {
   const join = (name: string) => (path ? `${path}/${name}` : name);
+  for (const e of listing.entries) if (e.kind === 'file') knownSizes.set(`${sessionId}\0${join(e.name)}`, e.size);
   if (listing.entries.length === 0) return <p class="empty muted">{t('filesEmpty')}</p>;
   return (
     <>
@@ -122,6 +126,59 @@ function TextView({ path, text }: { path: string; text: string }) {
   );
 }
 
+/** A file too big to fetch whole: the hub serves it in line windows (`?line=&limit=`). */
+function WindowedView({ sessionId, path }: { sessionId: string; path: string }) {
+  const size = WEB_LIMITS.fileWindowLines;
+  const [from, setFrom] = useState(1);
+  const [win, setWin] = useState<LineWindow | { error: string } | undefined>(undefined);
+  useEffect(() => {
+    let live = true;
+    readLines(sessionId, path, from, size).then(
+      (w) => live && setWin(w),
+      (err: unknown) => live && setWin({ error: errorText(err) }),
+    );
+    return () => void (live = false);
+  }, [sessionId, path, from]);
+  const lang = languageOf(path);
+  const name = path.split('/').pop() ?? path;
+  const lines = win && 'lines' in win ? win : undefined;
+  const last = lines ? lines.firstLine + lines.lines.length - 1 : from;
+  const nav = (
+    <div class="viewer-nav">
+      <button onClick={() => setFrom(Math.max(1, from - size))} disabled={from <= 1} data-testid="lines-prev">
+        {t('filesPrev')}
+      </button>
+      <span class="muted small" data-testid="lines-range">{lines ? t('filesLinesOpen', lines.firstLine, last) : t('loading')}</span>
+      <button onClick={() => setFrom(last + 1)} disabled={!lines || lines.lines.length < size} data-testid="lines-next">
+        {t('filesNext')}
+      </button>
+    </div>
+  );
+  return (
+    <div class="viewer" data-testid="file-viewer" data-kind="windowed">
+      <div class="viewer-head">
+        <strong class="fs-name">{name}</strong>
+        <span class="muted">{t('filesBigWindowed')}</span>
+      </div>
+      {nav}
+      {win && 'error' in win ? <p class="error empty">{win.error}</p> : null}
+      {lines ? (
+        <div class="code-view" data-testid="code-view">
+          {lines.lines.map((l, i) => (
+            <div class="cv-row" key={lines.firstLine + i}>
+              <span class="cv-no" aria-hidden="true">{lines.firstLine + i}</span>
+              <code class="cv-code">
+                <CodeLine text={l} lang={lang} />
+              </code>
+            </div>
+          ))}
+        </div>
+      ) : null}
+      {nav}
+    </div>
+  );
+}
+
 function FileBodyView({ path, body }: { path: string; body: FileBody }) {
   const name = path.split('/').pop() ?? path;
   useEffect(() => () => void (body.kind === 'image' && URL.revokeObjectURL(body.url)), [body]);
@@ -148,8 +205,13 @@ export function FilesView({ client, sessionId, path = '', isFile = false }: { cl
   useEffect(() => {
     let live = true;
     const done = (value: Loaded) => live && setLoaded({ path, value });
+    if (isFile && (knownSizes.get(`${sessionId}\0${path}`) ?? 0) > WEB_LIMITS.fileWholeMaxBytes) {
+      done({ kind: 'windowed' });
+      return () => void (live = false);
+    }
     const load: Promise<Loaded> = isFile && path ? readFile(sessionId, path).then((body) => ({ kind: 'file', body })) : listDir(sessionId, path || undefined).then((listing) => ({ kind: 'dir', listing }));
-    load.then(done, (err: unknown) => done({ kind: 'error', message: errorText(err) }));
+    // Too big to fetch whole (413): read it in line windows instead.
+    load.then(done, (err: unknown) => done(isFile && err instanceof RestError && err.status === 413 ? { kind: 'windowed' } : { kind: 'error', message: errorText(err) }));
     return () => void (live = false);
   }, [sessionId, path, isFile]);
   const parent = path.split('/').slice(0, -1).join('/');
@@ -162,6 +224,7 @@ export function FilesView({ client, sessionId, path = '', isFile = false }: { cl
         {current === undefined ? <p class="muted small center">{t('loading')}</p> : null}
         {current?.kind === 'dir' ? <DirView sessionId={sessionId} path={path} listing={current.listing} /> : null}
         {current?.kind === 'file' ? <FileBodyView path={path} body={current.body} /> : null}
+        {current?.kind === 'windowed' ? <WindowedView sessionId={sessionId} path={path} /> : null}
         {current?.kind === 'error' ? (
           <p class="error" role="alert" data-testid="files-error">
             {current.message}
