@@ -2,15 +2,17 @@
  * Pure reducer: ACP `session/update` notifications (and the hub's `_zcode/turn_state`) → what
  * one chat shows. No DOM, no sockets: unit-tested in test/web/chat-reducer.test.ts.
  */
-import type { ContentBlock, PlanEntry, SessionConfigOption, ToolCallContent } from '@agentclientprotocol/sdk';
+import type { PlanEntry, SessionConfigOption, ToolCallContent } from '@agentclientprotocol/sdk';
 import { WEB_LIMITS } from '../limits.js';
 import { arr, idOf, num, rec, str, zmeta, type Rec } from '../wire.js';
-import type { ChatItem, ChatState, QueuedPrompt, ToolItem, ToolStatus, TurnStateName, TurnView, UserItem } from './chat-types.js';
+import { blockText, findLastIndex, imageOf, nextId, withItems } from './chat-parts.js';
+import type { ChatState, QueuedPrompt, ToolItem, ToolStatus, TurnStateName, TurnView, UserItem } from './chat-types.js';
+import { claimEcho, ownPromptStarted } from './local-prompts.js';
 import { cardAt, findCard, nestNewCard, nestOrphans, replaceCard, subagentTagOf } from './subagent-tree.js';
 
 /** A chat with nothing in it yet. */
 export function emptyChat(sessionId: string): ChatState {
-  return { sessionId, items: [], plan: [], modes: [], configOptions: [], turn: { state: 'idle', queue: [] }, history: { hasMore: false }, nextId: 1 };
+  return { sessionId, items: [], plan: [], modes: [], configOptions: [], turn: { state: 'idle', queue: [] }, outbox: [], history: { hasMore: false }, nextId: 1 };
 }
 
 /** Clears what a replay will rebuild (items, plan, seq); keeps mode, config and turn. */
@@ -18,41 +20,7 @@ export function resetForReplay(chat: ChatState): ChatState {
   return { ...chat, items: [], plan: [], seq: undefined, epoch: undefined, history: { hasMore: false } };
 }
 
-/** Text of a content block as shown in a bubble; images are counted by the caller. */
-function blockText(block: unknown): string {
-  const b = rec(block);
-  if (!b) return '';
-  switch (str(b['type'])) {
-    case 'text':
-      return str(b['text']) ?? '';
-    case 'resource_link':
-      return `[${str(b['name']) ?? str(b['uri']) ?? ''}](${str(b['uri']) ?? ''})`;
-    case 'resource':
-      return str(rec(b['resource'])?.['text']) ?? '';
-    default:
-      return '';
-  }
-}
-
-function imageOf(block: unknown): string | undefined {
-  const b = rec(block);
-  if (!b || b['type'] !== 'image') return undefined;
-  const data = str(b['data']);
-  const mime = str(b['mimeType']) ?? 'image/png';
-  if (data) return `data:${mime};base64,${data}`;
-  return str(b['uri']);
-}
-
-function withItems(chat: ChatState, items: ChatItem[]): ChatState {
-  const over = items.length - WEB_LIMITS.chatMaxItems;
-  return { ...chat, items: over > 0 ? items.slice(over) : items, history: over > 0 ? { ...chat.history, hasMore: true } : chat.history };
-}
-
-function nextId(chat: ChatState): [string, ChatState] {
-  return [`i${chat.nextId}`, { ...chat, nextId: chat.nextId + 1 }];
-}
-
-function applyChunk(chat: ChatState, kind: 'user' | 'agent' | 'thought', u: Rec): ChatState {
+function applyChunk(chat: ChatState, kind: 'user' | 'agent' | 'thought', u: Rec, outer: Rec): ChatState {
   const content = u['content'];
   const text = blockText(content);
   const image = imageOf(content);
@@ -60,7 +28,12 @@ function applyChunk(chat: ChatState, kind: 'user' | 'agent' | 'thought', u: Rec)
   const items = chat.items;
   const last = items[items.length - 1];
   if (kind === 'user') {
-    const author = str(rec(zmeta(u)['promptedBy'])?.['name']) ?? str(rec(zmeta(u)['author'])?.['name']) ?? str(zmeta(u)['clientName']);
+    // The hub puts who asked in the notification's `_meta.zcode`; history pages in the update's.
+    const z = { ...outer, ...zmeta(u) };
+    const author = str(rec(z['promptedBy'])?.['name']) ?? str(rec(z['author'])?.['name']) ?? str(z['clientName']);
+    const promptId = str(z['promptId']);
+    const claimed = promptId === undefined ? undefined : claimEcho(chat, promptId, text);
+    if (claimed) return claimed;
     // Our own prompt, echoed back: confirm the optimistic bubble instead of adding a second one.
     const pending = findLastIndex(items, (it) => it.kind === 'user' && it.localId !== undefined && it.text === text && text !== '');
     if (pending !== -1 && author === undefined) {
@@ -76,7 +49,7 @@ function applyChunk(chat: ChatState, kind: 'user' | 'agent' | 'thought', u: Rec)
       return { ...chat, items: copy };
     }
     const [id, next] = nextId(chat);
-    const item: UserItem = { kind: 'user', id, text, images: image ? [image] : [], ...(author ? { author } : {}), ...(messageId ? { messageId } : {}) };
+    const item: UserItem = { kind: 'user', id, text, images: image ? [image] : [], ...(author ? { author } : {}), ...(messageId ? { messageId } : {}), ...(promptId ? { promptId } : {}) };
     return withItems(next, [...items, item]);
   }
   if (text === '') return chat;
@@ -87,11 +60,6 @@ function applyChunk(chat: ChatState, kind: 'user' | 'agent' | 'thought', u: Rec)
   }
   const [id, next] = nextId(chat);
   return withItems(next, [...items, { kind, id, text, ...(messageId ? { messageId } : {}) }]);
-}
-
-function findLastIndex<T>(list: T[], pred: (t: T) => boolean): number {
-  for (let i = list.length - 1; i >= 0; i--) if (pred(list[i] as T)) return i;
-  return -1;
 }
 
 function toolStatus(v: unknown, fallback: ToolStatus): ToolStatus {
@@ -162,22 +130,29 @@ export function applySessionUpdate(chat: ChatState, params: unknown): ChatState 
   const u = rec(p?.['update']);
   const { seq, epoch } = seqOf(params);
   if (seq !== undefined && chat.seq !== undefined && epoch === chat.epoch && seq <= chat.seq) return chat;
-  // `_zcode/own_update`: the seq of our own echoed prompt, without content — only bookkeeping.
-  if (!u) return seq === undefined ? chat : { ...chat, seq, epoch: epoch ?? chat.epoch };
-  const next = applyUpdateBody(chat, u);
+  // `_zcode/own_update`: the seq of our own echoed prompt, without content — its turn starts.
+  if (!u) {
+    const promptId = str(zmeta(params)['promptId']);
+    const started = promptId === undefined ? chat : ownPromptStarted(chat, promptId);
+    return seq === undefined ? started : { ...started, seq, epoch: epoch ?? chat.epoch };
+  }
+  const next = applyUpdateBody(chat, u, zmeta(params));
   return seq === undefined ? next : { ...next, seq, epoch: epoch ?? next.epoch };
 }
 
-/** Applies the body of one update, without seq bookkeeping (also used for history pages). */
-export function applyUpdateBody(chat: ChatState, u: Rec): ChatState {
+/**
+ * Applies the body of one update, without seq bookkeeping (also used for history pages);
+ * `outer` is the notification's `_meta.zcode` (who prompted, promptId).
+ */
+export function applyUpdateBody(chat: ChatState, u: Rec, outer: Rec = {}): ChatState {
   const kind = str(u['sessionUpdate']);
   switch (kind) {
     case 'user_message_chunk':
-      return applyChunk(chat, 'user', u);
+      return applyChunk(chat, 'user', u, outer);
     case 'agent_message_chunk':
-      return applyChunk(chat, 'agent', u);
+      return applyChunk(chat, 'agent', u, outer);
     case 'agent_thought_chunk':
-      return applyChunk(chat, 'thought', u);
+      return applyChunk(chat, 'thought', u, outer);
     case 'tool_call':
       return applyTool(chat, u, true);
     case 'tool_call_update':
@@ -213,27 +188,7 @@ export function applyUpdateBody(chat: ChatState, u: Rec): ChatState {
   }
 }
 
-/** Adds the optimistic bubble of a prompt sent from this device. */
-export function addLocalPrompt(chat: ChatState, localId: string, blocks: ContentBlock[]): ChatState {
-  const text = blocks.map(blockText).join('');
-  const images = blocks.map(imageOf).filter((i): i is string => !!i);
-  const [id, next] = nextId(chat);
-  return withItems(next, [...chat.items, { kind: 'user', id, text, images, localId }]);
-}
-
-/** Marks the prompt `localId` as delivered (its response arrived), or failed with a notice. */
-export function settleLocalPrompt(chat: ChatState, localId: string, error?: string): ChatState {
-  const idx = chat.items.findIndex((it) => it.kind === 'user' && it.localId === localId);
-  let next = chat;
-  if (idx !== -1) {
-    const items = chat.items.slice();
-    items[idx] = { ...(items[idx] as UserItem), localId: undefined };
-    next = { ...chat, items };
-  }
-  if (!error) return next;
-  const [id, n] = nextId(next);
-  return withItems(n, [...next.items, { kind: 'notice', id, text: error, level: 'error' }]);
-}
+export { addLocalPrompt, settleLocalPrompt } from './local-prompts.js';
 
 /** Adds a notice line (turn failed, stopped, connection recovered without history …). */
 export function addNotice(chat: ChatState, text: string, level: 'info' | 'warning' | 'error'): ChatState {

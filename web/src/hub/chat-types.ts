@@ -14,6 +14,16 @@ export interface UserItem {
   messageId?: string;
   /** Set while a prompt sent from this device has not been echoed or answered. */
   localId?: string;
+  /** Sent from this page (local-prompts.ts). */
+  own?: boolean;
+  /** The hub's id of the prompt (`_meta.zcode.promptId` of its echo / own_update). */
+  promptId?: string;
+}
+/** A prompt sent from this device that waits in the hub's queue (local-prompts.ts). */
+export interface OutboxPrompt {
+  localId: string;
+  text: string;
+  images: string[];
 }
 export interface TextItem {
   kind: 'agent' | 'thought';
@@ -87,6 +97,8 @@ export interface ChatState {
   configOptions: SessionConfigOption[];
   title?: string;
   turn: TurnView;
+  /** Our queued prompts, oldest first: shown as bubbles once their turn starts. */
+  outbox: OutboxPrompt[];
   history: { cursor?: string; hasMore: boolean };
   /** Counter for item ids (stable keys for rendering). */
   nextId: number;

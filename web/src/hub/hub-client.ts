@@ -10,7 +10,7 @@ import { ConnectionLost, RpcConnection, RpcError } from '../net/rpc-connection.j
 import { api, RestError } from '../net/rest.js';
 import { arr, num, rec, str, zmeta, idOf } from '../wire.js';
 import { store, toast, updateChat } from './app-state.js';
-import { addLocalPrompt, addNotice, applyAttachResult, applySessionUpdate, emptyChat, prependHistory, resetForReplay, settleLocalPrompt } from './chat-reducer.js';
+import { addLocalPrompt, addNotice, applyAttachResult, applySessionUpdate, emptyChat, parseTurnState, prependHistory, resetForReplay, settleLocalPrompt } from './chat-reducer.js';
 import { handleNotification } from './hub-events.js';
 import { fromElicitation, fromPermissionRequest, fromView, mergeInteraction, restBody, rpcResult, type Answer } from './interactions.js';
 import { fromListEntry } from './session-list.js';
@@ -45,8 +45,8 @@ export class HubClient {
   readonly conn: RpcConnection;
   /** Sessions this connection has loaded (re-attached after every reconnect). */
   private readonly attached = new Set<string>();
-  /** Updates received while an attach is in flight, applied once its result says how (§4.2). */
-  readonly attaching = new Map<string, unknown[]>();
+  /** Updates and turn states received while an attach is in flight, applied once its result says how (§4.2). */
+  readonly attaching = new Map<string, Array<{ method: string; params: unknown }>>();
   /** Interactions answered from this device (no "answered elsewhere" toast for them). */
   readonly answeredHere = new Set<string>();
   private localSeq = 1;
@@ -77,12 +77,13 @@ export class HubClient {
   }
 
   private async onOpen(): Promise<void> {
+    const device = deviceLabel();
     const init = await this.conn.request('initialize', {
       protocolVersion: 1,
       // elicitation.form: questions and plan approvals arrive as forms (CLIENT-PROTOCOL "Interactions");
       // terminal_output: Bash output streams in `_meta` (src/acp/tool-output.ts).
       clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false, elicitation: { form: {} }, _meta: { terminal_output: true } },
-      clientInfo: { name: deviceLabel(), title: 'ZCode Hub web', version: VERSION },
+      clientInfo: { name: device, title: 'ZCode Hub web', version: VERSION },
     });
     const z = zmeta(init);
     const identity = rec(z['identity']);
@@ -94,7 +95,7 @@ export class HubClient {
       ...s,
       paired: true,
       ...(defaultWorkspace ? { defaultWorkspace } : {}),
-      me: identity ? { name: str(identity['name']) ?? '', scope: str(identity['scope']) ?? 'view' } : s.me,
+      me: identity ? { name: str(identity['name']) ?? '', scope: str(identity['scope']) ?? 'view', device: name && name !== 'admin' ? name : device } : s.me,
       backend: backend ? { state: str(backend['state']) ?? 'ready' } : s.backend,
     }));
     // Interactions are re-sent per attach, so forget live copies from the old socket.
@@ -167,7 +168,7 @@ export class HubClient {
       const fresh = !resume || recovered === false;
       let chat = held ?? emptyChat(sessionId);
       if (fresh) chat = resetForReplay(chat);
-      for (const params of this.attaching.get(sessionId) ?? []) chat = applySessionUpdate(chat, params);
+      for (const n of this.attaching.get(sessionId) ?? []) chat = n.method === '_zcode/turn_state' ? { ...chat, turn: parseTurnState(n.params) } : applySessionUpdate(chat, n.params);
       chat = applyAttachResult(chat, result);
       if (!fresh) chat = { ...chat, history: held?.history ?? chat.history };
       const seq = num(z['seq']);

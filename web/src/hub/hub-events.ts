@@ -19,14 +19,18 @@ export function handleNotification(client: HubClient, method: string, params: un
     case '_zcode/own_update': {
       if (!sessionId) return;
       const buffer = client.attaching.get(sessionId);
-      if (buffer) buffer.push(params);
+      if (buffer) buffer.push({ method, params });
       else updateChat(sessionId, (c) => applySessionUpdate(c, params));
       return;
     }
     case '_zcode/turn_state': {
       if (!sessionId) return;
       const turn = parseTurnState(params);
-      updateChat(sessionId, (c) => ({ ...c, turn }));
+      // Sent right before the load result: kept in order with the replay, or the first attach
+      // after a reload (no chat held yet) would lose the Stop button and the queue.
+      const buffer = client.attaching.get(sessionId);
+      if (buffer) buffer.push({ method, params });
+      else updateChat(sessionId, (c) => ({ ...c, turn }));
       store.update((s) => {
         const prev = s.sessions[sessionId];
         const next = applySessionState(prev, { sessionId, state: turn.state }, Date.now());

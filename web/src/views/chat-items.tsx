@@ -8,12 +8,19 @@ import { ToolCard } from './tool-card.js';
 
 /** One item of the conversation. `streaming` marks the last agent text while a turn runs. */
 export function ChatItemView({ item, streaming }: { item: ChatItem; streaming: boolean }) {
-  const me = useSelector(store, (s) => s.me?.name);
+  const me = useSelector(store, (s) => s.me);
   switch (item.kind) {
-    case 'user':
+    case 'user': {
+      // Who asked, by device or token name (the hub's `promptedBy`); this device's own prompts say so.
+      const name = item.author ?? (item.own ? (me?.device ?? me?.name) : undefined);
+      const mine = item.own === true || (name !== undefined && (name === me?.device || name === me?.name));
       return (
         <div class={`msg msg-user ${item.localId ? 'msg-pending' : ''}`} data-testid="user-message">
-          <div class="msg-author">{item.author && item.author !== me ? item.author : t('you')}</div>
+          {name ? (
+            <div class="msg-author" data-testid="msg-author">
+              {mine ? t('youNamed', name) : name}
+            </div>
+          ) : null}
           {item.images.length ? (
             <div class="msg-images">
               {item.images.map((src, i) => (
@@ -24,6 +31,7 @@ export function ChatItemView({ item, streaming }: { item: ChatItem; streaming: b
           {item.text ? <div class="msg-text">{item.text}</div> : null}
         </div>
       );
+    }
     case 'agent':
       return (
         <div class={`msg msg-agent ${streaming ? 'streaming' : ''}`} data-testid="agent-message">

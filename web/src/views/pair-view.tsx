@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { t } from '../i18n.js';
 import { rememberDevice } from '../hub/hub-client.js';
 import { api, RestError } from '../net/rest.js';
@@ -19,6 +19,7 @@ export function PairView({ onPaired }: { onPaired: () => void }) {
   const [name, setName] = useState(() => defaultDeviceName());
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState('');
+  const nameField = useRef<HTMLInputElement>(null);
 
   async function pair(c: string) {
     setBusy(true);
@@ -37,15 +38,17 @@ export function PairView({ onPaired }: { onPaired: () => void }) {
     }
   }
 
+  // A link or QR code fills the code; the name is still asked for — it is how other devices
+  // see who prompted and who answered (issue 12) — so the name field gets the focus.
   useEffect(() => {
-    if (fromUrl) void pair(fromUrl);
+    if (fromUrl) nameField.current?.select();
   }, []);
 
   return (
     <main class="pair">
       <img src="/icons/icon.svg" alt="" width={72} height={72} />
       <h1>{t('pairTitle')}</h1>
-      <p class="muted">{t('pairIntro')}</p>
+      <p class="muted">{fromUrl ? t('pairNameIntro') : t('pairIntro')}</p>
       <form
         onSubmit={(e) => {
           e.preventDefault();
@@ -58,7 +61,8 @@ export function PairView({ onPaired }: { onPaired: () => void }) {
         </label>
         <label class="field">
           <span>{t('pairDevice')}</span>
-          <input name="device" value={name} onInput={(e) => setName(e.currentTarget.value)} maxLength={64} />
+          <input ref={nameField} name="device" value={name} onInput={(e) => setName(e.currentTarget.value)} maxLength={64} autocomplete="off" />
+          <span class="muted small">{t('pairDeviceHint')}</span>
         </label>
         {error ? (
           <p class="error" role="alert">
@@ -73,10 +77,9 @@ export function PairView({ onPaired }: { onPaired: () => void }) {
   );
 }
 
-function defaultDeviceName(): string {
-  const ua = navigator.userAgent;
-  if (/iPhone/i.test(ua)) return 'iPhone';
-  if (/iPad/i.test(ua)) return 'iPad';
-  if (/Android/i.test(ua)) return 'Android phone';
-  return 'Browser';
+/** A starting name from the browser and the platform ("Chrome on Android"), edited by the user. */
+export function defaultDeviceName(ua: string = navigator.userAgent): string {
+  const browser = /Edg\//.test(ua) ? 'Edge' : /Firefox\//.test(ua) ? 'Firefox' : /(Chrome|CriOS|Chromium)\//.test(ua) ? 'Chrome' : /Safari\//.test(ua) ? 'Safari' : 'Browser';
+  const platform = /iPhone/.test(ua) ? 'iPhone' : /iPad/.test(ua) ? 'iPad' : /Android/.test(ua) ? 'Android' : /Mac OS X|Macintosh/.test(ua) ? 'Mac' : /Windows/.test(ua) ? 'Windows' : /CrOS/.test(ua) ? 'ChromeOS' : /Linux/.test(ua) ? 'Linux' : '';
+  return platform ? `${browser} on ${platform}` : browser;
 }

@@ -1,0 +1,82 @@
+/**
+ * Session continuity on the phone (issue 12): a reload in the middle of a turn keeps the
+ * controls (Stop, the queued-prompt chip), and a queued prompt waits its turn instead of
+ * splitting the streaming answer.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { startHub, type HubHarness } from '../helpers/hub-harness.js';
+import { openDevice, PHONE_390, type Device } from './support/browser.js';
+import { pair, sendPrompt, shoot, waitIdle } from './support/flow.js';
+
+let hub: HubHarness | undefined;
+let phone: Device | undefined;
+
+/** A fresh daemon whose simulator runs at `scale` × its delays, and a phone paired to it. */
+async function hubAt(scale: number): Promise<{ hub: HubHarness; phone: Device }> {
+  await phone?.close();
+  await hub?.close();
+  hub = await startHub({ simArgs: ['--turn-delay-scale', String(scale)] });
+  phone = await openDevice({ viewport: PHONE_390 });
+  await pair(phone, hub, 'Reload phone');
+  return { hub, phone };
+}
+
+afterAll(async () => {
+  await phone?.close();
+  await hub?.close();
+});
+
+async function newSession(page: Page, hub: HubHarness): Promise<void> {
+  await page.goto(hub.url);
+  await page.getByTestId('new-session').click();
+  await page.getByRole('button', { name: 'Create' }).click();
+  await page.getByTestId('prompt-input').waitFor();
+}
+
+/** Kinds of the message list's top-level items, in order (user, agent, thought, tool, notice). */
+async function itemKinds(page: Page): Promise<string[]> {
+  return page.getByTestId('messages').evaluate((el) => [...el.children].map((c) => c.getAttribute('data-testid') ?? '').filter((k) => k !== ''));
+}
+
+describe('phone web app: continuity across reloads', () => {
+  it('keeps Stop and the queued-prompt chip after a reload mid-turn; the queued prompt does not split the answer', async () => {
+    // The slow answer streams for ~20 s: room for a queued prompt and a reload.
+    const { hub, phone } = await hubAt(2);
+    const { page } = phone;
+    await newSession(page, hub);
+    await sendPrompt(page, 'slow answer please');
+    await page.getByTestId('stop-button').waitFor();
+    const answer = page.getByTestId('agent-message');
+    await expect.poll(async () => ((await answer.last().textContent()) ?? '').length).toBeGreaterThan(0);
+
+    await sendPrompt(page, 'queued follow-up');
+    await page.getByTestId('queue').filter({ hasText: 'queued follow-up' }).waitFor();
+    // The answer keeps streaming into one bubble; the queued prompt has no bubble of its own yet.
+    const before = ((await answer.last().textContent()) ?? '').length;
+    await expect.poll(async () => ((await answer.last().textContent()) ?? '').length).toBeGreaterThan(before + 20);
+    expect(await answer.count()).toBe(1);
+    expect(await page.getByTestId('user-message').filter({ hasText: 'queued follow-up' }).count()).toBe(0);
+    expect((await itemKinds(page)).at(-1)).toBe('agent-message');
+
+    await page.reload();
+    await page.getByTestId('prompt-input').waitFor();
+    await page.getByTestId('stop-button').waitFor();
+    await page.getByTestId('queue').filter({ hasText: 'queued follow-up' }).waitFor();
+    await shoot(page, 'reload-mid-turn');
+
+    // The queued prompt runs after the answer ends: its bubble comes after the whole answer.
+    const followUp = page.getByTestId('user-message').filter({ hasText: 'queued follow-up' });
+    await followUp.waitFor({ timeout: 60_000 });
+    await page.getByTestId('queue').waitFor({ state: 'detached' });
+    const kinds = await itemKinds(page);
+    const userAt = kinds.flatMap((k, i) => (k === 'user-message' ? [i] : []));
+    expect(userAt.length).toBe(2);
+    // Between the two prompts: exactly one answer bubble (plus any reasoning or tool cards).
+    expect(kinds.slice(userAt[0]! + 1, userAt[1]).filter((k) => k === 'agent-message')).toHaveLength(1);
+    expect((await answer.first().textContent()) ?? '').toMatch(/Step 100 of a long answer\.\s*$/);
+    await page.getByTestId('stop-button').click();
+    await waitIdle(page);
+    expect(phone.errors).toEqual([]);
+  });
+});

@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { applySessionUpdate, emptyChat } from '../../web/src/hub/chat-reducer.js';
+import type { ChatState } from '../../web/src/hub/chat-types.js';
+import { addLocalPrompt, settleLocalPrompt } from '../../web/src/hub/local-prompts.js';
+
+const SID = 'sess_1';
+let seq = 0;
+const agent = (text: string) => ({ sessionId: SID, update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } }, _meta: { zcode: { seq: ++seq, epoch: 1 } } });
+const own = (promptId: string) => ({ sessionId: SID, _meta: { zcode: { seq: ++seq, epoch: 1, promptId } } });
+const echo = (text: string, promptId: string, name = 'Phone') => ({
+  sessionId: SID,
+  update: { sessionUpdate: 'user_message_chunk', content: { type: 'text', text } },
+  _meta: { zcode: { seq: ++seq, epoch: 1, promptId, promptedBy: { clientId: 'c9', name } } },
+});
+const running = (c: ChatState): ChatState => ({ ...c, turn: { state: 'running', queue: [] } });
+const kinds = (c: ChatState) => c.items.map((i) => (i.kind === 'user' ? `user:${i.text}` : i.kind === 'agent' ? `agent:${i.text}` : i.kind));
+
+describe('prompts sent from this device', () => {
+  it('shows the bubble at once on an idle session and tags it with the promptId of its own_update', () => {
+    seq = 0;
+    let c = addLocalPrompt(emptyChat(SID), 'l1', [{ type: 'text', text: 'hello' }]);
+    expect(c.items[0]).toMatchObject({ kind: 'user', text: 'hello', localId: 'l1', own: true });
+    c = applySessionUpdate(c, own('p1'));
+    expect(c.items).toHaveLength(1);
+    expect(c.items[0]).toMatchObject({ promptId: 'p1' });
+    c = settleLocalPrompt(c, 'l1');
+    expect(c.items[0]).toMatchObject({ localId: undefined, promptId: 'p1' });
+  });
+
+  it('keeps a prompt queued behind a running turn out of the streaming answer until its own turn starts', () => {
+    seq = 0;
+    let c = running(applySessionUpdate(addLocalPrompt(emptyChat(SID), 'l1', [{ type: 'text', text: 'first' }]), agent('Step 1. ')));
+    c = addLocalPrompt(c, 'l2', [{ type: 'text', text: 'second' }]);
+    expect(c.outbox.map((o) => o.text)).toEqual(['second']);
+    c = applySessionUpdate(c, agent('Step 2.'));
+    expect(kinds(c)).toEqual(['user:first', 'agent:Step 1. Step 2.']);
+    // The first turn ends, the queued prompt starts: its bubble follows the whole answer.
+    c = applySessionUpdate(c, own('p2'));
+    c = applySessionUpdate(c, agent('Second answer'));
+    expect(kinds(c)).toEqual(['user:first', 'agent:Step 1. Step 2.', 'user:second', 'agent:Second answer']);
+    expect(c.outbox).toEqual([]);
+  });
+
+  it('claims the echo of a queued prompt whose own_update went to a connection that dropped', () => {
+    seq = 0;
+    let c = addLocalPrompt(running(emptyChat(SID)), 'l1', [{ type: 'text', text: 'queued one' }]);
+    c = applySessionUpdate(c, echo('queued one', 'p7'));
+    expect(c.items).toHaveLength(1);
+    expect(c.items[0]).toMatchObject({ kind: 'user', own: true, promptId: 'p7', localId: 'l1' });
+    // A replay of the same echo does not add it again.
+    expect(applySessionUpdate({ ...c, seq: undefined }, echo('queued one', 'p7')).items).toHaveLength(1);
+    // Someone else's prompt with the same promptId scheme is shown with its author.
+    c = applySessionUpdate(c, echo('from the laptop', 'p8', 'Laptop'));
+    expect(c.items[1]).toMatchObject({ kind: 'user', text: 'from the laptop', author: 'Laptop', promptId: 'p8' });
+  });
+
+  it('drops a queued prompt that was stopped before it ran; a failure leaves a notice', () => {
+    seq = 0;
+    let c = addLocalPrompt(running(emptyChat(SID)), 'l1', [{ type: 'text', text: 'never ran' }]);
+    c = settleLocalPrompt(c, 'l1');
+    expect(c.outbox).toEqual([]);
+    expect(c.items).toEqual([]);
+    c = settleLocalPrompt(addLocalPrompt(running(c), 'l2', [{ type: 'text', text: 'x' }]), 'l2', 'Failed: boom');
+    expect(c.items.at(-1)).toMatchObject({ kind: 'notice', level: 'error', text: 'Failed: boom' });
+  });
+});
