@@ -8,6 +8,7 @@ import { toast } from '../hub/app-state.js';
 import { t } from '../i18n.js';
 import { api, RestError } from '../net/rest.js';
 import { arr, bool, rec, str } from '../wire.js';
+import { ProviderTest } from './provider-test.js';
 
 interface Provider {
   providerId: string;
@@ -139,6 +140,7 @@ export function ProvidersView() {
   const [list, setList] = useState<Provider[] | undefined>();
   const [etag, setEtag] = useState<string | undefined>();
   const [editing, setEditing] = useState<string | undefined>();
+  const [testing, setTesting] = useState<string | undefined>();
   const [error, setError] = useState('');
 
   async function load() {
@@ -153,15 +155,10 @@ export function ProvidersView() {
   }
   useEffect(() => void load(), []);
 
-  async function act(p: Provider, what: 'test' | 'delete' | 'toggle') {
+  async function act(p: Provider, what: 'delete' | 'toggle') {
     const path = `/settings/providers/${encodeURIComponent(p.providerId)}`;
     const headers: Record<string, string> = etag ? { 'if-match': etag } : {};
     try {
-      if (what === 'test') {
-        await api(`${path}/test`, { method: 'POST', body: {} });
-        toast(t('testOk'));
-        return;
-      }
       if (what === 'delete') {
         if (!confirm(t('confirmDelete', p.name))) return;
         await api(path, { method: 'DELETE', headers });
@@ -169,7 +166,7 @@ export function ProvidersView() {
       } else await api(path, { method: 'PATCH', body: { enabled: !p.enabled }, headers });
       await load();
     } catch (err) {
-      toast(what === 'test' ? t('testFailed', (err as Error).message) : t('error', (err as Error).message));
+      toast(t('error', (err as Error).message));
     }
   }
 
@@ -199,9 +196,13 @@ export function ProvidersView() {
                   void load();
                 }}
               />
+            ) : testing === p.providerId ? (
+              <ProviderTest providerId={p.providerId} models={p.models} onClose={() => setTesting(undefined)} />
             ) : (
               <div class="actions">
-                <button onClick={() => void act(p, 'test')}>{t('test')}</button>
+                <button onClick={() => setTesting(p.providerId)} data-testid="provider-test-open">
+                  {t('test')}
+                </button>
                 <button onClick={() => setEditing(p.providerId)}>{t('edit')}</button>
                 <button class="danger" onClick={() => void act(p, 'delete')}>
                   {t('delete')}
