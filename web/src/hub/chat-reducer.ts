@@ -8,6 +8,7 @@ import { arr, idOf, num, rec, str, zmeta, type Rec } from '../wire.js';
 import { blockText, findLastIndex, imageOf, nextId, withItems } from './chat-parts.js';
 import type { ChatState, QueuedPrompt, ToolItem, ToolStatus, TurnStateName, TurnView, UserItem } from './chat-types.js';
 import { claimEcho, ownPromptStarted } from './local-prompts.js';
+import { applyTurnEnded, turnEndedOf } from './turn-ended.js';
 import { cardAt, findCard, nestNewCard, nestOrphans, replaceCard, subagentTagOf } from './subagent-tree.js';
 
 /** A chat with nothing in it yet. */
@@ -173,6 +174,8 @@ export function applyUpdateBody(chat: ChatState, u: Rec, outer: Rec = {}): ChatS
     case 'config_option_update':
       return { ...chat, configOptions: arr(u['configOptions']) as SessionConfigOption[] };
     case 'session_info_update': {
+      const ended = turnEndedOf(u);
+      if (ended) return applyTurnEnded(chat, ended);
       const title = str(u['title']);
       return title === undefined ? chat : { ...chat, title };
     }

@@ -59,11 +59,19 @@ export interface ToolItem {
   /** Children dropped past WEB_LIMITS.subagentChildrenMax (still counted). */
   childrenDropped?: number;
 }
+/** A prompt a Retry sends again (text and images as ACP blocks want them). */
+export interface RetryPrompt {
+  text: string;
+  images: Array<{ mimeType: string; data: string }>;
+}
 export interface NoticeItem {
   kind: 'notice';
   id: string;
   text: string;
   level: 'info' | 'warning' | 'error';
+  /** Set on the line of a turn that failed or was cut off (turn-ended.ts). */
+  outcome?: 'failed' | 'interrupted';
+  retry?: RetryPrompt;
 }
 export type ChatItem = UserItem | TextItem | ToolItem | NoticeItem;
 

@@ -230,7 +230,10 @@ export class HubClient {
       });
     } catch (err) {
       // A dropped socket does not stop the turn (HUB-DESIGN §5): the replay shows how it went.
-      if (err instanceof ConnectionLost) updateChat(sessionId, (c) => settleLocalPrompt(c, localId));
+      // A turn that failed or was cut off is told to everyone by the journaled turnEnded line
+      // (turn-ended.ts), with its Retry: no second notice for the prompter.
+      const told = err instanceof RpcError && (err.hubCode === 'HUB_ERR_TURN_FAILED' || (err.hubCode === 'HUB_ERR_BACKEND_UNAVAILABLE' && str(rec(rec(err.data)?.['details'])?.['promptId']) !== undefined));
+      if (err instanceof ConnectionLost || told) updateChat(sessionId, (c) => settleLocalPrompt(c, localId));
       else updateChat(sessionId, (c) => settleLocalPrompt(c, localId, `${t('turnFailed')}: ${(err as Error).message}`));
     }
   }

@@ -1,13 +1,13 @@
 import type { PlanEntry } from '@agentclientprotocol/sdk';
 import { store } from '../hub/app-state.js';
-import type { ChatItem } from '../hub/chat-types.js';
+import type { ChatItem, RetryPrompt } from '../hub/chat-types.js';
 import { useSelector } from '../store.js';
 import { t } from '../i18n.js';
 import { Markdown } from './markdown-view.js';
 import { ToolCard } from './tool-card.js';
 
 /** One item of the conversation. `streaming` marks the last agent text while a turn runs. */
-export function ChatItemView({ item, streaming }: { item: ChatItem; streaming: boolean }) {
+export function ChatItemView({ item, streaming, onRetry }: { item: ChatItem; streaming: boolean; onRetry?: (r: RetryPrompt) => void }) {
   const me = useSelector(store, (s) => s.me);
   switch (item.kind) {
     case 'user': {
@@ -48,6 +48,21 @@ export function ChatItemView({ item, streaming }: { item: ChatItem; streaming: b
     case 'tool':
       return <ToolCard item={item} />;
     case 'notice':
+      if (item.outcome) {
+        // A turn that failed or was cut off: what happened, and the same prompt again.
+        const retry = item.retry;
+        return (
+          <div class="turn-ended" role="alert" data-testid="turn-ended" data-outcome={item.outcome}>
+            <strong>{item.outcome === 'interrupted' ? t('turnInterrupted') : t('turnFailedTitle')}</strong>
+            {item.text ? <div class="turn-ended-text">{item.text}</div> : null}
+            {retry && onRetry ? (
+              <button onClick={() => onRetry(retry)} data-testid="retry-button">
+                {t('retry')}
+              </button>
+            ) : null}
+          </div>
+        );
+      }
       return (
         <div class={`notice notice-${item.level}`} role={item.level === 'error' ? 'alert' : undefined} data-testid="notice">
           {item.text}

@@ -1,5 +1,7 @@
 import { useEffect, useLayoutEffect, useRef } from 'preact/hooks';
-import { store } from '../hub/app-state.js';
+import { store, toast } from '../hub/app-state.js';
+import type { RetryPrompt } from '../hub/chat-types.js';
+import { ConnectionLost } from '../net/rpc-connection.js';
 import type { HubClient } from '../hub/hub-client.js';
 import { badgeOf } from '../hub/session-list.js';
 import { t } from '../i18n.js';
@@ -66,6 +68,7 @@ export function ChatView({ client, sessionId }: { client: HubClient; sessionId: 
   const lastAgent = items.length - 1;
   const title = chat?.title ?? summary?.title ?? t('untitled');
   const canOperate = scope !== 'view';
+  const retry = (r: RetryPrompt) => client.prompt(sessionId, r.text, r.images).catch((err: unknown) => toast(err instanceof ConnectionLost ? t('offlineNotSent') : t('sendFailed')));
   return (
     <div class="page chat">
       <TopBar title={title} back={() => navigate({ name: 'sessions' })}>
@@ -96,7 +99,7 @@ export function ChatView({ client, sessionId }: { client: HubClient; sessionId: 
         </div>
         <SessionIdContext.Provider value={sessionId}>
           {items.map((item, i) => (
-            <ChatItemView key={item.id} item={item} streaming={running && i === lastAgent} />
+            <ChatItemView key={item.id} item={item} streaming={running && i === lastAgent} onRetry={canOperate ? retry : undefined} />
           ))}
         </SessionIdContext.Provider>
       </div>
