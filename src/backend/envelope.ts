@@ -54,7 +54,7 @@ export function parseEnvelope(line: string, maxDepth = Infinity): ParseOutcome {
   if (maxDepth !== Infinity && exceedsJsonDepth(value, maxDepth)) {
     const o = value as Record<string, unknown>;
     const id = RpcIdSchema.safeParse(o['id']);
-    if (id.success && !Object.prototype.hasOwnProperty.call(o, 'method') && (Object.prototype.hasOwnProperty.call(o, 'result') || Object.prototype.hasOwnProperty.call(o, 'error'))) {
+    if (id.success && !Object.hasOwn(o, 'method') && (Object.hasOwn(o, 'result') || Object.hasOwn(o, 'error'))) {
       return { ok: true, message: { kind: 'error', id: id.data, error: { code: TOO_DEEP_CODE, message: `The agent's answer was ${depthMessage(maxDepth)}; the hub dropped it` } }, tooDeep: true };
     }
     return { ok: false, reason: 'too-deep', detail: depthMessage(maxDepth) };
@@ -63,7 +63,7 @@ export function parseEnvelope(line: string, maxDepth = Infinity): ParseOutcome {
   if (typeof value !== 'object' || value === null) return { ok: false, reason: 'not-envelope', detail: `a JSON ${value === null ? 'null' : typeof value}` };
   // The per-class schemas below validate the keys; this is only the shape check of a JSON object.
   const o = value as Record<string, unknown>;
-  const has = (k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
+  const has = (k: string): boolean => Object.hasOwn(o, k);
   if (has('method')) {
     if (has('id')) {
       const r = RequestSchema.safeParse(o);

@@ -37,7 +37,7 @@ export function classify(value: unknown): Inbound {
   if (Array.isArray(value)) return { kind: 'invalid', id: null, reason: 'batches are not supported' };
   if (typeof value !== 'object' || value === null) return { kind: 'invalid', id: null, reason: 'a message must be a JSON object' };
   const obj = value as Record<string, unknown>;
-  const has = (key: string) => Object.prototype.hasOwnProperty.call(obj, key);
+  const has = (key: string) => Object.hasOwn(obj, key);
   if (has('method')) {
     if (has('id')) {
       const r = requestEnvelope.safeParse(obj);

@@ -24,6 +24,7 @@ const apiKeySchema = z
   .string()
   .min(1)
   .max(4096)
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point of this check
   .refine((v) => !/[\u0000-\u001f\u007f]/.test(v), 'apiKey must not contain control characters');
 
 export const accessTypeSchema = z.enum(['api-key', 'zhipu-coding-plan-api-key', 'zhipu-account']);

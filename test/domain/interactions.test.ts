@@ -37,7 +37,7 @@ function permissionParams(requestId: string) {
 let root: string;
 let core: HubCore;
 let flow: InteractionFlow;
-let epoch = 1;
+const epoch = 1;
 
 function setup(limits: Partial<Record<keyof typeof LIMITS, number>> = {}): void {
   root = fs.mkdtempSync(path.join(os.tmpdir(), 'zcode-hub-int-'));

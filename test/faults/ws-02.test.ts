@@ -1,7 +1,7 @@
 import v8 from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AcpWsClient } from '../helpers/acp-ws-client.js';
+import type { AcpWsClient } from '../helpers/acp-ws-client.js';
 import { startHub, type HubHarness } from '../helpers/hub-harness.js';
 import { FULL, scale } from './fault-scale.js';
 
