@@ -56,7 +56,8 @@ export function ConfigBar({ chat, client, canOperate }: { chat: ChatState; clien
               key={o.id}
               label={o.id === 'model' ? t('model') : o.id === 'thought_level' ? t('thoughtLevel') : o.id === 'mode' ? t('mode') : o.name}
               value={o.type === 'select' ? o.currentValue : ''}
-              choices={choicesOf(o)}
+              // A bare "high" next to the model says little: the level names what it is.
+              choices={o.id === 'thought_level' ? choicesOf(o).map((c) => ({ ...c, name: t('thoughtLevelNamed', c.name || c.value) })) : choicesOf(o)}
               onChange={(v) => change(() => client.setConfig(chat.sessionId, o.id, v))}
               testId={`picker-${o.id}`}
             />
