@@ -36,7 +36,7 @@ export class Broadcaster {
   /** JSON-RPC notification → encoded frame, counted once however many clients receive it. */
   serialize(method: string, params: unknown): Frame {
     this.stats.serializations += 1;
-    return new Frame(JSON.stringify({ jsonrpc: '2.0', method, params }));
+    return new Frame(JSON.stringify({ jsonrpc: '2.0', method, params }), method);
   }
 
   /** Sends a frame to one client now (no replay buffering: connection-level notifications). */

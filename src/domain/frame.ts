@@ -7,7 +7,11 @@ export class Frame {
   /** The UTF-8 encoding of `text`: exactly what goes on the wire. */
   readonly bytes: Buffer;
 
-  constructor(readonly text: string) {
+  /** The JSON-RPC method of a notification, when known: profiles drop what their client does not read. */
+  constructor(
+    readonly text: string,
+    readonly method?: string,
+  ) {
     this.bytes = Buffer.from(text, 'utf8');
   }
 }

@@ -211,14 +211,22 @@ export class HubCore {
   /** `_zcode/turn_state` (and each profile's own turn notice) to the session's clients; the Turn calls it. */
   private publishTurnState(session: SessionState): void {
     this.notifySession(session, '_zcode/turn_state', this.turnStateParams(session));
-    this.notifyProfiles(session, { type: 'turn_state', sessionId: session.sessionId, running: session.turn.active });
+    this.notifyProfiles(session, { type: 'turn_state', sessionId: session.sessionId, running: this.busy(session) });
     this.publishSessionState(session);
   }
 
   /** The turn state to one (just attached) client only. */
   sendTurnState(session: SessionState, client: ClientPort): void {
     this.broadcaster.sendNow(client, this.broadcaster.serialize('_zcode/turn_state', this.turnStateParams(session)));
-    this.notifyProfiles(session, { type: 'turn_state', sessionId: session.sessionId, running: session.turn.active }, client);
+    this.notifyProfiles(session, { type: 'turn_state', sessionId: session.sessionId, running: this.busy(session) }, client);
+  }
+
+  /**
+   * A session is busy while a turn runs or a prompt of it is running or waiting: a client that
+   * only has an on/off indicator must not see "off" while its prompt is queued behind another.
+   */
+  busy(session: SessionState): boolean {
+    return session.turn.active || session.queue.running !== undefined || session.queue.queued.length > 0;
   }
 
   /** `_zcode/turn_state` params (docs/CLIENT-PROTOCOL.md). */

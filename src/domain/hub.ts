@@ -182,6 +182,7 @@ export class Hub {
    */
   async loadSession(client: ClientPort, sessionId: string, p: { afterSeq?: number; epoch?: string; limit?: number; history: boolean }): Promise<SessionOpened & { replayMeta: ReplayMeta }> {
     const session = await this.opener.open(sessionId);
+    if (p.history) session.retiredFromDiscovery = false;
     const replayMeta = await this.attacher.attach(client, session, p);
     return { ...this.opened(session), replayMeta: { ...replayMeta, turnActive: session.turn.active } };
   }
@@ -205,6 +206,7 @@ export class Hub {
   async prompt(client: ClientPort, sessionId: string, prompt: ContentBlock[]): Promise<PromptResult & { queuedBehind: number }> {
     this.requireOperate(client.identity);
     const session = await this.opener.open(sessionId);
+    session.retiredFromDiscovery = false;
     return this.prompts.prompt(client, session, prompt);
   }
 
@@ -313,6 +315,20 @@ export class Hub {
     session.subscribed = false;
     if (by) this.core.audit(by, 'session', sessionId, { action: 'close' });
     this.core.publishSessionState(session);
+  }
+
+  /**
+   * zcode-acp-remote's "Close session" (its ADR 0006, HUB-DESIGN §5.1): the runtime is unloaded
+   * and the session leaves the app's discovery until it is used again; nothing is deleted.
+   */
+  async retireSession(sessionId: string, by?: Identity): Promise<void> {
+    await this.closeSessionRuntime(sessionId, by);
+    this.core.session(sessionId).retiredFromDiscovery = true;
+  }
+
+  /** True while a session closed from zcode-acp-remote has not been used again. */
+  isRetired(sessionId: string): boolean {
+    return this.core.findSession(sessionId)?.retiredFromDiscovery === true;
   }
 
   /** `session/delete` (session-delete.ts): gone from the agent's store and from every client's list. */

@@ -30,6 +30,11 @@ export class SessionState {
   seqResets = 0;
   /** Live events flow only after `session/subscribe` (§5.2). */
   subscribed = false;
+  /**
+   * Closed from zcode-acp-remote's session list: hidden from its discovery routes until the
+   * session is used again (a prompt, or a load with history), as that app's close means.
+   */
+  retiredFromDiscovery = false;
   translation: TranslationContext;
   readonly journal: Journal;
   readonly queue = new PromptQueue();

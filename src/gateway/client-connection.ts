@@ -5,7 +5,7 @@ import type { ClientPort, ProfileNotice } from '../domain/client-port.js';
 import { Frame } from '../domain/frame.js';
 import type { Logger } from '../logger.js';
 import { CLOSE } from './close-codes.js';
-import { legacyNotice } from './legacy-profile.js';
+import { legacyNotice, legacyReads } from './legacy-profile.js';
 import { errorFrame, notificationFrame, requestFrame, resultFrame, type RpcErrorObject, type RpcId } from './jsonrpc.js';
 import { MAX_BATCH_BYTES, type Batched, type Corkable, type WriteBatcher } from './write-batch.js';
 
@@ -111,6 +111,7 @@ export class ClientConnection implements ClientPort, Batched {
   /** Queues an encoded frame; over budget the client is closed 4008 (never throws, never awaits). */
   sendFrame(frame: Frame): void {
     if (this.closed) return;
+    if (this.profile === 'legacy' && !legacyReads(frame.method)) return;
     const size = frame.bytes.length;
     // Every byte not yet handed to the kernel: earlier turns' backlog plus this turn's batch.
     const buffered = this.socket.bufferedAmount;
@@ -175,13 +176,13 @@ export class ClientConnection implements ClientPort, Batched {
   /** The compat profile's own notification for a domain notice (legacy-profile.ts); none for ACP. */
   profileFrame(notice: ProfileNotice): Frame | undefined {
     if (this.profile !== 'legacy') return undefined;
-    const { method, params } = legacyNotice(notice);
-    return new Frame(notificationFrame(method, params));
+    const shaped = legacyNotice(notice);
+    return shaped === undefined ? undefined : new Frame(notificationFrame(shaped.method, shaped.params), shaped.method);
   }
 
   /** Sends a notification built for this client alone (per-client frames are rare: presence, errors). */
   notify(method: string, params: unknown): void {
-    this.sendText(notificationFrame(method, params));
+    this.sendFrame(new Frame(notificationFrame(method, params), method));
   }
 
   /** Answers one of the client's requests. */

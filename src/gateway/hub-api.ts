@@ -30,6 +30,8 @@ export type GatewayHub = Pick<
   | 'getSession'
   | 'renameSession'
   | 'closeSessionRuntime'
+  | 'retireSession'
+  | 'isRetired'
   | 'deleteSession'
   | 'events'
   | 'status'

@@ -15,16 +15,26 @@ export function profileFor(instance: string | undefined): 'acp' | 'legacy' {
 
 /**
  * The compat profile's own notifications for a domain notice (HUB-DESIGN §5.1): zcode-acp-remote
- * shows its running indicator from `$/zcode/turnState` and closes an answered card on
- * `$/zcode/ask_settled`.
+ * shows its running indicator from `$/zcode/turnState`. It has no handler for a settled
+ * interaction (a card answered elsewhere is withdrawn with `$/cancel_request`), so that notice
+ * sends it nothing.
  */
-export function legacyNotice(notice: ProfileNotice): { method: string; params: Record<string, unknown> } {
+export function legacyNotice(notice: ProfileNotice): { method: string; params: Record<string, unknown> } | undefined {
   switch (notice.type) {
     case 'turn_state':
       return { method: '$/zcode/turnState', params: { sessionId: notice.sessionId, running: notice.running } };
     case 'interaction_settled':
-      return { method: '$/zcode/ask_settled', params: { sessionId: notice.sessionId, kind: notice.kind, ...(notice.toolCallId === undefined ? {} : { toolCallId: notice.toolCallId }) } };
+      return undefined;
     default:
       return assertNever(notice, 'profile notice');
   }
+}
+
+/**
+ * Whether zcode-acp-remote reads a notification: it handles `session/update`,
+ * `$/zcode/turnState` and `$/cancel_request` and ignores the rest, so the hub's `_zcode/*`
+ * extensions (turn_state, presence, session_state, own_update …) are not sent to it.
+ */
+export function legacyReads(method: string | undefined): boolean {
+  return method === undefined || !method.startsWith('_zcode/');
 }

@@ -26,7 +26,8 @@ const fsQuery = z.object({ sessionId: z.string().min(1).max(256).optional(), pat
 const count = z.string().regex(/^\d{1,9}$/, 'a non-negative integer').transform(Number);
 const fileQuery = fsQuery.extend({ line: count.optional(), limit: count.optional() });
 const sessionInfo = z.object({ sessionId: z.string(), title: z.string().optional(), updatedAt: z.number().optional() });
-const instanceSchema = z.object({ id: z.string(), pid: z.number(), port: z.number().optional(), startedAt: z.number(), workspace: z.string(), sessions: z.array(sessionInfo), kind: z.literal('zcode-hub') });
+const sessionStatus = z.enum(['running', 'idle']);
+const instanceSchema = z.object({ id: z.string(), pid: z.number(), port: z.number().optional(), startedAt: z.number(), workspace: z.string(), sessions: z.array(sessionInfo.extend({ status: sessionStatus })), kind: z.literal('zcode-hub') });
 
 /**
  * zcode-acp-remote compatibility (HUB-DESIGN §5.1): this daemon is the app's one "instance".
@@ -69,11 +70,15 @@ export const instanceRoutes: FastifyPluginAsync<InstanceRouteOptions> = async (a
     return resolveRoot(session.cwd);
   };
 
+  /** The app's session list: retired (closed from the app, unused since) sessions are left out. */
+  const discoverable = async () => (await hub.listSessions({})).filter((s) => !hub.isRetired(s.sessionId));
+  const statusOf = (state: string) => (state === 'idle' ? ('idle' as const) : ('running' as const));
+
   r.get('/api/instances', {
     config: { scope: 'view' },
     schema: { summary: 'zcode-acp-remote: the one instance (this daemon) with its sessions', tags: ['compat'], querystring: z.object({ probe: z.string().optional() }), response: { 200: z.array(instanceSchema) } },
   }, async () => {
-    const sessions = await hub.listSessions({});
+    const sessions = await discoverable();
     const port = opts.port();
     return [{
       id: LEGACY_INSTANCE_ID,
@@ -82,28 +87,28 @@ export const instanceRoutes: FastifyPluginAsync<InstanceRouteOptions> = async (a
       ...(port === undefined ? {} : { port }),
       startedAt: opts.startedAt,
       workspace: config.workspace,
-      sessions: sessions.map((s) => ({ sessionId: s.sessionId, ...(s.title ? { title: s.title } : {}), ...(s.updatedAt === undefined ? {} : { updatedAt: s.updatedAt }) })),
+      sessions: sessions.map((s) => ({ sessionId: s.sessionId, ...(s.title ? { title: s.title } : {}), ...(s.updatedAt === undefined ? {} : { updatedAt: s.updatedAt }), status: statusOf(s.state) })),
     }];
   });
 
   r.get('/api/instances/:id/status', {
     config: { scope: 'view' },
-    schema: { summary: 'zcode-acp-remote: sessions with their running state', tags: ['compat'], params: instanceParams, response: { 200: z.object({ sessions: z.array(sessionInfo.extend({ status: z.enum(['running', 'idle']), updatedAt: z.number() })) }) } },
+    schema: { summary: 'zcode-acp-remote: sessions with their running state', tags: ['compat'], params: instanceParams, response: { 200: z.object({ sessions: z.array(sessionInfo.extend({ status: sessionStatus, updatedAt: z.number() })) }) } },
   }, async (req) => {
     requireInstance(req.params.id);
-    const sessions = (await hub.listSessions({}))
-      .map((s) => ({ sessionId: s.sessionId, ...(s.title ? { title: s.title } : {}), status: s.state === 'idle' ? ('idle' as const) : ('running' as const), updatedAt: s.updatedAt ?? 0 }))
+    const sessions = (await discoverable())
+      .map((s) => ({ sessionId: s.sessionId, ...(s.title ? { title: s.title } : {}), status: statusOf(s.state), updatedAt: s.updatedAt ?? 0 }))
       .sort((a, b) => b.updatedAt - a.updatedAt);
     return { sessions };
   });
 
   r.post('/api/instances/:id/sessions/:sid/close', {
     config: { scope: 'operate' },
-    schema: { summary: 'zcode-acp-remote: stop a session runtime (409 while running)', tags: ['compat'], params: instanceParams.extend({ sid: z.string().min(1).max(256) }), response: { 200: z.object({ ok: z.literal(true) }) } },
+    schema: { summary: 'zcode-acp-remote: close a session — unload its runtime and leave the app\'s list until it is used again (409 while running)', tags: ['compat'], params: instanceParams.extend({ sid: z.string().min(1).max(256) }), response: { 200: z.object({ ok: z.literal(true) }) } },
   }, async (req) => {
     requireInstance(req.params.id);
     if (!hub.getSession(req.params.sid)) throw new HubError('HUB_ERR_SESSION_NOT_FOUND');
-    await hub.closeSessionRuntime(req.params.sid, req.identity);
+    await hub.retireSession(req.params.sid, req.identity);
     return { ok: true as const };
   });
 
