@@ -33,6 +33,7 @@ export const HUB_ERRORS = {
   HUB_ERR_LIMIT: { http: 429, rpc: -32013, message: 'A limit was reached' },
   HUB_ERR_PROTOCOL_VIOLATION: { http: 400, rpc: -32600, message: 'Too many protocol violations', close: 4400 },
   HUB_ERR_SLOW_CONSUMER: { http: 503, rpc: -32014, message: 'Client too slow', close: 4008 },
+  HUB_ERR_TURN_FAILED: { http: 502, rpc: -32016, message: 'The agent could not finish this turn' },
 } as const satisfies Record<string, { http: number; rpc: number; message: string; close?: number }>;
 
 export type HubErrorCode = keyof typeof HUB_ERRORS;

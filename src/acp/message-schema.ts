@@ -18,6 +18,9 @@ export const messageInfoSchema = z.looseObject({
   source: z.unknown().optional(),
   visibility: optStr,
   parentMessageId: optStr,
+  /** `error` when the turn failed (§3.7); the message then carries `error`. */
+  finish: optStr,
+  error: z.looseObject({ message: z.string().optional(), code: z.union([z.string(), z.number()]).optional(), type: optStr }).optional(),
 });
 
 /** Tool part `state`, discriminated by `status` (§3.7): pending, running, completed, error. */

@@ -7,6 +7,7 @@
 import type { ContentBlock, SessionUpdate, ToolCallStatus } from '@agentclientprotocol/sdk';
 import type { MessagePart, MessageWithParts } from './message-schema.js';
 import { diffContent, isTerminalTool, isTodoTool, todosToPlanEntries, toolKind, toolLocations, toolTitle, asInput } from './tool-info.js';
+import { turnEndedUpdate } from './turn-ended.js';
 import { resultText, tail, terminalContent, terminalExitMeta, terminalInfoMeta, textContent } from './tool-output.js';
 
 /** Final ACP status of a ZCode tool part state (§3.7). */
@@ -36,7 +37,13 @@ export function messageToUpdates(message: MessageWithParts): SessionUpdate[] {
   if (info.visibility === 'model-only') return [];
   const user = info.role === 'user';
   if (!user && info.role !== 'assistant') return [];
-  return message.parts.flatMap((part) => partToUpdates(part, user, info.messageId));
+  const updates = message.parts.flatMap((part) => partToUpdates(part, user, info.messageId));
+  // A failed turn keeps its marker in history too, so a late joiner sees the same failure.
+  if (!user && info.finish === 'error') {
+    const e = info.error;
+    updates.push(turnEndedUpdate({ outcome: 'failed', error: { message: e?.message || 'The agent could not finish this turn', ...(e?.code === undefined ? {} : { code: e.code }), ...(e?.type === undefined ? {} : { type: e.type }) } }));
+  }
+  return updates;
 }
 
 function partToUpdates(part: MessagePart, user: boolean, messageId: string): SessionUpdate[] {

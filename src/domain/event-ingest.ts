@@ -12,7 +12,7 @@ import { assertNever } from '../errors.js';
 import type { BackendNotification, BackendStatus } from '../ports/backend-port.js';
 import type { HubCore } from './hub-core.js';
 import type { InteractionFlow } from './interaction-flow.js';
-import type { PromptFlow } from './prompt-flow.js';
+import type { BackendLoss, PromptFlow } from './prompt-flow.js';
 import type { SessionOpener } from './session-open.js';
 import type { SessionState } from './session-state.js';
 
@@ -32,6 +32,8 @@ export class EventIngest {
   private lastState: string | undefined;
   /** Backend epoch whose child was already declared gone (its turns failed, interactions lost). */
   private lostEpoch = 0;
+  /** Backend epoch of the last child that reported `ready`. */
+  private readyEpoch = 0;
 
   constructor(
     private readonly core: HubCore,
@@ -78,14 +80,17 @@ export class EventIngest {
   onStatus(status: BackendStatus): void {
     // The child is gone (crashed, crash loop, stopped): its running turns and pending
     // interactions end now, not at the respawn, which may be seconds away or never (`failed`).
+    // `restarting` is also reported while the *next* child spawns under its new epoch: only a
+    // child that was ready can be gone (else a crash loop's last exit went unnoticed, issue 11 #4).
+    if (status.state === 'ready') this.readyEpoch = status.epoch;
     const gone = status.state === 'restarting' || status.state === 'failed' || status.state === 'stopped';
-    if (gone && status.epoch > 0 && this.lostEpoch !== status.epoch) this.onChildGone(status.epoch);
+    if (gone && status.epoch === this.readyEpoch && this.lostEpoch !== status.epoch) this.onChildGone(status.epoch, { state: status.state as BackendLoss['state'] });
     if (status.epoch !== this.core.backendEpoch) {
       const previous = this.core.backendEpoch;
       this.core.backendEpoch = status.epoch;
       for (const session of this.core.allSessions()) session.journal.setEpoch(this.core.epoch);
       // A respawn without a reported exit (e.g. a manual restart) still loses the old child's work.
-      if (previous > 0 && this.lostEpoch !== previous) this.onChildGone(previous);
+      if (previous > 0 && this.lostEpoch !== previous) this.onChildGone(previous, { state: 'restarting' });
     }
     const key = `${status.state}:${status.epoch}:${status.restarts}`;
     if (key !== this.lastState) {
@@ -105,11 +110,11 @@ export class EventIngest {
   }
 
   /** Everything that lived in the child of `epoch`: subscriptions, running turns, interactions. */
-  private onChildGone(epoch: number): void {
+  private onChildGone(epoch: number, lost: BackendLoss): void {
     this.lostEpoch = epoch;
     for (const session of this.core.allSessions()) {
       session.subscribed = false;
-      this.prompts.onBackendLost(session);
+      this.prompts.onBackendLost(session, lost);
     }
     this.interactions.markLost(epoch + 1);
   }

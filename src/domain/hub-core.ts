@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import type { Identity } from '../auth/identity.js';
 import type { HubConfig } from '../config/schema.js';
+import { turnEndedUpdate } from '../acp/turn-ended.js';
 import type { BackendPort } from '../ports/backend-port.js';
 import { HubError } from '../errors.js';
 import type { Logger } from '../logger.js';
@@ -102,7 +103,10 @@ export class HubCore {
     let s = this.sessions.get(sessionId);
     if (!s) {
       const limits = { maxUpdates: this.config.limits.journalMaxUpdates, maxBytes: this.config.limits.journalMaxBytes };
-      const created: SessionState = new SessionState(sessionId, cwd, limits, this.epoch, () => this.publishTurnState(created));
+      const created: SessionState = new SessionState(sessionId, cwd, limits, this.epoch, {
+        publish: () => this.publishTurnState(created),
+        announce: (ended) => this.emitUpdate(created, turnEndedUpdate(ended)),
+      });
       s = created;
       this.sessions.set(sessionId, s);
     }

@@ -205,6 +205,8 @@ export class Hub {
   /** `session/prompt`: queued FIFO; resolves at the end of this prompt's own turn. */
   async prompt(client: ClientPort, sessionId: string, prompt: ContentBlock[]): Promise<PromptResult & { queuedBehind: number }> {
     this.requireOperate(client.identity);
+    // A crash loop needs an admin: say so now rather than queue behind a child that will not come.
+    if (this.core.backend.status().state === 'failed') this.prompts.refuseWhileFailed();
     const session = await this.opener.open(sessionId);
     session.retiredFromDiscovery = false;
     return this.prompts.prompt(client, session, prompt);

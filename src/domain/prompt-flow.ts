@@ -8,8 +8,10 @@
 import { randomUUID } from 'node:crypto';
 import type { ContentBlock } from '@agentclientprotocol/sdk';
 import type { TurnSignal } from '../acp/translation-context.js';
+import type { TurnEnded as EndMarker } from '../acp/turn-ended.js';
+import type { ErrorDetail } from '../acp/zcode-event-schema.js';
 import { HubError } from '../errors.js';
-import { BackendRpcError } from '../ports/backend-port.js';
+import { BackendFailure, BackendRpcError } from '../ports/backend-port.js';
 import type { ClientPort } from './client-port.js';
 import { toHubError } from '../backend-errors.js';
 import type { HubCore } from './hub-core.js';
@@ -108,6 +110,10 @@ export class PromptFlow {
         this.pump(session);
         return;
       }
+      // Already answered (the child went away and onBackendLost said why), or about to be: a send
+      // cut off by the child's exit is answered by onBackendLost, which knows whether a crash loop
+      // ended it (issue 11 item 4).
+      if (session.queue.running !== prompt || (err instanceof BackendFailure && err.kind === 'gone')) return;
       session.queue.dropRunning(prompt);
       prompt.reject(toHubError(err));
       this.endUnlessOtherTurn(session);
@@ -135,13 +141,18 @@ export class PromptFlow {
     if (sig.background) return;
     const running = session.queue.running;
     if (running && (sig.inputId === running.promptId || (running.turnId !== undefined && sig.turnId === running.turnId))) {
+      if (sig.outcome === 'failed') {
+        this.failRunning(session, running, sig.error, sig.turnId);
+        return;
+      }
       const usage = sig.stats?.usage;
       this.finish(session, running, { stopReason: sig.stopReason, turnId: sig.turnId, ...(usage === undefined ? {} : { usage }) }, false);
       return;
     }
     if (!running && session.turn.turnId === sig.turnId) {
       this.watchdog.clear(session.sessionId);
-      session.turn.end();
+      if (sig.outcome === 'failed') session.turn.fail({ error: failureOf(sig.error), turnId: sig.turnId });
+      else session.turn.end();
     }
   }
 
@@ -219,13 +230,28 @@ export class PromptFlow {
     this.pump(session);
   }
 
-  /** The backend restarted: the running turn is gone; queued prompts wait for the new child. */
-  onBackendLost(session: SessionState): void {
+  /**
+   * The agent's process is gone (crashed, crash loop, stopped): the running turn is cut off. Its
+   * prompter is answered, everyone gets the journaled `interrupted` marker (what was said so far
+   * stays in the journal above it) and the session is idle. Queued prompts wait for the new
+   * child — unless the backend is `failed`, which needs an admin: they are answered too.
+   */
+  onBackendLost(session: SessionState, lost: BackendLoss): void {
     this.watchdog.clear(session.sessionId);
     const running = session.queue.finishRunning();
-    if (running) running.reject(new HubError('HUB_ERR_BACKEND_UNAVAILABLE', 'The agent restarted during this turn'));
+    const wasActive = running !== undefined || session.turn.active;
+    const error = lostError(lost);
+    const promptId = running?.promptId;
+    if (running) running.reject(new HubError('HUB_ERR_BACKEND_UNAVAILABLE', error.message, { backend: lost.state, ...(promptId === undefined ? {} : { promptId }) }));
+    if (lost.state === 'failed') for (const p of session.queue.drain()) p.reject(new HubError('HUB_ERR_BACKEND_UNAVAILABLE', error.message, { backend: lost.state, promptId: p.promptId }));
     session.queue.markReady();
-    session.turn.interrupt();
+    if (wasActive) session.turn.interrupt({ error, ...(promptId === undefined ? {} : { promptId }), ...(running?.turnId === undefined ? {} : { turnId: running.turnId }) });
+    else session.turn.changed();
+  }
+
+  /** A prompt while the backend is `failed` fails at once (issue 11 item 4), naming what an admin can do. */
+  refuseWhileFailed(): never {
+    throw new HubError('HUB_ERR_BACKEND_UNAVAILABLE', lostError({ state: 'failed' }).message, { backend: 'failed' });
   }
 
   /** v4 `stop` first; legacy `session/stop` when v4 is missing (-32601) or did not accept (§7.4, §11.7). */
@@ -245,16 +271,35 @@ export class PromptFlow {
   }
 
   private finish(session: SessionState, prompt: QueuedPrompt, result: PromptResult | undefined, failed: boolean): void {
+    if (failed || !result) {
+      this.failRunning(session, prompt, undefined, prompt.turnId);
+      return;
+    }
     if (session.queue.running !== prompt) return;
     this.watchdog.clear(session.sessionId);
     session.queue.finishRunning();
-    if (failed || !result) {
-      prompt.reject(new HubError('HUB_ERR_BACKEND', 'The agent could not run this prompt', { promptId: prompt.promptId }));
-      session.turn.fail();
-    } else {
-      prompt.resolve(result);
-      session.turn.end();
-    }
+    prompt.resolve(result);
+    session.turn.end();
+  }
+
+  /**
+   * The agent reported this prompt's turn failed (`turn.failed`, or `prompt_failed` without turn
+   * events): the prompter's `session/prompt` is answered HUB_ERR_TURN_FAILED with the agent's
+   * error, and every client gets the journaled failure marker (issue 12: never end_turn).
+   */
+  private failRunning(session: SessionState, prompt: QueuedPrompt, error: ErrorDetail | undefined, turnId: string | undefined): void {
+    if (session.queue.running !== prompt) return;
+    this.watchdog.clear(session.sessionId);
+    session.queue.finishRunning();
+    const failure = failureOf(error);
+    prompt.reject(
+      new HubError('HUB_ERR_TURN_FAILED', `The agent could not finish this turn: ${failure.message}`, {
+        promptId: prompt.promptId,
+        ...(turnId === undefined ? {} : { turnId }),
+        error: failure,
+      }),
+    );
+    session.turn.fail({ error: failure, promptId: prompt.promptId, ...(turnId === undefined ? {} : { turnId }) });
   }
 
   /** A send that did not become a turn: idle again, unless a turn of the child's own is running. */
@@ -271,6 +316,35 @@ export class PromptFlow {
     }
     return b;
   }
+}
+
+/** Why the agent's process went away, as the backend link reported it. */
+export interface BackendLoss {
+  state: 'restarting' | 'failed' | 'stopped';
+}
+
+/** What clients are told when the agent's process went away mid-turn. */
+function lostError(lost: BackendLoss): EndMarker['error'] {
+  switch (lost.state) {
+    case 'failed':
+      return {
+        type: 'backend_failed',
+        message: 'The agent kept crashing and the hub stopped restarting it (crash loop). An admin can restart it from Settings, with POST /api/backend/restart, or by restarting zcode-hub.',
+      };
+    case 'stopped':
+      return { type: 'backend_stopped', message: 'The agent was stopped during this turn; what it said so far is kept.' };
+    case 'restarting':
+      return { type: 'backend_restarted', message: 'The agent restarted during this turn; what it said so far is kept.' };
+  }
+}
+
+/** The agent's ErrorDetail as clients see it (never empty). */
+function failureOf(error: ErrorDetail | undefined): EndMarker['error'] {
+  return {
+    message: error?.message || 'The agent could not run this prompt',
+    ...(error?.code === undefined ? {} : { code: error.code }),
+    ...(error?.type === undefined ? {} : { type: error.type }),
+  };
 }
 
 /** ACP prompt blocks → `session/send` params (§4.8): text joined, images as attachments. */

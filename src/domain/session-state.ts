@@ -8,6 +8,7 @@ import { createTranslationContext, type TranslationContext } from '../acp/transl
 import type { SettingsPatch } from '../acp/zcode-event-schema.js';
 import type { Attachment } from './broadcast.js';
 import { Journal, type JournalLimits } from './journal.js';
+import type { TurnEnded } from '../acp/turn-ended.js';
 import { PromptQueue } from './prompt-queue.js';
 import { Turn } from './turn.js';
 
@@ -45,10 +46,10 @@ export class SessionState {
     cwd: string,
     journalLimits: JournalLimits,
     epoch: string,
-    publishTurn: () => void,
+    turnHooks: { publish: () => void; announce: (ended: TurnEnded) => void },
   ) {
     this.cwd = cwd;
-    this.turn = new Turn(publishTurn);
+    this.turn = new Turn(turnHooks.publish, turnHooks.announce);
     this.journal = new Journal(journalLimits, epoch);
     this.translation = createTranslationContext(sessionId);
   }

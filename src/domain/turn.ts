@@ -10,6 +10,8 @@
  *     └──end|fail|interrupt◀── running | awaiting_input | stopping ◀──requestStop──┘
  */
 
+import type { TurnEnded } from '../acp/turn-ended.js';
+
 export type TurnState = 'idle' | 'running' | 'awaiting_input' | 'stopping';
 
 /** Who a prompt (and so a turn) came from: the connection and its display name. */
@@ -18,8 +20,12 @@ export interface Author {
   name: string;
 }
 
-/** How a turn stopped running, as far as the clients need to know (docs/CLIENT-PROTOCOL.md). */
-export type TurnEnding = { outcome: 'completed' } | { outcome: 'failed' } | { outcome: 'interrupted' };
+/** What a failed or interrupted turn tells everyone (journaled, src/acp/turn-ended.ts). */
+export interface AbnormalEnd {
+  error: TurnEnded['error'];
+  promptId?: string;
+  turnId?: string;
+}
 
 /** One session's turn: the state, the child's turn id and who asked. */
 export class Turn {
@@ -27,8 +33,14 @@ export class Turn {
   private childTurnId: string | undefined;
   private author: Author | undefined;
 
-  /** @param publish tells the session's clients (wired by HubCore). */
-  constructor(private readonly publish: () => void) {}
+  /**
+   * @param publish tells the session's clients the state (wired by HubCore).
+   * @param announce journals the marker of a failed or interrupted turn for every client.
+   */
+  constructor(
+    private readonly publish: () => void,
+    private readonly announce: (ended: TurnEnded) => void,
+  ) {}
 
   get state(): TurnState {
     return this.current;
@@ -93,19 +105,32 @@ export class Turn {
     this.reset();
   }
 
-  /** The turn ended with an error of the agent. */
-  fail(): void {
+  /** The turn ended with an error of the agent: everyone is told (journaled), then idle. */
+  fail(end: AbnormalEnd): void {
+    this.announce(this.ended('failed', end));
     this.reset();
   }
 
-  /** The turn was cut off (the agent's process went away). */
-  interrupt(): void {
+  /** The turn was cut off (the agent's process went away): everyone is told, then idle. */
+  interrupt(end: AbnormalEnd): void {
+    this.announce(this.ended('interrupted', end));
     this.reset();
   }
 
   /** Publishes unchanged state (the queue it carries changed). */
   changed(): void {
     this.publish();
+  }
+
+  private ended(outcome: TurnEnded['outcome'], end: AbnormalEnd): TurnEnded {
+    const turnId = end.turnId ?? this.childTurnId;
+    return {
+      outcome,
+      ...(turnId === undefined ? {} : { turnId }),
+      ...(end.promptId === undefined ? {} : { promptId: end.promptId }),
+      ...(this.author === undefined ? {} : { promptedBy: this.author }),
+      error: end.error,
+    };
   }
 
   private reset(): void {

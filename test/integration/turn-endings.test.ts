@@ -1,0 +1,120 @@
+/**
+ * Turns that do not end well, over real sockets and the real simulator child: a failed turn is
+ * never an `end_turn` (issue 12 item 4), a child that dies mid-turn leaves a visible
+ * `interrupted` marker after what was said (issue 12 item 4), and a crash loop answers every
+ * prompt in flight and refuses new ones at once (issue 11 item 4).
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { RpcError, type AcpWsClient } from '../helpers/acp-ws-client.js';
+import { startHub, type HubHarness } from '../helpers/hub-harness.js';
+
+let hub: HubHarness | undefined;
+afterEach(async () => {
+  await hub?.close();
+  hub = undefined;
+});
+
+interface Update {
+  sessionId: string;
+  update: { sessionUpdate: string; content?: { text?: string }; _meta?: { zcode?: { turnEnded?: TurnEnded } } };
+  _meta?: { zcode?: { seq?: number } };
+}
+interface TurnEnded {
+  outcome: string;
+  promptId?: string;
+  turnId?: string;
+  promptedBy?: { name: string };
+  error: { message: string; code?: string | number; type?: string };
+}
+
+const text = (t: string) => [{ type: 'text', text: t }];
+
+function markers(c: AcpWsClient, sessionId: string): TurnEnded[] {
+  return c
+    .notifications<Update>('session/update')
+    .filter((u) => u.sessionId === sessionId && u.update.sessionUpdate === 'session_info_update' && u.update._meta?.zcode?.turnEnded)
+    .map((u) => u.update._meta?.zcode?.turnEnded as TurnEnded);
+}
+
+async function twoClients(h: HubHarness): Promise<{ a: AcpWsClient; b: AcpWsClient; sessionId: string }> {
+  const a = await h.initializedClient({ name: 'prompter' });
+  const b = await h.initializedClient({ name: 'watcher' });
+  const { sessionId } = await a.request<{ sessionId: string }>('session/new', { cwd: h.workspace, mcpServers: [] });
+  await b.request('session/load', { sessionId, cwd: h.workspace, mcpServers: [] });
+  return { a, b, sessionId };
+}
+
+async function promptError(c: AcpWsClient, sessionId: string, t: string): Promise<RpcError> {
+  try {
+    const r = await c.request('session/prompt', { sessionId, prompt: text(t) });
+    throw new Error(`expected an error, got ${JSON.stringify(r)}`);
+  } catch (err) {
+    if (!(err instanceof RpcError)) throw err;
+    return err;
+  }
+}
+
+describe('turn endings', () => {
+  it('a failed turn answers session/prompt with HUB_ERR_TURN_FAILED and journals a failed marker for everyone, also in replay', async () => {
+    hub = await startHub({ simArgs: ['--turn-delay-scale', '0.2'] });
+    const { a, b, sessionId } = await twoClients(hub);
+    const err = await promptError(a, sessionId, 'please fail now');
+    expect(err.data).toMatchObject({ code: 'HUB_ERR_TURN_FAILED', details: { error: { code: 'sim_upstream_500' } } });
+    expect(err.message).toMatch(/could not finish this turn/);
+    const seen = await b.waitFor(() => markers(b, sessionId)[0]);
+    expect(seen).toMatchObject({ outcome: 'failed', promptedBy: { name: 'prompter' }, error: { code: 'sim_upstream_500' } });
+    await b.waitForNotification<{ sessionId: string; state: string }>('_zcode/turn_state', (p) => p.sessionId === sessionId && p.state === 'idle');
+    // A client that joins later rebuilds the same failure from history.
+    const c = await hub.initializedClient({ name: 'late' });
+    await c.request('session/load', { sessionId, cwd: hub.workspace, mcpServers: [] });
+    expect(markers(c, sessionId)).toEqual([expect.objectContaining({ outcome: 'failed', error: expect.objectContaining({ code: 'sim_upstream_500' }) })]);
+  });
+
+  it('a child that dies mid-turn: the prompter is answered, everyone sees an interrupted marker after the text so far, the session is idle', async () => {
+    hub = await startHub({ simArgs: ['--turn-delay-scale', '0.5'] });
+    const { a, b, sessionId } = await twoClients(hub);
+    const answered = promptError(a, sessionId, 'slow please');
+    await b.waitFor(() => b.notifications<Update>('session/update').filter((u) => u.update.sessionUpdate === 'agent_message_chunk').length >= 3 || undefined);
+    process.kill(hub.daemon.backend.status().pid as number, 'SIGKILL');
+    const err = await answered;
+    expect(err.data).toMatchObject({ code: 'HUB_ERR_BACKEND_UNAVAILABLE', details: { backend: 'restarting' } });
+    const marker = await b.waitFor(() => markers(b, sessionId)[0]);
+    expect(marker).toMatchObject({ outcome: 'interrupted', promptedBy: { name: 'prompter' }, error: { type: 'backend_restarted' } });
+    const updates = b.notifications<Update>('session/update').filter((u) => u.sessionId === sessionId);
+    const markerAt = updates.findIndex((u) => u.update._meta?.zcode?.turnEnded);
+    expect(updates.slice(0, markerAt).some((u) => u.update.sessionUpdate === 'agent_message_chunk')).toBe(true);
+    await b.waitForNotification<{ sessionId: string; state: string }>('_zcode/turn_state', (p) => p.sessionId === sessionId && p.state === 'idle');
+  });
+
+  it('[issue 11 #4] crash loop → failed: the prompt in flight and the queued one are answered naming the fix, the session is idle, new prompts fail at once', async () => {
+    // Two crashes in the window make a crash loop here; the child dies after a few events of every turn.
+    hub = await startHub({ limits: { crashLoopCount: 2, restartBackoffBaseMs: 50, restartBackoffMaxMs: 100 } });
+    const h = hub;
+    const { a, b, sessionId } = await twoClients(h);
+    const first = promptError(a, sessionId, 'slow one');
+    await b.waitFor(() => b.notifications<Update>('session/update').some((u) => u.update.sessionUpdate === 'agent_message_chunk') || undefined);
+    process.kill(h.daemon.backend.status().pid as number, 'SIGKILL');
+    await first;
+    const backendStates = () => b.notifications<{ state: string; restarts: number }>('_zcode/backend_state');
+    await b.waitFor(() => backendStates().some((s) => s.state === 'ready' && s.restarts === 1) || undefined, 30_000, 'respawned');
+    const inFlight = promptError(a, sessionId, 'slow two');
+    const lastState = () => b.notifications<{ sessionId: string; state: string; queue: unknown[] }>('_zcode/turn_state').filter((p) => p.sessionId === sessionId).at(-1);
+    await b.waitFor(() => lastState()?.state === 'running' || undefined, 20_000, 'running again');
+    const queued = promptError(b, sessionId, 'queued three');
+    await b.waitFor(() => lastState()?.queue.length === 1 || undefined, 20_000, `queued (${JSON.stringify(lastState())})`);
+    process.kill(h.daemon.backend.status().pid as number, 'SIGKILL');
+    const [e1, e2] = await Promise.all([inFlight, queued]);
+    expect(h.daemon.backend.status().state).toBe('failed');
+    for (const e of [e1, e2]) {
+      expect(e.data).toMatchObject({ code: 'HUB_ERR_BACKEND_UNAVAILABLE', details: { backend: 'failed' } });
+      expect(e.message).toMatch(/crash loop/);
+      expect(e.message).toMatch(/restart/);
+    }
+    const states = b.notifications<{ sessionId: string; state: string; queue: unknown[] }>('_zcode/turn_state').filter((p) => p.sessionId === sessionId);
+    expect(states.at(-1)).toMatchObject({ state: 'idle', queue: [] });
+    expect(markers(b, sessionId).at(-1)).toMatchObject({ outcome: 'interrupted', error: { type: 'backend_failed' } });
+    const refused = await promptError(a, sessionId, 'while failed');
+    expect(refused.data).toMatchObject({ code: 'HUB_ERR_BACKEND_UNAVAILABLE', details: { backend: 'failed' } });
+    expect(refused.message).toMatch(/crash loop/);
+  });
+});
