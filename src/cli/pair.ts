@@ -3,6 +3,7 @@ import QRCode from 'qrcode';
 import { z } from 'zod';
 import { SCOPES } from '../auth/identity.js';
 import { callDaemon, findDaemon } from './daemon-client.js';
+import { isLoopbackUrl, loopbackAdvice } from './pair-advice.js';
 import { resolveStateDir, type CliIo } from './token.js';
 
 const USAGE = `Usage: zcode-hub pair [--scope view|operate|admin] [--state-dir DIR] [--json] [--no-qr]
@@ -49,6 +50,8 @@ export async function runPairCli(argv: string[], io: CliIo): Promise<number> {
     io.stdout.write(`Pairing code: ${grant.code}   (scope ${grant.scope}, single use, valid for ${minutes} min)\n`);
     io.stdout.write(`Open on the device: ${grant.url}\n`);
     if (!values['no-qr']) io.stdout.write(`\n${await QRCode.toString(grant.url, { type: 'terminal', small: true })}\n`);
+    // A loopback link and QR code look fine and open nowhere but here: say so, with the fixes.
+    if (isLoopbackUrl(grant.url)) io.stderr.write(loopbackAdvice(grant.url));
     return 0;
   } catch (err) {
     io.stderr.write(`zcode-hub pair: ${(err as Error).message}\n`);

@@ -1,6 +1,8 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { HubError } from '../errors.js';
+import { errorPage, isPageNavigation } from './error-page.js';
+import { parseHostHeader } from './security/allowed-hosts.js';
 
 /**
  * One error shape for every route: `{error: {code, message, details?}}` (HUB-DESIGN §6), from
@@ -10,6 +12,9 @@ export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError | HubError | Error, req, reply) => {
     if (err instanceof HubError) {
       if (err.httpStatus >= 500) req.log.warn({ err }, 'request failed');
+      // A browser opening a refused page gets words and the fix, not a JSON body.
+      const page = isPageNavigation(req.headers, req.method) ? errorPage(err.code, parseHostHeader(req.headers.host)?.hostname) : undefined;
+      if (page) return reply.code(err.httpStatus).type('text/html; charset=utf-8').send(page);
       return reply.code(err.httpStatus).send(err.toBody());
     }
     if (hasZodFastifySchemaValidationErrors(err)) {

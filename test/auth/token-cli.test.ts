@@ -22,8 +22,8 @@ describe('zcode-hub token / pair (HUB-DESIGN §9)', () => {
   });
 
   /** A secured hub announced through hub.json, as `zcode-hub start` does. */
-  async function runningHub(): Promise<SecuredHub> {
-    const hub = await startSecuredHub({ publicUrl: 'https://hub.example.test' });
+  async function runningHub(publicUrl = 'https://hub.example.test'): Promise<SecuredHub> {
+    const hub = await startSecuredHub(publicUrl ? { publicUrl } : {});
     cleanups.push(() => hub.close());
     writeHubFile(hub.stateDir, { pid: process.pid, host: '127.0.0.1', port: hub.port, url: hub.url, version: VERSION, startedAt: Date.now() });
     return hub;
@@ -93,6 +93,20 @@ describe('zcode-hub token / pair (HUB-DESIGN §9)', () => {
     expect(io.out()).toContain(`https://hub.example.test/#pair=${code}`);
     expect(io.out()).toMatch(/[▀▄█]/);
     expect(hub.auth.pairing.redeem(code)?.scope).toBe('view');
+    // A public link: no warning.
+    expect(io.err()).toBe('');
+  });
+
+  it('pair with a loopback link warns that a phone cannot open it and names the fixes', async () => {
+    const hub = await runningHub('');
+    const io = collector();
+    expect(await runPairCli(['--state-dir', hub.stateDir, '--no-qr'], io)).toBe(0);
+    registerSecret(/Pairing code: (\S+)/.exec(io.out())?.[1] ?? '');
+    expect(io.out()).toMatch(/Open on the device: http:\/\/127\.0\.0\.1:\d+\/#pair=/);
+    expect(io.err()).toContain('a phone cannot open it');
+    expect(io.err()).toContain('--public-url');
+    expect(io.err()).toContain('--host 0.0.0.0');
+    expect(io.err()).toContain('docs/SECURITY.md');
   });
 
   it('pair without a running daemon says so and exits 1', async () => {

@@ -40,6 +40,13 @@ export const workspaceEn = {
   planNotApproved: 'not approved',
   questionCard: '{0} questions',
   questionAnswered: 'answered',
+  providersBuiltInTitle: 'Built-in and personal providers',
+  providersBuiltIn: 'The providers that come with ZCode are always available: pick their models per session from the model menu in a chat. Nothing to set up here.',
+  providersPersonal: 'Add a personal provider below to use your own API key or endpoint (OpenAI- or Anthropic-compatible). Its models then appear in the same menu.',
+  workflowsWhat: 'A saved workflow is a script the agent can run again on demand (ZCode keeps them as .js files). Saved ones appear here, to start from the phone.',
+  workflowsHowAsk: 'In a session, ask the agent to save what it just did as a workflow.',
+  workflowsHowFile: 'Or put a workflow file in <workspace>/.zcode/workflows/ (this project) or ~/.zcode/workflows/ (everywhere).',
+  apiDocs: 'API docs (REST reference)',
 };
 
 export const workspaceZh: Record<keyof typeof workspaceEn, string> = {
@@ -80,4 +87,11 @@ export const workspaceZh: Record<keyof typeof workspaceEn, string> = {
   planNotApproved: '未批准',
   questionCard: '{0} 个问题',
   questionAnswered: '已回答',
+  providersBuiltInTitle: '内置与个人服务商',
+  providersBuiltIn: 'ZCode 自带的服务商始终可用：在会话的模型菜单中选择它们的模型即可，这里无需设置。',
+  providersPersonal: '在下方添加个人服务商，即可使用你自己的 API 密钥或端点（兼容 OpenAI 或 Anthropic）。其模型随后会出现在同一菜单中。',
+  workflowsWhat: '已保存的工作流是代理可以按需再次运行的脚本（ZCode 以 .js 文件保存）。保存后会出现在这里，可以从手机启动。',
+  workflowsHowAsk: '在会话中让代理把刚做的事保存为工作流。',
+  workflowsHowFile: '或者把工作流文件放到 <工作区>/.zcode/workflows/（本项目）或 ~/.zcode/workflows/（所有项目）。',
+  apiDocs: 'API 文档（REST 参考）',
 };

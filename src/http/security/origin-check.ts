@@ -35,11 +35,21 @@ function isOwnOrigin(req: FastifyRequest, origin: URL, ownNames: ReadonlySet<str
 }
 
 /**
+ * A page the user opened themselves (address bar, bookmark): `Sec-Fetch-Site: none` is only ever
+ * sent for user-initiated navigations, which no other site can start, so the device's cookie may
+ * ride along on a GET — e.g. an admin phone typing /docs (issue 14 item 6).
+ */
+function isTypedNavigation(req: FastifyRequest): boolean {
+  return (req.method === 'GET' || req.method === 'HEAD') && req.headers['sec-fetch-site'] === 'none' && req.headers['sec-fetch-mode'] === 'navigate';
+}
+
+/**
  * Second hook, before auth (HUB-DESIGN §7; cross-site WebSocket hijacking): a present Origin
  * must be the hub's own or a configured one, else 403 — `null` and look-alikes included.
  * Without Origin, an ambient cookie is accepted only on a same-origin fetch (browsers omit
  * Origin on same-origin GETs but always send `Sec-Fetch-Site`, which pages cannot forge); a
- * bearer header or `?token=` is not ambient authority, so no Origin is needed with them.
+ * bearer header or `?token=` is not ambient authority, so no Origin is needed with them. A GET
+ * the user typed or bookmarked (`Sec-Fetch-Site: none`) carries the cookie too.
  */
 export function installOriginCheck(app: FastifyInstance, config: { host: string; publicUrl?: string | undefined; allowOrigins: readonly string[] }): void {
   const listed = configuredOrigins(config);
@@ -49,7 +59,7 @@ export function installOriginCheck(app: FastifyInstance, config: { host: string;
     if (header === undefined) {
       if (req.routeOptions.config?.public) return;
       const credential = extractCredential({ headers: req.headers, url: req.url });
-      if (credential?.kind === 'cookie' && req.headers['sec-fetch-site'] !== 'same-origin') {
+      if (credential?.kind === 'cookie' && req.headers['sec-fetch-site'] !== 'same-origin' && !isTypedNavigation(req)) {
         throw new HubError('HUB_ERR_ORIGIN', 'A cookie credential needs a same-origin request');
       }
       return;

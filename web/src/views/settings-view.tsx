@@ -8,6 +8,7 @@ import { useSelector } from '../store.js';
 import { TopBar } from './chrome.js';
 import { DevicesView } from './devices-view.js';
 import { Icon } from './icons.js';
+import { ApiDocsRow, ProvidersIntro } from './admin-help.js';
 import { ProvidersView } from './providers-view.js';
 import { WorkflowsView } from './workflows-view.js';
 
@@ -64,7 +65,12 @@ export function SettingsView({ page }: { page?: 'providers' | 'workflows' | 'dev
     return (
       <div class="page">
         <TopBar title={title} back={() => navigate({ name: 'settings' })} />
-        <main class="scroll list-page">{!admin ? <p class="muted">{t('adminOnly')}</p> : page === 'providers' ? <ProvidersView /> : page === 'workflows' ? <WorkflowsView /> : <DevicesView />}</main>
+        <main class="scroll list-page">{!admin ? <p class="muted">{t('adminOnly')}</p> : page === 'providers' ? (
+            <>
+              <ProvidersIntro />
+              <ProvidersView />
+            </>
+          ) : page === 'workflows' ? <WorkflowsView /> : <DevicesView />}</main>
       </div>
     );
   }
@@ -105,6 +111,7 @@ export function SettingsView({ page }: { page?: 'providers' | 'workflows' | 'dev
                 </a>
               </li>
             ))}
+            <ApiDocsRow />
           </ul>
         ) : (
           <p class="muted small">{t('adminOnly')}</p>

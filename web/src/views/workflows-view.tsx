@@ -5,6 +5,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { toast } from '../hub/app-state.js';
 import { t } from '../i18n.js';
+import { WorkflowsEmpty } from './admin-help.js';
 import { api } from '../net/rest.js';
 import { navigate } from '../router.js';
 import { arr, rec, str } from '../wire.js';
@@ -114,7 +115,7 @@ export function WorkflowsView() {
   }, []);
   if (error) return <p class="error">{t('error', error)}</p>;
   if (!list) return <p class="muted">{t('loading')}</p>;
-  if (!list.length) return <p class="muted">{t('noWorkflows')}</p>;
+  if (!list.length) return <WorkflowsEmpty />;
   return (
     <ul class="rows">
       {list.map((w) => (

@@ -1,0 +1,64 @@
+/**
+ * Admin from the phone (issue 14 item 6), 390×844 light and dark: the API docs open from
+ * Settings and when typed; Providers explains the built-in providers before the personal list;
+ * an empty Workflows screen says what workflows are and how to get one.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHub, type HubHarness } from '../helpers/hub-harness.js';
+import { openDevice, PHONE_390, type Device } from './support/browser.js';
+import { pair, shoot } from './support/flow.js';
+
+let hub: HubHarness;
+let phone: Device;
+
+beforeAll(async () => {
+  hub = await startHub();
+  phone = await openDevice({ viewport: PHONE_390 });
+});
+afterAll(async () => {
+  await phone?.close();
+  await hub?.close();
+});
+
+describe('admin on the phone', () => {
+  it('Providers explains the built-in providers; Workflows has a way forward when empty', async () => {
+    const { page } = phone;
+    await pair(phone, hub, 'Admin phone', 'admin');
+    await page.goto(`${hub.url}/settings/providers`);
+    const intro = page.getByTestId('providers-intro');
+    await intro.waitFor();
+    expect(await intro.innerText()).toMatch(/always available/);
+    await shoot(page, 'providers');
+    await page.goto(`${hub.url}/settings/workflows`);
+    const empty = page.getByTestId('workflows-empty');
+    await empty.waitFor();
+    expect(await empty.innerText()).toMatch(/\.zcode\/workflows/);
+    await shoot(page, 'workflows-empty');
+  });
+
+  it('the API docs open from Settings and when typed into the address bar', async () => {
+    const { page, context } = phone;
+    await page.goto(`${hub.url}/settings`);
+    const link = page.getByTestId('api-docs-link');
+    await link.waitFor();
+    const [docs] = await Promise.all([context.waitForEvent('page'), link.click()]);
+    await docs.locator('.swagger-ui .info .title').waitFor({ timeout: 30_000 });
+    expect(await docs.locator('.swagger-ui .info .title').innerText()).toMatch(/zcode-hub/);
+    await docs.close();
+    // Typed: a user-initiated navigation, Sec-Fetch-Site: none.
+    const res = await page.goto(`${hub.url}/docs`);
+    expect(res?.status()).toBe(200);
+    await page.locator('.swagger-ui .info .title').waitFor({ timeout: 30_000 });
+  });
+
+  it('a browser that is not paired gets a page telling it to pair, not JSON', async () => {
+    const stranger = await openDevice({ viewport: PHONE_390 });
+    try {
+      const res = await stranger.page.goto(`${hub.url}/docs`);
+      expect(res?.status()).toBe(401);
+      expect(await stranger.page.locator('h1').innerText()).toBe('This browser is not paired');
+    } finally {
+      await stranger.close();
+    }
+  });
+});

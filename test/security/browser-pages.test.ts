@@ -1,0 +1,79 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { errorPage, isPageNavigation, isTunnelHost } from '../../src/http/error-page.js';
+import { createToken, startSecuredHub, type SecuredHub } from './helpers/secured-hub.js';
+import { rawRequest } from './helpers/raw-http.js';
+
+// Issue 14 items 5 and 6: a browser that opens a page the hub refuses gets an HTML page that
+// says why and what to run; API clients keep the JSON errors. An admin device can open /docs
+// by typing it (Sec-Fetch-Site: none), never from another site.
+const NAVIGATE = { 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document', accept: 'text/html,application/xhtml+xml' };
+
+describe('browser pages for refused requests', () => {
+  let hub: SecuredHub;
+  let admin: string;
+  let operate: string;
+  const host = () => `127.0.0.1:${hub.port}`;
+
+  beforeAll(async () => {
+    hub = await startSecuredHub();
+    admin = (await createToken(hub, 'admin')).token;
+    operate = (await createToken(hub, 'operate')).token;
+  });
+  afterAll(async () => {
+    await hub.close();
+  });
+
+  it('a quick-tunnel Host the hub does not know: an HTML page with the --public-url command; fetches still get JSON', async () => {
+    const page = await rawRequest(hub.port, { path: '/', headers: { host: 'calm-river-1234.trycloudflare.com', ...NAVIGATE, 'sec-fetch-site': 'none' } });
+    expect(page.status).toBe(403);
+    expect(page.headers['content-type']).toMatch(/^text\/html/);
+    expect(page.body).toContain('This hub does not answer to calm-river-1234.trycloudflare.com yet');
+    expect(page.body).toContain('zcode-hub start --public-url https://calm-river-1234.trycloudflare.com');
+    expect(page.body).toContain('You reached it through a tunnel');
+    expect(page.body).toContain('docs/SECURITY.md');
+    const api = await rawRequest(hub.port, { path: '/api/me', headers: { host: 'calm-river-1234.trycloudflare.com', 'sec-fetch-mode': 'cors' } });
+    expect(api.status).toBe(403);
+    expect(JSON.parse(api.body)).toMatchObject({ error: { code: 'HUB_ERR_HOST' } });
+  });
+
+  it('an admin device that types /docs gets the API reference; cross-site it is refused with a page', async () => {
+    const cookie = `zcode_hub_token=${admin}`;
+    const typed = await rawRequest(hub.port, { path: '/docs/', headers: { host: host(), cookie, ...NAVIGATE, 'sec-fetch-site': 'none' } });
+    expect(typed.status).toBe(200);
+    expect(typed.body).toMatch(/swagger/i);
+    const spec = await rawRequest(hub.port, { path: '/docs/json', headers: { host: host(), cookie, 'sec-fetch-site': 'same-origin', 'sec-fetch-mode': 'cors' } });
+    expect(spec.status).toBe(200);
+    expect(JSON.parse(spec.body)).toHaveProperty('openapi');
+    const crossSite = await rawRequest(hub.port, { path: '/docs/', headers: { host: host(), cookie, ...NAVIGATE, 'sec-fetch-site': 'cross-site' } });
+    expect(crossSite.status).toBe(403);
+    expect(crossSite.body).toContain('Open this page from the hub itself');
+    // "none" is a navigation's word: a typed non-GET still needs a same-origin request.
+    const post = await rawRequest(hub.port, { method: 'POST', path: '/api/tokens', headers: { host: host(), cookie, 'sec-fetch-site': 'none', 'sec-fetch-mode': 'navigate', 'content-type': 'application/json' }, body: '{"name":"x","scope":"view"}' });
+    expect(post.status).toBe(403);
+  });
+
+  it('/docs without a paired cookie or with an operate device: a page that says how to pair as admin', async () => {
+    const bare = await rawRequest(hub.port, { path: '/docs/', headers: { host: host(), ...NAVIGATE, 'sec-fetch-site': 'none' } });
+    expect(bare.status).toBe(401);
+    expect(bare.body).toContain('zcode-hub pair --scope admin');
+    const op = await rawRequest(hub.port, { path: '/docs/', headers: { host: host(), cookie: `zcode_hub_token=${operate}`, ...NAVIGATE, 'sec-fetch-site': 'same-origin' } });
+    expect(op.status).toBe(403);
+    expect(op.body).toContain('admin scope');
+    const api = await rawRequest(hub.port, { path: '/docs/json', headers: { host: host() } });
+    expect(api.status).toBe(401);
+    expect(JSON.parse(api.body)).toMatchObject({ error: { code: 'HUB_ERR_UNAUTHENTICATED' } });
+  });
+
+  it('pure pieces: what counts as a page load, tunnels, escaping', () => {
+    expect(isPageNavigation({ 'sec-fetch-mode': 'navigate' }, 'GET')).toBe(true);
+    expect(isPageNavigation({ 'sec-fetch-mode': 'cors', accept: 'text/html' }, 'GET')).toBe(false);
+    expect(isPageNavigation({ accept: 'text/html,*/*' }, 'GET')).toBe(true);
+    expect(isPageNavigation({ accept: '*/*' }, 'GET')).toBe(false);
+    expect(isPageNavigation({ 'sec-fetch-mode': 'navigate' }, 'POST')).toBe(false);
+    expect(isTunnelHost('a-b.trycloudflare.com')).toBe(true);
+    expect(isTunnelHost('x.ngrok-free.app')).toBe(true);
+    expect(isTunnelHost('trycloudflare.com.evil.test')).toBe(false);
+    expect(errorPage('HUB_ERR_HOST', '<script>')).not.toContain('<script>');
+    expect(errorPage('HUB_ERR_NOT_FOUND', 'x')).toBeUndefined();
+  });
+});

@@ -1,0 +1,40 @@
+/** Admin screens' explanations: where built-in providers are, how workflows get here, the API docs. */
+import { t } from '../i18n.js';
+import { Icon } from './icons.js';
+
+/** Above the provider list: built-in providers need nothing here; this list is for your own keys. */
+export function ProvidersIntro() {
+  return (
+    <section class="card help-card" data-testid="providers-intro">
+      <h2>{t('providersBuiltInTitle')}</h2>
+      <p class="muted small">{t('providersBuiltIn')}</p>
+      <p class="muted small">{t('providersPersonal')}</p>
+    </section>
+  );
+}
+
+/** No saved workflows: what they are and the two ways to get one. */
+export function WorkflowsEmpty() {
+  return (
+    <section class="card help-card" data-testid="workflows-empty">
+      <h2>{t('noWorkflows')}</h2>
+      <p class="muted small">{t('workflowsWhat')}</p>
+      <ol class="muted small help-steps">
+        <li>{t('workflowsHowAsk')}</li>
+        <li>{t('workflowsHowFile')}</li>
+      </ol>
+    </section>
+  );
+}
+
+/** A row in Settings that opens the REST API reference (Swagger UI) of this hub. */
+export function ApiDocsRow() {
+  return (
+    <li>
+      <a class="session-row nav-row" href="/docs" target="_blank" rel="noopener" data-testid="api-docs-link">
+        <span>{t('apiDocs')}</span>
+        <Icon name="chevron" />
+      </a>
+    </li>
+  );
+}
