@@ -6,6 +6,8 @@ import { createBackend } from '../backend/index.js';
 import { Hub } from '../domain/hub.js';
 import type { BackendPort } from '../ports/backend-port.js';
 import { buildApp } from '../http/app.js';
+import { acpEndpoint } from '../gateway/acp-endpoint.js';
+import { CLOSE } from '../gateway/close-codes.js';
 import { ensurePrivateDir } from '../fs/secure-file.js';
 import { acquireInstanceLock } from './instance-lock.js';
 import { ensureAdminToken } from '../auth/admin-token.js';
@@ -97,7 +99,10 @@ export async function startDaemon(config: HubConfig, logger: Logger, options: St
     // Backups of the provider file stay in our state dir, not beside the user's (shared) file.
     const providerStore = new ProviderStore({ filePath: config.providerFile, backupDir: path.join(config.stateDir, 'provider-backups'), logger: logger.child({ component: 'settings' }) });
     await providerStore.start();
-    const app = await buildApp({ config, logger, backend, authenticator: options.authenticator ?? auth.tokens, auth, version: VERSION, hub, providerStore, metrics, push, openSession: (cwd) => hub.openSession(cwd) });
+    const authenticator = options.authenticator ?? auth.tokens;
+    // The gateway is mounted into the HTTP app here, so src/http never imports src/gateway.
+    const acp = acpEndpoint({ hub, config, logger, version: VERSION, authenticator, onConnectionClosed: (code) => code === CLOSE.SLOW_CONSUMER && metrics.slowConsumerClosed() });
+    const app = await buildApp({ config, logger, backend, authenticator, auth, version: VERSION, hub, acp, providerStore, metrics, push, openSession: (cwd) => hub.openSession(cwd) });
     steps.app = () => app.close();
     metrics.attach(() => {
       const snap = hub.metricsSnapshot();

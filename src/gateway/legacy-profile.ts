@@ -6,7 +6,7 @@
 import type { ProfileNotice } from '../domain/client-port.js';
 import { assertNever } from '../errors.js';
 
-export const LEGACY_INSTANCE_ID = 'zcode-hub';
+export { LEGACY_INSTANCE_ID } from '../compat-instance.js';
 
 /** The wire profile a connection gets from its query: `instance=` selects `legacy`. */
 export function profileFor(instance: string | undefined): 'acp' | 'legacy' {

@@ -14,8 +14,7 @@ import { webApp } from './web.js';
 import { pushRoutes } from './routes/push.js';
 import type { PushNotifier } from '../push/push-notifier.js';
 import fastifyWebsocket from '@fastify/websocket';
-import { gatewayPlugin } from '../gateway/acp-route.js';
-import type { GatewayHub } from '../gateway/hub-api.js';
+import type { RestHub } from './hub-api.js';
 import { sessionRoutes } from './routes/sessions.js';
 import { interactionRoutes } from './routes/interactions.js';
 import { instanceRoutes } from './routes/instances.js';
@@ -32,7 +31,6 @@ import type { HubMetrics } from '../metrics/hub-metrics.js';
 import { metricsRoutes } from './routes/metrics.js';
 import { doctorRoutes } from './routes/doctor.js';
 import { backendRoutes } from './routes/backend.js';
-import { CLOSE } from '../gateway/close-codes.js';
 
 /** Everything the HTTP app needs, built by the composition root (src/main.ts) or by a test. */
 export interface AppDeps {
@@ -43,8 +41,13 @@ export interface AppDeps {
   version: string;
   /** Web Push sender (src/push); its routes are mounted when given. */
   push?: PushNotifier;
-  /** The domain hub (src/domain/hub.ts); `/acp` and the session/interaction routes are mounted when given. */
-  hub?: GatewayHub;
+  /** The domain hub (src/domain/hub.ts); the session, interaction and compat routes are mounted when given. */
+  hub?: RestHub;
+  /**
+   * A WebSocket endpoint to mount at `/acp` (src/gateway's, built by the composition root), behind
+   * the same security and auth hooks as every route. http never imports the gateway.
+   */
+  acp?: { mount(app: FastifyInstance): Promise<void>; connectionCount(): number };
   /** Tokens, pairing and audit (src/auth/auth-services.ts); their routes are mounted when given. */
   auth?: AuthServices;
   /** The personal provider file store (src/settings); the settings routes are mounted when given. */
@@ -81,23 +84,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(fastifySwaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list' } });
   // Before every other hook: its onRequest marks upgrade requests so a refused upgrade's socket is
   // destroyed after the HTTP error answer. ws closes a message over maxPayload with 1009 (WS-01).
-  if (deps.hub) await app.register(fastifyWebsocket, { options: { maxPayload: deps.config.limits.wsMaxMessageBytes } });
+  if (deps.acp) await app.register(fastifyWebsocket, { options: { maxPayload: deps.config.limits.wsMaxMessageBytes } });
   // Order on every route and the WebSocket upgrade (HUB-DESIGN §7): Host → Origin → auth → scope → rate limit.
   await app.register(securityPlugin, { config: deps.config });
   await app.register(authHook, { authenticator: deps.authenticator });
 
   await app.register(healthRoutes, { backend: deps.backend, version: deps.version });
+  if (deps.acp) await deps.acp.mount(app);
+  const connections = (): number => deps.acp?.connectionCount() ?? 0;
   if (deps.hub) {
-    const metrics = deps.metrics;
-    await app.register(gatewayPlugin, {
-      hub: deps.hub,
-      config: deps.config,
-      logger: deps.logger,
-      version: deps.version,
-      authenticator: deps.authenticator,
-      ...(metrics ? { onConnectionClosed: (code: number) => code === CLOSE.SLOW_CONSUMER && metrics.slowConsumerClosed() } : {}),
-    });
-    await app.register(statusRoutes, { hub: deps.hub, version: deps.version, connections: () => app.gateway.size });
+    await app.register(statusRoutes, { hub: deps.hub, version: deps.version, connections });
     await app.register(sessionRoutes, { hub: deps.hub });
     await app.register(interactionRoutes, { hub: deps.hub });
     const startedAt = Date.now();
@@ -114,7 +110,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       live: () => {
         const pending = hub.listInteractions();
         const oldest = Math.min(...pending.map((i) => i.createdAt));
-        return { pendingInteractions: pending.length, clients: app.gateway.size, ...(pending.length > 0 ? { oldestPendingAgeMs: Date.now() - oldest } : {}) };
+        return { pendingInteractions: pending.length, clients: connections(), ...(pending.length > 0 ? { oldestPendingAgeMs: Date.now() - oldest } : {}) };
       },
     });
   }

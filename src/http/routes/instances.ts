@@ -6,12 +6,12 @@ import type { Identity } from '../../auth/identity.js';
 import type { HubConfig } from '../../config/schema.js';
 import { HubError } from '../../errors.js';
 import { SecretPaths } from '../../fs/secret-paths.js';
-import { listDirectory, mimeFor, readFileConfined, readLinesConfined, resolveRoot } from '../../gateway/compat-fs.js';
-import type { GatewayHub } from '../../gateway/hub-api.js';
-import { LEGACY_INSTANCE_ID } from '../../gateway/legacy-profile.js';
+import { listDirectory, mimeFor, readFileConfined, readLinesConfined, resolveRoot } from '../compat-fs.js';
+import type { RestHub } from '../hub-api.js';
+import { LEGACY_INSTANCE_ID } from '../../compat-instance.js';
 
 export interface InstanceRouteOptions {
-  hub: GatewayHub;
+  hub: RestHub;
   config: HubConfig;
   /** Process start, reported as the instance's `startedAt`. */
   startedAt: number;

@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { HubError } from '../../errors.js';
-import type { GatewayHub, RestAnswer } from '../../gateway/hub-api.js';
+import type { RestHub, RestAnswer } from '../hub-api.js';
 
 /** `InteractionView` (docs/CLIENT-PROTOCOL.md "Interactions"). */
 export const interactionViewSchema = z.object({
@@ -30,7 +30,7 @@ const answerBody = z.union([
 ]) satisfies z.ZodType<RestAnswer>;
 
 export interface InteractionRouteOptions {
-  hub: GatewayHub;
+  hub: RestHub;
 }
 
 /**

@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { HubError } from '../../errors.js';
-import type { GatewayHub } from '../../gateway/hub-api.js';
+import type { RestHub } from '../hub-api.js';
 
 /** One session as REST shows it (HUB-DESIGN §6). */
 export const sessionSummarySchema = z.object({
@@ -22,7 +22,7 @@ const ok = z.object({ ok: z.literal(true) });
 const EVENTS_MAX_PAGE = 1_000;
 
 export interface SessionRouteOptions {
-  hub: GatewayHub;
+  hub: RestHub;
 }
 
 /**

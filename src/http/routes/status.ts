@@ -1,10 +1,10 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { GatewayHub } from '../../gateway/hub-api.js';
+import type { RestHub } from '../hub-api.js';
 
 export interface StatusRouteOptions {
-  hub: GatewayHub;
+  hub: RestHub;
   version: string;
   /** Live WebSocket connections (the gateway's count). */
   connections: () => number;

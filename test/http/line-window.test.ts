@@ -3,7 +3,7 @@ import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readLineWindow } from '../../src/gateway/line-window.js';
+import { readLineWindow } from '../../src/http/line-window.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'line-window-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));

@@ -1,0 +1,23 @@
+import type { FastifyInstance } from 'fastify';
+import { gatewayPlugin } from './acp-route.js';
+import type { GatewayServerDeps } from './gateway-server.js';
+
+/** `/acp` as the composition root hands it to buildApp: src/http mounts it without importing the gateway. */
+export interface AcpEndpoint {
+  /** Registers the `/acp` routes on the app (after its security and auth hooks). */
+  mount(app: FastifyInstance): Promise<void>;
+  /** Live connections, for /api/status and the doctor. */
+  connectionCount(): number;
+}
+
+/** The gateway's `/acp` endpoint, ready to be mounted by buildApp. */
+export function acpEndpoint(deps: GatewayServerDeps): AcpEndpoint {
+  let mounted: FastifyInstance | undefined;
+  return {
+    async mount(app) {
+      await app.register(gatewayPlugin, deps);
+      mounted = app;
+    },
+    connectionCount: () => mounted?.gateway.size ?? 0,
+  };
+}
