@@ -22,6 +22,8 @@ export const HUB_ERRORS = {
   HUB_ERR_ALREADY_RESOLVED: { http: 409, rpc: -32004, message: 'Interaction already resolved' },
   HUB_ERR_SESSION_BUSY: { http: 409, rpc: -32005, message: 'A turn is running on this session' },
   HUB_ERR_PRECONDITION: { http: 412, rpc: -32006, message: 'The resource changed since it was read' },
+  HUB_ERR_NOT_ACCEPTABLE: { http: 406, rpc: -32600, message: 'The event stream needs Accept: text/event-stream' },
+  HUB_ERR_MEDIA_TYPE: { http: 415, rpc: -32600, message: 'Content-Type must be application/json' },
   HUB_ERR_PAYLOAD_TOO_LARGE: { http: 413, rpc: -32007, message: 'Payload too large', close: 1009 },
   HUB_ERR_UNPROCESSABLE: { http: 422, rpc: -32008, message: 'Unprocessable' },
   HUB_ERR_RATE_LIMITED: { http: 429, rpc: -32009, message: 'Too many requests' },

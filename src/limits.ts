@@ -35,6 +35,8 @@ export const LIMITS = {
   connectionsPerToken: 32,
   /** Open WebSocket connections in total. */
   connectionsTotal: 1_024,
+  /** `Acp-Session-Id` event streams one Streamable HTTP connection may hold open (the SDK opens one per session). */
+  httpSessionStreamsPerConnection: 64,
   /** Pending interactions per session. */
   pendingInteractionsPerSession: 256,
   /** Settled interactions remembered so a late answer is refused naming the winner (domain, HUB-DESIGN §4.5). */

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { HubError } from '../errors.js';
 import { GatewayServer, type GatewayServerDeps } from './gateway-server.js';
 import { LEGACY_INSTANCE_ID, profileFor } from './legacy-profile.js';
+import { registerStreamableHttp } from './http-transport.js';
 import { corkableSocket } from './write-batch.js';
 
 declare module 'fastify' {
@@ -23,7 +24,8 @@ const acpQuery = z.object({
 });
 
 /**
- * `GET /acp` upgraded to WebSocket (HUB-DESIGN §5). The upgrade passes the same hooks as every
+ * `/acp`: `GET` upgraded to WebSocket (HUB-DESIGN §5), and Streamable HTTP (`POST`, the
+ * non-upgrade `GET` event stream, `DELETE`; http-transport.ts) over the same gateway. The upgrade passes the same hooks as every
  * route (Host/Origin, then auth with scope `view`); caps and the instance id are checked before
  * the upgrade so a refused client gets an HTTP status, not a dropped socket.
  * Requires @fastify/websocket to be registered first (buildApp does, with `maxPayload`).
@@ -35,21 +37,23 @@ export const gatewayPlugin = fp(
     gateway.start();
     app.addHook('preClose', async () => gateway.close());
 
-    app.withTypeProvider<ZodTypeProvider>().get(
-      '/acp',
-      {
-        websocket: true,
-        config: { scope: 'view' },
-        schema: { summary: 'ACP over WebSocket (docs/CLIENT-PROTOCOL.md)', tags: ['acp'], querystring: acpQuery },
-        preValidation: async (req) => {
-          const { instance } = req.query;
-          if (instance !== undefined && instance !== LEGACY_INSTANCE_ID) throw new HubError('HUB_ERR_NOT_FOUND', 'Unknown instance');
-          if (!req.identity) throw new HubError('HUB_ERR_UNAUTHENTICATED');
-          const refused = gateway.admissionError(req.identity);
-          if (refused) throw refused;
-        },
+    const http = registerStreamableHttp(app, gateway, opts.config);
+
+    app.withTypeProvider<ZodTypeProvider>().route({
+      method: 'GET',
+      url: '/acp',
+      config: { scope: 'view' },
+      schema: { summary: 'ACP: WebSocket upgrade, or the Streamable HTTP event stream (docs/CLIENT-PROTOCOL.md)', tags: ['acp'], querystring: acpQuery },
+      preValidation: async (req) => {
+        const { instance } = req.query;
+        if (instance !== undefined && instance !== LEGACY_INSTANCE_ID) throw new HubError('HUB_ERR_NOT_FOUND', 'Unknown instance');
+        if (!req.identity) throw new HubError('HUB_ERR_UNAUTHENTICATED');
+        // An event stream joins a connection that was admitted at its initialize.
+        if (!req.ws) return;
+        const refused = gateway.admissionError(req.identity);
+        if (refused) throw refused;
       },
-      (socket, req) => {
+      wsHandler: (socket, req) => {
         // preValidation guarantees the identity; the auth hook set it before.
         if (!req.identity) {
           socket.close(4401, 'unauthenticated');
@@ -58,7 +62,8 @@ export const gatewayPlugin = fp(
         // The upgrade request's socket is the TCP socket `ws` writes to (it keeps its own private).
         gateway.accept(socket, req.identity, profileFor(req.query.instance), corkableSocket(req.raw.socket));
       },
-    );
+      handler: (req, reply) => http.openStream(req, reply),
+    });
   },
   { name: 'zcode-hub-gateway', dependencies: ['@fastify/websocket'] },
 );

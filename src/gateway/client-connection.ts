@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { WebSocket } from 'ws';
 import type { Identity } from '../auth/identity.js';
 import type { ClientPort, ProfileNotice } from '../domain/client-port.js';
 import { Frame } from '../domain/frame.js';
 import type { Logger } from '../logger.js';
 import { CLOSE } from './close-codes.js';
+import type { GatewaySocket } from './gateway-socket.js';
 import { legacyNotice, legacyReads } from './legacy-profile.js';
 import { errorFrame, notificationFrame, requestFrame, resultFrame, type RpcErrorObject, type RpcId } from './jsonrpc.js';
 import { MAX_BATCH_BYTES, type Batched, type Corkable, type WriteBatcher } from './write-batch.js';
@@ -74,7 +74,7 @@ export class ClientConnection implements ClientPort, Batched {
   private childLogger: Logger | undefined;
 
   constructor(
-    private readonly socket: WebSocket,
+    private readonly socket: GatewaySocket,
     readonly identity: Identity,
     readonly profile: 'acp' | 'legacy',
     private readonly limits: ConnectionLimits,

@@ -1,4 +1,3 @@
-import type { WebSocket } from 'ws';
 import type { Authenticator, Identity } from '../auth/identity.js';
 import type { HubConfig } from '../config/schema.js';
 import { HubError } from '../errors.js';
@@ -6,6 +5,7 @@ import type { Logger } from '../logger.js';
 import { ClientConnection } from './client-connection.js';
 import { CLOSE } from './close-codes.js';
 import { Dispatcher } from './dispatch.js';
+import type { GatewaySocket } from './gateway-socket.js';
 import type { GatewayHub } from './hub-api.js';
 import { WriteBatcher, type Corkable } from './write-batch.js';
 
@@ -87,7 +87,7 @@ export class GatewayServer {
    * Takes over an upgraded socket of an authenticated caller. `tcp` is the TCP socket under
    * `socket`; with it, frames are batched per event-loop turn (write-batch.ts).
    */
-  accept(socket: WebSocket, identity: Identity, profile: 'acp' | 'legacy', tcp?: Corkable): ClientConnection | undefined {
+  accept(socket: GatewaySocket, identity: Identity, profile: 'acp' | 'legacy', tcp?: Corkable): ClientConnection | undefined {
     const limits = this.deps.config.limits;
     const batching = tcp ? { tcp, batcher: this.batcher } : undefined;
     const conn = new ClientConnection(socket, identity, profile, limits, this.log, batching);
