@@ -31,6 +31,16 @@ export const LIMITS = {
   preAuthDeadlineMs: 10_000,
   /** Bytes an unauthenticated socket may send. */
   preAuthMaxBytes: 64 * 1024,
+  /** Time a client has to send one whole HTTP request, head and body; past it node answers 408 and closes (issue 11 item 3: a body trickled a byte every 2 s held a socket forever). */
+  httpRequestTimeoutMs: 30_000,
+  /** An idle kept-alive HTTP connection is closed after this (fastify's default held sockets 72 s). */
+  httpKeepAliveTimeoutMs: 5_000,
+  /** How often node sweeps connections for the request and header timeouts (its own default is 30 s). */
+  httpTimeoutSweepMs: 1_000,
+  /** Connections that have not authenticated, in total; past it the oldest of the busiest address is closed (issue 11 item 3: ~20k idle sockets ran the hub out of file descriptors). */
+  unauthConnectionsTotal: 256,
+  /** Connections that have not authenticated, from one address; past it that address's oldest is closed. */
+  unauthConnectionsPerAddress: 64,
   /** Open WebSocket connections per token. */
   connectionsPerToken: 32,
   /** Open WebSocket connections in total. */

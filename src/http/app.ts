@@ -65,13 +65,27 @@ export interface AppDeps {
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const hops = deps.config.trustProxy;
   const tls = deps.config.tlsCert && deps.config.tlsKey ? { cert: fs.readFileSync(deps.config.tlsCert), key: fs.readFileSync(deps.config.tlsKey) } : undefined;
+  const l = deps.config.limits;
+  // Request, header and keep-alive timeouts (issue 11 item 3). Node reads them when the server is
+  // created (setting requestTimeout afterwards, as fastify does, is not enforced on node 20), and
+  // sweeps for them every connectionsCheckingInterval. The header timeout covers later requests on
+  // a kept-alive socket; the first one is bounded by the pre-auth deadline.
+  const serverOptions = {
+    requestTimeout: l.httpRequestTimeoutMs,
+    headersTimeout: Math.min(l.preAuthDeadlineMs, l.httpRequestTimeoutMs),
+    keepAliveTimeout: l.httpKeepAliveTimeoutMs,
+    connectionsCheckingInterval: l.httpTimeoutSweepMs,
+  };
   const app = Fastify({
     loggerInstance: deps.logger,
     bodyLimit: deps.config.limits.httpBodyLimitBytes,
+    requestTimeout: l.httpRequestTimeoutMs,
+    keepAliveTimeout: l.httpKeepAliveTimeoutMs,
+    http: serverOptions,
     // Trust exactly the configured number of proxy hops (a tunnel on loopback is 1), never "any".
     trustProxy: hops > 0 ? (_addr: string, i: number) => i < hops : false,
     routerOptions: { ignoreTrailingSlash: true },
-    ...(tls ? { https: tls } : {}),
+    ...(tls ? { https: { ...tls, ...serverOptions } } : {}),
   }) as unknown as FastifyInstance;
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

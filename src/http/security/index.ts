@@ -3,6 +3,7 @@ import fp from 'fastify-plugin';
 import fastifyRateLimit from '@fastify/rate-limit';
 import type { HubConfig } from '../../config/schema.js';
 import { HubError } from '../../errors.js';
+import { installConnectionCaps } from './connection-caps.js';
 import { installCors } from './cors.js';
 import { installHostCheck } from './host-check.js';
 import { installJsonDepthCheck } from './json-depth.js';
@@ -28,6 +29,12 @@ export const securityPlugin = fp(
     await installCors(app, config);
     await installSecurityHeaders(app, config);
     installPreAuthDeadline(app, config.limits.preAuthDeadlineMs);
+    installConnectionCaps(app, { total: config.limits.unauthConnectionsTotal, perAddress: config.limits.unauthConnectionsPerAddress });
+    // An error answer to a caller who has not authenticated ends the connection: a body still
+    // being trickled after a 401 cannot keep the socket (issue 11 item 3).
+    app.addHook('onSend', async (req, reply) => {
+      if (!req.identity && reply.statusCode >= 400) reply.header('connection', 'close');
+    });
     installUpgradeRefusal(app);
     installJsonDepthCheck(app, config.limits.jsonMaxDepth);
     // Per-route only (`config: {rateLimit: …}`); keyed by req.ip, which honours the pinned trustProxy hops.
