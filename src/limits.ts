@@ -103,6 +103,14 @@ export const LIMITS = {
   fsLineWindowDefault: 200,
   /** Most lines one compat `fs/file?line=&limit=` window returns; a larger `limit` is lowered to it. */
   fsLineWindowMax: 5_000,
+  /** How long one `/api/quota` answer is reused before the providers' quota APIs are asked again. */
+  quotaCacheMs: 30_000,
+  /** Time a provider's quota API has to answer before its section reads `unavailable`. */
+  quotaUpstreamTimeoutMs: 8_000,
+  /** Largest quota API answer read; a larger one reads `unavailable`. */
+  quotaUpstreamMaxBytes: 1024 * 1024,
+  /** Coding-plan providers asked per `/api/quota` (in provider order); the rest are left out. */
+  quotaProvidersMax: 8,
 } as const;
 
 export type Limits = { -readonly [K in keyof typeof LIMITS]: number };

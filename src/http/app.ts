@@ -24,8 +24,10 @@ import { securityPlugin } from './security/index.js';
 import { tokenRoutes } from './routes/tokens.js';
 import { pairRoutes } from './routes/pair.js';
 import { auditRoutes } from './routes/audit.js';
+import { quotaRoutes } from './routes/quota.js';
 import { settingsProviderRoutes } from './routes/settings-providers.js';
 import { settingsWorkflowRoutes } from './routes/settings-workflows.js';
+import { QuotaService } from '../settings/provider-quota.js';
 import type { ProviderStore } from '../settings/provider-store.js';
 import type { HubMetrics } from '../metrics/hub-metrics.js';
 import { metricsRoutes } from './routes/metrics.js';
@@ -139,6 +141,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (deps.providerStore) {
     const audit = deps.auth?.audit.sink;
     await app.register(settingsProviderRoutes, { store: deps.providerStore, backend: deps.backend, workspace: deps.config.workspace, ...(audit ? { audit } : {}) });
+    const store = deps.providerStore;
+    const quota = new QuotaService({ read: () => store.read(), limits: deps.config.limits, logger: deps.logger.child({ component: 'quota' }) });
+    await app.register(quotaRoutes, { quota });
     await app.register(settingsWorkflowRoutes, { backend: deps.backend, defaultWorkspace: deps.config.workspace, ...(deps.openSession ? { openSession: deps.openSession } : {}), ...(audit ? { audit } : {}) });
   }
 
