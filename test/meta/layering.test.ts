@@ -54,5 +54,6 @@ describe('the layering check catches what it must (each line is a forbidden impo
     expect(srcViolations('backend/index.ts', "import { simulatorSpawnSpec } from '../simulator/launcher.js';\n")).toEqual([]);
     expect(webViolations('web/src/x.ts', "import type { X } from '../../src/zcode-ext.js';\n")).toEqual([]);
     expect(webViolations('web/src/x.ts', "import { X } from '../../src/zcode-ext.js';\n")).toHaveLength(1);
+    expect(webViolations('web/src/net/x.ts', "import { CLOSE } from '../../../src/gateway/close-codes.js';\n")).toEqual([]);
   });
 });

@@ -3,7 +3,7 @@
  * also prove that a forbidden import is caught.
  */
 import path from 'node:path';
-import { BACKEND_FILES, FILE_UNITS, UNITS, WEB_MAY_IMPORT_SRC } from './layers.js';
+import { BACKEND_FILES, FILE_UNITS, UNITS, WEB_MAY_IMPORT_SRC, WEB_SHARED_MODULES } from './layers.js';
 
 export interface ImportRef {
   spec: string;
@@ -58,6 +58,10 @@ export function srcViolations(rel: string, text: string): string[] {
 /** Violations by one web app file (`rel` relative to the repo root). */
 export function webViolations(rel: string, text: string): string[] {
   return importsOf(text)
-    .filter(({ spec, typeOnly }) => path.posix.normalize(path.posix.join(path.posix.dirname(rel), spec)).startsWith('src/') && !(WEB_MAY_IMPORT_SRC === 'type-only' && typeOnly))
-    .map(({ spec }) => `${rel} imports ${spec}: the web app may take only types from src/ (import type)`);
+    .filter(({ spec, typeOnly }) => {
+      const target = path.posix.normalize(path.posix.join(path.posix.dirname(rel), spec));
+      if (!target.startsWith('src/')) return false;
+      return !(WEB_MAY_IMPORT_SRC === 'type-only' && typeOnly) && !WEB_SHARED_MODULES.includes(target.replace(/\.js$/, '.ts'));
+    })
+    .map(({ spec }) => `${rel} imports ${spec}: the web app may take only types from src/ (import type), or values from WEB_SHARED_MODULES`);
 }

@@ -110,8 +110,11 @@ export const BACKEND_FILES = {
   protocolForbidden: /^(node:)?(child_process|fs|net|http|https)$/,
 };
 
-/** The web app is its own build: from src/ it may only take types (`import type`). */
+/** The web app is its own build: from src/ it may only take types (`import type`)… */
 export const WEB_MAY_IMPORT_SRC = 'type-only' as const;
+
+/** …and values from these dependency-free modules, so it never hard-codes what they define. */
+export const WEB_SHARED_MODULES: readonly string[] = ['src/gateway/close-codes.ts'];
 
 /**
  * Arrows that break the table today and are being removed, each with the reason it is still

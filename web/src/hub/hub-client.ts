@@ -14,8 +14,8 @@ import { addLocalPrompt, addNotice, applyAttachResult, applySessionUpdate, empty
 import { handleNotification } from './hub-events.js';
 import { fromElicitation, fromPermissionRequest, fromView, mergeInteraction, restBody, rpcResult, type Answer } from './interactions.js';
 import { fromListEntry } from './session-list.js';
+import { version as VERSION } from '../../../package.json';
 
-const VERSION = '0.1.0';
 
 const DEVICE_KEY = 'zcode-hub.device';
 

@@ -7,6 +7,7 @@
 import { WEB_LIMITS } from '../limits.js';
 import { idOf, parseJson, rec, str } from '../wire.js';
 import { backoffDelay } from './backoff.js';
+import { CLOSE } from '../../../src/gateway/close-codes.js';
 
 export type ConnStatus = 'connecting' | 'online' | 'offline' | 'unauthorized';
 
@@ -49,7 +50,7 @@ interface Pending {
 }
 
 /** Close codes after which retrying cannot help (CLIENT-PROTOCOL close codes). */
-const AUTH_CLOSE = new Set([4401, 4403]);
+const AUTH_CLOSE = new Set<number>([CLOSE.UNAUTHENTICATED, CLOSE.FORBIDDEN]);
 
 export class RpcConnection {
   private ws: WebSocket | undefined;
@@ -83,7 +84,7 @@ export class RpcConnection {
     document.removeEventListener('visibilitychange', this.onVisibility);
     window.removeEventListener('pageshow', this.onOnline);
     clearTimeout(this.timer);
-    this.ws?.close(1000);
+    this.ws?.close(CLOSE.NORMAL);
     this.ws = undefined;
   }
 
