@@ -6,6 +6,21 @@
 import type { SessionConfigOption, SessionConfigSelectOption, SessionModeState, SessionUpdate } from '@agentclientprotocol/sdk';
 import { settingsPatchSchema, stateUpdatedParamsSchema, type ModelSelectionLike, type SettingsPatch } from './zcode-event-schema.js';
 
+/**
+ * Reasons that end a turn holding the session's -32010 lock (§4.8 rules 2 and 4, §4.12, §4.13):
+ * prompts end with `prompt_*`, compactions with `session_compact*`, goal continuations with
+ * `goal_continuation_*`. Each releases the lock just before it is written.
+ */
+const LOCK_RELEASE_REASONS = new Set([
+  'prompt_completed',
+  'prompt_failed',
+  'session_compacted',
+  'session_compact_cancelled',
+  'session_compact_failed',
+  'goal_continuation_completed',
+  'goal_continuation_failed',
+]);
+
 /** What a `state.updated` notification tells the domain. */
 export interface StateFacts {
   sessionId?: string;
@@ -13,7 +28,7 @@ export interface StateFacts {
   reason?: string;
   /** `prompt_started` / `compact_started`: the session is running. */
   running: boolean;
-  /** `prompt_completed` / `prompt_failed`: the safe point to send the next queued prompt (§11 #6). */
+  /** The lock was released (a prompt, compaction or goal continuation ended): the safe point to send the next queued prompt (§11 #6). */
   ready: boolean;
   /** `prompt_failed`: the prompt failed, possibly before any `turn.*` event (§11 #11). */
   failed: boolean;
@@ -33,7 +48,7 @@ export function stateFacts(params: unknown): StateFacts | undefined {
     revision: p.revision,
     ...(p.reason === undefined ? {} : { reason: p.reason }),
     running,
-    ready: p.reason === 'prompt_completed' || p.reason === 'prompt_failed',
+    ready: p.reason !== undefined && LOCK_RELEASE_REASONS.has(p.reason),
     failed: p.reason === 'prompt_failed',
     ...(settings?.success === true ? { settings: settings.data } : {}),
   };
