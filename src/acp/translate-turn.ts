@@ -124,6 +124,7 @@ export function translateSteerQueued(p: EventPayload<'turn.steerQueued'>): Trans
       {
         type: 'steer_queued',
         ...(p.pendingInputId === undefined ? {} : { pendingInputId: p.pendingInputId }),
+        ...(p.inputId === undefined ? {} : { inputId: p.inputId }),
         ...(p.queueLength === undefined ? {} : { queueLength: p.queueLength }),
         ...(p.source === undefined ? {} : { source: p.source }),
       },

@@ -102,7 +102,7 @@ export type TurnSignal =
       stats?: TurnStats;
       error?: ErrorDetail;
     }
-  | { type: 'steer_queued'; pendingInputId?: string; queueLength?: number; source?: string }
+  | { type: 'steer_queued'; pendingInputId?: string; inputId?: string; queueLength?: number; source?: string }
   | { type: 'title_changed'; title: string; source?: string }
   | { type: 'mode_changed'; mode: string; previousMode?: string }
   | { type: 'model_changed'; model: ModelSelectionLike; reasoningLevel?: string; contextWindow?: number }

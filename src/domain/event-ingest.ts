@@ -173,6 +173,8 @@ export class EventIngest {
         session.subscribed = false;
         return;
       case 'steer_queued':
+        this.prompts.onSteerQueued(session, signal);
+        return;
       case 'usage':
       case 'background_task':
         return;

@@ -23,6 +23,7 @@ import { traceField, withTrace } from '../trace-context.js';
 
 type TurnStarted = Extract<TurnSignal, { type: 'turn_started' }>;
 type TurnEnded = Extract<TurnSignal, { type: 'turn_ended' }>;
+type SteerQueued = Extract<TurnSignal, { type: 'steer_queued' }>;
 
 /** Per-prompt bookkeeping the queue does not need to know. */
 interface SendState {
@@ -30,6 +31,11 @@ interface SendState {
   boundaryAtSend: number;
   accepted: boolean;
   echoed: boolean;
+  /**
+   * The child queued the input behind a turn that does not hold the lock (a background-task
+   * turn, §4.8 rule 4): its early `prompt_completed` is not this prompt's end — its own turn is.
+   */
+  queuedInChild: boolean;
 }
 
 /** Callbacks into the interaction flow (cancel settles a session's pending interactions). */
@@ -46,6 +52,8 @@ export function isBusyError(err: unknown): boolean {
 export class PromptFlow {
   private readonly sends = new WeakMap<QueuedPrompt, SendState>();
   private readonly boundaries = new WeakMap<SessionState, { count: number; failed: boolean }>();
+  /** The background-task turn running in the child, per session (it holds no lock, §4.8 rule 4). */
+  private readonly backgroundTurns = new WeakMap<SessionState, string>();
   private readonly watchdog: StopWatchdog;
 
   constructor(
@@ -84,7 +92,7 @@ export class PromptFlow {
   pump(session: SessionState): void {
     const next = session.queue.takeNext();
     if (!next) return;
-    const send: SendState = this.sends.get(next) ?? { boundaryAtSend: 0, accepted: false, echoed: false };
+    const send: SendState = this.sends.get(next) ?? { boundaryAtSend: 0, accepted: false, echoed: false, queuedInChild: false };
     send.boundaryAtSend = this.boundary(session).count;
     this.sends.set(next, send);
     const by = { clientId: next.clientId, name: next.name };
@@ -123,6 +131,7 @@ export class PromptFlow {
     send.accepted = true;
     // The turn may already be over (a boundary passed while the answer was in flight, §4.8 #3).
     const b = this.boundary(session);
+    if (!b.failed && this.waitsForOwnTurn(session, send)) return;
     if (session.queue.running === prompt && prompt.turnId === undefined && b.count !== send.boundaryAtSend) {
       this.finish(session, prompt, b.failed ? undefined : { stopReason: 'end_turn' }, b.failed);
     }
@@ -130,7 +139,10 @@ export class PromptFlow {
 
   /** A non-background turn started: attach it to the prompt that caused it. */
   onTurnStarted(session: SessionState, sig: TurnStarted): void {
-    if (sig.background) return;
+    if (sig.background) {
+      this.backgroundTurns.set(session, sig.turnId);
+      return;
+    }
     const running = session.queue.running;
     if (running && running.turnId === undefined && (sig.inputId === running.promptId || sig.inputId === undefined)) running.turnId = sig.turnId;
     session.turn.bind(sig.turnId);
@@ -138,7 +150,10 @@ export class PromptFlow {
 
   /** A turn ended; background turns never end a user's prompt (§11.12). */
   onTurnEnded(session: SessionState, sig: TurnEnded): void {
-    if (sig.background) return;
+    if (sig.background) {
+      if (this.backgroundTurns.get(session) === sig.turnId) this.backgroundTurns.delete(session);
+      return;
+    }
     const running = session.queue.running;
     if (running && (sig.inputId === running.promptId || (running.turnId !== undefined && sig.turnId === running.turnId))) {
       if (sig.outcome === 'failed') {
@@ -147,6 +162,9 @@ export class PromptFlow {
       }
       const usage = sig.stats?.usage;
       this.finish(session, running, { stopReason: sig.stopReason, turnId: sig.turnId, ...(usage === undefined ? {} : { usage }) }, false);
+      // A turn the child had queued ends without a lock boundary after it (§4.8 rule 4): the
+      // boundary came first, so the next prompt may go now (pump is a no-op until it has).
+      this.pump(session);
       return;
     }
     if (!running && session.turn.turnId === sig.turnId) {
@@ -168,6 +186,25 @@ export class PromptFlow {
     if (send && !send.accepted) send.boundaryAtSend = this.boundary(session).count;
   }
 
+  /** `turn.steerQueued` naming the running prompt's input: the child queued it (§4.8 rule 4, §5.5.2). */
+  onSteerQueued(session: SessionState, sig: SteerQueued): void {
+    const running = session.queue.running;
+    const send = running ? this.sends.get(running) : undefined;
+    if (running && send && sig.inputId === running.promptId) send.queuedInChild = true;
+  }
+
+  /**
+   * True when a `prompt_completed` is the legacy path's early "done" for an input the child only
+   * queued (§4.8 rule 4): it said so (`turn.steerQueued`), or a background-task turn is running
+   * and this prompt's own turn has not started. The prompt then ends with its own turn.
+   */
+  private waitsForOwnTurn(session: SessionState, send: SendState): boolean {
+    const running = session.queue.running;
+    if (!running || running.turnId !== undefined) return false;
+    if (!send.queuedInChild && this.backgroundTurns.has(session)) send.queuedInChild = true;
+    return send.queuedInChild;
+  }
+
   /** `state.updated prompt_completed|prompt_failed`: the child's ready boundary (§11.6). */
   onReady(session: SessionState, failed: boolean): void {
     const b = this.boundary(session);
@@ -175,6 +212,12 @@ export class PromptFlow {
     b.failed = failed;
     const running = session.queue.running;
     const send = running ? this.sends.get(running) : undefined;
+    // A prompt the child only queued behind an unlocked turn ends with that own turn, not here.
+    if (running && send && !failed && this.waitsForOwnTurn(session, send)) {
+      // The lock is free again, but the queued turn is still to run: ready for after it.
+      session.queue.markReady();
+      return;
+    }
     // Finishes a prompt that never produced turn events (§4.8 #3) or whose turn.* was missed.
     if (running && send && (send.accepted || running.turnId !== undefined)) this.finish(session, running, failed ? undefined : { stopReason: 'end_turn', ...(running.turnId ? { turnId: running.turnId } : {}) }, failed);
     session.queue.markReady();

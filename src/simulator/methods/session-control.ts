@@ -37,12 +37,31 @@ function acceptSend(sim: SimulatorCore, rt: SessionRuntime, p: z.infer<typeof Se
       rejectBeforeStart = err instanceof Error ? err.message : String(err);
     }
   }
+  if (rt.activeTurn && rt.activeTurn.origin !== 'legacy' && rejectBeforeStart === undefined) return queueBehindUnlockedTurn(sim, rt, rt.activeTurn, p);
   rt.promptLock = true;
   if (rt.persistence === 'deferred') rt.persistence = 'immediate';
   rt.info.status = 'running';
   rt.touch();
   rt.stateUpdated('prompt_started', { status: 'running' });
   void startTurn(sim, rt, { text: p.content, origin: 'legacy', lock: SEND_LOCK, ...(p.inputId ? { inputId: p.inputId } : {}), ...(p.queryId ? { queryId: p.queryId } : {}), ...(rejectBeforeStart !== undefined ? { rejectBeforeStart } : {}) });
+  return { sessionId: rt.sessionId, accepted: true, stateRevision: rt.stateRevision };
+}
+
+/**
+ * A send during a turn that does not hold the lock (a background-task or v4 turn, §4.8 rule 4):
+ * the runtime queues the input (`turn.steerQueued`, delivery `queue`), and the legacy path
+ * treats that as done — `prompt_completed` right after the ACK although the queued turn has not
+ * run. The queued turn runs after the current one, with the send's `inputId`, and ends with
+ * `turn.completed` only: it is not a lock turn, so no `state.updated` follows it.
+ */
+function queueBehindUnlockedTurn(sim: SimulatorCore, rt: SessionRuntime, running: ActiveTurn, p: z.infer<typeof SendParams>): unknown {
+  if (rt.persistence === 'deferred') rt.persistence = 'immediate';
+  rt.touch();
+  rt.stateUpdated('prompt_started', { status: 'running' });
+  const pendingInputId = newId('input');
+  rt.emit('turn.steerQueued', { pendingInputId, ...(p.inputId ? { inputId: p.inputId } : {}), input: p.content, inputPreview: p.content.slice(0, 120), inputSize: p.content.length, commandKind: 'sendText', delivery: 'queue', targetTurnId: running.turnId, queueLength: 1 }, running.turnId);
+  void startTurn(sim, rt, { text: p.content, origin: 'v4', drained: { pendingInputId, targetTurnId: running.turnId }, ...(p.inputId ? { inputId: p.inputId } : {}), ...(p.queryId ? { queryId: p.queryId } : {}) });
+  setImmediate(() => rt.stateUpdated('prompt_completed', buildSettings(rt, sim.registry, 'current')));
   return { sessionId: rt.sessionId, accepted: true, stateRevision: rt.stateRevision };
 }
 

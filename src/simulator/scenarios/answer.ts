@@ -38,5 +38,8 @@ export async function answerScenario(ctx: TurnContext): Promise<void> {
 
 /** The follow-up turn a finished background task starts (§5.5.1, inputSource background_task). */
 export async function backgroundFollowupScenario(ctx: TurnContext): Promise<void> {
+  // The model reads the task's output first: a follow-up turn long enough to send into (§4.8 rule 4).
+  await ctx.reasoning('Reading the background task output before answering.');
+  await ctx.sleep(1500);
   await ctx.say('The background task finished successfully; the build output looks clean.');
 }
