@@ -11,8 +11,13 @@ export const LIMITS = {
   httpBodyLimitBytes: 256 * 1024,
   /** Bytes queued towards one client before it is closed 4008 (slow consumer). */
   clientOutboundBudgetBytes: 4 * 1024 * 1024,
-  /** Longest line accepted on the child's stdout; a longer one faults and restarts the child. */
-  childStdoutLineBytes: 64 * 1024 * 1024,
+  /**
+   * Longest line read from the child's stdout; a longer one is skipped (its request fails), the
+   * child lives on. 256 MiB: snapshots inline images as data URLs of up to 20 MiB each (~27 MiB
+   * as base64 JSON, ZCODE-PROTOCOL §3.6), so a resumed session with a handful of screenshots
+   * passes, while the line still fits V8's ~512 MiB string limit with room to parse it.
+   */
+  childStdoutLineBytes: 256 * 1024 * 1024,
   /** Bytes queued for the child's stdin while it does not read; further requests fail fast. */
   childStdinQueueBytes: 16 * 1024 * 1024,
   /** Time the child gets to end a stopped turn before the hub ends it locally (ZCODE-PROTOCOL §11 item 7). */

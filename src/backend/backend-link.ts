@@ -334,6 +334,9 @@ export class BackendLink implements BackendPort {
     const gen: Generation = { epoch, transport, peer, router, exited: false, intentional: false };
     transport.onmessage = (message, receivedAt) => peer.handle(message, receivedAt);
     transport.onerror = (err) => log.warn({ err: err.message }, 'backend transport problem');
+    transport.onoversize = ({ bytes, id }) => {
+      if (id !== undefined) peer.failOne(id, 'too_large', `The agent's answer was ${bytes} bytes, over the hub's ${this.options.limits.childStdoutLineBytes}-byte line limit`);
+    };
     transport.onclose = (info) => this.onExit(gen, info);
     this.current = gen;
     this.setStatus({ state: phase, pid: undefined, nextRetryMs: undefined });

@@ -6,7 +6,7 @@ import { BACKEND_BOUNDS } from './bounds.js';
 import { LIMITS } from '../limits.js';
 import { parseEnvelope, type OutgoingMessage } from './envelope.js';
 import { depthMessage } from '../json-depth.js';
-import { encodeLine, NdjsonDecoder, type FrameEvent } from './ndjson.js';
+import { encodeLine, NdjsonDecoder, oversizeResponseId, type FrameEvent } from './ndjson.js';
 import { LogBudget } from './rate-limit.js';
 import { LineRing, LineSplitter } from './stderr-ring.js';
 import type { Transport, TransportCloseInfo } from './transport.js';
@@ -44,6 +44,7 @@ export class ChildTransport implements Transport {
   onmessage?: Transport['onmessage'];
   onclose?: Transport['onclose'];
   onerror?: Transport['onerror'];
+  onoversize?: Transport['onoversize'];
 
   private child?: ChildProcess;
   private readonly decoder: NdjsonDecoder;
@@ -243,10 +244,11 @@ export class ChildTransport implements Transport {
         this.junk('invalid-utf8', event.bytes, 'the line is not valid UTF-8');
         return;
       case 'oversize': {
-        const reason = `stdout line over ${this.options.maxLineBytes} bytes`;
-        this.options.logger.error({ bytes: event.bytes, limit: this.options.maxLineBytes }, 'backend wrote an oversize line; restarting it');
-        this.onerror?.(new Error(reason));
-        this.abort(reason);
+        // Skipped, not fatal: killing the child would end every session for one big answer.
+        const id = oversizeResponseId(event.head, event.tail);
+        this.junkCount++;
+        this.options.logger.error({ bytes: event.bytes, limit: this.options.maxLineBytes, ...(id === undefined ? {} : { id }) }, 'backend wrote a line over the line cap; skipped it');
+        this.onoversize?.({ bytes: event.bytes, ...(id === undefined ? {} : { id }) });
         return;
       }
     }

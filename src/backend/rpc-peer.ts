@@ -106,6 +106,16 @@ export class RpcPeer {
     }
   }
 
+  /** Rejects one pending request (its answer could not be read, e.g. a skipped oversize line). */
+  failOne(id: string | number, kind: BackendFailureKind, message: string): void {
+    const key = idKey(id);
+    const p = this.pending.get(key);
+    if (!p) return;
+    clearTimeout(p.timer);
+    this.pending.delete(key);
+    p.reject(new BackendFailure(kind, p.method, message));
+  }
+
   private settle(message: Extract<IncomingMessage, { kind: 'response' | 'error' }>): void {
     const key = idKey(message.id);
     const p = this.pending.get(key);

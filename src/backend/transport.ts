@@ -28,4 +28,6 @@ export interface Transport {
   onclose?: (info: TransportCloseInfo) => void;
   /** Non-fatal problems worth a log line. */
   onerror?: (error: Error) => void;
+  /** A line over the line cap was skipped; `id` when it was the answer to one of our requests. */
+  onoversize?: (info: { bytes: number; id?: string | number }) => void;
 }

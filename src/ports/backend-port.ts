@@ -71,7 +71,7 @@ export class BackendRpcError extends Error {
 }
 
 /** Local failures: the child is gone, did not answer in time, or cannot take more input. */
-export type BackendFailureKind = 'gone' | 'timeout' | 'overloaded' | 'not_running' | 'closed';
+export type BackendFailureKind = 'gone' | 'timeout' | 'overloaded' | 'not_running' | 'closed' | 'too_large';
 
 export class BackendFailure extends Error {
   readonly kind: BackendFailureKind;

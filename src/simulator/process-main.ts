@@ -32,6 +32,7 @@ export function runSimulator(run: RunSimulatorOptions): Promise<void> {
   const watcher = startProviderWatcher(sim, process.env['ZCODE_PERSONAL_PROVIDER_CONFIG_FILE']);
   const flood = options.floodStderr ? startStderrFlood(run.errorOutput) : undefined;
   let firstRequest = true;
+  let oversizeWritten = false;
   let reader: LineReader | undefined;
   const neverAnswer = new Set(options.neverAnswer);
   const connection = new Connection(buildMethodTable(sim), write, sim.reverse, log, {
@@ -39,11 +40,15 @@ export function runSimulator(run: RunSimulatorOptions): Promise<void> {
     onRequest: (req) => {
       if (firstRequest) {
         firstRequest = false;
-        if (options.oversizeLine !== undefined) writeOversizeLine(run.output, options.oversizeLine);
         if (options.stopReadingStdin) {
           log.warn('fault --stop-reading-stdin: no longer reading stdin');
           reader?.stop();
         }
+      }
+      // After the liveness probe, so a host is ready before its first real answer is glued to it.
+      if (!oversizeWritten && options.oversizeLine !== undefined && req.method !== 'runtime/capabilities') {
+        oversizeWritten = true;
+        writeOversizeLine(run.output, options.oversizeLine);
       }
       return !neverAnswer.has(req.method);
     },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { NdjsonDecoder, encodeLine, type FrameEvent } from '../../src/backend/ndjson.js';
+import { NdjsonDecoder, OVERSIZE_EDGE_BYTES, encodeLine, oversizeResponseId, type FrameEvent } from '../../src/backend/ndjson.js';
 
 function feed(decoder: NdjsonDecoder, ...chunks: (string | Buffer)[]): FrameEvent[] {
   const out: FrameEvent[] = [];
@@ -32,18 +32,35 @@ describe('ndjson framing [CHD-03]', () => {
     expect(out).toEqual([{ kind: 'line', text: '{"a":' }]);
   });
 
-  it('accepts a line of exactly the cap and faults on cap + 1 [CHD-03]', () => {
+  it('accepts a line of exactly the cap and skips one of cap + 1 [CHD-03]', () => {
     const line = `"${'x'.repeat(8)}"`; // 10 bytes
     expect(feed(new NdjsonDecoder(10), `${line}\n`)).toEqual([{ kind: 'line', text: line }]);
-    expect(feed(new NdjsonDecoder(9), `${line}\n`)).toEqual([{ kind: 'oversize', bytes: 10 }]);
+    expect(feed(new NdjsonDecoder(9), `${line}\n`)).toEqual([{ kind: 'oversize', bytes: 10, head: line, tail: line }]);
   });
 
-  it('faults on an unterminated line as soon as it passes the cap, without buffering more [CHD-03]', () => {
+  it('skips an oversize line without buffering it and reads the lines after it [CHD-03]', () => {
     const d = new NdjsonDecoder(100);
-    const events = feed(d, 'x'.repeat(60), 'x'.repeat(60), 'more\n{"after":1}\n');
-    expect(events).toEqual([{ kind: 'oversize', bytes: 120 }]);
-    expect(d.isFaulted).toBe(true);
+    const head = '{"id":7,"result":{"big":"';
+    const events = feed(d, head + 'x'.repeat(60), 'x'.repeat(600));
+    expect(d.isSkipping).toBe(true);
     expect(d.bufferedBytes).toBe(0);
+    events.push(...feed(d, 'x"}}\n{"after":1}\n'));
+    expect(events).toHaveLength(2);
+    expect(events[0]).toMatchObject({ kind: 'oversize', bytes: head.length + 664 });
+    const skipped = events[0] as Extract<FrameEvent, { kind: 'oversize' }>;
+    expect(skipped.head.startsWith(head)).toBe(true);
+    expect(skipped.head.length).toBe(OVERSIZE_EDGE_BYTES);
+    expect(skipped.tail.endsWith('x"}}')).toBe(true);
+    expect(oversizeResponseId(skipped.head, skipped.tail)).toBe(7);
+    expect(events[1]).toEqual({ kind: 'line', text: '{"after":1}' });
+  });
+
+  it('finds the id of a skipped answer at either end, and none for other messages', () => {
+    expect(oversizeResponseId('{"id":"a-1","result":{"x', 'y"}}')).toBe('a-1');
+    expect(oversizeResponseId('{"error":{"code":-32603,"message":"', '"},"id":12}')).toBe(12);
+    expect(oversizeResponseId('{"result":{"messages":[', '}]},"id":3}')).toBe(3);
+    expect(oversizeResponseId('{"method":"session/event","params":{"', '"id":"x"}}')).toBeUndefined();
+    expect(oversizeResponseId('{"id":"server-4","method":"interaction/requestPermission","params":{', '}}')).toBeUndefined();
   });
 
   it('reports invalid UTF-8 per line and keeps going [CHD-03]', () => {

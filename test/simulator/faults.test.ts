@@ -43,9 +43,9 @@ describe('fault switches', () => {
     await sim.close();
   });
 
-  it('--oversize-line writes one huge line without a newline on the first request', async () => {
+  it('--oversize-line writes one huge line without a newline on the first request after the probe', async () => {
     const sim = await SimClient.start({ args: ['--oversize-line', '2000000'], noProbe: true });
-    sim.send({ id: 1, method: 'runtime/capabilities' });
+    sim.send({ id: 1, method: 'session/list' });
     // the response is glued to the end of the huge line, which is the first newline on stdout
     await expect.poll(() => sim.rawLines.length, { timeout: 10_000 }).toBeGreaterThan(0);
     expect(sim.rawLines[0]!.length).toBeGreaterThan(2_000_000);

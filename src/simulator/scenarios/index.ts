@@ -8,6 +8,7 @@ import { failScenario } from './fail.js';
 import { permissionScenario } from './permission.js';
 import { planScenario } from './plan.js';
 import { questionScenario } from './question.js';
+import { screenshotScenario } from './screenshot.js';
 import type { Behaviour } from './select.js';
 import { slowScenario } from './slow.js';
 import { subagentScenario } from './subagent.js';
@@ -30,6 +31,8 @@ export async function runBehaviour(b: Behaviour, ctx: TurnContext): Promise<void
       return failScenario(ctx);
     case 'edit':
       return editScenario(ctx);
+    case 'screenshot':
+      return screenshotScenario(ctx);
     case 'slow':
       return slowScenario(ctx);
     case 'todo':
