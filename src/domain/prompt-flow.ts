@@ -16,6 +16,7 @@ import type { ClientPort } from './client-port.js';
 import { toHubError } from '../backend-errors.js';
 import type { HubCore } from './hub-core.js';
 import { promptPreview, type PromptResult, type QueuedPrompt } from './prompt-queue.js';
+import { toSendParams } from './send-params.js';
 import type { SessionState } from './session-state.js';
 import { commandAckSchema } from './snapshot-schema.js';
 import { StopWatchdog, type StopTarget } from './stop-watchdog.js';
@@ -388,34 +389,4 @@ function failureOf(error: ErrorDetail | undefined): EndMarker['error'] {
     ...(error?.code === undefined ? {} : { code: error.code }),
     ...(error?.type === undefined ? {} : { type: error.type }),
   };
-}
-
-/** ACP prompt blocks → `session/send` params (§4.8): text joined, images as attachments. */
-export function toSendParams(sessionId: string, prompt: QueuedPrompt): Record<string, unknown> {
-  const texts: string[] = [];
-  const attachments: Array<Record<string, unknown>> = [];
-  for (const block of prompt.content) {
-    switch (block.type) {
-      case 'text':
-        texts.push(block.text);
-        break;
-      case 'image':
-        attachments.push({ kind: 'image', mimeType: block.mimeType, dataBase64: block.data });
-        break;
-      case 'resource_link':
-        texts.push(block.uri);
-        break;
-      case 'resource': {
-        const r = block.resource;
-        texts.push('text' in r ? r.text : r.uri);
-        break;
-      }
-      case 'audio':
-        attachments.push({ kind: 'audio', mimeType: block.mimeType, dataBase64: block.data });
-        break;
-      default:
-        break;
-    }
-  }
-  return { sessionId, content: texts.join('\n\n'), inputId: prompt.promptId, ...(attachments.length > 0 ? { attachments } : {}) };
 }
