@@ -32,6 +32,8 @@ export const LIMITS = {
   journalMaxBytes: 32 * 1024 * 1024,
   /** Updates replayed by a full session/load without `_meta.zcode.limit`. */
   replayMaxMessages: 2_000,
+  /** Sub-agents whose tool calls a history replay nests under their Agent card (one `session/messages` each); past it the Agent card shows alone. */
+  replaySubagentsMax: 20,
   /** Time a socket may stay unauthenticated. */
   preAuthDeadlineMs: 10_000,
   /** Bytes an unauthenticated socket may send. */

@@ -83,7 +83,8 @@ export function toolPartToUpdates(part: MessagePart): SessionUpdate[] {
     {
       sessionUpdate: 'tool_call',
       toolCallId,
-      title: typeof state.title === 'string' && state.title.length > 0 && !terminal ? state.title : toolTitle(toolName, input),
+      // A stored title that is only the tool's name says less than the live one (`Glob src/**/*.ts`).
+      title: typeof state.title === 'string' && state.title.length > 0 && state.title !== toolName && !terminal ? state.title : toolTitle(toolName, input),
       kind: toolKind(toolName),
       status,
       name: toolName,

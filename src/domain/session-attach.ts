@@ -10,6 +10,7 @@
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import { encodeHistoryCursor, pageBefore, tailByTurns, type HistoryPage } from '../acp/history-page.js';
 import { parseMessages, type MessageWithParts } from '../acp/message-schema.js';
+import { nestSubagentHistory } from '../acp/subagent-history.js';
 import { messagesToUpdates } from '../acp/translate-history.js';
 import type { Attachment } from './broadcast.js';
 import type { ClientPort } from './client-port.js';
@@ -18,6 +19,7 @@ import { toHubError } from '../backend-errors.js';
 import type { HubCore } from './hub-core.js';
 import type { SessionState } from './session-state.js';
 import { messagesResultSchema } from './snapshot-schema.js';
+import { subagentsOfPage } from './subagent-replay.js';
 
 /** What the client learns about its replay (`result._meta.zcode.replayMeta`). */
 export interface ReplayMeta {
@@ -96,7 +98,7 @@ export class SessionAttach {
   async loadEarlier(session: SessionState, cursor: string, limit: number | undefined): Promise<{ updates: SessionUpdate[]; cursor?: string; hasMore: boolean }> {
     const messages = await this.fetchMessages(session, this.core.config.limits.replayMaxMessages);
     const page = pageBefore(session.sessionId, messages, cursor, limit ?? this.core.config.limits.replayMaxMessages);
-    return { updates: messagesToUpdates(page.messages), ...(page.cursor === undefined ? {} : { cursor: page.cursor }), hasMore: page.hasMore };
+    return { updates: await this.historyUpdates(session, page.messages), ...(page.cursor === undefined ? {} : { cursor: page.cursor }), hasMore: page.hasMore };
   }
 
   private async replay(attachment: Attachment, session: SessionState, p: AttachOptions): Promise<ReplayMeta> {
@@ -123,7 +125,7 @@ export class SessionAttach {
     const fetchLimit = Math.min(max, limitN * 4 + 16);
     const messages = await this.fetchMessages(session, fetchLimit);
     const page = completePage(session.sessionId, tailByTurns(session.sessionId, messages, limitN), messages.length >= fetchLimit);
-    const updates = messagesToUpdates(page.messages);
+    const updates = await this.historyUpdates(session, page.messages);
     const epoch = session.journal.epoch;
     for (const update of updates) {
       // History frames carry no seq: they are not journal positions (the result's seq is).
@@ -131,6 +133,13 @@ export class SessionAttach {
       this.core.broadcaster.sendNow(attachment.client, frame);
     }
     return { recovered: true, replayed: updates.length, hasMore: page.hasMore, ...(page.cursor === undefined ? {} : { cursor: page.cursor }) };
+  }
+
+  /** A page of history as ACP updates, sub-agents' tool cards nested under their Agent card. */
+  private async historyUpdates(session: SessionState, page: MessageWithParts[]): Promise<SessionUpdate[]> {
+    const limits = this.core.config.limits;
+    const children = await subagentsOfPage(session.sessionId, page, { backend: this.core.backend, logger: this.core.logger, maxSubagents: limits.replaySubagentsMax, maxMessages: limits.replayMaxMessages });
+    return nestSubagentHistory(messagesToUpdates(page), children);
   }
 
   private async fetchMessages(session: SessionState, limit: number): Promise<MessageWithParts[]> {

@@ -59,3 +59,51 @@ describe('ACP: sub-agent tool calls', () => {
     for (const call of childCalls) expect(at((u) => u.sessionUpdate === 'tool_call_update' && u.toolCallId === call.toolCallId && u.status === 'completed')).toBeLessThan(agentDone);
   });
 });
+
+/** The updates a fresh client gets from `session/load` of `sessionId` (history replay). */
+async function loaded(h: HubHarness, sessionId: string): Promise<Update[]> {
+  const joiner = await h.initializedClient({ name: 'late joiner' });
+  await joiner.request('session/load', { sessionId, cwd: h.workspace, mcpServers: [] });
+  return joiner
+    .notifications<{ sessionId: string; update: Update }>('session/update')
+    .filter((n) => n.sessionId === sessionId)
+    .map((n) => n.update);
+}
+
+async function subagentTurns(h: HubHarness, n: number): Promise<string> {
+  const c = await h.initializedClient({ name: 'asker' });
+  const { sessionId } = await c.request<{ sessionId: string }>('session/new', { cwd: h.workspace, mcpServers: [] });
+  for (let i = 0; i < n; i++) await c.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: `Ask a subagent to survey the project (${i + 1})` }] });
+  return sessionId;
+}
+
+describe('ACP: sub-agents in a history replay', () => {
+  it('session/load replays the sub-agent’s tool calls, tagged, right after the Agent card that spawned them', async () => {
+    const sessionId = await subagentTurns(hub, 1);
+    const updates = await loaded(hub, sessionId);
+    const agentAt = updates.findIndex((u) => u.sessionUpdate === 'tool_call' && u._meta?.claudeCode?.toolName === 'Agent');
+    expect(agentAt).toBeGreaterThanOrEqual(0);
+    const parentToolCallId = updates[agentAt]!.toolCallId!;
+    const children = updates.filter((u) => u.sessionUpdate === 'tool_call' && u._meta?.zcode?.subagent !== undefined);
+    expect(children.map((u) => u._meta?.claudeCode?.toolName)).toEqual(['Glob', 'Read']);
+    for (const c of children) {
+      expect(c._meta!.zcode!.subagent).toEqual({ parentToolCallId, childSessionId: expect.stringMatching(/^sess_subagent_/), agentId: expect.any(String), agentType: 'Explore' });
+      expect(c.status).toBe('completed');
+    }
+    expect(updates.indexOf(children[0]!)).toBe(agentAt + 1);
+  });
+
+  it('nests at most replaySubagentsMax sub-agents per replayed page; the others show their Agent card alone', async () => {
+    const small = await startHub({ simArgs: ['--turn-delay-scale', '0.2'], limits: { replaySubagentsMax: 1 } });
+    try {
+      const sessionId = await subagentTurns(small, 2);
+      const updates = await loaded(small, sessionId);
+      expect(updates.filter((u) => u.sessionUpdate === 'tool_call' && u._meta?.claudeCode?.toolName === 'Agent')).toHaveLength(2);
+      const children = updates.filter((u) => u.sessionUpdate === 'tool_call' && u._meta?.zcode?.subagent !== undefined);
+      expect(children).toHaveLength(2);
+      expect(new Set(children.map((c) => c._meta!.zcode!.subagent!['parentToolCallId'])).size).toBe(1);
+    } finally {
+      await small.close();
+    }
+  });
+});
