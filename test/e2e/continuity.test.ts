@@ -39,6 +39,16 @@ async function itemKinds(page: Page): Promise<string[]> {
   return page.getByTestId('messages').evaluate((el) => [...el.children].map((c) => c.getAttribute('data-testid') ?? '').filter((k) => k !== ''));
 }
 
+/** Titles of the tool cards nested in a sub-agent group of a top-level card. */
+function nestedTitles(page: Page): () => Promise<string[]> {
+  return () => page.getByTestId('messages').locator(':scope > [data-testid=tool-card]').getByTestId('subagent-group').getByTestId('tool-card').locator('.tool-title').allTextContents();
+}
+
+/** Titles of the top-level tool cards. */
+function topTitles(page: Page): Promise<string[]> {
+  return page.getByTestId('messages').locator(':scope > [data-testid=tool-card] > details > summary .tool-title').allTextContents();
+}
+
 describe('phone web app: continuity across reloads', () => {
   it('keeps Stop and the queued-prompt chip after a reload mid-turn; the queued prompt does not split the answer', async () => {
     // The slow answer streams for ~20 s: room for a queued prompt and a reload.
@@ -77,6 +87,24 @@ describe('phone web app: continuity across reloads', () => {
     expect((await answer.first().textContent()) ?? '').toMatch(/Step 100 of a long answer\.\s*$/);
     await page.getByTestId('stop-button').click();
     await waitIdle(page);
+    expect(phone.errors).toEqual([]);
+  });
+
+  it('keeps a sub-agent’s cards inside the Agent card after a reload', async () => {
+    const { hub, phone } = await hubAt(0.4);
+    const { page } = phone;
+    await newSession(page, hub);
+    await sendPrompt(page, 'Ask a subagent to survey the project');
+    await page.getByTestId('user-message').filter({ hasText: 'survey the project' }).waitFor();
+    await waitIdle(page);
+    await expect.poll(nestedTitles(page)).toEqual([expect.stringMatching(/^Glob /), expect.stringMatching(/^Read /)]);
+
+    // The reload rebuilds the chat from history: the sub-agent's calls are nested the same way.
+    await page.reload();
+    await page.getByTestId('prompt-input').waitFor();
+    await expect.poll(nestedTitles(page)).toEqual([expect.stringMatching(/^Glob /), expect.stringMatching(/^Read /)]);
+    expect(await topTitles(page)).not.toContainEqual(expect.stringMatching(/^(Glob|Read) /));
+    await shoot(page, 'subagent-after-reload');
     expect(phone.errors).toEqual([]);
   });
 });
