@@ -134,14 +134,38 @@ export function elicitationAnswerToZcode(record: QuestionInteraction | PlanAppro
     }
     case 'elicitation': {
       if (action === 'decline') return { type: 'answer', result: { action: 'decline' }, outcome: 'declined' };
-      // The MCP server's own schema was forwarded: its content goes back verbatim.
-      if (record.requestedSchema !== undefined) return { type: 'answer', result: { action: 'accept', content }, outcome: 'answered' };
+      // The MCP server's own schema was forwarded: its field-keyed content is re-keyed the way the server reads it.
+      if (record.requestedSchema !== undefined) return { type: 'answer', result: { action: 'accept', content: schemaContentToZcode(record, content) }, outcome: 'answered' };
       const a = answersFromForm(record.questions, content);
       return 'reason' in a ? invalid(a.reason) : { type: 'answer', result: { action: 'accept', content: { answers: a.answers } }, outcome: 'answered' };
     }
     default:
       return assertNever(record, 'form interaction');
   }
+}
+
+/**
+ * A form filled against the MCP server's `requestedSchema` (keyed by field) → the content the
+ * server reads (§6.3): it takes answers only from `answers[<question text>]`, `answer_<i>` or
+ * `answer`, never by field name, so field-keyed content would reach the MCP server as `{}`. The
+ * server derives one question per schema property, in order; a question whose `header` is the
+ * field name wins over the position. Values become strings (arrays: strings each).
+ */
+export function schemaContentToZcode(record: ElicitationInteraction, content: Record<string, unknown>): Record<string, unknown> {
+  const properties = record.requestedSchema?.['properties'];
+  const fields = properties !== null && typeof properties === 'object' ? Object.keys(properties) : Object.keys(content);
+  const answers: Record<string, string | string[]> = {};
+  const indexed: Record<string, string | string[]> = {};
+  fields.forEach((field, i) => {
+    const v = content[field];
+    if (v === undefined || v === null) return;
+    const text = Array.isArray(v) ? v.map((x) => String(x)) : typeof v === 'object' ? JSON.stringify(v) : String(v);
+    const question = record.questions.find((q) => q.header === field) ?? record.questions[i];
+    const index = question === undefined ? i : record.questions.indexOf(question);
+    if (question !== undefined) answers[question.question] = text;
+    indexed[`answer_${index}`] = text;
+  });
+  return { answers, ...indexed };
 }
 
 /**
@@ -209,7 +233,7 @@ export function restAnswerToZcode(record: InteractionRecord, body: unknown): Zco
     case 'question':
     case 'elicitation': {
       if ('decline' in b) return { type: 'answer', result: { action: 'decline' }, outcome: 'declined' };
-      if ('content' in b && record.kind === 'elicitation') return { type: 'answer', result: { action: 'accept', content: b.content }, outcome: 'answered' };
+      if ('content' in b && record.kind === 'elicitation') return { type: 'answer', result: { action: 'accept', content: schemaContentToZcode(record, b.content) }, outcome: 'answered' };
       if (!('answers' in b)) return invalid('A question is answered with {answers} or {decline:true}');
       const a = restAnswers(record.questions, b.answers);
       return 'reason' in a ? invalid(a.reason) : { type: 'answer', result: { action: 'accept', content: { answers: a.answers } }, outcome: 'answered' };

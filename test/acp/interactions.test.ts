@@ -204,7 +204,7 @@ describe('[APR-07] answers → the exact ZCode result shapes of §6.2/§6.3', ()
     expect(permissionAnswerToZcode(plan, { outcome: { outcome: 'selected', optionId: 'reject' } })).toMatchObject({ outcome: 'rejected', result: { action: 'decline' } });
   });
 
-  it('MCP elicitation with a forwarded schema returns the content verbatim', () => {
+  it('MCP elicitation with a forwarded schema: the form goes out as is, the field-keyed answer comes back keyed the way the server reads it (§6.3)', () => {
     const mcp = classifyInteraction('interaction/requestUserInput', {
       requestId: 'mcp_1',
       sessionId: 's',
@@ -213,7 +213,25 @@ describe('[APR-07] answers → the exact ZCode result shapes of §6.2/§6.3', ()
     });
     if (mcp.kind !== 'elicitation') throw new Error('kind');
     expect(toElicitationForm(mcp)).toMatchObject({ requestedSchema: { properties: { repo: { type: 'string' } } } });
-    expect(elicitationAnswerToZcode(mcp, { action: 'accept', content: { repo: 'zcode-hub' } })).toMatchObject({ result: { action: 'accept', content: { repo: 'zcode-hub' } } });
+    // No derived questions: by position only.
+    expect(elicitationAnswerToZcode(mcp, { action: 'accept', content: { repo: 'zcode-hub' } })).toMatchObject({ result: { action: 'accept', content: { answers: {}, answer_0: 'zcode-hub' } } });
+    const withQuestions = classifyInteraction('interaction/requestUserInput', {
+      requestId: 'mcp_2',
+      sessionId: 's',
+      toolName: 'mcp_elicitation',
+      questions: [
+        { question: 'Which branch?', header: 'branch', options: [{ value: 'main', label: 'main' }] },
+        { question: 'Which repository?', header: 'repo', options: [{ value: 'a', label: 'a' }] },
+      ],
+      schema: { requestedSchema: { type: 'object', properties: { repo: { type: 'string' }, branch: { type: 'string' }, force: { type: 'boolean' } } } },
+    });
+    if (withQuestions.kind !== 'elicitation') throw new Error('kind');
+    // Matched by header first, then by position; values as strings.
+    expect(elicitationAnswerToZcode(withQuestions, { action: 'accept', content: { repo: 'hub', branch: 'dev', force: true } })).toEqual({
+      type: 'answer',
+      outcome: 'answered',
+      result: { action: 'accept', content: { answers: { 'Which repository?': 'hub', 'Which branch?': 'dev' }, answer_1: 'hub', answer_0: 'dev', answer_2: 'true' } },
+    });
   });
 });
 

@@ -5,6 +5,7 @@ import { backgroundScenario } from './background.js';
 import { benchScenario } from './bench.js';
 import { editScenario } from './edit.js';
 import { failScenario } from './fail.js';
+import { mcpFormScenario } from './mcp-form.js';
 import { permissionScenario } from './permission.js';
 import { planScenario } from './plan.js';
 import { questionScenario } from './question.js';
@@ -33,6 +34,8 @@ export async function runBehaviour(b: Behaviour, ctx: TurnContext): Promise<void
       return editScenario(ctx);
     case 'screenshot':
       return screenshotScenario(ctx);
+    case 'deploy':
+      return mcpFormScenario(ctx);
     case 'slow':
       return slowScenario(ctx);
     case 'todo':
