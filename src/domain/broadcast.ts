@@ -15,9 +15,14 @@ export interface BroadcastStats {
 }
 
 /** One client attached to one session. */
+/** Multi-client draft roles (ACP RFD "Multi-Client Session Attach"): controller = operate, observer = view. */
+export type AttachRole = 'controller' | 'observer';
+
 export interface Attachment {
   client: ClientPort;
   sessionId: string;
+  /** Asked for at attach; `observer` caps an operate token to reading this session. Unset: by scope. */
+  role?: AttachRole;
   /** True while a replay is being sent; live frames are buffered meanwhile. */
   replaying: boolean;
   buffer: Frame[];

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
-import type { Identity } from '../auth/identity.js';
+import { scopeAllows, type Identity } from '../auth/identity.js';
 import type { HubConfig } from '../config/schema.js';
 import { turnEndedUpdate } from '../acp/turn-ended.js';
 import type { BackendPort } from '../ports/backend-port.js';
@@ -271,9 +271,14 @@ export class HubCore {
   publishPresence(session: SessionState): void {
     this.notifySession(session, '_zcode/presence', {
       sessionId: session.sessionId,
-      clients: [...session.attachments.values()].map((a) => ({ clientId: a.client.clientId, name: a.client.displayName, scope: a.client.identity.scope, profile: a.client.profile })),
+      clients: this.presenceList(session),
     });
   }
+  /** Who is attached to a session, with the multi-client draft role each one holds. */
+  presenceList(session: SessionState): Array<{ clientId: string; name: string; scope: string; profile: string; role: 'controller' | 'observer' }> {
+    return [...session.attachments.values()].map((a) => ({ clientId: a.client.clientId, name: a.client.displayName, scope: a.client.identity.scope, profile: a.client.profile, role: a.role ?? (scopeAllows(a.client.identity.scope, 'operate') ? 'controller' : 'observer') }));
+  }
+
 
   /** The `_zcode/session_state` shape. */
   sessionSummary(session: SessionState): SessionStateSummary {

@@ -18,6 +18,7 @@ import type { InteractionView } from './interactions.js';
 import { PromptFlow } from './prompt-flow.js';
 import type { PromptResult } from './prompt-queue.js';
 import { SessionAttach, type ReplayMeta } from './session-attach.js';
+import type { AttachRole } from './broadcast.js';
 import { deleteSession } from './session-delete.js';
 import { SessionOpener, parseSnapshot } from './session-open.js';
 import type { SessionState } from './session-state.js';
@@ -180,11 +181,11 @@ export class Hub {
    * sent before this resolves; live frames meanwhile follow the replay; the caller calls
    * deliverPending() once the result is written.
    */
-  async loadSession(client: ClientPort, sessionId: string, p: { afterSeq?: number; epoch?: string; limit?: number; history: boolean }): Promise<SessionOpened & { replayMeta: ReplayMeta }> {
+  async loadSession(client: ClientPort, sessionId: string, p: { afterSeq?: number; epoch?: string; limit?: number; history: boolean; role?: AttachRole }): Promise<SessionOpened & { replayMeta: ReplayMeta; clients: ReturnType<HubCore['presenceList']> }> {
     const session = await this.opener.open(sessionId);
     if (p.history) session.retiredFromDiscovery = false;
     const replayMeta = await this.attacher.attach(client, session, p);
-    return { ...this.opened(session), replayMeta: { ...replayMeta, turnActive: session.turn.active } };
+    return { ...this.opened(session), replayMeta: { ...replayMeta, turnActive: session.turn.active }, clients: this.core.presenceList(session) };
   }
 
   /**
@@ -196,6 +197,7 @@ export class Hub {
     if (session) this.attacher.deliverPending(client, session);
   }
 
+
   /** `session/close`: detaches this client only. */
   detach(client: ClientPort, sessionId: string): void {
     const session = this.core.findSession(sessionId);
@@ -204,7 +206,7 @@ export class Hub {
 
   /** `session/prompt`: queued FIFO; resolves at the end of this prompt's own turn. */
   async prompt(client: ClientPort, sessionId: string, prompt: ContentBlock[]): Promise<PromptResult & { queuedBehind: number }> {
-    this.requireOperate(client.identity);
+    this.requireController(client, sessionId);
     // A crash loop needs an admin: say so now rather than queue behind a child that will not come.
     if (this.core.backend.status().state === 'failed') this.prompts.refuseWhileFailed();
     const session = await this.opener.open(sessionId);
@@ -214,7 +216,7 @@ export class Hub {
 
   /** `session/cancel`: stops the turn; pending interactions → cancelled; the caller's queued prompts → cancelled. */
   async cancel(client: ClientPort, sessionId: string): Promise<void> {
-    this.requireOperate(client.identity);
+    this.requireController(client, sessionId);
     await this.prompts.cancel(client, this.core.session(sessionId));
   }
 
@@ -225,7 +227,7 @@ export class Hub {
 
   /** `session/set_config_option` for model, mode or thought level; returns the new options. */
   async setConfigOption(client: ClientPort, sessionId: string, configId: 'model' | 'mode' | 'thought_level', value: string, thoughtLevel?: string): Promise<SessionConfigOption[]> {
-    this.requireOperate(client.identity);
+    this.requireController(client, sessionId);
     const session = await this.opener.open(sessionId);
     const [method, params] = settingRequest(session, configId, value, thoughtLevel);
     let raw: unknown;
@@ -335,7 +337,6 @@ export class Hub {
 
   /** `session/delete` (session-delete.ts): gone from the agent's store and from every client's list. */
   async deleteSession(sessionId: string, by: { identity: Identity; clientId?: string; name?: string }): Promise<void> {
-    this.requireOperate(by.identity);
     await deleteSession(this.core, { open: (id) => this.opener.open(id), cancelInteractions: (s, who) => this.interactionFlow.cancelSession(s, who) }, sessionId, by);
   }
 
@@ -370,6 +371,12 @@ export class Hub {
 
   private requireOperate(identity: Identity): void {
     if (!scopeAllows(identity.scope, 'operate')) throw new HubError('HUB_ERR_FORBIDDEN');
+  }
+
+  /** `operate` scope, and not attached to this session as an observer (multi-client draft roles). */
+  private requireController(client: ClientPort, sessionId: string): void {
+    if (this.core.findSession(sessionId)?.attachments.get(client.clientId)?.role === 'observer') throw new HubError('HUB_ERR_FORBIDDEN', 'Attached to this session as an observer');
+    this.requireOperate(client.identity);
   }
 }
 

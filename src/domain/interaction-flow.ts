@@ -154,8 +154,8 @@ export class InteractionFlow {
     if (!client.open) return;
     record.sentTo.add(client.clientId);
     const session = this.core.findSession(record.view.sessionId);
-    if (!scopeAllows(client.identity.scope, 'operate')) {
-      // Viewers see it, read-only (HUB-DESIGN §4.5).
+    if (!scopeAllows(client.identity.scope, 'operate') || session?.attachments.get(client.clientId)?.role === 'observer') {
+      // Viewers and observers see it, read-only (HUB-DESIGN §4.5).
       this.core.broadcaster.sendNow(client, this.core.broadcaster.serialize('_zcode/interaction_opened', { sessionId: record.view.sessionId, interaction: record.view }));
       return;
     }
@@ -194,6 +194,17 @@ export class InteractionFlow {
       ...(v.outcome === undefined ? {} : { outcome: v.outcome }),
       ...(v.resolvedBy === undefined ? {} : { resolvedBy: v.resolvedBy }),
     });
+    // The multi-client draft's name for the same fact (ACP RFD "Multi-Client Session Attach").
+    if (v.kind === 'permission') {
+      this.core.notifySession(session, '_session/permission_resolved', {
+        sessionId: v.sessionId,
+        interactionId: v.interactionId,
+        state: v.state,
+        ...(v.toolCallId === undefined ? {} : { toolCallId: v.toolCallId }),
+        ...(v.state === 'resolved' && typeof v.outcome === 'string' ? { chosenOptionId: v.outcome } : {}),
+        ...(v.resolvedBy === undefined ? {} : { resolvedBy: v.resolvedBy }),
+      });
+    }
     this.core.notifyProfiles(session, { type: 'interaction_settled', sessionId: v.sessionId, kind: v.kind, ...(v.toolCallId === undefined ? {} : { toolCallId: v.toolCallId }) });
     session.turn.inputSettled(this.core.interactions.pendingCount(session.sessionId), session.queue.running !== undefined);
   }

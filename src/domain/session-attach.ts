@@ -12,7 +12,7 @@ import { encodeHistoryCursor, pageBefore, tailByTurns, type HistoryPage } from '
 import { parseMessages, type MessageWithParts } from '../acp/message-schema.js';
 import { nestSubagentHistory } from '../acp/subagent-history.js';
 import { messagesToUpdates } from '../acp/translate-history.js';
-import type { Attachment } from './broadcast.js';
+import type { Attachment, AttachRole } from './broadcast.js';
 import type { ClientPort } from './client-port.js';
 import { Frame } from './frame.js';
 import { toHubError } from '../backend-errors.js';
@@ -37,6 +37,8 @@ export interface AttachOptions {
   limit?: number;
   /** `session/load` (true) replays history; `session/resume` (false) only fills a gap. */
   history: boolean;
+  /** Multi-client draft role for this attachment (broadcast.ts). */
+  role?: AttachRole;
 }
 
 /** Hooks into the interaction flow (re-send after replay). */
@@ -54,7 +56,8 @@ export class SessionAttach {
   /** Attaches `client` to `session`, replays, goes live; resolves with the replay facts. */
   async attach(client: ClientPort, session: SessionState, p: AttachOptions): Promise<ReplayMeta> {
     const previous = session.attachments.get(client.clientId);
-    const attachment: Attachment = { client, sessionId: session.sessionId, replaying: true, buffer: previous?.buffer ?? [], attachedAt: Date.now() };
+    const role = p.role ?? previous?.role;
+    const attachment: Attachment = { client, sessionId: session.sessionId, replaying: true, buffer: previous?.buffer ?? [], attachedAt: Date.now(), ...(role ? { role } : {}) };
     session.attachments.set(client.clientId, attachment);
     let meta: ReplayMeta;
     try {

@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import type { Identity } from '../auth/identity.js';
+import { scopeAllows, type Identity } from '../auth/identity.js';
 import { HubError } from '../errors.js';
 import { BackendRpcError } from '../ports/backend-port.js';
 import { toHubError } from '../backend-errors.js';
@@ -30,6 +30,7 @@ export interface DeleteHooks {
 
 /** Deletes a session everywhere; resolves once the agent confirmed (or it never existed). */
 export async function deleteSession(core: HubCore, hooks: DeleteHooks, sessionId: string, by: { identity: Identity; clientId?: string; name?: string }): Promise<void> {
+  if (!scopeAllows(by.identity.scope, 'operate')) throw new HubError('HUB_ERR_FORBIDDEN');
   const known = core.findSession(sessionId);
   if (known && (known.turn.active || known.queue.running || known.queue.queued.length > 0)) throw new HubError('HUB_ERR_SESSION_BUSY', 'A turn is running on this session; stop it before deleting');
   let session: SessionState;

@@ -18,6 +18,7 @@ import {
   setModeParams,
   zcodeMeta,
 } from './acp-schemas.js';
+import { attachCapability, resolveRole } from './attach-methods.js';
 import type { ClientConnection } from './client-connection.js';
 import type { ReplayMeta, SessionOpened } from './hub-api.js';
 import { method, ReplyThen, type DispatchContext, type MethodSpec } from './method-spec.js';
@@ -59,8 +60,8 @@ function openedResult(opened: SessionOpened, extra: Record<string, unknown> = {}
 
 /** `session/load` / `session/resume`: the replay, then the result, then the pending interactions. */
 async function attach(ctx: DispatchContext, conn: ClientConnection, p: { sessionId: string; _meta?: { [k: string]: unknown } | null }, history: boolean): Promise<ReplyThen> {
-  const meta = metaOrThrow(zcodeMeta(attachMeta, p));
-  const opened = await ctx.hub.loadSession(conn, p.sessionId, { ...meta, history });
+  const { role, ...meta } = metaOrThrow(zcodeMeta(attachMeta, p));
+  const opened = await ctx.hub.loadSession(conn, p.sessionId, { ...meta, history, ...(role ? { role: resolveRole(conn.identity.scope, role) } : {}) });
   const { sessionId: _sid, ...result } = openedResult(opened, { replayMeta: opened.replayMeta });
   const after = (): void => ctx.hub.deliverPending(conn, p.sessionId);
   if (conn.profile !== 'legacy') return new ReplyThen(result satisfies LoadSessionResponse, after);
@@ -88,7 +89,7 @@ export const ACP_METHODS: Record<string, MethodSpec> = {
         loadSession: true,
         promptCapabilities: { image: true, audio: false, embeddedContext: true },
         mcpCapabilities: { http: false, sse: false },
-        sessionCapabilities: { list: {}, resume: {}, close: {}, delete: {} },
+        sessionCapabilities: { list: {}, resume: {}, close: {}, delete: {}, _meta: { attach: attachCapability(conn.identity.scope) } },
         // zcode-acp-remote shows its Files button only on `fs: true` (its ADR 0005).
         _meta: { zcode: conn.profile === 'legacy' ? { ...ZCODE_CAPABILITIES, fs: true } : ZCODE_CAPABILITIES },
       },

@@ -67,6 +67,8 @@ export const attachMeta = z.object({
   afterSeq: z.number().int().min(0).optional(),
   epoch: z.string().max(128).optional(),
   limit: z.number().int().min(1).optional(),
+  /** Multi-client draft role for this attachment (attach-methods.ts). */
+  role: z.enum(['controller', 'observer']).optional(),
 });
 
 /** Reads `params._meta.zcode` through `schema`; an absent block is `{}`. */

@@ -1,4 +1,5 @@
 import { cancelBackgroundTaskParams, compactParams, forkParams, goalParams, interactionsListParams, loadEarlierParams } from './acp-schemas.js';
+import { ATTACH_METHODS } from './attach-methods.js';
 import { method, type MethodSpec } from './method-spec.js';
 
 /** The default page of `_zcode/load_earlier` when the client names no limit. */
@@ -25,4 +26,5 @@ export const ZCODE_METHODS: Record<string, MethodSpec> = {
   '_zcode/compact': method(compactParams, 'operate', (ctx, conn, p) => ctx.hub.compact(conn, p.sessionId, p.instructions)),
   '_zcode/goal': method(goalParams, 'operate', (ctx, conn, p) => ctx.hub.goal(conn, p.sessionId, p.action, p.objective)),
   '_zcode/cancel_background_task': method(cancelBackgroundTaskParams, 'operate', (ctx, conn, p) => ctx.hub.cancelBackgroundTask(conn, p.sessionId, p.taskId)),
+  ...ATTACH_METHODS,
 };

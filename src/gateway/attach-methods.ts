@@ -1,0 +1,63 @@
+/**
+ * The multi-client draft's vocabulary (ACP RFD "Multi-Client Session Attach", PR #533), accepted
+ * as it stands today under extension names: `_session/attach` and `_session/detach` are the
+ * draft's `session/attach` / `session/detach` with ACP's `_` prefix, so when the draft lands the
+ * switch is a rename. Roles map onto scopes: `controller` = `operate` (prompt, cancel, answer),
+ * `observer` = `view` (watch; interactions arrive as `_zcode/interaction_opened`). History
+ * policies: `full` = `session/load`, `pending_only` = attach without history but with the
+ * pending interactions, `none` = only what happens from now on.
+ */
+import { z } from 'zod';
+import { scopeAllows } from '../auth/identity.js';
+import { HubError } from '../errors.js';
+import { method, ReplyThen, type MethodSpec } from './method-spec.js';
+
+export const ATTACH_ROLES = ['controller', 'observer'] as const;
+export const HISTORY_POLICIES = ['full', 'pending_only', 'none'] as const;
+export type AttachRole = (typeof ATTACH_ROLES)[number];
+export type HistoryPolicy = (typeof HISTORY_POLICIES)[number];
+
+const sessionId = z.string().min(1).max(256);
+
+export const attachParams = z.object({
+  sessionId,
+  role: z.enum(ATTACH_ROLES).optional(),
+  historyPolicy: z.enum(HISTORY_POLICIES).default('full'),
+  clientInfo: z.looseObject({ name: z.string().max(128).optional(), version: z.string().max(64).optional() }).optional(),
+  _meta: z.record(z.string(), z.unknown()).nullish(),
+});
+export const detachParams = z.object({ sessionId, _meta: z.record(z.string(), z.unknown()).nullish() });
+
+/** `sessionCapabilities._meta.attach` for a token of this scope (the draft's `sessionCapabilities.attach`). */
+export function attachCapability(scope: Parameters<typeof scopeAllows>[0]): { roles: AttachRole[]; historyPolicies: HistoryPolicy[] } {
+  return { roles: scopeAllows(scope, 'operate') ? ['controller', 'observer'] : ['observer'], historyPolicies: [...HISTORY_POLICIES] };
+}
+
+/** The role a client gets: what it asked for, else what its scope allows; `controller` needs `operate`. */
+export function resolveRole(scope: Parameters<typeof scopeAllows>[0], asked: AttachRole | undefined): AttachRole {
+  const canControl = scopeAllows(scope, 'operate');
+  if (asked === 'controller' && !canControl) throw new HubError('HUB_ERR_FORBIDDEN', "Attaching as controller needs the 'operate' scope");
+  return asked ?? (canControl ? 'controller' : 'observer');
+}
+
+export const ATTACH_METHODS: Record<string, MethodSpec> = {
+  '_session/attach': method(attachParams, 'view', async (ctx, conn, p) => {
+    const role = resolveRole(conn.identity.scope, p.role);
+    const opened = await ctx.hub.loadSession(conn, p.sessionId, { history: p.historyPolicy === 'full', role });
+    const result = {
+      sessionId: opened.sessionId,
+      role,
+      historyPolicy: p.historyPolicy,
+      connectedClients: opened.clients.map((c) => ({ clientId: c.clientId, name: c.name, role: c.role })),
+      modes: opened.modes,
+      configOptions: opened.configOptions,
+      _meta: { zcode: { seq: opened.seq, epoch: opened.epoch, replayMeta: opened.replayMeta } },
+    };
+    // `none`: only what happens from now on — the pending interactions are not re-sent.
+    return new ReplyThen(result, p.historyPolicy === 'none' ? () => undefined : () => ctx.hub.deliverPending(conn, p.sessionId));
+  }),
+  '_session/detach': method(detachParams, 'view', (ctx, conn, p) => {
+    ctx.hub.detach(conn, p.sessionId);
+    return { sessionId: p.sessionId, status: 'detached' };
+  }),
+};
