@@ -94,6 +94,8 @@ export const LIMITS = {
   /** `POST /api/pair` attempts per client address per `pairRateWindowMs` (brute-force bound, SEC-07). */
   pairAttemptsPerWindow: 10,
   pairRateWindowMs: 60_000,
+  /** Public addresses an admin may add at run time (`/api/settings/public-urls`, tunnels). */
+  publicUrlsMax: 16,
   /** Lifetime of a device token when `--ttl` is not given (paired devices and `token create`). */
   deviceTokenDefaultTtlMs: 90 * 24 * 3_600_000,
   /** How often expired device tokens are looked for, so their sockets close (HUB-DESIGN §7). */

@@ -10,6 +10,8 @@ Usage:
                     [--tls-cert FILE --tls-key FILE] [--log-level info] [--config FILE]
   zcode-hub token create --scope view|operate|admin --name NAME [--ttl 7d] | list | revoke ID
   zcode-hub pair [--scope operate]   one-time pairing code + URL + QR in the terminal
+  zcode-hub public-url add URL | remove URL | list
+                                     another public address (a tunnel) without a restart
   zcode-hub acp                      ACP agent on stdio for editors (starts the daemon if needed)
   zcode-hub doctor                   health and exposure report
   zcode-hub service install|uninstall|status [--no-activate] [-- <start flags>]
@@ -30,6 +32,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   acp: async () => (await import('./acp.js')).runAcp,
   token: async () => async (argv) => (await import('./token.js')).runTokenCli(argv, process),
   pair: async () => async (argv) => (await import('./pair.js')).runPairCli(argv, process),
+  'public-url': async () => async (argv) => (await import('./public-url.js')).runPublicUrlCli(argv, process),
   sim: async () => async (argv) => {
     const { runSimulatorCli } = await import('../simulator/index.js');
     await runSimulatorCli(argv);

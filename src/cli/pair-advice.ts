@@ -19,7 +19,7 @@ export function loopbackAdvice(url: string): string {
     `Note: this link points at this computer (${new URL(url).host}); a phone cannot open it. Either:`,
     `  - on the same Wi-Fi: zcode-hub start --host 0.0.0.0 --public-url http://<this computer's LAN address>:${port}`,
     `  - from anywhere, through a tunnel: cloudflared tunnel --url http://127.0.0.1:${port}`,
-    '    then restart with: zcode-hub start --public-url https://<the name it prints>.trycloudflare.com',
+    '    then: zcode-hub public-url add https://<the name it prints>.trycloudflare.com   (no restart needed)',
     '  and run zcode-hub pair again. Recipes and their trade-offs: docs/SECURITY.md, "Exposing the hub through a tunnel".',
     'The code itself also works: type it into the web app opened at any address that reaches the hub.',
     '',

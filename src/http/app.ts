@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
@@ -23,6 +24,8 @@ import type { AuthServices } from '../auth/auth-services.js';
 import { securityPlugin } from './security/index.js';
 import { tokenRoutes } from './routes/tokens.js';
 import { pairRoutes } from './routes/pair.js';
+import { publicUrlRoutes } from './routes/settings-public-urls.js';
+import { PublicUrls } from './security/public-urls.js';
 import { auditRoutes } from './routes/audit.js';
 import { quotaRoutes } from './routes/quota.js';
 import { settingsProviderRoutes } from './routes/settings-providers.js';
@@ -102,7 +105,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // destroyed after the HTTP error answer. ws closes a message over maxPayload with 1009 (WS-01).
   if (deps.acp) await app.register(fastifyWebsocket, { options: { maxPayload: deps.config.limits.wsMaxMessageBytes } });
   // Order on every route and the WebSocket upgrade (HUB-DESIGN §7): Host → Origin → auth → scope → rate limit.
-  await app.register(securityPlugin, { config: deps.config });
+  // Public addresses an admin adds at run time (tunnels); read by the Host/Origin checks and pair.
+  const publicUrls = new PublicUrls(path.join(deps.config.stateDir, 'public-urls.json'), deps.config.limits.publicUrlsMax, (m) => deps.logger.warn(m));
+  await app.register(securityPlugin, { config: deps.config, publicUrls });
   await app.register(authHook, { authenticator: deps.authenticator });
 
   await app.register(healthRoutes, { backend: deps.backend, version: deps.version });
@@ -133,7 +138,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (deps.auth) {
     const limits = deps.config.limits;
     await app.register(tokenRoutes, { auth: deps.auth });
-    await app.register(pairRoutes, { auth: deps.auth, publicUrl: deps.config.publicUrl, attemptsPerWindow: limits.pairAttemptsPerWindow, windowMs: limits.pairRateWindowMs });
+    await app.register(publicUrlRoutes, { urls: publicUrls, configured: deps.config.publicUrl, audit: deps.auth.audit });
+    await app.register(pairRoutes, { auth: deps.auth, publicUrl: () => deps.config.publicUrl ?? publicUrls.latest(), publicUrls: () => [...(deps.config.publicUrl ? [deps.config.publicUrl] : []), ...publicUrls.list()], attemptsPerWindow: limits.pairAttemptsPerWindow, windowMs: limits.pairRateWindowMs });
     await app.register(auditRoutes, { auth: deps.auth });
   }
   if (deps.metrics) await app.register(metricsRoutes, { metrics: deps.metrics });

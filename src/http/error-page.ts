@@ -39,7 +39,8 @@ function textFor(code: HubErrorCode, host: string): PageText | undefined {
           isTunnelHost(host)
             ? 'You reached it through a tunnel. For safety the hub only answers to addresses it was told about (this blocks DNS-rebinding attacks).'
             : 'For safety the hub only answers to addresses it was told about (this blocks DNS-rebinding attacks).',
-          `On the computer running the hub, restart it with this address, then reload this page:<br><code>zcode-hub start --public-url ${esc(url)}</code>`,
+          `On the computer running the hub, add this address, then reload this page:<br><code>zcode-hub public-url add ${esc(url)}</code>`,
+          `(Or restart it with <code>zcode-hub start --public-url ${esc(url)}</code>. An admin device that can already reach the hub can add it in Settings → Public addresses.)`,
           'Tunnel recipes (cloudflared, Tailscale, ngrok): docs/SECURITY.md in the zcode-hub repository.',
         ],
       };

@@ -3,6 +3,7 @@
  * Settings and when typed; Providers explains the built-in providers before the personal list;
  * an empty Workflows screen says what workflows are and how to get one.
  */
+import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHub, type HubHarness } from '../helpers/hub-harness.js';
 import { openDevice, PHONE_390, type Device } from './support/browser.js';
@@ -49,6 +50,31 @@ describe('admin on the phone', () => {
     const res = await page.goto(`${hub.url}/docs`);
     expect(res?.status()).toBe(200);
     await page.locator('.swagger-ui .info .title').waitFor({ timeout: 30_000 });
+  });
+
+  it('an admin adds a tunnel address from the phone and the hub answers to it at once', async () => {
+    const { page } = phone;
+    await page.goto(`${hub.url}/settings`);
+    const card = page.getByTestId('public-urls');
+    await card.waitFor();
+    const host = 'calm-river-1234.trycloudflare.com';
+    // A request as the tunnel would forward it: Host is the tunnel's name.
+    const probe = () =>
+      new Promise<number>((resolve, reject) => {
+        const req = http.request({ host: '127.0.0.1', port: new URL(hub.url).port, path: '/api/health', headers: { host } }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        });
+        req.on('error', reject);
+        req.end();
+      });
+    expect(await probe()).toBe(403);
+    await card.getByTestId('public-url-input').fill(`https://${host}`);
+    await card.getByTestId('public-url-add').click();
+    await expect.poll(() => card.getByTestId('public-url').allInnerTexts()).toEqual([expect.stringContaining(`https://${host}`)]);
+    await card.scrollIntoViewIfNeeded();
+    await shoot(page, 'public-urls');
+    expect(await probe()).toBe(200);
   });
 
   it('a browser that is not paired gets a page telling it to pair, not JSON', async () => {

@@ -28,6 +28,7 @@ describe('browser pages for refused requests', () => {
     expect(page.status).toBe(403);
     expect(page.headers['content-type']).toMatch(/^text\/html/);
     expect(page.body).toContain('This hub does not answer to calm-river-1234.trycloudflare.com yet');
+    expect(page.body).toContain('zcode-hub public-url add https://calm-river-1234.trycloudflare.com');
     expect(page.body).toContain('zcode-hub start --public-url https://calm-river-1234.trycloudflare.com');
     expect(page.body).toContain('You reached it through a tunnel');
     expect(page.body).toContain('docs/SECURITY.md');

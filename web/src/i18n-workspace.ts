@@ -47,6 +47,12 @@ export const workspaceEn = {
   workflowsHowAsk: 'In a session, ask the agent to save what it just did as a workflow.',
   workflowsHowFile: 'Or put a workflow file in <workspace>/.zcode/workflows/ (this project) or ~/.zcode/workflows/ (everywhere).',
   apiDocs: 'API docs (REST reference)',
+  publicUrls: 'Public addresses',
+  publicUrlsHelp: 'The hub only answers to addresses it knows. Reaching it through a tunnel (cloudflared, ngrok …)? Add the tunnel’s address here — no restart needed.',
+  publicUrlNew: 'New public address',
+  publicUrlAdd: 'Add',
+  publicUrlAdded: 'Address added: the hub answers to it now',
+  publicUrlRemove: 'Remove {0}',
 };
 
 export const workspaceZh: Record<keyof typeof workspaceEn, string> = {
@@ -94,4 +100,10 @@ export const workspaceZh: Record<keyof typeof workspaceEn, string> = {
   workflowsHowAsk: '在会话中让代理把刚做的事保存为工作流。',
   workflowsHowFile: '或者把工作流文件放到 <工作区>/.zcode/workflows/（本项目）或 ~/.zcode/workflows/（所有项目）。',
   apiDocs: 'API 文档（REST 参考）',
+  publicUrls: '公开地址',
+  publicUrlsHelp: '集线器只响应它知道的地址。通过隧道（cloudflared、ngrok 等）访问？在这里添加隧道地址，无需重启。',
+  publicUrlNew: '新的公开地址',
+  publicUrlAdd: '添加',
+  publicUrlAdded: '已添加：集线器现在会响应这个地址',
+  publicUrlRemove: '移除 {0}',
 };

@@ -10,7 +10,10 @@ import { deviceNameSchema } from './tokens.js';
 
 export interface PairRouteOptions {
   auth: AuthServices;
-  publicUrl?: string | undefined;
+  /** `--public-url`, a string or read per request (an admin may add one while the hub runs). */
+  publicUrl?: string | undefined | (() => string | undefined);
+  /** Every public URL the hub answers to, for the cookie's Secure flag (default: `publicUrl`). */
+  publicUrls?: () => readonly string[];
   /** Attempts per address per window on `POST /api/pair` (LIMITS.pairAttemptsPerWindow / pairRateWindowMs). */
   attemptsPerWindow: number;
   windowMs: number;
@@ -24,10 +27,10 @@ const redeemBody = z.object({
 }).strict();
 
 /** True when the page that called us is on https (TLS here, a trusted proxy's proto, or the https public host). */
-function isHttps(req: FastifyRequest, publicUrl: string | undefined): boolean {
+function isHttps(req: FastifyRequest, publicUrls: readonly string[]): boolean {
   if (req.protocol === 'https') return true;
-  if (!publicUrl?.startsWith('https://')) return false;
-  return parseHostHeader(req.headers.host)?.hostname === new URL(publicUrl).hostname;
+  const host = parseHostHeader(req.headers.host)?.hostname;
+  return publicUrls.some((u) => u.startsWith('https://') && new URL(u).hostname === host);
 }
 
 /** The HttpOnly, SameSite=Strict (Secure on https) cookie of the built-in web app (HUB-DESIGN §7). */
@@ -42,6 +45,8 @@ export function authCookie(token: string, maxAgeSeconds: number, secure: boolean
 export const pairRoutes: FastifyPluginAsync<PairRouteOptions> = async (app, opts) => {
   const { auth } = opts;
   const r = app.withTypeProvider<ZodTypeProvider>();
+  const publicUrl = (): string | undefined => (typeof opts.publicUrl === 'function' ? opts.publicUrl() : opts.publicUrl);
+  const allUrls = (): readonly string[] => opts.publicUrls?.() ?? [publicUrl()].filter((u): u is string => u !== undefined);
 
   r.post('/api/pair/codes', {
     config: { scope: 'admin' },
@@ -54,7 +59,7 @@ export const pairRoutes: FastifyPluginAsync<PairRouteOptions> = async (app, opts
   }, async (req, reply) => {
     const { code, expiresAt } = auth.pairing.create(req.body.scope);
     // The Host header has passed the allow-list, so it is one of our names.
-    const base = (opts.publicUrl ?? `${req.protocol}://${req.headers.host ?? '127.0.0.1'}`).replace(/\/+$/, '');
+    const base = (publicUrl() ?? `${req.protocol}://${req.headers.host ?? '127.0.0.1'}`).replace(/\/+$/, '');
     if (req.identity) auth.audit.record({ identity: req.identity, action: 'pairing.create', detail: { scope: req.body.scope, expiresAt } });
     reply.code(201);
     return { code, url: `${base}/#pair=${code}`, scope: req.body.scope, expiresAt };
@@ -81,7 +86,7 @@ export const pairRoutes: FastifyPluginAsync<PairRouteOptions> = async (app, opts
     const info = { tokenId: record.id, name: record.name, scope: record.scope, expiresAt: record.expiresAt };
     if (req.body.delivery === 'cookie') {
       const maxAge = Math.max(0, Math.floor((record.expiresAt - Date.now()) / 1000));
-      reply.header('set-cookie', authCookie(issued.token, maxAge, isHttps(req, opts.publicUrl)));
+      reply.header('set-cookie', authCookie(issued.token, maxAge, isHttps(req, allUrls())));
       return info;
     }
     return { ...info, token: issued.token };
@@ -99,7 +104,7 @@ export const pairRoutes: FastifyPluginAsync<PairRouteOptions> = async (app, opts
     // The admin token is the owner's key, not a device: it is never revoked from here.
     const revoked = identity !== undefined && identity.tokenId !== 'admin' && auth.tokens.revoke(identity.tokenId) !== undefined;
     if (identity && revoked) auth.audit.record({ identity, action: 'token.revoke', detail: { tokenId: identity.tokenId, via: 'forget' } });
-    reply.header('set-cookie', authCookie('', 0, isHttps(req, opts.publicUrl)));
+    reply.header('set-cookie', authCookie('', 0, isHttps(req, allUrls())));
     return { revoked };
   });
 };

@@ -8,12 +8,15 @@ import { installCors } from './cors.js';
 import { installHostCheck } from './host-check.js';
 import { installJsonDepthCheck } from './json-depth.js';
 import { installOriginCheck } from './origin-check.js';
+import type { PublicUrls } from './public-urls.js';
 import { installPreAuthDeadline } from './pre-auth-deadline.js';
 import { installSecurityHeaders } from './security-headers.js';
 import { installUpgradeRefusal } from './upgrade-refusal.js';
 
 export interface SecurityPluginOptions {
   config: Pick<HubConfig, 'host' | 'publicUrl' | 'allowOrigins' | 'limits'>;
+  /** Public addresses added at run time (tunnels); absent = only the configured ones. */
+  publicUrls?: PublicUrls;
 }
 
 /**
@@ -24,8 +27,8 @@ export interface SecurityPluginOptions {
 export const securityPlugin = fp(
   async (app: FastifyInstance, opts: SecurityPluginOptions) => {
     const { config } = opts;
-    installHostCheck(app, config);
-    installOriginCheck(app, config);
+    installHostCheck(app, config, opts.publicUrls);
+    installOriginCheck(app, config, opts.publicUrls);
     await installCors(app, config);
     await installSecurityHeaders(app, config);
     installPreAuthDeadline(app, config.limits.preAuthDeadlineMs);

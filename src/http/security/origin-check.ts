@@ -3,6 +3,7 @@ import type { TLSSocket } from 'node:tls';
 import { HubError } from '../../errors.js';
 import { extractCredential } from '../credentials.js';
 import { allowedHostnames } from './allowed-hosts.js';
+import type { PublicUrls } from './public-urls.js';
 
 const DEFAULT_PORT: Record<string, number> = { 'http:': 80, 'https:': 443 };
 
@@ -51,7 +52,7 @@ function isTypedNavigation(req: FastifyRequest): boolean {
  * bearer header or `?token=` is not ambient authority, so no Origin is needed with them. A GET
  * the user typed or bookmarked (`Sec-Fetch-Site: none`) carries the cookie too.
  */
-export function installOriginCheck(app: FastifyInstance, config: { host: string; publicUrl?: string | undefined; allowOrigins: readonly string[] }): void {
+export function installOriginCheck(app: FastifyInstance, config: { host: string; publicUrl?: string | undefined; allowOrigins: readonly string[] }, added?: PublicUrls): void {
   const listed = configuredOrigins(config);
   const ownNames = new Set([...allowedHostnames({ host: config.host })]);
   app.addHook('onRequest', async (req) => {
@@ -64,7 +65,7 @@ export function installOriginCheck(app: FastifyInstance, config: { host: string;
       }
       return;
     }
-    if (listed.has(header)) return;
+    if (listed.has(header) || added?.hasOrigin(header)) return;
     let origin: URL;
     try {
       origin = new URL(header);

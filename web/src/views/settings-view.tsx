@@ -9,6 +9,7 @@ import { TopBar } from './chrome.js';
 import { DevicesView } from './devices-view.js';
 import { Icon } from './icons.js';
 import { ApiDocsRow, ProvidersIntro } from './admin-help.js';
+import { PublicUrlsCard } from './public-urls-card.js';
 import { ProvidersView } from './providers-view.js';
 import { WorkflowsView } from './workflows-view.js';
 
@@ -116,6 +117,7 @@ export function SettingsView({ page }: { page?: 'providers' | 'workflows' | 'dev
         ) : (
           <p class="muted small">{t('adminOnly')}</p>
         )}
+        {admin ? <PublicUrlsCard /> : null}
       </main>
     </div>
   );
