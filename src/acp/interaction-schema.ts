@@ -29,6 +29,18 @@ export const permissionOptionSchema = z.looseObject({
 });
 export type ZCodePermissionOption = z.infer<typeof permissionOptionSchema>;
 
+/** A sub-agent request's `origin` (§6.2, §6.3): the parent session owns it, whichever id `sessionId` holds. */
+const originSchema = z.looseObject({ kind: z.string().optional(), parentSessionId: z.string().optional(), childSessionId: z.string().optional() });
+
+/**
+ * The session whose clients get an interaction: a sub-agent's request belongs to its parent's
+ * turn (§6.2 `origin`), even when the server puts the child's id in `sessionId`.
+ */
+function owningSession(sessionId: string, origin: z.infer<typeof originSchema> | undefined): string {
+  const parent = origin?.parentSessionId;
+  return parent !== undefined && parent.length > 0 ? parent : sessionId;
+}
+
 /** `interaction/requestPermission` params (§6.2). Lenient on extra keys (output of the child). */
 export const requestPermissionParamsSchema = z.looseObject({
   requestId: str1,
@@ -39,7 +51,7 @@ export const requestPermissionParamsSchema = z.looseObject({
   reason: z.string().default(''),
   riskLevel: z.string().default('medium'),
   input: z.unknown().optional(),
-  origin: z.looseObject({}).optional(),
+  origin: originSchema.optional(),
   options: z.array(permissionOptionSchema).min(1),
 });
 
@@ -62,7 +74,7 @@ export const requestUserInputParamsSchema = z.looseObject({
   prompt: z.string().optional(),
   questions: z.array(questionSchema).optional(),
   input: z.unknown().optional(),
-  origin: z.looseObject({}).optional(),
+  origin: originSchema.optional(),
   schema: z.unknown().optional(),
 });
 
@@ -135,7 +147,7 @@ export function classifyInteraction(method: string, params: unknown): Interactio
     return {
       kind: 'permission',
       requestId: p.requestId,
-      sessionId: p.sessionId,
+      sessionId: owningSession(p.sessionId, p.origin),
       ...(p.turnId === undefined ? {} : { turnId: p.turnId }),
       toolCallId: p.toolCallId,
       toolName: p.toolName,
@@ -155,7 +167,7 @@ export function classifyInteraction(method: string, params: unknown): Interactio
   const schema = record(p.schema);
   const base = {
     requestId: p.requestId,
-    sessionId: p.sessionId,
+    sessionId: owningSession(p.sessionId, p.origin),
     ...(p.turnId === undefined ? {} : { turnId: p.turnId }),
     ...(p.toolCallId === undefined ? {} : { toolCallId: p.toolCallId }),
     ...(p.toolName === undefined ? {} : { toolName: p.toolName }),

@@ -22,6 +22,8 @@ export interface PermissionParams {
   riskLevel: 'low' | 'medium' | 'high' | 'critical';
   input: unknown;
   options: PermissionOption[];
+  /** Sub-agent requests (§6.2): who asked, on behalf of which parent. */
+  origin?: Record<string, unknown>;
 }
 
 export interface UserInputParams {

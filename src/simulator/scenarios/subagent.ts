@@ -1,8 +1,10 @@
 import path from 'node:path';
 import { newId } from '../session-runtime.js';
 import type { StoredMessage } from '../session-store.js';
+import { DENY_REASON } from '../interactions.js';
 import { endSubagent, spawnSubagent } from '../subagents.js';
-import type { TurnContext } from '../turn/turn-context.js';
+import { TurnAborted, type TurnContext } from '../turn/turn-context.js';
+import { permissionOptions } from './tools.js';
 
 type Part = StoredMessage['parts'][number];
 
@@ -43,12 +45,46 @@ async function runChildTool(ctx: TurnContext, mirror: Mirror, step: ChildStep, p
   const base = { toolCallId, toolName: step.toolName, ...mirror };
   ctx.emit('tool.updated', { kind: 'scheduled', ...base, input: step.input });
   await ctx.sleep(30);
+  if (step.toolName === 'Glob' && !(await childPermission(ctx, mirror, toolCallId, step))) {
+    ctx.emit('tool.updated', { kind: 'error', ...base, error: { type: 'permission_denied', message: DENY_REASON } });
+    parts.push({ partId: newId('prt'), sessionId: childSessionId, messageId: '', type: 'tool', callId: toolCallId, tool: step.toolName, state: { status: 'error', input: step.input, error: DENY_REASON, startedAt: Date.now(), completedAt: Date.now() } });
+    return;
+  }
   const startedAt = Date.now();
   ctx.emit('tool.updated', { kind: 'started', ...base, startedAt });
   await ctx.sleep(step.ms);
   const completedAt = Date.now();
   ctx.emit('tool.updated', { kind: 'result', ...base, result: { success: true, content: step.output }, duration: completedAt - startedAt });
   parts.push({ partId: newId('prt'), sessionId: childSessionId, messageId: '', type: 'tool', callId: toolCallId, tool: step.toolName, state: { status: 'completed', input: step.input, output: step.output, title: step.toolName, metadata: {}, startedAt, completedAt } });
+}
+
+/**
+ * `--subagent-permission parent|child` (in modes that ask): the child's `Glob` asks
+ * `interaction/requestPermission` with `origin {kind: "subagent", agentId, agentType,
+ * childSessionId, parentSessionId, parentToolCallId, parentTurnId, description}` (§6.2), and
+ * `params.sessionId` is the parent's or the child's id — the real server's choice is not
+ * documented, a host must route by `origin` either way. Returns whether it was allowed.
+ */
+async function childPermission(ctx: TurnContext, mirror: Mirror, toolCallId: string, step: ChildStep): Promise<boolean> {
+  const mode = ctx.sim.options.subagentPermission;
+  if (mode === undefined || !ctx.asksPermission) return true;
+  const origin = { kind: 'subagent', agentId: mirror.agentId, agentType: mirror.agentType, childSessionId: mirror.childSessionId, parentSessionId: ctx.rt.sessionId, parentToolCallId: mirror.parentToolCallId, parentTurnId: ctx.turnId, description: mirror.description };
+  const requestId = newId('perm');
+  const options = permissionOptions(step.toolName, step.input);
+  const reason = `Sub-agent wants to run ${step.toolName}`;
+  ctx.emit('permission.requested', { requestId, toolCallId, toolName: step.toolName, riskLevel: 'low', reason, input: step.input, origin, options, childSessionId: mirror.childSessionId });
+  try {
+    const r = await ctx.sim.interactions.permission(
+      ctx.rt,
+      { requestId, sessionId: mode === 'child' ? mirror.childSessionId : ctx.rt.sessionId, toolCallId, toolName: step.toolName, reason, riskLevel: 'low', input: step.input, options, origin },
+      ctx.signal,
+    );
+    ctx.emit('permission.resolved', { requestId, toolCallId, toolName: step.toolName, decision: r.decision, childSessionId: mirror.childSessionId });
+    return r.decision !== 'deny';
+  } catch (err) {
+    if (ctx.signal.aborted) throw new TurnAborted();
+    return false;
+  }
 }
 
 /**
