@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { cancelledRequestId, fromElicitation, fromPermissionRequest, fromView, mergeInteraction, restBody, rpcResult } from '../../web/src/hub/interactions.js';
+import { cancelledRequestId, fromElicitation, fromPermissionRequest, fromView, mergeInteraction, rememberCard, restBody, rpcResult, type PendingInteraction } from '../../web/src/hub/interactions.js';
+import { WEB_LIMITS } from '../../web/src/limits.js';
 import { contentOf, defaultsOf, fieldsOf, missingRequired } from '../../web/src/hub/form-schema.js';
 
 const permission = {
@@ -83,5 +84,20 @@ describe('interactions', () => {
     expect(merged.createdAt).toBe(5);
     expect(cancelledRequestId({ requestId: 7 })).toBe(7);
     expect(cancelledRequestId({ id: 'abc' })).toBe('abc');
+  });
+});
+
+describe('cards of interactions that left the store', () => {
+  it(`keeps the newest ${WEB_LIMITS.recentInteractionCards} and forgets the oldest past it`, () => {
+    const recent = new Map<string, { sessionId: string; toolCallId: string }>();
+    const n = WEB_LIMITS.recentInteractionCards + 2;
+    for (let i = 0; i < n; i++) rememberCard(recent, { interactionId: `ix${i}`, sessionId: 's1', kind: 'permission', toolCallId: `call_${i}`, title: '', options: [], questions: [] } as PendingInteraction, WEB_LIMITS.recentInteractionCards);
+    expect(recent.size).toBe(WEB_LIMITS.recentInteractionCards);
+    expect(recent.has('ix0')).toBe(false);
+    expect(recent.has('ix1')).toBe(false);
+    expect(recent.get(`ix${n - 1}`)).toEqual({ sessionId: 's1', toolCallId: `call_${n - 1}` });
+    // One without a card (a plan approval) is not remembered.
+    rememberCard(recent, { interactionId: 'plan', sessionId: 's1', kind: 'plan_approval', title: '', options: [], questions: [] } as PendingInteraction, WEB_LIMITS.recentInteractionCards);
+    expect(recent.has('plan')).toBe(false);
   });
 });

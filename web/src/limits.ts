@@ -34,6 +34,8 @@ export const WEB_LIMITS = {
   fileWindowLines: 400,
   /** Files bigger than this (size from the listing) are read in line windows, never whole. */
   fileWholeMaxBytes: 1024 * 1024,
+  /** Interactions whose card is remembered after they leave the inbox, for the card's "answered by" line. */
+  recentInteractionCards: 50,
   /** Toasts shown at once. */
   maxToasts: 3,
   /** How long a toast stays. */

@@ -100,6 +100,8 @@ function applyTool(chat: ChatState, u: Rec, isNew: boolean): ChatState {
   const exit = rec(meta['terminal_exit']);
   if (exit) item.exitCode = num(exit['exit_code']) ?? null;
   if (rec(meta['backgroundTask'])) item.background = true;
+  const answeredBy = str(rec(rec(meta['zcode'])?.['answeredBy'])?.['name']);
+  if (answeredBy) item.answeredBy = answeredBy;
   // Only the announcing update (and some later ones) carry it: remembered per card.
   const tag = item.subagent === undefined ? subagentTagOf(meta) : undefined;
   if (tag) item.subagent = tag;
@@ -246,4 +248,12 @@ export function prependHistory(chat: ChatState, updates: unknown[], cursor: stri
   }
   // The older page may hold the parents of sub-agent cards shown so far at the top level.
   return { ...chat, nextId: older.nextId, items: nestOrphans([...older.items, ...chat.items]), history: { hasMore, ...(cursor ? { cursor } : {}) } };
+}
+
+/** Notes on the card `toolCallId` who answered the interaction it asked (`_zcode/interaction_resolved`). */
+export function markAnswered(chat: ChatState, toolCallId: string, by: string): ChatState {
+  const path = findCard(chat.items, toolCallId);
+  if (path === undefined) return chat;
+  const card = cardAt(chat.items, path);
+  return card.answeredBy === by ? chat : { ...chat, items: replaceCard(chat.items, path, { ...card, answeredBy: by }) };
 }

@@ -58,6 +58,8 @@ export interface ToolItem {
   children?: ToolItem[];
   /** Children dropped past WEB_LIMITS.subagentChildrenMax (still counted). */
   childrenDropped?: number;
+  /** Who answered the permission or question this card asked (device or token name). */
+  answeredBy?: string;
 }
 /** A prompt a Retry sends again (text and images as ACP blocks want them). */
 export interface RetryPrompt {

@@ -12,7 +12,7 @@ import { arr, num, rec, str, zmeta, idOf } from '../wire.js';
 import { store, toast, updateChat } from './app-state.js';
 import { addLocalPrompt, addNotice, applyAttachResult, applySessionUpdate, emptyChat, parseTurnState, prependHistory, resetForReplay, settleLocalPrompt } from './chat-reducer.js';
 import { handleNotification } from './hub-events.js';
-import { fromElicitation, fromPermissionRequest, fromView, mergeInteraction, restBody, rpcResult, type Answer } from './interactions.js';
+import { fromElicitation, fromPermissionRequest, fromView, mergeInteraction, rememberCard, restBody, rpcResult, type Answer } from './interactions.js';
 import { fromListEntry } from './session-list.js';
 import { version as VERSION } from '../../../package.json';
 
@@ -49,6 +49,8 @@ export class HubClient {
   readonly attaching = new Map<string, Array<{ method: string; params: unknown }>>();
   /** Interactions answered from this device (no "answered elsewhere" toast for them). */
   readonly answeredHere = new Set<string>();
+  /** The card of each interaction recently dropped from the store, for its "answered by" line. */
+  readonly recentCards = new Map<string, { sessionId: string; toolCallId: string }>();
   private localSeq = 1;
   private inboxTimer: ReturnType<typeof setTimeout> | undefined;
 
@@ -296,6 +298,7 @@ export class HubClient {
 
   /** Removes an interaction from what the app shows. */
   forget(interactionId: string): void {
+    rememberCard(this.recentCards, store.get().interactions[interactionId], WEB_LIMITS.recentInteractionCards);
     store.update((s) => {
       if (!s.interactions[interactionId]) return s;
       const interactions = { ...s.interactions };

@@ -5,7 +5,7 @@
 import { t } from '../i18n.js';
 import { arr, num, rec, str } from '../wire.js';
 import { store, toast, updateChat } from './app-state.js';
-import { applySessionUpdate, parseTurnState } from './chat-reducer.js';
+import { applySessionUpdate, markAnswered, parseTurnState } from './chat-reducer.js';
 import type { HubClient } from './hub-client.js';
 import { cancelledRequestId, fromView, mergeInteraction } from './interactions.js';
 import { applySessionState } from './session-list.js';
@@ -74,6 +74,9 @@ export function handleNotification(client: HubClient, method: string, params: un
       const by = str(rec(p['resolvedBy'])?.['name']);
       const mine = client.answeredHere.has(interactionId);
       client.answeredHere.delete(interactionId);
+      // The card the interaction was about says who answered it.
+      const card = held?.toolCallId ? { sessionId: held.sessionId, toolCallId: held.toolCallId } : client.recentCards.get(interactionId);
+      if (by && card && str(p['state']) === 'resolved') updateChat(card.sessionId, (c) => markAnswered(c, card.toolCallId, by));
       if (held || store.get().activeInteraction === interactionId || wasWithdrawn.has(interactionId)) {
         wasWithdrawn.delete(interactionId);
         if (!mine) toast(resolvedText(str(p['state']), by), `ix:${interactionId}`);

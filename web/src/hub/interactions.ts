@@ -184,3 +184,18 @@ export function cancelledRequestId(params: unknown): string | number | undefined
   const p = rec(params);
   return idOf(p?.['requestId']) ?? idOf(p?.['id']);
 }
+
+/**
+ * Remembers the card of an interaction leaving the store (answered here, withdrawn), so the
+ * `_zcode/interaction_resolved` that follows can say on that card who answered. Keeps the
+ * newest `max` (WEB_LIMITS.recentInteractionCards).
+ */
+export function rememberCard(recent: Map<string, { sessionId: string; toolCallId: string }>, i: PendingInteraction | undefined, max: number): void {
+  if (!i?.toolCallId) return;
+  recent.delete(i.interactionId);
+  recent.set(i.interactionId, { sessionId: i.sessionId, toolCallId: i.toolCallId });
+  for (const key of recent.keys()) {
+    if (recent.size <= max) break;
+    recent.delete(key);
+  }
+}

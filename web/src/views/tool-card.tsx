@@ -137,6 +137,11 @@ export function ToolCard({ item, nested = false }: { item: ToolItem; nested?: bo
           </div>
         ) : null}
       </details>
+      {item.answeredBy ? (
+        <div class="tool-answered muted small" data-testid="answered-by">
+          {t('answeredBy', item.answeredBy)}
+        </div>
+      ) : null}
       <ToolChangesLink item={item} />
       {group ? <SubagentList item={item} group={group} /> : null}
     </div>
