@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ZCODE_NOTIFICATION } from '../zcode-ext/methods.js';
 
 type Id = string | number;
 
@@ -79,7 +80,7 @@ export class SessionTracker {
   /** A notification from the hub: keeps each session's last seq, and settles orphaned prompts. */
   hubNotification(method: string, params: unknown): void {
     // `_zcode/own_update` carries the seq of this client's own echoed prompt (no content).
-    if (method === 'session/update' || method === '_zcode/own_update') {
+    if (method === 'session/update' || method === ZCODE_NOTIFICATION.ownUpdate) {
       const p = updateParams.safeParse(params);
       if (!p.success) return;
       const s = this.sessions.get(p.data.sessionId);
@@ -88,7 +89,7 @@ export class SessionTracker {
         s.lastSeq = z0.seq;
         if (z0.epoch !== undefined) s.epoch = z0.epoch;
       }
-    } else if (method === '_zcode/turn_state') {
+    } else if (method === ZCODE_NOTIFICATION.turnState) {
       const p = turnStateParams.safeParse(params);
       if (p.success && p.data.state === 'idle') this.settleOrphans(p.data.sessionId, 'end_turn');
     }

@@ -15,6 +15,7 @@ import type { InteractionFlow } from './interaction-flow.js';
 import type { BackendLoss, PromptFlow } from './prompt-flow.js';
 import type { SessionOpener } from './session-open.js';
 import type { SessionState } from './session-state.js';
+import { ZCODE_NOTIFICATION } from '../zcode-ext/methods.js';
 
 /**
  * The two fields ingestion needs before translating (the translator validates the rest once):
@@ -95,7 +96,7 @@ export class EventIngest {
     const key = `${status.state}:${status.epoch}:${status.restarts}`;
     if (key !== this.lastState) {
       this.lastState = key;
-      this.core.notifyAll('_zcode/backend_state', { state: status.state, epoch: this.core.epoch, restarts: status.restarts, ...(status.nextRetryMs === undefined ? {} : { nextRetryMs: status.nextRetryMs }) });
+      this.core.notifyAll(ZCODE_NOTIFICATION.backendState, { state: status.state, epoch: this.core.epoch, restarts: status.restarts, ...(status.nextRetryMs === undefined ? {} : { nextRetryMs: status.nextRetryMs }) });
     }
     if (status.state === 'ready') this.resubscribeLive();
   }

@@ -16,6 +16,8 @@ import type { ClientPort, ProfileNotice } from './client-port.js';
 import type { Frame } from './frame.js';
 import { InteractionRegistry } from './interactions.js';
 import { SessionState } from './session-state.js';
+import { ZCODE_NOTIFICATION } from '../zcode-ext/methods.js';
+import type { TurnStateParams } from '../zcode-ext/schemas.js';
 
 /** Audit log entry sink (HUB-DESIGN §7: every prompt, answer, cancel and settings change). */
 export type AuditSink = (entry: {
@@ -158,7 +160,7 @@ export class HubCore {
       } else {
         // The prompter already shows its own prompt; it gets the seq without the content, so its
         // seq stream stays gap-free (docs/CLIENT-PROTOCOL.md `_zcode/own_update`).
-        own ??= this.broadcaster.serialize('_zcode/own_update', { sessionId: session.sessionId, _meta: { zcode: { seq: entry.seq, epoch: entry.epoch, ...extraMeta } } });
+        own ??= this.broadcaster.serialize(ZCODE_NOTIFICATION.ownUpdate, { sessionId: session.sessionId, _meta: { zcode: { seq: entry.seq, epoch: entry.epoch, ...extraMeta } } });
         this.broadcaster.deliver(a, own);
       }
     }
@@ -214,14 +216,14 @@ export class HubCore {
 
   /** `_zcode/turn_state` (and each profile's own turn notice) to the session's clients; the Turn calls it. */
   private publishTurnState(session: SessionState): void {
-    this.notifySession(session, '_zcode/turn_state', this.turnStateParams(session));
+    this.notifySession(session, ZCODE_NOTIFICATION.turnState, this.turnStateParams(session));
     this.notifyProfiles(session, { type: 'turn_state', sessionId: session.sessionId, running: this.busy(session) });
     this.publishSessionState(session);
   }
 
   /** The turn state to one (just attached) client only. */
   sendTurnState(session: SessionState, client: ClientPort): void {
-    this.broadcaster.sendNow(client, this.broadcaster.serialize('_zcode/turn_state', this.turnStateParams(session)));
+    this.broadcaster.sendNow(client, this.broadcaster.serialize(ZCODE_NOTIFICATION.turnState, this.turnStateParams(session)));
     this.notifyProfiles(session, { type: 'turn_state', sessionId: session.sessionId, running: this.busy(session) }, client);
   }
 
@@ -234,7 +236,7 @@ export class HubCore {
   }
 
   /** `_zcode/turn_state` params (docs/CLIENT-PROTOCOL.md). */
-  turnStateParams(session: SessionState): Record<string, unknown> {
+  turnStateParams(session: SessionState): TurnStateParams {
     const running = session.queue.running;
     const turn = session.turn;
     return {
@@ -257,7 +259,7 @@ export class HubCore {
   /** `_zcode/session_state` to every connected client (live session lists). */
   publishSessionState(session: SessionState): void {
     const summary = this.sessionSummary(session);
-    this.notifyAll('_zcode/session_state', summary);
+    this.notifyAll(ZCODE_NOTIFICATION.sessionState, summary);
     for (const listener of this.sessionStateListeners) {
       try {
         listener(summary);
@@ -269,7 +271,7 @@ export class HubCore {
 
   /** `_zcode/presence`: who is attached to a session. */
   publishPresence(session: SessionState): void {
-    this.notifySession(session, '_zcode/presence', {
+    this.notifySession(session, ZCODE_NOTIFICATION.presence, {
       sessionId: session.sessionId,
       clients: this.presenceList(session),
     });

@@ -29,6 +29,7 @@ export type { ReplayMeta } from './session-attach.js';
 export type { InteractionView } from './interactions.js';
 export type { RestAnswerBody as RestAnswer } from '../acp/interactions.js';
 import type { RestAnswerBody as RestAnswer } from '../acp/interactions.js';
+import { ZCODE_NOTIFICATION } from '../zcode-ext/methods.js';
 
 /** What `session/new`, `session/load` and `session/resume` return. */
 export interface SessionOpened {
@@ -130,8 +131,8 @@ export class Hub {
     this.core.addClient(client);
     const s = this.core.backend.status();
     const b = this.core.broadcaster;
-    b.sendNow(client, b.serialize('_zcode/backend_state', { state: s.state, epoch: this.core.epoch, restarts: s.restarts, ...(s.nextRetryMs === undefined ? {} : { nextRetryMs: s.nextRetryMs }) }));
-    for (const session of this.core.allSessions()) b.sendNow(client, b.serialize('_zcode/session_state', this.core.sessionSummary(session)));
+    b.sendNow(client, b.serialize(ZCODE_NOTIFICATION.backendState, { state: s.state, epoch: this.core.epoch, restarts: s.restarts, ...(s.nextRetryMs === undefined ? {} : { nextRetryMs: s.nextRetryMs }) }));
+    for (const session of this.core.allSessions()) b.sendNow(client, b.serialize(ZCODE_NOTIFICATION.sessionState, this.core.sessionSummary(session)));
   }
 
   /** Detaches a closed connection everywhere; never settles or cancels an interaction or a turn. */

@@ -14,6 +14,7 @@ import { acpOptionKind, classifyInteraction, restAnswerToZcode, type Interaction
 import { declineResult, openCopy, toView } from './interaction-copies.js';
 import type { InteractionRecord, InteractionView, ResolvedBy } from './interactions.js';
 import type { SessionState } from './session-state.js';
+import { ZCODE_NOTIFICATION } from '../zcode-ext/methods.js';
 
 /** Interactions: the race and everything around it. */
 export class InteractionFlow {
@@ -156,7 +157,7 @@ export class InteractionFlow {
     const session = this.core.findSession(record.view.sessionId);
     if (!scopeAllows(client.identity.scope, 'operate') || session?.attachments.get(client.clientId)?.role === 'observer') {
       // Viewers and observers see it, read-only (HUB-DESIGN §4.5).
-      this.core.broadcaster.sendNow(client, this.core.broadcaster.serialize('_zcode/interaction_opened', { sessionId: record.view.sessionId, interaction: record.view }));
+      this.core.broadcaster.sendNow(client, this.core.broadcaster.serialize(ZCODE_NOTIFICATION.interactionOpened, { sessionId: record.view.sessionId, interaction: record.view }));
       return;
     }
     const parsed = this.parsed.get(record);
@@ -187,7 +188,7 @@ export class InteractionFlow {
     const session = this.core.findSession(record.view.sessionId);
     if (!session) return;
     const v = record.view;
-    this.core.notifySession(session, '_zcode/interaction_resolved', {
+    this.core.notifySession(session, ZCODE_NOTIFICATION.interactionResolved, {
       sessionId: v.sessionId,
       interactionId: v.interactionId,
       state: v.state,

@@ -13,6 +13,7 @@ import { toHubError } from '../backend-errors.js';
 import type { HubCore } from './hub-core.js';
 import type { ResolvedBy } from './interactions.js';
 import type { SessionState } from './session-state.js';
+import { ZCODE_NOTIFICATION } from '../zcode-ext/methods.js';
 
 /** The v4 ACK (ZCODE-PROTOCOL §7.2); only the fields the decision needs. */
 const ackSchema = z.looseObject({ status: z.string(), reasonCode: z.string().optional(), message: z.string().optional() });
@@ -72,6 +73,6 @@ function forget(core: HubCore, hooks: DeleteHooks, session: SessionState | undef
   const resolvedBy: ResolvedBy = { ...(by.clientId === undefined ? {} : { clientId: by.clientId }), name: by.name ?? by.identity.name };
   hooks.cancelInteractions(session, resolvedBy);
   core.forgetSession(session.sessionId);
-  core.notifyAll('_zcode/session_deleted', { sessionId: session.sessionId, deletedBy: resolvedBy });
+  core.notifyAll(ZCODE_NOTIFICATION.sessionDeleted, { sessionId: session.sessionId, deletedBy: resolvedBy });
   session.attachments.clear();
 }

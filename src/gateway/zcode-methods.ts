@@ -1,6 +1,7 @@
 import { cancelBackgroundTaskParams, compactParams, forkParams, goalParams, interactionsListParams, loadEarlierParams } from './acp-schemas.js';
 import { ATTACH_METHODS } from './attach-methods.js';
 import { method, type MethodSpec } from './method-spec.js';
+import { ZCODE_REQUEST } from '../zcode-ext/methods.js';
 
 /** The default page of `_zcode/load_earlier` when the client names no limit. */
 const EARLIER_DEFAULT_LIMIT = 50;
@@ -19,12 +20,12 @@ const loadEarlier = method(loadEarlierParams, 'view', async (ctx, conn, p, name)
 
 /** The `_zcode/*` extension methods (docs/CLIENT-PROTOCOL.md), plus the legacy alias. */
 export const ZCODE_METHODS: Record<string, MethodSpec> = {
-  '_zcode/load_earlier': loadEarlier,
+  [ZCODE_REQUEST.loadEarlier]: loadEarlier,
   'session/load_earlier': loadEarlier,
-  '_zcode/interactions/list': method(interactionsListParams, 'view', (ctx, _conn, p) => ({ interactions: ctx.hub.listInteractions(p.sessionId) })),
-  '_zcode/fork': method(forkParams, 'operate', (ctx, conn, p) => ctx.hub.fork(conn, p.sessionId, p.target)),
-  '_zcode/compact': method(compactParams, 'operate', (ctx, conn, p) => ctx.hub.compact(conn, p.sessionId, p.instructions)),
-  '_zcode/goal': method(goalParams, 'operate', (ctx, conn, p) => ctx.hub.goal(conn, p.sessionId, p.action, p.objective)),
-  '_zcode/cancel_background_task': method(cancelBackgroundTaskParams, 'operate', (ctx, conn, p) => ctx.hub.cancelBackgroundTask(conn, p.sessionId, p.taskId)),
+  [ZCODE_REQUEST.interactionsList]: method(interactionsListParams, 'view', (ctx, _conn, p) => ({ interactions: ctx.hub.listInteractions(p.sessionId) })),
+  [ZCODE_REQUEST.fork]: method(forkParams, 'operate', (ctx, conn, p) => ctx.hub.fork(conn, p.sessionId, p.target)),
+  [ZCODE_REQUEST.compact]: method(compactParams, 'operate', (ctx, conn, p) => ctx.hub.compact(conn, p.sessionId, p.instructions)),
+  [ZCODE_REQUEST.goal]: method(goalParams, 'operate', (ctx, conn, p) => ctx.hub.goal(conn, p.sessionId, p.action, p.objective)),
+  [ZCODE_REQUEST.cancelBackgroundTask]: method(cancelBackgroundTaskParams, 'operate', (ctx, conn, p) => ctx.hub.cancelBackgroundTask(conn, p.sessionId, p.taskId)),
   ...ATTACH_METHODS,
 };

@@ -22,7 +22,7 @@ export interface UnitRule {
   alsoFiles?: readonly string[];
 }
 
-const FOUNDATION = ['errors.ts', 'limits.ts', 'json-depth.ts', 'logger.ts', 'trace-context.ts', 'version.ts', 'compat-instance.ts', 'fs', 'config', 'ports'] as const;
+const FOUNDATION = ['errors.ts', 'limits.ts', 'json-depth.ts', 'logger.ts', 'trace-context.ts', 'version.ts', 'compat-instance.ts', 'zcode-ext', 'fs', 'config', 'ports'] as const;
 
 export const UNITS: Record<string, UnitRule> = {
   // Foundation: imported by anyone, importing nothing above it.
@@ -33,6 +33,7 @@ export const UNITS: Record<string, UnitRule> = {
   'logger.ts': { role: 'the pino logger and its redaction', imports: ['trace-context.ts'] },
   'trace-context.ts': { role: "W3C trace context of the request being handled (AsyncLocalStorage), read by logs and the child link", imports: [] },
   'version.ts': { role: 'the package version', imports: [] },
+  'zcode-ext': { role: 'the `_zcode/*` extension protocol: method names (dependency-free) and payload schemas', imports: [] },
   'compat-instance.ts': { role: 'the id zcode-acp-remote knows this daemon by (gateway query, REST compat routes)', imports: [] },
   fs: { role: 'private files: atomic writes, modes', imports: ['errors.ts'] },
   config: { role: 'one config schema, parsed once; the state-dir layout', imports: ['limits.ts', 'fs'] },
@@ -114,7 +115,7 @@ export const BACKEND_FILES = {
 export const WEB_MAY_IMPORT_SRC = 'type-only' as const;
 
 /** …and values from these dependency-free modules, so it never hard-codes what they define. */
-export const WEB_SHARED_MODULES: readonly string[] = ['src/gateway/close-codes.ts'];
+export const WEB_SHARED_MODULES: readonly string[] = ['src/gateway/close-codes.ts', 'src/zcode-ext/methods.ts'];
 
 /**
  * Arrows that break the table today and are being removed, each with the reason it is still

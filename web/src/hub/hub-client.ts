@@ -15,6 +15,7 @@ import { handleNotification } from './hub-events.js';
 import { fromElicitation, fromPermissionRequest, fromView, mergeInteraction, rememberCard, restBody, rpcResult, type Answer } from './interactions.js';
 import { fromListEntry } from './session-list.js';
 import { version as VERSION } from '../../../package.json';
+import { ZCODE_NOTIFICATION, ZCODE_REQUEST } from '../../../src/zcode-ext/methods.js';
 
 
 const DEVICE_KEY = 'zcode-hub.device';
@@ -132,7 +133,7 @@ export class HubClient {
   /** Reloads pending interactions across sessions (`_zcode/interactions/list`). */
   async refreshInbox(): Promise<void> {
     try {
-      const res = rec(await this.conn.request('_zcode/interactions/list', {}));
+      const res = rec(await this.conn.request(ZCODE_REQUEST.interactionsList, {}));
       const views = arr(res?.['interactions']).map(fromView).filter((v) => v !== undefined);
       store.update((s) => {
         const next: typeof s.interactions = {};
@@ -170,7 +171,7 @@ export class HubClient {
       const fresh = !resume || recovered === false;
       let chat = held ?? emptyChat(sessionId);
       if (fresh) chat = resetForReplay(chat);
-      for (const n of this.attaching.get(sessionId) ?? []) chat = n.method === '_zcode/turn_state' ? { ...chat, turn: parseTurnState(n.params) } : applySessionUpdate(chat, n.params);
+      for (const n of this.attaching.get(sessionId) ?? []) chat = n.method === ZCODE_NOTIFICATION.turnState ? { ...chat, turn: parseTurnState(n.params) } : applySessionUpdate(chat, n.params);
       chat = applyAttachResult(chat, result);
       if (!fresh) chat = { ...chat, history: held?.history ?? chat.history };
       const seq = num(z['seq']);
@@ -189,7 +190,7 @@ export class HubClient {
     if (!chat?.history.hasMore || !chat.history.cursor || store.get().loadingEarlier[sessionId]) return;
     store.update((s) => ({ ...s, loadingEarlier: { ...s.loadingEarlier, [sessionId]: true } }));
     try {
-      const res = rec(await this.conn.request('_zcode/load_earlier', { sessionId, cursor: chat.history.cursor, limit: WEB_LIMITS.historyPage }));
+      const res = rec(await this.conn.request(ZCODE_REQUEST.loadEarlier, { sessionId, cursor: chat.history.cursor, limit: WEB_LIMITS.historyPage }));
       updateChat(sessionId, (c) => prependHistory(c, arr(res?.['updates']), str(res?.['cursor']), res?.['hasMore'] === true));
     } finally {
       store.update((s) => ({ ...s, loadingEarlier: { ...s.loadingEarlier, [sessionId]: false } }));

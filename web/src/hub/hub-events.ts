@@ -9,6 +9,7 @@ import { applySessionUpdate, markAnswered, parseTurnState } from './chat-reducer
 import type { HubClient } from './hub-client.js';
 import { cancelledRequestId, fromView, mergeInteraction } from './interactions.js';
 import { applySessionState } from './session-list.js';
+import { ZCODE_NOTIFICATION } from '../../../src/zcode-ext/methods.js';
 
 /** Applies one notification from the hub. Unknown methods are ignored (forward compatibility). */
 export function handleNotification(client: HubClient, method: string, params: unknown): void {
@@ -16,14 +17,14 @@ export function handleNotification(client: HubClient, method: string, params: un
   const sessionId = str(p['sessionId']);
   switch (method) {
     case 'session/update':
-    case '_zcode/own_update': {
+    case ZCODE_NOTIFICATION.ownUpdate: {
       if (!sessionId) return;
       const buffer = client.attaching.get(sessionId);
       if (buffer) buffer.push({ method, params });
       else updateChat(sessionId, (c) => applySessionUpdate(c, params));
       return;
     }
-    case '_zcode/turn_state': {
+    case ZCODE_NOTIFICATION.turnState: {
       if (!sessionId) return;
       const turn = parseTurnState(params);
       // Sent right before the load result: kept in order with the replay, or the first attach
@@ -38,7 +39,7 @@ export function handleNotification(client: HubClient, method: string, params: un
       });
       return;
     }
-    case '_zcode/session_state': {
+    case ZCODE_NOTIFICATION.sessionState: {
       if (!sessionId) return;
       const before = store.get().sessions[sessionId]?.pendingInteractions ?? 0;
       store.update((s) => {
@@ -51,7 +52,7 @@ export function handleNotification(client: HubClient, method: string, params: un
       if (after !== before && !client.isAttached(sessionId)) client.scheduleInbox();
       return;
     }
-    case '_zcode/presence': {
+    case ZCODE_NOTIFICATION.presence: {
       if (!sessionId) return;
       const clients = arr(p['clients']).flatMap((c) => {
         const r = rec(c);
@@ -61,13 +62,13 @@ export function handleNotification(client: HubClient, method: string, params: un
       store.update((s) => ({ ...s, presence: { ...s.presence, [sessionId]: clients } }));
       return;
     }
-    case '_zcode/interaction_opened': {
+    case ZCODE_NOTIFICATION.interactionOpened: {
       const view = fromView(p['interaction']);
       if (!view) return;
       store.update((s) => ({ ...s, interactions: { ...s.interactions, [view.interactionId]: mergeInteraction(s.interactions[view.interactionId], view) } }));
       return;
     }
-    case '_zcode/interaction_resolved': {
+    case ZCODE_NOTIFICATION.interactionResolved: {
       const interactionId = str(p['interactionId']);
       if (!interactionId) return;
       const held = store.get().interactions[interactionId];
@@ -98,7 +99,7 @@ export function handleNotification(client: HubClient, method: string, params: un
       client.forget(held.interactionId);
       return;
     }
-    case '_zcode/backend_state': {
+    case ZCODE_NOTIFICATION.backendState: {
       const state = str(p['state']) ?? 'ready';
       const nextRetryMs = num(p['nextRetryMs']);
       store.update((s) => ({ ...s, backend: { state, ...(nextRetryMs !== undefined ? { nextRetryMs } : {}) } }));

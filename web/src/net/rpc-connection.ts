@@ -8,6 +8,7 @@ import { WEB_LIMITS } from '../limits.js';
 import { idOf, parseJson, rec, str } from '../wire.js';
 import { backoffDelay } from './backoff.js';
 import { CLOSE } from '../../../src/gateway/close-codes.js';
+import { ZCODE_REQUEST } from '../../../src/zcode-ext/methods.js';
 
 export type ConnStatus = 'connecting' | 'online' | 'offline' | 'unauthorized';
 
@@ -239,7 +240,7 @@ export class RpcConnection {
   /** A cheap request; no answer within the probe timeout → the socket is dead, reconnect. */
   private async probe(): Promise<void> {
     try {
-      await this.request('_zcode/interactions/list', {}, WEB_LIMITS.probeTimeoutMs);
+      await this.request(ZCODE_REQUEST.interactionsList, {}, WEB_LIMITS.probeTimeoutMs);
     } catch (err) {
       if (!(err instanceof RpcError)) this.reconnectNow();
     }

@@ -1,0 +1,81 @@
+/**
+ * Payloads of the `_zcode/*` notifications the hub sends (docs/CLIENT-PROTOCOL.md), as zod
+ * schemas with their inferred types. The domain builds them with these types; the web app
+ * takes the types (`import type`); test/integration/zcode-ext.test.ts checks that what a real
+ * daemon sends parses. Strict: a new field is added here first.
+ */
+import { z } from 'zod';
+import { ZCODE_NOTIFICATION } from './methods.js';
+
+const turnStateName = z.enum(['idle', 'running', 'awaiting_input', 'stopping']);
+const who = z.strictObject({ clientId: z.string(), name: z.string() });
+
+export const turnStateParams = z.strictObject({
+  sessionId: z.string(),
+  state: turnStateName,
+  turnId: z.string().optional(),
+  promptedBy: who.optional(),
+  promptId: z.string().optional(),
+  queue: z.array(z.strictObject({ promptId: z.string(), clientId: z.string(), name: z.string(), preview: z.string() })),
+});
+
+export const sessionStateParams = z.strictObject({
+  sessionId: z.string(),
+  title: z.string(),
+  cwd: z.string(),
+  state: turnStateName,
+  model: z.strictObject({ providerId: z.string(), modelId: z.string() }).optional(),
+  pendingInteractions: z.number().int().nonnegative(),
+  clients: z.number().int().nonnegative(),
+  updatedAt: z.number(),
+});
+
+export const presenceParams = z.strictObject({
+  sessionId: z.string(),
+  clients: z.array(z.strictObject({ clientId: z.string(), name: z.string(), scope: z.enum(['view', 'operate', 'admin']), profile: z.string(), role: z.enum(['controller', 'observer']) })),
+});
+
+export const backendStateParams = z.strictObject({
+  state: z.enum(['starting', 'ready', 'restarting', 'failed', 'stopped']),
+  epoch: z.string(),
+  restarts: z.number().int().nonnegative(),
+  nextRetryMs: z.number().optional(),
+});
+
+export const ownUpdateParams = z.strictObject({
+  sessionId: z.string(),
+  _meta: z.strictObject({ zcode: z.looseObject({ seq: z.number().int(), epoch: z.string() }) }),
+});
+
+/** The interaction itself is the InteractionView of docs/CLIENT-PROTOCOL.md (read leniently here). */
+export const interactionOpenedParams = z.strictObject({ sessionId: z.string(), interaction: z.looseObject({ interactionId: z.string(), sessionId: z.string() }) });
+
+export const interactionResolvedParams = z.looseObject({
+  sessionId: z.string(),
+  interactionId: z.string(),
+  state: z.enum(['resolved', 'cancelled', 'lost', 'expired']),
+  resolvedBy: z.looseObject({ name: z.string() }).optional(),
+});
+
+export const sessionDeletedParams = z.strictObject({ sessionId: z.string(), deletedBy: z.looseObject({ name: z.string() }) });
+
+/** Notification method → the schema of its params. */
+export const ZCODE_NOTIFICATION_PARAMS = {
+  [ZCODE_NOTIFICATION.turnState]: turnStateParams,
+  [ZCODE_NOTIFICATION.sessionState]: sessionStateParams,
+  [ZCODE_NOTIFICATION.presence]: presenceParams,
+  [ZCODE_NOTIFICATION.backendState]: backendStateParams,
+  [ZCODE_NOTIFICATION.ownUpdate]: ownUpdateParams,
+  [ZCODE_NOTIFICATION.interactionOpened]: interactionOpenedParams,
+  [ZCODE_NOTIFICATION.interactionResolved]: interactionResolvedParams,
+  [ZCODE_NOTIFICATION.sessionDeleted]: sessionDeletedParams,
+} as const;
+
+export type TurnStateParams = z.infer<typeof turnStateParams>;
+export type SessionStateParams = z.infer<typeof sessionStateParams>;
+export type PresenceParams = z.infer<typeof presenceParams>;
+export type BackendStateParams = z.infer<typeof backendStateParams>;
+export type OwnUpdateParams = z.infer<typeof ownUpdateParams>;
+export type InteractionOpenedParams = z.infer<typeof interactionOpenedParams>;
+export type InteractionResolvedParams = z.infer<typeof interactionResolvedParams>;
+export type SessionDeletedParams = z.infer<typeof sessionDeletedParams>;
