@@ -1,5 +1,4 @@
 import type { Logger } from '../logger.js';
-import type { HubConfig } from '../config/schema.js';
 import {
   BackendFailure,
   BackendRpcError,
@@ -12,63 +11,17 @@ import {
 } from '../ports/backend-port.js';
 import { CrashWindow, restartDelayMs } from './backoff.js';
 import { ChildTransport } from './child-transport.js';
-import { cleanupOrphan, osProcessInspector, removePidfile, writePidfile, type ProcessInspector } from './pidfile.js';
+import { cleanupOrphan, osProcessInspector, removePidfile, writePidfile } from './pidfile.js';
 import { ReverseRouter } from './reverse-router.js';
 import { RpcPeer } from './rpc-peer.js';
 import { LineRing } from './stderr-ring.js';
-import type { Transport } from './transport.js';
+import type { BackendDiagnostics, BackendLinkOptions, LinkTransport, SpawnPlan } from './link-options.js';
+import { resumableSessionId, SESSION_OPEN_METHODS, SessionResumer } from './session-resumer.js';
 
-/** What to spawn (src/backend/spawn-plan.ts). */
-export interface SpawnPlan {
-  kind: 'zcode' | 'sim';
-  command: string;
-  args: string[];
-  env: NodeJS.ProcessEnv;
-  cwd?: string;
-  /** The CLI entry shown in the status (zcode.cjs, or the simulator). */
-  entry: string;
-}
-
-/** A transport plus the pid it runs as (status, pidfile) and its counters (diagnostics). */
-export type LinkTransport = Transport & { readonly pid?: number; readonly queuedBytes?: number; readonly junkLines?: number };
-
-/** Counters of the current child, for /api/status, doctor and leak tests. */
-export interface BackendDiagnostics {
-  /** Forward requests waiting for an answer. */
-  pendingRequests: number;
-  /** Interaction requests waiting for the domain's answer. */
-  pendingInteractions: number;
-  /** Bytes queued for the child's stdin. */
-  stdinQueuedBytes: number;
-  /** stdout lines skipped as junk by this child. */
-  junkLines: number;
-}
-
-export interface BackendLinkOptions {
-  /** Prepares a spawn (may write the built-in provider file); called before every spawn, so a restart picks up fixes. */
-  plan: () => SpawnPlan | Promise<SpawnPlan>;
-  /** The kind reported before the plan exists. */
-  kind: 'zcode' | 'sim';
-  limits: HubConfig['limits'];
-  askUserQuestionAutoResolution: boolean;
-  logger: Logger;
-  /** `<stateDir>/backend.pid`; no pidfile when omitted. */
-  pidfile?: string;
-  /** Replaces the child process (unit tests pair the link with an in-memory server). */
-  transportFactory?: (plan: SpawnPlan, stderrRing: LineRing, logger: Logger) => LinkTransport;
-  processInspector?: ProcessInspector;
-  random?: () => number;
-  now?: () => number;
-}
+export type { BackendDiagnostics, BackendLinkOptions, LinkTransport, SpawnPlan } from './link-options.js';
 
 /** The liveness probe after every spawn (ZCODE-PROTOCOL §1.1: no handshake; this is cheap). */
 export const PROBE_METHOD = 'runtime/capabilities';
-
-/** Methods that wait on `session/requestRuntimePreferences` and get the longer timeout (§4.1/§4.2). */
-const SESSION_OPEN_METHODS: ReadonlySet<string> = new Set(['session/create', 'session/resume']);
-
-/** -32004 messages that mean "resume will not help" (§10). */
-const NOT_RESUMABLE = /^(Session not found|Cannot resolve)/;
 
 interface Generation {
   epoch: number;
@@ -78,12 +31,6 @@ interface Generation {
   exited: boolean;
   /** Stopped on purpose (restart/close): its exit is not a crash. */
   intentional: boolean;
-}
-
-function sessionIdOf(params: unknown): string | undefined {
-  if (typeof params !== 'object' || params === null) return undefined;
-  const id = (params as { sessionId?: unknown }).sessionId;
-  return typeof id === 'string' && id.length > 0 ? id : undefined;
 }
 
 /**
@@ -109,11 +56,10 @@ export class BackendLink implements BackendPort {
   private closing = false;
   private handler?: InteractionHandler;
   private readonly crashes: CrashWindow;
-  private readonly resumes = new Map<string, Promise<unknown>>();
+  private readonly resumer: SessionResumer;
   private readonly stderrRing: LineRing;
   private readonly notificationListeners = new Set<(n: BackendNotification) => void>();
   private readonly statusListeners = new Set<(s: BackendStatus) => void>();
-  private readonly resumedListeners = new Set<(sessionId: string, snapshot: unknown) => void>();
   private readonly log: Logger;
   private readonly now: () => number;
   private lastEmitted = '';
@@ -124,6 +70,7 @@ export class BackendLink implements BackendPort {
     this.now = options.now ?? Date.now;
     this.crashes = new CrashWindow(options.limits.crashLoopCount, options.limits.crashWindowMs);
     this.stderrRing = new LineRing(options.limits.stderrRingLines);
+    this.resumer = new SessionResumer((sessionId) => this.send('session/resume', { sessionId }, options.limits.sessionOpenTimeoutMs), this.log);
   }
 
   status(): BackendStatus {
@@ -154,8 +101,7 @@ export class BackendLink implements BackendPort {
   }
 
   onSessionResumed(listener: (sessionId: string, snapshot: unknown) => void): () => void {
-    this.resumedListeners.add(listener);
-    return () => this.resumedListeners.delete(listener);
+    return this.resumer.onResumed(listener);
   }
 
   setInteractionHandler(handler: InteractionHandler): void {
@@ -227,41 +173,13 @@ export class BackendLink implements BackendPort {
     try {
       return await this.send(method, params, timeoutMs);
     } catch (err) {
-      const sessionId = sessionIdOf(params);
-      const resumable =
-        err instanceof BackendRpcError &&
-        err.code === -32004 &&
-        !NOT_RESUMABLE.test(err.message) &&
-        !options.noResumeRetry &&
-        !SESSION_OPEN_METHODS.has(method) &&
-        sessionId !== undefined;
-      if (!resumable) throw err;
+      const sessionId = resumableSessionId(err, method, params, options);
+      if (sessionId === undefined) throw err;
       // §10/§11.8: resume, then retry exactly once (no resume on the retry).
       this.log.info({ sessionId, method }, 'session not active in the backend; resuming it');
-      await this.resume(sessionId);
+      await this.resumer.resume(sessionId);
       return await this.send(method, params, timeoutMs);
     }
-  }
-
-  /** One `session/resume` per session at a time; concurrent callers share it (CHD-08). */
-  private resume(sessionId: string): Promise<unknown> {
-    let pending = this.resumes.get(sessionId);
-    if (!pending) {
-      pending = this.send('session/resume', { sessionId }, this.options.limits.sessionOpenTimeoutMs)
-        .then((snapshot) => {
-          for (const listener of this.resumedListeners) {
-            try {
-              listener(sessionId, snapshot);
-            } catch (err) {
-              this.log.error({ err, sessionId }, 'session-resumed listener threw');
-            }
-          }
-          return snapshot;
-        })
-        .finally(() => this.resumes.delete(sessionId));
-      this.resumes.set(sessionId, pending);
-    }
-    return pending;
   }
 
   private send(method: string, params: unknown, timeoutMs: number): Promise<unknown> {

@@ -1,0 +1,50 @@
+/** The shapes around BackendLink: what it spawns, how it is configured, what it reports. */
+import type { HubConfig } from '../config/schema.js';
+import type { Logger } from '../logger.js';
+import type { ProcessInspector } from './pidfile.js';
+import type { LineRing } from './stderr-ring.js';
+import type { Transport } from './transport.js';
+
+/** What to spawn (src/backend/spawn-plan.ts). */
+export interface SpawnPlan {
+  kind: 'zcode' | 'sim';
+  command: string;
+  args: string[];
+  env: NodeJS.ProcessEnv;
+  cwd?: string;
+  /** The CLI entry shown in the status (zcode.cjs, or the simulator). */
+  entry: string;
+}
+
+/** A transport plus the pid it runs as (status, pidfile) and its counters (diagnostics). */
+export type LinkTransport = Transport & { readonly pid?: number; readonly queuedBytes?: number; readonly junkLines?: number };
+
+/** Counters of the current child, for /api/status, doctor and leak tests. */
+export interface BackendDiagnostics {
+  /** Forward requests waiting for an answer. */
+  pendingRequests: number;
+  /** Interaction requests waiting for the domain's answer. */
+  pendingInteractions: number;
+  /** Bytes queued for the child's stdin. */
+  stdinQueuedBytes: number;
+  /** stdout lines skipped as junk by this child. */
+  junkLines: number;
+}
+
+export interface BackendLinkOptions {
+  /** Prepares a spawn (may write the built-in provider file); called before every spawn, so a restart picks up fixes. */
+  plan: () => SpawnPlan | Promise<SpawnPlan>;
+  /** The kind reported before the plan exists. */
+  kind: 'zcode' | 'sim';
+  limits: HubConfig['limits'];
+  askUserQuestionAutoResolution: boolean;
+  logger: Logger;
+  /** `<stateDir>/backend.pid`; no pidfile when omitted. */
+  pidfile?: string;
+  /** Replaces the child process (unit tests pair the link with an in-memory server). */
+  transportFactory?: (plan: SpawnPlan, stderrRing: LineRing, logger: Logger) => LinkTransport;
+  processInspector?: ProcessInspector;
+  random?: () => number;
+  now?: () => number;
+}
+
