@@ -1,0 +1,90 @@
+/**
+ * Failures are never silent on the phone (issue 12 item 4): a turn that fails shows the error
+ * under what the agent had said, on every device and after a reload, with a Retry that sends
+ * the same prompt again; a turn cut off by the agent's process going away says so and keeps
+ * the partial answer.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { startHub, type HubHarness } from '../helpers/hub-harness.js';
+import { openDevice, PHONE_390, type Device } from './support/browser.js';
+import { pair, sendPrompt, shoot, waitIdle } from './support/flow.js';
+
+let hub: HubHarness;
+let phone: Device;
+let laptop: Device;
+
+beforeAll(async () => {
+  hub = await startHub({ simArgs: ['--turn-delay-scale', '0.4'] });
+  phone = await openDevice({ viewport: PHONE_390 });
+  laptop = await openDevice({ viewport: PHONE_390 });
+  await pair(phone, hub, 'Failing phone');
+  await pair(laptop, hub, 'Watching laptop');
+});
+afterAll(async () => {
+  await laptop?.close();
+  await phone?.close();
+  await hub?.close();
+});
+
+async function newSession(page: Page): Promise<string> {
+  await page.getByTestId('new-session').click();
+  await page.getByRole('button', { name: 'Create' }).click();
+  await page.getByTestId('prompt-input').waitFor();
+  return decodeURIComponent(new URL(page.url()).pathname.split('/').pop() ?? '');
+}
+
+describe('phone web app: failed and interrupted turns', () => {
+  it('shows a failed turn with its error and a Retry, on every device and after a reload', async () => {
+    const { page } = phone;
+    const sessionId = await newSession(page);
+    await laptop.page.goto(`${hub.url}/s/${encodeURIComponent(sessionId)}`);
+    await laptop.page.getByTestId('prompt-input').waitFor();
+
+    await sendPrompt(page, 'this one will fail');
+    const failed = page.getByTestId('turn-ended').and(page.locator('[data-outcome=failed]'));
+    await failed.waitFor();
+    await waitIdle(page);
+    expect(await failed.textContent()).toContain('Simulated provider failure: upstream returned HTTP 500');
+    // What the agent said before failing stays, above the error.
+    expect(await page.getByTestId('agent-message').last().textContent()).toContain('Let me look into that');
+    // One error line, not one from the marker and another from the prompt's own answer.
+    expect(await page.getByTestId('turn-ended').count()).toBe(1);
+    expect(await page.getByTestId('notice').count()).toBe(0);
+    await shoot(page, 'failed-turn');
+
+    // The other device sees the same failure.
+    await laptop.page.getByTestId('turn-ended').and(laptop.page.locator('[data-outcome=failed]')).waitFor();
+
+    // Retry sends the same prompt again: a second bubble, a second turn (failing again).
+    await failed.getByTestId('retry-button').click();
+    await expect.poll(() => page.getByTestId('user-message').filter({ hasText: 'this one will fail' }).count()).toBe(2);
+    await expect.poll(() => page.getByTestId('turn-ended').count()).toBe(2);
+    await waitIdle(page);
+
+    // A reload rebuilds the same picture from history.
+    await page.reload();
+    await page.getByTestId('prompt-input').waitFor();
+    await expect.poll(() => page.getByTestId('turn-ended').count()).toBe(2);
+    expect(await page.getByTestId('turn-ended').first().textContent()).toContain('Simulated provider failure');
+    expect(phone.errors).toEqual([]);
+  });
+
+  it('says a turn was interrupted when the agent’s process dies mid-turn, and keeps the partial answer', async () => {
+    const { page } = phone;
+    await page.goto(hub.url);
+    await newSession(page);
+    await sendPrompt(page, 'slow answer before a crash');
+    const answer = page.getByTestId('agent-message').last();
+    await expect.poll(async () => ((await answer.textContent()) ?? '').length).toBeGreaterThan(40);
+    const pid = hub.daemon.backend.status().pid;
+    expect(pid).toBeDefined();
+    process.kill(pid as number, 'SIGKILL');
+    const interrupted = page.getByTestId('turn-ended').and(page.locator('[data-outcome=interrupted]'));
+    await interrupted.waitFor({ timeout: 30_000 });
+    await waitIdle(page);
+    expect(((await answer.textContent()) ?? '').length).toBeGreaterThan(40);
+    expect(await interrupted.getByTestId('retry-button').count()).toBe(1);
+    await shoot(page, 'interrupted-turn');
+  });
+});
