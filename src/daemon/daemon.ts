@@ -92,7 +92,9 @@ export async function startDaemon(config: HubConfig, logger: Logger, options: St
     const transitions = new SessionTransitions();
     hub.onSessionState((s) => {
       const kind = transitions.next(s.sessionId, s.state);
-      if (kind) push.notify(kind, s.sessionId, s.title || s.cwd);
+      // The oldest pending interaction is what the notification names and opens.
+      const waiting = kind === 'needs_you' ? hub.listInteractions(s.sessionId).filter((i) => i.state === 'pending').sort((a, b) => a.createdAt - b.createdAt)[0] : undefined;
+      if (kind) push.notify(kind, s.sessionId, s.title || s.cwd, waiting);
     });
     const unsubscribeRevoked = auth.tokens.onRevoked((tokenId) => push.subscriptions.removeToken(tokenId));
     steps.rest.unshift(() => unsubscribeRevoked());

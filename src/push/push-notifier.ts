@@ -7,6 +7,7 @@
 import type { Agent } from 'node:https';
 import webpush from 'web-push';
 import type { Logger } from '../logger.js';
+import { pushContent, type WaitingInteraction } from './push-text.js';
 import { PushSubscriptionStore, type PushSubscriptionJson } from './subscription-store.js';
 import { loadOrCreateVapidKeys } from './vapid-keys.js';
 
@@ -19,11 +20,15 @@ export interface PushPayload {
   sessionId: string;
   title: string;
   body: string;
+  /** Deep link the notification opens (push-text.ts); the service worker falls back to the session. */
+  url?: string;
+  tag?: string;
+  requireInteraction?: boolean;
 }
 
 /** The narrow port the domain depends on. */
 export interface PushPort {
-  notify(kind: PushKind, sessionId: string, title: string): void;
+  notify(kind: PushKind, sessionId: string, title: string, waiting?: WaitingInteraction): void;
 }
 
 export interface PushNotifierOptions {
@@ -39,7 +44,6 @@ export interface PushNotifierOptions {
   agent?: Agent;
 }
 
-const BODY: Record<PushKind, string> = { needs_you: 'Needs your answer', turn_finished: 'Turn finished' };
 const DEFAULT_TTL_S = 3600;
 
 export class PushNotifier implements PushPort {
@@ -64,8 +68,8 @@ export class PushNotifier implements PushPort {
   }
 
   /** Fire-and-forget: sends to every subscription without blocking the caller. */
-  notify(kind: PushKind, sessionId: string, title: string): void {
-    void this.send({ kind, sessionId, title, body: BODY[kind] });
+  notify(kind: PushKind, sessionId: string, title: string, waiting?: WaitingInteraction): void {
+    void this.send({ kind, sessionId, ...pushContent(kind, sessionId, title, waiting) });
   }
 
   /** Sends one payload to every subscription; resolves with the number delivered. */

@@ -66,15 +66,19 @@ self.addEventListener('push', (event) => {
     data = { title: event.data ? event.data.text() : '' };
   }
   const sessionId = typeof data.sessionId === 'string' ? data.sessionId : '';
-  const url = sessionId ? `/s/${encodeURIComponent(sessionId)}` : '/';
+  const page = sessionId ? `/s/${encodeURIComponent(sessionId)}` : '/';
+  // The deep link (the waiting sheet) when the hub sent one on our own origin, else the session.
+  const url = typeof data.url === 'string' && data.url.startsWith('/') && !data.url.startsWith('//') ? data.url : page;
   event.waitUntil(
     self.clients.matchAll({ type: 'window', includeUncontrolled: true }).then((wins) => {
       // The page is in front and showing this session: it already shows the change.
-      const visible = wins.some((w) => w.visibilityState === 'visible' && w.focused && new URL(w.url).pathname === url);
+      const visible = wins.some((w) => w.visibilityState === 'visible' && w.focused && new URL(w.url).pathname === page);
       if (visible) return undefined;
       const title = typeof data.title === 'string' && data.title ? data.title : 'ZCode Hub';
       const body = typeof data.body === 'string' ? data.body : '';
-      return self.registration.showNotification(title, { body, tag: `${data.kind || 'hub'}:${sessionId}`, data: { url }, icon: '/icons/icon-192.png', badge: '/icons/icon-192.png' });
+      const tag = typeof data.tag === 'string' ? data.tag : `${data.kind || 'hub'}:${sessionId}`;
+      // renotify: a "needs you" that replaces a "done" of the same session must still alert.
+      return self.registration.showNotification(title, { body, tag, renotify: true, requireInteraction: data.requireInteraction === true, data: { url }, icon: '/icons/icon-192.png', badge: '/icons/icon-192.png' });
     }),
   );
 });

@@ -53,6 +53,11 @@ export const workspaceEn = {
   publicUrlAdd: 'Add',
   publicUrlAdded: 'Address added: the hub answers to it now',
   publicUrlRemove: 'Remove {0}',
+  waitingOne: '1 waiting for you',
+  waitingMany: '{0} waiting for you',
+  waitingAnswer: 'Answer',
+  signedOutRevoked: 'This device was signed out: its access was revoked by an admin or has expired. Pair it again to continue.',
+  signedOutSelf: 'You signed this device out. Pair it again to continue.',
 };
 
 export const workspaceZh: Record<keyof typeof workspaceEn, string> = {
@@ -106,4 +111,9 @@ export const workspaceZh: Record<keyof typeof workspaceEn, string> = {
   publicUrlAdd: '添加',
   publicUrlAdded: '已添加：集线器现在会响应这个地址',
   publicUrlRemove: '移除 {0}',
+  waitingOne: '有 1 项等待你处理',
+  waitingMany: '有 {0} 项等待你处理',
+  waitingAnswer: '去回答',
+  signedOutRevoked: '此设备已被登出：管理员撤销了它的访问权限，或权限已过期。请重新配对后继续。',
+  signedOutSelf: '你已登出此设备。请重新配对后继续。',
 };

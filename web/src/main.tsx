@@ -5,6 +5,7 @@ import { HubClient } from './hub/hub-client.js';
 import { localeStore } from './i18n.js';
 import { api, RestError } from './net/rest.js';
 import { pairCodeFromHash } from './views/pair-view.js';
+import { markSignedOut } from './hub/sign-out.js';
 import './styles.css';
 import './workspace.css';
 import './polish.css';
@@ -59,6 +60,7 @@ store.subscribe(() => {
     void paired().then((ok) => {
       if (!ok) {
         remember(false);
+        markSignedOut('revoked');
         store.update((st) => ({ ...st, paired: false }));
       }
     });
@@ -73,7 +75,9 @@ void (async () => {
   if (pairCodeFromHash(location.hash) || !seemsPaired()) store.update((s) => ({ ...s, paired: false }));
   else if (await paired()) connect();
   else {
+    // Paired here before, and the hub no longer takes the token: revoked or expired.
     remember(false);
+    markSignedOut('revoked');
     store.update((s) => ({ ...s, paired: false }));
   }
 })();

@@ -8,6 +8,7 @@ import { WEB_LIMITS } from '../limits.js';
 import { t } from '../i18n.js';
 import { ConnectionLost, RpcConnection, RpcError } from '../net/rpc-connection.js';
 import { api, RestError } from '../net/rest.js';
+import { markSignedOut } from './sign-out.js';
 import { arr, num, rec, str, zmeta, idOf } from '../wire.js';
 import { store, toast, updateChat } from './app-state.js';
 import { addLocalPrompt, addNotice, applyAttachResult, applySessionUpdate, emptyChat, parseTurnState, prependHistory, resetForReplay, settleLocalPrompt } from './chat-reducer.js';
@@ -60,12 +61,14 @@ export class HubClient {
       onOpen: () => this.onOpen(),
       onNotification: (method, params) => handleNotification(this, method, params),
       onRequest: (id, method, params) => this.onRequest(id, method, params),
-      onStatus: (status) =>
+      onStatus: (status) => {
+        if (status === 'unauthorized') markSignedOut('revoked');
         store.update((s) => ({
           ...s,
           conn: { status, downSince: status === 'online' ? undefined : (s.conn.downSince ?? Date.now()) },
           ...(status === 'unauthorized' ? { paired: false } : {}),
-        })),
+        }));
+      },
     });
   }
 

@@ -13,6 +13,7 @@ import { ConfigBar } from './config-bar.js';
 import { PromptBox } from './prompt-box.js';
 import { StateBadge } from './session-list-view.js';
 import { SessionIdContext, SessionLinks } from './session-links.js';
+import { WaitingBanner } from './waiting-banner.js';
 
 /** One session: the conversation, pickers, plan, queue and prompt box. */
 export function ChatView({ client, sessionId }: { client: HubClient; sessionId: string }) {
@@ -104,6 +105,7 @@ export function ChatView({ client, sessionId }: { client: HubClient; sessionId: 
         </SessionIdContext.Provider>
       </div>
       {chat ? <PlanView entries={chat.plan} /> : null}
+      <WaitingBanner sessionId={sessionId} />
       {chat && canOperate ? <PromptBox chat={chat} client={client} /> : null}
     </div>
   );

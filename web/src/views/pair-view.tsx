@@ -2,6 +2,8 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { t } from '../i18n.js';
 import { rememberDevice } from '../hub/hub-client.js';
 import { api, RestError } from '../net/rest.js';
+import { SignedOutNotice } from './signed-out-notice.js';
+import { clearSignedOut } from '../hub/sign-out.js';
 
 /** The code carried by `#pair=<code>` (the URL / QR that `zcode-hub pair` prints), if any. */
 export function pairCodeFromHash(hash: string): string | undefined {
@@ -28,6 +30,7 @@ export function PairView({ onPaired }: { onPaired: () => void }) {
       const device = name.trim() || defaultDeviceName();
       await api('/pair', { method: 'POST', body: { code: c.trim(), name: device, delivery: 'cookie' } });
       rememberDevice(device);
+      clearSignedOut();
       // Drop the code from the address bar and history: it is single-use anyway.
       history.replaceState(null, '', location.pathname);
       onPaired();
@@ -48,6 +51,7 @@ export function PairView({ onPaired }: { onPaired: () => void }) {
     <main class="pair">
       <img src="/icons/icon.svg" alt="" width={72} height={72} />
       <h1>{t('pairTitle')}</h1>
+      <SignedOutNotice />
       <p class="muted">{fromUrl ? t('pairNameIntro') : t('pairIntro')}</p>
       <form
         onSubmit={(e) => {

@@ -8,6 +8,7 @@ import { useSelector } from '../store.js';
 import { TopBar } from './chrome.js';
 import { DevicesView } from './devices-view.js';
 import { Icon } from './icons.js';
+import { markSignedOut } from '../hub/sign-out.js';
 import { ApiDocsRow, ProvidersIntro } from './admin-help.js';
 import { PublicUrlsCard } from './public-urls-card.js';
 import { ProvidersView } from './providers-view.js';
@@ -44,6 +45,7 @@ function SignOut() {
       onClick={async () => {
         if (!window.confirm(t('signOutConfirm'))) return;
         setBusy(true);
+        markSignedOut('self');
         await api('/pair/forget', { method: 'POST' }).catch(() => undefined);
         window.location.reload();
       }}
