@@ -174,6 +174,32 @@ describe('Streamable HTTP wire rules', () => {
     expect(c.raw).toContain(': close 4401');
   });
 
+  it('replay after a lost connection: a new connection resumes from its last seq and gets exactly the gap', async () => {
+    const phone = new AcpHttpClient(hub.url, auth());
+    await phone.initialize('resumer');
+    await phone.openStream();
+    const { sessionId } = await phone.request<{ sessionId: string }>('session/new', { cwd: hub.workspace, mcpServers: [] });
+    await phone.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hello before the tunnel dropped' }] });
+    type Update = { sessionId: string; _meta: { zcode: { seq: number; epoch: string } } };
+    const seen = phone.notifications<Update>('session/update').filter((u) => u.sessionId === sessionId);
+    const last = seen[seen.length - 1]!._meta.zcode;
+    phone.close();
+    await until(() => ([...hub.daemon.app.gateway.connections()].some((c) => c.clientName === 'resumer') ? undefined : true), 'the dropped connection to end');
+    // Meanwhile another client moves the session on.
+    const desk = await hub.initializedClient({ name: 'desk-2' });
+    await desk.request('session/load', { sessionId, cwd: hub.workspace, mcpServers: [] });
+    await desk.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'while the phone was away' }] });
+    const back = new AcpHttpClient(hub.url, auth());
+    await back.initialize('resumer-again');
+    await back.openStream();
+    const res = await back.request<{ _meta: { zcode: { replayMeta: { recovered: boolean; replayed: number } } } }>('session/resume', { sessionId, cwd: hub.workspace, mcpServers: [], _meta: { zcode: { afterSeq: last.seq, epoch: last.epoch } } });
+    const gap = back.notifications<Update>('session/update').filter((u) => u.sessionId === sessionId).map((u) => u._meta.zcode.seq);
+    expect(res._meta.zcode.replayMeta.recovered).toBe(true);
+    expect(gap.length).toBeGreaterThan(0);
+    expect(gap).toEqual(Array.from({ length: gap.length }, (_, i) => last.seq + 1 + i));
+    back.close();
+  });
+
   it('the permission race spans transports: an HTTP answer wins, the WebSocket copy is withdrawn', async () => {
     const ws = await hub.initializedClient({ name: 'ws-desk' });
     const { sessionId } = await ws.request<{ sessionId: string }>('session/new', { cwd: hub.workspace, mcpServers: [] });
@@ -249,7 +275,9 @@ describe('Streamable HTTP heartbeat', () => {
   let hub: HubHarness;
   const auth = (): Record<string, string> => ({ authorization: `Bearer ${hub.adminToken}` });
   beforeAll(async () => {
-    hub = await startHub({ limits: { heartbeatIntervalMs: 300 } });
+    // The HTTP server's request timeout (issue 11) is far shorter than a stream's life here: an
+    // event stream must outlive it, since its request was received long ago.
+    hub = await startHub({ limits: { heartbeatIntervalMs: 300, httpRequestTimeoutMs: 1_000, httpTimeoutSweepMs: 200 } });
   });
   afterAll(async () => {
     await hub?.close();
@@ -266,8 +294,9 @@ describe('Streamable HTTP heartbeat', () => {
     expect(connected('idle')).toBe(true);
     await until(() => (connected('idle') ? undefined : true), 'the idle connection to be dropped', 10_000);
     expect((await idle.post({ jsonrpc: '2.0', method: 'noop' })).status).toBe(404);
-    // Several heartbeats later the reader is still connected and served.
-    await until(() => (live.raw.split(':\n\n').length > 4 ? true : undefined), 'keep-alives on the live stream');
+    // Three request timeouts later the reader is still connected and served.
+    const opened = Date.now();
+    await until(() => (Date.now() - opened > 3_000 && live.raw.split(':\n\n').length > 8 ? true : undefined), 'keep-alives on the live stream for 3 s');
     await live.request('session/list', {});
     expect(live.streamEnded).toBe(false);
     live.close();
