@@ -18,7 +18,7 @@ async function rpcError(p: Promise<unknown>): Promise<RpcError> {
 }
 
 /** Messages of `method` that arrived before the answer to the request with `id`. */
-function before(c: AcpWsClient, method: string, sessionId: string, id: number): number {
+function countBefore(c: AcpWsClient, method: string, sessionId: string, id: number): number {
   const end = c.messages.findIndex((m) => m.id === id && m.method === undefined);
   return c.messages.slice(0, end).filter((m) => m.method === method && (m.params as { sessionId?: string }).sessionId === sessionId).length;
 }
@@ -52,7 +52,7 @@ describe('multi-client draft vocabulary', () => {
     expect(attached).toMatchObject({ sessionId, role: 'observer', historyPolicy: 'full' });
     expect(attached.connectedClients).toEqual(expect.arrayContaining([{ clientId: expect.any(String), name: 'controller-a', role: 'controller' }, { clientId: expect.any(String), name: 'observer-b', role: 'observer' }]));
     const attachId = b.messages.find((m) => m.id !== undefined && m.method === undefined && (m.result as { role?: string } | undefined)?.role === 'observer')!.id as number;
-    expect(before(b, 'session/update', sessionId, attachId)).toBeGreaterThan(0);
+    expect(countBefore(b, 'session/update', sessionId, attachId)).toBeGreaterThan(0);
 
     const forbidden = await rpcError(b.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'may I?' }] }));
     expect(forbidden.hubCode).toBe('HUB_ERR_FORBIDDEN');
@@ -88,7 +88,7 @@ describe('multi-client draft vocabulary', () => {
     await pending.request<Attached>('_session/attach', { sessionId, historyPolicy: 'pending_only' });
     const copy = await pending.waitForRequest('session/request_permission');
     const pendingId = pending.messages.find((m) => m.id !== undefined && m.method === undefined && (m.result as { historyPolicy?: string } | undefined)?.historyPolicy === 'pending_only')!.id as number;
-    expect(before(pending, 'session/update', sessionId, pendingId)).toBe(0);
+    expect(countBefore(pending, 'session/update', sessionId, pendingId)).toBe(0);
 
     const none = await hub.initializedClient({ name: 'logger' });
     const quiet = await none.request<Attached>('_session/attach', { sessionId, historyPolicy: 'none' });
