@@ -1,4 +1,4 @@
-import { useEffect, useLayoutEffect, useRef } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { store, toast } from '../hub/app-state.js';
 import type { RetryPrompt } from '../hub/chat-types.js';
 import { ConnectionLost } from '../net/rpc-connection.js';
@@ -14,6 +14,7 @@ import { PromptBox } from './prompt-box.js';
 import { StateBadge } from './session-list-view.js';
 import { SessionIdContext, SessionLinks } from './session-links.js';
 import { WaitingBanner } from './waiting-banner.js';
+import { RenameSheet } from './rename-sheet.js';
 
 /** One session: the conversation, pickers, plan, queue and prompt box. */
 export function ChatView({ client, sessionId }: { client: HubClient; sessionId: string }) {
@@ -28,6 +29,7 @@ export function ChatView({ client, sessionId }: { client: HubClient; sessionId: 
   const sentinel = useRef<HTMLDivElement>(null);
   const stick = useRef(true);
   const prevHeight = useRef(0);
+  const [renaming, setRenaming] = useState(false);
 
   // Attach once online and the list told us the session's workspace (session/load needs cwd).
   useEffect(() => {
@@ -72,7 +74,7 @@ export function ChatView({ client, sessionId }: { client: HubClient; sessionId: 
   const retry = (r: RetryPrompt) => client.prompt(sessionId, r.text, r.images).catch((err: unknown) => toast(err instanceof ConnectionLost ? t('offlineNotSent') : t('sendFailed')));
   return (
     <div class="page chat">
-      <TopBar title={title} back={() => navigate({ name: 'sessions' })}>
+      <TopBar title={title} back={() => navigate({ name: 'sessions' })} {...(canOperate ? { onTitle: () => setRenaming(true), titleLabel: t('rename') } : {})}>
         {summary ? <StateBadge badge={badgeOf(summary, Date.now(), Date.now())} /> : null}
         <SessionLinks sessionId={sessionId} />
       </TopBar>
@@ -107,6 +109,7 @@ export function ChatView({ client, sessionId }: { client: HubClient; sessionId: 
       {chat ? <PlanView entries={chat.plan} /> : null}
       <WaitingBanner sessionId={sessionId} />
       {chat && canOperate ? <PromptBox chat={chat} client={client} /> : null}
+      {renaming ? <RenameSheet sessionId={sessionId} current={title} onClose={() => setRenaming(false)} /> : null}
     </div>
   );
 }

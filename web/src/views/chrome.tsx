@@ -9,7 +9,7 @@ import { useSelector } from '../store.js';
 import { Icon } from './icons.js';
 
 /** The top bar: optional back button, title, inbox and settings shortcuts. */
-export function TopBar({ title, back, children }: { title: string; back?: () => void; children?: ComponentChildren }) {
+export function TopBar({ title, back, children, onTitle, titleLabel }: { title: string; back?: () => void; children?: ComponentChildren; onTitle?: () => void; titleLabel?: string }) {
   const pending = useSelector(store, (s) => pendingList(s).length);
   return (
     <header class="topbar">
@@ -18,7 +18,15 @@ export function TopBar({ title, back, children }: { title: string; back?: () => 
           <Icon name="back" />
         </button>
       ) : null}
-      <h1 class="topbar-title">{title}</h1>
+      <h1 class="topbar-title">
+        {onTitle ? (
+          <button class="title-btn" onClick={onTitle} aria-label={titleLabel ? `${titleLabel}: ${title}` : title} data-testid="title-button">
+            {title}
+          </button>
+        ) : (
+          title
+        )}
+      </h1>
       {children}
       <button class="icon-btn badge-host" onClick={() => navigate({ name: 'inbox' })} aria-label={`${t('inbox')} (${pending})`} data-testid="inbox-button">
         <Icon name="inbox" />

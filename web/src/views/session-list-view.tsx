@@ -7,6 +7,8 @@ import { navigate } from '../router.js';
 import { useSelector } from '../store.js';
 import { Sheet, TopBar } from './chrome.js';
 import { Icon } from './icons.js';
+import { Age } from './age.js';
+import { matchesQuery } from '../hub/session-find.js';
 
 const BADGE_TEXT: Record<Badge, MessageKey> = { needs_you: 'badgeNeedsYou', running: 'badgeRunning', finished: 'badgeFinished', idle: 'badgeIdle' };
 
@@ -38,6 +40,7 @@ function Row({ s, seenAt }: { s: SessionSummary; seenAt: number }) {
           <StateBadge badge={badge} />
           {s.model ? <span class="muted small">{s.model}</span> : null}
           {s.clients > 1 ? <span class="muted small">{t('clients', s.clients)}</span> : null}
+          <Age s={s} />
         </span>
       </a>
     </li>
@@ -51,12 +54,17 @@ export function SessionListView({ client }: { client: HubClient }) {
   const seen = useSelector(store, (s) => s.seenAt);
   const defaultWorkspace = useSelector(store, (s) => s.defaultWorkspace);
   const [creating, setCreating] = useState(false);
-  const groups = groupByWorkspace(Object.values(sessions));
+  const [query, setQuery] = useState('');
+  const all = Object.values(sessions);
+  const groups = groupByWorkspace(all.filter((s) => matchesQuery(s, query)));
   return (
     <div class="page">
       <TopBar title={t('sessions')} />
       <main class="scroll list-page">
-        {!loaded ? <p class="muted center">{t('loading')}</p> : groups.length === 0 ? <p class="muted center">{t('noSessions')}</p> : null}
+        {all.length > 0 ? (
+          <input class="session-search" type="search" value={query} onInput={(e) => setQuery(e.currentTarget.value)} placeholder={t('searchSessions')} aria-label={t('searchSessions')} data-testid="session-search" />
+        ) : null}
+        {!loaded ? <p class="muted center">{t('loading')}</p> : all.length === 0 ? <p class="muted center">{t('noSessions')}</p> : groups.length === 0 ? <p class="muted center">{t('searchNone', query)}</p> : null}
         {groups.map((g) => (
           <section key={g.cwd} class="group">
             <h2 class="group-title" title={g.cwd}>
@@ -73,7 +81,7 @@ export function SessionListView({ client }: { client: HubClient }) {
       <button class="fab" onClick={() => setCreating(true)} aria-label={t('newSession')} data-testid="new-session">
         <Icon name="plus" size={24} />
       </button>
-      {creating ? <NewSessionSheet client={client} workspaces={[...new Set([...groups.map((g) => g.cwd), ...(defaultWorkspace ? [defaultWorkspace] : [])])]} onClose={() => setCreating(false)} /> : null}
+      {creating ? <NewSessionSheet client={client} workspaces={[...new Set([...groupByWorkspace(all).map((g) => g.cwd), ...(defaultWorkspace ? [defaultWorkspace] : [])])]} onClose={() => setCreating(false)} /> : null}
     </div>
   );
 }

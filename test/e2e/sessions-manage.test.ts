@@ -1,0 +1,61 @@
+/**
+ * Managing sessions on a 390×844 phone (issue 14 item 3, in part): rename from the chat's
+ * title, search by title, last activity on each row.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHub, type HubHarness } from '../helpers/hub-harness.js';
+import { openDevice, PHONE_390, type Device } from './support/browser.js';
+import { pair, sendPrompt, shoot, waitIdle } from './support/flow.js';
+
+let hub: HubHarness;
+let phone: Device;
+
+beforeAll(async () => {
+  hub = await startHub({ simArgs: ['--turn-delay-scale', '0.3'] });
+  phone = await openDevice({ viewport: PHONE_390 });
+});
+afterAll(async () => {
+  await phone?.close();
+  await hub?.close();
+});
+
+async function newSession(page: Device['page'], prompt: string): Promise<void> {
+  await page.getByTestId('new-session').click();
+  await page.getByRole('button', { name: 'Create' }).click();
+  await page.getByTestId('prompt-input').waitFor();
+  await sendPrompt(page, prompt);
+  await waitIdle(page);
+}
+
+describe('managing sessions', () => {
+  it('renames from the chat title, then finds it by searching; rows show their last activity', async () => {
+    const { page } = phone;
+    await pair(phone, hub, 'Sessions phone');
+    await newSession(page, 'Explain the cart');
+    await page.getByTestId('title-button').click();
+    const sheet = page.getByTestId('rename-sheet');
+    await sheet.waitFor();
+    await sheet.getByTestId('rename-input').fill('Checkout redesign');
+    await sheet.getByTestId('rename-save').click();
+    await sheet.waitFor({ state: 'detached' });
+    await expect.poll(() => page.getByTestId('title-button').innerText()).toBe('Checkout redesign');
+    // The hub has it too (another device, or a reload, sees the new name).
+    const sessions = (await (await hub.api('/api/sessions')).json()) as { sessions: Array<{ title?: string }> } | Array<{ title?: string }>;
+    const list = Array.isArray(sessions) ? sessions : sessions.sessions;
+    expect(list.map((x) => x.title)).toContain('Checkout redesign');
+
+    await page.getByRole('button', { name: 'Back' }).click();
+    await newSession(page, 'Look at the login page');
+    await page.getByRole('button', { name: 'Back' }).click();
+    const rows = page.getByTestId('session-row');
+    await expect.poll(() => rows.count()).toBe(2);
+    await expect.poll(() => page.getByTestId('session-age').first().innerText()).toMatch(/just now|min ago/);
+    await page.getByTestId('session-search').fill('checkout');
+    await expect.poll(() => rows.locator('.session-title').allInnerTexts()).toEqual(['Checkout redesign']);
+    await shoot(page, 'sessions-search');
+    await page.getByTestId('session-search').fill('nothing like this');
+    await expect.poll(() => rows.count()).toBe(0);
+    await page.getByText('No session matches').waitFor();
+    expect(phone.errors).toEqual([]);
+  });
+});

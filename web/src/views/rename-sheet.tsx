@@ -1,0 +1,57 @@
+import { useState } from 'preact/hooks';
+import { store } from '../hub/app-state.js';
+import { t } from '../i18n.js';
+import { api } from '../net/rest.js';
+import { Sheet } from './chrome.js';
+
+/** Renames a session (`PATCH /api/sessions/:id`, the agent's renameSession); every device sees it. */
+export function RenameSheet({ sessionId, current, onClose }: { sessionId: string; current: string; onClose: () => void }) {
+  const [title, setTitle] = useState(current);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState('');
+  return (
+    <Sheet title={t('renameTitle')} onClose={onClose} testId="rename-sheet">
+      <form
+        onSubmit={async (e) => {
+          e.preventDefault();
+          const next = title.trim();
+          if (!next) return;
+          setBusy(true);
+          setError('');
+          try {
+            await api(`/sessions/${encodeURIComponent(sessionId)}`, { method: 'PATCH', body: { title: next } });
+            // Shown at once here; other devices hear it from the hub.
+            store.update((s) => ({
+              ...s,
+              sessions: s.sessions[sessionId] ? { ...s.sessions, [sessionId]: { ...s.sessions[sessionId], title: next } } : s.sessions,
+              chats: s.chats[sessionId] ? { ...s.chats, [sessionId]: { ...s.chats[sessionId], title: next } } : s.chats,
+            }));
+            onClose();
+          } catch (err) {
+            setError((err as Error).message);
+          } finally {
+            setBusy(false);
+          }
+        }}
+      >
+        <label class="field">
+          <span>{t('sessionTitle')}</span>
+          <input name="title" value={title} maxLength={200} onInput={(e) => setTitle(e.currentTarget.value)} data-testid="rename-input" />
+        </label>
+        {error ? (
+          <p class="error" role="alert">
+            {t('error', error)}
+          </p>
+        ) : null}
+        <div class="actions">
+          <button type="button" onClick={onClose}>
+            {t('cancel')}
+          </button>
+          <button class="primary" type="submit" disabled={busy || !title.trim()} data-testid="rename-save">
+            {t('save')}
+          </button>
+        </div>
+      </form>
+    </Sheet>
+  );
+}
