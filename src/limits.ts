@@ -22,6 +22,11 @@ export const LIMITS = {
   childStdinQueueBytes: 16 * 1024 * 1024,
   /** Time the child gets to end a stopped turn before the hub ends it locally (ZCODE-PROTOCOL §11 item 7). */
   stopSettleMs: 10_000,
+  /**
+   * After the hub ended a stopped turn itself (stopSettleMs), a prompt the child still refuses
+   * with -32010 is tried again this often: such a child may never send the boundary (seed 001 §4.3).
+   */
+  busyRetryMs: 2_000,
   /** Default timeout of a forward request to the app-server. */
   forwardRequestTimeoutMs: 30_000,
   /** Timeout of session/create and session/resume (they wait on reverse requests). */

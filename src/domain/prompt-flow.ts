@@ -18,7 +18,8 @@ import type { HubCore } from './hub-core.js';
 import { promptPreview, type PromptResult, type QueuedPrompt } from './prompt-queue.js';
 import { toSendParams } from './send-params.js';
 import type { SessionState } from './session-state.js';
-import { commandAckSchema } from './snapshot-schema.js';
+import { BusyRetry } from './busy-retry.js';
+import { stopTurn } from './stop-turn.js';
 import { StopWatchdog, type StopTarget } from './stop-watchdog.js';
 import { traceField, withTrace } from '../trace-context.js';
 
@@ -56,17 +57,20 @@ export class PromptFlow {
   /** The background-task turn running in the child, per session (it holds no lock, §4.8 rule 4). */
   private readonly backgroundTurns = new WeakMap<SessionState, string>();
   private readonly watchdog: StopWatchdog;
+  private readonly busyRetry: BusyRetry;
 
   constructor(
     private readonly core: HubCore,
     private readonly hooks: PromptFlowHooks,
   ) {
     this.watchdog = new StopWatchdog(core.config.limits.stopSettleMs, (sessionId, target) => this.onStopUnconfirmed(sessionId, target));
+    this.busyRetry = new BusyRetry(core.config.limits.busyRetryMs, (sessionId) => this.retryRefused(sessionId));
   }
 
   /** Clears the stop-watchdog timers (the hub is closing). */
   close(): void {
     this.watchdog.close();
+    this.busyRetry.close();
   }
 
   /** Queues a prompt; resolves when its own turn ends. */
@@ -115,6 +119,7 @@ export class PromptFlow {
         // Never shown to a user: back to the head, wait for the boundary (§3 of HUB-DESIGN).
         session.queue.requeueHead(prompt);
         if (this.boundary(session).count !== send.boundaryAtSend) session.queue.markReady();
+        else this.busyRetry.refused(session.sessionId);
         this.endUnlessOtherTurn(session);
         this.pump(session);
         return;
@@ -130,6 +135,7 @@ export class PromptFlow {
       return;
     }
     send.accepted = true;
+    this.busyRetry.settled(session.sessionId);
     // The turn may already be over (a boundary passed while the answer was in flight, §4.8 #3).
     const b = this.boundary(session);
     if (!b.failed && this.waitsForOwnTurn(session, send)) return;
@@ -208,6 +214,7 @@ export class PromptFlow {
 
   /** `state.updated prompt_completed|prompt_failed`: the child's ready boundary (§11.6). */
   onReady(session: SessionState, failed: boolean): void {
+    this.busyRetry.settled(session.sessionId);
     const b = this.boundary(session);
     b.count += 1;
     b.failed = failed;
@@ -241,7 +248,9 @@ export class PromptFlow {
     if (!busy) return;
     // Armed before the stop is written: a stop that is never answered must not hang the turn either.
     this.watchdog.arm(session.sessionId, { prompt: session.queue.running, turnId: session.queue.running?.turnId ?? session.turn.turnId });
-    await this.stop(session);
+    await stopTurn(this.core.backend, this.core.logger, session.sessionId).catch((err: unknown) => {
+      throw toHubError(err);
+    });
   }
 
   /**
@@ -269,8 +278,17 @@ export class PromptFlow {
     // write() puts the prompt back at the head to wait for the real boundary (§11.6); a child
     // that ends the stopped turn just as this send arrives accepts it, and onPromptStarted()
     // keeps that old turn's late boundary from ending the new prompt.
+    this.busyRetry.markSynthetic(sessionId);
     session.queue.markReady();
     session.turn.end();
+    this.pump(session);
+  }
+
+  /** No boundary came after a synthesised end: try the refused prompt again (busy-retry.ts). */
+  private retryRefused(sessionId: string): void {
+    const session = this.core.findSession(sessionId);
+    if (!session || session.queue.running) return;
+    session.queue.markReady();
     this.pump(session);
   }
 
@@ -296,22 +314,6 @@ export class PromptFlow {
   /** A prompt while the backend is `failed` fails at once (issue 11 item 4), naming what an admin can do. */
   refuseWhileFailed(): never {
     throw new HubError('HUB_ERR_BACKEND_UNAVAILABLE', lostError({ state: 'failed' }).message, { backend: 'failed' });
-  }
-
-  /** v4 `stop` first; legacy `session/stop` when v4 is missing (-32601) or did not accept (§7.4, §11.7). */
-  private async stop(session: SessionState): Promise<void> {
-    const envelope = { commandId: randomUUID(), clientId: 'zcode-hub', sessionId: session.sessionId, type: 'stop', payload: {}, issuedAt: Date.now() };
-    try {
-      const ack = commandAckSchema.safeParse(await this.core.backend.request('v4/command', envelope));
-      if (ack.success && ['accepted', 'noop', 'duplicate'].includes(ack.data.status)) return;
-    } catch (err) {
-      if (!(err instanceof BackendRpcError && err.code === -32601)) this.core.logger.warn({ err, sessionId: session.sessionId }, 'v4 stop failed; trying session/stop');
-    }
-    try {
-      await this.core.backend.request('session/stop', { sessionId: session.sessionId });
-    } catch (err) {
-      throw toHubError(err);
-    }
   }
 
   private finish(session: SessionState, prompt: QueuedPrompt, result: PromptResult | undefined, failed: boolean): void {

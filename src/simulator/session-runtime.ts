@@ -80,6 +80,8 @@ export interface ActiveTurn {
   kind: 'regular' | 'compact';
   abort: AbortController;
   foregroundExecutionId: string;
+  /** Fault `--silent-stop`: stopped without any terminal event; the lock is freed silently later. */
+  silent?: boolean;
   /** Inputs steered into this turn (`requestedDelivery:"guide"`), drained at a tool boundary. */
   steerInbox: { pendingInputId: string; text: string; source?: 'plan_approval_feedback' }[];
 }
@@ -130,6 +132,8 @@ export class SessionRuntime {
   currentTurnId: string | undefined;
   prefs: RuntimePreferences = { ...DEFAULT_PREFERENCES };
   promptLock = false;
+  /** Fault `--silent-stop`: the lock is held by a turn that already ended silently. */
+  silentLock = false;
   /** A legacy stop that arrived after the ACK but before the turn started (§4.9). */
   stopRequested = false;
   /** Fault `--late-stop`: the stopped turn, left running until the next `session/send` arrives. */

@@ -107,10 +107,15 @@ export function stop(sim: SimulatorCore, params: unknown): unknown {
     deferStop(sim, rt, turn, 'session/stop');
     return {};
   }
+  if (sim.options.silentStop !== undefined && turn) {
+    turn.silent = true;
+    turn.abort.abort();
+    return {};
+  }
   if (turn && turn.origin === 'legacy') {
     pauseGoal(sim, rt, 'session_stop_goal_paused');
     turn.abort.abort();
-  } else if (!turn && rt.promptLock) {
+  } else if (!turn && rt.promptLock && !rt.silentLock) {
     // The send was ACKed but its turn has not started yet: cancel it as soon as it does.
     rt.stopRequested = true;
   }

@@ -71,6 +71,11 @@ function stop(sim: SimulatorCore, rt: SessionRuntime, p: P): Decision {
     deferStop(sim, rt, turn, 'v4 stop');
     return accepted();
   }
+  if (sim.options.silentStop !== undefined && turn) {
+    turn.silent = true;
+    turn.abort.abort();
+    return accepted();
+  }
   pauseGoal(sim, rt, 'session_stop_goal_paused');
   turn?.abort.abort();
   return accepted();

@@ -102,6 +102,7 @@ async function runTurn(sim: SimulatorCore, rt: SessionRuntime, input: TurnInput)
     }
   }
   if (rt.closed) return;
+  if (turn.silent) return endSilently(sim, rt, input);
 
   const duration = Date.now() - started;
   const outputTokens = estimateTokens(ctx.text) + estimateTokens(ctx.reasoningText);
@@ -157,6 +158,23 @@ async function runTurn(sim: SimulatorCore, rt: SessionRuntime, input: TurnInput)
   for (const s of turn.steerInbox) {
     void startTurn(sim, rt, { text: s.text, origin: 'v4', drained: { pendingInputId: s.pendingInputId, targetTurnId: turn.turnId } });
   }
+}
+
+/**
+ * Fault `--silent-stop MS`: the engine stopped, but the legacy stream gets no terminal event
+ * and no `state.updated` (seed 001 §4.3); the -32010 lock is freed silently MS ms later.
+ */
+function endSilently(sim: SimulatorCore, rt: SessionRuntime, input: TurnInput): void {
+  rt.activeTurn = undefined;
+  rt.activeToolCalls = [];
+  rt.info.status = 'idle';
+  rt.persist();
+  if (!input.lock) return;
+  rt.silentLock = true;
+  setTimeout(() => {
+    rt.promptLock = false;
+    rt.silentLock = false;
+  }, sim.options.silentStop ?? 0);
 }
 
 /** §4.8 rule 2: the lock is released *before* `state.updated prompt_completed|prompt_failed`. */
