@@ -157,6 +157,7 @@ export class EventIngest {
         return;
       case 'turn_ended':
         this.prompts.onTurnEnded(session, signal);
+        this.interactions.abandonTurn(session, signal.turnId, session.turn.turnId !== undefined && session.turn.turnId !== signal.turnId);
         return;
       case 'title_changed':
         session.title = signal.title;

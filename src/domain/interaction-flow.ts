@@ -112,6 +112,22 @@ export class InteractionFlow {
     }
   }
 
+  /**
+   * A turn ended: the child drops its pending reverse requests without a notice (§1.7 rule 8 —
+   * stop, a v4 answer, AskUserQuestion's 300 s auto-resolution, a setModel abort, §6.3, §4.14),
+   * so any still pending here for that turn are settled `cancelled` and withdrawn from the
+   * clients instead of staying open and counting against the per-session cap. Requests that
+   * name no turn are settled when the session has no other turn running.
+   */
+  abandonTurn(session: SessionState, turnId: string, otherTurnRunning: boolean): void {
+    for (const record of this.core.interactions.pending(session.sessionId)) {
+      const parsed = this.parsed.get(record);
+      if (!parsed || (parsed.turnId === undefined ? otherTurnRunning : parsed.turnId !== turnId)) continue;
+      this.core.logger.info({ sessionId: session.sessionId, turnId, interactionId: record.view.interactionId }, 'the turn ended with this interaction still open; settled');
+      this.core.interactions.settle(record.view.interactionId, 'cancelled', declineResult(parsed, 'The turn ended'), 'cancelled', { name: 'agent' });
+    }
+  }
+
   /** The backend restarted: interactions of older epochs are `lost` (their child is gone). */
   markLost(backendEpoch: number): void {
     for (const record of this.core.interactions.pending()) {
