@@ -19,6 +19,7 @@ import {
   zcodeMeta,
 } from './acp-schemas.js';
 import { attachCapability, resolveRole } from './attach-methods.js';
+import { assertWorkspace } from './workspace-check.js';
 import type { ClientConnection } from './client-connection.js';
 import type { ReplayMeta, SessionOpened } from './hub-api.js';
 import { method, ReplyThen, type DispatchContext, type MethodSpec } from './method-spec.js';
@@ -111,6 +112,7 @@ export const ACP_METHODS: Record<string, MethodSpec> = {
 
   'session/new': method(newSessionParams, 'operate', async (ctx, conn, p) => {
     const meta = metaOrThrow(zcodeMeta(newSessionMeta, p));
+    await assertWorkspace(p.cwd);
     return openedResult(await ctx.hub.newSession(conn, { cwd: p.cwd, ...meta }));
   }),
 

@@ -2,6 +2,8 @@
  * Managing sessions on a 390×844 phone (issue 14 item 3, in part): rename from the chat's
  * title, search by title, last activity on each row.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHub, type HubHarness } from '../helpers/hub-harness.js';
 import { openDevice, PHONE_390, type Device } from './support/browser.js';
@@ -57,5 +59,28 @@ describe('managing sessions', () => {
     await expect.poll(() => rows.count()).toBe(0);
     await page.getByText('No session matches').waitFor();
     expect(phone.errors).toEqual([]);
+  });
+
+  it('new session: recent workspaces are one tap; a folder that does not exist is refused and never becomes the default', async () => {
+    const { page } = phone;
+    const other = path.join(hub.workspace, 'shop');
+    fs.mkdirSync(other, { recursive: true });
+    const c = await hub.initializedClient({ name: 'other-editor' });
+    await c.request('session/new', { cwd: other, mcpServers: [] });
+    await page.reload();
+    await page.getByTestId('new-session').click();
+    const sheet = page.getByTestId('new-session-sheet');
+    const recent = sheet.getByTestId('recent-workspaces');
+    await recent.waitFor();
+    expect(await recent.getByRole('button').allInnerTexts()).toEqual(expect.arrayContaining(['shop', path.basename(hub.workspace)]));
+    await recent.getByRole('button', { name: 'shop' }).click();
+    expect(await sheet.locator('input[name=cwd]').inputValue()).toBe(other);
+    await shoot(page, 'new-session');
+    await sheet.locator('input[name=cwd]').fill('/does/not/exist');
+    await sheet.getByRole('button', { name: 'Create' }).click();
+    await expect.poll(() => sheet.getByRole('alert').innerText()).toMatch(/No such folder: \/does\/not\/exist/);
+    await sheet.getByRole('button', { name: 'Cancel' }).click();
+    await page.getByTestId('new-session').click();
+    expect(await page.getByTestId('new-session-sheet').locator('input[name=cwd]').inputValue()).not.toBe('/does/not/exist');
   });
 });

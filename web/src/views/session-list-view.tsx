@@ -108,6 +108,15 @@ function NewSessionSheet({ client, workspaces, onClose }: { client: HubClient; w
           }
         }}
       >
+        {workspaces.length > 1 ? (
+          <div class="ws-recent" role="group" aria-label={t('recentWorkspaces')} data-testid="recent-workspaces">
+            {workspaces.slice(0, 6).map((w) => (
+              <button type="button" key={w} class={`chip ws-chip ${w === cwd ? 'chip-on' : ''}`} aria-pressed={w === cwd} title={w} onClick={() => setCwd(w)}>
+                {workspaceName(w)}
+              </button>
+            ))}
+          </div>
+        ) : null}
         <label class="field">
           <span>{t('workspace')}</span>
           <input name="cwd" list="workspaces" value={cwd} onInput={(e) => setCwd(e.currentTarget.value)} placeholder="/home/me/project" spellcheck={false} autocapitalize="off" />
