@@ -175,7 +175,9 @@ export function toPlanApprovalPermissionRequest(record: PlanApprovalInteraction,
       title: 'Ready to code?',
       kind: 'switch_mode',
       status: 'pending',
-      ...(record.plan === undefined ? {} : { content: [textContent(record.plan)] }),
+      // `rawInput.plan` is ExitPlanMode's own input; clients without a tool-call store (the
+      // zcode-acp-remote card) read the plan there.
+      ...(record.plan === undefined ? {} : { content: [textContent(record.plan)], rawInput: { plan: record.plan } }),
     },
     options: [
       { optionId: PLAN_APPROVE_OPTION, name: 'Approve plan and start', kind: 'allow_once' },

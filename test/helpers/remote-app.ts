@@ -36,6 +36,8 @@ export interface AppCard {
   isQuestion: boolean;
   isPlan: boolean;
   text?: string;
+  /** `toolCall.rawInput.plan`, which the app shows on a plan card. */
+  plan?: string;
   toolName?: string;
 }
 
@@ -182,7 +184,7 @@ export class RemoteApp {
   private onServerRequest(id: number, method: string, params: Json): void {
     if (method !== 'session/request_permission') return; // the app leaves other requests unanswered
     if (this.card) this.replaced += 1;
-    const toolCall = (params.toolCall ?? {}) as { toolCallId?: unknown };
+    const toolCall = (params.toolCall ?? {}) as { toolCallId?: unknown; rawInput?: { plan?: unknown } };
     const toolCallId = typeof toolCall.toolCallId === 'string' ? toolCall.toolCallId : undefined;
     const part = toolCallId ? this.parts.get(toolCallId) : undefined;
     const options = Array.isArray(params.options) ? (params.options as AppCard['options']).filter((o) => typeof o.optionId === 'string') : [];
@@ -196,6 +198,7 @@ export class RemoteApp {
       isPlan: ids.has('approve') && ids.has('reject'),
       ...(toolName === undefined ? {} : { toolName }),
       ...(part?.detail ? { text: part.detail } : {}),
+      ...(typeof toolCall.rawInput?.plan === 'string' ? { plan: toolCall.rawInput.plan } : {}),
     };
     this.card = card;
     this.cards.push(card);
