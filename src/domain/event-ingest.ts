@@ -28,6 +28,15 @@ function eventHead(params: unknown): { sessionId: string; seq: number } | undefi
   return { sessionId, seq };
 }
 
+/** A failed `turn.terminal` telemetry event (§5.8): its session and error, else undefined. */
+function telemetryFailure(params: unknown): { sessionId: string; error: { type: string; message: string; code?: string } } | undefined {
+  if (typeof params !== 'object' || params === null) return undefined;
+  const p = params as Record<string, unknown>;
+  if (p['kind'] !== 'turn.terminal' || p['status'] !== 'failed' || typeof p['sessionId'] !== 'string' || typeof p['errorMessage'] !== 'string' || p['errorMessage'] === '') return undefined;
+  const code = typeof p['errorCode'] === 'string' ? { code: p['errorCode'] } : {};
+  return { sessionId: p['sessionId'], error: { type: typeof p['turnPhase'] === 'string' ? p['turnPhase'] : 'turn_terminal', message: p['errorMessage'], ...code } };
+}
+
 /** Turns child notifications into hub facts. */
 export class EventIngest {
   private lastState: string | undefined;
@@ -55,6 +64,13 @@ export class EventIngest {
       case 'state.updated':
         this.onStateUpdated(n.params);
         return;
+      case 'v4/telemetry/event': {
+        // A refusal before any turn event shows its reason only here (§5.8, seed 001 §9.5).
+        const t = telemetryFailure(n.params);
+        const session = t && this.core.findSession(t.sessionId);
+        if (t && session) this.prompts.onTerminalFailure(session, t.error);
+        return;
+      }
       default:
         // Telemetry, storage state, v4 frames …: ignorable (§5.8, §11.25).
         return;

@@ -54,6 +54,8 @@ export function isBusyError(err: unknown): boolean {
 export class PromptFlow {
   private readonly sends = new WeakMap<QueuedPrompt, SendState>();
   private readonly boundaries = new WeakMap<SessionState, { count: number; failed: boolean }>();
+  /** The last failed `turn.terminal` telemetry per session: the reason of a `prompt_failed` without turn events. */
+  private readonly terminalErrors = new WeakMap<SessionState, ErrorDetail>();
   /** The background-task turn running in the child, per session (it holds no lock, §4.8 rule 4). */
   private readonly backgroundTurns = new WeakMap<SessionState, string>();
   private readonly watchdog: StopWatchdog;
@@ -193,6 +195,11 @@ export class PromptFlow {
     if (send && !send.accepted) send.boundaryAtSend = this.boundary(session).count;
   }
 
+  /** Telemetry `turn.terminal` failed (§5.8): kept for the `prompt_failed` that may follow. */
+  onTerminalFailure(session: SessionState, error: ErrorDetail): void {
+    this.terminalErrors.set(session, error);
+  }
+
   /** `turn.steerQueued` naming the running prompt's input: the child queued it (§4.8 rule 4, §5.5.2). */
   onSteerQueued(session: SessionState, sig: SteerQueued): void {
     const running = session.queue.running;
@@ -200,11 +207,7 @@ export class PromptFlow {
     if (running && send && sig.inputId === running.promptId) send.queuedInChild = true;
   }
 
-  /**
-   * True when a `prompt_completed` is the legacy path's early "done" for an input the child only
-   * queued (§4.8 rule 4): it said so (`turn.steerQueued`), or a background-task turn is running
-   * and this prompt's own turn has not started. The prompt then ends with its own turn.
-   */
+  /** A `prompt_completed` is only the early "done" of an input the child queued (§4.8 rule 4): steerQueued said so, or a background turn runs. */
   private waitsForOwnTurn(session: SessionState, send: SendState): boolean {
     const running = session.queue.running;
     if (!running || running.turnId !== undefined) return false;
@@ -318,7 +321,8 @@ export class PromptFlow {
 
   private finish(session: SessionState, prompt: QueuedPrompt, result: PromptResult | undefined, failed: boolean): void {
     if (failed || !result) {
-      this.failRunning(session, prompt, undefined, prompt.turnId);
+      this.failRunning(session, prompt, this.terminalErrors.get(session), prompt.turnId);
+      this.terminalErrors.delete(session);
       return;
     }
     if (session.queue.running !== prompt) return;

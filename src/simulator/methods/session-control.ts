@@ -28,9 +28,10 @@ function acceptSend(sim: SimulatorCore, rt: SessionRuntime, p: z.infer<typeof Se
   if (rt.promptLock) throw new ProtocolError(RPC.busy, 'A prompt is already running for this session');
   checkRestoreWarning(rt);
   // A bad per-input selection is refused after the ACK: only `prompt_failed` (§4.8 rule 3, §11.11).
-  let rejectBeforeStart: string | undefined;
+  // Fault `--reject-sends MESSAGE`: every send is refused at model creation, after the ACK.
+  let rejectBeforeStart: string | undefined = sim.options.rejectSends;
   const sel = p.modelSelection ?? rt.currentSelection();
-  if (sel) {
+  if (sel && rejectBeforeStart === undefined) {
     try {
       sim.registry.resolve(sel, true);
     } catch (err) {

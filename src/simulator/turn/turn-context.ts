@@ -166,7 +166,11 @@ export class TurnContext {
     this.parts.push({ partId: newId('prt'), sessionId: this.rt.sessionId, messageId: this.assistantMessageId, type: 'tool', callId: toolCallId, tool: toolName, state });
   }
 
-  /** Replaces the session's todo list and publishes it as a `session.updated` event (plan view). */
+  /**
+   * Replaces the session's todo list and publishes it as a `session.updated {todos}` event.
+   * SIMULATOR-ONLY: the real server has no such event (todos reach a host only as `TodoWrite`
+   * tool input and in snapshots, issue 19 item 10); the hub's plan view must not depend on it.
+   */
   setTodos(todos: Todo[]): void {
     this.rt.todos = todos;
     this.emit('session.updated', { todos });

@@ -44,6 +44,8 @@ async function runTurn(sim: SimulatorCore, rt: SessionRuntime, input: TurnInput)
   if (rt.closed) return;
   if (input.rejectBeforeStart !== undefined) {
     rt.lastError = { type: 'model_error', message: input.rejectBeforeStart };
+    // The reason shows only in telemetry (seed 001 §9.5, ZCODE-PROTOCOL §5.8): no turn.* events.
+    sim.notify('v4/telemetry/event', { version: 1, eventId: newId('tel'), eventSeq: rt.stateRevision, occurredAt: Date.now(), sessionId: rt.sessionId, kind: 'turn.terminal', status: 'failed', errorCode: 'MODEL_CREATION_FAILED', errorMessage: input.rejectBeforeStart, errorRetryable: false, turnPhase: 'model_creation' });
     finishLock(sim, rt, input, 'failed');
     return;
   }
