@@ -11,7 +11,7 @@ import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import { encodeHistoryCursor, pageBefore, tailByTurns, type HistoryPage } from '../acp/history-page.js';
 import { parseMessages, type MessageWithParts } from '../acp/message-schema.js';
 import { nestSubagentHistory } from '../acp/subagent-history.js';
-import { messagesToUpdates } from '../acp/translate-history.js';
+import { historyWithLostTurns } from '../acp/lost-turns.js';
 import type { Attachment, AttachRole } from './broadcast.js';
 import type { ClientPort } from './client-port.js';
 import { Frame } from './frame.js';
@@ -101,7 +101,7 @@ export class SessionAttach {
   async loadEarlier(session: SessionState, cursor: string, limit: number | undefined): Promise<{ updates: SessionUpdate[]; cursor?: string; hasMore: boolean }> {
     const messages = await this.fetchMessages(session, this.core.config.limits.replayMaxMessages);
     const page = pageBefore(session.sessionId, messages, cursor, limit ?? this.core.config.limits.replayMaxMessages);
-    return { updates: await this.historyUpdates(session, page.messages), ...(page.cursor === undefined ? {} : { cursor: page.cursor }), hasMore: page.hasMore };
+    return { updates: await this.historyUpdates(session, page.messages, false), ...(page.cursor === undefined ? {} : { cursor: page.cursor }), hasMore: page.hasMore };
   }
 
   private async replay(attachment: Attachment, session: SessionState, p: AttachOptions): Promise<ReplayMeta> {
@@ -128,7 +128,7 @@ export class SessionAttach {
     const fetchLimit = Math.min(max, limitN * 4 + 16);
     const messages = await this.fetchMessages(session, fetchLimit);
     const page = completePage(session.sessionId, tailByTurns(session.sessionId, messages, limitN), messages.length >= fetchLimit);
-    const updates = await this.historyUpdates(session, page.messages);
+    const updates = await this.historyUpdates(session, page.messages, true);
     const epoch = session.journal.epoch;
     for (const update of updates) {
       // History frames carry no seq: they are not journal positions (the result's seq is).
@@ -138,11 +138,14 @@ export class SessionAttach {
     return { recovered: true, replayed: updates.length, hasMore: page.hasMore, ...(page.cursor === undefined ? {} : { cursor: page.cursor }) };
   }
 
-  /** A page of history as ACP updates, sub-agents' tool cards nested under their Agent card. */
-  private async historyUpdates(session: SessionState, page: MessageWithParts[]): Promise<SessionUpdate[]> {
+  /**
+   * A page of history as ACP updates: sub-agents' tool cards nested under their Agent card, and
+   * turns left unfinished by a restart marked `interrupted` (`tail`: the page ends at the newest message).
+   */
+  private async historyUpdates(session: SessionState, page: MessageWithParts[], tail: boolean): Promise<SessionUpdate[]> {
     const limits = this.core.config.limits;
     const children = await subagentsOfPage(session.sessionId, page, { backend: this.core.backend, logger: this.core.logger, maxSubagents: limits.replaySubagentsMax, maxMessages: limits.replayMaxMessages });
-    return nestSubagentHistory(messagesToUpdates(page), children);
+    return nestSubagentHistory(historyWithLostTurns(page, { running: session.turn.active, tail }), children);
   }
 
   private async fetchMessages(session: SessionState, limit: number): Promise<MessageWithParts[]> {

@@ -4,6 +4,9 @@
  * the same prompt again; a turn cut off by the agent's process going away says so and keeps
  * the partial answer.
  */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startHub, type HubHarness } from '../helpers/hub-harness.js';
@@ -86,5 +89,40 @@ describe('phone web app: failed and interrupted turns', () => {
     expect(((await answer.textContent()) ?? '').length).toBeGreaterThan(40);
     expect(await interrupted.getByTestId('retry-button').count()).toBe(1);
     await shoot(page, 'interrupted-turn');
+  });
+
+  it('after a daemon restart mid-turn, says the turn was interrupted and offers it again', async () => {
+    // A daemon of its own on a fixed port and state dir, restarted in place like a service.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zcode-e2e-restart-'));
+    const config = { stateDir: path.join(dir, 'state'), workspace: path.join(dir, 'ws'), providerFile: path.join(dir, 'providers.json') };
+    fs.mkdirSync(config.workspace);
+    let first: HubHarness | undefined = await startHub({ config });
+    let second: HubHarness | undefined;
+    const device = await openDevice({ viewport: PHONE_390 });
+    try {
+      await pair(device, first, 'Restart phone');
+      const { page } = device;
+      await newSession(page);
+      await sendPrompt(page, 'slow answer across a restart');
+      const answer = page.getByTestId('agent-message').last();
+      await expect.poll(async () => ((await answer.textContent()) ?? '').length).toBeGreaterThan(40);
+      await first.close();
+      first = undefined;
+      second = await startHub({ config: { ...config, port: Number(new URL(page.url()).port) } });
+      await page.getByTestId('conn-indicator').and(page.locator('[data-status=online]')).waitFor({ timeout: 30_000 });
+      const interrupted = page.getByTestId('turn-ended').and(page.locator('[data-outcome=interrupted]'));
+      await interrupted.waitFor({ timeout: 30_000 });
+      expect(await page.getByTestId('user-message').filter({ hasText: 'slow answer across a restart' }).count()).toBe(1);
+      expect(await page.getByTestId('stop-button').count()).toBe(0);
+      await interrupted.getByTestId('retry-button').click();
+      await expect.poll(() => page.getByTestId('user-message').filter({ hasText: 'slow answer across a restart' }).count()).toBe(2);
+      await page.getByTestId('stop-button').click();
+      expect(device.errors.filter((e) => !/WebSocket|ERR_CONNECTION|Failed to load resource/.test(e.text))).toEqual([]);
+    } finally {
+      await device.close();
+      await first?.close();
+      await second?.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
