@@ -1,6 +1,6 @@
 /**
  * Managing sessions on a 390×844 phone (issue 14 item 3, in part): rename from the chat's
- * title, search by title, last activity on each row.
+ * title, delete it there, search by title, last activity on each row; the new-session sheet.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -82,5 +82,21 @@ describe('managing sessions', () => {
     await sheet.getByRole('button', { name: 'Cancel' }).click();
     await page.getByTestId('new-session').click();
     expect(await page.getByTestId('new-session-sheet').locator('input[name=cwd]').inputValue()).not.toBe('/does/not/exist');
+    await page.getByTestId('new-session-sheet').getByRole('button', { name: 'Cancel' }).click();
+  });
+
+  it('deletes a session from its title sheet, after a confirm', async () => {
+    const { page } = phone;
+    const rows = page.getByTestId('session-row');
+    const before = await rows.count();
+    await rows.filter({ hasText: 'Look at the login page' }).click();
+    await page.getByTestId('title-button').click();
+    page.once('dialog', (d) => void d.accept());
+    await page.getByTestId('rename-sheet').getByTestId('delete-session').click();
+    await page.getByRole('heading', { name: 'Sessions' }).waitFor();
+    await expect.poll(() => rows.count()).toBe(before - 1);
+    expect(await rows.locator('.session-title').allInnerTexts()).not.toContain('Look at the login page');
+    const listed = (await (await hub.api('/api/sessions')).json()) as { sessions: Array<{ title?: string }> };
+    expect(listed.sessions.map((x) => x.title)).not.toContain('Look at the login page');
   });
 });

@@ -109,7 +109,7 @@ export function ChatView({ client, sessionId }: { client: HubClient; sessionId: 
       {chat ? <PlanView entries={chat.plan} /> : null}
       <WaitingBanner sessionId={sessionId} />
       {chat && canOperate ? <PromptBox chat={chat} client={client} /> : null}
-      {renaming ? <RenameSheet sessionId={sessionId} current={title} onClose={() => setRenaming(false)} /> : null}
+      {renaming ? <RenameSheet client={client} sessionId={sessionId} current={title} onClose={() => setRenaming(false)} /> : null}
     </div>
   );
 }

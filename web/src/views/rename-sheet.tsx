@@ -2,10 +2,23 @@ import { useState } from 'preact/hooks';
 import { store } from '../hub/app-state.js';
 import { t } from '../i18n.js';
 import { api } from '../net/rest.js';
+import type { HubClient } from '../hub/hub-client.js';
+import { navigate } from '../router.js';
 import { Sheet } from './chrome.js';
 
+/** Deletes a session for good (ACP `session/delete`, the agent's deleteSession) after a confirm. */
+async function deleteSession(client: HubClient, sessionId: string): Promise<void> {
+  await client.conn.request('session/delete', { sessionId });
+  store.update((s) => {
+    const { [sessionId]: _s, ...sessions } = s.sessions;
+    const { [sessionId]: _c, ...chats } = s.chats;
+    return { ...s, sessions, chats };
+  });
+  navigate({ name: 'sessions' }, true);
+}
+
 /** Renames a session (`PATCH /api/sessions/:id`, the agent's renameSession); every device sees it. */
-export function RenameSheet({ sessionId, current, onClose }: { sessionId: string; current: string; onClose: () => void }) {
+export function RenameSheet({ client, sessionId, current, onClose }: { client: HubClient; sessionId: string; current: string; onClose: () => void }) {
   const [title, setTitle] = useState(current);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState('');
@@ -51,6 +64,24 @@ export function RenameSheet({ sessionId, current, onClose }: { sessionId: string
             {t('save')}
           </button>
         </div>
+        <button
+          type="button"
+          class="danger wide delete-session"
+          disabled={busy}
+          data-testid="delete-session"
+          onClick={async () => {
+            if (!window.confirm(t('deleteSessionConfirm'))) return;
+            setBusy(true);
+            try {
+              await deleteSession(client, sessionId);
+            } catch (err) {
+              setError((err as Error).message);
+              setBusy(false);
+            }
+          }}
+        >
+          {t('deleteSession')}
+        </button>
       </form>
     </Sheet>
   );
