@@ -29,10 +29,9 @@ const keep: Redact = (t) => t;
 export function toHubError(err: unknown, redact: Redact = keep): HubError {
   if (err instanceof HubError) return err;
   if (err instanceof BackendFailure) {
+    // The link's own message says what happened (timed out after N ms, over the line cap, child gone).
     const details = { reason: err.kind, method: err.method };
-    if (err.kind === 'timeout') return new HubError('HUB_ERR_BACKEND_TIMEOUT', undefined, details);
-    if (err.kind === 'overloaded') return new HubError('HUB_ERR_BACKEND_UNAVAILABLE', 'The agent backend is overloaded', details);
-    return new HubError('HUB_ERR_BACKEND_UNAVAILABLE', undefined, details);
+    return new HubError(err.kind === 'timeout' ? 'HUB_ERR_BACKEND_TIMEOUT' : 'HUB_ERR_BACKEND_UNAVAILABLE', err.message || undefined, details);
   }
   if (err instanceof BackendRpcError) {
     const message = redact(err.message);

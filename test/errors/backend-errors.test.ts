@@ -15,10 +15,11 @@ describe('toHubError: local failures of the link', () => {
     ['closed', 'HUB_ERR_BACKEND_UNAVAILABLE', 503],
     ['not_running', 'HUB_ERR_BACKEND_UNAVAILABLE', 503],
     ['overloaded', 'HUB_ERR_BACKEND_UNAVAILABLE', 503],
-  ])('%s → %s (%i), reason in details', (kind, code, http) => {
+  ])('%s → %s (%i), keeps the link message, reason in details', (kind, code, http) => {
     const e = toHubError(new BackendFailure(kind, 'session/send', 'x'));
     expect(e.code).toBe(code);
     expect(e.httpStatus).toBe(http);
+    expect(e.message).toBe('x');
     expect(e.details).toEqual({ reason: kind, method: 'session/send' });
   });
 });
