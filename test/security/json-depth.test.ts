@@ -69,7 +69,7 @@ describe('[SEC-11.5] deeply nested JSON is refused at every entry', () => {
 
   it('a REST body nested 5,000 deep answers 400 naming the limit, not 500', async () => {
     const operate = await hub.token('operate');
-    for (const [method, path] of [['POST', '/api/interactions/int_x/answer'], ['PATCH', '/api/sessions/sess_x']] as const) {
+    for (const [method, path] of [['POST', '/api/interactions/int_x/answer'], ['PATCH', '/api/sessions/sess_x'], ['POST', '/acp']] as const) {
       const res = await rawRequest(hub.daemon.port, {
         method,
         path,
