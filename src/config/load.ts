@@ -13,7 +13,7 @@ export const START_FLAGS = {
   backend: { type: 'string' },
   'zcode-cli': { type: 'string' },
   'zcode-node': { type: 'string' },
-  workspace: { type: 'string' },
+  workspace: { type: 'string', multiple: true },
   'public-url': { type: 'string' },
   'allow-origin': { type: 'string', multiple: true },
   scenario: { type: 'string' },
@@ -106,6 +106,12 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv = process.env)
   const fromFlags: Record<string, unknown> = {};
   for (const [flag, value] of Object.entries(values)) {
     if (value === undefined || flag === 'config') continue;
+    if (flag === 'workspace' && Array.isArray(value)) {
+      // `--workspace` names the roots; the first is the default for sessions that name none.
+      fromFlags.workspaces = value;
+      fromFlags.workspace = value[0];
+      continue;
+    }
     const key = flag === 'allow-origin' ? 'allowOrigins' : flag === 'sim-arg' ? 'simArgs' : camel(flag);
     fromFlags[key] = Array.isArray(value) ? value : coerce(key, String(value));
   }
@@ -114,6 +120,8 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv = process.env)
     const value = env[name];
     if (value !== undefined && value !== '') fromEnv[key] = coerce(key, value);
   }
+  // ZCODE_HUB_WORKSPACE is one root, like a single `--workspace`.
+  if (typeof fromEnv.workspace === 'string') fromEnv.workspaces = [fromEnv.workspace];
   const configFile = typeof values.config === 'string' ? values.config : env.ZCODE_HUB_CONFIG;
   const fromFile = configFile ? readConfigFile(configFile) : {};
   return buildConfig({ ...fromFile, ...fromEnv, ...fromFlags });
@@ -124,11 +132,17 @@ export function buildConfig(input: ConfigInput | Record<string, unknown>): HubCo
   const result = configSchema.safeParse(input);
   if (!result.success) throw new ConfigError(`invalid configuration: ${formatIssues(result.error)}`);
   const parsed = result.data;
+  const roots = (parsed.workspaces ?? [parsed.workspace ?? process.cwd()]).map((w) => path.resolve(w));
+  const workspace = path.resolve(parsed.workspace ?? roots[0] ?? process.cwd());
+  if (!roots.some((r) => workspace === r || workspace.startsWith(r.endsWith(path.sep) ? r : r + path.sep))) {
+    throw new ConfigError(`invalid configuration: workspace ${workspace} is not inside any of the workspace roots (${roots.join(', ')})`);
+  }
   const limits = Object.freeze({ ...LIMITS, ...Object.fromEntries(Object.entries(parsed.limits).filter(([, v]) => v !== undefined)) });
   return Object.freeze({
     ...parsed,
     stateDir: path.resolve(parsed.stateDir),
-    workspace: path.resolve(parsed.workspace),
+    workspace,
+    workspaces: Object.freeze([...new Set(roots)]) as readonly string[],
     providerFile: path.resolve(parsed.providerFile),
     allowOrigins: Object.freeze([...parsed.allowOrigins]) as string[],
     simArgs: Object.freeze([...parsed.simArgs]) as string[],

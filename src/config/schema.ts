@@ -22,8 +22,14 @@ export const configSchema = z
     zcodeCli: z.string().min(1).optional(),
     /** The Node.js that runs the ZCode CLI (default: one shipped beside it, else the hub's own). */
     zcodeNode: z.string().min(1).optional(),
-    /** Default workspace for new sessions when a client names none. */
-    workspace: z.string().min(1).default(process.cwd()),
+    /** Default workspace for new sessions when a client names none; the first root when `workspaces` is given. */
+    workspace: z.string().min(1).optional(),
+    /**
+     * Workspace roots (`--workspace` given more than once, or `workspaces` in the config file): a
+     * session's cwd must be an existing directory inside one of them (issue 11 item 2). Default:
+     * the one `workspace`.
+     */
+    workspaces: z.array(z.string().min(1)).min(1).max(64).optional(),
     publicUrl: z.url().optional(),
     allowOrigins: z.array(z.url()).default([]),
     /** Simulator scenario (`--scenario`); `default` reads words in the prompt. */
@@ -52,4 +58,12 @@ export type ConfigInput = z.input<typeof configSchema>;
 export type ParsedConfig = z.output<typeof configSchema>;
 
 /** The frozen configuration every part reads; limits are merged with their defaults. */
-export type HubConfig = Readonly<Omit<ParsedConfig, 'limits'> & { limits: Readonly<Record<keyof typeof LIMITS, number>> }>;
+export type HubConfig = Readonly<
+  Omit<ParsedConfig, 'limits' | 'workspace' | 'workspaces'> & {
+    limits: Readonly<Record<keyof typeof LIMITS, number>>;
+    /** The default workspace (absolute). */
+    workspace: string;
+    /** The workspace roots (absolute, at least one; `workspace` is inside one of them). */
+    workspaces: readonly string[];
+  }
+>;

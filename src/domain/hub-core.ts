@@ -10,6 +10,7 @@ import type { HubConfig } from '../config/schema.js';
 import { turnEndedUpdate } from '../acp/turn-ended.js';
 import type { BackendPort } from '../ports/backend-port.js';
 import { HubError } from '../errors.js';
+import { WorkspaceRoots } from '../fs/workspace-roots.js';
 import type { Logger } from '../logger.js';
 import { Broadcaster, type Attachment } from './broadcast.js';
 import type { ClientPort, ProfileNotice } from './client-port.js';
@@ -55,6 +56,8 @@ export class HubCore {
   readonly backend: BackendPort;
   readonly config: HubConfig;
   readonly logger: Logger;
+  /** Where sessions may work (issue 11 item 2). */
+  readonly roots: WorkspaceRoots;
   private readonly auditSink: AuditSink | undefined;
   /** New on every hub start; the epoch also changes with every backend (re)spawn. */
   private readonly startId = randomBytes(4).toString('hex');
@@ -64,6 +67,7 @@ export class HubCore {
     this.backend = deps.backend;
     this.config = deps.config;
     this.logger = deps.logger;
+    this.roots = new WorkspaceRoots(deps.config.workspaces, deps.config);
     this.auditSink = deps.audit;
     this.backendEpoch = deps.backend.status().epoch;
     this.broadcaster = new Broadcaster(deps.config.limits.journalMaxUpdates);

@@ -211,6 +211,8 @@ export class Hub {
     // A crash loop needs an admin: say so now rather than queue behind a child that will not come.
     if (this.core.backend.status().state === 'failed') this.prompts.refuseWhileFailed();
     const session = await this.opener.open(sessionId);
+    // A session left outside the roots (they changed since it was made) is watched, not prompted.
+    await this.core.roots.checkSession(session.cwd);
     session.retiredFromDiscovery = false;
     return this.prompts.prompt(client, session, prompt);
   }

@@ -28,8 +28,10 @@ export class SessionOpener {
 
   /** `session/create` + subscribe; returns the new session's state. */
   async create(p: { cwd: string; mode?: string; model?: { providerId: string; modelId: string }; thoughtLevel?: string }): Promise<SessionState> {
+    // An existing directory inside a workspace root, symlinks resolved; the real path goes to the child (issue 11 item 2).
+    const cwd = await this.core.roots.resolve(p.cwd);
     const params = {
-      workspace: { workspacePath: p.cwd, workspaceKey: p.cwd },
+      workspace: { workspacePath: cwd, workspaceKey: cwd },
       mode: p.mode ?? this.core.config.defaultMode,
       ...(p.model === undefined ? {} : { model: { providerId: p.model.providerId, modelId: p.model.modelId } }),
       ...(p.thoughtLevel === undefined ? {} : { thoughtLevel: p.thoughtLevel }),
@@ -41,7 +43,7 @@ export class SessionOpener {
       throw toHubError(err);
     }
     const snap = parseSnapshot(raw);
-    const session = this.core.ensureSession(snap.session.sessionId, p.cwd);
+    const session = this.core.ensureSession(snap.session.sessionId, cwd);
     this.apply(session, snap, true);
     await this.subscribe(session);
     return session;

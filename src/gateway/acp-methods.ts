@@ -1,3 +1,4 @@
+import { scopeAllows } from '../auth/identity.js';
 import { PROTOCOL_VERSION, type InitializeResponse, type ListSessionsResponse, type LoadSessionResponse, type NewSessionResponse, type PromptResponse } from '@agentclientprotocol/sdk';
 import { HubError } from '../errors.js';
 import {
@@ -104,6 +105,8 @@ export const ACP_METHODS: Record<string, MethodSpec> = {
           identity: { name: conn.identity.name, scope: conn.identity.scope },
           backend: { state: status.backend.state },
           ...(ctx.defaultWorkspace ? { defaultWorkspace: ctx.defaultWorkspace } : {}),
+          // Where session/new may open sessions; only for clients that may open them (issue 11 item 2).
+          ...(ctx.workspaces && scopeAllows(conn.identity.scope, 'operate') ? { workspaces: [...ctx.workspaces] } : {}),
         },
       },
     };

@@ -45,6 +45,7 @@ export class GatewayServer {
       version: deps.version,
       logger: deps.logger,
       defaultWorkspace: deps.config.workspace,
+      workspaces: deps.config.workspaces,
       maxJsonDepth: deps.config.limits.jsonMaxDepth,
       onInitialized: (conn) => {
         if (conn.open) deps.hub.connect(conn);

@@ -11,6 +11,8 @@ export interface DispatchContext {
   logger: Logger;
   /** The daemon's default workspace (`--workspace`), advertised so a new client can create a session. */
   defaultWorkspace?: string;
+  /** The workspace roots (`--workspace`), advertised to clients that may open sessions (operate+). */
+  workspaces?: readonly string[];
   /** Deepest JSON nesting accepted in one frame (limits.jsonMaxDepth; default LIMITS.jsonMaxDepth). */
   maxJsonDepth?: number;
   /** Called once per connection, right after its first `initialize` response is queued. */

@@ -31,6 +31,8 @@ import { quotaRoutes } from './routes/quota.js';
 import { settingsProviderRoutes } from './routes/settings-providers.js';
 import { settingsWorkflowRoutes } from './routes/settings-workflows.js';
 import { QuotaService } from '../settings/provider-quota.js';
+import { workspaceRoutes } from './routes/workspaces.js';
+import { WorkspaceRoots } from '../fs/workspace-roots.js';
 import type { ProviderStore } from '../settings/provider-store.js';
 import type { HubMetrics } from '../metrics/hub-metrics.js';
 import { metricsRoutes } from './routes/metrics.js';
@@ -150,9 +152,19 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     const store = deps.providerStore;
     const quota = new QuotaService({ read: () => store.read(), limits: deps.config.limits, logger: deps.logger.child({ component: 'quota' }) });
     await app.register(quotaRoutes, { quota });
-    await app.register(settingsWorkflowRoutes, { backend: deps.backend, defaultWorkspace: deps.config.workspace, ...(deps.openSession ? { openSession: deps.openSession } : {}), ...(audit ? { audit } : {}) });
+    const roots = new WorkspaceRoots(deps.config.workspaces, deps.config);
+    const hub = deps.hub;
+    const guard = {
+      workspace: (w: string) => roots.check(w),
+      session: async (sessionId: string) => {
+        const cwd = hub?.getSession(sessionId)?.cwd ?? (hub ? (await hub.listSessions({})).find((s) => s.sessionId === sessionId)?.cwd : undefined);
+        if (cwd) await roots.checkSession(cwd);
+      },
+    };
+    await app.register(settingsWorkflowRoutes, { backend: deps.backend, defaultWorkspace: deps.config.workspace, guard, ...(deps.openSession ? { openSession: deps.openSession } : {}), ...(audit ? { audit } : {}) });
   }
 
+  await app.register(workspaceRoutes, { defaultWorkspace: deps.config.workspace, workspaces: deps.config.workspaces });
   if (deps.push) await app.register(pushRoutes, { notifier: deps.push });
   // Last: the web app's SPA fallback (`GET /*`) must not shadow any API route.
   await app.register(webApp, { authenticator: deps.authenticator });

@@ -6,6 +6,7 @@ import type { Identity } from '../../auth/identity.js';
 import type { HubConfig } from '../../config/schema.js';
 import { HubError } from '../../errors.js';
 import { SecretPaths } from '../../fs/secret-paths.js';
+import { WorkspaceRoots } from '../../fs/workspace-roots.js';
 import { listDirectory, mimeFor, readFileConfined, readLinesConfined, resolveRoot } from '../compat-fs.js';
 import type { RestHub } from '../hub-api.js';
 import { LEGACY_INSTANCE_ID } from '../../compat-instance.js';
@@ -43,6 +44,7 @@ export const instanceRoutes: FastifyPluginAsync<InstanceRouteOptions> = async (a
   const { hub, config } = opts;
   const r = app.withTypeProvider<ZodTypeProvider>();
   const secrets = new SecretPaths(config);
+  const roots = new WorkspaceRoots(config.workspaces, config);
   /** Runs one file call and records it with its outcome, whether it served or threw. */
   const audited = async <T>(req: { identity?: Identity | undefined; query: z.infer<typeof fsQuery> }, action: 'fs.read' | 'fs.list', run: () => Promise<T>, bytes?: (t: T) => number): Promise<T> => {
     const detail = { path: req.query.path ?? '', ...(req.query.sessionId ? { sessionId: req.query.sessionId } : {}) };
@@ -67,6 +69,8 @@ export const instanceRoutes: FastifyPluginAsync<InstanceRouteOptions> = async (a
     const session = hub.getSession(sessionId);
     // Unknown sessions get 403, like the bridge: a probe cannot tell "none" from "not yours".
     if (!session || !session.cwd) throw new HubError('HUB_ERR_FORBIDDEN', 'Unknown session');
+    // A session left outside the workspace roots is not a way to read outside them.
+    await roots.checkSession(session.cwd);
     return resolveRoot(session.cwd);
   };
 

@@ -19,6 +19,8 @@ import { errorBodySchema } from './settings-providers.js';
 export type SettingsWorkflowRoutesOptions = ({ service: WorkflowService } | WorkflowServiceOptions) & {
   /** Audit log sink: workflow file changes and run starts/stops are recorded with the device. */
   audit?: AuditSink;
+  /** Workspace roots (issue 11 item 2): every `workspace` named must be inside one; a run may start or resume only on a session inside one. */
+  guard?: { workspace(path: string): Promise<void>; session(sessionId: string): Promise<void> };
 };
 
 const TAGS = ['settings: workflows'];
@@ -40,6 +42,20 @@ export const settingsWorkflowRoutes: FastifyPluginAsync<SettingsWorkflowRoutesOp
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const wf = 'service' in opts ? opts.service : new WorkflowService(opts);
   auditWrites(fastify, opts.audit, (_m, url) => (url.startsWith('/api/settings/workflow-runs') || url.endsWith('/start') ? 'workflow.run' : 'settings.change'));
+  const guard = opts.guard;
+  if (guard) {
+    // After validation, so `workspace` is a checked absolute path; before any call to the child.
+    fastify.addHook('preHandler', async (req) => {
+      for (const source of [req.query, req.body]) {
+        const workspace = typeof source === 'object' && source !== null ? (source as Record<string, unknown>)['workspace'] : undefined;
+        if (typeof workspace === 'string') await guard.workspace(workspace);
+      }
+      if (req.method !== 'POST') return;
+      const url = req.routeOptions.url ?? '';
+      const sessionId = url.endsWith('/start') ? (req.body as Record<string, unknown> | undefined)?.['sessionId'] : url.endsWith('/resume') ? (req.params as Record<string, unknown>)['sessionId'] : undefined;
+      if (typeof sessionId === 'string') await guard.session(sessionId);
+    });
+  }
 
   app.get(
     '/api/settings/workflows',

@@ -1,0 +1,68 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { HubError } from '../errors.js';
+import { SecretPaths, type SecretPathSources } from './secret-paths.js';
+
+/**
+ * Workspace roots (issue 11 item 2): the directories sessions may work in. A session's cwd — and
+ * any `workspace` a REST call names — must be an absolute path to an existing directory that,
+ * after `realpath`, is a root or inside one, and not inside the hub's own secrets (the state
+ * directory …). Every refusal names the roots, so the caller knows what would be accepted.
+ */
+export class WorkspaceRoots {
+  private readonly secrets: SecretPaths;
+
+  constructor(
+    /** The configured roots, absolute, as the operator wrote them. */
+    readonly roots: readonly string[],
+    secrets: SecretPathSources,
+  ) {
+    this.secrets = new SecretPaths(secrets);
+  }
+
+  private refuse(code: 'HUB_ERR_BAD_REQUEST' | 'HUB_ERR_FORBIDDEN', cwd: string, why: string): HubError {
+    return new HubError(code, `${why}: ${cwd.slice(0, 512)}. Sessions may only work in an existing directory inside a workspace root (${this.roots.join(', ')})`, { cwd: cwd.slice(0, 4096), workspaces: this.roots });
+  }
+
+  /** The real path of `cwd` when it is allowed; a HubError naming the roots when not. */
+  async resolve(cwd: string): Promise<string> {
+    if (cwd.includes('\0') || !path.isAbsolute(cwd)) throw this.refuse('HUB_ERR_BAD_REQUEST', cwd, 'The directory must be an absolute path');
+    let real: string;
+    try {
+      real = await fs.realpath(cwd);
+    } catch {
+      throw this.refuse('HUB_ERR_BAD_REQUEST', cwd, 'No such directory');
+    }
+    const stat = await fs.stat(real).catch(() => undefined);
+    if (!stat?.isDirectory()) throw this.refuse('HUB_ERR_BAD_REQUEST', cwd, 'Not a directory');
+    if (!(await this.insideARoot(real))) throw this.refuse('HUB_ERR_FORBIDDEN', cwd, 'Outside the workspace roots');
+    if (await this.secrets.isSecret(real)) throw this.refuse('HUB_ERR_FORBIDDEN', cwd, "Inside the hub's private files");
+    return real;
+  }
+
+  /** Throws unless `cwd` is allowed (see `resolve`). */
+  async check(cwd: string): Promise<void> {
+    await this.resolve(cwd);
+  }
+
+  /**
+   * For an existing session: one whose directory is no longer allowed (the roots changed) can be
+   * watched but not given work. Throws HUB_ERR_FORBIDDEN naming the roots.
+   */
+  async checkSession(cwd: string): Promise<void> {
+    try {
+      await this.resolve(cwd);
+    } catch {
+      throw new HubError('HUB_ERR_FORBIDDEN', `This session works in ${cwd.slice(0, 512)}, which is not inside a workspace root (${this.roots.join(', ')}): it can be watched, not prompted`, { cwd: cwd.slice(0, 4096), workspaces: this.roots });
+    }
+  }
+
+  private async insideARoot(real: string): Promise<boolean> {
+    for (const root of this.roots) {
+      const r = await fs.realpath(root).catch(() => undefined);
+      if (r === undefined) continue;
+      if (real === r || real.startsWith(r.endsWith(path.sep) ? r : r + path.sep)) return true;
+    }
+    return false;
+  }
+}
