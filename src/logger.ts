@@ -58,11 +58,24 @@ export function stripQuery(url: string | undefined): string | undefined {
   return i === -1 ? url : url.slice(0, i);
 }
 
+/**
+ * The censor for REDACT_PATHS. A `code` field is a secret only when it could be a pairing code:
+ * numbers (WebSocket close codes, HTTP statuses) and the error catalog's and node's error codes
+ * (`HUB_ERR_…`, `ERR_…`, `ENOENT`) are kept, so the log still says why a socket closed (issue 11
+ * item 6). Every other redacted path is blanked whatever its value.
+ */
+export function censor(value: unknown, path: string[]): unknown {
+  if (path[path.length - 1] !== 'code') return '[redacted]';
+  if (typeof value === 'number') return value;
+  if (typeof value === 'string' && (/^[A-Z][A-Z0-9]*(_[A-Z0-9]+)+$/.test(value) || (/^E[A-Z]{2,11}$/.test(value) && value.length !== 10))) return value;
+  return '[redacted]';
+}
+
 /** The one pino logger of the process; everything else gets child loggers. */
 export function createLogger(options: LoggerOptions = {}): Logger {
   const base = {
     level: options.level ?? 'info',
-    redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+    redact: { paths: REDACT_PATHS, censor },
     // Inside a traced client request every line carries its traceId/spanId (trace-context.ts).
     mixin: traceLogFields,
     serializers: {

@@ -224,9 +224,15 @@ export function restAnswerToZcode(record: InteractionRecord, body: unknown): Zco
   if (!parsed.success) return invalid('Invalid answer body');
   const b = parsed.data;
   switch (record.kind) {
-    case 'permission':
-      if (!('optionId' in b)) return invalid('A permission is answered with {optionId}');
+    case 'permission': {
+      // `{decline: true}` (docs/CLIENT-PROTOCOL.md "REST answer body": any kind) picks the deny option.
+      if ('decline' in b) {
+        const deny = record.options.find((o) => o.response.decision === 'deny');
+        return deny ? { type: 'answer', result: deny.response, outcome: deny.optionId } : { type: 'answer', result: { decision: 'deny' }, outcome: 'declined' };
+      }
+      if (!('optionId' in b)) return invalid('A permission is answered with {optionId} or {decline:true}');
       return permissionAnswerToZcode(record, { outcome: { outcome: 'selected', optionId: b.optionId } });
+    }
     case 'plan_approval':
       if ('approve' in b || 'feedback' in b || 'decline' in b) return planResult(record, b);
       return invalid('A plan approval is answered with {approve:true}, {feedback} or {decline:true}');

@@ -37,8 +37,17 @@ export function checkBindSafety(config: Pick<HubConfig, 'host' | 'stateDir' | 'p
     );
   }
   const tls = Boolean(config.tlsCert && config.tlsKey);
-  const httpsTunnel = config.publicUrl?.startsWith('https://') ?? false;
-  if (tls || httpsTunnel) return { warnings: [] };
+  if (tls) return { warnings: [] };
+  // An https --public-url protects the traffic that goes through the tunnel, not the plain HTTP
+  // this bind serves on every interface (issue 11 item 6).
+  if (config.publicUrl?.startsWith('https://')) {
+    return {
+      warnings: [
+        `listening on ${config.host} without TLS: plain HTTP is served on that address, although --public-url is https (${config.publicUrl}); anyone on the network can bypass the tunnel. ` +
+          'A tunnel needs only --host 127.0.0.1; otherwise give --tls-cert/--tls-key.',
+      ],
+    };
+  }
   return {
     warnings: [
       `listening on ${config.host} without TLS: tokens and prompts cross the network in clear text. ` +

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { readHubFile } from './state-files.js';
-import { processAlive } from '../fs/process-alive.js';
+import { processAlive, processCommandLine, processStartTime } from '../fs/process-alive.js';
 
 /** Thrown when another daemon already owns the state dir. */
 export class AlreadyRunningError extends Error {
@@ -11,13 +11,34 @@ export class AlreadyRunningError extends Error {
   }
 }
 
-function readLockPid(file: string): number | undefined {
+interface LockOwner {
+  pid: number;
+  /** The owner's kernel start time when it took the lock (absent in locks of older versions). */
+  startTime?: string;
+}
+
+function readLock(file: string): LockOwner | undefined {
   try {
-    const pid = Number.parseInt(fs.readFileSync(file, 'utf8').trim(), 10);
-    return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+    const [pidText, startTime] = fs.readFileSync(file, 'utf8').trim().split(/\s+/);
+    const pid = Number.parseInt(pidText ?? '', 10);
+    return Number.isInteger(pid) && pid > 0 ? { pid, ...(startTime ? { startTime } : {}) } : undefined;
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Whether the lock's owner is still the daemon that took it. A pid is reused once its process
+ * is gone (after a reboot, `daemon.lock` may name pid 1): the kernel start time recorded with
+ * the pid must match, or, for a lock without one, the process must look like a zcode-hub
+ * (issue 11 item 6). Where /proc cannot be read, a live pid counts as the owner.
+ */
+function ownerStillRunning(owner: LockOwner): boolean {
+  if (!processAlive(owner.pid)) return false;
+  const started = processStartTime(owner.pid);
+  if (owner.startTime !== undefined && started !== undefined) return started === owner.startTime;
+  const cmdline = processCommandLine(owner.pid);
+  return cmdline === undefined || /zcode-hub|cli\/main\.[jt]s/.test(cmdline);
 }
 
 /**
@@ -30,21 +51,22 @@ export function acquireInstanceLock(stateDir: string): () => void {
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
       const fd = fs.openSync(file, 'wx', 0o600);
-      fs.writeSync(fd, `${process.pid}\n`);
+      const startTime = processStartTime(process.pid);
+      fs.writeSync(fd, `${process.pid}${startTime ? ` ${startTime}` : ''}\n`);
       fs.closeSync(fd);
       let released = false;
       return () => {
         if (released) return;
         released = true;
-        if (readLockPid(file) === process.pid) fs.rmSync(file, { force: true });
+        if (readLock(file)?.pid === process.pid) fs.rmSync(file, { force: true });
       };
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      const owner = readLockPid(file);
-      if (owner !== undefined && owner !== process.pid && processAlive(owner)) {
-        throw new AlreadyRunningError(owner, readHubFile(stateDir)?.url, stateDir);
+      const owner = readLock(file);
+      if (owner !== undefined && owner.pid !== process.pid && ownerStillRunning(owner)) {
+        throw new AlreadyRunningError(owner.pid, readHubFile(stateDir)?.url, stateDir);
       }
-      // Stale lock from a daemon that died without cleaning up: reclaim it.
+      // Stale lock from a daemon that died without cleaning up, or whose pid now names another process: reclaim it.
       fs.rmSync(file, { force: true });
     }
   }

@@ -68,7 +68,8 @@ export function runChecks(f: DoctorFacts): Check[] {
 
   const exposed = !isLoopback(f.host);
   if (!exposed) add('bind', 'ok', `bound to loopback ${f.host}`);
-  else if (f.tls || f.publicUrl?.startsWith('https://')) add('bind', 'warn', `bound to ${f.host} (reachable from the network) behind ${f.tls ? 'TLS' : f.publicUrl}`, 'prefer --host 127.0.0.1 with a tunnel unless you need LAN access');
+  else if (f.tls) add('bind', 'warn', `bound to ${f.host} (reachable from the network) behind TLS`, 'prefer --host 127.0.0.1 with a tunnel unless you need LAN access');
+  else if (f.publicUrl?.startsWith('https://')) add('bind', 'warn', `bound to ${f.host} without TLS: plain HTTP on that address, beside the https tunnel ${f.publicUrl}`, 'a tunnel needs only --host 127.0.0.1; otherwise pass --tls-cert/--tls-key');
   else add('bind', 'fail', `bound to ${f.host} without TLS or an https --public-url: tokens travel in clear text`, 'bind --host 127.0.0.1 and expose it through a tunnel with --public-url https://…, or pass --tls-cert/--tls-key');
 
   add('auth', 'ok', 'authentication is always on (admin token + device tokens)');

@@ -1,3 +1,4 @@
+import { jsonSyntaxProblem } from '../settings/json-error.js';
 import fs from 'node:fs';
 import type { HubConfig } from '../config/schema.js';
 import { detectZcodeCli } from '../backend/cli-detect.js';
@@ -25,7 +26,7 @@ export function providerFileHealth(file: string): DoctorFacts['providerFile'] {
   try {
     doc = JSON.parse(text);
   } catch (err) {
-    return { path: file, exists: true, valid: false, issues: [`not JSON: ${(err as Error).message}`] };
+    return { path: file, exists: true, valid: false, issues: [jsonSyntaxProblem(err, text)] };
   }
   const result = validateProviderDocument(doc);
   return result.ok

@@ -56,3 +56,9 @@ export function fileMode(file: string): number | undefined {
     return undefined;
   }
 }
+
+/** Sets an existing private file back to 0600 when its mode was loosened (a copy, a restore, a chmod). */
+export function keepPrivate(file: string): void {
+  const mode = fileMode(file);
+  if (mode !== undefined && mode !== 0o600) fs.chmodSync(file, 0o600);
+}

@@ -21,7 +21,13 @@ export function extractCredential(req: CredentialSource): { kind: CredentialKind
     for (const part of cookie.split(';')) {
       const eq = part.indexOf('=');
       if (eq > 0 && part.slice(0, eq).trim() === AUTH_COOKIE) {
-        const value = decodeURIComponent(part.slice(eq + 1).trim());
+        // A malformed escape (`%E0%A4%A`) is no credential, not a 500 with a stack (issue 11 item 6).
+        let value: string;
+        try {
+          value = decodeURIComponent(part.slice(eq + 1).trim());
+        } catch {
+          continue;
+        }
         if (value) return { kind: 'cookie', value };
       }
     }

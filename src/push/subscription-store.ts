@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
-import { readFileIfExists, writeFileAtomic } from '../fs/secure-file.js';
+import { keepPrivate, readFileIfExists, writeFileAtomic } from '../fs/secure-file.js';
 
 /** A PushSubscription as `subscription.toJSON()` produces it (Push API §). */
 export const pushSubscriptionSchema = z.object({
@@ -33,6 +33,8 @@ export class PushSubscriptionStore {
   private read(): StoredSubscription[] {
     const text = readFileIfExists(this.file);
     if (text === undefined) return [];
+    // Subscriptions carry each browser's push secrets: 0600 like every other private file.
+    keepPrivate(this.file);
     let raw: unknown;
     try {
       raw = JSON.parse(text);

@@ -5,7 +5,7 @@
 import path from 'node:path';
 import webpush from 'web-push';
 import { z } from 'zod';
-import { readFileIfExists, writeFileAtomic } from '../fs/secure-file.js';
+import { keepPrivate, readFileIfExists, writeFileAtomic } from '../fs/secure-file.js';
 
 const vapidFileSchema = z.object({ publicKey: z.string().min(40), privateKey: z.string().min(20) }).strict();
 export type VapidKeys = z.infer<typeof vapidFileSchema>;
@@ -20,6 +20,8 @@ export function loadOrCreateVapidKeys(stateDir: string): VapidKeys {
   const file = vapidFile(stateDir);
   const text = readFileIfExists(file);
   if (text !== undefined) {
+    // The private key signs every push: a loosened mode is set back on every start (issue 11 item 6).
+    keepPrivate(file);
     let raw: unknown;
     try {
       raw = JSON.parse(text);

@@ -80,6 +80,43 @@ export class BackupStore {
     }
   }
 
+  /**
+   * Takes every one of `values` (keys that left the provider file) out of every backup: the
+   * property holding it is dropped, so a restore brings the provider back without its key. A
+   * backup that cannot be read as JSON, or still holds a value elsewhere, is removed. Returns
+   * how many backups changed.
+   */
+  async scrubValues(values: readonly string[]): Promise<number> {
+    const gone = new Set(values);
+    const holds = (text: string) => values.some((v) => text.includes(v) || text.includes(JSON.stringify(v).slice(1, -1)));
+    let changed = 0;
+    for (const id of await this.ids()) {
+      const file = join(this.dir, `${id}.json`);
+      const text = await readFile(file, 'utf8').catch(() => '');
+      if (!holds(text)) continue;
+      changed += 1;
+      let doc: unknown;
+      try {
+        doc = JSON.parse(text);
+      } catch {
+        await rm(file, { force: true });
+        continue;
+      }
+      const stack: unknown[] = [doc];
+      for (let v = stack.pop(); v !== undefined; v = stack.pop()) {
+        if (v === null || typeof v !== 'object') continue;
+        for (const [k, child] of Object.entries(v as Record<string, unknown>)) {
+          if (typeof child === 'string' && gone.has(child)) delete (v as Record<string, unknown>)[k];
+          else if (child !== null && typeof child === 'object') stack.push(child);
+        }
+      }
+      const scrubbed = JSON.stringify(doc, null, 2);
+      if (holds(scrubbed)) await rm(file, { force: true });
+      else await atomicWritePrivateFile(file, scrubbed);
+    }
+    return changed;
+  }
+
   private async prune(): Promise<void> {
     const ids = await this.ids();
     for (const id of ids.slice(this.keep)) await rm(join(this.dir, `${id}.json`), { force: true });

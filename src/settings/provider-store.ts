@@ -8,6 +8,7 @@
  * A file that is invalid on disk is reported and only replaced by a result that validates.
  * The store never rewrites on read: canonicalising someone else's file is the CLI's business.
  */
+import { jsonSyntaxProblem } from './json-error.js';
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
@@ -72,11 +73,12 @@ export function snapshotOf(bytes: Buffer | null): ProviderSnapshot {
   const etag = etagOf(bytes);
   if (bytes === null) return { etag, exists: false, health: { status: 'missing', issues: [] }, draft: emptyDraft(), doc: null };
   let raw: unknown;
+  const text = bytes.toString('utf8');
   try {
-    raw = JSON.parse(bytes.toString('utf8'));
+    raw = JSON.parse(text);
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    return { etag, exists: true, health: { status: 'invalid', issues: [{ path: '', message: `not valid JSON: ${message}` }] }, draft: null, doc: null };
+    // Never the parser's message: it quotes the file, and the file holds keys (issue 11 item 6).
+    return { etag, exists: true, health: { status: 'invalid', issues: [{ path: '', message: jsonSyntaxProblem(error, text) }] }, draft: null, doc: null };
   }
   const result = validateProviderDocument(raw);
   const draft = toDraft(raw);
@@ -192,6 +194,16 @@ export class ProviderStore {
     if (bytes !== null && encoded.equals(bytes)) return current;
     if (bytes !== null) await this.backups.save(bytes);
     await atomicWritePrivateFile(this.filePath, encoded);
+    // A key that left the file (its provider deleted, or the key replaced) must not live on in a
+    // backup (issue 11 item 6): it is taken out of every backup (a restore brings the provider back keyless).
+    if (bytes !== null) {
+      const kept = secretValues(result.value);
+      const gone = [...secretValues(parseLoose(bytes))].filter((v) => !kept.has(v));
+      if (gone.length > 0) {
+        const scrubbed = await this.backups.scrubValues(gone);
+        this.logger?.info({ scrubbed }, 'a removed key was taken out of the backups');
+      }
+    }
     this.logger?.info({ etag: etagOf(encoded), providers: result.value.config.providerConfigRules.providerRules.length }, 'provider file written');
     return snapshotOf(encoded);
   }
@@ -205,5 +217,30 @@ export class ProviderStore {
       });
     }
     return new HubError('HUB_ERR_BAD_REQUEST', 'The change would make the provider file invalid', { reason: 'schema', issues });
+  }
+}
+
+/** Keys whose string values are credentials, at any depth of a provider document. */
+const SECRET_FIELD = /api[-_]?key|secret|token|password|authorization/i;
+
+/** Every credential value in a document (strings of 8+ characters under a credential-named key). */
+export function secretValues(doc: unknown): Set<string> {
+  const out = new Set<string>();
+  const stack: unknown[] = [doc];
+  for (let v = stack.pop(); v !== undefined; v = stack.pop()) {
+    if (v === null || typeof v !== 'object') continue;
+    for (const [k, child] of Object.entries(v as Record<string, unknown>)) {
+      if (typeof child === 'string' && child.length >= 8 && SECRET_FIELD.test(k)) out.add(child);
+      else if (child !== null && typeof child === 'object') stack.push(child);
+    }
+  }
+  return out;
+}
+
+function parseLoose(bytes: Buffer): unknown {
+  try {
+    return JSON.parse(bytes.toString('utf8'));
+  } catch {
+    return null;
   }
 }

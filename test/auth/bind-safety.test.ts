@@ -40,14 +40,17 @@ describe('[SEC-01] bind safety', () => {
     await expect(startDaemon(config, captureLogger('sec01-refuse').logger)).rejects.toThrow();
   });
 
-  it('[SEC-01] a non-loopback bind creates its secrets (0600) and warns unless TLS or an https tunnel', () => {
+  it('[SEC-01] a non-loopback bind creates its secrets (0600) and warns unless TLS (an https tunnel is not enough)', () => {
     const d = dirs();
     const exposed = checkBindSafety(buildConfig({ ...d, host: '0.0.0.0' }));
     expect(exposed.warnings).toHaveLength(1);
     expect(exposed.warnings[0]).toMatch(/without TLS/);
     expect(fs.statSync(path.join(d.stateDir, 'admin.token')).mode & 0o777).toBe(0o600);
     expect(fs.statSync(path.join(d.stateDir, 'jwt.secret')).mode & 0o777).toBe(0o600);
-    expect(checkBindSafety(buildConfig({ ...d, host: '0.0.0.0', publicUrl: 'https://hub.example.test' })).warnings).toEqual([]);
+    // Issue 11 item 6: an https tunnel does not make the plain HTTP on 0.0.0.0 safe.
+    const tunnelled = checkBindSafety(buildConfig({ ...d, host: '0.0.0.0', publicUrl: 'https://hub.example.test' })).warnings;
+    expect(tunnelled).toHaveLength(1);
+    expect(tunnelled[0]).toMatch(/without TLS: plain HTTP .*--host 127\.0\.0\.1/);
     expect(checkBindSafety(buildConfig({ ...d, host: '::', tlsCert: '/c.pem', tlsKey: '/k.pem' })).warnings).toEqual([]);
   });
 

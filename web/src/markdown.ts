@@ -43,7 +43,11 @@ const SAFE_URL = /^(https?:|mailto:|#|\/(?!\/))/i;
 
 /** True for link targets we render as links (http(s), mailto, same-site paths and anchors). */
 export function isSafeUrl(href: string): boolean {
-  return SAFE_URL.test(href.trim());
+  const h = href.trim();
+  // Browsers read `\` as `/` and drop tabs and newlines in URLs, so `/\evil.example` or
+  // `/<tab>/evil.example` would be protocol-relative: another host (issue 11 item 6).
+  if (/[\\\u0000-\u001f\u007f]/.test(h)) return false;
+  return SAFE_URL.test(h);
 }
 
 /** Highlighted HTML of a code block (escaped plain text for unknown languages). */

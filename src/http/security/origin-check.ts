@@ -54,6 +54,9 @@ function isTypedNavigation(req: FastifyRequest): boolean {
  */
 export function installOriginCheck(app: FastifyInstance, config: { host: string; publicUrl?: string | undefined; allowOrigins: readonly string[] }, added?: PublicUrls): void {
   const listed = configuredOrigins(config);
+  // `--allow-origin` entries are other sites' clients: bearer only, never the web app's cookie (issue 11 item 6).
+  const publicOrigin = config.publicUrl ? originOf(config.publicUrl) : undefined;
+  const bearerOnly = new Set([...configuredOrigins({ allowOrigins: config.allowOrigins })].filter((o) => o !== publicOrigin));
   const ownNames = new Set([...allowedHostnames({ host: config.host })]);
   app.addHook('onRequest', async (req) => {
     const header = req.headers.origin;
@@ -64,6 +67,9 @@ export function installOriginCheck(app: FastifyInstance, config: { host: string;
         throw new HubError('HUB_ERR_ORIGIN', 'A cookie credential needs a same-origin request');
       }
       return;
+    }
+    if (bearerOnly.has(header) && !added?.hasOrigin(header) && extractCredential({ headers: req.headers, url: req.url })?.kind === 'cookie') {
+      throw new HubError('HUB_ERR_ORIGIN', 'An --allow-origin origin must send its token as a bearer header, not the cookie');
     }
     if (listed.has(header) || added?.hasOrigin(header)) return;
     let origin: URL;
