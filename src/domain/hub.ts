@@ -210,9 +210,7 @@ export class Hub {
     this.requireController(client, sessionId);
     // A crash loop needs an admin: say so now rather than queue behind a child that will not come.
     if (this.core.backend.status().state === 'failed') this.prompts.refuseWhileFailed();
-    const session = await this.opener.open(sessionId);
-    // A session left outside the roots (they changed since it was made) is watched, not prompted.
-    await this.core.roots.checkSession(session.cwd);
+    const session = await this.opener.openForWork(sessionId);
     session.retiredFromDiscovery = false;
     return this.prompts.prompt(client, session, prompt);
   }

@@ -64,6 +64,13 @@ export class SessionOpener {
     return p;
   }
 
+  /** `open`, to give the session work: one left outside the workspace roots (they changed) is watched, not prompted (issue 11 item 2). */
+  async openForWork(sessionId: string): Promise<SessionState> {
+    const session = await this.open(sessionId);
+    await this.core.roots.checkSession(session.cwd);
+    return session;
+  }
+
   /** After a backend restart or a link-side resume: subscribe again from the last seq (§11.10). */
   async resubscribe(session: SessionState, resumeFirst: boolean): Promise<void> {
     session.subscribed = false;
