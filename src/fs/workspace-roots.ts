@@ -21,20 +21,21 @@ export class WorkspaceRoots {
   }
 
   private refuse(code: 'HUB_ERR_BAD_REQUEST' | 'HUB_ERR_FORBIDDEN', cwd: string, why: string): HubError {
-    return new HubError(code, `${why}: ${cwd.slice(0, 512)}. Sessions may only work in an existing directory inside a workspace root (${this.roots.join(', ')})`, { cwd: cwd.slice(0, 4096), workspaces: this.roots });
+    const shown = cwd.slice(0, 512);
+    return new HubError(code, `${why}: ${shown}. Pick an existing project folder inside a workspace root (${this.roots.join(', ')})`, { cwd: cwd.slice(0, 4096), workspaces: this.roots });
   }
 
   /** The real path of `cwd` when it is allowed; a HubError naming the roots when not. */
   async resolve(cwd: string): Promise<string> {
-    if (cwd.includes('\0') || !path.isAbsolute(cwd)) throw this.refuse('HUB_ERR_BAD_REQUEST', cwd, 'The directory must be an absolute path');
+    if (cwd.includes('\0') || !path.isAbsolute(cwd)) throw this.refuse('HUB_ERR_BAD_REQUEST', cwd, 'The workspace must be an absolute path');
     let real: string;
     try {
       real = await fs.realpath(cwd);
     } catch {
-      throw this.refuse('HUB_ERR_BAD_REQUEST', cwd, 'No such directory');
+      throw this.refuse('HUB_ERR_BAD_REQUEST', cwd, 'No such folder');
     }
     const stat = await fs.stat(real).catch(() => undefined);
-    if (!stat?.isDirectory()) throw this.refuse('HUB_ERR_BAD_REQUEST', cwd, 'Not a directory');
+    if (!stat?.isDirectory()) throw this.refuse('HUB_ERR_BAD_REQUEST', cwd, 'Not a folder');
     if (!(await this.insideARoot(real))) throw this.refuse('HUB_ERR_FORBIDDEN', cwd, 'Outside the workspace roots');
     if (await this.secrets.isSecret(real)) throw this.refuse('HUB_ERR_FORBIDDEN', cwd, "Inside the hub's private files");
     return real;

@@ -20,7 +20,6 @@ import {
   zcodeMeta,
 } from './acp-schemas.js';
 import { attachCapability, resolveRole } from './attach-methods.js';
-import { assertWorkspace } from './workspace-check.js';
 import type { ClientConnection } from './client-connection.js';
 import type { ReplayMeta, SessionOpened } from './hub-api.js';
 import { method, ReplyThen, type DispatchContext, type MethodSpec } from './method-spec.js';
@@ -115,7 +114,6 @@ export const ACP_METHODS: Record<string, MethodSpec> = {
 
   'session/new': method(newSessionParams, 'operate', async (ctx, conn, p) => {
     const meta = metaOrThrow(zcodeMeta(newSessionMeta, p));
-    await assertWorkspace(p.cwd);
     return openedResult(await ctx.hub.newSession(conn, { cwd: p.cwd, ...meta }));
   }),
 
