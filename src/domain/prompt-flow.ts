@@ -105,6 +105,7 @@ export class PromptFlow {
     const by = { clientId: next.clientId, name: next.name };
     if (!send.echoed) {
       send.echoed = true;
+      session.turn.openTail(session.journal.lastSeq + 1);
       // Journaled, so late joiners see who asked what; live only to the other clients (§4.4).
       for (const block of next.content) this.core.emitUpdate(session, { sessionUpdate: 'user_message_chunk', content: block }, next.clientId, { promptId: next.promptId, promptedBy: by });
     }
@@ -154,6 +155,8 @@ export class PromptFlow {
     }
     const running = session.queue.running;
     if (running && running.turnId === undefined && (sig.inputId === running.promptId || sig.inputId === undefined)) running.turnId = sig.turnId;
+    // A turn nobody here prompted (its updates follow): its tail starts now.
+    session.turn.openTail(session.journal.lastSeq + 1);
     session.turn.bind(sig.turnId);
   }
 

@@ -18,6 +18,7 @@ import { Frame } from './frame.js';
 import { toHubError } from '../backend-errors.js';
 import type { HubCore } from './hub-core.js';
 import type { SessionState } from './session-state.js';
+import type { LiveTail } from './turn.js';
 import { messagesResultSchema } from './snapshot-schema.js';
 import { subagentsOfPage } from './subagent-replay.js';
 
@@ -126,8 +127,14 @@ export class SessionAttach {
     const limitN = Math.max(1, Math.min(limit, max));
     // Fetch more than the tail so the start can move back to the turn's user message.
     const fetchLimit = Math.min(max, limitN * 4 + 16);
-    const messages = await this.fetchMessages(session, fetchLimit);
-    const page = completePage(session.sessionId, tailByTurns(session.sessionId, messages, limitN), messages.length >= fetchLimit);
+    // Decided now, in the tick the attachment was made: journal entries up to `upTo` come from the
+    // journal, everything after waits in the attachment's buffer (no gap, no duplicate).
+    const tail = liveTail(session);
+    const upTo = session.journal.lastSeq;
+    const fetched = await this.fetchMessages(session, fetchLimit);
+    // What the tail holds is left out of history: the agent has not stored (all of) it yet.
+    const messages = tail ? fetched.filter((m) => (m.info.time?.created ?? 0) < tail.startedAt) : fetched;
+    const page = completePage(session.sessionId, tailByTurns(session.sessionId, messages, limitN), fetched.length >= fetchLimit);
     const updates = await this.historyUpdates(session, page.messages, true);
     const epoch = session.journal.epoch;
     for (const update of updates) {
@@ -135,7 +142,10 @@ export class SessionAttach {
       const frame = this.core.broadcaster.serialize('session/update', { sessionId: session.sessionId, update, _meta: { zcode: { epoch, replay: true } } });
       this.core.broadcaster.sendNow(attachment.client, frame);
     }
-    return { recovered: true, replayed: updates.length, hasMore: page.hasMore, ...(page.cursor === undefined ? {} : { cursor: page.cursor }) };
+    // Then the running (or interrupted) turn so far, byte-identical to what the others got live.
+    const live = tail ? session.journal.page(tail.startSeq - 1, upTo - tail.startSeq + 1) : [];
+    for (const e of live) this.core.broadcaster.sendNow(attachment.client, new Frame(e.frame));
+    return { recovered: true, replayed: updates.length + live.length, hasMore: page.hasMore, ...(page.cursor === undefined ? {} : { cursor: page.cursor }) };
   }
 
   /**
@@ -178,6 +188,12 @@ export class SessionAttach {
   deliverPending(client: ClientPort, session: SessionState): void {
     if (client.open && session.attachments.has(client.clientId)) this.hooks.resendPending(session, client);
   }
+}
+
+/** The session's live tail while the journal still holds all of it (a trimmed one is history's job). */
+function liveTail(session: SessionState): LiveTail | undefined {
+  const tail = session.turn.tail;
+  return tail !== undefined && tail.startSeq >= session.journal.firstSeq && tail.startSeq <= session.journal.lastSeq ? tail : undefined;
 }
 
 /** When the fetched window was full there may be older messages even if the page starts at its first one. */

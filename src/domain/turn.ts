@@ -5,7 +5,7 @@
  * forget to tell the clients, and no caller can tell them twice.
  *
  *   idle ──start──▶ running ──awaitInput──▶ awaiting_input ──inputSettled──▶ running | idle
- *     ▲               │  ▲                                                    
+ *     ▲               │  ▲
  *     │               │  └───────────── (child's turn id bound by start) ──────────┐
  *     └──end|fail|interrupt◀── running | awaiting_input | stopping ◀──requestStop──┘
  */
@@ -27,11 +27,27 @@ export interface AbnormalEnd {
   turnId?: string;
 }
 
+/**
+ * The part of the journal the agent's history does not hold yet (HUB-DESIGN §4.2): from the
+ * first update of the running turn — or of a turn cut off by the agent's exit, whose answer the
+ * agent never stored — to now. A joiner gets history before `startedAt`, then these journal
+ * entries, so it sees everything said so far (issue 12 items 1–2).
+ */
+export interface LiveTail {
+  /** Journal seq of the tail's first update. */
+  startSeq: number;
+  /** Wall-clock ms when it began: history messages created from then on are in the tail. */
+  startedAt: number;
+  /** Kept after the turn (it was interrupted): only the journal has what was said. */
+  kept: boolean;
+}
+
 /** One session's turn: the state, the child's turn id and who asked. */
 export class Turn {
   private current: TurnState = 'idle';
   private childTurnId: string | undefined;
   private author: Author | undefined;
+  private liveTail: LiveTail | undefined;
 
   /**
    * @param publish tells the session's clients the state (wired by HubCore).
@@ -61,6 +77,16 @@ export class Turn {
     return this.current !== 'idle';
   }
 
+  /** The journal range a joiner must get from the journal rather than from history. */
+  get tail(): LiveTail | undefined {
+    return this.liveTail;
+  }
+
+  /** A turn's first update is about to be journaled at `nextSeq` (an earlier open tail keeps its start). */
+  openTail(nextSeq: number): void {
+    this.liveTail ??= { startSeq: nextSeq, startedAt: Date.now(), kept: false };
+  }
+
   /** A prompt of `by` was handed to the child: running, its turn id not known yet. */
   start(by: Author): void {
     this.current = 'running';
@@ -88,7 +114,8 @@ export class Turn {
 
   /** An interaction was settled; `stillPending` are the session's other pending ones. */
   inputSettled(stillPending: number, promptRunning: boolean): void {
-    if (this.current === 'awaiting_input' && stillPending === 0) this.current = promptRunning || this.childTurnId !== undefined ? 'running' : 'idle';
+    if (this.current === 'awaiting_input' && stillPending === 0)
+      this.current = promptRunning || this.childTurnId !== undefined ? 'running' : 'idle';
     this.publish();
   }
 
@@ -100,21 +127,31 @@ export class Turn {
     return busy;
   }
 
-  /** The turn ended (completed, cancelled, or a send that never became a turn). */
+  /** The turn ended (completed, cancelled, or a send that never became a turn): history has it now. */
   end(): void {
+    this.closeTail();
     this.reset();
   }
 
   /** The turn ended with an error of the agent: everyone is told (journaled), then idle. */
   fail(end: AbnormalEnd): void {
     this.announce(this.ended('failed', end));
+    this.closeTail();
     this.reset();
   }
 
-  /** The turn was cut off (the agent's process went away): everyone is told, then idle. */
+  /**
+   * The turn was cut off (the agent's process went away): everyone is told, then idle. The
+   * agent never stored what it had said, so the tail stays: joiners still get it from the journal.
+   */
   interrupt(end: AbnormalEnd): void {
     this.announce(this.ended('interrupted', end));
+    if (this.liveTail) this.liveTail.kept = true;
     this.reset();
+  }
+
+  private closeTail(): void {
+    if (this.liveTail && !this.liveTail.kept) this.liveTail = undefined;
   }
 
   /** Publishes unchanged state (the queue it carries changed). */

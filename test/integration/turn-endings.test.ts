@@ -63,18 +63,26 @@ describe('turn endings', () => {
     expect(err.message).toMatch(/could not finish this turn/);
     const seen = await b.waitFor(() => markers(b, sessionId)[0]);
     expect(seen).toMatchObject({ outcome: 'failed', promptedBy: { name: 'prompter' }, error: { code: 'sim_upstream_500' } });
-    await b.waitForNotification<{ sessionId: string; state: string }>('_zcode/turn_state', (p) => p.sessionId === sessionId && p.state === 'idle');
+    await b.waitForNotification<{ sessionId: string; state: string }>(
+      '_zcode/turn_state',
+      (p) => p.sessionId === sessionId && p.state === 'idle',
+    );
     // A client that joins later rebuilds the same failure from history.
     const c = await hub.initializedClient({ name: 'late' });
     await c.request('session/load', { sessionId, cwd: hub.workspace, mcpServers: [] });
-    expect(markers(c, sessionId)).toEqual([expect.objectContaining({ outcome: 'failed', error: expect.objectContaining({ code: 'sim_upstream_500' }) })]);
+    expect(markers(c, sessionId)).toEqual([
+      expect.objectContaining({ outcome: 'failed', error: expect.objectContaining({ code: 'sim_upstream_500' }) }),
+    ]);
   });
 
   it('a child that dies mid-turn: the prompter is answered, everyone sees an interrupted marker after the text so far, the session is idle', async () => {
     hub = await startHub({ simArgs: ['--turn-delay-scale', '0.5'] });
     const { a, b, sessionId } = await twoClients(hub);
     const answered = promptError(a, sessionId, 'slow please');
-    await b.waitFor(() => b.notifications<Update>('session/update').filter((u) => u.update.sessionUpdate === 'agent_message_chunk').length >= 3 || undefined);
+    await b.waitFor(
+      () =>
+        b.notifications<Update>('session/update').filter((u) => u.update.sessionUpdate === 'agent_message_chunk').length >= 3 || undefined,
+    );
     process.kill(hub.daemon.backend.status().pid as number, 'SIGKILL');
     const err = await answered;
     expect(err.data).toMatchObject({ code: 'HUB_ERR_BACKEND_UNAVAILABLE', details: { backend: 'restarting' } });
@@ -83,7 +91,10 @@ describe('turn endings', () => {
     const updates = b.notifications<Update>('session/update').filter((u) => u.sessionId === sessionId);
     const markerAt = updates.findIndex((u) => u.update._meta?.zcode?.turnEnded);
     expect(updates.slice(0, markerAt).some((u) => u.update.sessionUpdate === 'agent_message_chunk')).toBe(true);
-    await b.waitForNotification<{ sessionId: string; state: string }>('_zcode/turn_state', (p) => p.sessionId === sessionId && p.state === 'idle');
+    await b.waitForNotification<{ sessionId: string; state: string }>(
+      '_zcode/turn_state',
+      (p) => p.sessionId === sessionId && p.state === 'idle',
+    );
   });
 
   it('[issue 11 #4] crash loop → failed: the prompt in flight and the queued one are answered naming the fix, the session is idle, new prompts fail at once', async () => {
@@ -92,13 +103,19 @@ describe('turn endings', () => {
     const h = hub;
     const { a, b, sessionId } = await twoClients(h);
     const first = promptError(a, sessionId, 'slow one');
-    await b.waitFor(() => b.notifications<Update>('session/update').some((u) => u.update.sessionUpdate === 'agent_message_chunk') || undefined);
+    await b.waitFor(
+      () => b.notifications<Update>('session/update').some((u) => u.update.sessionUpdate === 'agent_message_chunk') || undefined,
+    );
     process.kill(h.daemon.backend.status().pid as number, 'SIGKILL');
     await first;
     const backendStates = () => b.notifications<{ state: string; restarts: number }>('_zcode/backend_state');
     await b.waitFor(() => backendStates().some((s) => s.state === 'ready' && s.restarts === 1) || undefined, 30_000, 'respawned');
     const inFlight = promptError(a, sessionId, 'slow two');
-    const lastState = () => b.notifications<{ sessionId: string; state: string; queue: unknown[] }>('_zcode/turn_state').filter((p) => p.sessionId === sessionId).at(-1);
+    const lastState = () =>
+      b
+        .notifications<{ sessionId: string; state: string; queue: unknown[] }>('_zcode/turn_state')
+        .filter((p) => p.sessionId === sessionId)
+        .at(-1);
     await b.waitFor(() => lastState()?.state === 'running' || undefined, 20_000, 'running again');
     const queued = promptError(b, sessionId, 'queued three');
     await b.waitFor(() => lastState()?.queue.length === 1 || undefined, 20_000, `queued (${JSON.stringify(lastState())})`);
@@ -110,7 +127,9 @@ describe('turn endings', () => {
       expect(e.message).toMatch(/crash loop/);
       expect(e.message).toMatch(/restart/);
     }
-    const states = b.notifications<{ sessionId: string; state: string; queue: unknown[] }>('_zcode/turn_state').filter((p) => p.sessionId === sessionId);
+    const states = b
+      .notifications<{ sessionId: string; state: string; queue: unknown[] }>('_zcode/turn_state')
+      .filter((p) => p.sessionId === sessionId);
     expect(states.at(-1)).toMatchObject({ state: 'idle', queue: [] });
     expect(markers(b, sessionId).at(-1)).toMatchObject({ outcome: 'interrupted', error: { type: 'backend_failed' } });
     const refused = await promptError(a, sessionId, 'while failed');

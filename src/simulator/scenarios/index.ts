@@ -14,6 +14,7 @@ import type { Behaviour } from './select.js';
 import { slowScenario } from './slow.js';
 import { subagentScenario } from './subagent.js';
 import { todoScenario } from './todo.js';
+import { tourScenario } from './tour.js';
 
 /** Runs the script of one behaviour on a turn (one file per behaviour). */
 export async function runBehaviour(b: Behaviour, ctx: TurnContext): Promise<void> {
@@ -42,6 +43,8 @@ export async function runBehaviour(b: Behaviour, ctx: TurnContext): Promise<void
       return todoScenario(ctx);
     case 'subagent':
       return subagentScenario(ctx);
+    case 'tour':
+      return tourScenario(ctx);
     case 'bench':
       return benchScenario(ctx);
     case 'background-followup':
