@@ -84,7 +84,8 @@ describe('phone web app: continuity across reloads', () => {
     expect(userAt.length).toBe(2);
     // Between the two prompts: exactly one answer bubble (plus any reasoning or tool cards).
     expect(kinds.slice(userAt[0]! + 1, userAt[1]).filter((k) => k === 'agent-message')).toHaveLength(1);
-    expect((await answer.first().textContent()) ?? '').toMatch(/Step 100 of a long answer\.\s*$/);
+    // The whole answer, from its first step: what streamed before the reload came back with the replay.
+    expect((await answer.first().textContent()) ?? '').toMatch(/^\s*Step 1 of a long answer\..*Step 100 of a long answer\.\s*$/s);
     await page.getByTestId('stop-button').click();
     await waitIdle(page);
     expect(phone.errors).toEqual([]);
@@ -105,6 +106,27 @@ describe('phone web app: continuity across reloads', () => {
     await expect.poll(nestedTitles(page)).toEqual([expect.stringMatching(/^Glob /), expect.stringMatching(/^Read /)]);
     expect(await topTitles(page)).not.toContainEqual(expect.stringMatching(/^(Glob|Read) /));
     await shoot(page, 'subagent-after-reload');
+    expect(phone.errors).toEqual([]);
+  });
+
+  it('keeps a sub-agent’s cards inside the Agent card after a reload mid-turn', async () => {
+    // The sub-agent's two calls take ~5 s: a reload lands inside them.
+    const { hub, phone } = await hubAt(12);
+    const { page } = phone;
+    await newSession(page, hub);
+    await sendPrompt(page, 'Ask a subagent to survey the project');
+    const nested = page.getByTestId('messages').locator(':scope > [data-testid=tool-card]').getByTestId('subagent-group').getByTestId('tool-card');
+    await expect.poll(() => nested.count(), { timeout: 30_000 }).toBeGreaterThan(0);
+    expect(await page.getByTestId('stop-button').count()).toBe(1);
+
+    await page.reload();
+    await page.getByTestId('prompt-input').waitFor();
+    await page.getByTestId('stop-button').waitFor();
+    await expect.poll(() => nested.count()).toBeGreaterThan(0);
+    expect(await topTitles(page)).not.toContainEqual(expect.stringMatching(/^(Glob|Read) /));
+    await waitIdle(page);
+    await expect.poll(nestedTitles(page)).toEqual([expect.stringMatching(/^Glob /), expect.stringMatching(/^Read /)]);
+    expect(await topTitles(page)).not.toContainEqual(expect.stringMatching(/^(Glob|Read) /));
     expect(phone.errors).toEqual([]);
   });
 });
