@@ -22,7 +22,6 @@ import { BusyRetry } from './busy-retry.js';
 import { stopTurn } from './stop-turn.js';
 import { StopWatchdog, type StopTarget } from './stop-watchdog.js';
 import { traceField, withTrace } from '../trace-context.js';
-
 type TurnStarted = Extract<TurnSignal, { type: 'turn_started' }>;
 type TurnEnded = Extract<TurnSignal, { type: 'turn_ended' }>;
 type SteerQueued = Extract<TurnSignal, { type: 'steer_queued' }>;
