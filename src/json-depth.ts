@@ -18,6 +18,21 @@ export function exceedsJsonDepth(value: unknown, maxDepth: number): boolean {
   return false;
 }
 
+/**
+ * `exceedsJsonDepth` for a value parsed from `text`, without the walk when the text cannot be that
+ * deep: every level opens with `{` or `[`, so text with at most `maxDepth` of them (counted
+ * inside strings too, which only overestimates) is within the bound. Nearly every line the child
+ * writes and every client frame is decided by this allocation-free count (the hot paths).
+ */
+export function textExceedsJsonDepth(text: string, value: unknown, maxDepth: number): boolean {
+  let opens = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if ((c === 0x7b || c === 0x5b) && ++opens > maxDepth) return exceedsJsonDepth(value, maxDepth);
+  }
+  return false;
+}
+
 /** The message every entry uses when it refuses such input. */
 export function depthMessage(maxDepth: number): string {
   return `JSON nested deeper than ${maxDepth} levels`;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { depthMessage, exceedsJsonDepth } from '../json-depth.js';
+import { depthMessage, textExceedsJsonDepth } from '../json-depth.js';
 
 /**
  * The envelopes of ZCODE-PROTOCOL §1.3 as the hub reads them from the child. There is no
@@ -51,7 +51,7 @@ export function parseEnvelope(line: string, maxDepth = Infinity): ParseOutcome {
   } catch (err) {
     return { ok: false, reason: 'not-json', detail: (err as Error).message };
   }
-  if (maxDepth !== Infinity && exceedsJsonDepth(value, maxDepth)) {
+  if (maxDepth !== Infinity && textExceedsJsonDepth(line, value, maxDepth)) {
     const o = value as Record<string, unknown>;
     const id = RpcIdSchema.safeParse(o['id']);
     if (id.success && !Object.hasOwn(o, 'method') && (Object.hasOwn(o, 'result') || Object.hasOwn(o, 'error'))) {

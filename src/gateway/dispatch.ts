@@ -1,6 +1,6 @@
 import { scopeAllows } from '../auth/identity.js';
 import { assertNever, HubError } from '../errors.js';
-import { depthMessage, exceedsJsonDepth } from '../json-depth.js';
+import { depthMessage, textExceedsJsonDepth } from '../json-depth.js';
 import { LIMITS } from '../limits.js';
 import { ACP_METHODS } from './acp-methods.js';
 import type { ClientConnection } from './client-connection.js';
@@ -37,7 +37,7 @@ export class Dispatcher {
       return;
     }
     const maxDepth = this.ctx.maxJsonDepth ?? LIMITS.jsonMaxDepth;
-    if (exceedsJsonDepth(value, maxDepth)) {
+    if (textExceedsJsonDepth(text, value, maxDepth)) {
       // Refused before anything recurses over it (schemas, the broadcaster's JSON.stringify).
       const id = (value as { id?: unknown }).id;
       conn.respondError((typeof id === 'string' && id.length <= 256) || (typeof id === 'number' && Number.isSafeInteger(id)) ? id : null, protocolError('HUB_ERR_INVALID_MESSAGE', `Invalid request: ${depthMessage(maxDepth)}`));
