@@ -11,6 +11,8 @@ export interface Identity {
   scope: Scope;
   /** Expiry in ms since the epoch; absent = never. */
   expiresAt?: number;
+  /** RFC 7638 thumbprint of the key a DPoP-bound token is bound to (`cnf.jkt`); absent = a plain bearer token. */
+  jkt?: string;
 }
 
 /** True when `have` is at least `need`. */

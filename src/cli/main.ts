@@ -5,7 +5,7 @@ const HELP = `zcode-hub ${VERSION} — share one ZCode agent with every device a
 Usage:
   zcode-hub [start] [--host 127.0.0.1] [--port 8377] [--state-dir ~/.zcode-hub]
                     [--backend auto|zcode|sim] [--zcode-cli PATH] [--zcode-node PATH] [--workspace DIR]
-                    [--public-url URL] [--allow-origin URL]... [--scenario NAME]
+                    [--name NAME] [--public-url URL] [--allow-origin URL]... [--scenario NAME]
                     [--provider-file PATH] [--default-mode build] [--trust-proxy N]
                     [--tls-cert FILE --tls-key FILE] [--log-level info] [--config FILE]
   zcode-hub token create --scope view|operate|admin --name NAME [--ttl 7d] | list | revoke ID

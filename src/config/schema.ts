@@ -30,6 +30,8 @@ export const configSchema = z
      * the one `workspace`.
      */
     workspaces: z.array(z.string().min(1)).min(1).max(64).optional(),
+    /** This machine's name in the app (`--name`; default the host name); the app tells machines apart by `hubId`. */
+    name: z.string().trim().min(1).max(100).regex(/^[^\p{Cc}]+$/u, 'control characters are not allowed').optional(),
     publicUrl: z.url().optional(),
     allowOrigins: z.array(z.url()).default([]),
     /** Simulator scenario (`--scenario`); `default` reads words in the prompt. */

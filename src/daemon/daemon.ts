@@ -14,6 +14,7 @@ import { ensureAdminToken } from '../auth/admin-token.js';
 import { statePaths } from '../config/state-paths.js';
 import { writeHubFile } from './state-files.js';
 import { createAuthServices, type AuthServices } from '../auth/auth-services.js';
+import { ensureHubId, hubName } from '../auth/hub-id.js';
 import { checkBindSafety } from '../auth/bind-safety.js';
 import type { Authenticator } from '../auth/identity.js';
 import fs from 'node:fs';
@@ -102,9 +103,10 @@ export async function startDaemon(config: HubConfig, logger: Logger, options: St
     const providerStore = new ProviderStore({ filePath: config.providerFile, backupDir: path.join(config.stateDir, 'provider-backups'), logger: logger.child({ component: 'settings' }) });
     await providerStore.start();
     const authenticator = options.authenticator ?? auth.tokens;
+    const hubIdentity = { hubId: ensureHubId(config.stateDir), name: hubName(config.name), version: VERSION };
     // The gateway is mounted into the HTTP app here, so src/http never imports src/gateway.
-    const acp = acpEndpoint({ hub, config, logger, version: VERSION, authenticator, onConnectionClosed: (code) => code === CLOSE.SLOW_CONSUMER && metrics.slowConsumerClosed() });
-    const app = await buildApp({ config, logger, backend, authenticator, auth, version: VERSION, hub, acp, providerStore, metrics, push, openSession: (cwd) => hub.openSession(cwd) });
+    const acp = acpEndpoint({ hub, config, logger, version: VERSION, hubIdentity, authenticator, onConnectionClosed: (code) => code === CLOSE.SLOW_CONSUMER && metrics.slowConsumerClosed() });
+    const app = await buildApp({ config, logger, backend, authenticator, auth, version: VERSION, hubIdentity, hub, acp, providerStore, metrics, push, openSession: (cwd) => hub.openSession(cwd) });
     steps.app = () => app.close();
     metrics.attach(() => {
       const snap = hub.metricsSnapshot();

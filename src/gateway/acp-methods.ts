@@ -99,6 +99,8 @@ export const ACP_METHODS: Record<string, MethodSpec> = {
       _meta: {
         zcode: {
           hubVersion: ctx.version,
+          // Which machine this is (issue 18): the app dedupes machines by hubId, never by URL.
+          ...(ctx.hubIdentity ? { hub: { hubId: ctx.hubIdentity.hubId, name: ctx.hubIdentity.name, version: ctx.version } } : {}),
           epoch: status.epoch,
           clientId: conn.clientId,
           identity: { name: conn.identity.name, scope: conn.identity.scope },

@@ -17,6 +17,8 @@ export interface GatewayServerDeps {
   authenticator?: Authenticator;
   /** Told of every closed connection with its close code (metrics count 4008 slow consumers). */
   onConnectionClosed?: (code: number) => void;
+  /** This hub's id and name, sent in `initialize`'s `_meta.zcode.hub` (issue 18). */
+  hubIdentity?: { hubId: string; name: string };
 }
 
 /** Longest delay `setTimeout` accepts (about 24.8 days); later expiries are re-armed. */
@@ -43,6 +45,7 @@ export class GatewayServer {
     this.dispatcher = new Dispatcher({
       hub: deps.hub,
       version: deps.version,
+      ...(deps.hubIdentity ? { hubIdentity: deps.hubIdentity } : {}),
       logger: deps.logger,
       defaultWorkspace: deps.config.workspace,
       workspaces: deps.config.workspaces,

@@ -8,6 +8,8 @@ import type { GatewayHub } from './hub-api.js';
 export interface DispatchContext {
   hub: GatewayHub;
   version: string;
+  /** This hub's id and name (issue 18), for `initialize`'s `_meta.zcode.hub`. */
+  hubIdentity?: { hubId: string; name: string };
   logger: Logger;
   /** The daemon's default workspace (`--workspace`), advertised so a new client can create a session. */
   defaultWorkspace?: string;

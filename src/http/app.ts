@@ -38,6 +38,8 @@ import type { HubMetrics } from '../metrics/hub-metrics.js';
 import { metricsRoutes } from './routes/metrics.js';
 import { doctorRoutes } from './routes/doctor.js';
 import { backendRoutes } from './routes/backend.js';
+import { meRoutes } from './routes/me.js';
+import { ensureHubId, hubName, type HubIdentity } from '../auth/hub-id.js';
 
 /** Everything the HTTP app needs, built by the composition root (src/main.ts) or by a test. */
 export interface AppDeps {
@@ -63,6 +65,8 @@ export interface AppDeps {
   openSession?: (workspace: string) => Promise<string>;
   /** Prometheus metrics; `/metrics` is mounted when given. */
   metrics?: HubMetrics;
+  /** This hub's id and name (issue 18); read or created from the state dir when absent. */
+  hubIdentity?: HubIdentity;
 }
 
 /**
@@ -112,7 +116,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(securityPlugin, { config: deps.config, publicUrls });
   await app.register(authHook, { authenticator: deps.authenticator });
 
-  await app.register(healthRoutes, { backend: deps.backend, version: deps.version });
+  const hubIdentity = deps.hubIdentity ?? { hubId: ensureHubId(deps.config.stateDir), name: hubName(deps.config.name), version: deps.version };
+  await app.register(healthRoutes, { backend: deps.backend, version: deps.version, hub: hubIdentity });
   if (deps.acp) await deps.acp.mount(app);
   const connections = (): number => deps.acp?.connectionCount() ?? 0;
   if (deps.hub) {
@@ -139,6 +144,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   }
   if (deps.auth) {
     const limits = deps.config.limits;
+    await app.register(meRoutes, { hub: hubIdentity });
     await app.register(tokenRoutes, { auth: deps.auth });
     await app.register(publicUrlRoutes, { urls: publicUrls, configured: deps.config.publicUrl, audit: deps.auth.audit });
     await app.register(pairRoutes, { auth: deps.auth, publicUrl: () => deps.config.publicUrl ?? publicUrls.latest(), publicUrls: () => [...(deps.config.publicUrl ? [deps.config.publicUrl] : []), ...publicUrls.list()], attemptsPerWindow: limits.pairAttemptsPerWindow, windowMs: limits.pairRateWindowMs });

@@ -49,7 +49,7 @@ describe('[SEC-06] JWT matrix', () => {
   it('[SEC-06] the genuine token is accepted and resolves to its registry identity', async () => {
     const res = await hub.app.inject({ method: 'GET', url: '/api/me', headers: { host: 'localhost', authorization: `Bearer ${good.token}` } });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ tokenId: good.id, name: 'matrix-phone', scope: 'view' });
+    expect(res.json()).toMatchObject({ identity: { tokenId: good.id, name: 'matrix-phone', scope: 'view' } });
   });
 
   it('[SEC-06] alg:none is rejected', async () => {

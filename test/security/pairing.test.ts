@@ -34,7 +34,7 @@ describe('pairing (HUB-DESIGN §7)', () => {
     registerSecret(body.token);
     expect(body).toMatchObject({ scope: 'operate', name: 'Pixel 9' });
     const me = await rawRequest(hub.port, { path: '/api/me', headers: { host: 'localhost', authorization: `Bearer ${body.token}` } });
-    expect(JSON.parse(me.body)).toMatchObject({ name: 'Pixel 9', scope: 'operate' });
+    expect(JSON.parse(me.body)).toMatchObject({ identity: { name: 'Pixel 9', scope: 'operate' } });
     expect((await redeem(hub, { code: grant.code })).status).toBe(401);
     const actions = hub.auth.audit.page(0, 10).entries.map((e) => e.action);
     expect(actions).toEqual(['pairing.create', 'pairing.redeem']);

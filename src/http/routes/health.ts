@@ -13,6 +13,8 @@ const backendSummary = z.object({
 export interface HealthRouteOptions {
   backend: BackendPort;
   version: string;
+  /** The hub's id and name (issue 18): the app tells "offline" from "a different hub behind this URL". */
+  hub?: { hubId: string; name: string };
 }
 
 /**
@@ -28,15 +30,19 @@ export const healthRoutes: FastifyPluginAsync<HealthRouteOptions> = async (app, 
       schema: {
         summary: 'Liveness and backend state (no auth)',
         tags: ['status'],
-        response: { 200: z.union([z.string(), z.object({ status: z.literal('ok'), version: z.string(), backend: backendSummary })]) },
+        response: { 200: z.union([z.string(), z.object({ status: z.literal('ok'), version: z.string(), hubId: z.string().optional(), name: z.string().optional(), backend: backendSummary })]) },
       },
     },
     async (req, reply) => {
       const s = opts.backend.status();
       reply.header('x-zcode-backend', s.state);
+      // An app on another origin probes this with `fetch(…, {mode: 'no-cors'})` to tell "offline"
+      // from "not allowed" (issue 18): a same-origin resource policy would make both look offline.
+      // It says nothing secret; the answer stays unreadable to a non-peer page (no CORS for it).
+      reply.header('cross-origin-resource-policy', 'cross-origin');
       const accept = req.headers.accept ?? '';
       if (accept.includes('application/json')) {
-        return { status: 'ok' as const, version: opts.version, backend: { state: s.state, kind: s.kind, epoch: s.epoch, restarts: s.restarts } };
+        return { status: 'ok' as const, version: opts.version, ...(opts.hub ? { hubId: opts.hub.hubId, name: opts.hub.name } : {}), backend: { state: s.state, kind: s.kind, epoch: s.epoch, restarts: s.restarts } };
       }
       reply.type('text/plain; charset=utf-8');
       return 'ok';

@@ -33,14 +33,9 @@ function caller(identity: Identity | undefined): Identity {
   return identity;
 }
 
-/** `/api/tokens` CRUD for admins and `GET /api/me` (HUB-DESIGN §6, §7). */
+/** `/api/tokens` CRUD for admins (HUB-DESIGN §6, §7). */
 export const tokenRoutes: FastifyPluginAsync<{ auth: AuthServices }> = async (app, { auth }) => {
   const r = app.withTypeProvider<ZodTypeProvider>();
-
-  r.get('/api/me', {
-    config: { scope: 'view' },
-    schema: { summary: 'The identity of the presented credential', tags: ['tokens'], response: { 200: z.object({ tokenId: z.string(), name: z.string(), scope: z.enum(SCOPES), expiresAt: z.number().optional() }) } },
-  }, async (req) => caller(req.identity));
 
   r.get('/api/tokens', {
     config: { scope: 'admin' },
