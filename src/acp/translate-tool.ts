@@ -180,6 +180,16 @@ function subagentMeta(p: ToolUpdatedPayload): Record<string, unknown> | undefine
   };
 }
 
+/**
+ * The card a `tool.updated` belongs to. A sub-agent mirror that names the child's own call
+ * (`childToolCallId`, §5.5.7) is keyed by it: its `toolCallId` may be the parent's Agent call,
+ * and the history replay keys the child's cards by the child's call id too (subagent-history.ts).
+ */
+function cardKey(p: ToolUpdatedPayload): string | undefined {
+  const mirror = p.source === 'subagent' || p.childSessionId !== undefined;
+  return mirror && p.childToolCallId !== undefined ? p.childToolCallId : p.toolCallId;
+}
+
 /** `tool.updated` (§5.5.7) → tool_call / tool_call_update. */
 export function translateToolUpdated(ctx: TranslationContext, p: ToolUpdatedPayload): SessionUpdate[] {
   if (!isToolUpdateKind(p.kind)) return [];
@@ -194,8 +204,9 @@ export function translateToolUpdated(ctx: TranslationContext, p: ToolUpdatedPayl
     case 'progress':
     case 'result':
     case 'error': {
-      if (p.toolCallId === undefined) return [];
-      const card = getCard(ctx, p.toolCallId, p.toolName);
+      const key = cardKey(p);
+      if (key === undefined) return [];
+      const card = getCard(ctx, key, p.toolName);
       return toolStep(card, kind, p);
     }
     default:

@@ -42,7 +42,10 @@ function childSteps(workspacePath: string): ChildStep[] {
  */
 async function runChildTool(ctx: TurnContext, mirror: Mirror, step: ChildStep, parts: Part[], childSessionId: string): Promise<void> {
   const toolCallId = newId('call');
-  const base = { toolCallId, toolName: step.toolName, ...mirror };
+  // `--mirror-child-ids`: the mirror is an update of the parent's Agent call; the child's own
+  // call id rides in `childToolCallId` (§5.5.7), the shape a host must key mirror cards by.
+  const ids = ctx.sim.options.mirrorChildIds ? { toolCallId: mirror.parentToolCallId, childToolCallId: toolCallId } : { toolCallId };
+  const base = { ...ids, toolName: step.toolName, ...mirror };
   ctx.emit('tool.updated', { kind: 'scheduled', ...base, input: step.input });
   await ctx.sleep(30);
   if (step.toolName === 'Glob' && !(await childPermission(ctx, mirror, toolCallId, step))) {
