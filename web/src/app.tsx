@@ -1,3 +1,4 @@
+import { useState } from 'preact/hooks';
 import { store } from './hub/app-state.js';
 import type { HubClient } from './hub/hub-client.js';
 import { useLocale } from './i18n.js';
@@ -12,12 +13,24 @@ import { InteractionHost } from './views/interaction-sheet.js';
 import { PairView } from './views/pair-view.js';
 import { SessionListView } from './views/session-list-view.js';
 import { SettingsView } from './views/settings-view.js';
+import { AddMachineSheet } from './views/add-machine-sheet.js';
+import { parseAddLink, type AddLink } from './machines/add-link.js';
+import { clientFor } from './machines/registry.js';
+
+/** The add-machine link in the address, if any (`{ link: undefined }` = there but malformed). */
+function addLinkIn(hash: string): { link: AddLink | undefined } | undefined {
+  return /(?:^#|&)add=/.test(hash) ? { link: parseAddLink(hash) } : undefined;
+}
 
 /** The whole app: pairing until paired, then the routed screens with the interaction sheet on top. */
-export function App({ client, onPaired }: { client: HubClient; onPaired: () => void }) {
+export function App({ client: home, onPaired }: { client: HubClient; onPaired: () => void }) {
   useLocale();
   const paired = useSelector(store, (s) => s.paired);
   const route = useRoute();
+  const [adding, setAdding] = useState(() => addLinkIn(location.hash));
+  // A session of another machine talks to that machine's client; everything else to the home hub.
+  useSelector(store, (s) => s.machines);
+  const client = route.name === 'chat' || route.name === 'changes' || route.name === 'files' ? clientFor(route.hubId) : home;
   if (paired === undefined) return <div class="page" aria-busy="true" />;
   if (!paired) return <PairView onPaired={onPaired} />;
   return (
@@ -29,6 +42,7 @@ export function App({ client, onPaired }: { client: HubClient; onPaired: () => v
       {route.name === 'files' ? <FilesView key={route.sessionId} client={client} sessionId={route.sessionId} {...(route.path ? { path: route.path } : {})} isFile={route.isFile === true} /> : null}
       {route.name === 'inbox' ? <InboxView /> : null}
       {route.name === 'settings' ? <SettingsView page={route.page} /> : null}
+      {adding ? <AddMachineSheet link={adding.link} onDone={() => setAdding(undefined)} /> : null}
       <InteractionHost client={client} sessionId={route.name === 'chat' || route.name === 'changes' || route.name === 'files' ? route.sessionId : undefined} />
       <Toasts />
     </div>

@@ -5,6 +5,7 @@
 import { pickLocale, type Locale } from './locale.js';
 import { useSelector, Store } from './store.js';
 import { workspaceEn, workspaceZh } from './i18n-workspace.js';
+import { machinesEn, machinesZh } from './i18n-machines.js';
 
 export type { Locale } from './locale.js';
 
@@ -158,6 +159,7 @@ const en = {
   logout: 'Forget this device',
   clients: '{0} attached',
   ...workspaceEn,
+  ...machinesEn,
 };
 
 export type MessageKey = keyof typeof en;
@@ -312,6 +314,7 @@ const zh: Record<MessageKey, string> = {
   logout: '忘记此设备',
   clients: '{0} 个客户端在线',
   ...workspaceZh,
+  ...machinesZh,
 };
 
 const TABLES: Record<Locale, Record<MessageKey, string>> = { en, 'zh-CN': zh };

@@ -6,12 +6,15 @@ import { localeStore } from './i18n.js';
 import { api, RestError } from './net/rest.js';
 import { pairCodeFromHash } from './views/pair-view.js';
 import { markSignedOut } from './hub/sign-out.js';
+import { setHomeClient, startMachines } from './machines/registry.js';
 import './styles.css';
 import './workspace.css';
 import './polish.css';
+import './machines.css';
 
 const client = new HubClient(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/acp`);
 let started = false;
+setHomeClient(client);
 
 /** Set after pairing: the token itself is an HttpOnly cookie script cannot see (HUB-DESIGN §7). */
 const PAIRED_KEY = 'zcode-hub.paired';
@@ -37,7 +40,11 @@ function connect(): void {
   remember(true);
   store.update((s) => ({ ...s, paired: true }));
   if (started) client.conn.reconnectNow();
-  else client.start();
+  else {
+    client.start();
+    // The other machines (issue 18): each on its own credential, connecting on its own.
+    void startMachines();
+  }
   started = true;
 }
 

@@ -1,16 +1,24 @@
-/** Client routes and their paths (pure; the navigation itself is in router.ts). */
+/**
+ * Client routes and their paths (pure; the navigation itself is in router.ts). A session of
+ * another machine lives under `/m/<hubId>` (`/m/<hubId>/s/<sessionId>…`, issue 18).
+ */
 export type Route =
   | { name: 'sessions' }
-  | { name: 'chat'; sessionId: string }
+  | { name: 'chat'; sessionId: string; hubId?: string }
   /** The files a session changed; `file` = the path to open first. */
-  | { name: 'changes'; sessionId: string; file?: string }
+  | { name: 'changes'; sessionId: string; file?: string; hubId?: string }
   /** The session's workspace, read-only; `path` = a folder relative to it, or a file with `isFile`. */
-  | { name: 'files'; sessionId: string; path?: string; isFile?: boolean }
+  | { name: 'files'; sessionId: string; path?: string; isFile?: boolean; hubId?: string }
   | { name: 'inbox' }
-  | { name: 'settings'; page?: 'providers' | 'workflows' | 'devices' };
+  | { name: 'settings'; page?: 'providers' | 'workflows' | 'devices' | 'machines' };
 
 /** Parses a path (with an optional `?query`) into a route (unknown paths → the session list). */
 export function parseRoute(url: string): Route {
+  const m = /^\/m\/([^/?]+)(\/s\/.*)$/.exec(url);
+  if (m?.[1] && m[2]) {
+    const inner = parseRoute(m[2]);
+    return inner.name === 'chat' || inner.name === 'changes' || inner.name === 'files' ? { ...inner, hubId: decodeURIComponent(m[1]) } : inner;
+  }
   const q = url.indexOf('?');
   const path = q < 0 ? url : url.slice(0, q);
   const query = new URLSearchParams(q < 0 ? '' : url.slice(q + 1));
@@ -30,13 +38,17 @@ export function parseRoute(url: string): Route {
   if (parts[0] === 'inbox') return { name: 'inbox' };
   if (parts[0] === 'settings') {
     const page = parts[1];
-    return page === 'providers' || page === 'workflows' || page === 'devices' ? { name: 'settings', page } : { name: 'settings' };
+    return page === 'providers' || page === 'workflows' || page === 'devices' || page === 'machines' ? { name: 'settings', page } : { name: 'settings' };
   }
   return { name: 'sessions' };
 }
 
 /** The path of a route. */
 export function routePath(r: Route): string {
+  if ((r.name === 'chat' || r.name === 'changes' || r.name === 'files') && r.hubId !== undefined) {
+    const { hubId, ...home } = r;
+    return `/m/${encodeURIComponent(hubId)}${routePath(home)}`;
+  }
   switch (r.name) {
     case 'sessions':
       return '/';

@@ -10,9 +10,23 @@ export { parseRoute, routePath, type Route } from './router-paths.js';
 const listeners = new Set<() => void>();
 window.addEventListener('popstate', () => listeners.forEach((l) => l()));
 
+let machineOf: (sessionId: string) => string | undefined = () => undefined;
+
+/** Tells the router which machine a session is on, so session routes get their `/m/<hubId>` prefix. */
+export function setSessionMachineLookup(fn: (sessionId: string) => string | undefined): void {
+  machineOf = fn;
+}
+
+/** The route with its session's machine filled in (pages of a session keep their machine). */
+function withMachine(r: Route): Route {
+  if ((r.name !== 'chat' && r.name !== 'changes' && r.name !== 'files') || r.hubId !== undefined) return r;
+  const hubId = machineOf(r.sessionId);
+  return hubId === undefined ? r : { ...r, hubId };
+}
+
 /** Navigates to a route (pushes history; `replace` replaces the entry). */
 export function navigate(r: Route, replace = false): void {
-  const path = routePath(r);
+  const path = routePath(withMachine(r));
   if (location.pathname + location.search === path) return;
   if (replace) history.replaceState(null, '', path);
   else history.pushState(null, '', path);

@@ -18,6 +18,19 @@ export interface PresenceClient {
   scope?: string;
 }
 
+/** Another machine (issue 18), as the app shows it; its credential lives in IndexedDB (machines/cred-store.ts). */
+export interface MachineState {
+  hubId: string;
+  name: string;
+  url: string;
+  scope: string;
+  status: ConnStatus;
+  /** When it went down (for "offline since …"). */
+  downSince?: number;
+  defaultWorkspace?: string;
+  backend?: string;
+}
+
 export interface AppState {
   /** `paired` false → the pairing screen; undefined → not known yet. */
   paired?: boolean;
@@ -40,6 +53,10 @@ export interface AppState {
   seenAt: Record<string, number>;
   loadingEarlier: Record<string, boolean>;
   toasts: Toast[];
+  /** The other machines by hubId (the home hub is not in here). */
+  machines: Record<string, MachineState>;
+  /** The session list's machine filter: undefined = all, '' = the home hub, else a hubId. */
+  machineFilter?: string;
 }
 
 export const store = new Store<AppState>({
@@ -53,7 +70,16 @@ export const store = new Store<AppState>({
   seenAt: {},
   loadingEarlier: {},
   toasts: [],
+  machines: {},
 });
+
+/** Updates one machine (no-op when it is not listed, e.g. removed meanwhile). */
+export function setMachine(hubId: string, fn: (m: MachineState) => MachineState): void {
+  store.update((s) => {
+    const m = s.machines[hubId];
+    return m ? { ...s, machines: { ...s.machines, [hubId]: fn(m) } } : s;
+  });
+}
 
 let toastSeq = 1;
 

@@ -7,14 +7,14 @@ import type { ContentBlock } from '@agentclientprotocol/sdk';
 import { WEB_LIMITS } from '../limits.js';
 import { t } from '../i18n.js';
 import { ConnectionLost, RpcConnection, RpcError } from '../net/rpc-connection.js';
-import { api, RestError } from '../net/rest.js';
+import { api, RestError, type ApiFn } from '../net/rest.js';
 import { markSignedOut } from './sign-out.js';
 import { arr, num, rec, str, zmeta, idOf } from '../wire.js';
-import { store, toast, updateChat } from './app-state.js';
+import { setMachine, store, toast, updateChat, type AppState } from './app-state.js';
 import { addLocalPrompt, addNotice, applyAttachResult, applySessionUpdate, emptyChat, parseTurnState, prependHistory, resetForReplay, settleLocalPrompt } from './chat-reducer.js';
 import { handleNotification } from './hub-events.js';
 import { fromElicitation, fromPermissionRequest, fromView, mergeInteraction, rememberCard, restBody, rpcResult, type Answer } from './interactions.js';
-import { fromListEntry } from './session-list.js';
+import { fromListEntry, type SessionSummary } from './session-list.js';
 import { version as VERSION } from '../../../package.json';
 import { ZCODE_NOTIFICATION, ZCODE_REQUEST } from '../../../src/zcode-ext/methods.js';
 
@@ -43,8 +43,19 @@ export function rememberDevice(name: string): void {
   }
 }
 
+/** Another machine's hub, reached cross-origin with its own credential (issue 18). */
+export interface MachineLink {
+  hubId: string;
+  /** `/api` calls signed for that machine (machines/machine-api.ts). */
+  api: ApiFn;
+}
+
 export class HubClient {
   readonly conn: RpcConnection;
+  /** The machine this client talks to; undefined for the home hub (the app's own origin). */
+  readonly hubId: string | undefined;
+  /** REST on this client's hub: the home cookie, or the machine's DPoP-signed calls. */
+  readonly api: ApiFn;
   /** Sessions this connection has loaded (re-attached after every reconnect). */
   private readonly attached = new Set<string>();
   /** Updates and turn states received while an attach is in flight, applied once its result says how (§4.2). */
@@ -56,12 +67,19 @@ export class HubClient {
   private localSeq = 1;
   private inboxTimer: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(url: string) {
+  constructor(url: string | (() => Promise<string>), machine?: MachineLink) {
+    this.hubId = machine?.hubId;
+    this.api = machine?.api ?? api;
     this.conn = new RpcConnection(url, {
       onOpen: () => this.onOpen(),
       onNotification: (method, params) => handleNotification(this, method, params),
       onRequest: (id, method, params) => this.onRequest(id, method, params),
       onStatus: (status) => {
+        if (this.hubId !== undefined) {
+          const hubId = this.hubId;
+          setMachine(hubId, (m) => ({ ...m, status, downSince: status === 'online' ? undefined : (m.downSince ?? Date.now()) }));
+          return;
+        }
         if (status === 'unauthorized') markSignedOut('revoked');
         store.update((s) => ({
           ...s,
@@ -75,6 +93,16 @@ export class HubClient {
   /** Connects (and keeps reconnecting). */
   start(): void {
     this.conn.start();
+  }
+
+  /** Marks what came from this client's hub with its machine (nothing for the home hub). */
+  tag<T extends { hubId?: string }>(v: T): T {
+    return this.hubId === undefined ? v : { ...v, hubId: this.hubId };
+  }
+
+  /** Whether this client's hub is connected now (the home link, or the machine's). */
+  online(s: AppState): boolean {
+    return this.hubId === undefined ? s.conn.status === 'online' : s.machines[this.hubId]?.status === 'online';
   }
 
   /** True when a session's updates are live on this connection. */
@@ -94,10 +122,19 @@ export class HubClient {
     const z = zmeta(init);
     const identity = rec(z['identity']);
     const name = str(identity?.['name']);
-    if (name && name !== 'admin') rememberDevice(name);
     const backend = rec(z['backend']);
     const defaultWorkspace = str(z['defaultWorkspace']);
-    store.update((s) => ({
+    if (this.hubId !== undefined) {
+      const hub = rec(z['hub']);
+      setMachine(this.hubId, (m) => ({
+        ...m,
+        name: str(hub?.['name']) ?? m.name,
+        scope: str(identity?.['scope']) ?? m.scope,
+        ...(defaultWorkspace ? { defaultWorkspace } : {}),
+        backend: str(backend?.['state']) ?? 'ready',
+      }));
+    } else if (name && name !== 'admin') rememberDevice(name);
+    if (this.hubId === undefined) store.update((s) => ({
       ...s,
       paired: true,
       ...(defaultWorkspace ? { defaultWorkspace } : {}),
@@ -105,7 +142,7 @@ export class HubClient {
       backend: backend ? { state: str(backend['state']) ?? 'ready' } : s.backend,
     }));
     // Interactions are re-sent per attach, so forget live copies from the old socket.
-    store.update((s) => ({ ...s, interactions: Object.fromEntries(Object.entries(s.interactions).filter(([, i]) => !i.rpc)) }));
+    store.update((s) => ({ ...s, interactions: Object.fromEntries(Object.entries(s.interactions).filter(([, i]) => !i.rpc || i.hubId !== this.hubId)) }));
     const again = [...this.attached];
     this.attached.clear();
     await this.refreshSessions();
@@ -121,7 +158,8 @@ export class HubClient {
       const res = rec(await this.conn.request('session/list', cursor ? { cursor } : {}));
       for (const e of arr(res?.['sessions'])) {
         const sid = str(rec(e)?.['sessionId']);
-        if (sid) found[sid] = fromListEntry(e, store.get().sessions[sid]);
+        const summary = sid ? fromListEntry(e, store.get().sessions[sid]) : undefined;
+        if (sid && summary) found[sid] = this.tag(summary);
       }
       cursor = str(res?.['nextCursor']);
       if (!cursor) break;
@@ -137,10 +175,11 @@ export class HubClient {
   async refreshInbox(): Promise<void> {
     try {
       const res = rec(await this.conn.request(ZCODE_REQUEST.interactionsList, {}));
-      const views = arr(res?.['interactions']).map(fromView).filter((v) => v !== undefined);
+      const views = arr(res?.['interactions']).map(fromView).filter((v) => v !== undefined).map((v) => this.tag(v));
       store.update((s) => {
         const next: typeof s.interactions = {};
-        for (const [id, i] of Object.entries(s.interactions)) if (i.rpc) next[id] = i;
+        // Another machine's interactions, and live requests, are not this list's to replace.
+        for (const [id, i] of Object.entries(s.interactions)) if (i.rpc || i.hubId !== this.hubId) next[id] = i;
         for (const v of views) next[v.interactionId] = mergeInteraction(next[v.interactionId], v);
         return { ...s, interactions: next };
       });
@@ -212,7 +251,7 @@ export class HubClient {
     store.update((s) => ({
       ...s,
       chats: { ...s.chats, [sessionId]: chat },
-      sessions: { ...s.sessions, [sessionId]: s.sessions[sessionId] ?? { sessionId, cwd, state: 'idle', clients: 1, pendingInteractions: 0, updatedAt: new Date().toISOString() } },
+      sessions: { ...s.sessions, [sessionId]: s.sessions[sessionId] ?? this.tag<SessionSummary>({ sessionId, cwd, state: 'idle', clients: 1, pendingInteractions: 0, updatedAt: new Date().toISOString() }) },
     }));
     this.attached.add(sessionId);
     return sessionId;
@@ -272,7 +311,7 @@ export class HubClient {
       return;
     }
     const now = Date.now();
-    store.update((s) => ({ ...s, interactions: { ...s.interactions, [p.interactionId]: mergeInteraction(s.interactions[p.interactionId], { ...p, createdAt: p.createdAt ?? now }) } }));
+    store.update((s) => ({ ...s, interactions: { ...s.interactions, [p.interactionId]: mergeInteraction(s.interactions[p.interactionId], this.tag({ ...p, createdAt: p.createdAt ?? now })) } }));
   }
 
   /** Answers an interaction: over the live request when we hold one, else over REST (§4.5). */
@@ -286,7 +325,7 @@ export class HubClient {
       return;
     }
     try {
-      await api(`/interactions/${encodeURIComponent(interactionId)}/answer`, { method: 'POST', body: restBody(answer) });
+      await this.api(`/interactions/${encodeURIComponent(interactionId)}/answer`, { method: 'POST', body: restBody(answer) });
       this.forget(interactionId);
     } catch (err) {
       if (err instanceof RestError && err.status === 409) {

@@ -35,7 +35,7 @@ export function handleNotification(client: HubClient, method: string, params: un
       store.update((s) => {
         const prev = s.sessions[sessionId];
         const next = applySessionState(prev, { sessionId, state: turn.state }, Date.now());
-        return next ? { ...s, sessions: { ...s.sessions, [sessionId]: next } } : s;
+        return next ? { ...s, sessions: { ...s.sessions, [sessionId]: client.tag(next) } } : s;
       });
       return;
     }
@@ -44,7 +44,7 @@ export function handleNotification(client: HubClient, method: string, params: un
       const before = store.get().sessions[sessionId]?.pendingInteractions ?? 0;
       store.update((s) => {
         const next = applySessionState(s.sessions[sessionId], params, Date.now());
-        return next ? { ...s, sessions: { ...s.sessions, [sessionId]: next } } : s;
+        return next ? { ...s, sessions: { ...s.sessions, [sessionId]: client.tag(next) } } : s;
       });
       const title = str(p['title']);
       if (title) updateChat(sessionId, (c) => (c.title === title ? c : { ...c, title }));
@@ -63,8 +63,9 @@ export function handleNotification(client: HubClient, method: string, params: un
       return;
     }
     case ZCODE_NOTIFICATION.interactionOpened: {
-      const view = fromView(p['interaction']);
-      if (!view) return;
+      const parsed = fromView(p['interaction']);
+      if (!parsed) return;
+      const view = client.tag(parsed);
       store.update((s) => ({ ...s, interactions: { ...s.interactions, [view.interactionId]: mergeInteraction(s.interactions[view.interactionId], view) } }));
       return;
     }

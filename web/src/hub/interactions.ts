@@ -22,6 +22,8 @@ export interface QuestionView {
 export interface PendingInteraction {
   interactionId: string;
   sessionId: string;
+  /** The machine that asks; undefined = the home hub (issue 18). */
+  hubId?: string;
   kind: InteractionKind;
   title: string;
   createdAt?: number;

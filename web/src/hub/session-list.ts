@@ -8,6 +8,8 @@ import type { TurnStateName } from './chat-types.js';
 
 export interface SessionSummary {
   sessionId: string;
+  /** The machine it runs on; undefined = the home hub (issue 18). */
+  hubId?: string;
   cwd: string;
   title?: string;
   updatedAt?: string;
@@ -66,6 +68,7 @@ export function applySessionState(prev: SessionSummary | undefined, params: unkn
   const updatedAt = p['updatedAt'];
   return {
     sessionId,
+    ...(prev?.hubId !== undefined ? { hubId: prev.hubId } : {}),
     cwd: str(p['cwd']) ?? prev?.cwd ?? '',
     title: str(p['title']) ?? prev?.title,
     updatedAt: typeof updatedAt === 'number' ? new Date(updatedAt).toISOString() : (str(updatedAt) ?? prev?.updatedAt),

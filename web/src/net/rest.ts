@@ -24,6 +24,11 @@ export async function api(path: string, init: { method?: string; body?: unknown;
     credentials: 'same-origin',
     ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}),
   });
+  return readResponse(res);
+}
+
+/** The JSON (or text) body of a response; throws RestError on a non-2xx answer. */
+export async function readResponse(res: Response): Promise<{ body: unknown; headers: Headers }> {
   const text = await res.text();
   let body: unknown = text;
   try {
@@ -37,3 +42,6 @@ export async function api(path: string, init: { method?: string; body?: unknown;
   }
   return { body, headers: res.headers };
 }
+
+/** The shape of `api` (the home hub) and of a machine's DPoP-signed calls (machines/machine-api.ts). */
+export type ApiFn = typeof api;

@@ -10,7 +10,20 @@ import { backoffDelay } from './backoff.js';
 import { CLOSE } from '../../../src/gateway/close-codes.js';
 import { ZCODE_REQUEST } from '../../../src/zcode-ext/methods.js';
 
-export type ConnStatus = 'connecting' | 'online' | 'offline' | 'unauthorized';
+/**
+ * `unauthorized`: the token is revoked or expired (no retry); `not_allowed`: the hub is up but
+ * does not accept this app's origin; `wrong_hub`: another hub answers at that URL (both retried
+ * slowly, so fixing it on the machine heals the link).
+ */
+export type ConnStatus = 'connecting' | 'online' | 'offline' | 'unauthorized' | 'not_allowed' | 'wrong_hub';
+
+/** Thrown by a URL resolver when no socket can be opened now, with the status that says why. */
+export class ConnectFailure extends Error {
+  constructor(readonly status: Exclude<ConnStatus, 'connecting' | 'online'>) {
+    super(status);
+    this.name = 'ConnectFailure';
+  }
+}
 
 /** A JSON-RPC error answer from the hub. */
 export class RpcError extends Error {
@@ -64,7 +77,8 @@ export class RpcConnection {
   status: ConnStatus = 'offline';
 
   constructor(
-    private readonly url: string,
+    /** The socket URL, or a resolver (a machine's ticket URL, made fresh per attempt). */
+    private readonly url: string | (() => Promise<string>),
     private readonly handlers: RpcHandlers,
   ) {}
 
@@ -144,11 +158,34 @@ export class RpcConnection {
     this.handlers.onStatus(s);
   }
 
+  private resolving = false;
+
   private open(): void {
     clearTimeout(this.timer);
-    if (this.stopped || (this.ws && this.ws.readyState <= WebSocket.OPEN)) return;
+    if (this.stopped || this.resolving || (this.ws && this.ws.readyState <= WebSocket.OPEN)) return;
     this.setStatus('connecting');
-    const ws = new WebSocket(this.url);
+    if (typeof this.url === 'string') {
+      this.openSocket(this.url);
+      return;
+    }
+    this.resolving = true;
+    this.url().then(
+      (url) => {
+        this.resolving = false;
+        if (!this.stopped) this.openSocket(url);
+      },
+      (err: unknown) => {
+        this.resolving = false;
+        const status = err instanceof ConnectFailure ? err.status : 'offline';
+        this.setStatus(status);
+        // A revoked token stays revoked: no reconnect loop.
+        if (status !== 'unauthorized') this.schedule();
+      },
+    );
+  }
+
+  private openSocket(url: string): void {
+    const ws = new WebSocket(url);
     this.ws = ws;
     ws.onopen = () => {
       this.handlers
@@ -220,7 +257,7 @@ export class RpcConnection {
   }
 
   private readonly onOnline = (): void => {
-    if (this.stopped) return;
+    if (this.stopped || this.status === 'unauthorized') return;
     if (this.ws?.readyState === WebSocket.OPEN) void this.probe();
     else {
       this.attempt = 0;

@@ -20,9 +20,9 @@ import { RenameSheet } from './rename-sheet.js';
 export function ChatView({ client, sessionId }: { client: HubClient; sessionId: string }) {
   const chat = useSelector(store, (s) => s.chats[sessionId]);
   const summary = useSelector(store, (s) => s.sessions[sessionId]);
-  const online = useSelector(store, (s) => s.conn.status === 'online');
-  const listed = useSelector(store, (s) => s.sessionsLoaded);
-  const scope = useSelector(store, (s) => s.me?.scope ?? 'operate');
+  const online = useSelector(store, (s) => client.online(s));
+  const listed = useSelector(store, (s) => client.hubId !== undefined || s.sessionsLoaded);
+  const scope = useSelector(store, (s) => (client.hubId !== undefined ? s.machines[client.hubId]?.scope : s.me?.scope) ?? 'operate');
   const presence = useSelector(store, (s) => s.presence[sessionId]);
   const loadingEarlier = useSelector(store, (s) => s.loadingEarlier[sessionId] ?? false);
   const scroller = useRef<HTMLDivElement>(null);

@@ -6,6 +6,7 @@ import { useMemo, useState } from 'preact/hooks';
 import { store } from '../hub/app-state.js';
 import { contentOf, defaultsOf, fieldsOf, missingRequired, type FormValue } from '../hub/form-schema.js';
 import type { HubClient } from '../hub/hub-client.js';
+import { clientFor } from '../machines/registry.js';
 import type { Answer, PendingInteraction } from '../hub/interactions.js';
 import { t } from '../i18n.js';
 import { useSelector } from '../store.js';
@@ -160,7 +161,7 @@ export function InteractionBody({ i, answer }: { i: PendingInteraction; answer: 
 const TITLES = { permission: 'permissionTitle', question: 'questionTitle', plan_approval: 'planTitle' } as const;
 
 /** Shows the active interaction (from the inbox) or the first one of the open session. */
-export function InteractionHost({ client, sessionId }: { client: HubClient; sessionId?: string }) {
+export function InteractionHost({ sessionId }: { client?: HubClient; sessionId?: string }) {
   const active = useSelector(store, (s) => {
     if (s.activeInteraction && s.interactions[s.activeInteraction]) return s.interactions[s.activeInteraction];
     if (!sessionId) return undefined;
@@ -168,14 +169,15 @@ export function InteractionHost({ client, sessionId }: { client: HubClient; sess
       .filter((i) => i.sessionId === sessionId && !s.dismissed[i.interactionId])
       .sort((a, b) => (a.createdAt ?? 0) - (b.createdAt ?? 0))[0];
   });
-  const scope = useSelector(store, (s) => s.me?.scope ?? 'operate');
+  // Answered by the machine that asks (issue 18), with the scope this phone has there.
+  const scope = useSelector(store, (s) => (active?.hubId !== undefined ? s.machines[active.hubId]?.scope : s.me?.scope) ?? 'operate');
   if (!active || scope === 'view') return null;
   const close = () => store.update((s) => ({ ...s, activeInteraction: undefined, dismissed: { ...s.dismissed, [active.interactionId]: true } }));
   const sessionTitle = store.get().sessions[active.sessionId]?.title;
   return (
     <Sheet key={active.interactionId} title={t(TITLES[active.kind])} onClose={close} testId="interaction-sheet">
       {sessionTitle && active.sessionId !== sessionId ? <p class="muted small">{sessionTitle}</p> : null}
-      <InteractionBody i={active} answer={(a) => void client.answer(active.interactionId, a)} />
+      <InteractionBody i={active} answer={(a) => void clientFor(active.hubId).answer(active.interactionId, a)} />
       <button class="link later" onClick={close}>
         {t('later')}
       </button>

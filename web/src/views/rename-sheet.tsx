@@ -1,7 +1,6 @@
 import { useState } from 'preact/hooks';
 import { store } from '../hub/app-state.js';
 import { t } from '../i18n.js';
-import { api } from '../net/rest.js';
 import type { HubClient } from '../hub/hub-client.js';
 import { navigate } from '../router.js';
 import { Sheet } from './chrome.js';
@@ -32,7 +31,7 @@ export function RenameSheet({ client, sessionId, current, onClose }: { client: H
           setBusy(true);
           setError('');
           try {
-            await api(`/sessions/${encodeURIComponent(sessionId)}`, { method: 'PATCH', body: { title: next } });
+            await client.api(`/sessions/${encodeURIComponent(sessionId)}`, { method: 'PATCH', body: { title: next } });
             // Shown at once here; other devices hear it from the hub.
             store.update((s) => ({
               ...s,

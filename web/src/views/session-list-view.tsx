@@ -9,6 +9,9 @@ import { Sheet, TopBar } from './chrome.js';
 import { Icon } from './icons.js';
 import { Age } from './age.js';
 import { matchesQuery } from '../hub/session-find.js';
+import { MachineChip } from './machines-view.js';
+import { MachineFilter, MachinesDown, useMachineFilter } from './machine-filter.js';
+import { clientFor } from '../machines/registry.js';
 
 const BADGE_TEXT: Record<Badge, MessageKey> = { needs_you: 'badgeNeedsYou', running: 'badgeRunning', finished: 'badgeFinished', idle: 'badgeIdle' };
 
@@ -23,11 +26,13 @@ export function StateBadge({ badge }: { badge: Badge }) {
 
 function Row({ s, seenAt }: { s: SessionSummary; seenAt: number }) {
   const badge = badgeOf(s, Date.now(), seenAt);
+  const machine = useSelector(store, (st) => (s.hubId !== undefined ? st.machines[s.hubId] : undefined));
   return (
     <li>
       <a
-        class="session-row"
-        href={`/s/${encodeURIComponent(s.sessionId)}`}
+        class={`session-row ${machine && machine.status !== 'online' ? 'is-down' : ''}`}
+        href={s.hubId !== undefined ? `/m/${encodeURIComponent(s.hubId)}/s/${encodeURIComponent(s.sessionId)}` : `/s/${encodeURIComponent(s.sessionId)}`}
+        data-hub-id={s.hubId ?? ''}
         data-testid="session-row"
         data-session-id={s.sessionId}
         onClick={(e) => {
@@ -38,6 +43,7 @@ function Row({ s, seenAt }: { s: SessionSummary; seenAt: number }) {
         <span class="session-title">{s.title || t('untitled')}</span>
         <span class="session-meta">
           <StateBadge badge={badge} />
+          <MachineChip m={machine} />
           {s.model ? <span class="muted small">{s.model}</span> : null}
           {s.clients > 1 ? <span class="muted small">{t('clients', s.clients)}</span> : null}
           <Age s={s} />
@@ -52,15 +58,20 @@ export function SessionListView({ client }: { client: HubClient }) {
   const sessions = useSelector(store, (s) => s.sessions);
   const loaded = useSelector(store, (s) => s.sessionsLoaded);
   const seen = useSelector(store, (s) => s.seenAt);
-  const defaultWorkspace = useSelector(store, (s) => s.defaultWorkspace);
+  const filterNow = useMachineFilter();
+  const defaultWorkspace = useSelector(store, (s) => (filterNow ? s.machines[filterNow]?.defaultWorkspace : s.defaultWorkspace));
   const [creating, setCreating] = useState(false);
   const [query, setQuery] = useState('');
-  const all = Object.values(sessions);
+  const machineFilter = filterNow;
+  const target = machineFilter === undefined || machineFilter === '' ? client : clientFor(machineFilter);
+  const all = Object.values(sessions).filter((s) => machineFilter === undefined || (s.hubId ?? '') === machineFilter);
   const groups = groupByWorkspace(all.filter((s) => matchesQuery(s, query)));
   return (
     <div class="page">
       <TopBar title={t('sessions')} />
       <main class="scroll list-page">
+        <MachineFilter />
+        <MachinesDown />
         {all.length > 0 ? (
           <input class="session-search" type="search" value={query} onInput={(e) => setQuery(e.currentTarget.value)} placeholder={t('searchSessions')} aria-label={t('searchSessions')} data-testid="session-search" />
         ) : null}
@@ -81,7 +92,7 @@ export function SessionListView({ client }: { client: HubClient }) {
       <button class="fab" onClick={() => setCreating(true)} aria-label={t('newSession')} data-testid="new-session">
         <Icon name="plus" size={24} />
       </button>
-      {creating ? <NewSessionSheet client={client} workspaces={[...new Set([...groupByWorkspace(all).map((g) => g.cwd), ...(defaultWorkspace ? [defaultWorkspace] : [])])]} onClose={() => setCreating(false)} /> : null}
+      {creating ? <NewSessionSheet client={target} workspaces={[...new Set([...groupByWorkspace(all).map((g) => g.cwd), ...(defaultWorkspace ? [defaultWorkspace] : [])])]} onClose={() => setCreating(false)} /> : null}
     </div>
   );
 }

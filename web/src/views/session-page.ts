@@ -7,8 +7,8 @@ import { useSelector } from '../store.js';
 
 /** Attaches the session once online and listed (session/load needs its cwd), like the chat does. */
 export function useAttachedSession(client: HubClient, sessionId: string): void {
-  const online = useSelector(store, (s) => s.conn.status === 'online');
-  const listed = useSelector(store, (s) => s.sessionsLoaded);
+  const online = useSelector(store, (s) => client.online(s));
+  const listed = useSelector(store, (s) => client.hubId !== undefined || s.sessionsLoaded);
   useEffect(() => {
     if (online && listed && !client.isAttached(sessionId)) void client.attach(sessionId).catch(() => undefined);
   }, [online, listed, sessionId]);

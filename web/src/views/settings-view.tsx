@@ -13,6 +13,7 @@ import { ApiDocsRow, ProvidersIntro } from './admin-help.js';
 import { PublicUrlsCard } from './public-urls-card.js';
 import { ProvidersView } from './providers-view.js';
 import { WorkflowsView } from './workflows-view.js';
+import { MachinesView } from './machines-view.js';
 
 function Notifications() {
   const [state, setState] = useState<PushSupport>(() => pushSupport());
@@ -56,13 +57,23 @@ function SignOut() {
 }
 
 /** Settings: this device, language, notifications, and (admin) providers, workflows, devices. */
-export function SettingsView({ page }: { page?: 'providers' | 'workflows' | 'devices' }) {
+export function SettingsView({ page }: { page?: 'providers' | 'workflows' | 'devices' | 'machines' }) {
   const locale = useLocale();
   const me = useSelector(store, (s) => s.me);
   const admin = me?.scope === 'admin';
   useEffect(() => {
     if (pushSupport() === 'granted') void enablePush(false).catch(() => undefined);
   }, []);
+  if (page === 'machines') {
+    return (
+      <div class="page">
+        <TopBar title={t('machines')} back={() => navigate({ name: 'settings' })} />
+        <main class="scroll list-page">
+          <MachinesView />
+        </main>
+      </div>
+    );
+  }
   if (page) {
     const title = t(page);
     return (
@@ -93,6 +104,22 @@ export function SettingsView({ page }: { page?: 'providers' | 'workflows' | 'dev
           </label>
           <p class="muted small">{t('theme')}</p>
         </section>
+        <ul class="rows">
+          <li>
+            <a
+              class="session-row nav-row"
+              href="/settings/machines"
+              data-testid="settings-machines"
+              onClick={(e) => {
+                e.preventDefault();
+                navigate({ name: 'settings', page: 'machines' });
+              }}
+            >
+              <span>{t('machines')}</span>
+              <Icon name="chevron" />
+            </a>
+          </li>
+        </ul>
         <section class="card">
           <h2>{t('notifications')}</h2>
           <Notifications />

@@ -1,0 +1,62 @@
+/**
+ * Calls to another machine's hub from the home origin: every request carries
+ * `Authorization: DPoP <token>` and a fresh proof signed with that machine's key (RFC 9449).
+ * Cross-origin, without cookies (`credentials: 'omit'`). The WebSocket cannot carry headers, so
+ * it opens with a single-use ticket from `POST /api/ws-ticket`.
+ */
+import { readResponse, RestError, type ApiFn } from '../net/rest.js';
+import { rec, str } from '../wire.js';
+import { createProof } from './dpop.js';
+
+/** What a signed call needs of a machine. */
+export interface Signer {
+  url: string;
+  token: string;
+  keys: CryptoKeyPair;
+}
+
+/** The machine could not be reached at all (network error, CORS refusal, DNS …). */
+export class Unreachable extends Error {
+  constructor(cause: unknown) {
+    super(cause instanceof Error ? cause.message : 'unreachable');
+    this.name = 'Unreachable';
+  }
+}
+
+/** A nonce the hub asked for (`DPoP-Nonce`), per machine URL, reused until it asks again. */
+const nonces = new Map<string, string>();
+
+async function send(m: Signer, path: string, init: Parameters<ApiFn>[1] = {}): Promise<Response> {
+  const url = `${m.url}/api${path}`;
+  const method = init.method ?? 'GET';
+  const nonce = nonces.get(m.url);
+  const proof = await createProof(m.keys, { method, url, token: m.token, ...(nonce ? { nonce } : {}) });
+  const headers: Record<string, string> = { accept: 'application/json', ...init.headers, authorization: `DPoP ${m.token}`, dpop: proof };
+  if (init.body !== undefined) headers['content-type'] = 'application/json';
+  try {
+    return await fetch(url, { method, headers, credentials: 'omit', mode: 'cors', ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}) });
+  } catch (err) {
+    throw new Unreachable(err);
+  }
+}
+
+/** An `api`-shaped function for one machine: `/api<path>` with DPoP; throws RestError or Unreachable. */
+export function machineApi(m: Signer): ApiFn {
+  return async (path, init = {}) => {
+    let res = await send(m, path, init);
+    const nonce = res.headers.get('dpop-nonce');
+    if (res.status === 401 && nonce && nonce !== nonces.get(m.url)) {
+      nonces.set(m.url, nonce);
+      res = await send(m, path, init);
+    }
+    return readResponse(res);
+  };
+}
+
+/** `ws(s)://<machine>/acp?ticket=…` with a fresh single-use ticket. */
+export async function ticketUrl(m: Signer): Promise<string> {
+  const { body } = await machineApi(m)('/ws-ticket', { method: 'POST', body: {} });
+  const ticket = str(rec(body)?.['ticket']);
+  if (!ticket) throw new RestError(502, 'HUB_ERR_BAD_TICKET', 'no ticket in the answer', body);
+  return `${m.url.replace(/^http/, 'ws')}/acp?ticket=${encodeURIComponent(ticket)}`;
+}

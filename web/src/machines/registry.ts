@@ -1,0 +1,118 @@
+/**
+ * The machines this app talks to at once: the home hub (its own origin, cookie) and one
+ * HubClient per other machine (DPoP token, ticketed socket), all feeding the one store. Each
+ * machine connects, backs off and fails on its own; nothing here ever reloads the app.
+ */
+import { store, type MachineState } from '../hub/app-state.js';
+import { HubClient } from '../hub/hub-client.js';
+import { api, RestError } from '../net/rest.js';
+import { ConnectFailure } from '../net/rpc-connection.js';
+import { setSessionMachineLookup } from '../router.js';
+import { deleteCred, loadCreds, saveCred, type MachineCred } from './cred-store.js';
+import { machineApi, ticketUrl, Unreachable } from './machine-api.js';
+import { probeReach } from './reach.js';
+
+let home: HubClient | undefined;
+const remote = new Map<string, { client: HubClient; cred: MachineCred }>();
+
+setSessionMachineLookup((sessionId) => store.get().sessions[sessionId]?.hubId);
+
+/** Registers the home hub's client (main.tsx). */
+export function setHomeClient(c: HubClient): void {
+  home = c;
+}
+
+/** The client of a machine (undefined / unknown → the home hub). */
+export function clientFor(hubId: string | undefined): HubClient {
+  const c = hubId === undefined ? undefined : remote.get(hubId)?.client;
+  if (c) return c;
+  if (!home) throw new Error('home client not set');
+  return home;
+}
+
+/** A machine's stored credential (for remove and push). */
+export function credOf(hubId: string): MachineCred | undefined {
+  return remote.get(hubId)?.cred;
+}
+
+/** The socket URL of a machine, or a ConnectFailure saying why there is none now. */
+async function resolveSocket(cred: MachineCred): Promise<string> {
+  try {
+    return await ticketUrl(cred);
+  } catch (err) {
+    if (err instanceof RestError && err.status === 401) throw new ConnectFailure('unauthorized');
+    if (err instanceof RestError && err.code === 'HUB_ERR_ORIGIN') throw new ConnectFailure('not_allowed');
+    if (!(err instanceof Unreachable)) throw new ConnectFailure('offline');
+    const reach = await probeReach(cred.url, cred.hubId);
+    throw new ConnectFailure(reach === 'up' ? 'offline' : reach);
+  }
+}
+
+/** Shows a machine and starts its connection. */
+export function startMachine(cred: MachineCred): void {
+  remote.get(cred.hubId)?.client.conn.stop();
+  const prev = store.get().machines[cred.hubId];
+  const state: MachineState = { hubId: cred.hubId, name: cred.name, url: cred.url, scope: cred.scope, status: 'connecting', ...(prev?.downSince !== undefined ? { downSince: prev.downSince } : {}) };
+  store.update((s) => ({ ...s, machines: { ...s.machines, [cred.hubId]: state } }));
+  const client = new HubClient(() => resolveSocket(cred), { hubId: cred.hubId, api: machineApi(cred) });
+  remote.set(cred.hubId, { client, cred });
+  client.start();
+}
+
+/** Starts every stored machine (after the home hub is known to accept us). */
+export async function startMachines(): Promise<void> {
+  let creds: MachineCred[] = [];
+  try {
+    creds = await loadCreds();
+  } catch {
+    return; // No IndexedDB (private mode on some browsers): only the home hub.
+  }
+  for (const c of creds) startMachine(c);
+}
+
+/** Saves a newly paired machine (same hubId → replaces it) and connects to it. */
+export async function addPairedMachine(cred: MachineCred): Promise<void> {
+  await saveCred(cred);
+  startMachine(cred);
+}
+
+/** What removing a machine did: `revoked` when the machine itself revoked our token. */
+export interface RemoveResult {
+  revoked: boolean;
+}
+
+/**
+ * Removes a machine: asks it to revoke our token (`POST /api/pair/forget`) when it answers,
+ * then forgets the key and token here, unlists it on the home hub, and drops its sessions.
+ */
+export async function removeMachine(hubId: string): Promise<RemoveResult> {
+  const entry = remote.get(hubId);
+  let revoked = false;
+  if (entry) {
+    entry.client.conn.stop();
+    try {
+      const { body } = await machineApi(entry.cred)('/pair/forget', { method: 'POST', body: {} });
+      revoked = (body as { revoked?: unknown } | undefined)?.revoked === true;
+    } catch (err) {
+      // Already revoked there counts as done: the token no longer works anywhere.
+      revoked = err instanceof RestError && err.status === 401;
+    }
+  }
+  remote.delete(hubId);
+  await deleteCred(hubId).catch(() => undefined);
+  await api(`/machines/${encodeURIComponent(hubId)}`, { method: 'DELETE' }).catch(() => undefined);
+  store.update((s) => {
+    const machines = { ...s.machines };
+    delete machines[hubId];
+    const gone = new Set(Object.values(s.sessions).filter((x) => x.hubId === hubId).map((x) => x.sessionId));
+    const keep = <T>(r: Record<string, T>) => Object.fromEntries(Object.entries(r).filter(([sid]) => !gone.has(sid)));
+    return {
+      ...s,
+      machines,
+      sessions: keep(s.sessions),
+      chats: keep(s.chats),
+      interactions: Object.fromEntries(Object.entries(s.interactions).filter(([, i]) => i.hubId !== hubId)),
+    };
+  });
+  return { revoked };
+}

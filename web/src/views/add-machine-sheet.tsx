@@ -1,0 +1,138 @@
+/**
+ * "Add *desktop*, scope operate?" — opened by the link `zcode-hub pair --into` prints
+ * (`#add=…`). On yes: the home hub lists the machine (its CSP then lets this page reach it; the
+ * page reloads once for that when the machine was not listed yet), then the code is exchanged
+ * cross-origin for a token bound to a new non-extractable key (machines/pairing.ts).
+ */
+import { useEffect, useState } from 'preact/hooks';
+import { store, toast } from '../hub/app-state.js';
+import { t } from '../i18n.js';
+import type { AddLink } from '../machines/add-link.js';
+import { loadCreds } from '../machines/cred-store.js';
+import { PairError, pairMachine } from '../machines/pairing.js';
+import { addPairedMachine } from '../machines/registry.js';
+import { api } from '../net/rest.js';
+import { navigate } from '../router.js';
+import { arr, rec, str } from '../wire.js';
+import { Sheet } from './chrome.js';
+import { Command } from './machines-view.js';
+
+/** Set across the one reload that picks up the new CSP, so the user is not asked twice. */
+const RESUME_KEY = 'zcode-hub.adding';
+
+function resumeCode(): string | undefined {
+  try {
+    return sessionStorage.getItem(RESUME_KEY) ?? undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function setResume(code: string | undefined): void {
+  try {
+    if (code) sessionStorage.setItem(RESUME_KEY, code);
+    else sessionStorage.removeItem(RESUME_KEY);
+  } catch {
+    // Without sessionStorage the user confirms once more after the reload.
+  }
+}
+
+/** Is the machine in the home hub's list (and so in this page's CSP) at this URL? */
+async function listedAtHome(link: AddLink): Promise<boolean> {
+  const { body } = await api('/machines');
+  return arr(rec(body)?.['machines']).some((m) => str(rec(m)?.['hubId']) === link.hubId && str(rec(m)?.['url'])?.replace(/\/+$/, '') === link.hub);
+}
+
+type Failure = { text: string; command?: string };
+
+function explain(err: unknown, link: AddLink): Failure {
+  if (err instanceof PairError) {
+    if (err.reason === 'offline') return { text: t('addMachineOffline', link.hub) };
+    if (err.reason === 'not_allowed') return { text: t('addMachineNotAllowed', link.name), command: `zcode-hub peers add ${location.origin}` };
+    if (err.reason === 'other_hub') return { text: t('addMachineOtherHub') };
+    return { text: t('addMachineRefused', link.name, err.message) };
+  }
+  return { text: t('addMachineHomeFailed', err instanceof Error ? err.message : String(err)) };
+}
+
+function closeLink(): void {
+  setResume(undefined);
+  history.replaceState(null, '', location.pathname + location.search);
+}
+
+/** The confirmation sheet for an add link (`link` undefined = the link was malformed). */
+export function AddMachineSheet({ link, onDone }: { link: AddLink | undefined; onDone: () => void }) {
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<Failure | undefined>();
+  const close = () => {
+    closeLink();
+    onDone();
+  };
+
+  async function add(l: AddLink): Promise<void> {
+    setBusy(true);
+    setFailure(undefined);
+    const hubId = l.hubId ?? '';
+    let registered = false;
+    try {
+      if (!(await listedAtHome(l))) {
+        if (resumeCode() === l.code) throw new Error('the machine is still not in the list after reloading');
+        await api(`/machines/${encodeURIComponent(hubId)}`, { method: 'PUT', body: { url: l.hub, name: l.name } });
+        setResume(l.code);
+        location.reload();
+        return;
+      }
+      registered = true;
+      const me = store.get().me;
+      const cred = await pairMachine(l, me?.device ?? me?.name ?? 'web');
+      await addPairedMachine(cred);
+      if (cred.name !== l.name) await api(`/machines/${encodeURIComponent(hubId)}`, { method: 'PUT', body: { url: l.hub, name: cred.name } }).catch(() => undefined);
+      toast(t('addMachineDone', cred.name));
+      close();
+      navigate({ name: 'sessions' });
+    } catch (err) {
+      setResume(undefined);
+      // A machine this phone has no key for stays off the home list (and out of its CSP).
+      const known = (await loadCreds().catch(() => [])).some((c) => c.hubId === hubId);
+      if (registered && !known) await api(`/machines/${encodeURIComponent(hubId)}`, { method: 'DELETE' }).catch(() => undefined);
+      setFailure(explain(err, l));
+      setBusy(false);
+    }
+  }
+
+  // Back from the reload that picked up the new CSP: carry on without asking again.
+  useEffect(() => {
+    if (link && resumeCode() === link.code) void add(link);
+  }, []);
+
+  return (
+    <Sheet title={t('addMachineTitle')} onClose={close} testId="add-machine-sheet">
+      {!link?.hubId ? (
+        <p class="error" role="alert">
+          {t('addMachineBadLink')}
+        </p>
+      ) : (
+        <>
+          <p data-testid="add-machine-question">
+            <strong>{t('addMachineAsk', link.name, link.scope)}</strong>
+          </p>
+          <p class="muted small">{t('addMachineAt', link.hub)}</p>
+          {failure ? (
+            <div role="alert" data-testid="add-machine-error">
+              <p class="error">{failure.text}</p>
+              {failure.command ? <Command text={failure.command} /> : null}
+            </div>
+          ) : null}
+          <div class="actions">
+            <button type="button" onClick={close}>
+              {t('cancel')}
+            </button>
+            <button class="primary" type="button" disabled={busy} onClick={() => void add(link)} data-testid="add-machine-confirm">
+              {busy ? t('addMachineBusy') : t('addMachineButton')}
+            </button>
+          </div>
+        </>
+      )}
+    </Sheet>
+  );
+}
