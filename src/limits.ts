@@ -92,6 +92,10 @@ export const LIMITS = {
   protocolViolationsBeforeClose: 20,
   /** Web Push subscriptions kept (src/push); past it the oldest is dropped. */
   pushSubscriptionsMax: 256,
+  /** Sessions whose archive flag or last-message preview the hub keeps (`session-marks.json`); past it the marks changed longest ago go first. */
+  sessionMarksMax: 2_000,
+  /** Characters of a session's last message shown as its preview in session lists. */
+  sessionPreviewChars: 160,
   /** Pairing code lifetime (single use, HUB-DESIGN §7). */
   pairingCodeTtlMs: 5 * 60_000,
   /** Pairing codes outstanding at once; the oldest is dropped beyond it. */

@@ -16,6 +16,8 @@ import { Broadcaster, type Attachment } from './broadcast.js';
 import type { ClientPort, ProfileNotice } from './client-port.js';
 import type { Frame } from './frame.js';
 import { InteractionRegistry } from './interactions.js';
+import { SessionMarks, type SessionPreview } from './session-marks.js';
+import { foldPreview } from './session-preview.js';
 import { SessionState } from './session-state.js';
 import { ZCODE_NOTIFICATION } from '../zcode-ext/methods.js';
 import type { TurnStateParams } from '../zcode-ext/schemas.js';
@@ -45,6 +47,10 @@ export interface SessionStateSummary {
   pendingInteractions: number;
   clients: number;
   updatedAt: number;
+  /** Archived from a client (hidden from lists unless asked for). */
+  archived: boolean;
+  /** The start of the last message. */
+  preview?: SessionPreview;
 }
 
 /** The shared core of the hub. */
@@ -58,6 +64,8 @@ export class HubCore {
   readonly logger: Logger;
   /** Where sessions may work (issue 11 item 2). */
   readonly roots: WorkspaceRoots;
+  /** Archive flags and last-message previews (session-marks.ts). */
+  readonly marks: SessionMarks;
   private readonly auditSink: AuditSink | undefined;
   /** New on every hub start; the epoch also changes with every backend (re)spawn. */
   private readonly startId = randomBytes(4).toString('hex');
@@ -68,6 +76,7 @@ export class HubCore {
     this.config = deps.config;
     this.logger = deps.logger;
     this.roots = new WorkspaceRoots(deps.config.workspaces, deps.config);
+    this.marks = new SessionMarks(deps.config.stateDir, { max: deps.config.limits.sessionMarksMax, previewChars: deps.config.limits.sessionPreviewChars });
     this.auditSink = deps.audit;
     this.backendEpoch = deps.backend.status().epoch;
     this.broadcaster = new Broadcaster(deps.config.limits.journalMaxUpdates);
@@ -111,7 +120,11 @@ export class HubCore {
       const limits = { maxUpdates: this.config.limits.journalMaxUpdates, maxBytes: this.config.limits.journalMaxBytes };
       const created: SessionState = new SessionState(sessionId, cwd, limits, this.epoch, {
         publish: () => this.publishTurnState(created),
-        announce: (ended) => this.emitUpdate(created, turnEndedUpdate(ended)),
+        announce: (ended) => {
+          this.emitUpdate(created, turnEndedUpdate(ended));
+          // The last message of the turn is known now: one write per turn, not per chunk.
+          this.flushMarks();
+        },
       });
       s = created;
       this.sessions.set(sessionId, s);
@@ -122,6 +135,16 @@ export class HubCore {
   /** Drops the hub's copy of a session (it was deleted). */
   forgetSession(sessionId: string): void {
     this.sessions.delete(sessionId);
+    this.marks.forget(sessionId);
+  }
+
+  /** Writes pending marks; a failed write is logged, never thrown into a turn. */
+  flushMarks(): void {
+    try {
+      this.marks.flush();
+    } catch (err) {
+      this.logger.warn({ err }, 'could not write session-marks.json');
+    }
   }
 
   /** A connection authenticated: it hears connection-wide notifications from now on. */
@@ -168,7 +191,15 @@ export class HubCore {
         this.broadcaster.deliver(a, own);
       }
     }
+    this.notePreview(session, update);
     session.touch();
+  }
+
+  private notePreview(session: SessionState, update: SessionUpdate): void {
+    const draft = foldPreview(session.previewDraft, update, this.config.limits.sessionPreviewChars);
+    if (draft === session.previewDraft) return;
+    session.previewDraft = draft;
+    if (draft && draft.text.trim() !== '') this.marks.notePreview(session.sessionId, draft.role, draft.text);
   }
 
   /** A non-journaled notification to every client attached to a session (one serialization). */
@@ -297,7 +328,15 @@ export class HubCore {
       pendingInteractions: this.interactions.pendingCount(session.sessionId),
       clients: session.attachments.size,
       updatedAt: session.updatedAt,
+      archived: this.marks.archived(session.sessionId) ?? session.appArchived,
+      ...this.previewOf(session.sessionId),
     };
+  }
+
+  /** `{preview}` when the hub has seen a message of the session. */
+  previewOf(sessionId: string): { preview?: SessionPreview } {
+    const preview = this.marks.preview(sessionId);
+    return preview === undefined ? {} : { preview };
   }
 
   /** Appends to the audit log when one is configured. */

@@ -22,7 +22,7 @@ import type { AttachRole } from './broadcast.js';
 import { deleteSession } from './session-delete.js';
 import { SessionOpener, parseSnapshot } from './session-open.js';
 import type { SessionState } from './session-state.js';
-import { cancelTaskResultSchema, compactResultSchema, forkResultSchema, goalResultSchema, journalFrameSchema, listResultSchema } from './snapshot-schema.js';
+import { cancelTaskResultSchema, compactResultSchema, forkResultSchema, goalResultSchema, journalFrameSchema } from './snapshot-schema.js';
 
 export type { AuditSink } from './hub-core.js';
 export type { ReplayMeta } from './session-attach.js';
@@ -41,17 +41,8 @@ export interface SessionOpened {
   epoch: string;
 }
 
-/** One entry of `session/list` / `GET /api/sessions`. */
-export type SessionSummary = {
-  sessionId: string;
-  cwd: string;
-  title: string;
-  updatedAt?: number;
-  state: string;
-  model?: { providerId: string; modelId: string };
-  clients: number;
-  pendingInteractions: number;
-};
+export type { SessionSummary } from './session-listing.js';
+import { archiveSession, listSessions, type SessionSummary } from './session-listing.js';
 
 /** The hub. */
 export class Hub {
@@ -158,23 +149,14 @@ export class Hub {
     return this.opened(session);
   }
 
-  /** `session/list`: the child's list merged with the hub's live facts. */
-  async listSessions(p: { cwd?: string }): Promise<SessionSummary[]> {
-    let raw: unknown;
-    try {
-      raw = await this.core.backend.request('session/list', p.cwd === undefined ? {} : { workspace: { workspacePath: p.cwd, workspaceKey: p.cwd } });
-    } catch (err) {
-      throw toHubError(err);
-    }
-    const listed = listResultSchema.parse(raw).sessions;
-    const seen = new Set<string>();
-    const out: SessionSummary[] = listed.map((info) => {
-      seen.add(info.sessionId);
-      const live = this.core.findSession(info.sessionId);
-      return live ? this.summary(live) : { sessionId: info.sessionId, cwd: info.workspace?.workspacePath ?? '', title: info.title, ...(info.updatedAt === undefined ? {} : { updatedAt: info.updatedAt }), state: 'idle', clients: 0, pendingInteractions: 0 };
-    });
-    for (const s of this.core.allSessions()) if (!seen.has(s.sessionId) && (p.cwd === undefined || s.cwd === p.cwd)) out.push(this.summary(s));
-    return out;
+  /** `session/list`: the child's list merged with the hub's live facts; archived only when asked. */
+  listSessions(p: { cwd?: string; includeArchived?: boolean }): Promise<SessionSummary[]> {
+    return listSessions(this.core, (id) => this.getSession(id), p);
+  }
+
+  /** Archives or unarchives a session (the hub's flag, session-marks.ts). */
+  archiveSession(sessionId: string, archived: boolean, by: Identity): Promise<SessionSummary> {
+    return archiveSession(this.core, (id) => this.getSession(id), sessionId, archived, by);
   }
 
   /**
@@ -358,8 +340,7 @@ export class Hub {
   }
 
   private summary(s: SessionState): SessionSummary {
-    const model = s.model;
-    return { sessionId: s.sessionId, cwd: s.cwd, title: s.title, updatedAt: s.updatedAt, state: s.turn.state, ...(model === undefined ? {} : { model }), clients: s.attachments.size, pendingInteractions: this.core.interactions.pendingCount(s.sessionId) };
+    return this.core.sessionSummary(s);
   }
 
   private async pass(method: string, params: unknown): Promise<unknown> {

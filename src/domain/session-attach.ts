@@ -14,6 +14,7 @@ import { nestSubagentHistory } from '../acp/subagent-history.js';
 import { historyWithLostTurns } from '../acp/lost-turns.js';
 import type { Attachment, AttachRole } from './broadcast.js';
 import type { ClientPort } from './client-port.js';
+import { previewOfUpdates } from './session-preview.js';
 import { Frame } from './frame.js';
 import { toHubError } from '../backend-errors.js';
 import type { HubCore } from './hub-core.js';
@@ -136,6 +137,7 @@ export class SessionAttach {
     const messages = tail ? fetched.filter((m) => (m.info.time?.created ?? 0) < tail.startedAt) : fetched;
     const page = completePage(session.sessionId, tailByTurns(session.sessionId, messages, limitN), fetched.length >= fetchLimit);
     const updates = await this.historyUpdates(session, page.messages, true);
+    this.learnPreview(session, updates);
     const epoch = session.journal.epoch;
     for (const update of updates) {
       // History frames carry no seq: they are not journal positions (the result's seq is).
@@ -156,6 +158,13 @@ export class SessionAttach {
     const limits = this.core.config.limits;
     const children = await subagentsOfPage(session.sessionId, page, { backend: this.core.backend, logger: this.core.logger, maxSubagents: limits.replaySubagentsMax, maxMessages: limits.replayMaxMessages });
     return nestSubagentHistory(historyWithLostTurns(page, { running: session.turn.active, tail }), children);
+  }
+
+  /** A session the hub has not seen a message of yet (older than this hub) gets its preview from history. */
+  private learnPreview(session: SessionState, updates: readonly SessionUpdate[]): void {
+    if (this.core.marks.preview(session.sessionId) !== undefined) return;
+    const last = previewOfUpdates(updates, this.core.config.limits.sessionPreviewChars);
+    if (last && this.core.marks.notePreview(session.sessionId, last.role, last.text)) this.core.flushMarks();
   }
 
   private async fetchMessages(session: SessionState, limit: number): Promise<MessageWithParts[]> {

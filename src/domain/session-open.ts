@@ -132,6 +132,7 @@ export class SessionOpener {
   /** Folds a snapshot into the session state. `full` snapshots list every model (§3.6). */
   apply(session: SessionState, snap: Snapshot, full: boolean): void {
     session.title = snap.session.title;
+    session.appArchived = snap.session.archivedAt !== undefined;
     if (snap.session.workspace?.workspacePath) session.cwd = snap.session.workspace.workspacePath;
     session.settings = snap.settings;
     if (full && snap.settings.model?.available) session.allModels = snap.settings.model.available as KnownModel[];

@@ -10,6 +10,7 @@ import type { Attachment } from './broadcast.js';
 import { Journal, type JournalLimits } from './journal.js';
 import type { TurnEnded } from '../acp/turn-ended.js';
 import { PromptQueue } from './prompt-queue.js';
+import type { PreviewDraft } from './session-preview.js';
 import { Turn } from './turn.js';
 
 export type { TurnState } from './turn.js';
@@ -40,6 +41,10 @@ export class SessionState {
   readonly journal: Journal;
   readonly queue = new PromptQueue();
   updatedAt = Date.now();
+  /** Archived in the ZCode app itself (`archivedAt`, ZCODE-PROTOCOL §3.5). */
+  appArchived = false;
+  /** The message being folded into the session's preview (session-preview.ts). */
+  previewDraft: PreviewDraft | undefined;
 
   constructor(
     readonly sessionId: string,

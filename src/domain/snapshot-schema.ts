@@ -17,6 +17,8 @@ export const sessionInfoSchema = z.looseObject({
   model: z.looseObject({ providerId: optStr, modelId: optStr }).optional(),
   createdAt: z.number().optional(),
   updatedAt: z.number().optional(),
+  /** Archived in the ZCode app (§3.5); the hub's own flag (session-marks.ts) overrides it. */
+  archivedAt: z.number().optional(),
 });
 export type SessionInfo = z.infer<typeof sessionInfoSchema>;
 

@@ -8,6 +8,7 @@ import {
   cancelParams,
   closeSessionParams,
   initializeParams,
+  listSessionsMeta,
   listSessionsParams,
   loadSessionParams,
   newSessionMeta,
@@ -120,14 +121,16 @@ export const ACP_METHODS: Record<string, MethodSpec> = {
   }),
 
   'session/list': method(listSessionsParams, 'view', async (ctx, _conn, p): Promise<ListSessionsResponse> => {
-    const rows = await ctx.hub.listSessions(p.cwd ? { cwd: p.cwd } : {});
+    const meta = metaOrThrow(zcodeMeta(listSessionsMeta, p));
+    const rows = await ctx.hub.listSessions({ ...(p.cwd ? { cwd: p.cwd } : {}), ...(meta.includeArchived ? { includeArchived: true } : {}) });
     return {
       sessions: rows.map((s) => ({
         sessionId: s.sessionId,
         cwd: s.cwd,
         ...(s.title !== undefined ? { title: s.title } : {}),
         ...(s.updatedAt !== undefined ? { updatedAt: new Date(s.updatedAt).toISOString() } : {}),
-        _meta: { zcode: { state: s.state, model: s.model ?? null, clients: s.clients, pendingInteractions: s.pendingInteractions } },
+        // ACP's SessionInfo has title and updatedAt (the last activity); the rest is ours.
+        _meta: { zcode: { state: s.state, model: s.model ?? null, clients: s.clients, pendingInteractions: s.pendingInteractions, archived: s.archived, ...(s.preview ? { preview: s.preview } : {}) } },
       })),
     };
   }),

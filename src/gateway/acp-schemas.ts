@@ -71,6 +71,11 @@ export const attachMeta = z.object({
   role: z.enum(['controller', 'observer']).optional(),
 });
 
+/** `session/list` `_meta.zcode`: archived sessions are left out unless asked for (issue 14 item 3). */
+export const listSessionsMeta = z.object({
+  includeArchived: z.boolean().optional(),
+});
+
 /** Reads `params._meta.zcode` through `schema`; an absent block is `{}`. */
 export function zcodeMeta<T extends z.ZodType>(schema: T, params: { _meta?: { [k: string]: unknown } | null }): z.ZodSafeParseResult<z.infer<T>> {
   const raw = params._meta?.zcode;
@@ -90,4 +95,5 @@ export const interactionsListParams = z.object({ sessionId: sessionId.optional()
 export const forkParams = z.object({ sessionId, target: z.string().min(1).max(256).optional() });
 export const compactParams = z.object({ sessionId, instructions: z.string().max(64 * 1024).optional() });
 export const goalParams = z.object({ sessionId, action: z.string().min(1).max(64), objective: z.string().max(64 * 1024).optional() });
+export const sessionArchiveParams = z.object({ sessionId, archived: z.boolean() });
 export const cancelBackgroundTaskParams = z.object({ sessionId, taskId: z.string().min(1).max(256) });

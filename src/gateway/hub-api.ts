@@ -13,6 +13,7 @@ export type GatewayHub = Pick<
   | 'disconnect'
   | 'newSession'
   | 'listSessions'
+  | 'archiveSession'
   | 'loadSession'
   | 'deliverPending'
   | 'detach'

@@ -1,4 +1,4 @@
-import { cancelBackgroundTaskParams, compactParams, forkParams, goalParams, interactionsListParams, loadEarlierParams } from './acp-schemas.js';
+import { cancelBackgroundTaskParams, sessionArchiveParams, compactParams, forkParams, goalParams, interactionsListParams, loadEarlierParams } from './acp-schemas.js';
 import { ATTACH_METHODS } from './attach-methods.js';
 import { method, type MethodSpec } from './method-spec.js';
 import { ZCODE_REQUEST } from '../zcode-ext/methods.js';
@@ -27,5 +27,6 @@ export const ZCODE_METHODS: Record<string, MethodSpec> = {
   [ZCODE_REQUEST.compact]: method(compactParams, 'operate', (ctx, conn, p) => ctx.hub.compact(conn, p.sessionId, p.instructions)),
   [ZCODE_REQUEST.goal]: method(goalParams, 'operate', (ctx, conn, p) => ctx.hub.goal(conn, p.sessionId, p.action, p.objective)),
   [ZCODE_REQUEST.cancelBackgroundTask]: method(cancelBackgroundTaskParams, 'operate', (ctx, conn, p) => ctx.hub.cancelBackgroundTask(conn, p.sessionId, p.taskId)),
+  [ZCODE_REQUEST.sessionArchive]: method(sessionArchiveParams, 'operate', async (ctx, conn, p) => ({ session: await ctx.hub.archiveSession(p.sessionId, p.archived, conn.identity) })),
   ...ATTACH_METHODS,
 };

@@ -163,7 +163,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     const guard = {
       workspace: (w: string) => roots.check(w),
       session: async (sessionId: string) => {
-        const cwd = hub?.getSession(sessionId)?.cwd ?? (hub ? (await hub.listSessions({})).find((s) => s.sessionId === sessionId)?.cwd : undefined);
+        const cwd = hub?.getSession(sessionId)?.cwd ?? (hub ? (await hub.listSessions({ includeArchived: true })).find((s) => s.sessionId === sessionId)?.cwd : undefined);
         if (cwd) await roots.checkSession(cwd);
       },
     };

@@ -9,5 +9,5 @@ export type { RestAnswer } from '../domain/hub.js';
  */
 export type RestHub = Pick<
   Hub,
-  'answerInteraction' | 'closeSessionRuntime' | 'deleteSession' | 'events' | 'getSession' | 'isRetired' | 'listInteractions' | 'listSessions' | 'renameSession' | 'retireSession' | 'status'
+  'answerInteraction' | 'archiveSession' | 'closeSessionRuntime' | 'deleteSession' | 'events' | 'getSession' | 'isRetired' | 'listInteractions' | 'listSessions' | 'renameSession' | 'retireSession' | 'status'
 >;

@@ -13,6 +13,7 @@ export const ZCODE_REQUEST = {
   compact: '_zcode/compact',
   goal: '_zcode/goal',
   cancelBackgroundTask: '_zcode/cancel_background_task',
+  sessionArchive: '_zcode/session_archive',
 } as const;
 
 /** Hub → client notifications of the extension. */

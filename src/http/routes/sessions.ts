@@ -14,6 +14,8 @@ export const sessionSummarySchema = z.object({
   model: z.unknown().optional(),
   clients: z.number(),
   pendingInteractions: z.number(),
+  archived: z.boolean(),
+  preview: z.object({ role: z.enum(['user', 'agent']), text: z.string() }).optional(),
 });
 
 const idParams = z.object({ id: z.string().min(1).max(256) });
@@ -34,8 +36,8 @@ export const sessionRoutes: FastifyPluginAsync<SessionRouteOptions> = async (app
 
   r.get('/api/sessions', {
     config: { scope: 'view' },
-    schema: { summary: 'Every session of every workspace, with state, clients and pending interactions', tags: ['sessions'], querystring: z.object({ cwd: z.string().max(4096).optional() }), response: { 200: z.object({ sessions: z.array(sessionSummarySchema) }) } },
-  }, async (req) => ({ sessions: await hub.listSessions(req.query.cwd ? { cwd: req.query.cwd } : {}) }));
+    schema: { summary: 'Every session of every workspace, with state, clients and pending interactions', tags: ['sessions'], querystring: z.object({ cwd: z.string().max(4096).optional(), includeArchived: z.enum(['true', 'false']).optional().describe('archived sessions are left out unless true') }), response: { 200: z.object({ sessions: z.array(sessionSummarySchema) }) } },
+  }, async (req) => ({ sessions: await hub.listSessions({ ...(req.query.cwd ? { cwd: req.query.cwd } : {}), includeArchived: req.query.includeArchived === 'true' }) }));
 
   r.get('/api/sessions/:id', {
     config: { scope: 'view' },
@@ -48,10 +50,19 @@ export const sessionRoutes: FastifyPluginAsync<SessionRouteOptions> = async (app
 
   r.patch('/api/sessions/:id', {
     config: { scope: 'operate' },
-    schema: { summary: 'Rename a session', tags: ['sessions'], params: idParams, body: z.object({ title: z.string().trim().min(1).max(200) }).strict(), response: { 200: sessionSummarySchema } },
+    schema: {
+      summary: 'Rename, archive or unarchive a session',
+      tags: ['sessions'],
+      params: idParams,
+      body: z.object({ title: z.string().trim().min(1).max(200).optional(), archived: z.boolean().optional() }).strict().refine((b) => b.title !== undefined || b.archived !== undefined, 'give title or archived'),
+      response: { 200: sessionSummarySchema },
+    },
   }, async (req) => {
     if (!req.identity) throw new HubError('HUB_ERR_UNAUTHENTICATED');
-    return hub.renameSession(req.params.id, req.body.title, req.identity);
+    let summary = req.body.title === undefined ? undefined : await hub.renameSession(req.params.id, req.body.title, req.identity);
+    if (req.body.archived !== undefined) summary = await hub.archiveSession(req.params.id, req.body.archived, req.identity);
+    if (!summary) throw new HubError('HUB_ERR_BAD_REQUEST', 'give title or archived');
+    return summary;
   });
 
   r.post('/api/sessions/:id/close', {

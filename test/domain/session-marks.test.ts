@@ -1,0 +1,88 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { LIMITS } from '../../src/limits.js';
+import { SessionMarks } from '../../src/domain/session-marks.js';
+import { foldPreview, previewOfUpdates, type PreviewDraft } from '../../src/domain/session-preview.js';
+import type { SessionUpdate } from '@agentclientprotocol/sdk';
+
+/** The hub's own session facts (issue 14 item 3): archive flags and last-message previews. */
+const dirs: string[] = [];
+function tmp(): string {
+  const d = fs.mkdtempSync(path.join(os.tmpdir(), 'marks-'));
+  dirs.push(d);
+  return d;
+}
+afterEach(() => {
+  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
+});
+
+const agent = (text: string): SessionUpdate => ({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } });
+const user = (text: string): SessionUpdate => ({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text } });
+const tool: SessionUpdate = { sessionUpdate: 'tool_call', toolCallId: 't1', title: 'Read', status: 'pending' };
+
+describe('SessionMarks', () => {
+  it('keeps the archive flag across a restart, in a 0600 file', () => {
+    const dir = tmp();
+    const a = new SessionMarks(dir, { max: 10, previewChars: 40 });
+    a.setArchived('s1', true);
+    a.notePreview('s1', 'agent', 'Done: the\ncart   total is fixed.');
+    a.flush();
+    const file = path.join(dir, 'session-marks.json');
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    const b = new SessionMarks(dir, { max: 10, previewChars: 40 });
+    expect(b.archived('s1')).toBe(true);
+    expect(b.preview('s1')).toEqual({ role: 'agent', text: 'Done: the cart total is fixed.' });
+    expect(b.archived('s2')).toBeUndefined();
+    b.setArchived('s1', false);
+    expect(new SessionMarks(dir, { max: 10, previewChars: 40 }).archived('s1')).toBe(false);
+    b.forget('s1');
+    expect(new SessionMarks(dir, { max: 10, previewChars: 40 }).preview('s1')).toBeUndefined();
+  });
+
+  it(`crosses sessionMarksMax (default ${LIMITS.sessionMarksMax}): the mark changed longest ago goes first`, () => {
+    const dir = tmp();
+    const m = new SessionMarks(dir, { max: 3, previewChars: 40 });
+    m.setArchived('a', true, 1);
+    m.setArchived('b', true, 2);
+    m.setArchived('c', true, 3);
+    m.setArchived('a', true, 4); // touched again: now the newest
+    m.setArchived('d', true, 5);
+    expect(m.size).toBe(3);
+    expect(m.archived('b')).toBeUndefined();
+    expect(['a', 'c', 'd'].map((id) => m.archived(id))).toEqual([true, true, true]);
+    // A file written under a larger bound is trimmed on read.
+    expect(new SessionMarks(dir, { max: 2, previewChars: 40 }).size).toBe(2);
+  });
+
+  it(`cuts a preview at sessionPreviewChars (default ${LIMITS.sessionPreviewChars}) with an ellipsis`, () => {
+    const m = new SessionMarks(undefined, { max: 10, previewChars: 10 });
+    m.notePreview('s', 'user', 'abcdefghijklmnop');
+    expect(m.preview('s')).toEqual({ role: 'user', text: 'abcdefghi…' });
+    expect(m.notePreview('s', 'user', '   ')).toBe(false);
+  });
+
+  it('an unreadable file is no marks, not a crash', () => {
+    const dir = tmp();
+    fs.writeFileSync(path.join(dir, 'session-marks.json'), '{"marks": {"s": {"archived": "yes"}}}');
+    expect(new SessionMarks(dir, { max: 10, previewChars: 40 }).size).toBe(0);
+    fs.writeFileSync(path.join(dir, 'session-marks.json'), 'not json');
+    expect(new SessionMarks(dir, { max: 10, previewChars: 40 }).size).toBe(0);
+  });
+});
+
+describe('the last message of a session', () => {
+  it('is the last message, user or agent; a tool call ends an agent message', () => {
+    expect(previewOfUpdates([user('Fix the cart'), agent('Look'), agent('ing at it'), tool, agent('Fixed.')], 100)).toEqual({ role: 'agent', text: 'Fixed.' });
+    expect(previewOfUpdates([agent('Done.'), user('Now '), user('the login')], 100)).toEqual({ role: 'user', text: 'Now the login' });
+    expect(previewOfUpdates([agent('Done.'), tool], 100)).toEqual({ role: 'agent', text: 'Done.' });
+    expect(previewOfUpdates([tool], 100)).toBeUndefined();
+  });
+
+  it('stops growing a long message once it fills the preview', () => {
+    let d: PreviewDraft | undefined;
+    for (let i = 0; i < 50; i++) d = foldPreview(d, agent('0123456789'), 25);
+    expect(d?.text.length).toBeLessThanOrEqual(40);
+  });
+});
