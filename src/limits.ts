@@ -105,6 +105,10 @@ export const LIMITS = {
   pairRateWindowMs: 60_000,
   /** Public addresses an admin may add at run time (`/api/settings/public-urls`, tunnels). */
   publicUrlsMax: 16,
+  /** App origins added as peers at run time (`zcode-hub peers add`, `/api/peers`, `pair --into`; issue 18); `--peer` flags do not count. */
+  peersMax: 64,
+  /** Other machines the home app records (`PUT /api/machines/{hubId}`; issue 18); each widens this hub's CSP `connect-src`. */
+  machinesMax: 64,
   /** Lifetime of a device token when `--ttl` is not given (paired devices and `token create`). */
   deviceTokenDefaultTtlMs: 90 * 24 * 3_600_000,
   /** How often expired device tokens are looked for, so their sockets close (HUB-DESIGN §7). */

@@ -5,13 +5,15 @@ const HELP = `zcode-hub ${VERSION} — share one ZCode agent with every device a
 Usage:
   zcode-hub [start] [--host 127.0.0.1] [--port 8377] [--state-dir ~/.zcode-hub]
                     [--backend auto|zcode|sim] [--zcode-cli PATH] [--zcode-node PATH] [--workspace DIR]
-                    [--name NAME] [--public-url URL] [--allow-origin URL]... [--scenario NAME]
+                    [--name NAME] [--public-url URL] [--peer ORIGIN]... [--scenario NAME]
                     [--provider-file PATH] [--default-mode build] [--trust-proxy N]
                     [--tls-cert FILE --tls-key FILE] [--log-level info] [--config FILE]
   zcode-hub token create --scope view|operate|admin --name NAME [--ttl 7d] | list | revoke ID
   zcode-hub pair [--scope operate]   one-time pairing code + URL + QR in the terminal
   zcode-hub public-url add URL | remove URL | list
                                      another public address (a tunnel) without a restart
+  zcode-hub peers add ORIGIN | remove ORIGIN | list
+                                     app origins this hub accepts (--allow-origin is an alias of --peer)
   zcode-hub acp                      ACP agent on stdio for editors (starts the daemon if needed)
   zcode-hub doctor                   health and exposure report
   zcode-hub service install|uninstall|status [--no-activate] [-- <start flags>]
@@ -33,6 +35,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   token: async () => async (argv) => (await import('./token.js')).runTokenCli(argv, process),
   pair: async () => async (argv) => (await import('./pair.js')).runPairCli(argv, process),
   'public-url': async () => async (argv) => (await import('./public-url.js')).runPublicUrlCli(argv, process),
+  peers: async () => async (argv) => (await import('./peers.js')).runPeersCli(argv, process),
   sim: async () => async (argv) => {
     const { runSimulatorCli } = await import('../simulator/index.js');
     await runSimulatorCli(argv);

@@ -17,6 +17,7 @@ export const START_FLAGS = {
   name: { type: 'string' },
   'public-url': { type: 'string' },
   'allow-origin': { type: 'string', multiple: true },
+  peer: { type: 'string', multiple: true },
   scenario: { type: 'string' },
   'sim-arg': { type: 'string', multiple: true },
   'default-mode': { type: 'string' },
@@ -41,6 +42,7 @@ const ENV_KEYS: Record<string, keyof ConfigInput> = {
   ZCODE_HUB_NAME: 'name',
   ZCODE_HUB_PUBLIC_URL: 'publicUrl',
   ZCODE_HUB_ALLOW_ORIGIN: 'allowOrigins',
+  ZCODE_HUB_PEER: 'peers',
   ZCODE_HUB_SCENARIO: 'scenario',
   ZCODE_HUB_DEFAULT_MODE: 'defaultMode',
   ZCODE_HUB_PROVIDER_FILE: 'providerFile',
@@ -59,7 +61,7 @@ function camel(flag: string): string {
 
 function coerce(key: string, value: string): unknown {
   if (NUMERIC.has(key)) return value.trim() === '' ? value : Number(value);
-  if (key === 'allowOrigins') return value.split(',').map((s) => s.trim()).filter(Boolean);
+  if (key === 'allowOrigins' || key === 'peers') return value.split(',').map((s) => s.trim()).filter(Boolean);
   return value;
 }
 
@@ -114,7 +116,7 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv = process.env)
       fromFlags.workspace = value[0];
       continue;
     }
-    const key = flag === 'allow-origin' ? 'allowOrigins' : flag === 'sim-arg' ? 'simArgs' : camel(flag);
+    const key = flag === 'allow-origin' ? 'allowOrigins' : flag === 'sim-arg' ? 'simArgs' : flag === 'peer' ? 'peers' : camel(flag);
     fromFlags[key] = Array.isArray(value) ? value : coerce(key, String(value));
   }
   const fromEnv: Record<string, unknown> = {};
@@ -147,6 +149,7 @@ export function buildConfig(input: ConfigInput | Record<string, unknown>): HubCo
     workspaces: Object.freeze([...new Set(roots)]) as readonly string[],
     providerFile: path.resolve(parsed.providerFile),
     allowOrigins: Object.freeze([...parsed.allowOrigins]) as string[],
+    peers: Object.freeze([...parsed.peers]) as string[],
     simArgs: Object.freeze([...parsed.simArgs]) as string[],
     limits,
   });

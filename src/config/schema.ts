@@ -34,6 +34,8 @@ export const configSchema = z
     name: z.string().trim().min(1).max(100).regex(/^[^\p{Cc}]+$/u, 'control characters are not allowed').optional(),
     publicUrl: z.url().optional(),
     allowOrigins: z.array(z.url()).default([]),
+    /** App origins this hub accepts (`--peer`, issue 18); `allowOrigins` (`--allow-origin`) is an alias. More can be added at run time (`zcode-hub peers add`). */
+    peers: z.array(z.url()).default([]),
     /** Simulator scenario (`--scenario`); `default` reads words in the prompt. */
     scenario: z.string().min(1).default('default'),
     /** Extra simulator flags (fault switches), for tests and benchmarks. */

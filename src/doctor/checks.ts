@@ -78,7 +78,7 @@ export function runChecks(f: DoctorFacts): Check[] {
 
   for (const origin of f.allowOrigins) {
     if (!origin.startsWith('https://') && !/^http:\/\/(localhost|127\.0\.0\.1)(:\d+)?$/.test(origin)) {
-      add('origins', 'warn', `allowed origin ${origin} is neither https nor local`, `drop --allow-origin ${origin} unless you trust every network between you`);
+      add('origins', 'warn', `allowed origin ${origin} is neither https nor local`, `drop --peer ${origin} unless you trust every network between you`);
     }
   }
   if (f.allowOrigins.length > 0 && !checks.some((c) => c.id === 'origins')) add('origins', 'ok', `extra allowed origins: ${f.allowOrigins.join(', ')}`);

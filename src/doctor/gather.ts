@@ -50,7 +50,7 @@ export function gatherFacts(config: HubConfig, daemonRunning: boolean, live?: Li
     port,
     ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}),
     tls: Boolean(config.tlsCert && config.tlsKey),
-    allowOrigins: [...config.allowOrigins],
+    allowOrigins: [...config.peers, ...config.allowOrigins],
     backendChoice: config.backend,
     ...(zcodeCli ? { zcodeCli } : {}),
     ...(live

@@ -39,6 +39,9 @@ import { metricsRoutes } from './routes/metrics.js';
 import { doctorRoutes } from './routes/doctor.js';
 import { backendRoutes } from './routes/backend.js';
 import { meRoutes } from './routes/me.js';
+import { peerRoutes } from './routes/peers.js';
+import { Peers, PEERS_FILE } from './security/peers.js';
+import { Machines, MACHINES_FILE } from './security/machines.js';
 import { ensureHubId, hubName, type HubIdentity } from '../auth/hub-id.js';
 
 /** Everything the HTTP app needs, built by the composition root (src/main.ts) or by a test. */
@@ -113,7 +116,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Order on every route and the WebSocket upgrade (HUB-DESIGN §7): Host → Origin → auth → scope → rate limit.
   // Public addresses an admin adds at run time (tunnels); read by the Host/Origin checks and pair.
   const publicUrls = new PublicUrls(path.join(deps.config.stateDir, 'public-urls.json'), deps.config.limits.publicUrlsMax, (m) => deps.logger.warn(m));
-  await app.register(securityPlugin, { config: deps.config, publicUrls });
+  // Issue 18: the app origins this hub accepts, and the machines its own app talks to (CSP).
+  const peers = new Peers(path.join(deps.config.stateDir, PEERS_FILE), deps.config.limits.peersMax, [...deps.config.peers, ...deps.config.allowOrigins], (m) => deps.logger.warn(m));
+  const machines = new Machines(path.join(deps.config.stateDir, MACHINES_FILE), deps.config.limits.machinesMax, (m) => deps.logger.warn(m));
+  const configuredPublic = deps.config.publicUrl ? new URL(deps.config.publicUrl).origin : undefined;
+  const connectOrigins = (): string[] => [...(configuredPublic ? [configuredPublic] : []), ...publicUrls.list(), ...machines.origins()];
+  await app.register(securityPlugin, { config: deps.config, publicUrls, peers, connectOrigins });
   await app.register(authHook, { authenticator: deps.authenticator });
 
   const hubIdentity = deps.hubIdentity ?? { hubId: ensureHubId(deps.config.stateDir), name: hubName(deps.config.name), version: deps.version };
@@ -150,6 +158,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await app.register(pairRoutes, { auth: deps.auth, publicUrl: () => deps.config.publicUrl ?? publicUrls.latest(), publicUrls: () => [...(deps.config.publicUrl ? [deps.config.publicUrl] : []), ...publicUrls.list()], attemptsPerWindow: limits.pairAttemptsPerWindow, windowMs: limits.pairRateWindowMs });
     await app.register(auditRoutes, { auth: deps.auth });
   }
+  await app.register(peerRoutes, { peers, machines, audit: deps.auth?.audit });
   if (deps.metrics) await app.register(metricsRoutes, { metrics: deps.metrics });
   await app.register(backendRoutes, { backend: deps.backend, ...(deps.auth ? { audit: deps.auth.audit.sink } : {}) });
   if (deps.providerStore) {
@@ -173,7 +182,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(workspaceRoutes, { defaultWorkspace: deps.config.workspace, workspaces: deps.config.workspaces });
   if (deps.push) await app.register(pushRoutes, { notifier: deps.push });
   // Last: the web app's SPA fallback (`GET /*`) must not shadow any API route.
-  await app.register(webApp, { authenticator: deps.authenticator });
+  await app.register(webApp, { authenticator: deps.authenticator, connectOrigins });
 
   return app;
 }

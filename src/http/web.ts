@@ -12,6 +12,7 @@ import fastifyStatic from '@fastify/static';
 import type { Authenticator } from '../auth/identity.js';
 import { HubError } from '../errors.js';
 import { authenticateRequest } from './auth-hook.js';
+import { connectSources } from './security/security-headers.js';
 
 /** web/dist beside src/ (and beside dist/ once compiled). */
 export const DEFAULT_WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
@@ -22,20 +23,25 @@ const RESERVED = /^\/(api|acp|docs|metrics)(\/|$)/;
 const YEAR_S = 365 * 24 * 3600;
 const ICON_MAX_AGE_S = 24 * 3600;
 
-/** Content-Security-Policy of the shell: same-origin scripts and sockets, data: images (thumbnails). */
-const SHELL_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob:",
-  "connect-src 'self'",
-  "worker-src 'self'",
-  "manifest-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "frame-ancestors 'none'",
-  "form-action 'self'",
-].join('; ');
+/**
+ * Content-Security-Policy of the shell: same-origin scripts, data: images (thumbnails), and
+ * connections to 'self' plus the other machines the app talks to (issue 18), read per answer.
+ */
+function shellCsp(connectOrigins: readonly string[]): string {
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob:",
+    ["connect-src 'self'", ...connectSources(connectOrigins)].join(' '),
+    "worker-src 'self'",
+    "manifest-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "frame-ancestors 'none'",
+    "form-action 'self'",
+  ].join('; ');
+}
 
 export interface WebAppOptions {
   /** Directory of the built app; defaults to web/dist. */
@@ -45,6 +51,8 @@ export interface WebAppOptions {
    * before the 404, keeping "401 without credentials" on every API path (SEC-04).
    */
   authenticator?: Authenticator;
+  /** Origins beyond 'self' the app may connect to (public addresses, other machines). */
+  connectOrigins?: () => readonly string[];
 }
 
 function isFile(root: string, rel: string): boolean {
@@ -55,7 +63,7 @@ function isFile(root: string, rel: string): boolean {
   }
 }
 
-function sendShell(reply: FastifyReply, root: string): FastifyReply {
+function sendShell(reply: FastifyReply, root: string, connectOrigins: readonly string[]): FastifyReply {
   if (!isFile(root, 'index.html')) {
     // Not built yet: say how, rather than a bare 404 (the API works without the web app).
     return reply
@@ -64,7 +72,10 @@ function sendShell(reply: FastifyReply, root: string): FastifyReply {
       .header('cache-control', 'no-store')
       .send('The web app is not built. Run: npm run build:web');
   }
-  reply.header('cache-control', 'no-cache').header('content-security-policy', SHELL_CSP).header('x-content-type-options', 'nosniff');
+  reply
+    .header('cache-control', 'no-cache')
+    .header('content-security-policy', shellCsp(connectOrigins))
+    .header('x-content-type-options', 'nosniff');
   return reply.sendFile('index.html', root, { cacheControl: false });
 }
 
@@ -88,7 +99,7 @@ export const webApp: FastifyPluginAsync<WebAppOptions> = async (app, opts) => {
       return reply.callNotFound();
     }
     if (rel.split('/').includes('..') || rel.includes('\0')) return reply.callNotFound();
-    if (rel === '' || rel === 'index.html') return sendShell(reply, root);
+    if (rel === '' || rel === 'index.html') return sendShell(reply, root, opts.connectOrigins?.() ?? []);
     if (isFile(root, rel)) {
       if (rel.startsWith('assets/')) return reply.sendFile(rel, root, { maxAge: YEAR_S * 1000, immutable: true });
       if (rel === 'sw.js') {
@@ -100,6 +111,6 @@ export const webApp: FastifyPluginAsync<WebAppOptions> = async (app, opts) => {
     }
     // A missing file (has an extension) is a 404; anything else is a client route → the shell.
     if (/\.[a-z0-9]+$/i.test(rel)) return reply.callNotFound();
-    return sendShell(reply, root);
+    return sendShell(reply, root, opts.connectOrigins?.() ?? []);
   });
 };

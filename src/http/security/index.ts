@@ -7,16 +7,20 @@ import { installConnectionCaps } from './connection-caps.js';
 import { installCors } from './cors.js';
 import { installHostCheck } from './host-check.js';
 import { installJsonDepthCheck } from './json-depth.js';
-import { installOriginCheck } from './origin-check.js';
+import { installOriginCheck, type PeerList } from './origin-check.js';
 import type { PublicUrls } from './public-urls.js';
 import { installPreAuthDeadline } from './pre-auth-deadline.js';
 import { installSecurityHeaders } from './security-headers.js';
 import { installUpgradeRefusal } from './upgrade-refusal.js';
 
 export interface SecurityPluginOptions {
-  config: Pick<HubConfig, 'host' | 'publicUrl' | 'allowOrigins' | 'limits'>;
+  config: Pick<HubConfig, 'host' | 'publicUrl' | 'limits'>;
   /** Public addresses added at run time (tunnels); absent = only the configured ones. */
   publicUrls?: PublicUrls;
+  /** App origins this hub accepts (issue 18): CORS and the Origin check. */
+  peers: PeerList;
+  /** Origins the home app may connect to beyond 'self' (CSP `connect-src`), read per answer. */
+  connectOrigins: () => readonly string[];
 }
 
 /**
@@ -28,9 +32,9 @@ export const securityPlugin = fp(
   async (app: FastifyInstance, opts: SecurityPluginOptions) => {
     const { config } = opts;
     installHostCheck(app, config, opts.publicUrls);
-    installOriginCheck(app, config, opts.publicUrls);
-    await installCors(app, config);
-    await installSecurityHeaders(app, config);
+    installOriginCheck(app, config, opts.publicUrls, opts.peers);
+    await installCors(app, opts.peers);
+    await installSecurityHeaders(app, opts.connectOrigins);
     installPreAuthDeadline(app, config.limits.preAuthDeadlineMs);
     installConnectionCaps(app, { total: config.limits.unauthConnectionsTotal, perAddress: config.limits.unauthConnectionsPerAddress });
     // An error answer to a caller who has not authenticated ends the connection: a body still

@@ -17,16 +17,6 @@ export function originOf(url: string): string | undefined {
   }
 }
 
-/** Origins the operator listed: `--public-url` and every `--allow-origin`. */
-export function configuredOrigins(config: { publicUrl?: string | undefined; allowOrigins: readonly string[] }): ReadonlySet<string> {
-  const out = new Set<string>();
-  for (const url of [config.publicUrl, ...config.allowOrigins]) {
-    const o = url ? originOf(url) : undefined;
-    if (o) out.add(o);
-  }
-  return out;
-}
-
 /** True when `origin` is the hub itself as served on this socket: same scheme, one of our names, same port. */
 function isOwnOrigin(req: FastifyRequest, origin: URL, ownNames: ReadonlySet<string>): boolean {
   const scheme = (req.raw.socket as TLSSocket).encrypted ? 'https:' : 'http:';
@@ -44,20 +34,33 @@ function isTypedNavigation(req: FastifyRequest): boolean {
   return (req.method === 'GET' || req.method === 'HEAD') && req.headers['sec-fetch-site'] === 'none' && req.headers['sec-fetch-mode'] === 'navigate';
 }
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Where a request with an `Origin` header came from: the hub itself or a listed peer (issue 18); undefined without Origin. */
+    originKind?: 'self' | 'peer';
+  }
+}
+
+/** What the Origin check needs to know about peers (peers.ts). */
+export interface PeerList {
+  has(origin: string): boolean;
+}
+
 /**
  * Second hook, before auth (HUB-DESIGN §7; cross-site WebSocket hijacking): a present Origin
- * must be the hub's own or a configured one, else 403 — `null` and look-alikes included.
- * Without Origin, an ambient cookie is accepted only on a same-origin fetch (browsers omit
- * Origin on same-origin GETs but always send `Sec-Fetch-Site`, which pages cannot forge); a
- * bearer header or `?token=` is not ambient authority, so no Origin is needed with them. A GET
- * the user typed or bookmarked (`Sec-Fetch-Site: none`) carries the cookie too.
+ * must be the hub's own (its socket's scheme/name/port, `--public-url` or an added public URL)
+ * or a listed peer, else 403 — `null` and look-alikes included. Peers are read per request, so
+ * adding or removing one takes effect at once (issue 18). Without Origin, an ambient cookie is
+ * accepted only on a same-origin fetch (browsers omit Origin on same-origin GETs but always
+ * send `Sec-Fetch-Site`, which pages cannot forge); a bearer header, a DPoP-bound token or
+ * `?token=` is not ambient authority, so no Origin is needed with them. A GET the user typed or
+ * bookmarked (`Sec-Fetch-Site: none`) carries the cookie too. Peers are other sites' apps:
+ * bearer or DPoP only, never the web app's cookie (issue 11 item 6).
  */
-export function installOriginCheck(app: FastifyInstance, config: { host: string; publicUrl?: string | undefined; allowOrigins: readonly string[] }, added?: PublicUrls): void {
-  const listed = configuredOrigins(config);
-  // `--allow-origin` entries are other sites' clients: bearer only, never the web app's cookie (issue 11 item 6).
+export function installOriginCheck(app: FastifyInstance, config: { host: string; publicUrl?: string | undefined }, added: PublicUrls | undefined, peers: PeerList): void {
   const publicOrigin = config.publicUrl ? originOf(config.publicUrl) : undefined;
-  const bearerOnly = new Set([...configuredOrigins({ allowOrigins: config.allowOrigins })].filter((o) => o !== publicOrigin));
   const ownNames = new Set([...allowedHostnames({ host: config.host })]);
+  app.decorateRequest('originKind', undefined);
   app.addHook('onRequest', async (req) => {
     const header = req.headers.origin;
     if (header === undefined) {
@@ -68,17 +71,25 @@ export function installOriginCheck(app: FastifyInstance, config: { host: string;
       }
       return;
     }
-    if (bearerOnly.has(header) && !added?.hasOrigin(header) && extractCredential({ headers: req.headers, url: req.url })?.kind === 'cookie') {
-      throw new HubError('HUB_ERR_ORIGIN', 'An --allow-origin origin must send its token as a bearer header, not the cookie');
+    if (header === publicOrigin || added?.hasOrigin(header)) {
+      req.originKind = 'self';
+      return;
     }
-    if (listed.has(header) || added?.hasOrigin(header)) return;
-    let origin: URL;
+    let origin: URL | undefined;
     try {
       origin = new URL(header);
     } catch {
-      throw new HubError('HUB_ERR_ORIGIN');
+      origin = undefined;
     }
     // Compare the serialised origin too, so a header with a path or userinfo never passes.
-    if (origin.origin !== header || !isOwnOrigin(req, origin, ownNames)) throw new HubError('HUB_ERR_ORIGIN');
+    if (origin && origin.origin === header && isOwnOrigin(req, origin, ownNames)) {
+      req.originKind = 'self';
+      return;
+    }
+    if (!peers.has(header)) throw new HubError('HUB_ERR_ORIGIN');
+    if (extractCredential({ headers: req.headers, url: req.url })?.kind === 'cookie') {
+      throw new HubError('HUB_ERR_ORIGIN', 'A peer origin must send its token as a bearer or DPoP header, not the cookie');
+    }
+    req.originKind = 'peer';
   });
 }

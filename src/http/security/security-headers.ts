@@ -1,19 +1,25 @@
 import type { FastifyInstance } from 'fastify';
 import fastifyHelmet from '@fastify/helmet';
-import { configuredOrigins } from './origin-check.js';
 
 /** `wss://host` for `https://host` (and ws for http), so the web app may open /acp on a listed origin. */
 function socketOrigin(origin: string): string {
   return origin.replace(/^http/, 'ws');
 }
 
+/** The `connect-src` sources beyond 'self': each origin and its ws/wss form, deduplicated. */
+export function connectSources(origins: readonly string[]): string[] {
+  const unique = [...new Set(origins)];
+  return [...unique, ...unique.map(socketOrigin)];
+}
+
 /**
  * Security headers on the web app and the API (HUB-DESIGN §7): CSP with `connect-src 'self'`
- * plus the configured origins and their ws/wss equivalents, `frame-ancestors 'none'`
- * (clickjacking), `Referrer-Policy: no-referrer` (the `#pair=` URL and tokens never leak).
+ * plus `connectOrigins()` — the public addresses and the machines the home app talks to
+ * (issue 18), read per answer so a machine added at run time is reachable at once — and their
+ * ws/wss equivalents, `frame-ancestors 'none'` (clickjacking), `Referrer-Policy: no-referrer`
+ * (the `#pair=` URL and tokens never leak).
  */
-export async function installSecurityHeaders(app: FastifyInstance, config: { publicUrl?: string | undefined; allowOrigins: readonly string[] }): Promise<void> {
-  const origins = [...configuredOrigins(config)];
+export async function installSecurityHeaders(app: FastifyInstance, connectOrigins: () => readonly string[]): Promise<void> {
   await app.register(fastifyHelmet, {
     global: true,
     contentSecurityPolicy: {
@@ -21,7 +27,7 @@ export async function installSecurityHeaders(app: FastifyInstance, config: { pub
       directives: {
         defaultSrc: ["'self'"],
         baseUri: ["'self'"],
-        connectSrc: ["'self'", ...origins, ...origins.map(socketOrigin)],
+        connectSrc: [() => ["'self'", ...connectSources(connectOrigins())].join(' ')],
         scriptSrc: ["'self'"],
         // Inline style attributes are used by the API docs page; no inline script is allowed.
         styleSrc: ["'self'", "'unsafe-inline'"],

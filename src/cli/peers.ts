@@ -1,0 +1,78 @@
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+import { LIMITS } from '../limits.js';
+import { Peers, PEERS_FILE, peerEntrySchema, type PeerEntry } from '../http/security/peers.js';
+import { callDaemon, findDaemon, type DaemonHandle } from './daemon-client.js';
+import { resolveStateDir, type CliIo } from './token.js';
+
+const USAGE = `Usage: zcode-hub peers add ORIGIN | remove ORIGIN | list [--state-dir DIR] [--json]
+The app origins this hub accepts (CORS, the WebSocket Origin check, adding this machine from
+another hub's app). Talks to the running daemon (applied at once); without one, edits
+<state-dir>/peers.json for the next start. Origins given with --peer are listed but can only be
+dropped by restarting without the flag.
+`;
+
+const listSchema = z.object({ peers: z.array(peerEntrySchema) });
+
+/** Adds `origin` as a peer through the daemon (applied at once) or the file; returns the entry and whether it is new. */
+export async function addPeer(daemon: DaemonHandle | undefined, stateDir: string, origin: string, via: 'cli' | 'pair'): Promise<{ peer: PeerEntry; added: boolean }> {
+  if (daemon) return z.object({ peer: peerEntrySchema, added: z.boolean() }).parse(await callDaemon(daemon, 'POST', '/api/peers', { origin, via }));
+  const { entry, added } = new Peers(path.join(stateDir, PEERS_FILE), LIMITS.peersMax).add(origin, via);
+  return { peer: entry, added };
+}
+
+function printList(io: CliIo, peers: readonly PeerEntry[], json: boolean | undefined): void {
+  if (json) {
+    io.stdout.write(`${JSON.stringify({ peers })}\n`);
+    return;
+  }
+  if (peers.length === 0) io.stdout.write('no peers: only this hub\'s own pages may call it\n');
+  for (const p of peers) io.stdout.write(`${p.origin}   (${p.via === 'flag' ? '--peer' : `added ${new Date(p.addedAt).toISOString()} via ${p.via}`})\n`);
+}
+
+/** `zcode-hub peers add|list|remove` (issue 18 item 2). Returns the exit code. */
+export async function runPeersCli(argv: string[], io: CliIo): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options: { 'state-dir': { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true });
+  } catch (err) {
+    io.stderr.write(`zcode-hub peers: ${(err as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  if (parsed.values.help) {
+    io.stdout.write(USAGE);
+    return 0;
+  }
+  const [action, origin] = parsed.positionals;
+  if (!(action === 'list' || ((action === 'add' || action === 'remove') && origin))) {
+    io.stderr.write(USAGE);
+    return 2;
+  }
+  const stateDir = resolveStateDir(parsed.values['state-dir'], io.env);
+  const daemon = findDaemon(stateDir);
+  const file = path.join(stateDir, PEERS_FILE);
+  try {
+    if (action === 'add' && origin) {
+      const { peer, added } = await addPeer(daemon, stateDir, origin, 'cli');
+      io.stdout.write(added ? `added peer ${peer.origin}${daemon ? '; the hub accepts it now' : '; the hub accepts it from its next start'}\n` : `${peer.origin} is already a peer\n`);
+      return 0;
+    }
+    if (action === 'remove' && origin) {
+      if (daemon) {
+        listSchema.parse(await callDaemon(daemon, 'DELETE', `/api/peers/${encodeURIComponent(origin)}`));
+      } else {
+        const outcome = new Peers(file, LIMITS.peersMax).remove(origin);
+        if (outcome === 'missing') throw new Error(`${origin} is not a peer`);
+      }
+      io.stdout.write(`removed peer ${origin}${daemon ? '; its next request is refused' : ''}\n`);
+      return 0;
+    }
+    const peers = daemon ? listSchema.parse(await callDaemon(daemon, 'GET', '/api/peers')).peers : new Peers(file, LIMITS.peersMax).list();
+    printList(io, peers, parsed.values.json);
+    return 0;
+  } catch (err) {
+    io.stderr.write(`zcode-hub peers: ${(err as Error).message}\n`);
+    return 1;
+  }
+}
