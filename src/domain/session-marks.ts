@@ -24,9 +24,17 @@ const markSchema = z.object({
 type Mark = z.infer<typeof markSchema>;
 const fileSchema = z.object({ marks: z.record(z.string().max(256), markSchema) });
 
-/** Newlines and runs of spaces folded, cut to `max` characters with an ellipsis. */
+/**
+ * Plain text for a one-line preview: Markdown's markers dropped (headings, bullets, emphasis,
+ * code fences, link targets), newlines and runs of spaces folded, cut to `max` with an ellipsis.
+ */
 export function previewText(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
+  const plain = text
+    .replace(/```[^\n]*\n?/g, '')
+    .replace(/^\s{0,3}(#{1,6}|>|[-*+]|\d+[.)])\s+/gm, '')
+    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/\*\*|__|[*`~]/g, '');
+  const flat = plain.replace(/\s+/g, ' ').trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 

@@ -18,10 +18,11 @@ export function foldPreview(draft: PreviewDraft | undefined, update: SessionUpda
     case 'user_message_chunk':
     case 'agent_message_chunk': {
       const role = update.sessionUpdate === 'user_message_chunk' ? 'user' : 'agent';
-      const text = update.content.type === 'text' ? update.content.text : '';
+      // A chunk may be megabytes; the preview needs its start only (Markdown markers are dropped later).
+      const text = update.content.type === 'text' ? update.content.text.slice(0, maxChars * 2) : '';
       if (draft?.open && draft.role === role) {
         // Only the start of a message is shown: stop growing once it is long enough.
-        return draft.text.length > maxChars ? draft : { role, text: draft.text + text, open: true };
+        return draft.text.length > maxChars ? draft : { role, text: (draft.text + text).slice(0, maxChars * 2), open: true };
       }
       return { role, text, open: true };
     }

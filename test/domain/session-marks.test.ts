@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LIMITS } from '../../src/limits.js';
-import { SessionMarks } from '../../src/domain/session-marks.js';
+import { previewText, SessionMarks } from '../../src/domain/session-marks.js';
 import { foldPreview, previewOfUpdates, type PreviewDraft } from '../../src/domain/session-preview.js';
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
 
@@ -61,6 +61,10 @@ describe('SessionMarks', () => {
     m.notePreview('s', 'user', 'abcdefghijklmnop');
     expect(m.preview('s')).toEqual({ role: 'user', text: 'abcdefghi…' });
     expect(m.notePreview('s', 'user', '   ')).toBe(false);
+  });
+
+  it('a preview is plain text: Markdown markers are dropped', () => {
+    expect(previewText('## Answer\nYou asked: *Explain the cart*.\n- **one** `a.ts`\n1. [docs](https://x.test/y)\n```ts\ncode\n```', 200)).toBe('Answer You asked: Explain the cart. one a.ts docs code');
   });
 
   it('an unreadable file is no marks, not a crash', () => {
