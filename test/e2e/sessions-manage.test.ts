@@ -61,6 +61,35 @@ describe('managing sessions', () => {
     expect(phone.errors).toEqual([]);
   });
 
+  it('rows preview the last message; archive hides a session until the Archived filter shows it; unarchive brings it back', async () => {
+    const { page } = phone;
+    const rows = page.getByTestId('session-row');
+    const checkout = rows.filter({ hasText: 'Checkout redesign' });
+    await page.getByTestId('session-search').fill('');
+    // The last message is the agent's answer to "Explain the cart".
+    await expect.poll(() => checkout.getByTestId('session-preview').innerText()).not.toBe('');
+    await checkout.click();
+    await page.getByTestId('title-button').click();
+    await page.getByTestId('rename-sheet').getByTestId('archive-session').click();
+    await page.getByRole('heading', { name: 'Sessions' }).waitFor();
+    await expect.poll(() => rows.locator('.session-title').allInnerTexts()).not.toContain('Checkout redesign');
+    const filter = page.getByTestId('archived-filter');
+    await expect.poll(() => filter.innerText()).toBe('Archived (1)');
+    // Another device (and a reload) sees it archived: the flag is the hub's.
+    const listed = (await (await hub.api('/api/sessions?includeArchived=true')).json()) as { sessions: Array<{ title?: string; archived: boolean }> };
+    expect(listed.sessions.find((x) => x.title === 'Checkout redesign')?.archived).toBe(true);
+    await page.reload();
+    await filter.click();
+    expect(await filter.getAttribute('aria-pressed')).toBe('true');
+    await expect.poll(() => rows.locator('.session-title').allInnerTexts()).toEqual(['Checkout redesign']);
+    await shoot(page, 'sessions-archived');
+    await page.getByTestId('unarchive').click();
+    // The last archived one is back: the filter goes away and the list shows everything again.
+    await filter.waitFor({ state: 'detached' });
+    await expect.poll(() => rows.locator('.session-title').allInnerTexts()).toContain('Checkout redesign');
+    expect(phone.errors).toEqual([]);
+  });
+
   it('new session: recent workspaces are one tap; a folder that does not exist is refused and never becomes the default', async () => {
     const { page } = phone;
     const other = path.join(hub.workspace, 'shop');

@@ -6,6 +6,7 @@ import { pickLocale, type Locale } from './locale.js';
 import { useSelector, Store } from './store.js';
 import { workspaceEn, workspaceZh } from './i18n-workspace.js';
 import { machinesEn, machinesZh } from './i18n-machines.js';
+import { sessionsEn, sessionsZh } from './i18n-sessions.js';
 
 export type { Locale } from './locale.js';
 
@@ -160,6 +161,7 @@ const en = {
   clients: '{0} attached',
   ...workspaceEn,
   ...machinesEn,
+  ...sessionsEn,
 };
 
 export type MessageKey = keyof typeof en;
@@ -315,6 +317,7 @@ const zh: Record<MessageKey, string> = {
   clients: '{0} 个客户端在线',
   ...workspaceZh,
   ...machinesZh,
+  ...sessionsZh,
 };
 
 const TABLES: Record<Locale, Record<MessageKey, string>> = { en, 'zh-CN': zh };

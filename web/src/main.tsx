@@ -11,6 +11,7 @@ import './styles.css';
 import './workspace.css';
 import './polish.css';
 import './machines.css';
+import './sessions.css';
 
 const client = new HubClient(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/acp`);
 let started = false;

@@ -155,7 +155,8 @@ export class HubClient {
     let cursor: string | undefined;
     const found: Record<string, ReturnType<typeof fromListEntry>> = {};
     for (let page = 0; page < 20; page++) {
-      const res = rec(await this.conn.request('session/list', cursor ? { cursor } : {}));
+      // Archived sessions too: the list hides them until its Archived filter is on.
+      const res = rec(await this.conn.request('session/list', { ...(cursor ? { cursor } : {}), _meta: { zcode: { includeArchived: true } } }));
       for (const e of arr(res?.['sessions'])) {
         const sid = str(rec(e)?.['sessionId']);
         const summary = sid ? fromListEntry(e, store.get().sessions[sid]) : undefined;
@@ -255,6 +256,13 @@ export class HubClient {
     }));
     this.attached.add(sessionId);
     return sessionId;
+  }
+
+  /** Archives or unarchives a session (`_zcode/session_archive`); every device's list follows. */
+  async archive(sessionId: string, archived: boolean): Promise<void> {
+    await this.conn.request(ZCODE_REQUEST.sessionArchive, { sessionId, archived });
+    // Shown at once here; the hub's `_zcode/session_state` says the same to the others.
+    store.update((s) => (s.sessions[sessionId] ? { ...s, sessions: { ...s.sessions, [sessionId]: { ...s.sessions[sessionId], archived } } } : s));
   }
 
   /** Sends a prompt; queued by the hub when the session is busy (§4.4). */

@@ -17,8 +17,25 @@ export interface SessionSummary {
   model?: string;
   clients: number;
   pendingInteractions: number;
+  /** Archived from a device: hidden from the list unless the Archived filter is on. */
+  archived?: boolean;
+  /** The start of the last message (the hub's `preview`). */
+  preview?: SessionPreview;
   /** When a turn last ended (ms), for the "just finished" badge. */
   finishedAt?: number;
+}
+
+export interface SessionPreview {
+  role: 'user' | 'agent';
+  text: string;
+}
+
+/** A `preview` as the hub sends it, else undefined. */
+export function previewOf(v: unknown): SessionPreview | undefined {
+  const r = rec(v);
+  const text = str(r?.['text']);
+  const role = r?.['role'];
+  return text && (role === 'user' || role === 'agent') ? { role, text } : undefined;
 }
 
 export type Badge = 'needs_you' | 'running' | 'finished' | 'idle';
@@ -55,6 +72,8 @@ export function fromListEntry(entry: unknown, prev?: SessionSummary): SessionSum
     model: modelLabel(z['model']) ?? prev?.model,
     clients: countOf(z['clients']),
     pendingInteractions: countOf(z['pendingInteractions']),
+    archived: 'archived' in z ? z['archived'] === true : prev?.archived,
+    preview: previewOf(z['preview']) ?? prev?.preview,
   };
 }
 
@@ -76,6 +95,8 @@ export function applySessionState(prev: SessionSummary | undefined, params: unkn
     model: modelLabel(p['model']) ?? prev?.model,
     clients: 'clients' in p ? countOf(p['clients']) : (prev?.clients ?? 0),
     pendingInteractions: 'pendingInteractions' in p ? countOf(p['pendingInteractions']) : (prev?.pendingInteractions ?? 0),
+    archived: 'archived' in p ? p['archived'] === true : prev?.archived,
+    preview: previewOf(p['preview']) ?? prev?.preview,
     finishedAt: wasBusy && state === 'idle' ? now : prev?.finishedAt,
   };
 }

@@ -4,6 +4,7 @@ import { t } from '../i18n.js';
 import type { HubClient } from '../hub/hub-client.js';
 import { navigate } from '../router.js';
 import { Sheet } from './chrome.js';
+import { useSelector } from '../store.js';
 
 /** Deletes a session for good (ACP `session/delete`, the agent's deleteSession) after a confirm. */
 async function deleteSession(client: HubClient, sessionId: string): Promise<void> {
@@ -21,6 +22,7 @@ export function RenameSheet({ client, sessionId, current, onClose }: { client: H
   const [title, setTitle] = useState(current);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState('');
+  const archived = useSelector(store, (s) => s.sessions[sessionId]?.archived === true);
   return (
     <Sheet title={t('renameTitle')} onClose={onClose} testId="rename-sheet">
       <form
@@ -63,6 +65,26 @@ export function RenameSheet({ client, sessionId, current, onClose }: { client: H
             {t('save')}
           </button>
         </div>
+        <button
+          type="button"
+          class="wide archive-session"
+          disabled={busy}
+          data-testid="archive-session"
+          onClick={async () => {
+            setBusy(true);
+            try {
+              await client.archive(sessionId, !archived);
+              onClose();
+              // Archived: back to the list it just left; unarchived: stay in the chat.
+              if (!archived) navigate({ name: 'sessions' }, true);
+            } catch (err) {
+              setError((err as Error).message);
+              setBusy(false);
+            }
+          }}
+        >
+          {archived ? t('unarchive') : t('archive')}
+        </button>
         <button
           type="button"
           class="danger wide delete-session"

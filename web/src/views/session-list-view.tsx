@@ -1,17 +1,18 @@
 import { useState } from 'preact/hooks';
-import { store } from '../hub/app-state.js';
+import { store, toast } from '../hub/app-state.js';
 import type { HubClient } from '../hub/hub-client.js';
 import { badgeOf, groupByWorkspace, workspaceName, type Badge, type SessionSummary } from '../hub/session-list.js';
 import { t, type MessageKey } from '../i18n.js';
 import { navigate } from '../router.js';
 import { useSelector } from '../store.js';
-import { Sheet, TopBar } from './chrome.js';
+import { TopBar } from './chrome.js';
 import { Icon } from './icons.js';
 import { Age } from './age.js';
 import { matchesQuery } from '../hub/session-find.js';
 import { MachineChip } from './machines-view.js';
 import { MachineFilter, MachinesDown, useMachineFilter } from './machine-filter.js';
 import { clientFor } from '../machines/registry.js';
+import { NewSessionSheet } from './new-session-sheet.js';
 
 const BADGE_TEXT: Record<Badge, MessageKey> = { needs_you: 'badgeNeedsYou', running: 'badgeRunning', finished: 'badgeFinished', idle: 'badgeIdle' };
 
@@ -24,11 +25,11 @@ export function StateBadge({ badge }: { badge: Badge }) {
   );
 }
 
-function Row({ s, seenAt }: { s: SessionSummary; seenAt: number }) {
+function Row({ s, seenAt, onUnarchive }: { s: SessionSummary; seenAt: number; onUnarchive?: () => void }) {
   const badge = badgeOf(s, Date.now(), seenAt);
   const machine = useSelector(store, (st) => (s.hubId !== undefined ? st.machines[s.hubId] : undefined));
   return (
-    <li>
+    <li class="session-item">
       <a
         class={`session-row ${machine && machine.status !== 'online' ? 'is-down' : ''}`}
         href={s.hubId !== undefined ? `/m/${encodeURIComponent(s.hubId)}/s/${encodeURIComponent(s.sessionId)}` : `/s/${encodeURIComponent(s.sessionId)}`}
@@ -41,6 +42,11 @@ function Row({ s, seenAt }: { s: SessionSummary; seenAt: number }) {
         }}
       >
         <span class="session-title">{s.title || t('untitled')}</span>
+        {s.preview ? (
+          <span class="session-preview" data-testid="session-preview">
+            {s.preview.role === 'user' ? t('previewYou', s.preview.text) : s.preview.text}
+          </span>
+        ) : null}
         <span class="session-meta">
           <StateBadge badge={badge} />
           <MachineChip m={machine} />
@@ -49,6 +55,11 @@ function Row({ s, seenAt }: { s: SessionSummary; seenAt: number }) {
           <Age s={s} />
         </span>
       </a>
+      {onUnarchive ? (
+        <button type="button" class="unarchive" onClick={onUnarchive} data-testid="unarchive" aria-label={`${t('unarchive')}: ${s.title || t('untitled')}`}>
+          {t('unarchive')}
+        </button>
+      ) : null}
     </li>
   );
 }
@@ -62,10 +73,18 @@ export function SessionListView({ client }: { client: HubClient }) {
   const defaultWorkspace = useSelector(store, (s) => (filterNow ? s.machines[filterNow]?.defaultWorkspace : s.defaultWorkspace));
   const [creating, setCreating] = useState(false);
   const [query, setQuery] = useState('');
+  const [showArchived, setShowArchived] = useState(false);
   const machineFilter = filterNow;
   const target = machineFilter === undefined || machineFilter === '' ? client : clientFor(machineFilter);
   const all = Object.values(sessions).filter((s) => machineFilter === undefined || (s.hubId ?? '') === machineFilter);
-  const groups = groupByWorkspace(all.filter((s) => matchesQuery(s, query)));
+  const archivedCount = all.filter((s) => s.archived).length;
+  const archivedView = showArchived && archivedCount > 0;
+  const shown = all.filter((s) => Boolean(s.archived) === archivedView);
+  const groups = groupByWorkspace(shown.filter((s) => matchesQuery(s, query)));
+  const unarchive = (s: SessionSummary) => () => {
+    const c = s.hubId === undefined ? client : clientFor(s.hubId);
+    c.archive(s.sessionId, false).catch((err: unknown) => toast(t('error', (err as Error).message)));
+  };
   return (
     <div class="page">
       <TopBar title={t('sessions')} />
@@ -75,7 +94,15 @@ export function SessionListView({ client }: { client: HubClient }) {
         {all.length > 0 ? (
           <input class="session-search" type="search" value={query} onInput={(e) => setQuery(e.currentTarget.value)} placeholder={t('searchSessions')} aria-label={t('searchSessions')} data-testid="session-search" />
         ) : null}
-        {!loaded ? <p class="muted center">{t('loading')}</p> : all.length === 0 ? <p class="muted center">{t('noSessions')}</p> : groups.length === 0 ? <p class="muted center">{t('searchNone', query)}</p> : null}
+        {archivedCount > 0 ? (
+          <div class="list-filter">
+            <button type="button" class={`chip ${archivedView ? 'chip-on' : ''}`} aria-pressed={archivedView} onClick={() => setShowArchived(!archivedView)} data-testid="archived-filter">
+              {t('archivedCount', archivedCount)}
+            </button>
+            {archivedView ? <span class="muted small">{t('archivedHint')}</span> : null}
+          </div>
+        ) : null}
+        {!loaded ? <p class="muted center">{t('loading')}</p> : shown.length === 0 ? <p class="muted center">{t('noSessions')}</p> : groups.length === 0 ? <p class="muted center">{t('searchNone', query)}</p> : null}
         {groups.map((g) => (
           <section key={g.cwd} class="group">
             <h2 class="group-title" title={g.cwd}>
@@ -83,74 +110,16 @@ export function SessionListView({ client }: { client: HubClient }) {
             </h2>
             <ul class="rows">
               {g.sessions.map((s) => (
-                <Row key={s.sessionId} s={s} seenAt={seen[s.sessionId] ?? 0} />
+                <Row key={s.sessionId} s={s} seenAt={seen[s.sessionId] ?? 0} {...(archivedView ? { onUnarchive: unarchive(s) } : {})} />
               ))}
             </ul>
           </section>
         ))}
       </main>
-      <button class="fab" onClick={() => setCreating(true)} aria-label={t('newSession')} data-testid="new-session">
+      <button type="button" class="fab" onClick={() => setCreating(true)} aria-label={t('newSession')} data-testid="new-session">
         <Icon name="plus" size={24} />
       </button>
       {creating ? <NewSessionSheet client={target} workspaces={[...new Set([...groupByWorkspace(all).map((g) => g.cwd), ...(defaultWorkspace ? [defaultWorkspace] : [])])]} onClose={() => setCreating(false)} /> : null}
     </div>
-  );
-}
-
-function NewSessionSheet({ client, workspaces, onClose }: { client: HubClient; workspaces: string[]; onClose: () => void }) {
-  const [cwd, setCwd] = useState(workspaces[0] ?? '');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState('');
-  return (
-    <Sheet title={t('newSession')} onClose={onClose} testId="new-session-sheet">
-      <form
-        onSubmit={async (e) => {
-          e.preventDefault();
-          setBusy(true);
-          setError('');
-          try {
-            const sid = await client.newSession(cwd.trim());
-            onClose();
-            navigate({ name: 'chat', sessionId: sid });
-          } catch (err) {
-            setError((err as Error).message);
-          } finally {
-            setBusy(false);
-          }
-        }}
-      >
-        {workspaces.length > 1 ? (
-          <div class="ws-recent" role="group" aria-label={t('recentWorkspaces')} data-testid="recent-workspaces">
-            {workspaces.slice(0, 6).map((w) => (
-              <button type="button" key={w} class={`chip ws-chip ${w === cwd ? 'chip-on' : ''}`} aria-pressed={w === cwd} title={w} onClick={() => setCwd(w)}>
-                {workspaceName(w)}
-              </button>
-            ))}
-          </div>
-        ) : null}
-        <label class="field">
-          <span>{t('workspace')}</span>
-          <input name="cwd" list="workspaces" value={cwd} onInput={(e) => setCwd(e.currentTarget.value)} placeholder="/home/me/project" spellcheck={false} autocapitalize="off" />
-          <datalist id="workspaces">
-            {workspaces.map((w) => (
-              <option key={w} value={w} />
-            ))}
-          </datalist>
-        </label>
-        {error ? (
-          <p class="error" role="alert">
-            {t('error', error)}
-          </p>
-        ) : null}
-        <div class="actions">
-          <button type="button" onClick={onClose}>
-            {t('cancel')}
-          </button>
-          <button class="primary" type="submit" disabled={busy}>
-            {t('create')}
-          </button>
-        </div>
-      </form>
-    </Sheet>
   );
 }
