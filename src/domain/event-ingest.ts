@@ -7,6 +7,7 @@
  */
 import { configOptionUpdate, stateFacts } from '../acp/translate-state.js';
 import { translateRawEvent } from '../acp/translate-event.js';
+import { titleFromFrame } from '../acp/v4-frame.js';
 import type { TurnSignal } from '../acp/translation-context.js';
 import { assertNever } from '../errors.js';
 import type { BackendNotification, BackendStatus } from '../ports/backend-port.js';
@@ -71,8 +72,18 @@ export class EventIngest {
         if (t && session) this.prompts.onTerminalFailure(session, t.error);
         return;
       }
+      case 'v4/conversation/frame': {
+        // Read for the title only: newer CLIs send generated titles nowhere else (seed 001 §9.7).
+        const t = titleFromFrame(n.params);
+        const session = t && this.core.findSession(t.sessionId);
+        if (t && session && t.title !== session.title) {
+          this.core.emitUpdate(session, { sessionUpdate: 'session_info_update', title: t.title, updatedAt: new Date().toISOString() });
+          this.onSignal(session, { type: 'title_changed', title: t.title, ...(t.source === undefined ? {} : { source: t.source }) });
+        }
+        return;
+      }
       default:
-        // Telemetry, storage state, v4 frames …: ignorable (§5.8, §11.25).
+        // Telemetry, storage state …: ignorable (§5.8, §11.25).
         return;
     }
   }

@@ -5,7 +5,9 @@
  */
 import { settingsPatchSchema } from '../acp/zcode-event-schema.js';
 import type { KnownModel } from '../acp/translate-state.js';
+import { conversationTopic } from '../acp/v4-frame.js';
 import { HubError } from '../errors.js';
+import { BackendRpcError } from '../ports/backend-port.js';
 import { toHubError } from '../backend-errors.js';
 import type { HubCore } from './hub-core.js';
 import type { SessionState } from './session-state.js';
@@ -20,6 +22,8 @@ export type EventSink = (session: SessionState, params: unknown) => void;
 /** Creates, resumes and subscribes sessions. */
 export class SessionOpener {
   private readonly inflight = new Map<string, Promise<SessionState>>();
+  /** Backend epoch whose child answered -32601 to `v4/conversation/subscribe`. */
+  private v4TitlesUnsupported = 0;
 
   constructor(
     private readonly core: HubCore,
@@ -112,6 +116,7 @@ export class SessionOpener {
     }
     const result = subscribeResultSchema.parse(raw);
     session.subscribed = true;
+    this.followTitles(session);
     if (afterSeq === 0) {
       session.lastZSeq = Math.max(session.lastZSeq, result.eventSeq);
       return;
@@ -127,6 +132,23 @@ export class SessionOpener {
       return;
     }
     for (const event of result.events) this.ingest(session, event);
+  }
+
+  /**
+   * Newer CLIs send generated titles only in v4 frames (seed 001 §9.7): subscribe the session's
+   * v4 conversation topic once per child, in the background (the frames are read for the title
+   * only, event-ingest.ts). A CLI without it (-32601) is remembered and not asked again.
+   */
+  private followTitles(session: SessionState): void {
+    const epoch = this.core.backendEpoch;
+    if (this.v4TitlesUnsupported === epoch || session.titleFeedEpoch === epoch) return;
+    session.titleFeedEpoch = epoch;
+    const params = { topic: conversationTopic(session.sessionId), connectionId: 'zcode-hub', clientMode: 'desktop-continuous' };
+    this.core.backend.request('v4/conversation/subscribe', params, { noResumeRetry: true }).catch((err: unknown) => {
+      if (session.titleFeedEpoch === epoch) session.titleFeedEpoch = 0;
+      if (err instanceof BackendRpcError && err.code === -32601) this.v4TitlesUnsupported = epoch;
+      else this.core.logger.warn({ err, sessionId: session.sessionId }, 'v4 conversation subscribe failed; generated titles may not arrive');
+    });
   }
 
   /** Folds a snapshot into the session state. `full` snapshots list every model (§3.6). */

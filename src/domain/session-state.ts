@@ -32,6 +32,8 @@ export class SessionState {
   seqResets = 0;
   /** Live events flow only after `session/subscribe` (§5.2). */
   subscribed = false;
+  /** Backend epoch whose child has this session's v4 conversation topic subscribed (titles, seed 001 §9.7); 0 = none. */
+  titleFeedEpoch = 0;
   /**
    * Closed from zcode-acp-remote's session list: hidden from its discovery routes until the
    * session is used again (a prompt, or a load with history), as that app's close means.

@@ -10,6 +10,7 @@ import { DEFAULT_PREFERENCES, SessionRuntime, type SessionInfo } from './session
 import { RuntimePreferencesResult, type RuntimePreferences } from './schemas/session-params.js';
 import { SessionStore, type StoredSession } from './session-store.js';
 import { WorkflowRunRegistry } from './workflows/run-registry.js';
+import { dropSubscriptions } from './v4-conversation.js';
 
 /** The reverse-request timeout of `session/requestRuntimePreferences` (§1.7 rule 6). */
 export const RUNTIME_PREFERENCES_TIMEOUT_MS = 15_000;
@@ -80,6 +81,7 @@ export class SimulatorCore {
     rt.backgroundTimers.clear();
     rt.closed = true;
     this.runtimes.delete(rt.sessionId);
+    dropSubscriptions(this, rt.sessionId);
   }
 
   /** The §11 restart switch: forget every runtime without exiting (SIGUSR2). */

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { publishTitleFrame } from '../v4-conversation.js';
 import { cancelTask } from '../background-tasks.js';
 import type { CommandEnvelope } from '../schemas/v4-params.js';
 import { newId, type SessionRuntime, type V4Ack } from '../session-runtime.js';
@@ -165,7 +166,8 @@ export async function executeCommand(sim: SimulatorCore, rt: SessionRuntime, env
       rt.info.title = String(p['title']);
       rt.info.titleSource = 'custom';
       rt.touch();
-      rt.emit('session.titleUpdated', { previousTitle, source: 'custom', title: rt.info.title });
+      if (!sim.options.v4Titles) rt.emit('session.titleUpdated', { previousTitle, source: 'custom', title: rt.info.title });
+      publishTitleFrame(sim, rt);
       rt.persist();
       return accepted();
     }

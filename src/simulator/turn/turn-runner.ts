@@ -1,4 +1,5 @@
 import { newId, type ActiveTurn, type SessionRuntime, type TurnOrigin } from '../session-runtime.js';
+import { publishTitleFrame, scheduleGeneratedTitle } from '../v4-conversation.js';
 import type { SimulatorCore } from '../simulator-core.js';
 import { buildSettings } from '../snapshot.js';
 import { runBehaviour } from '../scenarios/index.js';
@@ -86,7 +87,10 @@ async function runTurn(sim: SimulatorCore, rt: SessionRuntime, input: TurnInput)
     const title = input.text.trim().split('\n')[0]?.slice(0, 60) || 'New session';
     rt.info.title = title;
     rt.info.titleSource = 'first_input';
-    ctx.emit('session.titleUpdated', { messageID: userMessageId, previousTitle: '', source: 'first_input', title });
+    // Newer CLIs announce titles only in v4 frames, and generate a better one later (seed 001 §9.7).
+    if (sim.options.v4Titles) scheduleGeneratedTitle(sim, rt, input.text);
+    else ctx.emit('session.titleUpdated', { messageID: userMessageId, previousTitle: '', source: 'first_input', title });
+    publishTitleFrame(sim, rt);
   }
   ctx.emit('session.updated', { messageCount: rt.messages.length, providerId: sel?.providerId, modelId: sel?.modelId, iteration: 1 });
   rt.persist();
