@@ -1,6 +1,6 @@
 /**
  * `v4/conversation/subscribe` / `unsubscribe` and the `v4/conversation/frame` notifications the
- * simulator sends (ZCODE-PROTOCOL §1.6, §2.2; seed 001 §4.4, §9.7). Only what a legacy host
+ * simulator sends (ZCODE-PROTOCOL §1.6, §2.2; seed 001 §4.4, seed 001 §9.7). Only what a legacy host
  * needs from the v4 projection is simulated: the conversation's `meta.title`. Newer CLIs send
  * generated titles only here (`state.updated` delta, `patch.meta.title` + `titleSource`), never
  * as a legacy `session.titleUpdated` — `--v4-titles` reproduces that. Rows are not simulated
