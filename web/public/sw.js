@@ -58,6 +58,19 @@ self.addEventListener('fetch', (event) => {
   }
 });
 
+/**
+ * A registration scoped `/m/<hubId>/` carries another machine's notifications (issue 18): its
+ * session links open that machine's session, `/m/<hubId>/s/<sessionId>`.
+ */
+const MACHINE = (() => {
+  const m = /^\/m\/([^/]+)\/$/.exec(new URL(self.registration.scope).pathname);
+  return m ? m[1] : '';
+})();
+
+function inApp(path) {
+  return MACHINE && path.startsWith('/s/') ? `/m/${MACHINE}${path}` : path;
+}
+
 self.addEventListener('push', (event) => {
   let data = {};
   try {
@@ -66,9 +79,9 @@ self.addEventListener('push', (event) => {
     data = { title: event.data ? event.data.text() : '' };
   }
   const sessionId = typeof data.sessionId === 'string' ? data.sessionId : '';
-  const page = sessionId ? `/s/${encodeURIComponent(sessionId)}` : '/';
+  const page = inApp(sessionId ? `/s/${encodeURIComponent(sessionId)}` : '/');
   // The deep link (the waiting sheet) when the hub sent one on our own origin, else the session.
-  const url = typeof data.url === 'string' && data.url.startsWith('/') && !data.url.startsWith('//') ? data.url : page;
+  const url = typeof data.url === 'string' && data.url.startsWith('/') && !data.url.startsWith('//') ? inApp(data.url) : page;
   event.waitUntil(
     self.clients.matchAll({ type: 'window', includeUncontrolled: true }).then((wins) => {
       // The page is in front and showing this session: it already shows the change.
@@ -76,7 +89,7 @@ self.addEventListener('push', (event) => {
       if (visible) return undefined;
       const title = typeof data.title === 'string' && data.title ? data.title : 'ZCode Hub';
       const body = typeof data.body === 'string' ? data.body : '';
-      const tag = typeof data.tag === 'string' ? data.tag : `${data.kind || 'hub'}:${sessionId}`;
+      const tag = `${MACHINE}${typeof data.tag === 'string' ? data.tag : `${data.kind || 'hub'}:${sessionId}`}`;
       // renotify: a "needs you" that replaces a "done" of the same session must still alert.
       return self.registration.showNotification(title, { body, tag, renotify: true, requireInteraction: data.requireInteraction === true, data: { url }, icon: '/icons/icon-192.png', badge: '/icons/icon-192.png' });
     }),
@@ -90,7 +103,9 @@ self.addEventListener('notificationclick', (event) => {
     self.clients.matchAll({ type: 'window', includeUncontrolled: true }).then((wins) => {
       for (const w of wins) {
         if ('focus' in w) {
-          w.navigate(url).catch(() => undefined);
+          // A window this worker does not control (another machine's registration) cannot be
+          // navigated from here: the app navigates itself on the message, without a reload.
+          w.postMessage({ type: 'zcode-hub.open', url });
           return w.focus();
         }
       }

@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { store } from './hub/app-state.js';
 import type { HubClient } from './hub/hub-client.js';
 import { useLocale } from './i18n.js';
@@ -28,6 +28,12 @@ export function App({ client: home, onPaired }: { client: HubClient; onPaired: (
   const paired = useSelector(store, (s) => s.paired);
   const route = useRoute();
   const [adding, setAdding] = useState(() => addLinkIn(location.hash));
+  // An add link opened while the app is already open changes only the hash.
+  useEffect(() => {
+    const onHash = () => setAdding(addLinkIn(location.hash));
+    window.addEventListener('hashchange', onHash);
+    return () => window.removeEventListener('hashchange', onHash);
+  }, []);
   // A session of another machine talks to that machine's client; everything else to the home hub.
   useSelector(store, (s) => s.machines);
   const client = route.name === 'chat' || route.name === 'changes' || route.name === 'files' ? clientFor(route.hubId) : home;

@@ -7,6 +7,7 @@ import { api, RestError } from './net/rest.js';
 import { pairCodeFromHash } from './views/pair-view.js';
 import { markSignedOut } from './hub/sign-out.js';
 import { setHomeClient, startMachines } from './machines/registry.js';
+import { openPath } from './router.js';
 import './styles.css';
 import './workspace.css';
 import './polish.css';
@@ -92,4 +93,9 @@ void (async () => {
 
 if ('serviceWorker' in navigator && window.isSecureContext) {
   navigator.serviceWorker.register('/sw.js').catch(() => undefined);
+  // A tapped notification of any machine opens its session here, without reloading the app.
+  navigator.serviceWorker.addEventListener('message', (e: MessageEvent) => {
+    const data = e.data as { type?: unknown; url?: unknown } | null;
+    if (data?.type === 'zcode-hub.open' && typeof data.url === 'string' && data.url.startsWith('/') && !data.url.startsWith('//')) openPath(data.url);
+  });
 }

@@ -43,3 +43,10 @@ export function useRoute(): Route {
   }, []);
   return route;
 }
+
+/** Opens an app path (`/m/<hubId>/s/<id>?answer=…` from a notification) as a navigation, no reload. */
+export function openPath(path: string): void {
+  if (location.pathname + location.search === path) return;
+  history.pushState(null, '', path);
+  listeners.forEach((l) => l());
+}

@@ -48,6 +48,8 @@ export interface MachineLink {
   hubId: string;
   /** `/api` calls signed for that machine (machines/machine-api.ts). */
   api: ApiFn;
+  /** Called after each successful (re)connect. */
+  onOnline?: () => void;
 }
 
 export class HubClient {
@@ -56,6 +58,7 @@ export class HubClient {
   readonly hubId: string | undefined;
   /** REST on this client's hub: the home cookie, or the machine's DPoP-signed calls. */
   readonly api: ApiFn;
+  private readonly onOnline: (() => void) | undefined;
   /** Sessions this connection has loaded (re-attached after every reconnect). */
   private readonly attached = new Set<string>();
   /** Updates and turn states received while an attach is in flight, applied once its result says how (§4.2). */
@@ -69,6 +72,7 @@ export class HubClient {
 
   constructor(url: string | (() => Promise<string>), machine?: MachineLink) {
     this.hubId = machine?.hubId;
+    this.onOnline = machine?.onOnline;
     this.api = machine?.api ?? api;
     this.conn = new RpcConnection(url, {
       onOpen: () => this.onOpen(),
@@ -125,7 +129,6 @@ export class HubClient {
     const backend = rec(z['backend']);
     const defaultWorkspace = str(z['defaultWorkspace']);
     if (this.hubId !== undefined) {
-      const hub = rec(z['hub']);
       setMachine(this.hubId, (m) => ({
         ...m,
         name: str(hub?.['name']) ?? m.name,
@@ -134,8 +137,11 @@ export class HubClient {
         backend: str(backend?.['state']) ?? 'ready',
       }));
     } else if (name && name !== 'admin') rememberDevice(name);
+    const hub = rec(z['hub']);
+    const homeHub = this.hubId === undefined && str(hub?.['hubId']) ? { hubId: str(hub?.['hubId']) ?? '', name: str(hub?.['name']) ?? '' } : undefined;
     if (this.hubId === undefined) store.update((s) => ({
       ...s,
+      ...(homeHub ? { homeHub } : {}),
       paired: true,
       ...(defaultWorkspace ? { defaultWorkspace } : {}),
       me: identity ? { name: str(identity['name']) ?? '', scope: str(identity['scope']) ?? 'view', device: name && name !== 'admin' ? name : device } : s.me,
@@ -148,6 +154,7 @@ export class HubClient {
     await this.refreshSessions();
     await Promise.all(again.map((sid) => this.attach(sid).catch(() => undefined)));
     void this.refreshInbox();
+    this.onOnline?.();
   }
 
   /** Reloads the session list (`session/list`, following cursors). */

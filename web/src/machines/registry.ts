@@ -11,11 +11,13 @@ import { setSessionMachineLookup } from '../router.js';
 import { deleteCred, loadCreds, saveCred, type MachineCred } from './cred-store.js';
 import { machineApi, ticketUrl, Unreachable } from './machine-api.js';
 import { probeReach } from './reach.js';
+import { disableMachinePush, enableMachinePush, setMachinePushTargets } from '../push-client.js';
 
 let home: HubClient | undefined;
 const remote = new Map<string, { client: HubClient; cred: MachineCred }>();
 
 setSessionMachineLookup((sessionId) => store.get().sessions[sessionId]?.hubId);
+setMachinePushTargets(() => [...remote.values()].map((r) => [r.cred.hubId, r.client.api]));
 
 /** Registers the home hub's client (main.tsx). */
 export function setHomeClient(c: HubClient): void {
@@ -54,7 +56,9 @@ export function startMachine(cred: MachineCred): void {
   const prev = store.get().machines[cred.hubId];
   const state: MachineState = { hubId: cred.hubId, name: cred.name, url: cred.url, scope: cred.scope, status: 'connecting', ...(prev?.downSince !== undefined ? { downSince: prev.downSince } : {}) };
   store.update((s) => ({ ...s, machines: { ...s.machines, [cred.hubId]: state } }));
-  const client = new HubClient(() => resolveSocket(cred), { hubId: cred.hubId, api: machineApi(cred) });
+  const hubApi = machineApi(cred);
+  // Once it answers, its notifications too (when this phone allows notifications at all).
+  const client = new HubClient(() => resolveSocket(cred), { hubId: cred.hubId, api: hubApi, onOnline: () => void enableMachinePush(cred.hubId, hubApi).catch(() => undefined) });
   remote.set(cred.hubId, { client, cred });
   client.start();
 }
@@ -99,6 +103,7 @@ export async function removeMachine(hubId: string): Promise<RemoveResult> {
     }
   }
   remote.delete(hubId);
+  await disableMachinePush(hubId).catch(() => undefined);
   await deleteCred(hubId).catch(() => undefined);
   await api(`/machines/${encodeURIComponent(hubId)}`, { method: 'DELETE' }).catch(() => undefined);
   store.update((s) => {

@@ -49,7 +49,7 @@ function explain(err: unknown, link: AddLink): Failure {
   if (err instanceof PairError) {
     if (err.reason === 'offline') return { text: t('addMachineOffline', link.hub) };
     if (err.reason === 'not_allowed') return { text: t('addMachineNotAllowed', link.name), command: `zcode-hub peers add ${location.origin}` };
-    if (err.reason === 'other_hub') return { text: t('addMachineOtherHub') };
+    if (err.reason === 'other_hub') return { text: err.message === t('addMachineIsHome') ? err.message : t('addMachineOtherHub') };
     return { text: t('addMachineRefused', link.name, err.message) };
   }
   return { text: t('addMachineHomeFailed', err instanceof Error ? err.message : String(err)) };
@@ -75,6 +75,7 @@ export function AddMachineSheet({ link, onDone }: { link: AddLink | undefined; o
     const hubId = l.hubId ?? '';
     let registered = false;
     try {
+      if (l.hubId === store.get().homeHub?.hubId) throw new PairError('other_hub', t('addMachineIsHome'));
       if (!(await listedAtHome(l))) {
         if (resumeCode() === l.code) throw new Error('the machine is still not in the list after reloading');
         await api(`/machines/${encodeURIComponent(hubId)}`, { method: 'PUT', body: { url: l.hub, name: l.name } });

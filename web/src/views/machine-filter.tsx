@@ -20,6 +20,7 @@ function setFilter(f: string | undefined): void {
 export function MachineFilter() {
   const machines = useSelector(store, (s) => s.machines);
   const filter = useMachineFilter();
+  const homeName = useSelector(store, (s) => s.homeHub?.name);
   const list = Object.values(machines);
   if (list.length === 0) return null;
   const chip = (f: string | undefined, label: string, status?: string) => (
@@ -30,7 +31,7 @@ export function MachineFilter() {
   return (
     <div class="ws-recent machine-filter" role="group" aria-label={t('machineFilter')}>
       {chip(undefined, t('machineAll'))}
-      {chip('', t('machineHome'))}
+      {chip('', homeName || t('machineHome'))}
       {list.map((m) => chip(m.hubId, m.name, m.status))}
     </div>
   );
