@@ -53,6 +53,19 @@ export function machineApi(m: Signer): ApiFn {
   };
 }
 
+/** A raw signed GET of `/api<path>` (file bodies, which are not JSON). */
+export function machineGet(m: Signer): (path: string) => Promise<Response> {
+  return async (path) => {
+    let res = await send(m, path);
+    const nonce = res.headers.get('dpop-nonce');
+    if (res.status === 401 && nonce && nonce !== nonces.get(m.url)) {
+      nonces.set(m.url, nonce);
+      res = await send(m, path);
+    }
+    return res;
+  };
+}
+
 /** `ws(s)://<machine>/acp?ticket=…` with a fresh single-use ticket. */
 export async function ticketUrl(m: Signer): Promise<string> {
   const { body } = await machineApi(m)('/ws-ticket', { method: 'POST', body: {} });

@@ -9,7 +9,8 @@ import { api, RestError } from '../net/rest.js';
 import { ConnectFailure } from '../net/rpc-connection.js';
 import { setSessionMachineLookup } from '../router.js';
 import { deleteCred, loadCreds, saveCred, type MachineCred } from './cred-store.js';
-import { machineApi, ticketUrl, Unreachable } from './machine-api.js';
+import { machineApi, machineGet, ticketUrl, Unreachable } from './machine-api.js';
+import { setWorkspaceHubs } from '../net/workspace-fs.js';
 import { probeReach } from './reach.js';
 import { disableMachinePush, enableMachinePush, setMachinePushTargets } from '../push-client.js';
 
@@ -17,6 +18,20 @@ let home: HubClient | undefined;
 const remote = new Map<string, { client: HubClient; cred: MachineCred }>();
 
 setSessionMachineLookup((sessionId) => store.get().sessions[sessionId]?.hubId);
+function machineOfSession(sessionId: string): MachineCred | undefined {
+  const hubId = store.get().sessions[sessionId]?.hubId;
+  return hubId === undefined ? undefined : remote.get(hubId)?.cred;
+}
+setWorkspaceHubs(
+  (sid) => {
+    const cred = machineOfSession(sid);
+    return cred ? machineGet(cred) : undefined;
+  },
+  (sid) => {
+    const cred = machineOfSession(sid);
+    return cred ? machineApi(cred) : undefined;
+  },
+);
 setMachinePushTargets(() => [...remote.values()].map((r) => [r.cred.hubId, r.client.api]));
 
 /** Registers the home hub's client (main.tsx). */

@@ -3,10 +3,22 @@
  * confined to the session root on the server). Paths are relative to that root.
  */
 import { rec, str } from '../wire.js';
-import { api, RestError } from './rest.js';
+import { api, RestError, type ApiFn } from './rest.js';
 
 /** The hub is its own (only) instance on the zcode-acp-remote routes. */
 const INSTANCE = 'zcode-hub';
+
+/** A GET of `/api<path>` on the hub that runs a session (the home hub's cookie, or another machine's DPoP). */
+export type ApiGet = (path: string) => Promise<Response>;
+const homeGet: ApiGet = (path) => fetch(`/api${path}`, { credentials: 'same-origin' });
+let getFor: (sessionId: string) => ApiGet = () => homeGet;
+let apiFor: (sessionId: string) => ApiFn = () => api;
+
+/** Tells these routes which hub runs a session (machines/registry.ts; issue 18). */
+export function setWorkspaceHubs(get: (sessionId: string) => ApiGet | undefined, rest: (sessionId: string) => ApiFn | undefined): void {
+  getFor = (sid) => get(sid) ?? homeGet;
+  apiFor = (sid) => rest(sid) ?? api;
+}
 
 export interface DirEntry {
   name: string;
@@ -32,7 +44,7 @@ function query(sessionId: string, path: string | undefined): string {
 
 /** One directory level (directories first). */
 export async function listDir(sessionId: string, path: string | undefined): Promise<Listing> {
-  const { body } = await api(`/instances/${INSTANCE}/fs/list?${query(sessionId, path)}`);
+  const { body } = await apiFor(sessionId)(`/instances/${INSTANCE}/fs/list?${query(sessionId, path)}`);
   const b = rec(body);
   const entries = Array.isArray(b?.['entries']) ? b['entries'] : [];
   return {
@@ -61,7 +73,7 @@ export function looksLikeText(bytes: Uint8Array): boolean {
 
 /** A file's content: text, an image (object URL; revoke it when done) or "binary". */
 export async function readFile(sessionId: string, path: string): Promise<FileBody> {
-  const res = await fetch(`/api/instances/${INSTANCE}/fs/file?${query(sessionId, path)}`, { credentials: 'same-origin' });
+  const res = await getFor(sessionId)(`/instances/${INSTANCE}/fs/file?${query(sessionId, path)}`);
   if (!res.ok) {
     let code = `HTTP_${res.status}`;
     let message = res.statusText;
@@ -90,7 +102,7 @@ export interface LineWindow {
 /** Lines `line`…`line+limit-1` of a file (`fs/file?line=&limit=`; the hub caps `limit`). */
 export async function readLines(sessionId: string, path: string, line: number, limit: number): Promise<LineWindow> {
   const q = `${query(sessionId, path)}&line=${line}&limit=${limit}`;
-  const res = await fetch(`/api/instances/${INSTANCE}/fs/file?${q}`, { credentials: 'same-origin' });
+  const res = await getFor(sessionId)(`/instances/${INSTANCE}/fs/file?${q}`);
   if (!res.ok) throw new RestError(res.status, `HTTP_${res.status}`, res.statusText, undefined);
   const text = await res.text();
   const lines = text.split('\n');

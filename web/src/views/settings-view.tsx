@@ -14,6 +14,7 @@ import { PublicUrlsCard } from './public-urls-card.js';
 import { ProvidersView } from './providers-view.js';
 import { WorkflowsView } from './workflows-view.js';
 import { MachinesView } from './machines-view.js';
+import { removeMachine } from '../machines/registry.js';
 
 function Notifications() {
   const [state, setState] = useState<PushSupport>(() => pushSupport());
@@ -47,6 +48,8 @@ function SignOut() {
         if (!window.confirm(t('signOutConfirm'))) return;
         setBusy(true);
         markSignedOut('self');
+        // The other machines' keys go too: each revokes this phone's token when it answers.
+        await Promise.all(Object.keys(store.get().machines).map((hubId) => removeMachine(hubId).catch(() => undefined)));
         await api('/pair/forget', { method: 'POST' }).catch(() => undefined);
         window.location.reload();
       }}
