@@ -143,4 +143,21 @@ describe('fault switches', () => {
     }
     await sim.close();
   });
+
+  it('a bench prompt may override the stream: rate=N bytes=B ms=D (bad values are ignored)', async () => {
+    const sim = await SimClient.start({ args: ['--event-rate', '50', '--event-bytes', '300', '--event-duration-ms', '600'] });
+    const sessionId = await sim.openSession();
+    await sim.prompt(sessionId, 'bench rate=1000 bytes=120 ms=400');
+    const deltas = sim.events(sessionId, 'model.streaming').filter((e) => e.payload.kind === 'text_delta');
+    // 1,000/s for 0.4 s; the flag's 50/s for 0.6 s would be 30.
+    expect(deltas.length).toBeGreaterThan(150);
+    for (const d of deltas) expect(d.payload.delta.length).toBe(120);
+    await sim.prompt(sessionId, 'bench rate=0 bytes=x ms=99999999999');
+    const all = sim.events(sessionId, 'model.streaming').filter((e) => e.payload.kind === 'text_delta');
+    const second = all.slice(deltas.length);
+    expect(second.length).toBeGreaterThan(10);
+    expect(second.length).toBeLessThan(60);
+    for (const d of second) expect(d.payload.delta.length).toBe(300);
+    await sim.close();
+  });
 });

@@ -2,14 +2,37 @@ import { performance } from 'node:perf_hooks';
 import { newId } from '../session-runtime.js';
 import type { TurnContext } from '../turn/turn-context.js';
 
+/** Largest rate / size / duration one prompt may ask for (a typo must not pin the child). */
+const MAX_PROMPT_RATE = 1_000_000;
+const MAX_PROMPT_BYTES = 1024 * 1024;
+const MAX_PROMPT_DURATION_MS = 3_600_000;
+
+/**
+ * Per-prompt overrides of the bench stream: `rate=N`, `bytes=B`, `ms=D` anywhere in the prompt
+ * text (whole words; out-of-range or malformed values are ignored), so a benchmark can step the
+ * offered rate without restarting the child.
+ */
+export function benchOverrides(prompt: string): { eventRate?: number; eventBytes?: number; eventDurationMs?: number } {
+  const pick = (key: string, max: number): number | undefined => {
+    const m = new RegExp(`(?:^|\\s)${key}=(\\d{1,9})(?=\\s|$)`).exec(prompt);
+    const n = m ? Number(m[1]) : Number.NaN;
+    return Number.isInteger(n) && n > 0 && n <= max ? n : undefined;
+  };
+  const eventRate = pick('rate', MAX_PROMPT_RATE);
+  const eventBytes = pick('bytes', MAX_PROMPT_BYTES);
+  const eventDurationMs = pick('ms', MAX_PROMPT_DURATION_MS);
+  return { ...(eventRate ? { eventRate } : {}), ...(eventBytes ? { eventBytes } : {}), ...(eventDurationMs ? { eventDurationMs } : {}) };
+}
+
 /**
  * Benchmark stream (`--event-rate N --event-bytes B --event-duration-ms D`): N `text_delta`
- * events per second of about B bytes for D ms, coalescing disabled. Each delta starts with
+ * events per second of about B bytes for D ms, coalescing disabled; a prompt may override each
+ * ({@link benchOverrides}). Each delta starts with
  * `[simSentAt=<ms>] ` and the payload carries `simSentAt` too: the high-resolution send time
  * `performance.timeOrigin + performance.now()` (epoch ms, fractional) for latency measurement.
  */
 export async function benchScenario(ctx: TurnContext): Promise<void> {
-  const { eventRate = 0, eventBytes, eventDurationMs } = ctx.sim.options;
+  const { eventRate = 0, eventBytes, eventDurationMs } = { ...ctx.sim.options, ...benchOverrides(ctx.prompt) };
   const partId = newId('prt');
   const started = performance.now();
   let sent = 0;
