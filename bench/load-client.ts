@@ -23,8 +23,19 @@ function select(set: 'all' | number[]): LoadSocket[] {
   });
 }
 
-async function inBatches<T>(items: T[], fn: (item: T) => Promise<void>): Promise<void> {
-  for (let i = 0; i < items.length; i += CONNECT_CONCURRENCY) await Promise.all(items.slice(i, i + CONNECT_CONCURRENCY).map(fn));
+async function inBatches<T>(items: T[], fn: (item: T) => Promise<void>, concurrency = CONNECT_CONCURRENCY): Promise<void> {
+  for (let i = 0; i < items.length; i += concurrency) await Promise.all(items.slice(i, i + concurrency).map(fn));
+}
+
+/** Replaces a client's socket with a new one that resumes from its last seq (`session/load` + `afterSeq`). */
+async function reopen(old: LoadSocket, sessionId: string, epoch: string): Promise<void> {
+  const s = await LoadSocket.open(wsUrl, old.index, tokens[old.index % Math.max(1, tokens.length)]);
+  // Continuity carries over: the first replayed update must be exactly lastSeq + 1.
+  s.lastSeq = old.lastSeq;
+  s.armed = old.lastSeq !== null;
+  slots[old.index] = s;
+  await initialize(s);
+  await attach(s, sessionId, 'session/load', old.lastSeq ?? 0, epoch);
 }
 
 async function initialize(s: LoadSocket): Promise<void> {
@@ -166,17 +177,25 @@ async function handle(cmd: Command): Promise<unknown> {
     case 'reconnect': {
       const set = select(cmd.clients);
       const t0 = nowMs();
-      await inBatches(set, async (old) => {
-        const s = await LoadSocket.open(wsUrl, old.index, tokens[old.index % Math.max(1, tokens.length)]);
-        // Continuity carries over: the first replayed update must be exactly lastSeq + 1.
-        s.lastSeq = old.lastSeq;
-        s.armed = old.lastSeq !== null;
-        slots[old.index] = s;
-        await initialize(s);
-        await attach(s, cmd.sessionId, 'session/load', old.lastSeq ?? 0, cmd.epoch);
-      });
+      await inBatches(set, (old) => reopen(old, cmd.sessionId, cmd.epoch));
       const fresh = select(cmd.clients);
       const all = await Promise.all(fresh.map((s) => s.waitSeq(cmd.targetSeq, cmd.timeoutMs)));
+      return { reached: all.every(Boolean), ms: nowMs() - t0 };
+    }
+    case 'reconnectMany': {
+      const t0 = nowMs();
+      const jobs = cmd.groups.flatMap((g) => select(g.clients).map((old) => ({ old, g })));
+      // Each client waits for its target as soon as it is back, while the others still connect.
+      const caughtUp: Array<Promise<boolean>> = [];
+      await inBatches(
+        jobs,
+        async ({ old, g }) => {
+          await reopen(old, g.sessionId, cmd.epoch);
+          caughtUp.push(slots[old.index]!.waitSeq(g.targetSeq, cmd.timeoutMs));
+        },
+        cmd.concurrency,
+      );
+      const all = await Promise.all(caughtUp);
       return { reached: all.every(Boolean), ms: nowMs() - t0 };
     }
     case 'report':

@@ -14,6 +14,8 @@ export class BaselineProcess {
   private constructor(
     private readonly child: ChildProcess,
     readonly port: number,
+    /** The baseline's own simulator child (its event source). */
+    readonly simPid: number,
   ) {
     child.on('message', (raw: unknown) => {
       const r = replySchema.safeParse(raw);
@@ -27,14 +29,15 @@ export class BaselineProcess {
   /** Spawns the server and waits for its port. */
   static async start(): Promise<BaselineProcess> {
     const child = fork(path.join(repoRoot, 'bench', 'baseline-server.ts'), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-    const port = await new Promise<number>((resolve, reject) => {
+    const started = await new Promise<{ port: number; simPid: number }>((resolve, reject) => {
       const t = setTimeout(() => reject(new Error('baseline server did not start in 30 s')), 30_000);
       child.once('message', (raw: unknown) => {
         clearTimeout(t);
-        resolve(z.number().int().positive().parse(replySchema.parse(raw).value));
+        resolve(z.object({ port: z.number().int().positive(), simPid: z.number().int() }).parse(replySchema.parse(raw).value));
       });
+      child.once('exit', (code) => reject(new Error(`baseline server exited early (${code})`)));
     });
-    return new BaselineProcess(child, port);
+    return new BaselineProcess(child, started.port, started.simPid);
   }
 
   get pid(): number | undefined {
@@ -45,8 +48,8 @@ export class BaselineProcess {
     return `ws://127.0.0.1:${this.port}/`;
   }
 
-  /** Broadcasts `rate` frames/s of about `bytes` bytes for `durationMs`; resolves when done. */
-  stream(rate: number, bytes: number, durationMs: number, cork = false): Promise<z.infer<typeof streamedSchema>> {
+  /** Broadcasts `rate` frames/s of about `bytes` bytes for `durationMs` (one prompt to its simulator); resolves at the prompt's end. */
+  stream(rate: number, bytes: number, durationMs: number): Promise<z.infer<typeof streamedSchema>> {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       const t = setTimeout(() => reject(new Error('baseline stream did not finish')), durationMs + 60_000);
@@ -54,7 +57,7 @@ export class BaselineProcess {
         clearTimeout(t);
         resolve(streamedSchema.parse(v));
       });
-      this.child.send({ id, command: { op: 'stream', rate, bytes, durationMs, cork } });
+      this.child.send({ id, command: { op: 'stream', rate, bytes, durationMs } });
     });
   }
 

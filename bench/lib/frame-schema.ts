@@ -30,3 +30,6 @@ export const attachResultSchema = z.looseObject({
 });
 
 export const promptResultSchema = z.looseObject({ stopReason: z.string() });
+
+/** `_zcode/own_update` params: the seq of the echo of the client's own prompt. */
+export const ownUpdateSchema = z.looseObject({ sessionId: z.string(), _meta: z.looseObject({ zcode: zcodeMetaSchema }) });

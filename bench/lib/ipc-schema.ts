@@ -41,6 +41,18 @@ export const commandSchema = z.discriminatedUnion('op', [
    * own last seq; answers the time until all of them have seen `targetSeq`.
    */
   z.object({ op: z.literal('reconnect'), sessionId: z.string(), clients: clientSet, targetSeq: z.number().int().nonnegative(), epoch: z.string(), timeoutMs: z.number().positive() }),
+  /**
+   * B-TEAM: a reconnect storm over several sessions — every client of every group opens a new
+   * socket, initializes and `session/load`s with its own last seq, `concurrency` upgrades in
+   * flight at once; answers the time until each has seen its group's `targetSeq`.
+   */
+  z.object({
+    op: z.literal('reconnectMany'),
+    groups: z.array(z.object({ sessionId: z.string(), clients: z.array(z.number().int().nonnegative()), targetSeq: z.number().int().nonnegative() })),
+    epoch: z.string(),
+    concurrency: z.number().int().positive(),
+    timeoutMs: z.number().positive(),
+  }),
   /** Per-client and aggregate statistics of the set. */
   z.object({ op: z.literal('report'), clients: clientSet }),
   z.object({ op: z.literal('exit') }),

@@ -2,7 +2,10 @@ import { performance } from 'node:perf_hooks';
 import hdr from 'hdr-histogram-js';
 import WebSocket from 'ws';
 import { FULL_CHECK_EVERY, frameSentAt, frameSeq, isSessionUpdate } from './fast-frame.js';
-import { notificationFrameSchema, responseFrameSchema, sessionUpdateFrameSchema } from './frame-schema.js';
+import { notificationFrameSchema, ownUpdateSchema, responseFrameSchema, sessionUpdateFrameSchema } from './frame-schema.js';
+
+/** Sent instead of the echo of a client's own prompt; carries the echo's seq. */
+const OWN_UPDATE = '_zcode/own_update';
 
 /** Shared machine clock of every bench process (the simulator stamps with the same expression). */
 export function nowMs(): number {
@@ -172,12 +175,7 @@ export class LoadSocket {
       this.problems.push('session/update without seq');
       return;
     }
-    if (this.armed && this.lastSeq !== null && seq !== this.lastSeq + 1) {
-      this.problems.push(seq <= this.lastSeq ? `duplicate or reordered seq ${seq} after ${this.lastSeq}` : `gap: ${seq} after ${this.lastSeq}`);
-    }
-    this.armed = true;
-    if (this.firstSeq === null) this.firstSeq = seq;
-    if (this.lastSeq === null || seq > this.lastSeq) this.lastSeq = seq;
+    this.onSeq(seq);
     const sentAt = frameSentAt(data);
     if (!Number.isNaN(sentAt)) {
       this.benchFrames++;
@@ -186,6 +184,16 @@ export class LoadSocket {
       this.histogram.recordValue(Math.max(1, Math.round((at - sentAt) * 1000)));
     }
     if (this.seqWaiters.size > 0) this.wake();
+  }
+
+  /** FAN-01 continuity of one seq (a `session/update`, or the `_zcode/own_update` that stands for the echo of this client's own prompt). */
+  private onSeq(seq: number): void {
+    if (this.armed && this.lastSeq !== null && seq !== this.lastSeq + 1) {
+      this.problems.push(seq <= this.lastSeq ? `duplicate or reordered seq ${seq} after ${this.lastSeq}` : `gap: ${seq} after ${this.lastSeq}`);
+    }
+    this.armed = true;
+    if (this.firstSeq === null) this.firstSeq = seq;
+    if (this.lastSeq === null || seq > this.lastSeq) this.lastSeq = seq;
   }
 
   private onOther(data: Buffer): void {
@@ -210,6 +218,20 @@ export class LoadSocket {
       else p.resolve(response.data.result);
       return;
     }
-    if (!notificationFrameSchema.safeParse(value).success) this.problems.push('frame is neither a response nor a notification');
+    const note = notificationFrameSchema.safeParse(value);
+    if (!note.success) {
+      this.problems.push('frame is neither a response nor a notification');
+      return;
+    }
+    if (note.data.method === OWN_UPDATE) {
+      // The seq of the echo of this client's own prompt: counted like an update (CLIENT-PROTOCOL).
+      const seq = ownUpdateSchema.safeParse(note.data.params);
+      if (!seq.success) this.problems.push('_zcode/own_update without seq');
+      else {
+        this.updates++;
+        this.onSeq(seq.data._meta.zcode.seq);
+        if (this.seqWaiters.size > 0) this.wake();
+      }
+    }
   }
 }

@@ -113,16 +113,17 @@ export async function runStream(s: StreamSession, setup: StreamSetup, measured: 
 }
 
 /**
- * The same stream from the bare `ws` broadcaster (bench/baseline-server.ts) to `clients` sockets
- * of a fresh load process: the machine's own cost of this fan-out, measured beside the hub's.
+ * The same stream from the fair bare baseline (bench/baseline-server.ts: the same simulator child
+ * and pipe, the same frames, the same per-turn write batching) to `clients` sockets of a fresh
+ * load process: the machine's own cost of this fan-out, measured beside the hub's.
  */
-export async function runBaselineStream(setup: StreamSetup, cork = false): Promise<{ report: LoadReport; deliveredPerSec: number }> {
+export async function runBaselineStream(setup: StreamSetup): Promise<{ report: LoadReport; deliveredPerSec: number }> {
   const { BaselineProcess } = await import('./baseline-process.js');
   const server = await BaselineProcess.start();
   const load = await LoadDriver.start();
   try {
     await load.send({ op: 'connect', wsUrl: server.wsUrl, tokens: [], count: setup.clients, protocol: 'bare' });
-    const streamed = server.stream(setup.rate, setup.bytes, setup.durationMs, cork);
+    const streamed = server.stream(setup.rate, setup.bytes, setup.durationMs);
     await new Promise((r) => setTimeout(r, Math.min(WARMUP_MS, setup.durationMs / 4)));
     await load.send({ op: 'resetLatency' });
     const { lastSeq } = await streamed;

@@ -1,4 +1,5 @@
 import type { Scenario } from '../lib/scenario.js';
+import { bCeil } from './b-ceil.js';
 import { bFan } from './b-fan.js';
 import { bLat } from './b-lat.js';
 import { bMem } from './b-mem.js';
@@ -6,7 +7,8 @@ import { bRec } from './b-rec.js';
 import { bReplay } from './b-replay.js';
 import { bSlow } from './b-slow.js';
 import { bStart } from './b-start.js';
+import { bTeam } from './b-team.js';
 import { profileLoadL } from './profile.js';
 
 /** Every scenario, in the order `npm run bench` runs them (cheap first). */
-export const SCENARIOS: readonly Scenario[] = [bStart, bMem, bReplay, bRec, bFan, bLat, bSlow, profileLoadL];
+export const SCENARIOS: readonly Scenario[] = [bStart, bMem, bReplay, bRec, bFan, bLat, bSlow, bCeil, bTeam, profileLoadL];

@@ -1,0 +1,52 @@
+import fs from 'node:fs';
+
+/** Kernel clock ticks per second for /proc/<pid>/stat times (USER_HZ; 100 on every Linux build we run). */
+const TICKS_PER_SECOND = 100;
+
+/** User + system CPU time of a process so far, in ms (/proc/<pid>/stat fields 14 and 15); NaN when gone. */
+export function cpuMs(pid: number | undefined): number {
+  if (pid === undefined || pid <= 0) return Number.NaN;
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name may contain spaces; the fields after it are fixed.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** Direct children of a process (/proc/<pid>/task/<pid>/children). */
+export function childPids(pid: number): number[] {
+  try {
+    return fs
+      .readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
+      .trim()
+      .split(/\s+/)
+      .filter(Boolean)
+      .map(Number);
+  } catch {
+    return [];
+  }
+}
+
+/** CPU time of a set of named processes, read together: `take()` again gives the ms each used in between. */
+export class CpuMeter {
+  private start: Record<string, number>;
+
+  constructor(private readonly pids: Record<string, number | undefined>) {
+    this.start = this.read();
+  }
+
+  private read(): Record<string, number> {
+    return Object.fromEntries(Object.entries(this.pids).map(([k, pid]) => [k, cpuMs(pid)]));
+  }
+
+  /** CPU ms of each process since the meter started (or since the last `take`). */
+  take(): Record<string, number> {
+    const now = this.read();
+    const used = Object.fromEntries(Object.keys(now).map((k) => [k, now[k]! - this.start[k]!]));
+    this.start = now;
+    return used;
+  }
+}

@@ -1,0 +1,178 @@
+import path from 'node:path';
+import { DaemonProcess, repoRoot } from '../lib/daemon-process.js';
+import { attachedSchema, promptDoneSchema, sessionOpenedSchema, waitDoneSchema } from '../lib/ipc-schema.js';
+import { LoadDriver } from '../lib/load-driver.js';
+import { childPids, CpuMeter } from '../lib/proc-cpu.js';
+import { round, type Scenario } from '../lib/scenario.js';
+
+/**
+ * B-TEAM (issue 16 item 3): a 1,000-client team on the default limits (connectionsTotal 1,024;
+ * connectionsPerToken 32, so 25 clients per minted token). 10 sessions × 100 team clients, plus
+ * one prompting client per session (1,010 sockets). Four figures, each with its goal:
+ *
+ * - marginal RSS per idle client between 500 and 1,000 attached team clients (after forced full
+ *   GCs, as B-MEM) < 30 KiB;
+ * - the hub's CPU with all of them idle (heartbeats only) over one heartbeat interval < 2 % of a core;
+ * - p99 child stdout → client at a team's rate (every session streaming `rate` events/s —
+ *   what coalesced streams of an active team look like) < 10 ms, FAN-01 held;
+ * - a reconnect storm: all 1,000 team clients drop mid-stream and come back with `afterSeq`;
+ *   time until every one holds its session's head seq at reconnect, gap-free, < 3 s.
+ *
+ * The prompting clients stay connected (a turn belongs to whoever started it). The storm's
+ * upgrades come from one address, so at most `STORM_CONCURRENCY` are in flight: the hub's
+ * per-address cap on unauthenticated connections (LIMITS.unauthConnectionsPerAddress, 64)
+ * would otherwise close the oldest — a real team's storm comes from many addresses.
+ */
+export const TEAM = {
+  sessions: 10,
+  perSession: 100,
+  /** Events/s per session while streaming. */
+  rate: 20,
+  bytes: 300,
+  streamMs: 20_000,
+  warmupMs: 2_000,
+  /** The storm starts this long into its stream and the clients stay away this long. */
+  stormAfterMs: 3_000,
+  awayMs: 1_000,
+  stormConcurrency: 48,
+  /** Idle CPU is measured over one heartbeat interval (LIMITS.heartbeatIntervalMs). */
+  idleMs: 30_000,
+} as const;
+export type TeamSetup = { -readonly [K in keyof typeof TEAM]: (typeof TEAM)[K] };
+
+const MiB = 1024 * 1024;
+const GC_ARGS = ['--expose-gc', '--require', path.join(repoRoot, 'bench', 'lib', 'gc-preload.cjs')];
+const CLIENTS_PER_TOKEN = 25;
+
+async function settledRss(d: DaemonProcess): Promise<number> {
+  await new Promise((r) => setTimeout(r, 2_000));
+  process.kill(d.pid, 'SIGUSR2');
+  await new Promise((r) => setTimeout(r, 500));
+  return d.rss();
+}
+
+/**
+ * Team client indices of session `k`: slots sessions.. (after the prompters 0..sessions-1), dealt
+ * round-robin over the sessions; `batch` 0/1 = the first/second half of the slots (connected apart).
+ */
+function teamOf(t: TeamSetup, k: number, batch?: 0 | 1): number[] {
+  const team = t.sessions * t.perSession;
+  const from = batch === 1 ? team / 2 : 0;
+  const to = batch === 0 ? team / 2 : team;
+  const out: number[] = [];
+  for (let j = from; j < to; j++) if (j % t.sessions === k) out.push(t.sessions + j);
+  return out;
+}
+
+/** One team run; answers the four figures (the value is the streaming p99). */
+export async function runTeam(t: TeamSetup, log: (line: string) => void): Promise<{ value: number; extra: Record<string, unknown> }> {
+  const d = await DaemonProcess.spawn({ nodeArgs: GC_ARGS, simArgs: ['--event-rate', String(t.rate), '--event-bytes', String(t.bytes), '--event-duration-ms', String(t.streamMs)] });
+  const load = await LoadDriver.start().catch(async (err: unknown) => {
+    await d.stop();
+    throw err;
+  });
+  try {
+    await d.waitHealthy(true);
+    const team = t.sessions * t.perSession;
+    const { tokens, minted } = await d.tokens(team + t.sessions, CLIENTS_PER_TOKEN);
+    if (!minted) throw new Error('could not mint device tokens (POST /api/tokens)');
+    await load.send({ op: 'connect', wsUrl: d.wsUrl, tokens, count: t.sessions, protocol: 'acp' });
+    const sessions: string[] = [];
+    let epoch = '';
+    for (let k = 0; k < t.sessions; k++) {
+      const o = await load.call(sessionOpenedSchema, { op: 'newSession', client: k, cwd: d.workspace });
+      sessions.push(o.sessionId);
+      epoch = o.epoch;
+    }
+    const attachBatch = async (b: 0 | 1) => {
+      await load.send({ op: 'connect', wsUrl: d.wsUrl, tokens, count: team / 2, protocol: 'acp' }, 300_000);
+      for (let k = 0; k < t.sessions; k++) await load.call(attachedSchema, { op: 'attach', sessionId: sessions[k]!, method: 'session/resume', clients: teamOf(t, k, b) }, 300_000);
+    };
+    await attachBatch(0);
+    const rssHalf = await settledRss(d);
+    await attachBatch(1);
+    const rssFull = await settledRss(d);
+    const marginalKiB = (rssFull - rssHalf) / (team / 2) / 1024;
+    log(`RSS ${round(rssHalf / MiB, 1)} → ${round(rssFull / MiB, 1)} MiB: ${round(marginalKiB, 1)} KiB per idle client`);
+
+    const simPid = childPids(d.pid)[0];
+    const idle = new CpuMeter({ hub: d.pid, sim: simPid });
+    await new Promise((r) => setTimeout(r, t.idleMs));
+    const idleCpu = idle.take();
+    const idlePercent = ((idleCpu['hub'] ?? Number.NaN) / t.idleMs) * 100;
+    log(`idle CPU with ${team + t.sessions} clients: hub ${round(idlePercent, 2)} % of a core over ${t.idleMs / 1000} s`);
+
+    const everyone = [...Array(team + t.sessions).keys()];
+    const teamClients = everyone.slice(t.sessions);
+    const stream = () => sessions.map((sessionId, k) => load.call(promptDoneSchema, { op: 'prompt', client: k, sessionId, text: `bench rate=${t.rate} bytes=${t.bytes} ms=${t.streamMs}` }, t.streamMs + 120_000));
+    const heads = async () => (await load.report([...Array(t.sessions).keys()])).lastSeq.map((s) => s ?? 0);
+    const settle = async () => {
+      const h = await heads();
+      for (let k = 0; k < t.sessions; k++) await load.call(waitDoneSchema, { op: 'waitSeq', seq: h[k]!, clients: teamOf(t, k), timeoutMs: 60_000 }, 90_000);
+    };
+
+    // Streaming p99 at the team's rate.
+    const meter = new CpuMeter({ hub: d.pid });
+    const turns = stream();
+    await new Promise((r) => setTimeout(r, t.warmupMs));
+    await load.send({ op: 'resetLatency' });
+    for (const s of await Promise.all(turns)) if (s.stopReason !== 'end_turn') throw new Error(`team turn ended ${s.stopReason}`);
+    await settle();
+    const streamCpu = meter.take();
+    const streamed = await load.report(teamClients);
+    if (!streamed.complete) throw new Error(`FAN-01 failed while streaming: ${streamed.problems.slice(0, 3).join('; ')}`);
+    log(`streaming ${t.sessions} × ${t.rate} ev/s to ${team} clients: p50 ${round(streamed.latency.p50, 2)} p99 ${round(streamed.latency.p99, 2)} ms`);
+
+    // Reconnect storm mid-stream.
+    const turns2 = stream();
+    await new Promise((r) => setTimeout(r, t.stormAfterMs));
+    await load.send({ op: 'close', clients: teamClients });
+    await new Promise((r) => setTimeout(r, t.awayMs));
+    const h = await heads();
+    const groups = sessions.map((sessionId, k) => ({ sessionId, clients: teamOf(t, k), targetSeq: h[k]! }));
+    const storm = await load.call(waitDoneSchema, { op: 'reconnectMany', groups, epoch, concurrency: t.stormConcurrency, timeoutMs: 30_000 }, 120_000);
+    for (const s of await Promise.all(turns2)) if (s.stopReason !== 'end_turn') throw new Error(`team turn ended ${s.stopReason}`);
+    await settle();
+    const after = await load.report(teamClients);
+    if (!storm.reached) throw new Error('not every client caught up within 30 s of the storm');
+    if (!after.complete) throw new Error(`storm catch-up not gap-free: ${after.problems.slice(0, 3).join('; ')}`);
+    log(`reconnect storm of ${team}: all caught up in ${round(storm.ms, 0)} ms`);
+
+    return {
+      value: round(streamed.latency.p99, 3),
+      extra: {
+        clients: team + t.sessions,
+        auth: `${tokens.length} minted operate tokens, ${CLIENTS_PER_TOKEN} clients each`,
+        streamLatencyMs: streamed.latency,
+        streamHubCpuPercent: round(((streamCpu['hub'] ?? 0) / (t.streamMs + t.warmupMs)) * 100, 1),
+        stormMs: round(storm.ms, 1),
+        stormConcurrency: t.stormConcurrency,
+        rssHalfMiB: round(rssHalf / MiB, 1),
+        rssFullMiB: round(rssFull / MiB, 1),
+        marginalIdleClientKiB: round(marginalKiB, 1),
+        idleHubCpuPercent: round(idlePercent, 2),
+        idleSimCpuPercent: round(((idleCpu['sim'] ?? Number.NaN) / t.idleMs) * 100, 2),
+        goals: {
+          p99Under10ms: streamed.latency.p99 < 10,
+          stormUnder3s: storm.ms < 3_000,
+          marginalUnder30KiB: marginalKiB < 30,
+          idleUnder2Percent: idlePercent < 2,
+        },
+      },
+    };
+  } finally {
+    await load.stop();
+    await d.stop();
+  }
+}
+
+/** B-TEAM: passes when every run met all four goals. */
+export const bTeam: Scenario = {
+  id: 'B-TEAM',
+  proves: [],
+  goal: '1,000 clients over 10 sessions: p99 < 10 ms at a team rate; storm of 1,000 caught up < 3 s; < 30 KiB per idle client; idle CPU < 2 % of a core',
+  unit: 'ms p99',
+  runs: 1,
+  passes: (s) => s.details.every((d) => Object.values((d.goals ?? {}) as Record<string, boolean>).every(Boolean) && d.goals !== undefined),
+  run: (_i, log) => runTeam({ ...TEAM }, log),
+};
