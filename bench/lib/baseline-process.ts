@@ -1,6 +1,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { z } from 'zod';
+import { DAEMON_NODE_FLAGS } from '../../src/daemon/node-flags.js';
 import { repoRoot } from './daemon-process.js';
 
 const replySchema = z.object({ id: z.number().int(), ok: z.boolean(), value: z.unknown().optional() });
@@ -28,7 +29,10 @@ export class BaselineProcess {
 
   /** Spawns the server and waits for its port. */
   static async start(): Promise<BaselineProcess> {
-    const child = fork(path.join(repoRoot, 'bench', 'baseline-server.ts'), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    // The same V8 flags as the daemon (src/daemon/node-flags.ts, plus a bench run's extra daemon
+    // flags): the same process layout includes the same runtime settings.
+    const execArgv = [...DAEMON_NODE_FLAGS, ...(process.env.BENCH_DAEMON_NODE_ARGS ?? '').split(' ').filter(Boolean), '--import', 'tsx'];
+    const child = fork(path.join(repoRoot, 'bench', 'baseline-server.ts'), [], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     const started = await new Promise<{ port: number; simPid: number }>((resolve, reject) => {
       const t = setTimeout(() => reject(new Error('baseline server did not start in 30 s')), 30_000);
       child.once('message', (raw: unknown) => {

@@ -1,0 +1,32 @@
+/**
+ * Smoke run of the issue-16 benchmark scenarios at a toy size: they start their processes, drive
+ * them and produce every figure. No timing is asserted (benchmarks live in `npm run bench`,
+ * BENCHMARKS.md); only that the machinery works and FAN-01 holds at a load any machine carries.
+ */
+import { describe, expect, it } from 'vitest';
+import { CEIL, ceilingFigures, climb } from '../../bench/scenarios/b-ceil.js';
+import { runTeam, TEAM } from '../../bench/scenarios/b-team.js';
+
+describe('bench scenarios (smoke)', () => {
+  it('B-CEIL climbs on both sides, hub and fair baseline, and reports rates, latency and CPU per update', async () => {
+    const steps = await climb({ ...CEIL, clients: 3, stepMs: 600, warmupMs: 150, firstRate: 50, factor: 2, maxRate: 60 }, () => undefined);
+    for (const side of [steps.hub, steps.baseline]) {
+      expect(side.map((s) => s.rate)).toEqual([50]);
+      for (const s of side) {
+        expect(s.complete).toBe(true);
+        expect(s.delivered).toBeGreaterThan(0);
+        expect(Number.isFinite(s.p99)).toBe(true);
+        expect(Number.isFinite(s.serverNsPerUpdate)).toBe(true);
+      }
+    }
+    const f = ceilingFigures(steps);
+    expect(f.extra['steps']).toBeDefined();
+  }, 120_000);
+
+  it('B-TEAM attaches a team over several sessions, streams, storms and reports its four figures', async () => {
+    const r = await runTeam({ ...TEAM, sessions: 2, perSession: 4, streamMs: 1_500, warmupMs: 300, stormAfterMs: 500, awayMs: 200, idleMs: 1_000 }, () => undefined);
+    expect(r.extra['clients']).toBe(10);
+    for (const key of ['stormMs', 'marginalIdleClientKiB', 'idleHubCpuPercent']) expect(Number.isFinite(r.extra[key])).toBe(true);
+    expect(Number.isFinite(r.value)).toBe(true);
+  }, 120_000);
+});
