@@ -24,7 +24,7 @@ export const CEIL = {
   failuresToStop: 2,
 } as const;
 
-export type CeilingSetup = { -readonly [K in keyof typeof CEIL]: (typeof CEIL)[K] };
+export type CeilingSetup = { -readonly [K in keyof typeof CEIL]: number };
 
 /** Rates of the ladder: firstRate × factor^k, rounded to 10 events/s, up to maxRate. */
 export function ladder(setup: CeilingSetup): number[] {

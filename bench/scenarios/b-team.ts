@@ -38,7 +38,7 @@ export const TEAM = {
   /** Idle CPU is measured over one heartbeat interval (LIMITS.heartbeatIntervalMs). */
   idleMs: 30_000,
 } as const;
-export type TeamSetup = { -readonly [K in keyof typeof TEAM]: (typeof TEAM)[K] };
+export type TeamSetup = { -readonly [K in keyof typeof TEAM]: number };
 
 const MiB = 1024 * 1024;
 const GC_ARGS = ['--expose-gc', '--require', path.join(repoRoot, 'bench', 'lib', 'gc-preload.cjs')];
