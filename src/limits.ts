@@ -119,6 +119,8 @@ export const LIMITS = {
   wsCloseGraceMs: 2_000,
   /** Entries returned by one compat `fs/list` call before `truncated: true` (HUB-DESIGN §5.1). */
   fsListMaxEntries: 2_000,
+  /** Sub-folders one `GET /api/workspaces/dirs` answer lists (the new-session picker) before `truncated: true`. */
+  workspaceDirsMax: 500,
   /** Largest file the compat `fs/file` route serves in one response (HUB-DESIGN §5.1). */
   fsFileMaxBytes: 8 * 1024 * 1024,
   /** Lines in a compat `fs/file?line=` window when the client gives no `limit` (zcode-acp-remote's ADR 0005). */

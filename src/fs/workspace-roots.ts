@@ -59,11 +59,16 @@ export class WorkspaceRoots {
   }
 
   private async insideARoot(real: string): Promise<boolean> {
+    return (await this.rootOf(real)) !== undefined;
+  }
+
+  /** The real path of the (first) root that holds the real path `real`, if any. */
+  async rootOf(real: string): Promise<string | undefined> {
     for (const root of this.roots) {
       const r = await fs.realpath(root).catch(() => undefined);
       if (r === undefined) continue;
-      if (real === r || real.startsWith(r.endsWith(path.sep) ? r : r + path.sep)) return true;
+      if (real === r || real.startsWith(r.endsWith(path.sep) ? r : r + path.sep)) return r;
     }
-    return false;
+    return undefined;
   }
 }

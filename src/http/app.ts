@@ -179,7 +179,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await app.register(settingsWorkflowRoutes, { backend: deps.backend, defaultWorkspace: deps.config.workspace, guard, ...(deps.openSession ? { openSession: deps.openSession } : {}), ...(audit ? { audit } : {}) });
   }
 
-  await app.register(workspaceRoutes, { defaultWorkspace: deps.config.workspace, workspaces: deps.config.workspaces });
+  await app.register(workspaceRoutes, { defaultWorkspace: deps.config.workspace, workspaces: deps.config.workspaces, roots: new WorkspaceRoots(deps.config.workspaces, deps.config), dirsMax: deps.config.limits.workspaceDirsMax });
   if (deps.push) await app.register(pushRoutes, { notifier: deps.push });
   // Last: the web app's SPA fallback (`GET /*`) must not shadow any API route.
   await app.register(webApp, { authenticator: deps.authenticator, connectOrigins });

@@ -1,19 +1,40 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { listWorkspaceDirs } from '../../fs/workspace-dirs.js';
+import type { WorkspaceRoots } from '../../fs/workspace-roots.js';
 
 export interface WorkspaceRouteOptions {
   defaultWorkspace: string;
   workspaces: readonly string[];
+  /** The roots check `session/new` uses; the folder listing is confined by it. */
+  roots: WorkspaceRoots;
+  /** `LIMITS.workspaceDirsMax`. */
+  dirsMax: number;
 }
+
+const dirEntry = z.object({ name: z.string(), path: z.string() });
 
 /**
  * `GET /api/workspaces`: the workspace roots sessions may be opened in, and the default one
  * (issue 11 item 2). `operate`, like `session/new`: a dashboard with `view` has no use for them.
  */
 export const workspaceRoutes: FastifyPluginAsync<WorkspaceRouteOptions> = async (app, opts) => {
-  app.withTypeProvider<ZodTypeProvider>().get('/api/workspaces', {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  r.get('/api/workspaces', {
     config: { scope: 'operate' },
     schema: { summary: 'Workspace roots: where sessions may be opened', tags: ['sessions'], response: { 200: z.object({ defaultWorkspace: z.string(), workspaces: z.array(z.string()) }) } },
   }, async () => ({ defaultWorkspace: opts.defaultWorkspace, workspaces: [...opts.workspaces] }));
+
+  // Read-only and folders only: what the new-session picker browses (issue 14 item 4). The same
+  // check as session/new confines it, so it shows nothing a session could not be opened in.
+  r.get('/api/workspaces/dirs', {
+    config: { scope: 'operate' },
+    schema: {
+      summary: 'The sub-folders of a folder inside a workspace root (hidden ones left out); 400/403 naming the roots for any other path',
+      tags: ['sessions'],
+      querystring: z.object({ path: z.string().min(1).max(4096) }),
+      response: { 200: z.object({ path: z.string(), root: z.string(), parent: z.string().optional(), dirs: z.array(dirEntry), truncated: z.boolean() }) },
+    },
+  }, async (req) => listWorkspaceDirs(opts.roots, req.query.path, opts.dirsMax));
 };
