@@ -101,13 +101,20 @@ describe('managing sessions', () => {
     const sheet = page.getByTestId('new-session-sheet');
     const recent = sheet.getByTestId('recent-workspaces');
     await recent.waitFor();
-    expect(await recent.getByRole('button').allInnerTexts()).toEqual(expect.arrayContaining(['shop', path.basename(hub.workspace)]));
+    expect(await recent.getByRole('button').allInnerTexts()).toEqual(['shop']);
+    // The workspace root is offered apart from the recent folders.
+    expect(await sheet.getByTestId('workspace-roots').getByRole('button').allInnerTexts()).toEqual([path.basename(hub.workspace)]);
     await recent.getByRole('button', { name: 'shop' }).click();
     expect(await sheet.locator('input[name=cwd]').inputValue()).toBe(other);
     await shoot(page, 'new-session');
     await sheet.locator('input[name=cwd]').fill('/does/not/exist');
     await sheet.getByRole('button', { name: 'Create' }).click();
-    await expect.poll(() => sheet.getByRole('alert').innerText()).toMatch(/No such folder: \/does\/not\/exist/);
+    // Refused before it reaches the hub, naming where a session may work.
+    await expect.poll(() => sheet.getByRole('alert').innerText()).toContain(`Pick a folder inside: ${hub.workspace}`);
+    // Inside the root but missing: the hub's own refusal.
+    await sheet.locator('input[name=cwd]').fill(path.join(hub.workspace, 'nope'));
+    await sheet.getByRole('button', { name: 'Create' }).click();
+    await expect.poll(() => sheet.getByRole('alert').innerText()).toMatch(/No such folder: .*nope/);
     await sheet.getByRole('button', { name: 'Cancel' }).click();
     await page.getByTestId('new-session').click();
     expect(await page.getByTestId('new-session-sheet').locator('input[name=cwd]').inputValue()).not.toBe('/does/not/exist');

@@ -7,10 +7,8 @@ export const sessionsEn = {
   unarchive: 'Unarchive',
   archived: 'Archived',
   archivedCount: 'Archived ({0})',
-  archivedNone: 'No archived sessions.',
   archivedHint: 'Archived sessions are hidden from the list. Nothing is deleted.',
   previewYou: 'You: {0}',
-  sessionActions: 'Actions for {0}',
   pickWorkspace: 'Where should the agent work?',
   workspaceRoots: 'Workspace roots',
   browseFolders: 'Browse folders',
@@ -19,7 +17,6 @@ export const sessionsEn = {
   browseEmpty: 'No folders here.',
   browseOpen: 'Open {0}',
   browseTruncated: 'Only the first {0} folders are shown.',
-  workspaceTyped: 'Or type a path',
   workspaceOutside: 'Pick a folder inside: {0}',
 };
 
@@ -28,10 +25,8 @@ export const sessionsZh: Record<keyof typeof sessionsEn, string> = {
   unarchive: '取消归档',
   archived: '已归档',
   archivedCount: '已归档 ({0})',
-  archivedNone: '没有已归档的会话。',
   archivedHint: '已归档的会话不会显示在列表中，但不会被删除。',
   previewYou: '你：{0}',
-  sessionActions: '{0} 的操作',
   pickWorkspace: '让代理在哪里工作？',
   workspaceRoots: '工作区根目录',
   browseFolders: '浏览文件夹',
@@ -40,6 +35,5 @@ export const sessionsZh: Record<keyof typeof sessionsEn, string> = {
   browseEmpty: '这里没有文件夹。',
   browseOpen: '打开 {0}',
   browseTruncated: '只显示前 {0} 个文件夹。',
-  workspaceTyped: '或输入路径',
   workspaceOutside: '请选择以下目录中的文件夹：{0}',
 };
