@@ -109,6 +109,14 @@ export const LIMITS = {
   peersMax: 64,
   /** Other machines the home app records (`PUT /api/machines/{hubId}`; issue 18); each widens this hub's CSP `connect-src`. */
   machinesMax: 64,
+  /** How far a DPoP proof's `iat` may be from now, either way (RFC 9449; issue 18): older or later proofs are refused 401. */
+  dpopProofMaxAgeMs: 60_000,
+  /** DPoP proof ids remembered against replay while they are young enough to be accepted; when full of live ones, new proofs are refused 429 rather than one forgotten. */
+  dpopReplayCacheMax: 10_000,
+  /** Lifetime of a single-use WebSocket ticket (`POST /api/ws-ticket`, `/acp?ticket=`; issue 18). */
+  wsTicketTtlMs: 30_000,
+  /** Outstanding WebSocket tickets; past it the oldest is dropped. */
+  wsTicketsMax: 1_024,
   /** Lifetime of a device token when `--ttl` is not given (paired devices and `token create`). */
   deviceTokenDefaultTtlMs: 90 * 24 * 3_600_000,
   /** How often expired device tokens are looked for, so their sockets close (HUB-DESIGN §7). */

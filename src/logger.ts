@@ -25,6 +25,11 @@ export const REDACT_PATHS = [
   'headers.cookie',
   // Security layer (HUB-DESIGN §7): pairing codes, device JWTs, the admin token, provider keys one level deeper.
   'pairingCode',
+  // WebSocket tickets and DPoP proofs (issue 18): a ticket opens a socket once; a proof is not a secret but has no business in a log.
+  'ticket',
+  '*.ticket',
+  'req.headers.dpop',
+  '*.headers.dpop',
   'adminToken',
   '*.adminToken',
   'jwt',

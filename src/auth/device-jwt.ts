@@ -18,6 +18,8 @@ export const deviceClaimsSchema = z.object({
   jti: z.string().min(1).max(100),
   iat: z.number().int(),
   exp: z.number().int(),
+  /** RFC 9449 confirmation: the thumbprint of the key every request must prove (issue 18); absent = a bearer token. */
+  cnf: z.object({ jkt: z.string().min(1).max(100) }).optional(),
 });
 export type DeviceClaims = z.infer<typeof deviceClaimsSchema>;
 
@@ -29,11 +31,13 @@ export interface SignInput {
   issuedAt: number;
   /** ms since the epoch */
   expiresAt: number;
+  /** Bind the token to this key thumbprint (`cnf.jkt`, DPoP). */
+  jkt?: string;
 }
 
 /** Signs a device token with the hub's HS256 key. */
 export async function signDeviceToken(secret: Uint8Array, input: SignInput): Promise<string> {
-  return new SignJWT({ scope: input.scope })
+  return new SignJWT({ scope: input.scope, ...(input.jkt ? { cnf: { jkt: input.jkt } } : {}) })
     .setProtectedHeader({ alg: TOKEN_ALG, typ: 'JWT' })
     .setIssuer(TOKEN_ISSUER)
     .setAudience(TOKEN_AUDIENCE)

@@ -50,18 +50,20 @@ export class TokenManager implements Authenticator {
     const record = this.opts.registry.get(claims.jti);
     // The registry is authoritative: an unknown, revoked, re-scoped or expired record refuses the token.
     if (!record || record.revokedAt !== undefined || record.scope !== claims.scope || record.expiresAt <= now) return null;
+    // A bound record accepts only its bound token and the other way round (issue 18, DPoP).
+    if (record.jkt !== claims.cnf?.jkt) return null;
     this.opts.registry.touch(record.id, now);
-    return { tokenId: record.id, name: record.name, scope: record.scope, expiresAt: Math.min(record.expiresAt, claims.exp * 1000) };
+    return { tokenId: record.id, name: record.name, scope: record.scope, expiresAt: Math.min(record.expiresAt, claims.exp * 1000), ...(record.jkt ? { jkt: record.jkt } : {}) };
   }
 
   /** Issues a device token and records it before returning it. */
-  async create(input: { name: string; scope: Scope; ttlMs: number; via: TokenRecord['via'] }): Promise<IssuedToken> {
+  async create(input: { name: string; scope: Scope; ttlMs: number; via: TokenRecord['via']; jkt?: string; origin?: string }): Promise<IssuedToken> {
     const now = this.now();
     // `exp` has second resolution; align the record so both agree.
     const expiresAt = Math.floor((now + input.ttlMs) / 1000) * 1000;
-    const record: TokenRecord = { id: randomUUID(), name: input.name, scope: input.scope, createdAt: now, expiresAt, via: input.via };
+    const record: TokenRecord = { id: randomUUID(), name: input.name, scope: input.scope, createdAt: now, expiresAt, via: input.via, ...(input.jkt ? { jkt: input.jkt } : {}), ...(input.origin ? { origin: input.origin } : {}) };
     this.opts.registry.add(record);
-    const token = await signDeviceToken(this.opts.secret, { jti: record.id, name: record.name, scope: record.scope, issuedAt: now, expiresAt });
+    const token = await signDeviceToken(this.opts.secret, { jti: record.id, name: record.name, scope: record.scope, issuedAt: now, expiresAt, ...(input.jkt ? { jkt: input.jkt } : {}) });
     return { token, record: { ...record } };
   }
 

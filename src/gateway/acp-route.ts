@@ -21,6 +21,8 @@ const acpQuery = z.object({
   instance: z.string().max(128).optional(),
   /** Compat credential; read by the auth hook, never logged. */
   token: z.string().optional(),
+  /** Single-use WebSocket ticket (`POST /api/ws-ticket`, issue 18); read by the auth hook, never logged. */
+  ticket: z.string().max(256).optional(),
 });
 
 /**

@@ -8,7 +8,10 @@ import type { HubConfig } from '../config/schema.js';
 import type { Logger } from '../logger.js';
 import type { BackendPort } from '../ports/backend-port.js';
 import type { Authenticator } from '../auth/identity.js';
-import { authHook } from './auth-hook.js';
+import { authHook, type RequestAuthExtras } from './auth-hook.js';
+import { DpopVerifier } from '../auth/dpop.js';
+import { WsTickets } from '../auth/ws-tickets.js';
+import { wsTicketRoutes } from './routes/ws-ticket.js';
 import { installErrorHandler } from './error-handler.js';
 import { healthRoutes } from './routes/health.js';
 import { webApp } from './web.js';
@@ -122,7 +125,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const configuredPublic = deps.config.publicUrl ? new URL(deps.config.publicUrl).origin : undefined;
   const connectOrigins = (): string[] => [...(configuredPublic ? [configuredPublic] : []), ...publicUrls.list(), ...machines.origins()];
   await app.register(securityPlugin, { config: deps.config, publicUrls, peers, connectOrigins });
-  await app.register(authHook, { authenticator: deps.authenticator });
+  // Issue 18: DPoP proofs for key-bound tokens, and single-use tickets for the /acp upgrade.
+  const l18 = deps.config.limits;
+  const authExtras: RequestAuthExtras = {
+    dpop: new DpopVerifier({ maxAgeMs: l18.dpopProofMaxAgeMs, replayCacheMax: l18.dpopReplayCacheMax }),
+    tickets: new WsTickets({ ttlMs: l18.wsTicketTtlMs, max: l18.wsTicketsMax }),
+    publicUrls: () => [...(deps.config.publicUrl ? [deps.config.publicUrl] : []), ...publicUrls.list()],
+  };
+  await app.register(authHook, { authenticator: deps.authenticator, extras: authExtras });
 
   const hubIdentity = deps.hubIdentity ?? { hubId: ensureHubId(deps.config.stateDir), name: hubName(deps.config.name), version: deps.version };
   await app.register(healthRoutes, { backend: deps.backend, version: deps.version, hub: hubIdentity });
@@ -155,7 +165,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await app.register(meRoutes, { hub: hubIdentity });
     await app.register(tokenRoutes, { auth: deps.auth });
     await app.register(publicUrlRoutes, { urls: publicUrls, configured: deps.config.publicUrl, audit: deps.auth.audit });
-    await app.register(pairRoutes, { auth: deps.auth, publicUrl: () => deps.config.publicUrl ?? publicUrls.latest(), publicUrls: () => [...(deps.config.publicUrl ? [deps.config.publicUrl] : []), ...publicUrls.list()], attemptsPerWindow: limits.pairAttemptsPerWindow, windowMs: limits.pairRateWindowMs });
+    await app.register(wsTicketRoutes, { tickets: authExtras.tickets as WsTickets });
+    await app.register(pairRoutes, { auth: deps.auth, extras: authExtras, hub: hubIdentity, publicUrl: () => deps.config.publicUrl ?? publicUrls.latest(), publicUrls: () => [...(deps.config.publicUrl ? [deps.config.publicUrl] : []), ...publicUrls.list()], attemptsPerWindow: limits.pairAttemptsPerWindow, windowMs: limits.pairRateWindowMs });
     await app.register(auditRoutes, { auth: deps.auth });
   }
   await app.register(peerRoutes, { peers, machines, audit: deps.auth?.audit });
@@ -182,7 +193,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(workspaceRoutes, { defaultWorkspace: deps.config.workspace, workspaces: deps.config.workspaces, roots: new WorkspaceRoots(deps.config.workspaces, deps.config), dirsMax: deps.config.limits.workspaceDirsMax });
   if (deps.push) await app.register(pushRoutes, { notifier: deps.push });
   // Last: the web app's SPA fallback (`GET /*`) must not shadow any API route.
-  await app.register(webApp, { authenticator: deps.authenticator, connectOrigins });
+  await app.register(webApp, { authenticator: deps.authenticator, extras: authExtras, connectOrigins });
 
   return app;
 }

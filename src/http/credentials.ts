@@ -6,15 +6,15 @@ interface CredentialSource {
   url: string;
 }
 
-/** Where a credential came from; `query` (`?token=`) is compat only and never logged. */
-export type CredentialKind = 'bearer' | 'cookie' | 'query';
+/** Where a credential came from; `dpop` is `Authorization: DPoP` (a key-bound token, issue 18); `query` (`?token=`) is compat only and never logged. */
+export type CredentialKind = 'bearer' | 'dpop' | 'cookie' | 'query';
 
-/** Extracts the presented credential: `Authorization: Bearer`, then the hub cookie, then `?token=`. */
+/** Extracts the presented credential: `Authorization: Bearer` or `DPoP`, then the hub cookie, then `?token=`. */
 export function extractCredential(req: CredentialSource): { kind: CredentialKind; value: string } | undefined {
   const auth = req.headers.authorization;
   if (typeof auth === 'string') {
-    const m = /^Bearer\s+(\S+)\s*$/i.exec(auth);
-    if (m?.[1]) return { kind: 'bearer', value: m[1] };
+    const m = /^(Bearer|DPoP)\s+(\S+)\s*$/i.exec(auth);
+    if (m?.[1] && m[2]) return { kind: m[1].toLowerCase() === 'dpop' ? 'dpop' : 'bearer', value: m[2] };
   }
   const cookie = req.headers.cookie;
   if (typeof cookie === 'string') {

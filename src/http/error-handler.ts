@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { HubError } from '../errors.js';
+import { AuthChallengeError } from './auth-hook.js';
 import { errorPage, isPageNavigation } from './error-page.js';
 import { parseHostHeader } from './security/allowed-hosts.js';
 
@@ -11,6 +12,7 @@ import { parseHostHeader } from './security/allowed-hosts.js';
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError | HubError | Error, req, reply) => {
     if (err instanceof HubError) {
+      if (err instanceof AuthChallengeError) reply.header('www-authenticate', err.challenge);
       if (err.httpStatus >= 500) req.log.warn({ err }, 'request failed');
       // A browser opening a refused page gets words and the fix, not a JSON body.
       const page = isPageNavigation(req.headers, req.method) ? errorPage(err.code, parseHostHeader(req.headers.host)?.hostname) : undefined;

@@ -11,7 +11,7 @@ import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import type { Authenticator } from '../auth/identity.js';
 import { HubError } from '../errors.js';
-import { authenticateRequest } from './auth-hook.js';
+import { authenticateRequest, type RequestAuthExtras } from './auth-hook.js';
 import { connectSources } from './security/security-headers.js';
 
 /** web/dist beside src/ (and beside dist/ once compiled). */
@@ -51,6 +51,8 @@ export interface WebAppOptions {
    * before the 404, keeping "401 without credentials" on every API path (SEC-04).
    */
   authenticator?: Authenticator;
+  /** DPoP and tickets, so a bound token gets the same answer here as on a real route. */
+  extras?: RequestAuthExtras;
   /** Origins beyond 'self' the app may connect to (public addresses, other machines). */
   connectOrigins?: () => readonly string[];
 }
@@ -89,7 +91,7 @@ export const webApp: FastifyPluginAsync<WebAppOptions> = async (app, opts) => {
     const pathname = req.url.split('?')[0] ?? '/';
     if (RESERVED.test(pathname)) {
       if (!opts.authenticator) throw new HubError('HUB_ERR_UNAUTHENTICATED');
-      await authenticateRequest(req, opts.authenticator);
+      await authenticateRequest(req, opts.authenticator, opts.extras);
       return reply.callNotFound();
     }
     let rel: string;

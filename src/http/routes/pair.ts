@@ -7,9 +7,14 @@ import { SCOPES } from '../../auth/identity.js';
 import { AUTH_COOKIE } from '../credentials.js';
 import { parseHostHeader } from '../security/allowed-hosts.js';
 import { deviceNameSchema } from './tokens.js';
+import { verifyProof, type RequestAuthExtras } from '../auth-hook.js';
 
 export interface PairRouteOptions {
   auth: AuthServices;
+  /** DPoP proofs (issue 18): a token paired from a peer origin is bound to the proof's key. */
+  extras: RequestAuthExtras;
+  /** This hub's id and name, returned with a token so the app knows which machine it added. */
+  hub: { hubId: string; name: string };
   /** `--public-url`, a string or read per request (an admin may add one while the hub runs). */
   publicUrl?: string | undefined | (() => string | undefined);
   /** Every public URL the hub answers to, for the cookie's Secure flag (default: `publicUrl`). */
@@ -74,16 +79,36 @@ export const pairRoutes: FastifyPluginAsync<PairRouteOptions> = async (app, opts
       summary: 'Exchange a pairing code for a device token (no auth; rate-limited)',
       tags: ['pairing'],
       body: redeemBody,
-      response: { 200: z.object({ tokenId: z.string(), name: z.string(), scope: z.enum(SCOPES), expiresAt: z.number(), token: z.string().optional() }) },
+      response: {
+        200: z.object({
+          tokenId: z.string(),
+          name: z.string(),
+          scope: z.enum(SCOPES),
+          expiresAt: z.number(),
+          token: z.string().optional(),
+          hubId: z.string(),
+          hubName: z.string(),
+          /** True when the token is bound to the key of the request's DPoP proof (send it as `Authorization: DPoP`). */
+          bound: z.boolean(),
+        }),
+      },
     },
   }, async (req, reply) => {
+    // From another origin (a listed peer; any other was refused 403 by the Origin check) only a
+    // key-bound token may leave, never the cookie and never admin scope (issue 18 item 3).
+    const peer = req.originKind === 'peer' ? req.headers.origin : undefined;
+    if (peer !== undefined && req.body.delivery === 'cookie') throw new HubError('HUB_ERR_FORBIDDEN', "Another origin pairs with delivery 'token'; the cookie is only for this hub's own page");
+    const bindTo = peer !== undefined || req.headers.dpop !== undefined ? await verifyProof(req, opts.extras, {}) : undefined;
+    if (bindTo !== undefined && req.body.delivery === 'cookie') throw new HubError('HUB_ERR_BAD_REQUEST', "A key-bound token is delivered as 'token', not in the cookie");
     const grant = auth.pairing.redeem(req.body.code);
     if (!grant) throw new HubError('HUB_ERR_UNAUTHENTICATED', 'Unknown, used or expired pairing code');
+    // The code is spent either way: a code that reached another site is not tried twice.
+    if (peer !== undefined && grant.scope === 'admin') throw new HubError('HUB_ERR_FORBIDDEN', 'Admin scope is never paired from another origin; pair it on this hub itself');
     const name = req.body.name ?? 'paired device';
-    const issued = await auth.tokens.create({ name, scope: grant.scope, ttlMs: auth.limits.deviceTokenDefaultTtlMs, via: 'pairing' });
+    const issued = await auth.tokens.create({ name, scope: grant.scope, ttlMs: auth.limits.deviceTokenDefaultTtlMs, via: 'pairing', ...(bindTo ? { jkt: bindTo } : {}), ...(peer ? { origin: peer } : {}) });
     const { record } = issued;
-    auth.audit.record({ identity: { tokenId: record.id, name: record.name, scope: record.scope }, action: 'pairing.redeem', detail: { id: record.id, name, scope: record.scope } });
-    const info = { tokenId: record.id, name: record.name, scope: record.scope, expiresAt: record.expiresAt };
+    auth.audit.record({ identity: { tokenId: record.id, name: record.name, scope: record.scope }, action: 'pairing.redeem', detail: { id: record.id, name, scope: record.scope, bound: bindTo !== undefined, ...(peer ? { origin: peer } : {}) } });
+    const info = { tokenId: record.id, name: record.name, scope: record.scope, expiresAt: record.expiresAt, hubId: opts.hub.hubId, hubName: opts.hub.name, bound: bindTo !== undefined };
     if (req.body.delivery === 'cookie') {
       const maxAge = Math.max(0, Math.floor((record.expiresAt - Date.now()) / 1000));
       reply.header('set-cookie', authCookie(issued.token, maxAge, isHttps(req, allUrls())));
