@@ -67,6 +67,17 @@ function partToUpdates(part: MessagePart, user: boolean, messageId: string): Ses
   }
 }
 
+/**
+ * The card's title after a reload: the same as live (`toolTitle` from the input, `Agent: Survey
+ * the project`) whenever the input names more than the tool; the stored title only when it says
+ * more than the bare tool name. Live and history must not disagree (issue 14 item 3 screenshots).
+ */
+function historyTitle(toolName: string, input: unknown, stored: unknown, terminal: boolean): string {
+  const live = toolTitle(toolName, input);
+  if (live !== toolName || terminal) return live;
+  return typeof stored === 'string' && stored.length > 0 && stored !== toolName ? stored : live;
+}
+
 /** A tool part → its card (`tool_call`), plus the terminal output/exit or a plan for TodoWrite. */
 export function toolPartToUpdates(part: MessagePart): SessionUpdate[] {
   const toolCallId = part.callId ?? part.partId;
@@ -83,8 +94,7 @@ export function toolPartToUpdates(part: MessagePart): SessionUpdate[] {
     {
       sessionUpdate: 'tool_call',
       toolCallId,
-      // A stored title that is only the tool's name says less than the live one (`Glob src/**/*.ts`).
-      title: typeof state.title === 'string' && state.title.length > 0 && state.title !== toolName && !terminal ? state.title : toolTitle(toolName, input),
+      title: historyTitle(toolName, input, state.title, terminal),
       kind: toolKind(toolName),
       status,
       name: toolName,

@@ -3,6 +3,7 @@ import { HubError } from '../../src/errors.js';
 import { decodeHistoryCursor, encodeHistoryCursor, pageBefore, tailByTurns, turnAlignedStart } from '../../src/acp/history-page.js';
 import { parseMessages, type MessageWithParts } from '../../src/acp/message-schema.js';
 import { messagesToUpdates } from '../../src/acp/translate-history.js';
+import { toolTitle } from '../../src/acp/tool-info.js';
 import { plainTerminalVariant } from '../../src/acp/tool-output.js';
 
 const S = 'sess_9f2c';
@@ -38,6 +39,20 @@ const conversation = parseMessages({
 });
 
 describe('history replay from session/messages (§3.7)', () => {
+  it('gives a card the title it had live; a stored title counts only when the input says nothing more', () => {
+    const stored = parseMessages({
+      messages: [
+        assistant('a1', [
+          { type: 'tool', callId: 'ag', tool: 'Agent', state: { status: 'completed', input: { description: 'Survey the project layout', subagent_type: 'Explore' }, output: 'ok', title: 'Survey the project layout', metadata: {}, startedAt: 1, completedAt: 2 } },
+          { type: 'tool', callId: 'mc', tool: 'mcp_tool', state: { status: 'completed', input: {}, output: 'ok', title: 'Looked up the ticket', metadata: {}, startedAt: 1, completedAt: 2 } },
+        ]),
+      ],
+    });
+    const titles = messagesToUpdates(stored).flatMap((u) => (u.sessionUpdate === 'tool_call' ? [u.title] : []));
+    expect(titles).toEqual([toolTitle('Agent', { description: 'Survey the project layout' }), 'Looked up the ticket']);
+    expect(titles[0]).toBe('Agent: Survey the project layout');
+  });
+
   it('rebuilds chunks and final tool cards in order', () => {
     const updates = messagesToUpdates(conversation);
     expect(updates.map((u) => u.sessionUpdate)).toEqual([

@@ -74,8 +74,13 @@ export function ChatView({ client, sessionId }: { client: HubClient; sessionId: 
   const retry = (r: RetryPrompt) => client.prompt(sessionId, r.text, r.images).catch((err: unknown) => toast(err instanceof ConnectionLost ? t('offlineNotSent') : t('sendFailed')));
   return (
     <div class="page chat">
-      <TopBar title={title} back={() => navigate({ name: 'sessions' })} {...(canOperate ? { onTitle: () => setRenaming(true), titleLabel: t('rename') } : {})}>
-        {summary ? <StateBadge badge={badgeOf(summary, Date.now(), Date.now())} /> : null}
+      <TopBar
+        title={title}
+        lean
+        back={() => navigate({ name: 'sessions' })}
+        {...(summary ? { subtitle: <StateBadge badge={badgeOf(summary, Date.now(), Date.now())} /> } : {})}
+        {...(canOperate ? { onTitle: () => setRenaming(true), titleLabel: t('rename') } : {})}
+      >
         <SessionLinks sessionId={sessionId} />
       </TopBar>
       {chat ? <ConfigBar chat={chat} client={client} canOperate={canOperate} /> : null}

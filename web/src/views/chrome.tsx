@@ -9,32 +9,43 @@ import { useSelector } from '../store.js';
 import { Icon } from './icons.js';
 
 /** The top bar: optional back button, title, inbox and settings shortcuts. */
-export function TopBar({ title, back, children, onTitle, titleLabel }: { title: string; back?: () => void; children?: ComponentChildren; onTitle?: () => void; titleLabel?: string }) {
+export function TopBar({ title, back, children, onTitle, titleLabel, subtitle, lean }: { title: string; back?: () => void; children?: ComponentChildren; onTitle?: () => void; titleLabel?: string; subtitle?: ComponentChildren; lean?: boolean }) {
   const pending = useSelector(store, (s) => pendingList(s).length);
+  const heading = onTitle ? (
+    <button type="button" class="title-btn" onClick={onTitle} aria-label={titleLabel ? `${titleLabel}: ${title}` : title} data-testid="title-button">
+      {title}
+    </button>
+  ) : (
+    title
+  );
   return (
     <header class="topbar">
       {back ? (
-        <button class="icon-btn" onClick={back} aria-label={t('back')}>
+        <button type="button" class="icon-btn" onClick={back} aria-label={t('back')}>
           <Icon name="back" />
         </button>
       ) : null}
-      <h1 class="topbar-title">
-        {onTitle ? (
-          <button class="title-btn" onClick={onTitle} aria-label={titleLabel ? `${titleLabel}: ${title}` : title} data-testid="title-button">
-            {title}
-          </button>
-        ) : (
-          title
-        )}
-      </h1>
+      {subtitle ? (
+        <div class="topbar-heading">
+          <h1 class="topbar-title">{heading}</h1>
+          <div class="topbar-sub">{subtitle}</div>
+        </div>
+      ) : (
+        <h1 class="topbar-title">{heading}</h1>
+      )}
       {children}
-      <button class="icon-btn badge-host" onClick={() => navigate({ name: 'inbox' })} aria-label={`${t('inbox')} (${pending})`} data-testid="inbox-button">
-        <Icon name="inbox" />
-        {pending > 0 ? <span class="count" data-testid="inbox-count">{pending}</span> : null}
-      </button>
-      <button class="icon-btn" onClick={() => navigate({ name: 'settings' })} aria-label={t('settings')}>
-        <Icon name="settings" />
-      </button>
+      {/* A lean bar (the chat, where the title needs the room) shows the inbox only when something waits. */}
+      {!lean || pending > 0 ? (
+        <button type="button" class="icon-btn badge-host" onClick={() => navigate({ name: 'inbox' })} aria-label={`${t('inbox')} (${pending})`} data-testid="inbox-button">
+          <Icon name="inbox" />
+          {pending > 0 ? <span class="count" data-testid="inbox-count">{pending}</span> : null}
+        </button>
+      ) : null}
+      {lean ? null : (
+        <button type="button" class="icon-btn" onClick={() => navigate({ name: 'settings' })} aria-label={t('settings')}>
+          <Icon name="settings" />
+        </button>
+      )}
     </header>
   );
 }
