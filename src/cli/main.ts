@@ -10,6 +10,7 @@ Usage:
                     [--tls-cert FILE --tls-key FILE] [--log-level info] [--config FILE]
   zcode-hub token create --scope view|operate|admin --name NAME [--ttl 7d] | list | revoke ID
   zcode-hub pair [--scope operate]   one-time pairing code + URL + QR in the terminal
+  zcode-hub pair --into ORIGIN       add this machine to the app at ORIGIN (another hub's web app)
   zcode-hub public-url add URL | remove URL | list
                                      another public address (a tunnel) without a restart
   zcode-hub peers add ORIGIN | remove ORIGIN | list

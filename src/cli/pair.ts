@@ -4,22 +4,26 @@ import { z } from 'zod';
 import { SCOPES } from '../auth/identity.js';
 import { callDaemon, findDaemon } from './daemon-client.js';
 import { isLoopbackUrl, loopbackAdvice } from './pair-advice.js';
+import { runPairInto } from './pair-into.js';
 import { resolveStateDir, type CliIo } from './token.js';
 
-const USAGE = `Usage: zcode-hub pair [--scope view|operate|admin] [--state-dir DIR] [--json] [--no-qr]
+const USAGE = `Usage: zcode-hub pair [--scope view|operate|admin] [--into ORIGIN] [--state-dir DIR] [--json] [--no-qr]
 Asks the running daemon for a one-time pairing code (5 minutes, single use) and prints it with
 a URL and a QR code. Open the URL on the device, or type the code into the web app.
+--into ORIGIN adds this machine to the app served at ORIGIN (another hub's web app): ORIGIN
+becomes a peer of this hub and the link opens that app on "Add <this machine>?" (scope
+operate or view; never admin).
 `;
 
 const codeSchema = z.object({ code: z.string(), url: z.string(), scope: z.enum(SCOPES), expiresAt: z.number() });
 
 /** `zcode-hub pair` (HUB-DESIGN §7, §9). Returns the exit code. */
 export async function runPairCli(argv: string[], io: CliIo): Promise<number> {
-  let values: { 'state-dir'?: string; scope?: string; json?: boolean; 'no-qr'?: boolean; help?: boolean };
+  let values: { 'state-dir'?: string; scope?: string; into?: string; json?: boolean; 'no-qr'?: boolean; help?: boolean };
   try {
     ({ values } = parseArgs({
       args: argv,
-      options: { 'state-dir': { type: 'string' }, scope: { type: 'string' }, json: { type: 'boolean' }, 'no-qr': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+      options: { 'state-dir': { type: 'string' }, scope: { type: 'string' }, into: { type: 'string' }, json: { type: 'boolean' }, 'no-qr': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
       strict: true,
     }));
   } catch (err) {
@@ -35,12 +39,18 @@ export async function runPairCli(argv: string[], io: CliIo): Promise<number> {
     io.stderr.write(`zcode-hub pair: --scope must be view, operate or admin\n`);
     return 2;
   }
-  const daemon = findDaemon(resolveStateDir(values['state-dir'], io.env));
+  if (values.into !== undefined && scope.data === 'admin') {
+    io.stderr.write('zcode-hub pair: --into pairs operate or view only; admin is never paired from another origin\n');
+    return 2;
+  }
+  const stateDir = resolveStateDir(values['state-dir'], io.env);
+  const daemon = findDaemon(stateDir);
   if (!daemon) {
     io.stderr.write('zcode-hub pair: no running daemon for this state dir (pairing codes live in the daemon); start it with `zcode-hub start`\n');
     return 1;
   }
   try {
+    if (values.into !== undefined) return await runPairInto(daemon, stateDir, values.into, scope.data === 'view' ? 'view' : 'operate', { json: values.json ?? false, noQr: values['no-qr'] ?? false }, io);
     const grant = codeSchema.parse(await callDaemon(daemon, 'POST', '/api/pair/codes', { scope: scope.data }));
     if (values.json) {
       io.stdout.write(`${JSON.stringify(grant)}\n`);
