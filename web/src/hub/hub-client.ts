@@ -22,7 +22,7 @@ import { ZCODE_NOTIFICATION, ZCODE_REQUEST } from '../../../src/zcode-ext/method
 const DEVICE_KEY = 'zcode-hub.device';
 
 /** This device's name in presence lists and "answered by": the paired device name when known. */
-function deviceLabel(): string {
+export function deviceLabel(): string {
   try {
     const saved = localStorage.getItem(DEVICE_KEY);
     if (saved) return saved;
@@ -128,6 +128,7 @@ export class HubClient {
     const name = str(identity?.['name']);
     const backend = rec(z['backend']);
     const defaultWorkspace = str(z['defaultWorkspace']);
+    const hub = rec(z['hub']);
     if (this.hubId !== undefined) {
       setMachine(this.hubId, (m) => ({
         ...m,
@@ -137,7 +138,6 @@ export class HubClient {
         backend: str(backend?.['state']) ?? 'ready',
       }));
     } else if (name && name !== 'admin') rememberDevice(name);
-    const hub = rec(z['hub']);
     const homeHub = this.hubId === undefined && str(hub?.['hubId']) ? { hubId: str(hub?.['hubId']) ?? '', name: str(hub?.['name']) ?? '' } : undefined;
     if (this.hubId === undefined) store.update((s) => ({
       ...s,

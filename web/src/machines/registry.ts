@@ -91,8 +91,11 @@ export async function startMachines(): Promise<void> {
 
 /** Saves a newly paired machine (same hubId → replaces it) and connects to it. */
 export async function addPairedMachine(cred: MachineCred): Promise<void> {
+  const old = remote.get(cred.hubId)?.cred ?? (await loadCreds().catch(() => [])).find((c) => c.hubId === cred.hubId);
   await saveCred(cred);
   startMachine(cred);
+  // Paired again: the token it replaces is revoked there, so no live token is left behind.
+  if (old && old.token !== cred.token) await machineApi(old)('/pair/forget', { method: 'POST', body: {} }).catch(() => undefined);
 }
 
 /** What removing a machine did: `revoked` when the machine itself revoked our token. */

@@ -12,6 +12,7 @@ import { loadCreds } from '../machines/cred-store.js';
 import { PairError, pairMachine } from '../machines/pairing.js';
 import { addPairedMachine } from '../machines/registry.js';
 import { api } from '../net/rest.js';
+import { deviceLabel } from '../hub/hub-client.js';
 import { navigate } from '../router.js';
 import { arr, rec, str } from '../wire.js';
 import { Sheet } from './chrome.js';
@@ -84,8 +85,8 @@ export function AddMachineSheet({ link, onDone }: { link: AddLink | undefined; o
         return;
       }
       registered = true;
-      const me = store.get().me;
-      const cred = await pairMachine(l, me?.device ?? me?.name ?? 'web');
+      // The name this phone has on its home hub, so every machine's audit names the same device.
+      const cred = await pairMachine(l, deviceLabel());
       await addPairedMachine(cred);
       if (cred.name !== l.name) await api(`/machines/${encodeURIComponent(hubId)}`, { method: 'PUT', body: { url: l.hub, name: cred.name } }).catch(() => undefined);
       toast(t('addMachineDone', cred.name));

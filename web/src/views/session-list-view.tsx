@@ -28,6 +28,8 @@ export function StateBadge({ badge }: { badge: Badge }) {
 function Row({ s, seenAt, onUnarchive }: { s: SessionSummary; seenAt: number; onUnarchive?: () => void }) {
   const badge = badgeOf(s, Date.now(), seenAt);
   const machine = useSelector(store, (st) => (s.hubId !== undefined ? st.machines[s.hubId] : undefined));
+  // With other machines around, the home hub's sessions carry its name too.
+  const homeName = useSelector(store, (st) => (s.hubId === undefined && Object.keys(st.machines).length > 0 ? st.homeHub?.name : undefined));
   return (
     <li class="session-item">
       <a
@@ -50,6 +52,7 @@ function Row({ s, seenAt, onUnarchive }: { s: SessionSummary; seenAt: number; on
         <span class="session-meta">
           <StateBadge badge={badge} />
           <MachineChip m={machine} />
+          {homeName ? <span class="machine-chip" data-testid="machine-chip" data-hub-id="">{homeName}</span> : null}
           {s.model ? <span class="muted small">{s.model}</span> : null}
           {s.clients > 1 ? <span class="muted small">{t('clients', s.clients)}</span> : null}
           <Age s={s} />
