@@ -2,6 +2,13 @@ import { z } from 'zod';
 import { ConfigError, loadConfig } from '../config/load.js';
 import { exitCodeFor, formatReport, runChecks, type Check } from '../doctor/checks.js';
 import { gatherFacts } from '../doctor/gather.js';
+import path from 'node:path';
+import { PEERS_FILE, readPeersFile } from '../http/security/peers.js';
+
+/** Peers added at run time (`zcode-hub peers add`, `pair --into`), from the state dir. */
+function addedPeers(stateDir: string): string[] {
+  return readPeersFile(path.join(stateDir, PEERS_FILE)).map((p) => p.origin);
+}
 import { callDaemon, findDaemon } from './daemon-client.js';
 
 const checksSchema = z.object({
@@ -30,11 +37,11 @@ export async function runDoctor(argv: string[]): Promise<number> {
       const report = checksSchema.parse(await callDaemon(daemon, 'GET', '/api/doctor'));
       checks = report.checks.map((c) => ({ id: c.id, status: c.status, message: c.message, ...(c.fix ? { fix: c.fix } : {}) }));
     } catch (err) {
-      checks = runChecks(gatherFacts(config, false));
+      checks = runChecks(gatherFacts(config, false, undefined, config.port, addedPeers(config.stateDir)));
       checks.unshift({ id: 'daemon', status: 'fail', message: `a daemon runs (pid ${daemon.hub.pid}) but did not answer: ${(err as Error).message}`, fix: 'check its log, or stop it and start again' });
     }
   } else {
-    checks = runChecks(gatherFacts(config, false));
+    checks = runChecks(gatherFacts(config, false, undefined, config.port, addedPeers(config.stateDir)));
   }
   if (argv.includes('--json')) process.stdout.write(`${JSON.stringify({ checks }, null, 2)}\n`);
   else process.stdout.write(formatReport(checks));

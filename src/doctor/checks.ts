@@ -78,10 +78,10 @@ export function runChecks(f: DoctorFacts): Check[] {
 
   for (const origin of f.allowOrigins) {
     if (!origin.startsWith('https://') && !/^http:\/\/(localhost|127\.0\.0\.1)(:\d+)?$/.test(origin)) {
-      add('origins', 'warn', `allowed origin ${origin} is neither https nor local`, `drop --peer ${origin} unless you trust every network between you`);
+      add('origins', 'warn', `allowed origin ${origin} is neither https nor local`, `zcode-hub peers remove ${origin} (or drop --peer ${origin}) unless you trust every network between you`);
     }
   }
-  if (f.allowOrigins.length > 0 && !checks.some((c) => c.id === 'origins')) add('origins', 'ok', `extra allowed origins: ${f.allowOrigins.join(', ')}`);
+  if (f.allowOrigins.length > 0 && !checks.some((c) => c.id === 'origins')) add('origins', 'ok', `peers (app origins accepted): ${f.allowOrigins.join(', ')}`);
 
   if (f.stateDir.mode === undefined) add('state-dir', 'warn', `state dir ${f.stateDir.path} does not exist yet`, 'it is created (0700) at first start');
   else if ((f.stateDir.mode & 0o077) !== 0) add('state-dir', 'fail', `state dir ${f.stateDir.path} is ${modeText(f.stateDir.mode)} (others can read it)`, `chmod 700 ${f.stateDir.path}`);

@@ -42,15 +42,18 @@ function secretFiles(stateDir: string): string[] {
   return [...new Set([p.adminToken, p.hubFile, ...extra])];
 }
 
-/** Gathers the facts doctor checks, from config, the file system and (optionally) a live daemon. */
-export function gatherFacts(config: HubConfig, daemonRunning: boolean, live?: LiveFacts, port = config.port): DoctorFacts {
+/**
+ * Gathers the facts doctor checks, from config, the file system and (optionally) a live daemon.
+ * `addedPeers`: app origins added at run time (peers.json, issue 18), checked like `--peer` ones.
+ */
+export function gatherFacts(config: HubConfig, daemonRunning: boolean, live?: LiveFacts, port = config.port, addedPeers: readonly string[] = []): DoctorFacts {
   const zcodeCli = config.zcodeCli ?? (config.backend === 'sim' ? undefined : detectZcodeCli(process.env, process.platform));
   return {
     host: config.host,
     port,
     ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}),
     tls: Boolean(config.tlsCert && config.tlsKey),
-    allowOrigins: [...config.peers, ...config.allowOrigins],
+    allowOrigins: [...new Set([...config.peers, ...config.allowOrigins, ...addedPeers])],
     backendChoice: config.backend,
     ...(zcodeCli ? { zcodeCli } : {}),
     ...(live

@@ -151,6 +151,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     const hub = deps.hub;
     await app.register(doctorRoutes, {
       config: deps.config,
+      peers: () => peers.list().map((p) => p.origin),
       backend: deps.backend,
       port,
       live: () => {

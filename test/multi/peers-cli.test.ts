@@ -72,5 +72,14 @@ describe('zcode-hub peers', () => {
       expect(await runPeersCli(['remove', APP], io(env).io)).toBe(0);
       expect((await fromApp()).status).toBe(403);
     });
+
+    it('the doctor checks added peers like --peer ones: a plain-http LAN origin is a warning with its fix', async () => {
+      const env = { ZCODE_HUB_STATE_DIR: hub.stateDir };
+      const lan = 'http://192.168.1.50:8377';
+      expect(await runPeersCli(['add', lan], io(env).io)).toBe(0);
+      const report = (await (await hub.api('/api/doctor')).json()) as { checks: Array<{ id: string; status: string; message: string; fix?: string }> };
+      expect(report.checks).toContainEqual(expect.objectContaining({ id: 'origins', status: 'warn', fix: expect.stringContaining(`zcode-hub peers remove ${lan}`) }));
+      await runPeersCli(['remove', lan], io(env).io);
+    });
   });
 });

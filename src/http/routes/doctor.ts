@@ -12,6 +12,8 @@ export interface DoctorRouteOptions {
   /** Live numbers from the hub and the gateway. */
   live: () => Pick<LiveFacts, 'pendingInteractions' | 'oldestPendingAgeMs' | 'clients'>;
   port: () => number | undefined;
+  /** Every peer origin, the added ones included (issue 18). */
+  peers?: () => readonly string[];
 }
 
 const checkSchema = z.object({ id: z.string(), status: z.enum(['ok', 'warn', 'fail']), message: z.string(), fix: z.string().optional() });
@@ -23,7 +25,7 @@ export const doctorRoutes: FastifyPluginAsync<DoctorRouteOptions> = async (app, 
     { config: { scope: 'admin' }, schema: { summary: 'Health and exposure report with a one-line fix per problem', tags: ['status'], response: { 200: z.object({ healthy: z.boolean(), checks: z.array(checkSchema) }) } } },
     async () => {
       const s = opts.backend.status();
-      const facts = gatherFacts(opts.config, true, { backendState: s.state, backendKind: s.kind, backendRestarts: s.restarts, stderrTail: opts.backend.stderrTail(), ...opts.live() }, opts.port() ?? opts.config.port);
+      const facts = gatherFacts(opts.config, true, { backendState: s.state, backendKind: s.kind, backendRestarts: s.restarts, stderrTail: opts.backend.stderrTail(), ...opts.live() }, opts.port() ?? opts.config.port, opts.peers?.() ?? []);
       const checks = runChecks(facts);
       return { healthy: !checks.some((c) => c.status === 'fail'), checks };
     },
