@@ -1,0 +1,252 @@
+/**
+ * Several machines in one app (issue 18), end to end: two real hubs on loopback as two
+ * machines — A at http://localhost:PA (the phone's home), B at http://127.0.0.1:PB (another
+ * origin) — and Debian's Chromium at 390×844. Add B from A's app, see both machines' sessions,
+ * stream a prompt on B, answer B's permission from the merged inbox, stop B (offline, A
+ * unaffected, B resumes by seq when back), revoke on B (access revoked), pair again, remove
+ * A from B's peers (not allowed), remove B (says the command to run there).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { openDevice, PHONE_390, type Device } from './support/browser.js';
+import { sendPrompt, shoot, waitIdle } from './support/flow.js';
+import { addLink, identityOf, pairHome, startMachine, type Machine } from './support/machines.js';
+
+let a: Machine;
+let b: Machine;
+let phone: Device;
+let hubB = '';
+let sessionB = '';
+/** Every `session/load` the phone sent to B, with its `_meta.zcode`. */
+const loadsOnB: Array<Record<string, unknown>> = [];
+
+beforeAll(async () => {
+  a = await startMachine('laptop', 'localhost');
+  b = await startMachine('desktop', '127.0.0.1');
+  hubB = (await identityOf(b)).hubId;
+  phone = await openDevice({ viewport: PHONE_390 });
+  phone.page.on('websocket', (ws) => {
+    if (!ws.url().startsWith(b.url.replace(/^http/, 'ws'))) return;
+    ws.on('framesent', (f) => {
+      const msg = JSON.parse(String(f.payload)) as { method?: string; params?: { _meta?: { zcode?: Record<string, unknown> } } };
+      if (msg.method === 'session/load') loadsOnB.push(msg.params?._meta?.zcode ?? {});
+    });
+  });
+});
+afterAll(async () => {
+  await phone?.close();
+  await a?.close();
+  await b?.close();
+});
+
+function machineRow(page: Page, hubId: string) {
+  return page.getByTestId('machine-row').and(page.locator(`[data-hub-id="${hubId}"]`));
+}
+
+async function newSessionOn(page: Page, filter: string): Promise<string> {
+  await page.getByTestId('machine-filter').and(page.locator(`[data-filter="${filter}"]`)).click();
+  await page.getByTestId('new-session').click();
+  await page.getByRole('button', { name: 'Create' }).click();
+  await page.getByTestId('prompt-input').waitFor();
+  return decodeURIComponent(new URL(page.url()).pathname.split('/').pop() ?? '');
+}
+
+async function addB(page: Page): Promise<void> {
+  await page.goto(await addLink(b, a.url));
+  const sheet = page.getByTestId('add-machine-sheet');
+  await sheet.getByTestId('add-machine-question').filter({ hasText: 'Add desktop, scope operate?' }).waitFor();
+  await shoot(page, 'machine-add');
+  await sheet.getByTestId('add-machine-confirm').click();
+  await sheet.waitFor({ state: 'detached', timeout: 30_000 }).catch(async (err: unknown) => {
+    throw new Error(`${String(err)}\nsheet: ${await sheet.textContent().catch(() => '')}\nerrors: ${JSON.stringify(phone.errors)}`);
+  });
+}
+
+describe('several machines in one app', () => {
+  it('adds B from A’s app: asks first, pairs cross-origin with a bound token, lists it once', async () => {
+    const { page } = phone;
+    await pairHome(phone, a, 'Test phone');
+    await addB(page);
+    await page.goto(`${a.url}/settings/machines`);
+    await machineRow(page, hubB).getByTestId('machine-status').filter({ hasText: 'online' }).waitFor();
+    // The credential is in IndexedDB with a key script cannot export; nothing in localStorage.
+    const stored = await page.evaluate(async () => {
+      const db = await new Promise<IDBDatabase>((res, rej) => {
+        const r = indexedDB.open('zcode-hub-machines');
+        r.onsuccess = () => res(r.result);
+        r.onerror = () => rej(r.error);
+      });
+      const all = await new Promise<Array<{ hubId: string; keys: CryptoKeyPair }>>((res) => {
+        const r = db.transaction('machines').objectStore('machines').getAll();
+        r.onsuccess = () => res(r.result as Array<{ hubId: string; keys: CryptoKeyPair }>);
+      });
+      const exported = await crypto.subtle.exportKey('jwk', all[0]!.keys.privateKey).then(() => 'exported', () => 'refused');
+      return { count: all.length, hubId: all[0]?.hubId, extractable: all[0]?.keys.privateKey.extractable, exported, local: JSON.stringify(localStorage) };
+    });
+    expect(stored).toMatchObject({ count: 1, hubId: hubB, extractable: false, exported: 'refused' });
+    expect(stored.local).not.toMatch(/eyJ/);
+    // B's token is bound: presented as a plain bearer it is refused (DPoP, MULTI-CONTRACT).
+    const tokens = (await (await b.hub.api('/api/tokens')).json()) as { tokens: Array<{ name: string; state: string }> };
+    expect(tokens.tokens.filter((t) => t.name === 'Test phone' && t.state === 'active')).toHaveLength(1);
+    // A lists B for its CSP.
+    const listed = (await (await a.hub.api('/api/machines')).json()) as { machines: Array<{ hubId: string; url: string }> };
+    expect(listed.machines).toEqual([expect.objectContaining({ hubId: hubB, url: b.url })]);
+    await shoot(page, 'machines');
+    // Adding it again (a second link) keeps one entry: machines are told apart by hubId.
+    await addB(page);
+    await page.goto(`${a.url}/settings/machines`);
+    await machineRow(page, hubB).getByTestId('machine-status').filter({ hasText: 'online' }).waitFor();
+    expect(await page.getByTestId('machine-row').count()).toBe(1);
+  });
+
+  it('one list: a session on each machine, with its chip; streams a prompt on B', async () => {
+    const { page } = phone;
+    await page.goto(a.url);
+    const sessionA = await newSessionOn(page, '');
+    expect(new URL(page.url()).pathname).toBe(`/s/${sessionA}`);
+    await page.getByRole('button', { name: 'Back' }).click();
+    sessionB = await newSessionOn(page, hubB);
+    expect(new URL(page.url()).pathname).toBe(`/m/${hubB}/s/${sessionB}`);
+    await sendPrompt(page, 'Explain this project in a few words');
+    await page.getByTestId('agent-message').first().waitFor();
+    await waitIdle(page);
+    // B's own hub has the session; A's does not.
+    const onB = await (await b.hub.api('/api/sessions')).json() as { sessions: Array<{ sessionId: string }> };
+    expect(onB.sessions.map((s) => s.sessionId)).toContain(sessionB);
+    const onA = await (await a.hub.api('/api/sessions')).json() as { sessions: Array<{ sessionId: string }> };
+    expect(onA.sessions.map((s) => s.sessionId)).not.toContain(sessionB);
+    await page.goto(a.url);
+    await page.getByTestId('machine-filter').and(page.locator('[data-filter="*"]')).click();
+    const rowB = page.getByTestId('session-row').and(page.locator(`[data-session-id="${sessionB}"]`));
+    await rowB.getByTestId('machine-chip').filter({ hasText: 'desktop' }).waitFor();
+    await page.getByTestId('session-row').and(page.locator(`[data-session-id="${sessionA}"]`)).waitFor();
+    await shoot(page, 'machines-list');
+    // The deep link opens B's session directly, from a fresh load.
+    await page.goto(`${a.url}/m/${hubB}/s/${sessionB}`);
+    await page.getByTestId('user-message').filter({ hasText: 'Explain this project' }).waitFor();
+  });
+
+  it('push: B gets its own service-worker registration, and its notifications open B’s session', async () => {
+    const { page, context } = phone;
+    await context.grantPermissions(['notifications'], { origin: a.url });
+    await page.goto(a.url);
+    const scope = `/m/${hubB}/`;
+    // When B is online and notifications are allowed, the app registers sw.js for B's scope.
+    await expect.poll(() => page.evaluate(async (s) => (await navigator.serviceWorker.getRegistration(s))?.scope ?? '', scope), { timeout: 20_000 }).toBe(`${a.url}${scope}`);
+    const cdp = await context.newCDPSession(page);
+    const regs = new Map<string, string>();
+    cdp.on('ServiceWorker.workerRegistrationUpdated', (e) => {
+      for (const r of e.registrations) if (!r.isDeleted) regs.set(r.scopeURL, r.registrationId);
+    });
+    await cdp.send('ServiceWorker.enable');
+    await expect.poll(() => regs.get(`${a.url}${scope}`)).toBeDefined();
+    // What B's push notifier sends: its own /s/<sessionId> link.
+    const payload = { title: 'Done · B', body: 'The agent finished its turn.', sessionId: sessionB, url: `/s/${sessionB}`, kind: 'done' };
+    await cdp.send('ServiceWorker.deliverPushMessage', { origin: a.url, registrationId: regs.get(`${a.url}${scope}`) ?? '', data: JSON.stringify(payload) });
+    await expect.poll(() => page.evaluate(async (s) => {
+      const reg = await navigator.serviceWorker.getRegistration(s);
+      return (await reg?.getNotifications())?.map((n) => (n.data as { url: string }).url) ?? [];
+    }, scope)).toEqual([`/m/${hubB}/s/${sessionB}`]);
+    await cdp.detach();
+  });
+
+  it('answers B’s permission from the merged inbox; B’s audit names the device', async () => {
+    const { page } = phone;
+    await sendPrompt(page, 'run the tests, permission needed');
+    await page.getByTestId('interaction-sheet').waitFor();
+    await page.getByRole('button', { name: 'Later' }).click();
+    await page.goto(`${a.url}/inbox`);
+    const row = page.getByTestId('inbox-row').and(page.locator(`[data-hub-id="${hubB}"]`));
+    await row.getByTestId('machine-chip').waitFor();
+    await row.getByTestId('inbox-answer').click();
+    await page.getByTestId('interaction-sheet').getByTestId('option-allow_once').click();
+    await row.waitFor({ state: 'detached' });
+    await expect.poll(async () => {
+      const audit = (await (await b.hub.api('/api/audit?limit=100')).json()) as { entries: Array<{ action: string; who: { name: string } }> };
+      return audit.entries.filter((e) => e.action === 'answer').map((e) => e.who.name);
+    }).toContain('Test phone');
+  });
+
+  it('stop B: offline, greyed with its last list, A unaffected; back, B resumes by seq', async () => {
+    const { page } = phone;
+    await page.goto(`${a.url}/m/${hubB}/s/${sessionB}`);
+    await waitIdle(page);
+    const before = await page.getByTestId('user-message').count();
+    // From here on no reload: the app holds B's chat and its seq, as a phone in a pocket does.
+    await page.getByRole('button', { name: 'Back' }).click();
+    await b.stop();
+    await page.getByTestId('machines-down').locator(`[data-hub-id="${hubB}"][data-status="offline"]`).waitFor({ timeout: 30_000 });
+    const rowB = page.getByTestId('session-row').and(page.locator(`[data-session-id="${sessionB}"]`));
+    await expect.poll(() => rowB.getAttribute('class')).toContain('is-down');
+    await shoot(page, 'machines-offline');
+    // A works on as before.
+    await newSessionOn(page, '');
+    await sendPrompt(page, 'Explain this project in a few words');
+    await page.getByTestId('agent-message').first().waitFor();
+    await waitIdle(page);
+    await page.getByRole('button', { name: 'Back' }).click();
+    await page.getByTestId('machine-filter').and(page.locator('[data-filter="*"]')).click();
+    await rowB.click();
+    loadsOnB.length = 0;
+    await b.start();
+    await expect.poll(() => loadsOnB.length, { timeout: 40_000 }).toBeGreaterThan(0);
+    expect(loadsOnB[0]).toHaveProperty('afterSeq');
+    await page.getByTestId('user-message').nth(before - 1).waitFor();
+    expect(await page.getByTestId('user-message').count()).toBe(before);
+    await sendPrompt(page, 'Explain this project in a few words');
+    await expect.poll(() => page.getByTestId('user-message').count()).toBe(before + 1);
+    await waitIdle(page);
+  });
+
+  it('revoke on B: "access revoked", no reconnect loop; pair again heals it', async () => {
+    const { page } = phone;
+    await page.goto(`${a.url}/settings/machines`);
+    const tokens = (await (await b.hub.api('/api/tokens')).json()) as { tokens: Array<{ id: string; name: string; state: string }> };
+    const mine = tokens.tokens.find((t) => t.name === 'Test phone' && t.state === 'active');
+    expect((await b.hub.api(`/api/tokens/${mine?.id}`, { method: 'DELETE' })).status).toBe(200);
+    await machineRow(page, hubB).and(page.locator('[data-status="unauthorized"]')).waitFor();
+    await machineRow(page, hubB).getByTestId('machine-status').filter({ hasText: 'access revoked' }).waitFor();
+    await machineRow(page, hubB).getByTestId('fix-command').filter({ hasText: `zcode-hub pair --into ${a.url}` }).waitFor();
+    await shoot(page, 'machines-revoked');
+    // No reconnect loop: no ticket is asked for while revoked.
+    let tickets = 0;
+    page.on('request', (r) => {
+      if (r.url().startsWith(`${b.url}/api/ws-ticket`)) tickets++;
+    });
+    await page.waitForTimeout(3_000);
+    expect(tickets).toBe(0);
+    await addB(page);
+    await page.goto(`${a.url}/settings/machines`);
+    await machineRow(page, hubB).and(page.locator('[data-status="online"]')).waitFor();
+  });
+
+  it('removed from B’s peers: "not allowed" with the command, distinct from offline; remove says what to run there', async () => {
+    const { page } = phone;
+    expect((await b.hub.api(`/api/peers/${encodeURIComponent(a.url)}`, { method: 'DELETE' })).status).toBe(200);
+    await page.goto(`${a.url}/settings/machines`);
+    await machineRow(page, hubB).and(page.locator('[data-status="not_allowed"]')).waitFor({ timeout: 30_000 });
+    await machineRow(page, hubB).getByTestId('fix-command').filter({ hasText: `zcode-hub peers add ${a.url}` }).waitFor();
+    await shoot(page, 'machines-not-allowed');
+    page.once('dialog', (d) => void d.accept());
+    await machineRow(page, hubB).getByTestId('machine-remove').click();
+    await page.getByTestId('machine-removed-offline').getByTestId('fix-command').filter({ hasText: 'zcode-hub token revoke' }).waitFor();
+    expect(await page.getByTestId('machine-row').count()).toBe(0);
+    const listed = (await (await a.hub.api('/api/machines')).json()) as { machines: unknown[] };
+    expect(listed.machines).toEqual([]);
+    await page.goto(a.url);
+    expect(await page.getByTestId('session-row').and(page.locator(`[data-session-id="${sessionB}"]`)).count()).toBe(0);
+  });
+
+  it('remove while B answers: B revokes the token itself', async () => {
+    const { page } = phone;
+    await addB(page);
+    await page.goto(`${a.url}/settings/machines`);
+    await machineRow(page, hubB).and(page.locator('[data-status="online"]')).waitFor();
+    page.once('dialog', (d) => void d.accept());
+    await machineRow(page, hubB).getByTestId('machine-remove').click();
+    await expect.poll(() => page.getByTestId('toast').allTextContents()).toContain('desktop removed; it revoked this phone’s key.');
+    const tokens = (await (await b.hub.api('/api/tokens')).json()) as { tokens: Array<{ name: string; state: string }> };
+    expect(tokens.tokens.filter((t) => t.name === 'Test phone' && t.state === 'active')).toEqual([]);
+    expect(phone.errors.filter((e) => !/WebSocket|ERR_CONNECTION|Failed to load resource|CORS|Access-Control/.test(e.text))).toEqual([]);
+  });
+});

@@ -1,0 +1,75 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect } from 'vitest';
+import { startHub, type HubHarness } from '../../helpers/hub-harness.js';
+import type { Device } from './browser.js';
+
+/**
+ * A hub that can be stopped and started again in place (same port, same state dir): a machine
+ * that goes offline and comes back, as a service restart would.
+ */
+export interface Machine {
+  hub: HubHarness;
+  /** Its base URL as the phone reaches it. */
+  url: string;
+  stop(): Promise<void>;
+  start(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startMachine(name: string, host: 'localhost' | '127.0.0.1'): Promise<Machine> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `zcode-e2e-${name}-`));
+  const config = { stateDir: path.join(dir, 'state'), workspace: path.join(dir, 'ws'), providerFile: path.join(dir, 'providers.json'), name };
+  fs.mkdirSync(config.workspace);
+  const first = await startHub({ config, simArgs: ['--turn-delay-scale', '0.4'] });
+  const port = Number(new URL(first.url).port);
+  const m: Machine = {
+    hub: first,
+    url: `http://${host}:${port}`,
+    async stop() {
+      await m.hub.close();
+    },
+    async start() {
+      m.hub = await startHub({ config: { ...config, port }, simArgs: ['--turn-delay-scale', '0.4'] });
+    },
+    async close() {
+      await m.hub.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+  return m;
+}
+
+/** Pairs a device with a machine as its home hub (cookie), opening it at `m.url`. */
+export async function pairHome(device: Device, m: Machine, deviceName: string): Promise<void> {
+  const res = await m.hub.api('/api/pair/codes', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ scope: 'operate' }) });
+  expect(res.status).toBe(201);
+  const { code } = (await res.json()) as { code: string };
+  const { page } = device;
+  await page.goto(m.url);
+  await page.getByLabel('Pairing code').fill(code);
+  await page.getByLabel('Device name').fill(deviceName);
+  await page.getByRole('button', { name: 'Pair' }).click();
+  await page.getByRole('heading', { name: 'Sessions' }).waitFor();
+}
+
+/** The machine's hubId and name (`GET /api/me`, MULTI-CONTRACT "Identity"). */
+export async function identityOf(m: Machine): Promise<{ hubId: string; name: string }> {
+  const res = await m.hub.api('/api/me');
+  expect(res.status).toBe(200);
+  return (await res.json()) as { hubId: string; name: string };
+}
+
+/**
+ * What `zcode-hub pair --into <home>` does on machine `m`, over its admin REST: the home app's
+ * origin joins its peers, a code is made, and the add link is built (MULTI-CONTRACT).
+ */
+export async function addLink(m: Machine, homeOrigin: string, scope: 'operate' | 'view' = 'operate'): Promise<string> {
+  const peer = await m.hub.api('/api/peers', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ origin: homeOrigin }) });
+  expect([200, 201]).toContain(peer.status);
+  const res = await m.hub.api('/api/pair/codes', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ scope }) });
+  const { code } = (await res.json()) as { code: string };
+  const { hubId, name } = await identityOf(m);
+  return `${homeOrigin}/#add=${encodeURIComponent(code)}&hub=${encodeURIComponent(m.url)}&name=${encodeURIComponent(name)}&scope=${scope}&id=${hubId}`;
+}
