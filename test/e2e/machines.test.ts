@@ -142,6 +142,9 @@ describe('several machines in one app', () => {
     cdp.on('ServiceWorker.workerRegistrationUpdated', (e) => {
       for (const r of e.registrations) if (!r.isDeleted) regs.set(r.scopeURL, r.registrationId);
     });
+    const swErrors: string[] = [];
+    cdp.on('ServiceWorker.workerErrorReported', (e) => swErrors.push(e.errorMessage.errorMessage));
+    cdp.on('ServiceWorker.workerVersionUpdated', (e) => { for (const v of e.versions) swErrors.push(`version ${v.registrationId} ${v.status} ${v.runningStatus}`); });
     await cdp.send('ServiceWorker.enable');
     await expect.poll(() => regs.get(`${a.url}${scope}`), { timeout: 10_000 }).toBeDefined();
     // What B's push notifier sends: its own /s/<sessionId> link.
@@ -150,7 +153,7 @@ describe('several machines in one app', () => {
     await expect.poll(() => page.evaluate(async (s) => {
       const reg = await navigator.serviceWorker.getRegistration(s);
       return (await reg?.getNotifications())?.map((n) => (n.data as { url: string }).url) ?? [];
-    }, scope), { timeout: 10_000 }).toEqual([`/m/${hubB}/s/${sessionB}`]);
+    }, scope), { timeout: 10_000 }).toEqual([`/m/${hubB}/s/${sessionB}`]).catch((err: unknown) => { throw new Error(`${String(err)} ${JSON.stringify([...regs.entries()])} ${swErrors.join(' | ')}`); });
     await cdp.detach();
   });
 
