@@ -29,6 +29,12 @@ export const LIMITS = {
   busyRetryMs: 2_000,
   /** Default timeout of a forward request to the app-server. */
   forwardRequestTimeoutMs: 30_000,
+  /**
+   * Live events of a session held while its `session/subscribe` with `afterSeq` is answered
+   * (they may precede the answer, ZCODE-PROTOCOL §5.2); past it the hub reloads the session
+   * from the subscribe snapshot instead of replaying events.
+   */
+  subscribeBufferMaxEvents: 10_000,
   /** Timeout of session/create and session/resume (they wait on reverse requests). */
   sessionOpenTimeoutMs: 60_000,
   /** Journal ring per session: updates kept. */

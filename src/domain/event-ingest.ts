@@ -14,7 +14,7 @@ import type { BackendNotification, BackendStatus } from '../ports/backend-port.j
 import type { HubCore } from './hub-core.js';
 import type { InteractionFlow } from './interaction-flow.js';
 import type { BackendLoss, PromptFlow } from './prompt-flow.js';
-import type { SessionOpener } from './session-open.js';
+import { DELIVERY_KIND, type SessionOpener } from './session-open.js';
 import type { SessionState } from './session-state.js';
 import { ZCODE_NOTIFICATION } from '../zcode-ext/methods.js';
 
@@ -27,6 +27,12 @@ function eventHead(params: unknown): { sessionId: string; seq: number } | undefi
   const { sessionId, seq } = params as { sessionId?: unknown; seq?: unknown };
   if (typeof sessionId !== 'string' || sessionId === '' || typeof seq !== 'number' || !Number.isInteger(seq) || seq < 0) return undefined;
   return { sessionId, seq };
+}
+
+/** True for an event of a delivery kind other than the hub's (its seq counts another space). */
+function otherDeliveryKind(params: unknown): boolean {
+  const kind = typeof params === 'object' && params !== null ? (params as { deliveryKind?: unknown }).deliveryKind : undefined;
+  return typeof kind === 'string' && kind !== DELIVERY_KIND;
 }
 
 /** A failed `turn.terminal` telemetry event (§5.8): its session and error, else undefined. */
@@ -57,6 +63,8 @@ export class EventIngest {
   onNotification(n: BackendNotification): void {
     switch (n.method) {
       case 'session/event': {
+        // Seq spaces are per delivery kind (§5.2): another kind's events would corrupt the watermark.
+        if (otherDeliveryKind(n.params)) return;
         const head = eventHead(n.params);
         const session = head && this.core.findSession(head.sessionId);
         if (session) this.ingest(session, head.seq, n.params);
@@ -95,6 +103,13 @@ export class EventIngest {
   }
 
   private ingest(session: SessionState, seq: number, params: unknown): void {
+    const hold = session.liveHold;
+    if (hold) {
+      // A subscribe's answer is on its way: its backlog comes first (session-open.ts).
+      if (hold.events.length < this.core.config.limits.subscribeBufferMaxEvents) hold.events.push({ seq, params });
+      else hold.overflow = true;
+      return;
+    }
     if (seq <= session.lastZSeq) return;
     session.lastZSeq = seq;
     const result = translateRawEvent(params, session.translation);

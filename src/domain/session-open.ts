@@ -101,37 +101,67 @@ export class SessionOpener {
 
   /**
    * `session/subscribe` with `afterSeq` = the last ZCode seq seen. When the server's counter
-   * went backwards (restart, close, eviction — §5.2) the log was reset: take the snapshot, reset
-   * the watermark and start a new epoch for this session's journal (HUB-DESIGN §4.2).
+   * went backwards (restart, close, eviction — §5.2) the log was reset; when its retention
+   * already trimmed events after `afterSeq` (§5.2) there is a gap: either way the snapshot is
+   * taken, the watermark reset and a new journal epoch started (HUB-DESIGN §4.2). Live events
+   * may precede the answer (§5.2): they are held until the backlog it returns is in, then both
+   * are ingested in seq order, once each.
    */
   private async subscribe(session: SessionState): Promise<void> {
     const afterSeq = session.lastZSeq;
-    let raw: unknown;
+    if (afterSeq > 0) session.liveHold = { events: [], overflow: false };
+    let result: ReturnType<typeof subscribeResultSchema.parse>;
     try {
       // No watermark yet (first open): follow live only; the past comes from session/messages.
       const params = afterSeq > 0 ? { afterSeq, includeSnapshot: true } : {};
-      raw = await this.core.backend.request('session/subscribe', { sessionId: session.sessionId, deliveryKind: DELIVERY_KIND, ...params });
+      const raw = await this.core.backend.request('session/subscribe', { sessionId: session.sessionId, deliveryKind: DELIVERY_KIND, ...params });
+      result = subscribeResultSchema.parse(raw);
     } catch (err) {
+      for (const e of this.release(session).events) this.ingest(session, e.params);
       throw toHubError(err);
     }
-    const result = subscribeResultSchema.parse(raw);
+    const held = this.release(session);
     session.subscribed = true;
     this.followTitles(session);
     if (afterSeq === 0) {
+      for (const e of held.events) this.ingest(session, e.params);
       session.lastZSeq = Math.max(session.lastZSeq, result.eventSeq);
       return;
     }
-    if (result.eventSeq < afterSeq) {
-      session.lastZSeq = 0;
-      session.seqResets += 1;
-      session.journal.setEpoch(`${this.core.epoch}.${session.seqResets}`);
-      const snap = snapshotSchema.safeParse(result.snapshot);
-      if (snap.success) this.apply(session, snap.data, false);
-      // Events of the new seq space up to eventSeq are history now; follow live from here.
-      session.lastZSeq = result.eventSeq;
+    const backlog = result.events.map((params) => ({ seq: seqOf(params), params }));
+    const firstSeq = backlog[0]?.seq;
+    const reset = result.eventSeq < afterSeq;
+    const trimmed = !reset && result.eventSeq > afterSeq && (firstSeq === undefined || firstSeq > afterSeq + 1);
+    if (reset || trimmed || held.overflow) {
+      if (!reset) {
+        const why = trimmed ? 'the agent no longer has the events after the last one the hub saw (its retention trimmed them)' : 'more live events arrived during the subscribe than the hub holds (subscribeBufferMaxEvents)';
+        this.core.logger.warn({ sessionId: session.sessionId, afterSeq, firstRetainedSeq: firstSeq, eventSeq: result.eventSeq }, `${why}; reloading the session from its snapshot`);
+      }
+      this.reload(session, result.snapshot, result.eventSeq);
+      for (const e of held.events.sort((a, b) => a.seq - b.seq)) if (e.seq > result.eventSeq) this.ingest(session, e.params);
       return;
     }
-    for (const event of result.events) this.ingest(session, event);
+    // ingest() drops what was already seen, so an event both in the backlog and live counts once.
+    for (const e of [...backlog, ...held.events].sort((a, b) => a.seq - b.seq)) this.ingest(session, e.params);
+  }
+
+  /** Ends the hold of live events (subscribe answered or failed); returns what was held. */
+  private release(session: SessionState): { events: Array<{ seq: number; params: unknown }>; overflow: boolean } {
+    const held = session.liveHold ?? { events: [], overflow: false };
+    session.liveHold = undefined;
+    return held;
+  }
+
+  /** A new seq space or a gap: the snapshot, a new journal epoch, events followed from `eventSeq`. */
+  private reload(session: SessionState, snapshot: unknown, eventSeq: number): void {
+    session.lastZSeq = 0;
+    session.seqResets += 1;
+    session.journal.setEpoch(`${this.core.epoch}.${session.seqResets}`);
+    const snap = snapshotSchema.safeParse(snapshot);
+    if (snap.success) this.apply(session, snap.data, false);
+    // Events of this seq space up to eventSeq are history now; follow live from here.
+    session.lastZSeq = eventSeq;
+    this.core.publishSessionState(session);
   }
 
   /**
@@ -168,6 +198,12 @@ export class SessionOpener {
     const parsed = settingsPatchSchema.safeParse(settings);
     if (parsed.success) session.settings = { ...session.settings, ...parsed.data };
   }
+}
+
+/** The `seq` of a `session/event` params object (0 when unreadable: ingest drops it). */
+function seqOf(params: unknown): number {
+  const seq = typeof params === 'object' && params !== null ? (params as { seq?: unknown }).seq : undefined;
+  return typeof seq === 'number' && Number.isFinite(seq) ? seq : 0;
 }
 
 /** Parses a snapshot result; a malformed one is a backend error, not a crash. */

@@ -30,6 +30,12 @@ export class SessionState {
   lastZSeq = 0;
   /** Times the server's seq went backwards; each starts a new journal epoch for this session. */
   seqResets = 0;
+  /**
+   * Live `session/event`s held while a `session/subscribe` with `afterSeq` is in flight: they may
+   * precede its answer (§5.2), and must come after the backlog it returns. `overflow` past
+   * `subscribeBufferMaxEvents`.
+   */
+  liveHold: { events: Array<{ seq: number; params: unknown }>; overflow: boolean } | undefined;
   /** Live events flow only after `session/subscribe` (§5.2). */
   subscribed = false;
   /** Backend epoch whose child has this session's v4 conversation topic subscribed (titles, seed 001 §9.7); 0 = none. */

@@ -15,6 +15,10 @@ export interface ConnectionHooks {
   onRequest?: (req: IncomingRequest) => boolean;
   /** Extra delay before each response is written (fault `--slow-ms`). */
   responseDelayMs?: number;
+  /** Time a method's handler takes, inside the serial queue (fault `--slow-method`). */
+  handlerDelayMs?: (method: string) => number;
+  /** Delay of a method's answer *outside* the queue: later requests run meanwhile (fault `--subscribe-lag-ms`). */
+  lateAnswerMs?: (method: string) => number;
 }
 
 /**
@@ -91,6 +95,8 @@ export class Connection {
 
   private async run(req: IncomingRequest): Promise<void> {
     const handler = this.methods.get(req.method);
+    const busyMs = this.hooks.handlerDelayMs?.(req.method) ?? 0;
+    if (busyMs > 0) await new Promise((r) => setTimeout(r, busyMs));
     let message: object;
     if (!handler) {
       message = { error: { code: RPC.methodNotFound, message: `Method not found: ${req.method}` }, id: req.id };
@@ -105,6 +111,8 @@ export class Connection {
       }
     }
     if (this.hooks.responseDelayMs) await new Promise((r) => setTimeout(r, this.hooks.responseDelayMs));
-    this.write(message);
+    const lateMs = this.hooks.lateAnswerMs?.(req.method) ?? 0;
+    if (lateMs > 0) setTimeout(() => this.write(message), lateMs);
+    else this.write(message);
   }
 }

@@ -36,6 +36,7 @@ export class EventLog {
   constructor(
     private readonly onLive: (event: SessionEvent) => void,
     coalesce = true,
+    private readonly retention = EVENT_RETENTION,
   ) {
     this.projections = new Map(DELIVERY_KINDS.map((k) => [k, new Projection(k, coalesce)]));
   }
@@ -56,7 +57,7 @@ export class EventLog {
       for (const e of p.coalescer.push(draft, visible)) {
         const event: SessionEvent = { ...e, seq: ++p.seq, deliveryKind: p.kind };
         p.events.push(event);
-        if (p.events.length > EVENT_RETENTION) p.events.splice(0, p.events.length - EVENT_RETENTION);
+        if (p.events.length > this.retention) p.events.splice(0, p.events.length - this.retention);
         if (p.kind === this.current) this.onLive(event);
       }
     }

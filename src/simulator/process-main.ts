@@ -35,8 +35,11 @@ export function runSimulator(run: RunSimulatorOptions): Promise<void> {
   let oversizeWritten = false;
   let reader: LineReader | undefined;
   const neverAnswer = new Set(options.neverAnswer);
+  const slowMethods = new Map(options.slowMethod.map((s) => [s.slice(0, s.lastIndexOf('=')), Number(s.slice(s.lastIndexOf('=') + 1))]));
   const connection = new Connection(buildMethodTable(sim), write, sim.reverse, log, {
     responseDelayMs: options.slowMs,
+    handlerDelayMs: (method) => slowMethods.get(method) ?? 0,
+    lateAnswerMs: (method) => (method === 'session/subscribe' ? options.subscribeLagMs : 0),
     onRequest: (req) => {
       if (firstRequest) {
         firstRequest = false;

@@ -164,6 +164,7 @@ export class SessionRuntime {
     private readonly sink: RuntimeSink,
     coalesce: boolean,
     stored?: StoredSession,
+    retention?: number,
   ) {
     this.persistence = persistence;
     this.turnCount = stored?.turnCount ?? 0;
@@ -173,7 +174,7 @@ export class SessionRuntime {
     this.subagent = stored?.subagent;
     this.log = new EventLog((e) => {
       if (!this.closed) this.sink.sessionEvent(e);
-    }, coalesce);
+    }, coalesce, retention);
   }
 
   get sessionId(): string {

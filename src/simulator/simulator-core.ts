@@ -62,6 +62,7 @@ export class SimulatorCore {
       },
       this.options.eventRate === undefined,
       stored,
+      this.options.retainEvents,
     );
     this.runtimes.set(info.sessionId, rt);
     return rt;
