@@ -104,7 +104,7 @@ export class SessionOpener {
    * went backwards (restart, close, eviction — §5.2) the log was reset; when its retention
    * already trimmed events after `afterSeq` (§5.2) there is a gap: either way the snapshot is
    * taken, the watermark reset and a new journal epoch started (HUB-DESIGN §4.2). Live events
-   * may precede the answer (§5.2): they are held until the backlog it returns is in, then both
+   * may precede the answer (ZCODE-PROTOCOL §5.2): they are held until the backlog it returns is in, then both
    * are ingested in seq order, once each.
    */
   private async subscribe(session: SessionState): Promise<void> {
