@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { chooseEntry } from '../bin/entry.js';
-import { repoRoot } from './lib/daemon-process.js';
+import { daemonRoot, repoRoot } from './lib/daemon-process.js';
 import { machineInfo, median, round, type RunResult, type Scenario, type Summary } from './lib/scenario.js';
 import { SCENARIOS } from './scenarios/index.js';
 
@@ -37,8 +37,9 @@ function summarise(results: RunResult[]): Summary {
 /** Newest modification time of any file under `dir` (ms). */
 /** What the daemon runs (bin/entry.js: dist/ when built and up to date, else the sources), so a figure says which. */
 function daemonEntry(): string {
-  const entry = chooseEntry(repoRoot);
-  return entry.kind === 'dist' ? `dist (${entry.reason})` : `source (tsx; ${entry.reason})`;
+  const entry = chooseEntry(daemonRoot);
+  const where = daemonRoot === repoRoot ? '' : ` of ${daemonRoot} (BENCH_DAEMON_ROOT)`;
+  return entry.kind === 'dist' ? `dist${where} (${entry.reason})` : `source${where} (tsx; ${entry.reason})`;
 }
 
 async function runScenario(s: Scenario, runsOverride: number | undefined, command: string): Promise<Record<string, unknown>> {

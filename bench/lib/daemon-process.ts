@@ -9,6 +9,13 @@ import { DAEMON_NODE_FLAGS } from '../../src/daemon/node-flags.js';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
+/**
+ * The checkout whose daemon the bench starts: this one, or `BENCH_DAEMON_ROOT` (another checkout
+ * with its own built `dist/`, e.g. an older commit), so before/after comparisons run the same
+ * harness against both builds.
+ */
+export const daemonRoot = process.env.BENCH_DAEMON_ROOT ? path.resolve(process.env.BENCH_DAEMON_ROOT) : repoRoot;
+
 const hubFileSchema = z.object({ pid: z.number().int(), port: z.number().int(), url: z.string() });
 const healthSchema = z.looseObject({ backend: z.looseObject({ state: z.string() }).optional() });
 
@@ -80,7 +87,7 @@ export class DaemonProcess {
       // Experiments with the daemon's own V8 flags (e.g. `--max-semi-space-size=2`): only the
       // daemon gets them, not the load client or the simulator child.
       ...(process.env.BENCH_DAEMON_NODE_ARGS ?? '').split(' ').filter(Boolean),
-      path.join(repoRoot, 'bin', 'zcode-hub.js'),
+      path.join(daemonRoot, 'bin', 'zcode-hub.js'),
       'start',
       '--host', '127.0.0.1',
       '--backend', 'sim',
@@ -98,7 +105,7 @@ export class DaemonProcess {
     }
     const log = fs.openSync(path.join(root, 'daemon.log'), 'w');
     const spawnedAt = nowMs();
-    const child = spawn(process.execPath, args, { cwd: repoRoot, stdio: ['ignore', log, log], env: { ...process.env, HOME: root, ZCODE_DATA_BASE_DIR: root } });
+    const child = spawn(process.execPath, args, { cwd: daemonRoot, stdio: ['ignore', log, log], env: { ...process.env, HOME: root, ZCODE_DATA_BASE_DIR: root } });
     fs.closeSync(log);
     const d = new DaemonProcess(root, child);
     d.spawnedAt = spawnedAt;

@@ -1,6 +1,7 @@
 import { DaemonProcess, type DaemonOptions } from './daemon-process.js';
 import { attachedSchema, promptDoneSchema, sessionOpenedSchema, waitDoneSchema, type LoadReport } from './ipc-schema.js';
 import { LoadDriver } from './load-driver.js';
+import { CpuMeter } from './proc-cpu.js';
 import { round } from './scenario.js';
 
 /** "Load L" (TEST-PLAN): 100 clients, 500 events/s of about 300 bytes, for 30 s. */
@@ -81,6 +82,10 @@ export interface StreamOutcome {
   rssMaxBytes: number;
   rssEndBytes: number;
   finalSeq: number;
+  /** The daemon's CPU time (ms, /proc) from the prompt until every measured client had the last update. */
+  daemonCpuMs: number;
+  /** Daemon CPU ns per delivered update over the same span (all updates of the turn × measured clients). */
+  daemonNsPerUpdate: number;
 }
 
 /**
@@ -93,6 +98,8 @@ export async function runStream(s: StreamSession, setup: StreamSetup, measured: 
   const sampler = setInterval(() => {
     if (s.daemon.running) rssMax = Math.max(rssMax, s.daemon.rss());
   }, 1_000);
+  const meter = new CpuMeter({ daemon: s.daemon.pid });
+  const startSeq = (await s.load.report([0])).lastSeq[0] ?? 0;
   try {
     const prompt = s.load.call(promptDoneSchema, { op: 'prompt', client: 0, sessionId: s.sessionId, text: 'bench stream' }, setup.durationMs + 120_000);
     await new Promise((r) => setTimeout(r, Math.min(WARMUP_MS, setup.durationMs / 4)));
@@ -105,8 +112,10 @@ export async function runStream(s: StreamSession, setup: StreamSetup, measured: 
     await s.load.call(waitDoneSchema, { op: 'waitSeq', seq: finalSeq, clients: measured, timeoutMs: 60_000 }, 90_000);
     const report = await s.load.report(measured);
     const window = (report.lastReceiveAt ?? 0) - (report.firstReceiveAt ?? 0);
+    const daemonCpuMs = meter.take()['daemon'] ?? Number.NaN;
+    const delivered = (finalSeq - startSeq) * measured.length;
     rssMax = Math.max(rssMax, s.daemon.rss());
-    return { report, deliveredPerSec: window > 0 ? round((report.benchFrames / window) * 1000, 0) : 0, rssMaxBytes: rssMax, rssEndBytes: s.daemon.rss(), finalSeq };
+    return { report, deliveredPerSec: window > 0 ? round((report.benchFrames / window) * 1000, 0) : 0, rssMaxBytes: rssMax, rssEndBytes: s.daemon.rss(), finalSeq, daemonCpuMs, daemonNsPerUpdate: delivered > 0 ? round((daemonCpuMs * 1e6) / delivered, 0) : Number.NaN };
   } finally {
     clearInterval(sampler);
   }

@@ -35,6 +35,8 @@ export const bLat: Scenario = {
           complete: o.report.complete,
           updatesPerClient: o.finalSeq,
           deliveredPerSec: o.deliveredPerSec,
+          daemonCpuMs: o.daemonCpuMs,
+          daemonNsPerUpdate: o.daemonNsPerUpdate,
           rssMaxMiB: round(o.rssMaxBytes / MiB, 1),
           closes: o.report.closes,
           auth: s.auth,
