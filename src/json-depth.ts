@@ -18,19 +18,25 @@ export function exceedsJsonDepth(value: unknown, maxDepth: number): boolean {
   return false;
 }
 
+/** Occurrences of `ch` in `text`, counting stops once past `limit` (native `indexOf` jumps, no per-character loop in JS). */
+function countUpTo(text: string, ch: string, limit: number): number {
+  let n = 0;
+  for (let i = text.indexOf(ch); i !== -1 && n <= limit; i = text.indexOf(ch, i + 1)) n++;
+  return n;
+}
+
 /**
  * `exceedsJsonDepth` for a value parsed from `text`, without the walk when the text cannot be that
  * deep: every level opens with `{` or `[`, so text with at most `maxDepth` of them (counted
  * inside strings too, which only overestimates) is within the bound. Nearly every line the child
- * writes and every client frame is decided by this allocation-free count (the hot paths).
+ * writes and every client frame is decided by this count (the hot paths). It counts with
+ * `indexOf`, which skips the text between brackets natively: a 700-byte child line costs a few
+ * calls instead of a JS loop over every character (≈3 µs per line at the ceiling, issue 16).
  */
 export function textExceedsJsonDepth(text: string, value: unknown, maxDepth: number): boolean {
-  let opens = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if ((c === 0x7b || c === 0x5b) && ++opens > maxDepth) return exceedsJsonDepth(value, maxDepth);
-  }
-  return false;
+  const braces = countUpTo(text, '{', maxDepth);
+  if (braces <= maxDepth && braces + countUpTo(text, '[', maxDepth - braces) <= maxDepth) return false;
+  return exceedsJsonDepth(value, maxDepth);
 }
 
 /** The message every entry uses when it refuses such input. */

@@ -24,4 +24,14 @@ describe('textExceedsJsonDepth', () => {
   it('many shallow siblings stay within the bound', () => {
     expect(agree(JSON.stringify(Array.from({ length: 50 }, (_, i) => ({ i, xs: [i] }))), 3)).toBe(false);
   });
+
+  it('counts braces and brackets together: neither alone over the bound still sends it to the walk', () => {
+    const text = JSON.stringify({ a: [{ b: [1] }] });
+    expect(agree(text, 3)).toBe(true);
+    expect(agree(text, 4)).toBe(false);
+    expect(agree(JSON.stringify({ a: { b: { c: {} } } }), 3)).toBe(true);
+    expect(agree(JSON.stringify([[[[]]]]), 3)).toBe(true);
+    expect(agree('{}', 1)).toBe(false);
+    expect(agree('1', 0)).toBe(false);
+  });
 });
