@@ -33,6 +33,7 @@ export const bFan: Scenario = {
         hubComplete: hub.report.complete,
         hubCloses: hub.report.closes,
         hubLatencyMs: { p50: hub.report.latency.p50, p99: hub.report.latency.p99 },
+        hubDaemonNsPerUpdate: hub.daemonNsPerUpdate,
         bareLatencyMs: { p50: bare.report.latency.p50, p99: bare.report.latency.p99 },
         ratio: round(hub.deliveredPerSec / Math.max(1, bare.deliveredPerSec), 3),
         auth: s.auth,
