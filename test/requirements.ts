@@ -65,6 +65,7 @@ export const REQUIREMENTS = {
   'B-REPLAY': 'bench: attach to a 10,000-update journal',
   'B-MEM': 'bench: RSS with 10 sessions and 100 idle clients',
   'B-START': 'bench: process start to /api/health 200',
+  'B-SCALE': 'bench: 1,000 clients over 10 sessions (team rate, reconnect storm, idle memory and CPU)',
 } as const;
 
 export type RequirementId = keyof typeof REQUIREMENTS;

@@ -42,7 +42,7 @@ export const commandSchema = z.discriminatedUnion('op', [
    */
   z.object({ op: z.literal('reconnect'), sessionId: z.string(), clients: clientSet, targetSeq: z.number().int().nonnegative(), epoch: z.string(), timeoutMs: z.number().positive() }),
   /**
-   * B-TEAM: a reconnect storm over several sessions — every client of every group opens a new
+   * B-SCALE: a reconnect storm over several sessions — every client of every group opens a new
    * socket, initializes and `session/load`s with its own last seq, `concurrency` upgrades in
    * flight at once; answers the time until each has seen its group's `targetSeq`.
    */

@@ -5,10 +5,10 @@ import { bLat } from './b-lat.js';
 import { bMem } from './b-mem.js';
 import { bRec } from './b-rec.js';
 import { bReplay } from './b-replay.js';
+import { bScale } from './b-scale.js';
 import { bSlow } from './b-slow.js';
 import { bStart } from './b-start.js';
-import { bTeam } from './b-team.js';
 import { profileLoadL } from './profile.js';
 
 /** Every scenario, in the order `npm run bench` runs them (cheap first). */
-export const SCENARIOS: readonly Scenario[] = [bStart, bMem, bReplay, bRec, bFan, bLat, bSlow, bCeil, bTeam, profileLoadL];
+export const SCENARIOS: readonly Scenario[] = [bStart, bMem, bReplay, bRec, bFan, bLat, bSlow, bCeil, bScale, profileLoadL];

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { CEIL, ceilingFigures, climb } from '../../bench/scenarios/b-ceil.js';
-import { runTeam, TEAM } from '../../bench/scenarios/b-team.js';
+import { runTeam, TEAM } from '../../bench/scenarios/b-scale.js';
 
 describe('bench scenarios (smoke)', () => {
   it('B-CEIL climbs on both sides, hub and fair baseline, and reports rates, latency and CPU per update', async () => {
@@ -23,7 +23,7 @@ describe('bench scenarios (smoke)', () => {
     expect(f.extra['steps']).toBeDefined();
   }, 120_000);
 
-  it('B-TEAM attaches a team over several sessions, streams, storms and reports its four figures', async () => {
+  it('B-SCALE attaches a team over several sessions, streams, storms and reports its four figures', async () => {
     const r = await runTeam({ ...TEAM, sessions: 2, perSession: 4, streamMs: 1_500, warmupMs: 300, stormAfterMs: 500, awayMs: 200, idleMs: 1_000 }, () => undefined);
     expect(r.extra['clients']).toBe(10);
     for (const key of ['stormMs', 'marginalIdleClientKiB', 'idleHubCpuPercent']) expect(Number.isFinite(r.extra[key])).toBe(true);

@@ -6,7 +6,7 @@ import { childPids, CpuMeter } from '../lib/proc-cpu.js';
 import { round, type Scenario } from '../lib/scenario.js';
 
 /**
- * B-TEAM (issue 16 item 3): a 1,000-client team on the default limits (connectionsTotal 1,024;
+ * B-SCALE (TEST-PLAN; issue 16 item 3): a 1,000-client team on the default limits (connectionsTotal 1,024;
  * connectionsPerToken 32, so 25 clients per minted token). 10 sessions × 100 team clients, plus
  * one prompting client per session (1,010 sockets). Four figures, each with its goal:
  *
@@ -166,10 +166,10 @@ export async function runTeam(t: TeamSetup, log: (line: string) => void): Promis
   }
 }
 
-/** B-TEAM: passes when every run met all four goals. */
-export const bTeam: Scenario = {
-  id: 'B-TEAM',
-  proves: [],
+/** B-SCALE: passes when every run met all four goals. */
+export const bScale: Scenario = {
+  id: 'B-SCALE',
+  proves: ['B-SCALE'],
   goal: '1,000 clients over 10 sessions: p99 < 10 ms at a team rate; storm of 1,000 caught up < 3 s; < 30 KiB per idle client; idle CPU < 2 % of a core',
   unit: 'ms p99',
   runs: 1,
