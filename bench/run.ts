@@ -38,7 +38,7 @@ function summarise(results: RunResult[]): Summary {
 /** What the daemon runs (bin/entry.js: dist/ when built and up to date, else the sources), so a figure says which. */
 function daemonEntry(): string {
   const entry = chooseEntry(daemonRoot);
-  const where = daemonRoot === repoRoot ? '' : ` of ${daemonRoot} (BENCH_DAEMON_ROOT)`;
+  const where = daemonRoot === repoRoot ? '' : ` of the checkout BENCH_DAEMON_ROOT names (…/${path.basename(daemonRoot)})`;
   return entry.kind === 'dist' ? `dist${where} (${entry.reason})` : `source${where} (tsx; ${entry.reason})`;
 }
 
