@@ -5,6 +5,7 @@ import { VERSION } from '../version.js';
 import { createBackend } from '../backend/index.js';
 import { Hub } from '../domain/hub.js';
 import type { BackendPort } from '../ports/backend-port.js';
+import { AppServerClient } from '../app-server/client.js';
 import { buildApp } from '../http/app.js';
 import { acpEndpoint } from '../gateway/acp-endpoint.js';
 import { CLOSE } from '../gateway/close-codes.js';
@@ -86,7 +87,9 @@ export async function startDaemon(config: HubConfig, logger: Logger, options: St
     steps.rest.push(() => metrics.close());
     const backend = instrumentBackend(createBackend(config, logger.child({ component: 'backend' })), metrics);
     steps.backend = () => backend.close();
-    const hub = new Hub({ backend, config, logger: logger.child({ component: 'hub' }), audit: auth.audit.sink });
+    // The one typed client of the app-server, over the (instrumented) link: the domain and the settings call through it.
+    const appServer = new AppServerClient(backend);
+    const hub = new Hub({ backend, appServer, config, logger: logger.child({ component: 'hub' }), audit: auth.audit.sink });
     steps.hub = () => hub.close();
     hub.onInteractionAnswered((ms) => metrics.interactionAnswered(ms));
     const push = new PushNotifier({ stateDir: config.stateDir, logger, maxSubscriptions: config.limits.pushSubscriptionsMax, ...(config.publicUrl ? { subject: config.publicUrl } : {}) });
@@ -106,7 +109,7 @@ export async function startDaemon(config: HubConfig, logger: Logger, options: St
     const hubIdentity = { hubId: ensureHubId(config.stateDir), name: hubName(config.name), version: VERSION };
     // The gateway is mounted into the HTTP app here, so src/http never imports src/gateway.
     const acp = acpEndpoint({ hub, config, logger, version: VERSION, hubIdentity, authenticator, onConnectionClosed: (code) => code === CLOSE.SLOW_CONSUMER && metrics.slowConsumerClosed() });
-    const app = await buildApp({ config, logger, backend, authenticator, auth, version: VERSION, hubIdentity, hub, acp, providerStore, metrics, push, openSession: (cwd) => hub.openSession(cwd) });
+    const app = await buildApp({ config, logger, backend, authenticator, auth, version: VERSION, hubIdentity, hub, acp, settings: { store: providerStore, appServer }, metrics, push, openSession: (cwd) => hub.openSession(cwd) });
     steps.app = () => app.close();
     metrics.attach(() => {
       const snap = hub.metricsSnapshot();

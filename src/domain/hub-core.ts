@@ -8,7 +8,8 @@ import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import { scopeAllows, type Identity } from '../auth/identity.js';
 import type { HubConfig } from '../config/schema.js';
 import { turnEndedUpdate } from '../acp/turn-ended.js';
-import type { BackendPort } from '../ports/backend-port.js';
+import type { BackendLifecycle } from '../ports/backend-port.js';
+import type { AppServer } from '../app-server/client.js';
 import { HubError } from '../errors.js';
 import { WorkspaceRoots } from '../fs/workspace-roots.js';
 import type { Logger } from '../logger.js';
@@ -31,7 +32,10 @@ export type AuditSink = (entry: {
 }) => void;
 
 export interface HubDeps {
-  backend: BackendPort;
+  /** The link's lifecycle and notifications (its calls go through `appServer`). */
+  backend: BackendLifecycle;
+  /** The typed client of the app-server: every call the domain makes. */
+  appServer: AppServer;
   config: HubConfig;
   logger: Logger;
   audit?: AuditSink;
@@ -59,7 +63,8 @@ export class HubCore {
   private readonly clients = new Map<string, ClientPort>();
   readonly interactions: InteractionRegistry;
   readonly broadcaster: Broadcaster;
-  readonly backend: BackendPort;
+  readonly backend: BackendLifecycle;
+  readonly app: AppServer;
   readonly config: HubConfig;
   readonly logger: Logger;
   /** Where sessions may work (issue 11 item 2). */
@@ -73,6 +78,7 @@ export class HubCore {
 
   constructor(deps: HubDeps) {
     this.backend = deps.backend;
+    this.app = deps.appServer;
     this.config = deps.config;
     this.logger = deps.logger;
     this.roots = new WorkspaceRoots(deps.config.workspaces, deps.config);

@@ -11,8 +11,7 @@ import { HubError } from '../errors.js';
 import type { BackendStatus } from '../ports/backend-port.js';
 import type { ClientPort } from './client-port.js';
 import { EventIngest } from './event-ingest.js';
-import { toHubError } from '../backend-errors.js';
-import { HubCore, type AuditSink, type HubDeps, type SessionStateSummary } from './hub-core.js';
+import { HubCore, type HubDeps, type SessionStateSummary } from './hub-core.js';
 import { InteractionFlow } from './interaction-flow.js';
 import type { InteractionView } from './interactions.js';
 import { PromptFlow } from './prompt-flow.js';
@@ -22,7 +21,9 @@ import type { AttachRole } from './broadcast.js';
 import { deleteSession } from './session-delete.js';
 import { SessionOpener, parseSnapshot } from './session-open.js';
 import type { SessionState } from './session-state.js';
-import { cancelTaskResultSchema, compactResultSchema, forkResultSchema, goalResultSchema, journalFrameSchema } from './snapshot-schema.js';
+import type { AppServer } from '../app-server/client.js';
+import type { Snapshot } from '../app-server/session-schemas.js';
+import { journalFrameSchema } from './journal.js';
 
 export type { AuditSink } from './hub-core.js';
 export type { ReplayMeta } from './session-attach.js';
@@ -55,7 +56,7 @@ export class Hub {
   private readonly unsubscribe: Array<() => void> = [];
   private closing: Promise<void> | undefined;
 
-  constructor(deps: { backend: HubDeps['backend']; config: HubDeps['config']; logger: HubDeps['logger']; audit?: AuditSink }) {
+  constructor(deps: HubDeps) {
     this.core = new HubCore(deps);
     this.interactionFlow = new InteractionFlow(this.core);
     this.prompts = new PromptFlow(this.core, { cancelInteractions: (s, by) => this.interactionFlow.cancelSession(s, by) });
@@ -212,14 +213,7 @@ export class Hub {
   async setConfigOption(client: ClientPort, sessionId: string, configId: 'model' | 'mode' | 'thought_level', value: string, thoughtLevel?: string): Promise<SessionConfigOption[]> {
     this.requireController(client, sessionId);
     const session = await this.opener.open(sessionId);
-    const [method, params] = settingRequest(session, configId, value, thoughtLevel);
-    let raw: unknown;
-    try {
-      raw = await this.core.backend.request(method, params);
-    } catch (err) {
-      throw toHubError(err);
-    }
-    const snap = parseSnapshot(raw);
+    const snap = await settingRequest(session, configId, value, thoughtLevel)(this.core.app);
     this.opener.apply(session, snap, false);
     this.core.audit(client.identity, 'settings', sessionId, { configId, value });
     this.core.publishSessionState(session);
@@ -245,8 +239,7 @@ export class Hub {
   /** `_zcode/fork`: returns the fork's session id (the fork is active at once, §4.11). */
   async fork(client: ClientPort, sessionId: string, target?: unknown): Promise<{ sessionId: string }> {
     this.requireOperate(client.identity);
-    const raw = await this.pass('session/fork', { sessionId, ...(target === undefined ? {} : { target }) });
-    const r = forkResultSchema.parse(raw);
+    const r = await this.core.app.fork(sessionId, target);
     const snap = parseSnapshot(r.snapshot);
     const parent = this.core.findSession(sessionId);
     this.opener.apply(this.core.ensureSession(r.forkedSessionId, parent?.cwd ?? this.core.config.workspace), snap, false);
@@ -256,21 +249,21 @@ export class Hub {
   /** `_zcode/compact`. */
   async compact(client: ClientPort, sessionId: string, instructions?: string): Promise<{ state: unknown }> {
     this.requireOperate(client.identity);
-    const r = compactResultSchema.parse(await this.pass('session/compact', { sessionId, ...(instructions === undefined ? {} : { instructions }) }));
+    const r = await this.core.app.compact(sessionId, instructions);
     return { state: r.compact?.state ?? 'accepted' };
   }
 
   /** `_zcode/goal`. */
   async goal(client: ClientPort, sessionId: string, action: string, objective?: string): Promise<{ response: unknown }> {
     this.requireOperate(client.identity);
-    const r = goalResultSchema.parse(await this.pass('session/goal', { sessionId, action, ...(objective === undefined ? {} : { objective }) }));
+    const r = await this.core.app.goal(sessionId, action, objective);
     return { response: r.response };
   }
 
   /** `_zcode/cancel_background_task`. */
   async cancelBackgroundTask(client: ClientPort, sessionId: string, taskId: string): Promise<{ cancelled: boolean; status: unknown }> {
     this.requireOperate(client.identity);
-    const r = cancelTaskResultSchema.parse(await this.pass('session/cancelBackgroundTask', { sessionId, taskId }));
+    const r = await this.core.app.cancelBackgroundTask(sessionId, taskId);
     return { cancelled: r.cancelled, status: r.status };
   }
 
@@ -284,9 +277,7 @@ export class Hub {
   async renameSession(sessionId: string, title: string, by: Identity): Promise<SessionSummary> {
     this.requireOperate(by);
     const session = await this.opener.open(sessionId);
-    const ack = await this.pass('v4/command', { commandId: crypto.randomUUID(), clientId: 'zcode-hub', sessionId, type: 'renameSession', payload: { title }, issuedAt: Date.now() });
-    const status = typeof ack === 'object' && ack !== null && 'status' in ack ? String((ack as { status: unknown }).status) : 'accepted';
-    if (!['accepted', 'noop', 'duplicate'].includes(status)) throw new HubError('HUB_ERR_BACKEND', 'The agent refused the rename', { ack });
+    await this.core.app.v4Command(sessionId, 'renameSession', { title });
     session.title = title;
     session.touch();
     this.core.audit(by, 'session', sessionId, { action: 'rename', title });
@@ -298,7 +289,7 @@ export class Hub {
   async closeSessionRuntime(sessionId: string, by?: Identity): Promise<void> {
     const session = this.core.session(sessionId);
     if (session.turn.active || session.queue.running || session.queue.queued.length > 0) throw new HubError('HUB_ERR_SESSION_BUSY');
-    await this.pass('session/close', { sessionId });
+    await this.core.app.closeSession(sessionId);
     session.subscribed = false;
     if (by) this.core.audit(by, 'session', sessionId, { action: 'close' });
     this.core.publishSessionState(session);
@@ -343,14 +334,6 @@ export class Hub {
     return this.core.sessionSummary(s);
   }
 
-  private async pass(method: string, params: unknown): Promise<unknown> {
-    try {
-      return await this.core.backend.request(method, params);
-    } catch (err) {
-      throw toHubError(err);
-    }
-  }
-
   private requireOperate(identity: Identity): void {
     if (!scopeAllows(identity.scope, 'operate')) throw new HubError('HUB_ERR_FORBIDDEN');
   }
@@ -362,20 +345,20 @@ export class Hub {
   }
 }
 
-/** The app-server method for one config option (§4.14); model values are `providerId/modelId`. */
-function settingRequest(session: SessionState, configId: 'model' | 'mode' | 'thought_level', value: string, thoughtLevel?: string): [string, Record<string, unknown>] {
+/** The app-server call for one config option (§4.14); model values are `providerId/modelId`. */
+function settingRequest(session: SessionState, configId: 'model' | 'mode' | 'thought_level', value: string, thoughtLevel?: string): (app: AppServer) => Promise<Snapshot> {
   const sessionId = session.sessionId;
   switch (configId) {
     case 'mode':
-      return ['session/setMode', { sessionId, mode: value }];
+      return (app) => app.setMode(sessionId, value);
     case 'thought_level':
-      return ['session/setThoughtLevel', { sessionId, thoughtLevel: value }];
+      return (app) => app.setThoughtLevel(sessionId, value);
     case 'model': {
       // setModel keeps options: a model with levels needs one of its own, one without refuses any (§11.11).
       const known = session.allModels.length > 0 ? session.allModels : (session.settings.model?.available ?? []);
       const model = selectionForModel(value, known, session.settings.thoughtLevel?.current, thoughtLevel);
       if (!model) throw new HubError('HUB_ERR_BAD_REQUEST', 'A model value is providerId/modelId');
-      return ['session/setModel', { sessionId, model }];
+      return (app) => app.setModel(sessionId, model);
     }
   }
 }

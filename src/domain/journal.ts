@@ -4,7 +4,11 @@
  * session) and the hub epoch it was emitted in. Replay sends the stored string, so a replayed
  * update is byte-identical to the live one.
  */
+import { z } from 'zod';
 import type { Frame } from './frame.js';
+
+/** A journaled `session/update` frame, read back for the REST events route. */
+export const journalFrameSchema = z.looseObject({ params: z.looseObject({ update: z.unknown() }) });
 
 /** One journaled update. */
 export interface JournalEntry {

@@ -11,7 +11,7 @@ import type { TurnSignal } from '../acp/translation-context.js';
 import type { TurnEnded as EndMarker } from '../acp/turn-ended.js';
 import type { ErrorDetail } from '../acp/zcode-event-schema.js';
 import { HubError } from '../errors.js';
-import { BackendFailure, BackendRpcError } from '../ports/backend-port.js';
+import { AppServerError } from '../app-server/errors.js';
 import type { ClientPort } from './client-port.js';
 import { toHubError } from '../backend-errors.js';
 import type { HubCore } from './hub-core.js';
@@ -46,7 +46,7 @@ export interface PromptFlowHooks {
 
 /** True for the -32010 "a prompt is already running" refusal (not the other -32010 meanings, §10). */
 export function isBusyError(err: unknown): boolean {
-  return err instanceof BackendRpcError && err.code === -32010 && /already running|prompt is running/i.test(err.message);
+  return err instanceof AppServerError && err.fault.kind === 'rpc' && err.fault.code === -32010 && /already running|prompt is running/i.test(err.fault.message);
 }
 
 /** The prompt queue's I/O side. */
@@ -115,7 +115,7 @@ export class PromptFlow {
 
   private async write(session: SessionState, prompt: QueuedPrompt, send: SendState): Promise<void> {
     try {
-      await this.core.backend.request('session/send', toSendParams(session.sessionId, prompt));
+      await this.core.app.send(toSendParams(session.sessionId, prompt));
     } catch (err) {
       if (isBusyError(err)) {
         // Never shown to a user: back to the head, wait for the boundary (§3 of HUB-DESIGN).
@@ -129,7 +129,7 @@ export class PromptFlow {
       // Already answered (the child went away and onBackendLost said why), or about to be: a send
       // cut off by the child's exit is answered by onBackendLost, which knows whether a crash loop
       // ended it (issue 11 item 4).
-      if (session.queue.running !== prompt || (err instanceof BackendFailure && err.kind === 'gone')) return;
+      if (session.queue.running !== prompt || (err instanceof AppServerError && err.fault.kind === 'failure' && err.fault.failure === 'gone')) return;
       session.queue.dropRunning(prompt);
       prompt.reject(toHubError(err));
       this.endUnlessOtherTurn(session);
@@ -253,9 +253,7 @@ export class PromptFlow {
     if (!busy) return;
     // Armed before the stop is written: a stop that is never answered must not hang the turn either.
     this.watchdog.arm(session.sessionId, { prompt: session.queue.running, turnId: session.queue.running?.turnId ?? session.turn.turnId });
-    await stopTurn(this.core.backend, this.core.logger, session.sessionId).catch((err: unknown) => {
-      throw toHubError(err);
-    });
+    await stopTurn(this.core.app, this.core.logger, session.sessionId);
   }
 
   /**

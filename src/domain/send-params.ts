@@ -1,8 +1,9 @@
 /** The `session/send` params of a queued prompt (ZCODE-PROTOCOL §4.8). */
+import type { SendParams } from '../app-server/client.js';
 import type { QueuedPrompt } from './prompt-queue.js';
 
 /** ACP prompt blocks → `session/send` params (§4.8): text joined, images as attachments. */
-export function toSendParams(sessionId: string, prompt: QueuedPrompt): Record<string, unknown> {
+export function toSendParams(sessionId: string, prompt: QueuedPrompt): SendParams {
   const texts: string[] = [];
   const attachments: Array<Record<string, unknown>> = [];
   for (const block of prompt.content) {

@@ -20,7 +20,6 @@ import { toHubError } from '../backend-errors.js';
 import type { HubCore } from './hub-core.js';
 import type { SessionState } from './session-state.js';
 import type { LiveTail } from './turn.js';
-import { messagesResultSchema } from './snapshot-schema.js';
 import { subagentsOfPage } from './subagent-replay.js';
 
 /** What the client learns about its replay (`result._meta.zcode.replayMeta`). */
@@ -156,7 +155,7 @@ export class SessionAttach {
    */
   private async historyUpdates(session: SessionState, page: MessageWithParts[], tail: boolean): Promise<SessionUpdate[]> {
     const limits = this.core.config.limits;
-    const children = await subagentsOfPage(session.sessionId, page, { backend: this.core.backend, logger: this.core.logger, maxSubagents: limits.replaySubagentsMax, maxMessages: limits.replayMaxMessages });
+    const children = await subagentsOfPage(session.sessionId, page, { app: this.core.app, logger: this.core.logger, maxSubagents: limits.replaySubagentsMax, maxMessages: limits.replayMaxMessages });
     return nestSubagentHistory(historyWithLostTurns(page, { running: session.turn.active, tail }), children);
   }
 
@@ -168,14 +167,9 @@ export class SessionAttach {
   }
 
   private async fetchMessages(session: SessionState, limit: number): Promise<MessageWithParts[]> {
-    let raw: unknown;
-    try {
-      raw = await this.core.backend.request('session/messages', { sessionId: session.sessionId, limit });
-    } catch (err) {
-      throw toHubError(err);
-    }
+    const raw = await this.core.app.messages(session.sessionId, limit);
     const dropped: string[] = [];
-    const messages = parseMessages(messagesResultSchema.parse(raw).messages, (what) => dropped.push(what));
+    const messages = parseMessages(raw, (what) => dropped.push(what));
     // Field paths and types only, never content (§5.6: nothing dropped silently).
     if (dropped.length > 0) this.core.logger.warn({ sessionId: session.sessionId, dropped: dropped.slice(0, 20), droppedCount: dropped.length }, 'dropped unreadable parts of the agent history');
     return messages;

@@ -4,19 +4,14 @@
  * from the hub. Idempotent: a session nobody knows is "already deleted". A running turn is
  * refused (409) rather than cut off, so nobody loses work by a click on another device.
  */
-import { randomUUID } from 'node:crypto';
-import { z } from 'zod';
 import { scopeAllows, type Identity } from '../auth/identity.js';
 import { HubError } from '../errors.js';
-import { BackendRpcError } from '../ports/backend-port.js';
+import { AppServerError } from '../app-server/errors.js';
 import { toHubError } from '../backend-errors.js';
 import type { HubCore } from './hub-core.js';
 import type { ResolvedBy } from './interactions.js';
 import type { SessionState } from './session-state.js';
 import { ZCODE_NOTIFICATION } from '../zcode-ext/methods.js';
-
-/** The v4 ACK (ZCODE-PROTOCOL §7.2); only the fields the decision needs. */
-const ackSchema = z.looseObject({ status: z.string(), reasonCode: z.string().optional(), message: z.string().optional() });
 
 /** ACK reason codes that mean "this app-server cannot delete sessions" (§7.2 step 6). */
 const UNSUPPORTED_REASONS = new Set(['fault.command.notImplemented', 'fault.command.capabilityUnsupported']);
@@ -45,20 +40,19 @@ export async function deleteSession(core: HubCore, hooks: DeleteHooks, sessionId
     }
     throw e;
   }
-  let raw: unknown;
   try {
-    raw = await core.backend.request('v4/command', { commandId: randomUUID(), clientId: 'zcode-hub', sessionId, type: 'deleteSession', payload: {}, issuedAt: Date.now() });
+    await core.app.v4Command(sessionId, 'deleteSession', {});
   } catch (err) {
-    if (err instanceof BackendRpcError && err.code === -32601) throw unsupported('its app-server has no v4/command');
-    throw toHubError(err);
+    if (!(err instanceof AppServerError)) throw err;
+    if (err.isRpc(-32601)) throw unsupported('its app-server has no v4/command');
+    if (err.fault.kind === 'result') throw new HubError('HUB_ERR_BACKEND', 'The agent answered deleteSession with an unreadable acknowledgement');
+    if (err.fault.kind !== 'ack') throw err;
+    const { status, reasonCode, message } = err.fault.ack;
+    if (reasonCode && UNSUPPORTED_REASONS.has(reasonCode)) throw unsupported(message ?? reasonCode);
+    // `proto.sessionNotFound`: the session went away between the resume and the command.
+    const gone = status === 'rejected' && reasonCode === 'proto.sessionNotFound';
+    if (!gone) throw new HubError('HUB_ERR_BACKEND', `The agent refused to delete the session: ${message ?? reasonCode ?? status}`, { status, reasonCode });
   }
-  const ack = ackSchema.safeParse(raw);
-  if (!ack.success) throw new HubError('HUB_ERR_BACKEND', 'The agent answered deleteSession with an unreadable acknowledgement');
-  const { status, reasonCode, message } = ack.data;
-  if (reasonCode && UNSUPPORTED_REASONS.has(reasonCode)) throw unsupported(message ?? reasonCode);
-  // `proto.sessionNotFound`: the session went away between the resume and the command.
-  const gone = status === 'rejected' && reasonCode === 'proto.sessionNotFound';
-  if (!gone && !['accepted', 'noop', 'duplicate'].includes(status)) throw new HubError('HUB_ERR_BACKEND', `The agent refused to delete the session: ${message ?? reasonCode ?? status}`, { status, reasonCode });
   core.audit(by.identity, 'session', sessionId, { action: 'delete' });
   forget(core, hooks, session, by);
 }

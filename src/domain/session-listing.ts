@@ -5,27 +5,16 @@
  * the caller asks for them. Archiving is the hub's own flag: the app-server has no command for it.
  */
 import { scopeAllows, type Identity } from '../auth/identity.js';
-import { toHubError } from '../backend-errors.js';
 import { HubError } from '../errors.js';
 import { ZCODE_NOTIFICATION } from '../zcode-ext/methods.js';
 import type { HubCore, SessionStateSummary } from './hub-core.js';
-import { listResultSchema, type SessionInfo } from './snapshot-schema.js';
+import type { SessionInfo } from '../app-server/session-schemas.js';
 
 /** One entry of `session/list` / `GET /api/sessions`. */
 export type SessionSummary = Omit<SessionStateSummary, 'updatedAt'> & { updatedAt?: number };
 
 /** What the listing needs besides the core: the hub's summary of a live session. */
 export type LiveSummary = (sessionId: string) => SessionSummary | undefined;
-
-async function listed(core: HubCore, params: Record<string, unknown>): Promise<SessionInfo[]> {
-  let raw: unknown;
-  try {
-    raw = await core.backend.request('session/list', params);
-  } catch (err) {
-    throw toHubError(err);
-  }
-  return listResultSchema.parse(raw).sessions;
-}
 
 /** A session the hub has not opened, as the app-server lists it. */
 function fromInfo(core: HubCore, info: SessionInfo): SessionSummary {
@@ -44,7 +33,7 @@ function fromInfo(core: HubCore, info: SessionInfo): SessionSummary {
 
 /** The app-server's list merged with the hub's live sessions; archived ones only when asked. */
 export async function listSessions(core: HubCore, live: LiveSummary, p: { cwd?: string; includeArchived?: boolean }): Promise<SessionSummary[]> {
-  const infos = await listed(core, { includeArchived: true, ...(p.cwd === undefined ? {} : { workspace: { workspacePath: p.cwd, workspaceKey: p.cwd } }) });
+  const infos = await core.app.listSessions({ includeArchived: true, ...(p.cwd === undefined ? {} : { cwd: p.cwd }) });
   const seen = new Set<string>();
   const out = infos.map((info) => {
     seen.add(info.sessionId);
@@ -63,7 +52,7 @@ export async function archiveSession(core: HubCore, live: LiveSummary, sessionId
   if (!scopeAllows(by.scope, 'operate')) throw new HubError('HUB_ERR_FORBIDDEN');
   let summary = live(sessionId);
   if (summary === undefined) {
-    const info = (await listed(core, { sessionIds: [sessionId], includeArchived: true })).find((s) => s.sessionId === sessionId);
+    const info = (await core.app.listSessions({ sessionIds: [sessionId], includeArchived: true })).find((s) => s.sessionId === sessionId);
     if (!info) throw new HubError('HUB_ERR_SESSION_NOT_FOUND', `Session not found: ${sessionId}`);
     summary = fromInfo(core, info);
   }

@@ -5,13 +5,11 @@
  */
 import { settingsPatchSchema } from '../acp/zcode-event-schema.js';
 import type { KnownModel } from '../acp/translate-state.js';
-import { conversationTopic } from '../acp/v4-frame.js';
 import { HubError } from '../errors.js';
-import { BackendRpcError } from '../ports/backend-port.js';
-import { toHubError } from '../backend-errors.js';
+import { AppServerError } from '../app-server/errors.js';
 import type { HubCore } from './hub-core.js';
 import type { SessionState } from './session-state.js';
-import { snapshotSchema, subscribeResultSchema, type Snapshot } from './snapshot-schema.js';
+import { snapshotSchema, type Snapshot } from '../app-server/session-schemas.js';
 
 /** Delivery kind the hub subscribes with; its seq space is the one `lastZSeq` tracks (§5.2). */
 export const DELIVERY_KIND = 'web-remote-replayable';
@@ -34,19 +32,8 @@ export class SessionOpener {
   async create(p: { cwd: string; mode?: string; model?: { providerId: string; modelId: string }; thoughtLevel?: string }): Promise<SessionState> {
     // An existing directory inside a workspace root, symlinks resolved; the real path goes to the child (issue 11 item 2).
     const cwd = await this.core.roots.resolve(p.cwd);
-    const params = {
-      workspace: { workspacePath: cwd, workspaceKey: cwd },
-      mode: p.mode ?? this.core.config.defaultMode,
-      ...(p.model === undefined ? {} : { model: { providerId: p.model.providerId, modelId: p.model.modelId } }),
-      ...(p.thoughtLevel === undefined ? {} : { thoughtLevel: p.thoughtLevel }),
-    };
-    let raw: unknown;
-    try {
-      raw = await this.core.backend.request('session/create', params, { timeoutMs: this.core.config.limits.sessionOpenTimeoutMs });
-    } catch (err) {
-      throw toHubError(err);
-    }
-    const snap = parseSnapshot(raw);
+    const params = { ...p, cwd, mode: p.mode ?? this.core.config.defaultMode };
+    const snap = await this.core.app.createSession(params, { timeoutMs: this.core.config.limits.sessionOpenTimeoutMs });
     const session = this.core.ensureSession(snap.session.sessionId, cwd);
     this.apply(session, snap, true);
     await this.subscribe(session);
@@ -86,13 +73,7 @@ export class SessionOpener {
   }
 
   private async resumeAndSubscribe(sessionId: string): Promise<SessionState> {
-    let raw: unknown;
-    try {
-      raw = await this.core.backend.request('session/resume', { sessionId }, { timeoutMs: this.core.config.limits.sessionOpenTimeoutMs, noResumeRetry: true });
-    } catch (err) {
-      throw toHubError(err);
-    }
-    const snap = parseSnapshot(raw);
+    const snap = await this.core.app.resumeSession({ sessionId }, { timeoutMs: this.core.config.limits.sessionOpenTimeoutMs, noResumeRetry: true });
     const session = this.core.ensureSession(sessionId, snap.session.workspace?.workspacePath ?? this.core.config.workspace);
     this.apply(session, snap, true);
     await this.subscribe(session);
@@ -110,15 +91,14 @@ export class SessionOpener {
   private async subscribe(session: SessionState): Promise<void> {
     const afterSeq = session.lastZSeq;
     if (afterSeq > 0) session.liveHold = { events: [], overflow: false };
-    let result: ReturnType<typeof subscribeResultSchema.parse>;
+    let result: Awaited<ReturnType<HubCore['app']['subscribe']>>;
     try {
       // No watermark yet (first open): follow live only; the past comes from session/messages.
       const params = afterSeq > 0 ? { afterSeq, includeSnapshot: true } : {};
-      const raw = await this.core.backend.request('session/subscribe', { sessionId: session.sessionId, deliveryKind: DELIVERY_KIND, ...params });
-      result = subscribeResultSchema.parse(raw);
+      result = await this.core.app.subscribe({ sessionId: session.sessionId, deliveryKind: DELIVERY_KIND, ...params });
     } catch (err) {
       for (const e of this.release(session).events) this.ingest(session, e.params);
-      throw toHubError(err);
+      throw err;
     }
     const held = this.release(session);
     session.subscribed = true;
@@ -173,10 +153,9 @@ export class SessionOpener {
     const epoch = this.core.backendEpoch;
     if (this.v4TitlesUnsupported === epoch || session.titleFeedEpoch === epoch) return;
     session.titleFeedEpoch = epoch;
-    const params = { topic: conversationTopic(session.sessionId), connectionId: 'zcode-hub', clientMode: 'desktop-continuous' };
-    this.core.backend.request('v4/conversation/subscribe', params, { noResumeRetry: true }).catch((err: unknown) => {
+    this.core.app.subscribeConversation(session.sessionId).catch((err: unknown) => {
       if (session.titleFeedEpoch === epoch) session.titleFeedEpoch = 0;
-      if (err instanceof BackendRpcError && err.code === -32601) this.v4TitlesUnsupported = epoch;
+      if (err instanceof AppServerError && err.isRpc(-32601)) this.v4TitlesUnsupported = epoch;
       else this.core.logger.warn({ err, sessionId: session.sessionId }, 'v4 conversation subscribe failed; generated titles may not arrive');
     });
   }

@@ -6,25 +6,22 @@
  * slow request (`session/create`, `testModelConnectivity`, §11.3), so waiting for it before
  * the legacy fallback could leave the turn running for the whole forward timeout.
  */
-import { randomUUID } from 'node:crypto';
+import type { AppServer } from '../app-server/client.js';
+import { AppServerError } from '../app-server/errors.js';
 import type { Logger } from '../logger.js';
-import { BackendRpcError, type BackendPort } from '../ports/backend-port.js';
-import { commandAckSchema } from './snapshot-schema.js';
 
 /** Resolves once either stop was taken; rejects with the legacy error when neither was. */
-export async function stopTurn(backend: BackendPort, logger: Logger, sessionId: string): Promise<void> {
-  const envelope = { commandId: randomUUID(), clientId: 'zcode-hub', sessionId, type: 'stop', payload: {}, issuedAt: Date.now() };
-  const v4 = backend.request('v4/command', envelope).then(
-    (raw) => {
-      const ack = commandAckSchema.safeParse(raw);
-      return ack.success && ['accepted', 'noop', 'duplicate'].includes(ack.data.status);
-    },
+export async function stopTurn(app: Pick<AppServer, 'v4Command' | 'stop'>, logger: Logger, sessionId: string): Promise<void> {
+  const v4 = app.v4Command(sessionId, 'stop', {}).then(
+    () => true,
     (err: unknown) => {
-      if (!(err instanceof BackendRpcError && err.code === -32601)) logger.warn({ err, sessionId }, 'v4 stop failed');
+      // A refused or unreadable ACK, or no v4 at all (-32601), is an answer; anything else is worth a line.
+      const answered = err instanceof AppServerError && (err.fault.kind === 'ack' || err.fault.kind === 'result' || err.isRpc(-32601));
+      if (!answered) logger.warn({ err, sessionId }, 'v4 stop failed');
       return false;
     },
   );
-  const legacy = backend.request('session/stop', { sessionId }).then(
+  const legacy = app.stop(sessionId).then(
     () => ({ ok: true as const }),
     (err: unknown) => ({ ok: false as const, err }),
   );

@@ -8,20 +8,15 @@ import { z } from 'zod';
 import { hasSubagents, toolCallIdsOf, type SubagentHistory } from '../acp/subagent-history.js';
 import { parseMessages, type MessageWithParts } from '../acp/message-schema.js';
 import type { Logger } from '../logger.js';
-import type { BackendPort } from '../ports/backend-port.js';
-import { messagesResultSchema } from './snapshot-schema.js';
+import type { AppServer } from '../app-server/client.js';
 
 const subSchema = z.looseObject({ childSessionId: z.string().min(1), toolCallId: z.string().optional(), agentId: z.string().optional(), subagentType: z.string().optional() });
-const subagentsResultSchema = z.looseObject({
-  running: z.array(z.unknown()).default([]),
-  ended: z.looseObject({ items: z.array(z.unknown()).default([]) }).default({ items: [] }),
-});
 
 /** Largest `endedLimit` of `session/subagents` (§4.16). */
 const ENDED_LIMIT_MAX = 100;
 
 export interface SubagentReplayOptions {
-  backend: BackendPort;
+  app: Pick<AppServer, 'subagents' | 'messages'>;
   logger: Logger;
   /** At most this many sub-agents are fetched for one page (LIMITS.replaySubagentsMax). */
   maxSubagents: number;
@@ -34,20 +29,19 @@ export async function subagentsOfPage(sessionId: string, page: readonly MessageW
   if (o.maxSubagents <= 0 || !hasSubagents(page)) return [];
   const onPage = toolCallIdsOf(page);
   try {
-    const listed = subagentsResultSchema.parse(await o.backend.request('session/subagents', { sessionId, endedLimit: ENDED_LIMIT_MAX }));
+    const listed = await o.app.subagents(sessionId, ENDED_LIMIT_MAX);
     const subs = [...listed.running, ...listed.ended.items].flatMap((s) => {
       const sub = subSchema.safeParse(s);
       return sub.success && sub.data.toolCallId !== undefined && onPage.has(sub.data.toolCallId) ? [{ ...sub.data, toolCallId: sub.data.toolCallId }] : [];
     });
     const out: SubagentHistory[] = [];
     for (const sub of subs.slice(0, o.maxSubagents)) {
-      const raw = await o.backend.request('session/messages', { sessionId: sub.childSessionId, limit: o.maxMessages });
       out.push({
         parentToolCallId: sub.toolCallId,
         childSessionId: sub.childSessionId,
         ...(sub.agentId === undefined ? {} : { agentId: sub.agentId }),
         ...(sub.subagentType === undefined ? {} : { agentType: sub.subagentType }),
-        messages: parseMessages(messagesResultSchema.parse(raw).messages),
+        messages: parseMessages(await o.app.messages(sub.childSessionId, o.maxMessages)),
       });
     }
     return out;

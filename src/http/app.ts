@@ -6,7 +6,8 @@ import fastifySwaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { HubConfig } from '../config/schema.js';
 import type { Logger } from '../logger.js';
-import type { BackendPort } from '../ports/backend-port.js';
+import type { BackendLifecycle } from '../ports/backend-port.js';
+import type { AppServer } from '../app-server/client.js';
 import type { Authenticator } from '../auth/identity.js';
 import { authHook, type RequestAuthExtras } from './auth-hook.js';
 import { DpopVerifier } from '../auth/dpop.js';
@@ -51,7 +52,8 @@ import { ensureHubId, hubName, type HubIdentity } from '../auth/hub-id.js';
 export interface AppDeps {
   config: HubConfig;
   logger: Logger;
-  backend: BackendPort;
+  /** The child's status, restart and stderr (health, doctor, backend routes). */
+  backend: BackendLifecycle;
   authenticator: Authenticator;
   version: string;
   /** Web Push sender (src/push); its routes are mounted when given. */
@@ -65,8 +67,8 @@ export interface AppDeps {
   acp?: { mount(app: FastifyInstance): Promise<void>; connectionCount(): number };
   /** Tokens, pairing and audit (src/auth/auth-services.ts); their routes are mounted when given. */
   auth?: AuthServices;
-  /** The personal provider file store (src/settings); the settings routes are mounted when given. */
-  providerStore?: ProviderStore;
+  /** The personal provider file store (src/settings) and the app-server client; the settings routes are mounted when given. */
+  settings?: { store: ProviderStore; appServer: AppServer };
   /** Opens a hub session for a workflow started without one (so the journal sees its events). */
   openSession?: (workspace: string) => Promise<string>;
   /** Prometheus metrics; `/metrics` is mounted when given. */
@@ -173,10 +175,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(peerRoutes, { peers, machines, audit: deps.auth?.audit });
   if (deps.metrics) await app.register(metricsRoutes, { metrics: deps.metrics });
   await app.register(backendRoutes, { backend: deps.backend, ...(deps.auth ? { audit: deps.auth.audit.sink } : {}) });
-  if (deps.providerStore) {
+  if (deps.settings) {
+    const appServer = deps.settings.appServer;
     const audit = deps.auth?.audit.sink;
-    await app.register(settingsProviderRoutes, { store: deps.providerStore, backend: deps.backend, workspace: deps.config.workspace, ...(audit ? { audit } : {}) });
-    const store = deps.providerStore;
+    await app.register(settingsProviderRoutes, { store: deps.settings.store, backend: deps.backend, appServer, workspace: deps.config.workspace, ...(audit ? { audit } : {}) });
+    const store = deps.settings.store;
     const quota = new QuotaService({ read: () => store.read(), limits: deps.config.limits, logger: deps.logger.child({ component: 'quota' }) });
     await app.register(quotaRoutes, { quota });
     const roots = new WorkspaceRoots(deps.config.workspaces, deps.config);
@@ -188,7 +191,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         if (cwd) await roots.checkSession(cwd);
       },
     };
-    await app.register(settingsWorkflowRoutes, { backend: deps.backend, defaultWorkspace: deps.config.workspace, guard, ...(deps.openSession ? { openSession: deps.openSession } : {}), ...(audit ? { audit } : {}) });
+    await app.register(settingsWorkflowRoutes, { appServer, defaultWorkspace: deps.config.workspace, guard, ...(deps.openSession ? { openSession: deps.openSession } : {}), ...(audit ? { audit } : {}) });
   }
 
   await app.register(workspaceRoutes, { defaultWorkspace: deps.config.workspace, workspaces: deps.config.workspaces, roots: new WorkspaceRoots(deps.config.workspaces, deps.config), dirsMax: deps.config.limits.workspaceDirsMax });

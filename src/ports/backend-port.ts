@@ -109,3 +109,6 @@ export interface BackendPort {
   /** Recent stderr lines of the child, for diagnostics. */
   stderrTail(): string[];
 }
+
+/** The link without its calls: lifecycle and notifications. Calls go through the typed client (src/app-server). */
+export type BackendLifecycle = Omit<BackendPort, 'request'>;

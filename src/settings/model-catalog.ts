@@ -6,9 +6,8 @@
  * cached briefly and dropped whenever the provider file changes.
  */
 import { z } from 'zod';
+import type { AppServer } from '../app-server/client.js';
 import type { BackendPort } from '../ports/backend-port.js';
-import { toHubError } from '../backend-errors.js';
-import { workspaceRef } from './workflow-service.js';
 
 export const modelOptionSchema = z.looseObject({
   ref: z.looseObject({ providerId: z.string(), modelId: z.string() }),
@@ -22,26 +21,25 @@ export const modelOptionSchema = z.looseObject({
 });
 export type ModelOption = z.infer<typeof modelOptionSchema>;
 
-const createResultSchema = z.looseObject({
-  session: z.looseObject({ sessionId: z.string() }),
-  settings: z.looseObject({ model: z.looseObject({ available: z.array(z.unknown()) }) }),
-});
-
 export interface ModelCatalogOptions {
-  backend: BackendPort;
+  appServer: Pick<AppServer, 'draftModels'>;
+  /** Whose epoch invalidates the cache (a respawned child may have another registry). */
+  backend: Pick<BackendPort, 'status'>;
   defaultWorkspace: string;
   /** How long a fetched list is reused; the file watcher of the CLI needs ~1 s anyway (§9.3). */
   ttlMs?: number;
 }
 
 export class ModelCatalog {
-  private readonly backend: BackendPort;
+  private readonly app: ModelCatalogOptions['appServer'];
+  private readonly backend: ModelCatalogOptions['backend'];
   private readonly defaultWorkspace: string;
   private readonly ttlMs: number;
   private cached: { at: number; epoch: number; models: ModelOption[] } | null = null;
   private inflight: Promise<ModelOption[]> | null = null;
 
   constructor(options: ModelCatalogOptions) {
+    this.app = options.appServer;
     this.backend = options.backend;
     this.defaultWorkspace = options.defaultWorkspace;
     this.ttlMs = options.ttlMs ?? 2_000;
@@ -64,21 +62,9 @@ export class ModelCatalog {
   }
 
   private async fetch(): Promise<ModelOption[]> {
-    let raw: unknown;
-    try {
-      raw = await this.backend.request('session/create', {
-        workspace: workspaceRef(this.defaultWorkspace),
-        persistence: 'deferred',
-        titleGenerationEnabled: false,
-      });
-    } catch (error) {
-      throw toHubError(error);
-    }
-    const parsed = createResultSchema.safeParse(raw);
-    if (!parsed.success) return [];
-    // Best effort: a draft that is never sent to is not persisted anyway (§4.1 `deferred`).
-    void this.backend.request('session/close', { sessionId: parsed.data.session.sessionId }).catch(() => undefined);
-    return parsed.data.settings.model.available.flatMap((entry) => {
+    // A draft that is never sent to is not persisted anyway (§4.1 `deferred`); the client closes it.
+    const available = (await this.app.draftModels(this.defaultWorkspace)) ?? [];
+    return available.flatMap((entry) => {
       const option = modelOptionSchema.safeParse(entry);
       return option.success ? [option.data] : [];
     });

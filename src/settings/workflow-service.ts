@@ -1,17 +1,18 @@
 /**
- * Saved workflows and workflow runs through the app-server (ZCODE-PROTOCOL.md §8, §7.3).
- * Every result is parsed at the boundary (workflow-wire.ts) and every refusal becomes one
- * HTTP error (backend-errors.ts).
+ * Saved workflows and workflow runs through the app-server (ZCODE-PROTOCOL.md §8, §7.3): the
+ * hub's defaults (the workspace a request names none of, the session a start opens) and the
+ * fallbacks (cold session, a runtime that cannot cancel one run) over the typed client, which
+ * parses every result and maps every refusal to one HTTP error.
  */
-import { randomUUID } from 'node:crypto';
-import type { z } from 'zod';
 import { HubError } from '../errors.js';
-import type { BackendPort } from '../ports/backend-port.js';
-import { ackError, ackSucceeded, toHubError, workflowFailureError } from '../backend-errors.js';
-import * as wire from './workflow-wire.js';
+import { toHubError } from '../backend-errors.js';
+import { workspaceRef, type AppServer } from '../app-server/client.js';
+import type { CommandAck } from '../app-server/session-schemas.js';
+import type * as wire from '../app-server/workflow-schemas.js';
+import { startSavedWorkflowResultSchema } from '../app-server/workflow-schemas.js';
 
 export interface WorkflowServiceOptions {
-  backend: BackendPort;
+  appServer: Pick<AppServer, 'workflows' | 'createSession' | 'resumeSession' | 'v4Command'>;
   /** Workspace used when a request names none (and as the runtime carrier of `global` calls, §8). */
   defaultWorkspace: string;
   /**
@@ -19,46 +20,17 @@ export interface WorkflowServiceOptions {
    * session creation so clients see the session; default: a plain `session/create`.
    */
   openSession?: (workspace: string) => Promise<string>;
-  /** Client id sent in v4 command envelopes (§7.1). */
-  clientId?: string;
-}
-
-/** `WorkspaceRef` of a local workspace: key = path (§3.1). */
-export function workspaceRef(path: string): { workspacePath: string; workspaceKey: string } {
-  return { workspacePath: path, workspaceKey: path };
 }
 
 export class WorkflowService {
-  private readonly backend: BackendPort;
+  private readonly app: WorkflowServiceOptions['appServer'];
   private readonly defaultWorkspace: string;
   private readonly openSessionFn: (workspace: string) => Promise<string>;
-  private readonly clientId: string;
 
   constructor(options: WorkflowServiceOptions) {
-    this.backend = options.backend;
+    this.app = options.appServer;
     this.defaultWorkspace = options.defaultWorkspace;
-    this.clientId = options.clientId ?? 'zcode-hub';
     this.openSessionFn = options.openSession ?? ((workspace) => this.createSession(workspace));
-  }
-
-  private async call<S extends z.ZodType>(method: string, params: unknown, schema: S): Promise<z.output<S>> {
-    let raw: unknown;
-    try {
-      raw = await this.backend.request(method, params);
-    } catch (error) {
-      throw toHubError(error);
-    }
-    const parsed = schema.safeParse(raw);
-    if (!parsed.success) throw new HubError('HUB_ERR_BACKEND', `${method} returned an unexpected result`, { reason: 'bad_result', method });
-    return parsed.data;
-  }
-
-  /** Unwraps a `{ok:true,…} | {ok:false, reason}` result (§8: failures are results). */
-  private async callOk<S extends z.ZodType>(method: string, params: unknown, schema: S): Promise<Exclude<z.output<S>, { ok: false }>> {
-    const result = await this.call(method, params, schema);
-    const failure = wire.workflowFailureSchema.safeParse(result);
-    if (failure.success) throw workflowFailureError(method, failure.data);
-    return result as Exclude<z.output<S>, { ok: false }>;
   }
 
   private ws(workspace?: string) {
@@ -66,55 +38,45 @@ export class WorkflowService {
   }
 
   list(q: { workspace?: string | undefined; scope?: wire.WorkflowScope | undefined }) {
-    return this.call('workflows/list', { workspace: this.ws(q.workspace), ...(q.scope ? { scope: q.scope } : {}) }, wire.workflowsListResultSchema);
+    return this.app.workflows.list(this.ws(q.workspace), q.scope);
   }
 
   get(scope: wire.WorkflowScope, name: string, workspace?: string) {
-    return this.callOk('workflows/get', { workspace: this.ws(workspace), name, scope }, wire.workflowGetResultSchema);
+    return this.app.workflows.get(this.ws(workspace), scope, name);
   }
 
   updateMeta(scope: wire.WorkflowScope, name: string, meta: wire.WorkflowMeta, workspace?: string) {
-    return this.callOk('workflows/updateMeta', { workspace: this.ws(workspace), name, meta, scope }, wire.workflowPathResultSchema);
+    return this.app.workflows.updateMeta(this.ws(workspace), scope, name, meta);
   }
 
   delete(scope: wire.WorkflowScope, name: string, workspace?: string) {
-    return this.callOk('workflows/delete', { workspace: this.ws(workspace), name, scope }, wire.workflowPathResultSchema);
+    return this.app.workflows.delete(this.ws(workspace), scope, name);
   }
 
   /** Copies a global workflow into this project (never overwrites, §8). */
   move(name: string, workspace?: string) {
-    return this.callOk('workflows/move', { workspace: this.ws(workspace), name }, wire.workflowMoveResultSchema);
+    return this.app.workflows.move(this.ws(workspace), name);
   }
 
   save(input: { runId: string; name: string; meta: wire.WorkflowMeta; scope?: wire.WorkflowScope | undefined; overwrite?: boolean | undefined; workspace?: string | undefined }) {
     const { workspace, ...rest } = input;
-    return this.callOk('workflows/save', { workspace: this.ws(workspace), ...stripUndefined(rest) }, wire.workflowSaveResultSchema);
+    return this.app.workflows.save(this.ws(workspace), rest);
   }
 
   /** The run journal (newest first); `limit` is required by the CLI (1..50). */
   runs(q: { workspace?: string | undefined; name?: string | undefined; scope?: wire.WorkflowScope | undefined; limit: number }) {
-    return this.call('workflows/runs', { workspace: this.ws(q.workspace), limit: q.limit, ...stripUndefined({ name: q.name, scope: q.scope }) }, wire.workflowRunsResultSchema);
+    return this.app.workflows.runs(this.ws(q.workspace), { limit: q.limit, name: q.name, scope: q.scope });
   }
 
   private async createSession(workspace: string): Promise<string> {
     // The workflow runtime must exist on the session (§8: dynamic workflows are off by default).
-    const snapshot = await this.call('session/create', { workspace: workspaceRef(workspace), dynamicWorkflowEnabled: true }, wire.sessionSnapshotIdSchema);
+    const snapshot = await this.app.createSession({ cwd: workspace, dynamicWorkflowEnabled: true });
     return snapshot.session.sessionId;
   }
 
-  /**
-   * Sends one v4 command. `proto.sessionNotFound` means the session is cold: resume it and
-   * retry once with the *same* commandId (the idempotency key, §7.1/§7.2).
-   */
-  async command(sessionId: string, type: string, payload: Record<string, unknown>): Promise<wire.CommandAck> {
-    const envelope = { commandId: randomUUID(), clientId: this.clientId, sessionId, type, payload, issuedAt: Date.now() };
-    let ack = await this.call('v4/command', envelope, wire.commandAckSchema);
-    if (ack.status === 'rejected' && ack.reasonCode === 'proto.sessionNotFound') {
-      await this.call('session/resume', { sessionId, dynamicWorkflowEnabled: true }, wire.sessionSnapshotIdSchema);
-      ack = await this.call('v4/command', { ...envelope, issuedAt: Date.now() }, wire.commandAckSchema);
-    }
-    if (!ackSucceeded(ack)) throw ackError(type, ack);
-    return ack;
+  /** Sends one v4 command; a cold session (`proto.sessionNotFound`) is resumed and the command retried once (§7.1/§7.2). */
+  command(sessionId: string, type: string, payload: Record<string, unknown>): Promise<CommandAck> {
+    return this.app.v4Command(sessionId, type, payload, { onColdSession: () => this.app.resumeSession({ sessionId, dynamicWorkflowEnabled: true }) });
   }
 
   /** Starts a saved workflow on an existing session or on a new one (§7.3 `startSavedWorkflow`). */
@@ -128,7 +90,7 @@ export class WorkflowService {
       }
     }
     const ack = await this.command(sessionId, 'startSavedWorkflow', { name: input.name, scope: input.scope, ...(input.args ? { args: input.args } : {}) });
-    const result = wire.startSavedWorkflowResultSchema.safeParse(ack.result);
+    const result = startSavedWorkflowResultSchema.safeParse(ack.result);
     if (!result.success) throw new HubError('HUB_ERR_BACKEND', 'startSavedWorkflow was accepted without a runId', { reason: 'bad_result' });
     return { sessionId, runId: result.data.runId, toolCallId: result.data.toolCallId ?? null, created: input.sessionId === undefined };
   }
@@ -156,7 +118,7 @@ export class WorkflowService {
   }
 
   sessionRuns(sessionId: string, limit?: number) {
-    return this.call('v4/conversation/workflowRuns', { sessionId, ...(limit ? { limit } : {}) }, wire.sessionRunsResultSchema);
+    return this.app.workflows.sessionRuns(sessionId, limit);
   }
 
   async runDetail(sessionId: string, runId: string) {
@@ -167,30 +129,26 @@ export class WorkflowService {
   }
 
   runEvents(sessionId: string, runId: string, q: { afterSequence?: number | undefined; limit?: number | undefined }) {
-    return this.call('v4/conversation/workflowRunEvents', { sessionId, runId, ...stripUndefined(q) }, wire.runEventsResultSchema);
+    return this.app.workflows.runEvents(sessionId, runId, q);
   }
 
   runArtifacts(sessionId: string, runId: string) {
-    return this.call('v4/conversation/workflowRunArtifacts', { sessionId, runId }, wire.runArtifactsResultSchema);
+    return this.app.workflows.runArtifacts(sessionId, runId);
   }
 
   runArtifactData(sessionId: string, runId: string, artifactId: string, q: { afterSequence?: number | undefined; limit?: number | undefined; fields?: string[] | undefined }) {
-    return this.call('v4/conversation/workflowRunArtifactData', { sessionId, runId, artifactId, ...stripUndefined(q) }, wire.runArtifactDataResultSchema);
+    return this.app.workflows.runArtifactData(sessionId, runId, artifactId, q);
   }
 
   runArtifactRead(sessionId: string, runId: string, artifactId: string, q: { version: number; offset: number; limit: number }) {
-    return this.call('v4/conversation/workflowRunArtifactRead', { sessionId, runId, artifactId, ...q }, wire.runArtifactReadResultSchema);
+    return this.app.workflows.runArtifactRead(sessionId, runId, artifactId, q);
   }
 
   runWorkspace(sessionId: string, runId: string) {
-    return this.call('v4/conversation/workflowRunWorkspace', { sessionId, runId }, wire.runWorkspaceResultSchema);
+    return this.app.workflows.runWorkspace(sessionId, runId);
   }
 
   runNodeResult(sessionId: string, runId: string, siteId: string, ordinal: number, maxBytes?: number) {
-    return this.call('v4/conversation/workflowRunNodeResult', { sessionId, runId, siteId, ordinal, ...stripUndefined({ maxBytes }) }, wire.runNodeResultSchema);
+    return this.app.workflows.runNodeResult(sessionId, runId, siteId, ordinal, maxBytes);
   }
-}
-
-function stripUndefined<T extends Record<string, unknown>>(value: T): Partial<T> {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }

@@ -3,6 +3,7 @@
  * the port the gateway implements for sockets) and a real Hub over the real backend link with
  * the real simulator child, in temp dirs.
  */
+import { AppServerClient } from '../../src/app-server/client.js';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -225,7 +226,7 @@ export async function startRig(opts: { limits?: Partial<Record<keyof typeof LIMI
     stderrTail: () => link.stderrTail(),
   };
   link.onNotification((n) => notifications.push(n));
-  const hub = new Hub({ backend, config, logger });
+  const hub = new Hub({ backend, appServer: new AppServerClient(backend), config, logger });
   hub.start();
   await link.start();
   await until(() => link.status().state === 'ready', 'backend ready');

@@ -1,3 +1,4 @@
+import { AppServerClient } from '../../src/app-server/client.js';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -44,7 +45,7 @@ function setup(limits: Partial<Record<keyof typeof LIMITS, number>> = {}): void 
   const config = testConfig(root, limits);
   const logger = createLogger({ level: 'silent' });
   const backend = createBackend(config, logger, { env: { ...process.env, HOME: root } });
-  core = new HubCore({ backend, config, logger });
+  core = new HubCore({ backend, appServer: new AppServerClient(backend), config, logger });
   flow = new InteractionFlow(core);
 }
 

@@ -41,6 +41,11 @@ export const UNITS: Record<string, UnitRule> = {
 
   // Protocol: wire schemas and translation, no sockets, no processes.
   acp: { role: 'pure ZCode → ACP translation', imports: ['errors.ts', 'limits.ts'], forbiddenPackages: { patterns: [...SERVER, ...PROCESS], why: 'translation is pure protocol code' } },
+  'app-server': {
+    role: 'the one typed client of the app-server: a method per call, zod result schemas, checked v4 ACKs, typed errors',
+    imports: ['errors.ts', 'backend-errors.ts', 'ports', 'acp'],
+    forbiddenPackages: { patterns: [...SERVER, ...PROCESS], why: 'a client over the BackendPort seam, not the link itself' },
+  },
   simulator: {
     role: 'the fake app-server: a separate program that shares nothing of the hub but the foundation',
     imports: ['errors.ts', 'limits.ts', 'logger.ts', 'version.ts', 'fs'],
@@ -59,12 +64,12 @@ export const UNITS: Record<string, UnitRule> = {
   auth: { role: 'device tokens, pairing, scopes, audit, the admin token', imports: [...FOUNDATION], forbiddenPackages: { patterns: [...SERVER, ...PROCESS], why: 'identities are domain code' } },
   settings: {
     role: 'provider file store and workflow proxy',
-    imports: [...FOUNDATION, 'backend-errors.ts'],
+    imports: [...FOUNDATION, 'backend-errors.ts', 'app-server'],
     forbiddenPackages: { patterns: [...SERVER, ...PROCESS], why: 'settings stores are domain code; their routes live in src/http/routes' },
   },
   domain: {
     role: 'the hub: sessions, journal, broadcast, prompts, the interaction race',
-    imports: [...FOUNDATION, 'backend-errors.ts', 'acp', 'auth'],
+    imports: [...FOUNDATION, 'backend-errors.ts', 'app-server', 'acp', 'auth'],
     forbiddenPackages: { patterns: [...SERVER, ...PROCESS], why: 'the domain knows sessions and interactions, not sockets, HTTP or processes' },
   },
   metrics: { role: 'Prometheus metrics', imports: [...FOUNDATION], forbiddenPackages: { patterns: [...SERVER, ...PROCESS], why: 'counters, no transport' } },
@@ -79,14 +84,14 @@ export const UNITS: Record<string, UnitRule> = {
   },
   http: {
     role: 'the fastify app: security hooks, REST routes, static web app',
-    imports: [...FOUNDATION, 'backend-errors.ts', 'domain', 'settings', 'auth', 'doctor', 'metrics', 'push'],
+    imports: [...FOUNDATION, 'backend-errors.ts', 'app-server', 'domain', 'settings', 'auth', 'doctor', 'metrics', 'push'],
     forbiddenPackages: { patterns: PROCESS, why: 'transport, not processes' },
   },
   bridge: { role: 'the `zcode-hub acp` stdio ↔ WebSocket bridge, a client of the daemon', imports: [...FOUNDATION, 'daemon-files'] },
 
   // Roots: wire everything; nothing imports them but the CLI.
   'daemon-files': { role: 'how clients find, start and call a running daemon (hub.json, node flags)', imports: [...FOUNDATION, 'auth'] },
-  daemon: { role: 'the composition root', imports: [...FOUNDATION, 'backend-errors.ts', 'acp', 'backend', 'auth', 'settings', 'domain', 'metrics', 'push', 'doctor', 'gateway', 'http', 'daemon-files'] },
+  daemon: { role: 'the composition root', imports: [...FOUNDATION, 'backend-errors.ts', 'app-server', 'acp', 'backend', 'auth', 'settings', 'domain', 'metrics', 'push', 'doctor', 'gateway', 'http', 'daemon-files'] },
   service: { role: 'systemd / launchd unit files', imports: [...FOUNDATION, 'daemon', 'daemon-files'] },
   cli: { role: 'command-line entry points', imports: ['*'] },
 };

@@ -2,6 +2,7 @@
  * The lead's real `buildApp` with the settings plugins registered on top, a token-per-scope
  * authenticator and a logger whose every line is kept (to prove no key is ever logged).
  */
+import { AppServerClient } from '../../src/app-server/client.js';
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { buildConfig } from '../../src/config/load.js';
@@ -81,8 +82,9 @@ export async function buildSettingsApp(options: { filePath: string; workspace: s
   const store = new ProviderStore({ filePath: options.filePath, logger });
   await store.start();
   const app = await buildApp({ config, logger, backend: options.backend, authenticator: tokenAuthenticator, version: 'test' });
-  await app.register(settingsProviderRoutes, { store, backend: options.backend, workspace: options.workspace });
-  await app.register(settingsWorkflowRoutes, { backend: options.backend, defaultWorkspace: options.workspace });
+  const appServer = new AppServerClient(options.backend);
+  await app.register(settingsProviderRoutes, { store, backend: options.backend, appServer, workspace: options.workspace });
+  await app.register(settingsWorkflowRoutes, { appServer, defaultWorkspace: options.workspace });
   await app.ready();
   return { app, store, logLines };
 }

@@ -2,10 +2,10 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AuditSink } from '../../auth/audit-log.js';
-import type { BackendPort } from '../../ports/backend-port.js';
+import type { BackendLifecycle } from '../../ports/backend-port.js';
 
 export interface BackendRouteOptions {
-  backend: BackendPort;
+  backend: BackendLifecycle;
   audit?: AuditSink;
 }
 

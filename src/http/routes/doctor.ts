@@ -2,13 +2,13 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { HubConfig } from '../../config/schema.js';
-import type { BackendPort } from '../../ports/backend-port.js';
+import type { BackendLifecycle } from '../../ports/backend-port.js';
 import { runChecks } from '../../doctor/checks.js';
 import { gatherFacts, type LiveFacts } from '../../doctor/gather.js';
 
 export interface DoctorRouteOptions {
   config: HubConfig;
-  backend: BackendPort;
+  backend: BackendLifecycle;
   /** Live numbers from the hub and the gateway. */
   live: () => Pick<LiveFacts, 'pendingInteractions' | 'oldestPendingAgeMs' | 'clients'>;
   port: () => number | undefined;

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { BackendPort } from '../../ports/backend-port.js';
+import type { BackendLifecycle } from '../../ports/backend-port.js';
 
 const backendSummary = z.object({
   state: z.enum(['starting', 'ready', 'restarting', 'failed', 'stopped']),
@@ -11,7 +11,7 @@ const backendSummary = z.object({
 });
 
 export interface HealthRouteOptions {
-  backend: BackendPort;
+  backend: BackendLifecycle;
   version: string;
   /** The hub's id and name (issue 18): the app tells "offline" from "a different hub behind this URL". */
   hub?: { hubId: string; name: string };

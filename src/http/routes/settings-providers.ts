@@ -10,8 +10,9 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { HubError } from '../../errors.js';
-import { BackendRpcError, type BackendPort } from '../../ports/backend-port.js';
-import { toHubError } from '../../backend-errors.js';
+import type { BackendPort } from '../../ports/backend-port.js';
+import type { AppServer } from '../../app-server/client.js';
+import { AppServerError } from '../../app-server/errors.js';
 import { ModelCatalog, modelOptionSchema } from '../../settings/model-catalog.js';
 import { asObject, asString } from '../../settings/provider-draft.js';
 import * as edits from '../../settings/provider-mutations.js';
@@ -27,11 +28,12 @@ import {
 } from '../../settings/provider-resource.js';
 import type { ProviderSnapshot, ProviderStore } from '../../settings/provider-store.js';
 import { providerOrderOf, toModelRuleViews, toProviderViews } from '../../settings/provider-view.js';
-import { workspaceRef } from '../../settings/workflow-service.js';
 
 export interface SettingsProviderRoutesOptions {
   store: ProviderStore;
-  backend: BackendPort;
+  /** The backend's epoch keys the model catalog's cache. */
+  backend: Pick<BackendPort, 'status'>;
+  appServer: Pick<AppServer, 'draftModels' | 'testModelConnectivity'>;
   /** Runtime carrier workspace for `provider/testModelConnectivity` and the model catalog. */
   workspace: string;
   /** Shared catalog (so other parts of the hub can invalidate it); one is made if absent. */
@@ -63,7 +65,7 @@ function ifMatch(req: FastifyRequest): string | undefined {
 export const settingsProviderRoutes: FastifyPluginAsync<SettingsProviderRoutesOptions> = async (fastify, opts) => {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { store } = opts;
-  const catalog = opts.catalog ?? new ModelCatalog({ backend: opts.backend, defaultWorkspace: opts.workspace });
+  const catalog = opts.catalog ?? new ModelCatalog({ appServer: opts.appServer, backend: opts.backend, defaultWorkspace: opts.workspace });
   auditWrites(fastify, opts.audit, () => 'settings.change');
 
   /** Runs one edit under the store's lock and answers with the provider's new view. */
@@ -218,12 +220,12 @@ export const settingsProviderRoutes: FastifyPluginAsync<SettingsProviderRoutesOp
       const redact = (text: string) => (key && key.length > 0 ? text.split(key).join('[redacted]') : text);
       const selection = { providerId: req.params.providerId, modelId: req.body.modelId, ...(req.body.reasoningLevel ? { options: { reasoningLevel: req.body.reasoningLevel } } : {}) };
       try {
-        await opts.backend.request('provider/testModelConnectivity', { workspace: workspaceRef(opts.workspace), selection }, { timeoutMs: 60_000 });
+        await opts.appServer.testModelConnectivity(opts.workspace, selection, 60_000);
         return { success: true };
       } catch (error) {
         // The test ran and the provider said no: that is a result, not a hub failure (§4.19).
-        if (error instanceof BackendRpcError) return { success: false, message: redact(error.message) };
-        throw toHubError(error, redact);
+        if (error instanceof AppServerError && error.fault.kind === 'rpc') return { success: false, message: redact(error.fault.message) };
+        throw error;
       }
     },
   );

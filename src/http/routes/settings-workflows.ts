@@ -12,7 +12,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { WorkflowService, type WorkflowServiceOptions } from '../../settings/workflow-service.js';
-import * as wire from '../../settings/workflow-wire.js';
+import * as wire from '../../app-server/workflow-schemas.js';
 import { errorBodySchema } from './settings-providers.js';
 
 /** Either a ready service or what it needs (backend, default workspace, optional session opener). */

@@ -1,6 +1,6 @@
 /**
- * Wire shapes of saved workflows and workflow-run queries (ZCODE-PROTOCOL.md §8) and of the
- * v4 command ACK (§7.2), parsed at the boundary. Results are *loose* objects: the hub relays
+ * Wire shapes of saved workflows and workflow-run queries (ZCODE-PROTOCOL.md §8), parsed at
+ * the boundary by the app-server client (client-workflows.ts). Results are *loose* objects: the hub relays
  * them, so a newer CLI adding a field must not turn a read into a 500; only the fields the
  * hub relies on are checked.
  */
@@ -117,18 +117,4 @@ export const runArtifactReadResultSchema = z.looseObject({
 export const runWorkspaceResultSchema = z.looseObject({ nodes: z.array(z.record(z.string(), z.unknown())), truncated: z.boolean().optional() });
 export const runNodeResultSchema = z.record(z.string(), z.unknown());
 
-/** The v4 command ACK (§7.2). Errors are ACKs, not JSON-RPC errors. */
-export const commandAckSchema = z.looseObject({
-  commandId: z.string(),
-  status: z.enum(['accepted', 'rejected', 'stale', 'duplicate', 'noop', 'failed']),
-  revisionAtDecision: z.number().optional(),
-  reasonCode: z.string().optional(),
-  message: z.string().optional(),
-  result: z.record(z.string(), z.unknown()).optional(),
-});
-export type CommandAck = z.infer<typeof commandAckSchema>;
-
 export const startSavedWorkflowResultSchema = z.looseObject({ type: z.literal('startSavedWorkflow'), runId: z.string(), toolCallId: z.string().optional() });
-
-/** `session/create` result: only the id matters here. */
-export const sessionSnapshotIdSchema = z.looseObject({ session: z.looseObject({ sessionId: z.string().min(1) }) });

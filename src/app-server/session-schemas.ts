@@ -1,6 +1,7 @@
 /**
- * Lenient zod schemas of the app-server results the domain reads (ZCODE-PROTOCOL §3.6, §4):
- * only the fields used here are typed, unknown keys pass (§5.6: lenient on output).
+ * Lenient zod schemas of the app-server's session results and of the v4 command ACK
+ * (ZCODE-PROTOCOL §3.6, §4, §7.2), parsed by the client (client.ts): only the fields the hub
+ * reads are typed, unknown keys pass (§5.6: lenient on output).
  */
 import { z } from 'zod';
 import { settingsPatchSchema } from '../acp/zcode-event-schema.js';
@@ -44,8 +45,16 @@ export const listResultSchema = z.looseObject({ sessions: z.array(sessionInfoSch
 /** `session/messages` result (§4.5). */
 export const messagesResultSchema = z.looseObject({ messages: z.array(z.unknown()).default([]) });
 
-/** `v4/command` ACK (§7.2). */
-export const commandAckSchema = z.looseObject({ status: z.string(), reasonCode: optStr, message: optStr });
+/** The v4 command ACK (§7.2). Errors are ACKs, not JSON-RPC errors. */
+export const commandAckSchema = z.looseObject({
+  commandId: z.string(),
+  status: z.enum(['accepted', 'rejected', 'stale', 'duplicate', 'noop', 'failed']),
+  revisionAtDecision: z.number().optional(),
+  reasonCode: z.string().optional(),
+  message: z.string().optional(),
+  result: z.record(z.string(), z.unknown()).optional(),
+});
+export type CommandAck = z.infer<typeof commandAckSchema>;
 
 /** `session/fork` result (§4.11). */
 export const forkResultSchema = z.looseObject({ forkedSessionId: z.string().min(1), snapshot: z.unknown().optional() });
@@ -59,5 +68,17 @@ export const goalResultSchema = z.looseObject({ response: z.string().default('')
 /** `session/cancelBackgroundTask` result (§4.10). */
 export const cancelTaskResultSchema = z.looseObject({ cancelled: z.boolean().default(false), status: z.unknown().optional() });
 
-/** A journaled `session/update` frame, read back for the REST events route. */
-export const journalFrameSchema = z.looseObject({ params: z.looseObject({ update: z.unknown() }) });
+/** `session/subagents` result (§4.16): running ones and a page of ended ones, each read loosely by its user. */
+export const subagentsResultSchema = z.looseObject({
+  running: z.array(z.unknown()).default([]),
+  ended: z.looseObject({ items: z.array(z.unknown()).default([]) }).default({ items: [] }),
+});
+
+/** A `deferred` draft's `session/create` result, for its model list only (§4.1): entries are parsed by their reader. */
+export const draftCreateResultSchema = z.looseObject({
+  session: z.looseObject({ sessionId: z.string() }),
+  settings: z.looseObject({ model: z.looseObject({ available: z.array(z.unknown()) }) }),
+});
+
+/** Results the hub does not read (`session/send`, `session/stop`, `session/close`, …). */
+export const ignoredResultSchema = z.unknown();
