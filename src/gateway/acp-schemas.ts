@@ -21,7 +21,8 @@ import type {
  * official JSON Schema (HUB-DESIGN §5: never hand-declare what the SDK provides). The SDK's
  * generated zod module is not among its package exports, so we convert its exported
  * `schema/v1/schema.json` with `z.fromJSONSchema`; the TypeScript types are the SDK's.
- * Only the `_zcode/*` extensions, which the SDK cannot know, are declared here.
+ * The `_zcode/*` extension's own requests are in src/zcode-ext/requests.ts; only the
+ * `_meta.zcode` blocks of standard methods are declared here.
  */
 
 const require = createRequire(import.meta.url);
@@ -81,19 +82,3 @@ export function zcodeMeta<T extends z.ZodType>(schema: T, params: { _meta?: { [k
   const raw = params._meta?.zcode;
   return schema.safeParse(raw ?? {}) as z.ZodSafeParseResult<z.infer<T>>;
 }
-
-// ---- `_zcode/*` extension methods (docs/CLIENT-PROTOCOL.md) ----
-
-const sessionId = z.string().min(1).max(256);
-
-/** `_zcode/load_earlier`; `before` is the zcode-acp-remote spelling of `cursor` (HUB-DESIGN §5.1). */
-export const loadEarlierParams = z
-  .object({ sessionId, cursor: z.string().min(1).max(4096).optional(), before: z.string().min(1).max(4096).optional(), limit: z.number().int().min(1).max(10_000).optional() })
-  .refine((p) => p.cursor !== undefined || p.before !== undefined, { message: 'cursor is required', path: ['cursor'] });
-
-export const interactionsListParams = z.object({ sessionId: sessionId.optional() });
-export const forkParams = z.object({ sessionId, target: z.string().min(1).max(256).optional() });
-export const compactParams = z.object({ sessionId, instructions: z.string().max(64 * 1024).optional() });
-export const goalParams = z.object({ sessionId, action: z.string().min(1).max(64), objective: z.string().max(64 * 1024).optional() });
-export const sessionArchiveParams = z.object({ sessionId, archived: z.boolean() });
-export const cancelBackgroundTaskParams = z.object({ sessionId, taskId: z.string().min(1).max(256) });

@@ -1,4 +1,4 @@
-import { cancelBackgroundTaskParams, sessionArchiveParams, compactParams, forkParams, goalParams, interactionsListParams, loadEarlierParams } from './acp-schemas.js';
+import { cancelBackgroundTaskParams, sessionArchiveParams, compactParams, forkParams, goalParams, interactionsListParams, loadEarlierParams } from '../zcode-ext/requests.js';
 import { ATTACH_METHODS } from './attach-methods.js';
 import { method, type MethodSpec } from './method-spec.js';
 import { ZCODE_REQUEST } from '../zcode-ext/methods.js';

@@ -17,6 +17,7 @@ import { fromElicitation, fromPermissionRequest, fromView, mergeInteraction, rem
 import { fromListEntry, type SessionSummary } from './session-list.js';
 import { version as VERSION } from '../../../package.json';
 import { ZCODE_NOTIFICATION, ZCODE_REQUEST } from '../../../src/zcode-ext/methods.js';
+import type { InteractionsListParams, LoadEarlierParams } from '../../../src/zcode-ext/requests.js';
 
 
 const DEVICE_KEY = 'zcode-hub.device';
@@ -182,7 +183,7 @@ export class HubClient {
   /** Reloads pending interactions across sessions (`_zcode/interactions/list`). */
   async refreshInbox(): Promise<void> {
     try {
-      const res = rec(await this.conn.request(ZCODE_REQUEST.interactionsList, {}));
+      const res = rec(await this.conn.request(ZCODE_REQUEST.interactionsList, {} satisfies InteractionsListParams));
       const views = arr(res?.['interactions']).map(fromView).filter((v) => v !== undefined).map((v) => this.tag(v));
       store.update((s) => {
         const next: typeof s.interactions = {};
@@ -240,7 +241,7 @@ export class HubClient {
     if (!chat?.history.hasMore || !chat.history.cursor || store.get().loadingEarlier[sessionId]) return;
     store.update((s) => ({ ...s, loadingEarlier: { ...s.loadingEarlier, [sessionId]: true } }));
     try {
-      const res = rec(await this.conn.request(ZCODE_REQUEST.loadEarlier, { sessionId, cursor: chat.history.cursor, limit: WEB_LIMITS.historyPage }));
+      const res = rec(await this.conn.request(ZCODE_REQUEST.loadEarlier, { sessionId, cursor: chat.history.cursor, limit: WEB_LIMITS.historyPage } satisfies LoadEarlierParams));
       updateChat(sessionId, (c) => prependHistory(c, arr(res?.['updates']), str(res?.['cursor']), res?.['hasMore'] === true));
     } finally {
       store.update((s) => ({ ...s, loadingEarlier: { ...s.loadingEarlier, [sessionId]: false } }));

@@ -146,7 +146,7 @@ export class RpcConnection {
     this.ws = undefined;
     if (ws) {
       this.detach(ws);
-      ws.close(4000);
+      ws.close(CLOSE.CLIENT_RECONNECT);
     }
     this.failPending();
     this.open();
@@ -196,7 +196,7 @@ export class RpcConnection {
           this.setStatus('online');
         })
         .catch(() => {
-          if (this.ws === ws) ws.close(4000);
+          if (this.ws === ws) ws.close(CLOSE.CLIENT_RECONNECT);
         });
     };
     ws.onmessage = (ev) => {

@@ -1,0 +1,28 @@
+/**
+ * Params of the `_zcode/*` requests a client sends (docs/CLIENT-PROTOCOL.md), as zod schemas
+ * with their inferred types. The gateway validates with them before a handler runs; the web
+ * app takes the types (`import type`) to build what it sends. Method names: ./methods.ts.
+ */
+import { z } from 'zod';
+
+const sessionId = z.string().min(1).max(256);
+
+/** `_zcode/load_earlier`; `before` is the zcode-acp-remote spelling of `cursor` (HUB-DESIGN §5.1). */
+export const loadEarlierParams = z
+  .object({ sessionId, cursor: z.string().min(1).max(4096).optional(), before: z.string().min(1).max(4096).optional(), limit: z.number().int().min(1).max(10_000).optional() })
+  .refine((p) => p.cursor !== undefined || p.before !== undefined, { message: 'cursor is required', path: ['cursor'] });
+
+export const interactionsListParams = z.object({ sessionId: sessionId.optional() });
+export const forkParams = z.object({ sessionId, target: z.string().min(1).max(256).optional() });
+export const compactParams = z.object({ sessionId, instructions: z.string().max(64 * 1024).optional() });
+export const goalParams = z.object({ sessionId, action: z.string().min(1).max(64), objective: z.string().max(64 * 1024).optional() });
+export const sessionArchiveParams = z.object({ sessionId, archived: z.boolean() });
+export const cancelBackgroundTaskParams = z.object({ sessionId, taskId: z.string().min(1).max(256) });
+
+export type LoadEarlierParams = z.input<typeof loadEarlierParams>;
+export type InteractionsListParams = z.infer<typeof interactionsListParams>;
+export type ForkParams = z.infer<typeof forkParams>;
+export type CompactParams = z.infer<typeof compactParams>;
+export type GoalParams = z.infer<typeof goalParams>;
+export type SessionArchiveParams = z.infer<typeof sessionArchiveParams>;
+export type CancelBackgroundTaskParams = z.infer<typeof cancelBackgroundTaskParams>;
