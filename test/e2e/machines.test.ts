@@ -269,6 +269,9 @@ describe('several machines in one app', () => {
     expect(listed.machines).toEqual([]);
     await page.goto(a.url);
     expect(await page.getByTestId('session-row').and(page.locator(`[data-session-id="${sessionB}"]`)).count()).toBe(0);
+    // Its deep link now says so instead of asking this hub for B's session.
+    await page.goto(`${a.url}/m/${hubB}/s/${sessionB}`);
+    await page.getByTestId('unknown-machine').getByTestId('fix-command').filter({ hasText: `zcode-hub pair --into ${a.url}` }).waitFor();
   });
 
   it('remove while B answers: B revokes the token itself', async () => {

@@ -16,6 +16,7 @@ import { SettingsView } from './views/settings-view.js';
 import { AddMachineSheet } from './views/add-machine-sheet.js';
 import { parseAddLink, type AddLink } from './machines/add-link.js';
 import { clientFor } from './machines/registry.js';
+import { UnknownMachine } from './views/machines-view.js';
 
 /** The add-machine link in the address, if any (`{ link: undefined }` = there but malformed). */
 function addLinkIn(hash: string): { link: AddLink | undefined } | undefined {
@@ -35,10 +36,14 @@ export function App({ client: home, onPaired }: { client: HubClient; onPaired: (
     return () => window.removeEventListener('hashchange', onHash);
   }, []);
   // A session of another machine talks to that machine's client; everything else to the home hub.
-  useSelector(store, (s) => s.machines);
-  const client = route.name === 'chat' || route.name === 'changes' || route.name === 'files' ? clientFor(route.hubId) : home;
+  const onMachine = route.name === 'chat' || route.name === 'changes' || route.name === 'files' ? route.hubId : undefined;
+  const machineKnown = useSelector(store, (s) => onMachine === undefined || s.machines[onMachine] !== undefined);
+  const machinesLoaded = useSelector(store, (s) => s.machinesLoaded === true);
+  const client = onMachine !== undefined && machineKnown ? clientFor(onMachine) : home;
   if (paired === undefined) return <div class="page" aria-busy="true" />;
   if (!paired) return <PairView onPaired={onPaired} />;
+  // A link to another machine's session: never opened on the home hub by mistake.
+  if (onMachine !== undefined && !machineKnown) return machinesLoaded ? <UnknownMachine /> : <div class="page" aria-busy="true" />;
   return (
     <div class="shell">
       <ConnIndicator />

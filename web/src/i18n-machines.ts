@@ -35,6 +35,7 @@ export const machinesEn = {
   machineRemovedOffline: '{0} removed here. It could not be reached to revoke this phone’s key; on it, run:',
   machineAddCommand: 'To add a machine, run on it:',
   sessionsOffline: '{0} is {1}; its sessions are shown as last seen.',
+  machineUnknown: 'This link is for a session on a machine this phone has not been added to. To add it, run this on that machine and open the link it prints:',
 };
 
 export const machinesZh: Record<keyof typeof machinesEn, string> = {
@@ -73,4 +74,5 @@ export const machinesZh: Record<keyof typeof machinesEn, string> = {
   machineRemovedOffline: '已在此移除 {0}。无法连接它来撤销本手机的密钥；请在它上面运行：',
   machineAddCommand: '要添加机器，请在那台机器上运行：',
   sessionsOffline: '{0} {1}；其会话按最后所见显示。',
+  machineUnknown: '此链接指向本手机尚未添加的机器上的会话。要添加它，请在那台机器上运行以下命令并打开它打印的链接：',
 };

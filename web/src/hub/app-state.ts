@@ -55,6 +55,8 @@ export interface AppState {
   toasts: Toast[];
   /** The other machines by hubId (the home hub is not in here). */
   machines: Record<string, MachineState>;
+  /** True once the stored machines have been read (deep links to them wait for it). */
+  machinesLoaded?: boolean;
   /** The home hub's identity (initialize `_meta.zcode.hub`). */
   homeHub?: { hubId: string; name: string };
   /** The session list's machine filter: undefined = all, '' = the home hub, else a hubId. */

@@ -84,9 +84,10 @@ export async function startMachines(): Promise<void> {
   try {
     creds = await loadCreds();
   } catch {
-    return; // No IndexedDB (private mode on some browsers): only the home hub.
+    // No IndexedDB (private mode on some browsers): only the home hub.
   }
   for (const c of creds) startMachine(c);
+  store.update((s) => ({ ...s, machinesLoaded: true }));
 }
 
 /** Saves a newly paired machine (same hubId → replaces it) and connects to it. */

@@ -5,6 +5,8 @@ import { t, useLocale } from '../i18n.js';
 import { credOf, removeMachine } from '../machines/registry.js';
 import { fixCommand, machineStatusText, revokeCommand } from '../machines/machine-status.js';
 import { useSelector } from '../store.js';
+import { navigate } from '../router.js';
+import { TopBar } from './chrome.js';
 
 /** A command to copy, on its own line. */
 export function Command({ text }: { text: string }) {
@@ -85,6 +87,19 @@ export function MachinesView() {
       ) : null}
       <p class="small">{t('machineAddCommand')}</p>
       <Command text={`zcode-hub pair --into ${location.origin}`} />
+    </div>
+  );
+}
+
+/** A link to a session of a machine this phone has no key for (removed, or added on another phone). */
+export function UnknownMachine() {
+  return (
+    <div class="page">
+      <TopBar title={t('machines')} back={() => navigate({ name: 'sessions' })} />
+      <main class="scroll list-page" data-testid="unknown-machine">
+        <p>{t('machineUnknown')}</p>
+        <Command text={`zcode-hub pair --into ${location.origin}`} />
+      </main>
     </div>
   );
 }
