@@ -4,22 +4,12 @@
  * an empty Workflows screen says what workflows are and how to get one.
  */
 import http from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHub, type HubHarness } from '../helpers/hub-harness.js';
-import { openDevice, PHONE_390, type Device } from './support/browser.js';
+import { describe, expect, it } from 'vitest';
+import { openDevice, } from './support/browser.js';
+import { phoneHub } from './support/fixture.js';
 import { pair, shoot } from './support/flow.js';
 
-let hub: HubHarness;
-let phone: Device;
-
-beforeAll(async () => {
-  hub = await startHub();
-  phone = await openDevice({ viewport: PHONE_390 });
-});
-afterAll(async () => {
-  await phone?.close();
-  await hub?.close();
-});
+const { hub, phone } = phoneHub();
 
 describe('admin on the phone', () => {
   it('Providers explains the built-in providers; Workflows has a way forward when empty', async () => {
@@ -78,7 +68,7 @@ describe('admin on the phone', () => {
   });
 
   it('a browser that is not paired gets a page telling it to pair, not JSON', async () => {
-    const stranger = await openDevice({ viewport: PHONE_390 });
+    const stranger = await openDevice();
     try {
       const res = await stranger.page.goto(`${hub.url}/docs`);
       expect(res?.status()).toBe(401);

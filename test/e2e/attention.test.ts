@@ -3,22 +3,12 @@
  * banner that reopens the sheet; a notification's deep link (`?answer=<id>`) opens that sheet;
  * a device whose token was revoked, or that signed itself out, is told why at the pairing screen.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHub, type HubHarness } from '../helpers/hub-harness.js';
-import { openDevice, PHONE_390, type Device } from './support/browser.js';
+import { describe, expect, it } from 'vitest';
+import { openDevice, } from './support/browser.js';
+import { phoneHub } from './support/fixture.js';
 import { pair, sendPrompt, shoot, waitIdle } from './support/flow.js';
 
-let hub: HubHarness;
-let phone: Device;
-
-beforeAll(async () => {
-  hub = await startHub({ simArgs: ['--turn-delay-scale', '0.3'] });
-  phone = await openDevice({ viewport: PHONE_390 });
-});
-afterAll(async () => {
-  await phone?.close();
-  await hub?.close();
-});
+const { hub, phone } = phoneHub({ hub: { simArgs: ['--turn-delay-scale', '0.3'] } });
 
 describe('attention', () => {
   it('"Later" leaves a waiting banner that reopens the sheet; the deep link opens it too', async () => {
@@ -58,7 +48,7 @@ describe('attention', () => {
   });
 
   it('a revoked device is told why at the pairing screen; so is one that signed itself out', async () => {
-    const other = await openDevice({ viewport: PHONE_390, colorScheme: 'dark' });
+    const other = await openDevice({ colorScheme: 'dark' });
     try {
       await pair(other, hub, 'Lost phone');
       const tokens = (await (await hub.api('/api/tokens')).json()) as { tokens: Array<{ id: string; name: string; state: string }> };

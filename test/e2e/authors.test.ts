@@ -3,25 +3,11 @@
  * its name before it pairs; every prompt then shows who sent it and every answered interaction
  * who answered it, by that name, on every device — not "You" and "Browser".
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHub, type HubHarness } from '../helpers/hub-harness.js';
-import { openDevice, PHONE_390, type Device } from './support/browser.js';
+import { describe, expect, it } from 'vitest';
+import { phoneHub } from './support/fixture.js';
 import { pair, pairingUrl, sendPrompt, shoot, waitIdle } from './support/flow.js';
 
-let hub: HubHarness;
-let phone: Device;
-let laptop: Device;
-
-beforeAll(async () => {
-  hub = await startHub({ simArgs: ['--turn-delay-scale', '0.4'] });
-  phone = await openDevice({ viewport: PHONE_390 });
-  laptop = await openDevice({ viewport: PHONE_390 });
-});
-afterAll(async () => {
-  await laptop?.close();
-  await phone?.close();
-  await hub?.close();
-});
+const { hub, phone, laptop } = phoneHub({ hub: { simArgs: ['--turn-delay-scale', '0.4'] }, laptop: true });
 
 describe('phone web app: authors', () => {
   it('names a device that pairs from a link; prompts and answers carry the names on every device', async () => {

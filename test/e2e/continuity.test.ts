@@ -6,7 +6,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startHub, type HubHarness } from '../helpers/hub-harness.js';
-import { openDevice, PHONE_390, type Device } from './support/browser.js';
+import { openDevice, type Device } from './support/browser.js';
 import { pair, sendPrompt, shoot, waitIdle } from './support/flow.js';
 
 let hub: HubHarness | undefined;
@@ -17,7 +17,7 @@ async function hubAt(scale: number): Promise<{ hub: HubHarness; phone: Device }>
   await phone?.close();
   await hub?.close();
   hub = await startHub({ simArgs: ['--turn-delay-scale', String(scale)] });
-  phone = await openDevice({ viewport: PHONE_390 });
+  phone = await openDevice();
   await pair(phone, hub, 'Reload phone');
   return { hub, phone };
 }

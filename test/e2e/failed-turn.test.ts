@@ -7,27 +7,20 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startHub, type HubHarness } from '../helpers/hub-harness.js';
-import { openDevice, PHONE_390, type Device } from './support/browser.js';
+import { openDevice, } from './support/browser.js';
+import { phoneHub } from './support/fixture.js';
 import { pair, sendPrompt, shoot, waitIdle } from './support/flow.js';
 
-let hub: HubHarness;
-let phone: Device;
-let laptop: Device;
-
-beforeAll(async () => {
-  hub = await startHub({ simArgs: ['--turn-delay-scale', '0.4'] });
-  phone = await openDevice({ viewport: PHONE_390 });
-  laptop = await openDevice({ viewport: PHONE_390 });
-  await pair(phone, hub, 'Failing phone');
-  await pair(laptop, hub, 'Watching laptop');
-});
-afterAll(async () => {
-  await laptop?.close();
-  await phone?.close();
-  await hub?.close();
+const { hub, phone, laptop } = phoneHub({
+  hub: { simArgs: ['--turn-delay-scale', '0.4'] },
+  laptop: true,
+  setup: async () => {
+    await pair(phone, hub, 'Failing phone');
+    await pair(laptop, hub, 'Watching laptop');
+  },
 });
 
 async function newSession(page: Page): Promise<string> {
@@ -98,7 +91,7 @@ describe('phone web app: failed and interrupted turns', () => {
     fs.mkdirSync(config.workspace);
     let first: HubHarness | undefined = await startHub({ config });
     let second: HubHarness | undefined;
-    const device = await openDevice({ viewport: PHONE_390 });
+    const device = await openDevice();
     try {
       await pair(device, first, 'Restart phone');
       const { page } = device;

@@ -2,22 +2,15 @@
  * The model picker on the phone (issue 12 item 5): every model a session offers can be picked,
  * with the reasoning level where the model has levels (the simulator's "Sim Pro").
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHub, type HubHarness } from '../helpers/hub-harness.js';
-import { openDevice, PHONE_390, type Device } from './support/browser.js';
+import { describe, expect, it } from 'vitest';
+import { phoneHub } from './support/fixture.js';
 import { pair, sendPrompt, shoot, waitIdle } from './support/flow.js';
 
-let hub: HubHarness;
-let phone: Device;
-
-beforeAll(async () => {
-  hub = await startHub({ simArgs: ['--turn-delay-scale', '0.4'] });
-  phone = await openDevice({ viewport: PHONE_390 });
-  await pair(phone, hub, 'Settings phone', 'admin');
-});
-afterAll(async () => {
-  await phone?.close();
-  await hub?.close();
+const { hub, phone } = phoneHub({
+  hub: { simArgs: ['--turn-delay-scale', '0.4'] },
+  setup: async () => {
+    await pair(phone, hub, 'Settings phone', 'admin');
+  },
 });
 
 describe('phone web app: model picker', () => {

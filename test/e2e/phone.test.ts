@@ -3,27 +3,20 @@
  * pair → session → prompt → stream → permission → question → plan → stop → lose the
  * connection and recover without losing a message → another device answers first.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { gzipSync } from 'node:zlib';
-import { startHub, type HubHarness } from '../helpers/hub-harness.js';
 import { openDevice, type Device } from './support/browser.js';
+import { phoneHub } from './support/fixture.js';
 import { pair, sendPrompt, shoot, waitIdle } from './support/flow.js';
 
-let hub: HubHarness;
-let phone: Device;
 let laptop: Device | undefined;
 let sessionId = '';
 /** Console errors are expected only while the network is deliberately down. */
 const offlineWindows: Array<[number, number]> = [];
 
-beforeAll(async () => {
-  hub = await startHub({ simArgs: ['--turn-delay-scale', '0.4'] });
-  phone = await openDevice();
-});
+const { hub, phone } = phoneHub({ hub: { simArgs: ['--turn-delay-scale', '0.4'] } });
 afterAll(async () => {
   await laptop?.close();
-  await phone?.close();
-  await hub?.close();
 });
 
 describe('phone web app', () => {

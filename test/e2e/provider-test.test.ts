@@ -3,23 +3,15 @@
  * provider's models (at a reasoning level where the model has levels) and shows the real
  * answer, good or bad — it used to send `{}` and fail on every provider.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHub, type HubHarness } from '../helpers/hub-harness.js';
+import { describe, expect, it } from 'vitest';
 import { until } from '../helpers/until.js';
-import { openDevice, PHONE_390, type Device } from './support/browser.js';
+import { phoneHub } from './support/fixture.js';
 import { pair, shoot } from './support/flow.js';
 
-let hub: HubHarness;
-let phone: Device;
-
-beforeAll(async () => {
-  hub = await startHub();
-  phone = await openDevice({ viewport: PHONE_390 });
-  await pair(phone, hub, 'Settings phone', 'admin');
-});
-afterAll(async () => {
-  await phone?.close();
-  await hub?.close();
+const { hub, phone } = phoneHub({
+  setup: async () => {
+    await pair(phone, hub, 'Settings phone', 'admin');
+  },
 });
 
 describe('phone web app: provider test', () => {

@@ -4,22 +4,12 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHub, type HubHarness } from '../helpers/hub-harness.js';
-import { openDevice, PHONE_390, type Device } from './support/browser.js';
+import { describe, expect, it } from 'vitest';
+import type { Device } from './support/browser.js';
+import { phoneHub } from './support/fixture.js';
 import { pair, sendPrompt, shoot, waitIdle } from './support/flow.js';
 
-let hub: HubHarness;
-let phone: Device;
-
-beforeAll(async () => {
-  hub = await startHub({ simArgs: ['--turn-delay-scale', '0.3'] });
-  phone = await openDevice({ viewport: PHONE_390 });
-});
-afterAll(async () => {
-  await phone?.close();
-  await hub?.close();
-});
+const { hub, phone } = phoneHub({ hub: { simArgs: ['--turn-delay-scale', '0.3'] } });
 
 async function newSession(page: Device['page'], prompt: string): Promise<void> {
   await page.getByTestId('new-session').click();

@@ -3,22 +3,11 @@
  * Explore sub-agent whose own `Glob` and `Read` calls arrive tagged `_meta.zcode.subagent`
  * (src/acp/translate-tool.ts). They must show inside the Agent card, not beside it.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHub, type HubHarness } from '../helpers/hub-harness.js';
-import { openDevice, type Device } from './support/browser.js';
+import { describe, expect, it } from 'vitest';
+import { phoneHub } from './support/fixture.js';
 import { pair, sendPrompt, shoot, waitIdle } from './support/flow.js';
 
-let hub: HubHarness;
-let phone: Device;
-
-beforeAll(async () => {
-  hub = await startHub({ simArgs: ['--turn-delay-scale', '0.4'] });
-  phone = await openDevice();
-});
-afterAll(async () => {
-  await phone?.close();
-  await hub?.close();
-});
+const { hub, phone } = phoneHub({ hub: { simArgs: ['--turn-delay-scale', '0.4'] } });
 
 describe('phone web app: sub-agents', () => {
   it('nests a sub-agent’s tool calls inside the Agent card that spawned it', async () => {

@@ -6,29 +6,25 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHub, type HubHarness } from '../helpers/hub-harness.js';
-import { openDevice, PHONE_390, type Device } from './support/browser.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { phoneHub } from './support/fixture.js';
 import { pair, shoot } from './support/flow.js';
 
-let hub: HubHarness;
-let phone: Device;
-let top: string;
-let projects: string;
-let infra: string;
+let top = '';
+let projects = '';
+let infra = '';
 
-beforeAll(async () => {
-  top = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'picker-roots-')));
-  projects = path.join(top, 'projects');
-  infra = path.join(top, 'infra');
-  for (const d of ['projects/shop/web', 'projects/blog', 'projects/.cache', 'infra']) fs.mkdirSync(path.join(top, d), { recursive: true });
-  hub = await startHub({ config: { workspace: projects, workspaces: [projects, infra] } });
-  phone = await openDevice({ viewport: PHONE_390 });
+const { hub, phone } = phoneHub({
+  hub: () => {
+    top = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'picker-roots-')));
+    projects = path.join(top, 'projects');
+    infra = path.join(top, 'infra');
+    for (const d of ['projects/shop/web', 'projects/blog', 'projects/.cache', 'infra']) fs.mkdirSync(path.join(top, d), { recursive: true });
+    return { config: { workspace: projects, workspaces: [projects, infra] } };
+  },
 });
-afterAll(async () => {
-  await phone?.close();
-  await hub?.close();
-  fs.rmSync(top, { recursive: true, force: true });
+afterAll(() => {
+  if (top) fs.rmSync(top, { recursive: true, force: true });
 });
 
 describe('the new-session workspace picker', () => {

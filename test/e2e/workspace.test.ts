@@ -7,13 +7,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHub, type HubHarness } from '../helpers/hub-harness.js';
-import { openDevice, PHONE_390, type Device } from './support/browser.js';
+import { describe, expect, it } from 'vitest';
+import { openDevice, } from './support/browser.js';
+import { phoneHub } from './support/fixture.js';
 import { pair, sendPrompt, shoot, waitIdle } from './support/flow.js';
 
-let hub: HubHarness;
-let phone: Device;
 let sessionId = '';
 
 /** A tiny valid PNG (2×2, one colour) so the viewer has a real image to decode. */
@@ -39,17 +37,14 @@ function png(): Buffer {
   return Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk('IHDR', ihdr), chunk('IDAT', zlib.deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
 }
 
-beforeAll(async () => {
-  hub = await startHub({ simArgs: ['--turn-delay-scale', '0.4'] });
-  fs.writeFileSync(path.join(hub.workspace, 'README.md'), '# Demo\n\nA project.\n');
-  fs.writeFileSync(path.join(hub.workspace, 'picture.png'), png());
-  fs.writeFileSync(path.join(hub.workspace, 'big.log'), Array.from({ length: 1000 }, (_, i) => `line ${i + 1}`).join('\n') + '\n');
-  fs.writeFileSync(path.join(hub.workspace, 'huge.log'), Array.from({ length: 50_000 }, (_, i) => `entry ${i + 1} ${'x'.repeat(20)}`).join('\n') + '\n');
-  phone = await openDevice({ viewport: PHONE_390 });
-});
-afterAll(async () => {
-  await phone?.close();
-  await hub?.close();
+const { hub, phone } = phoneHub({
+  hub: { simArgs: ['--turn-delay-scale', '0.4'] },
+  setup: async () => {
+    fs.writeFileSync(path.join(hub.workspace, 'README.md'), '# Demo\n\nA project.\n');
+    fs.writeFileSync(path.join(hub.workspace, 'picture.png'), png());
+    fs.writeFileSync(path.join(hub.workspace, 'big.log'), Array.from({ length: 1000 }, (_, i) => `line ${i + 1}`).join('\n') + '\n');
+    fs.writeFileSync(path.join(hub.workspace, 'huge.log'), Array.from({ length: 50_000 }, (_, i) => `entry ${i + 1} ${'x'.repeat(20)}`).join('\n') + '\n');
+  },
 });
 
 describe('phone web app: Changes and Files', () => {
@@ -109,7 +104,7 @@ describe('phone web app: Changes and Files', () => {
     await page.getByTestId('changes-view').waitFor();
     await expect.poll(() => page.getByTestId('change-file').count()).toBe(2);
 
-    const late = await openDevice({ viewport: PHONE_390, colorScheme: 'dark' });
+    const late = await openDevice({ colorScheme: 'dark' });
     try {
       await pair(late, hub, 'Late laptop');
       await late.page.goto(`${hub.url}/s/${encodeURIComponent(sessionId)}/changes`);

@@ -7,10 +7,19 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 export const CHROMIUM = '/usr/bin/chromium';
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
-/** The phone viewport of the suites. */
-export const PHONE = { width: 360, height: 780 };
-/** A larger phone (iPhone 12–15 class) for the workspace screens. */
-export const PHONE_390 = { width: 390, height: 844 };
+/** The phone viewport of the suites: an iPhone 12–15 class phone, as the screenshots show it. */
+export const PHONE = { width: 390, height: 844 };
+/** The same phone, by the name older suites use. */
+export const PHONE_390 = PHONE;
+/** A small phone, for a test that is specifically about a narrow screen. */
+export const SMALL_PHONE = { width: 360, height: 780 };
+
+/** How a device's browser is set up (default: PHONE, light, en-US). */
+export interface DeviceOptions {
+  colorScheme?: 'light' | 'dark';
+  locale?: string;
+  viewport?: { width: number; height: number };
+}
 
 /** One "device": its own Chromium profile (fresh user-data-dir), page and console log. */
 export interface Device {
@@ -22,7 +31,7 @@ export interface Device {
 }
 
 /** Launches Chromium with a fresh profile in a phone-sized viewport. */
-export async function openDevice(opts: { colorScheme?: 'light' | 'dark'; locale?: string; viewport?: { width: number; height: number } } = {}): Promise<Device> {
+export async function openDevice(opts: DeviceOptions = {}): Promise<Device> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zcode-e2e-profile-'));
   const context = await chromium.launchPersistentContext(dir, {
     executablePath: CHROMIUM,
