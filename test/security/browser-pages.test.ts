@@ -53,6 +53,27 @@ describe('browser pages for refused requests', () => {
     expect(post.status).toBe(403);
   });
 
+  it('the typed-address exception is not a way in for another page (docs/SECURITY.md "The cookie on a typed address")', async () => {
+    const cookie = `zcode_hub_token=${admin}`;
+    const get = (headers: Record<string, string>) => rawRequest(hub.port, { path: '/docs/', headers: { host: host(), cookie, ...headers } });
+    // A frame is some page's doing, even when it claims "none".
+    expect((await get({ ...NAVIGATE, 'sec-fetch-site': 'none', 'sec-fetch-dest': 'iframe' })).status).toBe(403);
+    // A link from another port of the same host: same site, so SameSite=Strict lets the cookie through; the check does not.
+    expect((await get({ ...NAVIGATE, 'sec-fetch-site': 'same-site' })).status).toBe(403);
+    // fetch(…, {credentials: 'include'}) from elsewhere: with its Origin, and as no-cors without one.
+    expect((await get({ origin: 'http://127.0.0.1:1', 'sec-fetch-site': 'same-site', 'sec-fetch-mode': 'cors', 'sec-fetch-dest': 'empty' })).status).toBe(403);
+    expect((await get({ 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'no-cors', 'sec-fetch-dest': 'empty' })).status).toBe(403);
+    // "none" with a fetch's mode: no browser sends it; refused all the same.
+    expect((await get({ 'sec-fetch-site': 'none', 'sec-fetch-mode': 'cors', 'sec-fetch-dest': 'empty' })).status).toBe(403);
+    // A browser too old for Sec-Fetch-*: no exception, the cookie alone is not enough.
+    expect((await get({ accept: 'text/html' })).status).toBe(403);
+    // The typed page itself can never be framed.
+    const typed = await get({ ...NAVIGATE, 'sec-fetch-site': 'none' });
+    expect(typed.status).toBe(200);
+    expect(typed.headers['x-frame-options']).toBe('DENY');
+    expect(String(typed.headers['content-security-policy'])).toContain("frame-ancestors 'none'");
+  });
+
   it('/docs without a paired cookie or with an operate device: a page that says how to pair as admin', async () => {
     const bare = await rawRequest(hub.port, { path: '/docs/', headers: { host: host(), ...NAVIGATE, 'sec-fetch-site': 'none' } });
     expect(bare.status).toBe(401);

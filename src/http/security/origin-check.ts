@@ -28,10 +28,14 @@ function isOwnOrigin(req: FastifyRequest, origin: URL, ownNames: ReadonlySet<str
 /**
  * A page the user opened themselves (address bar, bookmark): `Sec-Fetch-Site: none` is only ever
  * sent for user-initiated navigations, which no other site can start, so the device's cookie may
- * ride along on a GET — e.g. an admin phone typing /docs (issue 14 item 6).
+ * ride along on a GET — e.g. an admin phone typing /docs (issue 14 item 6). Top-level only
+ * (`Sec-Fetch-Dest: document`): a frame is always some page's doing. Browsers do not let pages
+ * set `Sec-Fetch-*`; a non-browser can, but it would need the token, which works as a bearer
+ * anyway. The reasoning, case by case, is in docs/SECURITY.md "The cookie on a typed address".
  */
 function isTypedNavigation(req: FastifyRequest): boolean {
-  return (req.method === 'GET' || req.method === 'HEAD') && req.headers['sec-fetch-site'] === 'none' && req.headers['sec-fetch-mode'] === 'navigate';
+  const h = req.headers;
+  return (req.method === 'GET' || req.method === 'HEAD') && h['sec-fetch-site'] === 'none' && h['sec-fetch-mode'] === 'navigate' && h['sec-fetch-dest'] === 'document';
 }
 
 declare module 'fastify' {
