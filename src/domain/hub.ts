@@ -2,10 +2,11 @@
  * The Hub: the domain's one entry point for the gateway and the REST routes (HUB-DESIGN §4).
  * A thin façade; the work lives in the flows it wires: session-open (create/resume/subscribe),
  * session-attach (attach, replay, detach), prompt-flow (queue, cancel), interaction-flow (the
- * race) and event-ingest (child notifications and status).
+ * race), session-commands (settings, rename, fork, …) and event-ingest (child notifications
+ * and status).
  */
 import type { ContentBlock, SessionConfigOption, SessionModeState, SessionUpdate } from '@agentclientprotocol/sdk';
-import { modeState, selectionForModel } from '../acp/translate-state.js';
+import { modeState } from '../acp/translate-state.js';
 import { scopeAllows, type Identity } from '../auth/identity.js';
 import { HubError } from '../errors.js';
 import type { BackendStatus } from '../ports/backend-port.js';
@@ -19,10 +20,9 @@ import type { PromptResult } from './prompt-queue.js';
 import { SessionAttach, type ReplayMeta } from './session-attach.js';
 import type { AttachRole } from './broadcast.js';
 import { deleteSession } from './session-delete.js';
-import { SessionOpener, parseSnapshot } from './session-open.js';
+import { SessionOpener } from './session-open.js';
+import { SessionCommands, type ConfigId } from './session-commands.js';
 import type { SessionState } from './session-state.js';
-import type { AppServer } from '../app-server/client.js';
-import type { Snapshot } from '../app-server/session-schemas.js';
 import { journalFrameSchema } from './journal.js';
 
 export type { AuditSink } from './hub-core.js';
@@ -50,6 +50,7 @@ export class Hub {
   private readonly core: HubCore;
   private readonly opener: SessionOpener;
   private readonly attacher: SessionAttach;
+  private readonly commands: SessionCommands;
   private readonly prompts: PromptFlow;
   private readonly interactionFlow: InteractionFlow;
   private readonly ingest: EventIngest;
@@ -62,6 +63,7 @@ export class Hub {
     this.prompts = new PromptFlow(this.core, { cancelInteractions: (s, by) => this.interactionFlow.cancelSession(s, by) });
     this.ingest = new EventIngest(this.core, this.prompts, this.interactionFlow, () => this.opener);
     this.opener = new SessionOpener(this.core, (s, e) => this.ingest.ingestEvent(s, e));
+    this.commands = new SessionCommands(this.core, this.opener);
     this.attacher = new SessionAttach(this.core, { resendPending: (s, c) => this.interactionFlow.resendPending(s, c) });
   }
 
@@ -210,14 +212,9 @@ export class Hub {
   }
 
   /** `session/set_config_option` for model, mode or thought level; returns the new options. */
-  async setConfigOption(client: ClientPort, sessionId: string, configId: 'model' | 'mode' | 'thought_level', value: string, thoughtLevel?: string): Promise<SessionConfigOption[]> {
+  async setConfigOption(client: ClientPort, sessionId: string, configId: ConfigId, value: string, thoughtLevel?: string): Promise<SessionConfigOption[]> {
     this.requireController(client, sessionId);
-    const session = await this.opener.open(sessionId);
-    const snap = await settingRequest(session, configId, value, thoughtLevel)(this.core.app);
-    this.opener.apply(session, snap, false);
-    this.core.audit(client.identity, 'settings', sessionId, { configId, value });
-    this.core.publishSessionState(session);
-    return session.configOptions();
+    return this.commands.setConfigOption(client.identity, sessionId, configId, value, thoughtLevel);
   }
 
   /** `_zcode/load_earlier`: older history before an opaque cursor. */
@@ -237,34 +234,27 @@ export class Hub {
   }
 
   /** `_zcode/fork`: returns the fork's session id (the fork is active at once, §4.11). */
-  async fork(client: ClientPort, sessionId: string, target?: unknown): Promise<{ sessionId: string }> {
+  fork(client: ClientPort, sessionId: string, target?: unknown): Promise<{ sessionId: string }> {
     this.requireOperate(client.identity);
-    const r = await this.core.app.fork(sessionId, target);
-    const snap = parseSnapshot(r.snapshot);
-    const parent = this.core.findSession(sessionId);
-    this.opener.apply(this.core.ensureSession(r.forkedSessionId, parent?.cwd ?? this.core.config.workspace), snap, false);
-    return { sessionId: r.forkedSessionId };
+    return this.commands.fork(sessionId, target);
   }
 
   /** `_zcode/compact`. */
-  async compact(client: ClientPort, sessionId: string, instructions?: string): Promise<{ state: unknown }> {
+  compact(client: ClientPort, sessionId: string, instructions?: string): Promise<{ state: unknown }> {
     this.requireOperate(client.identity);
-    const r = await this.core.app.compact(sessionId, instructions);
-    return { state: r.compact?.state ?? 'accepted' };
+    return this.commands.compact(sessionId, instructions);
   }
 
   /** `_zcode/goal`. */
-  async goal(client: ClientPort, sessionId: string, action: string, objective?: string): Promise<{ response: unknown }> {
+  goal(client: ClientPort, sessionId: string, action: string, objective?: string): Promise<{ response: unknown }> {
     this.requireOperate(client.identity);
-    const r = await this.core.app.goal(sessionId, action, objective);
-    return { response: r.response };
+    return this.commands.goal(sessionId, action, objective);
   }
 
   /** `_zcode/cancel_background_task`. */
-  async cancelBackgroundTask(client: ClientPort, sessionId: string, taskId: string): Promise<{ cancelled: boolean; status: unknown }> {
+  cancelBackgroundTask(client: ClientPort, sessionId: string, taskId: string): Promise<{ cancelled: boolean; status: unknown }> {
     this.requireOperate(client.identity);
-    const r = await this.core.app.cancelBackgroundTask(sessionId, taskId);
-    return { cancelled: r.cancelled, status: r.status };
+    return this.commands.cancelBackgroundTask(sessionId, taskId);
   }
 
   /** One session's summary (REST `GET /sessions/{id}`); undefined when the hub does not know it. */
@@ -276,23 +266,12 @@ export class Hub {
   /** Renames a session (v4 `renameSession`, §7.3). */
   async renameSession(sessionId: string, title: string, by: Identity): Promise<SessionSummary> {
     this.requireOperate(by);
-    const session = await this.opener.open(sessionId);
-    await this.core.app.v4Command(sessionId, 'renameSession', { title });
-    session.title = title;
-    session.touch();
-    this.core.audit(by, 'session', sessionId, { action: 'rename', title });
-    this.core.publishSessionState(session);
-    return this.summary(session);
+    return this.summary(await this.commands.rename(by, sessionId, title));
   }
 
   /** Unloads the session's runtime in the child (`session/close`); 409 HUB_ERR_SESSION_BUSY while a turn runs. */
-  async closeSessionRuntime(sessionId: string, by?: Identity): Promise<void> {
-    const session = this.core.session(sessionId);
-    if (session.turn.active || session.queue.running || session.queue.queued.length > 0) throw new HubError('HUB_ERR_SESSION_BUSY');
-    await this.core.app.closeSession(sessionId);
-    session.subscribed = false;
-    if (by) this.core.audit(by, 'session', sessionId, { action: 'close' });
-    this.core.publishSessionState(session);
+  closeSessionRuntime(sessionId: string, by?: Identity): Promise<void> {
+    return this.commands.closeRuntime(sessionId, by);
   }
 
   /**
@@ -342,23 +321,5 @@ export class Hub {
   private requireController(client: ClientPort, sessionId: string): void {
     if (this.core.findSession(sessionId)?.attachments.get(client.clientId)?.role === 'observer') throw new HubError('HUB_ERR_FORBIDDEN', 'Attached to this session as an observer');
     this.requireOperate(client.identity);
-  }
-}
-
-/** The app-server call for one config option (§4.14); model values are `providerId/modelId`. */
-function settingRequest(session: SessionState, configId: 'model' | 'mode' | 'thought_level', value: string, thoughtLevel?: string): (app: AppServer) => Promise<Snapshot> {
-  const sessionId = session.sessionId;
-  switch (configId) {
-    case 'mode':
-      return (app) => app.setMode(sessionId, value);
-    case 'thought_level':
-      return (app) => app.setThoughtLevel(sessionId, value);
-    case 'model': {
-      // setModel keeps options: a model with levels needs one of its own, one without refuses any (§11.11).
-      const known = session.allModels.length > 0 ? session.allModels : (session.settings.model?.available ?? []);
-      const model = selectionForModel(value, known, session.settings.thoughtLevel?.current, thoughtLevel);
-      if (!model) throw new HubError('HUB_ERR_BAD_REQUEST', 'A model value is providerId/modelId');
-      return (app) => app.setModel(sessionId, model);
-    }
   }
 }

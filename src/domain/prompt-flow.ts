@@ -8,9 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ContentBlock } from '@agentclientprotocol/sdk';
 import type { TurnSignal } from '../acp/translation-context.js';
-import type { TurnEnded as EndMarker } from '../acp/turn-ended.js';
 import type { ErrorDetail } from '../acp/zcode-event-schema.js';
-import { HubError } from '../errors.js';
 import { AppServerError } from '../app-server/errors.js';
 import type { ClientPort } from './client-port.js';
 import { toHubError } from '../backend-errors.js';
@@ -22,6 +20,9 @@ import { BusyRetry } from './busy-retry.js';
 import { stopTurn } from './stop-turn.js';
 import { StopWatchdog, type StopTarget } from './stop-watchdog.js';
 import { traceField, withTrace } from '../trace-context.js';
+import { failureOf, lostError, lostPromptError, turnFailedError, type BackendLoss } from './turn-endings.js';
+
+export type { BackendLoss } from './turn-endings.js';
 type TurnStarted = Extract<TurnSignal, { type: 'turn_started' }>;
 type TurnEnded = Extract<TurnSignal, { type: 'turn_ended' }>;
 type SteerQueued = Extract<TurnSignal, { type: 'steer_queued' }>;
@@ -307,8 +308,8 @@ export class PromptFlow {
     const wasActive = running !== undefined || session.turn.active;
     const error = lostError(lost);
     const promptId = running?.promptId;
-    if (running) running.reject(new HubError('HUB_ERR_BACKEND_UNAVAILABLE', error.message, { backend: lost.state, ...(promptId === undefined ? {} : { promptId }) }));
-    if (lost.state === 'failed') for (const p of session.queue.drain()) p.reject(new HubError('HUB_ERR_BACKEND_UNAVAILABLE', error.message, { backend: lost.state, promptId: p.promptId }));
+    if (running) running.reject(lostPromptError(lost, promptId));
+    if (lost.state === 'failed') for (const p of session.queue.drain()) p.reject(lostPromptError(lost, p.promptId));
     session.queue.markReady();
     if (wasActive) session.turn.interrupt({ error, ...(promptId === undefined ? {} : { promptId }), ...(running?.turnId === undefined ? {} : { turnId: running.turnId }) });
     else session.turn.changed();
@@ -316,7 +317,7 @@ export class PromptFlow {
 
   /** A prompt while the backend is `failed` fails at once (issue 11 item 4), naming what an admin can do. */
   refuseWhileFailed(): never {
-    throw new HubError('HUB_ERR_BACKEND_UNAVAILABLE', lostError({ state: 'failed' }).message, { backend: 'failed' });
+    throw lostPromptError({ state: 'failed' });
   }
 
   private finish(session: SessionState, prompt: QueuedPrompt, result: PromptResult | undefined, failed: boolean): void {
@@ -342,13 +343,7 @@ export class PromptFlow {
     this.watchdog.clear(session.sessionId);
     session.queue.finishRunning();
     const failure = failureOf(error);
-    prompt.reject(
-      new HubError('HUB_ERR_TURN_FAILED', `The agent could not finish this turn: ${failure.message}`, {
-        promptId: prompt.promptId,
-        ...(turnId === undefined ? {} : { turnId }),
-        error: failure,
-      }),
-    );
+    prompt.reject(turnFailedError(failure, prompt.promptId, turnId));
     session.turn.fail({ error: failure, promptId: prompt.promptId, ...(turnId === undefined ? {} : { turnId }) });
   }
 
@@ -366,33 +361,4 @@ export class PromptFlow {
     }
     return b;
   }
-}
-
-/** Why the agent's process went away, as the backend link reported it. */
-export interface BackendLoss {
-  state: 'restarting' | 'failed' | 'stopped';
-}
-
-/** What clients are told when the agent's process went away mid-turn. */
-function lostError(lost: BackendLoss): EndMarker['error'] {
-  switch (lost.state) {
-    case 'failed':
-      return {
-        type: 'backend_failed',
-        message: 'The agent kept crashing and the hub stopped restarting it (crash loop). An admin can restart it from Settings, with POST /api/backend/restart, or by restarting zcode-hub.',
-      };
-    case 'stopped':
-      return { type: 'backend_stopped', message: 'The agent was stopped during this turn; what it said so far is kept.' };
-    case 'restarting':
-      return { type: 'backend_restarted', message: 'The agent restarted during this turn; what it said so far is kept.' };
-  }
-}
-
-/** The agent's ErrorDetail as clients see it (never empty). */
-function failureOf(error: ErrorDetail | undefined): EndMarker['error'] {
-  return {
-    message: error?.message || 'The agent could not run this prompt',
-    ...(error?.code === undefined ? {} : { code: error.code }),
-    ...(error?.type === undefined ? {} : { type: error.type }),
-  };
 }

@@ -1,19 +1,18 @@
 /**
  * REST settings API for saved workflows and their runs (HUB-DESIGN §6, ZCODE-PROTOCOL §8,
- * §7.3). Reads need `view`; changing workflow files needs `admin`; starting, resuming and
+ * §7.3); the run routes are in settings-workflow-runs.ts. Reads need `view`; changing workflow files needs `admin`; starting, resuming and
  * stopping a run acts on a session like a prompt does, so it needs `operate`.
  * Backend refusals: 400 invalid · 404 not found · 409 busy/not resumable · 422 compile failed ·
  * 502 backend error, with the ZCode reason in `error.details.reason`.
  */
 import type { AuditSink } from '../../auth/audit-log.js';
 import { auditWrites } from '../audit-writes.js';
-import { isAbsolute } from 'node:path';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { WorkflowService, type WorkflowServiceOptions } from '../../settings/workflow-service.js';
 import * as wire from '../../app-server/workflow-schemas.js';
-import { errorBodySchema } from './settings-providers.js';
+import { TAGS, errors, intQuery, nameParam, workspaceParam, workflowRunRoutes } from './settings-workflow-runs.js';
 
 /** Either a ready service or what it needs (backend, default workspace, optional session opener). */
 export type SettingsWorkflowRoutesOptions = ({ service: WorkflowService } | WorkflowServiceOptions) & {
@@ -23,19 +22,8 @@ export type SettingsWorkflowRoutesOptions = ({ service: WorkflowService } | Work
   guard?: { workspace(path: string): Promise<void>; session(sessionId: string): Promise<void> };
 };
 
-const TAGS = ['settings: workflows'];
-const workspaceParam = z
-  .string()
-  .min(1)
-  .max(4096)
-  .refine((p) => isAbsolute(p), 'workspace must be an absolute path');
-const nameParam = z.string().min(1).max(256);
 const wfParams = z.object({ scope: wire.workflowScopeSchema, name: nameParam });
 const wsQuery = z.object({ workspace: workspaceParam.optional() }).strict();
-const runParams = z.object({ sessionId: z.string().min(1).max(256), runId: z.string().min(1).max(256) });
-const artifactParams = runParams.extend({ artifactId: z.string().min(1).max(64) });
-const intQuery = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
-const errors = { 400: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema, 422: errorBodySchema, 502: errorBodySchema, 503: errorBodySchema, 504: errorBodySchema };
 const okPath = z.object({ path: z.string() });
 
 export const settingsWorkflowRoutes: FastifyPluginAsync<SettingsWorkflowRoutesOptions> = async (fastify, opts) => {
@@ -170,121 +158,5 @@ export const settingsWorkflowRoutes: FastifyPluginAsync<SettingsWorkflowRoutesOp
     },
   );
 
-  app.get(
-    '/api/settings/workflow-runs/:sessionId',
-    {
-      config: { scope: 'view' },
-      schema: { summary: 'Workflow runs of a session', tags: TAGS, params: runParams.pick({ sessionId: true }), querystring: z.object({ limit: intQuery(1, 64).optional() }).strict(), response: { 200: wire.sessionRunsResultSchema, ...errors } },
-    },
-    async (req) => wf.sessionRuns(req.params.sessionId, req.query.limit),
-  );
-
-  app.get(
-    '/api/settings/workflow-runs/:sessionId/:runId',
-    { config: { scope: 'view' }, schema: { summary: 'One run: status, resumability, failure', tags: TAGS, params: runParams, response: { 200: wire.sessionRunSchema, ...errors } } },
-    async (req) => wf.runDetail(req.params.sessionId, req.params.runId),
-  );
-
-  app.get(
-    '/api/settings/workflow-runs/:sessionId/:runId/events',
-    {
-      config: { scope: 'view' },
-      schema: {
-        summary: 'Run events after a sequence number (page ≤ 500 events / 4 MiB)',
-        tags: TAGS,
-        params: runParams,
-        querystring: z.object({ afterSequence: intQuery(0, Number.MAX_SAFE_INTEGER).optional(), limit: intQuery(1, 500).optional() }).strict(),
-        response: { 200: wire.runEventsResultSchema, ...errors },
-      },
-    },
-    async (req) => wf.runEvents(req.params.sessionId, req.params.runId, req.query),
-  );
-
-  app.get(
-    '/api/settings/workflow-runs/:sessionId/:runId/artifacts',
-    { config: { scope: 'view' }, schema: { summary: 'Artifacts of a run', tags: TAGS, params: runParams, response: { 200: wire.runArtifactsResultSchema, ...errors } } },
-    async (req) => wf.runArtifacts(req.params.sessionId, req.params.runId),
-  );
-
-  app.get(
-    '/api/settings/workflow-runs/:sessionId/:runId/artifacts/:artifactId/data',
-    {
-      config: { scope: 'view' },
-      schema: {
-        summary: 'Structured items of an artifact',
-        tags: TAGS,
-        params: artifactParams,
-        querystring: z
-          .object({ afterSequence: intQuery(0, Number.MAX_SAFE_INTEGER).optional(), limit: intQuery(1, 500).optional(), fields: z.string().max(2048).optional() })
-          .strict(),
-        response: { 200: wire.runArtifactDataResultSchema, ...errors },
-      },
-    },
-    async (req) => {
-      const fields = req.query.fields?.split(',').filter((f) => f.length > 0).slice(0, 32);
-      return wf.runArtifactData(req.params.sessionId, req.params.runId, req.params.artifactId, { afterSequence: req.query.afterSequence, limit: req.query.limit, fields: fields?.length ? fields : undefined });
-    },
-  );
-
-  app.get(
-    '/api/settings/workflow-runs/:sessionId/:runId/artifacts/:artifactId/read',
-    {
-      config: { scope: 'view' },
-      schema: {
-        summary: 'A byte range of one artifact version (base64)',
-        tags: TAGS,
-        params: artifactParams,
-        querystring: z.object({ version: intQuery(1, 16), offset: intQuery(0, 20 * 1024 * 1024).default(0), limit: intQuery(1, 524_288).default(524_288) }).strict(),
-        response: { 200: wire.runArtifactReadResultSchema, ...errors },
-      },
-    },
-    async (req) => wf.runArtifactRead(req.params.sessionId, req.params.runId, req.params.artifactId, req.query),
-  );
-
-  app.get(
-    '/api/settings/workflow-runs/:sessionId/:runId/workspace',
-    { config: { scope: 'view' }, schema: { summary: 'Nodes of a run (its workspace view)', tags: TAGS, params: runParams, response: { 200: wire.runWorkspaceResultSchema, ...errors } } },
-    async (req) => wf.runWorkspace(req.params.sessionId, req.params.runId),
-  );
-
-  app.get(
-    '/api/settings/workflow-runs/:sessionId/:runId/nodes/:siteId/:ordinal',
-    {
-      config: { scope: 'view' },
-      schema: {
-        summary: 'The bounded result of one node',
-        tags: TAGS,
-        params: runParams.extend({ siteId: z.string().min(1).max(64), ordinal: intQuery(0, Number.MAX_SAFE_INTEGER) }),
-        querystring: z.object({ maxBytes: intQuery(1, 16 * 1024 * 1024).optional() }).strict(),
-        response: { 200: wire.runNodeResultSchema, ...errors },
-      },
-    },
-    async (req) => wf.runNodeResult(req.params.sessionId, req.params.runId, req.params.siteId, req.params.ordinal, req.query.maxBytes),
-  );
-
-  app.post(
-    '/api/settings/workflow-runs/:sessionId/:runId/resume',
-    {
-      config: { scope: 'operate' },
-      schema: { summary: 'Resume a stopped or failed run (resumeWorkflowRun)', tags: TAGS, params: runParams, body: z.object({ name: nameParam.optional() }).strict().default({}), response: { 200: z.object({ sessionId: z.string(), runId: z.string(), status: z.string() }), ...errors } },
-    },
-    async (req) => {
-      const result = await wf.resume(req.params.sessionId, req.params.runId, req.body.name);
-      req.log.info({ sessionId: req.params.sessionId, runId: req.params.runId, by: req.identity?.name }, 'workflow run resumed');
-      return result;
-    },
-  );
-
-  app.post(
-    '/api/settings/workflow-runs/:sessionId/:runId/stop',
-    {
-      config: { scope: 'operate' },
-      schema: { summary: 'Stop a run', tags: TAGS, params: runParams, response: { 200: z.object({ sessionId: z.string(), runId: z.string(), via: z.enum(['cancelBackgroundWork', 'stop']), status: z.string() }), ...errors } },
-    },
-    async (req) => {
-      const result = await wf.stop(req.params.sessionId, req.params.runId);
-      req.log.info({ sessionId: req.params.sessionId, runId: req.params.runId, via: result.via, by: req.identity?.name }, 'workflow run stopped');
-      return result;
-    },
-  );
+  workflowRunRoutes(fastify, wf);
 };
