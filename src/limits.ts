@@ -35,6 +35,11 @@ export const LIMITS = {
    * from the subscribe snapshot instead of replaying events.
    */
   subscribeBufferMaxEvents: 10_000,
+  /**
+   * Timeout of `session/send`: the child answers it only after every request in front of it
+   * (ZCODE-PROTOCOL §1.6 — a slow create or provider test), and runs it even after a timeout.
+   */
+  sendAnswerTimeoutMs: 600_000,
   /** Timeout of session/create and session/resume (they wait on reverse requests). */
   sessionOpenTimeoutMs: 60_000,
   /** Journal ring per session: updates kept. */

@@ -141,9 +141,9 @@ export class AppServerClient {
     return this.call('session/subagents', { sessionId, endedLimit }, s.subagentsResultSchema);
   }
 
-  /** `session/send` (§4.6): one user input; -32010 while another prompt runs. */
-  async send(params: SendParams): Promise<void> {
-    await this.call('session/send', params, s.ignoredResultSchema);
+  /** `session/send` (§4.6): one user input; -32010 while another prompt runs. `timeoutMs`: see domain/send-input.ts. */
+  async send(params: SendParams, timeoutMs?: number): Promise<void> {
+    await this.call('session/send', params, s.ignoredResultSchema, timeoutMs === undefined ? {} : { timeoutMs });
   }
 
   /** Legacy `session/stop` (§4.9). */

@@ -14,7 +14,7 @@ import type { ClientPort } from './client-port.js';
 import { toHubError } from '../backend-errors.js';
 import type { HubCore } from './hub-core.js';
 import { promptPreview, type PromptResult, type QueuedPrompt } from './prompt-queue.js';
-import { toSendParams } from './send-params.js';
+import { sendInput, type SendState } from './send-input.js';
 import type { SessionState } from './session-state.js';
 import { BusyRetry } from './busy-retry.js';
 import { stopTurn } from './stop-turn.js';
@@ -26,19 +26,6 @@ export type { BackendLoss } from './turn-endings.js';
 type TurnStarted = Extract<TurnSignal, { type: 'turn_started' }>;
 type TurnEnded = Extract<TurnSignal, { type: 'turn_ended' }>;
 type SteerQueued = Extract<TurnSignal, { type: 'steer_queued' }>;
-
-/** Per-prompt bookkeeping the queue does not need to know. */
-interface SendState {
-  /** Ready boundaries seen (per session) when the send was written. */
-  boundaryAtSend: number;
-  accepted: boolean;
-  echoed: boolean;
-  /**
-   * The child queued the input behind a turn that does not hold the lock (a background-task
-   * turn, §4.8 rule 4): its early `prompt_completed` is not this prompt's end — its own turn is.
-   */
-  queuedInChild: boolean;
-}
 
 /** Callbacks into the interaction flow (cancel settles a session's pending interactions). */
 export interface PromptFlowHooks {
@@ -116,7 +103,7 @@ export class PromptFlow {
 
   private async write(session: SessionState, prompt: QueuedPrompt, send: SendState): Promise<void> {
     try {
-      await this.core.app.send(toSendParams(session.sessionId, prompt));
+      await sendInput(this.core.app, this.core.config.limits.sendAnswerTimeoutMs, session.sessionId, prompt);
     } catch (err) {
       if (isBusyError(err)) {
         // Never shown to a user: back to the head, wait for the boundary (§3 of HUB-DESIGN).
@@ -138,6 +125,7 @@ export class PromptFlow {
       return;
     }
     send.accepted = true;
+    if (send.stopOnAccept) void stopTurn(this.core.app, this.core.logger, session.sessionId).catch((err: unknown) => this.core.logger.warn({ err, sessionId: session.sessionId }, 'stop after a late send failed'));
     this.busyRetry.settled(session.sessionId);
     // The turn may already be over (a boundary passed while the answer was in flight, §4.8 #3).
     const b = this.boundary(session);
@@ -252,6 +240,9 @@ export class PromptFlow {
     this.hooks.cancelInteractions(session, { clientId: client.clientId, name: client.displayName });
     const busy = session.turn.requestStop(session.queue.running !== undefined);
     if (!busy) return;
+    // A send still waiting in the child's queue (§1.6): the stops below may run before its turn exists.
+    const send = session.queue.running && this.sends.get(session.queue.running);
+    if (send && !send.accepted) send.stopOnAccept = true;
     // Armed before the stop is written: a stop that is never answered must not hang the turn either.
     this.watchdog.arm(session.sessionId, { prompt: session.queue.running, turnId: session.queue.running?.turnId ?? session.turn.turnId });
     await stopTurn(this.core.app, this.core.logger, session.sessionId);
