@@ -46,6 +46,16 @@ export const LIMITS = {
   journalMaxUpdates: 20_000,
   /** Journal ring per session: serialized bytes kept. */
   journalMaxBytes: 32 * 1024 * 1024,
+  /**
+   * Bytes of one session's running-turn record on disk (`<state-dir>/turns/`, issue 12 item 4):
+   * what clients were sent of a turn the agent has not stored yet, kept across a hub restart.
+   * A record that grows past it is deleted (history and the interrupted marker remain).
+   */
+  turnRecordMaxBytes: 8 * 1024 * 1024,
+  /** Streamed updates of a running turn are written to its record at most this often (one append per interval, never one per token). */
+  turnRecordFlushMs: 100,
+  /** Prompt and answer authors remembered for replay (`<state-dir>/authors.json`); past it the oldest are forgotten (their messages replay without a name). */
+  authorsMax: 20_000,
   /** Updates replayed by a full session/load without `_meta.zcode.limit`. */
   replayMaxMessages: 2_000,
   /** Sub-agents whose tool calls a history replay nests under their Agent card (one `session/messages` each); past it the Agent card shows alone. */

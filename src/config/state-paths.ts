@@ -9,5 +9,9 @@ export function statePaths(stateDir: string) {
     childPid: path.join(stateDir, 'backend.pid'),
     simData: path.join(stateDir, 'sim'),
     builtinProviders: path.join(stateDir, 'zcode-builtin.json'),
+    /** One record per session with a running (or interrupted) turn the agent has not stored (issue 12). */
+    turnRecords: path.join(stateDir, 'turns'),
+    /** Who sent each prompt and answered each interaction, for replay (issue 12 item 6). */
+    authors: path.join(stateDir, 'authors.json'),
   };
 }

@@ -4,6 +4,7 @@ import type { Logger } from '../logger.js';
 import { VERSION } from '../version.js';
 import { createBackend } from '../backend/index.js';
 import { Hub } from '../domain/hub.js';
+import { TurnRecords } from '../domain/turn-record.js';
 import type { BackendPort } from '../ports/backend-port.js';
 import { AppServerClient } from '../app-server/client.js';
 import { buildApp } from '../http/app.js';
@@ -89,8 +90,13 @@ export async function startDaemon(config: HubConfig, logger: Logger, options: St
     steps.backend = () => backend.close();
     // The one typed client of the app-server, over the (instrumented) link: the domain and the settings call through it.
     const appServer = new AppServerClient(backend);
-    const hub = new Hub({ backend, appServer, config, logger: logger.child({ component: 'hub' }), audit: auth.audit.sink });
-    steps.hub = () => hub.close();
+    // The running turn's record outlives the hub: written as it streams, read back at the next start.
+    const records = new TurnRecords(statePaths(config.stateDir).turnRecords, l, logger.child({ component: 'turn-records' }));
+    const hub = new Hub({ backend, appServer, config, logger: logger.child({ component: 'hub' }), audit: auth.audit.sink, records });
+    steps.hub = async () => {
+      await hub.close();
+      records.close();
+    };
     hub.onInteractionAnswered((ms) => metrics.interactionAnswered(ms));
     const push = new PushNotifier({ stateDir: config.stateDir, logger, maxSubscriptions: config.limits.pushSubscriptionsMax, ...(config.publicUrl ? { subject: config.publicUrl } : {}) });
     const transitions = new SessionTransitions();

@@ -20,6 +20,8 @@ import { InteractionRegistry } from './interactions.js';
 import { SessionMarks, type SessionPreview } from './session-marks.js';
 import { foldPreview } from './session-preview.js';
 import { SessionState } from './session-state.js';
+import type { RestoredTurn, TurnRecords } from './turn-record.js';
+import { recordFrame, recordHooks, restoreTurn } from './turn-restore.js';
 import { ZCODE_NOTIFICATION } from '../zcode-ext/methods.js';
 import type { TurnStateParams } from '../zcode-ext/schemas.js';
 
@@ -39,6 +41,8 @@ export interface HubDeps {
   config: HubConfig;
   logger: Logger;
   audit?: AuditSink;
+  /** Running-turn records in the state dir (kept across a hub restart); none in tests that need no disk. */
+  records?: TurnRecords;
 }
 
 /** The `_zcode/session_state` notification (docs/CLIENT-PROTOCOL.md). */
@@ -72,6 +76,9 @@ export class HubCore {
   /** Archive flags and last-message previews (session-marks.ts). */
   readonly marks: SessionMarks;
   private readonly auditSink: AuditSink | undefined;
+  readonly records: TurnRecords | undefined;
+  /** Records the previous run left, taken by each session as the hub learns it. */
+  private readonly restored: Map<string, RestoredTurn>;
   /** New on every hub start; the epoch also changes with every backend (re)spawn. */
   private readonly startId = randomBytes(4).toString('hex');
   backendEpoch: number;
@@ -84,6 +91,8 @@ export class HubCore {
     this.roots = new WorkspaceRoots(deps.config.workspaces, deps.config);
     this.marks = new SessionMarks(deps.config.stateDir, { max: deps.config.limits.sessionMarksMax, previewChars: deps.config.limits.sessionPreviewChars });
     this.auditSink = deps.audit;
+    this.records = deps.records;
+    this.restored = deps.records?.loadAll() ?? new Map();
     this.backendEpoch = deps.backend.status().epoch;
     this.broadcaster = new Broadcaster(deps.config.limits.journalMaxUpdates);
     this.interactions = new InteractionRegistry({
@@ -124,6 +133,7 @@ export class HubCore {
     let s = this.sessions.get(sessionId);
     if (!s) {
       const limits = { maxUpdates: this.config.limits.journalMaxUpdates, maxBytes: this.config.limits.journalMaxBytes };
+      const records = this.records;
       const created: SessionState = new SessionState(sessionId, cwd, limits, this.epoch, {
         publish: () => this.publishTurnState(created),
         announce: (ended) => {
@@ -131,9 +141,15 @@ export class HubCore {
           // The last message of the turn is known now: one write per turn, not per chunk.
           this.flushMarks();
         },
+        ...(records === undefined ? {} : { tail: recordHooks(records, sessionId) }),
       });
       s = created;
       this.sessions.set(sessionId, s);
+      const restored = this.restored.get(sessionId);
+      if (restored && records) {
+        this.restored.delete(sessionId);
+        restoreTurn(this, created, restored, records);
+      }
     }
     return s;
   }
@@ -142,6 +158,7 @@ export class HubCore {
   forgetSession(sessionId: string): void {
     this.sessions.delete(sessionId);
     this.marks.forget(sessionId);
+    this.records?.drop(sessionId);
   }
 
   /** Writes pending marks; a failed write is logged, never thrown into a turn. */
@@ -186,6 +203,7 @@ export class HubCore {
       return;
     }
     const { entry, frame } = appended;
+    if (this.records?.recording(session.sessionId)) recordFrame(this.records, session, entry);
     let own: Frame | undefined;
     for (const a of session.attachments.values()) {
       if (a.client.clientId !== exceptClientId) {

@@ -11,7 +11,7 @@ import { Journal, type JournalLimits } from './journal.js';
 import type { TurnEnded } from '../acp/turn-ended.js';
 import { PromptQueue } from './prompt-queue.js';
 import type { PreviewDraft } from './session-preview.js';
-import { Turn } from './turn.js';
+import { Turn, type TailHooks } from './turn.js';
 
 export type { TurnState } from './turn.js';
 
@@ -59,10 +59,10 @@ export class SessionState {
     cwd: string,
     journalLimits: JournalLimits,
     epoch: string,
-    turnHooks: { publish: () => void; announce: (ended: TurnEnded) => void },
+    turnHooks: { publish: () => void; announce: (ended: TurnEnded) => void; tail?: TailHooks },
   ) {
     this.cwd = cwd;
-    this.turn = new Turn(turnHooks.publish, turnHooks.announce);
+    this.turn = new Turn(turnHooks.publish, turnHooks.announce, turnHooks.tail);
     this.journal = new Journal(journalLimits, epoch);
     this.translation = createTranslationContext(sessionId);
   }

@@ -42,6 +42,14 @@ export interface LiveTail {
   kept: boolean;
 }
 
+/** What the session's running-turn record on disk hears of the tail (turn-record.ts). */
+export interface TailHooks {
+  opened(startedAt: number): void;
+  closed(): void;
+  /** The tail's turn runs (true) or ended (false). */
+  running(active: boolean): void;
+}
+
 /** One session's turn: the state, the child's turn id and who asked. */
 export class Turn {
   private current: TurnState = 'idle';
@@ -52,10 +60,12 @@ export class Turn {
   /**
    * @param publish tells the session's clients the state (wired by HubCore).
    * @param announce journals the marker of a failed or interrupted turn for every client.
+   * @param tailHooks keeps the tail on disk across a hub restart (optional).
    */
   constructor(
     private readonly publish: () => void,
     private readonly announce: (ended: TurnEnded) => void,
+    private readonly tailHooks?: TailHooks,
   ) {}
 
   get state(): TurnState {
@@ -84,7 +94,14 @@ export class Turn {
 
   /** A turn's first update is about to be journaled at `nextSeq` (an earlier open tail keeps its start). */
   openTail(nextSeq: number): void {
-    this.liveTail ??= { startSeq: nextSeq, startedAt: Date.now(), kept: false };
+    if (this.liveTail !== undefined) return;
+    this.liveTail = { startSeq: nextSeq, startedAt: Date.now(), kept: false };
+    this.tailHooks?.opened(this.liveTail.startedAt);
+  }
+
+  /** A tail restored from disk after a hub restart (already journaled again): kept, like an interrupted one. */
+  restoreTail(tail: LiveTail): void {
+    this.liveTail = { ...tail, kept: true };
   }
 
   /** A prompt of `by` was handed to the child: running, its turn id not known yet. */
@@ -92,6 +109,7 @@ export class Turn {
     this.current = 'running';
     this.author = by;
     this.childTurnId = undefined;
+    this.tailHooks?.running(true);
     this.publish();
   }
 
@@ -102,7 +120,10 @@ export class Turn {
    */
   bind(turnId: string, quiet = false): void {
     this.childTurnId = turnId;
-    if (this.current === 'idle') this.current = 'running';
+    if (this.current === 'idle') {
+      this.current = 'running';
+      this.tailHooks?.running(true);
+    }
     if (!quiet) this.publish();
   }
 
@@ -151,7 +172,17 @@ export class Turn {
   }
 
   private closeTail(): void {
-    if (this.liveTail && !this.liveTail.kept) this.liveTail = undefined;
+    if (this.liveTail && !this.liveTail.kept) {
+      this.liveTail = undefined;
+      this.tailHooks?.closed();
+    }
+  }
+
+  /** The journal no longer holds the tail's start (trimmed): it is history's job now. */
+  dropTail(): void {
+    if (this.liveTail === undefined) return;
+    this.liveTail = undefined;
+    this.tailHooks?.closed();
   }
 
   /** Publishes unchanged state (the queue it carries changed). */
@@ -171,6 +202,7 @@ export class Turn {
   }
 
   private reset(): void {
+    if (this.current !== 'idle') this.tailHooks?.running(false);
     this.current = 'idle';
     this.childTurnId = undefined;
     this.author = undefined;

@@ -34,7 +34,7 @@ export function start(home: string, stateDir: string, extra: string[] = []): { c
 
 export { until };
 
-export async function ready(stateDir: string): Promise<{ pid: number; url: string; backendPid: number }> {
+export async function ready(stateDir: string, timeoutMs?: number): Promise<{ pid: number; url: string; backendPid: number }> {
   return until(async () => {
     const hub = readHubFile(stateDir);
     if (!hub) return undefined;
@@ -45,7 +45,7 @@ export async function ready(stateDir: string): Promise<{ pid: number; url: strin
     } catch {
       return undefined;
     }
-  }, 'the daemon to be ready');
+  }, 'the daemon to be ready', timeoutMs);
 }
 
 /** Kills whatever a test started and left running. */

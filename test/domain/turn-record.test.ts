@@ -1,0 +1,82 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { parseRecord, TurnRecords } from '../../src/domain/turn-record.js';
+import { LIMITS } from '../../src/limits.js';
+import { createLogger } from '../../src/logger.js';
+import { until } from '../helpers/until.js';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
+});
+
+function records(limits: Partial<{ turnRecordMaxBytes: number; turnRecordFlushMs: number }> = {}) {
+  const dir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'zch-turns-')), 'turns');
+  dirs.push(path.dirname(dir));
+  const r = new TurnRecords(dir, { turnRecordMaxBytes: limits.turnRecordMaxBytes ?? LIMITS.turnRecordMaxBytes, turnRecordFlushMs: limits.turnRecordFlushMs ?? 5 }, createLogger({ level: 'silent' }));
+  const files = () => fs.readdirSync(dir);
+  const text = () => files().map((f) => fs.readFileSync(path.join(dir, f), 'utf8')).join('');
+  return { r, dir, files, text };
+}
+
+const frame = (text: string, seq = 1) => JSON.stringify({ jsonrpc: '2.0', method: 'session/update', params: { sessionId: 's1', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } }, _meta: { zcode: { seq, epoch: 'e', promptId: 'p1' } } } });
+
+describe('running-turn records (issue 12 item 4)', () => {
+  it('streams frames to a 0600 file in coalesced appends and reads them back without their old positions', async () => {
+    const { r, dir, files, text } = records();
+    r.open('s1', 1234);
+    r.turn('s1', 'run');
+    for (let i = 0; i < 50; i++) r.frame('s1', frame(`w${i} `, i + 1), frame(`w${i} `, i + 1).length);
+    await until(() => (text().includes('w49 ') ? true : undefined), 'the frames on disk');
+    expect(files()).toHaveLength(1);
+    expect(fs.statSync(path.join(dir, files()[0] ?? '')).mode & 0o777).toBe(0o600);
+    const loaded = new TurnRecords(dir, LIMITS, createLogger({ level: 'silent' })).loadAll().get('s1');
+    expect(loaded?.startedAt).toBe(1234);
+    expect(loaded?.running).toBe(true);
+    expect(loaded?.updates.map((u) => (u.update as { content: { text: string } }).content.text).join('')).toBe(Array.from({ length: 50 }, (_, i) => `w${i} `).join(''));
+    expect(loaded?.updates[0]?.meta).toEqual({ promptId: 'p1' });
+    r.turn('s1', 'idle');
+    r.close();
+    expect(new TurnRecords(dir, LIMITS, createLogger({ level: 'silent' })).loadAll().get('s1')?.running).toBe(false);
+  });
+
+  it('crossing turnRecordMaxBytes deletes the record and takes no more lines until the next open', async () => {
+    const one = frame('x'.repeat(200));
+    const { r, files, text } = records({ turnRecordMaxBytes: one.length * 3 });
+    r.open('s1', 1);
+    r.frame('s1', one, one.length);
+    await until(() => (text().includes('xxx') ? true : undefined), 'the first frame on disk');
+    r.frame('s1', one, one.length);
+    r.frame('s1', one, one.length);
+    expect(r.recording('s1')).toBe(false);
+    await r.settled();
+    expect(files()).toEqual([]);
+    r.frame('s1', one, one.length);
+    await r.settled();
+    expect(files()).toEqual([]);
+    r.open('s1', 2);
+    expect(r.recording('s1')).toBe(true);
+  });
+
+  it('drop deletes the record; a file over the limit or without its header is not restored', async () => {
+    const { r, dir, files } = records();
+    r.open('s1', 1);
+    r.frame('s1', frame('a'), 10);
+    r.drop('s1');
+    await r.settled();
+    expect(files()).toEqual([]);
+    fs.writeFileSync(path.join(dir, `${Buffer.from('big').toString('base64url')}.ndjson`), `{"t":"open","startedAt":1}\n${'y'.repeat(100)}\n`);
+    fs.writeFileSync(path.join(dir, `${Buffer.from('headless').toString('base64url')}.ndjson`), `${frame('z')}\n`);
+    const small = new TurnRecords(dir, { turnRecordMaxBytes: 64, turnRecordFlushMs: 5 }, createLogger({ level: 'silent' }));
+    expect([...small.loadAll().keys()]).toEqual([]);
+    expect(files()).toEqual([]);
+  });
+
+  it('parseRecord skips torn and foreign lines', () => {
+    const parsed = parseRecord(`{"t":"open","startedAt":5}\n${frame('ok')}\n{"jsonrpc":"2.0","method":"other"}\n{"torn":\n{"t":"idle"}\n`);
+    expect(parsed?.updates).toHaveLength(1);
+    expect(parsed?.running).toBe(false);
+  });
+});
