@@ -71,6 +71,7 @@ export function translateTurnStarted(ctx: TranslationContext, turnId: string | u
         turnId: id,
         background,
         ...(p.inputId === undefined ? {} : { inputId: p.inputId }),
+        ...(p.messageId === undefined ? {} : { messageId: p.messageId }),
         ...(p.inputSource === undefined ? {} : { inputSource: p.inputSource }),
         ...(p.inputVisibility === undefined ? {} : { inputVisibility: p.inputVisibility }),
       },

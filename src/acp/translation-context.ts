@@ -87,6 +87,8 @@ export type TurnSignal =
       type: 'turn_started';
       turnId: string;
       inputId?: string;
+      /** The agent's id of the turn's user message (names the prompt's author in replay). */
+      messageId?: string;
       inputSource?: string;
       inputVisibility?: string;
       /** A background-task notification turn: show it, but do not treat it as the user's turn. */

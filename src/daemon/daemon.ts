@@ -5,6 +5,7 @@ import { VERSION } from '../version.js';
 import { createBackend } from '../backend/index.js';
 import { Hub } from '../domain/hub.js';
 import { TurnRecords } from '../domain/turn-record.js';
+import { AuthorBook } from '../domain/author-book.js';
 import type { BackendPort } from '../ports/backend-port.js';
 import { AppServerClient } from '../app-server/client.js';
 import { buildApp } from '../http/app.js';
@@ -92,10 +93,12 @@ export async function startDaemon(config: HubConfig, logger: Logger, options: St
     const appServer = new AppServerClient(backend);
     // The running turn's record outlives the hub: written as it streams, read back at the next start.
     const records = new TurnRecords(statePaths(config.stateDir).turnRecords, l, logger.child({ component: 'turn-records' }));
-    const hub = new Hub({ backend, appServer, config, logger: logger.child({ component: 'hub' }), audit: auth.audit.sink, records });
+    const authors = new AuthorBook({ file: statePaths(config.stateDir).authors, max: l.authorsMax, flushMs: l.turnRecordFlushMs, logger: logger.child({ component: 'authors' }) });
+    const hub = new Hub({ backend, appServer, config, logger: logger.child({ component: 'hub' }), audit: auth.audit.sink, records, authors });
     steps.hub = async () => {
       await hub.close();
       records.close();
+      authors.close();
     };
     hub.onInteractionAnswered((ms) => metrics.interactionAnswered(ms));
     const push = new PushNotifier({ stateDir: config.stateDir, logger, maxSubscriptions: config.limits.pushSubscriptionsMax, ...(config.publicUrl ? { subject: config.publicUrl } : {}) });

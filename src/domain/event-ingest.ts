@@ -194,9 +194,13 @@ export class EventIngest {
 
   private onSignal(session: SessionState, signal: TurnSignal): void {
     switch (signal.type) {
-      case 'turn_started':
+      case 'turn_started': {
         this.prompts.onTurnStarted(session, signal);
+        // The prompt this turn runs is known now: its user message is that prompt's (replay names it).
+        const running = session.queue.running;
+        if (running && running.turnId === signal.turnId && signal.messageId !== undefined) this.core.authors.setPrompt(session.sessionId, signal.messageId, { clientId: running.clientId, name: running.name });
         return;
+      }
       case 'turn_ended':
         this.prompts.onTurnEnded(session, signal);
         this.interactions.abandonTurn(session, signal.turnId, session.turn.turnId !== undefined && session.turn.turnId !== signal.turnId);

@@ -21,6 +21,7 @@ import { SessionMarks, type SessionPreview } from './session-marks.js';
 import { foldPreview } from './session-preview.js';
 import { SessionState } from './session-state.js';
 import type { RestoredTurn, TurnRecords } from './turn-record.js';
+import { AuthorBook } from './author-book.js';
 import { recordFrame, recordHooks, restoreTurn } from './turn-restore.js';
 import { ZCODE_NOTIFICATION } from '../zcode-ext/methods.js';
 import type { TurnStateParams } from '../zcode-ext/schemas.js';
@@ -43,6 +44,8 @@ export interface HubDeps {
   audit?: AuditSink;
   /** Running-turn records in the state dir (kept across a hub restart); none in tests that need no disk. */
   records?: TurnRecords;
+  /** Who sent each prompt and answered each interaction (replay); in memory only when not given. */
+  authors?: AuthorBook;
 }
 
 /** The `_zcode/session_state` notification (docs/CLIENT-PROTOCOL.md). */
@@ -77,6 +80,7 @@ export class HubCore {
   readonly marks: SessionMarks;
   private readonly auditSink: AuditSink | undefined;
   readonly records: TurnRecords | undefined;
+  readonly authors: AuthorBook;
   /** Records the previous run left, taken by each session as the hub learns it. */
   private readonly restored: Map<string, RestoredTurn>;
   /** New on every hub start; the epoch also changes with every backend (re)spawn. */
@@ -92,6 +96,7 @@ export class HubCore {
     this.marks = new SessionMarks(deps.config.stateDir, { max: deps.config.limits.sessionMarksMax, previewChars: deps.config.limits.sessionPreviewChars });
     this.auditSink = deps.audit;
     this.records = deps.records;
+    this.authors = deps.authors ?? new AuthorBook({ max: deps.config.limits.authorsMax, flushMs: deps.config.limits.turnRecordFlushMs, logger: deps.logger });
     this.restored = deps.records?.loadAll() ?? new Map();
     this.backendEpoch = deps.backend.status().epoch;
     this.broadcaster = new Broadcaster(deps.config.limits.journalMaxUpdates);

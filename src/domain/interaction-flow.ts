@@ -223,6 +223,11 @@ export class InteractionFlow {
       });
     }
     this.core.notifyProfiles(session, { type: 'interaction_settled', sessionId: v.sessionId, kind: v.kind, ...(v.toolCallId === undefined ? {} : { toolCallId: v.toolCallId }) });
+    if (v.state === 'resolved' && v.resolvedBy !== undefined && v.toolCallId !== undefined) {
+      // Journaled on the card it was about, so joiners and replays show who answered (issue 12 item 6).
+      this.core.authors.setAnswer(v.sessionId, v.toolCallId, v.resolvedBy);
+      this.core.emitUpdate(session, { sessionUpdate: 'tool_call_update', toolCallId: v.toolCallId, _meta: { zcode: { answeredBy: v.resolvedBy } } });
+    }
     session.turn.inputSettled(this.core.interactions.pendingCount(session.sessionId), session.queue.running !== undefined);
   }
 }

@@ -12,6 +12,7 @@ import { encodeHistoryCursor, pageBefore, tailByTurns, type HistoryPage } from '
 import { parseMessages, type MessageWithParts } from '../acp/message-schema.js';
 import { nestSubagentHistory } from '../acp/subagent-history.js';
 import { historyWithLostTurns } from '../acp/lost-turns.js';
+import { promptedByOf, withAuthors } from '../acp/history-authors.js';
 import type { Attachment, AttachRole } from './broadcast.js';
 import type { ClientPort } from './client-port.js';
 import { previewOfUpdates } from './session-preview.js';
@@ -139,8 +140,10 @@ export class SessionAttach {
     this.learnPreview(session, updates);
     const epoch = session.journal.epoch;
     for (const update of updates) {
-      // History frames carry no seq: they are not journal positions (the result's seq is).
-      const frame = this.core.broadcaster.serialize('session/update', { sessionId: session.sessionId, update, _meta: { zcode: { epoch, replay: true } } });
+      // History frames carry no seq: they are not journal positions (the result's seq is). A
+      // prompt's author goes where the live echo has it too.
+      const promptedBy = promptedByOf(update);
+      const frame = this.core.broadcaster.serialize('session/update', { sessionId: session.sessionId, update, _meta: { zcode: { epoch, replay: true, ...(promptedBy === undefined ? {} : { promptedBy }) } } });
       this.core.broadcaster.sendNow(attachment.client, frame);
     }
     // Then the running (or interrupted) turn so far, byte-identical to what the others got live.
@@ -156,7 +159,12 @@ export class SessionAttach {
   private async historyUpdates(session: SessionState, page: MessageWithParts[], tail: boolean): Promise<SessionUpdate[]> {
     const limits = this.core.config.limits;
     const children = await subagentsOfPage(session.sessionId, page, { app: this.core.app, logger: this.core.logger, maxSubagents: limits.replaySubagentsMax, maxMessages: limits.replayMaxMessages });
-    return nestSubagentHistory(historyWithLostTurns(page, { running: session.turn.active, tail }), children);
+    const authors = this.core.authors;
+    const sessionId = session.sessionId;
+    return withAuthors(nestSubagentHistory(historyWithLostTurns(page, { running: session.turn.active, tail }), children), {
+      prompt: (messageId) => authors.promptOf(sessionId, messageId),
+      answer: (toolCallId) => authors.answerOf(sessionId, toolCallId),
+    });
   }
 
   /** A session the hub has not seen a message of yet (older than this hub) gets its preview from history. */

@@ -1,0 +1,47 @@
+/**
+ * Authors in a history replay (issue 12 item 6): the agent's history has no names, so the hub's
+ * own record of who sent each prompt and who answered each interaction is put where the live
+ * updates carry it — `_meta.zcode.promptedBy` on the prompt's `user_message_chunk`s and
+ * `_meta.zcode.answeredBy` on the card of the tool call an interaction was about. Pure.
+ */
+import type { SessionUpdate } from '@agentclientprotocol/sdk';
+
+/** A name as clients show it. */
+export interface HistoryAuthor {
+  clientId?: string;
+  name: string;
+}
+
+/** Where the names come from (the hub's author book). */
+export interface AuthorLookup {
+  prompt(messageId: string): HistoryAuthor | undefined;
+  answer(toolCallId: string): HistoryAuthor | undefined;
+}
+
+/** `updates` with the authors the lookup knows added to their `_meta.zcode`. */
+export function withAuthors(updates: readonly SessionUpdate[], who: AuthorLookup): SessionUpdate[] {
+  return updates.map((u) => {
+    if (u.sessionUpdate === 'user_message_chunk' && typeof u.messageId === 'string') {
+      const by = who.prompt(u.messageId);
+      return by === undefined ? u : { ...u, _meta: withZcode(u._meta, { promptedBy: by }) };
+    }
+    if (u.sessionUpdate === 'tool_call') {
+      const by = who.answer(u.toolCallId);
+      return by === undefined ? u : { ...u, _meta: withZcode(u._meta, { answeredBy: by }) };
+    }
+    return u;
+  });
+}
+
+/** The prompt author a replayed update carries (lifted to the notification's `_meta.zcode`, as live). */
+export function promptedByOf(u: SessionUpdate): HistoryAuthor | undefined {
+  if (u.sessionUpdate !== 'user_message_chunk') return undefined;
+  const z = u._meta?.['zcode'];
+  const by = typeof z === 'object' && z !== null ? (z as { promptedBy?: unknown }).promptedBy : undefined;
+  return typeof by === 'object' && by !== null && typeof (by as { name?: unknown }).name === 'string' ? (by as HistoryAuthor) : undefined;
+}
+
+function withZcode(meta: { [key: string]: unknown } | null | undefined, add: Record<string, unknown>): { [key: string]: unknown } {
+  const z = meta?.['zcode'];
+  return { ...(meta ?? {}), zcode: { ...(typeof z === 'object' && z !== null ? z : {}), ...add } };
+}

@@ -1,0 +1,62 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { SessionUpdate } from '@agentclientprotocol/sdk';
+import { withAuthors } from '../../src/acp/history-authors.js';
+import { AuthorBook } from '../../src/domain/author-book.js';
+import { createLogger } from '../../src/logger.js';
+import { until } from '../helpers/until.js';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
+});
+const logger = createLogger({ level: 'silent' });
+const fileIn = () => {
+  const d = fs.mkdtempSync(path.join(os.tmpdir(), 'zch-authors-'));
+  dirs.push(d);
+  return path.join(d, 'authors.json');
+};
+
+describe('the author book (issue 12 item 6)', () => {
+  it('crossing authorsMax forgets the oldest first; what is kept survives a restart in a 0600 file', async () => {
+    const file = fileIn();
+    const book = new AuthorBook({ file, max: 3, flushMs: 5, logger });
+    book.setPrompt('s', 'm1', { clientId: 'c1', name: 'Ana' });
+    book.setAnswer('s', 'call1', { name: 'Laptop' });
+    book.setPrompt('s', 'm2', { name: 'Ana' });
+    book.setPrompt('s', 'm3', { name: 'Bo' });
+    expect(book.size).toBe(3);
+    expect(book.promptOf('s', 'm1')).toBeUndefined();
+    expect(book.answerOf('s', 'call1')).toEqual({ name: 'Laptop' });
+    await until(() => (fs.existsSync(file) ? true : undefined), 'the book on disk');
+    book.close();
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    const again = new AuthorBook({ file, max: 3, flushMs: 5, logger });
+    expect([again.answerOf('s', 'call1'), again.promptOf('s', 'm2'), again.promptOf('s', 'm3'), again.promptOf('other', 'm3')]).toEqual([{ name: 'Laptop' }, { name: 'Ana' }, { name: 'Bo' }, undefined]);
+    // A smaller bound at the next start keeps the newest.
+    const smaller = new AuthorBook({ file, max: 1, flushMs: 5, logger });
+    expect([smaller.size, smaller.promptOf('s', 'm3')]).toEqual([1, { name: 'Bo' }]);
+  });
+
+  it('an unreadable book starts empty instead of failing the hub', () => {
+    const file = fileIn();
+    fs.writeFileSync(file, '{"version":1,"entries":[{"k":"prompt","s":"s","id":"m","name":"A"},{"bad":true}]');
+    expect(new AuthorBook({ file, max: 10, flushMs: 5, logger }).size).toBe(0);
+    fs.writeFileSync(file, '{"version":1,"entries":[{"k":"prompt","s":"s","id":"m","name":"A"},{"bad":true}]}');
+    expect(new AuthorBook({ file, max: 10, flushMs: 5, logger }).promptOf('s', 'm')).toEqual({ name: 'A' });
+  });
+
+  it('withAuthors names prompts by message id and cards by tool call, keeping their other _meta', () => {
+    const updates: SessionUpdate[] = [
+      { sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'hi' }, messageId: 'm1' },
+      { sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'unknown' }, messageId: 'm9' },
+      { sessionUpdate: 'tool_call', toolCallId: 'call1', title: 'Bash', _meta: { claudeCode: { toolName: 'Bash' } } },
+    ];
+    const out = withAuthors(updates, { prompt: (id) => (id === 'm1' ? { name: 'Ana' } : undefined), answer: (id) => (id === 'call1' ? { name: 'Laptop' } : undefined) });
+    expect(out[0]?._meta).toEqual({ zcode: { promptedBy: { name: 'Ana' } } });
+    expect(out[1]).toBe(updates[1]);
+    expect(out[2]?._meta).toEqual({ claudeCode: { toolName: 'Bash' }, zcode: { answeredBy: { name: 'Laptop' } } });
+  });
+});
