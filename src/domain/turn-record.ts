@@ -142,7 +142,7 @@ export class TurnRecords {
       r.timer = undefined;
       if (r.dead || r.pending.length === 0) continue;
       try {
-        fs.appendFileSync(r.file, r.pending.join(''), { mode: 0o600 });
+        fs.appendFileSync(r.file, `${r.pending.join('\n')}\n`, { mode: 0o600 });
       } catch (err) {
         this.logger.warn({ err }, 'a turn record could not be written at shutdown');
       }
@@ -160,14 +160,14 @@ export class TurnRecords {
   private line(sessionId: string, text: string, bytes = text.length): void {
     const r = this.records.get(sessionId);
     if (!r || r.dead || this.closed) return;
-    const line = `${text}\n`;
     r.bytes += bytes + 1;
     if (r.bytes > this.limits.turnRecordMaxBytes) {
       this.logger.info({ sessionId, limit: this.limits.turnRecordMaxBytes }, 'turn record over its limit; deleted (history and the interrupted marker remain after a restart)');
       this.kill(r);
       return;
     }
-    r.pending.push(line);
+    // The frame's own string: joined once per flush, never copied per update.
+    r.pending.push(text);
     r.timer ??= setTimeout(() => this.flush(r), this.limits.turnRecordFlushMs);
     r.timer.unref?.();
   }
@@ -175,7 +175,7 @@ export class TurnRecords {
   private flush(r: OpenRecord): void {
     r.timer = undefined;
     if (r.dead || r.pending.length === 0) return;
-    const data = r.pending.join('');
+    const data = `${r.pending.join('\n')}\n`;
     r.pending = [];
     this.enqueue(r.file, () => fsp.appendFile(r.file, data, { mode: 0o600 }));
   }

@@ -72,7 +72,7 @@ describe('[issue 12] a daemon restart mid-turn keeps what had been said and says
       // The prompter's own echo is not sent back to it; it knows its prompt.
       expect(before.prompt).toBe('');
       expect(before.thoughts.length).toBeGreaterThan(0);
-      expect(before.text).toMatch(/^## Answer[^]*I will run the tests/);
+      expect(before.text).toMatch(/^## Answer[\s\S]*I will run the tests/);
       expect(Object.keys(before.tools)).toHaveLength(2);
 
       first.child.kill(how);

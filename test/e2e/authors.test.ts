@@ -60,6 +60,18 @@ describe('phone web app: authors', () => {
     await expect.poll(() => laptop.page.getByTestId('answered-by').allTextContents()).toEqual(['Answered by Laptop']);
     await page.getByTestId('answered-by').scrollIntoViewIfNeeded();
     await shoot(page, 'authors');
+
+    // After a reload the chat is the agent's history, which names nobody: the hub's replay still
+    // does, on this device and the other (issue 12 item 6, in replay).
+    await page.reload();
+    await laptop.page.reload();
+    for (const [p, own] of [[page, 'Ana’s phone (you)'], [laptop.page, 'Ana’s phone']] as const) {
+      const bubble = p.getByTestId('user-message').filter({ hasText: 'hello from the phone' });
+      await bubble.waitFor();
+      await expect.poll(() => p.getByTestId('user-message').filter({ hasText: 'hello from the phone' }).getByTestId('msg-author').textContent()).toBe(own);
+      await expect.poll(() => p.getByTestId('user-message').filter({ hasText: 'hello from the laptop' }).getByTestId('msg-author').textContent()).toBe(p === page ? 'Laptop' : 'Laptop (you)');
+      await expect.poll(() => p.getByTestId('answered-by').allTextContents()).toEqual(['Answered by Laptop']);
+    }
     expect(phone.errors).toEqual([]);
     expect(laptop.errors).toEqual([]);
   });

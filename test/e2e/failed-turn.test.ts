@@ -84,7 +84,7 @@ describe('phone web app: failed and interrupted turns', () => {
     await shoot(page, 'interrupted-turn');
   });
 
-  it('after a daemon restart mid-turn, says the turn was interrupted and offers it again', async () => {
+  it('[issue 12] after a daemon restart mid-turn, keeps what had been said, says the turn was interrupted and offers it again', async () => {
     // A daemon of its own on a fixed port and state dir, restarted in place like a service.
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zcode-e2e-restart-'));
     const config = { stateDir: path.join(dir, 'state'), workspace: path.join(dir, 'ws'), providerFile: path.join(dir, 'providers.json') };
@@ -99,12 +99,20 @@ describe('phone web app: failed and interrupted turns', () => {
       await sendPrompt(page, 'slow answer across a restart');
       const answer = page.getByTestId('agent-message').last();
       await expect.poll(async () => ((await answer.textContent()) ?? '').length).toBeGreaterThan(40);
+      const said = (await answer.textContent()) ?? '';
       await first.close();
       first = undefined;
       second = await startHub({ config: { ...config, port: Number(new URL(page.url()).port) } });
       await page.getByTestId('conn-indicator').and(page.locator('[data-status=online]')).waitFor({ timeout: 30_000 });
       const interrupted = page.getByTestId('turn-ended').and(page.locator('[data-outcome=interrupted]'));
       await interrupted.waitFor({ timeout: 30_000 });
+      // A reload rebuilds the chat from the restarted hub alone: the partial answer is still there, once, above the notice.
+      await page.reload();
+      await interrupted.waitFor({ timeout: 30_000 });
+      expect(await page.getByTestId('agent-message').count()).toBe(1);
+      expect((await answer.textContent()) ?? '').toContain(said.trim());
+      expect(await interrupted.textContent()).toContain('zcode-hub restarted during this turn');
+      await shoot(page, 'restart-mid-turn');
       expect(await page.getByTestId('user-message').filter({ hasText: 'slow answer across a restart' }).count()).toBe(1);
       expect(await page.getByTestId('stop-button').count()).toBe(0);
       await interrupted.getByTestId('retry-button').click();
