@@ -7,42 +7,21 @@ import type { ContentBlock } from '@agentclientprotocol/sdk';
 import { WEB_LIMITS } from '../limits.js';
 import { t } from '../i18n.js';
 import { ConnectionLost, RpcConnection, RpcError } from '../net/rpc-connection.js';
-import { api, RestError, type ApiFn } from '../net/rest.js';
+import { api, type ApiFn } from '../net/rest.js';
 import { markSignedOut } from './sign-out.js';
 import { arr, num, rec, str, zmeta, idOf } from '../wire.js';
-import { setMachine, store, toast, updateChat, type AppState } from './app-state.js';
+import { setMachine, store, updateChat, type AppState } from './app-state.js';
 import { addLocalPrompt, addNotice, applyAttachResult, applySessionUpdate, emptyChat, parseTurnState, prependHistory, resetForReplay, settleLocalPrompt } from './chat-reducer.js';
 import { handleNotification } from './hub-events.js';
-import { fromElicitation, fromPermissionRequest, fromView, mergeInteraction, rememberCard, restBody, rpcResult, type Answer } from './interactions.js';
+import { fromView, mergeInteraction, rememberCard, type Answer } from './interactions.js';
+import { answerInteraction, holdInteractionRequest } from './interaction-requests.js';
 import { fromListEntry, type SessionSummary } from './session-list.js';
 import { version as VERSION } from '../../../package.json';
 import { ZCODE_NOTIFICATION, ZCODE_REQUEST } from '../../../src/zcode-ext/methods.js';
 import type { InteractionsListParams, LoadEarlierParams } from '../../../src/zcode-ext/requests.js';
+import { deviceLabel, rememberDevice } from './device-name.js';
 
-
-const DEVICE_KEY = 'zcode-hub.device';
-
-/** This device's name in presence lists and "answered by": the paired device name when known. */
-export function deviceLabel(): string {
-  try {
-    const saved = localStorage.getItem(DEVICE_KEY);
-    if (saved) return saved;
-  } catch {
-    // Storage blocked: fall back to the platform.
-  }
-  const ua = navigator.userAgent;
-  const os = /Android/i.test(ua) ? 'Android' : /iPhone|iPad/i.test(ua) ? 'iOS' : /Mac/i.test(ua) ? 'macOS' : /Windows/i.test(ua) ? 'Windows' : 'Linux';
-  return `Web · ${os}`;
-}
-
-/** Remembers the device name chosen at pairing (the token's name). */
-export function rememberDevice(name: string): void {
-  try {
-    localStorage.setItem(DEVICE_KEY, name);
-  } catch {
-    // Not remembered; the platform label is used.
-  }
-}
+export { deviceLabel, rememberDevice } from './device-name.js';
 
 /** Another machine's hub, reached cross-origin with its own credential (issue 18). */
 export interface MachineLink {
@@ -317,42 +296,12 @@ export class HubClient {
   }
 
   private onRequest(id: string | number, method: string, params: unknown): void {
-    const p = method === 'session/request_permission' ? fromPermissionRequest(id, params) : method === 'elicitation/create' && rec(params)?.['mode'] === 'form' ? fromElicitation(id, params) : undefined;
-    if (method === 'elicitation/create' && !p) {
-      this.conn.respond(id, { action: 'decline' });
-      return;
-    }
-    if (!p) {
-      this.conn.respondError(id, -32601, `Method not found: ${method}`);
-      return;
-    }
-    const now = Date.now();
-    store.update((s) => ({ ...s, interactions: { ...s.interactions, [p.interactionId]: mergeInteraction(s.interactions[p.interactionId], this.tag({ ...p, createdAt: p.createdAt ?? now })) } }));
+    holdInteractionRequest(this, id, method, params);
   }
 
   /** Answers an interaction: over the live request when we hold one, else over REST (§4.5). */
-  async answer(interactionId: string, answer: Answer): Promise<void> {
-    const i = store.get().interactions[interactionId];
-    if (!i) return;
-    this.answeredHere.add(interactionId);
-    if (i.rpc) {
-      this.conn.respond(i.rpc.id, rpcResult(i.rpc.method, answer));
-      this.forget(interactionId);
-      return;
-    }
-    try {
-      await this.api(`/interactions/${encodeURIComponent(interactionId)}/answer`, { method: 'POST', body: restBody(answer) });
-      this.forget(interactionId);
-    } catch (err) {
-      if (err instanceof RestError && err.status === 409) {
-        const by = str(rec(rec(rec(rec(err.body)?.['error'])?.['details'])?.['resolvedBy'])?.['name']);
-        toast(by ? t('answeredBy', by) : t('answeredElsewhere'), `ix:${interactionId}`);
-        this.forget(interactionId);
-        return;
-      }
-      this.answeredHere.delete(interactionId);
-      toast(err instanceof RpcError || err instanceof RestError ? err.message : t('sendFailed'));
-    }
+  answer(interactionId: string, answer: Answer): Promise<void> {
+    return answerInteraction(this, interactionId, answer);
   }
 
   /** Removes an interaction from what the app shows. */

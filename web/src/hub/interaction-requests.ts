@@ -1,0 +1,52 @@
+/**
+ * Interaction requests the hub sends this device (`session/request_permission`,
+ * `elicitation/create` forms) and the answers it sends back, live or over REST when the live
+ * copy is gone (HUB-DESIGN §4.5).
+ */
+import { t } from '../i18n.js';
+import { RpcError } from '../net/rpc-connection.js';
+import { RestError } from '../net/rest.js';
+import { rec, str } from '../wire.js';
+import { store, toast } from './app-state.js';
+import type { HubClient } from './hub-client.js';
+import { fromElicitation, fromPermissionRequest, mergeInteraction, restBody, rpcResult, type Answer } from './interactions.js';
+
+/** A request the hub sent us for an interaction (a permission, or a form), held in the store until answered; anything else is refused. */
+export function holdInteractionRequest(client: HubClient, id: string | number, method: string, params: unknown): void {
+  const p = method === 'session/request_permission' ? fromPermissionRequest(id, params) : method === 'elicitation/create' && rec(params)?.['mode'] === 'form' ? fromElicitation(id, params) : undefined;
+  if (method === 'elicitation/create' && !p) {
+    client.conn.respond(id, { action: 'decline' });
+    return;
+  }
+  if (!p) {
+    client.conn.respondError(id, -32601, `Method not found: ${method}`);
+    return;
+  }
+  const now = Date.now();
+  store.update((s) => ({ ...s, interactions: { ...s.interactions, [p.interactionId]: mergeInteraction(s.interactions[p.interactionId], client.tag({ ...p, createdAt: p.createdAt ?? now })) } }));
+}
+
+/** Answers an interaction: over the live request when we hold one, else over REST (HUB-DESIGN §4.5); a 409 names who answered first. */
+export async function answerInteraction(client: HubClient, interactionId: string, answer: Answer): Promise<void> {
+  const i = store.get().interactions[interactionId];
+  if (!i) return;
+  client.answeredHere.add(interactionId);
+  if (i.rpc) {
+    client.conn.respond(i.rpc.id, rpcResult(i.rpc.method, answer));
+    client.forget(interactionId);
+    return;
+  }
+  try {
+    await client.api(`/interactions/${encodeURIComponent(interactionId)}/answer`, { method: 'POST', body: restBody(answer) });
+    client.forget(interactionId);
+  } catch (err) {
+    if (err instanceof RestError && err.status === 409) {
+      const by = str(rec(rec(rec(rec(err.body)?.['error'])?.['details'])?.['resolvedBy'])?.['name']);
+      toast(by ? t('answeredBy', by) : t('answeredElsewhere'), `ix:${interactionId}`);
+      client.forget(interactionId);
+      return;
+    }
+    client.answeredHere.delete(interactionId);
+    toast(err instanceof RpcError || err instanceof RestError ? err.message : t('sendFailed'));
+  }
+}
