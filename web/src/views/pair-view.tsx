@@ -32,7 +32,8 @@ export function PairView({ onPaired }: { onPaired: () => void }) {
       rememberDevice(device);
       clearSignedOut();
       // Drop the code from the address bar and history: it is single-use anyway.
-      history.replaceState(null, '', location.pathname);
+      // An add-machine link (`#add=…`) stays: it is what the user came for, once paired here.
+      history.replaceState(null, '', location.pathname + (/(?:^#|&)add=/.test(location.hash) ? location.hash : ''));
       onPaired();
     } catch (err) {
       setError(err instanceof RestError && err.status === 429 ? t('pairRateLimited') : t('pairFailed', (err as Error).message));
