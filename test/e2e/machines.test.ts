@@ -293,4 +293,26 @@ describe('several machines in one app', () => {
     expect(await activeOnB()).toEqual(leftover);
     expect(phone.errors.filter((e) => !/WebSocket|ERR_CONNECTION|Failed to load resource|CORS|Access-Control/.test(e.text))).toEqual([]);
   });
+
+  it('a phone not yet paired with A opens the add link: it pairs with A first, then is asked', async () => {
+    const fresh = await openDevice({ viewport: PHONE_390 });
+    try {
+      const { page } = fresh;
+      await page.goto(await addLink(b, a.url));
+      const res = await a.hub.api('/api/pair/codes', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ scope: 'operate' }) });
+      const { code } = (await res.json()) as { code: string };
+      await page.getByLabel('Pairing code').fill(code);
+      await page.getByLabel('Device name').fill('Second phone');
+      await page.getByRole('button', { name: 'Pair' }).click();
+      await page.getByTestId('add-machine-question').filter({ hasText: 'Add desktop, scope operate?' }).waitFor();
+      await page.getByTestId('add-machine-confirm').click();
+      await expect.poll(() => page.url(), { timeout: 30_000 }).not.toContain('#add=');
+      await page.goto(`${a.url}/settings/machines`);
+      await machineRow(page, hubB).and(page.locator('[data-status="online"]')).waitFor();
+      const tokens = (await (await b.hub.api('/api/tokens')).json()) as { tokens: Array<{ name: string; state: string }> };
+      expect(tokens.tokens.filter((t) => t.name === 'Second phone' && t.state === 'active')).toHaveLength(1);
+    } finally {
+      await fresh.close();
+    }
+  });
 });
