@@ -3,7 +3,7 @@
  * §4.7) and folding snapshots into the hub's session state. Concurrent opens of one session
  * share one promise, so a crowd of clients attaching at once costs the child one resume.
  */
-import { settingsPatchSchema } from '../acp/zcode-event-schema.js';
+import { settingsPatchSchema, type SettingsPatch } from '../acp/zcode-event-schema.js';
 import type { KnownModel } from '../acp/translate-state.js';
 import { HubError } from '../errors.js';
 import { AppServerError } from '../app-server/errors.js';
@@ -36,6 +36,9 @@ export class SessionOpener {
     const snap = await this.core.app.createSession(params, { timeoutMs: this.core.config.limits.sessionOpenTimeoutMs });
     const session = this.core.ensureSession(snap.session.sessionId, cwd);
     this.apply(session, snap, true);
+    // A model that needs a reasoning level but got none would refuse every prompt (§3.2, §11.11).
+    const level = p.thoughtLevel === undefined ? missingLevel(session.settings) : undefined;
+    if (level !== undefined) this.applySettings(session, (await this.core.app.setThoughtLevel(session.sessionId, level)).settings);
     await this.subscribe(session);
     return session;
   }
@@ -177,6 +180,17 @@ export class SessionOpener {
     const parsed = settingsPatchSchema.safeParse(settings);
     if (parsed.success) session.settings = { ...session.settings, ...parsed.data };
   }
+}
+
+/** The default level of the current model when it takes levels and the session has none (§3.6). */
+function missingLevel(settings: SettingsPatch): string | undefined {
+  if (settings.thoughtLevel?.current) return undefined;
+  const current = settings.model?.current;
+  const entry = current && settings.model?.available?.find((m) => m.ref.providerId === current.providerId && m.ref.modelId === current.modelId);
+  const levels = entry?.reasoning?.levels.map((l) => l.value) ?? [];
+  if (levels.length === 0) return undefined;
+  const preferred = entry?.reasoning?.defaultLevel;
+  return preferred !== undefined && levels.includes(preferred) ? preferred : levels[0];
 }
 
 /** The `seq` of a `session/event` params object (0 when unreadable: ingest drops it). */

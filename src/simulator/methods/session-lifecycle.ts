@@ -13,7 +13,9 @@ export async function create(sim: SimulatorCore, params: unknown): Promise<unkno
   const requested = p.model ? { providerId: p.model.providerId, modelId: p.model.modelId } : sim.registry.defaultSelection();
   // `options` is dropped on create; the level comes from `thoughtLevel` (§4.1).
   const entry = sim.registry.resolve({ providerId: requested.providerId, modelId: requested.modelId }, false);
-  const thoughtLevel = entry.levels ? (p.thoughtLevel && entry.levels.includes(p.thoughtLevel) ? p.thoughtLevel : entry.defaultLevel) : undefined;
+  // `--no-default-level`: no level unless one is asked for (the turn then fails at model creation, §11.11).
+  const fallback = sim.options.noDefaultLevel ? undefined : entry.defaultLevel;
+  const thoughtLevel = entry.levels ? (p.thoughtLevel && entry.levels.includes(p.thoughtLevel) ? p.thoughtLevel : fallback) : undefined;
   const sessionId = p.sessionId ?? newId('sess');
   const prefs = await sim.askRuntimePreferences(sessionId);
   const now = Date.now();
