@@ -46,6 +46,24 @@ export function messageToUpdates(message: MessageWithParts): SessionUpdate[] {
   return updates;
 }
 
+/** `data:<mime>;base64,<data>` → its parts, else undefined. */
+function dataUrl(url: string): { mimeType: string; data: string } | undefined {
+  const m = /^data:([^;,]+);base64,/i.exec(url);
+  return m?.[1] === undefined ? undefined : { mimeType: m[1], data: url.slice(m[0].length) };
+}
+
+/**
+ * A history `file` part (§3.7) as ACP content: an inlined image (snapshots inline images as data
+ * URLs, §3.6) is an image block, any other inlined file an embedded blob; a real URL stays a link.
+ */
+function fileContent(url: string, filename: string | undefined, mime: string | undefined): ContentBlock {
+  const inline = dataUrl(url);
+  if (inline === undefined) return { type: 'resource_link', uri: url, name: filename ?? url, ...(mime === undefined ? {} : { mimeType: mime }) };
+  const mimeType = mime ?? inline.mimeType;
+  if (mimeType.startsWith('image/')) return { type: 'image', mimeType, data: inline.data };
+  return { type: 'resource', resource: { uri: `attachment:${filename ?? 'file'}`, mimeType, blob: inline.data } };
+}
+
 function partToUpdates(part: MessagePart, user: boolean, messageId: string): SessionUpdate[] {
   switch (part.type) {
     case 'text':
@@ -56,7 +74,7 @@ function partToUpdates(part: MessagePart, user: boolean, messageId: string): Ses
       return [{ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: part.text }, messageId }];
     case 'file': {
       if (part.url === undefined) return [];
-      const content: ContentBlock = { type: 'resource_link', uri: part.url, name: part.filename ?? part.url, ...(part.mime === undefined ? {} : { mimeType: part.mime }) };
+      const content = fileContent(part.url, part.filename, part.mime);
       return [{ sessionUpdate: user ? 'user_message_chunk' : 'agent_message_chunk', content, messageId }];
     }
     case 'tool':
