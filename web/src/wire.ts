@@ -10,6 +10,20 @@ export function rec(v: unknown): Rec | undefined {
   return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Rec) : undefined;
 }
 
+/**
+ * A payload whose shape the hub declares (src/zcode-ext/schemas.ts): its fields by the names of
+ * that type (of any member, for a union), so a misspelt or renamed field is a compile error, while each value is still
+ * checked where it is read.
+ */
+export type Fields<T> = { readonly [K in KeysOf<T>]?: unknown };
+/** Every named key of every member of a union (a loose object's index signature names none). */
+type KeysOf<T> = T extends unknown ? keyof { [K in keyof T as string extends K ? never : K]: T[K] } : never;
+
+/** The value as the fields of `T`, or undefined when it is not an object. */
+export function fields<T>(v: unknown): Fields<T> | undefined {
+  return rec(v) as Fields<T> | undefined;
+}
+
 /** The value as a string, or undefined. */
 export function str(v: unknown): string | undefined {
   return typeof v === 'string' ? v : undefined;

@@ -4,7 +4,8 @@
  */
 import type { PlanEntry, SessionConfigOption, ToolCallContent } from '@agentclientprotocol/sdk';
 import { WEB_LIMITS } from '../limits.js';
-import { arr, idOf, num, rec, str, zmeta, type Rec } from '../wire.js';
+import { arr, fields, idOf, num, rec, str, zmeta, type Fields, type Rec } from '../wire.js';
+import type { TurnStateParams } from '../../../src/zcode-ext/schemas.js';
 import { blockText, findLastIndex, imageOf, nextId, withItems } from './chat-parts.js';
 import type { ChatState, QueuedPrompt, ToolItem, ToolStatus, TurnStateName, TurnView, UserItem } from './chat-types.js';
 import { claimEcho, ownPromptStarted } from './local-prompts.js';
@@ -207,14 +208,14 @@ function turnStateName(v: unknown): TurnStateName {
 
 /** Parses `_zcode/turn_state` params into the turn view (CLIENT-PROTOCOL "Notifications"). */
 export function parseTurnState(params: unknown): TurnView {
-  const p = rec(params) ?? {};
-  const queue: QueuedPrompt[] = arr(p['queue']).flatMap((q) => {
-    const r = rec(q);
-    const promptId = str(r?.['promptId']);
+  const p: Fields<TurnStateParams> = fields<TurnStateParams>(params) ?? {};
+  const queue: QueuedPrompt[] = arr(p.queue).flatMap((q) => {
+    const r = fields<TurnStateParams['queue'][number]>(q);
+    const promptId = str(r?.promptId);
     if (!r || !promptId) return [];
-    return [{ promptId, clientId: str(r['clientId']), name: str(r['name']), preview: str(r['preview']) }];
+    return [{ promptId, clientId: str(r.clientId), name: str(r.name), preview: str(r.preview) }];
   });
-  return { state: turnStateName(p['state']), turnId: str(p['turnId']), promptedBy: str(rec(p['promptedBy'])?.['name']), queue };
+  return { state: turnStateName(p.state), turnId: str(p.turnId), promptedBy: str(fields<{ name: string }>(p.promptedBy)?.name), queue };
 }
 
 /** Applies session-level fields of a session/new or session/load result (modes, config). */

@@ -3,18 +3,22 @@
  * state, presence, interaction lifecycle and backend state, applied to the store.
  */
 import { t } from '../i18n.js';
-import { arr, num, rec, str } from '../wire.js';
+import { arr, fields, num, rec, str, type Fields } from '../wire.js';
 import { store, toast, updateChat } from './app-state.js';
 import { applySessionUpdate, markAnswered, parseTurnState } from './chat-reducer.js';
 import type { HubClient } from './hub-client.js';
 import { cancelledRequestId, fromView, mergeInteraction } from './interactions.js';
 import { applySessionState } from './session-list.js';
 import { ZCODE_NOTIFICATION } from '../../../src/zcode-ext/methods.js';
+import type { BackendStateParams, InteractionOpenedParams, InteractionResolvedParams, PresenceParams, SessionStateParams, TurnStateParams } from '../../../src/zcode-ext/schemas.js';
+
+/** Every `_zcode/*` notification's fields (CLIENT-PROTOCOL "Notifications"). */
+type ZcodeFields = TurnStateParams | SessionStateParams | PresenceParams | InteractionOpenedParams | InteractionResolvedParams | BackendStateParams;
 
 /** Applies one notification from the hub. Unknown methods are ignored (forward compatibility). */
 export function handleNotification(client: HubClient, method: string, params: unknown): void {
-  const p = rec(params) ?? {};
-  const sessionId = str(p['sessionId']);
+  const p: Fields<ZcodeFields> = fields<ZcodeFields>(params) ?? {};
+  const sessionId = str(p.sessionId);
   switch (method) {
     case 'session/update':
     case ZCODE_NOTIFICATION.ownUpdate: {
@@ -46,7 +50,7 @@ export function handleNotification(client: HubClient, method: string, params: un
         const next = applySessionState(s.sessions[sessionId], params, Date.now());
         return next ? { ...s, sessions: { ...s.sessions, [sessionId]: client.tag(next) } } : s;
       });
-      const title = str(p['title']);
+      const title = str(p.title);
       if (title) updateChat(sessionId, (c) => (c.title === title ? c : { ...c, title }));
       const after = store.get().sessions[sessionId]?.pendingInteractions ?? 0;
       if (after !== before && !client.isAttached(sessionId)) client.scheduleInbox();
@@ -54,7 +58,7 @@ export function handleNotification(client: HubClient, method: string, params: un
     }
     case ZCODE_NOTIFICATION.presence: {
       if (!sessionId) return;
-      const clients = arr(p['clients']).flatMap((c) => {
+      const clients = arr(p.clients).flatMap((c) => {
         const r = rec(c);
         const clientId = str(r?.['clientId']);
         return r && clientId ? [{ clientId, name: str(r['name']) ?? clientId, scope: str(r['scope']) }] : [];
@@ -63,25 +67,25 @@ export function handleNotification(client: HubClient, method: string, params: un
       return;
     }
     case ZCODE_NOTIFICATION.interactionOpened: {
-      const parsed = fromView(p['interaction']);
+      const parsed = fromView(p.interaction);
       if (!parsed) return;
       const view = client.tag(parsed);
       store.update((s) => ({ ...s, interactions: { ...s.interactions, [view.interactionId]: mergeInteraction(s.interactions[view.interactionId], view) } }));
       return;
     }
     case ZCODE_NOTIFICATION.interactionResolved: {
-      const interactionId = str(p['interactionId']);
+      const interactionId = str(p.interactionId);
       if (!interactionId) return;
       const held = store.get().interactions[interactionId];
-      const by = str(rec(p['resolvedBy'])?.['name']);
+      const by = str(rec(p.resolvedBy)?.['name']);
       const mine = client.answeredHere.has(interactionId);
       client.answeredHere.delete(interactionId);
       // The card the interaction was about says who answered it.
       const card = held?.toolCallId ? { sessionId: held.sessionId, toolCallId: held.toolCallId } : client.recentCards.get(interactionId);
-      if (by && card && str(p['state']) === 'resolved') updateChat(card.sessionId, (c) => markAnswered(c, card.toolCallId, by));
+      if (by && card && str(p.state) === 'resolved') updateChat(card.sessionId, (c) => markAnswered(c, card.toolCallId, by));
       if (held || store.get().activeInteraction === interactionId || wasWithdrawn.has(interactionId)) {
         wasWithdrawn.delete(interactionId);
-        if (!mine) toast(resolvedText(str(p['state']), by), `ix:${interactionId}`);
+        if (!mine) toast(resolvedText(str(p.state), by), `ix:${interactionId}`);
       }
       client.forget(interactionId);
       return;
@@ -101,8 +105,8 @@ export function handleNotification(client: HubClient, method: string, params: un
       return;
     }
     case ZCODE_NOTIFICATION.backendState: {
-      const state = str(p['state']) ?? 'ready';
-      const nextRetryMs = num(p['nextRetryMs']);
+      const state = str(p.state) ?? 'ready';
+      const nextRetryMs = num(p.nextRetryMs);
       store.update((s) => ({ ...s, backend: { state, ...(nextRetryMs !== undefined ? { nextRetryMs } : {}) } }));
       if (state === 'ready') void client.refreshInbox();
       return;

@@ -3,7 +3,8 @@
  * with the badge the list shows (running, needs you, just finished, idle).
  */
 import { WEB_LIMITS } from '../limits.js';
-import { num, rec, str, zmeta } from '../wire.js';
+import { fields, num, rec, str, zmeta } from '../wire.js';
+import type { SessionStateParams } from '../../../src/zcode-ext/schemas.js';
 import type { TurnStateName } from './chat-types.js';
 
 export interface SessionSummary {
@@ -79,24 +80,24 @@ export function fromListEntry(entry: unknown, prev?: SessionSummary): SessionSum
 
 /** Applies `_zcode/session_state`; a running → idle change stamps `finishedAt`. */
 export function applySessionState(prev: SessionSummary | undefined, params: unknown, now: number): SessionSummary | undefined {
-  const p = rec(params);
-  const sessionId = str(p?.['sessionId']);
+  const p = fields<SessionStateParams>(params);
+  const sessionId = str(p?.sessionId);
   if (!p || !sessionId) return prev;
-  const state = 'state' in p ? stateOf(p['state']) : (prev?.state ?? 'idle');
+  const state = 'state' in p ? stateOf(p.state) : (prev?.state ?? 'idle');
   const wasBusy = prev !== undefined && prev.state !== 'idle';
-  const updatedAt = p['updatedAt'];
+  const updatedAt = p.updatedAt;
   return {
     sessionId,
     ...(prev?.hubId !== undefined ? { hubId: prev.hubId } : {}),
-    cwd: str(p['cwd']) ?? prev?.cwd ?? '',
-    title: str(p['title']) ?? prev?.title,
+    cwd: str(p.cwd) ?? prev?.cwd ?? '',
+    title: str(p.title) ?? prev?.title,
     updatedAt: typeof updatedAt === 'number' ? new Date(updatedAt).toISOString() : (str(updatedAt) ?? prev?.updatedAt),
     state,
-    model: modelLabel(p['model']) ?? prev?.model,
-    clients: 'clients' in p ? countOf(p['clients']) : (prev?.clients ?? 0),
-    pendingInteractions: 'pendingInteractions' in p ? countOf(p['pendingInteractions']) : (prev?.pendingInteractions ?? 0),
-    archived: 'archived' in p ? p['archived'] === true : prev?.archived,
-    preview: previewOf(p['preview']) ?? prev?.preview,
+    model: modelLabel(p.model) ?? prev?.model,
+    clients: 'clients' in p ? countOf(p.clients) : (prev?.clients ?? 0),
+    pendingInteractions: 'pendingInteractions' in p ? countOf(p.pendingInteractions) : (prev?.pendingInteractions ?? 0),
+    archived: 'archived' in p ? p.archived === true : prev?.archived,
+    preview: previewOf(p.preview) ?? prev?.preview,
     finishedAt: wasBusy && state === 'idle' ? now : prev?.finishedAt,
   };
 }
