@@ -109,6 +109,16 @@ describe('managing sessions', () => {
     await page.getByTestId('new-session').click();
     expect(await page.getByTestId('new-session-sheet').locator('input[name=cwd]').inputValue()).not.toBe('/does/not/exist');
     await page.getByTestId('new-session-sheet').getByRole('button', { name: 'Cancel' }).click();
+    // A sheet closes by a tap outside it and by Escape; the buttons are real buttons (issue 14 item 6).
+    await page.getByTestId('new-session').click();
+    await page.getByTestId('new-session-sheet').waitFor();
+    await page.mouse.click(195, 60);
+    await page.getByTestId('new-session-sheet').waitFor({ state: 'detached' });
+    await page.getByTestId('new-session').click();
+    await page.getByTestId('new-session-sheet').waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByTestId('new-session-sheet').waitFor({ state: 'detached' });
+    expect(await page.locator('button:not([type])').count()).toBe(0);
   });
 
   it('deletes a session from its title sheet, after a confirm', async () => {

@@ -18,6 +18,8 @@ export const sessionsEn = {
   browseOpen: 'Open {0}',
   browseTruncated: 'Only the first {0} folders are shown.',
   workspaceOutside: 'Pick a folder inside: {0}',
+  lineAdded: 'added',
+  lineRemoved: 'removed',
 };
 
 export const sessionsZh: Record<keyof typeof sessionsEn, string> = {
@@ -36,4 +38,6 @@ export const sessionsZh: Record<keyof typeof sessionsEn, string> = {
   browseOpen: '打开 {0}',
   browseTruncated: '只显示前 {0} 个文件夹。',
   workspaceOutside: '请选择以下目录中的文件夹：{0}',
+  lineAdded: '新增',
+  lineRemoved: '删除',
 };

@@ -8,7 +8,9 @@ import { parseRoute, routePath, type Route } from './router-paths.js';
 export { parseRoute, routePath, type Route } from './router-paths.js';
 
 const listeners = new Set<() => void>();
-window.addEventListener('popstate', () => listeners.forEach((l) => l()));
+window.addEventListener('popstate', () => {
+  for (const l of listeners) l();
+});
 
 let machineOf: (sessionId: string) => string | undefined = () => undefined;
 
@@ -30,7 +32,7 @@ export function navigate(r: Route, replace = false): void {
   if (location.pathname + location.search === path) return;
   if (replace) history.replaceState(null, '', path);
   else history.pushState(null, '', path);
-  listeners.forEach((l) => l());
+  for (const l of listeners) l();
 }
 
 /** The current route, re-rendering on navigation. */
@@ -48,5 +50,5 @@ export function useRoute(): Route {
 export function openPath(path: string): void {
   if (location.pathname + location.search === path) return;
   history.pushState(null, '', path);
-  listeners.forEach((l) => l());
+  for (const l of listeners) l();
 }

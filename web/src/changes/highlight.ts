@@ -102,7 +102,7 @@ export function highlightLine(line: string, lang: string | undefined): Token[] {
     }
     NUMBER.lastIndex = i;
     const n = NUMBER.exec(line);
-    if (n && n[0]) {
+    if (n?.[0]) {
       push(out, 'num', n[0]);
       i += n[0].length;
       continue;

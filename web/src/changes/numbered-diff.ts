@@ -38,7 +38,10 @@ export function numberedDiff(oldText: string | null, newText: string, start = 1,
   const out: DiffRow[] = [];
   let skipped = 0;
   lines.forEach((l, i) => {
-    if (!keep[i]) return void skipped++;
+    if (!keep[i]) {
+      skipped++;
+      return;
+    }
     if (skipped) out.push({ op: '…', count: skipped });
     skipped = 0;
     out.push(l);

@@ -22,7 +22,7 @@ export function blockText(block: unknown): string {
 /** The `src` of an image block (a data URL or its uri), or undefined. */
 export function imageOf(block: unknown): string | undefined {
   const b = rec(block);
-  if (!b || b['type'] !== 'image') return undefined;
+  if (b?.['type'] !== 'image') return undefined;
   const data = str(b['data']);
   const mime = str(b['mimeType']) ?? 'image/png';
   if (data) return `data:${mime};base64,${data}`;

@@ -59,7 +59,7 @@ function FileView({ file, sessionId, cwd, open }: { file: FileChange; sessionId:
         {file.edits.map((e) => (
           <EditView key={e.toolCallId + e.newText.length} edit={e} path={file.path} rel={rel} current={current} />
         ))}
-        <button class="link small" onClick={() => navigate({ name: 'files', sessionId, path: rel, isFile: true })} data-testid="open-in-files">
+        <button type="button" class="link small" onClick={() => navigate({ name: 'files', sessionId, path: rel, isFile: true })} data-testid="open-in-files">
           {t('filesOpenFile')}
         </button>
       </div>

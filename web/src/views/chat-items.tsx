@@ -56,7 +56,7 @@ export function ChatItemView({ item, streaming, onRetry }: { item: ChatItem; str
             <strong>{item.outcome === 'interrupted' ? t('turnInterrupted') : t('turnFailedTitle')}</strong>
             {item.text ? <div class="turn-ended-text">{item.text}</div> : null}
             {retry && onRetry ? (
-              <button onClick={() => onRetry(retry)} data-testid="retry-button">
+              <button type="button" onClick={() => onRetry(retry)} data-testid="retry-button">
                 {t('retry')}
               </button>
             ) : null}

@@ -96,7 +96,7 @@ export function ChatView({ client, sessionId }: { client: HubClient; sessionId: 
       >
         <div ref={sentinel} class="history-edge muted small">
           {chat?.history.hasMore ? (
-            <button class="link" onClick={() => void client.loadEarlier(sessionId)} disabled={loadingEarlier} data-testid="load-earlier">
+            <button type="button" class="link" onClick={() => void client.loadEarlier(sessionId)} disabled={loadingEarlier} data-testid="load-earlier">
               {loadingEarlier ? t('loading') : t('loadEarlier')}
             </button>
           ) : chat ? (

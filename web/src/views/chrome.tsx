@@ -102,12 +102,14 @@ export function Sheet({ title, onClose, children, testId }: { title: string; onC
     };
   }, []);
   return (
-    <div class="sheet-backdrop" onClick={(e) => e.target === e.currentTarget && onClose()}>
+    <div class="sheet-backdrop">
+      {/* Tapping outside closes, as on every phone sheet; keyboards have Escape and the close button. */}
+      <button type="button" class="sheet-dismiss" tabIndex={-1} aria-label={t('close')} onClick={onClose} />
       <div class="sheet" role="dialog" aria-modal="true" aria-labelledby="sheet-title" ref={ref} data-testid={testId}>
         <div class="sheet-grip" aria-hidden="true" />
         <div class="sheet-head">
           <h2 id="sheet-title">{title}</h2>
-          <button class="icon-btn" onClick={onClose} aria-label={t('close')}>
+          <button type="button" class="icon-btn" onClick={onClose} aria-label={t('close')}>
             <Icon name="close" />
           </button>
         </div>

@@ -47,7 +47,7 @@ export function DevicesView() {
                 {tok.scope} · {t('expires', tok.expiresAt ? new Date(tok.expiresAt).toLocaleDateString() : t('never'))}
               </div>
             </div>
-            <button
+            <button type="button"
               class="danger"
               onClick={async () => {
                 if (!confirm(t('confirmDelete', tok.name))) return;
@@ -62,7 +62,7 @@ export function DevicesView() {
         ))}
       </ul>
       <section class="card">
-        <button
+        <button type="button"
           class="primary wide"
           onClick={async () => {
             try {

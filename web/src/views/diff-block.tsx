@@ -21,23 +21,30 @@ export function DiffBlock({ path, oldText, newText, start = 1 }: { path: string;
   const lang = languageOf(path);
   const rows = numberedDiff(oldText, newText, start);
   return (
-    <div class="udiff" role="table" aria-label={path} data-testid="diff-block">
-      {rows.map((r, i) =>
-        r.op === '…' ? (
-          <div key={i} class="ud-row ud-gap" role="row">
-            <span class="ud-gap-text" role="cell">{`⋯ ${t('unchangedLines', r.count)}`}</span>
-          </div>
-        ) : (
-          <div key={i} class={`ud-row ud-${r.op === '+' ? 'add' : r.op === '-' ? 'del' : 'ctx'}`} role="row" data-op={r.op}>
-            <span class="ud-no" role="cell" aria-hidden="true">{r.oldNo ?? ''}</span>
-            <span class="ud-no" role="cell" aria-hidden="true">{r.newNo ?? ''}</span>
-            <span class="ud-sign" role="cell" aria-label={r.op === '+' ? 'added' : r.op === '-' ? 'removed' : undefined}>{r.op === ' ' ? '' : r.op === '-' ? '−' : '+'}</span>
-            <code class="ud-code" role="cell">
-              <CodeLine text={r.text} lang={lang} />
-            </code>
-          </div>
-        ),
-      )}
-    </div>
+    <table class="udiff" aria-label={path} data-testid="diff-block">
+      <tbody>
+        {rows.map((r, i) =>
+          r.op === '…' ? (
+            <tr key={i} class="ud-row ud-gap">
+              <td class="ud-gap-text" colSpan={4}>{`⋯ ${t('unchangedLines', r.count)}`}</td>
+            </tr>
+          ) : (
+            <tr key={i} class={`ud-row ud-${r.op === '+' ? 'add' : r.op === '-' ? 'del' : 'ctx'}`} data-op={r.op}>
+              <td class="ud-no" aria-hidden="true">{r.oldNo ?? ''}</td>
+              <td class="ud-no" aria-hidden="true">{r.newNo ?? ''}</td>
+              <td class="ud-sign">
+                <span aria-hidden="true">{r.op === ' ' ? '' : r.op === '-' ? '−' : '+'}</span>
+                {r.op === ' ' ? null : <span class="sr-only">{r.op === '+' ? t('lineAdded') : t('lineRemoved')}</span>}
+              </td>
+              <td class="ud-code">
+                <code>
+                  <CodeLine text={r.text} lang={lang} />
+                </code>
+              </td>
+            </tr>
+          ),
+        )}
+      </tbody>
+    </table>
   );
 }

@@ -38,7 +38,7 @@ function Crumbs({ sessionId, path }: { sessionId: string; path: string }) {
   const parts = path ? path.split('/').filter(Boolean) : [];
   return (
     <nav class="crumbs" aria-label={t('files')} data-testid="crumbs">
-      <button class="link" onClick={() => navigate({ name: 'files', sessionId })}>
+      <button type="button" class="link" onClick={() => navigate({ name: 'files', sessionId })}>
         {t('filesRoot')}
       </button>
       {parts.map((p, i) => (
@@ -49,7 +49,7 @@ function Crumbs({ sessionId, path }: { sessionId: string; path: string }) {
           {i === parts.length - 1 ? (
             <strong aria-current="page">{p}</strong>
           ) : (
-            <button class="link" onClick={() => navigate({ name: 'files', sessionId, path: parts.slice(0, i + 1).join('/') })}>
+            <button type="button" class="link" onClick={() => navigate({ name: 'files', sessionId, path: parts.slice(0, i + 1).join('/') })}>
               {p}
             </button>
           )}
@@ -68,7 +68,7 @@ function DirView({ sessionId, path, listing }: { sessionId: string; path: string
       <ul class="fs-list" data-testid="fs-list">
         {listing.entries.map((e) => (
           <li key={e.name}>
-            <button class={`fs-entry ${e.kind === 'dir' ? 'is-dir' : ''}`} onClick={() => navigate({ name: 'files', sessionId, path: join(e.name), isFile: e.kind !== 'dir' })} data-testid="fs-entry" data-kind={e.kind}>
+            <button type="button" class={`fs-entry ${e.kind === 'dir' ? 'is-dir' : ''}`} onClick={() => navigate({ name: 'files', sessionId, path: join(e.name), isFile: e.kind !== 'dir' })} data-testid="fs-entry" data-kind={e.kind}>
               <Icon name={e.kind === 'dir' ? 'folder' : 'file'} />
               <span class="fs-name">{e.name}</span>
               {e.kind === 'file' ? <span class="fs-meta">{formatSize(e.size)}</span> : null}
@@ -98,7 +98,7 @@ function TextView({ path, text }: { path: string; text: string }) {
     <>
       {windowed ? (
         <div class="viewer-nav">
-          <button onClick={() => setFrom(Math.max(0, from - size))} disabled={from === 0} data-testid="lines-prev">
+          <button type="button" onClick={() => setFrom(Math.max(0, from - size))} disabled={from === 0} data-testid="lines-prev">
             {t('filesPrev')}
           </button>
           <span class="muted small" data-testid="lines-range">{t('filesLines', from + 1, to, lines.length)}</span>
@@ -117,7 +117,7 @@ function TextView({ path, text }: { path: string; text: string }) {
       {windowed ? (
         <div class="viewer-nav">
           <span />
-          <button onClick={() => setFrom(from + size)} disabled={to >= lines.length} data-testid="lines-next">
+          <button type="button" onClick={() => setFrom(from + size)} disabled={to >= lines.length} data-testid="lines-next">
             {t('filesNext')}
           </button>
         </div>
@@ -145,11 +145,11 @@ function WindowedView({ sessionId, path }: { sessionId: string; path: string }) 
   const last = lines ? lines.firstLine + lines.lines.length - 1 : from;
   const nav = (
     <div class="viewer-nav">
-      <button onClick={() => setFrom(Math.max(1, from - size))} disabled={from <= 1} data-testid="lines-prev">
+      <button type="button" onClick={() => setFrom(Math.max(1, from - size))} disabled={from <= 1} data-testid="lines-prev">
         {t('filesPrev')}
       </button>
       <span class="muted small" data-testid="lines-range">{lines ? t('filesLinesOpen', lines.firstLine, last) : t('loading')}</span>
-      <button onClick={() => setFrom(last + 1)} disabled={!lines || lines.lines.length < size} data-testid="lines-next">
+      <button type="button" onClick={() => setFrom(last + 1)} disabled={!lines || lines.lines.length < size} data-testid="lines-next">
         {t('filesNext')}
       </button>
     </div>

@@ -29,8 +29,8 @@ export function InboxView() {
                 <div class="inbox-title">{interactionLine(i)}</div>
               </div>
               <div class="actions">
-                <button onClick={() => navigate({ name: 'chat', sessionId: i.sessionId, ...(i.hubId !== undefined ? { hubId: i.hubId } : {}) })}>{t('openSession')}</button>
-                <button class="primary" onClick={() => store.update((s) => ({ ...s, activeInteraction: i.interactionId }))} data-testid="inbox-answer">
+                <button type="button" onClick={() => navigate({ name: 'chat', sessionId: i.sessionId, ...(i.hubId !== undefined ? { hubId: i.hubId } : {}) })}>{t('openSession')}</button>
+                <button type="button" class="primary" onClick={() => store.update((s) => ({ ...s, activeInteraction: i.interactionId }))} data-testid="inbox-answer">
                   {t('answer')}
                 </button>
               </div>

@@ -25,7 +25,7 @@ function Permission({ i, answer }: { i: PendingInteraction; answer: (a: Answer) 
       {summary && !i.title.includes(summary) ? <pre class="tool-input block">{summary}</pre> : null}
       <div class="actions stack">
         {(i.options ?? []).map((o) => (
-          <button key={o.optionId} class={o.kind.startsWith('allow') ? 'primary' : o.kind.startsWith('reject') || o.kind === 'deny' ? 'danger' : ''} onClick={() => answer({ kind: 'option', optionId: o.optionId })} data-testid={`option-${o.optionId}`}>
+          <button type="button" key={o.optionId} class={o.kind.startsWith('allow') ? 'primary' : o.kind.startsWith('reject') || o.kind === 'deny' ? 'danger' : ''} onClick={() => answer({ kind: 'option', optionId: o.optionId })} data-testid={`option-${o.optionId}`}>
             {o.name}
           </button>
         ))}
@@ -134,13 +134,13 @@ function PlanApproval({ i, answer }: { i: PendingInteraction; answer: (a: Answer
         <textarea rows={3} value={text} placeholder={t('feedbackHint')} onInput={(e) => setText(e.currentTarget.value)} data-testid="plan-feedback" />
       </label>
       <div class="actions stack">
-        <button class="primary" onClick={() => answer({ kind: 'approve' })} disabled={text.trim() !== ''} data-testid="plan-approve">
+        <button type="button" class="primary" onClick={() => answer({ kind: 'approve' })} disabled={text.trim() !== ''} data-testid="plan-approve">
           {t('approve')}
         </button>
-        <button onClick={() => answer({ kind: 'feedback', text: text.trim() })} disabled={text.trim() === ''} data-testid="plan-feedback-send">
+        <button type="button" onClick={() => answer({ kind: 'feedback', text: text.trim() })} disabled={text.trim() === ''} data-testid="plan-feedback-send">
           {t('rejectWithFeedback')}
         </button>
-        <button class="danger" onClick={() => answer({ kind: 'decline' })} data-testid="plan-reject">
+        <button type="button" class="danger" onClick={() => answer({ kind: 'decline' })} data-testid="plan-reject">
           {t('reject')}
         </button>
       </div>
@@ -178,7 +178,7 @@ export function InteractionHost({ sessionId }: { client?: HubClient; sessionId?:
     <Sheet key={active.interactionId} title={t(TITLES[active.kind])} onClose={close} testId="interaction-sheet">
       {sessionTitle && active.sessionId !== sessionId ? <p class="muted small">{sessionTitle}</p> : null}
       <InteractionBody i={active} answer={(a) => void clientFor(active.hubId).answer(active.interactionId, a)} />
-      <button class="link later" onClick={close}>
+      <button type="button" class="link later" onClick={close}>
         {t('later')}
       </button>
     </Sheet>

@@ -4,8 +4,14 @@ import { t } from '../i18n.js';
 export function LineCounts({ added, removed }: { added: number; removed: number }) {
   return (
     <span class="line-counts">
-      <span class="lc-add" aria-label={t('linesAdded', added)}>{`+${added}`}</span>
-      <span class="lc-del" aria-label={t('linesRemoved', removed)}>{`−${removed}`}</span>
+      <span class="lc-add">
+        <span aria-hidden="true">{`+${added}`}</span>
+        <span class="sr-only">{t('linesAdded', added)}</span>
+      </span>
+      <span class="lc-del">
+        <span aria-hidden="true">{`−${removed}`}</span>
+        <span class="sr-only">{t('linesRemoved', removed)}</span>
+      </span>
     </span>
   );
 }

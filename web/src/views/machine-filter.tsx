@@ -29,11 +29,12 @@ export function MachineFilter() {
     </button>
   );
   return (
-    <div class="ws-recent machine-filter" role="group" aria-label={t('machineFilter')}>
+    <fieldset class="ws-recent machine-filter">
+      <legend class="sr-only">{t('machineFilter')}</legend>
       {chip(undefined, t('machineAll'))}
       {chip('', homeName || t('machineHome'))}
       {list.map((m) => chip(m.hubId, m.name, m.status))}
-    </div>
+    </fieldset>
   );
 }
 

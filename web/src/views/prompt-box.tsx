@@ -42,7 +42,7 @@ export function PromptBox({ chat, client }: { chat: ChatState; client: HubClient
   return (
     <div class="composer">
       {chat.turn.queue.length ? (
-        <div class="queue" data-testid="queue" aria-label={t('queued', chat.turn.queue.length)}>
+        <div class="queue" data-testid="queue">
           <span class="muted small">{t('queued', chat.turn.queue.length)}</span>
           {chat.turn.queue.map((q) => (
             <span class="chip" key={q.promptId}>
@@ -56,7 +56,7 @@ export function PromptBox({ chat, client }: { chat: ChatState; client: HubClient
           {images.map((img, i) => (
             <span class="thumb" key={i}>
               <img src={img.url} alt="" />
-              <button class="thumb-x" aria-label={t('removeImage')} onClick={() => setImages((cur) => cur.filter((_, k) => k !== i))}>
+              <button type="button" class="thumb-x" aria-label={t('removeImage')} onClick={() => setImages((cur) => cur.filter((_, k) => k !== i))}>
                 <Icon name="close" size={14} />
               </button>
             </span>
@@ -64,10 +64,10 @@ export function PromptBox({ chat, client }: { chat: ChatState; client: HubClient
         </div>
       ) : null}
       <div class="composer-row">
-        <button class="icon-btn" aria-label={t('attachImage')} onClick={() => gallery.current?.click()}>
+        <button type="button" class="icon-btn" aria-label={t('attachImage')} onClick={() => gallery.current?.click()}>
           <Icon name="image" />
         </button>
-        <button class="icon-btn" aria-label={t('takePhoto')} onClick={() => camera.current?.click()}>
+        <button type="button" class="icon-btn" aria-label={t('takePhoto')} onClick={() => camera.current?.click()}>
           <Icon name="camera" />
         </button>
         <input ref={gallery} type="file" accept="image/*" multiple hidden onChange={(e) => void addFiles(e.currentTarget.files ?? [])} />
@@ -102,12 +102,12 @@ export function PromptBox({ chat, client }: { chat: ChatState; client: HubClient
           }}
         />
         {busy ? (
-          <button class="stop-btn" onClick={() => client.cancel(chat.sessionId)} data-testid="stop-button">
+          <button type="button" class="stop-btn" onClick={() => client.cancel(chat.sessionId)} data-testid="stop-button">
             <Icon name="stop" size={16} />
             {t('stop')}
           </button>
         ) : null}
-        <button class="icon-btn primary" aria-label={t('send')} onClick={send} disabled={!text.trim() && !images.length} data-testid="send-button">
+        <button type="button" class="icon-btn primary" aria-label={t('send')} onClick={send} disabled={!text.trim() && !images.length} data-testid="send-button">
           <Icon name="send" />
         </button>
       </div>

@@ -200,11 +200,11 @@ export function ProvidersView() {
               <ProviderTest providerId={p.providerId} models={p.models} onClose={() => setTesting(undefined)} />
             ) : (
               <div class="actions">
-                <button onClick={() => setTesting(p.providerId)} data-testid="provider-test-open">
+                <button type="button" onClick={() => setTesting(p.providerId)} data-testid="provider-test-open">
                   {t('test')}
                 </button>
-                <button onClick={() => setEditing(p.providerId)}>{t('edit')}</button>
-                <button class="danger" onClick={() => void act(p, 'delete')}>
+                <button type="button" onClick={() => setEditing(p.providerId)}>{t('edit')}</button>
+                <button type="button" class="danger" onClick={() => void act(p, 'delete')}>
                   {t('delete')}
                 </button>
               </div>
@@ -223,7 +223,7 @@ export function ProvidersView() {
           />
         </section>
       ) : (
-        <button class="primary wide" onClick={() => setEditing('')}>
+        <button type="button" class="primary wide" onClick={() => setEditing('')}>
           {t('addProvider')}
         </button>
       )}

@@ -59,7 +59,7 @@ export function PublicUrlsCard() {
         {urls?.added.map((u) => (
           <li key={u} data-testid="public-url">
             <code>{u}</code>
-            <button class="link small" onClick={() => void remove(u)} aria-label={t('publicUrlRemove', u)}>
+            <button type="button" class="link small" onClick={() => void remove(u)} aria-label={t('publicUrlRemove', u)}>
               {t('delete')}
             </button>
           </li>

@@ -23,7 +23,7 @@ function Notifications() {
   if (state === 'denied') return <p class="muted small">{t('notificationsDenied')}</p>;
   if (state === 'granted') return <p class="small">{t('notificationsOn')}</p>;
   return (
-    <button
+    <button type="button"
       disabled={busy}
       onClick={async () => {
         setBusy(true);
@@ -40,7 +40,7 @@ function Notifications() {
 function SignOut() {
   const [busy, setBusy] = useState(false);
   return (
-    <button
+    <button type="button"
       class="danger"
       data-testid="sign-out"
       disabled={busy}

@@ -129,10 +129,13 @@ export function ToolCard({ item, nested = false }: { item: ToolItem; nested?: bo
               <ContentView key={i} c={c} />
             ))}
             {item.terminal ? (
-              <pre class="terminal" aria-label={t('toolOutput')}>
-                {item.terminal}
-                {item.exitCode !== undefined && item.exitCode !== null ? <span class="exit">{`\n${t('exitCode', item.exitCode)}`}</span> : null}
-              </pre>
+              <figure class="terminal-figure">
+                <figcaption class="sr-only">{t('toolOutput')}</figcaption>
+                <pre class="terminal">
+                  {item.terminal}
+                  {item.exitCode !== undefined && item.exitCode !== null ? <span class="exit">{`\n${t('exitCode', item.exitCode)}`}</span> : null}
+                </pre>
+              </figure>
             ) : null}
           </div>
         ) : null}

@@ -37,7 +37,7 @@ export function WaitingBanner({ sessionId }: { sessionId: string }) {
   return (
     <div class="waiting-banner" role="status" data-testid="waiting-banner">
       <span>{ids.length === 1 ? t('waitingOne') : t('waitingMany', ids.length)}</span>
-      <button class="link" onClick={() => reopen(ids[0]!)} data-testid="waiting-answer">
+      <button type="button" class="link" onClick={() => reopen(ids[0]!)} data-testid="waiting-answer">
         {t('waitingAnswer')}
       </button>
     </div>

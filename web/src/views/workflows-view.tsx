@@ -56,12 +56,12 @@ function RunWatch({ sessionId, runId }: { sessionId: string; runId: string }) {
           {t('run', runId)} · {t('status', status)}
         </span>
         {!FINAL.has(status) ? (
-          <button class="danger" onClick={() => void api(`${base}/stop`, { method: 'POST', body: {} }).catch((err: Error) => toast(t('error', err.message)))}>
+          <button type="button" class="danger" onClick={() => void api(`${base}/stop`, { method: 'POST', body: {} }).catch((err: Error) => toast(t('error', err.message)))}>
             {t('stopRun')}
           </button>
         ) : null}
       </div>
-      <button class="link" onClick={() => navigate({ name: 'chat', sessionId })}>
+      <button type="button" class="link" onClick={() => navigate({ name: 'chat', sessionId })}>
         {t('openSession')}
       </button>
     </div>
@@ -96,7 +96,7 @@ function WorkflowCard({ w }: { w: Workflow }) {
         <span>{t('arguments')}</span>
         <textarea rows={2} value={args} onInput={(e) => setArgs(e.currentTarget.value)} spellcheck={false} />
       </label>
-      <button class="primary" onClick={() => void start()}>
+      <button type="button" class="primary" onClick={() => void start()}>
         {t('start')}
       </button>
       {run ? <RunWatch sessionId={run.sessionId} runId={run.runId} /> : null}
