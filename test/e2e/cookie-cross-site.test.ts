@@ -7,7 +7,6 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { phoneHub } from './support/fixture.js';
 import { pair } from './support/flow.js';
@@ -33,22 +32,41 @@ beforeAll(async () => {
   evil = `http://127.0.0.1:${(attacker.address() as AddressInfo).port}`;
 });
 afterAll(async () => {
+  attacker?.closeAllConnections();
   await new Promise<void>((resolve) => attacker?.close(() => resolve()));
 });
 
-/** Every answer the hub gave to the page for `path` while `run` ran. */
-async function hubAnswers(path: string, run: () => Promise<void>): Promise<Response[]> {
-  const seen: Response[] = [];
-  const on = (r: Response) => {
-    if (r.url().startsWith(`${hub.url}${path}`)) seen.push(r);
-  };
-  phone.page.on('response', on);
+/** One request the browser sent to the hub, with the headers it really sent (CDP, not Playwright's view). */
+interface Sent {
+  url: string;
+  headers: Record<string, string>;
+  status?: number;
+}
+
+/** Every request the page sent to the hub under `path` while `run` ran, as the network saw it. */
+async function sentToHub(path: string, run: () => Promise<void>): Promise<Sent[]> {
+  const cdp = await phone.context.newCDPSession(phone.page);
+  const byId = new Map<string, Sent>();
+  const get = (id: string): Sent => byId.get(id) ?? byId.set(id, { url: '', headers: {} }).get(id)!;
+  cdp.on('Network.requestWillBeSent', (e) => {
+    get(e.requestId).url = e.request.url;
+  });
+  cdp.on('Network.requestWillBeSentExtraInfo', (e) => {
+    const s = get(e.requestId);
+    s.headers = Object.fromEntries(Object.entries(e.headers).map(([k, v]) => [k.toLowerCase(), String(v)]));
+  });
+  cdp.on('Network.responseReceivedExtraInfo', (e) => {
+    get(e.requestId).status = e.statusCode;
+  });
+  await cdp.send('Network.enable');
   try {
     await run();
+    // The last answers' extra info can trail the page's own promises by a tick.
+    await expect.poll(() => [...byId.values()].filter((s) => s.url.startsWith(`${hub.url}${path}`)).every((s) => s.status !== undefined)).toBe(true);
   } finally {
-    phone.page.off('response', on);
+    await cdp.detach();
   }
-  return seen;
+  return [...byId.values()].filter((s) => s.url.startsWith(`${hub.url}${path}`));
 }
 
 describe('the device cookie outside the hub’s own pages', () => {
@@ -61,32 +79,30 @@ describe('the device cookie outside the hub’s own pages', () => {
 
   it('another page on the same host frames it, fetches with credentials, links to it: all refused', async () => {
     const { page } = phone;
-    const docs = await hubAnswers('/docs/', async () => {
-      const me = await hubAnswers('/api/me', async () => {
-        await page.goto(evil);
-        // Both fetches settle (refused by the hub, then by CORS) before we look.
-        expect(await page.evaluate('window.fetchResult')).toMatch(/^blocked/);
-        expect(await page.evaluate('window.noCors')).toBe('opaque');
-      });
-      // The cookie did travel (same site), and the hub still refused: the origin check, not SameSite, stopped it.
-      expect(me.length).toBeGreaterThanOrEqual(2);
-      for (const r of me) {
-        expect(await r.request().headerValue('cookie')).toMatch(/zcode_hub_token=/);
-        expect(r.status()).toBe(403);
-      }
+    const sent = await sentToHub('/', async () => {
+      await page.goto(evil);
+      expect(await page.evaluate('window.fetchResult')).toMatch(/^blocked/);
+      expect(await page.evaluate('window.noCors')).toBe('opaque');
       await expect.poll(async () => (await page.frameLocator('#frame').locator('body').innerText().catch(() => '')).includes('Swagger')).toBe(false);
     });
-    // The frame's request: the browser says it is a frame of another site; the hub says no.
-    const framed = docs[0];
-    expect(framed && (await framed.request().headerValue('sec-fetch-dest'))).toBe('iframe');
-    expect(framed?.status()).toBe(403);
-    expect(framed?.headers()['x-frame-options']).toBe('DENY');
+    const me = sent.filter((s) => s.url === `${hub.url}/api/me`);
+    expect(me.map((s) => s.headers['sec-fetch-mode']).sort()).toEqual(['cors', 'no-cors']);
+    for (const s of me) {
+      // The cookie did travel (same site), and the hub still refused: the origin check, not SameSite, stopped it.
+      expect(s.headers.cookie).toMatch(/zcode_hub_token=/);
+      expect(s.status).toBe(403);
+    }
+    const framed = sent.find((s) => s.url === `${hub.url}/docs/`);
+    expect(framed?.headers['sec-fetch-dest']).toBe('iframe');
+    expect(framed?.headers.cookie).toMatch(/zcode_hub_token=/);
+    expect(framed?.status).toBe(403);
 
-    const clicked = await hubAnswers('/docs/', async () => {
+    const clicked = await sentToHub('/docs/', async () => {
       await Promise.all([page.waitForURL(`${hub.url}/docs/`), page.click('#link')]);
     });
-    expect(await clicked[0]?.request().headerValue('sec-fetch-site')).toBe('same-site');
-    expect(clicked[0]?.status()).toBe(403);
+    expect(clicked[0]?.headers['sec-fetch-site']).toBe('same-site');
+    expect(clicked[0]?.headers.cookie).toMatch(/zcode_hub_token=/);
+    expect(clicked[0]?.status).toBe(403);
     expect(await page.locator('body').innerText()).toContain('Open this page from the hub itself');
     expect(await page.locator('.swagger-ui').count()).toBe(0);
   });

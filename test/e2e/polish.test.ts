@@ -90,7 +90,8 @@ describe('phone polish', () => {
     await waitIdle(page);
     const todo = page.locator('[data-special=todo]').last();
     await todo.waitFor();
-    expect(await todo.locator('.pill').innerText()).toBe('3/3 done');
+    // The last TodoWrite update can land just after the turn ends: wait for it rather than read once.
+    await expect.poll(() => todo.locator('.pill').innerText()).toBe('3/3 done');
     await todo.locator('summary').click();
     expect(await todo.locator('.todo-completed').count()).toBe(3);
 
