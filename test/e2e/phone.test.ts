@@ -246,6 +246,11 @@ describe('phone web app', () => {
     await page.getByTestId('language').selectOption('zh-CN');
     await page.getByRole('heading', { name: '设置' }).waitFor();
     await shoot(page, 'settings-zh');
+    // The list in Chinese too: badges, preview, age and the search box.
+    await page.getByRole('button', { name: '返回' }).click();
+    await page.getByTestId('session-row').first().waitFor();
+    await shoot(page, 'sessions-zh');
+    await page.goto(`${hub.url}/settings`);
     await page.getByTestId('language').selectOption('en');
   });
 

@@ -80,7 +80,9 @@ describe('phone web app: Changes and Files', () => {
     await page.getByTestId('changes-view').waitFor();
     const files = page.getByTestId('change-file');
     await expect.poll(() => files.evaluateAll((els) => els.map((e) => e.getAttribute('data-path')))).toEqual(['README.md', 'src/greet.ts']);
-    expect(await page.getByTestId('changes-summary').innerText()).toMatch(/2 files changed\s+\+\d+\s+−0/);
+    // Seen as "+14 −0"; a screen reader hears "14 lines added, 0 lines removed" (visually hidden text).
+    expect(await page.getByTestId('changes-summary').innerText()).toMatch(/2 files changed\s+\+\d+\s+\d+ lines added\s+−0\s+0 lines removed/);
+    expect(await page.getByTestId('changes-summary').locator('[aria-hidden=true]').allInnerTexts()).toEqual([expect.stringMatching(/^\+\d+$/), '−0']);
     const readme = files.filter({ has: page.locator('[data-path="README.md"]') }).or(files.first());
     // The README hunk is numbered where it sits in the file now: "A project." is line 3.
     const firstRow = readme.first().locator('.ud-row').first();

@@ -9,7 +9,7 @@ import { useSelector } from '../store.js';
 import { Icon } from './icons.js';
 
 /** The top bar: optional back button, title, inbox and settings shortcuts. */
-export function TopBar({ title, back, children, onTitle, titleLabel, subtitle, lean }: { title: string; back?: () => void; children?: ComponentChildren; onTitle?: () => void; titleLabel?: string; subtitle?: ComponentChildren; lean?: boolean }) {
+export function TopBar({ title, back, children, onTitle, titleLabel, subtitle, lean, here }: { title: string; back?: () => void; children?: ComponentChildren; onTitle?: () => void; titleLabel?: string; subtitle?: ComponentChildren; lean?: boolean; here?: 'inbox' | 'settings' }) {
   const pending = useSelector(store, (s) => pendingList(s).length);
   const heading = onTitle ? (
     <button type="button" class="title-btn" onClick={onTitle} aria-label={titleLabel ? `${titleLabel}: ${title}` : title} data-testid="title-button">
@@ -35,13 +35,14 @@ export function TopBar({ title, back, children, onTitle, titleLabel, subtitle, l
       )}
       {children}
       {/* A lean bar (the chat, where the title needs the room) shows the inbox only when something waits. */}
-      {!lean || pending > 0 ? (
+      {/* No button for the screen you are on. */}
+      {here !== 'inbox' && (!lean || pending > 0) ? (
         <button type="button" class="icon-btn badge-host" onClick={() => navigate({ name: 'inbox' })} aria-label={`${t('inbox')} (${pending})`} data-testid="inbox-button">
           <Icon name="inbox" />
           {pending > 0 ? <span class="count" data-testid="inbox-count">{pending}</span> : null}
         </button>
       ) : null}
-      {lean ? null : (
+      {lean || here === 'settings' ? null : (
         <button type="button" class="icon-btn" onClick={() => navigate({ name: 'settings' })} aria-label={t('settings')}>
           <Icon name="settings" />
         </button>

@@ -16,7 +16,7 @@ export function InboxView() {
   const items = pendingList({ ...store.get(), interactions: list });
   return (
     <div class="page">
-      <TopBar title={t('inbox')} back={() => history.length > 1 ? history.back() : navigate({ name: 'sessions' })} />
+      <TopBar title={t('inbox')} here="inbox" back={() => history.length > 1 ? history.back() : navigate({ name: 'sessions' })} />
       <main class="scroll list-page">
         {items.length === 0 ? <p class="muted center">{t('inboxEmpty')}</p> : null}
         <ul class="rows">

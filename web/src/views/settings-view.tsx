@@ -93,7 +93,7 @@ export function SettingsView({ page }: { page?: 'providers' | 'workflows' | 'dev
   }
   return (
     <div class="page">
-      <TopBar title={t('settings')} back={() => navigate({ name: 'sessions' })} />
+      <TopBar title={t('settings')} here="settings" back={() => navigate({ name: 'sessions' })} />
       <main class="scroll list-page">
         {me ? <p class="muted small">{t('signedInAs', me.name, me.scope)}</p> : null}
         <SignOut />
