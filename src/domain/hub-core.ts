@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
-import { scopeAllows, type Identity } from '../auth/identity.js';
+import type { Identity } from '../auth/identity.js';
 import type { HubConfig } from '../config/schema.js';
 import { turnEndedUpdate } from '../acp/turn-ended.js';
 import type { BackendLifecycle } from '../ports/backend-port.js';
@@ -25,6 +25,7 @@ import { AuthorBook } from './author-book.js';
 import { recordFrame, recordHooks, restoreTurn } from './turn-restore.js';
 import { ZCODE_NOTIFICATION } from '../zcode-ext/methods.js';
 import type { TurnStateParams } from '../zcode-ext/schemas.js';
+import { presenceList, turnStateParams, type PresenceEntry } from './session-views.js';
 
 /** Audit log entry sink (HUB-DESIGN §7: every prompt, answer, cancel and settings change). */
 export type AuditSink = (entry: {
@@ -301,16 +302,7 @@ export class HubCore {
 
   /** `_zcode/turn_state` params (docs/CLIENT-PROTOCOL.md). */
   turnStateParams(session: SessionState): TurnStateParams {
-    const running = session.queue.running;
-    const turn = session.turn;
-    return {
-      sessionId: session.sessionId,
-      state: turn.state,
-      ...(turn.turnId === undefined ? {} : { turnId: turn.turnId }),
-      ...(turn.by === undefined ? {} : { promptedBy: turn.by }),
-      ...(running === undefined ? {} : { promptId: running.promptId }),
-      queue: session.queue.queued.map((p) => ({ promptId: p.promptId, clientId: p.clientId, name: p.name, preview: p.preview })),
-    };
+    return turnStateParams(session);
   }
 
   private readonly sessionStateListeners: Array<(summary: SessionStateSummary) => void> = [];
@@ -341,10 +333,9 @@ export class HubCore {
     });
   }
   /** Who is attached to a session, with the multi-client draft role each one holds. */
-  presenceList(session: SessionState): Array<{ clientId: string; name: string; scope: string; profile: string; role: 'controller' | 'observer' }> {
-    return [...session.attachments.values()].map((a) => ({ clientId: a.client.clientId, name: a.client.displayName, scope: a.client.identity.scope, profile: a.client.profile, role: a.role ?? (scopeAllows(a.client.identity.scope, 'operate') ? 'controller' : 'observer') }));
+  presenceList(session: SessionState): PresenceEntry[] {
+    return presenceList(session);
   }
-
 
   /** The `_zcode/session_state` shape. */
   sessionSummary(session: SessionState): SessionStateSummary {
