@@ -100,6 +100,14 @@ describe('[issue 12] a daemon restart mid-turn keeps what had been said and says
           .at(-1)?.state,
       ).toBe('idle');
 
+      // The zcode-acp-remote profile (`/acp?instance=&token=`, a device token) is served the same.
+      const device = z.object({ token: z.string() }).parse(await (await fetch(`${again.url}/api/tokens`, { method: 'POST', headers: { authorization: `Bearer ${fs.readFileSync(path.join(stateDir, 'admin.token'), 'utf8').trim()}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'remote app', scope: 'operate' }) })).json()).token;
+      const compat = await AcpWsClient.connect(`${again.url.replace(/^http/, 'ws')}/acp`, { query: { instance: 'zcode-hub', token: device } });
+      await compat.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
+      await compat.request('session/load', { sessionId, cwd: home, mcpServers: [] });
+      expect(fold(compat.messages.filter((m) => m.method !== 'session/update' || JSON.stringify(m.params).includes('"zcode"')))).toEqual(after);
+      await compat.close();
+
       // A second restart replays the same, with one marker (the first restart's), and the record stays private.
       for (const f of fs.readdirSync(recordDir)) expect(fs.statSync(path.join(recordDir, f)).mode & 0o777).toBe(0o600);
       await joiner.close();
