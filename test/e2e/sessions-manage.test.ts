@@ -134,5 +134,11 @@ describe('managing sessions', () => {
     expect(await rows.locator('.session-title').allInnerTexts()).not.toContain('Look at the login page');
     const listed = (await (await hub.api('/api/sessions')).json()) as { sessions: Array<{ title?: string }> };
     expect(listed.sessions.map((x) => x.title)).not.toContain('Look at the login page');
+    // With every session archived the list says so, instead of "No sessions yet".
+    const left = (await (await hub.api('/api/sessions')).json()) as { sessions: Array<{ sessionId: string }> };
+    for (const x of left.sessions) await hub.api(`/api/sessions/${x.sessionId}`, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ archived: true }) });
+    await expect.poll(() => rows.count()).toBe(0);
+    await page.getByText('Every session is archived').waitFor();
+    await page.getByTestId('archived-filter').waitFor();
   });
 });

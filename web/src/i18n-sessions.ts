@@ -18,6 +18,7 @@ export const sessionsEn = {
   browseOpen: 'Open {0}',
   browseTruncated: 'Only the first {0} folders are shown.',
   workspaceOutside: 'Pick a folder inside: {0}',
+  allArchived: 'Every session is archived. Start a new one, or open Archived.',
   lineAdded: 'added',
   lineRemoved: 'removed',
 };
@@ -38,6 +39,7 @@ export const sessionsZh: Record<keyof typeof sessionsEn, string> = {
   browseOpen: '打开 {0}',
   browseTruncated: '只显示前 {0} 个文件夹。',
   workspaceOutside: '请选择以下目录中的文件夹：{0}',
+  allArchived: '所有会话都已归档。新建一个会话，或打开“已归档”。',
   lineAdded: '新增',
   lineRemoved: '删除',
 };

@@ -105,7 +105,7 @@ export function SessionListView({ client }: { client: HubClient }) {
             {archivedView ? <span class="muted small">{t('archivedHint')}</span> : null}
           </div>
         ) : null}
-        {!loaded ? <p class="muted center">{t('loading')}</p> : shown.length === 0 ? <p class="muted center">{t('noSessions')}</p> : groups.length === 0 ? <p class="muted center">{t('searchNone', query)}</p> : null}
+        {!loaded ? <p class="muted center">{t('loading')}</p> : shown.length === 0 ? <p class="muted center">{archivedCount > 0 ? t('allArchived') : t('noSessions')}</p> : groups.length === 0 ? <p class="muted center">{t('searchNone', query)}</p> : null}
         {groups.map((g) => (
           <section key={g.cwd} class="group">
             <h2 class="group-title" title={g.cwd}>

@@ -40,8 +40,9 @@ function Notifications() {
 function SignOut() {
   const [busy, setBusy] = useState(false);
   return (
-    <button type="button"
-      class="danger"
+    <button
+      type="button"
+      class="danger sign-out"
       data-testid="sign-out"
       disabled={busy}
       onClick={async () => {
