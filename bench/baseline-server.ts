@@ -20,7 +20,15 @@ import { z } from 'zod';
 import { MAX_BATCH_BYTES } from '../src/gateway/write-batch.js';
 import { SimPipe, type ChildLine } from './lib/sim-pipe.js';
 
-const streamSchema = z.object({ id: z.number().int(), command: z.object({ op: z.literal('stream'), rate: z.number().positive(), bytes: z.number().int().positive(), durationMs: z.number().positive() }) });
+const streamSchema = z.object({
+  id: z.number().int(),
+  command: z.object({
+    op: z.literal('stream'),
+    rate: z.number().positive(),
+    bytes: z.number().int().positive(),
+    durationMs: z.number().positive(),
+  }),
+});
 const exitSchema = z.object({ id: z.number().int(), command: z.object({ op: z.literal('exit') }) });
 
 const EPOCH = 'baseline-1';
@@ -80,14 +88,31 @@ let onPromptEnd: (() => void) | undefined;
 
 function onLine(m: ChildLine): void {
   const p = m.params;
-  if (m.method === 'session/event' && p?.type === 'model.streaming' && p.payload?.kind === 'text_delta' && typeof p.payload.delta === 'string') {
+  if (
+    m.method === 'session/event' &&
+    p?.type === 'model.streaming' &&
+    p.payload?.kind === 'text_delta' &&
+    typeof p.payload.delta === 'string'
+  ) {
     seq += 1;
-    const update = { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: p.payload.delta }, messageId: p.payload.assistantMessageId };
-    const bytes = Buffer.from(JSON.stringify({ jsonrpc: '2.0', method: 'session/update', params: { sessionId: p.sessionId, update, _meta: { zcode: { seq, epoch: EPOCH } } } }), 'utf8');
+    const update = {
+      sessionUpdate: 'agent_message_chunk',
+      content: { type: 'text', text: p.payload.delta },
+      messageId: p.payload.assistantMessageId,
+    };
+    const bytes = Buffer.from(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        method: 'session/update',
+        params: { sessionId: p.sessionId, update, _meta: { zcode: { seq, epoch: EPOCH } } },
+      }),
+      'utf8',
+    );
     for (const c of clients) send(c, bytes);
     return;
   }
-  if (m.method === 'state.updated' && p?.sessionId === sessionId && (p.reason === 'prompt_completed' || p.reason === 'prompt_failed')) onPromptEnd?.();
+  if (m.method === 'state.updated' && p?.sessionId === sessionId && (p.reason === 'prompt_completed' || p.reason === 'prompt_failed'))
+    onPromptEnd?.();
 }
 
 /** One bench stream: a prompt that sets its own rate/size/duration; resolves at the prompt's end. */

@@ -42,7 +42,13 @@ async function initialize(s: LoadSocket): Promise<void> {
   await s.request('initialize', { protocolVersion: 1, clientCapabilities: {}, clientInfo: { name: `bench-${s.index}`, version: '0.0.0' } });
 }
 
-async function attach(s: LoadSocket, sessionId: string, method: string, afterSeq: number | undefined, epoch: string | undefined): Promise<{ seq: number; epoch: string }> {
+async function attach(
+  s: LoadSocket,
+  sessionId: string,
+  method: string,
+  afterSeq: number | undefined,
+  epoch: string | undefined,
+): Promise<{ seq: number; epoch: string }> {
   const zcode = afterSeq === undefined ? undefined : { afterSeq, ...(epoch ? { epoch } : {}) };
   const raw = await s.request(method, { sessionId, cwd: process.cwd(), mcpServers: [], ...(zcode ? { _meta: { zcode } } : {}) });
   const res = attachResultSchema.parse(raw);
@@ -80,7 +86,15 @@ function report(set: LoadSocket[]): LoadReport {
     lastReceiveAt: last,
     complete: problems.length === 0 && set.every((s) => s.lastSeq === set[0]?.lastSeq),
     problems: problems.slice(0, 20),
-    latency: { count: merged.totalCount, p50: ms(50), p90: ms(90), p99: ms(99), p999: ms(99.9), max: merged.maxValue / 1000, mean: merged.mean / 1000 },
+    latency: {
+      count: merged.totalCount,
+      p50: ms(50),
+      p90: ms(90),
+      p99: ms(99),
+      p999: ms(99.9),
+      max: merged.maxValue / 1000,
+      mean: merged.mean / 1000,
+    },
     closes,
     firstSeq: set.map((s) => s.firstSeq),
     lastSeq: set.map((s) => s.lastSeq),

@@ -31,7 +31,14 @@ function summarise(results: RunResult[]): Summary {
   const baseline = baselines.length > 0 ? median(baselines) : undefined;
   // Ratios are taken per run (hub and baseline measured side by side), then the median.
   const ratios = results.flatMap((r) => (r.baseline ? [r.value / r.baseline] : []));
-  return { value, values, baselines, details: results.map((r) => r.extra ?? {}), ...(baseline === undefined ? {} : { baseline }), ...(ratios.length > 0 ? { ratio: round(median(ratios), 3) } : {}) };
+  return {
+    value,
+    values,
+    baselines,
+    details: results.map((r) => r.extra ?? {}),
+    ...(baseline === undefined ? {} : { baseline }),
+    ...(ratios.length > 0 ? { ratio: round(median(ratios), 3) } : {}),
+  };
 }
 
 /** Newest modification time of any file under `dir` (ms). */
@@ -51,7 +58,9 @@ async function runScenario(s: Scenario, runsOverride: number | undefined, comman
     try {
       const r = await s.run(i, (line) => out(`  ${s.id} run ${i + 1}: ${line}`));
       results.push(r);
-      out(`  ${s.id} run ${i + 1}/${runs}: ${r.value} ${s.unit}${r.baseline === undefined ? '' : ` (baseline ${r.baseline})`} [${((Date.now() - t0) / 1000).toFixed(1)} s]`);
+      out(
+        `  ${s.id} run ${i + 1}/${runs}: ${r.value} ${s.unit}${r.baseline === undefined ? '' : ` (baseline ${r.baseline})`} [${((Date.now() - t0) / 1000).toFixed(1)} s]`,
+      );
     } catch (err) {
       const msg = err instanceof Error ? err.message : String(err);
       errors.push(msg);
@@ -95,7 +104,9 @@ async function main(): Promise<void> {
   const chosen = ids.length === 0 ? SCENARIOS : SCENARIOS.filter((s) => ids.includes(s.id));
   const command = `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`;
   const m = machineInfo();
-  out(`zcode-hub bench — ${String(m.cores)} cores, ${String(m.memoryMiB)} MiB, Node ${String(m.node)}, load ${JSON.stringify(m.loadavg)}; daemon from ${daemonEntry()}`);
+  out(
+    `zcode-hub bench — ${String(m.cores)} cores, ${String(m.memoryMiB)} MiB, Node ${String(m.node)}, load ${JSON.stringify(m.loadavg)}; daemon from ${daemonEntry()}`,
+  );
   const started = Date.now();
   const rows: Array<Record<string, unknown>> = [];
   for (const s of chosen) {
@@ -107,7 +118,9 @@ async function main(): Promise<void> {
   out('| --- | --- | --- | --- | --- | --- | --- |');
   for (const r of rows) {
     const cmp = r.ratio !== undefined ? `ratio ${String(r.ratio)}` : r.baseline !== undefined ? `baseline ${String(r.baseline)}` : '';
-    out(`| ${String(r.id)} | ${String(r.goal)} | ${String(r.value)} | ${String(r.unit)} | ${String(r.runs)} | ${cmp} | ${r.pass ? 'yes' : 'NO'} |`);
+    out(
+      `| ${String(r.id)} | ${String(r.goal)} | ${String(r.value)} | ${String(r.unit)} | ${String(r.runs)} | ${cmp} | ${r.pass ? 'yes' : 'NO'} |`,
+    );
   }
   out(`total ${((Date.now() - started) / 1000).toFixed(0)} s; results in bench/results/`);
 }

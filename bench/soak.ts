@@ -64,7 +64,8 @@ try {
   let epoch = firstEpoch;
   // Follows `_zcode/backend_state`: the epoch a reconnecting client sends back.
   const control = await hub.initializedClient({ name: 'soak-control' });
-  const prompt = () => void load.send({ op: 'prompt', client: 0, sessionId, text: 'soak stream' }, durationMs + 300_000).catch(() => undefined);
+  const prompt = () =>
+    void load.send({ op: 'prompt', client: 0, sessionId, text: 'soak stream' }, durationMs + 300_000).catch(() => undefined);
   prompt();
   eld.enable();
   const t0 = Date.now();
@@ -81,7 +82,8 @@ try {
         process.kill(pid, 'SIGKILL');
         kills++;
         const deadline = Date.now() + 30_000;
-        while (Date.now() < deadline && !(hub.daemon.backend.status().state === 'ready' && hub.daemon.backend.status().pid !== pid)) await new Promise((r) => setTimeout(r, 50));
+        while (Date.now() < deadline && !(hub.daemon.backend.status().state === 'ready' && hub.daemon.backend.status().pid !== pid))
+          await new Promise((r) => setTimeout(r, 50));
         await new Promise((r) => setTimeout(r, 500));
         prompt();
       }
@@ -92,14 +94,22 @@ try {
       await load.send({ op: 'close', clients: some });
       const head = (await load.report([0])).lastSeq[0] ?? 0;
       epoch = control.notifications<{ epoch: string }>('_zcode/backend_state').at(-1)?.epoch ?? epoch;
-      await load.call(waitDoneSchema, { op: 'reconnect', sessionId, clients: some, targetSeq: head, epoch, timeoutMs: 30_000 }, 60_000).catch(() => undefined);
+      await load
+        .call(waitDoneSchema, { op: 'reconnect', sessionId, clients: some, targetSeq: head, epoch, timeoutMs: 30_000 }, 60_000)
+        .catch(() => undefined);
       reconnects++;
     }
     if (now >= nextSample) {
       nextSample += SAMPLE_MS;
       gc?.();
       const m = process.memoryUsage();
-      samples.push({ tMin: (now - t0) / 60_000, heapMiB: m.heapUsed / MiB, rssMiB: m.rss / MiB, handles: process.getActiveResourcesInfo().length, eldP99Ms: eld.percentile(99) / 1e6 });
+      samples.push({
+        tMin: (now - t0) / 60_000,
+        heapMiB: m.heapUsed / MiB,
+        rssMiB: m.rss / MiB,
+        handles: process.getActiveResourcesInfo().length,
+        eldP99Ms: eld.percentile(99) / 1e6,
+      });
       eld.reset();
     }
   }
@@ -114,7 +124,12 @@ try {
 const ringFullMin = LIMITS.journalMaxUpdates / RATE / 60 + 0.5;
 const steady = samples.filter((s) => s.tMin >= ringFullMin);
 const slopeMeasured = steady.length >= 4;
-const heapSlope = slopeMeasured ? slope(steady.map((s) => s.tMin), steady.map((s) => s.heapMiB)) : 0;
+const heapSlope = slopeMeasured
+  ? slope(
+      steady.map((s) => s.tMin),
+      steady.map((s) => s.heapMiB),
+    )
+  : 0;
 const handleDrift = (samples.at(-1)?.handles ?? 0) - (samples[1]?.handles ?? samples[0]?.handles ?? 0);
 const eldP99 = Math.max(...samples.map((s) => s.eldP99Ms));
 const pass = (!slopeMeasured || heapSlope < MAX_SLOPE_MIB_PER_MIN) && handleDrift <= MAX_HANDLE_DRIFT && eldP99 < MAX_ELD_P99_MS;
@@ -130,7 +145,13 @@ const result = {
   worstEventLoopDelayP99Ms: round(eldP99, 2),
   gcForced: gc !== undefined,
   pass,
-  samples: samples.map((s) => ({ tMin: round(s.tMin, 2), heapMiB: round(s.heapMiB, 1), rssMiB: round(s.rssMiB, 1), handles: s.handles, eldP99Ms: round(s.eldP99Ms, 2) })),
+  samples: samples.map((s) => ({
+    tMin: round(s.tMin, 2),
+    heapMiB: round(s.heapMiB, 1),
+    rssMiB: round(s.rssMiB, 1),
+    handles: s.handles,
+    eldP99Ms: round(s.eldP99Ms, 2),
+  })),
   machine: machineInfo(),
   command: `SOAK_MINUTES=${MINUTES} node --expose-gc --import tsx bench/soak.ts`,
   recordedAt: new Date().toISOString(),
@@ -139,5 +160,7 @@ const result = {
 const resultFile = process.env.SOAK_RESULT_FILE ?? path.join(repoRoot, 'bench', 'results', 'soak.json');
 fs.mkdirSync(path.dirname(resultFile), { recursive: true });
 fs.writeFileSync(resultFile, `${JSON.stringify(result, null, 2)}\n`);
-out(`soak ${MINUTES} min: ${kills} kills, ${reconnects} reconnect rounds, heap slope ${slopeMeasured ? `${result.heapSlopeMiBPerMin} MiB/min` : `not measured (soak shorter than the ring fill, ${round(ringFullMin, 1)} min)`}, handle drift ${handleDrift}, worst ELD p99 ${result.worstEventLoopDelayP99Ms} ms → ${pass ? 'pass' : 'FAIL'}`);
+out(
+  `soak ${MINUTES} min: ${kills} kills, ${reconnects} reconnect rounds, heap slope ${slopeMeasured ? `${result.heapSlopeMiBPerMin} MiB/min` : `not measured (soak shorter than the ring fill, ${round(ringFullMin, 1)} min)`}, handle drift ${handleDrift}, worst ELD p99 ${result.worstEventLoopDelayP99Ms} ms → ${pass ? 'pass' : 'FAIL'}`,
+);
 process.exitCode = pass ? 0 : 1;

@@ -17,7 +17,11 @@ function describeKeys(source: string): Map<string, string> {
   const out = new Map<string, string>();
   let last = '';
   for (const m of source.matchAll(/(?:\/\*\*([\s\S]*?)\*\/\s*)?\n\s*([a-zA-Z]\w*):/g)) {
-    if (m[1] !== undefined) last = m[1].replace(/\s*\n\s*\*\s?/g, ' ').replace(/\s+/g, ' ').trim();
+    if (m[1] !== undefined)
+      last = m[1]
+        .replace(/\s*\n\s*\*\s?/g, ' ')
+        .replace(/\s+/g, ' ')
+        .trim();
     out.set(m[2]!, last);
   }
   return out;

@@ -31,12 +31,20 @@ export function toHubError(err: unknown, redact: Redact = keep): HubError {
   if (err instanceof BackendFailure) {
     // The link's own message says what happened (timed out after N ms, over the line cap, child gone).
     const details = { reason: err.kind, method: err.method };
-    return new HubError(err.kind === 'timeout' ? 'HUB_ERR_BACKEND_TIMEOUT' : 'HUB_ERR_BACKEND_UNAVAILABLE', err.message || undefined, details);
+    return new HubError(
+      err.kind === 'timeout' ? 'HUB_ERR_BACKEND_TIMEOUT' : 'HUB_ERR_BACKEND_UNAVAILABLE',
+      err.message || undefined,
+      details,
+    );
   }
   if (err instanceof BackendRpcError) {
     const message = redact(err.message);
     const details = { reason: 'rpc_error', rpcCode: err.code, method: err.method };
-    return new HubError(rpcErrorCode(err.code, message), message, message.startsWith('capability not supported') ? { ...details, reason: 'capabilityUnsupported' } : details);
+    return new HubError(
+      rpcErrorCode(err.code, message),
+      message,
+      message.startsWith('capability not supported') ? { ...details, reason: 'capabilityUnsupported' } : details,
+    );
   }
   return new HubError('HUB_ERR_INTERNAL');
 }
@@ -121,7 +129,13 @@ export function ackError(type: string, ack: AckOutcome): HubError {
 }
 
 /** A `workflows/*` `{ok:false, reason, detail?}` result (§8) as the error a client is told. */
-export function workflowFailureError(method: string, failure: { reason: string; detail?: string | undefined; path?: string | undefined }): HubError {
+export function workflowFailureError(
+  method: string,
+  failure: { reason: string; detail?: string | undefined; path?: string | undefined },
+): HubError {
   const message = failure.detail ? `${method}: ${failure.reason}: ${failure.detail}` : `${method}: ${failure.reason}`;
-  return new HubError(reasonErrorCode(failure.reason), message, { reason: failure.reason, ...(failure.path ? { path: failure.path } : {}) });
+  return new HubError(reasonErrorCode(failure.reason), message, {
+    reason: failure.reason,
+    ...(failure.path ? { path: failure.path } : {}),
+  });
 }

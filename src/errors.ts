@@ -62,7 +62,11 @@ export class HubError extends Error {
   }
   /** JSON-RPC error object; `data.code` carries the stable hub code. */
   toRpc(): { code: number; message: string; data: { code: HubErrorCode; details?: unknown } } {
-    return { code: this.rpcCode, message: this.message, data: { code: this.code, ...(this.details === undefined ? {} : { details: this.details }) } };
+    return {
+      code: this.rpcCode,
+      message: this.message,
+      data: { code: this.code, ...(this.details === undefined ? {} : { details: this.details }) },
+    };
   }
 }
 

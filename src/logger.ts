@@ -72,7 +72,8 @@ export function stripQuery(url: string | undefined): string | undefined {
 export function censor(value: unknown, path: string[]): unknown {
   if (path[path.length - 1] !== 'code') return '[redacted]';
   if (typeof value === 'number') return value;
-  if (typeof value === 'string' && (/^[A-Z][A-Z0-9]*(_[A-Z0-9]+)+$/.test(value) || (/^E[A-Z]{2,11}$/.test(value) && value.length !== 10))) return value;
+  if (typeof value === 'string' && (/^[A-Z][A-Z0-9]*(_[A-Z0-9]+)+$/.test(value) || (/^E[A-Z]{2,11}$/.test(value) && value.length !== 10)))
+    return value;
   return '[redacted]';
 }
 
@@ -91,7 +92,10 @@ export function createLogger(options: LoggerOptions = {}): Logger {
   };
   if (options.destination) return pino(base, options.destination);
   if (options.pretty) {
-    return pino({ ...base, transport: { target: 'pino-pretty', options: { colorize: true, translateTime: 'HH:MM:ss.l', ignore: 'pid,hostname' } } });
+    return pino({
+      ...base,
+      transport: { target: 'pino-pretty', options: { colorize: true, translateTime: 'HH:MM:ss.l', ignore: 'pid,hostname' } },
+    });
   }
   return pino(base);
 }

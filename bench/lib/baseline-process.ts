@@ -32,7 +32,10 @@ export class BaselineProcess {
     // The same V8 flags as the daemon (src/daemon/node-flags.ts, plus a bench run's extra daemon
     // flags): the same process layout includes the same runtime settings.
     const execArgv = [...DAEMON_NODE_FLAGS, ...(process.env.BENCH_DAEMON_NODE_ARGS ?? '').split(' ').filter(Boolean), '--import', 'tsx'];
-    const child = fork(path.join(repoRoot, 'bench', 'baseline-server.ts'), [], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const child = fork(path.join(repoRoot, 'bench', 'baseline-server.ts'), [], {
+      execArgv,
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
     const started = await new Promise<{ port: number; simPid: number }>((resolve, reject) => {
       const t = setTimeout(() => reject(new Error('baseline server did not start in 30 s')), 30_000);
       child.once('message', (raw: unknown) => {

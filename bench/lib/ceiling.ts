@@ -40,7 +40,14 @@ export interface Side {
   close(): Promise<void>;
 }
 
-function result(plan: StepPlan, report: LoadReport, clients: number, events: number, cpu: Record<string, number>, p99LimitMs: number): StepResult {
+function result(
+  plan: StepPlan,
+  report: LoadReport,
+  clients: number,
+  events: number,
+  cpu: Record<string, number>,
+  p99LimitMs: number,
+): StepResult {
   const delivered = events * clients;
   const server = cpu['server'] ?? Number.NaN;
   const complete = report.complete && report.open === clients;
@@ -72,7 +79,13 @@ export async function hubSide(clients: number, bytes: number): Promise<Side> {
   // The outbound budget closes a client whose backlog passes 4 MiB (FAN-02); past the ceiling the
   // backlog grows by design, and the baseline has no budget, so it is raised here: this scenario
   // measures latency, B-SLOW measures the budget.
-  const s: StreamSession = await openStreamSession({ clients, rate: 1, bytes, durationMs: 1_000, daemon: { limits: { clientOutboundBudgetBytes: 1024 * 1024 * 1024 } } });
+  const s: StreamSession = await openStreamSession({
+    clients,
+    rate: 1,
+    bytes,
+    durationMs: 1_000,
+    daemon: { limits: { clientOutboundBudgetBytes: 1024 * 1024 * 1024 } },
+  });
   const simPid = childPids(s.daemon.pid)[0];
   let lastSeq = (await s.load.report([0])).lastSeq[0] ?? 0;
   return {
@@ -80,7 +93,11 @@ export async function hubSide(clients: number, bytes: number): Promise<Side> {
     clients,
     async step(plan, p99LimitMs) {
       const meter = new CpuMeter({ server: s.daemon.pid, sim: simPid, load: s.load.pid });
-      const prompt = s.load.call(promptDoneSchema, { op: 'prompt', client: 0, sessionId: s.sessionId, text: `bench rate=${plan.rate} bytes=${plan.bytes} ms=${plan.stepMs}` }, plan.stepMs + 120_000);
+      const prompt = s.load.call(
+        promptDoneSchema,
+        { op: 'prompt', client: 0, sessionId: s.sessionId, text: `bench rate=${plan.rate} bytes=${plan.bytes} ms=${plan.stepMs}` },
+        plan.stepMs + 120_000,
+      );
       await new Promise((r) => setTimeout(r, plan.warmupMs));
       await s.load.send({ op: 'resetLatency' });
       const done = await prompt;

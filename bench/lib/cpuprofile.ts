@@ -3,11 +3,13 @@ import { z } from 'zod';
 
 /** The parts of V8's `.cpuprofile` (Chrome DevTools Profile) the summary reads. */
 const profileSchema = z.object({
-  nodes: z.array(z.object({
-    id: z.number().int(),
-    callFrame: z.object({ functionName: z.string(), url: z.string(), lineNumber: z.number().int(), columnNumber: z.number().int() }),
-    hitCount: z.number().int().optional(),
-  })),
+  nodes: z.array(
+    z.object({
+      id: z.number().int(),
+      callFrame: z.object({ functionName: z.string(), url: z.string(), lineNumber: z.number().int(), columnNumber: z.number().int() }),
+      hitCount: z.number().int().optional(),
+    }),
+  ),
   startTime: z.number(),
   endTime: z.number(),
   samples: z.array(z.number().int()),
@@ -90,15 +92,29 @@ export function summariseProfile(json: unknown, topN = 25): ProfileSummary {
   const finish = (rows: Iterable<SelfTimeRow>, n: number) =>
     [...rows]
       .filter((r) => r.name !== '(idle)')
-      .map((r) => ({ ...r, selfMs: Number(r.selfMs.toFixed(1)), percent: busy > 0 ? Number(((r.selfMs * 1000 * 100) / busy).toFixed(1)) : 0 }))
+      .map((r) => ({
+        ...r,
+        selfMs: Number(r.selfMs.toFixed(1)),
+        percent: busy > 0 ? Number(((r.selfMs * 1000 * 100) / busy).toFixed(1)) : 0,
+      }))
       .sort((a, b) => b.selfMs - a.selfMs)
       .slice(0, n);
-  return { totalMs: total / 1000, busyPercent: total > 0 ? Number(((busy * 100) / total).toFixed(1)) : 0, top: finish(fns.values(), topN), areas: finish(areas.values(), 15) };
+  return {
+    totalMs: total / 1000,
+    busyPercent: total > 0 ? Number(((busy * 100) / total).toFixed(1)) : 0,
+    top: finish(fns.values(), topN),
+    areas: finish(areas.values(), 15),
+  };
 }
 
 /** The summary as Markdown tables (percent = share of non-idle samples). */
 export function profileMarkdown(s: ProfileSummary): string {
-  const lines = [`Profiled ${(s.totalMs / 1000).toFixed(1)} s, busy ${s.busyPercent}% of it.`, '', '| area | self ms | % of busy |', '| --- | --- | --- |'];
+  const lines = [
+    `Profiled ${(s.totalMs / 1000).toFixed(1)} s, busy ${s.busyPercent}% of it.`,
+    '',
+    '| area | self ms | % of busy |',
+    '| --- | --- | --- |',
+  ];
   for (const a of s.areas) lines.push(`| ${a.name} | ${a.selfMs} | ${a.percent} |`);
   lines.push('', '| function | where | self ms | % of busy |', '| --- | --- | --- | --- |');
   for (const r of s.top) lines.push(`| ${r.name.replace(/\|/g, '\\|')} | ${r.where} | ${r.selfMs} | ${r.percent} |`);

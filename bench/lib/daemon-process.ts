@@ -89,13 +89,20 @@ export class DaemonProcess {
       ...(process.env.BENCH_DAEMON_NODE_ARGS ?? '').split(' ').filter(Boolean),
       path.join(daemonRoot, 'bin', 'zcode-hub.js'),
       'start',
-      '--host', '127.0.0.1',
-      '--backend', 'sim',
-      '--port', '0',
-      '--state-dir', path.join(root, 'state'),
-      '--workspace', path.join(root, 'workspace'),
-      '--provider-file', path.join(root, 'provider_config.json'),
-      '--log-level', opts.logLevel ?? 'info',
+      '--host',
+      '127.0.0.1',
+      '--backend',
+      'sim',
+      '--port',
+      '0',
+      '--state-dir',
+      path.join(root, 'state'),
+      '--workspace',
+      path.join(root, 'workspace'),
+      '--provider-file',
+      path.join(root, 'provider_config.json'),
+      '--log-level',
+      opts.logLevel ?? 'info',
       ...(opts.simArgs ?? []).map((a) => `--sim-arg=${a}`),
     ];
     if (opts.limits) {
@@ -105,7 +112,11 @@ export class DaemonProcess {
     }
     const log = fs.openSync(path.join(root, 'daemon.log'), 'w');
     const spawnedAt = nowMs();
-    const child = spawn(process.execPath, args, { cwd: daemonRoot, stdio: ['ignore', log, log], env: { ...process.env, HOME: root, ZCODE_DATA_BASE_DIR: root } });
+    const child = spawn(process.execPath, args, {
+      cwd: daemonRoot,
+      stdio: ['ignore', log, log],
+      env: { ...process.env, HOME: root, ZCODE_DATA_BASE_DIR: root },
+    });
     fs.closeSync(log);
     const d = new DaemonProcess(root, child);
     d.spawnedAt = spawnedAt;

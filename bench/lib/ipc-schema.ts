@@ -10,7 +10,13 @@ const clientSet = z.union([z.literal('all'), z.array(z.number().int().nonnegativ
 
 export const commandSchema = z.discriminatedUnion('op', [
   /** Opens `count` sockets (tokens used round-robin) and runs `initialize` on each (ACP) or nothing (bare baseline). */
-  z.object({ op: z.literal('connect'), wsUrl: z.string(), tokens: z.array(z.string()), count: z.number().int().positive(), protocol: z.enum(['acp', 'bare']) }),
+  z.object({
+    op: z.literal('connect'),
+    wsUrl: z.string(),
+    tokens: z.array(z.string()),
+    count: z.number().int().positive(),
+    protocol: z.enum(['acp', 'bare']),
+  }),
   /** `session/new` on one client; answers `{sessionId, seq, epoch}`. */
   z.object({ op: z.literal('newSession'), client: z.number().int().nonnegative(), cwd: z.string() }),
   /** Attaches clients to a session with `session/load` or `session/resume`; `afterSeq: 'own'` = each client's last seen seq. */
@@ -33,14 +39,27 @@ export const commandSchema = z.discriminatedUnion('op', [
   /** Resolves when every open client of the set has seen `seq` (or the timeout passes). */
   z.object({ op: z.literal('waitSeq'), seq: z.number().int().nonnegative(), clients: clientSet, timeoutMs: z.number().positive() }),
   /** Resolves when the clients of the set have together received `frames` bench frames (or the timeout / an idle gap passes). */
-  z.object({ op: z.literal('waitFrames'), frames: z.number().int().nonnegative(), clients: clientSet, timeoutMs: z.number().positive(), idleMs: z.number().positive() }),
+  z.object({
+    op: z.literal('waitFrames'),
+    frames: z.number().int().nonnegative(),
+    clients: clientSet,
+    timeoutMs: z.number().positive(),
+    idleMs: z.number().positive(),
+  }),
   /** Closes the sockets of the set (1000) and waits for the close handshakes. */
   z.object({ op: z.literal('close'), clients: clientSet }),
   /**
    * B-REC: every client of the set opens a new socket, initializes and `session/load`s with its
    * own last seq; answers the time until all of them have seen `targetSeq`.
    */
-  z.object({ op: z.literal('reconnect'), sessionId: z.string(), clients: clientSet, targetSeq: z.number().int().nonnegative(), epoch: z.string(), timeoutMs: z.number().positive() }),
+  z.object({
+    op: z.literal('reconnect'),
+    sessionId: z.string(),
+    clients: clientSet,
+    targetSeq: z.number().int().nonnegative(),
+    epoch: z.string(),
+    timeoutMs: z.number().positive(),
+  }),
   /**
    * B-SCALE: a reconnect storm over several sessions — every client of every group opens a new
    * socket, initializes and `session/load`s with its own last seq, `concurrency` upgrades in
@@ -48,7 +67,9 @@ export const commandSchema = z.discriminatedUnion('op', [
    */
   z.object({
     op: z.literal('reconnectMany'),
-    groups: z.array(z.object({ sessionId: z.string(), clients: z.array(z.number().int().nonnegative()), targetSeq: z.number().int().nonnegative() })),
+    groups: z.array(
+      z.object({ sessionId: z.string(), clients: z.array(z.number().int().nonnegative()), targetSeq: z.number().int().nonnegative() }),
+    ),
     epoch: z.string(),
     concurrency: z.number().int().positive(),
     timeoutMs: z.number().positive(),
@@ -71,7 +92,15 @@ export const reportSchema = z.object({
   lastReceiveAt: z.number().nullable(),
   complete: z.boolean(),
   problems: z.array(z.string()),
-  latency: z.object({ count: z.number(), p50: z.number(), p90: z.number(), p99: z.number(), p999: z.number(), max: z.number(), mean: z.number() }),
+  latency: z.object({
+    count: z.number(),
+    p50: z.number(),
+    p90: z.number(),
+    p99: z.number(),
+    p999: z.number(),
+    max: z.number(),
+    mean: z.number(),
+  }),
   closes: z.record(z.string(), z.number()),
   firstSeq: z.array(z.number().nullable()),
   lastSeq: z.array(z.number().nullable()),
@@ -83,6 +112,11 @@ export const replySchema = z.object({ id: z.number().int(), ok: z.boolean(), err
 export type Reply = z.infer<typeof replySchema>;
 
 export const sessionOpenedSchema = z.object({ sessionId: z.string(), seq: z.number(), epoch: z.string() });
-export const attachedSchema = z.object({ attached: z.number().int(), ms: z.number(), seq: z.number().nullable(), epoch: z.string().nullable() });
+export const attachedSchema = z.object({
+  attached: z.number().int(),
+  ms: z.number(),
+  seq: z.number().nullable(),
+  epoch: z.string().nullable(),
+});
 export const promptDoneSchema = z.object({ stopReason: z.string() });
 export const waitDoneSchema = z.object({ reached: z.boolean(), ms: z.number(), frames: z.number().int().optional() });

@@ -34,7 +34,10 @@ export class LoadDriver {
 
   /** Spawns the load process and waits for its ready message. */
   static async start(): Promise<LoadDriver> {
-    const child = fork(path.join(benchDir, 'load-client.ts'), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const child = fork(path.join(benchDir, 'load-client.ts'), [], {
+      execArgv: ['--import', 'tsx'],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
     await new Promise<void>((resolve, reject) => {
       const t = setTimeout(() => reject(new Error('load client did not start in 30 s')), 30_000);
       child.once('message', () => {

@@ -14,7 +14,12 @@ export function nowMs(): number {
 
 /** Latency histogram in microseconds: 1 µs to 10 min, 3 significant digits. */
 export function newHistogram(): hdr.Histogram {
-  return hdr.build({ useWebAssembly: false, lowestDiscernibleValue: 1, highestTrackableValue: 600_000_000, numberOfSignificantValueDigits: 3 });
+  return hdr.build({
+    useWebAssembly: false,
+    lowestDiscernibleValue: 1,
+    highestTrackableValue: 600_000_000,
+    numberOfSignificantValueDigits: 3,
+  });
 }
 
 /** Longest wait for one JSON-RPC answer from the hub during a bench. */
@@ -51,7 +56,10 @@ export class LoadSocket {
   private readonly seqWaiters = new Set<() => void>();
   readonly closed: Promise<number>;
 
-  private constructor(readonly ws: WebSocket, readonly index: number) {
+  private constructor(
+    readonly ws: WebSocket,
+    readonly index: number,
+  ) {
     this.closed = new Promise((resolve) => {
       ws.on('close', (code) => {
         this.closeCode = code;
@@ -189,7 +197,9 @@ export class LoadSocket {
   /** FAN-01 continuity of one seq (a `session/update`, or the `_zcode/own_update` that stands for the echo of this client's own prompt). */
   private onSeq(seq: number): void {
     if (this.armed && this.lastSeq !== null && seq !== this.lastSeq + 1) {
-      this.problems.push(seq <= this.lastSeq ? `duplicate or reordered seq ${seq} after ${this.lastSeq}` : `gap: ${seq} after ${this.lastSeq}`);
+      this.problems.push(
+        seq <= this.lastSeq ? `duplicate or reordered seq ${seq} after ${this.lastSeq}` : `gap: ${seq} after ${this.lastSeq}`,
+      );
     }
     this.armed = true;
     if (this.firstSeq === null) this.firstSeq = seq;
@@ -212,10 +222,10 @@ export class LoadSocket {
       clearTimeout(p.timer);
       if (response.data.error) {
         const e = response.data.error;
-        const code = typeof e.data === 'object' && e.data !== null && 'code' in e.data ? ` [${String((e.data as { code: unknown }).code)}]` : '';
+        const code =
+          typeof e.data === 'object' && e.data !== null && 'code' in e.data ? ` [${String((e.data as { code: unknown }).code)}]` : '';
         p.reject(new Error(`${e.code} ${e.message}${code}`));
-      }
-      else p.resolve(response.data.result);
+      } else p.resolve(response.data.result);
       return;
     }
     const note = notificationFrameSchema.safeParse(value);

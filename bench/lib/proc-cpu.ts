@@ -19,12 +19,7 @@ export function cpuMs(pid: number | undefined): number {
 /** Direct children of a process (/proc/<pid>/task/<pid>/children). */
 export function childPids(pid: number): number[] {
   try {
-    return fs
-      .readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
-      .trim()
-      .split(/\s+/)
-      .filter(Boolean)
-      .map(Number);
+    return fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
   } catch {
     return [];
   }

@@ -30,7 +30,10 @@ export interface ChildLine {
 export class SimPipe {
   private nextId = 1;
   private buffered: Buffer[] = [];
-  private readonly pending = new Map<number | string, { resolve: (v: unknown) => void; reject: (e: Error) => void; timer: NodeJS.Timeout }>();
+  private readonly pending = new Map<
+    number | string,
+    { resolve: (v: unknown) => void; reject: (e: Error) => void; timer: NodeJS.Timeout }
+  >();
   /** Every line that is not an answer (events, state updates) goes here. */
   onLine: (line: ChildLine) => void = () => undefined;
 
@@ -45,12 +48,18 @@ export class SimPipe {
   /** Spawns the simulator with the bench stream switches the hub's child gets. */
   static start(simArgs: string[]): SimPipe {
     const fromDist = chooseEntry(repoRoot).kind === 'dist';
-    const spec = fromDist ? { command: process.execPath, args: [path.join(repoRoot, 'dist', 'simulator', 'main.js')] } : simulatorSpawnSpec();
+    const spec = fromDist
+      ? { command: process.execPath, args: [path.join(repoRoot, 'dist', 'simulator', 'main.js')] }
+      : simulatorSpawnSpec();
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zcode-bench-baseline-sim-'));
-    const child = spawn(spec.command, [...spec.args, '--scenario', 'default', '--data-dir', path.join(dir, 'sim-data'), '--log-level', 'warn', ...simArgs], {
-      stdio: ['pipe', 'pipe', 'inherit'],
-      env: { PATH: process.env.PATH ?? '', HOME: dir, ZCODE_DATA_BASE_DIR: dir },
-    });
+    const child = spawn(
+      spec.command,
+      [...spec.args, '--scenario', 'default', '--data-dir', path.join(dir, 'sim-data'), '--log-level', 'warn', ...simArgs],
+      {
+        stdio: ['pipe', 'pipe', 'inherit'],
+        env: { PATH: process.env.PATH ?? '', HOME: dir, ZCODE_DATA_BASE_DIR: dir },
+      },
+    );
     return new SimPipe(child, dir);
   }
 
@@ -63,7 +72,9 @@ export class SimPipe {
     await this.request('runtime/capabilities', {});
     const ws = path.join(this.home, 'ws');
     fs.mkdirSync(ws, { recursive: true });
-    const snap = (await this.request('session/create', { workspace: { workspacePath: ws, workspaceKey: ws } })) as { session?: { sessionId?: string } };
+    const snap = (await this.request('session/create', { workspace: { workspacePath: ws, workspaceKey: ws } })) as {
+      session?: { sessionId?: string };
+    };
     const sessionId = snap.session?.sessionId;
     if (typeof sessionId !== 'string') throw new Error('simulator: session/create answered without a session id');
     await this.request('session/subscribe', { sessionId, deliveryKind: 'web-remote-replayable' });

@@ -51,7 +51,8 @@ export async function openStreamSession(setup: StreamSetup): Promise<StreamSessi
     await load.send({ op: 'connect', wsUrl: daemon.wsUrl, tokens, count: total, protocol: 'acp' });
     const opened = await load.call(sessionOpenedSchema, { op: 'newSession', client: 0, cwd: daemon.workspace });
     const rest = [...Array(total).keys()].slice(1);
-    if (rest.length > 0) await load.call(attachedSchema, { op: 'attach', sessionId: opened.sessionId, method: 'session/resume', clients: rest });
+    if (rest.length > 0)
+      await load.call(attachedSchema, { op: 'attach', sessionId: opened.sessionId, method: 'session/resume', clients: rest });
     const l = load;
     let closing: Promise<void> | undefined;
     return {
@@ -93,7 +94,12 @@ export interface StreamOutcome {
  * live measured client has the last update, samples the daemon's RSS every second meanwhile.
  * `during` runs once the warm-up is over (B-SLOW stalls its extra client there).
  */
-export async function runStream(s: StreamSession, setup: StreamSetup, measured: number[], during?: () => Promise<void>): Promise<StreamOutcome> {
+export async function runStream(
+  s: StreamSession,
+  setup: StreamSetup,
+  measured: number[],
+  during?: () => Promise<void>,
+): Promise<StreamOutcome> {
   let rssMax = 0;
   const sampler = setInterval(() => {
     if (s.daemon.running) rssMax = Math.max(rssMax, s.daemon.rss());
@@ -101,7 +107,11 @@ export async function runStream(s: StreamSession, setup: StreamSetup, measured: 
   const meter = new CpuMeter({ daemon: s.daemon.pid });
   const startSeq = (await s.load.report([0])).lastSeq[0] ?? 0;
   try {
-    const prompt = s.load.call(promptDoneSchema, { op: 'prompt', client: 0, sessionId: s.sessionId, text: 'bench stream' }, setup.durationMs + 120_000);
+    const prompt = s.load.call(
+      promptDoneSchema,
+      { op: 'prompt', client: 0, sessionId: s.sessionId, text: 'bench stream' },
+      setup.durationMs + 120_000,
+    );
     await new Promise((r) => setTimeout(r, Math.min(WARMUP_MS, setup.durationMs / 4)));
     await s.load.send({ op: 'resetLatency' });
     if (during) await during();
@@ -115,7 +125,15 @@ export async function runStream(s: StreamSession, setup: StreamSetup, measured: 
     const daemonCpuMs = meter.take()['daemon'] ?? Number.NaN;
     const delivered = (finalSeq - startSeq) * measured.length;
     rssMax = Math.max(rssMax, s.daemon.rss());
-    return { report, deliveredPerSec: window > 0 ? round((report.benchFrames / window) * 1000, 0) : 0, rssMaxBytes: rssMax, rssEndBytes: s.daemon.rss(), finalSeq, daemonCpuMs, daemonNsPerUpdate: delivered > 0 ? round((daemonCpuMs * 1e6) / delivered, 0) : Number.NaN };
+    return {
+      report,
+      deliveredPerSec: window > 0 ? round((report.benchFrames / window) * 1000, 0) : 0,
+      rssMaxBytes: rssMax,
+      rssEndBytes: s.daemon.rss(),
+      finalSeq,
+      daemonCpuMs,
+      daemonNsPerUpdate: delivered > 0 ? round((daemonCpuMs * 1e6) / delivered, 0) : Number.NaN,
+    };
   } finally {
     clearInterval(sampler);
   }

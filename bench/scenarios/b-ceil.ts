@@ -60,7 +60,9 @@ export async function climb(setup: CeilingSetup, log: (line: string) => void): P
         failures[side.name] = r.sustained ? 0 : failures[side.name] + 1;
         // Clients that were closed or saw a gap make every later step of this side meaningless.
         if (!r.complete) failures[side.name] = setup.failuresToStop;
-        log(`${side.name} ${rate} ev/s: p50 ${r.p50} p99 ${r.p99} ms, ${r.complete ? 'complete' : 'INCOMPLETE'}, server ${r.serverNsPerUpdate} ns/update${r.sustained ? '' : ' — not sustained'}`);
+        log(
+          `${side.name} ${rate} ev/s: p50 ${r.p50} p99 ${r.p99} ms, ${r.complete ? 'complete' : 'INCOMPLETE'}, server ${r.serverNsPerUpdate} ns/update${r.sustained ? '' : ' — not sustained'}`,
+        );
       }
     }
   } finally {
@@ -70,7 +72,11 @@ export async function climb(setup: CeilingSetup, log: (line: string) => void): P
 }
 
 /** Figures of one run for bench/results/B-CEIL.json. */
-export function ceilingFigures(steps: Record<'hub' | 'baseline', StepResult[]>): { hub: number; baseline: number; extra: Record<string, unknown> } {
+export function ceilingFigures(steps: Record<'hub' | 'baseline', StepResult[]>): {
+  hub: number;
+  baseline: number;
+  extra: Record<string, unknown>;
+} {
   const hub = ceilingOf(steps.hub);
   const bare = ceilingOf(steps.baseline);
   // CPU per update compared at the highest rate both sustained (same offered load on both sides).
@@ -93,7 +99,16 @@ export function ceilingFigures(steps: Record<'hub' | 'baseline', StepResult[]>):
 }
 
 function brief(s: StepResult): Record<string, unknown> {
-  return { rate: s.rate, p50: s.p50, p99: s.p99, complete: s.complete, sustained: s.sustained, serverNsPerUpdate: s.serverNsPerUpdate, cpuMs: s.cpuMs, ...(s.problems.length > 0 ? { problems: s.problems } : {}) };
+  return {
+    rate: s.rate,
+    p50: s.p50,
+    p99: s.p99,
+    complete: s.complete,
+    sustained: s.sustained,
+    serverNsPerUpdate: s.serverNsPerUpdate,
+    cpuMs: s.cpuMs,
+    ...(s.problems.length > 0 ? { problems: s.problems } : {}),
+  };
 }
 
 /** B-CEIL: the ceiling by latency, hub vs fair baseline; passes when the hub sustains ≥ 0.9× the baseline's rate. */

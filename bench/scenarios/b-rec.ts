@@ -32,12 +32,19 @@ export const bRec: Scenario = {
       await s.load.send({ op: 'close', clients: away });
       await prompt();
       const target = (await s.load.report([0])).lastSeq[0] ?? 0;
-      const rec = await s.load.call(waitDoneSchema, { op: 'reconnect', sessionId: s.sessionId, clients: away, targetSeq: target, epoch: s.epoch, timeoutMs: 30_000 }, 60_000);
+      const rec = await s.load.call(
+        waitDoneSchema,
+        { op: 'reconnect', sessionId: s.sessionId, clients: away, targetSeq: target, epoch: s.epoch, timeoutMs: 30_000 },
+        60_000,
+      );
       const after = await s.load.report(away);
       if (!rec.reached) throw new Error('not every client caught up in 30 s');
       if (!after.complete) throw new Error(`catch-up not gap-free: ${after.problems.slice(0, 3).join('; ')}`);
       const lastBefore = Math.min(...before.lastSeq.map((x) => x ?? 0));
-      return { value: round(rec.ms, 1), extra: { missedUpdates: target - lastBefore, complete: after.complete, clients: away.length, auth: s.auth } };
+      return {
+        value: round(rec.ms, 1),
+        extra: { missedUpdates: target - lastBefore, complete: after.complete, clients: away.length, auth: s.auth },
+      };
     } finally {
       await s.close();
     }

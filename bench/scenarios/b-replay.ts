@@ -27,14 +27,25 @@ export const bReplay: Scenario = {
       const counts: number[] = [];
       for (let i = 0; i < ATTACHES; i++) {
         await s.load.send({ op: 'connect', wsUrl: s.daemon.wsUrl, tokens: [s.daemon.adminToken], count: 1, protocol: 'acp' });
-        const r = await s.load.call(attachedSchema, { op: 'attach', sessionId: s.sessionId, method: 'session/load', clients: [i + 1], afterSeq: 0, epoch: s.epoch });
+        const r = await s.load.call(attachedSchema, {
+          op: 'attach',
+          sessionId: s.sessionId,
+          method: 'session/load',
+          clients: [i + 1],
+          afterSeq: 0,
+          epoch: s.epoch,
+        });
         const rep = await s.load.report([i + 1]);
-        if (!rep.complete || rep.updates < journal) throw new Error(`replay ${i + 1}: ${rep.updates} of ${journal} updates (${rep.problems.slice(0, 2).join('; ')})`);
+        if (!rep.complete || rep.updates < journal)
+          throw new Error(`replay ${i + 1}: ${rep.updates} of ${journal} updates (${rep.problems.slice(0, 2).join('; ')})`);
         times.push(round(r.ms, 1));
         counts.push(rep.updates);
       }
       const sorted = [...times].sort((a, b) => a - b);
-      return { value: sorted[Math.floor(sorted.length / 2)]!, extra: { firstAttachMs: times[0], journalUpdates: journal, attachesMs: times, replayedUpdates: counts, auth: s.auth } };
+      return {
+        value: sorted[Math.floor(sorted.length / 2)]!,
+        extra: { firstAttachMs: times[0], journalUpdates: journal, attachesMs: times, replayedUpdates: counts, auth: s.auth },
+      };
     } finally {
       await s.close();
     }

@@ -71,7 +71,10 @@ function teamOf(t: TeamSetup, k: number, batch?: 0 | 1): number[] {
 
 /** One team run; answers the four figures (the value is the streaming p99). */
 export async function runTeam(t: TeamSetup, log: (line: string) => void): Promise<{ value: number; extra: Record<string, unknown> }> {
-  const d = await DaemonProcess.spawn({ nodeArgs: GC_ARGS, simArgs: ['--event-rate', String(t.rate), '--event-bytes', String(t.bytes), '--event-duration-ms', String(t.streamMs)] });
+  const d = await DaemonProcess.spawn({
+    nodeArgs: GC_ARGS,
+    simArgs: ['--event-rate', String(t.rate), '--event-bytes', String(t.bytes), '--event-duration-ms', String(t.streamMs)],
+  });
   const load = await LoadDriver.start().catch(async (err: unknown) => {
     await d.stop();
     throw err;
@@ -91,7 +94,12 @@ export async function runTeam(t: TeamSetup, log: (line: string) => void): Promis
     }
     const attachBatch = async (b: 0 | 1) => {
       await load.send({ op: 'connect', wsUrl: d.wsUrl, tokens, count: team / 2, protocol: 'acp' }, 300_000);
-      for (let k = 0; k < t.sessions; k++) await load.call(attachedSchema, { op: 'attach', sessionId: sessions[k]!, method: 'session/resume', clients: teamOf(t, k, b) }, 300_000);
+      for (let k = 0; k < t.sessions; k++)
+        await load.call(
+          attachedSchema,
+          { op: 'attach', sessionId: sessions[k]!, method: 'session/resume', clients: teamOf(t, k, b) },
+          300_000,
+        );
     };
     await attachBatch(0);
     const rssHalf = await settledRss(d);
@@ -109,7 +117,14 @@ export async function runTeam(t: TeamSetup, log: (line: string) => void): Promis
 
     const everyone = [...Array(team + t.sessions).keys()];
     const teamClients = everyone.slice(t.sessions);
-    const stream = () => sessions.map((sessionId, k) => load.call(promptDoneSchema, { op: 'prompt', client: k, sessionId, text: `bench rate=${t.rate} bytes=${t.bytes} ms=${t.streamMs}` }, t.streamMs + 120_000));
+    const stream = () =>
+      sessions.map((sessionId, k) =>
+        load.call(
+          promptDoneSchema,
+          { op: 'prompt', client: k, sessionId, text: `bench rate=${t.rate} bytes=${t.bytes} ms=${t.streamMs}` },
+          t.streamMs + 120_000,
+        ),
+      );
     const heads = async () => (await load.report([...Array(t.sessions).keys()])).lastSeq.map((s) => s ?? 0);
     // FAN-01 per session: every client of a session saw every seq once and ends on the same seq
     // (sessions have their own seq, so one report over all of them would compare across sessions).
@@ -123,7 +138,8 @@ export async function runTeam(t: TeamSetup, log: (line: string) => void): Promis
     };
     const settle = async () => {
       const h = await heads();
-      for (let k = 0; k < t.sessions; k++) await load.call(waitDoneSchema, { op: 'waitSeq', seq: h[k]!, clients: teamOf(t, k), timeoutMs: 60_000 }, 90_000);
+      for (let k = 0; k < t.sessions; k++)
+        await load.call(waitDoneSchema, { op: 'waitSeq', seq: h[k]!, clients: teamOf(t, k), timeoutMs: 60_000 }, 90_000);
     };
 
     // Streaming p99 at the team's rate.
@@ -137,7 +153,9 @@ export async function runTeam(t: TeamSetup, log: (line: string) => void): Promis
     const streamed = await load.report(teamClients);
     const gaps = await fan01Problems();
     if (gaps.length > 0) throw new Error(`FAN-01 failed while streaming: ${gaps.slice(0, 3).join('; ')}`);
-    log(`streaming ${t.sessions} × ${t.rate} ev/s to ${team} clients: p50 ${round(streamed.latency.p50, 2)} p99 ${round(streamed.latency.p99, 2)} ms`);
+    log(
+      `streaming ${t.sessions} × ${t.rate} ev/s to ${team} clients: p50 ${round(streamed.latency.p50, 2)} p99 ${round(streamed.latency.p99, 2)} ms`,
+    );
 
     // Reconnect storm mid-stream.
     const turns2 = stream();
@@ -146,7 +164,11 @@ export async function runTeam(t: TeamSetup, log: (line: string) => void): Promis
     await new Promise((r) => setTimeout(r, t.awayMs));
     const h = await heads();
     const groups = sessions.map((sessionId, k) => ({ sessionId, clients: teamOf(t, k), targetSeq: h[k]! }));
-    const storm = await load.call(waitDoneSchema, { op: 'reconnectMany', groups, epoch, concurrency: t.stormConcurrency, timeoutMs: 30_000 }, 120_000);
+    const storm = await load.call(
+      waitDoneSchema,
+      { op: 'reconnectMany', groups, epoch, concurrency: t.stormConcurrency, timeoutMs: 30_000 },
+      120_000,
+    );
     for (const s of await Promise.all(turns2)) if (s.stopReason !== 'end_turn') throw new Error(`team turn ended ${s.stopReason}`);
     await settle();
     if (!storm.reached) throw new Error('not every client caught up within 30 s of the storm');

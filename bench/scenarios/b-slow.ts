@@ -19,7 +19,12 @@ async function loadL(extraClients: number, stall: boolean) {
   const s = await openStreamSession(setup);
   try {
     const measured = [...Array(setup.clients).keys()];
-    const o = await runStream(s, setup, measured, stall ? () => s.load.send({ op: 'stall', client: STALLED }).then(() => undefined) : undefined);
+    const o = await runStream(
+      s,
+      setup,
+      measured,
+      stall ? () => s.load.send({ op: 'stall', client: STALLED }).then(() => undefined) : undefined,
+    );
     const stalled = stall ? await s.load.report([STALLED]) : undefined;
     const closeLine = s.daemon.logLines().find((l) => l.msg === SLOW_CLOSE_MSG);
     const closedAt = typeof closeLine?.time === 'number' ? closeLine.time : undefined;

@@ -4,7 +4,8 @@ import { nowMs } from '../lib/load-socket.js';
 import { round, type Scenario } from '../lib/scenario.js';
 
 /** The bare baseline: `node -e` with an http server on port 0 that prints its port. */
-const BARE_SERVER = "const s=require('http').createServer((q,r)=>r.end('ok'));s.listen(0,'127.0.0.1',()=>process.stdout.write(s.address().port+'\\n'))";
+const BARE_SERVER =
+  "const s=require('http').createServer((q,r)=>r.end('ok'));s.listen(0,'127.0.0.1',()=>process.stdout.write(s.address().port+'\\n'))";
 
 async function bareStartMs(): Promise<number> {
   const t0 = nowMs();
@@ -45,7 +46,11 @@ export const bStart: Scenario = {
     try {
       const healthyAt = await d.waitHealthy(false);
       const readyAt = await d.waitHealthy(true);
-      return { value: round(healthyAt - d.spawnedAt, 1), baseline: round(bare, 1), extra: { backendReadyMs: round(readyAt - d.spawnedAt, 1) } };
+      return {
+        value: round(healthyAt - d.spawnedAt, 1),
+        baseline: round(bare, 1),
+        extra: { backendReadyMs: round(readyAt - d.spawnedAt, 1) },
+      };
     } finally {
       await d.stop();
     }

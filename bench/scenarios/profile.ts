@@ -14,8 +14,12 @@ const CEILING_STREAM_MS = 15_000;
  */
 export function profileRate(): { rate: number; source: string } {
   try {
-    const r = JSON.parse(fs.readFileSync(path.join(repoRoot, 'bench', 'results', 'B-CEIL.json'), 'utf8')) as { value?: unknown; recordedAt?: unknown };
-    if (typeof r.value === 'number' && r.value > 0) return { rate: r.value, source: `the hub's ceiling in bench/results/B-CEIL.json (${String(r.recordedAt)})` };
+    const r = JSON.parse(fs.readFileSync(path.join(repoRoot, 'bench', 'results', 'B-CEIL.json'), 'utf8')) as {
+      value?: unknown;
+      recordedAt?: unknown;
+    };
+    if (typeof r.value === 'number' && r.value > 0)
+      return { rate: r.value, source: `the hub's ceiling in bench/results/B-CEIL.json (${String(r.recordedAt)})` };
   } catch {
     // No ceiling measured yet.
   }
@@ -58,7 +62,23 @@ export const profileLoadL: Scenario = {
     const md = `# Daemon CPU profile at ${rate} events/s × ${setup.clients} clients\n\nRate: ${source}. p99 under the profiler: ${round(p99, 2)} ms; busy CPU per delivered update: ${nsPerUpdate} ns (${delivered} updates, whole profile).\n\n${profileMarkdown(summary)}\n`;
     fs.writeFileSync(path.join(repoRoot, 'bench', 'results', 'profile-ceiling.md'), md);
     fs.rmSync(dir, { recursive: true, force: true });
-    log(`busy ${summary.busyPercent}%; top: ${summary.top.slice(0, 5).map((r) => `${r.name} ${r.percent}%`).join(', ')}`);
-    return { value: summary.busyPercent, extra: { rate, clients: setup.clients, rateSource: source, p99UnderProfilerMs: round(p99, 3), busyNsPerUpdate: nsPerUpdate, areas: summary.areas, top: summary.top.slice(0, 15) } };
+    log(
+      `busy ${summary.busyPercent}%; top: ${summary.top
+        .slice(0, 5)
+        .map((r) => `${r.name} ${r.percent}%`)
+        .join(', ')}`,
+    );
+    return {
+      value: summary.busyPercent,
+      extra: {
+        rate,
+        clients: setup.clients,
+        rateSource: source,
+        p99UnderProfilerMs: round(p99, 3),
+        busyNsPerUpdate: nsPerUpdate,
+        areas: summary.areas,
+        top: summary.top.slice(0, 15),
+      },
+    };
   },
 };

@@ -35,7 +35,9 @@ export interface HistoryPage {
 
 /** Encodes a history cursor (opaque to clients). */
 export function encodeHistoryCursor(cursor: Omit<HistoryCursor, 'v'>): string {
-  return Buffer.from(JSON.stringify({ v: 1, sessionId: cursor.sessionId, beforeMessageId: cursor.beforeMessageId }), 'utf8').toString('base64url');
+  return Buffer.from(JSON.stringify({ v: 1, sessionId: cursor.sessionId, beforeMessageId: cursor.beforeMessageId }), 'utf8').toString(
+    'base64url',
+  );
 }
 
 /** Decodes and validates a cursor; throws HUB_ERR_BAD_REQUEST when it is not one of ours or names another session. */

@@ -36,7 +36,10 @@ const invalid = (reason: string): ZcodeAnswer => ({ type: 'invalid', reason });
 
 // ACP replies, validated leniently (the SDK exports types but no runtime schemas).
 const permissionReplySchema = z.looseObject({
-  outcome: z.union([z.looseObject({ outcome: z.literal('cancelled') }), z.looseObject({ outcome: z.literal('selected'), optionId: z.string() })]),
+  outcome: z.union([
+    z.looseObject({ outcome: z.literal('cancelled') }),
+    z.looseObject({ outcome: z.literal('selected'), optionId: z.string() }),
+  ]),
 });
 const elicitationReplySchema = z.looseObject({
   action: z.enum(['accept', 'decline', 'cancel']),
@@ -45,16 +48,26 @@ const elicitationReplySchema = z.looseObject({
 
 /** True when `optionId` is one the interaction offered over `session/request_permission`. */
 export function isOfferedOption(record: PermissionInteraction | PlanApprovalInteraction, optionId: string): boolean {
-  return record.kind === 'permission' ? record.options.some((o) => o.optionId === optionId) : optionId === PLAN_APPROVE_OPTION || optionId === PLAN_REJECT_OPTION;
+  return record.kind === 'permission'
+    ? record.options.some((o) => o.optionId === optionId)
+    : optionId === PLAN_APPROVE_OPTION || optionId === PLAN_REJECT_OPTION;
 }
 
 /** Plan approval as ZCode reads it (§6.3): "approve" approves, other text rejects with feedback, decline rejects. */
-export function planResult(record: PlanApprovalInteraction, decision: { approve: true } | { feedback: string } | { decline: true }): ZcodeAnswer {
-  if ('approve' in decision) return { type: 'answer', result: { action: 'accept', content: { answers: { [record.question]: 'approve' } } }, outcome: 'approved' };
+export function planResult(
+  record: PlanApprovalInteraction,
+  decision: { approve: true } | { feedback: string } | { decline: true },
+): ZcodeAnswer {
+  if ('approve' in decision)
+    return { type: 'answer', result: { action: 'accept', content: { answers: { [record.question]: 'approve' } } }, outcome: 'approved' };
   if ('feedback' in decision) {
     const feedback = decision.feedback.trim();
     if (feedback.length === 0) return planResult(record, { approve: true });
-    return { type: 'answer', result: { action: 'accept', content: { answers: { [record.question]: feedback } } }, outcome: 'rejected_with_feedback' };
+    return {
+      type: 'answer',
+      result: { action: 'accept', content: { answers: { [record.question]: feedback } } },
+      outcome: 'rejected_with_feedback',
+    };
   }
   return { type: 'answer', result: { action: 'decline' }, outcome: 'rejected' };
 }
@@ -80,7 +93,11 @@ function nonBlank(value: unknown): value is string {
 }
 
 /** One question's answer from form fields `q_i` (choice) and `q_i_other` (free text), per seed 000. */
-function formAnswer(q: ZCodeQuestion, choice: unknown, other: unknown): { ok: true; value?: string | string[] } | { ok: false; reason: string } {
+function formAnswer(
+  q: ZCodeQuestion,
+  choice: unknown,
+  other: unknown,
+): { ok: true; value?: string | string[] } | { ok: false; reason: string } {
   const offered = new Set(q.options.map((o) => o.value));
   const text = nonBlank(other) ? other.trim() : undefined;
   if (q.multiSelect === true) {
@@ -98,12 +115,16 @@ function formAnswer(q: ZCodeQuestion, choice: unknown, other: unknown): { ok: tr
   // Free text overrides the choice (single-select).
   if (text !== undefined) return { ok: true, value: text };
   if (choice === undefined || choice === null || choice === '' || choice === SKIP_SENTINEL) return { ok: true };
-  if (typeof choice !== 'string' || !offered.has(choice)) return { ok: false, reason: `Not an offered answer to "${q.question}": ${String(choice)}` };
+  if (typeof choice !== 'string' || !offered.has(choice))
+    return { ok: false, reason: `Not an offered answer to "${q.question}": ${String(choice)}` };
   return { ok: true, value: choice };
 }
 
 /** `content.answers` keyed by question text (§6.3), from the form's `q_i` / `q_i_other` fields. */
-function answersFromForm(questions: readonly ZCodeQuestion[], content: Record<string, unknown>): { answers: Record<string, string | string[]> } | { reason: string } {
+function answersFromForm(
+  questions: readonly ZCodeQuestion[],
+  content: Record<string, unknown>,
+): { answers: Record<string, string | string[]> } | { reason: string } {
   const answers: Record<string, string | string[]> = {};
   for (const [i, q] of questions.entries()) {
     const a = formAnswer(q, content[`q_${i}`], content[`q_${i}_other`]);
@@ -117,7 +138,10 @@ function answersFromForm(questions: readonly ZCodeQuestion[], content: Record<st
  * An `elicitation/create` reply → `interaction/requestUserInput` result (§6.3). `cancel` is a
  * dismissal; `decline` declines (plan: rejected without feedback); `accept` maps the fields.
  */
-export function elicitationAnswerToZcode(record: QuestionInteraction | PlanApprovalInteraction | ElicitationInteraction, reply: unknown): ZcodeAnswer {
+export function elicitationAnswerToZcode(
+  record: QuestionInteraction | PlanApprovalInteraction | ElicitationInteraction,
+  reply: unknown,
+): ZcodeAnswer {
   const r = elicitationReplySchema.safeParse(reply);
   if (!r.success) return invalid('Not an elicitation/create response');
   const { action } = r.data;
@@ -130,14 +154,19 @@ export function elicitationAnswerToZcode(record: QuestionInteraction | PlanAppro
     case 'question': {
       if (action === 'decline') return { type: 'answer', result: { action: 'decline' }, outcome: 'declined' };
       const a = answersFromForm(record.questions, content);
-      return 'reason' in a ? invalid(a.reason) : { type: 'answer', result: { action: 'accept', content: { answers: a.answers } }, outcome: 'answered' };
+      return 'reason' in a
+        ? invalid(a.reason)
+        : { type: 'answer', result: { action: 'accept', content: { answers: a.answers } }, outcome: 'answered' };
     }
     case 'elicitation': {
       if (action === 'decline') return { type: 'answer', result: { action: 'decline' }, outcome: 'declined' };
       // The MCP server's own schema was forwarded: its field-keyed content is re-keyed the way the server reads it.
-      if (record.requestedSchema !== undefined) return { type: 'answer', result: { action: 'accept', content: schemaContentToZcode(record, content) }, outcome: 'answered' };
+      if (record.requestedSchema !== undefined)
+        return { type: 'answer', result: { action: 'accept', content: schemaContentToZcode(record, content) }, outcome: 'answered' };
       const a = answersFromForm(record.questions, content);
-      return 'reason' in a ? invalid(a.reason) : { type: 'answer', result: { action: 'accept', content: { answers: a.answers } }, outcome: 'answered' };
+      return 'reason' in a
+        ? invalid(a.reason)
+        : { type: 'answer', result: { action: 'accept', content: { answers: a.answers } }, outcome: 'answered' };
     }
     default:
       return assertNever(record, 'form interaction');
@@ -207,7 +236,10 @@ export const restAnswerBodySchema = z.union([
 export type RestAnswerBody = z.infer<typeof restAnswerBodySchema>;
 
 /** Keeps the non-blank answers to questions that were asked; unknown question texts are invalid. */
-function restAnswers(questions: readonly ZCodeQuestion[], answers: Record<string, string | string[]>): { answers: Record<string, string | string[]> } | { reason: string } {
+function restAnswers(
+  questions: readonly ZCodeQuestion[],
+  answers: Record<string, string | string[]>,
+): { answers: Record<string, string | string[]> } | { reason: string } {
   const asked = new Set(questions.map((q) => q.question));
   const out: Record<string, string | string[]> = {};
   for (const [question, value] of Object.entries(answers)) {
@@ -228,7 +260,9 @@ export function restAnswerToZcode(record: InteractionRecord, body: unknown): Zco
       // `{decline: true}` (docs/CLIENT-PROTOCOL.md "REST answer body": any kind) picks the deny option.
       if ('decline' in b) {
         const deny = record.options.find((o) => o.response.decision === 'deny');
-        return deny ? { type: 'answer', result: deny.response, outcome: deny.optionId } : { type: 'answer', result: { decision: 'deny' }, outcome: 'declined' };
+        return deny
+          ? { type: 'answer', result: deny.response, outcome: deny.optionId }
+          : { type: 'answer', result: { decision: 'deny' }, outcome: 'declined' };
       }
       if (!('optionId' in b)) return invalid('A permission is answered with {optionId} or {decline:true}');
       return permissionAnswerToZcode(record, { outcome: { outcome: 'selected', optionId: b.optionId } });
@@ -239,10 +273,13 @@ export function restAnswerToZcode(record: InteractionRecord, body: unknown): Zco
     case 'question':
     case 'elicitation': {
       if ('decline' in b) return { type: 'answer', result: { action: 'decline' }, outcome: 'declined' };
-      if ('content' in b && record.kind === 'elicitation') return { type: 'answer', result: { action: 'accept', content: schemaContentToZcode(record, b.content) }, outcome: 'answered' };
+      if ('content' in b && record.kind === 'elicitation')
+        return { type: 'answer', result: { action: 'accept', content: schemaContentToZcode(record, b.content) }, outcome: 'answered' };
       if (!('answers' in b)) return invalid('A question is answered with {answers} or {decline:true}');
       const a = restAnswers(record.questions, b.answers);
-      return 'reason' in a ? invalid(a.reason) : { type: 'answer', result: { action: 'accept', content: { answers: a.answers } }, outcome: 'answered' };
+      return 'reason' in a
+        ? invalid(a.reason)
+        : { type: 'answer', result: { action: 'accept', content: { answers: a.answers } }, outcome: 'answered' };
     }
     default:
       return assertNever(record, 'interaction kind');

@@ -83,7 +83,11 @@ export function toAcpPermissionRequest(record: PermissionInteraction, sessionId:
 }
 
 function questionProperties(q: ZCodeQuestion, i: number): Record<string, ElicitationPropertySchema> {
-  const choices = q.options.map((o) => ({ const: o.value, title: o.label, ...(o.description === undefined ? {} : { description: o.description }) }));
+  const choices = q.options.map((o) => ({
+    const: o.value,
+    title: o.label,
+    ...(o.description === undefined ? {} : { description: o.description }),
+  }));
   const description = q.header.length > 0 ? q.header : null;
   const select: ElicitationPropertySchema =
     q.multiSelect === true
@@ -91,7 +95,8 @@ function questionProperties(q: ZCodeQuestion, i: number): Record<string, Elicita
       : { type: 'string', title: q.question, description, oneOf: [...choices, { const: SKIP_SENTINEL, title: 'Skip this question' }] };
   const other: ElicitationPropertySchema = {
     type: 'string',
-    title: q.multiSelect === true ? '↳ or type another value (added to the selection)' : '↳ or type a custom value (overrides the selection)',
+    title:
+      q.multiSelect === true ? '↳ or type another value (added to the selection)' : '↳ or type a custom value (overrides the selection)',
   };
   return { [`q_${i}`]: select, [`q_${i}_other`]: other };
 }
@@ -121,7 +126,11 @@ export function toElicitationForm(
         requestedSchema: {
           type: 'object',
           properties: {
-            feedback: { type: 'string', title: 'Feedback', description: 'Empty = approve the plan. Anything typed = reject and use this text as the redirection.' },
+            feedback: {
+              type: 'string',
+              title: 'Feedback',
+              description: 'Empty = approve the plan. Anything typed = reject and use this text as the redirection.',
+            },
           },
           required: [],
         },
@@ -129,8 +138,15 @@ export function toElicitationForm(
       };
     case 'elicitation': {
       // The MCP server's own schema when we have it; otherwise the derived questions.
-      const requestedSchema = record.requestedSchema === undefined ? questionsSchema(record.questions) : (record.requestedSchema as ElicitationSchema);
-      return { mode: 'form', ...scope, message: record.prompt ?? record.title, requestedSchema, _meta: zcodeMeta(record, { passthrough: record.requestedSchema !== undefined }) };
+      const requestedSchema =
+        record.requestedSchema === undefined ? questionsSchema(record.questions) : (record.requestedSchema as ElicitationSchema);
+      return {
+        mode: 'form',
+        ...scope,
+        message: record.prompt ?? record.title,
+        requestedSchema,
+        _meta: zcodeMeta(record, { passthrough: record.requestedSchema !== undefined }),
+      };
     }
     default:
       return assertNever(record, 'form interaction');
@@ -167,7 +183,10 @@ export function toPerQuestionPermissionRequests(
 }
 
 /** Fallback for plan approval without forms: approve / keep planning as permission options. */
-export function toPlanApprovalPermissionRequest(record: PlanApprovalInteraction, sessionId: string = record.sessionId): RequestPermissionRequest {
+export function toPlanApprovalPermissionRequest(
+  record: PlanApprovalInteraction,
+  sessionId: string = record.sessionId,
+): RequestPermissionRequest {
   return {
     sessionId,
     toolCall: {

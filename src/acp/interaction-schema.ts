@@ -30,7 +30,11 @@ export const permissionOptionSchema = z.looseObject({
 export type ZCodePermissionOption = z.infer<typeof permissionOptionSchema>;
 
 /** A sub-agent request's `origin` (§6.2, §6.3): the parent session owns it, whichever id `sessionId` holds. */
-const originSchema = z.looseObject({ kind: z.string().optional(), parentSessionId: z.string().optional(), childSessionId: z.string().optional() });
+const originSchema = z.looseObject({
+  kind: z.string().optional(),
+  parentSessionId: z.string().optional(),
+  childSessionId: z.string().optional(),
+});
 
 /**
  * The session whose clients get an interaction: a sub-agent's request belongs to its parent's
@@ -59,7 +63,9 @@ export const requestPermissionParamsSchema = z.looseObject({
 export const questionSchema = z.looseObject({
   question: str1,
   header: z.string().default(''),
-  options: z.array(z.looseObject({ value: str1, label: str1, description: z.string().optional(), preview: z.unknown().optional() })).default([]),
+  options: z
+    .array(z.looseObject({ value: str1, label: str1, description: z.string().optional(), preview: z.unknown().optional() }))
+    .default([]),
   multiSelect: z.boolean().optional(),
 });
 export type ZCodeQuestion = z.infer<typeof questionSchema>;
@@ -184,7 +190,10 @@ export function classifyInteraction(method: string, params: unknown): Interactio
     };
   }
   const prompt = p.prompt === undefined ? {} : { prompt: p.prompt };
-  const isAsk = p.toolName === 'AskUserQuestion' || schema['toolName'] === 'AskUserQuestion' || (p.toolName === undefined && schema['interaction'] === undefined);
+  const isAsk =
+    p.toolName === 'AskUserQuestion' ||
+    schema['toolName'] === 'AskUserQuestion' ||
+    (p.toolName === undefined && schema['interaction'] === undefined);
   if (isAsk) {
     if (questions.length === 0) throw new HubError('HUB_ERR_BAD_REQUEST', 'AskUserQuestion without questions');
     return { ...base, ...prompt, kind: 'question', title: p.prompt ?? questions[0]?.question ?? 'Question', questions };

@@ -33,7 +33,8 @@ export function historyWithLostTurns(messages: readonly MessageWithParts[], opts
     const next = visible[i + 1];
     if (m === last && (opts.running || !opts.tail)) continue;
     const unanswered = m.info.role === 'user' && next?.info.role !== 'assistant';
-    const unfinished = m.info.role === 'assistant' && m.info.time?.completed === undefined && m.info.finish === undefined && next?.info.role !== 'assistant';
+    const unfinished =
+      m.info.role === 'assistant' && m.info.time?.completed === undefined && m.info.finish === undefined && next?.info.role !== 'assistant';
     if (unanswered || unfinished) out.push(turnEndedUpdate({ outcome: 'interrupted', error: { message: LOST_TURN_MESSAGE } }));
   }
   return out;

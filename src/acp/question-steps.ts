@@ -34,15 +34,38 @@ export interface QuestionStep {
 
 type Questioned = QuestionInteraction | ElicitationInteraction;
 
-function step(record: Questioned, sessionId: string, at: { questionIndex: number; optionIndex?: number }, title: string, text: string, options: PermissionOption[]): QuestionStep {
+function step(
+  record: Questioned,
+  sessionId: string,
+  at: { questionIndex: number; optionIndex?: number },
+  title: string,
+  text: string,
+  options: PermissionOption[],
+): QuestionStep {
   const suffix = at.optionIndex === undefined ? `${at.questionIndex}` : `${at.questionIndex}_${at.optionIndex}`;
   const toolCallId = `${interactionToolCallId(record)}_${suffix}`;
-  const zcode = { interactionId: record.requestId, kind: record.kind, questionIndex: at.questionIndex, ...(at.optionIndex === undefined ? {} : { optionIndex: at.optionIndex }) };
+  const zcode = {
+    interactionId: record.requestId,
+    kind: record.kind,
+    questionIndex: at.questionIndex,
+    ...(at.optionIndex === undefined ? {} : { optionIndex: at.optionIndex }),
+  };
   const meta = { claudeCode: { toolName: QUESTION_TOOL_NAME }, zcode };
   return {
     ...at,
     toolCallId,
-    preface: { sessionId, update: { sessionUpdate: 'tool_call', toolCallId, title, kind: 'other', status: 'pending', content: [textContent(text)], _meta: meta } },
+    preface: {
+      sessionId,
+      update: {
+        sessionUpdate: 'tool_call',
+        toolCallId,
+        title,
+        kind: 'other',
+        status: 'pending',
+        content: [textContent(text)],
+        _meta: meta,
+      },
+    },
     done: { sessionId, update: { sessionUpdate: 'tool_call_update', toolCallId, status: 'completed', _meta: meta } },
     request: { sessionId, toolCall: { toolCallId, title, kind: 'other', status: 'pending' }, options, _meta: { zcode } },
   };
@@ -56,16 +79,25 @@ export function toQuestionSteps(record: Questioned, sessionId: string = record.s
     if (q.multiSelect === true) {
       for (const [j, o] of q.options.entries()) {
         steps.push(
-          step(record, sessionId, { questionIndex: i, optionIndex: j }, `${q.question} — include "${o.label}"?`, `${heading}\n\nInclude "${o.label}"?${o.description ? ` (${o.description})` : ''}`, [
-            { optionId: INCLUDE_OPTION, name: `Include: ${o.label}`, kind: 'allow_once' },
-            { optionId: EXCLUDE_OPTION, name: `Skip: ${o.label}`, kind: 'reject_once' },
-          ]),
+          step(
+            record,
+            sessionId,
+            { questionIndex: i, optionIndex: j },
+            `${q.question} — include "${o.label}"?`,
+            `${heading}\n\nInclude "${o.label}"?${o.description ? ` (${o.description})` : ''}`,
+            [
+              { optionId: INCLUDE_OPTION, name: `Include: ${o.label}`, kind: 'allow_once' },
+              { optionId: EXCLUDE_OPTION, name: `Skip: ${o.label}`, kind: 'reject_once' },
+            ],
+          ),
         );
       }
       continue;
     }
     const described = q.options.some((o) => o.description);
-    const text = described ? `${heading}\n\n${q.options.map((o) => `- **${o.label}**${o.description ? ` — ${o.description}` : ''}`).join('\n')}` : heading;
+    const text = described
+      ? `${heading}\n\n${q.options.map((o) => `- **${o.label}**${o.description ? ` — ${o.description}` : ''}`).join('\n')}`
+      : heading;
     steps.push(
       step(record, sessionId, { questionIndex: i }, q.question, text, [
         ...q.options.map((o, j): PermissionOption => ({ optionId: questionOptionId(j), name: o.label, kind: 'allow_once' })),

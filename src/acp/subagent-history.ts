@@ -60,7 +60,8 @@ export function nestSubagentHistory(updates: readonly SessionUpdate[], children:
   for (const c of children) byParent.set(c.parentToolCallId, [...(byParent.get(c.parentToolCallId) ?? []), c]);
   const lastIndex = new Map<string, number>();
   updates.forEach((u, i) => {
-    if ((u.sessionUpdate === 'tool_call' || u.sessionUpdate === 'tool_call_update') && byParent.has(u.toolCallId)) lastIndex.set(u.toolCallId, i);
+    if ((u.sessionUpdate === 'tool_call' || u.sessionUpdate === 'tool_call_update') && byParent.has(u.toolCallId))
+      lastIndex.set(u.toolCallId, i);
   });
   const out: SessionUpdate[] = [];
   updates.forEach((u, i) => {

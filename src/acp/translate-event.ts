@@ -106,7 +106,10 @@ function dispatch(event: ZCodeEvent, ctx: TranslationContext): TranslationResult
       if (event.payload.contextWindow !== undefined && event.payload.contextWindow > 0) ctx.contextWindow = event.payload.contextWindow;
       return emptyResult();
     case 'session.closed':
-      return { updates: [], signals: [{ type: 'session_closed', ...(event.payload.reason === undefined ? {} : { reason: event.payload.reason }) }] };
+      return {
+        updates: [],
+        signals: [{ type: 'session_closed', ...(event.payload.reason === undefined ? {} : { reason: event.payload.reason }) }],
+      };
     case 'message.upserted':
     case 'session.resumed':
     case 'checkpoint.created':
@@ -125,7 +128,11 @@ function dispatch(event: ZCodeEvent, ctx: TranslationContext): TranslationResult
   }
 }
 
-function chunk(kind: 'agent_message_chunk' | 'agent_thought_chunk', delta: string | undefined, messageId: string | undefined): SessionUpdate[] {
+function chunk(
+  kind: 'agent_message_chunk' | 'agent_thought_chunk',
+  delta: string | undefined,
+  messageId: string | undefined,
+): SessionUpdate[] {
   if (delta === undefined || delta.length === 0) return [];
   return [{ sessionUpdate: kind, content: { type: 'text', text: delta }, ...(messageId === undefined ? {} : { messageId }) }];
 }

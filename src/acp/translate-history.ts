@@ -41,7 +41,16 @@ export function messageToUpdates(message: MessageWithParts): SessionUpdate[] {
   // A failed turn keeps its marker in history too, so a late joiner sees the same failure.
   if (!user && info.finish === 'error') {
     const e = info.error;
-    updates.push(turnEndedUpdate({ outcome: 'failed', error: { message: e?.message || 'The agent could not finish this turn', ...(e?.code === undefined ? {} : { code: e.code }), ...(e?.type === undefined ? {} : { type: e.type }) } }));
+    updates.push(
+      turnEndedUpdate({
+        outcome: 'failed',
+        error: {
+          message: e?.message || 'The agent could not finish this turn',
+          ...(e?.code === undefined ? {} : { code: e.code }),
+          ...(e?.type === undefined ? {} : { type: e.type }),
+        },
+      }),
+    );
   }
   return updates;
 }
@@ -58,7 +67,8 @@ function dataUrl(url: string): { mimeType: string; data: string } | undefined {
  */
 function fileContent(url: string, filename: string | undefined, mime: string | undefined): ContentBlock {
   const inline = dataUrl(url);
-  if (inline === undefined) return { type: 'resource_link', uri: url, name: filename ?? url, ...(mime === undefined ? {} : { mimeType: mime }) };
+  if (inline === undefined)
+    return { type: 'resource_link', uri: url, name: filename ?? url, ...(mime === undefined ? {} : { mimeType: mime }) };
   const mimeType = mime ?? inline.mimeType;
   if (mimeType.startsWith('image/')) return { type: 'image', mimeType, data: inline.data };
   return { type: 'resource', resource: { uri: `attachment:${filename ?? 'file'}`, mimeType, blob: inline.data } };
@@ -68,7 +78,9 @@ function partToUpdates(part: MessagePart, user: boolean, messageId: string): Ses
   switch (part.type) {
     case 'text':
       if (part.ignored === true || (user && part.synthetic === true) || !part.text) return [];
-      return [{ sessionUpdate: user ? 'user_message_chunk' : 'agent_message_chunk', content: { type: 'text', text: part.text }, messageId }];
+      return [
+        { sessionUpdate: user ? 'user_message_chunk' : 'agent_message_chunk', content: { type: 'text', text: part.text }, messageId },
+      ];
     case 'reasoning':
       if (user || !part.text) return [];
       return [{ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: part.text }, messageId }];
@@ -107,7 +119,9 @@ export function toolPartToUpdates(part: MessagePart): SessionUpdate[] {
   const output = state.status === 'error' ? errorText(state.error) : resultText(state.output);
   const terminal = isTerminalTool(toolName);
   const diffs = diffContent(toolName, input);
-  const content = terminal ? [terminalContent(toolCallId)] : [...diffs, ...(output && (diffs.length === 0 || status === 'failed') ? [textContent(output)] : [])];
+  const content = terminal
+    ? [terminalContent(toolCallId)]
+    : [...diffs, ...(output && (diffs.length === 0 || status === 'failed') ? [textContent(output)] : [])];
   const updates: SessionUpdate[] = [
     {
       sessionUpdate: 'tool_call',
@@ -129,7 +143,9 @@ export function toolPartToUpdates(part: MessagePart): SessionUpdate[] {
       sessionUpdate: 'tool_call_update',
       toolCallId,
       _meta: {
-        ...(output.length > 0 ? { terminal_output: { terminal_id: toolCallId, data: tail(output) }, zcode: { outputText: tail(output) } } : {}),
+        ...(output.length > 0
+          ? { terminal_output: { terminal_id: toolCallId, data: tail(output) }, zcode: { outputText: tail(output) } }
+          : {}),
         ...(done ? terminalExitMeta(toolCallId, status === 'completed' ? 0 : 1) : {}),
       },
     });
@@ -143,6 +159,7 @@ export function toolPartToUpdates(part: MessagePart): SessionUpdate[] {
 
 function errorText(error: unknown): string {
   if (typeof error === 'string') return error;
-  if (error !== null && typeof error === 'object' && typeof (error as { message?: unknown }).message === 'string') return (error as { message: string }).message;
+  if (error !== null && typeof error === 'object' && typeof (error as { message?: unknown }).message === 'string')
+    return (error as { message: string }).message;
   return error === undefined ? '' : JSON.stringify(error);
 }

@@ -8,13 +8,7 @@ import { classifySessionUpdated, type BackgroundTaskPayload } from './session-up
 import { todosToPlanEntries } from './tool-info.js';
 import { terminalContent, terminalExitMeta, terminalInfoMeta, textContent } from './tool-output.js';
 import { getCard, terminalDelta } from './translate-tool.js';
-import {
-  emptyResult,
-  setBounded,
-  TRANSLATION_LIMITS,
-  type TranslationContext,
-  type TranslationResult,
-} from './translation-context.js';
+import { emptyResult, setBounded, TRANSLATION_LIMITS, type TranslationContext, type TranslationResult } from './translation-context.js';
 import type { ZCodeUsage } from './zcode-event-schema.js';
 
 /** Context tokens after a model request: `totalTokens` when reported, else input + output. */
@@ -117,7 +111,11 @@ export function translateBackgroundTask(ctx: TranslationContext, p: BackgroundTa
         kind: card.kind,
         status: 'in_progress',
         ...(isBash ? { content: [terminalContent(cardId)] } : {}),
-        rawInput: { taskId: p.taskId, ...(p.command ? { command: p.command } : {}), ...(p.description ? { description: p.description } : {}) },
+        rawInput: {
+          taskId: p.taskId,
+          ...(p.command ? { command: p.command } : {}),
+          ...(p.description ? { description: p.description } : {}),
+        },
         _meta: { ...(isBash ? terminalInfoMeta(cardId) : {}), backgroundTask: taskMeta(p) },
       });
     }

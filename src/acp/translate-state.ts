@@ -129,8 +129,23 @@ export function configOptions(settings: SettingsPatch, allModels?: readonly Know
     const description = typeof m.providerLabel === 'string' ? m.providerLabel : undefined;
     const levels = m.reasoning?.levels.map((l) => l.value) ?? [];
     // A picker shows the level choice a model needs before switching (docs/CLIENT-PROTOCOL.md).
-    const zcode = levels.length === 0 ? undefined : { reasoningLevels: levels, ...(m.reasoning?.defaultLevel === undefined ? {} : { defaultReasoningLevel: m.reasoning.defaultLevel }) };
-    return value === undefined ? [] : [{ value, name: label ?? value, ...(description === undefined ? {} : { description }), ...(zcode === undefined ? {} : { _meta: { zcode } }) }];
+    const zcode =
+      levels.length === 0
+        ? undefined
+        : {
+            reasoningLevels: levels,
+            ...(m.reasoning?.defaultLevel === undefined ? {} : { defaultReasoningLevel: m.reasoning.defaultLevel }),
+          };
+    return value === undefined
+      ? []
+      : [
+          {
+            value,
+            name: label ?? value,
+            ...(description === undefined ? {} : { description }),
+            ...(zcode === undefined ? {} : { _meta: { zcode } }),
+          },
+        ];
   });
   if (current !== undefined && !modelOptions.some((o) => o.value === current)) modelOptions.unshift({ value: current, name: current });
   if (current !== undefined) {
@@ -138,7 +153,14 @@ export function configOptions(settings: SettingsPatch, allModels?: readonly Know
   }
   const mode = settings.mode?.current;
   if (mode !== undefined) {
-    options.push({ type: 'select', id: 'mode', name: 'Mode', category: 'mode', currentValue: mode, options: ZCODE_MODES.map((m) => ({ value: m.id, name: m.name, description: m.description })) });
+    options.push({
+      type: 'select',
+      id: 'mode',
+      name: 'Mode',
+      category: 'mode',
+      currentValue: mode,
+      options: ZCODE_MODES.map((m) => ({ value: m.id, name: m.name, description: m.description })),
+    });
   }
   const thought = settings.thoughtLevel;
   if (thought?.enabled === true && thought.available !== undefined && thought.available.length > 0) {
@@ -147,7 +169,14 @@ export function configOptions(settings: SettingsPatch, allModels?: readonly Know
       return { value: l.value, name: l.label ?? l.value, ...(description === undefined ? {} : { description }) };
     });
     const first = levels[0];
-    options.push({ type: 'select', id: 'thought_level', name: 'Thinking', category: 'thought_level', currentValue: thought.current ?? first?.value ?? '', options: levels });
+    options.push({
+      type: 'select',
+      id: 'thought_level',
+      name: 'Thinking',
+      category: 'thought_level',
+      currentValue: thought.current ?? first?.value ?? '',
+      options: levels,
+    });
   }
   return options;
 }

@@ -105,7 +105,10 @@ function cwdOf(input: unknown): string | undefined {
 }
 
 /** A `tool_call_update` for a card; records the status. */
-function cardUpdate(card: ToolCardState, fields: Omit<Extract<SessionUpdate, { sessionUpdate: 'tool_call_update' }>, 'sessionUpdate' | 'toolCallId'>): SessionUpdate {
+function cardUpdate(
+  card: ToolCardState,
+  fields: Omit<Extract<SessionUpdate, { sessionUpdate: 'tool_call_update' }>, 'sessionUpdate' | 'toolCallId'>,
+): SessionUpdate {
   if (fields.status) card.status = fields.status;
   return { sessionUpdate: 'tool_call_update', toolCallId: card.toolCallId, ...fields };
 }
@@ -214,7 +217,11 @@ export function translateToolUpdated(ctx: TranslationContext, p: ToolUpdatedPayl
   }
 }
 
-function toolStep(card: ToolCardState, kind: 'scheduled' | 'started' | 'progress' | 'result' | 'error', p: ToolUpdatedPayload): SessionUpdate[] {
+function toolStep(
+  card: ToolCardState,
+  kind: 'scheduled' | 'started' | 'progress' | 'result' | 'error',
+  p: ToolUpdatedPayload,
+): SessionUpdate[] {
   const meta = subagentMeta(p);
   switch (kind) {
     case 'scheduled': {
@@ -280,7 +287,13 @@ function resultUpdate(card: ToolCardState, result: unknown, meta: Record<string,
     const output = terminalDelta(card, text);
     if (card.backgroundLaunch && !failed) {
       // Background Bash: the launch card stays open for the task's lifecycle (seed 000).
-      return [cardUpdate(card, { status: 'in_progress', rawOutput: result, _meta: { ...output, zcode: { ...zc(output), backgroundLaunch: true } } })];
+      return [
+        cardUpdate(card, {
+          status: 'in_progress',
+          rawOutput: result,
+          _meta: { ...output, zcode: { ...zc(output), backgroundLaunch: true } },
+        }),
+      ];
     }
     return [
       cardUpdate(card, {

@@ -21,7 +21,8 @@ export function mapResultType(resultType: string, lastModelStopReason?: string):
   switch (resultType) {
     case 'success': {
       const reason = lastModelStopReason?.toLowerCase();
-      if (reason === 'refusal' || reason === 'content_filter' || reason === 'content-filter') return { outcome: 'success', stopReason: 'refusal' };
+      if (reason === 'refusal' || reason === 'content_filter' || reason === 'content-filter')
+        return { outcome: 'success', stopReason: 'refusal' };
       if (reason === 'max_tokens' || reason === 'length') return { outcome: 'success', stopReason: 'max_tokens' };
       return { outcome: 'success', stopReason: 'end_turn' };
     }
@@ -52,7 +53,11 @@ export function turnOf(ctx: TranslationContext, turnId: string | undefined): Tur
 }
 
 /** `turn.started` → `turn_started` signal; remembers whether it is a background-task turn. */
-export function translateTurnStarted(ctx: TranslationContext, turnId: string | undefined, p: EventPayload<'turn.started'>): TranslationResult {
+export function translateTurnStarted(
+  ctx: TranslationContext,
+  turnId: string | undefined,
+  p: EventPayload<'turn.started'>,
+): TranslationResult {
   const id = turnId ?? p.inputId ?? `turn_${ctx.turns.size + 1}`;
   const background = p.inputSource === BACKGROUND_TASK_SOURCE;
   const turn: TurnState = {
@@ -80,7 +85,11 @@ export function translateTurnStarted(ctx: TranslationContext, turnId: string | u
 }
 
 /** `turn.completed` → `turn_ended` signal (+ a `usage_update` carrying the stats in `_meta` when the context size is known). */
-export function translateTurnCompleted(ctx: TranslationContext, turnId: string | undefined, p: EventPayload<'turn.completed'>): TranslationResult {
+export function translateTurnCompleted(
+  ctx: TranslationContext,
+  turnId: string | undefined,
+  p: EventPayload<'turn.completed'>,
+): TranslationResult {
   const turn = turnOf(ctx, turnId);
   const id = turn?.turnId ?? turnId ?? 'unknown';
   const { outcome, stopReason } = mapResultType(p.resultType, turn?.lastModelStopReason);
@@ -94,25 +103,52 @@ export function translateTurnCompleted(ctx: TranslationContext, turnId: string |
   const inputId = p.inputId ?? turn?.inputId;
   const updates: SessionUpdate[] =
     ctx.contextUsed !== undefined && ctx.contextWindow !== undefined
-      ? [{ sessionUpdate: 'usage_update', used: ctx.contextUsed, size: ctx.contextWindow, _meta: { zcode: { turn: { turnId: id, ...stats } } } }]
+      ? [
+          {
+            sessionUpdate: 'usage_update',
+            used: ctx.contextUsed,
+            size: ctx.contextWindow,
+            _meta: { zcode: { turn: { turnId: id, ...stats } } },
+          },
+        ]
       : [];
   return {
     updates,
     signals: [
-      { type: 'turn_ended', turnId: id, background: turn?.background ?? false, outcome, stopReason, stats, ...(inputId === undefined ? {} : { inputId }) },
+      {
+        type: 'turn_ended',
+        turnId: id,
+        background: turn?.background ?? false,
+        outcome,
+        stopReason,
+        stats,
+        ...(inputId === undefined ? {} : { inputId }),
+      },
     ],
   };
 }
 
 /** `turn.failed` → `turn_ended` with outcome `failed` and the error; never agent text. */
-export function translateTurnFailed(ctx: TranslationContext, turnId: string | undefined, p: EventPayload<'turn.failed'>): TranslationResult {
+export function translateTurnFailed(
+  ctx: TranslationContext,
+  turnId: string | undefined,
+  p: EventPayload<'turn.failed'>,
+): TranslationResult {
   const turn = turnOf(ctx, turnId);
   const id = turn?.turnId ?? turnId ?? 'unknown';
   const inputId = p.inputId ?? turn?.inputId;
   return {
     updates: [],
     signals: [
-      { type: 'turn_ended', turnId: id, background: turn?.background ?? false, outcome: 'failed', stopReason: 'end_turn', error: p.error, ...(inputId === undefined ? {} : { inputId }) },
+      {
+        type: 'turn_ended',
+        turnId: id,
+        background: turn?.background ?? false,
+        outcome: 'failed',
+        stopReason: 'end_turn',
+        error: p.error,
+        ...(inputId === undefined ? {} : { inputId }),
+      },
     ],
   };
 }

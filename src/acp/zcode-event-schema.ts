@@ -89,9 +89,7 @@ export const EVENT_PAYLOAD_SCHEMAS = {
     pendingInputIds: z.array(str).optional(),
     targetTurnId: optStr,
     injectedMessageIds: z.array(str).optional(),
-    drainedInputs: z
-      .array(z.looseObject({ pendingInputId: optStr, messageId: optStr, text: optStr, delivery: optStr }))
-      .optional(),
+    drainedInputs: z.array(z.looseObject({ pendingInputId: optStr, messageId: optStr, text: optStr, delivery: optStr })).optional(),
   }),
   'turn.completed': z.looseObject({
     response: optStr,
@@ -259,7 +257,17 @@ export const settingsPatchSchema = z.looseObject({
   model: z
     .looseObject({
       current: modelSelectionSchema.optional(),
-      available: z.array(z.looseObject({ ref: modelSelectionSchema, label: optStr, providerLabel: optStr, contextWindow: optNum, reasoning: reasoningSchema.optional() })).optional(),
+      available: z
+        .array(
+          z.looseObject({
+            ref: modelSelectionSchema,
+            label: optStr,
+            providerLabel: optStr,
+            contextWindow: optNum,
+            reasoning: reasoningSchema.optional(),
+          }),
+        )
+        .optional(),
     })
     .optional(),
   thoughtLevel: z

@@ -9,7 +9,12 @@ import type { BackendRequestOptions } from '../ports/backend-port.js';
 import * as w from './workflow-schemas.js';
 
 /** The client's one way to call: parsed result or an AppServerError. */
-export type Call = <S extends z.ZodType>(method: string, params: unknown, schema: S, options?: BackendRequestOptions) => Promise<z.output<S>>;
+export type Call = <S extends z.ZodType>(
+  method: string,
+  params: unknown,
+  schema: S,
+  options?: BackendRequestOptions,
+) => Promise<z.output<S>>;
 
 type WorkspaceRef = { workspacePath: string; workspaceKey: string };
 type Window = { afterSequence?: number | undefined; limit?: number | undefined };
@@ -51,7 +56,10 @@ export class WorkflowCalls {
   }
 
   /** `workflows/save`. */
-  save(workspace: WorkspaceRef, input: { runId: string; name: string; meta: w.WorkflowMeta; scope?: w.WorkflowScope | undefined; overwrite?: boolean | undefined }) {
+  save(
+    workspace: WorkspaceRef,
+    input: { runId: string; name: string; meta: w.WorkflowMeta; scope?: w.WorkflowScope | undefined; overwrite?: boolean | undefined },
+  ) {
     return this.ok('workflows/save', { workspace, ...defined(input) }, w.workflowSaveResultSchema);
   }
 
@@ -77,7 +85,11 @@ export class WorkflowCalls {
 
   /** `v4/conversation/workflowRunArtifactData`. */
   runArtifactData(sessionId: string, runId: string, artifactId: string, q: Window & { fields?: string[] | undefined }) {
-    return this.call('v4/conversation/workflowRunArtifactData', { sessionId, runId, artifactId, ...defined(q) }, w.runArtifactDataResultSchema);
+    return this.call(
+      'v4/conversation/workflowRunArtifactData',
+      { sessionId, runId, artifactId, ...defined(q) },
+      w.runArtifactDataResultSchema,
+    );
   }
 
   /** `v4/conversation/workflowRunArtifactRead`. */
@@ -92,7 +104,11 @@ export class WorkflowCalls {
 
   /** `v4/conversation/workflowRunNodeResult`. */
   runNodeResult(sessionId: string, runId: string, siteId: string, ordinal: number, maxBytes?: number) {
-    return this.call('v4/conversation/workflowRunNodeResult', { sessionId, runId, siteId, ordinal, ...defined({ maxBytes }) }, w.runNodeResultSchema);
+    return this.call(
+      'v4/conversation/workflowRunNodeResult',
+      { sessionId, runId, siteId, ordinal, ...defined({ maxBytes }) },
+      w.runNodeResultSchema,
+    );
   }
 }
 

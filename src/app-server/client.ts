@@ -111,7 +111,12 @@ export class AppServerClient {
   }
 
   /** `session/subscribe` (§4.7): live events from `afterSeq` (none: live only). */
-  subscribe(p: { sessionId: string; deliveryKind: string; afterSeq?: number; includeSnapshot?: boolean }): Promise<z.output<typeof s.subscribeResultSchema>> {
+  subscribe(p: {
+    sessionId: string;
+    deliveryKind: string;
+    afterSeq?: number;
+    includeSnapshot?: boolean;
+  }): Promise<z.output<typeof s.subscribeResultSchema>> {
     return this.call('session/subscribe', p, s.subscribeResultSchema);
   }
 
@@ -200,7 +205,12 @@ export class AppServerClient {
    * One v4 command (§7.1): the envelope built here, the ACK parsed and checked (§7.2: accepted,
    * noop and duplicate succeed). Any other ACK rejects with an `ack` fault.
    */
-  async v4Command(sessionId: string, type: string, payload: Record<string, unknown>, options: V4CommandOptions = {}): Promise<s.CommandAck> {
+  async v4Command(
+    sessionId: string,
+    type: string,
+    payload: Record<string, unknown>,
+    options: V4CommandOptions = {},
+  ): Promise<s.CommandAck> {
     const envelope = { commandId: randomUUID(), clientId: HUB_CLIENT_ID, sessionId, type, payload, issuedAt: Date.now() };
     let ack = await this.call('v4/command', envelope, s.commandAckSchema);
     if (options.onColdSession && ack.status === 'rejected' && ack.reasonCode === 'proto.sessionNotFound') {

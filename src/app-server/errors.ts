@@ -45,13 +45,22 @@ export class AppServerError extends HubError {
 /** What the link threw, as the error a caller gets (non-link errors keep the mapping's answer). */
 export function linkError(method: string, err: unknown): HubError {
   if (err instanceof BackendFailure) return new AppServerError(toHubError(err), method, { kind: 'failure', failure: err.kind });
-  if (err instanceof BackendRpcError) return new AppServerError(toHubError(err), method, { kind: 'rpc', code: err.code, message: err.message });
+  if (err instanceof BackendRpcError)
+    return new AppServerError(toHubError(err), method, { kind: 'rpc', code: err.code, message: err.message });
   return toHubError(err);
 }
 
 /** A result that does not match its schema: the child's fault, 502 (§5.6). */
 export function resultError(method: string, issues: readonly unknown[]): AppServerError {
-  return new AppServerError(new HubError('HUB_ERR_BACKEND', `${method} returned an unexpected result`, { reason: 'bad_result', method, issues: issues.slice(0, 5) }), method, { kind: 'result' });
+  return new AppServerError(
+    new HubError('HUB_ERR_BACKEND', `${method} returned an unexpected result`, {
+      reason: 'bad_result',
+      method,
+      issues: issues.slice(0, 5),
+    }),
+    method,
+    { kind: 'result' },
+  );
 }
 
 /** A v4 command ACK that is not a success. */

@@ -44,14 +44,29 @@ export const workflowsListResultSchema = z.looseObject({
 });
 
 /** `{ok:false, reason, detail?, path?}` of every workflows/* method (failures are results, §8). */
-export const workflowFailureSchema = z.looseObject({ ok: z.literal(false), reason: z.string(), detail: z.string().optional(), path: z.string().optional() });
+export const workflowFailureSchema = z.looseObject({
+  ok: z.literal(false),
+  reason: z.string(),
+  detail: z.string().optional(),
+  path: z.string().optional(),
+});
 
 export const workflowGetResultSchema = z.union([
-  z.looseObject({ ok: z.literal(true), name: z.string(), path: z.string(), scope: workflowScopeSchema, meta: z.record(z.string(), z.unknown()), script: z.string() }),
+  z.looseObject({
+    ok: z.literal(true),
+    name: z.string(),
+    path: z.string(),
+    scope: workflowScopeSchema,
+    meta: z.record(z.string(), z.unknown()),
+    script: z.string(),
+  }),
   workflowFailureSchema,
 ]);
 export const workflowPathResultSchema = z.union([z.looseObject({ ok: z.literal(true), path: z.string() }), workflowFailureSchema]);
-export const workflowMoveResultSchema = z.union([z.looseObject({ ok: z.literal(true), from: z.string(), to: z.string() }), workflowFailureSchema]);
+export const workflowMoveResultSchema = z.union([
+  z.looseObject({ ok: z.literal(true), from: z.string(), to: z.string() }),
+  workflowFailureSchema,
+]);
 export const workflowSaveResultSchema = z.union([
   z.looseObject({
     ok: z.literal(true),
@@ -100,10 +115,19 @@ export const sessionRunSchema = z.looseObject({
 export const sessionRunsResultSchema = z.looseObject({ runs: z.array(sessionRunSchema) });
 
 export const runEventsResultSchema = z.looseObject({
-  events: z.array(z.looseObject({ sequence: z.number(), type: z.string(), payload: z.record(z.string(), z.unknown()), truncated: z.boolean().optional() })),
+  events: z.array(
+    z.looseObject({
+      sequence: z.number(),
+      type: z.string(),
+      payload: z.record(z.string(), z.unknown()),
+      truncated: z.boolean().optional(),
+    }),
+  ),
   hasMore: z.boolean(),
 });
-export const runArtifactsResultSchema = z.looseObject({ artifacts: z.array(z.looseObject({ id: z.string(), kind: z.string(), version: z.number() })) });
+export const runArtifactsResultSchema = z.looseObject({
+  artifacts: z.array(z.looseObject({ id: z.string(), kind: z.string(), version: z.number() })),
+});
 export const runArtifactDataResultSchema = z.looseObject({
   items: z.array(z.looseObject({ sequence: z.number(), siteId: z.union([z.string(), z.number()]), ordinal: z.number() })),
   hasMore: z.boolean(),
@@ -114,7 +138,14 @@ export const runArtifactReadResultSchema = z.looseObject({
   totalBytes: z.number(),
   nextOffset: z.number().nullable(),
 });
-export const runWorkspaceResultSchema = z.looseObject({ nodes: z.array(z.record(z.string(), z.unknown())), truncated: z.boolean().optional() });
+export const runWorkspaceResultSchema = z.looseObject({
+  nodes: z.array(z.record(z.string(), z.unknown())),
+  truncated: z.boolean().optional(),
+});
 export const runNodeResultSchema = z.record(z.string(), z.unknown());
 
-export const startSavedWorkflowResultSchema = z.looseObject({ type: z.literal('startSavedWorkflow'), runId: z.string(), toolCallId: z.string().optional() });
+export const startSavedWorkflowResultSchema = z.looseObject({
+  type: z.literal('startSavedWorkflow'),
+  runId: z.string(),
+  toolCallId: z.string().optional(),
+});

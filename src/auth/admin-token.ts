@@ -15,7 +15,8 @@ export function ensureAdminToken(stateDir: string, secretFile?: string): string 
   if (secretFile) {
     const secret = readFileIfExists(secretFile)?.trim();
     if (!secret) throw new Error(`admin token file ${secretFile} is missing or empty`);
-    if (secret.length < MIN_SECRET_CHARS) throw new Error(`admin token in ${secretFile} is too short (at least ${MIN_SECRET_CHARS} characters)`);
+    if (secret.length < MIN_SECRET_CHARS)
+      throw new Error(`admin token in ${secretFile} is too short (at least ${MIN_SECRET_CHARS} characters)`);
     return secret;
   }
   const file = statePaths(stateDir).adminToken;

@@ -74,7 +74,11 @@ export class AuditLog {
   /** Bound `record`, ready to pass as the domain's `AuditSink`. */
   readonly sink: AuditSink;
 
-  constructor(stateDir: string, private readonly onError?: (err: unknown) => void, now?: () => number) {
+  constructor(
+    stateDir: string,
+    private readonly onError?: (err: unknown) => void,
+    now?: () => number,
+  ) {
     ensurePrivateDir(stateDir);
     this.file = path.join(stateDir, AUDIT_FILE);
     this.now = now ?? Date.now;

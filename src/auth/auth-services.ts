@@ -31,13 +31,29 @@ export interface AuthServices {
  * Creates (at first start) or opens the state-dir secrets — admin token, JWT key, token
  * registry, audit log — all 0600 in a 0700 dir (HUB-DESIGN §7, SEC-09).
  */
-export function createAuthServices(opts: { stateDir: string; adminTokenFile?: string | undefined; limits: AuthLimits; logger?: Logger; now?: () => number }): AuthServices {
+export function createAuthServices(opts: {
+  stateDir: string;
+  adminTokenFile?: string | undefined;
+  limits: AuthLimits;
+  logger?: Logger;
+  now?: () => number;
+}): AuthServices {
   ensurePrivateDir(opts.stateDir);
   const adminToken = ensureAdminToken(opts.stateDir, opts.adminTokenFile);
   const secret = ensureJwtSecret(opts.stateDir);
   const registry = TokenRegistry.open(opts.stateDir);
-  const tokens = new TokenManager({ adminToken, secret, registry, expirySweepMs: opts.limits.tokenExpirySweepMs, ...(opts.now ? { now: opts.now } : {}) });
-  const pairing = new PairingCodes({ ttlMs: opts.limits.pairingCodeTtlMs, max: opts.limits.pairingCodesMax, ...(opts.now ? { now: opts.now } : {}) });
+  const tokens = new TokenManager({
+    adminToken,
+    secret,
+    registry,
+    expirySweepMs: opts.limits.tokenExpirySweepMs,
+    ...(opts.now ? { now: opts.now } : {}),
+  });
+  const pairing = new PairingCodes({
+    ttlMs: opts.limits.pairingCodeTtlMs,
+    max: opts.limits.pairingCodesMax,
+    ...(opts.now ? { now: opts.now } : {}),
+  });
   const audit = new AuditLog(opts.stateDir, (err) => opts.logger?.error({ err }, 'audit log append failed'), opts.now);
   return { tokens, pairing, audit, limits: opts.limits, close: () => tokens.close() };
 }

@@ -25,7 +25,9 @@ export function isLoopbackHost(host: string): boolean {
  * non-loopback host the admin token and the JWT key must exist or be creatable, else this
  * throws BindSafetyError. Returns warnings to log (exposed without TLS or an https tunnel).
  */
-export function checkBindSafety(config: Pick<HubConfig, 'host' | 'stateDir' | 'publicUrl' | 'tlsCert' | 'tlsKey' | 'adminTokenFile'>): { warnings: string[] } {
+export function checkBindSafety(config: Pick<HubConfig, 'host' | 'stateDir' | 'publicUrl' | 'tlsCert' | 'tlsKey' | 'adminTokenFile'>): {
+  warnings: string[];
+} {
   if (isLoopbackHost(config.host)) return { warnings: [] };
   try {
     ensureAdminToken(config.stateDir, config.adminTokenFile);

@@ -101,9 +101,14 @@ export class DpopVerifier {
     try {
       header = decodeProtectedHeader(proof);
       // EmbeddedJWK imports `jwk` from the header and refuses a private or symmetric key.
-      ({ payload } = await jwtVerify(proof, EmbeddedJWK, { typ: 'dpop+jwt', algorithms: [...DPOP_ALGS], currentDate: new Date(check.now) }));
+      ({ payload } = await jwtVerify(proof, EmbeddedJWK, {
+        typ: 'dpop+jwt',
+        algorithms: [...DPOP_ALGS],
+        currentDate: new Date(check.now),
+      }));
     } catch (err) {
-      if (err instanceof joseErrors.JOSEError || err instanceof TypeError) throw new DpopError(`The DPoP proof does not verify (${(err as Error).message})`);
+      if (err instanceof joseErrors.JOSEError || err instanceof TypeError)
+        throw new DpopError(`The DPoP proof does not verify (${(err as Error).message})`);
       throw err;
     }
     const { jti, htm, htu, iat, ath } = payload;
@@ -113,11 +118,14 @@ export class DpopVerifier {
     if (!wanted || !check.urls.some((u) => htuKey(u) === wanted)) throw new DpopError('The DPoP proof is for another URL (htu)');
     if (typeof iat !== 'number' || !Number.isFinite(iat)) throw new DpopError('The DPoP proof needs an iat');
     if (Math.abs(check.now - iat * 1000) > this.opts.maxAgeMs) throw new DpopError('The DPoP proof is too old or from the future (iat)');
-    if (check.accessToken !== undefined && ath !== accessTokenHash(check.accessToken)) throw new DpopError('The DPoP proof is for another token (ath)');
+    if (check.accessToken !== undefined && ath !== accessTokenHash(check.accessToken))
+      throw new DpopError('The DPoP proof is for another token (ath)');
     const jkt = await calculateJwkThumbprint(header.jwk as JWK, 'sha256');
-    if (check.expectedJkt !== undefined && jkt !== check.expectedJkt) throw new DpopError('The DPoP proof is signed by another key than the token is bound to');
+    if (check.expectedJkt !== undefined && jkt !== check.expectedJkt)
+      throw new DpopError('The DPoP proof is signed by another key than the token is bound to');
     // Last, so only proofs that are otherwise good take a place in the cache.
-    if (!this.replay.remember(`${jkt}.${jti}`, iat * 1000 + this.opts.maxAgeMs, check.now)) throw new DpopError('The DPoP proof was used before', 'replay');
+    if (!this.replay.remember(`${jkt}.${jti}`, iat * 1000 + this.opts.maxAgeMs, check.now))
+      throw new DpopError('The DPoP proof was used before', 'replay');
     return { jkt };
   }
 }

@@ -53,17 +53,46 @@ export class TokenManager implements Authenticator {
     // A bound record accepts only its bound token and the other way round (issue 18, DPoP).
     if (record.jkt !== claims.cnf?.jkt) return null;
     this.opts.registry.touch(record.id, now);
-    return { tokenId: record.id, name: record.name, scope: record.scope, expiresAt: Math.min(record.expiresAt, claims.exp * 1000), ...(record.jkt ? { jkt: record.jkt } : {}) };
+    return {
+      tokenId: record.id,
+      name: record.name,
+      scope: record.scope,
+      expiresAt: Math.min(record.expiresAt, claims.exp * 1000),
+      ...(record.jkt ? { jkt: record.jkt } : {}),
+    };
   }
 
   /** Issues a device token and records it before returning it. */
-  async create(input: { name: string; scope: Scope; ttlMs: number; via: TokenRecord['via']; jkt?: string; origin?: string }): Promise<IssuedToken> {
+  async create(input: {
+    name: string;
+    scope: Scope;
+    ttlMs: number;
+    via: TokenRecord['via'];
+    jkt?: string;
+    origin?: string;
+  }): Promise<IssuedToken> {
     const now = this.now();
     // `exp` has second resolution; align the record so both agree.
     const expiresAt = Math.floor((now + input.ttlMs) / 1000) * 1000;
-    const record: TokenRecord = { id: randomUUID(), name: input.name, scope: input.scope, createdAt: now, expiresAt, via: input.via, ...(input.jkt ? { jkt: input.jkt } : {}), ...(input.origin ? { origin: input.origin } : {}) };
+    const record: TokenRecord = {
+      id: randomUUID(),
+      name: input.name,
+      scope: input.scope,
+      createdAt: now,
+      expiresAt,
+      via: input.via,
+      ...(input.jkt ? { jkt: input.jkt } : {}),
+      ...(input.origin ? { origin: input.origin } : {}),
+    };
     this.opts.registry.add(record);
-    const token = await signDeviceToken(this.opts.secret, { jti: record.id, name: record.name, scope: record.scope, issuedAt: now, expiresAt, ...(input.jkt ? { jkt: input.jkt } : {}) });
+    const token = await signDeviceToken(this.opts.secret, {
+      jti: record.id,
+      name: record.name,
+      scope: record.scope,
+      issuedAt: now,
+      expiresAt,
+      ...(input.jkt ? { jkt: input.jkt } : {}),
+    });
     return { token, record: { ...record } };
   }
 

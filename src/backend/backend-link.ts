@@ -70,7 +70,10 @@ export class BackendLink implements BackendPort {
     this.now = options.now ?? Date.now;
     this.crashes = new CrashWindow(options.limits.crashLoopCount, options.limits.crashWindowMs);
     this.stderrRing = new LineRing(options.limits.stderrRingLines);
-    this.resumer = new SessionResumer((sessionId) => this.send('session/resume', { sessionId }, options.limits.sessionOpenTimeoutMs), this.log);
+    this.resumer = new SessionResumer(
+      (sessionId) => this.send('session/resume', { sessionId }, options.limits.sessionOpenTimeoutMs),
+      this.log,
+    );
   }
 
   status(): BackendStatus {
@@ -112,7 +115,12 @@ export class BackendLink implements BackendPort {
     if (this.closing) return Promise.reject(new BackendFailure('closed', 'start', 'The backend link is closed'));
     this.startPromise ??= (async () => {
       if (this.options.pidfile) {
-        const outcome = await cleanupOrphan(this.options.pidfile, this.options.processInspector ?? osProcessInspector(), this.options.limits.stopGraceMs, this.log);
+        const outcome = await cleanupOrphan(
+          this.options.pidfile,
+          this.options.processInspector ?? osProcessInspector(),
+          this.options.limits.stopGraceMs,
+          this.log,
+        );
         if (outcome === 'killed' || outcome === 'survived') this.log.warn({ outcome }, 'orphaned backend child handled');
       }
       await this.spawn('starting');
@@ -169,7 +177,8 @@ export class BackendLink implements BackendPort {
 
   async request(method: string, params?: unknown, options: BackendRequestOptions = {}): Promise<unknown> {
     const limits = this.options.limits;
-    const timeoutMs = options.timeoutMs ?? (SESSION_OPEN_METHODS.has(method) ? limits.sessionOpenTimeoutMs : limits.forwardRequestTimeoutMs);
+    const timeoutMs =
+      options.timeoutMs ?? (SESSION_OPEN_METHODS.has(method) ? limits.sessionOpenTimeoutMs : limits.forwardRequestTimeoutMs);
     try {
       return await this.send(method, params, timeoutMs);
     } catch (err) {
@@ -185,7 +194,8 @@ export class BackendLink implements BackendPort {
   private send(method: string, params: unknown, timeoutMs: number): Promise<unknown> {
     if (this.closing) return Promise.reject(new BackendFailure('closed', method, 'The backend link is closed'));
     const gen = this.current;
-    if (!gen || gen.exited) return Promise.reject(new BackendFailure('not_running', method, `The agent backend is not running (${this.state})`));
+    if (!gen || gen.exited)
+      return Promise.reject(new BackendFailure('not_running', method, `The agent backend is not running (${this.state})`));
     return gen.peer.request(method, params, timeoutMs);
   }
 
@@ -253,7 +263,12 @@ export class BackendLink implements BackendPort {
     transport.onmessage = (message, receivedAt) => peer.handle(message, receivedAt);
     transport.onerror = (err) => log.warn({ err: err.message }, 'backend transport problem');
     transport.onoversize = ({ bytes, id }) => {
-      if (id !== undefined) peer.failOne(id, 'too_large', `The agent's answer was ${bytes} bytes, over the hub's ${this.options.limits.childStdoutLineBytes}-byte line limit`);
+      if (id !== undefined)
+        peer.failOne(
+          id,
+          'too_large',
+          `The agent's answer was ${bytes} bytes, over the hub's ${this.options.limits.childStdoutLineBytes}-byte line limit`,
+        );
     };
     transport.onclose = (info) => this.onExit(gen, info);
     this.current = gen;
@@ -319,13 +334,26 @@ export class BackendLink implements BackendPort {
     const recent = this.crashes.record(at);
     const tail = this.stderrRing.toArray().slice(-5);
     if (recent >= this.options.limits.crashLoopCount) {
-      log.error({ code: info.code, signal: info.signal, reason: info.reason, crashes: recent, windowMs: this.options.limits.crashWindowMs, stderr: tail }, 'backend crash loop: giving up until a manual restart');
+      log.error(
+        {
+          code: info.code,
+          signal: info.signal,
+          reason: info.reason,
+          crashes: recent,
+          windowMs: this.options.limits.crashWindowMs,
+          stderr: tail,
+        },
+        'backend crash loop: giving up until a manual restart',
+      );
       this.setStatus({ state: 'failed', pid: undefined, nextRetryMs: undefined });
       return;
     }
     const limits = this.options.limits;
     const delay = restartDelayMs(this.crashes.attempt(at), limits.restartBackoffBaseMs, limits.restartBackoffMaxMs, this.options.random);
-    log.warn({ code: info.code, signal: info.signal, reason: info.reason, retryInMs: delay, stderr: tail }, 'backend exited unexpectedly; restarting');
+    log.warn(
+      { code: info.code, signal: info.signal, reason: info.reason, retryInMs: delay, stderr: tail },
+      'backend exited unexpectedly; restarting',
+    );
     this.setStatus({ state: 'restarting', pid: undefined, nextRetryMs: delay });
     this.retryTimer = setTimeout(() => {
       this.retryTimer = undefined;

@@ -68,8 +68,12 @@ export class ChildTransport implements Transport {
   ) {
     this.decoder = new NdjsonDecoder(options.maxLineBytes);
     const log = options.logger;
-    this.stderrBudget = new LogBudget(options.stderrLinesPerSecond, (n) => log.warn({ suppressed: n }, 'backend stderr lines not logged (rate limit)'));
-    this.junkBudget = new LogBudget(BACKEND_BOUNDS.junkWarningsPerSecond, (n) => log.warn({ suppressed: n }, 'backend junk-line warnings not logged (rate limit)'));
+    this.stderrBudget = new LogBudget(options.stderrLinesPerSecond, (n) =>
+      log.warn({ suppressed: n }, 'backend stderr lines not logged (rate limit)'),
+    );
+    this.junkBudget = new LogBudget(BACKEND_BOUNDS.junkWarningsPerSecond, (n) =>
+      log.warn({ suppressed: n }, 'backend junk-line warnings not logged (rate limit)'),
+    );
     this.exited = new Promise((resolve) => (this.resolveExited = resolve));
     this.done = new Promise((resolve) => (this.resolveDone = resolve));
   }
@@ -247,7 +251,10 @@ export class ChildTransport implements Transport {
         // Skipped, not fatal: killing the child would end every session for one big answer.
         const id = oversizeResponseId(event.head, event.tail);
         this.junkCount++;
-        this.options.logger.error({ bytes: event.bytes, limit: this.options.maxLineBytes, ...(id === undefined ? {} : { id }) }, 'backend wrote a line over the line cap; skipped it');
+        this.options.logger.error(
+          { bytes: event.bytes, limit: this.options.maxLineBytes, ...(id === undefined ? {} : { id }) },
+          'backend wrote a line over the line cap; skipped it',
+        );
         this.onoversize?.({ bytes: event.bytes, ...(id === undefined ? {} : { id }) });
         return;
       }

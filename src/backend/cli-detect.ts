@@ -20,10 +20,7 @@ export type DetectPlatform = 'darwin' | 'linux' | 'win32';
  * all verified against a ZCode release.
  */
 export const ZCODE_INSTALL_LOCATIONS: Readonly<Record<DetectPlatform, readonly string[]>> = {
-  darwin: [
-    '/Applications/ZCode.app/Contents/Resources/glm/zcode.cjs',
-    '{HOME}/Applications/ZCode.app/Contents/Resources/glm/zcode.cjs',
-  ],
+  darwin: ['/Applications/ZCode.app/Contents/Resources/glm/zcode.cjs', '{HOME}/Applications/ZCode.app/Contents/Resources/glm/zcode.cjs'],
   linux: [
     '{APPDIR}/resources/glm/zcode.cjs',
     '/opt/ZCode/resources/glm/zcode.cjs',
@@ -104,7 +101,11 @@ export function detectZcodeCli(env: NodeJS.ProcessEnv, platform: NodeJS.Platform
  * entry (`<dir>/provider/zcode-builtin.json`), then `config/provider/zcode-builtin.json` in up to
  * eight ancestors — the macOS bundle keeps it in `Contents/Resources/config/provider/`.
  */
-export function findShippedBuiltinProviderFile(cliPath: string, platform: NodeJS.Platform, probe: FsProbe = realFsProbe): string | undefined {
+export function findShippedBuiltinProviderFile(
+  cliPath: string,
+  platform: NodeJS.Platform,
+  probe: FsProbe = realFsProbe,
+): string | undefined {
   const p = platform === 'win32' ? path.win32 : path.posix;
   let dir = p.dirname(cliPath);
   const beside = p.join(dir, 'provider', 'zcode-builtin.json');

@@ -34,7 +34,9 @@ export type OutgoingMessage =
   | { id: RpcId; result: unknown }
   | { id: RpcId; error: RpcErrorObject };
 
-export type ParseOutcome = { ok: true; message: IncomingMessage; /** Set when an answer too deep to read was turned into an error. */ tooDeep?: true } | { ok: false; reason: 'not-json' | 'not-envelope' | 'too-deep'; detail: string };
+export type ParseOutcome =
+  | { ok: true; message: IncomingMessage /** Set when an answer too deep to read was turned into an error. */; tooDeep?: true }
+  | { ok: false; reason: 'not-json' | 'not-envelope' | 'too-deep'; detail: string };
 
 /** JSON-RPC "invalid request", what a too-deep answer of the child becomes for its waiting caller. */
 const TOO_DEEP_CODE = -32600;
@@ -55,19 +57,30 @@ export function parseEnvelope(line: string, maxDepth = Infinity): ParseOutcome {
     const o = value as Record<string, unknown>;
     const id = RpcIdSchema.safeParse(o['id']);
     if (id.success && !Object.hasOwn(o, 'method') && (Object.hasOwn(o, 'result') || Object.hasOwn(o, 'error'))) {
-      return { ok: true, message: { kind: 'error', id: id.data, error: { code: TOO_DEEP_CODE, message: `The agent's answer was ${depthMessage(maxDepth)}; the hub dropped it` } }, tooDeep: true };
+      return {
+        ok: true,
+        message: {
+          kind: 'error',
+          id: id.data,
+          error: { code: TOO_DEEP_CODE, message: `The agent's answer was ${depthMessage(maxDepth)}; the hub dropped it` },
+        },
+        tooDeep: true,
+      };
     }
     return { ok: false, reason: 'too-deep', detail: depthMessage(maxDepth) };
   }
   if (Array.isArray(value)) return { ok: false, reason: 'not-envelope', detail: 'a JSON array (batches are not part of the protocol)' };
-  if (typeof value !== 'object' || value === null) return { ok: false, reason: 'not-envelope', detail: `a JSON ${value === null ? 'null' : typeof value}` };
+  if (typeof value !== 'object' || value === null)
+    return { ok: false, reason: 'not-envelope', detail: `a JSON ${value === null ? 'null' : typeof value}` };
   // The per-class schemas below validate the keys; this is only the shape check of a JSON object.
   const o = value as Record<string, unknown>;
   const has = (k: string): boolean => Object.hasOwn(o, k);
   if (has('method')) {
     if (has('id')) {
       const r = RequestSchema.safeParse(o);
-      return r.success ? { ok: true, message: { kind: 'request', id: r.data.id, method: r.data.method, params: r.data.params } } : invalid(r.error);
+      return r.success
+        ? { ok: true, message: { kind: 'request', id: r.data.id, method: r.data.method, params: r.data.params } }
+        : invalid(r.error);
     }
     const r = NotificationSchema.safeParse(o);
     return r.success ? { ok: true, message: { kind: 'notification', method: r.data.method, params: r.data.params } } : invalid(r.error);

@@ -38,7 +38,14 @@ export function createBackend(config: HubConfig, logger: Logger, options: Create
   const platform = options.platform ?? process.platform;
   const choice = chooseBackend(config, { env, platform, logger, ...(options.probe ? { probe: options.probe } : {}) });
   // The real CLI runs on its own Node, checked now so an old one is a start-up error (node-runtime.ts).
-  const node = choice.kind === 'zcode' && choice.cli ? chooseZcodeNode(config.zcodeNode, choice.cli, { platform, probe: options.probe ?? realFsProbe, timeoutMs: config.limits.nodeVersionCheckTimeoutMs }) : undefined;
+  const node =
+    choice.kind === 'zcode' && choice.cli
+      ? chooseZcodeNode(config.zcodeNode, choice.cli, {
+          platform,
+          probe: options.probe ?? realFsProbe,
+          timeoutMs: config.limits.nodeVersionCheckTimeoutMs,
+        })
+      : undefined;
   if (node) logger.info({ node: node.path, version: node.version, source: node.source }, 'the ZCode CLI runs on this Node.js');
   return new BackendLink({
     kind: choice.kind,

@@ -54,7 +54,10 @@ export class InteractionDedupe {
     const running = this.inflight.get(requestId);
     if (running) return { outcome: running, first: false };
     if (this.inflight.size >= this.maxInflight) {
-      return { outcome: Promise.resolve({ error: { code: -32603, message: `Too many interactions waiting for an answer (${this.maxInflight})` } }), first: false };
+      return {
+        outcome: Promise.resolve({ error: { code: -32603, message: `Too many interactions waiting for an answer (${this.maxInflight})` } }),
+        first: false,
+      };
     }
     const outcome = start().then(
       (o) => this.finish(requestId, o),

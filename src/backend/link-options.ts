@@ -47,4 +47,3 @@ export interface BackendLinkOptions {
   random?: () => number;
   now?: () => number;
 }
-

@@ -26,8 +26,10 @@ class SkippedLine {
 
   add(piece: Buffer): void {
     this.bytes += piece.length;
-    if (this.head.length < OVERSIZE_EDGE_BYTES) this.head = Buffer.concat([this.head, piece.subarray(0, OVERSIZE_EDGE_BYTES - this.head.length)]);
-    const joined = piece.length >= OVERSIZE_EDGE_BYTES ? piece.subarray(piece.length - OVERSIZE_EDGE_BYTES) : Buffer.concat([this.tail, piece]);
+    if (this.head.length < OVERSIZE_EDGE_BYTES)
+      this.head = Buffer.concat([this.head, piece.subarray(0, OVERSIZE_EDGE_BYTES - this.head.length)]);
+    const joined =
+      piece.length >= OVERSIZE_EDGE_BYTES ? piece.subarray(piece.length - OVERSIZE_EDGE_BYTES) : Buffer.concat([this.tail, piece]);
     this.tail = Buffer.from(joined.subarray(Math.max(0, joined.length - OVERSIZE_EDGE_BYTES)));
   }
 

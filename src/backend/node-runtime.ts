@@ -21,7 +21,14 @@ export const ZCODE_CLI_MIN_NODE = '24.0.0';
  * (`…/resources/glm/`), most specific first. Plausible layouts for a bundled runtime, not all
  * verified against a ZCode release; `--zcode-node` covers any other.
  */
-export const SHIPPED_NODE_LOCATIONS: readonly string[] = ['node', 'bin/node', 'node/bin/node', '../node/bin/node', '../node/node', '../bin/node'];
+export const SHIPPED_NODE_LOCATIONS: readonly string[] = [
+  'node',
+  'bin/node',
+  'node/bin/node',
+  '../node/bin/node',
+  '../node/node',
+  '../bin/node',
+];
 
 /** Where the child's Node came from. */
 export type NodeSource = 'flag' | 'shipped' | 'hub';
@@ -67,14 +74,24 @@ export function nodeAtLeast(version: string, min: string): boolean {
 export function probeNodeVersion(node: string, timeoutMs: number, label: string): string {
   let out: string;
   try {
-    out = execFileSync(node, ['--version'], { encoding: 'utf8', timeout: timeoutMs, env: {}, stdio: ['ignore', 'pipe', 'ignore'], windowsHide: true });
+    out = execFileSync(node, ['--version'], {
+      encoding: 'utf8',
+      timeout: timeoutMs,
+      env: {},
+      stdio: ['ignore', 'pipe', 'ignore'],
+      windowsHide: true,
+    });
   } catch (err) {
     const e = err as NodeJS.ErrnoException & { signal?: string };
-    const why = e.code === 'ETIMEDOUT' || e.signal === 'SIGTERM' ? `did not answer --version within ${timeoutMs} ms` : `could not be run (${e.code ?? e.message})`;
+    const why =
+      e.code === 'ETIMEDOUT' || e.signal === 'SIGTERM'
+        ? `did not answer --version within ${timeoutMs} ms`
+        : `could not be run (${e.code ?? e.message})`;
     throw new BackendConfigError(`${label} ${node} ${why}; pass --zcode-node PATH to a Node.js ${ZCODE_CLI_MIN_NODE} or newer`);
   }
   const version = out.trim().split('\n')[0] ?? '';
-  if (!parseNodeVersion(version)) throw new BackendConfigError(`${label} ${node} is not Node.js (--version printed ${JSON.stringify(version.slice(0, 80))})`);
+  if (!parseNodeVersion(version))
+    throw new BackendConfigError(`${label} ${node} is not Node.js (--version printed ${JSON.stringify(version.slice(0, 80))})`);
   return version;
 }
 
@@ -89,7 +106,8 @@ export function chooseZcodeNode(flag: string | undefined, cli: string, deps: Nod
   if (flag !== undefined) {
     node = path.resolve(flag);
     source = 'flag';
-    if (!deps.probe.isFile(node)) throw new BackendConfigError(`--zcode-node ${node} does not exist (expected a Node.js ${ZCODE_CLI_MIN_NODE}+ executable)`);
+    if (!deps.probe.isFile(node))
+      throw new BackendConfigError(`--zcode-node ${node} does not exist (expected a Node.js ${ZCODE_CLI_MIN_NODE}+ executable)`);
   } else {
     const shipped = shippedNodeCandidates(cli, deps.platform).find((f) => deps.probe.isFile(f));
     node = shipped ?? deps.hubNode ?? process.execPath;
@@ -98,7 +116,9 @@ export function chooseZcodeNode(flag: string | undefined, cli: string, deps: Nod
   const label = source === 'flag' ? '--zcode-node' : source === 'shipped' ? 'the Node.js shipped with ZCode at' : "the hub's own Node.js";
   const version = probeNodeVersion(node, deps.timeoutMs, label);
   if (!nodeAtLeast(version, ZCODE_CLI_MIN_NODE)) {
-    throw new BackendConfigError(`${label} ${node} is Node.js ${version}; the ZCode CLI needs ${ZCODE_CLI_MIN_NODE} or newer. Pass --zcode-node PATH to a newer node (or use --backend sim)`);
+    throw new BackendConfigError(
+      `${label} ${node} is Node.js ${version}; the ZCode CLI needs ${ZCODE_CLI_MIN_NODE} or newer. Pass --zcode-node PATH to a newer node (or use --backend sim)`,
+    );
   }
   return { path: node, version, source };
 }

@@ -114,7 +114,10 @@ function linuxStartTime(pid: number): number | undefined {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
     const afterComm = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     const ticks = Number(afterComm[19]);
-    const btimeLine = fs.readFileSync('/proc/stat', 'utf8').split('\n').find((l) => l.startsWith('btime '));
+    const btimeLine = fs
+      .readFileSync('/proc/stat', 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('btime '));
     const btime = Number(btimeLine?.split(' ')[1]);
     if (!Number.isFinite(ticks) || !Number.isFinite(btime)) return undefined;
     return (btime + ticks / 100) * 1000;

@@ -145,7 +145,12 @@ export class RpcPeer {
       .catch((err: unknown) => ({ error: toErrorObject(err) }))
       .then((o) => {
         // A result of `undefined` would drop the `result` key and void the envelope (§1.3).
-        const safe: RpcOutcome = 'error' in o ? { error: toErrorObject(o.error) } : o.result === undefined ? { error: { code: -32603, message: BLANK_ERROR_MESSAGE } } : o;
+        const safe: RpcOutcome =
+          'error' in o
+            ? { error: toErrorObject(o.error) }
+            : o.result === undefined
+              ? { error: { code: -32603, message: BLANK_ERROR_MESSAGE } }
+              : o;
         try {
           this.transport.send('error' in safe ? { id, error: safe.error } : { id, result: safe.result }, method);
         } catch (err) {

@@ -21,7 +21,12 @@ function sessionIdOf(params: unknown): string | undefined {
 export function resumableSessionId(err: unknown, method: string, params: unknown, options: BackendRequestOptions): string | undefined {
   const sessionId = sessionIdOf(params);
   const resumable =
-    err instanceof BackendRpcError && err.code === -32004 && !NOT_RESUMABLE.test(err.message) && !options.noResumeRetry && !SESSION_OPEN_METHODS.has(method) && sessionId !== undefined;
+    err instanceof BackendRpcError &&
+    err.code === -32004 &&
+    !NOT_RESUMABLE.test(err.message) &&
+    !options.noResumeRetry &&
+    !SESSION_OPEN_METHODS.has(method) &&
+    sessionId !== undefined;
   return resumable ? sessionId : undefined;
 }
 

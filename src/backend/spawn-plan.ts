@@ -57,7 +57,8 @@ export function chooseBackend(config: Pick<HubConfig, 'backend' | 'zcodeCli'>, d
   if (config.backend === 'sim') return { kind: 'sim' };
   if (config.zcodeCli !== undefined) {
     const cli = path.resolve(config.zcodeCli);
-    if (!probe.isFile(cli)) throw new BackendConfigError(`--zcode-cli ${cli} does not exist (expected the ZCode CLI entry, …/resources/glm/zcode.cjs)`);
+    if (!probe.isFile(cli))
+      throw new BackendConfigError(`--zcode-cli ${cli} does not exist (expected the ZCode CLI entry, …/resources/glm/zcode.cjs)`);
     return { kind: 'zcode', cli };
   }
   const found = detectZcodeCli(deps.env, deps.platform, probe);
@@ -65,7 +66,9 @@ export function chooseBackend(config: Pick<HubConfig, 'backend' | 'zcodeCli'>, d
   const platform = deps.platform === 'darwin' || deps.platform === 'linux' || deps.platform === 'win32' ? deps.platform : undefined;
   const looked = platform ? zcodeCliCandidates(deps.env, platform, probe) : [];
   if (config.backend === 'zcode') {
-    throw new BackendConfigError(`no ZCode CLI found (looked in: ${looked.join(', ') || 'nowhere on this platform'}); pass --zcode-cli PATH or use --backend sim`);
+    throw new BackendConfigError(
+      `no ZCode CLI found (looked in: ${looked.join(', ') || 'nowhere on this platform'}); pass --zcode-cli PATH or use --backend sim`,
+    );
   }
   deps.logger.info({ looked }, 'no ZCode CLI found; using the bundled simulator (--backend auto). Pass --zcode-cli PATH to use a real CLI');
   return { kind: 'sim' };
@@ -81,7 +84,11 @@ export interface PlanDeps {
 }
 
 /** The built-in provider file to pass (§9.4): configured, else shipped beside the CLI, else the hub's minimal one. */
-export function builtinProviderFile(config: Pick<HubConfig, 'builtinProviderFile' | 'stateDir'>, choice: BackendChoice, deps: Pick<PlanDeps, 'platform' | 'probe'>): { file: string; mustWrite: boolean } {
+export function builtinProviderFile(
+  config: Pick<HubConfig, 'builtinProviderFile' | 'stateDir'>,
+  choice: BackendChoice,
+  deps: Pick<PlanDeps, 'platform' | 'probe'>,
+): { file: string; mustWrite: boolean } {
   if (config.builtinProviderFile !== undefined) return { file: path.resolve(config.builtinProviderFile), mustWrite: false };
   if (choice.cli) {
     const shipped = findShippedBuiltinProviderFile(choice.cli, deps.platform, deps.probe ?? realFsProbe);

@@ -101,7 +101,11 @@ export class AcpBridge {
       const dropped = parse(this.buffered.shift()!);
       if (dropped?.id !== undefined && dropped.method !== undefined) {
         this.tracker.forget(dropped.id);
-        this.toEditor({ jsonrpc: '2.0', id: dropped.id, error: { code: -32603, message: 'zcode-hub is reconnecting and too many messages are waiting; retry' } });
+        this.toEditor({
+          jsonrpc: '2.0',
+          id: dropped.id,
+          error: { code: -32603, message: 'zcode-hub is reconnecting and too many messages are waiting; retry' },
+        });
       }
     }
   }

@@ -69,7 +69,8 @@ export async function ensureDaemon(stateDir: string, startArgs: string[], logger
       logger.info({ pid: child.pid, stateDir }, 'started the zcode-hub daemon');
     }
     const handle = await waitForDaemon(stateDir, DAEMON_START_TIMEOUT_MS);
-    if (!handle) throw new Error(`zcode-hub did not start within ${DAEMON_START_TIMEOUT_MS / 1000} s; see ${path.join(stateDir, 'daemon.log')}`);
+    if (!handle)
+      throw new Error(`zcode-hub did not start within ${DAEMON_START_TIMEOUT_MS / 1000} s; see ${path.join(stateDir, 'daemon.log')}`);
     return handle;
   } finally {
     if (owner) fs.rmSync(lock, { force: true });

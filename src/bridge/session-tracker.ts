@@ -19,11 +19,18 @@ interface Orphan {
 const sessionParams = z.looseObject({ sessionId: z.string(), cwd: z.string().optional() });
 const newSessionResult = z.looseObject({ sessionId: z.string() });
 const newSessionParams = z.looseObject({ cwd: z.string() });
-const zcodeMeta = z.looseObject({ _meta: z.looseObject({ zcode: z.looseObject({ seq: z.number().optional(), epoch: z.string().optional() }) }).optional() });
+const zcodeMeta = z.looseObject({
+  _meta: z.looseObject({ zcode: z.looseObject({ seq: z.number().optional(), epoch: z.string().optional() }) }).optional(),
+});
 const updateParams = sessionParams.and(zcodeMeta);
 const turnStateParams = z.looseObject({ sessionId: z.string(), state: z.string() });
 const listResult = z.looseObject({
-  sessions: z.array(z.looseObject({ sessionId: z.string(), _meta: z.looseObject({ zcode: z.looseObject({ state: z.string().optional() }).optional() }).optional() })),
+  sessions: z.array(
+    z.looseObject({
+      sessionId: z.string(),
+      _meta: z.looseObject({ zcode: z.looseObject({ state: z.string().optional() }).optional() }).optional(),
+    }),
+  ),
 });
 
 /**
@@ -58,12 +65,18 @@ export class SessionTracker {
     if (req.method === 'session/new') {
       const r = newSessionResult.safeParse(result);
       const p = newSessionParams.safeParse(req.params);
-      if (r.success && p.success) this.sessions.set(r.data.sessionId, { sessionId: r.data.sessionId, cwd: p.data.cwd, ...this.metaOf(result) });
+      if (r.success && p.success)
+        this.sessions.set(r.data.sessionId, { sessionId: r.data.sessionId, cwd: p.data.cwd, ...this.metaOf(result) });
     } else if (req.method === 'session/load' || req.method === 'session/resume') {
       const p = sessionParams.safeParse(req.params);
       if (p.success && result !== undefined) {
         const prev = this.sessions.get(p.data.sessionId);
-        this.sessions.set(p.data.sessionId, { sessionId: p.data.sessionId, cwd: p.data.cwd ?? prev?.cwd ?? '.', ...prev, ...this.metaOf(result) });
+        this.sessions.set(p.data.sessionId, {
+          sessionId: p.data.sessionId,
+          cwd: p.data.cwd ?? prev?.cwd ?? '.',
+          ...prev,
+          ...this.metaOf(result),
+        });
       }
     } else if (req.method === 'session/close') {
       const p = sessionParams.safeParse(req.params);
@@ -110,9 +123,17 @@ export class SessionTracker {
     for (const req of this.pending.values()) {
       const session = sessionParams.safeParse(req.params);
       if (req.method === 'session/prompt' && session.success) {
-        this.orphans.push({ id: req.id, sessionId: session.data.sessionId, ...(this.sessions.get(session.data.sessionId)?.epoch ? { epoch: this.sessions.get(session.data.sessionId)!.epoch! } : {}) });
+        this.orphans.push({
+          id: req.id,
+          sessionId: session.data.sessionId,
+          ...(this.sessions.get(session.data.sessionId)?.epoch ? { epoch: this.sessions.get(session.data.sessionId)!.epoch! } : {}),
+        });
       } else {
-        answers.push({ jsonrpc: '2.0', id: req.id, error: { code: -32603, message: 'The connection to zcode-hub was interrupted; please retry' } });
+        answers.push({
+          jsonrpc: '2.0',
+          id: req.id,
+          error: { code: -32603, message: 'The connection to zcode-hub was interrupted; please retry' },
+        });
       }
     }
     this.pending.clear();
@@ -151,7 +172,8 @@ export class SessionTracker {
       const { epoch } = this.metaOf(result);
       const orphans = this.orphans.filter((o) => o.sessionId === p.data.sessionId);
       // A new epoch means the hub or its child restarted: the old turn is gone.
-      if (failed || orphans.some((o) => o.epoch !== undefined && epoch !== undefined && o.epoch !== epoch)) this.settleOrphans(p.data.sessionId, 'cancelled');
+      if (failed || orphans.some((o) => o.epoch !== undefined && epoch !== undefined && o.epoch !== epoch))
+        this.settleOrphans(p.data.sessionId, 'cancelled');
       const s = this.sessions.get(p.data.sessionId);
       if (s && epoch !== undefined && s.epoch !== epoch) {
         s.epoch = epoch;

@@ -18,9 +18,10 @@ export function openBridgeSocket(url: string, token: string, maxPayload: number)
           if (ws.readyState === WebSocket.OPEN) ws.send(text);
         },
         close: () => ws.close(1000),
-        onMessage: (listener) => ws.on('message', (data, isBinary) => {
-          if (!isBinary) listener(data.toString('utf8'));
-        }),
+        onMessage: (listener) =>
+          ws.on('message', (data, isBinary) => {
+            if (!isBinary) listener(data.toString('utf8'));
+          }),
         onClose: (listener) => ws.on('close', (code) => listener(code)),
       });
     });

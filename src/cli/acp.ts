@@ -23,7 +23,11 @@ export async function runAcp(argv: string[]): Promise<number> {
   }
   const logger = pino({ level: config.logLevel, redact: { paths: REDACT_PATHS, censor: '[redacted]' } }, pino.destination(2));
   const connect = async () => {
-    const handle = await ensureDaemon(config.stateDir, argv.filter((a, i) => a !== '--state-dir' && argv[i - 1] !== '--state-dir'), logger);
+    const handle = await ensureDaemon(
+      config.stateDir,
+      argv.filter((a, i) => a !== '--state-dir' && argv[i - 1] !== '--state-dir'),
+      logger,
+    );
     return openBridgeSocket(handle.hub.url, handle.adminToken, config.limits.wsMaxMessageBytes);
   };
   const bridge = new AcpBridge({ connect, writeLine: (line) => process.stdout.write(`${line}\n`), logger });

@@ -33,7 +33,8 @@ export async function callDaemon(handle: DaemonHandle, method: string, path: str
     // Plain-text answers (e.g. /api/health) stay strings.
   }
   if (!res.ok) {
-    const message = typeof parsed === 'object' && parsed !== null && 'error' in parsed ? JSON.stringify((parsed as { error: unknown }).error) : text;
+    const message =
+      typeof parsed === 'object' && parsed !== null && 'error' in parsed ? JSON.stringify((parsed as { error: unknown }).error) : text;
     throw new Error(`${method} ${path} → ${res.status}: ${message}`);
   }
   return parsed;

@@ -38,7 +38,12 @@ export async function runDoctor(argv: string[]): Promise<number> {
       checks = report.checks.map((c) => ({ id: c.id, status: c.status, message: c.message, ...(c.fix ? { fix: c.fix } : {}) }));
     } catch (err) {
       checks = runChecks(gatherFacts(config, false, undefined, config.port, addedPeers(config.stateDir)));
-      checks.unshift({ id: 'daemon', status: 'fail', message: `a daemon runs (pid ${daemon.hub.pid}) but did not answer: ${(err as Error).message}`, fix: 'check its log, or stop it and start again' });
+      checks.unshift({
+        id: 'daemon',
+        status: 'fail',
+        message: `a daemon runs (pid ${daemon.hub.pid}) but did not answer: ${(err as Error).message}`,
+        fix: 'check its log, or stop it and start again',
+      });
     }
   } else {
     checks = runChecks(gatherFacts(config, false, undefined, config.port, addedPeers(config.stateDir)));

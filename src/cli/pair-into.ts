@@ -31,7 +31,14 @@ export function loopbackIntoAdvice(hubUrl: string, home: string): string {
  * of this hub, creates a one-time code and prints the link that opens the home app on
  * "Add <this machine>?". Returns the exit code.
  */
-export async function runPairInto(daemon: DaemonHandle, stateDir: string, into: string, scope: 'view' | 'operate', opts: { json?: boolean; noQr?: boolean }, io: CliIo): Promise<number> {
+export async function runPairInto(
+  daemon: DaemonHandle,
+  stateDir: string,
+  into: string,
+  scope: 'view' | 'operate',
+  opts: { json?: boolean; noQr?: boolean },
+  io: CliIo,
+): Promise<number> {
   let home: string;
   try {
     home = normalisePeerOrigin(into);
@@ -45,11 +52,19 @@ export async function runPairInto(daemon: DaemonHandle, stateDir: string, into: 
   const hub = grant.url.replace(/\/?#pair=.*$/, '');
   const link = addLink(home, { code: grant.code, hub, name: me.name, scope, hubId: me.hubId });
   if (opts.json) {
-    io.stdout.write(`${JSON.stringify({ link, code: grant.code, hub, name: me.name, scope, hubId: me.hubId, expiresAt: grant.expiresAt, peerAdded: added })}\n`);
+    io.stdout.write(
+      `${JSON.stringify({ link, code: grant.code, hub, name: me.name, scope, hubId: me.hubId, expiresAt: grant.expiresAt, peerAdded: added })}\n`,
+    );
   } else {
-    io.stdout.write(added ? `Added ${home} to this hub's peers (zcode-hub peers remove ${home} undoes it).\n` : `${home} is already a peer of this hub.\n`);
+    io.stdout.write(
+      added
+        ? `Added ${home} to this hub's peers (zcode-hub peers remove ${home} undoes it).\n`
+        : `${home} is already a peer of this hub.\n`,
+    );
     const minutes = Math.max(1, Math.round((grant.expiresAt - Date.now()) / 60_000));
-    io.stdout.write(`Add "${me.name}" (scope ${scope}) from the app at ${home}: code ${grant.code}, single use, valid for ${minutes} min\n`);
+    io.stdout.write(
+      `Add "${me.name}" (scope ${scope}) from the app at ${home}: code ${grant.code}, single use, valid for ${minutes} min\n`,
+    );
     io.stdout.write(`Open on the phone: ${link}\n`);
     if (!opts.noQr) io.stdout.write(`\n${await QRCode.toString(link, { type: 'terminal', small: true })}\n`);
   }

@@ -23,7 +23,14 @@ export async function runPairCli(argv: string[], io: CliIo): Promise<number> {
   try {
     ({ values } = parseArgs({
       args: argv,
-      options: { 'state-dir': { type: 'string' }, scope: { type: 'string' }, into: { type: 'string' }, json: { type: 'boolean' }, 'no-qr': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+      options: {
+        'state-dir': { type: 'string' },
+        scope: { type: 'string' },
+        into: { type: 'string' },
+        json: { type: 'boolean' },
+        'no-qr': { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
       strict: true,
     }));
   } catch (err) {
@@ -46,11 +53,21 @@ export async function runPairCli(argv: string[], io: CliIo): Promise<number> {
   const stateDir = resolveStateDir(values['state-dir'], io.env);
   const daemon = findDaemon(stateDir);
   if (!daemon) {
-    io.stderr.write('zcode-hub pair: no running daemon for this state dir (pairing codes live in the daemon); start it with `zcode-hub start`\n');
+    io.stderr.write(
+      'zcode-hub pair: no running daemon for this state dir (pairing codes live in the daemon); start it with `zcode-hub start`\n',
+    );
     return 1;
   }
   try {
-    if (values.into !== undefined) return await runPairInto(daemon, stateDir, values.into, scope.data === 'view' ? 'view' : 'operate', { json: values.json ?? false, noQr: values['no-qr'] ?? false }, io);
+    if (values.into !== undefined)
+      return await runPairInto(
+        daemon,
+        stateDir,
+        values.into,
+        scope.data === 'view' ? 'view' : 'operate',
+        { json: values.json ?? false, noQr: values['no-qr'] ?? false },
+        io,
+      );
     const grant = codeSchema.parse(await callDaemon(daemon, 'POST', '/api/pair/codes', { scope: scope.data }));
     if (values.json) {
       io.stdout.write(`${JSON.stringify(grant)}\n`);

@@ -16,8 +16,14 @@ dropped by restarting without the flag.
 const listSchema = z.object({ peers: z.array(peerEntrySchema) });
 
 /** Adds `origin` as a peer through the daemon (applied at once) or the file; returns the entry and whether it is new. */
-export async function addPeer(daemon: DaemonHandle | undefined, stateDir: string, origin: string, via: 'cli' | 'pair'): Promise<{ peer: PeerEntry; added: boolean }> {
-  if (daemon) return z.object({ peer: peerEntrySchema, added: z.boolean() }).parse(await callDaemon(daemon, 'POST', '/api/peers', { origin, via }));
+export async function addPeer(
+  daemon: DaemonHandle | undefined,
+  stateDir: string,
+  origin: string,
+  via: 'cli' | 'pair',
+): Promise<{ peer: PeerEntry; added: boolean }> {
+  if (daemon)
+    return z.object({ peer: peerEntrySchema, added: z.boolean() }).parse(await callDaemon(daemon, 'POST', '/api/peers', { origin, via }));
   const { entry, added } = new Peers(path.join(stateDir, PEERS_FILE), LIMITS.peersMax).add(origin, via);
   return { peer: entry, added };
 }
@@ -27,15 +33,21 @@ function printList(io: CliIo, peers: readonly PeerEntry[], json: boolean | undef
     io.stdout.write(`${JSON.stringify({ peers })}\n`);
     return;
   }
-  if (peers.length === 0) io.stdout.write('no peers: only this hub\'s own pages may call it\n');
-  for (const p of peers) io.stdout.write(`${p.origin}   (${p.via === 'flag' ? '--peer' : `added ${new Date(p.addedAt).toISOString()} via ${p.via}`})\n`);
+  if (peers.length === 0) io.stdout.write("no peers: only this hub's own pages may call it\n");
+  for (const p of peers)
+    io.stdout.write(`${p.origin}   (${p.via === 'flag' ? '--peer' : `added ${new Date(p.addedAt).toISOString()} via ${p.via}`})\n`);
 }
 
 /** `zcode-hub peers add|list|remove` (issue 18 item 2). Returns the exit code. */
 export async function runPeersCli(argv: string[], io: CliIo): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, options: { 'state-dir': { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true });
+    parsed = parseArgs({
+      args: argv,
+      options: { 'state-dir': { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+      allowPositionals: true,
+      strict: true,
+    });
   } catch (err) {
     io.stderr.write(`zcode-hub peers: ${(err as Error).message}\n\n${USAGE}`);
     return 2;
@@ -55,7 +67,11 @@ export async function runPeersCli(argv: string[], io: CliIo): Promise<number> {
   try {
     if (action === 'add' && origin) {
       const { peer, added } = await addPeer(daemon, stateDir, origin, 'cli');
-      io.stdout.write(added ? `added peer ${peer.origin}${daemon ? '; the hub accepts it now' : '; the hub accepts it from its next start'}\n` : `${peer.origin} is already a peer\n`);
+      io.stdout.write(
+        added
+          ? `added peer ${peer.origin}${daemon ? '; the hub accepts it now' : '; the hub accepts it from its next start'}\n`
+          : `${peer.origin} is already a peer\n`,
+      );
       return 0;
     }
     if (action === 'remove' && origin) {

@@ -14,7 +14,12 @@ const listSchema = z.object({ configured: z.string().optional(), added: z.array(
 export async function runPublicUrlCli(argv: string[], io: CliIo): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, options: { 'state-dir': { type: 'string' }, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true });
+    parsed = parseArgs({
+      args: argv,
+      options: { 'state-dir': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      allowPositionals: true,
+      strict: true,
+    });
   } catch (err) {
     io.stderr.write(`zcode-hub public-url: ${(err as Error).message}\n\n${USAGE}`);
     return 2;
@@ -30,13 +35,19 @@ export async function runPublicUrlCli(argv: string[], io: CliIo): Promise<number
   }
   const daemon = findDaemon(resolveStateDir(parsed.values['state-dir'], io.env));
   if (!daemon) {
-    io.stderr.write('zcode-hub public-url: no running daemon for this state dir; start it with `zcode-hub start --public-url URL` instead\n');
+    io.stderr.write(
+      'zcode-hub public-url: no running daemon for this state dir; start it with `zcode-hub start --public-url URL` instead\n',
+    );
     return 1;
   }
   try {
     const path = '/api/settings/public-urls';
     const body =
-      action === 'add' ? await callDaemon(daemon, 'POST', path, { url }) : action === 'remove' ? await callDaemon(daemon, 'DELETE', `${path}?url=${encodeURIComponent(url ?? '')}`) : await callDaemon(daemon, 'GET', path);
+      action === 'add'
+        ? await callDaemon(daemon, 'POST', path, { url })
+        : action === 'remove'
+          ? await callDaemon(daemon, 'DELETE', `${path}?url=${encodeURIComponent(url ?? '')}`)
+          : await callDaemon(daemon, 'GET', path);
     const list = listSchema.parse(body);
     if (list.configured) io.stdout.write(`${list.configured}   (--public-url)\n`);
     for (const u of list.added) io.stdout.write(`${u}\n`);

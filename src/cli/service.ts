@@ -59,7 +59,8 @@ export async function runService(argv: string[]): Promise<number> {
     fs.mkdirSync(path.dirname(file), { recursive: true });
     fs.writeFileSync(file, systemd ? systemdUnit(spec) : launchdPlist(spec), { mode: 0o644 });
     process.stdout.write(`wrote ${file}\ndefault workspace: ${named ?? cwd}\n`);
-    const next = (activated: boolean) => installNextSteps({ systemd, file, activated, user: os.userInfo().username, logFile: path.join(stateDir, 'launchd.log') });
+    const next = (activated: boolean) =>
+      installNextSteps({ systemd, file, activated, user: os.userInfo().username, logFile: path.join(stateDir, 'launchd.log') });
     if (!activate) {
       process.stdout.write(next(false));
       return 0;

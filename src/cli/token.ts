@@ -40,7 +40,12 @@ const revokedSchema = z.object({ info: tokenViewSchema });
 /** The offline path: the same token manager the daemon uses, on the state dir's files. */
 function offline(stateDir: string): { tokens: TokenManager; audit: AuditLog } {
   const adminToken = ensureAdminToken(stateDir);
-  const tokens = new TokenManager({ adminToken, secret: ensureJwtSecret(stateDir), registry: TokenRegistry.open(stateDir), expirySweepMs: LIMITS.tokenExpirySweepMs });
+  const tokens = new TokenManager({
+    adminToken,
+    secret: ensureJwtSecret(stateDir),
+    registry: TokenRegistry.open(stateDir),
+    expirySweepMs: LIMITS.tokenExpirySweepMs,
+  });
   return { tokens, audit: new AuditLog(stateDir) };
 }
 
@@ -52,7 +57,14 @@ function table(rows: TokenView[]): string {
   const head = ['ID', 'NAME', 'SCOPE', 'STATE', 'CREATED', 'EXPIRES', 'LAST SEEN'];
   const cells = rows.map((t) => [t.id, t.name, t.scope, t.state, date(t.createdAt), date(t.expiresAt), date(t.lastSeenAt)]);
   const widths = head.map((h, i) => Math.max(h.length, ...cells.map((c) => (c[i] ?? '').length)));
-  return [head, ...cells].map((r) => r.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ').trimEnd()).join('\n');
+  return [head, ...cells]
+    .map((r) =>
+      r
+        .map((c, i) => c.padEnd(widths[i] ?? 0))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
 }
 
 /** `zcode-hub token create|list|revoke` (HUB-DESIGN §9). Returns the exit code. */
@@ -63,7 +75,14 @@ export async function runTokenCli(argv: string[], io: CliIo): Promise<number> {
   try {
     ({ values, positionals } = parseArgs({
       args: rest,
-      options: { 'state-dir': { type: 'string' }, scope: { type: 'string' }, name: { type: 'string' }, ttl: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+      options: {
+        'state-dir': { type: 'string' },
+        scope: { type: 'string' },
+        name: { type: 'string' },
+        ttl: { type: 'string' },
+        json: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
       allowPositionals: true,
       strict: true,
     }));
@@ -91,19 +110,31 @@ export async function runTokenCli(argv: string[], io: CliIo): Promise<number> {
           return 2;
         }
         const created = daemon
-          ? createdSchema.parse(await callDaemon(daemon, 'POST', '/api/tokens', { name: values.name, scope: scope.data, ...(values.ttl ? { ttl: values.ttl } : {}) }))
+          ? createdSchema.parse(
+              await callDaemon(daemon, 'POST', '/api/tokens', {
+                name: values.name,
+                scope: scope.data,
+                ...(values.ttl ? { ttl: values.ttl } : {}),
+              }),
+            )
           : await createOffline(stateDir, values.name, scope.data, ttlMs);
         if (values.json) {
           io.stdout.write(`${JSON.stringify(created)}\n`);
         } else {
           // The token alone on stdout (scriptable); the note on stderr.
           io.stdout.write(`${created.token}\n`);
-          io.stderr.write(`token ${created.info.id} '${created.info.name}' (${created.info.scope}) expires ${date(created.info.expiresAt)}; shown once, store it now\n`);
+          io.stderr.write(
+            `token ${created.info.id} '${created.info.name}' (${created.info.scope}) expires ${date(created.info.expiresAt)}; shown once, store it now\n`,
+          );
         }
         return 0;
       }
       case 'list': {
-        const tokens = daemon ? listSchema.parse(await callDaemon(daemon, 'GET', '/api/tokens')).tokens : offline(stateDir).tokens.list().map((t) => tokenView(t));
+        const tokens = daemon
+          ? listSchema.parse(await callDaemon(daemon, 'GET', '/api/tokens')).tokens
+          : offline(stateDir)
+              .tokens.list()
+              .map((t) => tokenView(t));
         io.stdout.write(values.json ? `${JSON.stringify({ tokens })}\n` : `${table(tokens)}\n`);
         return 0;
       }
@@ -113,7 +144,9 @@ export async function runTokenCli(argv: string[], io: CliIo): Promise<number> {
           io.stderr.write('zcode-hub token revoke: give the token ID (see `zcode-hub token list`)\n');
           return 2;
         }
-        const info = daemon ? revokedSchema.parse(await callDaemon(daemon, 'DELETE', `/api/tokens/${encodeURIComponent(id)}`)).info : revokeOffline(stateDir, id);
+        const info = daemon
+          ? revokedSchema.parse(await callDaemon(daemon, 'DELETE', `/api/tokens/${encodeURIComponent(id)}`)).info
+          : revokeOffline(stateDir, id);
         if (!info) {
           io.stderr.write(`zcode-hub token revoke: no token ${id}\n`);
           return 1;
@@ -134,7 +167,11 @@ export async function runTokenCli(argv: string[], io: CliIo): Promise<number> {
 async function createOffline(stateDir: string, name: string, scope: Scope, ttlMs: number): Promise<{ token: string; info: TokenView }> {
   const { tokens, audit } = offline(stateDir);
   const issued = await tokens.create({ name, scope, ttlMs, via: 'cli' });
-  audit.record({ identity: ADMIN_IDENTITY, action: 'token.create', detail: { id: issued.record.id, name, scope, expiresAt: issued.record.expiresAt, offline: true } });
+  audit.record({
+    identity: ADMIN_IDENTITY,
+    action: 'token.create',
+    detail: { id: issued.record.id, name, scope, expiresAt: issued.record.expiresAt, offline: true },
+  });
   return { token: issued.token, info: tokenView(issued.record) };
 }
 

@@ -61,7 +61,11 @@ function camel(flag: string): string {
 
 function coerce(key: string, value: string): unknown {
   if (NUMERIC.has(key)) return value.trim() === '' ? value : Number(value);
-  if (key === 'allowOrigins' || key === 'peers') return value.split(',').map((s) => s.trim()).filter(Boolean);
+  if (key === 'allowOrigins' || key === 'peers')
+    return value
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
   return value;
 }
 

@@ -5,7 +5,9 @@ import { LIMITS } from '../limits.js';
 
 const limitKeys = Object.keys(LIMITS) as Array<keyof typeof LIMITS>;
 // A limit whose default is 0 is an optional policy that is off (e.g. interactionTimeoutMs), so 0 stays settable.
-const limitsShape = Object.fromEntries(limitKeys.map((k) => [k, (LIMITS[k] === 0 ? z.number().int().nonnegative() : z.number().int().positive()).optional()])) as {
+const limitsShape = Object.fromEntries(
+  limitKeys.map((k) => [k, (LIMITS[k] === 0 ? z.number().int().nonnegative() : z.number().int().positive()).optional()]),
+) as {
   [K in keyof typeof LIMITS]: z.ZodOptional<z.ZodNumber>;
 };
 
@@ -31,7 +33,13 @@ export const configSchema = z
      */
     workspaces: z.array(z.string().min(1)).min(1).max(64).optional(),
     /** This machine's name in the app (`--name`; default the host name); the app tells machines apart by `hubId`. */
-    name: z.string().trim().min(1).max(100).regex(/^[^\p{Cc}]+$/u, 'control characters are not allowed').optional(),
+    name: z
+      .string()
+      .trim()
+      .min(1)
+      .max(100)
+      .regex(/^[^\p{Cc}]+$/u, 'control characters are not allowed')
+      .optional(),
     publicUrl: z.url().optional(),
     allowOrigins: z.array(z.url()).default([]),
     /** App origins this hub accepts (`--peer`, issue 18); `allowOrigins` (`--allow-origin`) is an alias. More can be added at run time (`zcode-hub peers add`). */
@@ -42,7 +50,10 @@ export const configSchema = z
     simArgs: z.array(z.string()).default([]),
     defaultMode: z.enum(SESSION_MODES).default('build'),
     /** Personal provider file passed to the app-server (ZCODE-PROTOCOL §9.4). */
-    providerFile: z.string().min(1).default(path.join(os.homedir(), '.zcode', 'v2', 'provider_config.json')),
+    providerFile: z
+      .string()
+      .min(1)
+      .default(path.join(os.homedir(), '.zcode', 'v2', 'provider_config.json')),
     /** Built-in provider file; defaults to the one shipped beside the CLI, else an empty one in the state dir. */
     builtinProviderFile: z.string().min(1).optional(),
     /** Let the agent auto-answer questions after 300 s (ZCODE-PROTOCOL §6.3). The hub holds them for people. */

@@ -63,7 +63,9 @@ export async function startDaemon(config: HubConfig, logger: Logger, options: St
   ensurePrivateDir(config.stateDir);
   const releaseLock = acquireInstanceLock(config.stateDir);
   // Shutdown runs these in order: sockets and routes, then the domain, then the child, then files.
-  const steps: { app?: () => Promise<void>; hub?: () => Promise<void>; backend?: () => Promise<void>; rest: Array<() => void> } = { rest: [] };
+  const steps: { app?: () => Promise<void>; hub?: () => Promise<void>; backend?: () => Promise<void>; rest: Array<() => void> } = {
+    rest: [],
+  };
   const runSteps = async (onError: (err: unknown) => void) => {
     for (const step of [steps.app, steps.hub, steps.backend, ...steps.rest, releaseLock]) {
       try {
@@ -80,7 +82,13 @@ export async function startDaemon(config: HubConfig, logger: Logger, options: St
       createAuthServices({
         stateDir: config.stateDir,
         adminTokenFile: config.adminTokenFile,
-        limits: { pairingCodeTtlMs: l.pairingCodeTtlMs, pairingCodesMax: l.pairingCodesMax, deviceTokenDefaultTtlMs: l.deviceTokenDefaultTtlMs, tokenExpirySweepMs: l.tokenExpirySweepMs, auditPageMax: l.auditPageMax },
+        limits: {
+          pairingCodeTtlMs: l.pairingCodeTtlMs,
+          pairingCodesMax: l.pairingCodesMax,
+          deviceTokenDefaultTtlMs: l.deviceTokenDefaultTtlMs,
+          tokenExpirySweepMs: l.tokenExpirySweepMs,
+          auditPageMax: l.auditPageMax,
+        },
         logger: logger.child({ component: 'auth' }),
       });
     if (!options.auth) steps.rest.push(() => auth.close());
@@ -93,32 +101,82 @@ export async function startDaemon(config: HubConfig, logger: Logger, options: St
     const appServer = new AppServerClient(backend);
     // The running turn's record outlives the hub: written as it streams, read back at the next start.
     const records = new TurnRecords(statePaths(config.stateDir).turnRecords, l, logger.child({ component: 'turn-records' }));
-    const authors = new AuthorBook({ file: statePaths(config.stateDir).authors, max: l.authorsMax, flushMs: l.turnRecordFlushMs, logger: logger.child({ component: 'authors' }) });
-    const hub = new Hub({ backend, appServer, config, logger: logger.child({ component: 'hub' }), audit: auth.audit.sink, records, authors });
+    const authors = new AuthorBook({
+      file: statePaths(config.stateDir).authors,
+      max: l.authorsMax,
+      flushMs: l.turnRecordFlushMs,
+      logger: logger.child({ component: 'authors' }),
+    });
+    const hub = new Hub({
+      backend,
+      appServer,
+      config,
+      logger: logger.child({ component: 'hub' }),
+      audit: auth.audit.sink,
+      records,
+      authors,
+    });
     steps.hub = async () => {
       await hub.close();
       records.close();
       authors.close();
     };
     hub.onInteractionAnswered((ms) => metrics.interactionAnswered(ms));
-    const push = new PushNotifier({ stateDir: config.stateDir, logger, maxSubscriptions: config.limits.pushSubscriptionsMax, ...(config.publicUrl ? { subject: config.publicUrl } : {}) });
+    const push = new PushNotifier({
+      stateDir: config.stateDir,
+      logger,
+      maxSubscriptions: config.limits.pushSubscriptionsMax,
+      ...(config.publicUrl ? { subject: config.publicUrl } : {}),
+    });
     const transitions = new SessionTransitions();
     hub.onSessionState((s) => {
       const kind = transitions.next(s.sessionId, s.state);
       // The oldest pending interaction is what the notification names and opens.
-      const waiting = kind === 'needs_you' ? hub.listInteractions(s.sessionId).filter((i) => i.state === 'pending').sort((a, b) => a.createdAt - b.createdAt)[0] : undefined;
+      const waiting =
+        kind === 'needs_you'
+          ? hub
+              .listInteractions(s.sessionId)
+              .filter((i) => i.state === 'pending')
+              .sort((a, b) => a.createdAt - b.createdAt)[0]
+          : undefined;
       if (kind) push.notify(kind, s.sessionId, s.title || s.cwd, waiting);
     });
     const unsubscribeRevoked = auth.tokens.onRevoked((tokenId) => push.subscriptions.removeToken(tokenId));
     steps.rest.unshift(() => unsubscribeRevoked());
     // Backups of the provider file stay in our state dir, not beside the user's (shared) file.
-    const providerStore = new ProviderStore({ filePath: config.providerFile, backupDir: path.join(config.stateDir, 'provider-backups'), logger: logger.child({ component: 'settings' }) });
+    const providerStore = new ProviderStore({
+      filePath: config.providerFile,
+      backupDir: path.join(config.stateDir, 'provider-backups'),
+      logger: logger.child({ component: 'settings' }),
+    });
     await providerStore.start();
     const authenticator = options.authenticator ?? auth.tokens;
     const hubIdentity = { hubId: ensureHubId(config.stateDir), name: hubName(config.name), version: VERSION };
     // The gateway is mounted into the HTTP app here, so src/http never imports src/gateway.
-    const acp = acpEndpoint({ hub, config, logger, version: VERSION, hubIdentity, authenticator, onConnectionClosed: (code) => code === CLOSE.SLOW_CONSUMER && metrics.slowConsumerClosed() });
-    const app = await buildApp({ config, logger, backend, authenticator, auth, version: VERSION, hubIdentity, hub, acp, settings: { store: providerStore, appServer }, metrics, push, openSession: (cwd) => hub.openSession(cwd) });
+    const acp = acpEndpoint({
+      hub,
+      config,
+      logger,
+      version: VERSION,
+      hubIdentity,
+      authenticator,
+      onConnectionClosed: (code) => code === CLOSE.SLOW_CONSUMER && metrics.slowConsumerClosed(),
+    });
+    const app = await buildApp({
+      config,
+      logger,
+      backend,
+      authenticator,
+      auth,
+      version: VERSION,
+      hubIdentity,
+      hub,
+      acp,
+      settings: { store: providerStore, appServer },
+      metrics,
+      push,
+      openSession: (cwd) => hub.openSession(cwd),
+    });
     steps.app = () => app.close();
     metrics.attach(() => {
       const snap = hub.metricsSnapshot();

@@ -5,7 +5,11 @@ import { processAlive, processCommandLine, processStartTime } from '../fs/proces
 
 /** Thrown when another daemon already owns the state dir. */
 export class AlreadyRunningError extends Error {
-  constructor(readonly pid: number, readonly url: string | undefined, stateDir: string) {
+  constructor(
+    readonly pid: number,
+    readonly url: string | undefined,
+    stateDir: string,
+  ) {
     super(`zcode-hub is already running on ${stateDir} (pid ${pid}${url ? `, ${url}` : ''}); stop it first or choose another --state-dir`);
     this.name = 'AlreadyRunningError';
   }

@@ -51,55 +51,131 @@ function modeText(mode: number): string {
 /** Runs every rule; the order is the order a person reads the report in. */
 export function runChecks(f: DoctorFacts): Check[] {
   const checks: Check[] = [];
-  const add = (id: string, status: CheckStatus, message: string, fix?: string) => checks.push({ id, status, message, ...(fix ? { fix } : {}) });
+  const add = (id: string, status: CheckStatus, message: string, fix?: string) =>
+    checks.push({ id, status, message, ...(fix ? { fix } : {}) });
 
-  add('daemon', f.daemonRunning ? 'ok' : 'warn', f.daemonRunning ? `daemon running on ${f.host}:${f.port}` : 'no daemon is running on this state dir', f.daemonRunning ? undefined : 'start it with `zcode-hub start` (or `npm start` in a checkout)');
+  add(
+    'daemon',
+    f.daemonRunning ? 'ok' : 'warn',
+    f.daemonRunning ? `daemon running on ${f.host}:${f.port}` : 'no daemon is running on this state dir',
+    f.daemonRunning ? undefined : 'start it with `zcode-hub start` (or `npm start` in a checkout)',
+  );
 
   if (f.zcodeCli) add('backend.cli', 'ok', `ZCode CLI: ${f.zcodeCli}`);
-  else if (f.backendChoice === 'zcode') add('backend.cli', 'fail', 'no ZCode CLI found and --backend zcode forbids the simulator', 'install ZCode desktop or pass --zcode-cli /path/to/resources/glm/zcode.cjs');
-  else add('backend.cli', 'warn', 'no ZCode CLI found: the bundled simulator answers instead', 'pass --zcode-cli /path/to/resources/glm/zcode.cjs to use the real agent');
+  else if (f.backendChoice === 'zcode')
+    add(
+      'backend.cli',
+      'fail',
+      'no ZCode CLI found and --backend zcode forbids the simulator',
+      'install ZCode desktop or pass --zcode-cli /path/to/resources/glm/zcode.cjs',
+    );
+  else
+    add(
+      'backend.cli',
+      'warn',
+      'no ZCode CLI found: the bundled simulator answers instead',
+      'pass --zcode-cli /path/to/resources/glm/zcode.cjs to use the real agent',
+    );
 
   if (f.backendState !== undefined) {
     const tail = f.stderrTail?.slice(-3).join(' | ');
-    if (f.backendState === 'failed') add('backend.state', 'fail', `backend ${f.backendKind ?? ''} is in 'failed' after ${f.backendRestarts ?? 0} restarts${tail ? `; stderr: ${tail}` : ''}`, 'fix the cause shown in its stderr, then POST /api/backend/restart or restart the daemon');
-    else if (f.backendState === 'ready') add('backend.state', 'ok', `backend ${f.backendKind ?? ''} ready (${f.backendRestarts ?? 0} restarts)`);
-    else add('backend.state', 'warn', `backend ${f.backendKind ?? ''} is ${f.backendState}`, 'wait a few seconds and run doctor again; see the daemon log if it stays');
+    if (f.backendState === 'failed')
+      add(
+        'backend.state',
+        'fail',
+        `backend ${f.backendKind ?? ''} is in 'failed' after ${f.backendRestarts ?? 0} restarts${tail ? `; stderr: ${tail}` : ''}`,
+        'fix the cause shown in its stderr, then POST /api/backend/restart or restart the daemon',
+      );
+    else if (f.backendState === 'ready')
+      add('backend.state', 'ok', `backend ${f.backendKind ?? ''} ready (${f.backendRestarts ?? 0} restarts)`);
+    else
+      add(
+        'backend.state',
+        'warn',
+        `backend ${f.backendKind ?? ''} is ${f.backendState}`,
+        'wait a few seconds and run doctor again; see the daemon log if it stays',
+      );
   }
 
   const exposed = !isLoopback(f.host);
   if (!exposed) add('bind', 'ok', `bound to loopback ${f.host}`);
-  else if (f.tls) add('bind', 'warn', `bound to ${f.host} (reachable from the network) behind TLS`, 'prefer --host 127.0.0.1 with a tunnel unless you need LAN access');
-  else if (f.publicUrl?.startsWith('https://')) add('bind', 'warn', `bound to ${f.host} without TLS: plain HTTP on that address, beside the https tunnel ${f.publicUrl}`, 'a tunnel needs only --host 127.0.0.1; otherwise pass --tls-cert/--tls-key');
-  else add('bind', 'fail', `bound to ${f.host} without TLS or an https --public-url: tokens travel in clear text`, 'bind --host 127.0.0.1 and expose it through a tunnel with --public-url https://…, or pass --tls-cert/--tls-key');
+  else if (f.tls)
+    add(
+      'bind',
+      'warn',
+      `bound to ${f.host} (reachable from the network) behind TLS`,
+      'prefer --host 127.0.0.1 with a tunnel unless you need LAN access',
+    );
+  else if (f.publicUrl?.startsWith('https://'))
+    add(
+      'bind',
+      'warn',
+      `bound to ${f.host} without TLS: plain HTTP on that address, beside the https tunnel ${f.publicUrl}`,
+      'a tunnel needs only --host 127.0.0.1; otherwise pass --tls-cert/--tls-key',
+    );
+  else
+    add(
+      'bind',
+      'fail',
+      `bound to ${f.host} without TLS or an https --public-url: tokens travel in clear text`,
+      'bind --host 127.0.0.1 and expose it through a tunnel with --public-url https://…, or pass --tls-cert/--tls-key',
+    );
 
   add('auth', 'ok', 'authentication is always on (admin token + device tokens)');
 
-  if (f.publicUrl && !f.publicUrl.startsWith('https://')) add('public-url', 'warn', `public URL ${f.publicUrl} is not https`, 'use an https tunnel URL so phones send their tokens encrypted');
+  if (f.publicUrl && !f.publicUrl.startsWith('https://'))
+    add('public-url', 'warn', `public URL ${f.publicUrl} is not https`, 'use an https tunnel URL so phones send their tokens encrypted');
 
   for (const origin of f.allowOrigins) {
     if (!origin.startsWith('https://') && !/^http:\/\/(localhost|127\.0\.0\.1)(:\d+)?$/.test(origin)) {
-      add('origins', 'warn', `allowed origin ${origin} is neither https nor local`, `zcode-hub peers remove ${origin} (or drop --peer ${origin}) unless you trust every network between you`);
+      add(
+        'origins',
+        'warn',
+        `allowed origin ${origin} is neither https nor local`,
+        `zcode-hub peers remove ${origin} (or drop --peer ${origin}) unless you trust every network between you`,
+      );
     }
   }
-  if (f.allowOrigins.length > 0 && !checks.some((c) => c.id === 'origins')) add('origins', 'ok', `peers (app origins accepted): ${f.allowOrigins.join(', ')}`);
+  if (f.allowOrigins.length > 0 && !checks.some((c) => c.id === 'origins'))
+    add('origins', 'ok', `peers (app origins accepted): ${f.allowOrigins.join(', ')}`);
 
-  if (f.stateDir.mode === undefined) add('state-dir', 'warn', `state dir ${f.stateDir.path} does not exist yet`, 'it is created (0700) at first start');
-  else if ((f.stateDir.mode & 0o077) !== 0) add('state-dir', 'fail', `state dir ${f.stateDir.path} is ${modeText(f.stateDir.mode)} (others can read it)`, `chmod 700 ${f.stateDir.path}`);
+  if (f.stateDir.mode === undefined)
+    add('state-dir', 'warn', `state dir ${f.stateDir.path} does not exist yet`, 'it is created (0700) at first start');
+  else if ((f.stateDir.mode & 0o077) !== 0)
+    add(
+      'state-dir',
+      'fail',
+      `state dir ${f.stateDir.path} is ${modeText(f.stateDir.mode)} (others can read it)`,
+      `chmod 700 ${f.stateDir.path}`,
+    );
   else add('state-dir', 'ok', `state dir ${f.stateDir.path} is ${modeText(f.stateDir.mode)}`);
 
   for (const secret of f.secrets) {
     if (secret.mode === undefined) continue;
-    if ((secret.mode & 0o077) !== 0) add('secret-mode', 'fail', `${secret.path} is ${modeText(secret.mode)}: readable by other users`, `chmod 600 ${secret.path}`);
+    if ((secret.mode & 0o077) !== 0)
+      add('secret-mode', 'fail', `${secret.path} is ${modeText(secret.mode)}: readable by other users`, `chmod 600 ${secret.path}`);
   }
   if (!checks.some((c) => c.id === 'secret-mode')) add('secret-mode', 'ok', 'secret files are private (0600)');
 
   if (!f.providerFile.exists) add('provider-file', 'ok', `no personal provider file at ${f.providerFile.path} (built-in providers only)`);
   else if (f.providerFile.valid) add('provider-file', 'ok', `provider file ${f.providerFile.path} is valid`);
-  else add('provider-file', 'fail', `provider file ${f.providerFile.path} is invalid, so the agent ignores ALL personal providers: ${f.providerFile.issues.slice(0, 3).join('; ')}`, 'fix it in the web app settings or restore a backup (GET /api/settings/providers shows the issues)');
+  else
+    add(
+      'provider-file',
+      'fail',
+      `provider file ${f.providerFile.path} is invalid, so the agent ignores ALL personal providers: ${f.providerFile.issues.slice(0, 3).join('; ')}`,
+      'fix it in the web app settings or restore a backup (GET /api/settings/providers shows the issues)',
+    );
 
   if (f.pendingInteractions !== undefined) {
     const age = f.oldestPendingAgeMs ?? 0;
-    if (f.pendingInteractions > 0 && age > 10 * 60_000) add('interactions', 'warn', `${f.pendingInteractions} interaction(s) pending, the oldest for ${Math.round(age / 60_000)} min`, 'answer them in the web app inbox or `GET /api/interactions`');
+    if (f.pendingInteractions > 0 && age > 10 * 60_000)
+      add(
+        'interactions',
+        'warn',
+        `${f.pendingInteractions} interaction(s) pending, the oldest for ${Math.round(age / 60_000)} min`,
+        'answer them in the web app inbox or `GET /api/interactions`',
+      );
     else add('interactions', 'ok', `${f.pendingInteractions} interaction(s) pending`);
   }
   if (f.clients !== undefined) add('clients', 'ok', `${f.clients} client(s) connected`);

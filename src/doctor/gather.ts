@@ -46,7 +46,13 @@ function secretFiles(stateDir: string): string[] {
  * Gathers the facts doctor checks, from config, the file system and (optionally) a live daemon.
  * `addedPeers`: app origins added at run time (peers.json, issue 18), checked like `--peer` ones.
  */
-export function gatherFacts(config: HubConfig, daemonRunning: boolean, live?: LiveFacts, port = config.port, addedPeers: readonly string[] = []): DoctorFacts {
+export function gatherFacts(
+  config: HubConfig,
+  daemonRunning: boolean,
+  live?: LiveFacts,
+  port = config.port,
+  addedPeers: readonly string[] = [],
+): DoctorFacts {
   const zcodeCli = config.zcodeCli ?? (config.backend === 'sim' ? undefined : detectZcodeCli(process.env, process.platform));
   return {
     host: config.host,

@@ -18,7 +18,13 @@ export interface AuthorName {
 
 type Kind = 'prompt' | 'answer';
 
-const entrySchema = z.object({ k: z.enum(['prompt', 'answer']), s: z.string(), id: z.string(), name: z.string(), clientId: z.string().optional() });
+const entrySchema = z.object({
+  k: z.enum(['prompt', 'answer']),
+  s: z.string(),
+  id: z.string(),
+  name: z.string(),
+  clientId: z.string().optional(),
+});
 const fileSchema = z.object({ version: z.literal(1), entries: z.array(z.unknown()) });
 
 export interface AuthorBookOptions {
@@ -113,7 +119,11 @@ export class AuthorBook {
       // The newest are last: keep the last `max`.
       for (const raw of parsed.entries.slice(-this.o.max)) {
         const e = entrySchema.safeParse(raw);
-        if (e.success) this.entries.set(key(e.data.k, e.data.s, e.data.id), { name: e.data.name, ...(e.data.clientId === undefined ? {} : { clientId: e.data.clientId }) });
+        if (e.success)
+          this.entries.set(key(e.data.k, e.data.s, e.data.id), {
+            name: e.data.name,
+            ...(e.data.clientId === undefined ? {} : { clientId: e.data.clientId }),
+          });
       }
     } catch (err) {
       this.o.logger.warn({ err }, 'the author book is unreadable; starting empty');

@@ -39,9 +39,19 @@ function otherDeliveryKind(params: unknown): boolean {
 function telemetryFailure(params: unknown): { sessionId: string; error: { type: string; message: string; code?: string } } | undefined {
   if (typeof params !== 'object' || params === null) return undefined;
   const p = params as Record<string, unknown>;
-  if (p['kind'] !== 'turn.terminal' || p['status'] !== 'failed' || typeof p['sessionId'] !== 'string' || typeof p['errorMessage'] !== 'string' || p['errorMessage'] === '') return undefined;
+  if (
+    p['kind'] !== 'turn.terminal' ||
+    p['status'] !== 'failed' ||
+    typeof p['sessionId'] !== 'string' ||
+    typeof p['errorMessage'] !== 'string' ||
+    p['errorMessage'] === ''
+  )
+    return undefined;
   const code = typeof p['errorCode'] === 'string' ? { code: p['errorCode'] } : {};
-  return { sessionId: p['sessionId'], error: { type: typeof p['turnPhase'] === 'string' ? p['turnPhase'] : 'turn_terminal', message: p['errorMessage'], ...code } };
+  return {
+    sessionId: p['sessionId'],
+    error: { type: typeof p['turnPhase'] === 'string' ? p['turnPhase'] : 'turn_terminal', message: p['errorMessage'], ...code },
+  };
 }
 
 /** Turns child notifications into hub facts. */
@@ -114,7 +124,17 @@ export class EventIngest {
     session.lastZSeq = seq;
     const result = translateRawEvent(params, session.translation);
     // Field names and types only, never values (they may hold user content).
-    if (result.dropped) this.core.logger.warn({ sessionId: session.sessionId, seq, type: result.dropped.type, dropped: result.dropped.fields, wholeEvent: result.dropped.wholeEvent }, result.dropped.wholeEvent ? 'an agent event could not be read and was dropped' : 'dropped unreadable fields of an agent event');
+    if (result.dropped)
+      this.core.logger.warn(
+        {
+          sessionId: session.sessionId,
+          seq,
+          type: result.dropped.type,
+          dropped: result.dropped.fields,
+          wholeEvent: result.dropped.wholeEvent,
+        },
+        result.dropped.wholeEvent ? 'an agent event could not be read and was dropped' : 'dropped unreadable fields of an agent event',
+      );
     for (const update of result.updates) this.core.emitUpdate(session, update);
     for (const signal of result.signals) this.onSignal(session, signal);
   }
@@ -127,7 +147,8 @@ export class EventIngest {
     // child that was ready can be gone (else a crash loop's last exit went unnoticed, issue 11 #4).
     if (status.state === 'ready') this.readyEpoch = status.epoch;
     const gone = status.state === 'restarting' || status.state === 'failed' || status.state === 'stopped';
-    if (gone && status.epoch === this.readyEpoch && this.lostEpoch !== status.epoch) this.onChildGone(status.epoch, { state: status.state as BackendLoss['state'] });
+    if (gone && status.epoch === this.readyEpoch && this.lostEpoch !== status.epoch)
+      this.onChildGone(status.epoch, { state: status.state as BackendLoss['state'] });
     if (status.epoch !== this.core.backendEpoch) {
       const previous = this.core.backendEpoch;
       this.core.backendEpoch = status.epoch;
@@ -138,7 +159,12 @@ export class EventIngest {
     const key = `${status.state}:${status.epoch}:${status.restarts}`;
     if (key !== this.lastState) {
       this.lastState = key;
-      this.core.notifyAll(ZCODE_NOTIFICATION.backendState, { state: status.state, epoch: this.core.epoch, restarts: status.restarts, ...(status.nextRetryMs === undefined ? {} : { nextRetryMs: status.nextRetryMs }) });
+      this.core.notifyAll(ZCODE_NOTIFICATION.backendState, {
+        state: status.state,
+        epoch: this.core.epoch,
+        restarts: status.restarts,
+        ...(status.nextRetryMs === undefined ? {} : { nextRetryMs: status.nextRetryMs }),
+      });
     }
     if (status.state === 'ready') this.resubscribeLive();
   }
@@ -198,7 +224,8 @@ export class EventIngest {
         this.prompts.onTurnStarted(session, signal);
         // The prompt this turn runs is known now: its user message is that prompt's (replay names it).
         const running = session.queue.running;
-        if (running && running.turnId === signal.turnId && signal.messageId !== undefined) this.core.authors.setPrompt(session.sessionId, signal.messageId, { clientId: running.clientId, name: running.name });
+        if (running && running.turnId === signal.turnId && signal.messageId !== undefined)
+          this.core.authors.setPrompt(session.sessionId, signal.messageId, { clientId: running.clientId, name: running.name });
         return;
       }
       case 'turn_ended':

@@ -94,10 +94,15 @@ export class HubCore {
     this.config = deps.config;
     this.logger = deps.logger;
     this.roots = new WorkspaceRoots(deps.config.workspaces, deps.config);
-    this.marks = new SessionMarks(deps.config.stateDir, { max: deps.config.limits.sessionMarksMax, previewChars: deps.config.limits.sessionPreviewChars });
+    this.marks = new SessionMarks(deps.config.stateDir, {
+      max: deps.config.limits.sessionMarksMax,
+      previewChars: deps.config.limits.sessionPreviewChars,
+    });
     this.auditSink = deps.audit;
     this.records = deps.records;
-    this.authors = deps.authors ?? new AuthorBook({ max: deps.config.limits.authorsMax, flushMs: deps.config.limits.turnRecordFlushMs, logger: deps.logger });
+    this.authors =
+      deps.authors ??
+      new AuthorBook({ max: deps.config.limits.authorsMax, flushMs: deps.config.limits.turnRecordFlushMs, logger: deps.logger });
     this.restored = deps.records?.loadAll() ?? new Map();
     this.backendEpoch = deps.backend.status().epoch;
     this.broadcaster = new Broadcaster(deps.config.limits.journalMaxUpdates);
@@ -200,7 +205,11 @@ export class HubCore {
     let appended: ReturnType<typeof session.journal.append>;
     try {
       appended = session.journal.append((seq, epoch) =>
-        this.broadcaster.serialize('session/update', { sessionId: session.sessionId, update, _meta: { zcode: { seq, epoch, ...extraMeta } } }),
+        this.broadcaster.serialize('session/update', {
+          sessionId: session.sessionId,
+          update,
+          _meta: { zcode: { seq, epoch, ...extraMeta } },
+        }),
       );
     } catch (err) {
       // Never let one unserializable update stop the caller half-way (issue 11 item 5: a turn left
@@ -217,7 +226,10 @@ export class HubCore {
       } else {
         // The prompter already shows its own prompt; it gets the seq without the content, so its
         // seq stream stays gap-free (docs/CLIENT-PROTOCOL.md `_zcode/own_update`).
-        own ??= this.broadcaster.serialize(ZCODE_NOTIFICATION.ownUpdate, { sessionId: session.sessionId, _meta: { zcode: { seq: entry.seq, epoch: entry.epoch, ...extraMeta } } });
+        own ??= this.broadcaster.serialize(ZCODE_NOTIFICATION.ownUpdate, {
+          sessionId: session.sessionId,
+          _meta: { zcode: { seq: entry.seq, epoch: entry.epoch, ...extraMeta } },
+        });
         this.broadcaster.deliver(a, own);
       }
     }
@@ -249,7 +261,10 @@ export class HubCore {
 
   /** Logs a notification that could not be serialized (it is dropped; the caller goes on). */
   private unsendable(err: unknown, sessionId: string, method: string): void {
-    this.logger.error({ sessionId, method, error: err instanceof Error ? err.message : String(err) }, 'a notification could not be serialized; dropped');
+    this.logger.error(
+      { sessionId, method, error: err instanceof Error ? err.message : String(err) },
+      'a notification could not be serialized; dropped',
+    );
   }
 
   /** A notification to every connected client. */
@@ -369,4 +384,3 @@ export class HubCore {
     }
   }
 }
-

@@ -125,8 +125,17 @@ export class Hub {
     this.core.addClient(client);
     const s = this.core.backend.status();
     const b = this.core.broadcaster;
-    b.sendNow(client, b.serialize(ZCODE_NOTIFICATION.backendState, { state: s.state, epoch: this.core.epoch, restarts: s.restarts, ...(s.nextRetryMs === undefined ? {} : { nextRetryMs: s.nextRetryMs }) }));
-    for (const session of this.core.allSessions()) b.sendNow(client, b.serialize(ZCODE_NOTIFICATION.sessionState, this.core.sessionSummary(session)));
+    b.sendNow(
+      client,
+      b.serialize(ZCODE_NOTIFICATION.backendState, {
+        state: s.state,
+        epoch: this.core.epoch,
+        restarts: s.restarts,
+        ...(s.nextRetryMs === undefined ? {} : { nextRetryMs: s.nextRetryMs }),
+      }),
+    );
+    for (const session of this.core.allSessions())
+      b.sendNow(client, b.serialize(ZCODE_NOTIFICATION.sessionState, this.core.sessionSummary(session)));
   }
 
   /** Detaches a closed connection everywhere; never settles or cancels an interaction or a turn. */
@@ -145,7 +154,10 @@ export class Hub {
   }
 
   /** `session/new`: creates the ZCode session and attaches the caller. */
-  async newSession(client: ClientPort, p: { cwd: string; mode?: string; model?: { providerId: string; modelId: string }; thoughtLevel?: string }): Promise<SessionOpened> {
+  async newSession(
+    client: ClientPort,
+    p: { cwd: string; mode?: string; model?: { providerId: string; modelId: string }; thoughtLevel?: string },
+  ): Promise<SessionOpened> {
     const session = await this.opener.create(p);
     this.core.audit(client.identity, 'session', session.sessionId, { action: 'new', cwd: p.cwd });
     await this.attacher.attach(client, session, { history: false });
@@ -167,11 +179,19 @@ export class Hub {
    * sent before this resolves; live frames meanwhile follow the replay; the caller calls
    * deliverPending() once the result is written.
    */
-  async loadSession(client: ClientPort, sessionId: string, p: { afterSeq?: number; epoch?: string; limit?: number; history: boolean; role?: AttachRole }): Promise<SessionOpened & { replayMeta: ReplayMeta; clients: ReturnType<HubCore['presenceList']> }> {
+  async loadSession(
+    client: ClientPort,
+    sessionId: string,
+    p: { afterSeq?: number; epoch?: string; limit?: number; history: boolean; role?: AttachRole },
+  ): Promise<SessionOpened & { replayMeta: ReplayMeta; clients: ReturnType<HubCore['presenceList']> }> {
     const session = await this.opener.open(sessionId);
     if (p.history) session.retiredFromDiscovery = false;
     const replayMeta = await this.attacher.attach(client, session, p);
-    return { ...this.opened(session), replayMeta: { ...replayMeta, turnActive: session.turn.active }, clients: this.core.presenceList(session) };
+    return {
+      ...this.opened(session),
+      replayMeta: { ...replayMeta, turnActive: session.turn.active },
+      clients: this.core.presenceList(session),
+    };
   }
 
   /**
@@ -182,7 +202,6 @@ export class Hub {
     const session = this.core.findSession(sessionId);
     if (session) this.attacher.deliverPending(client, session);
   }
-
 
   /** `session/close`: detaches this client only. */
   detach(client: ClientPort, sessionId: string): void {
@@ -212,13 +231,23 @@ export class Hub {
   }
 
   /** `session/set_config_option` for model, mode or thought level; returns the new options. */
-  async setConfigOption(client: ClientPort, sessionId: string, configId: ConfigId, value: string, thoughtLevel?: string): Promise<SessionConfigOption[]> {
+  async setConfigOption(
+    client: ClientPort,
+    sessionId: string,
+    configId: ConfigId,
+    value: string,
+    thoughtLevel?: string,
+  ): Promise<SessionConfigOption[]> {
     this.requireController(client, sessionId);
     return this.commands.setConfigOption(client.identity, sessionId, configId, value, thoughtLevel);
   }
 
   /** `_zcode/load_earlier`: older history before an opaque cursor. */
-  async loadEarlier(sessionId: string, cursor: string, limit?: number): Promise<{ updates: SessionUpdate[]; cursor?: string; hasMore: boolean }> {
+  async loadEarlier(
+    sessionId: string,
+    cursor: string,
+    limit?: number,
+  ): Promise<{ updates: SessionUpdate[]; cursor?: string; hasMore: boolean }> {
     const session = await this.opener.open(sessionId);
     return this.attacher.loadEarlier(session, cursor, limit);
   }
@@ -229,7 +258,11 @@ export class Hub {
   }
 
   /** REST inbox answer; HUB_ERR_ALREADY_RESOLVED (details.resolvedBy) / HUB_ERR_NOT_FOUND / HUB_ERR_BAD_REQUEST. */
-  async answerInteraction(interactionId: string, answer: RestAnswer, by: { identity: Identity; clientId?: string }): Promise<InteractionView> {
+  async answerInteraction(
+    interactionId: string,
+    answer: RestAnswer,
+    by: { identity: Identity; clientId?: string },
+  ): Promise<InteractionView> {
     return this.interactionFlow.answer(interactionId, answer, by);
   }
 
@@ -290,23 +323,46 @@ export class Hub {
 
   /** `session/delete` (session-delete.ts): gone from the agent's store and from every client's list. */
   async deleteSession(sessionId: string, by: { identity: Identity; clientId?: string; name?: string }): Promise<void> {
-    await deleteSession(this.core, { open: (id) => this.opener.open(id), cancelInteractions: (s, who) => this.interactionFlow.cancelSession(s, who) }, sessionId, by);
+    await deleteSession(
+      this.core,
+      { open: (id) => this.opener.open(id), cancelInteractions: (s, who) => this.interactionFlow.cancelSession(s, who) },
+      sessionId,
+      by,
+    );
   }
 
   /** Journaled updates after `afterSeq` (REST `/sessions/{id}/events`). */
-  events(sessionId: string, afterSeq: number, limit = this.core.config.limits.replayMaxMessages): { epoch: string; lastSeq: number; events: Array<{ seq: number; epoch: string; update: unknown }> } {
+  events(
+    sessionId: string,
+    afterSeq: number,
+    limit = this.core.config.limits.replayMaxMessages,
+  ): { epoch: string; lastSeq: number; events: Array<{ seq: number; epoch: string; update: unknown }> } {
     const session = this.core.session(sessionId);
-    const events = session.journal.page(afterSeq, limit).map((e) => ({ seq: e.seq, epoch: e.epoch, update: journalFrameSchema.parse(JSON.parse(e.frame)).params.update }));
+    const events = session.journal
+      .page(afterSeq, limit)
+      .map((e) => ({ seq: e.seq, epoch: e.epoch, update: journalFrameSchema.parse(JSON.parse(e.frame)).params.update }));
     return { epoch: session.journal.epoch, lastSeq: session.journal.lastSeq, events };
   }
 
   /** Counts for `/api/status` and `/metrics`. */
   status(): { sessions: number; clients: number; pendingInteractions: number; backend: BackendStatus; epoch: string } {
-    return { sessions: this.core.sessionCount, clients: this.core.clientCount, pendingInteractions: this.core.interactions.pendingCount(), backend: this.core.backend.status(), epoch: this.core.epoch };
+    return {
+      sessions: this.core.sessionCount,
+      clients: this.core.clientCount,
+      pendingInteractions: this.core.interactions.pendingCount(),
+      backend: this.core.backend.status(),
+      epoch: this.core.epoch,
+    };
   }
 
   private opened(session: SessionState): SessionOpened {
-    return { sessionId: session.sessionId, modes: modeState(session.mode), configOptions: session.configOptions(), seq: session.journal.lastSeq, epoch: session.journal.epoch };
+    return {
+      sessionId: session.sessionId,
+      modes: modeState(session.mode),
+      configOptions: session.configOptions(),
+      seq: session.journal.lastSeq,
+      epoch: session.journal.epoch,
+    };
   }
 
   private summary(s: SessionState): SessionSummary {
@@ -319,7 +375,8 @@ export class Hub {
 
   /** `operate` scope, and not attached to this session as an observer (multi-client draft roles). */
   private requireController(client: ClientPort, sessionId: string): void {
-    if (this.core.findSession(sessionId)?.attachments.get(client.clientId)?.role === 'observer') throw new HubError('HUB_ERR_FORBIDDEN', 'Attached to this session as an observer');
+    if (this.core.findSession(sessionId)?.attachments.get(client.clientId)?.role === 'observer')
+      throw new HubError('HUB_ERR_FORBIDDEN', 'Attached to this session as an observer');
     this.requireOperate(client.identity);
   }
 }

@@ -21,7 +21,12 @@ import { openStepwiseCopy } from './stepwise-copy.js';
  * `questionPrefaceMs` spaces a question card's tool_call and its request on clients that are
  * asked one question at a time (stepwise-copy.ts).
  */
-export function openCopy(acp: AcpInteraction, client: ClientPort, onReply: (reply: ZcodeAnswer) => void, questionPrefaceMs = 0): InteractionCopy {
+export function openCopy(
+  acp: AcpInteraction,
+  client: ClientPort,
+  onReply: (reply: ZcodeAnswer) => void,
+  questionPrefaceMs = 0,
+): InteractionCopy {
   if (client.oneQuestionAtATime === true && !client.elicitationForm && (acp.kind === 'question' || acp.kind === 'elicitation')) {
     return openStepwiseCopy(acp, client, questionPrefaceMs, onReply);
   }
@@ -50,7 +55,8 @@ export function openCopy(acp: AcpInteraction, client: ClientPort, onReply: (repl
         if (!open) return;
         answered[i] = true;
         replies[i] = value;
-        if (shaped.method === 'elicitation/create') return finish(elicitationAnswerToZcode(acp as Exclude<AcpInteraction, { kind: 'permission' }>, value));
+        if (shaped.method === 'elicitation/create')
+          return finish(elicitationAnswerToZcode(acp as Exclude<AcpInteraction, { kind: 'permission' }>, value));
         if (acp.kind === 'permission' || acp.kind === 'plan_approval') return finish(permissionAnswerToZcode(acp, value));
         // Per-question fallback: one dismissed question dismisses the whole copy.
         if (isCancelledOutcome(value)) return finish({ type: 'dismissed' });
@@ -96,7 +102,12 @@ export function toView(acp: AcpInteraction, createdAt: number, acpOptionKind: (k
   };
   switch (acp.kind) {
     case 'permission':
-      return { ...base, kind: 'permission', title: acp.reason ? `${acp.title} — ${acp.reason}` : acp.title, options: acp.options.map((o) => ({ optionId: o.optionId, name: o.name, kind: acpOptionKind(o.kind) })) };
+      return {
+        ...base,
+        kind: 'permission',
+        title: acp.reason ? `${acp.title} — ${acp.reason}` : acp.title,
+        options: acp.options.map((o) => ({ optionId: o.optionId, name: o.name, kind: acpOptionKind(o.kind) })),
+      };
     case 'plan_approval':
       return { ...base, kind: 'plan_approval', title: acp.title, ...(acp.plan === undefined ? {} : { plan: acp.plan }) };
     case 'question':
@@ -106,7 +117,12 @@ export function toView(acp: AcpInteraction, createdAt: number, acpOptionKind: (k
         ...base,
         kind: 'question',
         title: acp.title,
-        questions: acp.questions.map((q) => ({ question: q.question, header: q.header, options: q.options.map((o) => ({ label: o.label, ...(o.description === undefined ? {} : { description: o.description }) })), multiSelect: q.multiSelect === true })),
+        questions: acp.questions.map((q) => ({
+          question: q.question,
+          header: q.header,
+          options: q.options.map((o) => ({ label: o.label, ...(o.description === undefined ? {} : { description: o.description }) })),
+          multiSelect: q.multiSelect === true,
+        })),
       };
   }
 }

@@ -10,7 +10,13 @@ import { HubError } from '../errors.js';
 import type { BackendInteractionRequest } from '../ports/backend-port.js';
 import type { ClientPort } from './client-port.js';
 import type { HubCore } from './hub-core.js';
-import { acpOptionKind, classifyInteraction, restAnswerToZcode, type InteractionRecord as AcpInteraction, type ZcodeAnswer } from '../acp/interactions.js';
+import {
+  acpOptionKind,
+  classifyInteraction,
+  restAnswerToZcode,
+  type InteractionRecord as AcpInteraction,
+  type ZcodeAnswer,
+} from '../acp/interactions.js';
 import { declineResult, openCopy, toView } from './interaction-copies.js';
 import type { InteractionRecord, InteractionView, ResolvedBy } from './interactions.js';
 import type { SessionState } from './session-state.js';
@@ -36,8 +42,15 @@ export class InteractionFlow {
     try {
       parsed = classifyInteraction(request.method, request.params);
     } catch (err) {
-      this.core.logger.warn({ err, sessionId: request.sessionId, requestId: request.requestId }, 'unreadable interaction request; declined');
-      return Promise.resolve(request.method === 'interaction/requestPermission' ? { decision: 'deny', reason: 'The hub could not read this request' } : { action: 'decline' });
+      this.core.logger.warn(
+        { err, sessionId: request.sessionId, requestId: request.requestId },
+        'unreadable interaction request; declined',
+      );
+      return Promise.resolve(
+        request.method === 'interaction/requestPermission'
+          ? { decision: 'deny', reason: 'The hub could not read this request' }
+          : { action: 'decline' },
+      );
     }
     const existing = this.core.interactions.get(parsed.requestId);
     if (existing?.view.state === 'pending') {
@@ -52,7 +65,10 @@ export class InteractionFlow {
     }
     const session = this.core.ensureSession(parsed.sessionId, this.core.config.workspace);
     if (this.core.interactions.atCapacity(session.sessionId)) {
-      this.core.logger.warn({ sessionId: session.sessionId, requestId: parsed.requestId, limit: this.core.config.limits.pendingInteractionsPerSession }, 'pending interaction cap reached; declined');
+      this.core.logger.warn(
+        { sessionId: session.sessionId, requestId: parsed.requestId, limit: this.core.config.limits.pendingInteractionsPerSession },
+        'pending interaction cap reached; declined',
+      );
       return Promise.resolve(declineResult(parsed, 'Too many pending requests in this session'));
     }
     return new Promise((resolve) => {
@@ -78,7 +94,8 @@ export class InteractionFlow {
 
   /** Re-sends a session's pending interactions to a client after its replay, once per connection. */
   resendPending(session: SessionState, client: ClientPort): void {
-    for (const record of this.core.interactions.pending(session.sessionId)) if (!record.sentTo.has(client.clientId)) this.sendTo(record, client);
+    for (const record of this.core.interactions.pending(session.sessionId))
+      if (!record.sentTo.has(client.clientId)) this.sendTo(record, client);
   }
 
   /** Pending interactions (the inbox), oldest first. */
@@ -108,7 +125,14 @@ export class InteractionFlow {
   cancelSession(session: SessionState, by: ResolvedBy): void {
     for (const record of this.core.interactions.pending(session.sessionId)) {
       const parsed = this.parsed.get(record);
-      if (parsed) this.core.interactions.settle(record.view.interactionId, 'cancelled', declineResult(parsed, 'Cancelled by the user'), 'cancelled', by);
+      if (parsed)
+        this.core.interactions.settle(
+          record.view.interactionId,
+          'cancelled',
+          declineResult(parsed, 'Cancelled by the user'),
+          'cancelled',
+          by,
+        );
     }
   }
 
@@ -123,8 +147,13 @@ export class InteractionFlow {
     for (const record of this.core.interactions.pending(session.sessionId)) {
       const parsed = this.parsed.get(record);
       if (!parsed || (parsed.turnId === undefined ? otherTurnRunning : parsed.turnId !== turnId)) continue;
-      this.core.logger.info({ sessionId: session.sessionId, turnId, interactionId: record.view.interactionId }, 'the turn ended with this interaction still open; settled');
-      this.core.interactions.settle(record.view.interactionId, 'cancelled', declineResult(parsed, 'The turn ended'), 'cancelled', { name: 'agent' });
+      this.core.logger.info(
+        { sessionId: session.sessionId, turnId, interactionId: record.view.interactionId },
+        'the turn ended with this interaction still open; settled',
+      );
+      this.core.interactions.settle(record.view.interactionId, 'cancelled', declineResult(parsed, 'The turn ended'), 'cancelled', {
+        name: 'agent',
+      });
     }
   }
 
@@ -132,7 +161,8 @@ export class InteractionFlow {
   markLost(backendEpoch: number): void {
     for (const record of this.core.interactions.pending()) {
       const parsed = this.parsed.get(record);
-      if (record.backendEpoch < backendEpoch && parsed) this.core.interactions.settle(record.view.interactionId, 'lost', declineResult(parsed, 'The agent restarted'), undefined);
+      if (record.backendEpoch < backendEpoch && parsed)
+        this.core.interactions.settle(record.view.interactionId, 'lost', declineResult(parsed, 'The agent restarted'), undefined);
     }
   }
 
@@ -173,7 +203,13 @@ export class InteractionFlow {
     const session = this.core.findSession(record.view.sessionId);
     if (!scopeAllows(client.identity.scope, 'operate') || session?.attachments.get(client.clientId)?.role === 'observer') {
       // Viewers and observers see it, read-only (HUB-DESIGN §4.5).
-      this.core.broadcaster.sendNow(client, this.core.broadcaster.serialize(ZCODE_NOTIFICATION.interactionOpened, { sessionId: record.view.sessionId, interaction: record.view }));
+      this.core.broadcaster.sendNow(
+        client,
+        this.core.broadcaster.serialize(ZCODE_NOTIFICATION.interactionOpened, {
+          sessionId: record.view.sessionId,
+          interaction: record.view,
+        }),
+      );
       return;
     }
     const parsed = this.parsed.get(record);
@@ -190,11 +226,26 @@ export class InteractionFlow {
         return;
       case 'invalid':
         this.core.interactions.dropCopy(record.view.interactionId, client.clientId);
-        this.core.logger.warn({ clientId: client.clientId, interactionId: record.view.interactionId, reason: reply.reason }, 'invalid interaction answer refused');
+        this.core.logger.warn(
+          { clientId: client.clientId, interactionId: record.view.interactionId, reason: reply.reason },
+          'invalid interaction answer refused',
+        );
         return;
       case 'answer': {
-        const attempt = this.core.interactions.settle(record.view.interactionId, 'resolved', reply.result, reply.outcome, { clientId: client.clientId, name: client.displayName }, client.clientId);
-        if (attempt.won) this.core.audit(client.identity, 'answer', record.view.sessionId, { interactionId: record.view.interactionId, kind: record.view.kind, outcome: reply.outcome });
+        const attempt = this.core.interactions.settle(
+          record.view.interactionId,
+          'resolved',
+          reply.result,
+          reply.outcome,
+          { clientId: client.clientId, name: client.displayName },
+          client.clientId,
+        );
+        if (attempt.won)
+          this.core.audit(client.identity, 'answer', record.view.sessionId, {
+            interactionId: record.view.interactionId,
+            kind: record.view.kind,
+            outcome: reply.outcome,
+          });
         return;
       }
     }
@@ -222,16 +273,28 @@ export class InteractionFlow {
         ...(v.resolvedBy === undefined ? {} : { resolvedBy: v.resolvedBy }),
       });
     }
-    this.core.notifyProfiles(session, { type: 'interaction_settled', sessionId: v.sessionId, kind: v.kind, ...(v.toolCallId === undefined ? {} : { toolCallId: v.toolCallId }) });
+    this.core.notifyProfiles(session, {
+      type: 'interaction_settled',
+      sessionId: v.sessionId,
+      kind: v.kind,
+      ...(v.toolCallId === undefined ? {} : { toolCallId: v.toolCallId }),
+    });
     if (v.state === 'resolved' && v.resolvedBy !== undefined && v.toolCallId !== undefined) {
       // Journaled on the card it was about, so joiners and replays show who answered (issue 12 item 6).
       this.core.authors.setAnswer(v.sessionId, v.toolCallId, v.resolvedBy);
-      this.core.emitUpdate(session, { sessionUpdate: 'tool_call_update', toolCallId: v.toolCallId, _meta: { zcode: { answeredBy: v.resolvedBy } } });
+      this.core.emitUpdate(session, {
+        sessionUpdate: 'tool_call_update',
+        toolCallId: v.toolCallId,
+        _meta: { zcode: { answeredBy: v.resolvedBy } },
+      });
     }
     session.turn.inputSettled(this.core.interactions.pendingCount(session.sessionId), session.queue.running !== undefined);
   }
 }
 
 function alreadyResolved(record: InteractionRecord): HubError {
-  return new HubError('HUB_ERR_ALREADY_RESOLVED', `Interaction already ${record.view.state}`, { state: record.view.state, ...(record.view.resolvedBy === undefined ? {} : { resolvedBy: record.view.resolvedBy }) });
+  return new HubError('HUB_ERR_ALREADY_RESOLVED', `Interaction already ${record.view.state}`, {
+    state: record.view.state,
+    ...(record.view.resolvedBy === undefined ? {} : { resolvedBy: record.view.resolvedBy }),
+  });
 }

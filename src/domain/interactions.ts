@@ -121,7 +121,14 @@ export class InteractionRegistry {
    * handed to the child, every other copy is withdrawn, and listeners hear of it. A second call
    * for the same id returns `won: false` and changes nothing.
    */
-  settle(interactionId: string, state: Exclude<InteractionState, 'pending'>, result: unknown, outcome: unknown, by?: ResolvedBy, winnerClientId?: string): SettleAttempt {
+  settle(
+    interactionId: string,
+    state: Exclude<InteractionState, 'pending'>,
+    result: unknown,
+    outcome: unknown,
+    by?: ResolvedBy,
+    winnerClientId?: string,
+  ): SettleAttempt {
     const record = this.records.get(interactionId);
     if (!record) throw new HubError('HUB_ERR_NOT_FOUND', `Unknown interaction ${interactionId}`);
     if (record.view.state !== 'pending') return { won: false, record };

@@ -21,9 +21,7 @@ export interface JournalEntry {
 }
 
 /** Result of asking for the updates after `afterSeq`. */
-export type GapResult =
-  | { kind: 'exact'; entries: JournalEntry[] }
-  | { kind: 'impossible'; reason: 'epoch' | 'trimmed' | 'ahead' };
+export type GapResult = { kind: 'exact'; entries: JournalEntry[] } | { kind: 'impossible'; reason: 'epoch' | 'trimmed' | 'ahead' };
 
 export interface JournalLimits {
   maxUpdates: number;

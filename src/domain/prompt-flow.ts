@@ -34,7 +34,12 @@ export interface PromptFlowHooks {
 
 /** True for the -32010 "a prompt is already running" refusal (not the other -32010 meanings, §10). */
 export function isBusyError(err: unknown): boolean {
-  return err instanceof AppServerError && err.fault.kind === 'rpc' && err.fault.code === -32010 && /already running|prompt is running/i.test(err.fault.message);
+  return (
+    err instanceof AppServerError &&
+    err.fault.kind === 'rpc' &&
+    err.fault.code === -32010 &&
+    /already running|prompt is running/i.test(err.fault.message)
+  );
 }
 
 /** The prompt queue's I/O side. */
@@ -94,7 +99,11 @@ export class PromptFlow {
       send.echoed = true;
       session.turn.openTail(session.journal.lastSeq + 1);
       // Journaled, so late joiners see who asked what; live only to the other clients (§4.4).
-      for (const block of next.content) this.core.emitUpdate(session, { sessionUpdate: 'user_message_chunk', content: block }, next.clientId, { promptId: next.promptId, promptedBy: by });
+      for (const block of next.content)
+        this.core.emitUpdate(session, { sessionUpdate: 'user_message_chunk', content: block }, next.clientId, {
+          promptId: next.promptId,
+          promptedBy: by,
+        });
     }
     session.turn.start(by);
     // Sent in the trace context of the request that asked, even when a turn end drains the queue.
@@ -117,7 +126,11 @@ export class PromptFlow {
       // Already answered (the child went away and onBackendLost said why), or about to be: a send
       // cut off by the child's exit is answered by onBackendLost, which knows whether a crash loop
       // ended it (issue 11 item 4).
-      if (session.queue.running !== prompt || (err instanceof AppServerError && err.fault.kind === 'failure' && err.fault.failure === 'gone')) return;
+      if (
+        session.queue.running !== prompt ||
+        (err instanceof AppServerError && err.fault.kind === 'failure' && err.fault.failure === 'gone')
+      )
+        return;
       session.queue.dropRunning(prompt);
       prompt.reject(toHubError(err));
       this.endUnlessOtherTurn(session);
@@ -125,7 +138,10 @@ export class PromptFlow {
       return;
     }
     send.accepted = true;
-    if (send.stopOnAccept) void stopTurn(this.core.app, this.core.logger, session.sessionId).catch((err: unknown) => this.core.logger.warn({ err, sessionId: session.sessionId }, 'stop after a late send failed'));
+    if (send.stopOnAccept)
+      void stopTurn(this.core.app, this.core.logger, session.sessionId).catch((err: unknown) =>
+        this.core.logger.warn({ err, sessionId: session.sessionId }, 'stop after a late send failed'),
+      );
     this.busyRetry.settled(session.sessionId);
     // The turn may already be over (a boundary passed while the answer was in flight, §4.8 #3).
     const b = this.boundary(session);
@@ -142,7 +158,8 @@ export class PromptFlow {
       return;
     }
     const running = session.queue.running;
-    if (running && running.turnId === undefined && (sig.inputId === running.promptId || sig.inputId === undefined)) running.turnId = sig.turnId;
+    if (running && running.turnId === undefined && (sig.inputId === running.promptId || sig.inputId === undefined))
+      running.turnId = sig.turnId;
     // A turn nobody here prompted (its updates follow): its tail starts now.
     session.turn.openTail(session.journal.lastSeq + 1);
     session.turn.bind(sig.turnId);
@@ -221,7 +238,13 @@ export class PromptFlow {
       return;
     }
     // Finishes a prompt that never produced turn events (§4.8 #3) or whose turn.* was missed.
-    if (running && send && (send.accepted || running.turnId !== undefined)) this.finish(session, running, failed ? undefined : { stopReason: 'end_turn', ...(running.turnId ? { turnId: running.turnId } : {}) }, failed);
+    if (running && send && (send.accepted || running.turnId !== undefined))
+      this.finish(
+        session,
+        running,
+        failed ? undefined : { stopReason: 'end_turn', ...(running.turnId ? { turnId: running.turnId } : {}) },
+        failed,
+      );
     session.queue.markReady();
     if (!session.queue.running && session.turn.active) {
       this.watchdog.clear(session.sessionId);
@@ -262,7 +285,10 @@ export class PromptFlow {
     const turnId = target.turnId ?? running?.turnId ?? session.turn.turnId;
     if (target.turnId !== undefined && session.turn.turnId !== undefined && session.turn.turnId !== target.turnId) return;
     if (!running && session.turn.state !== 'stopping') return;
-    this.core.logger.warn({ sessionId, turnId, stopSettleMs: this.core.config.limits.stopSettleMs }, 'the agent did not confirm the stop; ending the turn locally');
+    this.core.logger.warn(
+      { sessionId, turnId, stopSettleMs: this.core.config.limits.stopSettleMs },
+      'the agent did not confirm the stop; ending the turn locally',
+    );
     if (running) {
       session.queue.finishRunning();
       running.resolve({ stopReason: 'cancelled', ...(turnId === undefined ? {} : { turnId }) });
@@ -302,7 +328,12 @@ export class PromptFlow {
     if (running) running.reject(lostPromptError(lost, promptId));
     if (lost.state === 'failed') for (const p of session.queue.drain()) p.reject(lostPromptError(lost, p.promptId));
     session.queue.markReady();
-    if (wasActive) session.turn.interrupt({ error, ...(promptId === undefined ? {} : { promptId }), ...(running?.turnId === undefined ? {} : { turnId: running.turnId }) });
+    if (wasActive)
+      session.turn.interrupt({
+        error,
+        ...(promptId === undefined ? {} : { promptId }),
+        ...(running?.turnId === undefined ? {} : { turnId: running.turnId }),
+      });
     else session.turn.changed();
   }
 

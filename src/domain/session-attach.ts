@@ -59,7 +59,14 @@ export class SessionAttach {
   async attach(client: ClientPort, session: SessionState, p: AttachOptions): Promise<ReplayMeta> {
     const previous = session.attachments.get(client.clientId);
     const role = p.role ?? previous?.role;
-    const attachment: Attachment = { client, sessionId: session.sessionId, replaying: true, buffer: previous?.buffer ?? [], attachedAt: Date.now(), ...(role ? { role } : {}) };
+    const attachment: Attachment = {
+      client,
+      sessionId: session.sessionId,
+      replaying: true,
+      buffer: previous?.buffer ?? [],
+      attachedAt: Date.now(),
+      ...(role ? { role } : {}),
+    };
     session.attachments.set(client.clientId, attachment);
     let meta: ReplayMeta;
     try {
@@ -100,10 +107,18 @@ export class SessionAttach {
   }
 
   /** `_zcode/load_earlier`: the turn-aligned page before `cursor`, oldest first. */
-  async loadEarlier(session: SessionState, cursor: string, limit: number | undefined): Promise<{ updates: SessionUpdate[]; cursor?: string; hasMore: boolean }> {
+  async loadEarlier(
+    session: SessionState,
+    cursor: string,
+    limit: number | undefined,
+  ): Promise<{ updates: SessionUpdate[]; cursor?: string; hasMore: boolean }> {
     const messages = await this.fetchMessages(session, this.core.config.limits.replayMaxMessages);
     const page = pageBefore(session.sessionId, messages, cursor, limit ?? this.core.config.limits.replayMaxMessages);
-    return { updates: await this.historyUpdates(session, page.messages, false), ...(page.cursor === undefined ? {} : { cursor: page.cursor }), hasMore: page.hasMore };
+    return {
+      updates: await this.historyUpdates(session, page.messages, false),
+      ...(page.cursor === undefined ? {} : { cursor: page.cursor }),
+      hasMore: page.hasMore,
+    };
   }
 
   private async replay(attachment: Attachment, session: SessionState, p: AttachOptions): Promise<ReplayMeta> {
@@ -143,13 +158,22 @@ export class SessionAttach {
       // History frames carry no seq: they are not journal positions (the result's seq is). A
       // prompt's author goes where the live echo has it too.
       const promptedBy = promptedByOf(update);
-      const frame = this.core.broadcaster.serialize('session/update', { sessionId: session.sessionId, update, _meta: { zcode: { epoch, replay: true, ...(promptedBy === undefined ? {} : { promptedBy }) } } });
+      const frame = this.core.broadcaster.serialize('session/update', {
+        sessionId: session.sessionId,
+        update,
+        _meta: { zcode: { epoch, replay: true, ...(promptedBy === undefined ? {} : { promptedBy }) } },
+      });
       this.core.broadcaster.sendNow(attachment.client, frame);
     }
     // Then the running (or interrupted) turn so far, byte-identical to what the others got live.
     const live = tail ? session.journal.page(tail.startSeq - 1, upTo - tail.startSeq + 1) : [];
     for (const e of live) this.core.broadcaster.sendNow(attachment.client, new Frame(e.frame));
-    return { recovered: true, replayed: updates.length + live.length, hasMore: page.hasMore, ...(page.cursor === undefined ? {} : { cursor: page.cursor }) };
+    return {
+      recovered: true,
+      replayed: updates.length + live.length,
+      hasMore: page.hasMore,
+      ...(page.cursor === undefined ? {} : { cursor: page.cursor }),
+    };
   }
 
   /**
@@ -158,7 +182,12 @@ export class SessionAttach {
    */
   private async historyUpdates(session: SessionState, page: MessageWithParts[], tail: boolean): Promise<SessionUpdate[]> {
     const limits = this.core.config.limits;
-    const children = await subagentsOfPage(session.sessionId, page, { app: this.core.app, logger: this.core.logger, maxSubagents: limits.replaySubagentsMax, maxMessages: limits.replayMaxMessages });
+    const children = await subagentsOfPage(session.sessionId, page, {
+      app: this.core.app,
+      logger: this.core.logger,
+      maxSubagents: limits.replaySubagentsMax,
+      maxMessages: limits.replayMaxMessages,
+    });
     const authors = this.core.authors;
     const sessionId = session.sessionId;
     return withAuthors(nestSubagentHistory(historyWithLostTurns(page, { running: session.turn.active, tail }), children), {
@@ -179,7 +208,11 @@ export class SessionAttach {
     const dropped: string[] = [];
     const messages = parseMessages(raw, (what) => dropped.push(what));
     // Field paths and types only, never content (§5.6: nothing dropped silently).
-    if (dropped.length > 0) this.core.logger.warn({ sessionId: session.sessionId, dropped: dropped.slice(0, 20), droppedCount: dropped.length }, 'dropped unreadable parts of the agent history');
+    if (dropped.length > 0)
+      this.core.logger.warn(
+        { sessionId: session.sessionId, dropped: dropped.slice(0, 20), droppedCount: dropped.length },
+        'dropped unreadable parts of the agent history',
+      );
     return messages;
   }
 

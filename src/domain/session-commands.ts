@@ -25,7 +25,13 @@ export class SessionCommands {
   ) {}
 
   /** Sets one config option; returns the session's new options. */
-  async setConfigOption(by: Identity, sessionId: string, configId: ConfigId, value: string, thoughtLevel?: string): Promise<SessionConfigOption[]> {
+  async setConfigOption(
+    by: Identity,
+    sessionId: string,
+    configId: ConfigId,
+    value: string,
+    thoughtLevel?: string,
+  ): Promise<SessionConfigOption[]> {
     const session = await this.opener.open(sessionId);
     const snap = await settingRequest(session, configId, value, thoughtLevel)(this.core.app);
     this.opener.apply(session, snap, false);
@@ -84,7 +90,12 @@ export class SessionCommands {
 }
 
 /** The app-server call for one config option (§4.14); model values are `providerId/modelId`. */
-function settingRequest(session: SessionState, configId: ConfigId, value: string, thoughtLevel?: string): (app: AppServer) => Promise<Snapshot> {
+function settingRequest(
+  session: SessionState,
+  configId: ConfigId,
+  value: string,
+  thoughtLevel?: string,
+): (app: AppServer) => Promise<Snapshot> {
   const sessionId = session.sessionId;
   switch (configId) {
     case 'mode':

@@ -25,10 +25,16 @@ export interface DeleteHooks {
 }
 
 /** Deletes a session everywhere; resolves once the agent confirmed (or it never existed). */
-export async function deleteSession(core: HubCore, hooks: DeleteHooks, sessionId: string, by: { identity: Identity; clientId?: string; name?: string }): Promise<void> {
+export async function deleteSession(
+  core: HubCore,
+  hooks: DeleteHooks,
+  sessionId: string,
+  by: { identity: Identity; clientId?: string; name?: string },
+): Promise<void> {
   if (!scopeAllows(by.identity.scope, 'operate')) throw new HubError('HUB_ERR_FORBIDDEN');
   const known = core.findSession(sessionId);
-  if (known && (known.turn.active || known.queue.running || known.queue.queued.length > 0)) throw new HubError('HUB_ERR_SESSION_BUSY', 'A turn is running on this session; stop it before deleting');
+  if (known && (known.turn.active || known.queue.running || known.queue.queued.length > 0))
+    throw new HubError('HUB_ERR_SESSION_BUSY', 'A turn is running on this session; stop it before deleting');
   let session: SessionState;
   try {
     session = await hooks.open(sessionId);
@@ -45,13 +51,18 @@ export async function deleteSession(core: HubCore, hooks: DeleteHooks, sessionId
   } catch (err) {
     if (!(err instanceof AppServerError)) throw err;
     if (err.isRpc(-32601)) throw unsupported('its app-server has no v4/command');
-    if (err.fault.kind === 'result') throw new HubError('HUB_ERR_BACKEND', 'The agent answered deleteSession with an unreadable acknowledgement');
+    if (err.fault.kind === 'result')
+      throw new HubError('HUB_ERR_BACKEND', 'The agent answered deleteSession with an unreadable acknowledgement');
     if (err.fault.kind !== 'ack') throw err;
     const { status, reasonCode, message } = err.fault.ack;
     if (reasonCode && UNSUPPORTED_REASONS.has(reasonCode)) throw unsupported(message ?? reasonCode);
     // `proto.sessionNotFound`: the session went away between the resume and the command.
     const gone = status === 'rejected' && reasonCode === 'proto.sessionNotFound';
-    if (!gone) throw new HubError('HUB_ERR_BACKEND', `The agent refused to delete the session: ${message ?? reasonCode ?? status}`, { status, reasonCode });
+    if (!gone)
+      throw new HubError('HUB_ERR_BACKEND', `The agent refused to delete the session: ${message ?? reasonCode ?? status}`, {
+        status,
+        reasonCode,
+      });
   }
   core.audit(by.identity, 'session', sessionId, { action: 'delete' });
   forget(core, hooks, session, by);
@@ -62,7 +73,12 @@ function unsupported(why: string): HubError {
 }
 
 /** Drops the hub's copy: pending interactions cancelled, every client told, the session forgotten. */
-function forget(core: HubCore, hooks: DeleteHooks, session: SessionState | undefined, by: { identity: Identity; clientId?: string; name?: string }): void {
+function forget(
+  core: HubCore,
+  hooks: DeleteHooks,
+  session: SessionState | undefined,
+  by: { identity: Identity; clientId?: string; name?: string },
+): void {
   if (!session) return;
   const resolvedBy: ResolvedBy = { ...(by.clientId === undefined ? {} : { clientId: by.clientId }), name: by.name ?? by.identity.name };
   hooks.cancelInteractions(session, resolvedBy);

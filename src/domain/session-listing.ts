@@ -32,7 +32,11 @@ function fromInfo(core: HubCore, info: SessionInfo): SessionSummary {
 }
 
 /** The app-server's list merged with the hub's live sessions; archived ones only when asked. */
-export async function listSessions(core: HubCore, live: LiveSummary, p: { cwd?: string; includeArchived?: boolean }): Promise<SessionSummary[]> {
+export async function listSessions(
+  core: HubCore,
+  live: LiveSummary,
+  p: { cwd?: string; includeArchived?: boolean },
+): Promise<SessionSummary[]> {
   const infos = await core.app.listSessions({ includeArchived: true, ...(p.cwd === undefined ? {} : { cwd: p.cwd }) });
   const seen = new Set<string>();
   const out = infos.map((info) => {
@@ -48,7 +52,13 @@ export async function listSessions(core: HubCore, live: LiveSummary, p: { cwd?: 
 }
 
 /** Archives or unarchives a session; every client's list hears it (`_zcode/session_state`). */
-export async function archiveSession(core: HubCore, live: LiveSummary, sessionId: string, archived: boolean, by: Identity): Promise<SessionSummary> {
+export async function archiveSession(
+  core: HubCore,
+  live: LiveSummary,
+  sessionId: string,
+  archived: boolean,
+  by: Identity,
+): Promise<SessionSummary> {
   if (!scopeAllows(by.scope, 'operate')) throw new HubError('HUB_ERR_FORBIDDEN');
   let summary = live(sessionId);
   if (summary === undefined) {

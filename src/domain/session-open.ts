@@ -29,7 +29,12 @@ export class SessionOpener {
   ) {}
 
   /** `session/create` + subscribe; returns the new session's state. */
-  async create(p: { cwd: string; mode?: string; model?: { providerId: string; modelId: string }; thoughtLevel?: string }): Promise<SessionState> {
+  async create(p: {
+    cwd: string;
+    mode?: string;
+    model?: { providerId: string; modelId: string };
+    thoughtLevel?: string;
+  }): Promise<SessionState> {
     // An existing directory inside a workspace root, symlinks resolved; the real path goes to the child (issue 11 item 2).
     const cwd = await this.core.roots.resolve(p.cwd);
     const params = { ...p, cwd, mode: p.mode ?? this.core.config.defaultMode };
@@ -76,7 +81,10 @@ export class SessionOpener {
   }
 
   private async resumeAndSubscribe(sessionId: string): Promise<SessionState> {
-    const snap = await this.core.app.resumeSession({ sessionId }, { timeoutMs: this.core.config.limits.sessionOpenTimeoutMs, noResumeRetry: true });
+    const snap = await this.core.app.resumeSession(
+      { sessionId },
+      { timeoutMs: this.core.config.limits.sessionOpenTimeoutMs, noResumeRetry: true },
+    );
     const session = this.core.ensureSession(sessionId, snap.session.workspace?.workspacePath ?? this.core.config.workspace);
     this.apply(session, snap, true);
     await this.subscribe(session);
@@ -117,8 +125,13 @@ export class SessionOpener {
     const trimmed = !reset && result.eventSeq > afterSeq && (firstSeq === undefined || firstSeq > afterSeq + 1);
     if (reset || trimmed || held.overflow) {
       if (!reset) {
-        const why = trimmed ? 'the agent no longer has the events after the last one the hub saw (its retention trimmed them)' : 'more live events arrived during the subscribe than the hub holds (subscribeBufferMaxEvents)';
-        this.core.logger.warn({ sessionId: session.sessionId, afterSeq, firstRetainedSeq: firstSeq, eventSeq: result.eventSeq }, `${why}; reloading the session from its snapshot`);
+        const why = trimmed
+          ? 'the agent no longer has the events after the last one the hub saw (its retention trimmed them)'
+          : 'more live events arrived during the subscribe than the hub holds (subscribeBufferMaxEvents)';
+        this.core.logger.warn(
+          { sessionId: session.sessionId, afterSeq, firstRetainedSeq: firstSeq, eventSeq: result.eventSeq },
+          `${why}; reloading the session from its snapshot`,
+        );
       }
       this.reload(session, result.snapshot, result.eventSeq);
       for (const e of held.events.sort((a, b) => a.seq - b.seq)) if (e.seq > result.eventSeq) this.ingest(session, e.params);
@@ -159,7 +172,8 @@ export class SessionOpener {
     this.core.app.subscribeConversation(session.sessionId).catch((err: unknown) => {
       if (session.titleFeedEpoch === epoch) session.titleFeedEpoch = 0;
       if (err instanceof AppServerError && err.isRpc(-32601)) this.v4TitlesUnsupported = epoch;
-      else this.core.logger.warn({ err, sessionId: session.sessionId }, 'v4 conversation subscribe failed; generated titles may not arrive');
+      else
+        this.core.logger.warn({ err, sessionId: session.sessionId }, 'v4 conversation subscribe failed; generated titles may not arrive');
     });
   }
 
@@ -186,7 +200,8 @@ export class SessionOpener {
 function missingLevel(settings: SettingsPatch): string | undefined {
   if (settings.thoughtLevel?.current) return undefined;
   const current = settings.model?.current;
-  const entry = current && settings.model?.available?.find((m) => m.ref.providerId === current.providerId && m.ref.modelId === current.modelId);
+  const entry =
+    current && settings.model?.available?.find((m) => m.ref.providerId === current.providerId && m.ref.modelId === current.modelId);
   const levels = entry?.reasoning?.levels.map((l) => l.value) ?? [];
   if (levels.length === 0) return undefined;
   const preferred = entry?.reasoning?.defaultLevel;
@@ -202,6 +217,7 @@ function seqOf(params: unknown): number {
 /** Parses a snapshot result; a malformed one is a backend error, not a crash. */
 export function parseSnapshot(raw: unknown): Snapshot {
   const parsed = snapshotSchema.safeParse(raw);
-  if (!parsed.success) throw new HubError('HUB_ERR_BACKEND', 'The agent returned an unexpected session snapshot', { issues: parsed.error.issues.slice(0, 5) });
+  if (!parsed.success)
+    throw new HubError('HUB_ERR_BACKEND', 'The agent returned an unexpected session snapshot', { issues: parsed.error.issues.slice(0, 5) });
   return parsed.data;
 }

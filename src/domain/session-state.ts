@@ -88,4 +88,3 @@ export class SessionState {
     this.updatedAt = Date.now();
   }
 }
-

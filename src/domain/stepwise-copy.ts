@@ -16,7 +16,12 @@ function notification(method: string, params: unknown): Frame {
 }
 
 /** Opens a one-card-at-a-time copy; `onReply` is called at most once. */
-export function openStepwiseCopy(acp: QuestionInteraction | ElicitationInteraction, client: ClientPort, prefaceMs: number, onReply: (reply: ZcodeAnswer) => void): InteractionCopy {
+export function openStepwiseCopy(
+  acp: QuestionInteraction | ElicitationInteraction,
+  client: ClientPort,
+  prefaceMs: number,
+  onReply: (reply: ZcodeAnswer) => void,
+): InteractionCopy {
   const steps = toQuestionSteps(acp);
   const replies: unknown[] = [];
   let open = true;

@@ -26,7 +26,12 @@ export class StopWatchdog {
   /** Arms the timer for this session; a second stop of the same turn keeps the first deadline. */
   arm(sessionId: string, target: StopTarget): void {
     const current = this.armed.get(sessionId);
-    if (current && current.target.prompt === target.prompt && (current.target.turnId === undefined || current.target.turnId === target.turnId)) return;
+    if (
+      current &&
+      current.target.prompt === target.prompt &&
+      (current.target.turnId === undefined || current.target.turnId === target.turnId)
+    )
+      return;
     this.clear(sessionId);
     const timer = setTimeout(() => {
       this.armed.delete(sessionId);

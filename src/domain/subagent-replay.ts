@@ -10,7 +10,12 @@ import { parseMessages, type MessageWithParts } from '../acp/message-schema.js';
 import type { Logger } from '../logger.js';
 import type { AppServer } from '../app-server/client.js';
 
-const subSchema = z.looseObject({ childSessionId: z.string().min(1), toolCallId: z.string().optional(), agentId: z.string().optional(), subagentType: z.string().optional() });
+const subSchema = z.looseObject({
+  childSessionId: z.string().min(1),
+  toolCallId: z.string().optional(),
+  agentId: z.string().optional(),
+  subagentType: z.string().optional(),
+});
 
 /** Largest `endedLimit` of `session/subagents` (§4.16). */
 const ENDED_LIMIT_MAX = 100;
@@ -25,14 +30,20 @@ export interface SubagentReplayOptions {
 }
 
 /** The sub-agents spawned on `page` (a page of `sessionId`'s history), with their messages. */
-export async function subagentsOfPage(sessionId: string, page: readonly MessageWithParts[], o: SubagentReplayOptions): Promise<SubagentHistory[]> {
+export async function subagentsOfPage(
+  sessionId: string,
+  page: readonly MessageWithParts[],
+  o: SubagentReplayOptions,
+): Promise<SubagentHistory[]> {
   if (o.maxSubagents <= 0 || !hasSubagents(page)) return [];
   const onPage = toolCallIdsOf(page);
   try {
     const listed = await o.app.subagents(sessionId, ENDED_LIMIT_MAX);
     const subs = [...listed.running, ...listed.ended.items].flatMap((s) => {
       const sub = subSchema.safeParse(s);
-      return sub.success && sub.data.toolCallId !== undefined && onPage.has(sub.data.toolCallId) ? [{ ...sub.data, toolCallId: sub.data.toolCallId }] : [];
+      return sub.success && sub.data.toolCallId !== undefined && onPage.has(sub.data.toolCallId)
+        ? [{ ...sub.data, toolCallId: sub.data.toolCallId }]
+        : [];
     });
     const out: SubagentHistory[] = [];
     for (const sub of subs.slice(0, o.maxSubagents)) {

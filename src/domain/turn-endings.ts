@@ -18,7 +18,8 @@ export function lostError(lost: BackendLoss): EndMarker['error'] {
     case 'failed':
       return {
         type: 'backend_failed',
-        message: 'The agent kept crashing and the hub stopped restarting it (crash loop). An admin can restart it from Settings, with POST /api/backend/restart, or by restarting zcode-hub.',
+        message:
+          'The agent kept crashing and the hub stopped restarting it (crash loop). An admin can restart it from Settings, with POST /api/backend/restart, or by restarting zcode-hub.',
       };
     case 'stopped':
       return { type: 'backend_stopped', message: 'The agent was stopped during this turn; what it said so far is kept.' };
@@ -38,10 +39,17 @@ export function failureOf(error: ErrorDetail | undefined): EndMarker['error'] {
 
 /** The error a prompt cut off by the agent's exit is answered with (a `failed` backend needs an admin). */
 export function lostPromptError(lost: BackendLoss, promptId?: string): HubError {
-  return new HubError('HUB_ERR_BACKEND_UNAVAILABLE', lostError(lost).message, { backend: lost.state, ...(promptId === undefined ? {} : { promptId }) });
+  return new HubError('HUB_ERR_BACKEND_UNAVAILABLE', lostError(lost).message, {
+    backend: lost.state,
+    ...(promptId === undefined ? {} : { promptId }),
+  });
 }
 
 /** The error a prompt whose turn the agent failed is answered with (HUB_ERR_TURN_FAILED, never end_turn). */
 export function turnFailedError(failure: EndMarker['error'], promptId: string, turnId: string | undefined): HubError {
-  return new HubError('HUB_ERR_TURN_FAILED', `The agent could not finish this turn: ${failure.message}`, { promptId, ...(turnId === undefined ? {} : { turnId }), error: failure });
+  return new HubError('HUB_ERR_TURN_FAILED', `The agent could not finish this turn: ${failure.message}`, {
+    promptId,
+    ...(turnId === undefined ? {} : { turnId }),
+    error: failure,
+  });
 }

@@ -162,7 +162,10 @@ export class TurnRecords {
     if (!r || r.dead || this.closed) return;
     r.bytes += bytes + 1;
     if (r.bytes > this.limits.turnRecordMaxBytes) {
-      this.logger.info({ sessionId, limit: this.limits.turnRecordMaxBytes }, 'turn record over its limit; deleted (history and the interrupted marker remain after a restart)');
+      this.logger.info(
+        { sessionId, limit: this.limits.turnRecordMaxBytes },
+        'turn record over its limit; deleted (history and the interrupted marker remain after a restart)',
+      );
       this.kill(r);
       return;
     }
@@ -189,12 +192,10 @@ export class TurnRecords {
   }
 
   private enqueue(file: string, write: () => Promise<unknown>): void {
-    const next = (this.chains.get(file) ?? Promise.resolve())
-      .then(write)
-      .then(
-        () => undefined,
-        (err: unknown) => this.logger.warn({ err }, 'a turn record could not be written'),
-      );
+    const next = (this.chains.get(file) ?? Promise.resolve()).then(write).then(
+      () => undefined,
+      (err: unknown) => this.logger.warn({ err }, 'a turn record could not be written'),
+    );
     this.chains.set(file, next);
     void next.then(() => {
       if (this.chains.get(file) === next) this.chains.delete(file);

@@ -43,7 +43,9 @@ export function restoreTurn(core: HubCore, session: SessionState, restored: Rest
   const startSeq = session.journal.lastSeq + 1;
   for (const { update, meta } of restored.updates) {
     try {
-      session.journal.append((seq, epoch) => core.broadcaster.serialize('session/update', { sessionId: session.sessionId, update, _meta: { zcode: { seq, epoch, ...meta } } }));
+      session.journal.append((seq, epoch) =>
+        core.broadcaster.serialize('session/update', { sessionId: session.sessionId, update, _meta: { zcode: { seq, epoch, ...meta } } }),
+      );
     } catch (err) {
       core.logger.warn({ sessionId: session.sessionId, err }, 'a recorded update could not be journaled again; skipped');
     }
@@ -52,7 +54,11 @@ export function restoreTurn(core: HubCore, session: SessionState, restored: Rest
   records.resume(session.sessionId, restored.bytes);
   if (!restored.running) return;
   const promptedBy = lastAuthor(restored);
-  const ended: TurnEnded = { outcome: 'interrupted', ...(promptedBy === undefined ? {} : { promptedBy }), error: { type: 'hub_restarted', message: HUB_RESTART_MESSAGE } };
+  const ended: TurnEnded = {
+    outcome: 'interrupted',
+    ...(promptedBy === undefined ? {} : { promptedBy }),
+    error: { type: 'hub_restarted', message: HUB_RESTART_MESSAGE },
+  };
   core.emitUpdate(session, turnEndedUpdate(ended));
   records.turn(session.sessionId, 'idle');
 }
@@ -63,7 +69,12 @@ function lastAuthor(restored: RestoredTurn): TurnEnded['promptedBy'] {
     const u = restored.updates[i];
     if (u?.update.sessionUpdate !== 'user_message_chunk') continue;
     const by = u.meta['promptedBy'];
-    if (typeof by === 'object' && by !== null && typeof (by as { name?: unknown }).name === 'string' && typeof (by as { clientId?: unknown }).clientId === 'string') {
+    if (
+      typeof by === 'object' &&
+      by !== null &&
+      typeof (by as { name?: unknown }).name === 'string' &&
+      typeof (by as { clientId?: unknown }).clientId === 'string'
+    ) {
       return { name: (by as { name: string }).name, clientId: (by as { clientId: string }).clientId };
     }
     return undefined;

@@ -22,12 +22,16 @@ export class WorkspaceRoots {
 
   private refuse(code: 'HUB_ERR_BAD_REQUEST' | 'HUB_ERR_FORBIDDEN', cwd: string, why: string): HubError {
     const shown = cwd.slice(0, 512);
-    return new HubError(code, `${why}: ${shown}. Pick an existing project folder inside a workspace root (${this.roots.join(', ')})`, { cwd: cwd.slice(0, 4096), workspaces: this.roots });
+    return new HubError(code, `${why}: ${shown}. Pick an existing project folder inside a workspace root (${this.roots.join(', ')})`, {
+      cwd: cwd.slice(0, 4096),
+      workspaces: this.roots,
+    });
   }
 
   /** The real path of `cwd` when it is allowed; a HubError naming the roots when not. */
   async resolve(cwd: string): Promise<string> {
-    if (cwd.includes('\0') || !path.isAbsolute(cwd)) throw this.refuse('HUB_ERR_BAD_REQUEST', cwd, 'The workspace must be an absolute path');
+    if (cwd.includes('\0') || !path.isAbsolute(cwd))
+      throw this.refuse('HUB_ERR_BAD_REQUEST', cwd, 'The workspace must be an absolute path');
     let real: string;
     try {
       real = await fs.realpath(cwd);
@@ -54,7 +58,11 @@ export class WorkspaceRoots {
     try {
       await this.resolve(cwd);
     } catch {
-      throw new HubError('HUB_ERR_FORBIDDEN', `This session works in ${cwd.slice(0, 512)}, which is not inside a workspace root (${this.roots.join(', ')}): it can be watched, not prompted`, { cwd: cwd.slice(0, 4096), workspaces: this.roots });
+      throw new HubError(
+        'HUB_ERR_FORBIDDEN',
+        `This session works in ${cwd.slice(0, 512)}, which is not inside a workspace root (${this.roots.join(', ')}): it can be watched, not prompted`,
+        { cwd: cwd.slice(0, 4096), workspaces: this.roots },
+      );
     }
   }
 

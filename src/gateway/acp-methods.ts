@@ -1,5 +1,12 @@
 import { scopeAllows } from '../auth/identity.js';
-import { PROTOCOL_VERSION, type InitializeResponse, type ListSessionsResponse, type LoadSessionResponse, type NewSessionResponse, type PromptResponse } from '@agentclientprotocol/sdk';
+import {
+  PROTOCOL_VERSION,
+  type InitializeResponse,
+  type ListSessionsResponse,
+  type LoadSessionResponse,
+  type NewSessionResponse,
+  type PromptResponse,
+} from '@agentclientprotocol/sdk';
 import { HubError } from '../errors.js';
 import {
   attachMeta,
@@ -44,7 +51,9 @@ function badParams(message: string, path: string): HubError {
 }
 
 /** A `-32602`-shaped failure for a `_meta.zcode` block that does not parse. */
-function metaOrThrow<T>(result: { success: true; data: T } | { success: false; error: { issues: Array<{ path: PropertyKey[]; message: string }> } }): T {
+function metaOrThrow<T>(
+  result: { success: true; data: T } | { success: false; error: { issues: Array<{ path: PropertyKey[]; message: string }> } },
+): T {
   if (result.success) return result.data;
   const issue = result.error.issues[0];
   throw badParams(issue?.message ?? 'invalid _meta.zcode', `_meta.zcode.${issue?.path.map(String).join('.') ?? ''}`);
@@ -61,16 +70,28 @@ function openedResult(opened: SessionOpened, extra: Record<string, unknown> = {}
 }
 
 /** `session/load` / `session/resume`: the replay, then the result, then the pending interactions. */
-async function attach(ctx: DispatchContext, conn: ClientConnection, p: { sessionId: string; _meta?: { [k: string]: unknown } | null }, history: boolean): Promise<ReplyThen> {
+async function attach(
+  ctx: DispatchContext,
+  conn: ClientConnection,
+  p: { sessionId: string; _meta?: { [k: string]: unknown } | null },
+  history: boolean,
+): Promise<ReplyThen> {
   const { role, ...meta } = metaOrThrow(zcodeMeta(attachMeta, p));
-  const opened = await ctx.hub.loadSession(conn, p.sessionId, { ...meta, history, ...(role ? { role: resolveRole(conn.identity.scope, role) } : {}) });
+  const opened = await ctx.hub.loadSession(conn, p.sessionId, {
+    ...meta,
+    history,
+    ...(role ? { role: resolveRole(conn.identity.scope, role) } : {}),
+  });
   const { sessionId: _sid, ...result } = openedResult(opened, { replayMeta: opened.replayMeta });
   const after = (): void => ctx.hub.deliverPending(conn, p.sessionId);
   if (conn.profile !== 'legacy') return new ReplyThen(result satisfies LoadSessionResponse, after);
   // zcode-acp-remote reads `replayMeta` at the top level of the result, with `turnActive` telling
   // it to restore its running UI (HUB-DESIGN §5.1).
   const turnActive = (ctx.hub.getSession(p.sessionId)?.state ?? 'idle') !== 'idle';
-  const legacy: LoadSessionResponse & { replayMeta: ReplayMeta & { turnActive: boolean } } = { ...result, replayMeta: { ...opened.replayMeta, turnActive } };
+  const legacy: LoadSessionResponse & { replayMeta: ReplayMeta & { turnActive: boolean } } = {
+    ...result,
+    replayMeta: { ...opened.replayMeta, turnActive },
+  };
   return new ReplyThen(legacy, after);
 }
 
@@ -122,7 +143,10 @@ export const ACP_METHODS: Record<string, MethodSpec> = {
 
   'session/list': method(listSessionsParams, 'view', async (ctx, _conn, p): Promise<ListSessionsResponse> => {
     const meta = metaOrThrow(zcodeMeta(listSessionsMeta, p));
-    const rows = await ctx.hub.listSessions({ ...(p.cwd ? { cwd: p.cwd } : {}), ...(meta.includeArchived ? { includeArchived: true } : {}) });
+    const rows = await ctx.hub.listSessions({
+      ...(p.cwd ? { cwd: p.cwd } : {}),
+      ...(meta.includeArchived ? { includeArchived: true } : {}),
+    });
     return {
       sessions: rows.map((s) => ({
         sessionId: s.sessionId,
@@ -130,7 +154,16 @@ export const ACP_METHODS: Record<string, MethodSpec> = {
         ...(s.title !== undefined ? { title: s.title } : {}),
         ...(s.updatedAt !== undefined ? { updatedAt: new Date(s.updatedAt).toISOString() } : {}),
         // ACP's SessionInfo has title and updatedAt (the last activity); the rest is ours.
-        _meta: { zcode: { state: s.state, model: s.model ?? null, clients: s.clients, pendingInteractions: s.pendingInteractions, archived: s.archived, ...(s.preview ? { preview: s.preview } : {}) } },
+        _meta: {
+          zcode: {
+            state: s.state,
+            model: s.model ?? null,
+            clients: s.clients,
+            pendingInteractions: s.pendingInteractions,
+            archived: s.archived,
+            ...(s.preview ? { preview: s.preview } : {}),
+          },
+        },
       })),
     };
   }),
@@ -159,7 +192,8 @@ export const ACP_METHODS: Record<string, MethodSpec> = {
   }),
 
   'session/set_config_option': method(setConfigOptionParams, 'operate', async (ctx, conn, p) => {
-    if (!(CONFIG_IDS as readonly string[]).includes(p.configId)) throw badParams(`configId must be one of ${CONFIG_IDS.join(', ')}`, 'configId');
+    if (!(CONFIG_IDS as readonly string[]).includes(p.configId))
+      throw badParams(`configId must be one of ${CONFIG_IDS.join(', ')}`, 'configId');
     const value = (p as { value?: unknown }).value;
     if (typeof value !== 'string') throw badParams('value must be a value id (string)', 'value');
     const meta = metaOrThrow(zcodeMeta(setConfigOptionMeta, p));
@@ -179,6 +213,9 @@ export const ACP_METHODS: Record<string, MethodSpec> = {
   // The hub advertises no `authMethods`: the credential travels with the connection (bearer,
   // cookie), so any method id a client names is unknown. Answered rather than left -32601.
   authenticate: method(authenticateParams, 'view', (_ctx, _conn, p) => {
-    throw badParams(`Unknown authentication method '${String(p.methodId).slice(0, 64)}': this agent advertises none; the connection's token already authenticates it`, 'methodId');
+    throw badParams(
+      `Unknown authentication method '${String(p.methodId).slice(0, 64)}': this agent advertises none; the connection's token already authenticates it`,
+      'methodId',
+    );
   }),
 };

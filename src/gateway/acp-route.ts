@@ -45,7 +45,11 @@ export const gatewayPlugin = fp(
       method: 'GET',
       url: '/acp',
       config: { scope: 'view' },
-      schema: { summary: 'ACP: WebSocket upgrade, or the Streamable HTTP event stream (docs/CLIENT-PROTOCOL.md)', tags: ['acp'], querystring: acpQuery },
+      schema: {
+        summary: 'ACP: WebSocket upgrade, or the Streamable HTTP event stream (docs/CLIENT-PROTOCOL.md)',
+        tags: ['acp'],
+        querystring: acpQuery,
+      },
       preValidation: async (req) => {
         const { instance } = req.query;
         if (instance !== undefined && instance !== LEGACY_INSTANCE_ID) throw new HubError('HUB_ERR_NOT_FOUND', 'Unknown instance');

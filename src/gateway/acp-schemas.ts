@@ -26,13 +26,17 @@ import type {
  */
 
 const require = createRequire(import.meta.url);
-const acpJsonSchema = z.object({ $defs: z.record(z.string(), z.unknown()) }).parse(require('@agentclientprotocol/sdk/schema/v1/schema.json'));
+const acpJsonSchema = z
+  .object({ $defs: z.record(z.string(), z.unknown()) })
+  .parse(require('@agentclientprotocol/sdk/schema/v1/schema.json'));
 
 /** The zod validator of one `$defs` entry of the ACP schema, typed with the SDK's own type. */
 function acp<T>(name: string): z.ZodType<T> {
   if (!(name in acpJsonSchema.$defs)) throw new Error(`ACP schema has no definition ${name}`);
   // The cast is the one seam between the SDK's JSON Schema and its TS types (same generator).
-  return z.fromJSONSchema({ $ref: `#/$defs/${name}`, $defs: acpJsonSchema.$defs } as Parameters<typeof z.fromJSONSchema>[0]) as z.ZodType<T>;
+  return z.fromJSONSchema({ $ref: `#/$defs/${name}`, $defs: acpJsonSchema.$defs } as Parameters<
+    typeof z.fromJSONSchema
+  >[0]) as z.ZodType<T>;
 }
 
 export const initializeParams = acp<InitializeRequest>('InitializeRequest');
@@ -78,7 +82,10 @@ export const listSessionsMeta = z.object({
 });
 
 /** Reads `params._meta.zcode` through `schema`; an absent block is `{}`. */
-export function zcodeMeta<T extends z.ZodType>(schema: T, params: { _meta?: { [k: string]: unknown } | null }): z.ZodSafeParseResult<z.infer<T>> {
+export function zcodeMeta<T extends z.ZodType>(
+  schema: T,
+  params: { _meta?: { [k: string]: unknown } | null },
+): z.ZodSafeParseResult<z.infer<T>> {
   const raw = params._meta?.zcode;
   return schema.safeParse(raw ?? {}) as z.ZodSafeParseResult<z.infer<T>>;
 }

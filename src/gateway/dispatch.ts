@@ -40,7 +40,10 @@ export class Dispatcher {
     if (textExceedsJsonDepth(text, value, maxDepth)) {
       // Refused before anything recurses over it (schemas, the broadcaster's JSON.stringify).
       const id = (value as { id?: unknown }).id;
-      conn.respondError((typeof id === 'string' && id.length <= 256) || (typeof id === 'number' && Number.isSafeInteger(id)) ? id : null, protocolError('HUB_ERR_INVALID_MESSAGE', `Invalid request: ${depthMessage(maxDepth)}`));
+      conn.respondError(
+        (typeof id === 'string' && id.length <= 256) || (typeof id === 'number' && Number.isSafeInteger(id)) ? id : null,
+        protocolError('HUB_ERR_INVALID_MESSAGE', `Invalid request: ${depthMessage(maxDepth)}`),
+      );
       conn.violation('nested too deep');
       return;
     }
@@ -103,7 +106,14 @@ export class Dispatcher {
     const trace = typeof params === 'object' && params !== null ? traceFromMeta((params as { _meta?: unknown })._meta) : undefined;
     if (trace) {
       conn.logger.info(
-        { method: msg.method, traceId: trace.traceId, parentId: trace.parentId, spanId: trace.spanId, ...(trace.tracestate ? { tracestate: trace.tracestate } : {}), ...(trace.baggage ? { baggageKeys: baggageKeys(trace.baggage) } : {}) },
+        {
+          method: msg.method,
+          traceId: trace.traceId,
+          parentId: trace.parentId,
+          spanId: trace.spanId,
+          ...(trace.tracestate ? { tracestate: trace.tracestate } : {}),
+          ...(trace.baggage ? { baggageKeys: baggageKeys(trace.baggage) } : {}),
+        },
         'traced client request',
       );
     }

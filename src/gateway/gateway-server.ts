@@ -80,7 +80,8 @@ export class GatewayServer {
   admissionError(identity: Identity): HubError | undefined {
     const limits = this.deps.config.limits;
     if (this.closing) return new HubError('HUB_ERR_BACKEND_UNAVAILABLE', 'The hub is shutting down');
-    if (this.conns.size >= limits.connectionsTotal) return new HubError('HUB_ERR_LIMIT', 'Too many open connections', { limit: 'connectionsTotal' });
+    if (this.conns.size >= limits.connectionsTotal)
+      return new HubError('HUB_ERR_LIMIT', 'Too many open connections', { limit: 'connectionsTotal' });
     if ((this.perToken.get(identity.tokenId) ?? 0) >= limits.connectionsPerToken) {
       return new HubError('HUB_ERR_LIMIT', 'Too many open connections for this token', { limit: 'connectionsPerToken' });
     }
@@ -97,7 +98,9 @@ export class GatewayServer {
     const conn = new ClientConnection(socket, identity, profile, limits, this.log, batching);
     const clientId = conn.clientId;
     // ws emits 'error' before closing on a protocol error (1009 too big, 1007 bad UTF-8): log, never crash.
-    socket.on('error', (err) => this.log.info({ clientId, err: { message: err.message, code: (err as { code?: string }).code } }, 'socket error'));
+    socket.on('error', (err) =>
+      this.log.info({ clientId, err: { message: err.message, code: (err as { code?: string }).code } }, 'socket error'),
+    );
     const refused = this.admissionError(identity);
     if (refused) {
       // The pre-upgrade check raced with another upgrade of the same token.
@@ -125,7 +128,11 @@ export class GatewayServer {
         conn.close(CLOSE.UNSUPPORTED_DATA, 'binary frames are not supported');
         return;
       }
-      const text = Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.from(data).toString('utf8');
+      const text = Array.isArray(data)
+        ? Buffer.concat(data).toString('utf8')
+        : Buffer.isBuffer(data)
+          ? data.toString('utf8')
+          : Buffer.from(data).toString('utf8');
       this.dispatcher.handleText(conn, text);
     });
     this.log.info({ clientId, profile, scope: identity.scope, name: identity.name }, 'client connected');
@@ -149,11 +156,14 @@ export class GatewayServer {
   private armExpiry(conn: ClientConnection, holder: { timer?: NodeJS.Timeout }): void {
     const at = conn.identity.expiresAt;
     if (at === undefined) return;
-    holder.timer = setTimeout(() => {
-      if (!conn.open) return;
-      if (Date.now() >= at) conn.close(CLOSE.UNAUTHENTICATED, 'token expired');
-      else this.armExpiry(conn, holder);
-    }, Math.min(Math.max(at - Date.now(), 0), MAX_TIMER_MS));
+    holder.timer = setTimeout(
+      () => {
+        if (!conn.open) return;
+        if (Date.now() >= at) conn.close(CLOSE.UNAUTHENTICATED, 'token expired');
+        else this.armExpiry(conn, holder);
+      },
+      Math.min(Math.max(at - Date.now(), 0), MAX_TIMER_MS),
+    );
     holder.timer.unref();
   }
 }

@@ -53,7 +53,8 @@ export class HttpConnections {
     const id = header(req, HEADER_CONNECTION_ID);
     if (!id) throw new HubError('HUB_ERR_BAD_REQUEST', 'Missing Acp-Connection-Id (POST initialize first)');
     const entry = this.entries.get(id);
-    if (!entry || !entry.conn.open || entry.conn.identity.tokenId !== req.identity?.tokenId) throw new HubError('HUB_ERR_NOT_FOUND', 'Unknown Acp-Connection-Id');
+    if (!entry || !entry.conn.open || entry.conn.identity.tokenId !== req.identity?.tokenId)
+      throw new HubError('HUB_ERR_NOT_FOUND', 'Unknown Acp-Connection-Id');
     return entry;
   }
 
@@ -113,8 +114,10 @@ export class HttpConnections {
     const paramsSession = typeof params === 'object' && params !== null ? (params as Body)['sessionId'] : undefined;
     const headerSession = header(req, HEADER_SESSION_ID);
     // RFD: a session-scoped message names its session in the header too (routing, debugging).
-    if (typeof paramsSession === 'string' && headerSession === undefined) throw new HubError('HUB_ERR_BAD_REQUEST', 'Missing Acp-Session-Id');
-    if (typeof paramsSession === 'string' && headerSession !== paramsSession) throw new HubError('HUB_ERR_BAD_REQUEST', 'Mismatched Acp-Session-Id');
+    if (typeof paramsSession === 'string' && headerSession === undefined)
+      throw new HubError('HUB_ERR_BAD_REQUEST', 'Missing Acp-Session-Id');
+    if (typeof paramsSession === 'string' && headerSession !== paramsSession)
+      throw new HubError('HUB_ERR_BAD_REQUEST', 'Mismatched Acp-Session-Id');
     socket.deliver(text);
   }
 }

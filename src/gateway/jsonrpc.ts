@@ -10,8 +10,17 @@ import { HubError } from '../errors.js';
 const rpcId = z.union([z.string().max(256), z.number().int().safe()]);
 export type RpcId = z.infer<typeof rpcId>;
 
-const requestEnvelope = z.object({ jsonrpc: z.literal('2.0'), id: rpcId, method: z.string().min(1).max(256), params: z.record(z.string(), z.unknown()).optional() });
-const notificationEnvelope = z.object({ jsonrpc: z.literal('2.0'), method: z.string().min(1).max(256), params: z.record(z.string(), z.unknown()).optional() });
+const requestEnvelope = z.object({
+  jsonrpc: z.literal('2.0'),
+  id: rpcId,
+  method: z.string().min(1).max(256),
+  params: z.record(z.string(), z.unknown()).optional(),
+});
+const notificationEnvelope = z.object({
+  jsonrpc: z.literal('2.0'),
+  method: z.string().min(1).max(256),
+  params: z.record(z.string(), z.unknown()).optional(),
+});
 const errorObject = z.object({ code: z.number().int(), message: z.string(), data: z.unknown().optional() });
 const resultEnvelope = z.object({ jsonrpc: z.literal('2.0'), id: rpcId, result: z.unknown() });
 const errorEnvelope = z.object({ jsonrpc: z.literal('2.0'), id: rpcId.nullable(), error: errorObject });
@@ -50,11 +59,15 @@ export function classify(value: unknown): Inbound {
   }
   if (has('result')) {
     const r = resultEnvelope.safeParse(obj);
-    return r.success ? { kind: 'result', id: r.data.id, result: r.data.result } : { kind: 'invalid', id: salvageId(obj), reason: 'malformed response' };
+    return r.success
+      ? { kind: 'result', id: r.data.id, result: r.data.result }
+      : { kind: 'invalid', id: salvageId(obj), reason: 'malformed response' };
   }
   if (has('error')) {
     const e = errorEnvelope.safeParse(obj);
-    return e.success ? { kind: 'error', id: e.data.id, error: e.data.error } : { kind: 'invalid', id: salvageId(obj), reason: 'malformed error response' };
+    return e.success
+      ? { kind: 'error', id: e.data.id, error: e.data.error }
+      : { kind: 'invalid', id: salvageId(obj), reason: 'malformed error response' };
   }
   return { kind: 'invalid', id: salvageId(obj), reason: 'neither a request, a notification nor a response' };
 }
@@ -90,6 +103,9 @@ export function invalidParams(error: z.ZodError): RpcErrorObject {
 }
 
 /** -32700, -32600, -32601 from the catalog. */
-export function protocolError(code: 'HUB_ERR_PARSE' | 'HUB_ERR_INVALID_MESSAGE' | 'HUB_ERR_METHOD_NOT_FOUND', message?: string): RpcErrorObject {
+export function protocolError(
+  code: 'HUB_ERR_PARSE' | 'HUB_ERR_INVALID_MESSAGE' | 'HUB_ERR_METHOD_NOT_FOUND',
+  message?: string,
+): RpcErrorObject {
   return new HubError(code, message).toRpc();
 }

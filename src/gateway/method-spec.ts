@@ -47,4 +47,3 @@ export function method<P>(schema: z.ZodType<P>, scope: Scope, handle: MethodSpec
   // Sound: `handle` only ever receives the output of `schema` (see dispatch.ts).
   return { schema, scope, handle: handle as MethodSpec['handle'] };
 }
-

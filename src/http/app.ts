@@ -83,7 +83,10 @@ export interface AppDeps {
  */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const hops = deps.config.trustProxy;
-  const tls = deps.config.tlsCert && deps.config.tlsKey ? { cert: fs.readFileSync(deps.config.tlsCert), key: fs.readFileSync(deps.config.tlsKey) } : undefined;
+  const tls =
+    deps.config.tlsCert && deps.config.tlsKey
+      ? { cert: fs.readFileSync(deps.config.tlsCert), key: fs.readFileSync(deps.config.tlsKey) }
+      : undefined;
   const l = deps.config.limits;
   // Request, header and keep-alive timeouts (issue 11 item 3). Node reads them when the server is
   // created (setting requestTimeout afterwards, as fastify does, is not enforced on node 20), and
@@ -120,9 +123,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (deps.acp) await app.register(fastifyWebsocket, { options: { maxPayload: deps.config.limits.wsMaxMessageBytes } });
   // Order on every route and the WebSocket upgrade (HUB-DESIGN §7): Host → Origin → auth → scope → rate limit.
   // Public addresses an admin adds at run time (tunnels); read by the Host/Origin checks and pair.
-  const publicUrls = new PublicUrls(path.join(deps.config.stateDir, 'public-urls.json'), deps.config.limits.publicUrlsMax, (m) => deps.logger.warn(m));
+  const publicUrls = new PublicUrls(path.join(deps.config.stateDir, 'public-urls.json'), deps.config.limits.publicUrlsMax, (m) =>
+    deps.logger.warn(m),
+  );
   // Issue 18: the app origins this hub accepts, and the machines its own app talks to (CSP).
-  const peers = new Peers(path.join(deps.config.stateDir, PEERS_FILE), deps.config.limits.peersMax, [...deps.config.peers, ...deps.config.allowOrigins], (m) => deps.logger.warn(m));
+  const peers = new Peers(
+    path.join(deps.config.stateDir, PEERS_FILE),
+    deps.config.limits.peersMax,
+    [...deps.config.peers, ...deps.config.allowOrigins],
+    (m) => deps.logger.warn(m),
+  );
   const machines = new Machines(path.join(deps.config.stateDir, MACHINES_FILE), deps.config.limits.machinesMax, (m) => deps.logger.warn(m));
   const configuredPublic = deps.config.publicUrl ? new URL(deps.config.publicUrl).origin : undefined;
   const connectOrigins = (): string[] => [...(configuredPublic ? [configuredPublic] : []), ...publicUrls.list(), ...machines.origins()];
@@ -136,7 +146,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   };
   await app.register(authHook, { authenticator: deps.authenticator, extras: authExtras });
 
-  const hubIdentity = deps.hubIdentity ?? { hubId: ensureHubId(deps.config.stateDir), name: hubName(deps.config.name), version: deps.version };
+  const hubIdentity = deps.hubIdentity ?? {
+    hubId: ensureHubId(deps.config.stateDir),
+    name: hubName(deps.config.name),
+    version: deps.version,
+  };
   await app.register(healthRoutes, { backend: deps.backend, version: deps.version, hub: hubIdentity });
   if (deps.acp) await deps.acp.mount(app);
   const connections = (): number => deps.acp?.connectionCount() ?? 0;
@@ -149,7 +163,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       const a = app.server.address();
       return typeof a === 'object' && a ? a.port : undefined;
     };
-    await app.register(instanceRoutes, { hub: deps.hub, config: deps.config, startedAt, port, ...(deps.auth ? { audit: deps.auth.audit.sink } : {}) });
+    await app.register(instanceRoutes, {
+      hub: deps.hub,
+      config: deps.config,
+      startedAt,
+      port,
+      ...(deps.auth ? { audit: deps.auth.audit.sink } : {}),
+    });
     const hub = deps.hub;
     await app.register(doctorRoutes, {
       config: deps.config,
@@ -159,7 +179,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       live: () => {
         const pending = hub.listInteractions();
         const oldest = Math.min(...pending.map((i) => i.createdAt));
-        return { pendingInteractions: pending.length, clients: connections(), ...(pending.length > 0 ? { oldestPendingAgeMs: Date.now() - oldest } : {}) };
+        return {
+          pendingInteractions: pending.length,
+          clients: connections(),
+          ...(pending.length > 0 ? { oldestPendingAgeMs: Date.now() - oldest } : {}),
+        };
       },
     });
   }
@@ -169,7 +193,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await app.register(tokenRoutes, { auth: deps.auth });
     await app.register(publicUrlRoutes, { urls: publicUrls, configured: deps.config.publicUrl, audit: deps.auth.audit });
     await app.register(wsTicketRoutes, { tickets: authExtras.tickets as WsTickets });
-    await app.register(pairRoutes, { auth: deps.auth, extras: authExtras, hub: hubIdentity, publicUrl: () => deps.config.publicUrl ?? publicUrls.latest(), publicUrls: () => [...(deps.config.publicUrl ? [deps.config.publicUrl] : []), ...publicUrls.list()], attemptsPerWindow: limits.pairAttemptsPerWindow, windowMs: limits.pairRateWindowMs });
+    await app.register(pairRoutes, {
+      auth: deps.auth,
+      extras: authExtras,
+      hub: hubIdentity,
+      publicUrl: () => deps.config.publicUrl ?? publicUrls.latest(),
+      publicUrls: () => [...(deps.config.publicUrl ? [deps.config.publicUrl] : []), ...publicUrls.list()],
+      attemptsPerWindow: limits.pairAttemptsPerWindow,
+      windowMs: limits.pairRateWindowMs,
+    });
     await app.register(auditRoutes, { auth: deps.auth });
   }
   await app.register(peerRoutes, { peers, machines, audit: deps.auth?.audit });
@@ -178,23 +210,46 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (deps.settings) {
     const appServer = deps.settings.appServer;
     const audit = deps.auth?.audit.sink;
-    await app.register(settingsProviderRoutes, { store: deps.settings.store, backend: deps.backend, appServer, workspace: deps.config.workspace, ...(audit ? { audit } : {}) });
+    await app.register(settingsProviderRoutes, {
+      store: deps.settings.store,
+      backend: deps.backend,
+      appServer,
+      workspace: deps.config.workspace,
+      ...(audit ? { audit } : {}),
+    });
     const store = deps.settings.store;
-    const quota = new QuotaService({ read: () => store.read(), limits: deps.config.limits, logger: deps.logger.child({ component: 'quota' }) });
+    const quota = new QuotaService({
+      read: () => store.read(),
+      limits: deps.config.limits,
+      logger: deps.logger.child({ component: 'quota' }),
+    });
     await app.register(quotaRoutes, { quota });
     const roots = new WorkspaceRoots(deps.config.workspaces, deps.config);
     const hub = deps.hub;
     const guard = {
       workspace: (w: string) => roots.check(w),
       session: async (sessionId: string) => {
-        const cwd = hub?.getSession(sessionId)?.cwd ?? (hub ? (await hub.listSessions({ includeArchived: true })).find((s) => s.sessionId === sessionId)?.cwd : undefined);
+        const cwd =
+          hub?.getSession(sessionId)?.cwd ??
+          (hub ? (await hub.listSessions({ includeArchived: true })).find((s) => s.sessionId === sessionId)?.cwd : undefined);
         if (cwd) await roots.checkSession(cwd);
       },
     };
-    await app.register(settingsWorkflowRoutes, { appServer, defaultWorkspace: deps.config.workspace, guard, ...(deps.openSession ? { openSession: deps.openSession } : {}), ...(audit ? { audit } : {}) });
+    await app.register(settingsWorkflowRoutes, {
+      appServer,
+      defaultWorkspace: deps.config.workspace,
+      guard,
+      ...(deps.openSession ? { openSession: deps.openSession } : {}),
+      ...(audit ? { audit } : {}),
+    });
   }
 
-  await app.register(workspaceRoutes, { defaultWorkspace: deps.config.workspace, workspaces: deps.config.workspaces, roots: new WorkspaceRoots(deps.config.workspaces, deps.config), dirsMax: deps.config.limits.workspaceDirsMax });
+  await app.register(workspaceRoutes, {
+    defaultWorkspace: deps.config.workspace,
+    workspaces: deps.config.workspaces,
+    roots: new WorkspaceRoots(deps.config.workspaces, deps.config),
+    dirsMax: deps.config.limits.workspaceDirsMax,
+  });
   if (deps.push) await app.register(pushRoutes, { notifier: deps.push });
   // Last: the web app's SPA fallback (`GET /*`) must not shadow any API route.
   await app.register(webApp, { authenticator: deps.authenticator, extras: authExtras, connectOrigins });

@@ -52,12 +52,22 @@ export function requestUrls(req: FastifyRequest, publicUrls: readonly string[] =
 }
 
 /** Verifies a request's DPoP proof; throws the 401 challenge (or 429 when the replay cache is full). */
-export async function verifyProof(req: FastifyRequest, extras: RequestAuthExtras, check: { accessToken?: string; expectedJkt?: string }): Promise<string> {
+export async function verifyProof(
+  req: FastifyRequest,
+  extras: RequestAuthExtras,
+  check: { accessToken?: string; expectedJkt?: string },
+): Promise<string> {
   const proof = req.headers.dpop;
   if (typeof proof !== 'string' || proof === '') throw new AuthChallengeError('A DPoP proof (the DPoP header) is required');
   if (!extras.dpop) throw new AuthChallengeError('This hub does not accept DPoP proofs here');
   try {
-    const { jkt } = await extras.dpop.verify({ proof, method: req.method, urls: requestUrls(req, extras.publicUrls?.() ?? []), ...check, now: Date.now() });
+    const { jkt } = await extras.dpop.verify({
+      proof,
+      method: req.method,
+      urls: requestUrls(req, extras.publicUrls?.() ?? []),
+      ...check,
+      now: Date.now(),
+    });
     return jkt;
   } catch (err) {
     if (!(err instanceof DpopError)) throw err;
@@ -79,7 +89,11 @@ function upgradeTicket(req: FastifyRequest): string | undefined {
  * this method and URL; as `Bearer` it is refused. A WebSocket upgrade may instead carry a
  * single-use `?ticket=`, which stands for the credential that asked for it.
  */
-export async function authenticateRequest(req: FastifyRequest, authenticator: Authenticator, extras: RequestAuthExtras = {}): Promise<Identity> {
+export async function authenticateRequest(
+  req: FastifyRequest,
+  authenticator: Authenticator,
+  extras: RequestAuthExtras = {},
+): Promise<Identity> {
   const credential = extractCredential({ headers: req.headers, url: req.url });
   if (!credential) {
     const ticket = upgradeTicket(req);
@@ -92,7 +106,8 @@ export async function authenticateRequest(req: FastifyRequest, authenticator: Au
   const identity = await authenticator.authenticate(credential.value);
   if (!identity) throw new HubError('HUB_ERR_UNAUTHENTICATED', 'Invalid or expired credential');
   if (identity.jkt === undefined && credential.kind !== 'dpop') return identity;
-  if (credential.kind !== 'dpop') throw new AuthChallengeError('This token is bound to a key: send it as Authorization: DPoP with a DPoP proof');
+  if (credential.kind !== 'dpop')
+    throw new AuthChallengeError('This token is bound to a key: send it as Authorization: DPoP with a DPoP proof');
   if (identity.jkt === undefined) throw new AuthChallengeError('This token is not bound to a key: send it as a Bearer token');
   await verifyProof(req, extras, { accessToken: credential.value, expectedJkt: identity.jkt });
   return identity;

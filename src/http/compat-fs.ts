@@ -51,7 +51,9 @@ export async function resolveInside(root: string, rel: string | undefined, secre
     real = await fs.realpath(target);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    throw code === 'ENOENT' || code === 'ENOTDIR' ? new HubError('HUB_ERR_NOT_FOUND', 'Not found') : new HubError('HUB_ERR_FORBIDDEN', 'Unreadable');
+    throw code === 'ENOENT' || code === 'ENOTDIR'
+      ? new HubError('HUB_ERR_NOT_FOUND', 'Not found')
+      : new HubError('HUB_ERR_FORBIDDEN', 'Unreadable');
   }
   if (real !== root && !real.startsWith(root + path.sep)) throw new HubError('HUB_ERR_FORBIDDEN', 'Path escapes the session root');
   if (await secrets.isSecret(real)) throw new HubError('HUB_ERR_FORBIDDEN', NOT_SERVED);
@@ -93,7 +95,12 @@ export async function listDirectory(root: string, rel: string | undefined, maxEn
 }
 
 /** Opens a regular, non-secret file inside `root` and hands its handle to `use` (closed after). */
-async function withConfinedFile<T>(root: string, rel: string | undefined, secrets: SecretPaths, use: (handle: fs.FileHandle, size: number, file: string) => Promise<T>): Promise<T> {
+async function withConfinedFile<T>(
+  root: string,
+  rel: string | undefined,
+  secrets: SecretPaths,
+  use: (handle: fs.FileHandle, size: number, file: string) => Promise<T>,
+): Promise<T> {
   const file = await resolveInside(root, rel, secrets);
   let handle: fs.FileHandle;
   try {
@@ -113,7 +120,12 @@ async function withConfinedFile<T>(root: string, rel: string | undefined, secret
 }
 
 /** Reads a regular file inside `root`, refusing anything over `maxBytes` (413). */
-export async function readFileConfined(root: string, rel: string | undefined, maxBytes: number, secrets: SecretPaths): Promise<{ data: Buffer; file: string }> {
+export async function readFileConfined(
+  root: string,
+  rel: string | undefined,
+  maxBytes: number,
+  secrets: SecretPaths,
+): Promise<{ data: Buffer; file: string }> {
   return withConfinedFile(root, rel, secrets, async (handle, size, file) => {
     if (size > maxBytes) throw new HubError('HUB_ERR_PAYLOAD_TOO_LARGE', `File larger than ${maxBytes} bytes`, { size, limit: maxBytes });
     const data = Buffer.alloc(size);
@@ -126,7 +138,12 @@ export async function readFileConfined(root: string, rel: string | undefined, ma
  * Lines `line`…`line + limit - 1` (1-based) of a regular file inside `root`, with the same
  * confinement as a whole read; any file size, memory bounded by the window (line-window.ts).
  */
-export async function readLinesConfined(root: string, rel: string | undefined, secrets: SecretPaths, window: { line: number; limit: number; maxBytes: number }): Promise<LineWindow> {
+export async function readLinesConfined(
+  root: string,
+  rel: string | undefined,
+  secrets: SecretPaths,
+  window: { line: number; limit: number; maxBytes: number },
+): Promise<LineWindow> {
   return withConfinedFile(root, rel, secrets, (handle) => readLineWindow(handle, window));
 }
 

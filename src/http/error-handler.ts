@@ -20,7 +20,10 @@ export function installErrorHandler(app: FastifyInstance): void {
       return reply.code(err.httpStatus).send(err.toBody());
     }
     if (hasZodFastifySchemaValidationErrors(err)) {
-      const issues = err.validation.map((v) => ({ path: `${err.validationContext ?? 'body'}${v.instancePath.replace(/\//g, '.')}`, message: v.message }));
+      const issues = err.validation.map((v) => ({
+        path: `${err.validationContext ?? 'body'}${v.instancePath.replace(/\//g, '.')}`,
+        message: v.message,
+      }));
       return reply.code(400).send(new HubError('HUB_ERR_BAD_REQUEST', 'Request does not match the schema', { issues }).toBody());
     }
     if (isResponseSerializationError(err)) {
@@ -29,9 +32,12 @@ export function installErrorHandler(app: FastifyInstance): void {
     }
     const fe = err as FastifyError;
     if (fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return reply.code(413).send(new HubError('HUB_ERR_PAYLOAD_TOO_LARGE').toBody());
-    if (fe.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return reply.code(415).send(new HubError('HUB_ERR_BAD_REQUEST', 'Unsupported content type').toBody());
+    if (fe.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE')
+      return reply.code(415).send(new HubError('HUB_ERR_BAD_REQUEST', 'Unsupported content type').toBody());
     if (typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) {
-      return reply.code(fe.statusCode).send(new HubError(fe.statusCode === 429 ? 'HUB_ERR_RATE_LIMITED' : 'HUB_ERR_BAD_REQUEST', fe.message).toBody());
+      return reply
+        .code(fe.statusCode)
+        .send(new HubError(fe.statusCode === 429 ? 'HUB_ERR_RATE_LIMITED' : 'HUB_ERR_BAD_REQUEST', fe.message).toBody());
     }
     req.log.error({ err }, 'unhandled error');
     return reply.code(500).send(new HubError('HUB_ERR_INTERNAL').toBody());

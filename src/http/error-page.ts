@@ -56,12 +56,18 @@ function textFor(code: HubErrorCode, host: string): PageText | undefined {
     case 'HUB_ERR_FORBIDDEN':
       return {
         title: 'This device may not open this page',
-        body: ['The API docs and admin pages need a device paired with the admin scope: run <code>zcode-hub pair --scope admin</code> on the computer.', '<a href="/">Back to the hub</a>'],
+        body: [
+          'The API docs and admin pages need a device paired with the admin scope: run <code>zcode-hub pair --scope admin</code> on the computer.',
+          '<a href="/">Back to the hub</a>',
+        ],
       };
     case 'HUB_ERR_ORIGIN':
       return {
         title: 'Open this page from the hub itself',
-        body: ['The request came from another site, so the hub refused to use this device’s credentials. Open the hub’s home page and follow its link instead.', '<a href="/">Go to the hub</a>'],
+        body: [
+          'The request came from another site, so the hub refused to use this device’s credentials. Open the hub’s home page and follow its link instead.',
+          '<a href="/">Go to the hub</a>',
+        ],
       };
     default:
       return undefined;

@@ -9,5 +9,16 @@ export type { RestAnswer } from '../domain/hub.js';
  */
 export type RestHub = Pick<
   Hub,
-  'answerInteraction' | 'archiveSession' | 'closeSessionRuntime' | 'deleteSession' | 'events' | 'getSession' | 'isRetired' | 'listInteractions' | 'listSessions' | 'renameSession' | 'retireSession' | 'status'
+  | 'answerInteraction'
+  | 'archiveSession'
+  | 'closeSessionRuntime'
+  | 'deleteSession'
+  | 'events'
+  | 'getSession'
+  | 'isRetired'
+  | 'listInteractions'
+  | 'listSessions'
+  | 'renameSession'
+  | 'retireSession'
+  | 'status'
 >;

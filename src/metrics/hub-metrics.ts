@@ -42,9 +42,24 @@ export class HubMetrics implements MetricsSink {
     this.loopDelay = monitorEventLoopDelay({ resolution: 20 });
     this.loopDelay.enable();
     const self = this;
-    this.slowCloses = new client.Counter({ name: 'zcode_hub_slow_consumer_closes_total', help: 'Clients closed with 4008 for exceeding their outbound budget', registers: r });
-    this.answerSeconds = new client.Histogram({ name: 'zcode_hub_interaction_answer_seconds', help: 'Time from an interaction opening to its winning answer', buckets: [1, 5, 15, 30, 60, 120, 300, 900, 3600], registers: r });
-    this.backendSeconds = new client.Histogram({ name: 'zcode_hub_backend_request_seconds', help: 'Latency of forward requests to the app-server', labelNames: ['method', 'outcome'], buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 30], registers: r });
+    this.slowCloses = new client.Counter({
+      name: 'zcode_hub_slow_consumer_closes_total',
+      help: 'Clients closed with 4008 for exceeding their outbound budget',
+      registers: r,
+    });
+    this.answerSeconds = new client.Histogram({
+      name: 'zcode_hub_interaction_answer_seconds',
+      help: 'Time from an interaction opening to its winning answer',
+      buckets: [1, 5, 15, 30, 60, 120, 300, 900, 3600],
+      registers: r,
+    });
+    this.backendSeconds = new client.Histogram({
+      name: 'zcode_hub_backend_request_seconds',
+      help: 'Latency of forward requests to the app-server',
+      labelNames: ['method', 'outcome'],
+      buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 30],
+      registers: r,
+    });
     new client.Gauge({
       name: 'zcode_hub_clients',
       help: 'Connected WebSocket clients by wire profile',
@@ -52,18 +67,32 @@ export class HubMetrics implements MetricsSink {
       registers: r,
       collect() {
         this.reset();
-        const counts = new Map<string, number>([['acp', 0], ['legacy', 0]]);
+        const counts = new Map<string, number>([
+          ['acp', 0],
+          ['legacy', 0],
+        ]);
         for (const c of self.current?.clients ?? []) counts.set(c.profile, (counts.get(c.profile) ?? 0) + 1);
         for (const [profile, n] of counts) this.set({ profile }, n);
       },
     });
     const gauge = (name: string, help: string, read: (s: MetricsSnapshot) => number) =>
-      new client.Gauge({ name, help, registers: r, collect() { if (self.current) this.set(read(self.current)); } });
+      new client.Gauge({
+        name,
+        help,
+        registers: r,
+        collect() {
+          if (self.current) this.set(read(self.current));
+        },
+      });
     gauge('zcode_hub_attached_sessions', 'Sessions with at least one attached client', (s) => s.attachedSessions);
     gauge('zcode_hub_journal_updates', 'Updates held in all session journals', (s) => s.journals.reduce((a, j) => a + j.updates, 0));
     gauge('zcode_hub_journal_bytes', 'Bytes held in all session journals', (s) => s.journals.reduce((a, j) => a + j.bytes, 0));
     gauge('zcode_hub_pending_interactions', 'Interactions waiting for an answer', (s) => s.pendingInteractionAgesMs.length);
-    gauge('zcode_hub_oldest_pending_interaction_seconds', 'Age of the oldest pending interaction', (s) => Math.max(0, ...s.pendingInteractionAgesMs) / 1000);
+    gauge(
+      'zcode_hub_oldest_pending_interaction_seconds',
+      'Age of the oldest pending interaction',
+      (s) => Math.max(0, ...s.pendingInteractionAgesMs) / 1000,
+    );
     gauge('zcode_hub_backend_restarts', 'Crashes of the app-server child since the daemon started', (s) => s.backend.restarts);
     gauge('zcode_hub_backend_ready', '1 when the app-server child is ready', (s) => (s.backend.state === 'ready' ? 1 : 0));
     gauge('zcode_hub_updates_sent_total', 'Frames sent to clients (counter semantics)', (s) => s.totals.updatesSent);

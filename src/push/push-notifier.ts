@@ -60,7 +60,8 @@ export class PushNotifier implements PushPort {
     this.publicKey = keys.publicKey;
     this.privateKey = keys.privateKey;
     // web-push requires an https: or mailto: subject; a loopback hub has neither.
-    this.subject = opts.subject?.startsWith('https://') || opts.subject?.startsWith('mailto:') ? opts.subject : 'mailto:zcode-hub@localhost';
+    this.subject =
+      opts.subject?.startsWith('https://') || opts.subject?.startsWith('mailto:') ? opts.subject : 'mailto:zcode-hub@localhost';
     this.ttl = opts.ttlSeconds ?? DEFAULT_TTL_S;
     this.subscriptions = new PushSubscriptionStore(opts.stateDir, opts.maxSubscriptions);
     this.log = opts.logger.child({ component: 'push' });

@@ -44,7 +44,16 @@ export function waitingLine(i: WaitingInteraction): string {
       return more > 0 ? `${first} (+${more} more)` : first;
     }
     case 'plan_approval':
-      return `Approve the plan?${i.plan ? ` ${i.plan.split('\n').find((l) => l.trim() && !l.startsWith('#'))?.trim() ?? ''}` : ''}`;
+      return `Approve the plan?${
+        i.plan
+          ? ` ${
+              i.plan
+                .split('\n')
+                .find((l) => l.trim() && !l.startsWith('#'))
+                ?.trim() ?? ''
+            }`
+          : ''
+      }`;
   }
 }
 
@@ -60,5 +69,11 @@ export function pushContent(kind: PushKind, sessionId: string, name: string, wai
       requireInteraction: true,
     };
   }
-  return { title: `Done · ${cut(name)}`, body: 'The agent finished its turn.', url: base, tag: `session:${sessionId}`, requireInteraction: false };
+  return {
+    title: `Done · ${cut(name)}`,
+    body: 'The agent finished its turn.',
+    url: base,
+    tag: `session:${sessionId}`,
+    requireInteraction: false,
+  };
 }

@@ -8,7 +8,10 @@ import { keepPrivate, readFileIfExists, writeFileAtomic } from '../fs/secure-fil
 
 /** A PushSubscription as `subscription.toJSON()` produces it (Push API §). */
 export const pushSubscriptionSchema = z.object({
-  endpoint: z.url().max(2048).refine((u) => u.startsWith('https://') || u.startsWith('http://'), 'endpoint must be http(s)'),
+  endpoint: z
+    .url()
+    .max(2048)
+    .refine((u) => u.startsWith('https://') || u.startsWith('http://'), 'endpoint must be http(s)'),
   expirationTime: z.number().nullable().optional(),
   keys: z.object({ p256dh: z.string().min(1).max(256), auth: z.string().min(1).max(128) }),
 });

@@ -6,7 +6,11 @@ export function installNextSteps(opts: { systemd: boolean; file: string; activat
   const lines: string[] = [];
   if (systemd) {
     if (activated) lines.push('service enabled and started; it starts again at every login');
-    else lines.push('next, to start it now and at every login:', `  systemctl --user daemon-reload && systemctl --user enable --now ${SYSTEMD_UNIT_NAME}`);
+    else
+      lines.push(
+        'next, to start it now and at every login:',
+        `  systemctl --user daemon-reload && systemctl --user enable --now ${SYSTEMD_UNIT_NAME}`,
+      );
     lines.push(
       'keep it running after you log out (and start it at boot):',
       `  loginctl enable-linger ${user}`,

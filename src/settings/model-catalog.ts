@@ -16,7 +16,9 @@ export const modelOptionSchema = z.looseObject({
   description: z.string().optional(),
   contextWindow: z.number().optional(),
   maxOutputTokens: z.number().optional(),
-  reasoning: z.looseObject({ levels: z.array(z.looseObject({ value: z.string(), label: z.string() })), defaultLevel: z.string().optional() }).optional(),
+  reasoning: z
+    .looseObject({ levels: z.array(z.looseObject({ value: z.string(), label: z.string() })), defaultLevel: z.string().optional() })
+    .optional(),
   disabledReason: z.string().optional(),
 });
 export type ModelOption = z.infer<typeof modelOptionSchema>;

@@ -109,7 +109,9 @@ export function createProvider(draft: ProviderDraft, input: ProviderCreateInput)
 /** Updates the named fields of a provider (PATCH and PUT); `apiKey` undefined keeps the key. */
 export function updateProvider(draft: ProviderDraft, providerId: string, patch: ProviderFieldsPatch): ProviderDraft {
   if (patch.providerId !== undefined && patch.providerId !== providerId) {
-    throw new HubError('HUB_ERR_BAD_REQUEST', 'providerId cannot be changed', { issues: [{ path: 'providerId', message: 'must equal the providerId of the URL' }] });
+    throw new HubError('HUB_ERR_BAD_REQUEST', 'providerId cannot be changed', {
+      issues: [{ path: 'providerId', message: 'must equal the providerId of the URL' }],
+    });
   }
   const index = requireProvider(draft, providerId);
   const rules = [...rulesOf(draft)];
@@ -146,8 +148,7 @@ export function deleteProvider(draft: ProviderDraft, providerId: string): Provid
   return { ...draft, config };
 }
 
-const sameModel = (providerId: string, modelId: string) => (rule: JsonObject) =>
-  rule.providerId === providerId && rule.modelId === modelId;
+const sameModel = (providerId: string, modelId: string) => (rule: JsonObject) => rule.providerId === providerId && rule.modelId === modelId;
 
 /**
  * Sets the smart or manual rule of one model. A model has at most one of the two (§9.2
@@ -164,8 +165,12 @@ export function upsertModelRule(draft: ProviderDraft, providerId: string, modelI
     return i === -1 ? [...list, rule] : list.map((r, j) => (j === i ? rule : r));
   };
   const smart = write.kind === 'smart' ? replaceOrAppend(models.providerModelRules) : models.providerModelRules.filter((r) => !match(r));
-  const manual = write.kind === 'manual' ? replaceOrAppend(models.manualProviderModelRules) : models.manualProviderModelRules.filter((r) => !match(r));
-  return { ...draft, config: { ...draft.config, modelConfigRules: { ...models, providerModelRules: smart, manualProviderModelRules: manual } } };
+  const manual =
+    write.kind === 'manual' ? replaceOrAppend(models.manualProviderModelRules) : models.manualProviderModelRules.filter((r) => !match(r));
+  return {
+    ...draft,
+    config: { ...draft.config, modelConfigRules: { ...models, providerModelRules: smart, manualProviderModelRules: manual } },
+  };
 }
 
 /** Removes the smart and manual rules of one model (404 when there is none). */
@@ -180,7 +185,11 @@ export function deleteModelRule(draft: ProviderDraft, providerId: string, modelI
     ...draft,
     config: {
       ...draft.config,
-      modelConfigRules: { ...models, providerModelRules: models.providerModelRules.filter(keep), manualProviderModelRules: models.manualProviderModelRules.filter(keep) },
+      modelConfigRules: {
+        ...models,
+        providerModelRules: models.providerModelRules.filter(keep),
+        manualProviderModelRules: models.manualProviderModelRules.filter(keep),
+      },
     },
   };
 }

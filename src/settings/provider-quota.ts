@@ -74,7 +74,10 @@ async function boundedText(res: Response, max: number): Promise<string | undefin
   return Buffer.concat(chunks).toString('utf8');
 }
 
-const num = z.preprocess((v) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : v), z.number().finite()).optional().catch(undefined);
+const num = z
+  .preprocess((v) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : v), z.number().finite())
+  .optional()
+  .catch(undefined);
 const limitSchema = z.looseObject({
   type: z.string().catch(''),
   number: num,
@@ -83,13 +86,19 @@ const limitSchema = z.looseObject({
   currentValue: num,
   percentage: num,
   nextResetTime: num,
-  usageDetails: z.array(z.looseObject({ modelCode: z.string(), usage: z.number() })).optional().catch(undefined),
+  usageDetails: z
+    .array(z.looseObject({ modelCode: z.string(), usage: z.number() }))
+    .optional()
+    .catch(undefined),
 });
 const envelopeSchema = z.looseObject({
   success: z.boolean().optional().catch(undefined),
   code: z.union([z.number(), z.string()]).optional().catch(undefined),
   msg: z.string().optional().catch(undefined),
-  data: z.looseObject({ level: z.string().optional().catch(undefined), limits: z.array(z.unknown()).optional().catch(undefined) }).nullish().catch(undefined),
+  data: z
+    .looseObject({ level: z.string().optional().catch(undefined), limits: z.array(z.unknown()).optional().catch(undefined) })
+    .nullish()
+    .catch(undefined),
 });
 
 const AUTH_WORDS = /auth|token|unauthori[sz]ed|鉴权|授权|未登录/i;
@@ -102,11 +111,13 @@ function toItem(raw: unknown): QuotaItem | undefined {
   const parsed = limitSchema.safeParse(raw);
   if (!parsed.success) return undefined;
   const l = parsed.data;
-  const total = l.remaining !== undefined && l.currentValue !== undefined && l.remaining + l.currentValue > 0 ? l.remaining + l.currentValue : l.usage;
+  const total =
+    l.remaining !== undefined && l.currentValue !== undefined && l.remaining + l.currentValue > 0 ? l.remaining + l.currentValue : l.usage;
   let used: number | undefined;
   if (total !== undefined && total > 0) {
     if (l.remaining !== undefined && l.remaining >= 0 && l.remaining <= total) used = 100 - clampPct((l.remaining / total) * 100);
-    else if (l.currentValue !== undefined && l.currentValue >= 0 && l.currentValue <= total) used = clampPct((l.currentValue / total) * 100);
+    else if (l.currentValue !== undefined && l.currentValue >= 0 && l.currentValue <= total)
+      used = clampPct((l.currentValue / total) * 100);
   }
   // Older answers carry only `percentage`, the share used.
   if (used === undefined && l.percentage !== undefined) used = clampPct(l.percentage);
@@ -130,7 +141,9 @@ function toItem(raw: unknown): QuotaItem | undefined {
     ...(l.currentValue === undefined ? {} : { usedCount: l.currentValue }),
     ...(l.usage === undefined ? {} : { totalCount: l.usage }),
     ...(l.nextResetTime === undefined ? {} : { nextResetTime: l.nextResetTime }),
-    ...(l.usageDetails && l.usageDetails.length > 0 ? { detail: l.usageDetails.map((d) => ({ modelCode: d.modelCode, usage: d.usage })) } : {}),
+    ...(l.usageDetails && l.usageDetails.length > 0
+      ? { detail: l.usageDetails.map((d) => ({ modelCode: d.modelCode, usage: d.usage })) }
+      : {}),
   };
 }
 
@@ -191,7 +204,12 @@ export function codingPlanProviders(doc: PersonalProviderFile | null): CodingPla
         // An unparsable baseUrl (a draft being edited) falls back to the default origin.
       }
     }
-    out.push({ providerId: r.providerId, ...(r.providerName ? { providerName: r.providerName } : {}), apiKey: access.apiKey.trim(), origin });
+    out.push({
+      providerId: r.providerId,
+      ...(r.providerName ? { providerName: r.providerName } : {}),
+      apiKey: access.apiKey.trim(),
+      origin,
+    });
   }
   return out;
 }
@@ -201,7 +219,12 @@ export class QuotaService {
   private cached: { etag: string; at: number; report: Promise<QuotaReport> } | undefined;
 
   constructor(
-    private readonly deps: { read: () => Promise<{ etag: string; doc: PersonalProviderFile | null }>; limits: QuotaLimits; logger?: Logger; fetch?: typeof fetch },
+    private readonly deps: {
+      read: () => Promise<{ etag: string; doc: PersonalProviderFile | null }>;
+      limits: QuotaLimits;
+      logger?: Logger;
+      fetch?: typeof fetch;
+    },
   ) {}
 
   /** The card's data; never throws for an upstream failure (that is a provider's `kind`). */
@@ -219,7 +242,9 @@ export class QuotaService {
     const providers = codingPlanProviders(doc).slice(0, this.deps.limits.quotaProvidersMax);
     const sections = await Promise.all(providers.map((p) => this.ask(p)));
     const first = sections[0];
-    const glm = first ? { kind: first.kind, ...(first.level === undefined ? {} : { level: first.level }), ...(first.items ? { items: first.items } : {}) } : { kind: 'not_configured' as const };
+    const glm = first
+      ? { kind: first.kind, ...(first.level === undefined ? {} : { level: first.level }), ...(first.items ? { items: first.items } : {}) }
+      : { kind: 'not_configured' as const };
     return { glm, opencode: { kind: 'not_configured' }, providers: sections };
   }
 
@@ -235,7 +260,10 @@ export class QuotaService {
       if (body === undefined) return { ...who, kind: 'unavailable' };
       return { ...who, ...parseGlmQuota(res.status, body) };
     } catch (err) {
-      this.deps.logger?.info({ providerId: p.providerId, origin: p.origin, err: { name: (err as Error).name } }, 'quota upstream unreachable');
+      this.deps.logger?.info(
+        { providerId: p.providerId, origin: p.origin, err: { name: (err as Error).name } },
+        'quota upstream unreachable',
+      );
       return { ...who, kind: 'unavailable' };
     }
   }

@@ -162,7 +162,10 @@ export const modelSelectionSchema = z
   .object({
     providerId: z.string().trim().min(1),
     modelId: z.string().trim().min(1),
-    options: z.object({ reasoningLevel: z.string().trim().min(1).optional() }).strict().optional(),
+    options: z
+      .object({ reasoningLevel: z.string().trim().min(1).optional() })
+      .strict()
+      .optional(),
   })
   .strict();
 
@@ -280,7 +283,14 @@ export function encodeProviderDocument(doc: unknown): string {
 
 const completeAccessSchema = z.discriminatedUnion('type', [
   apiKeyAccessSchema.extend({ apiKey: nonBlank }),
-  z.object({ type: z.literal('zhipu-account'), accountType: z.enum(['zai', 'bigmodel']), mode: zhipuAccountModeSchema, entitled: z.boolean() }).strict(),
+  z
+    .object({
+      type: z.literal('zhipu-account'),
+      accountType: z.enum(['zai', 'bigmodel']),
+      mode: zhipuAccountModeSchema,
+      entitled: z.boolean(),
+    })
+    .strict(),
 ]);
 const completeApiSchema = z
   .object({ type: providerApiTypeSchema, baseUrl: nonBlank.pipe(z.string().url()), headers: sparse(z.record(z.string(), z.string())) })
@@ -293,9 +303,7 @@ const completeApiSchema = z
  */
 export function isProviderComplete(rule: ProviderRule): boolean {
   const c = rule.config;
-  return (
-    c.group === 'standard-personal' && completeAccessSchema.safeParse(c.access).success && completeApiSchema.safeParse(c.api).success
-  );
+  return c.group === 'standard-personal' && completeAccessSchema.safeParse(c.access).success && completeApiSchema.safeParse(c.api).success;
 }
 
 /** An empty, valid personal file (what a missing file means, §9.3). */

@@ -78,7 +78,13 @@ export function snapshotOf(bytes: Buffer | null): ProviderSnapshot {
     raw = JSON.parse(text);
   } catch (error) {
     // Never the parser's message: it quotes the file, and the file holds keys (issue 11 item 6).
-    return { etag, exists: true, health: { status: 'invalid', issues: [{ path: '', message: jsonSyntaxProblem(error, text) }] }, draft: null, doc: null };
+    return {
+      etag,
+      exists: true,
+      health: { status: 'invalid', issues: [{ path: '', message: jsonSyntaxProblem(error, text) }] },
+      draft: null,
+      doc: null,
+    };
   }
   const result = validateProviderDocument(raw);
   const draft = toDraft(raw);
@@ -119,10 +125,14 @@ export class ProviderStore {
   async update(edit: (draft: ProviderDraft) => ProviderDraft, options: WriteOptions = {}): Promise<ProviderSnapshot> {
     return this.write((current) => {
       if (current.draft === null) {
-        throw new HubError('HUB_ERR_CONFLICT', 'The provider file on disk is not a readable provider document; fix it by hand or restore a backup', {
-          reason: 'file_invalid',
-          issues: current.health.issues,
-        });
+        throw new HubError(
+          'HUB_ERR_CONFLICT',
+          'The provider file on disk is not a readable provider document; fix it by hand or restore a backup',
+          {
+            reason: 'file_invalid',
+            issues: current.health.issues,
+          },
+        );
       }
       return edit(current.draft);
     }, options);
@@ -149,7 +159,10 @@ export class ProviderStore {
     if (bytes === null) throw new HubError('HUB_ERR_NOT_FOUND', `No backup ${id}`, { backupId: id });
     const snapshot = snapshotOf(bytes);
     if (snapshot.doc === null) {
-      throw new HubError('HUB_ERR_UNPROCESSABLE', `Backup ${id} is not a valid provider file`, { reason: 'backup_invalid', issues: snapshot.health.issues });
+      throw new HubError('HUB_ERR_UNPROCESSABLE', `Backup ${id} is not a valid provider file`, {
+        reason: 'backup_invalid',
+        issues: snapshot.health.issues,
+      });
     }
     return this.replace(snapshot.doc, options);
   }
@@ -204,17 +217,24 @@ export class ProviderStore {
         this.logger?.info({ scrubbed }, 'a removed key was taken out of the backups');
       }
     }
-    this.logger?.info({ etag: etagOf(encoded), providers: result.value.config.providerConfigRules.providerRules.length }, 'provider file written');
+    this.logger?.info(
+      { etag: etagOf(encoded), providers: result.value.config.providerConfigRules.providerRules.length },
+      'provider file written',
+    );
     return snapshotOf(encoded);
   }
 
   /** A result that does not validate: the request's fault on a valid file, the file's fault otherwise. */
   private rejection(current: ProviderSnapshot, issues: ProviderIssue[]): HubError {
     if (current.health.status === 'invalid') {
-      return new HubError('HUB_ERR_CONFLICT', 'The provider file on disk is invalid and this change would not make it valid; it was left untouched', {
-        reason: 'file_invalid',
-        issues,
-      });
+      return new HubError(
+        'HUB_ERR_CONFLICT',
+        'The provider file on disk is invalid and this change would not make it valid; it was left untouched',
+        {
+          reason: 'file_invalid',
+          issues,
+        },
+      );
     }
     return new HubError('HUB_ERR_BAD_REQUEST', 'The change would make the provider file invalid', { reason: 'schema', issues });
   }

@@ -58,7 +58,14 @@ export class WorkflowService {
     return this.app.workflows.move(this.ws(workspace), name);
   }
 
-  save(input: { runId: string; name: string; meta: wire.WorkflowMeta; scope?: wire.WorkflowScope | undefined; overwrite?: boolean | undefined; workspace?: string | undefined }) {
+  save(input: {
+    runId: string;
+    name: string;
+    meta: wire.WorkflowMeta;
+    scope?: wire.WorkflowScope | undefined;
+    overwrite?: boolean | undefined;
+    workspace?: string | undefined;
+  }) {
     const { workspace, ...rest } = input;
     return this.app.workflows.save(this.ws(workspace), rest);
   }
@@ -76,11 +83,19 @@ export class WorkflowService {
 
   /** Sends one v4 command; a cold session (`proto.sessionNotFound`) is resumed and the command retried once (§7.1/§7.2). */
   command(sessionId: string, type: string, payload: Record<string, unknown>): Promise<CommandAck> {
-    return this.app.v4Command(sessionId, type, payload, { onColdSession: () => this.app.resumeSession({ sessionId, dynamicWorkflowEnabled: true }) });
+    return this.app.v4Command(sessionId, type, payload, {
+      onColdSession: () => this.app.resumeSession({ sessionId, dynamicWorkflowEnabled: true }),
+    });
   }
 
   /** Starts a saved workflow on an existing session or on a new one (§7.3 `startSavedWorkflow`). */
-  async start(input: { scope: wire.WorkflowScope; name: string; sessionId?: string | undefined; args?: Record<string, unknown> | undefined; workspace?: string | undefined }) {
+  async start(input: {
+    scope: wire.WorkflowScope;
+    name: string;
+    sessionId?: string | undefined;
+    args?: Record<string, unknown> | undefined;
+    workspace?: string | undefined;
+  }) {
     let sessionId = input.sessionId;
     if (sessionId === undefined) {
       try {
@@ -89,7 +104,11 @@ export class WorkflowService {
         throw toHubError(error);
       }
     }
-    const ack = await this.command(sessionId, 'startSavedWorkflow', { name: input.name, scope: input.scope, ...(input.args ? { args: input.args } : {}) });
+    const ack = await this.command(sessionId, 'startSavedWorkflow', {
+      name: input.name,
+      scope: input.scope,
+      ...(input.args ? { args: input.args } : {}),
+    });
     const result = startSavedWorkflowResultSchema.safeParse(ack.result);
     if (!result.success) throw new HubError('HUB_ERR_BACKEND', 'startSavedWorkflow was accepted without a runId', { reason: 'bad_result' });
     return { sessionId, runId: result.data.runId, toolCallId: result.data.toolCallId ?? null, created: input.sessionId === undefined };
@@ -136,7 +155,12 @@ export class WorkflowService {
     return this.app.workflows.runArtifacts(sessionId, runId);
   }
 
-  runArtifactData(sessionId: string, runId: string, artifactId: string, q: { afterSequence?: number | undefined; limit?: number | undefined; fields?: string[] | undefined }) {
+  runArtifactData(
+    sessionId: string,
+    runId: string,
+    artifactId: string,
+    q: { afterSequence?: number | undefined; limit?: number | undefined; fields?: string[] | undefined },
+  ) {
     return this.app.workflows.runArtifactData(sessionId, runId, artifactId, q);
   }
 

@@ -12,7 +12,18 @@ export function emitTask(rt: SessionRuntime, task: BackgroundTask): void {
  * `--turn-delay-scale`), then a follow-up turn with `inputSource:"background_task"` (§5.5.1).
  */
 export function startBashTask(sim: SimulatorCore, rt: SessionRuntime, toolCallId: string, command: string): BackgroundTask {
-  const task: BackgroundTask = { taskId: newId('exec'), status: 'running', toolCallId, toolName: 'Bash', taskKind: 'bash', command, description: `Run ${command}`, cancellable: true, startedAt: new Date().toISOString(), pid: 5000 + Math.floor(Math.random() * 1000) };
+  const task: BackgroundTask = {
+    taskId: newId('exec'),
+    status: 'running',
+    toolCallId,
+    toolName: 'Bash',
+    taskKind: 'bash',
+    command,
+    description: `Run ${command}`,
+    cancellable: true,
+    startedAt: new Date().toISOString(),
+    pid: 5000 + Math.floor(Math.random() * 1000),
+  };
   rt.backgroundJobs.set(task.taskId, task);
   emitTask(rt, task);
   const scale = sim.options.turnDelayScale;
@@ -32,7 +43,13 @@ export function startBashTask(sim: SimulatorCore, rt: SessionRuntime, toolCallId
       rt.backgroundTimers.delete(task.taskId);
       emitTask(rt, task);
       const notice = `<task-notification>\n<task-id>${task.taskId}</task-id>\n<status>completed</status>\n<summary>Background command "${command}" completed (exit code 0)</summary>\n</task-notification>`;
-      void startTurn(sim, rt, { text: notice, origin: 'background', inputSource: 'background_task', inputVisibility: 'model-only', behaviour: 'background-followup' });
+      void startTurn(sim, rt, {
+        text: notice,
+        origin: 'background',
+        inputSource: 'background_task',
+        inputVisibility: 'model-only',
+        behaviour: 'background-followup',
+      });
     }, 2000 * scale),
   );
   rt.backgroundTimers.set(task.taskId, timers);

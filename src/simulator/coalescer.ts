@@ -41,8 +41,17 @@ export function deltaKey(e: EventDraft): { key: string; maxChars: number; window
   const isText = kind === 'text_delta' || kind === 'reasoning_delta';
   const isTool = kind === 'tool_input_delta' && str(p['toolCallId']).length > 0;
   if (!isText && !isTool) return undefined;
-  const key = [kind, str(p['assistantMessageId']), str(p['inputId']), str(p['partId']), str(p['parentToolCallId']), str(p['toolCallId'])].join('\u0000');
-  return isText ? { key, maxChars: COALESCE.textMaxChars, windowMs: COALESCE.textWindowMs } : { key, maxChars: COALESCE.toolInputMaxChars, windowMs: COALESCE.toolInputWindowMs };
+  const key = [
+    kind,
+    str(p['assistantMessageId']),
+    str(p['inputId']),
+    str(p['partId']),
+    str(p['parentToolCallId']),
+    str(p['toolCallId']),
+  ].join('\u0000');
+  return isText
+    ? { key, maxChars: COALESCE.textMaxChars, windowMs: COALESCE.textWindowMs }
+    : { key, maxChars: COALESCE.toolInputMaxChars, windowMs: COALESCE.toolInputWindowMs };
 }
 
 /** One coalescer per (session runtime, delivery kind). */

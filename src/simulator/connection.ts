@@ -7,7 +7,9 @@ export type MethodHandler = (params: unknown) => Promise<unknown> | unknown;
 
 /** Methods that start once the previously queued request has started, then run concurrently (§1.6). */
 export function bypassesQueue(method: string): boolean {
-  return method === 'session/stop' || method === 'workspace/cancelGenerateText' || method === 'mcp/readResource' || method.startsWith('mcp/ui');
+  return (
+    method === 'session/stop' || method === 'workspace/cancelGenerateText' || method === 'mcp/readResource' || method.startsWith('mcp/ui')
+  );
 }
 
 export interface ConnectionHooks {
@@ -47,7 +49,10 @@ export class Connection {
         this.write({ error: { code: RPC.parse, message: 'Parse error' }, id: 'parse-error' });
         return;
       case 'invalid':
-        this.write({ error: { code: RPC.invalidMessage, data: { issues: c.issues }, message: 'Invalid ZCode Protocol message' }, id: 'invalid-message' });
+        this.write({
+          error: { code: RPC.invalidMessage, data: { issues: c.issues }, message: 'Invalid ZCode Protocol message' },
+          id: 'invalid-message',
+        });
         return;
       case 'notification':
         // §1.4: client notifications are ignored (process/networkCapture is a no-op here too).

@@ -21,7 +21,8 @@ export function driftEvent(e: SessionEvent): SessionEvent {
     case 'tool.updated':
       if (p['kind'] !== 'batch' && p['kind'] !== 'scheduled') p['toolName'] = null;
       if (p['kind'] === 'started' && typeof p['startedAt'] === 'number') p['startedAt'] = new Date(p['startedAt']).toISOString();
-      if (p['kind'] === 'error' && typeof p['error'] === 'object' && p['error'] !== null) p['error'] = String((p['error'] as Payload)['message'] ?? 'tool failed');
+      if (p['kind'] === 'error' && typeof p['error'] === 'object' && p['error'] !== null)
+        p['error'] = String((p['error'] as Payload)['message'] ?? 'tool failed');
       break;
     case 'turn.completed':
       Object.assign(p, { usage: null, cacheStats: null });
@@ -38,9 +39,19 @@ export function driftEvent(e: SessionEvent): SessionEvent {
 /** History under `--payload-drift`: null optional fields and one unreadable part per assistant message. */
 export function driftMessages(messages: readonly StoredMessage[]): unknown[] {
   return messages.map((m) => {
-    const info = { ...m.info, parentMessageId: m.info['parentMessageId'] ?? null, time: { ...(m.info['time'] as Payload), completed: null } };
+    const info = {
+      ...m.info,
+      parentMessageId: m.info['parentMessageId'] ?? null,
+      time: { ...(m.info['time'] as Payload), completed: null },
+    };
     if (m.info['role'] !== 'assistant') return { ...m, info };
-    const bad = { partId: null, sessionId: m.info['sessionId'], messageId: m.info['messageId'], type: null, text: 'a part of no known type' };
+    const bad = {
+      partId: null,
+      sessionId: m.info['sessionId'],
+      messageId: m.info['messageId'],
+      type: null,
+      text: 'a part of no known type',
+    };
     const parts = m.parts.map((part) => (part['type'] === 'text' ? { ...part, synthetic: null } : part));
     return { info, parts: [bad, ...parts] };
   });

@@ -15,7 +15,12 @@ const TraceSchema = z.strictObject({
   traceparent: nonBlank.optional(),
 });
 
-export const RequestSchema = z.strictObject({ id: IdSchema, method: nonBlank, params: z.unknown().optional(), trace: TraceSchema.optional() });
+export const RequestSchema = z.strictObject({
+  id: IdSchema,
+  method: nonBlank,
+  params: z.unknown().optional(),
+  trace: TraceSchema.optional(),
+});
 export const NotificationSchema = z.strictObject({ method: nonBlank, params: z.unknown().optional(), trace: TraceSchema.optional() });
 export const ResponseSchema = z.strictObject({ id: IdSchema, result: z.unknown() });
 export const ErrorObjectSchema = z.strictObject({ code: z.number().int(), message: nonBlank, data: z.unknown().optional() });
@@ -47,7 +52,16 @@ export function classifyLine(line: string): Classified {
   }
   const o = obj.data;
   const hasId = 'id' in o;
-  const schema = 'method' in o ? (hasId ? RequestSchema : NotificationSchema) : hasId && 'error' in o ? ErrorResponseSchema : hasId && 'result' in o ? ResponseSchema : undefined;
+  const schema =
+    'method' in o
+      ? hasId
+        ? RequestSchema
+        : NotificationSchema
+      : hasId && 'error' in o
+        ? ErrorResponseSchema
+        : hasId && 'result' in o
+          ? ResponseSchema
+          : undefined;
   if (!schema) {
     return { kind: 'invalid', issues: [{ code: 'custom', path: [], message: 'Not a request, notification or response' }] };
   }

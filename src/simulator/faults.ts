@@ -2,7 +2,12 @@ import type { Writable } from 'node:stream';
 import type { SimOptions } from './options.js';
 
 /** Non-protocol stdout lines of `--junk-lines`: text, invalid UTF-8, JSON that is no envelope (CHD-03). */
-const JUNK: (string | Buffer)[] = ['this line is not JSON\n', Buffer.from([0xff, 0xfe, 0xc3, 0x28, 0x0a]), '{"hello":"not an envelope"}\n', '[1,2,3]\n'];
+const JUNK: (string | Buffer)[] = [
+  'this line is not JSON\n',
+  Buffer.from([0xff, 0xfe, 0xc3, 0x28, 0x0a]),
+  '{"hello":"not an envelope"}\n',
+  '[1,2,3]\n',
+];
 
 /**
  * The stdout writer: one JSON message per line (§1.2). With `--junk-lines` a junk line is

@@ -20,7 +20,9 @@ export class LineReader {
   ) {}
 
   start(): void {
-    this.input.on('data', (chunk: Buffer | string) => this.push(typeof chunk === 'string' ? chunk : this.decoder.decode(chunk, { stream: true })));
+    this.input.on('data', (chunk: Buffer | string) =>
+      this.push(typeof chunk === 'string' ? chunk : this.decoder.decode(chunk, { stream: true })),
+    );
     this.input.on('end', () => {
       // §1.1: the trailing partial line is processed at EOF.
       this.push(this.decoder.decode());

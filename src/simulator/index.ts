@@ -21,7 +21,8 @@ export async function runSimulatorCli(argv: string[]): Promise<void> {
   let options;
   try {
     options = parseSimOptions(argv);
-    if (!SCENARIO_NAMES.includes(options.scenario)) throw new Error(`Unknown scenario: ${options.scenario} (known: ${SCENARIO_NAMES.join(', ')})`);
+    if (!SCENARIO_NAMES.includes(options.scenario))
+      throw new Error(`Unknown scenario: ${options.scenario} (known: ${SCENARIO_NAMES.join(', ')})`);
   } catch (err) {
     process.stderr.write(`zcode-sim: ${err instanceof Error ? err.message : String(err)}\n${USAGE}\n`);
     process.exit(2);

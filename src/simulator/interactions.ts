@@ -1,7 +1,12 @@
 import type { Logger } from '../logger.js';
 import { ProtocolError, RPC } from './protocol-error.js';
 import type { ReverseRequests } from './reverse-requests.js';
-import { PermissionResponseSchema, UserInputResultSchema, type PermissionResponse, type UserInputResult } from './schemas/session-params.js';
+import {
+  PermissionResponseSchema,
+  UserInputResultSchema,
+  type PermissionResponse,
+  type UserInputResult,
+} from './schemas/session-params.js';
 import type { SessionRuntime } from './session-runtime.js';
 
 /** A permission option as offered on the legacy wire (§6.2). */
@@ -33,7 +38,12 @@ export interface UserInputParams {
   toolCallId?: string;
   toolName?: string;
   prompt?: string;
-  questions?: { question: string; header: string; options: { value: string; label: string; description?: string }[]; multiSelect?: boolean }[];
+  questions?: {
+    question: string;
+    header: string;
+    options: { value: string; label: string; description?: string }[];
+    multiSelect?: boolean;
+  }[];
   input?: unknown;
   schema?: unknown;
 }
@@ -46,7 +56,9 @@ export interface V4Answer {
   content?: Record<string, unknown>;
 }
 
-type Local = { kind: 'permission'; params: PermissionParams; settle: (r: PermissionResponse) => void } | { kind: 'userInput'; params: UserInputParams; settle: (r: UserInputResult) => void };
+type Local =
+  | { kind: 'permission'; params: PermissionParams; settle: (r: PermissionResponse) => void }
+  | { kind: 'userInput'; params: UserInputParams; settle: (r: UserInputResult) => void };
 
 /** The long deny text S uses (§6.2). */
 export const DENY_REASON =
@@ -67,13 +79,34 @@ export class InteractionBroker {
 
   /** Asks `interaction/requestPermission`; a client error answer rejects (the tool fails). */
   async permission(rt: SessionRuntime, params: PermissionParams, signal: AbortSignal): Promise<PermissionResponse> {
-    rt.pendingPermissions.push({ requestId: params.requestId, toolCallId: params.toolCallId, toolName: params.toolName, reason: params.reason, riskLevel: params.riskLevel, input: params.input, options: params.options, requestedAt: Date.now() });
+    rt.pendingPermissions.push({
+      requestId: params.requestId,
+      toolCallId: params.toolCallId,
+      toolName: params.toolName,
+      reason: params.reason,
+      riskLevel: params.riskLevel,
+      input: params.input,
+      options: params.options,
+      requestedAt: Date.now(),
+    });
     try {
-      return await this.race(rt, params.requestId, signal, 'interaction/requestPermission', params, (settle) => ({ kind: 'permission', params, settle }), (raw) => {
-        const r = PermissionResponseSchema.safeParse(raw);
-        if (!r.success) throw new ProtocolError(RPC.internal, `Invalid interaction/requestPermission result: ${r.error.issues.map((i) => i.message).join('; ')}`);
-        return r.data;
-      });
+      return await this.race(
+        rt,
+        params.requestId,
+        signal,
+        'interaction/requestPermission',
+        params,
+        (settle) => ({ kind: 'permission', params, settle }),
+        (raw) => {
+          const r = PermissionResponseSchema.safeParse(raw);
+          if (!r.success)
+            throw new ProtocolError(
+              RPC.internal,
+              `Invalid interaction/requestPermission result: ${r.error.issues.map((i) => i.message).join('; ')}`,
+            );
+          return r.data;
+        },
+      );
     } finally {
       rt.pendingPermissions = rt.pendingPermissions.filter((p) => p.requestId !== params.requestId);
     }
@@ -82,17 +115,29 @@ export class InteractionBroker {
   /** Asks `interaction/requestUserInput`; `autoResolveMs` enables AskUserQuestion auto-resolution (§6.3). */
   async userInput(rt: SessionRuntime, params: UserInputParams, signal: AbortSignal, autoResolveMs?: number): Promise<UserInputResult> {
     let timer: NodeJS.Timeout | undefined;
-    const result = this.race<UserInputResult>(rt, params.requestId, signal, 'interaction/requestUserInput', params, (settle) => {
-      if (autoResolveMs !== undefined) {
-        // Resolved by the server itself; the reverse request is abandoned without notice.
-        timer = setTimeout(() => settle({ action: 'accept', content: { answers: {} } }), autoResolveMs);
-      }
-      return { kind: 'userInput', params, settle };
-    }, (raw) => {
-      const r = UserInputResultSchema.safeParse(raw);
-      if (!r.success) throw new ProtocolError(RPC.internal, `Invalid interaction/requestUserInput result: ${r.error.issues.map((i) => i.message).join('; ')}`);
-      return r.data;
-    });
+    const result = this.race<UserInputResult>(
+      rt,
+      params.requestId,
+      signal,
+      'interaction/requestUserInput',
+      params,
+      (settle) => {
+        if (autoResolveMs !== undefined) {
+          // Resolved by the server itself; the reverse request is abandoned without notice.
+          timer = setTimeout(() => settle({ action: 'accept', content: { answers: {} } }), autoResolveMs);
+        }
+        return { kind: 'userInput', params, settle };
+      },
+      (raw) => {
+        const r = UserInputResultSchema.safeParse(raw);
+        if (!r.success)
+          throw new ProtocolError(
+            RPC.internal,
+            `Invalid interaction/requestUserInput result: ${r.error.issues.map((i) => i.message).join('; ')}`,
+          );
+        return r.data;
+      },
+    );
     try {
       return await result;
     } finally {
@@ -118,7 +163,8 @@ export class InteractionBroker {
     const isPlan = l.params.toolName === 'ExitPlanMode';
     if (answer.action) l.settle({ action: answer.action, ...(answer.content ? { content: answer.content } : {}) });
     else if (answer.freeText !== undefined) l.settle({ action: 'accept', content: { answer: answer.freeText } });
-    else if (answer.optionId === 'allowOnce' || answer.optionId === 'allowAlways' || answer.optionId === 'approve') l.settle({ action: 'accept', content: isPlan ? { answer: 'approve' } : {} });
+    else if (answer.optionId === 'allowOnce' || answer.optionId === 'allowAlways' || answer.optionId === 'approve')
+      l.settle({ action: 'accept', content: isPlan ? { answer: 'approve' } : {} });
     else l.settle({ action: 'decline' });
     return true;
   }

@@ -33,8 +33,24 @@ export const SIM_PROVIDER_ID = 'sim';
 
 /** The built-in catalogue: `sim/sim-fast` (no reasoning) and `sim/sim-pro` (levels like GLM-5.x). */
 export const BUILTIN_MODELS: readonly ModelEntry[] = [
-  { providerId: SIM_PROVIDER_ID, modelId: 'sim-fast', label: 'Sim Fast', providerLabel: 'Simulator', contextWindow: 128_000, supportsImage: true },
-  { providerId: SIM_PROVIDER_ID, modelId: 'sim-pro', label: 'Sim Pro', providerLabel: 'Simulator', contextWindow: 200_000, levels: ['low', 'medium', 'high'], defaultLevel: 'medium', supportsImage: true },
+  {
+    providerId: SIM_PROVIDER_ID,
+    modelId: 'sim-fast',
+    label: 'Sim Fast',
+    providerLabel: 'Simulator',
+    contextWindow: 128_000,
+    supportsImage: true,
+  },
+  {
+    providerId: SIM_PROVIDER_ID,
+    modelId: 'sim-pro',
+    label: 'Sim Pro',
+    providerLabel: 'Simulator',
+    contextWindow: 200_000,
+    levels: ['low', 'medium', 'high'],
+    defaultLevel: 'medium',
+    supportsImage: true,
+  },
 ];
 
 /** Converts a registry entry to its wire shape. */
@@ -44,9 +60,19 @@ export function toModelOption(m: ModelEntry): ModelOption {
     label: m.label,
     providerLabel: m.providerLabel,
     contextWindow: m.contextWindow,
-    ...(m.levels ? { reasoning: { levels: m.levels.map((v) => ({ value: v, label: v })), ...(m.defaultLevel ? { defaultLevel: m.defaultLevel } : {}) } } : {}),
+    ...(m.levels
+      ? {
+          reasoning: { levels: m.levels.map((v) => ({ value: v, label: v })), ...(m.defaultLevel ? { defaultLevel: m.defaultLevel } : {}) },
+        }
+      : {}),
     properties: {
-      inputFormat: { supportsText: true, supportsImage: m.supportsImage ?? false, supportsVideo: false, supportsAudio: false, supportsPdf: false },
+      inputFormat: {
+        supportsText: true,
+        supportsImage: m.supportsImage ?? false,
+        supportsVideo: false,
+        supportsAudio: false,
+        supportsPdf: false,
+      },
       outputFormat: { supportsText: true },
     },
   };
@@ -94,19 +120,41 @@ export class ModelRegistry {
    */
   resolve(sel: ModelSelection, requireReasoning: boolean): ModelEntry {
     const providerKnown = sel.providerId === SIM_PROVIDER_ID || this.personalProviderIds.has(sel.providerId);
-    if (!providerKnown) throw new ProtocolError(RPC.internal, `Provider Registry 中不存在 ${sel.providerId}`, { name: 'ProviderRegistryError', stack: '', code: 'provider_not_found' });
+    if (!providerKnown)
+      throw new ProtocolError(RPC.internal, `Provider Registry 中不存在 ${sel.providerId}`, {
+        name: 'ProviderRegistryError',
+        stack: '',
+        code: 'provider_not_found',
+      });
     const m = this.find(sel.providerId, sel.modelId);
-    if (!m) throw new ProtocolError(RPC.internal, `Model ${sel.modelId} is not available from provider ${sel.providerId}`, { name: 'ProviderRegistryError', stack: '', code: 'model_not_found' });
+    if (!m)
+      throw new ProtocolError(RPC.internal, `Model ${sel.modelId} is not available from provider ${sel.providerId}`, {
+        name: 'ProviderRegistryError',
+        stack: '',
+        code: 'model_not_found',
+      });
     const level = sel.options?.reasoningLevel;
     if (m.levels) {
       if (level === undefined && requireReasoning) {
-        throw new ProtocolError(RPC.internal, `Reasoning level is required for ${m.providerId}/${m.modelId}`, { name: 'ModelOptionError', stack: '', code: 'reasoning_level_required' });
+        throw new ProtocolError(RPC.internal, `Reasoning level is required for ${m.providerId}/${m.modelId}`, {
+          name: 'ModelOptionError',
+          stack: '',
+          code: 'reasoning_level_required',
+        });
       }
       if (level !== undefined && !m.levels.includes(level)) {
-        throw new ProtocolError(RPC.internal, `Reasoning effort "${level}" is not supported by ${m.providerId}/${m.modelId}`, { name: 'ModelOptionError', stack: '', code: 'reasoning_level_unsupported' });
+        throw new ProtocolError(RPC.internal, `Reasoning effort "${level}" is not supported by ${m.providerId}/${m.modelId}`, {
+          name: 'ModelOptionError',
+          stack: '',
+          code: 'reasoning_level_unsupported',
+        });
       }
     } else if (level !== undefined && requireReasoning) {
-      throw new ProtocolError(RPC.internal, `Reasoning effort "${level}" is not supported by ${m.providerId}/${m.modelId}`, { name: 'ModelOptionError', stack: '', code: 'reasoning_level_unsupported' });
+      throw new ProtocolError(RPC.internal, `Reasoning effort "${level}" is not supported by ${m.providerId}/${m.modelId}`, {
+        name: 'ModelOptionError',
+        stack: '',
+        code: 'reasoning_level_unsupported',
+      });
     }
     return m;
   }

@@ -8,7 +8,9 @@ import { z } from 'zod';
  * README.md lists them with their meaning.
  */
 const num = z.coerce.number().finite().nonnegative();
-const bool = z.union([z.boolean(), z.enum(['1', 'true', 'yes', '0', 'false', 'no', ''])]).transform((v) => v === true || v === '1' || v === 'true' || v === 'yes');
+const bool = z
+  .union([z.boolean(), z.enum(['1', 'true', 'yes', '0', 'false', 'no', ''])])
+  .transform((v) => v === true || v === '1' || v === 'true' || v === 'yes');
 
 export const SimOptionsSchema = z.strictObject({
   dataDir: z.string().min(1).optional(),
@@ -96,7 +98,12 @@ export function parseSimOptions(argv: readonly string[], env: NodeJS.ProcessEnv 
   for (const [flag, spec] of Object.entries(FLAGS)) {
     const v = env[envName(flag)];
     if (v === undefined) continue;
-    raw[spec.key] = spec.multi ? v.split(',').map((s) => s.trim()).filter(Boolean) : v;
+    raw[spec.key] = spec.multi
+      ? v
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean)
+      : v;
   }
   if (env['ZCODE_SIM_SCENARIO'] !== undefined) raw['scenario'] = env['ZCODE_SIM_SCENARIO'];
   const fromFlags: Record<string, unknown> = {};

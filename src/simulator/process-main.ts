@@ -64,21 +64,25 @@ export function runSimulator(run: RunSimulatorOptions): Promise<void> {
   }
   log.info({ dataDir: options.dataDir, scenario: options.scenario }, 'zcode simulator ready');
   return new Promise((resolve) => {
-    reader = new LineReader(run.input, (line) => connection.handleLine(line), () => {
-      void connection.drain(EOF_DRAIN_MS).then(() => {
-        sim.reverse.rejectAll('ZCode Protocol client connection closed');
-        for (const rt of [...sim.runtimes.values()]) sim.unload(rt);
-        sim.runs.clear();
-        watcher.stop();
-        if (flood) clearInterval(flood);
-        if (run.installSignals) {
-          process.off('SIGUSR2', onUsr2);
-          process.off('SIGTERM', onTerm);
-        }
-        log.info('stdin closed; simulator stopped');
-        resolve();
-      });
-    });
+    reader = new LineReader(
+      run.input,
+      (line) => connection.handleLine(line),
+      () => {
+        void connection.drain(EOF_DRAIN_MS).then(() => {
+          sim.reverse.rejectAll('ZCode Protocol client connection closed');
+          for (const rt of [...sim.runtimes.values()]) sim.unload(rt);
+          sim.runs.clear();
+          watcher.stop();
+          if (flood) clearInterval(flood);
+          if (run.installSignals) {
+            process.off('SIGUSR2', onUsr2);
+            process.off('SIGTERM', onTerm);
+          }
+          log.info('stdin closed; simulator stopped');
+          resolve();
+        });
+      },
+    );
     reader.start();
   });
 }

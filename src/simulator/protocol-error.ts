@@ -61,7 +61,10 @@ function formatPath(path: readonly PropertyKey[]): string {
 export function invalidParams(error: z.ZodError): ProtocolError {
   const issues = error.issues;
   if (issues.length === 0) return new ProtocolError(RPC.invalidParams, 'Invalid params', { issues });
-  const shown = issues.slice(0, 5).map((i) => `${formatPath(i.path)}: ${i.message}`).join('; ');
+  const shown = issues
+    .slice(0, 5)
+    .map((i) => `${formatPath(i.path)}: ${i.message}`)
+    .join('; ');
   const more = issues.length > 5 ? ` (+${issues.length - 5} more)` : '';
   return new ProtocolError(RPC.invalidParams, `Invalid params — ${shown}${more}`, { issues });
 }

@@ -13,7 +13,11 @@ function builtinLevels(modelId: string): { levels: string[]; defaultLevel: strin
 }
 
 /** Pure: the models a valid personal file contributes (enabled + complete providers only, §9.2). */
-export function personalLayer(file: SimProviderFile): { models: ModelEntry[]; providerIds: string[]; defaultSelection?: { providerId: string; modelId: string } } {
+export function personalLayer(file: SimProviderFile): {
+  models: ModelEntry[];
+  providerIds: string[];
+  defaultSelection?: { providerId: string; modelId: string };
+} {
   const models: ModelEntry[] = [];
   const providerIds: string[] = [];
   const { providerModelRules, manualProviderModelRules } = file.config.modelConfigRules;
@@ -22,7 +26,9 @@ export function personalLayer(file: SimProviderFile): { models: ModelEntry[]; pr
     providerIds.push(rule.providerId);
     const ids = rule.config.personalModelIds ?? [];
     const order = rule.config.modelOrder ?? [];
-    const sorted = [...ids].sort((a, b) => (order.indexOf(a) === -1 ? 1e9 : order.indexOf(a)) - (order.indexOf(b) === -1 ? 1e9 : order.indexOf(b)));
+    const sorted = [...ids].sort(
+      (a, b) => (order.indexOf(a) === -1 ? 1e9 : order.indexOf(a)) - (order.indexOf(b) === -1 ? 1e9 : order.indexOf(b)),
+    );
     for (const modelId of sorted) {
       const smart = providerModelRules.find((r) => r.providerId === rule.providerId && r.modelId === modelId)?.config;
       const manual = manualProviderModelRules.find((r) => r.providerId === rule.providerId && r.modelId === modelId)?.config;
@@ -36,7 +42,9 @@ export function personalLayer(file: SimProviderFile): { models: ModelEntry[]; pr
         providerLabel: rule.providerName ?? rule.providerId,
         contextWindow: manual?.properties.contextWindow ?? smart?.properties?.contextWindow ?? 200_000,
         supportsImage: manual?.properties.inputFormat.supportsImage ?? smart?.properties?.inputFormat?.supportsImage ?? false,
-        ...(levels ? { levels, defaultLevel: levels.includes(builtin?.defaultLevel ?? '') ? builtin?.defaultLevel : levels[levels.length - 1] } : {}),
+        ...(levels
+          ? { levels, defaultLevel: levels.includes(builtin?.defaultLevel ?? '') ? builtin?.defaultLevel : levels[levels.length - 1] }
+          : {}),
       });
     }
   }

@@ -71,10 +71,20 @@ export class ReverseRequests {
       }
       if (options.timeoutMs !== undefined) {
         const timeoutMs = options.timeoutMs;
-        group.timers.push(setTimeout(() => this.finish(group, { ok: false, error: new ProtocolError(RPC.timedOut, `Client request timed out: ${method}`, { timeoutMs }) }), timeoutMs));
+        group.timers.push(
+          setTimeout(
+            () =>
+              this.finish(group, {
+                ok: false,
+                error: new ProtocolError(RPC.timedOut, `Client request timed out: ${method}`, { timeoutMs }),
+              }),
+            timeoutMs,
+          ),
+        );
       }
       if (options.signal) {
-        const onAbort = (): void => this.finish(group, { ok: false, error: new ProtocolError(RPC.cancelled, `Client request cancelled: ${method}`) });
+        const onAbort = (): void =>
+          this.finish(group, { ok: false, error: new ProtocolError(RPC.cancelled, `Client request cancelled: ${method}`) });
         if (options.signal.aborted) onAbort();
         else options.signal.addEventListener('abort', onAbort, { once: true });
       }
@@ -90,7 +100,12 @@ export class ReverseRequests {
       this.log.debug({ id }, 'response to an unknown or settled reverse request ignored');
       return false;
     }
-    this.finish(p.group, 'error' in outcome ? { ok: false, error: new ProtocolError(outcome.error.code, outcome.error.message, outcome.error.data) } : { ok: true, result: outcome.result });
+    this.finish(
+      p.group,
+      'error' in outcome
+        ? { ok: false, error: new ProtocolError(outcome.error.code, outcome.error.message, outcome.error.data) }
+        : { ok: true, result: outcome.result },
+    );
     return true;
   }
 

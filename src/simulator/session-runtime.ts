@@ -102,7 +102,12 @@ export interface RuntimeSink {
   persist(runtime: SessionRuntime): void;
 }
 
-export const DEFAULT_PREFERENCES: Required<Pick<RuntimePreferences, 'nativeSearchEnhancementsEnabled' | 'memoryEnabled' | 'askUserQuestionAutoResolutionEnabled' | 'modelContextBudgetStrategy'>> = {
+export const DEFAULT_PREFERENCES: Required<
+  Pick<
+    RuntimePreferences,
+    'nativeSearchEnhancementsEnabled' | 'memoryEnabled' | 'askUserQuestionAutoResolutionEnabled' | 'modelContextBudgetStrategy'
+  >
+> = {
   nativeSearchEnhancementsEnabled: true,
   memoryEnabled: false,
   askUserQuestionAutoResolutionEnabled: true,
@@ -143,7 +148,12 @@ export class SessionRuntime {
   turnChain: Promise<void> = Promise.resolve();
   pendingPermissions: PendingPermission[] = [];
   pendingRequestIds = new Set<string>();
-  activeToolCalls: { toolCallId: string; toolName: string; status: 'pending' | 'running' | 'completed' | 'failed' | 'denied'; startedAt?: number }[] = [];
+  activeToolCalls: {
+    toolCallId: string;
+    toolName: string;
+    status: 'pending' | 'running' | 'completed' | 'failed' | 'denied';
+    startedAt?: number;
+  }[] = [];
   backgroundJobs = new Map<string, BackgroundTask>();
   /** Timers driving background tasks; cleared when the runtime is forgotten. */
   readonly backgroundTimers = new Map<string, NodeJS.Timeout[]>();
@@ -172,9 +182,13 @@ export class SessionRuntime {
     this.messages = stored?.messages ?? [];
     this.thoughtLevel = stored?.thoughtLevel;
     this.subagent = stored?.subagent;
-    this.log = new EventLog((e) => {
-      if (!this.closed) this.sink.sessionEvent(e);
-    }, coalesce, retention);
+    this.log = new EventLog(
+      (e) => {
+        if (!this.closed) this.sink.sessionEvent(e);
+      },
+      coalesce,
+      retention,
+    );
   }
 
   get sessionId(): string {
@@ -191,7 +205,15 @@ export class SessionRuntime {
   /** Appends a session event (visible unless it is a filtered internal marker, §5.4). */
   emit(type: string, payload: Record<string, unknown>, turnId?: string, visible = true): void {
     if (this.closed) return;
-    const draft: EventDraft = { eventId: randomUUID(), sessionId: this.sessionId, timestamp: Date.now(), type, payload, traceId: this.traceId, ...(turnId ? { turnId } : {}) };
+    const draft: EventDraft = {
+      eventId: randomUUID(),
+      sessionId: this.sessionId,
+      timestamp: Date.now(),
+      type,
+      payload,
+      traceId: this.traceId,
+      ...(turnId ? { turnId } : {}),
+    };
     this.log.append(draft, visible);
   }
 
@@ -199,13 +221,28 @@ export class SessionRuntime {
   stateUpdated(reason: string, patch: unknown): void {
     if (this.closed) return;
     this.stateRevision++;
-    this.sink.notify('state.updated', { type: 'state.updated', scope: 'session', workspace: this.info.workspace, sessionId: this.sessionId, revision: this.stateRevision, reason, patch });
+    this.sink.notify('state.updated', {
+      type: 'state.updated',
+      scope: 'session',
+      workspace: this.info.workspace,
+      sessionId: this.sessionId,
+      revision: this.stateRevision,
+      reason,
+      patch,
+    });
   }
 
   /** `computer-use/operation-event` lifecycle metadata (§5.8), ungated by subscription. */
   operationEvent(kind: string, extra: Record<string, unknown>): void {
     if (this.closed) return;
-    this.sink.notify('computer-use/operation-event', { eventId: randomUUID(), sequenceNumber: this.stateRevision, sessionId: this.sessionId, timestamp: Date.now(), kind, ...extra });
+    this.sink.notify('computer-use/operation-event', {
+      eventId: randomUUID(),
+      sequenceNumber: this.stateRevision,
+      sessionId: this.sessionId,
+      timestamp: Date.now(),
+      kind,
+      ...extra,
+    });
   }
 
   touch(): void {
@@ -219,6 +256,14 @@ export class SessionRuntime {
   }
 
   toStored(): StoredSession {
-    return { version: 1, info: { ...this.info }, ...(this.thoughtLevel ? { thoughtLevel: this.thoughtLevel } : {}), turnCount: this.turnCount, usage: this.usage, messages: this.messages, ...(this.subagent ? { subagent: this.subagent } : {}) };
+    return {
+      version: 1,
+      info: { ...this.info },
+      ...(this.thoughtLevel ? { thoughtLevel: this.thoughtLevel } : {}),
+      turnCount: this.turnCount,
+      usage: this.usage,
+      messages: this.messages,
+      ...(this.subagent ? { subagent: this.subagent } : {}),
+    };
   }
 }

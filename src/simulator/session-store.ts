@@ -66,7 +66,16 @@ export const StoredSessionSchema = z.strictObject({
 export type StoredSession = z.infer<typeof StoredSessionSchema>;
 
 export function emptyUsage(): UsageCounters {
-  return { totalTokens: 0, inputTokens: 0, outputTokens: 0, reasoningTokens: 0, cacheCreationTokens: 0, cacheReadTokens: 0, modelRequestCount: 0, modelErrorCount: 0 };
+  return {
+    totalTokens: 0,
+    inputTokens: 0,
+    outputTokens: 0,
+    reasoningTokens: 0,
+    cacheCreationTokens: 0,
+    cacheReadTokens: 0,
+    modelRequestCount: 0,
+    modelErrorCount: 0,
+  };
 }
 
 const SAFE_ID = /^[A-Za-z0-9_.:-]{1,200}$/;

@@ -106,7 +106,11 @@ export class SimulatorCore {
       throw err;
     }
     const r = RuntimePreferencesResult.safeParse(raw);
-    if (!r.success) throw new ProtocolError(RPC.internal, `Invalid session/requestRuntimePreferences result: ${r.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`);
+    if (!r.success)
+      throw new ProtocolError(
+        RPC.internal,
+        `Invalid session/requestRuntimePreferences result: ${r.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`,
+      );
     return { ...DEFAULT_PREFERENCES, ...r.data };
   }
 

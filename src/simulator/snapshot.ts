@@ -30,11 +30,17 @@ export function buildSettings(rt: SessionRuntime, registry: ModelRegistry, scope
 }
 
 /** A full session snapshot (§3.6) with every required field. */
-export function buildSnapshot(rt: SessionRuntime, registry: ModelRegistry, scope: AvailableScope, messageLimit?: number): Record<string, unknown> {
+export function buildSnapshot(
+  rt: SessionRuntime,
+  registry: ModelRegistry,
+  scope: AvailableScope,
+  messageLimit?: number,
+): Record<string, unknown> {
   const sel = rt.info.model;
   const entry = sel ? registry.find(sel.providerId, sel.modelId) : undefined;
   const contextWindow = entry?.contextWindow ?? 128_000;
-  const messages = messageLimit !== undefined && rt.messages.length > messageLimit ? rt.messages.slice(rt.messages.length - messageLimit) : rt.messages;
+  const messages =
+    messageLimit !== undefined && rt.messages.length > messageLimit ? rt.messages.slice(rt.messages.length - messageLimit) : rt.messages;
   const active = rt.activeTurn;
   return {
     protocol: { name: 'ZCode Protocol', version: 1 },
@@ -66,7 +72,17 @@ export function buildSnapshot(rt: SessionRuntime, registry: ModelRegistry, scope
     },
     messages,
     ...(rt.goal
-      ? { goalStats: { timeUsedSeconds: rt.goal.timeUsedSeconds, tokensUsed: rt.goal.tokensUsed, tokenBudget: rt.goal.tokenBudget, contextUsed: rt.contextUsed, contextWindow, toolCallCount: 0, iterationCount: 0 } }
+      ? {
+          goalStats: {
+            timeUsedSeconds: rt.goal.timeUsedSeconds,
+            tokensUsed: rt.goal.tokensUsed,
+            tokenBudget: rt.goal.tokenBudget,
+            contextUsed: rt.contextUsed,
+            contextWindow,
+            toolCallCount: 0,
+            iterationCount: 0,
+          },
+        }
       : {}),
     todos: rt.todos,
     todoGroups: rt.todos.length > 0 ? [{ id: `todos_${rt.sessionId}`, source: 'session', todos: rt.todos }] : [],

@@ -65,7 +65,15 @@ export function spawnSubagent(sim: SimulatorCore, parent: SessionRuntime, req: S
   child.subagent = { agentId, toolCallId: req.parentToolCallId, subagentType: req.subagentType, startedAt: now, status: 'running' };
   const messageId = newId('msg');
   child.messages.push({
-    info: { messageId, sessionId: info.sessionId, role: 'user', time: { created: now }, agent: req.subagentType, synthetic: true, source: 'subagent' },
+    info: {
+      messageId,
+      sessionId: info.sessionId,
+      role: 'user',
+      time: { created: now },
+      agent: req.subagentType,
+      synthetic: true,
+      source: 'subagent',
+    },
     parts: [{ partId: newId('prt'), sessionId: info.sessionId, messageId, type: 'text', text: req.prompt }],
   });
   live.add(child);
@@ -74,7 +82,12 @@ export function spawnSubagent(sim: SimulatorCore, parent: SessionRuntime, req: S
 }
 
 /** Ends a sub-agent: its record, its status, its assistant message (the child's own history). */
-export function endSubagent(child: SessionRuntime, status: 'success' | 'failed' | 'cancelled', summary: string | undefined, parts: StoredMessage['parts']): void {
+export function endSubagent(
+  child: SessionRuntime,
+  status: 'success' | 'failed' | 'cancelled',
+  summary: string | undefined,
+  parts: StoredMessage['parts'],
+): void {
   const record = child.subagent;
   if (!record || record.status !== 'running') return;
   const now = Date.now();
@@ -84,8 +97,22 @@ export function endSubagent(child: SessionRuntime, status: 'success' | 'failed' 
   const parentMessageId = child.messages[0]?.info.messageId ?? '';
   const path = { cwd: child.info.workspace.workspacePath, root: child.info.workspace.workspacePath };
   child.messages.push({
-    info: { messageId, sessionId: child.sessionId, role: 'assistant', time: { created: record.startedAt, completed: now }, parentMessageId, agent: record.subagentType, path, cost: 0, tokens: { input: 0, output: 0, reasoning: 0, cache: { read: 0, write: 0 } }, finish: status === 'success' ? 'stop' : status === 'cancelled' ? 'aborted' : 'error' },
-    parts: [...parts.map((p) => ({ ...p, messageId })), ...(summary ? [{ partId: newId('prt'), sessionId: child.sessionId, messageId, type: 'text', text: summary }] : [])],
+    info: {
+      messageId,
+      sessionId: child.sessionId,
+      role: 'assistant',
+      time: { created: record.startedAt, completed: now },
+      parentMessageId,
+      agent: record.subagentType,
+      path,
+      cost: 0,
+      tokens: { input: 0, output: 0, reasoning: 0, cache: { read: 0, write: 0 } },
+      finish: status === 'success' ? 'stop' : status === 'cancelled' ? 'aborted' : 'error',
+    },
+    parts: [
+      ...parts.map((p) => ({ ...p, messageId })),
+      ...(summary ? [{ partId: newId('prt'), sessionId: child.sessionId, messageId, type: 'text', text: summary }] : []),
+    ],
   });
   child.info.status = status === 'success' ? 'completed' : status === 'cancelled' ? 'idle' : 'error';
   child.turnCount = 1;
@@ -113,11 +140,13 @@ function toSub(info: SessionInfo, record: SubagentRecord, running: boolean): Sub
 function subsOf(sim: SimulatorCore, parentSessionId: string): Sub[] {
   const byId = new Map<string, Sub>();
   for (const rt of sim.runtimes.values()) {
-    if (rt.info.sessionKind === 'subagent_child' && rt.info.parentSessionId === parentSessionId && rt.subagent) byId.set(rt.sessionId, toSub(rt.info, rt.subagent, live.has(rt)));
+    if (rt.info.sessionKind === 'subagent_child' && rt.info.parentSessionId === parentSessionId && rt.subagent)
+      byId.set(rt.sessionId, toSub(rt.info, rt.subagent, live.has(rt)));
   }
   for (const s of sim.store.list()) {
     const info = s.info as unknown as SessionInfo;
-    if (info.sessionKind === 'subagent_child' && info.parentSessionId === parentSessionId && s.subagent && !byId.has(info.sessionId)) byId.set(info.sessionId, toSub(info, s.subagent, false));
+    if (info.sessionKind === 'subagent_child' && info.parentSessionId === parentSessionId && s.subagent && !byId.has(info.sessionId))
+      byId.set(info.sessionId, toSub(info, s.subagent, false));
   }
   return [...byId.values()].sort((a, b) => a.startedAt - b.startedAt);
 }
@@ -139,7 +168,12 @@ function decodeCursor(cursor: string): number {
  * paged by `endedLimit` (default 20) with an opaque `nextCursor` while more remain.
  * `revision` counts roster changes (one per start, one per end).
  */
-export function subagentsPage(sim: SimulatorCore, parentSessionId: string, endedCursor: string | undefined, endedLimit = ENDED_LIMIT_DEFAULT): SubagentsPage {
+export function subagentsPage(
+  sim: SimulatorCore,
+  parentSessionId: string,
+  endedCursor: string | undefined,
+  endedLimit = ENDED_LIMIT_DEFAULT,
+): SubagentsPage {
   const subs = subsOf(sim, parentSessionId);
   const running = subs.filter((s) => s.status === 'running' || s.status === 'waiting' || s.status === 'blocked');
   const ended = subs.filter((s) => !running.includes(s)).sort((a, b) => (b.endedAt ?? b.startedAt) - (a.endedAt ?? a.startedAt));

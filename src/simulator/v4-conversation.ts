@@ -55,7 +55,14 @@ function meta(rt: SessionRuntime): { title: string; titleSource: string } {
 function writeFrame(sim: SimulatorCore, sub: Subscription, payload: object): void {
   const fromSeq = sub.seq;
   sub.seq += 1;
-  sim.notify('v4/conversation/frame', { subscriptionId: sub.subscriptionId, topic: sub.topic, logEpoch: LOG_EPOCH, fromSeq, toSeq: sub.seq, payload });
+  sim.notify('v4/conversation/frame', {
+    subscriptionId: sub.subscriptionId,
+    topic: sub.topic,
+    logEpoch: LOG_EPOCH,
+    fromSeq,
+    toSeq: sub.seq,
+    payload,
+  });
 }
 
 /** `v4/conversation/subscribe`: ACK, then (written after the response, §1.6) the snapshot frame. */
@@ -94,7 +101,10 @@ export function dropSubscriptions(sim: SimulatorCore, sessionId: string): void {
 /** A stand-in for the model-generated title: the input's first words, capitalised. */
 export function generatedTitle(input: string): string {
   const words = input.trim().split(/\s+/).slice(0, 6);
-  return words.map((w) => (w[0] ?? '').toUpperCase() + w.slice(1)).join(' ').slice(0, 60);
+  return words
+    .map((w) => (w[0] ?? '').toUpperCase() + w.slice(1))
+    .join(' ')
+    .slice(0, 60);
 }
 
 /**

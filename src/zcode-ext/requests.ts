@@ -9,13 +9,31 @@ const sessionId = z.string().min(1).max(256);
 
 /** `_zcode/load_earlier`; `before` is the zcode-acp-remote spelling of `cursor` (HUB-DESIGN §5.1). */
 export const loadEarlierParams = z
-  .object({ sessionId, cursor: z.string().min(1).max(4096).optional(), before: z.string().min(1).max(4096).optional(), limit: z.number().int().min(1).max(10_000).optional() })
+  .object({
+    sessionId,
+    cursor: z.string().min(1).max(4096).optional(),
+    before: z.string().min(1).max(4096).optional(),
+    limit: z.number().int().min(1).max(10_000).optional(),
+  })
   .refine((p) => p.cursor !== undefined || p.before !== undefined, { message: 'cursor is required', path: ['cursor'] });
 
 export const interactionsListParams = z.object({ sessionId: sessionId.optional() });
 export const forkParams = z.object({ sessionId, target: z.string().min(1).max(256).optional() });
-export const compactParams = z.object({ sessionId, instructions: z.string().max(64 * 1024).optional() });
-export const goalParams = z.object({ sessionId, action: z.string().min(1).max(64), objective: z.string().max(64 * 1024).optional() });
+export const compactParams = z.object({
+  sessionId,
+  instructions: z
+    .string()
+    .max(64 * 1024)
+    .optional(),
+});
+export const goalParams = z.object({
+  sessionId,
+  action: z.string().min(1).max(64),
+  objective: z
+    .string()
+    .max(64 * 1024)
+    .optional(),
+});
 export const sessionArchiveParams = z.object({ sessionId, archived: z.boolean() });
 export const cancelBackgroundTaskParams = z.object({ sessionId, taskId: z.string().min(1).max(256) });
 

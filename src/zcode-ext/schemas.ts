@@ -36,7 +36,15 @@ export const sessionStateParams = z.strictObject({
 
 export const presenceParams = z.strictObject({
   sessionId: z.string(),
-  clients: z.array(z.strictObject({ clientId: z.string(), name: z.string(), scope: z.enum(['view', 'operate', 'admin']), profile: z.string(), role: z.enum(['controller', 'observer']) })),
+  clients: z.array(
+    z.strictObject({
+      clientId: z.string(),
+      name: z.string(),
+      scope: z.enum(['view', 'operate', 'admin']),
+      profile: z.string(),
+      role: z.enum(['controller', 'observer']),
+    }),
+  ),
 });
 
 export const backendStateParams = z.strictObject({
@@ -52,7 +60,10 @@ export const ownUpdateParams = z.strictObject({
 });
 
 /** The interaction itself is the InteractionView of docs/CLIENT-PROTOCOL.md (read leniently here). */
-export const interactionOpenedParams = z.strictObject({ sessionId: z.string(), interaction: z.looseObject({ interactionId: z.string(), sessionId: z.string() }) });
+export const interactionOpenedParams = z.strictObject({
+  sessionId: z.string(),
+  interaction: z.looseObject({ interactionId: z.string(), sessionId: z.string() }),
+});
 
 export const interactionResolvedParams = z.looseObject({
   sessionId: z.string(),

@@ -35,7 +35,11 @@ const permissionParams = {
       optionId: 'allow_project',
       kind: 'allow_always',
       name: 'Always allow in this project',
-      response: { decision: 'allow', permissionUpdates: [{ type: 'addRules', behavior: 'allow', rules: [{ toolName: 'Bash', ruleContent: 'npm test' }] }], reason: 'Approved for this project' },
+      response: {
+        decision: 'allow',
+        permissionUpdates: [{ type: 'addRules', behavior: 'allow', rules: [{ toolName: 'Bash', ruleContent: 'npm test' }] }],
+        reason: 'Approved for this project',
+      },
     },
     { optionId: 'deny', kind: 'deny', name: 'Deny', response: { decision: 'deny', reason: DENY_REASON } },
   ],
@@ -51,8 +55,23 @@ const askParams = {
   prompt: 'A few choices before I start',
   schema: { toolName: 'AskUserQuestion' },
   questions: [
-    { question: 'Which files should I test?', header: 'Files', multiSelect: true, options: [{ value: 'auth.test.ts', label: 'auth.test.ts' }, { value: 'user.test.ts', label: 'user.test.ts' }] },
-    { question: 'Which runner?', header: 'Runner', options: [{ value: 'vitest', label: 'vitest' }, { value: 'jest', label: 'jest' }] },
+    {
+      question: 'Which files should I test?',
+      header: 'Files',
+      multiSelect: true,
+      options: [
+        { value: 'auth.test.ts', label: 'auth.test.ts' },
+        { value: 'user.test.ts', label: 'user.test.ts' },
+      ],
+    },
+    {
+      question: 'Which runner?',
+      header: 'Runner',
+      options: [
+        { value: 'vitest', label: 'vitest' },
+        { value: 'jest', label: 'jest' },
+      ],
+    },
   ],
   input: { questions: [] },
 };
@@ -65,7 +84,13 @@ const planParams = {
   toolName: 'ExitPlanMode',
   prompt: 'Plan ready',
   schema: { interaction: 'plan_approval', toolName: 'ExitPlanMode' },
-  questions: [{ header: 'Plan', question: 'Review this implementation plan.', options: [{ value: 'approve', label: 'Approve', description: 'Exit plan mode and start implementation.' }] }],
+  questions: [
+    {
+      header: 'Plan',
+      question: 'Review this implementation plan.',
+      options: [{ value: 'approve', label: 'Approve', description: 'Exit plan mode and start implementation.' }],
+    },
+  ],
   input: { plan: '1. Implement login\n2. Implement signup' },
 };
 
@@ -75,10 +100,23 @@ const plan = classifyInteraction('interaction/requestUserInput', planParams) as 
 
 describe('classifyInteraction (§6.2/§6.3)', () => {
   it('normalises the three producers', () => {
-    expect(perm).toMatchObject({ kind: 'permission', requestId: 'perm_1', sessionId: 'sess_9f2c', toolCallId: 'call_1', toolName: 'Bash', title: '`npm test`', riskLevel: 'medium' });
+    expect(perm).toMatchObject({
+      kind: 'permission',
+      requestId: 'perm_1',
+      sessionId: 'sess_9f2c',
+      toolCallId: 'call_1',
+      toolName: 'Bash',
+      title: '`npm test`',
+      riskLevel: 'medium',
+    });
     expect(ask).toMatchObject({ kind: 'question', requestId: 'ask_1', toolCallId: 'call_ask', title: 'A few choices before I start' });
     expect(ask.questions).toHaveLength(2);
-    expect(plan).toMatchObject({ kind: 'plan_approval', requestId: 'plan_1', question: 'Review this implementation plan.', plan: '1. Implement login\n2. Implement signup' });
+    expect(plan).toMatchObject({
+      kind: 'plan_approval',
+      requestId: 'plan_1',
+      question: 'Review this implementation plan.',
+      plan: '1. Implement login\n2. Implement signup',
+    });
   });
 
   it('an MCP elicitation with a requested schema is kind elicitation', () => {
@@ -87,7 +125,11 @@ describe('classifyInteraction (§6.2/§6.3)', () => {
       sessionId: 's',
       toolName: 'mcp_elicitation',
       prompt: 'GitHub needs a repo',
-      schema: { interaction: 'mcp_elicitation', serverName: 'github', requestedSchema: { type: 'object', properties: { repo: { type: 'string' } } } },
+      schema: {
+        interaction: 'mcp_elicitation',
+        serverName: 'github',
+        requestedSchema: { type: 'object', properties: { repo: { type: 'string' } } },
+      },
       questions: [{ question: 'repo', header: 'github', options: [{ value: 'a', label: 'a' }] }],
     });
     expect(r).toMatchObject({ kind: 'elicitation', requestedSchema: { type: 'object' } });
@@ -96,12 +138,16 @@ describe('classifyInteraction (§6.2/§6.3)', () => {
   it('rejects invalid params with a typed error', () => {
     expect(() => classifyInteraction('interaction/requestPermission', { ...permissionParams, options: [] })).toThrow(HubError);
     expect(() => classifyInteraction('interaction/requestPermission', { sessionId: 's' })).toThrow(HubError);
-    expect(() => classifyInteraction('interaction/requestUserInput', { requestId: 'r', sessionId: 's', toolName: 'AskUserQuestion' })).toThrow(HubError);
+    expect(() =>
+      classifyInteraction('interaction/requestUserInput', { requestId: 'r', sessionId: 's', toolName: 'AskUserQuestion' }),
+    ).toThrow(HubError);
     expect(() => classifyInteraction('interaction/browserList', {})).toThrow(expect.objectContaining({ code: 'HUB_ERR_METHOD_NOT_FOUND' }));
   });
 
   it('tolerates extra keys (child output, §5.6)', () => {
-    expect(classifyInteraction('interaction/requestPermission', { ...permissionParams, fullAccessSupported: true }).kind).toBe('permission');
+    expect(classifyInteraction('interaction/requestPermission', { ...permissionParams, fullAccessSupported: true }).kind).toBe(
+      'permission',
+    );
   });
 });
 
@@ -113,17 +159,36 @@ describe('ACP request shapes (HUB-DESIGN §4.5, seed 000 routing)', () => {
       { optionId: 'allow_project', name: 'Always allow in this project', kind: 'allow_always' },
       { optionId: 'deny', name: 'Deny', kind: 'reject_once' },
     ]);
-    expect(req.toolCall).toMatchObject({ toolCallId: 'call_1', title: '`npm test`', kind: 'execute', status: 'pending', rawInput: { command: 'npm test' } });
+    expect(req.toolCall).toMatchObject({
+      toolCallId: 'call_1',
+      title: '`npm test`',
+      kind: 'execute',
+      status: 'pending',
+      rawInput: { command: 'npm test' },
+    });
     expect(req._meta).toMatchObject({ zcode: { interactionId: 'perm_1', kind: 'permission', riskLevel: 'medium' } });
   });
 
   it('question → form with q_i enum + q_i_other text, skip sentinel, multi-select as array', () => {
     const form = toElicitationForm(ask);
     expect(form).toMatchObject({ mode: 'form', sessionId: 'sess_9f2c', toolCallId: 'call_ask', message: 'A few choices before I start' });
-    const props = (form as { requestedSchema: { properties: Record<string, Record<string, unknown>>; required: string[] } }).requestedSchema;
+    const props = (form as { requestedSchema: { properties: Record<string, Record<string, unknown>>; required: string[] } })
+      .requestedSchema;
     expect(Object.keys(props.properties)).toEqual(['q_0', 'q_0_other', 'q_1', 'q_1_other']);
-    expect(props.properties['q_0']).toMatchObject({ type: 'array', title: 'Which files should I test?', items: { anyOf: [{ const: 'auth.test.ts', title: 'auth.test.ts' }, { const: 'user.test.ts', title: 'user.test.ts' }] } });
-    expect(props.properties['q_1']).toMatchObject({ type: 'string', oneOf: [{ const: 'vitest' }, { const: 'jest' }, { const: '__skip__', title: 'Skip this question' }] });
+    expect(props.properties['q_0']).toMatchObject({
+      type: 'array',
+      title: 'Which files should I test?',
+      items: {
+        anyOf: [
+          { const: 'auth.test.ts', title: 'auth.test.ts' },
+          { const: 'user.test.ts', title: 'user.test.ts' },
+        ],
+      },
+    });
+    expect(props.properties['q_1']).toMatchObject({
+      type: 'string',
+      oneOf: [{ const: 'vitest' }, { const: 'jest' }, { const: '__skip__', title: 'Skip this question' }],
+    });
     expect(props.properties['q_1_other']).toMatchObject({ type: 'string' });
     expect(props.required).toEqual([]);
   });
@@ -162,35 +227,72 @@ describe('ACP request shapes (HUB-DESIGN §4.5, seed 000 routing)', () => {
 
 describe('[APR-07] answers → the exact ZCode result shapes of §6.2/§6.3', () => {
   it('permission: the chosen option response verbatim', () => {
-    expect(permissionAnswerToZcode(perm, { outcome: { outcome: 'selected', optionId: 'allow_once' } })).toEqual({ type: 'answer', result: { decision: 'allow', reason: 'Approved once' }, outcome: 'allow_once' });
-    expect(permissionAnswerToZcode(perm, { outcome: { outcome: 'selected', optionId: 'allow_project' } })).toMatchObject({ result: permissionParams.options[1]!.response });
-    expect(permissionAnswerToZcode(perm, { outcome: { outcome: 'selected', optionId: 'deny' } })).toMatchObject({ result: { decision: 'deny', reason: DENY_REASON } });
+    expect(permissionAnswerToZcode(perm, { outcome: { outcome: 'selected', optionId: 'allow_once' } })).toEqual({
+      type: 'answer',
+      result: { decision: 'allow', reason: 'Approved once' },
+      outcome: 'allow_once',
+    });
+    expect(permissionAnswerToZcode(perm, { outcome: { outcome: 'selected', optionId: 'allow_project' } })).toMatchObject({
+      result: permissionParams.options[1]!.response,
+    });
+    expect(permissionAnswerToZcode(perm, { outcome: { outcome: 'selected', optionId: 'deny' } })).toMatchObject({
+      result: { decision: 'deny', reason: DENY_REASON },
+    });
   });
 
   it('dismiss is not deny: a cancelled outcome or a cancel action only withdraws that client', () => {
     expect(permissionAnswerToZcode(perm, { outcome: { outcome: 'cancelled' } })).toEqual({ type: 'dismissed' });
     expect(elicitationAnswerToZcode(ask, { action: 'cancel' })).toEqual({ type: 'dismissed' });
     expect(elicitationAnswerToZcode(plan, { action: 'cancel' })).toEqual({ type: 'dismissed' });
-    expect(perQuestionAnswersToZcode(ask, [{ outcome: { outcome: 'selected', optionId: 'option_0' } }, { outcome: { outcome: 'cancelled' } }])).toEqual({ type: 'dismissed' });
+    expect(
+      perQuestionAnswersToZcode(ask, [{ outcome: { outcome: 'selected', optionId: 'option_0' } }, { outcome: { outcome: 'cancelled' } }]),
+    ).toEqual({ type: 'dismissed' });
   });
 
   it('AskUserQuestion via form: answers keyed by question text, multi-select as arrays, other text overrides/appends, skip', () => {
     const r = elicitationAnswerToZcode(ask, { action: 'accept', content: { q_0: ['auth.test.ts', 'user.test.ts'], q_1: 'vitest' } });
-    expect(r).toEqual({ type: 'answer', outcome: 'answered', result: { action: 'accept', content: { answers: { 'Which files should I test?': ['auth.test.ts', 'user.test.ts'], 'Which runner?': 'vitest' } } } });
-    const other = elicitationAnswerToZcode(ask, { action: 'accept', content: { q_0: ['auth.test.ts'], q_0_other: 'e2e.test.ts', q_1: 'jest', q_1_other: ' node:test ' } });
-    expect(other).toMatchObject({ result: { content: { answers: { 'Which files should I test?': ['auth.test.ts', 'e2e.test.ts'], 'Which runner?': 'node:test' } } } });
+    expect(r).toEqual({
+      type: 'answer',
+      outcome: 'answered',
+      result: {
+        action: 'accept',
+        content: { answers: { 'Which files should I test?': ['auth.test.ts', 'user.test.ts'], 'Which runner?': 'vitest' } },
+      },
+    });
+    const other = elicitationAnswerToZcode(ask, {
+      action: 'accept',
+      content: { q_0: ['auth.test.ts'], q_0_other: 'e2e.test.ts', q_1: 'jest', q_1_other: ' node:test ' },
+    });
+    expect(other).toMatchObject({
+      result: { content: { answers: { 'Which files should I test?': ['auth.test.ts', 'e2e.test.ts'], 'Which runner?': 'node:test' } } },
+    });
     const skipped = elicitationAnswerToZcode(ask, { action: 'accept', content: { q_0: [], q_1: '__skip__', q_1_other: '   ' } });
     expect(skipped).toEqual({ type: 'answer', outcome: 'answered', result: { action: 'accept', content: { answers: {} } } });
-    expect(elicitationAnswerToZcode(ask, { action: 'decline' })).toEqual({ type: 'answer', outcome: 'declined', result: { action: 'decline' } });
+    expect(elicitationAnswerToZcode(ask, { action: 'decline' })).toEqual({
+      type: 'answer',
+      outcome: 'declined',
+      result: { action: 'decline' },
+    });
   });
 
   it('AskUserQuestion via per-question permissions', () => {
-    const r = perQuestionAnswersToZcode(ask, [{ outcome: { outcome: 'selected', optionId: 'option_1' } }, { outcome: { outcome: 'selected', optionId: '__skip__' } }]);
-    expect(r).toEqual({ type: 'answer', outcome: 'answered', result: { action: 'accept', content: { answers: { 'Which files should I test?': ['user.test.ts'] } } } });
+    const r = perQuestionAnswersToZcode(ask, [
+      { outcome: { outcome: 'selected', optionId: 'option_1' } },
+      { outcome: { outcome: 'selected', optionId: '__skip__' } },
+    ]);
+    expect(r).toEqual({
+      type: 'answer',
+      outcome: 'answered',
+      result: { action: 'accept', content: { answers: { 'Which files should I test?': ['user.test.ts'] } } },
+    });
   });
 
   it('plan approval: empty feedback approves, text rejects with feedback, decline rejects', () => {
-    const approve = { type: 'answer', outcome: 'approved', result: { action: 'accept', content: { answers: { 'Review this implementation plan.': 'approve' } } } };
+    const approve = {
+      type: 'answer',
+      outcome: 'approved',
+      result: { action: 'accept', content: { answers: { 'Review this implementation plan.': 'approve' } } },
+    };
     expect(elicitationAnswerToZcode(plan, { action: 'accept', content: { feedback: '' } })).toEqual(approve);
     expect(elicitationAnswerToZcode(plan, { action: 'accept', content: {} })).toEqual(approve);
     expect(elicitationAnswerToZcode(plan, { action: 'accept' })).toEqual(approve);
@@ -199,9 +301,16 @@ describe('[APR-07] answers → the exact ZCode result shapes of §6.2/§6.3', ()
       outcome: 'rejected_with_feedback',
       result: { action: 'accept', content: { answers: { 'Review this implementation plan.': 'Add a signup rate limit first.' } } },
     });
-    expect(elicitationAnswerToZcode(plan, { action: 'decline' })).toEqual({ type: 'answer', outcome: 'rejected', result: { action: 'decline' } });
+    expect(elicitationAnswerToZcode(plan, { action: 'decline' })).toEqual({
+      type: 'answer',
+      outcome: 'rejected',
+      result: { action: 'decline' },
+    });
     expect(permissionAnswerToZcode(plan, { outcome: { outcome: 'selected', optionId: 'approve' } })).toEqual(approve);
-    expect(permissionAnswerToZcode(plan, { outcome: { outcome: 'selected', optionId: 'reject' } })).toMatchObject({ outcome: 'rejected', result: { action: 'decline' } });
+    expect(permissionAnswerToZcode(plan, { outcome: { outcome: 'selected', optionId: 'reject' } })).toMatchObject({
+      outcome: 'rejected',
+      result: { action: 'decline' },
+    });
   });
 
   it('MCP elicitation with a forwarded schema: the form goes out as is, the field-keyed answer comes back keyed the way the server reads it (§6.3)', () => {
@@ -214,7 +323,9 @@ describe('[APR-07] answers → the exact ZCode result shapes of §6.2/§6.3', ()
     if (mcp.kind !== 'elicitation') throw new Error('kind');
     expect(toElicitationForm(mcp)).toMatchObject({ requestedSchema: { properties: { repo: { type: 'string' } } } });
     // No derived questions: by position only.
-    expect(elicitationAnswerToZcode(mcp, { action: 'accept', content: { repo: 'zcode-hub' } })).toMatchObject({ result: { action: 'accept', content: { answers: {}, answer_0: 'zcode-hub' } } });
+    expect(elicitationAnswerToZcode(mcp, { action: 'accept', content: { repo: 'zcode-hub' } })).toMatchObject({
+      result: { action: 'accept', content: { answers: {}, answer_0: 'zcode-hub' } },
+    });
     const withQuestions = classifyInteraction('interaction/requestUserInput', {
       requestId: 'mcp_2',
       sessionId: 's',
@@ -223,27 +334,43 @@ describe('[APR-07] answers → the exact ZCode result shapes of §6.2/§6.3', ()
         { question: 'Which branch?', header: 'branch', options: [{ value: 'main', label: 'main' }] },
         { question: 'Which repository?', header: 'repo', options: [{ value: 'a', label: 'a' }] },
       ],
-      schema: { requestedSchema: { type: 'object', properties: { repo: { type: 'string' }, branch: { type: 'string' }, force: { type: 'boolean' } } } },
+      schema: {
+        requestedSchema: {
+          type: 'object',
+          properties: { repo: { type: 'string' }, branch: { type: 'string' }, force: { type: 'boolean' } },
+        },
+      },
     });
     if (withQuestions.kind !== 'elicitation') throw new Error('kind');
     // Matched by header first, then by position; values as strings.
     expect(elicitationAnswerToZcode(withQuestions, { action: 'accept', content: { repo: 'hub', branch: 'dev', force: true } })).toEqual({
       type: 'answer',
       outcome: 'answered',
-      result: { action: 'accept', content: { answers: { 'Which repository?': 'hub', 'Which branch?': 'dev' }, answer_1: 'hub', answer_0: 'dev', answer_2: 'true' } },
+      result: {
+        action: 'accept',
+        content: { answers: { 'Which repository?': 'hub', 'Which branch?': 'dev' }, answer_1: 'hub', answer_0: 'dev', answer_2: 'true' },
+      },
     });
   });
 });
 
 describe('[APR-02] answers naming something not offered are typed rejections', () => {
   it('unknown option ids and malformed replies are invalid', () => {
-    expect(permissionAnswerToZcode(perm, { outcome: { outcome: 'selected', optionId: 'allow_forever' } })).toEqual({ type: 'invalid', reason: 'Option not offered: allow_forever' });
+    expect(permissionAnswerToZcode(perm, { outcome: { outcome: 'selected', optionId: 'allow_forever' } })).toEqual({
+      type: 'invalid',
+      reason: 'Option not offered: allow_forever',
+    });
     expect(permissionAnswerToZcode(perm, { nope: 1 })).toMatchObject({ type: 'invalid' });
     expect(permissionAnswerToZcode(plan, { outcome: { outcome: 'selected', optionId: 'allow_once' } })).toMatchObject({ type: 'invalid' });
     expect(elicitationAnswerToZcode(ask, { action: 'accept', content: { q_1: 'mocha' } })).toMatchObject({ type: 'invalid' });
     expect(elicitationAnswerToZcode(ask, { action: 'accept', content: { q_0: ['nope.ts'] } })).toMatchObject({ type: 'invalid' });
     expect(elicitationAnswerToZcode(ask, { action: 'maybe' })).toMatchObject({ type: 'invalid' });
-    expect(perQuestionAnswersToZcode(ask, [{ outcome: { outcome: 'selected', optionId: 'option_9' } }, { outcome: { outcome: 'selected', optionId: '__skip__' } }])).toMatchObject({ type: 'invalid' });
+    expect(
+      perQuestionAnswersToZcode(ask, [
+        { outcome: { outcome: 'selected', optionId: 'option_9' } },
+        { outcome: { outcome: 'selected', optionId: '__skip__' } },
+      ]),
+    ).toMatchObject({ type: 'invalid' });
     expect(perQuestionAnswersToZcode(ask, [])).toMatchObject({ type: 'invalid' });
   });
 });
@@ -261,14 +388,19 @@ describe('REST answer bodies', () => {
       outcome: 'answered',
       result: { action: 'accept', content: { answers: { 'Which files should I test?': ['auth.test.ts'] } } },
     });
-    expect(restAnswerToZcode(ask, { answers: { 'Which runner?': 'bun test' } })).toMatchObject({ result: { content: { answers: { 'Which runner?': 'bun test' } } } });
+    expect(restAnswerToZcode(ask, { answers: { 'Which runner?': 'bun test' } })).toMatchObject({
+      result: { content: { answers: { 'Which runner?': 'bun test' } } },
+    });
     expect(restAnswerToZcode(ask, { answers: { 'Unasked?': 'x' } })).toMatchObject({ type: 'invalid' });
     expect(restAnswerToZcode(ask, { decline: true })).toEqual({ type: 'answer', outcome: 'declined', result: { action: 'decline' } });
   });
 
   it('plan {approve} | {feedback} | {decline}', () => {
     expect(restAnswerToZcode(plan, { approve: true })).toMatchObject({ outcome: 'approved' });
-    expect(restAnswerToZcode(plan, { feedback: 'Smaller steps' })).toMatchObject({ outcome: 'rejected_with_feedback', result: { content: { answers: { 'Review this implementation plan.': 'Smaller steps' } } } });
+    expect(restAnswerToZcode(plan, { feedback: 'Smaller steps' })).toMatchObject({
+      outcome: 'rejected_with_feedback',
+      result: { content: { answers: { 'Review this implementation plan.': 'Smaller steps' } } },
+    });
     expect(restAnswerToZcode(plan, { decline: true })).toMatchObject({ outcome: 'rejected' });
     expect(restAnswerToZcode(plan, { optionId: 'approve' })).toMatchObject({ type: 'invalid' });
   });

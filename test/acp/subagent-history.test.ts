@@ -3,7 +3,12 @@ import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import type { MessageWithParts } from '../../src/acp/message-schema.js';
 import { nestSubagentHistory } from '../../src/acp/subagent-history.js';
 
-const tool = (callId: string, tool: string): MessageWithParts['parts'][number] => ({ type: 'tool', callId, tool, state: { status: 'completed', input: { pattern: '*.ts' }, output: 'a.ts\n' } });
+const tool = (callId: string, tool: string): MessageWithParts['parts'][number] => ({
+  type: 'tool',
+  callId,
+  tool,
+  state: { status: 'completed', input: { pattern: '*.ts' }, output: 'a.ts\n' },
+});
 const child = (callIds: string[]): MessageWithParts[] => [
   { info: { messageId: 'm0', role: 'user' }, parts: [{ type: 'text', text: 'Survey the workspace' }] },
   { info: { messageId: 'm1', role: 'assistant' }, parts: [...callIds.map((id) => tool(id, 'Glob')), { type: 'text', text: 'summary' }] },
@@ -16,7 +21,9 @@ describe('sub-agents in a history replay', () => {
       { sessionUpdate: 'tool_call_update', toolCallId: 'agent1', status: 'completed' },
       { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'done' } },
     ];
-    const out = nestSubagentHistory(updates, [{ parentToolCallId: 'agent1', childSessionId: 'sess_subagent_1', agentType: 'Explore', messages: child(['c1', 'c2']) }]);
+    const out = nestSubagentHistory(updates, [
+      { parentToolCallId: 'agent1', childSessionId: 'sess_subagent_1', agentType: 'Explore', messages: child(['c1', 'c2']) },
+    ]);
     expect(out.map((u) => `${u.sessionUpdate}:${'toolCallId' in u ? u.toolCallId : ''}`)).toEqual([
       'tool_call:agent1',
       'tool_call_update:agent1',
@@ -24,7 +31,9 @@ describe('sub-agents in a history replay', () => {
       'tool_call:c2',
       'agent_message_chunk:',
     ]);
-    expect(out[2]?._meta?.['zcode']).toEqual({ subagent: { parentToolCallId: 'agent1', childSessionId: 'sess_subagent_1', agentType: 'Explore' } });
+    expect(out[2]?._meta?.['zcode']).toEqual({
+      subagent: { parentToolCallId: 'agent1', childSessionId: 'sess_subagent_1', agentType: 'Explore' },
+    });
   });
 
   it('leaves the updates alone for a sub-agent whose Agent card is not on the page', () => {

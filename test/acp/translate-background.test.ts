@@ -11,19 +11,55 @@ function run(ctx: TranslationContext, type: string, payload: unknown, extra: Rec
 describe('background Bash reuses its launch card (seed 000)', () => {
   it('launch stays open, lifecycle updates the same card, completion exits the terminal', () => {
     const c = createTranslationContext('s');
-    run(c, 'model.streaming', { kind: 'tool_call', delta: '', done: true, toolCallId: 'call_e282', toolName: 'Bash', input: { command: 'sleep 5; echo done', run_in_background: true } });
+    run(c, 'model.streaming', {
+      kind: 'tool_call',
+      delta: '',
+      done: true,
+      toolCallId: 'call_e282',
+      toolName: 'Bash',
+      input: { command: 'sleep 5; echo done', run_in_background: true },
+    });
     run(c, 'tool.updated', { kind: 'started', toolCallId: 'call_e282', toolName: 'Bash', startedAt: 1 });
-    const launch = run(c, 'tool.updated', { kind: 'result', toolCallId: 'call_e282', result: { success: true, content: 'Command running in background with ID: exec_ac3a' }, duration: 20 });
-    expect(launch.updates[0]).toMatchObject({ sessionUpdate: 'tool_call_update', status: 'in_progress', _meta: { zcode: { backgroundLaunch: true } } });
+    const launch = run(c, 'tool.updated', {
+      kind: 'result',
+      toolCallId: 'call_e282',
+      result: { success: true, content: 'Command running in background with ID: exec_ac3a' },
+      duration: 20,
+    });
+    expect(launch.updates[0]).toMatchObject({
+      sessionUpdate: 'tool_call_update',
+      status: 'in_progress',
+      _meta: { zcode: { backgroundLaunch: true } },
+    });
     expect(launch.updates[0]?._meta).not.toHaveProperty('terminal_exit');
 
-    const running = run(c, 'session.updated', { taskId: 'exec_ac3a', toolCallId: 'call_e282', toolName: 'Bash', status: 'running', pid: 22410, outputPath: '/tmp/out.log', startedAt: '2026-07-18T09:06:45.929Z' });
+    const running = run(c, 'session.updated', {
+      taskId: 'exec_ac3a',
+      toolCallId: 'call_e282',
+      toolName: 'Bash',
+      status: 'running',
+      pid: 22410,
+      outputPath: '/tmp/out.log',
+      startedAt: '2026-07-18T09:06:45.929Z',
+    });
     expect(running.updates).toEqual([
-      expect.objectContaining({ sessionUpdate: 'tool_call_update', toolCallId: 'call_e282', status: 'in_progress', _meta: expect.objectContaining({ backgroundTask: expect.objectContaining({ taskId: 'exec_ac3a', status: 'running' }) }) }),
+      expect.objectContaining({
+        sessionUpdate: 'tool_call_update',
+        toolCallId: 'call_e282',
+        status: 'in_progress',
+        _meta: expect.objectContaining({ backgroundTask: expect.objectContaining({ taskId: 'exec_ac3a', status: 'running' }) }),
+      }),
     ]);
     expect(running.updates.some((u) => u.sessionUpdate === 'tool_call')).toBe(false);
 
-    const done = run(c, 'session.updated', { taskId: 'exec_ac3a', toolCallId: 'call_e282', toolName: 'Bash', status: 'completed', outputTail: 'done\n', completedAt: '2026-07-18T09:06:51.000Z' });
+    const done = run(c, 'session.updated', {
+      taskId: 'exec_ac3a',
+      toolCallId: 'call_e282',
+      toolName: 'Bash',
+      status: 'completed',
+      outputTail: 'done\n',
+      completedAt: '2026-07-18T09:06:51.000Z',
+    });
     expect(done.updates).toHaveLength(1);
     expect(done.updates[0]).toMatchObject({
       sessionUpdate: 'tool_call_update',
@@ -31,24 +67,52 @@ describe('background Bash reuses its launch card (seed 000)', () => {
       status: 'completed',
       _meta: { terminal_output: { terminal_id: 'call_e282', data: 'done\n' }, terminal_exit: { terminal_id: 'call_e282', exit_code: 0 } },
     });
-    expect(done.signals).toEqual([{ type: 'background_task', taskId: 'exec_ac3a', status: 'completed', toolCallId: 'call_e282', done: true }]);
+    expect(done.signals).toEqual([
+      { type: 'background_task', taskId: 'exec_ac3a', status: 'completed', toolCallId: 'call_e282', done: true },
+    ]);
     expect(c.backgroundTasks.size).toBe(0);
   });
 
   it('failed / cancelled background Bash exit with code 1; cancelled is marked', () => {
     const c = createTranslationContext('s');
-    run(c, 'tool.updated', { kind: 'scheduled', toolCallId: 'call_x', toolName: 'Bash', input: { command: 'npm run watch', run_in_background: true } });
-    run(c, 'tool.updated', { kind: 'result', toolCallId: 'call_x', result: { success: true, content: 'Command running in background with ID: exec_x' } });
-    const r = run(c, 'session.updated', { taskId: 'exec_x', toolCallId: 'call_x', status: 'cancelled', cancelRequestedAt: '2026-07-18T09:07:00.000Z' });
-    expect(r.updates[0]).toMatchObject({ status: 'failed', _meta: { terminal_exit: { exit_code: 1 }, backgroundTask: { cancelled: true } } });
+    run(c, 'tool.updated', {
+      kind: 'scheduled',
+      toolCallId: 'call_x',
+      toolName: 'Bash',
+      input: { command: 'npm run watch', run_in_background: true },
+    });
+    run(c, 'tool.updated', {
+      kind: 'result',
+      toolCallId: 'call_x',
+      result: { success: true, content: 'Command running in background with ID: exec_x' },
+    });
+    const r = run(c, 'session.updated', {
+      taskId: 'exec_x',
+      toolCallId: 'call_x',
+      status: 'cancelled',
+      cancelRequestedAt: '2026-07-18T09:07:00.000Z',
+    });
+    expect(r.updates[0]).toMatchObject({
+      status: 'failed',
+      _meta: { terminal_exit: { exit_code: 1 }, backgroundTask: { cancelled: true } },
+    });
   });
 });
 
 describe('background sub-agent gets its own card (seed 000)', () => {
   it('launch card completes; the task is a fresh [background] card', () => {
     const c = createTranslationContext('s');
-    run(c, 'tool.updated', { kind: 'scheduled', toolCallId: 'call_orig', toolName: 'Agent', input: { description: 'Read README first heading', prompt: '…', run_in_background: true } });
-    const launch = run(c, 'tool.updated', { kind: 'result', toolCallId: 'call_orig', result: { success: true, content: 'agentId: agent_88a4 working in the background' } });
+    run(c, 'tool.updated', {
+      kind: 'scheduled',
+      toolCallId: 'call_orig',
+      toolName: 'Agent',
+      input: { description: 'Read README first heading', prompt: '…', run_in_background: true },
+    });
+    const launch = run(c, 'tool.updated', {
+      kind: 'result',
+      toolCallId: 'call_orig',
+      result: { success: true, content: 'agentId: agent_88a4 working in the background' },
+    });
     expect(launch.updates[0]).toMatchObject({ status: 'completed' });
     const started = run(c, 'session.updated', {
       taskId: 'agent_88a4',
@@ -61,12 +125,20 @@ describe('background sub-agent gets its own card (seed 000)', () => {
       startedAt: '2026-07-18T09:06:45.929Z',
     });
     expect(started.updates).toEqual([
-      expect.objectContaining({ sessionUpdate: 'tool_call', toolCallId: 'bg_agent_88a4', title: '[background] Read README first heading', kind: 'other', status: 'in_progress' }),
+      expect.objectContaining({
+        sessionUpdate: 'tool_call',
+        toolCallId: 'bg_agent_88a4',
+        title: '[background] Read README first heading',
+        kind: 'other',
+        status: 'in_progress',
+      }),
     ]);
     const again = run(c, 'session.updated', { taskId: 'agent_88a4', toolCallId: 'call_orig', status: 'running' });
     expect(again.updates).toEqual([]);
     const done = run(c, 'session.updated', { taskId: 'agent_88a4', toolCallId: 'call_orig', status: 'completed' });
-    expect(done.updates).toEqual([expect.objectContaining({ sessionUpdate: 'tool_call_update', toolCallId: 'bg_agent_88a4', status: 'completed' })]);
+    expect(done.updates).toEqual([
+      expect.objectContaining({ sessionUpdate: 'tool_call_update', toolCallId: 'bg_agent_88a4', status: 'completed' }),
+    ]);
     expect(done.updates[0]?._meta).not.toHaveProperty('terminal_exit');
   });
 });
@@ -77,15 +149,36 @@ describe('background_task turns are translated but tagged (§5.5.1, §11 #12)', 
     const started = run(
       c,
       'turn.started',
-      { turnNumber: 3, input: '<task-notification>\n<task-id>agent_88a4</task-id>\n<status>completed</status>\n</task-notification>', inputSource: 'background_task', inputVisibility: 'model-only' },
+      {
+        turnNumber: 3,
+        input: '<task-notification>\n<task-id>agent_88a4</task-id>\n<status>completed</status>\n</task-notification>',
+        inputSource: 'background_task',
+        inputVisibility: 'model-only',
+      },
       { turnId: 'turn_bg' },
     );
-    expect(started.signals).toEqual([{ type: 'turn_started', turnId: 'turn_bg', inputSource: 'background_task', inputVisibility: 'model-only', background: true }]);
-    const text = run(c, 'model.streaming', { kind: 'text_delta', delta: 'The heading is "zcode-hub".', done: false }, { turnId: 'turn_bg' });
-    expect(text.updates).toEqual([
-      { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'The heading is "zcode-hub".' }, _meta: { zcode: { backgroundTurn: { turnId: 'turn_bg', inputSource: 'background_task' } } } },
+    expect(started.signals).toEqual([
+      { type: 'turn_started', turnId: 'turn_bg', inputSource: 'background_task', inputVisibility: 'model-only', background: true },
     ]);
-    const ended = run(c, 'turn.completed', { response: '…', tokenCount: 10, toolCallCount: 0, duration: 100, resultType: 'success', backgroundSubagentResultConsumed: true }, { turnId: 'turn_bg' });
+    const text = run(
+      c,
+      'model.streaming',
+      { kind: 'text_delta', delta: 'The heading is "zcode-hub".', done: false },
+      { turnId: 'turn_bg' },
+    );
+    expect(text.updates).toEqual([
+      {
+        sessionUpdate: 'agent_message_chunk',
+        content: { type: 'text', text: 'The heading is "zcode-hub".' },
+        _meta: { zcode: { backgroundTurn: { turnId: 'turn_bg', inputSource: 'background_task' } } },
+      },
+    ]);
+    const ended = run(
+      c,
+      'turn.completed',
+      { response: '…', tokenCount: 10, toolCallCount: 0, duration: 100, resultType: 'success', backgroundSubagentResultConsumed: true },
+      { turnId: 'turn_bg' },
+    );
     expect(ended.signals[0]).toMatchObject({ type: 'turn_ended', turnId: 'turn_bg', background: true });
   });
 
@@ -110,14 +203,28 @@ describe('session.updated variants (§5.5.9)', () => {
 
   it('model_selected → model_changed signal (the domain builds config_option_update)', () => {
     const c = createTranslationContext('s');
-    const r = run(c, 'session.updated', { modelSelection: { providerId: 'my-provider', modelId: 'GLM-5.3', options: { reasoningLevel: 'high' } }, effectiveReasoningLevel: 'high', contextWindow: 200000, origin: 'user' });
+    const r = run(c, 'session.updated', {
+      modelSelection: { providerId: 'my-provider', modelId: 'GLM-5.3', options: { reasoningLevel: 'high' } },
+      effectiveReasoningLevel: 'high',
+      contextWindow: 200000,
+      origin: 'user',
+    });
     expect(r.updates).toEqual([]);
-    expect(r.signals).toEqual([{ type: 'model_changed', model: { providerId: 'my-provider', modelId: 'GLM-5.3', options: { reasoningLevel: 'high' } }, reasoningLevel: 'high', contextWindow: 200000 }]);
+    expect(r.signals).toEqual([
+      {
+        type: 'model_changed',
+        model: { providerId: 'my-provider', modelId: 'GLM-5.3', options: { reasoningLevel: 'high' } },
+        reasoningLevel: 'high',
+        contextWindow: 200000,
+      },
+    ]);
     expect(c.contextWindow).toBe(200000);
   });
 
   it('todos → plan', () => {
-    const r = run(createTranslationContext('s'), 'session.updated', { todos: [{ content: 'Write tests', status: 'completed', priority: 'low' }] });
+    const r = run(createTranslationContext('s'), 'session.updated', {
+      todos: [{ content: 'Write tests', status: 'completed', priority: 'low' }],
+    });
     expect(r.updates).toEqual([{ sessionUpdate: 'plan', entries: [{ content: 'Write tests', status: 'completed', priority: 'low' }] }]);
   });
 

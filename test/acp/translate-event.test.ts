@@ -15,7 +15,10 @@ describe('[PRM-02] one translation test per ZCode session/event type (ZCODE-PROT
   });
 
   it('session.resumed: nothing shown', () => {
-    const r = translateEvent(event('session.resumed', { directory: '/w/app', interruptedToolCount: 0, messageCount: 4, partCount: 9 }), ctx());
+    const r = translateEvent(
+      event('session.resumed', { directory: '/w/app', interruptedToolCount: 0, messageCount: 4, partCount: 9 }),
+      ctx(),
+    );
     expect(r).toEqual({ updates: [], signals: [] });
   });
 
@@ -31,14 +34,25 @@ describe('[PRM-02] one translation test per ZCode session/event type (ZCODE-PROT
   });
 
   it('turn.started → turn_started signal, no agent text', () => {
-    const r = translateEvent(event('turn.started', { turnNumber: 1, input: 'run the tests', inputId: 'in_1', executionStartedAt: 1790000001000.5 }), ctx());
+    const r = translateEvent(
+      event('turn.started', { turnNumber: 1, input: 'run the tests', inputId: 'in_1', executionStartedAt: 1790000001000.5 }),
+      ctx(),
+    );
     expect(r.updates).toEqual([]);
     expect(r.signals).toEqual([{ type: 'turn_started', turnId: 'turn_1', inputId: 'in_1', background: false }]);
   });
 
   it('turn.steerQueued → steer_queued signal only', () => {
     const r = translateEvent(
-      event('turn.steerQueued', { pendingInputId: 'pi_1', input: 'also lint', inputPreview: 'also lint', inputSize: 9, targetTurnId: 'turn_1', queueLength: 1, delivery: 'guide' }),
+      event('turn.steerQueued', {
+        pendingInputId: 'pi_1',
+        input: 'also lint',
+        inputPreview: 'also lint',
+        inputSize: 9,
+        targetTurnId: 'turn_1',
+        queueLength: 1,
+        delivery: 'guide',
+      }),
       ctx(),
     );
     expect(r).toEqual({ updates: [], signals: [{ type: 'steer_queued', pendingInputId: 'pi_1', queueLength: 1 }] });
@@ -55,7 +69,12 @@ describe('[PRM-02] one translation test per ZCode session/event type (ZCODE-PROT
       ctx(),
     );
     expect(r.updates).toEqual([
-      { sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'also lint' }, messageId: 'msg_7', _meta: { zcode: { steer: { pendingInputId: 'pi_1' } } } },
+      {
+        sessionUpdate: 'user_message_chunk',
+        content: { type: 'text', text: 'also lint' },
+        messageId: 'msg_7',
+        _meta: { zcode: { steer: { pendingInputId: 'pi_1' } } },
+      },
     ]);
   });
 
@@ -64,8 +83,22 @@ describe('[PRM-02] one translation test per ZCode session/event type (ZCODE-PROT
     c.contextWindow = 200000;
     c.contextUsed = 1500;
     translateEvent(event('turn.started', { turnNumber: 1, input: 'hi', inputId: 'in_1' }), c);
-    const usage = { source: 'provider', modelRequestCount: 1, inputTokens: 1200, outputTokens: 300, totalTokens: 1500, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0, webFetchRequests: 0, webSearchRequests: 0 };
-    const r = translateEvent(event('turn.completed', { response: 'Done.', tokenCount: 1500, toolCallCount: 1, duration: 4200, resultType: 'success', usage }), c);
+    const usage = {
+      source: 'provider',
+      modelRequestCount: 1,
+      inputTokens: 1200,
+      outputTokens: 300,
+      totalTokens: 1500,
+      cacheReadTokens: 0,
+      cacheWriteTokens: 0,
+      reasoningTokens: 0,
+      webFetchRequests: 0,
+      webSearchRequests: 0,
+    };
+    const r = translateEvent(
+      event('turn.completed', { response: 'Done.', tokenCount: 1500, toolCallCount: 1, duration: 4200, resultType: 'success', usage }),
+      c,
+    );
     expect(r.signals).toEqual([
       {
         type: 'turn_ended',
@@ -86,24 +119,41 @@ describe('[PRM-02] one translation test per ZCode session/event type (ZCODE-PROT
     const error = { type: 'provider_error', message: 'Rate limited', code: '1302', retryable: true };
     const r = translateEvent(event('turn.failed', { error, turnPhase: 'model_request', inputId: 'in_1' }), ctx());
     expect(r.updates).toEqual([]);
-    expect(r.signals).toEqual([{ type: 'turn_ended', turnId: 'turn_1', inputId: 'in_1', background: false, outcome: 'failed', stopReason: 'end_turn', error }]);
+    expect(r.signals).toEqual([
+      { type: 'turn_ended', turnId: 'turn_1', inputId: 'in_1', background: false, outcome: 'failed', stopReason: 'end_turn', error },
+    ]);
   });
 
   it('message.upserted → nothing (user echoed by the hub, assistant already streamed)', () => {
     expect(translateEvent(event('message.upserted', { content: 'run the tests' }), ctx())).toEqual({ updates: [], signals: [] });
-    expect(translateEvent(event('message.upserted', { content: 'Done.', toolCalls: [{ id: 'call_1', name: 'Bash', input: {} }] }), ctx())).toEqual({ updates: [], signals: [] });
+    expect(
+      translateEvent(event('message.upserted', { content: 'Done.', toolCalls: [{ id: 'call_1', name: 'Bash', input: {} }] }), ctx()),
+    ).toEqual({ updates: [], signals: [] });
     expect(translateEvent(event('message.upserted', { type: 'interrupted', content: '' }), ctx())).toEqual({ updates: [], signals: [] });
   });
 
   it('model.streaming text_delta → agent_message_chunk', () => {
-    const r = translateEvent(event('model.streaming', { kind: 'text_delta', delta: 'Hello', done: false, assistantMessageId: 'msg_1', partId: 'prt_1' }), ctx());
+    const r = translateEvent(
+      event('model.streaming', { kind: 'text_delta', delta: 'Hello', done: false, assistantMessageId: 'msg_1', partId: 'prt_1' }),
+      ctx(),
+    );
     expect(r.updates).toEqual([{ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Hello' }, messageId: 'msg_1' }]);
   });
 
   it('tool.updated scheduled → tool_call', () => {
-    const r = translateEvent(event('tool.updated', { kind: 'scheduled', toolCallId: 'call_1', toolName: 'Read', input: { file_path: '/w/app/src/a.ts' } }), ctx());
+    const r = translateEvent(
+      event('tool.updated', { kind: 'scheduled', toolCallId: 'call_1', toolName: 'Read', input: { file_path: '/w/app/src/a.ts' } }),
+      ctx(),
+    );
     expect(r.updates).toEqual([
-      expect.objectContaining({ sessionUpdate: 'tool_call', toolCallId: 'call_1', kind: 'read', status: 'pending', title: 'Read /w/app/src/a.ts', locations: [{ path: '/w/app/src/a.ts' }] }),
+      expect.objectContaining({
+        sessionUpdate: 'tool_call',
+        toolCallId: 'call_1',
+        kind: 'read',
+        status: 'pending',
+        title: 'Read /w/app/src/a.ts',
+        locations: [{ path: '/w/app/src/a.ts' }],
+      }),
     ]);
   });
 
@@ -120,19 +170,32 @@ describe('[PRM-02] one translation test per ZCode session/event type (ZCODE-PROT
       }),
       ctx(),
     );
-    expect(r.updates).toEqual([expect.objectContaining({ sessionUpdate: 'tool_call', toolCallId: 'call_1', status: 'pending', kind: 'execute' })]);
+    expect(r.updates).toEqual([
+      expect.objectContaining({ sessionUpdate: 'tool_call', toolCallId: 'call_1', status: 'pending', kind: 'execute' }),
+    ]);
   });
 
   it('permission.resolved → a denial fails the card; an approval shows nothing', () => {
     const c = ctx();
-    translateEvent(event('tool.updated', { kind: 'scheduled', toolCallId: 'call_1', toolName: 'Bash', input: { command: 'rm -rf dist' } }), c);
-    expect(translateEvent(event('permission.resolved', { requestId: 'perm_1', toolCallId: 'call_1', decision: 'allow' }), c).updates).toEqual([]);
-    const r = translateEvent(event('permission.resolved', { requestId: 'perm_1', toolCallId: 'call_1', decision: 'deny', reason: 'User denied' }), c);
+    translateEvent(
+      event('tool.updated', { kind: 'scheduled', toolCallId: 'call_1', toolName: 'Bash', input: { command: 'rm -rf dist' } }),
+      c,
+    );
+    expect(
+      translateEvent(event('permission.resolved', { requestId: 'perm_1', toolCallId: 'call_1', decision: 'allow' }), c).updates,
+    ).toEqual([]);
+    const r = translateEvent(
+      event('permission.resolved', { requestId: 'perm_1', toolCallId: 'call_1', decision: 'deny', reason: 'User denied' }),
+      c,
+    );
     expect(r.updates).toEqual([expect.objectContaining({ sessionUpdate: 'tool_call_update', toolCallId: 'call_1', status: 'failed' })]);
   });
 
   it('checkpoint.created → nothing', () => {
-    const r = translateEvent(event('checkpoint.created', { checkpointId: 'cp_1', targetMessageId: 'msg_1', scope: 'turn', snapshotRef: 'ref' }), ctx());
+    const r = translateEvent(
+      event('checkpoint.created', { checkpointId: 'cp_1', targetMessageId: 'msg_1', scope: 'turn', snapshotRef: 'ref' }),
+      ctx(),
+    );
     expect(r).toEqual({ updates: [], signals: [] });
   });
 
@@ -141,7 +204,10 @@ describe('[PRM-02] one translation test per ZCode session/event type (ZCODE-PROT
   });
 
   it('streamRecovery.updated → nothing (even with _meta.zcode.apiRetry)', () => {
-    const r = translateEvent(event('streamRecovery.updated', { anchorId: 'a1', _meta: { zcode: { apiRetry: { kind: 'api_retry', attempt: 1 } } } }), ctx());
+    const r = translateEvent(
+      event('streamRecovery.updated', { anchorId: 'a1', _meta: { zcode: { apiRetry: { kind: 'api_retry', attempt: 1 } } } }),
+      ctx(),
+    );
     expect(r).toEqual({ updates: [], signals: [] });
   });
 
@@ -166,8 +232,14 @@ describe('[PRM-02] leniency (ZCODE-PROTOCOL §5.6, §11 #25)', () => {
   });
 
   it('unknown keys on the envelope and payload never drop an event', () => {
-    const raw = rawEvent('model.streaming', { kind: 'text_delta', delta: 'Hi', done: false, providerExecuted: false, futureKey: { a: 1 } }, { futureEnvelopeKey: true });
-    expect(translateRawEvent(raw, ctx()).updates).toEqual([{ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Hi' } }]);
+    const raw = rawEvent(
+      'model.streaming',
+      { kind: 'text_delta', delta: 'Hi', done: false, providerExecuted: false, futureKey: { a: 1 } },
+      { futureEnvelopeKey: true },
+    );
+    expect(translateRawEvent(raw, ctx()).updates).toEqual([
+      { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Hi' } },
+    ]);
   });
 
   it('seed-000-style envelopes without eventId/timestamp and an empty turn.started payload still parse', () => {
@@ -178,7 +250,11 @@ describe('[PRM-02] leniency (ZCODE-PROTOCOL §5.6, §11 #25)', () => {
   it('an envelope without sessionId/seq is invalid and translates to nothing', () => {
     expect(parseSessionEvent({ type: 'turn.started' }).kind).toBe('invalid');
     // Nothing is translated, and the drop is reported for the log (§5.6: never silently).
-    expect(translateRawEvent({ type: 'turn.started' }, ctx())).toMatchObject({ updates: [], signals: [], dropped: { type: 'turn.started', wholeEvent: true } });
+    expect(translateRawEvent({ type: 'turn.started' }, ctx())).toMatchObject({
+      updates: [],
+      signals: [],
+      dropped: { type: 'turn.started', wholeEvent: true },
+    });
     expect(translateRawEvent(null, ctx())).toMatchObject({ updates: [], signals: [], dropped: { wholeEvent: true } });
   });
 

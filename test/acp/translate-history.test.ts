@@ -10,12 +10,25 @@ const S = 'sess_9f2c';
 const time = { created: 1790000000000 };
 
 function user(id: string, text: string, extra: Record<string, unknown> = {}): unknown {
-  return { info: { messageId: id, sessionId: S, role: 'user', time, agent: 'build', ...extra }, parts: [{ type: 'text', partId: `${id}_p`, sessionId: S, messageId: id, text }] };
+  return {
+    info: { messageId: id, sessionId: S, role: 'user', time, agent: 'build', ...extra },
+    parts: [{ type: 'text', partId: `${id}_p`, sessionId: S, messageId: id, text }],
+  };
 }
 
 function assistant(id: string, parts: unknown[]): unknown {
   return {
-    info: { messageId: id, sessionId: S, role: 'assistant', time, parentMessageId: 'm', agent: 'build', path: { cwd: '/w/app', root: '/w/app' }, cost: 0, tokens: { input: 10, output: 5, reasoning: 0, cache: { read: 0, write: 0 } } },
+    info: {
+      messageId: id,
+      sessionId: S,
+      role: 'assistant',
+      time,
+      parentMessageId: 'm',
+      agent: 'build',
+      path: { cwd: '/w/app', root: '/w/app' },
+      cost: 0,
+      tokens: { input: 10, output: 5, reasoning: 0, cache: { read: 0, write: 0 } },
+    },
     parts: parts.map((p, i) => ({ partId: `${id}_${i}`, sessionId: S, messageId: id, ...(p as object) })),
   };
 }
@@ -27,9 +40,40 @@ const conversation = parseMessages({
       { type: 'step-start' },
       { type: 'reasoning', text: 'Use npm test.' },
       { type: 'text', text: 'Running them.' },
-      { type: 'tool', callId: 'call_1', tool: 'Bash', state: { status: 'completed', input: { command: 'npm test' }, output: { success: true, content: 'Tests: 2 passed\n' }, title: 'npm test', metadata: {}, startedAt: 1, completedAt: 2 } },
-      { type: 'tool', callId: 'call_2', tool: 'Edit', state: { status: 'completed', input: { file_path: '/w/app/a.ts', old_string: 'a', new_string: 'b' }, output: 'ok', title: 'Edit', metadata: {}, startedAt: 1, completedAt: 2 } },
-      { type: 'tool', callId: 'call_3', tool: 'Read', state: { status: 'error', input: { file_path: '/w/app/missing.ts' }, error: 'ENOENT', startedAt: 1, completedAt: 2 } },
+      {
+        type: 'tool',
+        callId: 'call_1',
+        tool: 'Bash',
+        state: {
+          status: 'completed',
+          input: { command: 'npm test' },
+          output: { success: true, content: 'Tests: 2 passed\n' },
+          title: 'npm test',
+          metadata: {},
+          startedAt: 1,
+          completedAt: 2,
+        },
+      },
+      {
+        type: 'tool',
+        callId: 'call_2',
+        tool: 'Edit',
+        state: {
+          status: 'completed',
+          input: { file_path: '/w/app/a.ts', old_string: 'a', new_string: 'b' },
+          output: 'ok',
+          title: 'Edit',
+          metadata: {},
+          startedAt: 1,
+          completedAt: 2,
+        },
+      },
+      {
+        type: 'tool',
+        callId: 'call_3',
+        tool: 'Read',
+        state: { status: 'error', input: { file_path: '/w/app/missing.ts' }, error: 'ENOENT', startedAt: 1, completedAt: 2 },
+      },
       { type: 'step-finish', reason: 'stop', cost: 0, tokens: {} },
     ]),
     user('m3', '<task-notification>…</task-notification>', { synthetic: true, visibility: 'model-only' }),
@@ -43,8 +87,34 @@ describe('history replay from session/messages (§3.7)', () => {
     const stored = parseMessages({
       messages: [
         assistant('a1', [
-          { type: 'tool', callId: 'ag', tool: 'Agent', state: { status: 'completed', input: { description: 'Survey the project layout', subagent_type: 'Explore' }, output: 'ok', title: 'Survey the project layout', metadata: {}, startedAt: 1, completedAt: 2 } },
-          { type: 'tool', callId: 'mc', tool: 'mcp_tool', state: { status: 'completed', input: {}, output: 'ok', title: 'Looked up the ticket', metadata: {}, startedAt: 1, completedAt: 2 } },
+          {
+            type: 'tool',
+            callId: 'ag',
+            tool: 'Agent',
+            state: {
+              status: 'completed',
+              input: { description: 'Survey the project layout', subagent_type: 'Explore' },
+              output: 'ok',
+              title: 'Survey the project layout',
+              metadata: {},
+              startedAt: 1,
+              completedAt: 2,
+            },
+          },
+          {
+            type: 'tool',
+            callId: 'mc',
+            tool: 'mcp_tool',
+            state: {
+              status: 'completed',
+              input: {},
+              output: 'ok',
+              title: 'Looked up the ticket',
+              metadata: {},
+              startedAt: 1,
+              completedAt: 2,
+            },
+          },
         ]),
       ],
     });
@@ -67,20 +137,44 @@ describe('history replay from session/messages (§3.7)', () => {
       'agent_message_chunk',
     ]);
     expect(updates[0]).toEqual({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'Run the tests' }, messageId: 'm1' });
-    expect(updates[3]).toMatchObject({ toolCallId: 'call_1', kind: 'execute', status: 'completed', content: [{ type: 'terminal', terminalId: 'call_1' }], rawInput: { command: 'npm test' } });
+    expect(updates[3]).toMatchObject({
+      toolCallId: 'call_1',
+      kind: 'execute',
+      status: 'completed',
+      content: [{ type: 'terminal', terminalId: 'call_1' }],
+      rawInput: { command: 'npm test' },
+    });
     expect(updates[4]).toMatchObject({ _meta: { terminal_output: { data: 'Tests: 2 passed\n' }, terminal_exit: { exit_code: 0 } } });
-    expect(updates[5]).toMatchObject({ toolCallId: 'call_2', kind: 'edit', status: 'completed', content: [{ type: 'diff', path: '/w/app/a.ts', oldText: 'a', newText: 'b' }] });
-    expect(updates[6]).toMatchObject({ toolCallId: 'call_3', status: 'failed', content: [{ type: 'content', content: { type: 'text', text: 'ENOENT' } }] });
+    expect(updates[5]).toMatchObject({
+      toolCallId: 'call_2',
+      kind: 'edit',
+      status: 'completed',
+      content: [{ type: 'diff', path: '/w/app/a.ts', oldText: 'a', newText: 'b' }],
+    });
+    expect(updates[6]).toMatchObject({
+      toolCallId: 'call_3',
+      status: 'failed',
+      content: [{ type: 'content', content: { type: 'text', text: 'ENOENT' } }],
+    });
   });
 
   it('replayed terminal output degrades to text for clients without the terminal capability', () => {
     const updates = messagesToUpdates(conversation).map(plainTerminalVariant);
     expect(updates[3]).not.toHaveProperty('content');
-    expect(updates[4]).toEqual({ sessionUpdate: 'tool_call_update', toolCallId: 'call_1', content: [{ type: 'content', content: { type: 'text', text: 'Tests: 2 passed\n' } }], _meta: { zcode: { outputText: 'Tests: 2 passed\n' } } });
+    expect(updates[4]).toEqual({
+      sessionUpdate: 'tool_call_update',
+      toolCallId: 'call_1',
+      content: [{ type: 'content', content: { type: 'text', text: 'Tests: 2 passed\n' } }],
+      _meta: { zcode: { outputText: 'Tests: 2 passed\n' } },
+    });
   });
 
   it('tolerates unknown parts, roles and invalid entries', () => {
-    const messages = parseMessages([user('a', 'hi'), { nope: true }, { info: { messageId: 'x', role: 'system' }, parts: [{ type: 'text', text: 'sys' }] }]);
+    const messages = parseMessages([
+      user('a', 'hi'),
+      { nope: true },
+      { info: { messageId: 'x', role: 'system' }, parts: [{ type: 'text', text: 'sys' }] },
+    ]);
     expect(messages).toHaveLength(2);
     expect(messagesToUpdates(messages)).toHaveLength(1);
   });
@@ -112,7 +206,14 @@ describe('turn-aligned tail and cursor (HUB-DESIGN §4.2)', () => {
     const c = encodeHistoryCursor({ sessionId: S, beforeMessageId: 'm4' });
     expect(c).toMatch(/^[A-Za-z0-9_-]+$/);
     expect(decodeHistoryCursor(c)).toEqual({ v: 1, sessionId: S, beforeMessageId: 'm4' });
-    for (const bad of ['', 'not base64!', Buffer.from('{"v":2}').toString('base64url'), Buffer.from('nope').toString('base64url'), 42, 'x'.repeat(5000)]) {
+    for (const bad of [
+      '',
+      'not base64!',
+      Buffer.from('{"v":2}').toString('base64url'),
+      Buffer.from('nope').toString('base64url'),
+      42,
+      'x'.repeat(5000),
+    ]) {
       expect(() => decodeHistoryCursor(bad)).toThrow(HubError);
     }
     const extra = Buffer.from(JSON.stringify({ v: 1, sessionId: S, beforeMessageId: 'm4', evil: 1 })).toString('base64url');

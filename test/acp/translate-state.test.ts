@@ -17,7 +17,10 @@ const example = {
           ref: { providerId: 'my-provider', modelId: 'GLM-5.3' },
           label: 'GLM-5.3',
           contextWindow: 200000,
-          properties: { inputFormat: { supportsText: true, supportsImage: false, supportsVideo: false, supportsAudio: false, supportsPdf: false }, outputFormat: { supportsText: true } },
+          properties: {
+            inputFormat: { supportsText: true, supportsImage: false, supportsVideo: false, supportsAudio: false, supportsPdf: false },
+            outputFormat: { supportsText: true },
+          },
         },
       ],
       current: { providerId: 'my-provider', modelId: 'GLM-5.3', options: { reasoningLevel: 'high' } },
@@ -31,12 +34,22 @@ const example = {
 describe('state.updated (§5.8)', () => {
   it('prompt_completed is the ready boundary and carries Settings', () => {
     const f = stateFacts(example);
-    expect(f).toMatchObject({ sessionId: 'sess_9f2c', revision: 6, reason: 'prompt_completed', running: false, ready: true, failed: false });
+    expect(f).toMatchObject({
+      sessionId: 'sess_9f2c',
+      revision: 6,
+      reason: 'prompt_completed',
+      running: false,
+      ready: true,
+      failed: false,
+    });
     expect(f?.settings?.mode?.current).toBe('yolo');
   });
 
   it('prompt_started is running with a {status} patch; prompt_failed is ready and failed', () => {
-    expect(stateFacts({ ...example, reason: 'prompt_started', patch: { status: 'running' } })).toMatchObject({ running: true, ready: false });
+    expect(stateFacts({ ...example, reason: 'prompt_started', patch: { status: 'running' } })).toMatchObject({
+      running: true,
+      ready: false,
+    });
     expect(stateFacts({ ...example, reason: 'prompt_failed' })).toMatchObject({ ready: true, failed: true });
   });
 

@@ -23,13 +23,38 @@ describe('streaming (§5.5.6)', () => {
   it('tool_input_start announces the card; deltas show nothing; tool_call fills in the input', () => {
     const c = createTranslationContext('s');
     const start = run(c, 'model.streaming', { kind: 'tool_input_start', delta: '', done: false, toolCallId: 'call_1', toolName: 'Bash' });
-    expect(start).toEqual([expect.objectContaining({ sessionUpdate: 'tool_call', toolCallId: 'call_1', status: 'pending', kind: 'execute', title: 'Bash' })]);
+    expect(start).toEqual([
+      expect.objectContaining({ sessionUpdate: 'tool_call', toolCallId: 'call_1', status: 'pending', kind: 'execute', title: 'Bash' }),
+    ]);
     expect(run(c, 'model.streaming', { kind: 'tool_input_delta', delta: '{"comm', done: false, toolCallId: 'call_1' })).toEqual([]);
     expect(run(c, 'model.streaming', { kind: 'tool_input_end', delta: '', done: true, toolCallId: 'call_1' })).toEqual([]);
-    const call = run(c, 'model.streaming', { kind: 'tool_call', delta: '', done: true, toolCallId: 'call_1', toolName: 'Bash', input: { command: 'npm test' } });
-    expect(call).toEqual([expect.objectContaining({ sessionUpdate: 'tool_call_update', toolCallId: 'call_1', title: '`npm test`', rawInput: { command: 'npm test' } })]);
+    const call = run(c, 'model.streaming', {
+      kind: 'tool_call',
+      delta: '',
+      done: true,
+      toolCallId: 'call_1',
+      toolName: 'Bash',
+      input: { command: 'npm test' },
+    });
+    expect(call).toEqual([
+      expect.objectContaining({
+        sessionUpdate: 'tool_call_update',
+        toolCallId: 'call_1',
+        title: '`npm test`',
+        rawInput: { command: 'npm test' },
+      }),
+    ]);
     // scheduled with inputOmitted (§5.5.7) adds nothing new.
-    expect(run(c, 'tool.updated', { kind: 'scheduled', toolCallId: 'call_1', toolName: 'Bash', inputOmitted: true, inputRef: 'model_stream', inputByteLength: 22 })).toEqual([]);
+    expect(
+      run(c, 'tool.updated', {
+        kind: 'scheduled',
+        toolCallId: 'call_1',
+        toolName: 'Bash',
+        inputOmitted: true,
+        inputRef: 'model_stream',
+        inputByteLength: 22,
+      }),
+    ).toEqual([]);
   });
 });
 
@@ -50,7 +75,14 @@ describe('tool lifecycle (§5.5.7)', () => {
     expect(run(c, 'tool.updated', { kind: 'started', toolCallId: 'call_1', toolName: 'Bash', startedAt: 1790000001300 })).toEqual([
       { sessionUpdate: 'tool_call_update', toolCallId: 'call_1', status: 'in_progress' },
     ]);
-    const p1 = run(c, 'tool.updated', { kind: 'progress', toolCallId: 'call_1', elapsedMs: 500, pid: 4242, stdoutBytes: 8, stdoutTail: 'PASS a\n' });
+    const p1 = run(c, 'tool.updated', {
+      kind: 'progress',
+      toolCallId: 'call_1',
+      elapsedMs: 500,
+      pid: 4242,
+      stdoutBytes: 8,
+      stdoutTail: 'PASS a\n',
+    });
     expect(p1).toEqual([
       {
         sessionUpdate: 'tool_call_update',
@@ -83,7 +115,12 @@ describe('tool lifecycle (§5.5.7)', () => {
   it('Bash with success:false → failed with exit code 1', () => {
     const c = createTranslationContext('s');
     run(c, 'tool.updated', { kind: 'scheduled', toolCallId: 'call_2', toolName: 'Bash', input: { command: 'false' } });
-    const [done] = run(c, 'tool.updated', { kind: 'result', toolCallId: 'call_2', result: { success: false, content: 'exit 1' }, duration: 5 });
+    const [done] = run(c, 'tool.updated', {
+      kind: 'result',
+      toolCallId: 'call_2',
+      result: { success: false, content: 'exit 1' },
+      duration: 5,
+    });
     expect(done).toMatchObject({ status: 'failed', _meta: { terminal_exit: { exit_code: 1 } } });
   });
 
@@ -92,21 +129,42 @@ describe('tool lifecycle (§5.5.7)', () => {
     const input = { file_path: '/w/app/src/login.ts', old_string: 'return false;', new_string: 'return user.ok;' };
     const [call] = run(c, 'tool.updated', { kind: 'scheduled', toolCallId: 'call_3', toolName: 'Edit', input });
     const diff = { type: 'diff', path: '/w/app/src/login.ts', oldText: 'return false;', newText: 'return user.ok;' };
-    expect(call).toMatchObject({ sessionUpdate: 'tool_call', kind: 'edit', title: 'Edit /w/app/src/login.ts', content: [diff], locations: [{ path: '/w/app/src/login.ts' }] });
+    expect(call).toMatchObject({
+      sessionUpdate: 'tool_call',
+      kind: 'edit',
+      title: 'Edit /w/app/src/login.ts',
+      content: [diff],
+      locations: [{ path: '/w/app/src/login.ts' }],
+    });
     run(c, 'tool.updated', { kind: 'started', toolCallId: 'call_3', startedAt: '2026-07-18T09:06:45.929Z' });
-    const [done] = run(c, 'tool.updated', { kind: 'result', toolCallId: 'call_3', result: { success: true, content: 'Edited 1 location' }, duration: 12 });
+    const [done] = run(c, 'tool.updated', {
+      kind: 'result',
+      toolCallId: 'call_3',
+      result: { success: true, content: 'Edited 1 location' },
+      duration: 12,
+    });
     expect(done).toMatchObject({ sessionUpdate: 'tool_call_update', status: 'completed', content: [diff] });
   });
 
   it('Write: diff with oldText null; MultiEdit: one diff per edit', () => {
     const c = createTranslationContext('s');
-    const [w] = run(c, 'tool.updated', { kind: 'scheduled', toolCallId: 'w', toolName: 'Write', input: { file_path: '/w/a.md', content: '# A\n' } });
+    const [w] = run(c, 'tool.updated', {
+      kind: 'scheduled',
+      toolCallId: 'w',
+      toolName: 'Write',
+      input: { file_path: '/w/a.md', content: '# A\n' },
+    });
     expect(w).toMatchObject({ content: [{ type: 'diff', path: '/w/a.md', oldText: null, newText: '# A\n' }] });
     const edits = [
       { old_string: 'a', new_string: 'b' },
       { old_string: 'c', new_string: 'd' },
     ];
-    const [m] = run(c, 'tool.updated', { kind: 'scheduled', toolCallId: 'm', toolName: 'MultiEdit', input: { file_path: '/w/b.ts', edits } });
+    const [m] = run(c, 'tool.updated', {
+      kind: 'scheduled',
+      toolCallId: 'm',
+      toolName: 'MultiEdit',
+      input: { file_path: '/w/b.ts', edits },
+    });
     expect((m as { content: unknown[] }).content).toHaveLength(2);
   });
 
@@ -119,7 +177,13 @@ describe('tool lifecycle (§5.5.7)', () => {
 
   it('a result for a card never seen (mid-turn resubscribe) announces it first', () => {
     const c = createTranslationContext('s');
-    const out = run(c, 'tool.updated', { kind: 'result', toolCallId: 'late', toolName: 'Read', result: { success: true, content: 'file text' }, duration: 3 });
+    const out = run(c, 'tool.updated', {
+      kind: 'result',
+      toolCallId: 'late',
+      toolName: 'Read',
+      result: { success: true, content: 'file text' },
+      duration: 3,
+    });
     expect(out.map((u) => u.sessionUpdate)).toEqual(['tool_call', 'tool_call_update']);
     expect(out[1]).toMatchObject({ status: 'completed', content: [{ type: 'content', content: { type: 'text', text: 'file text' } }] });
   });
@@ -132,7 +196,15 @@ describe('tool lifecycle (§5.5.7)', () => {
         return [name, (u as { kind: string }).kind];
       }),
     );
-    expect(kinds).toEqual({ Read: 'read', Glob: 'search', WebFetch: 'fetch', WebSearch: 'fetch', Task: 'think', ExitPlanMode: 'switch_mode', mcp__github__create_issue: 'other' });
+    expect(kinds).toEqual({
+      Read: 'read',
+      Glob: 'search',
+      WebFetch: 'fetch',
+      WebSearch: 'fetch',
+      Task: 'think',
+      ExitPlanMode: 'switch_mode',
+      mcp__github__create_issue: 'other',
+    });
   });
 
   it('sub-agent mirror events become ordinary cards tagged with their parent (§5.2)', () => {
@@ -147,7 +219,10 @@ describe('tool lifecycle (§5.5.7)', () => {
       childSessionId: 'sess_subagent_1',
       agentId: 'agent_1',
     });
-    expect(u).toMatchObject({ sessionUpdate: 'tool_call', _meta: { zcode: { subagent: { parentToolCallId: 'call_agent', childSessionId: 'sess_subagent_1', agentId: 'agent_1' } } } });
+    expect(u).toMatchObject({
+      sessionUpdate: 'tool_call',
+      _meta: { zcode: { subagent: { parentToolCallId: 'call_agent', childSessionId: 'sess_subagent_1', agentId: 'agent_1' } } },
+    });
   });
 
   it('TodoWrite → plan', () => {
@@ -156,7 +231,14 @@ describe('tool lifecycle (§5.5.7)', () => {
       { content: 'Implement login', status: 'in_progress', priority: 'high' },
       { content: 'Implement signup', status: 'pending' },
     ];
-    const out = run(c, 'model.streaming', { kind: 'tool_call', delta: '', done: true, toolCallId: 't1', toolName: 'TodoWrite', input: { todos } });
+    const out = run(c, 'model.streaming', {
+      kind: 'tool_call',
+      delta: '',
+      done: true,
+      toolCallId: 't1',
+      toolName: 'TodoWrite',
+      input: { todos },
+    });
     expect(out[1]).toEqual({
       sessionUpdate: 'plan',
       entries: [
@@ -183,7 +265,13 @@ describe('terminal helpers', async () => {
     expect(plainTerminalVariant(call!)).toMatchObject({ sessionUpdate: 'tool_call', _meta: { claudeCode: { toolName: 'Bash' } } });
     expect(plainTerminalVariant(call!)).not.toHaveProperty('content');
     const [p] = run(c, 'tool.updated', { kind: 'progress', toolCallId: 'b', stdoutTail: 'a.txt\n' });
-    expect(plainTerminalVariant(p!)).toEqual({ sessionUpdate: 'tool_call_update', toolCallId: 'b', status: 'in_progress', content: [{ type: 'content', content: { type: 'text', text: 'a.txt\n' } }], _meta: { zcode: { outputText: 'a.txt\n' } } });
+    expect(plainTerminalVariant(p!)).toEqual({
+      sessionUpdate: 'tool_call_update',
+      toolCallId: 'b',
+      status: 'in_progress',
+      content: [{ type: 'content', content: { type: 'text', text: 'a.txt\n' } }],
+      _meta: { zcode: { outputText: 'a.txt\n' } },
+    });
     const chunk = { sessionUpdate: 'agent_message_chunk' as const, content: { type: 'text' as const, text: 'x' } };
     expect(plainTerminalVariant(chunk)).toBe(chunk);
   });

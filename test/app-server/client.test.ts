@@ -64,7 +64,12 @@ describe('AppServerClient over the simulator', () => {
     const id = snap.session.sessionId;
     await app.closeSession(id);
     let resumed = 0;
-    const ack = await app.v4Command(id, 'renameSession', { title: 'warm again' }, { onColdSession: () => (resumed++, app.resumeSession({ sessionId: id })) });
+    const ack = await app.v4Command(
+      id,
+      'renameSession',
+      { title: 'warm again' },
+      { onColdSession: () => (resumed++, app.resumeSession({ sessionId: id })) },
+    );
     expect(resumed).toBe(1);
     expect(ack.status).toBe('accepted');
     const commands = methods.slice(-3);

@@ -31,7 +31,11 @@ describe('audit log (HUB-DESIGN §7)', () => {
 
   it('never writes secrets found in a detail, at any depth', () => {
     const audit = log();
-    audit.record({ identity: who, action: 'settings.change', detail: { provider: { id: 'x', apiKey: 'sk-live-123', nested: { token: 'jwt', authorization: 'Bearer y' } } } });
+    audit.record({
+      identity: who,
+      action: 'settings.change',
+      detail: { provider: { id: 'x', apiKey: 'sk-live-123', nested: { token: 'jwt', authorization: 'Bearer y' } } },
+    });
     const text = fs.readFileSync(audit.file, 'utf8');
     for (const s of ['sk-live-123', 'jwt"', 'Bearer y']) expect(text).not.toContain(s);
     expect(text).toContain('"id":"x"');

@@ -29,7 +29,11 @@ describe('[SEC-06] JWT matrix', () => {
   });
 
   async function me(token: string): Promise<number> {
-    const res = await hub.app.inject({ method: 'GET', url: '/api/me', headers: { host: `127.0.0.1:${hub.port}`, authorization: `Bearer ${token}` } });
+    const res = await hub.app.inject({
+      method: 'GET',
+      url: '/api/me',
+      headers: { host: `127.0.0.1:${hub.port}`, authorization: `Bearer ${token}` },
+    });
     return res.statusCode;
   }
 
@@ -47,13 +51,24 @@ describe('[SEC-06] JWT matrix', () => {
   }
 
   it('[SEC-06] the genuine token is accepted and resolves to its registry identity', async () => {
-    const res = await hub.app.inject({ method: 'GET', url: '/api/me', headers: { host: 'localhost', authorization: `Bearer ${good.token}` } });
+    const res = await hub.app.inject({
+      method: 'GET',
+      url: '/api/me',
+      headers: { host: 'localhost', authorization: `Bearer ${good.token}` },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ identity: { tokenId: good.id, name: 'matrix-phone', scope: 'view' } });
   });
 
   it('[SEC-06] alg:none is rejected', async () => {
-    const none = new UnsecuredJWT({ scope: 'admin' }).setIssuer(TOKEN_ISSUER).setAudience(TOKEN_AUDIENCE).setSubject('x').setJti(good.id).setIssuedAt().setExpirationTime('1h').encode();
+    const none = new UnsecuredJWT({ scope: 'admin' })
+      .setIssuer(TOKEN_ISSUER)
+      .setAudience(TOKEN_AUDIENCE)
+      .setSubject('x')
+      .setJti(good.id)
+      .setIssuedAt()
+      .setExpirationTime('1h')
+      .encode();
     registerSecret(none);
     expect(await me(none)).toBe(401);
     // The same with the genuine token's header swapped for alg:none and its signature dropped.
@@ -111,7 +126,11 @@ describe('[SEC-06] JWT matrix', () => {
   it('[SEC-06] a revoked jti is rejected from the moment of revocation', async () => {
     const victim = await createToken(hub, 'operate', 'lost-phone');
     expect(await me(victim.token)).toBe(200);
-    const res = await hub.app.inject({ method: 'DELETE', url: `/api/tokens/${victim.id}`, headers: { host: 'localhost', authorization: `Bearer ${hub.adminToken}` } });
+    const res = await hub.app.inject({
+      method: 'DELETE',
+      url: `/api/tokens/${victim.id}`,
+      headers: { host: 'localhost', authorization: `Bearer ${hub.adminToken}` },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json().info.state).toBe('revoked');
     expect(await me(victim.token)).toBe(401);

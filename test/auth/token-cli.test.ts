@@ -12,7 +12,13 @@ import { tempDir } from '../security/helpers/temp-dir.js';
 function collector(): CliIo & { out: () => string; err: () => string } {
   let out = '';
   let err = '';
-  return { stdout: { write: (t: string) => (out += t) }, stderr: { write: (t: string) => (err += t) }, env: {}, out: () => out, err: () => err };
+  return {
+    stdout: { write: (t: string) => (out += t) },
+    stderr: { write: (t: string) => (err += t) },
+    env: {},
+    out: () => out,
+    err: () => err,
+  };
 }
 
 describe('zcode-hub token / pair (HUB-DESIGN §9)', () => {
@@ -25,7 +31,14 @@ describe('zcode-hub token / pair (HUB-DESIGN §9)', () => {
   async function runningHub(publicUrl = 'https://hub.example.test'): Promise<SecuredHub> {
     const hub = await startSecuredHub(publicUrl ? { publicUrl } : {});
     cleanups.push(() => hub.close());
-    writeHubFile(hub.stateDir, { pid: process.pid, host: '127.0.0.1', port: hub.port, url: hub.url, version: VERSION, startedAt: Date.now() });
+    writeHubFile(hub.stateDir, {
+      pid: process.pid,
+      host: '127.0.0.1',
+      port: hub.port,
+      url: hub.url,
+      version: VERSION,
+      startedAt: Date.now(),
+    });
     return hub;
   }
 
@@ -74,7 +87,14 @@ describe('zcode-hub token / pair (HUB-DESIGN §9)', () => {
   it('bad arguments exit 2 with a message; an unknown id exits 1', async () => {
     const tmp = tempDir();
     cleanups.push(tmp.cleanup);
-    for (const argv of [['create', '--name', 'x'], ['create', '--scope', 'root', '--name', 'x'], ['create', '--scope', 'view', '--name', 'x', '--ttl', '10y'], ['revoke'], ['frobnicate'], ['list', '--bogus']]) {
+    for (const argv of [
+      ['create', '--name', 'x'],
+      ['create', '--scope', 'root', '--name', 'x'],
+      ['create', '--scope', 'view', '--name', 'x', '--ttl', '10y'],
+      ['revoke'],
+      ['frobnicate'],
+      ['list', '--bogus'],
+    ]) {
       const io = collector();
       expect(await runTokenCli([...argv, '--state-dir', tmp.dir], io), argv.join(' ')).toBe(2);
       expect(io.err().length).toBeGreaterThan(0);

@@ -21,7 +21,8 @@ function makeLink(opts: { limits?: Partial<Limits>; answerProbe?: boolean; onSer
       const server = new FakeServer();
       const transport = new MemoryTransport(server, 1000 + servers.length);
       server.onRequest = (m) => {
-        if (m.method === 'runtime/capabilities' && opts.answerProbe !== false) server.emit({ id: m.id, result: { independentPlanState: true } });
+        if (m.method === 'runtime/capabilities' && opts.answerProbe !== false)
+          server.emit({ id: m.id, result: { independentPlanState: true } });
       };
       opts.onServer?.(server, servers.length);
       servers.push(server);
@@ -145,7 +146,10 @@ describe('backend link supervision (in-memory children)', () => {
       },
     });
     await link.start();
-    await expect(link.request('session/subagents', { sessionId: 'zz' })).rejects.toMatchObject({ code: -32004, message: 'Session not found: zz' });
+    await expect(link.request('session/subagents', { sessionId: 'zz' })).rejects.toMatchObject({
+      code: -32004,
+      message: 'Session not found: zz',
+    });
     expect(resumes).toBe(0);
     const err = await link.request('session/read', { sessionId: 'gone' }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(BackendRpcError);

@@ -4,7 +4,9 @@ import { CrashWindow, restartDelayMs } from '../../src/backend/backoff.js';
 describe('restart backoff [CHD-02]', () => {
   const mid = () => 0.5; // no jitter
   it('doubles from the base: 0.5, 1, 2, 4, 8, 16 s then caps at 30 s', () => {
-    expect([0, 1, 2, 3, 4, 5, 6, 7, 60].map((n) => restartDelayMs(n, 500, 30_000, mid))).toEqual([500, 1000, 2000, 4000, 8000, 16000, 30000, 30000, 30000]);
+    expect([0, 1, 2, 3, 4, 5, 6, 7, 60].map((n) => restartDelayMs(n, 500, 30_000, mid))).toEqual([
+      500, 1000, 2000, 4000, 8000, 16000, 30000, 30000, 30000,
+    ]);
   });
 
   it('jitters by ±20 % and never exceeds the cap', () => {

@@ -28,7 +28,9 @@ afterEach(async () => {
 });
 
 async function createSession(h: SimLink): Promise<string> {
-  const snap = (await h.link.request('session/create', { workspace: { workspacePath: h.home, workspaceKey: h.home } })) as { session: { sessionId: string } };
+  const snap = (await h.link.request('session/create', { workspace: { workspacePath: h.home, workspaceKey: h.home } })) as {
+    session: { sessionId: string };
+  };
   return snap.session.sessionId;
 }
 
@@ -143,7 +145,13 @@ describe('backend link × simulator: faults', () => {
     for (let i = 0; i < 64 && !overloaded; i++) {
       const t0 = performance.now();
       const p = h.link.request('session/list', { pad }, { timeoutMs: 60_000 });
-      const outcome = await Promise.race([p.then(() => 'answered', (e: unknown) => e), delay(20).then(() => 'waiting')]);
+      const outcome = await Promise.race([
+        p.then(
+          () => 'answered',
+          (e: unknown) => e,
+        ),
+        delay(20).then(() => 'waiting'),
+      ]);
       if (outcome instanceof BackendFailure && outcome.kind === 'overloaded') {
         overloaded = outcome;
         elapsed = performance.now() - t0;
@@ -245,7 +253,11 @@ describe('backend link × simulator: faults', () => {
     const other = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30000)'], { stdio: 'ignore' });
     cleanups.push(() => other.kill('SIGKILL'));
     await new Promise((r) => other.once('spawn', r));
-    writePidfile(path.join(stateDir, 'backend.pid'), { pid: other.pid!, startedAt: Date.now(), command: [process.execPath, '/opt/ZCode/resources/glm/zcode.cjs', 'app-server'] });
+    writePidfile(path.join(stateDir, 'backend.pid'), {
+      pid: other.pid!,
+      startedAt: Date.now(),
+      command: [process.execPath, '/opt/ZCode/resources/glm/zcode.cjs', 'app-server'],
+    });
     const h = harness({ stateDir });
     await h.link.start();
     expect(pidAlive(other.pid!)).toBe(true);

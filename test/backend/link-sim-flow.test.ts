@@ -23,14 +23,17 @@ afterEach(async () => {
 });
 
 type Opt = { optionId: string; response: unknown };
-const allowOnce = async (req: BackendInteractionRequest): Promise<unknown> => (req.params as { options: Opt[] }).options.find((o) => o.optionId === 'allow_once')!.response;
+const allowOnce = async (req: BackendInteractionRequest): Promise<unknown> =>
+  (req.params as { options: Opt[] }).options.find((o) => o.optionId === 'allow_once')!.response;
 
 function params(n: BackendNotification): Record<string, unknown> {
   return (n.params ?? {}) as Record<string, unknown>;
 }
 
 async function createSession(h: SimLink): Promise<string> {
-  const snap = (await h.link.request('session/create', { workspace: { workspacePath: h.home, workspaceKey: h.home } })) as { session: { sessionId: string } };
+  const snap = (await h.link.request('session/create', { workspace: { workspacePath: h.home, workspaceKey: h.home } })) as {
+    session: { sessionId: string };
+  };
   return snap.session.sessionId;
 }
 
@@ -48,15 +51,23 @@ describe('backend link × simulator: session flow', () => {
     expect(h.link.status()).toMatchObject({ state: 'ready', kind: 'sim', epoch: 1 });
 
     const sid = await createSession(h);
-    await expect(h.link.request('session/subscribe', { sessionId: sid, deliveryKind: 'web-remote-replayable' })).resolves.toMatchObject({ sessionId: sid });
-    await expect(h.link.request('session/send', { sessionId: sid, content: 'run the tests, ask permission first' })).resolves.toMatchObject({ sessionId: sid, accepted: true });
+    await expect(h.link.request('session/subscribe', { sessionId: sid, deliveryKind: 'web-remote-replayable' })).resolves.toMatchObject({
+      sessionId: sid,
+    });
+    await expect(h.link.request('session/send', { sessionId: sid, content: 'run the tests, ask permission first' })).resolves.toMatchObject(
+      { sessionId: sid, accepted: true },
+    );
 
     // One running prompt per session (§11.6): the link surfaces -32010 as a typed error for the domain's queue.
     const busy = await h.link.request('session/send', { sessionId: sid, content: 'and again' }).catch((e: unknown) => e);
     expect(busy).toBeInstanceOf(BackendRpcError);
     expect(busy).toMatchObject({ code: -32010, message: 'A prompt is already running for this session' });
 
-    await waitFor(() => notes.find((n) => n.method === 'state.updated' && params(n).sessionId === sid && params(n).reason === 'prompt_completed'), 15_000, 'prompt_completed');
+    await waitFor(
+      () => notes.find((n) => n.method === 'state.updated' && params(n).sessionId === sid && params(n).reason === 'prompt_completed'),
+      15_000,
+      'prompt_completed',
+    );
     const types = notes.filter((n) => n.method === 'session/event' && params(n).sessionId === sid).map((n) => params(n).type);
     expect(types).toContain('turn.started');
     expect(types).toContain('permission.requested');
@@ -111,12 +122,18 @@ describe('backend link × simulator: session flow', () => {
     const answers = new Map<string | number, unknown[]>();
     const handle = RpcPeer.prototype.handle;
     vi.spyOn(RpcPeer.prototype, 'handle').mockImplementation(function (this: RpcPeer, message: IncomingMessage, at: number) {
-      if (message.kind === 'request' && message.method === 'interaction/requestPermission') incoming.push({ id: message.id, requestId: (message.params as { requestId: string }).requestId });
+      if (message.kind === 'request' && message.method === 'interaction/requestPermission')
+        incoming.push({ id: message.id, requestId: (message.params as { requestId: string }).requestId });
       return handle.call(this, message, at);
     });
     const send = ChildTransport.prototype.send;
-    vi.spyOn(ChildTransport.prototype, 'send').mockImplementation(function (this: ChildTransport, message: OutgoingMessage, method: string) {
-      if (method === 'interaction/requestPermission') answers.set(message.id, [...(answers.get(message.id) ?? []), 'result' in message ? message.result : message]);
+    vi.spyOn(ChildTransport.prototype, 'send').mockImplementation(function (
+      this: ChildTransport,
+      message: OutgoingMessage,
+      method: string,
+    ) {
+      if (method === 'interaction/requestPermission')
+        answers.set(message.id, [...(answers.get(message.id) ?? []), 'result' in message ? message.result : message]);
       return send.call(this, message, method);
     });
 

@@ -52,11 +52,27 @@ describe('backend link × a real CLI entry (--backend zcode)', () => {
     const home = tmp('zch-home-');
     // The CLI needs Node 24 (node-runtime.ts): a wrapper of this Node that reports it.
     const node24 = path.join(tmp('zch-node-'), 'node');
-    fs.writeFileSync(node24, `#!/bin/sh\nif [ "$1" = "--version" ]; then echo v24.14.0; exit 0; fi\nexec ${JSON.stringify(process.execPath)} "$@"\n`, { mode: 0o755 });
-    const config = buildConfig({ stateDir, backend: 'zcode', zcodeCli: cli, zcodeNode: node24, providerFile: path.join(home, 'providers.json') });
+    fs.writeFileSync(
+      node24,
+      `#!/bin/sh\nif [ "$1" = "--version" ]; then echo v24.14.0; exit 0; fi\nexec ${JSON.stringify(process.execPath)} "$@"\n`,
+      { mode: 0o755 },
+    );
+    const config = buildConfig({
+      stateDir,
+      backend: 'zcode',
+      zcodeCli: cli,
+      zcodeNode: node24,
+      providerFile: path.join(home, 'providers.json'),
+    });
     const log = captureLogger();
     const link = createBackend(config, log.logger, {
-      env: { PATH: process.env.PATH, HOME: home, ZCODE_HUB_ADMIN_TOKEN: 'zch_admin_leak', OPENAI_API_KEY: 'sk-leak', NODE_OPTIONS: '--inspect' },
+      env: {
+        PATH: process.env.PATH,
+        HOME: home,
+        ZCODE_HUB_ADMIN_TOKEN: 'zch_admin_leak',
+        OPENAI_API_KEY: 'sk-leak',
+        NODE_OPTIONS: '--inspect',
+      },
     });
     try {
       await link.start();

@@ -21,10 +21,15 @@ const permission = (requestId: string) => ({
 
 describe('reverse-request router (ZCODE-PROTOCOL §6)', () => {
   it('answers session/requestRuntimePreferences at once from config (§6.1)', async () => {
-    await expect(router().handle('session/requestRuntimePreferences', { sessionId: 's', scope: 'runtime-materialization' }, 'server-1')).resolves.toEqual({
+    await expect(
+      router().handle('session/requestRuntimePreferences', { sessionId: 's', scope: 'runtime-materialization' }, 'server-1'),
+    ).resolves.toEqual({
       result: { nativeSearchEnhancementsEnabled: true, memoryEnabled: false, askUserQuestionAutoResolutionEnabled: false },
     });
-    await expect(router(undefined, true).handle('session/requestRuntimePreferences', {}, 'server-1')).resolves.toHaveProperty('result.askUserQuestionAutoResolutionEnabled', true);
+    await expect(router(undefined, true).handle('session/requestRuntimePreferences', {}, 'server-1')).resolves.toHaveProperty(
+      'result.askUserQuestionAutoResolutionEnabled',
+      true,
+    );
   });
 
   it('answers browserList with no browsers and provider headers with headersApplied:false (§6.4, §6.5)', async () => {
@@ -43,29 +48,43 @@ describe('reverse-request router (ZCODE-PROTOCOL §6)', () => {
   it('passes interaction requests to the handler with requestId, sessionId and epoch', async () => {
     const handler = vi.fn(async () => ({ decision: 'allow', reason: 'Approved once' }));
     const params = permission('perm_1');
-    await expect(router(handler).handle('interaction/requestPermission', params, 'server-4')).resolves.toEqual({ result: { decision: 'allow', reason: 'Approved once' } });
-    expect(handler).toHaveBeenCalledWith({ method: 'interaction/requestPermission', params, requestId: 'perm_1', sessionId: 'sess_1', epoch: 3 });
+    await expect(router(handler).handle('interaction/requestPermission', params, 'server-4')).resolves.toEqual({
+      result: { decision: 'allow', reason: 'Approved once' },
+    });
+    expect(handler).toHaveBeenCalledWith({
+      method: 'interaction/requestPermission',
+      params,
+      requestId: 'perm_1',
+      sessionId: 'sess_1',
+      epoch: 3,
+    });
   });
 
   it('[CHD-07] re-announcements share one handler call; every id is answered once it settles; later ones at once with the same answer', async () => {
     let release!: (v: unknown) => void;
     const handler = vi.fn(() => new Promise<unknown>((r) => (release = r)));
     const r = router(handler);
-    const answers = ['server-1', 'server-2', 'server-3'].map((id) => r.handle('interaction/requestUserInput', { requestId: 'q1', sessionId: 's' }, id));
+    const answers = ['server-1', 'server-2', 'server-3'].map((id) =>
+      r.handle('interaction/requestUserInput', { requestId: 'q1', sessionId: 's' }, id),
+    );
     await Promise.resolve();
     expect(handler).toHaveBeenCalledTimes(1);
     expect(r.dedupe.inflightCount).toBe(1);
     const answer = { action: 'accept', content: { answers: { 'Which?': 'A' } } };
     release(answer);
     expect(await Promise.all(answers)).toEqual([{ result: answer }, { result: answer }, { result: answer }]);
-    await expect(r.handle('interaction/requestUserInput', { requestId: 'q1', sessionId: 's' }, 'server-7')).resolves.toEqual({ result: answer });
+    await expect(r.handle('interaction/requestUserInput', { requestId: 'q1', sessionId: 's' }, 'server-7')).resolves.toEqual({
+      result: answer,
+    });
     expect(handler).toHaveBeenCalledTimes(1);
     expect(r.dedupe.inflightCount).toBe(0);
   });
 
   it('answers an error with a non-empty message when the handler rejects or there is none', async () => {
     const rejecting = router(() => Promise.reject(new Error('no answer policy for this session')));
-    await expect(rejecting.handle('interaction/requestPermission', permission('p2'), 'server-1')).resolves.toEqual({ error: { code: -32603, message: 'no answer policy for this session' } });
+    await expect(rejecting.handle('interaction/requestPermission', permission('p2'), 'server-1')).resolves.toEqual({
+      error: { code: -32603, message: 'no answer policy for this session' },
+    });
     const blank = router(() => Promise.reject(new Error('')));
     const out = await blank.handle('interaction/requestPermission', permission('p3'), 'server-1');
     expect('error' in out && out.error.message.trim().length > 0).toBe(true);
@@ -76,7 +95,9 @@ describe('reverse-request router (ZCODE-PROTOCOL §6)', () => {
   });
 
   it('answers -32602 for an interaction without requestId/sessionId', async () => {
-    await expect(router(async () => ({})).handle('interaction/requestPermission', { sessionId: 's' }, 'server-1')).resolves.toMatchObject({ error: { code: -32602 } });
+    await expect(router(async () => ({})).handle('interaction/requestPermission', { sessionId: 's' }, 'server-1')).resolves.toMatchObject({
+      error: { code: -32602 },
+    });
   });
 });
 

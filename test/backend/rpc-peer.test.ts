@@ -3,7 +3,10 @@ import { BackendFailure, BackendRpcError } from '../../src/ports/backend-port.js
 import { RpcPeer, toErrorObject, type RpcOutcome } from '../../src/backend/rpc-peer.js';
 import { FakeServer, MemoryTransport, captureLogger, quietLogger } from './helpers.js';
 
-function pair(onRequest: (method: string, params: unknown) => Promise<RpcOutcome> = () => Promise.resolve({ error: { code: -32601, message: 'Method not found' } })) {
+function pair(
+  onRequest: (method: string, params: unknown) => Promise<RpcOutcome> = () =>
+    Promise.resolve({ error: { code: -32601, message: 'Method not found' } }),
+) {
   const server = new FakeServer();
   const transport = new MemoryTransport(server);
   const notes: Array<{ method: string; params: unknown }> = [];
@@ -35,13 +38,21 @@ describe('JSON-RPC peer: correlation, timeouts, typed errors', () => {
     const { server, peer } = pair();
     const p = peer.request('session/send', { sessionId: 's' }, 1000);
     const m = await server.next();
-    server.emit({ id: (m as { id: number }).id, error: { code: -32010, message: 'A prompt is already running for this session', data: { x: 1 } } });
+    server.emit({
+      id: (m as { id: number }).id,
+      error: { code: -32010, message: 'A prompt is already running for this session', data: { x: 1 } },
+    });
     const err = await p.catch((e: unknown) => e);
     expect(err).toBeInstanceOf(BackendRpcError);
-    expect(err).toMatchObject({ code: -32010, method: 'session/send', data: { x: 1 }, message: 'A prompt is already running for this session' });
+    expect(err).toMatchObject({
+      code: -32010,
+      method: 'session/send',
+      data: { x: 1 },
+      message: 'A prompt is already running for this session',
+    });
   });
 
-  it("times out a request the child never answers and forgets it; a late answer is ignored [CHD-05]", async () => {
+  it('times out a request the child never answers and forgets it; a late answer is ignored [CHD-05]', async () => {
     vi.useFakeTimers();
     const { server, peer } = pair();
     const p = peer.request('workspace/generateText', {}, 5000);
@@ -57,7 +68,7 @@ describe('JSON-RPC peer: correlation, timeouts, typed errors', () => {
     expect(vi.getTimerCount()).toBe(0);
   });
 
-  it("failAll rejects every pending request at once with the given kind, and later requests too [CHD-01]", async () => {
+  it('failAll rejects every pending request at once with the given kind, and later requests too [CHD-01]', async () => {
     const { peer } = pair();
     const ps = [1, 2, 3].map((i) => peer.request(`m/${i}`, undefined, 60_000).catch((e: unknown) => e));
     peer.failAll('gone', 'The agent backend exited');
@@ -96,7 +107,7 @@ describe('JSON-RPC peer: correlation, timeouts, typed errors', () => {
     expect(answers[0]).toEqual({ id: 'server-1', result: { fine: true } });
     for (const a of answers.slice(1, 3)) {
       expect(a).toHaveProperty('error.code', -32603);
-      expect(((a as { error: { message: string } }).error.message).trim().length).toBeGreaterThan(0);
+      expect((a as { error: { message: string } }).error.message.trim().length).toBeGreaterThan(0);
     }
     expect(answers[3]).toEqual({ id: 'server-4', error: { code: -32601, message: 'Method not found' } });
   });

@@ -43,7 +43,10 @@ export function simLink(options: SimLinkOptions = {}): SimLink {
   });
   const env: NodeJS.ProcessEnv = { ...process.env, HOME: home };
   for (const k of Object.keys(env)) if (k.startsWith('ZCODE_')) delete env[k];
-  const link = createBackend(config, log.logger, { env, ...(options.simulatorSpawnSpec ? { simulatorSpawnSpec: options.simulatorSpawnSpec } : {}) }) as BackendLink;
+  const link = createBackend(config, log.logger, {
+    env,
+    ...(options.simulatorSpawnSpec ? { simulatorSpawnSpec: options.simulatorSpawnSpec } : {}),
+  }) as BackendLink;
   const statuses: BackendStatus[] = [];
   link.onStatus((s) => statuses.push(s));
   return {

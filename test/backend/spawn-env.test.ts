@@ -24,7 +24,15 @@ describe('child environment allow-list', () => {
       },
       { platform: 'linux', set },
     );
-    expect(env).toEqual({ PATH: '/usr/bin', HOME: '/home/u', LANG: 'C.UTF-8', LC_ALL: 'C.UTF-8', HTTPS_PROXY: 'http://proxy:3128', ZCODE_DATA_BASE_DIR: '/d', ...set });
+    expect(env).toEqual({
+      PATH: '/usr/bin',
+      HOME: '/home/u',
+      LANG: 'C.UTF-8',
+      LC_ALL: 'C.UTF-8',
+      HTTPS_PROXY: 'http://proxy:3128',
+      ZCODE_DATA_BASE_DIR: '/d',
+      ...set,
+    });
   });
 
   it('sets both provider variables, overriding inherited ones (§9.4)', () => {
@@ -34,12 +42,17 @@ describe('child environment allow-list', () => {
   });
 
   it('passes ZCODE_SIM_* only to the simulator', () => {
-    expect(buildChildEnv({ ZCODE_SIM_SLOW_MS: '5' }, { platform: 'linux', set: {}, extraPrefixes: SIM_ENV_PREFIXES })).toEqual({ ZCODE_SIM_SLOW_MS: '5' });
+    expect(buildChildEnv({ ZCODE_SIM_SLOW_MS: '5' }, { platform: 'linux', set: {}, extraPrefixes: SIM_ENV_PREFIXES })).toEqual({
+      ZCODE_SIM_SLOW_MS: '5',
+    });
     expect(buildChildEnv({ ZCODE_SIM_SLOW_MS: '5' }, { platform: 'linux', set: {} })).toEqual({});
   });
 
   it('matches Windows names case-insensitively and keeps their original spelling', () => {
-    const env = buildChildEnv({ Path: 'C:\\Windows', SystemRoot: 'C:\\Windows', ProgramFiles: 'C:\\Program Files', Secret: 'x' }, { platform: 'win32', set: {} });
+    const env = buildChildEnv(
+      { Path: 'C:\\Windows', SystemRoot: 'C:\\Windows', ProgramFiles: 'C:\\Program Files', Secret: 'x' },
+      { platform: 'win32', set: {} },
+    );
     expect(env).toEqual({ Path: 'C:\\Windows', SystemRoot: 'C:\\Windows', ProgramFiles: 'C:\\Program Files' });
     // on POSIX, case matters
     expect(buildChildEnv({ Path: '/x' }, { platform: 'linux', set: {} })).toEqual({});

@@ -35,7 +35,11 @@ describe('stderr handling', () => {
   it('the log budget allows N per second and reports the rest once', () => {
     let now = 0;
     const reported: number[] = [];
-    const b = new LogBudget(2, (n) => reported.push(n), () => now);
+    const b = new LogBudget(
+      2,
+      (n) => reported.push(n),
+      () => now,
+    );
     expect([b.allow(), b.allow(), b.allow(), b.allow()]).toEqual([true, true, false, false]);
     now = 1000;
     expect(b.allow()).toBe(true);

@@ -24,7 +24,10 @@ describe('bench scenarios (smoke)', () => {
   }, 120_000);
 
   it('B-SCALE attaches a team over several sessions, streams, storms and reports its four figures', async () => {
-    const r = await runTeam({ ...TEAM, sessions: 2, perSession: 4, streamMs: 1_500, warmupMs: 300, stormAfterMs: 500, awayMs: 200, idleMs: 1_000 }, () => undefined);
+    const r = await runTeam(
+      { ...TEAM, sessions: 2, perSession: 4, streamMs: 1_500, warmupMs: 300, stormAfterMs: 500, awayMs: 200, idleMs: 1_000 },
+      () => undefined,
+    );
     expect(r.extra['clients']).toBe(10);
     for (const key of ['stormMs', 'marginalIdleClientKiB', 'idleHubCpuPercent']) expect(Number.isFinite(r.extra[key])).toBe(true);
     expect(Number.isFinite(r.value)).toBe(true);

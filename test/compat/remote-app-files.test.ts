@@ -68,9 +68,16 @@ describe('zcode-acp-remote: Files', () => {
 
   it('an allowed origin may read X-Zcode-First-Line (CORS expose-headers)', async () => {
     const q = new URLSearchParams({ sessionId, path: 'big.txt', line: '10', limit: '2' });
-    const res = await fetch(`${hub.url}/api/instances/zcode-hub/fs/file?${q}`, { headers: { authorization: `Bearer ${app.token}`, origin: PHONE_ORIGIN } });
+    const res = await fetch(`${hub.url}/api/instances/zcode-hub/fs/file?${q}`, {
+      headers: { authorization: `Bearer ${app.token}`, origin: PHONE_ORIGIN },
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get('access-control-allow-origin')).toBe(PHONE_ORIGIN);
-    expect(res.headers.get('access-control-expose-headers')?.toLowerCase().split(/\s*,\s*/)).toContain('x-zcode-first-line');
+    expect(
+      res.headers
+        .get('access-control-expose-headers')
+        ?.toLowerCase()
+        .split(/\s*,\s*/),
+    ).toContain('x-zcode-first-line');
   });
 });

@@ -26,14 +26,20 @@ describe('zcode-acp-remote: profile', () => {
     try {
       await app.loadSession(sessionId, hub.workspace);
       const editorTurn = editor.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'slow' }] });
-      await until(() => (app.turnStates.some((t) => t.sessionId === sessionId && t.running) ? true : undefined), 'the app to see the editor turn running');
+      await until(
+        () => (app.turnStates.some((t) => t.sessionId === sessionId && t.running) ? true : undefined),
+        'the app to see the editor turn running',
+      );
       const seen = app.turnStates.length;
       // The app sends its prompt while the editor's turn runs: the hub queues it.
       const appTurn = app.prompt(sessionId, 'hello');
       await editorTurn;
       expect(await appTurn).toMatchObject({ stopReason: 'end_turn' });
       await until(() => (app.turnStates.at(-1)?.running === false ? true : undefined), 'the final running:false');
-      const after = app.turnStates.slice(seen).filter((t) => t.sessionId === sessionId).map((t) => t.running);
+      const after = app.turnStates
+        .slice(seen)
+        .filter((t) => t.sessionId === sessionId)
+        .map((t) => t.running);
       // Busy from the editor's turn through the app's own: one `false`, at the very end.
       expect(after.indexOf(false)).toBe(after.length - 1);
       const foreign = app.methods().filter((m) => !UNDERSTOOD.has(m));
@@ -49,13 +55,21 @@ describe('zcode-acp-remote: profile', () => {
     const { sessionId } = await editor.request<{ sessionId: string }>('session/new', { cwd: hub.workspace, mcpServers: [] });
     const app = await RemoteApp.connect(hub.url, await hub.token('view', 'phone'));
     try {
-      const sessions = async () => ((await (await app.api('/api/instances')).json()) as Array<{ sessions: Array<{ sessionId: string; status?: string }> }>)[0]!.sessions;
+      const sessions = async () =>
+        ((await (await app.api('/api/instances')).json()) as Array<{ sessions: Array<{ sessionId: string; status?: string }> }>)[0]!
+          .sessions;
       expect((await sessions()).find((s) => s.sessionId === sessionId)?.status).toBe('idle');
       const turn = editor.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'slow' }] });
-      await until(async () => ((await sessions()).find((s) => s.sessionId === sessionId)?.status === 'running' ? true : undefined), 'status running');
+      await until(
+        async () => ((await sessions()).find((s) => s.sessionId === sessionId)?.status === 'running' ? true : undefined),
+        'status running',
+      );
       await editor.request('session/cancel', { sessionId });
       await turn;
-      await until(async () => ((await sessions()).find((s) => s.sessionId === sessionId)?.status === 'idle' ? true : undefined), 'status idle again');
+      await until(
+        async () => ((await sessions()).find((s) => s.sessionId === sessionId)?.status === 'idle' ? true : undefined),
+        'status idle again',
+      );
     } finally {
       app.close();
       await editor.close();
@@ -68,13 +82,25 @@ describe('zcode-acp-remote: profile', () => {
     await editor.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hello' }] });
     const app = await RemoteApp.connect(hub.url, await hub.token('operate', 'phone'));
     try {
-      const listed = async () => ((await (await app.api('/api/instances')).json()) as Array<{ sessions: Array<{ sessionId: string }> }>)[0]!.sessions.some((s) => s.sessionId === sessionId);
-      const inStatus = async () => ((await (await app.api('/api/instances/zcode-hub/status')).json()) as { sessions: Array<{ sessionId: string }> }).sessions.some((s) => s.sessionId === sessionId);
+      const listed = async () =>
+        ((await (await app.api('/api/instances')).json()) as Array<{ sessions: Array<{ sessionId: string }> }>)[0]!.sessions.some(
+          (s) => s.sessionId === sessionId,
+        );
+      const inStatus = async () =>
+        ((await (await app.api('/api/instances/zcode-hub/status')).json()) as { sessions: Array<{ sessionId: string }> }).sessions.some(
+          (s) => s.sessionId === sessionId,
+        );
       expect(await listed()).toBe(true);
 
       // While a turn runs the app is told 409 ("cancel the turn first").
       const turn = editor.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'slow' }] });
-      await until(async () => ((await app.api(`/api/instances/zcode-hub/sessions/${encodeURIComponent(sessionId)}/close`, 'POST')).status === 409 ? true : undefined), 'close refused while running');
+      await until(
+        async () =>
+          (await app.api(`/api/instances/zcode-hub/sessions/${encodeURIComponent(sessionId)}/close`, 'POST')).status === 409
+            ? true
+            : undefined,
+        'close refused while running',
+      );
       await editor.request('session/cancel', { sessionId });
       await turn;
 

@@ -15,7 +15,14 @@ import { registerSecret } from '../security/helpers/log-capture.js';
  * on loopback (a test server on port 0 — never a real provider host). The app reads
  * `{glm: {kind, level?, items?}, opencode: {kind, windows?}}`.
  */
-const KEYS = { good: 'sk-good-quota-key-0001', hang: 'sk-hang-quota-key-0002', expired: 'sk-expired-quota-key-03', busy: 'sk-busy-quota-key-0004', huge: 'sk-huge-quota-key-0006', extra: 'sk-extra-quota-key-0005' };
+const KEYS = {
+  good: 'sk-good-quota-key-0001',
+  hang: 'sk-hang-quota-key-0002',
+  expired: 'sk-expired-quota-key-03',
+  busy: 'sk-busy-quota-key-0004',
+  huge: 'sk-huge-quota-key-0006',
+  extra: 'sk-extra-quota-key-0005',
+};
 let upstream: http.Server;
 const hits: string[] = [];
 let hub: HubHarness;
@@ -29,7 +36,17 @@ const GOOD = {
   data: {
     level: 'pro',
     limits: [
-      { type: 'TIME_LIMIT', unit: 5, number: 1, usage: 1000, currentValue: 250, remaining: 750, percentage: 25, nextResetTime: 1_800_000_000_000, usageDetails: [{ modelCode: 'search-prime', usage: 200 }] },
+      {
+        type: 'TIME_LIMIT',
+        unit: 5,
+        number: 1,
+        usage: 1000,
+        currentValue: 250,
+        remaining: 750,
+        percentage: 25,
+        nextResetTime: 1_800_000_000_000,
+        usageDetails: [{ modelCode: 'search-prime', usage: 200 }],
+      },
       { type: 'TOKENS_LIMIT', unit: 6, number: 7, percentage: 40, nextResetTime: 1_800_000_500_000 },
       { type: 'TOKENS_LIMIT', unit: 3, number: 5, percentage: 12, nextResetTime: 1_799_000_000_000 },
     ],
@@ -44,7 +61,8 @@ beforeAll(async () => {
     if (req.url !== GLM_QUOTA_PATH) return void res.writeHead(404).end();
     if (key === KEYS.hang) return; // never answers: the hub's timeout must end it
     if (key === KEYS.busy) return void res.writeHead(429).end('Too Many Requests');
-    if (key === KEYS.huge) return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ...GOOD, pad: 'x'.repeat(100_000) }));
+    if (key === KEYS.huge)
+      return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ...GOOD, pad: 'x'.repeat(100_000) }));
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(JSON.stringify(key === KEYS.good ? GOOD : { code: 1001, success: false, msg: 'token expired' }));
   });
@@ -55,14 +73,32 @@ beforeAll(async () => {
   const rule = (id: string, apiKey: string) => ({
     providerId: id,
     providerName: id,
-    config: { group: 'standard-personal', access: { type: 'zhipu-coding-plan-api-key', apiKey }, api: { type: 'anthropic-messages', baseUrl: base } },
+    config: {
+      group: 'standard-personal',
+      access: { type: 'zhipu-coding-plan-api-key', apiKey },
+      api: { type: 'anthropic-messages', baseUrl: base },
+    },
   });
   const ids = Object.keys(KEYS) as Array<keyof typeof KEYS>;
   fs.writeFileSync(
     providerFile,
-    JSON.stringify({ schemaVersion: 1, config: { providerOrder: ids, providerConfigRules: { providerRules: ids.map((id) => rule(id, KEYS[id])) }, modelConfigRules: { providerModelRules: [], manualProviderModelRules: [] } } }, null, 2),
+    JSON.stringify(
+      {
+        schemaVersion: 1,
+        config: {
+          providerOrder: ids,
+          providerConfigRules: { providerRules: ids.map((id) => rule(id, KEYS[id])) },
+          modelConfigRules: { providerModelRules: [], manualProviderModelRules: [] },
+        },
+      },
+      null,
+      2,
+    ),
   );
-  hub = await startHub({ config: { providerFile }, limits: { quotaUpstreamTimeoutMs: 1_000, quotaProvidersMax: 5, quotaCacheMs: 5_000, quotaUpstreamMaxBytes: 64 * 1024 } });
+  hub = await startHub({
+    config: { providerFile },
+    limits: { quotaUpstreamTimeoutMs: 1_000, quotaProvidersMax: 5, quotaCacheMs: 5_000, quotaUpstreamMaxBytes: 64 * 1024 },
+  });
   app = await RemoteApp.connect(hub.url, await hub.token('view', 'phone'));
 });
 afterAll(async () => {

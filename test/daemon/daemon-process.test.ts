@@ -37,7 +37,9 @@ describe('zcode-hub start as a process', () => {
     try {
       const d = start(home, stateDir, ['--port', String(port)]);
       expect(await d.exited).toBe(1);
-      expect(d.output()).toContain(`zcode-hub: cannot listen on 127.0.0.1:${port}: another program uses that port. Stop it, or choose another port with --port N (--port 0 picks a free one).`);
+      expect(d.output()).toContain(
+        `zcode-hub: cannot listen on 127.0.0.1:${port}: another program uses that port. Stop it, or choose another port with --port N (--port 0 picks a free one).`,
+      );
       expect(fs.existsSync(path.join(stateDir, 'hub.json'))).toBe(false);
       expect(fs.existsSync(path.join(stateDir, 'daemon.lock'))).toBe(false);
     } finally {

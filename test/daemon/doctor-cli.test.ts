@@ -9,7 +9,14 @@ import { cli, killStarted, ready, start, tempHome, until } from './process-helpe
 
 afterEach(killStarted);
 
-const flags = (home: string, stateDir: string) => ['--state-dir', stateDir, '--provider-file', path.join(home, 'p.json'), '--backend', 'sim'];
+const flags = (home: string, stateDir: string) => [
+  '--state-dir',
+  stateDir,
+  '--provider-file',
+  path.join(home, 'p.json'),
+  '--backend',
+  'sim',
+];
 
 describe('zcode-hub doctor', () => {
   it('reports a healthy default daemon as healthy, then flags a world-readable secret and an invalid provider file', async () => {
@@ -43,7 +50,9 @@ describe('zcode-hub doctor', () => {
     start(home, stateDir, ['--config', config, '--sim-arg=--exit-immediately']);
     const hub = await until(() => readHubFile(stateDir), 'hub.json');
     await until(async () => {
-      const body = (await (await fetch(`${hub.url}/api/health`, { headers: { accept: 'application/json' } })).json()) as { backend: { state: string } };
+      const body = (await (await fetch(`${hub.url}/api/health`, { headers: { accept: 'application/json' } })).json()) as {
+        backend: { state: string };
+      };
       return body.backend.state === 'failed' ? true : undefined;
     }, 'the backend to fail');
     const report = cli(home, ['doctor', ...flags(home, stateDir)]);

@@ -34,7 +34,11 @@ describe('chooseEntry', () => {
     touch('dist/cli/main.js', t + 1_000);
     expect(chooseEntry(root, {})).toMatchObject({ kind: 'dist', main: path.join(root, 'dist', 'cli', 'main.js') });
     touch('src/domain/deep/file.ts', t + 2_000);
-    expect(chooseEntry(root, {})).toMatchObject({ kind: 'source', main: path.join(root, 'src', 'cli', 'main.ts'), reason: 'dist/ is older than src/' });
+    expect(chooseEntry(root, {})).toMatchObject({
+      kind: 'source',
+      main: path.join(root, 'src', 'cli', 'main.ts'),
+      reason: 'dist/ is older than src/',
+    });
     expect(chooseEntry(root, { ZCODE_HUB_FROM_SOURCE: '1' }).kind).toBe('source');
   });
 

@@ -19,11 +19,33 @@ export function tempHome(): { home: string; stateDir: string } {
   return { home, stateDir: path.join(home, 'state') };
 }
 
-export function start(home: string, stateDir: string, extra: string[] = []): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
-  const child = spawn(process.execPath, [bin, 'start', '--backend', 'sim', '--port', '0', '--state-dir', stateDir, '--workspace', home, '--provider-file', path.join(home, 'p.json'), ...extra], {
-    env: env(home),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+export function start(
+  home: string,
+  stateDir: string,
+  extra: string[] = [],
+): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
+  const child = spawn(
+    process.execPath,
+    [
+      bin,
+      'start',
+      '--backend',
+      'sim',
+      '--port',
+      '0',
+      '--state-dir',
+      stateDir,
+      '--workspace',
+      home,
+      '--provider-file',
+      path.join(home, 'p.json'),
+      ...extra,
+    ],
+    {
+      env: env(home),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   started.push(child);
   let out = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
@@ -35,17 +57,25 @@ export function start(home: string, stateDir: string, extra: string[] = []): { c
 export { until };
 
 export async function ready(stateDir: string, timeoutMs?: number): Promise<{ pid: number; url: string; backendPid: number }> {
-  return until(async () => {
-    const hub = readHubFile(stateDir);
-    if (!hub) return undefined;
-    const token = fs.readFileSync(path.join(stateDir, 'admin.token'), 'utf8').trim();
-    try {
-      const status = (await (await fetch(`${hub.url}/api/status`, { headers: { authorization: `Bearer ${token}` } })).json()) as { backend: { state: string; pid?: number } };
-      return status.backend.state === 'ready' && status.backend.pid ? { pid: hub.pid, url: hub.url, backendPid: status.backend.pid } : undefined;
-    } catch {
-      return undefined;
-    }
-  }, 'the daemon to be ready', timeoutMs);
+  return until(
+    async () => {
+      const hub = readHubFile(stateDir);
+      if (!hub) return undefined;
+      const token = fs.readFileSync(path.join(stateDir, 'admin.token'), 'utf8').trim();
+      try {
+        const status = (await (await fetch(`${hub.url}/api/status`, { headers: { authorization: `Bearer ${token}` } })).json()) as {
+          backend: { state: string; pid?: number };
+        };
+        return status.backend.state === 'ready' && status.backend.pid
+          ? { pid: hub.pid, url: hub.url, backendPid: status.backend.pid }
+          : undefined;
+      } catch {
+        return undefined;
+      }
+    },
+    'the daemon to be ready',
+    timeoutMs,
+  );
 }
 
 /** Kills whatever a test started and left running. */

@@ -19,13 +19,25 @@ const READY_MS = 120_000;
 
 const update = z.looseObject({
   sessionId: z.string(),
-  update: z.looseObject({ sessionUpdate: z.string(), content: z.unknown().optional(), toolCallId: z.string().optional(), status: z.string().optional(), title: z.string().optional() }),
+  update: z.looseObject({
+    sessionUpdate: z.string(),
+    content: z.unknown().optional(),
+    toolCallId: z.string().optional(),
+    status: z.string().optional(),
+    title: z.string().optional(),
+  }),
 });
 const textOf = (c: unknown): string => (typeof c === 'object' && c !== null && 'text' in c && typeof c.text === 'string' ? c.text : '');
 
 /** What a user sees of the session, folded from a client's `session/update`s in arrival order. */
 function fold(messages: readonly InboundMessage[]) {
-  const f = { prompt: '', text: '', thoughts: '', tools: {} as Record<string, { title?: string; status?: string }>, markers: [] as unknown[] };
+  const f = {
+    prompt: '',
+    text: '',
+    thoughts: '',
+    tools: {} as Record<string, { title?: string; status?: string }>,
+    markers: [] as unknown[],
+  };
   for (const m of messages) {
     if (m.method !== 'session/update') continue;
     const u = update.parse(m.params).update;
@@ -35,7 +47,11 @@ function fold(messages: readonly InboundMessage[]) {
     else if (u.sessionUpdate === 'tool_call' || u.sessionUpdate === 'tool_call_update') {
       const id = u.toolCallId ?? '?';
       const prev = f.tools[id] ?? {};
-      f.tools[id] = { ...prev, ...(u.title === undefined ? {} : { title: u.title }), ...(u.status === undefined ? {} : { status: u.status }) };
+      f.tools[id] = {
+        ...prev,
+        ...(u.title === undefined ? {} : { title: u.title }),
+        ...(u.status === undefined ? {} : { status: u.status }),
+      };
     } else if (u.sessionUpdate === 'session_info_update') {
       const ended = z.looseObject({ _meta: z.looseObject({ zcode: z.looseObject({ turnEnded: z.unknown() }) }) }).safeParse(u);
       if (ended.success) f.markers.push(ended.data._meta.zcode.turnEnded);
@@ -64,7 +80,11 @@ describe('[issue 12] a daemon restart mid-turn keeps what had been said and says
       const ask = await prompter.waitFor((msgs) => msgs.find((m) => m.method === 'session/request_permission'), 60_000, 'the permission');
       const bashId = z.looseObject({ toolCall: z.looseObject({ toolCallId: z.string() }) }).parse(ask.params).toolCall.toolCallId;
       const recordDir = path.join(stateDir, 'turns');
-      const record = () => fs.readdirSync(recordDir).map((f) => fs.readFileSync(path.join(recordDir, f), 'utf8')).join('');
+      const record = () =>
+        fs
+          .readdirSync(recordDir)
+          .map((f) => fs.readFileSync(path.join(recordDir, f), 'utf8'))
+          .join('');
       // Written as it streams (coalesced), not only at shutdown: the Bash card is on disk.
       await until(() => (record().includes(bashId) ? true : undefined), 'the turn record to hold the Bash call');
       for (const f of fs.readdirSync(recordDir)) expect(fs.statSync(path.join(recordDir, f)).mode & 0o777).toBe(0o600);
@@ -89,7 +109,13 @@ describe('[issue 12] a daemon restart mid-turn keeps what had been said and says
       // Exactly what had been said, once.
       expect(after.text).toBe(before.text);
       expect(after.tools).toEqual(before.tools);
-      expect(after.markers).toEqual([expect.objectContaining({ outcome: 'interrupted', promptedBy: expect.objectContaining({ name: expect.any(String) }), error: expect.objectContaining({ type: 'hub_restarted' }) })]);
+      expect(after.markers).toEqual([
+        expect.objectContaining({
+          outcome: 'interrupted',
+          promptedBy: expect.objectContaining({ name: expect.any(String) }),
+          error: expect.objectContaining({ type: 'hub_restarted' }),
+        }),
+      ]);
       // The marker comes after everything the turn had said.
       const kinds = joiner.messages.filter((m) => m.method === 'session/update').map((m) => update.parse(m.params).update.sessionUpdate);
       expect(kinds.at(-1)).toBe('session_info_update');
@@ -101,11 +127,26 @@ describe('[issue 12] a daemon restart mid-turn keeps what had been said and says
       ).toBe('idle');
 
       // The zcode-acp-remote profile (`/acp?instance=&token=`, a device token) is served the same.
-      const device = z.object({ token: z.string() }).parse(await (await fetch(`${again.url}/api/tokens`, { method: 'POST', headers: { authorization: `Bearer ${fs.readFileSync(path.join(stateDir, 'admin.token'), 'utf8').trim()}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'remote app', scope: 'operate' }) })).json()).token;
-      const compat = await AcpWsClient.connect(`${again.url.replace(/^http/, 'ws')}/acp`, { query: { instance: 'zcode-hub', token: device } });
+      const device = z.object({ token: z.string() }).parse(
+        await (
+          await fetch(`${again.url}/api/tokens`, {
+            method: 'POST',
+            headers: {
+              authorization: `Bearer ${fs.readFileSync(path.join(stateDir, 'admin.token'), 'utf8').trim()}`,
+              'content-type': 'application/json',
+            },
+            body: JSON.stringify({ name: 'remote app', scope: 'operate' }),
+          })
+        ).json(),
+      ).token;
+      const compat = await AcpWsClient.connect(`${again.url.replace(/^http/, 'ws')}/acp`, {
+        query: { instance: 'zcode-hub', token: device },
+      });
       await compat.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
       await compat.request('session/load', { sessionId, cwd: home, mcpServers: [] });
-      expect(fold(compat.messages.filter((m) => m.method !== 'session/update' || JSON.stringify(m.params).includes('"zcode"')))).toEqual(after);
+      expect(fold(compat.messages.filter((m) => m.method !== 'session/update' || JSON.stringify(m.params).includes('"zcode"')))).toEqual(
+        after,
+      );
       await compat.close();
 
       // A second restart replays the same, with one marker (the first restart's), and the record stays private.

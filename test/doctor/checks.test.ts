@@ -72,6 +72,10 @@ describe('doctor checks', () => {
     expect(facts.secrets.find((s) => s.path.endsWith('admin.token'))?.mode).toBe(0o644);
     expect(facts.providerFile.valid).toBe(false);
     expect(providerFileHealth(path.join(dir, 'missing.json'))).toMatchObject({ exists: false, valid: true });
-    expect(failing(facts).map((c) => c.id).sort()).toEqual(['provider-file', 'secret-mode']);
+    expect(
+      failing(facts)
+        .map((c) => c.id)
+        .sort(),
+    ).toEqual(['provider-file', 'secret-mode']);
   });
 });

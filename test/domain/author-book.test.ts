@@ -34,7 +34,12 @@ describe('the author book (issue 12 item 6)', () => {
     book.close();
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
     const again = new AuthorBook({ file, max: 3, flushMs: 5, logger });
-    expect([again.answerOf('s', 'call1'), again.promptOf('s', 'm2'), again.promptOf('s', 'm3'), again.promptOf('other', 'm3')]).toEqual([{ name: 'Laptop' }, { name: 'Ana' }, { name: 'Bo' }, undefined]);
+    expect([again.answerOf('s', 'call1'), again.promptOf('s', 'm2'), again.promptOf('s', 'm3'), again.promptOf('other', 'm3')]).toEqual([
+      { name: 'Laptop' },
+      { name: 'Ana' },
+      { name: 'Bo' },
+      undefined,
+    ]);
     // A smaller bound at the next start keeps the newest.
     const smaller = new AuthorBook({ file, max: 1, flushMs: 5, logger });
     expect([smaller.size, smaller.promptOf('s', 'm3')]).toEqual([1, { name: 'Bo' }]);
@@ -54,7 +59,10 @@ describe('the author book (issue 12 item 6)', () => {
       { sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'unknown' }, messageId: 'm9' },
       { sessionUpdate: 'tool_call', toolCallId: 'call1', title: 'Bash', _meta: { claudeCode: { toolName: 'Bash' } } },
     ];
-    const out = withAuthors(updates, { prompt: (id) => (id === 'm1' ? { name: 'Ana' } : undefined), answer: (id) => (id === 'call1' ? { name: 'Laptop' } : undefined) });
+    const out = withAuthors(updates, {
+      prompt: (id) => (id === 'm1' ? { name: 'Ana' } : undefined),
+      answer: (id) => (id === 'call1' ? { name: 'Laptop' } : undefined),
+    });
     expect(out[0]?._meta).toEqual({ zcode: { promptedBy: { name: 'Ana' } } });
     expect(out[1]).toBe(updates[1]);
     expect(out[2]?._meta).toEqual({ claudeCode: { toolName: 'Bash' }, zcode: { answeredBy: { name: 'Laptop' } } });

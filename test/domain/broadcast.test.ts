@@ -11,7 +11,10 @@ describe('Broadcaster', () => {
     const b = new Broadcaster(100);
     const clients = Array.from({ length: 100 }, () => new RecorderClient());
     const attachments: Attachment[] = clients.map((client) => ({ client, sessionId: 's', replaying: false, buffer: [], attachedAt: 0 }));
-    const frame = b.serialize('session/update', { sessionId: 's', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'hi ünïcödé ✓' } } });
+    const frame = b.serialize('session/update', {
+      sessionId: 's',
+      update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'hi ünïcödé ✓' } },
+    });
     b.fanOut(attachments, frame);
     expect(b.stats.serializations).toBe(1);
     expect(b.stats.framesSent).toBe(100);

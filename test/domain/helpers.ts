@@ -124,7 +124,11 @@ export class RecorderClient implements ClientPort {
   }
 
   /** `session/update` params in arrival order. */
-  updates(): Array<{ sessionId: string; update: { sessionUpdate: string; [k: string]: unknown }; _meta?: { zcode?: { seq?: number; epoch?: string; replay?: boolean } } }> {
+  updates(): Array<{
+    sessionId: string;
+    update: { sessionUpdate: string; [k: string]: unknown };
+    _meta?: { zcode?: { seq?: number; epoch?: string; replay?: boolean } };
+  }> {
     return this.notes('session/update') as never;
   }
 
@@ -203,7 +207,9 @@ export interface DomainRig {
  * A real Hub over the real backend link and the real simulator child. `requests` records the
  * methods the domain asked the link for (a wrapper that counts, not a fake: calls go through).
  */
-export async function startRig(opts: { limits?: Partial<Record<keyof typeof LIMITS, number>>; simArgs?: string[]; logger?: Logger } = {}): Promise<DomainRig> {
+export async function startRig(
+  opts: { limits?: Partial<Record<keyof typeof LIMITS, number>>; simArgs?: string[]; logger?: Logger } = {},
+): Promise<DomainRig> {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'zcode-hub-domain-'));
   const config = testConfig(root, opts.limits, opts.simArgs);
   const logger = opts.logger ?? createLogger({ level: process.env.ZCODE_HUB_TEST_LOG ?? 'silent' });

@@ -19,7 +19,8 @@ async function sessionWith(r: DomainRig, clients: RecorderClient[]): Promise<str
 
 /** Answers the child wrote, counted from the permission.resolved events it emits afterwards. */
 function resolvedEvents(r: DomainRig): number {
-  return r.notifications.filter((n) => n.method === 'session/event' && (n.params as { type?: string }).type === 'permission.resolved').length;
+  return r.notifications.filter((n) => n.method === 'session/event' && (n.params as { type?: string }).type === 'permission.resolved')
+    .length;
 }
 
 describe('Hub over the real simulator: interactions', () => {
@@ -32,7 +33,11 @@ describe('Hub over the real simulator: interactions', () => {
       const turn = rig.hub.prompt(clients[round % 5] as RecorderClient, sessionId, text('permission please'));
       for (const c of clients) await c.waitFor(() => c.openRequests('session/request_permission').length > 0, 'permission request');
       // Everyone answers in the same tick; options differ so the winner is visible in the result.
-      clients.forEach((c, i) => c.openRequests('session/request_permission')[0]?.reply({ outcome: { outcome: 'selected', optionId: i % 2 === 0 ? 'allow_once' : 'deny' } }));
+      clients.forEach((c, i) =>
+        c
+          .openRequests('session/request_permission')[0]
+          ?.reply({ outcome: { outcome: 'selected', optionId: i % 2 === 0 ? 'allow_once' : 'deny' } }),
+      );
       await turn;
       const resolved = clients.map((c) => c.notes('_zcode/interaction_resolved').at(-1));
       for (const r of resolved) expect(r).toEqual(resolved[0]);
@@ -111,7 +116,9 @@ describe('Hub over the real simulator: interactions', () => {
     const op = { identity: a.identity, clientId: a.clientId };
     await expect(rig.hub.answerInteraction('nope', { optionId: 'deny' }, op)).rejects.toMatchObject({ code: 'HUB_ERR_NOT_FOUND' });
     await expect(rig.hub.answerInteraction(id, { optionId: 'maybe' }, op)).rejects.toMatchObject({ code: 'HUB_ERR_BAD_REQUEST' });
-    await expect(rig.hub.answerInteraction(id, { optionId: 'deny' }, { identity: viewer.identity })).rejects.toMatchObject({ code: 'HUB_ERR_FORBIDDEN' });
+    await expect(rig.hub.answerInteraction(id, { optionId: 'deny' }, { identity: viewer.identity })).rejects.toMatchObject({
+      code: 'HUB_ERR_FORBIDDEN',
+    });
     expect(resolvedEvents(rig)).toBe(0);
     expect(viewer.requests).toHaveLength(0);
     await rig.hub.answerInteraction(id, { optionId: 'allow_once' }, op);
@@ -130,9 +137,15 @@ describe('Hub over the real simulator: interactions', () => {
     const id = rig.hub.listInteractions(sessionId)[0]?.interactionId as string;
     const pid = rig.backend.status().pid as number;
     process.kill(pid, 'SIGKILL');
-    await a.waitFor(() => a.notes('_zcode/interaction_resolved').some((n) => (n as { state: string }).state === 'lost'), 'lost broadcast', 30_000);
+    await a.waitFor(
+      () => a.notes('_zcode/interaction_resolved').some((n) => (n as { state: string }).state === 'lost'),
+      'lost broadcast',
+      30_000,
+    );
     expect(await turn).toMatchObject({ code: 'HUB_ERR_BACKEND_UNAVAILABLE' });
-    await expect(rig.hub.answerInteraction(id, { optionId: 'allow_once' }, { identity: a.identity })).rejects.toMatchObject({ code: 'HUB_ERR_ALREADY_RESOLVED' });
+    await expect(rig.hub.answerInteraction(id, { optionId: 'allow_once' }, { identity: a.identity })).rejects.toMatchObject({
+      code: 'HUB_ERR_ALREADY_RESOLVED',
+    });
     expect(a.notes('_zcode/backend_state').length).toBeGreaterThan(0);
   });
 
@@ -157,7 +170,8 @@ describe('Hub over the real simulator: interactions', () => {
     const b = new RecorderClient();
     const sessionId = await sessionWith(rig, [a, b]);
     const turn = rig.hub.prompt(a, sessionId, text('run the tests'));
-    for (const c of [a, b]) await c.waitFor(() => c.openRequests('session/request_permission').length > 0 || c.cancelled.length > 0, 'permission request');
+    for (const c of [a, b])
+      await c.waitFor(() => c.openRequests('session/request_permission').length > 0 || c.cancelled.length > 0, 'permission request');
     expect((await turn).stopReason).toBe('end_turn');
     for (const c of [a, b]) {
       expect(c.notes('_zcode/interaction_resolved')).toEqual([expect.objectContaining({ sessionId, state: 'expired' })]);
@@ -165,7 +179,11 @@ describe('Hub over the real simulator: interactions', () => {
       expect(c.openRequests('session/request_permission')).toHaveLength(0);
     }
     await until(() => resolvedEvents(rig as DomainRig) === 1, 'the deny reached the child');
-    const said = a.updates().filter((u) => u.update.sessionUpdate === 'agent_message_chunk').map((u) => JSON.stringify(u.update.content)).join('');
+    const said = a
+      .updates()
+      .filter((u) => u.update.sessionUpdate === 'agent_message_chunk')
+      .map((u) => JSON.stringify(u.update.content))
+      .join('');
     expect(said).toMatch(/permission was denied/);
     expect(rig.hub.listInteractions(sessionId)).toHaveLength(0);
   });
@@ -180,7 +198,11 @@ describe('Hub over the real simulator: interactions', () => {
     await form.waitFor(() => form.openRequests('elicitation/create').length > 0, 'elicitation form');
     await plain.waitFor(() => plain.openRequests('session/request_permission').length > 0, 'per-question permission');
     const formReq = form.openRequests('elicitation/create')[0];
-    const props = (formReq?.params.requestedSchema as { properties: Record<string, { oneOf?: Array<{ const: string }>; items?: { anyOf: Array<{ const: string }> } }> }).properties;
+    const props = (
+      formReq?.params.requestedSchema as {
+        properties: Record<string, { oneOf?: Array<{ const: string }>; items?: { anyOf: Array<{ const: string }> } }>;
+      }
+    ).properties;
     const choices = props['q_0']?.oneOf ?? props['q_0']?.items?.anyOf ?? [];
     const pick = choices[0]?.const as string;
     formReq?.reply({ action: 'accept', content: { q_0: props['q_0']?.oneOf ? pick : [pick] } });
@@ -190,16 +212,35 @@ describe('Hub over the real simulator: interactions', () => {
     expect(answerEvent).toBeDefined();
     // Plan approval: reject with feedback from the form client.
     const p = rig.hub.prompt(plain, sessionId, text('plan please'));
-    await plain.waitFor(() => plain.openRequests('session/request_permission').some((r) => (r.params.options as Array<{ optionId: string }>).some((o) => o.optionId === 'approve')), 'plan approve/reject options');
+    await plain.waitFor(
+      () =>
+        plain
+          .openRequests('session/request_permission')
+          .some((r) => (r.params.options as Array<{ optionId: string }>).some((o) => o.optionId === 'approve')),
+      'plan approve/reject options',
+    );
     await form.waitFor(() => form.openRequests('elicitation/create').length > 0, 'plan feedback form');
     form.openRequests('elicitation/create')[0]?.reply({ action: 'accept', content: { feedback: 'use smaller steps' } });
-    await form.waitFor(() => form.notes('_zcode/interaction_resolved').some((n) => (n as { outcome?: string }).outcome === 'rejected_with_feedback'), 'feedback resolution');
+    await form.waitFor(
+      () => form.notes('_zcode/interaction_resolved').some((n) => (n as { outcome?: string }).outcome === 'rejected_with_feedback'),
+      'feedback resolution',
+    );
     const r = rig;
-    await until(() => r.notifications.some((n) => JSON.stringify(n.params).includes('use smaller steps')), 'the feedback reached the agent');
+    await until(
+      () => r.notifications.some((n) => JSON.stringify(n.params).includes('use smaller steps')),
+      'the feedback reached the agent',
+    );
     // The agent re-plans and asks again (or ends the turn); approve from the options client if asked.
     const approveIfAsked = async (): Promise<void> => {
       const next = await plain
-        .waitFor(() => plain.openRequests('session/request_permission').find((r) => (r.params.options as Array<{ optionId: string }>).some((o) => o.optionId === 'approve')), 'second plan approval', 5_000)
+        .waitFor(
+          () =>
+            plain
+              .openRequests('session/request_permission')
+              .find((r) => (r.params.options as Array<{ optionId: string }>).some((o) => o.optionId === 'approve')),
+          'second plan approval',
+          5_000,
+        )
         .catch(() => undefined);
       next?.reply({ outcome: { outcome: 'selected', optionId: 'approve' } });
     };

@@ -37,11 +37,17 @@ describe('Hub over the real simulator: prompts', () => {
     expect(r2.turnId).toBeDefined();
     expect(r1.turnId).not.toBe(r2.turnId);
     // Each client sees the other's prompt echoed (and not its own, which it already shows).
-    const echoes = (c: RecorderClient) => c.updates().filter((u) => u.update.sessionUpdate === 'user_message_chunk').map((u) => (u.update.content as { text: string }).text);
+    const echoes = (c: RecorderClient) =>
+      c
+        .updates()
+        .filter((u) => u.update.sessionUpdate === 'user_message_chunk')
+        .map((u) => (u.update.content as { text: string }).text);
     expect(echoes(a)).toEqual(['second ask']);
     expect(echoes(b)).toEqual(['first ask']);
     // The queue was visible to everyone.
-    const queued = (a.notes('_zcode/turn_state') as Array<{ queue: Array<{ name: string }> }>).some((t) => t.queue.some((q) => q.name === 'editor'));
+    const queued = (a.notes('_zcode/turn_state') as Array<{ queue: Array<{ name: string }> }>).some((t) =>
+      t.queue.some((q) => q.name === 'editor'),
+    );
     expect(queued).toBe(true);
     // seq strictly increasing with no gaps for a client attached from the start.
     const seqs = a.updates().map((u) => u._meta?.zcode?.seq ?? -1);

@@ -12,7 +12,10 @@ const text = (t: string) => [{ type: 'text' as const, text: t }];
 const BENCH = ['--event-rate', '500', '--event-duration-ms', '1200', '--event-bytes', '120'];
 
 function lastPosition(c: RecorderClient): { seq: number; epoch: string } {
-  const metas = c.updates().map((u) => u._meta?.zcode).filter((m): m is { seq: number; epoch: string } => typeof m?.seq === 'number');
+  const metas = c
+    .updates()
+    .map((u) => u._meta?.zcode)
+    .filter((m): m is { seq: number; epoch: string } => typeof m?.seq === 'number');
   const last = metas.at(-1);
   if (!last) throw new Error('no journaled update seen');
   return last;
@@ -105,7 +108,15 @@ describe('Hub over the real simulator: replay', () => {
     await rig.hub.prompt(a, sessionId, text('two'));
     const requestsBefore = rig.requests.length;
     const again = clients.map(() => new RecorderClient());
-    const results = await Promise.all(again.map((c, i) => (rig as DomainRig).hub.loadSession(c, sessionId, { afterSeq: positions[i]?.seq as number, epoch: positions[i]?.epoch as string, history: false })));
+    const results = await Promise.all(
+      again.map((c, i) =>
+        (rig as DomainRig).hub.loadSession(c, sessionId, {
+          afterSeq: positions[i]?.seq as number,
+          epoch: positions[i]?.epoch as string,
+          history: false,
+        }),
+      ),
+    );
     expect(rig.requests.length).toBe(requestsBefore);
     const target = lastPosition(a).seq;
     for (const [i, c] of again.entries()) {

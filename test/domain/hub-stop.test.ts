@@ -40,7 +40,11 @@ type TurnStateNote = { state: string; turnId?: string; queue: unknown[] };
  */
 async function stopWithQueuedPrompt(faults: string[]) {
   const log = capturingLogger();
-  rig = await startRig({ limits: { stopSettleMs: 300 }, simArgs: [...faults, '--scenario', 'slow', '--turn-delay-scale', '0.3'], logger: log.logger });
+  rig = await startRig({
+    limits: { stopSettleMs: 300 },
+    simArgs: [...faults, '--scenario', 'slow', '--turn-delay-scale', '0.3'],
+    logger: log.logger,
+  });
   const r = rig;
   const a = new RecorderClient({ name: 'a' });
   const b = new RecorderClient({ name: 'b' });
@@ -48,7 +52,10 @@ async function stopWithQueuedPrompt(faults: string[]) {
   await r.hub.loadSession(b, sessionId, { history: false });
   const running = r.hub.prompt(a, sessionId, text('long one'));
   const queued = r.hub.prompt(b, sessionId, text('next one'));
-  const started = await a.waitFor(() => (a.notes('_zcode/turn_state') as TurnStateNote[]).find((t) => t.state === 'running' && t.turnId !== undefined), 'turn started');
+  const started = await a.waitFor(
+    () => (a.notes('_zcode/turn_state') as TurnStateNote[]).find((t) => t.state === 'running' && t.turnId !== undefined),
+    'turn started',
+  );
   await r.hub.cancel(a, sessionId);
   return { r, log, a, b, sessionId, running, queued, started };
 }
@@ -76,7 +83,7 @@ describe('Hub over the real simulator: stop watchdog', () => {
     await until(() => (a.notes('_zcode/turn_state') as TurnStateNote[]).at(-1)?.state === 'idle', 'idle at the end');
   }, 60_000);
 
-  it('a stop the child finalises only as the next prompt arrives (--late-stop): the old turn\'s boundary does not end that prompt, which answers at the end of its own turn', async () => {
+  it("a stop the child finalises only as the next prompt arrives (--late-stop): the old turn's boundary does not end that prompt, which answers at the end of its own turn", async () => {
     const { r, log, b, sessionId, running, queued, started } = await stopWithQueuedPrompt(['--late-stop', '--turn-start-ms', '150']);
     expect(await running).toMatchObject({ stopReason: 'cancelled', turnId: started.turnId });
     expect(log.messages().filter((m) => m === SYNTHESISED)).toHaveLength(1);
@@ -99,7 +106,10 @@ describe('Hub over the real simulator: stop watchdog', () => {
     const a = new RecorderClient();
     const { sessionId } = await r.hub.newSession(a, { cwd: r.config.workspace });
     const running = r.hub.prompt(a, sessionId, text('long one'));
-    const started = await a.waitFor(() => (a.notes('_zcode/turn_state') as TurnStateNote[]).find((t) => t.turnId !== undefined), 'turn started');
+    const started = await a.waitFor(
+      () => (a.notes('_zcode/turn_state') as TurnStateNote[]).find((t) => t.turnId !== undefined),
+      'turn started',
+    );
     await r.hub.cancel(a, sessionId);
     expect(await running).toMatchObject({ stopReason: 'cancelled', turnId: started.turnId });
     expect(completedTurns(r, sessionId)).toContain(started.turnId);

@@ -51,11 +51,18 @@ function setup(limits: Partial<Record<keyof typeof LIMITS, number>> = {}): void 
 
 function attach(...clients: RecorderClient[]): void {
   const s = core.ensureSession(SESSION, root);
-  for (const client of clients) s.attachments.set(client.clientId, { client, sessionId: SESSION, replaying: false, buffer: [], attachedAt: 0 });
+  for (const client of clients)
+    s.attachments.set(client.clientId, { client, sessionId: SESSION, replaying: false, buffer: [], attachedAt: 0 });
 }
 
 function ask(requestId: string): Promise<unknown> {
-  return flow.handle({ method: 'interaction/requestPermission', params: permissionParams(requestId), requestId, sessionId: SESSION, epoch });
+  return flow.handle({
+    method: 'interaction/requestPermission',
+    params: permissionParams(requestId),
+    requestId,
+    sessionId: SESSION,
+    epoch,
+  });
 }
 
 beforeEach(() => setup());
@@ -121,7 +128,9 @@ describe('interaction race', () => {
     const op = { identity: { tokenId: 't', name: 'phone', scope: 'operate' as const } };
     expect(() => flow.answer('r4', { optionId: 'nope' }, op)).toThrow(HubError);
     expect(() => flow.answer('missing', { optionId: 'deny' }, op)).toThrow(expect.objectContaining({ code: 'HUB_ERR_NOT_FOUND' }));
-    expect(() => flow.answer('r4', { optionId: 'deny' }, { identity: { tokenId: 'v', name: 'viewer', scope: 'view' } })).toThrow(expect.objectContaining({ code: 'HUB_ERR_FORBIDDEN' }));
+    expect(() => flow.answer('r4', { optionId: 'deny' }, { identity: { tokenId: 'v', name: 'viewer', scope: 'view' } })).toThrow(
+      expect.objectContaining({ code: 'HUB_ERR_FORBIDDEN' }),
+    );
     expect(written).toBe(0);
     const view = flow.answer('r4', { optionId: 'deny' }, op);
     expect(view.state).toBe('resolved');
@@ -148,8 +157,16 @@ describe('interaction race', () => {
     attach(a);
     const answers = Promise.all([ask('c1'), ask('c2'), ask('c3')]);
     flow.cancelSession(core.session(SESSION), { clientId: a.clientId, name: a.displayName });
-    expect(await answers).toEqual([{ ...DENY, reason: 'Cancelled by the user' }, { ...DENY, reason: 'Cancelled by the user' }, { ...DENY, reason: 'Cancelled by the user' }]);
-    expect((a.notes('_zcode/interaction_resolved') as Array<{ state: string }>).map((n) => n.state)).toEqual(['cancelled', 'cancelled', 'cancelled']);
+    expect(await answers).toEqual([
+      { ...DENY, reason: 'Cancelled by the user' },
+      { ...DENY, reason: 'Cancelled by the user' },
+      { ...DENY, reason: 'Cancelled by the user' },
+    ]);
+    expect((a.notes('_zcode/interaction_resolved') as Array<{ state: string }>).map((n) => n.state)).toEqual([
+      'cancelled',
+      'cancelled',
+      'cancelled',
+    ]);
   });
 
   it('[APR-06] a new backend epoch marks pending interactions lost; a late answer is refused', async () => {
@@ -161,7 +178,9 @@ describe('interaction race', () => {
     expect(core.interactions.get('l1')?.view.state).toBe('lost');
     expect(a.notes('_zcode/interaction_resolved')).toEqual([expect.objectContaining({ interactionId: 'l1', state: 'lost' })]);
     a.openRequests()[0]?.reply({ outcome: { outcome: 'selected', optionId: 'allow_once' } });
-    expect(() => flow.answer('l1', { optionId: 'allow_once' }, { identity: { tokenId: 't', name: 'x', scope: 'operate' } })).toThrow(expect.objectContaining({ code: 'HUB_ERR_ALREADY_RESOLVED' }));
+    expect(() => flow.answer('l1', { optionId: 'allow_once' }, { identity: { tokenId: 't', name: 'x', scope: 'operate' } })).toThrow(
+      expect.objectContaining({ code: 'HUB_ERR_ALREADY_RESOLVED' }),
+    );
   });
 
   it('crosses the pending cap: the extra request is declined at once and logged, the others stay pending', async () => {
@@ -211,7 +230,9 @@ describe('interaction policy timeout (HUB-DESIGN §4.5, LIMITS.interactionTimeou
       expect(c.cancelled).toHaveLength(1);
       expect(c.notes('_zcode/interaction_resolved')).toEqual([{ sessionId: SESSION, interactionId: 'e1', state: 'expired' }]);
     }
-    expect(() => flow.answer('e1', { optionId: 'allow_once' }, { identity: a.identity })).toThrow(expect.objectContaining({ code: 'HUB_ERR_ALREADY_RESOLVED', details: { state: 'expired' } }));
+    expect(() => flow.answer('e1', { optionId: 'allow_once' }, { identity: a.identity })).toThrow(
+      expect.objectContaining({ code: 'HUB_ERR_ALREADY_RESOLVED', details: { state: 'expired' } }),
+    );
     expect(vi.getTimerCount()).toBe(0);
   });
 
@@ -230,7 +251,11 @@ describe('interaction policy timeout (HUB-DESIGN §4.5, LIMITS.interactionTimeou
     expect(vi.getTimerCount()).toBe(0);
     await lost;
     vi.advanceTimersByTime(1_000);
-    expect((a.notes('_zcode/interaction_resolved') as Array<{ state: string }>).map((n) => n.state)).toEqual(['resolved', 'cancelled', 'cancelled']);
+    expect((a.notes('_zcode/interaction_resolved') as Array<{ state: string }>).map((n) => n.state)).toEqual([
+      'resolved',
+      'cancelled',
+      'cancelled',
+    ]);
     // A record settled lost clears its timer too.
     const gone = ask('t4');
     expect(vi.getTimerCount()).toBe(1);

@@ -4,7 +4,16 @@ import { PromptQueue, promptPreview, type PromptResult, type QueuedPrompt } from
 
 function prompt(id: string, clientId: string): QueuedPrompt & { results: PromptResult[] } {
   const results: PromptResult[] = [];
-  return { promptId: id, clientId, name: clientId, preview: id, content: [{ type: 'text', text: id }], resolve: (r) => results.push(r), reject: () => undefined, results };
+  return {
+    promptId: id,
+    clientId,
+    name: clientId,
+    preview: id,
+    content: [{ type: 'text', text: id }],
+    resolve: (r) => results.push(r),
+    reject: () => undefined,
+    results,
+  };
 }
 
 describe('PromptQueue', () => {
@@ -53,6 +62,11 @@ describe('PromptQueue', () => {
   it('previews prompts briefly', () => {
     const long: ContentBlock[] = [{ type: 'text', text: 'x'.repeat(500) }];
     expect(promptPreview(long).length).toBeLessThanOrEqual(120);
-    expect(promptPreview([{ type: 'text', text: 'hi' }, { type: 'resource_link', uri: 'file:///a', name: 'a' }])).toBe('hi file:///a');
+    expect(
+      promptPreview([
+        { type: 'text', text: 'hi' },
+        { type: 'resource_link', uri: 'file:///a', name: 'a' },
+      ]),
+    ).toBe('hi file:///a');
   });
 });

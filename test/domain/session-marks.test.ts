@@ -64,7 +64,9 @@ describe('SessionMarks', () => {
   });
 
   it('a preview is plain text: Markdown markers are dropped', () => {
-    expect(previewText('## Answer\nYou asked: *Explain the cart*.\n- **one** `a.ts`\n1. [docs](https://x.test/y)\n```ts\ncode\n```', 200)).toBe('Answer You asked: Explain the cart. one a.ts docs code');
+    expect(
+      previewText('## Answer\nYou asked: *Explain the cart*.\n- **one** `a.ts`\n1. [docs](https://x.test/y)\n```ts\ncode\n```', 200),
+    ).toBe('Answer You asked: Explain the cart. one a.ts docs code');
   });
 
   it('an unreadable file is no marks, not a crash', () => {
@@ -78,7 +80,10 @@ describe('SessionMarks', () => {
 
 describe('the last message of a session', () => {
   it('is the last message, user or agent; a tool call ends an agent message', () => {
-    expect(previewOfUpdates([user('Fix the cart'), agent('Look'), agent('ing at it'), tool, agent('Fixed.')], 100)).toEqual({ role: 'agent', text: 'Fixed.' });
+    expect(previewOfUpdates([user('Fix the cart'), agent('Look'), agent('ing at it'), tool, agent('Fixed.')], 100)).toEqual({
+      role: 'agent',
+      text: 'Fixed.',
+    });
     expect(previewOfUpdates([agent('Done.'), user('Now '), user('the login')], 100)).toEqual({ role: 'user', text: 'Now the login' });
     expect(previewOfUpdates([agent('Done.'), tool], 100)).toEqual({ role: 'agent', text: 'Done.' });
     expect(previewOfUpdates([tool], 100)).toBeUndefined();

@@ -11,8 +11,23 @@ const record: QuestionInteraction = {
   toolCallId: 'tc-ask',
   title: 'AskUserQuestion',
   questions: [
-    { question: 'Pick one', header: '', options: [{ value: 'a', label: 'A' }, { value: 'b', label: 'B' }] },
-    { question: 'Pick many', header: '', multiSelect: true, options: [{ value: 'x', label: 'X' }, { value: 'y', label: 'Y' }] },
+    {
+      question: 'Pick one',
+      header: '',
+      options: [
+        { value: 'a', label: 'A' },
+        { value: 'b', label: 'B' },
+      ],
+    },
+    {
+      question: 'Pick many',
+      header: '',
+      multiSelect: true,
+      options: [
+        { value: 'x', label: 'X' },
+        { value: 'y', label: 'Y' },
+      ],
+    },
   ],
 };
 const selected = (optionId: string) => ({ outcome: { outcome: 'selected', optionId } });
@@ -22,13 +37,16 @@ afterEach(() => {
 });
 
 describe('stepwise question copy', () => {
-  it('sends each card\'s tool_call first and its request only once compatQuestionPrefaceMs has passed', async () => {
+  it("sends each card's tool_call first and its request only once compatQuestionPrefaceMs has passed", async () => {
     vi.useFakeTimers();
     const client = new RecorderClient({ profile: 'legacy' });
     const replies: ZcodeAnswer[] = [];
     openStepwiseCopy(record, client, 400, (r) => replies.push(r));
     const toolCall = client.frames.find((f) => f.method === 'session/update');
-    expect((toolCall?.params as { update: { toolCallId: string; _meta: { claudeCode: { toolName: string } } } }).update).toMatchObject({ toolCallId: 'tc-ask_0', _meta: { claudeCode: { toolName: 'AskUserQuestion' } } });
+    expect((toolCall?.params as { update: { toolCallId: string; _meta: { claudeCode: { toolName: string } } } }).update).toMatchObject({
+      toolCallId: 'tc-ask_0',
+      _meta: { claudeCode: { toolName: 'AskUserQuestion' } },
+    });
     await vi.advanceTimersByTimeAsync(399);
     expect(client.requests).toHaveLength(0);
     await vi.advanceTimersByTimeAsync(1);
@@ -41,7 +59,9 @@ describe('stepwise question copy', () => {
     await vi.advanceTimersByTimeAsync(400);
     client.requests[2]!.reply(selected('skip'));
     await vi.advanceTimersByTimeAsync(0);
-    expect(replies).toEqual([{ type: 'answer', outcome: 'answered', result: { action: 'accept', content: { answers: { 'Pick one': 'b', 'Pick many': ['x'] } } } }]);
+    expect(replies).toEqual([
+      { type: 'answer', outcome: 'answered', result: { action: 'accept', content: { answers: { 'Pick one': 'b', 'Pick many': ['x'] } } } },
+    ]);
   });
 
   it('a cancelled card dismisses the copy and an unoffered option is refused; withdraw cancels the card in flight', async () => {

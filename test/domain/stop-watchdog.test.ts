@@ -2,7 +2,15 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { QueuedPrompt } from '../../src/domain/prompt-queue.js';
 import { StopWatchdog, type StopTarget } from '../../src/domain/stop-watchdog.js';
 
-const prompt = (id: string): QueuedPrompt => ({ promptId: id, clientId: 'c', name: 'c', preview: '', content: [], resolve: () => undefined, reject: () => undefined });
+const prompt = (id: string): QueuedPrompt => ({
+  promptId: id,
+  clientId: 'c',
+  name: 'c',
+  preview: '',
+  content: [],
+  resolve: () => undefined,
+  reject: () => undefined,
+});
 
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });

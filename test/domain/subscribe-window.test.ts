@@ -51,7 +51,10 @@ async function resubscribeMidTurn(simArgs: string[], limits: Record<string, numb
   await r.backend.request('session/read', { sessionId, deliveryKind: 'desktop-continuous' });
   const before = agentText(a, sessionId).length;
   // Deltas the hub does not get live: pushed on the other kind's seq space.
-  await until(() => r.notifications.filter((n) => (n.params as { deliveryKind?: string }).deliveryKind === 'desktop-continuous').length > 5, 'events on the other kind');
+  await until(
+    () => r.notifications.filter((n) => (n.params as { deliveryKind?: string }).deliveryKind === 'desktop-continuous').length > 5,
+    'events on the other kind',
+  );
   expect(agentText(a, sessionId).length).toBe(before);
   (r.hub as unknown as { ingest: EventIngest }).ingest.onSessionResumed(sessionId);
   const result = await done;
@@ -63,7 +66,10 @@ describe('session/subscribe with afterSeq over the real simulator', () => {
     const { a, sessionId, result, log } = await resubscribeMidTurn(['--subscribe-lag-ms', '1500']);
     expect(result.stopReason).toBe('end_turn');
     // The backlog may land after the prompt's end (the lock boundary is not an event): wait for the last step.
-    await until(() => agentText(a, sessionId).includes('Step 100 ') || agentText(a, sessionId).endsWith('Step 100 of a long answer.'), 'the last step');
+    await until(
+      () => agentText(a, sessionId).includes('Step 100 ') || agentText(a, sessionId).endsWith('Step 100 of a long answer.'),
+      'the last step',
+    );
     expect(agentText(a, sessionId)).toBe(EXPECTED);
     expect(log.messages().some((m) => RELOADED.test(m))).toBe(false);
   });

@@ -15,13 +15,29 @@ afterEach(() => {
 function records(limits: Partial<{ turnRecordMaxBytes: number; turnRecordFlushMs: number }> = {}) {
   const dir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'zch-turns-')), 'turns');
   dirs.push(path.dirname(dir));
-  const r = new TurnRecords(dir, { turnRecordMaxBytes: limits.turnRecordMaxBytes ?? LIMITS.turnRecordMaxBytes, turnRecordFlushMs: limits.turnRecordFlushMs ?? 5 }, createLogger({ level: 'silent' }));
+  const r = new TurnRecords(
+    dir,
+    { turnRecordMaxBytes: limits.turnRecordMaxBytes ?? LIMITS.turnRecordMaxBytes, turnRecordFlushMs: limits.turnRecordFlushMs ?? 5 },
+    createLogger({ level: 'silent' }),
+  );
   const files = () => fs.readdirSync(dir);
-  const text = () => files().map((f) => fs.readFileSync(path.join(dir, f), 'utf8')).join('');
+  const text = () =>
+    files()
+      .map((f) => fs.readFileSync(path.join(dir, f), 'utf8'))
+      .join('');
   return { r, dir, files, text };
 }
 
-const frame = (text: string, seq = 1) => JSON.stringify({ jsonrpc: '2.0', method: 'session/update', params: { sessionId: 's1', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } }, _meta: { zcode: { seq, epoch: 'e', promptId: 'p1' } } } });
+const frame = (text: string, seq = 1) =>
+  JSON.stringify({
+    jsonrpc: '2.0',
+    method: 'session/update',
+    params: {
+      sessionId: 's1',
+      update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } },
+      _meta: { zcode: { seq, epoch: 'e', promptId: 'p1' } },
+    },
+  });
 
 describe('running-turn records (issue 12 item 4)', () => {
   it('streams frames to a 0600 file in coalesced appends and reads them back without their old positions', async () => {
@@ -35,7 +51,9 @@ describe('running-turn records (issue 12 item 4)', () => {
     const loaded = new TurnRecords(dir, LIMITS, createLogger({ level: 'silent' })).loadAll().get('s1');
     expect(loaded?.startedAt).toBe(1234);
     expect(loaded?.running).toBe(true);
-    expect(loaded?.updates.map((u) => (u.update as { content: { text: string } }).content.text).join('')).toBe(Array.from({ length: 50 }, (_, i) => `w${i} `).join(''));
+    expect(loaded?.updates.map((u) => (u.update as { content: { text: string } }).content.text).join('')).toBe(
+      Array.from({ length: 50 }, (_, i) => `w${i} `).join(''),
+    );
     expect(loaded?.updates[0]?.meta).toEqual({ promptId: 'p1' });
     r.turn('s1', 'idle');
     r.close();
@@ -67,7 +85,10 @@ describe('running-turn records (issue 12 item 4)', () => {
     r.drop('s1');
     await r.settled();
     expect(files()).toEqual([]);
-    fs.writeFileSync(path.join(dir, `${Buffer.from('big').toString('base64url')}.ndjson`), `{"t":"open","startedAt":1}\n${'y'.repeat(100)}\n`);
+    fs.writeFileSync(
+      path.join(dir, `${Buffer.from('big').toString('base64url')}.ndjson`),
+      `{"t":"open","startedAt":1}\n${'y'.repeat(100)}\n`,
+    );
     fs.writeFileSync(path.join(dir, `${Buffer.from('headless').toString('base64url')}.ndjson`), `${frame('z')}\n`);
     const small = new TurnRecords(dir, { turnRecordMaxBytes: 64, turnRecordFlushMs: 5 }, createLogger({ level: 'silent' }));
     expect([...small.loadAll().keys()]).toEqual([]);

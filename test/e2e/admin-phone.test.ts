@@ -5,7 +5,7 @@
  */
 import http from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { openDevice, } from './support/browser.js';
+import { openDevice } from './support/browser.js';
 import { phoneHub } from './support/fixture.js';
 import { pair, shoot } from './support/flow.js';
 

@@ -4,7 +4,7 @@
  * a device whose token was revoked, or that signed itself out, is told why at the pairing screen.
  */
 import { describe, expect, it } from 'vitest';
-import { openDevice, } from './support/browser.js';
+import { openDevice } from './support/browser.js';
 import { phoneHub } from './support/fixture.js';
 import { pair, sendPrompt, shoot, waitIdle } from './support/flow.js';
 

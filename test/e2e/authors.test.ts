@@ -65,11 +65,18 @@ describe('phone web app: authors', () => {
     // does, on this device and the other (issue 12 item 6, in replay).
     await page.reload();
     await laptop.page.reload();
-    for (const [p, own] of [[page, 'Ana’s phone (you)'], [laptop.page, 'Ana’s phone']] as const) {
+    for (const [p, own] of [
+      [page, 'Ana’s phone (you)'],
+      [laptop.page, 'Ana’s phone'],
+    ] as const) {
       const bubble = p.getByTestId('user-message').filter({ hasText: 'hello from the phone' });
       await bubble.waitFor();
-      await expect.poll(() => p.getByTestId('user-message').filter({ hasText: 'hello from the phone' }).getByTestId('msg-author').textContent()).toBe(own);
-      await expect.poll(() => p.getByTestId('user-message').filter({ hasText: 'hello from the laptop' }).getByTestId('msg-author').textContent()).toBe(p === page ? 'Laptop' : 'Laptop (you)');
+      await expect
+        .poll(() => p.getByTestId('user-message').filter({ hasText: 'hello from the phone' }).getByTestId('msg-author').textContent())
+        .toBe(own);
+      await expect
+        .poll(() => p.getByTestId('user-message').filter({ hasText: 'hello from the laptop' }).getByTestId('msg-author').textContent())
+        .toBe(p === page ? 'Laptop' : 'Laptop (you)');
       await expect.poll(() => p.getByTestId('answered-by').allTextContents()).toEqual(['Answered by Laptop']);
     }
     expect(phone.errors).toEqual([]);

@@ -36,12 +36,21 @@ async function newSession(page: Page, hub: HubHarness): Promise<void> {
 
 /** Kinds of the message list's top-level items, in order (user, agent, thought, tool, notice). */
 async function itemKinds(page: Page): Promise<string[]> {
-  return page.getByTestId('messages').evaluate((el) => [...el.children].map((c) => c.getAttribute('data-testid') ?? '').filter((k) => k !== ''));
+  return page
+    .getByTestId('messages')
+    .evaluate((el) => [...el.children].map((c) => c.getAttribute('data-testid') ?? '').filter((k) => k !== ''));
 }
 
 /** Titles of the tool cards nested in a sub-agent group of a top-level card. */
 function nestedTitles(page: Page): () => Promise<string[]> {
-  return () => page.getByTestId('messages').locator(':scope > [data-testid=tool-card]').getByTestId('subagent-group').getByTestId('tool-card').locator('.tool-title').allTextContents();
+  return () =>
+    page
+      .getByTestId('messages')
+      .locator(':scope > [data-testid=tool-card]')
+      .getByTestId('subagent-group')
+      .getByTestId('tool-card')
+      .locator('.tool-title')
+      .allTextContents();
 }
 
 /** Titles of the top-level tool cards. */
@@ -115,7 +124,11 @@ describe('phone web app: continuity across reloads', () => {
     const { page } = phone;
     await newSession(page, hub);
     await sendPrompt(page, 'Ask a subagent to survey the project');
-    const nested = page.getByTestId('messages').locator(':scope > [data-testid=tool-card]').getByTestId('subagent-group').getByTestId('tool-card');
+    const nested = page
+      .getByTestId('messages')
+      .locator(':scope > [data-testid=tool-card]')
+      .getByTestId('subagent-group')
+      .getByTestId('tool-card');
     await expect.poll(() => nested.count(), { timeout: 30_000 }).toBeGreaterThan(0);
     expect(await page.getByTestId('stop-button').count()).toBe(1);
 

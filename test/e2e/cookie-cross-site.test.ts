@@ -62,7 +62,9 @@ async function sentToHub(path: string, run: () => Promise<void>): Promise<Sent[]
   try {
     await run();
     // The last answers' extra info can trail the page's own promises by a tick.
-    await expect.poll(() => [...byId.values()].filter((s) => s.url.startsWith(`${hub.url}${path}`)).every((s) => s.status !== undefined)).toBe(true);
+    await expect
+      .poll(() => [...byId.values()].filter((s) => s.url.startsWith(`${hub.url}${path}`)).every((s) => s.status !== undefined))
+      .toBe(true);
   } finally {
     await cdp.detach();
   }
@@ -83,7 +85,17 @@ describe('the device cookie outside the hub’s own pages', () => {
       await page.goto(evil);
       expect(await page.evaluate('window.fetchResult')).toMatch(/^blocked/);
       expect(await page.evaluate('window.noCors')).toBe('opaque');
-      await expect.poll(async () => (await page.frameLocator('#frame').locator('body').innerText().catch(() => '')).includes('Swagger')).toBe(false);
+      await expect
+        .poll(async () =>
+          (
+            await page
+              .frameLocator('#frame')
+              .locator('body')
+              .innerText()
+              .catch(() => '')
+          ).includes('Swagger'),
+        )
+        .toBe(false);
     });
     const me = sent.filter((s) => s.url === `${hub.url}/api/me`);
     expect(me.map((s) => s.headers['sec-fetch-mode']).sort()).toEqual(['cors', 'no-cors']);

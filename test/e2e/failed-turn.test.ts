@@ -10,7 +10,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startHub, type HubHarness } from '../helpers/hub-harness.js';
-import { openDevice, } from './support/browser.js';
+import { openDevice } from './support/browser.js';
 import { phoneHub } from './support/fixture.js';
 import { pair, sendPrompt, shoot, waitIdle } from './support/flow.js';
 

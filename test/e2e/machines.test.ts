@@ -44,7 +44,10 @@ function machineRow(page: Page, hubId: string) {
 }
 
 async function newSessionOn(page: Page, filter: string): Promise<string> {
-  await page.getByTestId('machine-filter').and(page.locator(`[data-filter="${filter}"]`)).click();
+  await page
+    .getByTestId('machine-filter')
+    .and(page.locator(`[data-filter="${filter}"]`))
+    .click();
   await page.getByTestId('new-session').click();
   await page.getByRole('button', { name: 'Create' }).click();
   await page.getByTestId('prompt-input').waitFor();
@@ -59,7 +62,15 @@ async function addB(page: Page): Promise<void> {
   await sheet.getByTestId('add-machine-confirm').click();
   // The page reloads once (the home hub's CSP must list B first), then the pairing goes on by itself.
   await expect
-    .poll(async () => ((await sheet.getByTestId('add-machine-error').count()) > 0 ? `error: ${await sheet.textContent()}` : page.url().includes('#add=') || (await sheet.count()) > 0 ? 'adding' : 'added'), { timeout: 30_000 })
+    .poll(
+      async () =>
+        (await sheet.getByTestId('add-machine-error').count()) > 0
+          ? `error: ${await sheet.textContent()}`
+          : page.url().includes('#add=') || (await sheet.count()) > 0
+            ? 'adding'
+            : 'added',
+      { timeout: 30_000 },
+    )
     .toBe('added');
 }
 
@@ -81,8 +92,17 @@ describe('several machines in one app', () => {
         const r = db.transaction('machines').objectStore('machines').getAll();
         r.onsuccess = () => res(r.result as Array<{ hubId: string; keys: CryptoKeyPair }>);
       });
-      const exported = await crypto.subtle.exportKey('jwk', all[0]!.keys.privateKey).then(() => 'exported', () => 'refused');
-      return { count: all.length, hubId: all[0]?.hubId, extractable: all[0]?.keys.privateKey.extractable, exported, local: JSON.stringify(localStorage) };
+      const exported = await crypto.subtle.exportKey('jwk', all[0]!.keys.privateKey).then(
+        () => 'exported',
+        () => 'refused',
+      );
+      return {
+        count: all.length,
+        hubId: all[0]?.hubId,
+        extractable: all[0]?.keys.privateKey.extractable,
+        exported,
+        local: JSON.stringify(localStorage),
+      };
     });
     expect(stored).toMatchObject({ count: 1, hubId: hubB, extractable: false, exported: 'refused' });
     expect(stored.local).not.toMatch(/eyJ/);
@@ -115,15 +135,18 @@ describe('several machines in one app', () => {
     await page.getByTestId('agent-message').first().waitFor();
     await waitIdle(page);
     // B's own hub has the session; A's does not.
-    const onB = await (await b.hub.api('/api/sessions')).json() as { sessions: Array<{ sessionId: string }> };
+    const onB = (await (await b.hub.api('/api/sessions')).json()) as { sessions: Array<{ sessionId: string }> };
     expect(onB.sessions.map((s) => s.sessionId)).toContain(sessionB);
-    const onA = await (await a.hub.api('/api/sessions')).json() as { sessions: Array<{ sessionId: string }> };
+    const onA = (await (await a.hub.api('/api/sessions')).json()) as { sessions: Array<{ sessionId: string }> };
     expect(onA.sessions.map((s) => s.sessionId)).not.toContain(sessionB);
     await page.goto(a.url);
     await page.getByTestId('machine-filter').and(page.locator('[data-filter="*"]')).click();
     const rowB = page.getByTestId('session-row').and(page.locator(`[data-session-id="${sessionB}"]`));
     await rowB.getByTestId('machine-chip').filter({ hasText: 'desktop' }).waitFor();
-    await page.getByTestId('session-row').and(page.locator(`[data-session-id="${sessionA}"]`)).waitFor();
+    await page
+      .getByTestId('session-row')
+      .and(page.locator(`[data-session-id="${sessionA}"]`))
+      .waitFor();
     await shoot(page, 'machines-list');
     // The deep link opens B's session directly, from a fresh load.
     await page.goto(`${a.url}/m/${hubB}/s/${sessionB}`);
@@ -140,7 +163,16 @@ describe('several machines in one app', () => {
     await page.goto(a.url);
     const scope = `/m/${hubB}/`;
     // When B is online and notifications are allowed, the app registers sw.js for B's scope.
-    await expect.poll(() => page.evaluate(async (s) => { const r = await navigator.serviceWorker.getRegistration(s); return r?.active?.state === 'activated' ? r.scope : ''; }, scope), { timeout: 20_000 }).toBe(`${a.url}${scope}`);
+    await expect
+      .poll(
+        () =>
+          page.evaluate(async (s) => {
+            const r = await navigator.serviceWorker.getRegistration(s);
+            return r?.active?.state === 'activated' ? r.scope : '';
+          }, scope),
+        { timeout: 20_000 },
+      )
+      .toBe(`${a.url}${scope}`);
     const cdp = await context.newCDPSession(page);
     const regs = new Map<string, string>();
     cdp.on('ServiceWorker.workerRegistrationUpdated', (e) => {
@@ -148,21 +180,35 @@ describe('several machines in one app', () => {
     });
     const swErrors: string[] = [];
     cdp.on('ServiceWorker.workerErrorReported', (e) => swErrors.push(e.errorMessage.errorMessage));
-    cdp.on('ServiceWorker.workerVersionUpdated', (e) => { for (const v of e.versions) swErrors.push(`version ${v.registrationId} ${v.status} ${v.runningStatus}`); });
+    cdp.on('ServiceWorker.workerVersionUpdated', (e) => {
+      for (const v of e.versions) swErrors.push(`version ${v.registrationId} ${v.status} ${v.runningStatus}`);
+    });
     await cdp.send('ServiceWorker.enable');
     await expect.poll(() => regs.get(`${a.url}${scope}`), { timeout: 10_000 }).toBeDefined();
     // What B's push notifier sends: its own /s/<sessionId> link.
     const payload = { title: 'Done · B', body: 'The agent finished its turn.', sessionId: sessionB, url: `/s/${sessionB}`, kind: 'done' };
     // Delivered again on each look: a push the DevTools protocol hands to a worker that is still
     // starting is sometimes dropped (seen once in a few runs); same tag, so it replaces itself.
-    await expect.poll(async () => {
-      await cdp.send('ServiceWorker.deliverPushMessage', { origin: a.url, registrationId: regs.get(`${a.url}${scope}`) ?? '', data: JSON.stringify(payload) });
-      await page.waitForTimeout(500);
-      return page.evaluate(async (s) => {
-        const reg = await navigator.serviceWorker.getRegistration(s);
-        return (await reg?.getNotifications())?.map((n) => (n.data as { url: string }).url) ?? [];
-      }, scope);
-    }, { timeout: 20_000 }).toEqual([`/m/${hubB}/s/${sessionB}`]).catch((err: unknown) => { throw new Error(`${String(err)} ${JSON.stringify([...regs.entries()])} ${swErrors.join(' | ')}`); });
+    await expect
+      .poll(
+        async () => {
+          await cdp.send('ServiceWorker.deliverPushMessage', {
+            origin: a.url,
+            registrationId: regs.get(`${a.url}${scope}`) ?? '',
+            data: JSON.stringify(payload),
+          });
+          await page.waitForTimeout(500);
+          return page.evaluate(async (s) => {
+            const reg = await navigator.serviceWorker.getRegistration(s);
+            return (await reg?.getNotifications())?.map((n) => (n.data as { url: string }).url) ?? [];
+          }, scope);
+        },
+        { timeout: 20_000 },
+      )
+      .toEqual([`/m/${hubB}/s/${sessionB}`])
+      .catch((err: unknown) => {
+        throw new Error(`${String(err)} ${JSON.stringify([...regs.entries()])} ${swErrors.join(' | ')}`);
+      });
     await cdp.detach();
     // B's own VAPID key was fetched from B, signed (DPoP) and cross-origin. Headless Chromium has
     // no push service, so the subscription itself (and its POST to B) cannot happen here.
@@ -173,7 +219,9 @@ describe('several machines in one app', () => {
     const worker = context.serviceWorkers().find((w) => w.url().startsWith(a.url) && w.url().endsWith('/sw.js'));
     expect(worker).toBeDefined();
     await worker?.evaluate(async (url) => {
-      const wins = await (self as unknown as { clients: { matchAll(o: object): Promise<Array<{ postMessage(m: unknown): void }>> } }).clients.matchAll({ type: 'window', includeUncontrolled: true });
+      const wins = await (
+        self as unknown as { clients: { matchAll(o: object): Promise<Array<{ postMessage(m: unknown): void }>> } }
+      ).clients.matchAll({ type: 'window', includeUncontrolled: true });
       for (const w of wins) w.postMessage({ type: 'zcode-hub.open', url });
     }, `/m/${hubB}/s/${sessionB}`);
     await page.getByTestId('user-message').filter({ hasText: 'Explain this project' }).waitFor();
@@ -194,10 +242,17 @@ describe('several machines in one app', () => {
     await row.getByTestId('inbox-answer').click();
     await page.getByTestId('interaction-sheet').getByTestId('option-allow_once').click();
     await row.waitFor({ state: 'detached' });
-    await expect.poll(async () => {
-      const audit = (await (await b.hub.api('/api/audit?limit=100')).json()) as { entries: Array<{ action: string; who: { name: string } }> };
-      return audit.entries.filter((e) => e.action === 'answer').map((e) => e.who.name);
-    }, { timeout: 10_000 }).toContain('Test phone');
+    await expect
+      .poll(
+        async () => {
+          const audit = (await (await b.hub.api('/api/audit?limit=100')).json()) as {
+            entries: Array<{ action: string; who: { name: string } }>;
+          };
+          return audit.entries.filter((e) => e.action === 'answer').map((e) => e.who.name);
+        },
+        { timeout: 10_000 },
+      )
+      .toContain('Test phone');
   });
 
   it('stop B: offline, greyed with its last list, A unaffected; back, B resumes by seq', async () => {
@@ -225,7 +280,10 @@ describe('several machines in one app', () => {
     await b.start();
     await expect.poll(() => loadsOnB.length, { timeout: 40_000 }).toBeGreaterThan(0);
     expect(loadsOnB[0]).toHaveProperty('afterSeq');
-    await page.getByTestId('user-message').nth(before - 1).waitFor();
+    await page
+      .getByTestId('user-message')
+      .nth(before - 1)
+      .waitFor();
     expect(await page.getByTestId('user-message').count()).toBe(before);
     await sendPrompt(page, 'Explain this project in a few words');
     await expect.poll(() => page.getByTestId('user-message').count(), { timeout: 10_000 }).toBe(before + 1);
@@ -240,7 +298,10 @@ describe('several machines in one app', () => {
     expect((await b.hub.api(`/api/tokens/${mine?.id}`, { method: 'DELETE' })).status).toBe(200);
     await machineRow(page, hubB).and(page.locator('[data-status="unauthorized"]')).waitFor();
     await machineRow(page, hubB).getByTestId('machine-status').filter({ hasText: 'access revoked' }).waitFor();
-    await machineRow(page, hubB).getByTestId('fix-command').filter({ hasText: `zcode-hub pair --into ${a.url}` }).waitFor();
+    await machineRow(page, hubB)
+      .getByTestId('fix-command')
+      .filter({ hasText: `zcode-hub pair --into ${a.url}` })
+      .waitFor();
     await shoot(page, 'machines-revoked');
     // No reconnect loop: no ticket is asked for while revoked.
     let tickets = 0;
@@ -259,7 +320,10 @@ describe('several machines in one app', () => {
     expect((await b.hub.api(`/api/peers/${encodeURIComponent(a.url)}`, { method: 'DELETE' })).status).toBe(200);
     await page.goto(`${a.url}/settings/machines`);
     await machineRow(page, hubB).and(page.locator('[data-status="not_allowed"]')).waitFor({ timeout: 30_000 });
-    await machineRow(page, hubB).getByTestId('fix-command').filter({ hasText: `zcode-hub peers add ${a.url}` }).waitFor();
+    await machineRow(page, hubB)
+      .getByTestId('fix-command')
+      .filter({ hasText: `zcode-hub peers add ${a.url}` })
+      .waitFor();
     await shoot(page, 'machines-not-allowed');
     page.once('dialog', (d) => void d.accept());
     await machineRow(page, hubB).getByTestId('machine-remove').click();
@@ -268,10 +332,19 @@ describe('several machines in one app', () => {
     const listed = (await (await a.hub.api('/api/machines')).json()) as { machines: unknown[] };
     expect(listed.machines).toEqual([]);
     await page.goto(a.url);
-    expect(await page.getByTestId('session-row').and(page.locator(`[data-session-id="${sessionB}"]`)).count()).toBe(0);
+    expect(
+      await page
+        .getByTestId('session-row')
+        .and(page.locator(`[data-session-id="${sessionB}"]`))
+        .count(),
+    ).toBe(0);
     // Its deep link now says so instead of asking this hub for B's session.
     await page.goto(`${a.url}/m/${hubB}/s/${sessionB}`);
-    await page.getByTestId('unknown-machine').getByTestId('fix-command').filter({ hasText: `zcode-hub pair --into ${a.url}` }).waitFor();
+    await page
+      .getByTestId('unknown-machine')
+      .getByTestId('fix-command')
+      .filter({ hasText: `zcode-hub pair --into ${a.url}` })
+      .waitFor();
   });
 
   it('remove while B answers: B revokes the token itself', async () => {
@@ -289,7 +362,9 @@ describe('several machines in one app', () => {
     await machineRow(page, hubB).and(page.locator('[data-status="online"]')).waitFor();
     page.once('dialog', (d) => void d.accept());
     await machineRow(page, hubB).getByTestId('machine-remove').click();
-    await expect.poll(() => page.getByTestId('toast').allTextContents(), { timeout: 10_000 }).toContain('desktop removed; it revoked this phone’s key.');
+    await expect
+      .poll(() => page.getByTestId('toast').allTextContents(), { timeout: 10_000 })
+      .toContain('desktop removed; it revoked this phone’s key.');
     expect(await activeOnB()).toEqual(leftover);
     expect(phone.errors.filter((e) => !/WebSocket|ERR_CONNECTION|Failed to load resource|CORS|Access-Control/.test(e.text))).toEqual([]);
   });
@@ -299,7 +374,11 @@ describe('several machines in one app', () => {
     try {
       const { page } = fresh;
       await page.goto(await addLink(b, a.url));
-      const res = await a.hub.api('/api/pair/codes', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ scope: 'operate' }) });
+      const res = await a.hub.api('/api/pair/codes', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ scope: 'operate' }),
+      });
       const { code } = (await res.json()) as { code: string };
       await page.getByLabel('Pairing code').fill(code);
       await page.getByLabel('Device name').fill('Second phone');

@@ -26,7 +26,11 @@ describe('phone web app: model picker', () => {
     await expect.poll(() => model.inputValue()).toBe('sim/sim-pro');
     const level = page.getByTestId('picker-thought_level');
     await level.waitFor();
-    expect(await level.locator('option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value))).toEqual(['low', 'medium', 'high']);
+    expect(await level.locator('option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value))).toEqual([
+      'low',
+      'medium',
+      'high',
+    ]);
     await level.selectOption('high');
     await expect.poll(() => level.inputValue()).toBe('high');
     expect(await level.locator('option:checked').textContent()).toBe('Thinking: high');

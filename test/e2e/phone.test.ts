@@ -70,7 +70,10 @@ describe('phone web app', () => {
     await sheet.getByTestId('option-allow_once').click();
     await sheet.waitFor({ state: 'detached' });
     await waitIdle(page);
-    const card = page.getByTestId('tool-card').filter({ hasText: /npm test|Bash/ }).last();
+    const card = page
+      .getByTestId('tool-card')
+      .filter({ hasText: /npm test|Bash/ })
+      .last();
     await expect.poll(() => card.getAttribute('data-status')).toBe('completed');
   });
 
@@ -128,7 +131,9 @@ describe('phone web app', () => {
       g.fillRect(0, 0, 3000, 2000);
       return c.toDataURL('image/png').split(',')[1] ?? '';
     });
-    await page.locator('input[type=file][multiple]').setInputFiles({ name: 'photo.png', mimeType: 'image/png', buffer: Buffer.from(png, 'base64') });
+    await page
+      .locator('input[type=file][multiple]')
+      .setInputFiles({ name: 'photo.png', mimeType: 'image/png', buffer: Buffer.from(png, 'base64') });
     await page.locator('.thumb img').waitFor();
     await sendPrompt(page, 'what is in this picture');
     const img = page.getByTestId('user-message').last().locator('img');
@@ -256,7 +261,10 @@ describe('phone web app', () => {
 
   it('[WEB-09] installs as a PWA and opens offline from the service worker shell', async () => {
     const { page, context } = phone;
-    const manifest = (await (await fetch(`${hub.url}/manifest.webmanifest`)).json()) as { display: string; icons: Array<{ sizes: string }> };
+    const manifest = (await (await fetch(`${hub.url}/manifest.webmanifest`)).json()) as {
+      display: string;
+      icons: Array<{ sizes: string }>;
+    };
     expect(manifest.display).toBe('standalone');
     expect(manifest.icons.map((i) => i.sizes)).toEqual(expect.arrayContaining(['192x192', '512x512']));
     await page.evaluate(async () => {
@@ -279,7 +287,8 @@ describe('phone web app', () => {
   });
 
   it('[WEB-10] logs no console errors outside the deliberate offline window', () => {
-    const outside = (d: Device | undefined) => (d?.errors ?? []).filter((e) => !offlineWindows.some(([a, b]) => e.at >= a && e.at <= b + 2_000));
+    const outside = (d: Device | undefined) =>
+      (d?.errors ?? []).filter((e) => !offlineWindows.some(([a, b]) => e.at >= a && e.at <= b + 2_000));
     expect(outside(phone)).toEqual([]);
     expect(outside(laptop)).toEqual([]);
   });

@@ -52,7 +52,8 @@ describe('phone polish', () => {
   it('the offline pill does not cover the model and mode pickers', async () => {
     const { page, context } = phone;
     await context.setOffline(true);
-    for (const conn of [...hub.daemon.app.gateway.connections()]) if (conn.identity.name === 'Polish phone') conn.close(1001, 'network gone');
+    for (const conn of [...hub.daemon.app.gateway.connections()])
+      if (conn.identity.name === 'Polish phone') conn.close(1001, 'network gone');
     const pill = page.locator('[data-testid=conn-indicator].conn-show');
     await pill.waitFor({ timeout: 20_000 });
     const pillBox = await box(page, '[data-testid=conn-indicator]');

@@ -20,7 +20,13 @@ describe('phone web app: provider test', () => {
     const created = await hub.api('/api/settings/providers', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ providerId: 'acme', apiType: 'anthropic-messages', baseUrl: 'https://api.acme.example/anthropic', models: ['acme-small', 'GLM-5.3'], apiKey: 'sk-e2e-acme-0000' }),
+      body: JSON.stringify({
+        providerId: 'acme',
+        apiType: 'anthropic-messages',
+        baseUrl: 'https://api.acme.example/anthropic',
+        models: ['acme-small', 'GLM-5.3'],
+        apiKey: 'sk-e2e-acme-0000',
+      }),
     });
     expect(created.status).toBe(201);
     // The agent picks the provider file up by polling: wait until its models are offered.

@@ -66,7 +66,9 @@ describe('managing sessions', () => {
     const filter = page.getByTestId('archived-filter');
     await expect.poll(() => filter.innerText()).toBe('Archived (1)');
     // Another device (and a reload) sees it archived: the flag is the hub's.
-    const listed = (await (await hub.api('/api/sessions?includeArchived=true')).json()) as { sessions: Array<{ title?: string; archived: boolean }> };
+    const listed = (await (await hub.api('/api/sessions?includeArchived=true')).json()) as {
+      sessions: Array<{ title?: string; archived: boolean }>;
+    };
     expect(listed.sessions.find((x) => x.title === 'Checkout redesign')?.archived).toBe(true);
     await page.reload();
     await filter.click();
@@ -136,7 +138,12 @@ describe('managing sessions', () => {
     expect(listed.sessions.map((x) => x.title)).not.toContain('Look at the login page');
     // With every session archived the list says so, instead of "No sessions yet".
     const left = (await (await hub.api('/api/sessions')).json()) as { sessions: Array<{ sessionId: string }> };
-    for (const x of left.sessions) await hub.api(`/api/sessions/${x.sessionId}`, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ archived: true }) });
+    for (const x of left.sessions)
+      await hub.api(`/api/sessions/${x.sessionId}`, {
+        method: 'PATCH',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ archived: true }),
+      });
     await expect.poll(() => rows.count()).toBe(0);
     await page.getByText('Every session is archived').waitFor();
     await page.getByTestId('archived-filter').waitFor();

@@ -31,10 +31,14 @@ describe('phone web app: sub-agents', () => {
     expect(await label.isVisible()).toBe(true);
 
     const nested = group.getByTestId('tool-card');
-    await expect.poll(() => nested.locator('.tool-title').allTextContents()).toEqual([expect.stringMatching(/^Glob /), expect.stringMatching(/^Read /)]);
+    await expect
+      .poll(() => nested.locator('.tool-title').allTextContents())
+      .toEqual([expect.stringMatching(/^Glob /), expect.stringMatching(/^Read /)]);
     expect(await nested.evaluateAll((cards) => cards.map((c) => c.getAttribute('data-status')))).toEqual(['completed', 'completed']);
     // Not siblings of the Agent card: no top-level card is the sub-agent's.
-    expect(await topLevel.locator(':scope > details > summary .tool-title').allTextContents()).not.toContainEqual(expect.stringMatching(/^(Glob|Read) /));
+    expect(await topLevel.locator(':scope > details > summary .tool-title').allTextContents()).not.toContainEqual(
+      expect.stringMatching(/^(Glob|Read) /),
+    );
 
     // Folded once the run is over, like a finished card; a tap opens the list.
     expect(await group.evaluate((d: HTMLDetailsElement) => d.open)).toBe(false);

@@ -19,7 +19,8 @@ const { hub, phone } = phoneHub({
     top = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'picker-roots-')));
     projects = path.join(top, 'projects');
     infra = path.join(top, 'infra');
-    for (const d of ['projects/shop/web', 'projects/blog', 'projects/.cache', 'infra']) fs.mkdirSync(path.join(top, d), { recursive: true });
+    for (const d of ['projects/shop/web', 'projects/blog', 'projects/.cache', 'infra'])
+      fs.mkdirSync(path.join(top, d), { recursive: true });
     return { config: { workspace: projects, workspaces: [projects, infra] } };
   },
 });

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { openDevice, } from './support/browser.js';
+import { openDevice } from './support/browser.js';
 import { phoneHub } from './support/fixture.js';
 import { pair, sendPrompt, shoot, waitIdle } from './support/flow.js';
 
@@ -34,7 +34,12 @@ function png(): Buffer {
   };
   const ihdr = Buffer.from([0, 0, 0, 2, 0, 0, 0, 2, 8, 2, 0, 0, 0]);
   const raw = Buffer.from([0, 59, 91, 219, 59, 91, 219, 0, 59, 91, 219, 59, 91, 219]);
-  return Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk('IHDR', ihdr), chunk('IDAT', zlib.deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', zlib.deflateSync(raw)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 const { hub, phone } = phoneHub({
@@ -43,7 +48,10 @@ const { hub, phone } = phoneHub({
     fs.writeFileSync(path.join(hub.workspace, 'README.md'), '# Demo\n\nA project.\n');
     fs.writeFileSync(path.join(hub.workspace, 'picture.png'), png());
     fs.writeFileSync(path.join(hub.workspace, 'big.log'), Array.from({ length: 1000 }, (_, i) => `line ${i + 1}`).join('\n') + '\n');
-    fs.writeFileSync(path.join(hub.workspace, 'huge.log'), Array.from({ length: 50_000 }, (_, i) => `entry ${i + 1} ${'x'.repeat(20)}`).join('\n') + '\n');
+    fs.writeFileSync(
+      path.join(hub.workspace, 'huge.log'),
+      Array.from({ length: 50_000 }, (_, i) => `entry ${i + 1} ${'x'.repeat(20)}`).join('\n') + '\n',
+    );
   },
 });
 
@@ -81,8 +89,13 @@ describe('phone web app: Changes and Files', () => {
     const files = page.getByTestId('change-file');
     await expect.poll(() => files.evaluateAll((els) => els.map((e) => e.getAttribute('data-path')))).toEqual(['README.md', 'src/greet.ts']);
     // Seen as "+14 −0"; a screen reader hears "14 lines added, 0 lines removed" (visually hidden text).
-    expect(await page.getByTestId('changes-summary').innerText()).toMatch(/2 files changed\s+\+\d+\s+\d+ lines added\s+−0\s+0 lines removed/);
-    expect(await page.getByTestId('changes-summary').locator('[aria-hidden=true]').allInnerTexts()).toEqual([expect.stringMatching(/^\+\d+$/), '−0']);
+    expect(await page.getByTestId('changes-summary').innerText()).toMatch(
+      /2 files changed\s+\+\d+\s+\d+ lines added\s+−0\s+0 lines removed/,
+    );
+    expect(await page.getByTestId('changes-summary').locator('[aria-hidden=true]').allInnerTexts()).toEqual([
+      expect.stringMatching(/^\+\d+$/),
+      '−0',
+    ]);
     const readme = files.filter({ has: page.locator('[data-path="README.md"]') }).or(files.first());
     // The README hunk is numbered where it sits in the file now: "A project." is line 3.
     const firstRow = readme.first().locator('.ud-row').first();
@@ -110,7 +123,9 @@ describe('phone web app: Changes and Files', () => {
     try {
       await pair(late, hub, 'Late laptop');
       await late.page.goto(`${hub.url}/s/${encodeURIComponent(sessionId)}/changes`);
-      await expect.poll(() => late.page.getByTestId('change-file').evaluateAll((els) => els.map((e) => e.getAttribute('data-path')))).toEqual(['README.md', 'src/greet.ts']);
+      await expect
+        .poll(() => late.page.getByTestId('change-file').evaluateAll((els) => els.map((e) => e.getAttribute('data-path'))))
+        .toEqual(['README.md', 'src/greet.ts']);
       expect(late.errors).toEqual([]);
     } finally {
       await late.close();
@@ -135,7 +150,9 @@ describe('phone web app: Changes and Files', () => {
     await page.getByTestId('files-button').click();
     await page.getByTestId('files-view').waitFor();
     const entries = page.getByTestId('fs-entry');
-    await expect.poll(() => entries.locator('.fs-name').allTextContents()).toEqual(['src', 'README.md', 'big.log', 'huge.log', 'picture.png']);
+    await expect
+      .poll(() => entries.locator('.fs-name').allTextContents())
+      .toEqual(['src', 'README.md', 'big.log', 'huge.log', 'picture.png']);
     await shoot(page, 'files');
     await entries.filter({ hasText: 'src' }).click();
     await entries.filter({ hasText: 'greet.ts' }).click();

@@ -48,7 +48,9 @@ describe('toHubError: JSON-RPC errors of the child (ZCODE-PROTOCOL §10)', () =>
   });
 
   it('redacts the message it shows', () => {
-    const e = toHubError(new BackendRpcError('provider/testModelConnectivity', -32603, 'bad key sk-secret-123'), (t) => t.replace(/sk-[\w-]+/g, '[redacted]'));
+    const e = toHubError(new BackendRpcError('provider/testModelConnectivity', -32603, 'bad key sk-secret-123'), (t) =>
+      t.replace(/sk-[\w-]+/g, '[redacted]'),
+    );
     expect(e.message).toBe('bad key [redacted]');
   });
 });
@@ -70,14 +72,29 @@ describe('toHubError: everything else', () => {
 
 describe('v4 ACKs and workflow results (§7.2, §8)', () => {
   it('success is accepted, noop or duplicate', () => {
-    expect(['accepted', 'noop', 'duplicate', 'rejected', 'stale', 'failed'].map((status) => ackSucceeded({ status }))).toEqual([true, true, true, false, false, false]);
+    expect(['accepted', 'noop', 'duplicate', 'rejected', 'stale', 'failed'].map((status) => ackSucceeded({ status }))).toEqual([
+      true,
+      true,
+      true,
+      false,
+      false,
+      false,
+    ]);
   });
 
   it('maps a failed ACK by its short reason', () => {
     expect(shortReason('fault.command.savedWorkflowStartRejected.compile_failed')).toBe('compile_failed');
-    const e = ackError('startSavedWorkflow', { status: 'failed', reasonCode: 'fault.command.savedWorkflowStartRejected.compile_failed', message: 'SyntaxError' });
+    const e = ackError('startSavedWorkflow', {
+      status: 'failed',
+      reasonCode: 'fault.command.savedWorkflowStartRejected.compile_failed',
+      message: 'SyntaxError',
+    });
     expect([e.code, e.httpStatus, e.message]).toEqual(['HUB_ERR_UNPROCESSABLE', 422, 'startSavedWorkflow failed: SyntaxError']);
-    expect(e.details).toEqual({ reason: 'compile_failed', reasonCode: 'fault.command.savedWorkflowStartRejected.compile_failed', status: 'failed' });
+    expect(e.details).toEqual({
+      reason: 'compile_failed',
+      reasonCode: 'fault.command.savedWorkflowStartRejected.compile_failed',
+      status: 'failed',
+    });
     expect(ackError('sendText', { status: 'rejected', reasonCode: 'proto.sessionNotFound' }).code).toBe('HUB_ERR_SESSION_NOT_FOUND');
     expect(ackError('stop', { status: 'stale' }).details).toMatchObject({ reason: 'stale', reasonCode: 'status.stale' });
   });

@@ -44,47 +44,60 @@ afterAll(async () => {
 }, 60_000);
 
 describe(`CHD-01 at scale (${FULL ? 'RUN_FAULTS' : 'everyday size'})`, () => {
-  it(`[CHD-01] ${KILLS} × SIGKILL of the child under load: the hub lives, the in-flight prompt fails typed, the child respawns, backend_state is broadcast, open handles stay flat`, async () => {
-    const resources: number[] = [];
-    const failures: string[] = [];
-    // Recorded, not asserted (a shared machine): kill → the client's prompt error, kill → the
-    // clients hear `ready` of the new child (backoff + spawn + liveness probe).
-    const failMs: number[] = [];
-    const respawnMs: number[] = [];
-    for (let k = 0; k < KILLS; k++) {
-      await until(() => hub.daemon.backend.status().state === 'ready', 30_000, `backend ready before kill ${k + 1}`);
-      const states = control.notifications<{ state: string; epoch: string }>('_zcode/backend_state');
-      const lastEpoch = states.at(-1)?.epoch;
-      const before = (await load.report([0])).benchFrames;
-      const prompt = load.call(promptDoneSchema, { op: 'prompt', client: 0, sessionId, text: 'bench stream' }, 120_000).then(
-        (r) => `resolved ${r.stopReason}`,
-        (e: unknown) => (e instanceof Error ? e.message : String(e)),
-      );
-      // Under load: the stream reaches every client before the kill.
-      await load.call(waitDoneSchema, { op: 'waitFrames', frames: before + CLIENTS * 50, clients: 'all', timeoutMs: 30_000, idleMs: 30_000 }, 40_000);
-      const pid = hub.daemon.backend.status().pid;
-      expect(pid).toBeTypeOf('number');
-      const killedAt = performance.now();
-      process.kill(pid!, 'SIGKILL');
-      failures.push(await prompt);
-      failMs.push(performance.now() - killedAt);
-      // Respawn, seen by clients as `_zcode/backend_state` ready with a new epoch — one sent after
-      // this kill (the earlier ones are skipped).
-      const ready = await control.waitForNotification<{ state: string; epoch: string }>('_zcode/backend_state', (p) => p.state === 'ready', 30_000, states.length);
-      respawnMs.push(performance.now() - killedAt);
-      expect(ready.epoch).not.toBe(lastEpoch);
-      resources.push(openResources());
-    }
-    // Every in-flight prompt failed with the typed "backend gone" error, none hung or resolved.
-    expect(failures.filter((f) => !f.includes('HUB_ERR_BACKEND_UNAVAILABLE'))).toEqual([]);
-    expect(hub.daemon.backend.status().restarts).toBeGreaterThanOrEqual(KILLS);
-    const res = await hub.api('/api/health');
-    expect(res.status).toBe(200);
-    // Open handles flat: the last cycle holds no more than the first plus a small allowance for timers in flight.
-    expect(resources.at(-1)!).toBeLessThanOrEqual(resources[0]! + 10);
-    // The clients were never dropped by the restarts.
-    const report = await load.report('all');
-    expect(report.open).toBe(CLIENTS);
-    if (FULL) recordTimings('chd-01-faults', { kills: KILLS, clients: CLIENTS, failMs, respawnMs });
-  }, FULL ? 900_000 : 120_000);
+  it(
+    `[CHD-01] ${KILLS} × SIGKILL of the child under load: the hub lives, the in-flight prompt fails typed, the child respawns, backend_state is broadcast, open handles stay flat`,
+    async () => {
+      const resources: number[] = [];
+      const failures: string[] = [];
+      // Recorded, not asserted (a shared machine): kill → the client's prompt error, kill → the
+      // clients hear `ready` of the new child (backoff + spawn + liveness probe).
+      const failMs: number[] = [];
+      const respawnMs: number[] = [];
+      for (let k = 0; k < KILLS; k++) {
+        await until(() => hub.daemon.backend.status().state === 'ready', 30_000, `backend ready before kill ${k + 1}`);
+        const states = control.notifications<{ state: string; epoch: string }>('_zcode/backend_state');
+        const lastEpoch = states.at(-1)?.epoch;
+        const before = (await load.report([0])).benchFrames;
+        const prompt = load.call(promptDoneSchema, { op: 'prompt', client: 0, sessionId, text: 'bench stream' }, 120_000).then(
+          (r) => `resolved ${r.stopReason}`,
+          (e: unknown) => (e instanceof Error ? e.message : String(e)),
+        );
+        // Under load: the stream reaches every client before the kill.
+        await load.call(
+          waitDoneSchema,
+          { op: 'waitFrames', frames: before + CLIENTS * 50, clients: 'all', timeoutMs: 30_000, idleMs: 30_000 },
+          40_000,
+        );
+        const pid = hub.daemon.backend.status().pid;
+        expect(pid).toBeTypeOf('number');
+        const killedAt = performance.now();
+        process.kill(pid!, 'SIGKILL');
+        failures.push(await prompt);
+        failMs.push(performance.now() - killedAt);
+        // Respawn, seen by clients as `_zcode/backend_state` ready with a new epoch — one sent after
+        // this kill (the earlier ones are skipped).
+        const ready = await control.waitForNotification<{ state: string; epoch: string }>(
+          '_zcode/backend_state',
+          (p) => p.state === 'ready',
+          30_000,
+          states.length,
+        );
+        respawnMs.push(performance.now() - killedAt);
+        expect(ready.epoch).not.toBe(lastEpoch);
+        resources.push(openResources());
+      }
+      // Every in-flight prompt failed with the typed "backend gone" error, none hung or resolved.
+      expect(failures.filter((f) => !f.includes('HUB_ERR_BACKEND_UNAVAILABLE'))).toEqual([]);
+      expect(hub.daemon.backend.status().restarts).toBeGreaterThanOrEqual(KILLS);
+      const res = await hub.api('/api/health');
+      expect(res.status).toBe(200);
+      // Open handles flat: the last cycle holds no more than the first plus a small allowance for timers in flight.
+      expect(resources.at(-1)!).toBeLessThanOrEqual(resources[0]! + 10);
+      // The clients were never dropped by the restarts.
+      const report = await load.report('all');
+      expect(report.open).toBe(CLIENTS);
+      if (FULL) recordTimings('chd-01-faults', { kills: KILLS, clients: CLIENTS, failMs, respawnMs });
+    },
+    FULL ? 900_000 : 120_000,
+  );
 });

@@ -26,20 +26,31 @@ describe(`[SEC-11.3] a flood of ${SOCKETS} idle sockets${FULL ? '' : ' (everyday
     await hub?.close();
   });
 
-  it('leaves /api/health, an authenticated client and a new one answering; the unauthenticated sockets stay under the cap', { timeout: FULL ? 300_000 : 60_000 }, async () => {
+  it('leaves /api/health, an authenticated client and a new one answering; the unauthenticated sockets stay under the cap', {
+    timeout: FULL ? 300_000 : 60_000,
+  }, async () => {
     const early = await hub.initializedClient();
     const { sessionId } = await early.request<{ sessionId: string }>('session/new', { cwd: hub.workspace, mcpServers: [] });
     const head = `POST /api/pair HTTP/1.1\r\nHost: 127.0.0.1:${hub.daemon.port}\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{`;
-    for (let i = 0; i < SOCKETS; i += 500) flood.push(...(await openIdle(hub.daemon.port, Math.min(500, SOCKETS - i), undefined, (i / 500) % 2 === 1 ? head : undefined)));
+    for (let i = 0; i < SOCKETS; i += 500)
+      flood.push(...(await openIdle(hub.daemon.port, Math.min(500, SOCKETS - i), undefined, (i / 500) % 2 === 1 ? head : undefined)));
     // Every socket was accepted and most were closed again: the hub holds no more than its cap.
-    await expect.poll(() => flood.filter((t) => !t.closed).length, { timeout: 30_000 }).toBeLessThanOrEqual(LIMITS.unauthConnectionsPerAddress);
+    await expect
+      .poll(() => flood.filter((t) => !t.closed).length, { timeout: 30_000 })
+      .toBeLessThanOrEqual(LIMITS.unauthConnectionsPerAddress);
     const health = await fetch(`${hub.url}/api/health`);
     expect(health.status).toBe(200);
-    const again = await early.request<{ stopReason: string }>('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'still here' }] });
+    const again = await early.request<{ stopReason: string }>('session/prompt', {
+      sessionId,
+      prompt: [{ type: 'text', text: 'still here' }],
+    });
     expect(again.stopReason).toBe('end_turn');
     const late = await hub.initializedClient();
     const { sessionId: other } = await late.request<{ sessionId: string }>('session/new', { cwd: hub.workspace, mcpServers: [] });
-    expect((await late.request<{ stopReason: string }>('session/prompt', { sessionId: other, prompt: [{ type: 'text', text: 'hello' }] })).stopReason).toBe('end_turn');
+    expect(
+      (await late.request<{ stopReason: string }>('session/prompt', { sessionId: other, prompt: [{ type: 'text', text: 'hello' }] }))
+        .stopReason,
+    ).toBe('end_turn');
     expect((await hub.api('/api/me')).status).toBe(200);
   });
 });

@@ -36,7 +36,11 @@ export function recordTimings(id: string, data: { kills: number; clients: number
       continue;
     }
     const sorted = [...value].sort((a, b) => a - b);
-    summary[key] = { median: Math.round(sorted[Math.floor(sorted.length / 2)] ?? 0), max: Math.round(sorted.at(-1) ?? 0), n: sorted.length };
+    summary[key] = {
+      median: Math.round(sorted[Math.floor(sorted.length / 2)] ?? 0),
+      max: Math.round(sorted.at(-1) ?? 0),
+      n: sorted.length,
+    };
   }
   const dir = path.resolve(import.meta.dirname, '..', '..', 'bench', 'results');
   fs.mkdirSync(dir, { recursive: true });

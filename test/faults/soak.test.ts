@@ -9,23 +9,37 @@ import { FULL } from './fault-scale.js';
 
 /** SOAK_MINUTES with RUN_FAULTS=1 (default 10), half a minute otherwise. */
 const MINUTES = FULL ? Number(process.env.SOAK_MINUTES ?? '10') : 0.5;
-const resultSchema = z.looseObject({ pass: z.boolean(), kills: z.number(), reconnects: z.number(), handleDrift: z.number(), worstEventLoopDelayP99Ms: z.number() });
+const resultSchema = z.looseObject({
+  pass: z.boolean(),
+  kills: z.number(),
+  reconnects: z.number(),
+  handleDrift: z.number(),
+  worstEventLoopDelayP99Ms: z.number(),
+});
 
 describe(`soak (${FULL ? 'RUN_FAULTS' : 'everyday size'})`, () => {
-  it(`[CHD-01] a ${MINUTES}-minute soak with reconnects and child kills: heap slope, open handles and event-loop delay within bounds`, async () => {
-    const resultFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'zcode-hub-soak-')), 'soak.json');
-    const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', path.join(repoRoot, 'bench', 'soak.ts')], {
-      cwd: repoRoot,
-      env: { ...process.env, SOAK_MINUTES: String(MINUTES), SOAK_RESULT_FILE: resultFile },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let output = '';
-    child.stdout.on('data', (c: Buffer) => (output += c.toString('utf8')));
-    const code = await new Promise<number | null>((r) => child.once('exit', (c) => r(c)));
-    const result = resultSchema.parse(JSON.parse(fs.readFileSync(resultFile, 'utf8')));
-    expect({ code, output: output.trim(), pass: result.pass }).toEqual({ code: 0, output: expect.stringContaining('pass') as unknown, pass: true });
-    expect(result.reconnects).toBeGreaterThan(0);
-    expect(result.kills).toBeGreaterThan(0);
-    fs.rmSync(path.dirname(resultFile), { recursive: true, force: true });
-  }, (MINUTES * 60 + 120) * 1000);
+  it(
+    `[CHD-01] a ${MINUTES}-minute soak with reconnects and child kills: heap slope, open handles and event-loop delay within bounds`,
+    async () => {
+      const resultFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'zcode-hub-soak-')), 'soak.json');
+      const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', path.join(repoRoot, 'bench', 'soak.ts')], {
+        cwd: repoRoot,
+        env: { ...process.env, SOAK_MINUTES: String(MINUTES), SOAK_RESULT_FILE: resultFile },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      let output = '';
+      child.stdout.on('data', (c: Buffer) => (output += c.toString('utf8')));
+      const code = await new Promise<number | null>((r) => child.once('exit', (c) => r(c)));
+      const result = resultSchema.parse(JSON.parse(fs.readFileSync(resultFile, 'utf8')));
+      expect({ code, output: output.trim(), pass: result.pass }).toEqual({
+        code: 0,
+        output: expect.stringContaining('pass') as unknown,
+        pass: true,
+      });
+      expect(result.reconnects).toBeGreaterThan(0);
+      expect(result.kills).toBeGreaterThan(0);
+      fs.rmSync(path.dirname(resultFile), { recursive: true, force: true });
+    },
+    (MINUTES * 60 + 120) * 1000,
+  );
 });

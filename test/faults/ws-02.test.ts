@@ -30,15 +30,32 @@ function malformed(i: number): { data: string | Buffer; binary: boolean } {
     case 'schema':
       return { data: JSON.stringify({ jsonrpc: '1.0', id: { nested: i }, method: 42 }), binary: false };
     case 'schema2':
-      return { data: JSON.stringify({ jsonrpc: '2.0', id: i, method: 'session/prompt', params: { sessionId: 42, prompt: 'not-an-array' } }), binary: false };
+      return {
+        data: JSON.stringify({ jsonrpc: '2.0', id: i, method: 'session/prompt', params: { sessionId: 42, prompt: 'not-an-array' } }),
+        binary: false,
+      };
     case 'unknown':
       return { data: JSON.stringify({ jsonrpc: '2.0', id: i, method: `no/such_method_${i}` }), binary: false };
     case 'huge':
-      return { data: JSON.stringify({ jsonrpc: '2.0', id: i, method: 'session/prompt', params: { sessionId: 'x'.repeat(HUGE), prompt: [{ type: 'text', text: 'y'.repeat(HUGE) }] } }), binary: false };
+      return {
+        data: JSON.stringify({
+          jsonrpc: '2.0',
+          id: i,
+          method: 'session/prompt',
+          params: { sessionId: 'x'.repeat(HUGE), prompt: [{ type: 'text', text: 'y'.repeat(HUGE) }] },
+        }),
+        binary: false,
+      };
     case 'deep':
-      return { data: `{"jsonrpc":"2.0","id":${i},"method":"session/load","params":${'['.repeat(5_000)}${']'.repeat(5_000)}}`, binary: false };
+      return {
+        data: `{"jsonrpc":"2.0","id":${i},"method":"session/load","params":${'['.repeat(5_000)}${']'.repeat(5_000)}}`,
+        binary: false,
+      };
     case 'proto':
-      return { data: `{"jsonrpc":"2.0","id":${i},"method":"session/new","params":{"__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}},"cwd":"/","mcpServers":[]}}`, binary: false };
+      return {
+        data: `{"jsonrpc":"2.0","id":${i},"method":"session/new","params":{"__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}},"cwd":"/","mcpServers":[]}}`,
+        binary: false,
+      };
     default:
       return { data: i % 2 === 0 ? '[]' : 'null', binary: false };
   }
@@ -80,62 +97,67 @@ afterAll(async () => {
 }, 60_000);
 
 describe(`WS-02 at full size (${FULL ? 'RUN_FAULTS' : 'everyday size'})`, () => {
-  it(`[WS-02] ${FRAMES} malformed frames from ${SOCKETS} sockets: typed errors or 4400/1003 closes, no crash, no unhandled rejection, memory bounded`, async () => {
-    collectGarbage();
-    const heapBefore = process.memoryUsage().heapUsed;
-    const closes = new Map<number, number>();
-    const badResponses: string[] = [];
-    let errors = 0;
-    let sent = 0;
-    const perSocket = FRAMES / SOCKETS;
+  it(
+    `[WS-02] ${FRAMES} malformed frames from ${SOCKETS} sockets: typed errors or 4400/1003 closes, no crash, no unhandled rejection, memory bounded`,
+    async () => {
+      collectGarbage();
+      const heapBefore = process.memoryUsage().heapUsed;
+      const closes = new Map<number, number>();
+      const badResponses: string[] = [];
+      let errors = 0;
+      let sent = 0;
+      const perSocket = FRAMES / SOCKETS;
 
-    const sender = async (slot: number): Promise<void> => {
-      let c = await hub.initializedClient({ name: `ws02-${slot}` });
-      for (let n = 0; n < perSocket; ) {
-        for (let b = 0; b < BURST && n < perSocket && c.isOpen; b++, n++) {
-          const f = malformed(slot * perSocket + n);
-          c.sendRaw(f.data, f.binary);
-          sent++;
+      const sender = async (slot: number): Promise<void> => {
+        let c = await hub.initializedClient({ name: `ws02-${slot}` });
+        for (let n = 0; n < perSocket; ) {
+          for (let b = 0; b < BURST && n < perSocket && c.isOpen; b++, n++) {
+            const f = malformed(slot * perSocket + n);
+            c.sendRaw(f.data, f.binary);
+            sent++;
+          }
+          await barrier(c);
+          if (!c.isOpen) {
+            const closed = await c.closed;
+            closes.set(closed.code, (closes.get(closed.code) ?? 0) + 1);
+            collect(c);
+            c = await hub.initializedClient({ name: `ws02-${slot}` });
+          }
         }
-        await barrier(c);
-        if (!c.isOpen) {
-          const closed = await c.closed;
-          closes.set(closed.code, (closes.get(closed.code) ?? 0) + 1);
-          collect(c);
-          c = await hub.initializedClient({ name: `ws02-${slot}` });
+        collect(c);
+        await c.close();
+      };
+      const collect = (c: AcpWsClient) => {
+        expect(c.garbage).toEqual([]);
+        for (const m of c.messages) {
+          if (m.error) {
+            errors++;
+            if (!(Number.isInteger(m.error.code) && m.error.code <= -32000 && m.error.code >= -32768))
+              badResponses.push(JSON.stringify(m.error).slice(0, 200));
+          }
         }
-      }
-      collect(c);
-      await c.close();
-    };
-    const collect = (c: AcpWsClient) => {
-      expect(c.garbage).toEqual([]);
-      for (const m of c.messages) {
-        if (m.error) {
-          errors++;
-          if (!(Number.isInteger(m.error.code) && m.error.code <= -32000 && m.error.code >= -32768)) badResponses.push(JSON.stringify(m.error).slice(0, 200));
-        }
-      }
-      // The harness keeps every client until the end; what they received is not the hub's memory.
-      c.messages.splice(0);
-    };
+        // The harness keeps every client until the end; what they received is not the hub's memory.
+        c.messages.splice(0);
+      };
 
-    await Promise.all([...Array(SOCKETS).keys()].map(sender));
+      await Promise.all([...Array(SOCKETS).keys()].map(sender));
 
-    expect(sent).toBe(FRAMES);
-    expect(badResponses).toEqual([]);
-    expect(errors).toBeGreaterThan(0);
-    expect([...closes.keys()].filter((code) => !ALLOWED_CLOSES.has(code))).toEqual([]);
-    expect(closes.get(4400) ?? 0).toBeGreaterThan(0);
-    expect(unhandled).toEqual([]);
-    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
-    // Still serving: health, and a fresh client can open a session.
-    expect((await hub.api('/api/health')).status).toBe(200);
-    const fresh = await hub.initializedClient({ name: 'after-ws02' });
-    const opened = await fresh.request<{ sessionId: string }>('session/new', { cwd: hub.workspace, mcpServers: [] });
-    expect(opened.sessionId).toBeTruthy();
-    // Memory bounded: nothing per malformed frame is kept (the 10,000 frames total ~100 MB on the wire).
-    collectGarbage();
-    expect(process.memoryUsage().heapUsed - heapBefore).toBeLessThan(64 * 1024 * 1024);
-  }, FULL ? 600_000 : 120_000);
+      expect(sent).toBe(FRAMES);
+      expect(badResponses).toEqual([]);
+      expect(errors).toBeGreaterThan(0);
+      expect([...closes.keys()].filter((code) => !ALLOWED_CLOSES.has(code))).toEqual([]);
+      expect(closes.get(4400) ?? 0).toBeGreaterThan(0);
+      expect(unhandled).toEqual([]);
+      expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+      // Still serving: health, and a fresh client can open a session.
+      expect((await hub.api('/api/health')).status).toBe(200);
+      const fresh = await hub.initializedClient({ name: 'after-ws02' });
+      const opened = await fresh.request<{ sessionId: string }>('session/new', { cwd: hub.workspace, mcpServers: [] });
+      expect(opened.sessionId).toBeTruthy();
+      // Memory bounded: nothing per malformed frame is kept (the 10,000 frames total ~100 MB on the wire).
+      collectGarbage();
+      expect(process.memoryUsage().heapUsed - heapBefore).toBeLessThan(64 * 1024 * 1024);
+    },
+    FULL ? 600_000 : 120_000,
+  );
 });

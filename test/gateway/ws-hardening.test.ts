@@ -44,7 +44,9 @@ describe('upgrade', () => {
   });
 
   it('refuses an unknown legacy instance id (404) and accepts ours with ?token=', async () => {
-    await expect(AcpWsClient.connect(hub.wsUrl, { query: { instance: 'nope', token: hub.adminToken } })).rejects.toMatchObject({ status: 404 });
+    await expect(AcpWsClient.connect(hub.wsUrl, { query: { instance: 'nope', token: hub.adminToken } })).rejects.toMatchObject({
+      status: 404,
+    });
     const legacy = await AcpWsClient.connect(hub.wsUrl, { query: { instance: 'zcode-hub', token: hub.adminToken } });
     await legacy.initialize();
     await legacy.close();
@@ -110,7 +112,11 @@ describe('frames', () => {
     await expectRpcError(viewer.request('session/cancel', { sessionId: 's' }), -32001, 'HUB_ERR_FORBIDDEN');
     await expectRpcError(viewer.request('session/new', { cwd: hub.workspace, mcpServers: [] }), -32001, 'HUB_ERR_FORBIDDEN');
     await expectRpcError(viewer.request('session/set_mode', { sessionId: 's', modeId: 'yolo' }), -32001, 'HUB_ERR_FORBIDDEN');
-    await expectRpcError(viewer.request('session/set_config_option', { sessionId: 's', configId: 'mode', value: 'yolo' }), -32001, 'HUB_ERR_FORBIDDEN');
+    await expectRpcError(
+      viewer.request('session/set_config_option', { sessionId: 's', configId: 'mode', value: 'yolo' }),
+      -32001,
+      'HUB_ERR_FORBIDDEN',
+    );
     await expectRpcError(viewer.request('_zcode/fork', { sessionId: 's' }), -32001, 'HUB_ERR_FORBIDDEN');
     await expectRpcError(viewer.request('_zcode/compact', { sessionId: 's' }), -32001, 'HUB_ERR_FORBIDDEN');
     await expectRpcError(viewer.request('_zcode/goal', { sessionId: 's', action: 'set' }), -32001, 'HUB_ERR_FORBIDDEN');
@@ -201,13 +207,21 @@ describe('[WS-04] heartbeat', () => {
     const dead = await beat.initializedClient({ name: 'frozen' });
     const session = await live.request<{ sessionId: string }>('session/new', { cwd: beat.workspace, mcpServers: [] });
     await dead.request('session/load', { sessionId: session.sessionId, cwd: beat.workspace, mcpServers: [] });
-    const both = await live.waitForNotification<Presence>('_zcode/presence', (p) => p.sessionId === session.sessionId && p.clients.length === 2);
+    const both = await live.waitForNotification<Presence>(
+      '_zcode/presence',
+      (p) => p.sessionId === session.sessionId && p.clients.length === 2,
+    );
     const seen = live.notifications<Presence>('_zcode/presence').indexOf(both) + 1;
     // Attached for sure; now it freezes (a phone put to sleep): it stops reading, so its pongs stop.
     const frozen = (dead.ws as WebSocket & { _socket: { pause(): void; resume(): void } })._socket;
     frozen.pause();
     // A presence sent after it had attached (the one from before does not count).
-    await live.waitForNotification<Presence>('_zcode/presence', (p) => p.sessionId === session.sessionId && p.clients.length === 1, undefined, seen);
+    await live.waitForNotification<Presence>(
+      '_zcode/presence',
+      (p) => p.sessionId === session.sessionId && p.clients.length === 1,
+      undefined,
+      seen,
+    );
     expect(beat.daemon.app.gateway.size).toBe(1);
     expect(live.isOpen).toBe(true);
     frozen.resume();
@@ -228,7 +242,10 @@ describe('slow consumer', () => {
     const healthy = await slow.initializedClient();
     const session = await healthy.request<{ sessionId: string }>('session/new', { cwd: slow.workspace, mcpServers: [] });
     // One 2 MiB prompt: its echo is journaled, so every session/load replays 2 MiB.
-    await healthy.request('session/prompt', { sessionId: session.sessionId, prompt: [{ type: 'text', text: `hello ${'z'.repeat(2 * 1024 * 1024)}` }] });
+    await healthy.request('session/prompt', {
+      sessionId: session.sessionId,
+      prompt: [{ type: 'text', text: `hello ${'z'.repeat(2 * 1024 * 1024)}` }],
+    });
     const stalled = await slow.initializedClient();
     const load = { sessionId: session.sessionId, cwd: slow.workspace, mcpServers: [] };
     await stalled.request('session/load', load);
@@ -237,9 +254,20 @@ describe('slow consumer', () => {
     (stalled.ws as WebSocket & { _socket: { pause(): void } })._socket.pause();
     for (let i = 0; i < 40; i++) void stalled.requestRaw('session/load', load).catch(() => undefined);
     const presence = healthy.notifications('_zcode/presence').length;
-    await healthy.waitFor((msgs) => msgs.filter((m) => m.method === '_zcode/presence').slice(presence).find((m) => (m.params as { clients: unknown[] }).clients.length === 1), 20_000, 'the stalled client to be dropped');
+    await healthy.waitFor(
+      (msgs) =>
+        msgs
+          .filter((m) => m.method === '_zcode/presence')
+          .slice(presence)
+          .find((m) => (m.params as { clients: unknown[] }).clients.length === 1),
+      20_000,
+      'the stalled client to be dropped',
+    );
     expect(slow.daemon.app.gateway.size).toBe(1);
-    const res = await healthy.request<{ stopReason: string }>('session/prompt', { sessionId: session.sessionId, prompt: [{ type: 'text', text: 'hello again' }] });
+    const res = await healthy.request<{ stopReason: string }>('session/prompt', {
+      sessionId: session.sessionId,
+      prompt: [{ type: 'text', text: 'hello again' }],
+    });
     expect(res.stopReason).toBe('end_turn');
   });
 });

@@ -26,14 +26,24 @@ export class AcpHttpClient {
   post(message: unknown, extra: Record<string, string> = {}): Promise<Response> {
     return fetch(`${this.url}/acp`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', ...this.headers, ...(this.connectionId ? { 'acp-connection-id': this.connectionId } : {}), ...extra },
+      headers: {
+        'content-type': 'application/json',
+        ...this.headers,
+        ...(this.connectionId ? { 'acp-connection-id': this.connectionId } : {}),
+        ...extra,
+      },
       body: JSON.stringify(message),
     });
   }
 
   /** POSTs initialize; keeps the connection id; returns the result. */
   async initialize(name = 'http-test'): Promise<Record<string, unknown>> {
-    const res = await this.post({ jsonrpc: '2.0', id: this.nextId++, method: 'initialize', params: { protocolVersion: 1, clientCapabilities: {}, clientInfo: { name, version: '1' } } });
+    const res = await this.post({
+      jsonrpc: '2.0',
+      id: this.nextId++,
+      method: 'initialize',
+      params: { protocolVersion: 1, clientCapabilities: {}, clientInfo: { name, version: '1' } },
+    });
     if (res.status !== 200) throw new Error(`initialize: ${res.status} ${await res.text()}`);
     this.connectionId = res.headers.get('acp-connection-id') ?? undefined;
     const body = (await res.json()) as { result: Record<string, unknown> };
@@ -43,29 +53,40 @@ export class AcpHttpClient {
   /** Opens the connection's event stream (resolves once the headers arrived). */
   openStream(extra: Record<string, string> = {}): Promise<number> {
     return new Promise((resolve, reject) => {
-      const req = http.get(`${this.url}/acp`, { headers: { accept: 'text/event-stream', ...this.headers, ...(this.connectionId ? { 'acp-connection-id': this.connectionId } : {}), ...extra } }, (res) => {
-        this.stream = res;
-        let buffer = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => {
-          this.raw += chunk;
-          buffer += chunk;
-          let cut: number;
-          while ((cut = buffer.indexOf('\n\n')) !== -1) {
-            const event = buffer.slice(0, cut);
-            buffer = buffer.slice(cut + 2);
-            const data = event
-              .split('\n')
-              .filter((l) => l.startsWith('data: '))
-              .map((l) => l.slice(6))
-              .join('\n');
-            if (data) this.messages.push(JSON.parse(data) as InboundMessage);
-          }
-        });
-        res.on('end', () => (this.streamEnded = true));
-        res.on('close', () => (this.streamEnded = true));
-        resolve(res.statusCode ?? 0);
-      });
+      const req = http.get(
+        `${this.url}/acp`,
+        {
+          headers: {
+            accept: 'text/event-stream',
+            ...this.headers,
+            ...(this.connectionId ? { 'acp-connection-id': this.connectionId } : {}),
+            ...extra,
+          },
+        },
+        (res) => {
+          this.stream = res;
+          let buffer = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => {
+            this.raw += chunk;
+            buffer += chunk;
+            let cut: number;
+            while ((cut = buffer.indexOf('\n\n')) !== -1) {
+              const event = buffer.slice(0, cut);
+              buffer = buffer.slice(cut + 2);
+              const data = event
+                .split('\n')
+                .filter((l) => l.startsWith('data: '))
+                .map((l) => l.slice(6))
+                .join('\n');
+              if (data) this.messages.push(JSON.parse(data) as InboundMessage);
+            }
+          });
+          res.on('end', () => (this.streamEnded = true));
+          res.on('close', () => (this.streamEnded = true));
+          resolve(res.statusCode ?? 0);
+        },
+      );
       this.req = req;
       req.on('error', (err) => {
         this.streamEnded = true;
@@ -83,7 +104,10 @@ export class AcpHttpClient {
   async request<T = Record<string, unknown>>(method: string, params?: Record<string, unknown>): Promise<T> {
     const id = this.nextId++;
     const sessionId = typeof params?.['sessionId'] === 'string' ? params['sessionId'] : undefined;
-    const res = await this.post({ jsonrpc: '2.0', id, method, ...(params ? { params } : {}) }, sessionId ? { 'acp-session-id': sessionId } : {});
+    const res = await this.post(
+      { jsonrpc: '2.0', id, method, ...(params ? { params } : {}) },
+      sessionId ? { 'acp-session-id': sessionId } : {},
+    );
     if (res.status !== 202) throw new Error(`${method}: HTTP ${res.status} ${await res.text()}`);
     const answer = await until(() => this.messages.find((m) => m.id === id && m.method === undefined), `the answer to ${method}`);
     if (answer.error) throw Object.assign(new Error(answer.error.message), { rpc: answer.error });

@@ -87,7 +87,11 @@ export class AcpWsClient {
     ws.on('error', () => undefined);
     ws.on('message', (data, isBinary) => {
       if (isBinary) return;
-      const text = Buffer.isBuffer(data) ? data.toString('utf8') : Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data).toString('utf8');
+      const text = Buffer.isBuffer(data)
+        ? data.toString('utf8')
+        : Array.isArray(data)
+          ? Buffer.concat(data).toString('utf8')
+          : Buffer.from(data).toString('utf8');
       let value: unknown;
       try {
         value = JSON.parse(text);
@@ -119,14 +123,20 @@ export class AcpWsClient {
     for (const [k, v] of Object.entries(opts.query ?? {})) url.searchParams.set(k, v);
     const headers: Record<string, string> = { ...(opts.headers ?? {}) };
     if (opts.token) headers.authorization = `Bearer ${opts.token}`;
-    const ws = new WebSocket(url, { headers, autoPong: opts.autoPong ?? true, ...(opts.maxPayload ? { maxPayload: opts.maxPayload } : {}) });
+    const ws = new WebSocket(url, {
+      headers,
+      autoPong: opts.autoPong ?? true,
+      ...(opts.maxPayload ? { maxPayload: opts.maxPayload } : {}),
+    });
     const client = new AcpWsClient(ws);
     return new Promise((resolve, reject) => {
       ws.once('open', () => resolve(client));
       ws.once('unexpected-response', (_req, res) => {
         let body = '';
         res.on('data', (c: Buffer) => (body += c.toString('utf8')));
-        res.on('end', () => reject(Object.assign(new Error(`upgrade refused: ${res.statusCode} ${body}`), { status: res.statusCode, body })));
+        res.on('end', () =>
+          reject(Object.assign(new Error(`upgrade refused: ${res.statusCode} ${body}`), { status: res.statusCode, body })),
+        );
       });
       ws.once('error', (err) => reject(err));
     });
@@ -206,7 +216,11 @@ export class AcpWsClient {
   }
 
   /** Resolves with the first value `probe` returns for the messages so far or to come. */
-  waitFor<T>(probe: (messages: readonly InboundMessage[]) => T | undefined, timeoutMs = DEFAULT_TIMEOUT_MS, what = 'condition'): Promise<T> {
+  waitFor<T>(
+    probe: (messages: readonly InboundMessage[]) => T | undefined,
+    timeoutMs = DEFAULT_TIMEOUT_MS,
+    what = 'condition',
+  ): Promise<T> {
     return new Promise((resolve, reject) => {
       const check = (): boolean => {
         const value = probe(this.messages);
@@ -241,7 +255,12 @@ export class AcpWsClient {
    * — or only among those after the first `skip` of that method (pass `notifications(method).length`
    * taken before the action, to wait for one the action caused).
    */
-  waitForNotification<T = Record<string, unknown>>(method: string, match: (params: T) => boolean = () => true, timeoutMs?: number, skip = 0): Promise<T> {
+  waitForNotification<T = Record<string, unknown>>(
+    method: string,
+    match: (params: T) => boolean = () => true,
+    timeoutMs?: number,
+    skip = 0,
+  ): Promise<T> {
     return this.waitFor(() => this.notifications<T>(method).slice(skip).find(match), timeoutMs, `notification ${method}`);
   }
 
@@ -252,10 +271,14 @@ export class AcpWsClient {
 
   /** Waits for `count` notifications of `method` in total. */
   waitForCount(method: string, count: number, timeoutMs?: number): Promise<number> {
-    return this.waitFor(() => {
-      const n = this.notifications(method).length;
-      return n >= count ? n : undefined;
-    }, timeoutMs, `${count} × ${method}`);
+    return this.waitFor(
+      () => {
+        const n = this.notifications(method).length;
+        return n >= count ? n : undefined;
+      },
+      timeoutMs,
+      `${count} × ${method}`,
+    );
   }
 
   /** Closes (default 1000) and waits for the close to complete. */

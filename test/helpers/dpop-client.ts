@@ -43,7 +43,10 @@ export class DpopKey {
   /** A proof for `method url`, carrying `ath` for `token` when given. */
   async proof(method: string, url: string, token?: string, opts: ProofOptions = {}): Promise<string> {
     const header = { typ: opts.typ ?? 'dpop+jwt', alg: 'ES256', jwk: this.publicJwk };
-    const ath = opts.ath === null ? undefined : (opts.ath ?? (token ? b64url(new Uint8Array(await subtle.digest('SHA-256', new TextEncoder().encode(token)))) : undefined));
+    const ath =
+      opts.ath === null
+        ? undefined
+        : (opts.ath ?? (token ? b64url(new Uint8Array(await subtle.digest('SHA-256', new TextEncoder().encode(token)))) : undefined));
     const u = new URL(url);
     const payload = {
       jti: opts.jti ?? webcrypto.randomUUID(),

@@ -77,12 +77,22 @@ export async function startHub(options: HarnessOptions = {}): Promise<HubHarness
   });
   // Under the SEC-05 global check every harness daemon logs at debug to a captured file, and
   // every credential it hands out is registered, so a leak anywhere in these suites fails the run.
-  const logger = options.logger ?? (process.env.ZCODE_HUB_TEST_LOG_DIR ? captureLogger('hub-harness').logger : createLogger({ level: process.env.ZCODE_HUB_TEST_LOG ?? 'silent' }));
+  const logger =
+    options.logger ??
+    (process.env.ZCODE_HUB_TEST_LOG_DIR
+      ? captureLogger('hub-harness').logger
+      : createLogger({ level: process.env.ZCODE_HUB_TEST_LOG ?? 'silent' }));
   const l = config.limits;
   const auth = createAuthServices({
     // config.stateDir: a test may put the state dir elsewhere (inside its workspace, say).
     stateDir: config.stateDir,
-    limits: { pairingCodeTtlMs: l.pairingCodeTtlMs, pairingCodesMax: l.pairingCodesMax, deviceTokenDefaultTtlMs: l.deviceTokenDefaultTtlMs, tokenExpirySweepMs: l.tokenExpirySweepMs, auditPageMax: l.auditPageMax },
+    limits: {
+      pairingCodeTtlMs: l.pairingCodeTtlMs,
+      pairingCodesMax: l.pairingCodesMax,
+      deviceTokenDefaultTtlMs: l.deviceTokenDefaultTtlMs,
+      tokenExpirySweepMs: l.tokenExpirySweepMs,
+      auditPageMax: l.auditPageMax,
+    },
     logger,
   });
   let daemon: RunningDaemon;
@@ -100,7 +110,10 @@ export async function startHub(options: HarnessOptions = {}): Promise<HubHarness
 
   const api = (pathname: string, init: RequestInit & { token?: string } = {}): Promise<Response> => {
     const { token, headers, ...rest } = init;
-    return fetch(`${url}${pathname}`, { ...rest, headers: { authorization: `Bearer ${token ?? daemon.adminToken}`, ...(headers as Record<string, string> | undefined) } });
+    return fetch(`${url}${pathname}`, {
+      ...rest,
+      headers: { authorization: `Bearer ${token ?? daemon.adminToken}`, ...(headers as Record<string, string> | undefined) },
+    });
   };
 
   const client = async (opts: ConnectOptions = {}): Promise<AcpWsClient> => {

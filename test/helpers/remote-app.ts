@@ -98,7 +98,9 @@ export class RemoteApp {
       ws.once('error', reject);
     });
     const app = new RemoteApp(ws, hubUrl, token, instanceId);
-    const init = (await app.request('initialize', { protocolVersion: 1, clientCapabilities: {} })) as { agentCapabilities?: { _meta?: { zcode?: { fs?: unknown } } } };
+    const init = (await app.request('initialize', { protocolVersion: 1, clientCapabilities: {} })) as {
+      agentCapabilities?: { _meta?: { zcode?: { fs?: unknown } } };
+    };
     app.fsCapable = init.agentCapabilities?._meta?.zcode?.fs === true;
     return app;
   }
@@ -187,7 +189,9 @@ export class RemoteApp {
     const toolCall = (params.toolCall ?? {}) as { toolCallId?: unknown; rawInput?: { plan?: unknown } };
     const toolCallId = typeof toolCall.toolCallId === 'string' ? toolCall.toolCallId : undefined;
     const part = toolCallId ? this.parts.get(toolCallId) : undefined;
-    const options = Array.isArray(params.options) ? (params.options as AppCard['options']).filter((o) => typeof o.optionId === 'string') : [];
+    const options = Array.isArray(params.options)
+      ? (params.options as AppCard['options']).filter((o) => typeof o.optionId === 'string')
+      : [];
     const ids = new Set(options.map((o) => o.optionId));
     const toolName = part?.rawName ?? part?.title;
     const card: AppCard = {

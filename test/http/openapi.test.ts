@@ -27,7 +27,11 @@ const openApiSchema = z.object({
 
 describe('OpenAPI document at /docs/json', () => {
   it('lists every registered REST route with its method, and schemas for bodies and responses', async () => {
-    const res = await prod.daemon.app.inject({ method: 'GET', url: '/docs/json', headers: { authorization: `Bearer ${prod.daemon.adminToken}` } });
+    const res = await prod.daemon.app.inject({
+      method: 'GET',
+      url: '/docs/json',
+      headers: { authorization: `Bearer ${prod.daemon.adminToken}` },
+    });
     expect(res.statusCode).toBe(200);
     const doc = openApiSchema.parse(res.json());
     const missing: string[] = [];
@@ -44,14 +48,22 @@ describe('OpenAPI document at /docs/json', () => {
     expect(missing).toEqual([]);
     expect(checked).toBeGreaterThan(30);
     // Bodies are described by their zod schemas (spot check: creating a provider).
-    const create = doc.paths['/api/settings/providers']?.post as { requestBody?: { content?: Record<string, { schema?: { properties?: Record<string, unknown> } }> } } | undefined;
-    expect(Object.keys(create?.requestBody?.content?.['application/json']?.schema?.properties ?? {})).toEqual(expect.arrayContaining(['providerId', 'apiType', 'baseUrl', 'apiKey']));
+    const create = doc.paths['/api/settings/providers']?.post as
+      | { requestBody?: { content?: Record<string, { schema?: { properties?: Record<string, unknown> } }> } }
+      | undefined;
+    expect(Object.keys(create?.requestBody?.content?.['application/json']?.schema?.properties ?? {})).toEqual(
+      expect.arrayContaining(['providerId', 'apiType', 'baseUrl', 'apiKey']),
+    );
     expect(Object.keys(doc.paths).length).toBeGreaterThan(30);
   });
 
   it('serves the interactive docs at /docs to authenticated callers only', async () => {
     expect((await prod.daemon.app.inject({ method: 'GET', url: '/docs/json' })).statusCode).toBe(401);
-    const ui = await prod.daemon.app.inject({ method: 'GET', url: '/docs/', headers: { authorization: `Bearer ${prod.daemon.adminToken}` } });
+    const ui = await prod.daemon.app.inject({
+      method: 'GET',
+      url: '/docs/',
+      headers: { authorization: `Bearer ${prod.daemon.adminToken}` },
+    });
     expect(ui.statusCode).toBe(200);
   });
 });

@@ -9,7 +9,10 @@ import { startHub, type HubHarness } from '../helpers/hub-harness.js';
  */
 let hub: HubHarness;
 beforeAll(async () => {
-  hub = await startHub({ simArgs: ['--reannounce-scale', '0.01', '--turn-delay-scale', '0.2'], config: { askUserQuestionAutoResolution: true } });
+  hub = await startHub({
+    simArgs: ['--reannounce-scale', '0.01', '--turn-delay-scale', '0.2'],
+    config: { askUserQuestionAutoResolution: true },
+  });
 });
 afterAll(async () => {
   await hub?.close();
@@ -24,7 +27,11 @@ describe('interactions the runtime abandons', () => {
     expect(asked).toBeDefined();
     // Nobody answers: the child resolves it itself and the turn ends.
     expect((await turn).stopReason).toBe('end_turn');
-    const resolved = await c.waitForNotification<{ sessionId: string; state: string }>('_zcode/interaction_resolved', (p) => p.sessionId === sessionId, 10_000);
+    const resolved = await c.waitForNotification<{ sessionId: string; state: string }>(
+      '_zcode/interaction_resolved',
+      (p) => p.sessionId === sessionId,
+      10_000,
+    );
     expect(resolved.state).toBe('cancelled');
     const inbox = await c.request<{ interactions: unknown[] }>('_zcode/interactions/list', { sessionId });
     expect(inbox.interactions).toEqual([]);

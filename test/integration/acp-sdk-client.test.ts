@@ -25,10 +25,15 @@ interface SdkClient {
   close(): void;
 }
 
-function connectSdk(answer: (req: RequestPermissionRequest) => string | 'cancelled' = (req) => req.options[0]?.optionId ?? 'cancelled'): SdkClient {
+function connectSdk(
+  answer: (req: RequestPermissionRequest) => string | 'cancelled' = (req) => req.options[0]?.optionId ?? 'cancelled',
+): SdkClient {
   const updates: SessionNotification[] = [];
   const permissions: RequestPermissionRequest[] = [];
-  const stream = createWebSocketStream(hub.wsUrl, { WebSocket: WebSocket as never, headers: { authorization: `Bearer ${hub.adminToken}` } });
+  const stream = createWebSocketStream(hub.wsUrl, {
+    WebSocket: WebSocket as never,
+    headers: { authorization: `Bearer ${hub.adminToken}` },
+  });
   const app = client()
     .onNotification('session/update', ({ params }) => {
       updates.push(params);
@@ -48,7 +53,11 @@ describe('official ACP SDK client over WebSocket', () => {
 
   beforeAll(async () => {
     sdk = connectSdk();
-    const init = await sdk.agent.request('initialize', { protocolVersion: 1, clientCapabilities: {}, clientInfo: { name: 'sdk-test', version: '1.0.0' } });
+    const init = await sdk.agent.request('initialize', {
+      protocolVersion: 1,
+      clientCapabilities: {},
+      clientInfo: { name: 'sdk-test', version: '1.0.0' },
+    });
     expect(init.protocolVersion).toBe(1);
     expect(init.agentCapabilities?.loadSession).toBe(true);
     expect(init.agentCapabilities?.promptCapabilities?.image).toBe(true);
@@ -70,7 +79,10 @@ describe('official ACP SDK client over WebSocket', () => {
   });
 
   it('answers a permission request; the tool runs and the turn ends', async () => {
-    const res = await sdk.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'run the tests, permission needed' }] });
+    const res = await sdk.agent.request('session/prompt', {
+      sessionId,
+      prompt: [{ type: 'text', text: 'run the tests, permission needed' }],
+    });
     expect(res.stopReason).toBe('end_turn');
     expect(sdk.permissions.length).toBe(1);
     expect(sdk.permissions[0]?.options.map((o) => o.kind)).toEqual(expect.arrayContaining(['allow_once', 'reject_once']));
@@ -82,7 +94,9 @@ describe('official ACP SDK client over WebSocket', () => {
     const before = sdk.updates.length;
     const turn = sdk.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'be slow about it' }] });
     // Cancel once the turn is visibly streaming (an update arrived), not after a sleep.
-    await expect.poll(() => sdk.updates.slice(before).some((u) => u.update.sessionUpdate === 'agent_message_chunk'), { timeout: 20_000 }).toBe(true);
+    await expect
+      .poll(() => sdk.updates.slice(before).some((u) => u.update.sessionUpdate === 'agent_message_chunk'), { timeout: 20_000 })
+      .toBe(true);
     await sdk.agent.notify('session/cancel', { sessionId });
     expect((await turn).stopReason).toBe('cancelled');
   });

@@ -16,11 +16,21 @@ afterEach(async () => {
   hub = undefined;
 });
 
-async function screenshots(h: HubHarness, n: number): Promise<{ c: Awaited<ReturnType<HubHarness['initializedClient']>>; sessionId: string }> {
+async function screenshots(
+  h: HubHarness,
+  n: number,
+): Promise<{ c: Awaited<ReturnType<HubHarness['initializedClient']>>; sessionId: string }> {
   const c = await h.initializedClient({ name: 'screens' });
-  const { sessionId } = await c.request<{ sessionId: string }>('session/new', { cwd: h.workspace, mcpServers: [], _meta: { zcode: { mode: 'yolo' } } });
+  const { sessionId } = await c.request<{ sessionId: string }>('session/new', {
+    cwd: h.workspace,
+    mcpServers: [],
+    _meta: { zcode: { mode: 'yolo' } },
+  });
   for (let i = 0; i < n; i++) {
-    const r = await c.request<{ stopReason: string }>('session/prompt', { sessionId, prompt: [{ type: 'text', text: `take screenshot number ${i + 1}` }] });
+    const r = await c.request<{ stopReason: string }>('session/prompt', {
+      sessionId,
+      prompt: [{ type: 'text', text: `take screenshot number ${i + 1}` }],
+    });
     expect(r.stopReason).toBe('end_turn');
   }
   return { c, sessionId };
@@ -32,13 +42,20 @@ describe('big snapshots over the real child pipe', () => {
     const { c, sessionId } = await screenshots(hub, 3);
     const epoch = hub.daemon.backend.status().epoch;
     // session/setMode answers with the snapshot, messages and images included (§4.14).
-    const r = await c.request<{ configOptions: Array<{ id: string; currentValue: string }> }>('session/set_config_option', { sessionId, configId: 'mode', value: 'build' });
+    const r = await c.request<{ configOptions: Array<{ id: string; currentValue: string }> }>('session/set_config_option', {
+      sessionId,
+      configId: 'mode',
+      value: 'build',
+    });
     expect(r.configOptions.find((o) => o.id === 'mode')?.currentValue).toBe('build');
     expect(hub.daemon.backend.status()).toMatchObject({ state: 'ready', epoch, restarts: 0 });
   }, 120_000);
 
   it('a result over the line cap fails that request with a clear error; the session goes on', async () => {
-    hub = await startHub({ simArgs: ['--image-bytes', String(IMAGE_BYTES), '--turn-delay-scale', '0.2'], limits: { childStdoutLineBytes: 40 * 1024 * 1024 } });
+    hub = await startHub({
+      simArgs: ['--image-bytes', String(IMAGE_BYTES), '--turn-delay-scale', '0.2'],
+      limits: { childStdoutLineBytes: 40 * 1024 * 1024 },
+    });
     const { c, sessionId } = await screenshots(hub, 2);
     const err = await c.request('session/set_config_option', { sessionId, configId: 'mode', value: 'build' }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RpcError);

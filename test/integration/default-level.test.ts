@@ -27,7 +27,10 @@ describe('session/new with a model that needs a reasoning level', () => {
     });
     const level = opened.configOptions?.find((o) => o.id === 'thought_level');
     expect(level?.currentValue).toBe('medium');
-    const res = await c.request<{ stopReason: string }>('session/prompt', { sessionId: opened.sessionId, prompt: [{ type: 'text', text: 'hello' }] });
+    const res = await c.request<{ stopReason: string }>('session/prompt', {
+      sessionId: opened.sessionId,
+      prompt: [{ type: 'text', text: 'hello' }],
+    });
     expect(res.stopReason).toBe('end_turn');
   });
 });

@@ -40,15 +40,24 @@ function updatesOf(c: AcpWsClient, sessionId: string): Update[] {
 
 /** The diff content a card ends with: the last update of that toolCallId that carried content. */
 function diffsOf(updates: Update[], toolCallId: string): Diff[] | undefined {
-  return updates.filter((u) => u.toolCallId === toolCallId && Array.isArray(u.content)).pop()?.content?.filter((x) => x.type === 'diff');
+  return updates
+    .filter((u) => u.toolCallId === toolCallId && Array.isArray(u.content))
+    .pop()
+    ?.content?.filter((x) => x.type === 'diff');
 }
 
 /** Runs one `edit` prompt, answering each permission with `optionId`. */
 async function runEdit(c: AcpWsClient, sessionId: string, optionId: 'allow_once' | 'deny'): Promise<string[]> {
-  const prompt = c.request<{ stopReason: string }>('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'please edit the project' }] });
+  const prompt = c.request<{ stopReason: string }>('session/prompt', {
+    sessionId,
+    prompt: [{ type: 'text', text: 'please edit the project' }],
+  });
   const asked: string[] = [];
   for (let i = 0; i < 2; i++) {
-    const req = await c.waitForRequest('session/request_permission', (r) => r.params['sessionId'] === sessionId && !asked.includes(String((r.params['toolCall'] as { toolCallId: string }).toolCallId)));
+    const req = await c.waitForRequest(
+      'session/request_permission',
+      (r) => r.params['sessionId'] === sessionId && !asked.includes(String((r.params['toolCall'] as { toolCallId: string }).toolCallId)),
+    );
     const toolCall = req.params['toolCall'] as { toolCallId: string; content?: Diff[] };
     // The permission request itself shows the diff being asked about.
     expect(toolCall.content?.[0]).toMatchObject({ type: 'diff' });
@@ -78,11 +87,16 @@ describe('simulator `edit`: diffs against real workspace files', () => {
     const [edit, write] = calls;
     const editDiffs = diffsOf(updates, edit!.toolCallId!);
     const writeDiffs = diffsOf(updates, write!.toolCallId!);
-    expect(editDiffs).toEqual([{ type: 'diff', path: readme, oldText: 'A project.', newText: expect.stringMatching(/^A project\.\n\n## Usage\n/) }]);
+    expect(editDiffs).toEqual([
+      { type: 'diff', path: readme, oldText: 'A project.', newText: expect.stringMatching(/^A project\.\n\n## Usage\n/) },
+    ]);
     // The edit's new text is really what the file now holds around that line.
     expect(onDisk).toContain(editDiffs![0]!.newText!);
     expect(writeDiffs).toEqual([{ type: 'diff', path: path.join(hub.workspace, 'src', 'greet.ts'), oldText: null, newText: greet }]);
-    for (const call of calls) expect(updates.some((u) => u.sessionUpdate === 'tool_call_update' && u.toolCallId === call.toolCallId && u.status === 'completed')).toBe(true);
+    for (const call of calls)
+      expect(
+        updates.some((u) => u.sessionUpdate === 'tool_call_update' && u.toolCallId === call.toolCallId && u.status === 'completed'),
+      ).toBe(true);
 
     // A late joiner's replay has the same diffs.
     const late = await hub.initializedClient({ name: 'late' });
@@ -102,7 +116,8 @@ describe('simulator `edit`: diffs against real workspace files', () => {
     expect(fs.readFileSync(path.join(dir, 'README.md'), 'utf8')).toBe('# Keep\n');
     expect(fs.existsSync(path.join(dir, 'src'))).toBe(false);
     const updates = updatesOf(c, sessionId);
-    for (const id of ids) expect(updates.some((u) => u.sessionUpdate === 'tool_call_update' && u.toolCallId === id && u.status === 'failed')).toBe(true);
+    for (const id of ids)
+      expect(updates.some((u) => u.sessionUpdate === 'tool_call_update' && u.toolCallId === id && u.status === 'failed')).toBe(true);
   });
 
   it('a workspace without a README gets one from a Write (oldText null)', async () => {
@@ -113,6 +128,8 @@ describe('simulator `edit`: diffs against real workspace files', () => {
     const readme = fs.readFileSync(path.join(dir, 'README.md'), 'utf8');
     const calls = updatesOf(c, sessionId).filter((u) => u.sessionUpdate === 'tool_call' && u.kind === 'edit');
     expect(calls.map((u) => u._meta?.claudeCode?.toolName)).toEqual(['Write', 'Write']);
-    expect(diffsOf(updatesOf(c, sessionId), calls[0]!.toolCallId!)).toEqual([{ type: 'diff', path: path.join(dir, 'README.md'), oldText: null, newText: readme }]);
+    expect(diffsOf(updatesOf(c, sessionId), calls[0]!.toolCallId!)).toEqual([
+      { type: 'diff', path: path.join(dir, 'README.md'), oldText: null, newText: readme },
+    ]);
   });
 });

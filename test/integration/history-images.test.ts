@@ -31,7 +31,11 @@ describe('images in a history replay', () => {
     const images = contents.filter((b) => b.type === 'image');
     expect(images).toHaveLength(1);
     expect(images[0]?.mimeType).toBe('image/png');
-    expect(Buffer.from(images[0]?.data ?? '', 'base64').subarray(1, 4).toString()).toBe('PNG');
+    expect(
+      Buffer.from(images[0]?.data ?? '', 'base64')
+        .subarray(1, 4)
+        .toString(),
+    ).toBe('PNG');
     expect(contents.some((b) => b.type === 'resource_link' && (b.uri ?? '').startsWith('data:'))).toBe(false);
   });
 });

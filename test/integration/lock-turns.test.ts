@@ -22,7 +22,10 @@ describe('prompts queued behind lock-holding turns that are not prompts', () => 
     await c.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'say something first' }] });
     const compacted = await c.request<{ state: string }>('_zcode/compact', { sessionId });
     expect(compacted.state).toBe('accepted');
-    const res = await c.request<{ stopReason: string; _meta?: { zcode?: { turnId?: string } } }>('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'after the compaction' }] });
+    const res = await c.request<{ stopReason: string; _meta?: { zcode?: { turnId?: string } } }>('session/prompt', {
+      sessionId,
+      prompt: [{ type: 'text', text: 'after the compaction' }],
+    });
     expect(res.stopReason).toBe('end_turn');
     expect(res._meta?.zcode?.turnId).toBeTruthy();
   });
@@ -32,7 +35,10 @@ describe('prompts queued behind lock-holding turns that are not prompts', () => 
     const { sessionId } = await c.request<{ sessionId: string }>('session/new', { cwd: hub.workspace, mcpServers: [] });
     const goal = await c.request<{ response: string }>('_zcode/goal', { sessionId, action: 'set', objective: 'tidy the readme' });
     expect(goal.response).toContain('Goal active');
-    const res = await c.request<{ stopReason: string; _meta?: { zcode?: { turnId?: string } } }>('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'while the goal runs' }] });
+    const res = await c.request<{ stopReason: string; _meta?: { zcode?: { turnId?: string } } }>('session/prompt', {
+      sessionId,
+      prompt: [{ type: 'text', text: 'while the goal runs' }],
+    });
     expect(res.stopReason).toBe('end_turn');
     expect(res._meta?.zcode?.turnId).toBeTruthy();
   });
@@ -46,15 +52,25 @@ describe('a prompt sent during a turn that does not hold the lock (§4.8 rule 4)
 
   it('ends with its own turn, after its output, not at the early prompt_completed', async () => {
     const c = await hub.initializedClient({ name: 'during-background' });
-    const { sessionId } = await c.request<{ sessionId: string }>('session/new', { cwd: hub.workspace, mcpServers: [], _meta: { zcode: { mode: 'yolo' } } });
+    const { sessionId } = await c.request<{ sessionId: string }>('session/new', {
+      cwd: hub.workspace,
+      mcpServers: [],
+      _meta: { zcode: { mode: 'yolo' } },
+    });
     const updates = (): Update[] => c.notifications<Update>('session/update').filter((u) => u.sessionId === sessionId);
     await c.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'start a background build' }] });
     // The task's follow-up turn (inputSource background_task) starts on its own.
     await c.waitFor(() => updates().find((u) => u.update._meta?.zcode?.backgroundTurn !== undefined), 20_000);
     const before = updates().length;
-    const next = c.request<{ stopReason: string; _meta?: { zcode?: { turnId?: string } } }>('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'and now tell me the time' }] });
+    const next = c.request<{ stopReason: string; _meta?: { zcode?: { turnId?: string } } }>('session/prompt', {
+      sessionId,
+      prompt: [{ type: 'text', text: 'and now tell me the time' }],
+    });
     // A second prompt behind it waits for that turn, then runs as a normal prompt.
-    const after = c.request<{ stopReason: string; _meta?: { zcode?: { turnId?: string } } }>('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'then say hello' }] });
+    const after = c.request<{ stopReason: string; _meta?: { zcode?: { turnId?: string } } }>('session/prompt', {
+      sessionId,
+      prompt: [{ type: 'text', text: 'then say hello' }],
+    });
     const res = await next;
     expect(res.stopReason).toBe('end_turn');
     expect(res._meta?.zcode?.turnId).toBeTruthy();

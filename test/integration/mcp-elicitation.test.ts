@@ -10,7 +10,12 @@ import { startHub, type HubHarness } from '../helpers/hub-harness.js';
  */
 interface Update {
   sessionId: string;
-  update: { sessionUpdate: string; toolCallId?: string; rawOutput?: unknown; content?: Array<{ type: string; content?: { text?: string } }> };
+  update: {
+    sessionUpdate: string;
+    toolCallId?: string;
+    rawOutput?: unknown;
+    content?: Array<{ type: string; content?: { text?: string } }>;
+  };
 }
 
 let hub: HubHarness;
@@ -24,17 +29,29 @@ afterAll(async () => {
 describe('MCP elicitation answers', () => {
   it('a form answer keyed by field reaches the MCP server', async () => {
     const c = await hub.initializedClient({ name: 'deployer', elicitationForm: true });
-    const { sessionId } = await c.request<{ sessionId: string }>('session/new', { cwd: hub.workspace, mcpServers: [], _meta: { zcode: { mode: 'yolo' } } });
-    const turn = c.request<{ stopReason: string }>('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'deploy the web service' }] });
+    const { sessionId } = await c.request<{ sessionId: string }>('session/new', {
+      cwd: hub.workspace,
+      mcpServers: [],
+      _meta: { zcode: { mode: 'yolo' } },
+    });
+    const turn = c.request<{ stopReason: string }>('session/prompt', {
+      sessionId,
+      prompt: [{ type: 'text', text: 'deploy the web service' }],
+    });
     const elicit = await c.waitForRequest('elicitation/create');
     const schema = (elicit.params as { requestedSchema?: { properties?: Record<string, unknown> } }).requestedSchema;
     expect(Object.keys(schema?.properties ?? {})).toEqual(['environment', 'migrate']);
     c.answer(elicit.id, { action: 'accept', content: { environment: 'staging', migrate: true } });
     expect((await turn).stopReason).toBe('end_turn');
     const updates = c.notifications<Update>('session/update').filter((u) => u.sessionId === sessionId);
-    const outputs = JSON.stringify(updates.filter((u) => u.update.sessionUpdate === 'tool_call_update').map((u) => [u.update.rawOutput, u.update.content]));
+    const outputs = JSON.stringify(
+      updates.filter((u) => u.update.sessionUpdate === 'tool_call_update').map((u) => [u.update.rawOutput, u.update.content]),
+    );
     expect(outputs).toContain('The MCP server received {\\"environment\\":\\"staging\\",\\"migrate\\":true}');
-    const text = updates.filter((u) => u.update.sessionUpdate === 'agent_message_chunk').map((u) => (u.update as { content?: { text?: string } }).content?.text ?? '').join('');
+    const text = updates
+      .filter((u) => u.update.sessionUpdate === 'agent_message_chunk')
+      .map((u) => (u.update as { content?: { text?: string } }).content?.text ?? '')
+      .join('');
     expect(text).toContain('Deployed to staging');
   });
 });

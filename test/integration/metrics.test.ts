@@ -7,7 +7,9 @@ beforeAll(async () => {
   hub = await startHub();
   // The child starts after the daemon listens; wait for it rather than for time.
   for (;;) {
-    const health = (await (await fetch(`${hub.url}/api/health`, { headers: { accept: 'application/json' } })).json()) as { backend: { state: string } };
+    const health = (await (await fetch(`${hub.url}/api/health`, { headers: { accept: 'application/json' } })).json()) as {
+      backend: { state: string };
+    };
     if (health.backend.state === 'ready') break;
     await new Promise((r) => setTimeout(r, 50));
   }
@@ -26,7 +28,11 @@ async function scrape(token?: string): Promise<Map<string, Array<{ value?: strin
   return new Map(families.map((f) => [f.name, f.metrics]));
 }
 
-const value = (m: Map<string, Array<{ value?: string; labels?: Record<string, string> }>>, name: string, labels?: Record<string, string>): number => {
+const value = (
+  m: Map<string, Array<{ value?: string; labels?: Record<string, string> }>>,
+  name: string,
+  labels?: Record<string, string>,
+): number => {
   const samples = m.get(name);
   if (!samples) throw new Error(`metric ${name} missing`);
   const s = labels ? samples.find((x) => Object.entries(labels).every(([k, v]) => x.labels?.[k] === v)) : samples[0];

@@ -34,7 +34,10 @@ describe('sub-agent mirrors keyed by childToolCallId', () => {
   it('each child call is its own card, the Agent card completes once, and a reload shows the same cards', async () => {
     const c = await hub.initializedClient({ name: 'mirror' });
     const { sessionId } = await c.request<{ sessionId: string }>('session/new', { cwd: hub.workspace, mcpServers: [] });
-    const res = await c.request<{ stopReason: string }>('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'Ask a subagent to survey the project' }] });
+    const res = await c.request<{ stopReason: string }>('session/prompt', {
+      sessionId,
+      prompt: [{ type: 'text', text: 'Ask a subagent to survey the project' }],
+    });
     expect(res.stopReason).toBe('end_turn');
     const live = updatesOf(c, sessionId);
 
@@ -44,13 +47,17 @@ describe('sub-agent mirrors keyed by childToolCallId', () => {
     expect(childCalls.map((u) => u._meta?.claudeCode?.toolName)).toEqual(['Glob', 'Read']);
     for (const call of childCalls) {
       expect(call.toolCallId).not.toBe(agentId);
-      expect(live.some((u) => u.sessionUpdate === 'tool_call_update' && u.toolCallId === call.toolCallId && u.status === 'completed')).toBe(true);
+      expect(live.some((u) => u.sessionUpdate === 'tool_call_update' && u.toolCallId === call.toolCallId && u.status === 'completed')).toBe(
+        true,
+      );
     }
     // The child's results did not close the Agent card early: it completes exactly once, last.
     const agentDone = live.filter((u) => u.sessionUpdate === 'tool_call_update' && u.toolCallId === agentId && u.status === 'completed');
     expect(agentDone).toHaveLength(1);
     for (const call of childCalls) {
-      const childDone = live.findIndex((u) => u.sessionUpdate === 'tool_call_update' && u.toolCallId === call.toolCallId && u.status === 'completed');
+      const childDone = live.findIndex(
+        (u) => u.sessionUpdate === 'tool_call_update' && u.toolCallId === call.toolCallId && u.status === 'completed',
+      );
       expect(childDone).toBeLessThan(live.indexOf(agentDone[0]!));
     }
 

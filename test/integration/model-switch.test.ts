@@ -28,7 +28,10 @@ function option(options: ConfigOption[], id: string): ConfigOption | undefined {
 describe('model switch over the real simulator', () => {
   it('switches to a model with reasoning levels, changes the level, and back to one without', async () => {
     const c = await hub.initializedClient({ name: 'switcher' });
-    const opened = await c.request<{ sessionId: string; configOptions: ConfigOption[] }>('session/new', { cwd: hub.workspace, mcpServers: [] });
+    const opened = await c.request<{ sessionId: string; configOptions: ConfigOption[] }>('session/new', {
+      cwd: hub.workspace,
+      mcpServers: [],
+    });
     const model = option(opened.configOptions, 'model');
     expect(model?.currentValue).toBe('sim/sim-fast');
     // The picker can tell which models take a level, and which levels.
@@ -36,26 +39,49 @@ describe('model switch over the real simulator', () => {
     expect(pro?._meta?.zcode).toEqual({ reasoningLevels: ['low', 'medium', 'high'], defaultReasoningLevel: 'medium' });
     expect(option(opened.configOptions, 'thought_level')).toBeUndefined();
 
-    const toPro = await c.request<{ configOptions: ConfigOption[] }>('session/set_config_option', { sessionId: opened.sessionId, configId: 'model', value: 'sim/sim-pro' });
+    const toPro = await c.request<{ configOptions: ConfigOption[] }>('session/set_config_option', {
+      sessionId: opened.sessionId,
+      configId: 'model',
+      value: 'sim/sim-pro',
+    });
     expect(option(toPro.configOptions, 'model')?.currentValue).toBe('sim/sim-pro');
-    expect(option(toPro.configOptions, 'thought_level')).toMatchObject({ currentValue: 'medium', options: [{ value: 'low' }, { value: 'medium' }, { value: 'high' }] });
+    expect(option(toPro.configOptions, 'thought_level')).toMatchObject({
+      currentValue: 'medium',
+      options: [{ value: 'low' }, { value: 'medium' }, { value: 'high' }],
+    });
 
-    const high = await c.request<{ configOptions: ConfigOption[] }>('session/set_config_option', { sessionId: opened.sessionId, configId: 'thought_level', value: 'high' });
+    const high = await c.request<{ configOptions: ConfigOption[] }>('session/set_config_option', {
+      sessionId: opened.sessionId,
+      configId: 'thought_level',
+      value: 'high',
+    });
     expect(option(high.configOptions, 'thought_level')?.currentValue).toBe('high');
 
-    const back = await c.request<{ configOptions: ConfigOption[] }>('session/set_config_option', { sessionId: opened.sessionId, configId: 'model', value: 'sim/sim-fast' });
+    const back = await c.request<{ configOptions: ConfigOption[] }>('session/set_config_option', {
+      sessionId: opened.sessionId,
+      configId: 'model',
+      value: 'sim/sim-fast',
+    });
     expect(option(back.configOptions, 'model')?.currentValue).toBe('sim/sim-fast');
     expect(option(back.configOptions, 'thought_level')).toBeUndefined();
 
     // A prompt runs on the chosen model afterwards.
-    const res = await c.request<{ stopReason: string }>('session/prompt', { sessionId: opened.sessionId, prompt: [{ type: 'text', text: 'hello after the switch' }] });
+    const res = await c.request<{ stopReason: string }>('session/prompt', {
+      sessionId: opened.sessionId,
+      prompt: [{ type: 'text', text: 'hello after the switch' }],
+    });
     expect(res.stopReason).toBe('end_turn');
   });
 
   it('a model chosen with a level keeps that level', async () => {
     const c = await hub.initializedClient({ name: 'switcher-2' });
     const opened = await c.request<{ sessionId: string }>('session/new', { cwd: hub.workspace, mcpServers: [] });
-    const r = await c.request<{ configOptions: ConfigOption[] }>('session/set_config_option', { sessionId: opened.sessionId, configId: 'model', value: 'sim/sim-pro', _meta: { zcode: { thoughtLevel: 'low' } } });
+    const r = await c.request<{ configOptions: ConfigOption[] }>('session/set_config_option', {
+      sessionId: opened.sessionId,
+      configId: 'model',
+      value: 'sim/sim-pro',
+      _meta: { zcode: { thoughtLevel: 'low' } },
+    });
     expect(option(r.configOptions, 'thought_level')?.currentValue).toBe('low');
   });
 });

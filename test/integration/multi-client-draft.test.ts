@@ -12,7 +12,10 @@ import { startHub, type HubHarness } from '../helpers/hub-harness.js';
 type Attached = { sessionId: string; role: string; historyPolicy: string; connectedClients: Array<{ name: string; role: string }> };
 
 async function rpcError(p: Promise<unknown>): Promise<RpcError> {
-  const err = await p.then(() => undefined, (e: unknown) => e);
+  const err = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(RpcError);
   return err as RpcError;
 }
@@ -34,9 +37,17 @@ describe('multi-client draft vocabulary', () => {
 
   it('initialize advertises the attach roles a token may take', async () => {
     const op = await hub.client();
-    expect(await op.initialize({ name: 'op' })).toMatchObject({ agentCapabilities: { sessionCapabilities: { _meta: { attach: { roles: ['controller', 'observer'], historyPolicies: ['full', 'pending_only', 'none'] } } } } });
+    expect(await op.initialize({ name: 'op' })).toMatchObject({
+      agentCapabilities: {
+        sessionCapabilities: {
+          _meta: { attach: { roles: ['controller', 'observer'], historyPolicies: ['full', 'pending_only', 'none'] } },
+        },
+      },
+    });
     const viewer = await hub.client({ token: await hub.token('view', 'viewer') });
-    expect(await viewer.initialize({ name: 'viewer' })).toMatchObject({ agentCapabilities: { sessionCapabilities: { _meta: { attach: { roles: ['observer'] } } } } });
+    expect(await viewer.initialize({ name: 'viewer' })).toMatchObject({
+      agentCapabilities: { sessionCapabilities: { _meta: { attach: { roles: ['observer'] } } } },
+    });
     const refused = await rpcError(viewer.request('_session/attach', { sessionId: 'any', role: 'controller' }));
     expect(refused.hubCode).toBe('HUB_ERR_FORBIDDEN');
   });
@@ -50,44 +61,75 @@ describe('multi-client draft vocabulary', () => {
     const b = await hub.initializedClient({ name: 'observer-b' });
     const attached = await b.request<Attached>('_session/attach', { sessionId, role: 'observer', historyPolicy: 'full' });
     expect(attached).toMatchObject({ sessionId, role: 'observer', historyPolicy: 'full' });
-    expect(attached.connectedClients).toEqual(expect.arrayContaining([{ clientId: expect.any(String), name: 'controller-a', role: 'controller' }, { clientId: expect.any(String), name: 'observer-b', role: 'observer' }]));
-    const attachId = b.messages.find((m) => m.id !== undefined && m.method === undefined && (m.result as { role?: string } | undefined)?.role === 'observer')!.id as number;
+    expect(attached.connectedClients).toEqual(
+      expect.arrayContaining([
+        { clientId: expect.any(String), name: 'controller-a', role: 'controller' },
+        { clientId: expect.any(String), name: 'observer-b', role: 'observer' },
+      ]),
+    );
+    const attachId = b.messages.find(
+      (m) => m.id !== undefined && m.method === undefined && (m.result as { role?: string } | undefined)?.role === 'observer',
+    )!.id as number;
     expect(countBefore(b, 'session/update', sessionId, attachId)).toBeGreaterThan(0);
 
     const forbidden = await rpcError(b.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'may I?' }] }));
     expect(forbidden.hubCode).toBe('HUB_ERR_FORBIDDEN');
     expect(forbidden.message).toMatch(/observer/);
 
-    const turn = a.request<{ stopReason: string }>('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'run the tests, permission needed' }] });
+    const turn = a.request<{ stopReason: string }>('session/prompt', {
+      sessionId,
+      prompt: [{ type: 'text', text: 'run the tests, permission needed' }],
+    });
     const request = await a.waitForRequest('session/request_permission');
     await b.waitForNotification<{ sessionId: string }>('_zcode/interaction_opened', (p) => p.sessionId === sessionId);
     expect(b.requests('session/request_permission')).toHaveLength(0);
-    const allow = (request.params as { options: Array<{ optionId: string; kind: string }> }).options.find((o) => o.kind === 'allow_once')!.optionId;
+    const allow = (request.params as { options: Array<{ optionId: string; kind: string }> }).options.find(
+      (o) => o.kind === 'allow_once',
+    )!.optionId;
     a.answer(request.id, { outcome: { outcome: 'selected', optionId: allow } });
     expect((await turn).stopReason).toBe('end_turn');
     for (const c of [a, b]) {
-      const resolved = await c.waitForNotification<{ sessionId: string; chosenOptionId?: string; resolvedBy?: { name: string }; toolCallId?: string; state: string }>('_session/permission_resolved', (p) => p.sessionId === sessionId);
+      const resolved = await c.waitForNotification<{
+        sessionId: string;
+        chosenOptionId?: string;
+        resolvedBy?: { name: string };
+        toolCallId?: string;
+        state: string;
+      }>('_session/permission_resolved', (p) => p.sessionId === sessionId);
       expect(resolved).toMatchObject({ state: 'resolved', chosenOptionId: allow, resolvedBy: { name: 'controller-a' } });
       expect(resolved.toolCallId).toBeTruthy();
       await c.waitForNotification('_zcode/interaction_resolved', (p: { sessionId: string }) => p.sessionId === sessionId);
     }
-    const presence = await a.waitForNotification<{ clients: Array<{ name: string; role: string }> }>('_zcode/presence', (p) => p.clients.some((x) => x.name === 'observer-b'));
+    const presence = await a.waitForNotification<{ clients: Array<{ name: string; role: string }> }>('_zcode/presence', (p) =>
+      p.clients.some((x) => x.name === 'observer-b'),
+    );
     expect(presence.clients.find((x) => x.name === 'observer-b')?.role).toBe('observer');
 
     expect(await b.request('_session/detach', { sessionId })).toEqual({ sessionId, status: 'detached' });
-    await a.waitForNotification<{ clients: Array<{ name: string }> }>('_zcode/presence', (p) => !p.clients.some((x) => x.name === 'observer-b'));
+    await a.waitForNotification<{ clients: Array<{ name: string }> }>(
+      '_zcode/presence',
+      (p) => !p.clients.some((x) => x.name === 'observer-b'),
+    );
   });
 
   it('history policies: pending_only gets the pending request without history, none gets neither', async () => {
     const a = await hub.initializedClient({ name: 'asker' });
     const { sessionId } = await a.request<{ sessionId: string }>('session/new', { cwd: hub.workspace, mcpServers: [] });
-    const turn = a.request<{ stopReason: string }>('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'run the tests, permission needed' }] });
+    const turn = a.request<{ stopReason: string }>('session/prompt', {
+      sessionId,
+      prompt: [{ type: 'text', text: 'run the tests, permission needed' }],
+    });
     const request = await a.waitForRequest('session/request_permission');
 
     const pending = await hub.initializedClient({ name: 'notifier' });
     await pending.request<Attached>('_session/attach', { sessionId, historyPolicy: 'pending_only' });
     const copy = await pending.waitForRequest('session/request_permission');
-    const pendingId = pending.messages.find((m) => m.id !== undefined && m.method === undefined && (m.result as { historyPolicy?: string } | undefined)?.historyPolicy === 'pending_only')!.id as number;
+    const pendingId = pending.messages.find(
+      (m) =>
+        m.id !== undefined &&
+        m.method === undefined &&
+        (m.result as { historyPolicy?: string } | undefined)?.historyPolicy === 'pending_only',
+    )!.id as number;
     expect(countBefore(pending, 'session/update', sessionId, pendingId)).toBe(0);
 
     const none = await hub.initializedClient({ name: 'logger' });
@@ -95,14 +137,20 @@ describe('multi-client draft vocabulary', () => {
     expect(quiet.role).toBe('controller');
 
     // The notifier answers from its copy; the asker's copy is withdrawn.
-    const allow = (copy.params as { options: Array<{ optionId: string; kind: string }> }).options.find((o) => o.kind === 'allow_once')!.optionId;
+    const allow = (copy.params as { options: Array<{ optionId: string; kind: string }> }).options.find(
+      (o) => o.kind === 'allow_once',
+    )!.optionId;
     pending.answer(copy.id, { outcome: { outcome: 'selected', optionId: allow } });
     expect((await turn).stopReason).toBe('end_turn');
     await a.waitForNotification<{ requestId: string | number }>('$/cancel_request', (p) => p.requestId === request.id);
     // `none` saw the settlement and the live updates, never the request nor any history.
     await none.waitForNotification('_session/permission_resolved', (p: { sessionId: string }) => p.sessionId === sessionId);
     expect(none.requests('session/request_permission')).toHaveLength(0);
-    expect(none.notifications<{ update: { sessionUpdate: string } }>('session/update').some((u) => u.update.sessionUpdate === 'user_message_chunk')).toBe(false);
+    expect(
+      none
+        .notifications<{ update: { sessionUpdate: string } }>('session/update')
+        .some((u) => u.update.sessionUpdate === 'user_message_chunk'),
+    ).toBe(false);
   });
 
   it("session/load accepts the draft's role under _meta.zcode.role", async () => {
@@ -113,7 +161,9 @@ describe('multi-client draft vocabulary', () => {
     const err = await rpcError(o.request('session/cancel', { sessionId }));
     expect(err.hubCode).toBe('HUB_ERR_FORBIDDEN');
     const viewer = await hub.initializedClient({ token: await hub.token('view', 'v2'), name: 'v2' });
-    const refused = await rpcError(viewer.request('session/load', { sessionId, cwd: hub.workspace, mcpServers: [], _meta: { zcode: { role: 'controller' } } }));
+    const refused = await rpcError(
+      viewer.request('session/load', { sessionId, cwd: hub.workspace, mcpServers: [], _meta: { zcode: { role: 'controller' } } }),
+    );
     expect(refused.hubCode).toBe('HUB_ERR_FORBIDDEN');
   });
 });

@@ -31,7 +31,10 @@ function load(c: AcpWsClient, sessionId: string, meta?: Record<string, unknown>)
 }
 
 function seqs(c: AcpWsClient, sessionId: string, from = 0): number[] {
-  return c.notifications<UpdateParams>('session/update').filter((u) => u.sessionId === sessionId && u._meta.zcode.seq > from).map((u) => u._meta.zcode.seq);
+  return c
+    .notifications<UpdateParams>('session/update')
+    .filter((u) => u.sessionId === sessionId && u._meta.zcode.seq > from)
+    .map((u) => u._meta.zcode.seq);
 }
 
 /** Every seq a client was given for a session: its updates and the seqs of its own echoed prompts. */
@@ -47,12 +50,23 @@ const selected = (optionId: string) => ({ outcome: { outcome: 'selected', option
 
 describe('three clients on one session', () => {
   it('[FAN-01] all see the same updates in the same order, seq strictly increasing without gaps', async () => {
-    const [a, b, c] = await Promise.all([1, 2, 3].map((i) => hub.initializedClient({ name: `client-${i}` }))) as [AcpWsClient, AcpWsClient, AcpWsClient];
+    const [a, b, c] = (await Promise.all([1, 2, 3].map((i) => hub.initializedClient({ name: `client-${i}` })))) as [
+      AcpWsClient,
+      AcpWsClient,
+      AcpWsClient,
+    ];
     const sessionId = await openSession(a);
     await load(b, sessionId);
     await load(c, sessionId);
-    const start = (a.notifications<UpdateParams>('session/update').filter((u) => u.sessionId === sessionId).at(-1)?._meta.zcode.seq) ?? 0;
-    const res = await a.request<{ stopReason: string }>('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hello everyone' }] });
+    const start =
+      a
+        .notifications<UpdateParams>('session/update')
+        .filter((u) => u.sessionId === sessionId)
+        .at(-1)?._meta.zcode.seq ?? 0;
+    const res = await a.request<{ stopReason: string }>('session/prompt', {
+      sessionId,
+      prompt: [{ type: 'text', text: 'hello everyone' }],
+    });
     expect(res.stopReason).toBe('end_turn');
     const last = Math.max(...seqs(a, sessionId, start));
     await Promise.all([b, c].map((x) => x.waitFor(() => (seqs(x, sessionId, start).includes(last) ? true : undefined))));
@@ -60,11 +74,20 @@ describe('three clients on one session', () => {
     expect(sb.length).toBeGreaterThan(0);
     expect(sb).toEqual(Array.from({ length: sb.length }, (_, i) => start + 1 + i));
     expect(seqs(c, sessionId, start)).toEqual(sb);
-    const frames = (x: AcpWsClient) => x.notifications<UpdateParams>('session/update').filter((u) => u.sessionId === sessionId && u._meta.zcode.seq > start).map((u) => JSON.stringify(u));
+    const frames = (x: AcpWsClient) =>
+      x
+        .notifications<UpdateParams>('session/update')
+        .filter((u) => u.sessionId === sessionId && u._meta.zcode.seq > start)
+        .map((u) => JSON.stringify(u));
     expect(frames(c)).toEqual(frames(b));
     // The prompter gets everything except the echo of its own prompt (§4.4), in the same order;
     // for its echo it gets only the seq (`_zcode/own_update`), so its seq stream has no gap either.
-    const echoSeqs = new Set(b.notifications<UpdateParams>('session/update').filter((u) => u.sessionId === sessionId && u._meta.zcode.seq > start && u.update.sessionUpdate === 'user_message_chunk').map((u) => u._meta.zcode.seq));
+    const echoSeqs = new Set(
+      b
+        .notifications<UpdateParams>('session/update')
+        .filter((u) => u.sessionId === sessionId && u._meta.zcode.seq > start && u.update.sessionUpdate === 'user_message_chunk')
+        .map((u) => u._meta.zcode.seq),
+    );
     expect(seqs(a, sessionId, start)).toEqual(sb.filter((s) => !echoSeqs.has(s)));
     expect(a.notifications<UpdateParams>('_zcode/own_update').map((u) => u._meta.zcode.seq)).toEqual([...echoSeqs]);
     expect(allSeqs(a, sessionId, start)).toEqual(sb);
@@ -73,12 +96,21 @@ describe('three clients on one session', () => {
   });
 
   it('[APR-05] one answers the permission, the other two see their dialog withdrawn ($/cancel_request); a dismiss is not a deny', async () => {
-    const [a, b, c] = await Promise.all([1, 2, 3].map((i) => hub.initializedClient({ name: `racer-${i}` }))) as [AcpWsClient, AcpWsClient, AcpWsClient];
+    const [a, b, c] = (await Promise.all([1, 2, 3].map((i) => hub.initializedClient({ name: `racer-${i}` })))) as [
+      AcpWsClient,
+      AcpWsClient,
+      AcpWsClient,
+    ];
     const sessionId = await openSession(a);
     await load(b, sessionId);
     await load(c, sessionId);
-    const turn = a.request<{ stopReason: string }>('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'please ask permission' }] });
-    const reqs = await Promise.all([a, b, c].map((x) => x.waitForRequest('session/request_permission', (r) => r.params.sessionId === sessionId)));
+    const turn = a.request<{ stopReason: string }>('session/prompt', {
+      sessionId,
+      prompt: [{ type: 'text', text: 'please ask permission' }],
+    });
+    const reqs = await Promise.all(
+      [a, b, c].map((x) => x.waitForRequest('session/request_permission', (r) => r.params.sessionId === sessionId)),
+    );
     const [ra, rb, rc] = reqs as [HubRequest, HubRequest, HubRequest];
     // c dismisses: its copy goes away, the interaction stays pending for a and b.
     c.answer(rc.id, { outcome: { outcome: 'cancelled' } });
@@ -89,12 +121,23 @@ describe('three clients on one session', () => {
     b.answer(rb.id, selected(allow?.optionId ?? ''));
     const withdrawn = await a.waitForNotification<{ requestId: number | string }>('$/cancel_request', (p) => p.requestId === ra.id);
     expect(withdrawn.requestId).toBe(ra.id);
-    const resolved = await Promise.all([a, b, c].map((x) => x.waitForNotification<{ sessionId: string; resolvedBy?: { name: string } }>('_zcode/interaction_resolved', (p) => p.sessionId === sessionId)));
+    const resolved = await Promise.all(
+      [a, b, c].map((x) =>
+        x.waitForNotification<{ sessionId: string; resolvedBy?: { name: string } }>(
+          '_zcode/interaction_resolved',
+          (p) => p.sessionId === sessionId,
+        ),
+      ),
+    );
     for (const r of resolved) expect(r.resolvedBy?.name).toBe('racer-2');
     // A late answer from the loser changes nothing.
     a.answer(ra.id, selected('deny'));
     expect((await turn).stopReason).toBe('end_turn');
-    expect(a.notifications<UpdateParams>('session/update').some((u) => u.sessionId === sessionId && u.update.sessionUpdate === 'tool_call_update' && u.update.status === 'completed')).toBe(true);
+    expect(
+      a
+        .notifications<UpdateParams>('session/update')
+        .some((u) => u.sessionId === sessionId && u.update.sessionUpdate === 'tool_call_update' && u.update.status === 'completed'),
+    ).toBe(true);
   });
 
   it('[APR-04] a pending permission survives every client leaving and is re-sent once to the one who attaches', async () => {
@@ -123,15 +166,32 @@ describe('three clients on one session', () => {
     const sessionId = await openSession(a);
     await load(b, sessionId);
     const order: string[] = [];
-    const first = a.request<{ stopReason: string }>('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'first prompt, slow please' }] }).then((r) => (order.push('first'), r));
-    await a.waitForNotification<{ sessionId: string; state: string }>('_zcode/turn_state', (p) => p.sessionId === sessionId && p.state === 'running');
-    const second = b.request<{ stopReason: string; _meta?: { zcode?: { queuedBehind?: number } } }>('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'second prompt' }] }).then((r) => (order.push('second'), r));
-    await a.waitForNotification<{ sessionId: string; queue: unknown[] }>('_zcode/turn_state', (p) => p.sessionId === sessionId && p.queue.length === 1);
+    const first = a
+      .request<{ stopReason: string }>('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'first prompt, slow please' }] })
+      .then((r) => (order.push('first'), r));
+    await a.waitForNotification<{ sessionId: string; state: string }>(
+      '_zcode/turn_state',
+      (p) => p.sessionId === sessionId && p.state === 'running',
+    );
+    const second = b
+      .request<{ stopReason: string; _meta?: { zcode?: { queuedBehind?: number } } }>('session/prompt', {
+        sessionId,
+        prompt: [{ type: 'text', text: 'second prompt' }],
+      })
+      .then((r) => (order.push('second'), r));
+    await a.waitForNotification<{ sessionId: string; queue: unknown[] }>(
+      '_zcode/turn_state',
+      (p) => p.sessionId === sessionId && p.queue.length === 1,
+    );
     const [r1, r2] = await Promise.all([first, second]);
     expect(r1.stopReason).toBe('end_turn');
     expect(r2.stopReason).toBe('end_turn');
     expect(order).toEqual(['first', 'second']);
-    const echoed = (x: AcpWsClient) => x.notifications<UpdateParams>('session/update').filter((u) => u.sessionId === sessionId && u.update.sessionUpdate === 'user_message_chunk').map((u) => JSON.stringify(u.update));
+    const echoed = (x: AcpWsClient) =>
+      x
+        .notifications<UpdateParams>('session/update')
+        .filter((u) => u.sessionId === sessionId && u.update.sessionUpdate === 'user_message_chunk')
+        .map((u) => JSON.stringify(u.update));
     expect(echoed(a).some((t) => t.includes('second prompt'))).toBe(true);
     expect(echoed(b).some((t) => t.includes('first prompt'))).toBe(true);
   });
@@ -144,7 +204,10 @@ describe('three clients on one session', () => {
     const turn = a.request<{ stopReason: string }>('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'need permission' }] });
     await b.waitForRequest('session/request_permission', (r) => r.params.sessionId === sessionId);
     a.notify('session/cancel', { sessionId });
-    const resolved = await b.waitForNotification<{ sessionId: string; state: string }>('_zcode/interaction_resolved', (p) => p.sessionId === sessionId);
+    const resolved = await b.waitForNotification<{ sessionId: string; state: string }>(
+      '_zcode/interaction_resolved',
+      (p) => p.sessionId === sessionId,
+    );
     expect(resolved.state).toBe('cancelled');
     await b.waitForNotification('$/cancel_request');
     expect((await turn).stopReason).toBe('cancelled');
@@ -155,7 +218,10 @@ describe('three clients on one session', () => {
     const plain = await hub.initializedClient({ name: 'plain' });
     const sessionId = await openSession(form);
     await load(plain, sessionId);
-    const turn = form.request<{ stopReason: string }>('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'ask me a question' }] });
+    const turn = form.request<{ stopReason: string }>('session/prompt', {
+      sessionId,
+      prompt: [{ type: 'text', text: 'ask me a question' }],
+    });
     const elicit = await form.waitForRequest('elicitation/create');
     const perm = await plain.waitForRequest('session/request_permission', (r) => r.params.sessionId === sessionId);
     expect(form.requests('session/request_permission').filter((r) => r.params.sessionId === sessionId)).toHaveLength(0);
@@ -165,7 +231,12 @@ describe('three clients on one session', () => {
     expect(keys.length).toBeGreaterThan(0);
     const content: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(schema?.properties ?? {})) {
-      const prop = v as { type?: string; enum?: string[]; oneOf?: Array<{ const: string }>; items?: { enum?: string[]; anyOf?: Array<{ const: string }> } };
+      const prop = v as {
+        type?: string;
+        enum?: string[];
+        oneOf?: Array<{ const: string }>;
+        items?: { enum?: string[]; anyOf?: Array<{ const: string }> };
+      };
       if (prop.type === 'array') content[k] = [prop.items?.enum?.[0] ?? prop.items?.anyOf?.[0]?.const ?? 'lint'];
       else content[k] = prop.enum?.[0] ?? prop.oneOf?.[0]?.const ?? 'npm';
     }

@@ -10,7 +10,13 @@ import { startHub, type HubHarness } from '../helpers/hub-harness.js';
  */
 interface Update {
   sessionId: string;
-  update: { sessionUpdate: string; toolCallId?: string; status?: string; content?: { type: string; text?: string }; _meta?: { zcode?: { turn?: { turnId?: string } } } };
+  update: {
+    sessionUpdate: string;
+    toolCallId?: string;
+    status?: string;
+    content?: { type: string; text?: string };
+    _meta?: { zcode?: { turn?: { turnId?: string } } };
+  };
 }
 
 let hub: HubHarness;
@@ -22,7 +28,10 @@ afterAll(async () => {
 });
 
 function text(updates: Update[], kind: string): string {
-  return updates.filter((u) => u.update.sessionUpdate === kind).map((u) => u.update.content?.text ?? '').join('');
+  return updates
+    .filter((u) => u.update.sessionUpdate === kind)
+    .map((u) => u.update.content?.text ?? '')
+    .join('');
 }
 
 describe('payload drift from the real app-server', () => {
@@ -32,26 +41,45 @@ describe('payload drift from the real app-server', () => {
     const updates = (): Update[] => c.notifications<Update>('session/update').filter((u) => u.sessionId === sessionId);
 
     // Default turn: reasoning, a Read tool, a Markdown answer.
-    const first = await c.request<{ stopReason: string; _meta?: { zcode?: { turnId?: string } } }>('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'show me the readme' }] });
+    const first = await c.request<{ stopReason: string; _meta?: { zcode?: { turnId?: string } } }>('session/prompt', {
+      sessionId,
+      prompt: [{ type: 'text', text: 'show me the readme' }],
+    });
     expect(first.stopReason).toBe('end_turn');
     expect(text(updates(), 'agent_message_chunk').length).toBeGreaterThan(20);
     expect(text(updates(), 'agent_thought_chunk').length).toBeGreaterThan(0);
     const readCard = updates().find((u) => u.update.sessionUpdate === 'tool_call');
     expect(readCard).toBeDefined();
-    expect(updates().some((u) => u.update.sessionUpdate === 'tool_call_update' && u.update.toolCallId === readCard?.update.toolCallId && u.update.status === 'completed')).toBe(true);
+    expect(
+      updates().some(
+        (u) =>
+          u.update.sessionUpdate === 'tool_call_update' &&
+          u.update.toolCallId === readCard?.update.toolCallId &&
+          u.update.status === 'completed',
+      ),
+    ).toBe(true);
     // turn.completed with `usage: null` still arrives: its stats travel on a usage_update.
     const turnId = first._meta?.zcode?.turnId;
     expect(turnId).toBeTruthy();
-    await c.waitFor(() => updates().find((u) => u.update.sessionUpdate === 'usage_update' && u.update._meta?.zcode?.turn?.turnId === turnId));
+    await c.waitFor(() =>
+      updates().find((u) => u.update.sessionUpdate === 'usage_update' && u.update._meta?.zcode?.turn?.turnId === turnId),
+    );
 
     // Permission denied → the tool fails with a bare-string error: the card must close as failed.
-    const turn = c.request<{ stopReason: string }>('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'run the permission check' }] });
+    const turn = c.request<{ stopReason: string }>('session/prompt', {
+      sessionId,
+      prompt: [{ type: 'text', text: 'run the permission check' }],
+    });
     const req = await c.waitForRequest('session/request_permission', (r) => r.params.sessionId === sessionId);
     const opts = req.params.options as Array<{ optionId: string; kind: string }>;
     c.answer(req.id, { outcome: { outcome: 'selected', optionId: opts.find((o) => o.kind === 'reject_once')?.optionId } });
     expect((await turn).stopReason).toBe('end_turn');
     const bashId = (req.params.toolCall as { toolCallId: string }).toolCallId;
-    expect(updates().some((u) => u.update.sessionUpdate === 'tool_call_update' && u.update.toolCallId === bashId && u.update.status === 'failed')).toBe(true);
+    expect(
+      updates().some(
+        (u) => u.update.sessionUpdate === 'tool_call_update' && u.update.toolCallId === bashId && u.update.status === 'failed',
+      ),
+    ).toBe(true);
 
     // A second client loads the history: every assistant message holds one unreadable part.
     const late = await hub.initializedClient({ name: 'drift-late' });

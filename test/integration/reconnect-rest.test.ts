@@ -21,9 +21,19 @@ interface UpdateParams {
   _meta: { zcode: { seq: number; epoch: string } };
 }
 
-const seqsOf = (c: AcpWsClient, sessionId: string) => c.notifications<UpdateParams>('session/update').filter((u) => u.sessionId === sessionId).map((u) => u._meta.zcode.seq);
-const attachParams = (sessionId: string, zcode?: Record<string, unknown>) => ({ sessionId, cwd: hub.workspace, mcpServers: [], ...(zcode ? { _meta: { zcode } } : {}) });
-const prompt = (c: AcpWsClient, sessionId: string, text: string) => c.request<{ stopReason: string }>('session/prompt', { sessionId, prompt: [{ type: 'text', text }] });
+const seqsOf = (c: AcpWsClient, sessionId: string) =>
+  c
+    .notifications<UpdateParams>('session/update')
+    .filter((u) => u.sessionId === sessionId)
+    .map((u) => u._meta.zcode.seq);
+const attachParams = (sessionId: string, zcode?: Record<string, unknown>) => ({
+  sessionId,
+  cwd: hub.workspace,
+  mcpServers: [],
+  ...(zcode ? { _meta: { zcode } } : {}),
+});
+const prompt = (c: AcpWsClient, sessionId: string, text: string) =>
+  c.request<{ stopReason: string }>('session/prompt', { sessionId, prompt: [{ type: 'text', text }] });
 
 describe('reconnect', () => {
   it('[REC-01] disconnect, updates meanwhile, resume with afterSeq + epoch: exactly the missing updates, recovered', async () => {
@@ -32,13 +42,22 @@ describe('reconnect', () => {
     const { sessionId } = await a.request<{ sessionId: string }>('session/new', { cwd: hub.workspace, mcpServers: [] });
     await b.request('session/load', attachParams(sessionId));
     await prompt(a, sessionId, 'warm up');
-    const lastB = Math.max(...(await b.waitFor(() => { const s = seqsOf(b, sessionId); const la = Math.max(...seqsOf(a, sessionId)); return s.includes(la) ? s : undefined; })));
+    const lastB = Math.max(
+      ...(await b.waitFor(() => {
+        const s = seqsOf(b, sessionId);
+        const la = Math.max(...seqsOf(a, sessionId));
+        return s.includes(la) ? s : undefined;
+      })),
+    );
     const epoch = b.notifications<UpdateParams>('session/update').at(-1)?._meta.zcode.epoch;
     await b.close(1000);
     await prompt(a, sessionId, 'while you were away');
     await prompt(a, sessionId, 'and more');
     const back = await hub.initializedClient({ name: 'leaver' });
-    const res = await back.request<{ _meta: { zcode: { seq: number; replayMeta: { recovered: boolean; replayed: number } } } }>('session/resume', attachParams(sessionId, { afterSeq: lastB, epoch }));
+    const res = await back.request<{ _meta: { zcode: { seq: number; replayMeta: { recovered: boolean; replayed: number } } } }>(
+      'session/resume',
+      attachParams(sessionId, { afterSeq: lastB, epoch }),
+    );
     expect(res._meta.zcode.replayMeta.recovered).toBe(true);
     const got = seqsOf(back, sessionId);
     expect(got).toEqual(Array.from({ length: res._meta.zcode.seq - lastB }, (_, i) => lastB + 1 + i));
@@ -51,7 +70,10 @@ describe('reconnect', () => {
     await prompt(a, sessionId, 'one');
     const epoch = a.notifications<UpdateParams>('session/update').at(-1)?._meta.zcode.epoch;
     const back = await hub.initializedClient();
-    const res = await back.request<{ _meta: { zcode: { replayMeta: { recovered: boolean } } } }>('session/load', attachParams(sessionId, { afterSeq: 1, epoch: 'an-older-epoch' }));
+    const res = await back.request<{ _meta: { zcode: { replayMeta: { recovered: boolean } } } }>(
+      'session/load',
+      attachParams(sessionId, { afterSeq: 1, epoch: 'an-older-epoch' }),
+    );
     expect(epoch).not.toBe('an-older-epoch');
     expect(res._meta.zcode.replayMeta.recovered).toBe(false);
   });
@@ -59,10 +81,12 @@ describe('reconnect', () => {
   it('[WS-05] close 1000 mid-turn: the turn and its interaction continue; reconnect resumes and can answer', async () => {
     const phone = await hub.initializedClient({ name: 'phone' });
     const { sessionId } = await phone.request<{ sessionId: string }>('session/new', { cwd: hub.workspace, mcpServers: [] });
-    void phone.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'permission for the tests' }] }).catch(() => undefined);
+    void phone
+      .request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'permission for the tests' }] })
+      .catch(() => undefined);
     await phone.waitForRequest('session/request_permission', (r) => r.params.sessionId === sessionId);
     await phone.close(1000);
-    const status = await (await hub.api(`/api/sessions/${sessionId}`)).json() as { state: string; pendingInteractions: number };
+    const status = (await (await hub.api(`/api/sessions/${sessionId}`)).json()) as { state: string; pendingInteractions: number };
     expect(status.state).not.toBe('idle');
     expect(status.pendingInteractions).toBe(1);
     const again = await hub.initializedClient({ name: 'phone' });
@@ -70,7 +94,10 @@ describe('reconnect', () => {
     const req = await again.waitForRequest('session/request_permission', (r) => r.params.sessionId === sessionId);
     const allow = (req.params.options as Array<{ optionId: string; kind: string }>).find((o) => o.kind === 'allow_once');
     again.answer(req.id, { outcome: { outcome: 'selected', optionId: allow?.optionId } });
-    await again.waitForNotification<{ sessionId: string; state: string }>('_zcode/turn_state', (p) => p.sessionId === sessionId && p.state === 'idle');
+    await again.waitForNotification<{ sessionId: string; state: string }>(
+      '_zcode/turn_state',
+      (p) => p.sessionId === sessionId && p.state === 'idle',
+    );
   });
 });
 
@@ -84,21 +111,41 @@ describe('REST', () => {
     const { sessionId } = await c.request<{ sessionId: string }>('session/new', { cwd: hub.workspace, mcpServers: [] });
     const list = (await (await hub.api('/api/sessions')).json()) as { sessions: Array<{ sessionId: string }> };
     expect(list.sessions.map((s) => s.sessionId)).toContain(sessionId);
-    const renamed = await hub.api(`/api/sessions/${sessionId}`, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ title: 'Renamed' }) });
+    const renamed = await hub.api(`/api/sessions/${sessionId}`, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ title: 'Renamed' }),
+    });
     expect(renamed.status).toBe(200);
     expect(((await renamed.json()) as { title: string }).title).toBe('Renamed');
     expect((await hub.api('/api/sessions/nope')).status).toBe(404);
 
     const turn = prompt(c, sessionId, 'permission please');
     await c.waitForRequest('session/request_permission', (r) => r.params.sessionId === sessionId);
-    const inbox = (await (await hub.api(`/api/interactions?sessionId=${sessionId}`)).json()) as { interactions: Array<{ interactionId: string; options: Array<{ optionId: string; kind: string }> }> };
+    const inbox = (await (await hub.api(`/api/interactions?sessionId=${sessionId}`)).json()) as {
+      interactions: Array<{ interactionId: string; options: Array<{ optionId: string; kind: string }> }>;
+    };
     const [pending] = inbox.interactions;
     expect(pending).toBeDefined();
     const viewer = await hub.token('view', 'rest-viewer');
-    const answer = (body: unknown, token?: string) => hub.api(`/api/interactions/${pending?.interactionId}/answer`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), ...(token ? { token } : {}) });
+    const answer = (body: unknown, token?: string) =>
+      hub.api(`/api/interactions/${pending?.interactionId}/answer`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+        ...(token ? { token } : {}),
+      });
     expect((await answer({ optionId: 'allow_once' }, viewer)).status).toBe(403);
     expect((await answer({ optionId: 'not-offered' })).status).toBe(400);
-    expect((await hub.api('/api/interactions/unknown/answer', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"optionId":"x"}' })).status).toBe(404);
+    expect(
+      (
+        await hub.api('/api/interactions/unknown/answer', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: '{"optionId":"x"}',
+        })
+      ).status,
+    ).toBe(404);
     const allow = pending?.options.find((o) => o.kind === 'allow_once');
     const win = await answer({ optionId: allow?.optionId });
     expect(win.status).toBe(200);
@@ -118,11 +165,17 @@ describe('zcode-acp-remote compatibility', () => {
   it('lists this daemon as the one instance with its sessions and their running state', async () => {
     const c = await hub.initializedClient();
     const { sessionId } = await c.request<{ sessionId: string }>('session/new', { cwd: hub.workspace, mcpServers: [] });
-    const instances = (await (await hub.api('/api/instances')).json()) as Array<{ id: string; workspace: string; sessions: Array<{ sessionId: string }> }>;
+    const instances = (await (await hub.api('/api/instances')).json()) as Array<{
+      id: string;
+      workspace: string;
+      sessions: Array<{ sessionId: string }>;
+    }>;
     expect(instances).toHaveLength(1);
     expect(instances[0]?.id).toBe('zcode-hub');
     expect(instances[0]?.sessions.map((s) => s.sessionId)).toContain(sessionId);
-    const status = (await (await hub.api('/api/instances/zcode-hub/status')).json()) as { sessions: Array<{ sessionId: string; status: string }> };
+    const status = (await (await hub.api('/api/instances/zcode-hub/status')).json()) as {
+      sessions: Array<{ sessionId: string; status: string }>;
+    };
     expect(status.sessions.find((s) => s.sessionId === sessionId)?.status).toBe('idle');
     expect((await hub.api('/api/instances/other/status')).status).toBe(404);
     expect((await hub.api(`/api/instances/zcode-hub/sessions/${sessionId}/close`, { method: 'POST' })).status).toBe(200);
@@ -138,7 +191,11 @@ describe('zcode-acp-remote compatibility', () => {
     const c = await hub.initializedClient();
     const { sessionId } = await c.request<{ sessionId: string }>('session/new', { cwd: hub.workspace, mcpServers: [] });
     const q = (p: string) => `sessionId=${sessionId}&path=${encodeURIComponent(p)}`;
-    const list = (await (await hub.api(`/api/instances/zcode-hub/fs/list?${q('')}`)).json()) as { root: string; entries: Array<{ name: string; kind: string }>; truncated: boolean };
+    const list = (await (await hub.api(`/api/instances/zcode-hub/fs/list?${q('')}`)).json()) as {
+      root: string;
+      entries: Array<{ name: string; kind: string }>;
+      truncated: boolean;
+    };
     expect(list.entries.map((e) => e.name)).toEqual(expect.arrayContaining(['src', 'leak.txt', 'up']));
     expect(list.entries.find((e) => e.name === 'src')?.kind).toBe('dir');
     const file = await hub.api(`/api/instances/zcode-hub/fs/file?${q('src/a.txt')}`);
@@ -158,12 +215,22 @@ describe('zcode-acp-remote compatibility', () => {
       await legacy.initialize({ name: 'zcode-acp-remote' });
       const { sessionId } = await legacy.request<{ sessionId: string }>('session/new', { cwd: hub.workspace, mcpServers: [] });
       await prompt(legacy, sessionId, 'hello legacy');
-      await legacy.waitForNotification<{ sessionId: string; running: boolean }>('$/zcode/turnState', (p) => p.sessionId === sessionId && p.running === false);
-      const res = await legacy.request<{ replayMeta: { hasMore: boolean; turnActive: boolean; cursor?: string } }>('session/load', attachParams(sessionId, { limit: 1 }));
+      await legacy.waitForNotification<{ sessionId: string; running: boolean }>(
+        '$/zcode/turnState',
+        (p) => p.sessionId === sessionId && p.running === false,
+      );
+      const res = await legacy.request<{ replayMeta: { hasMore: boolean; turnActive: boolean; cursor?: string } }>(
+        'session/load',
+        attachParams(sessionId, { limit: 1 }),
+      );
       expect(res.replayMeta.turnActive).toBe(false);
       if (res.replayMeta.hasMore && res.replayMeta.cursor) {
         const before = legacy.notifications('session/update').length;
-        const page = await legacy.request<{ replayMeta: { hasMore: boolean } }>('session/load_earlier', { sessionId, before: res.replayMeta.cursor, limit: 50 });
+        const page = await legacy.request<{ replayMeta: { hasMore: boolean } }>('session/load_earlier', {
+          sessionId,
+          before: res.replayMeta.cursor,
+          limit: 50,
+        });
         expect(page.replayMeta).toBeDefined();
         expect(legacy.notifications('session/update').length).toBeGreaterThan(before);
       }

@@ -34,7 +34,16 @@ const updateSchema = z.looseObject({
     sessionUpdate: z.string(),
     content: z.unknown().optional(),
     toolCallId: z.string().optional(),
-    _meta: z.looseObject({ zcode: z.looseObject({ promptedBy: z.looseObject({ name: z.string() }).optional(), answeredBy: z.looseObject({ name: z.string() }).optional() }).optional() }).nullish(),
+    _meta: z
+      .looseObject({
+        zcode: z
+          .looseObject({
+            promptedBy: z.looseObject({ name: z.string() }).optional(),
+            answeredBy: z.looseObject({ name: z.string() }).optional(),
+          })
+          .optional(),
+      })
+      .nullish(),
   }),
 });
 
@@ -48,7 +57,12 @@ function authorsSeen(messages: readonly InboundMessage[]) {
     if (m.method !== 'session/update') continue;
     const p = updateSchema.parse(m.params);
     const u = p.update;
-    if (u.sessionUpdate === 'user_message_chunk') prompts.push({ text: textOf(u.content), ...(u._meta?.zcode?.promptedBy ? { update: u._meta.zcode.promptedBy.name } : {}), ...(p._meta?.zcode?.promptedBy ? { notification: p._meta.zcode.promptedBy.name } : {}) });
+    if (u.sessionUpdate === 'user_message_chunk')
+      prompts.push({
+        text: textOf(u.content),
+        ...(u._meta?.zcode?.promptedBy ? { update: u._meta.zcode.promptedBy.name } : {}),
+        ...(p._meta?.zcode?.promptedBy ? { notification: p._meta.zcode.promptedBy.name } : {}),
+      });
     const by = u._meta?.zcode?.answeredBy?.name;
     if (by && u.toolCallId) answered[u.toolCallId] = by;
   }
@@ -69,14 +83,27 @@ describe('[issue 12] authors in replay', () => {
     const { sessionId } = await ana.request<{ sessionId: string }>('session/new', { cwd: workspace, mcpServers: [] });
     await laptop.request('session/load', { sessionId, cwd: workspace, mcpServers: [] });
 
-    expect((await ana.request<{ stopReason: string }>('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hello from Ana' }] })).stopReason).toBe('end_turn');
+    expect(
+      (await ana.request<{ stopReason: string }>('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hello from Ana' }] }))
+        .stopReason,
+    ).toBe('end_turn');
     // Ana's permission prompt, answered on the laptop.
-    const turn = ana.request<{ stopReason: string }>('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'permission please' }] });
+    const turn = ana.request<{ stopReason: string }>('session/prompt', {
+      sessionId,
+      prompt: [{ type: 'text', text: 'permission please' }],
+    });
     const ask = await laptop.waitForRequest('session/request_permission');
     const toolCallId = z.looseObject({ toolCall: z.looseObject({ toolCallId: z.string() }) }).parse(ask.params).toolCall.toolCallId;
     laptop.answer(ask.id, { outcome: { outcome: 'selected', optionId: 'allow_once' } });
     expect((await turn).stopReason).toBe('end_turn');
-    expect((await laptop.request<{ stopReason: string }>('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hello from the laptop' }] })).stopReason).toBe('end_turn');
+    expect(
+      (
+        await laptop.request<{ stopReason: string }>('session/prompt', {
+          sessionId,
+          prompt: [{ type: 'text', text: 'hello from the laptop' }],
+        })
+      ).stopReason,
+    ).toBe('end_turn');
     // Live, Ana's own client saw the answer on the card too.
     expect(authorsSeen(ana.messages).answered).toEqual({ [toolCallId]: 'Laptop' });
 

@@ -40,7 +40,10 @@ describe('a prompt behind a slow request in the child', () => {
     const { sessionId } = await c.request<{ sessionId: string }>('session/new', { cwd: hub.workspace, mcpServers: [] });
     // The list itself times out here (its answer comes after 12 s): it only fills the child's queue.
     const list = c.request('session/list', { cwd: hub.workspace }).catch(() => undefined);
-    const result = await c.request<{ stopReason: string }>('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hello behind a slow list' }] });
+    const result = await c.request<{ stopReason: string }>('session/prompt', {
+      sessionId,
+      prompt: [{ type: 'text', text: 'hello behind a slow list' }],
+    });
     expect(result.stopReason).toBe('end_turn');
     await list;
     expect(chunks(c, sessionId, 'agent_message_chunk').join('').length).toBeGreaterThan(0);
@@ -58,7 +61,12 @@ describe('a prompt behind a slow request in the child', () => {
     await list;
     // The child runs it after the list: its answer reaches the client as the session's turn.
     await c.waitFor(() => (chunks(c, sessionId, 'agent_message_chunk').join('').length > 0 ? true : undefined), 20_000, 'the late answer');
-    await c.waitForNotification<{ sessionId: string; state: string }>('_zcode/turn_state', (s) => s.sessionId === sessionId && s.state === 'idle', 20_000, c.notifications('_zcode/turn_state').length);
+    await c.waitForNotification<{ sessionId: string; state: string }>(
+      '_zcode/turn_state',
+      (s) => s.sessionId === sessionId && s.state === 'idle',
+      20_000,
+      c.notifications('_zcode/turn_state').length,
+    );
     expect(await userMessages(hub, sessionId)).toEqual(['hello again']);
   });
 
@@ -68,20 +76,37 @@ describe('a prompt behind a slow request in the child', () => {
     const c = await hub.initializedClient({ name: 'canceller' });
     const { sessionId } = await c.request<{ sessionId: string }>('session/new', { cwd: hub.workspace, mcpServers: [] });
     const list = c.request('session/list', { cwd: hub.workspace }).catch(() => undefined);
-    const prompt = c.request<{ stopReason: string }>('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'a slow answer please' }] });
-    await c.waitForNotification<{ sessionId: string; state: string }>('_zcode/turn_state', (s) => s.sessionId === sessionId && s.state === 'running');
+    const prompt = c.request<{ stopReason: string }>('session/prompt', {
+      sessionId,
+      prompt: [{ type: 'text', text: 'a slow answer please' }],
+    });
+    await c.waitForNotification<{ sessionId: string; state: string }>(
+      '_zcode/turn_state',
+      (s) => s.sessionId === sessionId && s.state === 'running',
+    );
     c.notify('session/cancel', { sessionId });
     expect((await prompt).stopReason).toBe('cancelled');
     await list;
     // The child took the send after the list and stopped its turn at once: no long answer arrives.
-    await c.waitForNotification<{ sessionId: string; state: string }>('_zcode/turn_state', (s) => s.sessionId === sessionId && s.state === 'idle', 30_000);
+    await c.waitForNotification<{ sessionId: string; state: string }>(
+      '_zcode/turn_state',
+      (s) => s.sessionId === sessionId && s.state === 'idle',
+      30_000,
+    );
     // History, once the child is past the list (a load behind it times out and is tried again).
     const h = hub;
-    const replayed = await until(async () => {
-      const joiner = await h.initializedClient({ name: 'reader' });
-      const ok = await joiner.request('session/load', { sessionId, cwd: h.workspace, mcpServers: [] }).then(() => true, () => false);
-      return ok ? chunks(joiner, sessionId, 'agent_message_chunk').join('') : undefined;
-    }, 'a history load', 60_000);
+    const replayed = await until(
+      async () => {
+        const joiner = await h.initializedClient({ name: 'reader' });
+        const ok = await joiner.request('session/load', { sessionId, cwd: h.workspace, mcpServers: [] }).then(
+          () => true,
+          () => false,
+        );
+        return ok ? chunks(joiner, sessionId, 'agent_message_chunk').join('') : undefined;
+      },
+      'a history load',
+      60_000,
+    );
     expect(replayed).not.toContain('Step 100 of a long answer.');
     // Stopped before or just after its turn began: never run twice.
     expect((await userMessages(h, sessionId)).filter((t) => t === 'a slow answer please').length).toBeLessThanOrEqual(1);

@@ -9,7 +9,12 @@ import { startHub, type HubHarness } from '../helpers/hub-harness.js';
  * archived session is left out of lists unless asked for.
  */
 
-type Entry = { sessionId: string; title?: string; updatedAt?: string; _meta: { zcode: { archived: boolean; preview?: { role: string; text: string } } } };
+type Entry = {
+  sessionId: string;
+  title?: string;
+  updatedAt?: string;
+  _meta: { zcode: { archived: boolean; preview?: { role: string; text: string } } };
+};
 type Listed = { sessions: Entry[] };
 
 describe('archive, last activity and preview', () => {
@@ -30,7 +35,9 @@ describe('archive, last activity and preview', () => {
     expect(entry?._meta.zcode.preview?.role).toBe('agent');
     expect(entry?._meta.zcode.preview?.text.length).toBeGreaterThan(0);
     expect(Date.parse(entry?.updatedAt ?? '')).toBeGreaterThan(Date.now() - 60_000);
-    const rest = (await (await hub.api('/api/sessions')).json()) as { sessions: Array<{ sessionId: string; archived: boolean; preview?: { text: string } }> };
+    const rest = (await (await hub.api('/api/sessions')).json()) as {
+      sessions: Array<{ sessionId: string; archived: boolean; preview?: { text: string } }>;
+    };
     expect(rest.sessions.find((s) => s.sessionId === sessionId)?.preview?.text).toBe(entry?._meta.zcode.preview?.text);
   });
 
@@ -46,7 +53,10 @@ describe('archive, last activity and preview', () => {
 
     const r = await a.request<{ session: { archived: boolean } }>('_zcode/session_archive', { sessionId, archived: true });
     expect(r.session.archived).toBe(true);
-    await watcher.waitForNotification<{ sessionId: string; archived: boolean }>('_zcode/session_state', (p) => p.sessionId === sessionId && p.archived);
+    await watcher.waitForNotification<{ sessionId: string; archived: boolean }>(
+      '_zcode/session_state',
+      (p) => p.sessionId === sessionId && p.archived,
+    );
     expect((await a.request<Listed>('session/list', {})).sessions.map((s) => s.sessionId)).not.toContain(sessionId);
     const all = await a.request<Listed>('session/list', { _meta: { zcode: { includeArchived: true } } });
     expect(all.sessions.find((s) => s.sessionId === sessionId)?._meta.zcode.archived).toBe(true);
@@ -58,18 +68,29 @@ describe('archive, last activity and preview', () => {
   it('PATCH /api/sessions/{id} archives over REST; ?includeArchived=true lists it; unknown ids are 404', async () => {
     const a = await hub.initializedClient({ name: 'rest' });
     const { sessionId } = await a.request<{ sessionId: string }>('session/new', { cwd: hub.workspace, mcpServers: [] });
-    const patch = (body: unknown, token?: string) => hub.api(`/api/sessions/${sessionId}`, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), ...(token ? { token } : {}) });
+    const patch = (body: unknown, token?: string) =>
+      hub.api(`/api/sessions/${sessionId}`, {
+        method: 'PATCH',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+        ...(token ? { token } : {}),
+      });
     expect((await patch({ archived: true }, await hub.token('view', 'rest-viewer'))).status).toBe(403);
     expect((await patch({})).status).toBe(400);
     const res = await patch({ archived: true });
     expect(res.status).toBe(200);
     expect(((await res.json()) as { archived: boolean }).archived).toBe(true);
-    const ids = async (q: string) => ((await (await hub.api(`/api/sessions${q}`)).json()) as { sessions: Array<{ sessionId: string }> }).sessions.map((s) => s.sessionId);
+    const ids = async (q: string) =>
+      ((await (await hub.api(`/api/sessions${q}`)).json()) as { sessions: Array<{ sessionId: string }> }).sessions.map((s) => s.sessionId);
     expect(await ids('')).not.toContain(sessionId);
     expect(await ids('?includeArchived=true')).toContain(sessionId);
     expect((await patch({ archived: false, title: 'Back again' })).status).toBe(200);
     expect(await ids('')).toContain(sessionId);
-    const missing = await hub.api('/api/sessions/sess_never_existed', { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ archived: true }) });
+    const missing = await hub.api('/api/sessions/sess_never_existed', {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ archived: true }),
+    });
     expect(missing.status).toBe(404);
   });
 

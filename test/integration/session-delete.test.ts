@@ -12,7 +12,10 @@ import { startHub, type HubHarness } from '../helpers/hub-harness.js';
 type Listed = { sessions: Array<{ sessionId: string }> };
 
 async function rpcError(p: Promise<unknown>): Promise<RpcError> {
-  const err = await p.then(() => undefined, (e: unknown) => e);
+  const err = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(RpcError);
   return err as RpcError;
 }
@@ -40,7 +43,10 @@ describe('session/delete', () => {
     expect(refused.hubCode).toBe('HUB_ERR_FORBIDDEN');
 
     expect(await a.request('session/delete', { sessionId })).toEqual({});
-    const told = await watcher.waitForNotification<{ sessionId: string; deletedBy: { name: string } }>('_zcode/session_deleted', (p) => p.sessionId === sessionId);
+    const told = await watcher.waitForNotification<{ sessionId: string; deletedBy: { name: string } }>(
+      '_zcode/session_deleted',
+      (p) => p.sessionId === sessionId,
+    );
     expect(told.deletedBy.name).toBe('deleter');
     const listed = await a.request<Listed>('session/list', {});
     expect(listed.sessions.map((s) => s.sessionId)).not.toContain(sessionId);
@@ -56,12 +62,18 @@ describe('session/delete', () => {
     const a = await hub.initializedClient({ name: 'busy' });
     const { sessionId } = await a.request<{ sessionId: string }>('session/new', { cwd: hub.workspace, mcpServers: [] });
     const running = a.request<{ stopReason: string }>('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'slow please' }] });
-    await a.waitForNotification<{ sessionId: string; state: string }>('_zcode/turn_state', (p) => p.sessionId === sessionId && p.state === 'running');
+    await a.waitForNotification<{ sessionId: string; state: string }>(
+      '_zcode/turn_state',
+      (p) => p.sessionId === sessionId && p.state === 'running',
+    );
     const busy = await rpcError(a.request('session/delete', { sessionId }));
     expect(busy.hubCode).toBe('HUB_ERR_SESSION_BUSY');
     a.notify('session/cancel', { sessionId });
     expect((await running).stopReason).toBe('cancelled');
-    await a.waitForNotification<{ sessionId: string; state: string }>('_zcode/turn_state', (p) => p.sessionId === sessionId && p.state === 'idle');
+    await a.waitForNotification<{ sessionId: string; state: string }>(
+      '_zcode/turn_state',
+      (p) => p.sessionId === sessionId && p.state === 'idle',
+    );
     expect(await a.request('session/delete', { sessionId })).toEqual({});
   });
 

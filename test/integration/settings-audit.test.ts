@@ -25,7 +25,13 @@ describe('settings writes are audited', () => {
       method: 'POST',
       token: admin,
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ providerId: 'audited', apiType: 'anthropic-messages', baseUrl: 'https://api.example.com', models: ['m-1'], apiKey }),
+      body: JSON.stringify({
+        providerId: 'audited',
+        apiType: 'anthropic-messages',
+        baseUrl: 'https://api.example.com',
+        models: ['m-1'],
+        apiKey,
+      }),
     });
     expect(created.status).toBe(201);
     expect((await hub.api('/api/settings/providers/audited', { method: 'DELETE', token: admin })).status).toBe(204);
@@ -46,7 +52,10 @@ describe('a saved workflow started over REST without a session', () => {
   it('runs on a hub session that is journaled and listed like any other, and its start is audited', async () => {
     const dir = path.join(hub.workspace, '.zcode', 'workflows');
     fs.mkdirSync(dir, { recursive: true });
-    fs.writeFileSync(path.join(dir, 'audit-me.js'), '/* @zcode-workflow\n{"description": "Check the audit"}\n*/\nexport default async function run() {}\n');
+    fs.writeFileSync(
+      path.join(dir, 'audit-me.js'),
+      '/* @zcode-workflow\n{"description": "Check the audit"}\n*/\nexport default async function run() {}\n',
+    );
     const res = await hub.api(`/api/settings/workflows/project/audit-me/start`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -59,7 +68,9 @@ describe('a saved workflow started over REST without a session', () => {
     expect((await hub.api(`/api/sessions/${started.sessionId}`)).status).toBe(200);
     expect((await hub.api(`/api/sessions/${started.sessionId}/events?afterSeq=0`)).status).toBe(200);
     const page = (await (await hub.api('/api/audit')).json()) as AuditPage;
-    expect(page.entries.some((e) => e.action === 'workflow.run' && e.detail?.route === '/api/settings/workflows/:scope/:name/start')).toBe(true);
+    expect(page.entries.some((e) => e.action === 'workflow.run' && e.detail?.route === '/api/settings/workflows/:scope/:name/start')).toBe(
+      true,
+    );
   });
 });
 

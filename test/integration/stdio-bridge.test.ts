@@ -3,7 +3,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable, Writable } from 'node:stream';
-import { client, ndJsonStream, type RequestPermissionRequest, type RequestPermissionResponse, type SessionNotification } from '@agentclientprotocol/sdk';
+import {
+  client,
+  ndJsonStream,
+  type RequestPermissionRequest,
+  type RequestPermissionResponse,
+  type SessionNotification,
+} from '@agentclientprotocol/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readAdminToken } from '../../src/auth/admin-token.js';
 import { readHubFile } from '../../src/daemon/state-files.js';
@@ -24,7 +30,6 @@ const workspace = path.join(tmp, 'workspace');
 fs.mkdirSync(workspace, { recursive: true });
 const env = { ...process.env, HOME: tmp, ZCODE_HUB_FROM_SOURCE: '1', ZCODE_HUB_LOG_LEVEL: 'warn' };
 const startFlags = ['--backend', 'sim', '--port', '0', '--workspace', workspace, '--provider-file', path.join(tmp, 'provider.json')];
-
 
 async function daemonReady(): Promise<{ pid: number; url: string }> {
   return until(async () => {
@@ -55,7 +60,10 @@ beforeAll(async () => {
   await daemonReady();
   bridge = spawn(process.execPath, [bin, 'acp', '--state-dir', stateDir, ...startFlags], { env, stdio: ['pipe', 'pipe', 'pipe'] });
   bridge.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
-  const stream = ndJsonStream(Writable.toWeb(bridge.stdin!) as WritableStream<Uint8Array>, Readable.toWeb(bridge.stdout!) as ReadableStream<Uint8Array>);
+  const stream = ndJsonStream(
+    Writable.toWeb(bridge.stdin!) as WritableStream<Uint8Array>,
+    Readable.toWeb(bridge.stdout!) as ReadableStream<Uint8Array>,
+  );
   const app = client()
     .onNotification('session/update', ({ params }) => {
       updates.push(params);
@@ -85,7 +93,11 @@ describe('zcode-hub acp (stdio bridge) driven by the official ACP SDK client', (
   let sessionId: string;
 
   it('initializes, creates a session and streams a prompt turn', async () => {
-    const init = await agent.request('initialize', { protocolVersion: 1, clientCapabilities: {}, clientInfo: { name: 'editor', version: '1' } });
+    const init = await agent.request('initialize', {
+      protocolVersion: 1,
+      clientCapabilities: {},
+      clientInfo: { name: 'editor', version: '1' },
+    });
     expect(init.agentCapabilities?.loadSession).toBe(true);
     sessionId = (await agent.request('session/new', { cwd: workspace, mcpServers: [] })).sessionId;
     const res = await agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hello through the bridge' }] });
@@ -105,7 +117,9 @@ describe('zcode-hub acp (stdio bridge) driven by the official ACP SDK client', (
       teammate.answer(req.id, { outcome: { outcome: 'selected', optionId: 'allow_once' } });
       expect((await turn).stopReason).toBe('end_turn');
       // The hub withdrew the editor's copy; the teammate's prompt echo reached the editor live.
-      const resolved = await teammate.waitForNotification<{ interactionId: string; resolvedBy?: { name: string } }>('_zcode/interaction_resolved');
+      const resolved = await teammate.waitForNotification<{ interactionId: string; resolvedBy?: { name: string } }>(
+        '_zcode/interaction_resolved',
+      );
       expect(resolved.resolvedBy?.name).toBe('teammate');
       await until(() => (permissionWithdrawn ? true : undefined), "the editor's dialog to be withdrawn");
     } finally {
@@ -116,7 +130,10 @@ describe('zcode-hub acp (stdio bridge) driven by the official ACP SDK client', (
   it('session/cancel through the bridge stops a running turn', async () => {
     const before = updates.length;
     const turn = agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'be slow' }] });
-    await until(() => (updates.slice(before).some((u) => u.update.sessionUpdate === 'agent_message_chunk') ? true : undefined), 'streaming');
+    await until(
+      () => (updates.slice(before).some((u) => u.update.sessionUpdate === 'agent_message_chunk') ? true : undefined),
+      'streaming',
+    );
     await agent.notify('session/cancel', { sessionId });
     expect((await turn).stopReason).toBe('cancelled');
   });
@@ -125,18 +142,26 @@ describe('zcode-hub acp (stdio bridge) driven by the official ACP SDK client', (
     const first = readHubFile(stateDir)!;
     process.kill(first.pid, 'SIGKILL');
     // The bridge notices, starts a daemon itself (none runs), re-initializes and resumes the session.
-    const second = await until(async () => {
-      const d = await daemonReady().catch(() => undefined);
-      return d && d.pid !== first.pid ? d : undefined;
-    }, 'a new daemon', 45_000);
+    const second = await until(
+      async () => {
+        const d = await daemonReady().catch(() => undefined);
+        return d && d.pid !== first.pid ? d : undefined;
+      },
+      'a new daemon',
+      45_000,
+    );
     expect(second.pid).not.toBe(first.pid);
-    const res = await until(async () => {
-      try {
-        return await agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'still there?' }] });
-      } catch {
-        return undefined;
-      }
-    }, 'a prompt after the restart', 45_000);
+    const res = await until(
+      async () => {
+        try {
+          return await agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'still there?' }] });
+        } catch {
+          return undefined;
+        }
+      },
+      'a prompt after the restart',
+      45_000,
+    );
     expect(res.stopReason).toBe('end_turn');
     expect(bridge.exitCode).toBeNull();
     expect(stderr).not.toMatch(/cannot reach the daemon/);

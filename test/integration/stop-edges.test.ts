@@ -26,13 +26,24 @@ describe('stops the child never confirms', () => {
     hub = await startHub({ simArgs: ['--silent-stop', '2500'], limits: { stopSettleMs: 500, busyRetryMs: 300 } });
     const c = await hub.initializedClient({ name: 'stopper' });
     const { sessionId } = await c.request<{ sessionId: string }>('session/new', { cwd: hub.workspace, mcpServers: [] });
-    const slow = c.request<{ stopReason: string }>('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'a slow answer please' }] });
-    await c.waitFor(() => c.notifications<Update>('session/update').find((u) => u.sessionId === sessionId && u.update.sessionUpdate === 'agent_message_chunk'));
+    const slow = c.request<{ stopReason: string }>('session/prompt', {
+      sessionId,
+      prompt: [{ type: 'text', text: 'a slow answer please' }],
+    });
+    await c.waitFor(() =>
+      c.notifications<Update>('session/update').find((u) => u.sessionId === sessionId && u.update.sessionUpdate === 'agent_message_chunk'),
+    );
     // Queued by another client: a cancel returns only the canceller's own queued prompts.
     const other = await hub.initializedClient({ name: 'queued-behind' });
     await other.request('session/load', { sessionId, cwd: hub.workspace, mcpServers: [] });
-    const next = other.request<{ stopReason: string; _meta?: { zcode?: { turnId?: string } } }>('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'then tell me the time' }] });
-    await c.waitForNotification('_zcode/turn_state', (p: { sessionId?: string; queue?: unknown[] }) => p.sessionId === sessionId && Array.isArray(p.queue) && p.queue.length > 0);
+    const next = other.request<{ stopReason: string; _meta?: { zcode?: { turnId?: string } } }>('session/prompt', {
+      sessionId,
+      prompt: [{ type: 'text', text: 'then tell me the time' }],
+    });
+    await c.waitForNotification(
+      '_zcode/turn_state',
+      (p: { sessionId?: string; queue?: unknown[] }) => p.sessionId === sessionId && Array.isArray(p.queue) && p.queue.length > 0,
+    );
     c.notify('session/cancel', { sessionId });
     expect((await slow).stopReason).toBe('cancelled');
     const res = await next;
@@ -43,11 +54,19 @@ describe('stops the child never confirms', () => {
 
 describe('a v4 stop stuck behind the serial queue', () => {
   it('the legacy stop, which jumps the queue, ends the turn', async () => {
-    hub = await startHub({ simArgs: ['--never-answer', 'v4/command'], limits: { forwardRequestTimeoutMs: 120_000, stopSettleMs: 120_000 } });
+    hub = await startHub({
+      simArgs: ['--never-answer', 'v4/command'],
+      limits: { forwardRequestTimeoutMs: 120_000, stopSettleMs: 120_000 },
+    });
     const c = await hub.initializedClient({ name: 'stopper-2' });
     const { sessionId } = await c.request<{ sessionId: string }>('session/new', { cwd: hub.workspace, mcpServers: [] });
-    const slow = c.request<{ stopReason: string }>('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'a slow answer please' }] });
-    await c.waitFor(() => c.notifications<Update>('session/update').find((u) => u.sessionId === sessionId && u.update.sessionUpdate === 'agent_message_chunk'));
+    const slow = c.request<{ stopReason: string }>('session/prompt', {
+      sessionId,
+      prompt: [{ type: 'text', text: 'a slow answer please' }],
+    });
+    await c.waitFor(() =>
+      c.notifications<Update>('session/update').find((u) => u.sessionId === sessionId && u.update.sessionUpdate === 'agent_message_chunk'),
+    );
     await c.request('session/cancel', { sessionId });
     expect((await slow).stopReason).toBe('cancelled');
   }, 30_000);

@@ -49,7 +49,11 @@ describe('official ACP SDK client over Streamable HTTP', () => {
   });
 
   it('initializes, creates a session and streams a prompt turn', async () => {
-    const init = await sdk.agent.request('initialize', { protocolVersion: 1, clientCapabilities: {}, clientInfo: { name: 'sdk-http', version: '1.0.0' } });
+    const init = await sdk.agent.request('initialize', {
+      protocolVersion: 1,
+      clientCapabilities: {},
+      clientInfo: { name: 'sdk-http', version: '1.0.0' },
+    });
     expect(init.agentCapabilities?.loadSession).toBe(true);
     const opened = await sdk.agent.request('session/new', { cwd: hub.workspace, mcpServers: [] });
     sessionId = opened.sessionId;
@@ -59,7 +63,10 @@ describe('official ACP SDK client over Streamable HTTP', () => {
   });
 
   it('answers a permission request the hub sends on the event stream', async () => {
-    const res = await sdk.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'run the tests, permission needed' }] });
+    const res = await sdk.agent.request('session/prompt', {
+      sessionId,
+      prompt: [{ type: 'text', text: 'run the tests, permission needed' }],
+    });
     expect(res.stopReason).toBe('end_turn');
     expect(sdk.permissions).toHaveLength(1);
     expect(sdk.updates.some((u) => u.update.sessionUpdate === 'tool_call_update' && u.update.status === 'completed')).toBe(true);
@@ -68,7 +75,9 @@ describe('official ACP SDK client over Streamable HTTP', () => {
   it('cancels a running turn', async () => {
     const before = sdk.updates.length;
     const turn = sdk.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'be slow about it' }] });
-    await expect.poll(() => sdk.updates.slice(before).some((u) => u.update.sessionUpdate === 'agent_message_chunk'), { timeout: 20_000 }).toBe(true);
+    await expect
+      .poll(() => sdk.updates.slice(before).some((u) => u.update.sessionUpdate === 'agent_message_chunk'), { timeout: 20_000 })
+      .toBe(true);
     await sdk.agent.notify('session/cancel', { sessionId });
     expect((await turn).stopReason).toBe('cancelled');
   });
@@ -112,17 +121,38 @@ describe('Streamable HTTP wire rules', () => {
   it('refuses what the RFD refuses: 415, 406, 400, 404, 409, batches', async () => {
     const c = new AcpHttpClient(hub.url, auth());
     await c.initialize();
-    const raw = (init: RequestInit & { headers?: Record<string, string> }) => fetch(`${hub.url}/acp`, { ...init, headers: { ...auth(), ...init.headers } });
-    expect((await raw({ method: 'POST', headers: { 'content-type': 'text/plain', 'acp-connection-id': c.connectionId! }, body: '{"jsonrpc":"2.0","method":"x"}' })).status).toBe(415);
+    const raw = (init: RequestInit & { headers?: Record<string, string> }) =>
+      fetch(`${hub.url}/acp`, { ...init, headers: { ...auth(), ...init.headers } });
+    expect(
+      (
+        await raw({
+          method: 'POST',
+          headers: { 'content-type': 'text/plain', 'acp-connection-id': c.connectionId! },
+          body: '{"jsonrpc":"2.0","method":"x"}',
+        })
+      ).status,
+    ).toBe(415);
     expect((await raw({ method: 'GET', headers: { 'acp-connection-id': c.connectionId! } })).status).toBe(406);
     expect((await raw({ method: 'GET', headers: { accept: 'text/event-stream' } })).status).toBe(400);
-    expect((await raw({ method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"session/list"}' })).status).toBe(400);
-    expect((await raw({ method: 'GET', headers: { accept: 'text/event-stream', 'acp-connection-id': 'not-a-connection' } })).status).toBe(404);
+    expect(
+      (
+        await raw({
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: '{"jsonrpc":"2.0","id":1,"method":"session/list"}',
+        })
+      ).status,
+    ).toBe(400);
+    expect((await raw({ method: 'GET', headers: { accept: 'text/event-stream', 'acp-connection-id': 'not-a-connection' } })).status).toBe(
+      404,
+    );
     expect((await c.post([{ jsonrpc: '2.0', id: 1, method: 'session/list' }])).status).toBe(400);
     expect((await c.post({ jsonrpc: '2.0', id: 9, method: 'initialize', params: { protocolVersion: 1 } })).status).toBe(400);
     // A session-scoped message names its session in the header too, and the same one.
     expect((await c.post({ jsonrpc: '2.0', id: 2, method: 'session/cancel', params: { sessionId: 's1' } })).status).toBe(400);
-    expect((await c.post({ jsonrpc: '2.0', id: 3, method: 'session/cancel', params: { sessionId: 's1' } }, { 'acp-session-id': 's2' })).status).toBe(400);
+    expect(
+      (await c.post({ jsonrpc: '2.0', id: 3, method: 'session/cancel', params: { sessionId: 's1' } }, { 'acp-session-id': 's2' })).status,
+    ).toBe(400);
     expect(await c.openStream()).toBe(200);
     const second = new AcpHttpClient(hub.url, auth());
     second.connectionId = c.connectionId;
@@ -130,7 +160,7 @@ describe('Streamable HTTP wire rules', () => {
     c.close();
   });
 
-  it("a connection id is not a credential: another token cannot use it, no credential is 401, a foreign Origin 403", async () => {
+  it('a connection id is not a credential: another token cannot use it, no credential is 401, a foreign Origin 403', async () => {
     const c = new AcpHttpClient(hub.url, auth());
     await c.initialize();
     const other = new AcpHttpClient(hub.url, { authorization: `Bearer ${await hub.token('operate', 'other')}` });
@@ -149,7 +179,10 @@ describe('Streamable HTTP wire rules', () => {
     expect(init).toMatchObject({ _meta: { zcode: { identity: { scope: 'view' } } } });
     await viewer.openStream();
     await viewer.request('session/list', {});
-    const err = await viewer.request('session/new', { cwd: hub.workspace, mcpServers: [] }).then(() => undefined, (e: { rpc?: { data?: { code?: string } } }) => e.rpc);
+    const err = await viewer.request('session/new', { cwd: hub.workspace, mcpServers: [] }).then(
+      () => undefined,
+      (e: { rpc?: { data?: { code?: string } } }) => e.rpc,
+    );
     expect(err?.data?.code).toBe('HUB_ERR_FORBIDDEN');
     viewer.close();
   });
@@ -184,7 +217,10 @@ describe('Streamable HTTP wire rules', () => {
     const seen = phone.notifications<Update>('session/update').filter((u) => u.sessionId === sessionId);
     const last = seen[seen.length - 1]!._meta.zcode;
     phone.close();
-    await until(() => ([...hub.daemon.app.gateway.connections()].some((c) => c.clientName === 'resumer') ? undefined : true), 'the dropped connection to end');
+    await until(
+      () => ([...hub.daemon.app.gateway.connections()].some((c) => c.clientName === 'resumer') ? undefined : true),
+      'the dropped connection to end',
+    );
     // Meanwhile another client moves the session on.
     const desk = await hub.initializedClient({ name: 'desk-2' });
     await desk.request('session/load', { sessionId, cwd: hub.workspace, mcpServers: [] });
@@ -192,8 +228,16 @@ describe('Streamable HTTP wire rules', () => {
     const back = new AcpHttpClient(hub.url, auth());
     await back.initialize('resumer-again');
     await back.openStream();
-    const res = await back.request<{ _meta: { zcode: { replayMeta: { recovered: boolean; replayed: number } } } }>('session/resume', { sessionId, cwd: hub.workspace, mcpServers: [], _meta: { zcode: { afterSeq: last.seq, epoch: last.epoch } } });
-    const gap = back.notifications<Update>('session/update').filter((u) => u.sessionId === sessionId).map((u) => u._meta.zcode.seq);
+    const res = await back.request<{ _meta: { zcode: { replayMeta: { recovered: boolean; replayed: number } } } }>('session/resume', {
+      sessionId,
+      cwd: hub.workspace,
+      mcpServers: [],
+      _meta: { zcode: { afterSeq: last.seq, epoch: last.epoch } },
+    });
+    const gap = back
+      .notifications<Update>('session/update')
+      .filter((u) => u.sessionId === sessionId)
+      .map((u) => u._meta.zcode.seq);
     expect(res._meta.zcode.replayMeta.recovered).toBe(true);
     expect(gap.length).toBeGreaterThan(0);
     expect(gap).toEqual(Array.from({ length: gap.length }, (_, i) => last.seq + 1 + i));
@@ -207,9 +251,15 @@ describe('Streamable HTTP wire rules', () => {
     await phone.initialize('http-phone');
     await phone.openStream();
     await phone.request('session/load', { sessionId, cwd: hub.workspace, mcpServers: [] });
-    const turn = ws.request<{ stopReason: string }>('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'run the tests, permission needed' }] });
+    const turn = ws.request<{ stopReason: string }>('session/prompt', {
+      sessionId,
+      prompt: [{ type: 'text', text: 'run the tests, permission needed' }],
+    });
     const wsCopy = await ws.waitForRequest('session/request_permission');
-    const httpCopy = await until(() => phone.messages.find((m) => m.method === 'session/request_permission' && m.id !== undefined), 'the HTTP copy');
+    const httpCopy = await until(
+      () => phone.messages.find((m) => m.method === 'session/request_permission' && m.id !== undefined),
+      'the HTTP copy',
+    );
     const options = (httpCopy.params as { options: Array<{ optionId: string; kind: string }> }).options;
     const allow = options.find((o) => o.kind === 'allow_once')!.optionId;
     expect((await phone.answer(httpCopy.id!, { outcome: { outcome: 'selected', optionId: allow } }, sessionId)).status).toBe(202);
@@ -250,7 +300,11 @@ describe('Streamable HTTP outbound budget', () => {
     await stalled.request('session/load', { sessionId, cwd: hub.workspace, mcpServers: [] });
     stalled.pause();
     const turn = ws.request<{ stopReason: string }>('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'flood' }] });
-    await until(async () => ((await stalled.post({ jsonrpc: '2.0', method: 'session/list_ping' })).status === 404 ? true : undefined), 'the stalled connection to be closed', 30_000);
+    await until(
+      async () => ((await stalled.post({ jsonrpc: '2.0', method: 'session/list_ping' })).status === 404 ? true : undefined),
+      'the stalled connection to be closed',
+      30_000,
+    );
     expect(await slowCloses()).toBeGreaterThan(before);
     expect((await turn).stopReason).toBe('end_turn');
     stalled.close();
@@ -262,13 +316,23 @@ describe('Streamable HTTP outbound budget', () => {
     const { sessionId } = await ws.request<{ sessionId: string }>('session/new', { cwd: hub.workspace, mcpServers: [] });
     const blind = new AcpHttpClient(hub.url, auth());
     await blind.initialize('blind');
-    expect((await blind.post({ jsonrpc: '2.0', id: 7, method: 'session/resume', params: { sessionId, cwd: hub.workspace, mcpServers: [] } }, { 'acp-session-id': sessionId })).status).toBe(202);
+    expect(
+      (
+        await blind.post(
+          { jsonrpc: '2.0', id: 7, method: 'session/resume', params: { sessionId, cwd: hub.workspace, mcpServers: [] } },
+          { 'acp-session-id': sessionId },
+        )
+      ).status,
+    ).toBe(202);
     const turn = ws.request<{ stopReason: string }>('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'flood again' }] });
-    await until(async () => ((await blind.post({ jsonrpc: '2.0', method: 'noop' })).status === 404 ? true : undefined), 'the blind connection to be closed', 30_000);
+    await until(
+      async () => ((await blind.post({ jsonrpc: '2.0', method: 'noop' })).status === 404 ? true : undefined),
+      'the blind connection to be closed',
+      30_000,
+    );
     expect(await slowCloses()).toBeGreaterThan(before);
     await turn;
   });
-
 });
 
 describe('Streamable HTTP heartbeat', () => {
@@ -296,7 +360,10 @@ describe('Streamable HTTP heartbeat', () => {
     expect((await idle.post({ jsonrpc: '2.0', method: 'noop' })).status).toBe(404);
     // Three request timeouts later the reader is still connected and served.
     const opened = Date.now();
-    await until(() => (Date.now() - opened > 3_000 && live.raw.split(':\n\n').length > 8 ? true : undefined), 'keep-alives on the live stream for 3 s');
+    await until(
+      () => (Date.now() - opened > 3_000 && live.raw.split(':\n\n').length > 8 ? true : undefined),
+      'keep-alives on the live stream for 3 s',
+    );
     await live.request('session/list', {});
     expect(live.streamEnded).toBe(false);
     live.close();

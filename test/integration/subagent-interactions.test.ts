@@ -19,7 +19,10 @@ describe('sub-agent interactions are routed by origin', () => {
       hub = await startHub({ simArgs: ['--subagent-permission', keyedBy, '--turn-delay-scale', '0.2'] });
       const c = await hub.initializedClient({ name: 'parent-watcher' });
       const { sessionId } = await c.request<{ sessionId: string }>('session/new', { cwd: hub.workspace, mcpServers: [] });
-      const turn = c.request<{ stopReason: string }>('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'use a subagent to survey the code' }] });
+      const turn = c.request<{ stopReason: string }>('session/prompt', {
+        sessionId,
+        prompt: [{ type: 'text', text: 'use a subagent to survey the code' }],
+      });
       const req = await c.waitForRequest('session/request_permission', () => true, 10_000);
       expect(req.params.sessionId).toBe(sessionId);
       const opts = req.params.options as Array<{ optionId: string; kind: string }>;

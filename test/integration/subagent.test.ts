@@ -26,7 +26,10 @@ describe('ACP: sub-agent tool calls', () => {
   it('the child tool calls arrive as tool_call / tool_call_update carrying _meta.zcode.subagent', async () => {
     const c = await hub.initializedClient({ name: 'subagent' });
     const { sessionId } = await c.request<{ sessionId: string }>('session/new', { cwd: hub.workspace, mcpServers: [] });
-    const res = await c.request<{ stopReason: string }>('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'Ask a subagent to survey the project' }] });
+    const res = await c.request<{ stopReason: string }>('session/prompt', {
+      sessionId,
+      prompt: [{ type: 'text', text: 'Ask a subagent to survey the project' }],
+    });
     expect(res.stopReason).toBe('end_turn');
     const updates = c
       .notifications<{ sessionId: string; update: Update }>('session/update')
@@ -38,7 +41,9 @@ describe('ACP: sub-agent tool calls', () => {
     expect(agentCall).toBeDefined();
     expect(agentCall!._meta?.zcode?.subagent).toBeUndefined();
     const parentToolCallId = agentCall!.toolCallId!;
-    expect(updates.some((u) => u.sessionUpdate === 'tool_call_update' && u.toolCallId === parentToolCallId && u.status === 'completed')).toBe(true);
+    expect(
+      updates.some((u) => u.sessionUpdate === 'tool_call_update' && u.toolCallId === parentToolCallId && u.status === 'completed'),
+    ).toBe(true);
 
     // The child's cards: announced with the sub-agent meta, closed completed with it too.
     const childCalls = updates.filter((u) => u.sessionUpdate === 'tool_call' && u._meta?.zcode?.subagent !== undefined);
@@ -49,14 +54,19 @@ describe('ACP: sub-agent tool calls', () => {
       expect(call._meta!.zcode!.subagent).toEqual({ parentToolCallId, childSessionId, agentId: expect.any(String), agentType: 'Explore' });
       expect(call.toolCallId).not.toBe(parentToolCallId);
       expect(call.rawInput).toBeDefined();
-      const done = updates.find((u) => u.sessionUpdate === 'tool_call_update' && u.toolCallId === call.toolCallId && u.status === 'completed');
+      const done = updates.find(
+        (u) => u.sessionUpdate === 'tool_call_update' && u.toolCallId === call.toolCallId && u.status === 'completed',
+      );
       expect(done?._meta?.zcode?.subagent).toMatchObject({ parentToolCallId, childSessionId });
     }
     // The children open and close inside the Agent card's lifetime.
     const at = (pred: (u: Update) => boolean): number => updates.findIndex(pred);
     const agentDone = at((u) => u.sessionUpdate === 'tool_call_update' && u.toolCallId === parentToolCallId && u.status === 'completed');
     expect(at((u) => u === agentCall)).toBeLessThan(at((u) => u === childCalls[0]));
-    for (const call of childCalls) expect(at((u) => u.sessionUpdate === 'tool_call_update' && u.toolCallId === call.toolCallId && u.status === 'completed')).toBeLessThan(agentDone);
+    for (const call of childCalls)
+      expect(
+        at((u) => u.sessionUpdate === 'tool_call_update' && u.toolCallId === call.toolCallId && u.status === 'completed'),
+      ).toBeLessThan(agentDone);
   });
 });
 
@@ -73,7 +83,8 @@ async function loaded(h: HubHarness, sessionId: string): Promise<Update[]> {
 async function subagentTurns(h: HubHarness, n: number): Promise<string> {
   const c = await h.initializedClient({ name: 'asker' });
   const { sessionId } = await c.request<{ sessionId: string }>('session/new', { cwd: h.workspace, mcpServers: [] });
-  for (let i = 0; i < n; i++) await c.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: `Ask a subagent to survey the project (${i + 1})` }] });
+  for (let i = 0; i < n; i++)
+    await c.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: `Ask a subagent to survey the project (${i + 1})` }] });
   return sessionId;
 }
 
@@ -87,7 +98,12 @@ describe('ACP: sub-agents in a history replay', () => {
     const children = updates.filter((u) => u.sessionUpdate === 'tool_call' && u._meta?.zcode?.subagent !== undefined);
     expect(children.map((u) => u._meta?.claudeCode?.toolName)).toEqual(['Glob', 'Read']);
     for (const c of children) {
-      expect(c._meta!.zcode!.subagent).toEqual({ parentToolCallId, childSessionId: expect.stringMatching(/^sess_subagent_/), agentId: expect.any(String), agentType: 'Explore' });
+      expect(c._meta!.zcode!.subagent).toEqual({
+        parentToolCallId,
+        childSessionId: expect.stringMatching(/^sess_subagent_/),
+        agentId: expect.any(String),
+        agentType: 'Explore',
+      });
       expect(c.status).toBe('completed');
     }
     expect(updates.indexOf(children[0]!)).toBe(agentAt + 1);

@@ -42,20 +42,35 @@ describe('trace context from client to child', () => {
   it('a traced prompt is logged with its ids and reaches the child as the envelope trace, with the hub as parent span', async () => {
     const c = await hub.initializedClient({ name: 'traced' });
     const { sessionId } = await c.request<{ sessionId: string }>('session/new', { cwd: hub.workspace, mcpServers: [] });
-    const _meta = { traceparent: `00-${TRACE_ID}-${CLIENT_SPAN}-01`, tracestate: 'congo=t61rcWkgMzE', baggage: 'userId=alice-secret-value,tenant=blue' };
+    const _meta = {
+      traceparent: `00-${TRACE_ID}-${CLIENT_SPAN}-01`,
+      tracestate: 'congo=t61rcWkgMzE',
+      baggage: 'userId=alice-secret-value,tenant=blue',
+    };
     await c.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hello traced' }], _meta });
 
     const entry = log.lines.find((l) => l['msg'] === 'traced client request' && l['method'] === 'session/prompt');
-    expect(entry).toMatchObject({ traceId: TRACE_ID, parentId: CLIENT_SPAN, tracestate: 'congo=t61rcWkgMzE', baggageKeys: ['userId', 'tenant'] });
+    expect(entry).toMatchObject({
+      traceId: TRACE_ID,
+      parentId: CLIENT_SPAN,
+      tracestate: 'congo=t61rcWkgMzE',
+      baggageKeys: ['userId', 'tenant'],
+    });
     const spanId = String(entry?.['spanId']);
     expect(spanId).toMatch(/^[0-9a-f]{16}$/);
     // Baggage values may be personal data: only the keys reach the log.
     expect(JSON.stringify(log.lines)).not.toContain('alice-secret-value');
 
-    const sent = await until(() => childTraces(hub).find((t) => t.method === 'session/send' && t.trace['traceId'] === TRACE_ID), 'the child to log the traced session/send');
+    const sent = await until(
+      () => childTraces(hub).find((t) => t.method === 'session/send' && t.trace['traceId'] === TRACE_ID),
+      'the child to log the traced session/send',
+    );
     expect(sent.trace).toEqual({ traceId: TRACE_ID, parentId: CLIENT_SPAN, spanId, traceparent: `00-${TRACE_ID}-${spanId}-01` });
     // The hub's log carries the child's line too: one grep for the trace id follows the prompt.
-    await until(() => log.lines.find((l) => l['msg'] === 'backend stderr' && String(l['line']).includes(TRACE_ID)), 'the child line in the hub log');
+    await until(
+      () => log.lines.find((l) => l['msg'] === 'backend stderr' && String(l['line']).includes(TRACE_ID)),
+      'the child line in the hub log',
+    );
   });
 
   it('a queued prompt is sent to the child in the trace of the request that asked, not of the turn that drained it', async () => {
@@ -64,14 +79,27 @@ describe('trace context from client to child', () => {
     const { sessionId } = await a.request<{ sessionId: string }>('session/new', { cwd: hub.workspace, mcpServers: [] });
     await b.request('session/load', { sessionId, cwd: hub.workspace, mcpServers: [] });
     const first = a.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'slow please' }] });
-    await a.waitForNotification<{ sessionId: string; state: string }>('_zcode/turn_state', (p) => p.sessionId === sessionId && p.state === 'running');
+    await a.waitForNotification<{ sessionId: string; state: string }>(
+      '_zcode/turn_state',
+      (p) => p.sessionId === sessionId && p.state === 'running',
+    );
     const queuedTrace = 'a'.repeat(32);
-    const second = b.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'queued hello' }], _meta: { traceparent: `00-${queuedTrace}-${'b'.repeat(16)}-00` } });
-    await b.waitForNotification<{ sessionId: string; queue: unknown[] }>('_zcode/turn_state', (p) => p.sessionId === sessionId && p.queue.length === 1);
+    const second = b.request('session/prompt', {
+      sessionId,
+      prompt: [{ type: 'text', text: 'queued hello' }],
+      _meta: { traceparent: `00-${queuedTrace}-${'b'.repeat(16)}-00` },
+    });
+    await b.waitForNotification<{ sessionId: string; queue: unknown[] }>(
+      '_zcode/turn_state',
+      (p) => p.sessionId === sessionId && p.queue.length === 1,
+    );
     a.notify('session/cancel', { sessionId });
     await first;
     await second;
-    const sent = await until(() => childTraces(hub).find((t) => t.method === 'session/send' && t.trace['traceId'] === queuedTrace), 'the queued prompt to reach the child traced');
+    const sent = await until(
+      () => childTraces(hub).find((t) => t.method === 'session/send' && t.trace['traceId'] === queuedTrace),
+      'the queued prompt to reach the child traced',
+    );
     expect(sent.trace['traceparent']).toMatch(new RegExp(`^00-${queuedTrace}-[0-9a-f]{16}-00$`));
   });
 

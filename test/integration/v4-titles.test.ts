@@ -20,7 +20,10 @@ describe('titles from v4 frames only', () => {
   it('the generated title reaches session_info_update, the session list and _zcode/session_state', async () => {
     const c = await hub.initializedClient({ name: 'titles' });
     const { sessionId } = await c.request<{ sessionId: string }>('session/new', { cwd: hub.workspace, mcpServers: [] });
-    const res = await c.request<{ stopReason: string }>('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'please survey the project layout for me' }] });
+    const res = await c.request<{ stopReason: string }>('session/prompt', {
+      sessionId,
+      prompt: [{ type: 'text', text: 'please survey the project layout for me' }],
+    });
     expect(res.stopReason).toBe('end_turn');
     const generated = 'Please Survey The Project Layout For';
 
@@ -37,8 +40,13 @@ describe('titles from v4 frames only', () => {
       .map((n) => n.update.title);
     expect(titles).toEqual(['please survey the project layout for me', generated]);
 
-    await c.waitForNotification<{ sessionId: string; title?: string }>('_zcode/session_state', (s) => s.sessionId === sessionId && s.title === generated);
-    const listed = await c.request<{ sessions: Array<{ sessionId: string; title?: string | null }> }>('session/list', { cwd: hub.workspace });
+    await c.waitForNotification<{ sessionId: string; title?: string }>(
+      '_zcode/session_state',
+      (s) => s.sessionId === sessionId && s.title === generated,
+    );
+    const listed = await c.request<{ sessions: Array<{ sessionId: string; title?: string | null }> }>('session/list', {
+      cwd: hub.workspace,
+    });
     expect(listed.sessions.find((s) => s.sessionId === sessionId)?.title).toBe(generated);
     const rest = (await (await hub.api('/api/sessions')).json()) as { sessions: Array<{ sessionId: string; title: string }> };
     expect(rest.sessions.find((s) => s.sessionId === sessionId)?.title).toBe(generated);

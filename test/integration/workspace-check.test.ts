@@ -20,8 +20,15 @@ describe('session/new: the workspace must be an existing folder', () => {
     const c = await hub.initializedClient({ name: 'ws-check' });
     const file = path.join(hub.workspace, 'notes.txt');
     fs.writeFileSync(file, 'x');
-    for (const [cwd, why] of [['/does/not/exist', /No such folder: \/does\/not\/exist/], [file, /Not a folder/], ['relative/dir', /absolute path/]] as const) {
-      const err = await c.request('session/new', { cwd, mcpServers: [] }).then(() => undefined, (e: unknown) => e);
+    for (const [cwd, why] of [
+      ['/does/not/exist', /No such folder: \/does\/not\/exist/],
+      [file, /Not a folder/],
+      ['relative/dir', /absolute path/],
+    ] as const) {
+      const err = await c.request('session/new', { cwd, mcpServers: [] }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(err, cwd).toBeInstanceOf(RpcError);
       expect((err as RpcError).hubCode).toBe('HUB_ERR_BAD_REQUEST');
       expect((err as RpcError).message).toMatch(why);

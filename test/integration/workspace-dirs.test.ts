@@ -34,7 +34,15 @@ describe('GET /api/workspaces/dirs', () => {
     expect(res.status).toBe(200);
     const body = (await res.json()) as Listing;
     const real = fs.realpathSync(hub.workspace);
-    expect(body).toEqual({ path: real, root: real, dirs: [{ name: 'api', path: path.join(real, 'api') }, { name: 'shop', path: path.join(real, 'shop') }], truncated: false });
+    expect(body).toEqual({
+      path: real,
+      root: real,
+      dirs: [
+        { name: 'api', path: path.join(real, 'api') },
+        { name: 'shop', path: path.join(real, 'shop') },
+      ],
+      truncated: false,
+    });
   });
 
   it('inside a root it names the folder above, up to the root', async () => {

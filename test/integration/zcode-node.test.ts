@@ -50,7 +50,11 @@ process.on('SIGTERM', () => child.kill('SIGTERM'));
 function fakeNode(file: string, version: string | 'hang', label: string): string {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const answer = version === 'hang' ? 'exec sleep 60' : `echo ${version}; exit 0`;
-  fs.writeFileSync(file, `#!/bin/sh\nif [ "$1" = "--version" ]; then ${answer}; fi\nZCH_NODE_WRAPPER=${label} exec ${JSON.stringify(process.execPath)} "$@"\n`, { mode: 0o755 });
+  fs.writeFileSync(
+    file,
+    `#!/bin/sh\nif [ "$1" = "--version" ]; then ${answer}; fi\nZCH_NODE_WRAPPER=${label} exec ${JSON.stringify(process.execPath)} "$@"\n`,
+    { mode: 0o755 },
+  );
   return file;
 }
 
@@ -94,20 +98,31 @@ describe('--zcode-node', () => {
   it('refuses to start on a Node older than the CLI needs, naming both versions', async () => {
     const i = install();
     const old = fakeNode(path.join(i.root, 'old', 'node'), 'v20.19.0', 'old');
-    await expect(startHub({ config: { backend: 'zcode', zcodeCli: i.cli, zcodeNode: old } })).rejects.toThrow(/--zcode-node .*old\/node is Node\.js v20\.19\.0; the ZCode CLI needs 24\.0\.0 or newer/);
+    await expect(startHub({ config: { backend: 'zcode', zcodeCli: i.cli, zcodeNode: old } })).rejects.toThrow(
+      /--zcode-node .*old\/node is Node\.js v20\.19\.0; the ZCode CLI needs 24\.0\.0 or newer/,
+    );
     // The hub's own Node (20.x here) is checked the same way when nothing else is found.
     const hubMajor = Number(process.versions.node.split('.')[0]);
-    if (hubMajor < 24) await expect(startHub({ config: { backend: 'zcode', zcodeCli: i.cli } })).rejects.toThrow(/the hub's own Node\.js .* is Node\.js v20\.\d+\.\d+; the ZCode CLI needs 24\.0\.0/);
+    if (hubMajor < 24)
+      await expect(startHub({ config: { backend: 'zcode', zcodeCli: i.cli } })).rejects.toThrow(
+        /the hub's own Node\.js .* is Node\.js v20\.\d+\.\d+; the ZCode CLI needs 24\.0\.0/,
+      );
     expect(fs.existsSync(i.marker)).toBe(false);
   });
 
   it('a missing path, a non-node and a hanging --version are clear errors (limits.nodeVersionCheckTimeoutMs)', async () => {
     const i = install();
-    await expect(startHub({ config: { backend: 'zcode', zcodeCli: i.cli, zcodeNode: path.join(i.root, 'nope') } })).rejects.toThrow(/--zcode-node .*nope does not exist/);
+    await expect(startHub({ config: { backend: 'zcode', zcodeCli: i.cli, zcodeNode: path.join(i.root, 'nope') } })).rejects.toThrow(
+      /--zcode-node .*nope does not exist/,
+    );
     const liar = fakeNode(path.join(i.root, 'liar'), 'hello', 'liar');
-    await expect(startHub({ config: { backend: 'zcode', zcodeCli: i.cli, zcodeNode: liar } })).rejects.toThrow(/is not Node\.js \(--version printed "hello"\)/);
+    await expect(startHub({ config: { backend: 'zcode', zcodeCli: i.cli, zcodeNode: liar } })).rejects.toThrow(
+      /is not Node\.js \(--version printed "hello"\)/,
+    );
     const hang = fakeNode(path.join(i.root, 'hang'), 'hang', 'hang');
-    await expect(startHub({ config: { backend: 'zcode', zcodeCli: i.cli, zcodeNode: hang }, limits: { nodeVersionCheckTimeoutMs: 300 } })).rejects.toThrow(/did not answer --version within 300 ms/);
+    await expect(
+      startHub({ config: { backend: 'zcode', zcodeCli: i.cli, zcodeNode: hang }, limits: { nodeVersionCheckTimeoutMs: 300 } }),
+    ).rejects.toThrow(/did not answer --version within 300 ms/);
   });
 
   it('`zcode-hub start --zcode-node <old node>` exits 1 with one line on stderr', async () => {
@@ -118,6 +133,8 @@ describe('--zcode-node', () => {
     const run = start(home, path.join(home, 'state'), ['--backend', 'zcode', '--zcode-cli', i.cli, '--zcode-node', old]);
     expect(await run.exited).toBe(1);
     await until(() => (run.output().includes('zcode-hub: --zcode-node') ? true : undefined), 'the error line');
-    expect(run.output()).toMatch(/zcode-hub: --zcode-node \S+ is Node\.js v22\.3\.0; the ZCode CLI needs 24\.0\.0 or newer\. Pass --zcode-node PATH/);
+    expect(run.output()).toMatch(
+      /zcode-hub: --zcode-node \S+ is Node\.js v22\.3\.0; the ZCode CLI needs 24\.0\.0 or newer\. Pass --zcode-node PATH/,
+    );
   });
 });

@@ -15,7 +15,9 @@ describe('only the typed client names app-server methods (issue 15 item 1)', () 
     expect(appServerCallViolations('http/x.ts', "link.request('workflows/list', {})")).toHaveLength(1);
     expect(appServerCallViolations('http/x.ts', "// a comment may cite link.request('workflows/list')")).toEqual([]);
     // ACP's own session methods are not the app-server's.
-    expect(appServerCallViolations('gateway/x.ts', "client.request('session/request_permission', p); conn.request('elicitation/create', q)")).toEqual([]);
+    expect(
+      appServerCallViolations('gateway/x.ts', "client.request('session/request_permission', p); conn.request('elicitation/create', q)"),
+    ).toEqual([]);
     expect(appServerCallViolations('app-server/client.ts', "this.call('session/send', p)")).toEqual([]);
   });
 });

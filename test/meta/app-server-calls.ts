@@ -12,7 +12,24 @@ export const ALLOWED_DIRS = ['app-server/', 'backend/', 'simulator/', 'metrics/i
 /** Method prefixes only the app-server has (ACP has `session/*` too, hence the list below). */
 const ZCODE_PREFIXES = ['v4/', 'workflows/', 'provider/'];
 /** `session/*` methods of the app-server, requested of the link (ACP's own are requested of clients, never these). */
-const ZCODE_SESSION = ['create', 'resume', 'list', 'close', 'subscribe', 'messages', 'subagents', 'send', 'stop', 'setMode', 'setModel', 'setThoughtLevel', 'fork', 'compact', 'goal', 'cancelBackgroundTask'];
+const ZCODE_SESSION = [
+  'create',
+  'resume',
+  'list',
+  'close',
+  'subscribe',
+  'messages',
+  'subagents',
+  'send',
+  'stop',
+  'setMode',
+  'setModel',
+  'setThoughtLevel',
+  'fork',
+  'compact',
+  'goal',
+  'cancelBackgroundTask',
+];
 
 /** A request by method name: `x.request('session/send', …)`. */
 const REQUEST = /\.request\(\s*(['"])((?:v4|workflows|provider|session)\/[A-Za-z_/]+)\1/g;
@@ -27,7 +44,8 @@ export function appServerCallViolations(file: string, text: string): string[] {
   for (const m of code.matchAll(REQUEST)) {
     const method = m[2]!;
     const [ns, name] = [method.slice(0, method.indexOf('/') + 1), method.slice(method.indexOf('/') + 1)];
-    if (ZCODE_PREFIXES.includes(ns) || (ns === 'session/' && ZCODE_SESSION.includes(name))) out.push(`${file}: names the app-server method ${method}`);
+    if (ZCODE_PREFIXES.includes(ns) || (ns === 'session/' && ZCODE_SESSION.includes(name)))
+      out.push(`${file}: names the app-server method ${method}`);
   }
   if (/\bcommandId\s*:/.test(code)) out.push(`${file}: builds a v4 command envelope`);
   if (/\bbackend\.request\(/.test(code)) out.push(`${file}: calls the link directly`);

@@ -3,7 +3,21 @@ import { REQUIREMENTS } from '../requirements.js';
 import { extractCitations, resolves, sectionsOf } from './doc-citations.js';
 import { readRepoFile, treeFiles } from './tree-files.js';
 
-const ROOTS = ['src', 'test', 'web', 'bench', 'docs', 'scripts', 'bin', 'docker', '.ci', 'README.md', 'BENCHMARKS.md', 'vitest.config.ts', 'vitest.e2e.config.ts'];
+const ROOTS = [
+  'src',
+  'test',
+  'web',
+  'bench',
+  'docs',
+  'scripts',
+  'bin',
+  'docker',
+  '.ci',
+  'README.md',
+  'BENCHMARKS.md',
+  'vitest.config.ts',
+  'vitest.e2e.config.ts',
+];
 
 describe('section citations resolve inside the repository (docs/README.md maps the names)', () => {
   const files = treeFiles(ROOTS).filter((f) => !f.startsWith('test/meta/doc-citations'));
@@ -14,14 +28,17 @@ describe('section citations resolve inside the repository (docs/README.md maps t
   });
 
   it('every "HUB-DESIGN §n" / "ZCODE-PROTOCOL §n" / bare "§n" names a section that docs/ has', () => {
-    const broken = citations.filter((c) => !resolves(c)).map((c) => `${c.file}:${c.line} §${c.section} (${c.candidates.join(' or ') || 'TEST-PLAN has ids, not sections'}): ${c.text}`);
+    const broken = citations
+      .filter((c) => !resolves(c))
+      .map((c) => `${c.file}:${c.line} §${c.section} (${c.candidates.join(' or ') || 'TEST-PLAN has ids, not sections'}): ${c.text}`);
     expect(broken).toEqual([]);
   });
 
   it('every "TEST-PLAN <id>" names an id of test/requirements.ts', () => {
     const unknown: string[] = [];
     for (const f of files) {
-      for (const m of readRepoFile(f).matchAll(/TEST-PLAN(?:'s)? ((?:[A-Z]+-)+[A-Z0-9]+)/g)) if (!(m[1]! in REQUIREMENTS)) unknown.push(`${f}: ${m[0]}`);
+      for (const m of readRepoFile(f).matchAll(/TEST-PLAN(?:'s)? ((?:[A-Z]+-)+[A-Z0-9]+)/g))
+        if (!(m[1]! in REQUIREMENTS)) unknown.push(`${f}: ${m[0]}`);
     }
     expect(unknown).toEqual([]);
   });
@@ -35,7 +52,15 @@ describe('the citation checker itself', () => {
   });
 
   it('resolves a bare § against the documents named just above it, else the app-server notes', () => {
-    const text = ['/**', ' * The race (HUB-DESIGN §4.5).', ' * Rules (§4.4).', ' */', ...Array(20).fill(''), '// framing (§1.2)', '// nothing here (§4.4.4)'].join('\n');
+    const text = [
+      '/**',
+      ' * The race (HUB-DESIGN §4.5).',
+      ' * Rules (§4.4).',
+      ' */',
+      ...Array(20).fill(''),
+      '// framing (§1.2)',
+      '// nothing here (§4.4.4)',
+    ].join('\n');
     const [, prompts, framing, missing] = extractCitations('src/x.ts', text);
     expect(prompts!.candidates).toEqual(['HUB-DESIGN']);
     expect(resolves(prompts!)).toBe(true);

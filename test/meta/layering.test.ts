@@ -50,7 +50,12 @@ describe('the layering check catches what it must (each line is a forbidden impo
   });
 
   it('allows what the table allows', () => {
-    expect(srcViolations('domain/x.ts', "import { translateEvent } from '../acp/translate-event.js';\nimport type { BackendPort } from '../ports/backend-port.js';\n")).toEqual([]);
+    expect(
+      srcViolations(
+        'domain/x.ts',
+        "import { translateEvent } from '../acp/translate-event.js';\nimport type { BackendPort } from '../ports/backend-port.js';\n",
+      ),
+    ).toEqual([]);
     expect(srcViolations('backend/index.ts', "import { simulatorSpawnSpec } from '../simulator/launcher.js';\n")).toEqual([]);
     expect(webViolations('web/src/x.ts', "import type { X } from '../../src/zcode-ext.js';\n")).toEqual([]);
     expect(webViolations('web/src/x.ts', "import { X } from '../../src/zcode-ext.js';\n")).toHaveLength(1);

@@ -13,7 +13,8 @@ export interface ImportRef {
 /** Every import/export-from/dynamic import/side-effect import of a TypeScript source. */
 export function importsOf(text: string): ImportRef[] {
   const out: ImportRef[] = [];
-  for (const m of text.matchAll(/(?:^|\n)\s*(import|export)(\s+type)?\b([^'";]*?)\bfrom\s+['"]([^'"]+)['"]/g)) out.push({ spec: m[4]!, typeOnly: Boolean(m[2]) });
+  for (const m of text.matchAll(/(?:^|\n)\s*(import|export)(\s+type)?\b([^'";]*?)\bfrom\s+['"]([^'"]+)['"]/g))
+    out.push({ spec: m[4]!, typeOnly: Boolean(m[2]) });
   for (const m of text.matchAll(/(?:^|\n)\s*import\s+['"]([^'"]+)['"]/g)) out.push({ spec: m[1]!, typeOnly: false });
   for (const m of text.matchAll(/\bimport\(\s*['"]([^'"]+)['"]\s*\)/g)) out.push({ spec: m[1]!, typeOnly: false });
   return out;
@@ -48,8 +49,10 @@ export function srcViolations(rel: string, text: string): string[] {
   if (from === 'backend') {
     const name = rel.slice('backend/'.length);
     for (const { spec } of importsOf(text)) {
-      if (/^(node:)?child_process$/.test(spec) && !BACKEND_FILES.process.includes(name)) out.push(`src/${rel} imports ${spec}: only ${BACKEND_FILES.process.join(', ')} spawn processes`);
-      if (BACKEND_FILES.protocol.includes(name) && BACKEND_FILES.protocolForbidden.test(spec)) out.push(`src/${rel} imports ${spec}: a protocol file touches no processes, files or network`);
+      if (/^(node:)?child_process$/.test(spec) && !BACKEND_FILES.process.includes(name))
+        out.push(`src/${rel} imports ${spec}: only ${BACKEND_FILES.process.join(', ')} spawn processes`);
+      if (BACKEND_FILES.protocol.includes(name) && BACKEND_FILES.protocolForbidden.test(spec))
+        out.push(`src/${rel} imports ${spec}: a protocol file touches no processes, files or network`);
     }
   }
   return out;
@@ -63,5 +66,7 @@ export function webViolations(rel: string, text: string): string[] {
       if (!target.startsWith('src/')) return false;
       return !(WEB_MAY_IMPORT_SRC === 'type-only' && typeOnly) && !WEB_SHARED_MODULES.includes(target.replace(/\.js$/, '.ts'));
     })
-    .map(({ spec }) => `${rel} imports ${spec}: the web app may take only types from src/ (import type), or values from WEB_SHARED_MODULES`);
+    .map(
+      ({ spec }) => `${rel} imports ${spec}: the web app may take only types from src/ (import type), or values from WEB_SHARED_MODULES`,
+    );
 }

@@ -22,7 +22,19 @@ export interface UnitRule {
   alsoFiles?: readonly string[];
 }
 
-const FOUNDATION = ['errors.ts', 'limits.ts', 'json-depth.ts', 'logger.ts', 'trace-context.ts', 'version.ts', 'compat-instance.ts', 'zcode-ext', 'fs', 'config', 'ports'] as const;
+const FOUNDATION = [
+  'errors.ts',
+  'limits.ts',
+  'json-depth.ts',
+  'logger.ts',
+  'trace-context.ts',
+  'version.ts',
+  'compat-instance.ts',
+  'zcode-ext',
+  'fs',
+  'config',
+  'ports',
+] as const;
 
 export const UNITS: Record<string, UnitRule> = {
   // Foundation: imported by anyone, importing nothing above it.
@@ -31,16 +43,27 @@ export const UNITS: Record<string, UnitRule> = {
   'limits.ts': { role: 'every named bound', imports: [] },
   'json-depth.ts': { role: 'the nesting bound every JSON entry checks (client frames, REST bodies, child lines)', imports: [] },
   'logger.ts': { role: 'the pino logger and its redaction', imports: ['trace-context.ts'] },
-  'trace-context.ts': { role: "W3C trace context of the request being handled (AsyncLocalStorage), read by logs and the child link", imports: [] },
+  'trace-context.ts': {
+    role: 'W3C trace context of the request being handled (AsyncLocalStorage), read by logs and the child link',
+    imports: [],
+  },
   'version.ts': { role: 'the package version', imports: [] },
   'zcode-ext': { role: 'the `_zcode/*` extension protocol: method names (dependency-free) and payload schemas', imports: [] },
   'compat-instance.ts': { role: 'the id zcode-acp-remote knows this daemon by (gateway query, REST compat routes)', imports: [] },
   fs: { role: 'private files: atomic writes, modes', imports: ['errors.ts'] },
   config: { role: 'one config schema, parsed once; the state-dir layout', imports: ['limits.ts', 'fs'] },
-  ports: { role: 'interfaces between layers (BackendPort), no behaviour', imports: ['errors.ts'], forbiddenPackages: { patterns: [...SERVER, ...PROCESS], why: 'a port is a type seam' } },
+  ports: {
+    role: 'interfaces between layers (BackendPort), no behaviour',
+    imports: ['errors.ts'],
+    forbiddenPackages: { patterns: [...SERVER, ...PROCESS], why: 'a port is a type seam' },
+  },
 
   // Protocol: wire schemas and translation, no sockets, no processes.
-  acp: { role: 'pure ZCode → ACP translation', imports: ['errors.ts', 'limits.ts'], forbiddenPackages: { patterns: [...SERVER, ...PROCESS], why: 'translation is pure protocol code' } },
+  acp: {
+    role: 'pure ZCode → ACP translation',
+    imports: ['errors.ts', 'limits.ts'],
+    forbiddenPackages: { patterns: [...SERVER, ...PROCESS], why: 'translation is pure protocol code' },
+  },
   'app-server': {
     role: 'the one typed client of the app-server: a method per call, zod result schemas, checked v4 ACKs, typed errors',
     imports: ['errors.ts', 'backend-errors.ts', 'ports', 'acp'],
@@ -61,7 +84,11 @@ export const UNITS: Record<string, UnitRule> = {
   },
 
   // Domain: sessions, interactions, identities, settings — no transport, no processes.
-  auth: { role: 'device tokens, pairing, scopes, audit, the admin token', imports: [...FOUNDATION], forbiddenPackages: { patterns: [...SERVER, ...PROCESS], why: 'identities are domain code' } },
+  auth: {
+    role: 'device tokens, pairing, scopes, audit, the admin token',
+    imports: [...FOUNDATION],
+    forbiddenPackages: { patterns: [...SERVER, ...PROCESS], why: 'identities are domain code' },
+  },
   settings: {
     role: 'provider file store and workflow proxy',
     imports: [...FOUNDATION, 'backend-errors.ts', 'app-server'],
@@ -70,11 +97,26 @@ export const UNITS: Record<string, UnitRule> = {
   domain: {
     role: 'the hub: sessions, journal, broadcast, prompts, the interaction race',
     imports: [...FOUNDATION, 'backend-errors.ts', 'app-server', 'acp', 'auth'],
-    forbiddenPackages: { patterns: [...SERVER, ...PROCESS], why: 'the domain knows sessions and interactions, not sockets, HTTP or processes' },
+    forbiddenPackages: {
+      patterns: [...SERVER, ...PROCESS],
+      why: 'the domain knows sessions and interactions, not sockets, HTTP or processes',
+    },
   },
-  metrics: { role: 'Prometheus metrics', imports: [...FOUNDATION], forbiddenPackages: { patterns: [...SERVER, ...PROCESS], why: 'counters, no transport' } },
-  push: { role: 'Web Push notifications', imports: [...FOUNDATION], forbiddenPackages: { patterns: [...SERVER, ...PROCESS], why: 'a sender, no transport' } },
-  doctor: { role: 'health and exposure checks', imports: [...FOUNDATION, 'backend', 'settings'], forbiddenPackages: { patterns: SERVER, why: 'checks, not a server' } },
+  metrics: {
+    role: 'Prometheus metrics',
+    imports: [...FOUNDATION],
+    forbiddenPackages: { patterns: [...SERVER, ...PROCESS], why: 'counters, no transport' },
+  },
+  push: {
+    role: 'Web Push notifications',
+    imports: [...FOUNDATION],
+    forbiddenPackages: { patterns: [...SERVER, ...PROCESS], why: 'a sender, no transport' },
+  },
+  doctor: {
+    role: 'health and exposure checks',
+    imports: [...FOUNDATION, 'backend', 'settings'],
+    forbiddenPackages: { patterns: SERVER, why: 'checks, not a server' },
+  },
 
   // Transport: two siblings that never import each other; the composition root mounts both.
   gateway: {
@@ -91,7 +133,25 @@ export const UNITS: Record<string, UnitRule> = {
 
   // Roots: wire everything; nothing imports them but the CLI.
   'daemon-files': { role: 'how clients find, start and call a running daemon (hub.json, node flags)', imports: [...FOUNDATION, 'auth'] },
-  daemon: { role: 'the composition root', imports: [...FOUNDATION, 'backend-errors.ts', 'app-server', 'acp', 'backend', 'auth', 'settings', 'domain', 'metrics', 'push', 'doctor', 'gateway', 'http', 'daemon-files'] },
+  daemon: {
+    role: 'the composition root',
+    imports: [
+      ...FOUNDATION,
+      'backend-errors.ts',
+      'app-server',
+      'acp',
+      'backend',
+      'auth',
+      'settings',
+      'domain',
+      'metrics',
+      'push',
+      'doctor',
+      'gateway',
+      'http',
+      'daemon-files',
+    ],
+  },
   service: { role: 'systemd / launchd unit files', imports: [...FOUNDATION, 'daemon', 'daemon-files'] },
   cli: { role: 'command-line entry points', imports: ['*'] },
 };
@@ -112,7 +172,19 @@ export const BACKEND_FILES = {
   /** The only files that may import node:child_process (node-runtime.ts: `node --version` of the child's runtime at start). */
   process: ['child-transport.ts', 'pidfile.ts', 'node-runtime.ts'],
   /** The protocol half (bytes → messages → correlation → answers): no processes, files or network. */
-  protocol: ['ndjson.ts', 'envelope.ts', 'rpc-peer.ts', 'reverse-router.ts', 'interaction-dedupe.ts', 'backoff.ts', 'rate-limit.ts', 'transport.ts', 'stderr-ring.ts', 'bounds.ts', 'spawn-env.ts'],
+  protocol: [
+    'ndjson.ts',
+    'envelope.ts',
+    'rpc-peer.ts',
+    'reverse-router.ts',
+    'interaction-dedupe.ts',
+    'backoff.ts',
+    'rate-limit.ts',
+    'transport.ts',
+    'stderr-ring.ts',
+    'bounds.ts',
+    'spawn-env.ts',
+  ],
   protocolForbidden: /^(node:)?(child_process|fs|net|http|https)$/,
 };
 

@@ -17,7 +17,9 @@ describe('daemon node flags', () => {
     expect(read('bin/zcode-hub.js').split('\n')[0]).toBe(`#!/usr/bin/env -S node ${flags}`);
     const pkg = JSON.parse(read('package.json')) as { scripts: Record<string, string> };
     expect(pkg.scripts['start']).toContain(`node ${flags} bin/zcode-hub.js start`);
-    expect(read('docker/Dockerfile')).toContain(`CMD ["node", ${DAEMON_NODE_FLAGS.map((f) => JSON.stringify(f)).join(', ')}, "/app/bin/zcode-hub.js", "start"]`);
+    expect(read('docker/Dockerfile')).toContain(
+      `CMD ["node", ${DAEMON_NODE_FLAGS.map((f) => JSON.stringify(f)).join(', ')}, "/app/bin/zcode-hub.js", "start"]`,
+    );
   });
 
   it('the editor bridge and the benchmarks spawn the daemon with them', () => {

@@ -3,7 +3,24 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readRepoFile, REPO_ROOT, treeFiles } from './tree-files.js';
 
-const ROOTS = ['src', 'test', 'web', 'bench', 'docs', 'scripts', 'bin', 'docker', '.ci', 'README.md', 'BENCHMARKS.md', 'package.json', 'tsconfig.json', 'tsconfig.build.json', 'vitest.config.ts', 'vitest.e2e.config.ts'];
+const ROOTS = [
+  'src',
+  'test',
+  'web',
+  'bench',
+  'docs',
+  'scripts',
+  'bin',
+  'docker',
+  '.ci',
+  'README.md',
+  'BENCHMARKS.md',
+  'package.json',
+  'tsconfig.json',
+  'tsconfig.build.json',
+  'vitest.config.ts',
+  'vitest.e2e.config.ts',
+];
 
 /** Paths beside the checkout, or of the machine it was written on (design notes live in docs/). */
 const OUTSIDE = /(?:\.\.\/)+shared\b|\/work\/(?:shared|main|wt|coord)\b/;
@@ -12,7 +29,11 @@ describe('nothing in the repository points outside it', () => {
   const files = treeFiles(ROOTS).filter((f) => f !== 'test/meta/repo-contained.test.ts');
 
   it('no "../shared", /work/… or home-directory paths', () => {
-    const hits = files.flatMap((f) => readRepoFile(f).split('\n').flatMap((line, i) => (OUTSIDE.test(line) ? [`${f}:${i + 1}: ${line.trim()}`] : [])));
+    const hits = files.flatMap((f) =>
+      readRepoFile(f)
+        .split('\n')
+        .flatMap((line, i) => (OUTSIDE.test(line) ? [`${f}:${i + 1}: ${line.trim()}`] : [])),
+    );
     expect(hits).toEqual([]);
   });
 

@@ -7,7 +7,8 @@ const root = path.resolve(import.meta.dirname, '..', '..');
 
 function filesUnder(dir: string, pattern: RegExp): string[] {
   if (!fs.existsSync(dir)) return [];
-  return fs.readdirSync(dir, { recursive: true, encoding: 'utf8' })
+  return fs
+    .readdirSync(dir, { recursive: true, encoding: 'utf8' })
     .filter((f) => pattern.test(f))
     .map((f) => path.join(dir, f));
 }

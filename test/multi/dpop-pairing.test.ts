@@ -24,13 +24,23 @@ describe('cross-origin pairing and DPoP', () => {
   const host = () => `127.0.0.1:${hub.port}`;
   const url = (p: string) => `http://${host()}${p}`;
   const code = async (scope: 'view' | 'operate' | 'admin' = 'operate'): Promise<string> => {
-    const res = await rawRequest(hub.port, { method: 'POST', path: '/api/pair/codes', headers: { host: host(), authorization: `Bearer ${hub.adminToken}`, 'content-type': 'application/json' }, body: JSON.stringify({ scope }) });
+    const res = await rawRequest(hub.port, {
+      method: 'POST',
+      path: '/api/pair/codes',
+      headers: { host: host(), authorization: `Bearer ${hub.adminToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ scope }),
+    });
     const c = JSON.parse(res.body).code as string;
     registerSecret(c);
     return c;
   };
   const pair = async (body: Record<string, unknown>, headers: Record<string, string>): Promise<RawResponse> =>
-    rawRequest(hub.port, { method: 'POST', path: '/api/pair', headers: { host: host(), 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+    rawRequest(hub.port, {
+      method: 'POST',
+      path: '/api/pair',
+      headers: { host: host(), 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    });
   const errorOf = (res: RawResponse) => JSON.parse(res.body).error as { code: string; message: string };
   let bound: string;
 
@@ -69,7 +79,10 @@ describe('cross-origin pairing and DPoP', () => {
   });
 
   it('a peer with a proof gets a token bound to its key (cnf.jkt), with the hub id and name', async () => {
-    const res = await pair({ code: await code(), name: 'Pixel 9', delivery: 'token' }, { origin: APP, dpop: await key.proof('POST', url('/api/pair')) });
+    const res = await pair(
+      { code: await code(), name: 'Pixel 9', delivery: 'token' },
+      { origin: APP, dpop: await key.proof('POST', url('/api/pair')) },
+    );
     expect(res.status).toBe(200);
     expect(res.headers['access-control-allow-origin']).toBe(APP);
     const body = JSON.parse(res.body);
@@ -79,10 +92,14 @@ describe('cross-origin pairing and DPoP', () => {
     expect(decodeJwt(body.token).cnf).toEqual({ jkt: await key.thumbprint() });
     bound = body.token;
     const list = await rawRequest(hub.port, { path: '/api/tokens', headers: { host: host(), authorization: `Bearer ${hub.adminToken}` } });
-    expect(JSON.parse(list.body).tokens.find((t: { id: string }) => t.id === body.tokenId)).toMatchObject({ jkt: await key.thumbprint(), origin: APP });
+    expect(JSON.parse(list.body).tokens.find((t: { id: string }) => t.id === body.tokenId)).toMatchObject({
+      jkt: await key.thumbprint(),
+      origin: APP,
+    });
   });
 
-  const me = (headers: Record<string, string>) => rawRequest(hub.port, { path: '/api/me', headers: { host: host(), origin: APP, ...headers } });
+  const me = (headers: Record<string, string>) =>
+    rawRequest(hub.port, { path: '/api/me', headers: { host: host(), origin: APP, ...headers } });
 
   it('the bound token works with a fresh proof by its key, and says so in /api/me', async () => {
     const res = await me(await key.headers('GET', url('/api/me'), bound));
@@ -112,8 +129,12 @@ describe('cross-origin pairing and DPoP', () => {
     expect((await me(await key.headers('GET', `http://localhost:${hub.port}/api/me`, bound))).status).toBe(401);
     expect((await me(await key.headers('POST', url('/api/me'), bound))).status).toBe(401);
     expect((await me({ authorization: `DPoP ${bound}`, dpop: await key.proof('GET', url('/api/me'), 'another-token') })).status).toBe(401);
-    expect((await me({ authorization: `DPoP ${bound}`, dpop: await key.proof('GET', url('/api/me'), bound, { ath: null }) })).status).toBe(401);
-    expect((await me({ authorization: `DPoP ${bound}`, dpop: await key.proof('GET', url('/api/me'), bound, { typ: 'JWT' }) })).status).toBe(401);
+    expect((await me({ authorization: `DPoP ${bound}`, dpop: await key.proof('GET', url('/api/me'), bound, { ath: null }) })).status).toBe(
+      401,
+    );
+    expect((await me({ authorization: `DPoP ${bound}`, dpop: await key.proof('GET', url('/api/me'), bound, { typ: 'JWT' }) })).status).toBe(
+      401,
+    );
     expect((await me({ authorization: `DPoP ${bound}`, dpop: 'not.a.proof' })).status).toBe(401);
   });
 
@@ -134,7 +155,11 @@ describe('cross-origin pairing and DPoP', () => {
   });
 
   it('the bound token signs its device out with POST /api/pair/forget; afterwards → 401', async () => {
-    const forget = await rawRequest(hub.port, { method: 'POST', path: '/api/pair/forget', headers: { host: host(), origin: APP, ...(await key.headers('POST', url('/api/pair/forget'), bound)) } });
+    const forget = await rawRequest(hub.port, {
+      method: 'POST',
+      path: '/api/pair/forget',
+      headers: { host: host(), origin: APP, ...(await key.headers('POST', url('/api/pair/forget'), bound)) },
+    });
     expect(forget.status).toBe(200);
     expect(JSON.parse(forget.body)).toEqual({ revoked: true });
     const after = await me(await key.headers('GET', url('/api/me'), bound));
@@ -149,7 +174,8 @@ describe('DpopVerifier', () => {
     const verifier = new DpopVerifier({ maxAgeMs: 60_000, replayCacheMax: 2 });
     const target = 'http://127.0.0.1:1/api/me';
     const t0 = Math.floor(Date.now() / 1000);
-    const check = async (iat: number, now: number) => verifier.verify({ proof: await key.proof('GET', target, undefined, { iat }), method: 'GET', urls: [target], now });
+    const check = async (iat: number, now: number) =>
+      verifier.verify({ proof: await key.proof('GET', target, undefined, { iat }), method: 'GET', urls: [target], now });
     await check(t0, t0 * 1000);
     await check(t0, t0 * 1000);
     const full = await check(t0, t0 * 1000).catch((e: unknown) => e);

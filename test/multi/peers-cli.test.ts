@@ -55,7 +55,8 @@ describe('zcode-hub peers', () => {
     afterAll(async () => {
       await hub.close();
     });
-    const fromApp = async () => rawRequest(Number(new URL(hub.url).port), { path: '/api/health', headers: { host: new URL(hub.url).host, origin: APP } });
+    const fromApp = async () =>
+      rawRequest(Number(new URL(hub.url).port), { path: '/api/health', headers: { host: new URL(hub.url).host, origin: APP } });
 
     it('applies at once through the admin REST API, without a restart', async () => {
       const env = { ZCODE_HUB_STATE_DIR: hub.stateDir };
@@ -77,8 +78,12 @@ describe('zcode-hub peers', () => {
       const env = { ZCODE_HUB_STATE_DIR: hub.stateDir };
       const lan = 'http://192.168.1.50:8377';
       expect(await runPeersCli(['add', lan], io(env).io)).toBe(0);
-      const report = (await (await hub.api('/api/doctor')).json()) as { checks: Array<{ id: string; status: string; message: string; fix?: string }> };
-      expect(report.checks).toContainEqual(expect.objectContaining({ id: 'origins', status: 'warn', fix: expect.stringContaining(`zcode-hub peers remove ${lan}`) }));
+      const report = (await (await hub.api('/api/doctor')).json()) as {
+        checks: Array<{ id: string; status: string; message: string; fix?: string }>;
+      };
+      expect(report.checks).toContainEqual(
+        expect.objectContaining({ id: 'origins', status: 'warn', fix: expect.stringContaining(`zcode-hub peers remove ${lan}`) }),
+      );
       await runPeersCli(['remove', lan], io(env).io);
     });
   });

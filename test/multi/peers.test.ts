@@ -26,10 +26,27 @@ describe('peers and machines', () => {
   });
   const host = () => `127.0.0.1:${hub.port}`;
   const api = (method: string, url: string, token: string, body?: unknown) =>
-    rawRequest(hub.port, { method, path: url, headers: { host: host(), authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
-  const fromApp = (token = view) => rawRequest(hub.port, { path: '/api/me', headers: { host: host(), origin: APP, authorization: `Bearer ${token}` } });
-  const preflight = () => rawRequest(hub.port, { method: 'OPTIONS', path: '/api/me', headers: { host: host(), origin: APP, 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization, dpop' } });
-  const upgrade = () => rawRequest(hub.port, { path: hub.wsPath, headers: { host: host(), origin: APP, authorization: `Bearer ${view}` }, upgrade: true });
+    rawRequest(hub.port, {
+      method,
+      path: url,
+      headers: { host: host(), authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+  const fromApp = (token = view) =>
+    rawRequest(hub.port, { path: '/api/me', headers: { host: host(), origin: APP, authorization: `Bearer ${token}` } });
+  const preflight = () =>
+    rawRequest(hub.port, {
+      method: 'OPTIONS',
+      path: '/api/me',
+      headers: {
+        host: host(),
+        origin: APP,
+        'access-control-request-method': 'GET',
+        'access-control-request-headers': 'authorization, dpop',
+      },
+    });
+  const upgrade = () =>
+    rawRequest(hub.port, { path: hub.wsPath, headers: { host: host(), origin: APP, authorization: `Bearer ${view}` }, upgrade: true });
 
   it('an origin is refused until it is added, accepted at once after, and refused again once removed — CORS, Origin check and upgrade', async () => {
     expect((await fromApp()).status).toBe(403);
@@ -77,7 +94,10 @@ describe('peers and machines', () => {
     expect(text).not.toContain(FLAGGED);
     expect(new Peers(file, 64).has(APP)).toBe(true);
     const list = JSON.parse((await api('GET', '/api/peers', admin)).body) as { peers: Array<{ origin: string; via: string }> };
-    expect(list.peers.map((p) => [p.origin, p.via])).toEqual([[FLAGGED, 'flag'], [APP, 'api']]);
+    expect(list.peers.map((p) => [p.origin, p.via])).toEqual([
+      [FLAGGED, 'flag'],
+      [APP, 'api'],
+    ]);
     const del = await api('DELETE', `/api/peers/${encodeURIComponent(FLAGGED)}`, admin);
     expect(del.status).toBe(409);
     expect(JSON.parse(del.body).error.message).toMatch(/--peer/);
@@ -103,8 +123,9 @@ describe('peers and machines', () => {
     expect((await api('POST', '/api/peers', admin, { origin: 'javascript:alert(1)' })).status).toBe(400);
   });
 
-  it("a machine the app records joins CSP connect-src (origin and ws form) at once and leaves it when removed", async () => {
-    const csp = async () => String((await rawRequest(hub.port, { path: '/api/health', headers: { host: host() } })).headers['content-security-policy']);
+  it('a machine the app records joins CSP connect-src (origin and ws form) at once and leaves it when removed', async () => {
+    const csp = async () =>
+      String((await rawRequest(hub.port, { path: '/api/health', headers: { host: host() } })).headers['content-security-policy']);
     expect(await csp()).toMatch(/connect-src 'self';/);
     expect((await api('PUT', `/api/machines/${MACHINE_ID}`, view, { url: 'https://desk.example.test', name: 'desk' })).status).toBe(403);
     const put = await api('PUT', `/api/machines/${MACHINE_ID}`, operate, { url: 'https://desk.example.test/', name: 'desk' });
@@ -114,10 +135,15 @@ describe('peers and machines', () => {
     expect(await csp()).not.toContain(FLAGGED);
     const list = JSON.parse((await api('GET', '/api/machines', view)).body);
     expect(list.machines).toEqual([expect.objectContaining({ hubId: MACHINE_ID, url: 'https://desk.example.test', name: 'desk' })]);
-    expect((await api('PUT', `/api/machines/${MACHINE_ID}`, operate, { url: 'http://desk.example.test:9000', name: 'desk' })).status).toBe(200);
+    expect((await api('PUT', `/api/machines/${MACHINE_ID}`, operate, { url: 'http://desk.example.test:9000', name: 'desk' })).status).toBe(
+      200,
+    );
     expect(await csp()).toContain("connect-src 'self' http://desk.example.test:9000 ws://desk.example.test:9000;");
     // limits.machinesMax (1 here): a second machine is refused.
-    const second = await api('PUT', '/api/machines/1f8b2c1e-3d4a-4b5c-8d6e-7f8091a2b3c4', operate, { url: 'https://b.example.test', name: 'b' });
+    const second = await api('PUT', '/api/machines/1f8b2c1e-3d4a-4b5c-8d6e-7f8091a2b3c4', operate, {
+      url: 'https://b.example.test',
+      name: 'b',
+    });
     expect(second.status).toBe(429);
     expect((await api('PUT', '/api/machines/not-a-uuid', operate, { url: 'https://b.example.test', name: 'b' })).status).toBe(400);
     expect((await api('PUT', `/api/machines/${MACHINE_ID}`, operate, { url: 'ftp://b.example.test', name: 'b' })).status).toBe(400);

@@ -45,11 +45,16 @@ describe('two machines', () => {
     rawRequest(bPort, {
       method,
       path,
-      headers: { host: bHost(), origin: home, ...(await key.headers(method, `http://${bHost()}${path.split('?')[0]}`, token)), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        host: bHost(),
+        origin: home,
+        ...(await key.headers(method, `http://${bHost()}${path.split('?')[0]}`, token)),
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
 
-  it('`zcode-hub pair --into <A>` on B makes A a peer and prints the add link for A\'s app', async () => {
+  it("`zcode-hub pair --into <A>` on B makes A a peer and prints the add link for A's app", async () => {
     expect(home).not.toBe(new URL(b.url).origin);
     const run = capture({ ZCODE_HUB_STATE_DIR: b.stateDir });
     expect(await runPairCli(['--into', home, '--json'], run.io)).toBe(0);
@@ -76,7 +81,12 @@ describe('two machines', () => {
 
   it("A's app records B as a machine; A's CSP then lets its pages connect to B", async () => {
     const appToken = await a.token('operate', 'home app');
-    const put = await a.api(`/api/machines/${link.get('id')}`, { token: appToken, method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: link.get('hub'), name: link.get('name') }) });
+    const put = await a.api(`/api/machines/${link.get('id')}`, {
+      token: appToken,
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ url: link.get('hub'), name: link.get('name') }),
+    });
     expect(put.status).toBe(201);
     const csp = (await fetch(`${a.url}/api/health`)).headers.get('content-security-policy') ?? '';
     expect(csp).toContain(`connect-src 'self' ${new URL(b.url).origin} ws://${bHost()};`);
@@ -86,7 +96,12 @@ describe('two machines', () => {
     const res = await rawRequest(bPort, {
       method: 'POST',
       path: '/api/pair',
-      headers: { host: bHost(), origin: home, 'content-type': 'application/json', dpop: await key.proof('POST', `${link.get('hub')}/api/pair`) },
+      headers: {
+        host: bHost(),
+        origin: home,
+        'content-type': 'application/json',
+        dpop: await key.proof('POST', `${link.get('hub')}/api/pair`),
+      },
       body: JSON.stringify({ code: link.get('add'), name: 'Pixel 9', delivery: 'token' }),
     });
     expect(res.status).toBe(200);
@@ -101,14 +116,17 @@ describe('two machines', () => {
     expect(bare.status).toBe(401);
   });
 
-  it('streams a prompt on B over /acp opened with a ticket, and lists B\'s sessions', async () => {
+  it("streams a prompt on B over /acp opened with a ticket, and lists B's sessions", async () => {
     const t = await fromApp('POST', '/api/ws-ticket');
     expect(t.status).toBe(200);
     const { ticket } = JSON.parse(t.body) as { ticket: string };
     registerSecret(ticket);
     socket = await AcpWsClient.connect(b.wsUrl, { query: { ticket }, headers: { origin: home } });
     const init = await socket.initialize({ name: 'home app' });
-    expect((init._meta as { zcode: { hub: { hubId: string; name: string } } }).zcode.hub).toMatchObject({ hubId: link.get('id'), name: 'desktop' });
+    expect((init._meta as { zcode: { hub: { hubId: string; name: string } } }).zcode.hub).toMatchObject({
+      hubId: link.get('id'),
+      name: 'desktop',
+    });
     ({ sessionId } = await socket.request<{ sessionId: string }>('session/new', { cwd: b.workspace, mcpServers: [] }));
     const list = await fromApp('GET', '/api/sessions');
     expect(list.status).toBe(200);
@@ -118,7 +136,10 @@ describe('two machines', () => {
   });
 
   it("answers B's permission from A's app; B's audit names the device", async () => {
-    const turn = socket.request<{ stopReason: string }>('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'permission please' }] });
+    const turn = socket.request<{ stopReason: string }>('session/prompt', {
+      sessionId,
+      prompt: [{ type: 'text', text: 'permission please' }],
+    });
     await socket.waitForRequest('session/request_permission', (r) => r.params.sessionId === sessionId);
     const inbox = await fromApp('GET', `/api/interactions?sessionId=${sessionId}`);
     const [pending] = (JSON.parse(inbox.body) as { interactions: Array<{ interactionId: string }> }).interactions;
@@ -127,7 +148,9 @@ describe('two machines', () => {
     expect(answer.status).toBe(200);
     expect((await turn).stopReason).toBe('end_turn');
     expect(socket.notifications('session/update').length).toBeGreaterThan(0);
-    const audit = (await (await b.api('/api/audit')).json()) as { entries: Array<{ action: string; who: { name: string; tokenId: string }; sessionId?: string }> };
+    const audit = (await (await b.api('/api/audit')).json()) as {
+      entries: Array<{ action: string; who: { name: string; tokenId: string }; sessionId?: string }>;
+    };
     const acts = audit.entries.filter((e) => e.sessionId === sessionId).map((e) => [e.action, e.who.name]);
     expect(acts).toContainEqual(['prompt', 'Pixel 9']);
     expect(acts).toContainEqual(['answer', 'Pixel 9']);
@@ -147,11 +170,29 @@ describe('two machines', () => {
     const health = await rawRequest(bPort, { path: '/api/health', headers: { host: bHost(), origin: home } });
     expect(health.status).toBe(403);
     expect(health.headers['access-control-allow-origin']).toBeUndefined();
-    const pre = await rawRequest(bPort, { method: 'OPTIONS', path: '/api/pair', headers: { host: bHost(), origin: home, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type, dpop' } });
+    const pre = await rawRequest(bPort, {
+      method: 'OPTIONS',
+      path: '/api/pair',
+      headers: {
+        host: bHost(),
+        origin: home,
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type, dpop',
+      },
+    });
     expect(pre.headers['access-control-allow-origin']).toBeUndefined();
-    const code = ((await (await b.api('/api/pair/codes', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"scope":"operate"}' })).json()) as { code: string }).code;
+    const code = (
+      (await (
+        await b.api('/api/pair/codes', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"scope":"operate"}' })
+      ).json()) as { code: string }
+    ).code;
     registerSecret(code);
-    const pair = await rawRequest(bPort, { method: 'POST', path: '/api/pair', headers: { host: bHost(), origin: home, 'content-type': 'application/json', dpop: await key.proof('POST', `${b.url}/api/pair`) }, body: JSON.stringify({ code, delivery: 'token' }) });
+    const pair = await rawRequest(bPort, {
+      method: 'POST',
+      path: '/api/pair',
+      headers: { host: bHost(), origin: home, 'content-type': 'application/json', dpop: await key.proof('POST', `${b.url}/api/pair`) },
+      body: JSON.stringify({ code, delivery: 'token' }),
+    });
     expect(pair.status).toBe(403);
     expect(JSON.parse(pair.body).error.code).toBe('HUB_ERR_ORIGIN');
     // A itself is unaffected.

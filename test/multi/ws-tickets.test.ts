@@ -31,7 +31,11 @@ describe('WebSocket tickets', () => {
     return ticket;
   };
   const upgrade = (ticket: string, origin?: string) =>
-    rawRequest(hub.port, { path: `${hub.wsPath}?ticket=${encodeURIComponent(ticket)}`, headers: { host: host(), ...(origin ? { origin } : {}) }, upgrade: true });
+    rawRequest(hub.port, {
+      path: `${hub.wsPath}?ticket=${encodeURIComponent(ticket)}`,
+      headers: { host: host(), ...(origin ? { origin } : {}) },
+      upgrade: true,
+    });
 
   it('a ticket opens the upgrade once; the second use is refused 401', async () => {
     const ticket = await ticketFor({ origin: APP, authorization: `Bearer ${view.token}` });
@@ -73,10 +77,20 @@ describe('WebSocket tickets', () => {
 
   it('a DPoP-bound token gets a ticket only with a proof', async () => {
     const key = await DpopKey.generate();
-    const issued = await hub.auth.tokens.create({ name: 'bound', scope: 'view', ttlMs: 60_000, via: 'pairing', jkt: await key.thumbprint() });
+    const issued = await hub.auth.tokens.create({
+      name: 'bound',
+      scope: 'view',
+      ttlMs: 60_000,
+      via: 'pairing',
+      jkt: await key.thumbprint(),
+    });
     registerSecret(issued.token);
     const target = `http://${host()}/api/ws-ticket`;
-    const refused = await rawRequest(hub.port, { method: 'POST', path: '/api/ws-ticket', headers: { host: host(), origin: APP, authorization: `DPoP ${issued.token}` } });
+    const refused = await rawRequest(hub.port, {
+      method: 'POST',
+      path: '/api/ws-ticket',
+      headers: { host: host(), origin: APP, authorization: `DPoP ${issued.token}` },
+    });
     expect(refused.status).toBe(401);
     const ticket = await ticketFor({ origin: APP, ...(await key.headers('POST', target, issued.token)) });
     expect((await upgrade(ticket, APP)).upgraded).toBe(true);

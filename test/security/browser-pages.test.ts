@@ -24,7 +24,10 @@ describe('browser pages for refused requests', () => {
   });
 
   it('a quick-tunnel Host the hub does not know: an HTML page with the --public-url command; fetches still get JSON', async () => {
-    const page = await rawRequest(hub.port, { path: '/', headers: { host: 'calm-river-1234.trycloudflare.com', ...NAVIGATE, 'sec-fetch-site': 'none' } });
+    const page = await rawRequest(hub.port, {
+      path: '/',
+      headers: { host: 'calm-river-1234.trycloudflare.com', ...NAVIGATE, 'sec-fetch-site': 'none' },
+    });
     expect(page.status).toBe(403);
     expect(page.headers['content-type']).toMatch(/^text\/html/);
     expect(page.body).toContain('This hub does not answer to calm-river-1234.trycloudflare.com yet');
@@ -32,7 +35,10 @@ describe('browser pages for refused requests', () => {
     expect(page.body).toContain('zcode-hub start --public-url https://calm-river-1234.trycloudflare.com');
     expect(page.body).toContain('You reached it through a tunnel');
     expect(page.body).toContain('docs/SECURITY.md');
-    const api = await rawRequest(hub.port, { path: '/api/me', headers: { host: 'calm-river-1234.trycloudflare.com', 'sec-fetch-mode': 'cors' } });
+    const api = await rawRequest(hub.port, {
+      path: '/api/me',
+      headers: { host: 'calm-river-1234.trycloudflare.com', 'sec-fetch-mode': 'cors' },
+    });
     expect(api.status).toBe(403);
     expect(JSON.parse(api.body)).toMatchObject({ error: { code: 'HUB_ERR_HOST' } });
   });
@@ -42,26 +48,41 @@ describe('browser pages for refused requests', () => {
     const typed = await rawRequest(hub.port, { path: '/docs/', headers: { host: host(), cookie, ...NAVIGATE, 'sec-fetch-site': 'none' } });
     expect(typed.status).toBe(200);
     expect(typed.body).toMatch(/swagger/i);
-    const spec = await rawRequest(hub.port, { path: '/docs/json', headers: { host: host(), cookie, 'sec-fetch-site': 'same-origin', 'sec-fetch-mode': 'cors' } });
+    const spec = await rawRequest(hub.port, {
+      path: '/docs/json',
+      headers: { host: host(), cookie, 'sec-fetch-site': 'same-origin', 'sec-fetch-mode': 'cors' },
+    });
     expect(spec.status).toBe(200);
     expect(JSON.parse(spec.body)).toHaveProperty('openapi');
-    const crossSite = await rawRequest(hub.port, { path: '/docs/', headers: { host: host(), cookie, ...NAVIGATE, 'sec-fetch-site': 'cross-site' } });
+    const crossSite = await rawRequest(hub.port, {
+      path: '/docs/',
+      headers: { host: host(), cookie, ...NAVIGATE, 'sec-fetch-site': 'cross-site' },
+    });
     expect(crossSite.status).toBe(403);
     expect(crossSite.body).toContain('Open this page from the hub itself');
     // "none" is a navigation's word: a typed non-GET still needs a same-origin request.
-    const post = await rawRequest(hub.port, { method: 'POST', path: '/api/tokens', headers: { host: host(), cookie, 'sec-fetch-site': 'none', 'sec-fetch-mode': 'navigate', 'content-type': 'application/json' }, body: '{"name":"x","scope":"view"}' });
+    const post = await rawRequest(hub.port, {
+      method: 'POST',
+      path: '/api/tokens',
+      headers: { host: host(), cookie, 'sec-fetch-site': 'none', 'sec-fetch-mode': 'navigate', 'content-type': 'application/json' },
+      body: '{"name":"x","scope":"view"}',
+    });
     expect(post.status).toBe(403);
   });
 
   it('the typed-address exception is not a way in for another page (docs/SECURITY.md "The cookie on a typed address")', async () => {
     const cookie = `zcode_hub_token=${admin}`;
-    const get = (headers: Record<string, string>) => rawRequest(hub.port, { path: '/docs/', headers: { host: host(), cookie, ...headers } });
+    const get = (headers: Record<string, string>) =>
+      rawRequest(hub.port, { path: '/docs/', headers: { host: host(), cookie, ...headers } });
     // A frame is some page's doing, even when it claims "none".
     expect((await get({ ...NAVIGATE, 'sec-fetch-site': 'none', 'sec-fetch-dest': 'iframe' })).status).toBe(403);
     // A link from another port of the same host: same site, so SameSite=Strict lets the cookie through; the check does not.
     expect((await get({ ...NAVIGATE, 'sec-fetch-site': 'same-site' })).status).toBe(403);
     // fetch(…, {credentials: 'include'}) from elsewhere: with its Origin, and as no-cors without one.
-    expect((await get({ origin: 'http://127.0.0.1:1', 'sec-fetch-site': 'same-site', 'sec-fetch-mode': 'cors', 'sec-fetch-dest': 'empty' })).status).toBe(403);
+    expect(
+      (await get({ origin: 'http://127.0.0.1:1', 'sec-fetch-site': 'same-site', 'sec-fetch-mode': 'cors', 'sec-fetch-dest': 'empty' }))
+        .status,
+    ).toBe(403);
     expect((await get({ 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'no-cors', 'sec-fetch-dest': 'empty' })).status).toBe(403);
     // "none" with a fetch's mode: no browser sends it; refused all the same.
     expect((await get({ 'sec-fetch-site': 'none', 'sec-fetch-mode': 'cors', 'sec-fetch-dest': 'empty' })).status).toBe(403);
@@ -78,7 +99,10 @@ describe('browser pages for refused requests', () => {
     const bare = await rawRequest(hub.port, { path: '/docs/', headers: { host: host(), ...NAVIGATE, 'sec-fetch-site': 'none' } });
     expect(bare.status).toBe(401);
     expect(bare.body).toContain('zcode-hub pair --scope admin');
-    const op = await rawRequest(hub.port, { path: '/docs/', headers: { host: host(), cookie: `zcode_hub_token=${operate}`, ...NAVIGATE, 'sec-fetch-site': 'same-origin' } });
+    const op = await rawRequest(hub.port, {
+      path: '/docs/',
+      headers: { host: host(), cookie: `zcode_hub_token=${operate}`, ...NAVIGATE, 'sec-fetch-site': 'same-origin' },
+    });
     expect(op.status).toBe(403);
     expect(op.body).toContain('admin scope');
     const api = await rawRequest(hub.port, { path: '/docs/json', headers: { host: host() } });

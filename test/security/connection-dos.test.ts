@@ -36,7 +36,9 @@ describe('[SEC-11.3] request, body and keep-alive timeouts', () => {
 
   it('a body trickled one byte at a time on the public /api/pair is cut off at the request timeout', async () => {
     const [t] = track([await openTracked(hub.port)]);
-    t!.socket.write(`POST /api/pair HTTP/1.1\r\nHost: 127.0.0.1:${hub.port}\r\nContent-Type: application/json\r\nContent-Length: 10000\r\n\r\n{"code":"`);
+    t!.socket.write(
+      `POST /api/pair HTTP/1.1\r\nHost: 127.0.0.1:${hub.port}\r\nContent-Type: application/json\r\nContent-Length: 10000\r\n\r\n{"code":"`,
+    );
     const stop = trickle(t!, 200);
     const closed = await closedWithin(t!, NEVER_MS);
     stop();
@@ -45,7 +47,9 @@ describe('[SEC-11.3] request, body and keep-alive timeouts', () => {
 
   it('after a 401 the connection is closed, however the client keeps trickling its body', async () => {
     const [t] = track([await openTracked(hub.port)]);
-    t!.socket.write(`POST /api/tokens HTTP/1.1\r\nHost: 127.0.0.1:${hub.port}\r\nContent-Type: application/json\r\nContent-Length: 10000\r\n\r\n{`);
+    t!.socket.write(
+      `POST /api/tokens HTTP/1.1\r\nHost: 127.0.0.1:${hub.port}\r\nContent-Type: application/json\r\nContent-Length: 10000\r\n\r\n{`,
+    );
     const stop = trickle(t!, 200);
     const closed = await closedWithin(t!, NEVER_MS);
     stop();
@@ -63,7 +67,8 @@ describe('[SEC-11.3] request, body and keep-alive timeouts', () => {
   it('the defaults are bounded (no 0 = forever)', () => {
     expect(hub.app.server.requestTimeout).toBe(1_000);
     expect(hub.app.server.keepAliveTimeout).toBe(500);
-    for (const k of ['httpRequestTimeoutMs', 'httpKeepAliveTimeoutMs', 'unauthConnectionsTotal', 'unauthConnectionsPerAddress'] as const) expect(LIMITS[k]).toBeGreaterThan(0);
+    for (const k of ['httpRequestTimeoutMs', 'httpKeepAliveTimeoutMs', 'unauthConnectionsTotal', 'unauthConnectionsPerAddress'] as const)
+      expect(LIMITS[k]).toBeGreaterThan(0);
   });
 });
 
@@ -73,7 +78,14 @@ describe('[SEC-11.3] caps on connections that have not authenticated', () => {
   const total = 30;
   beforeAll(async () => {
     // A long pre-auth deadline, so it is the caps that are crossed here, not the deadline.
-    hub = await startSecuredHub({ limits: { preAuthDeadlineMs: 120_000, httpKeepAliveTimeoutMs: 60_000, unauthConnectionsPerAddress: perAddress, unauthConnectionsTotal: total } });
+    hub = await startSecuredHub({
+      limits: {
+        preAuthDeadlineMs: 120_000,
+        httpKeepAliveTimeoutMs: 60_000,
+        unauthConnectionsPerAddress: perAddress,
+        unauthConnectionsTotal: total,
+      },
+    });
   });
   afterAll(async () => {
     await hub?.close();

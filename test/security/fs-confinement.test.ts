@@ -11,25 +11,45 @@ import { rawRequest } from './helpers/raw-http.js';
  * token asks the compat file routes for the hub's secrets, directly, through a symlink, a hard
  * link and a session whose cwd is the state directory itself.
  */
-describe('[SEC-11.1] the compat file routes never serve the hub\'s secrets', () => {
+describe("[SEC-11.1] the compat file routes never serve the hub's secrets", () => {
   let hub: HubHarness;
   let home: string;
   let view: string;
   let operate: string;
   let stateSessionError: unknown;
-  const secrets = ['.zcode-hub/admin.token', '.zcode-hub/jwt.secret', '.zcode-hub/tokens.json', '.zcode/v2/provider_config.json', '.zcode/v2/config.json', '.zcode-hub/provider-backups/1700000000000-deadbeef.json'];
+  const secrets = [
+    '.zcode-hub/admin.token',
+    '.zcode-hub/jwt.secret',
+    '.zcode-hub/tokens.json',
+    '.zcode/v2/provider_config.json',
+    '.zcode/v2/config.json',
+    '.zcode-hub/provider-backups/1700000000000-deadbeef.json',
+  ];
 
   const get = (what: 'file' | 'list', query: string, token: string) =>
-    rawRequest(hub.daemon.port, { path: `/api/instances/zcode-hub/fs/${what}?${query}`, headers: { host: `127.0.0.1:${hub.daemon.port}`, authorization: `Bearer ${token}` } });
-  const q = (p: string, sessionId?: string) => `${sessionId ? `sessionId=${encodeURIComponent(sessionId)}&` : ''}path=${encodeURIComponent(p)}`;
+    rawRequest(hub.daemon.port, {
+      path: `/api/instances/zcode-hub/fs/${what}?${query}`,
+      headers: { host: `127.0.0.1:${hub.daemon.port}`, authorization: `Bearer ${token}` },
+    });
+  const q = (p: string, sessionId?: string) =>
+    `${sessionId ? `sessionId=${encodeURIComponent(sessionId)}&` : ''}path=${encodeURIComponent(p)}`;
 
   beforeAll(async () => {
     home = fs.mkdtempSync(path.join(os.tmpdir(), 'zch-home-'));
     fs.mkdirSync(path.join(home, '.zcode', 'v2'), { recursive: true });
-    fs.writeFileSync(path.join(home, '.zcode', 'v2', 'provider_config.json'), JSON.stringify({ providers: [{ id: 'p', apiKey: 'sk-provider-secret-0123456789' }] }));
+    fs.writeFileSync(
+      path.join(home, '.zcode', 'v2', 'provider_config.json'),
+      JSON.stringify({ providers: [{ id: 'p', apiKey: 'sk-provider-secret-0123456789' }] }),
+    );
     fs.writeFileSync(path.join(home, '.zcode', 'v2', 'config.json'), JSON.stringify({ apiKey: 'sk-legacy-secret' }));
     fs.writeFileSync(path.join(home, 'notes.md'), '# ordinary file\n');
-    hub = await startHub({ config: { workspace: home, stateDir: path.join(home, '.zcode-hub'), providerFile: path.join(home, '.zcode', 'v2', 'provider_config.json') } });
+    hub = await startHub({
+      config: {
+        workspace: home,
+        stateDir: path.join(home, '.zcode-hub'),
+        providerFile: path.join(home, '.zcode', 'v2', 'provider_config.json'),
+      },
+    });
     const backups = path.join(home, '.zcode-hub', 'provider-backups');
     fs.mkdirSync(backups, { recursive: true, mode: 0o700 });
     fs.writeFileSync(path.join(backups, '1700000000000-deadbeef.json'), '{"apiKey":"sk-old"}', { mode: 0o600 });
@@ -40,7 +60,10 @@ describe('[SEC-11.1] the compat file routes never serve the hub\'s secrets', () 
     view = await hub.token('view', 'viewer');
     operate = await hub.token('operate', 'operator');
     const c = await hub.initializedClient();
-    stateSessionError = await c.request('session/new', { cwd: path.join(home, '.zcode-hub'), mcpServers: [] }).then(() => undefined, (e: unknown) => e);
+    stateSessionError = await c.request('session/new', { cwd: path.join(home, '.zcode-hub'), mcpServers: [] }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
   });
   afterAll(async () => {
     await hub?.close();
@@ -96,7 +119,9 @@ describe('[SEC-11.1] the compat file routes never serve the hub\'s secrets', () 
     await get('file', q('notes.md'), operate);
     await get('file', q('.zcode-hub/admin.token'), operate);
     const res = await hub.api('/api/audit?limit=500');
-    const entries = ((await res.json()) as { entries: Array<{ action: string; who: { name: string }; detail?: { path?: string; outcome?: string } }> }).entries;
+    const entries = (
+      (await res.json()) as { entries: Array<{ action: string; who: { name: string }; detail?: { path?: string; outcome?: string } }> }
+    ).entries;
     const reads = entries.filter((e) => e.action === 'fs.read' && e.who.name === 'operator');
     expect(reads.some((e) => e.detail?.path === 'notes.md' && e.detail.outcome === 'served')).toBe(true);
     expect(reads.some((e) => e.detail?.path === '.zcode-hub/admin.token' && e.detail.outcome === 'refused')).toBe(true);

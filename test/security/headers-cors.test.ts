@@ -36,29 +36,47 @@ describe('security headers and CORS (HUB-DESIGN §5.1, §7)', () => {
   });
 
   it('a listed origin gets CORS on /api/* with a bearer header, never credentials', async () => {
-    const pre = await rawRequest(hub.port, { method: 'OPTIONS', path: '/api/health', headers: { host: host(), origin: REMOTE, 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' } });
+    const pre = await rawRequest(hub.port, {
+      method: 'OPTIONS',
+      path: '/api/health',
+      headers: { host: host(), origin: REMOTE, 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' },
+    });
     expect(pre.status).toBe(204);
     expect(pre.headers['access-control-allow-origin']).toBe(REMOTE);
     expect(String(pre.headers['access-control-allow-headers'])).toContain('authorization');
     expect(pre.headers['access-control-allow-credentials']).toBeUndefined();
-    const get = await rawRequest(hub.port, { path: '/api/me', headers: { host: host(), origin: REMOTE, authorization: `Bearer ${token}` } });
+    const get = await rawRequest(hub.port, {
+      path: '/api/me',
+      headers: { host: host(), origin: REMOTE, authorization: `Bearer ${token}` },
+    });
     expect(get.status).toBe(200);
     expect(get.headers['access-control-allow-origin']).toBe(REMOTE);
     expect(get.headers.vary).toMatch(/origin/i);
   });
 
   it('no other origin ever gets CORS, and a listed origin gets none outside /api/*', async () => {
-    const foreign = await rawRequest(hub.port, { method: 'OPTIONS', path: '/api/health', headers: { host: host(), origin: 'https://evil.example.com', 'access-control-request-method': 'GET' } });
+    const foreign = await rawRequest(hub.port, {
+      method: 'OPTIONS',
+      path: '/api/health',
+      headers: { host: host(), origin: 'https://evil.example.com', 'access-control-request-method': 'GET' },
+    });
     expect(foreign.status).toBe(403);
     expect(foreign.headers['access-control-allow-origin']).toBeUndefined();
     const own = await rawRequest(hub.port, { path: '/api/health', headers: { host: host(), origin: `http://127.0.0.1:${hub.port}` } });
     expect(own.headers['access-control-allow-origin']).toBeUndefined();
-    const docs = await rawRequest(hub.port, { path: '/docs/json', headers: { host: host(), origin: REMOTE, authorization: `Bearer ${token}` } });
+    const docs = await rawRequest(hub.port, {
+      path: '/docs/json',
+      headers: { host: host(), origin: REMOTE, authorization: `Bearer ${token}` },
+    });
     expect(docs.headers['access-control-allow-origin']).toBeUndefined();
   });
 
   it('a preflight never reaches a handler without passing Host first', async () => {
-    const res = await rawRequest(hub.port, { method: 'OPTIONS', path: '/api/health', headers: { host: 'evil.example.com', origin: REMOTE, 'access-control-request-method': 'GET' } });
+    const res = await rawRequest(hub.port, {
+      method: 'OPTIONS',
+      path: '/api/health',
+      headers: { host: 'evil.example.com', origin: REMOTE, 'access-control-request-method': 'GET' },
+    });
     expect(res.status).toBe(403);
     expect(res.headers['access-control-allow-origin']).toBeUndefined();
   });

@@ -72,12 +72,17 @@ describe('Host and Origin allow-lists (HUB-DESIGN §7)', () => {
         socket.on('data', (c: Buffer) => (data += c.toString('utf8')));
         socket.on('close', () => resolve(data));
       });
-      socket.write(`GET ${hub.wsPath} HTTP/1.1\r\nHost: evil.example.com\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n`);
+      socket.write(
+        `GET ${hub.wsPath} HTTP/1.1\r\nHost: evil.example.com\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n`,
+      );
       expect(await closed).toMatch(/^HTTP\/1\.1 403/);
     });
 
     it('[SEC-02] X-Forwarded-Host cannot smuggle a foreign host in or ours past the check', async () => {
-      const res = await rawRequest(hub.port, { path: '/api/health', headers: { host: 'evil.example.com', 'x-forwarded-host': 'localhost' } });
+      const res = await rawRequest(hub.port, {
+        path: '/api/health',
+        headers: { host: 'evil.example.com', 'x-forwarded-host': 'localhost' },
+      });
       expect(res.status).toBe(403);
     });
   });
@@ -107,7 +112,13 @@ describe('Host and Origin allow-lists (HUB-DESIGN §7)', () => {
     });
 
     it('[SEC-03] own origins, the public origin and --allow-origin entries pass', async () => {
-      for (const origin of [`http://127.0.0.1:${hub.port}`, `http://localhost:${hub.port}`, `http://[::1]:${hub.port}`, PUBLIC, 'https://remote.example.test']) {
+      for (const origin of [
+        `http://127.0.0.1:${hub.port}`,
+        `http://localhost:${hub.port}`,
+        `http://[::1]:${hub.port}`,
+        PUBLIC,
+        'https://remote.example.test',
+      ]) {
         const res = await rawRequest(hub.port, { path: hub.wsPath, headers: { host: host(), origin, ...bearer() }, upgrade: true });
         expect(res.upgraded, origin).toBe(true);
       }
@@ -128,19 +139,30 @@ describe('Host and Origin allow-lists (HUB-DESIGN §7)', () => {
       const cookie = `zcode_hub_token=${viewToken}`;
       const bare = await rawRequest(hub.port, { path: hub.wsPath, headers: { host: host(), cookie }, upgrade: true });
       expect(bare.status).toBe(403);
-      const sameOrigin = await rawRequest(hub.port, { path: '/api/me', headers: { host: host(), cookie, 'sec-fetch-site': 'same-origin' } });
+      const sameOrigin = await rawRequest(hub.port, {
+        path: '/api/me',
+        headers: { host: host(), cookie, 'sec-fetch-site': 'same-origin' },
+      });
       expect(sameOrigin.status).toBe(200);
       const crossSite = await rawRequest(hub.port, { path: '/api/me', headers: { host: host(), cookie, 'sec-fetch-site': 'cross-site' } });
       expect(crossSite.status).toBe(403);
     });
 
     it('[SEC-03] own Origin + cookie (the built-in web app) upgrades', async () => {
-      const res = await rawRequest(hub.port, { path: hub.wsPath, headers: { host: host(), origin: `http://127.0.0.1:${hub.port}`, cookie: `zcode_hub_token=${viewToken}` }, upgrade: true });
+      const res = await rawRequest(hub.port, {
+        path: hub.wsPath,
+        headers: { host: host(), origin: `http://127.0.0.1:${hub.port}`, cookie: `zcode_hub_token=${viewToken}` },
+        upgrade: true,
+      });
       expect(res.upgraded).toBe(true);
     });
 
     it('[SEC-03] own Origin without credentials → 401 (the Origin check does not authenticate)', async () => {
-      const res = await rawRequest(hub.port, { path: hub.wsPath, headers: { host: host(), origin: `http://127.0.0.1:${hub.port}` }, upgrade: true });
+      const res = await rawRequest(hub.port, {
+        path: hub.wsPath,
+        headers: { host: host(), origin: `http://127.0.0.1:${hub.port}` },
+        upgrade: true,
+      });
       expect(res.status).toBe(401);
     });
   });

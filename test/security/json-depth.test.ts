@@ -49,10 +49,20 @@ describe('[SEC-11.5] deeply nested JSON is refused at every entry', () => {
     expect(answer.error?.message).toMatch(new RegExp(`nested deeper than ${LIMITS.jsonMaxDepth} levels`));
     expect(await stateOf(hub, sessionId)).toBe('idle');
     // Nothing was stuck: a normal prompt runs to its end and the other client sees it.
-    const ok = await attacker.request<{ stopReason: string }>('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hello again' }] });
+    const ok = await attacker.request<{ stopReason: string }>('session/prompt', {
+      sessionId,
+      prompt: [{ type: 'text', text: 'hello again' }],
+    });
     expect(ok.stopReason).toBe('end_turn');
-    await watcher.waitForNotification<{ sessionId: string; state: string }>('_zcode/turn_state', (p) => p.sessionId === sessionId && p.state === 'idle');
-    expect(watcher.notifications<{ update: { sessionUpdate: string } }>('session/update').some((u) => u.update.sessionUpdate === 'agent_message_chunk')).toBe(true);
+    await watcher.waitForNotification<{ sessionId: string; state: string }>(
+      '_zcode/turn_state',
+      (p) => p.sessionId === sessionId && p.state === 'idle',
+    );
+    expect(
+      watcher
+        .notifications<{ update: { sessionUpdate: string } }>('session/update')
+        .some((u) => u.update.sessionUpdate === 'agent_message_chunk'),
+    ).toBe(true);
   });
 
   it('nesting exactly at the limit is accepted, one level more is refused', async () => {
@@ -69,7 +79,11 @@ describe('[SEC-11.5] deeply nested JSON is refused at every entry', () => {
 
   it('a REST body nested 5,000 deep answers 400 naming the limit, not 500', async () => {
     const operate = await hub.token('operate');
-    for (const [method, path] of [['POST', '/api/interactions/int_x/answer'], ['PATCH', '/api/sessions/sess_x'], ['POST', '/acp']] as const) {
+    for (const [method, path] of [
+      ['POST', '/api/interactions/int_x/answer'],
+      ['PATCH', '/api/sessions/sess_x'],
+      ['POST', '/acp'],
+    ] as const) {
       const res = await rawRequest(hub.daemon.port, {
         method,
         path,
@@ -77,7 +91,9 @@ describe('[SEC-11.5] deeply nested JSON is refused at every entry', () => {
         body: nested(5_000),
       });
       expect(res.status, path).toBe(400);
-      expect(JSON.parse(res.body)).toMatchObject({ error: { code: 'HUB_ERR_BAD_REQUEST', message: expect.stringMatching(/nested deeper than/) } });
+      expect(JSON.parse(res.body)).toMatchObject({
+        error: { code: 'HUB_ERR_BAD_REQUEST', message: expect.stringMatching(/nested deeper than/) },
+      });
     }
   });
 });
@@ -116,7 +132,15 @@ describe('[SEC-11.5] a line of the child nested too deep is not parsed into the 
     ].join('\n');
     const t = new ChildTransport(
       { command: process.execPath, args: ['-e', script], env: { PATH: process.env.PATH ?? '' } },
-      { maxLineBytes: LIMITS.childStdoutLineBytes, stdinQueueBytes: LIMITS.childStdinQueueBytes, stopGraceMs: 500, stderrLinesPerSecond: 50, stderrRing: new LineRing(10), logger, maxJsonDepth: LIMITS.jsonMaxDepth },
+      {
+        maxLineBytes: LIMITS.childStdoutLineBytes,
+        stdinQueueBytes: LIMITS.childStdinQueueBytes,
+        stopGraceMs: 500,
+        stderrLinesPerSecond: 50,
+        stderrRing: new LineRing(10),
+        logger,
+        maxJsonDepth: LIMITS.jsonMaxDepth,
+      },
     );
     const got: IncomingMessage[] = [];
     t.onmessage = (m) => got.push(m);

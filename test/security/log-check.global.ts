@@ -24,7 +24,8 @@ export default function setup(): () => void {
         if (/"url":"[^"]*\?/.test(line)) leaks.push(`${name}: query string in a logged url`);
       }
     }
-    if (leaks.length > 0) throw new Error(`[SEC-05] ${leaks.length} log leak(s) across ${files} captured logs:\n${leaks.slice(0, 20).join('\n')}`);
+    if (leaks.length > 0)
+      throw new Error(`[SEC-05] ${leaks.length} log leak(s) across ${files} captured logs:\n${leaks.slice(0, 20).join('\n')}`);
     fs.rmSync(dir, { recursive: true, force: true });
   };
 }

@@ -37,25 +37,61 @@ describe('[SEC-05] no secret and no query string in any log line', () => {
     const badBearer = 'zch_admin_WRONG-SECRET-B1-aaaaaaaaaaaaaaaaaa';
     registerSecret(badBearer);
     await rawRequest(hub.port, { path: '/api/me', headers: { host, authorization: `Bearer ${badBearer}` } });
-    await rawRequest(hub.port, { path: '/api/me', headers: { host, cookie: `zcode_hub_token=${device.token}`, 'sec-fetch-site': 'same-origin' } });
-    await rawRequest(hub.port, { path: '/api/me', headers: { host, origin: 'https://evil.example.com', authorization: `Bearer ${device.token}` } });
+    await rawRequest(hub.port, {
+      path: '/api/me',
+      headers: { host, cookie: `zcode_hub_token=${device.token}`, 'sec-fetch-site': 'same-origin' },
+    });
+    await rawRequest(hub.port, {
+      path: '/api/me',
+      headers: { host, origin: 'https://evil.example.com', authorization: `Bearer ${device.token}` },
+    });
     // Pairing: code creation, a good and a wrong redemption, a cookie delivery, a schema failure.
-    const codeRes = await rawRequest(hub.port, { method: 'POST', path: '/api/pair/codes', headers: { host, authorization: `Bearer ${hub.adminToken}`, 'content-type': 'application/json' }, body: '{}' });
+    const codeRes = await rawRequest(hub.port, {
+      method: 'POST',
+      path: '/api/pair/codes',
+      headers: { host, authorization: `Bearer ${hub.adminToken}`, 'content-type': 'application/json' },
+      body: '{}',
+    });
     const code = (JSON.parse(codeRes.body) as { code: string }).code;
     registerSecret(code);
     registerSecret(code.replace('-', ''));
     const wrongCode = 'ZZZZZ-ZZZZZ';
     registerSecret(wrongCode);
-    await rawRequest(hub.port, { method: 'POST', path: '/api/pair', headers: { host, 'content-type': 'application/json' }, body: JSON.stringify({ code: wrongCode }) });
-    const paired = await rawRequest(hub.port, { method: 'POST', path: '/api/pair', headers: { host, 'content-type': 'application/json' }, body: JSON.stringify({ code, delivery: 'cookie' }) });
+    await rawRequest(hub.port, {
+      method: 'POST',
+      path: '/api/pair',
+      headers: { host, 'content-type': 'application/json' },
+      body: JSON.stringify({ code: wrongCode }),
+    });
+    const paired = await rawRequest(hub.port, {
+      method: 'POST',
+      path: '/api/pair',
+      headers: { host, 'content-type': 'application/json' },
+      body: JSON.stringify({ code, delivery: 'cookie' }),
+    });
     registerSecret(String(paired.headers['set-cookie']).split(';')[0]?.split('=')[1] ?? '');
-    await rawRequest(hub.port, { method: 'POST', path: '/api/pair', headers: { host, 'content-type': 'application/json' }, body: JSON.stringify({ code, extra: code }) });
+    await rawRequest(hub.port, {
+      method: 'POST',
+      path: '/api/pair',
+      headers: { host, 'content-type': 'application/json' },
+      body: JSON.stringify({ code, extra: code }),
+    });
     // Provider API keys through the settings routes of the production app (valid and invalid bodies).
     const apiKey = 'sk-live-LOGTEST-0123456789abcdef';
     registerSecret(apiKey);
     const admin = { host: 'localhost', authorization: `Bearer ${prod.daemon.adminToken}` };
-    await prod.daemon.app.inject({ method: 'POST', url: '/api/settings/providers', headers: admin, payload: { providerId: 'logtest', apiType: 'openai-chat-completions', baseUrl: 'http://127.0.0.1:9/v1', apiKey } });
-    await prod.daemon.app.inject({ method: 'POST', url: '/api/settings/providers', headers: admin, payload: { providerId: 'logtest2', apiType: 'nope', baseUrl: 'not a url', apiKey } });
+    await prod.daemon.app.inject({
+      method: 'POST',
+      url: '/api/settings/providers',
+      headers: admin,
+      payload: { providerId: 'logtest', apiType: 'openai-chat-completions', baseUrl: 'http://127.0.0.1:9/v1', apiKey },
+    });
+    await prod.daemon.app.inject({
+      method: 'POST',
+      url: '/api/settings/providers',
+      headers: admin,
+      payload: { providerId: 'logtest2', apiType: 'nope', baseUrl: 'not a url', apiKey },
+    });
     await prod.daemon.app.inject({ method: 'GET', url: `/api/settings/providers?token=${apiKey}`, headers: admin });
 
     const files = [hub.logFile, ...capturedLogFiles()];

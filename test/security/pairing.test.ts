@@ -11,7 +11,12 @@ describe('pairing (HUB-DESIGN §7)', () => {
   });
 
   async function newCode(h: SecuredHub, scope?: string): Promise<{ code: string; url: string; scope: string }> {
-    const res = await rawRequest(h.port, { method: 'POST', path: '/api/pair/codes', headers: { host: `127.0.0.1:${h.port}`, authorization: `Bearer ${h.adminToken}`, 'content-type': 'application/json' }, body: JSON.stringify(scope ? { scope } : {}) });
+    const res = await rawRequest(h.port, {
+      method: 'POST',
+      path: '/api/pair/codes',
+      headers: { host: `127.0.0.1:${h.port}`, authorization: `Bearer ${h.adminToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify(scope ? { scope } : {}),
+    });
     expect(res.status).toBe(201);
     const grant = JSON.parse(res.body) as { code: string; url: string; scope: string };
     registerSecret(grant.code);
@@ -20,7 +25,12 @@ describe('pairing (HUB-DESIGN §7)', () => {
   }
 
   function redeem(h: SecuredHub, body: unknown, headers: Record<string, string> = {}) {
-    return rawRequest(h.port, { method: 'POST', path: '/api/pair', headers: { host: `127.0.0.1:${h.port}`, 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+    return rawRequest(h.port, {
+      method: 'POST',
+      path: '/api/pair',
+      headers: { host: `127.0.0.1:${h.port}`, 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    });
   }
 
   it('a code becomes a device token once; the URL carries it in the fragment; the act is audited without the code', async () => {
@@ -62,7 +72,11 @@ describe('pairing (HUB-DESIGN §7)', () => {
     expect(cookie).toMatch(/^zcode_hub_token=[\w-]+\.[\w-]+\.[\w-]+; Path=\/; Max-Age=\d+; HttpOnly; SameSite=Strict$/);
     // The same through the tunnel: Host is the public name, the proxy says https.
     const tunnelled = await newCode(hub);
-    const viaTunnel = await redeem(hub, { code: tunnelled.code, delivery: 'cookie' }, { host: 'hub.example.test', origin: 'https://hub.example.test', 'x-forwarded-proto': 'https', 'x-forwarded-for': '203.0.113.7' });
+    const viaTunnel = await redeem(
+      hub,
+      { code: tunnelled.code, delivery: 'cookie' },
+      { host: 'hub.example.test', origin: 'https://hub.example.test', 'x-forwarded-proto': 'https', 'x-forwarded-for': '203.0.113.7' },
+    );
     expect(viaTunnel.status).toBe(200);
     const secureCookie = String(viaTunnel.headers['set-cookie']);
     registerSecret(secureCookie.split(';')[0]?.split('=')[1] ?? '');
@@ -114,7 +128,12 @@ describe('pairing (HUB-DESIGN §7)', () => {
 
   it('pairing codes are admin-only to create', async () => {
     hub = await startSecuredHub();
-    const res = await rawRequest(hub.port, { method: 'POST', path: '/api/pair/codes', headers: { host: 'localhost', 'content-type': 'application/json' }, body: '{}' });
+    const res = await rawRequest(hub.port, {
+      method: 'POST',
+      path: '/api/pair/codes',
+      headers: { host: 'localhost', 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(res.status).toBe(401);
   });
 });

@@ -39,7 +39,9 @@ describe('[WS-03] unauthenticated connections cannot linger', () => {
     const socket = await rawConnect(hub.port);
     let data = '';
     socket.on('data', (c: Buffer) => (data += c.toString('utf8')));
-    socket.write(`GET ${hub.wsPath} HTTP/1.1\r\nHost: 127.0.0.1:${hub.port}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n`);
+    socket.write(
+      `GET ${hub.wsPath} HTTP/1.1\r\nHost: 127.0.0.1:${hub.port}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n`,
+    );
     await new Promise((resolve) => socket.once('close', resolve));
     expect(data).toMatch(/^HTTP\/1\.1 401/);
   });

@@ -21,7 +21,13 @@ const TUNNEL_HOST = 'calm-river-1234.trycloudflare.com';
 function collector(): CliIo & { out: () => string; err: () => string } {
   let out = '';
   let err = '';
-  return { stdout: { write: (t: string) => (out += t) }, stderr: { write: (t: string) => (err += t) }, env: {}, out: () => out, err: () => err };
+  return {
+    stdout: { write: (t: string) => (out += t) },
+    stderr: { write: (t: string) => (err += t) },
+    env: {},
+    out: () => out,
+    err: () => err,
+  };
 }
 
 describe('public addresses added at run time', () => {
@@ -31,7 +37,14 @@ describe('public addresses added at run time', () => {
 
   beforeAll(async () => {
     hub = await startSecuredHub();
-    writeHubFile(hub.stateDir, { pid: process.pid, host: '127.0.0.1', port: hub.port, url: hub.url, version: VERSION, startedAt: Date.now() });
+    writeHubFile(hub.stateDir, {
+      pid: process.pid,
+      host: '127.0.0.1',
+      port: hub.port,
+      url: hub.url,
+      version: VERSION,
+      startedAt: Date.now(),
+    });
     admin = (await createToken(hub, 'admin')).token;
     operate = (await createToken(hub, 'operate')).token;
   });
@@ -40,9 +53,15 @@ describe('public addresses added at run time', () => {
   });
 
   it('a refused tunnel Host is accepted once an admin adds it; an operate device may not add one', async () => {
-    const me = (host: string, token = admin) => rawRequest(hub.port, { path: '/api/me', headers: { host, authorization: `Bearer ${token}` } });
+    const me = (host: string, token = admin) =>
+      rawRequest(hub.port, { path: '/api/me', headers: { host, authorization: `Bearer ${token}` } });
     expect((await me(TUNNEL_HOST)).status).toBe(403);
-    const denied = await rawRequest(hub.port, { method: 'POST', path: '/api/settings/public-urls', headers: { host: `127.0.0.1:${hub.port}`, authorization: `Bearer ${operate}`, 'content-type': 'application/json' }, body: JSON.stringify({ url: TUNNEL }) });
+    const denied = await rawRequest(hub.port, {
+      method: 'POST',
+      path: '/api/settings/public-urls',
+      headers: { host: `127.0.0.1:${hub.port}`, authorization: `Bearer ${operate}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ url: TUNNEL }),
+    });
     expect(denied.status).toBe(403);
 
     const io = collector();
@@ -51,7 +70,10 @@ describe('public addresses added at run time', () => {
     expect(io.out()).toContain('zcode-hub pair');
     expect((await me(TUNNEL_HOST)).status).toBe(200);
     // Its Origin too: the web app loaded through the tunnel uses the cookie with it.
-    const viaTunnel = await rawRequest(hub.port, { path: '/api/me', headers: { host: TUNNEL_HOST, origin: TUNNEL, cookie: `zcode_hub_token=${admin}` } });
+    const viaTunnel = await rawRequest(hub.port, {
+      path: '/api/me',
+      headers: { host: TUNNEL_HOST, origin: TUNNEL, cookie: `zcode_hub_token=${admin}` },
+    });
     expect(viaTunnel.status).toBe(200);
     // Persisted (0600) for the next start.
     const file = path.join(hub.stateDir, 'public-urls.json');
@@ -72,8 +94,19 @@ describe('public addresses added at run time', () => {
   });
 
   it('bad addresses are refused with a reason', async () => {
-    const post = (url: string) => rawRequest(hub.port, { method: 'POST', path: '/api/settings/public-urls', headers: { host: `127.0.0.1:${hub.port}`, authorization: `Bearer ${admin}`, 'content-type': 'application/json' }, body: JSON.stringify({ url }) });
-    for (const [url, why] of [['not a url', /Not a URL/], ['ftp://x.example', /Only http/], ['https://u:p@x.example', /No user/], ['https://x.example/path', /without a path/]] as const) {
+    const post = (url: string) =>
+      rawRequest(hub.port, {
+        method: 'POST',
+        path: '/api/settings/public-urls',
+        headers: { host: `127.0.0.1:${hub.port}`, authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ url }),
+      });
+    for (const [url, why] of [
+      ['not a url', /Not a URL/],
+      ['ftp://x.example', /Only http/],
+      ['https://u:p@x.example', /No user/],
+      ['https://x.example/path', /without a path/],
+    ] as const) {
       const res = await post(url);
       expect(res.status).toBe(400);
       expect(JSON.parse(res.body).error.message).toMatch(why);

@@ -10,7 +10,12 @@ async function probeWithout(app: FastifyInstance, routes: SeenRoute[], headers: 
   for (const r of routes) {
     if (r.config?.public) continue;
     for (const method of r.methods) {
-      const res = await app.inject({ method: method as 'GET', url: concretePath(r.url), headers: { host: 'localhost', ...headers }, ...(method === 'GET' || method === 'HEAD' ? {} : { payload: {} }) });
+      const res = await app.inject({
+        method: method as 'GET',
+        url: concretePath(r.url),
+        headers: { host: 'localhost', ...headers },
+        ...(method === 'GET' || method === 'HEAD' ? {} : { payload: {} }),
+      });
       if (res.statusCode !== 401) wrong.push(`${method} ${r.url} → ${res.statusCode}`);
     }
   }
@@ -54,13 +59,17 @@ describe('[SEC-04] every route needs a credential unless declared public', () =>
     const bogus = 'zch_admin_not-the-real-one-aaaaaaaaaaaaaaaa';
     registerSecret(bogus);
     expect(await probeWithout(prod.daemon.app, prod.routes, { authorization: `Bearer ${bogus}` })).toEqual([]);
-    expect(await probeWithout(prod.daemon.app, prod.routes, { cookie: 'zcode_hub_token=garbage', 'sec-fetch-site': 'same-origin' })).toEqual([]);
+    expect(
+      await probeWithout(prod.daemon.app, prod.routes, { cookie: 'zcode_hub_token=garbage', 'sec-fetch-site': 'same-origin' }),
+    ).toEqual([]);
   });
 
   it('[SEC-04] public routes are declared by route option and none of them mutates state except pairing', () => {
     const publicRoutes = [...prod.routes, ...securedRoutes].filter((r) => r.config?.public);
     expect(publicRoutes.map((r) => r.url)).toContain('/api/health');
-    const mutating = new Set(publicRoutes.flatMap((r) => r.methods.filter((m) => !['GET', 'HEAD'].includes(m)).map((m) => `${m} ${r.url}`)));
+    const mutating = new Set(
+      publicRoutes.flatMap((r) => r.methods.filter((m) => !['GET', 'HEAD'].includes(m)).map((m) => `${m} ${r.url}`)),
+    );
     expect([...mutating]).toEqual(['POST /api/pair']);
   });
 
@@ -74,9 +83,19 @@ describe('[SEC-04] every route needs a credential unless declared public', () =>
       for (const r of routes) {
         if (r.config?.public || r.config?.scope === 'view') continue;
         for (const method of r.methods) {
-          const res = await app.inject({ method: method as 'GET', url: concretePath(r.url), headers: { host: 'localhost', authorization: `Bearer ${token}` }, ...(method === 'GET' || method === 'HEAD' ? {} : { payload: {} }) });
+          const res = await app.inject({
+            method: method as 'GET',
+            url: concretePath(r.url),
+            headers: { host: 'localhost', authorization: `Bearer ${token}` },
+            ...(method === 'GET' || method === 'HEAD' ? {} : { payload: {} }),
+          });
           // HEAD answers carry no body: the status is all there is.
-          const code = res.statusCode === 403 ? (method === 'HEAD' ? 'HUB_ERR_FORBIDDEN' : (res.json() as { error: { code: string } }).error.code) : String(res.statusCode);
+          const code =
+            res.statusCode === 403
+              ? method === 'HEAD'
+                ? 'HUB_ERR_FORBIDDEN'
+                : (res.json() as { error: { code: string } }).error.code
+              : String(res.statusCode);
           (code === 'HUB_ERR_FORBIDDEN' ? refused : allowed).push(`${method} ${r.url} → ${code}`);
         }
       }

@@ -28,16 +28,25 @@ describe('[SEC-11.6] smaller holes', () => {
   const host = () => `127.0.0.1:${hub.port}`;
 
   it('a malformed cookie (zcode_hub_token=%E0%A4%A) is a 401, not a 500 with a stack', async () => {
-    const res = await rawRequest(hub.port, { path: '/api/me', headers: { host: host(), cookie: 'zcode_hub_token=%E0%A4%A', 'sec-fetch-site': 'same-origin' } });
+    const res = await rawRequest(hub.port, {
+      path: '/api/me',
+      headers: { host: host(), cookie: 'zcode_hub_token=%E0%A4%A', 'sec-fetch-site': 'same-origin' },
+    });
     expect(res.status).toBe(401);
     expect(fs.readFileSync(hub.logFile, 'utf8')).not.toMatch(/URIError|URI malformed/);
   });
 
   it('an --allow-origin origin is bearer-only: the cookie does not get it in', async () => {
     const view = await createToken(hub, 'view');
-    const withCookie = await rawRequest(hub.port, { path: '/api/me', headers: { host: host(), origin: remote, cookie: `zcode_hub_token=${view.token}` } });
+    const withCookie = await rawRequest(hub.port, {
+      path: '/api/me',
+      headers: { host: host(), origin: remote, cookie: `zcode_hub_token=${view.token}` },
+    });
     expect(withCookie.status).toBe(403);
-    const withBearer = await rawRequest(hub.port, { path: '/api/me', headers: { host: host(), origin: remote, authorization: `Bearer ${view.token}` } });
+    const withBearer = await rawRequest(hub.port, {
+      path: '/api/me',
+      headers: { host: host(), origin: remote, authorization: `Bearer ${view.token}` },
+    });
     expect(withBearer.status).toBe(200);
   });
 
@@ -54,7 +63,8 @@ describe('[SEC-11.6] smaller holes', () => {
   it('a link to /\\evil.example (which a browser reads as //evil.example) is not rendered as a link', () => {
     // What Chromium does with it (WHATWG URL parsing, same as Node's URL):
     expect(new URL('/\\evil.example/x', 'https://hub.example.test/').host).toBe('evil.example');
-    for (const href of ['/\\evil.example/x', '/\t/evil.example/x', '\\\\evil.example', '/\n/evil.example']) expect(isSafeUrl(href), JSON.stringify(href)).toBe(false);
+    for (const href of ['/\\evil.example/x', '/\t/evil.example/x', '\\\\evil.example', '/\n/evil.example'])
+      expect(isSafeUrl(href), JSON.stringify(href)).toBe(false);
     expect(markdownToHtml('[x](/\\evil.example/x)')).not.toContain('<a ');
     expect(isSafeUrl('/sessions/1')).toBe(true);
   });
@@ -89,7 +99,10 @@ describe('[SEC-11.6] smaller holes', () => {
 
   it('log redaction keeps WebSocket close codes and error codes, still blanks a pairing code', () => {
     const lines: string[] = [];
-    const logger = pino({ redact: { paths: REDACT_PATHS, censor } }, new Writable({ write: (c: Buffer, _e, cb) => (lines.push(c.toString()), cb()) }));
+    const logger = pino(
+      { redact: { paths: REDACT_PATHS, censor } },
+      new Writable({ write: (c: Buffer, _e, cb) => (lines.push(c.toString()), cb()) }),
+    );
     logger.info({ clientId: 'c1', code: 4401 }, 'client disconnected');
     logger.info({ code: 'HUB_ERR_FORBIDDEN' }, 'refused');
     logger.info({ code: 'K7QF2-9XM4T' }, 'pairing');
@@ -110,7 +123,8 @@ describe('[SEC-11.6] provider file: no key in health messages, none left in back
       const text = JSON.stringify(snap.health);
       expect(snap.health.status).toBe('invalid');
       expect(text).toMatch(/not valid JSON/);
-      for (let i = 0; i + 6 <= 'sk-live-0123456789abcdef'.length; i++) expect(text).not.toContain('sk-live-0123456789abcdef'.slice(i, i + 6));
+      for (let i = 0; i + 6 <= 'sk-live-0123456789abcdef'.length; i++)
+        expect(text).not.toContain('sk-live-0123456789abcdef'.slice(i, i + 6));
     } finally {
       t.cleanup();
     }
@@ -128,13 +142,34 @@ describe('[SEC-11.6] over a real daemon', () => {
 
   it('deleting a provider leaves its key in no backup', async () => {
     const key = 'sk-deleted-key-0123456789';
-    const create = await hub.api('/api/settings/providers', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ providerId: 'doomed', apiType: 'anthropic-messages', baseUrl: 'https://api.example.com', models: ['m-1'], apiKey: key }) });
+    const create = await hub.api('/api/settings/providers', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        providerId: 'doomed',
+        apiType: 'anthropic-messages',
+        baseUrl: 'https://api.example.com',
+        models: ['m-1'],
+        apiKey: key,
+      }),
+    });
     expect(create.status, await create.clone().text()).toBeLessThan(300);
     // A second write makes a backup that holds the key.
-    const other = await hub.api('/api/settings/providers', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ providerId: 'keeper', apiType: 'anthropic-messages', baseUrl: 'https://api.example.com', models: ['m-1'], apiKey: 'sk-keeper-key-0123456789' }) });
+    const other = await hub.api('/api/settings/providers', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        providerId: 'keeper',
+        apiType: 'anthropic-messages',
+        baseUrl: 'https://api.example.com',
+        models: ['m-1'],
+        apiKey: 'sk-keeper-key-0123456789',
+      }),
+    });
     expect(other.status, await other.clone().text()).toBeLessThan(300);
     const backups = path.join(hub.stateDir, 'provider-backups');
-    const holding = () => (fs.existsSync(backups) ? fs.readdirSync(backups).filter((f) => fs.readFileSync(path.join(backups, f), 'utf8').includes(key)) : []);
+    const holding = () =>
+      fs.existsSync(backups) ? fs.readdirSync(backups).filter((f) => fs.readFileSync(path.join(backups, f), 'utf8').includes(key)) : [];
     expect(holding().length).toBeGreaterThan(0);
     const del = await hub.api('/api/settings/providers/doomed', { method: 'DELETE' });
     expect(del.status, await del.clone().text()).toBeLessThan(300);
@@ -149,9 +184,15 @@ describe('[SEC-11.6] over a real daemon', () => {
     const { sessionId } = await c.request<{ sessionId: string }>('session/new', { cwd: hub.workspace, mcpServers: [] });
     const turn = c.request<{ stopReason: string }>('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'permission please' }] });
     await c.waitForRequest('session/request_permission', (r) => r.params.sessionId === sessionId);
-    const inbox = (await (await hub.api(`/api/interactions?sessionId=${sessionId}`)).json()) as { interactions: Array<{ interactionId: string; kind: string }> };
+    const inbox = (await (await hub.api(`/api/interactions?sessionId=${sessionId}`)).json()) as {
+      interactions: Array<{ interactionId: string; kind: string }>;
+    };
     const pending = inbox.interactions.find((i) => i.kind === 'permission');
-    const res = await hub.api(`/api/interactions/${pending!.interactionId}/answer`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ decline: true }) });
+    const res = await hub.api(`/api/interactions/${pending!.interactionId}/answer`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ decline: true }),
+    });
     expect(res.status, await res.clone().text()).toBe(200);
     expect(((await res.json()) as { interaction: { state: string } }).interaction.state).toBe('resolved');
     await turn;

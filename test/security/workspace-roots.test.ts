@@ -46,7 +46,20 @@ describe('[SEC-11.2] a session cwd must be an existing directory inside a worksp
     return err as RpcError;
   }
 
-  const attacks = () => ['/etc', '/root', '/', 'relative/dir', '.', path.join(rootA, 'missing'), path.join(rootA, 'escape'), path.join(rootA, 'file.txt'), path.join(rootA, 'sub', '..', '..', 'outside'), outside, path.join(rootA, '.zcode-hub'), `${rootA}-sibling`];
+  const attacks = () => [
+    '/etc',
+    '/root',
+    '/',
+    'relative/dir',
+    '.',
+    path.join(rootA, 'missing'),
+    path.join(rootA, 'escape'),
+    path.join(rootA, 'file.txt'),
+    path.join(rootA, 'sub', '..', '..', 'outside'),
+    outside,
+    path.join(rootA, '.zcode-hub'),
+    `${rootA}-sibling`,
+  ];
 
   it('ACP session/new refuses every cwd outside the roots with an error that names them', async () => {
     fs.mkdirSync(`${rootA}-sibling`, { recursive: true });
@@ -78,7 +91,12 @@ describe('[SEC-11.2] a session cwd must be an existing directory inside a worksp
 
   it('REST: a workflow started without a session cannot open one outside the roots, and workflow reads stay inside them', async () => {
     for (const workspace of ['/etc', outside, path.join(rootA, 'escape')]) {
-      const res = await hub.api('/api/settings/workflows/project/any/start', { method: 'POST', token: operate, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ workspace }) });
+      const res = await hub.api('/api/settings/workflows/project/any/start', {
+        method: 'POST',
+        token: operate,
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ workspace }),
+      });
       expect(res.status, workspace).toBe(403);
       expect(((await res.json()) as { error: { message: string } }).error.message).toContain(rootA);
       const list = await hub.api(`/api/settings/workflows?workspace=${encodeURIComponent(workspace)}`, { token: operate });
@@ -88,7 +106,8 @@ describe('[SEC-11.2] a session cwd must be an existing directory inside a worksp
 
   it('the roots are readable by operate clients: initialize _meta and GET /api/workspaces', async () => {
     const c = await hub.initializedClient({ token: operate });
-    const init = c.messages.find((m) => m.id !== undefined && (m.result as { _meta?: unknown } | undefined)?._meta !== undefined)?.result as { _meta: { zcode: { workspaces?: string[]; defaultWorkspace?: string } } };
+    const init = c.messages.find((m) => m.id !== undefined && (m.result as { _meta?: unknown } | undefined)?._meta !== undefined)
+      ?.result as { _meta: { zcode: { workspaces?: string[]; defaultWorkspace?: string } } };
     expect(init._meta.zcode.workspaces).toEqual([rootA, rootB]);
     expect(init._meta.zcode.defaultWorkspace).toBe(rootA);
     const res = await hub.api('/api/workspaces', { token: operate });
@@ -168,7 +187,9 @@ describe('[SEC-11.2] configuring the roots', () => {
   });
 
   it('a default workspace outside every root is a configuration error that names the roots', () => {
-    expect(() => buildConfig({ workspace: '/elsewhere', workspaces: ['/srv/a', '/srv/b'] })).toThrow(/\/elsewhere is not inside any of the workspace roots \(\/srv\/a, \/srv\/b\)/);
+    expect(() => buildConfig({ workspace: '/elsewhere', workspaces: ['/srv/a', '/srv/b'] })).toThrow(
+      /\/elsewhere is not inside any of the workspace roots \(\/srv\/a, \/srv\/b\)/,
+    );
     expect(() => buildConfig({ workspaces: [] })).toThrow(ConfigError);
   });
 });

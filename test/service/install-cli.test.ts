@@ -49,7 +49,13 @@ describe('service install: what it says and which workspace it pins', () => {
   });
 
   it('next steps per platform', () => {
-    const mac = installNextSteps({ systemd: false, file: '/h/Library/LaunchAgents/dev.zcode-hub.plist', activated: false, user: 'ann', logFile: '/h/.zcode-hub/launchd.log' });
+    const mac = installNextSteps({
+      systemd: false,
+      file: '/h/Library/LaunchAgents/dev.zcode-hub.plist',
+      activated: false,
+      user: 'ann',
+      logFile: '/h/.zcode-hub/launchd.log',
+    });
     expect(mac).toContain('launchctl load -w /h/Library/LaunchAgents/dev.zcode-hub.plist');
     expect(mac).not.toContain('loginctl');
     const linux = installNextSteps({ systemd: true, file: 'x', activated: true, user: 'ann', logFile: 'y' });

@@ -19,7 +19,9 @@ const root = path.resolve(import.meta.dirname, '..', '..');
 describe('service definitions', () => {
   it('systemd user unit starts the daemon at login, quotes paths and escapes specifiers', () => {
     const unit = systemdUnit(spec);
-    expect(unit).toContain('ExecStart=/usr/bin/node --max-semi-space-size=2 "/opt/zcode hub/bin/zcode-hub.js" start --port 9000 --public-url "https://hub.example.com/a%%20b"');
+    expect(unit).toContain(
+      'ExecStart=/usr/bin/node --max-semi-space-size=2 "/opt/zcode hub/bin/zcode-hub.js" start --port 9000 --public-url "https://hub.example.com/a%%20b"',
+    );
     expect(unit).toContain('WantedBy=default.target');
     expect(unit).toContain('Restart=on-failure');
     expect(unit).toContain('UMask=0077');

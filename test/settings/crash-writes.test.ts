@@ -25,9 +25,13 @@ interface Progress {
 /** Runs one writer; kills it `killAfterMs` after it is ready (or lets a `once` run finish). */
 function runWriter(filePath: string, first: number, killAfterMs: number | 'once'): Promise<Progress> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', WRITER, filePath, String(first), ...(killAfterMs === 'once' ? ['once'] : [])], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', WRITER, filePath, String(first), ...(killAfterMs === 'once' ? ['once'] : [])],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     const progress: Progress = { done: first - 1, attempt: first - 1 };
     let buffered = '';
     let stderr = '';
@@ -47,7 +51,8 @@ function runWriter(filePath: string, first: number, killAfterMs: number | 'once'
     child.on('error', reject);
     child.on('exit', (code, signal) => {
       if (killAfterMs === 'once' && code !== 0) reject(new Error(`writer exited ${code}: ${stderr}`));
-      else if (killAfterMs !== 'once' && signal !== 'SIGKILL') reject(new Error(`writer ended without the kill (${code}/${signal}): ${stderr}`));
+      else if (killAfterMs !== 'once' && signal !== 'SIGKILL')
+        reject(new Error(`writer ended without the kill (${code}/${signal}): ${stderr}`));
       else resolve(progress);
     });
   });
@@ -65,7 +70,13 @@ describe('provider file under SIGKILL', () => {
       schemaVersion: 1,
       config: {
         providerConfigRules: {
-          providerRules: [{ providerId: 'crash', providerName: 'v0', config: { group: 'standard-personal', api: { type: 'anthropic-messages', baseUrl: 'https://api.example.com' } } }],
+          providerRules: [
+            {
+              providerId: 'crash',
+              providerName: 'v0',
+              config: { group: 'standard-personal', api: { type: 'anthropic-messages', baseUrl: 'https://api.example.com' } },
+            },
+          ],
         },
         modelConfigRules: { providerModelRules: [], manualProviderModelRules: [] },
       },
@@ -77,41 +88,45 @@ describe('provider file under SIGKILL', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  it(`[CFG-01] ${KILLS} × SIGKILL of a writer process: the file is always the old or the new version; stale temp files cleaned on next start`, async () => {
-    let next = 1;
-    let current = 0;
-    let totalDone = 0;
-    let tempFilesSeen = 0;
-    for (let kill = 0; kill < KILLS; kill += 1) {
-      const progress = await runWriter(filePath, next, Math.floor(Math.random() * 60));
-      totalDone += progress.done - (next - 1);
+  it(
+    `[CFG-01] ${KILLS} × SIGKILL of a writer process: the file is always the old or the new version; stale temp files cleaned on next start`,
+    async () => {
+      let next = 1;
+      let current = 0;
+      let totalDone = 0;
+      let tempFilesSeen = 0;
+      for (let kill = 0; kill < KILLS; kill += 1) {
+        const progress = await runWriter(filePath, next, Math.floor(Math.random() * 60));
+        totalDone += progress.done - (next - 1);
 
-      const bytes = await readFile(filePath, 'utf8');
-      const parsed: unknown = JSON.parse(bytes);
-      const result = validateProviderDocument(parsed);
-      expect(result.ok, `kill ${kill}: file invalid`).toBe(true);
-      if (!result.ok) return;
-      expect(encodeProviderDocument(parsed)).toBe(bytes); // canonical, whole
-      const name = result.value.config.providerConfigRules.providerRules[0]?.providerName;
-      // Old = the last version that finished (this run's, or the file as we found it); new = the one being written.
-      const finished = progress.done >= next ? progress.done : current;
-      const allowed = [`v${finished}`, `v${progress.attempt}`];
-      expect(allowed, `kill ${kill}: found ${String(name)}`).toContain(String(name));
-      current = Number(String(name).slice(1));
+        const bytes = await readFile(filePath, 'utf8');
+        const parsed: unknown = JSON.parse(bytes);
+        const result = validateProviderDocument(parsed);
+        expect(result.ok, `kill ${kill}: file invalid`).toBe(true);
+        if (!result.ok) return;
+        expect(encodeProviderDocument(parsed)).toBe(bytes); // canonical, whole
+        const name = result.value.config.providerConfigRules.providerRules[0]?.providerName;
+        // Old = the last version that finished (this run's, or the file as we found it); new = the one being written.
+        const finished = progress.done >= next ? progress.done : current;
+        const allowed = [`v${finished}`, `v${progress.attempt}`];
+        expect(allowed, `kill ${kill}: found ${String(name)}`).toContain(String(name));
+        current = Number(String(name).slice(1));
 
-      // The next start: temp files of the dead writer go away.
-      tempFilesSeen += (await readdir(dir)).filter((e) => e.includes('.hub-tmp-')).length;
-      await new ProviderStore({ filePath }).start();
-      expect((await readdir(dir)).filter((e) => e.includes('.hub-tmp-'))).toEqual([]);
-      next = Math.max(progress.attempt, progress.done, current) + 1;
-    }
-    // A last writer finishes normally: it reclaimed whatever lock the last victim held.
-    const final = await runWriter(filePath, next, 'once');
-    expect(final.done).toBe(next);
-    const last = validateProviderDocument(JSON.parse(await readFile(filePath, 'utf8')));
-    expect(last.ok && last.value.config.providerConfigRules.providerRules[0]?.providerName).toBe(`v${next}`);
-    expect(totalDone).toBeGreaterThan(0);
-    // With 200 kills some always land mid-write (a temp file left behind); 30 usually leave ~5.
-    if (KILLS >= 200) expect(tempFilesSeen).toBeGreaterThan(0);
-  }, (KILLS + 5) * 4_000);
+        // The next start: temp files of the dead writer go away.
+        tempFilesSeen += (await readdir(dir)).filter((e) => e.includes('.hub-tmp-')).length;
+        await new ProviderStore({ filePath }).start();
+        expect((await readdir(dir)).filter((e) => e.includes('.hub-tmp-'))).toEqual([]);
+        next = Math.max(progress.attempt, progress.done, current) + 1;
+      }
+      // A last writer finishes normally: it reclaimed whatever lock the last victim held.
+      const final = await runWriter(filePath, next, 'once');
+      expect(final.done).toBe(next);
+      const last = validateProviderDocument(JSON.parse(await readFile(filePath, 'utf8')));
+      expect(last.ok && last.value.config.providerConfigRules.providerRules[0]?.providerName).toBe(`v${next}`);
+      expect(totalDone).toBeGreaterThan(0);
+      // With 200 kills some always land mid-write (a temp file left behind); 30 usually leave ~5.
+      if (KILLS >= 200) expect(tempFilesSeen).toBeGreaterThan(0);
+    },
+    (KILLS + 5) * 4_000,
+  );
 });

@@ -48,7 +48,10 @@ describe('cross-process file lock (<file>.lock directory, desktop-compatible)', 
   });
 
   it('reclaims a lock whose owner is dead (ours and the desktop app format without hostname)', async () => {
-    for (const record of [{ pid: deadPid(), hostname: hostname(), createdAt: Date.now() }, { pid: deadPid(), createdAt: Date.now(), token: 'x' }]) {
+    for (const record of [
+      { pid: deadPid(), hostname: hostname(), createdAt: Date.now() },
+      { pid: deadPid(), createdAt: Date.now(), token: 'x' },
+    ]) {
       await mkdir(`${file}.lock`);
       await writeFile(join(`${file}.lock`, 'owner-dead.json'), JSON.stringify(record));
       const release = await acquireFileLock(file, { timeoutMs: 2_000 });
@@ -70,7 +73,10 @@ describe('cross-process file lock (<file>.lock directory, desktop-compatible)', 
 
   it('does not judge an owner on another host', async () => {
     await mkdir(`${file}.lock`);
-    await writeFile(join(`${file}.lock`, 'owner-remote.json'), JSON.stringify({ pid: deadPid(), hostname: `not-${hostname()}`, createdAt: 0 }));
+    await writeFile(
+      join(`${file}.lock`, 'owner-remote.json'),
+      JSON.stringify({ pid: deadPid(), hostname: `not-${hostname()}`, createdAt: 0 }),
+    );
     await expect(acquireFileLock(file, { timeoutMs: 300 })).rejects.toBeInstanceOf(FileLockTimeoutError);
   });
 

@@ -64,7 +64,12 @@ export interface SettingsApp {
 }
 
 /** buildApp + the settings plugins, on a real provider file at `filePath`. */
-export async function buildSettingsApp(options: { filePath: string; workspace: string; backend: BackendPort; bodyLimit?: number }): Promise<SettingsApp> {
+export async function buildSettingsApp(options: {
+  filePath: string;
+  workspace: string;
+  backend: BackendPort;
+  bodyLimit?: number;
+}): Promise<SettingsApp> {
   const logLines: string[] = [];
   const destination = new Writable({
     write(chunk: Buffer, _enc, done) {

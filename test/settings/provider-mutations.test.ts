@@ -4,14 +4,26 @@ import { emptyDraft, toDraft } from '../../src/settings/provider-draft.js';
 import { validateProviderDocument } from '../../src/settings/provider-schema.js';
 
 const manual = {
-  properties: { contextWindow: 1000, supportsJsonSchemaOutput: false, supportsNativeWebSearch: false, supportsMidConversationSystem: false, inputFormat: { supportsImage: false, supportsVideo: false, supportsPdf: false } },
+  properties: {
+    contextWindow: 1000,
+    supportsJsonSchemaOutput: false,
+    supportsNativeWebSearch: false,
+    supportsMidConversationSystem: false,
+    inputFormat: { supportsImage: false, supportsVideo: false, supportsPdf: false },
+  },
   optionSpecs: { reasoningLevel: { values: ['low'], map: '{"effort": reasoningLevel}' }, maxOutputTokens: { max: 100 } },
 };
 
 function seeded() {
   let d = emptyDraft();
   d = { ...d, config: { ...d.config, providerOrder: [], defaultModelSelection: { providerId: 'a', modelId: 'm' } } };
-  d = createProvider(d, { providerId: 'a', apiType: 'openai-responses', baseUrl: 'https://a.example', models: ['m'], apiKey: 'sk-aaaaaaaaaaaa' });
+  d = createProvider(d, {
+    providerId: 'a',
+    apiType: 'openai-responses',
+    baseUrl: 'https://a.example',
+    models: ['m'],
+    apiKey: 'sk-aaaaaaaaaaaa',
+  });
   d = createProvider(d, { providerId: 'b', apiType: 'openai-responses', baseUrl: 'https://b.example' });
   return upsertModelRule(d, 'a', 'm', { kind: 'smart', config: { enabled: true } });
 }
@@ -23,7 +35,10 @@ describe('pure provider edits', () => {
     const after = updateProvider(before, 'a', { name: 'renamed', apiKey: null });
     expect(JSON.stringify(before)).toBe(snapshot);
     expect(validateProviderDocument(after).ok).toBe(true);
-    expect(after.config.providerConfigRules.providerRules[0]).toMatchObject({ providerName: 'renamed', config: { access: { type: 'api-key', apiKey: null } } });
+    expect(after.config.providerConfigRules.providerRules[0]).toMatchObject({
+      providerName: 'renamed',
+      config: { access: { type: 'api-key', apiKey: null } },
+    });
   });
 
   it('create appends to providerOrder when the file keeps one', () => {
@@ -53,7 +68,15 @@ describe('pure provider edits', () => {
   });
 
   it('the lenient draft reads a schema-invalid file and refuses a non-document', () => {
-    expect(toDraft({ schemaVersion: 9, config: { providerConfigRules: { providerRules: [{ providerId: 'x', odd: 1 }] }, modelConfigRules: { providerModelRules: [], manualProviderModelRules: [] } } })).not.toBeNull();
+    expect(
+      toDraft({
+        schemaVersion: 9,
+        config: {
+          providerConfigRules: { providerRules: [{ providerId: 'x', odd: 1 }] },
+          modelConfigRules: { providerModelRules: [], manualProviderModelRules: [] },
+        },
+      }),
+    ).not.toBeNull();
     expect(toDraft([1, 2])).toBeNull();
   });
 });

@@ -10,7 +10,13 @@ import {
 } from '../../src/settings/provider-schema.js';
 
 const manualConfig = {
-  properties: { contextWindow: 128000, supportsJsonSchemaOutput: true, supportsNativeWebSearch: false, supportsMidConversationSystem: true, inputFormat: { supportsImage: true, supportsVideo: false, supportsPdf: false } },
+  properties: {
+    contextWindow: 128000,
+    supportsJsonSchemaOutput: true,
+    supportsNativeWebSearch: false,
+    supportsMidConversationSystem: true,
+    inputFormat: { supportsImage: true, supportsVideo: false, supportsPdf: false },
+  },
   optionSpecs: { reasoningLevel: { values: ['low', 'high'], map: '{"effort": reasoningLevel}' }, maxOutputTokens: { max: 8192 } },
 };
 
@@ -56,10 +62,22 @@ describe('personal provider file schema (§9.2)', () => {
 
   it('schemaVersion gate with the CLI messages', () => {
     const { schemaVersion: _drop, ...noVersion } = minimal();
-    expect(validateProviderDocument(noVersion)).toEqual({ ok: false, issues: [{ path: 'schemaVersion', message: 'Provider Config 缺少 schemaVersion' }] });
-    expect(validateProviderDocument({ ...minimal(), schemaVersion: 2 })).toMatchObject({ ok: false, issues: [{ message: 'Provider Config schemaVersion 2 高于当前支持的 1' }] });
-    expect(validateProviderDocument({ ...minimal(), schemaVersion: -1 })).toMatchObject({ ok: false, issues: [{ message: 'Provider Config schemaVersion 必须是非负整数' }] });
-    expect(validateProviderDocument({ ...minimal(), schemaVersion: 1.5 })).toMatchObject({ ok: false, issues: [{ message: 'Provider Config schemaVersion 必须是非负整数' }] });
+    expect(validateProviderDocument(noVersion)).toEqual({
+      ok: false,
+      issues: [{ path: 'schemaVersion', message: 'Provider Config 缺少 schemaVersion' }],
+    });
+    expect(validateProviderDocument({ ...minimal(), schemaVersion: 2 })).toMatchObject({
+      ok: false,
+      issues: [{ message: 'Provider Config schemaVersion 2 高于当前支持的 1' }],
+    });
+    expect(validateProviderDocument({ ...minimal(), schemaVersion: -1 })).toMatchObject({
+      ok: false,
+      issues: [{ message: 'Provider Config schemaVersion 必须是非负整数' }],
+    });
+    expect(validateProviderDocument({ ...minimal(), schemaVersion: 1.5 })).toMatchObject({
+      ok: false,
+      issues: [{ message: 'Provider Config schemaVersion 必须是非负整数' }],
+    });
     expect(validateProviderDocument({ ...minimal(), schemaVersion: 0 }).ok).toBe(false);
     expect(validateProviderDocument(null).ok).toBe(false);
   });
@@ -84,20 +102,38 @@ describe('personal provider file schema (§9.2)', () => {
   });
 
   it('allows an incomplete baseUrl in a personal rule (editing state) but not in a complete one', () => {
-    const rule = { providerId: 'p', config: { group: 'standard-personal', access: { type: 'api-key', apiKey: 'k' }, api: { type: 'openai-responses', baseUrl: 'not a url' } } };
+    const rule = {
+      providerId: 'p',
+      config: {
+        group: 'standard-personal',
+        access: { type: 'api-key', apiKey: 'k' },
+        api: { type: 'openai-responses', baseUrl: 'not a url' },
+      },
+    };
     expect(validateProviderDocument(withRules([rule])).ok).toBe(true);
     expect(isProviderComplete(providerRuleSchema.parse(rule))).toBe(false);
   });
 
   it('providerId must be unique: "重复 providerId: …"', () => {
-    const result = validateProviderDocument(withRules([{ providerId: 'a', config: {} }, { providerId: 'a', config: {} }]));
-    expect(result).toEqual({ ok: false, issues: [{ path: 'config.providerConfigRules.providerRules.1.providerId', message: '重复 providerId: a' }] });
+    const result = validateProviderDocument(
+      withRules([
+        { providerId: 'a', config: {} },
+        { providerId: 'a', config: {} },
+      ]),
+    );
+    expect(result).toEqual({
+      ok: false,
+      issues: [{ path: 'config.providerConfigRules.providerRules.1.providerId', message: '重复 providerId: a' }],
+    });
   });
 
   it('account: providers may not declare access (even null)', () => {
     for (const access of [{ type: 'api-key', apiKey: 'k' }, null]) {
       const result = validateProviderDocument(withRules([{ providerId: 'account:zai', config: { access } }]));
-      expect(result).toEqual({ ok: false, issues: [{ path: 'config.providerConfigRules.providerRules.0.config.access', message: ACCOUNT_ACCESS_MESSAGE }] });
+      expect(result).toEqual({
+        ok: false,
+        issues: [{ path: 'config.providerConfigRules.providerRules.0.config.access', message: ACCOUNT_ACCESS_MESSAGE }],
+      });
     }
     expect(validateProviderDocument(withRules([{ providerId: 'account:zai', config: { visibility: 'hidden' } }])).ok).toBe(true);
   });
@@ -115,7 +151,11 @@ describe('personal provider file schema (§9.2)', () => {
   it('manual rules need every listed leaf; smart rules are sparse', () => {
     const incomplete = { ...manualConfig, optionSpecs: { reasoningLevel: manualConfig.optionSpecs.reasoningLevel } };
     expect(validateProviderDocument(withRules([], { manual: [{ providerId: 'p', modelId: 'm', config: incomplete }] })).ok).toBe(false);
-    expect(validateProviderDocument(withRules([], { smart: [{ providerId: 'p', modelId: 'm', config: { properties: { contextWindow: null } } }] })).ok).toBe(true);
+    expect(
+      validateProviderDocument(
+        withRules([], { smart: [{ providerId: 'p', modelId: 'm', config: { properties: { contextWindow: null } } }] }),
+      ).ok,
+    ).toBe(true);
     const dupLevels = { ...manualConfig, optionSpecs: { ...manualConfig.optionSpecs, reasoningLevel: { values: ['a', 'a'], map: 'x' } } };
     expect(validateProviderDocument(withRules([], { manual: [{ providerId: 'p', modelId: 'm', config: dupLevels }] })).ok).toBe(false);
   });
@@ -124,8 +164,21 @@ describe('personal provider file schema (§9.2)', () => {
     const scrambled = {
       config: {
         defaultModelSelection: { modelId: 'GLM-5.3', providerId: 'hub-provider' },
-        modelConfigRules: { manualProviderModelRules: [], providerModelRules: [{ config: { enabled: false }, providerId: 'hub-provider', modelId: 'GLM-5.3' }] },
-        providerConfigRules: { providerRules: [{ config: { api: { baseUrl: 'https://x.example', type: 'openai-chat-completions' }, group: 'standard-personal' }, enabled: true, providerName: 'n', templateId: 't', providerId: 'hub-provider' }] },
+        modelConfigRules: {
+          manualProviderModelRules: [],
+          providerModelRules: [{ config: { enabled: false }, providerId: 'hub-provider', modelId: 'GLM-5.3' }],
+        },
+        providerConfigRules: {
+          providerRules: [
+            {
+              config: { api: { baseUrl: 'https://x.example', type: 'openai-chat-completions' }, group: 'standard-personal' },
+              enabled: true,
+              providerName: 'n',
+              templateId: 't',
+              providerId: 'hub-provider',
+            },
+          ],
+        },
         providerOrder: ['hub-provider'],
       },
       schemaVersion: 1,
@@ -133,7 +186,13 @@ describe('personal provider file schema (§9.2)', () => {
     const canonical = canonicalizeProviderDocument(scrambled);
     expect(Object.keys(canonical)).toEqual(['schemaVersion', 'config']);
     expect(Object.keys(canonical.config)).toEqual(['providerOrder', 'providerConfigRules', 'modelConfigRules', 'defaultModelSelection']);
-    expect(Object.keys(canonical.config.providerConfigRules.providerRules[0]!)).toEqual(['providerId', 'templateId', 'providerName', 'enabled', 'config']);
+    expect(Object.keys(canonical.config.providerConfigRules.providerRules[0]!)).toEqual([
+      'providerId',
+      'templateId',
+      'providerName',
+      'enabled',
+      'config',
+    ]);
     expect(Object.keys(canonical.config.providerConfigRules.providerRules[0]!.config)).toEqual(['group', 'api']);
     expect(Object.keys(canonical.config.providerConfigRules.providerRules[0]!.config.api!)).toEqual(['type', 'baseUrl']);
     expect(Object.keys(canonical.config.modelConfigRules)).toEqual(['providerModelRules', 'manualProviderModelRules']);
@@ -145,13 +204,25 @@ describe('personal provider file schema (§9.2)', () => {
   });
 
   it('isProviderComplete: group + non-blank key + typed valid URL', () => {
-    const base = { providerId: 'p', config: { group: 'standard-personal', access: { type: 'api-key', apiKey: 'k' }, api: { type: 'anthropic-messages', baseUrl: 'https://a.example' } } } as const;
+    const base = {
+      providerId: 'p',
+      config: {
+        group: 'standard-personal',
+        access: { type: 'api-key', apiKey: 'k' },
+        api: { type: 'anthropic-messages', baseUrl: 'https://a.example' },
+      },
+    } as const;
     const check = (rule: unknown) => isProviderComplete(providerRuleSchema.parse(rule));
     expect(check(base)).toBe(true);
     expect(check({ ...base, config: { ...base.config, group: null } })).toBe(false);
     expect(check({ ...base, config: { ...base.config, access: { type: 'api-key', apiKey: '  ' } } })).toBe(false);
     expect(check({ ...base, config: { ...base.config, api: { baseUrl: 'https://a.example' } } })).toBe(false);
-    expect(check({ ...base, config: { ...base.config, access: { type: 'zhipu-account', accountType: 'zai', mode: 'start-plan', entitled: true } } })).toBe(true);
+    expect(
+      check({
+        ...base,
+        config: { ...base.config, access: { type: 'zhipu-account', accountType: 'zai', mode: 'start-plan', entitled: true } },
+      }),
+    ).toBe(true);
     expect(check({ ...base, config: { ...base.config, access: { type: 'zhipu-account', accountType: 'zai' } } })).toBe(false);
   });
 });

@@ -9,7 +9,13 @@ import { toProviderViews } from '../../src/settings/provider-view.js';
 import { providerPutSchema } from '../../src/settings/provider-resource.js';
 
 const KEY = 'sk-test-0123456789-ABCD';
-const create = { providerId: 'p1', apiType: 'anthropic-messages', baseUrl: 'https://api.example.com/anthropic', models: ['GLM-5.3'], apiKey: KEY } as const;
+const create = {
+  providerId: 'p1',
+  apiType: 'anthropic-messages',
+  baseUrl: 'https://api.example.com/anthropic',
+  models: ['GLM-5.3'],
+  apiKey: KEY,
+} as const;
 
 async function mode(path: string): Promise<number> {
   return (await stat(path)).mode & 0o777;
@@ -106,7 +112,9 @@ describe('ProviderStore', () => {
   it('[CFG-03] a change that would make the file invalid is refused with field paths; the file stays byte-identical', async () => {
     await store.update((d) => createProvider(d, create));
     const before = await readFile(file);
-    await expect(store.update((d) => createProvider(d, { ...create, providerId: 'account:x' }))).rejects.toEqual(hubError('HUB_ERR_BAD_REQUEST'));
+    await expect(store.update((d) => createProvider(d, { ...create, providerId: 'account:x' }))).rejects.toEqual(
+      hubError('HUB_ERR_BAD_REQUEST'),
+    );
     try {
       await store.update((d) => createProvider(d, { ...create, providerId: 'account:x' }));
     } catch (error) {

@@ -7,7 +7,14 @@ import { auth, buildSettingsApp, FakeBackend, type SettingsApp } from './helpers
 
 const KEY = 'sk-live-5f3a9c1e77b2-WXYZ';
 const NEW_KEY = 'sk-live-0000aaaa1111-QRST';
-const body = { providerId: 'acme', name: 'Acme', apiType: 'anthropic-messages', baseUrl: 'https://api.acme.example/anthropic', models: ['GLM-5.3', 'GLM-5.3-Flash'], apiKey: KEY };
+const body = {
+  providerId: 'acme',
+  name: 'Acme',
+  apiType: 'anthropic-messages',
+  baseUrl: 'https://api.acme.example/anthropic',
+  models: ['GLM-5.3', 'GLM-5.3-Flash'],
+  apiKey: KEY,
+};
 
 describe('settings REST: providers', () => {
   let dir: string;
@@ -16,9 +23,18 @@ describe('settings REST: providers', () => {
   let s: SettingsApp;
   const responses: string[] = [];
 
-  async function call(method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, options: { payload?: unknown; headers?: Record<string, string>; scope?: 'admin' | 'view' | 'operate' | null } = {}) {
+  async function call(
+    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+    url: string,
+    options: { payload?: unknown; headers?: Record<string, string>; scope?: 'admin' | 'view' | 'operate' | null } = {},
+  ) {
     const scope = options.scope === undefined ? 'admin' : options.scope;
-    const res = await s.app.inject({ method, url, headers: { ...(scope ? auth(scope) : {}), ...(options.headers ?? {}) }, ...(options.payload !== undefined ? { payload: options.payload as object } : {}) });
+    const res = await s.app.inject({
+      method,
+      url,
+      headers: { ...(scope ? auth(scope) : {}), ...(options.headers ?? {}) },
+      ...(options.payload !== undefined ? { payload: options.payload as object } : {}),
+    });
     responses.push(`${JSON.stringify(res.headers)}\n${res.body}`);
     return res;
   }
@@ -46,22 +62,41 @@ describe('settings REST: providers', () => {
     expect(created.statusCode).toBe(201);
     expect(created.headers.etag).toMatch(/^"[0-9a-f]{32}"$/);
     expect(created.json()).toEqual({
-      providerId: 'acme', name: 'Acme', enabled: true, apiType: 'anthropic-messages', baseUrl: body.baseUrl,
-      hasKey: true, keyHint: 'WXYZ', models: body.models, accessType: 'api-key', complete: true,
+      providerId: 'acme',
+      name: 'Acme',
+      enabled: true,
+      apiType: 'anthropic-messages',
+      baseUrl: body.baseUrl,
+      hasKey: true,
+      keyHint: 'WXYZ',
+      models: body.models,
+      accessType: 'api-key',
+      complete: true,
     });
     expect((await stat(file)).mode & 0o777).toBe(0o600);
 
     const list = await call('GET', '/api/settings/providers', { scope: 'view' });
     expect(list.statusCode).toBe(200);
     expect(list.headers.etag).toBe(created.headers.etag);
-    expect(list.json()).toMatchObject({ health: { status: 'valid', issues: [] }, etag: created.headers.etag, providers: [{ providerId: 'acme' }] });
+    expect(list.json()).toMatchObject({
+      health: { status: 'valid', issues: [] },
+      etag: created.headers.etag,
+      providers: [{ providerId: 'acme' }],
+    });
 
     expect((await call('POST', '/api/settings/providers/acme/disable')).json()).toMatchObject({ enabled: false });
     expect((await call('POST', '/api/settings/providers/acme/enable')).json()).toMatchObject({ enabled: true });
 
-    const rule = await call('PUT', '/api/settings/providers/acme/models/GLM-5.3/rule', { payload: { kind: 'smart', config: { properties: { contextWindow: 200000 } } } });
+    const rule = await call('PUT', '/api/settings/providers/acme/models/GLM-5.3/rule', {
+      payload: { kind: 'smart', config: { properties: { contextWindow: 200000 } } },
+    });
     expect(rule.statusCode).toBe(200);
-    expect(rule.json()).toEqual({ providerId: 'acme', modelId: 'GLM-5.3', kind: 'smart', config: { properties: { contextWindow: 200000 } } });
+    expect(rule.json()).toEqual({
+      providerId: 'acme',
+      modelId: 'GLM-5.3',
+      kind: 'smart',
+      config: { properties: { contextWindow: 200000 } },
+    });
     expect((await call('GET', '/api/settings/providers')).json().modelRules).toHaveLength(1);
     expect((await call('DELETE', '/api/settings/providers/acme/models/GLM-5.3/rule')).statusCode).toBe(204);
     expect((await call('DELETE', '/api/settings/providers/acme/models/GLM-5.3/rule')).statusCode).toBe(404);
@@ -74,7 +109,9 @@ describe('settings REST: providers', () => {
     expect((await call('GET', '/api/settings/providers/acme')).statusCode).toBe(404);
     expect((await call('DELETE', '/api/settings/providers/acme')).json()).toMatchObject({ error: { code: 'HUB_ERR_NOT_FOUND' } });
     expect((await call('POST', '/api/settings/providers', { payload: body })).statusCode).toBe(201);
-    expect((await call('POST', '/api/settings/providers', { payload: body })).json()).toMatchObject({ error: { code: 'HUB_ERR_CONFLICT' } });
+    expect((await call('POST', '/api/settings/providers', { payload: body })).json()).toMatchObject({
+      error: { code: 'HUB_ERR_CONFLICT' },
+    });
   });
 
   it('[CFG-02] two writers with the same If-Match: one 200, one 412', async () => {
@@ -134,7 +171,10 @@ describe('settings REST: providers', () => {
     const keyLine = (await readFile(file, 'utf8')).split('\n').find((l) => l.includes('"apiKey"'));
     const list = await call('GET', '/api/settings/providers', { scope: 'view' });
     for (const provider of list.json().providers) {
-      const put = await call('PUT', `/api/settings/providers/${provider.providerId}`, { payload: provider, headers: { 'if-match': String(list.headers.etag) } });
+      const put = await call('PUT', `/api/settings/providers/${provider.providerId}`, {
+        payload: provider,
+        headers: { 'if-match': String(list.headers.etag) },
+      });
       expect(put.statusCode).toBe(200);
       expect(put.json()).toEqual(provider);
     }
@@ -152,10 +192,15 @@ describe('settings REST: providers', () => {
   it('connectivity test: success, and a provider error with the key scrubbed', async () => {
     await call('POST', '/api/settings/providers', { payload: body });
     backend.handler = () => ({ success: true });
-    expect((await call('POST', '/api/settings/providers/acme/test', { payload: { modelId: 'GLM-5.3', reasoningLevel: 'high' } })).json()).toEqual({ success: true });
+    expect(
+      (await call('POST', '/api/settings/providers/acme/test', { payload: { modelId: 'GLM-5.3', reasoningLevel: 'high' } })).json(),
+    ).toEqual({ success: true });
     expect(backend.calls.at(-1)).toEqual({
       method: 'provider/testModelConnectivity',
-      params: { workspace: { workspacePath: dir, workspaceKey: dir }, selection: { providerId: 'acme', modelId: 'GLM-5.3', options: { reasoningLevel: 'high' } } },
+      params: {
+        workspace: { workspacePath: dir, workspaceKey: dir },
+        selection: { providerId: 'acme', modelId: 'GLM-5.3', options: { reasoningLevel: 'high' } },
+      },
     });
     backend.handler = (method) => {
       throw new BackendRpcError(method, -32603, `401 Unauthorized: invalid key ${KEY}`);
@@ -168,7 +213,12 @@ describe('settings REST: providers', () => {
   it('GET /api/settings/models lists settings.model.available of a deferred draft session, then closes it', async () => {
     backend.handler = (method) => {
       if (method === 'session/create') {
-        return { session: { sessionId: 'draft-1' }, settings: { model: { available: [{ ref: { providerId: 'acme', modelId: 'GLM-5.3' }, label: 'GLM-5.3', properties: {} }, { junk: true }] } } };
+        return {
+          session: { sessionId: 'draft-1' },
+          settings: {
+            model: { available: [{ ref: { providerId: 'acme', modelId: 'GLM-5.3' }, label: 'GLM-5.3', properties: {} }, { junk: true }] },
+          },
+        };
       }
       return {};
     };
@@ -184,8 +234,12 @@ describe('settings REST: providers', () => {
     const { backups } = (await call('GET', '/api/settings/provider-backups', { scope: 'view' })).json();
     expect(backups).toHaveLength(1);
     const current = await call('GET', '/api/settings/providers');
-    expect((await call('POST', `/api/settings/provider-backups/${backups[0].id}/restore`, { headers: { 'if-match': '"stale"' } })).statusCode).toBe(412);
-    const restored = await call('POST', `/api/settings/provider-backups/${backups[0].id}/restore`, { headers: { 'if-match': String(current.headers.etag) } });
+    expect(
+      (await call('POST', `/api/settings/provider-backups/${backups[0].id}/restore`, { headers: { 'if-match': '"stale"' } })).statusCode,
+    ).toBe(412);
+    const restored = await call('POST', `/api/settings/provider-backups/${backups[0].id}/restore`, {
+      headers: { 'if-match': String(current.headers.etag) },
+    });
     expect(restored.statusCode).toBe(200);
     expect(restored.json().providers.map((p: { providerId: string }) => p.providerId)).toEqual(['acme']);
     expect((await call('POST', '/api/settings/provider-backups/nope/restore')).statusCode).toBe(404);

@@ -13,8 +13,12 @@ describe('settings REST: saved workflows and runs (fake backend)', () => {
   let backend: FakeBackend;
   let s: SettingsApp;
 
-  const inject = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: object, scope: 'admin' | 'operate' | 'view' = 'admin') =>
-    s.app.inject({ method, url, headers: auth(scope), ...(payload ? { payload } : {}) });
+  const inject = (
+    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+    url: string,
+    payload?: object,
+    scope: 'admin' | 'operate' | 'view' = 'admin',
+  ) => s.app.inject({ method, url, headers: auth(scope), ...(payload ? { payload } : {}) });
 
   beforeEach(async () => {
     dir = await mkdtemp(join(tmpdir(), 'hub-wf-'));
@@ -32,9 +36,15 @@ describe('settings REST: saved workflows and runs (fake backend)', () => {
       const p = params as Params;
       switch (method) {
         case 'workflows/list':
-          return { workflows: [{ name: 'review', description: 'd', scope: p.scope ?? 'project', path: '/x/review.js' }], invalid: [], dir: '/x' };
+          return {
+            workflows: [{ name: 'review', description: 'd', scope: p.scope ?? 'project', path: '/x/review.js' }],
+            invalid: [],
+            dir: '/x',
+          };
         case 'workflows/get':
-          return p.name === 'review' ? { ok: true, name: 'review', path: '/x/review.js', scope: 'project', meta: { description: 'd' }, script: 'run()' } : { ok: false, reason: 'not_found' };
+          return p.name === 'review'
+            ? { ok: true, name: 'review', path: '/x/review.js', scope: 'project', meta: { description: 'd' }, script: 'run()' }
+            : { ok: false, reason: 'not_found' };
         case 'workflows/updateMeta':
         case 'workflows/delete':
           return { ok: true, path: '/x/review.js' };
@@ -47,13 +57,20 @@ describe('settings REST: saved workflows and runs (fake backend)', () => {
     const list = await inject('GET', '/api/settings/workflows?scope=global', undefined, 'view');
     expect(list.statusCode).toBe(200);
     expect(backend.calls.at(-1)).toEqual({ method: 'workflows/list', params: { workspace: ws, scope: 'global' } });
-    expect((await inject('GET', '/api/settings/workflows/project/review', undefined, 'view')).json()).toMatchObject({ ok: true, script: 'run()' });
+    expect((await inject('GET', '/api/settings/workflows/project/review', undefined, 'view')).json()).toMatchObject({
+      ok: true,
+      script: 'run()',
+    });
     const missing = await inject('GET', '/api/settings/workflows/project/nope', undefined, 'view');
     expect(missing.statusCode).toBe(404);
     expect(missing.json()).toMatchObject({ error: { code: 'HUB_ERR_NOT_FOUND', details: { reason: 'not_found' } } });
-    expect((await inject('PATCH', '/api/settings/workflows/project/review/meta', { meta: { description: 'new' } })).json()).toEqual({ path: '/x/review.js' });
+    expect((await inject('PATCH', '/api/settings/workflows/project/review/meta', { meta: { description: 'new' } })).json()).toEqual({
+      path: '/x/review.js',
+    });
     expect((await inject('PATCH', '/api/settings/workflows/project/review/meta', { meta: { description: '' } })).statusCode).toBe(400);
-    expect((await inject('PATCH', '/api/settings/workflows/project/review/meta', { meta: { description: 'x' } }, 'view')).statusCode).toBe(403);
+    expect((await inject('PATCH', '/api/settings/workflows/project/review/meta', { meta: { description: 'x' } }, 'view')).statusCode).toBe(
+      403,
+    );
     expect((await inject('DELETE', '/api/settings/workflows/project/review')).statusCode).toBe(204);
     const move = await inject('POST', '/api/settings/workflows/global/review/move', {});
     expect(move.statusCode).toBe(409);
@@ -65,14 +82,23 @@ describe('settings REST: saved workflows and runs (fake backend)', () => {
     backend.handler = (method, params) => {
       const p = params as Params;
       if (method === 'session/create') return { session: { sessionId: 'sess-new' } };
-      if (method === 'v4/command') return ack(p.commandId, 'accepted', { result: { type: 'startSavedWorkflow', runId: 'run-1', toolCallId: 'launch-1' } });
+      if (method === 'v4/command')
+        return ack(p.commandId, 'accepted', { result: { type: 'startSavedWorkflow', runId: 'run-1', toolCallId: 'launch-1' } });
       throw new BackendRpcError(method, -32601, 'no');
     };
     const res = await inject('POST', '/api/settings/workflows/project/review/start', { args: { pr: 42 } }, 'operate');
     expect(res.statusCode).toBe(201);
     expect(res.json()).toEqual({ sessionId: 'sess-new', runId: 'run-1', toolCallId: 'launch-1', created: true });
     expect(backend.calls[0]).toMatchObject({ method: 'session/create', params: { dynamicWorkflowEnabled: true } });
-    expect(backend.calls[1]).toMatchObject({ method: 'v4/command', params: { sessionId: 'sess-new', type: 'startSavedWorkflow', payload: { name: 'review', scope: 'project', args: { pr: 42 } }, clientId: 'zcode-hub' } });
+    expect(backend.calls[1]).toMatchObject({
+      method: 'v4/command',
+      params: {
+        sessionId: 'sess-new',
+        type: 'startSavedWorkflow',
+        payload: { name: 'review', scope: 'project', args: { pr: 42 } },
+        clientId: 'zcode-hub',
+      },
+    });
     expect((await inject('POST', '/api/settings/workflows/project/review/start', {}, 'view')).statusCode).toBe(403);
   });
 
@@ -83,7 +109,9 @@ describe('settings REST: saved workflows and runs (fake backend)', () => {
       if (method === 'session/resume') return { session: { sessionId: 'sess-old' } };
       if (method === 'v4/command') {
         commandIds.push(p.commandId);
-        return commandIds.length === 1 ? ack(p.commandId, 'rejected', { reasonCode: 'proto.sessionNotFound' }) : ack(p.commandId, 'accepted', { result: { type: 'startSavedWorkflow', runId: 'run-2' } });
+        return commandIds.length === 1
+          ? ack(p.commandId, 'rejected', { reasonCode: 'proto.sessionNotFound' })
+          : ack(p.commandId, 'accepted', { result: { type: 'startSavedWorkflow', runId: 'run-2' } });
       }
       throw new BackendRpcError(method, -32601, 'no');
     };
@@ -103,7 +131,11 @@ describe('settings REST: saved workflows and runs (fake backend)', () => {
       ['start_failed', 502],
     ];
     for (const [reason, status] of cases) {
-      backend.handler = (_m, params) => ack((params as Params).commandId, 'failed', { reasonCode: `fault.command.savedWorkflowStartRejected.${reason}`, message: `diagnostics for ${reason}` });
+      backend.handler = (_m, params) =>
+        ack((params as Params).commandId, 'failed', {
+          reasonCode: `fault.command.savedWorkflowStartRejected.${reason}`,
+          message: `diagnostics for ${reason}`,
+        });
       const res = await inject('POST', '/api/settings/workflows/project/review/start', { sessionId: 's1' }, 'operate');
       expect(res.statusCode, reason).toBe(status);
       expect(res.json().error.details).toMatchObject({ reason, reasonCode: `fault.command.savedWorkflowStartRejected.${reason}` });
@@ -120,25 +152,44 @@ describe('settings REST: saved workflows and runs (fake backend)', () => {
   });
 
   it('resume refusals: not_found 404, not_resumable / superseded / already_running 409, compile_failed 422', async () => {
-    for (const [reason, status] of [['not_found', 404], ['not_resumable', 409], ['superseded', 409], ['already_running', 409], ['compile_failed', 422]] as const) {
-      backend.handler = (_m, params) => ack((params as Params).commandId, 'failed', { reasonCode: `fault.command.workflowRunResumeRejected.${reason}` });
+    for (const [reason, status] of [
+      ['not_found', 404],
+      ['not_resumable', 409],
+      ['superseded', 409],
+      ['already_running', 409],
+      ['compile_failed', 422],
+    ] as const) {
+      backend.handler = (_m, params) =>
+        ack((params as Params).commandId, 'failed', { reasonCode: `fault.command.workflowRunResumeRejected.${reason}` });
       expect((await inject('POST', '/api/settings/workflow-runs/s1/run-1/resume', {}, 'operate')).statusCode, reason).toBe(status);
     }
     backend.handler = (_m, params) => ack((params as Params).commandId, 'accepted');
-    expect((await inject('POST', '/api/settings/workflow-runs/s1/run-1/resume', { name: 'review' }, 'operate')).json()).toEqual({ sessionId: 's1', runId: 'run-1', status: 'accepted' });
+    expect((await inject('POST', '/api/settings/workflow-runs/s1/run-1/resume', { name: 'review' }, 'operate')).json()).toEqual({
+      sessionId: 's1',
+      runId: 'run-1',
+      status: 'accepted',
+    });
     expect(backend.calls.at(-1)).toMatchObject({ params: { type: 'resumeWorkflowRun', payload: { workId: 'run-1', name: 'review' } } });
   });
 
   it('stop: cancelBackgroundWork on the run; falls back to v4 stop when the runtime cannot cancel; not_running 409', async () => {
     backend.handler = (_m, params) => ack((params as Params).commandId, 'accepted');
-    expect((await inject('POST', '/api/settings/workflow-runs/s1/run-1/stop', undefined, 'operate')).json()).toEqual({ sessionId: 's1', runId: 'run-1', via: 'cancelBackgroundWork', status: 'accepted' });
+    expect((await inject('POST', '/api/settings/workflow-runs/s1/run-1/stop', undefined, 'operate')).json()).toEqual({
+      sessionId: 's1',
+      runId: 'run-1',
+      via: 'cancelBackgroundWork',
+      status: 'accepted',
+    });
     expect(backend.calls.at(-1)).toMatchObject({ params: { type: 'cancelBackgroundWork', payload: { workId: 'run-1' } } });
     backend.handler = (_m, params) => {
       const p = params as Params;
-      return p.type === 'stop' ? ack(p.commandId, 'accepted') : ack(p.commandId, 'failed', { reasonCode: 'fault.command.capabilityUnsupported' });
+      return p.type === 'stop'
+        ? ack(p.commandId, 'accepted')
+        : ack(p.commandId, 'failed', { reasonCode: 'fault.command.capabilityUnsupported' });
     };
     expect((await inject('POST', '/api/settings/workflow-runs/s1/run-1/stop', undefined, 'operate')).json()).toMatchObject({ via: 'stop' });
-    backend.handler = (_m, params) => ack((params as Params).commandId, 'failed', { reasonCode: 'fault.command.backgroundWorkCancelRejected.not_running' });
+    backend.handler = (_m, params) =>
+      ack((params as Params).commandId, 'failed', { reasonCode: 'fault.command.backgroundWorkCancelRejected.not_running' });
     expect((await inject('POST', '/api/settings/workflow-runs/s1/run-1/stop', undefined, 'operate')).statusCode).toBe(409);
   });
 
@@ -168,7 +219,10 @@ describe('settings REST: saved workflows and runs (fake backend)', () => {
     expect((await get('/api/settings/workflow-runs/s1/run-1')).json()).toMatchObject({ runId: 'run-1', status: 'running' });
     expect((await get('/api/settings/workflow-runs/s1/run-9')).statusCode).toBe(404);
     expect((await get('/api/settings/workflow-runs/s1/run-1/events?afterSequence=41&limit=10')).json().events[0].sequence).toBe(42);
-    expect(backend.calls.at(-1)).toEqual({ method: 'v4/conversation/workflowRunEvents', params: { sessionId: 's1', runId: 'run-1', afterSequence: 41, limit: 10 } });
+    expect(backend.calls.at(-1)).toEqual({
+      method: 'v4/conversation/workflowRunEvents',
+      params: { sessionId: 's1', runId: 'run-1', afterSequence: 41, limit: 10 },
+    });
     expect((await get('/api/settings/workflow-runs/s1/run-1/events?limit=501')).statusCode).toBe(400);
     expect((await get('/api/settings/workflow-runs/s1/run-1/artifacts')).statusCode).toBe(200);
     expect((await get('/api/settings/workflow-runs/s1/run-1/artifacts/a1/data?fields=a,b')).statusCode).toBe(200);

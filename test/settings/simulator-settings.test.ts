@@ -36,7 +36,12 @@ describe('settings API against the simulator child', () => {
   const backendLog: string[] = [];
   const bodies: string[] = [];
 
-  const call = async (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: object, scope: 'admin' | 'operate' | 'view' = 'admin') => {
+  const call = async (
+    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+    url: string,
+    payload?: object,
+    scope: 'admin' | 'operate' | 'view' = 'admin',
+  ) => {
     const res = await s.app.inject({ method, url, headers: auth(scope), ...(payload ? { payload } : {}) });
     bodies.push(`${JSON.stringify(res.headers)} ${res.body}`);
     return res;
@@ -82,7 +87,9 @@ describe('settings API against the simulator child', () => {
 
     // The app-server picks the file up by polling (§9.3): the catalog shows the models.
     const models = await until('the provider models in the catalog', async () => {
-      const list = (await call('GET', '/api/settings/models', undefined, 'view')).json() as { models: { ref: { providerId: string; modelId: string } }[] };
+      const list = (await call('GET', '/api/settings/models', undefined, 'view')).json() as {
+        models: { ref: { providerId: string; modelId: string } }[];
+      };
       const ours = list.models.filter((m) => m.ref.providerId === 'acme');
       return ours.length === 2 ? ours : undefined;
     });
@@ -93,7 +100,10 @@ describe('settings API against the simulator child', () => {
       workspace: { workspacePath: workspace, workspaceKey: workspace },
       model: { providerId: 'acme', modelId: 'acme-small' },
     })) as { session: { sessionId: string } };
-    await backend.request('session/setModel', { sessionId: snapshot.session.sessionId, model: { providerId: 'acme', modelId: 'GLM-5.3', options: { reasoningLevel: 'high' } } });
+    await backend.request('session/setModel', {
+      sessionId: snapshot.session.sessionId,
+      model: { providerId: 'acme', modelId: 'GLM-5.3', options: { reasoningLevel: 'high' } },
+    });
 
     const patched = await call('PATCH', '/api/settings/providers/acme', { apiKey: NEW_KEY });
     expect(patched.json()).toMatchObject({ hasKey: true, keyHint: 'PQRS' });

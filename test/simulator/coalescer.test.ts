@@ -3,7 +3,13 @@ import { COALESCE, DeltaCoalescer, type EventDraft } from '../../src/simulator/c
 
 let n = 0;
 function delta(ts: number, text: string, kind = 'text_delta', partId = 'p1'): EventDraft {
-  return { eventId: `e${++n}`, sessionId: 's', timestamp: ts, type: 'model.streaming', payload: { kind, delta: text, done: false, assistantMessageId: 'm', partId } };
+  return {
+    eventId: `e${++n}`,
+    sessionId: 's',
+    timestamp: ts,
+    type: 'model.streaming',
+    payload: { kind, delta: text, done: false, assistantMessageId: 'm', partId },
+  };
 }
 function other(ts: number, type = 'tool.updated'): EventDraft {
   return { eventId: `e${++n}`, sessionId: 's', timestamp: ts, type, payload: { kind: 'started', toolCallId: 'c' } };
@@ -54,7 +60,10 @@ describe('§5.3 delta coalescing', () => {
 
   it('tool_input_delta uses 4,096 chars / 750 ms and needs a toolCallId', () => {
     const c = new DeltaCoalescer();
-    const tool = (ts: number, d: string): EventDraft => ({ ...delta(ts, d, 'tool_input_delta'), payload: { kind: 'tool_input_delta', delta: d, toolCallId: 't1' } });
+    const tool = (ts: number, d: string): EventDraft => ({
+      ...delta(ts, d, 'tool_input_delta'),
+      payload: { kind: 'tool_input_delta', delta: d, toolCallId: 't1' },
+    });
     c.push(tool(0, '{'));
     expect(c.push(tool(300, '"a"'))).toEqual([]);
     expect(c.push(tool(COALESCE.toolInputWindowMs, ':1}'))).toHaveLength(1);

@@ -68,7 +68,10 @@ describe('fault switches', () => {
     const big = `${JSON.stringify({ method: 'process/networkCapture', params: { pad: 'x'.repeat(1024 * 1024) } })}\n`;
     for (let i = 0; i < 4; i++) sim.sendRaw(big);
     await expect.poll(() => sim.child.stdin!.writableNeedDrain, { timeout: 10_000 }).toBe(true);
-    const outcome = await sim.waitExit(2_000).then((code) => `exited ${code}`, () => 'alive');
+    const outcome = await sim.waitExit(2_000).then(
+      (code) => `exited ${code}`,
+      () => 'alive',
+    );
     expect(outcome).toBe('alive');
     expect(sim.exitCode).toBeUndefined();
     sim.signal('SIGTERM');
@@ -95,12 +98,21 @@ describe('fault switches', () => {
     const isDelta = (m: any) => m.method === 'session/event' && m.params.sessionId === sessionId && m.params.payload?.kind === 'text_delta';
     await sim.waitFor(isDelta, 20_000, 'a delta', from);
     expect(await sim.call('session/stop', { sessionId })).toEqual({});
-    expect(await sim.call('v4/command', { commandId: 'stop-1', clientId: 't', sessionId, type: 'stop', payload: {}, issuedAt: Date.now() })).toMatchObject({ status: 'accepted' });
+    expect(
+      await sim.call('v4/command', { commandId: 'stop-1', clientId: 't', sessionId, type: 'stop', payload: {}, issuedAt: Date.now() }),
+    ).toMatchObject({ status: 'accepted' });
     const afterStop = sim.messages.length;
     // Still streaming after both stops were answered…
     for (let i = 0; i < 3; i++) await sim.waitFor(isDelta, 20_000, 'a delta after the stops', sim.messages.length);
     // …and nothing ended the turn in between.
-    const ended = sim.messages.slice(from).filter((m) => m.method === 'session/event' && m.params.sessionId === sessionId && (m.params.type === 'turn.completed' || m.params.type === 'turn.failed'));
+    const ended = sim.messages
+      .slice(from)
+      .filter(
+        (m) =>
+          m.method === 'session/event' &&
+          m.params.sessionId === sessionId &&
+          (m.params.type === 'turn.completed' || m.params.type === 'turn.failed'),
+      );
     expect(ended).toEqual([]);
     expect(sim.messages.length).toBeGreaterThan(afterStop);
     expect(sim.stderr).toMatch(/fault --ignore-stop/);
@@ -114,17 +126,22 @@ describe('fault switches', () => {
     await sim.call('session/send', { sessionId, content: 'go' });
     const isDelta = (m: any) => m.method === 'session/event' && m.params.sessionId === sessionId && m.params.payload?.kind === 'text_delta';
     await sim.waitFor(isDelta, 20_000, 'a delta', from);
-    expect(await sim.call('v4/command', { commandId: 'stop-1', clientId: 't', sessionId, type: 'stop', payload: {}, issuedAt: Date.now() })).toMatchObject({ status: 'accepted' });
+    expect(
+      await sim.call('v4/command', { commandId: 'stop-1', clientId: 't', sessionId, type: 'stop', payload: {}, issuedAt: Date.now() }),
+    ).toMatchObject({ status: 'accepted' });
     await sim.waitFor(isDelta, 20_000, 'a delta after the stop', sim.messages.length);
     const beforeNext = sim.messages.length;
     const ack = await sim.request('session/send', { sessionId, content: 'next' }, 'next-send');
     expect(ack.result).toMatchObject({ accepted: true });
-    const kinds = sim.messages.slice(beforeNext).map((m: any) => {
-      if (m.id === 'next-send') return 'ack';
-      if (m.method === 'session/event' && m.params.type === 'turn.completed') return `turn.completed:${m.params.payload.resultType}`;
-      if (m.method === 'state.updated') return m.params.reason;
-      return undefined;
-    }).filter((k) => k !== undefined);
+    const kinds = sim.messages
+      .slice(beforeNext)
+      .map((m: any) => {
+        if (m.id === 'next-send') return 'ack';
+        if (m.method === 'session/event' && m.params.type === 'turn.completed') return `turn.completed:${m.params.payload.resultType}`;
+        if (m.method === 'state.updated') return m.params.reason;
+        return undefined;
+      })
+      .filter((k) => k !== undefined);
     expect(kinds).toEqual(['turn.completed:cancelled', 'prompt_completed', 'prompt_started', 'ack']);
     expect(sim.stderr).toMatch(/fault --late-stop/);
     await sim.close();

@@ -38,7 +38,12 @@ describe('§1.7 reverse requests', () => {
     // answer an older id with allow, then a newer one with deny: the first wins
     sim.send({ id: held[1]!.id, result: first.params.options[0].response });
     sim.send({ id: held[2]!.id, result: first.params.options[2].response });
-    const resolved = await sim.waitFor((m) => m.method === 'session/event' && m.params.type === 'permission.resolved', 10_000, 'resolved', from);
+    const resolved = await sim.waitFor(
+      (m) => m.method === 'session/event' && m.params.type === 'permission.resolved',
+      10_000,
+      'resolved',
+      from,
+    );
     expect(resolved.params.payload.decision).toBe('allow');
     await sim.waitState(sessionId, 'prompt_completed', from);
     expect(sim.events(sessionId, 'tool.updated').some((e) => e.payload.kind === 'result' && e.payload.toolName === 'Bash')).toBe(true);
@@ -61,7 +66,12 @@ describe('§1.7 reverse requests', () => {
 
   it('requestRuntimePreferences: -32601 → defaults; other error → create fails with that code and message', async () => {
     let mode: 'missing' | 'error' = 'missing';
-    sim = await SimClient.start({ onReverse: () => (mode === 'missing' ? { error: { code: -32601, message: 'Method not found' } } : { error: { code: -32050, message: 'host says no' } }) });
+    sim = await SimClient.start({
+      onReverse: () =>
+        mode === 'missing'
+          ? { error: { code: -32601, message: 'Method not found' } }
+          : { error: { code: -32050, message: 'host says no' } },
+    });
     const ok = await sim.createSession();
     expect(ok.session.sessionId).toMatch(/^sess_/);
     mode = 'error';
@@ -78,7 +88,10 @@ describe('§1.7 reverse requests', () => {
   it('AskUserQuestion auto-resolves (scaled 300 s) when the preference allows it', async () => {
     sim = await SimClient.start({
       args: ['--reannounce-scale', '0.001', '--turn-delay-scale', '0.2'],
-      onReverse: (m) => (m.method === 'session/requestRuntimePreferences' ? { result: { nativeSearchEnhancementsEnabled: true, askUserQuestionAutoResolutionEnabled: true } } : undefined),
+      onReverse: (m) =>
+        m.method === 'session/requestRuntimePreferences'
+          ? { result: { nativeSearchEnhancementsEnabled: true, askUserQuestionAutoResolutionEnabled: true } }
+          : undefined,
     });
     const sessionId = await sim.openSession();
     const end = await sim.prompt(sessionId, 'a question for you');
@@ -89,18 +102,40 @@ describe('§1.7 reverse requests', () => {
   });
 
   it('v4 resolveInteraction settles a pending permission (interactionId = requestId)', async () => {
-    sim = await SimClient.start({ args: ['--turn-delay-scale', '0.2'], onReverse: (m) => (m.method === 'session/requestRuntimePreferences' ? { result: RECOMMENDED_PREFERENCES } : undefined) });
+    sim = await SimClient.start({
+      args: ['--turn-delay-scale', '0.2'],
+      onReverse: (m) => (m.method === 'session/requestRuntimePreferences' ? { result: RECOMMENDED_PREFERENCES } : undefined),
+    });
     const sessionId = await sim.openSession();
     const from = sim.messages.length;
     await sim.call('session/send', { sessionId, content: 'permission please' });
     const req = await sim.waitFor(isPerm, 10_000, 'permission', from);
-    const ack = await sim.call('v4/command', { commandId: 'c-1', clientId: 't', sessionId, type: 'resolveInteraction', payload: { interactionId: req.params.requestId, answer: { optionId: 'deny' } }, issuedAt: Date.now() });
+    const ack = await sim.call('v4/command', {
+      commandId: 'c-1',
+      clientId: 't',
+      sessionId,
+      type: 'resolveInteraction',
+      payload: { interactionId: req.params.requestId, answer: { optionId: 'deny' } },
+      issuedAt: Date.now(),
+    });
     expect(ack).toMatchObject({ commandId: 'c-1', status: 'accepted' });
-    const resolved = await sim.waitFor((m) => m.method === 'session/event' && m.params.type === 'permission.resolved', 10_000, 'resolved', from);
+    const resolved = await sim.waitFor(
+      (m) => m.method === 'session/event' && m.params.type === 'permission.resolved',
+      10_000,
+      'resolved',
+      from,
+    );
     expect(resolved.params.payload.decision).toBe('deny');
     await sim.waitState(sessionId, 'prompt_completed', from);
     // late: still accepted
-    const late = await sim.call('v4/command', { commandId: 'c-2', clientId: 't', sessionId, type: 'resolveInteraction', payload: { interactionId: req.params.requestId, answer: { optionId: 'allow_once' } }, issuedAt: Date.now() });
+    const late = await sim.call('v4/command', {
+      commandId: 'c-2',
+      clientId: 't',
+      sessionId,
+      type: 'resolveInteraction',
+      payload: { interactionId: req.params.requestId, answer: { optionId: 'allow_once' } },
+      issuedAt: Date.now(),
+    });
     expect(late.status).toBe('accepted');
   });
 });

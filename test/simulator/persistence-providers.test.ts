@@ -42,7 +42,12 @@ const providerFile = (providers: { id: string; models: string[]; apiKey?: string
         providerRules: providers.map((p) => ({
           providerId: p.id,
           providerName: p.id,
-          config: { group: 'standard-personal', access: { type: 'api-key', apiKey: p.apiKey ?? 'sk-test' }, api: { type: 'anthropic-messages', baseUrl: 'https://api.example.com/api/anthropic' }, personalModelIds: p.models },
+          config: {
+            group: 'standard-personal',
+            access: { type: 'api-key', apiKey: p.apiKey ?? 'sk-test' },
+            api: { type: 'anthropic-messages', baseUrl: 'https://api.example.com/api/anthropic' },
+            personalModelIds: p.models,
+          },
         })),
       },
       modelConfigRules: { providerModelRules: [], manualProviderModelRules: [] },
@@ -53,22 +58,44 @@ describe('personal provider file (§9.2, §9.3)', () => {
   it('hot reload: new providers become selectable; an invalid file empties the personal layer', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zcode-sim-prov-'));
     const file = path.join(dir, 'provider_config.json');
-    fs.writeFileSync(file, providerFile([{ id: 'hub-a', models: ['GLM-5.3', 'Flash-1'] }, { id: 'incomplete', models: ['X'], apiKey: ' ' }]));
+    fs.writeFileSync(
+      file,
+      providerFile([
+        { id: 'hub-a', models: ['GLM-5.3', 'Flash-1'] },
+        { id: 'incomplete', models: ['X'], apiKey: ' ' },
+      ]),
+    );
     const sim = await SimClient.start({ env: { ZCODE_PERSONAL_PROVIDER_CONFIG_FILE: file } });
     try {
       const ws = { workspacePath: dir, workspaceKey: dir };
-      const models = async (): Promise<string[]> => (await sim.createSession()).settings.model.available.map((m: any) => `${m.ref.providerId}/${m.ref.modelId}`);
+      const models = async (): Promise<string[]> =>
+        (await sim.createSession()).settings.model.available.map((m: any) => `${m.ref.providerId}/${m.ref.modelId}`);
       expect(await models()).toEqual(expect.arrayContaining(['sim/sim-fast', 'hub-a/GLM-5.3', 'hub-a/Flash-1']));
       expect((await models()).some((m) => m.startsWith('incomplete/'))).toBe(false);
-      expect(await sim.call('provider/testModelConnectivity', { workspace: ws, selection: { providerId: 'hub-a', modelId: 'Flash-1' } })).toEqual({ success: true });
-      expect(await sim.call('provider/testModelConnectivity', { workspace: ws, selection: { providerId: 'sim', modelId: 'sim-fast' } })).toEqual({ success: true });
-      const missing = await sim.request('provider/testModelConnectivity', { workspace: ws, selection: { providerId: 'incomplete', modelId: 'X' } });
+      expect(
+        await sim.call('provider/testModelConnectivity', { workspace: ws, selection: { providerId: 'hub-a', modelId: 'Flash-1' } }),
+      ).toEqual({ success: true });
+      expect(
+        await sim.call('provider/testModelConnectivity', { workspace: ws, selection: { providerId: 'sim', modelId: 'sim-fast' } }),
+      ).toEqual({ success: true });
+      const missing = await sim.request('provider/testModelConnectivity', {
+        workspace: ws,
+        selection: { providerId: 'incomplete', modelId: 'X' },
+      });
       expect(missing.error.code).toBe(-32603);
       // GLM-5.x needs a reasoning level, like the real built-in rules
       const s = await sim.openSession({ model: { providerId: 'hub-a', modelId: 'GLM-5.3' } });
-      expect((await sim.request('session/setModel', { sessionId: s, model: { providerId: 'hub-a', modelId: 'GLM-5.3' } })).error.message).toMatch(/Reasoning level is required/);
+      expect(
+        (await sim.request('session/setModel', { sessionId: s, model: { providerId: 'hub-a', modelId: 'GLM-5.3' } })).error.message,
+      ).toMatch(/Reasoning level is required/);
 
-      fs.writeFileSync(file, providerFile([{ id: 'hub-a', models: ['GLM-5.3'] }, { id: 'hub-b', models: ['B-1'] }]));
+      fs.writeFileSync(
+        file,
+        providerFile([
+          { id: 'hub-a', models: ['GLM-5.3'] },
+          { id: 'hub-b', models: ['B-1'] },
+        ]),
+      );
       await expect.poll(models, { timeout: 10_000, interval: 300 }).toContain('hub-b/B-1');
       fs.writeFileSync(file, '{"schemaVersion":1,"config":{"bogus":true}}');
       await expect.poll(async () => (await models()).filter((m) => !m.startsWith('sim/')), { timeout: 10_000, interval: 300 }).toEqual([]);

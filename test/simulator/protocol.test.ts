@@ -62,7 +62,15 @@ describe('§1.4 strict params (-32602)', () => {
   it('nested path, and at most 5 issues then (+N more)', async () => {
     const r1 = await sim.request('session/create', { workspace: { workspacePath: '/w' } });
     expect(r1.error.message).toBe('Invalid params — workspace.workspaceKey: Invalid input: expected string, received undefined');
-    const r2 = await sim.request('session/send', { sessionId: 1, content: 2, inputId: 3, queryId: 4, expectedRevision: 'x', toolDenylist: 'y', a: 1 });
+    const r2 = await sim.request('session/send', {
+      sessionId: 1,
+      content: 2,
+      inputId: 3,
+      queryId: 4,
+      expectedRevision: 'x',
+      toolDenylist: 'y',
+      a: 1,
+    });
     expect(r2.error.message).toMatch(/^Invalid params — .+; .+; .+; .+; [^;]+ \(\+\d+ more\)$/);
   });
   it('cross-field rules', async () => {
@@ -73,7 +81,16 @@ describe('§1.4 strict params (-32602)', () => {
 
 describe('§4 session state', () => {
   it('-32004 on an unknown id for every [active] method; resume → Session not found', async () => {
-    for (const method of ['session/read', 'session/messages', 'session/events', 'session/send', 'session/stop', 'session/close', 'session/compact', 'session/setMode']) {
+    for (const method of [
+      'session/read',
+      'session/messages',
+      'session/events',
+      'session/send',
+      'session/stop',
+      'session/close',
+      'session/compact',
+      'session/setMode',
+    ]) {
       const params: any = { sessionId: 'sess_unknown' };
       if (method === 'session/send') params.content = 'x';
       if (method === 'session/setMode') params.mode = 'yolo';
@@ -87,9 +104,19 @@ describe('§4 session state', () => {
   });
 
   it('snapshot has every required field; create lists all models', async () => {
-    const snap = await sim.createSession({ mode: 'yolo', model: { providerId: 'sim', modelId: 'sim-pro', options: { reasoningLevel: 'high' } }, thoughtLevel: 'low' });
+    const snap = await sim.createSession({
+      mode: 'yolo',
+      model: { providerId: 'sim', modelId: 'sim-pro', options: { reasoningLevel: 'high' } },
+      thoughtLevel: 'low',
+    });
     expect(snap.protocol).toEqual({ name: 'ZCode Protocol', version: 1 });
-    expect(snap.session).toMatchObject({ sessionKind: 'interactive', title: '', mode: 'yolo', status: 'idle', model: { providerId: 'sim', modelId: 'sim-pro' } });
+    expect(snap.session).toMatchObject({
+      sessionKind: 'interactive',
+      title: '',
+      mode: 'yolo',
+      status: 'idle',
+      model: { providerId: 'sim', modelId: 'sim-pro' },
+    });
     expect(snap.settings.model.available.map((m: any) => m.ref.modelId)).toEqual(expect.arrayContaining(['sim-fast', 'sim-pro']));
     expect(snap.settings.thoughtLevel).toMatchObject({ enabled: true, current: 'low' });
     expect(snap.projection).toMatchObject({ turnCount: 0, pendingPermissions: [], activeToolCalls: [], backgroundJobs: [] });
@@ -108,7 +135,12 @@ describe('§4 session state', () => {
     const sub = await sim.call('session/subscribe', { sessionId, deliveryKind: 'web-remote-replayable' });
     expect(sub.events).toEqual([]);
     expect(sub.eventSeq).toBeGreaterThan(5);
-    const replay = await sim.call('session/subscribe', { sessionId, deliveryKind: 'web-remote-replayable', afterSeq: 0, includeSnapshot: true });
+    const replay = await sim.call('session/subscribe', {
+      sessionId,
+      deliveryKind: 'web-remote-replayable',
+      afterSeq: 0,
+      includeSnapshot: true,
+    });
     expect(replay.events.map((e: any) => e.seq)).toEqual(Array.from({ length: sub.eventSeq }, (_, i) => i + 1));
     expect(replay.events[0]).toMatchObject({ type: 'session.created', deliveryKind: 'web-remote-replayable', sessionId });
     expect(replay.snapshot.runtime.eventSeq).toBe(sub.eventSeq);
@@ -119,7 +151,10 @@ describe('§4 session state', () => {
     // live events continue the same seq space
     const before = sim.messages.length;
     await sim.prompt(sessionId, 'hello after subscribe');
-    const live = sim.messages.slice(before).filter((m) => m.method === 'session/event').map((m) => m.params.seq);
+    const live = sim.messages
+      .slice(before)
+      .filter((m) => m.method === 'session/event')
+      .map((m) => m.params.seq);
     expect(live[0]).toBe(sub.eventSeq + 1);
     live.forEach((s, i) => expect(s).toBe(sub.eventSeq + 1 + i));
   });
@@ -149,9 +184,19 @@ describe('§4 session state', () => {
     const sessionId = await sim.openSession();
     const from = sim.messages.length;
     await sim.call('session/send', { sessionId, content: 'be slow please' });
-    await sim.waitFor((m) => m.method === 'session/event' && m.params.sessionId === sessionId && m.params.payload?.kind === 'text_delta', 20_000, 'a delta', from);
+    await sim.waitFor(
+      (m) => m.method === 'session/event' && m.params.sessionId === sessionId && m.params.payload?.kind === 'text_delta',
+      20_000,
+      'a delta',
+      from,
+    );
     expect(await sim.call('session/stop', { sessionId })).toEqual({});
-    const done = await sim.waitFor((m) => m.method === 'session/event' && m.params.sessionId === sessionId && m.params.type === 'turn.completed', 20_000, 'turn.completed', from);
+    const done = await sim.waitFor(
+      (m) => m.method === 'session/event' && m.params.sessionId === sessionId && m.params.type === 'turn.completed',
+      20_000,
+      'turn.completed',
+      from,
+    );
     expect(done.params.payload.resultType).toBe('cancelled');
     await sim.waitState(sessionId, 'prompt_completed', from);
     expect(await sim.call('session/stop', { sessionId })).toEqual({});
@@ -162,7 +207,12 @@ describe('§4 session state', () => {
     const from = sim.messages.length;
     sim.send({ id: 'snd', method: 'session/send', params: { sessionId, content: 'hello' } });
     sim.send({ id: 'stp', method: 'session/stop', params: { sessionId } });
-    const done = await sim.waitFor((m) => m.method === 'session/event' && m.params.sessionId === sessionId && m.params.type === 'turn.completed', 20_000, 'turn.completed', from);
+    const done = await sim.waitFor(
+      (m) => m.method === 'session/event' && m.params.sessionId === sessionId && m.params.type === 'turn.completed',
+      20_000,
+      'turn.completed',
+      from,
+    );
     expect(done.params.payload.resultType).toBe('cancelled');
   });
 
@@ -194,7 +244,10 @@ describe('§4 session state', () => {
     expect(bad.error).toMatchObject({ code: -32603, message: 'Reasoning level is required for sim/sim-pro' });
     const unknown = await sim.request('session/setModel', { sessionId, model: { providerId: 'nope', modelId: 'x' } });
     expect(unknown.error.code).toBe(-32603);
-    const ok = await sim.call('session/setModel', { sessionId, model: { providerId: 'sim', modelId: 'sim-pro', options: { reasoningLevel: 'high' } } });
+    const ok = await sim.call('session/setModel', {
+      sessionId,
+      model: { providerId: 'sim', modelId: 'sim-pro', options: { reasoningLevel: 'high' } },
+    });
     expect(ok.settings.model.current).toEqual({ providerId: 'sim', modelId: 'sim-pro', options: { reasoningLevel: 'high' } });
     expect((await sim.request('session/setThoughtLevel', { sessionId })).error.message).toBe('thoughtLevel is required');
     expect((await sim.call('session/setThoughtLevel', { sessionId, thoughtLevel: 'low' })).settings.thoughtLevel.current).toBe('low');
@@ -215,7 +268,9 @@ describe('§4 session state', () => {
     await sim.waitState(sessionId, 'session_compacted', from);
     const f = await sim.call('session/fork', { sessionId, target: { kind: 'turn', turnIndex: 0 } });
     expect(f.snapshot.session).toMatchObject({ sessionKind: 'fork', parentSessionId: sessionId });
-    expect((await sim.request('session/fork', { sessionId, target: { kind: 'turn', turnIndex: 99 } })).error.message).toBe('Cannot resolve assistant message for turnIndex=99');
+    expect((await sim.request('session/fork', { sessionId, target: { kind: 'turn', turnIndex: 99 } })).error.message).toBe(
+      'Cannot resolve assistant message for turnIndex=99',
+    );
     const u = await sim.call('session/usage', { sessionId });
     expect(u.totalTokens).toBeGreaterThan(0);
     expect((await sim.call('session/subagents', { sessionId })).childSessionIds).toEqual([]);

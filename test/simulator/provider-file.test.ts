@@ -11,24 +11,52 @@ const rule = (over: Record<string, unknown> = {}, config: Record<string, unknown
   providerId: 'p',
   providerName: 'P',
   ...over,
-  config: { group: 'standard-personal', access: { type: 'api-key', apiKey: 'sk-1' }, api: { type: 'anthropic-messages', baseUrl: 'https://api.example.com' }, personalModelIds: ['m'], ...config },
+  config: {
+    group: 'standard-personal',
+    access: { type: 'api-key', apiKey: 'sk-1' },
+    api: { type: 'anthropic-messages', baseUrl: 'https://api.example.com' },
+    personalModelIds: ['m'],
+    ...config,
+  },
 });
 const file = (rules: unknown[], models: { smart?: unknown[]; manual?: unknown[] } = {}, extra: Record<string, unknown> = {}) => ({
   schemaVersion: 1,
-  config: { providerConfigRules: { providerRules: rules }, modelConfigRules: { providerModelRules: models.smart ?? [], manualProviderModelRules: models.manual ?? [] }, ...extra },
+  config: {
+    providerConfigRules: { providerRules: rules },
+    modelConfigRules: { providerModelRules: models.smart ?? [], manualProviderModelRules: models.manual ?? [] },
+    ...extra,
+  },
 });
 const manual = {
-  properties: { contextWindow: 1000, supportsJsonSchemaOutput: true, supportsNativeWebSearch: false, supportsMidConversationSystem: true, inputFormat: { supportsImage: true, supportsVideo: false, supportsPdf: false } },
+  properties: {
+    contextWindow: 1000,
+    supportsJsonSchemaOutput: true,
+    supportsNativeWebSearch: false,
+    supportsMidConversationSystem: true,
+    inputFormat: { supportsImage: true, supportsVideo: false, supportsPdf: false },
+  },
   optionSpecs: { reasoningLevel: { values: ['low', 'high'], map: '{"effort": reasoningLevel}' }, maxOutputTokens: { max: 8192 } },
 };
 
 const VALID: Array<[string, unknown]> = [
   ['the minimal file', file([rule()])],
   ['an empty file', file([])],
-  ['nullable sparse keys and a provider order', file([rule({ templateId: null }, { logo: null, visibility: 'hidden', modelOrder: ['m'] })], {}, { providerOrder: ['p'] })],
+  [
+    'nullable sparse keys and a provider order',
+    file([rule({ templateId: null }, { logo: null, visibility: 'hidden', modelOrder: ['m'] })], {}, { providerOrder: ['p'] }),
+  ],
   ['an incomplete URL while editing', file([rule({}, { api: { type: 'openai-responses', baseUrl: 'not a url' } })])],
-  ['a smart rule and a manual rule on different models', file([rule()], { smart: [{ providerId: 'p', modelId: 'a', config: { enabled: false } }], manual: [{ providerId: 'p', modelId: 'b', config: manual }] })],
-  ['a default selection', file([rule()], {}, { defaultModelSelection: { providerId: 'p', modelId: 'm', options: { reasoningLevel: 'high' } } })],
+  [
+    'a smart rule and a manual rule on different models',
+    file([rule()], {
+      smart: [{ providerId: 'p', modelId: 'a', config: { enabled: false } }],
+      manual: [{ providerId: 'p', modelId: 'b', config: manual }],
+    }),
+  ],
+  [
+    'a default selection',
+    file([rule()], {}, { defaultModelSelection: { providerId: 'p', modelId: 'm', options: { reasoningLevel: 'high' } } }),
+  ],
 ];
 const INVALID: Array<[string, unknown]> = [
   ['no schemaVersion', { config: file([]).config }],
@@ -38,9 +66,22 @@ const INVALID: Array<[string, unknown]> = [
   ['builtinModelIds in a personal rule', file([rule({}, { builtinModelIds: ['x'] })])],
   ['a duplicate providerId', file([rule(), rule()])],
   ['access on an account: provider, even null', file([rule({ providerId: 'account:z' }, { access: null })])],
-  ['a model both smart and manual', file([rule()], { smart: [{ providerId: 'p', modelId: 'm', config: {} }], manual: [{ providerId: 'p', modelId: 'm', config: manual }] })],
-  ['a manual rule missing a leaf', file([rule()], { manual: [{ providerId: 'p', modelId: 'm', config: { ...manual, optionSpecs: { reasoningLevel: manual.optionSpecs.reasoningLevel } } }] })],
-  ['duplicate reasoning levels', file([rule()], { smart: [{ providerId: 'p', modelId: 'm', config: { optionSpecs: { reasoningLevel: { values: ['a', 'a'] } } } }] })],
+  [
+    'a model both smart and manual',
+    file([rule()], { smart: [{ providerId: 'p', modelId: 'm', config: {} }], manual: [{ providerId: 'p', modelId: 'm', config: manual }] }),
+  ],
+  [
+    'a manual rule missing a leaf',
+    file([rule()], {
+      manual: [
+        { providerId: 'p', modelId: 'm', config: { ...manual, optionSpecs: { reasoningLevel: manual.optionSpecs.reasoningLevel } } },
+      ],
+    }),
+  ],
+  [
+    'duplicate reasoning levels',
+    file([rule()], { smart: [{ providerId: 'p', modelId: 'm', config: { optionSpecs: { reasoningLevel: { values: ['a', 'a'] } } } }] }),
+  ],
   ['a wrong group', file([rule({}, { group: 'standard' })])],
 ];
 
@@ -75,7 +116,10 @@ describe('the simulator’s own provider-file schema (§9.2)', () => {
       expect({ name, ok: sim.ok }).toEqual({ name, ok: hub.ok });
       if (sim.ok && hub.ok) {
         sim.file.config.providerConfigRules.providerRules.forEach((r, i) => {
-          expect({ name, usable: providerUsable(r) }).toEqual({ name, usable: isProviderComplete(hub.value.config.providerConfigRules.providerRules[i] as ProviderRule) });
+          expect({ name, usable: providerUsable(r) }).toEqual({
+            name,
+            usable: isProviderComplete(hub.value.config.providerConfigRules.providerRules[i] as ProviderRule),
+          });
         });
       }
     }

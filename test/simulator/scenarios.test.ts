@@ -11,7 +11,10 @@ afterAll(async () => sim.close());
 function answering(answer: (m: Message) => unknown): void {
   sim.onReverse = (m) => (m.method.startsWith('interaction/') ? { result: answer(m) } : defaultReverse(m));
 }
-const types = (sessionId: string): string[] => sim.events(sessionId).map((e) => (e.type === 'tool.updated' ? `tool.${e.payload.kind}` : e.type === 'model.streaming' ? `ms.${e.payload.kind}` : e.type));
+const types = (sessionId: string): string[] =>
+  sim
+    .events(sessionId)
+    .map((e) => (e.type === 'tool.updated' ? `tool.${e.payload.kind}` : e.type === 'model.streaming' ? `ms.${e.payload.kind}` : e.type));
 
 describe('default scenario keywords, end to end', () => {
   it('no keyword: reasoning, one Read tool call, Markdown answer, title, usage', async () => {
@@ -20,7 +23,17 @@ describe('default scenario keywords, end to end', () => {
     const t = types(sessionId);
     expect(t.indexOf('turn.started')).toBeLessThan(t.indexOf('ms.reasoning_delta'));
     expect(t.indexOf('ms.reasoning_delta')).toBeLessThan(t.indexOf('ms.tool_call'));
-    for (const k of ['tool.scheduled', 'tool.started', 'tool.result', 'tool.batch', 'ms.text_delta', 'session.titleUpdated', 'message.upserted', 'turn.completed']) expect(t).toContain(k);
+    for (const k of [
+      'tool.scheduled',
+      'tool.started',
+      'tool.result',
+      'tool.batch',
+      'ms.text_delta',
+      'session.titleUpdated',
+      'message.upserted',
+      'turn.completed',
+    ])
+      expect(t).toContain(k);
     const scheduled = sim.events(sessionId, 'tool.updated').find((e) => e.payload.kind === 'scheduled')!;
     expect(scheduled.payload).toMatchObject({ toolName: 'Read', inputOmitted: true, inputRef: 'model_stream' });
     const done = sim.events(sessionId, 'turn.completed')[0]!.payload;
@@ -29,7 +42,11 @@ describe('default scenario keywords, end to end', () => {
     expect(done.response).toContain('```ts');
     expect(done.usage).toMatchObject({ source: 'provider' });
     expect(sim.events(sessionId, 'session.updated').some((e) => e.payload.stopReason === 'end_turn' && e.payload.usage)).toBe(true);
-    expect(sim.events(sessionId, 'session.titleUpdated')[0]!.payload).toMatchObject({ previousTitle: '', source: 'first_input', title: 'Explain this repo' });
+    expect(sim.events(sessionId, 'session.titleUpdated')[0]!.payload).toMatchObject({
+      previousTitle: '',
+      source: 'first_input',
+      title: 'Explain this repo',
+    });
     const msgs = await sim.call('session/messages', { sessionId });
     expect(msgs.messages.map((m: any) => m.info.role)).toEqual(['user', 'assistant']);
   });
@@ -63,7 +80,12 @@ describe('default scenario keywords, end to end', () => {
     let asked: Message | undefined;
     answering((m) => {
       asked = m;
-      return { action: 'accept', content: { answers: { 'Which package manager should I use?': 'pnpm', 'Which checks should run before commit?': ['lint', 'tests'] } } };
+      return {
+        action: 'accept',
+        content: {
+          answers: { 'Which package manager should I use?': 'pnpm', 'Which checks should run before commit?': ['lint', 'tests'] },
+        },
+      };
     });
     const sessionId = await sim.openSession();
     await sim.prompt(sessionId, 'I have a question');
@@ -91,7 +113,13 @@ describe('default scenario keywords, end to end', () => {
     expect(req!.params).toMatchObject({
       toolName: 'ExitPlanMode',
       schema: { interaction: 'plan_approval', toolName: 'ExitPlanMode' },
-      questions: [{ header: 'Plan', question: 'Review this implementation plan.', options: [{ value: 'approve', label: 'Approve', description: 'Exit plan mode and start implementation.' }] }],
+      questions: [
+        {
+          header: 'Plan',
+          question: 'Review this implementation plan.',
+          options: [{ value: 'approve', label: 'Approve', description: 'Exit plan mode and start implementation.' }],
+        },
+      ],
     });
     expect(req!.params.input.plan).toContain('## Plan');
     const snap = await sim.call('session/read', { sessionId });
@@ -102,11 +130,18 @@ describe('default scenario keywords, end to end', () => {
 
   it('plan feedback → steerQueued/steerDrained (plan_approval_feedback), re-plan once; decline → not approved', async () => {
     let n = 0;
-    answering(() => (++n === 1 ? { action: 'accept', content: { answers: { 'Review this implementation plan.': 'add docs too' } } } : { action: 'decline' }));
+    answering(() =>
+      ++n === 1
+        ? { action: 'accept', content: { answers: { 'Review this implementation plan.': 'add docs too' } } }
+        : { action: 'decline' },
+    );
     const sessionId = await sim.openSession({ mode: 'plan' });
     await sim.prompt(sessionId, 'plan it');
     expect(n).toBe(2);
-    expect(sim.events(sessionId, 'turn.steerQueued')[0]!.payload).toMatchObject({ source: 'plan_approval_feedback', input: 'add docs too' });
+    expect(sim.events(sessionId, 'turn.steerQueued')[0]!.payload).toMatchObject({
+      source: 'plan_approval_feedback',
+      input: 'add docs too',
+    });
     expect(sim.events(sessionId, 'turn.steerDrained')).toHaveLength(1);
     const response = sim.events(sessionId, 'turn.completed')[0]!.payload.response;
     expect(response).toContain('Address feedback: add docs too');
@@ -119,14 +154,36 @@ describe('default scenario keywords, end to end', () => {
     await sim.prompt(sessionId, 'start a background build');
     const result = sim.events(sessionId, 'tool.updated').find((e) => e.payload.kind === 'result')!;
     const taskId = /ID: (exec_\w+)/.exec(result.payload.result.content)![1]!;
-    const follow = await sim.waitFor((m) => m.method === 'session/event' && m.params.sessionId === sessionId && m.params.type === 'turn.started' && m.params.payload.inputSource === 'background_task', 20_000, 'follow-up');
+    const follow = await sim.waitFor(
+      (m) =>
+        m.method === 'session/event' &&
+        m.params.sessionId === sessionId &&
+        m.params.type === 'turn.started' &&
+        m.params.payload.inputSource === 'background_task',
+      20_000,
+      'follow-up',
+    );
     expect(follow.params.payload).toMatchObject({ inputVisibility: 'model-only' });
     expect(follow.params.payload.input).toContain('<task-notification>');
-    const statuses = sim.events(sessionId, 'session.updated').filter((e) => e.payload.taskId === taskId).map((e) => e.payload.status);
+    const statuses = sim
+      .events(sessionId, 'session.updated')
+      .filter((e) => e.payload.taskId === taskId)
+      .map((e) => e.payload.status);
     expect(statuses[0]).toBe('running');
     expect(statuses.at(-1)).toBe('completed');
-    expect(sim.events(sessionId, 'session.updated').find((e) => e.payload.taskId === taskId && e.payload.status === 'completed')!.payload.outputTail).toContain('Build finished');
-    await sim.waitFor((m) => m.method === 'session/event' && m.params.sessionId === sessionId && m.params.type === 'turn.completed' && m.params.turnId === follow.params.turnId, 20_000, 'follow-up done');
+    expect(
+      sim.events(sessionId, 'session.updated').find((e) => e.payload.taskId === taskId && e.payload.status === 'completed')!.payload
+        .outputTail,
+    ).toContain('Build finished');
+    await sim.waitFor(
+      (m) =>
+        m.method === 'session/event' &&
+        m.params.sessionId === sessionId &&
+        m.params.type === 'turn.completed' &&
+        m.params.turnId === follow.params.turnId,
+      20_000,
+      'follow-up done',
+    );
   });
 
   it('fail: turn.failed with an ErrorDetail, then prompt_failed', async () => {

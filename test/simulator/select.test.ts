@@ -14,7 +14,8 @@ describe('scenario selector', () => {
     expect(selectBehaviour('permission for the plan')).toBe('permission');
   });
   it('each keyword maps to its behaviour', () => {
-    for (const k of ['permission', 'question', 'plan', 'background', 'fail', 'slow', 'todo', 'edit']) expect(selectBehaviour(`do ${k} now`)).toBe(k);
+    for (const k of ['permission', 'question', 'plan', 'background', 'fail', 'slow', 'todo', 'edit'])
+      expect(selectBehaviour(`do ${k} now`)).toBe(k);
   });
   it('a forced scenario and bench mode override keywords', () => {
     expect(selectBehaviour('permission', 'slow')).toBe('slow');
@@ -24,7 +25,11 @@ describe('scenario selector', () => {
 
 describe('simulator options', () => {
   it('reads flags, env fallbacks, and defaults the data dir under ZCODE_DATA_BASE_DIR', () => {
-    const o = parseSimOptions(['--slow-ms', '20', '--never-answer', 'a/b', '--never-answer=c/d', '--junk-lines'], { ZCODE_SIM_CRASH_AFTER_EVENTS: '7', ZCODE_DATA_BASE_DIR: '/tmp/base', ZCODE_SIM_SCENARIO: 'slow' });
+    const o = parseSimOptions(['--slow-ms', '20', '--never-answer', 'a/b', '--never-answer=c/d', '--junk-lines'], {
+      ZCODE_SIM_CRASH_AFTER_EVENTS: '7',
+      ZCODE_DATA_BASE_DIR: '/tmp/base',
+      ZCODE_SIM_SCENARIO: 'slow',
+    });
     expect(o.slowMs).toBe(20);
     expect(o.neverAnswer).toEqual(['a/b', 'c/d']);
     expect(o.junkLines).toBe(true);

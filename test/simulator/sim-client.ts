@@ -17,7 +17,9 @@ import { simulatorSpawnSpec } from '../../src/simulator/launcher.js';
 export type Json = Record<string, any>;
 export type Message = Json;
 /** Answers a reverse request: return `{result}` or `{error}`, or `undefined` to leave it unanswered. */
-export type ReverseHandler = (msg: Message) => { result: unknown } | { error: { code: number; message: string; data?: unknown } } | undefined;
+export type ReverseHandler = (
+  msg: Message,
+) => { result: unknown } | { error: { code: number; message: string; data?: unknown } } | undefined;
 
 export interface StartOptions {
   args?: string[];
@@ -30,9 +32,16 @@ export interface StartOptions {
   noProbe?: boolean;
 }
 
-export const RECOMMENDED_PREFERENCES = { nativeSearchEnhancementsEnabled: true, memoryEnabled: false, askUserQuestionAutoResolutionEnabled: false };
+export const RECOMMENDED_PREFERENCES = {
+  nativeSearchEnhancementsEnabled: true,
+  memoryEnabled: false,
+  askUserQuestionAutoResolutionEnabled: false,
+};
 
-export const defaultReverse: ReverseHandler = (m) => (m.method === 'session/requestRuntimePreferences' ? { result: RECOMMENDED_PREFERENCES } : { error: { code: -32601, message: 'Method not found' } });
+export const defaultReverse: ReverseHandler = (m) =>
+  m.method === 'session/requestRuntimePreferences'
+    ? { result: RECOMMENDED_PREFERENCES }
+    : { error: { code: -32601, message: 'Method not found' } };
 
 export class SimClient {
   readonly messages: Message[] = [];
@@ -57,17 +66,22 @@ export class SimClient {
     child.stderr!.on('data', (chunk: Buffer) => {
       this.stderr = (this.stderr + chunk.toString('utf8')).slice(-200_000);
     });
-    this.exited = new Promise((resolve) => child.on('exit', (code) => {
-      this.exitCode = code;
-      resolve(code);
-    }));
+    this.exited = new Promise((resolve) =>
+      child.on('exit', (code) => {
+        this.exitCode = code;
+        resolve(code);
+      }),
+    );
   }
 
   /** Spawns the simulator with temp HOME / ZCODE_DATA_BASE_DIR / --data-dir. */
   static async start(options: StartOptions = {}): Promise<SimClient> {
     const home = options.home ?? fs.mkdtempSync(path.join(os.tmpdir(), 'zcode-sim-'));
     const spec = simulatorSpawnSpec(['--data-dir', path.join(home, 'sim-data'), '--log-level', 'warn', ...(options.args ?? [])]);
-    const child = spawn(spec.command, spec.args, { stdio: ['pipe', 'pipe', 'pipe'], env: { PATH: process.env['PATH'] ?? '', HOME: home, ZCODE_DATA_BASE_DIR: home, ...options.env } });
+    const child = spawn(spec.command, spec.args, {
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env: { PATH: process.env['PATH'] ?? '', HOME: home, ZCODE_DATA_BASE_DIR: home, ...options.env },
+    });
     const c = new SimClient(child, home, options.onReverse ?? defaultReverse);
     if (!options.noProbe) await c.call('runtime/capabilities', {});
     return c;
@@ -123,7 +137,11 @@ export class SimClient {
 
   /** Sends a request and resolves with the whole response message (`result` or `error`). */
   request(method: string, params?: unknown, id: string | number = this.nextId++): Promise<Message> {
-    const p = this.waitFor((m) => m.id === id && m.method === undefined && ('result' in m || 'error' in m), 20_000, `response to ${method}`);
+    const p = this.waitFor(
+      (m) => m.id === id && m.method === undefined && ('result' in m || 'error' in m),
+      20_000,
+      `response to ${method}`,
+    );
     this.send(params === undefined ? { id, method } : { id, method, params });
     return p;
   }
@@ -156,12 +174,19 @@ export class SimClient {
 
   /** Session events of one session, in arrival order. */
   events(sessionId: string, type?: string): Json[] {
-    return this.messages.filter((m) => m.method === 'session/event' && m.params.sessionId === sessionId && (type === undefined || m.params.type === type)).map((m) => m.params);
+    return this.messages
+      .filter((m) => m.method === 'session/event' && m.params.sessionId === sessionId && (type === undefined || m.params.type === type))
+      .map((m) => m.params);
   }
 
   /** `state.updated` notification with a reason. */
   waitState(sessionId: string, reason: string, fromIndex = 0): Promise<Message> {
-    return this.waitFor((m) => m.method === 'state.updated' && m.params.sessionId === sessionId && m.params.reason === reason, 20_000, `state.updated ${reason}`, fromIndex);
+    return this.waitFor(
+      (m) => m.method === 'state.updated' && m.params.sessionId === sessionId && m.params.reason === reason,
+      20_000,
+      `state.updated ${reason}`,
+      fromIndex,
+    );
   }
 
   /** Creates a session in a temp workspace and returns the snapshot. */
@@ -182,7 +207,15 @@ export class SimClient {
   async prompt(sessionId: string, content: string): Promise<Message> {
     const from = this.messages.length;
     await this.call('session/send', { sessionId, content });
-    return this.waitFor((m) => m.method === 'state.updated' && m.params.sessionId === sessionId && (m.params.reason === 'prompt_completed' || m.params.reason === 'prompt_failed'), 30_000, 'prompt end', from);
+    return this.waitFor(
+      (m) =>
+        m.method === 'state.updated' &&
+        m.params.sessionId === sessionId &&
+        (m.params.reason === 'prompt_completed' || m.params.reason === 'prompt_failed'),
+      30_000,
+      'prompt end',
+      from,
+    );
   }
 
   signal(sig: NodeJS.Signals): void {
@@ -190,7 +223,10 @@ export class SimClient {
   }
 
   waitExit(timeoutMs = 10_000): Promise<number | null> {
-    return Promise.race([this.exited, new Promise<number | null>((_, reject) => setTimeout(() => reject(new Error('child did not exit')), timeoutMs))]);
+    return Promise.race([
+      this.exited,
+      new Promise<number | null>((_, reject) => setTimeout(() => reject(new Error('child did not exit')), timeoutMs)),
+    ]);
   }
 
   /** Ends stdin, waits for exit, kills if needed; removes the temp home unless kept. */

@@ -14,8 +14,14 @@ beforeAll(async () => {
 });
 afterAll(async () => sim.close());
 
-const isSpawned = (sessionId: string) => (m: Message): boolean =>
-  m.method === 'session/event' && m.params.sessionId === sessionId && m.params.type === 'session.updated' && typeof m.params.payload.agentId === 'string' && typeof m.params.payload.childSessionId === 'string';
+const isSpawned =
+  (sessionId: string) =>
+  (m: Message): boolean =>
+    m.method === 'session/event' &&
+    m.params.sessionId === sessionId &&
+    m.params.type === 'session.updated' &&
+    typeof m.params.payload.agentId === 'string' &&
+    typeof m.params.payload.childSessionId === 'string';
 
 describe('subagent keyword', () => {
   it('a prompt with "subagent(s)" and --scenario subagent pick it', () => {
@@ -45,8 +51,12 @@ describe('subagent scenario, end to end', () => {
     const evs = sim.events(sessionId);
     const agentResult = evs.findIndex((e) => e.type === 'tool.updated' && e.payload.kind === 'result' && e.payload.toolName === 'Agent');
     const agentStarted = evs.findIndex((e) => e.type === 'tool.updated' && e.payload.kind === 'started' && e.payload.toolName === 'Agent');
-    const spawned = evs.findIndex((e) => e.type === 'session.updated' && e.payload.childSessionId !== undefined && e.payload.status === undefined);
-    const stopped = evs.findIndex((e) => e.type === 'session.updated' && e.payload.childSessionId !== undefined && e.payload.status === 'success');
+    const spawned = evs.findIndex(
+      (e) => e.type === 'session.updated' && e.payload.childSessionId !== undefined && e.payload.status === undefined,
+    );
+    const stopped = evs.findIndex(
+      (e) => e.type === 'session.updated' && e.payload.childSessionId !== undefined && e.payload.status === 'success',
+    );
     const mirrored = evs.map((e, i) => ({ e, i })).filter(({ e }) => e.type === 'tool.updated' && e.payload.source === 'subagent');
     expect(agentStarted).toBeGreaterThan(-1);
     expect(agentStarted).toBeLessThan(spawned);
@@ -65,7 +75,13 @@ describe('subagent scenario, end to end', () => {
     // Every mirror carries the §5.5.7 sub-agent fields and is published under the parent (§5.2).
     for (const { e } of mirrored) {
       expect(e.sessionId).toBe(sessionId);
-      expect(e.payload).toMatchObject({ parentToolCallId, source: 'subagent', agentId: spawnedPayload.agentId, agentType: 'Explore', childSessionId });
+      expect(e.payload).toMatchObject({
+        parentToolCallId,
+        source: 'subagent',
+        agentId: spawnedPayload.agentId,
+        agentType: 'Explore',
+        childSessionId,
+      });
       expect(e.payload.toolCallId).not.toBe(parentToolCallId);
     }
     const kinds = (id: string): string[] => mirrored.filter(({ e }) => e.payload.toolCallId === id).map(({ e }) => e.payload.kind);
@@ -89,7 +105,15 @@ describe('subagent scenario, end to end', () => {
   it('session/subagents: running while the child works, ended success after (§4.16)', async () => {
     expect(runningRoster).toMatchObject({ childSessionIds: [childSessionId], ended: { total: 0, items: [] } });
     expect(runningRoster.running).toHaveLength(1);
-    expect(runningRoster.running[0]).toMatchObject({ childSessionId, subagentType: 'Explore', title: 'Survey the project layout', status: 'running', agentId: expect.any(String), toolCallId: expect.any(String), startedAt: expect.any(Number) });
+    expect(runningRoster.running[0]).toMatchObject({
+      childSessionId,
+      subagentType: 'Explore',
+      title: 'Survey the project layout',
+      status: 'running',
+      agentId: expect.any(String),
+      toolCallId: expect.any(String),
+      startedAt: expect.any(Number),
+    });
     expect(runningRoster.running[0].endedAt).toBeUndefined();
 
     const after = await sim.call('session/subagents', { sessionId });
@@ -98,8 +122,23 @@ describe('subagent scenario, end to end', () => {
     expect(after.ended.total).toBe(1);
     expect(after.ended.nextCursor).toBeUndefined();
     const sub = after.ended.items[0];
-    expect(sub).toMatchObject({ childSessionId, status: 'success', summary: expect.stringContaining('src/server.ts'), endedAt: expect.any(Number) });
-    expect(Object.keys(sub).sort()).toEqual(['agentId', 'childSessionId', 'endedAt', 'startedAt', 'status', 'subagentType', 'summary', 'title', 'toolCallId']);
+    expect(sub).toMatchObject({
+      childSessionId,
+      status: 'success',
+      summary: expect.stringContaining('src/server.ts'),
+      endedAt: expect.any(Number),
+    });
+    expect(Object.keys(sub).sort()).toEqual([
+      'agentId',
+      'childSessionId',
+      'endedAt',
+      'startedAt',
+      'status',
+      'subagentType',
+      'summary',
+      'title',
+      'toolCallId',
+    ]);
     expect(after.revision).toBeGreaterThan(runningRoster.revision);
     // The child itself has no children.
     expect((await sim.call('session/subagents', { sessionId: childSessionId })).childSessionIds).toEqual([]);
@@ -112,16 +151,32 @@ describe('subagent scenario, end to end', () => {
     expect(listed).toContain(sessionId);
     expect(listed).not.toContain(childSessionId);
     const child = (await sim.call('session/read', { sessionId: childSessionId })).session;
-    expect(child).toMatchObject({ sessionId: childSessionId, sessionKind: 'subagent_child', parentSessionId: sessionId, title: 'Survey the project layout' });
+    expect(child).toMatchObject({
+      sessionId: childSessionId,
+      sessionKind: 'subagent_child',
+      parentSessionId: sessionId,
+      title: 'Survey the project layout',
+    });
   });
 
   it('history: the parent has the subagent part and the Agent tool part; the child has its own work', async () => {
     const { messages } = await sim.call('session/messages', { sessionId });
     const assistant = messages.find((m: Json) => m.info.role === 'assistant');
     const sub = assistant.parts.find((p: Json) => p.type === 'subagent');
-    expect(sub).toMatchObject({ agent: 'Explore', description: 'Survey the project layout', prompt: expect.stringContaining('survey the project'), sessionId, messageId: assistant.info.messageId });
+    expect(sub).toMatchObject({
+      agent: 'Explore',
+      description: 'Survey the project layout',
+      prompt: expect.stringContaining('survey the project'),
+      sessionId,
+      messageId: assistant.info.messageId,
+    });
     const tool = assistant.parts.find((p: Json) => p.type === 'tool' && p.tool === 'Agent');
-    expect(tool.state).toMatchObject({ status: 'completed', input: { subagent_type: 'Explore' }, output: expect.stringContaining('src/server.ts'), metadata: { childSessionId } });
+    expect(tool.state).toMatchObject({
+      status: 'completed',
+      input: { subagent_type: 'Explore' },
+      output: expect.stringContaining('src/server.ts'),
+      metadata: { childSessionId },
+    });
     expect(assistant.parts.some((p: Json) => p.type === 'tool' && p.tool !== 'Agent')).toBe(false);
 
     const child = (await sim.call('session/messages', { sessionId: childSessionId })).messages;
@@ -153,7 +208,10 @@ describe('subagent roster paging, stop and restart', () => {
       for (const bad of [{ endedLimit: 0 }, { endedLimit: 101 }, { endedCursor: '' }, { extra: 1 }]) {
         expect((await fast.request('session/subagents', { sessionId, ...bad })).error.code).toBe(-32602);
       }
-      expect((await fast.request('session/subagents', { sessionId: 'sess_nope' })).error).toEqual({ code: -32004, message: 'Session not found: sess_nope' });
+      expect((await fast.request('session/subagents', { sessionId: 'sess_nope' })).error).toEqual({
+        code: -32004,
+        message: 'Session not found: sess_nope',
+      });
     } finally {
       await fast.close();
     }
@@ -167,7 +225,9 @@ describe('subagent roster paging, stop and restart', () => {
     await sim.call('session/stop', { sessionId });
     await sim.waitState(sessionId, 'prompt_completed', from);
     const { childSessionId } = spawned.params.payload;
-    const stopped = sim.events(sessionId, 'session.updated').find((e) => e.payload.childSessionId === childSessionId && e.payload.status !== undefined);
+    const stopped = sim
+      .events(sessionId, 'session.updated')
+      .find((e) => e.payload.childSessionId === childSessionId && e.payload.status !== undefined);
     expect(stopped!.payload.status).toBe('cancelled');
     expect(sim.events(sessionId, 'turn.completed')[0]!.payload.resultType).toBe('cancelled');
     const roster = await sim.call('session/subagents', { sessionId });

@@ -4,8 +4,23 @@ import { highlightLine, languageOf } from '../../web/src/changes/highlight.js';
 import { hunkStart, numberedDiff } from '../../web/src/changes/numbered-diff.js';
 import type { ChatItem, ToolItem } from '../../web/src/hub/chat-types.js';
 
-function card(id: string, status: ToolItem['status'], diffs: Array<{ path: string; oldText: string | null; newText: string }>, children?: ToolItem[]): ToolItem {
-  return { kind: 'tool', id, toolCallId: `call_${id}`, title: `Edit ${id}`, status, content: diffs.map((d) => ({ type: 'diff', ...d })), terminal: '', locations: [], ...(children ? { children } : {}) };
+function card(
+  id: string,
+  status: ToolItem['status'],
+  diffs: Array<{ path: string; oldText: string | null; newText: string }>,
+  children?: ToolItem[],
+): ToolItem {
+  return {
+    kind: 'tool',
+    id,
+    toolCallId: `call_${id}`,
+    title: `Edit ${id}`,
+    status,
+    content: diffs.map((d) => ({ type: 'diff', ...d })),
+    terminal: '',
+    locations: [],
+    ...(children ? { children } : {}),
+  };
 }
 
 describe('Changes: files a session touched', () => {

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { addLocalPrompt, applyAttachResult, applySessionUpdate, emptyChat, parseTurnState, prependHistory, resetForReplay, settleLocalPrompt } from '../../web/src/hub/chat-reducer.js';
+import {
+  addLocalPrompt,
+  applyAttachResult,
+  applySessionUpdate,
+  emptyChat,
+  parseTurnState,
+  prependHistory,
+  resetForReplay,
+  settleLocalPrompt,
+} from '../../web/src/hub/chat-reducer.js';
 import type { ChatState, ToolItem } from '../../web/src/hub/chat-types.js';
 
 const SID = 'sess_1';
@@ -65,21 +74,55 @@ describe('chat reducer', () => {
     seq = 0;
     const c = run(
       emptyChat(SID),
-      upd({ sessionUpdate: 'tool_call', toolCallId: 't1', title: 'Run npm test', kind: 'execute', status: 'pending', rawInput: { command: 'npm test' }, _meta: { terminal_info: { terminal_id: 't1' } } }),
-      upd({ sessionUpdate: 'tool_call_update', toolCallId: 't1', status: 'in_progress', _meta: { terminal_output: { terminal_id: 't1', data: 'line 1\n' } } }),
+      upd({
+        sessionUpdate: 'tool_call',
+        toolCallId: 't1',
+        title: 'Run npm test',
+        kind: 'execute',
+        status: 'pending',
+        rawInput: { command: 'npm test' },
+        _meta: { terminal_info: { terminal_id: 't1' } },
+      }),
+      upd({
+        sessionUpdate: 'tool_call_update',
+        toolCallId: 't1',
+        status: 'in_progress',
+        _meta: { terminal_output: { terminal_id: 't1', data: 'line 1\n' } },
+      }),
       upd({ sessionUpdate: 'tool_call_update', toolCallId: 't1', _meta: { terminal_output: { terminal_id: 't1', data: 'line 2\n' } } }),
-      upd({ sessionUpdate: 'tool_call_update', toolCallId: 't1', status: 'completed', _meta: { terminal_exit: { terminal_id: 't1', exit_code: 0, signal: null } } }),
-      upd({ sessionUpdate: 'tool_call', toolCallId: 't2', title: 'Edit a.ts', kind: 'edit', status: 'completed', content: [{ type: 'diff', path: 'a.ts', oldText: 'a', newText: 'b' }] }),
+      upd({
+        sessionUpdate: 'tool_call_update',
+        toolCallId: 't1',
+        status: 'completed',
+        _meta: { terminal_exit: { terminal_id: 't1', exit_code: 0, signal: null } },
+      }),
+      upd({
+        sessionUpdate: 'tool_call',
+        toolCallId: 't2',
+        title: 'Edit a.ts',
+        kind: 'edit',
+        status: 'completed',
+        content: [{ type: 'diff', path: 'a.ts', oldText: 'a', newText: 'b' }],
+      }),
     );
     expect(c.items).toHaveLength(2);
     const t1 = c.items[0] as ToolItem;
-    expect(t1).toMatchObject({ kind: 'tool', status: 'completed', terminal: 'line 1\nline 2\n', exitCode: 0, input: { command: 'npm test' } });
+    expect(t1).toMatchObject({
+      kind: 'tool',
+      status: 'completed',
+      terminal: 'line 1\nline 2\n',
+      exitCode: 0,
+      input: { command: 'npm test' },
+    });
     expect((c.items[1] as ToolItem).content[0]).toMatchObject({ type: 'diff', path: 'a.ts' });
   });
 
   it('uses the plain terminal variant (`_meta.zcode.outputText`) when no data deltas arrive', () => {
     seq = 0;
-    const c = run(emptyChat(SID), upd({ sessionUpdate: 'tool_call_update', toolCallId: 't9', status: 'in_progress', _meta: { zcode: { outputText: 'all so far' } } }));
+    const c = run(
+      emptyChat(SID),
+      upd({ sessionUpdate: 'tool_call_update', toolCallId: 't9', status: 'in_progress', _meta: { zcode: { outputText: 'all so far' } } }),
+    );
     expect(c.items[0]).toMatchObject({ kind: 'tool', terminal: 'all so far' });
   });
 
@@ -90,7 +133,10 @@ describe('chat reducer', () => {
       upd({ sessionUpdate: 'plan', entries: [{ content: 'step', priority: 'high', status: 'in_progress' }] }),
       upd({ sessionUpdate: 'usage_update', used: 500, size: 1000, cost: { amount: 0.1, currency: 'USD' } }),
       upd({ sessionUpdate: 'current_mode_update', currentModeId: 'plan' }),
-      upd({ sessionUpdate: 'config_option_update', configOptions: [{ id: 'model', name: 'Model', type: 'select', currentValue: 'm1', options: [{ value: 'm1', name: 'M1' }] }] }),
+      upd({
+        sessionUpdate: 'config_option_update',
+        configOptions: [{ id: 'model', name: 'Model', type: 'select', currentValue: 'm1', options: [{ value: 'm1', name: 'M1' }] }],
+      }),
       upd({ sessionUpdate: 'session_info_update', title: 'Fix tests' }),
       upd({ sessionUpdate: 'available_commands_update', availableCommands: [] }),
     );
@@ -103,8 +149,19 @@ describe('chat reducer', () => {
   });
 
   it('[PRM-01] parses _zcode/turn_state with its queue', () => {
-    const t = parseTurnState({ sessionId: SID, state: 'running', turnId: 'turn_1', promptedBy: { clientId: 'c1', name: 'Phone' }, queue: [{ promptId: 'p2', clientId: 'c2', name: 'Laptop', preview: 'next' }, { bogus: true }] });
-    expect(t).toEqual({ state: 'running', turnId: 'turn_1', promptedBy: 'Phone', queue: [{ promptId: 'p2', clientId: 'c2', name: 'Laptop', preview: 'next' }] });
+    const t = parseTurnState({
+      sessionId: SID,
+      state: 'running',
+      turnId: 'turn_1',
+      promptedBy: { clientId: 'c1', name: 'Phone' },
+      queue: [{ promptId: 'p2', clientId: 'c2', name: 'Laptop', preview: 'next' }, { bogus: true }],
+    });
+    expect(t).toEqual({
+      state: 'running',
+      turnId: 'turn_1',
+      promptedBy: 'Phone',
+      queue: [{ promptId: 'p2', clientId: 'c2', name: 'Laptop', preview: 'next' }],
+    });
     expect(parseTurnState({ state: 'weird' }).state).toBe('idle');
   });
 
@@ -112,7 +169,13 @@ describe('chat reducer', () => {
     seq = 0;
     let c = applyAttachResult(emptyChat(SID), {
       sessionId: SID,
-      modes: { currentModeId: 'build', availableModes: [{ id: 'build', name: 'Build' }, { id: 'plan', name: 'Plan' }] },
+      modes: {
+        currentModeId: 'build',
+        availableModes: [
+          { id: 'build', name: 'Build' },
+          { id: 'plan', name: 'Plan' },
+        ],
+      },
       configOptions: [],
       _meta: { zcode: { seq: 10, epoch: 1, replayMeta: { recovered: true, replayed: 3, cursor: 'cur1', hasMore: true } } },
     });

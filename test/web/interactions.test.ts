@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { cancelledRequestId, fromElicitation, fromPermissionRequest, fromView, mergeInteraction, rememberCard, restBody, rpcResult, type PendingInteraction } from '../../web/src/hub/interactions.js';
+import {
+  cancelledRequestId,
+  fromElicitation,
+  fromPermissionRequest,
+  fromView,
+  mergeInteraction,
+  rememberCard,
+  restBody,
+  rpcResult,
+  type PendingInteraction,
+} from '../../web/src/hub/interactions.js';
 import { WEB_LIMITS } from '../../web/src/limits.js';
 import { contentOf, defaultsOf, fieldsOf, missingRequired } from '../../web/src/hub/form-schema.js';
 
@@ -21,9 +31,26 @@ const questionForm = {
   requestedSchema: {
     type: 'object',
     properties: {
-      q_0: { type: 'string', title: 'Which database?', oneOf: [{ const: 'Postgres', title: 'Postgres' }, { const: 'SQLite', title: 'SQLite' }, { const: '__skip__', title: 'Skip this question' }] },
+      q_0: {
+        type: 'string',
+        title: 'Which database?',
+        oneOf: [
+          { const: 'Postgres', title: 'Postgres' },
+          { const: 'SQLite', title: 'SQLite' },
+          { const: '__skip__', title: 'Skip this question' },
+        ],
+      },
       q_0_other: { type: 'string', title: '↳ or type a custom value' },
-      q_1: { type: 'array', title: 'Which checks?', items: { anyOf: [{ const: 'lint', title: 'lint' }, { const: 'test', title: 'test' }] } },
+      q_1: {
+        type: 'array',
+        title: 'Which checks?',
+        items: {
+          anyOf: [
+            { const: 'lint', title: 'lint' },
+            { const: 'test', title: 'test' },
+          ],
+        },
+      },
       q_1_other: { type: 'string', title: '↳ or type a custom value' },
     },
     required: [],
@@ -34,9 +61,17 @@ const questionForm = {
 describe('interactions', () => {
   it('[APR-07] a permission request becomes a sheet with its options and answers with the chosen optionId', () => {
     const p = fromPermissionRequest(7, permission);
-    expect(p).toMatchObject({ interactionId: 'perm_1', sessionId: 's1', kind: 'permission', title: 'Bash: npm test', toolCallId: 'call_1' });
+    expect(p).toMatchObject({
+      interactionId: 'perm_1',
+      sessionId: 's1',
+      kind: 'permission',
+      title: 'Bash: npm test',
+      toolCallId: 'call_1',
+    });
     expect(p?.options?.map((o) => o.optionId)).toEqual(['allow_once', 'deny']);
-    expect(rpcResult('session/request_permission', { kind: 'option', optionId: 'allow_once' })).toEqual({ outcome: { outcome: 'selected', optionId: 'allow_once' } });
+    expect(rpcResult('session/request_permission', { kind: 'option', optionId: 'allow_once' })).toEqual({
+      outcome: { outcome: 'selected', optionId: 'allow_once' },
+    });
     expect(restBody({ kind: 'option', optionId: 'deny' })).toEqual({ optionId: 'deny' });
   });
 
@@ -52,17 +87,31 @@ describe('interactions', () => {
     ]);
     expect(contentOf(fields, { q_0: 'SQLite', q_1: ['lint', 'test'], q_1_other: '  ' })).toEqual({ q_0: 'SQLite', q_1: ['lint', 'test'] });
     expect(contentOf(fields, { q_0: '__skip__', q_0_other: 'MySQL', q_1: [] })).toEqual({ q_0: '__skip__', q_0_other: 'MySQL' });
-    expect(rpcResult('elicitation/create', { kind: 'form', content: { q_0: 'SQLite' } })).toEqual({ action: 'accept', content: { q_0: 'SQLite' } });
+    expect(rpcResult('elicitation/create', { kind: 'form', content: { q_0: 'SQLite' } })).toEqual({
+      action: 'accept',
+      content: { q_0: 'SQLite' },
+    });
     expect(rpcResult('elicitation/create', { kind: 'decline' })).toEqual({ action: 'decline' });
     expect(missingRequired(fieldsOf({ properties: { a: { type: 'string' } }, required: ['a'] }), {})).toEqual(['a']);
-    expect(defaultsOf({ properties: { a: { type: 'boolean', default: true }, b: { type: 'array', default: ['x'] } } })).toEqual({ a: true, b: ['x'] });
+    expect(defaultsOf({ properties: { a: { type: 'boolean', default: true }, b: { type: 'array', default: ['x'] } } })).toEqual({
+      a: true,
+      b: ['x'],
+    });
   });
 
   it('[APR-07] plan approval: empty feedback approves, text rejects with feedback, reject declines', () => {
-    const plan = fromElicitation(3, { mode: 'form', sessionId: 's1', message: '1. do it', requestedSchema: { type: 'object', properties: { feedback: { type: 'string', title: 'Feedback' } } } });
+    const plan = fromElicitation(3, {
+      mode: 'form',
+      sessionId: 's1',
+      message: '1. do it',
+      requestedSchema: { type: 'object', properties: { feedback: { type: 'string', title: 'Feedback' } } },
+    });
     expect(plan?.kind).toBe('plan_approval');
     expect(rpcResult('elicitation/create', { kind: 'approve' })).toEqual({ action: 'accept', content: { feedback: '' } });
-    expect(rpcResult('elicitation/create', { kind: 'feedback', text: 'use SQLite' })).toEqual({ action: 'accept', content: { feedback: 'use SQLite' } });
+    expect(rpcResult('elicitation/create', { kind: 'feedback', text: 'use SQLite' })).toEqual({
+      action: 'accept',
+      content: { feedback: 'use SQLite' },
+    });
     expect(restBody({ kind: 'approve' })).toEqual({ approve: true });
     expect(restBody({ kind: 'feedback', text: 'no' })).toEqual({ feedback: 'no' });
     expect(restBody({ kind: 'decline' })).toEqual({ decline: true });
@@ -74,7 +123,15 @@ describe('interactions', () => {
   });
 
   it('inbox views merge with live copies; the live request wins; resolved views are dropped', () => {
-    const view = fromView({ interactionId: 'perm_1', sessionId: 's1', kind: 'permission', title: 'Bash', options: [{ optionId: 'allow_once', name: 'Allow', kind: 'allow_once' }], createdAt: 5, state: 'pending' });
+    const view = fromView({
+      interactionId: 'perm_1',
+      sessionId: 's1',
+      kind: 'permission',
+      title: 'Bash',
+      options: [{ optionId: 'allow_once', name: 'Allow', kind: 'allow_once' }],
+      createdAt: 5,
+      state: 'pending',
+    });
     expect(view).toMatchObject({ interactionId: 'perm_1', createdAt: 5 });
     expect(fromView({ interactionId: 'x', sessionId: 's', kind: 'question', title: '', createdAt: 1, state: 'resolved' })).toBeUndefined();
     const live = fromPermissionRequest(7, permission);
@@ -91,13 +148,30 @@ describe('cards of interactions that left the store', () => {
   it(`keeps the newest ${WEB_LIMITS.recentInteractionCards} and forgets the oldest past it`, () => {
     const recent = new Map<string, { sessionId: string; toolCallId: string }>();
     const n = WEB_LIMITS.recentInteractionCards + 2;
-    for (let i = 0; i < n; i++) rememberCard(recent, { interactionId: `ix${i}`, sessionId: 's1', kind: 'permission', toolCallId: `call_${i}`, title: '', options: [], questions: [] } as PendingInteraction, WEB_LIMITS.recentInteractionCards);
+    for (let i = 0; i < n; i++)
+      rememberCard(
+        recent,
+        {
+          interactionId: `ix${i}`,
+          sessionId: 's1',
+          kind: 'permission',
+          toolCallId: `call_${i}`,
+          title: '',
+          options: [],
+          questions: [],
+        } as PendingInteraction,
+        WEB_LIMITS.recentInteractionCards,
+      );
     expect(recent.size).toBe(WEB_LIMITS.recentInteractionCards);
     expect(recent.has('ix0')).toBe(false);
     expect(recent.has('ix1')).toBe(false);
     expect(recent.get(`ix${n - 1}`)).toEqual({ sessionId: 's1', toolCallId: `call_${n - 1}` });
     // One without a card (a plan approval) is not remembered.
-    rememberCard(recent, { interactionId: 'plan', sessionId: 's1', kind: 'plan_approval', title: '', options: [], questions: [] } as PendingInteraction, WEB_LIMITS.recentInteractionCards);
+    rememberCard(
+      recent,
+      { interactionId: 'plan', sessionId: 's1', kind: 'plan_approval', title: '', options: [], questions: [] } as PendingInteraction,
+      WEB_LIMITS.recentInteractionCards,
+    );
     expect(recent.has('plan')).toBe(false);
   });
 });

@@ -5,7 +5,11 @@ import { addLocalPrompt, settleLocalPrompt } from '../../web/src/hub/local-promp
 
 const SID = 'sess_1';
 let seq = 0;
-const agent = (text: string) => ({ sessionId: SID, update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } }, _meta: { zcode: { seq: ++seq, epoch: 1 } } });
+const agent = (text: string) => ({
+  sessionId: SID,
+  update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } },
+  _meta: { zcode: { seq: ++seq, epoch: 1 } },
+});
 const own = (promptId: string) => ({ sessionId: SID, _meta: { zcode: { seq: ++seq, epoch: 1, promptId } } });
 const echo = (text: string, promptId: string, name = 'Phone') => ({
   sessionId: SID,
@@ -13,7 +17,8 @@ const echo = (text: string, promptId: string, name = 'Phone') => ({
   _meta: { zcode: { seq: ++seq, epoch: 1, promptId, promptedBy: { clientId: 'c9', name } } },
 });
 const running = (c: ChatState): ChatState => ({ ...c, turn: { state: 'running', queue: [] } });
-const kinds = (c: ChatState) => c.items.map((i) => (i.kind === 'user' ? `user:${i.text}` : i.kind === 'agent' ? `agent:${i.text}` : i.kind));
+const kinds = (c: ChatState) =>
+  c.items.map((i) => (i.kind === 'user' ? `user:${i.text}` : i.kind === 'agent' ? `agent:${i.text}` : i.kind));
 
 describe('prompts sent from this device', () => {
   it('shows the bubble at once on an idle session and tags it with the promptId of its own_update', () => {

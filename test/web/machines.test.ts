@@ -11,16 +11,27 @@ describe('DPoP proofs made with WebCrypto (RFC 9449)', () => {
   it('verify with the embedded key and carry jti, htm, htu, iat and ath', async () => {
     const keys = await newKeyPair();
     expect(keys.privateKey.extractable).toBe(false);
-    const proof = await createProof(keys, { method: 'post', url: 'http://127.0.0.1:4001/api/ws-ticket?x=1#f', token: 'tok.en', now: 1_700_000_000 });
+    const proof = await createProof(keys, {
+      method: 'post',
+      url: 'http://127.0.0.1:4001/api/ws-ticket?x=1#f',
+      token: 'tok.en',
+      now: 1_700_000_000,
+    });
     const header = decodeProtectedHeader(proof);
     expect(header).toMatchObject({ typ: 'dpop+jwt', alg: 'ES256' });
     expect(Object.keys(header.jwk ?? {}).sort()).toEqual(['crv', 'kty', 'x', 'y']);
-    const { payload } = await jwtVerify(proof, EmbeddedJWK, { typ: 'dpop+jwt', algorithms: ['ES256'], currentDate: new Date(1_700_000_000_000) });
+    const { payload } = await jwtVerify(proof, EmbeddedJWK, {
+      typ: 'dpop+jwt',
+      algorithms: ['ES256'],
+      currentDate: new Date(1_700_000_000_000),
+    });
     expect(payload).toMatchObject({ htm: 'POST', htu: 'http://127.0.0.1:4001/api/ws-ticket', iat: 1_700_000_000 });
     expect(payload['ath']).toBe(createHash('sha256').update('tok.en').digest('base64url'));
     expect(typeof payload.jti).toBe('string');
     // The thumbprint the hub puts in cnf.jkt is the one of the key the proof carries.
-    expect(await calculateJwkThumbprint(header.jwk as Parameters<typeof calculateJwkThumbprint>[0])).toBe(await calculateJwkThumbprint(await publicJwk(keys.publicKey)));
+    expect(await calculateJwkThumbprint(header.jwk as Parameters<typeof calculateJwkThumbprint>[0])).toBe(
+      await calculateJwkThumbprint(await publicJwk(keys.publicKey)),
+    );
   });
 
   it('never repeat a jti and leave ath out when there is no token yet (pairing)', async () => {
@@ -45,7 +56,13 @@ describe('DPoP proofs made with WebCrypto (RFC 9449)', () => {
 describe('the add-machine link', () => {
   it('parses code, hub, name, scope and id', () => {
     const hash = `#add=ABCD-1234&hub=${encodeURIComponent('http://127.0.0.1:4002/')}&name=${encodeURIComponent('build box')}&scope=view&id=0b6f`;
-    expect(parseAddLink(hash)).toEqual({ code: 'ABCD-1234', hub: 'http://127.0.0.1:4002', name: 'build box', scope: 'view', hubId: '0b6f' });
+    expect(parseAddLink(hash)).toEqual({
+      code: 'ABCD-1234',
+      hub: 'http://127.0.0.1:4002',
+      name: 'build box',
+      scope: 'view',
+      hubId: '0b6f',
+    });
   });
 
   it('refuses what it cannot trust', () => {

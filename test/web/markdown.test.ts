@@ -12,7 +12,9 @@ describe('markdown rendering', () => {
   });
 
   it('escapes raw HTML and drops unsafe links and remote images (inert before DOMPurify)', () => {
-    const html = markdownToHtml('hi <script>alert(1)</script> <img src=x onerror=alert(1)>\n\n[click](javascript:alert(1)) [ok](https://example.com) ![pic](https://evil.example/p.png)');
+    const html = markdownToHtml(
+      'hi <script>alert(1)</script> <img src=x onerror=alert(1)>\n\n[click](javascript:alert(1)) [ok](https://example.com) ![pic](https://evil.example/p.png)',
+    );
     expect(html).not.toMatch(/<script|<img/i);
     expect(html).toContain('&lt;script&gt;');
     expect(html).not.toContain('href="javascript:');

@@ -46,7 +46,18 @@ describe('web helpers', () => {
   });
 
   it('client routes round-trip through their paths', () => {
-    for (const r of [{ name: 'sessions' }, { name: 'chat', sessionId: 'sess/1 x' }, { name: 'inbox' }, { name: 'settings' }, { name: 'settings', page: 'devices' }, { name: 'changes', sessionId: 's1' }, { name: 'changes', sessionId: 's1', file: '/w/a b.ts' }, { name: 'files', sessionId: 's1' }, { name: 'files', sessionId: 's1', path: 'src/x y' }, { name: 'files', sessionId: 's1', path: 'src/a.ts', isFile: true }] as const) {
+    for (const r of [
+      { name: 'sessions' },
+      { name: 'chat', sessionId: 'sess/1 x' },
+      { name: 'inbox' },
+      { name: 'settings' },
+      { name: 'settings', page: 'devices' },
+      { name: 'changes', sessionId: 's1' },
+      { name: 'changes', sessionId: 's1', file: '/w/a b.ts' },
+      { name: 'files', sessionId: 's1' },
+      { name: 'files', sessionId: 's1', path: 'src/x y' },
+      { name: 'files', sessionId: 's1', path: 'src/a.ts', isFile: true },
+    ] as const) {
       expect(parseRoute(routePath(r))).toEqual(r);
     }
     expect(parseRoute('/nope/x')).toEqual({ name: 'sessions' });

@@ -8,13 +8,34 @@ describe('push notification content', () => {
   it('"needs you" names the session and what waits, and links to that sheet', () => {
     const perm: InteractionView = { ...base, interactionId: 'int/1', kind: 'permission', title: 'Bash `npm test`' };
     const c = pushContent('needs_you', 's 1', 'Fix the login bug', perm);
-    expect(c).toEqual({ title: 'Needs you · Fix the login bug', body: 'Allow Bash `npm test`?', url: '/s/s%201?answer=int%2F1', tag: 'session:s 1', requireInteraction: true });
+    expect(c).toEqual({
+      title: 'Needs you · Fix the login bug',
+      body: 'Allow Bash `npm test`?',
+      url: '/s/s%201?answer=int%2F1',
+      tag: 'session:s 1',
+      requireInteraction: true,
+    });
   });
 
   it('questions and plans say what they ask; long text is cut', () => {
-    const q: InteractionView = { ...base, interactionId: 'q', kind: 'question', title: 'Questions', questions: [{ question: 'Which package manager?', header: 'Tooling', options: [], multiSelect: false }, { question: 'Which checks?', header: 'Checks', options: [], multiSelect: true }] };
+    const q: InteractionView = {
+      ...base,
+      interactionId: 'q',
+      kind: 'question',
+      title: 'Questions',
+      questions: [
+        { question: 'Which package manager?', header: 'Tooling', options: [], multiSelect: false },
+        { question: 'Which checks?', header: 'Checks', options: [], multiSelect: true },
+      ],
+    };
     expect(waitingLine(q)).toBe('Which package manager? (+1 more)');
-    const plan: InteractionView = { ...base, interactionId: 'p', kind: 'plan_approval', title: 'Plan', plan: '# Plan\n\n1. Read the code\n2. Fix it' };
+    const plan: InteractionView = {
+      ...base,
+      interactionId: 'p',
+      kind: 'plan_approval',
+      title: 'Plan',
+      plan: '# Plan\n\n1. Read the code\n2. Fix it',
+    };
     expect(waitingLine(plan)).toBe('Approve the plan? 1. Read the code');
     const long = pushContent('needs_you', 's', 'x'.repeat(300)).title;
     expect(long.length).toBeLessThanOrEqual('Needs you · '.length + 140);

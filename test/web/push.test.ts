@@ -30,7 +30,29 @@ beforeAll(async () => {
   root = fs.mkdtempSync(path.join(os.tmpdir(), 'zcode-push-'));
   const key = path.join(root, 'key.pem');
   const cert = path.join(root, 'cert.pem');
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-keyout',
+      key,
+      '-out',
+      cert,
+      '-days',
+      '1',
+      '-subj',
+      '/CN=127.0.0.1',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1',
+    ],
+    { stdio: 'ignore' },
+  );
   server = https.createServer({ key: fs.readFileSync(key), cert: fs.readFileSync(cert) }, (req, res) => {
     let bytes = 0;
     req.on('data', (c: Buffer) => (bytes += c.length));
@@ -81,10 +103,20 @@ describe('Web Push', () => {
 
     expect((await app.inject({ url: '/api/push/vapid-public-key' })).statusCode).toBe(401);
     expect((await app.inject({ url: '/api/push/vapid-public-key', headers: auth })).json()).toEqual({ publicKey: notifier.publicKey });
-    const bad = await app.inject({ method: 'POST', url: '/api/push/subscriptions', headers: auth, payload: { endpoint: 'not a url', keys: {} } });
+    const bad = await app.inject({
+      method: 'POST',
+      url: '/api/push/subscriptions',
+      headers: auth,
+      payload: { endpoint: 'not a url', keys: {} },
+    });
     expect(bad.statusCode).toBe(400);
     for (const name of ['a', 'b', 'c']) {
-      const r = await app.inject({ method: 'POST', url: '/api/push/subscriptions', headers: auth, payload: { endpoint: `${pushUrl}/push/${name}`, expirationTime: null, keys: browserKeys() } });
+      const r = await app.inject({
+        method: 'POST',
+        url: '/api/push/subscriptions',
+        headers: auth,
+        payload: { endpoint: `${pushUrl}/push/${name}`, expirationTime: null, keys: browserKeys() },
+      });
       expect(r.statusCode).toBe(201);
     }
     // Bounded: the oldest of three went when the limit is two.
@@ -103,7 +135,12 @@ describe('Web Push', () => {
     expect(got?.bytes).toBeGreaterThan(0);
     expect(notifier.subscriptions.list().map((s) => s.endpoint)).toEqual([`${pushUrl}/push/b`]);
 
-    const del = await app.inject({ method: 'DELETE', url: '/api/push/subscriptions', headers: auth, payload: { endpoint: `${pushUrl}/push/b` } });
+    const del = await app.inject({
+      method: 'DELETE',
+      url: '/api/push/subscriptions',
+      headers: auth,
+      payload: { endpoint: `${pushUrl}/push/b` },
+    });
     expect(del.json()).toEqual({ removed: true });
     expect(notifier.subscriptions.list()).toEqual([]);
     await app.close();

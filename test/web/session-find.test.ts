@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { ageOf, lastActivity, matchesQuery } from '../../web/src/hub/session-find.js';
 import type { SessionSummary } from '../../web/src/hub/session-list.js';
 
-const s = (over: Partial<SessionSummary>): SessionSummary => ({ sessionId: 'a', cwd: '/home/ann/shop', state: 'idle', clients: 0, pendingInteractions: 0, ...over });
+const s = (over: Partial<SessionSummary>): SessionSummary => ({
+  sessionId: 'a',
+  cwd: '/home/ann/shop',
+  state: 'idle',
+  clients: 0,
+  pendingInteractions: 0,
+  ...over,
+});
 
 describe('session search and age', () => {
   it('matches every word against title and workspace, case-insensitively', () => {
@@ -15,7 +22,9 @@ describe('session search and age', () => {
   });
 
   it('last activity is the later of updatedAt and the end of the last turn', () => {
-    expect(lastActivity(s({ updatedAt: '2026-01-01T00:00:00Z', finishedAt: Date.parse('2026-01-02T00:00:00Z') }))).toBe(Date.parse('2026-01-02T00:00:00Z'));
+    expect(lastActivity(s({ updatedAt: '2026-01-01T00:00:00Z', finishedAt: Date.parse('2026-01-02T00:00:00Z') }))).toBe(
+      Date.parse('2026-01-02T00:00:00Z'),
+    );
     expect(lastActivity(s({ updatedAt: 'garbage' }))).toBeUndefined();
   });
 

@@ -1,15 +1,31 @@
 import { describe, expect, it } from 'vitest';
-import { applySessionState, badgeOf, fromListEntry, groupByWorkspace, modelLabel, previewOf, workspaceName } from '../../web/src/hub/session-list.js';
+import {
+  applySessionState,
+  badgeOf,
+  fromListEntry,
+  groupByWorkspace,
+  modelLabel,
+  previewOf,
+  workspaceName,
+} from '../../web/src/hub/session-list.js';
 import { insideRoots } from '../../web/src/hub/workspace-picker.js';
 
 describe('session list', () => {
   it('reads the archive flag and the last-message preview from session/list and _zcode/session_state (issue 14 item 3)', () => {
-    const listed = fromListEntry({ sessionId: 's1', cwd: '/w', _meta: { zcode: { state: 'idle', archived: true, preview: { role: 'agent', text: 'Done.' } } } });
+    const listed = fromListEntry({
+      sessionId: 's1',
+      cwd: '/w',
+      _meta: { zcode: { state: 'idle', archived: true, preview: { role: 'agent', text: 'Done.' } } },
+    });
     expect(listed).toMatchObject({ archived: true, preview: { role: 'agent', text: 'Done.' } });
     // A live update without the fields keeps what the list said; one with them replaces it.
     const kept = applySessionState(listed, { sessionId: 's1', state: 'running' }, 1);
     expect(kept).toMatchObject({ archived: true, preview: { role: 'agent', text: 'Done.' } });
-    const changed = applySessionState(kept, { sessionId: 's1', state: 'idle', archived: false, preview: { role: 'user', text: 'Next' } }, 2);
+    const changed = applySessionState(
+      kept,
+      { sessionId: 's1', state: 'idle', archived: false, preview: { role: 'user', text: 'Next' } },
+      2,
+    );
     expect(changed).toMatchObject({ archived: false, preview: { role: 'user', text: 'Next' } });
     expect(previewOf({ role: 'robot', text: 'x' })).toBeUndefined();
     expect(previewOf({ role: 'user', text: '' })).toBeUndefined();
@@ -26,15 +42,33 @@ describe('session list', () => {
   });
 
   it('reads session/list entries with _meta.zcode', () => {
-    const s = fromListEntry({ sessionId: 's1', cwd: '/w/app', title: 'T', updatedAt: '2026-01-01T00:00:00Z', _meta: { zcode: { state: 'running', model: { providerId: 'p', modelId: 'glm-5' }, clients: [{}, {}], pendingInteractions: 1 } } });
-    expect(s).toMatchObject({ sessionId: 's1', cwd: '/w/app', title: 'T', state: 'running', model: 'glm-5', clients: 2, pendingInteractions: 1 });
+    const s = fromListEntry({
+      sessionId: 's1',
+      cwd: '/w/app',
+      title: 'T',
+      updatedAt: '2026-01-01T00:00:00Z',
+      _meta: { zcode: { state: 'running', model: { providerId: 'p', modelId: 'glm-5' }, clients: [{}, {}], pendingInteractions: 1 } },
+    });
+    expect(s).toMatchObject({
+      sessionId: 's1',
+      cwd: '/w/app',
+      title: 'T',
+      state: 'running',
+      model: 'glm-5',
+      clients: 2,
+      pendingInteractions: 1,
+    });
     expect(fromListEntry({ nope: 1 })).toBeUndefined();
     expect(modelLabel('glm-4.6')).toBe('glm-4.6');
   });
 
   it('badges: needs you, running, just finished (until seen), idle', () => {
     const now = 1_000_000;
-    let s = applySessionState(undefined, { sessionId: 's1', cwd: '/w', state: 'running', pendingInteractions: 0, clients: 1, updatedAt: now }, now);
+    let s = applySessionState(
+      undefined,
+      { sessionId: 's1', cwd: '/w', state: 'running', pendingInteractions: 0, clients: 1, updatedAt: now },
+      now,
+    );
     expect(s && badgeOf(s, now)).toBe('running');
     s = applySessionState(s, { sessionId: 's1', state: 'awaiting_input', pendingInteractions: 1 }, now);
     expect(s && badgeOf(s, now)).toBe('needs_you');

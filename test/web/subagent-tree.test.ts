@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { applyAttachResult, applySessionUpdate, applyUpdateBody, emptyChat, prependHistory, resetForReplay } from '../../web/src/hub/chat-reducer.js';
+import {
+  applyAttachResult,
+  applySessionUpdate,
+  applyUpdateBody,
+  emptyChat,
+  prependHistory,
+  resetForReplay,
+} from '../../web/src/hub/chat-reducer.js';
 import type { ChatItem, ChatState, ToolItem } from '../../web/src/hub/chat-types.js';
 import { findCard, nestOrphans, subagentGroup, subagentTagOf } from '../../web/src/hub/subagent-tree.js';
 import { WEB_LIMITS } from '../../web/src/limits.js';
@@ -12,29 +19,60 @@ type Update = Record<string, unknown>;
 /** The updates of one `subagent` turn as src/acp/translate-tool.ts sends them (see test/integration/subagent.test.ts). */
 function subagentTurn(): Update[] {
   const child = (id: string, title: string, kind: string): Update[] => [
-    { sessionUpdate: 'tool_call', toolCallId: id, title, kind, status: 'pending', rawInput: { pattern: title }, _meta: { claudeCode: { toolName: title.split(' ')[0] }, zcode: { subagent: SUB } } },
+    {
+      sessionUpdate: 'tool_call',
+      toolCallId: id,
+      title,
+      kind,
+      status: 'pending',
+      rawInput: { pattern: title },
+      _meta: { claudeCode: { toolName: title.split(' ')[0] }, zcode: { subagent: SUB } },
+    },
     { sessionUpdate: 'tool_call_update', toolCallId: id, status: 'in_progress' },
-    { sessionUpdate: 'tool_call_update', toolCallId: id, status: 'completed', content: [{ type: 'content', content: { type: 'text', text: `${title} done` } }], _meta: { zcode: { subagent: SUB } } },
+    {
+      sessionUpdate: 'tool_call_update',
+      toolCallId: id,
+      status: 'completed',
+      content: [{ type: 'content', content: { type: 'text', text: `${title} done` } }],
+      _meta: { zcode: { subagent: SUB } },
+    },
   ];
   return [
     { sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'ask a subagent' } },
-    { sessionUpdate: 'tool_call', toolCallId: AGENT, title: 'Agent: Survey the project layout', kind: 'think', status: 'pending', rawInput: { description: 'Survey the project layout', prompt: 'Survey', subagent_type: 'Explore' } },
+    {
+      sessionUpdate: 'tool_call',
+      toolCallId: AGENT,
+      title: 'Agent: Survey the project layout',
+      kind: 'think',
+      status: 'pending',
+      rawInput: { description: 'Survey the project layout', prompt: 'Survey', subagent_type: 'Explore' },
+    },
     { sessionUpdate: 'tool_call_update', toolCallId: AGENT, status: 'in_progress' },
     ...child('call_glob', 'Glob src/**/*.ts', 'search'),
     ...child('call_read', 'Read src/server.ts', 'read'),
-    { sessionUpdate: 'tool_call_update', toolCallId: AGENT, status: 'completed', content: [{ type: 'content', content: { type: 'text', text: 'summary' } }] },
+    {
+      sessionUpdate: 'tool_call_update',
+      toolCallId: AGENT,
+      status: 'completed',
+      content: [{ type: 'content', content: { type: 'text', text: 'summary' } }],
+    },
     { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'The sub-agent surveyed the project.' } },
   ];
 }
 
 /** Folds updates as the hub streams them, numbered from `firstSeq`. */
 function live(updates: Update[], chat: ChatState = emptyChat(SID), firstSeq = 1): ChatState {
-  return updates.reduce<ChatState>((c, update, i) => applySessionUpdate(c, { sessionId: SID, update, _meta: { zcode: { seq: firstSeq + i, epoch: 1 } } }), chat);
+  return updates.reduce<ChatState>(
+    (c, update, i) => applySessionUpdate(c, { sessionId: SID, update, _meta: { zcode: { seq: firstSeq + i, epoch: 1 } } }),
+    chat,
+  );
 }
 
 /** The shape that matters here: which card sits where, with what status (ids left out). */
 function shape(items: ChatItem[]): unknown[] {
-  return items.map((it) => (it.kind === 'tool' ? { tool: it.toolCallId, status: it.status, ...(it.children ? { children: shape(it.children) } : {}) } : it.kind));
+  return items.map((it) =>
+    it.kind === 'tool' ? { tool: it.toolCallId, status: it.status, ...(it.children ? { children: shape(it.children) } : {}) } : it.kind,
+  );
 }
 
 const GROUPED = [
@@ -56,7 +94,12 @@ describe('sub-agent tool cards', () => {
     expect(shape(c.items)).toEqual(GROUPED);
     const agent = c.items[1] as ToolItem;
     // Updates without the meta still found the nested card; the tag was remembered from the announcement.
-    expect(agent.children?.[0]).toMatchObject({ title: 'Glob src/**/*.ts', toolKind: 'search', subagent: SUB, content: [{ type: 'content' }] });
+    expect(agent.children?.[0]).toMatchObject({
+      title: 'Glob src/**/*.ts',
+      toolKind: 'search',
+      subagent: SUB,
+      content: [{ type: 'content' }],
+    });
     expect(agent.subagent).toBeUndefined();
     expect(subagentGroup(agent)).toEqual({ agentType: 'Explore', count: 2, running: false });
   });
@@ -71,7 +114,9 @@ describe('sub-agent tool cards', () => {
   // replay rebuilt from `session/messages` has no sub-agent cards at all: they live in the child.)
   it('builds the same grouping on a session/load replay of the journal as live', () => {
     const streamed = live(subagentTurn());
-    const replayed = applyAttachResult(live(subagentTurn(), resetForReplay(streamed), 1), { _meta: { zcode: { seq: 14, epoch: 1, replayMeta: { hasMore: false } } } });
+    const replayed = applyAttachResult(live(subagentTurn(), resetForReplay(streamed), 1), {
+      _meta: { zcode: { seq: 14, epoch: 1, replayMeta: { hasMore: false } } },
+    });
     expect(shape(replayed.items)).toEqual(GROUPED);
   });
 
@@ -105,19 +150,31 @@ describe('sub-agent tool cards', () => {
       { sessionUpdate: 'tool_call', toolCallId: 'call_late', title: 'Grep', status: 'pending' },
       { sessionUpdate: 'tool_call_update', toolCallId: 'call_late', status: 'completed', _meta: { zcode: { subagent: SUB } } },
     ].reduce<ChatState>((s, u) => applyUpdateBody(s, u), c);
-    expect(shape(c.items)).toEqual(['user', { tool: AGENT, status: 'in_progress', children: [{ tool: 'call_late', status: 'completed' }] }]);
+    expect(shape(c.items)).toEqual([
+      'user',
+      { tool: AGENT, status: 'in_progress', children: [{ tool: 'call_late', status: 'completed' }] },
+    ]);
   });
 
   it('nests a sub-agent of a sub-agent under its own parent', () => {
     const inner = { ...SUB, parentToolCallId: 'call_glob', agentType: 'Plan' };
-    const c = live([...subagentTurn().slice(0, 4), { sessionUpdate: 'tool_call', toolCallId: 'call_deep', title: 'Read a', status: 'pending', _meta: { zcode: { subagent: inner } } }]);
+    const c = live([
+      ...subagentTurn().slice(0, 4),
+      { sessionUpdate: 'tool_call', toolCallId: 'call_deep', title: 'Read a', status: 'pending', _meta: { zcode: { subagent: inner } } },
+    ]);
     expect(findCard(c.items, 'call_deep')).toEqual([1, 0, 0]);
     c.items.forEach((it) => expect(it.kind === 'tool' && it.toolCallId === 'call_deep').toBe(false));
   });
 
   it(`keeps at most ${WEB_LIMITS.subagentChildrenMax} cards under one parent and still counts the dropped ones`, () => {
     const n = WEB_LIMITS.subagentChildrenMax + 3;
-    const children = Array.from({ length: n }, (_, i) => ({ sessionUpdate: 'tool_call', toolCallId: `call_${i}`, title: `Read ${i}`, status: 'completed', _meta: { zcode: { subagent: SUB } } }));
+    const children = Array.from({ length: n }, (_, i) => ({
+      sessionUpdate: 'tool_call',
+      toolCallId: `call_${i}`,
+      title: `Read ${i}`,
+      status: 'completed',
+      _meta: { zcode: { subagent: SUB } },
+    }));
     const c = live([...subagentTurn().slice(0, 2), ...children]);
     const agent = c.items[1] as ToolItem;
     expect(agent.children).toHaveLength(WEB_LIMITS.subagentChildrenMax);
@@ -127,20 +184,57 @@ describe('sub-agent tool cards', () => {
   });
 
   it('leaves a card naming itself or its own child as parent at the top level', () => {
-    const self: ToolItem = { kind: 'tool', id: 'i1', toolCallId: 'call_x', title: 'x', status: 'completed', content: [], terminal: '', locations: [], subagent: { parentToolCallId: 'call_x' } };
+    const self: ToolItem = {
+      kind: 'tool',
+      id: 'i1',
+      toolCallId: 'call_x',
+      title: 'x',
+      status: 'completed',
+      content: [],
+      terminal: '',
+      locations: [],
+      subagent: { parentToolCallId: 'call_x' },
+    };
     expect(nestOrphans([self])).toEqual([self]);
     const child: ToolItem = { ...self, id: 'i2', toolCallId: 'call_y', subagent: { parentToolCallId: 'call_x' } };
     const cyclic: ToolItem = { ...self, subagent: { parentToolCallId: 'call_y' }, children: [child] };
     expect(nestOrphans([cyclic])).toEqual([cyclic]);
-    expect(live([{ sessionUpdate: 'tool_call', toolCallId: 'call_x', title: 'x', status: 'pending', _meta: { zcode: { subagent: { parentToolCallId: 'call_x' } } } }]).items).toHaveLength(1);
+    expect(
+      live([
+        {
+          sessionUpdate: 'tool_call',
+          toolCallId: 'call_x',
+          title: 'x',
+          status: 'pending',
+          _meta: { zcode: { subagent: { parentToolCallId: 'call_x' } } },
+        },
+      ]).items,
+    ).toHaveLength(1);
   });
 
   it('reads the tag field by field and falls back to the parent input for the agent type', () => {
     expect(subagentTagOf({})).toBeUndefined();
     expect(subagentTagOf({ zcode: { subagent: 'no' } })).toBeUndefined();
     expect(subagentTagOf({ zcode: { subagent: { parentToolCallId: 'p', agentType: 7, agentId: '' } } })).toEqual({ parentToolCallId: 'p' });
-    const parent: ToolItem = { kind: 'tool', id: 'i1', toolCallId: 'p', title: 'Agent', status: 'in_progress', content: [], terminal: '', locations: [], input: { subagent_type: 'general-purpose' } };
-    const child: ToolItem = { ...parent, id: 'i2', toolCallId: 'c', status: 'pending', input: undefined, subagent: { parentToolCallId: 'p' } };
+    const parent: ToolItem = {
+      kind: 'tool',
+      id: 'i1',
+      toolCallId: 'p',
+      title: 'Agent',
+      status: 'in_progress',
+      content: [],
+      terminal: '',
+      locations: [],
+      input: { subagent_type: 'general-purpose' },
+    };
+    const child: ToolItem = {
+      ...parent,
+      id: 'i2',
+      toolCallId: 'c',
+      status: 'pending',
+      input: undefined,
+      subagent: { parentToolCallId: 'p' },
+    };
     expect(subagentGroup({ ...parent, children: [child] })).toEqual({ agentType: 'general-purpose', count: 1, running: true });
     expect(subagentGroup({ ...parent, input: undefined, children: [child] })).toEqual({ count: 1, running: true });
   });

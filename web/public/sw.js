@@ -7,7 +7,12 @@ const CACHE = 'zcode-hub-shell-v1';
 const SHELL = ['/', '/manifest.webmanifest', '/icons/icon.svg', '/icons/icon-192.png'];
 
 self.addEventListener('install', (event) => {
-  event.waitUntil(caches.open(CACHE).then((c) => c.addAll(SHELL)).then(() => self.skipWaiting()));
+  event.waitUntil(
+    caches
+      .open(CACHE)
+      .then((c) => c.addAll(SHELL))
+      .then(() => self.skipWaiting()),
+  );
 });
 
 self.addEventListener('activate', (event) => {
@@ -91,7 +96,15 @@ self.addEventListener('push', (event) => {
       const body = typeof data.body === 'string' ? data.body : '';
       const tag = `${MACHINE}${typeof data.tag === 'string' ? data.tag : `${data.kind || 'hub'}:${sessionId}`}`;
       // renotify: a "needs you" that replaces a "done" of the same session must still alert.
-      return self.registration.showNotification(title, { body, tag, renotify: true, requireInteraction: data.requireInteraction === true, data: { url }, icon: '/icons/icon-192.png', badge: '/icons/icon-192.png' });
+      return self.registration.showNotification(title, {
+        body,
+        tag,
+        renotify: true,
+        requireInteraction: data.requireInteraction === true,
+        data: { url },
+        icon: '/icons/icon-192.png',
+        badge: '/icons/icon-192.png',
+      });
     }),
   );
 });

@@ -49,12 +49,25 @@ export function App({ client: home, onPaired }: { client: HubClient; onPaired: (
       <ConnIndicator />
       {route.name === 'sessions' ? <SessionListView client={client} /> : null}
       {route.name === 'chat' ? <ChatView key={route.sessionId} client={client} sessionId={route.sessionId} /> : null}
-      {route.name === 'changes' ? <ChangesView key={route.sessionId} client={client} sessionId={route.sessionId} {...(route.file ? { file: route.file } : {})} /> : null}
-      {route.name === 'files' ? <FilesView key={route.sessionId} client={client} sessionId={route.sessionId} {...(route.path ? { path: route.path } : {})} isFile={route.isFile === true} /> : null}
+      {route.name === 'changes' ? (
+        <ChangesView key={route.sessionId} client={client} sessionId={route.sessionId} {...(route.file ? { file: route.file } : {})} />
+      ) : null}
+      {route.name === 'files' ? (
+        <FilesView
+          key={route.sessionId}
+          client={client}
+          sessionId={route.sessionId}
+          {...(route.path ? { path: route.path } : {})}
+          isFile={route.isFile === true}
+        />
+      ) : null}
       {route.name === 'inbox' ? <InboxView /> : null}
       {route.name === 'settings' ? <SettingsView page={route.page} /> : null}
       {adding ? <AddMachineSheet link={adding.link} onDone={() => setAdding(undefined)} /> : null}
-      <InteractionHost client={client} sessionId={route.name === 'chat' || route.name === 'changes' || route.name === 'files' ? route.sessionId : undefined} />
+      <InteractionHost
+        client={client}
+        sessionId={route.name === 'chat' || route.name === 'changes' || route.name === 'files' ? route.sessionId : undefined}
+      />
       <Toasts />
     </div>
   );

@@ -13,14 +13,18 @@ export function diffLines(oldText: string | null | undefined, newText: string): 
   const b = newText.split('\n');
   if (oldText === null || oldText === undefined) return b.map((text) => ({ op: '+', text }));
   const a = oldText.split('\n');
-  if (a.length * b.length > MAX_LCS_LINES * MAX_LCS_LINES) return [...a.map((text) => ({ op: '-' as const, text })), ...b.map((text) => ({ op: '+' as const, text }))];
+  if (a.length * b.length > MAX_LCS_LINES * MAX_LCS_LINES)
+    return [...a.map((text) => ({ op: '-' as const, text })), ...b.map((text) => ({ op: '+' as const, text }))];
   const n = a.length;
   const m = b.length;
   // lcs[i][j] = length of the LCS of a[i..] and b[j..], in one flat array.
   const lcs = new Uint32Array((n + 1) * (m + 1));
   for (let i = n - 1; i >= 0; i--) {
     for (let j = m - 1; j >= 0; j--) {
-      lcs[i * (m + 1) + j] = a[i] === b[j] ? (lcs[(i + 1) * (m + 1) + j + 1] ?? 0) + 1 : Math.max(lcs[(i + 1) * (m + 1) + j] ?? 0, lcs[i * (m + 1) + j + 1] ?? 0);
+      lcs[i * (m + 1) + j] =
+        a[i] === b[j]
+          ? (lcs[(i + 1) * (m + 1) + j + 1] ?? 0) + 1
+          : Math.max(lcs[(i + 1) * (m + 1) + j] ?? 0, lcs[i * (m + 1) + j + 1] ?? 0);
     }
   }
   const out: DiffLine[] = [];

@@ -35,7 +35,8 @@ export const machinesEn = {
   machineRemovedOffline: '{0} removed here. It could not be reached to revoke this phone’s key; on it, run:',
   machineAddCommand: 'To add a machine, run on it:',
   sessionsOffline: '{0} is {1}; its sessions are shown as last seen.',
-  machineUnknown: 'This link is for a session on a machine this phone has not been added to. To add it, run this on that machine and open the link it prints:',
+  machineUnknown:
+    'This link is for a session on a machine this phone has not been added to. To add it, run this on that machine and open the link it prints:',
 };
 
 export const machinesZh: Record<keyof typeof machinesEn, string> = {

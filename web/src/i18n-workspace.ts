@@ -41,14 +41,18 @@ export const workspaceEn = {
   questionCard: '{0} questions',
   questionAnswered: 'answered',
   providersBuiltInTitle: 'Built-in and personal providers',
-  providersBuiltIn: 'The providers that come with ZCode are always available: pick their models per session from the model menu in a chat. Nothing to set up here.',
-  providersPersonal: 'Add a personal provider below to use your own API key or endpoint (OpenAI- or Anthropic-compatible). Its models then appear in the same menu.',
-  workflowsWhat: 'A saved workflow is a script the agent can run again on demand (ZCode keeps them as .js files). Saved ones appear here, to start from the phone.',
+  providersBuiltIn:
+    'The providers that come with ZCode are always available: pick their models per session from the model menu in a chat. Nothing to set up here.',
+  providersPersonal:
+    'Add a personal provider below to use your own API key or endpoint (OpenAI- or Anthropic-compatible). Its models then appear in the same menu.',
+  workflowsWhat:
+    'A saved workflow is a script the agent can run again on demand (ZCode keeps them as .js files). Saved ones appear here, to start from the phone.',
   workflowsHowAsk: 'In a session, ask the agent to save what it just did as a workflow.',
   workflowsHowFile: 'Or put a workflow file in <workspace>/.zcode/workflows/ (this project) or ~/.zcode/workflows/ (everywhere).',
   apiDocs: 'API docs (REST reference)',
   publicUrls: 'Public addresses',
-  publicUrlsHelp: 'The hub only answers to addresses it knows. Reaching it through a tunnel (cloudflared, ngrok …)? Add the tunnel’s address here — no restart needed.',
+  publicUrlsHelp:
+    'The hub only answers to addresses it knows. Reaching it through a tunnel (cloudflared, ngrok …)? Add the tunnel’s address here — no restart needed.',
   publicUrlNew: 'New public address',
   publicUrlAdd: 'Add',
   publicUrlAdded: 'Address added: the hub answers to it now',

@@ -96,6 +96,7 @@ if ('serviceWorker' in navigator && window.isSecureContext) {
   // A tapped notification of any machine opens its session here, without reloading the app.
   navigator.serviceWorker.addEventListener('message', (e: MessageEvent) => {
     const data = e.data as { type?: unknown; url?: unknown } | null;
-    if (data?.type === 'zcode-hub.open' && typeof data.url === 'string' && data.url.startsWith('/') && !data.url.startsWith('//')) openPath(data.url);
+    if (data?.type === 'zcode-hub.open' && typeof data.url === 'string' && data.url.startsWith('/') && !data.url.startsWith('//'))
+      openPath(data.url);
   });
 }

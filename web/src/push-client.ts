@@ -9,7 +9,8 @@ export type PushSupport = 'unsupported' | 'denied' | 'default' | 'granted';
 
 /** What this browser allows right now. */
 export function pushSupport(): PushSupport {
-  if (!('serviceWorker' in navigator) || !('PushManager' in window) || !('Notification' in window) || !window.isSecureContext) return 'unsupported';
+  if (!('serviceWorker' in navigator) || !('PushManager' in window) || !('Notification' in window) || !window.isSecureContext)
+    return 'unsupported';
   return Notification.permission;
 }
 

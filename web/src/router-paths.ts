@@ -17,7 +17,9 @@ export function parseRoute(url: string): Route {
   const m = /^\/m\/([^/?]+)(\/s\/.*)$/.exec(url);
   if (m?.[1] && m[2]) {
     const inner = parseRoute(m[2]);
-    return inner.name === 'chat' || inner.name === 'changes' || inner.name === 'files' ? { ...inner, hubId: decodeURIComponent(m[1]) } : inner;
+    return inner.name === 'chat' || inner.name === 'changes' || inner.name === 'files'
+      ? { ...inner, hubId: decodeURIComponent(m[1]) }
+      : inner;
   }
   const q = url.indexOf('?');
   const path = q < 0 ? url : url.slice(0, q);
@@ -38,7 +40,9 @@ export function parseRoute(url: string): Route {
   if (parts[0] === 'inbox') return { name: 'inbox' };
   if (parts[0] === 'settings') {
     const page = parts[1];
-    return page === 'providers' || page === 'workflows' || page === 'devices' || page === 'machines' ? { name: 'settings', page } : { name: 'settings' };
+    return page === 'providers' || page === 'workflows' || page === 'devices' || page === 'machines'
+      ? { name: 'settings', page }
+      : { name: 'settings' };
   }
   return { name: 'sessions' };
 }

@@ -22,10 +22,29 @@ const checkSchema = z.object({ id: z.string(), status: z.enum(['ok', 'warn', 'fa
 export const doctorRoutes: FastifyPluginAsync<DoctorRouteOptions> = async (app, opts) => {
   app.withTypeProvider<ZodTypeProvider>().get(
     '/api/doctor',
-    { config: { scope: 'admin' }, schema: { summary: 'Health and exposure report with a one-line fix per problem', tags: ['status'], response: { 200: z.object({ healthy: z.boolean(), checks: z.array(checkSchema) }) } } },
+    {
+      config: { scope: 'admin' },
+      schema: {
+        summary: 'Health and exposure report with a one-line fix per problem',
+        tags: ['status'],
+        response: { 200: z.object({ healthy: z.boolean(), checks: z.array(checkSchema) }) },
+      },
+    },
     async () => {
       const s = opts.backend.status();
-      const facts = gatherFacts(opts.config, true, { backendState: s.state, backendKind: s.kind, backendRestarts: s.restarts, stderrTail: opts.backend.stderrTail(), ...opts.live() }, opts.port() ?? opts.config.port, opts.peers?.() ?? []);
+      const facts = gatherFacts(
+        opts.config,
+        true,
+        {
+          backendState: s.state,
+          backendKind: s.kind,
+          backendRestarts: s.restarts,
+          stderrTail: opts.backend.stderrTail(),
+          ...opts.live(),
+        },
+        opts.port() ?? opts.config.port,
+        opts.peers?.() ?? [],
+      );
       const checks = runChecks(facts);
       return { healthy: !checks.some((c) => c.status === 'fail'), checks };
     },

@@ -30,7 +30,18 @@ export const healthRoutes: FastifyPluginAsync<HealthRouteOptions> = async (app, 
       schema: {
         summary: 'Liveness and backend state (no auth)',
         tags: ['status'],
-        response: { 200: z.union([z.string(), z.object({ status: z.literal('ok'), version: z.string(), hubId: z.string().optional(), name: z.string().optional(), backend: backendSummary })]) },
+        response: {
+          200: z.union([
+            z.string(),
+            z.object({
+              status: z.literal('ok'),
+              version: z.string(),
+              hubId: z.string().optional(),
+              name: z.string().optional(),
+              backend: backendSummary,
+            }),
+          ]),
+        },
       },
     },
     async (req, reply) => {
@@ -42,7 +53,12 @@ export const healthRoutes: FastifyPluginAsync<HealthRouteOptions> = async (app, 
       reply.header('cross-origin-resource-policy', 'cross-origin');
       const accept = req.headers.accept ?? '';
       if (accept.includes('application/json')) {
-        return { status: 'ok' as const, version: opts.version, ...(opts.hub ? { hubId: opts.hub.hubId, name: opts.hub.name } : {}), backend: { state: s.state, kind: s.kind, epoch: s.epoch, restarts: s.restarts } };
+        return {
+          status: 'ok' as const,
+          version: opts.version,
+          ...(opts.hub ? { hubId: opts.hub.hubId, name: opts.hub.name } : {}),
+          backend: { state: s.state, kind: s.kind, epoch: s.epoch, restarts: s.restarts },
+        };
       }
       reply.type('text/plain; charset=utf-8');
       return 'ok';

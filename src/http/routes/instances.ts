@@ -24,11 +24,22 @@ export interface InstanceRouteOptions {
 
 const instanceParams = z.object({ id: z.string().min(1).max(128) });
 const fsQuery = z.object({ sessionId: z.string().min(1).max(256).optional(), path: z.string().max(4096).optional() });
-const count = z.string().regex(/^\d{1,9}$/, 'a non-negative integer').transform(Number);
+const count = z
+  .string()
+  .regex(/^\d{1,9}$/, 'a non-negative integer')
+  .transform(Number);
 const fileQuery = fsQuery.extend({ line: count.optional(), limit: count.optional() });
 const sessionInfo = z.object({ sessionId: z.string(), title: z.string().optional(), updatedAt: z.number().optional() });
 const sessionStatus = z.enum(['running', 'idle']);
-const instanceSchema = z.object({ id: z.string(), pid: z.number(), port: z.number().optional(), startedAt: z.number(), workspace: z.string(), sessions: z.array(sessionInfo.extend({ status: sessionStatus })), kind: z.literal('zcode-hub') });
+const instanceSchema = z.object({
+  id: z.string(),
+  pid: z.number(),
+  port: z.number().optional(),
+  startedAt: z.number(),
+  workspace: z.string(),
+  sessions: z.array(sessionInfo.extend({ status: sessionStatus })),
+  kind: z.literal('zcode-hub'),
+});
 
 /**
  * zcode-acp-remote compatibility (HUB-DESIGN §5.1): this daemon is the app's one "instance".
@@ -46,17 +57,31 @@ export const instanceRoutes: FastifyPluginAsync<InstanceRouteOptions> = async (a
   const secrets = new SecretPaths(config);
   const roots = new WorkspaceRoots(config.workspaces, config);
   /** Runs one file call and records it with its outcome, whether it served or threw. */
-  const audited = async <T>(req: { identity?: Identity | undefined; query: z.infer<typeof fsQuery> }, action: 'fs.read' | 'fs.list', run: () => Promise<T>, bytes?: (t: T) => number): Promise<T> => {
+  const audited = async <T>(
+    req: { identity?: Identity | undefined; query: z.infer<typeof fsQuery> },
+    action: 'fs.read' | 'fs.list',
+    run: () => Promise<T>,
+    bytes?: (t: T) => number,
+  ): Promise<T> => {
     const detail = { path: req.query.path ?? '', ...(req.query.sessionId ? { sessionId: req.query.sessionId } : {}) };
     const record = (outcome: string, extra: Record<string, unknown> = {}) => {
-      if (req.identity) opts.audit?.({ identity: req.identity, action, ...(req.query.sessionId ? { sessionId: req.query.sessionId } : {}), detail: { ...detail, outcome, ...extra } });
+      if (req.identity)
+        opts.audit?.({
+          identity: req.identity,
+          action,
+          ...(req.query.sessionId ? { sessionId: req.query.sessionId } : {}),
+          detail: { ...detail, outcome, ...extra },
+        });
     };
     try {
       const result = await run();
       record('served', bytes ? { bytes: bytes(result) } : {});
       return result;
     } catch (err) {
-      record(err instanceof HubError && err.code === 'HUB_ERR_FORBIDDEN' ? 'refused' : 'failed', err instanceof HubError ? { error: err.code } : {});
+      record(
+        err instanceof HubError && err.code === 'HUB_ERR_FORBIDDEN' ? 'refused' : 'failed',
+        err instanceof HubError ? { error: err.code } : {},
+      );
       throw err;
     }
   };
@@ -78,82 +103,152 @@ export const instanceRoutes: FastifyPluginAsync<InstanceRouteOptions> = async (a
   const discoverable = async () => (await hub.listSessions({})).filter((s) => !hub.isRetired(s.sessionId));
   const statusOf = (state: string) => (state === 'idle' ? ('idle' as const) : ('running' as const));
 
-  r.get('/api/instances', {
-    config: { scope: 'view' },
-    schema: { summary: 'zcode-acp-remote: the one instance (this daemon) with its sessions', tags: ['compat'], querystring: z.object({ probe: z.string().optional() }), response: { 200: z.array(instanceSchema) } },
-  }, async () => {
-    const sessions = await discoverable();
-    const port = opts.port();
-    return [{
-      id: LEGACY_INSTANCE_ID,
-      kind: 'zcode-hub' as const,
-      pid: process.pid,
-      ...(port === undefined ? {} : { port }),
-      startedAt: opts.startedAt,
-      workspace: config.workspace,
-      sessions: sessions.map((s) => ({ sessionId: s.sessionId, ...(s.title ? { title: s.title } : {}), ...(s.updatedAt === undefined ? {} : { updatedAt: s.updatedAt }), status: statusOf(s.state) })),
-    }];
-  });
-
-  r.get('/api/instances/:id/status', {
-    config: { scope: 'view' },
-    schema: { summary: 'zcode-acp-remote: sessions with their running state', tags: ['compat'], params: instanceParams, response: { 200: z.object({ sessions: z.array(sessionInfo.extend({ status: sessionStatus, updatedAt: z.number() })) }) } },
-  }, async (req) => {
-    requireInstance(req.params.id);
-    const sessions = (await discoverable())
-      .map((s) => ({ sessionId: s.sessionId, ...(s.title ? { title: s.title } : {}), status: statusOf(s.state), updatedAt: s.updatedAt ?? 0 }))
-      .sort((a, b) => b.updatedAt - a.updatedAt);
-    return { sessions };
-  });
-
-  r.post('/api/instances/:id/sessions/:sid/close', {
-    config: { scope: 'operate' },
-    schema: { summary: 'zcode-acp-remote: close a session — unload its runtime and leave the app\'s list until it is used again (409 while running)', tags: ['compat'], params: instanceParams.extend({ sid: z.string().min(1).max(256) }), response: { 200: z.object({ ok: z.literal(true) }) } },
-  }, async (req) => {
-    requireInstance(req.params.id);
-    if (!hub.getSession(req.params.sid)) throw new HubError('HUB_ERR_SESSION_NOT_FOUND');
-    await hub.retireSession(req.params.sid, req.identity);
-    return { ok: true as const };
-  });
-
-  r.get('/api/instances/:id/fs/list', {
-    config: { scope: 'operate' },
-    schema: {
-      summary: 'zcode-acp-remote: one directory level inside the session root (read-only)',
-      tags: ['compat'],
-      params: instanceParams,
-      querystring: fsQuery,
-      response: { 200: z.object({ root: z.string(), entries: z.array(z.object({ name: z.string(), kind: z.enum(['file', 'dir', 'symlink']), size: z.number(), mtime: z.number() })), truncated: z.boolean() }) },
+  r.get(
+    '/api/instances',
+    {
+      config: { scope: 'view' },
+      schema: {
+        summary: 'zcode-acp-remote: the one instance (this daemon) with its sessions',
+        tags: ['compat'],
+        querystring: z.object({ probe: z.string().optional() }),
+        response: { 200: z.array(instanceSchema) },
+      },
     },
-  }, async (req) => {
-    requireInstance(req.params.id);
-    return audited(req, 'fs.list', async () => listDirectory(await rootOf(req.query.sessionId), req.query.path, config.limits.fsListMaxEntries, secrets));
-  });
-
-  r.get('/api/instances/:id/fs/file', {
-    config: { scope: 'operate' },
-    schema: {
-      summary: 'zcode-acp-remote: file bytes inside the session root (read-only, size-capped), or a line window with `line`/`limit`',
-      tags: ['compat'],
-      params: instanceParams,
-      querystring: fileQuery,
+    async () => {
+      const sessions = await discoverable();
+      const port = opts.port();
+      return [
+        {
+          id: LEGACY_INSTANCE_ID,
+          kind: 'zcode-hub' as const,
+          pid: process.pid,
+          ...(port === undefined ? {} : { port }),
+          startedAt: opts.startedAt,
+          workspace: config.workspace,
+          sessions: sessions.map((s) => ({
+            sessionId: s.sessionId,
+            ...(s.title ? { title: s.title } : {}),
+            ...(s.updatedAt === undefined ? {} : { updatedAt: s.updatedAt }),
+            status: statusOf(s.state),
+          })),
+        },
+      ];
     },
-  }, async (req, reply) => {
-    requireInstance(req.params.id);
-    // Served bytes never run as a page of the hub's origin.
-    reply.header('content-security-policy', "default-src 'none'; sandbox");
-    reply.header('x-content-type-options', 'nosniff');
-    const { line, limit } = req.query;
-    if (line !== undefined || limit !== undefined) {
-      // The app's viewer asks for windows of large files (its ADR 0005): default and cap are named limits.
-      const window = { line: Math.max(1, line ?? 1), limit: Math.min(config.limits.fsLineWindowMax, Math.max(1, limit ?? config.limits.fsLineWindowDefault)), maxBytes: config.limits.fsFileMaxBytes };
-      const read = await audited(req, 'fs.read', async () => readLinesConfined(await rootOf(req.query.sessionId), req.query.path, secrets, window), (w) => w.lines.reduce((n, l) => n + Buffer.byteLength(l) + 1, 0));
-      reply.header('x-zcode-first-line', String(read.firstLine));
-      reply.type('text/plain; charset=utf-8');
-      return reply.send(read.lines.length > 0 ? `${read.lines.join('\n')}\n` : '');
-    }
-    const { data, file } = await audited(req, 'fs.read', async () => readFileConfined(await rootOf(req.query.sessionId), req.query.path, config.limits.fsFileMaxBytes, secrets), (r) => r.data.length);
-    reply.type(mimeFor(file));
-    return reply.send(data);
-  });
+  );
+
+  r.get(
+    '/api/instances/:id/status',
+    {
+      config: { scope: 'view' },
+      schema: {
+        summary: 'zcode-acp-remote: sessions with their running state',
+        tags: ['compat'],
+        params: instanceParams,
+        response: { 200: z.object({ sessions: z.array(sessionInfo.extend({ status: sessionStatus, updatedAt: z.number() })) }) },
+      },
+    },
+    async (req) => {
+      requireInstance(req.params.id);
+      const sessions = (await discoverable())
+        .map((s) => ({
+          sessionId: s.sessionId,
+          ...(s.title ? { title: s.title } : {}),
+          status: statusOf(s.state),
+          updatedAt: s.updatedAt ?? 0,
+        }))
+        .sort((a, b) => b.updatedAt - a.updatedAt);
+      return { sessions };
+    },
+  );
+
+  r.post(
+    '/api/instances/:id/sessions/:sid/close',
+    {
+      config: { scope: 'operate' },
+      schema: {
+        summary:
+          "zcode-acp-remote: close a session — unload its runtime and leave the app's list until it is used again (409 while running)",
+        tags: ['compat'],
+        params: instanceParams.extend({ sid: z.string().min(1).max(256) }),
+        response: { 200: z.object({ ok: z.literal(true) }) },
+      },
+    },
+    async (req) => {
+      requireInstance(req.params.id);
+      if (!hub.getSession(req.params.sid)) throw new HubError('HUB_ERR_SESSION_NOT_FOUND');
+      await hub.retireSession(req.params.sid, req.identity);
+      return { ok: true as const };
+    },
+  );
+
+  r.get(
+    '/api/instances/:id/fs/list',
+    {
+      config: { scope: 'operate' },
+      schema: {
+        summary: 'zcode-acp-remote: one directory level inside the session root (read-only)',
+        tags: ['compat'],
+        params: instanceParams,
+        querystring: fsQuery,
+        response: {
+          200: z.object({
+            root: z.string(),
+            entries: z.array(z.object({ name: z.string(), kind: z.enum(['file', 'dir', 'symlink']), size: z.number(), mtime: z.number() })),
+            truncated: z.boolean(),
+          }),
+        },
+      },
+    },
+    async (req) => {
+      requireInstance(req.params.id);
+      return audited(req, 'fs.list', async () =>
+        listDirectory(await rootOf(req.query.sessionId), req.query.path, config.limits.fsListMaxEntries, secrets),
+      );
+    },
+  );
+
+  r.get(
+    '/api/instances/:id/fs/file',
+    {
+      config: { scope: 'operate' },
+      schema: {
+        summary: 'zcode-acp-remote: file bytes inside the session root (read-only, size-capped), or a line window with `line`/`limit`',
+        tags: ['compat'],
+        params: instanceParams,
+        querystring: fileQuery,
+      },
+    },
+    async (req, reply) => {
+      requireInstance(req.params.id);
+      // Served bytes never run as a page of the hub's origin.
+      reply.header('content-security-policy', "default-src 'none'; sandbox");
+      reply.header('x-content-type-options', 'nosniff');
+      const { line, limit } = req.query;
+      if (line !== undefined || limit !== undefined) {
+        // The app's viewer asks for windows of large files (its ADR 0005): default and cap are named limits.
+        const window = {
+          line: Math.max(1, line ?? 1),
+          limit: Math.min(config.limits.fsLineWindowMax, Math.max(1, limit ?? config.limits.fsLineWindowDefault)),
+          maxBytes: config.limits.fsFileMaxBytes,
+        };
+        const read = await audited(
+          req,
+          'fs.read',
+          async () => readLinesConfined(await rootOf(req.query.sessionId), req.query.path, secrets, window),
+          (w) => w.lines.reduce((n, l) => n + Buffer.byteLength(l) + 1, 0),
+        );
+        reply.header('x-zcode-first-line', String(read.firstLine));
+        reply.type('text/plain; charset=utf-8');
+        return reply.send(read.lines.length > 0 ? `${read.lines.join('\n')}\n` : '');
+      }
+      const { data, file } = await audited(
+        req,
+        'fs.read',
+        async () => readFileConfined(await rootOf(req.query.sessionId), req.query.path, config.limits.fsFileMaxBytes, secrets),
+        (r) => r.data.length,
+      );
+      reply.type(mimeFor(file));
+      return reply.send(data);
+    },
+  );
 };

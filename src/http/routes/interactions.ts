@@ -12,7 +12,16 @@ export const interactionViewSchema = z.object({
   toolCallId: z.string().optional(),
   title: z.string(),
   options: z.array(z.object({ optionId: z.string(), name: z.string(), kind: z.string() })).optional(),
-  questions: z.array(z.object({ question: z.string(), header: z.string(), options: z.array(z.object({ label: z.string(), description: z.string().optional() })), multiSelect: z.boolean() })).optional(),
+  questions: z
+    .array(
+      z.object({
+        question: z.string(),
+        header: z.string(),
+        options: z.array(z.object({ label: z.string(), description: z.string().optional() })),
+        multiSelect: z.boolean(),
+      }),
+    )
+    .optional(),
   plan: z.string().optional(),
   createdAt: z.number(),
   state: z.enum(['pending', 'resolved', 'cancelled', 'lost', 'expired']),
@@ -23,9 +32,18 @@ export const interactionViewSchema = z.object({
 /** The REST answer body (docs/CLIENT-PROTOCOL.md "REST answer body"). */
 const answerBody = z.union([
   z.object({ optionId: z.string().min(1).max(256) }).strict(),
-  z.object({ answers: z.record(z.string().max(4096), z.union([z.string().max(64 * 1024), z.array(z.string().max(64 * 1024)).max(100)])) }).strict(),
+  z
+    .object({ answers: z.record(z.string().max(4096), z.union([z.string().max(64 * 1024), z.array(z.string().max(64 * 1024)).max(100)])) })
+    .strict(),
   z.object({ approve: z.literal(true) }).strict(),
-  z.object({ feedback: z.string().min(1).max(64 * 1024) }).strict(),
+  z
+    .object({
+      feedback: z
+        .string()
+        .min(1)
+        .max(64 * 1024),
+    })
+    .strict(),
   z.object({ decline: z.literal(true) }).strict(),
 ]) satisfies z.ZodType<RestAnswer>;
 
@@ -41,22 +59,35 @@ export interface InteractionRouteOptions {
 export const interactionRoutes: FastifyPluginAsync<InteractionRouteOptions> = async (app, { hub }) => {
   const r = app.withTypeProvider<ZodTypeProvider>();
 
-  r.get('/api/interactions', {
-    config: { scope: 'view' },
-    schema: { summary: 'Pending interactions (permissions, questions, plan approvals) across sessions', tags: ['interactions'], querystring: z.object({ sessionId: z.string().max(256).optional() }), response: { 200: z.object({ interactions: z.array(interactionViewSchema) }) } },
-  }, async (req) => ({ interactions: hub.listInteractions(req.query.sessionId) }));
-
-  r.post('/api/interactions/:id/answer', {
-    config: { scope: 'operate' },
-    schema: {
-      summary: 'Answer an interaction; 409 when another client answered first',
-      tags: ['interactions'],
-      params: z.object({ id: z.string().min(1).max(256) }),
-      body: answerBody,
-      response: { 200: z.object({ interaction: interactionViewSchema }) },
+  r.get(
+    '/api/interactions',
+    {
+      config: { scope: 'view' },
+      schema: {
+        summary: 'Pending interactions (permissions, questions, plan approvals) across sessions',
+        tags: ['interactions'],
+        querystring: z.object({ sessionId: z.string().max(256).optional() }),
+        response: { 200: z.object({ interactions: z.array(interactionViewSchema) }) },
+      },
     },
-  }, async (req) => {
-    if (!req.identity) throw new HubError('HUB_ERR_UNAUTHENTICATED');
-    return { interaction: await hub.answerInteraction(req.params.id, req.body, { identity: req.identity }) };
-  });
+    async (req) => ({ interactions: hub.listInteractions(req.query.sessionId) }),
+  );
+
+  r.post(
+    '/api/interactions/:id/answer',
+    {
+      config: { scope: 'operate' },
+      schema: {
+        summary: 'Answer an interaction; 409 when another client answered first',
+        tags: ['interactions'],
+        params: z.object({ id: z.string().min(1).max(256) }),
+        body: answerBody,
+        response: { 200: z.object({ interaction: interactionViewSchema }) },
+      },
+    },
+    async (req) => {
+      if (!req.identity) throw new HubError('HUB_ERR_UNAUTHENTICATED');
+      return { interaction: await hub.answerInteraction(req.params.id, req.body, { identity: req.identity }) };
+    },
+  );
 };

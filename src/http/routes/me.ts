@@ -19,18 +19,31 @@ export const meSchema = z.object({
  * peer's app calls it cross-origin with a DPoP-bound token to learn the machine's id and name.
  */
 export const meRoutes: FastifyPluginAsync<{ hub: HubIdentity }> = async (app, { hub }) => {
-  app.withTypeProvider<ZodTypeProvider>().get('/api/me', {
-    config: { scope: 'view' },
-    schema: { summary: 'This hub (id, name, version) and the identity of the presented credential', tags: ['tokens'], response: { 200: meSchema } },
-  }, async (req) => {
-    const who = req.identity;
-    if (!who) throw new HubError('HUB_ERR_UNAUTHENTICATED');
-    return {
-      hubId: hub.hubId,
-      name: hub.name,
-      version: hub.version,
-      identity: { tokenId: who.tokenId, name: who.name, scope: who.scope, ...(who.expiresAt === undefined ? {} : { expiresAt: who.expiresAt }) },
-      bound: who.jkt !== undefined,
-    };
-  });
+  app.withTypeProvider<ZodTypeProvider>().get(
+    '/api/me',
+    {
+      config: { scope: 'view' },
+      schema: {
+        summary: 'This hub (id, name, version) and the identity of the presented credential',
+        tags: ['tokens'],
+        response: { 200: meSchema },
+      },
+    },
+    async (req) => {
+      const who = req.identity;
+      if (!who) throw new HubError('HUB_ERR_UNAUTHENTICATED');
+      return {
+        hubId: hub.hubId,
+        name: hub.name,
+        version: hub.version,
+        identity: {
+          tokenId: who.tokenId,
+          name: who.name,
+          scope: who.scope,
+          ...(who.expiresAt === undefined ? {} : { expiresAt: who.expiresAt }),
+        },
+        bound: who.jkt !== undefined,
+      };
+    },
+  );
 };

@@ -7,8 +7,12 @@ export interface MetricsRouteOptions {
 
 /** `GET /metrics`: Prometheus text exposition (scope `view`: sizes and counters, no content). */
 export const metricsRoutes: FastifyPluginAsync<MetricsRouteOptions> = async (app, opts) => {
-  app.get('/metrics', { config: { scope: 'view' }, schema: { summary: 'Prometheus metrics', tags: ['status'], produces: ['text/plain'] } }, async (_req, reply) => {
-    reply.type(opts.metrics.contentType);
-    return opts.metrics.render();
-  });
+  app.get(
+    '/metrics',
+    { config: { scope: 'view' }, schema: { summary: 'Prometheus metrics', tags: ['status'], produces: ['text/plain'] } },
+    async (_req, reply) => {
+      reply.type(opts.metrics.contentType);
+      return opts.metrics.render();
+    },
+  );
 };

@@ -24,12 +24,14 @@ export interface PairRouteOptions {
   windowMs: number;
 }
 
-const redeemBody = z.object({
-  code: z.string().min(1).max(40),
-  name: deviceNameSchema.optional(),
-  /** `cookie`: the built-in web app gets an HttpOnly cookie and no token in the body. */
-  delivery: z.enum(['token', 'cookie']).default('token'),
-}).strict();
+const redeemBody = z
+  .object({
+    code: z.string().min(1).max(40),
+    name: deviceNameSchema.optional(),
+    /** `cookie`: the built-in web app gets an HttpOnly cookie and no token in the body. */
+    delivery: z.enum(['token', 'cookie']).default('token'),
+  })
+  .strict();
 
 /** True when the page that called us is on https (TLS here, a trusted proxy's proto, or the https public host). */
 function isHttps(req: FastifyRequest, publicUrls: readonly string[]): boolean {
@@ -53,83 +55,122 @@ export const pairRoutes: FastifyPluginAsync<PairRouteOptions> = async (app, opts
   const publicUrl = (): string | undefined => (typeof opts.publicUrl === 'function' ? opts.publicUrl() : opts.publicUrl);
   const allUrls = (): readonly string[] => opts.publicUrls?.() ?? [publicUrl()].filter((u): u is string => u !== undefined);
 
-  r.post('/api/pair/codes', {
-    config: { scope: 'admin' },
-    schema: {
-      summary: 'Create a one-time pairing code',
-      tags: ['pairing'],
-      body: z.object({ scope: z.enum(SCOPES).default('operate') }).strict().default({ scope: 'operate' }),
-      response: { 201: z.object({ code: z.string(), url: z.string(), scope: z.enum(SCOPES), expiresAt: z.number() }) },
-    },
-  }, async (req, reply) => {
-    const { code, expiresAt } = auth.pairing.create(req.body.scope);
-    // The Host header has passed the allow-list, so it is one of our names.
-    const base = (publicUrl() ?? `${req.protocol}://${req.headers.host ?? '127.0.0.1'}`).replace(/\/+$/, '');
-    if (req.identity) auth.audit.record({ identity: req.identity, action: 'pairing.create', detail: { scope: req.body.scope, expiresAt } });
-    reply.code(201);
-    return { code, url: `${base}/#pair=${code}`, scope: req.body.scope, expiresAt };
-  });
-
-  r.post('/api/pair', {
-    config: {
-      public: true,
-      rateLimit: { max: opts.attemptsPerWindow, timeWindow: opts.windowMs },
-    },
-    schema: {
-      summary: 'Exchange a pairing code for a device token (no auth; rate-limited)',
-      tags: ['pairing'],
-      body: redeemBody,
-      response: {
-        200: z.object({
-          tokenId: z.string(),
-          name: z.string(),
-          scope: z.enum(SCOPES),
-          expiresAt: z.number(),
-          token: z.string().optional(),
-          hubId: z.string(),
-          hubName: z.string(),
-          /** True when the token is bound to the key of the request's DPoP proof (send it as `Authorization: DPoP`). */
-          bound: z.boolean(),
-        }),
+  r.post(
+    '/api/pair/codes',
+    {
+      config: { scope: 'admin' },
+      schema: {
+        summary: 'Create a one-time pairing code',
+        tags: ['pairing'],
+        body: z
+          .object({ scope: z.enum(SCOPES).default('operate') })
+          .strict()
+          .default({ scope: 'operate' }),
+        response: { 201: z.object({ code: z.string(), url: z.string(), scope: z.enum(SCOPES), expiresAt: z.number() }) },
       },
     },
-  }, async (req, reply) => {
-    // From another origin (a listed peer; any other was refused 403 by the Origin check) only a
-    // key-bound token may leave, never the cookie and never admin scope (issue 18 item 3).
-    const peer = req.originKind === 'peer' ? req.headers.origin : undefined;
-    if (peer !== undefined && req.body.delivery === 'cookie') throw new HubError('HUB_ERR_FORBIDDEN', "Another origin pairs with delivery 'token'; the cookie is only for this hub's own page");
-    const bindTo = peer !== undefined || req.headers.dpop !== undefined ? await verifyProof(req, opts.extras, {}) : undefined;
-    if (bindTo !== undefined && req.body.delivery === 'cookie') throw new HubError('HUB_ERR_BAD_REQUEST', "A key-bound token is delivered as 'token', not in the cookie");
-    const grant = auth.pairing.redeem(req.body.code);
-    if (!grant) throw new HubError('HUB_ERR_UNAUTHENTICATED', 'Unknown, used or expired pairing code');
-    // The code is spent either way: a code that reached another site is not tried twice.
-    if (peer !== undefined && grant.scope === 'admin') throw new HubError('HUB_ERR_FORBIDDEN', 'Admin scope is never paired from another origin; pair it on this hub itself');
-    const name = req.body.name ?? 'paired device';
-    const issued = await auth.tokens.create({ name, scope: grant.scope, ttlMs: auth.limits.deviceTokenDefaultTtlMs, via: 'pairing', ...(bindTo ? { jkt: bindTo } : {}), ...(peer ? { origin: peer } : {}) });
-    const { record } = issued;
-    auth.audit.record({ identity: { tokenId: record.id, name: record.name, scope: record.scope }, action: 'pairing.redeem', detail: { id: record.id, name, scope: record.scope, bound: bindTo !== undefined, ...(peer ? { origin: peer } : {}) } });
-    const info = { tokenId: record.id, name: record.name, scope: record.scope, expiresAt: record.expiresAt, hubId: opts.hub.hubId, hubName: opts.hub.name, bound: bindTo !== undefined };
-    if (req.body.delivery === 'cookie') {
-      const maxAge = Math.max(0, Math.floor((record.expiresAt - Date.now()) / 1000));
-      reply.header('set-cookie', authCookie(issued.token, maxAge, isHttps(req, allUrls())));
-      return info;
-    }
-    return { ...info, token: issued.token };
-  });
-
-  r.post('/api/pair/forget', {
-    config: { scope: 'view' },
-    schema: {
-      summary: 'Sign this device out: revokes the calling device token and clears the web app cookie',
-      tags: ['pairing'],
-      response: { 200: z.object({ revoked: z.boolean() }) },
+    async (req, reply) => {
+      const { code, expiresAt } = auth.pairing.create(req.body.scope);
+      // The Host header has passed the allow-list, so it is one of our names.
+      const base = (publicUrl() ?? `${req.protocol}://${req.headers.host ?? '127.0.0.1'}`).replace(/\/+$/, '');
+      if (req.identity)
+        auth.audit.record({ identity: req.identity, action: 'pairing.create', detail: { scope: req.body.scope, expiresAt } });
+      reply.code(201);
+      return { code, url: `${base}/#pair=${code}`, scope: req.body.scope, expiresAt };
     },
-  }, async (req, reply) => {
-    const identity = req.identity;
-    // The admin token is the owner's key, not a device: it is never revoked from here.
-    const revoked = identity !== undefined && identity.tokenId !== 'admin' && auth.tokens.revoke(identity.tokenId) !== undefined;
-    if (identity && revoked) auth.audit.record({ identity, action: 'token.revoke', detail: { tokenId: identity.tokenId, via: 'forget' } });
-    reply.header('set-cookie', authCookie('', 0, isHttps(req, allUrls())));
-    return { revoked };
-  });
+  );
+
+  r.post(
+    '/api/pair',
+    {
+      config: {
+        public: true,
+        rateLimit: { max: opts.attemptsPerWindow, timeWindow: opts.windowMs },
+      },
+      schema: {
+        summary: 'Exchange a pairing code for a device token (no auth; rate-limited)',
+        tags: ['pairing'],
+        body: redeemBody,
+        response: {
+          200: z.object({
+            tokenId: z.string(),
+            name: z.string(),
+            scope: z.enum(SCOPES),
+            expiresAt: z.number(),
+            token: z.string().optional(),
+            hubId: z.string(),
+            hubName: z.string(),
+            /** True when the token is bound to the key of the request's DPoP proof (send it as `Authorization: DPoP`). */
+            bound: z.boolean(),
+          }),
+        },
+      },
+    },
+    async (req, reply) => {
+      // From another origin (a listed peer; any other was refused 403 by the Origin check) only a
+      // key-bound token may leave, never the cookie and never admin scope (issue 18 item 3).
+      const peer = req.originKind === 'peer' ? req.headers.origin : undefined;
+      if (peer !== undefined && req.body.delivery === 'cookie')
+        throw new HubError('HUB_ERR_FORBIDDEN', "Another origin pairs with delivery 'token'; the cookie is only for this hub's own page");
+      const bindTo = peer !== undefined || req.headers.dpop !== undefined ? await verifyProof(req, opts.extras, {}) : undefined;
+      if (bindTo !== undefined && req.body.delivery === 'cookie')
+        throw new HubError('HUB_ERR_BAD_REQUEST', "A key-bound token is delivered as 'token', not in the cookie");
+      const grant = auth.pairing.redeem(req.body.code);
+      if (!grant) throw new HubError('HUB_ERR_UNAUTHENTICATED', 'Unknown, used or expired pairing code');
+      // The code is spent either way: a code that reached another site is not tried twice.
+      if (peer !== undefined && grant.scope === 'admin')
+        throw new HubError('HUB_ERR_FORBIDDEN', 'Admin scope is never paired from another origin; pair it on this hub itself');
+      const name = req.body.name ?? 'paired device';
+      const issued = await auth.tokens.create({
+        name,
+        scope: grant.scope,
+        ttlMs: auth.limits.deviceTokenDefaultTtlMs,
+        via: 'pairing',
+        ...(bindTo ? { jkt: bindTo } : {}),
+        ...(peer ? { origin: peer } : {}),
+      });
+      const { record } = issued;
+      auth.audit.record({
+        identity: { tokenId: record.id, name: record.name, scope: record.scope },
+        action: 'pairing.redeem',
+        detail: { id: record.id, name, scope: record.scope, bound: bindTo !== undefined, ...(peer ? { origin: peer } : {}) },
+      });
+      const info = {
+        tokenId: record.id,
+        name: record.name,
+        scope: record.scope,
+        expiresAt: record.expiresAt,
+        hubId: opts.hub.hubId,
+        hubName: opts.hub.name,
+        bound: bindTo !== undefined,
+      };
+      if (req.body.delivery === 'cookie') {
+        const maxAge = Math.max(0, Math.floor((record.expiresAt - Date.now()) / 1000));
+        reply.header('set-cookie', authCookie(issued.token, maxAge, isHttps(req, allUrls())));
+        return info;
+      }
+      return { ...info, token: issued.token };
+    },
+  );
+
+  r.post(
+    '/api/pair/forget',
+    {
+      config: { scope: 'view' },
+      schema: {
+        summary: 'Sign this device out: revokes the calling device token and clears the web app cookie',
+        tags: ['pairing'],
+        response: { 200: z.object({ revoked: z.boolean() }) },
+      },
+    },
+    async (req, reply) => {
+      const identity = req.identity;
+      // The admin token is the owner's key, not a device: it is never revoked from here.
+      const revoked = identity !== undefined && identity.tokenId !== 'admin' && auth.tokens.revoke(identity.tokenId) !== undefined;
+      if (identity && revoked)
+        auth.audit.record({ identity, action: 'token.revoke', detail: { tokenId: identity.tokenId, via: 'forget' } });
+      reply.header('set-cookie', authCookie('', 0, isHttps(req, allUrls())));
+      return { revoked };
+    },
+  );
 };

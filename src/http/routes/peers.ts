@@ -24,69 +24,113 @@ export const peerRoutes: FastifyPluginAsync<PeerRouteOptions> = async (app, opts
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { peers, machines } = opts;
 
-  r.get('/api/peers', {
-    config: { scope: 'admin' },
-    schema: { summary: 'App origins this hub accepts (CORS, the Origin check, cross-origin pairing)', tags: ['peers'], response: { 200: peersView } },
-  }, async () => ({ peers: peers.list() }));
-
-  r.post('/api/peers', {
-    config: { scope: 'admin' },
-    schema: {
-      summary: 'Accept another app origin (no restart)',
-      tags: ['peers'],
-      body: z.object({ origin: z.string().min(1).max(2048), via: z.enum(['api', 'cli', 'pair']).default('api') }).strict(),
-      response: { 201: peersView.extend({ peer: peerEntrySchema, added: z.boolean() }) },
+  r.get(
+    '/api/peers',
+    {
+      config: { scope: 'admin' },
+      schema: {
+        summary: 'App origins this hub accepts (CORS, the Origin check, cross-origin pairing)',
+        tags: ['peers'],
+        response: { 200: peersView },
+      },
     },
-  }, async (req, reply) => {
-    const { entry, added } = peers.add(req.body.origin, req.body.via);
-    if (added && req.identity) opts.audit?.record({ identity: req.identity, action: 'peer.add', detail: { origin: entry.origin, via: entry.via } });
-    reply.code(201);
-    return { peer: entry, added, peers: peers.list() };
-  });
+    async () => ({ peers: peers.list() }),
+  );
 
-  r.delete('/api/peers/:origin', {
-    config: { scope: 'admin' },
-    schema: {
-      summary: 'Stop accepting an app origin (give it URL-encoded); its next request is refused',
-      tags: ['peers'],
-      params: z.object({ origin: z.string().min(1).max(2048) }),
-      response: { 200: peersView },
+  r.post(
+    '/api/peers',
+    {
+      config: { scope: 'admin' },
+      schema: {
+        summary: 'Accept another app origin (no restart)',
+        tags: ['peers'],
+        body: z.object({ origin: z.string().min(1).max(2048), via: z.enum(['api', 'cli', 'pair']).default('api') }).strict(),
+        response: { 201: peersView.extend({ peer: peerEntrySchema, added: z.boolean() }) },
+      },
     },
-  }, async (req) => {
-    const outcome = peers.remove(req.params.origin);
-    if (outcome === 'missing') throw new HubError('HUB_ERR_NOT_FOUND', 'Not a peer');
-    if (outcome === 'configured') throw new HubError('HUB_ERR_CONFLICT', 'This peer comes from --peer/--allow-origin; restart the hub without it');
-    if (req.identity) opts.audit?.record({ identity: req.identity, action: 'peer.remove', detail: { origin: req.params.origin } });
-    return { peers: peers.list() };
-  });
-
-  r.get('/api/machines', {
-    config: { scope: 'view' },
-    schema: { summary: 'Other machines the app served from this hub talks to (no credentials)', tags: ['peers'], response: { 200: z.object({ machines: z.array(machineSchema) }) } },
-  }, async () => ({ machines: machines.list() }));
-
-  r.put('/api/machines/:hubId', {
-    config: { scope: 'operate' },
-    schema: {
-      summary: "Record a machine the app talks to; this hub's CSP connect-src then allows its origin",
-      tags: ['peers'],
-      params: z.object({ hubId: hubIdSchema }),
-      body: z.object({ url: z.string().min(1).max(2048), name: deviceNameSchema }).strict(),
-      response: { 200: z.object({ machine: machineSchema }), 201: z.object({ machine: machineSchema }) },
+    async (req, reply) => {
+      const { entry, added } = peers.add(req.body.origin, req.body.via);
+      if (added && req.identity)
+        opts.audit?.record({ identity: req.identity, action: 'peer.add', detail: { origin: entry.origin, via: entry.via } });
+      reply.code(201);
+      return { peer: entry, added, peers: peers.list() };
     },
-  }, async (req, reply) => {
-    const { machine, created } = machines.put(req.params.hubId, req.body);
-    if (req.identity) opts.audit?.record({ identity: req.identity, action: 'machine.put', detail: { hubId: machine.hubId, url: machine.url, name: machine.name } });
-    reply.code(created ? 201 : 200);
-    return { machine };
-  });
+  );
 
-  r.delete('/api/machines/:hubId', {
-    config: { scope: 'operate' },
-    schema: { summary: 'Forget a machine (its origin leaves connect-src)', tags: ['peers'], params: z.object({ hubId: hubIdSchema }), response: { 200: z.object({ machines: z.array(machineSchema) }) } },
-  }, async (req) => {
-    if (!machines.remove(req.params.hubId)) throw new HubError('HUB_ERR_NOT_FOUND', 'No such machine');
-    if (req.identity) opts.audit?.record({ identity: req.identity, action: 'machine.remove', detail: { hubId: req.params.hubId } });
-    return { machines: machines.list() };
-  });
+  r.delete(
+    '/api/peers/:origin',
+    {
+      config: { scope: 'admin' },
+      schema: {
+        summary: 'Stop accepting an app origin (give it URL-encoded); its next request is refused',
+        tags: ['peers'],
+        params: z.object({ origin: z.string().min(1).max(2048) }),
+        response: { 200: peersView },
+      },
+    },
+    async (req) => {
+      const outcome = peers.remove(req.params.origin);
+      if (outcome === 'missing') throw new HubError('HUB_ERR_NOT_FOUND', 'Not a peer');
+      if (outcome === 'configured')
+        throw new HubError('HUB_ERR_CONFLICT', 'This peer comes from --peer/--allow-origin; restart the hub without it');
+      if (req.identity) opts.audit?.record({ identity: req.identity, action: 'peer.remove', detail: { origin: req.params.origin } });
+      return { peers: peers.list() };
+    },
+  );
+
+  r.get(
+    '/api/machines',
+    {
+      config: { scope: 'view' },
+      schema: {
+        summary: 'Other machines the app served from this hub talks to (no credentials)',
+        tags: ['peers'],
+        response: { 200: z.object({ machines: z.array(machineSchema) }) },
+      },
+    },
+    async () => ({ machines: machines.list() }),
+  );
+
+  r.put(
+    '/api/machines/:hubId',
+    {
+      config: { scope: 'operate' },
+      schema: {
+        summary: "Record a machine the app talks to; this hub's CSP connect-src then allows its origin",
+        tags: ['peers'],
+        params: z.object({ hubId: hubIdSchema }),
+        body: z.object({ url: z.string().min(1).max(2048), name: deviceNameSchema }).strict(),
+        response: { 200: z.object({ machine: machineSchema }), 201: z.object({ machine: machineSchema }) },
+      },
+    },
+    async (req, reply) => {
+      const { machine, created } = machines.put(req.params.hubId, req.body);
+      if (req.identity)
+        opts.audit?.record({
+          identity: req.identity,
+          action: 'machine.put',
+          detail: { hubId: machine.hubId, url: machine.url, name: machine.name },
+        });
+      reply.code(created ? 201 : 200);
+      return { machine };
+    },
+  );
+
+  r.delete(
+    '/api/machines/:hubId',
+    {
+      config: { scope: 'operate' },
+      schema: {
+        summary: 'Forget a machine (its origin leaves connect-src)',
+        tags: ['peers'],
+        params: z.object({ hubId: hubIdSchema }),
+        response: { 200: z.object({ machines: z.array(machineSchema) }) },
+      },
+    },
+    async (req) => {
+      if (!machines.remove(req.params.hubId)) throw new HubError('HUB_ERR_NOT_FOUND', 'No such machine');
+      if (req.identity) opts.audit?.record({ identity: req.identity, action: 'machine.remove', detail: { hubId: req.params.hubId } });
+      return { machines: machines.list() };
+    },
+  );
 };

@@ -19,7 +19,11 @@ export const pushRoutes: FastifyPluginAsync<PushRouteOptions> = async (app, opts
     '/api/push/vapid-public-key',
     {
       config: { scope: 'view' },
-      schema: { summary: 'VAPID public key for PushManager.subscribe', tags: ['push'], response: { 200: z.object({ publicKey: z.string() }) } },
+      schema: {
+        summary: 'VAPID public key for PushManager.subscribe',
+        tags: ['push'],
+        response: { 200: z.object({ publicKey: z.string() }) },
+      },
     },
     async () => ({ publicKey: opts.notifier.publicKey }),
   );
@@ -27,7 +31,12 @@ export const pushRoutes: FastifyPluginAsync<PushRouteOptions> = async (app, opts
     '/api/push/subscriptions',
     {
       config: { scope: 'view' },
-      schema: { summary: 'Register this browser for notifications', tags: ['push'], body: pushSubscriptionSchema, response: { 201: z.object({ ok: z.literal(true) }) } },
+      schema: {
+        summary: 'Register this browser for notifications',
+        tags: ['push'],
+        body: pushSubscriptionSchema,
+        response: { 201: z.object({ ok: z.literal(true) }) },
+      },
     },
     async (req, reply) => {
       const who = req.identity;
@@ -39,7 +48,12 @@ export const pushRoutes: FastifyPluginAsync<PushRouteOptions> = async (app, opts
     '/api/push/subscriptions',
     {
       config: { scope: 'view' },
-      schema: { summary: 'Unregister a browser', tags: ['push'], body: z.object({ endpoint: z.string().min(1).max(2048) }), response: { 200: z.object({ removed: z.boolean() }) } },
+      schema: {
+        summary: 'Unregister a browser',
+        tags: ['push'],
+        body: z.object({ endpoint: z.string().min(1).max(2048) }),
+        response: { 200: z.object({ removed: z.boolean() }) },
+      },
     },
     async (req) => ({ removed: opts.notifier.subscriptions.remove(req.body.endpoint) }),
   );

@@ -25,18 +25,22 @@ const section = z.object({ kind, level: z.string().optional(), items: z.array(it
  * kinds, not errors; the answer is reused for `quotaCacheMs`.
  */
 export const quotaRoutes: FastifyPluginAsync<QuotaRouteOptions> = async (app, opts) => {
-  app.withTypeProvider<ZodTypeProvider>().get('/api/quota', {
-    config: { scope: 'view' },
-    schema: {
-      summary: 'Account quota per provider (GLM Coding Plan quota API; Opencode Go not configured)',
-      tags: ['compat'],
-      response: {
-        200: z.object({
-          glm: section,
-          opencode: z.object({ kind: z.literal('not_configured') }),
-          providers: z.array(section.extend({ providerId: z.string(), providerName: z.string().optional() })),
-        }),
+  app.withTypeProvider<ZodTypeProvider>().get(
+    '/api/quota',
+    {
+      config: { scope: 'view' },
+      schema: {
+        summary: 'Account quota per provider (GLM Coding Plan quota API; Opencode Go not configured)',
+        tags: ['compat'],
+        response: {
+          200: z.object({
+            glm: section,
+            opencode: z.object({ kind: z.literal('not_configured') }),
+            providers: z.array(section.extend({ providerId: z.string(), providerName: z.string().optional() })),
+          }),
+        },
       },
     },
-  }, async () => opts.quota.report());
+    async () => opts.quota.report(),
+  );
 };

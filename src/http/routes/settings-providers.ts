@@ -69,7 +69,13 @@ export const settingsProviderRoutes: FastifyPluginAsync<SettingsProviderRoutesOp
   auditWrites(fastify, opts.audit, () => 'settings.change');
 
   /** Runs one edit under the store's lock and answers with the provider's new view. */
-  async function write(req: FastifyRequest, reply: FastifyReply, action: string, providerId: string, edit: Parameters<ProviderStore['update']>[0]) {
+  async function write(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    action: string,
+    providerId: string,
+    edit: Parameters<ProviderStore['update']>[0],
+  ) {
     const snapshot = await store.update(edit, { ifMatch: ifMatch(req) });
     catalog.invalidate();
     req.log.info({ providerId, action, by: req.identity?.name, etag: snapshot.etag }, 'provider settings changed');
@@ -81,7 +87,11 @@ export const settingsProviderRoutes: FastifyPluginAsync<SettingsProviderRoutesOp
     '/api/settings/providers',
     {
       config: { scope: 'view' },
-      schema: { summary: 'Providers of the personal provider file, with the file health', tags: TAGS, response: { 200: providerListSchema } },
+      schema: {
+        summary: 'Providers of the personal provider file, with the file health',
+        tags: TAGS,
+        response: { 200: providerListSchema },
+      },
     },
     async (_req, reply) => {
       const snap = await store.read();
@@ -98,7 +108,10 @@ export const settingsProviderRoutes: FastifyPluginAsync<SettingsProviderRoutesOp
 
   app.get(
     '/api/settings/providers/:providerId',
-    { config: { scope: 'view' }, schema: { summary: 'One provider', tags: TAGS, params: providerParams, response: { 200: providerViewSchema, 404: errorBodySchema } } },
+    {
+      config: { scope: 'view' },
+      schema: { summary: 'One provider', tags: TAGS, params: providerParams, response: { 200: providerViewSchema, 404: errorBodySchema } },
+    },
     async (req, reply) => {
       const snap = await store.read();
       reply.header('etag', snap.etag);
@@ -110,7 +123,13 @@ export const settingsProviderRoutes: FastifyPluginAsync<SettingsProviderRoutesOp
     '/api/settings/providers',
     {
       config: { scope: 'admin' },
-      schema: { summary: 'Create a provider (apiKey is write-only)', tags: TAGS, headers: ifMatchHeaders, body: providerCreateSchema, response: { 201: providerViewSchema, ...errors } },
+      schema: {
+        summary: 'Create a provider (apiKey is write-only)',
+        tags: TAGS,
+        headers: ifMatchHeaders,
+        body: providerCreateSchema,
+        response: { 201: providerViewSchema, ...errors },
+      },
     },
     async (req, reply) => {
       const snap = await write(req, reply, 'create', req.body.providerId, (d) => edits.createProvider(d, req.body));
@@ -131,7 +150,11 @@ export const settingsProviderRoutes: FastifyPluginAsync<SettingsProviderRoutesOp
         response: { 200: providerViewSchema, ...errors },
       },
     },
-    async (req, reply) => viewOf(await write(req, reply, 'replace', req.params.providerId, (d) => edits.updateProvider(d, req.params.providerId, req.body)), req.params.providerId),
+    async (req, reply) =>
+      viewOf(
+        await write(req, reply, 'replace', req.params.providerId, (d) => edits.updateProvider(d, req.params.providerId, req.body)),
+        req.params.providerId,
+      ),
   );
 
   app.patch(
@@ -147,23 +170,52 @@ export const settingsProviderRoutes: FastifyPluginAsync<SettingsProviderRoutesOp
         response: { 200: providerViewSchema, ...errors },
       },
     },
-    async (req, reply) => viewOf(await write(req, reply, 'update', req.params.providerId, (d) => edits.updateProvider(d, req.params.providerId, req.body)), req.params.providerId),
+    async (req, reply) =>
+      viewOf(
+        await write(req, reply, 'update', req.params.providerId, (d) => edits.updateProvider(d, req.params.providerId, req.body)),
+        req.params.providerId,
+      ),
   );
 
   app.delete(
     '/api/settings/providers/:providerId',
-    { config: { scope: 'admin' }, schema: { summary: 'Delete a provider and its model rules', tags: TAGS, params: providerParams, headers: ifMatchHeaders, response: { 204: z.null(), ...errors } } },
+    {
+      config: { scope: 'admin' },
+      schema: {
+        summary: 'Delete a provider and its model rules',
+        tags: TAGS,
+        params: providerParams,
+        headers: ifMatchHeaders,
+        response: { 204: z.null(), ...errors },
+      },
+    },
     async (req, reply) => {
       await write(req, reply, 'delete', req.params.providerId, (d) => edits.deleteProvider(d, req.params.providerId));
       return reply.code(204).send(null);
     },
   );
 
-  for (const [suffix, enabled] of [['enable', true], ['disable', false]] as const) {
+  for (const [suffix, enabled] of [
+    ['enable', true],
+    ['disable', false],
+  ] as const) {
     app.post(
       `/api/settings/providers/:providerId/${suffix}`,
-      { config: { scope: 'admin' }, schema: { summary: `${suffix[0]!.toUpperCase()}${suffix.slice(1)} a provider`, tags: TAGS, params: providerParams, headers: ifMatchHeaders, response: { 200: providerViewSchema, ...errors } } },
-      async (req, reply) => viewOf(await write(req, reply, suffix, req.params.providerId, (d) => edits.setEnabled(d, req.params.providerId, enabled)), req.params.providerId),
+      {
+        config: { scope: 'admin' },
+        schema: {
+          summary: `${suffix[0]!.toUpperCase()}${suffix.slice(1)} a provider`,
+          tags: TAGS,
+          params: providerParams,
+          headers: ifMatchHeaders,
+          response: { 200: providerViewSchema, ...errors },
+        },
+      },
+      async (req, reply) =>
+        viewOf(
+          await write(req, reply, suffix, req.params.providerId, (d) => edits.setEnabled(d, req.params.providerId, enabled)),
+          req.params.providerId,
+        ),
     );
   }
 
@@ -191,7 +243,16 @@ export const settingsProviderRoutes: FastifyPluginAsync<SettingsProviderRoutesOp
 
   app.delete(
     '/api/settings/providers/:providerId/models/:modelId/rule',
-    { config: { scope: 'admin' }, schema: { summary: 'Remove the rule of one model', tags: TAGS, params: modelParams, headers: ifMatchHeaders, response: { 204: z.null(), ...errors } } },
+    {
+      config: { scope: 'admin' },
+      schema: {
+        summary: 'Remove the rule of one model',
+        tags: TAGS,
+        params: modelParams,
+        headers: ifMatchHeaders,
+        response: { 204: z.null(), ...errors },
+      },
+    },
     async (req, reply) => {
       const { providerId, modelId } = req.params;
       await write(req, reply, 'model-rule-delete', providerId, (d) => edits.deleteModelRule(d, providerId, modelId));
@@ -208,7 +269,13 @@ export const settingsProviderRoutes: FastifyPluginAsync<SettingsProviderRoutesOp
         tags: TAGS,
         params: providerParams,
         body: z.object({ modelId: z.string().min(1).max(256), reasoningLevel: z.string().min(1).max(64).optional() }).strict(),
-        response: { 200: z.object({ success: z.boolean(), message: z.string().optional() }), 404: errorBodySchema, 502: errorBodySchema, 503: errorBodySchema, 504: errorBodySchema },
+        response: {
+          200: z.object({ success: z.boolean(), message: z.string().optional() }),
+          404: errorBodySchema,
+          502: errorBodySchema,
+          503: errorBodySchema,
+          504: errorBodySchema,
+        },
       },
     },
     async (req) => {
@@ -218,7 +285,11 @@ export const settingsProviderRoutes: FastifyPluginAsync<SettingsProviderRoutesOp
       const key = asString(asObject(asObject(rule?.config).access).apiKey);
       // A provider may echo the key in its error text; it must not reach the client (CFG-05).
       const redact = (text: string) => (key && key.length > 0 ? text.split(key).join('[redacted]') : text);
-      const selection = { providerId: req.params.providerId, modelId: req.body.modelId, ...(req.body.reasoningLevel ? { options: { reasoningLevel: req.body.reasoningLevel } } : {}) };
+      const selection = {
+        providerId: req.params.providerId,
+        modelId: req.body.modelId,
+        ...(req.body.reasoningLevel ? { options: { reasoningLevel: req.body.reasoningLevel } } : {}),
+      };
       try {
         await opts.appServer.testModelConnectivity(opts.workspace, selection, 60_000);
         return { success: true };
@@ -234,7 +305,11 @@ export const settingsProviderRoutes: FastifyPluginAsync<SettingsProviderRoutesOp
     '/api/settings/models',
     {
       config: { scope: 'view' },
-      schema: { summary: 'Models the app-server offers now (settings.model.available)', tags: TAGS, response: { 200: z.object({ models: z.array(modelOptionSchema) }), 502: errorBodySchema, 503: errorBodySchema } },
+      schema: {
+        summary: 'Models the app-server offers now (settings.model.available)',
+        tags: TAGS,
+        response: { 200: z.object({ models: z.array(modelOptionSchema) }), 502: errorBodySchema, 503: errorBodySchema },
+      },
     },
     async () => ({ models: await catalog.list() }),
   );
@@ -246,7 +321,9 @@ export const settingsProviderRoutes: FastifyPluginAsync<SettingsProviderRoutesOp
       schema: {
         summary: 'Previous versions of the provider file (newest first)',
         tags: TAGS,
-        response: { 200: z.object({ backups: z.array(z.object({ id: z.string(), createdAt: z.string(), bytes: z.number(), valid: z.boolean() })) }) },
+        response: {
+          200: z.object({ backups: z.array(z.object({ id: z.string(), createdAt: z.string(), bytes: z.number(), valid: z.boolean() })) }),
+        },
       },
     },
     async () => ({ backups: await store.listBackups() }),

@@ -19,7 +19,15 @@ export const workspaceParam = z
   .max(4096)
   .refine((p) => isAbsolute(p), 'workspace must be an absolute path');
 export const nameParam = z.string().min(1).max(256);
-export const errors = { 400: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema, 422: errorBodySchema, 502: errorBodySchema, 503: errorBodySchema, 504: errorBodySchema };
+export const errors = {
+  400: errorBodySchema,
+  404: errorBodySchema,
+  409: errorBodySchema,
+  422: errorBodySchema,
+  502: errorBodySchema,
+  503: errorBodySchema,
+  504: errorBodySchema,
+};
 const runParams = z.object({ sessionId: z.string().min(1).max(256), runId: z.string().min(1).max(256) });
 const artifactParams = runParams.extend({ artifactId: z.string().min(1).max(64) });
 export const intQuery = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
@@ -31,14 +39,28 @@ export function workflowRunRoutes(fastify: FastifyInstance, wf: WorkflowService)
     '/api/settings/workflow-runs/:sessionId',
     {
       config: { scope: 'view' },
-      schema: { summary: 'Workflow runs of a session', tags: TAGS, params: runParams.pick({ sessionId: true }), querystring: z.object({ limit: intQuery(1, 64).optional() }).strict(), response: { 200: wire.sessionRunsResultSchema, ...errors } },
+      schema: {
+        summary: 'Workflow runs of a session',
+        tags: TAGS,
+        params: runParams.pick({ sessionId: true }),
+        querystring: z.object({ limit: intQuery(1, 64).optional() }).strict(),
+        response: { 200: wire.sessionRunsResultSchema, ...errors },
+      },
     },
     async (req) => wf.sessionRuns(req.params.sessionId, req.query.limit),
   );
 
   app.get(
     '/api/settings/workflow-runs/:sessionId/:runId',
-    { config: { scope: 'view' }, schema: { summary: 'One run: status, resumability, failure', tags: TAGS, params: runParams, response: { 200: wire.sessionRunSchema, ...errors } } },
+    {
+      config: { scope: 'view' },
+      schema: {
+        summary: 'One run: status, resumability, failure',
+        tags: TAGS,
+        params: runParams,
+        response: { 200: wire.sessionRunSchema, ...errors },
+      },
+    },
     async (req) => wf.runDetail(req.params.sessionId, req.params.runId),
   );
 
@@ -50,7 +72,9 @@ export function workflowRunRoutes(fastify: FastifyInstance, wf: WorkflowService)
         summary: 'Run events after a sequence number (page ≤ 500 events / 4 MiB)',
         tags: TAGS,
         params: runParams,
-        querystring: z.object({ afterSequence: intQuery(0, Number.MAX_SAFE_INTEGER).optional(), limit: intQuery(1, 500).optional() }).strict(),
+        querystring: z
+          .object({ afterSequence: intQuery(0, Number.MAX_SAFE_INTEGER).optional(), limit: intQuery(1, 500).optional() })
+          .strict(),
         response: { 200: wire.runEventsResultSchema, ...errors },
       },
     },
@@ -59,7 +83,10 @@ export function workflowRunRoutes(fastify: FastifyInstance, wf: WorkflowService)
 
   app.get(
     '/api/settings/workflow-runs/:sessionId/:runId/artifacts',
-    { config: { scope: 'view' }, schema: { summary: 'Artifacts of a run', tags: TAGS, params: runParams, response: { 200: wire.runArtifactsResultSchema, ...errors } } },
+    {
+      config: { scope: 'view' },
+      schema: { summary: 'Artifacts of a run', tags: TAGS, params: runParams, response: { 200: wire.runArtifactsResultSchema, ...errors } },
+    },
     async (req) => wf.runArtifacts(req.params.sessionId, req.params.runId),
   );
 
@@ -72,14 +99,25 @@ export function workflowRunRoutes(fastify: FastifyInstance, wf: WorkflowService)
         tags: TAGS,
         params: artifactParams,
         querystring: z
-          .object({ afterSequence: intQuery(0, Number.MAX_SAFE_INTEGER).optional(), limit: intQuery(1, 500).optional(), fields: z.string().max(2048).optional() })
+          .object({
+            afterSequence: intQuery(0, Number.MAX_SAFE_INTEGER).optional(),
+            limit: intQuery(1, 500).optional(),
+            fields: z.string().max(2048).optional(),
+          })
           .strict(),
         response: { 200: wire.runArtifactDataResultSchema, ...errors },
       },
     },
     async (req) => {
-      const fields = req.query.fields?.split(',').filter((f) => f.length > 0).slice(0, 32);
-      return wf.runArtifactData(req.params.sessionId, req.params.runId, req.params.artifactId, { afterSequence: req.query.afterSequence, limit: req.query.limit, fields: fields?.length ? fields : undefined });
+      const fields = req.query.fields
+        ?.split(',')
+        .filter((f) => f.length > 0)
+        .slice(0, 32);
+      return wf.runArtifactData(req.params.sessionId, req.params.runId, req.params.artifactId, {
+        afterSequence: req.query.afterSequence,
+        limit: req.query.limit,
+        fields: fields?.length ? fields : undefined,
+      });
     },
   );
 
@@ -91,7 +129,13 @@ export function workflowRunRoutes(fastify: FastifyInstance, wf: WorkflowService)
         summary: 'A byte range of one artifact version (base64)',
         tags: TAGS,
         params: artifactParams,
-        querystring: z.object({ version: intQuery(1, 16), offset: intQuery(0, 20 * 1024 * 1024).default(0), limit: intQuery(1, 524_288).default(524_288) }).strict(),
+        querystring: z
+          .object({
+            version: intQuery(1, 16),
+            offset: intQuery(0, 20 * 1024 * 1024).default(0),
+            limit: intQuery(1, 524_288).default(524_288),
+          })
+          .strict(),
         response: { 200: wire.runArtifactReadResultSchema, ...errors },
       },
     },
@@ -100,7 +144,15 @@ export function workflowRunRoutes(fastify: FastifyInstance, wf: WorkflowService)
 
   app.get(
     '/api/settings/workflow-runs/:sessionId/:runId/workspace',
-    { config: { scope: 'view' }, schema: { summary: 'Nodes of a run (its workspace view)', tags: TAGS, params: runParams, response: { 200: wire.runWorkspaceResultSchema, ...errors } } },
+    {
+      config: { scope: 'view' },
+      schema: {
+        summary: 'Nodes of a run (its workspace view)',
+        tags: TAGS,
+        params: runParams,
+        response: { 200: wire.runWorkspaceResultSchema, ...errors },
+      },
+    },
     async (req) => wf.runWorkspace(req.params.sessionId, req.params.runId),
   );
 
@@ -123,7 +175,13 @@ export function workflowRunRoutes(fastify: FastifyInstance, wf: WorkflowService)
     '/api/settings/workflow-runs/:sessionId/:runId/resume',
     {
       config: { scope: 'operate' },
-      schema: { summary: 'Resume a stopped or failed run (resumeWorkflowRun)', tags: TAGS, params: runParams, body: z.object({ name: nameParam.optional() }).strict().default({}), response: { 200: z.object({ sessionId: z.string(), runId: z.string(), status: z.string() }), ...errors } },
+      schema: {
+        summary: 'Resume a stopped or failed run (resumeWorkflowRun)',
+        tags: TAGS,
+        params: runParams,
+        body: z.object({ name: nameParam.optional() }).strict().default({}),
+        response: { 200: z.object({ sessionId: z.string(), runId: z.string(), status: z.string() }), ...errors },
+      },
     },
     async (req) => {
       const result = await wf.resume(req.params.sessionId, req.params.runId, req.body.name);
@@ -136,11 +194,22 @@ export function workflowRunRoutes(fastify: FastifyInstance, wf: WorkflowService)
     '/api/settings/workflow-runs/:sessionId/:runId/stop',
     {
       config: { scope: 'operate' },
-      schema: { summary: 'Stop a run', tags: TAGS, params: runParams, response: { 200: z.object({ sessionId: z.string(), runId: z.string(), via: z.enum(['cancelBackgroundWork', 'stop']), status: z.string() }), ...errors } },
+      schema: {
+        summary: 'Stop a run',
+        tags: TAGS,
+        params: runParams,
+        response: {
+          200: z.object({ sessionId: z.string(), runId: z.string(), via: z.enum(['cancelBackgroundWork', 'stop']), status: z.string() }),
+          ...errors,
+        },
+      },
     },
     async (req) => {
       const result = await wf.stop(req.params.sessionId, req.params.runId);
-      req.log.info({ sessionId: req.params.sessionId, runId: req.params.runId, via: result.via, by: req.identity?.name }, 'workflow run stopped');
+      req.log.info(
+        { sessionId: req.params.sessionId, runId: req.params.runId, via: result.via, by: req.identity?.name },
+        'workflow run stopped',
+      );
       return result;
     },
   );

@@ -29,7 +29,9 @@ const okPath = z.object({ path: z.string() });
 export const settingsWorkflowRoutes: FastifyPluginAsync<SettingsWorkflowRoutesOptions> = async (fastify, opts) => {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const wf = 'service' in opts ? opts.service : new WorkflowService(opts);
-  auditWrites(fastify, opts.audit, (_m, url) => (url.startsWith('/api/settings/workflow-runs') || url.endsWith('/start') ? 'workflow.run' : 'settings.change'));
+  auditWrites(fastify, opts.audit, (_m, url) =>
+    url.startsWith('/api/settings/workflow-runs') || url.endsWith('/start') ? 'workflow.run' : 'settings.change',
+  );
   const guard = opts.guard;
   if (guard) {
     // After validation, so `workspace` is a checked absolute path; before any call to the child.
@@ -40,7 +42,11 @@ export const settingsWorkflowRoutes: FastifyPluginAsync<SettingsWorkflowRoutesOp
       }
       if (req.method !== 'POST') return;
       const url = req.routeOptions.url ?? '';
-      const sessionId = url.endsWith('/start') ? (req.body as Record<string, unknown> | undefined)?.['sessionId'] : url.endsWith('/resume') ? (req.params as Record<string, unknown>)['sessionId'] : undefined;
+      const sessionId = url.endsWith('/start')
+        ? (req.body as Record<string, unknown> | undefined)?.['sessionId']
+        : url.endsWith('/resume')
+          ? (req.params as Record<string, unknown>)['sessionId']
+          : undefined;
       if (typeof sessionId === 'string') await guard.session(sessionId);
     });
   }
@@ -66,7 +72,14 @@ export const settingsWorkflowRoutes: FastifyPluginAsync<SettingsWorkflowRoutesOp
       schema: {
         summary: 'The workflow run journal, newest first (workflows/runs)',
         tags: TAGS,
-        querystring: z.object({ workspace: workspaceParam.optional(), name: nameParam.optional(), scope: wire.workflowScopeSchema.optional(), limit: intQuery(1, 50).default(20) }).strict(),
+        querystring: z
+          .object({
+            workspace: workspaceParam.optional(),
+            name: nameParam.optional(),
+            scope: wire.workflowScopeSchema.optional(),
+            limit: intQuery(1, 50).default(20),
+          })
+          .strict(),
         response: { 200: wire.workflowRunsResultSchema, ...errors },
       },
     },
@@ -81,7 +94,14 @@ export const settingsWorkflowRoutes: FastifyPluginAsync<SettingsWorkflowRoutesOp
         summary: 'Save the script of a run as a named workflow (workflows/save)',
         tags: TAGS,
         body: z
-          .object({ runId: z.string().min(1), name: nameParam, meta: wire.workflowMetaSchema, scope: wire.workflowScopeSchema.optional(), overwrite: z.boolean().optional(), workspace: workspaceParam.optional() })
+          .object({
+            runId: z.string().min(1),
+            name: nameParam,
+            meta: wire.workflowMetaSchema,
+            scope: wire.workflowScopeSchema.optional(),
+            overwrite: z.boolean().optional(),
+            workspace: workspaceParam.optional(),
+          })
           .strict(),
         response: { 201: wire.workflowSaveResultSchema, ...errors },
       },
@@ -91,7 +111,16 @@ export const settingsWorkflowRoutes: FastifyPluginAsync<SettingsWorkflowRoutesOp
 
   app.get(
     '/api/settings/workflows/:scope/:name',
-    { config: { scope: 'view' }, schema: { summary: 'One saved workflow: meta and script', tags: TAGS, params: wfParams, querystring: wsQuery, response: { 200: wire.workflowGetResultSchema, ...errors } } },
+    {
+      config: { scope: 'view' },
+      schema: {
+        summary: 'One saved workflow: meta and script',
+        tags: TAGS,
+        params: wfParams,
+        querystring: wsQuery,
+        response: { 200: wire.workflowGetResultSchema, ...errors },
+      },
+    },
     async (req) => wf.get(req.params.scope, req.params.name, req.query.workspace),
   );
 
@@ -99,7 +128,13 @@ export const settingsWorkflowRoutes: FastifyPluginAsync<SettingsWorkflowRoutesOp
     '/api/settings/workflows/:scope/:name/runs',
     {
       config: { scope: 'view' },
-      schema: { summary: 'Runs of one saved workflow', tags: TAGS, params: wfParams, querystring: z.object({ workspace: workspaceParam.optional(), limit: intQuery(1, 50).default(20) }).strict(), response: { 200: wire.workflowRunsResultSchema, ...errors } },
+      schema: {
+        summary: 'Runs of one saved workflow',
+        tags: TAGS,
+        params: wfParams,
+        querystring: z.object({ workspace: workspaceParam.optional(), limit: intQuery(1, 50).default(20) }).strict(),
+        response: { 200: wire.workflowRunsResultSchema, ...errors },
+      },
     },
     async (req) => wf.runs({ ...req.query, name: req.params.name, scope: req.params.scope }),
   );
@@ -108,7 +143,13 @@ export const settingsWorkflowRoutes: FastifyPluginAsync<SettingsWorkflowRoutesOp
     '/api/settings/workflows/:scope/:name/meta',
     {
       config: { scope: 'admin' },
-      schema: { summary: 'Rewrite the header of a saved workflow; the script is kept', tags: TAGS, params: wfParams, body: z.object({ meta: wire.workflowMetaSchema, workspace: workspaceParam.optional() }).strict(), response: { 200: okPath, ...errors } },
+      schema: {
+        summary: 'Rewrite the header of a saved workflow; the script is kept',
+        tags: TAGS,
+        params: wfParams,
+        body: z.object({ meta: wire.workflowMetaSchema, workspace: workspaceParam.optional() }).strict(),
+        response: { 200: okPath, ...errors },
+      },
     },
     async (req) => {
       const result = await wf.updateMeta(req.params.scope, req.params.name, req.body.meta, req.body.workspace);
@@ -119,7 +160,16 @@ export const settingsWorkflowRoutes: FastifyPluginAsync<SettingsWorkflowRoutesOp
 
   app.delete(
     '/api/settings/workflows/:scope/:name',
-    { config: { scope: 'admin' }, schema: { summary: 'Delete a saved workflow', tags: TAGS, params: wfParams, querystring: wsQuery, response: { 204: z.null(), ...errors } } },
+    {
+      config: { scope: 'admin' },
+      schema: {
+        summary: 'Delete a saved workflow',
+        tags: TAGS,
+        params: wfParams,
+        querystring: wsQuery,
+        response: { 204: z.null(), ...errors },
+      },
+    },
     async (req, reply) => {
       await wf.delete(req.params.scope, req.params.name, req.query.workspace);
       req.log.info({ workflow: req.params.name, scope: req.params.scope, by: req.identity?.name }, 'workflow deleted');
@@ -131,7 +181,13 @@ export const settingsWorkflowRoutes: FastifyPluginAsync<SettingsWorkflowRoutesOp
     '/api/settings/workflows/global/:name/move',
     {
       config: { scope: 'admin' },
-      schema: { summary: 'Copy a global workflow into this project (never overwrites)', tags: TAGS, params: z.object({ name: nameParam }), body: z.object({ workspace: workspaceParam.optional() }).strict().default({}), response: { 200: z.object({ from: z.string(), to: z.string() }), ...errors } },
+      schema: {
+        summary: 'Copy a global workflow into this project (never overwrites)',
+        tags: TAGS,
+        params: z.object({ name: nameParam }),
+        body: z.object({ workspace: workspaceParam.optional() }).strict().default({}),
+        response: { 200: z.object({ from: z.string(), to: z.string() }), ...errors },
+      },
     },
     async (req) => {
       const result = await wf.move(req.params.name, req.body.workspace);
@@ -147,13 +203,26 @@ export const settingsWorkflowRoutes: FastifyPluginAsync<SettingsWorkflowRoutesOp
         summary: 'Start a saved workflow on a session (a new one unless sessionId is given)',
         tags: TAGS,
         params: wfParams,
-        body: z.object({ sessionId: z.string().min(1).optional(), args: z.record(z.string(), z.unknown()).optional(), workspace: workspaceParam.optional() }).strict().default({}),
-        response: { 201: z.object({ sessionId: z.string(), runId: z.string(), toolCallId: z.string().nullable(), created: z.boolean() }), ...errors },
+        body: z
+          .object({
+            sessionId: z.string().min(1).optional(),
+            args: z.record(z.string(), z.unknown()).optional(),
+            workspace: workspaceParam.optional(),
+          })
+          .strict()
+          .default({}),
+        response: {
+          201: z.object({ sessionId: z.string(), runId: z.string(), toolCallId: z.string().nullable(), created: z.boolean() }),
+          ...errors,
+        },
       },
     },
     async (req, reply) => {
       const started = await wf.start({ ...req.params, ...req.body });
-      req.log.info({ workflow: req.params.name, sessionId: started.sessionId, runId: started.runId, by: req.identity?.name }, 'workflow started');
+      req.log.info(
+        { workflow: req.params.name, sessionId: started.sessionId, runId: started.runId, by: req.identity?.name },
+        'workflow started',
+      );
       return reply.code(201).send(started);
     },
   );

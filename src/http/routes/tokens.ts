@@ -18,14 +18,21 @@ export function tokenView(record: TokenRecord, now: number = Date.now()): TokenV
 }
 
 /** Device names: printable, bounded; they appear in presence lists and the audit log. */
-export const deviceNameSchema = z.string().trim().min(1).max(100).regex(/^[^\p{Cc}]+$/u, 'control characters are not allowed');
+export const deviceNameSchema = z
+  .string()
+  .trim()
+  .min(1)
+  .max(100)
+  .regex(/^[^\p{Cc}]+$/u, 'control characters are not allowed');
 
-const createBody = z.object({
-  name: deviceNameSchema,
-  scope: z.enum(SCOPES),
-  /** Lifetime like `30m`, `12h`, `7d`; default LIMITS.deviceTokenDefaultTtlMs. */
-  ttl: z.string().max(20).optional(),
-}).strict();
+const createBody = z
+  .object({
+    name: deviceNameSchema,
+    scope: z.enum(SCOPES),
+    /** Lifetime like `30m`, `12h`, `7d`; default LIMITS.deviceTokenDefaultTtlMs. */
+    ttl: z.string().max(20).optional(),
+  })
+  .strict();
 
 /** Who is asking: every route here runs after the auth hook has set `req.identity`. */
 function caller(identity: Identity | undefined): Identity {
@@ -37,31 +44,58 @@ function caller(identity: Identity | undefined): Identity {
 export const tokenRoutes: FastifyPluginAsync<{ auth: AuthServices }> = async (app, { auth }) => {
   const r = app.withTypeProvider<ZodTypeProvider>();
 
-  r.get('/api/tokens', {
-    config: { scope: 'admin' },
-    schema: { summary: 'List device tokens', tags: ['tokens'], response: { 200: z.object({ tokens: z.array(tokenViewSchema) }) } },
-  }, async () => ({ tokens: auth.tokens.list().map((t) => tokenView(t)) }));
+  r.get(
+    '/api/tokens',
+    {
+      config: { scope: 'admin' },
+      schema: { summary: 'List device tokens', tags: ['tokens'], response: { 200: z.object({ tokens: z.array(tokenViewSchema) }) } },
+    },
+    async () => ({ tokens: auth.tokens.list().map((t) => tokenView(t)) }),
+  );
 
-  r.post('/api/tokens', {
-    config: { scope: 'admin' },
-    schema: { summary: 'Create a device token (shown once)', tags: ['tokens'], body: createBody, response: { 201: z.object({ token: z.string(), info: tokenViewSchema }) } },
-  }, async (req, reply) => {
-    const ttlMs = req.body.ttl === undefined ? auth.limits.deviceTokenDefaultTtlMs : parseTtl(req.body.ttl);
-    if (ttlMs === undefined) throw new HubError('HUB_ERR_BAD_REQUEST', 'ttl must look like 30m, 12h, 7d or 2w (at most a year)');
-    const issued = await auth.tokens.create({ name: req.body.name, scope: req.body.scope, ttlMs, via: 'api' });
-    auth.audit.record({ identity: caller(req.identity), action: 'token.create', detail: { id: issued.record.id, name: issued.record.name, scope: issued.record.scope, expiresAt: issued.record.expiresAt } });
-    reply.code(201);
-    return { token: issued.token, info: tokenView(issued.record) };
-  });
+  r.post(
+    '/api/tokens',
+    {
+      config: { scope: 'admin' },
+      schema: {
+        summary: 'Create a device token (shown once)',
+        tags: ['tokens'],
+        body: createBody,
+        response: { 201: z.object({ token: z.string(), info: tokenViewSchema }) },
+      },
+    },
+    async (req, reply) => {
+      const ttlMs = req.body.ttl === undefined ? auth.limits.deviceTokenDefaultTtlMs : parseTtl(req.body.ttl);
+      if (ttlMs === undefined) throw new HubError('HUB_ERR_BAD_REQUEST', 'ttl must look like 30m, 12h, 7d or 2w (at most a year)');
+      const issued = await auth.tokens.create({ name: req.body.name, scope: req.body.scope, ttlMs, via: 'api' });
+      auth.audit.record({
+        identity: caller(req.identity),
+        action: 'token.create',
+        detail: { id: issued.record.id, name: issued.record.name, scope: issued.record.scope, expiresAt: issued.record.expiresAt },
+      });
+      reply.code(201);
+      return { token: issued.token, info: tokenView(issued.record) };
+    },
+  );
 
-  r.delete('/api/tokens/:id', {
-    config: { scope: 'admin' },
-    schema: { summary: 'Revoke a device token; its live sockets close', tags: ['tokens'], params: z.object({ id: z.string().min(1).max(100) }), response: { 200: z.object({ info: tokenViewSchema }) } },
-  }, async (req) => {
-    if (req.params.id === 'admin') throw new HubError('HUB_ERR_BAD_REQUEST', 'The admin token is replaced by deleting <state-dir>/admin.token and restarting');
-    const record = auth.tokens.revoke(req.params.id);
-    if (!record) throw new HubError('HUB_ERR_NOT_FOUND', 'No such token');
-    auth.audit.record({ identity: caller(req.identity), action: 'token.revoke', detail: { id: record.id, name: record.name } });
-    return { info: tokenView(record) };
-  });
+  r.delete(
+    '/api/tokens/:id',
+    {
+      config: { scope: 'admin' },
+      schema: {
+        summary: 'Revoke a device token; its live sockets close',
+        tags: ['tokens'],
+        params: z.object({ id: z.string().min(1).max(100) }),
+        response: { 200: z.object({ info: tokenViewSchema }) },
+      },
+    },
+    async (req) => {
+      if (req.params.id === 'admin')
+        throw new HubError('HUB_ERR_BAD_REQUEST', 'The admin token is replaced by deleting <state-dir>/admin.token and restarting');
+      const record = auth.tokens.revoke(req.params.id);
+      if (!record) throw new HubError('HUB_ERR_NOT_FOUND', 'No such token');
+      auth.audit.record({ identity: caller(req.identity), action: 'token.revoke', detail: { id: record.id, name: record.name } });
+      return { info: tokenView(record) };
+    },
+  );
 };

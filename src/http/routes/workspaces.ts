@@ -21,20 +21,40 @@ const dirEntry = z.object({ name: z.string(), path: z.string() });
  */
 export const workspaceRoutes: FastifyPluginAsync<WorkspaceRouteOptions> = async (app, opts) => {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  r.get('/api/workspaces', {
-    config: { scope: 'operate' },
-    schema: { summary: 'Workspace roots: where sessions may be opened', tags: ['sessions'], response: { 200: z.object({ defaultWorkspace: z.string(), workspaces: z.array(z.string()) }) } },
-  }, async () => ({ defaultWorkspace: opts.defaultWorkspace, workspaces: [...opts.workspaces] }));
+  r.get(
+    '/api/workspaces',
+    {
+      config: { scope: 'operate' },
+      schema: {
+        summary: 'Workspace roots: where sessions may be opened',
+        tags: ['sessions'],
+        response: { 200: z.object({ defaultWorkspace: z.string(), workspaces: z.array(z.string()) }) },
+      },
+    },
+    async () => ({ defaultWorkspace: opts.defaultWorkspace, workspaces: [...opts.workspaces] }),
+  );
 
   // Read-only and folders only: what the new-session picker browses (issue 14 item 4). The same
   // check as session/new confines it, so it shows nothing a session could not be opened in.
-  r.get('/api/workspaces/dirs', {
-    config: { scope: 'operate' },
-    schema: {
-      summary: 'The sub-folders of a folder inside a workspace root (hidden ones left out); 400/403 naming the roots for any other path',
-      tags: ['sessions'],
-      querystring: z.object({ path: z.string().min(1).max(4096) }),
-      response: { 200: z.object({ path: z.string(), root: z.string(), parent: z.string().optional(), dirs: z.array(dirEntry), truncated: z.boolean() }) },
+  r.get(
+    '/api/workspaces/dirs',
+    {
+      config: { scope: 'operate' },
+      schema: {
+        summary: 'The sub-folders of a folder inside a workspace root (hidden ones left out); 400/403 naming the roots for any other path',
+        tags: ['sessions'],
+        querystring: z.object({ path: z.string().min(1).max(4096) }),
+        response: {
+          200: z.object({
+            path: z.string(),
+            root: z.string(),
+            parent: z.string().optional(),
+            dirs: z.array(dirEntry),
+            truncated: z.boolean(),
+          }),
+        },
+      },
     },
-  }, async (req) => listWorkspaceDirs(opts.roots, req.query.path, opts.dirsMax));
+    async (req) => listWorkspaceDirs(opts.roots, req.query.path, opts.dirsMax),
+  );
 };

@@ -11,17 +11,21 @@ import { extractCredential } from '../credentials.js';
  * opens `/acp?ticket=…` within `wsTicketTtlMs`, once, from the same Origin.
  */
 export const wsTicketRoutes: FastifyPluginAsync<{ tickets: WsTickets }> = async (app, { tickets }) => {
-  app.withTypeProvider<ZodTypeProvider>().post('/api/ws-ticket', {
-    config: { scope: 'view' },
-    schema: {
-      summary: 'A single-use ticket for the /acp WebSocket upgrade (`/acp?ticket=…`), for clients that cannot send headers on it',
-      tags: ['acp'],
-      response: { 200: z.object({ ticket: z.string(), expiresAt: z.number() }) },
+  app.withTypeProvider<ZodTypeProvider>().post(
+    '/api/ws-ticket',
+    {
+      config: { scope: 'view' },
+      schema: {
+        summary: 'A single-use ticket for the /acp WebSocket upgrade (`/acp?ticket=…`), for clients that cannot send headers on it',
+        tags: ['acp'],
+        response: { 200: z.object({ ticket: z.string(), expiresAt: z.number() }) },
+      },
     },
-  }, async (req, reply) => {
-    const credential = extractCredential({ headers: req.headers, url: req.url });
-    if (!credential || !req.identity) throw new HubError('HUB_ERR_UNAUTHENTICATED');
-    reply.header('cache-control', 'no-store');
-    return tickets.issue(credential.value, req.headers.origin);
-  });
+    async (req, reply) => {
+      const credential = extractCredential({ headers: req.headers, url: req.url });
+      if (!credential || !req.identity) throw new HubError('HUB_ERR_UNAUTHENTICATED');
+      reply.header('cache-control', 'no-store');
+      return tickets.issue(credential.value, req.headers.origin);
+    },
+  );
 };

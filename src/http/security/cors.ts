@@ -21,7 +21,19 @@ export async function installCors(app: FastifyInstance, peers: PeerList): Promis
       const path = req.url.split('?')[0] ?? '';
       const origin = req.headers.origin;
       const allowed = path.startsWith('/api/') && origin !== undefined && peers.has(origin);
-      cb(null, allowed ? { origin, methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'], allowedHeaders: ALLOWED_HEADERS, exposedHeaders: EXPOSED_HEADERS, credentials: false, maxAge: 600 } : { origin: false });
+      cb(
+        null,
+        allowed
+          ? {
+              origin,
+              methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
+              allowedHeaders: ALLOWED_HEADERS,
+              exposedHeaders: EXPOSED_HEADERS,
+              credentials: false,
+              maxAge: 600,
+            }
+          : { origin: false },
+      );
     },
   });
 }

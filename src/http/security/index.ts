@@ -47,7 +47,8 @@ export const securityPlugin = fp(
     // Per-route only (`config: {rateLimit: …}`); keyed by req.ip, which honours the pinned trustProxy hops.
     await app.register(fastifyRateLimit, {
       global: false,
-      errorResponseBuilder: (_req, ctx) => new HubError('HUB_ERR_RATE_LIMITED', `Too many attempts; retry in ${Math.ceil(ctx.ttl / 1000)} s`),
+      errorResponseBuilder: (_req, ctx) =>
+        new HubError('HUB_ERR_RATE_LIMITED', `Too many attempts; retry in ${Math.ceil(ctx.ttl / 1000)} s`),
     });
   },
   { name: 'zcode-hub-security' },

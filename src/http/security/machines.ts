@@ -63,7 +63,8 @@ export class Machines {
   put(hubId: string, input: { url: string; name: string }): { machine: Machine; created: boolean } {
     const url = normaliseMachineUrl(input.url);
     const existing = this.machines.find((m) => m.hubId === hubId);
-    if (!existing && this.machines.length >= this.max) throw new HubError('HUB_ERR_LIMIT', `At most ${this.max} machines; remove one first`, { limit: this.max });
+    if (!existing && this.machines.length >= this.max)
+      throw new HubError('HUB_ERR_LIMIT', `At most ${this.max} machines; remove one first`, { limit: this.max });
     const machine: Machine = { hubId, url, name: input.name, addedAt: existing?.addedAt ?? this.now() };
     this.machines = existing ? this.machines.map((m) => (m.hubId === hubId ? machine : m)) : [...this.machines, machine];
     this.save();

@@ -35,7 +35,12 @@ function isOwnOrigin(req: FastifyRequest, origin: URL, ownNames: ReadonlySet<str
  */
 function isTypedNavigation(req: FastifyRequest): boolean {
   const h = req.headers;
-  return (req.method === 'GET' || req.method === 'HEAD') && h['sec-fetch-site'] === 'none' && h['sec-fetch-mode'] === 'navigate' && h['sec-fetch-dest'] === 'document';
+  return (
+    (req.method === 'GET' || req.method === 'HEAD') &&
+    h['sec-fetch-site'] === 'none' &&
+    h['sec-fetch-mode'] === 'navigate' &&
+    h['sec-fetch-dest'] === 'document'
+  );
 }
 
 declare module 'fastify' {
@@ -61,7 +66,12 @@ export interface PeerList {
  * bookmarked (`Sec-Fetch-Site: none`) carries the cookie too. Peers are other sites' apps:
  * bearer or DPoP only, never the web app's cookie (issue 11 item 6).
  */
-export function installOriginCheck(app: FastifyInstance, config: { host: string; publicUrl?: string | undefined }, added: PublicUrls | undefined, peers: PeerList): void {
+export function installOriginCheck(
+  app: FastifyInstance,
+  config: { host: string; publicUrl?: string | undefined },
+  added: PublicUrls | undefined,
+  peers: PeerList,
+): void {
   const publicOrigin = config.publicUrl ? originOf(config.publicUrl) : undefined;
   const ownNames = new Set([...allowedHostnames({ host: config.host })]);
   app.decorateRequest('originKind', undefined);

@@ -63,13 +63,17 @@ export class Peers {
   ) {
     this.now = now;
     const started = now();
-    const origins = [...new Set(configured.flatMap((c) => {
-      try {
-        return [normalisePeerOrigin(c)];
-      } catch {
-        return [];
-      }
-    }))];
+    const origins = [
+      ...new Set(
+        configured.flatMap((c) => {
+          try {
+            return [normalisePeerOrigin(c)];
+          } catch {
+            return [];
+          }
+        }),
+      ),
+    ];
     this.configured = origins.map((origin) => ({ origin, addedAt: started, via: 'flag' as const }));
     this.stored = (file ? readPeersFile(file, onBadFile) : []).filter((p) => !origins.includes(p.origin)).slice(0, max);
   }
@@ -89,7 +93,8 @@ export class Peers {
     const origin = normalisePeerOrigin(input);
     const existing = [...this.configured, ...this.stored].find((p) => p.origin === origin);
     if (existing) return { entry: { ...existing }, added: false };
-    if (this.stored.length >= this.max) throw new HubError('HUB_ERR_LIMIT', `At most ${this.max} peers; remove one first`, { limit: this.max });
+    if (this.stored.length >= this.max)
+      throw new HubError('HUB_ERR_LIMIT', `At most ${this.max} peers; remove one first`, { limit: this.max });
     const entry: PeerEntry = { origin, addedAt: this.now(), via };
     this.stored = [...this.stored, entry];
     this.save();

@@ -20,7 +20,8 @@ export function normalisePublicUrl(input: string): string {
   }
   if (u.protocol !== 'https:' && u.protocol !== 'http:') throw new HubError('HUB_ERR_BAD_REQUEST', 'Only http:// and https:// addresses');
   if (u.username || u.password) throw new HubError('HUB_ERR_BAD_REQUEST', 'No user or password in the address');
-  if ((u.pathname !== '/' && u.pathname !== '') || u.search || u.hash) throw new HubError('HUB_ERR_BAD_REQUEST', 'Only the address itself, without a path');
+  if ((u.pathname !== '/' && u.pathname !== '') || u.search || u.hash)
+    throw new HubError('HUB_ERR_BAD_REQUEST', 'Only the address itself, without a path');
   return u.origin;
 }
 
@@ -37,13 +38,15 @@ export class PublicUrls {
     if (text === undefined) return;
     try {
       const parsed = fileSchema.parse(JSON.parse(text));
-      this.urls = parsed.urls.flatMap((x) => {
-        try {
-          return [normalisePublicUrl(x)];
-        } catch {
-          return [];
-        }
-      }).slice(0, max);
+      this.urls = parsed.urls
+        .flatMap((x) => {
+          try {
+            return [normalisePublicUrl(x)];
+          } catch {
+            return [];
+          }
+        })
+        .slice(0, max);
     } catch (err) {
       onBadFile(`ignoring unreadable ${file}: ${(err as Error).message}`);
     }
@@ -63,7 +66,8 @@ export class PublicUrls {
   add(input: string): string {
     const url = normalisePublicUrl(input);
     const rest = this.urls.filter((x) => x !== url);
-    if (rest.length >= this.max) throw new HubError('HUB_ERR_LIMIT', `At most ${this.max} public addresses; remove one first`, { limit: this.max });
+    if (rest.length >= this.max)
+      throw new HubError('HUB_ERR_LIMIT', `At most ${this.max} public addresses; remove one first`, { limit: this.max });
     this.urls = [...rest, url];
     this.save();
     return url;

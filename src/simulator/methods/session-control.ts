@@ -1,7 +1,15 @@
 import type { z } from 'zod';
 import { cancelTask } from '../background-tasks.js';
 import { invalidParamsMessage, parseParams, ProtocolError, RPC } from '../protocol-error.js';
-import { CancelBackgroundTaskParams, CompactParams, SendParams, SessionIdParams, SetModeParams, SetModelParams, SetThoughtLevelParams } from '../schemas/session-params.js';
+import {
+  CancelBackgroundTaskParams,
+  CompactParams,
+  SendParams,
+  SessionIdParams,
+  SetModeParams,
+  SetModelParams,
+  SetThoughtLevelParams,
+} from '../schemas/session-params.js';
 import { newId, type ActiveTurn, type SessionRuntime } from '../session-runtime.js';
 import type { SimulatorCore } from '../simulator-core.js';
 import { buildSettings, buildSnapshot } from '../snapshot.js';
@@ -23,7 +31,8 @@ export function send(sim: SimulatorCore, params: unknown): unknown {
 }
 
 function acceptSend(sim: SimulatorCore, rt: SessionRuntime, p: z.infer<typeof SendParams>): unknown {
-  if (rt.info.sessionKind === 'subagent_child') throw new ProtocolError(RPC.busy, 'Subagent sessions are read-only', { reasonCode: 'guard.subagentReadOnly' });
+  if (rt.info.sessionKind === 'subagent_child')
+    throw new ProtocolError(RPC.busy, 'Subagent sessions are read-only', { reasonCode: 'guard.subagentReadOnly' });
   checkRevision(rt, p.expectedRevision);
   if (rt.promptLock) throw new ProtocolError(RPC.busy, 'A prompt is already running for this session');
   checkRestoreWarning(rt);
@@ -38,13 +47,21 @@ function acceptSend(sim: SimulatorCore, rt: SessionRuntime, p: z.infer<typeof Se
       rejectBeforeStart = err instanceof Error ? err.message : String(err);
     }
   }
-  if (rt.activeTurn && rt.activeTurn.origin !== 'legacy' && rejectBeforeStart === undefined) return queueBehindUnlockedTurn(sim, rt, rt.activeTurn, p);
+  if (rt.activeTurn && rt.activeTurn.origin !== 'legacy' && rejectBeforeStart === undefined)
+    return queueBehindUnlockedTurn(sim, rt, rt.activeTurn, p);
   rt.promptLock = true;
   if (rt.persistence === 'deferred') rt.persistence = 'immediate';
   rt.info.status = 'running';
   rt.touch();
   rt.stateUpdated('prompt_started', { status: 'running' });
-  void startTurn(sim, rt, { text: p.content, origin: 'legacy', lock: SEND_LOCK, ...(p.inputId ? { inputId: p.inputId } : {}), ...(p.queryId ? { queryId: p.queryId } : {}), ...(rejectBeforeStart !== undefined ? { rejectBeforeStart } : {}) });
+  void startTurn(sim, rt, {
+    text: p.content,
+    origin: 'legacy',
+    lock: SEND_LOCK,
+    ...(p.inputId ? { inputId: p.inputId } : {}),
+    ...(p.queryId ? { queryId: p.queryId } : {}),
+    ...(rejectBeforeStart !== undefined ? { rejectBeforeStart } : {}),
+  });
   return { sessionId: rt.sessionId, accepted: true, stateRevision: rt.stateRevision };
 }
 
@@ -60,8 +77,28 @@ function queueBehindUnlockedTurn(sim: SimulatorCore, rt: SessionRuntime, running
   rt.touch();
   rt.stateUpdated('prompt_started', { status: 'running' });
   const pendingInputId = newId('input');
-  rt.emit('turn.steerQueued', { pendingInputId, ...(p.inputId ? { inputId: p.inputId } : {}), input: p.content, inputPreview: p.content.slice(0, 120), inputSize: p.content.length, commandKind: 'sendText', delivery: 'queue', targetTurnId: running.turnId, queueLength: 1 }, running.turnId);
-  void startTurn(sim, rt, { text: p.content, origin: 'v4', drained: { pendingInputId, targetTurnId: running.turnId }, ...(p.inputId ? { inputId: p.inputId } : {}), ...(p.queryId ? { queryId: p.queryId } : {}) });
+  rt.emit(
+    'turn.steerQueued',
+    {
+      pendingInputId,
+      ...(p.inputId ? { inputId: p.inputId } : {}),
+      input: p.content,
+      inputPreview: p.content.slice(0, 120),
+      inputSize: p.content.length,
+      commandKind: 'sendText',
+      delivery: 'queue',
+      targetTurnId: running.turnId,
+      queueLength: 1,
+    },
+    running.turnId,
+  );
+  void startTurn(sim, rt, {
+    text: p.content,
+    origin: 'v4',
+    drained: { pendingInputId, targetTurnId: running.turnId },
+    ...(p.inputId ? { inputId: p.inputId } : {}),
+    ...(p.queryId ? { queryId: p.queryId } : {}),
+  });
   setImmediate(() => rt.stateUpdated('prompt_completed', buildSettings(rt, sim.registry, 'current')));
   return { sessionId: rt.sessionId, accepted: true, stateRevision: rt.stateRevision };
 }
@@ -134,7 +171,14 @@ export function cancelBackgroundTask(sim: SimulatorCore, params: unknown): unkno
     return { cancelled: true, status: 'cancelled', taskId: p.taskId, snapshot: rt.backgroundJobs.get(p.taskId) };
   }
   const r = cancelTask(rt, p.taskId);
-  if (!r.ok) return { cancelled: false, reason: r.reason, status: r.task?.status ?? 'lost', taskId: p.taskId, ...(r.task ? { snapshot: r.task } : {}) };
+  if (!r.ok)
+    return {
+      cancelled: false,
+      reason: r.reason,
+      status: r.task?.status ?? 'lost',
+      taskId: p.taskId,
+      ...(r.task ? { snapshot: r.task } : {}),
+    };
   rt.stateUpdated('background_task_cancelled', buildSettings(rt, sim.registry, 'current'));
   return { cancelled: true, status: r.task.status, taskId: p.taskId, snapshot: r.task };
 }
@@ -144,7 +188,8 @@ export function compact(sim: SimulatorCore, params: unknown): unknown {
   const p = parseParams(CompactParams, params);
   const rt = sim.requireActive(p.sessionId);
   checkRevision(rt, p.expectedRevision);
-  if (rt.activeTurn?.kind === 'compact') return { response: '', snapshot: buildSnapshot(rt, sim.registry, 'current'), compact: { state: 'already_running' } };
+  if (rt.activeTurn?.kind === 'compact')
+    return { response: '', snapshot: buildSnapshot(rt, sim.registry, 'current'), compact: { state: 'already_running' } };
   if (rt.promptLock || rt.activeTurn) throw new ProtocolError(RPC.busy, 'Cannot compact while a prompt is running');
   checkRestoreWarning(rt);
   const operationId = newId('compact');
@@ -203,7 +248,13 @@ export function setModel(sim: SimulatorCore, params: unknown): unknown {
   rt.thoughtLevel = p.model.options?.reasoningLevel;
   rt.restoreWarning = undefined;
   rt.touch();
-  rt.emit('session.updated', { modelSelection: p.model, ...(previousModelSelection ? { previousModelSelection } : {}), origin: 'command', contextWindow: entry.contextWindow, ...(entry.levels ? { supportedThoughtLevels: entry.levels } : {}) });
+  rt.emit('session.updated', {
+    modelSelection: p.model,
+    ...(previousModelSelection ? { previousModelSelection } : {}),
+    origin: 'command',
+    contextWindow: entry.contextWindow,
+    ...(entry.levels ? { supportedThoughtLevels: entry.levels } : {}),
+  });
   rt.stateUpdated('model_changed', buildSettings(rt, sim.registry, 'current'));
   rt.activeTurn?.abort.abort();
   rt.persist();

@@ -46,7 +46,11 @@ export function goal(sim: SimulatorCore, params: unknown): unknown {
   const busy = rt.promptLock || rt.activeTurn !== undefined;
   if (busy && p.action !== 'pause') throw new ProtocolError(RPC.busy, 'Cannot manage goals while a prompt is running');
   const settings = (): unknown => buildSettings(rt, sim.registry, 'current');
-  const done = (response: string, startedTurn?: boolean): unknown => ({ response, snapshot: buildSnapshot(rt, sim.registry, 'current'), ...(startedTurn ? { startedTurn } : {}) });
+  const done = (response: string, startedTurn?: boolean): unknown => ({
+    response,
+    snapshot: buildSnapshot(rt, sim.registry, 'current'),
+    ...(startedTurn ? { startedTurn } : {}),
+  });
   const now = Date.now();
   switch (p.action) {
     case 'show':
@@ -56,7 +60,18 @@ export function goal(sim: SimulatorCore, params: unknown): unknown {
       const objective = (p.objective ?? '').trim();
       if (objective === '') return done(p.action === 'set' ? 'Usage: /goal <objective>' : 'Usage: /goal replace <objective>');
       const replaced = rt.goal !== null;
-      rt.goal = { sessionId: rt.sessionId, targetId: newId('goal'), objective, summaryTitle: null, status: 'active', tokenBudget: null, tokensUsed: 0, timeUsedSeconds: 0, createdAt: now, updatedAt: now };
+      rt.goal = {
+        sessionId: rt.sessionId,
+        targetId: newId('goal'),
+        objective,
+        summaryTitle: null,
+        status: 'active',
+        tokenBudget: null,
+        tokensUsed: 0,
+        timeUsedSeconds: 0,
+        createdAt: now,
+        updatedAt: now,
+      };
       rt.emit('session.updated', { action: 'set', target: rt.goal });
       rt.stateUpdated(replaced ? 'goal_replaced' : 'goal_set', settings());
       const text = `Goal active\nObjective: ${objective}\nUsage: 0 tokens / none`;

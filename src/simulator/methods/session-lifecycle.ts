@@ -9,7 +9,8 @@ import { checkRevision } from './guards.js';
 /** `session/create` (§4.1): asks runtime preferences first; any failure discards the half-built session. */
 export async function create(sim: SimulatorCore, params: unknown): Promise<unknown> {
   const p = parseParams(CreateParams, params);
-  if (p.sessionId !== undefined && !p.importedHistory) throw invalidParamsMessage('sessionId is only supported for imported history creates');
+  if (p.sessionId !== undefined && !p.importedHistory)
+    throw invalidParamsMessage('sessionId is only supported for imported history creates');
   const requested = p.model ? { providerId: p.model.providerId, modelId: p.model.modelId } : sim.registry.defaultSelection();
   // `options` is dropped on create; the level comes from `thoughtLevel` (§4.1).
   const entry = sim.registry.resolve({ providerId: requested.providerId, modelId: requested.modelId }, false);
@@ -42,7 +43,10 @@ export async function create(sim: SimulatorCore, params: unknown): Promise<unkno
   return buildSnapshot(rt, sim.registry, 'all');
 }
 
-function importMessages(sessionId: string, msgs: { role: 'user' | 'assistant'; content: string; timestamp?: number | undefined }[]): StoredMessage[] {
+function importMessages(
+  sessionId: string,
+  msgs: { role: 'user' | 'assistant'; content: string; timestamp?: number | undefined }[],
+): StoredMessage[] {
   let parent = '';
   return msgs.map((m) => {
     const messageId = newId('msg');
@@ -50,7 +54,17 @@ function importMessages(sessionId: string, msgs: { role: 'user' | 'assistant'; c
     const info =
       m.role === 'user'
         ? { messageId, sessionId, role: 'user' as const, time: { created }, agent: 'build' }
-        : { messageId, sessionId, role: 'assistant' as const, time: { created, completed: created }, parentMessageId: parent, agent: 'build', path: { cwd: '', root: '' }, cost: 0, tokens: { input: 0, output: 0, reasoning: 0, cache: { read: 0, write: 0 } } };
+        : {
+            messageId,
+            sessionId,
+            role: 'assistant' as const,
+            time: { created, completed: created },
+            parentMessageId: parent,
+            agent: 'build',
+            path: { cwd: '', root: '' },
+            cost: 0,
+            tokens: { input: 0, output: 0, reasoning: 0, cache: { read: 0, write: 0 } },
+          };
     if (m.role === 'user') parent = messageId;
     return { info, parts: [{ partId: newId('prt'), sessionId, messageId, type: 'text', text: m.content }] };
   });
@@ -79,8 +93,14 @@ async function materialise(sim: SimulatorCore, sessionId: string): Promise<Sessi
   const rt = sim.createRuntime(info, 'immediate', stored);
   rt.prefs = prefs;
   const m = info.model;
-  if (m && !sim.registry.find(m.providerId, m.modelId)) rt.restoreWarning = `Model ${m.providerId}/${m.modelId} could not be restored; choose another model with session/setModel`;
-  rt.emit('session.resumed', { directory: info.workspace.workspacePath, interruptedToolCount: 0, messageCount: rt.messages.length, partCount: rt.messages.reduce((n, x) => n + x.parts.length, 0) });
+  if (m && !sim.registry.find(m.providerId, m.modelId))
+    rt.restoreWarning = `Model ${m.providerId}/${m.modelId} could not be restored; choose another model with session/setModel`;
+  rt.emit('session.resumed', {
+    directory: info.workspace.workspacePath,
+    interruptedToolCount: 0,
+    messageCount: rt.messages.length,
+    partCount: rt.messages.reduce((n, x) => n + x.parts.length, 0),
+  });
   return rt;
 }
 
@@ -141,7 +161,16 @@ export function fork(sim: SimulatorCore, params: unknown): unknown {
   }
   const forkedSessionId = newId('sess');
   const now = Date.now();
-  const info: SessionInfo = { ...rt.info, sessionId: forkedSessionId, parentSessionId: rt.sessionId, sessionKind: 'fork', title: rt.info.title ? `${rt.info.title} (fork)` : '', status: 'idle', createdAt: now, updatedAt: now };
+  const info: SessionInfo = {
+    ...rt.info,
+    sessionId: forkedSessionId,
+    parentSessionId: rt.sessionId,
+    sessionKind: 'fork',
+    title: rt.info.title ? `${rt.info.title} (fork)` : '',
+    status: 'idle',
+    createdAt: now,
+    updatedAt: now,
+  };
   const child = sim.createRuntime(info, 'immediate');
   child.messages = rt.messages.slice(0, cut).map((m) => structuredClone(m));
   for (const m of child.messages) {
@@ -155,5 +184,11 @@ export function fork(sim: SimulatorCore, params: unknown): unknown {
   child.emit('session.created', { mode: info.mode, contextWindow: 200_000 });
   rt.emit('session.updated', { forkedSessionId, parentSessionId: rt.sessionId, ...(targetMessageId ? { targetMessageId } : {}) });
   child.persist();
-  return { forkedSessionId, parentSessionId: rt.sessionId, ...(targetMessageId ? { targetMessageId } : {}), response: '', snapshot: buildSnapshot(child, sim.registry, 'current') };
+  return {
+    forkedSessionId,
+    parentSessionId: rt.sessionId,
+    ...(targetMessageId ? { targetMessageId } : {}),
+    response: '',
+    snapshot: buildSnapshot(child, sim.registry, 'current'),
+  };
 }

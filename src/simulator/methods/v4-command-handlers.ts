@@ -46,7 +46,21 @@ function sendText(sim: SimulatorCore, rt: SessionRuntime, env: CommandEnvelope, 
   const pendingInputId = `queue_${env.commandId}`;
   const targetTurnId = rt.activeTurn?.turnId ?? rt.currentTurnId ?? 'pending';
   const queued = (queueLength: number, d: 'queue' | 'guide'): void =>
-    rt.emit('turn.steerQueued', { pendingInputId, inputId, input: text, inputPreview: text.slice(0, 120), inputSize: text.length, commandKind: 'sendText', delivery: d, targetTurnId, queueLength }, rt.activeTurn?.turnId);
+    rt.emit(
+      'turn.steerQueued',
+      {
+        pendingInputId,
+        inputId,
+        input: text,
+        inputPreview: text.slice(0, 120),
+        inputSize: text.length,
+        commandKind: 'sendText',
+        delivery: d,
+        targetTurnId,
+        queueLength,
+      },
+      rt.activeTurn?.turnId,
+    );
   if (delivery === 'guide' && rt.activeTurn && !p['attachments']) {
     // Injected after the next tool batch; unconsumed steers run as the next turn (turn-runner).
     rt.activeTurn.steerInbox.push({ pendingInputId, text });
@@ -62,7 +76,8 @@ function sendText(sim: SimulatorCore, rt: SessionRuntime, env: CommandEnvelope, 
 function stop(sim: SimulatorCore, rt: SessionRuntime, p: P): Decision {
   const expected = p['expectedForegroundExecutionId'];
   const turn = rt.activeTurn;
-  if (typeof expected === 'string' && turn?.foregroundExecutionId !== expected) return { status: 'noop', reasonCode: 'guard.stopTargetChanged', message: 'The expected execution is not running' };
+  if (typeof expected === 'string' && turn?.foregroundExecutionId !== expected)
+    return { status: 'noop', reasonCode: 'guard.stopTargetChanged', message: 'The expected execution is not running' };
   if (sim.options.ignoreStop) {
     // Fault `--ignore-stop`: accepted, yet no terminal event follows (§11 item 7, seed 001).
     sim.log.warn({ sessionId: rt.sessionId }, 'fault --ignore-stop: v4 stop accepted, turn left running');
@@ -89,19 +104,49 @@ function startSavedWorkflow(sim: SimulatorCore, rt: SessionRuntime, p: P): Decis
   if (!NAME_PATTERN.test(name)) return failed(`${code}invalid_name`, `Invalid workflow name: ${name}`);
   const scope = p['scope'] as 'project' | 'global' | undefined;
   const w = readWorkflow(rt.info.workspace.workspacePath, name, scope);
-  if ('ok' in w) return failed(w.reason === 'not_found' ? `${code}not_found` : `${code}compile_failed`, w.detail ?? `Saved workflow not found: ${name}`);
+  if ('ok' in w)
+    return failed(w.reason === 'not_found' ? `${code}not_found` : `${code}compile_failed`, w.detail ?? `Saved workflow not found: ${name}`);
   const args = (p['args'] as Record<string, unknown> | undefined) ?? {};
-  const missing = Object.entries(w.meta.args ?? {}).filter(([k, d]) => d.required && args[k] === undefined && d.default === undefined).map(([k]) => k);
+  const missing = Object.entries(w.meta.args ?? {})
+    .filter(([k, d]) => d.required && args[k] === undefined && d.default === undefined)
+    .map(([k]) => k);
   if (missing.length > 0) return failed(`${code}invalid_args`, `Missing required args: ${missing.join(', ')}`);
   if (rt.promptLock) return failed(`${code}session_busy`, 'A prompt is already running for this session');
-  const defaults = Object.fromEntries(Object.entries(w.meta.args ?? {}).filter(([, d]) => d.default !== undefined).map(([k, d]) => [k, d.default]));
+  const defaults = Object.fromEntries(
+    Object.entries(w.meta.args ?? {})
+      .filter(([, d]) => d.default !== undefined)
+      .map(([k, d]) => [k, d.default]),
+  );
   const now = Date.now();
   const runId = newId('wfrun');
   const toolCallId = `launch-${randomUUID()}`;
-  const run = { runId, name, scope: w.scope, sessionId: rt.sessionId, cwd: rt.info.workspace.workspacePath, toolCallId, status: 'pending' as const, createdAt: now, updatedAt: now, spentTokens: 0, args: { ...defaults, ...args }, script: w.script, events: [], artifacts: [], nodes: [], timers: [] };
+  const run = {
+    runId,
+    name,
+    scope: w.scope,
+    sessionId: rt.sessionId,
+    cwd: rt.info.workspace.workspacePath,
+    toolCallId,
+    status: 'pending' as const,
+    createdAt: now,
+    updatedAt: now,
+    spentTokens: 0,
+    args: { ...defaults, ...args },
+    script: w.script,
+    events: [],
+    artifacts: [],
+    nodes: [],
+    timers: [],
+  };
   sim.runs.add(run);
   driveRun(sim, rt, run);
-  void startTurn(sim, rt, { text: `Started saved workflow "${name}" (run ${runId}).`, origin: 'workflow', inputSource: 'workflow_launch', inputVisibility: 'model-only', behaviour: 'workflow-launch' });
+  void startTurn(sim, rt, {
+    text: `Started saved workflow "${name}" (run ${runId}).`,
+    origin: 'workflow',
+    inputSource: 'workflow_launch',
+    inputVisibility: 'model-only',
+    behaviour: 'workflow-launch',
+  });
   return accepted({ type: 'startSavedWorkflow', runId, toolCallId });
 }
 
@@ -143,7 +188,8 @@ function setMode(sim: SimulatorCore, rt: SessionRuntime, mode: typeof rt.info.mo
 /** Executes one validated command on an active session (§7.3). */
 export async function executeCommand(sim: SimulatorCore, rt: SessionRuntime, env: CommandEnvelope, p: P): Promise<Decision> {
   // `--unsupported-command TYPE`: an app-server build without that command (§7.2 step 6).
-  if (sim.options.unsupportedCommand.includes(env.type)) return failed('fault.command.notImplemented', `Command ${env.type} is not implemented`);
+  if (sim.options.unsupportedCommand.includes(env.type))
+    return failed('fault.command.notImplemented', `Command ${env.type} is not implemented`);
   switch (env.type) {
     case 'sendText':
       return sendText(sim, rt, env, p);
@@ -183,7 +229,10 @@ export async function executeCommand(sim: SimulatorCore, rt: SessionRuntime, env
       return setMode(sim, rt, p['mode'] as typeof rt.info.mode);
     case 'switchModelConfig': {
       const thought = typeof p['thought'] === 'string' ? p['thought'] : undefined;
-      const entry = sim.registry.resolve({ providerId: String(p['provider']), modelId: String(p['model']), ...(thought ? { options: { reasoningLevel: thought } } : {}) }, true);
+      const entry = sim.registry.resolve(
+        { providerId: String(p['provider']), modelId: String(p['model']), ...(thought ? { options: { reasoningLevel: thought } } : {}) },
+        true,
+      );
       rt.info.model = { providerId: entry.providerId, modelId: entry.modelId };
       rt.thoughtLevel = thought;
       rt.stateUpdated('model_changed', buildSettings(rt, sim.registry, 'current'));

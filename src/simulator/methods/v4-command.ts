@@ -1,5 +1,13 @@
 import { parseParams } from '../protocol-error.js';
-import { CAS_TYPES, CommandEnvelopeSchema, CommandsQueryParams, KNOWN_TYPES, PAYLOADS, type CommandEnvelope, type ImplementedCommand } from '../schemas/v4-params.js';
+import {
+  CAS_TYPES,
+  CommandEnvelopeSchema,
+  CommandsQueryParams,
+  KNOWN_TYPES,
+  PAYLOADS,
+  type CommandEnvelope,
+  type ImplementedCommand,
+} from '../schemas/v4-params.js';
 import type { SessionRuntime, V4Ack } from '../session-runtime.js';
 import type { SimulatorCore } from '../simulator-core.js';
 import { executeCommand, type Decision } from './v4-command-handlers.js';
@@ -34,7 +42,10 @@ export async function v4Command(sim: SimulatorCore, params: unknown): Promise<V4
   const env = CommandEnvelopeSchema.safeParse(params);
   if (!env.success) {
     const raw = params && typeof params === 'object' ? (params as Record<string, unknown>)['commandId'] : undefined;
-    return rejectedPayload(typeof raw === 'string' ? raw : '', env.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; '));
+    return rejectedPayload(
+      typeof raw === 'string' ? raw : '',
+      env.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; '),
+    );
   }
   const e = env.data;
   if (!KNOWN_TYPES.has(e.type)) return rejectedPayload(e.commandId, `Unknown command type: ${e.type}`);
@@ -52,10 +63,23 @@ export async function v4Command(sim: SimulatorCore, params: unknown): Promise<V4
     const settled = await prior;
     return settled.status === 'failed' ? settled : { ...settled, status: 'duplicate' };
   }
-  if (!rt) return { commandId: e.commandId, status: 'rejected', revisionAtDecision: 0, reasonCode: 'proto.sessionNotFound', message: `Session is not active: ${e.sessionId ?? 'null'}` };
+  if (!rt)
+    return {
+      commandId: e.commandId,
+      status: 'rejected',
+      revisionAtDecision: 0,
+      reasonCode: 'proto.sessionNotFound',
+      message: `Session is not active: ${e.sessionId ?? 'null'}`,
+    };
   const revisionAtDecision = rt.v4Revision;
   if (CAS_TYPES.has(e.type) && e.baseRevision !== rt.v4Revision) {
-    const ack: V4Ack = { commandId: e.commandId, status: 'stale', revisionAtDecision, reasonCode: 'proto.staleRevision', message: `baseRevision ${e.baseRevision} != ${rt.v4Revision}` };
+    const ack: V4Ack = {
+      commandId: e.commandId,
+      status: 'stale',
+      revisionAtDecision,
+      reasonCode: 'proto.staleRevision',
+      message: `baseRevision ${e.baseRevision} != ${rt.v4Revision}`,
+    };
     remember(sim, rt, e, ack);
     return ack;
   }
@@ -79,7 +103,10 @@ export async function v4Command(sim: SimulatorCore, params: unknown): Promise<V4
 export function v4CommandsQuery(sim: SimulatorCore, params: unknown): unknown {
   const p = parseParams(CommandsQueryParams, params);
   return {
-    results: p.commands.map((c) => ({ key: { sessionId: c.sessionId, commandId: c.commandId }, result: sim.v4Index.get(indexKey(c.sessionId, c.commandId)) ?? 'unknown' })),
+    results: p.commands.map((c) => ({
+      key: { sessionId: c.sessionId, commandId: c.commandId },
+      result: sim.v4Index.get(indexKey(c.sessionId, c.commandId)) ?? 'unknown',
+    })),
     ...(p.clock ? { clock: Date.now() } : {}),
   };
 }

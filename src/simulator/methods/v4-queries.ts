@@ -1,5 +1,13 @@
 import { notFound, parseParams, ProtocolError, RPC } from '../protocol-error.js';
-import { RunArtifactDataQuery, RunArtifactReadQuery, RunArtifactsQuery, RunEventsQuery, RunNodeResultQuery, RunWorkspaceQuery, WorkflowRunsQuery } from '../schemas/workflow-params.js';
+import {
+  RunArtifactDataQuery,
+  RunArtifactReadQuery,
+  RunArtifactsQuery,
+  RunEventsQuery,
+  RunNodeResultQuery,
+  RunWorkspaceQuery,
+  WorkflowRunsQuery,
+} from '../schemas/workflow-params.js';
 import type { SimulatorCore } from '../simulator-core.js';
 import type { WorkflowRun } from '../workflows/run-registry.js';
 
@@ -23,7 +31,16 @@ export const v4QueryMethods: Record<string, Handler> = {
     knownSession(sim, p.sessionId);
     const runs = sim.runs.list((r) => r.sessionId === p.sessionId).slice(0, p.limit ?? 64);
     return {
-      runs: runs.map((r) => ({ runId: r.runId, toolCallId: r.toolCallId, label: r.name.slice(0, 160), updatedAt: r.updatedAt, status: r.status, ...(r.stopReason ? { stopReason: r.stopReason } : {}), ...(r.resumedFrom ? { resumedFrom: r.resumedFrom } : {}), resumable: r.status === 'stopped' || r.status === 'errored' })),
+      runs: runs.map((r) => ({
+        runId: r.runId,
+        toolCallId: r.toolCallId,
+        label: r.name.slice(0, 160),
+        updatedAt: r.updatedAt,
+        status: r.status,
+        ...(r.stopReason ? { stopReason: r.stopReason } : {}),
+        ...(r.resumedFrom ? { resumedFrom: r.resumedFrom } : {}),
+        resumable: r.status === 'stopped' || r.status === 'errored',
+      })),
     };
   },
 
@@ -44,7 +61,16 @@ export const v4QueryMethods: Record<string, Handler> = {
         title: a.title,
         contentType: a.contentType,
         version: 1,
-        versions: [{ version: 1, title: a.title, contentType: a.contentType, bytes: Buffer.byteLength(a.content), publishedAt: a.publishedAt, primary: true }],
+        versions: [
+          {
+            version: 1,
+            title: a.title,
+            contentType: a.contentType,
+            bytes: Buffer.byteLength(a.content),
+            publishedAt: a.publishedAt,
+            primary: true,
+          },
+        ],
         itemCount: a.rows.length,
         primary: true,
       })),
@@ -55,7 +81,12 @@ export const v4QueryMethods: Record<string, Handler> = {
     const p = parseParams(RunArtifactDataQuery, params);
     const a = runOf(sim, p.sessionId, p.runId)?.artifacts.find((x) => x.id === p.artifactId);
     const items = (a?.rows ?? [])
-      .map((row, i) => ({ sequence: i + 1, siteId: 'analyze', ordinal: 1, ...(p.fields ? { fields: Object.fromEntries(p.fields.map((f) => [f, row[f]])) } : { item: row }) }))
+      .map((row, i) => ({
+        sequence: i + 1,
+        siteId: 'analyze',
+        ordinal: 1,
+        ...(p.fields ? { fields: Object.fromEntries(p.fields.map((f) => [f, row[f]])) } : { item: row }),
+      }))
       .filter((x) => x.sequence > (p.afterSequence ?? 0));
     const limit = p.limit ?? 200;
     return { items: items.slice(0, limit), hasMore: items.length > limit };
@@ -64,24 +95,49 @@ export const v4QueryMethods: Record<string, Handler> = {
   'v4/conversation/workflowRunArtifactRead': (sim, params) => {
     const p = parseParams(RunArtifactReadQuery, params);
     const a = runOf(sim, p.sessionId, p.runId)?.artifacts.find((x) => x.id === p.artifactId);
-    if (!a || p.version !== 1) throw new ProtocolError(RPC.internal, `fault.workflowRunArtifactRead.notFound: ${p.runId}/${p.artifactId}@${p.version}`);
+    if (!a || p.version !== 1)
+      throw new ProtocolError(RPC.internal, `fault.workflowRunArtifactRead.notFound: ${p.runId}/${p.artifactId}@${p.version}`);
     const bytes = Buffer.from(a.content);
     const end = Math.min(bytes.length, p.offset + p.limit);
-    return { dataBase64: bytes.subarray(Math.min(p.offset, bytes.length), end).toString('base64'), mediaType: a.contentType, totalBytes: bytes.length, nextOffset: end < bytes.length ? end : null };
+    return {
+      dataBase64: bytes.subarray(Math.min(p.offset, bytes.length), end).toString('base64'),
+      mediaType: a.contentType,
+      totalBytes: bytes.length,
+      nextOffset: end < bytes.length ? end : null,
+    };
   },
 
   'v4/conversation/workflowRunWorkspace': (sim, params) => {
     const p = parseParams(RunWorkspaceQuery, params);
     const nodes = runOf(sim, p.sessionId, p.runId)?.nodes ?? [];
-    return { nodes: nodes.map((n) => ({ siteId: n.siteId, ordinal: n.ordinal, kind: n.kind, ...(n.op ? { op: n.op } : {}), status: n.status, ...(n.summary ? { summary: n.summary } : {}), createdAt: n.createdAt, updatedAt: n.updatedAt })) };
+    return {
+      nodes: nodes.map((n) => ({
+        siteId: n.siteId,
+        ordinal: n.ordinal,
+        kind: n.kind,
+        ...(n.op ? { op: n.op } : {}),
+        status: n.status,
+        ...(n.summary ? { summary: n.summary } : {}),
+        createdAt: n.createdAt,
+        updatedAt: n.updatedAt,
+      })),
+    };
   },
 
   'v4/conversation/workflowRunNodeResult': (sim, params) => {
     const p = parseParams(RunNodeResultQuery, params);
     const n = runOf(sim, p.sessionId, p.runId)?.nodes.find((x) => x.siteId === p.siteId && x.ordinal === p.ordinal);
-    if (!n || n.result === undefined) throw new ProtocolError(RPC.internal, `fault.workflowRunNodeResult.notFound: ${p.runId}/${p.siteId}#${p.ordinal}`);
+    if (!n || n.result === undefined)
+      throw new ProtocolError(RPC.internal, `fault.workflowRunNodeResult.notFound: ${p.runId}/${p.siteId}#${p.ordinal}`);
     const max = p.maxBytes ?? 65_536;
     const body = Buffer.from(n.result);
-    return { siteId: n.siteId, ordinal: n.ordinal, status: n.status, result: body.subarray(0, max).toString('utf8'), bytes: body.length, ...(body.length > max ? { truncated: true } : {}) };
+    return {
+      siteId: n.siteId,
+      ordinal: n.ordinal,
+      status: n.status,
+      result: body.subarray(0, max).toString('utf8'),
+      bytes: body.length,
+      ...(body.length > max ? { truncated: true } : {}),
+    };
   },
 };

@@ -1,7 +1,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseParams } from '../protocol-error.js';
-import { ForRunParams, ListParams, MetaSchema, MoveParams, NameParams, RunsParams, SaveParams, UpdateMetaParams } from '../schemas/workflow-params.js';
+import {
+  ForRunParams,
+  ListParams,
+  MetaSchema,
+  MoveParams,
+  NameParams,
+  RunsParams,
+  SaveParams,
+  UpdateMetaParams,
+} from '../schemas/workflow-params.js';
 import type { SimulatorCore } from '../simulator-core.js';
 import { WorkflowRunRegistry } from '../workflows/run-registry.js';
 import { NAME_PATTERN, readWorkflow, scanDir, toEntry, workflowDir, writeWorkflow } from '../workflows/store.js';
@@ -20,7 +29,11 @@ export const workflowMethods: Record<string, Handler> = {
     const project = scanDir(ws, 'project');
     const global = scanDir(ws, 'global');
     const names = new Set(project.entries.map((e) => e.name));
-    return { workflows: [...project.entries, ...global.entries.filter((e) => !names.has(e.name))].map(toEntry), invalid: [...project.invalid, ...global.invalid], dir: project.dir };
+    return {
+      workflows: [...project.entries, ...global.entries.filter((e) => !names.has(e.name))].map(toEntry),
+      invalid: [...project.invalid, ...global.invalid],
+      dir: project.dir,
+    };
   },
 
   'workflows/get': (_sim, params) => {
@@ -93,7 +106,14 @@ export const workflowMethods: Record<string, Handler> = {
       return { ok: false, reason: 'write_error', path: file, detail: String(err) };
     }
     const other = fs.existsSync(path.join(workflowDir(ws, scope === 'project' ? 'global' : 'project'), `${p.name}.js`));
-    return { ok: true, name: p.name, scope, path: file, overwritten: existed, ...(other ? { shadowing: scope === 'project' ? 'hides_global' : 'hidden_by_project' } : {}) };
+    return {
+      ok: true,
+      name: p.name,
+      scope,
+      path: file,
+      overwritten: existed,
+      ...(other ? { shadowing: scope === 'project' ? 'hides_global' : 'hidden_by_project' } : {}),
+    };
   },
 
   'workflows/forRun': (sim, params) => {

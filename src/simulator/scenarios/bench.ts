@@ -44,7 +44,14 @@ export async function benchScenario(ctx: TurnContext): Promise<void> {
       const simSentAt = performance.timeOrigin + performance.now();
       const prefix = `[simSentAt=${simSentAt.toFixed(3)}] `;
       const delta = prefix + 'x'.repeat(Math.max(0, eventBytes - prefix.length));
-      ctx.emit('model.streaming', { kind: 'text_delta', delta, done: false, assistantMessageId: ctx.assistantMessageId, partId, simSentAt });
+      ctx.emit('model.streaming', {
+        kind: 'text_delta',
+        delta,
+        done: false,
+        assistantMessageId: ctx.assistantMessageId,
+        partId,
+        simSentAt,
+      });
     }
     await new Promise((r) => setTimeout(r, 5));
     ctx.checkAborted();

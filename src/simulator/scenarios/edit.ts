@@ -34,11 +34,16 @@ async function readText(file: string): Promise<string | undefined> {
 export async function editScenario(ctx: TurnContext): Promise<void> {
   const root = ctx.rt.info.workspace.workspacePath;
   const readme = path.join(root, 'README.md');
-  await ctx.reasoning('The user wants a change to the project. I will document the greeting helper in the README and add the helper itself.');
+  await ctx.reasoning(
+    'The user wants a change to the project. I will document the greeting helper in the README and add the helper itself.',
+  );
   await ctx.say('I will document the helper in the README, then add it.\n');
 
   const current = await readText(readme);
-  const lastLine = current?.split('\n').filter((l) => l.trim() !== '').pop();
+  const lastLine = current
+    ?.split('\n')
+    .filter((l) => l.trim() !== '')
+    .pop();
   const denied: string[] = [];
   if (current === undefined || lastLine === undefined) {
     const r = await runTool(ctx, {

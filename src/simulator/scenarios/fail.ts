@@ -12,6 +12,11 @@ export async function failScenario(ctx: TurnContext): Promise<void> {
     message: 'Simulated provider failure: upstream returned HTTP 500',
     code: 'sim_upstream_500',
     retryable: false,
-    attribution: { source: 'provider', reason: 'http_status', ...(sel ? { providerId: sel.providerId, modelId: sel.modelId } : {}), statusCode: 500 },
+    attribution: {
+      source: 'provider',
+      reason: 'http_status',
+      ...(sel ? { providerId: sel.providerId, modelId: sel.modelId } : {}),
+      statusCode: 500,
+    },
   });
 }

@@ -14,8 +14,22 @@ const REQUESTED_SCHEMA = {
 
 /** The questions the server derives from the schema, one per property in order (§6.3). */
 const QUESTIONS = [
-  { question: 'Which environment should I deploy to?', header: 'environment', options: [{ value: 'staging', label: 'staging' }, { value: 'production', label: 'production' }] },
-  { question: 'Run the database migrations too?', header: 'migrate', options: [{ value: 'true', label: 'Yes' }, { value: 'false', label: 'No' }] },
+  {
+    question: 'Which environment should I deploy to?',
+    header: 'environment',
+    options: [
+      { value: 'staging', label: 'staging' },
+      { value: 'production', label: 'production' },
+    ],
+  },
+  {
+    question: 'Run the database migrations too?',
+    header: 'migrate',
+    options: [
+      { value: 'true', label: 'Yes' },
+      { value: 'false', label: 'No' },
+    ],
+  },
 ];
 
 /**
@@ -52,14 +66,24 @@ export async function mcpFormScenario(ctx: TurnContext): Promise<void> {
     );
     if (result.action === 'accept') {
       const answers = extractAnswers(result, QUESTIONS);
-      received = Object.fromEntries(QUESTIONS.flatMap((q, i) => (answers[i] === undefined ? [] : [[q.header, q.header === 'migrate' ? answers[i] === 'true' : answers[i]]])));
+      received = Object.fromEntries(
+        QUESTIONS.flatMap((q, i) =>
+          answers[i] === undefined ? [] : [[q.header, q.header === 'migrate' ? answers[i] === 'true' : answers[i]]],
+        ),
+      );
     }
   } catch (err) {
     if (ctx.signal.aborted) throw new TurnAborted();
-    ctx.finishTool(toolCallId, toolName, input, startedAt, { error: { type: 'tool_error', message: err instanceof Error ? err.message : String(err) } });
+    ctx.finishTool(toolCallId, toolName, input, startedAt, {
+      error: { type: 'tool_error', message: err instanceof Error ? err.message : String(err) },
+    });
     return;
   }
   const content = `The MCP server received ${JSON.stringify(received)}`;
   ctx.finishTool(toolCallId, toolName, input, startedAt, { success: true, content });
-  await ctx.say(typeof received['environment'] === 'string' ? `Deployed to ${received['environment']}.` : 'The deployer got no target; nothing was deployed.');
+  await ctx.say(
+    typeof received['environment'] === 'string'
+      ? `Deployed to ${received['environment']}.`
+      : 'The deployer got no target; nothing was deployed.',
+  );
 }

@@ -12,13 +12,27 @@ export async function permissionScenario(ctx: TurnContext): Promise<void> {
     reason: 'Run command',
     riskLevel: 'medium',
     run: async (toolCallId) => {
-      const lines = ['> sim@1.0.0 test', '> vitest run', ' ✓ test/a.test.ts (3 tests)', ' ✓ test/b.test.ts (5 tests)', ' Test Files  2 passed (2)'];
+      const lines = [
+        '> sim@1.0.0 test',
+        '> vitest run',
+        ' ✓ test/a.test.ts (3 tests)',
+        ' ✓ test/b.test.ts (5 tests)',
+        ' Test Files  2 passed (2)',
+      ];
       let out = '';
       const startedAt = Date.now();
       for (const line of lines) {
         await ctx.sleep(120);
         out += `${line}\n`;
-        ctx.emit('tool.updated', { kind: 'progress', toolCallId, toolName: 'Bash', elapsedMs: Date.now() - startedAt, pid: 4242, stdoutBytes: Buffer.byteLength(out), stdoutTail: out.slice(-400) });
+        ctx.emit('tool.updated', {
+          kind: 'progress',
+          toolCallId,
+          toolName: 'Bash',
+          elapsedMs: Date.now() - startedAt,
+          pid: 4242,
+          stdoutBytes: Buffer.byteLength(out),
+          stdoutTail: out.slice(-400),
+        });
       }
       return { success: true, content: out, display: { kind: 'bash_output', command: 'npm test', exitCode: 0 } };
     },

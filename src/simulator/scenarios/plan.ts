@@ -4,7 +4,11 @@ import { TurnAborted, type TurnContext } from '../turn/turn-context.js';
 import { extractAnswers } from './question.js';
 
 /** The fixed plan-approval question of §6.3. */
-export const PLAN_QUESTION = { header: 'Plan', question: 'Review this implementation plan.', options: [{ value: 'approve', label: 'Approve', description: 'Exit plan mode and start implementation.' }] };
+export const PLAN_QUESTION = {
+  header: 'Plan',
+  question: 'Review this implementation plan.',
+  options: [{ value: 'approve', label: 'Approve', description: 'Exit plan mode and start implementation.' }],
+};
 
 type Verdict = { kind: 'approved' } | { kind: 'feedback'; text: string } | { kind: 'rejected' };
 
@@ -16,17 +20,33 @@ async function askApproval(ctx: TurnContext, plan: string): Promise<Verdict> {
   try {
     const r = await ctx.sim.interactions.userInput(
       ctx.rt,
-      { requestId: newId('plan'), sessionId: ctx.rt.sessionId, turnId: ctx.turnId, toolCallId, toolName: 'ExitPlanMode', prompt: 'Approve this plan to start implementation', questions: [PLAN_QUESTION], input, schema: { interaction: 'plan_approval', toolName: 'ExitPlanMode' } },
+      {
+        requestId: newId('plan'),
+        sessionId: ctx.rt.sessionId,
+        turnId: ctx.turnId,
+        toolCallId,
+        toolName: 'ExitPlanMode',
+        prompt: 'Approve this plan to start implementation',
+        questions: [PLAN_QUESTION],
+        input,
+        schema: { interaction: 'plan_approval', toolName: 'ExitPlanMode' },
+      },
       ctx.signal,
     );
     // §6.3: "approve" approves; other non-empty text is feedback; nothing / decline / cancel rejects.
     const answer = r.action === 'accept' ? extractAnswers(r, [PLAN_QUESTION])[0] : undefined;
-    verdict = answer === 'approve' ? { kind: 'approved' } : answer !== undefined ? { kind: 'feedback', text: answer } : { kind: 'rejected' };
+    verdict =
+      answer === 'approve' ? { kind: 'approved' } : answer !== undefined ? { kind: 'feedback', text: answer } : { kind: 'rejected' };
   } catch (err) {
     if (ctx.signal.aborted) throw new TurnAborted();
     verdict = { kind: 'rejected' };
   }
-  const content = verdict.kind === 'approved' ? 'User approved the plan.' : verdict.kind === 'feedback' ? `User rejected the plan with feedback: ${verdict.text}` : 'User rejected the plan.';
+  const content =
+    verdict.kind === 'approved'
+      ? 'User approved the plan.'
+      : verdict.kind === 'feedback'
+        ? `User rejected the plan with feedback: ${verdict.text}`
+        : 'User rejected the plan.';
   ctx.finishTool(toolCallId, 'ExitPlanMode', input, startedAt, { success: verdict.kind === 'approved', content });
   return verdict;
 }
@@ -63,7 +83,9 @@ export async function planScenario(ctx: TurnContext): Promise<void> {
   }
   exitPlanMode(ctx);
   for (let i = 0; i < steps.length; i++) {
-    ctx.setTodos(steps.map((content, j) => ({ content, status: j < i ? 'completed' : j === i ? 'in_progress' : 'pending', priority: 'medium' })));
+    ctx.setTodos(
+      steps.map((content, j) => ({ content, status: j < i ? 'completed' : j === i ? 'in_progress' : 'pending', priority: 'medium' })),
+    );
     await ctx.sleep(150);
   }
   ctx.setTodos(steps.map((content) => ({ content, status: 'completed', priority: 'medium' })));

@@ -7,11 +7,24 @@ export const AUTO_RESOLVE_MS = 300_000;
 export const HIDDEN_GRACE_MS = 60_000;
 
 const QUESTIONS = [
-  { question: 'Which package manager should I use?', header: 'Tooling', options: [{ value: 'npm', label: 'npm' }, { value: 'pnpm', label: 'pnpm' }, { value: 'yarn', label: 'yarn' }], multiSelect: false },
+  {
+    question: 'Which package manager should I use?',
+    header: 'Tooling',
+    options: [
+      { value: 'npm', label: 'npm' },
+      { value: 'pnpm', label: 'pnpm' },
+      { value: 'yarn', label: 'yarn' },
+    ],
+    multiSelect: false,
+  },
   {
     question: 'Which checks should run before commit?',
     header: 'Checks',
-    options: [{ value: 'lint', label: 'lint', description: 'ESLint' }, { value: 'typecheck', label: 'typecheck' }, { value: 'tests', label: 'tests' }],
+    options: [
+      { value: 'lint', label: 'lint', description: 'ESLint' },
+      { value: 'typecheck', label: 'typecheck' },
+      { value: 'tests', label: 'tests' },
+    ],
     multiSelect: true,
   },
 ];
@@ -22,7 +35,11 @@ export function extractAnswers(result: UserInputResult, questions: readonly { qu
   const answers = (c['answers'] && typeof c['answers'] === 'object' ? c['answers'] : {}) as Record<string, unknown>;
   return questions.map((q, i) => {
     const raw = answers[q.question] ?? c[`answer_${i}`] ?? (questions.length === 1 ? c['answer'] : undefined);
-    const text = Array.isArray(raw) ? raw.filter((s) => typeof s === 'string' && s.trim() !== '').join(', ') : typeof raw === 'string' ? raw : '';
+    const text = Array.isArray(raw)
+      ? raw.filter((s) => typeof s === 'string' && s.trim() !== '').join(', ')
+      : typeof raw === 'string'
+        ? raw
+        : '';
     return text.trim() === '' ? undefined : text;
   });
 }
@@ -39,21 +56,48 @@ export async function questionScenario(ctx: TurnContext): Promise<void> {
   const timers: NodeJS.Timeout[] = [];
   if (auto) {
     const now = Date.now();
-    const autoResolution = { state: 'hiddenGrace', startedAt: now, visibleAt: now + HIDDEN_GRACE_MS * scale, deadlineAt: now + AUTO_RESOLVE_MS * scale };
+    const autoResolution = {
+      state: 'hiddenGrace',
+      startedAt: now,
+      visibleAt: now + HIDDEN_GRACE_MS * scale,
+      deadlineAt: now + AUTO_RESOLVE_MS * scale,
+    };
     ctx.emit('session.updated', { interactionId: requestId, toolCallId, autoResolution });
-    timers.push(setTimeout(() => ctx.emit('session.updated', { interactionId: requestId, toolCallId, autoResolution: { ...autoResolution, state: 'visibleCountdown' } }), HIDDEN_GRACE_MS * scale));
+    timers.push(
+      setTimeout(
+        () =>
+          ctx.emit('session.updated', {
+            interactionId: requestId,
+            toolCallId,
+            autoResolution: { ...autoResolution, state: 'visibleCountdown' },
+          }),
+        HIDDEN_GRACE_MS * scale,
+      ),
+    );
   }
   let result: UserInputResult;
   try {
     result = await ctx.sim.interactions.userInput(
       ctx.rt,
-      { requestId, sessionId: ctx.rt.sessionId, turnId: ctx.turnId, toolCallId, toolName: 'AskUserQuestion', prompt: 'A few choices before I continue', questions: QUESTIONS, input, schema: { toolName: 'AskUserQuestion' } },
+      {
+        requestId,
+        sessionId: ctx.rt.sessionId,
+        turnId: ctx.turnId,
+        toolCallId,
+        toolName: 'AskUserQuestion',
+        prompt: 'A few choices before I continue',
+        questions: QUESTIONS,
+        input,
+        schema: { toolName: 'AskUserQuestion' },
+      },
       ctx.signal,
       auto ? AUTO_RESOLVE_MS * scale : undefined,
     );
   } catch (err) {
     if (ctx.signal.aborted) throw new TurnAborted();
-    ctx.finishTool(toolCallId, 'AskUserQuestion', input, startedAt, { error: { type: 'tool_error', message: err instanceof Error ? err.message : String(err) } });
+    ctx.finishTool(toolCallId, 'AskUserQuestion', input, startedAt, {
+      error: { type: 'tool_error', message: err instanceof Error ? err.message : String(err) },
+    });
     await ctx.say('I could not ask the question.');
     return;
   } finally {

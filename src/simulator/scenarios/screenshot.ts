@@ -15,6 +15,14 @@ export async function screenshotScenario(ctx: TurnContext): Promise<void> {
   await ctx.reasoning('Capturing the screen to look at the layout.');
   const bytes = Math.max(PNG_SIGNATURE.length, ctx.sim.options.imageBytes);
   const data = Buffer.concat([PNG_SIGNATURE, randomBytes(bytes - PNG_SIGNATURE.length)]);
-  ctx.parts.push({ partId: newId('prt'), sessionId: ctx.rt.sessionId, messageId: ctx.assistantMessageId, type: 'file', mime: 'image/png', filename: 'screenshot.png', url: `data:image/png;base64,${data.toString('base64')}` });
+  ctx.parts.push({
+    partId: newId('prt'),
+    sessionId: ctx.rt.sessionId,
+    messageId: ctx.assistantMessageId,
+    type: 'file',
+    mime: 'image/png',
+    filename: 'screenshot.png',
+    url: `data:image/png;base64,${data.toString('base64')}`,
+  });
   await ctx.say(`Here is the screenshot (${bytes} bytes); the layout looks right.`);
 }

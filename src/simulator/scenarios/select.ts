@@ -4,7 +4,20 @@
  * prompt wins; no keyword → a plain answer (HUB-DESIGN §1). Any other scenario name forces
  * that behaviour for every user turn.
  */
-export const KEYWORDS = ['permission', 'question', 'plan', 'background', 'fail', 'slow', 'todo', 'subagent', 'edit', 'screenshot', 'deploy', 'tour'] as const;
+export const KEYWORDS = [
+  'permission',
+  'question',
+  'plan',
+  'background',
+  'fail',
+  'slow',
+  'todo',
+  'subagent',
+  'edit',
+  'screenshot',
+  'deploy',
+  'tour',
+] as const;
 export type Keyword = (typeof KEYWORDS)[number];
 
 /** Behaviours a user turn can take; the internal ones are used by the runner for synthetic turns. */

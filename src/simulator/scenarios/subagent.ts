@@ -30,8 +30,18 @@ interface ChildStep {
 
 function childSteps(workspacePath: string): ChildStep[] {
   return [
-    { toolName: 'Glob', input: { pattern: 'src/**/*.ts', path: workspacePath }, output: 'src/index.ts\nsrc/server.ts\nsrc/routes/users.ts\n', ms: 150 },
-    { toolName: 'Read', input: { file_path: path.join(workspacePath, 'src', 'server.ts') }, output: "import { buildApp } from './app.js';\n\nawait buildApp().listen({ port: 3000 });\n", ms: 200 },
+    {
+      toolName: 'Glob',
+      input: { pattern: 'src/**/*.ts', path: workspacePath },
+      output: 'src/index.ts\nsrc/server.ts\nsrc/routes/users.ts\n',
+      ms: 150,
+    },
+    {
+      toolName: 'Read',
+      input: { file_path: path.join(workspacePath, 'src', 'server.ts') },
+      output: "import { buildApp } from './app.js';\n\nawait buildApp().listen({ port: 3000 });\n",
+      ms: 200,
+    },
   ];
 }
 
@@ -50,7 +60,15 @@ async function runChildTool(ctx: TurnContext, mirror: Mirror, step: ChildStep, p
   await ctx.sleep(30);
   if (step.toolName === 'Glob' && !(await childPermission(ctx, mirror, toolCallId, step))) {
     ctx.emit('tool.updated', { kind: 'error', ...base, error: { type: 'permission_denied', message: DENY_REASON } });
-    parts.push({ partId: newId('prt'), sessionId: childSessionId, messageId: '', type: 'tool', callId: toolCallId, tool: step.toolName, state: { status: 'error', input: step.input, error: DENY_REASON, startedAt: Date.now(), completedAt: Date.now() } });
+    parts.push({
+      partId: newId('prt'),
+      sessionId: childSessionId,
+      messageId: '',
+      type: 'tool',
+      callId: toolCallId,
+      tool: step.toolName,
+      state: { status: 'error', input: step.input, error: DENY_REASON, startedAt: Date.now(), completedAt: Date.now() },
+    });
     return;
   }
   const startedAt = Date.now();
@@ -58,7 +76,15 @@ async function runChildTool(ctx: TurnContext, mirror: Mirror, step: ChildStep, p
   await ctx.sleep(step.ms);
   const completedAt = Date.now();
   ctx.emit('tool.updated', { kind: 'result', ...base, result: { success: true, content: step.output }, duration: completedAt - startedAt });
-  parts.push({ partId: newId('prt'), sessionId: childSessionId, messageId: '', type: 'tool', callId: toolCallId, tool: step.toolName, state: { status: 'completed', input: step.input, output: step.output, title: step.toolName, metadata: {}, startedAt, completedAt } });
+  parts.push({
+    partId: newId('prt'),
+    sessionId: childSessionId,
+    messageId: '',
+    type: 'tool',
+    callId: toolCallId,
+    tool: step.toolName,
+    state: { status: 'completed', input: step.input, output: step.output, title: step.toolName, metadata: {}, startedAt, completedAt },
+  });
 }
 
 /**
@@ -71,18 +97,53 @@ async function runChildTool(ctx: TurnContext, mirror: Mirror, step: ChildStep, p
 async function childPermission(ctx: TurnContext, mirror: Mirror, toolCallId: string, step: ChildStep): Promise<boolean> {
   const mode = ctx.sim.options.subagentPermission;
   if (mode === undefined || !ctx.asksPermission) return true;
-  const origin = { kind: 'subagent', agentId: mirror.agentId, agentType: mirror.agentType, childSessionId: mirror.childSessionId, parentSessionId: ctx.rt.sessionId, parentToolCallId: mirror.parentToolCallId, parentTurnId: ctx.turnId, description: mirror.description };
+  const origin = {
+    kind: 'subagent',
+    agentId: mirror.agentId,
+    agentType: mirror.agentType,
+    childSessionId: mirror.childSessionId,
+    parentSessionId: ctx.rt.sessionId,
+    parentToolCallId: mirror.parentToolCallId,
+    parentTurnId: ctx.turnId,
+    description: mirror.description,
+  };
   const requestId = newId('perm');
   const options = permissionOptions(step.toolName, step.input);
   const reason = `Sub-agent wants to run ${step.toolName}`;
-  ctx.emit('permission.requested', { requestId, toolCallId, toolName: step.toolName, riskLevel: 'low', reason, input: step.input, origin, options, childSessionId: mirror.childSessionId });
+  ctx.emit('permission.requested', {
+    requestId,
+    toolCallId,
+    toolName: step.toolName,
+    riskLevel: 'low',
+    reason,
+    input: step.input,
+    origin,
+    options,
+    childSessionId: mirror.childSessionId,
+  });
   try {
     const r = await ctx.sim.interactions.permission(
       ctx.rt,
-      { requestId, sessionId: mode === 'child' ? mirror.childSessionId : ctx.rt.sessionId, toolCallId, toolName: step.toolName, reason, riskLevel: 'low', input: step.input, options, origin },
+      {
+        requestId,
+        sessionId: mode === 'child' ? mirror.childSessionId : ctx.rt.sessionId,
+        toolCallId,
+        toolName: step.toolName,
+        reason,
+        riskLevel: 'low',
+        input: step.input,
+        options,
+        origin,
+      },
       ctx.signal,
     );
-    ctx.emit('permission.resolved', { requestId, toolCallId, toolName: step.toolName, decision: r.decision, childSessionId: mirror.childSessionId });
+    ctx.emit('permission.resolved', {
+      requestId,
+      toolCallId,
+      toolName: step.toolName,
+      decision: r.decision,
+      childSessionId: mirror.childSessionId,
+    });
     return r.decision !== 'deny';
   } catch (err) {
     if (ctx.signal.aborted) throw new TurnAborted();
@@ -109,10 +170,25 @@ export async function subagentScenario(ctx: TurnContext): Promise<void> {
   const child = spawnSubagent(ctx.sim, ctx.rt, { parentToolCallId: toolCallId, subagentType: SUBAGENT_TYPE, description, prompt });
   const agentId = child.subagent?.agentId ?? '';
   const ids = { agentId, childSessionId: child.sessionId, agentType: SUBAGENT_TYPE, parentToolCallId: toolCallId };
-  ctx.parts.push({ partId: newId('prt'), sessionId: ctx.rt.sessionId, messageId: ctx.assistantMessageId, type: 'subagent', prompt, description, agent: SUBAGENT_TYPE });
+  ctx.parts.push({
+    partId: newId('prt'),
+    sessionId: ctx.rt.sessionId,
+    messageId: ctx.assistantMessageId,
+    type: 'subagent',
+    prompt,
+    description,
+    agent: SUBAGENT_TYPE,
+  });
   ctx.emit('session.updated', { ...ids, description });
 
-  const mirror: Mirror = { parentToolCallId: toolCallId, source: 'subagent', agentId, agentType: SUBAGENT_TYPE, childSessionId: child.sessionId, description };
+  const mirror: Mirror = {
+    parentToolCallId: toolCallId,
+    source: 'subagent',
+    agentId,
+    agentType: SUBAGENT_TYPE,
+    childSessionId: child.sessionId,
+    description,
+  };
   const childParts: Part[] = [];
   try {
     for (const step of childSteps(ctx.rt.info.workspace.workspacePath)) await runChildTool(ctx, mirror, step, childParts, child.sessionId);
@@ -124,7 +200,8 @@ export async function subagentScenario(ctx: TurnContext): Promise<void> {
     ctx.emit('session.updated', { ...ids, status });
     throw err;
   }
-  const summary = 'The project has three TypeScript sources under `src/`. `src/server.ts` is the entry point: it builds the app with `buildApp()` and listens on port 3000; routes live in `src/routes/`.';
+  const summary =
+    'The project has three TypeScript sources under `src/`. `src/server.ts` is the entry point: it builds the app with `buildApp()` and listens on port 3000; routes live in `src/routes/`.';
   endSubagent(child, 'success', summary, childParts);
   ctx.emit('session.updated', { ...ids, status: 'success', summary });
 
@@ -132,7 +209,10 @@ export async function subagentScenario(ctx: TurnContext): Promise<void> {
   // The history's Agent part names its child, as the spawned/stopped events do.
   const part = ctx.parts.find((p) => p.type === 'tool' && p['callId'] === toolCallId);
   const state = part?.['state'];
-  if (state && typeof state === 'object') Object.assign(state, { title: description, metadata: { childSessionId: child.sessionId, agentId, agentType: SUBAGENT_TYPE } });
+  if (state && typeof state === 'object')
+    Object.assign(state, { title: description, metadata: { childSessionId: child.sessionId, agentId, agentType: SUBAGENT_TYPE } });
   ctx.drainSteers();
-  await ctx.say(`The sub-agent surveyed the project:\n\n- Entry point: \`src/server.ts\` (\`buildApp()\`, port 3000).\n- Routes live in \`src/routes/\`.\n\nIts session is \`${child.sessionId}\` (read-only).`);
+  await ctx.say(
+    `The sub-agent surveyed the project:\n\n- Entry point: \`src/server.ts\` (\`buildApp()\`, port 3000).\n- Routes live in \`src/routes/\`.\n\nIts session is \`${child.sessionId}\` (read-only).`,
+  );
 }

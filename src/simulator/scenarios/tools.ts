@@ -22,7 +22,13 @@ export function permissionOptions(toolName: string, input: unknown): PermissionO
       optionId: 'allow_project',
       kind: 'allow_always',
       name: 'Always allow in this project',
-      response: { decision: 'allow', permissionUpdates: [{ type: 'addRules', behavior: 'allow', rules: [{ toolName, ...(content !== undefined ? { ruleContent: content } : {}) }] }], reason: 'Approved for this project' },
+      response: {
+        decision: 'allow',
+        permissionUpdates: [
+          { type: 'addRules', behavior: 'allow', rules: [{ toolName, ...(content !== undefined ? { ruleContent: content } : {}) }] },
+        ],
+        reason: 'Approved for this project',
+      },
     },
     { optionId: 'deny', kind: 'deny', name: 'Deny', response: { decision: 'deny', reason: DENY_REASON } },
   ];
@@ -46,11 +52,34 @@ export async function runTool(ctx: TurnContext, spec: ToolSpec): Promise<{ toolC
     const options = permissionOptions(spec.name, spec.input);
     const reason = spec.reason ?? `Run ${spec.name}`;
     const riskLevel = spec.riskLevel ?? 'medium';
-    ctx.emit('permission.requested', { requestId, toolCallId, toolName: spec.name, riskLevel, reason, input: spec.input, approvalMode: 'user-once', options });
+    ctx.emit('permission.requested', {
+      requestId,
+      toolCallId,
+      toolName: spec.name,
+      riskLevel,
+      reason,
+      input: spec.input,
+      approvalMode: 'user-once',
+      options,
+    });
     let decision: 'allow' | 'deny';
     let why: string | undefined;
     try {
-      const r = await ctx.sim.interactions.permission(ctx.rt, { requestId, sessionId: ctx.rt.sessionId, turnId: ctx.turnId, toolCallId, toolName: spec.name, reason, riskLevel, input: spec.input, options }, ctx.signal);
+      const r = await ctx.sim.interactions.permission(
+        ctx.rt,
+        {
+          requestId,
+          sessionId: ctx.rt.sessionId,
+          turnId: ctx.turnId,
+          toolCallId,
+          toolName: spec.name,
+          reason,
+          riskLevel,
+          input: spec.input,
+          options,
+        },
+        ctx.signal,
+      );
       decision = r.decision === 'deny' ? 'deny' : 'allow';
       why = r.reason ?? (decision === 'deny' ? DENY_REASON : undefined);
     } catch (err) {

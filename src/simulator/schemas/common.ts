@@ -23,7 +23,14 @@ export const SESSION_MODES = ['plan', 'build', 'edit', 'yolo', 'guarded', 'auto'
 export const SessionModeSchema = z.enum(SESSION_MODES);
 export type SessionMode = z.infer<typeof SessionModeSchema>;
 export type SessionStatus = 'idle' | 'running' | 'waiting' | 'paused' | 'completed' | 'error';
-export type SessionKind = 'interactive' | 'fork' | 'selection_side_chat' | 'workflow_parent' | 'workflow_child' | 'subagent_child' | 'nested_workflow_child';
+export type SessionKind =
+  | 'interactive'
+  | 'fork'
+  | 'selection_side_chat'
+  | 'workflow_parent'
+  | 'workflow_child'
+  | 'subagent_child'
+  | 'nested_workflow_child';
 export type TitleSource = 'default' | 'first_input' | 'generated' | 'custom';
 
 export const DeliveryKindSchema = z.enum(['desktop-continuous', 'web-remote-replayable']);
@@ -34,13 +41,25 @@ export const ModelExecutionSchema = z.strictObject({
   selectionScope: z.literal('execution'),
   memoryExtraction: z.literal('skip').optional(),
   requestAuth: z
-    .strictObject({ apiKey: z.string().min(1).optional(), apiKeyId: strPlus.optional(), accountScope: hex64.optional(), headers: z.record(z.string().min(1), z.string().min(1)).optional() })
+    .strictObject({
+      apiKey: z.string().min(1).optional(),
+      apiKeyId: strPlus.optional(),
+      accountScope: hex64.optional(),
+      headers: z.record(z.string().min(1), z.string().min(1)).optional(),
+    })
     .optional(),
   subagents: z.strictObject({ foregroundModel: z.literal('submission'), background: z.literal('deny') }).optional(),
   selectionFallback: z
     .strictObject({
       providerId: z.string().min(1),
-      rules: z.array(z.strictObject({ reason: z.enum(['highspeed_card_expired', 'highspeed_request_failed']), providerErrorCode: z.string().optional() })).min(1),
+      rules: z
+        .array(
+          z.strictObject({
+            reason: z.enum(['highspeed_card_expired', 'highspeed_request_failed']),
+            providerErrorCode: z.string().optional(),
+          }),
+        )
+        .min(1),
       target: ModelSelectionSchema.optional(),
     })
     .optional(),

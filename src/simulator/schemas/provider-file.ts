@@ -46,7 +46,13 @@ const levels = z
   .array(z.string().refine((s) => s.trim() !== ''))
   .min(1)
   .refine((a) => new Set(a).size === a.length, 'duplicate reasoning level');
-const formats = { supportsText: opt(z.boolean()), supportsImage: opt(z.boolean()), supportsVideo: opt(z.boolean()), supportsAudio: opt(z.boolean()), supportsPdf: opt(z.boolean()) };
+const formats = {
+  supportsText: opt(z.boolean()),
+  supportsImage: opt(z.boolean()),
+  supportsVideo: opt(z.boolean()),
+  supportsAudio: opt(z.boolean()),
+  supportsPdf: opt(z.boolean()),
+};
 
 const smartModelRule = z.strictObject({
   providerId: nonEmpty,
@@ -102,7 +108,11 @@ const providerFile = z
       providerConfigRules: z.strictObject({ providerRules: z.array(providerRule) }),
       modelConfigRules: z.strictObject({ providerModelRules: z.array(smartModelRule), manualProviderModelRules: z.array(manualModelRule) }),
       defaultModelSelection: z
-        .strictObject({ providerId: z.string().trim().min(1), modelId: z.string().trim().min(1), options: z.strictObject({ reasoningLevel: z.string().trim().min(1).optional() }).optional() })
+        .strictObject({
+          providerId: z.string().trim().min(1),
+          modelId: z.string().trim().min(1),
+          options: z.strictObject({ reasoningLevel: z.string().trim().min(1).optional() }).optional(),
+        })
         .optional(),
     }),
   })
@@ -112,7 +122,8 @@ const providerFile = z
       if (seen.has(rule.providerId)) ctx.addIssue({ code: 'custom', message: `duplicate providerId ${rule.providerId}` });
       seen.add(rule.providerId);
       // Only the built-in file may declare access for a fixed `account:` provider.
-      if (rule.providerId.startsWith('account:') && rule.config.access !== undefined) ctx.addIssue({ code: 'custom', message: `access on ${rule.providerId}` });
+      if (rule.providerId.startsWith('account:') && rule.config.access !== undefined)
+        ctx.addIssue({ code: 'custom', message: `access on ${rule.providerId}` });
     }
     const { providerModelRules, manualProviderModelRules } = file.config.modelConfigRules;
     for (const manual of manualProviderModelRules) {
@@ -128,13 +139,16 @@ export type SimProviderRule = SimProviderFile['config']['providerConfigRules']['
 /** Parses a personal provider file the way the app-server does: the whole file or nothing. */
 export function parseProviderFile(doc: unknown): { ok: true; file: SimProviderFile } | { ok: false; issues: string[] } {
   const r = providerFile.safeParse(doc);
-  return r.success ? { ok: true, file: r.data } : { ok: false, issues: r.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`) };
+  return r.success
+    ? { ok: true, file: r.data }
+    : { ok: false, issues: r.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`) };
 }
 
 /** A provider the registry admits (§9.2): a group, usable access (a non-blank key) and a complete api. */
 export function providerUsable(rule: SimProviderRule): boolean {
   const { group, access: a, api } = rule.config;
   if (group !== 'standard-personal' || !a || !api) return false;
-  const accessOk = a.type === 'zhipu-account' ? Boolean(a.accountType && a.mode && typeof a.entitled === 'boolean') : Boolean(a.apiKey?.trim());
+  const accessOk =
+    a.type === 'zhipu-account' ? Boolean(a.accountType && a.mode && typeof a.entitled === 'boolean') : Boolean(a.apiKey?.trim());
   return accessOk && Boolean(api.type) && Boolean(api.baseUrl?.trim()) && z.url().safeParse(api.baseUrl).success;
 }

@@ -1,10 +1,25 @@
 import { z } from 'zod';
-import { DeliveryKindSchema, intGte0, ModelExecutionSchema, ModelSelectionSchema, RuntimeSurfaceParams, SessionModeSchema, strPlus, WorkspaceRefSchema } from './common.js';
+import {
+  DeliveryKindSchema,
+  intGte0,
+  ModelExecutionSchema,
+  ModelSelectionSchema,
+  RuntimeSurfaceParams,
+  SessionModeSchema,
+  strPlus,
+  WorkspaceRefSchema,
+} from './common.js';
 
 /** Strict params of the legacy session methods (ZCODE-PROTOCOL §4). */
 const ImportedMessage = z.strictObject({ role: z.enum(['user', 'assistant']), content: z.string(), timestamp: z.number().optional() });
 const ImportedHistory = z.union([
-  z.strictObject({ source: z.literal('claudeCode'), title: z.string().optional(), createdAt: z.number().optional(), updatedAt: z.number().optional(), messages: z.array(ImportedMessage).min(1) }),
+  z.strictObject({
+    source: z.literal('claudeCode'),
+    title: z.string().optional(),
+    createdAt: z.number().optional(),
+    updatedAt: z.number().optional(),
+    messages: z.array(ImportedMessage).min(1),
+  }),
   z.looseObject({ source: z.literal('sharedContext') }),
 ]);
 
@@ -21,7 +36,12 @@ export const CreateParams = z.strictObject({
   ...RuntimeSurfaceParams,
 });
 
-export const ResumeParams = z.strictObject({ sessionId: strPlus, workspace: WorkspaceRefSchema.optional(), thoughtLevel: strPlus.optional(), ...RuntimeSurfaceParams });
+export const ResumeParams = z.strictObject({
+  sessionId: strPlus,
+  workspace: WorkspaceRefSchema.optional(),
+  thoughtLevel: strPlus.optional(),
+  ...RuntimeSurfaceParams,
+});
 
 export const ListParams = z
   .strictObject({
@@ -39,9 +59,22 @@ export const ReadParams = z.strictObject({
   afterSeq: intGte0.optional(),
   contentProfile: z.enum(['full', 'index']).optional(),
 });
-export const MessagesParams = z.strictObject({ sessionId: strPlus, afterMessageId: strPlus.optional(), limit: z.number().int().positive().optional() });
-export const EventsParams = z.strictObject({ sessionId: strPlus, afterSeq: intGte0.optional(), limit: z.number().int().positive().optional() });
-export const SubscribeParams = z.strictObject({ sessionId: strPlus, deliveryKind: DeliveryKindSchema, afterSeq: intGte0.optional(), includeSnapshot: z.boolean().optional() });
+export const MessagesParams = z.strictObject({
+  sessionId: strPlus,
+  afterMessageId: strPlus.optional(),
+  limit: z.number().int().positive().optional(),
+});
+export const EventsParams = z.strictObject({
+  sessionId: strPlus,
+  afterSeq: intGte0.optional(),
+  limit: z.number().int().positive().optional(),
+});
+export const SubscribeParams = z.strictObject({
+  sessionId: strPlus,
+  deliveryKind: DeliveryKindSchema,
+  afterSeq: intGte0.optional(),
+  includeSnapshot: z.boolean().optional(),
+});
 
 const Attachment = z.looseObject({ kind: z.string() });
 export const SendParams = z.strictObject({
@@ -52,7 +85,9 @@ export const SendParams = z.strictObject({
   inputId: strPlus.optional(),
   queryId: strPlus.optional(),
   attachments: z.array(Attachment).optional(),
-  browserAmbientContext: z.strictObject({ tabCount: z.number().int().min(1).max(100), currentUrl: z.string().min(1).max(4096).optional() }).optional(),
+  browserAmbientContext: z
+    .strictObject({ tabCount: z.number().int().min(1).max(100), currentUrl: z.string().min(1).max(4096).optional() })
+    .optional(),
   expectedRevision: intGte0.optional(),
   expectedProviderRevision: strPlus.optional(),
   automationId: strPlus.optional(),
@@ -83,12 +118,31 @@ export const GoalParams = z.strictObject({
   inputId: strPlus.optional(),
   expectedRevision: intGte0.optional(),
 });
-export const CompactParams = z.strictObject({ sessionId: strPlus, inputId: strPlus.optional(), instructions: z.string().optional(), expectedRevision: intGte0.optional() });
+export const CompactParams = z.strictObject({
+  sessionId: strPlus,
+  inputId: strPlus.optional(),
+  instructions: z.string().optional(),
+  expectedRevision: intGte0.optional(),
+});
 export const SetModeParams = z.strictObject({ sessionId: strPlus, mode: SessionModeSchema, expectedRevision: intGte0.optional() });
-export const SetThoughtLevelParams = z.strictObject({ sessionId: strPlus, thoughtLevel: strPlus.optional(), expectedRevision: intGte0.optional(), persistAsWorkspaceLastUsed: z.boolean().optional() });
-export const SetModelParams = z.strictObject({ sessionId: strPlus, model: ModelSelectionSchema, expectedRevision: intGte0.optional(), persistAsWorkspaceLastUsed: z.boolean().optional() });
+export const SetThoughtLevelParams = z.strictObject({
+  sessionId: strPlus,
+  thoughtLevel: strPlus.optional(),
+  expectedRevision: intGte0.optional(),
+  persistAsWorkspaceLastUsed: z.boolean().optional(),
+});
+export const SetModelParams = z.strictObject({
+  sessionId: strPlus,
+  model: ModelSelectionSchema,
+  expectedRevision: intGte0.optional(),
+  persistAsWorkspaceLastUsed: z.boolean().optional(),
+});
 export const CloseParams = z.strictObject({ sessionId: strPlus, expectedPersistence: z.enum(['immediate', 'deferred']).optional() });
-export const SubagentsParams = z.strictObject({ sessionId: strPlus, endedCursor: strPlus.optional(), endedLimit: z.number().int().min(1).max(100).optional() });
+export const SubagentsParams = z.strictObject({
+  sessionId: strPlus,
+  endedCursor: strPlus.optional(),
+  endedLimit: z.number().int().min(1).max(100).optional(),
+});
 export const TestConnectivityParams = z.strictObject({ workspace: WorkspaceRefSchema, selection: ModelSelectionSchema });
 
 /** Reverse-request result schemas (§6.1–6.3), strict. */
@@ -107,7 +161,13 @@ export const PermissionResponseSchema = z.strictObject({
   reason: z.string().optional(),
   modifiedInput: z.unknown().optional(),
   permissionUpdates: z
-    .array(z.strictObject({ type: z.literal('addRules'), behavior: z.enum(['allow', 'deny', 'ask']), rules: z.array(z.strictObject({ toolName: strPlus, ruleContent: z.string().optional() })).min(1) }))
+    .array(
+      z.strictObject({
+        type: z.literal('addRules'),
+        behavior: z.enum(['allow', 'deny', 'ask']),
+        rules: z.array(z.strictObject({ toolName: strPlus, ruleContent: z.string().optional() })).min(1),
+      }),
+    )
     .optional(),
 });
 export type PermissionResponse = z.infer<typeof PermissionResponseSchema>;

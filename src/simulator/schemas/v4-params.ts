@@ -17,15 +17,29 @@ export type CommandEnvelope = z.infer<typeof CommandEnvelopeSchema>;
 
 /** Payload schemas of the implemented command types (§7.3), loose like the CLI's. */
 export const PAYLOADS = {
-  sendText: z.looseObject({ text: z.string(), requestedDelivery: z.enum(['startNow', 'queue', 'guide']).optional(), modelSelection: ModelSelectionSchema.optional(), attachments: z.array(z.unknown()).optional() }),
+  sendText: z.looseObject({
+    text: z.string(),
+    requestedDelivery: z.enum(['startNow', 'queue', 'guide']).optional(),
+    modelSelection: ModelSelectionSchema.optional(),
+    attachments: z.array(z.unknown()).optional(),
+  }),
   stop: z.looseObject({ expectedForegroundExecutionId: z.string().optional() }),
   compact: z.looseObject({}),
   resolveInteraction: z.looseObject({
     interactionId: strPlus,
-    answer: z.looseObject({ optionId: z.string().optional(), freeText: z.string().optional(), action: z.enum(['accept', 'decline', 'cancel']).optional(), content: z.record(z.string(), z.unknown()).optional() }),
+    answer: z.looseObject({
+      optionId: z.string().optional(),
+      freeText: z.string().optional(),
+      action: z.enum(['accept', 'decline', 'cancel']).optional(),
+      content: z.record(z.string(), z.unknown()).optional(),
+    }),
   }),
   snoozeInteractionAutoResolution: z.looseObject({ interactionId: strPlus }),
-  startSavedWorkflow: z.looseObject({ name: z.string().min(1), scope: z.enum(['project', 'global']).optional(), args: z.record(z.string(), z.unknown()).optional() }),
+  startSavedWorkflow: z.looseObject({
+    name: z.string().min(1),
+    scope: z.enum(['project', 'global']).optional(),
+    args: z.record(z.string(), z.unknown()).optional(),
+  }),
   resumeWorkflowRun: z.looseObject({ workId: strPlus, name: z.string().optional() }),
   cancelBackgroundWork: z.looseObject({ workId: strPlus }),
   renameSession: z.looseObject({ title: z.string() }),
@@ -39,16 +53,46 @@ export const PAYLOADS = {
 export type ImplementedCommand = keyof typeof PAYLOADS;
 
 /** Types that need `baseRevision` (CAS, §7.3). */
-export const CAS_TYPES = new Set(['pauseGoal', 'resumeGoal', 'switchModelConfig', 'switchCollaborationMode', 'setFollowupMode', 'forkAssistant', 'applyFileRewind', 'editUserQuery', 'retryTurn', 'setAssistantFeedback', 'sendQueuedNow', 'editQueueItem', 'reorderQueueItem', 'deleteQueueItem', 'setAutoDrain']);
+export const CAS_TYPES = new Set([
+  'pauseGoal',
+  'resumeGoal',
+  'switchModelConfig',
+  'switchCollaborationMode',
+  'setFollowupMode',
+  'forkAssistant',
+  'applyFileRewind',
+  'editUserQuery',
+  'retryTurn',
+  'setAssistantFeedback',
+  'sendQueuedNow',
+  'editQueueItem',
+  'reorderQueueItem',
+  'deleteQueueItem',
+  'setAutoDrain',
+]);
 
 /** Every command type of §7.3 (known but not implemented → `failed fault.command.notImplemented`). */
 export const KNOWN_TYPES = new Set([
   ...Object.keys(PAYLOADS),
   ...CAS_TYPES,
-  'sendGoalCommand', 'createSession', 'createSelectionSideSession', 'setHighspeedMetrics', 'amendWorkflowRunSettings', 'discardSharedContext',
-  'respondWorkspaceHookReview', 'toggleWorkspaceHookReviewItem', 'revokeWorkspaceHookTrust', 'requestWorkspaceHookReview',
+  'sendGoalCommand',
+  'createSession',
+  'createSelectionSideSession',
+  'setHighspeedMetrics',
+  'amendWorkflowRunSettings',
+  'discardSharedContext',
+  'respondWorkspaceHookReview',
+  'toggleWorkspaceHookReviewItem',
+  'revokeWorkspaceHookTrust',
+  'requestWorkspaceHookReview',
 ]);
 
 export const CommandsQueryParams = z
-  .strictObject({ commands: z.array(z.strictObject({ sessionId: z.string().nullable(), commandId: strPlus })).min(1).max(64), clock: z.literal(true).optional() })
+  .strictObject({
+    commands: z
+      .array(z.strictObject({ sessionId: z.string().nullable(), commandId: strPlus }))
+      .min(1)
+      .max(64),
+    clock: z.literal(true).optional(),
+  })
   .refine((p) => !p.clock || p.commands.every((c) => c.sessionId === null), { message: 'clock is only allowed with null sessionIds' });

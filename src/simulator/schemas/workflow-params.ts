@@ -2,26 +2,80 @@ import { z } from 'zod';
 import { strPlus, WorkspaceRefSchema } from './common.js';
 
 /** Strict params of `workflows/*` (§8). */
-export const ArgDeclSchema = z.strictObject({ type: z.enum(['string', 'number', 'boolean', 'json']), description: z.string().optional(), required: z.boolean().optional(), default: z.unknown().optional() });
-export const MetaSchema = z.strictObject({ description: strPlus, whenToUse: strPlus.optional(), args: z.record(z.string(), ArgDeclSchema).optional() });
+export const ArgDeclSchema = z.strictObject({
+  type: z.enum(['string', 'number', 'boolean', 'json']),
+  description: z.string().optional(),
+  required: z.boolean().optional(),
+  default: z.unknown().optional(),
+});
+export const MetaSchema = z.strictObject({
+  description: strPlus,
+  whenToUse: strPlus.optional(),
+  args: z.record(z.string(), ArgDeclSchema).optional(),
+});
 export type WorkflowMeta = z.infer<typeof MetaSchema>;
 export const ScopeSchema = z.enum(['project', 'global']);
 export type WorkflowScope = z.infer<typeof ScopeSchema>;
 
 export const ListParams = z.strictObject({ workspace: WorkspaceRefSchema, scope: ScopeSchema.optional() });
 export const NameParams = z.strictObject({ workspace: WorkspaceRefSchema, name: strPlus, scope: ScopeSchema.optional() });
-export const UpdateMetaParams = z.strictObject({ workspace: WorkspaceRefSchema, name: strPlus, meta: z.unknown(), scope: ScopeSchema.optional() });
-export const RunsParams = z.strictObject({ workspace: WorkspaceRefSchema, name: strPlus.optional(), limit: z.number().int().min(1).max(50), scope: ScopeSchema.optional() });
+export const UpdateMetaParams = z.strictObject({
+  workspace: WorkspaceRefSchema,
+  name: strPlus,
+  meta: z.unknown(),
+  scope: ScopeSchema.optional(),
+});
+export const RunsParams = z.strictObject({
+  workspace: WorkspaceRefSchema,
+  name: strPlus.optional(),
+  limit: z.number().int().min(1).max(50),
+  scope: ScopeSchema.optional(),
+});
 export const MoveParams = z.strictObject({ workspace: WorkspaceRefSchema, name: strPlus });
-export const SaveParams = z.strictObject({ workspace: WorkspaceRefSchema, runId: strPlus, name: strPlus, meta: MetaSchema, scope: ScopeSchema.optional(), overwrite: z.boolean().optional() });
-export const ForRunParams = z.strictObject({ workspace: WorkspaceRefSchema, runId: strPlus, candidates: z.array(z.strictObject({ name: strPlus, scope: ScopeSchema.optional() })).max(8).optional() });
+export const SaveParams = z.strictObject({
+  workspace: WorkspaceRefSchema,
+  runId: strPlus,
+  name: strPlus,
+  meta: MetaSchema,
+  scope: ScopeSchema.optional(),
+  overwrite: z.boolean().optional(),
+});
+export const ForRunParams = z.strictObject({
+  workspace: WorkspaceRefSchema,
+  runId: strPlus,
+  candidates: z
+    .array(z.strictObject({ name: strPlus, scope: ScopeSchema.optional() }))
+    .max(8)
+    .optional(),
+});
 
 /** v4 read-only run queries (§8), strict. */
 const sid = { sessionId: strPlus, runId: strPlus };
 export const WorkflowRunsQuery = z.strictObject({ sessionId: strPlus, limit: z.number().int().min(1).max(64).optional() });
-export const RunEventsQuery = z.strictObject({ ...sid, afterSequence: z.number().int().nonnegative().optional(), limit: z.number().int().min(1).max(500).optional() });
+export const RunEventsQuery = z.strictObject({
+  ...sid,
+  afterSequence: z.number().int().nonnegative().optional(),
+  limit: z.number().int().min(1).max(500).optional(),
+});
 export const RunArtifactsQuery = z.strictObject(sid);
-export const RunArtifactDataQuery = z.strictObject({ ...sid, artifactId: strPlus.max(64), afterSequence: z.number().int().nonnegative().optional(), limit: z.number().int().min(1).max(500).optional(), fields: z.array(z.string()).min(1).max(32).optional() });
-export const RunArtifactReadQuery = z.strictObject({ ...sid, artifactId: strPlus.max(64), version: z.number().int().min(1).max(16), offset: z.number().int().nonnegative(), limit: z.number().int().min(1).max(524_288) });
+export const RunArtifactDataQuery = z.strictObject({
+  ...sid,
+  artifactId: strPlus.max(64),
+  afterSequence: z.number().int().nonnegative().optional(),
+  limit: z.number().int().min(1).max(500).optional(),
+  fields: z.array(z.string()).min(1).max(32).optional(),
+});
+export const RunArtifactReadQuery = z.strictObject({
+  ...sid,
+  artifactId: strPlus.max(64),
+  version: z.number().int().min(1).max(16),
+  offset: z.number().int().nonnegative(),
+  limit: z.number().int().min(1).max(524_288),
+});
 export const RunWorkspaceQuery = z.strictObject(sid);
-export const RunNodeResultQuery = z.strictObject({ ...sid, siteId: strPlus, ordinal: z.number().int().nonnegative(), maxBytes: z.number().int().positive().optional() });
+export const RunNodeResultQuery = z.strictObject({
+  ...sid,
+  siteId: strPlus,
+  ordinal: z.number().int().nonnegative(),
+  maxBytes: z.number().int().positive().optional(),
+});

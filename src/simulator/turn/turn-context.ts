@@ -105,7 +105,13 @@ export class TurnContext {
     }
   }
 
-  private async stream(kind: 'text' | 'reasoning', text: string, partId: string, delayMs: number, onChunk?: (c: string) => void): Promise<void> {
+  private async stream(
+    kind: 'text' | 'reasoning',
+    text: string,
+    partId: string,
+    delayMs: number,
+    onChunk?: (c: string) => void,
+  ): Promise<void> {
     const chunks = text.match(/\S*\s*/g)?.filter((c) => c.length > 0) ?? [];
     for (let i = 0; i < chunks.length; i += 2) {
       this.checkAborted();
@@ -115,7 +121,11 @@ export class TurnContext {
       await this.sleep(delayMs);
     }
     // Internal end marker: filtered from the legacy stream but it flushes coalescing (§5.3 rule 2).
-    this.emit('model.streaming', { kind: `${kind}_end`, delta: '', done: true, assistantMessageId: this.assistantMessageId, partId }, false);
+    this.emit(
+      'model.streaming',
+      { kind: `${kind}_end`, delta: '', done: true, assistantMessageId: this.assistantMessageId, partId },
+      false,
+    );
   }
 
   /** Announces a tool call through the model stream, then `tool.updated scheduled` with the input omitted (§5.5.7). */
@@ -130,7 +140,15 @@ export class TurnContext {
     }
     this.emit('model.streaming', { kind: 'tool_input_end', delta: '', done: true, ...base });
     this.emit('model.streaming', { kind: 'tool_call', delta: '', done: true, ...base, input });
-    this.emit('tool.updated', { kind: 'scheduled', toolCallId, toolName, assistantMessageId: this.assistantMessageId, inputOmitted: true, inputRef: 'model_stream', inputByteLength: Buffer.byteLength(json) });
+    this.emit('tool.updated', {
+      kind: 'scheduled',
+      toolCallId,
+      toolName,
+      assistantMessageId: this.assistantMessageId,
+      inputOmitted: true,
+      inputRef: 'model_stream',
+      inputByteLength: Buffer.byteLength(json),
+    });
     this.rt.activeToolCalls.push({ toolCallId, toolName, status: 'pending' });
     this.rt.operationEvent('tool-scheduled', { turnId: this.turnId, toolCallId, toolName });
     this.toolCalls.push({ id: toolCallId, name: toolName, input });
@@ -149,12 +167,24 @@ export class TurnContext {
   }
 
   /** Ends a tool with `result` or `error`, records its part, then the `batch` event. */
-  finishTool(toolCallId: string, toolName: string, input: unknown, startedAt: number, outcome: ToolOutcome | { error: { type: string; message: string } }): void {
+  finishTool(
+    toolCallId: string,
+    toolName: string,
+    input: unknown,
+    startedAt: number,
+    outcome: ToolOutcome | { error: { type: string; message: string } },
+  ): void {
     const completedAt = Date.now();
     if ('error' in outcome) {
       this.emit('tool.updated', { kind: 'error', toolCallId, toolName, error: outcome.error });
     } else {
-      this.emit('tool.updated', { kind: 'result', toolCallId, toolName, result: { success: outcome.success, content: outcome.content, ...(outcome.display ? { display: outcome.display } : {}) }, duration: completedAt - startedAt });
+      this.emit('tool.updated', {
+        kind: 'result',
+        toolCallId,
+        toolName,
+        result: { success: outcome.success, content: outcome.content, ...(outcome.display ? { display: outcome.display } : {}) },
+        duration: completedAt - startedAt,
+      });
     }
     const ok = !('error' in outcome) && outcome.success;
     this.emit('tool.updated', { kind: 'batch', toolCallIds: [toolCallId], successCount: ok ? 1 : 0, errorCount: ok ? 0 : 1 });
@@ -163,7 +193,15 @@ export class TurnContext {
       'error' in outcome
         ? { status: 'error', input, error: outcome.error.message, startedAt, completedAt }
         : { status: 'completed', input, output: outcome.content, title: toolName, metadata: {}, startedAt, completedAt };
-    this.parts.push({ partId: newId('prt'), sessionId: this.rt.sessionId, messageId: this.assistantMessageId, type: 'tool', callId: toolCallId, tool: toolName, state });
+    this.parts.push({
+      partId: newId('prt'),
+      sessionId: this.rt.sessionId,
+      messageId: this.assistantMessageId,
+      type: 'tool',
+      callId: toolCallId,
+      tool: toolName,
+      state,
+    });
   }
 
   /**
@@ -194,7 +232,16 @@ export class TurnContext {
   queueSteer(text: string, source: 'plan_approval_feedback'): void {
     const pendingInputId = newId('input');
     this.turn.steerInbox.push({ pendingInputId, text, source });
-    this.emit('turn.steerQueued', { pendingInputId, input: text, inputPreview: text.slice(0, 120), inputSize: text.length, source, delivery: 'guide', targetTurnId: this.turnId, queueLength: this.turn.steerInbox.length });
+    this.emit('turn.steerQueued', {
+      pendingInputId,
+      input: text,
+      inputPreview: text.slice(0, 120),
+      inputSize: text.length,
+      source,
+      delivery: 'guide',
+      targetTurnId: this.turnId,
+      queueLength: this.turn.steerInbox.length,
+    });
   }
 
   /** Whether this session's mode asks before tools (every mode but yolo, HUB-DESIGN §4.1). */

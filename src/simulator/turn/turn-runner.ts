@@ -46,11 +46,30 @@ async function runTurn(sim: SimulatorCore, rt: SessionRuntime, input: TurnInput)
   if (input.rejectBeforeStart !== undefined) {
     rt.lastError = { type: 'model_error', message: input.rejectBeforeStart };
     // The reason shows only in telemetry (seed 001 §9.5, ZCODE-PROTOCOL §5.8): no turn.* events.
-    sim.notify('v4/telemetry/event', { version: 1, eventId: newId('tel'), eventSeq: rt.stateRevision, occurredAt: Date.now(), sessionId: rt.sessionId, kind: 'turn.terminal', status: 'failed', errorCode: 'MODEL_CREATION_FAILED', errorMessage: input.rejectBeforeStart, errorRetryable: false, turnPhase: 'model_creation' });
+    sim.notify('v4/telemetry/event', {
+      version: 1,
+      eventId: newId('tel'),
+      eventSeq: rt.stateRevision,
+      occurredAt: Date.now(),
+      sessionId: rt.sessionId,
+      kind: 'turn.terminal',
+      status: 'failed',
+      errorCode: 'MODEL_CREATION_FAILED',
+      errorMessage: input.rejectBeforeStart,
+      errorRetryable: false,
+      turnPhase: 'model_creation',
+    });
     finishLock(sim, rt, input, 'failed');
     return;
   }
-  const turn: ActiveTurn = { turnId: newId('turn'), origin: input.origin, kind: input.kind ?? 'regular', abort: new AbortController(), foregroundExecutionId: newId('fx'), steerInbox: [] };
+  const turn: ActiveTurn = {
+    turnId: newId('turn'),
+    origin: input.origin,
+    kind: input.kind ?? 'regular',
+    abort: new AbortController(),
+    foregroundExecutionId: newId('fx'),
+    steerInbox: [],
+  };
   rt.activeTurn = turn;
   if (rt.stopRequested && input.origin === 'legacy') turn.abort.abort();
   rt.stopRequested = false;
@@ -63,7 +82,11 @@ async function runTurn(sim: SimulatorCore, rt: SessionRuntime, input: TurnInput)
   const sel = rt.currentSelection();
 
   if (input.drained) {
-    ctx.emit('turn.steerDrained', { pendingInputIds: [input.drained.pendingInputId], targetTurnId: input.drained.targetTurnId, injectedMessageIds: [userMessageId] });
+    ctx.emit('turn.steerDrained', {
+      pendingInputIds: [input.drained.pendingInputId],
+      targetTurnId: input.drained.targetTurnId,
+      injectedMessageIds: [userMessageId],
+    });
   }
   ctx.emit('turn.started', {
     turnNumber: rt.turnCount + 1,
@@ -79,8 +102,25 @@ async function runTurn(sim: SimulatorCore, rt: SessionRuntime, input: TurnInput)
   rt.operationEvent('turn-started', { turnId: turn.turnId });
   const synthetic = input.inputVisibility === 'model-only';
   rt.messages.push({
-    info: { messageId: userMessageId, sessionId: rt.sessionId, role: 'user', time: { created: started }, agent: rt.info.mode, ...(sel ? { model: sel } : {}), ...(synthetic ? { synthetic: true, visibility: 'model-only', source: input.inputSource } : {}) },
-    parts: [{ partId: newId('prt'), sessionId: rt.sessionId, messageId: userMessageId, type: 'text', text: input.text, ...(synthetic ? { synthetic: true } : {}) }],
+    info: {
+      messageId: userMessageId,
+      sessionId: rt.sessionId,
+      role: 'user',
+      time: { created: started },
+      agent: rt.info.mode,
+      ...(sel ? { model: sel } : {}),
+      ...(synthetic ? { synthetic: true, visibility: 'model-only', source: input.inputSource } : {}),
+    },
+    parts: [
+      {
+        partId: newId('prt'),
+        sessionId: rt.sessionId,
+        messageId: userMessageId,
+        type: 'text',
+        text: input.text,
+        ...(synthetic ? { synthetic: true } : {}),
+      },
+    ],
   });
   ctx.emit('message.upserted', { content: input.text });
   if (rt.info.title === '' && !synthetic && input.kind !== 'compact') {
@@ -104,7 +144,10 @@ async function runTurn(sim: SimulatorCore, rt: SessionRuntime, input: TurnInput)
     if (err instanceof TurnAborted || turn.abort.signal.aborted) outcome = 'cancelled';
     else {
       outcome = 'failed';
-      failure = err instanceof TurnFailure ? err : new TurnFailure({ type: 'runtime_error', message: err instanceof Error ? err.message : String(err) }, 'execution');
+      failure =
+        err instanceof TurnFailure
+          ? err
+          : new TurnFailure({ type: 'runtime_error', message: err instanceof Error ? err.message : String(err) }, 'execution');
     }
   }
   if (rt.closed) return;
@@ -113,7 +156,18 @@ async function runTurn(sim: SimulatorCore, rt: SessionRuntime, input: TurnInput)
   const duration = Date.now() - started;
   const outputTokens = estimateTokens(ctx.text) + estimateTokens(ctx.reasoningText);
   const inputTokens = 400 + estimateTokens(input.text);
-  const usage = { source: 'provider', modelRequestCount: 1 + ctx.toolCallCount, inputTokens, outputTokens, totalTokens: inputTokens + outputTokens, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: estimateTokens(ctx.reasoningText), webFetchRequests: 0, webSearchRequests: 0 };
+  const usage = {
+    source: 'provider',
+    modelRequestCount: 1 + ctx.toolCallCount,
+    inputTokens,
+    outputTokens,
+    totalTokens: inputTokens + outputTokens,
+    cacheReadTokens: 0,
+    cacheWriteTokens: 0,
+    reasoningTokens: estimateTokens(ctx.reasoningText),
+    webFetchRequests: 0,
+    webSearchRequests: 0,
+  };
   rt.usage.inputTokens += inputTokens;
   rt.usage.outputTokens += outputTokens;
   rt.usage.reasoningTokens += usage.reasoningTokens;
@@ -123,7 +177,20 @@ async function runTurn(sim: SimulatorCore, rt: SessionRuntime, input: TurnInput)
   rt.turnCount++;
 
   if (outcome !== 'failed') {
-    ctx.emit('session.updated', { content: ctx.text, stopReason: outcome === 'cancelled' ? 'aborted' : 'end_turn', usage: { inputTokens, outputTokens, totalTokens: usage.totalTokens, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: usage.reasoningTokens }, contextWindow: 200_000, toolCallCount: ctx.toolCallCount });
+    ctx.emit('session.updated', {
+      content: ctx.text,
+      stopReason: outcome === 'cancelled' ? 'aborted' : 'end_turn',
+      usage: {
+        inputTokens,
+        outputTokens,
+        totalTokens: usage.totalTokens,
+        cacheReadTokens: 0,
+        cacheWriteTokens: 0,
+        reasoningTokens: usage.reasoningTokens,
+      },
+      contextWindow: 200_000,
+      toolCallCount: ctx.toolCallCount,
+    });
   }
   const now = Date.now();
   rt.messages.push({
@@ -137,7 +204,13 @@ async function runTurn(sim: SimulatorCore, rt: SessionRuntime, input: TurnInput)
       ...(sel ? { model: { providerId: sel.providerId, modelId: sel.modelId } } : {}),
       path: { cwd: rt.info.workspace.workspacePath, root: rt.info.workspace.workspacePath },
       cost: 0,
-      tokens: { total: usage.totalTokens, input: inputTokens, output: outputTokens, reasoning: usage.reasoningTokens, cache: { read: 0, write: 0 } },
+      tokens: {
+        total: usage.totalTokens,
+        input: inputTokens,
+        output: outputTokens,
+        reasoning: usage.reasoningTokens,
+        cache: { read: 0, write: 0 },
+      },
       finish: outcome === 'success' ? 'stop' : outcome === 'cancelled' ? 'aborted' : 'error',
       ...(failure ? { error: failure.detail } : {}),
     },
@@ -145,12 +218,25 @@ async function runTurn(sim: SimulatorCore, rt: SessionRuntime, input: TurnInput)
   });
   ctx.emit('message.upserted', { content: ctx.text, ...(ctx.toolCalls.length > 0 ? { toolCalls: ctx.toolCalls } : {}) });
   if (failure) {
-    rt.lastError = { type: failure.detail.type, message: failure.detail.message, ...(failure.detail.code ? { code: failure.detail.code } : {}) };
+    rt.lastError = {
+      type: failure.detail.type,
+      message: failure.detail.message,
+      ...(failure.detail.code ? { code: failure.detail.code } : {}),
+    };
     rt.usage.modelErrorCount++;
     ctx.emit('turn.failed', { error: failure.detail, turnPhase: failure.turnPhase, ...(input.inputId ? { inputId: input.inputId } : {}) });
     rt.operationEvent('turn-failed', { turnId: turn.turnId });
   } else {
-    ctx.emit('turn.completed', { response: ctx.text, tokenCount: usage.totalTokens, toolCallCount: ctx.toolCallCount, duration, resultType: outcome === 'cancelled' ? 'cancelled' : 'success', usage, historyRoundCount: rt.turnCount, ...(input.inputId ? { inputId: input.inputId } : {}) });
+    ctx.emit('turn.completed', {
+      response: ctx.text,
+      tokenCount: usage.totalTokens,
+      toolCallCount: ctx.toolCallCount,
+      duration,
+      resultType: outcome === 'cancelled' ? 'cancelled' : 'success',
+      usage,
+      historyRoundCount: rt.turnCount,
+      ...(input.inputId ? { inputId: input.inputId } : {}),
+    });
     rt.operationEvent('turn-completed', { turnId: turn.turnId });
   }
   rt.activeTurn = undefined;

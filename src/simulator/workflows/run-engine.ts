@@ -12,11 +12,29 @@ const STEPS = [
 const FINISH_AT_MS = 3000;
 
 function runTask(run: WorkflowRun, status: BackgroundTask['status']): BackgroundTask {
-  return { taskId: run.runId, status, toolCallId: run.toolCallId, taskKind: 'workflow', description: `Workflow ${run.name}`, cancellable: true, startedAt: new Date(run.createdAt).toISOString(), ...(status !== 'running' ? { completedAt: new Date().toISOString() } : {}) };
+  return {
+    taskId: run.runId,
+    status,
+    toolCallId: run.toolCallId,
+    taskKind: 'workflow',
+    description: `Workflow ${run.name}`,
+    cancellable: true,
+    startedAt: new Date(run.createdAt).toISOString(),
+    ...(status !== 'running' ? { completedAt: new Date().toISOString() } : {}),
+  };
 }
 
 function lifecycle(sim: SimulatorCore, run: WorkflowRun, phase: string): void {
-  sim.notify('v4/telemetry/event', { version: 1, eventId: randomUUID(), eventSeq: run.events.length, occurredAt: Date.now(), sessionId: run.sessionId, kind: 'workflow.lifecycle', phase, runId: run.runId });
+  sim.notify('v4/telemetry/event', {
+    version: 1,
+    eventId: randomUUID(),
+    eventSeq: run.events.length,
+    occurredAt: Date.now(),
+    sessionId: run.sessionId,
+    kind: 'workflow.lifecycle',
+    phase,
+    runId: run.runId,
+  });
 }
 
 /**
@@ -27,7 +45,11 @@ function lifecycle(sim: SimulatorCore, run: WorkflowRun, phase: string): void {
 export function driveRun(sim: SimulatorCore, rt: SessionRuntime, run: WorkflowRun): void {
   const scale = sim.options.turnDelayScale;
   run.status = 'running';
-  WorkflowRunRegistry.record(run, 'run.started', { name: run.name, args: run.args, ...(run.resumedFrom ? { resumedFrom: run.resumedFrom } : {}) });
+  WorkflowRunRegistry.record(run, 'run.started', {
+    name: run.name,
+    args: run.args,
+    ...(run.resumedFrom ? { resumedFrom: run.resumedFrom } : {}),
+  });
   const task = runTask(run, 'running');
   rt.backgroundJobs.set(run.runId, task);
   emitTask(rt, task);
@@ -44,14 +66,33 @@ export function driveRun(sim: SimulatorCore, rt: SessionRuntime, run: WorkflowRu
           prev.result = `Result of ${prev.op}`;
           WorkflowRunRegistry.record(run, 'node.completed', { siteId: prev.siteId, ordinal: prev.ordinal });
         }
-        const node: RunNode = { siteId: step.siteId, ordinal: i, kind: step.kind, op: step.op, status: 'running', createdAt: now, updatedAt: now };
+        const node: RunNode = {
+          siteId: step.siteId,
+          ordinal: i,
+          kind: step.kind,
+          op: step.op,
+          status: 'running',
+          createdAt: now,
+          updatedAt: now,
+        };
         run.nodes.push(node);
         prev = node;
         WorkflowRunRegistry.record(run, 'node.started', { siteId: node.siteId, ordinal: i, op: step.op });
         run.spentTokens += 250;
         if (step.siteId === 'analyze') {
           const content = `# ${run.name} report\n\nArgs: \`${JSON.stringify(run.args)}\`\n\n| file | lines |\n| --- | --- |\n| a.ts | 120 |\n| b.ts | 80 |\n`;
-          run.artifacts.push({ id: 'report', kind: 'markdown', title: `${run.name} report`, contentType: 'text/markdown', content, rows: [{ file: 'a.ts', lines: 120 }, { file: 'b.ts', lines: 80 }], publishedAt: now });
+          run.artifacts.push({
+            id: 'report',
+            kind: 'markdown',
+            title: `${run.name} report`,
+            contentType: 'text/markdown',
+            content,
+            rows: [
+              { file: 'a.ts', lines: 120 },
+              { file: 'b.ts', lines: 80 },
+            ],
+            publishedAt: now,
+          });
           WorkflowRunRegistry.record(run, 'artifact.published', { artifactId: 'report', version: 1, kind: 'markdown' });
         }
       }, step.at * scale),
@@ -80,7 +121,11 @@ export function settle(sim: SimulatorCore, rt: SessionRuntime | undefined, run: 
     run.stopReason = 'user';
     for (const n of run.nodes) if (n.status === 'running') n.status = 'cancelled';
   }
-  WorkflowRunRegistry.record(run, status === 'completed' ? 'run.completed' : 'run.stopped', status === 'stopped' ? { stopReason: 'user' } : { spentTokens: run.spentTokens });
+  WorkflowRunRegistry.record(
+    run,
+    status === 'completed' ? 'run.completed' : 'run.stopped',
+    status === 'stopped' ? { stopReason: 'user' } : { spentTokens: run.spentTokens },
+  );
   lifecycle(sim, run, 'run-settled');
   if (rt && !rt.closed) {
     const task = runTask(run, status === 'completed' ? 'completed' : 'cancelled');

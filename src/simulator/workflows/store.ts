@@ -75,13 +75,19 @@ export function readWorkflow(workspacePath: string, name: string, scope?: Workfl
 }
 
 /** Lists one scope's directory: valid entries and `invalid: [{path, reason}]`. */
-export function scanDir(workspacePath: string, scope: WorkflowScope): { entries: WorkflowFile[]; invalid: { path: string; reason: string }[]; dir: string } {
+export function scanDir(
+  workspacePath: string,
+  scope: WorkflowScope,
+): { entries: WorkflowFile[]; invalid: { path: string; reason: string }[]; dir: string } {
   const dir = workflowDir(workspacePath, scope);
   const entries: WorkflowFile[] = [];
   const invalid: { path: string; reason: string }[] = [];
   let names: string[] = [];
   try {
-    names = fs.readdirSync(dir).filter((n) => n.endsWith('.js')).sort();
+    names = fs
+      .readdirSync(dir)
+      .filter((n) => n.endsWith('.js'))
+      .sort();
   } catch {
     return { entries, invalid, dir };
   }
@@ -106,5 +112,12 @@ export function writeWorkflow(file: string, meta: WorkflowMeta, script: string):
 
 /** The `Entry` shape of §8. */
 export function toEntry(w: WorkflowFile): Record<string, unknown> {
-  return { name: w.name, description: w.meta.description, ...(w.meta.whenToUse ? { whenToUse: w.meta.whenToUse } : {}), ...(w.meta.args ? { args: w.meta.args } : {}), scope: w.scope, path: w.path };
+  return {
+    name: w.name,
+    description: w.meta.description,
+    ...(w.meta.whenToUse ? { whenToUse: w.meta.whenToUse } : {}),
+    ...(w.meta.args ? { args: w.meta.args } : {}),
+    scope: w.scope,
+    path: w.path,
+  };
 }

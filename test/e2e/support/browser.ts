@@ -5,7 +5,16 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 
 /** Debian's Chromium; never a downloaded browser. */
 export const CHROMIUM = '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 /** The phone viewport of the suites: an iPhone 12–15 class phone, as the screenshots show it. */
 export const PHONE = { width: 390, height: 844 };

@@ -11,13 +11,18 @@ import type { Device } from './browser.js';
  * UPDATE_SCREENSHOTS=1 (`npm run screenshots`), else a scratch folder, so an ordinary test run
  * leaves the checkout clean (tool titles carry temp paths, so every run's pictures differ).
  */
-export const SHOTS = process.env.UPDATE_SCREENSHOTS === '1'
-  ? path.resolve(import.meta.dirname, '../../../docs/screenshots')
-  : path.join(os.tmpdir(), 'zcode-hub-screenshots');
+export const SHOTS =
+  process.env.UPDATE_SCREENSHOTS === '1'
+    ? path.resolve(import.meta.dirname, '../../../docs/screenshots')
+    : path.join(os.tmpdir(), 'zcode-hub-screenshots');
 
 /** A one-time pairing code URL (`…/#pair=<code>`) minted by the admin over REST. */
 export async function pairingUrl(hub: HubHarness, scope: 'operate' | 'admin' = 'operate'): Promise<string> {
-  const res = await hub.api('/api/pair/codes', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ scope }) });
+  const res = await hub.api('/api/pair/codes', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ scope }),
+  });
   expect(res.status).toBe(201);
   const body = (await res.json()) as { url: string };
   return body.url;

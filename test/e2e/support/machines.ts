@@ -20,7 +20,12 @@ export interface Machine {
 
 export async function startMachine(name: string, host: 'localhost' | '127.0.0.1'): Promise<Machine> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `zcode-e2e-${name}-`));
-  const config = { stateDir: path.join(dir, 'state'), workspace: path.join(dir, 'ws'), providerFile: path.join(dir, 'providers.json'), name };
+  const config = {
+    stateDir: path.join(dir, 'state'),
+    workspace: path.join(dir, 'ws'),
+    providerFile: path.join(dir, 'providers.json'),
+    name,
+  };
   fs.mkdirSync(config.workspace);
   const first = await startHub({ config, simArgs: ['--turn-delay-scale', '0.4'] });
   const port = Number(new URL(first.url).port);
@@ -43,7 +48,11 @@ export async function startMachine(name: string, host: 'localhost' | '127.0.0.1'
 
 /** Pairs a device with a machine as its home hub (cookie), opening it at `m.url`. */
 export async function pairHome(device: Device, m: Machine, deviceName: string): Promise<void> {
-  const res = await m.hub.api('/api/pair/codes', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ scope: 'operate' }) });
+  const res = await m.hub.api('/api/pair/codes', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ scope: 'operate' }),
+  });
   expect(res.status).toBe(201);
   const { code } = (await res.json()) as { code: string };
   const { page } = device;
@@ -66,9 +75,17 @@ export async function identityOf(m: Machine): Promise<{ hubId: string; name: str
  * origin joins its peers, a code is made, and the add link is built (MULTI-CONTRACT).
  */
 export async function addLink(m: Machine, homeOrigin: string, scope: 'operate' | 'view' = 'operate'): Promise<string> {
-  const peer = await m.hub.api('/api/peers', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ origin: homeOrigin }) });
+  const peer = await m.hub.api('/api/peers', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ origin: homeOrigin }),
+  });
   expect([200, 201]).toContain(peer.status);
-  const res = await m.hub.api('/api/pair/codes', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ scope }) });
+  const res = await m.hub.api('/api/pair/codes', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ scope }),
+  });
   const { code } = (await res.json()) as { code: string };
   const { hubId, name } = await identityOf(m);
   return `${homeOrigin}/#add=${encodeURIComponent(code)}&hub=${encodeURIComponent(m.url)}&name=${encodeURIComponent(name)}&scope=${scope}&id=${hubId}`;

@@ -36,7 +36,10 @@ export function captureLogger(name: string): { logger: Logger; file: string } {
 /** Every captured log file of this run. */
 export function capturedLogFiles(): string[] {
   const dir = logDir();
-  return fs.readdirSync(dir).filter((f) => f.endsWith('.log')).map((f) => path.join(dir, f));
+  return fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.log'))
+    .map((f) => path.join(dir, f));
 }
 
 /** Every registered secret of this run. */
@@ -51,7 +54,8 @@ export function logLeaks(files: string[] = capturedLogFiles(), secrets: string[]
   for (const file of files) {
     for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
       if (!line) continue;
-      for (const s of secrets) if (line.includes(s)) leaks.push(`${path.basename(file)}: secret ${s.slice(0, 6)}… in ${line.slice(0, 200)}`);
+      for (const s of secrets)
+        if (line.includes(s)) leaks.push(`${path.basename(file)}: secret ${s.slice(0, 6)}… in ${line.slice(0, 200)}`);
       if (/"url":"[^"]*\?/.test(line)) leaks.push(`${path.basename(file)}: query string in ${line.slice(0, 200)}`);
     }
   }

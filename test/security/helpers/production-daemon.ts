@@ -32,7 +32,15 @@ export interface ProductionDaemon {
  */
 export async function startProductionDaemon(input: Partial<ConfigInput> = {}): Promise<ProductionDaemon> {
   const tmp = tempDir();
-  const config = buildConfig({ stateDir: path.join(tmp.dir, 'state'), workspace: tmp.dir, providerFile: path.join(tmp.dir, 'provider.json'), backend: 'sim', port: 0, logLevel: 'debug', ...input });
+  const config = buildConfig({
+    stateDir: path.join(tmp.dir, 'state'),
+    workspace: tmp.dir,
+    providerFile: path.join(tmp.dir, 'provider.json'),
+    backend: 'sim',
+    port: 0,
+    logLevel: 'debug',
+    ...input,
+  });
   const { logger } = captureLogger('production-daemon');
   const auth = createAuthServices({ stateDir: config.stateDir, limits: config.limits, logger });
   const { result: daemon, routes } = await captureRoutes(() => startDaemon(config, logger, { auth, authenticator: auth.tokens }));
@@ -59,7 +67,12 @@ export async function captureRoutes<T>(build: () => Promise<T>): Promise<{ resul
   const onInit = (message: unknown) => {
     const { fastify } = message as { fastify: FastifyInstance };
     fastify.addHook('onRoute', (route: RouteOptions & { websocket?: boolean }) => {
-      routes.push({ methods: [route.method].flat().map(String), url: route.url, config: route.config as SeenRoute['config'], websocket: route.websocket === true });
+      routes.push({
+        methods: [route.method].flat().map(String),
+        url: route.url,
+        config: route.config as SeenRoute['config'],
+        websocket: route.websocket === true,
+      });
     });
   };
   diagnostics.subscribe('fastify.initialization', onInit);

@@ -13,13 +13,29 @@ export interface RawResponse {
  * One HTTP request with exactly the headers given (Host included, none added), over a real
  * socket. With `upgrade: true` it asks for a WebSocket and reports whether the server upgraded.
  */
-export function rawRequest(port: number, opts: { method?: string; path: string; headers: Record<string, string>; upgrade?: boolean; body?: string }): Promise<RawResponse> {
+export function rawRequest(
+  port: number,
+  opts: { method?: string; path: string; headers: Record<string, string>; upgrade?: boolean; body?: string },
+): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const headers: Record<string, string> = { ...opts.headers };
     if (opts.upgrade) {
-      Object.assign(headers, { connection: 'Upgrade', upgrade: 'websocket', 'sec-websocket-version': '13', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==' });
+      Object.assign(headers, {
+        connection: 'Upgrade',
+        upgrade: 'websocket',
+        'sec-websocket-version': '13',
+        'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==',
+      });
     }
-    const req = http.request({ host: '127.0.0.1', port, method: opts.method ?? 'GET', path: opts.path, headers, setHost: false, agent: false });
+    const req = http.request({
+      host: '127.0.0.1',
+      port,
+      method: opts.method ?? 'GET',
+      path: opts.path,
+      headers,
+      setHost: false,
+      agent: false,
+    });
     req.on('upgrade', (res, socket) => {
       socket.destroy();
       resolve({ status: res.statusCode ?? 0, headers: res.headers, body: '', upgraded: true });

@@ -34,7 +34,15 @@ export interface SecuredHub {
  */
 export async function startSecuredHub(input: Partial<ConfigInput> = {}, opts: { listen?: boolean } = {}): Promise<SecuredHub> {
   const tmp = tempDir();
-  const config = buildConfig({ stateDir: tmp.dir, workspace: tmp.dir, providerFile: `${tmp.dir}/provider.json`, backend: 'sim', port: 0, logLevel: 'debug', ...input });
+  const config = buildConfig({
+    stateDir: tmp.dir,
+    workspace: tmp.dir,
+    providerFile: `${tmp.dir}/provider.json`,
+    backend: 'sim',
+    port: 0,
+    logLevel: 'debug',
+    ...input,
+  });
   const { logger, file } = captureLogger('secured-hub');
   const auth = createAuthServices({ stateDir: config.stateDir, adminTokenFile: config.adminTokenFile, limits: config.limits, logger });
   const adminToken = (await import('../../../src/auth/admin-token.js')).readAdminToken(config.stateDir) ?? '';
@@ -77,7 +85,12 @@ export async function startSecuredHub(input: Partial<ConfigInput> = {}, opts: { 
 }
 
 /** Creates a device token through the real REST route and registers it as a secret. */
-export async function createToken(hub: SecuredHub, scope: 'view' | 'operate' | 'admin', name = `${scope}-device`, ttl?: string): Promise<{ token: string; id: string }> {
+export async function createToken(
+  hub: SecuredHub,
+  scope: 'view' | 'operate' | 'admin',
+  name = `${scope}-device`,
+  ttl?: string,
+): Promise<{ token: string; id: string }> {
   const res = await hub.app.inject({
     method: 'POST',
     url: '/api/tokens',

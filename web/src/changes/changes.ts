@@ -62,7 +62,16 @@ export function collectChanges(items: readonly ChatItem[]): FileChange[] {
         file = { path: c.path, edits: [], added: 0, removed: 0, created: oldText === null };
         byPath.set(c.path, file);
       }
-      file.edits.push({ toolCallId: card.toolCallId, itemId: card.id, title: card.title, status: card.status, oldText, newText: c.newText, added, removed });
+      file.edits.push({
+        toolCallId: card.toolCallId,
+        itemId: card.id,
+        title: card.title,
+        status: card.status,
+        oldText,
+        newText: c.newText,
+        added,
+        removed,
+      });
       file.added += added;
       file.removed += removed;
     }

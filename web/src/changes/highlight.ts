@@ -20,10 +20,18 @@ interface Lang {
 }
 
 const words = (s: string): ReadonlySet<string> => new Set(s.split(' '));
-const JS = words('import export from default function return const let var if else for while do switch case break continue new class extends implements interface type enum async await yield try catch finally throw typeof instanceof in of void null undefined true false this super static public private protected readonly as satisfies keyof declare namespace');
-const PY = words('def class return if elif else for while in not and or is None True False import from as with try except finally raise lambda yield pass break continue global nonlocal async await');
-const GO = words('package import func return if else for range switch case default break continue go defer chan map struct interface type var const nil true false select fallthrough goto');
-const RS = words('fn let mut pub use mod struct enum impl trait for in if else match loop while return self Self crate super const static as ref move async await dyn where true false type unsafe');
+const JS = words(
+  'import export from default function return const let var if else for while do switch case break continue new class extends implements interface type enum async await yield try catch finally throw typeof instanceof in of void null undefined true false this super static public private protected readonly as satisfies keyof declare namespace',
+);
+const PY = words(
+  'def class return if elif else for while in not and or is None True False import from as with try except finally raise lambda yield pass break continue global nonlocal async await',
+);
+const GO = words(
+  'package import func return if else for range switch case default break continue go defer chan map struct interface type var const nil true false select fallthrough goto',
+);
+const RS = words(
+  'fn let mut pub use mod struct enum impl trait for in if else match loop while return self Self crate super const static as ref move async await dyn where true false type unsafe',
+);
 const SH = words('if then else elif fi for in do done case esac while until function return export local set unset echo exit');
 const CSS = words('important media supports import from to');
 
@@ -40,8 +48,44 @@ const LANGS: Record<string, Lang> = {
 };
 
 const EXT: Record<string, keyof typeof LANGS> = {
-  ts: 'js', tsx: 'js', js: 'js', jsx: 'js', mjs: 'js', cjs: 'js', mts: 'js', cts: 'js', java: 'js', c: 'js', h: 'js', cc: 'js', cpp: 'js', hpp: 'js', cs: 'js', kt: 'js', swift: 'js', dart: 'js', php: 'js', scala: 'js',
-  py: 'py', rb: 'py', go: 'go', rs: 'rs', sh: 'sh', bash: 'sh', zsh: 'sh', css: 'css', scss: 'css', less: 'css', json: 'json', jsonc: 'js', yml: 'yaml', yaml: 'yaml', toml: 'yaml', md: 'md', markdown: 'md', mdx: 'md',
+  ts: 'js',
+  tsx: 'js',
+  js: 'js',
+  jsx: 'js',
+  mjs: 'js',
+  cjs: 'js',
+  mts: 'js',
+  cts: 'js',
+  java: 'js',
+  c: 'js',
+  h: 'js',
+  cc: 'js',
+  cpp: 'js',
+  hpp: 'js',
+  cs: 'js',
+  kt: 'js',
+  swift: 'js',
+  dart: 'js',
+  php: 'js',
+  scala: 'js',
+  py: 'py',
+  rb: 'py',
+  go: 'go',
+  rs: 'rs',
+  sh: 'sh',
+  bash: 'sh',
+  zsh: 'sh',
+  css: 'css',
+  scss: 'css',
+  less: 'css',
+  json: 'json',
+  jsonc: 'js',
+  yml: 'yaml',
+  yaml: 'yaml',
+  toml: 'yaml',
+  md: 'md',
+  markdown: 'md',
+  mdx: 'md',
 };
 
 /** The language of a path by its extension; undefined = plain text. */

@@ -90,7 +90,12 @@ let toastSeq = 1;
 /** Shows a short message; a toast with the same key replaces the previous one. */
 export function toast(text: string, key?: string): void {
   const id = toastSeq++;
-  store.update((s) => ({ ...s, toasts: [...s.toasts.filter((t) => key === undefined || t.key !== key), { id, text, ...(key ? { key } : {}) }].slice(-WEB_LIMITS.maxToasts) }));
+  store.update((s) => ({
+    ...s,
+    toasts: [...s.toasts.filter((t) => key === undefined || t.key !== key), { id, text, ...(key ? { key } : {}) }].slice(
+      -WEB_LIMITS.maxToasts,
+    ),
+  }));
   setTimeout(() => store.update((s) => ({ ...s, toasts: s.toasts.filter((t) => t.id !== id) })), WEB_LIMITS.toastMs);
 }
 

@@ -14,7 +14,17 @@ import { cardAt, findCard, nestNewCard, nestOrphans, replaceCard, subagentTagOf 
 
 /** A chat with nothing in it yet. */
 export function emptyChat(sessionId: string): ChatState {
-  return { sessionId, items: [], plan: [], modes: [], configOptions: [], turn: { state: 'idle', queue: [] }, outbox: [], history: { hasMore: false }, nextId: 1 };
+  return {
+    sessionId,
+    items: [],
+    plan: [],
+    modes: [],
+    configOptions: [],
+    turn: { state: 'idle', queue: [] },
+    outbox: [],
+    history: { hasMore: false },
+    nextId: 1,
+  };
 }
 
 /** Clears what a replay will rebuild (items, plan, seq); keeps mode, config and turn. */
@@ -45,13 +55,26 @@ function applyChunk(chat: ChatState, kind: 'user' | 'agent' | 'thought', u: Rec,
       return { ...chat, items: copy };
     }
     // ACP streams one message as several chunks; a new messageId starts a new bubble.
-    if (last?.kind === 'user' && last.localId === undefined && (last.author ?? '') === (author ?? '') && (messageId === undefined || last.messageId === undefined || last.messageId === messageId)) {
+    if (
+      last?.kind === 'user' &&
+      last.localId === undefined &&
+      (last.author ?? '') === (author ?? '') &&
+      (messageId === undefined || last.messageId === undefined || last.messageId === messageId)
+    ) {
       const copy = items.slice();
       copy[copy.length - 1] = { ...last, text: last.text + text, images: image ? [...last.images, image] : last.images };
       return { ...chat, items: copy };
     }
     const [id, next] = nextId(chat);
-    const item: UserItem = { kind: 'user', id, text, images: image ? [image] : [], ...(author ? { author } : {}), ...(messageId ? { messageId } : {}), ...(promptId ? { promptId } : {}) };
+    const item: UserItem = {
+      kind: 'user',
+      id,
+      text,
+      images: image ? [image] : [],
+      ...(author ? { author } : {}),
+      ...(messageId ? { messageId } : {}),
+      ...(promptId ? { promptId } : {}),
+    };
     return withItems(next, [...items, item]);
   }
   if (text === '') return chat;
@@ -91,7 +114,9 @@ function applyTool(chat: ChatState, u: Rec, isNew: boolean): ChatState {
   item.status = toolStatus(u['status'], item.status);
   if ('rawInput' in u && u['rawInput'] !== undefined && u['rawInput'] !== null) item.input = u['rawInput'];
   if (Array.isArray(u['content'])) item.content = u['content'] as ToolCallContent[];
-  const locations = arr(u['locations']).map((l) => str(rec(l)?.['path'])).filter((p): p is string => !!p);
+  const locations = arr(u['locations'])
+    .map((l) => str(rec(l)?.['path']))
+    .filter((p): p is string => !!p);
   if (locations.length) item.locations = locations;
   // Terminal convention of zed's claude-code-acp (src/acp/tool-output.ts): output arrives in `_meta`.
   const data = str(rec(meta['terminal_output'])?.['data']);
@@ -248,7 +273,12 @@ export function prependHistory(chat: ChatState, updates: unknown[], cursor: stri
     if (body) older = applyUpdateBody(older, body);
   }
   // The older page may hold the parents of sub-agent cards shown so far at the top level.
-  return { ...chat, nextId: older.nextId, items: nestOrphans([...older.items, ...chat.items]), history: { hasMore, ...(cursor ? { cursor } : {}) } };
+  return {
+    ...chat,
+    nextId: older.nextId,
+    items: nestOrphans([...older.items, ...chat.items]),
+    history: { hasMore, ...(cursor ? { cursor } : {}) },
+  };
 }
 
 /** Notes on the card `toolCallId` who answered the interaction it asked (`_zcode/interaction_resolved`). */

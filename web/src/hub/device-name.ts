@@ -11,7 +11,15 @@ export function deviceLabel(): string {
     // Storage blocked: fall back to the platform.
   }
   const ua = navigator.userAgent;
-  const os = /Android/i.test(ua) ? 'Android' : /iPhone|iPad/i.test(ua) ? 'iOS' : /Mac/i.test(ua) ? 'macOS' : /Windows/i.test(ua) ? 'Windows' : 'Linux';
+  const os = /Android/i.test(ua)
+    ? 'Android'
+    : /iPhone|iPad/i.test(ua)
+      ? 'iOS'
+      : /Mac/i.test(ua)
+        ? 'macOS'
+        : /Windows/i.test(ua)
+          ? 'Windows'
+          : 'Linux';
   return `Web · ${os}`;
 }
 

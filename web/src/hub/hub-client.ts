@@ -11,7 +11,17 @@ import { api, type ApiFn } from '../net/rest.js';
 import { markSignedOut } from './sign-out.js';
 import { arr, num, rec, str, zmeta, idOf } from '../wire.js';
 import { setMachine, store, updateChat, type AppState } from './app-state.js';
-import { addLocalPrompt, addNotice, applyAttachResult, applySessionUpdate, emptyChat, parseTurnState, prependHistory, resetForReplay, settleLocalPrompt } from './chat-reducer.js';
+import {
+  addLocalPrompt,
+  addNotice,
+  applyAttachResult,
+  applySessionUpdate,
+  emptyChat,
+  parseTurnState,
+  prependHistory,
+  resetForReplay,
+  settleLocalPrompt,
+} from './chat-reducer.js';
 import { handleNotification } from './hub-events.js';
 import { fromView, mergeInteraction, rememberCard, type Answer } from './interactions.js';
 import { answerInteraction, holdInteractionRequest } from './interaction-requests.js';
@@ -100,7 +110,12 @@ export class HubClient {
       protocolVersion: 1,
       // elicitation.form: questions and plan approvals arrive as forms (CLIENT-PROTOCOL "Interactions");
       // terminal_output: Bash output streams in `_meta` (src/acp/tool-output.ts).
-      clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false, elicitation: { form: {} }, _meta: { terminal_output: true } },
+      clientCapabilities: {
+        fs: { readTextFile: false, writeTextFile: false },
+        terminal: false,
+        elicitation: { form: {} },
+        _meta: { terminal_output: true },
+      },
       clientInfo: { name: device, title: 'ZCode Hub web', version: VERSION },
     });
     const z = zmeta(init);
@@ -118,17 +133,24 @@ export class HubClient {
         backend: str(backend?.['state']) ?? 'ready',
       }));
     } else if (name && name !== 'admin') rememberDevice(name);
-    const homeHub = this.hubId === undefined && str(hub?.['hubId']) ? { hubId: str(hub?.['hubId']) ?? '', name: str(hub?.['name']) ?? '' } : undefined;
-    if (this.hubId === undefined) store.update((s) => ({
-      ...s,
-      ...(homeHub ? { homeHub } : {}),
-      paired: true,
-      ...(defaultWorkspace ? { defaultWorkspace } : {}),
-      me: identity ? { name: str(identity['name']) ?? '', scope: str(identity['scope']) ?? 'view', device: name && name !== 'admin' ? name : device } : s.me,
-      backend: backend ? { state: str(backend['state']) ?? 'ready' } : s.backend,
-    }));
+    const homeHub =
+      this.hubId === undefined && str(hub?.['hubId']) ? { hubId: str(hub?.['hubId']) ?? '', name: str(hub?.['name']) ?? '' } : undefined;
+    if (this.hubId === undefined)
+      store.update((s) => ({
+        ...s,
+        ...(homeHub ? { homeHub } : {}),
+        paired: true,
+        ...(defaultWorkspace ? { defaultWorkspace } : {}),
+        me: identity
+          ? { name: str(identity['name']) ?? '', scope: str(identity['scope']) ?? 'view', device: name && name !== 'admin' ? name : device }
+          : s.me,
+        backend: backend ? { state: str(backend['state']) ?? 'ready' } : s.backend,
+      }));
     // Interactions are re-sent per attach, so forget live copies from the old socket.
-    store.update((s) => ({ ...s, interactions: Object.fromEntries(Object.entries(s.interactions).filter(([, i]) => !i.rpc || i.hubId !== this.hubId)) }));
+    store.update((s) => ({
+      ...s,
+      interactions: Object.fromEntries(Object.entries(s.interactions).filter(([, i]) => !i.rpc || i.hubId !== this.hubId)),
+    }));
     const again = [...this.attached];
     this.attached.clear();
     await this.refreshSessions();
@@ -143,7 +165,9 @@ export class HubClient {
     const found: Record<string, ReturnType<typeof fromListEntry>> = {};
     for (let page = 0; page < 20; page++) {
       // Archived sessions too: the list hides them until its Archived filter is on.
-      const res = rec(await this.conn.request('session/list', { ...(cursor ? { cursor } : {}), _meta: { zcode: { includeArchived: true } } }));
+      const res = rec(
+        await this.conn.request('session/list', { ...(cursor ? { cursor } : {}), _meta: { zcode: { includeArchived: true } } }),
+      );
       for (const e of arr(res?.['sessions'])) {
         const sid = str(rec(e)?.['sessionId']);
         const summary = sid ? fromListEntry(e, store.get().sessions[sid]) : undefined;
@@ -163,7 +187,10 @@ export class HubClient {
   async refreshInbox(): Promise<void> {
     try {
       const res = rec(await this.conn.request(ZCODE_REQUEST.interactionsList, {} satisfies InteractionsListParams));
-      const views = arr(res?.['interactions']).map(fromView).filter((v) => v !== undefined).map((v) => this.tag(v));
+      const views = arr(res?.['interactions'])
+        .map(fromView)
+        .filter((v) => v !== undefined)
+        .map((v) => this.tag(v));
       store.update((s) => {
         const next: typeof s.interactions = {};
         // Another machine's interactions, and live requests, are not this list's to replace.
@@ -201,7 +228,8 @@ export class HubClient {
       const fresh = !resume || recovered === false;
       let chat = held ?? emptyChat(sessionId);
       if (fresh) chat = resetForReplay(chat);
-      for (const n of this.attaching.get(sessionId) ?? []) chat = n.method === ZCODE_NOTIFICATION.turnState ? { ...chat, turn: parseTurnState(n.params) } : applySessionUpdate(chat, n.params);
+      for (const n of this.attaching.get(sessionId) ?? [])
+        chat = n.method === ZCODE_NOTIFICATION.turnState ? { ...chat, turn: parseTurnState(n.params) } : applySessionUpdate(chat, n.params);
       chat = applyAttachResult(chat, result);
       if (!fresh) chat = { ...chat, history: held?.history ?? chat.history };
       const seq = num(z['seq']);
@@ -220,7 +248,13 @@ export class HubClient {
     if (!chat?.history.hasMore || !chat.history.cursor || store.get().loadingEarlier[sessionId]) return;
     store.update((s) => ({ ...s, loadingEarlier: { ...s.loadingEarlier, [sessionId]: true } }));
     try {
-      const res = rec(await this.conn.request(ZCODE_REQUEST.loadEarlier, { sessionId, cursor: chat.history.cursor, limit: WEB_LIMITS.historyPage } satisfies LoadEarlierParams));
+      const res = rec(
+        await this.conn.request(ZCODE_REQUEST.loadEarlier, {
+          sessionId,
+          cursor: chat.history.cursor,
+          limit: WEB_LIMITS.historyPage,
+        } satisfies LoadEarlierParams),
+      );
       updateChat(sessionId, (c) => prependHistory(c, arr(res?.['updates']), str(res?.['cursor']), res?.['hasMore'] === true));
     } finally {
       store.update((s) => ({ ...s, loadingEarlier: { ...s.loadingEarlier, [sessionId]: false } }));
@@ -239,7 +273,19 @@ export class HubClient {
     store.update((s) => ({
       ...s,
       chats: { ...s.chats, [sessionId]: chat },
-      sessions: { ...s.sessions, [sessionId]: s.sessions[sessionId] ?? this.tag<SessionSummary>({ sessionId, cwd, state: 'idle', clients: 1, pendingInteractions: 0, updatedAt: new Date().toISOString() }) },
+      sessions: {
+        ...s.sessions,
+        [sessionId]:
+          s.sessions[sessionId] ??
+          this.tag<SessionSummary>({
+            sessionId,
+            cwd,
+            state: 'idle',
+            clients: 1,
+            pendingInteractions: 0,
+            updatedAt: new Date().toISOString(),
+          }),
+      },
     }));
     this.attached.add(sessionId);
     return sessionId;
@@ -249,12 +295,17 @@ export class HubClient {
   async archive(sessionId: string, archived: boolean): Promise<void> {
     await this.conn.request(ZCODE_REQUEST.sessionArchive, { sessionId, archived });
     // Shown at once here; the hub's `_zcode/session_state` says the same to the others.
-    store.update((s) => (s.sessions[sessionId] ? { ...s, sessions: { ...s.sessions, [sessionId]: { ...s.sessions[sessionId], archived } } } : s));
+    store.update((s) =>
+      s.sessions[sessionId] ? { ...s, sessions: { ...s.sessions, [sessionId]: { ...s.sessions[sessionId], archived } } } : s,
+    );
   }
 
   /** Sends a prompt; queued by the hub when the session is busy (§4.4). */
   async prompt(sessionId: string, text: string, images: Array<{ mimeType: string; data: string }>): Promise<void> {
-    const blocks: ContentBlock[] = [...images.map((i) => ({ type: 'image' as const, mimeType: i.mimeType, data: i.data })), ...(text ? [{ type: 'text' as const, text }] : [])];
+    const blocks: ContentBlock[] = [
+      ...images.map((i) => ({ type: 'image' as const, mimeType: i.mimeType, data: i.data })),
+      ...(text ? [{ type: 'text' as const, text }] : []),
+    ];
     if (this.conn.status !== 'online') throw new ConnectionLost();
     const localId = `local-${Date.now()}-${this.localSeq++}`;
     updateChat(sessionId, (c) => addLocalPrompt(c, localId, blocks));
@@ -272,7 +323,10 @@ export class HubClient {
       // A dropped socket does not stop the turn (HUB-DESIGN §5): the replay shows how it went.
       // A turn that failed or was cut off is told to everyone by the journaled turnEnded line
       // (turn-ended.ts), with its Retry: no second notice for the prompter.
-      const told = err instanceof RpcError && (err.hubCode === 'HUB_ERR_TURN_FAILED' || (err.hubCode === 'HUB_ERR_BACKEND_UNAVAILABLE' && str(rec(rec(err.data)?.['details'])?.['promptId']) !== undefined));
+      const told =
+        err instanceof RpcError &&
+        (err.hubCode === 'HUB_ERR_TURN_FAILED' ||
+          (err.hubCode === 'HUB_ERR_BACKEND_UNAVAILABLE' && str(rec(rec(err.data)?.['details'])?.['promptId']) !== undefined));
       if (err instanceof ConnectionLost || told) updateChat(sessionId, (c) => settleLocalPrompt(c, localId));
       else updateChat(sessionId, (c) => settleLocalPrompt(c, localId, `${t('turnFailed')}: ${(err as Error).message}`));
     }

@@ -10,10 +10,23 @@ import type { HubClient } from './hub-client.js';
 import { cancelledRequestId, fromView, mergeInteraction } from './interactions.js';
 import { applySessionState } from './session-list.js';
 import { ZCODE_NOTIFICATION } from '../../../src/zcode-ext/methods.js';
-import type { BackendStateParams, InteractionOpenedParams, InteractionResolvedParams, PresenceParams, SessionStateParams, TurnStateParams } from '../../../src/zcode-ext/schemas.js';
+import type {
+  BackendStateParams,
+  InteractionOpenedParams,
+  InteractionResolvedParams,
+  PresenceParams,
+  SessionStateParams,
+  TurnStateParams,
+} from '../../../src/zcode-ext/schemas.js';
 
 /** Every `_zcode/*` notification's fields (CLIENT-PROTOCOL "Notifications"). */
-type ZcodeFields = TurnStateParams | SessionStateParams | PresenceParams | InteractionOpenedParams | InteractionResolvedParams | BackendStateParams;
+type ZcodeFields =
+  | TurnStateParams
+  | SessionStateParams
+  | PresenceParams
+  | InteractionOpenedParams
+  | InteractionResolvedParams
+  | BackendStateParams;
 
 /** Applies one notification from the hub. Unknown methods are ignored (forward compatibility). */
 export function handleNotification(client: HubClient, method: string, params: unknown): void {
@@ -70,7 +83,10 @@ export function handleNotification(client: HubClient, method: string, params: un
       const parsed = fromView(p.interaction);
       if (!parsed) return;
       const view = client.tag(parsed);
-      store.update((s) => ({ ...s, interactions: { ...s.interactions, [view.interactionId]: mergeInteraction(s.interactions[view.interactionId], view) } }));
+      store.update((s) => ({
+        ...s,
+        interactions: { ...s.interactions, [view.interactionId]: mergeInteraction(s.interactions[view.interactionId], view) },
+      }));
       return;
     }
     case ZCODE_NOTIFICATION.interactionResolved: {
@@ -96,7 +112,10 @@ export function handleNotification(client: HubClient, method: string, params: un
       if (id === undefined) return;
       const held = Object.values(store.get().interactions).find((i) => i.rpc && String(i.rpc.id) === String(id));
       if (!held?.rpc) return;
-      client.conn.respond(held.rpc.id, held.rpc.method === 'session/request_permission' ? { outcome: { outcome: 'cancelled' } } : { action: 'cancel' });
+      client.conn.respond(
+        held.rpc.id,
+        held.rpc.method === 'session/request_permission' ? { outcome: { outcome: 'cancelled' } } : { action: 'cancel' },
+      );
       if (!client.answeredHere.has(held.interactionId)) {
         wasWithdrawn.add(held.interactionId);
         toast(t('answeredElsewhere'), `ix:${held.interactionId}`);

@@ -13,7 +13,12 @@ import { fromElicitation, fromPermissionRequest, mergeInteraction, restBody, rpc
 
 /** A request the hub sent us for an interaction (a permission, or a form), held in the store until answered; anything else is refused. */
 export function holdInteractionRequest(client: HubClient, id: string | number, method: string, params: unknown): void {
-  const p = method === 'session/request_permission' ? fromPermissionRequest(id, params) : method === 'elicitation/create' && rec(params)?.['mode'] === 'form' ? fromElicitation(id, params) : undefined;
+  const p =
+    method === 'session/request_permission'
+      ? fromPermissionRequest(id, params)
+      : method === 'elicitation/create' && rec(params)?.['mode'] === 'form'
+        ? fromElicitation(id, params)
+        : undefined;
   if (method === 'elicitation/create' && !p) {
     client.conn.respond(id, { action: 'decline' });
     return;
@@ -23,7 +28,13 @@ export function holdInteractionRequest(client: HubClient, id: string | number, m
     return;
   }
   const now = Date.now();
-  store.update((s) => ({ ...s, interactions: { ...s.interactions, [p.interactionId]: mergeInteraction(s.interactions[p.interactionId], client.tag({ ...p, createdAt: p.createdAt ?? now })) } }));
+  store.update((s) => ({
+    ...s,
+    interactions: {
+      ...s.interactions,
+      [p.interactionId]: mergeInteraction(s.interactions[p.interactionId], client.tag({ ...p, createdAt: p.createdAt ?? now })),
+    },
+  }));
 }
 
 /** Answers an interaction: over the live request when we hold one, else over REST (HUB-DESIGN §4.5); a 409 names who answered first. */

@@ -111,7 +111,7 @@ export function fromView(view: unknown): PendingInteraction | undefined {
     createdAt: typeof created === 'number' ? created : typeof created === 'string' ? Date.parse(created) : undefined,
     options: optionsOf(v['options']),
     questions,
-    plan: typeof plan === 'string' ? plan : str(rec(plan)?.['plan']) ?? (plan === undefined ? undefined : JSON.stringify(plan)),
+    plan: typeof plan === 'string' ? plan : (str(rec(plan)?.['plan']) ?? (plan === undefined ? undefined : JSON.stringify(plan))),
   };
 }
 
@@ -192,7 +192,11 @@ export function cancelledRequestId(params: unknown): string | number | undefined
  * `_zcode/interaction_resolved` that follows can say on that card who answered. Keeps the
  * newest `max` (WEB_LIMITS.recentInteractionCards).
  */
-export function rememberCard(recent: Map<string, { sessionId: string; toolCallId: string }>, i: PendingInteraction | undefined, max: number): void {
+export function rememberCard(
+  recent: Map<string, { sessionId: string; toolCallId: string }>,
+  i: PendingInteraction | undefined,
+  max: number,
+): void {
   if (!i?.toolCallId) return;
   recent.delete(i.interactionId);
   recent.set(i.interactionId, { sessionId: i.sessionId, toolCallId: i.toolCallId });

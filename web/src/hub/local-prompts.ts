@@ -31,7 +31,10 @@ export function ownPromptStarted(chat: ChatState, promptId: string): ChatState {
     const item: UserItem = { kind: 'user', id, text: head.text, images: head.images, localId: head.localId, own: true, promptId };
     return withItems({ ...next, outbox: rest }, [...next.items, item]);
   }
-  const idx = findLastIndex(chat.items, (it) => it.kind === 'user' && it.own === true && it.localId !== undefined && it.promptId === undefined);
+  const idx = findLastIndex(
+    chat.items,
+    (it) => it.kind === 'user' && it.own === true && it.localId !== undefined && it.promptId === undefined,
+  );
   if (idx === -1) return chat;
   const items = chat.items.slice();
   items[idx] = { ...(items[idx] as UserItem), promptId };
@@ -55,7 +58,9 @@ export function claimEcho(chat: ChatState, promptId: string, text: string): Chat
  * outbox (stopped while queued, or refused) goes without a bubble. `error` adds a notice.
  */
 export function settleLocalPrompt(chat: ChatState, localId: string, error?: string): ChatState {
-  let next: ChatState = chat.outbox.some((o) => o.localId === localId) ? { ...chat, outbox: chat.outbox.filter((o) => o.localId !== localId) } : chat;
+  let next: ChatState = chat.outbox.some((o) => o.localId === localId)
+    ? { ...chat, outbox: chat.outbox.filter((o) => o.localId !== localId) }
+    : chat;
   const idx = next.items.findIndex((it) => it.kind === 'user' && it.localId === localId);
   if (idx !== -1) {
     const items = next.items.slice();

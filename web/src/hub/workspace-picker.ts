@@ -23,7 +23,10 @@ export interface FolderListing {
 export async function fetchRoots(api: ApiFn): Promise<Roots> {
   const b = rec((await api('/workspaces')).body);
   const defaultWorkspace = str(b?.['defaultWorkspace']);
-  return { ...(defaultWorkspace ? { defaultWorkspace } : {}), roots: arr(b?.['workspaces']).flatMap((w) => (typeof w === 'string' ? [w] : [])) };
+  return {
+    ...(defaultWorkspace ? { defaultWorkspace } : {}),
+    roots: arr(b?.['workspaces']).flatMap((w) => (typeof w === 'string' ? [w] : [])),
+  };
 }
 
 /** One folder's sub-folders; a RestError (400/403 naming the roots) for a path outside them. */

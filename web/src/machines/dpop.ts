@@ -52,7 +52,12 @@ export interface ProofInput {
 export async function createProof(keys: CryptoKeyPair, input: ProofInput): Promise<string> {
   const header = { typ: 'dpop+jwt', alg: 'ES256', jwk: await publicJwk(keys.publicKey) };
   const jti = b64url(crypto.getRandomValues(new Uint8Array(16)));
-  const claims: Record<string, string | number> = { jti, htm: input.method.toUpperCase(), htu: htuOf(input.url), iat: input.now ?? Math.floor(Date.now() / 1000) };
+  const claims: Record<string, string | number> = {
+    jti,
+    htm: input.method.toUpperCase(),
+    htu: htuOf(input.url),
+    iat: input.now ?? Math.floor(Date.now() / 1000),
+  };
   if (input.token) claims['ath'] = await accessTokenHash(input.token);
   if (input.nonce) claims['nonce'] = input.nonce;
   const signingInput = `${b64url(JSON.stringify(header))}.${b64url(JSON.stringify(claims))}`;

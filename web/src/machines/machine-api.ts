@@ -34,7 +34,13 @@ async function send(m: Signer, path: string, init: Parameters<ApiFn>[1] = {}): P
   const headers: Record<string, string> = { accept: 'application/json', ...init.headers, authorization: `DPoP ${m.token}`, dpop: proof };
   if (init.body !== undefined) headers['content-type'] = 'application/json';
   try {
-    return await fetch(url, { method, headers, credentials: 'omit', mode: 'cors', ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}) });
+    return await fetch(url, {
+      method,
+      headers,
+      credentials: 'omit',
+      mode: 'cors',
+      ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}),
+    });
   } catch (err) {
     throw new Unreachable(err);
   }

@@ -69,11 +69,22 @@ async function resolveSocket(cred: MachineCred): Promise<string> {
 export function startMachine(cred: MachineCred): void {
   remote.get(cred.hubId)?.client.conn.stop();
   const prev = store.get().machines[cred.hubId];
-  const state: MachineState = { hubId: cred.hubId, name: cred.name, url: cred.url, scope: cred.scope, status: 'connecting', ...(prev?.downSince !== undefined ? { downSince: prev.downSince } : {}) };
+  const state: MachineState = {
+    hubId: cred.hubId,
+    name: cred.name,
+    url: cred.url,
+    scope: cred.scope,
+    status: 'connecting',
+    ...(prev?.downSince !== undefined ? { downSince: prev.downSince } : {}),
+  };
   store.update((s) => ({ ...s, machines: { ...s.machines, [cred.hubId]: state } }));
   const hubApi = machineApi(cred);
   // Once it answers, its notifications too (when this phone allows notifications at all).
-  const client = new HubClient(() => resolveSocket(cred), { hubId: cred.hubId, api: hubApi, onOnline: () => void enableMachinePush(cred.hubId, hubApi).catch(() => undefined) });
+  const client = new HubClient(() => resolveSocket(cred), {
+    hubId: cred.hubId,
+    api: hubApi,
+    onOnline: () => void enableMachinePush(cred.hubId, hubApi).catch(() => undefined),
+  });
   remote.set(cred.hubId, { client, cred });
   client.start();
 }
@@ -128,7 +139,11 @@ export async function removeMachine(hubId: string): Promise<RemoveResult> {
   store.update((s) => {
     const machines = { ...s.machines };
     delete machines[hubId];
-    const gone = new Set(Object.values(s.sessions).filter((x) => x.hubId === hubId).map((x) => x.sessionId));
+    const gone = new Set(
+      Object.values(s.sessions)
+        .filter((x) => x.hubId === hubId)
+        .map((x) => x.sessionId),
+    );
     const keep = <T>(r: Record<string, T>) => Object.fromEntries(Object.entries(r).filter(([sid]) => !gone.has(sid)));
     return {
       ...s,

@@ -15,7 +15,10 @@ export class RestError extends Error {
 }
 
 /** Calls `/api<path>` with JSON in and out; throws RestError on a non-2xx answer. */
-export async function api(path: string, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}): Promise<{ body: unknown; headers: Headers }> {
+export async function api(
+  path: string,
+  init: { method?: string; body?: unknown; headers?: Record<string, string> } = {},
+): Promise<{ body: unknown; headers: Headers }> {
   const headers: Record<string, string> = { accept: 'application/json', ...init.headers };
   if (init.body !== undefined) headers['content-type'] = 'application/json';
   const res = await fetch(`/api${path}`, {

@@ -88,7 +88,8 @@ export async function readFile(sessionId: string, path: string): Promise<FileBod
   }
   const mime = (res.headers.get('content-type') ?? 'application/octet-stream').split(';')[0]!.trim();
   const buf = new Uint8Array(await res.arrayBuffer());
-  if (mime.startsWith('image/')) return { kind: 'image', url: URL.createObjectURL(new Blob([buf], { type: mime })), bytes: buf.length, mime };
+  if (mime.startsWith('image/'))
+    return { kind: 'image', url: URL.createObjectURL(new Blob([buf], { type: mime })), bytes: buf.length, mime };
   if (looksLikeText(buf)) return { kind: 'text', text: new TextDecoder().decode(buf), bytes: buf.length };
   return { kind: 'binary', bytes: buf.length, mime };
 }

@@ -41,7 +41,9 @@ function setResume(code: string | undefined): void {
 /** Is the machine in the home hub's list (and so in this page's CSP) at this URL? */
 async function listedAtHome(link: AddLink): Promise<boolean> {
   const { body } = await api('/machines');
-  return arr(rec(body)?.['machines']).some((m) => str(rec(m)?.['hubId']) === link.hubId && str(rec(m)?.['url'])?.replace(/\/+$/, '') === link.hub);
+  return arr(rec(body)?.['machines']).some(
+    (m) => str(rec(m)?.['hubId']) === link.hubId && str(rec(m)?.['url'])?.replace(/\/+$/, '') === link.hub,
+  );
 }
 
 type Failure = { text: string; command?: string };
@@ -49,7 +51,8 @@ type Failure = { text: string; command?: string };
 function explain(err: unknown, link: AddLink): Failure {
   if (err instanceof PairError) {
     if (err.reason === 'offline') return { text: t('addMachineOffline', link.hub) };
-    if (err.reason === 'not_allowed') return { text: t('addMachineNotAllowed', link.name), command: `zcode-hub peers add ${location.origin}` };
+    if (err.reason === 'not_allowed')
+      return { text: t('addMachineNotAllowed', link.name), command: `zcode-hub peers add ${location.origin}` };
     if (err.reason === 'other_hub') return { text: err.message === t('addMachineIsHome') ? err.message : t('addMachineOtherHub') };
     return { text: t('addMachineRefused', link.name, err.message) };
   }
@@ -88,7 +91,10 @@ export function AddMachineSheet({ link, onDone }: { link: AddLink | undefined; o
       // The name this phone has on its home hub, so every machine's audit names the same device.
       const cred = await pairMachine(l, deviceLabel());
       await addPairedMachine(cred);
-      if (cred.name !== l.name) await api(`/machines/${encodeURIComponent(hubId)}`, { method: 'PUT', body: { url: l.hub, name: cred.name } }).catch(() => undefined);
+      if (cred.name !== l.name)
+        await api(`/machines/${encodeURIComponent(hubId)}`, { method: 'PUT', body: { url: l.hub, name: cred.name } }).catch(
+          () => undefined,
+        );
       toast(t('addMachineDone', cred.name));
       close();
       navigate({ name: 'sessions' });

@@ -45,7 +45,14 @@ function FileView({ file, sessionId, cwd, open }: { file: FileChange; sessionId:
   }, [isOpen, file.path]);
   const slash = rel.lastIndexOf('/');
   return (
-    <details class="change-file" open={isOpen} onToggle={(e) => setOpen((e.currentTarget as HTMLDetailsElement).open)} data-testid="change-file" data-path={rel} id={`change-${rel}`}>
+    <details
+      class="change-file"
+      open={isOpen}
+      onToggle={(e) => setOpen((e.currentTarget as HTMLDetailsElement).open)}
+      data-testid="change-file"
+      data-path={rel}
+      id={`change-${rel}`}
+    >
       <summary>
         <Icon name="chevron" size={14} />
         <span class="change-path">
@@ -59,7 +66,12 @@ function FileView({ file, sessionId, cwd, open }: { file: FileChange; sessionId:
         {file.edits.map((e) => (
           <EditView key={e.toolCallId + e.newText.length} edit={e} path={file.path} rel={rel} current={current} />
         ))}
-        <button type="button" class="link small" onClick={() => navigate({ name: 'files', sessionId, path: rel, isFile: true })} data-testid="open-in-files">
+        <button
+          type="button"
+          class="link small"
+          onClick={() => navigate({ name: 'files', sessionId, path: rel, isFile: true })}
+          data-testid="open-in-files"
+        >
           {t('filesOpenFile')}
         </button>
       </div>
@@ -99,7 +111,13 @@ export function ChangesView({ client, sessionId, file }: { client: HubClient; se
           </p>
         ) : null}
         {files.map((f) => (
-          <FileView key={f.path} file={f} sessionId={sessionId} cwd={cwd} open={wanted ? relativePath(f.path, cwd) === wanted : files.length <= 3} />
+          <FileView
+            key={f.path}
+            file={f}
+            sessionId={sessionId}
+            cwd={cwd}
+            open={wanted ? relativePath(f.path, cwd) === wanted : files.length <= 3}
+          />
         ))}
       </div>
     </div>

@@ -71,7 +71,10 @@ export function ChatView({ client, sessionId }: { client: HubClient; sessionId: 
   const lastAgent = items.length - 1;
   const title = chat?.title ?? summary?.title ?? t('untitled');
   const canOperate = scope !== 'view';
-  const retry = (r: RetryPrompt) => client.prompt(sessionId, r.text, r.images).catch((err: unknown) => toast(err instanceof ConnectionLost ? t('offlineNotSent') : t('sendFailed')));
+  const retry = (r: RetryPrompt) =>
+    client
+      .prompt(sessionId, r.text, r.images)
+      .catch((err: unknown) => toast(err instanceof ConnectionLost ? t('offlineNotSent') : t('sendFailed')));
   return (
     <div class="page chat">
       <TopBar
@@ -96,7 +99,13 @@ export function ChatView({ client, sessionId }: { client: HubClient; sessionId: 
       >
         <div ref={sentinel} class="history-edge muted small">
           {chat?.history.hasMore ? (
-            <button type="button" class="link" onClick={() => void client.loadEarlier(sessionId)} disabled={loadingEarlier} data-testid="load-earlier">
+            <button
+              type="button"
+              class="link"
+              onClick={() => void client.loadEarlier(sessionId)}
+              disabled={loadingEarlier}
+              data-testid="load-earlier"
+            >
               {loadingEarlier ? t('loading') : t('loadEarlier')}
             </button>
           ) : chat ? (

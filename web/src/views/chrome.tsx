@@ -9,10 +9,34 @@ import { useSelector } from '../store.js';
 import { Icon } from './icons.js';
 
 /** The top bar: optional back button, title, inbox and settings shortcuts. */
-export function TopBar({ title, back, children, onTitle, titleLabel, subtitle, lean, here }: { title: string; back?: () => void; children?: ComponentChildren; onTitle?: () => void; titleLabel?: string; subtitle?: ComponentChildren; lean?: boolean; here?: 'inbox' | 'settings' }) {
+export function TopBar({
+  title,
+  back,
+  children,
+  onTitle,
+  titleLabel,
+  subtitle,
+  lean,
+  here,
+}: {
+  title: string;
+  back?: () => void;
+  children?: ComponentChildren;
+  onTitle?: () => void;
+  titleLabel?: string;
+  subtitle?: ComponentChildren;
+  lean?: boolean;
+  here?: 'inbox' | 'settings';
+}) {
   const pending = useSelector(store, (s) => pendingList(s).length);
   const heading = onTitle ? (
-    <button type="button" class="title-btn" onClick={onTitle} aria-label={titleLabel ? `${titleLabel}: ${title}` : title} data-testid="title-button">
+    <button
+      type="button"
+      class="title-btn"
+      onClick={onTitle}
+      aria-label={titleLabel ? `${titleLabel}: ${title}` : title}
+      data-testid="title-button"
+    >
       {title}
     </button>
   ) : (
@@ -37,9 +61,19 @@ export function TopBar({ title, back, children, onTitle, titleLabel, subtitle, l
       {/* A lean bar (the chat, where the title needs the room) shows the inbox only when something waits. */}
       {/* No button for the screen you are on. */}
       {here !== 'inbox' && (!lean || pending > 0) ? (
-        <button type="button" class="icon-btn badge-host" onClick={() => navigate({ name: 'inbox' })} aria-label={`${t('inbox')} (${pending})`} data-testid="inbox-button">
+        <button
+          type="button"
+          class="icon-btn badge-host"
+          onClick={() => navigate({ name: 'inbox' })}
+          aria-label={`${t('inbox')} (${pending})`}
+          data-testid="inbox-button"
+        >
           <Icon name="inbox" />
-          {pending > 0 ? <span class="count" data-testid="inbox-count">{pending}</span> : null}
+          {pending > 0 ? (
+            <span class="count" data-testid="inbox-count">
+              {pending}
+            </span>
+          ) : null}
         </button>
       ) : null}
       {lean || here === 'settings' ? null : (
@@ -65,7 +99,13 @@ export function ConnIndicator() {
     return () => clearTimeout(id);
   }, [conn]);
   const down = conn.status !== 'online' && conn.downSince !== undefined && Date.now() - conn.downSince >= WEB_LIMITS.quietDropMs;
-  const text = down ? (conn.status === 'connecting' ? t('connReconnecting') : t('connOffline')) : backend && backend !== 'ready' ? t('backendState', backend) : '';
+  const text = down
+    ? conn.status === 'connecting'
+      ? t('connReconnecting')
+      : t('connOffline')
+    : backend && backend !== 'ready'
+      ? t('backendState', backend)
+      : '';
   return (
     <div class={`conn ${text ? 'conn-show' : ''}`} role="status" aria-live="polite" data-testid="conn-indicator" data-status={conn.status}>
       {text}
@@ -88,7 +128,17 @@ export function Toasts() {
 }
 
 /** A modal bottom sheet: focus moves into it, Escape closes it. */
-export function Sheet({ title, onClose, children, testId }: { title: string; onClose: () => void; children: ComponentChildren; testId?: string }) {
+export function Sheet({
+  title,
+  onClose,
+  children,
+  testId,
+}: {
+  title: string;
+  onClose: () => void;
+  children: ComponentChildren;
+  testId?: string;
+}) {
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const prev = document.activeElement as HTMLElement | null;

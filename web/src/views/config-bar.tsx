@@ -16,13 +16,28 @@ function choicesOf(opt: SessionConfigOption): Choice[] {
   return arr(opt.options).flatMap((o) => {
     const r = rec(o);
     if (!r) return [];
-    if (Array.isArray(r['options'])) return arr(r['options']).flatMap((x) => (str(rec(x)?.['value']) ? [{ value: str(rec(x)?.['value']) ?? '', name: str(rec(x)?.['name']) ?? '' }] : []));
+    if (Array.isArray(r['options']))
+      return arr(r['options']).flatMap((x) =>
+        str(rec(x)?.['value']) ? [{ value: str(rec(x)?.['value']) ?? '', name: str(rec(x)?.['name']) ?? '' }] : [],
+      );
     const value = str(r['value']);
     return value ? [{ value, name: str(r['name']) ?? value }] : [];
   });
 }
 
-function Picker({ label, value, choices, onChange, testId }: { label: string; value: string; choices: Choice[]; onChange: (v: string) => void; testId: string }) {
+function Picker({
+  label,
+  value,
+  choices,
+  onChange,
+  testId,
+}: {
+  label: string;
+  value: string;
+  choices: Choice[];
+  onChange: (v: string) => void;
+  testId: string;
+}) {
   return (
     <label class="picker">
       <span class="sr-only">{label}</span>
@@ -42,13 +57,20 @@ export function ConfigBar({ chat, client, canOperate }: { chat: ChatState; clien
   const selects = chat.configOptions.filter((o) => o.type === 'select');
   const hasModeOption = selects.some((o) => o.id === 'mode' || o.category === 'mode');
   // Nothing until the agent reports a real figure; under 1 % reads "<1", never a flat 0.
-  const exact = chat.usage && chat.usage.size > 0 && chat.usage.used > 0 ? Math.min(100, (chat.usage.used / chat.usage.size) * 100) : undefined;
+  const exact =
+    chat.usage && chat.usage.size > 0 && chat.usage.used > 0 ? Math.min(100, (chat.usage.used / chat.usage.size) * 100) : undefined;
   const pct = exact === undefined ? undefined : exact < 1 ? '<1' : Math.round(exact);
   const change = (fn: () => Promise<void>) => fn().catch((err: Error) => toast(t('error', err.message)));
   return (
     <div class="config-bar">
       {canOperate && !hasModeOption && chat.modes.length ? (
-        <Picker label={t('mode')} value={chat.modeId ?? ''} choices={chat.modes.map((m) => ({ value: m.id, name: m.name }))} onChange={(v) => change(() => client.setMode(chat.sessionId, v))} testId="picker-mode" />
+        <Picker
+          label={t('mode')}
+          value={chat.modeId ?? ''}
+          choices={chat.modes.map((m) => ({ value: m.id, name: m.name }))}
+          onChange={(v) => change(() => client.setMode(chat.sessionId, v))}
+          testId="picker-mode"
+        />
       ) : null}
       {canOperate
         ? selects.map((o) => (
@@ -57,7 +79,11 @@ export function ConfigBar({ chat, client, canOperate }: { chat: ChatState; clien
               label={o.id === 'model' ? t('model') : o.id === 'thought_level' ? t('thoughtLevel') : o.id === 'mode' ? t('mode') : o.name}
               value={o.type === 'select' ? o.currentValue : ''}
               // A bare "high" next to the model says little: the level names what it is.
-              choices={o.id === 'thought_level' ? choicesOf(o).map((c) => ({ ...c, name: t('thoughtLevelNamed', c.name || c.value) })) : choicesOf(o)}
+              choices={
+                o.id === 'thought_level'
+                  ? choicesOf(o).map((c) => ({ ...c, name: t('thoughtLevelNamed', c.name || c.value) }))
+                  : choicesOf(o)
+              }
               onChange={(v) => change(() => client.setConfig(chat.sessionId, o.id, v))}
               testId={`picker-${o.id}`}
             />

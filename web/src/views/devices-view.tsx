@@ -19,7 +19,14 @@ function parseTokens(body: unknown): TokenView[] {
     const id = str(r?.['jti']) ?? str(r?.['id']) ?? str(r?.['tokenId']);
     if (!r || !id || (r['state'] !== undefined && r['state'] !== 'active')) return [];
     const exp = r['expiresAt'];
-    return [{ id, name: str(r['name']) ?? str(r['sub']) ?? id, scope: str(r['scope']) ?? '?', expiresAt: typeof exp === 'string' ? Date.parse(exp) : num(exp) }];
+    return [
+      {
+        id,
+        name: str(r['name']) ?? str(r['sub']) ?? id,
+        scope: str(r['scope']) ?? '?',
+        expiresAt: typeof exp === 'string' ? Date.parse(exp) : num(exp),
+      },
+    ];
   });
 }
 
@@ -47,11 +54,14 @@ export function DevicesView() {
                 {tok.scope} · {t('expires', tok.expiresAt ? new Date(tok.expiresAt).toLocaleDateString() : t('never'))}
               </div>
             </div>
-            <button type="button"
+            <button
+              type="button"
               class="danger"
               onClick={async () => {
                 if (!confirm(t('confirmDelete', tok.name))) return;
-                await api(`/tokens/${encodeURIComponent(tok.id)}`, { method: 'DELETE' }).catch((err: Error) => toast(t('error', err.message)));
+                await api(`/tokens/${encodeURIComponent(tok.id)}`, { method: 'DELETE' }).catch((err: Error) =>
+                  toast(t('error', err.message)),
+                );
                 toast(t('revoked'));
                 void load();
               }}
@@ -62,7 +72,8 @@ export function DevicesView() {
         ))}
       </ul>
       <section class="card">
-        <button type="button"
+        <button
+          type="button"
           class="primary wide"
           onClick={async () => {
             try {

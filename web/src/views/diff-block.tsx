@@ -8,7 +8,15 @@ export function CodeLine({ text, lang }: { text: string; lang: string | undefine
   if (tokens.length === 0) return <>{'\u200b'}</>;
   return (
     <>
-      {tokens.map((tk, i) => (tk.cls === 'plain' ? tk.text : <span key={i} class={`hl-${tk.cls}`}>{tk.text}</span>))}
+      {tokens.map((tk, i) =>
+        tk.cls === 'plain' ? (
+          tk.text
+        ) : (
+          <span key={i} class={`hl-${tk.cls}`}>
+            {tk.text}
+          </span>
+        ),
+      )}
     </>
   );
 }
@@ -17,7 +25,17 @@ export function CodeLine({ text, lang }: { text: string; lang: string | undefine
  * A readable unified diff: old and new line numbers, a +/− gutter, highlighted code that wraps
  * on a phone instead of scrolling sideways, and collapsed runs of unchanged lines.
  */
-export function DiffBlock({ path, oldText, newText, start = 1 }: { path: string; oldText: string | null; newText: string; start?: number }) {
+export function DiffBlock({
+  path,
+  oldText,
+  newText,
+  start = 1,
+}: {
+  path: string;
+  oldText: string | null;
+  newText: string;
+  start?: number;
+}) {
   const lang = languageOf(path);
   const rows = numberedDiff(oldText, newText, start);
   return (
@@ -30,8 +48,12 @@ export function DiffBlock({ path, oldText, newText, start = 1 }: { path: string;
             </tr>
           ) : (
             <tr key={i} class={`ud-row ud-${r.op === '+' ? 'add' : r.op === '-' ? 'del' : 'ctx'}`} data-op={r.op}>
-              <td class="ud-no" aria-hidden="true">{r.oldNo ?? ''}</td>
-              <td class="ud-no" aria-hidden="true">{r.newNo ?? ''}</td>
+              <td class="ud-no" aria-hidden="true">
+                {r.oldNo ?? ''}
+              </td>
+              <td class="ud-no" aria-hidden="true">
+                {r.newNo ?? ''}
+              </td>
               <td class="ud-sign">
                 <span aria-hidden="true">{r.op === ' ' ? '' : r.op === '-' ? '−' : '+'}</span>
                 {r.op === ' ' ? null : <span class="sr-only">{r.op === '+' ? t('lineAdded') : t('lineRemoved')}</span>}

@@ -15,7 +15,11 @@ import { useAttachedSession } from './session-page.js';
 /** Sizes seen in listings, so a big file opens straight in line windows (no doomed whole read). */
 const knownSizes = new Map<string, number>();
 
-type Loaded = { kind: 'dir'; listing: Listing } | { kind: 'file'; body: FileBody } | { kind: 'windowed' } | { kind: 'error'; message: string };
+type Loaded =
+  | { kind: 'dir'; listing: Listing }
+  | { kind: 'file'; body: FileBody }
+  | { kind: 'windowed' }
+  | { kind: 'error'; message: string };
 
 /** "12 KB", "3.4 MB". */
 export function formatSize(bytes: number): string {
@@ -49,7 +53,11 @@ function Crumbs({ sessionId, path }: { sessionId: string; path: string }) {
           {i === parts.length - 1 ? (
             <strong aria-current="page">{p}</strong>
           ) : (
-            <button type="button" class="link" onClick={() => navigate({ name: 'files', sessionId, path: parts.slice(0, i + 1).join('/') })}>
+            <button
+              type="button"
+              class="link"
+              onClick={() => navigate({ name: 'files', sessionId, path: parts.slice(0, i + 1).join('/') })}
+            >
               {p}
             </button>
           )}
@@ -68,7 +76,13 @@ function DirView({ sessionId, path, listing }: { sessionId: string; path: string
       <ul class="fs-list" data-testid="fs-list">
         {listing.entries.map((e) => (
           <li key={e.name}>
-            <button type="button" class={`fs-entry ${e.kind === 'dir' ? 'is-dir' : ''}`} onClick={() => navigate({ name: 'files', sessionId, path: join(e.name), isFile: e.kind !== 'dir' })} data-testid="fs-entry" data-kind={e.kind}>
+            <button
+              type="button"
+              class={`fs-entry ${e.kind === 'dir' ? 'is-dir' : ''}`}
+              onClick={() => navigate({ name: 'files', sessionId, path: join(e.name), isFile: e.kind !== 'dir' })}
+              data-testid="fs-entry"
+              data-kind={e.kind}
+            >
               <Icon name={e.kind === 'dir' ? 'folder' : 'file'} />
               <span class="fs-name">{e.name}</span>
               {e.kind === 'file' ? <span class="fs-meta">{formatSize(e.size)}</span> : null}
@@ -101,13 +115,17 @@ function TextView({ path, text }: { path: string; text: string }) {
           <button type="button" onClick={() => setFrom(Math.max(0, from - size))} disabled={from === 0} data-testid="lines-prev">
             {t('filesPrev')}
           </button>
-          <span class="muted small" data-testid="lines-range">{t('filesLines', from + 1, to, lines.length)}</span>
+          <span class="muted small" data-testid="lines-range">
+            {t('filesLines', from + 1, to, lines.length)}
+          </span>
         </div>
       ) : null}
       <div class="code-view" data-testid="code-view">
         {lines.slice(from, to).map((l, i) => (
           <div class="cv-row" key={from + i}>
-            <span class="cv-no" aria-hidden="true">{from + i + 1}</span>
+            <span class="cv-no" aria-hidden="true">
+              {from + i + 1}
+            </span>
             <code class="cv-code">
               <CodeLine text={l} lang={lang} />
             </code>
@@ -148,7 +166,9 @@ function WindowedView({ sessionId, path }: { sessionId: string; path: string }) 
       <button type="button" onClick={() => setFrom(Math.max(1, from - size))} disabled={from <= 1} data-testid="lines-prev">
         {t('filesPrev')}
       </button>
-      <span class="muted small" data-testid="lines-range">{lines ? t('filesLinesOpen', lines.firstLine, last) : t('loading')}</span>
+      <span class="muted small" data-testid="lines-range">
+        {lines ? t('filesLinesOpen', lines.firstLine, last) : t('loading')}
+      </span>
       <button type="button" onClick={() => setFrom(last + 1)} disabled={!lines || lines.lines.length < size} data-testid="lines-next">
         {t('filesNext')}
       </button>
@@ -166,7 +186,9 @@ function WindowedView({ sessionId, path }: { sessionId: string; path: string }) 
         <div class="code-view" data-testid="code-view">
           {lines.lines.map((l, i) => (
             <div class="cv-row" key={lines.firstLine + i}>
-              <span class="cv-no" aria-hidden="true">{lines.firstLine + i}</span>
+              <span class="cv-no" aria-hidden="true">
+                {lines.firstLine + i}
+              </span>
               <code class="cv-code">
                 <CodeLine text={l} lang={lang} />
               </code>
@@ -199,7 +221,17 @@ function FileBodyView({ path, body }: { path: string; body: FileBody }) {
  * The session's workspace, read-only, over the confined file routes: folders to tap through,
  * text files with line numbers, images. `path` is relative to the workspace root.
  */
-export function FilesView({ client, sessionId, path = '', isFile = false }: { client: HubClient; sessionId: string; path?: string; isFile?: boolean }) {
+export function FilesView({
+  client,
+  sessionId,
+  path = '',
+  isFile = false,
+}: {
+  client: HubClient;
+  sessionId: string;
+  path?: string;
+  isFile?: boolean;
+}) {
   useAttachedSession(client, sessionId);
   const [loaded, setLoaded] = useState<{ path: string; value: Loaded } | undefined>(undefined);
   useEffect(() => {
@@ -209,16 +241,24 @@ export function FilesView({ client, sessionId, path = '', isFile = false }: { cl
       done({ kind: 'windowed' });
       return () => void (live = false);
     }
-    const load: Promise<Loaded> = isFile && path ? readFile(sessionId, path).then((body) => ({ kind: 'file', body })) : listDir(sessionId, path || undefined).then((listing) => ({ kind: 'dir', listing }));
+    const load: Promise<Loaded> =
+      isFile && path
+        ? readFile(sessionId, path).then((body) => ({ kind: 'file', body }))
+        : listDir(sessionId, path || undefined).then((listing) => ({ kind: 'dir', listing }));
     // Too big to fetch whole (413): read it in line windows instead.
-    load.then(done, (err: unknown) => done(isFile && err instanceof RestError && err.status === 413 ? { kind: 'windowed' } : { kind: 'error', message: errorText(err) }));
+    load.then(done, (err: unknown) =>
+      done(isFile && err instanceof RestError && err.status === 413 ? { kind: 'windowed' } : { kind: 'error', message: errorText(err) }),
+    );
     return () => void (live = false);
   }, [sessionId, path, isFile]);
   const parent = path.split('/').slice(0, -1).join('/');
   const current = loaded?.path === path ? loaded.value : undefined;
   return (
     <div class="page files" data-testid="files-view">
-      <TopBar title={t('files')} back={() => navigate(path ? { name: 'files', sessionId, ...(parent ? { path: parent } : {}) } : { name: 'chat', sessionId })} />
+      <TopBar
+        title={t('files')}
+        back={() => navigate(path ? { name: 'files', sessionId, ...(parent ? { path: parent } : {}) } : { name: 'chat', sessionId })}
+      />
       <div class="scroll">
         <Crumbs sessionId={sessionId} path={path} />
         {current === undefined ? <p class="muted small center">{t('loading')}</p> : null}

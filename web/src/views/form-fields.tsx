@@ -3,7 +3,15 @@ import type { FormField, FormValue } from '../hub/form-schema.js';
 import { isChecked, numberText } from '../hub/form-schema.js';
 import { t } from '../i18n.js';
 
-function ChoiceField({ f, value, set }: { f: Extract<FormField, { type: 'choice' }>; value: FormValue | undefined; set: (v: FormValue) => void }) {
+function ChoiceField({
+  f,
+  value,
+  set,
+}: {
+  f: Extract<FormField, { type: 'choice' }>;
+  value: FormValue | undefined;
+  set: (v: FormValue) => void;
+}) {
   const picked = Array.isArray(value) ? value : typeof value === 'string' ? [value] : [];
   return (
     <fieldset class="choices" data-testid="form-choice" data-key={f.key}>
@@ -41,14 +49,26 @@ export function Field({ f, value, set }: { f: FormField; value: FormValue | unde
         <label class="field">
           <span>{f.title.replace(/^↳\s*/, '') || t('otherAnswer')}</span>
           {f.description ? <span class="muted small">{f.description}</span> : null}
-          <textarea rows={2} name={f.key} value={typeof value === 'string' ? value : ''} onInput={(e) => set(e.currentTarget.value)} data-testid="form-text" />
+          <textarea
+            rows={2}
+            name={f.key}
+            value={typeof value === 'string' ? value : ''}
+            onInput={(e) => set(e.currentTarget.value)}
+            data-testid="form-text"
+          />
         </label>
       );
     case 'number':
       return (
         <label class="field">
           <span>{f.title}</span>
-          <input type="number" inputMode={f.integer ? 'numeric' : 'decimal'} name={f.key} value={numberText(value)} onInput={(e) => set(e.currentTarget.value)} />
+          <input
+            type="number"
+            inputMode={f.integer ? 'numeric' : 'decimal'}
+            name={f.key}
+            value={numberText(value)}
+            onInput={(e) => set(e.currentTarget.value)}
+          />
         </label>
       );
     case 'boolean':

@@ -16,7 +16,7 @@ export function InboxView() {
   const items = pendingList({ ...store.get(), interactions: list });
   return (
     <div class="page">
-      <TopBar title={t('inbox')} here="inbox" back={() => history.length > 1 ? history.back() : navigate({ name: 'sessions' })} />
+      <TopBar title={t('inbox')} here="inbox" back={() => (history.length > 1 ? history.back() : navigate({ name: 'sessions' }))} />
       <main class="scroll list-page">
         {items.length === 0 ? <p class="muted center">{t('inboxEmpty')}</p> : null}
         <ul class="rows">
@@ -24,13 +24,24 @@ export function InboxView() {
             <li key={i.interactionId} class="inbox-row" data-testid="inbox-row" data-hub-id={i.hubId ?? ''}>
               <div>
                 <div class="small muted">
-                  {t(KIND[i.kind])} · {sessions[i.sessionId]?.title ?? t('untitled')} {i.hubId !== undefined ? <MachineChip m={machines[i.hubId]} /> : null}
+                  {t(KIND[i.kind])} · {sessions[i.sessionId]?.title ?? t('untitled')}{' '}
+                  {i.hubId !== undefined ? <MachineChip m={machines[i.hubId]} /> : null}
                 </div>
                 <div class="inbox-title">{interactionLine(i)}</div>
               </div>
               <div class="actions">
-                <button type="button" onClick={() => navigate({ name: 'chat', sessionId: i.sessionId, ...(i.hubId !== undefined ? { hubId: i.hubId } : {}) })}>{t('openSession')}</button>
-                <button type="button" class="primary" onClick={() => store.update((s) => ({ ...s, activeInteraction: i.interactionId }))} data-testid="inbox-answer">
+                <button
+                  type="button"
+                  onClick={() => navigate({ name: 'chat', sessionId: i.sessionId, ...(i.hubId !== undefined ? { hubId: i.hubId } : {}) })}
+                >
+                  {t('openSession')}
+                </button>
+                <button
+                  type="button"
+                  class="primary"
+                  onClick={() => store.update((s) => ({ ...s, activeInteraction: i.interactionId }))}
+                  data-testid="inbox-answer"
+                >
                   {t('answer')}
                 </button>
               </div>

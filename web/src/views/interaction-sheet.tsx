@@ -25,7 +25,13 @@ function Permission({ i, answer }: { i: PendingInteraction; answer: (a: Answer) 
       {summary && !i.title.includes(summary) ? <pre class="tool-input block">{summary}</pre> : null}
       <div class="actions stack">
         {(i.options ?? []).map((o) => (
-          <button type="button" key={o.optionId} class={o.kind.startsWith('allow') ? 'primary' : o.kind.startsWith('reject') || o.kind === 'deny' ? 'danger' : ''} onClick={() => answer({ kind: 'option', optionId: o.optionId })} data-testid={`option-${o.optionId}`}>
+          <button
+            type="button"
+            key={o.optionId}
+            class={o.kind.startsWith('allow') ? 'primary' : o.kind.startsWith('reject') || o.kind === 'deny' ? 'danger' : ''}
+            onClick={() => answer({ kind: 'option', optionId: o.optionId })}
+            data-testid={`option-${o.optionId}`}
+          >
             {o.name}
           </button>
         ))}
@@ -88,7 +94,10 @@ function ViewQuestions({ i, answer }: { i: PendingInteraction; answer: (a: Answe
     >
       {(i.questions ?? []).map((q) => (
         <fieldset class="choices" key={q.question}>
-          <legend>{q.header ? `${q.header}: ` : ''}{q.question}</legend>
+          <legend>
+            {q.header ? `${q.header}: ` : ''}
+            {q.question}
+          </legend>
           {q.options.map((o) => (
             <label class="choice" key={o.label}>
               <input
@@ -107,7 +116,13 @@ function ViewQuestions({ i, answer }: { i: PendingInteraction; answer: (a: Answe
               </span>
             </label>
           ))}
-          <input class="other" placeholder={t('otherAnswer')} aria-label={t('otherAnswer')} value={other[q.question] ?? ''} onInput={(e) => setOther({ ...other, [q.question]: e.currentTarget.value })} />
+          <input
+            class="other"
+            placeholder={t('otherAnswer')}
+            aria-label={t('otherAnswer')}
+            value={other[q.question] ?? ''}
+            onInput={(e) => setOther({ ...other, [q.question]: e.currentTarget.value })}
+          />
         </fieldset>
       ))}
       <div class="actions">
@@ -131,13 +146,30 @@ function PlanApproval({ i, answer }: { i: PendingInteraction; answer: (a: Answer
       {plan ? <Markdown text={plan} class="md plan-text" /> : null}
       <label class="field">
         <span>{t('feedback')}</span>
-        <textarea rows={3} value={text} placeholder={t('feedbackHint')} onInput={(e) => setText(e.currentTarget.value)} data-testid="plan-feedback" />
+        <textarea
+          rows={3}
+          value={text}
+          placeholder={t('feedbackHint')}
+          onInput={(e) => setText(e.currentTarget.value)}
+          data-testid="plan-feedback"
+        />
       </label>
       <div class="actions stack">
-        <button type="button" class="primary" onClick={() => answer({ kind: 'approve' })} disabled={text.trim() !== ''} data-testid="plan-approve">
+        <button
+          type="button"
+          class="primary"
+          onClick={() => answer({ kind: 'approve' })}
+          disabled={text.trim() !== ''}
+          data-testid="plan-approve"
+        >
           {t('approve')}
         </button>
-        <button type="button" onClick={() => answer({ kind: 'feedback', text: text.trim() })} disabled={text.trim() === ''} data-testid="plan-feedback-send">
+        <button
+          type="button"
+          onClick={() => answer({ kind: 'feedback', text: text.trim() })}
+          disabled={text.trim() === ''}
+          data-testid="plan-feedback-send"
+        >
           {t('rejectWithFeedback')}
         </button>
         <button type="button" class="danger" onClick={() => answer({ kind: 'decline' })} data-testid="plan-reject">
@@ -172,7 +204,8 @@ export function InteractionHost({ sessionId }: { client?: HubClient; sessionId?:
   // Answered by the machine that asks (issue 18), with the scope this phone has there.
   const scope = useSelector(store, (s) => (active?.hubId !== undefined ? s.machines[active.hubId]?.scope : s.me?.scope) ?? 'operate');
   if (!active || scope === 'view') return null;
-  const close = () => store.update((s) => ({ ...s, activeInteraction: undefined, dismissed: { ...s.dismissed, [active.interactionId]: true } }));
+  const close = () =>
+    store.update((s) => ({ ...s, activeInteraction: undefined, dismissed: { ...s.dismissed, [active.interactionId]: true } }));
   const sessionTitle = store.get().sessions[active.sessionId]?.title;
   return (
     <Sheet key={active.interactionId} title={t(TITLES[active.kind])} onClose={close} testId="interaction-sheet">

@@ -24,7 +24,15 @@ export function MachineFilter() {
   const list = Object.values(machines);
   if (list.length === 0) return null;
   const chip = (f: string | undefined, label: string, status?: string) => (
-    <button type="button" key={f ?? '*'} class={`chip ${filter === f ? 'chip-on' : ''} ${status && status !== 'online' ? 'is-down' : ''}`} aria-pressed={filter === f} onClick={() => setFilter(f)} data-testid="machine-filter" data-filter={f ?? '*'}>
+    <button
+      type="button"
+      key={f ?? '*'}
+      class={`chip ${filter === f ? 'chip-on' : ''} ${status && status !== 'online' ? 'is-down' : ''}`}
+      aria-pressed={filter === f}
+      onClick={() => setFilter(f)}
+      data-testid="machine-filter"
+      data-filter={f ?? '*'}
+    >
       {label}
     </button>
   );
@@ -47,7 +55,14 @@ export function MachinesDown() {
   return (
     <div class="machines-down" data-testid="machines-down">
       {down.map((m) => (
-        <button type="button" key={m.hubId} class="link small machine-down" data-hub-id={m.hubId} data-status={m.status} onClick={() => navigate({ name: 'settings', page: 'machines' })}>
+        <button
+          type="button"
+          key={m.hubId}
+          class="link small machine-down"
+          data-hub-id={m.hubId}
+          data-status={m.status}
+          onClick={() => navigate({ name: 'settings', page: 'machines' })}
+        >
           {t('sessionsOffline', m.name, machineStatusText(m, locale))}
         </button>
       ))}

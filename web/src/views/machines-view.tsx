@@ -31,9 +31,21 @@ function MachineRow({ m, onLeftover }: { m: MachineState; onLeftover: (l: { name
   const locale = useLocale();
   const [busy, setBusy] = useState(false);
   const fix = fixCommand(m, location.origin);
-  const help = m.status === 'unauthorized' ? t('machineRevokedHelp', m.name) : m.status === 'not_allowed' ? t('machineNotAllowedHelp', m.name) : m.status === 'offline' ? t('machineOfflineHelp') : undefined;
+  const help =
+    m.status === 'unauthorized'
+      ? t('machineRevokedHelp', m.name)
+      : m.status === 'not_allowed'
+        ? t('machineNotAllowedHelp', m.name)
+        : m.status === 'offline'
+          ? t('machineOfflineHelp')
+          : undefined;
   return (
-    <li class={`card machine-row ${m.status === 'online' ? '' : 'is-down'}`} data-testid="machine-row" data-hub-id={m.hubId} data-status={m.status}>
+    <li
+      class={`card machine-row ${m.status === 'online' ? '' : 'is-down'}`}
+      data-testid="machine-row"
+      data-hub-id={m.hubId}
+      data-status={m.status}
+    >
       <div class="row-between">
         <div>
           <strong>{m.name}</strong>

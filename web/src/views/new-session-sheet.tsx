@@ -8,14 +8,33 @@ import { Sheet } from './chrome.js';
 import { Icon } from './icons.js';
 
 /** A row of one-tap workspace chips under a legend. */
-function ChipGroup({ legend, paths, cwd, onPick, testId }: { legend: string; paths: string[]; cwd: string; onPick: (p: string) => void; testId: string }) {
+function ChipGroup({
+  legend,
+  paths,
+  cwd,
+  onPick,
+  testId,
+}: {
+  legend: string;
+  paths: string[];
+  cwd: string;
+  onPick: (p: string) => void;
+  testId: string;
+}) {
   if (paths.length === 0) return null;
   return (
     <fieldset class="ws-group" data-testid={testId}>
       <legend class="ws-legend">{legend}</legend>
       <div class="ws-recent">
         {paths.map((w) => (
-          <button type="button" key={w} class={`chip ws-chip ${w === cwd ? 'chip-on' : ''}`} aria-pressed={w === cwd} title={w} onClick={() => onPick(w)}>
+          <button
+            type="button"
+            key={w}
+            class={`chip ws-chip ${w === cwd ? 'chip-on' : ''}`}
+            aria-pressed={w === cwd}
+            title={w}
+            onClick={() => onPick(w)}
+          >
             {workspaceName(w) || w}
           </button>
         ))}
@@ -46,7 +65,13 @@ function FolderBrowser({ client, start, onPick }: { client: HubClient; start: st
     <div class="folder-browser" data-testid="folder-browser">
       <div class="folder-head">
         {shown?.parent ? (
-          <button type="button" class="icon-btn" onClick={() => shown.parent && setAt(shown.parent)} aria-label={t('browseUp')} data-testid="folder-up">
+          <button
+            type="button"
+            class="icon-btn"
+            onClick={() => shown.parent && setAt(shown.parent)}
+            aria-label={t('browseUp')}
+            data-testid="folder-up"
+          >
             <Icon name="back" />
           </button>
         ) : null}
@@ -64,7 +89,13 @@ function FolderBrowser({ client, start, onPick }: { client: HubClient; start: st
         <ul class="folder-list">
           {shown.dirs.map((d) => (
             <li key={d.path}>
-              <button type="button" class="folder-row" onClick={() => setAt(d.path)} aria-label={t('browseOpen', d.name)} data-testid="folder-row">
+              <button
+                type="button"
+                class="folder-row"
+                onClick={() => setAt(d.path)}
+                aria-label={t('browseOpen', d.name)}
+                data-testid="folder-row"
+              >
                 <Icon name="folder" size={18} />
                 <span>{d.name}</span>
               </button>
@@ -132,7 +163,13 @@ export function NewSessionSheet({ client, workspaces, onClose }: { client: HubCl
       >
         <p class="muted small ws-question">{t('pickWorkspace')}</p>
         <ChipGroup legend={t('workspaceRoots')} paths={roots} cwd={cwd} onPick={pick} testId="workspace-roots" />
-        <ChipGroup legend={t('recentWorkspaces')} paths={workspaces.filter((w) => !roots.includes(w)).slice(0, 6)} cwd={cwd} onPick={pick} testId="recent-workspaces" />
+        <ChipGroup
+          legend={t('recentWorkspaces')}
+          paths={workspaces.filter((w) => !roots.includes(w)).slice(0, 6)}
+          cwd={cwd}
+          onPick={pick}
+          testId="recent-workspaces"
+        />
         {roots.length > 0 ? (
           browsing ? (
             <FolderBrowser
@@ -151,7 +188,15 @@ export function NewSessionSheet({ client, workspaces, onClose }: { client: HubCl
         ) : null}
         <label class="field">
           <span>{t('workspace')}</span>
-          <input name="cwd" value={cwd} onInput={(e) => pick(e.currentTarget.value)} placeholder={roots[0] ? `${roots[0]}/project` : '/home/me/project'} spellcheck={false} autocapitalize="off" aria-invalid={error ? true : undefined} />
+          <input
+            name="cwd"
+            value={cwd}
+            onInput={(e) => pick(e.currentTarget.value)}
+            placeholder={roots[0] ? `${roots[0]}/project` : '/home/me/project'}
+            spellcheck={false}
+            autocapitalize="off"
+            aria-invalid={error ? true : undefined}
+          />
         </label>
         {error ? (
           <p class="error" role="alert">

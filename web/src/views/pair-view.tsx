@@ -62,11 +62,27 @@ export function PairView({ onPaired }: { onPaired: () => void }) {
       >
         <label class="field">
           <span>{t('pairCode')}</span>
-          <input name="code" value={code} onInput={(e) => setCode(e.currentTarget.value)} autocomplete="one-time-code" autocapitalize="characters" spellcheck={false} required inputMode="text" />
+          <input
+            name="code"
+            value={code}
+            onInput={(e) => setCode(e.currentTarget.value)}
+            autocomplete="one-time-code"
+            autocapitalize="characters"
+            spellcheck={false}
+            required
+            inputMode="text"
+          />
         </label>
         <label class="field">
           <span>{t('pairDevice')}</span>
-          <input ref={nameField} name="device" value={name} onInput={(e) => setName(e.currentTarget.value)} maxLength={64} autocomplete="off" />
+          <input
+            ref={nameField}
+            name="device"
+            value={name}
+            onInput={(e) => setName(e.currentTarget.value)}
+            maxLength={64}
+            autocomplete="off"
+          />
           <span class="muted small">{t('pairDeviceHint')}</span>
         </label>
         {error ? (
@@ -84,7 +100,29 @@ export function PairView({ onPaired }: { onPaired: () => void }) {
 
 /** A starting name from the browser and the platform ("Chrome on Android"), edited by the user. */
 export function defaultDeviceName(ua: string = navigator.userAgent): string {
-  const browser = /Edg\//.test(ua) ? 'Edge' : /Firefox\//.test(ua) ? 'Firefox' : /(Chrome|CriOS|Chromium)\//.test(ua) ? 'Chrome' : /Safari\//.test(ua) ? 'Safari' : 'Browser';
-  const platform = /iPhone/.test(ua) ? 'iPhone' : /iPad/.test(ua) ? 'iPad' : /Android/.test(ua) ? 'Android' : /Mac OS X|Macintosh/.test(ua) ? 'Mac' : /Windows/.test(ua) ? 'Windows' : /CrOS/.test(ua) ? 'ChromeOS' : /Linux/.test(ua) ? 'Linux' : '';
+  const browser = /Edg\//.test(ua)
+    ? 'Edge'
+    : /Firefox\//.test(ua)
+      ? 'Firefox'
+      : /(Chrome|CriOS|Chromium)\//.test(ua)
+        ? 'Chrome'
+        : /Safari\//.test(ua)
+          ? 'Safari'
+          : 'Browser';
+  const platform = /iPhone/.test(ua)
+    ? 'iPhone'
+    : /iPad/.test(ua)
+      ? 'iPad'
+      : /Android/.test(ua)
+        ? 'Android'
+        : /Mac OS X|Macintosh/.test(ua)
+          ? 'Mac'
+          : /Windows/.test(ua)
+            ? 'Windows'
+            : /CrOS/.test(ua)
+              ? 'ChromeOS'
+              : /Linux/.test(ua)
+                ? 'Linux'
+                : '';
   return platform ? `${browser} on ${platform}` : browser;
 }

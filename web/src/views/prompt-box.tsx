@@ -56,7 +56,12 @@ export function PromptBox({ chat, client }: { chat: ChatState; client: HubClient
           {images.map((img, i) => (
             <span class="thumb" key={i}>
               <img src={img.url} alt="" />
-              <button type="button" class="thumb-x" aria-label={t('removeImage')} onClick={() => setImages((cur) => cur.filter((_, k) => k !== i))}>
+              <button
+                type="button"
+                class="thumb-x"
+                aria-label={t('removeImage')}
+                onClick={() => setImages((cur) => cur.filter((_, k) => k !== i))}
+              >
                 <Icon name="close" size={14} />
               </button>
             </span>
@@ -71,7 +76,14 @@ export function PromptBox({ chat, client }: { chat: ChatState; client: HubClient
           <Icon name="camera" />
         </button>
         <input ref={gallery} type="file" accept="image/*" multiple hidden onChange={(e) => void addFiles(e.currentTarget.files ?? [])} />
-        <input ref={camera} type="file" accept="image/*" capture="environment" hidden onChange={(e) => void addFiles(e.currentTarget.files ?? [])} />
+        <input
+          ref={camera}
+          type="file"
+          accept="image/*"
+          capture="environment"
+          hidden
+          onChange={(e) => void addFiles(e.currentTarget.files ?? [])}
+        />
         <textarea
           ref={input}
           class="prompt-input"
@@ -107,7 +119,14 @@ export function PromptBox({ chat, client }: { chat: ChatState; client: HubClient
             {t('stop')}
           </button>
         ) : null}
-        <button type="button" class="icon-btn primary" aria-label={t('send')} onClick={send} disabled={!text.trim() && !images.length} data-testid="send-button">
+        <button
+          type="button"
+          class="icon-btn primary"
+          aria-label={t('send')}
+          onClick={send}
+          disabled={!text.trim() && !images.length}
+          data-testid="send-button"
+        >
           <Icon name="send" />
         </button>
       </div>

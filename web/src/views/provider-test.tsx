@@ -42,7 +42,10 @@ export function ProviderTest({ providerId, models, onClose }: { providerId: stri
     setBusy(true);
     setOutcome(undefined);
     try {
-      const { body } = await api(`/settings/providers/${encodeURIComponent(providerId)}/test`, { method: 'POST', body: { modelId, ...(level ? { reasoningLevel: level } : {}) } });
+      const { body } = await api(`/settings/providers/${encodeURIComponent(providerId)}/test`, {
+        method: 'POST',
+        body: { modelId, ...(level ? { reasoningLevel: level } : {}) },
+      });
       const r = rec(body);
       setOutcome(r?.['success'] === true ? { ok: true } : { ok: false, message: str(r?.['message']) ?? '' });
     } catch (err) {

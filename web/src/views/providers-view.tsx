@@ -63,7 +63,10 @@ function ProviderForm({ initial, etag, onDone }: { initial?: Provider; etag?: st
       name: name.trim() || providerId.trim(),
       apiType,
       baseUrl: baseUrl.trim(),
-      models: models.split('\n').map((m) => m.trim()).filter(Boolean),
+      models: models
+        .split('\n')
+        .map((m) => m.trim())
+        .filter(Boolean),
       enabled,
       ...(apiKey ? { apiKey } : {}),
     };
@@ -109,11 +112,24 @@ function ProviderForm({ initial, etag, onDone }: { initial?: Provider; etag?: st
       </label>
       <label class="field">
         <span>{t('baseUrl')}</span>
-        <input type="url" value={baseUrl} onInput={(e) => setBaseUrl(e.currentTarget.value)} required spellcheck={false} autocapitalize="off" />
+        <input
+          type="url"
+          value={baseUrl}
+          onInput={(e) => setBaseUrl(e.currentTarget.value)}
+          required
+          spellcheck={false}
+          autocapitalize="off"
+        />
       </label>
       <label class="field">
         <span>{t('apiKey')}</span>
-        <input type="password" autocomplete="off" value={apiKey} placeholder={initial?.hasKey ? t('apiKeyKeep') : ''} onInput={(e) => setApiKey(e.currentTarget.value)} />
+        <input
+          type="password"
+          autocomplete="off"
+          value={apiKey}
+          placeholder={initial?.hasKey ? t('apiKeyKeep') : ''}
+          onInput={(e) => setApiKey(e.currentTarget.value)}
+        />
       </label>
       <label class="field">
         <span>{t('models')}</span>
@@ -180,7 +196,12 @@ export function ProvidersView() {
             <div class="row-between">
               <strong>{p.name}</strong>
               <label class="choice inline">
-                <input type="checkbox" checked={p.enabled} onChange={() => void act(p, 'toggle')} aria-label={`${t('enabled')}: ${p.name}`} />
+                <input
+                  type="checkbox"
+                  checked={p.enabled}
+                  onChange={() => void act(p, 'toggle')}
+                  aria-label={`${t('enabled')}: ${p.name}`}
+                />
               </label>
             </div>
             <div class="muted small">
@@ -203,7 +224,9 @@ export function ProvidersView() {
                 <button type="button" onClick={() => setTesting(p.providerId)} data-testid="provider-test-open">
                   {t('test')}
                 </button>
-                <button type="button" onClick={() => setEditing(p.providerId)}>{t('edit')}</button>
+                <button type="button" onClick={() => setEditing(p.providerId)}>
+                  {t('edit')}
+                </button>
                 <button type="button" class="danger" onClick={() => void act(p, 'delete')}>
                   {t('delete')}
                 </button>

@@ -25,7 +25,10 @@ export function PublicUrlsCard() {
   const [draft, setDraft] = useState('');
   const [error, setError] = useState('');
   useEffect(() => {
-    api('/settings/public-urls').then(({ body }) => setUrls(parse(body)), (err: Error) => setError(err.message));
+    api('/settings/public-urls').then(
+      ({ body }) => setUrls(parse(body)),
+      (err: Error) => setError(err.message),
+    );
   }, []);
   const add = async () => {
     setError('');
@@ -72,7 +75,15 @@ export function PublicUrlsCard() {
           void add();
         }}
       >
-        <input type="url" inputMode="url" placeholder="https://name.trycloudflare.com" value={draft} onInput={(e) => setDraft(e.currentTarget.value)} aria-label={t('publicUrlNew')} data-testid="public-url-input" />
+        <input
+          type="url"
+          inputMode="url"
+          placeholder="https://name.trycloudflare.com"
+          value={draft}
+          onInput={(e) => setDraft(e.currentTarget.value)}
+          aria-label={t('publicUrlNew')}
+          data-testid="public-url-input"
+        />
         <button type="submit" disabled={!draft.trim()} data-testid="public-url-add">
           {t('publicUrlAdd')}
         </button>

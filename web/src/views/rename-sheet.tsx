@@ -18,7 +18,17 @@ async function deleteSession(client: HubClient, sessionId: string): Promise<void
 }
 
 /** Renames a session (`PATCH /api/sessions/:id`, the agent's renameSession); every device sees it. */
-export function RenameSheet({ client, sessionId, current, onClose }: { client: HubClient; sessionId: string; current: string; onClose: () => void }) {
+export function RenameSheet({
+  client,
+  sessionId,
+  current,
+  onClose,
+}: {
+  client: HubClient;
+  sessionId: string;
+  current: string;
+  onClose: () => void;
+}) {
   const [title, setTitle] = useState(current);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState('');

@@ -18,11 +18,27 @@ export function SessionLinks({ sessionId }: { sessionId: string }) {
   const count = useMemo(() => appliedCount(collectChanges(items ?? [])), [items]);
   return (
     <span class="session-links">
-      <button type="button" class="icon-btn badge-host" onClick={() => navigate({ name: 'changes', sessionId })} aria-label={count ? t('changesCount', count) : t('changes')} data-testid="changes-button">
+      <button
+        type="button"
+        class="icon-btn badge-host"
+        onClick={() => navigate({ name: 'changes', sessionId })}
+        aria-label={count ? t('changesCount', count) : t('changes')}
+        data-testid="changes-button"
+      >
         <Icon name="diff" />
-        {count > 0 ? <span class="count count-info" data-testid="changes-count">{count}</span> : null}
+        {count > 0 ? (
+          <span class="count count-info" data-testid="changes-count">
+            {count}
+          </span>
+        ) : null}
       </button>
-      <button type="button" class="icon-btn" onClick={() => navigate({ name: 'files', sessionId })} aria-label={t('files')} data-testid="files-button">
+      <button
+        type="button"
+        class="icon-btn"
+        onClick={() => navigate({ name: 'files', sessionId })}
+        aria-label={t('files')}
+        data-testid="files-button"
+      >
         <Icon name="folder" />
       </button>
     </span>
@@ -44,7 +60,12 @@ export function ToolChangesLink({ item }: { item: ToolItem }) {
     removed += n.removed;
   }
   return (
-    <button type="button" class="link tool-changes-link" onClick={() => navigate({ name: 'changes', sessionId, ...(file ? { file } : {}) })} data-testid="view-changes">
+    <button
+      type="button"
+      class="link tool-changes-link"
+      onClick={() => navigate({ name: 'changes', sessionId, ...(file ? { file } : {}) })}
+      data-testid="view-changes"
+    >
       <Icon name="diff" size={16} />
       {t('viewChanges')}
       <LineCounts added={added} removed={removed} />

@@ -14,7 +14,12 @@ import { MachineFilter, MachinesDown, useMachineFilter } from './machine-filter.
 import { clientFor } from '../machines/registry.js';
 import { NewSessionSheet } from './new-session-sheet.js';
 
-const BADGE_TEXT: Record<Badge, MessageKey> = { needs_you: 'badgeNeedsYou', running: 'badgeRunning', finished: 'badgeFinished', idle: 'badgeIdle' };
+const BADGE_TEXT: Record<Badge, MessageKey> = {
+  needs_you: 'badgeNeedsYou',
+  running: 'badgeRunning',
+  finished: 'badgeFinished',
+  idle: 'badgeIdle',
+};
 
 /** A state badge (running, needs you, just finished, idle). */
 export function StateBadge({ badge }: { badge: Badge }) {
@@ -29,12 +34,18 @@ function Row({ s, seenAt, onUnarchive }: { s: SessionSummary; seenAt: number; on
   const badge = badgeOf(s, Date.now(), seenAt);
   const machine = useSelector(store, (st) => (s.hubId !== undefined ? st.machines[s.hubId] : undefined));
   // With other machines around, the home hub's sessions carry its name too.
-  const homeName = useSelector(store, (st) => (s.hubId === undefined && Object.keys(st.machines).length > 0 ? st.homeHub?.name : undefined));
+  const homeName = useSelector(store, (st) =>
+    s.hubId === undefined && Object.keys(st.machines).length > 0 ? st.homeHub?.name : undefined,
+  );
   return (
     <li class="session-item">
       <a
         class={`session-row ${machine && machine.status !== 'online' ? 'is-down' : ''}`}
-        href={s.hubId !== undefined ? `/m/${encodeURIComponent(s.hubId)}/s/${encodeURIComponent(s.sessionId)}` : `/s/${encodeURIComponent(s.sessionId)}`}
+        href={
+          s.hubId !== undefined
+            ? `/m/${encodeURIComponent(s.hubId)}/s/${encodeURIComponent(s.sessionId)}`
+            : `/s/${encodeURIComponent(s.sessionId)}`
+        }
         data-hub-id={s.hubId ?? ''}
         data-testid="session-row"
         data-session-id={s.sessionId}
@@ -52,14 +63,24 @@ function Row({ s, seenAt, onUnarchive }: { s: SessionSummary; seenAt: number; on
         <span class="session-meta">
           <StateBadge badge={badge} />
           <MachineChip m={machine} />
-          {homeName ? <span class="machine-chip" data-testid="machine-chip" data-hub-id="">{homeName}</span> : null}
+          {homeName ? (
+            <span class="machine-chip" data-testid="machine-chip" data-hub-id="">
+              {homeName}
+            </span>
+          ) : null}
           {s.model ? <span class="muted small">{s.model}</span> : null}
           {s.clients > 1 ? <span class="muted small">{t('clients', s.clients)}</span> : null}
           <Age s={s} />
         </span>
       </a>
       {onUnarchive ? (
-        <button type="button" class="unarchive" onClick={onUnarchive} data-testid="unarchive" aria-label={`${t('unarchive')}: ${s.title || t('untitled')}`}>
+        <button
+          type="button"
+          class="unarchive"
+          onClick={onUnarchive}
+          data-testid="unarchive"
+          aria-label={`${t('unarchive')}: ${s.title || t('untitled')}`}
+        >
           {t('unarchive')}
         </button>
       ) : null}
@@ -95,17 +116,37 @@ export function SessionListView({ client }: { client: HubClient }) {
         <MachineFilter />
         <MachinesDown />
         {all.length > 0 ? (
-          <input class="session-search" type="search" value={query} onInput={(e) => setQuery(e.currentTarget.value)} placeholder={t('searchSessions')} aria-label={t('searchSessions')} data-testid="session-search" />
+          <input
+            class="session-search"
+            type="search"
+            value={query}
+            onInput={(e) => setQuery(e.currentTarget.value)}
+            placeholder={t('searchSessions')}
+            aria-label={t('searchSessions')}
+            data-testid="session-search"
+          />
         ) : null}
         {archivedCount > 0 ? (
           <div class="list-filter">
-            <button type="button" class={`chip ${archivedView ? 'chip-on' : ''}`} aria-pressed={archivedView} onClick={() => setShowArchived(!archivedView)} data-testid="archived-filter">
+            <button
+              type="button"
+              class={`chip ${archivedView ? 'chip-on' : ''}`}
+              aria-pressed={archivedView}
+              onClick={() => setShowArchived(!archivedView)}
+              data-testid="archived-filter"
+            >
               {t('archivedCount', archivedCount)}
             </button>
             {archivedView ? <span class="muted small">{t('archivedHint')}</span> : null}
           </div>
         ) : null}
-        {!loaded ? <p class="muted center">{t('loading')}</p> : shown.length === 0 ? <p class="muted center">{archivedCount > 0 ? t('allArchived') : t('noSessions')}</p> : groups.length === 0 ? <p class="muted center">{t('searchNone', query)}</p> : null}
+        {!loaded ? (
+          <p class="muted center">{t('loading')}</p>
+        ) : shown.length === 0 ? (
+          <p class="muted center">{archivedCount > 0 ? t('allArchived') : t('noSessions')}</p>
+        ) : groups.length === 0 ? (
+          <p class="muted center">{t('searchNone', query)}</p>
+        ) : null}
         {groups.map((g) => (
           <section key={g.cwd} class="group">
             <h2 class="group-title" title={g.cwd}>
@@ -122,7 +163,13 @@ export function SessionListView({ client }: { client: HubClient }) {
       <button type="button" class="fab" onClick={() => setCreating(true)} aria-label={t('newSession')} data-testid="new-session">
         <Icon name="plus" size={24} />
       </button>
-      {creating ? <NewSessionSheet client={target} workspaces={[...new Set([...groupByWorkspace(all).map((g) => g.cwd), ...(defaultWorkspace ? [defaultWorkspace] : [])])]} onClose={() => setCreating(false)} /> : null}
+      {creating ? (
+        <NewSessionSheet
+          client={target}
+          workspaces={[...new Set([...groupByWorkspace(all).map((g) => g.cwd), ...(defaultWorkspace ? [defaultWorkspace] : [])])]}
+          onClose={() => setCreating(false)}
+        />
+      ) : null}
     </div>
   );
 }

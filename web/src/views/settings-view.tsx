@@ -23,7 +23,8 @@ function Notifications() {
   if (state === 'denied') return <p class="muted small">{t('notificationsDenied')}</p>;
   if (state === 'granted') return <p class="small">{t('notificationsOn')}</p>;
   return (
-    <button type="button"
+    <button
+      type="button"
       disabled={busy}
       onClick={async () => {
         setBusy(true);
@@ -83,12 +84,20 @@ export function SettingsView({ page }: { page?: 'providers' | 'workflows' | 'dev
     return (
       <div class="page">
         <TopBar title={title} back={() => navigate({ name: 'settings' })} />
-        <main class="scroll list-page">{!admin ? <p class="muted">{t('adminOnly')}</p> : page === 'providers' ? (
+        <main class="scroll list-page">
+          {!admin ? (
+            <p class="muted">{t('adminOnly')}</p>
+          ) : page === 'providers' ? (
             <>
               <ProvidersIntro />
               <ProvidersView />
             </>
-          ) : page === 'workflows' ? <WorkflowsView /> : <DevicesView />}</main>
+          ) : page === 'workflows' ? (
+            <WorkflowsView />
+          ) : (
+            <DevicesView />
+          )}
+        </main>
       </div>
     );
   }

@@ -29,7 +29,9 @@ function TodoCard({ item, todos }: { item: ToolItem; todos: Array<Record<string,
         <ul class="todo-list">
           {todos.map((x, i) => (
             <li key={i} class={`todo todo-${str(x['status']) ?? 'pending'}`}>
-              <span class="todo-mark" aria-hidden="true">{MARK[str(x['status']) ?? 'pending'] ?? '○'}</span>
+              <span class="todo-mark" aria-hidden="true">
+                {MARK[str(x['status']) ?? 'pending'] ?? '○'}
+              </span>
               <span>{str(x['content']) ?? str(x['activeForm']) ?? ''}</span>
             </li>
           ))}
@@ -47,7 +49,11 @@ function PlanCard({ item, plan }: { item: ToolItem; plan: string }) {
         <summary>
           <Icon name="file" size={16} />
           <span class="tool-title">{t('planCard')}</span>
-          {item.status === 'failed' ? <span class="pill pill-failed">{t('planNotApproved')}</span> : item.status === 'completed' ? <span class="pill pill-completed">{t('planApproved')}</span> : null}
+          {item.status === 'failed' ? (
+            <span class="pill pill-failed">{t('planNotApproved')}</span>
+          ) : item.status === 'completed' ? (
+            <span class="pill pill-completed">{t('planApproved')}</span>
+          ) : null}
         </summary>
         <div class="tool-body">
           <Markdown text={plan} />

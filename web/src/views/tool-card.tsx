@@ -8,7 +8,12 @@ import { Icon, type IconName } from './icons.js';
 import { ToolChangesLink } from './session-links.js';
 import { specialToolCard } from './special-tool-card.js';
 
-const STATUS_TEXT: Record<ToolStatus, MessageKey> = { pending: 'statusPending', in_progress: 'statusInProgress', completed: 'statusCompleted', failed: 'statusFailed' };
+const STATUS_TEXT: Record<ToolStatus, MessageKey> = {
+  pending: 'statusPending',
+  in_progress: 'statusInProgress',
+  completed: 'statusCompleted',
+  failed: 'statusFailed',
+};
 
 function iconOf(kind: string | undefined): IconName {
   switch (kind) {
@@ -133,7 +138,9 @@ export function ToolCard({ item, nested = false }: { item: ToolItem; nested?: bo
                 <figcaption class="sr-only">{t('toolOutput')}</figcaption>
                 <pre class="terminal">
                   {item.terminal}
-                  {item.exitCode !== undefined && item.exitCode !== null ? <span class="exit">{`\n${t('exitCode', item.exitCode)}`}</span> : null}
+                  {item.exitCode !== undefined && item.exitCode !== null ? (
+                    <span class="exit">{`\n${t('exitCode', item.exitCode)}`}</span>
+                  ) : null}
                 </pre>
               </figure>
             ) : null}

@@ -56,7 +56,11 @@ function RunWatch({ sessionId, runId }: { sessionId: string; runId: string }) {
           {t('run', runId)} · {t('status', status)}
         </span>
         {!FINAL.has(status) ? (
-          <button type="button" class="danger" onClick={() => void api(`${base}/stop`, { method: 'POST', body: {} }).catch((err: Error) => toast(t('error', err.message)))}>
+          <button
+            type="button"
+            class="danger"
+            onClick={() => void api(`${base}/stop`, { method: 'POST', body: {} }).catch((err: Error) => toast(t('error', err.message)))}
+          >
             {t('stopRun')}
           </button>
         ) : null}
@@ -80,7 +84,10 @@ function WorkflowCard({ w }: { w: Workflow }) {
       return;
     }
     try {
-      const { body } = await api(`/settings/workflows/${encodeURIComponent(w.scope)}/${encodeURIComponent(w.name)}/start`, { method: 'POST', body: { args: rec(parsed) ?? {} } });
+      const { body } = await api(`/settings/workflows/${encodeURIComponent(w.scope)}/${encodeURIComponent(w.name)}/start`, {
+        method: 'POST',
+        body: { args: rec(parsed) ?? {} },
+      });
       const sessionId = str(rec(body)?.['sessionId']);
       const runId = str(rec(body)?.['runId']);
       if (sessionId && runId) setRun({ sessionId, runId });
