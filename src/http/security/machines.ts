@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import { HubError } from '../../errors.js';
 import { readFileIfExists, writeFileAtomic } from '../../fs/secure-file.js';
+import { parseHttpUrl } from './http-url.js';
 
 export const MACHINES_FILE = 'machines.json';
 
@@ -20,14 +21,7 @@ const fileSchema = z.object({ version: z.literal(1), machines: z.array(machineSc
 
 /** A machine's base URL: http(s), no credentials, query or fragment; a trailing slash is dropped. */
 export function normaliseMachineUrl(input: string): string {
-  let u: URL;
-  try {
-    u = new URL(input.trim());
-  } catch {
-    throw new HubError('HUB_ERR_BAD_REQUEST', 'Not a URL: give it as https://name.example.com');
-  }
-  if (u.protocol !== 'https:' && u.protocol !== 'http:') throw new HubError('HUB_ERR_BAD_REQUEST', 'Only http:// and https:// addresses');
-  if (u.username || u.password) throw new HubError('HUB_ERR_BAD_REQUEST', 'No user or password in the address');
+  const u = parseHttpUrl(input);
   if (u.search || u.hash) throw new HubError('HUB_ERR_BAD_REQUEST', 'No query or fragment in the address');
   return `${u.origin}${u.pathname.replace(/\/+$/, '')}`;
 }

@@ -7,19 +7,13 @@
 import { z } from 'zod';
 import { HubError } from '../../errors.js';
 import { readFileIfExists, writeFileAtomic } from '../../fs/secure-file.js';
+import { parseHttpUrl } from './http-url.js';
 
 const fileSchema = z.object({ version: z.literal(1), urls: z.array(z.string()) });
 
 /** Normalises an admin-given URL to `scheme://host[:port]`; throws HUB_ERR_BAD_REQUEST with why. */
 export function normalisePublicUrl(input: string): string {
-  let u: URL;
-  try {
-    u = new URL(input.trim());
-  } catch {
-    throw new HubError('HUB_ERR_BAD_REQUEST', 'Not a URL: give it as https://name.example.com');
-  }
-  if (u.protocol !== 'https:' && u.protocol !== 'http:') throw new HubError('HUB_ERR_BAD_REQUEST', 'Only http:// and https:// addresses');
-  if (u.username || u.password) throw new HubError('HUB_ERR_BAD_REQUEST', 'No user or password in the address');
+  const u = parseHttpUrl(input);
   if ((u.pathname !== '/' && u.pathname !== '') || u.search || u.hash)
     throw new HubError('HUB_ERR_BAD_REQUEST', 'Only the address itself, without a path');
   return u.origin;
