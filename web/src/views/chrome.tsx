@@ -169,3 +169,36 @@ export function Sheet({
     </div>
   );
 }
+
+/** The end of a sheet's form: the error (announced), Cancel, and the submit button. */
+export function SheetFormEnd({
+  error,
+  onClose,
+  submitLabel,
+  disabled,
+  submitTestId,
+}: {
+  error: string | undefined;
+  onClose: () => void;
+  submitLabel: string;
+  disabled: boolean;
+  submitTestId?: string;
+}) {
+  return (
+    <>
+      {error ? (
+        <p class="error" role="alert">
+          {t('error', error)}
+        </p>
+      ) : null}
+      <div class="actions">
+        <button type="button" onClick={onClose}>
+          {t('cancel')}
+        </button>
+        <button class="primary" type="submit" disabled={disabled} data-testid={submitTestId}>
+          {submitLabel}
+        </button>
+      </div>
+    </>
+  );
+}

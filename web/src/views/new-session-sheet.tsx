@@ -4,7 +4,7 @@ import { workspaceName } from '../hub/session-list.js';
 import { fetchFolder, fetchRoots, insideRoots, type FolderListing } from '../hub/workspace-picker.js';
 import { t } from '../i18n.js';
 import { navigate } from '../router.js';
-import { Sheet } from './chrome.js';
+import { Sheet, SheetFormEnd } from './chrome.js';
 import { Icon } from './icons.js';
 
 /** A row of one-tap workspace chips under a legend. */
@@ -198,19 +198,7 @@ export function NewSessionSheet({ client, workspaces, onClose }: { client: HubCl
             aria-invalid={error ? true : undefined}
           />
         </label>
-        {error ? (
-          <p class="error" role="alert">
-            {t('error', error)}
-          </p>
-        ) : null}
-        <div class="actions">
-          <button type="button" onClick={onClose}>
-            {t('cancel')}
-          </button>
-          <button class="primary" type="submit" disabled={busy || !cwd.trim()}>
-            {t('create')}
-          </button>
-        </div>
+        <SheetFormEnd error={error} onClose={onClose} submitLabel={t('create')} disabled={busy || !cwd.trim()} />
       </form>
     </Sheet>
   );

@@ -3,7 +3,7 @@ import { store } from '../hub/app-state.js';
 import { t } from '../i18n.js';
 import type { HubClient } from '../hub/hub-client.js';
 import { navigate } from '../router.js';
-import { Sheet } from './chrome.js';
+import { Sheet, SheetFormEnd } from './chrome.js';
 import { useSelector } from '../store.js';
 
 /** Deletes a session for good (ACP `session/delete`, the agent's deleteSession) after a confirm. */
@@ -62,19 +62,7 @@ export function RenameSheet({
           <span>{t('sessionTitle')}</span>
           <input name="title" value={title} maxLength={200} onInput={(e) => setTitle(e.currentTarget.value)} data-testid="rename-input" />
         </label>
-        {error ? (
-          <p class="error" role="alert">
-            {t('error', error)}
-          </p>
-        ) : null}
-        <div class="actions">
-          <button type="button" onClick={onClose}>
-            {t('cancel')}
-          </button>
-          <button class="primary" type="submit" disabled={busy || !title.trim()} data-testid="rename-save">
-            {t('save')}
-          </button>
-        </div>
+        <SheetFormEnd error={error} onClose={onClose} submitLabel={t('save')} disabled={busy || !title.trim()} submitTestId="rename-save" />
         <button
           type="button"
           class="wide archive-session"
