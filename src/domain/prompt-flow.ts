@@ -17,7 +17,7 @@ import { promptPreview, type PromptResult, type QueuedPrompt } from './prompt-qu
 import { sendInput, type SendState } from './send-input.js';
 import type { SessionState } from './session-state.js';
 import { BusyRetry } from './busy-retry.js';
-import { stopTurn } from './stop-turn.js';
+import { StopsInFlight } from './stop-turn.js';
 import { StopWatchdog, type StopTarget } from './stop-watchdog.js';
 import { traceField, withTrace } from '../trace-context.js';
 import { failureOf, lostError, lostPromptError, turnFailedError, type BackendLoss } from './turn-endings.js';
@@ -52,6 +52,7 @@ export class PromptFlow {
   private readonly backgroundTurns = new WeakMap<SessionState, string>();
   private readonly watchdog: StopWatchdog;
   private readonly busyRetry: BusyRetry;
+  private readonly stops: StopsInFlight;
 
   constructor(
     private readonly core: HubCore,
@@ -59,6 +60,10 @@ export class PromptFlow {
   ) {
     this.watchdog = new StopWatchdog(core.config.limits.stopSettleMs, (sessionId, target) => this.onStopUnconfirmed(sessionId, target));
     this.busyRetry = new BusyRetry(core.config.limits.busyRetryMs, (sessionId) => this.retryRefused(sessionId));
+    this.stops = new StopsInFlight(core.app, core.logger, (sessionId) => {
+      const session = this.core.findSession(sessionId);
+      if (session) this.pump(session);
+    });
   }
 
   /** Clears the stop-watchdog timers (the hub is closing). */
@@ -89,6 +94,8 @@ export class PromptFlow {
 
   /** Sends the next queued prompt when the child is ready and nothing runs. */
   pump(session: SessionState): void {
+    // A stop still on its way could stop the next prompt's turn instead (stop-turn.ts).
+    if (this.stops.holds(session.sessionId)) return;
     const next = session.queue.takeNext();
     if (!next) return;
     const send: SendState = this.sends.get(next) ?? { boundaryAtSend: 0, accepted: false, echoed: false, queuedInChild: false };
@@ -139,9 +146,9 @@ export class PromptFlow {
     }
     send.accepted = true;
     if (send.stopOnAccept)
-      void stopTurn(this.core.app, this.core.logger, session.sessionId).catch((err: unknown) =>
-        this.core.logger.warn({ err, sessionId: session.sessionId }, 'stop after a late send failed'),
-      );
+      void this.stops
+        .send(session.sessionId)
+        .catch((err: unknown) => this.core.logger.warn({ err, sessionId: session.sessionId }, 'stop after a late send failed'));
     this.busyRetry.settled(session.sessionId);
     // The turn may already be over (a boundary passed while the answer was in flight, §4.8 #3).
     const b = this.boundary(session);
@@ -268,7 +275,7 @@ export class PromptFlow {
     if (send && !send.accepted) send.stopOnAccept = true;
     // Armed before the stop is written: a stop that is never answered must not hang the turn either.
     this.watchdog.arm(session.sessionId, { prompt: session.queue.running, turnId: session.queue.running?.turnId ?? session.turn.turnId });
-    await stopTurn(this.core.app, this.core.logger, session.sessionId);
+    await this.stops.send(session.sessionId);
   }
 
   /**
@@ -302,6 +309,7 @@ export class PromptFlow {
     this.busyRetry.markSynthetic(sessionId);
     session.queue.markReady();
     session.turn.end();
+    this.stops.release(sessionId);
     this.pump(session);
   }
 

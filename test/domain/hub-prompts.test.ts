@@ -71,4 +71,24 @@ describe('Hub over the real simulator: prompts', () => {
     expect(theirs.stopReason).toBe('end_turn');
     expect(rig.requests).toContain('v4/command');
   });
+
+  it('a stop the agent answers late never stops the next prompt’s turn (the queue waits for both stops)', async () => {
+    // The legacy `session/stop` runs concurrently in the child (§1.6, §4.9): delayed here, it
+    // would land after the next send's ACK and stop that turn instead of the one it was for.
+    const late = await startRig({ simArgs: ['--slow-method', 'session/stop=40'] });
+    try {
+      const a = new RecorderClient({ name: 'a' });
+      const b = new RecorderClient({ name: 'b' });
+      const opened = await late.hub.newSession(a, { cwd: late.config.workspace });
+      await late.hub.loadSession(b, opened.sessionId, { history: false });
+      const running = late.hub.prompt(a, opened.sessionId, text('slow running'));
+      const theirsQueued = late.hub.prompt(b, opened.sessionId, text('theirs queued'));
+      await a.waitFor(() => a.notes('_zcode/turn_state').some((t) => (t as { turnId?: string }).turnId !== undefined), 'turn started');
+      await late.hub.cancel(a, opened.sessionId);
+      expect((await running).stopReason).toBe('cancelled');
+      expect((await theirsQueued).stopReason).toBe('end_turn');
+    } finally {
+      await late.close();
+    }
+  });
 });
