@@ -5,8 +5,8 @@
  * - **same producer, same pipe:** it spawns the same simulator child with the same bench
  *   switches and reads its stdout (bench/lib/sim-pipe.ts), one `JSON.parse` per line;
  * - **same frames:** each `text_delta` becomes a `session/update` `agent_message_chunk`
- *   notification shaped like the hub's (docs/CLIENT-PROTOCOL.md), serialized and UTF-8-encoded
- *   once, the same Buffer sent to every socket as a text frame;
+ *   notification shaped like the hub's (docs/CLIENT-PROTOCOL.md), serialized, UTF-8-encoded and
+ *   framed once (src/gateway/ws-text-frame.ts), the same WebSocket frame written to every socket;
  * - **same batching:** a socket is corked at its first frame of an event-loop turn and one
  *   `setImmediate` uncorks them all (src/gateway/write-batch.ts), flushing early at 64 KiB — one
  *   write per client per turn, as the hub writes;
@@ -17,7 +17,9 @@ import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { z } from 'zod';
+import { Frame } from '../src/domain/frame.js';
 import { MAX_BATCH_BYTES } from '../src/gateway/write-batch.js';
+import { wsTextFrame } from '../src/gateway/ws-text-frame.js';
 import { SimPipe, type ChildLine } from './lib/sim-pipe.js';
 
 const streamSchema = z.object({
@@ -32,7 +34,6 @@ const streamSchema = z.object({
 const exitSchema = z.object({ id: z.number().int(), command: z.object({ op: z.literal('exit') }) });
 
 const EPOCH = 'baseline-1';
-const TEXT_FRAME = { binary: false } as const;
 
 interface Client {
   ws: WebSocket;
@@ -59,7 +60,8 @@ function flush(c: Client): void {
   c.tcp.uncork();
 }
 
-function send(c: Client, bytes: Buffer): void {
+function send(c: Client, wire: Buffer): void {
+  if (c.ws.readyState !== c.ws.OPEN) return;
   if (!c.corked) {
     c.corked = true;
     c.tcp.cork();
@@ -69,8 +71,8 @@ function send(c: Client, bytes: Buffer): void {
       setImmediate(flushAll);
     }
   }
-  c.ws.send(bytes, TEXT_FRAME);
-  if ((c.batchedBytes += bytes.length) >= MAX_BATCH_BYTES) flush(c);
+  c.tcp.write(wire);
+  if ((c.batchedBytes += wire.length) >= MAX_BATCH_BYTES) flush(c);
 }
 
 const wss = new WebSocketServer({ host: '127.0.0.1', port: 0, perMessageDeflate: false });
@@ -100,15 +102,15 @@ function onLine(m: ChildLine): void {
       content: { type: 'text', text: p.payload.delta },
       messageId: p.payload.assistantMessageId,
     };
-    const bytes = Buffer.from(
+    const frame = new Frame(
       JSON.stringify({
         jsonrpc: '2.0',
         method: 'session/update',
         params: { sessionId: p.sessionId, update, _meta: { zcode: { seq, epoch: EPOCH } } },
       }),
-      'utf8',
     );
-    for (const c of clients) send(c, bytes);
+    const wire = wsTextFrame(frame);
+    for (const c of clients) send(c, wire);
     return;
   }
   if (m.method === 'state.updated' && p?.sessionId === sessionId && (p.reason === 'prompt_completed' || p.reason === 'prompt_failed'))

@@ -8,6 +8,7 @@ import type { GatewaySocket } from './gateway-socket.js';
 import { legacyNotice, legacyReads } from './legacy-profile.js';
 import { errorFrame, notificationFrame, requestFrame, resultFrame, type RpcErrorObject, type RpcId } from './jsonrpc.js';
 import { MAX_BATCH_BYTES, type Batched, type Corkable, type WriteBatcher } from './write-batch.js';
+import { wsTextFrame } from './ws-text-frame.js';
 
 /** The limits one connection enforces (a slice of `config.limits`). */
 export interface ConnectionLimits {
@@ -130,7 +131,10 @@ export class ClientConnection implements ClientPort, Batched {
       this.batching.tcp.cork();
       this.batching.batcher.hold(this);
     }
-    this.socket.send(frame.bytes, TEXT_FRAME);
+    // Corked, the TCP socket takes the broadcast's one pre-built frame (ws-text-frame.ts); an
+    // unbatched socket, or one ws is closing, goes through ws (which refuses sends after close).
+    if (this.corked && this.batching && this.socket.readyState === this.socket.OPEN) this.batching.tcp.write(wsTextFrame(frame));
+    else this.socket.send(frame.bytes, TEXT_FRAME);
     if (this.corked && (this.batchedBytes += size) >= MAX_BATCH_BYTES) this.flushBatch();
   }
 

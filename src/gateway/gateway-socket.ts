@@ -9,6 +9,8 @@ export interface GatewaySocket {
   readonly readyState: number;
   /** The `readyState` of a socket that is fully closed. */
   readonly CLOSED: number;
+  /** The `readyState` of an open socket (frames may be written). */
+  readonly OPEN: number;
   /** Queues one encoded JSON-RPC message. */
   send(data: Buffer, options: { binary: false }): void;
   /** Heartbeat probe; the socket answers with a `pong` event while its peer keeps up. */

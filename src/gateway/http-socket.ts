@@ -25,6 +25,7 @@ export class HttpSocket extends EventEmitter implements GatewaySocket {
   /** `Acp-Connection-Id`: random, unguessable; requests must also carry the same token's credential. */
   readonly connectionId = randomUUID();
   readonly CLOSED = CLOSED;
+  readonly OPEN = OPEN;
   readyState = OPEN;
   /** Frames waiting for the GET stream. */
   private queue: Buffer[] = [];

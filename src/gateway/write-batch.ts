@@ -14,10 +14,11 @@
  */
 export const MAX_BATCH_BYTES = 64 * 1024;
 
-/** The part of a `net.Socket` batching needs. */
+/** The part of a `net.Socket` batching needs (`write` takes a whole pre-built WebSocket frame). */
 export interface Corkable {
   cork(): void;
   uncork(): void;
+  write(chunk: Buffer): unknown;
 }
 
 /** A connection with a corked socket, flushed at the end of the turn. */
@@ -54,6 +55,7 @@ export class WriteBatcher {
 export function corkableSocket(socket: unknown): Corkable | undefined {
   if (typeof socket !== 'object' || socket === null) return undefined;
   const s = socket as Partial<Corkable> & { destroyed?: unknown };
-  if (typeof s.cork !== 'function' || typeof s.uncork !== 'function' || s.destroyed === true) return undefined;
+  if (typeof s.cork !== 'function' || typeof s.uncork !== 'function' || typeof s.write !== 'function' || s.destroyed === true)
+    return undefined;
   return s as Corkable;
 }

@@ -47,6 +47,7 @@ describe('write batching on a real socket', () => {
  */
 class ScriptedSocket extends EventEmitter implements Corkable {
   readonly CLOSED = 3;
+  readonly OPEN = 1;
   readyState = 1;
   room = Number.POSITIVE_INFINITY;
   bufferedAmount = 0;
@@ -68,6 +69,11 @@ class ScriptedSocket extends EventEmitter implements Corkable {
     this.sent.push(data);
     this.bufferedAmount += data.length;
     if (this.corkDepth === 0) this.offer();
+  }
+  /** The TCP side: a corked broadcast frame arrives here whole (header + payload). */
+  write(chunk: Buffer): boolean {
+    this.send(chunk, { binary: false });
+    return true;
   }
   close(code: number): void {
     this.closedWith = code;
