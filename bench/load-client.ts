@@ -27,9 +27,23 @@ async function inBatches<T>(items: T[], fn: (item: T) => Promise<void>, concurre
   for (let i = 0; i < items.length; i += concurrency) await Promise.all(items.slice(i, i + concurrency).map(fn));
 }
 
+/** Runs `fn` over `items` with `concurrency` in flight, starting the next as soon as one ends. */
+async function inPool<T>(items: T[], fn: (item: T) => Promise<void>, concurrency: number): Promise<void> {
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) await fn(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
+}
+
+/** Client `index`'s loopback source address when reconnecting from `addresses` of them (127.0.0.2…). */
+function sourceAddress(index: number, addresses: number): string | undefined {
+  return addresses <= 1 ? undefined : `127.0.0.${2 + (index % addresses)}`;
+}
+
 /** Replaces a client's socket with a new one that resumes from its last seq (`session/load` + `afterSeq`). */
-async function reopen(old: LoadSocket, sessionId: string, epoch: string): Promise<void> {
-  const s = await LoadSocket.open(wsUrl, old.index, tokens[old.index % Math.max(1, tokens.length)]);
+async function reopen(old: LoadSocket, sessionId: string, epoch: string, localAddress?: string): Promise<void> {
+  const s = await LoadSocket.open(wsUrl, old.index, tokens[old.index % Math.max(1, tokens.length)], localAddress);
   // Continuity carries over: the first replayed update must be exactly lastSeq + 1.
   s.lastSeq = old.lastSeq;
   s.armed = old.lastSeq !== null;
@@ -201,10 +215,10 @@ async function handle(cmd: Command): Promise<unknown> {
       const jobs = cmd.groups.flatMap((g) => select(g.clients).map((old) => ({ old, g })));
       // Each client waits for its target as soon as it is back, while the others still connect.
       const caughtUp: Array<Promise<boolean>> = [];
-      await inBatches(
+      await inPool(
         jobs,
         async ({ old, g }) => {
-          await reopen(old, g.sessionId, cmd.epoch);
+          await reopen(old, g.sessionId, cmd.epoch, sourceAddress(old.index, cmd.addresses));
           caughtUp.push(slots[old.index]!.waitSeq(g.targetSeq, cmd.timeoutMs));
         },
         cmd.concurrency,

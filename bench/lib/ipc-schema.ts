@@ -62,8 +62,10 @@ export const commandSchema = z.discriminatedUnion('op', [
   }),
   /**
    * B-SCALE: a reconnect storm over several sessions — every client of every group opens a new
-   * socket, initializes and `session/load`s with its own last seq, `concurrency` upgrades in
-   * flight at once; answers the time until each has seen its group's `targetSeq`.
+   * socket, initializes and `session/load`s with its own last seq, `concurrency` reconnects in
+   * flight at once (the next starts as one ends), from `addresses` loopback source addresses
+   * (127.0.0.2…, as devices behind different addresses); answers the time until each has seen
+   * its group's `targetSeq`.
    */
   z.object({
     op: z.literal('reconnectMany'),
@@ -72,6 +74,7 @@ export const commandSchema = z.discriminatedUnion('op', [
     ),
     epoch: z.string(),
     concurrency: z.number().int().positive(),
+    addresses: z.number().int().min(1).max(250).default(1),
     timeoutMs: z.number().positive(),
   }),
   /** Per-client and aggregate statistics of the set. */

@@ -76,10 +76,11 @@ export class LoadSocket {
     ws.on('message', (data: Buffer, isBinary: boolean) => this.onFrame(data, isBinary));
   }
 
-  /** Opens a socket; rejects when the upgrade is refused. */
-  static open(url: string, index: number, token: string | undefined): Promise<LoadSocket> {
+  /** Opens a socket (from `localAddress` when given); rejects when the upgrade is refused. */
+  static open(url: string, index: number, token: string | undefined, localAddress?: string): Promise<LoadSocket> {
     const ws = new WebSocket(url, {
       headers: token ? { authorization: `Bearer ${token}` } : {},
+      ...(localAddress === undefined ? {} : { localAddress }),
       perMessageDeflate: false,
       // The bench parses only what it needs; UTF-8 validation of 50k frames/s is load-generator cost.
       skipUTF8Validation: true,

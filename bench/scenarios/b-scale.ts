@@ -18,10 +18,11 @@ import { round, type Scenario } from '../lib/scenario.js';
  * - a reconnect storm: all 1,000 team clients drop mid-stream and come back with `afterSeq`;
  *   time until every one holds its session's head seq at reconnect, gap-free, < 3 s.
  *
- * The prompting clients stay connected (a turn belongs to whoever started it). The storm's
- * upgrades come from one address, so at most `STORM_CONCURRENCY` are in flight: the hub's
- * per-address cap on unauthenticated connections (LIMITS.unauthConnectionsPerAddress, 64)
- * would otherwise close the oldest — a real team's storm comes from many addresses.
+ * The prompting clients stay connected (a turn belongs to whoever started it). A real team's
+ * storm comes from many addresses: the clients come back from `stormAddresses` loopback source
+ * addresses, `stormConcurrency` reconnects in flight at once — under both pre-auth caps
+ * (LIMITS.unauthConnectionsPerAddress 64, unauthConnectionsTotal 256), which would otherwise
+ * close the oldest upgrades (a storm from one address could keep only 64 in flight).
  */
 export const TEAM = {
   sessions: 10,
@@ -34,7 +35,8 @@ export const TEAM = {
   /** The storm starts this long into its stream and the clients stay away this long. */
   stormAfterMs: 3_000,
   awayMs: 1_000,
-  stormConcurrency: 48,
+  stormConcurrency: 200,
+  stormAddresses: 50,
   /** Idle CPU is measured over one heartbeat interval (LIMITS.heartbeatIntervalMs). */
   idleMs: 30_000,
 } as const;
@@ -166,7 +168,7 @@ export async function runTeam(t: TeamSetup, log: (line: string) => void): Promis
     const groups = sessions.map((sessionId, k) => ({ sessionId, clients: teamOf(t, k), targetSeq: h[k]! }));
     const storm = await load.call(
       waitDoneSchema,
-      { op: 'reconnectMany', groups, epoch, concurrency: t.stormConcurrency, timeoutMs: 30_000 },
+      { op: 'reconnectMany', groups, epoch, concurrency: t.stormConcurrency, addresses: t.stormAddresses, timeoutMs: 30_000 },
       120_000,
     );
     for (const s of await Promise.all(turns2)) if (s.stopReason !== 'end_turn') throw new Error(`team turn ended ${s.stopReason}`);
@@ -185,6 +187,7 @@ export async function runTeam(t: TeamSetup, log: (line: string) => void): Promis
         streamHubCpuPercent: round(((streamCpu['hub'] ?? 0) / (t.streamMs + t.warmupMs)) * 100, 1),
         stormMs: round(storm.ms, 1),
         stormConcurrency: t.stormConcurrency,
+        stormAddresses: t.stormAddresses,
         rssHalfMiB: round(rssHalf / MiB, 1),
         rssFullMiB: round(rssFull / MiB, 1),
         marginalIdleClientKiB: round(marginalKiB, 1),
