@@ -74,6 +74,8 @@ export const LIMITS = {
   unauthConnectionsTotal: 256,
   /** Connections that have not authenticated, from one address; past it that address's oldest is closed. */
   unauthConnectionsPerAddress: 64,
+  /** Attach and detach notices (`_zcode/presence`, `_zcode/session_state`) are sent at most once per session per this window, with what holds when it closes; 0 = one per change (issue 16: a 1,000-client reconnect storm was quadratic). */
+  presenceCoalesceMs: 100,
   /** Open WebSocket connections per token. */
   connectionsPerToken: 32,
   /** Open WebSocket connections in total. */

@@ -4,9 +4,14 @@ import { z } from 'zod';
 import { LIMITS } from '../limits.js';
 
 const limitKeys = Object.keys(LIMITS) as Array<keyof typeof LIMITS>;
+/** Limits that are on by default but may be set to 0 to turn them off. */
+const ZERO_TURNS_OFF: ReadonlySet<keyof typeof LIMITS> = new Set(['presenceCoalesceMs']);
 // A limit whose default is 0 is an optional policy that is off (e.g. interactionTimeoutMs), so 0 stays settable.
 const limitsShape = Object.fromEntries(
-  limitKeys.map((k) => [k, (LIMITS[k] === 0 ? z.number().int().nonnegative() : z.number().int().positive()).optional()]),
+  limitKeys.map((k) => [
+    k,
+    (LIMITS[k] === 0 || ZERO_TURNS_OFF.has(k) ? z.number().int().nonnegative() : z.number().int().positive()).optional(),
+  ]),
 ) as {
   [K in keyof typeof LIMITS]: z.ZodOptional<z.ZodNumber>;
 };

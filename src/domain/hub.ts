@@ -113,6 +113,7 @@ export class Hub {
       for (const u of this.unsubscribe.splice(0)) u();
       this.interactionFlow.close();
       this.prompts.close();
+      this.attacher.close();
       for (const session of this.core.allSessions()) {
         for (const p of session.queue.drain()) p.reject(new HubError('HUB_ERR_BACKEND_UNAVAILABLE', 'The hub is shutting down'));
       }

@@ -22,6 +22,7 @@ import type { HubCore } from './hub-core.js';
 import type { SessionState } from './session-state.js';
 import type { LiveTail } from './turn.js';
 import { subagentsOfPage } from './subagent-replay.js';
+import { AttendanceNotices } from './attendance-notices.js';
 
 /** What the client learns about its replay (`result._meta.zcode.replayMeta`). */
 export interface ReplayMeta {
@@ -50,10 +51,23 @@ export interface AttachHooks {
 
 /** Attach, detach and replay. */
 export class SessionAttach {
+  private readonly attendance: AttendanceNotices;
+
   constructor(
     private readonly core: HubCore,
     private readonly hooks: AttachHooks,
-  ) {}
+  ) {
+    this.attendance = new AttendanceNotices(core.config.limits.presenceCoalesceMs, (session) => {
+      if (core.findSession(session.sessionId) !== session) return;
+      core.publishPresence(session);
+      core.publishSessionState(session);
+    });
+  }
+
+  /** Stops the attendance timer (the hub is closing). */
+  close(): void {
+    this.attendance.close();
+  }
 
   /** Attaches `client` to `session`, replays, goes live; resolves with the replay facts. */
   async attach(client: ClientPort, session: SessionState, p: AttachOptions): Promise<ReplayMeta> {
@@ -90,8 +104,7 @@ export class SessionAttach {
       r.copies.delete(client.clientId);
       copy?.withdraw();
     }
-    this.core.publishPresence(session);
-    this.core.publishSessionState(session);
+    this.attendance.changed(session);
   }
 
   /** A connection closed: detached everywhere. Nothing is settled or cancelled (§4.5, §5). */
@@ -99,10 +112,7 @@ export class SessionAttach {
     this.core.removeClient(clientId);
     this.core.interactions.dropClient(clientId);
     for (const session of this.core.allSessions()) {
-      if (session.attachments.delete(clientId)) {
-        this.core.publishPresence(session);
-        this.core.publishSessionState(session);
-      }
+      if (session.attachments.delete(clientId)) this.attendance.changed(session);
     }
   }
 
@@ -218,10 +228,7 @@ export class SessionAttach {
 
   private afterAttach(session: SessionState, client: ClientPort, isNew: boolean): void {
     this.core.sendTurnState(session, client);
-    if (isNew) {
-      this.core.publishPresence(session);
-      this.core.publishSessionState(session);
-    }
+    if (isNew) this.attendance.changed(session);
   }
 
   /**
