@@ -4,7 +4,7 @@
  * everyone in the session and `_zcode/session_state` to every connected client — quadratic in the
  * team (B-SCALE: 1,000 clients over 10 sessions took 15 s to catch up after a storm). Attendance
  * changes are now published at most once per session per `presenceCoalesceMs` (0: at once), with
- * what holds when the window closes; the attacher itself gets the list in its attach result.
+ * what holds when the window closes — the attaching client included.
  */
 import type { SessionState } from './session-state.js';
 
