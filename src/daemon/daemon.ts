@@ -1,3 +1,4 @@
+import type { Agent } from 'node:https';
 import type { FastifyInstance } from 'fastify';
 import type { HubConfig } from '../config/schema.js';
 import type { Logger } from '../logger.js';
@@ -47,6 +48,8 @@ export interface StartOptions {
   auth?: AuthServices;
   /** Overrides the authenticator (default: the auth services' tokens: admin token + device JWTs). */
   authenticator?: Authenticator;
+  /** The HTTPS agent push deliveries go through (a test's local push service trusts its own CA). */
+  pushAgent?: Agent;
 }
 
 function urlFor(host: string, port: number, tls: boolean): string {
@@ -122,11 +125,14 @@ export async function startDaemon(config: HubConfig, logger: Logger, options: St
       authors.close();
     };
     hub.onInteractionAnswered((ms) => metrics.interactionAnswered(ms));
+    const hubIdentity = { hubId: ensureHubId(config.stateDir), name: hubName(config.name), version: VERSION };
     const push = new PushNotifier({
       stateDir: config.stateDir,
       logger,
       maxSubscriptions: config.limits.pushSubscriptionsMax,
+      hub: { hubId: hubIdentity.hubId, name: hubIdentity.name },
       ...(config.publicUrl ? { subject: config.publicUrl } : {}),
+      ...(options.pushAgent ? { agent: options.pushAgent } : {}),
     });
     const transitions = new SessionTransitions();
     hub.onSessionState((s) => {
@@ -151,7 +157,6 @@ export async function startDaemon(config: HubConfig, logger: Logger, options: St
     });
     await providerStore.start();
     const authenticator = options.authenticator ?? auth.tokens;
-    const hubIdentity = { hubId: ensureHubId(config.stateDir), name: hubName(config.name), version: VERSION };
     // The gateway is mounted into the HTTP app here, so src/http never imports src/gateway.
     const acp = acpEndpoint({
       hub,

@@ -7,7 +7,7 @@
 import type { Agent } from 'node:https';
 import webpush from 'web-push';
 import type { Logger } from '../logger.js';
-import { pushContent, type WaitingInteraction } from './push-text.js';
+import { pushContent, type PushMachine, type WaitingInteraction } from './push-text.js';
 import { PushSubscriptionStore, type PushSubscriptionJson } from './subscription-store.js';
 import { loadOrCreateVapidKeys } from './vapid-keys.js';
 
@@ -24,6 +24,8 @@ export interface PushPayload {
   url?: string;
   tag?: string;
   requireInteraction?: boolean;
+  /** The machine that sends it (issue 18): the app names it and routes by its id. */
+  hub?: PushMachine;
 }
 
 /** The narrow port the domain depends on. */
@@ -42,6 +44,8 @@ export interface PushNotifierOptions {
   ttlSeconds?: number;
   /** HTTPS agent for push-service requests (a private CA, e.g. behind a corporate proxy). */
   agent?: Agent;
+  /** This hub's id and name, named in every payload and in its deep link (issue 18). */
+  hub?: PushMachine;
 }
 
 const DEFAULT_TTL_S = 3600;
@@ -54,6 +58,7 @@ export class PushNotifier implements PushPort {
   private readonly ttl: number;
   private readonly log: Logger;
   private readonly agent: Agent | undefined;
+  private readonly hub: PushMachine | undefined;
 
   constructor(opts: PushNotifierOptions) {
     const keys = loadOrCreateVapidKeys(opts.stateDir);
@@ -66,11 +71,13 @@ export class PushNotifier implements PushPort {
     this.subscriptions = new PushSubscriptionStore(opts.stateDir, opts.maxSubscriptions);
     this.log = opts.logger.child({ component: 'push' });
     this.agent = opts.agent;
+    this.hub = opts.hub ? { hubId: opts.hub.hubId, name: opts.hub.name } : undefined;
   }
 
   /** Fire-and-forget: sends to every subscription without blocking the caller. */
   notify(kind: PushKind, sessionId: string, title: string, waiting?: WaitingInteraction): void {
-    void this.send({ kind, sessionId, ...pushContent(kind, sessionId, title, waiting) });
+    const hub = this.hub;
+    void this.send({ kind, sessionId, ...pushContent(kind, sessionId, title, waiting, hub), ...(hub ? { hub } : {}) });
   }
 
   /** Sends one payload to every subscription; resolves with the number delivered. */

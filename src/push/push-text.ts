@@ -20,7 +20,7 @@ const BODY_MAX = 140;
 export interface PushContent {
   title: string;
   body: string;
-  /** The page the notification opens (same origin). */
+  /** The page the notification opens (an app path on the home origin). */
   url: string;
   /** One notification per session: a newer one replaces the older (needs you ↔ done). */
   tag: string;
@@ -57,9 +57,25 @@ export function waitingLine(i: WaitingInteraction): string {
   }
 }
 
-/** The notification for `kind` on a session named `name`; `waiting` = its oldest pending interaction. */
-export function pushContent(kind: PushKind, sessionId: string, name: string, waiting?: WaitingInteraction): PushContent {
-  const base = `/s/${encodeURIComponent(sessionId)}`;
+/** Which machine sends it (issue 18): its id makes the link `/m/<hubId>/s/<sessionId>`. */
+export interface PushMachine {
+  hubId: string;
+  name: string;
+}
+
+/**
+ * The notification for `kind` on a session named `name`; `waiting` = its oldest pending
+ * interaction. With `machine` the link is the app's deep link to that machine's session
+ * (`/m/<hubId>/s/<sessionId>`, MULTI-CONTRACT "Deep links"), which every home app can open.
+ */
+export function pushContent(
+  kind: PushKind,
+  sessionId: string,
+  name: string,
+  waiting?: WaitingInteraction,
+  machine?: PushMachine,
+): PushContent {
+  const base = `${machine ? `/m/${encodeURIComponent(machine.hubId)}` : ''}/s/${encodeURIComponent(sessionId)}`;
   if (kind === 'needs_you') {
     return {
       title: `Needs you · ${cut(name)}`,

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import type { Agent } from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
@@ -29,6 +30,8 @@ export interface HarnessOptions {
   config?: Partial<ConfigInput>;
   /** The daemon's logger (default: silent, or the SEC-05 capture). */
   logger?: Logger;
+  /** HTTPS agent for push deliveries (test/helpers/push-service.ts: a local push service). */
+  pushAgent?: Agent;
 }
 
 export interface HubHarness {
@@ -97,7 +100,7 @@ export async function startHub(options: HarnessOptions = {}): Promise<HubHarness
   });
   let daemon: RunningDaemon;
   try {
-    daemon = await startDaemon(config, logger, { auth });
+    daemon = await startDaemon(config, logger, { auth, ...(options.pushAgent ? { pushAgent: options.pushAgent } : {}) });
   } catch (err) {
     auth.close();
     fs.rmSync(root, { recursive: true, force: true });

@@ -72,7 +72,15 @@ const MACHINE = (() => {
   return m ? m[1] : '';
 })();
 
-function inApp(path) {
+/**
+ * The app path a notification opens. A hub names itself and links `/m/<hubId>/s/…`; the home
+ * registration carries only the home hub's pushes, so there its own prefix is dropped (the home
+ * hub's sessions live at `/s/…`). A hub without an id (older) links `/s/…`, which a machine's
+ * registration puts under its `/m/<hubId>`.
+ */
+function inApp(path, hubId) {
+  const own = hubId ? `/m/${encodeURIComponent(hubId)}` : '';
+  if (!MACHINE && own && path.startsWith(`${own}/s/`)) return path.slice(own.length);
   return MACHINE && path.startsWith('/s/') ? `/m/${MACHINE}${path}` : path;
 }
 
@@ -84,15 +92,19 @@ self.addEventListener('push', (event) => {
     data = { title: event.data ? event.data.text() : '' };
   }
   const sessionId = typeof data.sessionId === 'string' ? data.sessionId : '';
-  const page = inApp(sessionId ? `/s/${encodeURIComponent(sessionId)}` : '/');
+  const hub = data.hub && typeof data.hub === 'object' ? data.hub : {};
+  const hubId = typeof hub.hubId === 'string' ? hub.hubId : '';
+  const page = inApp(sessionId ? `/s/${encodeURIComponent(sessionId)}` : '/', '');
   // The deep link (the waiting sheet) when the hub sent one on our own origin, else the session.
-  const url = typeof data.url === 'string' && data.url.startsWith('/') && !data.url.startsWith('//') ? inApp(data.url) : page;
+  const url = typeof data.url === 'string' && data.url.startsWith('/') && !data.url.startsWith('//') ? inApp(data.url, hubId) : page;
   event.waitUntil(
     self.clients.matchAll({ type: 'window', includeUncontrolled: true }).then((wins) => {
       // The page is in front and showing this session: it already shows the change.
       const visible = wins.some((w) => w.visibilityState === 'visible' && w.focused && new URL(w.url).pathname === page);
       if (visible) return undefined;
-      const title = typeof data.title === 'string' && data.title ? data.title : 'ZCode Hub';
+      const text = typeof data.title === 'string' && data.title ? data.title : 'ZCode Hub';
+      // Another machine's notification says which machine it is; the home hub's reads as before.
+      const title = MACHINE && typeof hub.name === 'string' && hub.name ? `${hub.name} · ${text}` : text;
       const body = typeof data.body === 'string' ? data.body : '';
       const tag = `${MACHINE}${typeof data.tag === 'string' ? data.tag : `${data.kind || 'hub'}:${sessionId}`}`;
       // renotify: a "needs you" that replaces a "done" of the same session must still alert.
