@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import type { Agent } from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'vitest';
@@ -18,7 +19,8 @@ export interface Machine {
   close(): Promise<void>;
 }
 
-export async function startMachine(name: string, host: 'localhost' | '127.0.0.1'): Promise<Machine> {
+/** `pushAgent`: the HTTPS agent its pushes go through (a local push service, test/helpers/push-service.ts). */
+export async function startMachine(name: string, host: 'localhost' | '127.0.0.1', opts: { pushAgent?: Agent } = {}): Promise<Machine> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `zcode-e2e-${name}-`));
   const config = {
     stateDir: path.join(dir, 'state'),
@@ -27,7 +29,8 @@ export async function startMachine(name: string, host: 'localhost' | '127.0.0.1'
     name,
   };
   fs.mkdirSync(config.workspace);
-  const first = await startHub({ config, simArgs: ['--turn-delay-scale', '0.4'] });
+  const push = opts.pushAgent ? { pushAgent: opts.pushAgent } : {};
+  const first = await startHub({ config, simArgs: ['--turn-delay-scale', '0.4'], ...push });
   const port = Number(new URL(first.url).port);
   const m: Machine = {
     hub: first,
@@ -36,7 +39,7 @@ export async function startMachine(name: string, host: 'localhost' | '127.0.0.1'
       await m.hub.close();
     },
     async start() {
-      m.hub = await startHub({ config: { ...config, port }, simArgs: ['--turn-delay-scale', '0.4'] });
+      m.hub = await startHub({ config: { ...config, port }, simArgs: ['--turn-delay-scale', '0.4'], ...push });
     },
     async close() {
       await m.hub.close();
