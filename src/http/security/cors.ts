@@ -5,7 +5,7 @@ import type { PeerList } from './origin-check.js';
 /** Request headers a peer may send (bearer or DPoP auth and its proof, JSON bodies, optimistic concurrency). */
 const ALLOWED_HEADERS = ['authorization', 'dpop', 'content-type', 'if-match'];
 /** Response headers a peer may read (`x-zcode-first-line`: the app's file viewer windows; DPoP errors and nonces). */
-const EXPOSED_HEADERS = ['etag', 'x-zcode-backend', 'retry-after', 'x-zcode-first-line', 'dpop-nonce', 'www-authenticate'];
+const EXPOSED_HEADERS = ['etag', 'x-zcode-backend', 'retry-after', 'x-zcode-first-line', 'www-authenticate'];
 
 /**
  * CORS for peers on `/api/*` only (issue 18; HUB-DESIGN §5.1: the zcode-acp-remote web build

@@ -42,8 +42,6 @@ export interface ProofInput {
   url: string;
   /** The bound access token; absent when asking for one (pairing). */
   token?: string;
-  /** A server-provided `DPoP-Nonce`, when the hub asked for one. */
-  nonce?: string;
   /** Seconds since the epoch (tests pin it). */
   now?: number;
 }
@@ -59,7 +57,6 @@ export async function createProof(keys: CryptoKeyPair, input: ProofInput): Promi
     iat: input.now ?? Math.floor(Date.now() / 1000),
   };
   if (input.token) claims['ath'] = await accessTokenHash(input.token);
-  if (input.nonce) claims['nonce'] = input.nonce;
   const signingInput = `${b64url(JSON.stringify(header))}.${b64url(JSON.stringify(claims))}`;
   // WebCrypto's ECDSA signature is already r‖s (IEEE P1363), the JWS ES256 form.
   const sig = await crypto.subtle.sign({ name: 'ECDSA', hash: 'SHA-256' }, keys.privateKey, enc.encode(signingInput));

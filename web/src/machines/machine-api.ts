@@ -23,14 +23,10 @@ export class Unreachable extends Error {
   }
 }
 
-/** A nonce the hub asked for (`DPoP-Nonce`), per machine URL, reused until it asks again. */
-const nonces = new Map<string, string>();
-
 async function send(m: Signer, path: string, init: Parameters<ApiFn>[1] = {}): Promise<Response> {
   const url = `${m.url}/api${path}`;
   const method = init.method ?? 'GET';
-  const nonce = nonces.get(m.url);
-  const proof = await createProof(m.keys, { method, url, token: m.token, ...(nonce ? { nonce } : {}) });
+  const proof = await createProof(m.keys, { method, url, token: m.token });
   const headers: Record<string, string> = { accept: 'application/json', ...init.headers, authorization: `DPoP ${m.token}`, dpop: proof };
   if (init.body !== undefined) headers['content-type'] = 'application/json';
   try {
@@ -49,26 +45,14 @@ async function send(m: Signer, path: string, init: Parameters<ApiFn>[1] = {}): P
 /** An `api`-shaped function for one machine: `/api<path>` with DPoP; throws RestError or Unreachable. */
 export function machineApi(m: Signer): ApiFn {
   return async (path, init = {}) => {
-    let res = await send(m, path, init);
-    const nonce = res.headers.get('dpop-nonce');
-    if (res.status === 401 && nonce && nonce !== nonces.get(m.url)) {
-      nonces.set(m.url, nonce);
-      res = await send(m, path, init);
-    }
-    return readResponse(res);
+    return readResponse(await send(m, path, init));
   };
 }
 
 /** A raw signed GET of `/api<path>` (file bodies, which are not JSON). */
 export function machineGet(m: Signer): (path: string) => Promise<Response> {
   return async (path) => {
-    let res = await send(m, path);
-    const nonce = res.headers.get('dpop-nonce');
-    if (res.status === 401 && nonce && nonce !== nonces.get(m.url)) {
-      nonces.set(m.url, nonce);
-      res = await send(m, path);
-    }
-    return res;
+    return send(m, path);
   };
 }
 
