@@ -130,8 +130,10 @@ export const LIMITS = {
   publicUrlsMax: 16,
   /** App origins added as peers at run time (`zcode-hub peers add`, `/api/peers`, `pair --into`; issue 18); `--peer` flags do not count. */
   peersMax: 64,
-  /** Other machines the home app records (`PUT /api/machines/{hubId}`; issue 18); each widens this hub's CSP `connect-src`. */
+  /** Other machines the home app records per device (`PUT /api/machines/{hubId}`; issue 18); each widens this hub's CSP `connect-src`. */
   machinesMax: 64,
+  /** Machine entries over all devices (each device has its own `machinesMax` list; issue 18). */
+  machineEntriesMax: 1024,
   /** How far a DPoP proof's `iat` may be from now, either way (RFC 9449; issue 18): older or later proofs are refused 401. */
   dpopProofMaxAgeMs: 60_000,
   /** DPoP proof ids remembered against replay while they are young enough to be accepted; when full of live ones, new proofs are refused 429 rather than one forgotten. */

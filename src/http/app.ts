@@ -133,7 +133,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     [...deps.config.peers, ...deps.config.allowOrigins],
     (m) => deps.logger.warn(m),
   );
-  const machines = new Machines(path.join(deps.config.stateDir, MACHINES_FILE), deps.config.limits.machinesMax, (m) => deps.logger.warn(m));
+  const machines = new Machines(
+    path.join(deps.config.stateDir, MACHINES_FILE),
+    deps.config.limits.machinesMax,
+    (m) => deps.logger.warn(m),
+    Date.now,
+    deps.config.limits.machineEntriesMax,
+  );
+  // A revoked or expired device's machines leave with it (and their origins leave connect-src).
+  const unsubscribeMachines = deps.authenticator.onRevoked?.((tokenId) => machines.removeToken(tokenId));
+  if (unsubscribeMachines) app.addHook('onClose', async () => unsubscribeMachines());
   const configuredPublic = deps.config.publicUrl ? new URL(deps.config.publicUrl).origin : undefined;
   const connectOrigins = (): string[] => [...(configuredPublic ? [configuredPublic] : []), ...publicUrls.list(), ...machines.origins()];
   await app.register(securityPlugin, { config: deps.config, publicUrls, peers, connectOrigins });

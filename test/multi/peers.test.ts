@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Machines } from '../../src/http/security/machines.js';
 import { Peers, PEERS_FILE } from '../../src/http/security/peers.js';
 import { rawRequest } from '../security/helpers/raw-http.js';
 import { createToken, startSecuredHub, type SecuredHub } from '../security/helpers/secured-hub.js';
@@ -134,7 +135,9 @@ describe('peers and machines', () => {
     expect(await csp()).toContain("connect-src 'self' https://desk.example.test wss://desk.example.test;");
     // Peers are what this hub accepts, not where its app connects: never in connect-src.
     expect(await csp()).not.toContain(FLAGGED);
-    const list = JSON.parse((await api('GET', '/api/machines', view)).body);
+    // The list is the calling device's: the operate device that recorded it sees it, another does not.
+    expect(JSON.parse((await api('GET', '/api/machines', view)).body)).toEqual({ machines: [] });
+    const list = JSON.parse((await api('GET', '/api/machines', operate)).body);
     expect(list.machines).toEqual([expect.objectContaining({ hubId: MACHINE_ID, url: 'https://desk.example.test', name: 'desk' })]);
     expect((await api('PUT', `/api/machines/${MACHINE_ID}`, operate, { url: 'http://desk.example.test:9000', name: 'desk' })).status).toBe(
       200,
@@ -151,6 +154,93 @@ describe('peers and machines', () => {
     expect((await api('DELETE', `/api/machines/${MACHINE_ID}`, operate)).status).toBe(200);
     expect(await csp()).toMatch(/connect-src 'self';/);
     expect((await api('DELETE', `/api/machines/${MACHINE_ID}`, operate)).status).toBe(404);
+  });
+});
+
+describe('machines are kept per device', () => {
+  const B = '0f8b2c1e-3d4a-4b5c-8d6e-7f8091a2b3c4';
+  const C = '1f8b2c1e-3d4a-4b5c-8d6e-7f8091a2b3c4';
+  let hub: SecuredHub;
+  beforeAll(async () => {
+    hub = await startSecuredHub({ limits: { machinesMax: 2, machineEntriesMax: 3 } });
+  });
+  afterAll(async () => {
+    await hub.close();
+  });
+  const host = () => `127.0.0.1:${hub.port}`;
+  const api = (method: string, url: string, token: string, body?: unknown) =>
+    rawRequest(hub.port, {
+      method,
+      path: url,
+      headers: { host: host(), authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+  const csp = async () =>
+    String((await rawRequest(hub.port, { path: '/api/health', headers: { host: host() } })).headers['content-security-policy']);
+  const listed = async (token: string) =>
+    (JSON.parse((await api('GET', '/api/machines', token)).body) as { machines: Array<{ hubId: string }> }).machines.map((m) => m.hubId);
+
+  it('one phone removing a machine keeps it for another phone: CSP is the union, DELETE removes only the caller’s', async () => {
+    const phone1 = await createToken(hub, 'operate', 'phone 1');
+    const phone2 = await createToken(hub, 'operate', 'phone 2');
+    const desk = { url: 'https://desk.example.test', name: 'desk' };
+    expect((await api('PUT', `/api/machines/${B}`, phone1.token, desk)).status).toBe(201);
+    expect((await api('PUT', `/api/machines/${B}`, phone2.token, desk)).status).toBe(201);
+    expect((await api('PUT', `/api/machines/${C}`, phone2.token, { url: 'https://build.example.test', name: 'build' })).status).toBe(201);
+    expect(await listed(phone1.token)).toEqual([B]);
+    expect(await listed(phone2.token)).toEqual([B, C]);
+    expect(await csp()).toContain(
+      "connect-src 'self' https://desk.example.test https://build.example.test wss://desk.example.test wss://build.example.test;",
+    );
+
+    const del = await api('DELETE', `/api/machines/${B}`, phone1.token);
+    expect(del.status).toBe(200);
+    expect(JSON.parse(del.body)).toEqual({ machines: [] });
+    expect(await listed(phone2.token)).toEqual([B, C]);
+    // Phone 2 still reaches desk: its origin stays in connect-src.
+    expect(await csp()).toContain("connect-src 'self' https://desk.example.test https://build.example.test wss://desk.example.test");
+    expect((await api('DELETE', `/api/machines/${B}`, phone1.token)).status).toBe(404);
+
+    // machineEntriesMax (3 here) bounds the entries over all devices; machinesMax (2) each device.
+    expect((await api('PUT', `/api/machines/${B}`, phone1.token, desk)).status).toBe(201);
+    const over = await api('PUT', `/api/machines/${C}`, phone1.token, desk);
+    expect(over.status).toBe(429);
+    expect(JSON.parse(over.body).error.message).toMatch(/over all devices/);
+    expect((await api('DELETE', `/api/machines/${B}`, phone1.token)).status).toBe(200);
+
+    // A revoked device's machines go with it: build.example.test leaves connect-src.
+    expect((await api('DELETE', `/api/tokens/${phone2.id}`, hub.adminToken)).status).toBe(200);
+    expect(await csp()).toMatch(/connect-src 'self';/);
+    const file = JSON.parse(fs.readFileSync(path.join(hub.stateDir, 'machines.json'), 'utf8')) as { machines: unknown[] };
+    expect(file.machines).toEqual([]);
+  });
+
+  it('limits.machinesMax is per device', async () => {
+    const phone = await createToken(hub, 'operate', 'phone 3');
+    expect((await api('PUT', `/api/machines/${B}`, phone.token, { url: 'https://a.example.test', name: 'a' })).status).toBe(201);
+    expect((await api('PUT', `/api/machines/${C}`, phone.token, { url: 'https://b.example.test', name: 'b' })).status).toBe(201);
+    const third = await api('PUT', '/api/machines/2f8b2c1e-3d4a-4b5c-8d6e-7f8091a2b3c4', phone.token, {
+      url: 'https://c.example.test',
+      name: 'c',
+    });
+    expect(third.status).toBe(429);
+    expect(JSON.parse(third.body).error.message).toMatch(/At most 2 machines/);
+  });
+
+  it('a first-version machines.json is read as shared entries every device sees', () => {
+    const dir = fs.mkdtempSync(path.join(hub.stateDir, 'v1-'));
+    const file = path.join(dir, 'machines.json');
+    fs.writeFileSync(
+      file,
+      JSON.stringify({ version: 1, machines: [{ hubId: B, url: 'https://old.example.test', name: 'old', addedAt: 1 }] }),
+    );
+    const m = new Machines(file, 4);
+    expect(m.list('any device').map((x) => x.hubId)).toEqual([B]);
+    expect(m.origins()).toEqual(['https://old.example.test']);
+    m.put('phone', B, { url: 'https://old.example.test', name: 'mine' });
+    expect(m.list('phone')).toEqual([expect.objectContaining({ hubId: B, name: 'mine' })]);
+    expect(m.remove('phone', B)).toBe(true);
+    expect(m.list('phone').map((x) => x.name)).toEqual(['old']);
   });
 });
 

@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AuditLog } from '../../auth/audit-log.js';
+import type { Identity } from '../../auth/identity.js';
 import { HubError } from '../../errors.js';
 import { hubIdSchema, machineSchema, type Machines } from '../security/machines.js';
 import { peerEntrySchema, type Peers } from '../security/peers.js';
@@ -83,12 +84,12 @@ export const peerRoutes: FastifyPluginAsync<PeerRouteOptions> = async (app, opts
     {
       config: { scope: 'view' },
       schema: {
-        summary: 'Other machines the app served from this hub talks to (no credentials)',
+        summary: "The machines this device's app talks to (no credentials; each device has its own list)",
         tags: ['peers'],
         response: { 200: z.object({ machines: z.array(machineSchema) }) },
       },
     },
-    async () => ({ machines: machines.list() }),
+    async (req) => ({ machines: machines.list(owner(req.identity)) }),
   );
 
   r.put(
@@ -104,7 +105,7 @@ export const peerRoutes: FastifyPluginAsync<PeerRouteOptions> = async (app, opts
       },
     },
     async (req, reply) => {
-      const { machine, created } = machines.put(req.params.hubId, req.body);
+      const { machine, created } = machines.put(owner(req.identity), req.params.hubId, req.body);
       if (req.identity)
         opts.audit?.record({
           identity: req.identity,
@@ -121,16 +122,23 @@ export const peerRoutes: FastifyPluginAsync<PeerRouteOptions> = async (app, opts
     {
       config: { scope: 'operate' },
       schema: {
-        summary: 'Forget a machine (its origin leaves connect-src)',
+        summary: "Forget one of this device's machines (its origin leaves connect-src unless another device still has it)",
         tags: ['peers'],
         params: z.object({ hubId: hubIdSchema }),
         response: { 200: z.object({ machines: z.array(machineSchema) }) },
       },
     },
     async (req) => {
-      if (!machines.remove(req.params.hubId)) throw new HubError('HUB_ERR_NOT_FOUND', 'No such machine');
+      const device = owner(req.identity);
+      if (!machines.remove(device, req.params.hubId)) throw new HubError('HUB_ERR_NOT_FOUND', 'No such machine');
       if (req.identity) opts.audit?.record({ identity: req.identity, action: 'machine.remove', detail: { hubId: req.params.hubId } });
-      return { machines: machines.list() };
+      return { machines: machines.list(device) };
     },
   );
 };
+
+/** Whose machine list a request reads and writes: the calling device's token (issue 18). */
+function owner(identity: Identity | undefined): string {
+  if (!identity) throw new HubError('HUB_ERR_UNAUTHENTICATED', 'Sign in first');
+  return identity.tokenId;
+}

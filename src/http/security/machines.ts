@@ -2,7 +2,7 @@
  * Machines (issue 18 item 2, home side): the other hubs the web app served from this hub talks
  * to. The app records one when it adds a machine; this hub's Content-Security-Policy
  * `connect-src` then allows that machine's origin and its ws(s) form, and nothing else. The
- * list holds no credentials (those stay in the browser, bound to a key). Kept in
+ * list holds no credentials (those stay in the browser, bound to a key). Kept per device in
  * `<state-dir>/machines.json` (0600, atomic).
  */
 import { z } from 'zod';
@@ -17,7 +17,15 @@ export const hubIdSchema = z.string().regex(HUB_ID, 'a hub id is a lower-case UU
 export const machineSchema = z.object({ hubId: hubIdSchema, url: z.string(), name: z.string(), addedAt: z.number() });
 export type Machine = z.infer<typeof machineSchema>;
 
-const fileSchema = z.object({ version: z.literal(1), machines: z.array(machineSchema) });
+/** Entries of the first file version belonged to no device: they are kept as shared ones. */
+export const SHARED = '*';
+const entrySchema = machineSchema.extend({ tokenId: z.string().min(1).max(256) });
+type Entry = z.infer<typeof entrySchema>;
+
+const fileSchema = z.union([
+  z.object({ version: z.literal(1), machines: z.array(machineSchema) }),
+  z.object({ version: z.literal(2), machines: z.array(entrySchema) }),
+]);
 
 /** A machine's base URL: http(s), no credentials, query or fragment; a trailing slash is dropped. */
 export function normaliseMachineUrl(input: string): string {
@@ -26,54 +34,82 @@ export function normaliseMachineUrl(input: string): string {
   return `${u.origin}${u.pathname.replace(/\/+$/, '')}`;
 }
 
+/**
+ * Kept per device (the calling token's id): one phone removing a machine must not cut another
+ * phone off it, so each device has its own list, CSP `connect-src` is the union of all, and a
+ * revoked or expired device's entries go with it (`removeToken`).
+ */
 export class Machines {
-  private machines: Machine[] = [];
+  private entries: Entry[] = [];
 
+  /** `max`: machines per device; `totalMax`: entries over all devices. */
   constructor(
     private readonly file: string | undefined,
     private readonly max: number,
     onBadFile: (message: string) => void = () => undefined,
     private readonly now: () => number = Date.now,
+    private readonly totalMax: number = Number.POSITIVE_INFINITY,
   ) {
     const text = file ? readFileIfExists(file) : undefined;
     if (text === undefined) return;
     try {
-      this.machines = fileSchema.parse(JSON.parse(text)).machines.slice(0, max);
+      const parsed = fileSchema.parse(JSON.parse(text));
+      this.entries = (parsed.version === 1 ? parsed.machines.map((m) => ({ ...m, tokenId: SHARED })) : parsed.machines).slice(
+        0,
+        this.totalMax,
+      );
     } catch (err) {
       onBadFile(`ignoring unreadable ${file}: ${(err as Error).message}`);
     }
   }
 
-  list(): Machine[] {
-    return this.machines.map((m) => ({ ...m }));
+  /** The machines of one device (and the shared ones of a first-version file). */
+  list(tokenId: string): Machine[] {
+    return this.entries
+      .filter(
+        (e) => e.tokenId === tokenId || (e.tokenId === SHARED && !this.entries.some((o) => o.tokenId === tokenId && o.hubId === e.hubId)),
+      )
+      .map(({ hubId, url, name, addedAt }) => ({ hubId, url, name, addedAt }));
   }
 
-  /** Origins the home app may connect to (for CSP `connect-src`). */
+  /** Origins the home app may connect to (for CSP `connect-src`): every device's machines. */
   origins(): string[] {
-    return [...new Set(this.machines.map((m) => new URL(m.url).origin))];
+    return [...new Set(this.entries.map((m) => new URL(m.url).origin))];
   }
 
-  /** Adds or updates a machine by id (its URL or name may change); refuses past `max`. */
-  put(hubId: string, input: { url: string; name: string }): { machine: Machine; created: boolean } {
+  /** Adds or updates one device's machine by id (its URL or name may change); refuses past the limits. */
+  put(tokenId: string, hubId: string, input: { url: string; name: string }): { machine: Machine; created: boolean } {
     const url = normaliseMachineUrl(input.url);
-    const existing = this.machines.find((m) => m.hubId === hubId);
-    if (!existing && this.machines.length >= this.max)
+    const existing = this.entries.find((m) => m.tokenId === tokenId && m.hubId === hubId);
+    if (!existing && this.entries.filter((m) => m.tokenId === tokenId).length >= this.max)
       throw new HubError('HUB_ERR_LIMIT', `At most ${this.max} machines; remove one first`, { limit: this.max });
-    const machine: Machine = { hubId, url, name: input.name, addedAt: existing?.addedAt ?? this.now() };
-    this.machines = existing ? this.machines.map((m) => (m.hubId === hubId ? machine : m)) : [...this.machines, machine];
+    if (!existing && this.entries.length >= this.totalMax)
+      throw new HubError('HUB_ERR_LIMIT', `At most ${this.totalMax} machine entries over all devices`, { limit: this.totalMax });
+    const entry: Entry = { hubId, url, name: input.name, addedAt: existing?.addedAt ?? this.now(), tokenId };
+    this.entries = existing ? this.entries.map((m) => (m === existing ? entry : m)) : [...this.entries, entry];
     this.save();
-    return { machine: { ...machine }, created: !existing };
+    const { tokenId: _owner, ...machine } = entry;
+    return { machine, created: !existing };
   }
 
-  remove(hubId: string): boolean {
-    const before = this.machines.length;
-    this.machines = this.machines.filter((m) => m.hubId !== hubId);
-    if (this.machines.length === before) return false;
+  /** Removes one device's machine (or a shared one it sees); false when it has none of that id. */
+  remove(tokenId: string, hubId: string): boolean {
+    const own = this.entries.find((m) => m.tokenId === tokenId && m.hubId === hubId);
+    const target = own ?? this.entries.find((m) => m.tokenId === SHARED && m.hubId === hubId);
+    if (!target) return false;
+    this.entries = this.entries.filter((m) => m !== target);
     this.save();
     return true;
   }
 
+  /** Drops every machine of a revoked or expired device. */
+  removeToken(tokenId: string): void {
+    const before = this.entries.length;
+    this.entries = this.entries.filter((m) => m.tokenId !== tokenId);
+    if (this.entries.length !== before) this.save();
+  }
+
   private save(): void {
-    if (this.file) writeFileAtomic(this.file, `${JSON.stringify({ version: 1, machines: this.machines }, null, 2)}\n`);
+    if (this.file) writeFileAtomic(this.file, `${JSON.stringify({ version: 2, machines: this.entries }, null, 2)}\n`);
   }
 }
