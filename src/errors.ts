@@ -14,7 +14,8 @@ export const HUB_ERRORS = {
   HUB_ERR_METHOD_NOT_FOUND: { http: 404, rpc: -32601, message: 'Method not found' },
   HUB_ERR_UNAUTHENTICATED: { http: 401, rpc: -32000, message: 'Authentication required', close: 4401 },
   HUB_ERR_FORBIDDEN: { http: 403, rpc: -32001, message: 'Not allowed for this token', close: 4403 },
-  HUB_ERR_ORIGIN: { http: 403, rpc: -32001, message: 'Origin not allowed' },
+  // 4003, not 4403: the app must tell "this app's origin is no longer a peer" from a revoked token.
+  HUB_ERR_ORIGIN: { http: 403, rpc: -32001, message: 'Origin not allowed', close: 4003 },
   HUB_ERR_HOST: { http: 403, rpc: -32001, message: 'Host not allowed' },
   HUB_ERR_NOT_FOUND: { http: 404, rpc: -32002, message: 'Not found' },
   HUB_ERR_SESSION_NOT_FOUND: { http: 404, rpc: -32002, message: 'Session not found' },

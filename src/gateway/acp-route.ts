@@ -66,7 +66,7 @@ export const gatewayPlugin = fp(
           return;
         }
         // The upgrade request's socket is the TCP socket `ws` writes to (it keeps its own private).
-        gateway.accept(socket, req.identity, profileFor(req.query.instance), corkableSocket(req.raw.socket));
+        gateway.accept(socket, req.identity, profileFor(req.query.instance), corkableSocket(req.raw.socket), req.headers.origin);
       },
       handler: (req, reply) => http.openStream(req, reply),
     });

@@ -24,6 +24,8 @@ export const CLOSE = {
   UNAUTHENTICATED: HUB_ERRORS.HUB_ERR_UNAUTHENTICATED.close,
   /** Forbidden for this token. */
   FORBIDDEN: HUB_ERRORS.HUB_ERR_FORBIDDEN.close,
+  /** The socket's Origin was removed from the peers while it was open (issue 18): the app shows "not allowed". */
+  ORIGIN_NOT_ALLOWED: HUB_ERRORS.HUB_ERR_ORIGIN.close,
   /** Sent by a client, not the hub: it found the socket dead (a failed probe) and reconnects at once. The hub treats it like any close. */
   CLIENT_RECONNECT: 4000,
 } as const;

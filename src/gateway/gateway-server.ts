@@ -30,6 +30,8 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
  */
 export class GatewayServer {
   private readonly conns = new Map<string, ClientConnection>();
+  /** The `Origin` each browser socket was opened from (URL origin form), to close it when that peer goes. */
+  private readonly origins = new Map<string, string>();
   private readonly perToken = new Map<string, number>();
   private readonly dispatcher: Dispatcher;
   /** One logger for every connection: a child per connection costs memory per idle client (B-MEM). */
@@ -92,7 +94,13 @@ export class GatewayServer {
    * Takes over an upgraded socket of an authenticated caller. `tcp` is the TCP socket under
    * `socket`; with it, frames are batched per event-loop turn (write-batch.ts).
    */
-  accept(socket: GatewaySocket, identity: Identity, profile: 'acp' | 'legacy', tcp?: Corkable): ClientConnection | undefined {
+  accept(
+    socket: GatewaySocket,
+    identity: Identity,
+    profile: 'acp' | 'legacy',
+    tcp?: Corkable,
+    origin?: string,
+  ): ClientConnection | undefined {
     const limits = this.deps.config.limits;
     const batching = tcp ? { tcp, batcher: this.batcher } : undefined;
     const conn = new ClientConnection(socket, identity, profile, limits, this.log, batching);
@@ -108,12 +116,15 @@ export class GatewayServer {
       return undefined;
     }
     this.conns.set(conn.clientId, conn);
+    const from = originOf(origin);
+    if (from) this.origins.set(conn.clientId, from);
     this.perToken.set(identity.tokenId, (this.perToken.get(identity.tokenId) ?? 0) + 1);
     const expiry: { timer?: NodeJS.Timeout } = {};
     this.armExpiry(conn, expiry);
     conn.onClose((code) => {
       clearTimeout(expiry.timer);
       this.conns.delete(conn.clientId);
+      this.origins.delete(conn.clientId);
       const left = (this.perToken.get(identity.tokenId) ?? 1) - 1;
       if (left > 0) this.perToken.set(identity.tokenId, left);
       else this.perToken.delete(identity.tokenId);
@@ -137,6 +148,12 @@ export class GatewayServer {
     });
     this.log.info({ clientId, profile, scope: identity.scope, name: identity.name }, 'client connected');
     return conn;
+  }
+
+  /** Closes every socket opened from `origin` with 4003: that app origin is no longer a peer (issue 18). */
+  closeOrigin(origin: string, reason: string): void {
+    for (const conn of [...this.conns.values()])
+      if (this.origins.get(conn.clientId) === origin) conn.close(CLOSE.ORIGIN_NOT_ALLOWED, reason);
   }
 
   /** Closes every socket of `tokenId` with 4401 (revocation, HUB-DESIGN §7). */
@@ -165,5 +182,15 @@ export class GatewayServer {
       Math.min(Math.max(at - Date.now(), 0), MAX_TIMER_MS),
     );
     holder.timer.unref();
+  }
+}
+
+/** An Origin header in URL origin form (what the peer list holds), or undefined. */
+function originOf(header: string | undefined): string | undefined {
+  if (!header) return undefined;
+  try {
+    return new URL(header).origin;
+  } catch {
+    return undefined;
   }
 }

@@ -64,7 +64,7 @@ export interface AppDeps {
    * A WebSocket endpoint to mount at `/acp` (src/gateway's, built by the composition root), behind
    * the same security and auth hooks as every route. http never imports the gateway.
    */
-  acp?: { mount(app: FastifyInstance): Promise<void>; connectionCount(): number };
+  acp?: { mount(app: FastifyInstance): Promise<void>; connectionCount(): number; closeOrigin?(origin: string): void };
   /** Tokens, pairing and audit (src/auth/auth-services.ts); their routes are mounted when given. */
   auth?: AuthServices;
   /** The personal provider file store (src/settings) and the app-server client; the settings routes are mounted when given. */
@@ -213,7 +213,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     });
     await app.register(auditRoutes, { auth: deps.auth });
   }
-  await app.register(peerRoutes, { peers, machines, audit: deps.auth?.audit });
+  await app.register(peerRoutes, { peers, machines, audit: deps.auth?.audit, onPeerRemoved: (origin) => deps.acp?.closeOrigin?.(origin) });
   if (deps.metrics) await app.register(metricsRoutes, { metrics: deps.metrics });
   await app.register(backendRoutes, { backend: deps.backend, ...(deps.auth ? { audit: deps.auth.audit.sink } : {}) });
   if (deps.settings) {

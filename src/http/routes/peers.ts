@@ -5,13 +5,15 @@ import type { AuditLog } from '../../auth/audit-log.js';
 import type { Identity } from '../../auth/identity.js';
 import { HubError } from '../../errors.js';
 import { hubIdSchema, machineSchema, type Machines } from '../security/machines.js';
-import { peerEntrySchema, type Peers } from '../security/peers.js';
+import { normalisePeerOrigin, peerEntrySchema, type Peers } from '../security/peers.js';
 import { deviceNameSchema } from './tokens.js';
 
 export interface PeerRouteOptions {
   peers: Peers;
   machines: Machines;
   audit?: AuditLog | undefined;
+  /** Called after a peer is removed: its open WebSockets are closed at once (issue 18). */
+  onPeerRemoved?: (origin: string) => void;
 }
 
 const peersView = z.object({ peers: z.array(peerEntrySchema) });
@@ -75,6 +77,7 @@ export const peerRoutes: FastifyPluginAsync<PeerRouteOptions> = async (app, opts
       if (outcome === 'configured')
         throw new HubError('HUB_ERR_CONFLICT', 'This peer comes from --peer/--allow-origin; restart the hub without it');
       if (req.identity) opts.audit?.record({ identity: req.identity, action: 'peer.remove', detail: { origin: req.params.origin } });
+      opts.onPeerRemoved?.(normalisePeerOrigin(req.params.origin));
       return { peers: peers.list() };
     },
   );

@@ -210,7 +210,8 @@ export class RpcConnection {
         this.setStatus('unauthorized');
         return;
       }
-      this.setStatus('offline');
+      // The hub dropped this app's origin from its peers: "not allowed" at once (retried, like at connect).
+      this.setStatus(ev.code === CLOSE.ORIGIN_NOT_ALLOWED ? 'not_allowed' : 'offline');
       this.schedule();
     };
   }
