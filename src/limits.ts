@@ -29,6 +29,8 @@ export const LIMITS = {
   busyRetryMs: 2_000,
   /** Default timeout of a forward request to the app-server. */
   forwardRequestTimeoutMs: 30_000,
+  /** Time a freshly spawned app-server has to answer its liveness probe before it is restarted; separate from forwardRequestTimeoutMs, which a deployment may shorten, because a child starting on a busy machine takes longer than a request should. */
+  backendStartTimeoutMs: 30_000,
   /**
    * Live events of a session held while its `session/subscribe` with `afterSeq` is answered
    * (they may precede the answer, ZCODE-PROTOCOL §5.2); past it the hub reloads the session

@@ -293,7 +293,7 @@ export class BackendLink implements BackendPort {
     log.info({ pid, kind: plan.kind, entry: plan.entry }, 'backend spawned');
 
     try {
-      await peer.request(PROBE_METHOD, undefined, this.options.limits.forwardRequestTimeoutMs);
+      await peer.request(PROBE_METHOD, undefined, this.options.limits.backendStartTimeoutMs);
     } catch (err) {
       if (!(err instanceof BackendRpcError)) {
         // Gone: the exit path handles it. Timeout: a child that cannot answer is restarted.

@@ -87,8 +87,24 @@ describe('backend link supervision (in-memory children)', () => {
     await link.close();
   });
 
+  it('a child slower to answer its probe than a (shortened) forward timeout still becomes ready: the probe has backendStartTimeoutMs', async () => {
+    const { link, transports } = makeLink({
+      answerProbe: false,
+      limits: { forwardRequestTimeoutMs: 20 },
+      onServer: (s) => {
+        s.onRequest = (m) => {
+          if (m.method === 'runtime/capabilities') setTimeout(() => s.emit({ id: m.id, result: {} }), 200);
+        };
+      },
+    });
+    await link.start();
+    expect(link.status().state).toBe('ready');
+    expect(transports).toHaveLength(1);
+    await link.close();
+  });
+
   it('a child that never answers the liveness probe is killed and restarted', async () => {
-    const { link, transports } = makeLink({ answerProbe: false, limits: { forwardRequestTimeoutMs: 50, crashLoopCount: 2 } });
+    const { link, transports } = makeLink({ answerProbe: false, limits: { backendStartTimeoutMs: 50, crashLoopCount: 2 } });
     await link.start();
     expect(transports[0]!.closed).toBe(true);
     expect(link.status().lastExit?.reason).toMatch(/liveness probe failed/);
