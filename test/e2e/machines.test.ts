@@ -291,6 +291,25 @@ describe('several machines in one app', () => {
     await expect.poll(shown, { timeout: 10_000 }).toEqual([]);
   });
 
+  it('paired again with A (a new home token, no machines recorded for it): the app records B again and reaches it', async () => {
+    const { page } = phone;
+    const tokens = (await (await a.hub.api('/api/tokens')).json()) as { tokens: Array<{ id: string; name: string; state: string }> };
+    const home = tokens.tokens.find((t) => t.name === 'Test phone' && t.state === 'active');
+    expect((await a.hub.api(`/api/tokens/${home?.id}`, { method: 'DELETE' })).status).toBe(200);
+    // The revoked token's machines went with it: A's CSP no longer lets its pages reach B.
+    expect((await fetch(`${a.url}/api/health`)).headers.get('content-security-policy')).toContain("connect-src 'self';");
+    let loads = 0;
+    const onLoad = () => loads++;
+    page.on('load', onLoad);
+    await pairHome(phone, a, 'Test phone');
+    // The app records B for its new token, then loads once more so its CSP lets it reach B.
+    await expect.poll(() => loads, { timeout: 20_000 }).toBe(2);
+    page.off('load', onLoad);
+    expect((await fetch(`${a.url}/api/health`)).headers.get('content-security-policy')).toContain(`connect-src 'self' ${b.url} `);
+    await page.goto(`${a.url}/settings/machines`);
+    await machineRow(page, hubB).and(page.locator('[data-status="online"]')).waitFor();
+  });
+
   it('answers B’s permission from the merged inbox; B’s audit names the device', async () => {
     const { page } = phone;
     await page.goto(`${a.url}/m/${hubB}/s/${sessionB}`);

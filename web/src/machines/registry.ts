@@ -6,6 +6,7 @@
 import { store, type MachineState } from '../hub/app-state.js';
 import { HubClient } from '../hub/hub-client.js';
 import { api, RestError } from '../net/rest.js';
+import { arr, rec, str } from '../wire.js';
 import { ConnectFailure } from '../net/rpc-connection.js';
 import { setSessionMachineLookup } from '../router.js';
 import { deleteCred, loadCreds, saveCred, type MachineCred } from './cred-store.js';
@@ -97,8 +98,51 @@ export async function startMachines(): Promise<void> {
   } catch {
     // No IndexedDB (private mode on some browsers): only the home hub.
   }
+  // First, so a page whose CSP cannot reach them yet reloads before trying (and failing) to.
+  if (await recordAtHome(creds).catch(() => false)) {
+    if (reloadOnce()) return;
+  } else forgetReload();
   for (const c of creds) startMachine(c);
   store.update((s) => ({ ...s, machinesLoaded: true }));
+}
+
+const RECORDED_KEY = 'zcode-hub.machines-recorded';
+
+/**
+ * The home hub keeps each device's machines apart (its CSP allows the union): a device whose
+ * home token is new (paired again after a revocation or expiry) starts with none there, so the
+ * machines it holds credentials for are recorded again. True when one was missing.
+ */
+async function recordAtHome(creds: MachineCred[]): Promise<boolean> {
+  if (creds.length === 0) return false;
+  const { body } = await api('/machines');
+  const listed = new Set(arr(rec(body)?.['machines']).map((m) => str(rec(m)?.['hubId'])));
+  const missing = creds.filter((c) => !listed.has(c.hubId));
+  for (const c of missing) await api(`/machines/${encodeURIComponent(c.hubId)}`, { method: 'PUT', body: { url: c.url, name: c.name } });
+  return missing.length > 0;
+}
+
+function forgetReload(): void {
+  try {
+    sessionStorage.removeItem(RECORDED_KEY);
+  } catch {
+    // No sessionStorage: nothing was kept.
+  }
+}
+
+/** This page's CSP was fixed before the machines were recorded: load it once more (never in a loop); true when it does. */
+function reloadOnce(): boolean {
+  try {
+    if (sessionStorage.getItem(RECORDED_KEY)) {
+      sessionStorage.removeItem(RECORDED_KEY);
+      return false;
+    }
+    sessionStorage.setItem(RECORDED_KEY, '1');
+  } catch {
+    return false;
+  }
+  location.reload();
+  return true;
 }
 
 /** Saves a newly paired machine (same hubId → replaces it) and connects to it. */
