@@ -38,8 +38,8 @@ export interface PushService {
   close(): Promise<void>;
 }
 
-export async function startPushService(): Promise<PushService> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zcode-push-service-'));
+/** A self-signed certificate for 127.0.0.1 (openssl, P-256), written into `dir`: a local HTTPS push service's. */
+export function selfSignedCert(dir: string): { key: Buffer; cert: Buffer } {
   const key = path.join(dir, 'key.pem');
   const cert = path.join(dir, 'cert.pem');
   execFileSync(
@@ -65,8 +65,14 @@ export async function startPushService(): Promise<PushService> {
     ],
     { stdio: 'ignore' },
   );
+  return { key: fs.readFileSync(key), cert: fs.readFileSync(cert) };
+}
+
+export async function startPushService(): Promise<PushService> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zcode-push-service-'));
+  const tls = selfSignedCert(dir);
   const received: ReceivedPush[] = [];
-  const server = https.createServer({ key: fs.readFileSync(key), cert: fs.readFileSync(cert) }, (req, res) => {
+  const server = https.createServer(tls, (req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
@@ -77,7 +83,7 @@ export async function startPushService(): Promise<PushService> {
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const origin = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const agent = new https.Agent({ ca: fs.readFileSync(cert) });
+  const agent = new https.Agent({ ca: tls.cert });
   return {
     origin,
     agent,

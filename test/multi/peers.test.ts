@@ -11,6 +11,21 @@ const FLAGGED = 'https://flagged.example.test';
 const MACHINE_ID = '0f8b2c1e-3d4a-4b5c-8d6e-7f8091a2b3c4';
 
 /** Issue 18 item 2: the peer list drives CORS and the Origin check (HTTP and the upgrade); machines drive CSP. */
+
+/** A request to the hub at `port` with a bearer token (and a JSON body when given). */
+function bearerRequest(port: number, method: string, url: string, token: string, body?: unknown) {
+  return rawRequest(port, {
+    method,
+    path: url,
+    headers: {
+      host: `127.0.0.1:${port}`,
+      authorization: `Bearer ${token}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+}
+
 describe('peers and machines', () => {
   let hub: SecuredHub;
   let admin: string;
@@ -26,13 +41,7 @@ describe('peers and machines', () => {
     await hub.close();
   });
   const host = () => `127.0.0.1:${hub.port}`;
-  const api = (method: string, url: string, token: string, body?: unknown) =>
-    rawRequest(hub.port, {
-      method,
-      path: url,
-      headers: { host: host(), authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
+  const api = (method: string, url: string, token: string, body?: unknown) => bearerRequest(hub.port, method, url, token, body);
   const fromApp = (token = view) =>
     rawRequest(hub.port, { path: '/api/me', headers: { host: host(), origin: APP, authorization: `Bearer ${token}` } });
   const preflight = () =>
@@ -168,13 +177,7 @@ describe('machines are kept per device', () => {
     await hub.close();
   });
   const host = () => `127.0.0.1:${hub.port}`;
-  const api = (method: string, url: string, token: string, body?: unknown) =>
-    rawRequest(hub.port, {
-      method,
-      path: url,
-      headers: { host: host(), authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
+  const api = (method: string, url: string, token: string, body?: unknown) => bearerRequest(hub.port, method, url, token, body);
   const csp = async () =>
     String((await rawRequest(hub.port, { path: '/api/health', headers: { host: host() } })).headers['content-security-policy']);
   const listed = async (token: string) =>

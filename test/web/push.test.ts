@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { createECDH, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import https from 'node:https';
@@ -15,6 +14,7 @@ import { pushRoutes } from '../../src/http/routes/push.js';
 import { createLogger } from '../../src/logger.js';
 import { PushNotifier } from '../../src/push/push-notifier.js';
 import { vapidFile } from '../../src/push/vapid-keys.js';
+import { selfSignedCert } from '../helpers/push-service.js';
 
 const TOKEN = 'push-test-admin-token-0123456789';
 let root: string;
@@ -28,32 +28,8 @@ const gone = new Set<string>();
 /** A real local HTTPS "push service" (self-signed cert from openssl) that records what it gets. */
 beforeAll(async () => {
   root = fs.mkdtempSync(path.join(os.tmpdir(), 'zcode-push-'));
-  const key = path.join(root, 'key.pem');
-  const cert = path.join(root, 'cert.pem');
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:prime256v1',
-      '-nodes',
-      '-keyout',
-      key,
-      '-out',
-      cert,
-      '-days',
-      '1',
-      '-subj',
-      '/CN=127.0.0.1',
-      '-addext',
-      'subjectAltName=IP:127.0.0.1',
-    ],
-    { stdio: 'ignore' },
-  );
-  server = https.createServer({ key: fs.readFileSync(key), cert: fs.readFileSync(cert) }, (req, res) => {
+  const tls = selfSignedCert(root);
+  server = https.createServer(tls, (req, res) => {
     let bytes = 0;
     req.on('data', (c: Buffer) => (bytes += c.length));
     req.on('end', () => {
@@ -64,7 +40,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   pushUrl = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  agent = new https.Agent({ ca: fs.readFileSync(cert) });
+  agent = new https.Agent({ ca: tls.cert });
 });
 afterAll(async () => {
   agent.destroy();
