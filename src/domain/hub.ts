@@ -23,6 +23,7 @@ import { deleteSession } from './session-delete.js';
 import { SessionOpener } from './session-open.js';
 import { SessionCommands, type ConfigId } from './session-commands.js';
 import type { SessionState } from './session-state.js';
+import { InOrder } from './in-order.js';
 import { journalFrameSchema } from './journal.js';
 
 export type { AuditSink } from './hub-core.js';
@@ -55,6 +56,7 @@ export class Hub {
   private readonly interactionFlow: InteractionFlow;
   private readonly ingest: EventIngest;
   private readonly unsubscribe: Array<() => void> = [];
+  private readonly admission = new InOrder<SessionState>();
   private closing: Promise<void> | undefined;
 
   constructor(deps: HubDeps) {
@@ -215,7 +217,8 @@ export class Hub {
     this.requireController(client, sessionId);
     // A crash loop needs an admin: say so now rather than queue behind a child that will not come.
     if (this.core.backend.status().state === 'failed') this.prompts.refuseWhileFailed();
-    const session = await this.opener.openForWork(sessionId);
+    // The checks await I/O: prompts join the FIFO in arrival order, not check-finish order (PRM-01).
+    const session = await this.admission.run(sessionId, () => this.opener.openForWork(sessionId));
     session.retiredFromDiscovery = false;
     return this.prompts.prompt(client, session, prompt);
   }
