@@ -16,7 +16,12 @@ describe('InOrder (prompt admission in arrival order)', () => {
     });
     const third = order.run('s', async () => 'third');
     const other = order.run('t', async () => 'other key');
-    for (const [name, p] of [['first', first], ['failing', failing], ['third', third], ['other', other]] as const)
+    for (const [name, p] of [
+      ['first', first],
+      ['failing', failing],
+      ['third', third],
+      ['other', other],
+    ] as const)
       p.then(
         () => done.push(name),
         () => done.push(`${name} failed`),
