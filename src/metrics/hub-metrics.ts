@@ -26,7 +26,15 @@ export interface MetricsSink {
  * Each sample wakes an idle daemon: at prom-client's 10 ms and 20 ms here they cost 0.8 % of a
  * core with nobody connected (issue 16, idle CPU); at 100 ms a stall still shows in the p99.
  */
-const LOOP_DELAY_RESOLUTION_MS = 100;
+export const LOOP_DELAY_RESOLUTION_MS = 100;
+
+/**
+ * Node's delay monitor records the whole interval between two samples, the sampling interval
+ * included (an idle loop reads 100 ms at a 100 ms resolution): the delay is what lies beyond it.
+ */
+export function delayBeyondIntervalSeconds(recordedNs: number, resolutionMs: number): number {
+  return Math.max(0, recordedNs / 1e9 - resolutionMs / 1000);
+}
 
 /**
  * The Prometheus metrics of the daemon (prom-client, one registry per daemon so tests can run
@@ -110,7 +118,7 @@ export class HubMetrics implements MetricsSink {
     gauge('zcode_hub_bytes_sent_total', 'Bytes sent to clients (counter semantics)', (s) => s.totals.bytesSent);
     gauge('zcode_hub_serializations_total', 'Events serialized for broadcast (counter semantics)', (s) => s.totals.serializations);
     gauge('zcode_hub_event_loop_delay_p99_seconds', 'Event-loop delay, 99th percentile since the last scrape', () => {
-      const v = this.loopDelay.percentile(99) / 1e9;
+      const v = delayBeyondIntervalSeconds(this.loopDelay.percentile(99), LOOP_DELAY_RESOLUTION_MS);
       this.loopDelay.reset();
       return v;
     });
