@@ -11,7 +11,9 @@
  *   `setImmediate` uncorks them all (src/gateway/write-batch.ts), flushing early at 64 KiB — one
  *   write per client per turn, as the hub writes;
  * - **same clients:** the same load process and sockets; no auth, no journal, no translation,
- *   no budget checks — those are the hub's overhead the ratio measures.
+ *   no budget checks — those are the hub's overhead the ratio measures;
+ * - **same sessions:** a client picks its session with `?session=<k>` (default 0), as a hub
+ *   client attaches to one; each session has its own seq and its own simulator session.
  */
 import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
@@ -29,6 +31,9 @@ const streamSchema = z.object({
     rate: z.number().positive(),
     bytes: z.number().int().positive(),
     durationMs: z.number().positive(),
+    /** Sessions streaming at once (B-SCALE's team); session k starts k × phaseMs after session 0. */
+    sessions: z.number().int().min(1).max(100).default(1),
+    phaseMs: z.number().min(0).default(0),
   }),
 });
 const exitSchema = z.object({ id: z.number().int(), command: z.object({ op: z.literal('exit') }) });
@@ -37,12 +42,19 @@ const EPOCH = 'baseline-1';
 
 interface Client {
   ws: WebSocket;
+  session: number;
   tcp: Socket;
   corked: boolean;
   batchedBytes: number;
 }
 
-const clients = new Set<Client>();
+/** Clients of each session (by index). */
+const audiences = new Map<number, Set<Client>>();
+function audience(k: number): Set<Client> {
+  let set = audiences.get(k);
+  if (!set) audiences.set(k, (set = new Set()));
+  return set;
+}
 let held: Client[] = [];
 let scheduled = false;
 
@@ -78,15 +90,19 @@ function send(c: Client, wire: Buffer): void {
 const wss = new WebSocketServer({ host: '127.0.0.1', port: 0, perMessageDeflate: false });
 const listening = new Promise<void>((r) => wss.once('listening', () => r()));
 wss.on('connection', (ws: WebSocket, req: IncomingMessage) => {
-  const c: Client = { ws, tcp: req.socket as Socket, corked: false, batchedBytes: 0 };
-  clients.add(c);
-  ws.on('close', () => clients.delete(c));
+  const session = Number(new URL(req.url ?? '/', 'http://baseline').searchParams.get('session') ?? 0);
+  const c: Client = { ws, tcp: req.socket as Socket, corked: false, batchedBytes: 0, session: Number.isInteger(session) ? session : 0 };
+  audience(c.session).add(c);
+  ws.on('close', () => audience(c.session).delete(c));
   ws.on('error', () => undefined);
 });
 
-let sessionId = '';
-let seq = 0;
-let onPromptEnd: (() => void) | undefined;
+interface SimSession {
+  id: string;
+  seq: number;
+  onPromptEnd?: (() => void) | undefined;
+}
+const sessions: SimSession[] = [];
 
 function onLine(m: ChildLine): void {
   const p = m.params;
@@ -96,7 +112,10 @@ function onLine(m: ChildLine): void {
     p.payload?.kind === 'text_delta' &&
     typeof p.payload.delta === 'string'
   ) {
-    seq += 1;
+    const k = sessions.findIndex((x) => x.id === p.sessionId);
+    const session = sessions[k];
+    if (!session) return;
+    session.seq += 1;
     const update = {
       sessionUpdate: 'agent_message_chunk',
       content: { type: 'text', text: p.payload.delta },
@@ -106,32 +125,51 @@ function onLine(m: ChildLine): void {
       JSON.stringify({
         jsonrpc: '2.0',
         method: 'session/update',
-        params: { sessionId: p.sessionId, update, _meta: { zcode: { seq, epoch: EPOCH } } },
+        params: { sessionId: p.sessionId, update, _meta: { zcode: { seq: session.seq, epoch: EPOCH } } },
       }),
     );
     const wire = wsTextFrame(frame);
-    for (const c of clients) send(c, wire);
+    for (const c of audience(k)) send(c, wire);
     return;
   }
-  if (m.method === 'state.updated' && p?.sessionId === sessionId && (p.reason === 'prompt_completed' || p.reason === 'prompt_failed'))
-    onPromptEnd?.();
+  if (m.method === 'state.updated' && (p?.reason === 'prompt_completed' || p?.reason === 'prompt_failed'))
+    sessions.find((x) => x.id === p.sessionId)?.onPromptEnd?.();
 }
 
-/** One bench stream: a prompt that sets its own rate/size/duration; resolves at the prompt's end. */
-async function stream(sim: SimPipe, rate: number, bytes: number, durationMs: number): Promise<number> {
-  const first = seq;
+/** One bench stream in `session`: a prompt that sets its own rate/size/duration; resolves at the prompt's end. */
+async function stream(sim: SimPipe, session: SimSession, rate: number, bytes: number, durationMs: number): Promise<void> {
   const ended = new Promise<void>((r) => {
-    onPromptEnd = r;
+    session.onPromptEnd = r;
   });
-  await sim.request('session/send', { sessionId, content: `bench rate=${Math.round(rate)} bytes=${bytes} ms=${Math.round(durationMs)}` });
+  await sim.request('session/send', {
+    sessionId: session.id,
+    content: `bench rate=${Math.round(rate)} bytes=${bytes} ms=${Math.round(durationMs)}`,
+  });
   await ended;
-  onPromptEnd = undefined;
-  return seq - first;
+  session.onPromptEnd = undefined;
+}
+
+/** Streams in the first `count` sessions (opened on first use), session k starting k × phaseMs late; answers the frames sent and each session's last seq. */
+async function streamAll(
+  sim: SimPipe,
+  command: z.infer<typeof streamSchema>['command'],
+): Promise<{ sent: number; lastSeq: number; lastSeqs: number[] }> {
+  while (sessions.length < command.sessions) sessions.push({ id: await sim.openSession(), seq: 0 });
+  const team = sessions.slice(0, command.sessions);
+  const first = team.reduce((a, x) => a + x.seq, 0);
+  await Promise.all(
+    team.map(async (session, k) => {
+      if (k > 0 && command.phaseMs > 0) await new Promise((r) => setTimeout(r, k * command.phaseMs));
+      await stream(sim, session, command.rate, command.bytes, command.durationMs);
+    }),
+  );
+  const lastSeqs = team.map((x) => x.seq);
+  return { sent: lastSeqs.reduce((a, b) => a + b, 0) - first, lastSeq: lastSeqs[0]!, lastSeqs };
 }
 
 const sim = SimPipe.start(['--event-rate', '1', '--event-bytes', '300', '--event-duration-ms', '1000']);
 sim.onLine = onLine;
-sessionId = await sim.openSession();
+sessions.push({ id: await sim.openSession(), seq: 0 });
 
 await listening;
 const address = wss.address();
@@ -140,16 +178,15 @@ process.send?.({ id: 0, ok: true, value: { port: typeof address === 'object' && 
 process.on('message', (raw: unknown) => {
   const s = streamSchema.safeParse(raw);
   if (s.success) {
-    const { rate, bytes, durationMs } = s.data.command;
-    void stream(sim, rate, bytes, durationMs).then(
-      (sent) => process.send?.({ id: s.data.id, ok: true, value: { sent, lastSeq: seq } }),
+    void streamAll(sim, s.data.command).then(
+      (value) => process.send?.({ id: s.data.id, ok: true, value }),
       (err: unknown) => process.send?.({ id: s.data.id, ok: false, value: String(err) }),
     );
     return;
   }
   const e = exitSchema.safeParse(raw);
   if (e.success) {
-    for (const c of clients) c.ws.terminate();
+    for (const set of audiences.values()) for (const c of set) c.ws.terminate();
     wss.close();
     void sim.stop().then(() => {
       process.send?.({ id: e.data.id, ok: true, value: {} });

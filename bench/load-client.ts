@@ -3,12 +3,23 @@
  * WebSocket clients, so client work never runs on the hub's event loop. Commands arrive over
  * IPC (bench/lib/ipc-schema.ts); every command is bounded by its own timeout.
  */
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { attachResultSchema, promptResultSchema } from './lib/frame-schema.js';
 import { envelopeSchema, type Command, type LoadReport } from './lib/ipc-schema.js';
 import { LoadSocket, newHistogram, nowMs } from './lib/load-socket.js';
 
 /** Upgrades in flight at once while connecting (an upgrade storm would measure the kernel's accept queue). */
 const CONNECT_CONCURRENCY = 20;
+
+/**
+ * This process's own event-loop delay since the last `resetLatency`: a frame that arrives while
+ * the load client is busy is timed late, so a report says how much of its tail is the client's.
+ */
+const LOOP_DELAY_RESOLUTION_MS = 5;
+const ownLoopDelay = monitorEventLoopDelay({ resolution: LOOP_DELAY_RESOLUTION_MS });
+ownLoopDelay.enable();
+/** Node records whole sampling intervals; the delay is what lies beyond one. */
+const beyondInterval = (ns: number) => Math.max(0, ns / 1e6 - LOOP_DELAY_RESOLUTION_MS);
 
 let slots: LoadSocket[] = [];
 let wsUrl = '';
@@ -113,6 +124,7 @@ function report(set: LoadSocket[]): LoadReport {
     firstSeq: set.map((s) => s.firstSeq),
     lastSeq: set.map((s) => s.lastSeq),
     stalledAt: set.find((s) => s.stalledAt !== null)?.stalledAt ?? null,
+    loopDelay: { p99: beyondInterval(ownLoopDelay.percentile(99)), max: beyondInterval(ownLoopDelay.max) },
   };
 }
 
@@ -182,6 +194,7 @@ async function handle(cmd: Command): Promise<unknown> {
       return {};
     case 'resetLatency':
       for (const s of slots) s.resetLatency();
+      ownLoopDelay.reset();
       return {};
     case 'waitSeq': {
       const t0 = nowMs();

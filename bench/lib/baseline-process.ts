@@ -5,7 +5,7 @@ import { DAEMON_NODE_FLAGS } from '../../src/daemon/node-flags.js';
 import { repoRoot } from './daemon-process.js';
 
 const replySchema = z.object({ id: z.number().int(), ok: z.boolean(), value: z.unknown().optional() });
-const streamedSchema = z.object({ sent: z.number().int(), lastSeq: z.number().int() });
+const streamedSchema = z.object({ sent: z.number().int(), lastSeq: z.number().int(), lastSeqs: z.array(z.number().int()) });
 
 /** The runner's handle on bench/baseline-server.ts (a bare `ws` broadcaster in its own process). */
 export class BaselineProcess {
@@ -51,20 +51,33 @@ export class BaselineProcess {
     return this.child.pid;
   }
 
-  get wsUrl(): string {
-    return `ws://127.0.0.1:${this.port}/`;
+  /** The URL clients of session `k` connect to (session 0 when omitted). */
+  wsUrl(session?: number): string {
+    return `ws://127.0.0.1:${this.port}/${session === undefined ? '' : `?session=${session}`}`;
   }
 
-  /** Broadcasts `rate` frames/s of about `bytes` bytes for `durationMs` (one prompt to its simulator); resolves at the prompt's end. */
-  stream(rate: number, bytes: number, durationMs: number): Promise<z.infer<typeof streamedSchema>> {
+  /**
+   * Broadcasts `rate` frames/s of about `bytes` bytes for `durationMs` (one prompt to its
+   * simulator) in each of `team.sessions` sessions (default 1), session k starting k × `team.phaseMs`
+   * late; resolves when every prompt has ended.
+   */
+  stream(
+    rate: number,
+    bytes: number,
+    durationMs: number,
+    team: { sessions?: number; phaseMs?: number } = {},
+  ): Promise<z.infer<typeof streamedSchema>> {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
-      const t = setTimeout(() => reject(new Error('baseline stream did not finish')), durationMs + 60_000);
+      const t = setTimeout(
+        () => reject(new Error('baseline stream did not finish')),
+        durationMs + (team.sessions ?? 1) * (team.phaseMs ?? 0) + 60_000,
+      );
       this.waiting.set(id, (v) => {
         clearTimeout(t);
         resolve(streamedSchema.parse(v));
       });
-      this.child.send({ id, command: { op: 'stream', rate, bytes, durationMs } });
+      this.child.send({ id, command: { op: 'stream', rate, bytes, durationMs, ...team } });
     });
   }
 

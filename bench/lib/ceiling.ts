@@ -117,7 +117,7 @@ export async function baselineSide(clients: number): Promise<Side> {
   const server = await BaselineProcess.start();
   const load = await LoadDriver.start();
   try {
-    await load.send({ op: 'connect', wsUrl: server.wsUrl, tokens: [], count: clients, protocol: 'bare' });
+    await load.send({ op: 'connect', wsUrl: server.wsUrl(), tokens: [], count: clients, protocol: 'bare' });
   } catch (err) {
     await load.stop();
     await server.stop();

@@ -57,17 +57,43 @@ function shortUrl(url: string, line: number): string {
   return `${short}:${line + 1}`;
 }
 
-/** Self time per function and per area, from the sample stream (time deltas, not hit counts). */
-export function summariseProfile(json: unknown, topN = 25): ProfileSummary {
+/** A part of the profile, in milliseconds from its start. */
+export interface ProfileWindow {
+  fromMs: number;
+  toMs: number;
+}
+
+/** Calls `fn(nodeId, µs, msFromStart)` for each sample (timeDeltas[i] is the time before sample i; the following delta is sample i's). */
+function eachSample(p: z.infer<typeof profileSchema>, fn: (id: number, us: number, atMs: number) => void): void {
+  let at = 0;
+  for (let i = 0; i < p.samples.length; i++) {
+    at += p.timeDeltas[i] ?? 0;
+    fn(p.samples[i]!, p.timeDeltas[i + 1] ?? 0, at / 1000);
+  }
+}
+
+/** Busy (non-idle) share of each `stepMs` of the profile, in percent: finds a scenario's phases. */
+export function busyTimeline(json: unknown, stepMs = 1_000): number[] {
+  const p = profileSchema.parse(json);
+  const idleIds = new Set(p.nodes.filter((n) => n.callFrame.functionName === '(idle)').map((n) => n.id));
+  const busy: number[] = [];
+  eachSample(p, (id, us, atMs) => {
+    const k = Math.floor(atMs / stepMs);
+    while (busy.length <= k) busy.push(0);
+    if (!idleIds.has(id)) busy[k]! += us / 1000;
+  });
+  return busy.map((ms) => Math.round((ms * 100) / stepMs));
+}
+
+/** Self time per function and per area, from the sample stream (time deltas, not hit counts), of `window` when given. */
+export function summariseProfile(json: unknown, topN = 25, window?: ProfileWindow): ProfileSummary {
   const p = profileSchema.parse(json);
   const byId = new Map(p.nodes.map((n) => [n.id, n]));
   const self = new Map<number, number>();
-  for (let i = 0; i < p.samples.length; i++) {
-    const id = p.samples[i]!;
-    // timeDeltas[i] is the time before sample i; attribute the following delta to sample i.
-    const dt = p.timeDeltas[i + 1] ?? 0;
-    self.set(id, (self.get(id) ?? 0) + dt);
-  }
+  eachSample(p, (id, us, atMs) => {
+    if (window && (atMs < window.fromMs || atMs >= window.toMs)) return;
+    self.set(id, (self.get(id) ?? 0) + us);
+  });
   const fns = new Map<string, SelfTimeRow>();
   const areas = new Map<string, SelfTimeRow>();
   let total = 0;

@@ -179,6 +179,13 @@ export class DaemonProcess {
     return { tokens: minted, minted: true };
   }
 
+  /** One scrape of `GET /metrics` (Prometheus text), as the admin. */
+  async metrics(): Promise<string> {
+    const res = await fetch(`${this.httpUrl}/metrics`, { headers: { authorization: `Bearer ${this.adminToken}` } });
+    if (!res.ok) throw new Error(`GET /metrics: ${res.status}`);
+    return res.text();
+  }
+
   /** The daemon's resident set size now. */
   rss(): number {
     return rssBytes(this.pid);

@@ -108,6 +108,8 @@ export const reportSchema = z.object({
   firstSeq: z.array(z.number().nullable()),
   lastSeq: z.array(z.number().nullable()),
   stalledAt: z.number().nullable(),
+  /** The load process's own event-loop delay (ms) since the last `resetLatency`. */
+  loopDelay: z.object({ p99: z.number(), max: z.number() }),
 });
 export type LoadReport = z.infer<typeof reportSchema>;
 

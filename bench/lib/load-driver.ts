@@ -35,7 +35,7 @@ export class LoadDriver {
   /** Spawns the load process and waits for its ready message. */
   static async start(): Promise<LoadDriver> {
     const child = fork(path.join(benchDir, 'load-client.ts'), [], {
-      execArgv: ['--import', 'tsx'],
+      execArgv: [...(process.env.BENCH_LOAD_NODE_ARGS ?? '').split(' ').filter(Boolean), '--import', 'tsx'],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     await new Promise<void>((resolve, reject) => {

@@ -149,7 +149,7 @@ export async function runBaselineStream(setup: StreamSetup): Promise<{ report: L
   const server = await BaselineProcess.start();
   const load = await LoadDriver.start();
   try {
-    await load.send({ op: 'connect', wsUrl: server.wsUrl, tokens: [], count: setup.clients, protocol: 'bare' });
+    await load.send({ op: 'connect', wsUrl: server.wsUrl(), tokens: [], count: setup.clients, protocol: 'bare' });
     const streamed = server.stream(setup.rate, setup.bytes, setup.durationMs);
     await new Promise((r) => setTimeout(r, Math.min(WARMUP_MS, setup.durationMs / 4)));
     await load.send({ op: 'resetLatency' });

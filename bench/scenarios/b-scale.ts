@@ -3,7 +3,9 @@ import { DaemonProcess, repoRoot } from '../lib/daemon-process.js';
 import { attachedSchema, promptDoneSchema, sessionOpenedSchema, waitDoneSchema } from '../lib/ipc-schema.js';
 import { LoadDriver } from '../lib/load-driver.js';
 import { childPids, CpuMeter } from '../lib/proc-cpu.js';
+import { gcBetween, hubLoopDelayMs, promSum } from '../lib/prom-text.js';
 import { round, type Scenario } from '../lib/scenario.js';
+import { baselineTeamStream } from '../lib/team-baseline.js';
 
 /**
  * B-SCALE (TEST-PLAN; issue 16 item 3): a 1,000-client team on the default limits (connectionsTotal 1,024;
@@ -37,6 +39,8 @@ export const TEAM = {
   awayMs: 1_000,
   stormConcurrency: 200,
   stormAddresses: 50,
+  /** Session k starts streaming k × phaseMs after session 0. */
+  phaseMs: Number(process.env.BENCH_PHASE_MS ?? 0),
   /** Idle CPU is measured over one heartbeat interval (LIMITS.heartbeatIntervalMs). */
   idleMs: 30_000,
 } as const;
@@ -71,8 +75,30 @@ function teamOf(t: TeamSetup, k: number, batch?: 0 | 1): number[] {
   return out;
 }
 
-/** One team run; answers the four figures (the value is the streaming p99). */
-export async function runTeam(t: TeamSetup, log: (line: string) => void): Promise<{ value: number; extra: Record<string, unknown> }> {
+const roundAll = (d: { p99: number; max: number }) => ({ p99: round(d.p99, 2), max: round(d.max, 2) });
+
+/**
+ * One team run: the hub's four figures (the value is the streaming p99), then the same stream on
+ * the fair bare baseline (its p99 is the run's baseline: what this machine and load client give a
+ * broadcaster that only writes the frames).
+ */
+export async function runTeam(
+  t: TeamSetup,
+  log: (line: string) => void,
+): Promise<{ value: number; baseline: number; extra: Record<string, unknown> }> {
+  const hub = await runHubTeam(t, log);
+  const bare = await baselineTeamStream(t);
+  log(
+    `baseline streaming, same shape: p50 ${round(bare.latency.p50, 2)} p99 ${round(bare.latency.p99, 2)} ms; ` +
+      `load client loop delay p99 ${bare.loadClientLoopDelayMs.p99} max ${bare.loadClientLoopDelayMs.max} ms; ` +
+      `CPU ${Object.entries(bare.cpuPercent)
+        .map(([k, v]) => `${k} ${v} %`)
+        .join(' ')} of a core`,
+  );
+  return { ...hub, baseline: round(bare.latency.p99, 3), extra: { ...hub.extra, baselineStream: bare } };
+}
+
+async function runHubTeam(t: TeamSetup, log: (line: string) => void): Promise<{ value: number; extra: Record<string, unknown> }> {
   const d = await DaemonProcess.spawn({
     nodeArgs: GC_ARGS,
     simArgs: ['--event-rate', String(t.rate), '--event-bytes', String(t.bytes), '--event-duration-ms', String(t.streamMs)],
@@ -120,13 +146,14 @@ export async function runTeam(t: TeamSetup, log: (line: string) => void): Promis
     const everyone = [...Array(team + t.sessions).keys()];
     const teamClients = everyone.slice(t.sessions);
     const stream = () =>
-      sessions.map((sessionId, k) =>
-        load.call(
+      sessions.map(async (sessionId, k) => {
+        await new Promise((r) => setTimeout(r, k * t.phaseMs));
+        return load.call(
           promptDoneSchema,
           { op: 'prompt', client: k, sessionId, text: `bench rate=${t.rate} bytes=${t.bytes} ms=${t.streamMs}` },
           t.streamMs + 120_000,
-        ),
-      );
+        );
+      });
     const heads = async () => (await load.report([...Array(t.sessions).keys()])).lastSeq.map((s) => s ?? 0);
     // FAN-01 per session: every client of a session saw every seq once and ends on the same seq
     // (sessions have their own seq, so one report over all of them would compare across sessions).
@@ -145,18 +172,39 @@ export async function runTeam(t: TeamSetup, log: (line: string) => void): Promis
     };
 
     // Streaming p99 at the team's rate.
-    const meter = new CpuMeter({ hub: d.pid });
+    const meter = new CpuMeter({ hub: d.pid, sim: simPid, load: load.pid });
+    const meterStarted = Date.now();
     const turns = stream();
     await new Promise((r) => setTimeout(r, t.warmupMs));
     await load.send({ op: 'resetLatency' });
+    const scrapeBefore = await d.metrics();
     for (const s of await Promise.all(turns)) if (s.stopReason !== 'end_turn') throw new Error(`team turn ended ${s.stopReason}`);
     await settle();
     const streamCpu = meter.take();
+    const streamWallMs = Date.now() - meterStarted;
+    const scrapeAfter = await d.metrics();
     const streamed = await load.report(teamClients);
+    // Where the tail is: who used the cores, the hub's own loop delay and GC pauses, the load client's loop delay.
+    const percentOfCore = (k: string) => round(((streamCpu[k] ?? Number.NaN) / streamWallMs) * 100, 1);
+    const where = {
+      cpuPercent: { hub: percentOfCore('hub'), sim: percentOfCore('sim'), loadClient: percentOfCore('load') },
+      hubLoopDelayMs: roundAll(hubLoopDelayMs(scrapeAfter)),
+      hubGc: gcBetween(scrapeBefore, scrapeAfter),
+      // Every frame the hub wrote while streaming, per session/update the team received (1 = nothing else).
+      hubFramesPerUpdate: round(
+        (promSum(scrapeAfter, 'zcode_hub_updates_sent_total') - promSum(scrapeBefore, 'zcode_hub_updates_sent_total')) /
+          streamed.benchFrames,
+        3,
+      ),
+      loadClientLoopDelayMs: roundAll(streamed.loopDelay),
+    };
     const gaps = await fan01Problems();
     if (gaps.length > 0) throw new Error(`FAN-01 failed while streaming: ${gaps.slice(0, 3).join('; ')}`);
     log(
-      `streaming ${t.sessions} × ${t.rate} ev/s to ${team} clients: p50 ${round(streamed.latency.p50, 2)} p99 ${round(streamed.latency.p99, 2)} ms`,
+      `streaming ${t.sessions} × ${t.rate} ev/s to ${team} clients: p50 ${round(streamed.latency.p50, 2)} p99 ${round(streamed.latency.p99, 2)} ms; ` +
+        `hub frames per update ${where.hubFramesPerUpdate}, hub loop delay p99 ${where.hubLoopDelayMs.p99} max ${where.hubLoopDelayMs.max} ms, GC ${where.hubGc.count} pauses (${where.hubGc.totalMs} ms, ${where.hubGc.over10ms} over 10 ms); ` +
+        `load client loop delay p99 ${where.loadClientLoopDelayMs.p99} max ${where.loadClientLoopDelayMs.max} ms; ` +
+        `CPU hub ${where.cpuPercent.hub} % sim ${where.cpuPercent.sim} % load client ${where.cpuPercent.loadClient} % of a core`,
     );
 
     // Reconnect storm mid-stream.
@@ -184,7 +232,7 @@ export async function runTeam(t: TeamSetup, log: (line: string) => void): Promis
         clients: team + t.sessions,
         auth: `${tokens.length} minted operate tokens, ${CLIENTS_PER_TOKEN} clients each`,
         streamLatencyMs: streamed.latency,
-        streamHubCpuPercent: round(((streamCpu['hub'] ?? 0) / (t.streamMs + t.warmupMs)) * 100, 1),
+        streamTail: where,
         stormMs: round(storm.ms, 1),
         stormConcurrency: t.stormConcurrency,
         stormAddresses: t.stormAddresses,

@@ -23,7 +23,7 @@ describe('bench scenarios (smoke)', () => {
     expect(f.extra['steps']).toBeDefined();
   }, 120_000);
 
-  it('B-SCALE attaches a team over several sessions, streams, storms and reports its four figures', async () => {
+  it('B-SCALE attaches a team over several sessions, streams, storms, reports its four figures and the same stream on the fair baseline', async () => {
     const r = await runTeam(
       { ...TEAM, sessions: 2, perSession: 4, streamMs: 1_500, warmupMs: 300, stormAfterMs: 500, awayMs: 200, idleMs: 1_000 },
       () => undefined,
@@ -31,5 +31,14 @@ describe('bench scenarios (smoke)', () => {
     expect(r.extra['clients']).toBe(10);
     for (const key of ['stormMs', 'marginalIdleClientKiB', 'idleHubCpuPercent']) expect(Number.isFinite(r.extra[key])).toBe(true);
     expect(Number.isFinite(r.value)).toBe(true);
+    // The same team stream on the bare baseline, gap-free (it throws otherwise), and where the hub's tail came from.
+    expect(Number.isFinite(r.baseline)).toBe(true);
+    const tail = r.extra['streamTail'] as {
+      cpuPercent: Record<string, number>;
+      hubLoopDelayMs: { p99: number };
+      hubFramesPerUpdate: number;
+    };
+    for (const v of [...Object.values(tail.cpuPercent), tail.hubLoopDelayMs.p99, tail.hubFramesPerUpdate])
+      expect(Number.isFinite(v)).toBe(true);
   }, 120_000);
 });
