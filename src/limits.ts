@@ -146,6 +146,8 @@ export const LIMITS = {
   wsTicketsMax: 1_024,
   /** Lifetime of a device token when `--ttl` is not given (paired devices and `token create`). */
   deviceTokenDefaultTtlMs: 90 * 24 * 3_600_000,
+  /** Device tokens remembered after their signature was verified, so a reconnect storm does not check the same signature a thousand times (~300 µs each); revocation, scope and expiry are still checked on every use; 0 turns it off. */
+  verifiedTokensMax: 1_024,
   /** How often expired device tokens are looked for, so their sockets close (HUB-DESIGN §7). */
   tokenExpirySweepMs: 1_000,
   /** Audit entries per `GET /api/audit` page. */

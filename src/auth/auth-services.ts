@@ -13,6 +13,7 @@ export interface AuthLimits {
   pairingCodesMax: number;
   deviceTokenDefaultTtlMs: number;
   tokenExpirySweepMs: number;
+  verifiedTokensMax: number;
   auditPageMax: number;
 }
 
@@ -47,6 +48,7 @@ export function createAuthServices(opts: {
     secret,
     registry,
     expirySweepMs: opts.limits.tokenExpirySweepMs,
+    verifiedTokensMax: opts.limits.verifiedTokensMax,
     ...(opts.now ? { now: opts.now } : {}),
   });
   const pairing = new PairingCodes({

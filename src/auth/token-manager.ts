@@ -3,6 +3,7 @@ import { secretEquals } from './admin-token.js';
 import { signDeviceToken, verifyDeviceToken } from './device-jwt.js';
 import type { Authenticator, Identity, Scope } from './identity.js';
 import type { TokenRecord, TokenRegistry } from './token-registry.js';
+import { VerifiedTokens } from './verified-tokens.js';
 
 /** Identity of the state-dir admin token (CLI and scripts; HUB-DESIGN §9). */
 export const ADMIN_IDENTITY: Identity = Object.freeze({ tokenId: 'admin', name: 'admin', scope: 'admin' });
@@ -15,6 +16,8 @@ export interface TokenManagerOptions {
   registry: TokenRegistry;
   /** Interval of the expiry sweep that announces expired tokens (LIMITS.tokenExpirySweepMs). */
   expirySweepMs: number;
+  /** Verified device tokens remembered so a reconnect skips the signature check (LIMITS.verifiedTokensMax). */
+  verifiedTokensMax: number;
   /** Clock, for tests of expiry; defaults to Date.now. */
   now?: () => number;
 }
@@ -36,17 +39,23 @@ export class TokenManager implements Authenticator {
   private readonly announcedExpired = new Set<string>();
   private sweep: NodeJS.Timeout | undefined;
   private readonly now: () => number;
+  private readonly verified: VerifiedTokens;
 
   constructor(private readonly opts: TokenManagerOptions) {
     this.now = opts.now ?? Date.now;
+    this.verified = new VerifiedTokens(opts.verifiedTokensMax);
   }
 
   /** Resolves a presented credential; null for anything not valid right now. */
   async authenticate(credential: string): Promise<Identity | null> {
     if (secretEquals(credential, this.opts.adminToken)) return ADMIN_IDENTITY;
     const now = this.now();
-    const claims = await verifyDeviceToken(this.opts.secret, credential, now);
-    if (!claims) return null;
+    let claims = this.verified.get(credential, now);
+    if (!claims) {
+      claims = (await verifyDeviceToken(this.opts.secret, credential, now)) ?? undefined;
+      if (!claims) return null;
+      this.verified.add(credential, claims);
+    }
     const record = this.opts.registry.get(claims.jti);
     // The registry is authoritative: an unknown, revoked, re-scoped or expired record refuses the token.
     if (!record || record.revokedAt !== undefined || record.scope !== claims.scope || record.expiresAt <= now) return null;

@@ -45,6 +45,7 @@ function offline(stateDir: string): { tokens: TokenManager; audit: AuditLog } {
     secret: ensureJwtSecret(stateDir),
     registry: TokenRegistry.open(stateDir),
     expirySweepMs: LIMITS.tokenExpirySweepMs,
+    verifiedTokensMax: LIMITS.verifiedTokensMax,
   });
   return { tokens, audit: new AuditLog(stateDir) };
 }

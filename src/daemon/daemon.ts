@@ -85,13 +85,7 @@ export async function startDaemon(config: HubConfig, logger: Logger, options: St
       createAuthServices({
         stateDir: config.stateDir,
         adminTokenFile: config.adminTokenFile,
-        limits: {
-          pairingCodeTtlMs: l.pairingCodeTtlMs,
-          pairingCodesMax: l.pairingCodesMax,
-          deviceTokenDefaultTtlMs: l.deviceTokenDefaultTtlMs,
-          tokenExpirySweepMs: l.tokenExpirySweepMs,
-          auditPageMax: l.auditPageMax,
-        },
+        limits: l,
         logger: logger.child({ component: 'auth' }),
       });
     if (!options.auth) steps.rest.push(() => auth.close());

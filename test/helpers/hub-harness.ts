@@ -89,13 +89,7 @@ export async function startHub(options: HarnessOptions = {}): Promise<HubHarness
   const auth = createAuthServices({
     // config.stateDir: a test may put the state dir elsewhere (inside its workspace, say).
     stateDir: config.stateDir,
-    limits: {
-      pairingCodeTtlMs: l.pairingCodeTtlMs,
-      pairingCodesMax: l.pairingCodesMax,
-      deviceTokenDefaultTtlMs: l.deviceTokenDefaultTtlMs,
-      tokenExpirySweepMs: l.tokenExpirySweepMs,
-      auditPageMax: l.auditPageMax,
-    },
+    limits: l,
     logger,
   });
   let daemon: RunningDaemon;
