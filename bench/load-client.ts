@@ -6,7 +6,7 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { attachResultSchema, promptResultSchema } from './lib/frame-schema.js';
 import { envelopeSchema, type Command, type LoadReport } from './lib/ipc-schema.js';
-import { LoadSocket, newHistogram, nowMs } from './lib/load-socket.js';
+import { LoadSocket, newHistogram, nowMs, sampling, slowSamples } from './lib/load-socket.js';
 
 /** Upgrades in flight at once while connecting (an upgrade storm would measure the kernel's accept queue). */
 const CONNECT_CONCURRENCY = 20;
@@ -85,6 +85,7 @@ function report(set: LoadSocket[]): LoadReport {
   const merged = newHistogram();
   const problems: string[] = [];
   const closes: Record<string, number> = {};
+  const otherFrames: Record<string, number> = {};
   let updates = 0;
   let benchFrames = 0;
   let first: number | null = null;
@@ -99,6 +100,7 @@ function report(set: LoadSocket[]): LoadReport {
     if (s.firstSeq !== null && s.lastSeq !== null && s.updates !== s.lastSeq - s.firstSeq + 1) {
       problems.push(`client ${s.index}: ${s.updates} updates for seq ${s.firstSeq}..${s.lastSeq}`);
     }
+    for (const [m, n] of s.otherFrames) otherFrames[m] = (otherFrames[m] ?? 0) + n;
     if (s.closeCode !== null) closes[String(s.closeCode)] = (closes[String(s.closeCode)] ?? 0) + 1;
   }
   const ms = (p: number) => merged.getValueAtPercentile(p) / 1000;
@@ -125,6 +127,8 @@ function report(set: LoadSocket[]): LoadReport {
     lastSeq: set.map((s) => s.lastSeq),
     stalledAt: set.find((s) => s.stalledAt !== null)?.stalledAt ?? null,
     loopDelay: { p99: beyondInterval(ownLoopDelay.percentile(99)), max: beyondInterval(ownLoopDelay.max) },
+    otherFrames,
+    slowWindows: slowSamples.busiest(8),
   };
 }
 
@@ -191,9 +195,13 @@ async function handle(cmd: Command): Promise<unknown> {
       return {};
     case 'reset':
       for (const s of slots) s.reset();
+      slowSamples.reset();
+      sampling.sentFrom = nowMs();
       return {};
     case 'resetLatency':
       for (const s of slots) s.resetLatency();
+      slowSamples.reset();
+      sampling.sentFrom = nowMs();
       ownLoopDelay.reset();
       return {};
     case 'waitSeq': {

@@ -16,6 +16,15 @@ export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)
  */
 export const daemonRoot = process.env.BENCH_DAEMON_ROOT ? path.resolve(process.env.BENCH_DAEMON_ROOT) : repoRoot;
 
+/** `BENCH_DAEMON_LIMITS`: a JSON object of limits every benchmark daemon gets (experiments only). */
+function envLimits(): Record<string, number> {
+  const text = process.env.BENCH_DAEMON_LIMITS;
+  if (!text) return {};
+  const value: unknown = JSON.parse(text);
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('BENCH_DAEMON_LIMITS must be a JSON object');
+  return value as Record<string, number>;
+}
+
 const hubFileSchema = z.object({ pid: z.number().int(), port: z.number().int(), url: z.string() });
 const healthSchema = z.looseObject({ backend: z.looseObject({ state: z.string() }).optional() });
 
@@ -105,9 +114,11 @@ export class DaemonProcess {
       opts.logLevel ?? 'info',
       ...(opts.simArgs ?? []).map((a) => `--sim-arg=${a}`),
     ];
-    if (opts.limits) {
+    // Experiments with the daemon's limits (e.g. `{"heartbeatIntervalMs":600000}`) on top of the scenario's.
+    const limits = { ...opts.limits, ...envLimits() };
+    if (Object.keys(limits).length > 0) {
       const file = path.join(root, 'config.json');
-      fs.writeFileSync(file, JSON.stringify({ limits: opts.limits }));
+      fs.writeFileSync(file, JSON.stringify({ limits }));
       args.push('--config', file);
     }
     const log = fs.openSync(path.join(root, 'daemon.log'), 'w');

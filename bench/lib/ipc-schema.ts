@@ -110,6 +110,10 @@ export const reportSchema = z.object({
   stalledAt: z.number().nullable(),
   /** The load process's own event-loop delay (ms) since the last `resetLatency`. */
   loopDelay: z.object({ p99: z.number(), max: z.number() }),
+  /** Frames other than session/update since the last reset, by method (`response` for answers). */
+  otherFrames: z.record(z.string(), z.number()),
+  /** Where the slow samples (over `SLOW_SAMPLE_MS`) fell: the busiest 100-ms windows, ms from the first sample. */
+  slowWindows: z.array(z.object({ atMs: z.number(), slow: z.number() })),
 });
 export type LoadReport = z.infer<typeof reportSchema>;
 

@@ -1,16 +1,14 @@
-import { performance } from 'node:perf_hooks';
 import hdr from 'hdr-histogram-js';
 import WebSocket from 'ws';
+import { monotonicMs } from '../../src/simulator/monotonic-clock.js';
 import { FULL_CHECK_EVERY, frameSentAt, frameSeq, isSessionUpdate } from './fast-frame.js';
 import { notificationFrameSchema, ownUpdateSchema, responseFrameSchema, sessionUpdateFrameSchema } from './frame-schema.js';
 
 /** Sent instead of the echo of a client's own prompt; carries the echo's seq. */
 const OWN_UPDATE = '_zcode/own_update';
 
-/** Shared machine clock of every bench process (the simulator stamps with the same expression). */
-export function nowMs(): number {
-  return performance.timeOrigin + performance.now();
-}
+/** The machine's monotonic clock, shared by every bench process: the simulator stamps `simSentAt` with it. */
+export const nowMs = monotonicMs;
 
 /** Latency histogram in microseconds: 1 µs to 10 min, 3 significant digits. */
 export function newHistogram(): hdr.Histogram {
@@ -24,6 +22,36 @@ export function newHistogram(): hdr.Histogram {
 
 /** Longest wait for one JSON-RPC answer from the hub during a bench. */
 const REQUEST_TIMEOUT_MS = 60_000;
+
+/** A latency sample over this counts as slow for `slowWindows` (diagnostics of where a tail comes from). */
+export const SLOW_SAMPLE_MS = 10;
+const SLOW_WINDOW_MS = 100;
+
+/**
+ * Latency is sampled only for frames the source sent after the last reset. Resetting 1,000
+ * histograms holds this process for tens of ms; the frames queued meanwhile arrive late through
+ * no fault of the server and were the slowest 0.5 % of a B-SCALE run (both sides alike).
+ */
+export const sampling = { sentFrom: 0 };
+
+/** Slow samples of every socket of this process, by 100-ms window of arrival. */
+export const slowSamples = {
+  byWindow: new Map<number, number>(),
+  first: null as number | null,
+  reset(): void {
+    this.byWindow.clear();
+    this.first = null;
+  },
+  /** The `top` windows with the most slow samples, in time order. */
+  busiest(top: number): Array<{ atMs: number; slow: number }> {
+    const first = this.first ?? 0;
+    return [...this.byWindow.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, top)
+      .sort((a, b) => a[0] - b[0])
+      .map(([w, slow]) => ({ atMs: Math.round(w * SLOW_WINDOW_MS - first), slow }));
+  },
+};
 
 interface Pending {
   resolve: (result: unknown) => void;
@@ -45,6 +73,8 @@ export class LoadSocket {
   firstReceiveAt: number | null = null;
   lastReceiveAt: number | null = null;
   problems: string[] = [];
+  /** Frames other than session/update, by method (`response` for answers). */
+  otherFrames = new Map<string, number>();
   closeCode: number | null = null;
   stalledAt: number | null = null;
   /** The seq the last attach answered with (the hub's position when this client joined). */
@@ -106,6 +136,7 @@ export class LoadSocket {
     this.firstReceiveAt = null;
     this.lastReceiveAt = null;
     this.problems = [];
+    this.otherFrames.clear();
     this.armed = false;
   }
 
@@ -114,6 +145,7 @@ export class LoadSocket {
     // Reset in place: a new histogram per client (85 KiB each) made 85 MB of garbage at once and
     // the load process's collector paused for up to 160 ms mid-measurement.
     this.histogram.reset();
+    this.otherFrames.clear();
     this.benchFrames = 0;
     this.firstReceiveAt = null;
     this.lastReceiveAt = null;
@@ -134,7 +166,8 @@ export class LoadSocket {
 
   /** Stops reading the socket (ws pauses the underlying TCP socket). */
   stall(): void {
-    this.stalledAt = nowMs();
+    // Epoch time: compared with the daemon's log line of the close (b-slow.ts).
+    this.stalledAt = Date.now();
     this.ws.pause();
   }
 
@@ -177,7 +210,9 @@ export class LoadSocket {
 
   private onUpdate(data: Buffer, at: number): void {
     this.updates++;
-    if (this.updates % FULL_CHECK_EVERY === 1) {
+    // Offset by the socket's index: clients of one session count in step, and a full parse by all
+    // of them on the same update was a burst of load-client work that delayed the frames behind it.
+    if ((this.updates + this.index) % FULL_CHECK_EVERY === 1) {
       const full = sessionUpdateFrameSchema.safeParse(JSON.parse(data.toString('utf8')));
       if (!full.success) this.problems.push(`session/update shape: ${full.error.issues[0]?.message ?? 'invalid'}`);
     }
@@ -192,8 +227,18 @@ export class LoadSocket {
       this.benchFrames++;
       this.firstReceiveAt ??= at;
       this.lastReceiveAt = at;
+      if (sentAt < sampling.sentFrom) return this.wakeIfWaiting();
       this.histogram.recordValue(Math.max(1, Math.round((at - sentAt) * 1000)));
+      slowSamples.first ??= at;
+      if (at - sentAt > SLOW_SAMPLE_MS) {
+        const w = Math.floor(at / SLOW_WINDOW_MS);
+        slowSamples.byWindow.set(w, (slowSamples.byWindow.get(w) ?? 0) + 1);
+      }
     }
+    this.wakeIfWaiting();
+  }
+
+  private wakeIfWaiting(): void {
     if (this.seqWaiters.size > 0) this.wake();
   }
 
@@ -217,6 +262,8 @@ export class LoadSocket {
       this.problems.push('non-JSON frame');
       return;
     }
+    const method = typeof value === 'object' && value !== null && 'method' in value ? String(value.method) : 'response';
+    this.otherFrames.set(method, (this.otherFrames.get(method) ?? 0) + 1);
     const response = responseFrameSchema.safeParse(value);
     if (response.success && typeof response.data.id === 'number' && !('method' in (value as object))) {
       const p = this.pending.get(response.data.id);

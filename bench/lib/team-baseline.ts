@@ -20,6 +20,7 @@ export interface TeamStreamFigures {
   /** Share of one core each process used while streaming. */
   cpuPercent: Record<string, number>;
   loadClientLoopDelayMs: { p99: number; max: number };
+  slowWindows: LoadReport['slowWindows'];
 }
 
 /**
@@ -56,6 +57,7 @@ export async function baselineTeamStream(t: TeamStreamShape): Promise<TeamStream
       latency: all.latency,
       cpuPercent: Object.fromEntries(Object.entries(cpu).map(([k, ms]) => [k, round((ms / wallMs) * 100, 1)])),
       loadClientLoopDelayMs: { p99: round(all.loopDelay.p99, 2), max: round(all.loopDelay.max, 2) },
+      slowWindows: all.slowWindows,
     };
   } finally {
     await load.stop();

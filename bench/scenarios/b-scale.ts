@@ -91,6 +91,7 @@ export async function runTeam(
   log(
     `baseline streaming, same shape: p50 ${round(bare.latency.p50, 2)} p99 ${round(bare.latency.p99, 2)} ms; ` +
       `load client loop delay p99 ${bare.loadClientLoopDelayMs.p99} max ${bare.loadClientLoopDelayMs.max} ms; ` +
+      `slow samples by window ${bare.slowWindows.map((w) => `${w.slow}@${w.atMs}`).join(' ')}; ` +
       `CPU ${Object.entries(bare.cpuPercent)
         .map(([k, v]) => `${k} ${v} %`)
         .join(' ')} of a core`,
@@ -176,8 +177,11 @@ async function runHubTeam(t: TeamSetup, log: (line: string) => void): Promise<{ 
     const meterStarted = Date.now();
     const turns = stream();
     await new Promise((r) => setTimeout(r, t.warmupMs));
-    await load.send({ op: 'resetLatency' });
+    // Scraped before sampling starts: rendering /metrics holds the hub's loop for several ms.
+    const scrapeStarted = Date.now();
     const scrapeBefore = await d.metrics();
+    const scrapeMs = Date.now() - scrapeStarted;
+    await load.send({ op: 'resetLatency' });
     for (const s of await Promise.all(turns)) if (s.stopReason !== 'end_turn') throw new Error(`team turn ended ${s.stopReason}`);
     await settle();
     const streamCpu = meter.take();
@@ -197,6 +201,9 @@ async function runHubTeam(t: TeamSetup, log: (line: string) => void): Promise<{ 
         3,
       ),
       loadClientLoopDelayMs: roundAll(streamed.loopDelay),
+      scrapeMs,
+      otherFrames: streamed.otherFrames,
+      slowWindows: streamed.slowWindows,
     };
     const gaps = await fan01Problems();
     if (gaps.length > 0) throw new Error(`FAN-01 failed while streaming: ${gaps.slice(0, 3).join('; ')}`);
@@ -204,7 +211,8 @@ async function runHubTeam(t: TeamSetup, log: (line: string) => void): Promise<{ 
       `streaming ${t.sessions} × ${t.rate} ev/s to ${team} clients: p50 ${round(streamed.latency.p50, 2)} p99 ${round(streamed.latency.p99, 2)} ms; ` +
         `hub frames per update ${where.hubFramesPerUpdate}, hub loop delay p99 ${where.hubLoopDelayMs.p99} max ${where.hubLoopDelayMs.max} ms, GC ${where.hubGc.count} pauses (${where.hubGc.totalMs} ms, ${where.hubGc.over10ms} over 10 ms); ` +
         `load client loop delay p99 ${where.loadClientLoopDelayMs.p99} max ${where.loadClientLoopDelayMs.max} ms; ` +
-        `CPU hub ${where.cpuPercent.hub} % sim ${where.cpuPercent.sim} % load client ${where.cpuPercent.loadClient} % of a core`,
+        `CPU hub ${where.cpuPercent.hub} % sim ${where.cpuPercent.sim} % load client ${where.cpuPercent.loadClient} % of a core; ` +
+        `one /metrics scrape ${scrapeMs} ms; other frames ${JSON.stringify(where.otherFrames)}; slow samples by window ${where.slowWindows.map((w) => `${w.slow}@${w.atMs}`).join(' ')}`,
     );
 
     // Reconnect storm mid-stream.

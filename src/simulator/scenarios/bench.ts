@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { newId } from '../session-runtime.js';
 import type { TurnContext } from '../turn/turn-context.js';
+import { monotonicMs } from '../monotonic-clock.js';
 
 /** Largest rate / size / duration one prompt may ask for (a typo must not pin the child). */
 const MAX_PROMPT_RATE = 1_000_000;
@@ -28,8 +29,8 @@ export function benchOverrides(prompt: string): { eventRate?: number; eventBytes
  * Benchmark stream (`--event-rate N --event-bytes B --event-duration-ms D`): N `text_delta`
  * events per second of about B bytes for D ms, coalescing disabled; a prompt may override each
  * ({@link benchOverrides}). Each delta starts with
- * `[simSentAt=<ms>] ` and the payload carries `simSentAt` too: the high-resolution send time
- * `performance.timeOrigin + performance.now()` (epoch ms, fractional) for latency measurement.
+ * `[simSentAt=<ms>] ` and the payload carries `simSentAt` too: the send time on the machine's
+ * monotonic clock ({@link monotonicMs}) for latency measurement.
  */
 export async function benchScenario(ctx: TurnContext): Promise<void> {
   const { eventRate = 0, eventBytes, eventDurationMs } = { ...ctx.sim.options, ...benchOverrides(ctx.prompt) };
@@ -41,7 +42,7 @@ export async function benchScenario(ctx: TurnContext): Promise<void> {
     if (elapsed >= eventDurationMs) break;
     const due = Math.floor((elapsed / 1000) * eventRate);
     for (; sent < due; sent++) {
-      const simSentAt = performance.timeOrigin + performance.now();
+      const simSentAt = monotonicMs();
       const prefix = `[simSentAt=${simSentAt.toFixed(3)}] `;
       const delta = prefix + 'x'.repeat(Math.max(0, eventBytes - prefix.length));
       ctx.emit('model.streaming', {
