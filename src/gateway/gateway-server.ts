@@ -6,7 +6,6 @@ import { ClientConnection } from './client-connection.js';
 import { CLOSE } from './close-codes.js';
 import { Dispatcher } from './dispatch.js';
 import type { GatewaySocket } from './gateway-socket.js';
-import { HeartbeatWheel } from './heartbeat-wheel.js';
 import type { GatewayHub } from './hub-api.js';
 import { WriteBatcher, type Corkable } from './write-batch.js';
 
@@ -39,15 +38,12 @@ export class GatewayServer {
   private readonly log: Logger;
   /** One end-of-turn flush for every connection's batched frames (write-batch.ts). */
   private readonly batcher = new WriteBatcher();
-  /** Each connection is pinged once per `heartbeatIntervalMs`, a slice of them per tick. */
-  private readonly heartbeat: HeartbeatWheel<ClientConnection>;
-  private started = false;
+  private heartbeatTimer: NodeJS.Timeout | undefined;
   private unsubscribeRevoked: (() => void) | undefined;
   private closing = false;
 
   constructor(private readonly deps: GatewayServerDeps) {
     this.log = deps.logger.child({ component: 'gateway' });
-    this.heartbeat = new HeartbeatWheel(deps.config.limits.heartbeatIntervalMs);
     this.dispatcher = new Dispatcher({
       hub: deps.hub,
       version: deps.version,
@@ -64,9 +60,11 @@ export class GatewayServer {
 
   /** Starts the heartbeat and listens for revocations (idempotent). */
   start(): void {
-    if (this.started) return;
-    this.started = true;
-    this.heartbeat.start();
+    if (this.heartbeatTimer) return;
+    this.heartbeatTimer = setInterval(() => {
+      for (const conn of this.conns.values()) conn.heartbeat();
+    }, this.deps.config.limits.heartbeatIntervalMs);
+    this.heartbeatTimer.unref();
     this.unsubscribeRevoked = this.deps.authenticator?.onRevoked?.((tokenId) => this.closeToken(tokenId, 'token revoked'));
   }
 
@@ -118,7 +116,6 @@ export class GatewayServer {
       return undefined;
     }
     this.conns.set(conn.clientId, conn);
-    this.heartbeat.add(conn);
     const from = originOf(origin);
     if (from) this.origins.set(conn.clientId, from);
     this.perToken.set(identity.tokenId, (this.perToken.get(identity.tokenId) ?? 0) + 1);
@@ -127,7 +124,6 @@ export class GatewayServer {
     conn.onClose((code) => {
       clearTimeout(expiry.timer);
       this.conns.delete(conn.clientId);
-      this.heartbeat.remove(conn);
       this.origins.delete(conn.clientId);
       const left = (this.perToken.get(identity.tokenId) ?? 1) - 1;
       if (left > 0) this.perToken.set(identity.tokenId, left);
@@ -168,7 +164,7 @@ export class GatewayServer {
   /** Closes every connection with 1001 and stops the heartbeat; memoised by the caller's app.close(). */
   close(): void {
     this.closing = true;
-    this.heartbeat.stop();
+    if (this.heartbeatTimer) clearInterval(this.heartbeatTimer);
     this.unsubscribeRevoked?.();
     for (const conn of [...this.conns.values()]) conn.close(CLOSE.GOING_AWAY, 'hub shutting down');
   }
