@@ -6,7 +6,7 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { attachResultSchema, promptResultSchema } from './lib/frame-schema.js';
 import { envelopeSchema, type Command, type LoadReport } from './lib/ipc-schema.js';
-import { LoadSocket, newHistogram, nowMs, sampling, slowSamples } from './lib/load-socket.js';
+import { LoadSocket, newHistogram, nowMs, sampling } from './lib/load-socket.js';
 
 /** Upgrades in flight at once while connecting (an upgrade storm would measure the kernel's accept queue). */
 const CONNECT_CONCURRENCY = 20;
@@ -128,7 +128,7 @@ function report(set: LoadSocket[]): LoadReport {
     stalledAt: set.find((s) => s.stalledAt !== null)?.stalledAt ?? null,
     loopDelay: { p99: beyondInterval(ownLoopDelay.percentile(99)), max: beyondInterval(ownLoopDelay.max) },
     otherFrames,
-    slowWindows: slowSamples.busiest(8),
+    slowWindows: sampling.busiest(8),
   };
 }
 
@@ -195,13 +195,11 @@ async function handle(cmd: Command): Promise<unknown> {
       return {};
     case 'reset':
       for (const s of slots) s.reset();
-      slowSamples.reset();
-      sampling.sentFrom = nowMs();
+      sampling.restart();
       return {};
     case 'resetLatency':
       for (const s of slots) s.resetLatency();
-      slowSamples.reset();
-      sampling.sentFrom = nowMs();
+      sampling.restart();
       ownLoopDelay.reset();
       return {};
     case 'waitSeq': {

@@ -112,7 +112,7 @@ export const reportSchema = z.object({
   loopDelay: z.object({ p99: z.number(), max: z.number() }),
   /** Frames other than session/update since the last reset, by method (`response` for answers). */
   otherFrames: z.record(z.string(), z.number()),
-  /** Where the slow samples (over `SLOW_SAMPLE_MS`) fell: the busiest 100-ms windows, ms from the first sample. */
+  /** Where the slow samples (over `SLOW_SAMPLE_MS`) fell: the busiest 100-ms windows, in ms after the last reset. */
   slowWindows: z.array(z.object({ atMs: z.number(), slow: z.number() })),
 });
 export type LoadReport = z.infer<typeof reportSchema>;

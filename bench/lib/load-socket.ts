@@ -28,28 +28,27 @@ export const SLOW_SAMPLE_MS = 10;
 const SLOW_WINDOW_MS = 100;
 
 /**
- * Latency is sampled only for frames the source sent after the last reset. Resetting 1,000
- * histograms holds this process for tens of ms; the frames queued meanwhile arrive late through
- * no fault of the server and were the slowest 0.5 % of a B-SCALE run (both sides alike).
+ * What this process samples, shared by every socket. Latency is sampled only for frames the
+ * source sent after the last `restart`: resetting 1,000 histograms holds this process for tens of
+ * ms, and the frames queued meanwhile arrive late through no fault of the server (they were the
+ * slowest 0.5 % of a B-SCALE run, both sides alike). Slow samples are counted per 100-ms window of
+ * arrival, to show where a tail comes from.
  */
-export const sampling = { sentFrom: 0 };
-
-/** Slow samples of every socket of this process, by 100-ms window of arrival. */
-export const slowSamples = {
-  byWindow: new Map<number, number>(),
-  first: null as number | null,
-  reset(): void {
-    this.byWindow.clear();
-    this.first = null;
+export const sampling = {
+  sentFrom: 0,
+  slowByWindow: new Map<number, number>(),
+  /** Samples from now on; forgets the slow windows. */
+  restart(): void {
+    this.sentFrom = nowMs();
+    this.slowByWindow.clear();
   },
-  /** The `top` windows with the most slow samples, in time order. */
+  /** The `top` windows with the most slow samples, in time order, as ms after the restart. */
   busiest(top: number): Array<{ atMs: number; slow: number }> {
-    const first = this.first ?? 0;
-    return [...this.byWindow.entries()]
+    return [...this.slowByWindow.entries()]
       .sort((a, b) => b[1] - a[1])
       .slice(0, top)
       .sort((a, b) => a[0] - b[0])
-      .map(([w, slow]) => ({ atMs: Math.round(w * SLOW_WINDOW_MS - first), slow }));
+      .map(([w, slow]) => ({ atMs: Math.round(w * SLOW_WINDOW_MS - this.sentFrom), slow }));
   },
 };
 
@@ -229,10 +228,9 @@ export class LoadSocket {
       this.lastReceiveAt = at;
       if (sentAt < sampling.sentFrom) return this.wakeIfWaiting();
       this.histogram.recordValue(Math.max(1, Math.round((at - sentAt) * 1000)));
-      slowSamples.first ??= at;
       if (at - sentAt > SLOW_SAMPLE_MS) {
         const w = Math.floor(at / SLOW_WINDOW_MS);
-        slowSamples.byWindow.set(w, (slowSamples.byWindow.get(w) ?? 0) + 1);
+        sampling.slowByWindow.set(w, (sampling.slowByWindow.get(w) ?? 0) + 1);
       }
     }
     this.wakeIfWaiting();

@@ -76,6 +76,8 @@ function teamOf(t: TeamSetup, k: number, batch?: 0 | 1): number[] {
 }
 
 const roundAll = (d: { p99: number; max: number }) => ({ p99: round(d.p99, 2), max: round(d.max, 2) });
+/** `slow@ms` per window of slow samples, for the run's log line. */
+const windows = (ws: Array<{ atMs: number; slow: number }>) => ws.map((w) => `${w.slow}@${w.atMs}`).join(' ');
 
 /**
  * One team run: the hub's four figures (the value is the streaming p99), then the same stream on
@@ -91,7 +93,7 @@ export async function runTeam(
   log(
     `baseline streaming, same shape: p50 ${round(bare.latency.p50, 2)} p99 ${round(bare.latency.p99, 2)} ms; ` +
       `load client loop delay p99 ${bare.loadClientLoopDelayMs.p99} max ${bare.loadClientLoopDelayMs.max} ms; ` +
-      `slow samples by window ${bare.slowWindows.map((w) => `${w.slow}@${w.atMs}`).join(' ')}; ` +
+      `slow samples by window ${windows(bare.slowWindows)}; ` +
       `CPU ${Object.entries(bare.cpuPercent)
         .map(([k, v]) => `${k} ${v} %`)
         .join(' ')} of a core`,
@@ -212,7 +214,7 @@ async function runHubTeam(t: TeamSetup, log: (line: string) => void): Promise<{ 
         `hub frames per update ${where.hubFramesPerUpdate}, hub loop delay p99 ${where.hubLoopDelayMs.p99} max ${where.hubLoopDelayMs.max} ms, GC ${where.hubGc.count} pauses (${where.hubGc.totalMs} ms, ${where.hubGc.over10ms} over 10 ms); ` +
         `load client loop delay p99 ${where.loadClientLoopDelayMs.p99} max ${where.loadClientLoopDelayMs.max} ms; ` +
         `CPU hub ${where.cpuPercent.hub} % sim ${where.cpuPercent.sim} % load client ${where.cpuPercent.loadClient} % of a core; ` +
-        `one /metrics scrape ${scrapeMs} ms; other frames ${JSON.stringify(where.otherFrames)}; slow samples by window ${where.slowWindows.map((w) => `${w.slow}@${w.atMs}`).join(' ')}`,
+        `one /metrics scrape ${scrapeMs} ms; other frames ${JSON.stringify(where.otherFrames)}; slow samples by window ${windows(where.slowWindows)}`,
     );
 
     // Reconnect storm mid-stream.
