@@ -23,7 +23,7 @@ import { deleteSession } from './session-delete.js';
 import { SessionOpener } from './session-open.js';
 import { SessionCommands, type ConfigId } from './session-commands.js';
 import type { SessionState } from './session-state.js';
-import { InOrder } from './in-order.js';
+import { PromptAdmission } from './prompt-admission.js';
 import { journalFrameSchema } from './journal.js';
 
 export type { AuditSink } from './hub-core.js';
@@ -56,7 +56,7 @@ export class Hub {
   private readonly interactionFlow: InteractionFlow;
   private readonly ingest: EventIngest;
   private readonly unsubscribe: Array<() => void> = [];
-  private readonly admission = new InOrder<SessionState>();
+  private readonly admission = new PromptAdmission();
   private closing: Promise<void> | undefined;
 
   constructor(deps: HubDeps) {
@@ -217,8 +217,10 @@ export class Hub {
     this.requireController(client, sessionId);
     // A crash loop needs an admin: say so now rather than queue behind a child that will not come.
     if (this.core.backend.status().state === 'failed') this.prompts.refuseWhileFailed();
-    // The checks await I/O: prompts join the FIFO in arrival order, not check-finish order (PRM-01).
-    const session = await this.admission.run(sessionId, () => this.opener.openForWork(sessionId));
+    // The checks await I/O: prompts join the FIFO in arrival order (PRM-01), and a cancel from the
+    // same client while they run cancels this prompt too (prompt-admission.ts).
+    const session = await this.admission.admit(client, sessionId, () => this.opener.openForWork(sessionId));
+    if (!session) return { stopReason: 'cancelled', queuedBehind: 0 };
     session.retiredFromDiscovery = false;
     return this.prompts.prompt(client, session, prompt);
   }
@@ -226,6 +228,7 @@ export class Hub {
   /** `session/cancel`: stops the turn; pending interactions → cancelled; the caller's queued prompts → cancelled. */
   async cancel(client: ClientPort, sessionId: string): Promise<void> {
     this.requireController(client, sessionId);
+    this.admission.cancel(client, sessionId);
     await this.prompts.cancel(client, this.core.session(sessionId));
   }
 

@@ -63,13 +63,47 @@ describe('Hub over the real simulator: prompts', () => {
     const running = rig.hub.prompt(a, opened.sessionId, text('slow running'));
     const mineQueued = rig.hub.prompt(a, opened.sessionId, text('mine queued'));
     const theirsQueued = rig.hub.prompt(b, opened.sessionId, text('theirs queued'));
-    await a.waitFor(() => a.notes('_zcode/turn_state').some((t) => (t as { turnId?: string }).turnId !== undefined), 'turn started');
+    // Both others queued behind the running turn (admission awaits I/O: without this wait the
+    // cancel could come while they are still on their way, which the next test covers).
+    type TurnState = { turnId?: string; queue: Array<{ preview: string }> };
+    await a.waitFor(
+      () => (a.notes('_zcode/turn_state') as TurnState[]).some((t) => t.turnId !== undefined && t.queue.length === 2),
+      'turn started, two queued',
+    );
     await rig.hub.cancel(a, opened.sessionId);
     expect((await mineQueued).stopReason).toBe('cancelled');
     expect((await running).stopReason).toBe('cancelled');
     const theirs = await theirsQueued;
     expect(theirs.stopReason).toBe('end_turn');
     expect(rig.requests).toContain('v4/command');
+  });
+
+  it('a cancel that comes while the caller’s prompt is still being admitted cancels it: it never runs', async () => {
+    const a = new RecorderClient({ name: 'a' });
+    const b = new RecorderClient({ name: 'b' });
+    const opened = await rig.hub.newSession(a, { cwd: rig.config.workspace });
+    await rig.hub.loadSession(b, opened.sessionId, { history: false });
+    // Admission awaits the workspace-root check: both prompts are on their way, none queued yet.
+    const mine = rig.hub.prompt(a, opened.sessionId, text('mine on its way'));
+    const theirs = rig.hub.prompt(b, opened.sessionId, text('theirs on its way'));
+    expect((a.notes('_zcode/turn_state') as Array<{ queue: unknown[] }>).every((t) => t.queue.length === 0)).toBe(true);
+    await rig.hub.cancel(a, opened.sessionId);
+    expect(await mine).toEqual({ stopReason: 'cancelled', queuedBehind: 0 });
+    expect((await theirs).stopReason).toBe('end_turn');
+    const echoes = b
+      .updates()
+      .filter((u) => u.update.sessionUpdate === 'user_message_chunk')
+      .map((u) => (u.update.content as { text: string }).text);
+    expect(echoes).toEqual([]);
+    expect(
+      a
+        .updates()
+        .some(
+          (u) => u.update.sessionUpdate === 'user_message_chunk' && (u.update.content as { text: string }).text === 'theirs on its way',
+        ),
+    ).toBe(true);
+    // A cancel is not sticky: the next prompt after it runs.
+    expect((await rig.hub.prompt(a, opened.sessionId, text('after the cancel'))).stopReason).toBe('end_turn');
   });
 
   it('a stop the agent answers late never stops the next prompt’s turn (the queue waits for both stops)', async () => {
