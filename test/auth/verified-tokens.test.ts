@@ -75,8 +75,11 @@ describe('verified device tokens (limits.verifiedTokensMax)', () => {
     const issued = await tokens.create({ name: 'phone', scope: 'operate', ttlMs: 60_000, via: 'api' });
     registerSecret(issued.token);
     await tokens.authenticate(issued.token);
-    const last = issued.token.at(-1) === 'A' ? 'B' : 'A';
-    const tampered = `${issued.token.slice(0, -1)}${last}`;
+    // The signature's first character: every bit of it is data. (The last character of a 43-character
+    // signature carries two padding bits, which decoders ignore: 'A' → 'B' there changes nothing.)
+    const at = issued.token.lastIndexOf('.') + 1;
+    const flipped = issued.token[at] === 'A' ? 'B' : 'A';
+    const tampered = `${issued.token.slice(0, at)}${flipped}${issued.token.slice(at + 1)}`;
     expect(await tokens.authenticate(tampered)).toBeNull();
     expect(await tokens.authenticate(tampered)).toBeNull();
   });
