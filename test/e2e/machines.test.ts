@@ -7,7 +7,7 @@
  * A from B's peers (not allowed), remove B (says the command to run there).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
+import type { Page, Request } from 'playwright-core';
 import { openDevice, PHONE_390, type Device } from './support/browser.js';
 import { sendPrompt, shoot, waitIdle } from './support/flow.js';
 import { addLink, identityOf, pairHome, startMachine, type Machine } from './support/machines.js';
@@ -408,6 +408,30 @@ describe('several machines in one app', () => {
       .getByTestId('fix-command')
       .filter({ hasText: `zcode-hub peers add ${a.url}` })
       .waitFor();
+    // The link keeps retrying (adding the peer back on B heals it); a retry never blanks the
+    // state and its fix command while it asks B again. Two asks after the watch starts: the first
+    // retry ran whole in between.
+    await page.evaluate((hubId) => {
+      const row = document.querySelector(`[data-testid="machine-row"][data-hub-id="${hubId}"]`);
+      const seen: string[] = [];
+      (window as unknown as { rowStatuses: string[] }).rowStatuses = seen;
+      if (row)
+        new MutationObserver(() => seen.push(row.getAttribute('data-status') ?? '')).observe(row, {
+          attributes: true,
+          attributeFilter: ['data-status'],
+        });
+    }, hubB);
+    await new Promise<void>((resolve) => {
+      let asks = 0;
+      const onRequest = (r: Request): void => {
+        if (!r.url().startsWith(`${b.url}/`) || !r.url().endsWith('/ws-ticket') || ++asks < 2) return;
+        page.off('request', onRequest);
+        resolve();
+      };
+      page.on('request', onRequest);
+    });
+    expect(await page.evaluate(() => (window as unknown as { rowStatuses: string[] }).rowStatuses)).toEqual([]);
+    await machineRow(page, hubB).and(page.locator('[data-status="not_allowed"]')).waitFor();
     await shoot(page, 'machines-not-allowed');
     page.once('dialog', (d) => void d.accept());
     await machineRow(page, hubB).getByTestId('machine-remove').click();

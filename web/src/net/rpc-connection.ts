@@ -66,6 +66,9 @@ interface Pending {
 /** Close codes after which retrying cannot help (CLIENT-PROTOCOL close codes). */
 const AUTH_CLOSE = new Set<number>([CLOSE.UNAUTHENTICATED, CLOSE.FORBIDDEN]);
 
+/** States a retry leaves on screen until it ends otherwise: the fix they show stays readable. */
+const KEPT_WHILE_RETRYING = new Set<ConnStatus>(['not_allowed', 'wrong_hub']);
+
 export class RpcConnection {
   private ws: WebSocket | undefined;
   private nextId = 1;
@@ -163,7 +166,7 @@ export class RpcConnection {
   private open(): void {
     clearTimeout(this.timer);
     if (this.stopped || this.resolving || (this.ws && this.ws.readyState <= WebSocket.OPEN)) return;
-    this.setStatus('connecting');
+    if (!KEPT_WHILE_RETRYING.has(this.status)) this.setStatus('connecting');
     if (typeof this.url === 'string') {
       this.openSocket(this.url);
       return;
