@@ -22,8 +22,17 @@ interface Progress {
   attempt: number;
 }
 
-/** Runs one writer; kills it `killAfterMs` after it is ready (or lets a `once` run finish). */
-function runWriter(filePath: string, first: number, killAfterMs: number | 'once'): Promise<Progress> {
+/**
+ * Runs one writer; kills it `killAfterMs` after it is ready — or after its first finished write
+ * (`from: 'first-done'`), so some runs always complete writes however slow the machine — or lets
+ * a `once` run finish.
+ */
+function runWriter(
+  filePath: string,
+  first: number,
+  killAfterMs: number | 'once',
+  from: 'ready' | 'first-done' = 'ready',
+): Promise<Progress> {
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
@@ -35,6 +44,7 @@ function runWriter(filePath: string, first: number, killAfterMs: number | 'once'
     const progress: Progress = { done: first - 1, attempt: first - 1 };
     let buffered = '';
     let stderr = '';
+    let killArmed = false;
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.stdout.on('data', (chunk: Buffer) => {
       buffered += chunk.toString();
@@ -42,8 +52,11 @@ function runWriter(filePath: string, first: number, killAfterMs: number | 'once'
       while ((nl = buffered.indexOf('\n')) !== -1) {
         const line = buffered.slice(0, nl);
         buffered = buffered.slice(nl + 1);
-        if (line === 'ready' && killAfterMs !== 'once') setTimeout(() => child.kill('SIGKILL'), killAfterMs);
         const [word, n] = line.split(' ');
+        if (killAfterMs !== 'once' && !killArmed && (from === 'ready' ? line === 'ready' : word === 'done')) {
+          killArmed = true;
+          setTimeout(() => child.kill('SIGKILL'), killAfterMs);
+        }
         if (word === 'attempt') progress.attempt = Number(n);
         if (word === 'done') progress.done = Number(n);
       }
@@ -96,7 +109,8 @@ describe('provider file under SIGKILL', () => {
       let totalDone = 0;
       let tempFilesSeen = 0;
       for (let kill = 0; kill < KILLS; kill += 1) {
-        const progress = await runWriter(filePath, next, Math.floor(Math.random() * 60));
+        // Every third run is killed only after a finished write: old and new both get checked.
+        const progress = await runWriter(filePath, next, Math.floor(Math.random() * 60), kill % 3 === 2 ? 'first-done' : 'ready');
         totalDone += progress.done - (next - 1);
 
         const bytes = await readFile(filePath, 'utf8');
