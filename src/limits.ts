@@ -34,7 +34,9 @@ export const LIMITS = {
   /**
    * Live events of a session held while its `session/subscribe` with `afterSeq` is answered
    * (they may precede the answer, ZCODE-PROTOCOL §5.2); past it the hub reloads the session
-   * from the subscribe snapshot instead of replaying events.
+   * from the subscribe snapshot instead of replaying events. Its `state.updated`s wait too, up
+   * to the same number (a ready boundary must not answer a prompt before its text); past it
+   * they apply at once.
    */
   subscribeBufferMaxEvents: 10_000,
   /**

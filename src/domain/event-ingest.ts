@@ -81,7 +81,7 @@ export class EventIngest {
         return;
       }
       case 'state.updated':
-        this.onStateUpdated(n.params);
+        this.ingestState(n.params);
         return;
       case 'v4/telemetry/event': {
         // A refusal before any turn event shows its reason only here (§5.8, seed 001 §9.5).
@@ -200,11 +200,18 @@ export class EventIngest {
     }
   }
 
-  private onStateUpdated(params: unknown): void {
+  /** One `state.updated` (live, or held while a subscribe was in flight, session-open.ts). */
+  ingestState(params: unknown): void {
     const facts = stateFacts(params);
     if (!facts?.sessionId) return;
     const session = this.core.findSession(facts.sessionId);
     if (!session) return;
+    const hold = session.liveHold;
+    // Past the limit it applies now: a late prompt end beats a lost one (the queue would stall).
+    if (hold && hold.states.length < this.core.config.limits.subscribeBufferMaxEvents) {
+      hold.states.push(params);
+      return;
+    }
     if (facts.settings) {
       const before = session.mode;
       session.settings = { ...session.settings, ...facts.settings };

@@ -64,7 +64,10 @@ export class Hub {
     this.interactionFlow = new InteractionFlow(this.core);
     this.prompts = new PromptFlow(this.core, { cancelInteractions: (s, by) => this.interactionFlow.cancelSession(s, by) });
     this.ingest = new EventIngest(this.core, this.prompts, this.interactionFlow, () => this.opener);
-    this.opener = new SessionOpener(this.core, (s, e) => this.ingest.ingestEvent(s, e));
+    this.opener = new SessionOpener(this.core, {
+      event: (s, e) => this.ingest.ingestEvent(s, e),
+      state: (p) => this.ingest.ingestState(p),
+    });
     this.commands = new SessionCommands(this.core, this.opener);
     this.attacher = new SessionAttach(this.core, { resendPending: (s, c) => this.interactionFlow.resendPending(s, c) });
   }

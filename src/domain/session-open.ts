@@ -14,8 +14,13 @@ import { snapshotSchema, type Snapshot } from '../app-server/session-schemas.js'
 /** Delivery kind the hub subscribes with; its seq space is the one `lastZSeq` tracks (§5.2). */
 export const DELIVERY_KIND = 'web-remote-replayable';
 
-/** Replays ZCode events (subscribe backlog) through the normal ingestion path. */
-export type EventSink = (session: SessionState, params: unknown) => void;
+/** The normal ingestion path, for what a subscribe held or returned (event-ingest.ts). */
+export interface EventSink {
+  /** One `session/event` (backlog or held live). */
+  event(session: SessionState, params: unknown): void;
+  /** One `state.updated` held while the subscribe was in flight. */
+  state(params: unknown): void;
+}
 
 /** Creates, resumes and subscribes sessions. */
 export class SessionOpener {
@@ -25,7 +30,7 @@ export class SessionOpener {
 
   constructor(
     private readonly core: HubCore,
-    private readonly ingest: EventSink,
+    private readonly sink: EventSink,
   ) {}
 
   /** `session/create` + subscribe; returns the new session's state. */
@@ -101,21 +106,22 @@ export class SessionOpener {
    */
   private async subscribe(session: SessionState): Promise<void> {
     const afterSeq = session.lastZSeq;
-    if (afterSeq > 0) session.liveHold = { events: [], overflow: false };
+    if (afterSeq > 0) session.liveHold = { events: [], states: [], overflow: false };
     let result: Awaited<ReturnType<HubCore['app']['subscribe']>>;
     try {
       // No watermark yet (first open): follow live only; the past comes from session/messages.
       const params = afterSeq > 0 ? { afterSeq, includeSnapshot: true } : {};
       result = await this.core.app.subscribe({ sessionId: session.sessionId, deliveryKind: DELIVERY_KIND, ...params });
     } catch (err) {
-      for (const e of this.release(session).events) this.ingest(session, e.params);
+      const held = this.release(session);
+      this.drain(session, held.events, held.states);
       throw err;
     }
     const held = this.release(session);
     session.subscribed = true;
     this.followTitles(session);
     if (afterSeq === 0) {
-      for (const e of held.events) this.ingest(session, e.params);
+      this.drain(session, held.events, held.states);
       session.lastZSeq = Math.max(session.lastZSeq, result.eventSeq);
       return;
     }
@@ -134,16 +140,34 @@ export class SessionOpener {
         );
       }
       this.reload(session, result.snapshot, result.eventSeq);
-      for (const e of held.events.sort((a, b) => a.seq - b.seq)) if (e.seq > result.eventSeq) this.ingest(session, e.params);
+      const after = held.events.filter((e) => e.seq > result.eventSeq);
+      this.drain(
+        session,
+        after.sort((a, b) => a.seq - b.seq),
+        held.states,
+      );
       return;
     }
     // ingest() drops what was already seen, so an event both in the backlog and live counts once.
-    for (const e of [...backlog, ...held.events].sort((a, b) => a.seq - b.seq)) this.ingest(session, e.params);
+    this.drain(
+      session,
+      [...backlog, ...held.events].sort((a, b) => a.seq - b.seq),
+      held.states,
+    );
+  }
+
+  /**
+   * The events in order, then the held `state.updated`s: a ready boundary that came during the
+   * subscribe ends its prompt only after the text that came before it reached the clients.
+   */
+  private drain(session: SessionState, events: Array<{ seq: number; params: unknown }>, states: unknown[]): void {
+    for (const e of events) this.sink.event(session, e.params);
+    for (const params of states) this.sink.state(params);
   }
 
   /** Ends the hold of live events (subscribe answered or failed); returns what was held. */
-  private release(session: SessionState): { events: Array<{ seq: number; params: unknown }>; overflow: boolean } {
-    const held = session.liveHold ?? { events: [], overflow: false };
+  private release(session: SessionState): NonNullable<SessionState['liveHold']> {
+    const held = session.liveHold ?? { events: [], states: [], overflow: false };
     session.liveHold = undefined;
     return held;
   }

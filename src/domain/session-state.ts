@@ -33,9 +33,10 @@ export class SessionState {
   /**
    * Live `session/event`s held while a `session/subscribe` with `afterSeq` is in flight: they may
    * precede its answer (§5.2), and must come after the backlog it returns. `overflow` past
-   * `subscribeBufferMaxEvents`.
+   * `subscribeBufferMaxEvents`. The session's `state.updated`s wait too (up to the same limit):
+   * a ready boundary ends a prompt, which must come after that prompt's text.
    */
-  liveHold: { events: Array<{ seq: number; params: unknown }>; overflow: boolean } | undefined;
+  liveHold: { events: Array<{ seq: number; params: unknown }>; states: unknown[]; overflow: boolean } | undefined;
   /** Live events flow only after `session/subscribe` (§5.2). */
   subscribed = false;
   /** Backend epoch whose child has this session's v4 conversation topic subscribed (titles, seed 001 §9.7); 0 = none. */
