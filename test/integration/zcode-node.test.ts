@@ -101,11 +101,11 @@ describe('--zcode-node', () => {
     await expect(startHub({ config: { backend: 'zcode', zcodeCli: i.cli, zcodeNode: old } })).rejects.toThrow(
       /--zcode-node .*old\/node is Node\.js v20\.19\.0; the ZCode CLI needs 24\.0\.0 or newer/,
     );
-    // The hub's own Node (20.x here) is checked the same way when nothing else is found.
+    // The hub's own Node (20 or 22; 24 is new enough) is checked the same way when nothing else is found.
     const hubMajor = Number(process.versions.node.split('.')[0]);
     if (hubMajor < 24)
       await expect(startHub({ config: { backend: 'zcode', zcodeCli: i.cli } })).rejects.toThrow(
-        /the hub's own Node\.js .* is Node\.js v20\.\d+\.\d+; the ZCode CLI needs 24\.0\.0/,
+        `is Node.js ${process.version}; the ZCode CLI needs 24.0.0 or newer`,
       );
     expect(fs.existsSync(i.marker)).toBe(false);
   });
