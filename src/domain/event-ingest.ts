@@ -5,7 +5,7 @@
  * boundary (ZCODE-PROTOCOL §5.8, §11.6); a backend (re)spawn starts a new epoch, marks pending
  * interactions `lost` and resubscribes live sessions (§3, §4.2).
  */
-import { configOptionUpdate, stateFacts } from '../acp/translate-state.js';
+import { configOptionUpdate, stateFacts, type StateFacts } from '../acp/translate-state.js';
 import { translateRawEvent } from '../acp/translate-event.js';
 import { titleFromFrame } from '../acp/v4-frame.js';
 import type { TurnSignal } from '../acp/translation-context.js';
@@ -200,18 +200,27 @@ export class EventIngest {
     }
   }
 
-  /** One `state.updated` (live, or held while a subscribe was in flight, session-open.ts). */
-  ingestState(params: unknown): void {
+  /** One live `state.updated`; held while a subscribe of its session is in flight (session-open.ts). */
+  private ingestState(params: unknown): void {
     const facts = stateFacts(params);
     if (!facts?.sessionId) return;
     const session = this.core.findSession(facts.sessionId);
     if (!session) return;
     const hold = session.liveHold;
-    // Past the limit it applies now: a late prompt end beats a lost one (the queue would stall).
-    if (hold && hold.states.length < this.core.config.limits.subscribeBufferMaxEvents) {
-      hold.states.push(params);
-      return;
+    if (hold) {
+      if (hold.states.length < this.core.config.limits.subscribeBufferMaxEvents) {
+        hold.states.push(facts);
+        return;
+      }
+      // Past the limit the held ones and this one apply now, in order: a late prompt end beats a
+      // lost one (the queue would stall).
+      for (const held of hold.states.splice(0)) this.applyState(session, held);
     }
+    this.applyState(session, facts);
+  }
+
+  /** What a `state.updated` says: settings, the child took a prompt, the ready boundary. */
+  applyState(session: SessionState, facts: StateFacts): void {
     if (facts.settings) {
       const before = session.mode;
       session.settings = { ...session.settings, ...facts.settings };

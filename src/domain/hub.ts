@@ -66,7 +66,7 @@ export class Hub {
     this.ingest = new EventIngest(this.core, this.prompts, this.interactionFlow, () => this.opener);
     this.opener = new SessionOpener(this.core, {
       event: (s, e) => this.ingest.ingestEvent(s, e),
-      state: (p) => this.ingest.ingestState(p),
+      state: (s, facts) => this.ingest.applyState(s, facts),
     });
     this.commands = new SessionCommands(this.core, this.opener);
     this.attacher = new SessionAttach(this.core, { resendPending: (s, c) => this.interactionFlow.resendPending(s, c) });

@@ -4,7 +4,7 @@
  * share one promise, so a crowd of clients attaching at once costs the child one resume.
  */
 import { settingsPatchSchema, type SettingsPatch } from '../acp/zcode-event-schema.js';
-import type { KnownModel } from '../acp/translate-state.js';
+import type { KnownModel, StateFacts } from '../acp/translate-state.js';
 import { HubError } from '../errors.js';
 import { AppServerError } from '../app-server/errors.js';
 import type { HubCore } from './hub-core.js';
@@ -18,8 +18,8 @@ export const DELIVERY_KIND = 'web-remote-replayable';
 export interface EventSink {
   /** One `session/event` (backlog or held live). */
   event(session: SessionState, params: unknown): void;
-  /** One `state.updated` held while the subscribe was in flight. */
-  state(params: unknown): void;
+  /** What one `state.updated` held while the subscribe was in flight said. */
+  state(session: SessionState, facts: StateFacts): void;
 }
 
 /** Creates, resumes and subscribes sessions. */
@@ -140,29 +140,24 @@ export class SessionOpener {
         );
       }
       this.reload(session, result.snapshot, result.eventSeq);
-      const after = held.events.filter((e) => e.seq > result.eventSeq);
       this.drain(
         session,
-        after.sort((a, b) => a.seq - b.seq),
+        held.events.filter((e) => e.seq > result.eventSeq),
         held.states,
       );
       return;
     }
     // ingest() drops what was already seen, so an event both in the backlog and live counts once.
-    this.drain(
-      session,
-      [...backlog, ...held.events].sort((a, b) => a.seq - b.seq),
-      held.states,
-    );
+    this.drain(session, [...backlog, ...held.events], held.states);
   }
 
   /**
-   * The events in order, then the held `state.updated`s: a ready boundary that came during the
+   * The events in seq order, then the held `state.updated`s: a ready boundary that came during the
    * subscribe ends its prompt only after the text that came before it reached the clients.
    */
-  private drain(session: SessionState, events: Array<{ seq: number; params: unknown }>, states: unknown[]): void {
-    for (const e of events) this.sink.event(session, e.params);
-    for (const params of states) this.sink.state(params);
+  private drain(session: SessionState, events: Array<{ seq: number; params: unknown }>, states: StateFacts[]): void {
+    for (const e of events.sort((a, b) => a.seq - b.seq)) this.sink.event(session, e.params);
+    for (const facts of states) this.sink.state(session, facts);
   }
 
   /** Ends the hold of live events (subscribe answered or failed); returns what was held. */

@@ -3,7 +3,7 @@
  * id everywhere; there is no second id space.
  */
 import type { SessionConfigOption } from '@agentclientprotocol/sdk';
-import { configOptions, type KnownModel } from '../acp/translate-state.js';
+import { configOptions, type KnownModel, type StateFacts } from '../acp/translate-state.js';
 import { createTranslationContext, type TranslationContext } from '../acp/translation-context.js';
 import type { SettingsPatch } from '../acp/zcode-event-schema.js';
 import type { Attachment } from './broadcast.js';
@@ -36,7 +36,7 @@ export class SessionState {
    * `subscribeBufferMaxEvents`. The session's `state.updated`s wait too (up to the same limit):
    * a ready boundary ends a prompt, which must come after that prompt's text.
    */
-  liveHold: { events: Array<{ seq: number; params: unknown }>; states: unknown[]; overflow: boolean } | undefined;
+  liveHold: { events: Array<{ seq: number; params: unknown }>; states: StateFacts[]; overflow: boolean } | undefined;
   /** Live events flow only after `session/subscribe` (§5.2). */
   subscribed = false;
   /** Backend epoch whose child has this session's v4 conversation topic subscribed (titles, seed 001 §9.7); 0 = none. */
