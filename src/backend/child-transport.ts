@@ -8,7 +8,7 @@ import { parseEnvelope, type OutgoingMessage } from './envelope.js';
 import { depthMessage } from '../json-depth.js';
 import { encodeLine, NdjsonDecoder, oversizeResponseId, type FrameEvent } from './ndjson.js';
 import { LogBudget } from './rate-limit.js';
-import { LineRing, LineSplitter } from './stderr-ring.js';
+import { type LineRing, LineSplitter } from './stderr-ring.js';
 import type { Transport, TransportCloseInfo } from './transport.js';
 
 export interface ChildSpawnSpec {

@@ -25,7 +25,7 @@ Usage:
 Every flag of start also reads ZCODE_HUB_<NAME> from the environment (e.g. ZCODE_HUB_PORT).
 `;
 
-type Command = (argv: string[]) => Promise<number | void>;
+type Command = (argv: string[]) => Promise<number | undefined>;
 
 /** Sub-commands, loaded lazily so `zcode-hub acp` never pays for the daemon's imports. */
 const COMMANDS: Record<string, () => Promise<Command>> = {

@@ -185,7 +185,7 @@ export function runChecks(f: DoctorFacts): Check[] {
 /** Human report: one line per check, with the fix under each problem. */
 export function formatReport(checks: Check[]): string {
   const icon: Record<CheckStatus, string> = { ok: 'ok  ', warn: 'WARN', fail: 'FAIL' };
-  return checks.map((c) => `${icon[c.status]} ${c.message}${c.fix ? `\n     fix: ${c.fix}` : ''}`).join('\n') + '\n';
+  return `${checks.map((c) => `${icon[c.status]} ${c.message}${c.fix ? `\n     fix: ${c.fix}` : ''}`).join('\n')}\n`;
 }
 
 /** Exit code: 1 when anything failed, else 0 (warnings do not fail). */

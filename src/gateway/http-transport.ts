@@ -53,7 +53,7 @@ export class HttpConnections {
     const id = header(req, HEADER_CONNECTION_ID);
     if (!id) throw new HubError('HUB_ERR_BAD_REQUEST', 'Missing Acp-Connection-Id (POST initialize first)');
     const entry = this.entries.get(id);
-    if (!entry || !entry.conn.open || entry.conn.identity.tokenId !== req.identity?.tokenId)
+    if (!entry?.conn.open || entry.conn.identity.tokenId !== req.identity?.tokenId)
       throw new HubError('HUB_ERR_NOT_FOUND', 'Unknown Acp-Connection-Id');
     return entry;
   }

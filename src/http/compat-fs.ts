@@ -44,7 +44,7 @@ export async function resolveRoot(root: string): Promise<string> {
 
 /** Resolves `rel` inside `root` (already real) and proves the real target stays inside it. */
 export async function resolveInside(root: string, rel: string | undefined, secrets: SecretPaths): Promise<string> {
-  if (rel !== undefined && rel.includes('\0')) throw new HubError('HUB_ERR_BAD_REQUEST', 'Invalid path');
+  if (rel?.includes('\0')) throw new HubError('HUB_ERR_BAD_REQUEST', 'Invalid path');
   const target = rel ? path.resolve(root, rel) : root;
   let real: string;
   try {

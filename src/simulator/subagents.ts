@@ -89,7 +89,7 @@ export function endSubagent(
   parts: StoredMessage['parts'],
 ): void {
   const record = child.subagent;
-  if (!record || record.status !== 'running') return;
+  if (record?.status !== 'running') return;
   const now = Date.now();
   Object.assign(record, { status, endedAt: now, ...(summary !== undefined ? { summary } : {}) });
   live.delete(child);

@@ -17,7 +17,7 @@ let attacker: http.Server;
 let evil = '';
 
 beforeAll(async () => {
-  attacker = http.createServer((req, res) => {
+  attacker = http.createServer((_req, res) => {
     const target = hub.url;
     res.setHeader('content-type', 'text/html');
     res.end(`<!doctype html><title>evil</title>

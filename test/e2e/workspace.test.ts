@@ -47,10 +47,10 @@ const { hub, phone } = phoneHub({
   setup: async () => {
     fs.writeFileSync(path.join(hub.workspace, 'README.md'), '# Demo\n\nA project.\n');
     fs.writeFileSync(path.join(hub.workspace, 'picture.png'), png());
-    fs.writeFileSync(path.join(hub.workspace, 'big.log'), Array.from({ length: 1000 }, (_, i) => `line ${i + 1}`).join('\n') + '\n');
+    fs.writeFileSync(path.join(hub.workspace, 'big.log'), `${Array.from({ length: 1000 }, (_, i) => `line ${i + 1}`).join('\n')}\n`);
     fs.writeFileSync(
       path.join(hub.workspace, 'huge.log'),
-      Array.from({ length: 50_000 }, (_, i) => `entry ${i + 1} ${'x'.repeat(20)}`).join('\n') + '\n',
+      `${Array.from({ length: 50_000 }, (_, i) => `entry ${i + 1} ${'x'.repeat(20)}`).join('\n')}\n`,
     );
   },
 });

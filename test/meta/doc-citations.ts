@@ -56,7 +56,7 @@ export function extractCitations(file: string, text: string): Citation[] {
         continue;
       }
       if (FOREIGN.test(line.slice(0, m.index))) continue;
-      const window = lines.slice(Math.max(0, i - BARE_CITATION_LOOKBACK_LINES), i).join('\n') + '\n' + line.slice(0, m.index);
+      const window = `${lines.slice(Math.max(0, i - BARE_CITATION_LOOKBACK_LINES), i).join('\n')}\n${line.slice(0, m.index)}`;
       const nearby = [...new Set([...window.matchAll(ANY_NAME)].map((n) => n[1]!))].filter((n): n is CitedName => n in CITED_DOCS);
       out.push({ file, line: i + 1, section: m[1]!, candidates: nearby.length > 0 ? nearby : [defaultDoc(file)], text: line.trim() });
     }

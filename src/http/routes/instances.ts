@@ -93,7 +93,7 @@ export const instanceRoutes: FastifyPluginAsync<InstanceRouteOptions> = async (a
     if (sessionId === undefined) return resolveRoot(config.workspace);
     const session = hub.getSession(sessionId);
     // Unknown sessions get 403, like the bridge: a probe cannot tell "none" from "not yours".
-    if (!session || !session.cwd) throw new HubError('HUB_ERR_FORBIDDEN', 'Unknown session');
+    if (!session?.cwd) throw new HubError('HUB_ERR_FORBIDDEN', 'Unknown session');
     // A session left outside the workspace roots is not a way to read outside them.
     await roots.checkSession(session.cwd);
     return resolveRoot(session.cwd);

@@ -62,7 +62,7 @@ export async function editScenario(ctx: TurnContext): Promise<void> {
   } else {
     const r = await runTool(ctx, {
       name: 'Edit',
-      input: { file_path: readme, old_string: lastLine, new_string: lastLine + '\n' + USAGE.trimEnd() },
+      input: { file_path: readme, old_string: lastLine, new_string: `${lastLine}\n${USAGE.trimEnd()}` },
       needsPermission: true,
       reason: 'Edit README.md',
       riskLevel: 'medium',
@@ -72,7 +72,7 @@ export async function editScenario(ctx: TurnContext): Promise<void> {
         const now = (await readText(readme)) ?? '';
         const at = now.lastIndexOf(lastLine);
         if (at < 0) return { success: false, content: `String to replace not found in ${readme}` };
-        await fs.writeFile(readme, now.slice(0, at) + lastLine + '\n' + USAGE.trimEnd() + now.slice(at + lastLine.length));
+        await fs.writeFile(readme, `${now.slice(0, at)}${lastLine}\n${USAGE.trimEnd()}${now.slice(at + lastLine.length)}`);
         return { success: true, content: `The file ${readme} has been updated.` };
       },
     });

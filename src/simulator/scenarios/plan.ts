@@ -37,7 +37,7 @@ async function askApproval(ctx: TurnContext, plan: string): Promise<Verdict> {
     const answer = r.action === 'accept' ? extractAnswers(r, [PLAN_QUESTION])[0] : undefined;
     verdict =
       answer === 'approve' ? { kind: 'approved' } : answer !== undefined ? { kind: 'feedback', text: answer } : { kind: 'rejected' };
-  } catch (err) {
+  } catch {
     if (ctx.signal.aborted) throw new TurnAborted();
     verdict = { kind: 'rejected' };
   }

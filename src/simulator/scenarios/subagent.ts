@@ -145,7 +145,7 @@ async function childPermission(ctx: TurnContext, mirror: Mirror, toolCallId: str
       childSessionId: mirror.childSessionId,
     });
     return r.decision !== 'deny';
-  } catch (err) {
+  } catch {
     if (ctx.signal.aborted) throw new TurnAborted();
     return false;
   }
