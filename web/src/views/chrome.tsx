@@ -1,6 +1,6 @@
 /** App chrome: top bar, connection indicator, toasts, bottom sheet frame. */
 import type { ComponentChildren } from 'preact';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { pendingList, store } from '../hub/app-state.js';
 import { t } from '../i18n.js';
 import { WEB_LIMITS } from '../limits.js';
@@ -140,11 +140,15 @@ export function Sheet({
   testId?: string;
 }) {
   const ref = useRef<HTMLDivElement>(null);
-  useEffect(() => {
+  const closeRef = useRef(onClose);
+  closeRef.current = onClose;
+  // A layout effect runs before the sheet is painted: an Escape pressed the moment it shows
+  // closes it (a plain effect attached the listener a frame later and lost that key).
+  useLayoutEffect(() => {
     const prev = document.activeElement as HTMLElement | null;
     ref.current?.querySelector<HTMLElement>('button, input, textarea, select')?.focus({ preventScroll: true });
     const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape') onClose();
+      if (e.key === 'Escape') closeRef.current();
     };
     document.addEventListener('keydown', onKey);
     return () => {
