@@ -1,4 +1,5 @@
 import { VERSION } from '../version.js';
+import { ACP_USAGE, DOCTOR_USAGE, SERVICE_USAGE, START_USAGE, wantsHelp } from './usage.js';
 
 const HELP = `zcode-hub ${VERSION} — share one ZCode agent with every device and editor
 
@@ -20,12 +21,15 @@ Usage:
   zcode-hub service install|uninstall|status [--no-activate] [-- <start flags>]
                                      systemd user unit / launchd agent; --no-activate only writes it
   zcode-hub sim [flags]              the simulator alone, speaking the app-server protocol on stdio
-  zcode-hub --version | --help
+  zcode-hub --version | --help       every command also answers --help (e.g. zcode-hub token --help)
 
 Every flag of start also reads ZCODE_HUB_<NAME> from the environment (e.g. ZCODE_HUB_PORT).
 `;
 
 type Command = (argv: string[]) => Promise<number | undefined>;
+
+/** Commands whose `--help` is answered here; the others parse it themselves. */
+const USAGES: Record<string, string> = { start: START_USAGE, doctor: DOCTOR_USAGE, acp: ACP_USAGE, service: SERVICE_USAGE };
 
 /** Sub-commands, loaded lazily so `zcode-hub acp` never pays for the daemon's imports. */
 const COMMANDS: Record<string, () => Promise<Command>> = {
@@ -42,6 +46,9 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
     await runSimulatorCli(argv);
   },
 };
+
+/** Every sub-command's name. */
+export const COMMAND_NAMES: readonly string[] = Object.keys(COMMANDS);
 
 /** Entry point of the `zcode-hub` binary. */
 export async function main(argv: string[]): Promise<void> {
@@ -60,6 +67,11 @@ export async function main(argv: string[]): Promise<void> {
   if (!load) {
     process.stderr.write(`zcode-hub: unknown command '${name}'\n\n${HELP}`);
     process.exitCode = 2;
+    return;
+  }
+  const usage = USAGES[name];
+  if (usage !== undefined && wantsHelp(args)) {
+    process.stdout.write(usage);
     return;
   }
   const code = await (await load())(args);

@@ -4,10 +4,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { SERVICE_USAGE as USAGE } from './usage.js';
 import { installNextSteps, workspaceFlag } from '../service/next-steps.js';
 import { LAUNCHD_LABEL, SYSTEMD_UNIT_NAME, launchdPlist, serviceFilePath, systemdUnit, type ServiceSpec } from '../service/units.js';
-
-const USAGE = 'usage: zcode-hub service install|uninstall|status [--no-activate] [-- <start flags>]\n';
 
 /** Environment the service keeps: enough to find node and the user's files, no secrets. */
 const PASS_ENV = ['PATH', 'HOME', 'LANG', 'ZCODE_HUB_STATE_DIR'];

@@ -91,7 +91,7 @@ export async function runTokenCli(argv: string[], io: CliIo): Promise<number> {
     io.stderr.write(`zcode-hub token: ${(err as Error).message}\n\n${USAGE}`);
     return 2;
   }
-  if (values.help || sub === undefined || sub === 'help') {
+  if (values.help || sub === undefined || sub === 'help' || sub === '--help' || sub === '-h') {
     io.stdout.write(USAGE);
     return sub === undefined ? 2 : 0;
   }

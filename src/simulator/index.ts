@@ -15,7 +15,7 @@ const USAGE = `usage: zcode-hub sim [--flag value]…\nflags: ${FLAG_NAMES.map((
  */
 export async function runSimulatorCli(argv: string[]): Promise<void> {
   if (argv.includes('--help') || argv.includes('-h')) {
-    process.stderr.write(`${USAGE}\n`);
+    process.stdout.write(`${USAGE}\n`);
     return;
   }
   let options;

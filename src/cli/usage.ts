@@ -1,0 +1,33 @@
+/** Usage texts of the sub-commands that have no parser of their own for `--help`. */
+
+export const START_USAGE = `Usage: zcode-hub [start] [--host 127.0.0.1] [--port 8377] [--state-dir ~/.zcode-hub]
+                       [--backend auto|zcode|sim] [--zcode-cli PATH] [--zcode-node PATH] [--workspace DIR]
+                       [--name NAME] [--public-url URL] [--peer ORIGIN]... [--scenario NAME]
+                       [--provider-file PATH] [--default-mode build] [--trust-proxy N]
+                       [--tls-cert FILE --tls-key FILE] [--log-level info] [--config FILE]
+Runs the daemon in the foreground until SIGINT/SIGTERM. With --backend auto (the default) it runs
+the ZCode CLI when one is found and the bundled simulator otherwise.
+Every flag also reads ZCODE_HUB_<NAME> from the environment (e.g. ZCODE_HUB_PORT).
+`;
+
+export const DOCTOR_USAGE = `Usage: zcode-hub doctor [--json] [start flags]
+Health and exposure report: asks the running daemon for its live report, or checks the
+configuration the start flags describe when none runs. Exits 1 when a check fails.
+`;
+
+export const ACP_USAGE = `Usage: zcode-hub acp [start flags]
+An ACP agent on stdio for editors (stdout carries protocol lines only, logs go to stderr).
+Attaches to the daemon of the state dir, starting it when none runs (on the host and port it
+last ran on). Closing stdin detaches; the daemon and its turns live on.
+`;
+
+export const SERVICE_USAGE = `Usage: zcode-hub service install|uninstall|status [--no-activate] [-- <start flags>]
+A systemd user unit (Linux) or a launchd agent (macOS) that keeps the daemon running.
+--no-activate only writes the unit file.
+`;
+
+/** True when `--help` or `-h` comes before any `--` (what follows `--` belongs to another command). */
+export function wantsHelp(argv: readonly string[]): boolean {
+  const end = argv.indexOf('--');
+  return (end === -1 ? argv : argv.slice(0, end)).some((a) => a === '--help' || a === '-h');
+}

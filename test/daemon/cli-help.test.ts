@@ -1,0 +1,47 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { COMMAND_NAMES } from '../../src/cli/main.js';
+
+/** Every command answers `--help` and `-h` with its own usage on stdout and exit 0, touching nothing. */
+
+const root = path.resolve(import.meta.dirname, '..', '..');
+const bin = path.join(root, 'bin', 'zcode-hub.js');
+
+function run(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    // A state dir that does not exist: a help that started work would create it or fail on it.
+    const child = spawn(process.execPath, [bin, ...args], {
+      env: { ...process.env, ZCODE_HUB_FROM_SOURCE: '1', ZCODE_HUB_STATE_DIR: '/nonexistent/zcode-hub-help' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.once('exit', (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+describe('zcode-hub <command> --help', () => {
+  it('every command, with --help and with -h, prints its usage on stdout and exits 0', async () => {
+    expect(COMMAND_NAMES).toEqual(expect.arrayContaining(['start', 'token', 'pair', 'acp', 'doctor', 'service', 'sim']));
+    const runs = COMMAND_NAMES.flatMap((name) => ['--help', '-h'].map(async (flag) => ({ name, flag, r: await run([name, flag]) })));
+    for (const { name, flag, r } of await Promise.all(runs)) {
+      expect({ name, flag, status: r.status, stderr: r.stderr }).toEqual({ name, flag, status: 0, stderr: '' });
+      expect(r.stdout, `${name} ${flag}`).toMatch(new RegExp(`^usage:\\s+zcode-hub (\\[)?${name}`, 'i'));
+    }
+  });
+
+  it('a --help after -- belongs to the start flags of service, not to service itself', async () => {
+    const r = await run(['service', 'bogus', '--', '--help']);
+    expect(r.status).toBe(2);
+    expect(r.stdout).toBe('');
+  });
+
+  it('the top-level help lists every command', async () => {
+    const r = await run(['--help']);
+    expect(r.status).toBe(0);
+    for (const name of COMMAND_NAMES) expect(r.stdout).toMatch(new RegExp(`zcode-hub \\[?${name}\\b`));
+  });
+});
