@@ -7,6 +7,7 @@ import { processAlive } from '../fs/process-alive.js';
 import { findDaemon, type DaemonHandle } from '../cli/daemon-client.js';
 import type { Logger } from '../logger.js';
 import { DAEMON_NODE_FLAGS } from '../daemon/node-flags.js';
+import { readLastAddress } from '../daemon/state-files.js';
 
 /** How long to wait for a daemon we started (or another editor started) to write hub.json. */
 export const DAEMON_START_TIMEOUT_MS = 20_000;
@@ -36,6 +37,20 @@ export async function waitForDaemon(stateDir: string, timeoutMs: number): Promis
   return undefined;
 }
 
+/** Flags that choose where the daemon listens; when the editor gives none, its last address is reused. */
+const ADDRESS_FLAGS = ['--host', '--port', '--config'];
+
+/**
+ * `--host H --port P` of the state dir's last run when neither the bridge's flags nor the
+ * environment choose an address: a phone bookmarked on that port finds the hub the bridge starts.
+ */
+export function lastAddressArgs(stateDir: string, startArgs: readonly string[], env: NodeJS.ProcessEnv): string[] {
+  const chosen = startArgs.some((a) => ADDRESS_FLAGS.some((f) => a === f || a.startsWith(`${f}=`)));
+  if (chosen || env.ZCODE_HUB_HOST || env.ZCODE_HUB_PORT) return [];
+  const last = readLastAddress(stateDir);
+  return last ? ['--host', last.host, '--port', String(last.port)] : [];
+}
+
 /**
  * Returns the running daemon, starting it detached when none runs. A start lock in the state
  * dir makes two editors launching at once start one daemon: the loser waits for the winner.
@@ -59,14 +74,21 @@ export async function ensureDaemon(stateDir: string, startArgs: string[], logger
   try {
     if (owner && !findDaemon(stateDir)) {
       const log = fs.openSync(path.join(stateDir, 'daemon.log'), 'a', 0o600);
-      const child = spawn(process.execPath, [...DAEMON_NODE_FLAGS, binPath(), 'start', '--state-dir', stateDir, ...startArgs], {
+      const address = lastAddressArgs(stateDir, startArgs, process.env);
+      const args = [...DAEMON_NODE_FLAGS, binPath(), 'start', '--state-dir', stateDir, ...address, ...startArgs];
+      const child = spawn(process.execPath, args, {
         detached: true,
         stdio: ['ignore', log, log],
         env: process.env,
       });
       child.unref();
       fs.closeSync(log);
-      logger.info({ pid: child.pid, stateDir }, 'started the zcode-hub daemon');
+      if (address.length > 0)
+        logger.info(
+          { pid: child.pid, stateDir, host: address[1], port: Number(address[3]) },
+          `started the zcode-hub daemon on ${address[1]}:${address[3]}, where this state dir's hub last ran`,
+        );
+      else logger.info({ pid: child.pid, stateDir }, 'started the zcode-hub daemon');
     }
     const handle = await waitForDaemon(stateDir, DAEMON_START_TIMEOUT_MS);
     if (!handle)

@@ -17,6 +17,24 @@ export async function runStart(argv: string[]): Promise<number> {
     throw err;
   }
   const logger = createLogger({ level: config.logLevel, pretty: process.stdout.isTTY === true });
+  // Signals are handled from the first moment: a SIGTERM while the daemon is still starting (it
+  // may already have written hub.json) stops it cleanly once it is up, instead of killing it.
+  let stopping = false;
+  let stop: () => void = () => {};
+  const stopRequested = new Promise<void>((resolve) => {
+    stop = resolve;
+  });
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      logger.info({ signal }, 'already stopping');
+      return;
+    }
+    stopping = true;
+    logger.info({ signal }, 'stopping');
+    stop();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
   let daemon;
   try {
     daemon = await startDaemon(config, logger);
@@ -33,20 +51,7 @@ export async function runStart(argv: string[]): Promise<number> {
     logger.fatal({ err }, 'zcode-hub could not start');
     return 1;
   }
-  await new Promise<void>((resolve) => {
-    let stopping = false;
-    const onSignal = (signal: NodeJS.Signals) => {
-      if (stopping) {
-        logger.info({ signal }, 'already stopping');
-        return;
-      }
-      stopping = true;
-      logger.info({ signal }, 'stopping');
-      resolve();
-    };
-    process.on('SIGINT', onSignal);
-    process.on('SIGTERM', onSignal);
-  });
+  await stopRequested;
   let code = 0;
   try {
     await daemon.close();

@@ -5,6 +5,8 @@ export function statePaths(stateDir: string) {
   return {
     dir: stateDir,
     hubFile: path.join(stateDir, 'hub.json'),
+    /** Where the hub last listened; kept after it stops, so a daemon the editor bridge starts comes back there. */
+    lastAddress: path.join(stateDir, 'last-address.json'),
     adminToken: path.join(stateDir, 'admin.token'),
     childPid: path.join(stateDir, 'backend.pid'),
     simData: path.join(stateDir, 'sim'),

@@ -16,7 +16,7 @@ import { ensurePrivateDir } from '../fs/secure-file.js';
 import { acquireInstanceLock } from './instance-lock.js';
 import { ensureAdminToken } from '../auth/admin-token.js';
 import { statePaths } from '../config/state-paths.js';
-import { writeHubFile } from './state-files.js';
+import { writeHubFile, writeLastAddress } from './state-files.js';
 import { createAuthServices, type AuthServices } from '../auth/auth-services.js';
 import { ensureHubId, hubName } from '../auth/hub-id.js';
 import { checkBindSafety } from '../auth/bind-safety.js';
@@ -194,6 +194,7 @@ export async function startDaemon(config: HubConfig, logger: Logger, options: St
     const port = typeof address === 'object' && address ? address.port : config.port;
     const url = urlFor(config.host, port, Boolean(config.tlsCert && config.tlsKey));
     writeHubFile(config.stateDir, { pid: process.pid, host: config.host, port, url, version: VERSION, startedAt: Date.now() });
+    writeLastAddress(config.stateDir, { host: config.host, port });
     // hub.json goes before the instance lock is released, so a successor never loses its own.
     steps.rest.push(() => fs.rmSync(statePaths(config.stateDir).hubFile, { force: true }));
     hub.start();

@@ -12,18 +12,35 @@ export const hubFileSchema = z.object({
 });
 export type HubFile = z.infer<typeof hubFileSchema>;
 
-/** Reads hub.json; undefined when absent or not ours. */
-export function readHubFile(stateDir: string): HubFile | undefined {
-  const text = readFileIfExists(statePaths(stateDir).hubFile);
+export const lastAddressSchema = z.object({ host: z.string().min(1), port: z.number().int().min(1).max(65535) });
+export type LastAddress = z.infer<typeof lastAddressSchema>;
+
+/** A JSON state file; undefined when absent, unparsable or not of this shape. */
+function readStateFile<T>(file: string, schema: z.ZodType<T>): T | undefined {
+  const text = readFileIfExists(file);
   if (text === undefined) return undefined;
   try {
-    const parsed = hubFileSchema.safeParse(JSON.parse(text));
+    const parsed = schema.safeParse(JSON.parse(text));
     return parsed.success ? parsed.data : undefined;
   } catch {
     return undefined;
   }
 }
 
+/** Reads hub.json; undefined when absent or not ours. */
+export function readHubFile(stateDir: string): HubFile | undefined {
+  return readStateFile(statePaths(stateDir).hubFile, hubFileSchema);
+}
+
 export function writeHubFile(stateDir: string, hub: HubFile): void {
   writeFileAtomic(statePaths(stateDir).hubFile, `${JSON.stringify(hub, null, 2)}\n`);
+}
+
+/** Where this state dir's hub last listened; undefined when it never ran. */
+export function readLastAddress(stateDir: string): LastAddress | undefined {
+  return readStateFile(statePaths(stateDir).lastAddress, lastAddressSchema);
+}
+
+export function writeLastAddress(stateDir: string, address: LastAddress): void {
+  writeFileAtomic(statePaths(stateDir).lastAddress, `${JSON.stringify(address)}\n`);
 }
