@@ -3,6 +3,7 @@ import { createLogger } from '../logger.js';
 import { startDaemon } from '../daemon/daemon.js';
 import { AlreadyRunningError } from '../daemon/instance-lock.js';
 import { BackendConfigError } from '../backend/index.js';
+import { firstSettledStatus, nextStepsText } from './next-steps.js';
 
 /** `zcode-hub start`: runs the daemon in the foreground until SIGINT/SIGTERM. */
 export async function runStart(argv: string[]): Promise<number> {
@@ -51,6 +52,14 @@ export async function runStart(argv: string[]): Promise<number> {
     logger.fatal({ err }, 'zcode-hub could not start');
     return 1;
   }
+  // Once, when the agent is up (or could not start): what to do next, for the human at the terminal
+  // (stderr, so the JSON log on stdout stays one record per line).
+  const running = daemon;
+  void firstSettledStatus(running.backend).then((backend) => {
+    if (stopping) return;
+    const facts = { url: running.url, stateDir: config.stateDir, backend, choice: config.backend };
+    process.stderr.write(nextStepsText(config.adminTokenFile ? { ...facts, adminTokenFile: config.adminTokenFile } : facts));
+  });
   await stopRequested;
   let code = 0;
   try {
