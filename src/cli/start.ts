@@ -44,6 +44,10 @@ export async function runStart(argv: string[]): Promise<number> {
       process.stderr.write(`zcode-hub: ${err.message}\n`);
       return 1;
     }
+    if (err instanceof ConfigError) {
+      process.stderr.write(`zcode-hub: ${err.message}\n`);
+      return 2;
+    }
     const cannotListen = listenFailure(err, config.host, config.port);
     if (cannotListen) {
       process.stderr.write(`zcode-hub: ${cannotListen}\n`);

@@ -17,6 +17,8 @@ import { acquireInstanceLock } from './instance-lock.js';
 import { ensureAdminToken } from '../auth/admin-token.js';
 import { statePaths } from '../config/state-paths.js';
 import { writeHubFile, writeLastAddress } from './state-files.js';
+import { ConfigError } from '../config/load.js';
+import { WorkspaceRoots } from '../fs/workspace-roots.js';
 import { createAuthServices, type AuthServices } from '../auth/auth-services.js';
 import { ensureHubId, hubName } from '../auth/hub-id.js';
 import { checkBindSafety } from '../auth/bind-safety.js';
@@ -57,6 +59,16 @@ function urlFor(host: string, port: number, tls: boolean): string {
   return `${tls ? 'https' : 'http'}://${h}:${port}`;
 }
 
+/** A workspace root inside the state dir (or another denied directory) would refuse every session: say so now. */
+async function refusePrivateRoots(config: HubConfig): Promise<void> {
+  const bad = await new WorkspaceRoots(config.workspaces, config).privateRoots();
+  if (bad.length === 0) return;
+  throw new ConfigError(
+    `workspace root ${bad.join(', ')} is inside the hub's private files (state dir ${config.stateDir}), where no session may work. ` +
+      'Choose a project folder outside it with --workspace DIR, or keep the state elsewhere with --state-dir DIR.',
+  );
+}
+
 /**
  * The composition root (STYLE.md habit 1): state dir, instance lock, admin token, backend,
  * domain, HTTP app; listens, writes hub.json, then starts the child. Nothing else wires parts.
@@ -64,6 +76,7 @@ function urlFor(host: string, port: number, tls: boolean): string {
 export async function startDaemon(config: HubConfig, logger: Logger, options: StartOptions = {}): Promise<RunningDaemon> {
   for (const warning of checkBindSafety(config).warnings) logger.warn(warning);
   ensurePrivateDir(config.stateDir);
+  await refusePrivateRoots(config);
   const releaseLock = acquireInstanceLock(config.stateDir);
   // Shutdown runs these in order: sockets and routes, then the domain, then the child, then files.
   const steps: { app?: () => Promise<void>; hub?: () => Promise<void>; backend?: () => Promise<void>; rest: Array<() => void> } = {

@@ -66,6 +66,16 @@ export class WorkspaceRoots {
     }
   }
 
+  /** The configured roots that are the hub's private files or inside them: no session could ever start there. */
+  async privateRoots(): Promise<string[]> {
+    const found: string[] = [];
+    for (const root of this.roots) {
+      const real = await fs.realpath(root).catch(() => undefined);
+      if (real !== undefined && (await this.secrets.isSecret(real))) found.push(root);
+    }
+    return found;
+  }
+
   private async insideARoot(real: string): Promise<boolean> {
     return (await this.rootOf(real)) !== undefined;
   }

@@ -90,3 +90,18 @@ describe('zcode-hub start as a process', () => {
     expect(await next.exited).toBe(0);
   }, 60_000);
 });
+
+describe('a workspace root the hub could never use', () => {
+  it('--workspace equal to or inside the state dir: start refuses at once naming the fix (exit 2), nothing left running', async () => {
+    const { home, stateDir } = tempHome();
+    fs.mkdirSync(path.join(stateDir, 'inner'), { recursive: true });
+    for (const workspace of [stateDir, path.join(stateDir, 'inner')]) {
+      const d = start(home, stateDir, ['--workspace', home, '--workspace', workspace]);
+      expect(await d.exited).toBe(2);
+      expect(d.output()).toContain(`zcode-hub: workspace root ${workspace} is inside the hub's private files (state dir ${stateDir})`);
+      expect(d.output()).toContain('--workspace DIR');
+      expect(fs.existsSync(path.join(stateDir, 'hub.json'))).toBe(false);
+      expect(fs.existsSync(path.join(stateDir, 'daemon.lock'))).toBe(false);
+    }
+  });
+});
