@@ -13,6 +13,7 @@ import { authHook, type RequestAuthExtras } from './auth-hook.js';
 import { DpopVerifier } from '../auth/dpop.js';
 import { WsTickets } from '../auth/ws-tickets.js';
 import { wsTicketRoutes } from './routes/ws-ticket.js';
+import { authCookieName } from './credentials.js';
 import { installErrorHandler } from './error-handler.js';
 import { healthRoutes } from './routes/health.js';
 import { webApp } from './web.js';
@@ -145,21 +146,23 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (unsubscribeMachines) app.addHook('onClose', async () => unsubscribeMachines());
   const configuredPublic = deps.config.publicUrl ? new URL(deps.config.publicUrl).origin : undefined;
   const connectOrigins = (): string[] => [...(configuredPublic ? [configuredPublic] : []), ...publicUrls.list(), ...machines.origins()];
-  await app.register(securityPlugin, { config: deps.config, publicUrls, peers, connectOrigins });
+  const hubIdentity = deps.hubIdentity ?? {
+    hubId: ensureHubId(deps.config.stateDir),
+    name: hubName(deps.config.name),
+    version: deps.version,
+  };
+  const cookieName = authCookieName(hubIdentity.hubId);
+  await app.register(securityPlugin, { config: deps.config, publicUrls, peers, connectOrigins, cookieName });
   // Issue 18: DPoP proofs for key-bound tokens, and single-use tickets for the /acp upgrade.
   const l18 = deps.config.limits;
   const authExtras: RequestAuthExtras = {
     dpop: new DpopVerifier({ maxAgeMs: l18.dpopProofMaxAgeMs, replayCacheMax: l18.dpopReplayCacheMax }),
     tickets: new WsTickets({ ttlMs: l18.wsTicketTtlMs, max: l18.wsTicketsMax }),
     publicUrls: () => [...(deps.config.publicUrl ? [deps.config.publicUrl] : []), ...publicUrls.list()],
+    cookieName,
   };
   await app.register(authHook, { authenticator: deps.authenticator, extras: authExtras });
 
-  const hubIdentity = deps.hubIdentity ?? {
-    hubId: ensureHubId(deps.config.stateDir),
-    name: hubName(deps.config.name),
-    version: deps.version,
-  };
   await app.register(healthRoutes, { backend: deps.backend, version: deps.version, hub: hubIdentity });
   if (deps.acp) await deps.acp.mount(app);
   const connections = (): number => deps.acp?.connectionCount() ?? 0;
@@ -201,7 +204,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await app.register(meRoutes, { hub: hubIdentity });
     await app.register(tokenRoutes, { auth: deps.auth });
     await app.register(publicUrlRoutes, { urls: publicUrls, configured: deps.config.publicUrl, audit: deps.auth.audit });
-    await app.register(wsTicketRoutes, { tickets: authExtras.tickets as WsTickets });
+    await app.register(wsTicketRoutes, { tickets: authExtras.tickets as WsTickets, cookieName });
     await app.register(pairRoutes, {
       auth: deps.auth,
       extras: authExtras,

@@ -4,7 +4,7 @@ import { HubError } from '../errors.js';
 import { scopeAllows, type Authenticator, type Identity, type Scope } from '../auth/identity.js';
 import { DPOP_ALGS, DpopError, type DpopVerifier } from '../auth/dpop.js';
 import type { WsTickets } from '../auth/ws-tickets.js';
-import { extractCredential } from './credentials.js';
+import { extractCredential, upgradeTicket } from './credentials.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -33,6 +33,8 @@ export interface RequestAuthExtras {
   tickets?: WsTickets;
   /** Public URLs the hub answers to (`--public-url` and the added ones): forms a proof's `htu` may name. */
   publicUrls?: () => readonly string[];
+  /** This hub's web-app cookie (`authCookieName(hubId)`); another hub's cookie is no credential here. */
+  cookieName?: string;
 }
 
 /**
@@ -76,13 +78,6 @@ export async function verifyProof(
   }
 }
 
-/** The `ticket` query parameter of a WebSocket upgrade, if any. */
-function upgradeTicket(req: FastifyRequest): string | undefined {
-  if (req.method !== 'GET' || req.headers.upgrade?.toLowerCase() !== 'websocket') return undefined;
-  const q = req.url.indexOf('?');
-  return q === -1 ? undefined : (new URLSearchParams(req.url.slice(q + 1)).get('ticket') ?? undefined);
-}
-
 /**
  * Resolves and checks the caller of a request; shared by HTTP routes and the WebSocket upgrade.
  * A DPoP-bound token (issue 18) must come as `Authorization: DPoP` with a proof by its key, for
@@ -94,9 +89,11 @@ export async function authenticateRequest(
   authenticator: Authenticator,
   extras: RequestAuthExtras = {},
 ): Promise<Identity> {
-  const credential = extractCredential({ headers: req.headers, url: req.url });
+  const presented = extractCredential(req, extras.cookieName);
+  const ticket = upgradeTicket(req);
+  // A ticket the client asked for wins over an ambient cookie (a header credential wins over both).
+  const credential = ticket !== undefined && presented?.kind === 'cookie' ? undefined : presented;
   if (!credential) {
-    const ticket = upgradeTicket(req);
     if (ticket === undefined || !extras.tickets) throw new HubError('HUB_ERR_UNAUTHENTICATED');
     const standsFor = extras.tickets.redeem(ticket, req.headers.origin);
     const identity = standsFor === undefined ? null : await authenticator.authenticate(standsFor);

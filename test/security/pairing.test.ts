@@ -69,7 +69,7 @@ describe('pairing (HUB-DESIGN §7)', () => {
     expect(JSON.parse(res.body).token).toBeUndefined();
     const cookie = String(res.headers['set-cookie']);
     registerSecret(cookie.split(';')[0]?.split('=')[1] ?? '');
-    expect(cookie).toMatch(/^zcode_hub_token=[\w-]+\.[\w-]+\.[\w-]+; Path=\/; Max-Age=\d+; HttpOnly; SameSite=Strict$/);
+    expect(cookie).toMatch(/^zcode_hub_token_[0-9a-f]{32}=[\w-]+\.[\w-]+\.[\w-]+; Path=\/; Max-Age=\d+; HttpOnly; SameSite=Strict$/);
     // The same through the tunnel: Host is the public name, the proxy says https.
     const tunnelled = await newCode(hub);
     const viaTunnel = await redeem(

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { HubError } from '../../errors.js';
 import type { AuthServices } from '../../auth/auth-services.js';
 import { SCOPES } from '../../auth/identity.js';
-import { AUTH_COOKIE } from '../credentials.js';
+import { extractCredential, LEGACY_AUTH_COOKIE } from '../credentials.js';
 import { parseHostHeader } from '../security/allowed-hosts.js';
 import { deviceNameSchema } from './tokens.js';
 import { verifyProof, type RequestAuthExtras } from '../auth-hook.js';
@@ -41,8 +41,8 @@ function isHttps(req: FastifyRequest, publicUrls: readonly string[]): boolean {
 }
 
 /** The HttpOnly, SameSite=Strict (Secure on https) cookie of the built-in web app (HUB-DESIGN §7). */
-export function authCookie(token: string, maxAgeSeconds: number, secure: boolean): string {
-  return `${AUTH_COOKIE}=${token}; Path=/; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=Strict${secure ? '; Secure' : ''}`;
+export function authCookie(name: string, token: string, maxAgeSeconds: number, secure: boolean): string {
+  return `${name}=${token}; Path=/; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=Strict${secure ? '; Secure' : ''}`;
 }
 
 /**
@@ -53,6 +53,7 @@ export const pairRoutes: FastifyPluginAsync<PairRouteOptions> = async (app, opts
   const { auth } = opts;
   const r = app.withTypeProvider<ZodTypeProvider>();
   const publicUrl = (): string | undefined => (typeof opts.publicUrl === 'function' ? opts.publicUrl() : opts.publicUrl);
+  const cookieName = opts.extras.cookieName ?? LEGACY_AUTH_COOKIE;
   const allUrls = (): readonly string[] => opts.publicUrls?.() ?? [publicUrl()].filter((u): u is string => u !== undefined);
 
   r.post(
@@ -146,7 +147,7 @@ export const pairRoutes: FastifyPluginAsync<PairRouteOptions> = async (app, opts
       };
       if (req.body.delivery === 'cookie') {
         const maxAge = Math.max(0, Math.floor((record.expiresAt - Date.now()) / 1000));
-        reply.header('set-cookie', authCookie(issued.token, maxAge, isHttps(req, allUrls())));
+        reply.header('set-cookie', authCookie(cookieName, issued.token, maxAge, isHttps(req, allUrls())));
         return info;
       }
       return { ...info, token: issued.token };
@@ -169,7 +170,13 @@ export const pairRoutes: FastifyPluginAsync<PairRouteOptions> = async (app, opts
       const revoked = identity !== undefined && identity.tokenId !== 'admin' && auth.tokens.revoke(identity.tokenId) !== undefined;
       if (identity && revoked)
         auth.audit.record({ identity, action: 'token.revoke', detail: { tokenId: identity.tokenId, via: 'forget' } });
-      reply.header('set-cookie', authCookie('', 0, isHttps(req, allUrls())));
+      // Signing out clears this hub's cookie, and the legacy one only when it was what signed in.
+      const secure = isHttps(req, allUrls());
+      const legacy = extractCredential(req, cookieName)?.cookie === LEGACY_AUTH_COOKIE;
+      reply.header('set-cookie', [
+        authCookie(cookieName, '', 0, secure),
+        ...(legacy ? [authCookie(LEGACY_AUTH_COOKIE, '', 0, secure)] : []),
+      ]);
       return { revoked };
     },
   );

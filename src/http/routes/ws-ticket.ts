@@ -10,7 +10,7 @@ import { extractCredential } from '../credentials.js';
  * client proves itself here (any scope; DPoP for bound tokens, checked by the auth hook) and
  * opens `/acp?ticket=…` within `wsTicketTtlMs`, once, from the same Origin.
  */
-export const wsTicketRoutes: FastifyPluginAsync<{ tickets: WsTickets }> = async (app, { tickets }) => {
+export const wsTicketRoutes: FastifyPluginAsync<{ tickets: WsTickets; cookieName: string }> = async (app, { tickets, cookieName }) => {
   app.withTypeProvider<ZodTypeProvider>().post(
     '/api/ws-ticket',
     {
@@ -22,7 +22,7 @@ export const wsTicketRoutes: FastifyPluginAsync<{ tickets: WsTickets }> = async 
       },
     },
     async (req, reply) => {
-      const credential = extractCredential({ headers: req.headers, url: req.url });
+      const credential = extractCredential(req, cookieName);
       if (!credential || !req.identity) throw new HubError('HUB_ERR_UNAUTHENTICATED');
       reply.header('cache-control', 'no-store');
       return tickets.issue(credential.value, req.headers.origin);

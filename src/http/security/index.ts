@@ -21,6 +21,8 @@ export interface SecurityPluginOptions {
   peers: PeerList;
   /** Origins the home app may connect to beyond 'self' (CSP `connect-src`), read per answer. */
   connectOrigins: () => readonly string[];
+  /** This hub's web-app cookie name (`authCookieName(hubId)`). */
+  cookieName: string;
 }
 
 /**
@@ -32,7 +34,7 @@ export const securityPlugin = fp(
   async (app: FastifyInstance, opts: SecurityPluginOptions) => {
     const { config } = opts;
     installHostCheck(app, config, opts.publicUrls);
-    installOriginCheck(app, config, opts.publicUrls, opts.peers);
+    installOriginCheck(app, config, opts.publicUrls, opts.peers, opts.cookieName);
     await installCors(app, opts.peers);
     await installSecurityHeaders(app, opts.connectOrigins);
     installPreAuthDeadline(app, config.limits.preAuthDeadlineMs);

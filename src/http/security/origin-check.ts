@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TLSSocket } from 'node:tls';
 import { HubError } from '../../errors.js';
-import { extractCredential } from '../credentials.js';
+import { extractCredential, upgradeTicket } from '../credentials.js';
 import { allowedHostnames } from './allowed-hosts.js';
 import type { PublicUrls } from './public-urls.js';
 
@@ -71,6 +71,7 @@ export function installOriginCheck(
   config: { host: string; publicUrl?: string | undefined },
   added: PublicUrls | undefined,
   peers: PeerList,
+  cookieName?: string,
 ): void {
   const publicOrigin = config.publicUrl ? originOf(config.publicUrl) : undefined;
   const ownNames = new Set([...allowedHostnames({ host: config.host })]);
@@ -79,7 +80,7 @@ export function installOriginCheck(
     const header = req.headers.origin;
     if (header === undefined) {
       if (req.routeOptions.config?.public) return;
-      const credential = extractCredential({ headers: req.headers, url: req.url });
+      const credential = extractCredential(req, cookieName);
       if (credential?.kind === 'cookie' && req.headers['sec-fetch-site'] !== 'same-origin' && !isTypedNavigation(req)) {
         throw new HubError('HUB_ERR_ORIGIN', 'A cookie credential needs a same-origin request');
       }
@@ -101,7 +102,8 @@ export function installOriginCheck(
       return;
     }
     if (!peers.has(header)) throw new HubError('HUB_ERR_ORIGIN');
-    if (extractCredential({ headers: req.headers, url: req.url })?.kind === 'cookie') {
+    // Only this hub's own cookie counts, and a ticket on the upgrade wins over it.
+    if (extractCredential(req, cookieName)?.kind === 'cookie' && upgradeTicket(req) === undefined) {
       throw new HubError('HUB_ERR_ORIGIN', 'A peer origin must send its token as a bearer or DPoP header, not the cookie');
     }
     req.originKind = 'peer';
