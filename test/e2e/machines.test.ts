@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page, Request } from 'playwright-core';
 import { openDevice, PHONE_390, type Device } from './support/browser.js';
 import { sendPrompt, shoot, waitIdle } from './support/flow.js';
-import { addLink, identityOf, pairHome, startMachine, type Machine } from './support/machines.js';
+import { addLink, addMachine, identityOf, machineRow, pairHome, startMachine, type Machine } from './support/machines.js';
 import { decryptPush, startPushService, type PushService } from '../helpers/push-service.js';
 import { until } from '../helpers/until.js';
 
@@ -44,10 +44,6 @@ afterAll(async () => {
   await pushService?.close();
 });
 
-function machineRow(page: Page, hubId: string) {
-  return page.getByTestId('machine-row').and(page.locator(`[data-hub-id="${hubId}"]`));
-}
-
 async function newSessionOn(page: Page, filter: string): Promise<string> {
   await page
     .getByTestId('machine-filter')
@@ -60,23 +56,7 @@ async function newSessionOn(page: Page, filter: string): Promise<string> {
 }
 
 async function addB(page: Page): Promise<void> {
-  await page.goto(await addLink(b, a.url));
-  const sheet = page.getByTestId('add-machine-sheet');
-  await sheet.getByTestId('add-machine-question').filter({ hasText: 'Add desktop, scope operate?' }).waitFor();
-  await shoot(page, 'machine-add');
-  await sheet.getByTestId('add-machine-confirm').click();
-  // The page reloads once (the home hub's CSP must list B first), then the pairing goes on by itself.
-  await expect
-    .poll(
-      async () =>
-        (await sheet.getByTestId('add-machine-error').count()) > 0
-          ? `error: ${await sheet.textContent()}`
-          : page.url().includes('#add=') || (await sheet.count()) > 0
-            ? 'adding'
-            : 'added',
-      { timeout: 30_000 },
-    )
-    .toBe('added');
+  await addMachine(page, b, a.url, 'Add desktop, scope operate?', (p) => shoot(p, 'machine-add'));
 }
 
 describe('several machines in one app', () => {

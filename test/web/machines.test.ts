@@ -3,7 +3,8 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { parseAddLink, machineBaseUrl } from '../../web/src/machines/add-link.js';
 import { accessTokenHash, createProof, htuOf, newKeyPair, publicJwk } from '../../web/src/machines/dpop.js';
-import { fixCommand, machineStatusText, revokeCommand } from '../../web/src/machines/machine-status.js';
+import { fixCommand, machineStatusText, refusalText, revokeCommand } from '../../web/src/machines/machine-status.js';
+import { UPGRADE_REFUSED } from '../../web/src/net/rpc-connection.js';
 import { classifyReach } from '../../web/src/machines/reach.js';
 import { parseRoute, routePath, type Route } from '../../web/src/router-paths.js';
 
@@ -94,6 +95,15 @@ describe('telling offline from not allowed from revoked', () => {
     expect(fixCommand({ status: 'unauthorized' }, 'http://localhost:1')).toBe('zcode-hub pair --into http://localhost:1');
     expect(fixCommand({ status: 'offline' }, 'http://localhost:1')).toBeUndefined();
     expect(revokeCommand('t-1')).toBe('zcode-hub token revoke t-1');
+  });
+
+  it('a refusal is named as one, with the hub’s reason (or the upgrade it would not open), never as offline', () => {
+    expect(machineStatusText({ status: 'refused' })).toBe('refused');
+    expect(refusalText({ refusal: 'Too many connections for this token (429 HUB_ERR_RATE_LIMITED)' })).toBe(
+      'Too many connections for this token (429 HUB_ERR_RATE_LIMITED)',
+    );
+    expect(refusalText({ refusal: UPGRADE_REFUSED })).toBe('it would not open the live connection (its log says why)');
+    expect(fixCommand({ status: 'refused' }, 'http://localhost:1')).toBe('zcode-hub doctor');
   });
 });
 

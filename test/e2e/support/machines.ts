@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'vitest';
 import { startHub, type HubHarness } from '../../helpers/hub-harness.js';
+import type { Page } from 'playwright-core';
 import type { Device } from './browser.js';
 
 /**
@@ -47,6 +48,38 @@ export async function startMachine(name: string, host: 'localhost' | '127.0.0.1'
     },
   };
   return m;
+}
+
+/** The machine row of `hubId` on the machines page. */
+export function machineRow(page: Page, hubId: string) {
+  return page.getByTestId('machine-row').and(page.locator(`[data-hub-id="${hubId}"]`));
+}
+
+/** Opens B's add link on the phone's home app, confirms, and waits until it is added. */
+export async function addMachine(
+  page: Page,
+  m: Machine,
+  homeOrigin: string,
+  question: string,
+  beforeConfirm?: (page: Page) => Promise<void>,
+): Promise<void> {
+  await page.goto(await addLink(m, homeOrigin));
+  const sheet = page.getByTestId('add-machine-sheet');
+  await sheet.getByTestId('add-machine-question').filter({ hasText: question }).waitFor();
+  await beforeConfirm?.(page);
+  await sheet.getByTestId('add-machine-confirm').click();
+  // The page reloads once (the home hub's CSP must list B first), then the pairing goes on by itself.
+  await expect
+    .poll(
+      async () =>
+        (await sheet.getByTestId('add-machine-error').count()) > 0
+          ? `error: ${await sheet.textContent()}`
+          : page.url().includes('#add=') || (await sheet.count()) > 0
+            ? 'adding'
+            : 'added',
+      { timeout: 30_000 },
+    )
+    .toBe('added');
 }
 
 /** Pairs a device with a machine as its home hub (cookie), opening it at `m.url`. */

@@ -27,6 +27,8 @@ export interface MachineState {
   status: ConnStatus;
   /** When it went down (for "offline since …"). */
   downSince?: number;
+  /** With status `refused`: what the machine said (or UPGRADE_REFUSED). */
+  refusal?: string | undefined;
   defaultWorkspace?: string;
   backend?: string;
 }

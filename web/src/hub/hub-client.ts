@@ -68,10 +68,15 @@ export class HubClient {
       onOpen: () => this.onOpen(),
       onNotification: (method, params) => handleNotification(this, method, params),
       onRequest: (id, method, params) => this.onRequest(id, method, params),
-      onStatus: (status) => {
+      onStatus: (status, reason) => {
         if (this.hubId !== undefined) {
           const hubId = this.hubId;
-          setMachine(hubId, (m) => ({ ...m, status, downSince: status === 'online' ? undefined : (m.downSince ?? Date.now()) }));
+          setMachine(hubId, (m) => ({
+            ...m,
+            status,
+            refusal: status === 'refused' ? reason : undefined,
+            downSince: status === 'online' ? undefined : (m.downSince ?? Date.now()),
+          }));
           return;
         }
         if (status === 'unauthorized') markSignedOut('revoked');

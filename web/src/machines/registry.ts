@@ -60,6 +60,8 @@ async function resolveSocket(cred: MachineCred): Promise<string> {
   } catch (err) {
     if (err instanceof RestError && err.status === 401) throw new ConnectFailure('unauthorized');
     if (err instanceof RestError && err.code === 'HUB_ERR_ORIGIN') throw new ConnectFailure('not_allowed');
+    // The hub answered and said no (forbidden, overloaded, rate limited …): its reason, not "offline".
+    if (err instanceof RestError) throw new ConnectFailure('refused', `${err.message} (${err.status} ${err.code})`);
     if (!(err instanceof Unreachable)) throw new ConnectFailure('offline');
     const reach = await probeReach(cred.url, cred.hubId);
     throw new ConnectFailure(reach === 'up' ? 'offline' : reach);

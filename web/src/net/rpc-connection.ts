@@ -15,15 +15,24 @@ import { ZCODE_REQUEST } from '../../../src/zcode-ext/methods.js';
  * does not accept this app's origin; `wrong_hub`: another hub answers at that URL (both retried
  * slowly, so fixing it on the machine heals the link).
  */
-export type ConnStatus = 'connecting' | 'online' | 'offline' | 'unauthorized' | 'not_allowed' | 'wrong_hub';
+export type ConnStatus = 'connecting' | 'online' | 'offline' | 'unauthorized' | 'not_allowed' | 'wrong_hub' | 'refused';
 
-/** Thrown by a URL resolver when no socket can be opened now, with the status that says why. */
+/**
+ * Thrown by a URL resolver when no socket can be opened now, with the status that says why; a
+ * `refused` one carries the hub's own reason (it answered, and said no).
+ */
 export class ConnectFailure extends Error {
-  constructor(readonly status: Exclude<ConnStatus, 'connecting' | 'online'>) {
-    super(status);
+  constructor(
+    readonly status: Exclude<ConnStatus, 'connecting' | 'online'>,
+    readonly reason?: string,
+  ) {
+    super(reason ?? status);
     this.name = 'ConnectFailure';
   }
 }
+
+/** The reason shown when a ticketed socket never opens: the hub refused the upgrade itself. */
+export const UPGRADE_REFUSED = 'upgrade-refused';
 
 /** A JSON-RPC error answer from the hub. */
 export class RpcError extends Error {
@@ -54,7 +63,8 @@ export interface RpcHandlers {
   onOpen(conn: RpcConnection): Promise<void>;
   onNotification(method: string, params: unknown): void;
   onRequest(id: string | number, method: string, params: unknown): void;
-  onStatus(status: ConnStatus): void;
+  /** A new status; `reason` with `refused` (the hub's message, or UPGRADE_REFUSED). */
+  onStatus(status: ConnStatus, reason?: string): void;
 }
 
 interface Pending {
@@ -67,7 +77,7 @@ interface Pending {
 const AUTH_CLOSE = new Set<number>([CLOSE.UNAUTHENTICATED, CLOSE.FORBIDDEN]);
 
 /** States a retry leaves on screen until it ends otherwise: the fix they show stays readable. */
-const KEPT_WHILE_RETRYING = new Set<ConnStatus>(['not_allowed', 'wrong_hub']);
+const KEPT_WHILE_RETRYING = new Set<ConnStatus>(['not_allowed', 'wrong_hub', 'refused']);
 
 export class RpcConnection {
   private ws: WebSocket | undefined;
@@ -155,10 +165,13 @@ export class RpcConnection {
     this.open();
   }
 
-  private setStatus(s: ConnStatus): void {
-    if (this.status === s) return;
+  private reason: string | undefined;
+
+  private setStatus(s: ConnStatus, reason?: string): void {
+    if (this.status === s && this.reason === reason) return;
     this.status = s;
-    this.handlers.onStatus(s);
+    this.reason = reason;
+    this.handlers.onStatus(s, reason);
   }
 
   private resolving = false;
@@ -175,22 +188,25 @@ export class RpcConnection {
     this.url().then(
       (url) => {
         this.resolving = false;
-        if (!this.stopped) this.openSocket(url);
+        if (!this.stopped) this.openSocket(url, true);
       },
       (err: unknown) => {
         this.resolving = false;
         const status = err instanceof ConnectFailure ? err.status : 'offline';
-        this.setStatus(status);
+        this.setStatus(status, err instanceof ConnectFailure ? err.reason : undefined);
         // A revoked token stays revoked: no reconnect loop.
         if (status !== 'unauthorized') this.schedule();
       },
     );
   }
 
-  private openSocket(url: string): void {
+  /** `ticketed`: the URL came from a resolver that just reached the hub (a fresh ticket). */
+  private openSocket(url: string, ticketed = false): void {
     const ws = new WebSocket(url);
     this.ws = ws;
+    let opened = false;
     ws.onopen = () => {
+      opened = true;
       this.handlers
         .onOpen(this)
         .then(() => {
@@ -214,7 +230,11 @@ export class RpcConnection {
         return;
       }
       // The hub dropped this app's origin from its peers: "not allowed" at once (retried, like at connect).
-      this.setStatus(ev.code === CLOSE.ORIGIN_NOT_ALLOWED ? 'not_allowed' : 'offline');
+      if (ev.code === CLOSE.ORIGIN_NOT_ALLOWED) this.setStatus('not_allowed');
+      // The hub answered the ticket request a moment ago, then the socket never opened: the
+      // upgrade was refused (a browser hides its HTTP answer), which is not "offline".
+      else if (ticketed && !opened) this.setStatus('refused', UPGRADE_REFUSED);
+      else this.setStatus('offline');
       this.schedule();
     };
   }

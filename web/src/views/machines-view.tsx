@@ -3,7 +3,7 @@ import { useState } from 'preact/hooks';
 import { store, toast, type MachineState } from '../hub/app-state.js';
 import { t, useLocale } from '../i18n.js';
 import { credOf, removeMachine } from '../machines/registry.js';
-import { fixCommand, machineStatusText, revokeCommand } from '../machines/machine-status.js';
+import { fixCommand, machineStatusText, refusalText, revokeCommand } from '../machines/machine-status.js';
 import { useSelector } from '../store.js';
 import { navigate } from '../router.js';
 import { TopBar } from './chrome.js';
@@ -36,9 +36,11 @@ function MachineRow({ m, onLeftover }: { m: MachineState; onLeftover: (l: { name
       ? t('machineRevokedHelp', m.name)
       : m.status === 'not_allowed'
         ? t('machineNotAllowedHelp', m.name)
-        : m.status === 'offline'
-          ? t('machineOfflineHelp')
-          : undefined;
+        : m.status === 'refused'
+          ? t('machineRefusedHelp', m.name, refusalText(m))
+          : m.status === 'offline'
+            ? t('machineOfflineHelp')
+            : undefined;
   return (
     <li
       class={`card machine-row ${m.status === 'online' ? '' : 'is-down'}`}
