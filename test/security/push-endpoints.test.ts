@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
+import { isPublicAddress, publicOnlyLookup } from '../../src/push/endpoint-guard.js';
 import { startHub, type HubHarness } from '../helpers/hub-harness.js';
 
 /**
@@ -147,5 +148,44 @@ describe('testOnly.pushPrivateEndpoints', () => {
     const env = { ZCODE_HUB_TEST_ONLY: '{"pushPrivateEndpoints":true}', ZCODE_HUB_PUSH_PRIVATE_ENDPOINTS: '1' };
     expect(loadConfig([], env).testOnly?.pushPrivateEndpoints).not.toBe(true);
     fs.rmSync(dir, { recursive: true, force: true });
+  });
+});
+
+describe('the address check (src/push/endpoint-guard.ts)', () => {
+  it('passes only public unicast addresses, mapped and embedded forms of private ones included', () => {
+    for (const ok of ['93.184.215.14', '8.8.8.8', '2606:4700:4700::1111']) expect(isPublicAddress(ok), ok).toBe(true);
+    for (const bad of [
+      '127.0.0.1',
+      '127.8.9.10',
+      '0.0.0.0',
+      '10.1.2.3',
+      '172.31.255.255',
+      '192.168.0.1',
+      '169.254.169.254',
+      '100.100.100.200',
+      '224.0.0.1',
+      '255.255.255.255',
+      '::',
+      '::1',
+      '::ffff:10.0.0.1',
+      '::ffff:7f00:1',
+      'fe80::1',
+      'fc00::1',
+      'fd00:ec2::254',
+      '64:ff9b::a00:1',
+      '2002:7f00:1::',
+      'ff02::1',
+      'not an address',
+    ])
+      expect(isPublicAddress(bad), bad).toBe(false);
+  });
+
+  it('the lookup every delivery connects through answers both of node:net’s forms, and refuses a private answer', async () => {
+    const one = await new Promise<[unknown, unknown, unknown]>((r) => publicOnlyLookup('93.184.215.14', {}, (e, a, f) => r([e, a, f])));
+    expect(one).toEqual([null, '93.184.215.14', 4]);
+    const all = await new Promise<[unknown, unknown]>((r) => publicOnlyLookup('93.184.215.14', { all: true }, (e, a) => r([e, a])));
+    expect(all).toEqual([null, [{ address: '93.184.215.14', family: 4 }]]);
+    const refused = await new Promise<unknown>((r) => publicOnlyLookup('localhost', { all: true }, (e) => r(e)));
+    expect(refused).toMatchObject({ code: 'HUB_PUSH_PRIVATE_ADDRESS' });
   });
 });
