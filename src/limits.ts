@@ -117,8 +117,18 @@ export const LIMITS = {
   stderrLogLinesPerSecond: 50,
   /** Protocol violations on one socket before it is closed 4400. */
   protocolViolationsBeforeClose: 20,
-  /** Web Push subscriptions kept (src/push); past it the oldest is dropped. */
+  /** Web Push subscriptions kept over all devices (src/push); past it a new one is refused (429), none is dropped. */
   pushSubscriptionsMax: 256,
+  /** Web Push subscriptions one device (token) keeps; past it that device's oldest is dropped, never another's. */
+  pushSubscriptionsPerDevice: 4,
+  /** Hard deadline of one push delivery (connect, TLS, answer); past it the socket is destroyed. */
+  pushDeliveryTimeoutMs: 10_000,
+  /** Push deliveries in flight at once, over all subscriptions and sessions. */
+  pushDeliveriesInFlight: 8,
+  /** Push deliveries waiting for a slot; past it a new one is dropped (logged). */
+  pushDeliveriesQueuedMax: 512,
+  /** Failed deliveries in a row (no answer, refused, 5xx …) after which a subscription is forgotten; 404/410 forget it at once. */
+  pushFailuresBeforeForget: 5,
   /** Sessions whose archive flag or last-message preview the hub keeps (`session-marks.json`); past it the marks changed longest ago go first. */
   sessionMarksMax: 2_000,
   /** Characters of a session's last message shown as its preview in session lists. */

@@ -23,6 +23,8 @@ export type AuditAction =
   | 'token.revoke'
   | 'pairing.create'
   | 'pairing.redeem'
+  | 'push.subscribe'
+  | 'push.unsubscribe'
   | (string & {});
 
 /** One act to record; the shape the domain Hub takes as `audit?: AuditSink`. */

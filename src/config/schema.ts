@@ -71,6 +71,16 @@ export const configSchema = z
     trustProxy: z.number().int().min(0).max(5).default(0),
     logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     limits: z.object(limitsShape).strict().default({}),
+    /**
+     * Test-only switches, read from the config file only (no flag, no environment variable):
+     * `pushPrivateEndpoints` lets push endpoints sit on loopback and private addresses, so the
+     * tests can run a push service on 127.0.0.1 (docs/SECURITY.md "Push endpoints"). Never set
+     * it on a hub anyone else can reach: it lets any paired device make the hub call its LAN.
+     */
+    testOnly: z
+      .object({ pushPrivateEndpoints: z.boolean().default(false) })
+      .strict()
+      .optional(),
   })
   .strict();
 

@@ -136,11 +136,14 @@ export async function startDaemon(config: HubConfig, logger: Logger, options: St
     const push = new PushNotifier({
       stateDir: config.stateDir,
       logger,
-      maxSubscriptions: config.limits.pushSubscriptionsMax,
+      limits: config.limits,
+      allowPrivateEndpoints: config.testOnly?.pushPrivateEndpoints === true,
       hub: { hubId: hubIdentity.hubId, name: hubIdentity.name },
       ...(config.publicUrl ? { subject: config.publicUrl } : {}),
       ...(options.pushAgent ? { agent: options.pushAgent } : {}),
     });
+    if (push.allowPrivateEndpoints)
+      logger.warn('testOnly.pushPrivateEndpoints is set: push endpoints on loopback and private addresses are allowed');
     const transitions = new SessionTransitions();
     hub.onSessionState((s) => {
       const kind = transitions.next(s.sessionId, s.state);

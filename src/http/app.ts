@@ -262,7 +262,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     roots: new WorkspaceRoots(deps.config.workspaces, deps.config),
     dirsMax: deps.config.limits.workspaceDirsMax,
   });
-  if (deps.push) await app.register(pushRoutes, { notifier: deps.push });
+  if (deps.push) await app.register(pushRoutes, { notifier: deps.push, ...(deps.auth ? { audit: deps.auth.audit.sink } : {}) });
   // Last: the web app's SPA fallback (`GET /*`) must not shadow any API route.
   await app.register(webApp, { authenticator: deps.authenticator, extras: authExtras, connectOrigins });
 

@@ -104,8 +104,10 @@ export const webApp: FastifyPluginAsync<WebAppOptions> = async (app, opts) => {
     if (rel === '' || rel === 'index.html') return sendShell(reply, root, opts.connectOrigins?.() ?? []);
     if (isFile(root, rel)) {
       if (rel.startsWith('assets/')) return reply.sendFile(rel, root, { maxAge: YEAR_S * 1000, immutable: true });
-      if (rel === 'sw.js') {
-        reply.header('cache-control', 'no-cache').header('service-worker-allowed', '/');
+      if (rel === 'sw.js' || rel === 'sw-links.js') {
+        // The worker and the script it imports are checked for updates on every visit.
+        reply.header('cache-control', 'no-cache');
+        if (rel === 'sw.js') reply.header('service-worker-allowed', '/');
         return reply.sendFile(rel, root, { cacheControl: false });
       }
       if (rel === 'manifest.webmanifest') reply.type('application/manifest+json');

@@ -44,7 +44,8 @@ describe('push from another machine', () => {
     service = await startPushService();
     [a, b] = await Promise.all([
       startHub({ config: { name: 'laptop' } }),
-      startHub({ config: { name: 'desktop' }, pushAgent: service.agent }),
+      // The local push service is on 127.0.0.1: the test-only config option lets B send there.
+      startHub({ config: { name: 'desktop', testOnly: { pushPrivateEndpoints: true } }, pushAgent: service.agent }),
     ]);
     home = `http://localhost:${new URL(a.url).port}`;
     bPort = Number(new URL(b.url).port);

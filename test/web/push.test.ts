@@ -59,16 +59,23 @@ describe('Web Push', () => {
   it('[SEC-09] VAPID keys are created once, 0600, and reused', () => {
     const stateDir = fs.mkdtempSync(path.join(root, 'state-'));
     const logger = createLogger({ level: 'silent' });
-    const a = new PushNotifier({ stateDir, logger, maxSubscriptions: 4 });
+    const a = new PushNotifier({ stateDir, logger });
     expect(fs.statSync(vapidFile(stateDir)).mode & 0o777).toBe(0o600);
-    const b = new PushNotifier({ stateDir, logger, maxSubscriptions: 4 });
+    const b = new PushNotifier({ stateDir, logger });
     expect(b.publicKey).toBe(a.publicKey);
     expect(a.publicKey).toMatch(/^[A-Za-z0-9_-]{80,}$/);
   });
 
   it('subscribes through the routes and delivers an encrypted, VAPID-signed push; 410 drops the subscription', async () => {
     const stateDir = fs.mkdtempSync(path.join(root, 'state-'));
-    const notifier = new PushNotifier({ stateDir, logger: createLogger({ level: 'silent' }), maxSubscriptions: 2, agent });
+    const notifier = new PushNotifier({
+      stateDir,
+      logger: createLogger({ level: 'silent' }),
+      limits: { pushSubscriptionsPerDevice: 2 },
+      agent,
+      // The local push service is on 127.0.0.1 (test-only, docs/SECURITY.md "Push endpoints").
+      allowPrivateEndpoints: true,
+    });
     const app = Fastify();
     app.setValidatorCompiler(validatorCompiler);
     app.setSerializerCompiler(serializerCompiler);
@@ -95,7 +102,7 @@ describe('Web Push', () => {
       });
       expect(r.statusCode).toBe(201);
     }
-    // Bounded: the oldest of three went when the limit is two.
+    // Bounded: the device's oldest of three went when its limit is two.
     expect(notifier.subscriptions.list().map((s) => s.endpoint)).toEqual([`${pushUrl}/push/b`, `${pushUrl}/push/c`]);
     expect(fs.statSync(path.join(stateDir, 'push-subscriptions.json')).mode & 0o777).toBe(0o600);
 

@@ -33,6 +33,7 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(dir, 'index.html'), '<!doctype html><div id="app"></div>');
   fs.writeFileSync(path.join(dir, 'assets', 'index-abc123.js'), 'console.log(1)');
   fs.writeFileSync(path.join(dir, 'sw.js'), 'self.x=1');
+  fs.writeFileSync(path.join(dir, 'sw-links.js'), 'self.y=1');
   fs.writeFileSync(path.join(dir, 'manifest.webmanifest'), '{}');
   fs.writeFileSync(path.join(dir, 'icons', 'icon.svg'), '<svg/>');
   app = await build(dir);
@@ -72,6 +73,10 @@ describe('web app serving (src/http/web.ts)', () => {
     const sw = await app.inject({ url: '/sw.js' });
     expect(sw.headers['cache-control']).toBe('no-cache');
     expect(sw.headers['service-worker-allowed']).toBe('/');
+    // The script the worker imports is checked for updates as often as the worker.
+    const links = await app.inject({ url: '/sw-links.js' });
+    expect(links.statusCode).toBe(200);
+    expect(links.headers['cache-control']).toBe('no-cache');
     expect((await app.inject({ url: '/manifest.webmanifest' })).headers['content-type']).toMatch(/manifest\+json/);
     expect((await app.inject({ url: '/icons/icon.svg' })).statusCode).toBe(200);
   });

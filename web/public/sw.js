@@ -3,6 +3,9 @@
  * then waits for the hub), and Web Push notifications for "needs you" / "turn finished".
  * Never touches /api or /acp: live data always goes to the hub.
  */
+// appLink(raw, origin): a notification's deep link on this origin, or undefined (sw-links.js).
+importScripts('/sw-links.js');
+
 const CACHE = 'zcode-hub-shell-v1';
 const SHELL = ['/', '/manifest.webmanifest', '/icons/icon.svg', '/icons/icon-192.png'];
 
@@ -95,8 +98,9 @@ self.addEventListener('push', (event) => {
   const hub = data.hub && typeof data.hub === 'object' ? data.hub : {};
   const hubId = typeof hub.hubId === 'string' ? hub.hubId : '';
   const page = inApp(sessionId ? `/s/${encodeURIComponent(sessionId)}` : '/', '');
-  // The deep link (the waiting sheet) when the hub sent one on our own origin, else the session.
-  const url = typeof data.url === 'string' && data.url.startsWith('/') && !data.url.startsWith('//') ? inApp(data.url, hubId) : page;
+  // The deep link (the waiting sheet) when the hub sent one of the app's own, else the session.
+  const link = appLink(data.url, self.location.origin);
+  const url = link ? inApp(link, hubId) : page;
   event.waitUntil(
     self.clients.matchAll({ type: 'window', includeUncontrolled: true }).then((wins) => {
       // The page is in front and showing this session: it already shows the change.
@@ -123,7 +127,8 @@ self.addEventListener('push', (event) => {
 
 self.addEventListener('notificationclick', (event) => {
   event.notification.close();
-  const url = event.notification.data?.url || '/';
+  // Checked again: a notification shown by an older worker carries whatever link it was given.
+  const url = appLink(event.notification.data?.url, self.location.origin) || '/';
   event.waitUntil(
     self.clients.matchAll({ type: 'window', includeUncontrolled: true }).then((wins) => {
       for (const w of wins) {

@@ -28,6 +28,8 @@ export async function startMachine(name: string, host: 'localhost' | '127.0.0.1'
     workspace: path.join(dir, 'ws'),
     providerFile: path.join(dir, 'providers.json'),
     name,
+    // A local push service is on 127.0.0.1: the test-only config option lets the hub send there.
+    ...(opts.pushAgent ? { testOnly: { pushPrivateEndpoints: true } } : {}),
   };
   fs.mkdirSync(config.workspace);
   const push = opts.pushAgent ? { pushAgent: opts.pushAgent } : {};
