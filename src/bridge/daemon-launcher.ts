@@ -75,8 +75,7 @@ export async function ensureDaemon(stateDir: string, startArgs: string[], logger
     if (owner && !findDaemon(stateDir)) {
       const log = fs.openSync(path.join(stateDir, 'daemon.log'), 'a', 0o600);
       const address = lastAddressArgs(stateDir, startArgs, process.env);
-      const args = [...DAEMON_NODE_FLAGS, binPath(), 'start', '--state-dir', stateDir, ...address, ...startArgs];
-      const child = spawn(process.execPath, args, {
+      const child = spawn(process.execPath, [...DAEMON_NODE_FLAGS, binPath(), 'start', '--state-dir', stateDir, ...address, ...startArgs], {
         detached: true,
         stdio: ['ignore', log, log],
         env: process.env,
