@@ -1,14 +1,15 @@
 import { defineConfig } from 'vitest/config';
 
 // End-to-end suites: a real daemon on the simulator and Debian's Chromium (playwright-core, no
-// browser download). One file at a time: each drives a browser and a simulator child.
+// browser download). Two files at a time: each drives a browser and a simulator child, and they
+// mostly wait on the simulator's pacing, so two share the 2 cores well (6 min → under 3 on them,
+// and green under the loaded check: docs/TESTING.md).
 export default defineConfig({
   test: {
     include: ['test/e2e/**/*.test.ts'],
     globalSetup: ['test/e2e/support/build-web.ts'],
     pool: 'forks',
-    maxWorkers: 1,
-    fileParallelism: false,
+    maxWorkers: 2,
     testTimeout: 120_000,
     hookTimeout: 120_000,
     teardownTimeout: 30_000,

@@ -5,7 +5,7 @@ import { until } from '../helpers/until.js';
 
 /**
  * Issue 19 item 10 (ZCODE-PROTOCOL §1.6, §11.3): the app-server runs one request at a time. With
- * `--slow-method session/list=12000` a `session/list` holds the child's queue for 12 s, so a
+ * `--slow-method session/list=8000` a `session/list` holds the child's queue for 8 s, so a
  * prompt's `session/send` written right behind it is answered — and run — only afterwards. The
  * hub's forward timeout (5 s here; the spawn's liveness probe needs it) must not report that prompt as failed: it waits
  * (`sendAnswerTimeoutMs`). When even that runs out, the prompt fails saying the agent may still
@@ -17,7 +17,7 @@ afterEach(async () => {
   hub = undefined;
 });
 
-const SLOW = ['--slow-method', 'session/list=12000', '--turn-delay-scale', '0.2'];
+const SLOW = ['--slow-method', 'session/list=8000', '--turn-delay-scale', '0.2'];
 
 type Update = { sessionId: string; update: { sessionUpdate: string; content?: { text?: string } } };
 const chunks = (c: AcpWsClient, sessionId: string, kind: string): string[] =>
@@ -38,7 +38,7 @@ describe('a prompt behind a slow request in the child', () => {
     hub = await startHub({ simArgs: SLOW, limits: { forwardRequestTimeoutMs: 5000 } });
     const c = await hub.initializedClient({ name: 'waiter' });
     const { sessionId } = await c.request<{ sessionId: string }>('session/new', { cwd: hub.workspace, mcpServers: [] });
-    // The list itself times out here (its answer comes after 12 s): it only fills the child's queue.
+    // The list itself times out here (its answer comes after 8 s): it only fills the child's queue.
     const list = c.request('session/list', { cwd: hub.workspace }).catch(() => undefined);
     const result = await c.request<{ stopReason: string }>('session/prompt', {
       sessionId,
