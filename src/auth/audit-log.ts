@@ -21,6 +21,7 @@ export type AuditAction =
   | 'settings.change'
   | 'token.create'
   | 'token.revoke'
+  | 'token.person'
   | 'pairing.create'
   | 'pairing.redeem'
   | (string & {});
@@ -39,7 +40,8 @@ export type AuditSink = (entry: AuditInput) => void;
 export const auditEntrySchema = z.object({
   seq: z.number().int().positive(),
   at: z.number(),
-  who: z.object({ tokenId: z.string(), name: z.string(), scope: z.enum(SCOPES) }),
+  /** `person` is the token's person (absent in entries written before people existed). */
+  who: z.object({ tokenId: z.string(), name: z.string(), person: z.string().optional(), scope: z.enum(SCOPES) }),
   action: z.string(),
   sessionId: z.string().optional(),
   detail: z.unknown().optional(),
@@ -64,7 +66,7 @@ export function sanitizeDetail(detail: unknown): unknown {
 }
 
 /**
- * The audit log: who (token name + id), what, when, on which session. Appends are synchronous
+ * The audit log: who (person, token name + id), what, when, on which session. Appends are synchronous
  * single writes of one line, so concurrent acts never interleave within a line.
  */
 export class AuditLog {
@@ -96,7 +98,7 @@ export class AuditLog {
       const entry: AuditEntry = {
         seq: this.seq + 1,
         at: this.now(),
-        who: { tokenId: input.identity.tokenId, name: input.identity.name, scope: input.identity.scope },
+        who: { tokenId: input.identity.tokenId, name: input.identity.name, person: input.identity.person, scope: input.identity.scope },
         action: input.action,
         ...(input.sessionId === undefined ? {} : { sessionId: input.sessionId }),
         ...(input.detail === undefined ? {} : { detail: sanitizeDetail(input.detail) }),

@@ -6,7 +6,7 @@ import type { TokenRecord, TokenRegistry } from './token-registry.js';
 import { VerifiedTokens } from './verified-tokens.js';
 
 /** Identity of the state-dir admin token (CLI and scripts; HUB-DESIGN §9). */
-export const ADMIN_IDENTITY: Identity = Object.freeze({ tokenId: 'admin', name: 'admin', scope: 'admin' });
+export const ADMIN_IDENTITY: Identity = Object.freeze({ tokenId: 'admin', name: 'admin', person: 'admin', scope: 'admin' });
 
 export interface TokenManagerOptions {
   /** Contents of `<state-dir>/admin.token`. */
@@ -65,6 +65,7 @@ export class TokenManager implements Authenticator {
     return {
       tokenId: record.id,
       name: record.name,
+      person: record.person,
       scope: record.scope,
       expiresAt: Math.min(record.expiresAt, claims.exp * 1000),
       ...(record.jkt ? { jkt: record.jkt } : {}),
@@ -74,6 +75,8 @@ export class TokenManager implements Authenticator {
   /** Issues a device token and records it before returning it. */
   async create(input: {
     name: string;
+    /** Whose device it is; default: a person named after the token. */
+    person?: string;
     scope: Scope;
     ttlMs: number;
     via: TokenRecord['via'];
@@ -86,6 +89,7 @@ export class TokenManager implements Authenticator {
     const record: TokenRecord = {
       id: randomUUID(),
       name: input.name,
+      person: input.person ?? input.name,
       scope: input.scope,
       createdAt: now,
       expiresAt,
@@ -108,6 +112,17 @@ export class TokenManager implements Authenticator {
   /** Every issued token (never the JWTs themselves), newest first. */
   list(): TokenRecord[] {
     return this.opts.registry.list().map((r) => ({ ...r }));
+  }
+
+  /** Gives a token to another person (the registry is read on every request, so it holds at once); undefined when unknown. */
+  setPerson(id: string, person: string): { from: string; record: TokenRecord } | undefined {
+    const changed = this.opts.registry.setPerson(id, person);
+    return changed ? { from: changed.from, record: { ...changed.record } } : undefined;
+  }
+
+  /** Every person who holds a token. */
+  people(): Set<string> {
+    return this.opts.registry.people();
   }
 
   /** Revokes by id and tells the listeners at once; undefined when the id is unknown. */
