@@ -29,6 +29,8 @@ export type AuditAction =
 /** One act to record; the shape the domain Hub takes as `audit?: AuditSink`. */
 export interface AuditInput {
   identity: Identity;
+  /** The client's self-declared `clientInfo.name`, kept beside the verified identity (never instead of it). */
+  client?: string;
   action: AuditAction;
   sessionId?: string;
   detail?: unknown;
@@ -41,7 +43,13 @@ export const auditEntrySchema = z.object({
   seq: z.number().int().positive(),
   at: z.number(),
   /** `person` is the token's person (absent in entries written before people existed). */
-  who: z.object({ tokenId: z.string(), name: z.string(), person: z.string().optional(), scope: z.enum(SCOPES) }),
+  who: z.object({
+    tokenId: z.string(),
+    name: z.string(),
+    person: z.string().optional(),
+    client: z.string().optional(),
+    scope: z.enum(SCOPES),
+  }),
   action: z.string(),
   sessionId: z.string().optional(),
   detail: z.unknown().optional(),
@@ -98,7 +106,13 @@ export class AuditLog {
       const entry: AuditEntry = {
         seq: this.seq + 1,
         at: this.now(),
-        who: { tokenId: input.identity.tokenId, name: input.identity.name, person: input.identity.person, scope: input.identity.scope },
+        who: {
+          tokenId: input.identity.tokenId,
+          name: input.identity.name,
+          person: input.identity.person,
+          ...(input.client === undefined ? {} : { client: input.client }),
+          scope: input.identity.scope,
+        },
         action: input.action,
         ...(input.sessionId === undefined ? {} : { sessionId: input.sessionId }),
         ...(input.detail === undefined ? {} : { detail: sanitizeDetail(input.detail) }),

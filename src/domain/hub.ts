@@ -165,7 +165,7 @@ export class Hub {
     p: { cwd: string; mode?: string; model?: { providerId: string; modelId: string }; thoughtLevel?: string },
   ): Promise<SessionOpened> {
     const session = await this.opener.create(p);
-    this.core.audit(client.identity, 'session', session.sessionId, { action: 'new', cwd: p.cwd });
+    this.core.audit(client, 'session', session.sessionId, { action: 'new', cwd: p.cwd });
     await this.attacher.attach(client, session, { history: false });
     return this.opened(session);
   }

@@ -1,3 +1,4 @@
+import { connectionAuthor } from '../../src/domain/author.js';
 import { AppServerClient } from '../../src/app-server/client.js';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -156,7 +157,7 @@ describe('interaction race', () => {
     const a = new RecorderClient();
     attach(a);
     const answers = Promise.all([ask('c1'), ask('c2'), ask('c3')]);
-    flow.cancelSession(core.session(SESSION), { clientId: a.clientId, name: a.displayName });
+    flow.cancelSession(core.session(SESSION), connectionAuthor(a));
     expect(await answers).toEqual([
       { ...DENY, reason: 'Cancelled by the user' },
       { ...DENY, reason: 'Cancelled by the user' },
@@ -247,7 +248,7 @@ describe('interaction policy timeout (HUB-DESIGN §4.5, LIMITS.interactionTimeou
     a.requests[0]?.reply({ outcome: { outcome: 'selected', optionId: 'allow_once' } });
     expect(await answered).toEqual(ALLOW);
     expect(vi.getTimerCount()).toBe(2);
-    flow.cancelSession(core.session(SESSION), { clientId: a.clientId, name: a.displayName });
+    flow.cancelSession(core.session(SESSION), connectionAuthor(a));
     expect(vi.getTimerCount()).toBe(0);
     await lost;
     vi.advanceTimersByTime(1_000);
