@@ -62,10 +62,14 @@ export class TokenManager implements Authenticator {
     // A bound record accepts only its bound token and the other way round (issue 18, DPoP).
     if (record.jkt !== claims.cnf?.jkt) return null;
     this.opts.registry.touch(record.id, now);
+    const registry = this.opts.registry;
     return {
       tokenId: record.id,
       name: record.name,
-      person: record.person,
+      // Read on use, so a person an admin changes holds at once for sockets already open too.
+      get person(): string {
+        return registry.get(record.id)?.person ?? record.person;
+      },
       scope: record.scope,
       expiresAt: Math.min(record.expiresAt, claims.exp * 1000),
       ...(record.jkt ? { jkt: record.jkt } : {}),

@@ -103,6 +103,22 @@ describe('people: who a device token belongs to', () => {
     });
   });
 
+  it('a person changed while its device is connected holds at once for that connection', async () => {
+    const tablet = await createToken({ name: 'kitchen tablet', scope: 'operate', person: 'ann' });
+    const c = await hub.initializedClient({ token: tablet.token, name: 'tablet-app' });
+    const watcher = await hub.initializedClient();
+    const { sessionId } = await c.request<{ sessionId: string }>('session/new', { cwd: hub.workspace, mcpServers: [] });
+    await watcher.request('session/load', { sessionId, cwd: hub.workspace, mcpServers: [] });
+    expect((await patch(tablet.info.id, { person: 'dora' })).status).toBe(200);
+    await c.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hello after the move' }] });
+    const echo = z.object({ _meta: z.object({ zcode: z.looseObject({ promptedBy: z.looseObject({}).optional() }) }) });
+    const by = watcher
+      .notifications('session/update')
+      .map((n) => echo.safeParse(n))
+      .find((r) => r.success && r.data._meta.zcode.promptedBy)?.data?._meta.zcode.promptedBy;
+    expect(by).toMatchObject({ person: 'dora', device: 'kitchen tablet', name: 'dora · kitchen tablet', client: 'tablet-app' });
+  });
+
   it('bad input gets a clear 400, an unknown token 404, the admin token 400', async () => {
     const t = await createToken({ name: 'victim', scope: 'view', person: 'ann' });
     for (const [body, says] of [
