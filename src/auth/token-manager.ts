@@ -36,6 +36,7 @@ export interface IssuedToken {
  */
 export class TokenManager implements Authenticator {
   private readonly listeners = new Set<(tokenId: string) => void>();
+  private readonly personListeners = new Set<(tokenId: string) => void>();
   private readonly announcedExpired = new Set<string>();
   private sweep: NodeJS.Timeout | undefined;
   private readonly now: () => number;
@@ -121,7 +122,14 @@ export class TokenManager implements Authenticator {
   /** Gives a token to another person (the registry is read on every request, so it holds at once); undefined when unknown. */
   setPerson(id: string, person: string): { from: string; record: TokenRecord } | undefined {
     const changed = this.opts.registry.setPerson(id, person);
+    if (changed && changed.from !== person) for (const listener of [...this.personListeners]) listener(id);
     return changed ? { from: changed.from, record: { ...changed.record } } : undefined;
+  }
+
+  /** Registers a listener for tokens given to another person (live presence lists show the new one); returns its removal. */
+  onPersonChanged(listener: (tokenId: string) => void): () => void {
+    this.personListeners.add(listener);
+    return () => this.personListeners.delete(listener);
   }
 
   /** Every person who holds a token. */
@@ -149,6 +157,7 @@ export class TokenManager implements Authenticator {
   /** Stops the expiry sweep. Idempotent. */
   close(): void {
     this.listeners.clear();
+    this.personListeners.clear();
     this.stopSweep();
   }
 

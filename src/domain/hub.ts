@@ -145,6 +145,12 @@ export class Hub {
   }
 
   /** Detaches a closed connection everywhere; never settles or cancels an interaction or a turn. */
+  /** A token was given to another person: sessions it is attached to announce their presence again. */
+  tokenPersonChanged(tokenId: string): void {
+    for (const session of this.core.allSessions())
+      if ([...session.attachments.values()].some((a) => a.client.identity.tokenId === tokenId)) this.core.publishPresence(session);
+  }
+
   disconnect(clientId: string): void {
     this.attacher.disconnect(clientId);
   }

@@ -109,7 +109,14 @@ describe('people: who a device token belongs to', () => {
     const watcher = await hub.initializedClient();
     const { sessionId } = await c.request<{ sessionId: string }>('session/new', { cwd: hub.workspace, mcpServers: [] });
     await watcher.request('session/load', { sessionId, cwd: hub.workspace, mcpServers: [] });
+    const presence = z.object({ clients: z.array(z.looseObject({ person: z.string().optional(), device: z.string().optional() })) });
+    // The attach notice (coalesced) has come and gone before the change.
+    await watcher.waitForNotification<unknown>('_zcode/presence', (p) => presence.parse(p).clients.length === 2);
+    const before = watcher.notifications('_zcode/presence').length;
     expect((await patch(tablet.info.id, { person: 'dora' })).status).toBe(200);
+    // Presence is announced again with the new person.
+    const again = await watcher.waitForNotification<unknown>('_zcode/presence', () => true, undefined, before);
+    expect(presence.parse(again).clients.find((x) => x.device === 'kitchen tablet')).toMatchObject({ person: 'dora' });
     await c.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hello after the move' }] });
     const echo = z.object({ _meta: z.object({ zcode: z.looseObject({ promptedBy: z.looseObject({}).optional() }) }) });
     const by = watcher
