@@ -338,7 +338,7 @@ export class Hub {
   }
 
   /** `session/delete` (session-delete.ts): gone from the agent's store and from every client's list. */
-  async deleteSession(sessionId: string, by: { identity: Identity; clientId?: string; name?: string }): Promise<void> {
+  async deleteSession(sessionId: string, by: { identity: Identity; clientId?: string; client?: string }): Promise<void> {
     await deleteSession(
       this.core,
       { open: (id) => this.opener.open(id), cancelInteractions: (s, who) => this.interactionFlow.cancelSession(s, who) },

@@ -30,7 +30,7 @@ export async function deleteSession(
   core: HubCore,
   hooks: DeleteHooks,
   sessionId: string,
-  by: { identity: Identity; clientId?: string; name?: string },
+  by: { identity: Identity; clientId?: string; client?: string },
 ): Promise<void> {
   if (!scopeAllows(by.identity.scope, 'operate')) throw new HubError('HUB_ERR_FORBIDDEN');
   const known = core.findSession(sessionId);
