@@ -6,10 +6,14 @@
  */
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
 
-/** A name as clients show it. */
+/** An author as recorded: `name` always; `person`, `device`, `tokenId`, `client` when recorded (src/domain/author.ts). */
 export interface HistoryAuthor {
   clientId?: string;
   name: string;
+  person?: string;
+  device?: string;
+  tokenId?: string;
+  client?: string;
 }
 
 /** Where the names come from (the hub's author book). */

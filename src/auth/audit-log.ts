@@ -21,6 +21,7 @@ export type AuditAction =
   | 'settings.change'
   | 'token.create'
   | 'token.revoke'
+  | 'token.person'
   | 'pairing.create'
   | 'pairing.redeem'
   | 'push.subscribe'
@@ -30,6 +31,8 @@ export type AuditAction =
 /** One act to record; the shape the domain Hub takes as `audit?: AuditSink`. */
 export interface AuditInput {
   identity: Identity;
+  /** The client's self-declared `clientInfo.name`, kept beside the verified identity (never instead of it). */
+  client?: string;
   action: AuditAction;
   sessionId?: string;
   detail?: unknown;
@@ -41,7 +44,14 @@ export type AuditSink = (entry: AuditInput) => void;
 export const auditEntrySchema = z.object({
   seq: z.number().int().positive(),
   at: z.number(),
-  who: z.object({ tokenId: z.string(), name: z.string(), scope: z.enum(SCOPES) }),
+  /** `person` is the token's person (absent in entries written before people existed). */
+  who: z.object({
+    tokenId: z.string(),
+    name: z.string(),
+    person: z.string().optional(),
+    client: z.string().optional(),
+    scope: z.enum(SCOPES),
+  }),
   action: z.string(),
   sessionId: z.string().optional(),
   detail: z.unknown().optional(),
@@ -66,7 +76,7 @@ export function sanitizeDetail(detail: unknown): unknown {
 }
 
 /**
- * The audit log: who (token name + id), what, when, on which session. Appends are synchronous
+ * The audit log: who (person, token name + id), what, when, on which session. Appends are synchronous
  * single writes of one line, so concurrent acts never interleave within a line.
  */
 export class AuditLog {
@@ -98,7 +108,13 @@ export class AuditLog {
       const entry: AuditEntry = {
         seq: this.seq + 1,
         at: this.now(),
-        who: { tokenId: input.identity.tokenId, name: input.identity.name, scope: input.identity.scope },
+        who: {
+          tokenId: input.identity.tokenId,
+          name: input.identity.name,
+          person: input.identity.person,
+          ...(input.client === undefined ? {} : { client: input.client }),
+          scope: input.identity.scope,
+        },
         action: input.action,
         ...(input.sessionId === undefined ? {} : { sessionId: input.sessionId }),
         ...(input.detail === undefined ? {} : { detail: sanitizeDetail(input.detail) }),

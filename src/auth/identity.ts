@@ -8,6 +8,8 @@ export interface Identity {
   tokenId: string;
   /** Device or token name (`sub`). */
   name: string;
+  /** The person the token belongs to, from the token registry (docs/SECURITY.md "People"); `admin` for the admin token. */
+  person: string;
   scope: Scope;
   /** Expiry in ms since the epoch; absent = never. */
   expiresAt?: number;

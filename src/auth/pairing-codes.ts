@@ -8,6 +8,8 @@ const CODE_LENGTH = 10;
 
 export interface PairingGrant {
   scope: Scope;
+  /** Whose device the paired token will be (`pair --person`); absent = a person named after the device. */
+  person?: string;
   expiresAt: number;
 }
 
@@ -32,13 +34,13 @@ export class PairingCodes {
     this.now = opts.now ?? Date.now;
   }
 
-  /** Creates a code for `scope`; the oldest outstanding code is dropped past `max`. */
-  create(scope: Scope): { code: string; expiresAt: number } {
+  /** Creates a code for `scope` (and `person`); the oldest outstanding code is dropped past `max`. */
+  create(scope: Scope, person?: string): { code: string; expiresAt: number } {
     this.prune();
     let raw = '';
     for (let i = 0; i < CODE_LENGTH; i++) raw += ALPHABET[randomInt(ALPHABET.length)];
     const expiresAt = this.now() + this.opts.ttlMs;
-    this.grants.set(hashCode(raw), { scope, expiresAt });
+    this.grants.set(hashCode(raw), { scope, expiresAt, ...(person === undefined ? {} : { person }) });
     while (this.grants.size > this.opts.max) {
       const oldest = this.grants.keys().next().value;
       if (oldest === undefined) break;

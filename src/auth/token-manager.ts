@@ -6,7 +6,7 @@ import type { TokenRecord, TokenRegistry } from './token-registry.js';
 import { VerifiedTokens } from './verified-tokens.js';
 
 /** Identity of the state-dir admin token (CLI and scripts; HUB-DESIGN §9). */
-export const ADMIN_IDENTITY: Identity = Object.freeze({ tokenId: 'admin', name: 'admin', scope: 'admin' });
+export const ADMIN_IDENTITY: Identity = Object.freeze({ tokenId: 'admin', name: 'admin', person: 'admin', scope: 'admin' });
 
 export interface TokenManagerOptions {
   /** Contents of `<state-dir>/admin.token`. */
@@ -36,6 +36,7 @@ export interface IssuedToken {
  */
 export class TokenManager implements Authenticator {
   private readonly listeners = new Set<(tokenId: string) => void>();
+  private readonly personListeners = new Set<(tokenId: string) => void>();
   private readonly announcedExpired = new Set<string>();
   private sweep: NodeJS.Timeout | undefined;
   private readonly now: () => number;
@@ -62,9 +63,14 @@ export class TokenManager implements Authenticator {
     // A bound record accepts only its bound token and the other way round (issue 18, DPoP).
     if (record.jkt !== claims.cnf?.jkt) return null;
     this.opts.registry.touch(record.id, now);
+    const registry = this.opts.registry;
     return {
       tokenId: record.id,
       name: record.name,
+      // Read on use, so a person an admin changes holds at once for sockets already open too.
+      get person(): string {
+        return registry.get(record.id)?.person ?? record.person;
+      },
       scope: record.scope,
       expiresAt: Math.min(record.expiresAt, claims.exp * 1000),
       ...(record.jkt ? { jkt: record.jkt } : {}),
@@ -74,6 +80,8 @@ export class TokenManager implements Authenticator {
   /** Issues a device token and records it before returning it. */
   async create(input: {
     name: string;
+    /** Whose device it is; default: a person named after the token. */
+    person?: string;
     scope: Scope;
     ttlMs: number;
     via: TokenRecord['via'];
@@ -86,6 +94,7 @@ export class TokenManager implements Authenticator {
     const record: TokenRecord = {
       id: randomUUID(),
       name: input.name,
+      person: input.person ?? input.name,
       scope: input.scope,
       createdAt: now,
       expiresAt,
@@ -110,6 +119,24 @@ export class TokenManager implements Authenticator {
     return this.opts.registry.list().map((r) => ({ ...r }));
   }
 
+  /** Gives a token to another person (the registry is read on every request, so it holds at once); undefined when unknown. */
+  setPerson(id: string, person: string): { from: string; record: TokenRecord } | undefined {
+    const changed = this.opts.registry.setPerson(id, person);
+    if (changed && changed.from !== person) for (const listener of [...this.personListeners]) listener(id);
+    return changed ? { from: changed.from, record: { ...changed.record } } : undefined;
+  }
+
+  /** Registers a listener for tokens given to another person (live presence lists show the new one); returns its removal. */
+  onPersonChanged(listener: (tokenId: string) => void): () => void {
+    this.personListeners.add(listener);
+    return () => this.personListeners.delete(listener);
+  }
+
+  /** Every person who holds a token. */
+  people(): Set<string> {
+    return this.opts.registry.people();
+  }
+
   /** Revokes by id and tells the listeners at once; undefined when the id is unknown. */
   revoke(id: string): TokenRecord | undefined {
     const record = this.opts.registry.revoke(id, this.now());
@@ -130,6 +157,7 @@ export class TokenManager implements Authenticator {
   /** Stops the expiry sweep. Idempotent. */
   close(): void {
     this.listeners.clear();
+    this.personListeners.clear();
     this.stopSweep();
   }
 

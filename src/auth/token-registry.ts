@@ -14,6 +14,8 @@ export const tokenRecordSchema = z.object({
   /** The token's `jti`. */
   id: z.string().min(1).max(100),
   name: z.string().min(1).max(200),
+  /** Whose device this is (docs/SECURITY.md "People"); records written before people existed read as their name. */
+  person: z.string().min(1).max(200),
   scope: z.enum(SCOPES),
   createdAt: z.number(),
   expiresAt: z.number(),
@@ -28,7 +30,9 @@ export const tokenRecordSchema = z.object({
 });
 export type TokenRecord = z.infer<typeof tokenRecordSchema>;
 
-const registryFileSchema = z.object({ version: z.literal(1), tokens: z.array(tokenRecordSchema) });
+/** A record as stored: one from before people existed has no `person` and migrates to its name. */
+const storedRecordSchema = tokenRecordSchema.extend({ person: tokenRecordSchema.shape.person.optional() });
+const registryFileSchema = z.object({ version: z.literal(1), tokens: z.array(storedRecordSchema) });
 
 /** Thrown when tokens.json exists but is not ours: the hub refuses to overwrite it blindly. */
 export class TokenRegistryError extends Error {
@@ -70,7 +74,12 @@ export class TokenRegistry {
     }
     const parsed = registryFileSchema.safeParse(json);
     if (!parsed.success) throw new TokenRegistryError(`${this.file} does not match the token registry schema; fix or remove it`);
-    for (const record of parsed.data.tokens) this.records.set(record.id, record);
+    let migrated = false;
+    for (const stored of parsed.data.tokens) {
+      migrated ||= stored.person === undefined;
+      this.records.set(stored.id, { ...stored, person: stored.person ?? stored.name });
+    }
+    if (migrated) this.persist();
   }
 
   private persist(): void {
@@ -102,6 +111,23 @@ export class TokenRegistry {
       this.persist();
     }
     return record;
+  }
+
+  /** Gives a token to another person; returns the person it had, or undefined when the id is unknown. */
+  setPerson(id: string, person: string): { from: string; record: TokenRecord } | undefined {
+    const record = this.records.get(id);
+    if (!record) return undefined;
+    const from = record.person;
+    if (from !== person) {
+      record.person = person;
+      this.persist();
+    }
+    return { from, record };
+  }
+
+  /** Every person who holds a token (revoked and expired ones included: their history still names them). */
+  people(): Set<string> {
+    return new Set([...this.records.values()].map((r) => r.person));
   }
 
   /** Records a use; persisted at most once per LAST_SEEN_RESOLUTION_MS per token. */

@@ -9,8 +9,11 @@ Usage:
                     [--name NAME] [--public-url URL] [--peer ORIGIN]... [--scenario NAME]
                     [--provider-file PATH] [--default-mode build] [--trust-proxy N]
                     [--tls-cert FILE --tls-key FILE] [--log-level info] [--config FILE]
-  zcode-hub token create --scope view|operate|admin --name NAME [--ttl 7d] | list | revoke ID
-  zcode-hub pair [--scope operate]   one-time pairing code + URL + QR in the terminal
+  zcode-hub token create --scope view|operate|admin --name NAME [--person P] [--ttl 7d] | list | revoke ID
+  zcode-hub people [list] | set TOKEN_ID PERSON
+                                     whose device each token is (shown beside prompts and answers)
+  zcode-hub pair [--scope operate] [--person P]
+                                     one-time pairing code + URL + QR in the terminal
   zcode-hub pair --into ORIGIN       add this machine to the app at ORIGIN (another hub's web app)
   zcode-hub public-url add URL | remove URL | list
                                      another public address (a tunnel) without a restart
@@ -38,6 +41,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   doctor: async () => (await import('./doctor.js')).runDoctor,
   acp: async () => (await import('./acp.js')).runAcp,
   token: async () => async (argv) => (await import('./token.js')).runTokenCli(argv, process),
+  people: async () => async (argv) => (await import('./people.js')).runPeopleCli(argv, process),
   pair: async () => async (argv) => (await import('./pair.js')).runPairCli(argv, process),
   'public-url': async () => async (argv) => (await import('./public-url.js')).runPublicUrlCli(argv, process),
   peers: async () => async (argv) => (await import('./peers.js')).runPeersCli(argv, process),

@@ -6,6 +6,7 @@ import { ensureJwtSecret } from '../auth/jwt-secret.js';
 import { ADMIN_IDENTITY, TokenManager } from '../auth/token-manager.js';
 import { TokenRegistry } from '../auth/token-registry.js';
 import { parseTtl } from '../auth/ttl.js';
+import { personNameSchema } from '../auth/people.js';
 import { ensureAdminToken } from '../auth/admin-token.js';
 import { LIMITS } from '../limits.js';
 import { tokenView, tokenViewSchema, type TokenView } from '../http/routes/tokens.js';
@@ -26,11 +27,12 @@ export function resolveStateDir(flag: string | undefined, env: NodeJS.ProcessEnv
 }
 
 const USAGE = `Usage:
-  zcode-hub token create --scope view|operate|admin --name NAME [--ttl 7d] [--json]
+  zcode-hub token create --scope view|operate|admin --name NAME [--person PERSON] [--ttl 7d] [--json]
   zcode-hub token list [--json]
   zcode-hub token revoke ID
 Common: [--state-dir DIR]. Talks to the running daemon (hub.json + admin.token); works on the
-state dir directly when no daemon runs.
+state dir directly when no daemon runs. --person: whose device it is (default: a person
+named after the token); see \`zcode-hub people\`.
 `;
 
 const createdSchema = z.object({ token: z.string(), info: tokenViewSchema });
@@ -38,7 +40,7 @@ const listSchema = z.object({ tokens: z.array(tokenViewSchema) });
 const revokedSchema = z.object({ info: tokenViewSchema });
 
 /** The offline path: the same token manager the daemon uses, on the state dir's files. */
-function offline(stateDir: string): { tokens: TokenManager; audit: AuditLog } {
+export function offline(stateDir: string): { tokens: TokenManager; audit: AuditLog } {
   const adminToken = ensureAdminToken(stateDir);
   const tokens = new TokenManager({
     adminToken,
@@ -50,13 +52,18 @@ function offline(stateDir: string): { tokens: TokenManager; audit: AuditLog } {
   return { tokens, audit: new AuditLog(stateDir) };
 }
 
-function date(ms: number | undefined): string {
+export function date(ms: number | undefined): string {
   return ms === undefined ? '-' : new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
 function table(rows: TokenView[]): string {
-  const head = ['ID', 'NAME', 'SCOPE', 'STATE', 'CREATED', 'EXPIRES', 'LAST SEEN'];
-  const cells = rows.map((t) => [t.id, t.name, t.scope, t.state, date(t.createdAt), date(t.expiresAt), date(t.lastSeenAt)]);
+  const head = ['ID', 'NAME', 'PERSON', 'SCOPE', 'STATE', 'CREATED', 'EXPIRES', 'LAST SEEN'];
+  const cells = rows.map((t) => [t.id, t.name, t.person, t.scope, t.state, date(t.createdAt), date(t.expiresAt), date(t.lastSeenAt)]);
+  return columns(head, cells);
+}
+
+/** Rows as space-padded columns under a header. */
+export function columns(head: string[], cells: string[][]): string {
   const widths = head.map((h, i) => Math.max(h.length, ...cells.map((c) => (c[i] ?? '').length)));
   return [head, ...cells]
     .map((r) =>
@@ -71,7 +78,7 @@ function table(rows: TokenView[]): string {
 /** `zcode-hub token create|list|revoke` (HUB-DESIGN §9). Returns the exit code. */
 export async function runTokenCli(argv: string[], io: CliIo): Promise<number> {
   const [sub, ...rest] = argv;
-  let values: { 'state-dir'?: string; scope?: string; name?: string; ttl?: string; json?: boolean; help?: boolean };
+  let values: { 'state-dir'?: string; scope?: string; name?: string; person?: string; ttl?: string; json?: boolean; help?: boolean };
   let positionals: string[];
   try {
     ({ values, positionals } = parseArgs({
@@ -80,6 +87,7 @@ export async function runTokenCli(argv: string[], io: CliIo): Promise<number> {
         'state-dir': { type: 'string' },
         scope: { type: 'string' },
         name: { type: 'string' },
+        person: { type: 'string' },
         ttl: { type: 'string' },
         json: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
@@ -105,6 +113,11 @@ export async function runTokenCli(argv: string[], io: CliIo): Promise<number> {
           io.stderr.write(`zcode-hub token create: --scope (view|operate|admin) and --name are required\n`);
           return 2;
         }
+        const person = values.person === undefined ? undefined : personNameSchema.safeParse(values.person);
+        if (person && !person.success) {
+          io.stderr.write(`zcode-hub token create: --person: ${person.error.issues[0]?.message ?? 'not a person name'}\n`);
+          return 2;
+        }
         const ttlMs = values.ttl === undefined ? LIMITS.deviceTokenDefaultTtlMs : parseTtl(values.ttl);
         if (ttlMs === undefined) {
           io.stderr.write(`zcode-hub token create: --ttl must look like 30m, 12h, 7d or 2w (at most a year)\n`);
@@ -114,18 +127,19 @@ export async function runTokenCli(argv: string[], io: CliIo): Promise<number> {
           ? createdSchema.parse(
               await callDaemon(daemon, 'POST', '/api/tokens', {
                 name: values.name,
+                ...(person ? { person: person.data } : {}),
                 scope: scope.data,
                 ...(values.ttl ? { ttl: values.ttl } : {}),
               }),
             )
-          : await createOffline(stateDir, values.name, scope.data, ttlMs);
+          : await createOffline(stateDir, { name: values.name, ...(person ? { person: person.data } : {}), scope: scope.data, ttlMs });
         if (values.json) {
           io.stdout.write(`${JSON.stringify(created)}\n`);
         } else {
           // The token alone on stdout (scriptable); the note on stderr.
           io.stdout.write(`${created.token}\n`);
           io.stderr.write(
-            `token ${created.info.id} '${created.info.name}' (${created.info.scope}) expires ${date(created.info.expiresAt)}; shown once, store it now\n`,
+            `token ${created.info.id} '${created.info.name}' (${created.info.scope}) of ${created.info.person} expires ${date(created.info.expiresAt)}; shown once, store it now\n`,
           );
         }
         return 0;
@@ -165,13 +179,17 @@ export async function runTokenCli(argv: string[], io: CliIo): Promise<number> {
   }
 }
 
-async function createOffline(stateDir: string, name: string, scope: Scope, ttlMs: number): Promise<{ token: string; info: TokenView }> {
+async function createOffline(
+  stateDir: string,
+  input: { name: string; person?: string; scope: Scope; ttlMs: number },
+): Promise<{ token: string; info: TokenView }> {
   const { tokens, audit } = offline(stateDir);
-  const issued = await tokens.create({ name, scope, ttlMs, via: 'cli' });
+  const issued = await tokens.create({ ...input, via: 'cli' });
+  const { record } = issued;
   audit.record({
     identity: ADMIN_IDENTITY,
     action: 'token.create',
-    detail: { id: issued.record.id, name, scope, expiresAt: issued.record.expiresAt, offline: true },
+    detail: { id: record.id, name: record.name, person: record.person, scope: record.scope, expiresAt: record.expiresAt, offline: true },
   });
   return { token: issued.token, info: tokenView(issued.record) };
 }

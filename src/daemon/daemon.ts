@@ -159,6 +159,8 @@ export async function startDaemon(config: HubConfig, logger: Logger, options: St
     });
     const unsubscribeRevoked = auth.tokens.onRevoked((tokenId) => push.subscriptions.removeToken(tokenId));
     steps.rest.unshift(() => unsubscribeRevoked());
+    const unsubscribePerson = auth.tokens.onPersonChanged((tokenId) => hub.tokenPersonChanged(tokenId));
+    steps.rest.unshift(() => unsubscribePerson());
     // Backups of the provider file stay in our state dir, not beside the user's (shared) file.
     const providerStore = new ProviderStore({
       filePath: config.providerFile,

@@ -3,18 +3,19 @@
  * replay: the agent's history knows neither. Prompts are keyed by the agent's user message id
  * (`turn.started.messageId`, ZCODE-PROTOCOL §5.5.1), answers by the tool call they were about.
  * Bounded (`authorsMax`, oldest forgotten first) and kept in `<state-dir>/authors.json` (0600,
- * atomic), written at most every `turnRecordFlushMs` after a change and at close, so names
- * survive a hub restart.
+ * atomic), written at most every `turnRecordFlushMs` after a change and at close, so authors
+ * (person, device, token, client: src/domain/author.ts) survive a hub restart.
  */
 import { z } from 'zod';
 import { readFileIfExists, writeFileAtomic } from '../fs/secure-file.js';
 import type { Logger } from '../logger.js';
+import type { Author } from './author.js';
 
-/** A name as clients show it (`_meta.zcode.promptedBy` / `answeredBy`). */
-export interface AuthorName {
-  clientId?: string;
-  name: string;
-}
+/**
+ * An author as recorded (`_meta.zcode.promptedBy` / `answeredBy`, src/domain/author.ts). One
+ * recorded before people existed has only `name` (and `clientId`).
+ */
+export type AuthorName = Pick<Author, 'clientId' | 'name'> & Partial<Omit<Author, 'clientId' | 'name'>>;
 
 type Kind = 'prompt' | 'answer';
 
@@ -24,6 +25,10 @@ const entrySchema = z.object({
   id: z.string(),
   name: z.string(),
   clientId: z.string().optional(),
+  person: z.string().optional(),
+  device: z.string().optional(),
+  tokenId: z.string().optional(),
+  client: z.string().optional(),
 });
 const fileSchema = z.object({ version: z.literal(1), entries: z.array(z.unknown()) });
 
@@ -84,7 +89,7 @@ export class AuthorBook {
 
   private set(k: string, by: AuthorName): void {
     this.entries.delete(k);
-    this.entries.set(k, { name: by.name, ...(by.clientId === undefined ? {} : { clientId: by.clientId }) });
+    this.entries.set(k, recorded(by));
     while (this.entries.size > this.o.max) {
       const oldest = this.entries.keys().next().value;
       if (oldest === undefined) break;
@@ -102,7 +107,7 @@ export class AuthorBook {
     if (!this.o.file) return;
     const entries = [...this.entries].map(([k, by]) => {
       const [kind, s, id] = k.split('\u0000') as [Kind, string, string];
-      return { k: kind, s, id, name: by.name, ...(by.clientId === undefined ? {} : { clientId: by.clientId }) };
+      return { k: kind, s, id, ...by };
     });
     try {
       writeFileAtomic(this.o.file, JSON.stringify({ version: 1, entries }));
@@ -119,16 +124,19 @@ export class AuthorBook {
       // The newest are last: keep the last `max`.
       for (const raw of parsed.entries.slice(-this.o.max)) {
         const e = entrySchema.safeParse(raw);
-        if (e.success)
-          this.entries.set(key(e.data.k, e.data.s, e.data.id), {
-            name: e.data.name,
-            ...(e.data.clientId === undefined ? {} : { clientId: e.data.clientId }),
-          });
+        if (e.success) this.entries.set(key(e.data.k, e.data.s, e.data.id), recorded(e.data));
       }
     } catch (err) {
       this.o.logger.warn({ err }, 'the author book is unreadable; starting empty');
     }
   }
+}
+
+/** The author fields of `by` (and nothing else: a stray key never reaches the file or a client). */
+function recorded(by: AuthorName): AuthorName {
+  const out: AuthorName = { name: by.name };
+  for (const k of ['clientId', 'person', 'device', 'tokenId', 'client'] as const) if (by[k] !== undefined) out[k] = by[k];
+  return out;
 }
 
 function key(kind: Kind, sessionId: string, id: string): string {

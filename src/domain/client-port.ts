@@ -21,8 +21,8 @@ export interface ClientPort {
   readonly identity: Identity;
   /** `legacy` = zcode-acp-remote (`?instance=`), which gets extra notifications (HUB-DESIGN §5.1). */
   readonly profile: 'acp' | 'legacy';
-  /** Human name for presence and `resolvedBy` (clientInfo.name, else the token name). */
-  readonly displayName: string;
+  /** Self-declared `clientInfo.name` from `initialize`, if any: a secondary label, never an identity. */
+  readonly clientName?: string | undefined;
   /** Declared at `initialize`: `clientCapabilities.elicitation.form`. */
   readonly elicitationForm: boolean;
   /**

@@ -241,7 +241,7 @@ export class EventIngest {
         // The prompt this turn runs is known now: its user message is that prompt's (replay names it).
         const running = session.queue.running;
         if (running && running.turnId === signal.turnId && signal.messageId !== undefined)
-          this.core.authors.setPrompt(session.sessionId, signal.messageId, { clientId: running.clientId, name: running.name });
+          this.core.authors.setPrompt(session.sessionId, signal.messageId, running.by);
         return;
       }
       case 'turn_ended':

@@ -374,11 +374,24 @@ export class HubCore {
     return preview === undefined ? {} : { preview };
   }
 
-  /** Appends to the audit log when one is configured. */
-  audit(identity: Identity, action: Parameters<AuditSink>[0]['action'], sessionId?: string, detail?: Record<string, unknown>): void {
+  /** Appends to the audit log when one is configured; a connected client's own `clientInfo.name` is kept beside its identity. */
+  audit(
+    by: Identity | Pick<ClientPort, 'identity' | 'clientName'>,
+    action: Parameters<AuditSink>[0]['action'],
+    sessionId?: string,
+    detail?: Record<string, unknown>,
+  ): void {
     if (!this.auditSink) return;
+    const identity = 'identity' in by ? by.identity : by;
+    const client = 'identity' in by ? by.clientName : undefined;
     try {
-      this.auditSink({ identity, action, ...(sessionId === undefined ? {} : { sessionId }), ...(detail === undefined ? {} : { detail }) });
+      this.auditSink({
+        identity,
+        ...(client === undefined ? {} : { client }),
+        action,
+        ...(sessionId === undefined ? {} : { sessionId }),
+        ...(detail === undefined ? {} : { detail }),
+      });
     } catch (err) {
       this.logger.warn({ err }, 'audit sink failed');
     }

@@ -145,6 +145,12 @@ export class Hub {
   }
 
   /** Detaches a closed connection everywhere; never settles or cancels an interaction or a turn. */
+  /** A token was given to another person: sessions it is attached to announce their presence again. */
+  tokenPersonChanged(tokenId: string): void {
+    for (const session of this.core.allSessions())
+      if ([...session.attachments.values()].some((a) => a.client.identity.tokenId === tokenId)) this.core.publishPresence(session);
+  }
+
   disconnect(clientId: string): void {
     this.attacher.disconnect(clientId);
   }
@@ -165,7 +171,7 @@ export class Hub {
     p: { cwd: string; mode?: string; model?: { providerId: string; modelId: string }; thoughtLevel?: string },
   ): Promise<SessionOpened> {
     const session = await this.opener.create(p);
-    this.core.audit(client.identity, 'session', session.sessionId, { action: 'new', cwd: p.cwd });
+    this.core.audit(client, 'session', session.sessionId, { action: 'new', cwd: p.cwd });
     await this.attacher.attach(client, session, { history: false });
     return this.opened(session);
   }
@@ -332,7 +338,7 @@ export class Hub {
   }
 
   /** `session/delete` (session-delete.ts): gone from the agent's store and from every client's list. */
-  async deleteSession(sessionId: string, by: { identity: Identity; clientId?: string; name?: string }): Promise<void> {
+  async deleteSession(sessionId: string, by: { identity: Identity; clientId?: string; client?: string }): Promise<void> {
     await deleteSession(
       this.core,
       { open: (id) => this.opener.open(id), cancelInteractions: (s, who) => this.interactionFlow.cancelSession(s, who) },

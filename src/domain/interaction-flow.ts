@@ -5,6 +5,7 @@
  * re-send on attach once per connection, cancel, `lost` on backend restart, the optional policy
  * timeout (`expired`) and the REST inbox.
  */
+import { authorOf, connectionAuthor } from './author.js';
 import { scopeAllows, type Identity } from '../auth/identity.js';
 import { HubError } from '../errors.js';
 import type { BackendInteractionRequest } from '../ports/backend-port.js';
@@ -114,7 +115,7 @@ export class InteractionFlow {
     // An invalid answer is refused before anything is written to the child (APR-02).
     if (verdict.type !== 'answer') throw new HubError('HUB_ERR_BAD_REQUEST', verdict.type === 'invalid' ? verdict.reason : 'Not an answer');
     const { result, outcome } = verdict;
-    const resolvedBy: ResolvedBy = { ...(by.clientId === undefined ? {} : { clientId: by.clientId }), name: by.identity.name };
+    const resolvedBy: ResolvedBy = authorOf(by.identity, by.clientId);
     const attempt = this.core.interactions.settle(interactionId, 'resolved', result, outcome, resolvedBy, by.clientId);
     if (!attempt.won) throw alreadyResolved(record);
     this.core.audit(by.identity, 'answer', record.view.sessionId, { interactionId, kind: record.view.kind, outcome });
@@ -237,11 +238,11 @@ export class InteractionFlow {
           'resolved',
           reply.result,
           reply.outcome,
-          { clientId: client.clientId, name: client.displayName },
+          connectionAuthor(client),
           client.clientId,
         );
         if (attempt.won)
-          this.core.audit(client.identity, 'answer', record.view.sessionId, {
+          this.core.audit(client, 'answer', record.view.sessionId, {
             interactionId: record.view.interactionId,
             kind: record.view.kind,
             outcome: reply.outcome,

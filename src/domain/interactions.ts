@@ -5,16 +5,14 @@
  * in the same millisecond can never both win. I/O (sending copies to clients, writing the
  * result to the child, broadcasting) is done through callbacks the hub passes in.
  */
+import type { Author } from './author.js';
 import { HubError } from '../errors.js';
 
 export type InteractionKind = 'permission' | 'question' | 'plan_approval';
 export type InteractionState = 'pending' | 'resolved' | 'cancelled' | 'lost' | 'expired';
 
 /** Who settled an interaction (`_zcode/interaction_resolved.resolvedBy`). */
-export interface ResolvedBy {
-  clientId?: string;
-  name: string;
-}
+export type ResolvedBy = Author | { name: 'agent' };
 
 /** The client-facing description of one interaction (docs/CLIENT-PROTOCOL.md `InteractionView`). */
 export interface InteractionView {

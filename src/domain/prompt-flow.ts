@@ -5,6 +5,7 @@
  * the other clients, and `session/cancel` stopping the turn with v4 stop first (§7.4, §4.9) —
  * ended locally when the child never confirms the stop (§11 item 7, stop-watchdog.ts).
  */
+import { connectionAuthor, type ConnectionAuthor } from './author.js';
 import { randomUUID } from 'node:crypto';
 import type { ContentBlock } from '@agentclientprotocol/sdk';
 import type { TurnSignal } from '../acp/translation-context.js';
@@ -29,7 +30,7 @@ type SteerQueued = Extract<TurnSignal, { type: 'steer_queued' }>;
 
 /** Callbacks into the interaction flow (cancel settles a session's pending interactions). */
 export interface PromptFlowHooks {
-  cancelInteractions(session: SessionState, by: { clientId: string; name: string }): void;
+  cancelInteractions(session: SessionState, by: ConnectionAuthor): void;
 }
 
 /** True for the -32010 "a prompt is already running" refusal (not the other -32010 meanings, §10). */
@@ -78,7 +79,7 @@ export class PromptFlow {
       const prompt: QueuedPrompt = {
         promptId: randomUUID(),
         clientId: client.clientId,
-        name: client.displayName,
+        by: connectionAuthor(client),
         preview: promptPreview(content),
         content,
         ...traceField(),
@@ -86,7 +87,7 @@ export class PromptFlow {
         reject,
       };
       const queuedBehind = session.queue.enqueue(prompt);
-      this.core.audit(client.identity, 'prompt', session.sessionId, { promptId: prompt.promptId, queuedBehind });
+      this.core.audit(client, 'prompt', session.sessionId, { promptId: prompt.promptId, queuedBehind });
       session.turn.changed();
       this.pump(session);
     });
@@ -101,7 +102,7 @@ export class PromptFlow {
     const send: SendState = this.sends.get(next) ?? { boundaryAtSend: 0, accepted: false, echoed: false, queuedInChild: false };
     send.boundaryAtSend = this.boundary(session).count;
     this.sends.set(next, send);
-    const by = { clientId: next.clientId, name: next.name };
+    const by = next.by;
     if (!send.echoed) {
       send.echoed = true;
       session.turn.openTail(session.journal.lastSeq + 1);
@@ -265,9 +266,9 @@ export class PromptFlow {
    * interactions, returns the caller's queued prompts as `cancelled`; others' stay queued.
    */
   async cancel(client: ClientPort, session: SessionState): Promise<void> {
-    this.core.audit(client.identity, 'cancel', session.sessionId);
+    this.core.audit(client, 'cancel', session.sessionId);
     for (const p of session.queue.removeClient(client.clientId)) p.resolve({ stopReason: 'cancelled' });
-    this.hooks.cancelInteractions(session, { clientId: client.clientId, name: client.displayName });
+    this.hooks.cancelInteractions(session, connectionAuthor(client));
     const busy = session.turn.requestStop(session.queue.running !== undefined);
     if (!busy) return;
     // A send still waiting in the child's queue (§1.6): the stops below may run before its turn exists.

@@ -5,6 +5,7 @@
  * prompt settles at the end of *its own* turn (§5.7).
  */
 import type { TraceContext } from '../trace-context.js';
+import type { ConnectionAuthor } from './author.js';
 import type { ContentBlock, StopReason } from '@agentclientprotocol/sdk';
 
 /** How a prompt ended, as the ACP `session/prompt` response carries it. */
@@ -19,8 +20,8 @@ export interface QueuedPrompt {
   /** Hub id; also sent to the child as `inputId` so turn events can be matched (§4.8). */
   promptId: string;
   clientId: string;
-  /** Display name of the client that asked (turn_state `queue[].name`). */
-  name: string;
+  /** Who asked (turn_state `queue[]`, `promptedBy`). */
+  by: ConnectionAuthor;
   /** First characters of the text, for the queue shown to every client. */
   preview: string;
   content: ContentBlock[];

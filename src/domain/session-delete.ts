@@ -4,6 +4,7 @@
  * from the hub. Idempotent: a session nobody knows is "already deleted". A running turn is
  * refused (409) rather than cut off, so nobody loses work by a click on another device.
  */
+import { authorOf } from './author.js';
 import { scopeAllows, type Identity } from '../auth/identity.js';
 import { HubError } from '../errors.js';
 import { AppServerError } from '../app-server/errors.js';
@@ -29,7 +30,7 @@ export async function deleteSession(
   core: HubCore,
   hooks: DeleteHooks,
   sessionId: string,
-  by: { identity: Identity; clientId?: string; name?: string },
+  by: { identity: Identity; clientId?: string; client?: string },
 ): Promise<void> {
   if (!scopeAllows(by.identity.scope, 'operate')) throw new HubError('HUB_ERR_FORBIDDEN');
   const known = core.findSession(sessionId);
@@ -77,10 +78,10 @@ function forget(
   core: HubCore,
   hooks: DeleteHooks,
   session: SessionState | undefined,
-  by: { identity: Identity; clientId?: string; name?: string },
+  by: { identity: Identity; clientId?: string; client?: string },
 ): void {
   if (!session) return;
-  const resolvedBy: ResolvedBy = { ...(by.clientId === undefined ? {} : { clientId: by.clientId }), name: by.name ?? by.identity.name };
+  const resolvedBy: ResolvedBy = authorOf(by.identity, by.clientId, by.client);
   hooks.cancelInteractions(session, resolvedBy);
   core.forgetSession(session.sessionId);
   core.notifyAll(ZCODE_NOTIFICATION.sessionDeleted, { sessionId: session.sessionId, deletedBy: resolvedBy });

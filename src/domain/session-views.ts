@@ -4,6 +4,7 @@
  */
 import { scopeAllows } from '../auth/identity.js';
 import type { PresenceParams, TurnStateParams } from '../zcode-ext/schemas.js';
+import { connectionAuthor } from './author.js';
 import type { SessionState } from './session-state.js';
 
 /** One attached client in `_zcode/presence`. */
@@ -19,15 +20,14 @@ export function turnStateParams(session: SessionState): TurnStateParams {
     ...(turn.turnId === undefined ? {} : { turnId: turn.turnId }),
     ...(turn.by === undefined ? {} : { promptedBy: turn.by }),
     ...(running === undefined ? {} : { promptId: running.promptId }),
-    queue: session.queue.queued.map((p) => ({ promptId: p.promptId, clientId: p.clientId, name: p.name, preview: p.preview })),
+    queue: session.queue.queued.map((p) => ({ promptId: p.promptId, ...p.by, preview: p.preview })),
   };
 }
 
 /** Who is attached to a session, with the multi-client draft role each one holds (observers without `operate`). */
 export function presenceList(session: SessionState): PresenceEntry[] {
   return [...session.attachments.values()].map((a) => ({
-    clientId: a.client.clientId,
-    name: a.client.displayName,
+    ...connectionAuthor(a.client),
     scope: a.client.identity.scope,
     profile: a.client.profile,
     role: a.role ?? (scopeAllows(a.client.identity.scope, 'operate') ? 'controller' : 'observer'),

@@ -8,6 +8,7 @@
  * still running. What the agent itself stored of that turn is left out of history by the tail's
  * start time, so a partial answer the agent kept is never shown twice.
  */
+import { z } from 'zod';
 import { turnEndedUpdate, type TurnEnded } from '../acp/turn-ended.js';
 import type { JournalEntry } from './journal.js';
 import type { HubCore } from './hub-core.js';
@@ -63,21 +64,23 @@ export function restoreTurn(core: HubCore, session: SessionState, restored: Rest
   records.turn(session.sessionId, 'idle');
 }
 
+/** A recorded `promptedBy` (src/domain/author.ts); unknown keys are dropped, old records have name and clientId only. */
+const recordedAuthor = z.object({
+  clientId: z.string(),
+  name: z.string(),
+  person: z.string().optional(),
+  device: z.string().optional(),
+  tokenId: z.string().optional(),
+  client: z.string().optional(),
+});
+
 /** Who prompted the recorded turn (the `promptedBy` of its last prompt echo). */
 function lastAuthor(restored: RestoredTurn): TurnEnded['promptedBy'] {
   for (let i = restored.updates.length - 1; i >= 0; i--) {
     const u = restored.updates[i];
     if (u?.update.sessionUpdate !== 'user_message_chunk') continue;
-    const by = u.meta['promptedBy'];
-    if (
-      typeof by === 'object' &&
-      by !== null &&
-      typeof (by as { name?: unknown }).name === 'string' &&
-      typeof (by as { clientId?: unknown }).clientId === 'string'
-    ) {
-      return { name: (by as { name: string }).name, clientId: (by as { clientId: string }).clientId };
-    }
-    return undefined;
+    const by = recordedAuthor.safeParse(u.meta['promptedBy']);
+    return by.success ? by.data : undefined;
   }
   return undefined;
 }

@@ -10,15 +10,13 @@
  *     └──end|fail|interrupt◀── running | awaiting_input | stopping ◀──requestStop──┘
  */
 
+import type { ConnectionAuthor } from './author.js';
 import type { TurnEnded } from '../acp/turn-ended.js';
 
 export type TurnState = 'idle' | 'running' | 'awaiting_input' | 'stopping';
 
-/** Who a prompt (and so a turn) came from: the connection and its display name. */
-export interface Author {
-  clientId: string;
-  name: string;
-}
+/** Who a prompt (and so a turn) came from: the connection and its verified author. */
+export type Author = ConnectionAuthor;
 
 /** What a failed or interrupted turn tells everyone (journaled, src/acp/turn-ended.ts). */
 export interface AbnormalEnd {

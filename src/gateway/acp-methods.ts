@@ -100,10 +100,7 @@ export const ACP_METHODS: Record<string, MethodSpec> = {
   initialize: method(initializeParams, 'view', (ctx, conn, p): InitializeResponse => {
     conn.elicitationForm = Boolean(p.clientCapabilities?.elicitation?.form);
     const clientName = p.clientInfo?.name?.trim();
-    if (clientName) {
-      conn.clientName = clientName.slice(0, 128);
-      conn.displayName = conn.clientName;
-    }
+    if (clientName) conn.clientName = clientName.slice(0, 128);
     const status = ctx.hub.status();
     const result: InitializeResponse = {
       // ACP: the agent answers with the version it speaks; a client that cannot speak it disconnects.
@@ -125,7 +122,12 @@ export const ACP_METHODS: Record<string, MethodSpec> = {
           ...(ctx.hubIdentity ? { hub: { hubId: ctx.hubIdentity.hubId, name: ctx.hubIdentity.name, version: ctx.version } } : {}),
           epoch: status.epoch,
           clientId: conn.clientId,
-          identity: { name: conn.identity.name, scope: conn.identity.scope },
+          identity: {
+            name: conn.identity.name,
+            scope: conn.identity.scope,
+            person: conn.identity.person,
+            tokenId: conn.identity.tokenId,
+          },
           backend: { state: status.backend.state },
           ...(ctx.defaultWorkspace ? { defaultWorkspace: ctx.defaultWorkspace } : {}),
           // Where session/new may open sessions; only for clients that may open them (issue 11 item 2).
@@ -206,7 +208,11 @@ export const ACP_METHODS: Record<string, MethodSpec> = {
   }),
 
   'session/delete': method(deleteSessionParams, 'operate', async (ctx, conn, p) => {
-    await ctx.hub.deleteSession(p.sessionId, { identity: conn.identity, clientId: conn.clientId, name: conn.displayName });
+    await ctx.hub.deleteSession(p.sessionId, {
+      identity: conn.identity,
+      clientId: conn.clientId,
+      ...(conn.clientName === undefined ? {} : { client: conn.clientName }),
+    });
     return {};
   }),
 

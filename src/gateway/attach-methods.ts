@@ -48,7 +48,16 @@ export const ATTACH_METHODS: Record<string, MethodSpec> = {
       sessionId: opened.sessionId,
       role,
       historyPolicy: p.historyPolicy,
-      connectedClients: opened.clients.map((c) => ({ clientId: c.clientId, name: c.name, role: c.role })),
+      // Verified authors (docs/CLIENT-PROTOCOL.md "Authors"): name, person, device, tokenId, client?.
+      connectedClients: opened.clients.map((c) => ({
+        clientId: c.clientId,
+        name: c.name,
+        ...(c.person === undefined ? {} : { person: c.person }),
+        ...(c.device === undefined ? {} : { device: c.device }),
+        ...(c.tokenId === undefined ? {} : { tokenId: c.tokenId }),
+        ...(c.client === undefined ? {} : { client: c.client }),
+        role: c.role,
+      })),
       modes: opened.modes,
       configOptions: opened.configOptions,
       _meta: { zcode: { seq: opened.seq, epoch: opened.epoch, replayMeta: opened.replayMeta } },

@@ -52,7 +52,6 @@ interface PendingRequest {
  */
 export class ClientConnection implements ClientPort, Batched {
   readonly clientId = randomUUID();
-  displayName: string;
   elicitationForm = false;
   /** `clientInfo.name` from `initialize`, if any. */
   clientName: string | undefined;
@@ -83,7 +82,6 @@ export class ClientConnection implements ClientPort, Batched {
     private readonly baseLogger: Logger,
     private readonly batching?: SendBatching,
   ) {
-    this.displayName = identity.name;
     this.oneQuestionAtATime = profile === 'legacy';
     socket.on('close', (code: number, reason: Buffer) => this.finish(code, reason.toString('utf8')));
     socket.on('pong', () => {

@@ -28,6 +28,7 @@ import { statusRoutes } from './routes/status.js';
 import type { AuthServices } from '../auth/auth-services.js';
 import { securityPlugin } from './security/index.js';
 import { tokenRoutes } from './routes/tokens.js';
+import { peopleRoutes } from './routes/people.js';
 import { pairRoutes } from './routes/pair.js';
 import { publicUrlRoutes } from './routes/settings-public-urls.js';
 import { PublicUrls } from './security/public-urls.js';
@@ -203,6 +204,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     const limits = deps.config.limits;
     await app.register(meRoutes, { hub: hubIdentity });
     await app.register(tokenRoutes, { auth: deps.auth });
+    await app.register(peopleRoutes, { auth: deps.auth });
     await app.register(publicUrlRoutes, { urls: publicUrls, configured: deps.config.publicUrl, audit: deps.auth.audit });
     await app.register(wsTicketRoutes, { tickets: authExtras.tickets as WsTickets, cookieName });
     await app.register(pairRoutes, {

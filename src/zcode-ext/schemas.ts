@@ -8,7 +8,21 @@ import { z } from 'zod';
 import { ZCODE_NOTIFICATION } from './methods.js';
 
 const turnStateName = z.enum(['idle', 'running', 'awaiting_input', 'stopping']);
-const who = z.strictObject({ clientId: z.string(), name: z.string() });
+/**
+ * A verified author (docs/CLIENT-PROTOCOL.md "Authors"): `name` ("person · device"), `person`,
+ * `device` and `tokenId` come from the token; `client` is the self-declared `clientInfo.name`.
+ * The three verified fields are optional only for authors recorded before people existed.
+ */
+const authorFields = {
+  name: z.string(),
+  person: z.string().optional(),
+  device: z.string().optional(),
+  tokenId: z.string().optional(),
+  client: z.string().optional(),
+};
+const who = z.strictObject({ clientId: z.string(), ...authorFields });
+/** An author anywhere (`resolvedBy`, `deletedBy`, the inbox's `resolvedBy`): the connection may be absent (REST). */
+export const authorSchema = z.object({ clientId: z.string().optional(), ...authorFields });
 
 export const turnStateParams = z.strictObject({
   sessionId: z.string(),
@@ -16,7 +30,7 @@ export const turnStateParams = z.strictObject({
   turnId: z.string().optional(),
   promptedBy: who.optional(),
   promptId: z.string().optional(),
-  queue: z.array(z.strictObject({ promptId: z.string(), clientId: z.string(), name: z.string(), preview: z.string() })),
+  queue: z.array(z.strictObject({ promptId: z.string(), clientId: z.string(), ...authorFields, preview: z.string() })),
 });
 
 export const sessionStateParams = z.strictObject({
@@ -39,7 +53,7 @@ export const presenceParams = z.strictObject({
   clients: z.array(
     z.strictObject({
       clientId: z.string(),
-      name: z.string(),
+      ...authorFields,
       scope: z.enum(['view', 'operate', 'admin']),
       profile: z.string(),
       role: z.enum(['controller', 'observer']),
@@ -69,10 +83,10 @@ export const interactionResolvedParams = z.looseObject({
   sessionId: z.string(),
   interactionId: z.string(),
   state: z.enum(['resolved', 'cancelled', 'lost', 'expired']),
-  resolvedBy: z.looseObject({ name: z.string() }).optional(),
+  resolvedBy: authorSchema.optional(),
 });
 
-export const sessionDeletedParams = z.strictObject({ sessionId: z.string(), deletedBy: z.looseObject({ name: z.string() }) });
+export const sessionDeletedParams = z.strictObject({ sessionId: z.string(), deletedBy: authorSchema });
 
 /** Notification method → the schema of its params. */
 export const ZCODE_NOTIFICATION_PARAMS = {

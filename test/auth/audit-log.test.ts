@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { AuditLog } from '../../src/auth/audit-log.js';
 import { tempDir } from '../security/helpers/temp-dir.js';
 
-const who = { tokenId: 't1', name: 'phone', scope: 'operate' as const };
+const who = { tokenId: 't1', name: 'phone', person: 'phone', scope: 'operate' as const };
 
 describe('audit log (HUB-DESIGN §7)', () => {
   const cleanups: Array<() => void> = [];

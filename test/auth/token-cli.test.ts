@@ -76,7 +76,7 @@ describe('zcode-hub token / pair (HUB-DESIGN §9)', () => {
     expect(await hub.auth.tokens.authenticate(token)).toMatchObject({ name: 'ci-bot', scope: 'operate' });
     const listed = collector();
     expect(await runTokenCli(['list', '--state-dir', hub.stateDir], listed)).toBe(0);
-    expect(listed.out()).toMatch(/^ID\s+NAME\s+SCOPE\s+STATE/);
+    expect(listed.out()).toMatch(/^ID\s+NAME\s+PERSON\s+SCOPE\s+STATE/);
     expect(listed.out()).toContain('ci-bot');
     expect(listed.out()).not.toContain(token);
     const revoked = collector();

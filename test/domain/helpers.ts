@@ -54,7 +54,7 @@ export class RecorderClient implements ClientPort {
     nextClient += 1;
     this.clientId = `c${nextClient}`;
     this.displayName = opts.name ?? `client-${nextClient}`;
-    this.identity = { tokenId: `t-${this.clientId}`, name: this.displayName, scope: opts.scope ?? 'operate' };
+    this.identity = { tokenId: `t-${this.clientId}`, name: this.displayName, person: this.displayName, scope: opts.scope ?? 'operate' };
     this.elicitationForm = opts.elicitationForm ?? false;
     this.profile = opts.profile ?? 'acp';
   }

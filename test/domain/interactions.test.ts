@@ -1,3 +1,4 @@
+import { connectionAuthor } from '../../src/domain/author.js';
 import { AppServerClient } from '../../src/app-server/client.js';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -125,12 +126,12 @@ describe('interaction race', () => {
     await new Promise((r) => setImmediate(r));
     expect(written).toBe(0);
     expect(core.interactions.get('r4')?.view.state).toBe('pending');
-    const op = { identity: { tokenId: 't', name: 'phone', scope: 'operate' as const } };
+    const op = { identity: { tokenId: 't', name: 'phone', person: 'phone', scope: 'operate' as const } };
     expect(() => flow.answer('r4', { optionId: 'nope' }, op)).toThrow(HubError);
     expect(() => flow.answer('missing', { optionId: 'deny' }, op)).toThrow(expect.objectContaining({ code: 'HUB_ERR_NOT_FOUND' }));
-    expect(() => flow.answer('r4', { optionId: 'deny' }, { identity: { tokenId: 'v', name: 'viewer', scope: 'view' } })).toThrow(
-      expect.objectContaining({ code: 'HUB_ERR_FORBIDDEN' }),
-    );
+    expect(() =>
+      flow.answer('r4', { optionId: 'deny' }, { identity: { tokenId: 'v', name: 'viewer', person: 'viewer', scope: 'view' } }),
+    ).toThrow(expect.objectContaining({ code: 'HUB_ERR_FORBIDDEN' }));
     expect(written).toBe(0);
     const view = flow.answer('r4', { optionId: 'deny' }, op);
     expect(view.state).toBe('resolved');
@@ -156,7 +157,7 @@ describe('interaction race', () => {
     const a = new RecorderClient();
     attach(a);
     const answers = Promise.all([ask('c1'), ask('c2'), ask('c3')]);
-    flow.cancelSession(core.session(SESSION), { clientId: a.clientId, name: a.displayName });
+    flow.cancelSession(core.session(SESSION), connectionAuthor(a));
     expect(await answers).toEqual([
       { ...DENY, reason: 'Cancelled by the user' },
       { ...DENY, reason: 'Cancelled by the user' },
@@ -178,9 +179,9 @@ describe('interaction race', () => {
     expect(core.interactions.get('l1')?.view.state).toBe('lost');
     expect(a.notes('_zcode/interaction_resolved')).toEqual([expect.objectContaining({ interactionId: 'l1', state: 'lost' })]);
     a.openRequests()[0]?.reply({ outcome: { outcome: 'selected', optionId: 'allow_once' } });
-    expect(() => flow.answer('l1', { optionId: 'allow_once' }, { identity: { tokenId: 't', name: 'x', scope: 'operate' } })).toThrow(
-      expect.objectContaining({ code: 'HUB_ERR_ALREADY_RESOLVED' }),
-    );
+    expect(() =>
+      flow.answer('l1', { optionId: 'allow_once' }, { identity: { tokenId: 't', name: 'x', person: 'x', scope: 'operate' } }),
+    ).toThrow(expect.objectContaining({ code: 'HUB_ERR_ALREADY_RESOLVED' }));
   });
 
   it('crosses the pending cap: the extra request is declined at once and logged, the others stay pending', async () => {
@@ -247,7 +248,7 @@ describe('interaction policy timeout (HUB-DESIGN §4.5, LIMITS.interactionTimeou
     a.requests[0]?.reply({ outcome: { outcome: 'selected', optionId: 'allow_once' } });
     expect(await answered).toEqual(ALLOW);
     expect(vi.getTimerCount()).toBe(2);
-    flow.cancelSession(core.session(SESSION), { clientId: a.clientId, name: a.displayName });
+    flow.cancelSession(core.session(SESSION), connectionAuthor(a));
     expect(vi.getTimerCount()).toBe(0);
     await lost;
     vi.advanceTimersByTime(1_000);

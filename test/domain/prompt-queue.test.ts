@@ -7,7 +7,7 @@ function prompt(id: string, clientId: string): QueuedPrompt & { results: PromptR
   return {
     promptId: id,
     clientId,
-    name: clientId,
+    by: { clientId, name: clientId, person: clientId, device: clientId, tokenId: clientId },
     preview: id,
     content: [{ type: 'text', text: id }],
     resolve: (r) => results.push(r),

@@ -5,7 +5,7 @@ import { StopWatchdog, type StopTarget } from '../../src/domain/stop-watchdog.js
 const prompt = (id: string): QueuedPrompt => ({
   promptId: id,
   clientId: 'c',
-  name: 'c',
+  by: { clientId: 'c', name: 'c', person: 'c', device: 'c', tokenId: 'c' },
   preview: '',
   content: [],
   resolve: () => undefined,

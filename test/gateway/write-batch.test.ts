@@ -92,7 +92,7 @@ class ScriptedSocket extends EventEmitter implements Corkable {
   }
 }
 
-const identity: Identity = { tokenId: 't', name: 'phone', scope: 'operate' };
+const identity: Identity = { tokenId: 't', name: 'phone', person: 'phone', scope: 'operate' };
 const BUDGET = 256 * 1024;
 
 function connection(batcher: WriteBatcher): { conn: ClientConnection; sock: ScriptedSocket } {

@@ -46,7 +46,7 @@ export interface HubHarness {
   /** The real token service the daemon authenticates with (device JWTs + the admin token). */
   auth: AuthServices;
   /** Mints a device token with the real token service (scope `view`, `operate` or `admin`). */
-  token(scope: Scope, name?: string): Promise<string>;
+  token(scope: Scope, name?: string, person?: string): Promise<string>;
   /** Opens a raw ACP client (admin token unless `opts.token`). */
   client(opts?: ConnectOptions): Promise<AcpWsClient>;
   /** Opens, initializes and returns a client. */
@@ -128,8 +128,14 @@ export async function startHub(options: HarnessOptions = {}): Promise<HubHarness
     workspace,
     daemon,
     auth,
-    async token(scope, name = `${scope}-device`) {
-      const issued = await auth.tokens.create({ name, scope, ttlMs: l.deviceTokenDefaultTtlMs, via: 'api' });
+    async token(scope, name = `${scope}-device`, person) {
+      const issued = await auth.tokens.create({
+        name,
+        ...(person === undefined ? {} : { person }),
+        scope,
+        ttlMs: l.deviceTokenDefaultTtlMs,
+        via: 'api',
+      });
       const token = tokenResponse.parse(issued).token;
       registerSecret(token);
       return token;

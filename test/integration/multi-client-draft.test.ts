@@ -63,8 +63,15 @@ describe('multi-client draft vocabulary', () => {
     expect(attached).toMatchObject({ sessionId, role: 'observer', historyPolicy: 'full' });
     expect(attached.connectedClients).toEqual(
       expect.arrayContaining([
-        { clientId: expect.any(String), name: 'controller-a', role: 'controller' },
-        { clientId: expect.any(String), name: 'observer-b', role: 'observer' },
+        // Verified authors; each client's own name only as `client` (docs/CLIENT-PROTOCOL.md "Authors").
+        expect.objectContaining({
+          clientId: expect.any(String),
+          name: 'admin',
+          person: 'admin',
+          client: 'controller-a',
+          role: 'controller',
+        }),
+        expect.objectContaining({ clientId: expect.any(String), name: 'admin', person: 'admin', client: 'observer-b', role: 'observer' }),
       ]),
     );
     const attachId = b.messages.find(
@@ -96,19 +103,24 @@ describe('multi-client draft vocabulary', () => {
         toolCallId?: string;
         state: string;
       }>('_session/permission_resolved', (p) => p.sessionId === sessionId);
-      expect(resolved).toMatchObject({ state: 'resolved', chosenOptionId: allow, resolvedBy: { name: 'controller-a' } });
+      expect(resolved).toMatchObject({
+        state: 'resolved',
+        chosenOptionId: allow,
+        resolvedBy: { name: 'admin', person: 'admin', client: 'controller-a' },
+      });
       expect(resolved.toolCallId).toBeTruthy();
       await c.waitForNotification('_zcode/interaction_resolved', (p: { sessionId: string }) => p.sessionId === sessionId);
     }
-    const presence = await a.waitForNotification<{ clients: Array<{ name: string; role: string }> }>('_zcode/presence', (p) =>
-      p.clients.some((x) => x.name === 'observer-b'),
+    const presence = await a.waitForNotification<{ clients: Array<{ name: string; client?: string; role: string }> }>(
+      '_zcode/presence',
+      (p) => p.clients.some((x) => x.client === 'observer-b'),
     );
-    expect(presence.clients.find((x) => x.name === 'observer-b')?.role).toBe('observer');
+    expect(presence.clients.find((x) => x.client === 'observer-b')?.role).toBe('observer');
 
     expect(await b.request('_session/detach', { sessionId })).toEqual({ sessionId, status: 'detached' });
-    await a.waitForNotification<{ clients: Array<{ name: string }> }>(
+    await a.waitForNotification<{ clients: Array<{ name: string; client?: string }> }>(
       '_zcode/presence',
-      (p) => !p.clients.some((x) => x.name === 'observer-b'),
+      (p) => !p.clients.some((x) => x.client === 'observer-b'),
     );
   });
 

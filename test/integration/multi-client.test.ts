@@ -123,13 +123,14 @@ describe('three clients on one session', () => {
     expect(withdrawn.requestId).toBe(ra.id);
     const resolved = await Promise.all(
       [a, b, c].map((x) =>
-        x.waitForNotification<{ sessionId: string; resolvedBy?: { name: string } }>(
+        x.waitForNotification<{ sessionId: string; resolvedBy?: { name: string; client?: string } }>(
           '_zcode/interaction_resolved',
           (p) => p.sessionId === sessionId,
         ),
       ),
     );
-    for (const r of resolved) expect(r.resolvedBy?.name).toBe('racer-2');
+    // The verified author (the admin token), its clientInfo.name only as `client` (docs/CLIENT-PROTOCOL.md "Authors").
+    for (const r of resolved) expect(r.resolvedBy).toMatchObject({ name: 'admin', person: 'admin', client: 'racer-2' });
     // A late answer from the loser changes nothing.
     a.answer(ra.id, selected('deny'));
     expect((await turn).stopReason).toBe('end_turn');

@@ -47,7 +47,7 @@ describe('session/delete', () => {
       '_zcode/session_deleted',
       (p) => p.sessionId === sessionId,
     );
-    expect(told.deletedBy.name).toBe('deleter');
+    expect(told.deletedBy).toMatchObject({ name: 'admin', person: 'admin', device: 'admin', client: 'deleter' });
     const listed = await a.request<Listed>('session/list', {});
     expect(listed.sessions.map((s) => s.sessionId)).not.toContain(sessionId);
     // Gone from the agent's store: loading it again fails as not found.

@@ -117,10 +117,10 @@ describe('zcode-hub acp (stdio bridge) driven by the official ACP SDK client', (
       teammate.answer(req.id, { outcome: { outcome: 'selected', optionId: 'allow_once' } });
       expect((await turn).stopReason).toBe('end_turn');
       // The hub withdrew the editor's copy; the teammate's prompt echo reached the editor live.
-      const resolved = await teammate.waitForNotification<{ interactionId: string; resolvedBy?: { name: string } }>(
+      const resolved = await teammate.waitForNotification<{ interactionId: string; resolvedBy?: { name: string; client?: string } }>(
         '_zcode/interaction_resolved',
       );
-      expect(resolved.resolvedBy?.name).toBe('teammate');
+      expect(resolved.resolvedBy).toMatchObject({ name: 'admin', person: 'admin', client: 'teammate' });
       await until(() => (permissionWithdrawn ? true : undefined), "the editor's dialog to be withdrawn");
     } finally {
       await teammate.close();

@@ -267,7 +267,7 @@ describe('Streamable HTTP wire rules', () => {
     const withdrawn = await ws.waitForNotification<{ requestId: string | number }>('$/cancel_request');
     expect(withdrawn.requestId).toBe(wsCopy.id);
     const resolved = await ws.waitForNotification<{ resolvedBy?: { name: string } }>('_zcode/interaction_resolved');
-    expect(resolved.resolvedBy?.name).toBe('http-phone');
+    expect(resolved.resolvedBy).toMatchObject({ name: 'admin', person: 'admin', client: 'http-phone' });
     phone.close();
   });
 });

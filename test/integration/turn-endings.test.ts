@@ -62,7 +62,11 @@ describe('turn endings', () => {
     expect(err.data).toMatchObject({ code: 'HUB_ERR_TURN_FAILED', details: { error: { code: 'sim_upstream_500' } } });
     expect(err.message).toMatch(/could not finish this turn/);
     const seen = await b.waitFor(() => markers(b, sessionId)[0]);
-    expect(seen).toMatchObject({ outcome: 'failed', promptedBy: { name: 'prompter' }, error: { code: 'sim_upstream_500' } });
+    expect(seen).toMatchObject({
+      outcome: 'failed',
+      promptedBy: { name: 'admin', person: 'admin', client: 'prompter' },
+      error: { code: 'sim_upstream_500' },
+    });
     await b.waitForNotification<{ sessionId: string; state: string }>(
       '_zcode/turn_state',
       (p) => p.sessionId === sessionId && p.state === 'idle',
@@ -87,7 +91,11 @@ describe('turn endings', () => {
     const err = await answered;
     expect(err.data).toMatchObject({ code: 'HUB_ERR_BACKEND_UNAVAILABLE', details: { backend: 'restarting' } });
     const marker = await b.waitFor(() => markers(b, sessionId)[0]);
-    expect(marker).toMatchObject({ outcome: 'interrupted', promptedBy: { name: 'prompter' }, error: { type: 'backend_restarted' } });
+    expect(marker).toMatchObject({
+      outcome: 'interrupted',
+      promptedBy: { name: 'admin', person: 'admin', client: 'prompter' },
+      error: { type: 'backend_restarted' },
+    });
     const updates = b.notifications<Update>('session/update').filter((u) => u.sessionId === sessionId);
     const markerAt = updates.findIndex((u) => u.update._meta?.zcode?.turnEnded);
     expect(updates.slice(0, markerAt).some((u) => u.update.sessionUpdate === 'agent_message_chunk')).toBe(true);

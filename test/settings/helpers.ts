@@ -20,7 +20,7 @@ export const auth = (scope: keyof typeof TOKENS) => ({ authorization: `Bearer ${
 export const tokenAuthenticator: Authenticator = {
   async authenticate(credential: string): Promise<Identity | null> {
     const scope = (Object.keys(TOKENS) as (keyof typeof TOKENS)[]).find((s) => TOKENS[s] === credential);
-    return scope ? { tokenId: scope, name: `${scope}-device`, scope } : null;
+    return scope ? { tokenId: scope, name: `${scope}-device`, person: `${scope}-person`, scope } : null;
   },
 };
 

@@ -7,6 +7,7 @@ import { useSelector, Store } from './store.js';
 import { workspaceEn, workspaceZh } from './i18n-workspace.js';
 import { machinesEn, machinesZh } from './i18n-machines.js';
 import { sessionsEn, sessionsZh } from './i18n-sessions.js';
+import { peopleEn, peopleZh } from './i18n-people.js';
 
 export type { Locale } from './locale.js';
 
@@ -162,6 +163,7 @@ const en = {
   ...workspaceEn,
   ...machinesEn,
   ...sessionsEn,
+  ...peopleEn,
 };
 
 export type MessageKey = keyof typeof en;
@@ -318,6 +320,7 @@ const zh: Record<MessageKey, string> = {
   ...workspaceZh,
   ...machinesZh,
   ...sessionsZh,
+  ...peopleZh,
 };
 
 const TABLES: Record<Locale, Record<MessageKey, string>> = { en, 'zh-CN': zh };

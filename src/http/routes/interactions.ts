@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { authorSchema } from '../../zcode-ext/schemas.js';
 import { HubError } from '../../errors.js';
 import type { RestHub, RestAnswer } from '../hub-api.js';
 
@@ -25,7 +26,7 @@ export const interactionViewSchema = z.object({
   plan: z.string().optional(),
   createdAt: z.number(),
   state: z.enum(['pending', 'resolved', 'cancelled', 'lost', 'expired']),
-  resolvedBy: z.object({ clientId: z.string().optional(), name: z.string() }).optional(),
+  resolvedBy: authorSchema.optional(),
   outcome: z.unknown().optional(),
 });
 

@@ -9,7 +9,13 @@ export const meSchema = z.object({
   hubId: z.string(),
   name: z.string(),
   version: z.string(),
-  identity: z.object({ tokenId: z.string(), name: z.string(), scope: z.enum(SCOPES), expiresAt: z.number().optional() }),
+  identity: z.object({
+    tokenId: z.string(),
+    name: z.string(),
+    person: z.string(),
+    scope: z.enum(SCOPES),
+    expiresAt: z.number().optional(),
+  }),
   /** True when the credential is DPoP-bound (issue 18): each request must carry a proof of its key. */
   bound: z.boolean(),
 });
@@ -39,6 +45,7 @@ export const meRoutes: FastifyPluginAsync<{ hub: HubIdentity }> = async (app, { 
         identity: {
           tokenId: who.tokenId,
           name: who.name,
+          person: who.person,
           scope: who.scope,
           ...(who.expiresAt === undefined ? {} : { expiresAt: who.expiresAt }),
         },

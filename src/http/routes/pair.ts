@@ -7,6 +7,7 @@ import { SCOPES } from '../../auth/identity.js';
 import { extractCredential, LEGACY_AUTH_COOKIE } from '../credentials.js';
 import { parseHostHeader } from '../security/allowed-hosts.js';
 import { deviceNameSchema } from './tokens.js';
+import { freshPerson, personNameSchema } from '../../auth/people.js';
 import { verifyProof, type RequestAuthExtras } from '../auth-hook.js';
 
 export interface PairRouteOptions {
@@ -64,20 +65,31 @@ export const pairRoutes: FastifyPluginAsync<PairRouteOptions> = async (app, opts
         summary: 'Create a one-time pairing code',
         tags: ['pairing'],
         body: z
-          .object({ scope: z.enum(SCOPES).default('operate') })
+          .object({
+            scope: z.enum(SCOPES).default('operate'),
+            /** Whose device the paired one will be; absent = a person named after the device. */
+            person: personNameSchema.optional(),
+          })
           .strict()
           .default({ scope: 'operate' }),
-        response: { 201: z.object({ code: z.string(), url: z.string(), scope: z.enum(SCOPES), expiresAt: z.number() }) },
+        response: {
+          201: z.object({ code: z.string(), url: z.string(), scope: z.enum(SCOPES), person: z.string().optional(), expiresAt: z.number() }),
+        },
       },
     },
     async (req, reply) => {
-      const { code, expiresAt } = auth.pairing.create(req.body.scope);
+      const { person } = req.body;
+      const { code, expiresAt } = auth.pairing.create(req.body.scope, person);
       // The Host header has passed the allow-list, so it is one of our names.
       const base = (publicUrl() ?? `${req.protocol}://${req.headers.host ?? '127.0.0.1'}`).replace(/\/+$/, '');
       if (req.identity)
-        auth.audit.record({ identity: req.identity, action: 'pairing.create', detail: { scope: req.body.scope, expiresAt } });
+        auth.audit.record({
+          identity: req.identity,
+          action: 'pairing.create',
+          detail: { scope: req.body.scope, ...(person === undefined ? {} : { person }), expiresAt },
+        });
       reply.code(201);
-      return { code, url: `${base}/#pair=${code}`, scope: req.body.scope, expiresAt };
+      return { code, url: `${base}/#pair=${code}`, scope: req.body.scope, ...(person === undefined ? {} : { person }), expiresAt };
     },
   );
 
@@ -96,6 +108,7 @@ export const pairRoutes: FastifyPluginAsync<PairRouteOptions> = async (app, opts
           200: z.object({
             tokenId: z.string(),
             name: z.string(),
+            person: z.string(),
             scope: z.enum(SCOPES),
             expiresAt: z.number(),
             token: z.string().optional(),
@@ -122,8 +135,11 @@ export const pairRoutes: FastifyPluginAsync<PairRouteOptions> = async (app, opts
       if (peer !== undefined && grant.scope === 'admin')
         throw new HubError('HUB_ERR_FORBIDDEN', 'Admin scope is never paired from another origin; pair it on this hub itself');
       const name = req.body.name ?? 'paired device';
+      // The device names itself, so it may not name itself into someone else's person (docs/SECURITY.md "People").
+      const person = grant.person ?? freshPerson(name, auth.tokens.people());
       const issued = await auth.tokens.create({
         name,
+        person,
         scope: grant.scope,
         ttlMs: auth.limits.deviceTokenDefaultTtlMs,
         via: 'pairing',
@@ -132,13 +148,21 @@ export const pairRoutes: FastifyPluginAsync<PairRouteOptions> = async (app, opts
       });
       const { record } = issued;
       auth.audit.record({
-        identity: { tokenId: record.id, name: record.name, scope: record.scope },
+        identity: { tokenId: record.id, name: record.name, person: record.person, scope: record.scope },
         action: 'pairing.redeem',
-        detail: { id: record.id, name, scope: record.scope, bound: bindTo !== undefined, ...(peer ? { origin: peer } : {}) },
+        detail: {
+          id: record.id,
+          name,
+          person: record.person,
+          scope: record.scope,
+          bound: bindTo !== undefined,
+          ...(peer ? { origin: peer } : {}),
+        },
       });
       const info = {
         tokenId: record.id,
         name: record.name,
+        person: record.person,
         scope: record.scope,
         expiresAt: record.expiresAt,
         hubId: opts.hub.hubId,

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { HubError } from '../../errors.js';
 import type { AuthServices } from '../../auth/auth-services.js';
 import { SCOPES, type Identity } from '../../auth/identity.js';
+import { personNameSchema } from '../../auth/people.js';
 import { tokenRecordSchema, type TokenRecord } from '../../auth/token-registry.js';
 import { parseTtl } from '../../auth/ttl.js';
 
@@ -23,16 +24,20 @@ export const deviceNameSchema = z
   .trim()
   .min(1)
   .max(100)
-  .regex(/^[^\p{Cc}]+$/u, 'control characters are not allowed');
+  .regex(/^[^\p{Cc}·]+$/u, 'control characters and "·" are not allowed');
 
 const createBody = z
   .object({
     name: deviceNameSchema,
     scope: z.enum(SCOPES),
+    /** Whose device it is; default: a person named after the token. */
+    person: personNameSchema.optional(),
     /** Lifetime like `30m`, `12h`, `7d`; default LIMITS.deviceTokenDefaultTtlMs. */
     ttl: z.string().max(20).optional(),
   })
   .strict();
+
+const tokenIdParams = z.object({ id: z.string().min(1).max(100) });
 
 /** Who is asking: every route here runs after the auth hook has set `req.identity`. */
 function caller(identity: Identity | undefined): Identity {
@@ -67,14 +72,46 @@ export const tokenRoutes: FastifyPluginAsync<{ auth: AuthServices }> = async (ap
     async (req, reply) => {
       const ttlMs = req.body.ttl === undefined ? auth.limits.deviceTokenDefaultTtlMs : parseTtl(req.body.ttl);
       if (ttlMs === undefined) throw new HubError('HUB_ERR_BAD_REQUEST', 'ttl must look like 30m, 12h, 7d or 2w (at most a year)');
-      const issued = await auth.tokens.create({ name: req.body.name, scope: req.body.scope, ttlMs, via: 'api' });
+      const issued = await auth.tokens.create({
+        name: req.body.name,
+        ...(req.body.person === undefined ? {} : { person: req.body.person }),
+        scope: req.body.scope,
+        ttlMs,
+        via: 'api',
+      });
+      const { record } = issued;
       auth.audit.record({
         identity: caller(req.identity),
         action: 'token.create',
-        detail: { id: issued.record.id, name: issued.record.name, scope: issued.record.scope, expiresAt: issued.record.expiresAt },
+        detail: { id: record.id, name: record.name, person: record.person, scope: record.scope, expiresAt: record.expiresAt },
       });
       reply.code(201);
       return { token: issued.token, info: tokenView(issued.record) };
+    },
+  );
+
+  r.patch(
+    '/api/tokens/:id',
+    {
+      config: { scope: 'admin' },
+      schema: {
+        summary: 'Give a device token to another person (docs/SECURITY.md "People")',
+        tags: ['tokens'],
+        params: tokenIdParams,
+        body: z.object({ person: personNameSchema }).strict(),
+        response: { 200: z.object({ info: tokenViewSchema }) },
+      },
+    },
+    async (req) => {
+      if (req.params.id === 'admin') throw new HubError('HUB_ERR_BAD_REQUEST', "The admin token's person is always admin");
+      const changed = auth.tokens.setPerson(req.params.id, req.body.person);
+      if (!changed) throw new HubError('HUB_ERR_NOT_FOUND', 'No such token');
+      auth.audit.record({
+        identity: caller(req.identity),
+        action: 'token.person',
+        detail: { id: changed.record.id, name: changed.record.name, from: changed.from, to: changed.record.person },
+      });
+      return { info: tokenView(changed.record) };
     },
   );
 
@@ -85,7 +122,7 @@ export const tokenRoutes: FastifyPluginAsync<{ auth: AuthServices }> = async (ap
       schema: {
         summary: 'Revoke a device token; its live sockets close',
         tags: ['tokens'],
-        params: z.object({ id: z.string().min(1).max(100) }),
+        params: tokenIdParams,
         response: { 200: z.object({ info: tokenViewSchema }) },
       },
     },

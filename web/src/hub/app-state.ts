@@ -38,7 +38,7 @@ export interface AppState {
   paired?: boolean;
   conn: { status: ConnStatus; downSince?: number };
   /** Who this connection is: the token's name and scope, and the device name it announced (`clientInfo.name`). */
-  me?: { name: string; scope: string; device?: string };
+  me?: { name: string; scope: string; device?: string; tokenId?: string };
   backend?: { state: string; nextRetryMs?: number };
   /** The hub's default workspace (initialize `_meta.zcode.defaultWorkspace`) for new sessions. */
   defaultWorkspace?: string;

@@ -7,6 +7,7 @@ import { WEB_LIMITS } from '../limits.js';
 import { arr, fields, idOf, num, rec, str, zmeta, type Fields, type Rec } from '../wire.js';
 import type { TurnStateParams } from '../../../src/zcode-ext/schemas.js';
 import { blockText, findLastIndex, imageOf, nextId, withItems } from './chat-parts.js';
+import { authorText, authorTokenId } from './author-text.js';
 import type { ChatState, QueuedPrompt, ToolItem, ToolStatus, TurnStateName, TurnView, UserItem } from './chat-types.js';
 import { claimEcho, ownPromptStarted } from './local-prompts.js';
 import { applyTurnEnded, turnEndedOf } from './turn-ended.js';
@@ -42,7 +43,8 @@ function applyChunk(chat: ChatState, kind: 'user' | 'agent' | 'thought', u: Rec,
   if (kind === 'user') {
     // The hub puts who asked in the notification's `_meta.zcode`; history pages in the update's.
     const z = { ...outer, ...zmeta(u) };
-    const author = str(rec(z['promptedBy'])?.['name']) ?? str(rec(z['author'])?.['name']) ?? str(z['clientName']);
+    const author = authorText(z['promptedBy']) ?? authorText(z['author']) ?? str(z['clientName']);
+    const tokenId = authorTokenId(z['promptedBy']);
     const promptId = str(z['promptId']);
     const claimed = promptId === undefined ? undefined : claimEcho(chat, promptId, text);
     if (claimed) return claimed;
@@ -72,6 +74,7 @@ function applyChunk(chat: ChatState, kind: 'user' | 'agent' | 'thought', u: Rec,
       text,
       images: image ? [image] : [],
       ...(author ? { author } : {}),
+      ...(tokenId ? { authorTokenId: tokenId } : {}),
       ...(messageId ? { messageId } : {}),
       ...(promptId ? { promptId } : {}),
     };
@@ -126,7 +129,7 @@ function applyTool(chat: ChatState, u: Rec, isNew: boolean): ChatState {
   const exit = rec(meta['terminal_exit']);
   if (exit) item.exitCode = num(exit['exit_code']) ?? null;
   if (rec(meta['backgroundTask'])) item.background = true;
-  const answeredBy = str(rec(rec(meta['zcode'])?.['answeredBy'])?.['name']);
+  const answeredBy = authorText(rec(meta['zcode'])?.['answeredBy']);
   if (answeredBy) item.answeredBy = answeredBy;
   // Only the announcing update (and some later ones) carry it: remembered per card.
   const tag = item.subagent === undefined ? subagentTagOf(meta) : undefined;
@@ -238,9 +241,9 @@ export function parseTurnState(params: unknown): TurnView {
     const r = fields<TurnStateParams['queue'][number]>(q);
     const promptId = str(r?.promptId);
     if (!r || !promptId) return [];
-    return [{ promptId, clientId: str(r.clientId), name: str(r.name), preview: str(r.preview) }];
+    return [{ promptId, clientId: str(r.clientId), name: authorText(r), preview: str(r.preview) }];
   });
-  return { state: turnStateName(p.state), turnId: str(p.turnId), promptedBy: str(fields<{ name: string }>(p.promptedBy)?.name), queue };
+  return { state: turnStateName(p.state), turnId: str(p.turnId), promptedBy: authorText(p.promptedBy), queue };
 }
 
 /** Applies session-level fields of a session/new or session/load result (modes, config). */

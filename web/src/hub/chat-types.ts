@@ -11,6 +11,8 @@ export interface UserItem {
   images: string[];
   /** Who prompted (another device); undefined = this device or unknown. */
   author?: string;
+  /** The token of who prompted (the hub's `promptedBy.tokenId`): this device's own when it is `me.tokenId`. */
+  authorTokenId?: string;
   messageId?: string;
   /** Set while a prompt sent from this device has not been echoed or answered. */
   localId?: string;

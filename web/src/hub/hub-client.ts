@@ -147,7 +147,12 @@ export class HubClient {
         paired: true,
         ...(defaultWorkspace ? { defaultWorkspace } : {}),
         me: identity
-          ? { name: str(identity['name']) ?? '', scope: str(identity['scope']) ?? 'view', device: name && name !== 'admin' ? name : device }
+          ? {
+              name: str(identity['name']) ?? '',
+              scope: str(identity['scope']) ?? 'view',
+              device: name && name !== 'admin' ? name : device,
+              ...(str(identity['tokenId']) ? { tokenId: str(identity['tokenId']) } : {}),
+            }
           : s.me,
         backend: backend ? { state: str(backend['state']) ?? 'ready' } : s.backend,
       }));

@@ -2,6 +2,7 @@
  * Hub → app notifications (CLIENT-PROTOCOL "Notifications"): session updates, turn and session
  * state, presence, interaction lifecycle and backend state, applied to the store.
  */
+import { authorText } from './author-text.js';
 import { t } from '../i18n.js';
 import { arr, fields, num, rec, str, type Fields } from '../wire.js';
 import { store, toast, updateChat } from './app-state.js';
@@ -74,7 +75,7 @@ export function handleNotification(client: HubClient, method: string, params: un
       const clients = arr(p.clients).flatMap((c) => {
         const r = rec(c);
         const clientId = str(r?.['clientId']);
-        return r && clientId ? [{ clientId, name: str(r['name']) ?? clientId, scope: str(r['scope']) }] : [];
+        return r && clientId ? [{ clientId, name: authorText(r) ?? clientId, scope: str(r['scope']) }] : [];
       });
       store.update((s) => ({ ...s, presence: { ...s.presence, [sessionId]: clients } }));
       return;
@@ -93,7 +94,7 @@ export function handleNotification(client: HubClient, method: string, params: un
       const interactionId = str(p.interactionId);
       if (!interactionId) return;
       const held = store.get().interactions[interactionId];
-      const by = str(rec(p.resolvedBy)?.['name']);
+      const by = authorText(p.resolvedBy);
       const mine = client.answeredHere.has(interactionId);
       client.answeredHere.delete(interactionId);
       // The card the interaction was about says who answered it.

@@ -11,9 +11,13 @@ export function ChatItemView({ item, streaming, onRetry }: { item: ChatItem; str
   const me = useSelector(store, (s) => s.me);
   switch (item.kind) {
     case 'user': {
-      // Who asked, by device or token name (the hub's `promptedBy`); this device's own prompts say so.
+      // Who asked, the hub's verified `promptedBy` (person · device); this device's own prompts say so.
       const name = item.author ?? (item.own ? (me?.device ?? me?.name) : undefined);
-      const mine = item.own === true || (name !== undefined && (name === me?.device || name === me?.name));
+      const mine =
+        item.own === true ||
+        (item.authorTokenId !== undefined
+          ? item.authorTokenId === me?.tokenId
+          : name !== undefined && (name === me?.device || name === me?.name));
       return (
         <div class={`msg msg-user ${item.localId ? 'msg-pending' : ''}`} data-testid="user-message">
           {name ? (

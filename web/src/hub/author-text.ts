@@ -1,0 +1,20 @@
+/**
+ * How the app shows an author (docs/CLIENT-PROTOCOL.md "Authors"): the hub's verified `name`
+ * ("person · device"), then the connection's self-declared `client` as a secondary label when it
+ * adds something ("ann · Ann phone · zed"). The client label is never shown alone.
+ */
+import { rec, str } from '../wire.js';
+
+/** The text for an author object of the hub, or undefined when it has no name. */
+export function authorText(by: unknown): string | undefined {
+  const r = rec(by);
+  const name = str(r?.['name']);
+  if (!name) return undefined;
+  const client = str(r?.['client'])?.trim();
+  return client && client !== str(r?.['device']) && client !== name ? `${name} · ${client}` : name;
+}
+
+/** The token id of an author object (tells this device's own prompts apart). */
+export function authorTokenId(by: unknown): string | undefined {
+  return str(rec(by)?.['tokenId']);
+}
