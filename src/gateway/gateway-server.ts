@@ -150,6 +150,20 @@ export class GatewayServer {
     return conn;
   }
 
+  /**
+   * The app origin a connection is reached from (an Origin header); the first one seen sticks, and
+   * a request of the same connection from another origin is refused (false). Closing by origin
+   * then finds every transport: a WebSocket names it at the upgrade, a Streamable HTTP connection
+   * at its initialize or its first request that sends one.
+   */
+  bindOrigin(conn: ClientConnection, origin: string | undefined): boolean {
+    const from = originOf(origin);
+    if (!from) return true;
+    const bound = this.origins.get(conn.clientId);
+    if (bound === undefined && this.conns.has(conn.clientId)) this.origins.set(conn.clientId, from);
+    return bound === undefined || bound === from;
+  }
+
   /** Closes every socket opened from `origin` with 4003: that app origin is no longer a peer (issue 18). */
   closeOrigin(origin: string, reason: string): void {
     for (const conn of [...this.conns.values()])
