@@ -145,7 +145,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (unsubscribeMachines) app.addHook('onClose', async () => unsubscribeMachines());
   const configuredPublic = deps.config.publicUrl ? new URL(deps.config.publicUrl).origin : undefined;
   const connectOrigins = (): string[] => [...(configuredPublic ? [configuredPublic] : []), ...publicUrls.list(), ...machines.origins()];
-  await app.register(securityPlugin, { config: deps.config, publicUrls, peers, connectOrigins });
+  await app.register(securityPlugin, {
+    config: deps.config,
+    publicUrls,
+    peers,
+    connectOrigins,
+    onConnectionRefused: (limit) => deps.metrics?.connectionRefused(limit),
+  });
   // Issue 18: DPoP proofs for key-bound tokens, and single-use tickets for the /acp upgrade.
   const l18 = deps.config.limits;
   const authExtras: RequestAuthExtras = {
