@@ -86,6 +86,8 @@ export const LIMITS = {
   authConnectionsTotal: 4_096,
   /** Of `authConnectionsTotal`, connections only the admin token may take, so an admin gets in when devices filled the rest (health needs no token and has the unauthenticated pool). */
   authConnectionsAdminReserve: 64,
+  /** Files under the denied directories (state dir, `.zcode/v2`) indexed by inode, so a hard link to any of them in a workspace is refused; past it the file routes refuse every file with more than one link (fail closed). */
+  deniedInodesMax: 50_000,
   /** Open WebSocket connections per token. */
   connectionsPerToken: 32,
   /** Open WebSocket connections in total. */
