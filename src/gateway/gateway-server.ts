@@ -164,10 +164,15 @@ export class GatewayServer {
     return bound === undefined || bound === from;
   }
 
-  /** Closes every socket opened from `origin` with 4003: that app origin is no longer a peer (issue 18). */
-  closeOrigin(origin: string, reason: string): void {
+  /** Closes every connection (WebSocket or Streamable HTTP) from `origin` with 4003: that app origin is no longer a peer (issue 18). Returns how many. */
+  closeOrigin(origin: string, reason: string): number {
+    let closed = 0;
     for (const conn of [...this.conns.values()])
-      if (this.origins.get(conn.clientId) === origin) conn.close(CLOSE.ORIGIN_NOT_ALLOWED, reason);
+      if (this.origins.get(conn.clientId) === origin) {
+        conn.close(CLOSE.ORIGIN_NOT_ALLOWED, reason);
+        closed += 1;
+      }
+    return closed;
   }
 
   /** Closes every socket of `tokenId` with 4401 (revocation, HUB-DESIGN §7). */

@@ -64,7 +64,7 @@ export interface AppDeps {
    * A WebSocket endpoint to mount at `/acp` (src/gateway's, built by the composition root), behind
    * the same security and auth hooks as every route. http never imports the gateway.
    */
-  acp?: { mount(app: FastifyInstance): Promise<void>; connectionCount(): number; closeOrigin?(origin: string): void };
+  acp?: { mount(app: FastifyInstance): Promise<void>; connectionCount(): number; closeOrigin?(origin: string): number };
   /** Tokens, pairing and audit (src/auth/auth-services.ts); their routes are mounted when given. */
   auth?: AuthServices;
   /** The personal provider file store (src/settings) and the app-server client; the settings routes are mounted when given. */

@@ -70,6 +70,11 @@ describe('removing a peer closes its open sockets', () => {
     expect(JSON.stringify(fromHome.messages)).not.toContain(sessionId);
     // And the removed origin cannot post on its old connection.
     expect((await fromHome.post({ jsonrpc: '2.0', id: 7, method: 'session/list', params: {} })).status).toBe(403);
+    // The admin's removal is in the audit log with what it closed.
+    const audit = (await (await b.api('/api/audit?limit=500')).json()) as {
+      entries: Array<{ action: string; detail?: { origin?: string; closedConnections?: number } }>;
+    };
+    expect(audit.entries.filter((e) => e.action === 'peer.remove').at(-1)?.detail).toMatchObject({ closedConnections: 2 });
     fromOther.close();
   });
 
