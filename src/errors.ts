@@ -37,6 +37,8 @@ export const HUB_ERRORS = {
   HUB_ERR_PROTOCOL_VIOLATION: { http: 400, rpc: -32600, message: 'Too many protocol violations', close: 4400 },
   HUB_ERR_SLOW_CONSUMER: { http: 503, rpc: -32014, message: 'Client too slow', close: 4008 },
   HUB_ERR_TURN_FAILED: { http: 502, rpc: -32016, message: 'The agent could not finish this turn' },
+  HUB_ERR_TOO_MANY_CONNECTIONS: { http: 429, rpc: -32017, message: 'This token holds too many connections' },
+  HUB_ERR_CONNECTIONS_FULL: { http: 503, rpc: -32018, message: 'The hub holds as many connections as it can' },
 } as const satisfies Record<string, { http: number; rpc: number; message: string; close?: number }>;
 
 export type HubErrorCode = keyof typeof HUB_ERRORS;

@@ -80,6 +80,14 @@ export const LIMITS = {
   unauthConnectionsPerAddress: 64,
   /** Attach and detach notices (`_zcode/presence`, `_zcode/session_state`) are sent at most once per session per this window, with what holds when it closes; 0 = one per change (issue 16: a 1,000-client reconnect storm was quadratic). */
   presenceCoalesceMs: 100,
+  /** Kept-alive HTTP connections on which one device token's requests authenticated (WebSockets have `connectionsPerToken`); past it that token's next new connection gets 429 HUB_ERR_TOO_MANY_CONNECTIONS (one view token held 19,857 of 20,000 descriptors). The admin token is bounded by the total only. */
+  authConnectionsPerToken: 64,
+  /** Authenticated HTTP connections in total, lowered at start so they, the WebSockets and the unauthenticated sockets fit under the process's descriptor limit; past it a new one gets 503 HUB_ERR_CONNECTIONS_FULL. */
+  authConnectionsTotal: 4_096,
+  /** Of `authConnectionsTotal`, connections only the admin token may take, so an admin gets in when devices filled the rest (health needs no token and has the unauthenticated pool). */
+  authConnectionsAdminReserve: 64,
+  /** Files under the denied directories (state dir, `.zcode/v2`) indexed by inode, so a hard link to any of them in a workspace is refused; past it the file routes refuse every file with more than one link (fail closed). */
+  deniedInodesMax: 50_000,
   /** Open WebSocket connections per token. */
   connectionsPerToken: 32,
   /** Open WebSocket connections in total. */

@@ -318,7 +318,7 @@ export class BackendLink implements BackendPort {
     const pid = gen.transport.pid;
     if (this.options.pidfile && pid !== undefined) removePidfile(this.options.pidfile, pid);
     const at = this.now();
-    this.lastExit = { code: info.code, signal: info.signal, at, ...(info.reason ? { reason: info.reason } : {}) };
+    this.lastExit = { code: info.code, signal: info.signal, at, epoch: gen.epoch, ...(info.reason ? { reason: info.reason } : {}) };
     const log = this.log.child({ epoch: gen.epoch });
     if (this.current !== gen) {
       this.emitStatus();

@@ -149,6 +149,11 @@ export class EventIngest {
     const gone = status.state === 'restarting' || status.state === 'failed' || status.state === 'stopped';
     if (gone && status.epoch === this.readyEpoch && this.lostEpoch !== status.epoch)
       this.onChildGone(status.epoch, { state: status.state as BackendLoss['state'] });
+    // A child that died before it was ready may still have had work: the link names the epoch
+    // that exited, so that work is answered now rather than when the next child spawns.
+    const exited = status.lastExit?.epoch;
+    if (exited !== undefined && exited > this.lostEpoch)
+      this.onChildGone(exited, { state: gone ? (status.state as BackendLoss['state']) : 'restarting' });
     if (status.epoch !== this.core.backendEpoch) {
       const previous = this.core.backendEpoch;
       this.core.backendEpoch = status.epoch;

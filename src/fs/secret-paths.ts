@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { DeniedInodes } from './denied-inodes.js';
 
 /**
  * The files no route ever serves, whatever root a caller reads under (issue 11 item 1): the
@@ -18,6 +19,8 @@ export interface SecretPathSources {
   tlsKey?: string | undefined;
   /** Base of the ZCode CLI's `.zcode/` (`ZCODE_DATA_BASE_DIR`, else the home directory). */
   zcodeDataBase?: string | undefined;
+  /** `deniedInodesMax` (src/limits.ts): files of the denied directories indexed by inode. */
+  limits: { deniedInodesMax: number };
 }
 
 /** Secret files checked by inode (hard links) besides the directories denied by path. */
@@ -33,7 +36,11 @@ function inside(p: string, dir: string): boolean {
 
 /** The denylist of one hub; `isSecret` takes a real (already resolved) absolute path. */
 export class SecretPaths {
-  constructor(private readonly src: SecretPathSources) {}
+  private readonly inodes: DeniedInodes;
+
+  constructor(private readonly src: SecretPathSources) {
+    this.inodes = new DeniedInodes(async () => Promise.all(this.dirs().map(real)), src.limits.deniedInodesMax);
+  }
 
   private files(): string[] {
     const { providerFile, builtinProviderFile, adminTokenFile, tlsKey } = this.src;
@@ -80,9 +87,14 @@ export class SecretPaths {
     return (await this.matcher())(realPath);
   }
 
-  /** True when an open file (by `dev`/`ino`) is one of the secret files under another name (a hard link). */
-  async isSecretInode(stat: { dev: number; ino: number; nlink: number }): Promise<boolean> {
+  /**
+   * True when an open file (by `dev`/`ino`) is a secret file or any file of a denied directory
+   * under another name (a hard link): the named secrets are compared exactly, the rest through
+   * the denied directories' inode index (denied-inodes.ts).
+   */
+  async isSecretInode(stat: { dev: number; ino: number; nlink: number; ctimeMs: number }): Promise<boolean> {
     if (stat.nlink < 2) return false;
+    if (await this.inodes.denies(stat)) return true;
     const candidates = [...this.files(), ...STATE_SECRETS.map((f) => path.join(this.src.stateDir, f))];
     const backups = path.join(this.src.stateDir, 'provider-backups');
     for (const name of await fs.readdir(backups).catch(() => [] as string[])) candidates.push(path.join(backups, name));

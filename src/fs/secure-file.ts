@@ -19,13 +19,19 @@ export function writeFileAtomic(file: string, data: string | Uint8Array, mode = 
   const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   const fd = fs.openSync(tmp, 'wx', mode);
   try {
-    fs.writeSync(fd, typeof data === 'string' ? Buffer.from(data) : data);
-    fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
+    try {
+      writeAll(fd, typeof data === 'string' ? Buffer.from(data) : data);
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+    fs.chmodSync(tmp, mode);
+    fs.renameSync(tmp, file);
+  } catch (err) {
+    // A full disk (ENOSPC), a size cap (EFBIG) or a short write: the old file stands, the temp goes.
+    fs.rmSync(tmp, { force: true });
+    throw err;
   }
-  fs.chmodSync(tmp, mode);
-  fs.renameSync(tmp, file);
   try {
     const dirFd = fs.openSync(dir, 'r');
     try {
@@ -35,6 +41,16 @@ export function writeFileAtomic(file: string, data: string | Uint8Array, mode = 
     }
   } catch {
     // Directory fsync is not supported everywhere (e.g. some network filesystems); the rename stands.
+  }
+}
+
+/** Writes every byte of `bytes` at the file's offset: `writeSync` may write fewer (a disk filling up). */
+function writeAll(fd: number, bytes: Uint8Array): void {
+  let offset = 0;
+  while (offset < bytes.length) {
+    const written = fs.writeSync(fd, bytes, offset, bytes.length - offset);
+    if (written <= 0) throw Object.assign(new Error('No bytes could be written (the disk may be full)'), { code: 'ENOSPC' });
+    offset += written;
   }
 }
 

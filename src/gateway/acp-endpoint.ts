@@ -8,8 +8,8 @@ export interface AcpEndpoint {
   mount(app: FastifyInstance): Promise<void>;
   /** Live connections, for /api/status and the doctor. */
   connectionCount(): number;
-  /** Closes the sockets opened from an app origin that stopped being a peer (issue 18). */
-  closeOrigin(origin: string): void;
+  /** Closes the connections opened from an app origin that stopped being a peer (issue 18); returns how many. */
+  closeOrigin(origin: string): number;
 }
 
 /** The gateway's `/acp` endpoint, ready to be mounted by buildApp. */
@@ -21,6 +21,6 @@ export function acpEndpoint(deps: GatewayServerDeps): AcpEndpoint {
       mounted = app;
     },
     connectionCount: () => mounted?.gateway.size ?? 0,
-    closeOrigin: (origin) => mounted?.gateway.closeOrigin(origin, 'origin no longer a peer'),
+    closeOrigin: (origin) => mounted?.gateway.closeOrigin(origin, 'origin no longer a peer') ?? 0,
   };
 }

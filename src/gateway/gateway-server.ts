@@ -150,10 +150,29 @@ export class GatewayServer {
     return conn;
   }
 
-  /** Closes every socket opened from `origin` with 4003: that app origin is no longer a peer (issue 18). */
-  closeOrigin(origin: string, reason: string): void {
+  /**
+   * The app origin a connection is reached from (an Origin header); the first one seen sticks, and
+   * a request of the same connection from another origin is refused (false). Closing by origin
+   * then finds every transport: a WebSocket names it at the upgrade, a Streamable HTTP connection
+   * at its initialize or its first request that sends one.
+   */
+  bindOrigin(conn: ClientConnection, origin: string | undefined): boolean {
+    const from = originOf(origin);
+    if (!from) return true;
+    const bound = this.origins.get(conn.clientId);
+    if (bound === undefined && this.conns.has(conn.clientId)) this.origins.set(conn.clientId, from);
+    return bound === undefined || bound === from;
+  }
+
+  /** Closes every connection (WebSocket or Streamable HTTP) from `origin` with 4003: that app origin is no longer a peer (issue 18). Returns how many. */
+  closeOrigin(origin: string, reason: string): number {
+    let closed = 0;
     for (const conn of [...this.conns.values()])
-      if (this.origins.get(conn.clientId) === origin) conn.close(CLOSE.ORIGIN_NOT_ALLOWED, reason);
+      if (this.origins.get(conn.clientId) === origin) {
+        conn.close(CLOSE.ORIGIN_NOT_ALLOWED, reason);
+        closed += 1;
+      }
+    return closed;
   }
 
   /** Closes every socket of `tokenId` with 4401 (revocation, HUB-DESIGN §7). */

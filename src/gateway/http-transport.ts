@@ -55,6 +55,8 @@ export class HttpConnections {
     const entry = this.entries.get(id);
     if (!entry?.conn.open || entry.conn.identity.tokenId !== req.identity?.tokenId)
       throw new HubError('HUB_ERR_NOT_FOUND', 'Unknown Acp-Connection-Id');
+    // Bound to the app origin it was opened from, so removing that peer finds it (peers remove).
+    if (!this.gateway.bindOrigin(entry.conn, header(req, 'origin'))) throw new HubError('HUB_ERR_NOT_FOUND', 'Unknown Acp-Connection-Id');
     return entry;
   }
 
@@ -63,7 +65,7 @@ export class HttpConnections {
     const refused = this.gateway.admissionError(identity);
     if (refused) throw refused;
     const socket = new HttpSocket((s) => this.entries.delete(s.connectionId));
-    const conn = this.gateway.accept(socket, identity, 'acp');
+    const conn = this.gateway.accept(socket, identity, 'acp', undefined, header(req, 'origin'));
     if (!conn) throw new HubError('HUB_ERR_LIMIT', 'Too many open connections');
     this.entries.set(socket.connectionId, { socket, conn });
     // A client that gives up before the answer leaves no half-open connection behind.

@@ -66,7 +66,7 @@ export interface AppDeps {
    * A WebSocket endpoint to mount at `/acp` (src/gateway's, built by the composition root), behind
    * the same security and auth hooks as every route. http never imports the gateway.
    */
-  acp?: { mount(app: FastifyInstance): Promise<void>; connectionCount(): number; closeOrigin?(origin: string): void };
+  acp?: { mount(app: FastifyInstance): Promise<void>; connectionCount(): number; closeOrigin?(origin: string): number };
   /** Tokens, pairing and audit (src/auth/auth-services.ts); their routes are mounted when given. */
   auth?: AuthServices;
   /** The personal provider file store (src/settings) and the app-server client; the settings routes are mounted when given. */
@@ -153,7 +153,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     version: deps.version,
   };
   const cookieName = authCookieName(hubIdentity.hubId);
-  await app.register(securityPlugin, { config: deps.config, publicUrls, peers, connectOrigins, cookieName });
+  await app.register(securityPlugin, {
+    config: deps.config,
+    publicUrls,
+    peers,
+    connectOrigins,
+    cookieName,
+    onConnectionRefused: (limit) => deps.metrics?.connectionRefused(limit),
+  });
   // Issue 18: DPoP proofs for key-bound tokens, and single-use tickets for the /acp upgrade.
   const l18 = deps.config.limits;
   const authExtras: RequestAuthExtras = {

@@ -51,13 +51,34 @@ export async function resolveInside(root: string, rel: string | undefined, secre
     real = await fs.realpath(target);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    throw code === 'ENOENT' || code === 'ENOTDIR'
-      ? new HubError('HUB_ERR_NOT_FOUND', 'Not found')
-      : new HubError('HUB_ERR_FORBIDDEN', 'Unreadable');
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') throw new HubError('HUB_ERR_FORBIDDEN', 'Unreadable');
+    // A missing path answers as an existing one would when it is not served, so a caller cannot
+    // learn what exists outside the root or inside a denied directory (403 either way).
+    refuseUnserved(root, await wouldBeReal(target), await secrets.matcher());
+    throw new HubError('HUB_ERR_NOT_FOUND', 'Not found');
   }
-  if (real !== root && !real.startsWith(root + path.sep)) throw new HubError('HUB_ERR_FORBIDDEN', 'Path escapes the session root');
-  if (await secrets.isSecret(real)) throw new HubError('HUB_ERR_FORBIDDEN', NOT_SERVED);
+  refuseUnserved(root, real, await secrets.matcher());
   return real;
+}
+
+/** Throws 403 when `real` leaves `root` or is a secret; the same answer whether it exists or not. */
+function refuseUnserved(root: string, real: string, isSecret: (realPath: string) => boolean): void {
+  if (real !== root && !real.startsWith(root + path.sep)) throw new HubError('HUB_ERR_FORBIDDEN', 'Path escapes the session root');
+  if (isSecret(real)) throw new HubError('HUB_ERR_FORBIDDEN', NOT_SERVED);
+}
+
+/** The real path `target` would have: its deepest existing ancestor resolved, the missing rest appended. */
+async function wouldBeReal(target: string): Promise<string> {
+  const missing: string[] = [];
+  let dir = target;
+  for (;;) {
+    const parent = path.dirname(dir);
+    missing.unshift(path.basename(dir));
+    if (parent === dir) return target;
+    dir = parent;
+    const real = await fs.realpath(dir).catch(() => undefined);
+    if (real !== undefined) return path.join(real, ...missing);
+  }
 }
 
 /** One directory level, directories first, at most `maxEntries`. */

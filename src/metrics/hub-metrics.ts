@@ -19,6 +19,7 @@ export interface MetricsSink {
   slowConsumerClosed(): void;
   interactionAnswered(waitedMs: number): void;
   backendRequestDone(method: string, ms: number, ok: boolean): void;
+  connectionRefused(limit: string): void;
 }
 
 /**
@@ -44,6 +45,7 @@ export function delayBeyondIntervalSeconds(recordedNs: number, resolutionMs: num
 export class HubMetrics implements MetricsSink {
   readonly registry = new client.Registry();
   private readonly slowCloses: client.Counter;
+  private readonly refusedConnections: client.Counter;
   private readonly answerSeconds: client.Histogram;
   private readonly backendSeconds: client.Histogram;
   private readonly loopDelay: IntervalHistogram;
@@ -64,6 +66,12 @@ export class HubMetrics implements MetricsSink {
     this.slowCloses = new client.Counter({
       name: 'zcode_hub_slow_consumer_closes_total',
       help: 'Clients closed with 4008 for exceeding their outbound budget',
+      registers: r,
+    });
+    this.refusedConnections = new client.Counter({
+      name: 'zcode_hub_connections_refused_total',
+      help: 'New authenticated connections refused over a cap (authConnectionsPerToken: 429, authConnectionsTotal: 503)',
+      labelNames: ['limit'],
       registers: r,
     });
     this.answerSeconds = new client.Histogram({
@@ -131,6 +139,10 @@ export class HubMetrics implements MetricsSink {
 
   slowConsumerClosed(): void {
     this.slowCloses.inc();
+  }
+
+  connectionRefused(limit: string): void {
+    this.refusedConnections.inc({ limit });
   }
 
   interactionAnswered(waitedMs: number): void {

@@ -19,7 +19,12 @@ export interface BackendStatus {
   restarts: number;
   /** Milliseconds until the next respawn attempt while `restarting`. */
   nextRetryMs?: number;
-  lastExit?: { code: number | null; signal: string | null; at: number; reason?: string };
+  /**
+   * The last child that went away; `epoch` is its epoch (absent when no child was spawned).
+   * Reported with the status of its exit, so the domain answers that child's work at once,
+   * ready or not, whatever the restart backoff does next.
+   */
+  lastExit?: { code: number | null; signal: string | null; at: number; reason?: string; epoch?: number };
   /** The CLI entry that was spawned (zcode.cjs, or the simulator). */
   command?: string;
 }

@@ -35,11 +35,12 @@ export function runSimulator(run: RunSimulatorOptions): Promise<void> {
   let oversizeWritten = false;
   let reader: LineReader | undefined;
   const neverAnswer = new Set(options.neverAnswer);
-  const slowMethods = new Map(options.slowMethod.map((s) => [s.slice(0, s.lastIndexOf('=')), Number(s.slice(s.lastIndexOf('=') + 1))]));
+  const slowMethods = methodDelays(options.slowMethod);
+  const lateMethods = methodDelays(options.lateMethod);
   const connection = new Connection(buildMethodTable(sim), write, sim.reverse, log, {
     responseDelayMs: options.slowMs,
     handlerDelayMs: (method) => slowMethods.get(method) ?? 0,
-    lateAnswerMs: (method) => (method === 'session/subscribe' ? options.subscribeLagMs : 0),
+    lateAnswerMs: (method) => lateMethods.get(method) ?? (method === 'session/subscribe' ? options.subscribeLagMs : 0),
     onRequest: (req) => {
       if (firstRequest) {
         firstRequest = false;
@@ -85,4 +86,9 @@ export function runSimulator(run: RunSimulatorOptions): Promise<void> {
     );
     reader.start();
   });
+}
+
+/** `METHOD=MS` fault flags as a map (the last `=` splits, so a method name may hold one). */
+function methodDelays(flags: readonly string[]): Map<string, number> {
+  return new Map(flags.map((s) => [s.slice(0, s.lastIndexOf('=')), Number(s.slice(s.lastIndexOf('=') + 1))]));
 }

@@ -7,6 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { RpcError, type AcpWsClient } from '../helpers/acp-ws-client.js';
 import { startHub, type HubHarness } from '../helpers/hub-harness.js';
+import { until } from '../helpers/until.js';
 
 let hub: HubHarness | undefined;
 afterEach(async () => {
@@ -103,6 +104,43 @@ describe('turn endings', () => {
       '_zcode/turn_state',
       (p) => p.sessionId === sessionId && p.state === 'idle',
     );
+  });
+
+  it('a run of kills: a prompt sent to a child that dies before it is ready is answered at the death, before the next child spawns', async () => {
+    // A late answer to the liveness probe holds each new child in `restarting` while it already
+    // takes work (a real CLI may answer out of order): the window a prompt sent right after a
+    // respawn lands in. The backoff keeps the next spawn a second away.
+    hub = await startHub({
+      simArgs: ['--late-method', 'runtime/capabilities=3000', '--turn-delay-scale', '0.5'],
+      limits: { restartBackoffBaseMs: 1_000, restartBackoffMaxMs: 1_000 },
+    });
+    const h = hub;
+    await until(() => h.daemon.backend.status().state === 'ready' || undefined, 'the first child ready');
+    const { a, b, sessionId } = await twoClients(h);
+    process.kill(h.daemon.backend.status().pid as number, 'SIGKILL');
+    await until(() => {
+      const s = h.daemon.backend.status();
+      return (s.epoch === 2 && s.state === 'restarting' && s.pid !== undefined) || undefined;
+    }, 'the second child spawned, not ready yet');
+    const events: string[] = [];
+    const off = h.daemon.backend.onStatus((s) => {
+      if (s.epoch === 3 && !events.includes('next child spawned')) events.push('next child spawned');
+    });
+    const answered = promptError(a, sessionId, 'slow please').then((err) => {
+      events.push('prompt answered');
+      return err;
+    });
+    await b.waitFor(
+      () => b.notifications<Update>('session/update').some((u) => u.update.sessionUpdate === 'agent_message_chunk') || undefined,
+    );
+    expect(h.daemon.backend.status()).toMatchObject({ epoch: 2, state: 'restarting' });
+    process.kill(h.daemon.backend.status().pid as number, 'SIGKILL');
+    const err = await answered;
+    await until(() => h.daemon.backend.status().state === 'ready' || undefined, 'the third child ready');
+    off();
+    expect(events).toEqual(['prompt answered', 'next child spawned']);
+    expect(err.data).toMatchObject({ code: 'HUB_ERR_BACKEND_UNAVAILABLE', details: { backend: 'restarting' } });
+    expect(markers(b, sessionId).at(-1)).toMatchObject({ outcome: 'interrupted', error: { type: 'backend_restarted' } });
   });
 
   it('[issue 11 #4] crash loop → failed: the prompt in flight and the queued one are answered naming the fix, the session is idle, new prompts fail at once', async () => {

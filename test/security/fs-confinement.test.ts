@@ -94,6 +94,27 @@ describe("[SEC-11.1] the compat file routes never serve the hub's secrets", () =
     }
   });
 
+  it('a missing path under a denied directory or outside the root answers exactly as an existing one (no existence oracle)', async () => {
+    const pairs: Array<[existing: string, missing: string]> = [
+      ['.zcode-hub/admin.token', '.zcode-hub/no-such-file'],
+      ['.zcode-hub/provider-backups/1700000000000-deadbeef.json', '.zcode-hub/provider-backups/0-missing.json'],
+      ['.zcode/v2/config.json', '.zcode/v2/no-such-config.json'],
+      ['.zcode/v2/config.json', '.zcode/v2/no-such-dir/deeper.json'],
+      ['state-link/jwt.secret', 'state-link/no-such-file'],
+      [`../${path.basename(os.tmpdir())}`, '../no-such-dir-outside-the-root/file'],
+    ];
+    for (const what of ['file', 'list'] as const) {
+      for (const [existing, missing] of pairs) {
+        const a = await get(what, q(existing), operate);
+        const b = await get(what, q(missing), operate);
+        expect(a.status, `${what} ${existing}`).toBe(403);
+        expect({ status: b.status, body: b.body }, `${what} ${missing}`).toEqual({ status: a.status, body: a.body });
+      }
+    }
+    // An ordinary missing file in the workspace is still a plain 404.
+    expect((await get('file', q('no-such-note.md'), operate)).status).toBe(404);
+  });
+
   it('listings hide the state dir and refuse to enter it or the provider directory', async () => {
     const res = await get('list', q(''), operate);
     expect(res.status).toBe(200);

@@ -12,8 +12,8 @@ export interface PeerRouteOptions {
   peers: Peers;
   machines: Machines;
   audit?: AuditLog | undefined;
-  /** Called after a peer is removed: its open WebSockets are closed at once (issue 18). */
-  onPeerRemoved?: (origin: string) => void;
+  /** Called after a peer is removed: its open connections close at once (issue 18); returns how many. */
+  onPeerRemoved?: (origin: string) => number | undefined;
 }
 
 const peersView = z.object({ peers: z.array(peerEntrySchema) });
@@ -76,8 +76,10 @@ export const peerRoutes: FastifyPluginAsync<PeerRouteOptions> = async (app, opts
       if (outcome === 'missing') throw new HubError('HUB_ERR_NOT_FOUND', 'Not a peer');
       if (outcome === 'configured')
         throw new HubError('HUB_ERR_CONFLICT', 'This peer comes from --peer/--allow-origin; restart the hub without it');
-      if (req.identity) opts.audit?.record({ identity: req.identity, action: 'peer.remove', detail: { origin: req.params.origin } });
-      opts.onPeerRemoved?.(normalisePeerOrigin(req.params.origin));
+      // The audit entry says how many open connections (WebSockets, Streamable HTTP) the removal closed.
+      const closedConnections = opts.onPeerRemoved?.(normalisePeerOrigin(req.params.origin)) ?? 0;
+      if (req.identity)
+        opts.audit?.record({ identity: req.identity, action: 'peer.remove', detail: { origin: req.params.origin, closedConnections } });
       return { peers: peers.list() };
     },
   );

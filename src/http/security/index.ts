@@ -3,6 +3,7 @@ import fp from 'fastify-plugin';
 import fastifyRateLimit from '@fastify/rate-limit';
 import type { HubConfig } from '../../config/schema.js';
 import { HubError } from '../../errors.js';
+import { effectiveTotal, installAuthConnectionCaps, openFileLimit, type AuthConnectionLimit } from './auth-connection-caps.js';
 import { installConnectionCaps } from './connection-caps.js';
 import { installCors } from './cors.js';
 import { installHostCheck } from './host-check.js';
@@ -23,6 +24,8 @@ export interface SecurityPluginOptions {
   connectOrigins: () => readonly string[];
   /** This hub's web-app cookie name (`authCookieName(hubId)`). */
   cookieName: string;
+  /** A new authenticated connection was refused over a cap (the metric). */
+  onConnectionRefused?: (limit: AuthConnectionLimit) => void;
 }
 
 /**
@@ -39,6 +42,16 @@ export const securityPlugin = fp(
     await installSecurityHeaders(app, opts.connectOrigins);
     installPreAuthDeadline(app, config.limits.preAuthDeadlineMs);
     installConnectionCaps(app, { total: config.limits.unauthConnectionsTotal, perAddress: config.limits.unauthConnectionsPerAddress });
+    const l = config.limits;
+    installAuthConnectionCaps(
+      app,
+      {
+        perToken: l.authConnectionsPerToken,
+        total: effectiveTotal(l.authConnectionsTotal, l.unauthConnectionsTotal + l.connectionsTotal, openFileLimit()),
+        adminReserve: l.authConnectionsAdminReserve,
+      },
+      opts.onConnectionRefused,
+    );
     // An error answer to a caller who has not authenticated ends the connection: a body still
     // being trickled after a 401 cannot keep the socket (issue 11 item 3).
     app.addHook('onSend', async (req, reply) => {
