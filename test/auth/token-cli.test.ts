@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { runPairCli } from '../../src/cli/pair.js';
-import { runTokenCli, type CliIo } from '../../src/cli/token.js';
+import { runTokenCli } from '../../src/cli/token.js';
 import { createAuthServices } from '../../src/auth/auth-services.js';
 import { writeHubFile } from '../../src/daemon/state-files.js';
 import { LIMITS } from '../../src/limits.js';
@@ -8,18 +8,7 @@ import { VERSION } from '../../src/version.js';
 import { registerSecret } from '../security/helpers/log-capture.js';
 import { startSecuredHub, type SecuredHub } from '../security/helpers/secured-hub.js';
 import { tempDir } from '../security/helpers/temp-dir.js';
-
-function collector(): CliIo & { out: () => string; err: () => string } {
-  let out = '';
-  let err = '';
-  return {
-    stdout: { write: (t: string) => (out += t) },
-    stderr: { write: (t: string) => (err += t) },
-    env: {},
-    out: () => out,
-    err: () => err,
-  };
-}
+import { collector } from '../helpers/cli-io.js';
 
 describe('zcode-hub token / pair (HUB-DESIGN §9)', () => {
   const cleanups: Array<() => void | Promise<void>> = [];

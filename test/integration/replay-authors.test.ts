@@ -5,28 +5,14 @@
  * card it was about), by the token's name, as the live updates said.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { AcpWsClient, InboundMessage } from '../helpers/acp-ws-client.js';
-import { startHub, type HubHarness } from '../helpers/hub-harness.js';
+import type { HubHarness } from '../helpers/hub-harness.js';
+import { restartableHub } from '../helpers/restartable-hub.js';
 
-const root = fs.mkdtempSync(path.join(os.tmpdir(), 'zch-authors-'));
-const stateDir = path.join(root, 'state');
-const workspace = path.join(root, 'workspace');
-fs.mkdirSync(workspace);
-const hubs: HubHarness[] = [];
-afterAll(async () => {
-  for (const h of hubs) await h.close();
-  fs.rmSync(root, { recursive: true, force: true });
-}, 60_000);
-
-const start = async () => {
-  const h = await startHub({ simArgs: ['--turn-delay-scale', '0.2'], config: { stateDir, workspace } });
-  hubs.push(h);
-  return h;
-};
+const { stateDir, workspace, start } = restartableHub('zch-authors-');
 
 const updateSchema = z.looseObject({
   _meta: z.looseObject({ zcode: z.looseObject({ promptedBy: z.looseObject({ name: z.string() }).optional() }).optional() }).optional(),

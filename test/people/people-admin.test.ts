@@ -11,24 +11,13 @@ import { z } from 'zod';
 import { createAuthServices } from '../../src/auth/auth-services.js';
 import { TOKENS_FILE } from '../../src/auth/token-registry.js';
 import { runPeopleCli } from '../../src/cli/people.js';
-import { runTokenCli, type CliIo } from '../../src/cli/token.js';
+import { runTokenCli } from '../../src/cli/token.js';
 import { writeHubFile } from '../../src/daemon/state-files.js';
 import { LIMITS } from '../../src/limits.js';
 import { VERSION } from '../../src/version.js';
 import { startHub, type HubHarness } from '../helpers/hub-harness.js';
 import { registerSecret } from '../security/helpers/log-capture.js';
-
-function collector(): CliIo & { out: () => string; err: () => string } {
-  let out = '';
-  let err = '';
-  return {
-    stdout: { write: (t: string) => (out += t) },
-    stderr: { write: (t: string) => (err += t) },
-    env: {},
-    out: () => out,
-    err: () => err,
-  };
-}
+import { collector } from '../helpers/cli-io.js';
 
 const tokenInfo = z.looseObject({ id: z.string(), name: z.string(), person: z.string(), state: z.string() });
 const peopleBody = z.object({

@@ -1,34 +1,11 @@
-/**
- * Verified authors (docs/CLIENT-PROTOCOL.md "Authors", docs/SECURITY.md "People"): every author
- * the hub shows or records is the token's person and device; `clientInfo.name` is only `client`.
- * A token "Ann phone" of person ann whose client calls itself "Bob" is ann everywhere — presence,
- * turn state, the prompt echo, the inbox, the audit log, history after a restart — and Bob's
- * client calling itself "Ann phone" is still bob. Real daemon on port 0, real simulator child.
- */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { AcpWsClient, InboundMessage } from '../helpers/acp-ws-client.js';
-import { startHub, type HubHarness } from '../helpers/hub-harness.js';
+import type { HubHarness } from '../helpers/hub-harness.js';
 import { until } from '../helpers/until.js';
+import { restartableHub } from '../helpers/restartable-hub.js';
 
-const root = fs.mkdtempSync(path.join(os.tmpdir(), 'zch-verified-'));
-const stateDir = path.join(root, 'state');
-const workspace = path.join(root, 'workspace');
-fs.mkdirSync(workspace);
-const hubs: HubHarness[] = [];
-afterAll(async () => {
-  for (const h of hubs) await h.close();
-  fs.rmSync(root, { recursive: true, force: true });
-}, 60_000);
-
-const start = async () => {
-  const h = await startHub({ simArgs: ['--turn-delay-scale', '0.2'], config: { stateDir, workspace } });
-  hubs.push(h);
-  return h;
-};
+const { workspace, start } = restartableHub('zch-verified-');
 
 const author = z.looseObject({
   name: z.string(),

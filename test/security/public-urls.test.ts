@@ -3,7 +3,6 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runPairCli } from '../../src/cli/pair.js';
 import { runPublicUrlCli } from '../../src/cli/public-url.js';
-import type { CliIo } from '../../src/cli/token.js';
 import { writeHubFile } from '../../src/daemon/state-files.js';
 import { HubError } from '../../src/errors.js';
 import { normalisePublicUrl, PublicUrls } from '../../src/http/security/public-urls.js';
@@ -13,22 +12,11 @@ import { registerSecret } from './helpers/log-capture.js';
 import { rawRequest } from './helpers/raw-http.js';
 import { createToken, startSecuredHub, type SecuredHub } from './helpers/secured-hub.js';
 import { tempDir } from './helpers/temp-dir.js';
+import { collector } from '../helpers/cli-io.js';
 
 // Issue 14 item 5: a quick tunnel's hostname is accepted without restarting the hub.
 const TUNNEL = 'https://calm-river-1234.trycloudflare.com';
 const TUNNEL_HOST = 'calm-river-1234.trycloudflare.com';
-
-function collector(): CliIo & { out: () => string; err: () => string } {
-  let out = '';
-  let err = '';
-  return {
-    stdout: { write: (t: string) => (out += t) },
-    stderr: { write: (t: string) => (err += t) },
-    env: {},
-    out: () => out,
-    err: () => err,
-  };
-}
 
 describe('public addresses added at run time', () => {
   let hub: SecuredHub;
