@@ -1,6 +1,6 @@
 /**
  * The bare baseline of B-FAN/B-LAT/B-SLOW/B-CEIL: the least a broadcaster of the same stream
- * can do, laid out like the hub (issue 16 item 1, "a fair limit"):
+ * can do, laid out like the hub ("a fair limit"):
  *
  * - **same producer, same pipe:** it spawns the same simulator child with the same bench
  *   switches and reads its stdout (bench/lib/sim-pipe.ts), one `JSON.parse` per line;

@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- <id>…] [--runs N]`: runs the benchmark scenarios (TEST-PLAN "Benchmarks"),
+ * `npm run bench [-- <id>…] [--runs N]`: runs the benchmark scenarios (the B-* requirements of docs/TESTING.md),
  * prints a table of medians and writes bench/results/<id>.json. Every scenario starts its own
  * daemon and load processes and stops them by pid; nothing here runs forever.
  */

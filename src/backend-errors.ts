@@ -5,7 +5,7 @@
  *
  *   local failure (BackendFailure): timeout → HUB_ERR_BACKEND_TIMEOUT (504); gone, closed,
  *     not running, overloaded (stdin queue full, CHD-04) → HUB_ERR_BACKEND_UNAVAILABLE (503)
- *   JSON-RPC error of the child (BackendRpcError, ZCODE-PROTOCOL §10):
+ *   JSON-RPC error of the child (BackendRpcError, APP-SERVER.md §10):
  *     -32602 invalid params → BAD_REQUEST 400 · -32601 → NOT_SUPPORTED 501
  *     -32004 session not found / not active → SESSION_NOT_FOUND 404, other -32004 → NOT_FOUND
  *     -32010 a prompt is running (or fork/compact/goal busy) → SESSION_BUSY 409
@@ -108,7 +108,7 @@ function reasonErrorCode(reason: string): HubErrorCode {
   return REASON_CODES[reason] ?? 'HUB_ERR_BACKEND';
 }
 
-/** The fields of a v4 command ACK the mapping reads (ZCODE-PROTOCOL §7.2). */
+/** The fields of a v4 command ACK the mapping reads (APP-SERVER.md §7.2). */
 export interface AckOutcome {
   status: string;
   reasonCode?: string | undefined;

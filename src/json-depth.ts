@@ -1,5 +1,5 @@
 /**
- * Nesting depth of parsed JSON (issue 11 item 5). `JSON.parse` is iterative in V8, but almost
+ * Nesting depth of parsed JSON. `JSON.parse` is iterative in V8, but almost
  * everything after it recurses (`JSON.stringify`, zod, ajv, our own walkers), so a message
  * nested thousands of levels deep must be refused at the door. The walk is iterative and stops
  * as soon as the bound is crossed, so the check itself can neither overflow nor run long.
@@ -31,7 +31,7 @@ function countUpTo(text: string, ch: string, limit: number): number {
  * inside strings too, which only overestimates) is within the bound. Nearly every line the child
  * writes and every client frame is decided by this count (the hot paths). It counts with
  * `indexOf`, which skips the text between brackets natively: a 700-byte child line costs a few
- * calls instead of a JS loop over every character (≈3 µs per line at the ceiling, issue 16).
+ * calls instead of a JS loop over every character (≈3 µs per line at the ceiling).
  */
 export function textExceedsJsonDepth(text: string, value: unknown, maxDepth: number): boolean {
   const braces = countUpTo(text, '{', maxDepth);

@@ -1,11 +1,11 @@
 /**
- * Every bound the hub enforces, in one place (HUB-DESIGN §8). Each is configurable through
+ * Every bound the hub enforces, in one place (ARCHITECTURE.md §8). Each is configurable through
  * the config schema and each has a test that crosses it. Sizes are bytes, times milliseconds.
  */
 export const LIMITS = {
   /** Largest WebSocket message accepted from a client (image prompts); crossing it closes 1009. */
   wsMaxMessageBytes: 16 * 1024 * 1024,
-  /** Deepest nesting of arrays and objects in one JSON message from a client, a REST body or a child line; deeper is refused before anything recurses over it (issue 11 item 5: 5,000 levels overflowed the broadcaster's stack). */
+  /** Deepest nesting of arrays and objects in one JSON message from a client, a REST body or a child line; deeper is refused before anything recurses over it (5,000 levels overflowed the broadcaster's stack). */
   jsonMaxDepth: 128,
   /** Largest REST body; crossing it answers 413. */
   httpBodyLimitBytes: 256 * 1024,
@@ -14,17 +14,17 @@ export const LIMITS = {
   /**
    * Longest line read from the child's stdout; a longer one is skipped (its request fails), the
    * child lives on. 256 MiB: snapshots inline images as data URLs of up to 20 MiB each (~27 MiB
-   * as base64 JSON, ZCODE-PROTOCOL §3.6), so a resumed session with a handful of screenshots
+   * as base64 JSON, APP-SERVER.md §3.6), so a resumed session with a handful of screenshots
    * passes, while the line still fits V8's ~512 MiB string limit with room to parse it.
    */
   childStdoutLineBytes: 256 * 1024 * 1024,
   /** Bytes queued for the child's stdin while it does not read; further requests fail fast. */
   childStdinQueueBytes: 16 * 1024 * 1024,
-  /** Time the child gets to end a stopped turn before the hub ends it locally (ZCODE-PROTOCOL §11 item 7). */
+  /** Time the child gets to end a stopped turn before the hub ends it locally (APP-SERVER.md §11 item 7). */
   stopSettleMs: 10_000,
   /**
    * After the hub ended a stopped turn itself (stopSettleMs), a prompt the child still refuses
-   * with -32010 is tried again this often: such a child may never send the boundary (seed 001 §4.3).
+   * with -32010 is tried again this often: such a child may never send the boundary (APP-SERVER.md §14.1).
    */
   busyRetryMs: 2_000,
   /** Default timeout of a forward request to the app-server. */
@@ -33,7 +33,7 @@ export const LIMITS = {
   backendStartTimeoutMs: 30_000,
   /**
    * Live events of a session held while its `session/subscribe` with `afterSeq` is answered
-   * (they may precede the answer, ZCODE-PROTOCOL §5.2); past it the hub reloads the session
+   * (they may precede the answer, APP-SERVER.md §5.2); past it the hub reloads the session
    * from the subscribe snapshot instead of replaying events. Its `state.updated`s wait too, up
    * to the same number (a ready boundary must not answer a prompt before its text); past it
    * they apply at once.
@@ -41,7 +41,7 @@ export const LIMITS = {
   subscribeBufferMaxEvents: 10_000,
   /**
    * Timeout of `session/send`: the child answers it only after every request in front of it
-   * (ZCODE-PROTOCOL §1.6 — a slow create or provider test), and runs it even after a timeout.
+   * (APP-SERVER.md §1.6 — a slow create or provider test), and runs it even after a timeout.
    */
   sendAnswerTimeoutMs: 600_000,
   /** Timeout of session/create and session/resume (they wait on reverse requests). */
@@ -51,7 +51,7 @@ export const LIMITS = {
   /** Journal ring per session: serialized bytes kept. */
   journalMaxBytes: 32 * 1024 * 1024,
   /**
-   * Bytes of one session's running-turn record on disk (`<state-dir>/turns/`, issue 12 item 4):
+   * Bytes of one session's running-turn record on disk (`<state-dir>/turns/`):
    * what clients were sent of a turn the agent has not stored yet, kept across a hub restart.
    * A record that grows past it is deleted (history and the interrupted marker remain).
    */
@@ -68,17 +68,17 @@ export const LIMITS = {
   preAuthDeadlineMs: 10_000,
   /** Bytes an unauthenticated socket may send. */
   preAuthMaxBytes: 64 * 1024,
-  /** Time a client has to send one whole HTTP request, head and body; past it node answers 408 and closes (issue 11 item 3: a body trickled a byte every 2 s held a socket forever). */
+  /** Time a client has to send one whole HTTP request, head and body; past it node answers 408 and closes (a body trickled a byte every 2 s held a socket forever). */
   httpRequestTimeoutMs: 30_000,
   /** An idle kept-alive HTTP connection is closed after this (fastify's default held sockets 72 s). */
   httpKeepAliveTimeoutMs: 5_000,
   /** How often node sweeps connections for the request and header timeouts (its own default is 30 s). */
   httpTimeoutSweepMs: 1_000,
-  /** Connections that have not authenticated, in total; past it the oldest of the busiest address is closed (issue 11 item 3: ~20k idle sockets ran the hub out of file descriptors). */
+  /** Connections that have not authenticated, in total; past it the oldest of the busiest address is closed (~20k idle sockets ran the hub out of file descriptors). */
   unauthConnectionsTotal: 256,
   /** Connections that have not authenticated, from one address; past it that address's oldest is closed. */
   unauthConnectionsPerAddress: 64,
-  /** Attach and detach notices (`_zcode/presence`, `_zcode/session_state`) are sent at most once per session per this window, with what holds when it closes; 0 = one per change (issue 16: a 1,000-client reconnect storm was quadratic). */
+  /** Attach and detach notices (`_zcode/presence`, `_zcode/session_state`) are sent at most once per session per this window, with what holds when it closes; 0 = one per change (a 1,000-client reconnect storm was quadratic). */
   presenceCoalesceMs: 100,
   /** Kept-alive HTTP connections on which one device token's requests authenticated (WebSockets have `connectionsPerToken`); past it that token's next new connection gets 429 HUB_ERR_TOO_MANY_CONNECTIONS (one view token held 19,857 of 20,000 descriptors). The admin token is bounded by the total only. */
   authConnectionsPerToken: 64,
@@ -96,9 +96,9 @@ export const LIMITS = {
   httpSessionStreamsPerConnection: 64,
   /** Pending interactions per session. */
   pendingInteractionsPerSession: 256,
-  /** Settled interactions remembered so a late answer is refused naming the winner (domain, HUB-DESIGN §4.5). */
+  /** Settled interactions remembered so a late answer is refused naming the winner (domain, ARCHITECTURE.md §4.5). */
   settledInteractionsKept: 4_096,
-  /** Age at which a pending interaction is settled `expired` with a decline (HUB-DESIGN §4.5 policy timeout); 0 = never, no timers. */
+  /** Age at which a pending interaction is settled `expired` with a decline (ARCHITECTURE.md §4.5 policy timeout); 0 = never, no timers. */
   interactionTimeoutMs: 0,
   /**
    * Pause between a question card's tool_call and its request on the zcode-acp-remote profile:
@@ -141,7 +141,7 @@ export const LIMITS = {
   sessionMarksMax: 2_000,
   /** Characters of a session's last message shown as its preview in session lists. */
   sessionPreviewChars: 160,
-  /** Pairing code lifetime (single use, HUB-DESIGN §7). */
+  /** Pairing code lifetime (single use, ARCHITECTURE.md §7). */
   pairingCodeTtlMs: 5 * 60_000,
   /** Pairing codes outstanding at once; the oldest is dropped beyond it. */
   pairingCodesMax: 16,
@@ -150,17 +150,17 @@ export const LIMITS = {
   pairRateWindowMs: 60_000,
   /** Public addresses an admin may add at run time (`/api/settings/public-urls`, tunnels). */
   publicUrlsMax: 16,
-  /** App origins added as peers at run time (`zcode-hub peers add`, `/api/peers`, `pair --into`; issue 18); `--peer` flags do not count. */
+  /** App origins added as peers at run time (`zcode-hub peers add`, `/api/peers`, `pair --into`); `--peer` flags do not count. */
   peersMax: 64,
-  /** Other machines the home app records per device (`PUT /api/machines/{hubId}`; issue 18); each widens this hub's CSP `connect-src`. */
+  /** Other machines the home app records per device (`PUT /api/machines/{hubId}`); each widens this hub's CSP `connect-src`. */
   machinesMax: 64,
-  /** Machine entries over all devices (each device has its own `machinesMax` list; issue 18). */
+  /** Machine entries over all devices (each device has its own `machinesMax` list). */
   machineEntriesMax: 1024,
-  /** How far a DPoP proof's `iat` may be from now, either way (RFC 9449; issue 18): older or later proofs are refused 401. */
+  /** How far a DPoP proof's `iat` may be from now, either way (RFC 9449): older or later proofs are refused 401. */
   dpopProofMaxAgeMs: 60_000,
   /** DPoP proof ids remembered against replay while they are young enough to be accepted; when full of live ones, new proofs are refused 429 rather than one forgotten. */
   dpopReplayCacheMax: 10_000,
-  /** Lifetime of a single-use WebSocket ticket (`POST /api/ws-ticket`, `/acp?ticket=`; issue 18). */
+  /** Lifetime of a single-use WebSocket ticket (`POST /api/ws-ticket`, `/acp?ticket=`). */
   wsTicketTtlMs: 30_000,
   /** Outstanding WebSocket tickets; past it the oldest is dropped. */
   wsTicketsMax: 1_024,
@@ -168,17 +168,17 @@ export const LIMITS = {
   deviceTokenDefaultTtlMs: 90 * 24 * 3_600_000,
   /** Device tokens remembered after their signature was verified, so a reconnect storm does not check the same signature a thousand times (~300 µs each); revocation, scope and expiry are still checked on every use; 0 turns it off. */
   verifiedTokensMax: 1_024,
-  /** How often expired device tokens are looked for, so their sockets close (HUB-DESIGN §7). */
+  /** How often expired device tokens are looked for, so their sockets close (ARCHITECTURE.md §7). */
   tokenExpirySweepMs: 1_000,
   /** Audit entries per `GET /api/audit` page. */
   auditPageMax: 500,
   /** A socket we closed (4008, 4400, 4401) that has not finished the close handshake by then is terminated (FAN-02: a stalled reader cannot ack). */
   wsCloseGraceMs: 2_000,
-  /** Entries returned by one compat `fs/list` call before `truncated: true` (HUB-DESIGN §5.1). */
+  /** Entries returned by one compat `fs/list` call before `truncated: true` (ARCHITECTURE.md §5.1). */
   fsListMaxEntries: 2_000,
   /** Sub-folders one `GET /api/workspaces/dirs` answer lists (the new-session picker) before `truncated: true`. */
   workspaceDirsMax: 500,
-  /** Largest file the compat `fs/file` route serves in one response (HUB-DESIGN §5.1). */
+  /** Largest file the compat `fs/file` route serves in one response (ARCHITECTURE.md §5.1). */
   fsFileMaxBytes: 8 * 1024 * 1024,
   /** Lines in a compat `fs/file?line=` window when the client gives no `limit` (zcode-acp-remote's ADR 0005). */
   fsLineWindowDefault: 200,

@@ -23,9 +23,9 @@ export const REDACT_PATHS = [
   'res.headers["set-cookie"]',
   'headers.authorization',
   'headers.cookie',
-  // Security layer (HUB-DESIGN §7): pairing codes, device JWTs, the admin token, provider keys one level deeper.
+  // Security layer (ARCHITECTURE.md §7): pairing codes, device JWTs, the admin token, provider keys one level deeper.
   'pairingCode',
-  // WebSocket tickets and DPoP proofs (issue 18): a ticket opens a socket once; a proof is not a secret but has no business in a log.
+  // WebSocket tickets and DPoP proofs: a ticket opens a socket once; a proof is not a secret but has no business in a log.
   'ticket',
   '*.ticket',
   'req.headers.dpop',
@@ -66,8 +66,8 @@ export function stripQuery(url: string | undefined): string | undefined {
 /**
  * The censor for REDACT_PATHS. A `code` field is a secret only when it could be a pairing code:
  * numbers (WebSocket close codes, HTTP statuses) and the error catalog's and node's error codes
- * (`HUB_ERR_…`, `ERR_…`, `ENOENT`) are kept, so the log still says why a socket closed (issue 11
- * item 6). Every other redacted path is blanked whatever its value.
+ * (`HUB_ERR_…`, `ERR_…`, `ENOENT`) are kept, so the log still says why a socket closed. Every
+ * other redacted path is blanked whatever its value.
  */
 export function censor(value: unknown, path: string[]): unknown {
   if (path[path.length - 1] !== 'code') return '[redacted]';

@@ -4,7 +4,7 @@
  * gateway reads them from a client's request and runs its handler inside that context; every
  * log line written meanwhile carries the ids (logger.ts mixin) and every request the backend
  * link sends to the child carries them in the app-server's envelope `trace` field
- * (ZCODE-PROTOCOL §1.3). AsyncLocalStorage keeps the layers free of extra parameters.
+ * (APP-SERVER.md §1.3). AsyncLocalStorage keeps the layers free of extra parameters.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes } from 'node:crypto';
@@ -86,7 +86,7 @@ export function traceLogFields(): Record<string, string> {
 }
 
 /**
- * The app-server envelope's `trace` (ZCODE-PROTOCOL §1.3, strict: `traceId`, `parentId`,
+ * The app-server envelope's `trace` (APP-SERVER.md §1.3, strict: `traceId`, `parentId`,
  * `spanId`, `traceparent`) for the current context, or undefined. `tracestate` and `baggage`
  * have no slot there; they are logged with the request instead.
  */

@@ -1,5 +1,5 @@
 /**
- * The behaviours TEST-PLAN.md asks the suites to prove, by id. A test names the ids it proves
+ * The behaviours the suites must prove, by id. A test names the ids it proves
  * in its title (`[APR-05] …`); bench rows are proved by a scenario in bench/ that names them.
  * test/meta/requirements.test.ts fails when an id is proved by nobody.
  */
@@ -46,7 +46,7 @@ export const REQUIREMENTS = {
   'CFG-03': 'invalid body, unknown key, oversize body: 400/400/413, file untouched',
   'CFG-04': 'file broken by hand: reported, not overwritten blindly, fixed file picked up',
   'CFG-05': 'GET then PUT back: no raw key returned, stored key unchanged',
-  // Beyond TEST-PLAN: the phone web app's "done means" (issue 6), proved in real Chromium.
+  // Beyond the daemon: the phone web app's "done means", proved in real Chromium.
   'WEB-01': 'web: pairs with a one-time code; HttpOnly cookie; first load under 300 KB gzipped',
   'WEB-02': 'web: creates a session and streams Markdown with reasoning and tool cards',
   'WEB-03': 'web: permission, question (single + multi) and plan answered from bottom sheets',

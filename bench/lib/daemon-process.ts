@@ -51,7 +51,7 @@ export function rssBytes(pid: number): number {
 /**
  * The daemon under test as its own process: `node bin/zcode-hub.js start --backend sim --port 0`
  * with a temp state dir, workspace, provider file and HOME (never the real home). The port and
- * the admin token come from the state dir, as a real client would find them (HUB-DESIGN §9).
+ * the admin token come from the state dir, as a real client would find them (ARCHITECTURE.md §9).
  */
 export class DaemonProcess {
   port = 0;

@@ -8,7 +8,7 @@ import { repoRoot } from './daemon-process.js';
 
 /** Longest the baseline waits for one answer of its simulator child. */
 const REQUEST_TIMEOUT_MS = 30_000;
-/** What the hub answers `session/requestRuntimePreferences` with (ZCODE-PROTOCOL §6.1). */
+/** What the hub answers `session/requestRuntimePreferences` with (APP-SERVER.md §6.1). */
 const PREFERENCES = { nativeSearchEnhancementsEnabled: true, memoryEnabled: false, askUserQuestionAutoResolutionEnabled: false };
 
 /** One parsed line of the child's stdout (the baseline reads only the keys it needs). */
@@ -25,7 +25,7 @@ export interface ChildLine {
  * when the hub runs from `dist/`), on the same kind of stdio pipe, driven with the least the
  * protocol needs — create a session, subscribe, send one prompt per stream. The baseline server
  * reads its stdout as the hub does (newline-delimited JSON, one `JSON.parse` per line), so both
- * sides pay for the same producer and the same pipe (issue 16: same process layout).
+ * sides pay for the same producer and the same pipe (same process layout).
  */
 export class SimPipe {
   private nextId = 1;

@@ -4,7 +4,7 @@ import { LoadDriver } from './load-driver.js';
 import { CpuMeter } from './proc-cpu.js';
 import { round } from './scenario.js';
 
-/** "Load L" (TEST-PLAN): 100 clients, 500 events/s of about 300 bytes, for 30 s. */
+/** "Load L" (docs/TESTING.md): 100 clients, 500 events/s of about 300 bytes, for 30 s. */
 export const LOAD_L = { clients: 100, rate: 500, bytes: 300, durationMs: 30_000 } as const;
 
 /** Clients per minted token when `POST /api/tokens` exists (under LIMITS.connectionsPerToken = 32). */
@@ -37,7 +37,7 @@ export interface StreamSession {
 export async function openStreamSession(setup: StreamSetup): Promise<StreamSession> {
   const total = setup.clients + (setup.extraClients ?? 0);
   // Until the token service is mounted every socket shares the admin token, so its per-token cap
-  // (32, HUB-DESIGN §8) is raised for the bench only; with minted tokens this override is inert.
+  // (32, ARCHITECTURE.md §8) is raised for the bench only; with minted tokens this override is inert.
   const daemon = await DaemonProcess.spawn({
     ...setup.daemon,
     simArgs: ['--event-rate', String(setup.rate), '--event-bytes', String(setup.bytes), '--event-duration-ms', String(setup.durationMs)],

@@ -2,7 +2,7 @@ import { baselineSide, hubSide, type Side, type StepPlan, type StepResult } from
 import { round, type Scenario } from '../lib/scenario.js';
 
 /**
- * B-CEIL (issue 16 items 1–2): the highest offered rate each side sustains with p99 ≤ 50 ms and
+ * B-CEIL: the highest offered rate each side sustains with p99 ≤ 50 ms and
  * every client seeing every seq once (FAN-01), the hub against the fair bare baseline
  * (bench/baseline-server.ts: same simulator child and pipe, same frames, same one-write-per-client-
  * per-turn batching, same clients). The rate steps up geometrically; at each step the two sides

@@ -8,7 +8,7 @@ import { round, type Scenario } from '../lib/scenario.js';
 import { baselineTeamStream } from '../lib/team-baseline.js';
 
 /**
- * B-SCALE (TEST-PLAN; issue 16 item 3): a 1,000-client team on the default limits (connectionsTotal 1,024;
+ * B-SCALE (requirement B-SCALE): a 1,000-client team on the default limits (connectionsTotal 1,024;
  * connectionsPerToken 32, so 25 clients per minted token). 10 sessions × 100 team clients, plus
  * one prompting client per session (1,010 sockets). Four figures, each with its goal:
  *

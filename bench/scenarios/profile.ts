@@ -9,7 +9,7 @@ import { LOAD_L, openStreamSession, runStream } from '../lib/stream-session.js';
 const CEILING_STREAM_MS = 15_000;
 
 /**
- * The rate to profile at: the hub's ceiling from the last B-CEIL result (issue 16 item 4: where
+ * The rate to profile at: the hub's ceiling from the last B-CEIL result (where
  * the time goes at the ceiling), else load L's rate.
  */
 export function profileRate(): { rate: number; source: string } {
@@ -27,7 +27,7 @@ export function profileRate(): { rate: number; source: string } {
 }
 
 /**
- * PROFILE (not a TEST-PLAN id): one run with the daemon under `--cpu-prof` at the hub's ceiling
+ * PROFILE (not a requirement id): one run with the daemon under `--cpu-prof` at the hub's ceiling
  * rate (100 clients); the profile's self time by area and by function goes to
  * bench/results/profile-ceiling.md for BENCHMARKS.md. The figure is the daemon's busy share of
  * the profiled time; details add the CPU ns per delivered update.

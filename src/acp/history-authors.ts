@@ -1,5 +1,5 @@
 /**
- * Authors in a history replay (issue 12 item 6): the agent's history has no names, so the hub's
+ * Authors in a history replay: the agent's history has no names, so the hub's
  * own record of who sent each prompt and who answered each interaction is put where the live
  * updates carry it — `_meta.zcode.promptedBy` on the prompt's `user_message_chunk`s and
  * `_meta.zcode.answeredBy` on the card of the tool call an interaction was about. Pure.

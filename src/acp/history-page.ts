@@ -1,5 +1,5 @@
 /**
- * Turn-aligned history paging (HUB-DESIGN §4.2): `session/load` with `_meta.zcode.limit`
+ * Turn-aligned history paging (ARCHITECTURE.md §4.2): `session/load` with `_meta.zcode.limit`
  * replays a tail of about `limit` messages that starts at a turn boundary (a user message);
  * `_zcode/load_earlier` pages further back with an opaque cursor.
  *

@@ -1,5 +1,5 @@
 /**
- * Client answers → the result written to the child (ZCODE-PROTOCOL §6.2/§6.3, HUB-DESIGN §4.5).
+ * Client answers → the result written to the child (APP-SERVER.md §6.2/§6.3, ARCHITECTURE.md §4.5).
  * Every function takes the client's reply as `unknown` (it comes off the wire), validates it,
  * and returns one of: an answer (the exact ZCode result), a dismissal (the client withdrew;
  * the interaction stays pending for the others — dismiss is not deny), or an invalid reply
@@ -92,7 +92,7 @@ function nonBlank(value: unknown): value is string {
   return typeof value === 'string' && value.trim().length > 0;
 }
 
-/** One question's answer from form fields `q_i` (choice) and `q_i_other` (free text), per seed 000. */
+/** One question's answer from form fields `q_i` (choice) and `q_i_other` (free text), per APP-SERVER.md §14.6. */
 function formAnswer(
   q: ZCodeQuestion,
   choice: unknown,

@@ -1,6 +1,6 @@
 /**
- * Interaction records → the ACP requests a client is sent (HUB-DESIGN §4.5, seed 000 "Bridge
- * routing"): `session/request_permission` for permissions (and as the fallback for questions
+ * Interaction records → the ACP requests a client is sent (ARCHITECTURE.md §4.5, APP-SERVER.md
+ * §14.6): `session/request_permission` for permissions (and as the fallback for questions
  * and plan approval), `elicitation/create` forms for clients that declared
  * `clientCapabilities.elicitation.form`. Routing is per client, never OR-merged.
  */
@@ -24,7 +24,7 @@ import type {
 import { diffContent, toolKind, toolLocations } from './tool-info.js';
 import { textContent } from './tool-output.js';
 
-/** Sentinel value of the "Skip this question" choice (seed 000). */
+/** Sentinel value of the "Skip this question" choice (APP-SERVER.md §14.6). */
 export const SKIP_SENTINEL = '__skip__';
 /** Option ids of the plan-approval permission fallback. */
 export const PLAN_APPROVE_OPTION = 'approve';
@@ -118,7 +118,7 @@ export function toElicitationForm(
       return { mode: 'form', ...scope, message, requestedSchema: questionsSchema(record.questions), _meta: zcodeMeta(record) };
     }
     case 'plan_approval':
-      // One feedback field: empty = approve, text = reject with that feedback (seed 000).
+      // One feedback field: empty = approve, text = reject with that feedback (APP-SERVER.md §14.6).
       return {
         mode: 'form',
         ...scope,
@@ -211,7 +211,7 @@ export type AcpInteractionRequest =
   | { method: 'session/request_permission'; params: RequestPermissionRequest[] }
   | { method: 'elicitation/create'; params: CreateElicitationRequest };
 
-/** Routes an interaction for one client (seed 000 routing table). */
+/** Routes an interaction for one client (APP-SERVER.md §14.6). */
 export function shapeForClient(record: InteractionRecord, supportsElicitationForm: boolean): AcpInteractionRequest {
   switch (record.kind) {
     case 'permission':

@@ -1,7 +1,7 @@
 /**
- * ZCode interaction reverse requests (ZCODE-PROTOCOL §6.2 `interaction/requestPermission`,
+ * ZCode interaction reverse requests (APP-SERVER.md §6.2 `interaction/requestPermission`,
  * §6.3 `interaction/requestUserInput`) validated with zod and normalised into one record
- * shape per kind (HUB-DESIGN §4.5): permission, question (AskUserQuestion), plan_approval
+ * shape per kind (ARCHITECTURE.md §4.5): permission, question (AskUserQuestion), plan_approval
  * (ExitPlanMode) and elicitation (an MCP server's form during a tool call).
  */
 import { z } from 'zod';
@@ -59,7 +59,7 @@ export const requestPermissionParamsSchema = z.looseObject({
   options: z.array(permissionOptionSchema).min(1),
 });
 
-/** A question of AskUserQuestion (§6.3); `header` is tolerated missing (seed 000, §12 #10). */
+/** A question of AskUserQuestion (§6.3); `header` is tolerated missing (§14.6, §12 #10). */
 export const questionSchema = z.looseObject({
   question: str1,
   header: z.string().default(''),
@@ -88,7 +88,7 @@ export const requestUserInputParamsSchema = z.looseObject({
 export const PLAN_APPROVAL_QUESTION = 'Review this implementation plan.';
 
 interface InteractionBase {
-  /** ZCode `params.requestId`: the interaction id everywhere (HUB-DESIGN §4.5). */
+  /** ZCode `params.requestId`: the interaction id everywhere (ARCHITECTURE.md §4.5). */
   requestId: string;
   sessionId: string;
   turnId?: string;

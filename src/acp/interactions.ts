@@ -1,5 +1,5 @@
 /**
- * Interaction shaping, both ways (HUB-DESIGN §4.5): one import for the domain and the REST
+ * Interaction shaping, both ways (ARCHITECTURE.md §4.5): one import for the domain and the REST
  * inbox. Parsing lives in interaction-schema.ts, ZCode → ACP requests in
  * interaction-requests.ts, client replies → ZCode results in interaction-answers.ts.
  */

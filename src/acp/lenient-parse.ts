@@ -1,5 +1,5 @@
 /**
- * Lenient parsing of the app-server's output (ZCODE-PROTOCOL §5.6): payloads are internal
+ * Lenient parsing of the app-server's output (APP-SERVER.md §5.6): payloads are internal
  * objects the server never validates, so a field may be `null` or of a drifted type (`startedAt`
  * as a string, §5.5.7). One such field must not drop the whole event or message: the offending
  * fields are removed and the rest parsed again, and the caller is told what was dropped so it

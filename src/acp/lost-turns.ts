@@ -1,5 +1,5 @@
 /**
- * Turns that history shows as never finished (issue 12 item 4): a prompt with no answer after it,
+ * Turns that history shows as never finished: a prompt with no answer after it,
  * or an answer the agent never completed (`time.completed` unset, no error), while no turn runs.
  * That is what a daemon or agent restart mid-turn leaves behind. The replay then says so with the
  * same `interrupted` marker a live interruption journals (turn-ended.ts), after whatever had been

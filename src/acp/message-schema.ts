@@ -1,5 +1,5 @@
 /**
- * Lenient zod schema of `MessageWithParts` (ZCODE-PROTOCOL §3.7), as returned by
+ * Lenient zod schema of `MessageWithParts` (APP-SERVER.md §3.7), as returned by
  * `session/messages` and inside snapshots. Loose everywhere: output objects may carry keys the
  * published schema does not list (§5.6); only what the replay needs is typed.
  */

@@ -1,6 +1,6 @@
 /**
  * `session.updated` is a bag of ~40 internal event kinds sent without their name
- * (ZCODE-PROTOCOL §5.5.9, §11 #13): recognise the ones the hub shows by their keys.
+ * (APP-SERVER.md §5.5.9, §11 #13): recognise the ones the hub shows by their keys.
  */
 import { z } from 'zod';
 import { modelSelectionSchema, usageSchema } from './zcode-event-schema.js';

@@ -1,7 +1,7 @@
 /**
- * Sub-agents in a replay rebuilt from history (HUB-DESIGN §4.2). The parent's messages hold only
+ * Sub-agents in a replay rebuilt from history (ARCHITECTURE.md §4.2). The parent's messages hold only
  * the `Agent` call that spawned a sub-agent; the sub-agent's own tool calls live in its child
- * session (`sess_subagent_…`, ZCODE-PROTOCOL §4.16). Live, they arrive tagged
+ * session (`sess_subagent_…`, APP-SERVER.md §4.16). Live, they arrive tagged
  * `_meta.zcode.subagent` (translate-tool.ts `subagentMeta`) and clients nest them under the
  * Agent card; this puts the same tagged cards right after that card in a replay, so a reload
  * shows the same nesting. Pure: the domain fetches the children (session-attach.ts).
@@ -27,7 +27,7 @@ export function toolCallIdsOf(messages: readonly MessageWithParts[]): Set<string
   return ids;
 }
 
-/** True when a page has spawned a sub-agent (a `subagent` part, ZCODE-PROTOCOL §3.7). */
+/** True when a page has spawned a sub-agent (a `subagent` part, APP-SERVER.md §3.7). */
 export function hasSubagents(messages: readonly MessageWithParts[]): boolean {
   return messages.some((m) => m.parts.some((p) => p.type === 'subagent'));
 }

@@ -73,7 +73,7 @@ export function inputPath(input: unknown): string | undefined {
   return str(asInput(input), 'file_path', 'filePath', 'path', 'notebook_path');
 }
 
-/** True when the input asks to run in the background (`run_in_background: true`, seed 000). */
+/** True when the input asks to run in the background (`run_in_background: true`, APP-SERVER.md §14.7). */
 export function isRunInBackground(input: unknown): boolean {
   return asInput(input)['run_in_background'] === true;
 }

@@ -2,7 +2,7 @@
  * Tool output for ACP: text extraction from ZCode results (§5.5.7), the terminal convention
  * (`_meta.terminal_info` / `terminal_output` / `terminal_exit`, as zed's claude-code-acp and
  * the seed-000 bridge use it), and a plain variant for clients that did not declare the
- * terminal capability (HUB-DESIGN §4.3: one more cached variant per wire profile).
+ * terminal capability (ARCHITECTURE.md §4.3: one more cached variant per wire profile).
  */
 import type { SessionUpdate, ToolCallContent } from '@agentclientprotocol/sdk';
 import { TRANSLATION_LIMITS } from './translation-context.js';

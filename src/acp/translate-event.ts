@@ -1,5 +1,5 @@
 /**
- * ZCode `session/event` → ACP `session/update` (ZCODE-PROTOCOL §5.4, HUB-DESIGN §5).
+ * ZCode `session/event` → ACP `session/update` (APP-SERVER.md §5.4, ARCHITECTURE.md §5).
  * `translateEvent` is pure apart from the explicit per-session `TranslationContext` it reads
  * and updates; the same event with the same context always gives the same result.
  *
@@ -10,13 +10,13 @@
  * - `session.updated`: background tasks, usage, mode, model, todos (translate-session-updated.ts).
  * - `turn.*`: signals; stats in `_meta` only (translate-turn.ts).
  * - `message.upserted`: nothing. User messages are echoed by the hub when it sends the prompt
- *   (HUB-DESIGN §4.4); assistant text already streamed as deltas; the payload has no role
+ *   (ARCHITECTURE.md §4.4); assistant text already streamed as deltas; the payload has no role
  *   (§5.5.5), so it cannot be told apart safely. Replays come from `session/messages`.
  * - `session.titleUpdated` → session_info_update; `session.closed` → signal.
  * - `checkpoint.created`, `rewind.triggered`, `streamRecovery.updated`, `session.created`,
  *   `session.resumed` and the declared-but-never-produced types: nothing shown.
  * Events of `inputSource: "background_task"` turns are translated and tagged
- * `_meta.zcode.backgroundTurn` so the domain never ends a user's prompt on them (ZCODE-PROTOCOL §11.12).
+ * `_meta.zcode.backgroundTurn` so the domain never ends a user's prompt on them (APP-SERVER.md §11.12).
  */
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import { assertNever } from '../errors.js';

@@ -1,5 +1,5 @@
 /**
- * Replay rebuilt from `session/messages` (ZCODE-PROTOCOL §3.7, HUB-DESIGN §4.2): user text →
+ * Replay rebuilt from `session/messages` (APP-SERVER.md §3.7, ARCHITECTURE.md §4.2): user text →
  * user_message_chunk, assistant text → agent_message_chunk, reasoning → agent_thought_chunk,
  * tool parts → one card each with its final status and output. Model-only (synthetic) inputs
  * such as background-task notifications are not shown, as they were not shown live.
@@ -100,7 +100,7 @@ function partToUpdates(part: MessagePart, user: boolean, messageId: string): Ses
 /**
  * The card's title after a reload: the same as live (`toolTitle` from the input, `Agent: Survey
  * the project`) whenever the input names more than the tool; the stored title only when it says
- * more than the bare tool name. Live and history must not disagree (issue 14 item 3 screenshots).
+ * more than the bare tool name. Live and history must not disagree.
  */
 function historyTitle(toolName: string, input: unknown, stored: unknown, terminal: boolean): string {
   const live = toolTitle(toolName, input);

@@ -1,6 +1,6 @@
 /**
- * `session.updated` variants → ACP (ZCODE-PROTOCOL §5.5.9): background-task cards (seed 000
- * "Background Tasks & Sub-Agents"), usage, mode and model changes, todo plans.
+ * `session.updated` variants → ACP (APP-SERVER.md §5.5.9): background-task cards (APP-SERVER.md
+ * §14.7), usage, mode and model changes, todo plans.
  */
 import type { SessionUpdate, ToolCallContent } from '@agentclientprotocol/sdk';
 import { assertNever } from '../errors.js';
@@ -83,7 +83,7 @@ export function translateSessionUpdated(ctx: TranslationContext, payload: Record
 const BASH_TASK = new Set(['bash', 'Bash']);
 
 /**
- * A background task's lifecycle (seed 000): a background Bash task reuses its launch card
+ * A background task's lifecycle (APP-SERVER.md §14.7): a background Bash task reuses its launch card
  * (the toolCallId is a tracked `run_in_background` launch); any other task (sub-agent,
  * workflow, or an unknown launch) gets a fresh `bg_<taskId>` card titled `[background] …`.
  */

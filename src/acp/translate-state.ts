@@ -1,5 +1,5 @@
 /**
- * `state.updated` (ZCODE-PROTOCOL §5.8) and ZCode Settings (§3.6) → hub facts and ACP
+ * `state.updated` (APP-SERVER.md §5.8) and ZCode Settings (§3.6) → hub facts and ACP
  * session config: the ready boundary for the prompt queue (§11 #6), modes and config options
  * (model, mode, thought level) for `session/new|load` results and `config_option_update`.
  */

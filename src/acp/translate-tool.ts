@@ -1,5 +1,5 @@
 /**
- * Tool lifecycle → ACP tool cards (ZCODE-PROTOCOL §5.5.6 tool kinds, §5.5.7, §5.5.8).
+ * Tool lifecycle → ACP tool cards (APP-SERVER.md §5.5.6 tool kinds, §5.5.7, §5.5.8).
  * One card per toolCallId: the first event that names it emits `tool_call`, later ones
  * `tool_call_update`. Bash cards carry terminal `_meta`; Edit/Write cards carry diffs.
  */
@@ -137,7 +137,7 @@ function learnInput(card: ToolCardState, input: unknown): SessionUpdate[] {
       }),
     );
   }
-  // TodoWrite carries the whole todo list: it is the session's plan (seed 001 §6 note).
+  // TodoWrite carries the whole todo list: it is the session's plan (APP-SERVER.md §14.5).
   if (first && isTodoTool(card.toolName)) {
     const entries = todosToPlanEntries(asInput(input)['todos']);
     if (entries !== undefined) updates.push({ sessionUpdate: 'plan', entries });
@@ -286,7 +286,7 @@ function resultUpdate(card: ToolCardState, result: unknown, meta: Record<string,
   if (card.terminal) {
     const output = terminalDelta(card, text);
     if (card.backgroundLaunch && !failed) {
-      // Background Bash: the launch card stays open for the task's lifecycle (seed 000).
+      // Background Bash: the launch card stays open for the task's lifecycle (APP-SERVER.md §14.7).
       return [
         cardUpdate(card, {
           status: 'in_progress',

@@ -1,5 +1,5 @@
 /**
- * Turn lifecycle → hub signals (ZCODE-PROTOCOL §5.5.1–§5.5.4). Turns produce no agent text:
+ * Turn lifecycle → hub signals (APP-SERVER.md §5.5.1–§5.5.4). Turns produce no agent text:
  * their statistics go into `_meta.zcode.turn` of a `usage_update` and into the signal.
  */
 import type { SessionUpdate, StopReason } from '@agentclientprotocol/sdk';

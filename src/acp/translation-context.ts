@@ -32,7 +32,7 @@ export interface ToolCardState {
   terminal: boolean;
   /** Terminal text already sent through `_meta.terminal_output` (bounded tail, for delta and dedupe). */
   terminalSent: string;
-  /** A `run_in_background` Bash launch: the card stays open for the background task (seed 000). */
+  /** A `run_in_background` Bash launch: the card stays open for the background task (APP-SERVER.md §14.7). */
   backgroundLaunch: boolean;
 }
 
@@ -72,7 +72,7 @@ export function createTranslationContext(sessionId: string): TranslationContext 
 /** How a turn ended, for the domain's prompt correlation (§5.5.3/§5.5.4). */
 export type TurnOutcome = 'success' | 'cancelled' | 'limit' | 'failed';
 
-/** Turn statistics; they travel in `_meta`/`usage_update`, never as agent text (HUB-DESIGN §5). */
+/** Turn statistics; they travel in `_meta`/`usage_update`, never as agent text (ARCHITECTURE.md §5). */
 export interface TurnStats {
   tokenCount?: number;
   toolCallCount?: number;

@@ -1,6 +1,6 @@
 /**
- * What the hub reads from `v4/conversation/frame` notifications (ZCODE-PROTOCOL §2.3, §5.8;
- * seed 001 §4.4, seed 001 §9.7): only the conversation's title. Newer CLIs announce generated titles
+ * What the hub reads from `v4/conversation/frame` notifications (APP-SERVER.md §2.3, §5.8;
+ * APP-SERVER.md §14.2, APP-SERVER.md §14.4): only the conversation's title. Newer CLIs announce generated titles
  * only there, as a `state.updated` op whose `patch.meta.title` holds it (with `titleSource`);
  * the initial snapshot frame carries `snapshot.meta.title`. Rows are not read — the legacy
  * stream already carries the same content. Lenient: frames are internal objects (§5.6), so

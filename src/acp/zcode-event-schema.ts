@@ -1,6 +1,6 @@
 /**
  * Lenient zod schemas of the app-server's `session/event` and `state.updated` notifications
- * (ZCODE-PROTOCOL §5). Every object is loose: the server forwards internal payloads with keys
+ * (APP-SERVER.md §5). Every object is loose: the server forwards internal payloads with keys
  * its own published schemas do not list, so the hub must never drop an event for an unknown
  * key (§5.6). Only the fields the translator reads are typed; most are optional because seeds
  * show older CLIs omitting them.

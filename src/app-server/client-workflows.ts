@@ -1,5 +1,5 @@
 /**
- * The `workflows/*` calls and the v4 workflow-run reads of the app-server (ZCODE-PROTOCOL §8),
+ * The `workflows/*` calls and the v4 workflow-run reads of the app-server (APP-SERVER.md §8),
  * each parsed by its schema (workflow-schemas.ts). `{ok:false, reason}` results are failures
  * in a result's clothing (§8): `ok` calls turn them into the catalog error.
  */

@@ -1,5 +1,5 @@
 /**
- * The one typed client of the app-server (docs/APP-SERVER.md, cited ZCODE-PROTOCOL): a method
+ * The one typed client of the app-server (docs/APP-SERVER.md, cited APP-SERVER.md): a method
  * per call, named after the wire method (`session/setMode` → `setMode`, `session/create` →
  * `createSession` where the bare name would be vague), each result parsed by its zod schema
  * (session-schemas.ts, workflow-schemas.ts). Every failure rejects with an AppServerError
@@ -17,7 +17,7 @@ import { linkError, refusedAck, resultError } from './errors.js';
 import * as s from './session-schemas.js';
 import { WorkflowCalls, type Call } from './client-workflows.js';
 
-/** `WorkspaceRef` of a local workspace: key = path (ZCODE-PROTOCOL §3.1). */
+/** `WorkspaceRef` of a local workspace: key = path (APP-SERVER.md §3.1). */
 export function workspaceRef(path: string): { workspacePath: string; workspaceKey: string } {
   return { workspacePath: path, workspaceKey: path };
 }

@@ -13,7 +13,7 @@ import type { CommandAck } from './session-schemas.js';
 export type AppServerFault =
   /** The link failed locally: the child is gone, timed out, overloaded… */
   | { kind: 'failure'; failure: BackendFailureKind }
-  /** The child answered with a JSON-RPC error (ZCODE-PROTOCOL §10); `message` is its own, unredacted. */
+  /** The child answered with a JSON-RPC error (APP-SERVER.md §10); `message` is its own, unredacted. */
   | { kind: 'rpc'; code: number; message: string }
   /** A v4 command was answered with an ACK that is not a success (§7.2). */
   | { kind: 'ack'; ack: CommandAck }

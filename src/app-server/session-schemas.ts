@@ -1,6 +1,6 @@
 /**
  * Lenient zod schemas of the app-server's session results and of the v4 command ACK
- * (ZCODE-PROTOCOL §3.6, §4, §7.2), parsed by the client (client.ts): only the fields the hub
+ * (APP-SERVER.md §3.6, §4, §7.2), parsed by the client (client.ts): only the fields the hub
  * reads are typed, unknown keys pass (§5.6: lenient on output).
  */
 import { z } from 'zod';

@@ -1,5 +1,5 @@
 /**
- * Wire shapes of saved workflows and workflow-run queries (ZCODE-PROTOCOL.md §8), parsed at
+ * Wire shapes of saved workflows and workflow-run queries (APP-SERVER.md §8), parsed at
  * the boundary by the app-server client (client-workflows.ts). Results are *loose* objects: the hub relays
  * them, so a newer CLI adding a field must not turn a read into a 500; only the fields the
  * hub relies on are checked.

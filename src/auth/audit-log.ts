@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { ensurePrivateDir } from '../fs/secure-file.js';
 import { SCOPES, type Identity } from './identity.js';
 
-/** File name of the audit log in the state dir: append-only JSONL, mode 0600 (HUB-DESIGN §7). */
+/** File name of the audit log in the state dir: append-only JSONL, mode 0600 (ARCHITECTURE.md §7). */
 export const AUDIT_FILE = 'audit.jsonl';
 
 /** A `detail` larger than this is replaced by a marker: the audit log records acts, not payloads. */

@@ -7,7 +7,7 @@ import { PairingCodes } from './pairing-codes.js';
 import { TokenManager } from './token-manager.js';
 import { TokenRegistry } from './token-registry.js';
 
-/** Bounds the auth services read from config.limits (HUB-DESIGN §8). */
+/** Bounds the auth services read from config.limits (ARCHITECTURE.md §8). */
 export interface AuthLimits {
   pairingCodeTtlMs: number;
   pairingCodesMax: number;
@@ -30,7 +30,7 @@ export interface AuthServices {
 
 /**
  * Creates (at first start) or opens the state-dir secrets — admin token, JWT key, token
- * registry, audit log — all 0600 in a 0700 dir (HUB-DESIGN §7, SEC-09).
+ * registry, audit log — all 0600 in a 0700 dir (ARCHITECTURE.md §7, SEC-09).
  */
 export function createAuthServices(opts: {
   stateDir: string;

@@ -21,7 +21,7 @@ export function isLoopbackHost(host: string): boolean {
 }
 
 /**
- * Start-up exposure check (HUB-DESIGN §7, SEC-01). There is no way to disable auth; on a
+ * Start-up exposure check (ARCHITECTURE.md §7, SEC-01). There is no way to disable auth; on a
  * non-loopback host the admin token and the JWT key must exist or be creatable, else this
  * throws BindSafetyError. Returns warnings to log (exposed without TLS or an https tunnel).
  */
@@ -41,7 +41,7 @@ export function checkBindSafety(config: Pick<HubConfig, 'host' | 'stateDir' | 'p
   const tls = Boolean(config.tlsCert && config.tlsKey);
   if (tls) return { warnings: [] };
   // An https --public-url protects the traffic that goes through the tunnel, not the plain HTTP
-  // this bind serves on every interface (issue 11 item 6).
+  // this bind serves on every interface.
   if (config.publicUrl?.startsWith('https://')) {
     return {
       warnings: [

@@ -9,7 +9,7 @@ export const TOKEN_AUDIENCE = 'zcode-hub:api';
 /** The one accepted algorithm; `alg: none` and asymmetric confusion are refused by the allow-list. */
 export const TOKEN_ALG = 'HS256';
 
-/** Claims a device token must carry (HUB-DESIGN §7); anything else in the payload is ignored. */
+/** Claims a device token must carry (ARCHITECTURE.md §7); anything else in the payload is ignored. */
 export const deviceClaimsSchema = z.object({
   iss: z.literal(TOKEN_ISSUER),
   aud: z.union([z.literal(TOKEN_AUDIENCE), z.array(z.string()).refine((a) => a.length === 1 && a[0] === TOKEN_AUDIENCE)]),
@@ -18,7 +18,7 @@ export const deviceClaimsSchema = z.object({
   jti: z.string().min(1).max(100),
   iat: z.number().int(),
   exp: z.number().int(),
-  /** RFC 9449 confirmation: the thumbprint of the key every request must prove (issue 18); absent = a bearer token. */
+  /** RFC 9449 confirmation: the thumbprint of the key every request must prove; absent = a bearer token. */
   cnf: z.object({ jkt: z.string().min(1).max(100) }).optional(),
 });
 export type DeviceClaims = z.infer<typeof deviceClaimsSchema>;

@@ -1,5 +1,5 @@
 /**
- * DPoP (RFC 9449) proof verification (issue 18 item 4). A token the hub issued to a browser on
+ * DPoP (RFC 9449) proof verification. A token the hub issued to a browser on
  * another origin is bound to a key the browser cannot export (`cnf.jkt`, the RFC 7638
  * thumbprint); every request with it carries a fresh proof signed by that key, for that method
  * and URL, recently, once. Script on the page can use the token while the page is open; a copy

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { ensurePrivateDir, fileMode, readFileIfExists, writeFileAtomic } from '../fs/secure-file.js';
 
-/** File of the hub's stable id in the state dir (issue 18: the app dedupes machines by it, never by URL). */
+/** File of the hub's stable id in the state dir (the app dedupes machines by it, never by URL). */
 export const HUB_ID_FILE = 'hub-id';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

@@ -1,4 +1,4 @@
-/** Scopes in increasing power (HUB-DESIGN §7): view < operate < admin. */
+/** Scopes in increasing power (ARCHITECTURE.md §7): view < operate < admin. */
 export const SCOPES = ['view', 'operate', 'admin'] as const;
 export type Scope = (typeof SCOPES)[number];
 

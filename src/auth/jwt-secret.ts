@@ -10,7 +10,7 @@ export const JWT_SECRET_FILE = 'jwt.secret';
 const SECRET_BYTES = 32;
 
 /**
- * The HS256 key that signs device tokens, created at first start (HUB-DESIGN §7). A file that
+ * The HS256 key that signs device tokens, created at first start (ARCHITECTURE.md §7). A file that
  * does not hold a full-length key is replaced, which invalidates every device token it signed.
  */
 export function ensureJwtSecret(stateDir: string): Uint8Array {

@@ -23,7 +23,7 @@ export function normalizePairingCode(code: string): string {
 }
 
 /**
- * One-time pairing codes (HUB-DESIGN §7): short-lived, single use, kept in memory only and
+ * One-time pairing codes (ARCHITECTURE.md §7): short-lived, single use, kept in memory only and
  * only as a SHA-256 hash, so neither a heap dump nor a log shows a usable code.
  */
 export class PairingCodes {

@@ -5,7 +5,7 @@ import type { Authenticator, Identity, Scope } from './identity.js';
 import type { TokenRecord, TokenRegistry } from './token-registry.js';
 import { VerifiedTokens } from './verified-tokens.js';
 
-/** Identity of the state-dir admin token (CLI and scripts; HUB-DESIGN §9). */
+/** Identity of the state-dir admin token (CLI and scripts; ARCHITECTURE.md §9). */
 export const ADMIN_IDENTITY: Identity = Object.freeze({ tokenId: 'admin', name: 'admin', person: 'admin', scope: 'admin' });
 
 export interface TokenManagerOptions {
@@ -29,7 +29,7 @@ export interface IssuedToken {
 }
 
 /**
- * The hub's Authenticator (HUB-DESIGN §7): accepts the admin token and device JWTs that are
+ * The hub's Authenticator (ARCHITECTURE.md §7): accepts the admin token and device JWTs that are
  * signed by us, unexpired, present in the registry, unrevoked and of the recorded scope.
  * Fires `onRevoked` listeners when a token is revoked or expires so the gateway closes its
  * sockets (close 4401).
@@ -60,7 +60,7 @@ export class TokenManager implements Authenticator {
     const record = this.opts.registry.get(claims.jti);
     // The registry is authoritative: an unknown, revoked, re-scoped or expired record refuses the token.
     if (!record || record.revokedAt !== undefined || record.scope !== claims.scope || record.expiresAt <= now) return null;
-    // A bound record accepts only its bound token and the other way round (issue 18, DPoP).
+    // A bound record accepts only its bound token and the other way round (DPoP).
     if (record.jkt !== claims.cnf?.jkt) return null;
     this.opts.registry.touch(record.id, now);
     const registry = this.opts.registry;

@@ -23,9 +23,9 @@ export const tokenRecordSchema = z.object({
   revokedAt: z.number().optional(),
   /** How it was made: `token create` / `POST /api/tokens`, or a pairing code. */
   via: z.enum(['cli', 'api', 'pairing']),
-  /** DPoP-bound (issue 18): the thumbprint of the device's key; the token is refused without a proof by it. */
+  /** DPoP-bound: the thumbprint of the device's key; the token is refused without a proof by it. */
   jkt: z.string().min(1).max(100).optional(),
-  /** The app origin a cross-origin pairing came from (issue 18). */
+  /** The app origin a cross-origin pairing came from. */
   origin: z.string().max(2048).optional(),
 });
 export type TokenRecord = z.infer<typeof tokenRecordSchema>;

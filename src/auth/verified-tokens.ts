@@ -4,7 +4,7 @@ import type { DeviceClaims } from './device-jwt.js';
  * Device tokens whose signature and claims were already verified, by their exact text, up to
  * `max` entries (the oldest verified goes first). A reconnect storm presents the same few
  * dozen tokens a thousand times; each HS256 check through WebCrypto costs ~300 µs of the event
- * loop (issue 16, storm profile). Only what the signature proves is kept: expiry is checked
+ * loop (storm profile). Only what the signature proves is kept: expiry is checked
  * against the claims on every hit, and the registry (revocation, scope, binding) is consulted
  * by the caller every time, so a revoked token is refused exactly as before. Tokens that fail
  * verification are never stored, so nobody can fill this with junk.

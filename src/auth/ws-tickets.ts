@@ -1,5 +1,5 @@
 /**
- * WebSocket tickets (issue 18 item 4). Browsers cannot set headers on a WebSocket, so a client
+ * WebSocket tickets. Browsers cannot set headers on a WebSocket, so a client
  * whose token is DPoP-bound (or any client that would otherwise put its token in the URL)
  * first asks `POST /api/ws-ticket` — with its proof — and opens `/acp?ticket=…`. A ticket is
  * random (256 bits), single use, lives `wsTicketTtlMs`, is bound to the Origin it was asked

@@ -20,7 +20,7 @@ import { resumableSessionId, SESSION_OPEN_METHODS, SessionResumer } from './sess
 
 export type { BackendDiagnostics, BackendLinkOptions, LinkTransport, SpawnPlan } from './link-options.js';
 
-/** The liveness probe after every spawn (ZCODE-PROTOCOL §1.1: no handshake; this is cheap). */
+/** The liveness probe after every spawn (APP-SERVER.md §1.1: no handshake; this is cheap). */
 export const PROBE_METHOD = 'runtime/capabilities';
 
 interface Generation {
@@ -34,7 +34,7 @@ interface Generation {
 }
 
 /**
- * The backend link (HUB-DESIGN §3): owns the one app-server child, supervises it (capped
+ * The backend link (ARCHITECTURE.md §3): owns the one app-server child, supervises it (capped
  * exponential backoff with jitter, `failed` after a crash loop, manual restart), correlates
  * requests, answers every reverse request, resumes cold sessions once, and stops the child with
  * the ladder. Implements the domain's BackendPort.

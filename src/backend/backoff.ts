@@ -1,10 +1,10 @@
-/** Jitter applied to every restart delay: ±20 % (HUB-DESIGN §8). */
+/** Jitter applied to every restart delay: ±20 % (ARCHITECTURE.md §8). */
 export const BACKOFF_JITTER = 0.2;
 
 /**
  * Delay before respawn number `attempt` (0-based): `base × 2^attempt`, capped at `max`, then
  * jittered by ±20 % with `random()` ∈ [0, 1) and clamped to `max` again so the cap holds.
- * Pure, so the schedule 0.5, 1, 2, 4 … 30 s is unit-tested (TEST-PLAN CHD-02).
+ * Pure, so the schedule 0.5, 1, 2, 4 … 30 s is unit-tested (requirement CHD-02).
  */
 export function restartDelayMs(attempt: number, baseMs: number, maxMs: number, random: () => number = Math.random): number {
   const exp = Math.min(Math.max(0, Math.floor(attempt)), 52);

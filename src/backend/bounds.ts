@@ -4,7 +4,7 @@
  * `config.limits` value (STYLE.md habit 6).
  */
 export const BACKEND_BOUNDS = {
-  /** Settled interaction answers kept per epoch to answer late re-announcements (ZCODE-PROTOCOL §1.7 rule 5). */
+  /** Settled interaction answers kept per epoch to answer late re-announcements (APP-SERVER.md §1.7 rule 5). */
   settledInteractionsLru: 1_024,
   /** Interactions waiting on the domain at once per epoch; beyond it the child gets an error answer. */
   unsettledInteractions: 4_096,

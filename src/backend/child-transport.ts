@@ -37,7 +37,7 @@ export interface ChildTransportOptions {
 /**
  * One app-server child on stdio: spawned without a shell, stdout framed as ndjson with a
  * line cap, stdin written with a queue cap, stderr drained continuously (a full stderr pipe
- * blocks the child, ZCODE-PROTOCOL §1.1), stopped by the ladder stdin EOF → grace → SIGTERM →
+ * blocks the child, APP-SERVER.md §1.1), stopped by the ladder stdin EOF → grace → SIGTERM →
  * grace → SIGKILL (STYLE.md, MCP SDK).
  */
 export class ChildTransport implements Transport {

@@ -11,7 +11,7 @@ export interface FsProbe {
 export type DetectPlatform = 'darwin' | 'linux' | 'win32';
 
 /**
- * Where the ZCode desktop app installs its CLI entry (`resources/glm/zcode.cjs`, ZCODE-PROTOCOL
+ * Where the ZCode desktop app installs its CLI entry (`resources/glm/zcode.cjs`, APP-SERVER.md
  * §1.1), per OS, most likely first. `{VAR}` is read from the environment (the candidate is skipped
  * when the variable is unset); a `*` segment matches directory entries, newest name first (for
  * versioned folders such as Squirrel's `app-1.2.3`). Linux paths follow electron-builder's
@@ -97,7 +97,7 @@ export function detectZcodeCli(env: NodeJS.ProcessEnv, platform: NodeJS.Platform
 }
 
 /**
- * The built-in provider file shipped with an install (ZCODE-PROTOCOL §9.1/§9.4): beside the
+ * The built-in provider file shipped with an install (APP-SERVER.md §9.1/§9.4): beside the
  * entry (`<dir>/provider/zcode-builtin.json`), then `config/provider/zcode-builtin.json` in up to
  * eight ancestors — the macOS bundle keeps it in `Contents/Resources/config/provider/`.
  */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { depthMessage, textExceedsJsonDepth } from '../json-depth.js';
 
 /**
- * The envelopes of ZCODE-PROTOCOL §1.3 as the hub reads them from the child. There is no
+ * The envelopes of APP-SERVER.md §1.3 as the hub reads them from the child. There is no
  * `jsonrpc` key; ids are strings or integers. Classification mirrors the server's: id+method →
  * request, method alone → notification, id+result → response, id+error → error response.
  * Unknown top-level keys are tolerated on input (a newer CLI may add one); the hub never sends

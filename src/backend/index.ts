@@ -1,5 +1,5 @@
 /**
- * The backend link (HUB-DESIGN §3): spawn + supervise the app-server, ndjson link, JSON-RPC
+ * The backend link (ARCHITECTURE.md §3): spawn + supervise the app-server, ndjson link, JSON-RPC
  * client, reverse-request router. The composition root calls `createBackend`; the domain sees
  * only the BackendPort.
  */

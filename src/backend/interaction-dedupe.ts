@@ -30,8 +30,8 @@ export class Lru<K, V> {
 }
 
 /**
- * De-duplication of re-announced interaction requests by `params.requestId` (ZCODE-PROTOCOL
- * §1.7 rule 5, TEST-PLAN CHD-07). One instance per epoch: the first announcement starts the
+ * De-duplication of re-announced interaction requests by `params.requestId` (APP-SERVER.md
+ * §1.7 rule 5, requirement CHD-07). One instance per epoch: the first announcement starts the
  * work; every re-announcement while it runs shares its promise (so each JSON-RPC id is answered
  * once it settles); after settlement the answer is kept in a bounded LRU and a re-announcement
  * is answered at once with the same answer.

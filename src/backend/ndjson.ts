@@ -1,5 +1,5 @@
 /**
- * ndjson framing of the child's stdout (ZCODE-PROTOCOL §1.2): UTF-8, one JSON object per line,
+ * ndjson framing of the child's stdout (APP-SERVER.md §1.2): UTF-8, one JSON object per line,
  * `\n`-terminated; lines are trimmed and empty ones skipped, as the server does. Works on raw
  * bytes so a multi-byte character split across chunks is reassembled before decoding, and
  * invalid UTF-8 is detected per line instead of being silently replaced.
@@ -7,7 +7,7 @@
  * Memory is bounded by `maxLineBytes`: a line longer than that is skipped, not kept — its bytes
  * are counted and dropped as they arrive, only its first and last few bytes are kept (so the
  * caller can tell whose answer it was), and framing resumes after its newline. One oversize line
- * never costs the child or the other sessions (issue 19 item 7; TEST-PLAN CHD-03).
+ * never costs the child or the other sessions (requirement CHD-03).
  */
 export type FrameEvent =
   | { kind: 'line'; text: string }

@@ -1,5 +1,5 @@
 /**
- * The Node.js that runs the real ZCode CLI (`node <zcode.cjs> app-server`, ZCODE-PROTOCOL §1.1).
+ * The Node.js that runs the real ZCode CLI (`node <zcode.cjs> app-server`, APP-SERVER.md §1.1).
  * The CLI is built for a newer Node than the hub's own floor, so the child's runtime is chosen
  * apart from the hub's: `--zcode-node PATH`, else a node the desktop app ships beside its CLI,
  * else the hub's own `process.execPath` — and checked at start, so an old runtime is one clear

@@ -6,7 +6,7 @@ import type { RpcId } from './envelope.js';
 import { InteractionDedupe } from './interaction-dedupe.js';
 import { toErrorObject, type RpcOutcome } from './rpc-peer.js';
 
-/** Reverse requests the hub serves itself (ZCODE-PROTOCOL §6). */
+/** Reverse requests the hub serves itself (APP-SERVER.md §6). */
 export const REVERSE_METHODS = {
   runtimePreferences: 'session/requestRuntimePreferences',
   requestPermission: 'interaction/requestPermission',

@@ -31,7 +31,7 @@ export function toErrorObject(err: unknown, fallbackCode = -32603): RpcErrorObje
 /**
  * JSON-RPC correlation over one Transport (one child, one epoch): integer ids, a timeout per
  * request, typed failures (BackendRpcError for wire errors, BackendFailure for local ones), and
- * reverse requests that are always answered (ZCODE-PROTOCOL §1.7 rule 1). Knows nothing of
+ * reverse requests that are always answered (APP-SERVER.md §1.7 rule 1). Knows nothing of
  * processes.
  */
 export class RpcPeer {

@@ -1,5 +1,5 @@
 /**
- * Resume-and-retry for cold sessions (ZCODE-PROTOCOL §10, §11.8): which failures a resume can
+ * Resume-and-retry for cold sessions (APP-SERVER.md §10, §11.8): which failures a resume can
  * fix, and one shared `session/resume` per session at a time (CHD-08), announced to listeners.
  */
 import type { Logger } from '../logger.js';

@@ -2,7 +2,7 @@
  * The child's environment is an allow-list (STYLE.md, MCP SDK): the hub's own secrets
  * (`ZCODE_HUB_*`, tokens, API keys of other tools) and code-injection knobs (`NODE_OPTIONS`)
  * never reach the app-server. Only what a Node CLI needs to run, find its home, reach the
- * network and select the ZCode endpoint is passed on (ZCODE-PROTOCOL §9.4).
+ * network and select the ZCode endpoint is passed on (APP-SERVER.md §9.4).
  */
 export const ENV_ALLOW_LIST: readonly string[] = [
   // process basics

@@ -13,7 +13,7 @@ export type SimulatorSpawnSpec = (extraArgs: string[]) => { command: string; arg
 
 /**
  * A minimal valid built-in provider file: no templates, no built-in providers, no model rules
- * (ZCODE-PROTOCOL §9.1; envelope `schemaVersion` + `revision` + the rule groups, as the CLI's
+ * (APP-SERVER.md §9.1; envelope `schemaVersion` + `revision` + the rule groups, as the CLI's
  * release validator checks them). Only personal providers are then usable, which is what the hub
  * configures. Written only when the CLI's own file cannot be found.
  */
@@ -48,7 +48,7 @@ export interface ChoiceDeps {
 }
 
 /**
- * `--backend auto|zcode|sim` and `--zcode-cli` (HUB-DESIGN §1): an explicit CLI path must exist;
+ * `--backend auto|zcode|sim` and `--zcode-cli` (ARCHITECTURE.md §1): an explicit CLI path must exist;
  * `zcode` without a CLI is an error; `auto` without one falls back to the simulator with one log
  * line naming where it looked.
  */
@@ -99,7 +99,7 @@ export function builtinProviderFile(
 
 /**
  * Everything the spawn needs: command and args (never a shell), the allow-listed environment with
- * both provider variables set (ZCODE-PROTOCOL §9.4, §11.19), the state dir as cwd. Writes the
+ * both provider variables set (APP-SERVER.md §9.4, §11.19), the state dir as cwd. Writes the
  * minimal built-in provider file when it is the one used and does not exist yet.
  */
 export function buildSpawnPlan(config: HubConfig, choice: BackendChoice, deps: PlanDeps): SpawnPlan {

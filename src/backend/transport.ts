@@ -11,7 +11,7 @@ export interface TransportCloseInfo {
  * A message pipe to one app-server process, after the MCP SDK's Transport: `start/send/close`
  * plus `onmessage/onclose/onerror`. `send` is synchronous and throws a BackendFailure
  * (`overloaded`, `gone`) instead of returning a promise, so a stalled child makes requests fail
- * fast rather than pile up (TEST-PLAN CHD-04).
+ * fast rather than pile up (requirement CHD-04).
  */
 export interface Transport {
   /** Starts the pipe (spawns the child). Rejects when it cannot start; `onclose` then still fires. */

@@ -1,4 +1,4 @@
-/** What `zcode-hub pair` adds when its link only works on this computer (issue 14 item 5). Pure. */
+/** What `zcode-hub pair` adds when its link only works on this computer. Pure. */
 
 /** True when the URL's host is a loopback name or address (a phone cannot open it). */
 export function isLoopbackUrl(url: string): boolean {

@@ -27,7 +27,7 @@ export function loopbackIntoAdvice(hubUrl: string, home: string): string {
 }
 
 /**
- * `zcode-hub pair --into <home app origin>` (issue 18 item 3): makes the home app's origin a peer
+ * `zcode-hub pair --into <home app origin>`: makes the home app's origin a peer
  * of this hub, creates a one-time code and prints the link that opens the home app on
  * "Add <this machine>?". Returns the exit code.
  */

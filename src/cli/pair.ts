@@ -25,7 +25,7 @@ const codeSchema = z.object({
   expiresAt: z.number(),
 });
 
-/** `zcode-hub pair` (HUB-DESIGN §7, §9). Returns the exit code. */
+/** `zcode-hub pair` (ARCHITECTURE.md §7, §9). Returns the exit code. */
 export async function runPairCli(argv: string[], io: CliIo): Promise<number> {
   let values: { 'state-dir'?: string; scope?: string; person?: string; into?: string; json?: boolean; 'no-qr'?: boolean; help?: boolean };
   try {

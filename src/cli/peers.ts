@@ -38,7 +38,7 @@ function printList(io: CliIo, peers: readonly PeerEntry[], json: boolean | undef
     io.stdout.write(`${p.origin}   (${p.via === 'flag' ? '--peer' : `added ${new Date(p.addedAt).toISOString()} via ${p.via}`})\n`);
 }
 
-/** `zcode-hub peers add|list|remove` (issue 18 item 2). Returns the exit code. */
+/** `zcode-hub peers add|list|remove`. Returns the exit code. */
 export async function runPeersCli(argv: string[], io: CliIo): Promise<number> {
   let parsed;
   try {

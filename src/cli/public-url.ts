@@ -10,7 +10,7 @@ https://<name>.trycloudflare.com), without a restart. Kept across restarts.
 
 const listSchema = z.object({ configured: z.string().optional(), added: z.array(z.string()) });
 
-/** `zcode-hub public-url add|remove|list` (issue 14 item 5). Returns the exit code. */
+/** `zcode-hub public-url add|remove|list`. Returns the exit code. */
 export async function runPublicUrlCli(argv: string[], io: CliIo): Promise<number> {
   let parsed;
   try {

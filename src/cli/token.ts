@@ -75,7 +75,7 @@ export function columns(head: string[], cells: string[][]): string {
     .join('\n');
 }
 
-/** `zcode-hub token create|list|revoke` (HUB-DESIGN §9). Returns the exit code. */
+/** `zcode-hub token create|list|revoke` (ARCHITECTURE.md §9). Returns the exit code. */
 export async function runTokenCli(argv: string[], io: CliIo): Promise<number> {
   const [sub, ...rest] = argv;
   let values: { 'state-dir'?: string; scope?: string; name?: string; person?: string; ttl?: string; json?: boolean; help?: boolean };

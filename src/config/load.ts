@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { LIMITS } from '../limits.js';
 import { configSchema, type ConfigInput, type HubConfig } from './schema.js';
 
-/** Command-line flags of `zcode-hub start` (HUB-DESIGN §9), mapped onto config keys. */
+/** Command-line flags of `zcode-hub start` (ARCHITECTURE.md §9), mapped onto config keys. */
 export const START_FLAGS = {
   host: { type: 'string' },
   port: { type: 'string' },

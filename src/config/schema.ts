@@ -33,7 +33,7 @@ export const configSchema = z
     workspace: z.string().min(1).optional(),
     /**
      * Workspace roots (`--workspace` given more than once, or `workspaces` in the config file): a
-     * session's cwd must be an existing directory inside one of them (issue 11 item 2). Default:
+     * session's cwd must be an existing directory inside one of them. Default:
      * the one `workspace`.
      */
     workspaces: z.array(z.string().min(1)).min(1).max(64).optional(),
@@ -47,21 +47,21 @@ export const configSchema = z
       .optional(),
     publicUrl: z.url().optional(),
     allowOrigins: z.array(z.url()).default([]),
-    /** App origins this hub accepts (`--peer`, issue 18); `allowOrigins` (`--allow-origin`) is an alias. More can be added at run time (`zcode-hub peers add`). */
+    /** App origins this hub accepts (`--peer`); `allowOrigins` (`--allow-origin`) is an alias. More can be added at run time (`zcode-hub peers add`). */
     peers: z.array(z.url()).default([]),
     /** Simulator scenario (`--scenario`); `default` reads words in the prompt. */
     scenario: z.string().min(1).default('default'),
     /** Extra simulator flags (fault switches), for tests and benchmarks. */
     simArgs: z.array(z.string()).default([]),
     defaultMode: z.enum(SESSION_MODES).default('build'),
-    /** Personal provider file passed to the app-server (ZCODE-PROTOCOL §9.4). */
+    /** Personal provider file passed to the app-server (APP-SERVER.md §9.4). */
     providerFile: z
       .string()
       .min(1)
       .default(path.join(os.homedir(), '.zcode', 'v2', 'provider_config.json')),
     /** Built-in provider file; defaults to the one shipped beside the CLI, else an empty one in the state dir. */
     builtinProviderFile: z.string().min(1).optional(),
-    /** Let the agent auto-answer questions after 300 s (ZCODE-PROTOCOL §6.3). The hub holds them for people. */
+    /** Let the agent auto-answer questions after 300 s (APP-SERVER.md §6.3). The hub holds them for people. */
     askUserQuestionAutoResolution: z.boolean().default(false),
     /** Read the admin token from this file (a container secret) instead of generating one. */
     adminTokenFile: z.string().min(1).optional(),

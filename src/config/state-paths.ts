@@ -1,6 +1,6 @@
 import path from 'node:path';
 
-/** The files the daemon keeps in its state dir (HUB-DESIGN §9). */
+/** The files the daemon keeps in its state dir (ARCHITECTURE.md §9). */
 export function statePaths(stateDir: string) {
   return {
     dir: stateDir,
@@ -11,9 +11,9 @@ export function statePaths(stateDir: string) {
     childPid: path.join(stateDir, 'backend.pid'),
     simData: path.join(stateDir, 'sim'),
     builtinProviders: path.join(stateDir, 'zcode-builtin.json'),
-    /** One record per session with a running (or interrupted) turn the agent has not stored (issue 12). */
+    /** One record per session with a running (or interrupted) turn the agent has not stored. */
     turnRecords: path.join(stateDir, 'turns'),
-    /** Who sent each prompt and answered each interaction, for replay (issue 12 item 6). */
+    /** Who sent each prompt and answered each interaction, for replay. */
     authors: path.join(stateDir, 'authors.json'),
   };
 }

@@ -35,7 +35,7 @@ function readLock(file: string): LockOwner | undefined {
  * Whether the lock's owner is still the daemon that took it. A pid is reused once its process
  * is gone (after a reboot, `daemon.lock` may name pid 1): the kernel start time recorded with
  * the pid must match, or, for a lock without one, the process must look like a zcode-hub
- * (issue 11 item 6). Where /proc cannot be read, a live pid counts as the owner.
+ *. Where /proc cannot be read, a live pid counts as the owner.
  */
 function ownerStillRunning(owner: LockOwner): boolean {
   if (!processAlive(owner.pid)) return false;

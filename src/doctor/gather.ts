@@ -44,7 +44,7 @@ function secretFiles(stateDir: string): string[] {
 
 /**
  * Gathers the facts doctor checks, from config, the file system and (optionally) a live daemon.
- * `addedPeers`: app origins added at run time (peers.json, issue 18), checked like `--peer` ones.
+ * `addedPeers`: app origins added at run time (peers.json), checked like `--peer` ones.
  */
 export function gatherFacts(
   config: HubConfig,

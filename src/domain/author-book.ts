@@ -1,7 +1,7 @@
 /**
- * Who sent each prompt and who answered each interaction (issue 12 item 6), remembered for
+ * Who sent each prompt and who answered each interaction, remembered for
  * replay: the agent's history knows neither. Prompts are keyed by the agent's user message id
- * (`turn.started.messageId`, ZCODE-PROTOCOL §5.5.1), answers by the tool call they were about.
+ * (`turn.started.messageId`, APP-SERVER.md §5.5.1), answers by the tool call they were about.
  * Bounded (`authorsMax`, oldest forgotten first) and kept in `<state-dir>/authors.json` (0600,
  * atomic), written at most every `turnRecordFlushMs` after a change and at close, so authors
  * (person, device, token, client: src/domain/author.ts) survive a hub restart.

@@ -1,5 +1,5 @@
 /**
- * Broadcast (HUB-DESIGN §4.3): one event is serialized and UTF-8-encoded once and the same
+ * Broadcast (ARCHITECTURE.md §4.3): one event is serialized and UTF-8-encoded once and the same
  * {@link Frame} goes to every attached client. Replay and live never interleave for one client: while a client replays,
  * live frames for it wait in its own buffer and follow the replay (§4.2).
  */
@@ -85,7 +85,7 @@ export class Broadcaster {
     attachment.replaying = false;
     if (attachment.overflowed) {
       // Never a silent gap: a client that fell this far behind is closed like a slow consumer
-      // and resumes from its last seq (HUB-DESIGN §4.3).
+      // and resumes from its last seq (ARCHITECTURE.md §4.3).
       attachment.client.close(HUB_ERRORS.HUB_ERR_SLOW_CONSUMER.close, 'fell behind during replay');
       return;
     }

@@ -1,6 +1,6 @@
 /**
- * Re-sending after -32010 when no ready boundary will come (ZCODE-PROTOCOL §11 item 7, seed 001
- * §4.3): after a stop the child may end a turn without any terminal event. The stop watchdog
+ * Re-sending after -32010 when no ready boundary will come (APP-SERVER.md §11 item 7,
+ * §14.1): after a stop the child may end a turn without any terminal event. The stop watchdog
  * then ends it here and sends the next prompt; if the child still holds its lock that send is
  * refused with -32010, and the `prompt_completed` the queue would wait for never comes. So,
  * only after such a synthesised end, a refused prompt is tried again every `busyRetryMs`

@@ -3,7 +3,7 @@ import type { Frame } from './frame.js';
 
 /**
  * A domain fact some client profiles announce with a notification of their own (the compat
- * profile's running indicator and answered-card notices, HUB-DESIGN §5.1). The domain says
+ * profile's running indicator and answered-card notices, ARCHITECTURE.md §5.1). The domain says
  * *that* it happened; the gateway's profile code (legacy-profile.ts) decides the wire shape.
  */
 export type ProfileNotice =
@@ -19,7 +19,7 @@ export interface ClientPort {
   /** Unique per connection. */
   readonly clientId: string;
   readonly identity: Identity;
-  /** `legacy` = zcode-acp-remote (`?instance=`), which gets extra notifications (HUB-DESIGN §5.1). */
+  /** `legacy` = zcode-acp-remote (`?instance=`), which gets extra notifications (ARCHITECTURE.md §5.1). */
   readonly profile: 'acp' | 'legacy';
   /** Self-declared `clientInfo.name` from `initialize`, if any: a secondary label, never an identity. */
   readonly clientName?: string | undefined;
@@ -32,7 +32,7 @@ export interface ClientPort {
   readonly oneQuestionAtATime?: boolean;
   /**
    * Queues an already-serialized, already-encoded JSON-RPC message (the same `Frame` goes to
-   * every client of a broadcast, HUB-DESIGN §4.3). Never throws; a client over budget is closed
+   * every client of a broadcast, ARCHITECTURE.md §4.3). Never throws; a client over budget is closed
    * by the gateway.
    */
   sendFrame(frame: Frame): void;

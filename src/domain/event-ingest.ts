@@ -1,8 +1,8 @@
 /**
  * Event ingestion: backend notifications and status changes into domain state and broadcasts.
  * `session/event` is translated once (src/acp) and each ACP update journaled and broadcast
- * once (HUB-DESIGN §4.3); `state.updated` drives settings and the prompt queue's ready
- * boundary (ZCODE-PROTOCOL §5.8, §11.6); a backend (re)spawn starts a new epoch, marks pending
+ * once (ARCHITECTURE.md §4.3); `state.updated` drives settings and the prompt queue's ready
+ * boundary (APP-SERVER.md §5.8, §11.6); a backend (re)spawn starts a new epoch, marks pending
  * interactions `lost` and resubscribes live sessions (§3, §4.2).
  */
 import { configOptionUpdate, stateFacts, type StateFacts } from '../acp/translate-state.js';
@@ -84,14 +84,14 @@ export class EventIngest {
         this.ingestState(n.params);
         return;
       case 'v4/telemetry/event': {
-        // A refusal before any turn event shows its reason only here (§5.8, seed 001 §9.5).
+        // A refusal before any turn event shows its reason only here (§5.8, APP-SERVER.md §14.3).
         const t = telemetryFailure(n.params);
         const session = t && this.core.findSession(t.sessionId);
         if (t && session) this.prompts.onTerminalFailure(session, t.error);
         return;
       }
       case 'v4/conversation/frame': {
-        // Read for the title only: newer CLIs send generated titles nowhere else (seed 001 §9.7).
+        // Read for the title only: newer CLIs send generated titles nowhere else (APP-SERVER.md §14.4).
         const t = titleFromFrame(n.params);
         const session = t && this.core.findSession(t.sessionId);
         if (t && session && t.title !== session.title) {
@@ -144,7 +144,7 @@ export class EventIngest {
     // The child is gone (crashed, crash loop, stopped): its running turns and pending
     // interactions end now, not at the respawn, which may be seconds away or never (`failed`).
     // `restarting` is also reported while the *next* child spawns under its new epoch: only a
-    // child that was ready can be gone (else a crash loop's last exit went unnoticed, issue 11 #4).
+    // child that was ready can be gone (else a crash loop's last exit went unnoticed).
     if (status.state === 'ready') this.readyEpoch = status.epoch;
     const gone = status.state === 'restarting' || status.state === 'failed' || status.state === 'stopped';
     if (gone && status.epoch === this.readyEpoch && this.lostEpoch !== status.epoch)

@@ -1,5 +1,5 @@
 /**
- * One serialized JSON-RPC message, UTF-8-encoded once (HUB-DESIGN §4.3). A broadcast hands the
+ * One serialized JSON-RPC message, UTF-8-encoded once (ARCHITECTURE.md §4.3). A broadcast hands the
  * same `Frame` to every client, so the socket layer neither re-encodes the string nor measures
  * its length per client: it writes `bytes` as a text frame and budgets `bytes.length`.
  */

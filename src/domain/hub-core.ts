@@ -27,7 +27,7 @@ import { ZCODE_NOTIFICATION } from '../zcode-ext/methods.js';
 import type { TurnStateParams } from '../zcode-ext/schemas.js';
 import { presenceList, turnStateParams, type PresenceEntry } from './session-views.js';
 
-/** Audit log entry sink (HUB-DESIGN §7: every prompt, answer, cancel and settings change). */
+/** Audit log entry sink (ARCHITECTURE.md §7: every prompt, answer, cancel and settings change). */
 export type AuditSink = (entry: {
   identity: Identity;
   action: 'prompt' | 'cancel' | 'answer' | 'settings' | 'token' | 'pairing' | 'session';
@@ -75,7 +75,7 @@ export class HubCore {
   readonly app: AppServer;
   readonly config: HubConfig;
   readonly logger: Logger;
-  /** Where sessions may work (issue 11 item 2). */
+  /** Where sessions may work. */
   readonly roots: WorkspaceRoots;
   /** Archive flags and last-message previews (session-marks.ts). */
   readonly marks: SessionMarks;
@@ -112,7 +112,7 @@ export class HubCore {
     });
   }
 
-  /** The hub epoch (HUB-DESIGN §4.2): changes on hub start and on every backend restart. */
+  /** The hub epoch (ARCHITECTURE.md §4.2): changes on hub start and on every backend restart. */
   get epoch(): string {
     return `${this.startId}-${this.backendEpoch}`;
   }
@@ -212,7 +212,7 @@ export class HubCore {
         }),
       );
     } catch (err) {
-      // Never let one unserializable update stop the caller half-way (issue 11 item 5: a turn left
+      // Never let one unserializable update stop the caller half-way (a turn left
       // `running` forever). The journal is unchanged when its builder throws, so seqs stay gap-free.
       this.unsendable(err, session.sessionId, 'session/update');
       return;

@@ -1,5 +1,5 @@
 /**
- * The Hub: the domain's one entry point for the gateway and the REST routes (HUB-DESIGN §4).
+ * The Hub: the domain's one entry point for the gateway and the REST routes (ARCHITECTURE.md §4).
  * A thin façade; the work lives in the flows it wires: session-open (create/resume/subscribe),
  * session-attach (attach, replay, detach), prompt-flow (queue, cancel), interaction-flow (the
  * race), session-commands (settings, rename, fork, …) and event-ingest (child notifications
@@ -208,7 +208,7 @@ export class Hub {
 
   /**
    * After the `session/load` / `session/resume` result is queued on the client's socket: its
-   * copies of the session's pending interactions, once per connection (HUB-DESIGN §4.5).
+   * copies of the session's pending interactions, once per connection (ARCHITECTURE.md §4.5).
    */
   deliverPending(client: ClientPort, sessionId: string): void {
     const session = this.core.findSession(sessionId);
@@ -324,7 +324,7 @@ export class Hub {
   }
 
   /**
-   * zcode-acp-remote's "Close session" (its ADR 0006, HUB-DESIGN §5.1): the runtime is unloaded
+   * zcode-acp-remote's "Close session" (its ADR 0006, ARCHITECTURE.md §5.1): the runtime is unloaded
    * and the session leaves the app's discovery until it is used again; nothing is deleted.
    */
   async retireSession(sessionId: string, by?: Identity): Promise<void> {

@@ -1,6 +1,6 @@
 /**
  * One client's copy of an interaction: the ACP request(s) shaped for that client's declared
- * capabilities by src/acp (`shapeForClient`: never OR-merged, HUB-DESIGN §4.5) and the reply
+ * capabilities by src/acp (`shapeForClient`: never OR-merged, ARCHITECTURE.md §4.5) and the reply
  * turned into a ZCode result by src/acp's answer mappers. Replying `cancelled` / `cancel`
  * only dismisses this copy; a rejected request (withdrawn, connection gone) is silence.
  */

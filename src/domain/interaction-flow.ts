@@ -1,5 +1,5 @@
 /**
- * The interaction flow (HUB-DESIGN §4.5): the backend link's InteractionHandler, fan-out to
+ * The interaction flow (ARCHITECTURE.md §4.5): the backend link's InteractionHandler, fan-out to
  * attached clients shaped per client, first valid answer wins (InteractionRegistry.settle is
  * synchronous), withdrawal of the other copies, `_zcode/interaction_resolved` to everyone,
  * re-send on attach once per connection, cancel, `lost` on backend restart, the optional policy
@@ -174,7 +174,7 @@ export class InteractionFlow {
   }
 
   /**
-   * HUB-DESIGN §4.5 "optional policy timeout": an interaction still pending after
+   * ARCHITECTURE.md §4.5 "optional policy timeout": an interaction still pending after
    * `interactionTimeoutMs` is settled `expired` — the child gets the cancel path's decline/deny,
    * the other copies are withdrawn and everyone hears `_zcode/interaction_resolved`. 0 = never.
    */
@@ -203,7 +203,7 @@ export class InteractionFlow {
     record.sentTo.add(client.clientId);
     const session = this.core.findSession(record.view.sessionId);
     if (!scopeAllows(client.identity.scope, 'operate') || session?.attachments.get(client.clientId)?.role === 'observer') {
-      // Viewers and observers see it, read-only (HUB-DESIGN §4.5).
+      // Viewers and observers see it, read-only (ARCHITECTURE.md §4.5).
       this.core.broadcaster.sendNow(
         client,
         this.core.broadcaster.serialize(ZCODE_NOTIFICATION.interactionOpened, {
@@ -281,7 +281,7 @@ export class InteractionFlow {
       ...(v.toolCallId === undefined ? {} : { toolCallId: v.toolCallId }),
     });
     if (v.state === 'resolved' && v.resolvedBy !== undefined && v.toolCallId !== undefined) {
-      // Journaled on the card it was about, so joiners and replays show who answered (issue 12 item 6).
+      // Journaled on the card it was about, so joiners and replays show who answered.
       this.core.authors.setAnswer(v.sessionId, v.toolCallId, v.resolvedBy);
       this.core.emitUpdate(session, {
         sessionUpdate: 'tool_call_update',

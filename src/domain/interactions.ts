@@ -1,5 +1,5 @@
 /**
- * The interaction race (HUB-DESIGN §4.5): one record per ZCode `params.requestId`, fanned out
+ * The interaction race (ARCHITECTURE.md §4.5): one record per ZCode `params.requestId`, fanned out
  * to many clients, settled by the first valid answer. Everything that decides a winner is
  * synchronous — check and set happen with no `await` between them — so two answers arriving
  * in the same millisecond can never both win. I/O (sending copies to clients, writing the
@@ -38,7 +38,7 @@ export interface InteractionCopy {
 /** A pending or settled interaction. */
 export interface InteractionRecord {
   view: InteractionView;
-  /** ZCode `interaction/*` params as received (ZCODE-PROTOCOL §6.2/§6.3). */
+  /** ZCode `interaction/*` params as received (APP-SERVER.md §6.2/§6.3). */
   params: unknown;
   method: 'interaction/requestPermission' | 'interaction/requestUserInput';
   /** Backend epoch the request belongs to; a restart makes it `lost`. */
@@ -100,7 +100,7 @@ export class InteractionRegistry {
     return n;
   }
 
-  /** True when a session already holds the maximum of pending interactions (HUB-DESIGN §8). */
+  /** True when a session already holds the maximum of pending interactions (ARCHITECTURE.md §8). */
   atCapacity(sessionId: string): boolean {
     return this.pendingCount(sessionId) >= this.options.maxPendingPerSession;
   }

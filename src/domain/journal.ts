@@ -1,5 +1,5 @@
 /**
- * Per-session journal of emitted `session/update` frames (HUB-DESIGN §4.2): a bounded ring
+ * Per-session journal of emitted `session/update` frames (ARCHITECTURE.md §4.2): a bounded ring
  * (count and bytes, §8) of already-serialized frames, each with the hub seq (+1 per update per
  * session) and the hub epoch it was emitted in. Replay sends the stored string, so a replayed
  * update is byte-identical to the live one.

@@ -1,5 +1,5 @@
 /**
- * A prompt's way into its session's FIFO (HUB-DESIGN §4.4). Admission awaits I/O (the child's
+ * A prompt's way into its session's FIFO (ARCHITECTURE.md §4.4). Admission awaits I/O (the child's
  * open, the workspace-root check), so two things can happen while a prompt is still on its way:
  * a later prompt of the same session arrives — it must still join after this one (InOrder) — and
  * its client sends `session/cancel`, which must cancel it too, as it cancels the client's

@@ -1,6 +1,6 @@
 /**
- * Prompts and cancel (HUB-DESIGN §4.4): FIFO per session, sent to the child only at its ready
- * boundary (`state.updated prompt_completed|prompt_failed`, ZCODE-PROTOCOL §11.6), each prompt
+ * Prompts and cancel (ARCHITECTURE.md §4.4): FIFO per session, sent to the child only at its ready
+ * boundary (`state.updated prompt_completed|prompt_failed`, APP-SERVER.md §11.6), each prompt
  * answered at the end of its own turn (§5.7), -32010 never shown to a user, the text echoed to
  * the other clients, and `session/cancel` stopping the turn with v4 stop first (§7.4, §4.9) —
  * ended locally when the child never confirms the stop (§11 item 7, stop-watchdog.ts).
@@ -123,7 +123,7 @@ export class PromptFlow {
       await sendInput(this.core.app, this.core.config.limits.sendAnswerTimeoutMs, session.sessionId, prompt);
     } catch (err) {
       if (isBusyError(err)) {
-        // Never shown to a user: back to the head, wait for the boundary (§3 of HUB-DESIGN).
+        // Never shown to a user: back to the head, wait for the boundary (§3 of ARCHITECTURE.md).
         session.queue.requeueHead(prompt);
         if (this.boundary(session).count !== send.boundaryAtSend) session.queue.markReady();
         else this.busyRetry.refused(session.sessionId);
@@ -133,7 +133,7 @@ export class PromptFlow {
       }
       // Already answered (the child went away and onBackendLost said why), or about to be: a send
       // cut off by the child's exit is answered by onBackendLost, which knows whether a crash loop
-      // ended it (issue 11 item 4).
+      // ended it.
       if (
         session.queue.running !== prompt ||
         (err instanceof AppServerError && err.fault.kind === 'failure' && err.fault.failure === 'gone')
@@ -201,7 +201,7 @@ export class PromptFlow {
 
   /**
    * `state.updated prompt_started`: the child took the prompt in flight (written before its ACK,
-   * ZCODE-PROTOCOL §4.8). Boundaries seen before it belong to earlier turns — e.g. a stopped
+   * APP-SERVER.md §4.8). Boundaries seen before it belong to earlier turns — e.g. a stopped
    * turn the child finalised only as this send arrived, after the watchdog had ended it here —
    * so the turn-already-over check in write() counts from this point, not from the send.
    */
@@ -346,7 +346,7 @@ export class PromptFlow {
     else session.turn.changed();
   }
 
-  /** A prompt while the backend is `failed` fails at once (issue 11 item 4), naming what an admin can do. */
+  /** A prompt while the backend is `failed` fails at once, naming what an admin can do. */
   refuseWhileFailed(): never {
     throw lostPromptError({ state: 'failed' });
   }
@@ -367,7 +367,7 @@ export class PromptFlow {
   /**
    * The agent reported this prompt's turn failed (`turn.failed`, or `prompt_failed` without turn
    * events): the prompter's `session/prompt` is answered HUB_ERR_TURN_FAILED with the agent's
-   * error, and every client gets the journaled failure marker (issue 12: never end_turn).
+   * error, and every client gets the journaled failure marker (never end_turn).
    */
   private failRunning(session: SessionState, prompt: QueuedPrompt, error: ErrorDetail | undefined, turnId: string | undefined): void {
     if (session.queue.running !== prompt) return;

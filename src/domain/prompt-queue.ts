@@ -1,7 +1,7 @@
 /**
- * Per-session prompt queue (HUB-DESIGN §4.4): FIFO, never pre-empts the running turn. Pure
+ * Per-session prompt queue (ARCHITECTURE.md §4.4): FIFO, never pre-empts the running turn. Pure
  * state — the hub does the I/O. A prompt is sent only when the child is `ready`, i.e. after
- * `state.updated {reason: prompt_completed|prompt_failed}` (ZCODE-PROTOCOL §11.6), and each
+ * `state.updated {reason: prompt_completed|prompt_failed}` (APP-SERVER.md §11.6), and each
  * prompt settles at the end of *its own* turn (§5.7).
  */
 import type { TraceContext } from '../trace-context.js';

@@ -1,5 +1,5 @@
 /**
- * Writing a prompt to the child: `session/send` (ZCODE-PROTOCOL §4.8) with its own timeout. The
+ * Writing a prompt to the child: `session/send` (APP-SERVER.md §4.8) with its own timeout. The
  * child runs requests one at a time in arrival order (§1.6, §11.3): a send written behind a slow
  * `session/create`, `provider/testModelConnectivity` or `workspace/generateText` is answered —
  * and its turn run — only after that request, so the forward timeout would report a send as

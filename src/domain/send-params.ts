@@ -1,4 +1,4 @@
-/** The `session/send` params of a queued prompt (ZCODE-PROTOCOL §4.8). */
+/** The `session/send` params of a queued prompt (APP-SERVER.md §4.8). */
 import type { SendParams } from '../app-server/client.js';
 import type { QueuedPrompt } from './prompt-queue.js';
 

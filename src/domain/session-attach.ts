@@ -1,5 +1,5 @@
 /**
- * Attaching clients to sessions and replaying what they missed (HUB-DESIGN §4.2):
+ * Attaching clients to sessions and replaying what they missed (ARCHITECTURE.md §4.2):
  * - `afterSeq` + epoch inside the ring → exactly the missing journaled frames (byte-identical);
  * - otherwise, or on a full `session/load`, a replay rebuilt from `session/messages`
  *   (turn-aligned tail when `limit` is given, `replayMeta.recovered: false` when a gap was lost);

@@ -1,6 +1,6 @@
 /**
  * What a client asks the agent to change on a session, beyond prompts: its settings (mode,
- * model, thought level, ZCODE-PROTOCOL §4.14), title (v4 `renameSession`, §7.3), runtime
+ * model, thought level, APP-SERVER.md §4.14), title (v4 `renameSession`, §7.3), runtime
  * (`session/close`), and the `_zcode/*` operations fork, compact, goal and cancelling a
  * background task (§4.10–§4.13). Each goes through the typed app-server client and folds what
  * the agent answers into the session; scope checks stay with the Hub façade.

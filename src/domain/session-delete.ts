@@ -1,6 +1,6 @@
 /**
  * `session/delete` (ACP stable; RFD "Session Delete"): the conversation is removed from the
- * agent's store through the app-server's v4 `deleteSession` command (ZCODE-PROTOCOL §7.3), then
+ * agent's store through the app-server's v4 `deleteSession` command (APP-SERVER.md §7.3), then
  * from the hub. Idempotent: a session nobody knows is "already deleted". A running turn is
  * refused (409) rather than cut off, so nobody loses work by a click on another device.
  */

@@ -1,6 +1,6 @@
 /**
- * Listing and archiving sessions (issue 14 item 3). `session/list` asks the app-server for every
- * session, archived ones included (ZCODE-PROTOCOL §4.3 `includeArchived`), merges the hub's live
+ * Listing and archiving sessions. `session/list` asks the app-server for every
+ * session, archived ones included (APP-SERVER.md §4.3 `includeArchived`), merges the hub's live
  * facts and marks (archive flag, last-message preview), and leaves archived sessions out unless
  * the caller asks for them. Archiving is the hub's own flag: the app-server has no command for it.
  */

@@ -1,7 +1,7 @@
 /**
- * What the hub remembers about sessions that the app-server does not keep (issue 14 item 3):
+ * What the hub remembers about sessions that the app-server does not keep:
  * the archive flag set from a client, and a preview of the last message. The app-server has an
- * `archivedAt` field (ZCODE-PROTOCOL §3.5) but no command to set it, so the hub's own flag is
+ * `archivedAt` field (APP-SERVER.md §3.5) but no command to set it, so the hub's own flag is
  * kept in `<state-dir>/session-marks.json` (0600, atomic writes) and overrides the app's.
  * Bounded by `LIMITS.sessionMarksMax`: past it the marks touched longest ago go first.
  */

@@ -1,5 +1,5 @@
 /**
- * Opening sessions on the app-server: create, resume, subscribe (ZCODE-PROTOCOL §4.1, §4.2,
+ * Opening sessions on the app-server: create, resume, subscribe (APP-SERVER.md §4.1, §4.2,
  * §4.7) and folding snapshots into the hub's session state. Concurrent opens of one session
  * share one promise, so a crowd of clients attaching at once costs the child one resume.
  */
@@ -40,7 +40,7 @@ export class SessionOpener {
     model?: { providerId: string; modelId: string };
     thoughtLevel?: string;
   }): Promise<SessionState> {
-    // An existing directory inside a workspace root, symlinks resolved; the real path goes to the child (issue 11 item 2).
+    // An existing directory inside a workspace root, symlinks resolved; the real path goes to the child.
     const cwd = await this.core.roots.resolve(p.cwd);
     const params = { ...p, cwd, mode: p.mode ?? this.core.config.defaultMode };
     const snap = await this.core.app.createSession(params, { timeoutMs: this.core.config.limits.sessionOpenTimeoutMs });
@@ -68,7 +68,7 @@ export class SessionOpener {
     return p;
   }
 
-  /** `open`, to give the session work: one left outside the workspace roots (they changed) is watched, not prompted (issue 11 item 2). */
+  /** `open`, to give the session work: one left outside the workspace roots (they changed) is watched, not prompted. */
   async openForWork(sessionId: string): Promise<SessionState> {
     const session = await this.open(sessionId);
     await this.core.roots.checkSession(session.cwd);
@@ -100,8 +100,8 @@ export class SessionOpener {
    * `session/subscribe` with `afterSeq` = the last ZCode seq seen. When the server's counter
    * went backwards (restart, close, eviction — §5.2) the log was reset; when its retention
    * already trimmed events after `afterSeq` (§5.2) there is a gap: either way the snapshot is
-   * taken, the watermark reset and a new journal epoch started (HUB-DESIGN §4.2). Live events
-   * may precede the answer (ZCODE-PROTOCOL §5.2): they are held until the backlog it returns is in, then both
+   * taken, the watermark reset and a new journal epoch started (ARCHITECTURE.md §4.2). Live events
+   * may precede the answer (APP-SERVER.md §5.2): they are held until the backlog it returns is in, then both
    * are ingested in seq order, once each.
    */
   private async subscribe(session: SessionState): Promise<void> {
@@ -180,7 +180,7 @@ export class SessionOpener {
   }
 
   /**
-   * Newer CLIs send generated titles only in v4 frames (seed 001 §9.7): subscribe the session's
+   * Newer CLIs send generated titles only in v4 frames (APP-SERVER.md §14.4): subscribe the session's
    * v4 conversation topic once per child, in the background (the frames are read for the title
    * only, event-ingest.ts). A CLI without it (-32601) is remembered and not asked again.
    */

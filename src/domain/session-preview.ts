@@ -1,5 +1,5 @@
 /**
- * The last message of a session, folded from the ACP updates it emits (issue 14 item 3): the
+ * The last message of a session, folded from the ACP updates it emits: the
  * session list shows its start. A user prompt starts a user message; agent text starts an agent
  * message unless the agent was already speaking; a tool call ends the message, so the next text
  * starts a new one. Pure: the draft lives on the session, the result goes to SessionMarks.

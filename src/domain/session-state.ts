@@ -1,5 +1,5 @@
 /**
- * What the hub knows about one ZCode session (HUB-DESIGN §4.1). The session id is the ZCode
+ * What the hub knows about one ZCode session (ARCHITECTURE.md §4.1). The session id is the ZCode
  * id everywhere; there is no second id space.
  */
 import type { SessionConfigOption } from '@agentclientprotocol/sdk';
@@ -39,7 +39,7 @@ export class SessionState {
   liveHold: { events: Array<{ seq: number; params: unknown }>; states: StateFacts[]; overflow: boolean } | undefined;
   /** Live events flow only after `session/subscribe` (§5.2). */
   subscribed = false;
-  /** Backend epoch whose child has this session's v4 conversation topic subscribed (titles, seed 001 §9.7); 0 = none. */
+  /** Backend epoch whose child has this session's v4 conversation topic subscribed (titles, APP-SERVER.md §14.4); 0 = none. */
   titleFeedEpoch = 0;
   /**
    * Closed from zcode-acp-remote's session list: hidden from its discovery routes until the
@@ -50,7 +50,7 @@ export class SessionState {
   readonly journal: Journal;
   readonly queue = new PromptQueue();
   updatedAt = Date.now();
-  /** Archived in the ZCode app itself (`archivedAt`, ZCODE-PROTOCOL §3.5). */
+  /** Archived in the ZCode app itself (`archivedAt`, APP-SERVER.md §3.5). */
   appArchived = false;
   /** The message being folded into the session's preview (session-preview.ts). */
   previewDraft: PreviewDraft | undefined;

@@ -1,8 +1,8 @@
 /**
- * Stopping the child's running turn (ZCODE-PROTOCOL §4.9, §7.4, §11 item 7). Both stops are
+ * Stopping the child's running turn (APP-SERVER.md §4.9, §7.4, §11 item 7). Both stops are
  * sent at once: `session/stop` jumps the child's serial queue (§1.6) and stops the turns the
  * hub started, while v4 `stop` also stops turns legacy stop cannot (v4- or background-started,
- * and legacy stop is broken on some CLIs, seed 001 §4.3) — but a v4 command waits behind any
+ * and legacy stop is broken on some CLIs, APP-SERVER.md §14.1) — but a v4 command waits behind any
  * slow request (`session/create`, `testModelConnectivity`, §11.3), so waiting for it before
  * the legacy fallback could leave the turn running for the whole forward timeout.
  *

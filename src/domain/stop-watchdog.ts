@@ -1,5 +1,5 @@
 /**
- * The stop watchdog (ZCODE-PROTOCOL §11 item 7): seed 001 saw stops that produced no terminal
+ * The stop watchdog (APP-SERVER.md §11 item 7): integrators saw stops (§14.1) that produced no terminal
  * event, so after `session/cancel` the hub gives the child `stopSettleMs` to end the turn and
  * then ends it locally. This module only keeps the timers — one per session, guarded by the
  * prompt and turn that were running when the stop was asked — and the prompt flow decides what

@@ -1,6 +1,6 @@
 /**
  * Fetches what a history replay needs to nest sub-agents (src/acp/subagent-history.ts): the
- * parent's sub-agents (`session/subagents`, ZCODE-PROTOCOL §4.16) whose Agent call is on the
+ * parent's sub-agents (`session/subagents`, APP-SERVER.md §4.16) whose Agent call is on the
  * replayed page, and each one's own messages. Best effort: an agent that cannot list them leaves
  * the replay as it was (the Agent card alone), never failing the load.
  */

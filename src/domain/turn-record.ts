@@ -1,5 +1,5 @@
 /**
- * Running-turn records on disk (issue 12 item 4): what the clients were sent of a session's live
+ * Running-turn records on disk: what the clients were sent of a session's live
  * tail (turn.ts `LiveTail` — the turn the agent has not stored yet, or one a restart cut off),
  * so that after a hub restart a joiner still gets the partial answer, then the interrupted marker.
  *

@@ -1,5 +1,5 @@
 /**
- * The live tail across a hub restart (issue 12 item 4: "after a restart, say what was
+ * The live tail across a hub restart ("after a restart, say what was
  * interrupted and keep what had been said"). While a tail is open its journaled frames go to the
  * session's record on disk (turn-record.ts); when the restarted hub learns the session again, the
  * record's updates are journaled afresh as a kept tail — so session/load, the compat profile and

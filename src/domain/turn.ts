@@ -1,5 +1,5 @@
 /**
- * The turn state machine of one session (HUB-DESIGN §4.4). Every change of the session's turn
+ * The turn state machine of one session (ARCHITECTURE.md §4.4). Every change of the session's turn
  * state goes through one of the named transitions below, and each transition publishes the
  * change itself (the session's `_zcode/turn_state`), so no caller can change the state and
  * forget to tell the clients, and no caller can tell them twice.
@@ -26,10 +26,10 @@ export interface AbnormalEnd {
 }
 
 /**
- * The part of the journal the agent's history does not hold yet (HUB-DESIGN §4.2): from the
+ * The part of the journal the agent's history does not hold yet (ARCHITECTURE.md §4.2): from the
  * first update of the running turn — or of a turn cut off by the agent's exit, whose answer the
  * agent never stored — to now. A joiner gets history before `startedAt`, then these journal
- * entries, so it sees everything said so far (issue 12 items 1–2).
+ * entries, so it sees everything said so far.
  */
 export interface LiveTail {
   /** Journal seq of the tail's first update. */

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { DeniedInodes } from './denied-inodes.js';
 
 /**
- * The files no route ever serves, whatever root a caller reads under (issue 11 item 1): the
+ * The files no route ever serves, whatever root a caller reads under: the
  * hub's state directory (admin token, JWT key, token list, audit log, VAPID key, provider
  * backups), the provider files with the lock, temp and backup files kept beside them, the
  * admin token and TLS key files, and the ZCode CLI's own data directory (`.zcode/v2`, whose

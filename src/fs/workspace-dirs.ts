@@ -9,7 +9,7 @@ export interface DirEntry {
   path: string;
 }
 
-/** A folder's sub-folders, for the new-session picker (issue 14 item 4). */
+/** A folder's sub-folders, for the new-session picker. */
 export interface DirListing {
   /** The listed folder (its real path). */
   path: string;

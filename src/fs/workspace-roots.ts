@@ -4,7 +4,7 @@ import { HubError } from '../errors.js';
 import { SecretPaths, type SecretPathSources } from './secret-paths.js';
 
 /**
- * Workspace roots (issue 11 item 2): the directories sessions may work in. A session's cwd — and
+ * Workspace roots: the directories sessions may work in. A session's cwd — and
  * any `workspace` a REST call names — must be an absolute path to an existing directory that,
  * after `realpath`, is a root or inside one, and not inside the hub's own secrets (the state
  * directory …). Every refusal names the roots, so the caller knows what would be accepted.

@@ -8,7 +8,7 @@ export interface AcpEndpoint {
   mount(app: FastifyInstance): Promise<void>;
   /** Live connections, for /api/status and the doctor. */
   connectionCount(): number;
-  /** Closes the connections opened from an app origin that stopped being a peer (issue 18); returns how many. */
+  /** Closes the connections opened from an app origin that stopped being a peer; returns how many. */
   closeOrigin(origin: string): number;
 }
 

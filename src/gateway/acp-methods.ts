@@ -86,7 +86,7 @@ async function attach(
   const after = (): void => ctx.hub.deliverPending(conn, p.sessionId);
   if (conn.profile !== 'legacy') return new ReplyThen(result satisfies LoadSessionResponse, after);
   // zcode-acp-remote reads `replayMeta` at the top level of the result, with `turnActive` telling
-  // it to restore its running UI (HUB-DESIGN §5.1).
+  // it to restore its running UI (ARCHITECTURE.md §5.1).
   const turnActive = (ctx.hub.getSession(p.sessionId)?.state ?? 'idle') !== 'idle';
   const legacy: LoadSessionResponse & { replayMeta: ReplayMeta & { turnActive: boolean } } = {
     ...result,
@@ -95,7 +95,7 @@ async function attach(
   return new ReplyThen(legacy, after);
 }
 
-/** The standard ACP methods the hub serves (HUB-DESIGN §5), by wire name. */
+/** The standard ACP methods the hub serves (ARCHITECTURE.md §5), by wire name. */
 export const ACP_METHODS: Record<string, MethodSpec> = {
   initialize: method(initializeParams, 'view', (ctx, conn, p): InitializeResponse => {
     conn.elicitationForm = Boolean(p.clientCapabilities?.elicitation?.form);
@@ -118,7 +118,7 @@ export const ACP_METHODS: Record<string, MethodSpec> = {
       _meta: {
         zcode: {
           hubVersion: ctx.version,
-          // Which machine this is (issue 18): the app dedupes machines by hubId, never by URL.
+          // Which machine this is: the app dedupes machines by hubId, never by URL.
           ...(ctx.hubIdentity ? { hub: { hubId: ctx.hubIdentity.hubId, name: ctx.hubIdentity.name, version: ctx.version } } : {}),
           epoch: status.epoch,
           clientId: conn.clientId,
@@ -130,7 +130,7 @@ export const ACP_METHODS: Record<string, MethodSpec> = {
           },
           backend: { state: status.backend.state },
           ...(ctx.defaultWorkspace ? { defaultWorkspace: ctx.defaultWorkspace } : {}),
-          // Where session/new may open sessions; only for clients that may open them (issue 11 item 2).
+          // Where session/new may open sessions; only for clients that may open them.
           ...(ctx.workspaces && scopeAllows(conn.identity.scope, 'operate') ? { workspaces: [...ctx.workspaces] } : {}),
         },
       },

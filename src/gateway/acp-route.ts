@@ -17,16 +17,16 @@ declare module 'fastify' {
 }
 
 const acpQuery = z.object({
-  /** zcode-acp-remote: selects the legacy profile (HUB-DESIGN §5.1). */
+  /** zcode-acp-remote: selects the legacy profile (ARCHITECTURE.md §5.1). */
   instance: z.string().max(128).optional(),
   /** Compat credential; read by the auth hook, never logged. */
   token: z.string().optional(),
-  /** Single-use WebSocket ticket (`POST /api/ws-ticket`, issue 18); read by the auth hook, never logged. */
+  /** Single-use WebSocket ticket (`POST /api/ws-ticket`); read by the auth hook, never logged. */
   ticket: z.string().max(256).optional(),
 });
 
 /**
- * `/acp`: `GET` upgraded to WebSocket (HUB-DESIGN §5), and Streamable HTTP (`POST`, the
+ * `/acp`: `GET` upgraded to WebSocket (ARCHITECTURE.md §5), and Streamable HTTP (`POST`, the
  * non-upgrade `GET` event stream, `DELETE`; http-transport.ts) over the same gateway. The upgrade passes the same hooks as every
  * route (Host/Origin, then auth with scope `view`); caps and the instance id are checked before
  * the upgrade so a refused client gets an HTTP status, not a dropped socket.

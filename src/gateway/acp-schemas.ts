@@ -18,7 +18,7 @@ import type {
 
 /**
  * Zod validators for every ACP message a client sends, derived at start-up from the SDK's
- * official JSON Schema (HUB-DESIGN §5: never hand-declare what the SDK provides). The SDK's
+ * official JSON Schema (ARCHITECTURE.md §5: never hand-declare what the SDK provides). The SDK's
  * generated zod module is not among its package exports, so we convert its exported
  * `schema/v1/schema.json` with `z.fromJSONSchema`; the TypeScript types are the SDK's.
  * The `_zcode/*` extension's own requests are in src/zcode-ext/requests.ts; only the
@@ -67,7 +67,7 @@ export const setConfigOptionMeta = z.object({
   thoughtLevel: z.string().min(1).max(64).optional(),
 });
 
-/** `session/load` / `session/resume` `_meta.zcode`: where the client left off (HUB-DESIGN §4.2). */
+/** `session/load` / `session/resume` `_meta.zcode`: where the client left off (ARCHITECTURE.md §4.2). */
 export const attachMeta = z.object({
   afterSeq: z.number().int().min(0).optional(),
   epoch: z.string().max(128).optional(),
@@ -76,7 +76,7 @@ export const attachMeta = z.object({
   role: z.enum(['controller', 'observer']).optional(),
 });
 
-/** `session/list` `_meta.zcode`: archived sessions are left out unless asked for (issue 14 item 3). */
+/** `session/list` `_meta.zcode`: archived sessions are left out unless asked for. */
 export const listSessionsMeta = z.object({
   includeArchived: z.boolean().optional(),
 });

@@ -35,7 +35,7 @@ export interface SendBatching {
   batcher: WriteBatcher;
 }
 
-/** `ws` send options for a pre-encoded JSON-RPC message: a text frame (HUB-DESIGN §5). */
+/** `ws` send options for a pre-encoded JSON-RPC message: a text frame (ARCHITECTURE.md §5). */
 const TEXT_FRAME = { binary: false } as const;
 
 interface PendingRequest {
@@ -48,7 +48,7 @@ interface PendingRequest {
  * One authenticated WebSocket client (the hocuspocus `ClientConnection`): the domain's
  * {@link ClientPort} over a `ws` socket. Sending never awaits the client: frames go straight to
  * `ws` (batched per event-loop turn when the TCP socket is known, write-batch.ts), and a client
- * whose buffered bytes exceed its budget is closed 4008 (HUB-DESIGN §4.3).
+ * whose buffered bytes exceed its budget is closed 4008 (ARCHITECTURE.md §4.3).
  */
 export class ClientConnection implements ClientPort, Batched {
   readonly clientId = randomUUID();
@@ -58,7 +58,7 @@ export class ClientConnection implements ClientPort, Batched {
   initialized = false;
   /** zcode-acp-remote keeps one pending permission card: its questions come one at a time. */
   readonly oneQuestionAtATime: boolean;
-  /** Heartbeat: set by every pong, cleared by every ping (HUB-DESIGN §5). */
+  /** Heartbeat: set by every pong, cleared by every ping (ARCHITECTURE.md §5). */
   alive = true;
   private closed = false;
   private violations = 0;

@@ -18,7 +18,7 @@ const INITIALIZE = 'initialize';
 const CANCEL_REQUEST = '$/cancel_request';
 
 /**
- * Turns inbound text frames into hub calls (HUB-DESIGN §5): parse, classify, check scope, validate
+ * Turns inbound text frames into hub calls (ARCHITECTURE.md §5): parse, classify, check scope, validate
  * params with the ACP schemas, then run the handler without awaiting it — a prompt that lasts
  * a whole turn must not hold up the socket. Every failure becomes a typed JSON-RPC error; the
  * socket stays open until `protocolViolationsBeforeClose` bad messages.

@@ -17,7 +17,7 @@ export interface GatewayServerDeps {
   authenticator?: Authenticator;
   /** Told of every closed connection with its close code (metrics count 4008 slow consumers). */
   onConnectionClosed?: (code: number) => void;
-  /** This hub's id and name, sent in `initialize`'s `_meta.zcode.hub` (issue 18). */
+  /** This hub's id and name, sent in `initialize`'s `_meta.zcode.hub`. */
   hubIdentity?: { hubId: string; name: string };
 }
 
@@ -26,7 +26,7 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**
  * The gateway's `Server` (hocuspocus model): every live client connection, the connection caps
- * (HUB-DESIGN §8), the heartbeat (§5) and closing sockets whose token is revoked or expires (§7).
+ * (ARCHITECTURE.md §8), the heartbeat (§5) and closing sockets whose token is revoked or expires (§7).
  */
 export class GatewayServer {
   private readonly conns = new Map<string, ClientConnection>();
@@ -128,7 +128,7 @@ export class GatewayServer {
       const left = (this.perToken.get(identity.tokenId) ?? 1) - 1;
       if (left > 0) this.perToken.set(identity.tokenId, left);
       else this.perToken.delete(identity.tokenId);
-      // A close never settles or cancels anything: the domain only detaches (HUB-DESIGN §4.5).
+      // A close never settles or cancels anything: the domain only detaches (ARCHITECTURE.md §4.5).
       if (conn.initialized) this.deps.hub.disconnect(conn.clientId);
       this.log.info({ clientId, code }, 'client disconnected');
       this.deps.onConnectionClosed?.(code);
@@ -164,7 +164,7 @@ export class GatewayServer {
     return bound === undefined || bound === from;
   }
 
-  /** Closes every connection (WebSocket or Streamable HTTP) from `origin` with 4003: that app origin is no longer a peer (issue 18). Returns how many. */
+  /** Closes every connection (WebSocket or Streamable HTTP) from `origin` with 4003: that app origin is no longer a peer. Returns how many. */
   closeOrigin(origin: string, reason: string): number {
     let closed = 0;
     for (const conn of [...this.conns.values()])
@@ -175,7 +175,7 @@ export class GatewayServer {
     return closed;
   }
 
-  /** Closes every socket of `tokenId` with 4401 (revocation, HUB-DESIGN §7). */
+  /** Closes every socket of `tokenId` with 4401 (revocation, ARCHITECTURE.md §7). */
   closeToken(tokenId: string, reason: string): void {
     for (const conn of [...this.conns.values()]) if (conn.identity.tokenId === tokenId) conn.close(CLOSE.UNAUTHENTICATED, reason);
   }

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { HubError } from '../errors.js';
 
 /**
- * JSON-RPC 2.0 envelopes as they arrive on a client socket (HUB-DESIGN §5): classification of
+ * JSON-RPC 2.0 envelopes as they arrive on a client socket (ARCHITECTURE.md §5): classification of
  * one parsed frame and the frames the gateway writes back. ACP uses named params only and no
  * batches (the SDK answers an array with one -32600, and so do we).
  */

@@ -1,5 +1,5 @@
 /**
- * The zcode-acp-remote compatibility profile (HUB-DESIGN §5.1). That app lists "instances"
+ * The zcode-acp-remote compatibility profile (ARCHITECTURE.md §5.1). That app lists "instances"
  * (bridges) and connects to one with `/acp?instance=<id>&token=<t>`; this daemon is the single
  * instance, under a fixed id so the app's saved connection survives hub restarts.
  */
@@ -14,7 +14,7 @@ export function profileFor(instance: string | undefined): 'acp' | 'legacy' {
 }
 
 /**
- * The compat profile's own notifications for a domain notice (HUB-DESIGN §5.1): zcode-acp-remote
+ * The compat profile's own notifications for a domain notice (ARCHITECTURE.md §5.1): zcode-acp-remote
  * shows its running indicator from `$/zcode/turnState`. It has no handler for a settled
  * interaction (a card answered elsewhere is withdrawn with `$/cancel_request`), so that notice
  * sends it nothing.

@@ -8,7 +8,7 @@ import type { GatewayHub } from './hub-api.js';
 export interface DispatchContext {
   hub: GatewayHub;
   version: string;
-  /** This hub's id and name (issue 18), for `initialize`'s `_meta.zcode.hub`. */
+  /** This hub's id and name, for `initialize`'s `_meta.zcode.hub`. */
   hubIdentity?: { hubId: string; name: string };
   logger: Logger;
   /** The daemon's default workspace (`--workspace`), advertised so a new client can create a session. */
@@ -21,10 +21,10 @@ export interface DispatchContext {
   onInitialized(conn: ClientConnection): void;
 }
 
-/** One client → hub method: its params schema, the scope it needs and its handler (HUB-DESIGN §5). */
+/** One client → hub method: its params schema, the scope it needs and its handler (ARCHITECTURE.md §5). */
 export interface MethodSpec<P = unknown> {
   schema: z.ZodType<P>;
-  /** `view` reads; `operate` prompts, cancels, answers, changes settings of a session (HUB-DESIGN §7). */
+  /** `view` reads; `operate` prompts, cancels, answers, changes settings of a session (ARCHITECTURE.md §7). */
   scope: Scope;
   /** Runs with validated params; the resolved value is the JSON-RPC result. */
   handle(ctx: DispatchContext, conn: ClientConnection, params: P, method: string): Promise<unknown> | unknown;
@@ -33,7 +33,7 @@ export interface MethodSpec<P = unknown> {
 /**
  * A result plus what must follow it on the wire: dispatch queues the result, then runs `after`
  * synchronously, so nothing can come between them (e.g. the pending interactions a client gets
- * right after its `session/load` result, HUB-DESIGN §4.5).
+ * right after its `session/load` result, ARCHITECTURE.md §4.5).
  */
 export class ReplyThen {
   constructor(

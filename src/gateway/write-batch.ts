@@ -1,5 +1,5 @@
 /**
- * Write batching for the broadcast path (HUB-DESIGN §4.3). `ws` writes every frame with its own
+ * Write batching for the broadcast path (ARCHITECTURE.md §4.3). `ws` writes every frame with its own
  * socket write, i.e. one `writev` syscall per frame per client: at load L that was 75 % of the
  * hub's busy time (BENCHMARKS.md, profile at load L). A connection corks its TCP socket at its
  * first send of an event-loop turn and registers here; one `setImmediate` for the whole gateway

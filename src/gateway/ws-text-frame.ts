@@ -3,7 +3,7 @@
  * (server to client), the payload length in 7, 16 or 64 bits, then the payload. `ws` builds a
  * header, an options object and a two-buffer list for every client of every broadcast and writes
  * them as two chunks; a broadcast to a hundred clients now builds one buffer, and each client's
- * corked socket takes it as one chunk — the same bytes on the wire (BENCHMARKS.md, issue 16).
+ * corked socket takes it as one chunk — the same bytes on the wire (BENCHMARKS.md).
  *
  * Only valid while no extension transforms frames: the hub never enables permessage-deflate
  * (ws's server default), so `ws` itself writes the same unmasked frame synchronously.

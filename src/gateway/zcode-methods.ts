@@ -19,7 +19,7 @@ const loadEarlier = method(loadEarlierParams, 'view', async (ctx, conn, p, name)
   const page = await ctx.hub.loadEarlier(p.sessionId, cursor, p.limit ?? EARLIER_DEFAULT_LIMIT);
   if (name === 'session/load_earlier' && conn.profile === 'legacy') {
     // zcode-acp-remote collects the page as `session/update` notifications sent before the
-    // result, then reads `replayMeta` from the result (HUB-DESIGN §5.1).
+    // result, then reads `replayMeta` from the result (ARCHITECTURE.md §5.1).
     for (const update of page.updates)
       conn.notify('session/update', { sessionId: p.sessionId, update, _meta: { zcode: { earlier: true } } });
     return { replayMeta: { cursor: page.cursor, hasMore: page.hasMore }, cursor: page.cursor, hasMore: page.hasMore };

@@ -75,7 +75,7 @@ export interface AppDeps {
   openSession?: (workspace: string) => Promise<string>;
   /** Prometheus metrics; `/metrics` is mounted when given. */
   metrics?: HubMetrics;
-  /** This hub's id and name (issue 18); read or created from the state dir when absent. */
+  /** This hub's id and name; read or created from the state dir when absent. */
   hubIdentity?: HubIdentity;
 }
 
@@ -90,7 +90,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       ? { cert: fs.readFileSync(deps.config.tlsCert), key: fs.readFileSync(deps.config.tlsKey) }
       : undefined;
   const l = deps.config.limits;
-  // Request, header and keep-alive timeouts (issue 11 item 3). Node reads them when the server is
+  // Request, header and keep-alive timeouts. Node reads them when the server is
   // created (setting requestTimeout afterwards, as fastify does, is not enforced on node 20), and
   // sweeps for them every connectionsCheckingInterval. The header timeout covers later requests on
   // a kept-alive socket; the first one is bounded by the pre-auth deadline.
@@ -123,12 +123,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Before every other hook: its onRequest marks upgrade requests so a refused upgrade's socket is
   // destroyed after the HTTP error answer. ws closes a message over maxPayload with 1009 (WS-01).
   if (deps.acp) await app.register(fastifyWebsocket, { options: { maxPayload: deps.config.limits.wsMaxMessageBytes } });
-  // Order on every route and the WebSocket upgrade (HUB-DESIGN §7): Host → Origin → auth → scope → rate limit.
+  // Order on every route and the WebSocket upgrade (ARCHITECTURE.md §7): Host → Origin → auth → scope → rate limit.
   // Public addresses an admin adds at run time (tunnels); read by the Host/Origin checks and pair.
   const publicUrls = new PublicUrls(path.join(deps.config.stateDir, 'public-urls.json'), deps.config.limits.publicUrlsMax, (m) =>
     deps.logger.warn(m),
   );
-  // Issue 18: the app origins this hub accepts, and the machines its own app talks to (CSP).
+  // The app origins this hub accepts, and the machines its own app talks to (CSP).
   const peers = new Peers(
     path.join(deps.config.stateDir, PEERS_FILE),
     deps.config.limits.peersMax,
@@ -161,7 +161,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     cookieName,
     onConnectionRefused: (limit) => deps.metrics?.connectionRefused(limit),
   });
-  // Issue 18: DPoP proofs for key-bound tokens, and single-use tickets for the /acp upgrade.
+  // DPoP proofs for key-bound tokens, and single-use tickets for the /acp upgrade.
   const l18 = deps.config.limits;
   const authExtras: RequestAuthExtras = {
     dpop: new DpopVerifier({ maxAgeMs: l18.dpopProofMaxAgeMs, replayCacheMax: l18.dpopReplayCacheMax }),

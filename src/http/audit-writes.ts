@@ -5,7 +5,7 @@ const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
  * Records every successful write of the routes in this (encapsulated) plugin in the audit log
- * (HUB-DESIGN §7: every settings change with the device that did it). Route params only —
+ * (ARCHITECTURE.md §7: every settings change with the device that did it). Route params only —
  * never bodies, which may hold provider keys.
  */
 export function auditWrites(app: FastifyInstance, audit: AuditSink | undefined, action: (method: string, url: string) => string): void {

@@ -27,7 +27,7 @@ export class AuthChallengeError extends HubError {
   }
 }
 
-/** What request authentication needs beyond the authenticator (issue 18): DPoP proofs and WebSocket tickets. */
+/** What request authentication needs beyond the authenticator: DPoP proofs and WebSocket tickets. */
 export interface RequestAuthExtras {
   dpop?: DpopVerifier;
   tickets?: WsTickets;
@@ -80,7 +80,7 @@ export async function verifyProof(
 
 /**
  * Resolves and checks the caller of a request; shared by HTTP routes and the WebSocket upgrade.
- * A DPoP-bound token (issue 18) must come as `Authorization: DPoP` with a proof by its key, for
+ * A DPoP-bound token must come as `Authorization: DPoP` with a proof by its key, for
  * this method and URL; as `Bearer` it is refused. A WebSocket upgrade may instead carry a
  * single-use `?ticket=`, which stands for the credential that asked for it.
  */

@@ -6,7 +6,7 @@ import type { SecretPaths } from '../fs/secret-paths.js';
 import { readLineWindow, type LineWindow } from './line-window.js';
 
 /**
- * Read-only file access for the zcode-acp-remote file browser (HUB-DESIGN §5.1), confined to a
+ * Read-only file access for the zcode-acp-remote file browser (ARCHITECTURE.md §5.1), confined to a
  * session's root: every path is resolved against the root and must still be inside it after
  * `realpath` (so `..` and symlinks that leave the tree are refused); the file itself is opened
  * with O_NOFOLLOW and checked through its handle, so what is served is what was checked.

@@ -30,7 +30,7 @@ export function upgradeTicket(req: CredentialSource): string | undefined {
   return q === -1 ? undefined : (new URLSearchParams(req.url.slice(q + 1)).get('ticket') ?? undefined);
 }
 
-/** Where a credential came from; `dpop` is `Authorization: DPoP` (a key-bound token, issue 18); `query` (`?token=`) is compat only and never logged. */
+/** Where a credential came from; `dpop` is `Authorization: DPoP` (a key-bound token); `query` (`?token=`) is compat only and never logged. */
 export type CredentialKind = 'bearer' | 'dpop' | 'cookie' | 'query';
 
 /** A cookie's value by name; a malformed escape (`%E0%A4%A`) is no value, not a 500 with a stack. */

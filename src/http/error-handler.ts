@@ -6,7 +6,7 @@ import { errorPage, isPageNavigation } from './error-page.js';
 import { parseHostHeader } from './security/allowed-hosts.js';
 
 /**
- * One error shape for every route: `{error: {code, message, details?}}` (HUB-DESIGN §6), from
+ * One error shape for every route: `{error: {code, message, details?}}` (ARCHITECTURE.md §6), from
  * the catalog in src/errors.ts. Schema failures list field paths; no stack reaches a client.
  */
 export function installErrorHandler(app: FastifyInstance): void {

@@ -1,8 +1,8 @@
 /**
- * A readable HTML answer for a browser that navigated to a page the hub refuses (issue 14 items
- * 5 and 6): a tunnel hostname the hub does not know yet, or /docs without an admin cookie. API
- * clients keep the JSON error; only top-level navigations (`Sec-Fetch-Mode: navigate`, or no
- * fetch metadata and `Accept: text/html`) get this page. Pure; every variable part is escaped.
+ * A readable HTML answer for a browser that navigated to a page the hub refuses: a tunnel
+ * hostname the hub does not know yet, or /docs without an admin cookie. API clients keep the
+ * JSON error; only top-level navigations (`Sec-Fetch-Mode: navigate`, or no fetch metadata and
+ * `Accept: text/html`) get this page. Pure; every variable part is escaped.
  */
 import type { HubErrorCode } from '../errors.js';
 

@@ -1,5 +1,5 @@
 /**
- * Serves the built web app (web/dist) at `/` (HUB-DESIGN §2 "web/"). The shell is a declared
+ * Serves the built web app (web/dist) at `/` (ARCHITECTURE.md §2 "web/"). The shell is a declared
  * public route so pairing works without a token; every API route stays authenticated.
  * Hashed assets are cached for a year; index.html and the service worker are never cached, so
  * a new build reaches phones on their next load. Unknown client routes get the shell (SPA).
@@ -25,7 +25,7 @@ const ICON_MAX_AGE_S = 24 * 3600;
 
 /**
  * Content-Security-Policy of the shell: same-origin scripts, data: images (thumbnails), and
- * connections to 'self' plus the other machines the app talks to (issue 18), read per answer.
+ * connections to 'self' plus the other machines the app talks to, read per answer.
  */
 function shellCsp(connectOrigins: readonly string[]): string {
   return [

@@ -25,7 +25,7 @@ export interface MetricsSink {
 /**
  * Sampling interval of the two event-loop delay monitors (prom-client's and the p99 gauge's).
  * Each sample wakes an idle daemon: at prom-client's 10 ms and 20 ms here they cost 0.8 % of a
- * core with nobody connected (issue 16, idle CPU); at 100 ms a stall still shows in the p99.
+ * core with nobody connected (idle CPU); at 100 ms a stall still shows in the p99.
  */
 export const LOOP_DELAY_RESOLUTION_MS = 100;
 

@@ -2,7 +2,7 @@
  * What the domain, the settings and the routes need from the app-server link (implemented in
  * src/backend, wired by the composition root). It lives in src/ports, below both sides, so the
  * backend does not import the domain and the domain never imports src/backend — it stays free
- * of node:child_process (HUB-DESIGN §2, test/meta/layers.ts).
+ * of node:child_process (ARCHITECTURE.md §2, test/meta/layers.ts).
  */
 
 /** Lifecycle of the child as the hub reports it (`_zcode/backend_state`, /api/health). */
@@ -40,7 +40,7 @@ export interface BackendNotification {
 /** An interaction reverse request (permission, AskUserQuestion, plan approval, MCP elicitation). */
 export interface BackendInteractionRequest {
   method: 'interaction/requestPermission' | 'interaction/requestUserInput';
-  /** `params` as sent by the child; `params.requestId` is the stable id (ZCODE-PROTOCOL §1.7 rule 5). */
+  /** `params` as sent by the child; `params.requestId` is the stable id (APP-SERVER.md §1.7 rule 5). */
   params: unknown;
   requestId: string;
   sessionId: string;

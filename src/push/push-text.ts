@@ -1,5 +1,5 @@
 /**
- * What a push notification says and opens (issue 14 item 7): the session by name, what is
+ * What a push notification says and opens: the session by name, what is
  * waiting (the tool to allow, the question, the plan) and a deep link that opens that very
  * sheet; "needs you" and "done" read differently and replace each other per session. Pure.
  */
@@ -57,7 +57,7 @@ export function waitingLine(i: WaitingInteraction): string {
   }
 }
 
-/** Which machine sends it (issue 18): its id makes the link `/m/<hubId>/s/<sessionId>`. */
+/** Which machine sends it: its id makes the link `/m/<hubId>/s/<sessionId>`. */
 export interface PushMachine {
   hubId: string;
   name: string;

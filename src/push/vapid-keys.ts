@@ -20,7 +20,7 @@ export function loadOrCreateVapidKeys(stateDir: string): VapidKeys {
   const file = vapidFile(stateDir);
   const text = readFileIfExists(file);
   if (text !== undefined) {
-    // The private key signs every push: a loosened mode is set back on every start (issue 11 item 6).
+    // The private key signs every push: a loosened mode is set back on every start.
     keepPrivate(file);
     let raw: unknown;
     try {

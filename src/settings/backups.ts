@@ -1,5 +1,5 @@
 /**
- * The last N versions of the provider file (HUB-DESIGN §6 "previous version kept as a
+ * The last N versions of the provider file (ARCHITECTURE.md §6 "previous version kept as a
  * backup"). Each backup is the exact bytes that were replaced, written atomically, 0600 (they
  * hold keys), in a 0700 directory. Ids are `<ms timestamp>-<8 hex of sha256>`; they are
  * validated before touching the filesystem, so an id can never name a path outside the directory.

@@ -1,5 +1,5 @@
 /**
- * What is wrong with a file that is not JSON, without quoting it (issue 11 item 6): V8's
+ * What is wrong with a file that is not JSON, without quoting it: V8's
  * `JSON.parse` messages carry a slice of the text (`Unexpected token 'k', "{"apiKey": k"... is
  * not valid JSON`), and the provider file holds API keys. Only a position is kept.
  */

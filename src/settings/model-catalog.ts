@@ -1,7 +1,7 @@
 /**
  * What models the app-server offers right now. Since `workspace/readState` was removed, the
  * only source is a create/resume snapshot: `settings.model.available` lists **all** registry
- * models there (ZCODE-PROTOCOL.md §3.6, §4.1). So the catalog opens a `deferred` draft session
+ * models there (APP-SERVER.md §3.6, §4.1). So the catalog opens a `deferred` draft session
  * (not listed, not persisted until a first send), reads the list and closes it. Results are
  * cached briefly and dropped whenever the provider file changes.
  */

@@ -1,5 +1,5 @@
 /**
- * The REST shape of a provider (HUB-DESIGN §6): what the settings API reads and writes,
+ * The REST shape of a provider (ARCHITECTURE.md §6): what the settings API reads and writes,
  * independent of the file layout. Keys never leave the hub: a read carries `hasKey` and at
  * most the last four characters (`keyHint`); `apiKey` is write-only.
  *

@@ -1,6 +1,6 @@
 /**
  * The personal provider file (`provider_config.json`) exactly as the app-server validates it
- * (ZCODE-PROTOCOL.md §9.2): strict at every level, all-or-nothing, `providerId` unique, no
+ * (APP-SERVER.md §9.2): strict at every level, all-or-nothing, `providerId` unique, no
  * `access` on `account:` providers, no model declared both smart and manual.
  *
  * Pure: no Node I/O, so the simulator can import it and reject a file exactly like the CLI.

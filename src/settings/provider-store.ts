@@ -1,5 +1,5 @@
 /**
- * The personal provider file store (HUB-DESIGN §6, ZCODE-PROTOCOL §9). Reads are lock-free
+ * The personal provider file store (ARCHITECTURE.md §6, APP-SERVER.md §9). Reads are lock-free
  * (the file is only ever replaced atomically, so a read sees a whole version) and carry an
  * ETag = hash of the bytes. Every write:
  *   lock (`<file>.lock`, shared with the desktop app) → re-read → If-Match check → edit the
@@ -77,7 +77,7 @@ export function snapshotOf(bytes: Buffer | null): ProviderSnapshot {
   try {
     raw = JSON.parse(text);
   } catch (error) {
-    // Never the parser's message: it quotes the file, and the file holds keys (issue 11 item 6).
+    // Never the parser's message: it quotes the file, and the file holds keys.
     return {
       etag,
       exists: true,
@@ -208,7 +208,7 @@ export class ProviderStore {
     if (bytes !== null) await this.backups.save(bytes);
     await atomicWritePrivateFile(this.filePath, encoded);
     // A key that left the file (its provider deleted, or the key replaced) must not live on in a
-    // backup (issue 11 item 6): it is taken out of every backup (a restore brings the provider back keyless).
+    // backup: it is taken out of every backup (a restore brings the provider back keyless).
     if (bytes !== null) {
       const kept = secretValues(result.value);
       const gone = [...secretValues(parseLoose(bytes))].filter((v) => !kept.has(v));

@@ -1,6 +1,6 @@
 /**
  * File → REST view. The only place a key is looked at on the way out, and it yields at most
- * `hasKey` and the last four characters (HUB-DESIGN §6, CFG-05). Works on the lenient draft so
+ * `hasKey` and the last four characters (ARCHITECTURE.md §6, CFG-05). Works on the lenient draft so
  * an invalid file can still be shown (and repaired) field by field.
  */
 import { asObject, asString, asStringArray, type JsonObject, type ProviderDraft } from './provider-draft.js';

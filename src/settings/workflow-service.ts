@@ -1,5 +1,5 @@
 /**
- * Saved workflows and workflow runs through the app-server (ZCODE-PROTOCOL.md §8, §7.3): the
+ * Saved workflows and workflow runs through the app-server (APP-SERVER.md §8, §7.3): the
  * hub's defaults (the workspace a request names none of, the session a start opens) and the
  * fallbacks (cold session, a runtime that cannot cancel one run) over the typed client, which
  * parses every result and maps every refusal to one HTTP error.

@@ -1,5 +1,5 @@
 /**
- * Streaming delta coalescing of ZCODE-PROTOCOL §5.3, as a pure state machine: feed it the
+ * Streaming delta coalescing of APP-SERVER.md §5.3, as a pure state machine: feed it the
  * source events in order (visible or filtered) and it returns what goes on the wire.
  * Replay recomputes the same boundaries because the input order and timestamps are the same.
  */

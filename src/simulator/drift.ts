@@ -1,5 +1,5 @@
 /**
- * `--payload-drift`: output the way the real app-server may write it (ZCODE-PROTOCOL §5.6).
+ * `--payload-drift`: output the way the real app-server may write it (APP-SERVER.md §5.6).
  * The server forwards internal objects without validating them, so optional fields arrive as
  * `null`, `startedAt` as an ISO string (§5.5.7), a tool error as a bare string, `usage` as
  * `null`, and a history message may hold a part the published schema does not allow. The

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * The four strict envelopes of ZCODE-PROTOCOL §1.3. There is no `jsonrpc` key: any unknown
+ * The four strict envelopes of APP-SERVER.md §1.3. There is no `jsonrpc` key: any unknown
  * top-level key makes the line an invalid message (§1.4).
  */
 const nonBlank = z.string().refine((s) => s.trim().length > 0, { message: 'Must not be empty' });

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 
-/** A JSON-RPC error the simulator writes as `{error:{code,message,data?}}` (ZCODE-PROTOCOL §1.5, §10). */
+/** A JSON-RPC error the simulator writes as `{error:{code,message,data?}}` (APP-SERVER.md §1.5, §10). */
 export class ProtocolError extends Error {
   readonly code: number;
   readonly data: unknown;

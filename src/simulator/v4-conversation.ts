@@ -1,12 +1,12 @@
 /**
  * `v4/conversation/subscribe` / `unsubscribe` and the `v4/conversation/frame` notifications the
- * simulator sends (ZCODE-PROTOCOL §1.6, §2.2; seed 001 §4.4, seed 001 §9.7). Only what a legacy host
+ * simulator sends (APP-SERVER.md §1.6, §2.2, §14.2, §14.4). Only what a legacy host
  * needs from the v4 projection is simulated: the conversation's `meta.title`. Newer CLIs send
  * generated titles only here (`state.updated` delta, `patch.meta.title` + `titleSource`), never
  * as a legacy `session.titleUpdated` — `--v4-titles` reproduces that. Rows are not simulated
  * (the snapshot's row window is empty).
  *
- * Frame shape (the simulator's reading of seed 001 §4.4; the real field set is larger):
+ * Frame shape (the simulator's reading of APP-SERVER.md §14.2; the real field set is larger):
  * `{subscriptionId, topic, logEpoch, fromSeq, toSeq, payload}` where `payload` is
  * `{kind: "snapshot", snapshot: {meta: {title, titleSource}, rows: {window: []}}}` first, then
  * `{kind: "delta", ops: [{op: "state.updated", patch: {meta: {title, titleSource}}}]}`.
@@ -34,7 +34,7 @@ interface Subscription {
 const LOG_EPOCH = randomUUID();
 /** Generated titles come this long after the first turn ends (the real server takes ~25 s; × `--turn-delay-scale`). */
 export const GENERATED_TITLE_DELAY_MS = 1_500;
-/** Inputs shorter than this get no generated title (seed 001 §9.7). */
+/** Inputs shorter than this get no generated title (APP-SERVER.md §14.4). */
 const GENERATED_TITLE_MIN_INPUT = 10;
 
 const subscriptions = new WeakMap<SimulatorCore, Map<string, Subscription>>();
@@ -109,7 +109,7 @@ export function generatedTitle(input: string): string {
 
 /**
  * After a main session's first turn (input of 10+ characters): the generated title, some time
- * later, as a `state.updated` v4 frame only (seed 001 §9.7). Used under `--v4-titles`.
+ * later, as a `state.updated` v4 frame only (APP-SERVER.md §14.4). Used under `--v4-titles`.
  */
 export function scheduleGeneratedTitle(sim: SimulatorCore, rt: SessionRuntime, input: string): void {
   if (rt.info.sessionKind !== 'interactive' || input.trim().length < GENERATED_TITLE_MIN_INPUT) return;

@@ -7,7 +7,7 @@ import { z } from 'zod';
 
 const sessionId = z.string().min(1).max(256);
 
-/** `_zcode/load_earlier`; `before` is the zcode-acp-remote spelling of `cursor` (HUB-DESIGN §5.1). */
+/** `_zcode/load_earlier`; `before` is the zcode-acp-remote spelling of `cursor` (ARCHITECTURE.md §5.1). */
 export const loadEarlierParams = z
   .object({
     sessionId,

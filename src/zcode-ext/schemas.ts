@@ -42,7 +42,7 @@ export const sessionStateParams = z.strictObject({
   pendingInteractions: z.number().int().nonnegative(),
   clients: z.number().int().nonnegative(),
   updatedAt: z.number(),
-  /** Archived from a client: lists hide it unless asked (issue 14 item 3). */
+  /** Archived from a client: lists hide it unless asked. */
   archived: z.boolean(),
   /** The start of the session's last message, for lists. */
   preview: z.strictObject({ role: z.enum(['user', 'agent']), text: z.string() }).optional(),

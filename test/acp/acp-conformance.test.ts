@@ -10,7 +10,7 @@ import { createTranslationContext } from '../../src/acp/translation-context.js';
 import { acpErrors } from './acp-json-schema.js';
 import { event } from './fixtures.js';
 
-// A whole turn with every update kind the translator produces (ZCODE-PROTOCOL §5.7 order).
+// A whole turn with every update kind the translator produces (APP-SERVER.md §5.7 order).
 const script: Array<[string, unknown, Record<string, unknown>?]> = [
   ['session.created', { mode: 'build', contextWindow: 200000 }],
   ['turn.started', { turnNumber: 1, input: 'fix the login test', inputId: 'in_1' }],

@@ -1,4 +1,4 @@
-/** Validators from the SDK's official JSON Schema (HUB-DESIGN §5), for conformance tests. */
+/** Validators from the SDK's official JSON Schema (ARCHITECTURE.md §5), for conformance tests. */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import Ajv2020 from 'ajv/dist/2020.js';

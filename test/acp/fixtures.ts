@@ -1,4 +1,4 @@
-/** Event fixtures shaped like ZCODE-PROTOCOL §5.1's envelope example. */
+/** Event fixtures shaped like APP-SERVER.md §5.1's envelope example. */
 import { parseSessionEvent, type ZCodeEvent } from '../../src/acp/zcode-event-schema.js';
 
 let seq = 0;

@@ -19,7 +19,7 @@ import {
 const DENY_REASON =
   "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). STOP what you are doing and wait for the user to tell you how to proceed.";
 
-// ZCODE-PROTOCOL §6.2, with the three options S offers on the legacy wire.
+// APP-SERVER.md §6.2, with the three options S offers on the legacy wire.
 const permissionParams = {
   requestId: 'perm_1',
   sessionId: 'sess_9f2c',
@@ -151,7 +151,7 @@ describe('classifyInteraction (§6.2/§6.3)', () => {
   });
 });
 
-describe('ACP request shapes (HUB-DESIGN §4.5, seed 000 routing)', () => {
+describe('ACP request shapes (ARCHITECTURE.md §4.5, APP-SERVER.md §14.6)', () => {
   it('permission → session/request_permission with ZCode optionIds and mapped kinds', () => {
     const req = toAcpPermissionRequest(perm);
     expect(req.options).toEqual([

@@ -5,7 +5,7 @@ import { parseMessages } from '../../src/acp/message-schema.js';
 import { translateRawEvent } from '../../src/acp/translate-event.js';
 import { createTranslationContext } from '../../src/acp/translation-context.js';
 
-describe('lenient parsing of app-server output (ZCODE-PROTOCOL §5.6)', () => {
+describe('lenient parsing of app-server output (APP-SERVER.md §5.6)', () => {
   it('removes null and drifted optional fields and names them', () => {
     const schema = z.looseObject({
       a: z.string(),

@@ -8,7 +8,7 @@ function run(ctx: TranslationContext, type: string, payload: unknown, extra: Rec
   return translateEvent(event(type, payload, extra), ctx);
 }
 
-describe('background Bash reuses its launch card (seed 000)', () => {
+describe('background Bash reuses its launch card (APP-SERVER.md §14.7)', () => {
   it('launch stays open, lifecycle updates the same card, completion exits the terminal', () => {
     const c = createTranslationContext('s');
     run(c, 'model.streaming', {
@@ -99,7 +99,7 @@ describe('background Bash reuses its launch card (seed 000)', () => {
   });
 });
 
-describe('background sub-agent gets its own card (seed 000)', () => {
+describe('background sub-agent gets its own card (APP-SERVER.md §14.7)', () => {
   it('launch card completes; the task is a fresh [background] card', () => {
     const c = createTranslationContext('s');
     run(c, 'tool.updated', {

@@ -6,7 +6,7 @@ import { event, rawEvent } from './fixtures.js';
 
 const ctx = () => createTranslationContext('sess_9f2c');
 
-describe('[PRM-02] one translation test per ZCode session/event type (ZCODE-PROTOCOL §5.4)', () => {
+describe('[PRM-02] one translation test per ZCode session/event type (APP-SERVER.md §5.4)', () => {
   it('session.created: nothing shown, context window remembered', () => {
     const c = ctx();
     const r = translateEvent(event('session.created', { mode: 'build', contextWindow: 200000, planEnabled: false }), c);
@@ -225,7 +225,7 @@ describe('[PRM-02] one translation test per ZCode session/event type (ZCODE-PROT
   );
 });
 
-describe('[PRM-02] leniency (ZCODE-PROTOCOL §5.6, §11 #25)', () => {
+describe('[PRM-02] leniency (APP-SERVER.md §5.6, §11 #25)', () => {
   it('an unknown type is ignored without error', () => {
     expect(parseSessionEvent(rawEvent('brand.newThing', { x: 1 })).kind).toBe('unknown');
     expect(translateRawEvent(rawEvent('brand.newThing', { x: 1 }), ctx())).toEqual({ updates: [], signals: [] });
@@ -258,7 +258,7 @@ describe('[PRM-02] leniency (ZCODE-PROTOCOL §5.6, §11 #25)', () => {
     expect(translateRawEvent(null, ctx())).toMatchObject({ updates: [], signals: [], dropped: { wholeEvent: true } });
   });
 
-  it('legacy numeric error codes (seed 000) parse', () => {
+  it('legacy numeric error codes (APP-SERVER.md §10) parse', () => {
     const r = translateRawEvent(rawEvent('turn.failed', { error: { code: 1308, message: 'prompt is running' } }), ctx());
     expect(r.signals[0]).toMatchObject({ type: 'turn_ended', outcome: 'failed', error: { code: 1308 } });
   });

@@ -180,7 +180,7 @@ describe('history replay from session/messages (§3.7)', () => {
   });
 });
 
-describe('turn-aligned tail and cursor (HUB-DESIGN §4.2)', () => {
+describe('turn-aligned tail and cursor (ARCHITECTURE.md §4.2)', () => {
   it('a tail never starts mid-turn', () => {
     // limit 1 would start at m5 (assistant); it moves back to m4 (the user message).
     expect(turnAlignedStart(conversation, 1)).toBe(3);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { configOptionUpdate, configOptions, modeState, parseModelValueId, stateFacts } from '../../src/acp/translate-state.js';
 
-// The example of ZCODE-PROTOCOL §5.8.
+// The example of APP-SERVER.md §5.8.
 const example = {
   type: 'state.updated',
   scope: 'session',

@@ -5,7 +5,7 @@ import { tempDir } from '../security/helpers/temp-dir.js';
 
 const who = { tokenId: 't1', name: 'phone', person: 'phone', scope: 'operate' as const };
 
-describe('audit log (HUB-DESIGN §7)', () => {
+describe('audit log (ARCHITECTURE.md §7)', () => {
   const cleanups: Array<() => void> = [];
   afterEach(() => {
     for (const c of cleanups.splice(0)) c();

@@ -47,7 +47,7 @@ describe('[SEC-01] bind safety', () => {
     expect(exposed.warnings[0]).toMatch(/without TLS/);
     expect(fs.statSync(path.join(d.stateDir, 'admin.token')).mode & 0o777).toBe(0o600);
     expect(fs.statSync(path.join(d.stateDir, 'jwt.secret')).mode & 0o777).toBe(0o600);
-    // Issue 11 item 6: an https tunnel does not make the plain HTTP on 0.0.0.0 safe.
+    // An https tunnel does not make the plain HTTP on 0.0.0.0 safe.
     const tunnelled = checkBindSafety(buildConfig({ ...d, host: '0.0.0.0', publicUrl: 'https://hub.example.test' })).warnings;
     expect(tunnelled).toHaveLength(1);
     expect(tunnelled[0]).toMatch(/without TLS: plain HTTP .*--host 127\.0\.0\.1/);

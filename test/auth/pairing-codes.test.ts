@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { PairingCodes } from '../../src/auth/pairing-codes.js';
 import { registerSecret } from '../security/helpers/log-capture.js';
 
-describe('pairing codes (HUB-DESIGN §7)', () => {
+describe('pairing codes (ARCHITECTURE.md §7)', () => {
   it('are single use and scoped', () => {
     const codes = new PairingCodes({ ttlMs: 60_000, max: 4 });
     const { code } = codes.create('view');

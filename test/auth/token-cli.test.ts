@@ -10,7 +10,7 @@ import { startSecuredHub, type SecuredHub } from '../security/helpers/secured-hu
 import { tempDir } from '../security/helpers/temp-dir.js';
 import { collector } from '../helpers/cli-io.js';
 
-describe('zcode-hub token / pair (HUB-DESIGN §9)', () => {
+describe('zcode-hub token / pair (ARCHITECTURE.md §9)', () => {
   const cleanups: Array<() => void | Promise<void>> = [];
   afterEach(async () => {
     for (const c of cleanups.splice(0).reverse()) await c();

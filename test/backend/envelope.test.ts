@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { idKey, parseEnvelope } from '../../src/backend/envelope.js';
 
-describe('envelope classification (ZCODE-PROTOCOL §1.3, CHD-03)', () => {
+describe('envelope classification (APP-SERVER.md §1.3, CHD-03)', () => {
   it('classifies the four message classes', () => {
     expect(parseEnvelope('{"id":"server-1","method":"interaction/browserList","params":{}}')).toEqual({
       ok: true,

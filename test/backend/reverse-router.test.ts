@@ -19,7 +19,7 @@ const permission = (requestId: string) => ({
   options: [{ optionId: 'allow_once', kind: 'allow_once', name: 'Allow once', response: { decision: 'allow', reason: 'Approved once' } }],
 });
 
-describe('reverse-request router (ZCODE-PROTOCOL §6)', () => {
+describe('reverse-request router (APP-SERVER.md §6)', () => {
   it('answers session/requestRuntimePreferences at once from config (§6.1)', async () => {
     await expect(
       router().handle('session/requestRuntimePreferences', { sessionId: 's', scope: 'runtime-materialization' }, 'server-1'),

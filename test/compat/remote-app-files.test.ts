@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHub, type HubHarness } from '../helpers/hub-harness.js';
 import { RemoteApp } from '../helpers/remote-app.js';
 
-/** zcode-acp-remote's Files (its ADR 0005) against a real hub (issue 13 items 2 and 3). */
+/** zcode-acp-remote's Files (its ADR 0005) against a real hub. */
 const PHONE_ORIGIN = 'https://phone.example';
 let hub: HubHarness;
 let app: RemoteApp;

@@ -4,7 +4,7 @@ import { RemoteApp } from '../helpers/remote-app.js';
 import { until } from '../helpers/until.js';
 
 /**
- * What the zcode-acp-remote profile is sent (issue 13 item 6): only what the app handles
+ * What the zcode-acp-remote profile is sent: only what the app handles
  * (`session/update`, `$/zcode/turnState`, `$/cancel_request` and its requests), a running
  * indicator that stays on while a prompt of the session is waiting, and sessions with `status`.
  */

@@ -3,7 +3,7 @@ import { startHub, type HubHarness } from '../helpers/hub-harness.js';
 import { RemoteApp } from '../helpers/remote-app.js';
 
 /**
- * zcode-acp-remote against a real hub and the real simulator (issue 13 item 1): the app keeps one
+ * zcode-acp-remote against a real hub and the real simulator: the app keeps one
  * pending permission card and reads a question's text from the tool call the card points at, so
  * questions must come one card at a time, each tied to a tool call it has applied, multi-select
  * as one Include/Skip card per option.

@@ -11,7 +11,7 @@ import { until } from '../helpers/until.js';
 import { registerSecret } from '../security/helpers/log-capture.js';
 
 /**
- * zcode-acp-remote's quota card (issue 13 item 4): `GET /api/quota` against a fake GLM quota API
+ * zcode-acp-remote's quota card: `GET /api/quota` against a fake GLM quota API
  * on loopback (a test server on port 0 — never a real provider host). The app reads
  * `{glm: {kind, level?, items?}, opencode: {kind, windows?}}`.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 12 item 4, as a user meets it: `zcode-hub start` (a real process, the real simulator
+ * A restart mid-turn, as a user meets it: `zcode-hub start` (a real process, the real simulator
  * child), a turn that has streamed thoughts, a Read tool, a Markdown answer and a Bash call now
  * waiting on its permission — and the daemon goes away (killed outright, or stopped) and starts
  * again on the same state dir. A client that loads the session afterwards gets the prompt and
@@ -67,7 +67,7 @@ async function connect(stateDir: string, url: string, name: string): Promise<Acp
   return c;
 }
 
-describe('[issue 12] a daemon restart mid-turn keeps what had been said and says what was interrupted', () => {
+describe('a daemon restart mid-turn keeps what had been said and says what was interrupted', () => {
   for (const how of ['SIGKILL', 'SIGTERM'] as const) {
     it(`${how}: a client loading the session after the restart gets the partial turn, then the interrupted marker`, async () => {
       const { home, stateDir } = tempHome();

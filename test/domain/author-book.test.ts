@@ -19,7 +19,7 @@ const fileIn = () => {
   return path.join(d, 'authors.json');
 };
 
-describe('the author book (issue 12 item 6)', () => {
+describe('the author book', () => {
   it('crossing authorsMax forgets the oldest first; what is kept survives a restart in a 0600 file', async () => {
     const file = fileIn();
     const book = new AuthorBook({ file, max: 3, flushMs: 5, logger });

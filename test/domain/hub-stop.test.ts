@@ -1,5 +1,5 @@
 /**
- * The stop watchdog (ZCODE-PROTOCOL §11 item 7) against the real simulator: with `--ignore-stop`
+ * The stop watchdog (APP-SERVER.md §11 item 7) against the real simulator: with `--ignore-stop`
  * the child answers the stop but keeps streaming, so the hub ends the turn itself after
  * `stopSettleMs`; without it, the real `turn.completed` arrives first and nothing is synthesised.
  */

@@ -207,7 +207,7 @@ describe('interaction race', () => {
   });
 });
 
-describe('interaction policy timeout (HUB-DESIGN §4.5, LIMITS.interactionTimeoutMs)', () => {
+describe('interaction policy timeout (ARCHITECTURE.md §4.5, LIMITS.interactionTimeoutMs)', () => {
   afterEach(() => vi.useRealTimers());
 
   function withTimeout(ms: number): void {

@@ -27,7 +27,7 @@ describe('PromptQueue', () => {
     // Never pre-empts: nothing else while a runs.
     expect(q.takeNext()).toBeUndefined();
     q.finishRunning();
-    // Turn over but the child has not said prompt_completed yet (ZCODE-PROTOCOL §11.6).
+    // Turn over but the child has not said prompt_completed yet (APP-SERVER.md §11.6).
     expect(q.takeNext()).toBeUndefined();
     q.markReady();
     expect(q.takeNext()).toBe(b);

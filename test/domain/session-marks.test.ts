@@ -7,7 +7,7 @@ import { previewText, SessionMarks } from '../../src/domain/session-marks.js';
 import { foldPreview, previewOfUpdates, type PreviewDraft } from '../../src/domain/session-preview.js';
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
 
-/** The hub's own session facts (issue 14 item 3): archive flags and last-message previews. */
+/** The hub's own session facts: archive flags and last-message previews. */
 const dirs: string[] = [];
 function tmp(): string {
   const d = fs.mkdtempSync(path.join(os.tmpdir(), 'marks-'));

@@ -17,7 +17,7 @@ beforeEach(() => {
 });
 afterEach(() => vi.useRealTimers());
 
-describe('StopWatchdog (ZCODE-PROTOCOL §11 item 7)', () => {
+describe('StopWatchdog (APP-SERVER.md §11 item 7)', () => {
   it('fires once after settleMs with the stopped target; a repeated stop of the same turn keeps the first deadline', () => {
     const fired: Array<[string, StopTarget]> = [];
     const w = new StopWatchdog(100, (id, t) => fired.push([id, t]));

@@ -1,5 +1,5 @@
 /**
- * Issue 19 item 10 (ZCODE-PROTOCOL §5.2): a `session/subscribe` with `afterSeq` against the real
+ * A `session/subscribe` with `afterSeq` against the real
  * simulator child, while a turn streams. The hub last saw seq X; the child has events after X
  * the hub never got live (here another delivery kind had the live push meanwhile — seq spaces
  * are per kind, §5.2). With `--subscribe-lag-ms` the child answers the subscribe late, so live

@@ -39,7 +39,7 @@ const frame = (text: string, seq = 1) =>
     },
   });
 
-describe('running-turn records (issue 12 item 4)', () => {
+describe('running-turn records', () => {
   it('streams frames to a 0600 file in coalesced appends and reads them back without their old positions', async () => {
     const { r, dir, files, text } = records();
     r.open('s1', 1234);

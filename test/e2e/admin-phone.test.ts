@@ -1,5 +1,5 @@
 /**
- * Admin from the phone (issue 14 item 6), 390×844 light and dark: the API docs open from
+ * Admin from the phone, 390×844 light and dark: the API docs open from
  * Settings and when typed; Providers explains the built-in providers before the personal list;
  * an empty Workflows screen says what workflows are and how to get one.
  */

@@ -1,5 +1,5 @@
 /**
- * Attention on a 390×844 phone (issue 14 item 7): after "Later" the chat keeps a "1 waiting"
+ * Attention on a 390×844 phone: after "Later" the chat keeps a "1 waiting"
  * banner that reopens the sheet; a notification's deep link (`?answer=<id>`) opens that sheet;
  * a device whose token was revoked, or that signed itself out, is told why at the pairing screen.
  */

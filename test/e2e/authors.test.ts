@@ -1,5 +1,5 @@
 /**
- * Who did what, on the phone (issue 12 item 6): a device opened from a pairing link is asked for
+ * Who did what, on the phone: a device opened from a pairing link is asked for
  * its name before it pairs; every prompt then shows who sent it and every answered interaction
  * who answered it, by that name, on every device — not "You" and "Browser".
  */
@@ -62,7 +62,7 @@ describe('phone web app: authors', () => {
     await shoot(page, 'authors');
 
     // After a reload the chat is the agent's history, which names nobody: the hub's replay still
-    // does, on this device and the other (issue 12 item 6, in replay).
+    // does, on this device and the other (in replay).
     await page.reload();
     await laptop.page.reload();
     for (const [p, own] of [

@@ -1,5 +1,5 @@
 /**
- * Session continuity on the phone (issue 12): a reload in the middle of a turn keeps the
+ * Session continuity on the phone: a reload in the middle of a turn keeps the
  * controls (Stop, the queued-prompt chip), and a queued prompt waits its turn instead of
  * splitting the streaming answer.
  */

@@ -1,5 +1,5 @@
 /**
- * The device cookie on a typed address (issue 14 item 6, reviewed for item 5): an admin phone may
+ * The device cookie on a typed address (reviewed for item 5): an admin phone may
  * open /docs by typing it, and no other page can make the browser use that cookie. Real Chromium,
  * so the Sec-Fetch-* headers are the browser's own, not written by the test: an attacker page on
  * another port of the same host (same *site*, so the SameSite=Strict cookie does travel) frames

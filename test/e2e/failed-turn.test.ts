@@ -1,5 +1,5 @@
 /**
- * Failures are never silent on the phone (issue 12 item 4): a turn that fails shows the error
+ * Failures are never silent on the phone: a turn that fails shows the error
  * under what the agent had said, on every device and after a reload, with a Retry that sends
  * the same prompt again; a turn cut off by the agent's process going away says so and keeps
  * the partial answer.
@@ -84,7 +84,7 @@ describe('phone web app: failed and interrupted turns', () => {
     await shoot(page, 'interrupted-turn');
   });
 
-  it('[issue 12] after a daemon restart mid-turn, keeps what had been said, says the turn was interrupted and offers it again', async () => {
+  it('after a daemon restart mid-turn, keeps what had been said, says the turn was interrupted and offers it again', async () => {
     // A daemon of its own on a fixed port and state dir, restarted in place like a service.
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zcode-e2e-restart-'));
     const config = { stateDir: path.join(dir, 'state'), workspace: path.join(dir, 'ws'), providerFile: path.join(dir, 'providers.json') };

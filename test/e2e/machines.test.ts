@@ -1,5 +1,5 @@
 /**
- * Several machines in one app (issue 18), end to end: two real hubs on loopback as two
+ * Several machines in one app, end to end: two real hubs on loopback as two
  * machines — A at http://localhost:PA (the phone's home), B at http://127.0.0.1:PB (another
  * origin) — and Debian's Chromium at 390×844. Add B from A's app, see both machines' sessions,
  * stream a prompt on B, answer B's permission from the merged inbox, stop B (offline, A

@@ -1,5 +1,5 @@
 /**
- * The model picker on the phone (issue 12 item 5): every model a session offers can be picked,
+ * The model picker on the phone: every model a session offers can be picked,
  * with the reasoning level where the model has levels (the simulator's "Sim Pro").
  */
 import { describe, expect, it } from 'vitest';

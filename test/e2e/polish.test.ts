@@ -1,5 +1,5 @@
 /**
- * Phone polish (issue 14 item 8) on a 390×844 screen, light and dark: an obvious Stop button,
+ * Phone polish on a 390×844 screen, light and dark: an obvious Stop button,
  * a text box that shrinks back after sending, a context meter that never claims a flat 0 %,
  * an offline pill clear of the pickers, question legends inside their box, and the todo list,
  * plan and question shown as what they are instead of raw tool names.

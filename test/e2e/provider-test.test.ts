@@ -1,5 +1,5 @@
 /**
- * A provider's "Test" on the phone (issue 12 item 7): it asks the hub about one of the
+ * A provider's "Test" on the phone: it asks the hub about one of the
  * provider's models (at a reasoning level where the model has levels) and shows the real
  * answer, good or bad — it used to send `{}` and fail on every provider.
  */

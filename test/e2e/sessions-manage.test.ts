@@ -1,5 +1,5 @@
 /**
- * Managing sessions on a 390×844 phone (issue 14 item 3, in part): rename from the chat's
+ * Managing sessions on a 390×844 phone (in part): rename from the chat's
  * title, delete it there, search by title, last activity on each row; the new-session sheet.
  */
 import fs from 'node:fs';

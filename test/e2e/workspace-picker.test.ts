@@ -1,5 +1,5 @@
 /**
- * Picking a workspace on a 390×844 phone (issue 14 item 4): the hub's workspace roots are one tap
+ * Picking a workspace on a 390×844 phone: the hub's workspace roots are one tap
  * away, folders inside them can be browsed (never out of them), and a path outside is refused
  * with the roots named instead of silently becoming the default.
  */

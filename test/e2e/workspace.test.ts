@@ -1,5 +1,5 @@
 /**
- * Reviewing and browsing a session's workspace on a 390×844 phone (issue 14 items 1 and 2):
+ * Reviewing and browsing a session's workspace on a 390×844 phone:
  * the simulator's `edit` scenario changes real files behind permissions; the Changes view lists
  * them with unified diffs — live, after a reload and on a device that joins later — and the
  * read-only Files view walks the same workspace over the confined file routes.

@@ -24,7 +24,7 @@ describe('toHubError: local failures of the link', () => {
   });
 });
 
-describe('toHubError: JSON-RPC errors of the child (ZCODE-PROTOCOL §10)', () => {
+describe('toHubError: JSON-RPC errors of the child (APP-SERVER.md §10)', () => {
   it.each<[number, string, HubErrorCode, number]>([
     [-32602, 'Invalid params — (root): Unrecognized key: "x"', 'HUB_ERR_BAD_REQUEST', 400],
     [-32601, 'Method not found: v4/command', 'HUB_ERR_NOT_SUPPORTED', 501],

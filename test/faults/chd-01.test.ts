@@ -10,8 +10,8 @@ import { FULL, openResources, recordTimings, scale, until } from './fault-scale.
  * CHD-01 at scale: the child is SIGKILLed again and again while load L streams (100 clients in a
  * separate load process, 500 events/s of 300 bytes). Crash-loop detection is raised for this
  * suite only — 50 kills in two minutes would otherwise be the crash loop that ends in `failed`
- * (HUB-DESIGN §1), which backend-link tests cover — and the backoff is capped at its first
- * delay (0.5 s ± 20 %), so every kill is respawned as a first crash is: the case of TEST-PLAN's
+ * (ARCHITECTURE.md §1), which backend-link tests cover — and the backoff is capped at its first
+ * delay (0.5 s ± 20 %), so every kill is respawned as a first crash is: the case of the requirements'
  * "respawn within 1 s". A burst of crashes backs off further by design (0.5 s × 2ⁿ, CHD-02).
  */
 const KILLS = scale(50, 3);

@@ -5,7 +5,7 @@ import { openIdle, type TrackedSocket } from '../security/helpers/sockets.js';
 import { FULL, scale } from './fault-scale.js';
 
 /**
- * Issue 11 item 3 at full size (RUN_FAULTS=1): 10,000 idle sockets opened against a real daemon
+ * The idle-socket flood at full size (RUN_FAULTS=1): 10,000 idle sockets opened against a real daemon
  * with its default limits. Half send nothing; half send the head of a `POST /api/pair` with a
  * body that never comes (the pre-auth deadline is satisfied by a complete head, and before the
  * fix nothing else bounded such a socket: that is how ~20k of them ran the hub out of file

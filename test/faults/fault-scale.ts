@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 /**
- * Fault suites run at full size with RUN_FAULTS=1 (TEST-PLAN CHD-01, WS-02, soak) and at a small
+ * Fault suites run at full size with RUN_FAULTS=1 (requirement CHD-01, WS-02, soak) and at a small
  * size otherwise, like test/settings/crash-writes.test.ts: the same code path every `npm test`,
  * the full count when asked for. Nothing is skipped either way.
  */

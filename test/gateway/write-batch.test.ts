@@ -10,7 +10,7 @@ import { startHub, type HubHarness } from '../helpers/hub-harness.js';
 
 /**
  * Write batching (src/gateway/write-batch.ts): one turn's frames leave in one write per client,
- * and the outbound budget (4008, HUB-DESIGN §4.3) still judges what the kernel refused.
+ * and the outbound budget (4008, ARCHITECTURE.md §4.3) still judges what the kernel refused.
  */
 
 const endOfTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));

@@ -1,7 +1,7 @@
 import { webcrypto } from 'node:crypto';
 
 /**
- * A DPoP client that behaves like the web app in a browser (issue 18): an ECDSA P-256 key made
+ * A DPoP client that behaves like the web app in a browser: an ECDSA P-256 key made
  * with WebCrypto as non-extractable (only its public half can be exported), proofs signed with
  * `crypto.subtle.sign`, which yields the raw r‖s signature JWS ES256 wants.
  */

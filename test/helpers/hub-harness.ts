@@ -14,7 +14,7 @@ import { captureLogger, registerSecret } from '../security/helpers/log-capture.j
 import { AcpWsClient, type ConnectOptions } from './acp-ws-client.js';
 
 /**
- * A real daemon in-process for integration tests (HUB-DESIGN §1): the lead's `startDaemon` on
+ * A real daemon in-process for integration tests (ARCHITECTURE.md §1): the lead's `startDaemon` on
  * port 0 with the simulator backend as a real child process, a temp state dir and a temp
  * workspace. Nothing is faked. Set ZCODE_HUB_TEST_LOG=debug to see the daemon's log.
  */

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 
 /**
- * A local Web Push service and the browser end of a subscription, for tests (issue 18): a real
+ * A local Web Push service and the browser end of a subscription, for tests: a real
  * HTTPS server on 127.0.0.1 port 0 (web-push only speaks https, so its certificate is made here
  * with openssl and the hub is given an agent that trusts it), P-256 ECDH keys and an auth secret
  * generated here as a browser would, and the receiving side of RFC 8291 (aes128gcm, RFC 8188)

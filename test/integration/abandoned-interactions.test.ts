@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHub, type HubHarness } from '../helpers/hub-harness.js';
 
 /**
- * Issue 19 item 4 (ZCODE-PROTOCOL §1.7 rule 8, §6.3): the runtime drops pending reverse
+ * The runtime drops pending reverse
  * requests without notice — here AskUserQuestion's auto-resolution (300 s, scaled to 3 s by the
  * simulator's `--reannounce-scale 0.01`), after which the turn goes on and ends. The hub must
  * settle the interaction when its turn ends and withdraw it from the clients.

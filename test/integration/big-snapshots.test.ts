@@ -3,7 +3,7 @@ import { RpcError } from '../helpers/acp-ws-client.js';
 import { startHub, type HubHarness } from '../helpers/hub-harness.js';
 
 /**
- * Issue 19 item 7 (ZCODE-PROTOCOL §3.6, §3.7): snapshots inline images as data URLs of up to
+ * Snapshots inline images as data URLs of up to
  * 20 MiB each, and create/resume/subscribe/`set*` results carry the messages. The simulator's
  * `screenshot` turn keeps a `--image-bytes` PNG in the conversation. A result line over the old
  * 64 MiB cap killed the child and every session with it; now such lines are read (cap 256 MiB),

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHub, type HubHarness } from '../helpers/hub-harness.js';
 
 /**
- * ZCODE-PROTOCOL §3.2, §11.11: a model with reasoning levels refuses every prompt without one,
+ * APP-SERVER.md §3.2, §11.11: a model with reasoning levels refuses every prompt without one,
  * and `session/create` drops `model.options`. With `--no-default-level` the simulator gives a
  * session created without `thoughtLevel` no level at all (as the real server may); `session/new`
  * with such a model and no `_meta.zcode.thoughtLevel` must still get the model's default level.

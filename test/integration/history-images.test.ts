@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHub, type HubHarness } from '../helpers/hub-harness.js';
 
 /**
- * History replay of inlined images (ZCODE-PROTOCOL §3.6, §3.7): the simulator's `screenshot`
+ * History replay of inlined images (APP-SERVER.md §3.6, §3.7): the simulator's `screenshot`
  * turn keeps a PNG `file` part whose `url` is a `data:image/png;base64,…` URL, as the real
  * server inlines images. A client loading the session must get an ACP image content block, not
  * a resource_link whose URI (and name) is the whole data URL.

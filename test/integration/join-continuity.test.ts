@@ -1,5 +1,5 @@
 /**
- * Issue 12's property, over real sockets and the real simulator child: for one scripted turn
+ * The continuity property, over real sockets and the real simulator child: for one scripted turn
  * (thoughts, a Read tool, a Markdown answer, a Bash call behind a permission with progress
  * output, an AskUserQuestion), a client that joins with `session/load` after the k-th update —
  * for every k the turn produces — ends with the same folded transcript (prompt, text, thoughts,
@@ -153,7 +153,7 @@ const pendingOf = async (sessionId: string, kind: string): Promise<string | unde
 
 describe('continuity: a joiner after the k-th update, for every k, folds to what a client present from the start folds to', () => {
   for (const profile of ['acp', 'compat'] as const) {
-    it(`[issue 12] ${profile} profile`, async () => {
+    it(`${profile} profile`, async () => {
       const token = await hub.token('operate', `${profile}-device`);
       const prompter = await hub.initializedClient({ name: 'prompter' });
       const { sessionId } = await prompter.request<{ sessionId: string }>('session/new', { cwd: hub.workspace, mcpServers: [] });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHub, type HubHarness } from '../helpers/hub-harness.js';
 
 /**
- * Issue 19 item 1 (ZCODE-PROTOCOL §4.8 rule 4, §4.12, §4.13, §5.8): compaction and goal
+ * Compaction and goal
  * continuations hold the session's -32010 lock but end with `session_compacted` /
  * `session_compact_*` / `goal_continuation_*`, not `prompt_completed`. A prompt refused with
  * -32010 meanwhile must be sent again at that boundary.

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHub, type HubHarness } from '../helpers/hub-harness.js';
 
 /**
- * Issue 19 item 6 (ZCODE-PROTOCOL §6.3): an MCP server's elicitation reaches the client as the
+ * An MCP server's elicitation reaches the client as the
  * server's own form (`elicitation/create` with its `requestedSchema`), and the answer, keyed by
  * field, goes back the way the server reads it: `answers[<question>]` / `answer_<i>`. The
  * simulator's `deploy` turn reads only those keys, like the real elicitation broker, and its

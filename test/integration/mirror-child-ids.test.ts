@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHub, type HubHarness } from '../helpers/hub-harness.js';
 
 /**
- * Issue 19 item 10 (ZCODE-PROTOCOL §5.5.7): sub-agent mirror `tool.updated` events carry the
+ * Sub-agent mirror `tool.updated` events carry the
  * child's own call id in `childToolCallId`. With `--mirror-child-ids` the simulator puts the
  * parent's Agent call id in `toolCallId` (an update of the Agent call) and the child's id in
  * `childToolCallId`; the hub must key each mirror card by the child's id, so the child's calls

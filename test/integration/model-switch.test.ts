@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHub, type HubHarness } from '../helpers/hub-harness.js';
 
 /**
- * Issue 19 item 8 / issue 12 item 5: every model a session offers is selectable through
- * `session/set_config_option`, with the reasoning level that model needs (ZCODE-PROTOCOL §3.2,
+ * Every model a session offers is selectable through
+ * `session/set_config_option`, with the reasoning level that model needs (APP-SERVER.md §3.2,
  * §4.14, §11.11). The simulator's `sim-pro` requires a level (like GLM-5.x); `sim-fast` has none
  * and refuses one.
  */

@@ -3,7 +3,7 @@ import type { AcpWsClient, HubRequest } from '../helpers/acp-ws-client.js';
 import { startHub, type HubHarness } from '../helpers/hub-harness.js';
 
 /**
- * Several real clients on one session over real sockets (HUB-DESIGN §4.3–§4.5): the same
+ * Several real clients on one session over real sockets (ARCHITECTURE.md §4.3–§4.5): the same
  * updates in the same order, the permission race with withdrawal, re-send on attach, queued
  * prompts. The simulator is the real child; no sleeps — every wait is for an event.
  */

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHub, type HubHarness } from '../helpers/hub-harness.js';
 
 /**
- * Issue 19 item 5 (ZCODE-PROTOCOL §5.6, §5.5.7): the real server forwards internal objects
+ * The real server forwards internal objects
  * unvalidated. With the simulator's `--payload-drift` the text deltas carry a `null`
  * `assistantMessageId`, later tool events a `null` `toolName`, `startedAt` is a string, a tool
  * error is a bare string, `turn.completed` has `usage: null`, and every assistant message in the

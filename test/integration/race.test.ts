@@ -3,7 +3,7 @@ import type { AcpWsClient, HubRequest } from '../helpers/acp-ws-client.js';
 import { startHub, type HubHarness } from '../helpers/hub-harness.js';
 
 /**
- * The interaction race at volume and across a child crash (HUB-DESIGN §4.5). The default suite
+ * The interaction race at volume and across a child crash (ARCHITECTURE.md §4.5). The default suite
  * runs a smaller APR-01; RUN_FAULTS=1 runs the full 1,000 interactions.
  */
 

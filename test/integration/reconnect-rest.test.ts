@@ -5,7 +5,7 @@ import type { AcpWsClient } from '../helpers/acp-ws-client.js';
 import { AcpWsClient as Client } from '../helpers/acp-ws-client.js';
 import { startHub, type HubHarness } from '../helpers/hub-harness.js';
 
-/** Reconnect and resume (HUB-DESIGN §4.2), close codes that never cancel (§5), REST (§6) and the zcode-acp-remote compat surface (§5.1). */
+/** Reconnect and resume (ARCHITECTURE.md §4.2), close codes that never cancel (§5), REST (§6) and the zcode-acp-remote compat surface (§5.1). */
 
 let hub: HubHarness;
 beforeAll(async () => {

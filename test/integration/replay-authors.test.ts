@@ -1,5 +1,5 @@
 /**
- * Issue 12 item 6 in replay: the agent's history names nobody, so a client that loads a session
+ * Authors in replay: the agent's history names nobody, so a client that loads a session
  * after the fact — or after the hub restarted — must still learn who sent each prompt
  * (`_meta.zcode.promptedBy`) and who answered each interaction (`_meta.zcode.answeredBy`, on the
  * card it was about), by the token's name, as the live updates said.
@@ -61,7 +61,7 @@ async function load(hub: HubHarness, sessionId: string): Promise<AcpWsClient> {
   return c;
 }
 
-describe('[issue 12] authors in replay', () => {
+describe('authors in replay', () => {
   it('a late joiner, and one after a hub restart, learn who prompted and who answered', async () => {
     const hub = await start();
     const ana = await hub.initializedClient({ token: await hub.token('operate', 'Ana phone'), name: 'Ana phone' });

@@ -4,7 +4,7 @@ import { startHub, type HubHarness } from '../helpers/hub-harness.js';
 import { until } from '../helpers/until.js';
 
 /**
- * Issue 19 item 10 (ZCODE-PROTOCOL §1.6, §11.3): the app-server runs one request at a time. With
+ * The app-server runs one request at a time. With
  * `--slow-method session/list=8000` a `session/list` holds the child's queue for 8 s, so a
  * prompt's `session/send` written right behind it is answered — and run — only afterwards. The
  * hub's forward timeout (5 s here; the spawn's liveness probe needs it) must not report that prompt as failed: it waits

@@ -3,7 +3,7 @@ import type { RpcError } from '../helpers/acp-ws-client.js';
 import { startHub, type HubHarness } from '../helpers/hub-harness.js';
 
 /**
- * Managing sessions over ACP and REST (issue 14 item 3): `session/list` carries the last activity
+ * Managing sessions over ACP and REST: `session/list` carries the last activity
  * (`updatedAt`), the archive flag and a preview of the last message (`_meta.zcode`); archiving is
  * `_zcode/session_archive` or `PATCH /api/sessions/{id}`, every client's list hears it, and an
  * archived session is left out of lists unless asked for.

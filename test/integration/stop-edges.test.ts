@@ -2,9 +2,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startHub, type HubHarness } from '../helpers/hub-harness.js';
 
 /**
- * Stops the real app-server handles badly (issue 19 items 9 and 10):
- * - a stop during pure streaming may end the turn with no terminal event at all (seed 001
- *   §4.3; simulator `--silent-stop MS`: nothing is written, the lock is freed MS ms later) — a
+ * Stops the real app-server handles badly:
+ * - a stop during pure streaming may end the turn with no terminal event at all (APP-SERVER.md
+ *   §14.1; simulator `--silent-stop MS`: nothing is written, the lock is freed MS ms later) — a
  *   prompt queued behind it, refused with -32010 after the watchdog's local end, is re-sent;
  * - a v4 `stop` waits behind any slow request in the child's serial queue (§1.6; here: a v4
  *   command the child never answers) — the legacy `session/stop`, which jumps the queue, still

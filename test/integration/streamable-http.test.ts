@@ -339,7 +339,7 @@ describe('Streamable HTTP heartbeat', () => {
   let hub: HubHarness;
   const auth = (): Record<string, string> => ({ authorization: `Bearer ${hub.adminToken}` });
   beforeAll(async () => {
-    // The HTTP server's request timeout (issue 11) is far shorter than a stream's life here: an
+    // The HTTP server's request timeout is far shorter than a stream's life here: an
     // event stream must outlive it, since its request was received long ago.
     hub = await startHub({ limits: { heartbeatIntervalMs: 300, httpRequestTimeoutMs: 1_000, httpTimeoutSweepMs: 200 } });
   });

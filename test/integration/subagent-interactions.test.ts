@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startHub, type HubHarness } from '../helpers/hub-harness.js';
 
 /**
- * Issue 19 item 3 (ZCODE-PROTOCOL §6.2, §6.3): a sub-agent's permission request carries
+ * A sub-agent's permission request carries
  * `origin {kind: "subagent", childSessionId, parentSessionId, …}`. Whichever id the server puts
  * in `params.sessionId` (the simulator's `--subagent-permission parent|child`), the parent's
  * clients must get it, or the parent turn blocks for ever.

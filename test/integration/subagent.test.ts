@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHub, type HubHarness } from '../helpers/hub-harness.js';
 
 // Sub-agents through the whole hub: the simulator's `subagent` scenario mirrors the child's
-// tool calls on the parent's stream (ZCODE-PROTOCOL §5.2, §5.5.7); an ACP client must see them
+// tool calls on the parent's stream (APP-SERVER.md §5.2, §5.5.7); an ACP client must see them
 // as their own tool cards tagged `_meta.zcode.subagent` (src/acp/translate-tool.ts).
 let hub: HubHarness;
 

@@ -3,7 +3,7 @@ import { RpcError } from '../helpers/acp-ws-client.js';
 import { startHub, type HubHarness } from '../helpers/hub-harness.js';
 
 /**
- * Issue 19 item 10 (ZCODE-PROTOCOL §4.8 rule 3, §5.8, seed 001 §9.5): a prompt the runtime
+ * A prompt the runtime
  * refuses at model creation ends with only `state.updated prompt_failed`; its reason shows
  * only in `v4/telemetry/event` `turn.terminal` (`errorMessage`). The simulator refuses a send on
  * every send so with `--reject-sends MESSAGE` (as it does a model without its reasoning level),

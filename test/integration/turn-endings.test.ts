@@ -1,8 +1,8 @@
 /**
  * Turns that do not end well, over real sockets and the real simulator child: a failed turn is
- * never an `end_turn` (issue 12 item 4), a child that dies mid-turn leaves a visible
- * `interrupted` marker after what was said (issue 12 item 4), and a crash loop answers every
- * prompt in flight and refuses new ones at once (issue 11 item 4).
+ * never an `end_turn`, a child that dies mid-turn leaves a visible
+ * `interrupted` marker after what was said, and a crash loop answers every
+ * prompt in flight and refuses new ones at once.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { RpcError, type AcpWsClient } from '../helpers/acp-ws-client.js';
@@ -143,7 +143,7 @@ describe('turn endings', () => {
     expect(markers(b, sessionId).at(-1)).toMatchObject({ outcome: 'interrupted', error: { type: 'backend_restarted' } });
   });
 
-  it('[issue 11 #4] crash loop → failed: the prompt in flight and the queued one are answered naming the fix, the session is idle, new prompts fail at once', async () => {
+  it('crash loop → failed: the prompt in flight and the queued one are answered naming the fix, the session is idle, new prompts fail at once', async () => {
     // Two crashes in the window make a crash loop here; the child dies after a few events of every turn.
     hub = await startHub({ limits: { crashLoopCount: 2, restartBackoffBaseMs: 50, restartBackoffMaxMs: 100 } });
     const h = hub;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHub, type HubHarness } from '../helpers/hub-harness.js';
 
 /**
- * Issue 19 item 10 (seed 001 §9.7): newer CLIs send a session's titles only in v4 frames
+ * Newer CLIs send a session's titles only in v4 frames
  * (`v4/conversation/frame`, `state.updated` op with `patch.meta.title`), never as a legacy
  * `session.titleUpdated`, and generate a better title some time after the first turn. The
  * simulator does so with `--v4-titles`; the hub must follow the v4 topic and pass the title on

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RpcError } from '../helpers/acp-ws-client.js';
 import { startHub, type HubHarness } from '../helpers/hub-harness.js';
 
-// Issue 14 item 4: session/new refuses a workspace that is not an existing folder, with a
+// Session/new refuses a workspace that is not an existing folder, with a
 // message that says so, instead of creating a session there (which then became the default).
 let hub: HubHarness;
 

@@ -6,7 +6,7 @@ import { LIMITS } from '../../src/limits.js';
 import { startHub, type HubHarness } from '../helpers/hub-harness.js';
 
 /**
- * `GET /api/workspaces/dirs` (issue 14 item 4): the new-session picker browses folders inside the
+ * `GET /api/workspaces/dirs`: the new-session picker browses folders inside the
  * workspace roots, read-only, folders only, confined by the same check as session/new.
  */
 let hub: HubHarness;

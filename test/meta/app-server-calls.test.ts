@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { appServerCallViolations } from './app-server-calls.js';
 import { readRepoFile, treeFiles } from './tree-files.js';
 
-describe('only the typed client names app-server methods (issue 15 item 1)', () => {
+describe('only the typed client names app-server methods', () => {
   const files = treeFiles(['src']).filter((f) => /\.tsx?$/.test(f));
 
   it('no file outside src/app-server, src/backend and the simulator names a ZCode method, builds a v4 envelope or calls the link', () => {

@@ -2,7 +2,7 @@
  * Who may speak to the app-server by method name: only the typed client (src/app-server) and
  * the link itself (src/backend; the simulator is the other end). Everyone else calls a method
  * of the client, so a ZCode method name, a hand-built v4 envelope or a raw `.request(` on the
- * link anywhere else is a regression of issue 15 item 1. (Outbound requests to ACP clients,
+ * link anywhere else is a regression (every call goes through the typed client). (Outbound requests to ACP clients,
  * `client.request('session/request_permission', …)`, are another protocol and pass.)
  */
 

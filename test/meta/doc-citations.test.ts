@@ -27,17 +27,17 @@ describe('section citations resolve inside the repository (docs/README.md maps t
     expect(citations.length).toBeGreaterThan(400);
   });
 
-  it('every "HUB-DESIGN §n" / "ZCODE-PROTOCOL §n" / bare "§n" names a section that docs/ has', () => {
+  it('every "ARCHITECTURE.md §n" / "APP-SERVER.md §n" / bare "§n" names a section that docs/ has', () => {
     const broken = citations
       .filter((c) => !resolves(c))
-      .map((c) => `${c.file}:${c.line} §${c.section} (${c.candidates.join(' or ') || 'TEST-PLAN has ids, not sections'}): ${c.text}`);
+      .map((c) => `${c.file}:${c.line} §${c.section} (${c.candidates.join(' or ')}): ${c.text}`);
     expect(broken).toEqual([]);
   });
 
-  it('every "TEST-PLAN <id>" names an id of test/requirements.ts', () => {
+  it('every "requirement <id>" names an id of test/requirements.ts', () => {
     const unknown: string[] = [];
     for (const f of files) {
-      for (const m of readRepoFile(f).matchAll(/TEST-PLAN(?:'s)? ((?:[A-Z]+-)+[A-Z0-9]+)/g))
+      for (const m of readRepoFile(f).matchAll(/requirements? ((?:[A-Z]+-)+\d+[A-Z0-9]*)/g))
         if (!(m[1]! in REQUIREMENTS)) unknown.push(`${f}: ${m[0]}`);
     }
     expect(unknown).toEqual([]);
@@ -46,7 +46,7 @@ describe('section citations resolve inside the repository (docs/README.md maps t
 
 describe('the citation checker itself', () => {
   it('flags a section the document does not have, and accepts one it has', () => {
-    const [bad, good] = extractCitations('src/x.ts', '// HUB-DESIGN §42.1 and HUB-DESIGN §4.5');
+    const [bad, good] = extractCitations('src/x.ts', '// ARCHITECTURE.md §42.1 and ARCHITECTURE.md §4.5');
     expect(resolves(bad!)).toBe(false);
     expect(resolves(good!)).toBe(true);
   });
@@ -54,7 +54,7 @@ describe('the citation checker itself', () => {
   it('resolves a bare § against the documents named just above it, else the app-server notes', () => {
     const text = [
       '/**',
-      ' * The race (HUB-DESIGN §4.5).',
+      ' * The race (ARCHITECTURE.md §4.5).',
       ' * Rules (§4.4).',
       ' */',
       ...Array(20).fill(''),
@@ -62,15 +62,15 @@ describe('the citation checker itself', () => {
       '// nothing here (§4.4.4)',
     ].join('\n');
     const [, prompts, framing, missing] = extractCitations('src/x.ts', text);
-    expect(prompts!.candidates).toEqual(['HUB-DESIGN']);
+    expect(prompts!.candidates).toEqual(['ARCHITECTURE']);
     expect(resolves(prompts!)).toBe(true);
-    expect(framing!.candidates).toEqual(['ZCODE-PROTOCOL']);
+    expect(framing!.candidates).toEqual(['APP-SERVER']);
     expect(resolves(framing!)).toBe(true);
     expect(resolves(missing!)).toBe(false);
   });
 
-  it('ignores sections of RFCs and seed documents', () => {
-    expect(extractCitations('src/x.ts', 'If-Match (RFC 9110 §13.1.1); seed 001 §9.6')).toEqual([]);
+  it('ignores sections of RFCs', () => {
+    expect(extractCitations('src/x.ts', 'If-Match (RFC 9110 §13.1.1)')).toEqual([]);
   });
 
   it('reads numbered headings', () => {

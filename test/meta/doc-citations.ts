@@ -1,15 +1,12 @@
 /**
- * Section citations in the tree (`HUB-DESIGN §4.5`, `ZCODE-PROTOCOL §11.6`, a bare `§5.2`) and
- * the docs/ files that must carry those sections. The citation names are the design notes the
- * code was first written from; docs/README.md maps each to the file in this repository.
+ * Section citations in the tree (`ARCHITECTURE.md §4.5`, `APP-SERVER.md §11.6`, a bare `§5.2`)
+ * and the docs/ files that must carry those sections (docs/README.md).
  */
 import { readRepoFile } from './tree-files.js';
 
 /** Cited name → the docs/ file whose numbered headings it refers to. */
 export const CITED_DOCS = {
-  'HUB-DESIGN': 'docs/ARCHITECTURE.md',
   ARCHITECTURE: 'docs/ARCHITECTURE.md',
-  'ZCODE-PROTOCOL': 'docs/APP-SERVER.md',
   'APP-SERVER': 'docs/APP-SERVER.md',
 } as const;
 export type CitedName = keyof typeof CITED_DOCS;
@@ -26,7 +23,7 @@ export interface Citation {
   text: string;
 }
 
-const NAME = '(HUB-DESIGN|ZCODE-PROTOCOL|TEST-PLAN|ARCHITECTURE|APP-SERVER)(?:\\.md)?';
+const NAME = '(ARCHITECTURE|APP-SERVER)(?:\\.md)?';
 const NAMED = new RegExp(`${NAME}[ ,]*§ ?(\\d+(?:\\.\\d+)*)`, 'g');
 const ANY_NAME = new RegExp(NAME, 'g');
 // A § that belongs to something else: an RFC, a seed document.
@@ -35,7 +32,7 @@ const SECTION = /§ ?(\d+(?:\.\d+)*)/g;
 
 /** The document a file's bare `§n` refers to when no document is named near it. */
 function defaultDoc(file: string): CitedName {
-  return file === 'docs/ARCHITECTURE.md' ? 'ARCHITECTURE' : 'ZCODE-PROTOCOL';
+  return file === 'docs/ARCHITECTURE.md' ? 'ARCHITECTURE' : 'APP-SERVER';
 }
 
 /** Every `§` citation in `text` (the content of repo file `file`). */
@@ -47,10 +44,6 @@ export function extractCitations(file: string, text: string): Citation[] {
     for (const m of line.matchAll(NAMED)) named.set(m.index + m[0].lastIndexOf('§'), m[1]!);
     for (const m of line.matchAll(SECTION)) {
       const name = named.get(m.index);
-      if (name === 'TEST-PLAN') {
-        out.push({ file, line: i + 1, section: m[1]!, candidates: [], text: line.trim() });
-        continue;
-      }
       if (name) {
         out.push({ file, line: i + 1, section: m[1]!, candidates: [name as CitedName], text: line.trim() });
         continue;

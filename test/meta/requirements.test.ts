@@ -30,11 +30,11 @@ function provedIds(): Set<string> {
   return ids;
 }
 
-describe('TEST-PLAN coverage', () => {
+describe('requirement coverage', () => {
   const proved = provedIds();
   const all = Object.keys(REQUIREMENTS) as RequirementId[];
 
-  it('every TEST-PLAN id is proved by a test or a bench scenario, unless listed as not yet proved', () => {
+  it('every requirement id is proved by a test or a bench scenario, unless listed as not yet proved', () => {
     const missing = all.filter((id) => !proved.has(id) && !(id in NOT_YET_PROVED));
     expect(missing).toEqual([]);
   });

@@ -10,7 +10,7 @@ import { createToken, startSecuredHub, type SecuredHub } from '../security/helpe
 const APP = 'http://localhost:7001';
 const STRANGER = 'https://evil.example.test';
 
-/** Issue 18 items 3 and 4: cross-origin pairing binds the token to the app's key; every request then proves it (RFC 9449). */
+/** Cross-origin pairing binds the token to the app's key; every request then proves it (RFC 9449). */
 describe('cross-origin pairing and DPoP', () => {
   let hub: SecuredHub;
   let key: DpopKey;

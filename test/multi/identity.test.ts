@@ -6,7 +6,7 @@ import { ensureHubId, HUB_ID_FILE, hubName } from '../../src/auth/hub-id.js';
 import { ConfigError, loadConfig } from '../../src/config/load.js';
 import { startHub, type HubHarness } from '../helpers/hub-harness.js';
 
-/** Issue 18 item 1: a hub's stable id and name, in /api/me, /api/health and initialize. */
+/** A hub's stable id and name, in /api/me, /api/health and initialize. */
 describe('hub identity', () => {
   it('the hub id is a UUID created once per state dir (0600) and read back unchanged', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zcode-hub-id-'));
@@ -57,7 +57,7 @@ describe('hub identity', () => {
     it('GET /api/health (public, JSON) carries hubId and name; its text form stays "ok"', async () => {
       const json = await fetch(`${hub.url}/api/health`, { headers: { accept: 'application/json' } });
       expect(await json.json()).toMatchObject({ status: 'ok', hubId, name: 'desktop' });
-      // A no-cors probe from another origin must be able to complete (issue 18 "not allowed" vs offline).
+      // A no-cors probe from another origin must be able to complete ("not allowed" vs offline).
       expect(json.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
       const text = await fetch(`${hub.url}/api/health`);
       expect(await text.text()).toBe('ok');

@@ -7,7 +7,7 @@ import { startHub, type HubHarness } from '../helpers/hub-harness.js';
 import { until } from '../helpers/until.js';
 
 /**
- * Issue 18: a peer removed on machine B is noticed at once. `zcode-hub peers remove <origin>` (the
+ * A peer removed on machine B is noticed at once. `zcode-hub peers remove <origin>` (the
  * running daemon's admin REST) closes B's live WebSockets opened from that origin with 4003
  * (`CLOSE.ORIGIN_NOT_ALLOWED`, which the app shows as "not allowed"), not at their next reconnect;
  * sockets from anywhere else stay open.

@@ -15,7 +15,7 @@ function io(env: NodeJS.ProcessEnv) {
   return { out, io: { stdout: { write: (t: string) => (out.stdout += t) }, stderr: { write: (t: string) => (out.stderr += t) }, env } };
 }
 
-/** Issue 18 item 2: `zcode-hub peers add|list|remove`, against the running daemon or the state dir. */
+/** `zcode-hub peers add|list|remove`, against the running daemon or the state dir. */
 describe('zcode-hub peers', () => {
   it('--peer is repeatable, ZCODE_HUB_PEER takes a comma list, and --allow-origin stays an alias', () => {
     const c = loadConfig(['--peer', APP, '--peer', 'http://127.0.0.1:9000', '--allow-origin', 'https://old.example.test'], {});

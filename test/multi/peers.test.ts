@@ -10,7 +10,7 @@ const APP = 'https://home.example.test';
 const FLAGGED = 'https://flagged.example.test';
 const MACHINE_ID = '0f8b2c1e-3d4a-4b5c-8d6e-7f8091a2b3c4';
 
-/** Issue 18 item 2: the peer list drives CORS and the Origin check (HTTP and the upgrade); machines drive CSP. */
+/** The peer list drives CORS and the Origin check (HTTP and the upgrade); machines drive CSP. */
 
 /** A request to the hub at `port` with a bearer token (and a JSON body when given). */
 function bearerRequest(port: number, method: string, url: string, token: string, body?: unknown) {

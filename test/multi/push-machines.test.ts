@@ -21,7 +21,7 @@ interface Payload {
 }
 
 /**
- * Issue 18 item 5, the hub's leg of "each machine's notifications reach the phone": the home app
+ * The hub's leg of "each machine's notifications reach the phone": the home app
  * (A's origin) registers a push subscription on machine B cross-origin with its DPoP-bound token,
  * B needs attention (a real permission request of the simulator), and B's push arrives at a local
  * push service, RFC 8291-encrypted to the subscription's keys and VAPID-signed with B's key. The

@@ -13,7 +13,7 @@ function capture(env: NodeJS.ProcessEnv) {
 }
 
 /**
- * Issue 18: two hubs on loopback as two machines. A's app is served from `http://localhost:PA`;
+ * Two hubs on loopback as two machines. A's app is served from `http://localhost:PA`;
  * B is `http://127.0.0.1:PB` — a different origin. B is added from A's app the way the browser
  * does it (a non-extractable WebCrypto key, DPoP proofs, a WebSocket ticket), through B's real
  * CLI, REST and /acp with the real simulator child.

@@ -9,7 +9,7 @@ import { createToken, startSecuredHub, type SecuredHub } from '../security/helpe
 
 const APP = 'http://localhost:7002';
 
-/** Issue 18 item 4: single-use, short-lived, origin-bound tickets for the WebSocket upgrade; never logged. */
+/** Single-use, short-lived, origin-bound tickets for the WebSocket upgrade; never logged. */
 describe('WebSocket tickets', () => {
   let hub: SecuredHub;
   let view: { token: string; id: string };

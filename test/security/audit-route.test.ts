@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createToken, startSecuredHub, type SecuredHub } from './helpers/secured-hub.js';
 
-describe('GET /api/audit (HUB-DESIGN §7)', () => {
+describe('GET /api/audit (ARCHITECTURE.md §7)', () => {
   let hub: SecuredHub;
   beforeAll(async () => {
     hub = await startSecuredHub();

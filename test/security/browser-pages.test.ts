@@ -3,7 +3,7 @@ import { errorPage, isPageNavigation, isTunnelHost } from '../../src/http/error-
 import { createToken, startSecuredHub, type SecuredHub } from './helpers/secured-hub.js';
 import { rawRequest } from './helpers/raw-http.js';
 
-// Issue 14 items 5 and 6: a browser that opens a page the hub refuses gets an HTML page that
+// A browser that opens a page the hub refuses gets an HTML page that
 // says why and what to run; API clients keep the JSON errors. An admin device can open /docs
 // by typing it (Sec-Fetch-Site: none), never from another site.
 const NAVIGATE = { 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document', accept: 'text/html,application/xhtml+xml' };

@@ -4,7 +4,7 @@ import { startSecuredHub, type SecuredHub } from './helpers/secured-hub.js';
 import { authedGet, closedWithin, openIdle, openTracked, wsFirstMessage, type TrackedSocket } from './helpers/sockets.js';
 
 /**
- * Issue 11 item 3, written as the attack: sockets that never finish a request (a body trickled
+ * Written as the attack: sockets that never finish a request (a body trickled
  * one byte at a time, on the public /api/pair and after a 401), keep-alive sockets parked
  * for 72 s, and thousands of idle connections that exhausted the file descriptors. The bounds
  * are set small here so each is crossed in seconds; "never closed" is judged with a generous

@@ -6,7 +6,7 @@ import { startHub, type HubHarness } from '../helpers/hub-harness.js';
 import { rawRequest } from './helpers/raw-http.js';
 
 /**
- * Issue 11 item 1, written as the attack: the workspace (as with `service install`, whose
+ * Written as the attack: the workspace (as with `service install`, whose
  * WorkingDirectory is $HOME) contains the state directory and the provider file. A `view`
  * token asks the compat file routes for the hub's secrets, directly, through a symlink, a hard
  * link and a session whose cwd is the state directory itself.

@@ -4,7 +4,7 @@ import { createToken, startSecuredHub, type SecuredHub } from './helpers/secured
 
 const REMOTE = 'https://remote.example.test';
 
-describe('security headers and CORS (HUB-DESIGN §5.1, §7)', () => {
+describe('security headers and CORS (ARCHITECTURE.md §5.1, §7)', () => {
   let hub: SecuredHub;
   let token: string;
   beforeAll(async () => {
@@ -20,7 +20,7 @@ describe('security headers and CORS (HUB-DESIGN §5.1, §7)', () => {
     const res = await rawRequest(hub.port, { path: '/api/health', headers: { host: host() } });
     const csp = String(res.headers['content-security-policy']);
     expect(csp).toContain("frame-ancestors 'none'");
-    // Peers (--allow-origin) call this hub; they are not where its own pages connect (issue 18).
+    // Peers (--allow-origin) call this hub; they are not where its own pages connect.
     expect(csp).toContain("connect-src 'self' https://hub.example.test wss://hub.example.test;");
     expect(csp).toContain("script-src 'self'");
     expect(csp).not.toContain('unsafe-eval');

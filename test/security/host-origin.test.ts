@@ -4,7 +4,7 @@ import { rawConnect, rawRequest } from './helpers/raw-http.js';
 
 const PUBLIC = 'https://hub.example.test';
 
-describe('Host and Origin allow-lists (HUB-DESIGN §7)', () => {
+describe('Host and Origin allow-lists (ARCHITECTURE.md §7)', () => {
   let hub: SecuredHub;
   let viewToken: string;
 

@@ -10,7 +10,7 @@ import { until } from '../helpers/until.js';
 import { rawRequest } from './helpers/raw-http.js';
 
 /**
- * Issue 11 item 5, written as the attack: JSON nested 5,000 levels deep (~30 KB) overflowed the
+ * Written as the attack: JSON nested 5,000 levels deep (~30 KB) overflowed the
  * stack in the broadcaster; the sender got -32603 and the session stayed `running` for everyone.
  * Depth is bounded at every entry (a client's frame, a REST body, a line of the child), and a
  * failure while broadcasting cannot jam a session.

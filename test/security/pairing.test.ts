@@ -3,7 +3,7 @@ import { registerSecret } from './helpers/log-capture.js';
 import { rawRequest } from './helpers/raw-http.js';
 import { startSecuredHub, type SecuredHub } from './helpers/secured-hub.js';
 
-describe('pairing (HUB-DESIGN §7)', () => {
+describe('pairing (ARCHITECTURE.md §7)', () => {
   let hub: SecuredHub | undefined;
   afterEach(async () => {
     await hub?.close();

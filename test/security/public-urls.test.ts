@@ -14,7 +14,7 @@ import { createToken, startSecuredHub, type SecuredHub } from './helpers/secured
 import { tempDir } from './helpers/temp-dir.js';
 import { collector } from '../helpers/cli-io.js';
 
-// Issue 14 item 5: a quick tunnel's hostname is accepted without restarting the hub.
+// A quick tunnel's hostname is accepted without restarting the hub.
 const TUNNEL = 'https://calm-river-1234.trycloudflare.com';
 const TUNNEL_HOST = 'calm-river-1234.trycloudflare.com';
 

@@ -22,7 +22,7 @@ describe('[SEC-06] live sockets of revoked and expired tokens', () => {
     const revokedAt = Date.now();
     expect(hub.auth.tokens.revoke(victim.record.id)).toBeDefined();
     const [ca, cb] = await Promise.all([a.closed, b.closed]);
-    // HUB-DESIGN §7 states the bound; the close is sent synchronously from the revocation.
+    // ARCHITECTURE.md §7 states the bound; the close is sent synchronously from the revocation.
     expect(Date.now() - revokedAt).toBeLessThan(1_000);
     expect(ca.code).toBe(4401);
     expect(cb.code).toBe(4401);

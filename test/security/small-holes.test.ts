@@ -15,7 +15,7 @@ import { rawRequest } from './helpers/raw-http.js';
 import { createToken, startSecuredHub, type SecuredHub } from './helpers/secured-hub.js';
 import { tempDir } from './helpers/temp-dir.js';
 
-/** Issue 11 item 6: the smaller holes, each written as the attack. */
+/** The smaller holes, each written as the attack. */
 describe('[SEC-11.6] smaller holes', () => {
   let hub: SecuredHub;
   const remote = 'https://remote.example.test';

@@ -7,7 +7,7 @@ import { startHub, type HubHarness } from '../helpers/hub-harness.js';
 import { buildConfig, ConfigError, loadConfig } from '../../src/config/load.js';
 
 /**
- * Issue 11 item 2, written as the attack: `session/new` accepted any cwd (`/etc`, `/root`, `/`,
+ * Written as the attack: `session/new` accepted any cwd (`/etc`, `/root`, `/`,
  * relative paths, directories that do not exist). Sessions may now only be opened in an existing
  * directory inside a workspace root, after resolving symlinks — over ACP, the compat profile and
  * REST (a workflow started without a session opens one) — and the refusal names the roots.

@@ -20,7 +20,7 @@ const manualConfig = {
   optionSpecs: { reasoningLevel: { values: ['low', 'high'], map: '{"effort": reasoningLevel}' }, maxOutputTokens: { max: 8192 } },
 };
 
-/** The minimal valid file of ZCODE-PROTOCOL §9.2. */
+/** The minimal valid file of APP-SERVER.md §9.2. */
 function minimal(): Record<string, unknown> {
   return {
     schemaVersion: 1,

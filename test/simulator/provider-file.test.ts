@@ -3,7 +3,7 @@ import { parseProviderFile, providerUsable, type SimProviderRule } from '../../s
 import { isProviderComplete, validateProviderDocument, type ProviderRule } from '../../src/settings/provider-schema.js';
 
 /**
- * The simulator judges the personal provider file with its own schema (ZCODE-PROTOCOL §9.2),
+ * The simulator judges the personal provider file with its own schema (APP-SERVER.md §9.2),
  * not the hub's. Each case is checked against the simulator's copy; the last test checks that
  * the two independent copies agree on every case, so a drift in either shows up here.
  */

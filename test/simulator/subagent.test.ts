@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCENARIO_NAMES, selectBehaviour } from '../../src/simulator/scenarios/select.js';
 import { SimClient, type Json, type Message } from './sim-client.js';
 
-// The `subagent` scenario against the real simulator child (ZCODE-PROTOCOL §3.4, §4.8, §4.16,
+// The `subagent` scenario against the real simulator child (APP-SERVER.md §3.4, §4.8, §4.16,
 // §5.2, §5.5.7, §5.5.9). Scale 4: the child runs for about two seconds, ample for a
 // `session/subagents` sent on receipt of `subagent_spawned` to find it running.
 let sim: SimClient;

@@ -23,7 +23,7 @@ const permission = {
   _meta: { zcode: { interactionId: 'perm_1', kind: 'permission' } },
 };
 
-/** The question form of seed 000 "Bridge routing": q_<i> choice + q_<i>_other free text + __skip__. */
+/** The question form of APP-SERVER.md §14.6: q_<i> choice + q_<i>_other free text + __skip__. */
 const questionForm = {
   mode: 'form',
   sessionId: 's1',

@@ -53,7 +53,7 @@ describe('push notification content', () => {
     expect(done.title).not.toBe(needs.title);
   });
 
-  it('a hub that names itself links the app’s deep link to its machine (issue 18)', () => {
+  it('a hub that names itself links the app’s deep link to its machine', () => {
     const perm: InteractionView = { ...base, interactionId: 'int/1', kind: 'permission', title: 'Bash' };
     const machine = { hubId: '0f8b2c1e-3d4a-4b5c-8d6e-7f8091a2b3c4', name: 'desktop' };
     expect(pushContent('needs_you', 's 1', 'Fix', perm, machine).url).toBe(`/m/${machine.hubId}/s/s%201?answer=int%2F1`);

@@ -11,7 +11,7 @@ import {
 import { insideRoots } from '../../web/src/hub/workspace-picker.js';
 
 describe('session list', () => {
-  it('reads the archive flag and the last-message preview from session/list and _zcode/session_state (issue 14 item 3)', () => {
+  it('reads the archive flag and the last-message preview from session/list and _zcode/session_state', () => {
     const listed = fromListEntry({
       sessionId: 's1',
       cwd: '/w',
@@ -31,7 +31,7 @@ describe('session list', () => {
     expect(previewOf({ role: 'user', text: '' })).toBeUndefined();
   });
 
-  it('a typed workspace is inside the roots only below one of them (issue 14 item 4)', () => {
+  it('a typed workspace is inside the roots only below one of them', () => {
     const roots = ['/srv/projects', '/home/me/work/'];
     expect(insideRoots('/srv/projects', roots)).toBe(true);
     expect(insideRoots('/srv/projects/shop/', roots)).toBe(true);

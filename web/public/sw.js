@@ -67,7 +67,7 @@ self.addEventListener('fetch', (event) => {
 });
 
 /**
- * A registration scoped `/m/<hubId>/` carries another machine's notifications (issue 18): its
+ * A registration scoped `/m/<hubId>/` carries another machine's notifications: its
  * session links open that machine's session, `/m/<hubId>/s/<sessionId>`.
  */
 const MACHINE = (() => {

@@ -1,4 +1,4 @@
-/** Messages of the several-machines screens (issue 18), spread into both tables of i18n.ts. */
+/** Messages of the several-machines screens, spread into both tables of i18n.ts. */
 export const machinesEn = {
   machines: 'Machines',
   machinesIntro: 'Other computers running zcode-hub. This app talks to each one directly, with its own key; none of them relays another.',

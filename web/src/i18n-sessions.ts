@@ -1,6 +1,6 @@
 /**
  * Messages of session management (archive, previews) and the new-session workspace picker
- * (issue 14 items 3 and 4), kept apart from i18n.ts. Spread into both tables there.
+ *, kept apart from i18n.ts. Spread into both tables there.
  */
 export const sessionsEn = {
   archive: 'Archive',

@@ -1,4 +1,4 @@
-/** Every bound the web app keeps, in one place (the client side of HUB-DESIGN §8). */
+/** Every bound the web app keeps, in one place (the client side of ARCHITECTURE.md §8). */
 export const WEB_LIMITS = {
   /** Reconnect backoff: first delay, doubled per attempt. */
   reconnectBaseMs: 500,
@@ -12,7 +12,7 @@ export const WEB_LIMITS = {
   probeTimeoutMs: 5_000,
   /** Hidden longer than this → probe the socket when the tab is visible again (sleep, backgrounding). */
   probeAfterHiddenMs: 10_000,
-  /** Messages asked for when a session is opened (HUB-DESIGN §4.2: phones ask for ~30). */
+  /** Messages asked for when a session is opened (ARCHITECTURE.md §4.2: phones ask for ~30). */
   historyPage: 30,
   /** Longest edge of an attached image after downscaling on a canvas. */
   imageMaxEdgePx: 1_600,

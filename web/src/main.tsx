@@ -18,7 +18,7 @@ const client = new HubClient(`${location.protocol === 'https:' ? 'wss' : 'ws'}:/
 let started = false;
 setHomeClient(client);
 
-/** Set after pairing: the token itself is an HttpOnly cookie script cannot see (HUB-DESIGN §7). */
+/** Set after pairing: the token itself is an HttpOnly cookie script cannot see (ARCHITECTURE.md §7). */
 const PAIRED_KEY = 'zcode-hub.paired';
 
 function remember(paired: boolean): void {
@@ -44,7 +44,7 @@ function connect(): void {
   if (started) client.conn.reconnectNow();
   else {
     client.start();
-    // The other machines (issue 18): each on its own credential, connecting on its own.
+    // The other machines: each on its own credential, connecting on its own.
     void startMachines();
   }
   started = true;

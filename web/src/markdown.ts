@@ -45,7 +45,7 @@ const SAFE_URL = /^(https?:|mailto:|#|\/(?!\/))/i;
 export function isSafeUrl(href: string): boolean {
   const h = href.trim();
   // Browsers read `\` as `/` and drop tabs and newlines in URLs, so `/\evil.example` or
-  // `/<tab>/evil.example` would be protocol-relative: another host (issue 11 item 6).
+  // `/<tab>/evil.example` would be protocol-relative: another host.
   for (let i = 0; i < h.length; i++) {
     const c = h.charCodeAt(i);
     if (c === 0x5c || c < 0x20 || c === 0x7f) return false;

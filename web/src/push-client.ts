@@ -26,7 +26,7 @@ function keyBytes(base64url: string): Uint8Array<ArrayBuffer> {
  * The service-worker scope of another machine's notifications. A push subscription belongs to
  * one registration and one VAPID key, and every hub has its own key, so each machine gets its
  * own registration of the same sw.js; the worker reads the machine from its scope and opens
- * `/m/<hubId>/s/<sessionId>` (issue 18).
+ * `/m/<hubId>/s/<sessionId>`.
  */
 export function machineScope(hubId: string): string {
   return `/m/${encodeURIComponent(hubId)}/`;

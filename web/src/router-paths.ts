@@ -1,6 +1,6 @@
 /**
  * Client routes and their paths (pure; the navigation itself is in router.ts). A session of
- * another machine lives under `/m/<hubId>` (`/m/<hubId>/s/<sessionId>…`, issue 18).
+ * another machine lives under `/m/<hubId>` (`/m/<hubId>/s/<sessionId>…`).
  */
 export type Route =
   | { name: 'sessions' }

@@ -10,7 +10,7 @@ export interface BackendRouteOptions {
 }
 
 /**
- * `POST /api/backend/restart` (admin): the manual restart entry point (HUB-DESIGN §3) — the way
+ * `POST /api/backend/restart` (admin): the manual restart entry point (ARCHITECTURE.md §3) — the way
  * out of `failed` once its cause is fixed. Pending interactions of the old child become `lost`.
  */
 export const backendRoutes: FastifyPluginAsync<BackendRouteOptions> = async (app, opts) => {

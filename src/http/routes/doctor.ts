@@ -12,7 +12,7 @@ export interface DoctorRouteOptions {
   /** Live numbers from the hub and the gateway. */
   live: () => Pick<LiveFacts, 'pendingInteractions' | 'oldestPendingAgeMs' | 'clients'>;
   port: () => number | undefined;
-  /** Every peer origin, the added ones included (issue 18). */
+  /** Every peer origin, the added ones included. */
   peers?: () => readonly string[];
 }
 

@@ -13,13 +13,13 @@ const backendSummary = z.object({
 export interface HealthRouteOptions {
   backend: BackendLifecycle;
   version: string;
-  /** The hub's id and name (issue 18): the app tells "offline" from "a different hub behind this URL". */
+  /** The hub's id and name: the app tells "offline" from "a different hub behind this URL". */
   hub?: { hubId: string; name: string };
 }
 
 /**
  * `GET /api/health`, the one public API route. Plain `ok` by default (what zcode-acp-remote
- * and container health checks expect, HUB-DESIGN §5.1); JSON with the backend state when the
+ * and container health checks expect, ARCHITECTURE.md §5.1); JSON with the backend state when the
  * caller asks for `application/json`. The backend state also rides in `X-Zcode-Backend`.
  */
 export const healthRoutes: FastifyPluginAsync<HealthRouteOptions> = async (app, opts) => {
@@ -48,7 +48,7 @@ export const healthRoutes: FastifyPluginAsync<HealthRouteOptions> = async (app, 
       const s = opts.backend.status();
       reply.header('x-zcode-backend', s.state);
       // An app on another origin probes this with `fetch(…, {mode: 'no-cors'})` to tell "offline"
-      // from "not allowed" (issue 18): a same-origin resource policy would make both look offline.
+      // from "not allowed": a same-origin resource policy would make both look offline.
       // It says nothing secret; the answer stays unreadable to a non-peer page (no CORS for it).
       reply.header('cross-origin-resource-policy', 'cross-origin');
       const accept = req.headers.accept ?? '';

@@ -18,7 +18,7 @@ export interface InstanceRouteOptions {
   startedAt: number;
   /** The port the daemon listens on (known once listening). */
   port: () => number | undefined;
-  /** Every file read and listing, served or refused, is recorded here (issue 11 item 1). */
+  /** Every file read and listing, served or refused, is recorded here. */
   audit?: AuditSink;
 }
 
@@ -42,7 +42,7 @@ const instanceSchema = z.object({
 });
 
 /**
- * zcode-acp-remote compatibility (HUB-DESIGN §5.1): this daemon is the app's one "instance".
+ * zcode-acp-remote compatibility (ARCHITECTURE.md §5.1): this daemon is the app's one "instance".
  * Shapes follow the app's hub client and its bridge's endpoints: `/api/instances` is an array,
  * `/status` lists sessions as running|idle, close answers `{ok: true}` (404 unknown, 409 running),
  * and the file routes are read-only and confined to the session root.

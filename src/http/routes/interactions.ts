@@ -53,7 +53,7 @@ export interface InteractionRouteOptions {
 }
 
 /**
- * The interaction inbox over REST (HUB-DESIGN §4.5): list pending interactions across sessions
+ * The interaction inbox over REST (ARCHITECTURE.md §4.5): list pending interactions across sessions
  * and answer one — the same race as ACP answers; a late answer gets 409 `HUB_ERR_ALREADY_RESOLVED`
  * naming the winner in `details.resolvedBy`.
  */

@@ -16,12 +16,12 @@ export const meSchema = z.object({
     scope: z.enum(SCOPES),
     expiresAt: z.number().optional(),
   }),
-  /** True when the credential is DPoP-bound (issue 18): each request must carry a proof of its key. */
+  /** True when the credential is DPoP-bound: each request must carry a proof of its key. */
   bound: z.boolean(),
 });
 
 /**
- * `GET /api/me`: which hub this is and who the caller is to it (issue 18 item 1). Any scope; a
+ * `GET /api/me`: which hub this is and who the caller is to it. Any scope; a
  * peer's app calls it cross-origin with a DPoP-bound token to learn the machine's id and name.
  */
 export const meRoutes: FastifyPluginAsync<{ hub: HubIdentity }> = async (app, { hub }) => {

@@ -12,7 +12,7 @@ import { verifyProof, type RequestAuthExtras } from '../auth-hook.js';
 
 export interface PairRouteOptions {
   auth: AuthServices;
-  /** DPoP proofs (issue 18): a token paired from a peer origin is bound to the proof's key. */
+  /** DPoP proofs: a token paired from a peer origin is bound to the proof's key. */
   extras: RequestAuthExtras;
   /** This hub's id and name, returned with a token so the app knows which machine it added. */
   hub: { hubId: string; name: string };
@@ -41,13 +41,13 @@ function isHttps(req: FastifyRequest, publicUrls: readonly string[]): boolean {
   return publicUrls.some((u) => u.startsWith('https://') && new URL(u).hostname === host);
 }
 
-/** The HttpOnly, SameSite=Strict (Secure on https) cookie of the built-in web app (HUB-DESIGN §7). */
+/** The HttpOnly, SameSite=Strict (Secure on https) cookie of the built-in web app (ARCHITECTURE.md §7). */
 export function authCookie(name: string, token: string, maxAgeSeconds: number, secure: boolean): string {
   return `${name}=${token}; Path=/; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=Strict${secure ? '; Secure' : ''}`;
 }
 
 /**
- * Pairing (HUB-DESIGN §7): admins mint one-time codes (`zcode-hub pair`), a device exchanges
+ * Pairing (ARCHITECTURE.md §7): admins mint one-time codes (`zcode-hub pair`), a device exchanges
  * one for a device token on the public, per-address rate-limited `POST /api/pair` (SEC-07).
  */
 export const pairRoutes: FastifyPluginAsync<PairRouteOptions> = async (app, opts) => {
@@ -122,7 +122,7 @@ export const pairRoutes: FastifyPluginAsync<PairRouteOptions> = async (app, opts
     },
     async (req, reply) => {
       // From another origin (a listed peer; any other was refused 403 by the Origin check) only a
-      // key-bound token may leave, never the cookie and never admin scope (issue 18 item 3).
+      // key-bound token may leave, never the cookie and never admin scope.
       const peer = req.originKind === 'peer' ? req.headers.origin : undefined;
       if (peer !== undefined && req.body.delivery === 'cookie')
         throw new HubError('HUB_ERR_FORBIDDEN', "Another origin pairs with delivery 'token'; the cookie is only for this hub's own page");

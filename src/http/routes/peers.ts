@@ -12,14 +12,14 @@ export interface PeerRouteOptions {
   peers: Peers;
   machines: Machines;
   audit?: AuditLog | undefined;
-  /** Called after a peer is removed: its open connections close at once (issue 18); returns how many. */
+  /** Called after a peer is removed: its open connections close at once; returns how many. */
   onPeerRemoved?: (origin: string) => number | undefined;
 }
 
 const peersView = z.object({ peers: z.array(peerEntrySchema) });
 
 /**
- * Issue 18 item 2. Admin: the app origins this hub accepts (`/api/peers`), applied on the next
+ * Admin: the app origins this hub accepts (`/api/peers`), applied on the next
  * request. Operate: the machines the home app talks to (`/api/machines`), which widen this
  * hub's CSP `connect-src`; they hold no credentials.
  */
@@ -142,7 +142,7 @@ export const peerRoutes: FastifyPluginAsync<PeerRouteOptions> = async (app, opts
   );
 };
 
-/** Whose machine list a request reads and writes: the calling device's token (issue 18). */
+/** Whose machine list a request reads and writes: the calling device's token. */
 function owner(identity: Identity | undefined): string {
   if (!identity) throw new HubError('HUB_ERR_UNAUTHENTICATED', 'Sign in first');
   return identity.tokenId;

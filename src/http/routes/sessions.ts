@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { HubError } from '../../errors.js';
 import type { RestHub } from '../hub-api.js';
 
-/** One session as REST shows it (HUB-DESIGN §6). */
+/** One session as REST shows it (ARCHITECTURE.md §6). */
 export const sessionSummarySchema = z.object({
   sessionId: z.string(),
   cwd: z.string(),
@@ -28,7 +28,7 @@ export interface SessionRouteOptions {
 }
 
 /**
- * `/api/sessions…` (HUB-DESIGN §6): list, read, rename, close (409 while a turn runs) and the
+ * `/api/sessions…` (ARCHITECTURE.md §6): list, read, rename, close (409 while a turn runs) and the
  * journal. Reads need `view`, changes `operate` (§7).
  */
 export const sessionRoutes: FastifyPluginAsync<SessionRouteOptions> = async (app, { hub }) => {

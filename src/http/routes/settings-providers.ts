@@ -1,5 +1,5 @@
 /**
- * REST settings API for providers (HUB-DESIGN §6): the personal provider file behind
+ * REST settings API for providers (ARCHITECTURE.md §6): the personal provider file behind
  * `ProviderStore`, plus what the app-server makes of it (model catalog, connectivity test).
  * Reads need `view`, writes `admin`. Reads carry an `ETag`; writes honour `If-Match` (412).
  * No response ever carries key material beyond `keyHint` (CFG-05).

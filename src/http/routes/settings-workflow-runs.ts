@@ -1,5 +1,5 @@
 /**
- * The workflow-run half of the settings API (`/api/settings/workflow-runs/*`, ZCODE-PROTOCOL
+ * The workflow-run half of the settings API (`/api/settings/workflow-runs/*`, APP-SERVER.md
  * §7.3, §8): a session's runs, one run, its events, artifacts, workspace and node results
  * (`view`), resume and stop (`operate`). Registered by settings-workflows.ts inside its own
  * plugin, so the same audit and workspace-root hooks cover these routes.

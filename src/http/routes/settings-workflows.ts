@@ -1,5 +1,5 @@
 /**
- * REST settings API for saved workflows and their runs (HUB-DESIGN §6, ZCODE-PROTOCOL §8,
+ * REST settings API for saved workflows and their runs (ARCHITECTURE.md §6, APP-SERVER.md §8,
  * §7.3); the run routes are in settings-workflow-runs.ts. Reads need `view`; changing workflow files needs `admin`; starting, resuming and
  * stopping a run acts on a session like a prompt does, so it needs `operate`.
  * Backend refusals: 400 invalid · 404 not found · 409 busy/not resumable · 422 compile failed ·
@@ -18,7 +18,7 @@ import { TAGS, errors, intQuery, nameParam, workspaceParam, workflowRunRoutes } 
 export type SettingsWorkflowRoutesOptions = ({ service: WorkflowService } | WorkflowServiceOptions) & {
   /** Audit log sink: workflow file changes and run starts/stops are recorded with the device. */
   audit?: AuditSink;
-  /** Workspace roots (issue 11 item 2): every `workspace` named must be inside one; a run may start or resume only on a session inside one. */
+  /** Workspace roots: every `workspace` named must be inside one; a run may start or resume only on a session inside one. */
   guard?: { workspace(path: string): Promise<void>; session(sessionId: string): Promise<void> };
 };
 

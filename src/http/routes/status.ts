@@ -10,7 +10,7 @@ export interface StatusRouteOptions {
   connections: () => number;
 }
 
-/** `GET /api/status` (HUB-DESIGN §6): backend state, versions, sessions, clients. */
+/** `GET /api/status` (ARCHITECTURE.md §6): backend state, versions, sessions, clients. */
 export const statusRoutes: FastifyPluginAsync<StatusRouteOptions> = async (app, opts) => {
   const startedAt = Date.now();
   app.withTypeProvider<ZodTypeProvider>().get(

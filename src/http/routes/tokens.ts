@@ -45,7 +45,7 @@ function caller(identity: Identity | undefined): Identity {
   return identity;
 }
 
-/** `/api/tokens` CRUD for admins (HUB-DESIGN §6, §7). */
+/** `/api/tokens` CRUD for admins (ARCHITECTURE.md §6, §7). */
 export const tokenRoutes: FastifyPluginAsync<{ auth: AuthServices }> = async (app, { auth }) => {
   const r = app.withTypeProvider<ZodTypeProvider>();
 

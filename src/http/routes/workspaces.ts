@@ -17,7 +17,7 @@ const dirEntry = z.object({ name: z.string(), path: z.string() });
 
 /**
  * `GET /api/workspaces`: the workspace roots sessions may be opened in, and the default one
- * (issue 11 item 2). `operate`, like `session/new`: a dashboard with `view` has no use for them.
+ *. `operate`, like `session/new`: a dashboard with `view` has no use for them.
  */
 export const workspaceRoutes: FastifyPluginAsync<WorkspaceRouteOptions> = async (app, opts) => {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -34,7 +34,7 @@ export const workspaceRoutes: FastifyPluginAsync<WorkspaceRouteOptions> = async 
     async () => ({ defaultWorkspace: opts.defaultWorkspace, workspaces: [...opts.workspaces] }),
   );
 
-  // Read-only and folders only: what the new-session picker browses (issue 14 item 4). The same
+  // Read-only and folders only: what the new-session picker browses. The same
   // check as session/new confines it, so it shows nothing a session could not be opened in.
   r.get(
     '/api/workspaces/dirs',

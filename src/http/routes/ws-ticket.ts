@@ -6,7 +6,7 @@ import type { WsTickets } from '../../auth/ws-tickets.js';
 import { extractCredential } from '../credentials.js';
 
 /**
- * `POST /api/ws-ticket` (issue 18 item 4): browsers cannot put a DPoP header on a WebSocket, so a
+ * `POST /api/ws-ticket`: browsers cannot put a DPoP header on a WebSocket, so a
  * client proves itself here (any scope; DPoP for bound tokens, checked by the auth hook) and
  * opens `/acp?ticket=…` within `wsTicketTtlMs`, once, from the same Origin.
  */

@@ -1,6 +1,6 @@
 import net from 'node:net';
 
-/** Names every hub answers to: loopback only (HUB-DESIGN §7). */
+/** Names every hub answers to: loopback only (ARCHITECTURE.md §7). */
 const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '::1'] as const;
 
 /** Wildcard bind addresses: they name no host a client could use, so they allow nothing extra. */
@@ -21,7 +21,7 @@ export function parseHostHeader(value: string | undefined): { hostname: string; 
 }
 
 /**
- * Hostnames accepted in `Host` (the DNS-rebinding defence, HUB-DESIGN §7): loopback names,
+ * Hostnames accepted in `Host` (the DNS-rebinding defence, ARCHITECTURE.md §7): loopback names,
  * the bound address when it is a specific one, and the `--public-url` host.
  */
 export function allowedHostnames(config: { host: string; publicUrl?: string | undefined }): ReadonlySet<string> {

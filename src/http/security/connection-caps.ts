@@ -2,7 +2,7 @@ import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 
 /**
- * Bounds on connections that have not authenticated (issue 11 item 3): at most `total` in all
+ * Bounds on connections that have not authenticated: at most `total` in all
  * and `perAddress` from one address. A connection leaves the pool as soon as one of its requests
  * (or its WebSocket upgrade) authenticates, and when it closes. Over a cap the hub closes the
  * *oldest* unauthenticated connection — of the same address, or of the busiest address for the

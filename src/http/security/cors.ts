@@ -8,7 +8,7 @@ const ALLOWED_HEADERS = ['authorization', 'dpop', 'content-type', 'if-match'];
 const EXPOSED_HEADERS = ['etag', 'x-zcode-backend', 'retry-after', 'x-zcode-first-line', 'www-authenticate'];
 
 /**
- * CORS for peers on `/api/*` only (issue 18; HUB-DESIGN §5.1: the zcode-acp-remote web build
+ * CORS for peers on `/api/*` only (ARCHITECTURE.md §5.1: the zcode-acp-remote web build
  * calls /api/health and /api/instances with a bearer header from its own origin). The list is
  * read per request, so a peer added or removed at run time takes effect at once. No other
  * origin ever gets CORS, and credentials (cookies) are never allowed cross-origin. Registered

@@ -18,7 +18,7 @@ export interface SecurityPluginOptions {
   config: Pick<HubConfig, 'host' | 'publicUrl' | 'limits'>;
   /** Public addresses added at run time (tunnels); absent = only the configured ones. */
   publicUrls?: PublicUrls;
-  /** App origins this hub accepts (issue 18): CORS and the Origin check. */
+  /** App origins this hub accepts: CORS and the Origin check. */
   peers: PeerList;
   /** Origins the home app may connect to beyond 'self' (CSP `connect-src`), read per answer. */
   connectOrigins: () => readonly string[];
@@ -30,7 +30,7 @@ export interface SecurityPluginOptions {
 
 /**
  * The hooks that run before auth on every route and on the WebSocket upgrade, in the order of
- * HUB-DESIGN §7: Host → Origin → (CORS preflight for listed origins) → [auth, scope: auth-hook]
+ * ARCHITECTURE.md §7: Host → Origin → (CORS preflight for listed origins) → [auth, scope: auth-hook]
  * → rate limit (per route, `config.rateLimit`). Register it before `authHook`.
  */
 export const securityPlugin = fp(
@@ -53,7 +53,7 @@ export const securityPlugin = fp(
       opts.onConnectionRefused,
     );
     // An error answer to a caller who has not authenticated ends the connection: a body still
-    // being trickled after a 401 cannot keep the socket (issue 11 item 3).
+    // being trickled after a 401 cannot keep the socket.
     app.addHook('onSend', async (req, reply) => {
       if (!req.identity && reply.statusCode >= 400) reply.header('connection', 'close');
     });

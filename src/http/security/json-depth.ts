@@ -3,7 +3,7 @@ import { HubError } from '../../errors.js';
 import { depthMessage, exceedsJsonDepth } from '../../json-depth.js';
 
 /**
- * REST bodies nested deeper than `maxDepth` are refused 400 before validation (issue 11 item 5):
+ * REST bodies nested deeper than `maxDepth` are refused 400 before validation:
  * the zod schemas and every later step recurse over the body.
  */
 export function installJsonDepthCheck(app: FastifyInstance, maxDepth: number): void {

@@ -1,5 +1,5 @@
 /**
- * Machines (issue 18 item 2, home side): the other hubs the web app served from this hub talks
+ * Machines (home side): the other hubs the web app served from this hub talks
  * to. The app records one when it adds a machine; this hub's Content-Security-Policy
  * `connect-src` then allows that machine's origin and its ws(s) form, and nothing else. The
  * list holds no credentials (those stay in the browser, bound to a key). Kept per device in

@@ -28,7 +28,7 @@ function isOwnOrigin(req: FastifyRequest, origin: URL, ownNames: ReadonlySet<str
 /**
  * A page the user opened themselves (address bar, bookmark): `Sec-Fetch-Site: none` is only ever
  * sent for user-initiated navigations, which no other site can start, so the device's cookie may
- * ride along on a GET — e.g. an admin phone typing /docs (issue 14 item 6). Top-level only
+ * ride along on a GET — e.g. an admin phone typing /docs. Top-level only
  * (`Sec-Fetch-Dest: document`): a frame is always some page's doing. Browsers do not let pages
  * set `Sec-Fetch-*`; a non-browser can, but it would need the token, which works as a bearer
  * anyway. The reasoning, case by case, is in docs/SECURITY.md "The cookie on a typed address".
@@ -45,7 +45,7 @@ function isTypedNavigation(req: FastifyRequest): boolean {
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** Where a request with an `Origin` header came from: the hub itself or a listed peer (issue 18); undefined without Origin. */
+    /** Where a request with an `Origin` header came from: the hub itself or a listed peer; undefined without Origin. */
     originKind?: 'self' | 'peer';
   }
 }
@@ -56,15 +56,15 @@ export interface PeerList {
 }
 
 /**
- * Second hook, before auth (HUB-DESIGN §7; cross-site WebSocket hijacking): a present Origin
+ * Second hook, before auth (ARCHITECTURE.md §7; cross-site WebSocket hijacking): a present Origin
  * must be the hub's own (its socket's scheme/name/port, `--public-url` or an added public URL)
  * or a listed peer, else 403 — `null` and look-alikes included. Peers are read per request, so
- * adding or removing one takes effect at once (issue 18). Without Origin, an ambient cookie is
+ * adding or removing one takes effect at once. Without Origin, an ambient cookie is
  * accepted only on a same-origin fetch (browsers omit Origin on same-origin GETs but always
  * send `Sec-Fetch-Site`, which pages cannot forge); a bearer header, a DPoP-bound token or
  * `?token=` is not ambient authority, so no Origin is needed with them. A GET the user typed or
  * bookmarked (`Sec-Fetch-Site: none`) carries the cookie too. Peers are other sites' apps:
- * bearer or DPoP only, never the web app's cookie (issue 11 item 6).
+ * bearer or DPoP only, never the web app's cookie.
  */
 export function installOriginCheck(
   app: FastifyInstance,

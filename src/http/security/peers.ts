@@ -1,5 +1,5 @@
 /**
- * Peers (issue 18 item 2): the app origins this hub accepts, the editable successor of
+ * Peers: the app origins this hub accepts, the editable successor of
  * `--allow-origin`. A listed origin gets CORS on `/api/*` (bearer or DPoP, never cookies) and
  * passes the Origin check, including the WebSocket upgrade; cross-origin pairing
  * (`delivery: 'token'`) is accepted only from one. Origins given with `--peer`/`--allow-origin`

@@ -1,5 +1,5 @@
 /**
- * Public addresses an admin added while the hub runs (issue 14 item 5): a quick tunnel's
+ * Public addresses an admin added while the hub runs: a quick tunnel's
  * hostname changes on every start, and restarting the daemon with `--public-url` to accept it
  * drops every client. Added URLs join the Host and Origin allow-lists at once and survive a
  * restart in `<state-dir>/public-urls.json` (0600, atomic). `--public-url` stays the primary one.

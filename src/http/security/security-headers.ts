@@ -13,9 +13,9 @@ export function connectSources(origins: readonly string[]): string[] {
 }
 
 /**
- * Security headers on the web app and the API (HUB-DESIGN §7): CSP with `connect-src 'self'`
+ * Security headers on the web app and the API (ARCHITECTURE.md §7): CSP with `connect-src 'self'`
  * plus `connectOrigins()` — the public addresses and the machines the home app talks to
- * (issue 18), read per answer so a machine added at run time is reachable at once — and their
+ *, read per answer so a machine added at run time is reachable at once — and their
  * ws/wss equivalents, `frame-ancestors 'none'` (clickjacking), `Referrer-Policy: no-referrer`
  * (the `#pair=` URL and tokens never leak).
  */

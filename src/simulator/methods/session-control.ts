@@ -137,7 +137,7 @@ export function stop(sim: SimulatorCore, params: unknown): unknown {
   const rt = sim.requireActive(p.sessionId);
   const turn = rt.activeTurn;
   if (sim.options.ignoreStop) {
-    // Fault `--ignore-stop`: a stop that produces no terminal event (§11 item 7, seed 001).
+    // Fault `--ignore-stop`: a stop that produces no terminal event (§11 item 7, §14.1).
     sim.log.warn({ sessionId: rt.sessionId }, 'fault --ignore-stop: session/stop answered, turn left running');
     return {};
   }

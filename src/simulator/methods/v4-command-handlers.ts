@@ -79,7 +79,7 @@ function stop(sim: SimulatorCore, rt: SessionRuntime, p: P): Decision {
   if (typeof expected === 'string' && turn?.foregroundExecutionId !== expected)
     return { status: 'noop', reasonCode: 'guard.stopTargetChanged', message: 'The expected execution is not running' };
   if (sim.options.ignoreStop) {
-    // Fault `--ignore-stop`: accepted, yet no terminal event follows (§11 item 7, seed 001).
+    // Fault `--ignore-stop`: accepted, yet no terminal event follows (§11 item 7, §14.1).
     sim.log.warn({ sessionId: rt.sessionId }, 'fault --ignore-stop: v4 stop accepted, turn left running');
     return accepted();
   }

@@ -34,7 +34,7 @@ const QUESTIONS = [
 
 /**
  * `deploy`: an MCP tool (`mcp__deployer__deploy`) whose server elicits a form while it runs
- * (ZCODE-PROTOCOL §6.3, third producer): `interaction/requestUserInput` with `schema:
+ * (APP-SERVER.md §6.3, third producer): `interaction/requestUserInput` with `schema:
  * {interaction: "mcp_elicitation", serverName, requestedSchema}`, `input: {serverName, message,
  * requestedSchema}` and questions derived from the schema. Like the real elicitation broker, the
  * answer is read only from `content.answers[question]`, `content.answer_<i>` or `content.answer`

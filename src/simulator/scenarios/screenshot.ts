@@ -7,7 +7,7 @@ const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0
 
 /**
  * `screenshot`: the agent captures an image and keeps it in the conversation. Snapshots and
- * `session/messages` inline images as data URLs (up to 20 MiB each, ZCODE-PROTOCOL §3.6, §3.7
+ * `session/messages` inline images as data URLs (up to 20 MiB each, APP-SERVER.md §3.6, §3.7
  * `file` part), so every later create/resume/subscribe/`set*` result carries it: the case that
  * makes result lines tens of MiB long. Size: `--image-bytes` (raw bytes before base64).
  */

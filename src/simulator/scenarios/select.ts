@@ -1,7 +1,7 @@
 /**
  * Picks what a turn does. The `default` scenario reads keywords in the prompt
  * (case-insensitive, whole words, optional plural `s`); the keyword that appears first in the
- * prompt wins; no keyword → a plain answer (HUB-DESIGN §1). Any other scenario name forces
+ * prompt wins; no keyword → a plain answer (ARCHITECTURE.md §1). Any other scenario name forces
  * that behaviour for every user turn.
  */
 export const KEYWORDS = [

@@ -6,7 +6,7 @@ import { questionScenario } from './question.js';
 /**
  * `tour`: one turn with every kind of update a client folds — thoughts, a Read tool, a Markdown
  * answer, a Bash call that asks permission (with progress output), then an AskUserQuestion — so
- * a continuity test can join it at any point (hub issue 12).
+ * a continuity test can join it at any point.
  */
 export async function tourScenario(ctx: TurnContext): Promise<void> {
   await answerScenario(ctx);

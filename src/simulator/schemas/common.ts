@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Shared wire types of ZCODE-PROTOCOL §3, strict on input. */
+/** Shared wire types of APP-SERVER.md §3, strict on input. */
 export const strPlus = z.string().refine((s) => s.trim().length > 0, { message: 'Must not be empty' });
 export const intGte0 = z.number().int().nonnegative();
 

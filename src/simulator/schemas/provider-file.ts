@@ -1,5 +1,5 @@
 /**
- * The personal provider file as the app-server itself checks it (ZCODE-PROTOCOL §9.2, §9.3),
+ * The personal provider file as the app-server itself checks it (APP-SERVER.md §9.2, §9.3),
  * written for the simulator from the wire notes — deliberately NOT the hub's own schema
  * (src/settings/provider-schema.ts). The hub validates what it writes with its copy; the
  * simulator judges the file with this one, so a bug in the hub's schema shows up in tests as

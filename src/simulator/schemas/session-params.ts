@@ -10,7 +10,7 @@ import {
   WorkspaceRefSchema,
 } from './common.js';
 
-/** Strict params of the legacy session methods (ZCODE-PROTOCOL §4). */
+/** Strict params of the legacy session methods (APP-SERVER.md §4). */
 const ImportedMessage = z.strictObject({ role: z.enum(['user', 'assistant']), content: z.string(), timestamp: z.number().optional() });
 const ImportedHistory = z.union([
   z.strictObject({

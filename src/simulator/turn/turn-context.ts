@@ -207,7 +207,7 @@ export class TurnContext {
   /**
    * Replaces the session's todo list and publishes it as a `session.updated {todos}` event.
    * SIMULATOR-ONLY: the real server has no such event (todos reach a host only as `TodoWrite`
-   * tool input and in snapshots, issue 19 item 10); the hub's plan view must not depend on it.
+   * tool input and in snapshots); the hub's plan view must not depend on it.
    */
   setTodos(todos: Todo[]): void {
     this.rt.todos = todos;
@@ -244,7 +244,7 @@ export class TurnContext {
     });
   }
 
-  /** Whether this session's mode asks before tools (every mode but yolo, HUB-DESIGN §4.1). */
+  /** Whether this session's mode asks before tools (every mode but yolo, ARCHITECTURE.md §4.1). */
   get asksPermission(): boolean {
     return this.rt.info.mode !== 'yolo';
   }

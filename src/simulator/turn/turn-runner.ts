@@ -45,7 +45,7 @@ async function runTurn(sim: SimulatorCore, rt: SessionRuntime, input: TurnInput)
   if (rt.closed) return;
   if (input.rejectBeforeStart !== undefined) {
     rt.lastError = { type: 'model_error', message: input.rejectBeforeStart };
-    // The reason shows only in telemetry (seed 001 §9.5, ZCODE-PROTOCOL §5.8): no turn.* events.
+    // The reason shows only in telemetry (APP-SERVER.md §14.3, APP-SERVER.md §5.8): no turn.* events.
     sim.notify('v4/telemetry/event', {
       version: 1,
       eventId: newId('tel'),
@@ -127,7 +127,7 @@ async function runTurn(sim: SimulatorCore, rt: SessionRuntime, input: TurnInput)
     const title = input.text.trim().split('\n')[0]?.slice(0, 60) || 'New session';
     rt.info.title = title;
     rt.info.titleSource = 'first_input';
-    // Newer CLIs announce titles only in v4 frames, and generate a better one later (seed 001 §9.7).
+    // Newer CLIs announce titles only in v4 frames, and generate a better one later (APP-SERVER.md §14.4).
     if (sim.options.v4Titles) scheduleGeneratedTitle(sim, rt, input.text);
     else ctx.emit('session.titleUpdated', { messageID: userMessageId, previousTitle: '', source: 'first_input', title });
     publishTitleFrame(sim, rt);
@@ -254,7 +254,7 @@ async function runTurn(sim: SimulatorCore, rt: SessionRuntime, input: TurnInput)
 
 /**
  * Fault `--silent-stop MS`: the engine stopped, but the legacy stream gets no terminal event
- * and no `state.updated` (seed 001 §4.3); the -32010 lock is freed silently MS ms later.
+ * and no `state.updated` (APP-SERVER.md §14.1); the -32010 lock is freed silently MS ms later.
  */
 function endSilently(sim: SimulatorCore, rt: SessionRuntime, input: TurnInput): void {
   rt.activeTurn = undefined;

@@ -18,7 +18,7 @@ export interface PresenceClient {
   scope?: string;
 }
 
-/** Another machine (issue 18), as the app shows it; its credential lives in IndexedDB (machines/cred-store.ts). */
+/** Another machine, as the app shows it; its credential lives in IndexedDB (machines/cred-store.ts). */
 export interface MachineState {
   hubId: string;
   name: string;
@@ -47,7 +47,7 @@ export interface AppState {
   chats: Record<string, ChatState>;
   presence: Record<string, PresenceClient[]>;
   interactions: Record<string, PendingInteraction>;
-  /** Interactions the user closed without answering (dismiss is not deny, HUB-DESIGN §4.5). */
+  /** Interactions the user closed without answering (dismiss is not deny, ARCHITECTURE.md §4.5). */
   dismissed: Record<string, true>;
   /** The interaction shown in the bottom sheet (picked from the inbox), if any. */
   activeInteraction?: string;

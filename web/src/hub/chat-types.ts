@@ -98,7 +98,7 @@ export interface UsageView {
 }
 export interface ChatState {
   sessionId: string;
-  /** Last applied `_meta.zcode.seq` / `epoch` (HUB-DESIGN §4.2), sent back as `afterSeq`. */
+  /** Last applied `_meta.zcode.seq` / `epoch` (ARCHITECTURE.md §4.2), sent back as `afterSeq`. */
   seq?: number;
   epoch?: string | number;
   items: ChatItem[];

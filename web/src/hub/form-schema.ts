@@ -1,8 +1,8 @@
 /**
  * Reads an elicitation `requestedSchema` (ACP ElicitationSchema: flat object of string /
  * number / integer / boolean / multi-select properties) into the fields a sheet renders, and
- * turns what the user entered back into `content`. The hub's question form (seed 000
- * "Bridge routing": `q_<i>` choice + `q_<i>_other` free text, `__skip__`) and its plan
+ * turns what the user entered back into `content`. The hub's question form (APP-SERVER.md §14.6:
+ * `q_<i>` choice + `q_<i>_other` free text, `__skip__`) and its plan
  * feedback form are both ordinary instances of this.
  */
 import { arr, bool, num, rec, str } from '../wire.js';

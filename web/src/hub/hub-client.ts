@@ -1,6 +1,6 @@
 /**
  * The app's link to the hub: one RpcConnection, the ACP handshake, attaching sessions with
- * replay from the last seq (HUB-DESIGN §4.2), prompts, cancel, config, and the interaction
+ * replay from the last seq (ARCHITECTURE.md §4.2), prompts, cancel, config, and the interaction
  * requests the hub sends us (§4.5). Notifications are applied in hub-events.ts.
  */
 import type { ContentBlock } from '@agentclientprotocol/sdk';
@@ -33,7 +33,7 @@ import { deviceLabel, rememberDevice } from './device-name.js';
 
 export { deviceLabel, rememberDevice } from './device-name.js';
 
-/** Another machine's hub, reached cross-origin with its own credential (issue 18). */
+/** Another machine's hub, reached cross-origin with its own credential. */
 export interface MachineLink {
   hubId: string;
   /** `/api` calls signed for that machine (machines/machine-api.ts). */
@@ -330,7 +330,7 @@ export class HubClient {
         return settled;
       });
     } catch (err) {
-      // A dropped socket does not stop the turn (HUB-DESIGN §5): the replay shows how it went.
+      // A dropped socket does not stop the turn (ARCHITECTURE.md §5): the replay shows how it went.
       // A turn that failed or was cut off is told to everyone by the journaled turnEnded line
       // (turn-ended.ts), with its Retry: no second notice for the prompter.
       const told =

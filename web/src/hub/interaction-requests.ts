@@ -1,7 +1,7 @@
 /**
  * Interaction requests the hub sends this device (`session/request_permission`,
  * `elicitation/create` forms) and the answers it sends back, live or over REST when the live
- * copy is gone (HUB-DESIGN §4.5).
+ * copy is gone (ARCHITECTURE.md §4.5).
  */
 import { t } from '../i18n.js';
 import { RpcError } from '../net/rpc-connection.js';
@@ -37,7 +37,7 @@ export function holdInteractionRequest(client: HubClient, id: string | number, m
   }));
 }
 
-/** Answers an interaction: over the live request when we hold one, else over REST (HUB-DESIGN §4.5); a 409 names who answered first. */
+/** Answers an interaction: over the live request when we hold one, else over REST (ARCHITECTURE.md §4.5); a 409 names who answered first. */
 export async function answerInteraction(client: HubClient, interactionId: string, answer: Answer): Promise<void> {
   const i = store.get().interactions[interactionId];
   if (!i) return;

@@ -1,5 +1,5 @@
 /**
- * Pending interactions (HUB-DESIGN §4.5) as the app keeps them: from a live request
+ * Pending interactions (ARCHITECTURE.md §4.5) as the app keeps them: from a live request
  * (`session/request_permission`, `elicitation/create`) or from the inbox list
  * (`InteractionView`, CLIENT-PROTOCOL "Interactions"), and the answers each kind takes.
  */
@@ -22,7 +22,7 @@ export interface QuestionView {
 export interface PendingInteraction {
   interactionId: string;
   sessionId: string;
-  /** The machine that asks; undefined = the home hub (issue 18). */
+  /** The machine that asks; undefined = the home hub. */
   hubId?: string;
   kind: InteractionKind;
   title: string;

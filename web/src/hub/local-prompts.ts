@@ -1,5 +1,5 @@
 /**
- * Prompts sent from this device (HUB-DESIGN §4.4). On an idle session the bubble shows at once
+ * Prompts sent from this device (ARCHITECTURE.md §4.4). On an idle session the bubble shows at once
  * (optimistic). While a turn runs the hub queues the prompt: it waits in the chat's outbox (the
  * queue chip shows it) and its bubble joins the chat only when its own turn starts — told by
  * `_zcode/own_update`, or after a reconnect by the echo itself. Added earlier, the bubble would

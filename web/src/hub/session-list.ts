@@ -9,7 +9,7 @@ import type { TurnStateName } from './chat-types.js';
 
 export interface SessionSummary {
   sessionId: string;
-  /** The machine it runs on; undefined = the home hub (issue 18). */
+  /** The machine it runs on; undefined = the home hub. */
   hubId?: string;
   cwd: string;
   title?: string;

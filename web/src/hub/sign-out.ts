@@ -1,5 +1,5 @@
 /**
- * Why this device is back at the pairing screen (issue 14 item 7): the user signed it out, or
+ * Why this device is back at the pairing screen: the user signed it out, or
  * the hub stopped accepting its token (revoked by an admin, expired). Kept in sessionStorage
  * so it survives the reload that follows a sign-out; cleared once paired again.
  */

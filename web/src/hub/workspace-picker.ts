@@ -1,5 +1,5 @@
 /**
- * What the new-session picker reads from the hub (issue 14 item 4): the workspace roots
+ * What the new-session picker reads from the hub: the workspace roots
  * (`GET /api/workspaces`) and one folder's sub-folders (`GET /api/workspaces/dirs`), both
  * confined by the hub to the roots. Pure parsing beside the two calls.
  */

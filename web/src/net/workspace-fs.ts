@@ -14,7 +14,7 @@ const homeGet: ApiGet = (path) => fetch(`/api${path}`, { credentials: 'same-orig
 let getFor: (sessionId: string) => ApiGet = () => homeGet;
 let apiFor: (sessionId: string) => ApiFn = () => api;
 
-/** Tells these routes which hub runs a session (machines/registry.ts; issue 18). */
+/** Tells these routes which hub runs a session (machines/registry.ts). */
 export function setWorkspaceHubs(get: (sessionId: string) => ApiGet | undefined, rest: (sessionId: string) => ApiFn | undefined): void {
   getFor = (sid) => get(sid) ?? homeGet;
   apiFor = (sid) => rest(sid) ?? api;

@@ -1,5 +1,5 @@
 /**
- * The bottom sheet for a pending permission, question or plan approval (HUB-DESIGN §4.5).
+ * The bottom sheet for a pending permission, question or plan approval (ARCHITECTURE.md §4.5).
  * Closing it ("Later") only hides it here: dismiss is not deny, the inbox keeps it.
  */
 import { useMemo, useState } from 'preact/hooks';
@@ -201,7 +201,7 @@ export function InteractionHost({ sessionId }: { client?: HubClient; sessionId?:
       .filter((i) => i.sessionId === sessionId && !s.dismissed[i.interactionId])
       .sort((a, b) => (a.createdAt ?? 0) - (b.createdAt ?? 0))[0];
   });
-  // Answered by the machine that asks (issue 18), with the scope this phone has there.
+  // Answered by the machine that asks, with the scope this phone has there.
   const scope = useSelector(store, (s) => (active?.hubId !== undefined ? s.machines[active.hubId]?.scope : s.me?.scope) ?? 'operate');
   if (!active || scope === 'view') return null;
   const close = () =>

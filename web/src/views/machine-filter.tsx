@@ -1,4 +1,4 @@
-/** The session list's machine filter chips and the line naming machines that are down (issue 18). */
+/** The session list's machine filter chips and the line naming machines that are down. */
 import { store } from '../hub/app-state.js';
 import { t, useLocale } from '../i18n.js';
 import { machineStatusText } from '../machines/machine-status.js';

@@ -114,7 +114,7 @@ function FolderBrowser({ client, start, onPick }: { client: HubClient; start: st
 }
 
 /**
- * The new-session sheet (issue 14 item 4): recent workspaces and the hub's workspace roots one
+ * The new-session sheet: recent workspaces and the hub's workspace roots one
  * tap away, a folder browser inside the roots, or a typed path. A path outside the roots is
  * refused with the roots named, here and by the hub; nothing typed ever becomes a default.
  */

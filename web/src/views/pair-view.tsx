@@ -13,7 +13,7 @@ export function pairCodeFromHash(hash: string): string | undefined {
 
 /**
  * Pairing: the one-time code is exchanged for a device token at `POST /api/pair`; the hub sets
- * it as an HttpOnly cookie, so the token never reaches script (HUB-DESIGN §7).
+ * it as an HttpOnly cookie, so the token never reaches script (ARCHITECTURE.md §7).
  */
 export function PairView({ onPaired }: { onPaired: () => void }) {
   const fromUrl = pairCodeFromHash(location.hash);
@@ -43,7 +43,7 @@ export function PairView({ onPaired }: { onPaired: () => void }) {
   }
 
   // A link or QR code fills the code; the name is still asked for — it is how other devices
-  // see who prompted and who answered (issue 12) — so the name field gets the focus.
+  // see who prompted and who answered — so the name field gets the focus.
   useEffect(() => {
     if (fromUrl) nameField.current?.select();
   }, []);

@@ -1,5 +1,5 @@
 /**
- * Providers (HUB-DESIGN §6): list, add, edit, enable, test, delete. The API key is write-only:
+ * Providers (ARCHITECTURE.md §6): list, add, edit, enable, test, delete. The API key is write-only:
  * the hub shows `hasKey` + the last four characters; an empty key field keeps the stored key.
  * Writes send the list's ETag as If-Match (a stale write answers 412: reload and retry).
  */

@@ -1,5 +1,5 @@
 /**
- * Saved workflows (HUB-DESIGN §6, ZCODE-PROTOCOL §8): list, start with arguments, watch the
+ * Saved workflows (ARCHITECTURE.md §6, APP-SERVER.md §8): list, start with arguments, watch the
  * run (polled), stop it. Routes: src/http/routes/settings-workflows.ts.
  */
 import { useEffect, useState } from 'preact/hooks';
