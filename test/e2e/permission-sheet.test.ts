@@ -47,6 +47,13 @@ describe('phone web app: the permission sheet shows what is approved', () => {
       { name: 'Deny', cls: 'danger' },
     ]);
     expect(await sheet.locator('button.primary').count()).toBe(1);
+    // A long command scrolls inside its box instead of widening the sheet.
+    expect(
+      await sheet
+        .getByTestId('perm-command')
+        .locator('pre')
+        .evaluate((e) => [getComputedStyle(e).whiteSpace, getComputedStyle(e).overflowX]),
+    ).toEqual(['pre', 'auto']);
     await fitsThePhone(page, sheet);
     await shoot(page, 'permission');
     await sheet.getByRole('button', { name: 'Allow once' }).click();
@@ -90,7 +97,8 @@ describe('phone web app: the permission sheet shows what is approved', () => {
 
   it('an edit shows its numbered, highlighted diff, long lines kept inside the screen', async () => {
     const { page } = phone;
-    const long = `See ${'https://example.com/a-very-long-path/'.repeat(6)}`;
+    // A long line, and markup that must stay text.
+    const long = `See ${'https://example.com/a-very-long-path/'.repeat(6)} <img src=x onerror="window.__pwned=1">`;
     fs.writeFileSync(path.join(hub.workspace, 'README.md'), `# Demo\n\nA project.\n${long}\n`);
     await sendPrompt(page, 'please edit the project');
     const sheet = page.getByTestId('interaction-sheet');
@@ -104,6 +112,9 @@ describe('phone web app: the permission sheet shows what is approved', () => {
     expect(await diff.innerText()).toContain('## Usage');
     expect(await diff.locator('[class^=hl-]').count()).toBeGreaterThan(0);
     expect(await edit.innerText()).not.toContain('Line numbers count');
+    expect(await diff.innerText()).toContain('<img src=x onerror=');
+    expect(await diff.locator('img').count()).toBe(0);
+    expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
     await fitsThePhone(page, sheet);
     await shoot(page, 'permission-edit');
     await sheet.getByRole('button', { name: 'Allow once' }).click();
