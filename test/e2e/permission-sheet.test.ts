@@ -54,6 +54,19 @@ describe('phone web app: the permission sheet shows what is approved', () => {
         .locator('pre')
         .evaluate((e) => [getComputedStyle(e).whiteSpace, getComputedStyle(e).overflowX]),
     ).toEqual(['pre', 'auto']);
+    // Focus order: the sheet opens on its close button, then the answers, Allow once first.
+    const focused = async () =>
+      page.evaluate(() => {
+        const e = document.activeElement as HTMLElement | null;
+        return e?.getAttribute('aria-label') || (e?.textContent ?? '').trim();
+      });
+    expect(await focused()).toBe('Close');
+    const order: string[] = [];
+    for (let n = 0; n < 4; n++) {
+      await page.keyboard.press('Tab');
+      order.push(await focused());
+    }
+    expect(order).toEqual(['Allow once', 'Always allow in this project', 'Deny', 'Later']);
     await fitsThePhone(page, sheet);
     await shoot(page, 'permission');
     await sheet.getByRole('button', { name: 'Allow once' }).click();
