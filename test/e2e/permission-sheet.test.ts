@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { PHONE } from './support/browser.js';
+import { openDevice, PHONE } from './support/browser.js';
 import { phoneHub } from './support/fixture.js';
 import { pair, sendPrompt, shoot, waitIdle } from './support/flow.js';
 
@@ -155,5 +155,31 @@ describe('phone web app: the permission sheet shows what is approved', () => {
     await sheet.getByRole('button', { name: 'Allow once' }).click();
     await mine.waitFor({ state: 'detached' });
     expect(phone.errors).toEqual([]);
+  });
+
+  it('a device without the session open answers from the inbox after opening the session to see what it approves', async () => {
+    const tablet = await openDevice();
+    try {
+      await pair(tablet, hub, 'Sheet tablet');
+      // The phone is back in its chat (the last test left it in the inbox).
+      await phone.page.goBack();
+      await sendPrompt(phone.page, 'run the tests, permission needed');
+      await phone.page.getByTestId('interaction-sheet').getByTestId('perm-command').waitFor();
+      await tablet.page.getByTestId('inbox-button').click();
+      await tablet.page.getByTestId('inbox-mine').getByRole('button', { name: 'Answer' }).click();
+      const sheet = tablet.page.getByTestId('interaction-sheet');
+      // The inbox copy has no tool call: the sheet says where the facts are instead of hiding that.
+      await sheet.getByTestId('perm-details-elsewhere').waitFor();
+      expect(await sheet.getByTestId('perm-command').count()).toBe(0);
+      await sheet.getByRole('button', { name: 'Open the session to see it' }).click();
+      await sheet.getByTestId('perm-command').waitFor();
+      expect(await sheet.getByTestId('perm-details-elsewhere').count()).toBe(0);
+      await sheet.getByRole('button', { name: 'Allow once' }).click();
+      await phone.page.getByTestId('interaction-sheet').waitFor({ state: 'detached' });
+      await waitIdle(phone.page);
+      expect(tablet.errors).toEqual([]);
+    } finally {
+      await tablet.close();
+    }
   });
 });

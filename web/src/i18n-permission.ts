@@ -14,6 +14,8 @@ export const permissionEn = {
   inboxForMe: 'Waiting for you',
   inboxForOthers: 'Waiting for others',
   inboxView: 'View',
+  permDetailsInSession: 'What it does is shown in its session.',
+  permOpenToSee: 'Open the session to see it',
 };
 
 export const permissionZh: Record<keyof typeof permissionEn, string> = {
@@ -31,4 +33,6 @@ export const permissionZh: Record<keyof typeof permissionEn, string> = {
   inboxForMe: '等你处理',
   inboxForOthers: '等其他人处理',
   inboxView: '查看',
+  permDetailsInSession: '具体操作显示在它的会话中。',
+  permOpenToSee: '打开会话查看',
 };

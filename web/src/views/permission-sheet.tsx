@@ -11,6 +11,7 @@ import { approvalOf, orderedOptions, permissionFacts, type EditFact, type WriteF
 import { t } from '../i18n.js';
 import { WEB_LIMITS } from '../limits.js';
 import { readFile } from '../net/workspace-fs.js';
+import { navigate } from '../router.js';
 import { useSelector } from '../store.js';
 import { DiffBlock } from './diff-block.js';
 import { Markdown } from './markdown-view.js';
@@ -101,6 +102,20 @@ export function PermissionBody({ i, answer }: { i: PendingInteraction; answer: (
       {f.writes.map((w, n) => (
         <WritePreview key={`${w.path}:${n}`} write={w} />
       ))}
+      {i.rpc ? null : (
+        // An inbox copy carries no tool call; the session re-sends the request with it on attach.
+        <p class="small perm-elsewhere" data-testid="perm-details-elsewhere">
+          <span class="muted">{t('permDetailsInSession')}</span>{' '}
+          <button
+            type="button"
+            class="link"
+            onClick={() => navigate({ name: 'chat', sessionId: i.sessionId, ...(i.hubId !== undefined ? { hubId: i.hubId } : {}) })}
+            data-testid="perm-open-session"
+          >
+            {t('permOpenToSee')}
+          </button>
+        </p>
+      )}
       {f.paths.map((p) => (
         <div key={p} class="perm-path" data-testid="perm-location">
           {p}
