@@ -29,7 +29,7 @@ async function answers(sheet: Locator): Promise<Array<{ name: string; cls: strin
 }
 
 describe('phone web app: the permission sheet shows what is approved', () => {
-  it('a shell command shows the command and where it runs; Allow once is the primary answer and works', async () => {
+  it('[WEB-03] a shell command shows the command and where it runs; Allow once is the primary answer and works', async () => {
     const { page } = phone;
     await pair(phone, hub, 'Sheet phone');
     await page.getByTestId('new-session').click();
@@ -79,7 +79,7 @@ describe('phone web app: the permission sheet shows what is approved', () => {
     await expect.poll(() => card.getAttribute('data-status')).toBe('completed');
   });
 
-  it('a write shows its first lines and expands to all of them; Deny answers it', async () => {
+  it('[WEB-03] a write shows its first lines and expands to all of them; Deny answers it', async () => {
     const { page } = phone;
     // No README yet: the edit scenario creates it with a Write (11 lines), then writes src/greet.ts.
     await sendPrompt(page, 'please edit the project');
@@ -108,7 +108,7 @@ describe('phone web app: the permission sheet shows what is approved', () => {
     expect(fs.readFileSync(path.join(hub.workspace, 'src', 'greet.ts'), 'utf8')).toContain('export function greet');
   });
 
-  it('an edit shows its numbered, highlighted diff, long lines kept inside the screen', async () => {
+  it('[WEB-03] an edit shows its numbered, highlighted diff, long lines kept inside the screen', async () => {
     const { page } = phone;
     // A long line, and markup that must stay text.
     const long = `See ${'https://example.com/a-very-long-path/'.repeat(6)} <img src=x onerror="window.__pwned=1">`;
@@ -137,7 +137,7 @@ describe('phone web app: the permission sheet shows what is approved', () => {
     expect(fs.readFileSync(path.join(hub.workspace, 'README.md'), 'utf8')).toContain('## Usage');
   });
 
-  it('the inbox lists what waits for this device under its own heading', async () => {
+  it('[WEB-08] the inbox lists what waits for this device under its own heading', async () => {
     const { page } = phone;
     await sendPrompt(page, 'run the tests, permission needed');
     await page.getByTestId('interaction-sheet').getByTestId('perm-command').waitFor();
@@ -157,7 +157,7 @@ describe('phone web app: the permission sheet shows what is approved', () => {
     expect(phone.errors).toEqual([]);
   });
 
-  it('a device without the session open answers from the inbox after opening the session to see what it approves', async () => {
+  it('[WEB-07] a device without the session open answers from the inbox after opening the session to see what it approves', async () => {
     const tablet = await openDevice();
     try {
       await pair(tablet, hub, 'Sheet tablet');
