@@ -21,7 +21,7 @@ import type {
   QuestionInteraction,
   ZCodeQuestion,
 } from './interaction-schema.js';
-import { diffContent, toolKind, toolLocations } from './tool-info.js';
+import { asInput, diffContent, isTerminalTool, toolKind, toolLocations } from './tool-info.js';
 import { textContent } from './tool-output.js';
 
 /** Sentinel value of the "Skip this question" choice (APP-SERVER.md §14.6). */
@@ -62,10 +62,22 @@ export function interactionToolCallId(record: InteractionRecord): string {
   return record.toolCallId ?? `interaction_${record.requestId}`;
 }
 
+/**
+ * Where a command asked about will run: its input's own `cwd`, else the session's. ACP's tool
+ * call has no field for it and `rawInput` stays the agent's input verbatim, so it goes in
+ * `toolCall._meta.zcode.cwd` (docs/CLIENT-PROTOCOL.md "Interactions").
+ */
+function commandCwd(record: PermissionInteraction): string | undefined {
+  if (!isTerminalTool(record.toolName)) return undefined;
+  const own = asInput(record.input)['cwd'];
+  return typeof own === 'string' && own.length > 0 ? own : record.cwd;
+}
+
 /** `session/request_permission` params for a tool permission (ZCode optionIds kept as `optionId`). */
 export function toAcpPermissionRequest(record: PermissionInteraction, sessionId: string = record.sessionId): RequestPermissionRequest {
   const diffs = diffContent(record.toolName, record.input);
   const locations = toolLocations(record.input);
+  const cwd = commandCwd(record);
   return {
     sessionId,
     toolCall: {
@@ -76,6 +88,7 @@ export function toAcpPermissionRequest(record: PermissionInteraction, sessionId:
       rawInput: record.input,
       ...(diffs.length > 0 ? { content: diffs } : {}),
       ...(locations.length > 0 ? { locations } : {}),
+      ...(cwd === undefined ? {} : { _meta: { zcode: { cwd } } }),
     },
     options: record.options.map((o): PermissionOption => ({ optionId: o.optionId, name: o.name, kind: acpOptionKind(o.kind) })),
     _meta: zcodeMeta(record, { toolName: record.toolName, riskLevel: record.riskLevel, reason: record.reason }),

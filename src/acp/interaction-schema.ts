@@ -106,6 +106,8 @@ export interface PermissionInteraction extends InteractionBase {
   riskLevel: string;
   input: unknown;
   options: ZCodePermissionOption[];
+  /** The session's working directory, where a command without its own `cwd` runs (set by the hub, not the child). */
+  cwd?: string;
 }
 
 /** AskUserQuestion. */

@@ -65,6 +65,8 @@ export class InteractionFlow {
       });
     }
     const session = this.core.ensureSession(parsed.sessionId, this.core.config.workspace);
+    // A command runs in the session's directory unless its input names one (toAcpPermissionRequest).
+    if (parsed.kind === 'permission') parsed = { ...parsed, cwd: session.cwd };
     if (this.core.interactions.atCapacity(session.sessionId)) {
       this.core.logger.warn(
         { sessionId: session.sessionId, requestId: parsed.requestId, limit: this.core.config.limits.pendingInteractionsPerSession },

@@ -169,6 +169,24 @@ describe('ACP request shapes (ARCHITECTURE.md §4.5, APP-SERVER.md §14.6)', () 
     expect(req._meta).toMatchObject({ zcode: { interactionId: 'perm_1', kind: 'permission', riskLevel: 'medium' } });
   });
 
+  it('a command permission says where it runs: its own cwd, else the session’s, in toolCall._meta.zcode.cwd', () => {
+    expect(toAcpPermissionRequest({ ...perm, cwd: '/work/app' }).toolCall._meta).toEqual({ zcode: { cwd: '/work/app' } });
+    const own = { ...perm, input: { command: 'make', cwd: '/work/app/sub' }, cwd: '/work/app' };
+    expect(toAcpPermissionRequest(own).toolCall._meta).toEqual({ zcode: { cwd: '/work/app/sub' } });
+    // rawInput stays the agent's input verbatim.
+    expect(toAcpPermissionRequest({ ...perm, cwd: '/work/app' }).toolCall.rawInput).toEqual({ command: 'npm test' });
+    // Not a command: no cwd; an edit carries its diff and location instead.
+    const edit = classifyInteraction('interaction/requestPermission', {
+      ...permissionParams,
+      toolName: 'Edit',
+      input: { file_path: '/work/app/README.md', old_string: 'a', new_string: 'b' },
+    }) as PermissionInteraction;
+    const req = toAcpPermissionRequest({ ...edit, cwd: '/work/app' });
+    expect(req.toolCall._meta).toBeUndefined();
+    expect(req.toolCall.content).toEqual([{ type: 'diff', path: '/work/app/README.md', oldText: 'a', newText: 'b' }]);
+    expect(req.toolCall.locations).toEqual([{ path: '/work/app/README.md' }]);
+  });
+
   it('question → form with q_i enum + q_i_other text, skip sentinel, multi-select as array', () => {
     const form = toElicitationForm(ask);
     expect(form).toMatchObject({ mode: 'form', sessionId: 'sess_9f2c', toolCallId: 'call_ask', message: 'A few choices before I start' });

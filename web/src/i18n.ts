@@ -7,6 +7,7 @@ import { useSelector, Store } from './store.js';
 import { workspaceEn, workspaceZh } from './i18n-workspace.js';
 import { machinesEn, machinesZh } from './i18n-machines.js';
 import { sessionsEn, sessionsZh } from './i18n-sessions.js';
+import { permissionEn, permissionZh } from './i18n-permission.js';
 import { peopleEn, peopleZh } from './i18n-people.js';
 
 export type { Locale } from './locale.js';
@@ -163,6 +164,7 @@ const en = {
   ...workspaceEn,
   ...machinesEn,
   ...sessionsEn,
+  ...permissionEn,
   ...peopleEn,
 };
 
@@ -320,6 +322,7 @@ const zh: Record<MessageKey, string> = {
   ...workspaceZh,
   ...machinesZh,
   ...sessionsZh,
+  ...permissionZh,
   ...peopleZh,
 };
 

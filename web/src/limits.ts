@@ -36,6 +36,8 @@ export const WEB_LIMITS = {
   fileWholeMaxBytes: 1024 * 1024,
   /** Interactions whose card is remembered after they leave the inbox, for the card's "answered by" line. */
   recentInteractionCards: 50,
+  /** Lines of a written file the permission sheet shows before "Show all". */
+  permissionPreviewLines: 8,
   /** Toasts shown at once. */
   maxToasts: 3,
   /** How long a toast stays. */

@@ -13,6 +13,7 @@ import './workspace.css';
 import './polish.css';
 import './machines.css';
 import './sessions.css';
+import './permission.css';
 
 const client = new HubClient(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/acp`);
 let started = false;

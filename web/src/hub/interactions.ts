@@ -33,6 +33,19 @@ export interface PendingInteraction {
   options?: OptionView[];
   questions?: QuestionView[];
   plan?: string;
+  /** `rule` / `waitingFor` / `eligible` of an inbox copy (its `_meta.zcode` or own fields), when the hub sent them. */
+  approval?: Rec;
+}
+
+/** The approval fields of an InteractionView: its `_meta.zcode` first, else top-level keys of the same names. */
+function approvalFields(v: Rec): Rec | undefined {
+  const z = zmeta(v);
+  const out: Rec = {};
+  for (const k of ['rule', 'waitingFor', 'eligible']) {
+    const value = z[k] ?? v[k];
+    if (value !== undefined) out[k] = value;
+  }
+  return Object.keys(out).length > 0 ? out : undefined;
 }
 
 function kindOf(v: unknown, fallback: InteractionKind): InteractionKind {
@@ -102,6 +115,7 @@ export function fromView(view: unknown): PendingInteraction | undefined {
   });
   const created = v['createdAt'];
   const plan = v['plan'];
+  const approval = approvalFields(v);
   return {
     interactionId,
     sessionId,
@@ -112,6 +126,7 @@ export function fromView(view: unknown): PendingInteraction | undefined {
     options: optionsOf(v['options']),
     questions,
     plan: typeof plan === 'string' ? plan : (str(rec(plan)?.['plan']) ?? (plan === undefined ? undefined : JSON.stringify(plan))),
+    ...(approval ? { approval } : {}),
   };
 }
 

@@ -2,6 +2,7 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { pendingList, store } from '../hub/app-state.js';
+import { splitInbox } from '../hub/permission-facts.js';
 import { t } from '../i18n.js';
 import { WEB_LIMITS } from '../limits.js';
 import { navigate } from '../router.js';
@@ -28,7 +29,8 @@ export function TopBar({
   lean?: boolean;
   here?: 'inbox' | 'settings';
 }) {
-  const pending = useSelector(store, (s) => pendingList(s).length);
+  // The badge counts what waits for this device; what waits for others is listed, not counted.
+  const pending = useSelector(store, (s) => splitInbox(pendingList(s)).mine.length);
   const heading = onTitle ? (
     <button
       type="button"

@@ -14,31 +14,8 @@ import { rec, str } from '../wire.js';
 import { Sheet } from './chrome.js';
 import { Field } from './form-fields.js';
 import { Markdown } from './markdown-view.js';
-import { inputSummary } from './tool-card.js';
-
-function Permission({ i, answer }: { i: PendingInteraction; answer: (a: Answer) => void }) {
-  const tool = rec(i.rpc?.params['toolCall']);
-  const summary = inputSummary(tool?.['rawInput']);
-  return (
-    <div>
-      <Markdown text={i.title} class="md ix-title" />
-      {summary && !i.title.includes(summary) ? <pre class="tool-input block">{summary}</pre> : null}
-      <div class="actions stack">
-        {(i.options ?? []).map((o) => (
-          <button
-            type="button"
-            key={o.optionId}
-            class={o.kind.startsWith('allow') ? 'primary' : o.kind.startsWith('reject') || o.kind === 'deny' ? 'danger' : ''}
-            onClick={() => answer({ kind: 'option', optionId: o.optionId })}
-            data-testid={`option-${o.optionId}`}
-          >
-            {o.name}
-          </button>
-        ))}
-      </div>
-    </div>
-  );
-}
+import { PermissionBody } from './permission-sheet.js';
+import { approvalOf } from '../hub/permission-facts.js';
 
 /** A question or plan form sent as `elicitation/create` (rendered from its requestedSchema). */
 function ElicitationForm({ i, answer }: { i: PendingInteraction; answer: (a: Answer) => void }) {
@@ -182,7 +159,7 @@ function PlanApproval({ i, answer }: { i: PendingInteraction; answer: (a: Answer
 
 /** The sheet body for one interaction. */
 export function InteractionBody({ i, answer }: { i: PendingInteraction; answer: (a: Answer) => void }) {
-  if (i.kind === 'permission') return <Permission i={i} answer={answer} />;
+  if (i.kind === 'permission') return <PermissionBody i={i} answer={answer} />;
   if (i.kind === 'plan_approval') {
     // A live plan form's message is the plan itself; approve/reject shape follows rpcResult().
     return <PlanApproval i={i} answer={answer} />;
@@ -197,9 +174,12 @@ export function InteractionHost({ sessionId }: { client?: HubClient; sessionId?:
   const active = useSelector(store, (s) => {
     if (s.activeInteraction && s.interactions[s.activeInteraction]) return s.interactions[s.activeInteraction];
     if (!sessionId) return undefined;
-    return Object.values(s.interactions)
-      .filter((i) => i.sessionId === sessionId && !s.dismissed[i.interactionId])
-      .sort((a, b) => (a.createdAt ?? 0) - (b.createdAt ?? 0))[0];
+    return (
+      Object.values(s.interactions)
+        // One waiting for someone else does not pop up; the inbox opens it read-only.
+        .filter((i) => i.sessionId === sessionId && !s.dismissed[i.interactionId] && approvalOf(i).eligible)
+        .sort((a, b) => (a.createdAt ?? 0) - (b.createdAt ?? 0))[0]
+    );
   });
   // Answered by the machine that asks, with the scope this phone has there.
   const scope = useSelector(store, (s) => (active?.hubId !== undefined ? s.machines[active.hubId]?.scope : s.me?.scope) ?? 'operate');

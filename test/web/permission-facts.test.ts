@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import { fromPermissionRequest, fromView, type PendingInteraction } from '../../web/src/hub/interactions.js';
+import { approvalOf, orderedOptions, permissionFacts, shownDir, splitInbox } from '../../web/src/hub/permission-facts.js';
+
+const WS = '/home/me/app';
+const OPTIONS = [
+  { optionId: 'allow_once', name: 'Allow once', kind: 'allow_once' },
+  { optionId: 'allow_project', name: 'Always allow in this project', kind: 'allow_always' },
+  { optionId: 'deny', name: 'Deny', kind: 'reject_once' },
+];
+
+/** A `session/request_permission` as the hub sends it (src/acp/interaction-requests.ts). */
+function request(toolCall: Record<string, unknown>, zcode: Record<string, unknown> = {}): PendingInteraction {
+  const i = fromPermissionRequest(7, {
+    sessionId: 's1',
+    toolCall: { toolCallId: 'call_1', status: 'pending', ...toolCall },
+    options: OPTIONS,
+    _meta: { zcode: { interactionId: 'perm_1', kind: 'permission', reason: 'Run command', ...zcode } },
+  });
+  if (!i) throw new Error('not a permission');
+  return i;
+}
+
+describe('permission facts (what the sheet shows)', () => {
+  it('a command with its cwd from toolCall._meta.zcode.cwd, shown workspace-relative', () => {
+    const f = permissionFacts(
+      request({ title: '`make`', kind: 'execute', rawInput: { command: 'make all' }, _meta: { zcode: { cwd: `${WS}/sub` } } }),
+      WS,
+    );
+    expect(f).toMatchObject({ kind: 'execute', command: 'make all', cwd: 'app/sub', edits: [], writes: [] });
+    // Without a cwd on the wire a command runs in the session's workspace.
+    expect(permissionFacts(request({ title: 'x', kind: 'execute', rawInput: { command: 'ls' } }), WS).cwd).toBe('app');
+    expect(shownDir('/elsewhere', WS)).toBe('/elsewhere');
+  });
+
+  it('an edit’s diff and a write’s content from the diff items, paths relative to the workspace', () => {
+    const f = permissionFacts(
+      request({
+        title: `Edit ${WS}/README.md`,
+        kind: 'edit',
+        rawInput: {},
+        content: [
+          { type: 'diff', path: `${WS}/README.md`, oldText: 'a', newText: 'b' },
+          { type: 'diff', path: `${WS}/src/new.ts`, oldText: null, newText: 'one\ntwo\n' },
+        ],
+        locations: [{ path: `${WS}/README.md` }, { path: `${WS}/other.md` }],
+      }),
+      WS,
+    );
+    expect(f.edits).toEqual([{ path: `${WS}/README.md`, shown: 'README.md', oldText: 'a', newText: 'b' }]);
+    expect(f.writes).toEqual([{ path: `${WS}/src/new.ts`, shown: 'src/new.ts', content: 'one\ntwo\n', lineCount: 2 }]);
+    expect(f.paths).toEqual(['other.md']);
+    expect(f.reason).toBe('Run command');
+  });
+
+  it('a fetch’s URL; junk in the params is ignored, not a crash', () => {
+    expect(permissionFacts(request({ title: 'WebFetch', kind: 'fetch', rawInput: { url: 'https://example.com/x' } }), WS).url).toBe(
+      'https://example.com/x',
+    );
+    const junk = permissionFacts(request({ title: 't', kind: 7, rawInput: 'x', content: [null, { type: 'diff' }], locations: 'no' }), WS);
+    expect(junk).toMatchObject({ kind: 'other', edits: [], writes: [], paths: [] });
+    // An inbox copy has no request: nothing but the title to show.
+    expect(permissionFacts({ interactionId: 'i', sessionId: 's', kind: 'permission', title: 'Bash' }, WS)).toMatchObject({ edits: [] });
+  });
+
+  it('Allow once leads, the lasting allow comes next, deny is danger and last', () => {
+    expect(orderedOptions([...OPTIONS].reverse()).map((o) => [o.optionId, o.role])).toEqual([
+      ['allow_once', 'primary'],
+      ['allow_project', 'quiet'],
+      ['deny', 'danger'],
+    ]);
+  });
+});
+
+describe('approval fields (_meta.zcode.rule / waitingFor / eligible)', () => {
+  it('absent: the request is for this device, with nothing more to say', () => {
+    expect(approvalOf(request({ title: 't' }))).toEqual({ waitingFor: [], eligible: true });
+  });
+
+  it('present on a live request: the rule line, who else is asked, and read-only when not eligible', () => {
+    const i = request(
+      { title: 't' },
+      { rule: { id: 'prod-deploy', description: 'Deploys need Ana' }, waitingFor: [{ name: 'Ana' }, 'Bo'], eligible: false },
+    );
+    expect(approvalOf(i)).toEqual({ rule: 'prod-deploy — Deploys need Ana', waitingFor: ['Ana', 'Bo'], eligible: false });
+  });
+
+  it('the inbox lists what waits for me apart from what waits for others (everything is mine when absent)', () => {
+    const view = (id: string, extra: Record<string, unknown>) =>
+      fromView({ interactionId: id, sessionId: 's', kind: 'permission', title: id, state: 'pending', ...extra }) as PendingInteraction;
+    const mine = view('a', {});
+    const theirs = view('b', { _meta: { zcode: { eligible: false, waitingFor: 'Ana' } } });
+    const flat = view('c', { eligible: false });
+    const split = splitInbox([mine, theirs, flat]);
+    expect(split.mine.map((i) => i.interactionId)).toEqual(['a']);
+    expect(split.others.map((i) => i.interactionId)).toEqual(['b', 'c']);
+    expect(approvalOf(theirs).waitingFor).toEqual(['Ana']);
+  });
+});
