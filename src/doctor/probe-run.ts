@@ -1,0 +1,136 @@
+/**
+ * `zcode-hub doctor --probe` end to end (docs/APP-SERVER.md §14): the backend the start flags
+ * choose, spawned as the probe's own child in a temporary state dir, data dir and workspace (so
+ * neither the running daemon's child nor the user's sessions are touched), the scripted
+ * conversation through the hub's typed client, and the report.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { AppServerClient } from '../app-server/client.js';
+import { createBackend, PROBE_METHOD } from '../backend/index.js';
+import type { HubConfig } from '../config/schema.js';
+import type { Logger } from '../logger.js';
+import type { BackendPort, BackendRequestOptions } from '../ports/backend-port.js';
+import { VERSION } from '../version.js';
+import { runProbe } from './probe.js';
+import { NotificationWatch } from './probe-events.js';
+import { verdictOf, type ProbeReport, type ProbeRow } from './probe-report.js';
+
+/** Child stderr lines the report keeps. */
+const STDERR_LINES = 20;
+
+export interface ProbeRunOptions {
+  /** The configuration `start` would run with (its flags); only the backend choice and limits are used. */
+  config: HubConfig;
+  logger: Logger;
+  /** False skips the prompts (`--probe-no-prompt`). */
+  prompt: boolean;
+  /** The environment the child's is filtered from (default `process.env`). */
+  env?: NodeJS.ProcessEnv;
+}
+
+/** What the link knows about its child, in a phrase. */
+function exitNote(link: BackendPort): string {
+  const s = link.status();
+  const exit = s.lastExit;
+  if (!exit) return `the backend is ${s.state}`;
+  return `the backend is ${s.state}; it exited with code ${String(exit.code)}, signal ${String(exit.signal)}${exit.reason ? ` (${exit.reason})` : ''}`;
+}
+
+/** Resolves once the link left `starting` (a child killed for a failed liveness probe exits just after start() resolved), or after `ms`. */
+function startSettled(link: BackendPort, ms: number): Promise<void> {
+  if (link.status().state !== 'starting') return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      off();
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    const off = link.onStatus((s) => {
+      if (s.state !== 'starting') done();
+    });
+  });
+}
+
+/** Spawns the backend in scratch directories, runs the probe, stops the child, removes the scratch. Throws BackendConfigError when the flags name no usable backend. */
+export async function probeBackend(options: ProbeRunOptions): Promise<ProbeReport> {
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'zcode-hub-probe-'));
+  const workspace = path.join(scratch, 'workspace');
+  fs.mkdirSync(workspace);
+  const limits = options.config.limits;
+  const config: HubConfig = {
+    ...options.config,
+    stateDir: path.join(scratch, 'state'),
+    workspace,
+    workspaces: [workspace],
+    // One crash is the probe's answer, not a reason to respawn (backend-link.ts crash loop); no
+    // request, the link's own resume-and-retry included, waits longer than a step may.
+    limits: {
+      ...limits,
+      crashLoopCount: 1,
+      forwardRequestTimeoutMs: Math.min(limits.forwardRequestTimeoutMs, limits.probeStepTimeoutMs),
+      sessionOpenTimeoutMs: Math.min(limits.sessionOpenTimeoutMs, limits.probeStepTimeoutMs),
+    },
+  };
+  const env = { ...(options.env ?? process.env), ZCODE_DATA_BASE_DIR: path.join(scratch, 'data') };
+  try {
+    const link = createBackend(config, options.logger, { env });
+    const watch = new NotificationWatch();
+    link.onNotification((n) => watch.accept(n));
+    link.setInteractionHandler(() => Promise.reject(new Error('zcode-hub doctor --probe answers no permission or question')));
+    const rows: ProbeRow[] = [];
+    try {
+      await link.start();
+      await startSettled(link, limits.stopGraceMs);
+      const ready = link.status().state === 'ready';
+      rows.push({
+        step: PROBE_METHOD,
+        expectation: `the app-server answers its liveness probe within ${limits.backendStartTimeoutMs} ms (§1.1)`,
+        outcome: ready ? 'ok' : 'missing',
+        ...(ready ? {} : { detail: exitNote(link) }),
+      });
+      if (ready) {
+        const raws = new Map<string, unknown>();
+        // The tap keeps each raw answer (for the value a row quotes) and bounds every step.
+        const tapped = {
+          request: async (method: string, params?: unknown, o: BackendRequestOptions = {}) => {
+            raws.delete(method);
+            const result = await link.request(method, params, {
+              ...o,
+              timeoutMs: Math.min(o.timeoutMs ?? Infinity, limits.probeStepTimeoutMs),
+            });
+            raws.set(method, result);
+            return result;
+          },
+        };
+        rows.push(
+          ...(await runProbe({
+            app: new AppServerClient(tapped),
+            lastRaw: (method) => raws.get(method),
+            watch,
+            workspace,
+            stepTimeoutMs: limits.probeStepTimeoutMs,
+            turnTimeoutMs: limits.probeTurnTimeoutMs,
+            exitNote: () => exitNote(link),
+            prompt: options.prompt,
+          })),
+        );
+      }
+    } finally {
+      watch.close();
+      await link.close();
+    }
+    const status = link.status();
+    return {
+      hub: VERSION,
+      backend: { kind: status.kind, ...(status.command ? { entry: status.command } : {}) },
+      verdict: verdictOf(rows),
+      rows,
+      stderrTail: link.stderrTail().slice(-STDERR_LINES),
+    };
+  } finally {
+    fs.rmSync(scratch, { recursive: true, force: true });
+  }
+}

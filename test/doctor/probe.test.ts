@@ -1,0 +1,167 @@
+/**
+ * `zcode-hub doctor --probe` as a user runs it: a real CLI process spawning its own backend
+ * child — the simulator, or a stand-in `zcode.cjs` (test/fixtures/drifting-app-server.cjs) that
+ * runs the simulator and changes some answers — and the table and JSON it reports.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { simulatorSpawnSpec } from '../../src/simulator/launcher.js';
+import type { ProbeReport } from '../../src/doctor/probe-report.js';
+import { cli, killStarted, tempHome } from '../daemon/process-helpers.js';
+
+afterEach(killStarted);
+
+const FIXTURE = path.resolve(import.meta.dirname, '..', 'fixtures', 'drifting-app-server.cjs');
+const FAST_SIM = ['--sim-arg=--turn-delay-scale', '--sim-arg=0.2'];
+
+/** A ZCode install whose `zcode.cjs` is the drifting stand-in, and a Node the CLI accepts (node-runtime.ts wants 24). */
+function fakeInstall(home: string, drift: Record<string, unknown>): string[] {
+  const glm = path.join(home, 'install', 'resources', 'glm');
+  fs.mkdirSync(glm, { recursive: true });
+  fs.copyFileSync(FIXTURE, path.join(glm, 'zcode.cjs'));
+  const sim = simulatorSpawnSpec(['--data-dir', path.join(home, 'fake-sim-data'), '--turn-delay-scale', '0.2']);
+  fs.writeFileSync(path.join(glm, 'drift.json'), JSON.stringify({ sim, ...drift }));
+  const node24 = path.join(home, 'node24');
+  fs.writeFileSync(
+    node24,
+    `#!/bin/sh\nif [ "$1" = "--version" ]; then echo v24.14.0; exit 0; fi\nexec ${JSON.stringify(process.execPath)} "$@"\n`,
+    {
+      mode: 0o755,
+    },
+  );
+  return ['--backend', 'zcode', '--zcode-cli', path.join(glm, 'zcode.cjs'), '--zcode-node', node24];
+}
+
+function probe(home: string, stateDir: string, extra: string[]): { status: number | null; stdout: string; report: ProbeReport } {
+  const json = path.join(home, 'probe.json');
+  const r = cli(home, [
+    'doctor',
+    '--probe',
+    '--json',
+    json,
+    '--state-dir',
+    stateDir,
+    '--provider-file',
+    path.join(home, 'p.json'),
+    ...extra,
+  ]);
+  if (!fs.existsSync(json)) throw new Error(`no report written (status ${r.status}): ${r.stdout}\n${r.stderr}`);
+  return { status: r.status, stdout: r.stdout, report: JSON.parse(fs.readFileSync(json, 'utf8')) as ProbeReport };
+}
+
+const row = (report: ProbeReport, step: string, expectation: RegExp) =>
+  report.rows.find((r) => r.step === step && expectation.test(r.expectation));
+
+describe('zcode-hub doctor --probe', () => {
+  it('against the simulator every row is ok, the verdict is pass, and the running state dir is left alone', () => {
+    const { home, stateDir } = tempHome();
+    const { status, stdout, report } = probe(home, stateDir, ['--backend', 'sim', ...FAST_SIM]);
+    expect(report.rows.filter((r) => r.outcome !== 'ok')).toEqual([]);
+    expect(report.verdict).toBe('pass');
+    expect(status).toBe(0);
+    expect(stdout).toMatch(/^ok +session\/create +answers with a session snapshot/m);
+    expect(stdout).toMatch(/^verdict: pass/m);
+    // Every step the hub takes is there: create … delete, the prompt's events, both stops.
+    for (const step of [
+      'session/create',
+      'session/subscribe',
+      'session/send',
+      'prompt',
+      'v4 stop',
+      'session/stop',
+      'session/resume',
+      'session/list',
+      'v4 deleteSession',
+    ])
+      expect(report.rows.some((r) => r.step === step)).toBe(true);
+    expect(fs.existsSync(stateDir)).toBe(false);
+    expect(fs.statSync(path.join(home, 'probe.json')).mode & 0o777).toBe(0o600);
+  });
+
+  it('names each difference of a drifting CLI: a wrong field type, an omitted field, an unknown method', () => {
+    const { home, stateDir } = tempHome();
+    const flags = fakeInstall(home, {
+      wrongType: { method: 'session/subscribe', path: 'eventSeq', value: '7' },
+      dropField: { method: 'session/list', path: 'sessions' },
+      omit: ['session/messages'],
+    });
+    const { status, stdout, report } = probe(home, stateDir, flags);
+    expect(report.backend.kind).toBe('zcode');
+    expect(row(report, 'session/subscribe', /answers with the seq/)).toMatchObject({
+      outcome: 'differs',
+      detail: expect.stringMatching(/^result\.eventSeq: .*; seen "7"$/),
+    });
+    expect(row(report, 'session/list', /result\.sessions is present/)).toMatchObject({
+      outcome: 'missing',
+      detail: 'result.sessions is undefined',
+    });
+    expect(row(report, 'session/messages', /answers with the history/)).toMatchObject({
+      outcome: 'missing',
+      detail: expect.stringContaining('method not found (-32601)'),
+    });
+    // What the stand-in leaves alone is still ok.
+    expect(row(report, 'session/create', /answers with a session snapshot/)?.outcome).toBe('ok');
+    expect(row(report, 'prompt', /turn\.started arrives/)?.outcome).toBe('ok');
+    expect(report.verdict).toBe('fail');
+    expect(status).toBe(1);
+    expect(stdout).toMatch(/^DIFFERS +session\/subscribe .*\n +result\.eventSeq: /m);
+    expect(stdout).toMatch(/^verdict: FAIL — .*1 differ, 3 missing/m);
+  });
+
+  it('a method that is never answered reads missing after limits.probeStepTimeoutMs, and the probe goes on', () => {
+    const { home, stateDir } = tempHome();
+    const config = path.join(home, 'limits.json');
+    fs.writeFileSync(config, JSON.stringify({ limits: { probeStepTimeoutMs: 1_500 } }));
+    const { report } = probe(home, stateDir, [...fakeInstall(home, { hang: ['session/close'] }), '--config', config]);
+    expect(row(report, 'session/close', /unloads/)).toMatchObject({
+      outcome: 'missing',
+      detail: 'no answer within 1500 ms (limits.probeStepTimeoutMs)',
+    });
+    expect(row(report, 'session/resume', /answers with the snapshot/)?.outcome).toBe('ok');
+  });
+
+  it('a child that exits mid-conversation: the later rows say it is not running, with its exit code', () => {
+    const { home, stateDir } = tempHome();
+    const { status, report } = probe(home, stateDir, fakeInstall(home, { exitOn: 'session/subscribe' }));
+    expect(row(report, 'session/create', /answers with a session snapshot/)?.outcome).toBe('ok');
+    expect(row(report, 'session/subscribe', /answers with the seq/)).toMatchObject({
+      outcome: 'missing',
+      detail: expect.stringMatching(/not running: .*code 3/),
+    });
+    expect(row(report, 'session/list', /lists the sessions/)?.outcome).toBe('missing');
+    expect(status).toBe(1);
+  });
+
+  it('a child that never answers its liveness probe: one missing row, bounded by limits.backendStartTimeoutMs', () => {
+    const { home, stateDir } = tempHome();
+    const config = path.join(home, 'limits.json');
+    fs.writeFileSync(config, JSON.stringify({ limits: { backendStartTimeoutMs: 1_000 } }));
+    const { report } = probe(home, stateDir, [
+      '--backend',
+      'sim',
+      '--sim-arg=--never-answer',
+      '--sim-arg=runtime/capabilities',
+      '--config',
+      config,
+    ]);
+    expect(report.rows).toEqual([
+      expect.objectContaining({ step: 'runtime/capabilities', outcome: 'missing', detail: expect.stringMatching(/liveness probe failed/) }),
+    ]);
+  });
+
+  it('refuses --json without a file', () => {
+    const { home } = tempHome();
+    const r = cli(home, ['doctor', '--probe', '--json']);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/--json needs a FILE/);
+  });
+
+  it('bad start flags are a clear error, not a crash', () => {
+    const { home } = tempHome();
+    const r = cli(home, ['doctor', '--probe', '--backend', 'zcode', '--zcode-cli', path.join(os.tmpdir(), 'no-such', 'zcode.cjs')]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/--zcode-cli .* does not exist/);
+  });
+});
