@@ -3,6 +3,7 @@
  * client, reverse-request router. The composition root calls `createBackend`; the domain sees
  * only the BackendPort.
  */
+import path from 'node:path';
 import type { Logger } from '../logger.js';
 import type { HubConfig } from '../config/schema.js';
 import type { BackendPort } from '../ports/backend-port.js';
@@ -13,6 +14,7 @@ import type { FsProbe } from './cli-detect.js';
 import { realFsProbe } from './cli-detect.js';
 import { chooseZcodeNode } from './node-runtime.js';
 import { buildSpawnPlan, chooseBackend, type SimulatorSpawnSpec } from './spawn-plan.js';
+import { WireRecorder } from './wire-recorder.js';
 
 export { BackendLink, PROBE_METHOD, type SpawnPlan } from './backend-link.js';
 export { detectZcodeCli, ZCODE_INSTALL_LOCATIONS } from './cli-detect.js';
@@ -63,5 +65,15 @@ export function createBackend(config: HubConfig, logger: Logger, options: Create
     pidfile: statePaths(config.stateDir).childPid,
     ...(options.processInspector ? { processInspector: options.processInspector } : {}),
     ...(options.random ? { random: options.random } : {}),
+    ...(config.recordWire
+      ? {
+          wireRecorder: new WireRecorder({
+            file: path.resolve(config.recordWire),
+            maxBytes: config.limits.wireRecordMaxBytes,
+            providerFile: config.providerFile,
+            logger,
+          }),
+        }
+      : {}),
   });
 }

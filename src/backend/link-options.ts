@@ -44,6 +44,8 @@ export interface BackendLinkOptions {
   /** Replaces the child process (unit tests pair the link with an in-memory server). */
   transportFactory?: (plan: SpawnPlan, stderrRing: LineRing, logger: Logger) => LinkTransport;
   processInspector?: ProcessInspector;
+  /** `--record-wire`: taps every child's transport (wire-recorder.ts); closed with the link. */
+  wireRecorder?: { wrap(transport: LinkTransport): LinkTransport; close(): void };
   random?: () => number;
   now?: () => number;
 }

@@ -9,6 +9,7 @@ Usage:
                     [--name NAME] [--public-url URL] [--peer ORIGIN]... [--scenario NAME]
                     [--provider-file PATH] [--default-mode build] [--trust-proxy N]
                     [--tls-cert FILE --tls-key FILE] [--log-level info] [--config FILE]
+                    [--record-wire FILE]
   zcode-hub token create --scope view|operate|admin --name NAME [--ttl 7d] | list | revoke ID
   zcode-hub pair [--scope operate]   one-time pairing code + URL + QR in the terminal
   zcode-hub pair --into ORIGIN       add this machine to the app at ORIGIN (another hub's web app)

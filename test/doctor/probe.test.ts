@@ -57,7 +57,8 @@ const row = (report: ProbeReport, step: string, expectation: RegExp) =>
 describe('zcode-hub doctor --probe', () => {
   it('against the simulator every row is ok, the verdict is pass, and the running state dir is left alone', () => {
     const { home, stateDir } = tempHome();
-    const { status, stdout, report } = probe(home, stateDir, ['--backend', 'sim', ...FAST_SIM]);
+    const wire = path.join(home, 'probe-wire.ndjson');
+    const { status, stdout, report } = probe(home, stateDir, ['--backend', 'sim', ...FAST_SIM, '--record-wire', wire]);
     expect(report.rows.filter((r) => r.outcome !== 'ok')).toEqual([]);
     expect(report.verdict).toBe('pass');
     expect(status).toBe(0);
@@ -78,6 +79,10 @@ describe('zcode-hub doctor --probe', () => {
       expect(report.rows.some((r) => r.step === step)).toBe(true);
     expect(fs.existsSync(stateDir)).toBe(false);
     expect(fs.statSync(path.join(home, 'probe.json')).mode & 0o777).toBe(0o600);
+    // --record-wire records the probe's conversation too.
+    const recorded = fs.readFileSync(wire, 'utf8');
+    expect(recorded).toContain('"method":"session/create"');
+    expect(recorded.trimEnd().split('\n').at(-1)).toContain('"event":"end"');
   });
 
   it('names each difference of a drifting CLI: a wrong field type, an omitted field, an unknown method', () => {
