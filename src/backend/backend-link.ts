@@ -86,6 +86,7 @@ export class BackendLink implements BackendPort {
       ...(this.nextRetryMs === undefined ? {} : { nextRetryMs: this.nextRetryMs }),
       ...(this.lastExit === undefined ? {} : { lastExit: { ...this.lastExit } }),
       ...(this.command === undefined ? {} : { command: this.command }),
+      ...(this.options.cliVersion ? { cliVersion: { ...this.options.cliVersion } } : {}),
     };
   }
 

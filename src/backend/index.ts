@@ -6,7 +6,7 @@
 import path from 'node:path';
 import type { Logger } from '../logger.js';
 import type { HubConfig } from '../config/schema.js';
-import type { BackendPort } from '../ports/backend-port.js';
+import type { BackendPort, CliVersion } from '../ports/backend-port.js';
 import { statePaths } from '../config/state-paths.js';
 import { simulatorSpawnSpec } from '../simulator/launcher.js';
 import { BackendLink, type BackendLinkOptions } from './backend-link.js';
@@ -15,6 +15,7 @@ import { realFsProbe } from './cli-detect.js';
 import { chooseZcodeNode } from './node-runtime.js';
 import { buildSpawnPlan, chooseBackend, type SimulatorSpawnSpec } from './spawn-plan.js';
 import { WireRecorder } from './wire-recorder.js';
+import { readCliVersion } from './cli-version.js';
 
 export { BackendLink, PROBE_METHOD, type SpawnPlan } from './backend-link.js';
 export { detectZcodeCli, ZCODE_INSTALL_LOCATIONS } from './cli-detect.js';
@@ -28,6 +29,8 @@ export interface CreateBackendOptions {
   simulatorSpawnSpec?: SimulatorSpawnSpec;
   processInspector?: BackendLinkOptions['processInspector'];
   random?: () => number;
+  /** Reads the CLI's version (tests); default cli-version.ts. */
+  readCliVersion?: (cli: string) => CliVersion;
 }
 
 /**
@@ -49,6 +52,10 @@ export function createBackend(config: HubConfig, logger: Logger, options: Create
         })
       : undefined;
   if (node) logger.info({ node: node.path, version: node.version, source: node.source }, 'the ZCode CLI runs on this Node.js');
+  // Once per start: a CLI this hub was not verified against still runs, with one warning (§15).
+  const cliVersion = choice.kind === 'zcode' && choice.cli ? (options.readCliVersion ?? readCliVersion)(choice.cli) : undefined;
+  if (cliVersion?.warning) logger.warn({ cliVersion: cliVersion.version ?? null }, cliVersion.warning);
+  else if (cliVersion) logger.info({ cliVersion: cliVersion.version }, 'the ZCode CLI is a version this hub was verified against');
   return new BackendLink({
     kind: choice.kind,
     plan: () =>
@@ -65,6 +72,7 @@ export function createBackend(config: HubConfig, logger: Logger, options: Create
     pidfile: statePaths(config.stateDir).childPid,
     ...(options.processInspector ? { processInspector: options.processInspector } : {}),
     ...(options.random ? { random: options.random } : {}),
+    ...(cliVersion ? { cliVersion } : {}),
     ...(config.recordWire
       ? {
           wireRecorder: new WireRecorder({

@@ -1,6 +1,7 @@
 /** The shapes around BackendLink: what it spawns, how it is configured, what it reports. */
 import type { HubConfig } from '../config/schema.js';
 import type { Logger } from '../logger.js';
+import type { CliVersion } from '../ports/backend-port.js';
 import type { ProcessInspector } from './pidfile.js';
 import type { LineRing } from './stderr-ring.js';
 import type { Transport } from './transport.js';
@@ -44,6 +45,8 @@ export interface BackendLinkOptions {
   /** Replaces the child process (unit tests pair the link with an in-memory server). */
   transportFactory?: (plan: SpawnPlan, stderrRing: LineRing, logger: Logger) => LinkTransport;
   processInspector?: ProcessInspector;
+  /** The real CLI's version (cli-version.ts), reported in the status. */
+  cliVersion?: CliVersion;
   /** `--record-wire`: taps every child's transport (wire-recorder.ts); closed with the link. */
   wireRecorder?: { wrap(transport: LinkTransport): LinkTransport; close(): void };
   random?: () => number;

@@ -19,13 +19,15 @@ export interface ProbeRow {
 export interface ProbeReport {
   /** The hub's version. */
   hub: string;
-  backend: { kind: 'zcode' | 'sim'; entry?: string };
+  backend: { kind: 'zcode' | 'sim'; entry?: string; cliVersion?: CliVersion };
   /** `pass` when no row differs or is missing. */
   verdict: 'pass' | 'fail';
   rows: ProbeRow[];
   /** The child's last stderr lines (redacted by nobody: the child's own log). */
   stderrTail: string[];
 }
+
+import type { CliVersion } from '../ports/backend-port.js';
 
 /** The verdict of a set of rows. */
 export function verdictOf(rows: readonly ProbeRow[]): ProbeReport['verdict'] {
@@ -37,9 +39,10 @@ const LABEL: Record<ProbeOutcome, string> = { ok: 'ok', differs: 'DIFFERS', miss
 /** The human table: one row per line, `step · expectation · outcome`, the detail indented under it. */
 export function formatProbeReport(report: ProbeReport): string {
   const stepWidth = Math.min(28, Math.max(...report.rows.map((r) => r.step.length), 4));
-  const lines = [
-    `probe of the ${report.backend.kind === 'sim' ? 'bundled simulator' : 'ZCode CLI'}${report.backend.entry ? ` (${report.backend.entry})` : ''}`,
-  ];
+  const b = report.backend;
+  const what = b.kind === 'sim' ? 'bundled simulator' : `ZCode CLI${b.cliVersion?.version ? ` ${b.cliVersion.version}` : ''}`;
+  const lines = [`probe of the ${what}${b.entry ? ` (${b.entry})` : ''}`];
+  if (b.cliVersion?.warning) lines.push(`note: ${b.cliVersion.warning}`);
   for (const row of report.rows) {
     lines.push(`${LABEL[row.outcome].padEnd(8)} ${row.step.padEnd(stepWidth)}  ${row.expectation}`);
     if (row.detail) lines.push(`${' '.repeat(9 + stepWidth + 2)}${row.detail}`);

@@ -125,7 +125,11 @@ export async function probeBackend(options: ProbeRunOptions): Promise<ProbeRepor
     const status = link.status();
     return {
       hub: VERSION,
-      backend: { kind: status.kind, ...(status.command ? { entry: status.command } : {}) },
+      backend: {
+        kind: status.kind,
+        ...(status.command ? { entry: status.command } : {}),
+        ...(status.cliVersion ? { cliVersion: status.cliVersion } : {}),
+      },
       verdict: verdictOf(rows),
       rows,
       stderrTail: link.stderrTail().slice(-STDERR_LINES),

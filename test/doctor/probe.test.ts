@@ -7,32 +7,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { simulatorSpawnSpec } from '../../src/simulator/launcher.js';
 import type { ProbeReport } from '../../src/doctor/probe-report.js';
 import { cli, killStarted, tempHome } from '../daemon/process-helpers.js';
+import { fakeInstall } from '../fixtures/fake-install.js';
 
 afterEach(killStarted);
 
-const FIXTURE = path.resolve(import.meta.dirname, '..', 'fixtures', 'drifting-app-server.cjs');
 const FAST_SIM = ['--sim-arg=--turn-delay-scale', '--sim-arg=0.2'];
-
-/** A ZCode install whose `zcode.cjs` is the drifting stand-in, and a Node the CLI accepts (node-runtime.ts wants 24). */
-function fakeInstall(home: string, drift: Record<string, unknown>): string[] {
-  const glm = path.join(home, 'install', 'resources', 'glm');
-  fs.mkdirSync(glm, { recursive: true });
-  fs.copyFileSync(FIXTURE, path.join(glm, 'zcode.cjs'));
-  const sim = simulatorSpawnSpec(['--data-dir', path.join(home, 'fake-sim-data'), '--turn-delay-scale', '0.2']);
-  fs.writeFileSync(path.join(glm, 'drift.json'), JSON.stringify({ sim, ...drift }));
-  const node24 = path.join(home, 'node24');
-  fs.writeFileSync(
-    node24,
-    `#!/bin/sh\nif [ "$1" = "--version" ]; then echo v24.14.0; exit 0; fi\nexec ${JSON.stringify(process.execPath)} "$@"\n`,
-    {
-      mode: 0o755,
-    },
-  );
-  return ['--backend', 'zcode', '--zcode-cli', path.join(glm, 'zcode.cjs'), '--zcode-node', node24];
-}
 
 function probe(home: string, stateDir: string, extra: string[]): { status: number | null; stdout: string; report: ProbeReport } {
   const json = path.join(home, 'probe.json');
@@ -87,13 +68,18 @@ describe('zcode-hub doctor --probe', () => {
 
   it('names each difference of a drifting CLI: a wrong field type, an omitted field, an unknown method', () => {
     const { home, stateDir } = tempHome();
-    const flags = fakeInstall(home, {
-      wrongType: { method: 'session/subscribe', path: 'eventSeq', value: '7' },
-      dropField: { method: 'session/list', path: 'sessions' },
-      omit: ['session/messages'],
-    });
+    const flags = fakeInstall(
+      home,
+      {
+        wrongType: { method: 'session/subscribe', path: 'eventSeq', value: '7' },
+        dropField: { method: 'session/list', path: 'sessions' },
+        omit: ['session/messages'],
+      },
+      '0.99.0',
+    );
     const { status, stdout, report } = probe(home, stateDir, flags);
-    expect(report.backend.kind).toBe('zcode');
+    expect(report.backend).toMatchObject({ kind: 'zcode', cliVersion: { version: '0.99.0', verified: false } });
+    expect(stdout).toMatch(/^probe of the ZCode CLI 0\.99\.0 .*\nnote: the ZCode CLI is 0\.99\.0, which this hub was not verified against/);
     expect(row(report, 'session/subscribe', /answers with the seq/)).toMatchObject({
       outcome: 'differs',
       detail: expect.stringMatching(/^result\.eventSeq: .*; seen "7"$/),
