@@ -158,8 +158,16 @@ export async function runProbe(d: ProbeDeps): Promise<ProbeRow[]> {
     call('session/stop', `answers ${stopFacts} (§4.9)`, 'session/stop', () => d.app.stop(sessionId), legacyRows),
   ]);
   rows.push(...v4Rows, ...legacyRows);
-  if (running)
-    await seen('stop', 'the stopped turn ends (turn.completed cancelled, §11.7)', stopFrom, (n) => isTerminal(n) || isBoundary(n));
+  if (running) {
+    const end = await seen('stop', 'the stopped turn ends (§11.7)', stopFrom, (n) => isTerminal(n) || isBoundary(n));
+    if (end?.kind === 'event' && end.type === 'turn.completed' && end.payload['resultType'] !== 'cancelled')
+      rows.push({
+        step: 'stop',
+        expectation: 'the stopped turn ends cancelled (§4.9)',
+        outcome: 'differs',
+        detail: `turn.completed resultType ${String(end.payload['resultType'])}: the stop did not cancel it`,
+      });
+  }
 
   await call('session/close', 'unloads the runtime (§4.15)', 'session/close', () => d.app.closeSession(sessionId));
   d.watch.resetSeq();

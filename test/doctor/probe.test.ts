@@ -113,6 +113,18 @@ describe('zcode-hub doctor --probe', () => {
     expect(row(report, 'session/resume', /answers with the snapshot/)?.outcome).toBe('ok');
   });
 
+  it('a turn whose events never come reads missing after limits.probeTurnTimeoutMs', () => {
+    const { home, stateDir } = tempHome();
+    const config = path.join(home, 'limits.json');
+    fs.writeFileSync(config, JSON.stringify({ limits: { probeTurnTimeoutMs: 1_000 } }));
+    const { report } = probe(home, stateDir, [...fakeInstall(home, { mute: ['session/event'] }), '--config', config]);
+    expect(row(report, 'prompt', /turn\.started arrives/)).toMatchObject({
+      outcome: 'missing',
+      detail: expect.stringMatching(/^not seen within 1000 ms \(limits\.probeTurnTimeoutMs\)/),
+    });
+    expect(row(report, 'prompt', /prompt_completed\|prompt_failed frees/)?.outcome).toBe('ok');
+  });
+
   it('a child that exits mid-conversation: the later rows say it is not running, with its exit code', () => {
     const { home, stateDir } = tempHome();
     const { status, report } = probe(home, stateDir, fakeInstall(home, { exitOn: 'session/subscribe' }));
