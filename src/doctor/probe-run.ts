@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { AppServerClient } from '../app-server/client.js';
 import { createBackend, PROBE_METHOD } from '../backend/index.js';
+import { providerFileSecrets, redactWire } from '../backend/wire-redact.js';
 import type { HubConfig } from '../config/schema.js';
 import type { Logger } from '../logger.js';
 import type { BackendPort, BackendRequestOptions } from '../ports/backend-port.js';
@@ -123,6 +124,8 @@ export async function probeBackend(options: ProbeRunOptions): Promise<ProbeRepor
       await link.close();
     }
     const status = link.status();
+    // The report is meant for a bug report: the child's stderr and quoted values lose the provider file's secrets.
+    const secrets = providerFileSecrets(options.config.providerFile);
     return {
       hub: VERSION,
       backend: {
@@ -131,8 +134,11 @@ export async function probeBackend(options: ProbeRunOptions): Promise<ProbeRepor
         ...(status.cliVersion ? { cliVersion: status.cliVersion } : {}),
       },
       verdict: verdictOf(rows),
-      rows,
-      stderrTail: link.stderrTail().slice(-STDERR_LINES),
+      rows: rows.map((r) => (r.detail === undefined ? r : { ...r, detail: String(redactWire(r.detail, secrets)) })),
+      stderrTail: link
+        .stderrTail()
+        .slice(-STDERR_LINES)
+        .map((l) => String(redactWire(l, secrets))),
     };
   } finally {
     fs.rmSync(scratch, { recursive: true, force: true });

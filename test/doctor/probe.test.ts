@@ -125,6 +125,25 @@ describe('zcode-hub doctor --probe', () => {
     expect(row(report, 'prompt', /prompt_completed\|prompt_failed frees/)?.outcome).toBe('ok');
   });
 
+  it("the report holds no secret of the provider file, not even where the child's stderr printed it", () => {
+    const { home, stateDir } = tempHome();
+    const apiKey = 'sk-probe-report-0123456789abcdef';
+    fs.writeFileSync(
+      path.join(home, 'p.json'),
+      JSON.stringify({
+        schemaVersion: 1,
+        config: { providerConfigRules: { providerRules: [{ providerId: 'p', config: { access: { type: 'apiKey', apiKey } } }] } },
+      }),
+    );
+    const { report } = probe(
+      home,
+      stateDir,
+      fakeInstall(home, { stderr: `loaded provider p with key ${apiKey}`, exitOn: 'session/create' }),
+    );
+    expect(report.stderrTail.join('\n')).toContain('loaded provider p with key [redacted]');
+    expect(JSON.stringify(report)).not.toContain(apiKey);
+  });
+
   it('a child that exits mid-conversation: the later rows say it is not running, with its exit code', () => {
     const { home, stateDir } = tempHome();
     const { status, report } = probe(home, stateDir, fakeInstall(home, { exitOn: 'session/subscribe' }));
