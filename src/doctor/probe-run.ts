@@ -57,7 +57,8 @@ function startSettled(link: BackendPort, ms: number): Promise<void> {
 
 /** Spawns the backend in scratch directories, runs the probe, stops the child, removes the scratch. Throws BackendConfigError when the flags name no usable backend. */
 export async function probeBackend(options: ProbeRunOptions): Promise<ProbeReport> {
-  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'zcode-hub-probe-'));
+  // The real path: the child may resolve symlinks (macOS /var → /private/var) and lists by exact path (§11.21).
+  const scratch = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'zcode-hub-probe-')));
   const workspace = path.join(scratch, 'workspace');
   fs.mkdirSync(workspace);
   const limits = options.config.limits;

@@ -57,7 +57,8 @@ async function live(text: string, file: string): Promise<{ stopReason: string; u
 }
 
 async function replayed(text: string, file: string): Promise<{ stopReason: string; updates: unknown[] }> {
-  const hub = await startHub({ simArgs: ['--replay', file, '--replay-time-scale', '0.2'] });
+  // The recorded pacing as it was: the hub sees the turn unfold as it did live.
+  const hub = await startHub({ simArgs: ['--replay', file] });
   hubs.push(hub);
   return promptOnce(hub, text);
 }
