@@ -15,11 +15,14 @@ import { realFsProbe } from './cli-detect.js';
 import { chooseZcodeNode } from './node-runtime.js';
 import { buildSpawnPlan, chooseBackend, type SimulatorSpawnSpec } from './spawn-plan.js';
 import { WireRecorder } from './wire-recorder.js';
+import { composeTaps, type TransportTap } from './transport-tap.js';
 import { readCliVersion } from './cli-version.js';
 
 export { BackendLink, PROBE_METHOD, type SpawnPlan } from './backend-link.js';
 export { detectZcodeCli, ZCODE_INSTALL_LOCATIONS } from './cli-detect.js';
 export { BackendConfigError, chooseBackend } from './spawn-plan.js';
+export { TappedTransport, type TransportTap } from './transport-tap.js';
+export { REVERSE_METHODS } from './reverse-router.js';
 
 export interface CreateBackendOptions {
   /** The environment the child's is filtered from (default `process.env`); tests set HOME here. */
@@ -29,6 +32,8 @@ export interface CreateBackendOptions {
   simulatorSpawnSpec?: SimulatorSpawnSpec;
   processInspector?: BackendLinkOptions['processInspector'];
   random?: () => number;
+  /** More transport taps (the doctor probe's reverse-request check), inside the wire recorder. */
+  taps?: readonly TransportTap[];
   /** Reads the CLI's version (tests); default cli-version.ts. */
   readCliVersion?: (cli: string) => CliVersion;
 }
@@ -56,6 +61,15 @@ export function createBackend(config: HubConfig, logger: Logger, options: Create
   const cliVersion = choice.kind === 'zcode' && choice.cli ? (options.readCliVersion ?? readCliVersion)(choice.cli) : undefined;
   if (cliVersion?.warning) logger.warn({ cliVersion: cliVersion.version ?? null }, cliVersion.warning);
   else if (cliVersion) logger.info({ cliVersion: cliVersion.version }, 'the ZCode CLI is a version this hub was verified against');
+  const recorder = config.recordWire
+    ? new WireRecorder({
+        file: path.resolve(config.recordWire),
+        maxBytes: config.limits.wireRecordMaxBytes,
+        providerFile: config.providerFile,
+        logger,
+      })
+    : undefined;
+  const tap = composeTaps([...(recorder ? [recorder] : []), ...(options.taps ?? [])]);
   return new BackendLink({
     kind: choice.kind,
     plan: () =>
@@ -73,15 +87,6 @@ export function createBackend(config: HubConfig, logger: Logger, options: Create
     ...(options.processInspector ? { processInspector: options.processInspector } : {}),
     ...(options.random ? { random: options.random } : {}),
     ...(cliVersion ? { cliVersion } : {}),
-    ...(config.recordWire
-      ? {
-          wireRecorder: new WireRecorder({
-            file: path.resolve(config.recordWire),
-            maxBytes: config.limits.wireRecordMaxBytes,
-            providerFile: config.providerFile,
-            logger,
-          }),
-        }
-      : {}),
+    ...(tap ? { wireRecorder: tap } : {}),
   });
 }

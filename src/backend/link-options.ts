@@ -5,6 +5,7 @@ import type { CliVersion } from '../ports/backend-port.js';
 import type { ProcessInspector } from './pidfile.js';
 import type { LineRing } from './stderr-ring.js';
 import type { Transport } from './transport.js';
+import type { TransportTap } from './transport-tap.js';
 
 /** What to spawn (src/backend/spawn-plan.ts). */
 export interface SpawnPlan {
@@ -47,8 +48,8 @@ export interface BackendLinkOptions {
   processInspector?: ProcessInspector;
   /** The real CLI's version (cli-version.ts), reported in the status. */
   cliVersion?: CliVersion;
-  /** `--record-wire`: taps every child's transport (wire-recorder.ts); closed with the link. */
-  wireRecorder?: { wrap(transport: LinkTransport): LinkTransport; close(): void };
+  /** Taps every child's transport (`--record-wire`, wire-recorder.ts; the doctor probe); closed with the link. */
+  wireRecorder?: TransportTap;
   random?: () => number;
   now?: () => number;
 }

@@ -10,11 +10,12 @@
 import fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import type { Logger } from '../logger.js';
-import type { IncomingMessage, OutgoingMessage } from './envelope.js';
+import type { IncomingMessage } from './envelope.js';
 import { BackendConfigError } from './spawn-plan.js';
 import type { LinkTransport } from './link-options.js';
 import type { TransportCloseInfo } from './transport.js';
 import { providerFileSecrets, redactWire } from './wire-redact.js';
+import { TappedTransport, type TransportTap } from './transport-tap.js';
 
 /** How often the provider file is looked at again for new secrets (a key added over REST). */
 const SECRETS_RECHECK_MS = 500;
@@ -43,7 +44,7 @@ function wireShape(message: IncomingMessage): object {
 }
 
 /** The recording file of one hub run; `wrap` taps each child's transport. */
-export class WireRecorder {
+export class WireRecorder implements TransportTap {
   private fd: number | undefined;
   private bytes = 0;
   private readonly started = performance.now();
@@ -65,7 +66,11 @@ export class WireRecorder {
   /** A transport that records what passes through `inner`. */
   wrap(inner: LinkTransport): LinkTransport {
     this.write({ dir: 'meta', event: 'spawn' });
-    return new RecordingTransport(inner, this);
+    return new TappedTransport(inner, {
+      in: (message) => this.record('in', wireShape(message)),
+      out: (message) => this.record('out', message),
+      exit: (info) => this.exited(info),
+    });
   }
 
   /** One message (redacted). */
@@ -142,58 +147,5 @@ export class WireRecorder {
     this.secretsStamp = stamp;
     // Keys once seen stay redacted: a key removed from the file may still be in the child's memory.
     for (const s of providerFileSecrets(this.options.providerFile)) this.secrets.add(s);
-  }
-}
-
-/** The tap: `send` and `onmessage` recorded, everything else passed through. */
-class RecordingTransport implements LinkTransport {
-  onmessage?: LinkTransport['onmessage'];
-  onclose?: LinkTransport['onclose'];
-  onerror?: LinkTransport['onerror'];
-  onoversize?: LinkTransport['onoversize'];
-
-  constructor(
-    private readonly inner: LinkTransport,
-    private readonly recorder: WireRecorder,
-  ) {
-    inner.onmessage = (message, receivedAt) => {
-      recorder.record('in', wireShape(message));
-      this.onmessage?.(message, receivedAt);
-    };
-    inner.onclose = (info) => {
-      recorder.exited(info);
-      this.onclose?.(info);
-    };
-    inner.onerror = (error) => this.onerror?.(error);
-    inner.onoversize = (info) => this.onoversize?.(info);
-  }
-
-  get pid(): number | undefined {
-    return this.inner.pid;
-  }
-
-  get queuedBytes(): number | undefined {
-    return this.inner.queuedBytes;
-  }
-
-  get junkLines(): number | undefined {
-    return this.inner.junkLines;
-  }
-
-  start(): Promise<void> {
-    return this.inner.start();
-  }
-
-  send(message: OutgoingMessage, method: string): void {
-    this.inner.send(message, method);
-    this.recorder.record('out', message);
-  }
-
-  close(): Promise<void> {
-    return this.inner.close();
-  }
-
-  abort(reason: string): void {
-    this.inner.abort(reason);
   }
 }

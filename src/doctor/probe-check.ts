@@ -90,3 +90,37 @@ export function presenceRows(step: string, raw: unknown, paths: readonly string[
       : { step, expectation: `${pathText(prefix, path)} is present`, outcome: 'ok' };
   });
 }
+
+/**
+ * Rows about the child's reverse requests (ZCODE-PROTOCOL §1.7, §6): each method it asked that
+ * the hub answers is ok; one the hub does not know is answered -32601 (a feature of the child
+ * then falls back or fails), so it differs; runtime preferences never asked means the hub's
+ * (question auto-resolution off, §6.3) never reached the child.
+ */
+export function reverseRequestRows(asked: ReadonlyMap<string, number>, known: readonly string[], runtimePreferences: string): ProbeRow[] {
+  const step = 'reverse requests';
+  const rows: ProbeRow[] = [
+    asked.has(runtimePreferences)
+      ? { step, expectation: `the child asks ${runtimePreferences} when it opens a session (§6.1)`, outcome: 'ok' }
+      : {
+          step,
+          expectation: `the child asks ${runtimePreferences} when it opens a session (§6.1)`,
+          outcome: 'missing',
+          detail: "never asked: the hub's runtime preferences (question auto-resolution off, §6.3) did not reach the child",
+        },
+  ];
+  for (const [method, times] of asked) {
+    if (method === runtimePreferences) continue;
+    rows.push(
+      known.includes(method)
+        ? { step, expectation: `the hub answers the child's ${method} (§6)`, outcome: 'ok' }
+        : {
+            step,
+            expectation: 'every reverse request is one the hub answers (§6)',
+            outcome: 'differs',
+            detail: `the child asked ${method} (${times}×), which the hub does not know: it answers -32601 Method not found`,
+          },
+    );
+  }
+  return rows;
+}

@@ -8,13 +8,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { AppServerClient } from '../app-server/client.js';
-import { createBackend, PROBE_METHOD } from '../backend/index.js';
+import { createBackend, PROBE_METHOD, REVERSE_METHODS, TappedTransport, type TransportTap } from '../backend/index.js';
 import { providerFileSecrets, redactWire } from '../backend/wire-redact.js';
 import type { HubConfig } from '../config/schema.js';
 import type { Logger } from '../logger.js';
 import type { BackendPort, BackendRequestOptions } from '../ports/backend-port.js';
 import { VERSION } from '../version.js';
 import { runProbe } from './probe.js';
+import { reverseRequestRows } from './probe-check.js';
 import { NotificationWatch } from './probe-events.js';
 import { verdictOf, type ProbeReport, type ProbeRow } from './probe-report.js';
 
@@ -78,7 +79,18 @@ export async function probeBackend(options: ProbeRunOptions): Promise<ProbeRepor
   };
   const env = { ...(options.env ?? process.env), ZCODE_DATA_BASE_DIR: path.join(scratch, 'data') };
   try {
-    const link = createBackend(config, options.logger, { env });
+    // Which reverse requests the child makes (the link answers them; the probe only counts them).
+    const asked = new Map<string, number>();
+    const reverseTap: TransportTap = {
+      wrap: (t) =>
+        new TappedTransport(t, {
+          in: (m) => {
+            if (m.kind === 'request') asked.set(m.method, (asked.get(m.method) ?? 0) + 1);
+          },
+        }),
+      close: () => undefined,
+    };
+    const link = createBackend(config, options.logger, { env, taps: [reverseTap] });
     const watch = new NotificationWatch();
     link.onNotification((n) => watch.accept(n));
     link.setInteractionHandler(() => Promise.reject(new Error('zcode-hub doctor --probe answers no permission or question')));
@@ -119,6 +131,8 @@ export async function probeBackend(options: ProbeRunOptions): Promise<ProbeRepor
             prompt: options.prompt,
           })),
         );
+        if (rows.some((r) => r.step === 'session/create' && r.outcome === 'ok'))
+          rows.push(...reverseRequestRows(asked, Object.values(REVERSE_METHODS), REVERSE_METHODS.runtimePreferences));
       }
     } finally {
       watch.close();

@@ -74,6 +74,7 @@ describe('zcode-hub doctor --probe', () => {
         wrongType: { method: 'session/subscribe', path: 'eventSeq', value: '7' },
         dropField: { method: 'session/list', path: 'sessions' },
         omit: ['session/messages'],
+        reverse: 'interaction/requestSomethingNew',
       },
       '0.99.0',
     );
@@ -92,13 +93,18 @@ describe('zcode-hub doctor --probe', () => {
       outcome: 'missing',
       detail: expect.stringContaining('method not found (-32601)'),
     });
+    expect(row(report, 'reverse requests', /every reverse request is one the hub answers/)).toMatchObject({
+      outcome: 'differs',
+      detail: 'the child asked interaction/requestSomethingNew (1×), which the hub does not know: it answers -32601 Method not found',
+    });
+    expect(row(report, 'reverse requests', /session\/requestRuntimePreferences/)?.outcome).toBe('ok');
     // What the stand-in leaves alone is still ok.
     expect(row(report, 'session/create', /answers with a session snapshot/)?.outcome).toBe('ok');
     expect(row(report, 'prompt', /turn\.started arrives/)?.outcome).toBe('ok');
     expect(report.verdict).toBe('fail');
     expect(status).toBe(1);
     expect(stdout).toMatch(/^DIFFERS +session\/subscribe .*\n +result\.eventSeq: /m);
-    expect(stdout).toMatch(/^verdict: FAIL — .*1 differ, 3 missing/m);
+    expect(stdout).toMatch(/^verdict: FAIL — .*2 differ, 3 missing/m);
   });
 
   it('a method that is never answered reads missing after limits.probeStepTimeoutMs, and the probe goes on', () => {

@@ -181,6 +181,7 @@ export const BACKEND_FILES = {
     'backoff.ts',
     'rate-limit.ts',
     'transport.ts',
+    'transport-tap.ts',
     'stderr-ring.ts',
     'bounds.ts',
     'spawn-env.ts',
