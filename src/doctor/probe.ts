@@ -6,7 +6,7 @@
  * deleted. Never throws; a step that cannot run says why.
  */
 import { randomUUID } from 'node:crypto';
-import type { AppServer } from '../app-server/client.js';
+import { workspaceRef, type AppServer } from '../app-server/client.js';
 import { DELIVERY_KIND } from '../domain/session-open.js';
 import { failureRows, presenceRows } from './probe-check.js';
 import type { NotificationWatch, SeenNotification } from './probe-events.js';
@@ -191,6 +191,13 @@ export async function runProbe(d: ProbeDeps): Promise<ProbeRow[]> {
         : { detail: why ? 'a session with no prompt may be a draft, which is not listed (§4.3)' : `${sessionId} is not listed` }),
     });
   }
+  // The read-only workflow queries the settings screens make (§8).
+  await call('workflows/list', 'lists the saved workflows of a workspace (§8)', 'workflows/list', () =>
+    d.app.workflows.list(workspaceRef(d.workspace)),
+  );
+  await call('v4 workflowRuns', "lists a session's workflow runs (§2.2)", 'v4/conversation/workflowRuns', () =>
+    d.app.workflows.sessionRuns(sessionId, 10),
+  );
   const history = await call('session/messages', 'answers with the history (§4.5)', 'session/messages', () =>
     d.app.messages(sessionId, 20),
   );
