@@ -15,6 +15,8 @@ import type { Logger } from '../logger.js';
 import type { BackendPort, BackendRequestOptions } from '../ports/backend-port.js';
 import { VERSION } from '../version.js';
 import { runProbe } from './probe.js';
+import { providerFileHealth } from './gather.js';
+import { isProviderComplete, validateProviderDocument, type ProviderRule } from '../settings/provider-schema.js';
 import { reverseRequestRows } from './probe-check.js';
 import { NotificationWatch } from './probe-events.js';
 import { verdictOf, type ProbeReport, type ProbeRow } from './probe-report.js';
@@ -38,6 +40,34 @@ function exitNote(link: BackendPort): string {
   const exit = s.lastExit;
   if (!exit) return `the backend is ${s.state}`;
   return `the backend is ${s.state}; it exited with code ${String(exit.code)}, signal ${String(exit.signal)}${exit.reason ? ` (${exit.reason})` : ''}`;
+}
+
+/**
+ * Why a prompt cannot run against the real CLI, or undefined when it can: the hub answers no
+ * provider runtime headers (§6.4), so only a complete, enabled personal provider can run a turn
+ * (§9.2). The simulator's own models always can.
+ */
+export function promptSkipReason(kind: 'zcode' | 'sim', providerFile: string): string | undefined {
+  if (kind === 'sim') return undefined;
+  const health = providerFileHealth(providerFile);
+  if (!health.exists) return `no provider is configured (no ${providerFile}): add one in the web app's settings to probe a prompt`;
+  if (!health.valid)
+    return `the provider file ${providerFile} is invalid, so the agent has no personal provider (zcode-hub doctor shows why)`;
+  const rules = personalProviderRules(providerFile);
+  if (!rules.some((r) => r.enabled !== false && isProviderComplete(r)))
+    return `no complete, enabled provider in ${providerFile}: add one in the web app's settings to probe a prompt`;
+  return undefined;
+}
+
+/** The personal provider rules of a valid file ([] otherwise). */
+function personalProviderRules(file: string): ProviderRule[] {
+  try {
+    const doc: unknown = JSON.parse(fs.readFileSync(file, 'utf8'));
+    const r = validateProviderDocument(doc);
+    return r.ok ? r.value.config.providerConfigRules.providerRules : [];
+  } catch {
+    return [];
+  }
 }
 
 /** Resolves once the link left `starting` (a child killed for a failed liveness probe exits just after start() resolved), or after `ms`. */
@@ -128,7 +158,9 @@ export async function probeBackend(options: ProbeRunOptions): Promise<ProbeRepor
             stepTimeoutMs: limits.probeStepTimeoutMs,
             turnTimeoutMs: limits.probeTurnTimeoutMs,
             exitNote: () => exitNote(link),
-            prompt: options.prompt,
+            prompt: options.prompt
+              ? (promptSkipReason(link.status().kind, options.config.providerFile) ?? true)
+              : 'not asked (--probe-no-prompt)',
           })),
         );
         if (rows.some((r) => r.step === 'session/create' && r.outcome === 'ok'))

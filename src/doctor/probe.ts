@@ -28,8 +28,8 @@ export interface ProbeDeps {
   turnTimeoutMs: number;
   /** What the link knows about the child's exit, for `missing` rows. */
   exitNote: () => string;
-  /** False: prompts are skipped (`--probe-no-prompt`). */
-  prompt: boolean;
+  /** True: prompts run; a string: they are skipped, for that reason (`--probe-no-prompt`, no provider). */
+  prompt: true | string;
 }
 
 const isTerminal = (n: SeenNotification) => n.kind === 'event' && (n.type === 'turn.completed' || n.type === 'turn.failed');
@@ -94,7 +94,7 @@ export async function runProbe(d: ProbeDeps): Promise<ProbeRow[]> {
     d.app.subscribeConversation(sessionId),
   );
 
-  const why = !d.prompt ? 'not asked (--probe-no-prompt)' : models.length === 0 ? 'no model is available: configure a provider first' : '';
+  const why = d.prompt !== true ? d.prompt : models.length === 0 ? 'no model is available: configure a provider first' : '';
   if (why) {
     skip('prompt', 'a prompt runs a turn to its end', why);
   } else {
@@ -104,18 +104,18 @@ export async function runProbe(d: ProbeDeps): Promise<ProbeRow[]> {
       d.app.send({ sessionId, content: PROBE_PROMPT, inputId: randomUUID() }, d.stepTimeoutMs),
     );
     if (sent !== undefined) {
-      const answeredAt = d.watch.mark;
-      const started = d.watch.indexOf(from, (n) => n.kind === 'state' && n.reason === 'prompt_started');
-      rows.push(
-        started !== -1 && started < answeredAt
-          ? { step: 'prompt', expectation: 'state.updated prompt_started comes before the send answer (§4.8)', outcome: 'ok' }
-          : {
-              step: 'prompt',
-              expectation: 'state.updated prompt_started comes before the send answer (§4.8)',
-              outcome: started === -1 ? 'missing' : 'differs',
-              detail: started === -1 ? 'not seen before the answer' : 'seen after the answer',
-            },
-      );
+      const isStarted = (n: SeenNotification) => n.kind === 'state' && n.reason === 'prompt_started';
+      const expectation = 'state.updated prompt_started comes before the send answer (§4.8)';
+      if (d.watch.indexOf(from, isStarted) !== -1) rows.push({ step: 'prompt', expectation, outcome: 'ok' });
+      else {
+        const late = await d.watch.waitFor(from, isStarted, d.turnTimeoutMs);
+        rows.push({
+          step: 'prompt',
+          expectation,
+          outcome: late ? 'differs' : 'missing',
+          detail: late ? 'seen only after the answer' : `not seen within ${d.turnTimeoutMs} ms (limits.probeTurnTimeoutMs)`,
+        });
+      }
       await seen('prompt', 'turn.started arrives (§5.5.1)', from, isEvent('turn.started'));
       const end = await seen('prompt', 'the turn ends with turn.completed or turn.failed (§5.5.3)', from, isTerminal);
       if (end?.kind === 'event' && end.type === 'turn.completed' && end.payload['resultType'] !== 'success')

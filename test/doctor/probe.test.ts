@@ -15,7 +15,37 @@ afterEach(killStarted);
 
 const FAST_SIM = ['--sim-arg=--turn-delay-scale', '--sim-arg=0.2'];
 
-function probe(home: string, stateDir: string, extra: string[]): { status: number | null; stdout: string; report: ProbeReport } {
+/** A complete, enabled personal provider: what the probe needs to prompt a real CLI (the stand-in's simulator lists its model). */
+const PROVIDER_FILE = {
+  schemaVersion: 1,
+  config: {
+    providerConfigRules: {
+      providerRules: [
+        {
+          providerId: 'probe-test',
+          enabled: true,
+          config: {
+            group: 'standard-personal',
+            access: { type: 'api-key', apiKey: 'sk-probe-test-key-0123456789' },
+            api: { type: 'anthropic-messages', baseUrl: 'https://api.example.com' },
+            personalModelIds: ['m-1'],
+          },
+        },
+      ],
+    },
+    modelConfigRules: { providerModelRules: [], manualProviderModelRules: [] },
+  },
+};
+
+/** Runs the probe; a test that wrote no provider file gets PROVIDER_FILE (`noProvider` leaves it missing). */
+function probe(
+  home: string,
+  stateDir: string,
+  extra: string[],
+  noProvider = false,
+): { status: number | null; stdout: string; report: ProbeReport } {
+  const providerFile = path.join(home, 'p.json');
+  if (!noProvider && !fs.existsSync(providerFile)) fs.writeFileSync(providerFile, JSON.stringify(PROVIDER_FILE));
   const json = path.join(home, 'probe.json');
   const r = cli(home, [
     'doctor',
@@ -177,6 +207,19 @@ describe('zcode-hub doctor --probe', () => {
     expect(report.rows).toEqual([
       expect.objectContaining({ step: 'runtime/capabilities', outcome: 'missing', detail: expect.stringMatching(/liveness probe failed/) }),
     ]);
+  });
+
+  it('a real CLI without a configured provider: the prompts are skipped, labelled so, and nothing else fails', () => {
+    const { home, stateDir } = tempHome();
+    const { status, stdout, report } = probe(home, stateDir, fakeInstall(home, {}, '0.16.9'), true);
+    expect(row(report, 'prompt', /a prompt runs a turn/)).toMatchObject({
+      outcome: 'skipped',
+      detail: expect.stringMatching(/^no provider is configured \(no .*p\.json\): add one in the web app's settings/),
+    });
+    expect(report.rows.some((r) => r.step === 'session/send')).toBe(false);
+    expect(report.rows.filter((r) => r.outcome === 'differs' || r.outcome === 'missing')).toEqual([]);
+    expect(status).toBe(0);
+    expect(stdout).toMatch(/^skipped +prompt +a prompt runs a turn to its end\n +no provider is configured/m);
   });
 
   it('refuses --json without a file', () => {
