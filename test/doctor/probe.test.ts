@@ -14,6 +14,7 @@ import { fakeInstall } from '../fixtures/fake-install.js';
 afterEach(killStarted);
 
 const FAST_SIM = ['--sim-arg=--turn-delay-scale', '--sim-arg=0.2'];
+const RECORDINGS = path.resolve(import.meta.dirname, '..', 'fixtures', 'recordings');
 
 /** A complete, enabled personal provider: what the probe needs to prompt a real CLI (the stand-in's simulator lists its model). */
 const PROVIDER_FILE = {
@@ -220,6 +221,36 @@ describe('zcode-hub doctor --probe', () => {
     expect(report.rows.filter((r) => r.outcome === 'differs' || r.outcome === 'missing')).toEqual([]);
     expect(status).toBe(0);
     expect(stdout).toMatch(/^skipped +prompt +a prompt runs a turn to its end\n +no provider is configured/m);
+  });
+
+  it("a drifting CLI's probe recording, replayed by sim --replay, gives the same rows: a user's recording reproduces here", () => {
+    const { home, stateDir } = tempHome();
+    const wire = path.join(home, 'user-wire.ndjson');
+    const drift = {
+      wrongType: { method: 'session/subscribe', path: 'eventSeq', value: '7' },
+      omit: ['session/messages'],
+      reverse: 'interaction/requestSomethingNew',
+    };
+    const user = probe(home, stateDir, [...fakeInstall(home, drift, '0.99.0'), '--record-wire', wire]).report;
+    expect(user.verdict).toBe('fail');
+    const here = probe(home, stateDir, ['--backend', 'sim', '--sim-arg=--replay', `--sim-arg=${wire}`]).report;
+    expect(here.rows).toEqual(user.rows);
+  });
+
+  it('test/fixtures/recordings/probe-drift.ndjson (a drifting CLI probed) replays to its recorded rows', () => {
+    const { home, stateDir } = tempHome();
+    const file = path.join(RECORDINGS, 'probe-drift.ndjson');
+    const expected = path.join(RECORDINGS, 'probe-drift.rows.json');
+    if (process.env.ZCODE_HUB_UPDATE_RECORDINGS === '1') {
+      const drift = {
+        dropField: { method: 'session/list', path: 'sessions' },
+        wrongType: { method: 'session/resume', path: 'runtime.eventSeq', value: -1 },
+      };
+      const recorded = probe(home, stateDir, [...fakeInstall(home, drift, '0.99.0'), '--record-wire', file]).report;
+      fs.writeFileSync(expected, `${JSON.stringify(recorded.rows, null, 2)}\n`);
+    }
+    const here = probe(home, stateDir, ['--backend', 'sim', '--sim-arg=--replay', `--sim-arg=${file}`]).report;
+    expect(here.rows).toEqual(JSON.parse(fs.readFileSync(expected, 'utf8')));
   });
 
   it('refuses --json without a file', () => {
