@@ -115,7 +115,7 @@ export const LIMITS = {
   probeStepTimeoutMs: 15_000,
   /** `zcode-hub doctor --probe`: longest the probe waits for a prompt's turn to end (its terminal event and the ready boundary). */
   probeTurnTimeoutMs: 60_000,
-  /** Largest `--record-wire` file; the line that would cross it is replaced by a final marker line and recording stops (docs/APP-SERVER.md §14.3). */
+  /** Largest `--record-wire` file; the line that would cross it is replaced by a final marker line and recording stops (docs/APP-SERVER.md §15.3). */
   wireRecordMaxBytes: 64 * 1024 * 1024,
   /** Child stderr lines kept for diagnostics (doctor, /api/status). */
   stderrRingLines: 200,

@@ -1,6 +1,6 @@
 /**
  * Which ZCode CLI the hub talks to, and whether the hub was verified against it
- * (docs/APP-SERVER.md §15). Read once at start from the `package.json` shipped beside
+ * (docs/APP-SERVER.md §16). Read once at start from the `package.json` shipped beside
  * `zcode.cjs`; a version outside the table, or none found, is a warning in the log, in
  * `doctor` and in `/api/health` — the hub still starts, and `doctor --probe` says what differs.
  */
@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { readFileIfExists } from '../fs/secure-file.js';
 import type { CliVersion } from '../ports/backend-port.js';
 
-/** The app-server versions this hub was checked against (the table in docs/APP-SERVER.md §15.1). */
+/** The app-server versions this hub was checked against (the table in docs/APP-SERVER.md §16.1). */
 export const VERIFIED_CLI_VERSIONS: readonly string[] = ['0.16.9'];
 
 const packageSchema = z.looseObject({ version: z.string().min(1).max(64) });

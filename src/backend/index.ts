@@ -57,7 +57,7 @@ export function createBackend(config: HubConfig, logger: Logger, options: Create
         })
       : undefined;
   if (node) logger.info({ node: node.path, version: node.version, source: node.source }, 'the ZCode CLI runs on this Node.js');
-  // Once per start: a CLI this hub was not verified against still runs, with one warning (§15).
+  // Once per start: a CLI this hub was not verified against still runs, with one warning (§16).
   const cliVersion = choice.kind === 'zcode' && choice.cli ? (options.readCliVersion ?? readCliVersion)(choice.cli) : undefined;
   if (cliVersion?.warning) logger.warn({ cliVersion: cliVersion.version ?? null }, cliVersion.warning);
   else if (cliVersion) logger.info({ cliVersion: cliVersion.version }, 'the ZCode CLI is a version this hub was verified against');

@@ -1,5 +1,5 @@
 /**
- * `--record-wire FILE` (docs/APP-SERVER.md §14.3): every message between the hub and the
+ * `--record-wire FILE` (docs/APP-SERVER.md §15.3): every message between the hub and the
  * app-server child as NDJSON, `{dir: 'out'|'in', t, msg}` — `out` what the hub wrote, `in` what
  * the child wrote, `t` monotonic milliseconds since the recording began, `msg` the message as it
  * was on the wire (§1.3 envelope), secrets redacted (wire-redact.ts). `{dir: 'meta', …}` lines

@@ -22,7 +22,7 @@ export interface DoctorFacts {
   backendChoice: 'auto' | 'zcode' | 'sim';
   /** The CLI the daemon uses or would use; undefined when none was found. */
   zcodeCli?: string;
-  /** Its version and whether the hub was verified against it (docs/APP-SERVER.md §15). */
+  /** Its version and whether the hub was verified against it (docs/APP-SERVER.md §16). */
   cliVersion?: { version?: string; verified: boolean; warning?: string };
   /** Backend state when a daemon runs (`ready`, `failed` …); undefined offline. */
   backendState?: string;
@@ -86,7 +86,7 @@ export function runChecks(f: DoctorFacts): Check[] {
       'backend.version',
       'warn',
       f.cliVersion.warning ?? 'the ZCode CLI is a version this hub was not verified against',
-      'run `zcode-hub doctor --probe --json probe.json` and send the file (docs/APP-SERVER.md §14.2)',
+      'run `zcode-hub doctor --probe --json probe.json` and send the file (docs/APP-SERVER.md §15.2)',
     );
 
   if (f.backendState !== undefined) {

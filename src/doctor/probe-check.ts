@@ -1,7 +1,7 @@
 /**
  * How one answer or event of the app-server becomes rows of the probe report: the hub's own
  * schemas decide (the typed client's result schemas, src/acp/zcode-event-schema.ts), this file
- * only names the field path and the value seen (docs/APP-SERVER.md §14).
+ * only names the field path and the value seen (docs/APP-SERVER.md §15).
  */
 import { AppServerError } from '../app-server/errors.js';
 import type { ProbeRow } from './probe-report.js';

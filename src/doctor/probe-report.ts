@@ -1,5 +1,5 @@
 /**
- * The report of `zcode-hub doctor --probe` (docs/APP-SERVER.md §14): one row per expectation
+ * The report of `zcode-hub doctor --probe` (docs/APP-SERVER.md §15): one row per expectation
  * the hub has of the app-server, its outcome, a verdict, and the same as JSON for a bug report.
  */
 
@@ -52,7 +52,7 @@ export function formatProbeReport(report: ProbeReport): string {
   lines.push(
     report.verdict === 'pass'
       ? `verdict: pass — the hub works with this app-server (${summary})`
-      : `verdict: FAIL — ${summary}; send the --json file (and a --record-wire file) with your bug report (docs/APP-SERVER.md §14)`,
+      : `verdict: FAIL — ${summary}; send the --json file (and a --record-wire file) with your bug report (docs/APP-SERVER.md §15)`,
   );
   if (report.verdict === 'fail' && report.stderrTail.length > 0)
     lines.push('child stderr (last lines):', ...report.stderrTail.slice(-5).map((l) => `  ${l}`));

@@ -1,5 +1,5 @@
 /**
- * `zcode-hub doctor --probe` end to end (docs/APP-SERVER.md §14): the backend the start flags
+ * `zcode-hub doctor --probe` end to end (docs/APP-SERVER.md §15): the backend the start flags
  * choose, spawned as the probe's own child in a temporary state dir, data dir and workspace (so
  * neither the running daemon's child nor the user's sessions are touched), the scripted
  * conversation through the hub's typed client, and the report.

@@ -1,5 +1,5 @@
 /**
- * The scripted conversation of `zcode-hub doctor --probe` (docs/APP-SERVER.md §14): the calls
+ * The scripted conversation of `zcode-hub doctor --probe` (docs/APP-SERVER.md §15): the calls
  * the hub makes, in the order it makes them, through the hub's own typed client — so every
  * answer is read by the schema the hub reads it with — each turned into report rows. Harmless:
  * one scratch session in a temporary workspace, created, prompted, stopped, resumed, listed and

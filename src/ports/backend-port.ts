@@ -30,7 +30,7 @@ export interface BackendStatus {
 export interface CliVersion {
   /** Undefined when it could not be read. */
   version?: string;
-  /** True when the version is in the table the hub was verified against (docs/APP-SERVER.md §15.1). */
+  /** True when the version is in the table the hub was verified against (docs/APP-SERVER.md §16.1). */
   verified: boolean;
   /** When not verified: one sentence saying so and what to run. */
   warning?: string;

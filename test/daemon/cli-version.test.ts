@@ -1,6 +1,6 @@
 /**
  * The ZCode CLI's version, read at start from the package.json beside zcode.cjs and checked
- * against the table of versions the hub was verified against (docs/APP-SERVER.md §15): a
+ * against the table of versions the hub was verified against (docs/APP-SERVER.md §16): a
  * daemon on a stand-in CLI of another version warns once in its log, in `doctor` and in
  * `/api/health`; on a verified one it says so and warns nowhere.
  */

@@ -1,5 +1,5 @@
 /**
- * Recordings become tests (docs/APP-SERVER.md §14.4): a session recorded with `--record-wire`
+ * Recordings become tests (docs/APP-SERVER.md §15.4): a session recorded with `--record-wire`
  * against the simulator, replayed by `zcode-hub sim --replay` as the hub's real child, gives
  * an ACP client the same stream of updates as the live run did. The recordings in
  * test/fixtures/recordings/ replay here on every run; `ZCODE_HUB_UPDATE_RECORDINGS=1` records

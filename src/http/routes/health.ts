@@ -8,7 +8,7 @@ const backendSummary = z.object({
   kind: z.enum(['zcode', 'sim']),
   epoch: z.number(),
   restarts: z.number(),
-  /** The real CLI's version and whether the hub was verified against it (docs/APP-SERVER.md §15). */
+  /** The real CLI's version and whether the hub was verified against it (docs/APP-SERVER.md §16). */
   cliVersion: z.object({ version: z.string().optional(), verified: z.boolean(), warning: z.string().optional() }).optional(),
 });
 

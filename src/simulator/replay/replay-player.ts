@@ -1,5 +1,5 @@
 /**
- * `zcode-hub sim --replay FILE` (docs/APP-SERVER.md §14.4): answers the hub as the recorded
+ * `zcode-hub sim --replay FILE` (docs/APP-SERVER.md §15.4): answers the hub as the recorded
  * child did. A request of the hub is matched to the recorded request of the same method not yet
  * used that is most like it (ties: the earliest); an answer to a reverse request by its id. The
  * matched cue's group is then written with its recorded pacing × `timeScale`, ids of responses

@@ -1,5 +1,5 @@
 /**
- * A wire recording (docs/APP-SERVER.md §14.3, written by src/backend/wire-recorder.ts) read as
+ * A wire recording (docs/APP-SERVER.md §15.3, written by src/backend/wire-recorder.ts) read as
  * a script for `zcode-hub sim --replay FILE`: each message the hub wrote is a *cue*, and the
  * messages the child wrote after it (until the next cue) are that cue's answer group. Only the
  * first child of the recording is replayed (a hub restart spawns a new replayer, which starts

@@ -17,7 +17,7 @@ export interface RunReplayOptions {
 }
 
 /**
- * Replays a recording on one pair of streams until stdin ends (docs/APP-SERVER.md §14.4).
+ * Replays a recording on one pair of streams until stdin ends (docs/APP-SERVER.md §15.4).
  * Throws when the file cannot be read or is not a recording.
  */
 export function runReplay(run: RunReplayOptions): Promise<void> {
