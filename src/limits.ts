@@ -119,6 +119,12 @@ export const LIMITS = {
   heartbeatIntervalMs: 30_000,
   /** Longest the child's Node.js may take to answer `--version` at start (`--zcode-node` check). */
   nodeVersionCheckTimeoutMs: 10_000,
+  /** `zcode-hub doctor --probe`: longest one step of the scripted conversation waits for its answer before its row reads `missing` (timeout). */
+  probeStepTimeoutMs: 15_000,
+  /** `zcode-hub doctor --probe`: longest the probe waits for a prompt's turn to end (its terminal event and the ready boundary). */
+  probeTurnTimeoutMs: 60_000,
+  /** Largest `--record-wire` file; the line that would cross it is replaced by a final marker line and recording stops (docs/APP-SERVER.md §15.3). */
+  wireRecordMaxBytes: 64 * 1024 * 1024,
   /** Child stderr lines kept for diagnostics (doctor, /api/status). */
   stderrRingLines: 200,
   /** Child stderr lines logged per second before the rest are counted, not logged. */

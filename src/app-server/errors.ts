@@ -17,8 +17,14 @@ export type AppServerFault =
   | { kind: 'rpc'; code: number; message: string }
   /** A v4 command was answered with an ACK that is not a success (§7.2). */
   | { kind: 'ack'; ack: CommandAck }
-  /** The result did not match its schema. */
-  | { kind: 'result' };
+  /** The result did not match its schema; `issues` say where (the doctor probe reports them, src/doctor/probe-check.ts). */
+  | { kind: 'result'; issues: readonly ResultIssue[] };
+
+/** One reason a result did not match its schema: the path inside the result and zod's message. */
+export interface ResultIssue {
+  path: ReadonlyArray<PropertyKey>;
+  message: string;
+}
 
 /** A failed app-server call, mapped to the catalog. */
 export class AppServerError extends HubError {
@@ -51,7 +57,7 @@ export function linkError(method: string, err: unknown): HubError {
 }
 
 /** A result that does not match its schema: the child's fault, 502 (§5.6). */
-export function resultError(method: string, issues: readonly unknown[]): AppServerError {
+export function resultError(method: string, issues: readonly ResultIssue[]): AppServerError {
   return new AppServerError(
     new HubError('HUB_ERR_BACKEND', `${method} returned an unexpected result`, {
       reason: 'bad_result',
@@ -59,7 +65,7 @@ export function resultError(method: string, issues: readonly unknown[]): AppServ
       issues: issues.slice(0, 5),
     }),
     method,
-    { kind: 'result' },
+    { kind: 'result', issues: issues.map((i) => ({ path: i.path, message: i.message })) },
   );
 }
 

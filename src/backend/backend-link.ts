@@ -10,7 +10,7 @@ import {
   type InteractionHandler,
 } from '../ports/backend-port.js';
 import { CrashWindow, restartDelayMs } from './backoff.js';
-import { ChildTransport } from './child-transport.js';
+import { createLinkTransport } from './link-transport.js';
 import { cleanupOrphan, osProcessInspector, removePidfile, writePidfile } from './pidfile.js';
 import { ReverseRouter } from './reverse-router.js';
 import { RpcPeer } from './rpc-peer.js';
@@ -86,6 +86,7 @@ export class BackendLink implements BackendPort {
       ...(this.nextRetryMs === undefined ? {} : { nextRetryMs: this.nextRetryMs }),
       ...(this.lastExit === undefined ? {} : { lastExit: { ...this.lastExit } }),
       ...(this.command === undefined ? {} : { command: this.command }),
+      ...(this.options.cliVersion ? { cliVersion: { ...this.options.cliVersion } } : {}),
     };
   }
 
@@ -160,6 +161,7 @@ export class BackendLink implements BackendPort {
       // A start or restart in flight notices `closing`; wait for it, then stop what it spawned.
       await Promise.allSettled([this.startPromise, this.restartPromise]);
       await this.stopCurrent();
+      this.options.wireRecorder?.close();
       if (this.options.pidfile) removePidfile(this.options.pidfile, this.pid);
       this.setStatus({ state: 'stopped', pid: undefined, nextRetryMs: undefined });
     })();
@@ -228,20 +230,7 @@ export class BackendLink implements BackendPort {
     this.command = plan.entry;
     const epoch = ++this.epoch;
     const log = this.log.child({ epoch });
-    const transport = this.options.transportFactory
-      ? this.options.transportFactory(plan, this.stderrRing, log)
-      : new ChildTransport(
-          { command: plan.command, args: plan.args, env: plan.env, ...(plan.cwd ? { cwd: plan.cwd } : {}) },
-          {
-            maxLineBytes: this.options.limits.childStdoutLineBytes,
-            stdinQueueBytes: this.options.limits.childStdinQueueBytes,
-            stopGraceMs: this.options.limits.stopGraceMs,
-            stderrLinesPerSecond: this.options.limits.stderrLogLinesPerSecond,
-            stderrRing: this.stderrRing,
-            logger: log,
-            maxJsonDepth: this.options.limits.jsonMaxDepth,
-          },
-        );
+    const transport = createLinkTransport(this.options, plan, this.stderrRing, log);
     const router = new ReverseRouter({
       epoch,
       askUserQuestionAutoResolution: this.options.askUserQuestionAutoResolution,

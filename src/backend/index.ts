@@ -3,9 +3,10 @@
  * client, reverse-request router. The composition root calls `createBackend`; the domain sees
  * only the BackendPort.
  */
+import path from 'node:path';
 import type { Logger } from '../logger.js';
 import type { HubConfig } from '../config/schema.js';
-import type { BackendPort } from '../ports/backend-port.js';
+import type { BackendPort, CliVersion } from '../ports/backend-port.js';
 import { statePaths } from '../config/state-paths.js';
 import { simulatorSpawnSpec } from '../simulator/launcher.js';
 import { BackendLink, type BackendLinkOptions } from './backend-link.js';
@@ -13,10 +14,15 @@ import type { FsProbe } from './cli-detect.js';
 import { realFsProbe } from './cli-detect.js';
 import { chooseZcodeNode } from './node-runtime.js';
 import { buildSpawnPlan, chooseBackend, type SimulatorSpawnSpec } from './spawn-plan.js';
+import { WireRecorder } from './wire-recorder.js';
+import { composeTaps, type TransportTap } from './transport-tap.js';
+import { readCliVersion } from './cli-version.js';
 
 export { BackendLink, PROBE_METHOD, type SpawnPlan } from './backend-link.js';
 export { detectZcodeCli, ZCODE_INSTALL_LOCATIONS } from './cli-detect.js';
 export { BackendConfigError, chooseBackend } from './spawn-plan.js';
+export { TappedTransport, type TransportTap } from './transport-tap.js';
+export { REVERSE_METHODS } from './reverse-router.js';
 
 export interface CreateBackendOptions {
   /** The environment the child's is filtered from (default `process.env`); tests set HOME here. */
@@ -26,6 +32,10 @@ export interface CreateBackendOptions {
   simulatorSpawnSpec?: SimulatorSpawnSpec;
   processInspector?: BackendLinkOptions['processInspector'];
   random?: () => number;
+  /** More transport taps (the doctor probe's reverse-request check), inside the wire recorder. */
+  taps?: readonly TransportTap[];
+  /** Reads the CLI's version (tests); default cli-version.ts. */
+  readCliVersion?: (cli: string) => CliVersion;
 }
 
 /**
@@ -47,6 +57,19 @@ export function createBackend(config: HubConfig, logger: Logger, options: Create
         })
       : undefined;
   if (node) logger.info({ node: node.path, version: node.version, source: node.source }, 'the ZCode CLI runs on this Node.js');
+  // Once per start: a CLI this hub was not verified against still runs, with one warning (§16).
+  const cliVersion = choice.kind === 'zcode' && choice.cli ? (options.readCliVersion ?? readCliVersion)(choice.cli) : undefined;
+  if (cliVersion?.warning) logger.warn({ cliVersion: cliVersion.version ?? null }, cliVersion.warning);
+  else if (cliVersion) logger.info({ cliVersion: cliVersion.version }, 'the ZCode CLI is a version this hub was verified against');
+  const recorder = config.recordWire
+    ? new WireRecorder({
+        file: path.resolve(config.recordWire),
+        maxBytes: config.limits.wireRecordMaxBytes,
+        providerFile: config.providerFile,
+        logger,
+      })
+    : undefined;
+  const tap = composeTaps([...(recorder ? [recorder] : []), ...(options.taps ?? [])]);
   return new BackendLink({
     kind: choice.kind,
     plan: () =>
@@ -63,5 +86,7 @@ export function createBackend(config: HubConfig, logger: Logger, options: Create
     pidfile: statePaths(config.stateDir).childPid,
     ...(options.processInspector ? { processInspector: options.processInspector } : {}),
     ...(options.random ? { random: options.random } : {}),
+    ...(cliVersion ? { cliVersion } : {}),
+    ...(tap ? { wireRecorder: tap } : {}),
   });
 }

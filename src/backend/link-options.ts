@@ -1,9 +1,11 @@
 /** The shapes around BackendLink: what it spawns, how it is configured, what it reports. */
 import type { HubConfig } from '../config/schema.js';
 import type { Logger } from '../logger.js';
+import type { CliVersion } from '../ports/backend-port.js';
 import type { ProcessInspector } from './pidfile.js';
 import type { LineRing } from './stderr-ring.js';
 import type { Transport } from './transport.js';
+import type { TransportTap } from './transport-tap.js';
 
 /** What to spawn (src/backend/spawn-plan.ts). */
 export interface SpawnPlan {
@@ -44,6 +46,10 @@ export interface BackendLinkOptions {
   /** Replaces the child process (unit tests pair the link with an in-memory server). */
   transportFactory?: (plan: SpawnPlan, stderrRing: LineRing, logger: Logger) => LinkTransport;
   processInspector?: ProcessInspector;
+  /** The real CLI's version (cli-version.ts), reported in the status. */
+  cliVersion?: CliVersion;
+  /** Taps every child's transport (`--record-wire`, wire-recorder.ts; the doctor probe); closed with the link. */
+  wireRecorder?: TransportTap;
   random?: () => number;
   now?: () => number;
 }

@@ -20,6 +20,7 @@ const checksSchema = z.object({
  * report, or checks the configuration offline when none runs. Exits 1 when anything fails.
  */
 export async function runDoctor(argv: string[]): Promise<number> {
+  if (argv.includes('--probe')) return (await import('./doctor-probe.js')).runProbeCli(argv);
   let config;
   try {
     config = loadConfig(argv.filter((a) => a !== '--json'));

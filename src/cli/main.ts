@@ -9,6 +9,7 @@ Usage:
                     [--name NAME] [--public-url URL] [--peer ORIGIN]... [--scenario NAME]
                     [--provider-file PATH] [--default-mode build] [--trust-proxy N]
                     [--tls-cert FILE --tls-key FILE] [--log-level info] [--config FILE]
+                    [--record-wire FILE]
   zcode-hub token create --scope view|operate|admin --name NAME [--person P] [--ttl 7d] | list | revoke ID
   zcode-hub people [list] | set TOKEN_ID PERSON
                                      whose device each token is (shown beside prompts and answers)

@@ -5,14 +5,22 @@ export const START_USAGE = `Usage: zcode-hub [start] [--host 127.0.0.1] [--port 
                        [--name NAME] [--public-url URL] [--peer ORIGIN]... [--scenario NAME]
                        [--provider-file PATH] [--default-mode build] [--trust-proxy N]
                        [--tls-cert FILE --tls-key FILE] [--log-level info] [--config FILE]
+                       [--record-wire FILE]
 Runs the daemon in the foreground until SIGINT/SIGTERM. With --backend auto (the default) it runs
 the ZCode CLI when one is found and the bundled simulator otherwise.
+--record-wire FILE writes every message between the hub and the agent child to FILE (NDJSON,
+0600, secrets redacted, bounded by limits.wireRecordMaxBytes) for a bug report.
 Every flag also reads ZCODE_HUB_<NAME> from the environment (e.g. ZCODE_HUB_PORT).
 `;
 
 export const DOCTOR_USAGE = `Usage: zcode-hub doctor [--json] [start flags]
+       zcode-hub doctor --probe [--json FILE] [--probe-no-prompt] [--record-wire FILE] [start flags]
 Health and exposure report: asks the running daemon for its live report, or checks the
 configuration the start flags describe when none runs. Exits 1 when a check fails.
+--probe starts its own child of the backend the start flags choose (--backend, --zcode-cli,
+--zcode-node) in scratch directories, walks a scripted conversation (create, subscribe, a
+prompt, stop, resume, list, delete) and prints what answered as the hub expects: ok, differs
+(field path and value seen) or missing. --json FILE writes the same report as JSON.
 `;
 
 export const ACP_USAGE = `Usage: zcode-hub acp [start flags]

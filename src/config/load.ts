@@ -28,6 +28,7 @@ export const START_FLAGS = {
   'tls-key': { type: 'string' },
   'trust-proxy': { type: 'string' },
   'log-level': { type: 'string' },
+  'record-wire': { type: 'string' },
   config: { type: 'string' },
 } as const;
 
@@ -51,6 +52,7 @@ const ENV_KEYS: Record<string, keyof ConfigInput> = {
   ZCODE_HUB_ADMIN_TOKEN_FILE: 'adminTokenFile',
   ZCODE_HUB_TLS_CERT: 'tlsCert',
   ZCODE_HUB_TLS_KEY: 'tlsKey',
+  ZCODE_HUB_RECORD_WIRE: 'recordWire',
 };
 
 const NUMERIC: ReadonlySet<string> = new Set(['port', 'trustProxy']);

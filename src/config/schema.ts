@@ -69,6 +69,8 @@ export const configSchema = z
     tlsKey: z.string().min(1).optional(),
     /** Proxy hops to trust for the client address (a tunnel on loopback is 1); never `true`. */
     trustProxy: z.number().int().min(0).max(5).default(0),
+    /** `--record-wire FILE`: every message between the hub and the agent child, redacted, as NDJSON (src/backend/wire-recorder.ts). */
+    recordWire: z.string().min(1).optional(),
     logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     limits: z.object(limitsShape).strict().default({}),
     /**

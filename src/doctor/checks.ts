@@ -22,6 +22,8 @@ export interface DoctorFacts {
   backendChoice: 'auto' | 'zcode' | 'sim';
   /** The CLI the daemon uses or would use; undefined when none was found. */
   zcodeCli?: string;
+  /** Its version and whether the hub was verified against it (docs/APP-SERVER.md §16). */
+  cliVersion?: { version?: string; verified: boolean; warning?: string };
   /** Backend state when a daemon runs (`ready`, `failed` …); undefined offline. */
   backendState?: string;
   backendKind?: 'zcode' | 'sim';
@@ -75,6 +77,16 @@ export function runChecks(f: DoctorFacts): Check[] {
       'warn',
       'no ZCode CLI found: the bundled simulator answers instead',
       'pass --zcode-cli /path/to/resources/glm/zcode.cjs to use the real agent',
+    );
+
+  if (f.cliVersion?.verified)
+    add('backend.version', 'ok', `ZCode CLI ${f.cliVersion.version ?? ''}: a version this hub was verified against`);
+  else if (f.cliVersion)
+    add(
+      'backend.version',
+      'warn',
+      f.cliVersion.warning ?? 'the ZCode CLI is a version this hub was not verified against',
+      'run `zcode-hub doctor --probe --json probe.json` and send the file (docs/APP-SERVER.md §15.2)',
     );
 
   if (f.backendState !== undefined) {

@@ -6,6 +6,8 @@ import { validateProviderDocument } from '../settings/provider-schema.js';
 import { fileMode, readFileIfExists } from '../fs/secure-file.js';
 import { statePaths } from '../config/state-paths.js';
 import type { DoctorFacts } from './checks.js';
+import { readCliVersion } from '../backend/cli-version.js';
+import type { CliVersion } from '../ports/backend-port.js';
 
 /** What a running daemon adds to the facts (backend state, clients, pending interactions). */
 export interface LiveFacts {
@@ -16,6 +18,8 @@ export interface LiveFacts {
   pendingInteractions: number;
   oldestPendingAgeMs?: number;
   clients: number;
+  /** The version the running backend read at start. */
+  cliVersion?: CliVersion;
 }
 
 /** Validity of the personal provider file, with the exact issues when it is invalid. */
@@ -62,6 +66,8 @@ export function gatherFacts(
     allowOrigins: [...new Set([...config.peers, ...config.allowOrigins, ...addedPeers])],
     backendChoice: config.backend,
     ...(zcodeCli ? { zcodeCli } : {}),
+    // The live daemon's reading wins; offline, the CLI the config would run is read now.
+    ...(live?.cliVersion ? { cliVersion: live.cliVersion } : zcodeCli && !live ? { cliVersion: readCliVersion(zcodeCli) } : {}),
     ...(live
       ? {
           backendState: live.backendState,

@@ -27,6 +27,18 @@ export interface BackendStatus {
   lastExit?: { code: number | null; signal: string | null; at: number; reason?: string; epoch?: number };
   /** The CLI entry that was spawned (zcode.cjs, or the simulator). */
   command?: string;
+  /** The real CLI's version and whether the hub was verified against it (absent for the simulator). */
+  cliVersion?: CliVersion;
+}
+
+/** A ZCode CLI version as read at start (src/backend/cli-version.ts). */
+export interface CliVersion {
+  /** Undefined when it could not be read. */
+  version?: string;
+  /** True when the version is in the table the hub was verified against (docs/APP-SERVER.md §16.1). */
+  verified: boolean;
+  /** When not verified: one sentence saying so and what to run. */
+  warning?: string;
 }
 
 /** A notification from the child (`session/event`, `state.updated`, …), unparsed beyond the envelope. */

@@ -1,5 +1,6 @@
 import { FLAG_NAMES, parseSimOptions } from './options.js';
 import { runSimulator } from './process-main.js';
+import { runReplay } from './replay/run-replay.js';
 import { SCENARIO_NAMES } from './scenarios/select.js';
 
 export { simulatorSpawnSpec } from './launcher.js';
@@ -26,6 +27,21 @@ export async function runSimulatorCli(argv: string[]): Promise<void> {
   } catch (err) {
     process.stderr.write(`zcode-sim: ${err instanceof Error ? err.message : String(err)}\n${USAGE}\n`);
     process.exit(2);
+  }
+  if (options.replay !== undefined) {
+    try {
+      await runReplay({
+        file: options.replay,
+        timeScale: options.replayTimeScale,
+        logLevel: options.logLevel,
+        input: process.stdin,
+        output: process.stdout,
+      });
+    } catch (err) {
+      process.stderr.write(`zcode-sim: --replay ${options.replay}: ${err instanceof Error ? err.message : String(err)}\n`);
+      process.exit(2);
+    }
+    return;
   }
   if (options.exitImmediately) {
     process.stderr.write('zcode-sim: fault --exit-immediately: exiting with code 1\n');

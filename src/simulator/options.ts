@@ -47,6 +47,9 @@ export const SimOptionsSchema = z.strictObject({
   turnDelayScale: z.coerce.number().nonnegative().default(1),
   turnStartMs: num.default(0),
   logLevel: z.enum(['silent', 'error', 'warn', 'info', 'debug']).default('info'),
+  /** `--replay FILE`: answer as the recorded child did instead of simulating (replay/). */
+  replay: z.string().min(1).optional(),
+  replayTimeScale: z.coerce.number().nonnegative().default(1),
 });
 export type SimOptions = z.infer<typeof SimOptionsSchema> & { dataDir: string };
 
@@ -85,6 +88,8 @@ const FLAGS: Record<string, { key: keyof z.input<typeof SimOptionsSchema>; boole
   'turn-delay-scale': { key: 'turnDelayScale' },
   'turn-start-ms': { key: 'turnStartMs' },
   'log-level': { key: 'logLevel' },
+  replay: { key: 'replay' },
+  'replay-time-scale': { key: 'replayTimeScale' },
 };
 
 /** Flag names accepted on the command line (for `--help`). */

@@ -113,8 +113,8 @@ export const UNITS: Record<string, UnitRule> = {
     forbiddenPackages: { patterns: [...SERVER, ...PROCESS], why: 'a sender, no transport' },
   },
   doctor: {
-    role: 'health and exposure checks',
-    imports: [...FOUNDATION, 'backend', 'settings'],
+    role: "health and exposure checks; the --probe conversation reads answers with the hub's own client and schemas",
+    imports: [...FOUNDATION, 'backend', 'settings', 'app-server', 'acp', 'domain'],
     forbiddenPackages: { patterns: SERVER, why: 'checks, not a server' },
   },
 
@@ -181,6 +181,7 @@ export const BACKEND_FILES = {
     'backoff.ts',
     'rate-limit.ts',
     'transport.ts',
+    'transport-tap.ts',
     'stderr-ring.ts',
     'bounds.ts',
     'spawn-env.ts',

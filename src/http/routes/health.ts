@@ -8,6 +8,8 @@ const backendSummary = z.object({
   kind: z.enum(['zcode', 'sim']),
   epoch: z.number(),
   restarts: z.number(),
+  /** The real CLI's version and whether the hub was verified against it (docs/APP-SERVER.md §16). */
+  cliVersion: z.object({ version: z.string().optional(), verified: z.boolean(), warning: z.string().optional() }).optional(),
 });
 
 export interface HealthRouteOptions {
@@ -57,7 +59,13 @@ export const healthRoutes: FastifyPluginAsync<HealthRouteOptions> = async (app, 
           status: 'ok' as const,
           version: opts.version,
           ...(opts.hub ? { hubId: opts.hub.hubId, name: opts.hub.name } : {}),
-          backend: { state: s.state, kind: s.kind, epoch: s.epoch, restarts: s.restarts },
+          backend: {
+            state: s.state,
+            kind: s.kind,
+            epoch: s.epoch,
+            restarts: s.restarts,
+            ...(s.cliVersion ? { cliVersion: s.cliVersion } : {}),
+          },
         };
       }
       reply.type('text/plain; charset=utf-8');
