@@ -26,7 +26,7 @@ import type { SessionState } from './session-state.js';
 import { PromptAdmission } from './prompt-admission.js';
 import { journalFrameSchema } from './journal.js';
 
-export type { AuditSink } from './hub-core.js';
+export type { AuditSink } from './audit-sink.js';
 export type { ReplayMeta } from './session-attach.js';
 export type { InteractionView } from './interactions.js';
 export type { RestAnswerBody as RestAnswer } from '../acp/interactions.js';
