@@ -19,6 +19,7 @@ import {
   type ZcodeAnswer,
 } from '../acp/interactions.js';
 import { declineResult, openCopy, toView } from './interaction-copies.js';
+import { InteractionGate, RULES_IDENTITY, type PolicySource } from './interaction-gate.js';
 import type { InteractionRecord, InteractionView, ResolvedBy } from './interactions.js';
 import type { SessionState } from './session-state.js';
 import { ZCODE_NOTIFICATION } from '../zcode-ext/methods.js';
@@ -29,7 +30,13 @@ export class InteractionFlow {
   /** One expiry timer per pending interaction; stays empty when `interactionTimeoutMs` is 0. */
   private readonly expiry = new Map<string, NodeJS.Timeout>();
 
-  constructor(private readonly core: HubCore) {
+  private readonly gate: InteractionGate;
+
+  constructor(
+    private readonly core: HubCore,
+    policy?: PolicySource,
+  ) {
+    this.gate = new InteractionGate(policy);
     core.interactions.onSettled((record) => {
       // Any settlement (answer, cancel, lost, expiry) ends the policy timer.
       this.clearExpiry(record.view.interactionId);
@@ -84,6 +91,18 @@ export class InteractionFlow {
       };
       this.parsed.set(record, parsed);
       this.core.interactions.add(record);
+      const ruled = this.gate.admit(record, parsed, session.cwd, session.turn.by?.person);
+      if (ruled) {
+        // Settled by an allow/deny rule before anyone is offered it; everyone hears by which rule.
+        this.core.interactions.settle(record.view.interactionId, 'resolved', ruled.result, ruled.outcome, ruled.by);
+        this.core.audit(RULES_IDENTITY, 'answer', session.sessionId, {
+          interactionId: record.view.interactionId,
+          kind: record.view.kind,
+          outcome: ruled.outcome,
+          rule: { id: ruled.rule.id, decision: ruled.decision },
+        });
+        return;
+      }
       this.armExpiry(record, parsed);
       for (const a of session.attachments.values()) {
         // A replaying client gets it from resendPending once its replay is over.
@@ -262,6 +281,7 @@ export class InteractionFlow {
       state: v.state,
       ...(v.outcome === undefined ? {} : { outcome: v.outcome }),
       ...(v.resolvedBy === undefined ? {} : { resolvedBy: v.resolvedBy }),
+      ...(v.rule === undefined ? {} : { rule: v.rule }),
     });
     // The multi-client draft's name for the same fact (ACP RFD "Multi-Client Session Attach").
     if (v.kind === 'permission') {
@@ -286,7 +306,7 @@ export class InteractionFlow {
       this.core.emitUpdate(session, {
         sessionUpdate: 'tool_call_update',
         toolCallId: v.toolCallId,
-        _meta: { zcode: { answeredBy: v.resolvedBy } },
+        _meta: { zcode: { answeredBy: v.resolvedBy, ...(v.rule === undefined ? {} : { rule: v.rule }) } },
       });
     }
     session.turn.inputSettled(this.core.interactions.pendingCount(session.sessionId), session.queue.running !== undefined);
