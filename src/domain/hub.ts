@@ -277,7 +277,7 @@ export class Hub {
   async answerInteraction(
     interactionId: string,
     answer: RestAnswer,
-    by: { identity: Identity; clientId?: string },
+    by: { identity: Identity; clientId?: string; local?: boolean },
   ): Promise<InteractionView> {
     return this.interactionFlow.answer(interactionId, answer, by);
   }

@@ -1,3 +1,4 @@
+import { isLocalPeer } from '../../policy/local-peer.js';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -101,7 +102,9 @@ export const interactionRoutes: FastifyPluginAsync<InteractionRouteOptions> = as
     },
     async (req) => {
       if (!req.identity) throw new HubError('HUB_ERR_UNAUTHENTICATED');
-      return { interaction: await hub.answerInteraction(req.params.id, req.body, { identity: req.identity }) };
+      // Locality for `localOnly` rules: a loopback peer that forwards nobody (src/policy/local-peer.ts).
+      const local = isLocalPeer(req.raw.socket.remoteAddress, req.headers);
+      return { interaction: await hub.answerInteraction(req.params.id, req.body, { identity: req.identity, local }) };
     },
   );
 };
