@@ -18,7 +18,7 @@ export interface RequestFacts {
   tool?: string;
   /** The shell command, whitespace collapsed. */
   command?: string;
-  /** The path the tool names, relative to the workspace with `/` (`../x` when outside it). */
+  /** The path the tool names, relative to the workspace with `/` (`../` + its absolute path when outside it). */
   path?: string;
   /** The session's workspace (absolute). */
   workspace: string;
@@ -53,9 +53,17 @@ export function toolFacts(toolName: string, input: unknown, workspace: string): 
   };
 }
 
+/**
+ * A path inside the workspace is relative to it (`src/a.ts`); one outside is `../` and its
+ * absolute path (`/etc/hosts` → `../etc/hosts`): picomatch's `**` never crosses a `..` segment,
+ * so `**` means "inside the workspace" and `../**` "anywhere outside it".
+ */
 function relativeTo(workspace: string, file: string): string {
-  const rel = path.relative(workspace, path.resolve(workspace, file));
-  return (rel === '' ? '.' : rel).split(path.sep).join('/');
+  const absolute = path.resolve(workspace, file);
+  const rel = path.relative(workspace, absolute);
+  if (rel === '') return '.';
+  const outside = rel === '..' || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel);
+  return (outside ? `..${absolute}` : rel).split(path.sep).join('/');
 }
 
 const compiled = new WeakMap<Rule, (facts: RequestFacts) => boolean>();
