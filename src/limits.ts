@@ -198,6 +198,12 @@ export const LIMITS = {
   quotaUpstreamMaxBytes: 1024 * 1024,
   /** Coding-plan providers asked per `/api/quota` (in provider order); the rest are left out. */
   quotaProvidersMax: 8,
+  /** Approval rules in the hub's policy (`PUT /api/policy`, docs/SECURITY.md "Approval rules"); more is refused 400. */
+  policyRulesMax: 200,
+  /** Characters of one text of a rule (its id, description, each glob, person or session id); longer is refused 400. */
+  policyRuleTextMax: 512,
+  /** Largest `quorum` a rule may ask for (distinct people who must allow); larger is refused 400. */
+  policyQuorumMax: 16,
 } as const;
 
 export type Limits = { -readonly [K in keyof typeof LIMITS]: number };

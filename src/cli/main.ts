@@ -20,6 +20,8 @@ Usage:
                                      another public address (a tunnel) without a restart
   zcode-hub peers add ORIGIN | remove ORIGIN | list
                                      app origins this hub accepts (--allow-origin is an alias of --peer)
+  zcode-hub policy [show] | set FILE | check --tool NAME [--command CMD] [--path P]
+                                     approval rules: who may answer which request (admin)
   zcode-hub acp                      ACP agent on stdio for editors (starts the daemon if needed)
   zcode-hub doctor                   health and exposure report
   zcode-hub service install|uninstall|status [--no-activate] [-- <start flags>]
@@ -46,6 +48,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   pair: async () => async (argv) => (await import('./pair.js')).runPairCli(argv, process),
   'public-url': async () => async (argv) => (await import('./public-url.js')).runPublicUrlCli(argv, process),
   peers: async () => async (argv) => (await import('./peers.js')).runPeersCli(argv, process),
+  policy: async () => async (argv) => (await import('./policy.js')).runPolicyCli(argv, process),
   sim: async () => async (argv) => {
     const { runSimulatorCli } = await import('../simulator/index.js');
     await runSimulatorCli(argv);

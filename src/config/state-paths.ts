@@ -15,5 +15,7 @@ export function statePaths(stateDir: string) {
     turnRecords: path.join(stateDir, 'turns'),
     /** Who sent each prompt and answered each interaction, for replay. */
     authors: path.join(stateDir, 'authors.json'),
+    /** The approval rules and their revision (docs/SECURITY.md "Approval rules"). */
+    policy: path.join(stateDir, 'policy.json'),
   };
 }

@@ -1,3 +1,4 @@
+import { PolicyStore } from '../policy/policy-store.js';
 import type { Agent } from 'node:https';
 import type { FastifyInstance } from 'fastify';
 import type { HubConfig } from '../config/schema.js';
@@ -117,7 +118,10 @@ export async function startDaemon(config: HubConfig, logger: Logger, options: St
       flushMs: l.turnRecordFlushMs,
       logger: logger.child({ component: 'authors' }),
     });
+    // The approval rules, read once here; the hub asks them for every interaction, REST edits them.
+    const policy = new PolicyStore(statePaths(config.stateDir).policy, l);
     const hub = new Hub({
+      policy,
       backend,
       appServer,
       config,
@@ -193,6 +197,7 @@ export async function startDaemon(config: HubConfig, logger: Logger, options: St
       metrics,
       push,
       openSession: (cwd) => hub.openSession(cwd),
+      policy,
     });
     steps.app = () => app.close();
     metrics.attach(() => {

@@ -21,6 +21,11 @@ export interface ClientPort {
   readonly identity: Identity;
   /** `legacy` = zcode-acp-remote (`?instance=`), which gets extra notifications (ARCHITECTURE.md §5.1). */
   readonly profile: 'acp' | 'legacy';
+  /**
+   * On the hub's own machine: a loopback socket that forwards nobody (src/policy/local-peer.ts),
+   * for `localOnly` approval rules. Absent = not local.
+   */
+  readonly local?: boolean;
   /** Self-declared `clientInfo.name` from `initialize`, if any: a secondary label, never an identity. */
   readonly clientName?: string | undefined;
   /** Declared at `initialize`: `clientCapabilities.elicitation.form`. */

@@ -6,6 +6,8 @@
 import { randomBytes } from 'node:crypto';
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import type { Identity } from '../auth/identity.js';
+import type { AuditSink } from './audit-sink.js';
+import type { Rule } from '../policy/rule-schema.js';
 import type { HubConfig } from '../config/schema.js';
 import { turnEndedUpdate } from '../acp/turn-ended.js';
 import type { BackendLifecycle } from '../ports/backend-port.js';
@@ -27,14 +29,6 @@ import { ZCODE_NOTIFICATION } from '../zcode-ext/methods.js';
 import type { TurnStateParams } from '../zcode-ext/schemas.js';
 import { presenceList, turnStateParams, type PresenceEntry } from './session-views.js';
 
-/** Audit log entry sink (ARCHITECTURE.md §7: every prompt, answer, cancel and settings change). */
-export type AuditSink = (entry: {
-  identity: Identity;
-  action: 'prompt' | 'cancel' | 'answer' | 'settings' | 'token' | 'pairing' | 'session';
-  sessionId?: string;
-  detail?: Record<string, unknown>;
-}) => void;
-
 export interface HubDeps {
   /** The link's lifecycle and notifications (its calls go through `appServer`). */
   backend: BackendLifecycle;
@@ -47,6 +41,8 @@ export interface HubDeps {
   records?: TurnRecords;
   /** Who sent each prompt and answered each interaction (replay); in memory only when not given. */
   authors?: AuthorBook;
+  /** The approval rules in force (src/policy/policy-store.ts), read for every interaction; none = ask every operator. */
+  policy?: { readonly rules: readonly Rule[] };
 }
 
 /** The `_zcode/session_state` notification (docs/CLIENT-PROTOCOL.md). */

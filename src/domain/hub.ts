@@ -26,7 +26,7 @@ import type { SessionState } from './session-state.js';
 import { PromptAdmission } from './prompt-admission.js';
 import { journalFrameSchema } from './journal.js';
 
-export type { AuditSink } from './hub-core.js';
+export type { AuditSink } from './audit-sink.js';
 export type { ReplayMeta } from './session-attach.js';
 export type { InteractionView } from './interactions.js';
 export type { RestAnswerBody as RestAnswer } from '../acp/interactions.js';
@@ -61,7 +61,7 @@ export class Hub {
 
   constructor(deps: HubDeps) {
     this.core = new HubCore(deps);
-    this.interactionFlow = new InteractionFlow(this.core);
+    this.interactionFlow = new InteractionFlow(this.core, deps.policy);
     this.prompts = new PromptFlow(this.core, { cancelInteractions: (s, by) => this.interactionFlow.cancelSession(s, by) });
     this.ingest = new EventIngest(this.core, this.prompts, this.interactionFlow, () => this.opener);
     this.opener = new SessionOpener(this.core, {
@@ -277,7 +277,7 @@ export class Hub {
   async answerInteraction(
     interactionId: string,
     answer: RestAnswer,
-    by: { identity: Identity; clientId?: string },
+    by: { identity: Identity; clientId?: string; local?: boolean },
   ): Promise<InteractionView> {
     return this.interactionFlow.answer(interactionId, answer, by);
   }

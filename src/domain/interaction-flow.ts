@@ -19,6 +19,9 @@ import {
   type ZcodeAnswer,
 } from '../acp/interactions.js';
 import { declineResult, openCopy, toView } from './interaction-copies.js';
+import { announceApproval, announceSettled } from './interaction-notices.js';
+import { InteractionGate, RULES_IDENTITY, verdictOf, voterOf, type PolicySource } from './interaction-gate.js';
+import type { Voter } from '../policy/approval-state.js';
 import type { InteractionRecord, InteractionView, ResolvedBy } from './interactions.js';
 import type { SessionState } from './session-state.js';
 import { ZCODE_NOTIFICATION } from '../zcode-ext/methods.js';
@@ -29,11 +32,17 @@ export class InteractionFlow {
   /** One expiry timer per pending interaction; stays empty when `interactionTimeoutMs` is 0. */
   private readonly expiry = new Map<string, NodeJS.Timeout>();
 
-  constructor(private readonly core: HubCore) {
+  private readonly gate: InteractionGate;
+
+  constructor(
+    private readonly core: HubCore,
+    policy?: PolicySource,
+  ) {
+    this.gate = new InteractionGate(policy);
     core.interactions.onSettled((record) => {
       // Any settlement (answer, cancel, lost, expiry) ends the policy timer.
       this.clearExpiry(record.view.interactionId);
-      this.announceSettled(record);
+      announceSettled(this.core, record);
     });
   }
 
@@ -86,7 +95,21 @@ export class InteractionFlow {
       };
       this.parsed.set(record, parsed);
       this.core.interactions.add(record);
+      const ruled = this.gate.admit(record, parsed, session.cwd, session.turn.by?.person);
+      if (ruled) {
+        // Settled by an allow/deny rule before anyone is offered it; everyone hears by which rule.
+        this.core.interactions.settle(record.view.interactionId, 'resolved', ruled.result, ruled.outcome, ruled.by);
+        this.core.audit(RULES_IDENTITY, 'answer', session.sessionId, {
+          interactionId: record.view.interactionId,
+          kind: record.view.kind,
+          outcome: ruled.outcome,
+          rule: { id: ruled.rule.id, decision: ruled.decision },
+        });
+        return;
+      }
       this.armExpiry(record, parsed);
+      // Under an ask rule everyone is told for whom it waits (the others are not offered it).
+      announceApproval(this.core, record, session);
       for (const a of session.attachments.values()) {
         // A replaying client gets it from resendPending once its replay is over.
         if (!a.replaying) this.sendTo(record, a.client);
@@ -107,17 +130,31 @@ export class InteractionFlow {
   }
 
   /** REST / inbox answer: the same race as the ACP copies. */
-  answer(interactionId: string, answer: unknown, by: { identity: Identity; clientId?: string }): InteractionView {
+  answer(interactionId: string, answer: unknown, by: { identity: Identity; clientId?: string; local?: boolean }): InteractionView {
     if (!scopeAllows(by.identity.scope, 'operate')) throw new HubError('HUB_ERR_FORBIDDEN', 'Answering needs the operate scope');
     const record = this.core.interactions.get(interactionId);
     const parsed = record ? this.parsed.get(record) : undefined;
     if (!record || !parsed) throw new HubError('HUB_ERR_NOT_FOUND', `Unknown interaction ${interactionId}`);
     if (record.view.state !== 'pending') throw alreadyResolved(record);
-    const verdict = restAnswerToZcode(parsed, answer);
+    const voter = voterOf(by.identity, by.local);
+    const approval = this.gate.approval(record);
+    if (approval && !this.gate.mayAnswer(record, voter))
+      throw approval.hasVoted(voter.person)
+        ? new HubError('HUB_ERR_CONFLICT', `${voter.person} already allowed this request; each person counts once`, approval.view())
+        : new HubError('HUB_ERR_FORBIDDEN', `This request is ${approval.waitingFor()}; ${voter.person} may not answer it`, {
+            waitingFor: approval.waitingFor(),
+          });
+    const verdict = restAnswerToZcode(this.gate.offeredTo(record, parsed, voter), answer);
     // An invalid answer is refused before anything is written to the child (APR-02).
     if (verdict.type !== 'answer') throw new HubError('HUB_ERR_BAD_REQUEST', verdict.type === 'invalid' ? verdict.reason : 'Not an answer');
     const { result, outcome } = verdict;
     const resolvedBy: ResolvedBy = authorOf(by.identity, by.clientId);
+    const phase = approval ? this.castVote(record, parsed, voter, verdict, by.clientId) : 'allowed';
+    if (phase === 'refused') throw new HubError('HUB_ERR_FORBIDDEN', `This request is ${approval?.waitingFor() ?? 'settled'}`);
+    if (phase === 'open') {
+      this.core.audit(by.identity, 'answer', record.view.sessionId, { interactionId, kind: record.view.kind, vote: outcome });
+      return { ...record.view };
+    }
     const attempt = this.core.interactions.settle(interactionId, 'resolved', result, outcome, resolvedBy, by.clientId);
     if (!attempt.won) throw alreadyResolved(record);
     this.core.audit(by.identity, 'answer', record.view.sessionId, { interactionId, kind: record.view.kind, outcome });
@@ -204,8 +241,9 @@ export class InteractionFlow {
     if (!client.open) return;
     record.sentTo.add(client.clientId);
     const session = this.core.findSession(record.view.sessionId);
-    if (!scopeAllows(client.identity.scope, 'operate') || session?.attachments.get(client.clientId)?.role === 'observer') {
-      // Viewers and observers see it, read-only (ARCHITECTURE.md §4.5).
+    const voter = voterOf(client.identity, client.local);
+    if (!this.gate.mayAnswer(record, voter) || session?.attachments.get(client.clientId)?.role === 'observer') {
+      // Viewers, observers and those an ask rule leaves out see it, read-only (ARCHITECTURE.md §4.5).
       this.core.broadcaster.sendNow(
         client,
         this.core.broadcaster.serialize(ZCODE_NOTIFICATION.interactionOpened, {
@@ -217,7 +255,8 @@ export class InteractionFlow {
     }
     const parsed = this.parsed.get(record);
     if (!parsed || !session) return;
-    const copy = openCopy(parsed, client, (reply) => this.onReply(record, client, reply), this.core.config.limits.compatQuestionPrefaceMs);
+    const offered = this.gate.offeredTo(record, parsed, voter);
+    const copy = openCopy(offered, client, (reply) => this.onReply(record, client, reply), this.core.config.limits.compatQuestionPrefaceMs);
     record.copies.set(client.clientId, copy);
   }
 
@@ -235,6 +274,19 @@ export class InteractionFlow {
         );
         return;
       case 'answer': {
+        const parsed = this.parsed.get(record);
+        if (parsed && this.gate.approval(record)) {
+          const phase = this.castVote(record, parsed, voterOf(client.identity, client.local), reply, client.clientId);
+          if (phase === 'open' || phase === 'refused') {
+            if (phase === 'open')
+              this.core.audit(client, 'answer', record.view.sessionId, {
+                interactionId: record.view.interactionId,
+                kind: record.view.kind,
+                vote: reply.outcome,
+              });
+            return;
+          }
+        }
         const attempt = this.core.interactions.settle(
           record.view.interactionId,
           'resolved',
@@ -254,44 +306,39 @@ export class InteractionFlow {
     }
   }
 
-  private announceSettled(record: InteractionRecord): void {
+  /**
+   * One vote under an ask rule (src/policy/approval-state.ts). Returns `open` while the quorum
+   * is not reached (the voter's copies are withdrawn, everyone sees the tally), `refused` when
+   * the vote does not count, or the phase that ends it (the caller then settles as usual).
+   */
+  private castVote(
+    record: InteractionRecord,
+    parsed: AcpInteraction,
+    voter: Voter,
+    answer: Extract<ZcodeAnswer, { type: 'answer' }>,
+    clientId: string | undefined,
+  ): 'open' | 'refused' | 'allowed' | 'denied' {
+    const approval = this.gate.approval(record);
+    if (!approval) return 'allowed';
+    const counted = approval.vote(voter, verdictOf(parsed, answer));
+    if (!counted.counted) {
+      if (clientId !== undefined) this.core.interactions.dropCopy(record.view.interactionId, clientId);
+      this.core.logger.warn({ clientId, interactionId: record.view.interactionId, reason: counted.reason }, 'vote refused');
+      return 'refused';
+    }
+    record.view.approval = approval.view();
+    if (counted.phase !== 'open') return counted.phase;
+    // Each person counts once: none of this person's devices is asked again.
     const session = this.core.findSession(record.view.sessionId);
-    if (!session) return;
-    const v = record.view;
-    this.core.notifySession(session, ZCODE_NOTIFICATION.interactionResolved, {
-      sessionId: v.sessionId,
-      interactionId: v.interactionId,
-      state: v.state,
-      ...(v.outcome === undefined ? {} : { outcome: v.outcome }),
-      ...(v.resolvedBy === undefined ? {} : { resolvedBy: v.resolvedBy }),
-    });
-    // The multi-client draft's name for the same fact (ACP RFD "Multi-Client Session Attach").
-    if (v.kind === 'permission') {
-      this.core.notifySession(session, '_session/permission_resolved', {
-        sessionId: v.sessionId,
-        interactionId: v.interactionId,
-        state: v.state,
-        ...(v.toolCallId === undefined ? {} : { toolCallId: v.toolCallId }),
-        ...(v.state === 'resolved' && typeof v.outcome === 'string' ? { chosenOptionId: v.outcome } : {}),
-        ...(v.resolvedBy === undefined ? {} : { resolvedBy: v.resolvedBy }),
-      });
+    for (const [id, copy] of [...record.copies]) {
+      const holder = session?.attachments.get(id)?.client;
+      if (id === clientId || holder?.identity.person === voter.person) {
+        record.copies.delete(id);
+        if (id !== clientId) copy.withdraw();
+      }
     }
-    this.core.notifyProfiles(session, {
-      type: 'interaction_settled',
-      sessionId: v.sessionId,
-      kind: v.kind,
-      ...(v.toolCallId === undefined ? {} : { toolCallId: v.toolCallId }),
-    });
-    if (v.state === 'resolved' && v.resolvedBy !== undefined && v.toolCallId !== undefined) {
-      // Journaled on the card it was about, so joiners and replays show who answered.
-      this.core.authors.setAnswer(v.sessionId, v.toolCallId, v.resolvedBy);
-      this.core.emitUpdate(session, {
-        sessionUpdate: 'tool_call_update',
-        toolCallId: v.toolCallId,
-        _meta: { zcode: { answeredBy: v.resolvedBy } },
-      });
-    }
-    session.turn.inputSettled(this.core.interactions.pendingCount(session.sessionId), session.queue.running !== undefined);
+    if (session) announceApproval(this.core, record, session);
+    return 'open';
   }
 }
 

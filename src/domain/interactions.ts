@@ -7,12 +7,19 @@
  */
 import type { Author } from './author.js';
 import { HubError } from '../errors.js';
+import type { ApprovalView } from '../policy/approval-state.js';
 
 export type InteractionKind = 'permission' | 'question' | 'plan_approval';
 export type InteractionState = 'pending' | 'resolved' | 'cancelled' | 'lost' | 'expired';
 
+/** An approval rule that settled a request with no one asked: `name` is "allowed by rule r (description)". */
+export interface RuleAuthor {
+  name: string;
+  rule: string;
+}
+
 /** Who settled an interaction (`_zcode/interaction_resolved.resolvedBy`). */
-export type ResolvedBy = Author | { name: 'agent' };
+export type ResolvedBy = Author | { name: 'agent' } | RuleAuthor;
 
 /** The client-facing description of one interaction (docs/CLIENT-PROTOCOL.md `InteractionView`). */
 export interface InteractionView {
@@ -28,6 +35,10 @@ export interface InteractionView {
   state: InteractionState;
   resolvedBy?: ResolvedBy;
   outcome?: unknown;
+  /** Waiting under an `ask` rule: for whom, and the votes so far (docs/CLIENT-PROTOCOL.md "Approval rules"). */
+  approval?: ApprovalView;
+  /** Settled by an `allow`/`deny` rule with no one asked. */
+  rule?: { id: string; description?: string; decision: 'allow' | 'deny' };
 }
 
 /** One client's outstanding copy (one or more ACP requests); withdrawing it sends `$/cancel_request`. */

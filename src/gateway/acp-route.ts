@@ -1,3 +1,4 @@
+import { isLocalPeer } from '../policy/local-peer.js';
 import type { FastifyInstance } from 'fastify';
 import type {} from '@fastify/websocket';
 import fp from 'fastify-plugin';
@@ -66,7 +67,8 @@ export const gatewayPlugin = fp(
           return;
         }
         // The upgrade request's socket is the TCP socket `ws` writes to (it keeps its own private).
-        gateway.accept(socket, req.identity, profileFor(req.query.instance), corkableSocket(req.raw.socket), req.headers.origin);
+        const local = isLocalPeer(req.raw.socket.remoteAddress, req.headers);
+        gateway.accept(socket, req.identity, profileFor(req.query.instance), corkableSocket(req.raw.socket), req.headers.origin, local);
       },
       handler: (req, reply) => http.openStream(req, reply),
     });

@@ -58,6 +58,8 @@ export class ClientConnection implements ClientPort, Batched {
   initialized = false;
   /** zcode-acp-remote keeps one pending permission card: its questions come one at a time. */
   readonly oneQuestionAtATime: boolean;
+  /** On the hub's own machine, not through a proxy or tunnel (set once by the gateway at accept). */
+  local = false;
   /** Heartbeat: set by every pong, cleared by every ping (ARCHITECTURE.md §5). */
   alive = true;
   private closed = false;

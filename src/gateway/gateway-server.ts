@@ -100,10 +100,12 @@ export class GatewayServer {
     profile: 'acp' | 'legacy',
     tcp?: Corkable,
     origin?: string,
+    local = false,
   ): ClientConnection | undefined {
     const limits = this.deps.config.limits;
     const batching = tcp ? { tcp, batcher: this.batcher } : undefined;
     const conn = new ClientConnection(socket, identity, profile, limits, this.log, batching);
+    conn.local = local;
     const clientId = conn.clientId;
     // ws emits 'error' before closing on a protocol error (1009 too big, 1007 bad UTF-8): log, never crash.
     socket.on('error', (err) =>

@@ -7,6 +7,7 @@
  * Every request passes the app's Host → Origin → auth hooks, and a connection id is only found
  * for the token that opened it (an id is not a credential).
  */
+import { isLocalPeer } from '../policy/local-peer.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Identity } from '../auth/identity.js';
 import type { HubConfig } from '../config/schema.js';
@@ -65,7 +66,8 @@ export class HttpConnections {
     const refused = this.gateway.admissionError(identity);
     if (refused) throw refused;
     const socket = new HttpSocket((s) => this.entries.delete(s.connectionId));
-    const conn = this.gateway.accept(socket, identity, 'acp', undefined, header(req, 'origin'));
+    const local = isLocalPeer(req.raw.socket.remoteAddress, req.headers);
+    const conn = this.gateway.accept(socket, identity, 'acp', undefined, header(req, 'origin'), local);
     if (!conn) throw new HubError('HUB_ERR_LIMIT', 'Too many open connections');
     this.entries.set(socket.connectionId, { socket, conn });
     // A client that gives up before the answer leaves no half-open connection behind.

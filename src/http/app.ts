@@ -46,6 +46,8 @@ import { doctorRoutes } from './routes/doctor.js';
 import { backendRoutes } from './routes/backend.js';
 import { meRoutes } from './routes/me.js';
 import { peerRoutes } from './routes/peers.js';
+import { policyRoutes } from './routes/policy.js';
+import type { PolicyStore } from '../policy/policy-store.js';
 import { Peers, PEERS_FILE } from './security/peers.js';
 import { Machines, MACHINES_FILE } from './security/machines.js';
 import { ensureHubId, hubName, type HubIdentity } from '../auth/hub-id.js';
@@ -77,6 +79,8 @@ export interface AppDeps {
   metrics?: HubMetrics;
   /** This hub's id and name; read or created from the state dir when absent. */
   hubIdentity?: HubIdentity;
+  /** The approval rules (src/policy); `/api/policy` is mounted when given. */
+  policy?: PolicyStore;
 }
 
 /**
@@ -224,6 +228,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       windowMs: limits.pairRateWindowMs,
     });
     await app.register(auditRoutes, { auth: deps.auth });
+  }
+  if (deps.policy) {
+    const hub = deps.hub;
+    await app.register(policyRoutes, {
+      store: deps.policy,
+      limits: deps.config.limits,
+      audit: deps.auth?.audit,
+      workspaceOf: (sessionId) => (sessionId === undefined ? undefined : hub?.getSession(sessionId)?.cwd) ?? deps.config.workspace,
+    });
   }
   await app.register(peerRoutes, { peers, machines, audit: deps.auth?.audit, onPeerRemoved: (origin) => deps.acp?.closeOrigin?.(origin) });
   if (deps.metrics) await app.register(metricsRoutes, { metrics: deps.metrics });

@@ -83,7 +83,9 @@ export const interactionResolvedParams = z.looseObject({
   sessionId: z.string(),
   interactionId: z.string(),
   state: z.enum(['resolved', 'cancelled', 'lost', 'expired']),
-  resolvedBy: authorSchema.optional(),
+  resolvedBy: authorSchema.extend({ rule: z.string().optional() }).optional(),
+  /** Settled by an approval rule with no one asked (docs/CLIENT-PROTOCOL.md "Approval rules"). */
+  rule: z.strictObject({ id: z.string(), description: z.string().optional(), decision: z.enum(['allow', 'deny']) }).optional(),
 });
 
 export const sessionDeletedParams = z.strictObject({ sessionId: z.string(), deletedBy: authorSchema });

@@ -127,6 +127,41 @@ describe('zcode-hub acp (stdio bridge) driven by the official ACP SDK client', (
     }
   });
 
+  it('approval rules hold through the bridge: a localOnly admin rule offers it to the editor, not to a proxied teammate', async () => {
+    const hub = readHubFile(stateDir)!;
+    const admin = readAdminToken(stateDir)!;
+    const setRules = (rules: unknown[]) =>
+      fetch(`${hub.url}/api/policy`, {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ rules }),
+      });
+    expect(
+      (await setRules([{ id: 'here', match: { kind: 'execute' }, decide: 'ask', approvers: { scopes: ['admin'] }, localOnly: true }]))
+        .status,
+    ).toBe(200);
+    // The same admin token, but through a proxy: not on this machine.
+    const teammate = await AcpWsClient.connect(`${hub.url.replace(/^http/, 'ws')}/acp`, {
+      token: admin,
+      headers: { 'x-forwarded-for': '203.0.113.7' },
+    });
+    try {
+      await teammate.initialize({ name: 'via-tunnel' });
+      await teammate.request('session/load', { sessionId, cwd: workspace, mcpServers: [] });
+      const asked = permissionAsks.length;
+      const turn = agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'permission please' }] });
+      const seen = await teammate.waitForNotification<{ interaction: { approval?: { waitingFor: string } } }>('_zcode/interaction_opened');
+      expect(seen.interaction.approval?.waitingFor).toBe('waiting for an admin on this machine');
+      await until(() => (permissionAsks.length === asked + 1 ? true : undefined), 'the editor (local, through the bridge) to be asked');
+      releasePermission?.({ outcome: { outcome: 'selected', optionId: 'allow_once' } });
+      expect((await turn).stopReason).toBe('end_turn');
+      expect(teammate.requests('session/request_permission')).toHaveLength(0);
+    } finally {
+      await teammate.close();
+      await setRules([]);
+    }
+  });
+
   it('session/cancel through the bridge stops a running turn', async () => {
     const before = updates.length;
     const turn = agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'be slow' }] });

@@ -96,11 +96,16 @@ export const UNITS: Record<string, UnitRule> = {
   },
   domain: {
     role: 'the hub: sessions, journal, broadcast, prompts, the interaction race',
-    imports: [...FOUNDATION, 'backend-errors.ts', 'app-server', 'acp', 'auth'],
+    imports: [...FOUNDATION, 'backend-errors.ts', 'app-server', 'acp', 'auth', 'policy'],
     forbiddenPackages: {
       patterns: [...SERVER, ...PROCESS],
       why: 'the domain knows sessions and interactions, not sockets, HTTP or processes',
     },
+  },
+  policy: {
+    role: 'approval rules: their schema, file, matching and the vote state machine of one request',
+    imports: [...FOUNDATION, 'acp', 'auth'],
+    forbiddenPackages: { patterns: [...SERVER, ...PROCESS], why: 'rules are domain code; their routes live in src/http/routes' },
   },
   metrics: {
     role: 'Prometheus metrics',
@@ -121,12 +126,12 @@ export const UNITS: Record<string, UnitRule> = {
   // Transport: two siblings that never import each other; the composition root mounts both.
   gateway: {
     role: 'the WebSocket endpoint: connections, dispatch, heartbeat, profiles',
-    imports: [...FOUNDATION, 'backend-errors.ts', 'domain', 'acp', 'auth'],
+    imports: [...FOUNDATION, 'backend-errors.ts', 'domain', 'acp', 'auth', 'policy'],
     forbiddenPackages: { patterns: PROCESS, why: 'transport, not processes' },
   },
   http: {
     role: 'the fastify app: security hooks, REST routes, static web app',
-    imports: [...FOUNDATION, 'backend-errors.ts', 'app-server', 'domain', 'settings', 'auth', 'doctor', 'metrics', 'push'],
+    imports: [...FOUNDATION, 'backend-errors.ts', 'app-server', 'domain', 'settings', 'auth', 'doctor', 'metrics', 'push', 'policy'],
     forbiddenPackages: { patterns: PROCESS, why: 'transport, not processes' },
   },
   bridge: { role: 'the `zcode-hub acp` stdio ↔ WebSocket bridge, a client of the daemon', imports: [...FOUNDATION, 'daemon-files'] },
@@ -144,6 +149,7 @@ export const UNITS: Record<string, UnitRule> = {
       'auth',
       'settings',
       'domain',
+      'policy',
       'metrics',
       'push',
       'doctor',

@@ -1,3 +1,4 @@
+import { isLocalPeer } from '../../policy/local-peer.js';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -26,8 +27,21 @@ export const interactionViewSchema = z.object({
   plan: z.string().optional(),
   createdAt: z.number(),
   state: z.enum(['pending', 'resolved', 'cancelled', 'lost', 'expired']),
-  resolvedBy: authorSchema.optional(),
+  resolvedBy: authorSchema.extend({ rule: z.string().optional() }).optional(),
   outcome: z.unknown().optional(),
+  /** Waiting under an `ask` approval rule: for whom, and the votes so far (docs/CLIENT-PROTOCOL.md "Approval rules"). */
+  approval: z
+    .object({
+      rule: z.object({ id: z.string(), description: z.string().optional() }),
+      waitingFor: z.string(),
+      quorum: z.number().int(),
+      allowed: z.array(z.string()),
+      progress: z.string().optional(),
+      state: z.enum(['open', 'allowed', 'denied']),
+    })
+    .optional(),
+  /** Settled by an `allow`/`deny` rule with no one asked. */
+  rule: z.object({ id: z.string(), description: z.string().optional(), decision: z.enum(['allow', 'deny']) }).optional(),
 });
 
 /** The REST answer body (docs/CLIENT-PROTOCOL.md "REST answer body"). */
@@ -88,7 +102,9 @@ export const interactionRoutes: FastifyPluginAsync<InteractionRouteOptions> = as
     },
     async (req) => {
       if (!req.identity) throw new HubError('HUB_ERR_UNAUTHENTICATED');
-      return { interaction: await hub.answerInteraction(req.params.id, req.body, { identity: req.identity }) };
+      // Locality for `localOnly` rules: a loopback peer that forwards nobody (src/policy/local-peer.ts).
+      const local = isLocalPeer(req.raw.socket.remoteAddress, req.headers);
+      return { interaction: await hub.answerInteraction(req.params.id, req.body, { identity: req.identity, local }) };
     },
   );
 };

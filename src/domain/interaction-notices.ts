@@ -1,0 +1,63 @@
+/**
+ * What every attached client is told about an interaction besides its own copy (ARCHITECTURE.md
+ * §4.5): for whom one waits under an approval rule and its votes, and how one was settled —
+ * `_zcode/interaction_resolved`, the multi-client draft's `_session/permission_resolved`, the
+ * compat profile's notice and the `answeredBy` / `rule` of its tool card.
+ */
+import type { HubCore } from './hub-core.js';
+import type { InteractionRecord } from './interactions.js';
+import type { SessionState } from './session-state.js';
+import { ZCODE_NOTIFICATION } from '../zcode-ext/methods.js';
+
+/** Everyone sees for whom a request waits and the votes so far: `_meta.zcode.approval` on its tool card. */
+export function announceApproval(core: HubCore, record: InteractionRecord, session: SessionState): void {
+  const v = record.view;
+  if (v.approval === undefined || v.toolCallId === undefined || v.kind !== 'permission') return;
+  core.emitUpdate(session, {
+    sessionUpdate: 'tool_call_update',
+    toolCallId: v.toolCallId,
+    _meta: { zcode: { approval: v.approval } },
+  });
+}
+
+/** Tells everyone how an interaction was settled. */
+export function announceSettled(core: HubCore, record: InteractionRecord): void {
+  const session = core.findSession(record.view.sessionId);
+  if (!session) return;
+  const v = record.view;
+  core.notifySession(session, ZCODE_NOTIFICATION.interactionResolved, {
+    sessionId: v.sessionId,
+    interactionId: v.interactionId,
+    state: v.state,
+    ...(v.outcome === undefined ? {} : { outcome: v.outcome }),
+    ...(v.resolvedBy === undefined ? {} : { resolvedBy: v.resolvedBy }),
+    ...(v.rule === undefined ? {} : { rule: v.rule }),
+  });
+  // The multi-client draft's name for the same fact (ACP RFD "Multi-Client Session Attach").
+  if (v.kind === 'permission') {
+    core.notifySession(session, '_session/permission_resolved', {
+      sessionId: v.sessionId,
+      interactionId: v.interactionId,
+      state: v.state,
+      ...(v.toolCallId === undefined ? {} : { toolCallId: v.toolCallId }),
+      ...(v.state === 'resolved' && typeof v.outcome === 'string' ? { chosenOptionId: v.outcome } : {}),
+      ...(v.resolvedBy === undefined ? {} : { resolvedBy: v.resolvedBy }),
+    });
+  }
+  core.notifyProfiles(session, {
+    type: 'interaction_settled',
+    sessionId: v.sessionId,
+    kind: v.kind,
+    ...(v.toolCallId === undefined ? {} : { toolCallId: v.toolCallId }),
+  });
+  if (v.state === 'resolved' && v.resolvedBy !== undefined && v.toolCallId !== undefined) {
+    // Journaled on the card it was about, so joiners and replays show who answered.
+    core.authors.setAnswer(v.sessionId, v.toolCallId, v.resolvedBy);
+    core.emitUpdate(session, {
+      sessionUpdate: 'tool_call_update',
+      toolCallId: v.toolCallId,
+      _meta: { zcode: { answeredBy: v.resolvedBy, ...(v.rule === undefined ? {} : { rule: v.rule }) } },
+    });
+  }
+  session.turn.inputSettled(core.interactions.pendingCount(session.sessionId), session.queue.running !== undefined);
+}
