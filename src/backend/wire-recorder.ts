@@ -17,9 +17,6 @@ import type { TransportCloseInfo } from './transport.js';
 import { providerFileSecrets, redactWire } from './wire-redact.js';
 import { TappedTransport, type TransportTap } from './transport-tap.js';
 
-/** How often the provider file is looked at again for new secrets (a key added over REST). */
-const SECRETS_RECHECK_MS = 500;
-
 export interface WireRecorderOptions {
   file: string;
   /** limits.wireRecordMaxBytes. */
@@ -49,7 +46,6 @@ export class WireRecorder implements TransportTap {
   private bytes = 0;
   private readonly started = performance.now();
   private secrets = new Set<string>();
-  private secretsCheckedAt = -Infinity;
   private secretsStamp = '';
 
   constructor(private readonly options: WireRecorderOptions) {
@@ -131,11 +127,12 @@ export class WireRecorder implements TransportTap {
     if (fd !== undefined) fs.closeSync(fd);
   }
 
-  /** Re-reads the provider file's secrets when it changed (looked at every SECRETS_RECHECK_MS at most). */
+  /**
+   * Re-reads the provider file's secrets when it changed. Looked at (one stat) before every
+   * message: a key added over REST a moment before the prompt that quotes it must already be cut
+   * out of that prompt. A throttle here let it through whenever the two came within its window.
+   */
   private refreshSecrets(): void {
-    const now = performance.now();
-    if (now - this.secretsCheckedAt < SECRETS_RECHECK_MS) return;
-    this.secretsCheckedAt = now;
     let stamp = 'missing';
     try {
       const st = fs.statSync(this.options.providerFile);
