@@ -8,6 +8,7 @@ import { workspaceEn, workspaceZh } from './i18n-workspace.js';
 import { machinesEn, machinesZh } from './i18n-machines.js';
 import { sessionsEn, sessionsZh } from './i18n-sessions.js';
 import { peopleEn, peopleZh } from './i18n-people.js';
+import { policyEn, policyZh } from './i18n-policy.js';
 
 export type { Locale } from './locale.js';
 
@@ -164,6 +165,7 @@ const en = {
   ...machinesEn,
   ...sessionsEn,
   ...peopleEn,
+  ...policyEn,
 };
 
 export type MessageKey = keyof typeof en;
@@ -321,6 +323,7 @@ const zh: Record<MessageKey, string> = {
   ...machinesZh,
   ...sessionsZh,
   ...peopleZh,
+  ...policyZh,
 };
 
 const TABLES: Record<Locale, Record<MessageKey, string>> = { en, 'zh-CN': zh };

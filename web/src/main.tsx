@@ -12,6 +12,7 @@ import './styles.css';
 import './workspace.css';
 import './polish.css';
 import './machines.css';
+import './policy.css';
 import './sessions.css';
 
 const client = new HubClient(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/acp`);
