@@ -98,6 +98,11 @@ export function RuleForm({
         const found = ruleErrors(rule, otherIds);
         setErrors(found);
         if (found.length === 0) onDone(rule);
+        // The first bad field may be above the fold of a phone: bring it and its message into view.
+        else {
+          const form = e.currentTarget;
+          requestAnimationFrame(() => form.querySelector('[data-testid="field-error"]')?.scrollIntoView({ block: 'center' }));
+        }
       }}
     >
       {text(t('policyRuleId'), 'id', id, setId, 'rule-id')}
