@@ -2,7 +2,7 @@
  * One approval rule's editor (docs/SECURITY.md "Approval rules"): the fields of the hub's schema,
  * checked as the hub checks them (policy-rules.ts) with each error under its field.
  */
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { t, type MessageKey } from '../i18n.js';
 import { APPROVER_SCOPES, DECISIONS, MATCH_FIELDS, RULE_KINDS, kindsOf, ruleErrors, type FieldError, type Rule } from './policy-rules.js';
 
@@ -54,6 +54,11 @@ export function RuleForm({
   const [quorum, setQuorum] = useState(initial?.quorum === undefined ? '' : String(initial.quorum));
   const [localOnly, setLocalOnly] = useState(initial?.localOnly === true);
   const [errors, setErrors] = useState<readonly FieldError[]>(serverErrors);
+  const formRef = useRef<HTMLFormElement>(null);
+  // Opened for the hub's 400: its first named field may be far below the top of the form.
+  useEffect(() => {
+    if (serverErrors.length > 0) formRef.current?.querySelector('[data-testid="field-error"]')?.scrollIntoView({ block: 'center' });
+  }, []);
 
   function build(): Rule {
     const rule: Rule = { id: id.trim(), match: {}, decide };
@@ -90,6 +95,7 @@ export function RuleForm({
 
   return (
     <form
+      ref={formRef}
       class="rule-form"
       data-testid="rule-form"
       onSubmit={(e) => {
