@@ -52,6 +52,7 @@ describe('web helpers', () => {
       { name: 'inbox' },
       { name: 'settings' },
       { name: 'settings', page: 'devices' },
+      { name: 'settings', page: 'policy' },
       { name: 'changes', sessionId: 's1' },
       { name: 'changes', sessionId: 's1', file: '/w/a b.ts' },
       { name: 'files', sessionId: 's1' },

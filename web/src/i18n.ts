@@ -9,6 +9,7 @@ import { machinesEn, machinesZh } from './i18n-machines.js';
 import { sessionsEn, sessionsZh } from './i18n-sessions.js';
 import { permissionEn, permissionZh } from './i18n-permission.js';
 import { peopleEn, peopleZh } from './i18n-people.js';
+import { policyEn, policyZh } from './i18n-policy.js';
 
 export type { Locale } from './locale.js';
 
@@ -166,6 +167,7 @@ const en = {
   ...sessionsEn,
   ...permissionEn,
   ...peopleEn,
+  ...policyEn,
 };
 
 export type MessageKey = keyof typeof en;
@@ -324,6 +326,7 @@ const zh: Record<MessageKey, string> = {
   ...sessionsZh,
   ...permissionZh,
   ...peopleZh,
+  ...policyZh,
 };
 
 const TABLES: Record<Locale, Record<MessageKey, string>> = { en, 'zh-CN': zh };

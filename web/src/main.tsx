@@ -12,6 +12,7 @@ import './styles.css';
 import './workspace.css';
 import './polish.css';
 import './machines.css';
+import './policy.css';
 import './sessions.css';
 import './permission.css';
 

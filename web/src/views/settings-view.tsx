@@ -15,6 +15,7 @@ import { ProvidersView } from './providers-view.js';
 import { WorkflowsView } from './workflows-view.js';
 import { MachinesView } from './machines-view.js';
 import { removeMachine } from '../machines/registry.js';
+import { PolicyView } from '../policy/policy-view.js';
 
 function Notifications() {
   const [state, setState] = useState<PushSupport>(() => pushSupport());
@@ -62,7 +63,7 @@ function SignOut() {
 }
 
 /** Settings: this device, language, notifications, and (admin) providers, workflows, devices. */
-export function SettingsView({ page }: { page?: 'providers' | 'workflows' | 'devices' | 'machines' }) {
+export function SettingsView({ page }: { page?: 'providers' | 'workflows' | 'devices' | 'machines' | 'policy' }) {
   const locale = useLocale();
   const me = useSelector(store, (s) => s.me);
   const admin = me?.scope === 'admin';
@@ -75,6 +76,16 @@ export function SettingsView({ page }: { page?: 'providers' | 'workflows' | 'dev
         <TopBar title={t('machines')} back={() => navigate({ name: 'settings' })} />
         <main class="scroll list-page">
           <MachinesView />
+        </main>
+      </div>
+    );
+  }
+  if (page === 'policy') {
+    return (
+      <div class="page">
+        <TopBar title={t('policy')} back={() => navigate({ name: 'settings' })} />
+        <main class="scroll list-page">
+          <PolicyView admin={admin} />
         </main>
       </div>
     );
@@ -129,6 +140,20 @@ export function SettingsView({ page }: { page?: 'providers' | 'workflows' | 'dev
               }}
             >
               <span>{t('machines')}</span>
+              <Icon name="chevron" />
+            </a>
+          </li>
+          <li>
+            <a
+              class="session-row nav-row"
+              href="/settings/policy"
+              data-testid="settings-policy"
+              onClick={(e) => {
+                e.preventDefault();
+                navigate({ name: 'settings', page: 'policy' });
+              }}
+            >
+              <span>{t('policy')}</span>
               <Icon name="chevron" />
             </a>
           </li>
