@@ -115,6 +115,8 @@ export const ACP_METHODS: Record<string, MethodSpec> = {
       },
       agentInfo: { name: 'zcode-hub', title: 'zcode-hub', version: ctx.version },
       authMethods: [],
+      // The RFD's connection id, also in the body (zcode-acp-remote's legacy profile never had it).
+      ...(conn.profile === 'acp' ? { connectionId: conn.connectionId } : {}),
       _meta: {
         zcode: {
           hubVersion: ctx.version,

@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import { isLocalPeer } from '../policy/local-peer.js';
 import type { FastifyInstance } from 'fastify';
 import type {} from '@fastify/websocket';
@@ -42,6 +44,14 @@ export const gatewayPlugin = fp(
 
     const http = registerStreamableHttp(app, gateway, opts.config);
 
+    // The RFD's `Acp-Connection-Id` on the 101 answer; the connection made from that upgrade takes the same id.
+    const upgradeIds = new WeakMap<IncomingMessage, string>();
+    app.websocketServer.on('headers', (headers: string[], req: IncomingMessage) => {
+      const id = randomUUID();
+      upgradeIds.set(req, id);
+      headers.push(`Acp-Connection-Id: ${id}`);
+    });
+
     app.withTypeProvider<ZodTypeProvider>().route({
       method: 'GET',
       url: '/acp',
@@ -68,7 +78,15 @@ export const gatewayPlugin = fp(
         }
         // The upgrade request's socket is the TCP socket `ws` writes to (it keeps its own private).
         const local = isLocalPeer(req.raw.socket.remoteAddress, req.headers);
-        gateway.accept(socket, req.identity, profileFor(req.query.instance), corkableSocket(req.raw.socket), req.headers.origin, local);
+        gateway.accept(
+          socket,
+          req.identity,
+          profileFor(req.query.instance),
+          corkableSocket(req.raw.socket),
+          req.headers.origin,
+          local,
+          upgradeIds.get(req.raw),
+        );
       },
       handler: (req, reply) => http.openStream(req, reply),
     });

@@ -52,6 +52,8 @@ interface PendingRequest {
  */
 export class ClientConnection implements ClientPort, Batched {
   readonly clientId = randomUUID();
+  /** `Acp-Connection-Id`: the 101 header of a WebSocket, the header of a Streamable HTTP connection. */
+  readonly connectionId: string;
   elicitationForm = false;
   /** `clientInfo.name` from `initialize`, if any. */
   clientName: string | undefined;
@@ -83,7 +85,10 @@ export class ClientConnection implements ClientPort, Batched {
     /** The gateway's logger, shared by every connection. */
     private readonly baseLogger: Logger,
     private readonly batching?: SendBatching,
+    /** The RFD's `Acp-Connection-Id` the transport named this connection by (a fresh one if none). */
+    connectionId?: string,
   ) {
+    this.connectionId = connectionId ?? randomUUID();
     this.oneQuestionAtATime = profile === 'legacy';
     socket.on('close', (code: number, reason: Buffer) => this.finish(code, reason.toString('utf8')));
     socket.on('pong', () => {

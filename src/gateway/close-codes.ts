@@ -10,8 +10,6 @@ export const CLOSE = {
   NORMAL: 1000,
   /** The hub is shutting down. */
   GOING_AWAY: 1001,
-  /** A binary frame: the protocol is one JSON-RPC message per text frame. */
-  UNSUPPORTED_DATA: 1003,
   /** Policy: connection caps (per token / total) crossed after the upgrade. */
   POLICY: 1008,
   /** A message over `limits.wsMaxMessageBytes` (ws closes with it by itself, via `maxPayload`). */

@@ -56,6 +56,10 @@ export class Dispatcher {
         conn.respondError(msg.id, protocolError('HUB_ERR_INVALID_MESSAGE', `Invalid request: ${msg.reason}`));
         conn.violation(msg.reason);
         return;
+      case 'batch':
+        // Well-formed JSON-RPC the hub does not serve: a typed answer, not a protocol violation.
+        conn.respondError(null, new HubError('HUB_ERR_NOT_SUPPORTED', 'JSON-RPC batches are not supported').toRpc());
+        return;
       case 'result':
         conn.settle(msg.id, { result: msg.result });
         return;

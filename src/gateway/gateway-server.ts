@@ -101,10 +101,11 @@ export class GatewayServer {
     tcp?: Corkable,
     origin?: string,
     local = false,
+    connectionId?: string,
   ): ClientConnection | undefined {
     const limits = this.deps.config.limits;
     const batching = tcp ? { tcp, batcher: this.batcher } : undefined;
-    const conn = new ClientConnection(socket, identity, profile, limits, this.log, batching);
+    const conn = new ClientConnection(socket, identity, profile, limits, this.log, batching, connectionId);
     conn.local = local;
     const clientId = conn.clientId;
     // ws emits 'error' before closing on a protocol error (1009 too big, 1007 bad UTF-8): log, never crash.
@@ -137,10 +138,8 @@ export class GatewayServer {
     });
     socket.on('message', (data: Buffer | ArrayBuffer | Buffer[], isBinary: boolean) => {
       if (!conn.open) return;
-      if (isBinary) {
-        conn.close(CLOSE.UNSUPPORTED_DATA, 'binary frames are not supported');
-        return;
-      }
+      // The protocol is one JSON-RPC message per text frame; a binary frame carries none and is ignored.
+      if (isBinary) return;
       const text = Array.isArray(data)
         ? Buffer.concat(data).toString('utf8')
         : Buffer.isBuffer(data)

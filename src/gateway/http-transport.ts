@@ -67,7 +67,7 @@ export class HttpConnections {
     if (refused) throw refused;
     const socket = new HttpSocket((s) => this.entries.delete(s.connectionId));
     const local = isLocalPeer(req.raw.socket.remoteAddress, req.headers);
-    const conn = this.gateway.accept(socket, identity, 'acp', undefined, header(req, 'origin'), local);
+    const conn = this.gateway.accept(socket, identity, 'acp', undefined, header(req, 'origin'), local, socket.connectionId);
     if (!conn) throw new HubError('HUB_ERR_LIMIT', 'Too many open connections');
     this.entries.set(socket.connectionId, { socket, conn });
     // A client that gives up before the answer leaves no half-open connection behind.
@@ -143,8 +143,8 @@ export function registerStreamableHttp(app: FastifyInstance, gateway: GatewaySer
       const identity = req.identity;
       if (!identity) throw new HubError('HUB_ERR_UNAUTHENTICATED');
       const body = req.body;
-      // ACP uses no JSON-RPC batches.
-      if (Array.isArray(body)) throw new HubError('HUB_ERR_INVALID_MESSAGE', 'JSON-RPC batches are not supported');
+      // ACP uses no JSON-RPC batches (501, as for a WebSocket batch: jsonrpc.ts).
+      if (Array.isArray(body)) throw new HubError('HUB_ERR_NOT_SUPPORTED', 'JSON-RPC batches are not supported');
       if (typeof body !== 'object' || body === null) throw new HubError('HUB_ERR_INVALID_MESSAGE', 'A JSON-RPC message is an object');
       const message = body as Body;
       const text = JSON.stringify(message);

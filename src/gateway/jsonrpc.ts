@@ -4,7 +4,7 @@ import { HubError } from '../errors.js';
 /**
  * JSON-RPC 2.0 envelopes as they arrive on a client socket (ARCHITECTURE.md §5): classification of
  * one parsed frame and the frames the gateway writes back. ACP uses named params only and no
- * batches (the SDK answers an array with one -32600, and so do we).
+ * batches: an array is classified `batch` and answered HUB_ERR_NOT_SUPPORTED (docs/CLIENT-PROTOCOL.md).
  */
 
 const rpcId = z.union([z.string().max(256), z.number().int().safe()]);
@@ -33,7 +33,9 @@ export type Inbound =
   | { kind: 'notification'; method: string; params: unknown }
   | { kind: 'result'; id: RpcId; result: unknown }
   | { kind: 'error'; id: RpcId | null; error: RpcErrorObject }
-  | { kind: 'invalid'; id: RpcId | null; reason: string };
+  | { kind: 'invalid'; id: RpcId | null; reason: string }
+  /** A JSON array: a JSON-RPC batch, which ACP does not use. */
+  | { kind: 'batch' };
 
 /** The id of a malformed message, when one can be read safely, so the error can name it. */
 function salvageId(value: Record<string, unknown>): RpcId | null {
@@ -43,7 +45,7 @@ function salvageId(value: Record<string, unknown>): RpcId | null {
 
 /** Classifies an already-JSON-parsed value; never throws. */
 export function classify(value: unknown): Inbound {
-  if (Array.isArray(value)) return { kind: 'invalid', id: null, reason: 'batches are not supported' };
+  if (Array.isArray(value)) return { kind: 'batch' };
   if (typeof value !== 'object' || value === null) return { kind: 'invalid', id: null, reason: 'a message must be a JSON object' };
   const obj = value as Record<string, unknown>;
   const has = (key: string) => Object.hasOwn(obj, key);

@@ -15,6 +15,7 @@ import { WsTickets } from '../auth/ws-tickets.js';
 import { wsTicketRoutes } from './routes/ws-ticket.js';
 import { authCookieName } from './credentials.js';
 import { installErrorHandler } from './error-handler.js';
+import { ignoreOtherUpgrades } from './other-upgrades.js';
 import { healthRoutes } from './routes/health.js';
 import { webApp } from './web.js';
 import { pushRoutes } from './routes/push.js';
@@ -115,6 +116,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     routerOptions: { ignoreTrailingSlash: true },
     ...(tls ? { https: { ...tls, ...serverOptions } } : {}),
   }) as unknown as FastifyInstance;
+  // `Upgrade: h2c` and any other protocol but WebSocket are answered over HTTP/1.1 (other-upgrades.ts).
+  ignoreOtherUpgrades(app.server);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandler(app);

@@ -77,10 +77,14 @@ describe('frames', () => {
     expect(Array.isArray(list.sessions)).toBe(true);
   });
 
-  it('a binary frame closes 1003', async () => {
+  it('a binary frame is ignored: no answer, no close', async () => {
     const c = await hub.initializedClient();
     c.sendRaw(Buffer.from('{"jsonrpc":"2.0","id":"raw-1","method":"session/list","params":{}}'), true);
-    expect((await c.closed).code).toBe(1003);
+    const list = await c.request<{ sessions: unknown[] }>('session/list', {});
+    expect(Array.isArray(list.sessions)).toBe(true);
+    expect(c.messages.some((m) => m.id === 'raw-1')).toBe(false);
+    expect(c.isOpen).toBe(true);
+    await c.close();
   });
 
   it('typed errors: -32700, -32600, -32601, -32602 with issues, initialize first', async () => {
@@ -94,8 +98,10 @@ describe('frames', () => {
     const bad = await expectRpcError(c.request('session/prompt', { sessionId: 7, prompt: 'x' }), -32602, 'HUB_ERR_BAD_REQUEST');
     expect((bad.data as { issues: unknown[] }).issues.length).toBeGreaterThan(0);
     c.sendJson([{ jsonrpc: '2.0', id: 'batched', method: 'session/list' }]);
+    // A batch is JSON-RPC the hub does not serve: HUB_ERR_NOT_SUPPORTED, not a malformed message.
     const batch = await c.waitFor((msgs) => msgs.filter((m) => m.id === null && m.error).at(1));
-    expect(batch.error?.code).toBe(-32600);
+    expect(batch.error?.code).toBe(-32015);
+    expect((batch.error?.data as { code?: string } | undefined)?.code).toBe('HUB_ERR_NOT_SUPPORTED');
     expect(c.isOpen).toBe(true);
   });
 
@@ -180,13 +186,13 @@ describe('[WS-02] malformed frame storm', () => {
     for (const s of sockets) {
       expect(s.isOpen).toBe(true);
       expect(s.garbage).toEqual([]);
-      for (const m of s.messages) if (m.error) expect([-32700, -32600, -32601, -32602, -32002, -32001]).toContain(m.error.code);
+      for (const m of s.messages) if (m.error) expect([-32700, -32600, -32601, -32602, -32002, -32001, -32015]).toContain(m.error.code);
     }
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
-    // A binary frame still closes its socket with 1003, and only that one.
+    // A binary frame is ignored: its socket still serves.
     const victim = sockets[0] as AcpWsClient;
     victim.sendRaw(Buffer.from([0xde, 0xad]), true);
-    expect((await victim.closed).code).toBe(1003);
+    expect(await victim.request('session/list', {})).toHaveProperty('sessions');
     const fresh = await storm.initializedClient();
     expect(await fresh.request('session/list', {})).toHaveProperty('sessions');
   });

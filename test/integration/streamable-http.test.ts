@@ -146,7 +146,9 @@ describe('Streamable HTTP wire rules', () => {
     expect((await raw({ method: 'GET', headers: { accept: 'text/event-stream', 'acp-connection-id': 'not-a-connection' } })).status).toBe(
       404,
     );
-    expect((await c.post([{ jsonrpc: '2.0', id: 1, method: 'session/list' }])).status).toBe(400);
+    const batch = await c.post([{ jsonrpc: '2.0', id: 1, method: 'session/list' }]);
+    expect(batch.status).toBe(501);
+    expect(await batch.json()).toMatchObject({ error: { code: 'HUB_ERR_NOT_SUPPORTED' } });
     expect((await c.post({ jsonrpc: '2.0', id: 9, method: 'initialize', params: { protocolVersion: 1 } })).status).toBe(400);
     // A session-scoped message names its session in the header too, and the same one.
     expect((await c.post({ jsonrpc: '2.0', id: 2, method: 'session/cancel', params: { sessionId: 's1' } })).status).toBe(400);

@@ -1,5 +1,6 @@
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
+import { isRedispatched } from '../other-upgrades.js';
 
 /**
  * Bounds on connections that have not authenticated: at most `total` in all
@@ -38,6 +39,8 @@ export function installConnectionCaps(app: FastifyInstance, caps: ConnectionCaps
   };
 
   app.server.on('connection', (socket: Socket) => {
+    // Handed back to the parser after an ignored upgrade: counted when it connected.
+    if (isRedispatched(socket)) return;
     const address = socket.remoteAddress ?? 'unknown';
     let set = byAddress.get(address);
     if (!set) byAddress.set(address, (set = new Set()));

@@ -1,5 +1,6 @@
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
+import { isRedispatched } from '../other-upgrades.js';
 
 /**
  * Closes a connection that has not finished sending its first request head (an HTTP request
@@ -16,6 +17,8 @@ export function installPreAuthDeadline(app: FastifyInstance, deadlineMs: number)
   server.on('request', (req: { socket: Socket }) => started.add(req.socket));
   server.on('upgrade', (_req: unknown, socket: Socket) => started.add(socket));
   server.on('connection', (socket: Socket) => {
+    // Handed back to the parser after an ignored upgrade: its first head has arrived.
+    if (isRedispatched(socket)) return;
     const timer = setTimeout(() => {
       if (!started.has(socket)) socket.destroy();
     }, deadlineMs);
