@@ -268,9 +268,9 @@ export class Hub {
     return this.attacher.loadEarlier(session, cursor, limit);
   }
 
-  /** Pending interactions across sessions (the inbox). */
-  listInteractions(sessionId?: string): InteractionView[] {
-    return this.interactionFlow.list(sessionId);
+  /** Pending interactions across sessions (the inbox); with `caller`, each carries `mayAnswer` for that caller. */
+  listInteractions(sessionId?: string, caller?: { identity: Identity; local?: boolean }): InteractionView[] {
+    return this.interactionFlow.list(sessionId, caller);
   }
 
   /** REST inbox answer; HUB_ERR_ALREADY_RESOLVED (details.resolvedBy) / HUB_ERR_NOT_FOUND / HUB_ERR_BAD_REQUEST. */

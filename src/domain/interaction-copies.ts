@@ -18,7 +18,7 @@ import { openStepwiseCopy } from './stepwise-copy.js';
 
 /**
  * Sends this client its copy; `onReply` is called at most once with the client's verdict.
- * `questionPrefaceMs` spaces a question card's tool_call and its request on clients that are
+ * `zcodeMeta` is added to each request's `_meta.zcode`. `questionPrefaceMs` spaces a question card's tool_call and its request on clients that are
  * asked one question at a time (stepwise-copy.ts).
  */
 export function openCopy(
@@ -26,12 +26,14 @@ export function openCopy(
   client: ClientPort,
   onReply: (reply: ZcodeAnswer) => void,
   questionPrefaceMs = 0,
+  zcodeMeta?: Record<string, unknown>,
 ): InteractionCopy {
   if (client.oneQuestionAtATime === true && !client.elicitationForm && (acp.kind === 'question' || acp.kind === 'elicitation')) {
     return openStepwiseCopy(acp, client, questionPrefaceMs, onReply);
   }
   const shaped = shapeForClient(acp, client.elicitationForm);
-  const requests = shaped.method === 'elicitation/create' ? [shaped.params] : shaped.params;
+  const shapedRequests: unknown[] = shaped.method === 'elicitation/create' ? [shaped.params] : shaped.params;
+  const requests = zcodeMeta === undefined ? shapedRequests : shapedRequests.map((p) => withZcodeMeta(p, zcodeMeta));
   const ids: Array<string | number> = [];
   const replies: unknown[] = [];
   const answered: boolean[] = requests.map(() => false);
@@ -74,6 +76,14 @@ export function openCopy(
       withdrawRest();
     },
   };
+}
+
+/** `params._meta.zcode` with `extra` added (the hub's own fields: `approval`). */
+function withZcodeMeta(params: unknown, extra: Record<string, unknown>): unknown {
+  if (typeof params !== 'object' || params === null) return params;
+  const p = params as { _meta?: Record<string, unknown> };
+  const zcode = (p._meta?.['zcode'] as Record<string, unknown> | undefined) ?? {};
+  return { ...p, _meta: { ...p._meta, zcode: { ...zcode, ...extra } } };
 }
 
 function isCancelledOutcome(value: unknown): boolean {

@@ -124,9 +124,12 @@ export class InteractionFlow {
       if (!record.sentTo.has(client.clientId)) this.sendTo(record, client);
   }
 
-  /** Pending interactions (the inbox), oldest first. */
-  list(sessionId?: string): InteractionView[] {
-    return this.core.interactions.pending(sessionId).map((r) => ({ ...r.view }));
+  /** Pending interactions (the inbox), oldest first; with `caller`, each says whether that caller may answer it. */
+  list(sessionId?: string, caller?: { identity: Identity; local?: boolean }): InteractionView[] {
+    const voter = caller === undefined ? undefined : voterOf(caller.identity, caller.local);
+    return this.core.interactions
+      .pending(sessionId)
+      .map((r) => (voter === undefined ? { ...r.view } : { ...r.view, mayAnswer: this.gate.mayAnswer(r, voter) }));
   }
 
   /** REST / inbox answer: the same race as the ACP copies. */
@@ -242,13 +245,14 @@ export class InteractionFlow {
     record.sentTo.add(client.clientId);
     const session = this.core.findSession(record.view.sessionId);
     const voter = voterOf(client.identity, client.local);
-    if (!this.gate.mayAnswer(record, voter) || session?.attachments.get(client.clientId)?.role === 'observer') {
+    const mayAnswer = this.gate.mayAnswer(record, voter);
+    if (!mayAnswer || session?.attachments.get(client.clientId)?.role === 'observer') {
       // Viewers, observers and those an ask rule leaves out see it, read-only (ARCHITECTURE.md §4.5).
       this.core.broadcaster.sendNow(
         client,
         this.core.broadcaster.serialize(ZCODE_NOTIFICATION.interactionOpened, {
           sessionId: record.view.sessionId,
-          interaction: record.view,
+          interaction: { ...record.view, mayAnswer },
         }),
       );
       return;
@@ -256,7 +260,15 @@ export class InteractionFlow {
     const parsed = this.parsed.get(record);
     if (!parsed || !session) return;
     const offered = this.gate.offeredTo(record, parsed, voter);
-    const copy = openCopy(offered, client, (reply) => this.onReply(record, client, reply), this.core.config.limits.compatQuestionPrefaceMs);
+    // The request says for whom it waits and the votes so far, as the card's `approval` does.
+    const meta = record.view.approval === undefined ? undefined : { approval: record.view.approval };
+    const copy = openCopy(
+      offered,
+      client,
+      (reply) => this.onReply(record, client, reply),
+      this.core.config.limits.compatQuestionPrefaceMs,
+      meta,
+    );
     record.copies.set(client.clientId, copy);
   }
 

@@ -39,6 +39,12 @@ export interface InteractionView {
   approval?: ApprovalView;
   /** Settled by an `allow`/`deny` rule with no one asked. */
   rule?: { id: string; description?: string; decision: 'allow' | 'deny' };
+  /**
+   * Whether the token this copy of the view was made for may answer it now (its scope, the
+   * rule's approvers, not voted yet). Set per recipient: in `_zcode/interactions/list`,
+   * `GET /api/interactions` and `_zcode/interaction_opened`; absent on the shared record.
+   */
+  mayAnswer?: boolean;
 }
 
 /** One client's outstanding copy (one or more ACP requests); withdrawing it sends `$/cancel_request`. */

@@ -31,8 +31,8 @@ const loadEarlier = method(loadEarlierParams, 'view', async (ctx, conn, p, name)
 export const ZCODE_METHODS: Record<string, MethodSpec> = {
   [ZCODE_REQUEST.loadEarlier]: loadEarlier,
   'session/load_earlier': loadEarlier,
-  [ZCODE_REQUEST.interactionsList]: method(interactionsListParams, 'view', (ctx, _conn, p) => ({
-    interactions: ctx.hub.listInteractions(p.sessionId),
+  [ZCODE_REQUEST.interactionsList]: method(interactionsListParams, 'view', (ctx, conn, p) => ({
+    interactions: ctx.hub.listInteractions(p.sessionId, { identity: conn.identity, local: conn.local === true }),
   })),
   [ZCODE_REQUEST.fork]: method(forkParams, 'operate', (ctx, conn, p) => ctx.hub.fork(conn, p.sessionId, p.target)),
   [ZCODE_REQUEST.compact]: method(compactParams, 'operate', (ctx, conn, p) => ctx.hub.compact(conn, p.sessionId, p.instructions)),

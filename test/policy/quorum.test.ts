@@ -64,6 +64,12 @@ describe('quorum', () => {
     await permissionOf(carl, sessionId);
     // The admin is not among the approvers: not offered.
     expect(admin.requests('session/request_permission')).toHaveLength(0);
+    // The request itself says for whom it waits, as the card does.
+    expect((phoneReq!.params._meta as { zcode: { approval: unknown } }).zcode.approval).toMatchObject({
+      rule: { id: 'two-of-three' },
+      waitingFor: 'waiting for 2 people: ann or bob or carl',
+      progress: '0 of 2',
+    });
     allow(annPhone, phoneReq!.id);
     for (const c of [admin, carl, bob])
       await c.waitFor(() => (progressSeen(c).includes('1 of 2 — ann allowed') ? true : undefined), undefined, 'the tally');
@@ -82,6 +88,17 @@ describe('quorum', () => {
     });
     expect(again.status).toBe(409);
     expect(inbox.parse(await (await hub.api(`/api/interactions?sessionId=${sessionId}`)).json()).interactions).toHaveLength(1);
+    // Each caller's inbox says whether that caller may answer: ann voted, bob may, the admin is no approver.
+    const mayAnswer = async (token?: string) =>
+      z
+        .object({ interactions: z.array(z.object({ mayAnswer: z.boolean() })) })
+        .parse(await (await hub.api(`/api/interactions?sessionId=${sessionId}`, token === undefined ? {} : { token })).json())
+        .interactions.map((i) => i.mayAnswer);
+    expect(await mayAnswer(tokens.annLaptop)).toEqual([false]);
+    expect(await mayAnswer(tokens.bob)).toEqual([true]);
+    expect(await mayAnswer()).toEqual([false]);
+    const listed = await bob.request<{ interactions: Array<{ mayAnswer?: boolean }> }>('_zcode/interactions/list', { sessionId });
+    expect(listed.interactions.map((i) => i.mayAnswer)).toEqual([true]);
     allow(bob, bobReq!.id);
     const r = await resolvedOn(carl, sessionId);
     expect(r).toMatchObject({ state: 'resolved', outcome: 'allow_once', resolvedBy: { person: 'bob' } });

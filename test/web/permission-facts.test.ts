@@ -72,28 +72,42 @@ describe('permission facts (what the sheet shows)', () => {
   });
 });
 
-describe('approval fields (_meta.zcode.rule / waitingFor / eligible)', () => {
+/** `approval` exactly as src/policy/approval-state.ts builds it (ApprovalView). */
+const APPROVAL = {
+  rule: { id: 'edits', description: 'edits need two people' },
+  waitingFor: 'waiting for 2 people: ann or bo',
+  quorum: 2,
+  allowed: ['ann'],
+  progress: '1 of 2 — ann allowed',
+  state: 'open',
+};
+
+describe("approval fields (the hub's approval and mayAnswer)", () => {
   it('absent: the request is for this device, with nothing more to say', () => {
-    expect(approvalOf(request({ title: 't' }))).toEqual({ waitingFor: [], eligible: true });
+    expect(approvalOf(request({ title: 't' }))).toEqual({ eligible: true });
   });
 
-  it('present on a live request: the rule line, who else is asked, and read-only when not eligible', () => {
-    const i = request(
-      { title: 't' },
-      { rule: { id: 'prod-deploy', description: 'Deploys need Ana' }, waitingFor: [{ name: 'Ana' }, 'Bo'], eligible: false },
-    );
-    expect(approvalOf(i)).toEqual({ rule: 'prod-deploy — Deploys need Ana', waitingFor: ['Ana', 'Bo'], eligible: false });
+  it('a live request under an ask rule: the rule, for whom it waits and the tally; answerable (it was sent here)', () => {
+    expect(approvalOf(request({ title: 't' }, { approval: APPROVAL }))).toEqual({
+      rule: 'edits (edits need two people)',
+      waitingFor: 'waiting for 2 people: ann or bo',
+      progress: '1 of 2 — ann allowed',
+      eligible: true,
+    });
   });
 
-  it('the inbox lists what waits for me apart from what waits for others (everything is mine when absent)', () => {
+  it('the inbox lists what waits for me apart from what waits for others (mayAnswer; absent = mine)', () => {
     const view = (id: string, extra: Record<string, unknown>) =>
       fromView({ interactionId: id, sessionId: 's', kind: 'permission', title: id, state: 'pending', ...extra }) as PendingInteraction;
     const mine = view('a', {});
-    const theirs = view('b', { _meta: { zcode: { eligible: false, waitingFor: 'Ana' } } });
-    const flat = view('c', { eligible: false });
-    const split = splitInbox([mine, theirs, flat]);
-    expect(split.mine.map((i) => i.interactionId)).toEqual(['a']);
-    expect(split.others.map((i) => i.interactionId)).toEqual(['b', 'c']);
-    expect(approvalOf(theirs).waitingFor).toEqual(['Ana']);
+    const theirs = view('b', {
+      mayAnswer: false,
+      approval: { rule: APPROVAL.rule, waitingFor: 'waiting for ann', quorum: 1, allowed: [], state: 'open' },
+    });
+    const mineToo = view('c', { mayAnswer: true, approval: APPROVAL });
+    const split = splitInbox([mine, theirs, mineToo]);
+    expect(split.mine.map((i) => i.interactionId)).toEqual(['a', 'c']);
+    expect(split.others.map((i) => i.interactionId)).toEqual(['b']);
+    expect(approvalOf(theirs)).toEqual({ rule: 'edits (edits need two people)', waitingFor: 'waiting for ann', eligible: false });
   });
 });

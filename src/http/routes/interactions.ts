@@ -42,6 +42,8 @@ export const interactionViewSchema = z.object({
     .optional(),
   /** Settled by an `allow`/`deny` rule with no one asked. */
   rule: z.object({ id: z.string(), description: z.string().optional(), decision: z.enum(['allow', 'deny']) }).optional(),
+  /** Whether the caller's token may answer it now. */
+  mayAnswer: z.boolean().optional(),
 });
 
 /** The REST answer body (docs/CLIENT-PROTOCOL.md "REST answer body"). */
@@ -85,7 +87,12 @@ export const interactionRoutes: FastifyPluginAsync<InteractionRouteOptions> = as
         response: { 200: z.object({ interactions: z.array(interactionViewSchema) }) },
       },
     },
-    async (req) => ({ interactions: hub.listInteractions(req.query.sessionId) }),
+    async (req) => ({
+      interactions: hub.listInteractions(
+        req.query.sessionId,
+        req.identity === undefined ? undefined : { identity: req.identity, local: isLocalPeer(req.raw.socket.remoteAddress, req.headers) },
+      ),
+    }),
   );
 
   r.post(

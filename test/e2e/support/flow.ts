@@ -17,21 +17,27 @@ export const SHOTS =
     : path.join(os.tmpdir(), 'zcode-hub-screenshots');
 
 /** A one-time pairing code URL (`…/#pair=<code>`) minted by the admin over REST. */
-export async function pairingUrl(hub: HubHarness, scope: 'operate' | 'admin' = 'operate'): Promise<string> {
+export async function pairingUrl(hub: HubHarness, scope: 'operate' | 'admin' = 'operate', person?: string): Promise<string> {
   const res = await hub.api('/api/pair/codes', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ scope }),
+    body: JSON.stringify(person === undefined ? { scope } : { scope, person }),
   });
   expect(res.status).toBe(201);
   const body = (await res.json()) as { url: string };
   return body.url;
 }
 
-/** Opens the pairing link on a device, names the device and waits for the session list. */
-export async function pair(device: Device, hub: HubHarness, name: string, scope: 'operate' | 'admin' = 'operate'): Promise<void> {
+/** Opens the pairing link on a device, names the device and waits for the session list; `person` = whose device it is. */
+export async function pair(
+  device: Device,
+  hub: HubHarness,
+  name: string,
+  scope: 'operate' | 'admin' = 'operate',
+  person?: string,
+): Promise<void> {
   const { page } = device;
-  const url = await pairingUrl(hub, scope);
+  const url = await pairingUrl(hub, scope, person);
   const code = decodeURIComponent(url.split('#pair=')[1] ?? '');
   // Type the code (as someone reading it off the terminal would) to name the device too.
   await page.goto(hub.url);

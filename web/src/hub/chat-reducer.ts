@@ -2,6 +2,7 @@
  * Pure reducer: ACP `session/update` notifications (and the hub's `_zcode/turn_state`) → what
  * one chat shows. No DOM, no sockets: unit-tested in test/web/chat-reducer.test.ts.
  */
+import { readApproval, readRuleDecision } from './approval-wire.js';
 import type { PlanEntry, SessionConfigOption, ToolCallContent } from '@agentclientprotocol/sdk';
 import { WEB_LIMITS } from '../limits.js';
 import { arr, fields, idOf, num, rec, str, zmeta, type Fields, type Rec } from '../wire.js';
@@ -131,6 +132,9 @@ function applyTool(chat: ChatState, u: Rec, isNew: boolean): ChatState {
   if (rec(meta['backgroundTask'])) item.background = true;
   const answeredBy = authorText(rec(meta['zcode'])?.['answeredBy']);
   if (answeredBy) item.answeredBy = answeredBy;
+  if (answeredBy && readRuleDecision(rec(meta['zcode'])?.['rule'])) item.byRule = true;
+  const approval = readApproval(rec(meta['zcode'])?.['approval']);
+  if (approval) item.approval = approval;
   // Only the announcing update (and some later ones) carry it: remembered per card.
   const tag = item.subagent === undefined ? subagentTagOf(meta) : undefined;
   if (tag) item.subagent = tag;
@@ -285,9 +289,9 @@ export function prependHistory(chat: ChatState, updates: unknown[], cursor: stri
 }
 
 /** Notes on the card `toolCallId` who answered the interaction it asked (`_zcode/interaction_resolved`). */
-export function markAnswered(chat: ChatState, toolCallId: string, by: string): ChatState {
+export function markAnswered(chat: ChatState, toolCallId: string, by: string, byRule = false): ChatState {
   const path = findCard(chat.items, toolCallId);
   if (path === undefined) return chat;
   const card = cardAt(chat.items, path);
-  return card.answeredBy === by ? chat : { ...chat, items: replaceCard(chat.items, path, { ...card, answeredBy: by }) };
+  return card.answeredBy === by ? chat : { ...chat, items: replaceCard(chat.items, path, { ...card, answeredBy: by, byRule }) };
 }

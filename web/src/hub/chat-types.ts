@@ -1,3 +1,4 @@
+import type { ApprovalWire } from './approval-wire.js';
 /** The shapes of one chat as the web app shows it (built by chat-reducer.ts from ACP updates). */
 import type { PlanEntry, SessionConfigOption, ToolCallContent } from '@agentclientprotocol/sdk';
 
@@ -62,6 +63,10 @@ export interface ToolItem {
   childrenDropped?: number;
   /** Who answered the permission or question this card asked (device or token name). */
   answeredBy?: string;
+  /** Settled by an approval rule with no one asked: `answeredBy` is the hub's "allowed by rule r (description)". */
+  byRule?: boolean;
+  /** For whom its request waits under an `ask` rule, and the tally (`_meta.zcode.approval`). */
+  approval?: ApprovalWire;
 }
 /** A prompt a Retry sends again (text and images as ACP blocks want them). */
 export interface RetryPrompt {

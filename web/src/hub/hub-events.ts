@@ -2,6 +2,7 @@
  * Hub → app notifications (CLIENT-PROTOCOL "Notifications"): session updates, turn and session
  * state, presence, interaction lifecycle and backend state, applied to the store.
  */
+import { approvalInMeta, readRuleDecision } from './approval-wire.js';
 import { authorText } from './author-text.js';
 import { t } from '../i18n.js';
 import { arr, fields, num, rec, str, type Fields } from '../wire.js';
@@ -40,6 +41,15 @@ export function handleNotification(client: HubClient, method: string, params: un
       const buffer = client.attaching.get(sessionId);
       if (buffer) buffer.push({ method, params });
       else updateChat(sessionId, (c) => applySessionUpdate(c, params));
+      // A new tally on a card: the request it asks shows it too.
+      const approval = approvalInMeta(rec(params)?.['update']);
+      if (approval) {
+        const toolCallId = str(rec(rec(params)?.['update'])?.['toolCallId']);
+        store.update((s) => {
+          const held = Object.values(s.interactions).find((i) => i.sessionId === sessionId && i.toolCallId === toolCallId);
+          return held ? { ...s, interactions: { ...s.interactions, [held.interactionId]: { ...held, approval } } } : s;
+        });
+      }
       return;
     }
     case ZCODE_NOTIFICATION.turnState: {
@@ -99,7 +109,8 @@ export function handleNotification(client: HubClient, method: string, params: un
       client.answeredHere.delete(interactionId);
       // The card the interaction was about says who answered it.
       const card = held?.toolCallId ? { sessionId: held.sessionId, toolCallId: held.toolCallId } : client.recentCards.get(interactionId);
-      if (by && card && str(p.state) === 'resolved') updateChat(card.sessionId, (c) => markAnswered(c, card.toolCallId, by));
+      const byRule = readRuleDecision(p.rule) !== undefined;
+      if (by && card && str(p.state) === 'resolved') updateChat(card.sessionId, (c) => markAnswered(c, card.toolCallId, by, byRule));
       if (held || store.get().activeInteraction === interactionId || wasWithdrawn.has(interactionId)) {
         wasWithdrawn.delete(interactionId);
         if (!mine) toast(resolvedText(str(p.state), by), `ix:${interactionId}`);

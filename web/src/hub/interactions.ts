@@ -4,6 +4,7 @@
  * (`InteractionView`, CLIENT-PROTOCOL "Interactions"), and the answers each kind takes.
  */
 import { arr, bool, idOf, rec, str, zmeta, type Rec } from '../wire.js';
+import { approvalInMeta, readApproval, readMayAnswer, type ApprovalWire } from './approval-wire.js';
 
 export type InteractionKind = 'permission' | 'question' | 'plan_approval';
 
@@ -33,19 +34,14 @@ export interface PendingInteraction {
   options?: OptionView[];
   questions?: QuestionView[];
   plan?: string;
-  /** `rule` / `waitingFor` / `eligible` of an inbox copy (its `_meta.zcode` or own fields), when the hub sent them. */
-  approval?: Rec;
+  /** For whom it waits under an `ask` rule and the votes so far (the hub's `approval`), when a rule holds it. */
+  approval?: ApprovalWire;
+  /** The hub's `mayAnswer` of a view made for this device (inbox, `_zcode/interaction_opened`). */
+  mayAnswer?: boolean;
 }
 
-/** The approval fields of an InteractionView: its `_meta.zcode` first, else top-level keys of the same names. */
-function approvalFields(v: Rec): Rec | undefined {
-  const z = zmeta(v);
-  const out: Rec = {};
-  for (const k of ['rule', 'waitingFor', 'eligible']) {
-    const value = z[k] ?? v[k];
-    if (value !== undefined) out[k] = value;
-  }
-  return Object.keys(out).length > 0 ? out : undefined;
+function withApproval(approval: ApprovalWire | undefined): { approval?: ApprovalWire } {
+  return approval ? { approval } : {};
 }
 
 function kindOf(v: unknown, fallback: InteractionKind): InteractionKind {
@@ -75,6 +71,7 @@ export function fromPermissionRequest(id: string | number, params: unknown): Pen
     toolCallId: str(tool['toolCallId']),
     rpc: { id, method: 'session/request_permission', params: p },
     options: optionsOf(p['options']),
+    ...withApproval(approvalInMeta(p)),
   };
 }
 
@@ -93,6 +90,7 @@ export function fromElicitation(id: string | number, params: unknown): PendingIn
     title: str(p['message']) ?? '',
     toolCallId: str(p['toolCallId']),
     rpc: { id, method: 'elicitation/create', params: p },
+    ...withApproval(approvalInMeta(p)),
   };
 }
 
@@ -115,7 +113,7 @@ export function fromView(view: unknown): PendingInteraction | undefined {
   });
   const created = v['createdAt'];
   const plan = v['plan'];
-  const approval = approvalFields(v);
+  const mayAnswer = readMayAnswer(v);
   return {
     interactionId,
     sessionId,
@@ -126,7 +124,8 @@ export function fromView(view: unknown): PendingInteraction | undefined {
     options: optionsOf(v['options']),
     questions,
     plan: typeof plan === 'string' ? plan : (str(rec(plan)?.['plan']) ?? (plan === undefined ? undefined : JSON.stringify(plan))),
-    ...(approval ? { approval } : {}),
+    ...withApproval(readApproval(v['approval'])),
+    ...(mayAnswer === undefined ? {} : { mayAnswer }),
   };
 }
 

@@ -1,11 +1,12 @@
 /**
  * What a permission asks to do, read from its ACP `session/request_permission` params
  * (docs/CLIENT-PROTOCOL.md "Interactions": `toolCall.rawInput`, `content` diff items,
- * `locations`, `_meta.zcode.cwd`) and who may answer it (`_meta.zcode.rule`, `waitingFor`,
- * `eligible`, each optional). Pure: the permission sheet and the inbox render what this returns.
+ * `locations`, `_meta.zcode.cwd`) and who may answer it (the hub's `approval` and `mayAnswer`,
+ * read by approval-wire.ts). Pure: the permission sheet and the inbox render what this returns.
  */
 import { relativePath } from '../changes/changes.js';
-import { arr, bool, rec, str, zmeta, type Rec } from '../wire.js';
+import { arr, rec, str, zmeta, type Rec } from '../wire.js';
+import { ruleLabel } from './approval-wire.js';
 import type { OptionView, PendingInteraction } from './interactions.js';
 import { workspaceName } from './session-list.js';
 
@@ -26,13 +27,15 @@ export interface WriteFact {
   lineCount: number;
 }
 
-/** Who sent the request here and who may answer it (the hub's approval rules). */
+/** Who may answer a request and how far its votes are (the hub's approval rules). */
 export interface Approval {
-  /** "id — description" of the rule that routed the request, when the hub named one. */
+  /** "r (description)" of the `ask` rule holding the request, when one does. */
   rule?: string;
-  /** Who else the request waits for, as names. */
-  waitingFor: string[];
-  /** False only when the hub says this device may not answer. */
+  /** The hub's "waiting for an admin" / "waiting for ann", when a rule holds the request. */
+  waitingFor?: string;
+  /** "1 of 2 — ann allowed", with a quorum above 1. */
+  progress?: string;
+  /** This device may answer: it holds a live request, or the hub's `mayAnswer` says so (absent = yes). */
   eligible: boolean;
 }
 
@@ -109,33 +112,17 @@ export function permissionFacts(i: PendingInteraction, workspace: string | undef
   };
 }
 
-/** A person, device or group named by the hub: a string, or an object with a name. */
-function nameOf(v: unknown): string | undefined {
-  const s = str(v);
-  if (s) return s;
-  const r = rec(v);
-  return r ? (str(r['name']) ?? str(r['displayName']) ?? str(r['label']) ?? str(r['id'])) : undefined;
-}
-
 /**
- * The approval fields of an interaction: `_meta.zcode` of its live request, else those of its
- * inbox copy. Each is optional; absent, the request is simply for this device.
+ * Who may answer an interaction: a live request was sent to this device because it may; an
+ * inbox or read-only copy says so in `mayAnswer`. The rule, for whom it waits and the tally come
+ * from the newest `approval` the hub sent (request, view or card update).
  */
 export function approvalOf(i: PendingInteraction): Approval {
-  const live = zmeta(i.rpc?.params);
-  const z: Rec = { ...(i.approval ?? {}), ...live };
-  const rule = rec(z['rule']);
-  const id = str(rule?.['id']) ?? str(z['rule']);
-  const description = str(rule?.['description']);
-  const waiting = z['waitingFor'];
-  const waitingFor = (Array.isArray(waiting) ? waiting : waiting === undefined ? [] : [waiting]).flatMap((w) => {
-    const n = nameOf(w);
-    return n ? [n] : [];
-  });
+  const a = i.approval;
   return {
-    ...(id || description ? { rule: [id, description].filter(Boolean).join(' — ') } : {}),
-    waitingFor,
-    eligible: bool(z['eligible']) !== false,
+    ...(a ? { rule: ruleLabel(a.rule), waitingFor: a.waitingFor } : {}),
+    ...(a?.progress ? { progress: a.progress } : {}),
+    eligible: i.rpc !== undefined || i.mayAnswer !== false,
   };
 }
 

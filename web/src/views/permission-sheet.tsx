@@ -7,7 +7,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { hunkStart } from '../changes/numbered-diff.js';
 import { store } from '../hub/app-state.js';
 import type { Answer, PendingInteraction } from '../hub/interactions.js';
-import { approvalOf, orderedOptions, permissionFacts, type EditFact, type WriteFact } from '../hub/permission-facts.js';
+import { approvalOf, orderedOptions, permissionFacts, type Approval, type EditFact, type WriteFact } from '../hub/permission-facts.js';
 import { t } from '../i18n.js';
 import { WEB_LIMITS } from '../limits.js';
 import { readFile } from '../net/workspace-fs.js';
@@ -61,6 +61,18 @@ function WritePreview({ write }: { write: WriteFact }) {
         </button>
       ) : null}
     </figure>
+  );
+}
+
+/** The rule holding a request, for whom it waits and the tally ("1 of 2 — ann allowed"). */
+export function ApprovalLine({ approval }: { approval: Approval }) {
+  if (!approval.rule) return null;
+  return (
+    <p class="small perm-approval" data-testid="perm-approval">
+      <span>{t('permRule', approval.rule)}</span>
+      {approval.eligible && approval.waitingFor ? <span data-testid="perm-waiting-for"> · {approval.waitingFor}</span> : null}
+      {approval.progress ? <span data-testid="perm-progress"> · {approval.progress}</span> : null}
+    </p>
   );
 }
 
@@ -121,13 +133,7 @@ export function PermissionBody({ i, answer }: { i: PendingInteraction; answer: (
           {p}
         </div>
       ))}
-      {approval.rule || (approval.eligible && approval.waitingFor.length > 0) ? (
-        <p class="small perm-approval" data-testid="perm-approval">
-          {approval.rule ? <span>{t('permRule', approval.rule)}</span> : null}
-          {approval.rule && approval.eligible && approval.waitingFor.length > 0 ? ' · ' : null}
-          {approval.eligible && approval.waitingFor.length > 0 ? <span>{t('permAlsoFor', approval.waitingFor.join(', '))}</span> : null}
-        </p>
-      ) : null}
+      <ApprovalLine approval={approval} />
       {approval.eligible ? (
         <div class="actions stack perm-actions">
           {orderedOptions(i.options ?? []).map((o) => (
@@ -145,7 +151,7 @@ export function PermissionBody({ i, answer }: { i: PendingInteraction; answer: (
         </div>
       ) : (
         <p class="muted small" data-testid="perm-read-only">
-          {approval.waitingFor.length > 0 ? t('permReadOnlyWaiting', approval.waitingFor.join(', ')) : t('permReadOnly')}
+          {approval.waitingFor ? t('permReadOnlyWaiting', approval.waitingFor) : t('permReadOnly')}
         </p>
       )}
     </div>

@@ -149,7 +149,11 @@ export function ToolCard({ item, nested = false }: { item: ToolItem; nested?: bo
       </details>
       {item.answeredBy ? (
         <div class="tool-answered muted small" data-testid="answered-by">
-          {t('answeredBy', item.answeredBy)}
+          {item.byRule ? item.answeredBy : t('answeredBy', item.answeredBy)}
+        </div>
+      ) : item.approval && item.approval.state === 'open' ? (
+        <div class="tool-answered muted small" data-testid="card-waiting">
+          {item.approval.progress ? `${item.approval.waitingFor} · ${item.approval.progress}` : item.approval.waitingFor}
         </div>
       ) : null}
       <ToolChangesLink item={item} />
