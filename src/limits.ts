@@ -190,6 +190,14 @@ export const LIMITS = {
   fsLineWindowDefault: 200,
   /** Most lines one compat `fs/file?line=&limit=` window returns; a larger `limit` is lowered to it. */
   fsLineWindowMax: 5_000,
+  /** Time one git child (`GET /api/sessions/:id/git…`) may run before it is killed and the call answers 504. */
+  gitTimeoutMs: 10_000,
+  /** Bytes of `git status` output read; past it the file list is cut and `truncated: true`. */
+  gitStatusMaxBytes: 1024 * 1024,
+  /** Changed files one `GET /api/sessions/:id/git` answer lists before `truncated: true`. */
+  gitStatusMaxFiles: 2_000,
+  /** Bytes of one file's diff (`GET /api/sessions/:id/git/diff`); past it the diff is cut and `truncated: true`. */
+  gitDiffMaxBytes: 512 * 1024,
   /** How long one `/api/quota` answer is reused before the providers' quota APIs are asked again. */
   quotaCacheMs: 30_000,
   /** Time a provider's quota API has to answer before its section reads `unavailable`. */

@@ -24,6 +24,7 @@ import fastifyWebsocket from '@fastify/websocket';
 import type { RestHub } from './hub-api.js';
 import { sessionRoutes } from './routes/sessions.js';
 import { interactionRoutes } from './routes/interactions.js';
+import { gitRoutes } from './routes/git.js';
 import { instanceRoutes } from './routes/instances.js';
 import { statusRoutes } from './routes/status.js';
 import type { AuthServices } from '../auth/auth-services.js';
@@ -197,6 +198,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       port,
       ...(deps.auth ? { audit: deps.auth.audit.sink } : {}),
     });
+    await app.register(gitRoutes, { hub: deps.hub, config: deps.config, ...(deps.auth ? { audit: deps.auth.audit.sink } : {}) });
     const hub = deps.hub;
     await app.register(doctorRoutes, {
       config: deps.config,

@@ -115,8 +115,8 @@ export async function listDirectory(root: string, rel: string | undefined, maxEn
   return { root, entries, truncated };
 }
 
-/** Opens a regular, non-secret file inside `root` and hands its handle to `use` (closed after). */
-async function withConfinedFile<T>(
+/** Opens a regular, non-secret file inside `root` and hands its handle to `use` (closed after); the git routes check worktree files with it too. */
+export async function withConfinedFile<T>(
   root: string,
   rel: string | undefined,
   secrets: SecretPaths,

@@ -123,6 +123,12 @@ export const UNITS: Record<string, UnitRule> = {
     forbiddenPackages: { patterns: SERVER, why: 'checks, not a server' },
   },
 
+  git: {
+    role: 'read-only git of a workspace: one child per call (execFile, sanitised env, time limit, output cap), porcelain parsing',
+    imports: ['errors.ts'],
+    forbiddenPackages: { patterns: SERVER, why: "runs git, knows no transport; confinement is the caller's" },
+  },
+
   // Transport: two siblings that never import each other; the composition root mounts both.
   gateway: {
     role: 'the WebSocket endpoint: connections, dispatch, heartbeat, profiles',
@@ -131,7 +137,7 @@ export const UNITS: Record<string, UnitRule> = {
   },
   http: {
     role: 'the fastify app: security hooks, REST routes, static web app',
-    imports: [...FOUNDATION, 'backend-errors.ts', 'app-server', 'domain', 'settings', 'auth', 'doctor', 'metrics', 'push', 'policy'],
+    imports: [...FOUNDATION, 'backend-errors.ts', 'app-server', 'domain', 'settings', 'auth', 'doctor', 'metrics', 'push', 'policy', 'git'],
     forbiddenPackages: { patterns: PROCESS, why: 'transport, not processes' },
   },
   bridge: { role: 'the `zcode-hub acp` stdio ↔ WebSocket bridge, a client of the daemon', imports: [...FOUNDATION, 'daemon-files'] },

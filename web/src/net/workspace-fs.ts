@@ -110,3 +110,57 @@ export async function readLines(sessionId: string, path: string, line: number, l
   if (lines[lines.length - 1] === '') lines.pop();
   return { firstLine: Number(res.headers.get('x-zcode-first-line')) || line, lines };
 }
+
+/** One changed file of the session's git state (`GET /api/sessions/:id/git`). */
+export interface GitFile {
+  path: string;
+  status: string;
+  staged: boolean;
+  from?: string;
+}
+export interface GitState {
+  isRepo: boolean;
+  branch?: string;
+  detached?: boolean;
+  upstream?: string;
+  ahead?: number;
+  behind?: number;
+  files: GitFile[];
+  truncated: boolean;
+}
+
+/** The session workspace's branch and changed files (read-only; `operate` on the hub). */
+export async function gitState(sessionId: string): Promise<GitState> {
+  const { body } = await apiFor(sessionId)(`/sessions/${encodeURIComponent(sessionId)}/git`);
+  const b = rec(body);
+  const files = Array.isArray(b?.['files']) ? b['files'] : [];
+  const num = (v: unknown) => (typeof v === 'number' ? v : undefined);
+  const branch = str(b?.['branch']);
+  const upstream = str(b?.['upstream']);
+  const ahead = num(b?.['ahead']);
+  const behind = num(b?.['behind']);
+  return {
+    isRepo: b?.['isRepo'] === true,
+    ...(branch ? { branch } : {}),
+    ...(b?.['detached'] === true ? { detached: true } : {}),
+    ...(upstream ? { upstream } : {}),
+    ...(ahead === undefined ? {} : { ahead }),
+    ...(behind === undefined ? {} : { behind }),
+    truncated: b?.['truncated'] === true,
+    files: files.flatMap((f): GitFile[] => {
+      const r = rec(f);
+      const path = str(r?.['path']);
+      const status = str(r?.['status']);
+      if (!path || !status) return [];
+      const from = str(r?.['from']);
+      return [{ path, status, staged: r?.['staged'] === true, ...(from ? { from } : {}) }];
+    }),
+  };
+}
+
+/** One file's unified diff against HEAD, as git writes it. */
+export async function gitDiff(sessionId: string, path: string): Promise<{ diff: string; truncated: boolean }> {
+  const { body } = await apiFor(sessionId)(`/sessions/${encodeURIComponent(sessionId)}/git/diff?path=${encodeURIComponent(path)}`);
+  const b = rec(body);
+  return { diff: str(b?.['diff']) ?? '', truncated: b?.['truncated'] === true };
+}

@@ -12,6 +12,7 @@ import { TopBar } from './chrome.js';
 import { ConfigBar } from './config-bar.js';
 import { PromptBox } from './prompt-box.js';
 import { StateBadge } from './session-list-view.js';
+import { GitBadge } from './git-sheet.js';
 import { SessionIdContext, SessionLinks } from './session-links.js';
 import { WaitingBanner } from './waiting-banner.js';
 import { RenameSheet } from './rename-sheet.js';
@@ -84,6 +85,7 @@ export function ChatView({ client, sessionId }: { client: HubClient; sessionId: 
         {...(summary ? { subtitle: <StateBadge badge={badgeOf(summary, Date.now(), Date.now())} /> } : {})}
         {...(canOperate ? { onTitle: () => setRenaming(true), titleLabel: t('rename') } : {})}
       >
+        {canOperate ? <GitBadge sessionId={sessionId} running={running} /> : null}
         <SessionLinks sessionId={sessionId} />
       </TopBar>
       {chat ? <ConfigBar chat={chat} client={client} canOperate={canOperate} /> : null}

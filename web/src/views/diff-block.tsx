@@ -1,5 +1,5 @@
 import { highlightLine, languageOf } from '../changes/highlight.js';
-import { numberedDiff } from '../changes/numbered-diff.js';
+import { numberedDiff, type DiffRow } from '../changes/numbered-diff.js';
 import { t } from '../i18n.js';
 
 /** One line of code, highlighted for the file's language. */
@@ -36,8 +36,12 @@ export function DiffBlock({
   newText: string;
   start?: number;
 }) {
+  return <DiffRows path={path} rows={numberedDiff(oldText, newText, start)} />;
+}
+
+/** The table of a diff's rows, whoever computed them (the Changes view, git's own diff in the Git sheet). */
+export function DiffRows({ path, rows }: { path: string; rows: DiffRow[] }) {
   const lang = languageOf(path);
-  const rows = numberedDiff(oldText, newText, start);
   return (
     <table class="udiff" aria-label={path} data-testid="diff-block">
       <tbody>
