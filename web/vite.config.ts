@@ -1,14 +1,19 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
+import { precompress } from './precompress.js';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 
 // The phone web app: preact (3 KB runtime, hooks, JSX) keeps the initial load far under the
 // 300 KB gzip budget that React would eat a third of; everything else is plain TypeScript.
+// Screens the first one does not need are import()ed (app.tsx, markdown-view.tsx): the first
+// screen's script stays under 120 KB brotli (test/web/bundle-budget.test.ts). Every text file
+// gets .br and .gz siblings, served by src/http/web.ts as Accept-Encoding asks.
 export default defineConfig({
   root,
   base: '/',
   publicDir: 'public',
+  plugins: [precompress()],
   oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
   build: {
     outDir: 'dist',

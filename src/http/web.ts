@@ -3,6 +3,9 @@
  * public route so pairing works without a token; every API route stays authenticated.
  * Hashed assets are cached for a year; index.html and the service worker are never cached, so
  * a new build reaches phones on their next load. Unknown client routes get the shell (SPA).
+ * The build writes `.br`/`.gz` beside every text file (web/precompress.ts); each answer, the shell
+ * too, is the sibling that Accept-Encoding asks for (brotli first), else the file as is, always
+ * with `Vary: Accept-Encoding`. Nothing is compressed per request.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -85,7 +88,8 @@ function sendShell(reply: FastifyReply, root: string, connectOrigins: readonly s
 export const webApp: FastifyPluginAsync<WebAppOptions> = async (app, opts) => {
   const root = path.resolve(opts.distDir ?? DEFAULT_WEB_DIST);
   // serve:false: only the reply.sendFile decorator; routes are ours so they carry `public`.
-  await app.register(fastifyStatic, { root, serve: false });
+  // preCompressed: sendFile picks name.br / name.gz by Accept-Encoding and falls back to name.
+  await app.register(fastifyStatic, { root, serve: false, preCompressed: true });
 
   app.get('/*', { config: { public: true }, schema: { hide: true } }, async (req, reply) => {
     const pathname = req.url.split('?')[0] ?? '/';

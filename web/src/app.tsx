@@ -4,19 +4,22 @@ import type { HubClient } from './hub/hub-client.js';
 import { useLocale } from './i18n.js';
 import { useRoute } from './router.js';
 import { useSelector } from './store.js';
-import { ChangesView } from './views/changes-view.js';
 import { ChatView } from './views/chat-view.js';
 import { ConnIndicator, Toasts } from './views/chrome.js';
-import { FilesView } from './views/files-view.js';
 import { InboxView } from './views/inbox-view.js';
 import { InteractionHost } from './views/interaction-sheet.js';
 import { PairView } from './views/pair-view.js';
 import { SessionListView } from './views/session-list-view.js';
-import { SettingsView } from './views/settings-view.js';
-import { AddMachineSheet } from './views/add-machine-sheet.js';
 import { parseAddLink, type AddLink } from './machines/add-link.js';
 import { clientFor } from './machines/registry.js';
 import { UnknownMachine } from './views/machines-view.js';
+import { lazyView } from './views/lazy-view.js';
+
+// Screens the first one never needs load on first use: the session list and chat stay in the entry.
+const ChangesView = lazyView(() => import('./views/changes-view.js').then((m) => m.ChangesView));
+const FilesView = lazyView(() => import('./views/files-view.js').then((m) => m.FilesView));
+const SettingsView = lazyView(() => import('./views/settings-view.js').then((m) => m.SettingsView));
+const AddMachineSheet = lazyView(() => import('./views/add-machine-sheet.js').then((m) => m.AddMachineSheet));
 
 /** The add-machine link in the address, if any (`{ link: undefined }` = there but malformed). */
 function addLinkIn(hash: string): { link: AddLink | undefined } | undefined {

@@ -1,12 +1,33 @@
-import DOMPurify from 'dompurify';
-import { useMemo } from 'preact/hooks';
-import { markdownToHtml } from '../markdown.js';
+import { useEffect, useMemo, useState } from 'preact/hooks';
 
-/** Renders agent Markdown: marked + highlight.js (already inert), then DOMPurify (defence in depth). */
+type Render = (text: string) => string;
+
+// marked, highlight.js and DOMPurify are the largest part of the app: they load with the first
+// message that needs them, not with the first screen (the session list or pairing).
+let render: Render | undefined;
+let loading: Promise<Render> | undefined;
+function loadRenderer(): Promise<Render> {
+  loading ??= import('./markdown-html.js').then((m) => {
+    render = m.markdownHtml;
+    return m.markdownHtml;
+  });
+  return loading;
+}
+
+/** Renders agent Markdown; the plain text shows (wrapped as written) until the renderer has loaded. */
 export function Markdown({ text, class: cls = 'md' }: { text: string; class?: string }) {
-  const html = useMemo(
-    () => DOMPurify.sanitize(markdownToHtml(text), { ADD_ATTR: ['target'], FORBID_TAGS: ['style', 'form', 'input'] }),
-    [text],
-  );
+  const [fn, setFn] = useState<Render | undefined>(() => render);
+  useEffect(() => {
+    if (fn) return;
+    let live = true;
+    void loadRenderer().then((r) => {
+      if (live) setFn(() => r);
+    });
+    return () => {
+      live = false;
+    };
+  }, [fn]);
+  const html = useMemo(() => fn?.(text), [fn, text]);
+  if (html === undefined) return <div class="md-pending">{text}</div>;
   return <div class={cls} dangerouslySetInnerHTML={{ __html: html }} />;
 }
