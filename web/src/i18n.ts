@@ -10,6 +10,7 @@ import { sessionsEn, sessionsZh } from './i18n-sessions.js';
 import { permissionEn, permissionZh } from './i18n-permission.js';
 import { peopleEn, peopleZh } from './i18n-people.js';
 import { policyEn, policyZh } from './i18n-policy.js';
+import { voiceEn, voiceZh } from './i18n-voice.js';
 
 export type { Locale } from './locale.js';
 
@@ -167,6 +168,7 @@ const en = {
   ...sessionsEn,
   ...permissionEn,
   ...peopleEn,
+  ...voiceEn,
   ...policyEn,
 };
 
@@ -326,6 +328,7 @@ const zh: Record<MessageKey, string> = {
   ...sessionsZh,
   ...permissionZh,
   ...peopleZh,
+  ...voiceZh,
   ...policyZh,
 };
 

@@ -15,6 +15,7 @@ import './machines.css';
 import './policy.css';
 import './sessions.css';
 import './permission.css';
+import './voice.css';
 
 const client = new HubClient(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/acp`);
 let started = false;

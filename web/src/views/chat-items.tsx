@@ -3,7 +3,9 @@ import { store } from '../hub/app-state.js';
 import type { ChatItem, RetryPrompt } from '../hub/chat-types.js';
 import { useSelector } from '../store.js';
 import { t } from '../i18n.js';
+import { useRef } from 'preact/hooks';
 import { Markdown } from './markdown-view.js';
+import { ReadAloud } from './read-aloud.js';
 import { ToolCard } from './tool-card.js';
 
 /** One item of the conversation. `streaming` marks the last agent text while a turn runs. */
@@ -37,11 +39,7 @@ export function ChatItemView({ item, streaming, onRetry }: { item: ChatItem; str
       );
     }
     case 'agent':
-      return (
-        <div class={`msg msg-agent ${streaming ? 'streaming' : ''}`} data-testid="agent-message">
-          <Markdown text={item.text} />
-        </div>
-      );
+      return <AgentMessage text={item.text} streaming={streaming} />;
     case 'thought':
       return (
         <details class="thought" data-testid="thought">
@@ -73,6 +71,24 @@ export function ChatItemView({ item, streaming, onRetry }: { item: ChatItem; str
         </div>
       );
   }
+}
+
+/**
+ * An answer; once it is complete it can be read aloud as shown. The button sits beside the
+ * message, not in it, so the message's text stays the answer's text.
+ */
+function AgentMessage({ text, streaming }: { text: string; streaming: boolean }) {
+  const body = useRef<HTMLDivElement>(null);
+  // biome-ignore lint/performance/useDomNodeTextContent: the text as laid out, with a break between paragraphs and list items, so the voice pauses there
+  const shown = () => body.current?.innerText ?? text;
+  return (
+    <>
+      <div ref={body} class={`msg msg-agent ${streaming ? 'streaming' : ''}`} data-testid="agent-message">
+        <Markdown text={text} />
+      </div>
+      {streaming || !text.trim() ? null : <ReadAloud text={shown} />}
+    </>
+  );
 }
 
 /** The agent's plan / todo list. */

@@ -18,6 +18,8 @@ const PATHS = {
   check: 'M5 12l5 5 9-10',
   diff: 'M6 3h8l4 4v14H6zM9 11h6M12 8v6M9 17h6',
   folder: 'M3 6h6l2 2h10v11H3z',
+  mic: 'M12 3a3 3 0 0 0-3 3v6a3 3 0 0 0 6 0V6a3 3 0 0 0-3-3zM5 11a7 7 0 0 0 14 0M12 18v3',
+  speaker: 'M4 9h4l5-4v14l-5-4H4zM16 9a4 4 0 0 1 0 6M18.5 6.5a7.5 7.5 0 0 1 0 11',
 } as const;
 
 export type IconName = keyof typeof PATHS;

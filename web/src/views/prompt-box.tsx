@@ -1,4 +1,4 @@
-import { useRef, useState } from 'preact/hooks';
+import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { toast } from '../hub/app-state.js';
 import type { ChatState } from '../hub/chat-types.js';
 import type { HubClient } from '../hub/hub-client.js';
@@ -7,6 +7,8 @@ import { WEB_LIMITS } from '../limits.js';
 import { downscaleImage, type PreparedImage } from '../media/downscale.js';
 import { ConnectionLost } from '../net/rpc-connection.js';
 import { Icon } from './icons.js';
+import { appendDictated } from '../media/speech.js';
+import { useVoiceInput } from './voice-input.js';
 
 /** The prompt box: text, images (gallery, camera, paste), the queue, send and stop. */
 export function PromptBox({ chat, client }: { chat: ChatState; client: HubClient }) {
@@ -16,6 +18,14 @@ export function PromptBox({ chat, client }: { chat: ChatState; client: HubClient
   const camera = useRef<HTMLInputElement>(null);
   const input = useRef<HTMLTextAreaElement>(null);
   const busy = chat.turn.state !== 'idle';
+  const voice = useVoiceInput((words) => setText((cur) => appendDictated(cur, words)));
+  // The box grows with its text (typed, dictated or given back), up to a few lines, and shrinks when sent.
+  useLayoutEffect(() => {
+    const el = input.current;
+    if (!el) return;
+    el.style.height = 'auto';
+    el.style.height = text ? `${Math.min(el.scrollHeight, 160)}px` : '';
+  }, [text]);
 
   async function addFiles(files: Iterable<File>) {
     const picked = [...files].filter((f) => f.type.startsWith('image/')).slice(0, WEB_LIMITS.imagesPerPrompt - images.length);
@@ -29,8 +39,6 @@ export function PromptBox({ chat, client }: { chat: ChatState; client: HubClient
     const imgs = images;
     setText('');
     setImages([]);
-    // Back to one line: the height was grown by hand while typing.
-    if (input.current) input.current.style.height = '';
     client.prompt(chat.sessionId, body, imgs).catch((err: unknown) => {
       // Not sent (offline): give the text back rather than lose it.
       setText(body);
@@ -68,6 +76,7 @@ export function PromptBox({ chat, client }: { chat: ChatState; client: HubClient
           ))}
         </div>
       ) : null}
+      {voice.listening}
       <div class="composer-row">
         <button type="button" class="icon-btn" aria-label={t('attachImage')} onClick={() => gallery.current?.click()}>
           <Icon name="image" />
@@ -92,12 +101,7 @@ export function PromptBox({ chat, client }: { chat: ChatState; client: HubClient
           placeholder={t('promptPlaceholder')}
           aria-label={t('promptPlaceholder')}
           data-testid="prompt-input"
-          onInput={(e) => {
-            const el = e.currentTarget;
-            setText(el.value);
-            el.style.height = 'auto';
-            el.style.height = `${Math.min(el.scrollHeight, 160)}px`;
-          }}
+          onInput={(e) => setText(e.currentTarget.value)}
           onPaste={(e) => {
             const files = [...(e.clipboardData?.files ?? [])];
             if (files.length) {
@@ -113,6 +117,7 @@ export function PromptBox({ chat, client }: { chat: ChatState; client: HubClient
             }
           }}
         />
+        {voice.button}
         {busy ? (
           <button type="button" class="stop-btn" onClick={() => client.cancel(chat.sessionId)} data-testid="stop-button">
             <Icon name="stop" size={16} />
