@@ -1,4 +1,4 @@
-/** Messages of voice input and read-aloud, kept apart from i18n.ts. Spread into both tables there. */
+/** Messages of the composer's extras (voice, read-aloud, `/` commands, `@` files), kept apart from i18n.ts. Spread into both tables there. */
 export const voiceEn = {
   voiceInput: 'Voice input',
   voiceStop: 'Stop voice input',
@@ -8,6 +8,22 @@ export const voiceEn = {
   voiceFailed: 'Voice input stopped ({0}).',
   readAloud: 'Read aloud',
   stopReading: 'Stop reading',
+  cmdSuggestions: 'Suggestions',
+  cmdCurrent: 'current',
+  cmdMode: 'Switch to {0} mode',
+  cmdOption: '{0}: {1}',
+  cmdCompact: 'Compact the context now',
+  cmdGoalSet: 'Set the session’s goal',
+  cmdGoalShow: 'Show the goal',
+  cmdGoalPause: 'Pause the goal',
+  cmdGoalResume: 'Resume the goal',
+  cmdGoalClear: 'Clear the goal',
+  cmdWorkflow: 'Saved workflow ({0})',
+  cmdArgInstructions: '[instructions]',
+  cmdArgObjective: '<objective>',
+  cmdCompactStarted: 'Compacting the context…',
+  cmdGoalDone: 'Goal updated.',
+  cmdWorkflowStarted: 'Workflow “{0}” started',
 };
 
 export const voiceZh: Record<keyof typeof voiceEn, string> = {
@@ -19,4 +35,20 @@ export const voiceZh: Record<keyof typeof voiceEn, string> = {
   voiceFailed: '语音输入已停止（{0}）。',
   readAloud: '朗读',
   stopReading: '停止朗读',
+  cmdSuggestions: '建议',
+  cmdCurrent: '当前',
+  cmdMode: '切换到 {0} 模式',
+  cmdOption: '{0}：{1}',
+  cmdCompact: '立即压缩上下文',
+  cmdGoalSet: '设置会话目标',
+  cmdGoalShow: '查看目标',
+  cmdGoalPause: '暂停目标',
+  cmdGoalResume: '继续目标',
+  cmdGoalClear: '清除目标',
+  cmdWorkflow: '已保存的工作流（{0}）',
+  cmdArgInstructions: '[说明]',
+  cmdArgObjective: '<目标>',
+  cmdCompactStarted: '正在压缩上下文…',
+  cmdGoalDone: '目标已更新。',
+  cmdWorkflowStarted: '工作流“{0}”已启动',
 };

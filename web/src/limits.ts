@@ -20,6 +20,8 @@ export const WEB_LIMITS = {
   imageJpegQuality: 0.85,
   /** Images per prompt. */
   imagesPerPrompt: 6,
+  /** Entries the composer's `/` and `@` list shows at once (typing narrows it). */
+  composerSuggestions: 8,
   /** Terminal output kept per tool card (tail). */
   terminalTailChars: 64 * 1024,
   /** Items kept in one chat before the oldest are dropped (reloaded by scrolling up). */

@@ -28,7 +28,7 @@ import { answerInteraction, holdInteractionRequest } from './interaction-request
 import { fromListEntry, type SessionSummary } from './session-list.js';
 import { version as VERSION } from '../../../package.json';
 import { ZCODE_NOTIFICATION, ZCODE_REQUEST } from '../../../src/zcode-ext/methods.js';
-import type { InteractionsListParams, LoadEarlierParams } from '../../../src/zcode-ext/requests.js';
+import type { CompactParams, GoalParams, InteractionsListParams, LoadEarlierParams } from '../../../src/zcode-ext/requests.js';
 import { deviceLabel, rememberDevice } from './device-name.js';
 
 export { deviceLabel, rememberDevice } from './device-name.js';
@@ -311,10 +311,17 @@ export class HubClient {
   }
 
   /** Sends a prompt; queued by the hub when the session is busy (§4.4). */
-  async prompt(sessionId: string, text: string, images: Array<{ mimeType: string; data: string }>): Promise<void> {
+  async prompt(
+    sessionId: string,
+    text: string,
+    images: Array<{ mimeType: string; data: string }>,
+    links: Array<{ type: 'resource_link'; uri: string; name: string }> = [],
+  ): Promise<void> {
     const blocks: ContentBlock[] = [
       ...images.map((i) => ({ type: 'image' as const, mimeType: i.mimeType, data: i.data })),
       ...(text ? [{ type: 'text' as const, text }] : []),
+      // Files mentioned with `@`: the text keeps the mention, the link names the file exactly.
+      ...links,
     ];
     if (this.conn.status !== 'online') throw new ConnectionLost();
     const localId = `local-${Date.now()}-${this.localSeq++}`;
@@ -340,6 +347,21 @@ export class HubClient {
       if (err instanceof ConnectionLost || told) updateChat(sessionId, (c) => settleLocalPrompt(c, localId));
       else updateChat(sessionId, (c) => settleLocalPrompt(c, localId, `${t('turnFailed')}: ${(err as Error).message}`));
     }
+  }
+
+  /** Compacts the session's context now (`_zcode/compact`); runs as a background turn. */
+  async compact(sessionId: string, instructions?: string): Promise<void> {
+    await this.conn.request(ZCODE_REQUEST.compact, { sessionId, ...(instructions ? { instructions } : {}) } satisfies CompactParams);
+  }
+
+  /** Sets, shows, pauses, resumes or clears the session's goal (`_zcode/goal`); answers the agent's reply. */
+  async goal(sessionId: string, action: string, objective?: string): Promise<string> {
+    const res = await this.conn.request(ZCODE_REQUEST.goal, {
+      sessionId,
+      action,
+      ...(objective ? { objective } : {}),
+    } satisfies GoalParams);
+    return str(rec(res)?.['response']) ?? '';
   }
 
   /** Stops the running turn (`session/cancel`). */

@@ -164,3 +164,8 @@ export async function gitDiff(sessionId: string, path: string): Promise<{ diff: 
   const b = rec(body);
   return { diff: str(b?.['diff']) ?? '', truncated: b?.['truncated'] === true };
 }
+
+/** The REST calls of the hub that runs a session (the home hub, or another machine's). */
+export function sessionRest(sessionId: string): ApiFn {
+  return apiFor(sessionId);
+}

@@ -11,7 +11,7 @@ interface Choice {
 }
 
 /** Flat choices of a select option (ACP allows flat lists or groups). */
-function choicesOf(opt: SessionConfigOption): Choice[] {
+export function choicesOf(opt: SessionConfigOption): Choice[] {
   if (opt.type !== 'select') return [];
   return arr(opt.options).flatMap((o) => {
     const r = rec(o);

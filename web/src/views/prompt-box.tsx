@@ -9,6 +9,7 @@ import { ConnectionLost } from '../net/rpc-connection.js';
 import { Icon } from './icons.js';
 import { appendDictated } from '../media/speech.js';
 import { useVoiceInput } from './voice-input.js';
+import { useComposerAssist } from './composer-assist.js';
 
 /** The prompt box: text, images (gallery, camera, paste), the queue, send and stop. */
 export function PromptBox({ chat, client }: { chat: ChatState; client: HubClient }) {
@@ -19,6 +20,7 @@ export function PromptBox({ chat, client }: { chat: ChatState; client: HubClient
   const input = useRef<HTMLTextAreaElement>(null);
   const busy = chat.turn.state !== 'idle';
   const voice = useVoiceInput((words) => setText((cur) => appendDictated(cur, words)));
+  const assist = useComposerAssist({ chat, client, text, setText, input });
   // The box grows with its text (typed, dictated or given back), up to a few lines, and shrinks when sent.
   useLayoutEffect(() => {
     const el = input.current;
@@ -36,10 +38,12 @@ export function PromptBox({ chat, client }: { chat: ChatState; client: HubClient
   function send() {
     const body = text.trim();
     if (!body && !images.length) return;
+    if (!images.length && assist.runIfCommand(body)) return;
     const imgs = images;
+    const links = assist.takeLinks(body);
     setText('');
     setImages([]);
-    client.prompt(chat.sessionId, body, imgs).catch((err: unknown) => {
+    client.prompt(chat.sessionId, body, imgs, links).catch((err: unknown) => {
       // Not sent (offline): give the text back rather than lose it.
       setText(body);
       setImages(imgs);
@@ -77,6 +81,7 @@ export function PromptBox({ chat, client }: { chat: ChatState; client: HubClient
         </div>
       ) : null}
       {voice.listening}
+      {assist.list}
       <div class="composer-row">
         <button type="button" class="icon-btn" aria-label={t('attachImage')} onClick={() => gallery.current?.click()}>
           <Icon name="image" />
@@ -101,7 +106,11 @@ export function PromptBox({ chat, client }: { chat: ChatState; client: HubClient
           placeholder={t('promptPlaceholder')}
           aria-label={t('promptPlaceholder')}
           data-testid="prompt-input"
-          onInput={(e) => setText(e.currentTarget.value)}
+          {...assist.inputProps}
+          onInput={(e) => {
+            setText(e.currentTarget.value);
+            assist.onInput(e.currentTarget);
+          }}
           onPaste={(e) => {
             const files = [...(e.clipboardData?.files ?? [])];
             if (files.length) {
@@ -110,6 +119,7 @@ export function PromptBox({ chat, client }: { chat: ChatState; client: HubClient
             }
           }}
           onKeyDown={(e) => {
+            if (assist.onKeyDown(e)) return;
             // Enter sends on a keyboard with a physical Enter; phones use the button.
             if (e.key === 'Enter' && !e.shiftKey && !e.isComposing && matchMedia('(pointer: fine)').matches) {
               e.preventDefault();

@@ -1,0 +1,90 @@
+/**
+ * The composer's `/` commands and `@` file mentions on a 390×844 phone, against the simulator:
+ * the list comes from what the session offers (its models, modes, compaction, goal), a picked
+ * command runs on the hub, and a mentioned file goes with the prompt as an ACP resource link
+ * (the simulator's answer quotes the prompt it was given, link included).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { phoneHub } from './support/fixture.js';
+import { pair, shoot, waitIdle } from './support/flow.js';
+
+const { hub, phone } = phoneHub({
+  setup: async () => {
+    fs.mkdirSync(path.join(hub.workspace, 'src'), { recursive: true });
+    fs.writeFileSync(path.join(hub.workspace, 'src', 'app.ts'), 'export const app = 1;\n');
+    fs.writeFileSync(path.join(hub.workspace, 'notes.md'), '# Notes\n');
+  },
+});
+
+const keys = (page: typeof phone.page) => page.getByTestId('suggestion').evaluateAll((els) => els.map((e) => e.getAttribute('data-key')));
+
+describe('phone web app: commands and mentions in the composer', () => {
+  it('`/` lists the session’s commands and runs the one picked', async () => {
+    const { page } = phone;
+    await pair(phone, hub, 'Commands phone');
+    await page.getByTestId('new-session').click();
+    await page.getByRole('button', { name: 'Create' }).click();
+    const box = page.getByTestId('prompt-input');
+    await box.waitFor();
+    const modelPicker = page.getByTestId('picker-model');
+    await modelPicker.waitFor();
+    const models = await modelPicker.locator('option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
+    const current = await modelPicker.inputValue();
+    const other = models.find((m) => m !== current);
+    expect(other).toBeDefined();
+
+    await box.pressSequentially('/');
+    await page.getByTestId('suggestions').waitFor();
+    expect(await keys(page)).toContain(`/model ${current}`);
+    await box.pressSequentially('model');
+    const listed = await keys(page);
+    expect(listed).toEqual(models.map((m) => `/model ${m}`).slice(0, 8));
+    await shoot(page, 'composer-commands');
+    await page.locator(`[data-key="/model ${other}"]`).click();
+    await expect.poll(() => modelPicker.inputValue()).toBe(other);
+    expect(await box.inputValue()).toBe('');
+
+    // Typed whole and sent: the goal is set on the hub and its reply shows in the chat.
+    await box.fill('/goal Ship the release notes');
+    expect(await page.getByTestId('suggestions').count()).toBe(0);
+    await page.getByTestId('send-button').click();
+    await page.getByTestId('notice').filter({ hasText: 'Objective: Ship the release notes' }).waitFor();
+    await waitIdle(page);
+    expect(await page.getByTestId('user-message').count()).toBe(0);
+
+    // The keyboard: arrows move, Escape closes, the text stays.
+    await box.fill('');
+    await box.pressSequentially('/goal');
+    await page.getByTestId('suggestions').waitFor();
+    await box.press('ArrowDown');
+    expect(await page.locator('[role=option][aria-selected=true]').getAttribute('data-key')).toBe('/goal show');
+    await box.press('Escape');
+    expect(await page.getByTestId('suggestions').count()).toBe(0);
+    expect(await box.inputValue()).toBe('/goal');
+    expect(phone.errors).toEqual([]);
+  });
+
+  it('`@` completes workspace paths and sends the file as a resource link', async () => {
+    const { page } = phone;
+    const box = page.getByTestId('prompt-input');
+    await box.fill('');
+    await box.pressSequentially('@s');
+    await page.locator('[data-key="@src"]').click();
+    expect(await box.inputValue()).toBe('@src/');
+    await page.locator('[data-key="@app.ts"]').waitFor();
+    expect(await keys(page)).toEqual(['@app.ts']);
+    await page.locator('[data-key="@app.ts"]').click();
+    expect(await box.inputValue()).toBe('@src/app.ts ');
+    // Nothing outside the workspace is offered.
+    await box.pressSequentially('@../');
+    expect(await page.getByTestId('suggestions').count()).toBe(0);
+    await box.fill('@src/app.ts ');
+    await page.getByTestId('send-button').click();
+    await waitIdle(page);
+    const answer = page.getByTestId('agent-message').last();
+    await expect.poll(() => answer.textContent()).toContain('file://');
+    expect(await answer.textContent()).toContain(`${path.join(fs.realpathSync(hub.workspace), 'src', 'app.ts')}`);
+  });
+});
