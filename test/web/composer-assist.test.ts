@@ -19,7 +19,16 @@ const level: SessionConfigOption = {
   name: 'Thinking',
   type: 'select',
   currentValue: 'low',
-  options: [{ group: 'g', name: 'Levels', options: [{ value: 'low', name: 'Low' }, { value: 'high', name: 'High' }] }],
+  options: [
+    {
+      group: 'g',
+      name: 'Levels',
+      options: [
+        { value: 'low', name: 'Low' },
+        { value: 'high', name: 'High' },
+      ],
+    },
+  ],
 };
 const text = (key: string, ...args: string[]) => [key, ...args].join('|');
 const commands = commandsFor({
@@ -57,15 +66,25 @@ describe('slash commands', () => {
 
   it('leave the modes to a mode option when the session has one', () => {
     const modeOption: SessionConfigOption = { ...model, id: 'mode', name: 'Mode', currentValue: 'a', options: [{ value: 'a', name: 'A' }] };
-    const names = commandsFor({ modes: [{ id: 'build', name: 'Build' }], configOptions: [modeOption], choices: choicesOf, workflows: [], text }).map(
-      (c) => c.name,
-    );
+    const names = commandsFor({
+      modes: [{ id: 'build', name: 'Build' }],
+      configOptions: [modeOption],
+      choices: choicesOf,
+      workflows: [],
+      text,
+    }).map((c) => c.name);
     expect(names.filter((n) => n.startsWith('mode'))).toEqual(['mode a']);
   });
 
   it('are suggested while typing, by prefix first, then by every word', () => {
     expect(suggestCommands('/', commands, 4).map((c) => c.name)).toEqual(['mode build', 'mode plan', 'model sim-fast', 'model sim-deep']);
-    expect(suggestCommands('/go', commands, 8).map((c) => c.name)).toEqual(['goal', 'goal show', 'goal pause', 'goal resume', 'goal clear']);
+    expect(suggestCommands('/go', commands, 8).map((c) => c.name)).toEqual([
+      'goal',
+      'goal show',
+      'goal pause',
+      'goal resume',
+      'goal clear',
+    ]);
     expect(suggestCommands('/deep', commands, 8).map((c) => c.name)).toEqual(['model sim-deep']);
     expect(suggestCommands('/goal write the tests', commands, 8)).toEqual([]);
     expect(suggestCommands('hello /mode', commands, 8)).toEqual([]);

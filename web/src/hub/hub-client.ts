@@ -28,7 +28,7 @@ import { answerInteraction, holdInteractionRequest } from './interaction-request
 import { fromListEntry, type SessionSummary } from './session-list.js';
 import { version as VERSION } from '../../../package.json';
 import { ZCODE_NOTIFICATION, ZCODE_REQUEST } from '../../../src/zcode-ext/methods.js';
-import type { CompactParams, GoalParams, InteractionsListParams, LoadEarlierParams } from '../../../src/zcode-ext/requests.js';
+import type { InteractionsListParams, LoadEarlierParams } from '../../../src/zcode-ext/requests.js';
 import { deviceLabel, rememberDevice } from './device-name.js';
 
 export { deviceLabel, rememberDevice } from './device-name.js';
@@ -347,21 +347,6 @@ export class HubClient {
       if (err instanceof ConnectionLost || told) updateChat(sessionId, (c) => settleLocalPrompt(c, localId));
       else updateChat(sessionId, (c) => settleLocalPrompt(c, localId, `${t('turnFailed')}: ${(err as Error).message}`));
     }
-  }
-
-  /** Compacts the session's context now (`_zcode/compact`); runs as a background turn. */
-  async compact(sessionId: string, instructions?: string): Promise<void> {
-    await this.conn.request(ZCODE_REQUEST.compact, { sessionId, ...(instructions ? { instructions } : {}) } satisfies CompactParams);
-  }
-
-  /** Sets, shows, pauses, resumes or clears the session's goal (`_zcode/goal`); answers the agent's reply. */
-  async goal(sessionId: string, action: string, objective?: string): Promise<string> {
-    const res = await this.conn.request(ZCODE_REQUEST.goal, {
-      sessionId,
-      action,
-      ...(objective ? { objective } : {}),
-    } satisfies GoalParams);
-    return str(rec(res)?.['response']) ?? '';
   }
 
   /** Stops the running turn (`session/cancel`). */

@@ -4,6 +4,7 @@ import { toast, updateChat } from '../hub/app-state.js';
 import { addNotice } from '../hub/chat-reducer.js';
 import type { ChatState } from '../hub/chat-types.js';
 import type { HubClient } from '../hub/hub-client.js';
+import { compactSession, goalSession } from '../hub/session-commands.js';
 import { t, useLocale } from '../i18n.js';
 import { WEB_LIMITS } from '../limits.js';
 import { insertMention, mentionAt, mentionChoices, mentionLinks, type ResourceLink } from '../composer/mentions.js';
@@ -120,14 +121,15 @@ export function useComposerAssist(opts: {
         client.setConfig(sessionId, a.configId, a.value).catch(failed);
         return;
       case 'compact':
-        client.compact(sessionId, argument || undefined).then(() => toast(t('cmdCompactStarted')), failed);
+        compactSession(client, sessionId, argument || undefined).then(() => toast(t('cmdCompactStarted')), failed);
         return;
       case 'goal': {
         // A bare `/goal` shows the goal; with text it sets it.
         const action = a.action === 'set' && !argument ? 'show' : a.action;
-        client
-          .goal(sessionId, action, argument || undefined)
-          .then((reply) => updateChat(sessionId, (ch) => addNotice(ch, reply || t('cmdGoalDone'), 'info')), failed);
+        goalSession(client, sessionId, action, argument || undefined).then(
+          (reply) => updateChat(sessionId, (ch) => addNotice(ch, reply || t('cmdGoalDone'), 'info')),
+          failed,
+        );
         return;
       }
       case 'workflow':
