@@ -3,6 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { COMMAND_NAMES } from '../../src/cli/main.js';
 import { KEYWORDS } from '../../src/simulator/scenarios/select.js';
+import { ZCODE_NOTIFICATION, ZCODE_REQUEST } from '../../src/zcode-ext/methods.js';
 import { REPO_ROOT, readRepoFile, treeFiles } from './tree-files.js';
 
 /**
@@ -56,6 +57,13 @@ describe('docs/ARCHITECTURE.md agrees with the tree', () => {
   it('§9 lists exactly the commands of the CLI command table (src/cli/main.ts)', () => {
     const listed = [...section(doc, 9).matchAll(/^zcode-hub \[?([a-z][a-z-]*)/gm)].map((m) => m[1]!);
     expect([...new Set(listed)]).toEqual([...COMMAND_NAMES]);
+  });
+
+  it('every `_zcode/*` method it names is one the hub has (src/zcode-ext/methods.ts)', () => {
+    const known = new Set<string>([...Object.values(ZCODE_REQUEST), ...Object.values(ZCODE_NOTIFICATION)]);
+    const named = [...new Set([...doc.matchAll(/`(_zcode\/[a-z_/]*[a-z_])/g)].map((m) => m[1]!))];
+    expect(named.length).toBeGreaterThan(4);
+    expect(named.filter((m) => !known.has(m))).toEqual([]);
   });
 
   it('§1 names every word the simulator picks a flow by', () => {
