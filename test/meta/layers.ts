@@ -1,5 +1,5 @@
 /**
- * The intended layering of src/, in one place (ARCHITECTURE.md §2, STYLE.md habit 2).
+ * The intended layering of src/, in one place (ARCHITECTURE.md §2).
  * test/meta/layering.test.ts is generated from this table: it walks every import of every
  * file under src/ (and web/src/) and fails on any arrow the table does not allow. To add an
  * arrow, add it here with the reason — the diff then shows the design change.
