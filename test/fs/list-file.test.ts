@@ -43,6 +43,15 @@ describe('ListFile: a versioned list file in the state dir', () => {
     expect(list.read()).toEqual([{ name: 'b', n: 2 }]);
   });
 
+  it('a write that cannot land throws and leaves no temp file behind', () => {
+    const file = path.join(dir, 'items.json');
+    fs.mkdirSync(file);
+    fs.writeFileSync(path.join(file, 'keep'), 'x');
+    expect(() => new ListFile<Item>(file, format).write([{ name: 'a', n: 1 }])).toThrow();
+    expect(fs.readdirSync(dir)).toEqual(['items.json']);
+    expect(fs.readdirSync(file)).toEqual(['keep']);
+  });
+
   it('creates a missing parent directory private (a fresh state dir)', () => {
     const file = path.join(dir, 'state', 'items.json');
     new ListFile<Item>(file, format).write([]);
