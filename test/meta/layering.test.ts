@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { BACKEND_FILES, KNOWN_VIOLATIONS, UNITS } from './layers.js';
-import { srcViolations, webViolations } from './layering.js';
+import { BACKEND_FILES, KNOWN_VIOLATIONS, LAYER_ORDER, LAYERS, type LayerRule, UNITS } from './layers.js';
+import { docLayerTable, srcViolations, upwardArrows, webViolations } from './layering.js';
 import { readRepoFile, treeFiles } from './tree-files.js';
 
 /** Generated from the table in test/meta/layers.ts (ARCHITECTURE.md §2). */
@@ -30,10 +30,45 @@ describe('layering', () => {
   });
 });
 
+describe('the layers: test/meta/layers.ts and docs/ARCHITECTURE.md §2 say the same', () => {
+  it('no arrow the table allows points up a layer (domain → protocol, transport → domain, never back)', () => {
+    expect(upwardArrows()).toEqual([]);
+  });
+
+  it('the doc lists the same layers bottom up, each with the same units and package bans', () => {
+    const doc = docLayerTable(readRepoFile('docs/ARCHITECTURE.md'));
+    const table = LAYER_ORDER.map((layer) => ({
+      layer,
+      units: Object.keys(UNITS)
+        .filter((u) => UNITS[u]!.layer === layer)
+        .sort(),
+      bans: (LAYERS[layer] as LayerRule).forbiddenPackages?.label ?? '—',
+    }));
+    expect(doc.map((row) => ({ ...row, units: [...row.units].sort() }))).toEqual(table);
+  });
+
+  it('catches an arrow that points up, and a doc row that is off', () => {
+    expect(
+      upwardArrows({
+        acp: { layer: 'protocol', role: '', imports: ['domain'] },
+        domain: { layer: 'domain', role: '', imports: ['acp'] },
+      }),
+    ).toEqual(['acp (protocol) → domain (domain): points up a layer']);
+    const doc =
+      '<!-- layers -->\n| layer | units | deals in | may not import |\n| --- | --- | --- | --- |\n| `protocol` | `acp`, `app-server` | x | ws |\n<!-- /layers -->';
+    expect(docLayerTable(doc)).toEqual([{ layer: 'protocol', units: ['acp', 'app-server'], bans: 'ws' }]);
+  });
+});
+
 describe('the layering check catches what it must (each line is a forbidden import)', () => {
   it.each([
     ['domain/x.ts', "import { WebSocket } from 'ws';", /ws: the domain knows/],
     ['domain/x.ts', "import { spawn } from 'node:child_process';", /child_process/],
+    ['doctor/x.ts', "import { spawn } from 'node:child_process';", /child_process: the domain knows/],
+    ['acp/x.ts', "import type { FastifyInstance } from 'fastify';", /fastify: translation/],
+    ['fs/x.ts', "import WebSocket from 'ws';", /ws: the foundation/],
+    ['gateway/x.ts', "import { spawn } from 'node:child_process';", /transport, not processes/],
+    ['acp/x.ts', "import type { Hub } from '../domain/hub.js';", /\(acp\) imports src\/domain\/hub.ts \(domain\)/],
     ['domain/x.ts', "import type { X } from '../backend/backend-link.js';", /\(domain\) imports src\/backend\/backend-link.ts \(backend\)/],
     ['backend/x.ts', "import type { Hub } from '../domain/hub.js';", /not an allowed arrow/],
     ['http/x.ts', "import { gatewayPlugin } from '../gateway/acp-route.js';", /\(http\) imports src\/gateway/],

@@ -3,7 +3,17 @@
  * also prove that a forbidden import is caught.
  */
 import path from 'node:path';
-import { BACKEND_FILES, FILE_UNITS, UNITS, WEB_MAY_IMPORT_SRC, WEB_SHARED_MODULES } from './layers.js';
+import {
+  BACKEND_FILES,
+  FILE_UNITS,
+  LAYER_ORDER,
+  LAYERS,
+  type LayerRule,
+  UNITS,
+  type UnitRule,
+  WEB_MAY_IMPORT_SRC,
+  WEB_SHARED_MODULES,
+} from './layers.js';
 
 export interface ImportRef {
   spec: string;
@@ -31,6 +41,7 @@ export function srcViolations(rel: string, text: string): string[] {
   const from = unitOf(rel);
   const rule = UNITS[from];
   if (!rule) return [`src/${rel}: unit "${from}" is not in test/meta/layers.ts — add it with its allowed imports`];
+  const ban = (LAYERS[rule.layer] as LayerRule).forbiddenPackages;
   const out: string[] = [];
   for (const { spec } of importsOf(text)) {
     if (spec.startsWith('.')) {
@@ -42,8 +53,8 @@ export function srcViolations(rel: string, text: string): string[] {
       const to = unitOf(target);
       if (to === from || rule.imports.includes('*') || rule.imports.includes(to) || rule.alsoFiles?.includes(target)) continue;
       out.push(`src/${rel} (${from}) imports src/${target} (${to}): not an allowed arrow`);
-    } else if (rule.forbiddenPackages?.patterns.some((re) => re.test(spec))) {
-      out.push(`src/${rel} (${from}) imports ${spec}: ${rule.forbiddenPackages.why}`);
+    } else if (ban?.patterns.some((re) => re.test(spec))) {
+      out.push(`src/${rel} (${from}) imports ${spec}: ${ban.why}`);
     }
   }
   if (from === 'backend') {
@@ -69,4 +80,40 @@ export function webViolations(rel: string, text: string): string[] {
     .map(
       ({ spec }) => `${rel} imports ${spec}: the web app may take only types from src/ (import type), or values from WEB_SHARED_MODULES`,
     );
+}
+
+/** Arrows of the table itself that point up a layer (`cli`'s `*` aside): the table must be layered. */
+export function upwardArrows(units: Record<string, UnitRule> = UNITS): string[] {
+  const rank = (unit: string) => LAYER_ORDER.indexOf(units[unit]!.layer);
+  const out: string[] = [];
+  for (const [from, rule] of Object.entries(units)) {
+    const targets = [...rule.imports.filter((u) => u !== '*'), ...(rule.alsoFiles ?? []).map(unitOf)];
+    for (const to of targets) {
+      if (!units[to]) out.push(`${from} → ${to}: no such unit`);
+      else if (rank(to) > rank(from)) out.push(`${from} (${rule.layer}) → ${to} (${units[to].layer}): points up a layer`);
+    }
+  }
+  return out;
+}
+
+/**
+ * The layer table of docs/ARCHITECTURE.md §2, as layer → units: rows `| \`layer\` | \`unit\`, … | … | bans |`
+ * between the `<!-- layers -->` and `<!-- /layers -->` markers.
+ */
+export function docLayerTable(markdown: string): { layer: string; units: string[]; bans: string }[] {
+  const start = markdown.indexOf('<!-- layers -->');
+  const end = markdown.indexOf('<!-- /layers -->');
+  if (start < 0 || end < start) return [];
+  return markdown
+    .slice(start, end)
+    .split('\n')
+    .filter((line) => /^\| `/.test(line))
+    .map((line) => {
+      const cells = line.split('|').map((c) => c.trim());
+      return {
+        layer: cells[1]!.replace(/`/g, ''),
+        units: [...cells[2]!.matchAll(/`([^`]+)`/g)].map((m) => m[1]!),
+        bans: cells[4] ?? '',
+      };
+    });
 }

@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import { HubError } from '../../errors.js';
-import { readFileIfExists, writeFileAtomic } from '../../fs/secure-file.js';
+import { ListFile } from '../../fs/list-file.js';
 import { parseHttpUrl } from './http-url.js';
 
 export const MACHINES_FILE = 'machines.json';
@@ -22,10 +22,14 @@ export const SHARED = '*';
 const entrySchema = machineSchema.extend({ tokenId: z.string().min(1).max(256) });
 type Entry = z.infer<typeof entrySchema>;
 
-const fileSchema = z.union([
-  z.object({ version: z.literal(1), machines: z.array(machineSchema) }),
-  z.object({ version: z.literal(2), machines: z.array(entrySchema) }),
-]);
+/** `machines.json`: `{version: 2, machines: [...]}`, each entry with its device; a version 1 file is read as shared entries. */
+function machinesFile(file: string | undefined): ListFile<Entry> {
+  return new ListFile<Entry>(file, {
+    key: 'machines',
+    version: 2,
+    versions: { 1: machineSchema.transform((m) => ({ ...m, tokenId: SHARED })), 2: entrySchema },
+  });
+}
 
 /** A machine's base URL: http(s), no credentials, query or fragment; a trailing slash is dropped. */
 export function normaliseMachineUrl(input: string): string {
@@ -40,27 +44,19 @@ export function normaliseMachineUrl(input: string): string {
  * revoked or expired device's entries go with it (`removeToken`).
  */
 export class Machines {
-  private entries: Entry[] = [];
+  private entries: Entry[];
+  private readonly store: ListFile<Entry>;
 
   /** `max`: machines per device; `totalMax`: entries over all devices. */
   constructor(
-    private readonly file: string | undefined,
+    file: string | undefined,
     private readonly max: number,
     onBadFile: (message: string) => void = () => undefined,
     private readonly now: () => number = Date.now,
     private readonly totalMax: number = Number.POSITIVE_INFINITY,
   ) {
-    const text = file ? readFileIfExists(file) : undefined;
-    if (text === undefined) return;
-    try {
-      const parsed = fileSchema.parse(JSON.parse(text));
-      this.entries = (parsed.version === 1 ? parsed.machines.map((m) => ({ ...m, tokenId: SHARED })) : parsed.machines).slice(
-        0,
-        this.totalMax,
-      );
-    } catch (err) {
-      onBadFile(`ignoring unreadable ${file}: ${(err as Error).message}`);
-    }
+    this.store = machinesFile(file);
+    this.entries = this.store.read(onBadFile).slice(0, this.totalMax);
   }
 
   /** The machines of one device (and the shared ones of a first-version file). */
@@ -110,6 +106,6 @@ export class Machines {
   }
 
   private save(): void {
-    if (this.file) writeFileAtomic(this.file, `${JSON.stringify({ version: 2, machines: this.entries }, null, 2)}\n`);
+    this.store.write(this.entries);
   }
 }

@@ -9,7 +9,7 @@
  */
 import { z } from 'zod';
 import { HubError } from '../../errors.js';
-import { readFileIfExists, writeFileAtomic } from '../../fs/secure-file.js';
+import { ListFile } from '../../fs/list-file.js';
 import { normalisePublicUrl } from './public-urls.js';
 
 export const PEERS_FILE = 'peers.json';
@@ -19,7 +19,15 @@ export type PeerVia = (typeof PEER_VIA)[number];
 export const peerEntrySchema = z.object({ origin: z.string(), addedAt: z.number(), via: z.enum(PEER_VIA) });
 export type PeerEntry = z.infer<typeof peerEntrySchema>;
 
-const fileSchema = z.object({ version: z.literal(1), peers: z.array(peerEntrySchema) });
+/** `peers.json`: `{version: 1, peers: [...]}`; an origin that no longer normalises is dropped on read. */
+function peersFile(file: string | undefined): ListFile<PeerEntry> {
+  return new ListFile(file, {
+    key: 'peers',
+    version: 1,
+    versions: { 1: peerEntrySchema },
+    normalise: (p) => ({ ...p, origin: normalisePeerOrigin(p.origin) }),
+  });
+}
 
 /** `scheme://host[:port]` of an app origin; throws HUB_ERR_BAD_REQUEST saying why. */
 export function normalisePeerOrigin(input: string): string {
@@ -28,40 +36,25 @@ export function normalisePeerOrigin(input: string): string {
 
 /** Reads a peers file; an unreadable one yields [] and a message (the hub still starts). */
 export function readPeersFile(file: string, onBadFile: (message: string) => void = () => undefined): PeerEntry[] {
-  const text = readFileIfExists(file);
-  if (text === undefined) return [];
-  try {
-    return fileSchema.parse(JSON.parse(text)).peers.flatMap((p) => {
-      try {
-        return [{ ...p, origin: normalisePeerOrigin(p.origin) }];
-      } catch {
-        return [];
-      }
-    });
-  } catch (err) {
-    onBadFile(`ignoring unreadable ${file}: ${(err as Error).message}`);
-    return [];
-  }
-}
-
-export function writePeersFile(file: string, peers: readonly PeerEntry[]): void {
-  writeFileAtomic(file, `${JSON.stringify({ version: 1, peers: peers.filter((p) => p.via !== 'flag') }, null, 2)}\n`);
+  return peersFile(file).read(onBadFile);
 }
 
 export class Peers {
   private readonly configured: PeerEntry[];
   private stored: PeerEntry[];
   private readonly now: () => number;
+  private readonly store: ListFile<PeerEntry>;
 
   /** `file` undefined = in memory only; `configured` = the `--peer`/`--allow-origin` origins. */
   constructor(
-    private readonly file: string | undefined,
+    file: string | undefined,
     private readonly max: number,
     configured: readonly string[] = [],
     onBadFile: (message: string) => void = () => undefined,
     now: () => number = Date.now,
   ) {
     this.now = now;
+    this.store = peersFile(file);
     const started = now();
     const origins = [
       ...new Set(
@@ -75,7 +68,10 @@ export class Peers {
       ),
     ];
     this.configured = origins.map((origin) => ({ origin, addedAt: started, via: 'flag' as const }));
-    this.stored = (file ? readPeersFile(file, onBadFile) : []).filter((p) => !origins.includes(p.origin)).slice(0, max);
+    this.stored = this.store
+      .read(onBadFile)
+      .filter((p) => !origins.includes(p.origin))
+      .slice(0, max);
   }
 
   /** Every peer: the flag ones first, then the added ones, oldest first. */
@@ -111,7 +107,8 @@ export class Peers {
     return 'removed';
   }
 
+  /** Flag peers are never stored: they live as long as the flag. */
   private save(): void {
-    if (this.file) writePeersFile(this.file, this.stored);
+    this.store.write(this.stored.filter((p) => p.via !== 'flag'));
   }
 }

@@ -6,10 +6,8 @@
  */
 import { z } from 'zod';
 import { HubError } from '../../errors.js';
-import { readFileIfExists, writeFileAtomic } from '../../fs/secure-file.js';
+import { ListFile } from '../../fs/list-file.js';
 import { parseHttpUrl } from './http-url.js';
-
-const fileSchema = z.object({ version: z.literal(1), urls: z.array(z.string()) });
 
 /** Normalises an admin-given URL to `scheme://host[:port]`; throws HUB_ERR_BAD_REQUEST with why. */
 export function normalisePublicUrl(input: string): string {
@@ -20,30 +18,18 @@ export function normalisePublicUrl(input: string): string {
 }
 
 export class PublicUrls {
-  private urls: string[] = [];
+  private urls: string[];
+  private readonly store: ListFile<string>;
 
   /** `file` undefined = in memory only (tests that need no persistence). */
   constructor(
-    private readonly file: string | undefined,
+    file: string | undefined,
     private readonly max: number,
     onBadFile: (message: string) => void = () => undefined,
   ) {
-    const text = file ? readFileIfExists(file) : undefined;
-    if (text === undefined) return;
-    try {
-      const parsed = fileSchema.parse(JSON.parse(text));
-      this.urls = parsed.urls
-        .flatMap((x) => {
-          try {
-            return [normalisePublicUrl(x)];
-          } catch {
-            return [];
-          }
-        })
-        .slice(0, max);
-    } catch (err) {
-      onBadFile(`ignoring unreadable ${file}: ${(err as Error).message}`);
-    }
+    // `public-urls.json`: `{version: 1, urls: [...]}`; a URL that no longer normalises is dropped on read.
+    this.store = new ListFile(file, { key: 'urls', version: 1, versions: { 1: z.string() }, normalise: normalisePublicUrl });
+    this.urls = this.store.read(onBadFile).slice(0, max);
   }
 
   /** The added URLs, oldest first. */
@@ -87,6 +73,6 @@ export class PublicUrls {
   }
 
   private save(): void {
-    if (this.file) writeFileAtomic(this.file, `${JSON.stringify({ version: 1, urls: this.urls }, null, 2)}\n`);
+    this.store.write(this.urls);
   }
 }
