@@ -2,7 +2,7 @@ import type { SessionConfigOption } from '@agentclientprotocol/sdk';
 import { describe, expect, it } from 'vitest';
 import { fileUrl, insertMention, mentionAt, mentionChoices, mentionLinks } from '../../web/src/composer/mentions.js';
 import { commandsFor, resolveCommand, suggestCommands } from '../../web/src/composer/slash-commands.js';
-import { choicesOf } from '../../web/src/views/config-bar.js';
+import { choicesOf } from '../../web/src/hub/config-choices.js';
 
 const model: SessionConfigOption = {
   id: 'model',

@@ -11,7 +11,7 @@ import { insertMention, mentionAt, mentionChoices, mentionLinks, type ResourceLi
 import { commandsFor, resolveCommand, type SlashCommand, suggestCommands } from '../composer/slash-commands.js';
 import { type DirEntry, listDir, sessionRest } from '../net/workspace-fs.js';
 import { arr, rec, str } from '../wire.js';
-import { choicesOf } from './config-bar.js';
+import { choicesOf } from '../hub/config-choices.js';
 
 interface Suggestion {
   key: string;

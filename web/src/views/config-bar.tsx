@@ -3,27 +3,7 @@ import type { ChatState } from '../hub/chat-types.js';
 import type { HubClient } from '../hub/hub-client.js';
 import { toast } from '../hub/app-state.js';
 import { t } from '../i18n.js';
-import { arr, rec, str } from '../wire.js';
-
-interface Choice {
-  value: string;
-  name: string;
-}
-
-/** Flat choices of a select option (ACP allows flat lists or groups). */
-export function choicesOf(opt: SessionConfigOption): Choice[] {
-  if (opt.type !== 'select') return [];
-  return arr(opt.options).flatMap((o) => {
-    const r = rec(o);
-    if (!r) return [];
-    if (Array.isArray(r['options']))
-      return arr(r['options']).flatMap((x) =>
-        str(rec(x)?.['value']) ? [{ value: str(rec(x)?.['value']) ?? '', name: str(rec(x)?.['name']) ?? '' }] : [],
-      );
-    const value = str(r['value']);
-    return value ? [{ value, name: str(r['name']) ?? value }] : [];
-  });
-}
+import { type Choice, choicesOf } from '../hub/config-choices.js';
 
 function Picker({
   label,
