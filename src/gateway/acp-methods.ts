@@ -29,6 +29,7 @@ import {
 } from './acp-schemas.js';
 import { attachCapability, resolveRole } from './attach-methods.js';
 import type { ClientConnection } from './client-connection.js';
+import { announcedSessionUpdates, updateKindsFor } from './update-kinds.js';
 import type { ReplayMeta, SessionOpened } from './hub-api.js';
 import { method, ReplyThen, type DispatchContext, type MethodSpec } from './method-spec.js';
 
@@ -101,6 +102,15 @@ export const ACP_METHODS: Record<string, MethodSpec> = {
     conn.elicitationForm = Boolean(p.clientCapabilities?.elicitation?.form);
     const clientName = p.clientInfo?.name?.trim();
     if (clientName) conn.clientName = clientName.slice(0, 128);
+    // The update kinds it can parse (update-kinds.ts). zcode-acp-remote's profile keeps what it always got.
+    if (conn.profile === 'acp') {
+      const sessionUpdates = announcedSessionUpdates(p.clientCapabilities);
+      conn.updateKinds = updateKindsFor({
+        protocolVersion: p.protocolVersion,
+        hasClientInfo: p.clientInfo !== undefined && p.clientInfo !== null,
+        ...(sessionUpdates === undefined ? {} : { sessionUpdates }),
+      });
+    }
     const status = ctx.hub.status();
     const result: InitializeResponse = {
       // ACP: the agent answers with the version it speaks; a client that cannot speak it disconnects.
