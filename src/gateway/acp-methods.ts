@@ -102,15 +102,17 @@ export const ACP_METHODS: Record<string, MethodSpec> = {
     conn.elicitationForm = Boolean(p.clientCapabilities?.elicitation?.form);
     const clientName = p.clientInfo?.name?.trim();
     if (clientName) conn.clientName = clientName.slice(0, 128);
-    // The update kinds it can parse (update-kinds.ts). zcode-acp-remote's profile keeps what it always got.
-    if (conn.profile === 'acp') {
-      const sessionUpdates = announcedSessionUpdates(p.clientCapabilities);
-      conn.updateKinds = updateKindsFor({
-        protocolVersion: p.protocolVersion,
-        hasClientInfo: p.clientInfo !== undefined && p.clientInfo !== null,
-        ...(sessionUpdates === undefined ? {} : { sessionUpdates }),
-      });
-    }
+    // The update kinds it can parse (update-kinds.ts). zcode-acp-remote's profile keeps what it
+    // always got: every v1 kind, no replay_complete.
+    const sessionUpdates = conn.profile === 'acp' ? announcedSessionUpdates(p.clientCapabilities) : undefined;
+    conn.updateKinds =
+      conn.profile === 'acp'
+        ? updateKindsFor({
+            protocolVersion: p.protocolVersion,
+            hasClientInfo: p.clientInfo !== undefined && p.clientInfo !== null,
+            ...(sessionUpdates === undefined ? {} : { sessionUpdates }),
+          })
+        : updateKindsFor({ protocolVersion: 1, hasClientInfo: true });
     const status = ctx.hub.status();
     const result: InitializeResponse = {
       // ACP: the agent answers with the version it speaks; a client that cannot speak it disconnects.

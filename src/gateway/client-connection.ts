@@ -7,7 +7,7 @@ import { CLOSE } from './close-codes.js';
 import type { GatewaySocket } from './gateway-socket.js';
 import { legacyNotice, legacyReads } from './legacy-profile.js';
 import { errorFrame, notificationFrame, requestFrame, resultFrame, type RpcErrorObject, type RpcId } from './jsonrpc.js';
-import { frameForKinds, type UpdateKinds } from './update-kinds.js';
+import { frameForKinds, REPLAY_COMPLETE, type UpdateKinds } from './update-kinds.js';
 import { MAX_BATCH_BYTES, type Batched, type Corkable, type WriteBatcher } from './write-batch.js';
 import { wsTextFrame } from './ws-text-frame.js';
 
@@ -108,6 +108,11 @@ export class ClientConnection implements ClientPort, Batched {
    */
   get logger(): Logger {
     return (this.childLogger ??= this.baseLogger.child({ clientId: this.clientId }));
+  }
+
+  /** Whether it announced ACP v2's `replay_complete` (update-kinds.ts); false before `initialize`. */
+  get replayComplete(): boolean {
+    return this.initialized && (this.updateKinds === undefined || this.updateKinds.has(REPLAY_COMPLETE));
   }
 
   /** True while the socket is open and we have not decided to close it. */
