@@ -17,7 +17,8 @@ import { startHub, type HubHarness } from '../helpers/hub-harness.js';
  * locations, rawInput and rawOutput, the message and thought text is the same, and every field
  * both streams carry has the same JSON type. Left out, as documented: `_meta` (the replay
  * marker, the terminal and sub-agent conventions), `content` of a card (live shows progress
- * tails, a reload shows the final output) and chunk boundaries.
+ * tails, a reload shows the final output), chunk boundaries, and kinds only live sends (usage,
+ * titles, a plan from the simulator's own todo event).
  */
 
 // The SDK's generated zod schemas are not an export of the package; they are its own files.
@@ -98,7 +99,7 @@ function jsonType(v: unknown): string {
   return typeof v;
 }
 
-/** `kind.field → JSON type` for every field of every update, recursively into objects (not `_meta`). */
+/** `kind.field → JSON types` for every field of every update, recursively into objects (not `_meta`). */
 function shapes(updates: readonly Json[]): Map<string, Set<string>> {
   const out = new Map<string, Set<string>>();
   const walk = (prefix: string, v: unknown): void => {
@@ -107,7 +108,8 @@ function shapes(updates: readonly Json[]): Map<string, Set<string>> {
     out.set(prefix, set);
     if (jsonType(v) === 'object') for (const [k, x] of Object.entries(v as Json)) if (k !== '_meta') walk(`${prefix}.${k}`, x);
   };
-  for (const u of updates) walk(String(u['sessionUpdate']), u);
+  // A card's fields arrive in its `tool_call` or in any `tool_call_update`: one namespace.
+  for (const u of updates) walk(String(u['sessionUpdate']).replace(/^tool_call(_update)?$/, 'tool card'), u);
   return out;
 }
 
