@@ -103,6 +103,15 @@ describe("Zed's older ACP SDK over the stdio bridge", () => {
     expect(rejected()).toEqual([]);
   });
 
+  it('questions, edits, todos and sub-agents reach it without a single -32602', async () => {
+    for (const text of ['a question for you', 'edit the readme', 'make a todo list', 'ask a subagent']) {
+      const res = await conn.prompt({ sessionId, prompt: [{ type: 'text', text }] });
+      expect(res.stopReason).toBe('end_turn');
+    }
+    expect(updates.some((u) => u.update.sessionUpdate === 'plan')).toBe(true);
+    expect(rejected()).toEqual([]);
+  });
+
   it('session/load replays the conversation to it without a single -32602', async () => {
     const before = updates.length;
     await conn.loadSession({ sessionId, cwd: hub.workspace, mcpServers: [] });
