@@ -42,6 +42,8 @@ const ZCODE_CAPABILITIES = {
   goal: true,
   backgroundTasks: true,
   replay: { afterSeq: true, limit: true },
+  /** `clientCapabilities._meta.zcode.sessionUpdates` is honoured (update-kinds.ts). */
+  sessionUpdates: true,
 } as const;
 
 const CONFIG_IDS = ['model', 'mode', 'thought_level'] as const;

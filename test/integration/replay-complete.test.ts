@@ -35,14 +35,10 @@ afterAll(async () => {
 
 type Inbound = AcpWsClient['messages'][number];
 
-/** A client initialized with `protocolVersion` (and optionally an announced kind list). */
-async function clientWith(protocolVersion: number, sessionUpdates?: string[]): Promise<AcpWsClient> {
+/** A client initialized with `protocolVersion` (and `clientInfo`, as a current client sends it). */
+async function clientWith(protocolVersion: number): Promise<AcpWsClient> {
   const c = await hub.client();
-  await c.request('initialize', {
-    protocolVersion,
-    clientCapabilities: sessionUpdates === undefined ? {} : { _meta: { zcode: { sessionUpdates } } },
-    clientInfo: { name: `v${protocolVersion}`, version: '1' },
-  });
+  await c.request('initialize', { protocolVersion, clientCapabilities: {}, clientInfo: { name: `v${protocolVersion}`, version: '1' } });
   return c;
 }
 
@@ -103,7 +99,13 @@ describe('replay_complete after every replay, only to clients that know it', () 
   }
 
   it('a protocol 1 client that lists replay_complete in _meta.zcode.sessionUpdates gets it', async () => {
-    const c = await clientWith(1, ['replay_complete', 'usage_update', 'session_info_update', 'config_option_update']);
+    const c = await hub.client();
+    const init = await c.request<{ agentCapabilities: { _meta: { zcode: { sessionUpdates?: boolean } } } }>('initialize', {
+      protocolVersion: 1,
+      clientCapabilities: { _meta: { zcode: { sessionUpdates: ['replay_complete', 'usage_update', 'session_info_update'] } } },
+      clientInfo: { name: 'lister', version: '1' },
+    });
+    expect(init.agentCapabilities._meta.zcode.sessionUpdates).toBe(true);
     const { updates } = await attach(c, 'session/load');
     expect(updates.filter((u) => u.kind === 'replay_complete')).toHaveLength(1);
   });
