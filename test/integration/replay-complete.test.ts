@@ -17,7 +17,8 @@ let sessionId: string;
 let firstSeq: number;
 
 beforeAll(async () => {
-  hub = await startHub({ simArgs: ['--turn-delay-scale', '0.1'] });
+  // History answers late (outside the child's queue): a turn's frames arrive while a replay is read.
+  hub = await startHub({ simArgs: ['--turn-delay-scale', '0.1', '--late-method', 'session/messages=300'] });
   const prompter = await hub.initializedClient({ name: 'prompter' });
   ({ sessionId } = await prompter.request<{ sessionId: string }>('session/new', { cwd: hub.workspace, mcpServers: [] }));
   const watcher = await hub.initializedClient({ name: 'watcher' });
@@ -117,6 +118,42 @@ describe('replay_complete after every replay, only to clients that know it', () 
     expect(answer.error).toBeUndefined();
     expect(updates.length).toBeGreaterThan(0);
     expect(updates.filter((u) => u.kind === 'replay_complete')).toEqual([]);
+  });
+
+  it('joining mid-turn: the running turn so far comes before replay_complete, what follows it is live', async () => {
+    const prompter = await hub.initializedClient({ name: 'slow prompter' });
+    await prompter.request('session/resume', { sessionId, cwd: hub.workspace, mcpServers: [] });
+    const turn = prompter.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'be slow about it' }] });
+    await expect
+      .poll(() => prompter.notifications<{ sessionId: string }>('session/update').some((u) => u.sessionId === sessionId), {
+        timeout: 20_000,
+      })
+      .toBe(true);
+    const c = await clientWith(2);
+    const from = c.messages.length;
+    const loaded = await c.request<{ _meta: { zcode: { replayMeta: { replayed: number } } } }>('session/load', {
+      sessionId,
+      cwd: hub.workspace,
+      mcpServers: [],
+    });
+    await turn;
+    // The turn's last update reached the joiner too (its answer to a request follows every frame before it).
+    await c.request('session/list', {});
+    const seen = c.messages
+      .slice(from)
+      .filter((m) => m.method === 'session/update' && (m.params as { sessionId?: string }).sessionId === sessionId)
+      .map((m) => m.params as { update: { sessionUpdate: string }; _meta?: { zcode?: { seq?: number } } });
+    const at = seen.findIndex((u) => u.update.sessionUpdate === 'replay_complete');
+    expect(at).toBeGreaterThan(0);
+    const seqs = (list: typeof seen) => list.map((u) => u._meta?.zcode?.seq).filter((x): x is number => x !== undefined);
+    const before = seqs(seen.slice(0, at));
+    const after = seqs(seen.slice(at + 1));
+    expect(before.length).toBeGreaterThan(0);
+    expect(after.length).toBeGreaterThan(0);
+    // Exactly the replayed frames precede it (history and the turn so far); frames that arrived
+    // during the replay follow it, with the later seqs.
+    expect(at).toBe(loaded._meta.zcode.replayMeta.replayed);
+    expect(Math.min(...after)).toBeGreaterThan(Math.max(...before));
   });
 
   it('a resume without a cursor replays nothing and sends no replay_complete', async () => {
