@@ -58,13 +58,19 @@ export function updateKindsFor(client: AnnouncedClient): UpdateKinds {
   return new Set<string>(BASE_UPDATE_KINDS);
 }
 
-/** Reads `clientCapabilities._meta.zcode.sessionUpdates` leniently (anything else: not announced). */
+/** Every kind the hub may send: only these can be announced (so the set is bounded by construction). */
+const KNOWN_KINDS: ReadonlySet<string> = new Set<string>([...BASE_UPDATE_KINDS, ...LATER_V1_KINDS, REPLAY_COMPLETE]);
+
+/**
+ * Reads `clientCapabilities._meta.zcode.sessionUpdates` leniently: a list of strings, of which
+ * the kinds the hub knows are kept (anything else, or no list: not announced).
+ */
 export function announcedSessionUpdates(clientCapabilities: unknown): readonly string[] | undefined {
   const meta = (clientCapabilities as { _meta?: unknown } | null | undefined)?._meta;
   const zcode = (meta as { zcode?: unknown } | null | undefined)?.zcode;
   const list = (zcode as { sessionUpdates?: unknown } | null | undefined)?.sessionUpdates;
   if (!Array.isArray(list)) return undefined;
-  return list.filter((k): k is string => typeof k === 'string' && k.length > 0 && k.length <= 64).slice(0, 64);
+  return [...new Set(list.filter((k): k is string => typeof k === 'string' && KNOWN_KINDS.has(k)))];
 }
 
 /** A frame's `session/update` kind, read once per frame (frames are shared by every client of a broadcast). */

@@ -46,7 +46,11 @@ describe('which update kinds a client is sent (the rule)', () => {
   });
 
   it('reads _meta.zcode.sessionUpdates leniently', () => {
-    expect(announcedSessionUpdates({ _meta: { zcode: { sessionUpdates: ['a', 3, '', 'b'] } } })).toEqual(['a', 'b']);
+    expect(
+      announcedSessionUpdates({
+        _meta: { zcode: { sessionUpdates: ['usage_update', 3, '', 'no_such_kind', 'usage_update', 'replay_complete'] } },
+      }),
+    ).toEqual(['usage_update', 'replay_complete']);
     expect(announcedSessionUpdates({ _meta: { zcode: { sessionUpdates: 'a' } } })).toBeUndefined();
     expect(announcedSessionUpdates(undefined)).toBeUndefined();
     expect(announcedSessionUpdates({ _meta: null })).toBeUndefined();
