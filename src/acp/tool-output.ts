@@ -38,6 +38,44 @@ function contentText(content: unknown): string {
   return JSON.stringify(content);
 }
 
+/**
+ * `rawOutput` of a tool card, one shape live and replayed (docs/CLIENT-PROTOCOL.md "Live and
+ * replayed updates"): `{success, content}` with `content` the tool's output as text, plus
+ * `error: {message, type?}` when the tool failed. Live it is built from `tool.updated`'s
+ * `result`/`error`, on a reload from the stored part's `output`/`error`, so a client reading
+ * `rawOutput.content` reads the same text either way.
+ */
+export interface ToolRawOutput {
+  success: boolean;
+  content: string;
+  error?: { message: string; type?: string };
+}
+
+/** The card's `rawOutput` for a tool result (`{success, content, display?}` live, §5.5.7). */
+export function resultRawOutput(result: unknown): ToolRawOutput {
+  return { success: !resultFailed(result), content: resultText(result) };
+}
+
+/** The card's `rawOutput` for a failed tool: its error as `{message, type?}` (a string is a message). */
+export function errorRawOutput(error: unknown): ToolRawOutput {
+  const e = error !== null && typeof error === 'object' ? (error as Record<string, unknown>) : undefined;
+  const message =
+    typeof error === 'string'
+      ? error
+      : typeof e?.['message'] === 'string'
+        ? e['message']
+        : error === undefined
+          ? ''
+          : JSON.stringify(error);
+  const type = typeof e?.['type'] === 'string' ? e['type'] : undefined;
+  return { success: false, content: message, error: { message, ...(type === undefined ? {} : { type }) } };
+}
+
+/** A live result's `display` (the tool's own rendering hint), kept in `_meta.zcode.display`: history has none. */
+export function resultDisplay(result: unknown): unknown {
+  return result !== null && typeof result === 'object' ? (result as Record<string, unknown>)['display'] : undefined;
+}
+
 /** True when a ZCode tool result reports failure (`success: false`). */
 export function resultFailed(result: unknown): boolean {
   return result !== null && typeof result === 'object' && (result as Record<string, unknown>)['success'] === false;

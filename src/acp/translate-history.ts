@@ -8,7 +8,17 @@ import type { ContentBlock, SessionUpdate, ToolCallStatus } from '@agentclientpr
 import type { MessagePart, MessageWithParts } from './message-schema.js';
 import { diffContent, isTerminalTool, isTodoTool, todosToPlanEntries, toolKind, toolLocations, toolTitle, asInput } from './tool-info.js';
 import { turnEndedUpdate } from './turn-ended.js';
-import { resultText, tail, terminalContent, terminalExitMeta, terminalInfoMeta, textContent } from './tool-output.js';
+import {
+  errorRawOutput,
+  resultRawOutput,
+  resultText,
+  tail,
+  terminalContent,
+  terminalExitMeta,
+  terminalInfoMeta,
+  textContent,
+  type ToolRawOutput,
+} from './tool-output.js';
 
 /** Final ACP status of a ZCode tool part state (§3.7). */
 export function toolPartStatus(status: string): ToolCallStatus {
@@ -118,6 +128,7 @@ export function toolPartToUpdates(part: MessagePart): SessionUpdate[] {
   const input = state.input;
   const output = state.status === 'error' ? errorText(state.error) : resultText(state.output);
   const terminal = isTerminalTool(toolName);
+  const rawOutput = historyRawOutput(state);
   const diffs = diffContent(toolName, input);
   const content = terminal
     ? [terminalContent(toolCallId)]
@@ -133,7 +144,7 @@ export function toolPartToUpdates(part: MessagePart): SessionUpdate[] {
       ...(content.length > 0 ? { content } : {}),
       ...(toolLocations(input).length > 0 ? { locations: toolLocations(input) } : {}),
       ...(input === undefined ? {} : { rawInput: input }),
-      ...(state.output === undefined ? {} : { rawOutput: state.output }),
+      ...(rawOutput === undefined ? {} : { rawOutput }),
       _meta: { claudeCode: { toolName }, ...(terminal ? terminalInfoMeta(toolCallId) : {}) },
     },
   ];
@@ -155,6 +166,17 @@ export function toolPartToUpdates(part: MessagePart): SessionUpdate[] {
     if (entries !== undefined) updates.push({ sessionUpdate: 'plan', entries });
   }
   return updates;
+}
+
+/**
+ * The card's `rawOutput` after a reload, the same shape live gives it (tool-output.ts): a stored
+ * `output` (the result's content) is `{success: true, content}`, an `error` part
+ * `{success: false, content, error}`; a tool still pending or running has none, as live.
+ */
+function historyRawOutput(state: { status: string; output?: unknown; error?: unknown }): ToolRawOutput | undefined {
+  if (state.status === 'error') return errorRawOutput(state.error);
+  if (state.status !== 'completed') return undefined;
+  return resultRawOutput({ success: true, content: state.output });
 }
 
 function errorText(error: unknown): string {

@@ -148,7 +148,8 @@ export function translateBackgroundTask(ctx: TranslationContext, p: BackgroundTa
       toolCallId: cardId,
       status: card.status,
       ...(textOut === undefined ? {} : { content: textOut }),
-      rawOutput: p,
+      // No rawOutput: the launch's `{success, content}` stays the card's, as a reload shows it;
+      // the task's own fields are `_meta.backgroundTask`.
       _meta: {
         ...outputMeta,
         ...(card.terminal ? terminalExitMeta(cardId, ok ? 0 : 1) : {}),

@@ -17,7 +17,10 @@ import {
   asInput,
 } from './tool-info.js';
 import {
+  errorRawOutput,
+  resultDisplay,
   resultFailed,
+  resultRawOutput,
   resultText,
   tail,
   terminalContent,
@@ -251,7 +254,7 @@ function toolStep(
         cardUpdate(card, {
           status: 'failed',
           content: [...(card.terminal ? [terminalContent(card.toolCallId)] : []), textContent(message)],
-          rawOutput: { error: p.error },
+          rawOutput: errorRawOutput(p.error ?? message),
           ...(exit === undefined ? {} : { _meta: exit }),
         }),
       ];
@@ -283,6 +286,10 @@ function progressUpdate(card: ToolCardState, p: ToolUpdatedPayload): SessionUpda
 function resultUpdate(card: ToolCardState, result: unknown, meta: Record<string, unknown> | undefined): SessionUpdate[] {
   const text = resultText(result);
   const failed = resultFailed(result);
+  // One rawOutput shape live and replayed (tool-output.ts); the live-only `display` goes to `_meta.zcode`.
+  const rawOutput = resultRawOutput(result);
+  const display = resultDisplay(result);
+  const shown = display === undefined ? {} : { display };
   if (card.terminal) {
     const output = terminalDelta(card, text);
     if (card.backgroundLaunch && !failed) {
@@ -290,27 +297,32 @@ function resultUpdate(card: ToolCardState, result: unknown, meta: Record<string,
       return [
         cardUpdate(card, {
           status: 'in_progress',
-          rawOutput: result,
-          _meta: { ...output, zcode: { ...zc(output), backgroundLaunch: true } },
+          rawOutput,
+          _meta: { ...output, zcode: { ...zc(output), ...shown, backgroundLaunch: true } },
         }),
       ];
     }
     return [
       cardUpdate(card, {
         status: failed ? 'failed' : 'completed',
-        rawOutput: result,
-        _meta: { ...output, ...terminalExitMeta(card.toolCallId, failed ? 1 : 0) },
+        rawOutput,
+        _meta: {
+          ...output,
+          ...(display === undefined ? {} : { zcode: { ...zc(output), ...shown } }),
+          ...terminalExitMeta(card.toolCallId, failed ? 1 : 0),
+        },
       }),
     ];
   }
   const diffs = card.kind === 'edit' ? diffContent(card.toolName, card.input) : [];
   const content = diffs.length > 0 && !failed ? diffs : text.length > 0 ? [...diffs, textContent(text)] : diffs;
+  const cardMetaOut = display === undefined ? meta : { ...meta, zcode: { ...zc(meta), ...shown } };
   return [
     cardUpdate(card, {
       status: failed ? 'failed' : 'completed',
-      rawOutput: result,
+      rawOutput,
       ...(content.length > 0 ? { content } : {}),
-      ...(meta === undefined ? {} : { _meta: meta }),
+      ...(cardMetaOut === undefined ? {} : { _meta: cardMetaOut }),
     }),
   ];
 }

@@ -28,6 +28,8 @@ export interface ClientPort {
   readonly local?: boolean;
   /** Self-declared `clientInfo.name` from `initialize`, if any: a secondary label, never an identity. */
   readonly clientName?: string | undefined;
+  /** Announced at `initialize` (protocol 2, or listed): it reads ACP v2's `replay_complete` after a replay. */
+  readonly replayComplete?: boolean;
   /** Declared at `initialize`: `clientCapabilities.elicitation.form`. */
   readonly elicitationForm: boolean;
   /**

@@ -91,9 +91,34 @@ export class SessionAttach {
       this.afterAttach(session, client, previous === undefined);
       throw toHubError(err);
     }
+    if (client.replayComplete === true && (p.history || p.afterSeq !== undefined)) this.replayComplete(attachment, session, meta);
     this.core.broadcaster.endReplay(attachment);
     this.afterAttach(session, client, previous === undefined);
     return meta;
+  }
+
+  /**
+   * ACP v2's `replay_complete`: once after the last replayed update, before the live frames that
+   * waited and before the result, to a client that announced it knows it (gateway/update-kinds.ts);
+   * the others have the `_meta.zcode.replay` marker on the replayed frames and the result. Not
+   * journaled: no seq.
+   */
+  private replayComplete(attachment: Attachment, session: SessionState, meta: ReplayMeta): void {
+    const frame = this.core.broadcaster.serialize('session/update', {
+      sessionId: session.sessionId,
+      update: { sessionUpdate: 'replay_complete' },
+      _meta: {
+        zcode: {
+          epoch: session.journal.epoch,
+          replay: true,
+          replayed: meta.replayed,
+          recovered: meta.recovered,
+          hasMore: meta.hasMore,
+          ...(meta.cursor === undefined ? {} : { cursor: meta.cursor }),
+        },
+      },
+    });
+    this.core.broadcaster.sendNow(attachment.client, frame);
   }
 
   /** `session/close`: this client leaves the session; the ZCode session lives on. */

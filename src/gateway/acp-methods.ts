@@ -29,6 +29,7 @@ import {
 } from './acp-schemas.js';
 import { attachCapability, resolveRole } from './attach-methods.js';
 import type { ClientConnection } from './client-connection.js';
+import { announcedSessionUpdates, updateKindsFor } from './update-kinds.js';
 import type { ReplayMeta, SessionOpened } from './hub-api.js';
 import { method, ReplyThen, type DispatchContext, type MethodSpec } from './method-spec.js';
 
@@ -41,6 +42,8 @@ const ZCODE_CAPABILITIES = {
   goal: true,
   backgroundTasks: true,
   replay: { afterSeq: true, limit: true },
+  /** `clientCapabilities._meta.zcode.sessionUpdates` is honoured (update-kinds.ts). */
+  sessionUpdates: true,
 } as const;
 
 const CONFIG_IDS = ['model', 'mode', 'thought_level'] as const;
@@ -101,6 +104,17 @@ export const ACP_METHODS: Record<string, MethodSpec> = {
     conn.elicitationForm = Boolean(p.clientCapabilities?.elicitation?.form);
     const clientName = p.clientInfo?.name?.trim();
     if (clientName) conn.clientName = clientName.slice(0, 128);
+    // The update kinds it can parse (update-kinds.ts). zcode-acp-remote's profile keeps what it
+    // always got: every v1 kind, no replay_complete.
+    const sessionUpdates = conn.profile === 'acp' ? announcedSessionUpdates(p.clientCapabilities) : undefined;
+    conn.updateKinds =
+      conn.profile === 'acp'
+        ? updateKindsFor({
+            protocolVersion: p.protocolVersion,
+            hasClientInfo: p.clientInfo !== undefined && p.clientInfo !== null,
+            ...(sessionUpdates === undefined ? {} : { sessionUpdates }),
+          })
+        : updateKindsFor({ protocolVersion: 1, hasClientInfo: true });
     const status = ctx.hub.status();
     const result: InitializeResponse = {
       // ACP: the agent answers with the version it speaks; a client that cannot speak it disconnects.

@@ -7,6 +7,7 @@ import { CLOSE } from './close-codes.js';
 import type { GatewaySocket } from './gateway-socket.js';
 import { legacyNotice, legacyReads } from './legacy-profile.js';
 import { errorFrame, notificationFrame, requestFrame, resultFrame, type RpcErrorObject, type RpcId } from './jsonrpc.js';
+import { frameForKinds, REPLAY_COMPLETE, type UpdateKinds } from './update-kinds.js';
 import { MAX_BATCH_BYTES, type Batched, type Corkable, type WriteBatcher } from './write-batch.js';
 import { wsTextFrame } from './ws-text-frame.js';
 
@@ -58,6 +59,11 @@ export class ClientConnection implements ClientPort, Batched {
   /** `clientInfo.name` from `initialize`, if any. */
   clientName: string | undefined;
   initialized = false;
+  /**
+   * The `session/update` kinds this client parses, decided at `initialize` (update-kinds.ts);
+   * `undefined`: every kind. Kinds it cannot parse are folded or dropped in {@link sendFrame}.
+   */
+  updateKinds: UpdateKinds;
   /** zcode-acp-remote keeps one pending permission card: its questions come one at a time. */
   readonly oneQuestionAtATime: boolean;
   /** On the hub's own machine, not through a proxy or tunnel (set once by the gateway at accept). */
@@ -104,6 +110,11 @@ export class ClientConnection implements ClientPort, Batched {
     return (this.childLogger ??= this.baseLogger.child({ clientId: this.clientId }));
   }
 
+  /** Whether it announced ACP v2's `replay_complete` (update-kinds.ts); false before `initialize`. */
+  get replayComplete(): boolean {
+    return this.initialized && (this.updateKinds === undefined || this.updateKinds.has(REPLAY_COMPLETE));
+  }
+
   /** True while the socket is open and we have not decided to close it. */
   get open(): boolean {
     return !this.closed;
@@ -115,9 +126,11 @@ export class ClientConnection implements ClientPort, Batched {
   }
 
   /** Queues an encoded frame; over budget the client is closed 4008 (never throws, never awaits). */
-  sendFrame(frame: Frame): void {
+  sendFrame(shared: Frame): void {
     if (this.closed) return;
-    if (this.profile === 'legacy' && !legacyReads(frame.method)) return;
+    if (this.profile === 'legacy' && !legacyReads(shared.method)) return;
+    const frame = frameForKinds(shared, this.updateKinds);
+    if (frame === undefined) return;
     const size = frame.bytes.length;
     // Every byte not yet handed to the kernel: earlier turns' backlog plus this turn's batch.
     const buffered = this.socket.bufferedAmount;

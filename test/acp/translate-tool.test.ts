@@ -102,10 +102,10 @@ describe('tool lifecycle (§5.5.7)', () => {
       sessionUpdate: 'tool_call_update',
       toolCallId: 'call_1',
       status: 'completed',
-      rawOutput: result,
+      rawOutput: { success: true, content: result.content },
       _meta: {
         terminal_output: { terminal_id: 'call_1', data: 'Tests: 2 passed\n' },
-        zcode: { outputText: 'PASS a\nPASS b\nTests: 2 passed\n' },
+        zcode: { outputText: 'PASS a\nPASS b\nTests: 2 passed\n', display: { kind: 'bash_output' } },
         terminal_exit: { terminal_id: 'call_1', exit_code: 0, signal: null },
       },
     });

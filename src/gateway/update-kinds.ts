@@ -1,0 +1,131 @@
+/**
+ * Which `session/update` kinds a client can parse, decided once at `initialize` from what it
+ * announces (docs/CLIENT-PROTOCOL.md "Older clients and newer update kinds"), and what it gets
+ * instead of a kind it cannot parse. An ACP client rejects an update kind its schema does not
+ * know (-32602 from Zed's older SDK), so the hub never sends one:
+ *
+ * - the eight kinds ACP v1 has had from its first schema go to everyone;
+ * - the kinds v1 added later (`config_option_update`, `session_info_update`, `usage_update`) go
+ *   to a client that announces a current schema: `clientInfo` in `initialize` (a field the old
+ *   schema has not got, so an old client cannot send it) or `protocolVersion` 2 or more;
+ * - `replay_complete` (ACP v2) only to a client announcing `protocolVersion` 2 or more;
+ * - `clientCapabilities._meta.zcode.sessionUpdates: string[]` overrides the guess: the base kinds
+ *   plus exactly the kinds listed.
+ *
+ * A later kind a client cannot parse is folded into the extension notification
+ * `_zcode/session_update` (same params, so its `seq` still counts); ACP clients ignore unknown
+ * `_`-methods. `replay_complete` is dropped instead: those clients keep the `_meta` replay marker.
+ */
+import { Frame } from '../domain/frame.js';
+
+/** The kinds of ACP v1's first schema: every client parses them. */
+export const BASE_UPDATE_KINDS = [
+  'user_message_chunk',
+  'agent_message_chunk',
+  'agent_thought_chunk',
+  'tool_call',
+  'tool_call_update',
+  'plan',
+  'available_commands_update',
+  'current_mode_update',
+] as const;
+
+/** Kinds ACP v1 added after its first schema (the hub sends these three). */
+export const LATER_V1_KINDS = ['config_option_update', 'session_info_update', 'usage_update'] as const;
+
+/** The session update ACP v2 sends once after a replay (the hub's own marker is `_meta.zcode.replay`). */
+export const REPLAY_COMPLETE = 'replay_complete';
+
+/** What an old client gets instead of a later update kind. */
+export const FOLDED_UPDATE_METHOD = '_zcode/session_update';
+
+/** What `initialize` says about the client, as far as update kinds go. */
+export interface AnnouncedClient {
+  protocolVersion: number;
+  hasClientInfo: boolean;
+  /** `clientCapabilities._meta.zcode.sessionUpdates`, when it is a list of strings. */
+  sessionUpdates?: readonly string[];
+}
+
+/** The update kinds a client can parse; `undefined` = every kind the hub sends. */
+export type UpdateKinds = ReadonlySet<string> | undefined;
+
+/** The rule (see the file comment): which kinds this client is sent as `session/update`. */
+export function updateKindsFor(client: AnnouncedClient): UpdateKinds {
+  if (client.sessionUpdates !== undefined) return new Set<string>([...BASE_UPDATE_KINDS, ...client.sessionUpdates]);
+  if (client.protocolVersion >= 2) return undefined;
+  if (client.hasClientInfo) return new Set<string>([...BASE_UPDATE_KINDS, ...LATER_V1_KINDS]);
+  return new Set<string>(BASE_UPDATE_KINDS);
+}
+
+/** Every kind the hub may send: only these can be announced (so the set is bounded by construction). */
+const KNOWN_KINDS: ReadonlySet<string> = new Set<string>([...BASE_UPDATE_KINDS, ...LATER_V1_KINDS, REPLAY_COMPLETE]);
+
+/**
+ * Reads `clientCapabilities._meta.zcode.sessionUpdates` leniently: a list of strings, of which
+ * the kinds the hub knows are kept (anything else, or no list: not announced).
+ */
+export function announcedSessionUpdates(clientCapabilities: unknown): readonly string[] | undefined {
+  const meta = (clientCapabilities as { _meta?: unknown } | null | undefined)?._meta;
+  const zcode = (meta as { zcode?: unknown } | null | undefined)?.zcode;
+  const list = (zcode as { sessionUpdates?: unknown } | null | undefined)?.sessionUpdates;
+  if (!Array.isArray(list)) return undefined;
+  return [...new Set(list.filter((k): k is string => typeof k === 'string' && KNOWN_KINDS.has(k)))];
+}
+
+/** A frame's `session/update` kind, read once per frame (frames are shared by every client of a broadcast). */
+const kindCache = new WeakMap<Frame, string | null>();
+/** The folded variant of a frame, built once however many old clients get it. */
+const foldedCache = new WeakMap<Frame, Frame>();
+
+const KIND_AT = '"update":{"sessionUpdate":"';
+
+/**
+ * The kind of a `session/update` frame. Fast path: the hub writes an update's `sessionUpdate`
+ * first, so the text has `"update":{"sessionUpdate":"<kind>"` (a quote inside a string value is
+ * escaped, so this cannot come from content); otherwise the frame is parsed.
+ */
+function readKind(frame: Frame): string | null {
+  if (frame.method !== undefined && frame.method !== 'session/update') return null;
+  const at = frame.text.indexOf(KIND_AT);
+  if (at >= 0) {
+    const start = at + KIND_AT.length;
+    const end = frame.text.indexOf('"', start);
+    if (end > start) return frame.text.slice(start, end);
+  }
+  if (!frame.text.includes('"sessionUpdate"')) return null;
+  try {
+    const msg = JSON.parse(frame.text) as { method?: unknown; params?: { update?: { sessionUpdate?: unknown } } };
+    const k = msg.method === 'session/update' ? msg.params?.update?.sessionUpdate : undefined;
+    return typeof k === 'string' ? k : null;
+  } catch {
+    return null;
+  }
+}
+
+function updateKindOf(frame: Frame): string | null {
+  const cached = kindCache.get(frame);
+  if (cached !== undefined) return cached;
+  const kind = readKind(frame);
+  kindCache.set(frame, kind);
+  return kind;
+}
+
+/**
+ * The frame a client with `kinds` is sent for `frame`: the frame itself, its folded variant
+ * (`_zcode/session_update`), or `undefined` (nothing: `replay_complete` to a client that does
+ * not know it).
+ */
+export function frameForKinds(frame: Frame, kinds: UpdateKinds): Frame | undefined {
+  if (kinds === undefined) return frame;
+  const kind = updateKindOf(frame);
+  if (kind === null || kinds.has(kind)) return frame;
+  if (kind === REPLAY_COMPLETE) return undefined;
+  let folded = foldedCache.get(frame);
+  if (folded === undefined) {
+    const msg = JSON.parse(frame.text) as { params?: unknown };
+    folded = new Frame(JSON.stringify({ jsonrpc: '2.0', method: FOLDED_UPDATE_METHOD, params: msg.params }), FOLDED_UPDATE_METHOD);
+    foldedCache.set(frame, folded);
+  }
+  return folded;
+}

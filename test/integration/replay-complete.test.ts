@@ -1,0 +1,164 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AcpWsClient } from '../helpers/acp-ws-client.js';
+import { startHub, type HubHarness } from '../helpers/hub-harness.js';
+
+/**
+ * ACP v2's `replay_complete` (docs/CLIENT-PROTOCOL.md "Replay complete"): after every replay —
+ * `session/load`, `session/resume` with a cursor (`afterSeq`, filled from the journal or, with a
+ * stale epoch, from history) — a client that announced protocol 2 (or listed the kind in
+ * `_meta.zcode.sessionUpdates`) gets exactly one `replay_complete` after the last replayed
+ * update and before the result. A v1 client never gets it and keeps the `_meta.zcode.replay`
+ * marker on every replayed frame.
+ */
+
+let hub: HubHarness;
+let sessionId: string;
+/** The seq of the first update of the conversation, for a resume whose gap the journal fills. */
+let firstSeq: number;
+
+beforeAll(async () => {
+  // History answers late (outside the child's queue): a turn's frames arrive while a replay is read.
+  hub = await startHub({ simArgs: ['--turn-delay-scale', '0.1', '--late-method', 'session/messages=300'] });
+  const prompter = await hub.initializedClient({ name: 'prompter' });
+  ({ sessionId } = await prompter.request<{ sessionId: string }>('session/new', { cwd: hub.workspace, mcpServers: [] }));
+  const watcher = await hub.initializedClient({ name: 'watcher' });
+  await watcher.request('session/resume', { sessionId, cwd: hub.workspace, mcpServers: [] });
+  await prompter.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hello there' }] });
+  const seqs = watcher
+    .notifications<{ sessionId: string; _meta?: { zcode?: { seq?: number } } }>('session/update')
+    .filter((u) => u.sessionId === sessionId)
+    .map((u) => u._meta?.zcode?.seq ?? 0);
+  firstSeq = Math.min(...seqs);
+}, 60_000);
+afterAll(async () => {
+  await hub?.close();
+});
+
+type Inbound = AcpWsClient['messages'][number];
+
+/** A client initialized with `protocolVersion` (and `clientInfo`, as a current client sends it). */
+async function clientWith(protocolVersion: number): Promise<AcpWsClient> {
+  const c = await hub.client();
+  await c.request('initialize', { protocolVersion, clientCapabilities: {}, clientInfo: { name: `v${protocolVersion}`, version: '1' } });
+  return c;
+}
+
+/** What one attach sent this client: its session updates (in order) and where the result came. */
+async function attach(c: AcpWsClient, method: string, meta?: Record<string, unknown>) {
+  const from = c.messages.length;
+  const answer = await c.requestRaw(method, {
+    sessionId,
+    cwd: hub.workspace,
+    mcpServers: [],
+    ...(meta === undefined ? {} : { _meta: { zcode: meta } }),
+  });
+  const seen = c.messages.slice(from);
+  const resultAt = seen.indexOf(answer as Inbound);
+  const updates = seen
+    .map((m, i) => ({ m, i }))
+    .filter(({ m }) => m.method === 'session/update' && (m.params as { sessionId?: string }).sessionId === sessionId)
+    .map(({ m, i }) => ({
+      i,
+      kind: (m.params as { update: { sessionUpdate: string } }).update.sessionUpdate,
+      meta: (m.params as { _meta?: { zcode?: Record<string, unknown> } })._meta?.zcode ?? {},
+    }));
+  return { answer, resultAt, updates };
+}
+
+describe('replay_complete after every replay, only to clients that know it', () => {
+  const cases: Array<[string, string, () => Record<string, unknown> | undefined]> = [
+    ['session/load (history)', 'session/load', () => undefined],
+    ['session/resume with a cursor the journal fills', 'session/resume', () => ({ afterSeq: firstSeq - 1 })],
+    ['session/resume with a cursor from another epoch (history)', 'session/resume', () => ({ afterSeq: 1, epoch: 'gone' })],
+  ];
+
+  for (const [name, method, meta] of cases) {
+    it(`${name}: protocol 2 gets one replay_complete after the replayed updates, before the result`, async () => {
+      const c = await clientWith(2);
+      const { answer, resultAt, updates } = await attach(c, method, meta());
+      expect(answer.error).toBeUndefined();
+      const complete = updates.filter((u) => u.kind === 'replay_complete');
+      expect(complete).toHaveLength(1);
+      const at = complete[0]!.i;
+      const replayed = updates.filter((u) => u.kind !== 'replay_complete');
+      expect(replayed.length).toBeGreaterThan(0);
+      expect(Math.max(...replayed.map((u) => u.i))).toBeLessThan(at);
+      expect(at).toBeLessThan(resultAt);
+      const replayMeta = (answer.result as { _meta: { zcode: { replayMeta: { replayed: number } } } })._meta.zcode.replayMeta;
+      expect(complete[0]!.meta).toMatchObject({ replay: true, replayed: replayMeta.replayed });
+    });
+
+    it(`${name}: protocol 1 gets no replay_complete; the replay marker or the result tells the end`, async () => {
+      const c = await clientWith(1);
+      const { answer, updates } = await attach(c, method, meta());
+      expect(answer.error).toBeUndefined();
+      expect(updates.length).toBeGreaterThan(0);
+      expect(updates.filter((u) => u.kind === 'replay_complete')).toEqual([]);
+      // A replay rebuilt from history marks every frame; the journal's frames are the live ones.
+      if (meta()?.['epoch'] !== undefined || method === 'session/load') expect(updates.every((u) => u.meta['replay'] === true)).toBe(true);
+    });
+  }
+
+  it('a protocol 1 client that lists replay_complete in _meta.zcode.sessionUpdates gets it', async () => {
+    const c = await hub.client();
+    const init = await c.request<{ agentCapabilities: { _meta: { zcode: { sessionUpdates?: boolean } } } }>('initialize', {
+      protocolVersion: 1,
+      clientCapabilities: { _meta: { zcode: { sessionUpdates: ['replay_complete', 'usage_update', 'session_info_update'] } } },
+      clientInfo: { name: 'lister', version: '1' },
+    });
+    expect(init.agentCapabilities._meta.zcode.sessionUpdates).toBe(true);
+    const { updates } = await attach(c, 'session/load');
+    expect(updates.filter((u) => u.kind === 'replay_complete')).toHaveLength(1);
+  });
+
+  it('the zcode-acp-remote profile never gets it, whatever version it announces', async () => {
+    const c = await hub.client({ query: { instance: 'zcode-hub' } });
+    await c.request('initialize', { protocolVersion: 2, clientCapabilities: {} });
+    const { answer, updates } = await attach(c, 'session/load', { limit: 30 });
+    expect(answer.error).toBeUndefined();
+    expect(updates.length).toBeGreaterThan(0);
+    expect(updates.filter((u) => u.kind === 'replay_complete')).toEqual([]);
+  });
+
+  it('joining mid-turn: the running turn so far comes before replay_complete, what follows it is live', async () => {
+    const prompter = await hub.initializedClient({ name: 'slow prompter' });
+    await prompter.request('session/resume', { sessionId, cwd: hub.workspace, mcpServers: [] });
+    const turn = prompter.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'be slow about it' }] });
+    await expect
+      .poll(() => prompter.notifications<{ sessionId: string }>('session/update').some((u) => u.sessionId === sessionId), {
+        timeout: 20_000,
+      })
+      .toBe(true);
+    const c = await clientWith(2);
+    const from = c.messages.length;
+    const loaded = await c.request<{ _meta: { zcode: { replayMeta: { replayed: number } } } }>('session/load', {
+      sessionId,
+      cwd: hub.workspace,
+      mcpServers: [],
+    });
+    await turn;
+    // The turn's last update reached the joiner too (its answer to a request follows every frame before it).
+    await c.request('session/list', {});
+    const seen = c.messages
+      .slice(from)
+      .filter((m) => m.method === 'session/update' && (m.params as { sessionId?: string }).sessionId === sessionId)
+      .map((m) => m.params as { update: { sessionUpdate: string }; _meta?: { zcode?: { seq?: number } } });
+    const at = seen.findIndex((u) => u.update.sessionUpdate === 'replay_complete');
+    expect(at).toBeGreaterThan(0);
+    const seqs = (list: typeof seen) => list.map((u) => u._meta?.zcode?.seq).filter((x): x is number => x !== undefined);
+    const before = seqs(seen.slice(0, at));
+    const after = seqs(seen.slice(at + 1));
+    expect(before.length).toBeGreaterThan(0);
+    expect(after.length).toBeGreaterThan(0);
+    // Exactly the replayed frames precede it (history and the turn so far); frames that arrived
+    // during the replay follow it, with the later seqs.
+    expect(at).toBe(loaded._meta.zcode.replayMeta.replayed);
+    expect(Math.min(...after)).toBeGreaterThan(Math.max(...before));
+  });
+
+  it('a resume without a cursor replays nothing and sends no replay_complete', async () => {
+    const c = await clientWith(2);
+    const { updates } = await attach(c, 'session/resume');
+    expect(updates).toEqual([]);
+  });
+});
