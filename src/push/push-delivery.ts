@@ -48,6 +48,14 @@ export async function deliver(sub: PushSubscriptionJson, text: string, opts: Del
   if (!opts.allowPrivate && literal !== undefined && !isPublicAddress(literal))
     return { kind: 'refused', reason: `endpoint address ${literal} is not public` };
   return new Promise<DeliveryOutcome>((resolve) => {
+    // The outcome is known at the answer or the error, but the delivery only ends when the
+    // request's connection is really closed ('close'): the caller's in-flight slot is freed
+    // then, so a deadline that destroys a socket never lets a new one open before the old one is
+    // gone (measured: under load the TLS socket outlived its 'error' by enough for two more).
+    let outcome: DeliveryOutcome | undefined;
+    const settle = (o: DeliveryOutcome) => {
+      outcome ??= o;
+    };
     const req = https.request(
       url,
       {
@@ -62,19 +70,20 @@ export async function deliver(sub: PushSubscriptionJson, text: string, opts: Del
         res.resume();
         res.on('end', () => {
           const status = res.statusCode ?? 0;
-          resolve(status >= 200 && status < 300 ? { kind: 'delivered' } : { kind: 'status', status });
+          settle(status >= 200 && status < 300 ? { kind: 'delivered' } : { kind: 'status', status });
         });
-        res.on('error', (err) => resolve({ kind: 'failed', reason: err.message }));
-        res.on('close', () => resolve({ kind: 'failed', reason: 'the answer was cut off' }));
+        res.on('error', (err) => settle({ kind: 'failed', reason: err.message }));
+        res.on('close', () => settle({ kind: 'failed', reason: 'the answer was cut off' }));
       },
     );
     req.on('error', (err) =>
-      resolve(
+      settle(
         err instanceof PrivateAddressError || (err as { code?: unknown }).code === PRIVATE_ADDRESS
           ? { kind: 'refused', reason: err.message }
           : { kind: 'failed', reason: err.message },
       ),
     );
+    req.on('close', () => resolve(outcome ?? { kind: 'failed', reason: 'the connection closed without an answer' }));
     req.end(details.body ?? undefined);
   });
 }
