@@ -27,6 +27,8 @@ const en = {
   pairRateLimited: 'Too many attempts. Wait a minute and try again.',
   sessions: 'Sessions',
   inbox: 'Inbox',
+  /** The inbox button's name: it holds the visible count as a word (no parentheses, which assistive tech drops). */
+  inboxCount: 'Inbox, {0} waiting',
   settings: 'Settings',
   newSession: 'New session',
   workspace: 'Workspace',
@@ -186,6 +188,7 @@ const zh: Record<MessageKey, string> = {
   pairRateLimited: '尝试次数过多，请稍后再试。',
   sessions: '会话',
   inbox: '待办',
+  inboxCount: '待办，{0} 项等待',
   settings: '设置',
   newSession: '新建会话',
   workspace: '工作区',

@@ -88,43 +88,46 @@ export function ChatView({ client, sessionId }: { client: HubClient; sessionId: 
         {canOperate ? <GitBadge sessionId={sessionId} running={running} /> : null}
         <SessionLinks sessionId={sessionId} />
       </TopBar>
-      {chat ? <ConfigBar chat={chat} client={client} canOperate={canOperate} /> : null}
-      {presence && presence.length > 1 ? <div class="presence muted small">{presence.map((p) => p.name).join(' · ')}</div> : null}
-      <div
-        class="scroll messages"
-        ref={scroller}
-        data-testid="messages"
-        onScroll={(e) => {
-          const el = e.currentTarget;
-          stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 80;
-        }}
-      >
-        <div ref={sentinel} class="history-edge muted small">
-          {chat?.history.hasMore ? (
-            <button
-              type="button"
-              class="link"
-              onClick={() => void client.loadEarlier(sessionId)}
-              disabled={loadingEarlier}
-              data-testid="load-earlier"
-            >
-              {loadingEarlier ? t('loading') : t('loadEarlier')}
-            </button>
-          ) : chat ? (
-            t('noEarlier')
-          ) : (
-            t('loading')
-          )}
+      {/* The one `main` landmark: pickers, conversation and composer (the header is the banner). */}
+      <main class="page-main">
+        {chat ? <ConfigBar chat={chat} client={client} canOperate={canOperate} /> : null}
+        {presence && presence.length > 1 ? <div class="presence muted small">{presence.map((p) => p.name).join(' · ')}</div> : null}
+        <div
+          class="scroll messages"
+          ref={scroller}
+          data-testid="messages"
+          onScroll={(e) => {
+            const el = e.currentTarget;
+            stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 80;
+          }}
+        >
+          <div ref={sentinel} class="history-edge muted small">
+            {chat?.history.hasMore ? (
+              <button
+                type="button"
+                class="link"
+                onClick={() => void client.loadEarlier(sessionId)}
+                disabled={loadingEarlier}
+                data-testid="load-earlier"
+              >
+                {loadingEarlier ? t('loading') : t('loadEarlier')}
+              </button>
+            ) : chat ? (
+              t('noEarlier')
+            ) : (
+              t('loading')
+            )}
+          </div>
+          <SessionIdContext.Provider value={sessionId}>
+            {items.map((item, i) => (
+              <ChatItemView key={item.id} item={item} streaming={running && i === lastAgent} onRetry={canOperate ? retry : undefined} />
+            ))}
+          </SessionIdContext.Provider>
         </div>
-        <SessionIdContext.Provider value={sessionId}>
-          {items.map((item, i) => (
-            <ChatItemView key={item.id} item={item} streaming={running && i === lastAgent} onRetry={canOperate ? retry : undefined} />
-          ))}
-        </SessionIdContext.Provider>
-      </div>
-      {chat ? <PlanView entries={chat.plan} /> : null}
-      <WaitingBanner sessionId={sessionId} />
-      {chat && canOperate ? <PromptBox chat={chat} client={client} /> : null}
+        {chat ? <PlanView entries={chat.plan} /> : null}
+        <WaitingBanner sessionId={sessionId} />
+        {chat && canOperate ? <PromptBox chat={chat} client={client} /> : null}
+      </main>
       {renaming ? <RenameSheet client={client} sessionId={sessionId} current={title} onClose={() => setRenaming(false)} /> : null}
     </div>
   );
