@@ -1,6 +1,7 @@
 /**
  * The phone layout at 390×844: the config bar shows three pickers and the context meter without
- * clipping any of them.
+ * clipping any of them; tool titles show paths relative to the workspace and their inline code as
+ * code, in the chat and in the inbox.
  */
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -50,5 +51,35 @@ describe('phone layout at 390 px', () => {
     expect(await page.locator('.config-bar').evaluate((bar) => bar.scrollWidth <= bar.clientWidth)).toBe(true);
     expect(await nothingClipped(page, '.config-bar select, .config-bar [data-testid=context-meter]')).toEqual([]);
     await shoot(page, 'config-bar-three');
+  });
+
+  it('tool titles show workspace-relative paths and inline code as code, in the chat and the inbox', async () => {
+    const { page } = phone;
+    // The last turn's Read card: README.md of the workspace, not its absolute path.
+    const read = page.getByTestId('tool-card').filter({ hasText: 'Read' }).last();
+    expect(await read.locator('.tool-title').innerText()).toBe('Read README.md');
+    expect(await read.innerText()).not.toContain(hub.workspace);
+    // A command is shown as code, without the backticks of the title.
+    await sendPrompt(page, 'run the tests, permission needed');
+    const sheet = page.getByTestId('interaction-sheet');
+    await sheet.getByTestId('perm-command').waitFor();
+    await sheet.getByRole('button', { name: 'Later' }).click();
+    const bash = page.getByTestId('tool-card').filter({ hasText: 'npm test' }).last();
+    expect(await bash.locator('.tool-title code').allInnerTexts()).toEqual(['npm test']);
+    expect(await bash.locator('.tool-title').innerText()).not.toContain('`');
+    // …and not repeated under the title.
+    expect(await bash.locator('.tool-input').count()).toBe(0);
+    await shoot(page, 'tool-titles');
+    await page.getByTestId('inbox-button').click();
+    const row = page.getByTestId('inbox-row').first();
+    await row.waitFor();
+    expect(await row.locator('.inbox-title code').allInnerTexts()).toEqual(['npm test']);
+    expect(await row.locator('.inbox-title').innerText()).not.toContain('`');
+    await shoot(page, 'inbox-titles');
+    await row.getByTestId('inbox-answer').click();
+    await page.getByTestId('interaction-sheet').getByRole('button', { name: 'Allow once' }).click();
+    await page.getByTestId('interaction-sheet').waitFor({ state: 'detached' });
+    await page.goBack();
+    await waitIdle(page);
   });
 });
