@@ -1,7 +1,7 @@
 /**
  * The phone layout at 390×844: the config bar shows three pickers and the context meter without
  * clipping any of them; tool titles show paths relative to the workspace and their inline code as
- * code, in the chat and in the inbox.
+ * code, in the chat and in the inbox; the plan is pinned above the composer only for its own turn.
  */
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -81,5 +81,21 @@ describe('phone layout at 390 px', () => {
     await page.getByTestId('interaction-sheet').waitFor({ state: 'detached' });
     await page.goBack();
     await waitIdle(page);
+  });
+
+  it('"Plan · 3/3" is pinned for the turn that made it, not for the turns after it (live and after a reload)', async () => {
+    const { page } = phone;
+    const plan = page.getByTestId('plan');
+    await sendPrompt(page, 'keep a todo list');
+    await waitIdle(page);
+    await expect.poll(() => plan.locator('summary').innerText()).toBe('Plan · 3/3');
+    await sendPrompt(page, 'a plain answer now');
+    await expect.poll(() => plan.count()).toBe(0);
+    await waitIdle(page);
+    expect(await plan.count()).toBe(0);
+    await shoot(page, 'plan-not-pinned');
+    await page.reload();
+    await page.getByTestId('agent-message').filter({ hasText: 'a plain answer now' }).waitFor();
+    expect(await plan.count()).toBe(0);
   });
 });

@@ -3,6 +3,7 @@ import { store, toast } from '../hub/app-state.js';
 import type { RetryPrompt } from '../hub/chat-types.js';
 import { ConnectionLost } from '../net/rpc-connection.js';
 import type { HubClient } from '../hub/hub-client.js';
+import { pinnedPlan } from '../hub/chat-reducer.js';
 import { badgeOf } from '../hub/session-list.js';
 import { t } from '../i18n.js';
 import { navigate } from '../router.js';
@@ -124,7 +125,7 @@ export function ChatView({ client, sessionId }: { client: HubClient; sessionId: 
             ))}
           </SessionIdContext.Provider>
         </div>
-        {chat ? <PlanView entries={chat.plan} /> : null}
+        {chat ? <PlanView entries={pinnedPlan(chat)} /> : null}
         <WaitingBanner sessionId={sessionId} />
         {chat && canOperate ? <PromptBox chat={chat} client={client} /> : null}
       </main>
