@@ -1,7 +1,8 @@
 /**
  * The phone layout at 390×844: the config bar shows three pickers and the context meter without
  * clipping any of them; tool titles show paths relative to the workspace and their inline code as
- * code, in the chat and in the inbox; the plan is pinned above the composer only for its own turn.
+ * code, in the chat and in the inbox; the plan is pinned above the composer only for its own turn;
+ * a session's preview does not glue the answer's heading to its first sentence.
  */
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -97,5 +98,13 @@ describe('phone layout at 390 px', () => {
     await page.reload();
     await page.getByTestId('agent-message').filter({ hasText: 'a plain answer now' }).waitFor();
     expect(await plan.count()).toBe(0);
+  });
+
+  it('the session preview keeps the answer’s heading apart from its text', async () => {
+    const { page } = phone;
+    await page.getByRole('button', { name: 'Back' }).click();
+    const preview = page.getByTestId('session-preview').first();
+    await expect.poll(() => preview.innerText()).toMatch(/^Answer · You asked: a plain answer now\. Here is what I found:/);
+    await shoot(page, 'session-preview');
   });
 });
