@@ -2,7 +2,8 @@
  * The phone layout at 390×844: the config bar shows three pickers and the context meter without
  * clipping any of them; tool titles show paths relative to the workspace and their inline code as
  * code, in the chat and in the inbox; the plan is pinned above the composer only for its own turn;
- * a session's preview does not glue the answer's heading to its first sentence.
+ * a session's preview does not glue the answer's heading to its first sentence; an operate
+ * device's settings say how to get admin.
  */
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -106,5 +107,21 @@ describe('phone layout at 390 px', () => {
     const preview = page.getByTestId('session-preview').first();
     await expect.poll(() => preview.innerText()).toMatch(/^Answer · You asked: a plain answer now\. Here is what I found:/);
     await shoot(page, 'session-preview');
+  });
+
+  it('an operate device’s settings and read-only rules say how to get admin, with the real command', async () => {
+    const { page } = phone;
+    await page.goto(`${hub.url}/settings`);
+    const how = page.getByTestId('admin-how-to');
+    await how.waitFor();
+    expect(await how.locator('code').innerText()).toBe('zcode-hub pair --scope admin');
+    expect(await how.innerText()).toMatch(
+      /^To make this device an admin, run zcode-hub pair --scope admin on the computer that runs the hub/,
+    );
+    await shoot(page, 'settings-operate');
+    await page.goto(`${hub.url}/settings/policy`);
+    await page.getByTestId('policy-read-only').getByTestId('admin-how-to').waitFor();
+    await page.goto(`${hub.url}/settings/devices`);
+    expect(await page.getByTestId('admin-how-to').locator('code').innerText()).toBe('zcode-hub pair --scope admin');
   });
 });

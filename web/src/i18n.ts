@@ -119,6 +119,9 @@ const en = {
   workflows: 'Workflows',
   devices: 'Devices',
   adminOnly: 'Only admin devices can change this.',
+  adminOnlySettings: 'Providers, workflows and devices are managed from an admin device.',
+  /** {0} is the command, shown as code. */
+  adminHowTo: 'To make this device an admin, run {0} on the computer that runs the hub, then open the link it prints on this device.',
   signedInAs: 'This device: {0} ({1})',
   signOut: 'Sign out this device',
   signOutConfirm: 'Sign this device out? You will need a new pairing code to come back.',
@@ -279,6 +282,8 @@ const zh: Record<MessageKey, string> = {
   workflows: '工作流',
   devices: '设备',
   adminOnly: '只有管理员设备可以修改。',
+  adminOnlySettings: '服务商、工作流和设备只能在管理员设备上管理。',
+  adminHowTo: '要让这台设备成为管理员，请在运行 hub 的电脑上执行 {0}，然后在这台设备上打开它输出的链接。',
   signedInAs: '本设备：{0}（{1}）',
   signOut: '退出此设备',
   signOutConfirm: '确定退出此设备？重新使用需要新的配对码。',
