@@ -14,6 +14,7 @@ import { ConfigBar } from './config-bar.js';
 import { PromptBox } from './prompt-box.js';
 import { StateBadge } from './session-list-view.js';
 import { GitBadge } from './git-sheet.js';
+import { MachineChip } from './machines-view.js';
 import { SessionIdContext, SessionLinks } from './session-links.js';
 import { WaitingBanner } from './waiting-banner.js';
 import { RenameSheet } from './rename-sheet.js';
@@ -26,6 +27,8 @@ export function ChatView({ client, sessionId }: { client: HubClient; sessionId: 
   const listed = useSelector(store, (s) => client.hubId !== undefined || s.sessionsLoaded);
   const scope = useSelector(store, (s) => (client.hubId !== undefined ? s.machines[client.hubId]?.scope : s.me?.scope) ?? 'operate');
   const presence = useSelector(store, (s) => s.presence[sessionId]);
+  // A session of another machine says which one in its header (the home hub's sessions need not).
+  const machine = useSelector(store, (s) => (client.hubId !== undefined ? s.machines[client.hubId] : undefined));
   const loadingEarlier = useSelector(store, (s) => s.loadingEarlier[sessionId] ?? false);
   const scroller = useRef<HTMLDivElement>(null);
   const sentinel = useRef<HTMLDivElement>(null);
@@ -83,7 +86,16 @@ export function ChatView({ client, sessionId }: { client: HubClient; sessionId: 
         title={title}
         lean
         back={() => navigate({ name: 'sessions' })}
-        {...(summary ? { subtitle: <StateBadge badge={badgeOf(summary, Date.now(), Date.now())} /> } : {})}
+        {...(summary || machine
+          ? {
+              subtitle: (
+                <>
+                  {summary ? <StateBadge badge={badgeOf(summary, Date.now(), Date.now())} /> : null}
+                  <MachineChip m={machine} />
+                </>
+              ),
+            }
+          : {})}
         {...(canOperate ? { onTitle: () => setRenaming(true), titleLabel: t('rename') } : {})}
       >
         {canOperate ? <GitBadge sessionId={sessionId} running={running} /> : null}
