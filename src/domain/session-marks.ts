@@ -24,17 +24,44 @@ const markSchema = z.object({
 type Mark = z.infer<typeof markSchema>;
 const fileSchema = z.object({ marks: z.record(z.string().max(256), markSchema) });
 
+/** A block that ends a sentence or a clause: the next one can follow it after a plain space. */
+const ENDS_CLAUSE = /[.!?:;,…。！？：；，]$/;
+/** A line that starts a Markdown block of its own: a heading, quote, list item or code fence. */
+const BLOCK_START = /^\s{0,3}(#{1,6}\s|>|[-*+]\s|\d+[.)]\s|```)/;
+const HEADING = /^\s{0,3}#{1,6}\s/;
+
 /**
  * Plain text for a one-line preview: Markdown's markers dropped (headings, bullets, emphasis,
- * code fences, link targets), newlines and runs of spaces folded, cut to `max` with an ellipsis.
+ * code fences, link targets), its blocks joined — with " · " after one that ends without
+ * punctuation (a heading, a list item), so "## Answer" and the paragraph under it do not read as
+ * one sentence; lines inside a paragraph run on — runs of spaces folded, cut to `max` with an
+ * ellipsis.
  */
 export function previewText(text: string, max: number): string {
-  const plain = text
-    .replace(/```[^\n]*\n?/g, '')
-    .replace(/^\s{0,3}(#{1,6}|>|[-*+]|\d+[.)])\s+/gm, '')
-    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/\*\*|__|[*`~]/g, '');
-  const flat = plain.replace(/\s+/g, ' ').trim();
+  const blocks: string[] = [];
+  let current: string[] = [];
+  const flush = (): void => {
+    if (current.length > 0) blocks.push(current.join(' '));
+    current = [];
+  };
+  for (const line of text.split('\n')) {
+    if (line.trim() === '' || BLOCK_START.test(line)) flush();
+    if (/^\s{0,3}```/.test(line)) continue;
+    if (line.trim() !== '') current.push(line);
+    if (HEADING.test(line)) flush();
+  }
+  flush();
+  const plain = blocks
+    .map((b) =>
+      b
+        .replace(/^\s{0,3}(#{1,6}|>|[-*+]|\d+[.)])\s+/, '')
+        .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
+        .replace(/\*\*|__|[*`~]/g, '')
+        .replace(/\s+/g, ' ')
+        .trim(),
+    )
+    .filter((b) => b !== '');
+  const flat = plain.reduce((out, b) => (out === '' ? b : `${out}${ENDS_CLAUSE.test(out) ? ' ' : ' · '}${b}`), '');
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 

@@ -15,6 +15,7 @@ import { WsTickets } from '../auth/ws-tickets.js';
 import { wsTicketRoutes } from './routes/ws-ticket.js';
 import { authCookieName } from './credentials.js';
 import { installErrorHandler } from './error-handler.js';
+import { DOCS_THEME } from './docs-theme.js';
 import { ignoreOtherUpgrades } from './other-upgrades.js';
 import { healthRoutes } from './routes/health.js';
 import { webApp } from './web.js';
@@ -127,7 +128,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     openapi: { info: { title: 'zcode-hub', description: 'REST API of the zcode-hub daemon', version: deps.version } },
     transform: jsonSchemaTransform,
   });
-  await app.register(fastifySwaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list' } });
+  await app.register(fastifySwaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list' }, theme: DOCS_THEME });
   // Before every other hook: its onRequest marks upgrade requests so a refused upgrade's socket is
   // destroyed after the HTTP error answer. ws closes a message over maxPayload with 1009 (WS-01).
   if (deps.acp) await app.register(fastifyWebsocket, { options: { maxPayload: deps.config.limits.wsMaxMessageBytes } });

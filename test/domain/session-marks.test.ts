@@ -63,10 +63,13 @@ describe('SessionMarks', () => {
     expect(m.notePreview('s', 'user', '   ')).toBe(false);
   });
 
-  it('a preview is plain text: Markdown markers are dropped', () => {
+  it('a preview is plain text: Markdown markers are dropped, a heading or list item is not glued to what follows', () => {
     expect(
       previewText('## Answer\nYou asked: *Explain the cart*.\n- **one** `a.ts`\n1. [docs](https://x.test/y)\n```ts\ncode\n```', 200),
-    ).toBe('Answer You asked: Explain the cart. one a.ts docs code');
+    ).toBe('Answer · You asked: Explain the cart. one a.ts · docs · code');
+    // Lines that end a clause run on; blank lines and runs of spaces fold away.
+    expect(previewText('## Answer\n\nYou asked:   hello.\n\nFound it.', 200)).toBe('Answer · You asked: hello. Found it.');
+    expect(previewText('第一行。\n第二行', 200)).toBe('第一行。 第二行');
   });
 
   it('an unreadable file is no marks, not a crash', () => {

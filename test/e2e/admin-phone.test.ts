@@ -1,11 +1,11 @@
 /**
  * Admin from the phone, 390×844 light and dark: the API docs open from
  * Settings and when typed; Providers explains the built-in providers before the personal list;
- * an empty Workflows screen says what workflows are and how to get one.
+ * an empty Workflows screen says what workflows are and how to get one; the API docs fit the phone.
  */
 import http from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { openDevice } from './support/browser.js';
+import { openDevice, PHONE } from './support/browser.js';
 import { phoneHub } from './support/fixture.js';
 import { pair, shoot } from './support/flow.js';
 
@@ -40,6 +40,31 @@ describe('admin on the phone', () => {
     const res = await page.goto(`${hub.url}/docs`);
     expect(res?.status()).toBe(200);
     await page.locator('.swagger-ui .info .title').waitFor({ timeout: 30_000 });
+  });
+
+  it('the API docs fit a 390 px phone: laid out at its width, nothing wider, text at a readable size', async () => {
+    const { page } = phone;
+    await page.goto(`${hub.url}/docs`);
+    const op = page.locator('.swagger-ui .opblock').first();
+    await op.waitFor({ timeout: 30_000 });
+    const fit = await page.evaluate(() => ({
+      layoutWidth: window.innerWidth,
+      scrollWidth: document.documentElement.scrollWidth,
+      path: Number.parseFloat(getComputedStyle(document.querySelector('.opblock-summary-path') as Element).fontSize),
+    }));
+    expect(fit.layoutWidth).toBe(PHONE.width);
+    expect(fit.scrollWidth).toBeLessThanOrEqual(PHONE.width);
+    expect(fit.path).toBeGreaterThanOrEqual(14);
+    // Every operation's method and path are inside the screen.
+    const outside = await page
+      .locator('.swagger-ui .opblock-summary')
+      .evaluateAll((els, w) => els.filter((e) => e.getBoundingClientRect().right > w).map((e) => e.textContent?.trim() ?? ''), PHONE.width);
+    expect(outside).toEqual([]);
+    // An operation opens and its parameters still fit.
+    await op.locator('.opblock-summary').click();
+    await op.locator('.opblock-body').waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+    await shoot(page, 'api-docs-phone');
   });
 
   it('an admin adds a tunnel address from the phone and the hub answers to it at once', async () => {

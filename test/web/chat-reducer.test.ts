@@ -5,6 +5,7 @@ import {
   applySessionUpdate,
   emptyChat,
   parseTurnState,
+  pinnedPlan,
   prependHistory,
   resetForReplay,
   settleLocalPrompt,
@@ -146,6 +147,29 @@ describe('chat reducer', () => {
     expect(c.configOptions[0]?.id).toBe('model');
     expect(c.title).toBe('Fix tests');
     expect(c.items).toHaveLength(0);
+  });
+
+  it('pins a plan only for the turn that sent it: a later prompt without a plan shows none', () => {
+    seq = 0;
+    const step = (status: string) => ({ sessionUpdate: 'plan', entries: [{ content: 'step', priority: 'high', status }] });
+    const first = run(
+      emptyChat(SID),
+      upd(text('user_message_chunk', 'make a plan', 'u1')),
+      upd(step('in_progress')),
+      upd(step('completed')),
+    );
+    expect(pinnedPlan(first)).toHaveLength(1);
+    expect(pinnedPlan(first)[0]?.status).toBe('completed');
+    // Still pinned once its turn answered; gone when the next prompt starts a turn of its own.
+    const answered = run(first, upd(text('agent_message_chunk', 'Done.')));
+    expect(pinnedPlan(answered)).toHaveLength(1);
+    const next = run(answered, upd(text('user_message_chunk', 'something else', 'u2')));
+    expect(pinnedPlan(next)).toEqual([]);
+    // That turn's own plan is pinned again.
+    expect(pinnedPlan(run(next, upd(step('pending'))))).toHaveLength(1);
+    // A plan before any prompt (a history page that starts mid-turn) is shown.
+    expect(pinnedPlan(run(emptyChat(SID), upd(step('pending'))))).toHaveLength(1);
+    expect(pinnedPlan(resetForReplay(first))).toEqual([]);
   });
 
   it('[PRM-01] parses _zcode/turn_state with its queue', () => {

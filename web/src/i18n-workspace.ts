@@ -4,7 +4,7 @@
  */
 export const workspaceEn = {
   changes: 'Changes',
-  changesCount: 'Changes ({0})',
+  changesCount: 'Changes, {0} files',
   changesNone: 'No changes yet. When the agent edits or writes a file, the diff shows up here.',
   changesSummaryOne: '1 file changed',
   changesSummary: '{0} files changed',
@@ -88,7 +88,7 @@ export const workspaceEn = {
 
 export const workspaceZh: Record<keyof typeof workspaceEn, string> = {
   changes: '改动',
-  changesCount: '改动（{0}）',
+  changesCount: '改动，{0} 个文件',
   changesNone: '还没有改动。代理编辑或写入文件后，差异会显示在这里。',
   changesSummaryOne: '改动了 1 个文件',
   changesSummary: '改动了 {0} 个文件',

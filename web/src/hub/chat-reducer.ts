@@ -31,7 +31,21 @@ export function emptyChat(sessionId: string): ChatState {
 
 /** Clears what a replay will rebuild (items, plan, seq); keeps mode, config and turn. */
 export function resetForReplay(chat: ChatState): ChatState {
-  return { ...chat, items: [], plan: [], seq: undefined, epoch: undefined, history: { hasMore: false } };
+  return { ...chat, items: [], plan: [], planTurn: undefined, seq: undefined, epoch: undefined, history: { hasMore: false } };
+}
+
+/** The id of the last user message: the turn an update now belongs to. */
+function currentTurn(chat: ChatState): string | undefined {
+  const i = findLastIndex(chat.items, (it) => it.kind === 'user');
+  return i === -1 ? undefined : chat.items[i]?.id;
+}
+
+/**
+ * The plan to pin above the composer: the one of the latest turn only. A later prompt's turn that
+ * sends no plan of its own shows none (the old one stays in its turn's history, not pinned).
+ */
+export function pinnedPlan(chat: ChatState): PlanEntry[] {
+  return chat.plan.length > 0 && chat.planTurn === currentTurn(chat) ? chat.plan : [];
 }
 
 function applyChunk(chat: ChatState, kind: 'user' | 'agent' | 'thought', u: Rec, outer: Rec): ChatState {
@@ -194,7 +208,7 @@ export function applyUpdateBody(chat: ChatState, u: Rec, outer: Rec = {}): ChatS
     case 'tool_call_update':
       return applyTool(chat, u, false);
     case 'plan':
-      return { ...chat, plan: arr(u['entries']) as PlanEntry[] };
+      return { ...chat, plan: arr(u['entries']) as PlanEntry[], planTurn: currentTurn(chat) };
     case 'usage_update': {
       const used = num(u['used']);
       const size = num(u['size']);

@@ -108,6 +108,8 @@ export interface ChatState {
   epoch?: string | number;
   items: ChatItem[];
   plan: PlanEntry[];
+  /** The user message whose turn sent `plan` (its item id; undefined = none was shown yet). */
+  planTurn?: string;
   usage?: UsageView;
   modeId?: string;
   modes: Array<{ id: string; name: string }>;

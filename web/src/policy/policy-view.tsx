@@ -11,6 +11,7 @@ import { api, RestError } from '../net/rest.js';
 import { PolicyCheck } from './policy-check.js';
 import { apiFieldErrors, kindsOf, moveRule, parsePolicy, type FieldError, type Policy, type Rule } from './policy-rules.js';
 import { RuleForm } from './rule-form.js';
+import { AdminOnly } from '../views/admin-help.js';
 
 function matchText(rule: Rule): string {
   const kinds = kindsOf(rule);
@@ -129,9 +130,9 @@ export function PolicyView({ admin }: { admin: boolean }) {
         {dirty ? ` · ${t('policyUnsaved')}` : ''}
       </p>
       {!admin ? (
-        <p class="small" data-testid="policy-read-only">
-          {t('policyReadOnly')}
-        </p>
+        <div class="small" data-testid="policy-read-only">
+          <AdminOnly text={t('policyReadOnly')} />
+        </div>
       ) : null}
       {conflict !== undefined ? (
         <div class="card conflict" role="alert" data-testid="policy-conflict">

@@ -2,6 +2,24 @@
 import { t } from '../i18n.js';
 import { Icon } from './icons.js';
 
+/** The pairing command that makes a device an admin (`zcode-hub pair`, src/cli/pair.ts). */
+export const ADMIN_PAIR_COMMAND = 'zcode-hub pair --scope admin';
+
+/** "Only admin devices can change this", and how this device becomes one. */
+export function AdminOnly({ text = t('adminOnly') }: { text?: string }) {
+  const [before, after] = t('adminHowTo', '\u0000').split('\u0000');
+  return (
+    <div class="admin-only" data-testid="admin-only">
+      <p class="muted small">{text}</p>
+      <p class="muted small" data-testid="admin-how-to">
+        {before}
+        <code>{ADMIN_PAIR_COMMAND}</code>
+        {after}
+      </p>
+    </div>
+  );
+}
+
 /** Above the provider list: built-in providers need nothing here; this list is for your own keys. */
 export function ProvidersIntro() {
   return (

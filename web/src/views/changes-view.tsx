@@ -97,7 +97,7 @@ export function ChangesView({ client, sessionId, file }: { client: HubClient; se
   return (
     <div class="page changes" data-testid="changes-view">
       <TopBar title={t('changes')} back={() => navigate({ name: 'chat', sessionId })} />
-      <div class="scroll">
+      <main class="scroll">
         {files.length > 0 ? (
           <div class="changes-summary" data-testid="changes-summary">
             <span>{files.length === 1 ? t('changesSummaryOne') : t('changesSummary', files.length)}</span>
@@ -119,7 +119,7 @@ export function ChangesView({ client, sessionId, file }: { client: HubClient; se
             open={wanted ? relativePath(f.path, cwd) === wanted : files.length <= 3}
           />
         ))}
-      </div>
+      </main>
     </div>
   );
 }

@@ -3,6 +3,7 @@ import { store, toast } from '../hub/app-state.js';
 import type { RetryPrompt } from '../hub/chat-types.js';
 import { ConnectionLost } from '../net/rpc-connection.js';
 import type { HubClient } from '../hub/hub-client.js';
+import { pinnedPlan } from '../hub/chat-reducer.js';
 import { badgeOf } from '../hub/session-list.js';
 import { t } from '../i18n.js';
 import { navigate } from '../router.js';
@@ -13,6 +14,7 @@ import { ConfigBar } from './config-bar.js';
 import { PromptBox } from './prompt-box.js';
 import { StateBadge } from './session-list-view.js';
 import { GitBadge } from './git-sheet.js';
+import { MachineChip } from './machines-view.js';
 import { SessionIdContext, SessionLinks } from './session-links.js';
 import { WaitingBanner } from './waiting-banner.js';
 import { RenameSheet } from './rename-sheet.js';
@@ -25,6 +27,8 @@ export function ChatView({ client, sessionId }: { client: HubClient; sessionId: 
   const listed = useSelector(store, (s) => client.hubId !== undefined || s.sessionsLoaded);
   const scope = useSelector(store, (s) => (client.hubId !== undefined ? s.machines[client.hubId]?.scope : s.me?.scope) ?? 'operate');
   const presence = useSelector(store, (s) => s.presence[sessionId]);
+  // A session of another machine says which one in its header (the home hub's sessions need not).
+  const machine = useSelector(store, (s) => (client.hubId !== undefined ? s.machines[client.hubId] : undefined));
   const loadingEarlier = useSelector(store, (s) => s.loadingEarlier[sessionId] ?? false);
   const scroller = useRef<HTMLDivElement>(null);
   const sentinel = useRef<HTMLDivElement>(null);
@@ -82,49 +86,61 @@ export function ChatView({ client, sessionId }: { client: HubClient; sessionId: 
         title={title}
         lean
         back={() => navigate({ name: 'sessions' })}
-        {...(summary ? { subtitle: <StateBadge badge={badgeOf(summary, Date.now(), Date.now())} /> } : {})}
+        {...(summary || machine
+          ? {
+              subtitle: (
+                <>
+                  {summary ? <StateBadge badge={badgeOf(summary, Date.now(), Date.now())} /> : null}
+                  <MachineChip m={machine} />
+                </>
+              ),
+            }
+          : {})}
         {...(canOperate ? { onTitle: () => setRenaming(true), titleLabel: t('rename') } : {})}
       >
         {canOperate ? <GitBadge sessionId={sessionId} running={running} /> : null}
         <SessionLinks sessionId={sessionId} />
       </TopBar>
-      {chat ? <ConfigBar chat={chat} client={client} canOperate={canOperate} /> : null}
-      {presence && presence.length > 1 ? <div class="presence muted small">{presence.map((p) => p.name).join(' · ')}</div> : null}
-      <div
-        class="scroll messages"
-        ref={scroller}
-        data-testid="messages"
-        onScroll={(e) => {
-          const el = e.currentTarget;
-          stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 80;
-        }}
-      >
-        <div ref={sentinel} class="history-edge muted small">
-          {chat?.history.hasMore ? (
-            <button
-              type="button"
-              class="link"
-              onClick={() => void client.loadEarlier(sessionId)}
-              disabled={loadingEarlier}
-              data-testid="load-earlier"
-            >
-              {loadingEarlier ? t('loading') : t('loadEarlier')}
-            </button>
-          ) : chat ? (
-            t('noEarlier')
-          ) : (
-            t('loading')
-          )}
+      {/* The one `main` landmark: pickers, conversation and composer (the header is the banner). */}
+      <main class="page-main">
+        {chat ? <ConfigBar chat={chat} client={client} canOperate={canOperate} /> : null}
+        {presence && presence.length > 1 ? <div class="presence muted small">{presence.map((p) => p.name).join(' · ')}</div> : null}
+        <div
+          class="scroll messages"
+          ref={scroller}
+          data-testid="messages"
+          onScroll={(e) => {
+            const el = e.currentTarget;
+            stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 80;
+          }}
+        >
+          <div ref={sentinel} class="history-edge muted small">
+            {chat?.history.hasMore ? (
+              <button
+                type="button"
+                class="link"
+                onClick={() => void client.loadEarlier(sessionId)}
+                disabled={loadingEarlier}
+                data-testid="load-earlier"
+              >
+                {loadingEarlier ? t('loading') : t('loadEarlier')}
+              </button>
+            ) : chat ? (
+              t('noEarlier')
+            ) : (
+              t('loading')
+            )}
+          </div>
+          <SessionIdContext.Provider value={sessionId}>
+            {items.map((item, i) => (
+              <ChatItemView key={item.id} item={item} streaming={running && i === lastAgent} onRetry={canOperate ? retry : undefined} />
+            ))}
+          </SessionIdContext.Provider>
         </div>
-        <SessionIdContext.Provider value={sessionId}>
-          {items.map((item, i) => (
-            <ChatItemView key={item.id} item={item} streaming={running && i === lastAgent} onRetry={canOperate ? retry : undefined} />
-          ))}
-        </SessionIdContext.Provider>
-      </div>
-      {chat ? <PlanView entries={chat.plan} /> : null}
-      <WaitingBanner sessionId={sessionId} />
-      {chat && canOperate ? <PromptBox chat={chat} client={client} /> : null}
+        {chat ? <PlanView entries={pinnedPlan(chat)} /> : null}
+        <WaitingBanner sessionId={sessionId} />
+        {chat && canOperate ? <PromptBox chat={chat} client={client} /> : null}
+      </main>
       {renaming ? <RenameSheet client={client} sessionId={sessionId} current={title} onClose={() => setRenaming(false)} /> : null}
     </div>
   );

@@ -67,7 +67,7 @@ export function TopBar({
           type="button"
           class="icon-btn badge-host"
           onClick={() => navigate({ name: 'inbox' })}
-          aria-label={`${t('inbox')} (${pending})`}
+          aria-label={t('inboxCount', pending)}
           data-testid="inbox-button"
         >
           <Icon name="inbox" />

@@ -259,7 +259,7 @@ export function FilesView({
         title={t('files')}
         back={() => navigate(path ? { name: 'files', sessionId, ...(parent ? { path: parent } : {}) } : { name: 'chat', sessionId })}
       />
-      <div class="scroll">
+      <main class="scroll">
         <Crumbs sessionId={sessionId} path={path} />
         {current === undefined ? <p class="muted small center">{t('loading')}</p> : null}
         {current?.kind === 'dir' ? <DirView sessionId={sessionId} path={path} listing={current.listing} /> : null}
@@ -270,7 +270,7 @@ export function FilesView({
             {current.message}
           </p>
         ) : null}
-      </div>
+      </main>
     </div>
   );
 }

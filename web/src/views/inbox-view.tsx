@@ -7,6 +7,7 @@ import { useSelector } from '../store.js';
 import { TopBar } from './chrome.js';
 import { interactionLine } from './interaction-sheet.js';
 import { MachineChip } from './machines-view.js';
+import { ToolTitle } from './tool-title.js';
 
 const KIND = { permission: 'permissionTitle', question: 'questionTitle', plan_approval: 'planTitle' } as const;
 
@@ -21,7 +22,9 @@ function InboxRow({ i, mine }: { i: PendingInteraction; mine: boolean }) {
           {t(KIND[i.kind])} · {sessions[i.sessionId]?.title ?? t('untitled')}{' '}
           {i.hubId !== undefined ? <MachineChip m={machines[i.hubId]} /> : null}
         </div>
-        <div class="inbox-title">{interactionLine(i)}</div>
+        <div class="inbox-title">
+          <ToolTitle title={interactionLine(i)} cwd={sessions[i.sessionId]?.cwd} />
+        </div>
       </div>
       <div class="actions">
         <button

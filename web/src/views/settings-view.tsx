@@ -9,7 +9,7 @@ import { TopBar } from './chrome.js';
 import { DevicesView } from './devices-view.js';
 import { Icon } from './icons.js';
 import { markSignedOut } from '../hub/sign-out.js';
-import { ApiDocsRow, ProvidersIntro } from './admin-help.js';
+import { AdminOnly, ApiDocsRow, ProvidersIntro } from './admin-help.js';
 import { PublicUrlsCard } from './public-urls-card.js';
 import { ProvidersView } from './providers-view.js';
 import { WorkflowsView } from './workflows-view.js';
@@ -97,7 +97,7 @@ export function SettingsView({ page }: { page?: 'providers' | 'workflows' | 'dev
         <TopBar title={title} back={() => navigate({ name: 'settings' })} />
         <main class="scroll list-page">
           {!admin ? (
-            <p class="muted">{t('adminOnly')}</p>
+            <AdminOnly />
           ) : page === 'providers' ? (
             <>
               <ProvidersIntro />
@@ -182,7 +182,7 @@ export function SettingsView({ page }: { page?: 'providers' | 'workflows' | 'dev
             <ApiDocsRow />
           </ul>
         ) : (
-          <p class="muted small">{t('adminOnly')}</p>
+          <AdminOnly text={t('adminOnlySettings')} />
         )}
         {admin ? <PublicUrlsCard /> : null}
       </main>

@@ -5,7 +5,12 @@ import { subagentGroup, type SubagentGroup } from '../hub/subagent-tree.js';
 import { t, type MessageKey } from '../i18n.js';
 import { rec, str } from '../wire.js';
 import { Icon, type IconName } from './icons.js';
-import { ToolChangesLink } from './session-links.js';
+import { useContext } from 'preact/hooks';
+import { store } from '../hub/app-state.js';
+import { relativeTitle, titleParts } from '../hub/tool-title.js';
+import { useSelector } from '../store.js';
+import { SessionIdContext, ToolChangesLink } from './session-links.js';
+import { ToolTitle } from './tool-title.js';
 import { specialToolCard } from './special-tool-card.js';
 
 const STATUS_TEXT: Record<ToolStatus, MessageKey> = {
@@ -110,9 +115,11 @@ function SubagentList({ item, group }: { item: ToolItem; group: SubagentGroup })
  * unless it failed).
  */
 export function ToolCard({ item, nested = false }: { item: ToolItem; nested?: boolean }) {
+  const sessionId = useContext(SessionIdContext);
+  const cwd = useSelector(store, (s) => (sessionId === undefined ? undefined : s.sessions[sessionId]?.cwd));
   const special = nested ? undefined : specialToolCard(item);
   if (special) return special;
-  const summary = inputSummary(item.input);
+  const summary = relativeTitle(inputSummary(item.input), cwd);
   const hasBody = item.terminal !== '' || item.content.some((c) => c.type !== 'terminal');
   const open = nested ? item.status === 'failed' : item.status === 'in_progress' || item.status === 'pending' || item.status === 'failed';
   const group = subagentGroup(item);
@@ -121,13 +128,22 @@ export function ToolCard({ item, nested = false }: { item: ToolItem; nested?: bo
       <details open={open}>
         <summary>
           <Icon name={iconOf(item.toolKind)} size={16} />
-          <span class="tool-title">{item.title}</span>
+          <span class="tool-title">
+            <ToolTitle title={item.title} cwd={cwd} />
+          </span>
           {/* A sub-agent's card whose parent is not shown (e.g. a history page without it). */}
           {item.subagent && !nested ? <span class="pill pill-subagent">{subagentLabel(item.subagent.agentType)}</span> : null}
           {item.background ? <span class="pill">{t('background')}</span> : null}
           <span class={`pill pill-${item.status}`}>{t(STATUS_TEXT[item.status])}</span>
         </summary>
-        {summary && summary !== item.title ? <code class="tool-input">{summary}</code> : null}
+        {/* The input again only when the title does not already say it (a command's title is the command). */}
+        {summary &&
+        summary !==
+          titleParts(item.title, cwd)
+            .map((p) => p.text)
+            .join('') ? (
+          <code class="tool-input">{summary}</code>
+        ) : null}
         {hasBody ? (
           <div class="tool-body">
             {item.content.map((c, i) => (

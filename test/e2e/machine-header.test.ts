@@ -1,0 +1,64 @@
+/**
+ * A chat on another machine names that machine in its header, at 390×844: two real hubs on
+ * loopback (A the phone's home at localhost, B at 127.0.0.1), B added from A's app.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDevice, PHONE, type Device } from './support/browser.js';
+import { sendPrompt, shoot, waitIdle } from './support/flow.js';
+import { addMachine, identityOf, pairHome, startMachine, type Machine } from './support/machines.js';
+
+let a: Machine;
+let b: Machine;
+let phone: Device;
+
+beforeAll(async () => {
+  a = await startMachine('laptop', 'localhost');
+  b = await startMachine('desktop', '127.0.0.1');
+  phone = await openDevice({ viewport: PHONE });
+});
+afterAll(async () => {
+  await phone?.close();
+  await a?.close();
+  await b?.close();
+});
+
+describe('the machine of a chat', () => {
+  it('a chat on another machine shows that machine’s name in its header; a chat on the home hub does not', async () => {
+    const { page } = phone;
+    await pairHome(phone, a, 'Header phone');
+    await addMachine(page, b, a.url, 'Add desktop, scope operate?');
+    const hubB = (await identityOf(b)).hubId;
+    const header = page.locator('header.topbar');
+
+    // On B: the header's chip names it, beside the session's state.
+    await page.goto(a.url);
+    await page
+      .getByTestId('machine-filter')
+      .and(page.locator(`[data-filter="${hubB}"]`))
+      .click();
+    await page.getByTestId('new-session').click();
+    await page.getByRole('button', { name: 'Create' }).click();
+    await page.getByTestId('prompt-input').waitFor();
+    expect(new URL(page.url()).pathname).toMatch(new RegExp(`^/m/${hubB}/s/`));
+    await sendPrompt(page, 'hello desktop');
+    await page.getByTestId('agent-message').filter({ hasText: 'go further' }).waitFor();
+    await waitIdle(page);
+    const chip = header.getByTestId('machine-chip');
+    await expect.poll(() => chip.innerText()).toBe('desktop');
+    expect(await chip.getAttribute('data-hub-id')).toBe(hubB);
+    // Inside the phone's width, next to the title.
+    const box = (await chip.boundingBox())!;
+    expect(box.x + box.width).toBeLessThanOrEqual(PHONE.width);
+    await shoot(page, 'chat-other-machine');
+
+    // On A (home): no chip.
+    await page.goto(a.url);
+    await page.getByTestId('machine-filter').and(page.locator('[data-filter=""]')).click();
+    await page.getByTestId('new-session').click();
+    await page.getByRole('button', { name: 'Create' }).click();
+    await page.getByTestId('prompt-input').waitFor();
+    expect(new URL(page.url()).pathname).toMatch(/^\/s\//);
+    expect(await header.getByTestId('machine-chip').count()).toBe(0);
+    expect(phone.errors).toEqual([]);
+  });
+});
