@@ -201,12 +201,11 @@ export function useComposerAssist(opts: {
         ))}
       </div>
     ) : null,
-    /** Props for the prompt's textarea (caret tracking, the listbox's ARIA). */
+    /** Props for the prompt's textarea: caret tracking, and the ARIA a textbox may carry for its list (aria-expanded is a combobox's, not a textbox's). */
     inputProps: {
       'aria-autocomplete': 'list' as const,
-      'aria-expanded': suggestions.length > 0,
-      'aria-controls': 'composer-suggest',
-      ...(suggestions.length ? { 'aria-activedescendant': `composer-suggest-${shown}` } : {}),
+      // Only while the list exists: an id that names nothing is an invalid reference.
+      ...(suggestions.length ? { 'aria-controls': 'composer-suggest', 'aria-activedescendant': `composer-suggest-${shown}` } : {}),
       onSelect: (e: Event) => setCaret((e.currentTarget as HTMLTextAreaElement).selectionStart),
       onKeyUp: (e: KeyboardEvent) => setCaret((e.currentTarget as HTMLTextAreaElement).selectionStart),
       onClick: (e: MouseEvent) => setCaret((e.currentTarget as HTMLTextAreaElement).selectionStart),
