@@ -16,6 +16,7 @@
  * `_zcode/session_update` (same params, so its `seq` still counts); ACP clients ignore unknown
  * `_`-methods. `replay_complete` is dropped instead: those clients keep the `_meta` replay marker.
  */
+import { ZCODE_NOTIFICATION } from '../zcode-ext/methods.js';
 import { Frame } from '../domain/frame.js';
 
 /** The kinds of ACP v1's first schema: every client parses them. */
@@ -37,7 +38,7 @@ export const LATER_V1_KINDS = ['config_option_update', 'session_info_update', 'u
 export const REPLAY_COMPLETE = 'replay_complete';
 
 /** What an old client gets instead of a later update kind. */
-export const FOLDED_UPDATE_METHOD = '_zcode/session_update';
+export const FOLDED_UPDATE_METHOD = ZCODE_NOTIFICATION.sessionUpdate;
 
 /** What `initialize` says about the client, as far as update kinds go. */
 export interface AnnouncedClient {

@@ -26,6 +26,8 @@ export const ZCODE_NOTIFICATION = {
   interactionResolved: '_zcode/interaction_resolved',
   sessionDeleted: '_zcode/session_deleted',
   backendState: '_zcode/backend_state',
+  /** A `session/update` whose kind the client's schema cannot know, folded (docs/CLIENT-PROTOCOL.md). */
+  sessionUpdate: '_zcode/session_update',
 } as const;
 
 export type ZcodeRequestMethod = (typeof ZCODE_REQUEST)[keyof typeof ZCODE_REQUEST];

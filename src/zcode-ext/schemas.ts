@@ -91,6 +91,12 @@ export const interactionResolvedParams = z.looseObject({
 export const sessionDeletedParams = z.strictObject({ sessionId: z.string(), deletedBy: authorSchema });
 
 /** Notification method → the schema of its params. */
+/** A `session/update` folded for a client whose schema cannot know its kind: the same params. */
+const foldedSessionUpdateParams = z.looseObject({
+  sessionId: z.string(),
+  update: z.looseObject({ sessionUpdate: z.string() }),
+});
+
 export const ZCODE_NOTIFICATION_PARAMS = {
   [ZCODE_NOTIFICATION.turnState]: turnStateParams,
   [ZCODE_NOTIFICATION.sessionState]: sessionStateParams,
@@ -100,6 +106,7 @@ export const ZCODE_NOTIFICATION_PARAMS = {
   [ZCODE_NOTIFICATION.interactionOpened]: interactionOpenedParams,
   [ZCODE_NOTIFICATION.interactionResolved]: interactionResolvedParams,
   [ZCODE_NOTIFICATION.sessionDeleted]: sessionDeletedParams,
+  [ZCODE_NOTIFICATION.sessionUpdate]: foldedSessionUpdateParams,
 } as const;
 
 export type TurnStateParams = z.infer<typeof turnStateParams>;
