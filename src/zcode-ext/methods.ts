@@ -26,6 +26,7 @@ export const ZCODE_NOTIFICATION = {
   interactionResolved: '_zcode/interaction_resolved',
   sessionDeleted: '_zcode/session_deleted',
   backendState: '_zcode/backend_state',
+  answerRefused: '_zcode/answer_refused',
 } as const;
 
 export type ZcodeRequestMethod = (typeof ZCODE_REQUEST)[keyof typeof ZCODE_REQUEST];
