@@ -4,6 +4,7 @@ import type { RetryPrompt } from '../hub/chat-types.js';
 import { ConnectionLost } from '../net/rpc-connection.js';
 import type { HubClient } from '../hub/hub-client.js';
 import { badgeOf } from '../hub/session-list.js';
+import { sessionWaits } from '../hub/session-waits.js';
 import { t } from '../i18n.js';
 import { navigate } from '../router.js';
 import { useSelector } from '../store.js';
@@ -26,6 +27,8 @@ export function ChatView({ client, sessionId }: { client: HubClient; sessionId: 
   const scope = useSelector(store, (s) => (client.hubId !== undefined ? s.machines[client.hubId]?.scope : s.me?.scope) ?? 'operate');
   const presence = useSelector(store, (s) => s.presence[sessionId]);
   const loadingEarlier = useSelector(store, (s) => s.loadingEarlier[sessionId] ?? false);
+  const interactions = useSelector(store, (s) => s.interactions);
+  const waits = sessionWaits(interactions, sessionId, client.hubId);
   const scroller = useRef<HTMLDivElement>(null);
   const sentinel = useRef<HTMLDivElement>(null);
   const stick = useRef(true);
@@ -82,7 +85,9 @@ export function ChatView({ client, sessionId }: { client: HubClient; sessionId: 
         title={title}
         lean
         back={() => navigate({ name: 'sessions' })}
-        {...(summary ? { subtitle: <StateBadge badge={badgeOf(summary, Date.now(), Date.now())} /> } : {})}
+        {...(summary
+          ? { subtitle: <StateBadge badge={badgeOf(summary, Date.now(), Date.now(), waits)} waitingFor={waits.waitingFor} /> }
+          : {})}
         {...(canOperate ? { onTitle: () => setRenaming(true), titleLabel: t('rename') } : {})}
       >
         {canOperate ? <GitBadge sessionId={sessionId} running={running} /> : null}
