@@ -98,6 +98,12 @@ export const LIMITS = {
   pendingInteractionsPerSession: 256,
   /** Settled interactions remembered so a late answer is refused naming the winner (domain, ARCHITECTURE.md §4.5). */
   settledInteractionsKept: 4_096,
+  /**
+   * Withdrawn interaction requests one connection remembers so an answer arriving after the
+   * `$/cancel_request` is told `_zcode/answer_refused` (docs/CLIENT-PROTOCOL.md "Refusals"); past it the
+   * oldest is forgotten and its late answer is ignored, as any unknown id is.
+   */
+  withdrawnRequestsKept: 64,
   /** Age at which a pending interaction is settled `expired` with a decline (ARCHITECTURE.md §4.5 policy timeout); 0 = never, no timers. */
   interactionTimeoutMs: 0,
   /**

@@ -45,9 +45,11 @@ export interface ClientPort {
   sendFrame(frame: Frame): void;
   /**
    * Sends a request to the client. `response` settles with the client's result, or rejects
-   * (client error, or the connection closed). Ids are allocated by the gateway.
+   * (client error, or the connection closed). Ids are allocated by the gateway. `onLate` hears
+   * a result the client sends after the request was withdrawn (kept for the last
+   * `withdrawnRequestsKept` withdrawn requests of the connection).
    */
-  request(method: string, params: unknown): { id: string | number; response: Promise<unknown> };
+  request(method: string, params: unknown, onLate?: (result: unknown) => void): { id: string | number; response: Promise<unknown> };
   /** Withdraws an outstanding request: sends `$/cancel_request` and settles it locally. */
   cancelRequest(id: string | number): void;
   /** This client's own frame for a profile notice; undefined when its profile has none. */

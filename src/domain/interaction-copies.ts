@@ -17,16 +17,19 @@ import type { InteractionCopy, InteractionView } from './interactions.js';
 import { openStepwiseCopy } from './stepwise-copy.js';
 
 /**
- * Sends this client its copy; `onReply` is called at most once with the client's verdict.
- * `zcodeMeta` is added to each request's `_meta.zcode`. `questionPrefaceMs` spaces a question card's tool_call and its request on clients that are
- * asked one question at a time (stepwise-copy.ts).
+ * Sends this client its copy; `onReply` is called at most once with the client's verdict and the
+ * id of the request it answered. `zcodeMeta` is added to each request's `_meta.zcode`.
+ * `questionPrefaceMs` spaces a question card's tool_call and its request on clients that are
+ * asked one question at a time (stepwise-copy.ts). `onLate` hears, with its request id, an
+ * answer (not a dismissal) the client sends after its copy was withdrawn.
  */
 export function openCopy(
   acp: AcpInteraction,
   client: ClientPort,
-  onReply: (reply: ZcodeAnswer) => void,
+  onReply: (reply: ZcodeAnswer, requestId?: string | number) => void,
   questionPrefaceMs = 0,
   zcodeMeta?: Record<string, unknown>,
+  onLate?: (requestId: string | number) => void,
 ): InteractionCopy {
   if (client.oneQuestionAtATime === true && !client.elicitationForm && (acp.kind === 'question' || acp.kind === 'elicitation')) {
     return openStepwiseCopy(acp, client, questionPrefaceMs, onReply);
@@ -43,14 +46,20 @@ export function openCopy(
       if (!answered[i]) client.cancelRequest(id);
     });
   };
-  const finish = (reply: ZcodeAnswer): void => {
+  const finish = (reply: ZcodeAnswer, id: string | number): void => {
     if (!open) return;
     open = false;
     if (reply.type !== 'answer') withdrawRest();
-    onReply(reply);
+    onReply(reply, id);
   };
   requests.forEach((params, i) => {
-    const { id, response } = client.request(shaped.method, params);
+    const late =
+      onLate === undefined
+        ? undefined
+        : (value: unknown): void => {
+            if (!isDismissal(value)) onLate(ids[i] as string | number);
+          };
+    const { id, response } = client.request(shaped.method, params, late);
     ids.push(id);
     response.then(
       (value) => {
@@ -58,11 +67,11 @@ export function openCopy(
         answered[i] = true;
         replies[i] = value;
         if (shaped.method === 'elicitation/create')
-          return finish(elicitationAnswerToZcode(acp as Exclude<AcpInteraction, { kind: 'permission' }>, value));
-        if (acp.kind === 'permission' || acp.kind === 'plan_approval') return finish(permissionAnswerToZcode(acp, value));
+          return finish(elicitationAnswerToZcode(acp as Exclude<AcpInteraction, { kind: 'permission' }>, value), id);
+        if (acp.kind === 'permission' || acp.kind === 'plan_approval') return finish(permissionAnswerToZcode(acp, value), id);
         // Per-question fallback: one dismissed question dismisses the whole copy.
-        if (isCancelledOutcome(value)) return finish({ type: 'dismissed' });
-        if (answered.every(Boolean)) finish(perQuestionAnswersToZcode(acp, replies));
+        if (isCancelledOutcome(value)) return finish({ type: 'dismissed' }, id);
+        if (answered.every(Boolean)) finish(perQuestionAnswersToZcode(acp, replies), id);
       },
       () => {
         open = false;
@@ -84,6 +93,12 @@ function withZcodeMeta(params: unknown, extra: Record<string, unknown>): unknown
   const p = params as { _meta?: Record<string, unknown> };
   const zcode = (p._meta?.['zcode'] as Record<string, unknown> | undefined) ?? {};
   return { ...p, _meta: { ...p._meta, zcode: { ...zcode, ...extra } } };
+}
+
+/** The reply a withdrawn request asks for (`cancelled` outcome, `cancel` action): not an answer. */
+function isDismissal(value: unknown): boolean {
+  if (isCancelledOutcome(value)) return true;
+  return typeof value === 'object' && value !== null && (value as { action?: unknown }).action === 'cancel';
 }
 
 function isCancelledOutcome(value: unknown): boolean {

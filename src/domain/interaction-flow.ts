@@ -18,6 +18,7 @@ import {
   type InteractionRecord as AcpInteraction,
   type ZcodeAnswer,
 } from '../acp/interactions.js';
+import { alreadySettled, alreadyVoted, invalidAnswer, notEligible, refusalError, type AnswerRefusal } from './answer-refusal.js';
 import { declineResult, openCopy, toView } from './interaction-copies.js';
 import { announceApproval, announceSettled } from './interaction-notices.js';
 import { InteractionGate, RULES_IDENTITY, verdictOf, voterOf, type PolicySource } from './interaction-gate.js';
@@ -138,28 +139,23 @@ export class InteractionFlow {
     const record = this.core.interactions.get(interactionId);
     const parsed = record ? this.parsed.get(record) : undefined;
     if (!record || !parsed) throw new HubError('HUB_ERR_NOT_FOUND', `Unknown interaction ${interactionId}`);
-    if (record.view.state !== 'pending') throw alreadyResolved(record);
+    if (record.view.state !== 'pending') throw refusalError(alreadySettled(record));
     const voter = voterOf(by.identity, by.local);
-    const approval = this.gate.approval(record);
-    if (approval && !this.gate.mayAnswer(record, voter))
-      throw approval.hasVoted(voter.person)
-        ? new HubError('HUB_ERR_CONFLICT', `${voter.person} already allowed this request; each person counts once`, approval.view())
-        : new HubError('HUB_ERR_FORBIDDEN', `This request is ${approval.waitingFor()}; ${voter.person} may not answer it`, {
-            waitingFor: approval.waitingFor(),
-          });
+    const refused = this.standing(record, voter);
+    if (refused) throw refusalError(refused);
     const verdict = restAnswerToZcode(this.gate.offeredTo(record, parsed, voter), answer);
     // An invalid answer is refused before anything is written to the child (APR-02).
-    if (verdict.type !== 'answer') throw new HubError('HUB_ERR_BAD_REQUEST', verdict.type === 'invalid' ? verdict.reason : 'Not an answer');
+    if (verdict.type !== 'answer') throw refusalError(invalidAnswer(verdict.type === 'invalid' ? verdict.reason : 'Not an answer'));
     const { result, outcome } = verdict;
     const resolvedBy: ResolvedBy = authorOf(by.identity, by.clientId);
-    const phase = approval ? this.castVote(record, parsed, voter, verdict, by.clientId) : 'allowed';
-    if (phase === 'refused') throw new HubError('HUB_ERR_FORBIDDEN', `This request is ${approval?.waitingFor() ?? 'settled'}`);
+    const phase = this.gate.approval(record) ? this.castVote(record, parsed, voter, verdict, by.clientId) : 'allowed';
+    if (typeof phase === 'object') throw refusalError(phase);
     if (phase === 'open') {
       this.core.audit(by.identity, 'answer', record.view.sessionId, { interactionId, kind: record.view.kind, vote: outcome });
       return { ...record.view };
     }
     const attempt = this.core.interactions.settle(interactionId, 'resolved', result, outcome, resolvedBy, by.clientId);
-    if (!attempt.won) throw alreadyResolved(record);
+    if (!attempt.won) throw refusalError(alreadySettled(record));
     this.core.audit(by.identity, 'answer', record.view.sessionId, { interactionId, kind: record.view.kind, outcome });
     return { ...record.view };
   }
@@ -265,14 +261,56 @@ export class InteractionFlow {
     const copy = openCopy(
       offered,
       client,
-      (reply) => this.onReply(record, client, reply),
+      (reply, requestId) => this.onReply(record, client, reply, requestId),
       this.core.config.limits.compatQuestionPrefaceMs,
       meta,
+      (requestId) => this.onLateAnswer(record, client, requestId),
     );
     record.copies.set(client.clientId, copy);
   }
 
-  private onReply(record: InteractionRecord, client: ClientPort, reply: ZcodeAnswer): void {
+  /**
+   * Why this voter may not answer the pending request now (an `ask` rule leaves them out, or
+   * they allowed already), or undefined when they may.
+   */
+  private standing(record: InteractionRecord, voter: Voter): AnswerRefusal | undefined {
+    const approval = this.gate.approval(record);
+    if (!approval || this.gate.mayAnswer(record, voter)) return undefined;
+    return approval.hasVoted(voter.person) ? alreadyVoted(approval, voter.person) : notEligible(approval, voter.person);
+  }
+
+  /** Tells an ACP client its answer was refused, with the reason the REST route would give. */
+  private tellRefused(record: InteractionRecord, client: ClientPort, refusal: AnswerRefusal, requestId: string | number | undefined): void {
+    this.core.logger.info(
+      { clientId: client.clientId, interactionId: record.view.interactionId, reason: refusal.reason },
+      'interaction answer refused',
+    );
+    this.core.broadcaster.sendNow(
+      client,
+      this.core.broadcaster.serialize(ZCODE_NOTIFICATION.answerRefused, {
+        sessionId: record.view.sessionId,
+        interactionId: record.view.interactionId,
+        ...(requestId === undefined ? {} : { requestId }),
+        reason: refusal.reason,
+        code: refusal.code,
+        message: refusal.message,
+        details: refusal.details,
+      }),
+    );
+  }
+
+  /**
+   * An answer to a copy the hub had withdrawn: the request was settled meanwhile, or this person
+   * allowed it from another device. A copy the client itself dismissed, on a request still open
+   * to it, is not told anything.
+   */
+  private onLateAnswer(record: InteractionRecord, client: ClientPort, requestId: string | number): void {
+    const refusal =
+      record.view.state !== 'pending' ? alreadySettled(record) : this.standing(record, voterOf(client.identity, client.local));
+    if (refusal) this.tellRefused(record, client, refusal, requestId);
+  }
+
+  private onReply(record: InteractionRecord, client: ClientPort, reply: ZcodeAnswer, requestId?: string | number): void {
     switch (reply.type) {
       case 'dismissed':
         // Dismiss is not deny: only this client's copy goes away (APR-05).
@@ -280,22 +318,26 @@ export class InteractionFlow {
         return;
       case 'invalid':
         this.core.interactions.dropCopy(record.view.interactionId, client.clientId);
-        this.core.logger.warn(
-          { clientId: client.clientId, interactionId: record.view.interactionId, reason: reply.reason },
-          'invalid interaction answer refused',
-        );
+        this.tellRefused(record, client, invalidAnswer(reply.reason), requestId);
         return;
       case 'answer': {
         const parsed = this.parsed.get(record);
+        if (record.view.state !== 'pending') {
+          this.tellRefused(record, client, alreadySettled(record), requestId);
+          return;
+        }
         if (parsed && this.gate.approval(record)) {
           const phase = this.castVote(record, parsed, voterOf(client.identity, client.local), reply, client.clientId);
-          if (phase === 'open' || phase === 'refused') {
-            if (phase === 'open')
-              this.core.audit(client, 'answer', record.view.sessionId, {
-                interactionId: record.view.interactionId,
-                kind: record.view.kind,
-                vote: reply.outcome,
-              });
+          if (typeof phase === 'object') {
+            this.tellRefused(record, client, phase, requestId);
+            return;
+          }
+          if (phase === 'open') {
+            this.core.audit(client, 'answer', record.view.sessionId, {
+              interactionId: record.view.interactionId,
+              kind: record.view.kind,
+              vote: reply.outcome,
+            });
             return;
           }
         }
@@ -313,6 +355,7 @@ export class InteractionFlow {
             kind: record.view.kind,
             outcome: reply.outcome,
           });
+        else this.tellRefused(record, client, alreadySettled(record), requestId);
         return;
       }
     }
@@ -320,7 +363,7 @@ export class InteractionFlow {
 
   /**
    * One vote under an ask rule (src/policy/approval-state.ts). Returns `open` while the quorum
-   * is not reached (the voter's copies are withdrawn, everyone sees the tally), `refused` when
+   * is not reached (the voter's copies are withdrawn, everyone sees the tally), the refusal when
    * the vote does not count, or the phase that ends it (the caller then settles as usual).
    */
   private castVote(
@@ -329,14 +372,14 @@ export class InteractionFlow {
     voter: Voter,
     answer: Extract<ZcodeAnswer, { type: 'answer' }>,
     clientId: string | undefined,
-  ): 'open' | 'refused' | 'allowed' | 'denied' {
+  ): AnswerRefusal | 'open' | 'allowed' | 'denied' {
     const approval = this.gate.approval(record);
     if (!approval) return 'allowed';
     const counted = approval.vote(voter, verdictOf(parsed, answer));
     if (!counted.counted) {
       if (clientId !== undefined) this.core.interactions.dropCopy(record.view.interactionId, clientId);
-      this.core.logger.warn({ clientId, interactionId: record.view.interactionId, reason: counted.reason }, 'vote refused');
-      return 'refused';
+      if (counted.reason === 'not_eligible') return notEligible(approval, voter.person);
+      return counted.reason === 'already_voted' ? alreadyVoted(approval, voter.person) : alreadySettled(record);
     }
     record.view.approval = approval.view();
     if (counted.phase !== 'open') return counted.phase;
@@ -352,11 +395,4 @@ export class InteractionFlow {
     if (session) announceApproval(this.core, record, session);
     return 'open';
   }
-}
-
-function alreadyResolved(record: InteractionRecord): HubError {
-  return new HubError('HUB_ERR_ALREADY_RESOLVED', `Interaction already ${record.view.state}`, {
-    state: record.view.state,
-    ...(record.view.resolvedBy === undefined ? {} : { resolvedBy: record.view.resolvedBy }),
-  });
 }

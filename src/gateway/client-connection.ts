@@ -16,6 +16,7 @@ export interface ConnectionLimits {
   clientOutboundBudgetBytes: number;
   protocolViolationsBeforeClose: number;
   wsCloseGraceMs: number;
+  withdrawnRequestsKept: number;
 }
 
 /** Why a request the hub sent to a client did not get a result. */
@@ -43,6 +44,7 @@ interface PendingRequest {
   method: string;
   resolve: (value: unknown) => void;
   reject: (err: Error) => void;
+  onLate: ((result: unknown) => void) | undefined;
 }
 
 /**
@@ -74,6 +76,8 @@ export class ClientConnection implements ClientPort, Batched {
   private violations = 0;
   private nextRequestId = 1;
   private readonly pending = new Map<RpcId, PendingRequest>();
+  /** Withdrawn requests whose late result someone wants, oldest first (limits.withdrawnRequestsKept). */
+  private readonly withdrawn = new Map<RpcId, (result: unknown) => void>();
   private readonly closeListeners: Array<(code: number, reason: string) => void> = [];
   private graceTimer: NodeJS.Timeout | undefined;
   /** True while the TCP socket is corked for this turn's frames. */
@@ -169,15 +173,18 @@ export class ClientConnection implements ClientPort, Batched {
     this.sendFrame(new Frame(text));
   }
 
-  /** Sends a hub → client request; `response` settles with the client's answer. */
-  request(method: string, params: unknown): { id: number; response: Promise<unknown> } {
+  /**
+   * Sends a hub → client request; `response` settles with the client's answer. `onLate` hears a
+   * result that arrives after the request was withdrawn (cancelRequest).
+   */
+  request(method: string, params: unknown, onLate?: (result: unknown) => void): { id: number; response: Promise<unknown> } {
     const id = this.nextRequestId++;
     const response = new Promise<unknown>((resolve, reject) => {
       if (this.closed) {
         reject(new ClientRequestError('closed', 'connection closed'));
         return;
       }
-      this.pending.set(id, { method, resolve, reject });
+      this.pending.set(id, { method, resolve, reject, onLate });
     });
     // A rejection nobody awaits must not become an unhandled rejection (the domain may drop it).
     response.catch(() => undefined);
@@ -190,6 +197,10 @@ export class ClientConnection implements ClientPort, Batched {
     const entry = this.pending.get(id);
     if (!entry) return;
     this.pending.delete(id);
+    if (entry.onLate !== undefined && this.limits.withdrawnRequestsKept > 0) {
+      this.withdrawn.set(id, entry.onLate);
+      if (this.withdrawn.size > this.limits.withdrawnRequestsKept) this.withdrawn.delete(this.withdrawn.keys().next().value as RpcId);
+    }
     entry.reject(new ClientRequestError('withdrawn', `${entry.method} withdrawn`));
     const params = this.profile === 'legacy' ? { requestId: id, id } : { requestId: id };
     this.sendText(notificationFrame('$/cancel_request', params));
@@ -217,11 +228,20 @@ export class ClientConnection implements ClientPort, Batched {
     this.sendText(errorFrame(id, error));
   }
 
-  /** Routes the client's answer to one of our requests; unknown ids (late, withdrawn) are ignored. */
+  /**
+   * Routes the client's answer to one of our requests. A result for a withdrawn request goes to
+   * its `onLate` (once); other unknown ids are ignored.
+   */
   settle(id: RpcId | null, outcome: { result: unknown } | { error: RpcErrorObject }): void {
     if (id === null) return;
     const entry = this.pending.get(id);
-    if (!entry) return;
+    if (!entry) {
+      const late = this.withdrawn.get(id);
+      if (late === undefined) return;
+      this.withdrawn.delete(id);
+      if ('result' in outcome) late(outcome.result);
+      return;
+    }
     this.pending.delete(id);
     if ('result' in outcome) entry.resolve(outcome.result);
     else entry.reject(new ClientRequestError('client_error', outcome.error.message, outcome.error));
@@ -283,6 +303,7 @@ export class ClientConnection implements ClientPort, Batched {
     this.closed = true;
     for (const entry of this.pending.values()) entry.reject(new ClientRequestError('closed', 'connection closed'));
     this.pending.clear();
+    this.withdrawn.clear();
     for (const listener of this.closeListeners.splice(0)) {
       try {
         listener(code, reason);

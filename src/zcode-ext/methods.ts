@@ -28,6 +28,7 @@ export const ZCODE_NOTIFICATION = {
   backendState: '_zcode/backend_state',
   /** A `session/update` whose kind the client's schema cannot know, folded (docs/CLIENT-PROTOCOL.md). */
   sessionUpdate: '_zcode/session_update',
+  answerRefused: '_zcode/answer_refused',
 } as const;
 
 export type ZcodeRequestMethod = (typeof ZCODE_REQUEST)[keyof typeof ZCODE_REQUEST];

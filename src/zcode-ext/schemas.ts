@@ -88,6 +88,19 @@ export const interactionResolvedParams = z.looseObject({
   rule: z.strictObject({ id: z.string(), description: z.string().optional(), decision: z.enum(['allow', 'deny']) }).optional(),
 });
 
+/** An answer of this connection the hub refused (docs/CLIENT-PROTOCOL.md "Approval rules", "Refusals"). */
+export const answerRefusedParams = z.strictObject({
+  sessionId: z.string(),
+  interactionId: z.string(),
+  /** The id of the hub's request this client answered (absent when no request of it is known). */
+  requestId: z.union([z.string(), z.number()]).optional(),
+  reason: z.enum(['not_eligible', 'already_voted', 'settled', 'invalid']),
+  /** The HubError code the REST answer route gives for the same refusal. */
+  code: z.string(),
+  message: z.string(),
+  details: z.record(z.string(), z.unknown()),
+});
+
 export const sessionDeletedParams = z.strictObject({ sessionId: z.string(), deletedBy: authorSchema });
 
 /** Notification method → the schema of its params. */
@@ -107,6 +120,7 @@ export const ZCODE_NOTIFICATION_PARAMS = {
   [ZCODE_NOTIFICATION.interactionResolved]: interactionResolvedParams,
   [ZCODE_NOTIFICATION.sessionDeleted]: sessionDeletedParams,
   [ZCODE_NOTIFICATION.sessionUpdate]: foldedSessionUpdateParams,
+  [ZCODE_NOTIFICATION.answerRefused]: answerRefusedParams,
 } as const;
 
 export type TurnStateParams = z.infer<typeof turnStateParams>;
@@ -117,3 +131,4 @@ export type OwnUpdateParams = z.infer<typeof ownUpdateParams>;
 export type InteractionOpenedParams = z.infer<typeof interactionOpenedParams>;
 export type InteractionResolvedParams = z.infer<typeof interactionResolvedParams>;
 export type SessionDeletedParams = z.infer<typeof sessionDeletedParams>;
+export type AnswerRefusedParams = z.infer<typeof answerRefusedParams>;

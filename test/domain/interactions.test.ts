@@ -232,7 +232,7 @@ describe('interaction policy timeout (ARCHITECTURE.md §4.5, LIMITS.interactionT
       expect(c.notes('_zcode/interaction_resolved')).toEqual([{ sessionId: SESSION, interactionId: 'e1', state: 'expired' }]);
     }
     expect(() => flow.answer('e1', { optionId: 'allow_once' }, { identity: a.identity })).toThrow(
-      expect.objectContaining({ code: 'HUB_ERR_ALREADY_RESOLVED', details: { state: 'expired' } }),
+      expect.objectContaining({ code: 'HUB_ERR_ALREADY_RESOLVED', details: { reason: 'settled', state: 'expired' } }),
     );
     expect(vi.getTimerCount()).toBe(0);
   });

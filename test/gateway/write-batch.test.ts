@@ -97,7 +97,7 @@ const BUDGET = 256 * 1024;
 
 function connection(batcher: WriteBatcher): { conn: ClientConnection; sock: ScriptedSocket } {
   const sock = new ScriptedSocket();
-  const limits = { clientOutboundBudgetBytes: BUDGET, protocolViolationsBeforeClose: 5, wsCloseGraceMs: 1_000 };
+  const limits = { clientOutboundBudgetBytes: BUDGET, protocolViolationsBeforeClose: 5, wsCloseGraceMs: 1_000, withdrawnRequestsKept: 4 };
   const conn = new ClientConnection(sock as unknown as WebSocket, identity, 'acp', limits, createLogger({ level: 'silent' }), {
     tcp: sock,
     batcher,

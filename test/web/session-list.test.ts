@@ -9,6 +9,8 @@ import {
   workspaceName,
 } from '../../web/src/hub/session-list.js';
 import { insideRoots } from '../../web/src/hub/workspace-picker.js';
+import { sessionWaits } from '../../web/src/hub/session-waits.js';
+import type { PendingInteraction } from '../../web/src/hub/interactions.js';
 
 describe('session list', () => {
   it('reads the archive flag and the last-message preview from session/list and _zcode/session_state', () => {
@@ -77,6 +79,40 @@ describe('session list', () => {
     expect(s && badgeOf(s, now + 10)).toBe('finished');
     expect(s && badgeOf(s, now + 10, now + 6)).toBe('idle');
     expect(s && badgeOf(s, now + 60 * 60_000)).toBe('idle');
+  });
+
+  it('a session whose requests wait only for someone else is "waiting for …", not "Needs you"', () => {
+    const now = Date.UTC(2026, 0, 1);
+    const s = applySessionState(undefined, { sessionId: 's1', cwd: '/w', state: 'awaiting_input', pendingInteractions: 1 }, now);
+    if (!s) throw new Error('no summary');
+    const ix = (id: string, over: Partial<PendingInteraction>): PendingInteraction => ({
+      interactionId: id,
+      sessionId: 's1',
+      kind: 'permission',
+      title: 't',
+      ...over,
+    });
+    const theirs = ix('i1', {
+      createdAt: 2,
+      mayAnswer: false,
+      approval: { rule: { id: 'r' }, waitingFor: 'waiting for ann', quorum: 1, allowed: [], state: 'open' },
+    });
+    const older = ix('i0', {
+      createdAt: 1,
+      mayAnswer: false,
+      approval: { rule: { id: 'r' }, waitingFor: 'waiting for an admin', quorum: 1, allowed: [], state: 'open' },
+    });
+    const elsewhere = ix('i9', { sessionId: 's2' });
+    const onMachine = ix('i8', { hubId: 'other' });
+    const waits = sessionWaits({ i1: theirs, i0: older, i9: elsewhere, i8: onMachine }, 's1', undefined);
+    expect(waits).toEqual({ mine: 0, others: 2, waitingFor: 'waiting for an admin' });
+    expect(badgeOf(s, now, 0, waits)).toBe('waiting');
+    // One this device may answer (a live request, or the hub's mayAnswer absent or true) makes it need you.
+    const mine = ix('i2', { rpc: { id: 3, method: 'session/request_permission', params: {} } });
+    expect(badgeOf(s, now, 0, sessionWaits({ i1: theirs, i2: mine }, 's1', undefined))).toBe('needs_you');
+    expect(badgeOf(s, now, 0, sessionWaits({ i1: theirs, i3: ix('i3', { mayAnswer: true }) }, 's1', undefined))).toBe('needs_you');
+    // Nothing known yet (the inbox not loaded): a pending request needs you, as without rules.
+    expect(badgeOf(s, now, 0, sessionWaits({}, 's1', undefined))).toBe('needs_you');
   });
 
   it('groups by workspace, sessions needing you first, then newest', () => {

@@ -82,6 +82,8 @@ export const workspaceEn = {
   waitingOne: '1 waiting for you',
   waitingMany: '{0} waiting for you',
   waitingAnswer: 'Answer',
+  waitingOthersMany: '{0} requests',
+  waitingView: 'View',
   signedOutRevoked: 'This device was signed out: its access was revoked by an admin or has expired. Pair it again to continue.',
   signedOutSelf: 'You signed this device out. Pair it again to continue.',
 };
@@ -162,6 +164,8 @@ export const workspaceZh: Record<keyof typeof workspaceEn, string> = {
   waitingOne: '有 1 项等待你处理',
   waitingMany: '有 {0} 项等待你处理',
   waitingAnswer: '去回答',
+  waitingOthersMany: '{0} 个请求',
+  waitingView: '查看',
   signedOutRevoked: '此设备已被登出：管理员撤销了它的访问权限，或权限已过期。请重新配对后继续。',
   signedOutSelf: '你已登出此设备。请重新配对后继续。',
 };

@@ -13,6 +13,7 @@ import { cancelledRequestId, fromView, mergeInteraction } from './interactions.j
 import { applySessionState } from './session-list.js';
 import { ZCODE_NOTIFICATION } from '../../../src/zcode-ext/methods.js';
 import type {
+  AnswerRefusedParams,
   BackendStateParams,
   InteractionOpenedParams,
   InteractionResolvedParams,
@@ -28,6 +29,7 @@ type ZcodeFields =
   | PresenceParams
   | InteractionOpenedParams
   | InteractionResolvedParams
+  | AnswerRefusedParams
   | BackendStateParams;
 
 /** Applies one notification from the hub. Unknown methods are ignored (forward compatibility). */
@@ -133,6 +135,15 @@ export function handleNotification(client: HubClient, method: string, params: un
         toast(t('answeredElsewhere'), `ix:${held.interactionId}`);
       }
       client.forget(held.interactionId);
+      return;
+    }
+    case ZCODE_NOTIFICATION.answerRefused: {
+      // Our answer did not count (a rule, a second vote, too late): say why instead of dropping it.
+      const interactionId = str(p.interactionId);
+      const message = str(p.message);
+      if (!interactionId || !message) return;
+      client.answeredHere.delete(interactionId);
+      toast(t('answerRefused', message), `ix:${interactionId}`);
       return;
     }
     case ZCODE_NOTIFICATION.backendState: {

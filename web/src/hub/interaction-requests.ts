@@ -51,13 +51,16 @@ export async function answerInteraction(client: HubClient, interactionId: string
     await client.api(`/interactions/${encodeURIComponent(interactionId)}/answer`, { method: 'POST', body: restBody(answer) });
     client.forget(interactionId);
   } catch (err) {
-    if (err instanceof RestError && err.status === 409) {
-      const by = str(rec(rec(rec(rec(err.body)?.['error'])?.['details'])?.['resolvedBy'])?.['name']);
+    const details = err instanceof RestError ? rec(rec(rec(err.body)?.['error'])?.['details']) : undefined;
+    if (err instanceof RestError && err.status === 409 && details?.['reason'] !== 'already_voted') {
+      const by = str(rec(details?.['resolvedBy'])?.['name']);
       toast(by ? t('answeredBy', by) : t('answeredElsewhere'), `ix:${interactionId}`);
       client.forget(interactionId);
       return;
     }
     client.answeredHere.delete(interactionId);
-    toast(err instanceof RpcError || err instanceof RestError ? err.message : t('sendFailed'));
+    // A refusal by the rules (not eligible, voted already) says why, as `_zcode/answer_refused` does.
+    if (err instanceof RestError && str(details?.['reason']) !== undefined) toast(t('answerRefused', err.message), `ix:${interactionId}`);
+    else toast(err instanceof RpcError || err instanceof RestError ? err.message : t('sendFailed'));
   }
 }

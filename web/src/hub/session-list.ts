@@ -6,6 +6,7 @@ import { WEB_LIMITS } from '../limits.js';
 import { fields, num, rec, str, zmeta } from '../wire.js';
 import type { SessionStateParams } from '../../../src/zcode-ext/schemas.js';
 import type { TurnStateName } from './chat-types.js';
+import type { SessionWaits } from './session-waits.js';
 
 export interface SessionSummary {
   sessionId: string;
@@ -39,7 +40,8 @@ export function previewOf(v: unknown): SessionPreview | undefined {
   return text && (role === 'user' || role === 'agent') ? { role, text } : undefined;
 }
 
-export type Badge = 'needs_you' | 'running' | 'finished' | 'idle';
+/** `waiting`: it waits for an answer, but only from someone else (an approval rule's "waiting for ann"). */
+export type Badge = 'needs_you' | 'waiting' | 'running' | 'finished' | 'idle';
 
 function stateOf(v: unknown): TurnStateName {
   return v === 'running' || v === 'awaiting_input' || v === 'stopping' ? v : 'idle';
@@ -102,9 +104,14 @@ export function applySessionState(prev: SessionSummary | undefined, params: unkn
   };
 }
 
-/** The badge of a session; `seenAt` = when the user last looked at it. */
-export function badgeOf(s: SessionSummary, now: number, seenAt = 0): Badge {
-  if (s.state === 'awaiting_input' || s.pendingInteractions > 0) return 'needs_you';
+/**
+ * The badge of a session; `seenAt` = when the user last looked at it. `waits` = what its
+ * pending requests ask of this device (session-waits.ts): only those it may answer need it;
+ * with none known yet (the inbox not loaded), any pending request does, as before rules.
+ */
+export function badgeOf(s: SessionSummary, now: number, seenAt = 0, waits?: SessionWaits): Badge {
+  if (s.state === 'awaiting_input' || s.pendingInteractions > 0)
+    return waits !== undefined && waits.mine === 0 && waits.others > 0 ? 'waiting' : 'needs_you';
   if (s.state === 'running' || s.state === 'stopping') return 'running';
   if (s.finishedAt !== undefined && s.finishedAt > seenAt && now - s.finishedAt < WEB_LIMITS.justFinishedMs) return 'finished';
   return 'idle';

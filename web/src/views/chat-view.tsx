@@ -5,6 +5,7 @@ import { ConnectionLost } from '../net/rpc-connection.js';
 import type { HubClient } from '../hub/hub-client.js';
 import { pinnedPlan } from '../hub/chat-reducer.js';
 import { badgeOf } from '../hub/session-list.js';
+import { sessionWaits } from '../hub/session-waits.js';
 import { t } from '../i18n.js';
 import { navigate } from '../router.js';
 import { useSelector } from '../store.js';
@@ -30,6 +31,8 @@ export function ChatView({ client, sessionId }: { client: HubClient; sessionId: 
   // A session of another machine says which one in its header (the home hub's sessions need not).
   const machine = useSelector(store, (s) => (client.hubId !== undefined ? s.machines[client.hubId] : undefined));
   const loadingEarlier = useSelector(store, (s) => s.loadingEarlier[sessionId] ?? false);
+  const interactions = useSelector(store, (s) => s.interactions);
+  const waits = sessionWaits(interactions, sessionId, client.hubId);
   const scroller = useRef<HTMLDivElement>(null);
   const sentinel = useRef<HTMLDivElement>(null);
   const stick = useRef(true);
@@ -90,7 +93,7 @@ export function ChatView({ client, sessionId }: { client: HubClient; sessionId: 
           ? {
               subtitle: (
                 <>
-                  {summary ? <StateBadge badge={badgeOf(summary, Date.now(), Date.now())} /> : null}
+                  {summary ? <StateBadge badge={badgeOf(summary, Date.now(), Date.now(), waits)} waitingFor={waits.waitingFor} /> : null}
                   <MachineChip m={machine} />
                 </>
               ),

@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { store, toast } from '../hub/app-state.js';
 import type { HubClient } from '../hub/hub-client.js';
 import { badgeOf, groupByWorkspace, workspaceName, type Badge, type SessionSummary } from '../hub/session-list.js';
+import { sessionWaits } from '../hub/session-waits.js';
 import { t, type MessageKey } from '../i18n.js';
 import { navigate } from '../router.js';
 import { useSelector } from '../store.js';
@@ -16,22 +17,25 @@ import { NewSessionSheet } from './new-session-sheet.js';
 
 const BADGE_TEXT: Record<Badge, MessageKey> = {
   needs_you: 'badgeNeedsYou',
+  waiting: 'badgeWaiting',
   running: 'badgeRunning',
   finished: 'badgeFinished',
   idle: 'badgeIdle',
 };
 
-/** A state badge (running, needs you, just finished, idle). */
-export function StateBadge({ badge }: { badge: Badge }) {
+/** A state badge (running, needs you, waiting for someone else, just finished, idle). */
+export function StateBadge({ badge, waitingFor }: { badge: Badge; waitingFor?: string | undefined }) {
   return (
-    <span class={`badge badge-${badge}`} data-badge={badge}>
-      {t(BADGE_TEXT[badge])}
+    <span class={`badge badge-${badge}`} data-badge={badge} data-testid="state-badge">
+      {badge === 'waiting' && waitingFor !== undefined ? waitingFor : t(BADGE_TEXT[badge])}
     </span>
   );
 }
 
 function Row({ s, seenAt, onUnarchive }: { s: SessionSummary; seenAt: number; onUnarchive?: () => void }) {
-  const badge = badgeOf(s, Date.now(), seenAt);
+  const interactions = useSelector(store, (st) => st.interactions);
+  const waits = sessionWaits(interactions, s.sessionId, s.hubId);
+  const badge = badgeOf(s, Date.now(), seenAt, waits);
   const machine = useSelector(store, (st) => (s.hubId !== undefined ? st.machines[s.hubId] : undefined));
   // With other machines around, the home hub's sessions carry its name too.
   const homeName = useSelector(store, (st) =>
@@ -61,7 +65,7 @@ function Row({ s, seenAt, onUnarchive }: { s: SessionSummary; seenAt: number; on
           </span>
         ) : null}
         <span class="session-meta">
-          <StateBadge badge={badge} />
+          <StateBadge badge={badge} waitingFor={waits.waitingFor} />
           <MachineChip m={machine} />
           {homeName ? (
             <span class="machine-chip" data-testid="machine-chip" data-hub-id="">
