@@ -40,6 +40,7 @@ describe('backend choice: --backend auto|zcode|sim, --zcode-cli', () => {
     expect(chooseBackend({ backend: 'auto' }, { env: {}, platform: 'linux', probe: found, logger: quietLogger() })).toEqual({
       kind: 'zcode',
       cli: '/opt/ZCode/resources/glm/zcode.cjs',
+      launch: 'node',
     });
     expect(() => chooseBackend({ backend: 'zcode' }, { env: {}, platform: 'linux', probe: none, logger: quietLogger() })).toThrow(
       /\/opt\/ZCode\/resources\/glm\/zcode\.cjs/,
@@ -53,7 +54,7 @@ describe('backend choice: --backend auto|zcode|sim, --zcode-cli', () => {
     const yes: FsProbe = { isFile: (f) => f === '/x/zcode.cjs', listDir: () => [] };
     expect(
       chooseBackend({ backend: 'zcode', zcodeCli: '/x/zcode.cjs' }, { env: {}, platform: 'linux', probe: yes, logger: quietLogger() }),
-    ).toEqual({ kind: 'zcode', cli: '/x/zcode.cjs' });
+    ).toEqual({ kind: 'zcode', cli: '/x/zcode.cjs', launch: 'node' });
   });
 });
 
