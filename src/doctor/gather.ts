@@ -1,7 +1,7 @@
 import { jsonSyntaxProblem } from '../settings/json-error.js';
 import fs from 'node:fs';
 import type { HubConfig } from '../config/schema.js';
-import { detectZcodeCli } from '../backend/cli-detect.js';
+import { detectCli } from '../backend/cli-candidates.js';
 import { validateProviderDocument } from '../settings/provider-schema.js';
 import { fileMode, readFileIfExists } from '../fs/secure-file.js';
 import { statePaths } from '../config/state-paths.js';
@@ -57,7 +57,16 @@ export function gatherFacts(
   port = config.port,
   addedPeers: readonly string[] = [],
 ): DoctorFacts {
-  const zcodeCli = config.zcodeCli ?? (config.backend === 'sim' ? undefined : detectZcodeCli(process.env, process.platform));
+  // The same ordered detection `start` runs (cli-candidates.ts), so doctor names the same pick.
+  const cliDetection =
+    config.backend === 'sim'
+      ? undefined
+      : detectCli({
+          ...(config.zcodeCli !== undefined ? { explicit: config.zcodeCli } : {}),
+          env: process.env,
+          platform: process.platform,
+        });
+  const zcodeCli = cliDetection?.picked?.entry;
   return {
     host: config.host,
     port,
@@ -66,6 +75,7 @@ export function gatherFacts(
     allowOrigins: [...new Set([...config.peers, ...config.allowOrigins, ...addedPeers])],
     backendChoice: config.backend,
     ...(zcodeCli ? { zcodeCli } : {}),
+    ...(cliDetection ? { cliDetection } : {}),
     // The live daemon's reading wins; offline, the CLI the config would run is read now.
     ...(live?.cliVersion ? { cliVersion: live.cliVersion } : zcodeCli && !live ? { cliVersion: readCliVersion(zcodeCli) } : {}),
     ...(live
