@@ -4,7 +4,8 @@
  *
  * 1. explicit — `--zcode-cli`, `ZCODE_HUB_ZCODE_CLI` or the config file; when set it is the only
  *    candidate (a wrong path is an error, never a silent fallback);
- * 2. path — `zcode` on PATH (Windows: `zcode.exe`, `zcode.cmd`), in PATH order;
+ * 2. path — `zcode` on PATH (Windows: `zcode.exe`, `zcode.cmd`), in PATH order, absolute
+ *    directories only;
  * 3. npm-global — a global npm install of `@zcode/cli` under the npm prefix;
  * 4. npx-cache — `@zcode/cli` in npm's npx cache, highest version first;
  * 5. desktop — the desktop app's bundled CLI, per platform (cli-detect.ts).
@@ -15,9 +16,10 @@
  */
 import path from 'node:path';
 import { envValue, realFsProbe, zcodeCliCandidates, type DetectPlatform, type FsProbe } from './cli-detect.js';
-import { inspectCliEntry, NPM_PACKAGE_ENTRY, type CliLaunch } from './cli-entry.js';
+import { inspectCliEntry, NPM_PACKAGE_ENTRY } from './cli-entry.js';
+import type { CliCandidate, CliDetection, CliSource } from '../ports/backend-port.js';
 
-export type CliSource = 'explicit' | 'path' | 'npm-global' | 'npx-cache' | 'desktop';
+export type { CliCandidate, CliDetection, CliSource };
 
 /** The order, with the words doctor uses. */
 export const CLI_SOURCES: readonly { source: CliSource; label: string }[] = [
@@ -30,26 +32,6 @@ export const CLI_SOURCES: readonly { source: CliSource; label: string }[] = [
 
 export function sourceLabel(source: CliSource): string {
   return CLI_SOURCES.find((s) => s.source === source)?.label ?? source;
-}
-
-export interface CliCandidate {
-  source: CliSource;
-  /** Where the hub looked. */
-  path: string;
-  status: 'found' | 'missing' | 'not-runnable';
-  /** What it is, or why it cannot be used. */
-  note: string;
-  /** When found: the file the hub runs, and how. */
-  entry?: string;
-  launch?: CliLaunch;
-}
-
-export interface CliDetection {
-  picked?: CliCandidate;
-  /** One sentence: why this one (or why none). */
-  reason: string;
-  /** Every candidate looked at, in order. */
-  candidates: CliCandidate[];
 }
 
 export interface DetectOptions {
@@ -78,7 +60,8 @@ function check(source: CliSource, file: string, platform: NodeJS.Platform, probe
 /** `zcode` in every PATH directory; one `missing` row when there is none. */
 function onPath(env: NodeJS.ProcessEnv, platform: DetectPlatform, probe: FsProbe): CliCandidate[] {
   const p = pathApi(platform);
-  const dirs = (envValue(env, 'PATH', platform) ?? '').split(platform === 'win32' ? ';' : ':').filter((d) => d !== '');
+  // Relative entries (`.`, an empty one) would make the current directory a source of programs: skipped.
+  const dirs = (envValue(env, 'PATH', platform) ?? '').split(platform === 'win32' ? ';' : ':').filter((d) => p.isAbsolute(d));
   const names = platform === 'win32' ? ['zcode.exe', 'zcode.cmd'] : ['zcode'];
   const out: CliCandidate[] = [];
   const seen = new Set<string>();
@@ -170,9 +153,7 @@ export function detectCli(opts: DetectOptions): CliDetection {
     return {
       ...(c.status === 'found' ? { picked: c } : {}),
       reason:
-        c.status === 'found'
-          ? `set explicitly (${sourceLabel('explicit')}); nothing else is looked at`
-          : `set explicitly (${sourceLabel('explicit')}) but ${c.note}`,
+        c.status === 'found' ? 'set explicitly; nothing else is looked at' : `set explicitly (${sourceLabel('explicit')}) but ${c.note}`,
       candidates: [c],
     };
   }
@@ -194,9 +175,9 @@ export function detectCli(opts: DetectOptions): CliDetection {
     picked,
     reason: `the first runnable candidate in the order ${CLI_SOURCES.slice(1)
       .map((s) => s.source)
-      .join(' → ')}: ${sourceLabel(picked.source)}${
-      before > 0 ? ` (${before} looked at before it${skipped > 0 ? `, ${skipped} of them present but not runnable` : ''})` : ''
-    }`,
+      .join(
+        ' → ',
+      )}${before > 0 ? ` (${before} looked at before it${skipped > 0 ? `, ${skipped} of them present but not runnable` : ''})` : ''}`,
     candidates,
   };
 }

@@ -9,9 +9,9 @@
  */
 import path from 'node:path';
 import type { FsProbe } from './cli-detect.js';
+import type { CliLaunch } from '../ports/backend-port.js';
 
-/** `node`: `node <entry> app-server`; `direct`: `<entry> app-server` (a single executable). */
-export type CliLaunch = 'node' | 'direct';
+export type { CliLaunch };
 
 export type EntryCheck =
   | { ok: true; entry: string; launch: CliLaunch; note: string }

@@ -88,6 +88,7 @@ export function createBackend(config: HubConfig, logger: Logger, options: Create
     ...(options.processInspector ? { processInspector: options.processInspector } : {}),
     ...(options.random ? { random: options.random } : {}),
     ...(cliVersion ? { cliVersion } : {}),
+    ...(choice.detection ? { cliDetection: choice.detection } : {}),
     ...(tap ? { wireRecorder: tap } : {}),
   });
 }

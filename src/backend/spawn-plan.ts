@@ -41,6 +41,8 @@ export interface BackendChoice {
   /** The real CLI's entry: zcode.cjs (`launch: 'node'`) or a single executable (`'direct'`). */
   cli?: string;
   launch?: CliLaunch;
+  /** Every candidate looked at and why this one (absent with `--backend sim`). */
+  detection?: CliDetection;
 }
 
 export interface ChoiceDeps {
@@ -73,7 +75,7 @@ export function chooseBackend(config: Pick<HubConfig, 'backend' | 'zcodeCli'>, d
       { cli: picked.entry, source: picked.source, launch: picked.launch, looked: found.candidates.length },
       `using the ZCode CLI from ${sourceLabel(picked.source)}: ${found.reason}`,
     );
-    return { kind: 'zcode', cli: picked.entry, launch: picked.launch ?? 'node' };
+    return { kind: 'zcode', cli: picked.entry, launch: picked.launch ?? 'node', detection: found };
   }
   if (config.zcodeCli !== undefined) {
     const c = found.candidates[0];
@@ -91,7 +93,7 @@ export function chooseBackend(config: Pick<HubConfig, 'backend' | 'zcodeCli'>, d
     );
   }
   deps.logger.info({ looked }, 'no ZCode CLI found; using the bundled simulator (--backend auto). Pass --zcode-cli PATH to use a real CLI');
-  return { kind: 'sim' };
+  return { kind: 'sim', detection: found };
 }
 
 export interface PlanDeps {

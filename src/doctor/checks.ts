@@ -77,7 +77,7 @@ export function runChecks(f: DoctorFacts): Check[] {
   if (picked?.entry)
     addCli(
       'ok',
-      `ZCode CLI: ${picked.entry} (${sourceLabel(picked.source)}${picked.launch === 'direct' ? ', a single executable' : ''}), picked as ${d?.reason ?? ''}`,
+      `ZCode CLI: ${picked.entry} (${sourceLabel(picked.source)}${picked.launch === 'direct' ? ', a single executable' : ''}): ${d?.reason ?? ''}`,
     );
   else if (f.zcodeCli && !d) addCli('ok', `ZCode CLI: ${f.zcodeCli}`);
   else if (d?.candidates[0]?.source === 'explicit')

@@ -7,7 +7,7 @@ import { fileMode, readFileIfExists } from '../fs/secure-file.js';
 import { statePaths } from '../config/state-paths.js';
 import type { DoctorFacts } from './checks.js';
 import { readCliVersion } from '../backend/cli-version.js';
-import type { CliVersion } from '../ports/backend-port.js';
+import type { CliDetection, CliVersion } from '../ports/backend-port.js';
 
 /** What a running daemon adds to the facts (backend state, clients, pending interactions). */
 export interface LiveFacts {
@@ -20,6 +20,8 @@ export interface LiveFacts {
   clients: number;
   /** The version the running backend read at start. */
   cliVersion?: CliVersion;
+  /** How the running backend chose its CLI at start. */
+  cliDetection?: CliDetection;
 }
 
 /** Validity of the personal provider file, with the exact issues when it is invalid. */
@@ -57,9 +59,11 @@ export function gatherFacts(
   port = config.port,
   addedPeers: readonly string[] = [],
 ): DoctorFacts {
-  // The same ordered detection `start` runs (cli-candidates.ts), so doctor names the same pick.
-  const cliDetection =
-    config.backend === 'sim'
+  // Live: what the daemon chose at start. Offline: the same ordered detection `start` runs
+  // (cli-candidates.ts), so doctor names the pick a start would make.
+  const cliDetection = live
+    ? live.cliDetection
+    : config.backend === 'sim'
       ? undefined
       : detectCli({
           ...(config.zcodeCli !== undefined ? { explicit: config.zcodeCli } : {}),

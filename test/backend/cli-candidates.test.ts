@@ -107,7 +107,7 @@ describe('the ordered ZCode CLI candidates, over real install trees', () => {
     ]);
     expect(d.picked).toMatchObject({ source: 'path', path: onPath, status: 'found', entry: global.entry, launch: 'node' });
     expect(d.picked?.note).toMatch(/a link to .*dist\/zcode\.cjs/);
-    expect(d.reason).toMatch(/^the first runnable candidate in the order path → npm-global → npx-cache → desktop: zcode on PATH$/);
+    expect(d.reason).toBe('the first runnable candidate in the order path → npm-global → npx-cache → desktop');
     // npm's prefix from npm_config_prefix, then the hub's node's own (empty here).
     expect(d.candidates[1]).toMatchObject({ status: 'found', entry: global.entry });
     expect(d.candidates[2]).toMatchObject({
@@ -122,13 +122,13 @@ describe('the ordered ZCode CLI candidates, over real install trees', () => {
     d = w.detect(app.entry);
     expect(d.candidates).toHaveLength(1);
     expect(d.picked).toMatchObject({ source: 'explicit', entry: app.entry });
-    expect(d.reason).toMatch(/set explicitly .*nothing else is looked at/);
+    expect(d.reason).toBe('set explicitly; nothing else is looked at');
 
     fs.rmSync(onPath);
     d = w.detect();
     expect(d.candidates[0]).toMatchObject({ source: 'path', status: 'missing', note: 'not on PATH (1 directory searched)' });
     expect(d.picked).toMatchObject({ source: 'npm-global', entry: global.entry });
-    expect(d.reason).toMatch(/global npm install of @zcode\/cli \(1 looked at before it\)$/);
+    expect(d.reason).toBe('the first runnable candidate in the order path → npm-global → npx-cache → desktop (1 looked at before it)');
 
     fs.rmSync(path.join(w.root, 'npm'), { recursive: true });
     expect(w.detect().picked).toMatchObject({ source: 'npx-cache', entry: newer });
@@ -140,7 +140,7 @@ describe('the ordered ZCode CLI candidates, over real install trees', () => {
     d = w.detect();
     expect(d.candidates.filter((c) => c.path.startsWith(w.root)).every((c) => c.status === 'missing')).toBe(true);
     expect(d.picked).toEqual(systemPick(d, w.root));
-    expect(d.reason).toMatch(d.picked ? /: the ZCode desktop app's bundled CLI/ : /^no candidate is a runnable ZCode CLI$/);
+    expect(d.reason).toMatch(d.picked ? /^the first runnable candidate in the order/ : /^no candidate is a runnable ZCode CLI$/);
   });
 
   it("a `zcode` on PATH that is the desktop app's executable is followed to its bundled zcode.cjs", () => {
@@ -207,12 +207,22 @@ describe('the ordered ZCode CLI candidates, over real install trees', () => {
     const global = npmGlobal(path.join(w.root, 'npm'), '0.16.9');
     const deps = { env: w.env, platform: 'linux' as const, logger: quietLogger(), execPath: path.join(w.root, 'node', 'bin', 'node') };
     const choice = chooseBackend({ backend: 'zcode' }, deps);
-    expect(choice).toEqual({ kind: 'zcode', cli: global.entry, launch: 'node' });
+    expect({ ...choice, detection: choice.detection?.picked?.source }).toEqual({
+      kind: 'zcode',
+      cli: global.entry,
+      launch: 'node',
+      detection: 'npm-global',
+    });
     expect(readCliVersion(global.entry)).toEqual({ version: '0.16.9', verified: true });
 
     const sea = write(path.join(w.root, 'bin', 'zcode'), ELF, 0o755);
     const direct = chooseBackend({ backend: 'auto' }, deps);
-    expect(direct).toEqual({ kind: 'zcode', cli: sea, launch: 'direct' });
+    expect({ ...direct, detection: direct.detection?.picked?.source }).toEqual({
+      kind: 'zcode',
+      cli: sea,
+      launch: 'direct',
+      detection: 'path',
+    });
     const stateDir = path.join(w.root, 'state');
     const plan = buildSpawnPlan(buildConfig({ stateDir, providerFile: path.join(w.root, 'p.json') }), direct, {
       env: w.env,
@@ -225,6 +235,16 @@ describe('the ordered ZCode CLI candidates, over real install trees', () => {
     expect(() => chooseBackend({ backend: 'auto', zcodeCli: path.join(w.root, 'README') }, deps)).toThrow(/does not exist/);
     write(path.join(w.root, 'README'), 'text');
     expect(() => chooseBackend({ backend: 'auto', zcodeCli: path.join(w.root, 'README') }, deps)).toThrow(/cannot be run: .*neither/);
+  });
+});
+
+describe('PATH hygiene', () => {
+  it('relative PATH entries (`.`, `bin`) are never searched: the current directory is no source of programs', () => {
+    const probe: FsProbe = { isFile: (f) => f === 'zcode' || f === 'bin/zcode', listDir: () => [], readHead: () => ELF };
+    const d = detectCli({ env: { PATH: '.:bin::/nowhere' }, platform: 'linux', probe, execPath: '/nowhere/bin/node' });
+    expect(d.candidates[0]).toEqual({ source: 'path', path: 'zcode', status: 'missing', note: 'not on PATH (1 directory searched)' });
+    expect(d.candidates.some((c) => c.path === 'zcode' && c.status !== 'missing')).toBe(false);
+    expect(d.picked).toBeUndefined();
   });
 });
 

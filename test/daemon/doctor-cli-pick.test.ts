@@ -105,7 +105,7 @@ describe('zcode-hub doctor: which ZCode CLI, and why', () => {
     expect(text.stderr).toBe('');
     expect(text.stdout).toMatch(
       new RegExp(
-        `^ok {3}ZCode CLI: ${m.npmEntry.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(global npm install of @zcode/cli\\), picked as the first runnable candidate in the order path → npm-global → npx-cache → desktop: global npm install of @zcode/cli \\(1 looked at before it, 1 of them present but not runnable\\)$`,
+        `^ok {3}ZCode CLI: ${m.npmEntry.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(global npm install of @zcode/cli\\): the first runnable candidate in the order path → npm-global → npx-cache → desktop \\(1 looked at before it, 1 of them present but not runnable\\)$`,
         'm',
       ),
     );
@@ -153,7 +153,7 @@ describe('zcode-hub doctor: which ZCode CLI, and why', () => {
     expect(wrong.stdout).toMatch(/^ {6}1\. missing {6}--zcode-cli .*: .*\/nope\.cjs — not found$/m);
   });
 
-  it('against a live daemon: it runs the pick, and GET /api/doctor and doctor --json name the same one', async () => {
+  it('against a live daemon: it runs the pick, and GET /api/doctor and doctor --json report the choice it made at start', async () => {
     const m = machine();
     const stateDir = path.join(m.home, 'state');
     const d = m.startDaemon();
@@ -162,6 +162,9 @@ describe('zcode-hub doctor: which ZCode CLI, and why', () => {
     expect(d.output()).toMatch(
       /"source":"npm-global".*"msg":"using the ZCode CLI from global npm install of @zcode\/cli: the first runnable candidate/,
     );
+    // A CLI put on PATH after the start does not change what runs: doctor reports the start's pick.
+    fs.rmSync(m.launcher);
+    fs.symlinkSync(m.desktopEntry, m.launcher);
     const hub = readHubFile(stateDir)!;
     const health = (await (await fetch(`${hub.url}/api/health`, { headers: { accept: 'application/json' } })).json()) as {
       backend: { kind: string; state: string };
@@ -171,6 +174,7 @@ describe('zcode-hub doctor: which ZCode CLI, and why', () => {
       await fetch(`${hub.url}/api/doctor`, { headers: { authorization: `Bearer ${readAdminToken(stateDir)!}` } })
     ).json()) as Report;
     expect(rest.cli?.picked).toMatchObject({ source: 'npm-global', entry: m.npmEntry });
+    expect(rest.cli?.candidates[0]).toMatchObject({ source: 'path', path: m.launcher, status: 'not-runnable' });
     const live = m.doctor(['--json']);
     const report = JSON.parse(live.stdout) as Report;
     expect(report.checks[0]).toMatchObject({ id: 'daemon', status: 'ok' });
