@@ -87,6 +87,7 @@ export class BackendLink implements BackendPort {
       ...(this.lastExit === undefined ? {} : { lastExit: { ...this.lastExit } }),
       ...(this.command === undefined ? {} : { command: this.command }),
       ...(this.options.cliVersion ? { cliVersion: { ...this.options.cliVersion } } : {}),
+      ...(this.options.cliDetection ? { cliDetection: this.options.cliDetection } : {}),
     };
   }
 

@@ -1,11 +1,25 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-/** What detection may look at; injected so the three OS tables are unit-tested anywhere. */
+/**
+ * What detection may look at; injected so the three OS tables are unit-tested anywhere. The
+ * optional members check a candidate further (cli-entry.ts); a probe without them treats every
+ * file as readable and executable, links as resolved and contents as unknown.
+ */
 export interface FsProbe {
   isFile(file: string): boolean;
   /** Entry names of a directory; [] when it does not exist. */
   listDir(dir: string): string[];
+  /** The path with every symbolic link resolved; the path itself when it cannot be resolved. */
+  realpath?(file: string): string;
+  /** The current user may read it. */
+  canRead?(file: string): boolean;
+  /** The current user may execute it (POSIX mode bits; on Windows any file). */
+  canExecute?(file: string): boolean;
+  /** Up to `bytes` first bytes of a file; empty when it cannot be read. */
+  readHead?(file: string, bytes: number): Buffer;
+  /** A small text file (a package.json, an .npmrc); undefined when it cannot be read. */
+  readText?(file: string): string | undefined;
 }
 
 export type DetectPlatform = 'darwin' | 'linux' | 'win32';
@@ -16,8 +30,12 @@ export type DetectPlatform = 'darwin' | 'linux' | 'win32';
  * when the variable is unset); a `*` segment matches directory entries, newest name first (for
  * versioned folders such as Squirrel's `app-1.2.3`). Linux paths follow electron-builder's
  * conventions (deb/rpm → `/opt/<Product>`, AUR → `/usr/lib/<name>`, AppImage extracted with
- * `--appimage-extract` → `squashfs-root/`, AppImageLauncher → `~/Applications`) — plausible, not
- * all verified against a ZCode release.
+ * `--appimage-extract` → `squashfs-root/`, AppImageLauncher → `~/Applications`). Seen in
+ * integrators' notes and packaging recipes: the official .deb's `/opt/ZCode/resources/glm/`, the
+ * AUR `zcode-bin` package's `/usr/lib/zcode/glm/` (it copies `resources/` there), a Gentoo
+ * overlay's `/opt/zcode-bin/`, the macOS bundle in `/Applications`, the Windows per-user install
+ * in `%LOCALAPPDATA%\Programs\ZCode`. The rest are plausible, not verified against a ZCode
+ * release (docs/APP-SERVER.md §17 marks which is which).
  */
 export const ZCODE_INSTALL_LOCATIONS: Readonly<Record<DetectPlatform, readonly string[]>> = {
   darwin: ['/Applications/ZCode.app/Contents/Resources/glm/zcode.cjs', '{HOME}/Applications/ZCode.app/Contents/Resources/glm/zcode.cjs'],
@@ -25,6 +43,8 @@ export const ZCODE_INSTALL_LOCATIONS: Readonly<Record<DetectPlatform, readonly s
     '{APPDIR}/resources/glm/zcode.cjs',
     '/opt/ZCode/resources/glm/zcode.cjs',
     '/opt/zcode/resources/glm/zcode.cjs',
+    '/opt/zcode-bin/resources/glm/zcode.cjs',
+    '/usr/lib/zcode/glm/zcode.cjs',
     '/usr/lib/zcode/resources/glm/zcode.cjs',
     '/usr/lib/ZCode/resources/glm/zcode.cjs',
     '/usr/share/zcode/resources/glm/zcode.cjs',
@@ -47,7 +67,7 @@ export const ZCODE_INSTALL_LOCATIONS: Readonly<Record<DetectPlatform, readonly s
 };
 
 /** Reads `name` from env; on Windows names are case-insensitive. */
-function envValue(env: NodeJS.ProcessEnv, name: string, platform: DetectPlatform): string | undefined {
+export function envValue(env: NodeJS.ProcessEnv, name: string, platform: DetectPlatform): string | undefined {
   const direct = env[name];
   if (direct !== undefined && direct !== '') return direct;
   if (platform !== 'win32') return undefined;
@@ -57,7 +77,7 @@ function envValue(env: NodeJS.ProcessEnv, name: string, platform: DetectPlatform
 }
 
 /** Newest-looking first: numeric-aware descending order. */
-function newestFirst(names: string[]): string[] {
+export function newestFirst(names: string[]): string[] {
   return [...names].sort((a, b) => b.localeCompare(a, 'en', { numeric: true }));
 }
 
@@ -121,7 +141,7 @@ export function findShippedBuiltinProviderFile(
 }
 
 /** The real filesystem. */
-export const realFsProbe: FsProbe = {
+export const realFsProbe: Required<FsProbe> = {
   isFile(file) {
     try {
       return fs.statSync(file).isFile();
@@ -134,6 +154,50 @@ export const realFsProbe: FsProbe = {
       return fs.readdirSync(dir);
     } catch {
       return [];
+    }
+  },
+  realpath(file) {
+    try {
+      return fs.realpathSync(file);
+    } catch {
+      return file;
+    }
+  },
+  canRead(file) {
+    try {
+      fs.accessSync(file, fs.constants.R_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  },
+  canExecute(file) {
+    if (process.platform === 'win32') return realFsProbe.isFile(file);
+    try {
+      fs.accessSync(file, fs.constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  },
+  readHead(file, bytes) {
+    let fd: number | undefined;
+    try {
+      fd = fs.openSync(file, 'r');
+      const buf = Buffer.alloc(bytes);
+      const n = fs.readSync(fd, buf, 0, bytes, 0);
+      return buf.subarray(0, n);
+    } catch {
+      return Buffer.alloc(0);
+    } finally {
+      if (fd !== undefined) fs.closeSync(fd);
+    }
+  },
+  readText(file) {
+    try {
+      return fs.readFileSync(file, 'utf8');
+    } catch {
+      return undefined;
     }
   },
 };

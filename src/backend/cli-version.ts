@@ -14,14 +14,26 @@ export const VERIFIED_CLI_VERSIONS: readonly string[] = ['0.16.9'];
 
 const packageSchema = z.looseObject({ version: z.string().min(1).max(64) });
 
-/** The version of the CLI at `cli` (zcode.cjs) and its standing; never throws. */
+/**
+ * The version of the CLI at `cli` (zcode.cjs) and its standing; never throws. The package.json
+ * beside the entry (the desktop layout), else — for npm's `@zcode/cli/dist/zcode.cjs` — the
+ * package's own one level up.
+ */
 export function readCliVersion(cli: string, read: (file: string) => string | undefined = readFileIfExists): CliVersion {
-  const file = path.join(path.dirname(cli), 'package.json');
+  const dir = path.dirname(cli);
+  const files = [path.join(dir, 'package.json'), ...(path.basename(dir) === 'dist' ? [path.join(dir, '..', 'package.json')] : [])];
   let text: string | undefined;
-  try {
-    text = read(file);
-  } catch {
-    text = undefined;
+  let file = files[0]!;
+  for (const f of files) {
+    try {
+      text = read(f);
+    } catch {
+      text = undefined;
+    }
+    if (text !== undefined) {
+      file = f;
+      break;
+    }
   }
   let version: string | undefined;
   if (text !== undefined) {

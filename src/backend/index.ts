@@ -20,6 +20,7 @@ import { readCliVersion } from './cli-version.js';
 
 export { BackendLink, PROBE_METHOD, type SpawnPlan } from './backend-link.js';
 export { detectZcodeCli, ZCODE_INSTALL_LOCATIONS } from './cli-detect.js';
+export { detectCli, sourceLabel, type CliCandidate, type CliDetection, type CliSource } from './cli-candidates.js';
 export { BackendConfigError, chooseBackend } from './spawn-plan.js';
 export { TappedTransport, type TransportTap } from './transport-tap.js';
 export { REVERSE_METHODS } from './reverse-router.js';
@@ -49,7 +50,7 @@ export function createBackend(config: HubConfig, logger: Logger, options: Create
   const choice = chooseBackend(config, { env, platform, logger, ...(options.probe ? { probe: options.probe } : {}) });
   // The real CLI runs on its own Node, checked now so an old one is a start-up error (node-runtime.ts).
   const node =
-    choice.kind === 'zcode' && choice.cli
+    choice.kind === 'zcode' && choice.cli && choice.launch !== 'direct'
       ? chooseZcodeNode(config.zcodeNode, choice.cli, {
           platform,
           probe: options.probe ?? realFsProbe,
@@ -87,6 +88,7 @@ export function createBackend(config: HubConfig, logger: Logger, options: Create
     ...(options.processInspector ? { processInspector: options.processInspector } : {}),
     ...(options.random ? { random: options.random } : {}),
     ...(cliVersion ? { cliVersion } : {}),
+    ...(choice.detection ? { cliDetection: choice.detection } : {}),
     ...(tap ? { wireRecorder: tap } : {}),
   });
 }

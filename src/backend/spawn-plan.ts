@@ -5,7 +5,9 @@ import type { HubConfig } from '../config/schema.js';
 import { ensurePrivateDir, writeFileAtomic } from '../fs/secure-file.js';
 import { statePaths } from '../config/state-paths.js';
 import type { SpawnPlan } from './backend-link.js';
-import { detectZcodeCli, findShippedBuiltinProviderFile, realFsProbe, zcodeCliCandidates, type FsProbe } from './cli-detect.js';
+import { findShippedBuiltinProviderFile, realFsProbe, type FsProbe } from './cli-detect.js';
+import { detectCli, sourceLabel, type CliDetection } from './cli-candidates.js';
+import type { CliLaunch } from './cli-entry.js';
 import { buildChildEnv, SIM_ENV_PREFIXES } from './spawn-env.js';
 
 /** The launcher of the bundled simulator (src/simulator/launcher.ts). */
@@ -36,8 +38,11 @@ export class BackendConfigError extends Error {
 
 export interface BackendChoice {
   kind: 'zcode' | 'sim';
-  /** zcode.cjs for the real CLI. */
+  /** The real CLI's entry: zcode.cjs (`launch: 'node'`) or a single executable (`'direct'`). */
   cli?: string;
+  launch?: CliLaunch;
+  /** Every candidate looked at and why this one (absent with `--backend sim`). */
+  detection?: CliDetection;
 }
 
 export interface ChoiceDeps {
@@ -45,33 +50,50 @@ export interface ChoiceDeps {
   platform: NodeJS.Platform;
   probe?: FsProbe;
   logger: Logger;
+  /** The hub's own node (npm's default prefix); default `process.execPath`. */
+  execPath?: string;
 }
 
 /**
- * `--backend auto|zcode|sim` and `--zcode-cli` (ARCHITECTURE.md §1): an explicit CLI path must exist;
- * `zcode` without a CLI is an error; `auto` without one falls back to the simulator with one log
- * line naming where it looked.
+ * `--backend auto|zcode|sim` and `--zcode-cli` (ARCHITECTURE.md §1), over the ordered candidates
+ * of cli-candidates.ts: an explicit CLI path must exist and be runnable; `zcode` without a CLI is
+ * an error; `auto` without one falls back to the simulator with one log line naming where it
+ * looked. The pick is logged with its reason.
  */
 export function chooseBackend(config: Pick<HubConfig, 'backend' | 'zcodeCli'>, deps: ChoiceDeps): BackendChoice {
-  const probe = deps.probe ?? realFsProbe;
   if (config.backend === 'sim') return { kind: 'sim' };
-  if (config.zcodeCli !== undefined) {
-    const cli = path.resolve(config.zcodeCli);
-    if (!probe.isFile(cli))
-      throw new BackendConfigError(`--zcode-cli ${cli} does not exist (expected the ZCode CLI entry, …/resources/glm/zcode.cjs)`);
-    return { kind: 'zcode', cli };
+  const found: CliDetection = detectCli({
+    ...(config.zcodeCli !== undefined ? { explicit: config.zcodeCli } : {}),
+    env: deps.env,
+    platform: deps.platform,
+    probe: deps.probe ?? realFsProbe,
+    ...(deps.execPath ? { execPath: deps.execPath } : {}),
+  });
+  const picked = found.picked;
+  if (picked?.entry) {
+    deps.logger.info(
+      { cli: picked.entry, source: picked.source, launch: picked.launch, looked: found.candidates.length },
+      `using the ZCode CLI from ${sourceLabel(picked.source)}: ${found.reason}`,
+    );
+    return { kind: 'zcode', cli: picked.entry, launch: picked.launch ?? 'node', detection: found };
   }
-  const found = detectZcodeCli(deps.env, deps.platform, probe);
-  if (found) return { kind: 'zcode', cli: found };
-  const platform = deps.platform === 'darwin' || deps.platform === 'linux' || deps.platform === 'win32' ? deps.platform : undefined;
-  const looked = platform ? zcodeCliCandidates(deps.env, platform, probe) : [];
+  if (config.zcodeCli !== undefined) {
+    const c = found.candidates[0];
+    const file = c?.path ?? path.resolve(config.zcodeCli);
+    throw new BackendConfigError(
+      c?.status === 'not-runnable'
+        ? `--zcode-cli ${file} cannot be run: ${c.note}`
+        : `--zcode-cli ${file} does not exist (expected the ZCode CLI entry, …/resources/glm/zcode.cjs)`,
+    );
+  }
+  const looked = found.candidates.map((c) => c.path);
   if (config.backend === 'zcode') {
     throw new BackendConfigError(
       `no ZCode CLI found (looked in: ${looked.join(', ') || 'nowhere on this platform'}); pass --zcode-cli PATH or use --backend sim`,
     );
   }
   deps.logger.info({ looked }, 'no ZCode CLI found; using the bundled simulator (--backend auto). Pass --zcode-cli PATH to use a real CLI');
-  return { kind: 'sim' };
+  return { kind: 'sim', detection: found };
 }
 
 export interface PlanDeps {
@@ -113,6 +135,17 @@ export function buildSpawnPlan(config: HubConfig, choice: BackendChoice, deps: P
     ZCODE_BUILTIN_PROVIDER_CONFIG_FILE: builtin.file,
     ZCODE_PERSONAL_PROVIDER_CONFIG_FILE: config.providerFile,
   };
+  if (choice.kind === 'zcode' && choice.cli && choice.launch === 'direct') {
+    // A single executable of the CLI carries its own runtime: no node, no entry argument.
+    return {
+      kind: 'zcode',
+      command: choice.cli,
+      args: ['app-server'],
+      env: buildChildEnv(deps.env, { platform: deps.platform, set }),
+      cwd: config.stateDir,
+      entry: choice.cli,
+    };
+  }
   if (choice.kind === 'zcode' && choice.cli) {
     return {
       kind: 'zcode',

@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { ConfigError, loadConfig } from '../config/load.js';
 import { exitCodeFor, formatReport, runChecks, type Check } from '../doctor/checks.js';
 import { gatherFacts } from '../doctor/gather.js';
+import { cliDetectionSchema, doctorCheckSchema } from '../doctor/cli-report.js';
+import type { CliDetection } from '../backend/cli-candidates.js';
 import path from 'node:path';
 import { PEERS_FILE, readPeersFile } from '../http/security/peers.js';
 
@@ -11,9 +13,7 @@ function addedPeers(stateDir: string): string[] {
 }
 import { callDaemon, findDaemon } from './daemon-client.js';
 
-const checksSchema = z.object({
-  checks: z.array(z.object({ id: z.string(), status: z.enum(['ok', 'warn', 'fail']), message: z.string(), fix: z.string().optional() })),
-});
+const reportSchema = z.object({ checks: z.array(doctorCheckSchema), cli: cliDetectionSchema.optional() });
 
 /**
  * `zcode-hub doctor [start flags]`: asks the running daemon (GET /api/doctor) for its live
@@ -33,12 +33,25 @@ export async function runDoctor(argv: string[]): Promise<number> {
   }
   const daemon = findDaemon(config.stateDir);
   let checks: Check[];
+  let cli: CliDetection | undefined;
+  const offline = () => {
+    const facts = gatherFacts(config, false, undefined, config.port, addedPeers(config.stateDir));
+    cli = facts.cliDetection;
+    return runChecks(facts);
+  };
   if (daemon) {
     try {
-      const report = checksSchema.parse(await callDaemon(daemon, 'GET', '/api/doctor'));
-      checks = report.checks.map((c) => ({ id: c.id, status: c.status, message: c.message, ...(c.fix ? { fix: c.fix } : {}) }));
+      const report = reportSchema.parse(await callDaemon(daemon, 'GET', '/api/doctor'));
+      checks = report.checks.map((c) => ({
+        id: c.id,
+        status: c.status,
+        message: c.message,
+        ...(c.fix ? { fix: c.fix } : {}),
+        ...(c.details ? { details: c.details } : {}),
+      }));
+      cli = report.cli as CliDetection | undefined;
     } catch (err) {
-      checks = runChecks(gatherFacts(config, false, undefined, config.port, addedPeers(config.stateDir)));
+      checks = offline();
       checks.unshift({
         id: 'daemon',
         status: 'fail',
@@ -47,9 +60,9 @@ export async function runDoctor(argv: string[]): Promise<number> {
       });
     }
   } else {
-    checks = runChecks(gatherFacts(config, false, undefined, config.port, addedPeers(config.stateDir)));
+    checks = offline();
   }
-  if (argv.includes('--json')) process.stdout.write(`${JSON.stringify({ checks }, null, 2)}\n`);
+  if (argv.includes('--json')) process.stdout.write(`${JSON.stringify({ checks, ...(cli ? { cli } : {}) }, null, 2)}\n`);
   else process.stdout.write(formatReport(checks));
   return exitCodeFor(checks);
 }

@@ -2,6 +2,8 @@
  * `zcode-hub doctor`: pure checks over facts gathered elsewhere (src/doctor/gather.ts), so
  * every rule is unit-testable. Each problem carries a one-line fix.
  */
+import type { CliCandidate, CliDetection } from '../backend/cli-candidates.js';
+import { sourceLabel } from '../backend/cli-candidates.js';
 
 export type CheckStatus = 'ok' | 'warn' | 'fail';
 
@@ -11,6 +13,8 @@ export interface Check {
   message: string;
   /** One line telling the user what to do; present on warn/fail. */
   fix?: string;
+  /** More lines under the message (the CLI candidates doctor looked at). */
+  details?: string[];
 }
 
 export interface DoctorFacts {
@@ -22,6 +26,8 @@ export interface DoctorFacts {
   backendChoice: 'auto' | 'zcode' | 'sim';
   /** The CLI the daemon uses or would use; undefined when none was found. */
   zcodeCli?: string;
+  /** How it was chosen: every candidate looked at, in order (src/backend/cli-candidates.ts). */
+  cliDetection?: CliDetection;
   /** Its version and whether the hub was verified against it (docs/APP-SERVER.md §16). */
   cliVersion?: { version?: string; verified: boolean; warning?: string };
   /** Backend state when a daemon runs (`ready`, `failed` …); undefined offline. */
@@ -63,17 +69,31 @@ export function runChecks(f: DoctorFacts): Check[] {
     f.daemonRunning ? undefined : 'start it with `zcode-hub start` (or `npm start` in a checkout)',
   );
 
-  if (f.zcodeCli) add('backend.cli', 'ok', `ZCode CLI: ${f.zcodeCli}`);
+  const d = f.cliDetection;
+  const details = d ? candidateLines(d) : undefined;
+  const addCli = (status: CheckStatus, message: string, fix?: string) =>
+    checks.push({ id: 'backend.cli', status, message, ...(fix ? { fix } : {}), ...(details ? { details } : {}) });
+  const picked = d?.picked;
+  if (picked?.entry)
+    addCli(
+      'ok',
+      `ZCode CLI: ${picked.entry} (${sourceLabel(picked.source)}${picked.launch === 'direct' ? ', a single executable' : ''}): ${d?.reason ?? ''}`,
+    );
+  else if (f.zcodeCli && !d) addCli('ok', `ZCode CLI: ${f.zcodeCli}`);
+  else if (d?.candidates[0]?.source === 'explicit')
+    addCli(
+      'fail',
+      `the ZCode CLI ${d.reason}`,
+      'point --zcode-cli (or ZCODE_HUB_ZCODE_CLI) at …/resources/glm/zcode.cjs, or drop it to auto-detect',
+    );
   else if (f.backendChoice === 'zcode')
-    add(
-      'backend.cli',
+    addCli(
       'fail',
       'no ZCode CLI found and --backend zcode forbids the simulator',
       'install ZCode desktop or pass --zcode-cli /path/to/resources/glm/zcode.cjs',
     );
   else
-    add(
-      'backend.cli',
+    addCli(
       'warn',
       'no ZCode CLI found: the bundled simulator answers instead',
       'pass --zcode-cli /path/to/resources/glm/zcode.cjs to use the real agent',
@@ -194,10 +214,20 @@ export function runChecks(f: DoctorFacts): Check[] {
   return checks;
 }
 
-/** Human report: one line per check, with the fix under each problem. */
+/** One line per candidate: `  1. found    zcode on PATH: /usr/bin/zcode — a link to … ← picked`. */
+export function candidateLines(d: CliDetection): string[] {
+  const width = Math.max(...['found', 'missing', 'not-runnable'].map((s) => s.length));
+  return d.candidates.map((c: CliCandidate, i) => {
+    const mark = c === d.picked || (d.picked && c.path === d.picked.path && c.source === d.picked.source) ? '  ← picked' : '';
+    return `${String(i + 1).padStart(2)}. ${c.status.padEnd(width)} ${sourceLabel(c.source)}: ${c.path} — ${c.note}${mark}`;
+  });
+}
+
+/** Human report: one line per check, its details indented under it, and the fix under each problem. */
 export function formatReport(checks: Check[]): string {
   const icon: Record<CheckStatus, string> = { ok: 'ok  ', warn: 'WARN', fail: 'FAIL' };
-  return `${checks.map((c) => `${icon[c.status]} ${c.message}${c.fix ? `\n     fix: ${c.fix}` : ''}`).join('\n')}\n`;
+  const detail = (c: Check) => (c.details?.length ? `\n${c.details.map((l) => `     ${l}`).join('\n')}` : '');
+  return `${checks.map((c) => `${icon[c.status]} ${c.message}${detail(c)}${c.fix ? `\n     fix: ${c.fix}` : ''}`).join('\n')}\n`;
 }
 
 /** Exit code: 1 when anything failed, else 0 (warnings do not fail). */

@@ -1,13 +1,13 @@
 import { jsonSyntaxProblem } from '../settings/json-error.js';
 import fs from 'node:fs';
 import type { HubConfig } from '../config/schema.js';
-import { detectZcodeCli } from '../backend/cli-detect.js';
+import { detectCli } from '../backend/cli-candidates.js';
 import { validateProviderDocument } from '../settings/provider-schema.js';
 import { fileMode, readFileIfExists } from '../fs/secure-file.js';
 import { statePaths } from '../config/state-paths.js';
 import type { DoctorFacts } from './checks.js';
 import { readCliVersion } from '../backend/cli-version.js';
-import type { CliVersion } from '../ports/backend-port.js';
+import type { CliDetection, CliVersion } from '../ports/backend-port.js';
 
 /** What a running daemon adds to the facts (backend state, clients, pending interactions). */
 export interface LiveFacts {
@@ -20,6 +20,8 @@ export interface LiveFacts {
   clients: number;
   /** The version the running backend read at start. */
   cliVersion?: CliVersion;
+  /** How the running backend chose its CLI at start. */
+  cliDetection?: CliDetection;
 }
 
 /** Validity of the personal provider file, with the exact issues when it is invalid. */
@@ -57,7 +59,18 @@ export function gatherFacts(
   port = config.port,
   addedPeers: readonly string[] = [],
 ): DoctorFacts {
-  const zcodeCli = config.zcodeCli ?? (config.backend === 'sim' ? undefined : detectZcodeCli(process.env, process.platform));
+  // Live: what the daemon chose at start. Offline: the same ordered detection `start` runs
+  // (cli-candidates.ts), so doctor names the pick a start would make.
+  const cliDetection = live
+    ? live.cliDetection
+    : config.backend === 'sim'
+      ? undefined
+      : detectCli({
+          ...(config.zcodeCli !== undefined ? { explicit: config.zcodeCli } : {}),
+          env: process.env,
+          platform: process.platform,
+        });
+  const zcodeCli = cliDetection?.picked?.entry;
   return {
     host: config.host,
     port,
@@ -66,6 +79,7 @@ export function gatherFacts(
     allowOrigins: [...new Set([...config.peers, ...config.allowOrigins, ...addedPeers])],
     backendChoice: config.backend,
     ...(zcodeCli ? { zcodeCli } : {}),
+    ...(cliDetection ? { cliDetection } : {}),
     // The live daemon's reading wins; offline, the CLI the config would run is read now.
     ...(live?.cliVersion ? { cliVersion: live.cliVersion } : zcodeCli && !live ? { cliVersion: readCliVersion(zcodeCli) } : {}),
     ...(live

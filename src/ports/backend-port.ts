@@ -29,6 +29,34 @@ export interface BackendStatus {
   command?: string;
   /** The real CLI's version and whether the hub was verified against it (absent for the simulator). */
   cliVersion?: CliVersion;
+  /** How the CLI was chosen at start (absent with `--backend sim`): src/backend/cli-candidates.ts. */
+  cliDetection?: CliDetection;
+}
+
+/** Where a ZCode CLI candidate comes from, in the order they are looked at (docs/APP-SERVER.md §17). */
+export type CliSource = 'explicit' | 'path' | 'npm-global' | 'npx-cache' | 'desktop';
+
+/** `node`: `node <entry> app-server`; `direct`: `<entry> app-server` (a single executable). */
+export type CliLaunch = 'node' | 'direct';
+
+export interface CliCandidate {
+  source: CliSource;
+  /** Where the hub looked. */
+  path: string;
+  status: 'found' | 'missing' | 'not-runnable';
+  /** What it is, or why it cannot be used. */
+  note: string;
+  /** When found: the file the hub runs, and how. */
+  entry?: string;
+  launch?: CliLaunch;
+}
+
+export interface CliDetection {
+  picked?: CliCandidate;
+  /** One sentence: why this one (or why none). */
+  reason: string;
+  /** Every candidate looked at, in order. */
+  candidates: CliCandidate[];
 }
 
 /** A ZCode CLI version as read at start (src/backend/cli-version.ts). */

@@ -72,10 +72,10 @@ describe('ZCode CLI detection across the three OS tables', () => {
     expect(detectZcodeCli({ localappdata: 'C:\\Users\\cy\\AppData\\Local' }, 'win32', probe([file]))).toBe(file);
   });
 
-  it('other platforms detect nothing; every table entry ends in resources/glm/zcode.cjs', () => {
+  it('other platforms detect nothing; every table entry ends in glm/zcode.cjs', () => {
     expect(detectZcodeCli({ HOME: '/h' }, 'freebsd', probe(['/opt/ZCode/resources/glm/zcode.cjs']))).toBeUndefined();
     for (const list of Object.values(ZCODE_INSTALL_LOCATIONS))
-      for (const entry of list) expect(entry.replace(/\\/g, '/')).toMatch(/resources\/glm\/zcode\.cjs$/i);
+      for (const entry of list) expect(entry.replace(/\\/g, '/')).toMatch(/\/glm\/zcode\.cjs$/i);
   });
 
   it('finds the shipped built-in provider file beside the entry or in an ancestor config/provider (§9.4)', () => {

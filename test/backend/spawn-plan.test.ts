@@ -27,9 +27,9 @@ describe('backend choice: --backend auto|zcode|sim, --zcode-cli', () => {
 
   it('auto falls back to the simulator with one clear log line', () => {
     const cap = captureLogger();
-    expect(chooseBackend({ backend: 'auto' }, { env: { HOME: '/h' }, platform: 'linux', probe: none, logger: cap.logger })).toEqual({
-      kind: 'sim',
-    });
+    const choice = chooseBackend({ backend: 'auto' }, { env: { HOME: '/h' }, platform: 'linux', probe: none, logger: cap.logger });
+    expect(choice).toMatchObject({ kind: 'sim', detection: { reason: 'no candidate is a runnable ZCode CLI' } });
+    expect(choice.cli).toBeUndefined();
     const lines = cap.lines.filter((l) => /simulator/.test(l.msg));
     expect(lines).toHaveLength(1);
     expect(lines[0]!.msg).toMatch(/no ZCode CLI found/);
@@ -37,9 +37,12 @@ describe('backend choice: --backend auto|zcode|sim, --zcode-cli', () => {
 
   it('auto and zcode take a detected CLI; zcode without one is an error naming where it looked', () => {
     const found: FsProbe = { isFile: (f) => f === '/opt/ZCode/resources/glm/zcode.cjs', listDir: () => [] };
-    expect(chooseBackend({ backend: 'auto' }, { env: {}, platform: 'linux', probe: found, logger: quietLogger() })).toEqual({
+    const choice = chooseBackend({ backend: 'auto' }, { env: {}, platform: 'linux', probe: found, logger: quietLogger() });
+    expect({ ...choice, detection: choice.detection?.picked }).toEqual({
       kind: 'zcode',
       cli: '/opt/ZCode/resources/glm/zcode.cjs',
+      launch: 'node',
+      detection: expect.objectContaining({ source: 'desktop', entry: '/opt/ZCode/resources/glm/zcode.cjs' }),
     });
     expect(() => chooseBackend({ backend: 'zcode' }, { env: {}, platform: 'linux', probe: none, logger: quietLogger() })).toThrow(
       /\/opt\/ZCode\/resources\/glm\/zcode\.cjs/,
@@ -51,9 +54,16 @@ describe('backend choice: --backend auto|zcode|sim, --zcode-cli', () => {
       chooseBackend({ backend: 'auto', zcodeCli: '/nope/zcode.cjs' }, { env: {}, platform: 'linux', probe: none, logger: quietLogger() }),
     ).toThrow(BackendConfigError);
     const yes: FsProbe = { isFile: (f) => f === '/x/zcode.cjs', listDir: () => [] };
-    expect(
-      chooseBackend({ backend: 'zcode', zcodeCli: '/x/zcode.cjs' }, { env: {}, platform: 'linux', probe: yes, logger: quietLogger() }),
-    ).toEqual({ kind: 'zcode', cli: '/x/zcode.cjs' });
+    const choice = chooseBackend(
+      { backend: 'zcode', zcodeCli: '/x/zcode.cjs' },
+      { env: {}, platform: 'linux', probe: yes, logger: quietLogger() },
+    );
+    expect({ ...choice, detection: choice.detection?.picked?.source }).toEqual({
+      kind: 'zcode',
+      cli: '/x/zcode.cjs',
+      launch: 'node',
+      detection: 'explicit',
+    });
   });
 });
 

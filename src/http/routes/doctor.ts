@@ -5,6 +5,7 @@ import type { HubConfig } from '../../config/schema.js';
 import type { BackendLifecycle } from '../../ports/backend-port.js';
 import { runChecks } from '../../doctor/checks.js';
 import { gatherFacts, type LiveFacts } from '../../doctor/gather.js';
+import { cliDetectionSchema, doctorCheckSchema } from '../../doctor/cli-report.js';
 
 export interface DoctorRouteOptions {
   config: HubConfig;
@@ -16,8 +17,6 @@ export interface DoctorRouteOptions {
   peers?: () => readonly string[];
 }
 
-const checkSchema = z.object({ id: z.string(), status: z.enum(['ok', 'warn', 'fail']), message: z.string(), fix: z.string().optional() });
-
 /** `GET /api/doctor` (admin): the same report as `zcode-hub doctor`, with the daemon's live state. */
 export const doctorRoutes: FastifyPluginAsync<DoctorRouteOptions> = async (app, opts) => {
   app.withTypeProvider<ZodTypeProvider>().get(
@@ -27,7 +26,9 @@ export const doctorRoutes: FastifyPluginAsync<DoctorRouteOptions> = async (app, 
       schema: {
         summary: 'Health and exposure report with a one-line fix per problem',
         tags: ['status'],
-        response: { 200: z.object({ healthy: z.boolean(), checks: z.array(checkSchema) }) },
+        response: {
+          200: z.object({ healthy: z.boolean(), checks: z.array(doctorCheckSchema), cli: cliDetectionSchema.optional() }),
+        },
       },
     },
     async () => {
@@ -41,13 +42,14 @@ export const doctorRoutes: FastifyPluginAsync<DoctorRouteOptions> = async (app, 
           backendRestarts: s.restarts,
           stderrTail: opts.backend.stderrTail(),
           ...(s.cliVersion ? { cliVersion: s.cliVersion } : {}),
+          ...(s.cliDetection ? { cliDetection: s.cliDetection } : {}),
           ...opts.live(),
         },
         opts.port() ?? opts.config.port,
         opts.peers?.() ?? [],
       );
       const checks = runChecks(facts);
-      return { healthy: !checks.some((c) => c.status === 'fail'), checks };
+      return { healthy: !checks.some((c) => c.status === 'fail'), checks, ...(facts.cliDetection ? { cli: facts.cliDetection } : {}) };
     },
   );
 };
