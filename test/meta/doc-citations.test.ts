@@ -34,6 +34,16 @@ describe('section citations resolve inside the repository (docs/README.md maps t
     expect(broken).toEqual([]);
   });
 
+  it('every "STYLE.md habit n" names a habit that docs/STYLE.md numbers', () => {
+    const habits = new Set([...readRepoFile('docs/STYLE.md').matchAll(/^(\d+)\. \*\*/gm)].map((m) => m[1]));
+    expect(habits.size).toBeGreaterThan(10);
+    const unknown: string[] = [];
+    for (const f of files) {
+      for (const m of readRepoFile(f).matchAll(/STYLE\.md habit (\d+)/g)) if (!habits.has(m[1])) unknown.push(`${f}: ${m[0]}`);
+    }
+    expect(unknown).toEqual([]);
+  });
+
   it('every "requirement <id>" names an id of test/requirements.ts', () => {
     const unknown: string[] = [];
     for (const f of files) {
