@@ -153,6 +153,8 @@ export const LIMITS = {
   sessionMarksMax: 2_000,
   /** Characters of a session's last message shown as its preview in session lists. */
   sessionPreviewChars: 160,
+  /** The agent's slash commands of one session passed on as ACP `available_commands_update`; the rest are dropped (APP-SERVER.md §3.6). */
+  availableCommandsMax: 100,
   /** Pairing code lifetime (single use, ARCHITECTURE.md §7). */
   pairingCodeTtlMs: 5 * 60_000,
   /** Pairing codes outstanding at once; the oldest is dropped beyond it. */

@@ -4,6 +4,9 @@ import { monotonicMs } from '../../src/simulator/monotonic-clock.js';
 import { FULL_CHECK_EVERY, frameSentAt, frameSeq, isSessionUpdate } from './fast-frame.js';
 import { notificationFrameSchema, ownUpdateSchema, responseFrameSchema, sessionUpdateFrameSchema } from './frame-schema.js';
 
+/** The one `session/update` kind sent without a seq to every client (the agent's commands). */
+const STATE_UPDATE = Buffer.from('"sessionUpdate":"available_commands_update"');
+
 /** Sent instead of the echo of a client's own prompt; carries the echo's seq. */
 const OWN_UPDATE = '_zcode/own_update';
 
@@ -208,6 +211,10 @@ export class LoadSocket {
   }
 
   private onUpdate(data: Buffer, at: number): void {
+    const seq = frameSeq(data);
+    // The agent's commands are state told after an attach, without a seq (docs/CLIENT-PROTOCOL.md):
+    // not an update of the stream being measured.
+    if (!Number.isInteger(seq) && data.includes(STATE_UPDATE)) return;
     this.updates++;
     // Offset by the socket's index: clients of one session count in step, and a full parse by all
     // of them on the same update was a burst of load-client work that delayed the frames behind it.
@@ -215,7 +222,6 @@ export class LoadSocket {
       const full = sessionUpdateFrameSchema.safeParse(JSON.parse(data.toString('utf8')));
       if (!full.success) this.problems.push(`session/update shape: ${full.error.issues[0]?.message ?? 'invalid'}`);
     }
-    const seq = frameSeq(data);
     if (!Number.isInteger(seq)) {
       this.problems.push('session/update without seq');
       return;

@@ -29,6 +29,8 @@ export const snapshotSchema = z.looseObject({
   settings: settingsPatchSchema.default({}),
   runtime: z.looseObject({ eventSeq: z.number().int().nonnegative().default(0), activeTurnId: optStr }).default({ eventSeq: 0 }),
   messages: z.array(z.unknown()).default([]),
+  /** Entries read one by one (acp/available-commands.ts): a bad one never fails the snapshot. */
+  slashCommands: z.unknown().optional(),
 });
 export type Snapshot = z.infer<typeof snapshotSchema>;
 

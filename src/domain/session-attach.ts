@@ -23,6 +23,7 @@ import type { SessionState } from './session-state.js';
 import type { LiveTail } from './turn.js';
 import { subagentsOfPage } from './subagent-replay.js';
 import { AttendanceNotices } from './attendance-notices.js';
+import { sendCommands } from './command-notices.js';
 
 /** What the client learns about its replay (`result._meta.zcode.replayMeta`). */
 export interface ReplayMeta {
@@ -259,10 +260,13 @@ export class SessionAttach {
   /**
    * The attach result has been written to the client: now its copies of the session's pending
    * interactions (§4.5). A request must not reach a client before the `session/load` result
-   * that tells it the session exists, so the caller invokes this once that result is queued.
+   * that tells it the session exists, so the caller invokes this once that result is queued. The
+   * agent's slash commands go first (command-notices.ts).
    */
   deliverPending(client: ClientPort, session: SessionState): void {
-    if (client.open && session.attachments.has(client.clientId)) this.hooks.resendPending(session, client);
+    if (!client.open || !session.attachments.has(client.clientId)) return;
+    sendCommands(this.core, session, client);
+    this.hooks.resendPending(session, client);
   }
 }
 

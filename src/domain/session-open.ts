@@ -10,6 +10,7 @@ import { AppServerError } from '../app-server/errors.js';
 import type { HubCore } from './hub-core.js';
 import type { SessionState } from './session-state.js';
 import { snapshotSchema, type Snapshot } from '../app-server/session-schemas.js';
+import { foldCommands } from './command-notices.js';
 
 /** Delivery kind the hub subscribes with; its seq space is the one `lastZSeq` tracks (§5.2). */
 export const DELIVERY_KIND = 'web-remote-replayable';
@@ -205,6 +206,7 @@ export class SessionOpener {
     if (full && snap.settings.model?.available) session.allModels = snap.settings.model.available as KnownModel[];
     // A turn the child runs that this hub did not start (e.g. after a hub restart); told on attach.
     if (snap.runtime.activeTurnId && !session.turn.active) session.turn.bind(snap.runtime.activeTurnId, true);
+    foldCommands(this.core, session, snap.slashCommands);
     session.touch();
   }
 

@@ -2,7 +2,7 @@
  * What the hub knows about one ZCode session (ARCHITECTURE.md §4.1). The session id is the ZCode
  * id everywhere; there is no second id space.
  */
-import type { SessionConfigOption } from '@agentclientprotocol/sdk';
+import type { AvailableCommand, SessionConfigOption } from '@agentclientprotocol/sdk';
 import { configOptions, type KnownModel, type StateFacts } from '../acp/translate-state.js';
 import { createTranslationContext, type TranslationContext } from '../acp/translation-context.js';
 import type { SettingsPatch } from '../acp/zcode-event-schema.js';
@@ -23,6 +23,8 @@ export class SessionState {
   settings: SettingsPatch = {};
   /** Every model of the registry, learned from create/resume snapshots (mutation snapshots list one). */
   allModels: KnownModel[] = [];
+  /** The agent's slash commands from the latest snapshot that listed them (domain/command-notices.ts). */
+  commands: AvailableCommand[] = [];
   /** The turn state machine; the only place the turn state changes (turn.ts). */
   readonly turn: Turn;
   readonly attachments = new Map<string, Attachment>();

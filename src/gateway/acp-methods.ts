@@ -156,7 +156,9 @@ export const ACP_METHODS: Record<string, MethodSpec> = {
 
   'session/new': method(newSessionParams, 'operate', async (ctx, conn, p) => {
     const meta = metaOrThrow(zcodeMeta(newSessionMeta, p));
-    return openedResult(await ctx.hub.newSession(conn, { cwd: p.cwd, ...meta }));
+    const opened = await ctx.hub.newSession(conn, { cwd: p.cwd, ...meta });
+    // Once the client knows the session: the agent's slash commands (domain/command-notices.ts).
+    return new ReplyThen(openedResult(opened), () => ctx.hub.deliverPending(conn, opened.sessionId));
   }),
 
   'session/list': method(listSessionsParams, 'view', async (ctx, _conn, p): Promise<ListSessionsResponse> => {

@@ -85,10 +85,15 @@ describe('a daemon restart mid-turn keeps what had been said and says what was i
           .readdirSync(recordDir)
           .map((f) => fs.readFileSync(path.join(recordDir, f), 'utf8'))
           .join('');
-      // Written as it streams (coalesced), not only at shutdown: the Bash card is on disk.
-      await until(() => (record().includes(bashId) ? true : undefined), 'the turn record to hold the Bash call');
-      for (const f of fs.readdirSync(recordDir)) expect(fs.statSync(path.join(recordDir, f)).mode & 0o777).toBe(0o600);
       const before = fold(prompter.messages);
+      // Written as it streams (coalesced), not only at shutdown: the Bash card is on disk, with the
+      // title its last update gave it (a kill before the coalesced write lands would lose that update).
+      const bashTitle = JSON.stringify(before.tools[bashId]?.title ?? '');
+      await until(
+        () => (record().includes(bashId) && record().includes(bashTitle) ? true : undefined),
+        'the turn record to hold the Bash call',
+      );
+      for (const f of fs.readdirSync(recordDir)) expect(fs.statSync(path.join(recordDir, f)).mode & 0o777).toBe(0o600);
       // The prompter's own echo is not sent back to it; it knows its prompt.
       expect(before.prompt).toBe('');
       expect(before.thoughts.length).toBeGreaterThan(0);
@@ -117,7 +122,11 @@ describe('a daemon restart mid-turn keeps what had been said and says what was i
         }),
       ]);
       // The marker comes after everything the turn had said.
-      const kinds = joiner.messages.filter((m) => m.method === 'session/update').map((m) => update.parse(m.params).update.sessionUpdate);
+      // (The agent's commands follow the load result as state, not as part of the turn.)
+      const kinds = joiner.messages
+        .filter((m) => m.method === 'session/update')
+        .map((m) => update.parse(m.params).update.sessionUpdate)
+        .filter((k) => k !== 'available_commands_update');
       expect(kinds.at(-1)).toBe('session_info_update');
       expect(
         joiner

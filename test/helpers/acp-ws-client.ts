@@ -208,6 +208,17 @@ export class AcpWsClient {
     return this.messages.filter((m) => m.method === method && (m.id === undefined || m.id === null)).map((m) => m.params as T);
   }
 
+  /**
+   * The journaled `session/update`s received so far (those with a `seq`): the session's history.
+   * State told without a seq (`available_commands_update`, `replay_complete`) is left out
+   * (docs/CLIENT-PROTOCOL.md "Notifications").
+   */
+  journaled<T = Record<string, unknown>>(): T[] {
+    return this.notifications<{ _meta?: { zcode?: { seq?: unknown } } }>('session/update').filter(
+      (u) => typeof u._meta?.zcode?.seq === 'number',
+    ) as T[];
+  }
+
   /** Every hub → client request of `method` received so far. */
   requests(method?: string): HubRequest[] {
     return this.messages

@@ -37,9 +37,7 @@ describe('ACP over WebSocket: basics', () => {
       prompt: [{ type: 'text', text: 'hello there' }],
     });
     expect(res.stopReason).toBe('end_turn');
-    const updates = c.notifications<{ sessionId: string; update: { sessionUpdate: string }; _meta: { zcode: { seq: number } } }>(
-      'session/update',
-    );
+    const updates = c.journaled<{ sessionId: string; update: { sessionUpdate: string }; _meta: { zcode: { seq: number } } }>();
     expect(updates.length).toBeGreaterThan(0);
     const seqs = updates.map((u) => u._meta.zcode.seq);
     expect(seqs).toEqual([...seqs].sort((a, b) => a - b));

@@ -151,6 +151,11 @@ const pendingOf = async (sessionId: string, kind: string): Promise<string | unde
   return body.interactions.find((i) => i.kind === kind)?.interactionId;
 };
 
+/** The `_meta.zcode.seq` of a notification's params, if any. */
+function zseq(params: unknown): unknown {
+  return (params as { _meta?: { zcode?: { seq?: unknown } } } | undefined)?._meta?.zcode?.seq;
+}
+
 describe('continuity: a joiner after the k-th update, for every k, folds to what a client present from the start folds to', () => {
   for (const profile of ['acp', 'compat'] as const) {
     it(`${profile} profile`, async () => {
@@ -159,7 +164,10 @@ describe('continuity: a joiner after the k-th update, for every k, folds to what
       const { sessionId } = await prompter.request<{ sessionId: string }>('session/new', { cwd: hub.workspace, mcpServers: [] });
       const reference = await joiner(profile, token);
       await reference.request('session/load', { sessionId, cwd: hub.workspace, mcpServers: [] });
-      const updatesSeen = () => reference.messages.filter((m) => m.method === 'session/update').length;
+      // The journaled updates (with a seq): the agent's commands, told as state after each load, are not the turn's.
+      const journaled = (msgs: readonly InboundMessage[]) =>
+        msgs.filter((m) => m.method === 'session/update' && typeof zseq(m.params) === 'number').length;
+      const updatesSeen = () => journaled(reference.messages);
 
       // One joiner per update the reference sees, launched as soon as it has seen it.
       const joined: Array<Promise<AcpWsClient>> = [];
@@ -177,11 +185,7 @@ describe('continuity: a joiner after the k-th update, for every k, folds to what
             );
           }
           await reference
-            .waitFor(
-              (msgs) => (msgs.filter((m) => m.method === 'session/update').length > k || !streaming ? true : undefined),
-              120_000,
-              'next update',
-            )
+            .waitFor((msgs) => (journaled(msgs) > k || !streaming ? true : undefined), 120_000, 'next update')
             .catch(() => undefined);
         }
       })();

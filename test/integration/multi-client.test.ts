@@ -32,7 +32,7 @@ function load(c: AcpWsClient, sessionId: string, meta?: Record<string, unknown>)
 
 function seqs(c: AcpWsClient, sessionId: string, from = 0): number[] {
   return c
-    .notifications<UpdateParams>('session/update')
+    .journaled<UpdateParams>()
     .filter((u) => u.sessionId === sessionId && u._meta.zcode.seq > from)
     .map((u) => u._meta.zcode.seq);
 }
@@ -42,7 +42,7 @@ function allSeqs(c: AcpWsClient, sessionId: string, from = 0): number[] {
   return c.messages
     .filter((m) => m.method === 'session/update' || m.method === '_zcode/own_update')
     .map((m) => m.params as UpdateParams)
-    .filter((u) => u.sessionId === sessionId && u._meta.zcode.seq > from)
+    .filter((u) => u.sessionId === sessionId && (u._meta?.zcode?.seq ?? 0) > from)
     .map((u) => u._meta.zcode.seq);
 }
 
@@ -60,7 +60,7 @@ describe('three clients on one session', () => {
     await load(c, sessionId);
     const start =
       a
-        .notifications<UpdateParams>('session/update')
+        .journaled<UpdateParams>()
         .filter((u) => u.sessionId === sessionId)
         .at(-1)?._meta.zcode.seq ?? 0;
     const res = await a.request<{ stopReason: string }>('session/prompt', {
@@ -76,7 +76,7 @@ describe('three clients on one session', () => {
     expect(seqs(c, sessionId, start)).toEqual(sb);
     const frames = (x: AcpWsClient) =>
       x
-        .notifications<UpdateParams>('session/update')
+        .journaled<UpdateParams>()
         .filter((u) => u.sessionId === sessionId && u._meta.zcode.seq > start)
         .map((u) => JSON.stringify(u));
     expect(frames(c)).toEqual(frames(b));
@@ -84,7 +84,7 @@ describe('three clients on one session', () => {
     // for its echo it gets only the seq (`_zcode/own_update`), so its seq stream has no gap either.
     const echoSeqs = new Set(
       b
-        .notifications<UpdateParams>('session/update')
+        .journaled<UpdateParams>()
         .filter((u) => u.sessionId === sessionId && u._meta.zcode.seq > start && u.update.sessionUpdate === 'user_message_chunk')
         .map((u) => u._meta.zcode.seq),
     );
@@ -92,7 +92,7 @@ describe('three clients on one session', () => {
     expect(a.notifications<UpdateParams>('_zcode/own_update').map((u) => u._meta.zcode.seq)).toEqual([...echoSeqs]);
     expect(allSeqs(a, sessionId, start)).toEqual(sb);
     // The prompt is echoed to the others as a user_message_chunk (§4.4).
-    expect(b.notifications<UpdateParams>('session/update').some((u) => u.update.sessionUpdate === 'user_message_chunk')).toBe(true);
+    expect(b.journaled<UpdateParams>().some((u) => u.update.sessionUpdate === 'user_message_chunk')).toBe(true);
   });
 
   it('[APR-05] one answers the permission, the other two see their dialog withdrawn ($/cancel_request); a dismiss is not a deny', async () => {
@@ -136,7 +136,7 @@ describe('three clients on one session', () => {
     expect((await turn).stopReason).toBe('end_turn');
     expect(
       a
-        .notifications<UpdateParams>('session/update')
+        .journaled<UpdateParams>()
         .some((u) => u.sessionId === sessionId && u.update.sessionUpdate === 'tool_call_update' && u.update.status === 'completed'),
     ).toBe(true);
   });
@@ -190,7 +190,7 @@ describe('three clients on one session', () => {
     expect(order).toEqual(['first', 'second']);
     const echoed = (x: AcpWsClient) =>
       x
-        .notifications<UpdateParams>('session/update')
+        .journaled<UpdateParams>()
         .filter((u) => u.sessionId === sessionId && u.update.sessionUpdate === 'user_message_chunk')
         .map((u) => JSON.stringify(u.update));
     expect(echoed(a).some((t) => t.includes('second prompt'))).toBe(true);

@@ -23,7 +23,7 @@ interface UpdateParams {
 
 const seqsOf = (c: AcpWsClient, sessionId: string) =>
   c
-    .notifications<UpdateParams>('session/update')
+    .journaled<UpdateParams>()
     .filter((u) => u.sessionId === sessionId)
     .map((u) => u._meta.zcode.seq);
 const attachParams = (sessionId: string, zcode?: Record<string, unknown>) => ({
@@ -49,7 +49,7 @@ describe('reconnect', () => {
         return s.includes(la) ? s : undefined;
       })),
     );
-    const epoch = b.notifications<UpdateParams>('session/update').at(-1)?._meta.zcode.epoch;
+    const epoch = b.journaled<UpdateParams>().at(-1)?._meta.zcode.epoch;
     await b.close(1000);
     await prompt(a, sessionId, 'while you were away');
     await prompt(a, sessionId, 'and more');
@@ -68,7 +68,7 @@ describe('reconnect', () => {
     const a = await hub.initializedClient();
     const { sessionId } = await a.request<{ sessionId: string }>('session/new', { cwd: hub.workspace, mcpServers: [] });
     await prompt(a, sessionId, 'one');
-    const epoch = a.notifications<UpdateParams>('session/update').at(-1)?._meta.zcode.epoch;
+    const epoch = a.journaled<UpdateParams>().at(-1)?._meta.zcode.epoch;
     const back = await hub.initializedClient();
     const res = await back.request<{ _meta: { zcode: { replayMeta: { recovered: boolean } } } }>(
       'session/load',

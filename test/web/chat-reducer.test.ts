@@ -149,6 +149,19 @@ describe('chat reducer', () => {
     expect(c.items).toHaveLength(0);
   });
 
+  it("keeps the agent's latest commands, sent without a seq, and does not move the seq", () => {
+    seq = 0;
+    const before = run(emptyChat(SID), upd(text('agent_message_chunk', 'hi', 'a1')));
+    const noSeq = (availableCommands: unknown[]) => ({
+      sessionId: SID,
+      update: { sessionUpdate: 'available_commands_update', availableCommands },
+    });
+    const once = run(before, noSeq([{ name: 'review', description: 'Review', input: { hint: '<focus>' } }, { description: 'nameless' }]));
+    expect(once.agentCommands).toEqual([{ name: 'review', description: 'Review', input: { hint: '<focus>' } }]);
+    expect(once.seq).toBe(before.seq);
+    expect(run(once, noSeq([{ name: 'other' }])).agentCommands).toEqual([{ name: 'other', description: '' }]);
+  });
+
   it('pins a plan only for the turn that sent it: a later prompt without a plan shows none', () => {
     seq = 0;
     const step = (status: string) => ({ sessionUpdate: 'plan', entries: [{ content: 'step', priority: 'high', status }] });

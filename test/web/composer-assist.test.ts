@@ -107,6 +107,38 @@ describe('slash commands', () => {
   });
 });
 
+describe("the agent's own commands", () => {
+  const withAgent = commandsFor({
+    modes: [],
+    configOptions: [],
+    choices: choicesOf,
+    workflows: [],
+    agentCommands: [
+      { name: 'compact', description: 'the agent compacts' },
+      { name: 'review', description: 'Review the diff', input: { hint: '<focus>' } },
+      { name: '$tdd', description: 'A skill' },
+      { name: 'two words', description: 'not a command name' },
+    ],
+    text,
+  });
+
+  it('are offered after the ones the app runs itself, without repeating those', () => {
+    const agent = withAgent.filter((c) => c.action.kind === 'agent');
+    expect(agent.map((c) => [c.name, c.hint, c.argument])).toEqual([
+      ['review', 'Review the diff', '<focus>'],
+      ['$tdd', 'A skill', undefined],
+    ]);
+    expect(withAgent.filter((c) => c.name === 'compact').map((c) => c.action.kind)).toEqual(['compact']);
+    expect(suggestCommands('/rev', withAgent, 8).map((c) => c.name)).toEqual(['review']);
+  });
+
+  it('are never run by the app: the text goes to the agent as a prompt', () => {
+    expect(resolveCommand('/review the auth code', withAgent)).toBeUndefined();
+    expect(resolveCommand('/$tdd', withAgent)).toBeUndefined();
+    expect(resolveCommand('/compact', withAgent)?.command.action.kind).toBe('compact');
+  });
+});
+
 describe('@ mentions', () => {
   it('find the path being typed before the caret', () => {
     expect(mentionAt('look at @sr', 11)).toEqual({ start: 8, dir: '', partial: 'sr' });

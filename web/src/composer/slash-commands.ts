@@ -1,7 +1,8 @@
 /**
  * The composer's `/` commands, built from what the session offers right now — its modes, its
  * select options (model, thinking level …), compaction, the goal, and the saved workflows this
- * device may start — never from a fixed list. Pure (unit-tested): `commandsFor` lists them,
+ * device may start, and the agent's own commands (ACP `available_commands_update`, sent as the
+ * prompt text they are) — never from a fixed list. Pure (unit-tested): `commandsFor` lists them,
  * `suggestCommands` filters them while typing, `resolveCommand` finds the one a sent text names.
  */
 import type { SessionConfigOption } from '@agentclientprotocol/sdk';
@@ -11,7 +12,9 @@ export type CommandAction =
   | { kind: 'config'; configId: string; value: string }
   | { kind: 'compact' }
   | { kind: 'goal'; action: 'set' | 'show' | 'pause' | 'resume' | 'clear' }
-  | { kind: 'workflow'; scope: string; name: string };
+  | { kind: 'workflow'; scope: string; name: string }
+  /** One of the agent's commands: the text `/name …` goes to the agent as a prompt. */
+  | { kind: 'agent' };
 
 export interface SlashCommand {
   /** What follows the `/`, e.g. `mode plan`, `compact`. */
@@ -32,6 +35,8 @@ export interface CommandSources {
   configOptions: SessionConfigOption[];
   choices: (opt: SessionConfigOption) => Array<{ value: string; name: string }>;
   workflows: Array<{ scope: string; name: string; description?: string }>;
+  /** The agent's commands (`available_commands_update`); those the app runs itself are not repeated. */
+  agentCommands?: Array<{ name: string; description?: string; input?: { hint?: string } | null }>;
   text: (key: CommandText, ...args: string[]) => string;
 }
 
@@ -94,6 +99,14 @@ export function commandsFor(src: CommandSources): SlashCommand[] {
       hint: w.description ? `${src.text('cmdWorkflow', w.scope)} — ${w.description}` : src.text('cmdWorkflow', w.scope),
       action: { kind: 'workflow', scope: w.scope, name: w.name },
     });
+  const known = new Set(out.map((c) => c.name.split(' ')[0]));
+  for (const c of src.agentCommands ?? []) {
+    const name = c.name.trim();
+    if (!name || /\s/.test(name) || known.has(name.toLowerCase())) continue;
+    known.add(name.toLowerCase());
+    const hint = c.input?.hint?.trim();
+    out.push({ name, hint: c.description ?? '', ...(hint ? { argument: hint } : {}), action: { kind: 'agent' } });
+  }
   return out;
 }
 
@@ -118,6 +131,8 @@ export function resolveCommand(text: string, commands: readonly SlashCommand[]):
   // The longest name wins (`goal pause` over `goal`).
   const byLength = [...commands].sort((a, b) => b.name.length - a.name.length);
   for (const c of byLength) {
+    // The agent's commands are prompts: their text goes to the agent as it is.
+    if (c.action.kind === 'agent') continue;
     if (lower === c.name) return { command: c, argument: '' };
     if (c.argument !== undefined && lower.startsWith(`${c.name} `)) return { command: c, argument: body.slice(c.name.length + 1).trim() };
   }

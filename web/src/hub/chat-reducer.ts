@@ -234,8 +234,19 @@ export function applyUpdateBody(chat: ChatState, u: Rec, outer: Rec = {}): ChatS
       const [id, next] = nextId(chat);
       return withItems(next, [...chat.items, { kind: 'notice', id, text, level: 'info' }]);
     }
+    case 'available_commands_update': {
+      // Overwrite semantics: the latest list is the list (read entry by entry, a bad one is dropped).
+      const agentCommands = arr(u['availableCommands']).flatMap((c) => {
+        const name = str(rec(c)?.['name']);
+        if (!name) return [];
+        const description = str(rec(c)?.['description']) ?? '';
+        const hint = str(rec(rec(c)?.['input'])?.['hint']);
+        return [{ name, description, ...(hint ? { input: { hint } } : {}) }];
+      });
+      return { ...chat, agentCommands };
+    }
     default:
-      // available_commands_update, compaction_* and future kinds: nothing to show.
+      // compaction_* and future kinds: nothing to show.
       return chat;
   }
 }

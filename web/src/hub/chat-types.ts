@@ -1,6 +1,6 @@
 import type { ApprovalWire } from './approval-wire.js';
 /** The shapes of one chat as the web app shows it (built by chat-reducer.ts from ACP updates). */
-import type { PlanEntry, SessionConfigOption, ToolCallContent } from '@agentclientprotocol/sdk';
+import type { AvailableCommand, PlanEntry, SessionConfigOption, ToolCallContent } from '@agentclientprotocol/sdk';
 
 export type ToolStatus = 'pending' | 'in_progress' | 'completed' | 'failed';
 export type TurnStateName = 'idle' | 'running' | 'awaiting_input' | 'stopping';
@@ -114,6 +114,8 @@ export interface ChatState {
   modeId?: string;
   modes: Array<{ id: string; name: string }>;
   configOptions: SessionConfigOption[];
+  /** The agent's slash commands (the latest `available_commands_update`). */
+  agentCommands?: AvailableCommand[];
   title?: string;
   turn: TurnView;
   /** Our queued prompts, oldest first: shown as bubbles once their turn starts. */

@@ -75,9 +75,10 @@ export function useComposerAssist(opts: {
         configOptions: chat.configOptions,
         choices: choicesOf,
         workflows,
+        agentCommands: chat.agentCommands,
         text: (key, ...args) => t(key, ...args),
       }),
-    [chat.modes, chat.modeId, chat.configOptions, workflows, locale],
+    [chat.modes, chat.modeId, chat.configOptions, chat.agentCommands, workflows, locale],
   );
 
   const at = Math.min(caret, text.length);
@@ -138,6 +139,10 @@ export function useComposerAssist(opts: {
           body: { sessionId },
         }).then(() => toast(t('cmdWorkflowStarted', a.name)), failed);
         return;
+      case 'agent':
+        // Never run here: picking one puts `/name ` in the prompt, and sending it prompts the agent.
+        setText(`/${c.name}${argument ? ` ${argument}` : ''}`);
+        return;
     }
   }
 
@@ -164,7 +169,7 @@ export function useComposerAssist(opts: {
         detail: c.hint,
         ...(c.current ? { current: true } : {}),
         pick: () => {
-          if (c.argument === undefined) return run(c, '');
+          if (c.argument === undefined && c.action.kind !== 'agent') return run(c, '');
           caretAfter.current = c.name.length + 2;
           setText(`/${c.name} `);
         },
