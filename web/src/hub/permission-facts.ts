@@ -7,6 +7,7 @@
 import { relativePath } from '../changes/changes.js';
 import { arr, rec, str, zmeta, type Rec } from '../wire.js';
 import { ruleLabel } from './approval-wire.js';
+import type { ToolItem } from './chat-types.js';
 import type { OptionView, PendingInteraction } from './interactions.js';
 import { workspaceName } from './session-list.js';
 
@@ -55,8 +56,11 @@ export interface PermissionFacts {
 }
 
 /** The `toolCall` of a live request, or an empty object (an inbox copy has none). */
-function toolCallOf(i: PendingInteraction): Rec {
-  return rec(i.rpc?.params['toolCall']) ?? {};
+function toolCallOf(i: PendingInteraction, card: ToolItem | undefined): Rec {
+  const live = rec(i.rpc?.params['toolCall']);
+  if (live || !card) return live ?? {};
+  // A read-only copy carries no tool call; the chat's card of the same call has its fields.
+  return { kind: card.toolKind, rawInput: card.input, content: card.content, locations: card.locations.map((path) => ({ path })) };
 }
 
 function lineCount(text: string): number {
@@ -74,9 +78,12 @@ export function shownDir(dir: string, workspace: string | undefined): string {
   return rel === dir ? dir : `${name}/${rel}`;
 }
 
-/** The facts of a permission, with paths shown relative to `workspace` (the session's cwd). */
-export function permissionFacts(i: PendingInteraction, workspace: string | undefined): PermissionFacts {
-  const tool = toolCallOf(i);
+/**
+ * The facts of a permission, with paths shown relative to `workspace` (the session's cwd). A copy
+ * without the request (read-only, inbox) reads them from `card`, the chat's card of the same tool call.
+ */
+export function permissionFacts(i: PendingInteraction, workspace: string | undefined, card?: ToolItem): PermissionFacts {
+  const tool = toolCallOf(i, card);
   const input = rec(tool['rawInput']) ?? {};
   const kind = str(tool['kind']) ?? 'other';
   const edits: EditFact[] = [];

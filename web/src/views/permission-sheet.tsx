@@ -13,6 +13,7 @@ import { WEB_LIMITS } from '../limits.js';
 import { readFile } from '../net/workspace-fs.js';
 import { navigate } from '../router.js';
 import { useSelector } from '../store.js';
+import { cardAt, findCard } from '../hub/subagent-tree.js';
 import { DiffBlock } from './diff-block.js';
 import { Markdown } from './markdown-view.js';
 
@@ -79,7 +80,14 @@ export function ApprovalLine({ approval }: { approval: Approval }) {
 /** The sheet body of a permission: the facts, the approval line, the answers (none when not ours to give). */
 export function PermissionBody({ i, answer }: { i: PendingInteraction; answer: (a: Answer) => void }) {
   const workspace = useSelector(store, (s) => s.sessions[i.sessionId]?.cwd);
-  const f = permissionFacts(i, workspace || undefined);
+  // A copy without the request (waiting for someone else, the inbox): the chat's card has the facts when this device holds the chat.
+  const card = useSelector(store, (s) => {
+    const items = s.chats[i.sessionId]?.items;
+    if (i.rpc || !i.toolCallId || !items) return undefined;
+    const at = findCard(items, i.toolCallId);
+    return at === undefined ? undefined : cardAt(items, at);
+  });
+  const f = permissionFacts(i, workspace || undefined, card);
   const approval = approvalOf(i);
   // The facts say it better than the title (which repeats the command, URL or an absolute path).
   const shownTitle = f.edits.length + f.writes.length > 0 || f.command !== undefined || f.url !== undefined ? undefined : i.title;
@@ -114,7 +122,7 @@ export function PermissionBody({ i, answer }: { i: PendingInteraction; answer: (
       {f.writes.map((w, n) => (
         <WritePreview key={`${w.path}:${n}`} write={w} />
       ))}
-      {i.rpc ? null : (
+      {i.rpc || card ? null : (
         // An inbox copy carries no tool call; the session re-sends the request with it on attach.
         <p class="small perm-elsewhere" data-testid="perm-details-elsewhere">
           <span class="muted">{t('permDetailsInSession')}</span>{' '}
