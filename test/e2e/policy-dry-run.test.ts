@@ -8,6 +8,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { axeFindings } from './support/axe.js';
 import { PHONE } from './support/browser.js';
 import { phoneHub } from './support/fixture.js';
 import { pair, sendPrompt, shoot, waitIdle } from './support/flow.js';
@@ -83,6 +84,8 @@ describe('the dry run against a recent request of a session', () => {
     await check.scrollIntoViewIfNeeded();
     await fits(page);
     await shoot(page, 'policy-dry-run-session');
+    // The list and the result are as accessible as the rest of the app (serious/critical axe findings).
+    expect(await axeFindings(page)).toEqual([]);
 
     // What the hub refuses is shown in the hub's words.
     const tool = 'T'.repeat(300);

@@ -14,7 +14,7 @@ export const policyEn = {
   policyMoveUp: 'Move {0} up',
   policyMoveDown: 'Move {0} down',
   policyEditRule: 'Edit {0}',
-  policyRemoveRule: 'Remove {0}',
+  policyRemoveRule: 'Delete {0}',
   policyMatches: 'Matches',
   policyEverything: 'every request',
   policyApprovers: 'Who answers',
