@@ -2,9 +2,8 @@
  * A device that may not answer still sees what is being approved (docs/CLIENT-PROTOCOL.md
  * "Approval rules"): at 390×844 on a real daemon with the simulator child, under a rule that
  * leaves changes and commands to Ann, Bo's read-only sheet shows the command and where it runs,
- * an edit's diff and a written file's first lines — with no answer buttons — read from the
- * chat's card of the same tool call; the inbox copy of a session Bo has not opened says where
- * the facts are, and opening the session shows them.
+ * an edit's diff and a written file's first lines — with no answer buttons — from the inbox of a
+ * session Bo never opened (the view's `toolCall`) as from the chat.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -55,7 +54,7 @@ async function readOnly(sheet: Locator): Promise<void> {
 let sessionUrl = '';
 
 describe('read-only copies show what is being approved', () => {
-  it('a command: the inbox copy points to the session, whose sheet then shows the command and where it runs', async () => {
+  it('a command: the inbox copy of a session Bo never opened shows the command and where it runs', async () => {
     await pair(ann, hub, 'Ann phone', 'operate', 'ann');
     await pair(bo, hub, 'Bo phone', 'operate', 'bo');
     const a = ann.page;
@@ -67,16 +66,12 @@ describe('read-only copies show what is being approved', () => {
     await sendPrompt(a, 'run the tests, permission needed');
     await a.getByTestId('interaction-sheet').getByTestId('option-allow_once').waitFor();
 
-    // Bo has not opened the session: the inbox copy carries no tool call, and says where it is.
+    // Bo has not opened the session: the inbox copy carries the request's tool call.
     await b.getByTestId('inbox-button').click();
     const others = b.getByTestId('inbox-others');
     await others.getByTestId('inbox-row').waitFor();
     await others.getByTestId('inbox-answer').click();
     const sheet = b.getByTestId('interaction-sheet');
-    await sheet.getByTestId('perm-details-elsewhere').waitFor();
-    await readOnly(sheet);
-    await sheet.getByRole('button', { name: 'Open the session to see it' }).click();
-    // In the session the card of the same tool call has the facts.
     await sheet.getByTestId('perm-command').waitFor();
     expect(await sheet.getByTestId('perm-command').locator('pre').innerText()).toBe('npm test');
     expect(await sheet.getByTestId('perm-cwd').innerText()).toBe(`Runs in ${path.basename(hub.workspace)}`);
@@ -85,6 +80,10 @@ describe('read-only copies show what is being approved', () => {
     await fits(b, sheet);
     await shoot(b, 'read-only-command');
     await sheet.getByRole('button', { name: 'Later' }).click();
+    // Into the session (the chat, for the next test).
+    await others.getByRole('button', { name: 'Open session' }).click();
+    await b.getByTestId('prompt-input').waitFor();
+    expect(b.url()).toBe(sessionUrl);
 
     await a.getByTestId('interaction-sheet').getByTestId('option-allow_once').click();
     await waitIdle(a);

@@ -7,7 +7,15 @@ import { useEffect, useState } from 'preact/hooks';
 import { hunkStart } from '../changes/numbered-diff.js';
 import { store } from '../hub/app-state.js';
 import type { Answer, PendingInteraction } from '../hub/interactions.js';
-import { approvalOf, orderedOptions, permissionFacts, type Approval, type EditFact, type WriteFact } from '../hub/permission-facts.js';
+import {
+  approvalOf,
+  hasFacts,
+  orderedOptions,
+  permissionFacts,
+  type Approval,
+  type EditFact,
+  type WriteFact,
+} from '../hub/permission-facts.js';
 import { t } from '../i18n.js';
 import { WEB_LIMITS } from '../limits.js';
 import { readFile } from '../net/workspace-fs.js';
@@ -80,10 +88,10 @@ export function ApprovalLine({ approval }: { approval: Approval }) {
 /** The sheet body of a permission: the facts, the approval line, the answers (none when not ours to give). */
 export function PermissionBody({ i, answer }: { i: PendingInteraction; answer: (a: Answer) => void }) {
   const workspace = useSelector(store, (s) => s.sessions[i.sessionId]?.cwd);
-  // A copy without the request (waiting for someone else, the inbox): the chat's card has the facts when this device holds the chat.
+  // A copy without the request and without the view's tool call (an older hub): the chat's card has the facts when this device holds the chat.
   const card = useSelector(store, (s) => {
     const items = s.chats[i.sessionId]?.items;
-    if (i.rpc || !i.toolCallId || !items) return undefined;
+    if (i.rpc || i.toolCall || !i.toolCallId || !items) return undefined;
     const at = findCard(items, i.toolCallId);
     return at === undefined ? undefined : cardAt(items, at);
   });
@@ -122,8 +130,8 @@ export function PermissionBody({ i, answer }: { i: PendingInteraction; answer: (
       {f.writes.map((w, n) => (
         <WritePreview key={`${w.path}:${n}`} write={w} />
       ))}
-      {i.rpc || card ? null : (
-        // An inbox copy carries no tool call; the session re-sends the request with it on attach.
+      {hasFacts(i, card) ? null : (
+        // No tool call at hand (a hub that sends none in its views); the session re-sends the request with it on attach.
         <p class="small perm-elsewhere" data-testid="perm-details-elsewhere">
           <span class="muted">{t('permDetailsInSession')}</span>{' '}
           <button
