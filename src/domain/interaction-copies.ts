@@ -9,6 +9,7 @@ import {
   permissionAnswerToZcode,
   perQuestionAnswersToZcode,
   shapeForClient,
+  toAcpPermissionRequest,
   type InteractionRecord as AcpInteraction,
   type ZcodeAnswer,
 } from '../acp/interactions.js';
@@ -132,6 +133,7 @@ export function toView(acp: AcpInteraction, createdAt: number, acpOptionKind: (k
         kind: 'permission',
         title: acp.reason ? `${acp.title} — ${acp.reason}` : acp.title,
         options: acp.options.map((o) => ({ optionId: o.optionId, name: o.name, kind: acpOptionKind(o.kind) })),
+        toolCall: toAcpPermissionRequest(acp).toolCall,
       };
     case 'plan_approval':
       return { ...base, kind: 'plan_approval', title: acp.title, ...(acp.plan === undefined ? {} : { plan: acp.plan }) };

@@ -5,6 +5,7 @@
  * in the same millisecond can never both win. I/O (sending copies to clients, writing the
  * result to the child, broadcasting) is done through callbacks the hub passes in.
  */
+import type { RequestPermissionRequest } from '@agentclientprotocol/sdk';
 import type { Author } from './author.js';
 import { HubError } from '../errors.js';
 import type { ApprovalView } from '../policy/approval-state.js';
@@ -31,6 +32,11 @@ export interface InteractionView {
   options?: Array<{ optionId: string; name: string; kind: string }>;
   questions?: Array<{ question: string; header: string; options: Array<{ label: string; description?: string }>; multiSelect: boolean }>;
   plan?: string;
+  /**
+   * A permission's tool call as its request carries it (`rawInput`, `content` diffs, `locations`,
+   * `_meta.zcode.cwd`): what is approved, for a read-only copy or an inbox entry that has no request.
+   */
+  toolCall?: RequestPermissionRequest['toolCall'];
   createdAt: number;
   state: InteractionState;
   resolvedBy?: ResolvedBy;

@@ -157,7 +157,7 @@ describe('phone web app: the permission sheet shows what is approved', () => {
     expect(phone.errors).toEqual([]);
   });
 
-  it('[WEB-07] a device without the session open answers from the inbox after opening the session to see what it approves', async () => {
+  it('[WEB-07] a device without the session open sees in the inbox what it approves, and answers there', async () => {
     const tablet = await openDevice();
     try {
       await pair(tablet, hub, 'Sheet tablet');
@@ -168,12 +168,12 @@ describe('phone web app: the permission sheet shows what is approved', () => {
       await tablet.page.getByTestId('inbox-button').click();
       await tablet.page.getByTestId('inbox-mine').getByRole('button', { name: 'Answer' }).click();
       const sheet = tablet.page.getByTestId('interaction-sheet');
-      // The inbox copy has no tool call: the sheet says where the facts are instead of hiding that.
-      await sheet.getByTestId('perm-details-elsewhere').waitFor();
-      expect(await sheet.getByTestId('perm-command').count()).toBe(0);
-      await sheet.getByRole('button', { name: 'Open the session to see it' }).click();
+      // The inbox copy carries the request's tool call (InteractionView.toolCall): the facts, without opening the session.
       await sheet.getByTestId('perm-command').waitFor();
+      expect(await sheet.getByTestId('perm-command').locator('pre').innerText()).toBe('npm test');
+      expect(await sheet.getByTestId('perm-cwd').innerText()).toBe(`Runs in ${path.basename(hub.workspace)}`);
       expect(await sheet.getByTestId('perm-details-elsewhere').count()).toBe(0);
+      expect(new URL(tablet.page.url()).pathname).toBe('/inbox');
       await sheet.getByRole('button', { name: 'Allow once' }).click();
       await phone.page.getByTestId('interaction-sheet').waitFor({ state: 'detached' });
       await waitIdle(phone.page);

@@ -1,7 +1,8 @@
 /**
  * A rule the phone accepts but this hub refuses (its quorum cap is configured below the
  * default the phone knows): the hub's 400 is shown under the field it names, in the rule's
- * reopened editor, and nothing is stored (docs/SECURITY.md "Approval rules").
+ * reopened editor, and nothing is stored (docs/SECURITY.md "Approval rules"). A quorum on a rule
+ * that can match a question the phone refuses itself, with the hub's message.
  */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -20,6 +21,13 @@ describe('approval rules refused by the hub', () => {
     await form.getByLabel('Rule id').fill('two-admins');
     await form.getByRole('checkbox', { name: 'admin', exact: true }).check();
     await form.getByLabel('Quorum').fill('3');
+    // Every kind, questions too: the phone refuses the quorum itself, in the hub's words.
+    await form.getByRole('button', { name: 'Done' }).click();
+    const own = form.locator('[data-testid="field-error"][data-field="quorum"]');
+    await own.waitFor();
+    expect(await own.textContent()).toContain('a quorum counts people who allow, and a question has no allow');
+    // A kind without "question": the phone lets it through, and the hub's cap refuses it.
+    await form.getByRole('checkbox', { name: 'execute', exact: true }).check();
     await form.getByRole('button', { name: 'Done' }).click();
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     const err = page.getByTestId('rule-form').locator('[data-testid="field-error"][data-field="quorum"]');

@@ -137,7 +137,7 @@ describe('approval rules screen', () => {
     await page.goto(`${hub.url}/settings/policy`);
     await page.getByTestId('policy-read-only').waitFor();
     expect(await ruleIds(page)).toEqual(['rm-rf', 'reads', 'from-cli']);
-    for (const name of ['Add a rule', 'Save', 'Move reads up', 'Edit reads', 'Remove reads', 'Check'])
+    for (const name of ['Add a rule', 'Save', 'Move reads up', 'Edit reads', 'Delete reads', 'Check'])
       expect(await page.getByRole('button', { name, exact: true }).count()).toBe(0);
     expect(await fitsThePhone(page)).toBe(true);
     await shoot(page, 'policy-read-only');

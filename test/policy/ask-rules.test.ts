@@ -29,10 +29,10 @@ afterAll(async () => {
 
 const SHELL = { kind: 'execute', command: 'npm test' };
 const opened = (c: AcpWsClient, sessionId: string) =>
-  c.waitForNotification<{ sessionId: string; interaction: { interactionId: string; approval?: { waitingFor: string } } }>(
-    '_zcode/interaction_opened',
-    (p) => p.sessionId === sessionId,
-  );
+  c.waitForNotification<{
+    sessionId: string;
+    interaction: { interactionId: string; approval?: { waitingFor: string }; toolCall?: Record<string, unknown> };
+  }>('_zcode/interaction_opened', (p) => p.sessionId === sessionId);
 const permissionOf = (c: AcpWsClient, sessionId: string) =>
   c.waitForRequest('session/request_permission', (q) => q.params.sessionId === sessionId);
 const restAnswer = (id: string, token: string, body: unknown, headers: Record<string, string> = {}) =>
@@ -84,6 +84,16 @@ describe('ask rules', () => {
     const req = await permissionOf(b, sessionId);
     const seen = await opened(c, sessionId);
     expect(seen.interaction.approval?.waitingFor).toBe('waiting for bob');
+    // The read-only copy and carl's inbox say what is approved: the request's own tool call.
+    const asked = { rawInput: (req.params.toolCall as { rawInput: unknown }).rawInput, _meta: { zcode: { cwd: hub.workspace } } };
+    expect(asked.rawInput).toMatchObject({ command: 'npm test' });
+    expect(seen.interaction.toolCall).toMatchObject({ kind: 'execute', ...asked });
+    const carlInbox = z
+      .object({ interactions: z.array(z.object({ mayAnswer: z.boolean(), toolCall: z.looseObject({}) })) })
+      .parse(await (await hub.api(`/api/interactions?sessionId=${sessionId}`, { token: carl })).json()).interactions;
+    expect(carlInbox).toHaveLength(1);
+    expect(carlInbox[0]?.mayAnswer).toBe(false);
+    expect(carlInbox[0]?.toolCall).toMatchObject(asked);
     expect((await restAnswer(seen.interaction.interactionId, carl, { optionId: 'allow_once' })).status).toBe(403);
     b.answer(req.id, { outcome: { outcome: 'selected', optionId: 'allow_once' } });
     expect((await resolvedOn(c, sessionId)).resolvedBy?.person).toBe('bob');

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { fromPermissionRequest, fromView, type PendingInteraction } from '../../web/src/hub/interactions.js';
-import { approvalOf, orderedOptions, permissionFacts, shownDir, splitInbox } from '../../web/src/hub/permission-facts.js';
+import { fromPermissionRequest, fromView, mergeInteraction, type PendingInteraction } from '../../web/src/hub/interactions.js';
+import type { ToolItem } from '../../web/src/hub/chat-types.js';
+import { approvalOf, hasFacts, orderedOptions, permissionFacts, shownDir, splitInbox } from '../../web/src/hub/permission-facts.js';
 
 const WS = '/home/me/app';
 const OPTIONS = [
@@ -61,6 +62,60 @@ describe('permission facts (what the sheet shows)', () => {
     expect(junk).toMatchObject({ kind: 'other', edits: [], writes: [], paths: [] });
     // An inbox copy has no request: nothing but the title to show.
     expect(permissionFacts({ interactionId: 'i', sessionId: 's', kind: 'permission', title: 'Bash' }, WS)).toMatchObject({ edits: [] });
+  });
+
+  it('an inbox or read-only copy reads the facts from the view’s toolCall, before any card', () => {
+    const copy = fromView({
+      interactionId: 'perm_3',
+      sessionId: 's1',
+      kind: 'permission',
+      toolCallId: 'call_3',
+      title: '`make` — Run command',
+      state: 'pending',
+      mayAnswer: false,
+      toolCall: { toolCallId: 'call_3', kind: 'execute', rawInput: { command: 'make all' }, _meta: { zcode: { cwd: `${WS}/sub` } } },
+    }) as PendingInteraction;
+    expect(hasFacts(copy, undefined)).toBe(true);
+    expect(permissionFacts(copy, WS)).toMatchObject({ kind: 'execute', command: 'make all', cwd: 'app/sub' });
+    // The view's tool call survives a merge with a later list copy that has none.
+    const merged = mergeInteraction(copy, { ...copy, toolCall: undefined });
+    expect(permissionFacts(merged, WS).command).toBe('make all');
+    const bare = fromView({ interactionId: 'p', sessionId: 's1', kind: 'permission', title: 'Bash', state: 'pending', toolCall: 'junk' });
+    expect(bare?.toolCall).toBeUndefined();
+    expect(hasFacts(bare as PendingInteraction, undefined)).toBe(false);
+  });
+
+  it('a read-only copy (no request) reads the facts from the chat’s card of the same tool call', () => {
+    const copy = fromView({
+      interactionId: 'perm_2',
+      sessionId: 's1',
+      kind: 'permission',
+      toolCallId: 'call_2',
+      title: 'Edit README.md',
+      state: 'pending',
+      mayAnswer: false,
+    }) as PendingInteraction;
+    const card: ToolItem = {
+      kind: 'tool',
+      id: 'call_2',
+      toolCallId: 'call_2',
+      title: 'Edit README.md',
+      toolKind: 'edit',
+      status: 'pending',
+      input: { file_path: `${WS}/README.md` },
+      content: [{ type: 'diff', path: `${WS}/README.md`, oldText: 'a', newText: 'b' }],
+      terminal: '',
+      locations: [`${WS}/README.md`],
+    };
+    expect(permissionFacts(copy, WS, card)).toMatchObject({
+      kind: 'edit',
+      edits: [{ path: `${WS}/README.md`, shown: 'README.md', oldText: 'a', newText: 'b' }],
+      paths: [],
+    });
+    const run: ToolItem = { ...card, toolKind: 'execute', input: { command: 'npm test' }, content: [], locations: [] };
+    expect(permissionFacts(copy, WS, run)).toMatchObject({ command: 'npm test', cwd: 'app' });
+    // A live request's own tool call wins over the card.
+    expect(permissionFacts(request({ title: 'x', kind: 'execute', rawInput: { command: 'ls' } }), WS, run).command).toBe('ls');
   });
 
   it('Allow once leads, the lasting allow comes next, deny is danger and last', () => {

@@ -4,10 +4,16 @@
  */
 import { describe, expect, it } from 'vitest';
 import { LIMITS } from '../../src/limits.js';
-import { APPROVER_SCOPES as HUB_SCOPES, RULE_KINDS as HUB_KINDS, policySchemas } from '../../src/policy/rule-schema.js';
+import {
+  APPROVER_SCOPES as HUB_SCOPES,
+  QUORUM_ON_QUESTION as HUB_QUORUM_ON_QUESTION,
+  RULE_KINDS as HUB_KINDS,
+  policySchemas,
+} from '../../src/policy/rule-schema.js';
 import {
   APPROVER_SCOPES,
   POLICY_LIMITS,
+  QUORUM_ON_QUESTION,
   RULE_KINDS,
   apiFieldErrors,
   moveRule,
@@ -49,6 +55,11 @@ const cases: Array<[string, unknown]> = [
   ['quorum over the cap', { id: 'a', match: {}, decide: 'ask', quorum: LIMITS.policyQuorumMax + 1 }],
   ['quorum 1.5', { id: 'a', match: {}, decide: 'ask', quorum: 1.5 }],
   ['quorum on allow', { id: 'a', match: {}, decide: 'allow', quorum: 2 }],
+  ['quorum on a question', { id: 'a', match: { kind: ['plan', 'question'] }, decide: 'ask', quorum: 2 }],
+  ['quorum on every kind (questions too)', { id: 'a', match: { session: 's' }, decide: 'ask', quorum: 2 }],
+  ['quorum 1 on a question', { id: 'a', match: { kind: 'question' }, decide: 'ask', quorum: 1 }],
+  ['quorum on a plan', { id: 'a', match: { kind: 'plan' }, decide: 'ask', quorum: 2 }],
+  ['quorum on commands of any kind', { id: 'a', match: { command: 'git push*' }, decide: 'ask', quorum: 2 }],
   ['localOnly on deny', { id: 'a', match: {}, decide: 'deny', localOnly: false }],
 ];
 
@@ -58,6 +69,7 @@ describe('policy rules on the phone', () => {
   it('has the hub’s kinds, scopes and default bounds', () => {
     expect(RULE_KINDS).toEqual(HUB_KINDS);
     expect(APPROVER_SCOPES).toEqual(HUB_SCOPES);
+    expect(QUORUM_ON_QUESTION).toBe(HUB_QUORUM_ON_QUESTION);
     expect(POLICY_LIMITS).toEqual({
       rulesMax: LIMITS.policyRulesMax,
       textMax: LIMITS.policyRuleTextMax,

@@ -40,6 +40,10 @@ export const WEB_LIMITS = {
   recentInteractionCards: 50,
   /** Lines of a written file the permission sheet shows before "Show all". */
   permissionPreviewLines: 8,
+  /** Journal entries of a session the policy dry run reads for its recent requests (the newest). */
+  policyRecentEvents: 1_000,
+  /** Recent requests of a session the policy dry run lists (newest first). */
+  policyRecentRequests: 20,
   /** Toasts shown at once. */
   maxToasts: 3,
   /** How long a toast stays. */

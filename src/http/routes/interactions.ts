@@ -25,6 +25,8 @@ export const interactionViewSchema = z.object({
     )
     .optional(),
   plan: z.string().optional(),
+  /** A permission's tool call as its request carries it: what is approved (docs/CLIENT-PROTOCOL.md "Interactions"). */
+  toolCall: z.looseObject({ toolCallId: z.string() }).optional(),
   createdAt: z.number(),
   state: z.enum(['pending', 'resolved', 'cancelled', 'lost', 'expired']),
   resolvedBy: authorSchema.extend({ rule: z.string().optional() }).optional(),

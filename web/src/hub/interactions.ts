@@ -34,6 +34,8 @@ export interface PendingInteraction {
   options?: OptionView[];
   questions?: QuestionView[];
   plan?: string;
+  /** A permission's tool call from the hub's view (`InteractionView.toolCall`), for a copy without the request. */
+  toolCall?: Rec;
   /** For whom it waits under an `ask` rule and the votes so far (the hub's `approval`), when a rule holds it. */
   approval?: ApprovalWire;
   /** The hub's `mayAnswer` of a view made for this device (inbox, `_zcode/interaction_opened`). */
@@ -114,6 +116,7 @@ export function fromView(view: unknown): PendingInteraction | undefined {
   const created = v['createdAt'];
   const plan = v['plan'];
   const mayAnswer = readMayAnswer(v);
+  const toolCall = rec(v['toolCall']);
   return {
     interactionId,
     sessionId,
@@ -124,6 +127,7 @@ export function fromView(view: unknown): PendingInteraction | undefined {
     options: optionsOf(v['options']),
     questions,
     plan: typeof plan === 'string' ? plan : (str(rec(plan)?.['plan']) ?? (plan === undefined ? undefined : JSON.stringify(plan))),
+    ...(toolCall ? { toolCall } : {}),
     ...withApproval(readApproval(v['approval'])),
     ...(mayAnswer === undefined ? {} : { mayAnswer }),
   };
@@ -141,6 +145,7 @@ export function mergeInteraction(held: PendingInteraction | undefined, incoming:
     options: incoming.options?.length ? incoming.options : held.options,
     questions: incoming.questions?.length ? incoming.questions : held.questions,
     plan: incoming.plan ?? held.plan,
+    ...(incoming.toolCall || held.toolCall ? { toolCall: incoming.toolCall ?? held.toolCall } : {}),
     createdAt: held.createdAt ?? incoming.createdAt,
   };
 }

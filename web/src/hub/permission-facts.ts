@@ -7,6 +7,7 @@
 import { relativePath } from '../changes/changes.js';
 import { arr, rec, str, zmeta, type Rec } from '../wire.js';
 import { ruleLabel } from './approval-wire.js';
+import type { ToolItem } from './chat-types.js';
 import type { OptionView, PendingInteraction } from './interactions.js';
 import { workspaceName } from './session-list.js';
 
@@ -54,9 +55,19 @@ export interface PermissionFacts {
   reason?: string;
 }
 
-/** The `toolCall` of a live request, or an empty object (an inbox copy has none). */
-function toolCallOf(i: PendingInteraction): Rec {
-  return rec(i.rpc?.params['toolCall']) ?? {};
+/**
+ * The `toolCall` of a live request, else the one the hub's view carries (`InteractionView.toolCall`),
+ * else the chat's card of the same call (a hub that sends no `toolCall` in its views), else nothing.
+ */
+function toolCallOf(i: PendingInteraction, card: ToolItem | undefined): Rec {
+  const sent = rec(i.rpc?.params['toolCall']) ?? i.toolCall;
+  if (sent || !card) return sent ?? {};
+  return { kind: card.toolKind, rawInput: card.input, content: card.content, locations: card.locations.map((path) => ({ path })) };
+}
+
+/** True when the facts of a permission are at hand: its request, the view's tool call, or the chat's card. */
+export function hasFacts(i: PendingInteraction, card: ToolItem | undefined): boolean {
+  return i.rpc !== undefined || i.toolCall !== undefined || card !== undefined;
 }
 
 function lineCount(text: string): number {
@@ -74,9 +85,13 @@ export function shownDir(dir: string, workspace: string | undefined): string {
   return rel === dir ? dir : `${name}/${rel}`;
 }
 
-/** The facts of a permission, with paths shown relative to `workspace` (the session's cwd). */
-export function permissionFacts(i: PendingInteraction, workspace: string | undefined): PermissionFacts {
-  const tool = toolCallOf(i);
+/**
+ * The facts of a permission, with paths shown relative to `workspace` (the session's cwd). A copy
+ * without the request (read-only, inbox) reads them from the view's tool call, or from `card`, the
+ * chat's card of the same tool call.
+ */
+export function permissionFacts(i: PendingInteraction, workspace: string | undefined, card?: ToolItem): PermissionFacts {
+  const tool = toolCallOf(i, card);
   const input = rec(tool['rawInput']) ?? {};
   const kind = str(tool['kind']) ?? 'other';
   const edits: EditFact[] = [];

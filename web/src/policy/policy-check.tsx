@@ -1,12 +1,17 @@
 /**
- * The dry run (`POST /api/policy/check`, admin): a request described by hand, and optionally the
- * session it would come from, answered with the rule that decides it and who could answer it.
+ * The dry run (`POST /api/policy/check`, admin): a request described by hand, or one of the
+ * recent requests of a picked session (recent-requests.ts, read from its journal), answered with
+ * the rule that decides it and who could answer it. The hub's 400 is shown as it says it.
  */
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
+import { store } from '../hub/app-state.js';
 import { t } from '../i18n.js';
+import { WEB_LIMITS } from '../limits.js';
 import { api } from '../net/rest.js';
+import { useSelector } from '../store.js';
 import { arr, num, rec, str } from '../wire.js';
 import { RULE_KINDS } from './policy-rules.js';
+import { recentRequests, type RecentRequest } from './recent-requests.js';
 
 interface CheckResult {
   ruleId: string | null;
@@ -57,6 +62,59 @@ function toolRequest(kind: string, tool: string, command: string, path: string):
   return { kind: 'permission', tool: tool || (TOOL_OF_KIND[kind] ?? kind), input };
 }
 
+/** The newest journal entries of a session (a window of WEB_LIMITS.policyRecentEvents). */
+async function journalTail(sessionId: string): Promise<unknown[]> {
+  const path = `/sessions/${encodeURIComponent(sessionId)}/events`;
+  const head = rec((await api(`${path}?limit=1`)).body);
+  const last = num(head?.['lastSeq']) ?? 0;
+  const after = Math.max(0, last - WEB_LIMITS.policyRecentEvents);
+  return arr(rec((await api(`${path}?afterSeq=${after}&limit=${WEB_LIMITS.policyRecentEvents}`)).body)?.['events']);
+}
+
+/** The picked session's recent requests, each a button that checks it. */
+function RecentList({ sessionId, check, busy }: { sessionId: string; check: (r: RecentRequest) => void; busy: boolean }) {
+  const interactions = useSelector(store, (s) => s.interactions);
+  const [list, setList] = useState<RecentRequest[] | undefined>();
+  const [error, setError] = useState('');
+  useEffect(() => {
+    let live = true;
+    setList(undefined);
+    setError('');
+    const pending = new Set(
+      Object.values(interactions).flatMap((i) =>
+        i.sessionId === sessionId && i.toolCallId && i.hubId === undefined ? [i.toolCallId] : [],
+      ),
+    );
+    journalTail(sessionId)
+      .then((events) => live && setList(recentRequests(events, pending, WEB_LIMITS.policyRecentRequests)))
+      .catch((err: Error) => live && setError(err.message));
+    return () => void (live = false);
+  }, [sessionId]);
+  if (error) return <p class="error small">{t('error', error)}</p>;
+  if (!list) return <p class="muted small">{t('loading')}</p>;
+  if (list.length === 0)
+    return (
+      <p class="muted small" data-testid="recent-none">
+        {t('policyRecentNone')}
+      </p>
+    );
+  return (
+    <ul class="rows recent-requests" data-testid="recent-requests" aria-label={t('policyRecent')}>
+      {list.map((r) => (
+        <li key={r.toolCallId} class="recent-request" data-testid="recent-request">
+          <button type="button" class="link" disabled={busy} onClick={() => check(r)}>
+            <code class="recent-title">{r.title}</code>
+          </button>
+          <div class="muted small">
+            {r.tool}
+            {r.pending ? ` · ${t('policyRecentPending')}` : r.answeredBy ? ` · ${t('policyRecentAnswered', r.answeredBy)}` : ''}
+          </div>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 /** The "test a request" card. */
 export function PolicyCheck() {
   const [kind, setKind] = useState('execute');
@@ -65,25 +123,36 @@ export function PolicyCheck() {
   const [path, setPath] = useState('');
   const [sessionId, setSessionId] = useState('');
   const [result, setResult] = useState<CheckResult | undefined>();
+  const [checked, setChecked] = useState('');
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
+  // Sessions of this hub (not of other machines: their rules are theirs), newest first.
+  const sessions = useSelector(store, (s) => s.sessions);
+  const here = Object.values(sessions)
+    .filter((x) => x.hubId === undefined)
+    .sort((a, b) => (b.updatedAt ?? '').localeCompare(a.updatedAt ?? ''));
 
-  async function run() {
+  async function run(request: Record<string, unknown>, what: string) {
     setBusy(true);
     setError('');
-    const request = kind === 'question' || kind === 'plan' ? { kind } : toolRequest(kind, tool.trim(), command.trim(), path.trim());
     try {
       const { body } = await api('/policy/check', {
         method: 'POST',
-        body: { request, ...(sessionId.trim() ? { sessionId: sessionId.trim() } : {}) },
+        body: { request, ...(sessionId ? { sessionId } : {}) },
       });
       setResult(parseCheck(body));
+      setChecked(what);
     } catch (err) {
       setResult(undefined);
       setError((err as Error).message);
     } finally {
       setBusy(false);
     }
+  }
+
+  function runDescribed() {
+    const request = kind === 'question' || kind === 'plan' ? { kind } : toolRequest(kind, tool.trim(), command.trim(), path.trim());
+    void run(request, '');
   }
 
   const field = (label: string, value: string, set: (v: string) => void, name: string) => (
@@ -97,10 +166,27 @@ export function PolicyCheck() {
     <section class="card" data-testid="policy-check">
       <h2>{t('policyTest')}</h2>
       <p class="muted small">{t('policyTestSaved')}</p>
+      <label class="field">
+        <span>{t('policyTestSession')}</span>
+        <select name="check-session" value={sessionId} onChange={(e) => setSessionId(e.currentTarget.value)}>
+          <option value="">{t('policyTestNoSession')}</option>
+          {here.map((x) => (
+            <option key={x.sessionId} value={x.sessionId}>
+              {x.title ?? t('untitled')}
+            </option>
+          ))}
+        </select>
+      </label>
+      {sessionId ? (
+        <div class="recent">
+          <h3 class="small">{t('policyRecent')}</h3>
+          <RecentList sessionId={sessionId} busy={busy} check={(r) => void run(r.request, r.title)} />
+        </div>
+      ) : null}
       <form
         onSubmit={(e) => {
           e.preventDefault();
-          void run();
+          runDescribed();
         }}
       >
         <label class="field">
@@ -116,16 +202,24 @@ export function PolicyCheck() {
         {toolLike ? field(`${t('policyTestTool')} (${TOOL_OF_KIND[kind] ?? kind})`, tool, setTool, 'check-tool') : null}
         {toolLike ? field(t('policyTestCommand'), command, setCommand, 'check-command') : null}
         {toolLike ? field(t('policyTestPath'), path, setPath, 'check-path') : null}
-        {field(t('policyTestSession'), sessionId, setSessionId, 'check-session')}
         <div class="actions">
           <button class="primary" type="submit" disabled={busy}>
             {t('policyTestRun')}
           </button>
         </div>
       </form>
-      {error ? <p class="error small">{t('error', error)}</p> : null}
+      {error ? (
+        <p class="error small" data-testid="check-error">
+          {t('error', error)}
+        </p>
+      ) : null}
       {result ? (
         <div class="check-result" data-testid="check-result" role="status">
+          {checked ? (
+            <div class="small" data-testid="check-of">
+              <code>{checked}</code>
+            </div>
+          ) : null}
           <strong>{t('policyTestResult', result.ruleId ?? t('policyTestNoRule'), result.decision)}</strong>
           <div class="small">{result.waitingFor}</div>
           {result.decision === 'ask' ? (

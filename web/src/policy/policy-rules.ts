@@ -25,6 +25,10 @@ export const APPROVER_SCOPES = ['operate', 'admin'] as const;
 export const DECISIONS = ['allow', 'deny', 'ask'] as const;
 export const MATCH_FIELDS = ['tool', 'command', 'path', 'workspace', 'session'] as const;
 
+/** The hub's QUORUM_ON_QUESTION (src/policy/rule-schema.ts), word for word. */
+export const QUORUM_ON_QUESTION =
+  'a quorum counts people who allow, and a question has no allow: give match.kind without "question", or no quorum';
+
 /** The hub's default bounds (src/limits.ts policyRulesMax, policyRuleTextMax, policyQuorumMax); the hub still decides. */
 export const POLICY_LIMITS = { rulesMax: 200, textMax: 512, quorumMax: 16 };
 
@@ -135,6 +139,9 @@ export function ruleErrors(rule: Rule, otherIds: readonly string[] = []): FieldE
     out.push({ path: 'quorum', message: `a whole number from 1 to ${POLICY_LIMITS.quorumMax}` });
   if (rule.decide !== 'ask' && (a !== undefined || q !== undefined || rule.localOnly !== undefined))
     out.push({ path: 'decide', message: 'approvers, quorum and localOnly need decide "ask"' });
+  // A question's answer is no allow: a quorum on a rule that can match one is refused (the hub's mayMatchQuestion).
+  else if (q !== undefined && q > 1 && (kinds.length === 0 || kinds.includes('question')) && !rule.match.command && !rule.match.path)
+    out.push({ path: 'quorum', message: QUORUM_ON_QUESTION });
   return out;
 }
 

@@ -7,12 +7,21 @@ import { useEffect, useState } from 'preact/hooks';
 import { hunkStart } from '../changes/numbered-diff.js';
 import { store } from '../hub/app-state.js';
 import type { Answer, PendingInteraction } from '../hub/interactions.js';
-import { approvalOf, orderedOptions, permissionFacts, type Approval, type EditFact, type WriteFact } from '../hub/permission-facts.js';
+import {
+  approvalOf,
+  hasFacts,
+  orderedOptions,
+  permissionFacts,
+  type Approval,
+  type EditFact,
+  type WriteFact,
+} from '../hub/permission-facts.js';
 import { t } from '../i18n.js';
 import { WEB_LIMITS } from '../limits.js';
 import { readFile } from '../net/workspace-fs.js';
 import { navigate } from '../router.js';
 import { useSelector } from '../store.js';
+import { cardAt, findCard } from '../hub/subagent-tree.js';
 import { DiffBlock } from './diff-block.js';
 import { Markdown } from './markdown-view.js';
 
@@ -79,7 +88,14 @@ export function ApprovalLine({ approval }: { approval: Approval }) {
 /** The sheet body of a permission: the facts, the approval line, the answers (none when not ours to give). */
 export function PermissionBody({ i, answer }: { i: PendingInteraction; answer: (a: Answer) => void }) {
   const workspace = useSelector(store, (s) => s.sessions[i.sessionId]?.cwd);
-  const f = permissionFacts(i, workspace || undefined);
+  // A copy without the request and without the view's tool call (an older hub): the chat's card has the facts when this device holds the chat.
+  const card = useSelector(store, (s) => {
+    const items = s.chats[i.sessionId]?.items;
+    if (i.rpc || i.toolCall || !i.toolCallId || !items) return undefined;
+    const at = findCard(items, i.toolCallId);
+    return at === undefined ? undefined : cardAt(items, at);
+  });
+  const f = permissionFacts(i, workspace || undefined, card);
   const approval = approvalOf(i);
   // The facts say it better than the title (which repeats the command, URL or an absolute path).
   const shownTitle = f.edits.length + f.writes.length > 0 || f.command !== undefined || f.url !== undefined ? undefined : i.title;
@@ -114,8 +130,8 @@ export function PermissionBody({ i, answer }: { i: PendingInteraction; answer: (
       {f.writes.map((w, n) => (
         <WritePreview key={`${w.path}:${n}`} write={w} />
       ))}
-      {i.rpc ? null : (
-        // An inbox copy carries no tool call; the session re-sends the request with it on attach.
+      {hasFacts(i, card) ? null : (
+        // No tool call at hand (a hub that sends none in its views); the session re-sends the request with it on attach.
         <p class="small perm-elsewhere" data-testid="perm-details-elsewhere">
           <span class="muted">{t('permDetailsInSession')}</span>{' '}
           <button
