@@ -49,7 +49,8 @@ export class ApprovalState {
    * @param rule the `ask` rule that matched.
    * @param originator the person whose prompt led to this request (the running turn's verified author).
    * @param quorumApplies false for questions: an answer is not a yes/no, so the first eligible one decides
-   *   (rule-schema.ts refuses a quorum on a rule that can match a question; this keeps it so regardless).
+   *   (rule-schema.ts refuses a quorum on a rule that names questions; a rule of every kind keeps its
+   *   quorum for the rest).
    */
   constructor(
     readonly rule: Rule,

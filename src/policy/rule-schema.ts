@@ -27,17 +27,17 @@ export type RuleKind = (typeof RULE_KINDS)[number];
 /** Who may answer an `ask` (docs/SECURITY.md "Approval rules"). */
 export const APPROVER_SCOPES = ['operate', 'admin'] as const;
 
-/** Why a quorum above 1 is refused on a rule that can match a question (docs/SECURITY.md "Approval rules"). */
+/** Why a quorum above 1 is refused on a rule whose kinds name "question" (docs/SECURITY.md "Approval rules"). */
 export const QUORUM_ON_QUESTION =
   'a quorum counts people who allow, and a question has no allow: give match.kind without "question", or no quorum';
 
 /**
- * True when a rule's match can match a question: its kinds include "question" (or it names
- * none) and it asks for no command and no path, which a question never has.
+ * True when a rule names questions among its kinds. A rule of every kind (no `kind`) keeps its
+ * quorum for permissions and plans and lets the first eligible answer decide a question, so a
+ * "two people approve everything" rule stays valid (docs/SECURITY.md "Approval rules").
  */
-export function mayMatchQuestion(match: { kind?: RuleKind | RuleKind[]; command?: string; path?: string }): boolean {
-  const kinds = match.kind === undefined ? undefined : Array.isArray(match.kind) ? match.kind : [match.kind];
-  return (kinds === undefined || kinds.includes('question')) && match.command === undefined && match.path === undefined;
+export function namesQuestion(match: { kind?: RuleKind | RuleKind[] }): boolean {
+  return match.kind === 'question' || (Array.isArray(match.kind) && match.kind.includes('question'));
 }
 
 /** The schemas of a rule and a policy under the given limits. */
@@ -72,7 +72,7 @@ export function policySchemas(limits: Pick<Limits, 'policyRulesMax' | 'policyRul
     .superRefine((r, ctx) => {
       if (r.decide !== 'ask' && (r.approvers !== undefined || r.quorum !== undefined || r.localOnly !== undefined))
         ctx.addIssue({ code: 'custom', path: ['decide'], message: 'approvers, quorum and localOnly need decide "ask"' });
-      else if ((r.quorum ?? 1) > 1 && mayMatchQuestion(r.match))
+      else if ((r.quorum ?? 1) > 1 && namesQuestion(r.match))
         ctx.addIssue({ code: 'custom', path: ['quorum'], message: QUORUM_ON_QUESTION });
     });
   const rules = z

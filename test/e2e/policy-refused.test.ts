@@ -21,12 +21,14 @@ describe('approval rules refused by the hub', () => {
     await form.getByLabel('Rule id').fill('two-admins');
     await form.getByRole('checkbox', { name: 'admin', exact: true }).check();
     await form.getByLabel('Quorum').fill('3');
-    // Every kind, questions too: the phone refuses the quorum itself, in the hub's words.
+    // Questions among its kinds: the phone refuses the quorum itself, in the hub's words.
+    await form.getByRole('checkbox', { name: 'question', exact: true }).check();
     await form.getByRole('button', { name: 'Done' }).click();
     const own = form.locator('[data-testid="field-error"][data-field="quorum"]');
     await own.waitFor();
     expect(await own.textContent()).toContain('a quorum counts people who allow, and a question has no allow');
     // A kind without "question": the phone lets it through, and the hub's cap refuses it.
+    await form.getByRole('checkbox', { name: 'question', exact: true }).uncheck();
     await form.getByRole('checkbox', { name: 'execute', exact: true }).check();
     await form.getByRole('button', { name: 'Done' }).click();
     await page.getByRole('button', { name: 'Save', exact: true }).click();

@@ -43,8 +43,8 @@ describe('PolicyStore', () => {
     const file = tempFile();
     fs.writeFileSync(file, '{"revision": 1, "rules": [{"id": "x", "match": {}, "decide": "sometimes"}]}');
     expect(() => new PolicyStore(file, LIMITS)).toThrow(/rules\.0\.decide/);
-    // A quorum on a rule that can match a question was never meaningful: refused at the start too.
-    fs.writeFileSync(file, '{"revision": 1, "rules": [{"id": "x", "match": {}, "decide": "ask", "quorum": 2}]}');
+    // A quorum on a rule that names questions was never meaningful: refused at the start too.
+    fs.writeFileSync(file, '{"revision": 1, "rules": [{"id": "x", "match": {"kind": "question"}, "decide": "ask", "quorum": 2}]}');
     expect(() => new PolicyStore(file, LIMITS)).toThrow(/rules\.0\.quorum: a quorum counts people who allow/);
     fs.writeFileSync(file, '{not json');
     expect(() => new PolicyStore(file, LIMITS)).toThrow(/not JSON/);

@@ -65,17 +65,25 @@ const planRequest = (c: AcpWsClient, sessionId: string, skip = 0) =>
   );
 
 describe('rules for questions and plan approvals', () => {
-  it('a quorum on a rule that can match a question is refused 400 on quorum; on plans and commands it is stored', async () => {
+  it('a quorum on a rule that names questions is refused 400 on quorum; on plans, commands and every kind it is stored', async () => {
     const put = (rules: unknown[]) =>
       hub.api('/api/policy', { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ rules }) });
-    for (const match of [{ kind: 'question' }, { kind: ['plan', 'question'] }, {}, { tool: 'AskUserQuestion' }]) {
+    for (const match of [{ kind: 'question' }, { kind: ['plan', 'question'] }]) {
       const res = await put([{ id: 'q', match, decide: 'ask', quorum: 2 }]);
       expect(res.status, JSON.stringify(match)).toBe(400);
       const text = JSON.stringify(await errorOf(res));
       expect(text).toContain('body.rules.0.quorum');
       expect(text).toContain('a question has no allow');
     }
-    for (const match of [{ kind: 'plan' }, { command: 'git push*' }, { path: 'src/**' }, { kind: 'question' }]) {
+    // A rule of every kind keeps its quorum for permissions and plans (a question: first eligible answer).
+    for (const match of [
+      { kind: 'plan' },
+      { command: 'git push*' },
+      { path: 'src/**' },
+      {},
+      { tool: 'AskUserQuestion' },
+      { kind: 'question' },
+    ]) {
       const quorum = match.kind === 'question' ? 1 : 2;
       expect((await put([{ id: 'ok', match, decide: 'ask', quorum }])).status, JSON.stringify(match)).toBe(200);
     }

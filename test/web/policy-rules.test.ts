@@ -56,7 +56,7 @@ const cases: Array<[string, unknown]> = [
   ['quorum 1.5', { id: 'a', match: {}, decide: 'ask', quorum: 1.5 }],
   ['quorum on allow', { id: 'a', match: {}, decide: 'allow', quorum: 2 }],
   ['quorum on a question', { id: 'a', match: { kind: ['plan', 'question'] }, decide: 'ask', quorum: 2 }],
-  ['quorum on every kind (questions too)', { id: 'a', match: { session: 's' }, decide: 'ask', quorum: 2 }],
+  ['quorum on every kind (a question: first eligible answer)', { id: 'a', match: { session: 's' }, decide: 'ask', quorum: 2 }],
   ['quorum 1 on a question', { id: 'a', match: { kind: 'question' }, decide: 'ask', quorum: 1 }],
   ['quorum on a plan', { id: 'a', match: { kind: 'plan' }, decide: 'ask', quorum: 2 }],
   ['quorum on commands of any kind', { id: 'a', match: { command: 'git push*' }, decide: 'ask', quorum: 2 }],

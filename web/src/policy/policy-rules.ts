@@ -139,9 +139,8 @@ export function ruleErrors(rule: Rule, otherIds: readonly string[] = []): FieldE
     out.push({ path: 'quorum', message: `a whole number from 1 to ${POLICY_LIMITS.quorumMax}` });
   if (rule.decide !== 'ask' && (a !== undefined || q !== undefined || rule.localOnly !== undefined))
     out.push({ path: 'decide', message: 'approvers, quorum and localOnly need decide "ask"' });
-  // A question's answer is no allow: a quorum on a rule that can match one is refused (the hub's mayMatchQuestion).
-  else if (q !== undefined && q > 1 && (kinds.length === 0 || kinds.includes('question')) && !rule.match.command && !rule.match.path)
-    out.push({ path: 'quorum', message: QUORUM_ON_QUESTION });
+  // A question's answer is no allow: a quorum on a rule that names questions is refused (the hub's namesQuestion).
+  else if (q !== undefined && q > 1 && kinds.includes('question')) out.push({ path: 'quorum', message: QUORUM_ON_QUESTION });
   return out;
 }
 
