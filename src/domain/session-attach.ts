@@ -182,6 +182,8 @@ export class SessionAttach {
     // journal, everything after waits in the attachment's buffer (no gap, no duplicate).
     const tail = liveTail(session);
     const upTo = session.journal.lastSeq;
+    // Taken in the same tick: later task output arrives in the buffered live frames.
+    const tasks = session.taskOutputs.replayUpdates();
     const fetched = await this.fetchMessages(session, fetchLimit);
     // What the tail holds is left out of history: the agent has not stored (all of) it yet.
     const messages = tail ? fetched.filter((m) => (m.info.time?.created ?? 0) < tail.startedAt) : fetched;
@@ -203,9 +205,18 @@ export class SessionAttach {
     // Then the running (or interrupted) turn so far, byte-identical to what the others got live.
     const live = tail ? session.journal.page(tail.startSeq - 1, upTo - tail.startSeq + 1) : [];
     for (const e of live) this.core.broadcaster.sendNow(attachment.client, new Frame(e.frame));
+    // Then the background tasks' output so far: history has only their launch result.
+    for (const update of tasks) {
+      const frame = this.core.broadcaster.serialize('session/update', {
+        sessionId: session.sessionId,
+        update,
+        _meta: { zcode: { epoch, replay: true } },
+      });
+      this.core.broadcaster.sendNow(attachment.client, frame);
+    }
     return {
       recovered: true,
-      replayed: updates.length + live.length,
+      replayed: updates.length + live.length + tasks.length,
       hasMore: page.hasMore,
       ...(page.cursor === undefined ? {} : { cursor: page.cursor }),
     };
