@@ -3,7 +3,8 @@
  * (docs/CLIENT-PROTOCOL.md "Terminal output of background tasks"). A background task streams
  * into its card after the launching turn ended, so neither the agent's history (its card holds
  * the launch result) nor the running turn's tail has it: the hub keeps the last
- * `taskOutputMaxChars` of each task (a longer output is cut at the front and marked trimmed),
+ * `taskOutputMaxChars` of each task (a longer output is cut at the front, at a line start, and
+ * marked trimmed),
  * for at most `taskOutputsMax` tasks per session (the oldest is forgotten first).
  */
 import type { SessionUpdate, ToolCallStatus } from '@agentclientprotocol/sdk';
@@ -59,7 +60,10 @@ export class TaskOutputs {
     const next = kept.output + data;
     const max = Math.max(0, this.limits.maxChars);
     if (next.length > max) {
-      kept.output = next.slice(next.length - max);
+      const cut = next.slice(next.length - max);
+      // Start at a line: a cut inside an escape sequence would show its rest as text.
+      const line = cut.indexOf('\n');
+      kept.output = line >= 0 && line < cut.length - 1 ? cut.slice(line + 1) : cut;
       kept.trimmed = true;
     } else {
       kept.output = next;

@@ -69,6 +69,24 @@ describe('terminal cards in the chat', () => {
     );
     const item = chat.items[0] as ToolItem;
     expect(item.terminal).toBe('line 40\nline 41\n');
+    // Live, the task's output starts on a new line after the launch's result.
+    let live = applyUpdateBody(emptyChat('s'), {
+      sessionUpdate: 'tool_call',
+      toolCallId: 'c1',
+      title: 'w',
+      kind: 'execute',
+      status: 'in_progress',
+    });
+    live = applyUpdateBody(live, card({ backgroundTask: { taskId: 'exec_1', status: 'running' } }));
+    live = applyUpdateBody(
+      live,
+      card({ terminal_output: { terminal_id: 'c1', data: 'Command running in background' }, zcode: { backgroundLaunch: true } }),
+    );
+    live = applyUpdateBody(
+      live,
+      card({ terminal_output: { terminal_id: 'c1', data: 'watching' }, backgroundTask: { taskId: 'exec_1', status: 'running' } }),
+    );
+    expect((live.items[0] as ToolItem).terminal).toBe('Command running in background\nwatching');
     expect(item.terminalTrimmed).toBe(true);
     expect(item.task).toEqual({ taskId: 'exec_1', status: 'running' });
     expect(taskRunning(item)).toBe(true);

@@ -139,8 +139,11 @@ function applyTool(chat: ChatState, u: Rec, isNew: boolean): ChatState {
   // Terminal convention of zed's claude-code-acp (src/acp/tool-output.ts): output arrives in `_meta`.
   const data = str(rec(meta['terminal_output'])?.['data']);
   const full = str(rec(meta['zcode'])?.['outputText']);
+  const task = rec(meta['backgroundTask']);
   if (data !== undefined) {
-    const joined = item.terminal + data;
+    // A background launch's one-line result ends its line: the task's output starts below it.
+    const launch = rec(meta['zcode'])?.['backgroundLaunch'] === true && !data.endsWith('\n');
+    const joined = item.terminal + data + (launch ? '\n' : '');
     item.terminal = tailOf(joined);
     if (joined.length > item.terminal.length) item.terminalTrimmed = true;
   } else if (full !== undefined) {
@@ -150,7 +153,6 @@ function applyTool(chat: ChatState, u: Rec, isNew: boolean): ChatState {
   }
   const exit = rec(meta['terminal_exit']);
   if (exit) item.exitCode = num(exit['exit_code']) ?? null;
-  const task = rec(meta['backgroundTask']);
   if (task) {
     item.background = true;
     const taskId = str(task['taskId']);

@@ -29,6 +29,11 @@ function statusKey(c: ToolItem): MessageKey {
   return 'terminalStatusRunning';
 }
 
+function fromLine(text: string): string {
+  const i = text.indexOf('\n');
+  return i >= 0 && i < text.length - 1 ? text.slice(i + 1) : text;
+}
+
 function cardLabel(c: ToolItem, cwd: string | undefined): string {
   return relativeTitle(inputSummary(c.input) || c.title || c.toolCallId, cwd);
 }
@@ -85,7 +90,9 @@ function TerminalPane({
   cwd: string | undefined;
   canStop: boolean;
 }) {
-  const runs = useMemo(() => runsOf(item.terminal), [item.terminal]);
+  // Output cut at the front starts at its first whole line (a cut escape sequence would show as text).
+  const text = useMemo(() => (item.terminalTrimmed ? fromLine(item.terminal) : item.terminal), [item.terminal, item.terminalTrimmed]);
+  const runs = useMemo(() => runsOf(text), [text]);
   const plain = useMemo(() => plainOf(runs), [runs]);
   const [query, setQuery] = useState('');
   const [current, setCurrent] = useState(0);
