@@ -4,6 +4,7 @@ import type { ToolItem } from '../../web/src/hub/chat-types.js';
 import { stripAnsi, taskRunning, terminalCards } from '../../web/src/hub/terminal-cards.js';
 import { WEB_LIMITS } from '../../web/src/limits.js';
 import { findAll, piecesOf, plainOf, runsOf } from '../../web/src/terminal/ansi-text.js';
+import { parseRoute, routePath } from '../../web/src/router-paths.js';
 
 const E = '\u001b[';
 
@@ -110,5 +111,17 @@ describe('terminal cards in the chat', () => {
     expect(item.terminal.length).toBe(WEB_LIMITS.terminalTailChars);
     expect(item.terminal.endsWith('n')).toBe(true);
     expect(item.terminalTrimmed).toBe(true);
+  });
+});
+
+describe('terminal route', () => {
+  it('round-trips with its card, on this hub and on another machine', () => {
+    expect(routePath({ name: 'terminal', sessionId: 's 1', card: 'call/1' })).toBe('/s/s%201/terminal?card=call%2F1');
+    for (const r of [
+      { name: 'terminal', sessionId: 's1' },
+      { name: 'terminal', sessionId: 's1', card: 'c1' },
+      { name: 'terminal', sessionId: 's1', card: 'c1', hubId: 'h1' },
+    ] as const)
+      expect(parseRoute(routePath(r))).toEqual(r);
   });
 });
