@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { phoneHub } from './support/fixture.js';
-import { pair, sendPrompt, shoot } from './support/flow.js';
+import { pair, sendPrompt, shoot, waitIdle } from './support/flow.js';
 
 const KEEP = 1_500;
 const { hub, phone, laptop } = phoneHub({ hub: { limits: { taskOutputMaxChars: KEEP } }, laptop: true });
@@ -128,6 +128,18 @@ describe('phone web app: the terminal panel', () => {
     await page.getByTestId('prompt-input').waitFor();
     await page.getByTestId('terminal-button').click();
     expect(await lastLine(page)).toBe(last);
+
+    // A foreground shell call's output is in the panel too, picked from the list of the session's terminals.
+    await page.getByRole('button', { name: 'Back' }).click();
+    await sendPrompt(page, 'run the tests, permission needed');
+    await page.getByTestId('interaction-sheet').getByTestId('option-allow_once').click();
+    await waitIdle(page);
+    await page.getByTestId('terminal-button').click();
+    const pick = page.getByTestId('terminal-pick');
+    expect(await pick.locator('option').allInnerTexts()).toEqual(['npm run test:watch · stopped', 'npm test · finished']);
+    await pick.selectOption({ label: 'npm test · finished' });
+    await expect.poll(() => output(page).innerText()).toContain('Test Files  2 passed (2)');
+    expect(await page.getByTestId('terminal-stop').count()).toBe(0);
     expect(phone.errors).toEqual([]);
     expect(laptop.errors).toEqual([]);
   });
