@@ -78,14 +78,18 @@ export class TaskOutputs {
   /**
    * One `tool_call_update` per kept task, oldest first: its status, its task facts and its output
    * so far as `_meta.zcode.outputText` (the whole text, replacing what the client shows), with
-   * `outputTrimmed: true` when earlier output was cut. Sent after a replay rebuilt from history.
+   * `outputTrimmed: true` when earlier output was cut. Sent after a replay rebuilt from history,
+   * for the cards `shown` says that replay (or history page) holds: a card the client has not
+   * been sent would appear out of place.
    */
-  replayUpdates(): SessionUpdate[] {
-    return [...this.kept.values()].map((k) => ({
-      sessionUpdate: 'tool_call_update',
-      toolCallId: k.toolCallId,
-      ...(k.status === undefined ? {} : { status: k.status }),
-      _meta: { zcode: { outputText: k.output, ...(k.trimmed ? { outputTrimmed: true } : {}) }, backgroundTask: k.task },
-    }));
+  replayUpdates(shown: (toolCallId: string) => boolean = () => true): SessionUpdate[] {
+    return [...this.kept.values()]
+      .filter((k) => shown(k.toolCallId))
+      .map((k) => ({
+        sessionUpdate: 'tool_call_update',
+        toolCallId: k.toolCallId,
+        ...(k.status === undefined ? {} : { status: k.status }),
+        _meta: { zcode: { outputText: k.output, ...(k.trimmed ? { outputTrimmed: true } : {}) }, backgroundTask: k.task },
+      }));
   }
 }

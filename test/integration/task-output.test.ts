@@ -25,7 +25,7 @@ interface Update {
 const MAX_CHARS = 600;
 let hub: HubHarness;
 beforeAll(async () => {
-  hub = await startHub({ limits: { taskOutputMaxChars: MAX_CHARS, taskOutputsMax: 1 } });
+  hub = await startHub({ limits: { taskOutputMaxChars: MAX_CHARS, taskOutputsMax: 2 } });
 });
 afterAll(async () => {
   await hub?.close();
@@ -43,15 +43,19 @@ function liveOutput(list: Update[], card: string): string {
     .join('');
 }
 
+/** Cards of the tasks started so far (an earlier task still streams while the next starts). */
+const started = new Set<string>();
+
 async function startWatch(c: AcpWsClient, sessionId: string): Promise<{ card: string; taskId: string }> {
   const skip = c.notifications('session/update').length;
   await c.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'run the background watch of the tests' }] });
   const first = await c.waitForNotification<Update>(
     'session/update',
-    (u) => u.sessionId === sessionId && u.update._meta?.backgroundTask?.taskId !== undefined,
+    (u) => u.sessionId === sessionId && u.update._meta?.backgroundTask?.taskId !== undefined && !started.has(u.update.toolCallId ?? ''),
     20_000,
     skip,
   );
+  started.add(first.update.toolCallId as string);
   return { card: first.update.toolCallId as string, taskId: first.update._meta?.backgroundTask?.taskId as string };
 }
 
@@ -125,15 +129,35 @@ describe('background task output for late joiners', () => {
     expect(after?.update._meta?.backgroundTask).toMatchObject({ taskId, status: 'cancelled' });
     expect(after?.update._meta?.zcode?.outputText?.length).toBeLessThanOrEqual(MAX_CHARS);
 
-    // taskOutputsMax is 1: a second task's output replaces the first one's.
+    // A replay sends the kept output only after cards it holds: a page of just the last turn
+    // leaves the first task's card (and its output) to the earlier page, which brings both.
     const second = await startWatch(a, sessionId);
     await a.waitFor(() => liveOutput(updates(a, sessionId), second.card).length > 0 || undefined, 20_000, 'second task output');
-    const third = await hub.initializedClient({ name: 'third' });
-    await third.request('session/load', { sessionId, cwd: hub.workspace, mcpServers: [] });
-    const keptCards = updates(third, sessionId)
-      .filter((u) => u.update._meta?.backgroundTask !== undefined && u._meta?.zcode?.replay === true)
-      .map((u) => u.update.toolCallId);
-    expect(keptCards).toEqual([second.card]);
+    const paged = await hub.initializedClient({ name: 'paged' });
+    const opened = await paged.request<{ _meta?: { zcode?: { replayMeta?: { cursor?: string } } } }>('session/load', {
+      sessionId,
+      cwd: hub.workspace,
+      mcpServers: [],
+      _meta: { zcode: { limit: 1 } },
+    });
+    const replayedTasks = (list: Update[]) =>
+      list.filter((u) => u.update._meta?.backgroundTask !== undefined && u._meta?.zcode?.replay === true).map((u) => u.update.toolCallId);
+    expect(replayedTasks(updates(paged, sessionId))).toEqual([second.card]);
+    const cursor = opened._meta?.zcode?.replayMeta?.cursor as string;
+    const earlier = await paged.request<{ updates: Array<Update['update']> }>('_zcode/load_earlier', { sessionId, cursor });
+    const firstCard = earlier.updates.findIndex((u) => u.sessionUpdate === 'tool_call' && u.toolCallId === card);
+    const firstKept = earlier.updates.findIndex((u) => u.toolCallId === card && u._meta?.backgroundTask?.status === 'cancelled');
+    expect(firstCard).toBeGreaterThanOrEqual(0);
+    expect(firstKept).toBeGreaterThan(firstCard);
+    expect(earlier.updates[firstKept]?._meta?.zcode?.outputTrimmed).toBe(true);
+
+    // taskOutputsMax is 2: a third task's output pushes out the first one's.
+    const third = await startWatch(a, sessionId);
+    await a.waitFor(() => liveOutput(updates(a, sessionId), third.card).length > 0 || undefined, 20_000, 'third task output');
+    const full = await hub.initializedClient({ name: 'full' });
+    await full.request('session/load', { sessionId, cwd: hub.workspace, mcpServers: [] });
+    expect(replayedTasks(updates(full, sessionId))).toEqual([second.card, third.card]);
     await a.request('_zcode/cancel_background_task', { sessionId, taskId: second.taskId });
+    await a.request('_zcode/cancel_background_task', { sessionId, taskId: third.taskId });
   });
 });
