@@ -46,6 +46,10 @@ export const LIMITS = {
   sendAnswerTimeoutMs: 600_000,
   /** Timeout of session/create and session/resume (they wait on reverse requests). */
   sessionOpenTimeoutMs: 60_000,
+  /** Output kept per background task for late joiners and reloads (its last characters; earlier output is marked trimmed). */
+  taskOutputMaxChars: 64 * 1024,
+  /** Background tasks per session whose output is kept (the oldest is forgotten first). */
+  taskOutputsMax: 16,
   /** Journal ring per session: updates kept. */
   journalMaxUpdates: 20_000,
   /** Journal ring per session: serialized bytes kept. */

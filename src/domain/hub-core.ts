@@ -139,7 +139,9 @@ export class HubCore {
   ensureSession(sessionId: string, cwd: string): SessionState {
     let s = this.sessions.get(sessionId);
     if (!s) {
-      const limits = { maxUpdates: this.config.limits.journalMaxUpdates, maxBytes: this.config.limits.journalMaxBytes };
+      const l = this.config.limits;
+      const taskOutputs = { maxChars: l.taskOutputMaxChars, maxTasks: l.taskOutputsMax };
+      const limits = { maxUpdates: l.journalMaxUpdates, maxBytes: l.journalMaxBytes, taskOutputs };
       const records = this.records;
       const created: SessionState = new SessionState(sessionId, cwd, limits, this.epoch, {
         publish: () => this.publishTurnState(created),
@@ -230,6 +232,7 @@ export class HubCore {
       }
     }
     this.notePreview(session, update);
+    session.taskOutputs.note(update);
     session.touch();
   }
 

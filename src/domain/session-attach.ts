@@ -150,8 +150,12 @@ export class SessionAttach {
   ): Promise<{ updates: SessionUpdate[]; cursor?: string; hasMore: boolean }> {
     const messages = await this.fetchMessages(session, this.core.config.limits.replayMaxMessages);
     const page = pageBefore(session.sessionId, messages, cursor, limit ?? this.core.config.limits.replayMaxMessages);
+    const updates = await this.historyUpdates(session, page.messages, false);
+    // A background task launched on that page: its output so far after its card.
+    const sent = cardsIn(updates);
+    updates.push(...session.taskOutputs.replayUpdates((id) => sent.has(id)));
     return {
-      updates: await this.historyUpdates(session, page.messages, false),
+      updates,
       ...(page.cursor === undefined ? {} : { cursor: page.cursor }),
       hasMore: page.hasMore,
     };
@@ -183,6 +187,8 @@ export class SessionAttach {
     // journal, everything after waits in the attachment's buffer (no gap, no duplicate).
     const tail = liveTail(session);
     const upTo = session.journal.lastSeq;
+    // Taken in the same tick: later task output arrives in the buffered live frames.
+    const tasks = session.taskOutputs.replayUpdates();
     const fetched = await this.fetchMessages(session, fetchLimit);
     // What the tail holds is left out of history: the agent has not stored (all of) it yet.
     const messages = tail ? fetched.filter((m) => (m.info.time?.created ?? 0) < tail.startedAt) : fetched;
@@ -204,9 +210,20 @@ export class SessionAttach {
     // Then the running (or interrupted) turn so far, byte-identical to what the others got live.
     const live = tail ? session.journal.page(tail.startSeq - 1, upTo - tail.startSeq + 1) : [];
     for (const e of live) this.core.broadcaster.sendNow(attachment.client, new Frame(e.frame));
+    // Then the background tasks' output so far (history has only their launch result), for the cards sent.
+    const sent = cardsIn(updates);
+    const inLive = (id: string) => live.some((e) => e.frame.includes(`"toolCallId":${JSON.stringify(id)}`));
+    for (const update of tasks.filter((u) => u.sessionUpdate === 'tool_call_update' && (sent.has(u.toolCallId) || inLive(u.toolCallId)))) {
+      const frame = this.core.broadcaster.serialize('session/update', {
+        sessionId: session.sessionId,
+        update,
+        _meta: { zcode: { epoch, replay: true } },
+      });
+      this.core.broadcaster.sendNow(attachment.client, frame);
+    }
     return {
       recovered: true,
-      replayed: updates.length + live.length,
+      replayed: updates.length + live.length + tasks.length,
       hasMore: page.hasMore,
       ...(page.cursor === undefined ? {} : { cursor: page.cursor }),
     };
@@ -268,6 +285,11 @@ export class SessionAttach {
     sendCommands(this.core, session, client);
     this.hooks.resendPending(session, client);
   }
+}
+
+/** The tool cards a list of updates announces. */
+function cardsIn(updates: readonly SessionUpdate[]): Set<string> {
+  return new Set(updates.flatMap((u) => (u.sessionUpdate === 'tool_call' ? [u.toolCallId] : [])));
 }
 
 /** The session's live tail while the journal still holds all of it (a trimmed one is history's job). */

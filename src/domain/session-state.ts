@@ -10,6 +10,7 @@ import type { Attachment } from './broadcast.js';
 import { Journal, type JournalLimits } from './journal.js';
 import type { TurnEnded } from '../acp/turn-ended.js';
 import { PromptQueue } from './prompt-queue.js';
+import { TaskOutputs, type TaskOutputLimits } from './task-outputs.js';
 import type { PreviewDraft } from './session-preview.js';
 import { Turn, type TailHooks } from './turn.js';
 
@@ -50,6 +51,8 @@ export class SessionState {
   retiredFromDiscovery = false;
   translation: TranslationContext;
   readonly journal: Journal;
+  /** The output so far of the session's background tasks (late joiners, reloads). */
+  readonly taskOutputs: TaskOutputs;
   readonly queue = new PromptQueue();
   updatedAt = Date.now();
   /** Archived in the ZCode app itself (`archivedAt`, APP-SERVER.md §3.5). */
@@ -60,13 +63,14 @@ export class SessionState {
   constructor(
     readonly sessionId: string,
     cwd: string,
-    journalLimits: JournalLimits,
+    limits: JournalLimits & { taskOutputs: TaskOutputLimits },
     epoch: string,
     turnHooks: { publish: () => void; announce: (ended: TurnEnded) => void; tail?: TailHooks },
   ) {
+    this.taskOutputs = new TaskOutputs(limits.taskOutputs);
     this.cwd = cwd;
     this.turn = new Turn(turnHooks.publish, turnHooks.announce, turnHooks.tail);
-    this.journal = new Journal(journalLimits, epoch);
+    this.journal = new Journal(limits, epoch);
     this.translation = createTranslationContext(sessionId);
   }
 

@@ -56,6 +56,59 @@ export function startBashTask(sim: SimulatorCore, rt: SessionRuntime, toolCallId
   return task;
 }
 
+const ESC = '\u001b[';
+/** One line of the watch task's output, with ANSI colours like a test runner's. */
+export function watchLine(n: number): string {
+  const file = `test/unit-${String(n).padStart(3, '0')}.test.ts`;
+  if (n % 7 === 0) return `${ESC}31m✗${ESC}0m ${file} ${ESC}31mexpected ${n} to be ${n + 1}${ESC}0m\n`;
+  if (n % 10 === 0) return `${ESC}33mwarn${ESC}0m ${file} ${ESC}2mslow (${n * 3} ms)${ESC}0m\n`;
+  return `${ESC}32m✓${ESC}0m ${file} ${ESC}2m(${(n % 5) + 1} tests)${ESC}0m\n`;
+}
+
+/** How much of the watch task's output each update carries (a sliding tail, as the CLI sends). */
+const WATCH_TAIL_CHARS = 2_000;
+
+/**
+ * A long background Bash task with coloured output (`background` + `watch` in the prompt): a
+ * line every 250 ms (scaled) for `lines` lines, then completed — long enough to reload, join
+ * late or stop it meanwhile. Each update carries the tail of the output so far (§5.5.9).
+ */
+export function startWatchTask(sim: SimulatorCore, rt: SessionRuntime, toolCallId: string, command: string, lines = 240): BackgroundTask {
+  const task: BackgroundTask = {
+    taskId: newId('exec'),
+    status: 'running',
+    toolCallId,
+    toolName: 'Bash',
+    taskKind: 'bash',
+    command,
+    description: `Run ${command}`,
+    cancellable: true,
+    startedAt: new Date().toISOString(),
+    pid: 5000 + Math.floor(Math.random() * 1000),
+  };
+  rt.backgroundJobs.set(task.taskId, task);
+  emitTask(rt, task);
+  let output = `${ESC}1mwatching ${lines} test files${ESC}0m\n`;
+  let n = 0;
+  const timer = setInterval(() => {
+    n += 1;
+    output += watchLine(n);
+    const done = n >= lines;
+    if (done) {
+      output += `${ESC}1;32mdone${ESC}0m ${lines} files\n`;
+      clearInterval(timer);
+      rt.backgroundTimers.delete(task.taskId);
+      task.status = 'completed';
+      task.completedAt = new Date().toISOString();
+    }
+    task.stdoutTail = output.slice(-WATCH_TAIL_CHARS);
+    task.outputTail = task.stdoutTail;
+    emitTask(rt, task);
+  }, 250 * sim.options.turnDelayScale);
+  rt.backgroundTimers.set(task.taskId, [timer]);
+  return task;
+}
+
 export type CancelOutcome = { ok: true; task: BackgroundTask } | { ok: false; reason: 'not_found' | 'not_running'; task?: BackgroundTask };
 
 /** Cancels a running background task (legacy cancelBackgroundTask, v4 cancelBackgroundWork). */

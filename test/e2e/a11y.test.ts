@@ -108,6 +108,26 @@ describe('accessibility of every screen (axe-core, light and dark, 390×844)', (
     expect(findings).toEqual([]);
   });
 
+  it('the terminal panel of a running background task, searching', async () => {
+    const { page } = phone;
+    await page.goto(hub.url);
+    await page.getByTestId('session-row').first().click();
+    await page.getByTestId('prompt-input').waitFor();
+    await waitIdle(page);
+    await sendPrompt(page, 'run the background watch of the tests');
+    await page.getByTestId('interaction-sheet').getByTestId('option-allow_once').click();
+    await page.getByTestId('terminal-running').waitFor();
+    await page.getByTestId('terminal-button').click();
+    await expect.poll(() => page.getByTestId('terminal-output').innerText(), { timeout: 30_000 }).toContain('unit-008');
+    await page.getByTestId('terminal-search').fill('expected');
+    await page.getByTestId('terminal-matches').waitFor();
+    await check(page, 'terminal');
+    await page.getByTestId('terminal-stop').click();
+    await expect.poll(() => page.getByTestId('terminal-status').innerText()).toBe('stopped');
+    await check(page, 'terminal-stopped');
+    expect(findings).toEqual([]);
+  });
+
   it('Settings, Devices, the approval rules and the add-machine sheet', async () => {
     const { page } = phone;
     await page.goto(`${hub.url}/settings`);

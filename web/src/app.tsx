@@ -17,6 +17,7 @@ import { lazyView } from './views/lazy-view.js';
 
 // Screens the first one never needs load on first use: the session list and chat stay in the entry.
 const ChangesView = lazyView(() => import('./views/changes-view.js').then((m) => m.ChangesView));
+const TerminalView = lazyView(() => import('./views/terminal-view.js').then((m) => m.TerminalView));
 const FilesView = lazyView(() => import('./views/files-view.js').then((m) => m.FilesView));
 const SettingsView = lazyView(() => import('./views/settings-view.js').then((m) => m.SettingsView));
 const AddMachineSheet = lazyView(() => import('./views/add-machine-sheet.js').then((m) => m.AddMachineSheet));
@@ -39,7 +40,8 @@ export function App({ client: home, onPaired }: { client: HubClient; onPaired: (
     return () => window.removeEventListener('hashchange', onHash);
   }, []);
   // A session of another machine talks to that machine's client; everything else to the home hub.
-  const onMachine = route.name === 'chat' || route.name === 'changes' || route.name === 'files' ? route.hubId : undefined;
+  const onSession = route.name === 'chat' || route.name === 'changes' || route.name === 'files' || route.name === 'terminal';
+  const onMachine = onSession ? route.hubId : undefined;
   const machineKnown = useSelector(store, (s) => onMachine === undefined || s.machines[onMachine] !== undefined);
   const machinesLoaded = useSelector(store, (s) => s.machinesLoaded === true);
   const client = onMachine !== undefined && machineKnown ? clientFor(onMachine) : home;
@@ -64,13 +66,13 @@ export function App({ client: home, onPaired }: { client: HubClient; onPaired: (
           isFile={route.isFile === true}
         />
       ) : null}
+      {route.name === 'terminal' ? (
+        <TerminalView key={route.sessionId} client={client} sessionId={route.sessionId} {...(route.card ? { card: route.card } : {})} />
+      ) : null}
       {route.name === 'inbox' ? <InboxView /> : null}
       {route.name === 'settings' ? <SettingsView page={route.page} /> : null}
       {adding ? <AddMachineSheet link={adding.link} onDone={() => setAdding(undefined)} /> : null}
-      <InteractionHost
-        client={client}
-        sessionId={route.name === 'chat' || route.name === 'changes' || route.name === 'files' ? route.sessionId : undefined}
-      />
+      <InteractionHost client={client} sessionId={onSession ? route.sessionId : undefined} />
       <Toasts />
     </div>
   );

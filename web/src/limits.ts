@@ -24,6 +24,8 @@ export const WEB_LIMITS = {
   composerSuggestions: 8,
   /** Terminal output kept per tool card (tail). */
   terminalTailChars: 64 * 1024,
+  /** Search matches the terminal panel marks in one output (the count stops there). */
+  terminalSearchMatchesMax: 1_000,
   /** Items kept in one chat before the oldest are dropped (reloaded by scrolling up). */
   chatMaxItems: 2_000,
   /** Sub-agent tool cards kept under one parent card before the oldest are dropped (still counted). */

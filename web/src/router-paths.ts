@@ -9,6 +9,8 @@ export type Route =
   | { name: 'changes'; sessionId: string; file?: string; hubId?: string }
   /** The session's workspace, read-only; `path` = a folder relative to it, or a file with `isFile`. */
   | { name: 'files'; sessionId: string; path?: string; isFile?: boolean; hubId?: string }
+  /** The session's terminal output (shell calls, background tasks); `card` = the tool card to show first. */
+  | { name: 'terminal'; sessionId: string; card?: string; hubId?: string }
   | { name: 'inbox' }
   | { name: 'settings'; page?: 'providers' | 'workflows' | 'devices' | 'machines' | 'policy' };
 
@@ -17,7 +19,7 @@ export function parseRoute(url: string): Route {
   const m = /^\/m\/([^/?]+)(\/s\/.*)$/.exec(url);
   if (m?.[1] && m[2]) {
     const inner = parseRoute(m[2]);
-    return inner.name === 'chat' || inner.name === 'changes' || inner.name === 'files'
+    return inner.name === 'chat' || inner.name === 'changes' || inner.name === 'files' || inner.name === 'terminal'
       ? { ...inner, hubId: decodeURIComponent(m[1]) }
       : inner;
   }
@@ -30,6 +32,10 @@ export function parseRoute(url: string): Route {
     const file = query.get('file') ?? undefined;
     const at = query.get('path') ?? undefined;
     if (parts[2] === 'changes') return file ? { name: 'changes', sessionId, file } : { name: 'changes', sessionId };
+    if (parts[2] === 'terminal') {
+      const card = query.get('card');
+      return card ? { name: 'terminal', sessionId, card } : { name: 'terminal', sessionId };
+    }
     if (parts[2] === 'files') {
       const open = query.get('open');
       if (open) return { name: 'files', sessionId, path: open, isFile: true };
@@ -49,7 +55,7 @@ export function parseRoute(url: string): Route {
 
 /** The path of a route. */
 export function routePath(r: Route): string {
-  if ((r.name === 'chat' || r.name === 'changes' || r.name === 'files') && r.hubId !== undefined) {
+  if ((r.name === 'chat' || r.name === 'changes' || r.name === 'files' || r.name === 'terminal') && r.hubId !== undefined) {
     const { hubId, ...home } = r;
     return `/m/${encodeURIComponent(hubId)}${routePath(home)}`;
   }
@@ -62,6 +68,8 @@ export function routePath(r: Route): string {
       return `/s/${encodeURIComponent(r.sessionId)}/changes${r.file ? `?file=${encodeURIComponent(r.file)}` : ''}`;
     case 'files':
       return `/s/${encodeURIComponent(r.sessionId)}/files${r.path ? `?${r.isFile ? 'open' : 'path'}=${encodeURIComponent(r.path)}` : ''}`;
+    case 'terminal':
+      return `/s/${encodeURIComponent(r.sessionId)}/terminal${r.card ? `?card=${encodeURIComponent(r.card)}` : ''}`;
     case 'inbox':
       return '/inbox';
     case 'settings':

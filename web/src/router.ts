@@ -21,7 +21,7 @@ export function setSessionMachineLookup(fn: (sessionId: string) => string | unde
 
 /** The route with its session's machine filled in (pages of a session keep their machine). */
 function withMachine(r: Route): Route {
-  if ((r.name !== 'chat' && r.name !== 'changes' && r.name !== 'files') || r.hubId !== undefined) return r;
+  if ((r.name !== 'chat' && r.name !== 'changes' && r.name !== 'files' && r.name !== 'terminal') || r.hubId !== undefined) return r;
   const hubId = machineOf(r.sessionId);
   return hubId === undefined ? r : { ...r, hubId };
 }

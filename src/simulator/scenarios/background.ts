@@ -1,19 +1,23 @@
-import { startBashTask } from '../background-tasks.js';
+import { startBashTask, startWatchTask } from '../background-tasks.js';
 import type { TurnContext } from '../turn/turn-context.js';
 import { runTool } from './tools.js';
 
-/** `background`: a Bash run in the background; the turn ends at once, the task reports later (§5.5.7). */
+/**
+ * `background`: a Bash run in the background; the turn ends at once, the task reports later
+ * (§5.5.7). With `watch` in the prompt the task is a long test watcher with coloured output.
+ */
 export async function backgroundScenario(ctx: TurnContext): Promise<void> {
+  const watch = /\bwatch\b/i.test(ctx.prompt);
   await ctx.reasoning('The build takes a while; I will run it in the background and report when it finishes.');
-  const command = 'npm run build';
+  const command = watch ? 'npm run test:watch' : 'npm run build';
   let taskId = '';
   const r = await runTool(ctx, {
     name: 'Bash',
-    input: { command, run_in_background: true, description: 'Build the project' },
+    input: { command, run_in_background: true, description: watch ? 'Watch the tests' : 'Build the project' },
     needsPermission: true,
     reason: 'Run command in background',
     run: async (toolCallId) => {
-      taskId = startBashTask(ctx.sim, ctx.rt, toolCallId, command).taskId;
+      taskId = (watch ? startWatchTask : startBashTask)(ctx.sim, ctx.rt, toolCallId, command).taskId;
       return { success: true, content: `Command running in background with ID: ${taskId}` };
     },
   });

@@ -17,7 +17,7 @@ export const SHOTS =
     : path.join(os.tmpdir(), 'zcode-hub-screenshots');
 
 /** A one-time pairing code URL (`…/#pair=<code>`) minted by the admin over REST. */
-export async function pairingUrl(hub: HubHarness, scope: 'operate' | 'admin' = 'operate', person?: string): Promise<string> {
+export async function pairingUrl(hub: HubHarness, scope: 'operate' | 'admin' | 'view' = 'operate', person?: string): Promise<string> {
   const res = await hub.api('/api/pair/codes', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -33,7 +33,7 @@ export async function pair(
   device: Device,
   hub: HubHarness,
   name: string,
-  scope: 'operate' | 'admin' = 'operate',
+  scope: 'operate' | 'admin' | 'view' = 'operate',
   person?: string,
 ): Promise<void> {
   const { page } = device;

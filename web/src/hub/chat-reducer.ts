@@ -139,11 +139,25 @@ function applyTool(chat: ChatState, u: Rec, isNew: boolean): ChatState {
   // Terminal convention of zed's claude-code-acp (src/acp/tool-output.ts): output arrives in `_meta`.
   const data = str(rec(meta['terminal_output'])?.['data']);
   const full = str(rec(meta['zcode'])?.['outputText']);
-  if (data !== undefined) item.terminal = tailOf(item.terminal + data);
-  else if (full !== undefined) item.terminal = tailOf(full);
+  const task = rec(meta['backgroundTask']);
+  if (data !== undefined) {
+    // A background launch's one-line result ends its line: the task's output starts below it.
+    const launch = rec(meta['zcode'])?.['backgroundLaunch'] === true && !data.endsWith('\n');
+    const joined = item.terminal + data + (launch ? '\n' : '');
+    item.terminal = tailOf(joined);
+    if (joined.length > item.terminal.length) item.terminalTrimmed = true;
+  } else if (full !== undefined) {
+    // The whole output so far (a replay's kept task output replaces what the card showed).
+    item.terminal = tailOf(full);
+    item.terminalTrimmed = rec(meta['zcode'])?.['outputTrimmed'] === true || full.length > item.terminal.length;
+  }
   const exit = rec(meta['terminal_exit']);
   if (exit) item.exitCode = num(exit['exit_code']) ?? null;
-  if (rec(meta['backgroundTask'])) item.background = true;
+  if (task) {
+    item.background = true;
+    const taskId = str(task['taskId']);
+    if (taskId) item.task = { taskId, status: str(task['status']) ?? 'running' };
+  }
   const answeredBy = authorText(rec(meta['zcode'])?.['answeredBy']);
   if (answeredBy) item.answeredBy = answeredBy;
   if (answeredBy && readRuleDecision(rec(meta['zcode'])?.['rule'])) item.byRule = true;

@@ -55,6 +55,10 @@ export interface ToolItem {
   exitCode?: number | null;
   locations: string[];
   background?: boolean;
+  /** The background task streaming into this card (`_meta.backgroundTask`): its id (to stop it) and status. */
+  task?: { taskId: string; status: string };
+  /** Earlier terminal output was cut off (by the hub's bound on a replay, or WEB_LIMITS.terminalTailChars). */
+  terminalTrimmed?: boolean;
   /** Set on a sub-agent's card (src/acp/translate-tool.ts `subagentMeta`). */
   subagent?: SubagentTag;
   /** The sub-agent cards this card spawned, oldest first (hub/subagent-tree.ts). */

@@ -20,6 +20,10 @@ const PATHS = {
   folder: 'M3 6h6l2 2h10v11H3z',
   mic: 'M12 3a3 3 0 0 0-3 3v6a3 3 0 0 0 6 0V6a3 3 0 0 0-3-3zM5 11a7 7 0 0 0 14 0M12 18v3',
   speaker: 'M4 9h4l5-4v14l-5-4H4zM16 9a4 4 0 0 1 0 6M18.5 6.5a7.5 7.5 0 0 1 0 11',
+  copy: 'M9 9h11v11H9zM5 15H4V4h11v1',
+  up: 'M6 15l6-6 6 6',
+  down: 'M6 9l6 6 6-6',
+  follow: 'M12 4v11M7 10l5 5 5-5M5 20h14',
 } as const;
 
 export type IconName = keyof typeof PATHS;

@@ -7,17 +7,36 @@ import { t } from '../i18n.js';
 import { navigate } from '../router.js';
 import { useSelector } from '../store.js';
 import { Icon } from './icons.js';
+import { taskRunning, terminalCards } from '../hub/terminal-cards.js';
 import { LineCounts } from './line-counts.js';
 
 /** The session a chat view shows, for cards deep inside it that link to its other screens. */
 export const SessionIdContext = createContext<string | undefined>(undefined);
 
-/** The chat header's shortcuts to the session's Changes (with the changed-file count) and Files. */
+/** The chat header's shortcuts to the session's Terminal (when it has output), Changes (with the changed-file count) and Files. */
 export function SessionLinks({ sessionId }: { sessionId: string }) {
   const items = useSelector(store, (s) => s.chats[sessionId]?.items);
   const count = useMemo(() => appliedCount(collectChanges(items ?? [])), [items]);
+  const terminals = useMemo(() => terminalCards(items), [items]);
+  const running = terminals.filter(taskRunning).length;
   return (
     <span class="session-links">
+      {terminals.length > 0 ? (
+        <button
+          type="button"
+          class="icon-btn badge-host"
+          onClick={() => navigate({ name: 'terminal', sessionId })}
+          aria-label={running ? t('terminalRunningCount', running) : t('terminal')}
+          data-testid="terminal-button"
+        >
+          <Icon name="terminal" />
+          {running > 0 ? (
+            <span class="count count-info" data-testid="terminal-running">
+              {running}
+            </span>
+          ) : null}
+        </button>
+      ) : null}
       <button
         type="button"
         class="icon-btn badge-host"
@@ -69,6 +88,23 @@ export function ToolChangesLink({ item }: { item: ToolItem }) {
       <Icon name="diff" size={16} />
       {t('viewChanges')}
       <LineCounts added={added} removed={removed} />
+    </button>
+  );
+}
+
+/** "Open in terminal" under a card whose output is a terminal: the panel at that card (colours, search, copy, Stop). */
+export function ToolTerminalLink({ item }: { item: ToolItem }) {
+  const sessionId = useContext(SessionIdContext);
+  if (!sessionId || (item.terminal === '' && item.task === undefined)) return null;
+  return (
+    <button
+      type="button"
+      class="link tool-terminal-link"
+      onClick={() => navigate({ name: 'terminal', sessionId, card: item.toolCallId })}
+      data-testid="open-terminal"
+    >
+      <Icon name="terminal" size={16} />
+      {t('terminalOpen')}
     </button>
   );
 }

@@ -9,7 +9,8 @@ import { useContext } from 'preact/hooks';
 import { store } from '../hub/app-state.js';
 import { relativeTitle, titleParts } from '../hub/tool-title.js';
 import { useSelector } from '../store.js';
-import { SessionIdContext, ToolChangesLink } from './session-links.js';
+import { SessionIdContext, ToolChangesLink, ToolTerminalLink } from './session-links.js';
+import { stripAnsi, taskRunning } from '../hub/terminal-cards.js';
 import { ToolTitle } from './tool-title.js';
 import { specialToolCard } from './special-tool-card.js';
 
@@ -153,13 +154,14 @@ export function ToolCard({ item, nested = false }: { item: ToolItem; nested?: bo
               <figure class="terminal-figure">
                 <figcaption class="sr-only">{t('toolOutput')}</figcaption>
                 <pre class="terminal">
-                  {item.terminal}
-                  {item.exitCode !== undefined && item.exitCode !== null ? (
+                  {stripAnsi(item.terminal)}
+                  {item.exitCode !== undefined && item.exitCode !== null && !taskRunning(item) ? (
                     <span class="exit">{`\n${t('exitCode', item.exitCode)}`}</span>
                   ) : null}
                 </pre>
               </figure>
             ) : null}
+            <ToolTerminalLink item={item} />
           </div>
         ) : null}
       </details>
