@@ -2,7 +2,7 @@ import { isLocalPeer } from '../../policy/local-peer.js';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { authorSchema } from '../../zcode-ext/schemas.js';
+import { authorSchema, partialAnswerSchema } from '../../zcode-ext/schemas.js';
 import { HubError } from '../../errors.js';
 import type { RestHub, RestAnswer } from '../hub-api.js';
 
@@ -44,6 +44,8 @@ export const interactionViewSchema = z.object({
   rule: z.object({ id: z.string(), description: z.string().optional(), decision: z.enum(['allow', 'deny']) }).optional(),
   /** Whether the caller's token may answer it now. */
   mayAnswer: z.boolean().optional(),
+  /** A question's answers kept so far (docs/CLIENT-PROTOCOL.md "Partial answers"). */
+  partialAnswers: z.array(partialAnswerSchema).optional(),
 });
 
 /** The REST answer body (docs/CLIENT-PROTOCOL.md "REST answer body"). */
