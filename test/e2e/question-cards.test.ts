@@ -2,11 +2,12 @@
  * Questions survive a reload (docs/CLIENT-PROTOCOL.md "Partial answers"): at 390×844 on a real
  * daemon with the simulator child, the phone answers the first of the question scenario's two
  * cards, reloads, and is shown the second card with the first answer listed (and who gave it);
- * a second device opening the chat sees the same, answers the second card, and the agent echoes
- * both answers.
+ * a second device sees the same — live while the phone answers, and after opening the chat afresh —
+ * answers the second card, and the agent echoes both answers.
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { axeBothThemes } from './support/axe.js';
 import { PHONE } from './support/browser.js';
 import { phoneHub } from './support/fixture.js';
 import { pair, sendPrompt, shoot, waitIdle } from './support/flow.js';
@@ -39,6 +40,11 @@ describe('a question answered card by card survives a reload and another device'
     await p.getByTestId('prompt-input').waitFor();
     const sessionUrl = p.url();
     await sendPrompt(p, 'ask me a question');
+    // The laptop has the chat open too: it moves on live when the phone answers.
+    const l = laptop.page;
+    await l.goto(sessionUrl);
+    await l.getByTestId('prompt-input').waitFor();
+    await card(l).and(l.locator('[data-question="0"]')).waitFor();
 
     // One card at a time.
     await card(p).and(p.locator('[data-question="0"]')).waitFor();
@@ -48,17 +54,18 @@ describe('a question answered card by card survives a reload and another device'
     await shoot(p, 'question-card-1');
     await card(p).getByTestId('question-next').click();
     await atSecondCard(p);
+    await atSecondCard(l);
 
     // A reload does not start over: the hub kept the first answer.
     await p.reload();
     await p.getByTestId('prompt-input').waitFor();
     await atSecondCard(p);
     await fits(p);
+    expect(await axeBothThemes(p, 'question card with earlier answers')).toEqual([]);
     await shoot(p, 'question-card-2-after-reload');
 
-    // A second device sees the same, and answers the last card.
-    const l = laptop.page;
-    await l.goto(sessionUrl);
+    // A second device opening the chat afresh sees the same, and answers the last card.
+    await l.reload();
     await l.getByTestId('prompt-input').waitFor();
     await atSecondCard(l);
     await card(l).getByLabel('lint').check();
