@@ -47,6 +47,8 @@ export function givePartialAnswer(
   const answers = completedAnswers(questions, kept);
   if (answers === undefined) {
     record.view.partialAnswers = kept;
+    // The audit log names every device that gave part of an answer, not only the last one.
+    core.audit(by.identity, 'answer', record.view.sessionId, { interactionId, kind: record.view.kind, partial: input.questionIndex });
     announceProgress(core, record);
     return { ...record.view };
   }

@@ -119,6 +119,19 @@ describe('partial answers survive the connection that gave them', () => {
     const said = await until(() => (/Checks: [^\n]*\n/.test(text(second, sessionId)) ? text(second, sessionId) : undefined), 'the echo');
     expect(said).toContain('Tooling: pnpm');
     expect(said).toContain('Checks: lint, tests\n');
+    // The audit log names both devices: the one that gave part of the answer, and the one that finished it.
+    const audit = z
+      .object({
+        entries: z.array(z.object({ action: z.string(), who: z.looseObject({ name: z.string() }), detail: z.unknown().optional() })),
+      })
+      .parse(await (await hub.api('/api/audit')).json())
+      .entries.filter(
+        (e) => e.action === 'answer' && (e.detail as { interactionId?: string } | undefined)?.interactionId === interactionId,
+      );
+    expect(audit.map((e) => [e.who.name, (e.detail as { partial?: number }).partial])).toEqual([
+      ['ann phone', 0],
+      ['ann tablet', undefined],
+    ]);
     second.close();
   });
 
