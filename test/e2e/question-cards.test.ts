@@ -79,4 +79,32 @@ describe('a question answered card by card survives a reload and another device'
     expect(await echo.innerText()).toContain('Tooling: pnpm');
     await shoot(p, 'question-cards-answered');
   });
+
+  it('from the inbox, on a device with no session open: card by card, and the phone sees the first answer live', async () => {
+    const p = phone.page;
+    const l = laptop.page;
+    await l.goto(hub.url);
+    await sendPrompt(p, 'ask me a question');
+    await card(p).and(p.locator('[data-question="0"]')).waitFor();
+    await l.getByTestId('inbox-count').waitFor();
+    await l.getByTestId('inbox-button').click();
+    await l.getByTestId('inbox-row').first().waitFor();
+    await l.getByTestId('inbox-answer').first().click();
+    await card(l).and(l.locator('[data-question="0"]')).waitFor();
+    await card(l).getByLabel('pnpm').check();
+    await card(l).getByTestId('question-next').click();
+    await card(l).and(l.locator('[data-question="1"]')).waitFor();
+    // The phone, attached to the session, moves on with the laptop's answer named.
+    await card(p).and(p.locator('[data-question="1"]')).waitFor();
+    expect(await p.getByTestId('interaction-sheet').getByTestId('partial-answer').innerText()).toContain('Answered by ann · Ann laptop');
+    await card(l).getByLabel('tests').check();
+    await card(l).getByTestId('submit').click();
+    await p.getByTestId('interaction-sheet').waitFor({ state: 'detached' });
+    await waitIdle(p);
+    const echo = p.getByTestId('agent-message').filter({ hasText: 'Your answers' }).last();
+    await expect.poll(() => echo.innerText()).toContain('Checks: tests');
+    expect(await echo.innerText()).toContain('Tooling: pnpm');
+    await l.getByTestId('inbox-row').waitFor({ state: 'detached' });
+    expect(laptop.errors).toEqual([]);
+  });
 });
