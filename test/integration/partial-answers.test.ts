@@ -135,7 +135,7 @@ describe('partial answers survive the connection that gave them', () => {
     second.close();
   });
 
-  it('a partial answer is refused like a whole one: view scope, an ask rule that leaves the caller out, a settled question, the size limit', async () => {
+  it('a partial answer is refused like a whole one, over ACP and REST: view scope, an ask rule that leaves the caller out, a settled question, the size limit', async () => {
     const viewer = await hub.token('view', 'wall screen', 'ann');
     const bobToken = await hub.token('operate', 'bob phone', 'bob');
     await setRules(hub, [{ id: 'ann-only', match: { kind: 'question' }, decide: 'ask', approvers: { people: ['ann'] } }]);
@@ -164,7 +164,21 @@ describe('partial answers survive the connection that gave them', () => {
           .parse(await (await hub.api(`/api/interactions?sessionId=${sessionId}`)).json()).interactions[0]?.partialAnswers;
       expect(await inbox()).toBeUndefined();
 
-      expect(await partial(ann, 0, 'x'.repeat(64))).toBe('kept');
+      // Over REST the same: refused with the rules' reason, kept when the caller may answer.
+      const rest = (token: string, body: unknown) =>
+        hub.api(`/api/interactions/${interactionId}/partial`, {
+          method: 'POST',
+          token,
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+      const refused = await rest(bobToken, { questionIndex: 0, answer: 'yarn' });
+      expect(refused.status).toBe(403);
+      expect(((await refused.json()) as { error: { details: { reason: string } } }).error.details.reason).toBe('not_eligible');
+      expect((await rest(viewer, { questionIndex: 0, answer: 'yarn' })).status).toBe(403);
+      expect(await inbox()).toBeUndefined();
+      expect((await rest(phone, { questionIndex: 0, answer: 'x'.repeat(64) })).status).toBe(200);
+      expect((await inbox())?.map((p) => p.answeredBy.device)).toEqual(['ann phone']);
       expect(await partial(ann, 1, [])).toBe('kept');
       expect((await resolvedOn(bob, sessionId)).resolvedBy?.person).toBe('ann');
       // Completing it withdrew ann's own form.
