@@ -103,6 +103,12 @@ export const LIMITS = {
   /** Settled interactions remembered so a late answer is refused naming the winner (domain, ARCHITECTURE.md §4.5). */
   settledInteractionsKept: 4_096,
   /**
+   * Characters of one kept partial answer (`_zcode/partial_answer`, docs/CLIENT-PROTOCOL.md
+   * "Partial answers"): the hub keeps one per question of a pending question until the last one
+   * settles it, so a longer one is refused (HUB_ERR_LIMIT) rather than held.
+   */
+  partialAnswerChars: 4_096,
+  /**
    * Withdrawn interaction requests one connection remembers so an answer arriving after the
    * `$/cancel_request` is told `_zcode/answer_refused` (docs/CLIENT-PROTOCOL.md "Refusals"); past it the
    * oldest is forgotten and its late answer is ignored, as any unknown id is.

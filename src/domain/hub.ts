@@ -15,6 +15,7 @@ import { EventIngest } from './event-ingest.js';
 import { HubCore, type HubDeps, type SessionStateSummary } from './hub-core.js';
 import { InteractionFlow } from './interaction-flow.js';
 import type { InteractionView } from './interactions.js';
+import { givePartialAnswer, type AnswerCaller, type PartialAnswerInput } from './partial-answer-flow.js';
 import { PromptFlow } from './prompt-flow.js';
 import type { PromptResult } from './prompt-queue.js';
 import { SessionAttach, type ReplayMeta } from './session-attach.js';
@@ -274,12 +275,13 @@ export class Hub {
   }
 
   /** REST inbox answer; HUB_ERR_ALREADY_RESOLVED (details.resolvedBy) / HUB_ERR_NOT_FOUND / HUB_ERR_BAD_REQUEST. */
-  async answerInteraction(
-    interactionId: string,
-    answer: RestAnswer,
-    by: { identity: Identity; clientId?: string; local?: boolean },
-  ): Promise<InteractionView> {
+  async answerInteraction(interactionId: string, answer: RestAnswer, by: AnswerCaller): Promise<InteractionView> {
     return this.interactionFlow.answer(interactionId, answer, by);
+  }
+
+  /** `_zcode/partial_answer`: one question's answer kept on the hub; the last one answers it all. */
+  partialAnswer(interactionId: string, input: PartialAnswerInput, by: AnswerCaller): InteractionView {
+    return givePartialAnswer(this.core, this.interactionFlow, interactionId, input, by);
   }
 
   /** `_zcode/fork`: returns the fork's session id (the fork is active at once, §4.11). */

@@ -88,6 +88,15 @@ export function openCopy(
   };
 }
 
+/** The hub's own `_meta.zcode` fields of a copy: `approval` (ask rules) and a question's kept `partialAnswers`. */
+export function copyMeta(v: InteractionView): Record<string, unknown> | undefined {
+  const extra = {
+    ...(v.approval === undefined ? {} : { approval: v.approval }),
+    ...(v.partialAnswers === undefined || v.partialAnswers.length === 0 ? {} : { partialAnswers: v.partialAnswers }),
+  };
+  return Object.keys(extra).length === 0 ? undefined : extra;
+}
+
 /** `params._meta.zcode` with `extra` added (the hub's own fields: `approval`). */
 function withZcodeMeta(params: unknown, extra: Record<string, unknown>): unknown {
   if (typeof params !== 'object' || params === null) return params;

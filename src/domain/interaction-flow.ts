@@ -19,7 +19,7 @@ import {
   type ZcodeAnswer,
 } from '../acp/interactions.js';
 import { alreadySettled, alreadyVoted, invalidAnswer, notEligible, refusalError, type AnswerRefusal } from './answer-refusal.js';
-import { declineResult, openCopy, toView } from './interaction-copies.js';
+import { copyMeta, declineResult, openCopy, toView } from './interaction-copies.js';
 import { announceApproval, announceSettled } from './interaction-notices.js';
 import { InteractionGate, RULES_IDENTITY, verdictOf, voterOf, type PolicySource } from './interaction-gate.js';
 import type { Voter } from '../policy/approval-state.js';
@@ -256,8 +256,8 @@ export class InteractionFlow {
     const parsed = this.parsed.get(record);
     if (!parsed || !session) return;
     const offered = this.gate.offeredTo(record, parsed, voter);
-    // The request says for whom it waits and the votes so far, as the card's `approval` does.
-    const meta = record.view.approval === undefined ? undefined : { approval: record.view.approval };
+    // The request says for whom it waits and the votes so far, and a question the answers kept so far.
+    const meta = copyMeta(record.view);
     const copy = openCopy(
       offered,
       client,
@@ -273,7 +273,7 @@ export class InteractionFlow {
    * Why this voter may not answer the pending request now (an `ask` rule leaves them out, or
    * they allowed already), or undefined when they may.
    */
-  private standing(record: InteractionRecord, voter: Voter): AnswerRefusal | undefined {
+  standing(record: InteractionRecord, voter: Voter): AnswerRefusal | undefined {
     const approval = this.gate.approval(record);
     if (!approval || this.gate.mayAnswer(record, voter)) return undefined;
     return approval.hasVoted(voter.person) ? alreadyVoted(approval, voter.person) : notEligible(approval, voter.person);

@@ -20,6 +20,17 @@ export function announceApproval(core: HubCore, record: InteractionRecord, sessi
   });
 }
 
+/** Everyone attached sees the answers a pending question holds so far (docs/CLIENT-PROTOCOL.md "Partial answers"). */
+export function announceProgress(core: HubCore, record: InteractionRecord): void {
+  const session = core.findSession(record.view.sessionId);
+  if (!session) return;
+  core.notifySession(session, ZCODE_NOTIFICATION.interactionProgress, {
+    sessionId: record.view.sessionId,
+    interactionId: record.view.interactionId,
+    partialAnswers: record.view.partialAnswers ?? [],
+  });
+}
+
 /** Tells everyone how an interaction was settled. */
 export function announceSettled(core: HubCore, record: InteractionRecord): void {
   const session = core.findSession(record.view.sessionId);

@@ -9,6 +9,7 @@ import type { RequestPermissionRequest } from '@agentclientprotocol/sdk';
 import type { Author } from './author.js';
 import { HubError } from '../errors.js';
 import type { ApprovalView } from '../policy/approval-state.js';
+import type { PartialAnswer } from './partial-answers.js';
 
 export type InteractionKind = 'permission' | 'question' | 'plan_approval';
 export type InteractionState = 'pending' | 'resolved' | 'cancelled' | 'lost' | 'expired';
@@ -45,6 +46,8 @@ export interface InteractionView {
   approval?: ApprovalView;
   /** Settled by an `allow`/`deny` rule with no one asked. */
   rule?: { id: string; description?: string; decision: 'allow' | 'deny' };
+  /** A question's answers kept so far, one per question, by whom (docs/CLIENT-PROTOCOL.md "Partial answers"). */
+  partialAnswers?: PartialAnswer[];
   /**
    * Whether the token this copy of the view was made for may answer it now (its scope, the
    * rule's approvers, not voted yet). Set per recipient: in `_zcode/interactions/list`,

@@ -24,6 +24,7 @@ export type GatewayHub = Pick<
   | 'loadEarlier'
   | 'listInteractions'
   | 'answerInteraction'
+  | 'partialAnswer'
   | 'fork'
   | 'compact'
   | 'goal'

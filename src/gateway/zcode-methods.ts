@@ -6,6 +6,7 @@ import {
   goalParams,
   interactionsListParams,
   loadEarlierParams,
+  partialAnswerParams,
 } from '../zcode-ext/requests.js';
 import { ATTACH_METHODS } from './attach-methods.js';
 import { method, type MethodSpec } from './method-spec.js';
@@ -42,6 +43,13 @@ export const ZCODE_METHODS: Record<string, MethodSpec> = {
   ),
   [ZCODE_REQUEST.sessionArchive]: method(sessionArchiveParams, 'operate', async (ctx, conn, p) => ({
     session: await ctx.hub.archiveSession(p.sessionId, p.archived, conn.identity),
+  })),
+  [ZCODE_REQUEST.partialAnswer]: method(partialAnswerParams, 'operate', (ctx, conn, p) => ({
+    interaction: ctx.hub.partialAnswer(
+      p.interactionId,
+      { questionIndex: p.questionIndex, answer: p.answer },
+      { identity: conn.identity, clientId: conn.clientId, local: conn.local === true },
+    ),
   })),
   ...ATTACH_METHODS,
 };

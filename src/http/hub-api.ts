@@ -10,6 +10,7 @@ export type { RestAnswer } from '../domain/hub.js';
 export type RestHub = Pick<
   Hub,
   | 'answerInteraction'
+  | 'partialAnswer'
   | 'archiveSession'
   | 'closeSessionRuntime'
   | 'deleteSession'

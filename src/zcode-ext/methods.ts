@@ -14,6 +14,7 @@ export const ZCODE_REQUEST = {
   goal: '_zcode/goal',
   cancelBackgroundTask: '_zcode/cancel_background_task',
   sessionArchive: '_zcode/session_archive',
+  partialAnswer: '_zcode/partial_answer',
 } as const;
 
 /** Hub → client notifications of the extension. */
@@ -29,6 +30,7 @@ export const ZCODE_NOTIFICATION = {
   /** A `session/update` whose kind the client's schema cannot know, folded (docs/CLIENT-PROTOCOL.md). */
   sessionUpdate: '_zcode/session_update',
   answerRefused: '_zcode/answer_refused',
+  interactionProgress: '_zcode/interaction_progress',
 } as const;
 
 export type ZcodeRequestMethod = (typeof ZCODE_REQUEST)[keyof typeof ZCODE_REQUEST];

@@ -35,6 +35,12 @@ export const goalParams = z.object({
     .optional(),
 });
 export const sessionArchiveParams = z.object({ sessionId, archived: z.boolean() });
+/** One question of a pending question interaction answered (docs/CLIENT-PROTOCOL.md "Partial answers"); `""`/`[]` skips it. */
+export const partialAnswerParams = z.object({
+  interactionId: z.string().min(1).max(256),
+  questionIndex: z.number().int().min(0).max(10_000),
+  answer: z.union([z.string(), z.array(z.string()).max(1_000)]),
+});
 export const cancelBackgroundTaskParams = z.object({ sessionId, taskId: z.string().min(1).max(256) });
 
 export type LoadEarlierParams = z.input<typeof loadEarlierParams>;
@@ -43,4 +49,5 @@ export type ForkParams = z.infer<typeof forkParams>;
 export type CompactParams = z.infer<typeof compactParams>;
 export type GoalParams = z.infer<typeof goalParams>;
 export type SessionArchiveParams = z.infer<typeof sessionArchiveParams>;
+export type PartialAnswerParams = z.infer<typeof partialAnswerParams>;
 export type CancelBackgroundTaskParams = z.infer<typeof cancelBackgroundTaskParams>;

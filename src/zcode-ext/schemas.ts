@@ -101,6 +101,22 @@ export const answerRefusedParams = z.strictObject({
   details: z.record(z.string(), z.unknown()),
 });
 
+/** One kept answer of a question interaction (docs/CLIENT-PROTOCOL.md "Partial answers"). */
+export const partialAnswerSchema = z.strictObject({
+  questionIndex: z.number().int().nonnegative(),
+  question: z.string(),
+  answer: z.union([z.string(), z.array(z.string())]),
+  answeredBy: authorSchema,
+  answeredAt: z.number(),
+});
+
+/** The answers a pending question holds so far changed (one more given, or cleared after a counted vote). */
+export const interactionProgressParams = z.strictObject({
+  sessionId: z.string(),
+  interactionId: z.string(),
+  partialAnswers: z.array(partialAnswerSchema),
+});
+
 export const sessionDeletedParams = z.strictObject({ sessionId: z.string(), deletedBy: authorSchema });
 
 /** Notification method → the schema of its params. */
@@ -121,6 +137,7 @@ export const ZCODE_NOTIFICATION_PARAMS = {
   [ZCODE_NOTIFICATION.sessionDeleted]: sessionDeletedParams,
   [ZCODE_NOTIFICATION.sessionUpdate]: foldedSessionUpdateParams,
   [ZCODE_NOTIFICATION.answerRefused]: answerRefusedParams,
+  [ZCODE_NOTIFICATION.interactionProgress]: interactionProgressParams,
 } as const;
 
 export type TurnStateParams = z.infer<typeof turnStateParams>;
@@ -132,3 +149,5 @@ export type InteractionOpenedParams = z.infer<typeof interactionOpenedParams>;
 export type InteractionResolvedParams = z.infer<typeof interactionResolvedParams>;
 export type SessionDeletedParams = z.infer<typeof sessionDeletedParams>;
 export type AnswerRefusedParams = z.infer<typeof answerRefusedParams>;
+export type PartialAnswerWire = z.infer<typeof partialAnswerSchema>;
+export type InteractionProgressParams = z.infer<typeof interactionProgressParams>;

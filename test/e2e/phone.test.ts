@@ -77,15 +77,15 @@ describe('phone web app', () => {
     await expect.poll(() => card.getAttribute('data-status')).toBe('completed');
   });
 
-  it('[WEB-03] answers a question: one single-select and one multi-select', async () => {
+  it('[WEB-03] answers a question card by card: one single-select, then one multi-select', async () => {
     const { page } = phone;
     await sendPrompt(page, 'I have a question for you');
     const sheet = page.getByTestId('interaction-sheet');
     await sheet.waitFor();
-    const groups = sheet.getByTestId('form-choice');
-    await expect.poll(() => groups.count()).toBeGreaterThanOrEqual(2);
-    await groups.nth(0).locator('input[type=radio]').first().check();
-    const multi = groups.nth(1).locator('input[type=checkbox]');
+    const first = sheet.getByTestId('question-card').and(page.locator('[data-question="0"]'));
+    await first.getByTestId('form-choice').locator('input[type=radio]').first().check();
+    await first.getByTestId('question-next').click();
+    const multi = sheet.getByTestId('question-card').and(page.locator('[data-question="1"]')).locator('input[type=checkbox]');
     await multi.nth(0).check();
     await multi.nth(1).check();
     await shoot(page, 'question');

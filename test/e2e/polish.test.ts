@@ -68,16 +68,23 @@ describe('phone polish', () => {
     await sendPrompt(page, 'ask me a question');
     const sheet = page.getByTestId('interaction-sheet');
     await sheet.waitFor();
-    const fieldsets = sheet.locator('fieldset.choices');
-    await expect.poll(() => fieldsets.count()).toBe(2);
+    // One card per question: each card's legend sits inside its box.
     for (let i = 0; i < 2; i++) {
-      const f = (await fieldsets.nth(i).boundingBox())!;
-      const l = (await fieldsets.nth(i).locator('legend').boundingBox())!;
+      const fieldset = sheet
+        .getByTestId('question-card')
+        .and(page.locator(`[data-question="${i}"]`))
+        .locator('fieldset.choices');
+      await fieldset.waitFor();
+      const f = (await fieldset.boundingBox())!;
+      const l = (await fieldset.locator('legend').boundingBox())!;
       expect(l.y).toBeGreaterThanOrEqual(f.y);
       expect(l.x).toBeGreaterThan(f.x);
+      if (i === 0) {
+        await shoot(page, 'question-legend');
+        await sheet.getByTestId('question-next').click();
+      }
     }
-    await shoot(page, 'question-legend');
-    await sheet.getByRole('button', { name: 'Submit' }).or(sheet.getByTestId('submit')).first().click();
+    await sheet.getByTestId('submit').click();
     await sheet.waitFor({ state: 'detached' });
     await waitIdle(page);
     const card = page.locator('[data-special=question]');

@@ -27,7 +27,7 @@ function checkAll(client: AcpWsClient): string[] {
 }
 
 describe('the _zcode/* extension module describes what a real daemon sends', () => {
-  it('every notification of a turn with a permission, seen by an operator, a viewer, an old editor and a late phone, parses with its schema', async () => {
+  it('every notification of a turn with a permission and one with a question, seen by an operator, a viewer, an old editor and a late phone, parses with its schema', async () => {
     const op = await hub.initializedClient({ name: 'operator' });
     const viewer = await hub.initializedClient({ name: 'viewer', token: await hub.token('view', 'viewer') });
     const late = await hub.initializedClient({ name: 'late', token: await hub.token('operate', 'late phone') });
@@ -51,6 +51,20 @@ describe('the _zcode/* extension module describes what a real daemon sends', () 
     await late.waitForNotification(ZCODE_NOTIFICATION.answerRefused);
     await viewer.waitForNotification(ZCODE_NOTIFICATION.interactionResolved, (p: { sessionId: string }) => p.sessionId === sessionId);
     await op.waitForNotification(ZCODE_NOTIFICATION.turnState, (p: { state: string }) => p.state === 'idle');
+    // A question answered one question at a time: everyone attached sees the answers kept so far.
+    const asked = op.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'ask me a question' }] });
+    const question = await op.waitForRequest(
+      'session/request_permission',
+      (r) => (r.params as { _meta?: { zcode?: { kind?: string } } })._meta?.zcode?.kind === 'question',
+    );
+    const interactionId = (question.params as { _meta: { zcode: { interactionId: string } } })._meta.zcode.interactionId;
+    await op.request(ZCODE_REQUEST.partialAnswer, { interactionId, questionIndex: 0, answer: 'npm' });
+    await viewer.waitForNotification(
+      ZCODE_NOTIFICATION.interactionProgress,
+      (p: { interactionId: string }) => p.interactionId === interactionId,
+    );
+    await op.request(ZCODE_REQUEST.partialAnswer, { interactionId, questionIndex: 1, answer: [] });
+    await asked;
     await op.request('session/delete', { sessionId });
     await viewer.waitForNotification(ZCODE_NOTIFICATION.sessionDeleted, (p: { sessionId: string }) => p.sessionId === sessionId);
     await old.waitForNotification(ZCODE_NOTIFICATION.sessionUpdate, (p: { sessionId: string }) => p.sessionId === sessionId);

@@ -15,6 +15,10 @@ export const permissionEn = {
   inboxView: 'View',
   permDetailsInSession: 'What it does is shown in its session.',
   permOpenToSee: 'Open the session to see it',
+  questionStep: 'Question {0} of {1}',
+  questionNext: 'Next',
+  questionSkipped: '(skipped)',
+  questionEarlier: 'Answered so far',
 };
 
 export const permissionZh: Record<keyof typeof permissionEn, string> = {
@@ -33,4 +37,8 @@ export const permissionZh: Record<keyof typeof permissionEn, string> = {
   inboxView: '查看',
   permDetailsInSession: '具体操作显示在它的会话中。',
   permOpenToSee: '打开会话查看',
+  questionStep: '第 {0} 个问题，共 {1} 个',
+  questionNext: '下一个',
+  questionSkipped: '（已跳过）',
+  questionEarlier: '已回答',
 };

@@ -2,7 +2,8 @@ import { isLocalPeer } from '../../policy/local-peer.js';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { authorSchema } from '../../zcode-ext/schemas.js';
+import { authorSchema, partialAnswerSchema } from '../../zcode-ext/schemas.js';
+import { partialAnswerParams } from '../../zcode-ext/requests.js';
 import { HubError } from '../../errors.js';
 import type { RestHub, RestAnswer } from '../hub-api.js';
 
@@ -46,6 +47,8 @@ export const interactionViewSchema = z.object({
   rule: z.object({ id: z.string(), description: z.string().optional(), decision: z.enum(['allow', 'deny']) }).optional(),
   /** Whether the caller's token may answer it now. */
   mayAnswer: z.boolean().optional(),
+  /** A question's answers kept so far (docs/CLIENT-PROTOCOL.md "Partial answers"). */
+  partialAnswers: z.array(partialAnswerSchema).optional(),
 });
 
 /** The REST answer body (docs/CLIENT-PROTOCOL.md "REST answer body"). */
@@ -73,7 +76,7 @@ export interface InteractionRouteOptions {
 /**
  * The interaction inbox over REST (ARCHITECTURE.md §4.5): list pending interactions across sessions
  * and answer one — the same race as ACP answers; a late answer gets 409 `HUB_ERR_ALREADY_RESOLVED`
- * naming the winner in `details.resolvedBy`.
+ * naming the winner in `details.resolvedBy`. `/partial` is `_zcode/partial_answer` over REST.
  */
 export const interactionRoutes: FastifyPluginAsync<InteractionRouteOptions> = async (app, { hub }) => {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -114,6 +117,25 @@ export const interactionRoutes: FastifyPluginAsync<InteractionRouteOptions> = as
       // Locality for `localOnly` rules: a loopback peer that forwards nobody (src/policy/local-peer.ts).
       const local = isLocalPeer(req.raw.socket.remoteAddress, req.headers);
       return { interaction: await hub.answerInteraction(req.params.id, req.body, { identity: req.identity, local }) };
+    },
+  );
+
+  r.post(
+    '/api/interactions/:id/partial',
+    {
+      config: { scope: 'operate' },
+      schema: {
+        summary: 'Answer one question of a pending question; the hub keeps it, the last one answers the question',
+        tags: ['interactions'],
+        params: z.object({ id: z.string().min(1).max(256) }),
+        body: partialAnswerParams.omit({ interactionId: true }).strict(),
+        response: { 200: z.object({ interaction: interactionViewSchema }) },
+      },
+    },
+    async (req) => {
+      if (!req.identity) throw new HubError('HUB_ERR_UNAUTHENTICATED');
+      const local = isLocalPeer(req.raw.socket.remoteAddress, req.headers);
+      return { interaction: hub.partialAnswer(req.params.id, req.body, { identity: req.identity, local }) };
     },
   );
 };

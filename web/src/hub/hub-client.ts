@@ -24,7 +24,7 @@ import {
 } from './chat-reducer.js';
 import { handleNotification } from './hub-events.js';
 import { fromView, mergeInteraction, rememberCard, type Answer } from './interactions.js';
-import { answerInteraction, holdInteractionRequest } from './interaction-requests.js';
+import { answerInteraction, answerOneQuestion, holdInteractionRequest } from './interaction-requests.js';
 import { fromListEntry, type SessionSummary } from './session-list.js';
 import { version as VERSION } from '../../../package.json';
 import { ZCODE_NOTIFICATION, ZCODE_REQUEST } from '../../../src/zcode-ext/methods.js';
@@ -373,6 +373,11 @@ export class HubClient {
   /** Answers an interaction: over the live request when we hold one, else over REST (§4.5). */
   answer(interactionId: string, answer: Answer): Promise<void> {
     return answerInteraction(this, interactionId, answer);
+  }
+
+  /** Answers one card of a multi-question question; the hub keeps it (CLIENT-PROTOCOL "Partial answers"). */
+  answerQuestion(interactionId: string, questionIndex: number, answer: string | string[], last: boolean): Promise<void> {
+    return answerOneQuestion(this, interactionId, questionIndex, answer, last);
   }
 
   /** Removes an interaction from what the app shows. */

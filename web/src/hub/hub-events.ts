@@ -10,12 +10,14 @@ import { store, toast, updateChat } from './app-state.js';
 import { applySessionUpdate, markAnswered, parseTurnState } from './chat-reducer.js';
 import type { HubClient } from './hub-client.js';
 import { cancelledRequestId, fromView, mergeInteraction } from './interactions.js';
+import { keepPartialAnswers } from './interaction-requests.js';
 import { applySessionState } from './session-list.js';
 import { ZCODE_NOTIFICATION } from '../../../src/zcode-ext/methods.js';
 import type {
   AnswerRefusedParams,
   BackendStateParams,
   InteractionOpenedParams,
+  InteractionProgressParams,
   InteractionResolvedParams,
   PresenceParams,
   SessionStateParams,
@@ -29,6 +31,7 @@ type ZcodeFields =
   | PresenceParams
   | InteractionOpenedParams
   | InteractionResolvedParams
+  | InteractionProgressParams
   | AnswerRefusedParams
   | BackendStateParams;
 
@@ -135,6 +138,12 @@ export function handleNotification(client: HubClient, method: string, params: un
         toast(t('answeredElsewhere'), `ix:${held.interactionId}`);
       }
       client.forget(held.interactionId);
+      return;
+    }
+    case ZCODE_NOTIFICATION.interactionProgress: {
+      // Another card of a question was answered (here or on another device): continue from there.
+      const interactionId = str(p.interactionId);
+      if (interactionId) keepPartialAnswers(interactionId, p.partialAnswers);
       return;
     }
     case ZCODE_NOTIFICATION.answerRefused: {

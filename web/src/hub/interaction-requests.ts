@@ -10,6 +10,9 @@ import { rec, str } from '../wire.js';
 import { store, toast } from './app-state.js';
 import type { HubClient } from './hub-client.js';
 import { fromElicitation, fromPermissionRequest, mergeInteraction, restBody, rpcResult, type Answer } from './interactions.js';
+import { partialAnswersOf } from './question-steps.js';
+import { ZCODE_REQUEST } from '../../../src/zcode-ext/methods.js';
+import type { PartialAnswerParams } from '../../../src/zcode-ext/requests.js';
 
 /** A request the hub sent us for an interaction (a permission, or a form), held in the store until answered; anything else is refused. */
 export function holdInteractionRequest(client: HubClient, id: string | number, method: string, params: unknown): void {
@@ -62,5 +65,41 @@ export async function answerInteraction(client: HubClient, interactionId: string
     // A refusal by the rules (not eligible, voted already) says why, as `_zcode/answer_refused` does.
     if (err instanceof RestError && str(details?.['reason']) !== undefined) toast(t('answerRefused', err.message), `ix:${interactionId}`);
     else toast(err instanceof RpcError || err instanceof RestError ? err.message : t('sendFailed'));
+  }
+}
+
+/** Sets the answers the hub keeps for a question (its reply, `_zcode/interaction_progress`). */
+export function keepPartialAnswers(interactionId: string, partial: unknown): void {
+  const partialAnswers = partialAnswersOf(partial);
+  if (!partialAnswers) return;
+  store.update((s) => {
+    const held = s.interactions[interactionId];
+    return held ? { ...s, interactions: { ...s.interactions, [interactionId]: { ...held, partialAnswers } } } : s;
+  });
+}
+
+/**
+ * One card of a multi-question question answered: the hub keeps it (`_zcode/partial_answer`,
+ * CLIENT-PROTOCOL "Partial answers"), so a reload or another device continues at the next card;
+ * the last card's answer answers the whole question there.
+ */
+export async function answerOneQuestion(
+  client: HubClient,
+  interactionId: string,
+  questionIndex: number,
+  answer: string | string[],
+  last: boolean,
+): Promise<void> {
+  // The hub withdraws this device's own copy when the last card settles it: not "answered elsewhere".
+  if (last) client.answeredHere.add(interactionId);
+  try {
+    const res = rec(
+      await client.conn.request(ZCODE_REQUEST.partialAnswer, { interactionId, questionIndex, answer } satisfies PartialAnswerParams),
+    );
+    const view = rec(res?.['interaction']);
+    if (view?.['state'] === 'pending') keepPartialAnswers(interactionId, view['partialAnswers']);
+  } catch (err) {
+    client.answeredHere.delete(interactionId);
+    toast(err instanceof RpcError ? t('answerRefused', err.message) : t('sendFailed'), `ix:${interactionId}`);
   }
 }

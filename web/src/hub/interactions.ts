@@ -5,6 +5,7 @@
  */
 import { arr, bool, idOf, rec, str, zmeta, type Rec } from '../wire.js';
 import { approvalInMeta, readApproval, readMayAnswer, type ApprovalWire } from './approval-wire.js';
+import { partialAnswersOf, type PartialAnswerView } from './question-steps.js';
 
 export type InteractionKind = 'permission' | 'question' | 'plan_approval';
 
@@ -40,6 +41,13 @@ export interface PendingInteraction {
   approval?: ApprovalWire;
   /** The hub's `mayAnswer` of a view made for this device (inbox, `_zcode/interaction_opened`). */
   mayAnswer?: boolean;
+  /** A question's answers the hub keeps so far, by whom (CLIENT-PROTOCOL "Partial answers"). */
+  partialAnswers?: PartialAnswerView[];
+}
+
+function withPartial(v: unknown): { partialAnswers?: PartialAnswerView[] } {
+  const partialAnswers = partialAnswersOf(v);
+  return partialAnswers ? { partialAnswers } : {};
 }
 
 function withApproval(approval: ApprovalWire | undefined): { approval?: ApprovalWire } {
@@ -93,6 +101,7 @@ export function fromElicitation(id: string | number, params: unknown): PendingIn
     toolCallId: str(p['toolCallId']),
     rpc: { id, method: 'elicitation/create', params: p },
     ...withApproval(approvalInMeta(p)),
+    ...withPartial(z['partialAnswers']),
   };
 }
 
@@ -130,6 +139,7 @@ export function fromView(view: unknown): PendingInteraction | undefined {
     ...(toolCall ? { toolCall } : {}),
     ...withApproval(readApproval(v['approval'])),
     ...(mayAnswer === undefined ? {} : { mayAnswer }),
+    ...withPartial(v['partialAnswers']),
   };
 }
 
@@ -146,6 +156,7 @@ export function mergeInteraction(held: PendingInteraction | undefined, incoming:
     questions: incoming.questions?.length ? incoming.questions : held.questions,
     plan: incoming.plan ?? held.plan,
     ...(incoming.toolCall || held.toolCall ? { toolCall: incoming.toolCall ?? held.toolCall } : {}),
+    partialAnswers: incoming.partialAnswers ?? held.partialAnswers,
     createdAt: held.createdAt ?? incoming.createdAt,
   };
 }

@@ -16,6 +16,8 @@ import { Field } from './form-fields.js';
 import { Markdown } from './markdown-view.js';
 import { PermissionBody } from './permission-sheet.js';
 import { approvalOf } from '../hub/permission-facts.js';
+import { stepsOfFields, stepsOfView } from '../hub/question-steps.js';
+import { QuestionCards } from './question-cards.js';
 
 /** A question or plan form sent as `elicitation/create` (rendered from its requestedSchema). */
 function ElicitationForm({ i, answer }: { i: PendingInteraction; answer: (a: Answer) => void }) {
@@ -164,6 +166,9 @@ export function InteractionBody({ i, answer }: { i: PendingInteraction; answer: 
     // A live plan form's message is the plan itself; approve/reject shape follows rpcResult().
     return <PlanApproval i={i} answer={answer} />;
   }
+  // More than one question: one card at a time, each answer kept on the hub (survives a reload).
+  const steps = i.rpc ? stepsOfFields(fieldsOf(i.rpc.params['requestedSchema'])) : stepsOfView(i.questions ?? [], t('otherAnswer'));
+  if (i.kind === 'question' && steps.length > 1) return <QuestionCards i={i} steps={steps} answer={answer} />;
   return i.rpc ? <ElicitationForm i={i} answer={answer} /> : <ViewQuestions i={i} answer={answer} />;
 }
 
