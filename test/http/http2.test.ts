@@ -1,0 +1,306 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { AcpH2Client, H2Connection } from '../helpers/acp-h2-client.js';
+import { startHub, type HubHarness } from '../helpers/hub-harness.js';
+import { until } from '../helpers/until.js';
+
+/**
+ * HTTP/2 on the hub's one port (the remote-transport RFD: "Streamable HTTP transport MUST use
+ * HTTP/2"): h2c by prior knowledge on plain http, h2 by ALPN with `--tls-cert`, while HTTP/1.1
+ * and the WebSocket upgrade go on for everyone else. Driven with a raw node:http2 client and
+ * with curl; every security check holds on HTTP/2 as on HTTP/1.1.
+ */
+
+const run = promisify(execFile);
+
+interface CurlAnswer {
+  status: number;
+  version: string;
+  body: string;
+}
+
+/** Runs curl; `-w` appends the HTTP version and status on the last line. */
+async function curl(args: string[]): Promise<CurlAnswer> {
+  const { stdout } = await run('curl', ['-sS', '--max-time', '20', '-w', '\n%{http_version} %{http_code}', ...args]);
+  const cut = stdout.lastIndexOf('\n');
+  const [version, status] = stdout.slice(cut + 1).split(' ');
+  return { status: Number(status), version: version ?? '', body: stdout.slice(0, cut) };
+}
+
+const initialize = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: 1, clientCapabilities: {}, clientInfo: { name: 'curl', version: '1' } },
+});
+
+function wsInitialize(url: string, token: string): Promise<{ result?: { protocolVersion?: number } }> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(url, { headers: { authorization: `Bearer ${token}` }, rejectUnauthorized: false });
+    ws.once('error', reject);
+    ws.once('open', () => ws.send(initialize));
+    ws.once('message', (data) => {
+      resolve(JSON.parse(String(data)) as { result?: { protocolVersion?: number } });
+      ws.close();
+    });
+  });
+}
+
+describe('h2c by prior knowledge, HTTP/1.1 and WebSocket on the same plain port', () => {
+  let hub: HubHarness;
+  beforeAll(async () => {
+    hub = await startHub({ limits: { httpBodyLimitBytes: 1024, pairAttemptsPerWindow: 2, httpRequestTimeoutMs: 3_000 } });
+  });
+  afterAll(async () => {
+    await hub?.close();
+  });
+
+  it('answers HTTP/2, HTTP/1.1 and the WebSocket upgrade on one port', async () => {
+    const h2 = new H2Connection(hub.url);
+    const health = await h2.request({ ':method': 'GET', ':path': '/api/health' });
+    expect(health.status).toBe(200);
+    expect(health.body).toBe('ok');
+    h2.close();
+    const h1 = await fetch(`${hub.url}/api/health`);
+    expect(h1.status).toBe(200);
+    expect((await wsInitialize(hub.wsUrl, hub.adminToken)).result?.protocolVersion).toBe(1);
+  });
+
+  it('serves many requests of one HTTP/2 connection at once, authenticated per request', async () => {
+    const h2 = new H2Connection(hub.url);
+    const auth = { authorization: `Bearer ${hub.adminToken}` };
+    const answers = await Promise.all(Array.from({ length: 8 }, () => h2.request({ ':method': 'GET', ':path': '/api/status', ...auth })));
+    expect(answers.map((a) => a.status)).toEqual(Array(8).fill(200));
+    h2.close();
+  });
+
+  it('refuses a request without a credential 401, and ends that unauthenticated connection (GOAWAY)', async () => {
+    const h2 = new H2Connection(hub.url);
+    const res = await h2.request({ ':method': 'POST', ':path': '/acp', 'content-type': 'application/json' }, initialize);
+    expect(res.status).toBe(401);
+    expect(JSON.parse(res.body)).toMatchObject({ error: { code: 'HUB_ERR_UNAUTHENTICATED' } });
+    await until(() => (h2.goaway ? true : undefined), 'the GOAWAY');
+    // HTTP/2 carries no Connection header (RFC 9113 §8.2.2).
+    expect(res.headers.connection).toBeUndefined();
+    h2.close();
+  });
+
+  it('refuses a foreign :authority, a Host that differs from :authority, and a foreign Origin 403', async () => {
+    const auth = { authorization: `Bearer ${hub.adminToken}` };
+    const rebound = new H2Connection(hub.url);
+    const badAuthority = await rebound.request({ ':method': 'GET', ':path': '/api/status', ':authority': 'evil.example', ...auth });
+    expect(badAuthority.status).toBe(403);
+    expect(JSON.parse(badAuthority.body)).toMatchObject({ error: { code: 'HUB_ERR_HOST' } });
+    // Refused before auth: like HTTP/1.1's `Connection: close`, the connection takes no further request.
+    await until(() => (rebound.goaway ? true : undefined), 'the GOAWAY');
+    rebound.close();
+    const twice = new H2Connection(hub.url);
+    const twoHosts = await twice.request({ ':method': 'GET', ':path': '/api/status', host: 'evil.example', ...auth });
+    expect(twoHosts.status).toBe(403);
+    expect(JSON.parse(twoHosts.body)).toMatchObject({ error: { code: 'HUB_ERR_HOST' } });
+    twice.close();
+    const h2 = new H2Connection(hub.url);
+    const foreign = await h2.request(
+      { ':method': 'POST', ':path': '/acp', 'content-type': 'application/json', origin: 'https://evil.example', ...auth },
+      initialize,
+    );
+    expect(foreign.status).toBe(403);
+    expect(JSON.parse(foreign.body)).toMatchObject({ error: { code: 'HUB_ERR_ORIGIN' } });
+    h2.close();
+  });
+
+  it('keeps the body limit and the rate limit', async () => {
+    const h2 = new H2Connection(hub.url);
+    const big = await h2.request(
+      { ':method': 'POST', ':path': '/api/pair', 'content-type': 'application/json' },
+      JSON.stringify({ code: 'x'.repeat(4096) }),
+    );
+    expect(big.status).toBe(413);
+    h2.close();
+    const statuses: number[] = [];
+    for (let i = 0; i < 3; i += 1) {
+      const c = new H2Connection(hub.url);
+      const res = await c.request(
+        { ':method': 'POST', ':path': '/api/pair', 'content-type': 'application/json' },
+        JSON.stringify({ code: 'NOPE-NOPE', name: 'h2' }),
+      );
+      statuses.push(res.status);
+      c.close();
+    }
+    expect(statuses[2]).toBe(429);
+  });
+
+  it('answers 408 to a request whose body does not finish within the request timeout, and resets its stream', async () => {
+    const h2 = new H2Connection(hub.url);
+    const stream = h2.session.request(
+      { ':method': 'POST', ':path': '/acp', 'content-type': 'application/json', authorization: `Bearer ${hub.adminToken}` },
+      { endStream: false },
+    );
+    stream.write('{"jsonrpc":');
+    const status = await new Promise<number>((resolve) => stream.once('response', (h) => resolve(Number(h[':status']))));
+    expect(status).toBe(408);
+    await new Promise((resolve) => stream.once('close', resolve));
+    h2.close();
+  });
+
+  it('curl --http2-prior-knowledge speaks HTTP/2; curl --http2 (Upgrade: h2c) is answered over HTTP/1.1', async () => {
+    const prior = await curl(['--http2-prior-knowledge', `${hub.url}/api/health`]);
+    expect(prior).toMatchObject({ status: 200, version: '2', body: 'ok' });
+    const init = await curl([
+      '--http2-prior-knowledge',
+      '-X',
+      'POST',
+      '-H',
+      `authorization: Bearer ${hub.adminToken}`,
+      '-H',
+      'content-type: application/json',
+      '--data-binary',
+      initialize,
+      `${hub.url}/acp`,
+    ]);
+    expect(init.version).toBe('2');
+    expect(init.status).toBe(200);
+    expect((JSON.parse(init.body) as { result: { protocolVersion: number } }).result.protocolVersion).toBe(1);
+    const upgrade = await curl(['--http2', `${hub.url}/api/health`]);
+    expect(upgrade).toMatchObject({ status: 200, version: '1.1', body: 'ok' });
+  });
+});
+
+describe('/acp Streamable HTTP over one HTTP/2 connection', () => {
+  let hub: HubHarness;
+  let h2: H2Connection;
+  let client: AcpH2Client;
+  let sessionId: string;
+  beforeAll(async () => {
+    hub = await startHub();
+    h2 = new H2Connection(hub.url);
+    client = new AcpH2Client(h2, { authorization: `Bearer ${hub.adminToken}` });
+  });
+  afterAll(async () => {
+    client?.close();
+    h2?.close();
+    await hub?.close();
+  });
+
+  it('initializes, opens its event stream and streams a prompt turn, every request a stream of the same connection', async () => {
+    const init = await client.initialize();
+    expect(init).toMatchObject({ protocolVersion: 1, agentCapabilities: { loadSession: true } });
+    expect(client.connectionId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(await client.openStream()).toBe(200);
+    sessionId = (await client.request<{ sessionId: string }>('session/new', { cwd: hub.workspace, mcpServers: [] })).sessionId;
+    const res = await client.request<{ stopReason: string }>('session/prompt', {
+      sessionId,
+      prompt: [{ type: 'text', text: 'hello over h2' }],
+    });
+    expect(res.stopReason).toBe('end_turn');
+    const kinds = client.notifications<{ update: { sessionUpdate: string } }>('session/update').map((u) => u.update.sessionUpdate);
+    expect(kinds).toContain('agent_message_chunk');
+    expect(h2.session.destroyed).toBe(false);
+  });
+
+  it('wins the permission race against a WebSocket client; the WebSocket copy is withdrawn', async () => {
+    const ws = await hub.initializedClient({ name: 'ws-desk' });
+    await ws.request('session/load', { sessionId, cwd: hub.workspace, mcpServers: [] });
+    const turn = ws.request<{ stopReason: string }>('session/prompt', {
+      sessionId,
+      prompt: [{ type: 'text', text: 'run the tests, permission needed' }],
+    });
+    const wsCopy = await ws.waitForRequest('session/request_permission');
+    const h2Copy = await until(
+      () => client.messages.find((m) => m.method === 'session/request_permission' && m.id !== undefined),
+      'the HTTP/2 copy',
+    );
+    const options = (h2Copy.params as { options: Array<{ optionId: string; kind: string }> }).options;
+    const allow = options.find((o) => o.kind === 'allow_once')!.optionId;
+    expect((await client.answer(h2Copy.id!, { outcome: { outcome: 'selected', optionId: allow } }, sessionId)).status).toBe(202);
+    expect((await turn).stopReason).toBe('end_turn');
+    const withdrawn = await ws.waitForNotification<{ requestId: string | number }>('$/cancel_request');
+    expect(withdrawn.requestId).toBe(wsCopy.id);
+  });
+
+  it('cancels a running turn', async () => {
+    const before = client.messages.length;
+    const turn = client.request<{ stopReason: string }>('session/prompt', {
+      sessionId,
+      prompt: [{ type: 'text', text: 'be slow about it' }],
+    });
+    await until(
+      () =>
+        client.messages
+          .slice(before)
+          .some(
+            (m) =>
+              m.method === 'session/update' &&
+              (m.params as { update: { sessionUpdate: string } }).update.sessionUpdate === 'agent_message_chunk',
+          )
+          ? true
+          : undefined,
+      'the turn to stream',
+    );
+    const cancel = await client.post({ jsonrpc: '2.0', method: 'session/cancel', params: { sessionId } }, { 'acp-session-id': sessionId });
+    expect(cancel.status).toBe(202);
+    expect((await turn).stopReason).toBe('cancelled');
+  });
+});
+
+describe('h2 by ALPN over TLS, HTTP/1.1 and WebSocket beside it', () => {
+  let hub: HubHarness;
+  let dir: string;
+  beforeAll(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zcode-hub-h2tls-'));
+    const cert = path.join(dir, 'cert.pem');
+    const key = path.join(dir, 'key.pem');
+    await run('openssl', [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-days',
+      '1',
+      '-subj',
+      '/CN=127.0.0.1',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1',
+      '-keyout',
+      key,
+      '-out',
+      cert,
+    ]);
+    hub = await startHub({ config: { tlsCert: cert, tlsKey: key } });
+  });
+  afterAll(async () => {
+    await hub?.close();
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('negotiates h2 and runs an ACP connection over it; a missing token is 401', async () => {
+    expect(hub.url.startsWith('https://')).toBe(true);
+    const h2 = new H2Connection(hub.url);
+    expect(await h2.alpn()).toBe('h2');
+    const client = new AcpH2Client(h2, { authorization: `Bearer ${hub.adminToken}` });
+    expect(await client.initialize()).toMatchObject({ protocolVersion: 1 });
+    expect(await client.openStream()).toBe(200);
+    const list = await client.request<{ sessions: unknown[] }>('session/list', {});
+    expect(Array.isArray(list.sessions)).toBe(true);
+    client.close();
+    const anonymous = await h2.request({ ':method': 'GET', ':path': '/api/status' });
+    expect(anonymous.status).toBe(401);
+    h2.close();
+  });
+
+  it('curl --http2 negotiates h2; curl --http1.1 and the WebSocket still get HTTP/1.1', async () => {
+    const h2 = await curl(['-k', '--http2', `${hub.url}/api/health`]);
+    expect(h2).toMatchObject({ status: 200, version: '2', body: 'ok' });
+    const h1 = await curl(['-k', '--http1.1', `${hub.url}/api/health`]);
+    expect(h1).toMatchObject({ status: 200, version: '1.1', body: 'ok' });
+    expect((await wsInitialize(hub.wsUrl, hub.adminToken)).result?.protocolVersion).toBe(1);
+  });
+});
