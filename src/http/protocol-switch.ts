@@ -47,10 +47,24 @@ export type HubServer = (http.Server | https.Server) & { readonly http2Sessions:
 
 const sessionSocket = new WeakMap<http2.Http2Session, Socket>();
 
-/** The request's TCP (or TLS) socket: the same object the server's `'connection'` saw, for HTTP/1.1 and HTTP/2 alike. */
+/**
+ * The TCP socket under `socket`: itself in clear; over TLS the socket the TLS one wraps (node's
+ * `_parent`), which is the one the server's `'connection'` saw. Without it, bookkeeping keyed by
+ * the `'connection'` socket never met a TLS request's socket: the pre-auth deadline closed
+ * every TLS connection, an authenticated WebSocket too, and no TLS connection left the
+ * unauthenticated pool.
+ */
+export function tcpSocket(socket: Socket): Socket {
+  return (socket as Socket & { _parent?: Socket | null })._parent ?? socket;
+}
+
+/** The request's TCP socket: the same object the server's `'connection'` saw, for HTTP/1.1 and HTTP/2, clear or TLS. */
 export function transportSocket(req: http.IncomingMessage | http2.Http2ServerRequest): Socket | undefined {
-  if ('stream' in req && req.httpVersionMajor === 2) return sessionSocket.get(req.stream.session as http2.Http2Session);
-  return (req as http.IncomingMessage).socket;
+  const socket =
+    'stream' in req && req.httpVersionMajor === 2
+      ? sessionSocket.get(req.stream.session as http2.Http2Session)
+      : (req as http.IncomingMessage).socket;
+  return socket ? tcpSocket(socket) : undefined;
 }
 
 /** True for a request that came over HTTP/2. */
@@ -104,7 +118,6 @@ export function createHubServer(handler: http.RequestListener, opts: ProtocolSwi
 
   const h2 = http2.createServer({
     settings: { maxConcurrentStreams: opts.maxConcurrentStreams, maxHeaderListSize: opts.maxHeaderListBytes },
-    maxSessionRejectedStreams: opts.maxConcurrentStreams,
   });
   let arriving: Socket | undefined;
   h2.on('session', (session: http2.ServerHttp2Session) => {

@@ -274,7 +274,7 @@ describe('h2 by ALPN over TLS, HTTP/1.1 and WebSocket beside it', () => {
       '-out',
       cert,
     ]);
-    hub = await startHub({ config: { tlsCert: cert, tlsKey: key } });
+    hub = await startHub({ config: { tlsCert: cert, tlsKey: key }, limits: { preAuthDeadlineMs: 1_000 } });
   });
   afterAll(async () => {
     await hub?.close();
@@ -296,11 +296,85 @@ describe('h2 by ALPN over TLS, HTTP/1.1 and WebSocket beside it', () => {
     h2.close();
   });
 
+  it('an authenticated WebSocket and HTTP/2 connection outlive the pre-auth deadline; a silent TLS connection does not', async () => {
+    // The deadline's bookkeeping is keyed by the TCP socket; a TLS request's socket wraps it.
+    const ws = new WebSocket(hub.wsUrl, { headers: { authorization: `Bearer ${hub.adminToken}` }, rejectUnauthorized: false });
+    await new Promise((resolve, reject) => {
+      ws.once('open', resolve);
+      ws.once('error', reject);
+    });
+    let wsClosed = false;
+    ws.once('close', () => (wsClosed = true));
+    const h2 = new H2Connection(hub.url);
+    const auth = { authorization: `Bearer ${hub.adminToken}` };
+    expect((await h2.request({ ':method': 'GET', ':path': '/api/status', ...auth })).status).toBe(200);
+    const tls = await import('node:tls');
+    const silent = tls.connect({ host: '127.0.0.1', port: Number(new URL(hub.url).port), rejectUnauthorized: false });
+    silent.on('error', () => undefined);
+    await new Promise((resolve) => silent.once('close', resolve));
+    expect(wsClosed).toBe(false);
+    expect(h2.session.destroyed).toBe(false);
+    expect((await h2.request({ ':method': 'GET', ':path': '/api/status', ...auth })).status).toBe(200);
+    ws.close();
+    h2.close();
+  });
+
   it('curl --http2 negotiates h2; curl --http1.1 and the WebSocket still get HTTP/1.1', async () => {
     const h2 = await curl(['-k', '--http2', `${hub.url}/api/health`]);
     expect(h2).toMatchObject({ status: 200, version: '2', body: 'ok' });
     const h1 = await curl(['-k', '--http1.1', `${hub.url}/api/health`]);
     expect(h1).toMatchObject({ status: 200, version: '1.1', body: 'ok' });
     expect((await wsInitialize(hub.wsUrl, hub.adminToken)).result?.protocolVersion).toBe(1);
+  });
+});
+
+describe('HTTP/2 limits', () => {
+  let hub: HubHarness;
+  beforeAll(async () => {
+    hub = await startHub({ limits: { http2MaxConcurrentStreams: 2, http2MaxHeaderListBytes: 4096, preAuthDeadlineMs: 1_000 } });
+  });
+  afterAll(async () => {
+    await hub?.close();
+  });
+
+  it('refuses a stream past http2MaxConcurrentStreams (REFUSED_STREAM); the ones under it are answered', async () => {
+    // Sent before the hub's SETTINGS arrive, so the client cannot hold the third back itself.
+    const h2 = new H2Connection(hub.url);
+    const results = await Promise.all(
+      [0, 1, 2].map((i) =>
+        h2.request({ ':method': 'GET', ':path': `/api/health?n=${i}` }).then(
+          (a) => String(a.status),
+          (e: Error) => e.message,
+        ),
+      ),
+    );
+    expect(results.filter((r) => r === '200')).toHaveLength(2);
+    expect(results.filter((r) => r.includes('NGHTTP2_REFUSED_STREAM'))).toHaveLength(1);
+    h2.close();
+  });
+
+  it('refuses a header block over http2MaxHeaderListBytes', async () => {
+    const h2 = new H2Connection(hub.url);
+    const under = await h2.request({ ':method': 'GET', ':path': '/api/health', 'x-pad': 'a'.repeat(1024) });
+    expect(under.status).toBe(200);
+    const over = await h2.request({ ':method': 'GET', ':path': '/api/health', 'x-pad': 'a'.repeat(8192) }).then(
+      (a) => String(a.status),
+      (e: Error) => e.message,
+    );
+    // node resets a stream whose header block is over the advertised size.
+    expect(over).toContain('NGHTTP2_ENHANCE_YOUR_CALM');
+    h2.close();
+  });
+
+  it('closes an HTTP/2 connection that sends no request within the pre-auth deadline, and one stuck inside the preface', async () => {
+    const h2 = new H2Connection(hub.url);
+    await new Promise((resolve) => h2.session.once('connect', resolve));
+    await new Promise((resolve) => h2.session.once('close', resolve));
+    expect(h2.session.destroyed).toBe(true);
+    const net = await import('node:net');
+    const port = Number(new URL(hub.url).port);
+    const half = net.connect(port, '127.0.0.1', () => half.write('PRI * HTTP/2.0\r\n'));
+    await new Promise((resolve) => half.once('close', resolve));
+    expect(half.destroyed).toBe(true);
   });
 });

@@ -1,7 +1,7 @@
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { isRedispatched } from '../other-upgrades.js';
-import { transportSocket } from '../protocol-switch.js';
+import { tcpSocket, transportSocket } from '../protocol-switch.js';
 
 /**
  * Closes a connection that has not finished sending its first request head (an HTTP request
@@ -20,7 +20,7 @@ export function installPreAuthDeadline(app: FastifyInstance, deadlineMs: number)
     const socket = transportSocket(req);
     if (socket) started.add(socket);
   });
-  server.on('upgrade', (_req: unknown, socket: Socket) => started.add(socket));
+  server.on('upgrade', (_req: unknown, socket: Socket) => started.add(tcpSocket(socket)));
   server.on('connection', (socket: Socket) => {
     // Handed back to the parser after an ignored upgrade: its first head has arrived.
     if (isRedispatched(socket)) return;
