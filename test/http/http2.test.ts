@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { AcpH2Client, H2Connection } from '../helpers/acp-h2-client.js';
+import { DpopKey } from '../helpers/dpop-client.js';
 import { startHub, type HubHarness } from '../helpers/hub-harness.js';
 import { until } from '../helpers/until.js';
 
@@ -133,6 +134,34 @@ describe('h2c by prior knowledge, HTTP/1.1 and WebSocket on the same plain port'
       c.close();
     }
     expect(statuses[2]).toBe(429);
+  });
+
+  it('checks a DPoP proof against the :authority URL: a fresh proof passes, a replayed or foreign one is 401', async () => {
+    const key = await DpopKey.generate();
+    const issued = await hub.auth.tokens.create({
+      name: 'h2-phone',
+      scope: 'operate',
+      ttlMs: 3_600_000,
+      via: 'api',
+      jkt: await key.thumbprint(),
+    });
+    const me = `${hub.url}/api/me`;
+    const once = await key.headers('GET', me, issued.token);
+    const h2 = new H2Connection(hub.url);
+    const ok = await h2.request({ ':method': 'GET', ':path': '/api/me', ...once });
+    expect(ok.status).toBe(200);
+    expect(JSON.parse(ok.body)).toMatchObject({ bound: true, identity: { name: 'h2-phone' } });
+    const replay = await h2.request({ ':method': 'GET', ':path': '/api/me', ...once });
+    expect(replay.status).toBe(401);
+    h2.close();
+    const elsewhere = new H2Connection(hub.url);
+    const foreign = await elsewhere.request({
+      ':method': 'GET',
+      ':path': '/api/me',
+      ...(await key.headers('GET', `http://localhost:1/api/me`, issued.token)),
+    });
+    expect(foreign.status).toBe(401);
+    elsewhere.close();
   });
 
   it('answers 408 to a request whose body does not finish within the request timeout, and resets its stream', async () => {
@@ -331,10 +360,42 @@ describe('h2 by ALPN over TLS, HTTP/1.1 and WebSocket beside it', () => {
 describe('HTTP/2 limits', () => {
   let hub: HubHarness;
   beforeAll(async () => {
-    hub = await startHub({ limits: { http2MaxConcurrentStreams: 2, http2MaxHeaderListBytes: 4096, preAuthDeadlineMs: 1_000 } });
+    hub = await startHub({
+      limits: {
+        http2MaxConcurrentStreams: 2,
+        http2MaxHeaderListBytes: 4096,
+        preAuthDeadlineMs: 1_000,
+        unauthConnectionsPerAddress: 3,
+        unauthConnectionsTotal: 3,
+      },
+    });
   });
   afterAll(async () => {
     await hub?.close();
+  });
+
+  it('an HTTP/2 connection sits in the unauthenticated pool until one of its requests authenticates', async () => {
+    const net = await import('node:net');
+    const port = Number(new URL(hub.url).port);
+    const admitted = new H2Connection(hub.url);
+    expect((await admitted.request({ ':method': 'GET', ':path': '/api/status', authorization: `Bearer ${hub.adminToken}` })).status).toBe(
+      200,
+    );
+    const waiting = new H2Connection(hub.url);
+    expect((await waiting.request({ ':method': 'GET', ':path': '/api/health' })).status).toBe(200);
+    // Four idle sockets from the same address: the pool (3 per address) drops its oldest, the unauthenticated HTTP/2 one.
+    const idle = Array.from({ length: 4 }, () => net.connect(port, '127.0.0.1'));
+    for (const s of idle) s.on('error', () => undefined);
+    await until(
+      () => (waiting.session.destroyed || waiting.session.closed ? true : undefined),
+      'the unauthenticated HTTP/2 connection to go',
+    );
+    expect(admitted.session.destroyed).toBe(false);
+    expect((await admitted.request({ ':method': 'GET', ':path': '/api/status', authorization: `Bearer ${hub.adminToken}` })).status).toBe(
+      200,
+    );
+    for (const s of idle) s.destroy();
+    admitted.close();
   });
 
   it('refuses a stream past http2MaxConcurrentStreams (REFUSED_STREAM); the ones under it are answered', async () => {
