@@ -439,3 +439,21 @@ describe('HTTP/2 limits', () => {
     expect(half.destroyed).toBe(true);
   });
 });
+
+describe('closing the hub with HTTP/2 connections open', () => {
+  it('sends GOAWAY, ends the open event stream and closes; nothing holds the shutdown', async () => {
+    // A long keep-alive: only the GOAWAY at close, not the idle timer, can end the idle connection.
+    const hub = await startHub({ limits: { httpKeepAliveTimeoutMs: 120_000 } });
+    const h2 = new H2Connection(hub.url);
+    const client = new AcpH2Client(h2, { authorization: `Bearer ${hub.adminToken}` });
+    await client.initialize();
+    expect(await client.openStream()).toBe(200);
+    const idle = new H2Connection(hub.url);
+    expect((await idle.request({ ':method': 'GET', ':path': '/api/health' })).status).toBe(200);
+    const closed = Promise.all([h2, idle].map((c) => new Promise((resolve) => c.session.once('close', resolve))));
+    await hub.close();
+    await closed;
+    expect(h2.goaway || h2.session.destroyed).toBe(true);
+    expect(idle.session.destroyed).toBe(true);
+  });
+});
