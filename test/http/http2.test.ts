@@ -365,6 +365,8 @@ describe('HTTP/2 limits', () => {
         http2MaxConcurrentStreams: 2,
         http2MaxHeaderListBytes: 4096,
         preAuthDeadlineMs: 1_000,
+        // Only the pre-auth deadline, not the idle timer, can close a silent connection here.
+        httpKeepAliveTimeoutMs: 120_000,
         unauthConnectionsPerAddress: 3,
         unauthConnectionsTotal: 3,
       },
@@ -429,7 +431,8 @@ describe('HTTP/2 limits', () => {
 
   it('closes an HTTP/2 connection that sends no request within the pre-auth deadline, and one stuck inside the preface', async () => {
     const h2 = new H2Connection(hub.url);
-    await new Promise((resolve) => h2.session.once('connect', resolve));
+    // The hub's SETTINGS: an HTTP/2 connection, which then sends nothing.
+    await new Promise((resolve) => h2.session.once('remoteSettings', resolve));
     await new Promise((resolve) => h2.session.once('close', resolve));
     expect(h2.session.destroyed).toBe(true);
     const net = await import('node:net');
