@@ -160,6 +160,13 @@ export function createHubServer(handler: http.RequestListener, opts: ProtocolSwi
   h2.on('sessionError', () => undefined);
 
   const toHttp2 = (socket: Socket): void => {
+    // node ends a closed session's socket (FIN) and waits for the client to close its side; a
+    // client that never does would hold the socket (and the hub's shutdown) forever.
+    socket.once('finish', () => {
+      const timer = setTimeout(() => socket.destroy(), opts.idleTimeoutMs);
+      timer.unref();
+      socket.once('close', () => clearTimeout(timer));
+    });
     arriving = socket;
     h2.emit('connection', socket);
     arriving = undefined;

@@ -132,6 +132,11 @@ export class AcpH2Client {
     });
   }
 
+  /** Stops reading the event stream: its flow-control window runs out and the hub's writes back up (a stalled reader). */
+  pause(): void {
+    this.sse?.pause();
+  }
+
   async request<T = Record<string, unknown>>(method: string, params?: Record<string, unknown>): Promise<T> {
     const id = this.nextId++;
     const sessionId = typeof params?.['sessionId'] === 'string' ? params['sessionId'] : undefined;

@@ -460,3 +460,39 @@ describe('closing the hub with HTTP/2 connections open', () => {
     expect(idle.session.destroyed).toBe(true);
   });
 });
+
+describe('the outbound budget over HTTP/2', () => {
+  let hub: HubHarness;
+  beforeAll(async () => {
+    hub = await startHub({
+      limits: { clientOutboundBudgetBytes: 1024 * 1024 },
+      simArgs: ['--event-rate', '2000', '--event-bytes', '2000', '--event-duration-ms', '3000'],
+    });
+  });
+  afterAll(async () => {
+    await hub?.close();
+  });
+
+  it('a stalled HTTP/2 event-stream reader is closed 4008; its connection and the other clients carry on', async () => {
+    const ws = await hub.initializedClient({ name: 'fast' });
+    const { sessionId } = await ws.request<{ sessionId: string }>('session/new', { cwd: hub.workspace, mcpServers: [] });
+    const h2 = new H2Connection(hub.url);
+    const stalled = new AcpH2Client(h2, { authorization: `Bearer ${hub.adminToken}` });
+    await stalled.initialize('stalled-h2');
+    await stalled.openStream();
+    await stalled.request('session/load', { sessionId, cwd: hub.workspace, mcpServers: [] });
+    stalled.pause();
+    const turn = ws.request<{ stopReason: string }>('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'flood' }] });
+    // The ACP connection is gone (404), while the HTTP/2 connection under it still serves requests.
+    await until(
+      async () => ((await stalled.post({ jsonrpc: '2.0', method: 'session/list_ping' })).status === 404 ? true : undefined),
+      'the stalled connection to be closed',
+      30_000,
+    );
+    expect((await turn).stopReason).toBe('end_turn');
+    expect((await h2.request({ ':method': 'GET', ':path': '/api/health' })).status).toBe(200);
+    h2.close();
+    // The stream the reader never drained is reset after the close grace (wsCloseGraceMs). This client never
+    // closes its side either: the hub still closes (the afterAll), ending the half-closed socket itself.
+  });
+});
