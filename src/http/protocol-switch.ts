@@ -124,9 +124,11 @@ export function createHubServer(handler: http.RequestListener, opts: ProtocolSwi
     if (arriving) sessionSocket.set(session, arriving);
     sessions.add(session);
     let open = 0;
-    session.setTimeout(opts.idleTimeoutMs, () => {
+    // A listener of its own: setTimeout's callback is called once, and the timer is re-armed below.
+    session.on('timeout', () => {
       if (open === 0) session.close();
     });
+    session.setTimeout(opts.idleTimeoutMs);
     session.on('stream', (stream: http2.ServerHttp2Stream) => {
       open += 1;
       stream.once('close', () => {

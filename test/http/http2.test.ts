@@ -496,3 +496,27 @@ describe('the outbound budget over HTTP/2', () => {
     // closes its side either: the hub still closes (the afterAll), ending the half-closed socket itself.
   });
 });
+
+describe('idle HTTP/2 connections', () => {
+  let hub: HubHarness;
+  beforeAll(async () => {
+    // A heartbeat far away: an open event stream then carries nothing while the keep-alive runs out.
+    hub = await startHub({ limits: { httpKeepAliveTimeoutMs: 800, heartbeatIntervalMs: 60_000 } });
+  });
+  afterAll(async () => {
+    await hub?.close();
+  });
+
+  it('keeps a connection with an open stream past the keep-alive timeout, and closes it once idle', async () => {
+    const h2 = new H2Connection(hub.url);
+    const client = new AcpH2Client(h2, { authorization: `Bearer ${hub.adminToken}` });
+    await client.initialize('idle-h2');
+    expect(await client.openStream()).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    expect(h2.goaway).toBe(false);
+    expect((await client.request<{ sessions: unknown[] }>('session/list', {})).sessions).toBeInstanceOf(Array);
+    client.close();
+    await until(() => (h2.goaway ? true : undefined), 'the GOAWAY of the idle connection');
+    h2.close();
+  });
+});
