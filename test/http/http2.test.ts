@@ -401,18 +401,23 @@ describe('HTTP/2 limits', () => {
   });
 
   it('refuses a stream past http2MaxConcurrentStreams (REFUSED_STREAM); the ones under it are answered', async () => {
-    // Sent before the hub's SETTINGS arrive, so the client cannot hold the third back itself.
+    // Three request bodies left open, sent before the hub's SETTINGS arrive so the client cannot
+    // hold the third back itself: the first two stay open whatever the timing, the third is one too many.
     const h2 = new H2Connection(hub.url);
-    const results = await Promise.all(
-      [0, 1, 2].map((i) =>
-        h2.request({ ':method': 'GET', ':path': `/api/health?n=${i}` }).then(
-          (a) => String(a.status),
-          (e: Error) => e.message,
-        ),
-      ),
+    const headers = { ':method': 'POST', ':path': '/api/pair', 'content-type': 'application/json' };
+    const streams = [0, 1, 2].map(() => h2.session.request(headers, { endStream: false }));
+    const outcomes = streams.map(
+      (stream) =>
+        new Promise<string>((resolve) => {
+          stream.on('response', (h) => resolve(String(h[':status'])));
+          stream.on('error', (e: Error) => resolve(e.message));
+          stream.resume();
+        }),
     );
-    expect(results.filter((r) => r === '200')).toHaveLength(2);
-    expect(results.filter((r) => r.includes('NGHTTP2_REFUSED_STREAM'))).toHaveLength(1);
+    expect(await outcomes[2]).toContain('NGHTTP2_REFUSED_STREAM');
+    for (const stream of streams.slice(0, 2)) stream.end(JSON.stringify({ code: 'NOPE-NOPE', name: 'h2' }));
+    // Answered (401: no such code), not refused.
+    expect(await Promise.all(outcomes.slice(0, 2))).toEqual(['401', '401']);
     h2.close();
   });
 
