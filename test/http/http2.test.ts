@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -39,6 +39,77 @@ const initialize = JSON.stringify({
   method: 'initialize',
   params: { protocolVersion: 1, clientCapabilities: {}, clientInfo: { name: 'curl', version: '1' } },
 });
+
+/**
+ * curl alone drives an ACP turn over HTTP/2: initialize (the connection id from the answer's
+ * headers), the event stream as a second curl kept open, then session/new and session/prompt;
+ * resolves with every JSON-RPC message the stream carried.
+ */
+async function curlTurn(hub: HubHarness, flags: string[]): Promise<Array<Record<string, unknown>>> {
+  const url = hub.url;
+  const auth = ['-H', `authorization: Bearer ${hub.adminToken}`];
+  const json = ['-H', 'content-type: application/json'];
+  const { stdout: head } = await run('curl', [
+    '-sS',
+    ...flags,
+    '-D',
+    '-',
+    '-o',
+    '/dev/null',
+    ...auth,
+    ...json,
+    '--data-binary',
+    initialize,
+    `${url}/acp`,
+  ]);
+  expect(head).toMatch(/^HTTP\/2 200/);
+  const connectionId = /^acp-connection-id: (\S+)/im.exec(head)?.[1] ?? '';
+  expect(connectionId).not.toBe('');
+  const conn = ['-H', `acp-connection-id: ${connectionId}`];
+  const stream = spawn('curl', ['-sSN', ...flags, ...auth, ...conn, '-H', 'accept: text/event-stream', `${url}/acp`]);
+  let text = '';
+  stream.stdout.setEncoding('utf8');
+  stream.stdout.on('data', (chunk: string) => (text += chunk));
+  const messages = (): Array<Record<string, unknown>> =>
+    text
+      .split('\n')
+      .filter((l) => l.startsWith('data: '))
+      .map((l) => JSON.parse(l.slice(6)) as Record<string, unknown>);
+  const post = async (message: unknown, extra: string[] = []): Promise<string> => {
+    const { stdout } = await run('curl', [
+      '-sS',
+      ...flags,
+      '-o',
+      '/dev/null',
+      '-w',
+      '%{http_version} %{http_code}',
+      ...auth,
+      ...json,
+      ...conn,
+      ...extra,
+      '--data-binary',
+      JSON.stringify(message),
+      `${url}/acp`,
+    ]);
+    return stdout;
+  };
+  try {
+    expect(await post({ jsonrpc: '2.0', id: 2, method: 'session/new', params: { cwd: hub.workspace, mcpServers: [] } })).toBe('2 202');
+    const opened = await until(() => messages().find((m) => m['id'] === 2), 'session/new on the curl stream');
+    const sessionId = (opened['result'] as { sessionId: string }).sessionId;
+    const prompt = {
+      jsonrpc: '2.0',
+      id: 3,
+      method: 'session/prompt',
+      params: { sessionId, prompt: [{ type: 'text', text: 'hello from curl' }] },
+    };
+    expect(await post(prompt, ['-H', `acp-session-id: ${sessionId}`])).toBe('2 202');
+    await until(() => messages().find((m) => m['id'] === 3), 'the prompt result on the curl stream');
+    return messages();
+  } finally {
+    if (stream.pid !== undefined) stream.kill();
+  }
+}
 
 function wsInitialize(url: string, token: string): Promise<{ result?: { protocolVersion?: number } }> {
   return new Promise((resolve, reject) => {
@@ -175,6 +246,16 @@ describe('h2c by prior knowledge, HTTP/1.1 and WebSocket on the same plain port'
     expect(status).toBe(408);
     await new Promise((resolve) => stream.once('close', resolve));
     h2.close();
+  });
+
+  it('curl --http2-prior-knowledge alone runs an ACP turn: initialize, the event stream, session/new, a streamed prompt', async () => {
+    const seen = await curlTurn(hub, ['--http2-prior-knowledge']);
+    const result = seen.find((m) => m['id'] === 3)?.['result'] as { stopReason: string };
+    expect(result.stopReason).toBe('end_turn');
+    const kinds = seen
+      .filter((m) => m['method'] === 'session/update')
+      .map((m) => (m['params'] as { update: { sessionUpdate: string } }).update.sessionUpdate);
+    expect(kinds).toContain('agent_message_chunk');
   });
 
   it('curl --http2-prior-knowledge speaks HTTP/2; curl --http2 (Upgrade: h2c) is answered over HTTP/1.1', async () => {
@@ -346,6 +427,11 @@ describe('h2 by ALPN over TLS, HTTP/1.1 and WebSocket beside it', () => {
     expect((await h2.request({ ':method': 'GET', ':path': '/api/status', ...auth })).status).toBe(200);
     ws.close();
     h2.close();
+  });
+
+  it('curl --http2 (ALPN h2) alone runs an ACP turn over TLS', async () => {
+    const seen = await curlTurn(hub, ['-k', '--http2']);
+    expect((seen.find((m) => m['id'] === 3)?.['result'] as { stopReason: string }).stopReason).toBe('end_turn');
   });
 
   it('curl --http2 negotiates h2; curl --http1.1 and the WebSocket still get HTTP/1.1', async () => {
