@@ -158,7 +158,7 @@ export function createHubServer(handler: http.RequestListener, opts: ProtocolSwi
     // The listening server's request listeners (fastify, the pre-auth deadline) take it from here.
     server.emit('request', req, res);
   });
-  // node's stream errors on an HTTP/2 stream already reset by the client: nothing to answer.
+  // A session's error (a client that broke the protocol) has ended that session above; nothing is left to do.
   h2.on('sessionError', () => undefined);
 
   const toHttp2 = (socket: Socket): void => {
