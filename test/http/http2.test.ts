@@ -143,6 +143,44 @@ describe('h2c by prior knowledge, HTTP/1.1 and WebSocket on the same plain port'
     expect((await wsInitialize(hub.wsUrl, hub.adminToken)).result?.protocolVersion).toBe(1);
   });
 
+  it('tells HTTP/2 from HTTP/1.1 when the first bytes arrive one at a time', async () => {
+    const net = await import('node:net');
+    const port = Number(new URL(hub.url).port);
+    // A relay that hands the hub the client's first 40 bytes one per write, a few ms apart.
+    const open = new Set<import('node:net').Socket>();
+    const relay = net.createServer((client) => {
+      const upstream = net.connect(port, '127.0.0.1');
+      open.add(client).add(upstream);
+      upstream.on('error', () => client.destroy());
+      client.on('error', () => upstream.destroy());
+      upstream.pipe(client);
+      let dripped = 0;
+      let chain = Promise.resolve();
+      client.on('data', (chunk: Buffer) => {
+        chain = chain.then(async () => {
+          for (const byte of chunk) {
+            upstream.write(Buffer.from([byte]));
+            if (dripped >= 40) continue;
+            dripped += 1;
+            await new Promise((resolve) => setTimeout(resolve, 2));
+          }
+        });
+      });
+    });
+    await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
+    const relayUrl = `http://127.0.0.1:${(relay.address() as import('node:net').AddressInfo).port}`;
+    try {
+      const h2 = new H2Connection(relayUrl);
+      expect((await h2.request({ ':method': 'GET', ':path': '/api/health' })).body).toBe('ok');
+      h2.close();
+      const h1 = await fetch(`${relayUrl}/api/health`);
+      expect(await h1.text()).toBe('ok');
+    } finally {
+      for (const socket of open) socket.destroy();
+      relay.close();
+    }
+  });
+
   it('serves many requests of one HTTP/2 connection at once, authenticated per request', async () => {
     const h2 = new H2Connection(hub.url);
     const auth = { authorization: `Bearer ${hub.adminToken}` };
