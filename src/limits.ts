@@ -78,6 +78,10 @@ export const LIMITS = {
   httpKeepAliveTimeoutMs: 5_000,
   /** How often node sweeps connections for the request and header timeouts (its own default is 30 s). */
   httpTimeoutSweepMs: 1_000,
+  /** Streams one HTTP/2 connection may have open at once (SETTINGS_MAX_CONCURRENT_STREAMS); a client past it has its new stream refused (REFUSED_STREAM). */
+  http2MaxConcurrentStreams: 100,
+  /** Largest header block of one HTTP/2 request (SETTINGS_MAX_HEADER_LIST_SIZE), node's 16 KiB HTTP/1.1 head bound; a larger one is refused. */
+  http2MaxHeaderListBytes: 16 * 1024,
   /** Connections that have not authenticated, in total; past it the oldest of the busiest address is closed (~20k idle sockets ran the hub out of file descriptors). */
   unauthConnectionsTotal: 256,
   /** Connections that have not authenticated, from one address; past it that address's oldest is closed. */

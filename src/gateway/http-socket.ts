@@ -12,6 +12,7 @@ import type { ServerResponse } from 'node:http';
 import type { GatewaySocket } from './gateway-socket.js';
 
 const OPEN = 1;
+const CLOSING = 2;
 const CLOSED = 3;
 const DATA = Buffer.from('data: ');
 const END = Buffer.from('\n\n');
@@ -147,20 +148,31 @@ export class HttpSocket extends EventEmitter implements GatewaySocket {
     this.active = false;
   }
 
-  /** Ends every stream with an SSE comment naming the close code (the client sees EOF). */
+  /**
+   * Ends every stream with an SSE comment naming the close code (the client sees EOF). The
+   * socket stays CLOSING until every stream has finished, so a reader that never takes the
+   * rest (the slow consumer just closed 4008) is terminated by the connection's close grace
+   * (`wsCloseGraceMs`) like a WebSocket that never answers the close frame; otherwise its
+   * stream — and over HTTP/1.1 its socket — stayed open for as long as the client kept it.
+   */
   close(code: number, reason: string): void {
     if (this.readyState !== OPEN) return;
-    this.readyState = CLOSED;
+    const streams = this.streams();
+    this.readyState = streams.length === 0 ? CLOSED : CLOSING;
+    let open = streams.length;
     const note = Buffer.from(`: close ${code} ${reason.replace(/[\r\n]/g, ' ')}\n\n`);
-    for (const res of this.streams()) {
-      res.end(note);
+    for (const res of streams) {
+      res.end(note, () => {
+        open -= 1;
+        if (open === 0 && this.readyState === CLOSING) this.readyState = CLOSED;
+      });
     }
     this.end(code, reason, false);
   }
 
-  /** Destroys every stream at once (dead peer, or a close the reader never drained). */
+  /** Destroys every stream not yet finished (dead peer, or a close the reader never drained). */
   terminate(): void {
-    for (const res of this.streams()) res.destroy();
+    for (const res of this.streams()) if (!res.writableFinished) res.destroy();
     this.readyState = CLOSED;
     this.end(1006, 'terminated', true);
   }

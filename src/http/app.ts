@@ -17,6 +17,7 @@ import { authCookieName } from './credentials.js';
 import { installErrorHandler } from './error-handler.js';
 import { DOCS_THEME } from './docs-theme.js';
 import { ignoreOtherUpgrades } from './other-upgrades.js';
+import { createHubServer } from './protocol-switch.js';
 import { healthRoutes } from './routes/health.js';
 import { webApp } from './web.js';
 import { pushRoutes } from './routes/push.js';
@@ -116,7 +117,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Trust exactly the configured number of proxy hops (a tunnel on loopback is 1), never "any".
     trustProxy: hops > 0 ? (_addr: string, i: number) => i < hops : false,
     routerOptions: { ignoreTrailingSlash: true },
-    ...(tls ? { https: { ...tls, ...serverOptions } } : {}),
+    // HTTP/1.1 (and the WebSocket upgrade) and HTTP/2 on the same port: h2 by ALPN over TLS, h2c by prior knowledge in clear.
+    serverFactory: (handler) =>
+      createHubServer(handler, {
+        tls,
+        http1: serverOptions,
+        requestTimeoutMs: l.httpRequestTimeoutMs,
+        idleTimeoutMs: l.httpKeepAliveTimeoutMs,
+        maxConcurrentStreams: l.http2MaxConcurrentStreams,
+        maxHeaderListBytes: l.http2MaxHeaderListBytes,
+      }),
   }) as unknown as FastifyInstance;
   // `Upgrade: h2c` and any other protocol but WebSocket are answered over HTTP/1.1 (other-upgrades.ts).
   ignoreOtherUpgrades(app.server);

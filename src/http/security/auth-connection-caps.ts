@@ -2,6 +2,8 @@ import fs from 'node:fs';
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { HubError } from '../../errors.js';
+import { closeConnectionAfter } from '../connection-close.js';
+import { transportSocket } from '../protocol-switch.js';
 
 /**
  * Bounds on HTTP connections that *have* authenticated (connection-caps.ts bounds the others,
@@ -68,7 +70,9 @@ export function installAuthConnectionCaps(
   app.addHook('preValidation', async (req, reply) => {
     const identity = req.identity;
     if (!identity || isUpgrade(req.headers)) return;
-    const socket = req.raw.socket as Socket;
+    // An HTTP/2 connection counts once, whatever number of streams it carries.
+    const socket = transportSocket(req.raw);
+    if (!socket) return;
     const held = tokenOf.get(socket);
     if (held === identity.tokenId) return;
     // A kept-alive connection reused by another token moves to that token.
@@ -76,7 +80,7 @@ export function installAuthConnectionCaps(
     const admin = identity.scope === 'admin';
     const refuse = (limit: AuthConnectionLimit, error: HubError): never => {
       onRefused(limit);
-      reply.header('connection', 'close');
+      closeConnectionAfter(req, reply);
       throw error;
     };
     if (count >= (admin ? caps.total : caps.total - caps.adminReserve))

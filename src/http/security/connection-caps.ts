@@ -1,6 +1,7 @@
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { isRedispatched } from '../other-upgrades.js';
+import { transportSocket } from '../protocol-switch.js';
 
 /**
  * Bounds on connections that have not authenticated: at most `total` in all
@@ -59,6 +60,8 @@ export function installConnectionCaps(app: FastifyInstance, caps: ConnectionCaps
 
   // After the auth hook (onRequest) has run; upgrade requests pass here too.
   app.addHook('preValidation', async (req) => {
-    if (req.identity) leave(req.raw.socket as Socket);
+    // The TCP socket for HTTP/1.1 and HTTP/2 alike: one authenticated stream admits its connection.
+    const socket = req.identity ? transportSocket(req.raw) : undefined;
+    if (socket) leave(socket);
   });
 }

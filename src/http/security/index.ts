@@ -3,6 +3,7 @@ import fp from 'fastify-plugin';
 import fastifyRateLimit from '@fastify/rate-limit';
 import type { HubConfig } from '../../config/schema.js';
 import { HubError } from '../../errors.js';
+import { closeConnectionAfter, installHttp2ConnectionHeader } from '../connection-close.js';
 import { effectiveTotal, installAuthConnectionCaps, openFileLimit, type AuthConnectionLimit } from './auth-connection-caps.js';
 import { installConnectionCaps } from './connection-caps.js';
 import { installCors } from './cors.js';
@@ -55,8 +56,9 @@ export const securityPlugin = fp(
     // An error answer to a caller who has not authenticated ends the connection: a body still
     // being trickled after a 401 cannot keep the socket.
     app.addHook('onSend', async (req, reply) => {
-      if (!req.identity && reply.statusCode >= 400) reply.header('connection', 'close');
+      if (!req.identity && reply.statusCode >= 400) closeConnectionAfter(req, reply);
     });
+    installHttp2ConnectionHeader(app);
     installUpgradeRefusal(app);
     installJsonDepthCheck(app, config.limits.jsonMaxDepth);
     // Per-route only (`config: {rateLimit: …}`); keyed by req.ip, which honours the pinned trustProxy hops.

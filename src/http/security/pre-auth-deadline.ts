@@ -1,6 +1,7 @@
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { isRedispatched } from '../other-upgrades.js';
+import { tcpSocket, transportSocket } from '../protocol-switch.js';
 
 /**
  * Closes a connection that has not finished sending its first request head (an HTTP request
@@ -14,8 +15,12 @@ export function installPreAuthDeadline(app: FastifyInstance, deadlineMs: number)
   const server = app.server;
   // Node's own check for later requests on a kept-alive socket (run on its 30 s sweep).
   server.headersTimeout = Math.min(server.headersTimeout || deadlineMs, deadlineMs);
-  server.on('request', (req: { socket: Socket }) => started.add(req.socket));
-  server.on('upgrade', (_req: unknown, socket: Socket) => started.add(socket));
+  // HTTP/2 requests are emitted here too (protocol-switch.ts); their first HEADERS frame is the head.
+  server.on('request', (req: Parameters<typeof transportSocket>[0]) => {
+    const socket = transportSocket(req);
+    if (socket) started.add(socket);
+  });
+  server.on('upgrade', (_req: unknown, socket: Socket) => started.add(tcpSocket(socket)));
   server.on('connection', (socket: Socket) => {
     // Handed back to the parser after an ignored upgrade: its first head has arrived.
     if (isRedispatched(socket)) return;

@@ -8,7 +8,8 @@ import type { Socket } from 'node:net';
  */
 export function installUpgradeRefusal(app: FastifyInstance): void {
   app.addHook('onResponse', async (req, reply) => {
-    if (reply.statusCode === 101 || req.headers.upgrade === undefined) return;
+    // HTTP/2 has no upgrade (RFC 9113 §8.2.2), and its `socket` is the whole shared connection.
+    if (reply.statusCode === 101 || req.headers.upgrade === undefined || req.raw.httpVersionMajor === 2) return;
     const socket = req.raw.socket as Socket | null;
     if (socket && !socket.destroyed) socket.destroySoon();
   });

@@ -28,6 +28,8 @@ export interface DeviceOptions {
   colorScheme?: 'light' | 'dark';
   locale?: string;
   viewport?: { width: number; height: number };
+  /** Accept the hub's self-signed test certificate (a hub started with `--tls-cert`). */
+  ignoreHttpsErrors?: boolean;
 }
 
 /** One "device": its own Chromium profile (fresh user-data-dir), page and console log. */
@@ -45,7 +47,8 @@ export async function openDevice(opts: DeviceOptions = {}): Promise<Device> {
   const context = await chromium.launchPersistentContext(dir, {
     executablePath: CHROMIUM,
     headless: true,
-    args: ARGS,
+    // The flag too: the context option alone still refuses the service worker's script.
+    args: opts.ignoreHttpsErrors ? [...ARGS, '--ignore-certificate-errors'] : ARGS,
     viewport: opts.viewport ?? PHONE,
     deviceScaleFactor: 2,
     isMobile: true,
@@ -53,6 +56,7 @@ export async function openDevice(opts: DeviceOptions = {}): Promise<Device> {
     locale: opts.locale ?? 'en-US',
     colorScheme: opts.colorScheme ?? 'light',
     reducedMotion: 'reduce',
+    ...(opts.ignoreHttpsErrors ? { ignoreHTTPSErrors: true } : {}),
   });
   context.setDefaultTimeout(20_000);
   const page = context.pages()[0] ?? (await context.newPage());
