@@ -179,6 +179,7 @@ export async function probeBackend(options: ProbeRunOptions): Promise<ProbeRepor
         kind: status.kind,
         ...(status.command ? { entry: status.command } : {}),
         ...(status.cliVersion ? { cliVersion: status.cliVersion } : {}),
+        ...(status.cliRuntime ? { runtime: status.cliRuntime } : {}),
       },
       verdict: verdictOf(rows),
       rows: rows.map((r) => (r.detail === undefined ? r : { ...r, detail: String(redactWire(r.detail, secrets)) })),
