@@ -10,6 +10,7 @@ import { sessionsEn, sessionsZh } from './i18n-sessions.js';
 import { permissionEn, permissionZh } from './i18n-permission.js';
 import { peopleEn, peopleZh } from './i18n-people.js';
 import { policyEn, policyZh } from './i18n-policy.js';
+import { doctorEn, doctorZh } from './i18n-doctor.js';
 import { voiceEn, voiceZh } from './i18n-voice.js';
 
 export type { Locale } from './locale.js';
@@ -177,6 +178,7 @@ const en = {
   ...peopleEn,
   ...voiceEn,
   ...policyEn,
+  ...doctorEn,
 };
 
 export type MessageKey = keyof typeof en;
@@ -342,6 +344,7 @@ const zh: Record<MessageKey, string> = {
   ...peopleZh,
   ...voiceZh,
   ...policyZh,
+  ...doctorZh,
 };
 
 const TABLES: Record<Locale, Record<MessageKey, string>> = { en, 'zh-CN': zh };
