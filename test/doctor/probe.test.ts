@@ -111,7 +111,11 @@ describe('zcode-hub doctor --probe', () => {
     );
     const { status, stdout, report } = probe(home, stateDir, flags);
     expect(report.backend).toMatchObject({ kind: 'zcode', cliVersion: { version: '0.99.0', verified: false } });
-    expect(stdout).toMatch(/^probe of the ZCode CLI 0\.99\.0 .*\nnote: the ZCode CLI is 0\.99\.0, which this hub was not verified against/);
+    // The Node that ran it, and why; then the version warning.
+    expect(stdout).toMatch(
+      /^probe of the ZCode CLI 0\.99\.0 .*\nrun on .*\/node24 \(Node\.js v24\.14\.0\): given by --zcode-node \(or ZCODE_HUB_ZCODE_NODE\)\nnote: the ZCode CLI is 0\.99\.0, which this hub was not verified against/,
+    );
+    expect(report.backend.runtime).toMatchObject({ version: 'v24.14.0', source: 'flag' });
     expect(row(report, 'session/subscribe', /answers with the seq/)).toMatchObject({
       outcome: 'differs',
       detail: expect.stringMatching(/^result\.eventSeq: .*; seen "7"$/),
