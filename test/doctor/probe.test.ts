@@ -241,11 +241,20 @@ describe('zcode-hub doctor --probe', () => {
     expect(here.rows).toEqual(user.rows);
   });
 
-  it('test/fixtures/recordings/probe-drift.ndjson (a drifting CLI probed) replays to its recorded rows', () => {
+  // Every probe recording of the directory (`<name>.ndjson` beside `<name>.rows.json`): a user's
+  // recording added there with the rows it should give runs here without touching this file.
+  const probeRecordings = fs
+    .readdirSync(RECORDINGS)
+    .filter((f) => f.endsWith('.rows.json'))
+    .map((f) => f.slice(0, -'.rows.json'.length));
+  it('the probe recordings include probe-drift (a drifting CLI probed)', () => {
+    expect(probeRecordings).toContain('probe-drift');
+  });
+  it.each(probeRecordings)('test/fixtures/recordings/%s.ndjson replays to its recorded rows', (name) => {
     const { home, stateDir } = tempHome();
-    const file = path.join(RECORDINGS, 'probe-drift.ndjson');
-    const expected = path.join(RECORDINGS, 'probe-drift.rows.json');
-    if (process.env.ZCODE_HUB_UPDATE_RECORDINGS === '1') {
+    const file = path.join(RECORDINGS, `${name}.ndjson`);
+    const expected = path.join(RECORDINGS, `${name}.rows.json`);
+    if (name === 'probe-drift' && process.env.ZCODE_HUB_UPDATE_RECORDINGS === '1') {
       const drift = {
         dropField: { method: 'session/list', path: 'sessions' },
         wrongType: { method: 'session/resume', path: 'runtime.eventSeq', value: -1 },
