@@ -116,7 +116,7 @@ export function runChecks(f: DoctorFacts): Check[] {
       'backend.version',
       'warn',
       f.cliVersion.warning ?? 'the ZCode CLI is a version this hub was not verified against',
-      'run `zcode-hub doctor --probe --json probe.json` and send the file (docs/APP-SERVER.md §15.2)',
+      'run `zcode-hub doctor --probe --json probe.json --record-wire probe-wire.ndjson` and send both with `zcode-hub doctor --json` (docs/APP-SERVER.md §15.2)',
     );
 
   if (f.backendState !== undefined) {
