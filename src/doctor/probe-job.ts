@@ -8,7 +8,8 @@
  *                      │  └────start──────┤ (and from failed)
  *                      └──error──▶ failed ┘
  *
- * `start` while running is refused (the caller answers 409); the run itself is injected.
+ * `start` while running is refused (the caller answers 409); `abort` (shutdown) asks a running
+ * probe to stop its child and finish early. The run itself is injected.
  */
 import type { ProbeReport } from './probe-report.js';
 
@@ -21,9 +22,10 @@ export type ProbeJobState =
 export class ProbeJob {
   private current: ProbeJobState = { state: 'idle' };
   private running: Promise<void> | undefined;
+  private controller: AbortController | undefined;
 
   constructor(
-    private readonly run: (options: { prompt: boolean }) => Promise<ProbeReport>,
+    private readonly run: (options: { prompt: boolean; signal: AbortSignal }) => Promise<ProbeReport>,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -37,7 +39,9 @@ export class ProbeJob {
     if (this.current.state === 'running') return false;
     const startedAt = this.now();
     this.current = { state: 'running', startedAt };
-    this.running = this.run(options).then(
+    const controller = new AbortController();
+    this.controller = controller;
+    this.running = this.run({ ...options, signal: controller.signal }).then(
       (report) => {
         this.current = { state: 'done', startedAt, finishedAt: this.now(), report };
       },
@@ -46,6 +50,11 @@ export class ProbeJob {
       },
     );
     return true;
+  }
+
+  /** Abandons a running probe (its run stops its child and finishes early); nothing when none runs. */
+  abort(): void {
+    if (this.current.state === 'running') this.controller?.abort();
   }
 
   /** Resolves when no probe runs (shutdown waits for the probe's child to be stopped). */

@@ -46,4 +46,22 @@ describe('ProbeJob', () => {
     expect(job.start({ prompt: true })).toBe(true);
     expect(job.status().state).toBe('running');
   });
+
+  it('abort asks the running probe to stop (its signal), and does nothing when none runs', async () => {
+    const signals: AbortSignal[] = [];
+    const job = new ProbeJob(
+      (o) =>
+        new Promise<ProbeReport>((resolve) => {
+          signals.push(o.signal);
+          o.signal.addEventListener('abort', () => resolve({ ...REPORT, verdict: 'fail' }));
+        }),
+    );
+    job.abort();
+    job.start({ prompt: true });
+    expect(signals[0]?.aborted).toBe(false);
+    job.abort();
+    await job.settled();
+    expect(signals[0]?.aborted).toBe(true);
+    expect(job.status()).toMatchObject({ state: 'done', report: { verdict: 'fail' } });
+  });
 });

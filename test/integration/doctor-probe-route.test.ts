@@ -10,6 +10,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fakeInstall } from '../fixtures/fake-install.js';
 import { startHub, type HubHarness } from '../helpers/hub-harness.js';
+import { captureLogger } from '../backend/helpers.js';
 
 const hubs: HubHarness[] = [];
 const dirs: string[] = [];
@@ -105,5 +106,31 @@ describe('POST /api/doctor/probe', () => {
       ((await (await hub.api('/api/health', { headers: { accept: 'application/json' } })).json()) as { backend: { state: string } }).backend
         .state,
     ).toBe('ready');
+  });
+
+  it('a daemon shut down mid-probe stops the probe and its child before it is gone', async () => {
+    const log = captureLogger('info');
+    // Slow turns: the probe is still in its prompt when the daemon stops.
+    const hub = await startHub({ simArgs: ['--turn-delay-scale', '5'], logger: log.logger });
+    hubs.push(hub);
+    expect((await post(hub, {})).status).toBe(202);
+    const spawned = async (): Promise<number> => {
+      for (;;) {
+        const line = log.lines.find((l) => l.component === 'doctor-probe' && l.msg === 'backend spawned');
+        if (line) return line.pid as number;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    };
+    const pid = await spawned();
+    await hub.close();
+    const alive = (() => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    })();
+    expect(alive).toBe(false);
   });
 });

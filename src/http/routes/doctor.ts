@@ -64,7 +64,12 @@ export const doctorRoutes: FastifyPluginAsync<DoctorRouteOptions> = async (app, 
   // scratch directories (probe-run.ts), never the daemon's child or its sessions. The daemon's
   // --record-wire file is the daemon's: the probe does not write into it.
   const { recordWire: _ownRecording, ...probeConfig } = opts.config;
-  const job = new ProbeJob((o) => probeBackend({ config: probeConfig, logger: opts.logger, prompt: o.prompt }));
+  const job = new ProbeJob((o) => probeBackend({ config: probeConfig, logger: opts.logger, prompt: o.prompt, signal: o.signal }));
+  // A probe running at shutdown is abandoned, and its child stopped before the daemon is gone.
+  app.addHook('onClose', async () => {
+    job.abort();
+    await job.settled();
+  });
   app.withTypeProvider<ZodTypeProvider>().post(
     '/api/doctor/probe',
     {
