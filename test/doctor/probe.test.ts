@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ProbeReport } from '../../src/doctor/probe-report.js';
-import { cli, killStarted, tempHome } from '../daemon/process-helpers.js';
+import { cli, killStarted, ready, start, tempHome } from '../daemon/process-helpers.js';
 import { fakeInstall } from '../fixtures/fake-install.js';
 
 afterEach(killStarted);
@@ -278,5 +278,29 @@ describe('zcode-hub doctor --probe', () => {
     const r = cli(home, ['doctor', '--probe', '--backend', 'zcode', '--zcode-cli', path.join(os.tmpdir(), 'no-such', 'zcode.cjs')]);
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/--zcode-cli .* does not exist/);
+  });
+});
+
+describe('zcode-hub doctor --probe --daemon', () => {
+  it('the running daemon probes the backend it was started with: its drift named, the JSON written; none running is a clear error', async () => {
+    const { home, stateDir } = tempHome();
+    const json = path.join(home, 'probe-daemon.json');
+    const none = cli(home, ['doctor', '--probe', '--daemon', '--state-dir', stateDir]);
+    expect(none.status).toBe(2);
+    expect(none.stderr).toMatch(/--daemon: no daemon is running on /);
+    const flags = fakeInstall(home, { omit: ['workflows/list'] }, '0.99.0');
+    start(home, stateDir, flags);
+    await ready(stateDir);
+    // No backend flag here: the daemon's own choice (the drifting CLI) is what gets probed.
+    const r = cli(home, ['doctor', '--probe', '--daemon', '--state-dir', stateDir, '--json', json]);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toMatch(/^probe of the ZCode CLI 0\.99\.0 /);
+    expect(r.stdout).toMatch(/^MISSING +workflows\/list +lists the saved workflows/m);
+    expect(r.status).toBe(1);
+    const report = JSON.parse(fs.readFileSync(json, 'utf8')) as ProbeReport;
+    expect(report).toMatchObject({ verdict: 'fail', backend: { kind: 'zcode', cliVersion: { version: '0.99.0' } } });
+    expect(cli(home, ['doctor', '--probe', '--daemon', '--state-dir', stateDir, '--record-wire', path.join(home, 'w.ndjson')]).status).toBe(
+      2,
+    );
   });
 });
