@@ -88,6 +88,7 @@ export class BackendLink implements BackendPort {
       ...(this.command === undefined ? {} : { command: this.command }),
       ...(this.options.cliVersion ? { cliVersion: { ...this.options.cliVersion } } : {}),
       ...(this.options.cliDetection ? { cliDetection: this.options.cliDetection } : {}),
+      ...(this.options.cliRuntime ? { cliRuntime: { ...this.options.cliRuntime } } : {}),
     };
   }
 

@@ -12,6 +12,17 @@ import type { CliVersion } from '../ports/backend-port.js';
 /** The app-server versions this hub was checked against (the table in docs/APP-SERVER.md §16.1). */
 export const VERIFIED_CLI_VERSIONS: readonly string[] = ['0.16.9'];
 
+/**
+ * App-server methods known to be gone (integrators report them removed in 0.16), each with what
+ * the hub does instead (docs/APP-SERVER.md §16.3). The hub's typed client names none of them
+ * (test/meta/cli-versions-doc.test.ts), so no CLI from 0.16 on is asked for one.
+ */
+export const GONE_METHODS: Readonly<Record<string, string>> = {
+  'session/steer': 'not used: a prompt sent during a turn waits in the hub\'s queue; steering would be v4 sendText "guide" (§7.4)',
+  'session/rewind': 'not offered: the hub has no rewind; a fork (session/fork) is the way back',
+  'prompt/enhance': 'not offered: the hub sends the prompt as typed',
+};
+
 const packageSchema = z.looseObject({ version: z.string().min(1).max(64) });
 
 /**

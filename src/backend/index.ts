@@ -37,6 +37,8 @@ export interface CreateBackendOptions {
   taps?: readonly TransportTap[];
   /** Reads the CLI's version (tests); default cli-version.ts. */
   readCliVersion?: (cli: string) => CliVersion;
+  /** The hub's own node as node-runtime.ts sees it (default `process.execPath`); tests set an old one. */
+  hubNode?: string;
 }
 
 /**
@@ -54,10 +56,12 @@ export function createBackend(config: HubConfig, logger: Logger, options: Create
       ? chooseZcodeNode(config.zcodeNode, choice.cli, {
           platform,
           probe: options.probe ?? realFsProbe,
+          ...(options.hubNode ? { hubNode: options.hubNode } : {}),
           timeoutMs: config.limits.nodeVersionCheckTimeoutMs,
         })
       : undefined;
-  if (node) logger.info({ node: node.path, version: node.version, source: node.source }, 'the ZCode CLI runs on this Node.js');
+  if (node)
+    logger.info({ node: node.path, version: node.version, source: node.source }, `the ZCode CLI runs on this Node.js: ${node.reason}`);
   // Once per start: a CLI this hub was not verified against still runs, with one warning (§16).
   const cliVersion = choice.kind === 'zcode' && choice.cli ? (options.readCliVersion ?? readCliVersion)(choice.cli) : undefined;
   if (cliVersion?.warning) logger.warn({ cliVersion: cliVersion.version ?? null }, cliVersion.warning);
@@ -79,6 +83,7 @@ export function createBackend(config: HubConfig, logger: Logger, options: Create
         platform,
         simulatorSpawnSpec: options.simulatorSpawnSpec ?? simulatorSpawnSpec,
         ...(node ? { nodePath: node.path } : {}),
+        ...(node?.env ? { nodeEnv: node.env } : {}),
         ...(options.probe ? { probe: options.probe } : {}),
       }),
     limits: config.limits,
@@ -89,6 +94,7 @@ export function createBackend(config: HubConfig, logger: Logger, options: Create
     ...(options.random ? { random: options.random } : {}),
     ...(cliVersion ? { cliVersion } : {}),
     ...(choice.detection ? { cliDetection: choice.detection } : {}),
+    ...(node ? { cliRuntime: { path: node.path, version: node.version, source: node.source, reason: node.reason } } : {}),
     ...(tap ? { wireRecorder: tap } : {}),
   });
 }

@@ -1,7 +1,7 @@
 /** The shapes around BackendLink: what it spawns, how it is configured, what it reports. */
 import type { HubConfig } from '../config/schema.js';
 import type { Logger } from '../logger.js';
-import type { CliDetection, CliVersion } from '../ports/backend-port.js';
+import type { CliDetection, CliRuntime, CliVersion } from '../ports/backend-port.js';
 import type { ProcessInspector } from './pidfile.js';
 import type { LineRing } from './stderr-ring.js';
 import type { Transport } from './transport.js';
@@ -50,6 +50,8 @@ export interface BackendLinkOptions {
   cliVersion?: CliVersion;
   /** How the CLI was chosen at start (cli-candidates.ts), reported in the status for doctor. */
   cliDetection?: CliDetection;
+  /** The Node.js that runs the CLI and why (node-runtime.ts), reported in the status for doctor. */
+  cliRuntime?: CliRuntime;
   /** Taps every child's transport (`--record-wire`, wire-recorder.ts; the doctor probe); closed with the link. */
   wireRecorder?: TransportTap;
   random?: () => number;

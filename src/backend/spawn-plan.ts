@@ -103,6 +103,8 @@ export interface PlanDeps {
   simulatorSpawnSpec: SimulatorSpawnSpec;
   /** The node binary that runs zcode.cjs. */
   nodePath?: string;
+  /** Variables that runtime needs (`ELECTRON_RUN_AS_NODE=1` for the desktop's Electron, node-runtime.ts). */
+  nodeEnv?: Record<string, string>;
 }
 
 /** The built-in provider file to pass (§9.4): configured, else shipped beside the CLI, else the hub's minimal one. */
@@ -151,7 +153,7 @@ export function buildSpawnPlan(config: HubConfig, choice: BackendChoice, deps: P
       kind: 'zcode',
       command: deps.nodePath ?? process.execPath,
       args: [choice.cli, 'app-server'],
-      env: buildChildEnv(deps.env, { platform: deps.platform, set }),
+      env: buildChildEnv(deps.env, { platform: deps.platform, set: { ...set, ...deps.nodeEnv } }),
       cwd: config.stateDir,
       entry: choice.cli,
     };

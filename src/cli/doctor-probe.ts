@@ -2,7 +2,10 @@ import path from 'node:path';
 import { BackendConfigError } from '../backend/index.js';
 import { ConfigError, loadConfig } from '../config/load.js';
 import { probeBackend } from '../doctor/probe-run.js';
-import { formatProbeReport } from '../doctor/probe-report.js';
+import { formatProbeReport, type ProbeReport } from '../doctor/probe-report.js';
+import { probeReportSchema } from '../doctor/cli-report.js';
+import { callDaemon, findDaemon } from './daemon-client.js';
+import { z } from 'zod';
 import { writeFileAtomic } from '../fs/secure-file.js';
 import { createLogger } from '../logger.js';
 
@@ -10,16 +13,42 @@ import { createLogger } from '../logger.js';
 interface ProbeFlags {
   json?: string;
   prompt: boolean;
+  /** `--daemon`: the running daemon probes the backend it was started with (`POST /api/doctor/probe`). */
+  daemon: boolean;
   rest: string[];
+}
+
+/** How often `--daemon` asks whether the daemon's probe finished. */
+const DAEMON_PROBE_POLL_MS = 500;
+
+const jobSchema = z.looseObject({ state: z.string(), error: z.string().optional(), report: z.unknown().optional() });
+
+/** `--daemon`: starts the daemon's probe, polls it, returns its report (or a message why not). */
+async function probeThroughDaemon(stateDir: string, prompt: boolean): Promise<ProbeReport | string> {
+  const daemon = findDaemon(stateDir);
+  if (!daemon) return `--daemon: no daemon is running on ${stateDir} (start it, or drop --daemon to probe with these flags)`;
+  try {
+    await callDaemon(daemon, 'POST', '/api/doctor/probe', { prompt });
+  } catch (err) {
+    // 409: a probe (the web app's) already runs; its report is the one to wait for.
+    if (!/→ 409:/.test((err as Error).message)) return `--daemon: ${(err as Error).message}`;
+  }
+  for (;;) {
+    const job = jobSchema.parse(await callDaemon(daemon, 'GET', '/api/doctor/probe'));
+    if (job.state === 'done') return probeReportSchema.parse(job.report) as ProbeReport;
+    if (job.state === 'failed') return `--daemon: the daemon's probe could not run: ${job.error ?? ''}`;
+    await new Promise((r) => setTimeout(r, DAEMON_PROBE_POLL_MS));
+  }
 }
 
 /** Splits `--probe`, `--probe-no-prompt` and `--json FILE` from the start flags. */
 function probeFlags(argv: readonly string[]): ProbeFlags | string {
-  const out: ProbeFlags = { prompt: true, rest: [] };
+  const out: ProbeFlags = { prompt: true, daemon: false, rest: [] };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     if (a === '--probe') continue;
     if (a === '--probe-no-prompt') out.prompt = false;
+    else if (a === '--daemon') out.daemon = true;
     else if (a === '--json' || a.startsWith('--json=')) {
       const file = a === '--json' ? argv[++i] : a.slice('--json='.length);
       if (!file || file.startsWith('-')) return '--json needs a FILE with --probe (e.g. --json probe.json)';
@@ -30,8 +59,9 @@ function probeFlags(argv: readonly string[]): ProbeFlags | string {
 }
 
 /**
- * `zcode-hub doctor --probe [--json FILE] [--probe-no-prompt] [start flags]`: runs the scripted
- * conversation against its own child of the backend the start flags choose and prints the
+ * `zcode-hub doctor --probe [--json FILE] [--probe-no-prompt] [--daemon] [start flags]`: runs the
+ * scripted conversation against its own child of the backend the start flags choose (with
+ * `--daemon`: the one the running daemon was started with, run by the daemon) and prints the
  * table (src/doctor/probe.ts). Exits 0 when every row is ok or skipped, 1 otherwise, 2 on bad flags.
  */
 export async function runProbeCli(argv: readonly string[]): Promise<number> {
@@ -52,7 +82,21 @@ export async function runProbeCli(argv: readonly string[]): Promise<number> {
   }
   // The hub's log goes to stderr, quiet unless asked: the report is the output.
   const logger = createLogger({ level: argv.includes('--log-level') ? config.logLevel : 'silent', destination: process.stderr });
-  let report;
+  let report: ProbeReport;
+  if (flags.daemon) {
+    if (config.recordWire) {
+      process.stderr.write('zcode-hub doctor: --daemon cannot --record-wire (the daemon does not record its probe); drop one\n');
+      return 2;
+    }
+    const r = await probeThroughDaemon(config.stateDir, flags.prompt);
+    if (typeof r === 'string') {
+      process.stderr.write(`zcode-hub doctor: ${r}\n`);
+      return 2;
+    }
+    process.stdout.write(formatProbeReport(r));
+    if (flags.json) writeFileAtomic(flags.json, `${JSON.stringify(r, null, 2)}\n`);
+    return r.verdict === 'pass' ? 0 : 1;
+  }
   try {
     report = await probeBackend({ config, logger, prompt: flags.prompt });
   } catch (err) {

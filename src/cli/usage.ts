@@ -15,12 +15,15 @@ Every flag also reads ZCODE_HUB_<NAME> from the environment (e.g. ZCODE_HUB_PORT
 
 export const DOCTOR_USAGE = `Usage: zcode-hub doctor [--json] [start flags]
        zcode-hub doctor --probe [--json FILE] [--probe-no-prompt] [--record-wire FILE] [start flags]
+       zcode-hub doctor --probe --daemon [--json FILE] [--probe-no-prompt] [--state-dir DIR]
 Health and exposure report: asks the running daemon for its live report, or checks the
 configuration the start flags describe when none runs. Exits 1 when a check fails.
 --probe starts its own child of the backend the start flags choose (--backend, --zcode-cli,
 --zcode-node) in scratch directories, walks a scripted conversation (create, subscribe, a
 prompt, stop, resume, list, delete) and prints what answered as the hub expects: ok, differs
 (field path and value seen) or missing. --json FILE writes the same report as JSON.
+--daemon has the running daemon probe the backend it was started with (as Settings › Doctor
+in the web app does) instead of the one these flags choose.
 `;
 
 export const ACP_USAGE = `Usage: zcode-hub acp [start flags]

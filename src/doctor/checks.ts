@@ -4,6 +4,8 @@
  */
 import type { CliCandidate, CliDetection } from '../backend/cli-candidates.js';
 import { sourceLabel } from '../backend/cli-candidates.js';
+import { nodeSourceLabel } from '../backend/node-runtime.js';
+import type { CliRuntime } from '../ports/backend-port.js';
 
 export type CheckStatus = 'ok' | 'warn' | 'fail';
 
@@ -30,6 +32,8 @@ export interface DoctorFacts {
   cliDetection?: CliDetection;
   /** Its version and whether the hub was verified against it (docs/APP-SERVER.md §16). */
   cliVersion?: { version?: string; verified: boolean; warning?: string };
+  /** The Node.js that runs the CLI and why, or why none fits (src/backend/node-runtime.ts). */
+  cliRuntime?: CliRuntime | { error: string };
   /** Backend state when a daemon runs (`ready`, `failed` …); undefined offline. */
   backendState?: string;
   backendKind?: 'zcode' | 'sim';
@@ -99,6 +103,12 @@ export function runChecks(f: DoctorFacts): Check[] {
       'pass --zcode-cli /path/to/resources/glm/zcode.cjs to use the real agent',
     );
 
+  const rt = f.cliRuntime;
+  if (rt && 'error' in rt)
+    add('backend.node', 'fail', rt.error, 'pass --zcode-node /path/to/node (Node.js 24 or newer), or use --backend sim');
+  else if (rt)
+    add('backend.node', 'ok', `the ZCode CLI runs on ${rt.path} (Node.js ${rt.version}, ${nodeSourceLabel(rt.source)}): ${rt.reason}`);
+
   if (f.cliVersion?.verified)
     add('backend.version', 'ok', `ZCode CLI ${f.cliVersion.version ?? ''}: a version this hub was verified against`);
   else if (f.cliVersion)
@@ -106,7 +116,7 @@ export function runChecks(f: DoctorFacts): Check[] {
       'backend.version',
       'warn',
       f.cliVersion.warning ?? 'the ZCode CLI is a version this hub was not verified against',
-      'run `zcode-hub doctor --probe --json probe.json` and send the file (docs/APP-SERVER.md §15.2)',
+      'run `zcode-hub doctor --probe --json probe.json --record-wire probe-wire.ndjson` and send both with `zcode-hub doctor --json` (docs/APP-SERVER.md §15.2)',
     );
 
   if (f.backendState !== undefined) {

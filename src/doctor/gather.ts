@@ -7,7 +7,10 @@ import { fileMode, readFileIfExists } from '../fs/secure-file.js';
 import { statePaths } from '../config/state-paths.js';
 import type { DoctorFacts } from './checks.js';
 import { readCliVersion } from '../backend/cli-version.js';
-import type { CliDetection, CliVersion } from '../ports/backend-port.js';
+import type { CliDetection, CliRuntime, CliVersion } from '../ports/backend-port.js';
+import { chooseZcodeNode } from '../backend/node-runtime.js';
+import { realFsProbe } from '../backend/cli-detect.js';
+import { BackendConfigError } from '../backend/spawn-plan.js';
 
 /** What a running daemon adds to the facts (backend state, clients, pending interactions). */
 export interface LiveFacts {
@@ -22,6 +25,27 @@ export interface LiveFacts {
   cliVersion?: CliVersion;
   /** How the running backend chose its CLI at start. */
   cliDetection?: CliDetection;
+  /** The Node.js the running backend chose for the CLI at start. */
+  cliRuntime?: CliRuntime;
+}
+
+/**
+ * The child's Node as `start` would choose it (node-runtime.ts), or the reason none fits; only
+ * for a CLI run with Node (not a single executable). Runs `<node> --version`, nothing else.
+ */
+export function offlineRuntime(config: HubConfig, cli: CliDetection['picked']): DoctorFacts['cliRuntime'] {
+  if (!cli?.entry || cli.launch === 'direct') return undefined;
+  try {
+    const n = chooseZcodeNode(config.zcodeNode, cli.entry, {
+      platform: process.platform,
+      probe: realFsProbe,
+      timeoutMs: config.limits.nodeVersionCheckTimeoutMs,
+    });
+    return { path: n.path, version: n.version, source: n.source, reason: n.reason };
+  } catch (err) {
+    if (err instanceof BackendConfigError) return { error: err.message };
+    throw err;
+  }
 }
 
 /** Validity of the personal provider file, with the exact issues when it is invalid. */
@@ -82,6 +106,10 @@ export function gatherFacts(
     ...(cliDetection ? { cliDetection } : {}),
     // The live daemon's reading wins; offline, the CLI the config would run is read now.
     ...(live?.cliVersion ? { cliVersion: live.cliVersion } : zcodeCli && !live ? { cliVersion: readCliVersion(zcodeCli) } : {}),
+    ...((): { cliRuntime?: DoctorFacts['cliRuntime'] } => {
+      const runtime = live ? live.cliRuntime : offlineRuntime(config, cliDetection?.picked);
+      return runtime ? { cliRuntime: runtime } : {};
+    })(),
     ...(live
       ? {
           backendState: live.backendState,

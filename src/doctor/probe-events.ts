@@ -39,6 +39,8 @@ export class NotificationWatch {
     return this.seen.length;
   }
 
+  private closed = false;
+
   /** Feeds one notification of the child. */
   accept(n: BackendNotification): void {
     const seen = this.read(n);
@@ -51,7 +53,7 @@ export class NotificationWatch {
   /** The first notification from `from` on that matches, or undefined after `timeoutMs`. */
   waitFor(from: number, match: (n: SeenNotification) => boolean, timeoutMs: number): Promise<SeenNotification | undefined> {
     const found = this.seen.slice(from).find(match);
-    if (found) return Promise.resolve(found);
+    if (found || this.closed) return Promise.resolve(found);
     return new Promise((resolve) => {
       const w: Waiter = { from, match, resolve, timer: setTimeout(() => this.settle(w, undefined), timeoutMs) };
       this.waiters.add(w);
@@ -75,8 +77,9 @@ export class NotificationWatch {
     this.lastSeq.clear();
   }
 
-  /** Ends every wait (the probe is over). */
+  /** Ends every wait, and any later one at once (the probe is over, or abandoned). */
   close(): void {
+    this.closed = true;
     for (const w of [...this.waiters]) this.settle(w, undefined);
   }
 

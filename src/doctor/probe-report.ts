@@ -19,7 +19,8 @@ export interface ProbeRow {
 export interface ProbeReport {
   /** The hub's version. */
   hub: string;
-  backend: { kind: 'zcode' | 'sim'; entry?: string; cliVersion?: CliVersion };
+  /** `runtime`: the Node.js that ran the CLI and why (node-runtime.ts). */
+  backend: { kind: 'zcode' | 'sim'; entry?: string; cliVersion?: CliVersion; runtime?: CliRuntime };
   /** `pass` when no row differs or is missing. */
   verdict: 'pass' | 'fail';
   rows: ProbeRow[];
@@ -27,7 +28,7 @@ export interface ProbeReport {
   stderrTail: string[];
 }
 
-import type { CliVersion } from '../ports/backend-port.js';
+import type { CliRuntime, CliVersion } from '../ports/backend-port.js';
 
 /** The verdict of a set of rows. */
 export function verdictOf(rows: readonly ProbeRow[]): ProbeReport['verdict'] {
@@ -42,6 +43,7 @@ export function formatProbeReport(report: ProbeReport): string {
   const b = report.backend;
   const what = b.kind === 'sim' ? 'bundled simulator' : `ZCode CLI${b.cliVersion?.version ? ` ${b.cliVersion.version}` : ''}`;
   const lines = [`probe of the ${what}${b.entry ? ` (${b.entry})` : ''}`];
+  if (b.runtime) lines.push(`run on ${b.runtime.path} (Node.js ${b.runtime.version}): ${b.runtime.reason}`);
   if (b.cliVersion?.warning) lines.push(`note: ${b.cliVersion.warning}`);
   for (const row of report.rows) {
     lines.push(`${LABEL[row.outcome].padEnd(8)} ${row.step.padEnd(stepWidth)}  ${row.expectation}`);

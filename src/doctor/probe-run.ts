@@ -32,6 +32,8 @@ export interface ProbeRunOptions {
   prompt: boolean;
   /** The environment the child's is filtered from (default `process.env`). */
   env?: NodeJS.ProcessEnv;
+  /** Abandons the probe (the daemon shuts down): its child is stopped, the rows left read missing, the scratch is removed. */
+  signal?: AbortSignal;
 }
 
 /** What the link knows about its child, in a phrase. */
@@ -125,6 +127,12 @@ export async function probeBackend(options: ProbeRunOptions): Promise<ProbeRepor
     link.onNotification((n) => watch.accept(n));
     link.setInteractionHandler(() => Promise.reject(new Error('zcode-hub doctor --probe answers no permission or question')));
     const rows: ProbeRow[] = [];
+    const abandon = () => {
+      watch.close();
+      void link.close();
+    };
+    options.signal?.addEventListener('abort', abandon, { once: true });
+    if (options.signal?.aborted) abandon();
     try {
       await link.start();
       await startSettled(link, limits.stopGraceMs);
@@ -167,6 +175,7 @@ export async function probeBackend(options: ProbeRunOptions): Promise<ProbeRepor
           rows.push(...reverseRequestRows(asked, Object.values(REVERSE_METHODS), REVERSE_METHODS.runtimePreferences));
       }
     } finally {
+      options.signal?.removeEventListener('abort', abandon);
       watch.close();
       await link.close();
     }
@@ -179,6 +188,7 @@ export async function probeBackend(options: ProbeRunOptions): Promise<ProbeRepor
         kind: status.kind,
         ...(status.command ? { entry: status.command } : {}),
         ...(status.cliVersion ? { cliVersion: status.cliVersion } : {}),
+        ...(status.cliRuntime ? { runtime: status.cliRuntime } : {}),
       },
       verdict: verdictOf(rows),
       rows: rows.map((r) => (r.detail === undefined ? r : { ...r, detail: String(redactWire(r.detail, secrets)) })),

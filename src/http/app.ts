@@ -213,6 +213,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     const hub = deps.hub;
     await app.register(doctorRoutes, {
       config: deps.config,
+      logger: deps.logger.child({ component: 'doctor-probe' }),
       peers: () => peers.list().map((p) => p.origin),
       backend: deps.backend,
       port,

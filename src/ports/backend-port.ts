@@ -31,6 +31,17 @@ export interface BackendStatus {
   cliVersion?: CliVersion;
   /** How the CLI was chosen at start (absent with `--backend sim`): src/backend/cli-candidates.ts. */
   cliDetection?: CliDetection;
+  /** The Node.js that runs the CLI and why it was chosen (absent for the simulator and a single executable). */
+  cliRuntime?: CliRuntime;
+}
+
+/** The child's runtime as doctor reports it (src/backend/node-runtime.ts). */
+export interface CliRuntime {
+  path: string;
+  version: string;
+  source: 'flag' | 'shipped' | 'hub' | 'desktop-electron';
+  /** One sentence: why this one. */
+  reason: string;
 }
 
 /** Where a ZCode CLI candidate comes from, in the order they are looked at (docs/APP-SERVER.md §17). */

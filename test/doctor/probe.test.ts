@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ProbeReport } from '../../src/doctor/probe-report.js';
-import { cli, killStarted, tempHome } from '../daemon/process-helpers.js';
+import { cli, killStarted, ready, start, tempHome } from '../daemon/process-helpers.js';
 import { fakeInstall } from '../fixtures/fake-install.js';
 
 afterEach(killStarted);
@@ -111,7 +111,11 @@ describe('zcode-hub doctor --probe', () => {
     );
     const { status, stdout, report } = probe(home, stateDir, flags);
     expect(report.backend).toMatchObject({ kind: 'zcode', cliVersion: { version: '0.99.0', verified: false } });
-    expect(stdout).toMatch(/^probe of the ZCode CLI 0\.99\.0 .*\nnote: the ZCode CLI is 0\.99\.0, which this hub was not verified against/);
+    // The Node that ran it, and why; then the version warning.
+    expect(stdout).toMatch(
+      /^probe of the ZCode CLI 0\.99\.0 .*\nrun on .*\/node24 \(Node\.js v24\.14\.0\): given by --zcode-node \(or ZCODE_HUB_ZCODE_NODE\)\nnote: the ZCode CLI is 0\.99\.0, which this hub was not verified against/,
+    );
+    expect(report.backend.runtime).toMatchObject({ version: 'v24.14.0', source: 'flag' });
     expect(row(report, 'session/subscribe', /answers with the seq/)).toMatchObject({
       outcome: 'differs',
       detail: expect.stringMatching(/^result\.eventSeq: .*; seen "7"$/),
@@ -237,11 +241,20 @@ describe('zcode-hub doctor --probe', () => {
     expect(here.rows).toEqual(user.rows);
   });
 
-  it('test/fixtures/recordings/probe-drift.ndjson (a drifting CLI probed) replays to its recorded rows', () => {
+  // Every probe recording of the directory (`<name>.ndjson` beside `<name>.rows.json`): a user's
+  // recording added there with the rows it should give runs here without touching this file.
+  const probeRecordings = fs
+    .readdirSync(RECORDINGS)
+    .filter((f) => f.endsWith('.rows.json'))
+    .map((f) => f.slice(0, -'.rows.json'.length));
+  it('the probe recordings include probe-drift (a drifting CLI probed)', () => {
+    expect(probeRecordings).toContain('probe-drift');
+  });
+  it.each(probeRecordings)('test/fixtures/recordings/%s.ndjson replays to its recorded rows', (name) => {
     const { home, stateDir } = tempHome();
-    const file = path.join(RECORDINGS, 'probe-drift.ndjson');
-    const expected = path.join(RECORDINGS, 'probe-drift.rows.json');
-    if (process.env.ZCODE_HUB_UPDATE_RECORDINGS === '1') {
+    const file = path.join(RECORDINGS, `${name}.ndjson`);
+    const expected = path.join(RECORDINGS, `${name}.rows.json`);
+    if (name === 'probe-drift' && process.env.ZCODE_HUB_UPDATE_RECORDINGS === '1') {
       const drift = {
         dropField: { method: 'session/list', path: 'sessions' },
         wrongType: { method: 'session/resume', path: 'runtime.eventSeq', value: -1 },
@@ -265,5 +278,29 @@ describe('zcode-hub doctor --probe', () => {
     const r = cli(home, ['doctor', '--probe', '--backend', 'zcode', '--zcode-cli', path.join(os.tmpdir(), 'no-such', 'zcode.cjs')]);
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/--zcode-cli .* does not exist/);
+  });
+});
+
+describe('zcode-hub doctor --probe --daemon', () => {
+  it('the running daemon probes the backend it was started with: its drift named, the JSON written; none running is a clear error', async () => {
+    const { home, stateDir } = tempHome();
+    const json = path.join(home, 'probe-daemon.json');
+    const none = cli(home, ['doctor', '--probe', '--daemon', '--state-dir', stateDir]);
+    expect(none.status).toBe(2);
+    expect(none.stderr).toMatch(/--daemon: no daemon is running on /);
+    const flags = fakeInstall(home, { omit: ['workflows/list'] }, '0.99.0');
+    start(home, stateDir, flags);
+    await ready(stateDir);
+    // No backend flag here: the daemon's own choice (the drifting CLI) is what gets probed.
+    const r = cli(home, ['doctor', '--probe', '--daemon', '--state-dir', stateDir, '--json', json]);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toMatch(/^probe of the ZCode CLI 0\.99\.0 /);
+    expect(r.stdout).toMatch(/^MISSING +workflows\/list +lists the saved workflows/m);
+    expect(r.status).toBe(1);
+    const report = JSON.parse(fs.readFileSync(json, 'utf8')) as ProbeReport;
+    expect(report).toMatchObject({ verdict: 'fail', backend: { kind: 'zcode', cliVersion: { version: '0.99.0' } } });
+    expect(cli(home, ['doctor', '--probe', '--daemon', '--state-dir', stateDir, '--record-wire', path.join(home, 'w.ndjson')]).status).toBe(
+      2,
+    );
   });
 });

@@ -69,14 +69,39 @@ function tempFile(): string {
   return path.join(dir, 'wire.ndjson');
 }
 
-/** The fixtures: a recording and the prompt it was made with. */
-const FIXTURES = [
-  { name: 'answer', prompt: 'hello there' },
-  { name: 'todo', prompt: 'make a todo list' },
-  { name: 'fail', prompt: 'this one should fail' },
-];
+/** The prompt a recording was made with: the text of its first `session/send`. */
+function recordedPrompt(file: string): string {
+  for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
+    if (!line.includes('"session/send"')) continue;
+    const { msg } = JSON.parse(line) as { msg?: { method?: string; params?: { content?: unknown } } };
+    if (msg?.method === 'session/send' && typeof msg.params?.content === 'string') return msg.params.content;
+  }
+  throw new Error(`${file} holds no session/send with a text content`);
+}
+
+/**
+ * The fixtures: every `<name>.ndjson` of the directory beside its `<name>.updates.json` (a
+ * client's view) — a recording added there runs without touching this file. A probe recording
+ * has `<name>.rows.json` instead and runs in test/doctor/probe.test.ts.
+ */
+const FIXTURES = fs
+  .readdirSync(RECORDINGS)
+  .filter((f) => f.endsWith('.updates.json'))
+  .map((f) => f.slice(0, -'.updates.json'.length))
+  .sort()
+  .map((name) => ({ name, prompt: recordedPrompt(path.join(RECORDINGS, `${name}.ndjson`)) }));
 
 describe('sim --replay', () => {
+  it('every recording in test/fixtures/recordings/ has the stream or the rows it must replay to', () => {
+    const names = fs.readdirSync(RECORDINGS);
+    const orphans = names
+      .filter((f) => f.endsWith('.ndjson'))
+      .map((f) => f.slice(0, -'.ndjson'.length))
+      .filter((n) => !names.includes(`${n}.updates.json`) && !names.includes(`${n}.rows.json`));
+    expect(orphans).toEqual([]);
+    expect(FIXTURES.map((f) => f.name)).toEqual(expect.arrayContaining(['answer', 'fail', 'todo']));
+  });
+
   it('a live simulator session and its replay give the client the same updates', async () => {
     const file = tempFile();
     const recorded = await live('hello there', file);

@@ -68,6 +68,21 @@ describe('sim --replay', () => {
     ]);
   });
 
+  it("a response recorded after the hub's next request still answers a hub that waits for it", () => {
+    // Live, the hub sent session/list before capabilities were answered; this hub sends only capabilities.
+    const r = replay(
+      recording([
+        { dir: 'meta', t: 0, event: 'start', format: 1 },
+        { dir: 'out', t: 1, msg: { id: 1, method: 'runtime/capabilities' } },
+        { dir: 'out', t: 2, msg: { id: 2, method: 'session/list', params: {} } },
+        { dir: 'in', t: 3, msg: { id: 1, result: { independentPlanState: true } } },
+        { dir: 'in', t: 4, msg: { id: 2, result: { sessions: [] } } },
+      ]),
+      [{ id: 'a', method: 'runtime/capabilities' }],
+    );
+    expect(r.out).toEqual([{ id: 'a', result: { independentPlanState: true } }]);
+  });
+
   it('a file that is not a recording exits 2 naming the line', () => {
     const r = replay(recording('{"dir":"meta","t":0,"event":"start"}\nnot json\n'), []);
     expect(r.status).toBe(2);

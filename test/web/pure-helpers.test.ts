@@ -53,6 +53,7 @@ describe('web helpers', () => {
       { name: 'settings' },
       { name: 'settings', page: 'devices' },
       { name: 'settings', page: 'policy' },
+      { name: 'settings', page: 'doctor' },
       { name: 'changes', sessionId: 's1' },
       { name: 'changes', sessionId: 's1', file: '/w/a b.ts' },
       { name: 'files', sessionId: 's1' },

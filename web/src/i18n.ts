@@ -11,6 +11,7 @@ import { permissionEn, permissionZh } from './i18n-permission.js';
 import { peopleEn, peopleZh } from './i18n-people.js';
 import { policyEn, policyZh } from './i18n-policy.js';
 import { terminalEn, terminalZh } from './i18n-terminal.js';
+import { doctorEn, doctorZh } from './i18n-doctor.js';
 import { voiceEn, voiceZh } from './i18n-voice.js';
 
 export type { Locale } from './locale.js';
@@ -179,6 +180,7 @@ const en = {
   ...voiceEn,
   ...policyEn,
   ...terminalEn,
+  ...doctorEn,
 };
 
 export type MessageKey = keyof typeof en;
@@ -345,6 +347,7 @@ const zh: Record<MessageKey, string> = {
   ...voiceZh,
   ...policyZh,
   ...terminalZh,
+  ...doctorZh,
 };
 
 const TABLES: Record<Locale, Record<MessageKey, string>> = { en, 'zh-CN': zh };

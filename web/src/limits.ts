@@ -1,5 +1,7 @@
 /** Every bound the web app keeps, in one place (the client side of ARCHITECTURE.md §8). */
 export const WEB_LIMITS = {
+  /** How often the doctor screen asks whether its probe finished (`GET /api/doctor/probe`). */
+  doctorProbePollMs: 1_000,
   /** Reconnect backoff: first delay, doubled per attempt. */
   reconnectBaseMs: 500,
   /** Reconnect backoff cap: a phone on a flaky tunnel retries at least this often. */

@@ -12,7 +12,7 @@ export type Route =
   /** The session's terminal output (shell calls, background tasks); `card` = the tool card to show first. */
   | { name: 'terminal'; sessionId: string; card?: string; hubId?: string }
   | { name: 'inbox' }
-  | { name: 'settings'; page?: 'providers' | 'workflows' | 'devices' | 'machines' | 'policy' };
+  | { name: 'settings'; page?: 'providers' | 'workflows' | 'devices' | 'machines' | 'policy' | 'doctor' };
 
 /** Parses a path (with an optional `?query`) into a route (unknown paths → the session list). */
 export function parseRoute(url: string): Route {
@@ -46,7 +46,12 @@ export function parseRoute(url: string): Route {
   if (parts[0] === 'inbox') return { name: 'inbox' };
   if (parts[0] === 'settings') {
     const page = parts[1];
-    return page === 'providers' || page === 'workflows' || page === 'devices' || page === 'machines' || page === 'policy'
+    return page === 'providers' ||
+      page === 'workflows' ||
+      page === 'devices' ||
+      page === 'machines' ||
+      page === 'policy' ||
+      page === 'doctor'
       ? { name: 'settings', page }
       : { name: 'settings' };
   }

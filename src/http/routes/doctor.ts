@@ -5,7 +5,11 @@ import type { HubConfig } from '../../config/schema.js';
 import type { BackendLifecycle } from '../../ports/backend-port.js';
 import { runChecks } from '../../doctor/checks.js';
 import { gatherFacts, type LiveFacts } from '../../doctor/gather.js';
-import { cliDetectionSchema, doctorCheckSchema } from '../../doctor/cli-report.js';
+import { cliDetectionSchema, doctorCheckSchema, probeJobSchema } from '../../doctor/cli-report.js';
+import { ProbeJob } from '../../doctor/probe-job.js';
+import { probeBackend } from '../../doctor/probe-run.js';
+import { HubError } from '../../errors.js';
+import type { Logger } from '../../logger.js';
 
 export interface DoctorRouteOptions {
   config: HubConfig;
@@ -15,6 +19,8 @@ export interface DoctorRouteOptions {
   port: () => number | undefined;
   /** Every peer origin, the added ones included. */
   peers?: () => readonly string[];
+  /** For the probe's own child (`POST /api/doctor/probe`). */
+  logger: Logger;
 }
 
 /** `GET /api/doctor` (admin): the same report as `zcode-hub doctor`, with the daemon's live state. */
@@ -43,6 +49,7 @@ export const doctorRoutes: FastifyPluginAsync<DoctorRouteOptions> = async (app, 
           stderrTail: opts.backend.stderrTail(),
           ...(s.cliVersion ? { cliVersion: s.cliVersion } : {}),
           ...(s.cliDetection ? { cliDetection: s.cliDetection } : {}),
+          ...(s.cliRuntime ? { cliRuntime: s.cliRuntime } : {}),
           ...opts.live(),
         },
         opts.port() ?? opts.config.port,
@@ -51,5 +58,44 @@ export const doctorRoutes: FastifyPluginAsync<DoctorRouteOptions> = async (app, 
       const checks = runChecks(facts);
       return { healthy: !checks.some((c) => c.status === 'fail'), checks, ...(facts.cliDetection ? { cli: facts.cliDetection } : {}) };
     },
+  );
+
+  // `zcode-hub doctor --probe` from the web app: its own child of the daemon's backend, in
+  // scratch directories (probe-run.ts), never the daemon's child or its sessions. The daemon's
+  // --record-wire file is the daemon's: the probe does not write into it.
+  const { recordWire: _ownRecording, ...probeConfig } = opts.config;
+  const job = new ProbeJob((o) => probeBackend({ config: probeConfig, logger: opts.logger, prompt: o.prompt, signal: o.signal }));
+  // A probe running at shutdown is abandoned, and its child stopped before the daemon is gone.
+  app.addHook('onClose', async () => {
+    job.abort();
+    await job.settled();
+  });
+  app.withTypeProvider<ZodTypeProvider>().post(
+    '/api/doctor/probe',
+    {
+      config: { scope: 'admin' },
+      schema: {
+        summary: 'Start `doctor --probe` against this daemon’s backend (its own scratch child); poll GET for the report',
+        tags: ['status'],
+        body: z.object({ prompt: z.boolean().optional() }).strict().optional(),
+        response: { 202: probeJobSchema },
+      },
+    },
+    async (req, reply) => {
+      if (!job.start({ prompt: req.body?.prompt ?? true })) throw new HubError('HUB_ERR_CONFLICT', 'a probe is already running');
+      return reply.code(202).send(job.status());
+    },
+  );
+  app.withTypeProvider<ZodTypeProvider>().get(
+    '/api/doctor/probe',
+    {
+      config: { scope: 'admin' },
+      schema: {
+        summary: 'The last `doctor --probe` of the web app: idle, running, done (with the report) or failed',
+        tags: ['status'],
+        response: { 200: probeJobSchema },
+      },
+    },
+    async () => job.status(),
   );
 };

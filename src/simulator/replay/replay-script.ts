@@ -1,7 +1,8 @@
 /**
  * A wire recording (docs/APP-SERVER.md §15.3, written by src/backend/wire-recorder.ts) read as
  * a script for `zcode-hub sim --replay FILE`: each message the hub wrote is a *cue*, and the
- * messages the child wrote after it (until the next cue) are that cue's answer group. Only the
+ * messages the child wrote after it (until the next cue) are that cue's answer group — except a
+ * response, which joins the group of the request it answers. Only the
  * first child of the recording is replayed (a hub restart spawns a new replayer, which starts
  * over).
  */
@@ -40,9 +41,14 @@ export interface ReplayScript {
   cues: ReplayCue[];
 }
 
+const idKey = (id: unknown): string => `${typeof id}:${String(id)}`;
+const isResponse = (msg: Record<string, unknown>): boolean => msg['method'] === undefined && ('result' in msg || 'error' in msg);
+
 /** Parses a recording; throws an Error naming the line when one is not a recording line. */
 export function readReplayScript(text: string): ReplayScript {
   const script: ReplayScript = { initial: [], cues: [] };
+  /** The answer group of each request sent so far, by id. */
+  const requests = new Map<string, RecordedMessage[]>();
   let spawns = 0;
   const lines = text.split('\n');
   for (let i = 0; i < lines.length; i++) {
@@ -64,18 +70,22 @@ export function readReplayScript(text: string): ReplayScript {
     }
     if (!line.msg) throw new Error(`line ${i + 1}: a ${line.dir} line without msg`);
     if (line.dir === 'in') {
+      // A response goes with the request it answers, even when the hub had sent more since: a
+      // hub that waits for it before its next request (the probe does) still gets it.
+      const answered = isResponse(line.msg) ? requests.get(idKey(line.msg['id'])) : undefined;
       const last = script.cues.at(-1);
-      (last ? last.group : script.initial).push({ t: line.t, msg: line.msg });
+      (answered ?? last?.group ?? script.initial).push({ t: line.t, msg: line.msg });
       continue;
     }
     const id = idSchema.safeParse(line.msg['id']);
     if (!id.success) continue; // a notification of the hub: the child ignores them (§1.4)
     const method = line.msg['method'];
-    script.cues.push(
+    const cue: ReplayCue =
       typeof method === 'string'
         ? { kind: 'request', id: id.data, method, params: line.msg['params'], t: line.t, group: [] }
-        : { kind: 'response', id: id.data, t: line.t, group: [] },
-    );
+        : { kind: 'response', id: id.data, t: line.t, group: [] };
+    if (cue.kind === 'request') requests.set(idKey(cue.id), cue.group);
+    script.cues.push(cue);
   }
   return script;
 }

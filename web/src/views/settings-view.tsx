@@ -16,6 +16,7 @@ import { WorkflowsView } from './workflows-view.js';
 import { MachinesView } from './machines-view.js';
 import { removeMachine } from '../machines/registry.js';
 import { PolicyView } from '../policy/policy-view.js';
+import { DoctorView } from './doctor-view.js';
 
 function Notifications() {
   const [state, setState] = useState<PushSupport>(() => pushSupport());
@@ -63,7 +64,7 @@ function SignOut() {
 }
 
 /** Settings: this device, language, notifications, and (admin) providers, workflows, devices. */
-export function SettingsView({ page }: { page?: 'providers' | 'workflows' | 'devices' | 'machines' | 'policy' }) {
+export function SettingsView({ page }: { page?: 'providers' | 'workflows' | 'devices' | 'machines' | 'policy' | 'doctor' }) {
   const locale = useLocale();
   const me = useSelector(store, (s) => s.me);
   const admin = me?.scope === 'admin';
@@ -105,6 +106,8 @@ export function SettingsView({ page }: { page?: 'providers' | 'workflows' | 'dev
             </>
           ) : page === 'workflows' ? (
             <WorkflowsView />
+          ) : page === 'doctor' ? (
+            <DoctorView />
           ) : (
             <DevicesView />
           )}
@@ -164,11 +167,12 @@ export function SettingsView({ page }: { page?: 'providers' | 'workflows' | 'dev
         </section>
         {admin ? (
           <ul class="rows">
-            {(['providers', 'workflows', 'devices'] as const).map((p) => (
+            {(['providers', 'workflows', 'devices', 'doctor'] as const).map((p) => (
               <li key={p}>
                 <a
                   class="session-row nav-row"
                   href={`/settings/${p}`}
+                  data-testid={`settings-${p}`}
                   onClick={(e) => {
                     e.preventDefault();
                     navigate({ name: 'settings', page: p });
