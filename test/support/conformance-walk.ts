@@ -87,7 +87,7 @@ export class WalkError extends Error {
 
 /**
  * A raw JSON-RPC peer over an SDK `Stream`: it sends requests, answers the hub's requests (the
- * first allow option; elicitations cancelled) and keeps every message it receives, with the
+ * first allow option; forms declined — a cancel only dismisses it on that client) and keeps every message it receives, with the
  * method of the request a response answers.
  */
 export class WalkPeer {
@@ -162,14 +162,14 @@ export class WalkPeer {
   }
 }
 
-/** The answer of a client that allows what it is asked and cancels forms. */
+/** The answer of a client that allows what it is asked and declines forms. */
 function answer(method: string, params: unknown): Json {
   if (method === 'session/request_permission') {
     const options = ((params as Json | undefined)?.['options'] ?? []) as Array<{ kind?: string; optionId?: string }>;
     const allow = options.find((o) => o.kind === 'allow_once') ?? options[0];
     return { result: { outcome: allow ? { outcome: 'selected', optionId: allow.optionId } : { outcome: 'cancelled' } } };
   }
-  if (method === 'elicitation/create') return { result: { action: 'cancel' } };
+  if (method === 'elicitation/create') return { result: { action: 'decline' } };
   return { error: { code: -32601, message: `Method not found: ${method}` } };
 }
 
@@ -188,7 +188,7 @@ const PROMPTS: Record<string, string> = { answer: 'explain this repo' };
 const SETTLED: Record<string, string> = { background: 'The background task finished' };
 
 function initParams(name: string): Json {
-  return { protocolVersion: 1, clientCapabilities: {}, clientInfo: { name, version: '1' } };
+  return { protocolVersion: 1, clientCapabilities: { elicitation: { form: {} } }, clientInfo: { name, version: '1' } };
 }
 
 function text(updates: readonly Json[], kind: string): string {
