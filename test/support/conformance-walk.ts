@@ -11,7 +11,8 @@ import { startHub, type HubHarness } from '../helpers/hub-harness.js';
  * route through the ACP methods the hub serves — initialize, session/new, a live watcher
  * (session/resume), a prompt of every simulator scenario with its permission and elicitation
  * requests answered, session/list, a replay (session/load of the same turns), set_mode,
- * cancel, an unknown method, close and delete — over whatever transport gives an SDK `Stream`.
+ * cancel, an unknown method, close, a connection ending (the session lives on: the hub's
+ * deviation from the RFD) and delete — over whatever transport gives an SDK `Stream`.
  * Every message the hub sends on it (responses, errors, notifications, requests; live and
  * replayed) is checked against the ACP SDK's own zod schemas, so a drift of the hub's shapes
  * from ACP shows as a red test in every transport at once. Extension methods (`_`-prefixed)
@@ -264,6 +265,11 @@ export async function walkScenario(transport: WalkTransport, scenario: string): 
     await prompter.notify('session/cancel', { sessionId });
     await expect(prompter.request('session/no_such_method', { sessionId })).rejects.toBeInstanceOf(WalkError);
     await loader.request('session/close', { sessionId });
+    // The hub's deviation from the remote-transport RFD (docs/CLIENT-PROTOCOL.md "Deviations from
+    // the RFD"): a connection that ends never ends the session the others share.
+    await loader.close();
+    const { sessions } = await prompter.request<{ sessions: Array<{ sessionId: string }> }>('session/list', {});
+    expect(sessions.map((s) => s.sessionId)).toContain(sessionId);
     await prompter.request('session/delete', { sessionId });
     // One more round trip so every message sent before it has arrived.
     await prompter.request('session/list', {});
