@@ -1,14 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { Readable, Writable } from 'node:stream';
-import { pathToFileURL } from 'node:url';
 import { client, ndJsonStream, type AnyMessage, type RequestPermissionRequest, type Stream } from '@agentclientprotocol/sdk';
 import { createWebSocketStream } from '@agentclientprotocol/sdk/experimental/ws-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { startHub, type HubHarness } from '../helpers/hub-harness.js';
-import { WalkPeer } from '../support/conformance-walk.js';
+import { schema, WalkPeer } from '../support/conformance-walk.js';
 
 /**
  * The multi-client draft's own vocabulary (ACP RFD "Multi-Client Session Attach" and the proxies
@@ -20,14 +18,7 @@ import { WalkPeer } from '../support/conformance-walk.js';
  * them and every update it gets passes the SDK's schema.
  */
 
-const sdkDir = path.resolve(
-  path.dirname(createRequire(import.meta.url).resolve('@agentclientprotocol/sdk/schema/v1/schema.json')),
-  '..',
-  '..',
-);
-const { zSessionNotification } = (await import(pathToFileURL(path.join(sdkDir, 'dist/v1/schema/zod.gen.js')).href)) as {
-  zSessionNotification: { safeParse(v: unknown): { success: boolean } };
-};
+const zSessionNotification = schema('zSessionNotification');
 
 type Json = Record<string, unknown>;
 const DRAFT_KINDS = ['prompt_received', 'turn_complete', 'permission_resolved', 'client_disconnected'];

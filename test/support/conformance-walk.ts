@@ -29,7 +29,8 @@ interface Schema {
   safeParse(v: unknown): { success: boolean; error?: { message: string } };
 }
 const z = (await import(pathToFileURL(path.join(sdkDir, 'dist/v1/schema/zod.gen.js')).href)) as Record<string, Schema>;
-function schema(name: string): Schema {
+/** One of the ACP SDK's own zod schemas, by its generated name (`zSessionNotification`, …). */
+export function schema(name: string): Schema {
   const s = z[name];
   if (s === undefined) throw new Error(`the ACP SDK has no schema ${name}`);
   return s;
