@@ -8,6 +8,7 @@ import type { HubCore } from './hub-core.js';
 import type { InteractionRecord } from './interactions.js';
 import type { SessionState } from './session-state.js';
 import { ZCODE_NOTIFICATION } from '../zcode-ext/methods.js';
+import { draftPermissionResolved } from './draft-updates.js';
 
 /** Everyone sees for whom a request waits and the votes so far: `_meta.zcode.approval` on its tool card. */
 export function announceApproval(core: HubCore, record: InteractionRecord, session: SessionState): void {
@@ -53,6 +54,12 @@ export function announceSettled(core: HubCore, record: InteractionRecord): void 
       ...(v.toolCallId === undefined ? {} : { toolCallId: v.toolCallId }),
       ...(v.state === 'resolved' && typeof v.outcome === 'string' ? { chosenOptionId: v.outcome } : {}),
       ...(v.resolvedBy === undefined ? {} : { resolvedBy: v.resolvedBy }),
+    });
+    draftPermissionResolved(core, session, {
+      state: v.state,
+      toolCallId: v.toolCallId,
+      chosenOptionId: v.state === 'resolved' && typeof v.outcome === 'string' ? v.outcome : undefined,
+      resolvedBy: v.resolvedBy,
     });
   }
   core.notifyProfiles(session, {

@@ -14,6 +14,7 @@ import { AppServerError } from '../app-server/errors.js';
 import type { ClientPort } from './client-port.js';
 import { toHubError } from '../backend-errors.js';
 import type { HubCore } from './hub-core.js';
+import { draftPromptReceived, draftTurnComplete } from './draft-updates.js';
 import { promptPreview, type PromptResult, type QueuedPrompt } from './prompt-queue.js';
 import { sendInput, type SendState } from './send-input.js';
 import type { SessionState } from './session-state.js';
@@ -112,6 +113,7 @@ export class PromptFlow {
           promptId: next.promptId,
           promptedBy: by,
         });
+      draftPromptReceived(this.core, session, { promptId: next.promptId, content: next.content, by });
     }
     session.turn.start(by);
     // Sent in the trace context of the request that asked, even when a turn end drains the queue.
@@ -300,6 +302,7 @@ export class PromptFlow {
     if (running) {
       session.queue.finishRunning();
       running.resolve({ stopReason: 'cancelled', ...(turnId === undefined ? {} : { turnId }) });
+      draftTurnComplete(this.core, session, 'cancelled', turnId);
     }
     // The synthesised end counts as the ready boundary: a child that never sends
     // `prompt_completed` would otherwise stall the queue for good, which is the failure this
@@ -362,6 +365,7 @@ export class PromptFlow {
     session.queue.finishRunning();
     prompt.resolve(result);
     session.turn.end();
+    draftTurnComplete(this.core, session, result.stopReason, result.turnId);
   }
 
   /**

@@ -24,6 +24,7 @@ import type { LiveTail } from './turn.js';
 import { subagentsOfPage } from './subagent-replay.js';
 import { AttendanceNotices } from './attendance-notices.js';
 import { sendCommands } from './command-notices.js';
+import { draftClientDisconnected } from './draft-updates.js';
 
 /** What the client learns about its replay (`result._meta.zcode.replayMeta`). */
 export interface ReplayMeta {
@@ -124,7 +125,9 @@ export class SessionAttach {
 
   /** `session/close`: this client leaves the session; the ZCode session lives on. */
   detach(client: ClientPort, session: SessionState): void {
-    if (!session.attachments.delete(client.clientId)) return;
+    const left = session.attachments.get(client.clientId);
+    if (left === undefined || !session.attachments.delete(client.clientId)) return;
+    draftClientDisconnected(this.core, session, left);
     for (const r of this.core.interactions.pending(session.sessionId)) {
       const copy = r.copies.get(client.clientId);
       r.copies.delete(client.clientId);
@@ -138,7 +141,10 @@ export class SessionAttach {
     this.core.removeClient(clientId);
     this.core.interactions.dropClient(clientId);
     for (const session of this.core.allSessions()) {
-      if (session.attachments.delete(clientId)) this.attendance.changed(session);
+      const left = session.attachments.get(clientId);
+      if (left === undefined || !session.attachments.delete(clientId)) continue;
+      draftClientDisconnected(this.core, session, left);
+      this.attendance.changed(session);
     }
   }
 

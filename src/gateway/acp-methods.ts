@@ -27,7 +27,7 @@ import {
   setModeParams,
   zcodeMeta,
 } from './acp-schemas.js';
-import { attachCapability, resolveRole } from './attach-methods.js';
+import { attachCapability, draftAttachCapability, resolveRole } from './attach-methods.js';
 import type { ClientConnection } from './client-connection.js';
 import { announcedSessionUpdates, updateKindsFor } from './update-kinds.js';
 import type { ReplayMeta, SessionOpened } from './hub-api.js';
@@ -123,7 +123,15 @@ export const ACP_METHODS: Record<string, MethodSpec> = {
         loadSession: true,
         promptCapabilities: { image: true, audio: false, embeddedContext: true },
         mcpCapabilities: { http: false, sse: false },
-        sessionCapabilities: { list: {}, resume: {}, close: {}, delete: {}, _meta: { attach: attachCapability(conn.identity.scope) } },
+        sessionCapabilities: {
+          list: {},
+          resume: {},
+          close: {},
+          delete: {},
+          // The multi-client draft's place for it (not in ACP's schema yet), and the hub's extension place (attach-methods.ts).
+          ...draftAttachCapability(conn.identity.scope),
+          _meta: { attach: attachCapability(conn.identity.scope) },
+        },
         // zcode-acp-remote shows its Files button only on `fs: true` (its ADR 0005).
         _meta: { zcode: conn.profile === 'legacy' ? { ...ZCODE_CAPABILITIES, fs: true } : ZCODE_CAPABILITIES },
       },

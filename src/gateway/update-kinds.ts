@@ -10,7 +10,12 @@
  *   schema has not got, so an old client cannot send it) or `protocolVersion` 2 or more;
  * - `replay_complete` (ACP v2) only to a client announcing `protocolVersion` 2 or more;
  * - `clientCapabilities._meta.zcode.sessionUpdates: string[]` overrides the guess: the base kinds
- *   plus exactly the kinds listed.
+ *   plus exactly the kinds listed;
+ * - the multi-client draft's kinds (`prompt_received`, `turn_complete`, `permission_resolved`,
+ *   `client_disconnected`; src/domain/draft-updates.ts) only to a client that opts in: it lists
+ *   them in `sessionUpdates`, or it calls the draft's own `session/attach`. No protocol version
+ *   implies them, and they are dropped, not folded, for everyone else: the hub's own
+ *   notifications (`_zcode/*`) carry the same facts.
  *
  * A later kind a client cannot parse is folded into the extension notification
  * `_zcode/session_update` (same params, so its `seq` still counts); ACP clients ignore unknown
@@ -37,6 +42,10 @@ export const LATER_V1_KINDS = ['config_option_update', 'session_info_update', 'u
 /** The session update ACP v2 sends once after a replay (the hub's own marker is `_meta.zcode.replay`). */
 export const REPLAY_COMPLETE = 'replay_complete';
 
+/** The multi-client draft's update kinds: only to clients that opt in. */
+export const DRAFT_KINDS = ['prompt_received', 'turn_complete', 'permission_resolved', 'client_disconnected'] as const;
+const DRAFT_KIND_SET: ReadonlySet<string> = new Set<string>(DRAFT_KINDS);
+
 /** What an old client gets instead of a later update kind. */
 export const FOLDED_UPDATE_METHOD = ZCODE_NOTIFICATION.sessionUpdate;
 
@@ -60,7 +69,12 @@ export function updateKindsFor(client: AnnouncedClient): UpdateKinds {
 }
 
 /** Every kind the hub may send: only these can be announced (so the set is bounded by construction). */
-const KNOWN_KINDS: ReadonlySet<string> = new Set<string>([...BASE_UPDATE_KINDS, ...LATER_V1_KINDS, REPLAY_COMPLETE]);
+const KNOWN_KINDS: ReadonlySet<string> = new Set<string>([...BASE_UPDATE_KINDS, ...LATER_V1_KINDS, REPLAY_COMPLETE, ...DRAFT_KINDS]);
+
+/** A client's kinds once it opted into the draft's (by calling `session/attach`): what it had, plus those. */
+export function withDraftKinds(kinds: UpdateKinds): UpdateKinds {
+  return new Set<string>([...(kinds ?? KNOWN_KINDS), ...DRAFT_KINDS]);
+}
 
 /**
  * Reads `clientCapabilities._meta.zcode.sessionUpdates` leniently: a list of strings, of which
@@ -115,11 +129,12 @@ function updateKindOf(frame: Frame): string | null {
 /**
  * The frame a client with `kinds` is sent for `frame`: the frame itself, its folded variant
  * (`_zcode/session_update`), or `undefined` (nothing: `replay_complete` to a client that does
- * not know it).
+ * not know it, a draft kind to a client that did not opt in).
  */
 export function frameForKinds(frame: Frame, kinds: UpdateKinds): Frame | undefined {
-  if (kinds === undefined) return frame;
   const kind = updateKindOf(frame);
+  if (kind !== null && DRAFT_KIND_SET.has(kind)) return kinds?.has(kind) === true ? frame : undefined;
+  if (kinds === undefined) return frame;
   if (kind === null || kinds.has(kind)) return frame;
   if (kind === REPLAY_COMPLETE) return undefined;
   let folded = foldedCache.get(frame);

@@ -3,11 +3,13 @@ import { Frame } from '../../src/domain/frame.js';
 import {
   announcedSessionUpdates,
   BASE_UPDATE_KINDS,
+  DRAFT_KINDS,
   FOLDED_UPDATE_METHOD,
   frameForKinds,
   LATER_V1_KINDS,
   REPLAY_COMPLETE,
   updateKindsFor,
+  withDraftKinds,
 } from '../../src/gateway/update-kinds.js';
 
 const update = (sessionUpdate: string, extra: Record<string, unknown> = {}, method?: string): Frame =>
@@ -91,5 +93,38 @@ describe('what a client gets for a kind it cannot parse', () => {
   it('a client that parses every kind gets every frame as it is', () => {
     const f = update('usage_update');
     expect(frameForKinds(f, undefined)).toBe(f);
+  });
+});
+
+describe('the multi-client draft kinds: only to clients that opted in', () => {
+  const everyone = [
+    updateKindsFor({ protocolVersion: 1, hasClientInfo: false }),
+    updateKindsFor({ protocolVersion: 1, hasClientInfo: true }),
+    updateKindsFor({ protocolVersion: 2, hasClientInfo: true }),
+  ];
+
+  it('no protocol version implies them: dropped, not folded, for every client that did not opt in', () => {
+    for (const kind of DRAFT_KINDS) for (const kinds of everyone) expect(frameForKinds(update(kind), kinds)).toBeUndefined();
+  });
+
+  it('attaching by the draft name adds them to what the client had, and keeps the rest as it was', () => {
+    const old = withDraftKinds(updateKindsFor({ protocolVersion: 1, hasClientInfo: false }));
+    for (const kind of DRAFT_KINDS) expect(frameForKinds(update(kind), old)).toBeDefined();
+    expect(frameForKinds(update('usage_update'), old)?.method).toBe(FOLDED_UPDATE_METHOD);
+    const v2 = withDraftKinds(updateKindsFor({ protocolVersion: 2, hasClientInfo: false }));
+    for (const kind of [...DRAFT_KINDS, ...LATER_V1_KINDS, REPLAY_COMPLETE]) {
+      const frame = update(kind);
+      expect(frameForKinds(frame, v2)).toBe(frame);
+    }
+  });
+
+  it('a client may announce them in sessionUpdates', () => {
+    const listed = updateKindsFor({
+      protocolVersion: 1,
+      hasClientInfo: true,
+      sessionUpdates: announcedSessionUpdates({ _meta: { zcode: { sessionUpdates: ['turn_complete'] } } }) ?? [],
+    });
+    expect(frameForKinds(update('turn_complete'), listed)).toBeDefined();
+    expect(frameForKinds(update('prompt_received'), listed)).toBeUndefined();
   });
 });

@@ -40,7 +40,7 @@ describe('multi-client draft vocabulary', () => {
     expect(await op.initialize({ name: 'op' })).toMatchObject({
       agentCapabilities: {
         sessionCapabilities: {
-          _meta: { attach: { roles: ['controller', 'observer'], historyPolicies: ['full', 'pending_only', 'none'] } },
+          _meta: { attach: { roles: ['controller', 'observer'], historyPolicies: ['full', 'pending_only', 'none', 'after_message'] } },
         },
       },
     });
