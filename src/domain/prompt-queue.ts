@@ -5,7 +5,9 @@
  * prompt settles at the end of *its own* turn (§5.7).
  */
 import type { TraceContext } from '../trace-context.js';
+import type { ErrorDetail } from '../acp/zcode-event-schema.js';
 import type { ConnectionAuthor } from './author.js';
+import type { Boundaries, PromptLife } from './prompt-life.js';
 import type { ContentBlock, StopReason } from '@agentclientprotocol/sdk';
 
 /** How a prompt ended, as the ACP `session/prompt` response carries it. */
@@ -25,8 +27,8 @@ export interface QueuedPrompt {
   /** First characters of the text, for the queue shown to every client. */
   preview: string;
   content: ContentBlock[];
-  /** Set once the child accepted it (`session/send` answered). */
-  turnId?: string;
+  /** Where it is, from queued to ended, and its turn id once the child named it (prompt-life.ts). */
+  readonly life: PromptLife;
   /** The W3C trace context of the request that asked (a queued prompt is sent in it later). */
   trace?: TraceContext;
   resolve: (result: PromptResult) => void;
@@ -42,6 +44,12 @@ export class PromptQueue {
   private runningPrompt: QueuedPrompt | undefined;
   /** False between a send and the child's ready boundary (`prompt_completed` / `prompt_failed`). */
   private childReady = true;
+  /** The child's ready boundaries so far: a send's answer and a busy refusal are judged by them. */
+  private readonly seen: Boundaries = { count: 0, failed: false };
+  /** The background-task turn running in the child (it holds no lock, APP-SERVER.md §4.8 rule 4). */
+  private backgroundTurn: string | undefined;
+  /** The last failed `turn.terminal` telemetry: the reason of a `prompt_failed` without turn events. */
+  private terminalError: ErrorDetail | undefined;
 
   /** The prompt whose turn is running (or being sent). */
   get running(): QueuedPrompt | undefined {
@@ -55,6 +63,40 @@ export class PromptQueue {
 
   get ready(): boolean {
     return this.childReady;
+  }
+
+  /** The ready boundaries seen so far (a copy). */
+  get boundaries(): Boundaries {
+    return { ...this.seen };
+  }
+
+  /** One more ready boundary (`prompt_completed`, or `prompt_failed` when `failed`). */
+  noteBoundary(failed: boolean): void {
+    this.seen.count += 1;
+    this.seen.failed = failed;
+  }
+
+  /** True while a background-task turn runs in the child. */
+  get backgroundRunning(): boolean {
+    return this.backgroundTurn !== undefined;
+  }
+
+  /** A background-task turn started (or, `ended`, ended) in the child. */
+  noteBackgroundTurn(turnId: string, ended: boolean): void {
+    if (!ended) this.backgroundTurn = turnId;
+    else if (this.backgroundTurn === turnId) this.backgroundTurn = undefined;
+  }
+
+  /** A failed `turn.terminal` telemetry, kept for the `prompt_failed` that may follow. */
+  noteTerminalFailure(error: ErrorDetail): void {
+    this.terminalError = error;
+  }
+
+  /** The kept terminal failure, forgotten as it is taken. */
+  takeTerminalFailure(): ErrorDetail | undefined {
+    const e = this.terminalError;
+    this.terminalError = undefined;
+    return e;
   }
 
   /** Appends a prompt; returns how many prompts are ahead of it. */

@@ -1,11 +1,13 @@
 import type { ContentBlock } from '@agentclientprotocol/sdk';
 import { describe, expect, it } from 'vitest';
+import { PromptLife } from '../../src/domain/prompt-life.js';
 import { PromptQueue, promptPreview, type PromptResult, type QueuedPrompt } from '../../src/domain/prompt-queue.js';
 
 function prompt(id: string, clientId: string): QueuedPrompt & { results: PromptResult[] } {
   const results: PromptResult[] = [];
   return {
     promptId: id,
+    life: new PromptLife(id),
     clientId,
     by: { clientId, name: clientId, person: clientId, device: clientId, tokenId: clientId },
     preview: id,
