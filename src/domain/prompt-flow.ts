@@ -2,8 +2,10 @@
  * Prompts and cancel (ARCHITECTURE.md §4.4): FIFO per session, sent to the child only at its ready
  * boundary (`state.updated prompt_completed|prompt_failed`, APP-SERVER.md §11.6), each prompt
  * answered at the end of its own turn (§5.7), -32010 never shown to a user, the text echoed to
- * the other clients, and `session/cancel` stopping the turn with v4 stop first (§7.4, §4.9) —
- * ended locally when the child never confirms the stop (§11 item 7, stop-watchdog.ts).
+ * the other clients, and `session/cancel` stopping the turn with v4 and legacy stop together
+ * (§7.4, §4.9, stop-turn.ts) — ended locally when the child never confirms the stop (§11 item 7,
+ * stop-watchdog.ts). Each prompt's state is its own machine (prompt-life.ts); this file feeds it
+ * the events and does what its steps say.
  */
 import { connectionAuthor, type ConnectionAuthor } from './author.js';
 import { randomUUID } from 'node:crypto';
@@ -98,11 +100,12 @@ export class PromptFlow {
   pump(session: SessionState): void {
     // A stop still on its way could stop the next prompt's turn instead (stop-turn.ts).
     if (this.stops.holds(session.sessionId)) return;
-    const next = session.queue.takeNext();
-    if (!next) return;
+    const taken = session.queue.takeNext();
+    if (!taken) return;
+    const next = taken.prompt;
     const by = next.by;
     // Echoed once, at its first admission (not again after a -32010 refusal).
-    if (next.life.apply({ type: 'admit', boundary: session.queue.boundaries.count }).effect === 'echo') {
+    if (taken.step.effect === 'echo') {
       session.turn.openTail(session.journal.lastSeq + 1);
       // Journaled, so late joiners see who asked what; live only to the other clients (§4.4).
       for (const block of next.content)
@@ -276,7 +279,8 @@ export class PromptFlow {
     const session = this.core.findSession(sessionId);
     if (!session) return;
     const running = session.queue.running;
-    if (running !== target.prompt) return;
+    // Only the prompt that was stopped, while its machine says it still runs.
+    if (target.prompt ? !target.prompt.life.live : running !== undefined) return;
     const turnId = target.turnId ?? running?.life.turnId ?? session.turn.turnId;
     if (target.turnId !== undefined && session.turn.turnId !== undefined && session.turn.turnId !== target.turnId) return;
     if (!running && session.turn.state !== 'stopping') return;
@@ -286,7 +290,6 @@ export class PromptFlow {
     );
     if (running) {
       running.life.apply({ type: 'stop_unconfirmed' });
-      session.queue.finishRunning();
       running.resolve({ stopReason: 'cancelled', ...(turnId === undefined ? {} : { turnId }) });
     }
     // The synthesised end counts as the ready boundary: a child that never sends
@@ -318,7 +321,7 @@ export class PromptFlow {
    */
   onBackendLost(session: SessionState, lost: BackendLoss): void {
     this.watchdog.clear(session.sessionId);
-    const running = session.queue.finishRunning();
+    const running = session.queue.running;
     const wasActive = running !== undefined || session.turn.active;
     const error = lostError(lost);
     const promptId = running?.promptId;
@@ -354,14 +357,13 @@ export class PromptFlow {
     throw lostPromptError({ state: 'failed' });
   }
 
+  /** Answers a prompt its machine has just ended (a step to `ended`, so once only): the queue's slot is free already. */
   private finish(session: SessionState, prompt: QueuedPrompt, result: PromptResult | undefined, failed: boolean): void {
     if (failed || !result) {
       this.failRunning(session, prompt, session.queue.takeTerminalFailure(), prompt.life.turnId);
       return;
     }
-    if (session.queue.running !== prompt) return;
     this.watchdog.clear(session.sessionId);
-    session.queue.finishRunning();
     prompt.resolve(result);
     session.turn.end();
   }
@@ -372,9 +374,7 @@ export class PromptFlow {
    * error, and every client gets the journaled failure marker (never end_turn).
    */
   private failRunning(session: SessionState, prompt: QueuedPrompt, error: ErrorDetail | undefined, turnId: string | undefined): void {
-    if (session.queue.running !== prompt) return;
     this.watchdog.clear(session.sessionId);
-    session.queue.finishRunning();
     const failure = failureOf(error);
     prompt.reject(turnFailedError(failure, prompt.promptId, turnId));
     session.turn.fail({ error: failure, promptId: prompt.promptId, ...(turnId === undefined ? {} : { turnId }) });
