@@ -245,7 +245,7 @@ export class EventIngest {
         this.prompts.onTurnStarted(session, signal);
         // The prompt this turn runs is known now: its user message is that prompt's (replay names it).
         const running = session.queue.running;
-        if (running && running.turnId === signal.turnId && signal.messageId !== undefined)
+        if (running && running.life.turnId === signal.turnId && signal.messageId !== undefined)
           this.core.authors.setPrompt(session.sessionId, signal.messageId, running.by);
         return;
       }

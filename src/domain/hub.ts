@@ -120,9 +120,7 @@ export class Hub {
       this.interactionFlow.close();
       this.prompts.close();
       this.attacher.close();
-      for (const session of this.core.allSessions()) {
-        for (const p of session.queue.drain()) p.reject(new HubError('HUB_ERR_BACKEND_UNAVAILABLE', 'The hub is shutting down'));
-      }
+      for (const session of this.core.allSessions()) this.prompts.shutDown(session);
     })();
     return this.closing;
   }

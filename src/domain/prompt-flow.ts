@@ -2,8 +2,10 @@
  * Prompts and cancel (ARCHITECTURE.md §4.4): FIFO per session, sent to the child only at its ready
  * boundary (`state.updated prompt_completed|prompt_failed`, APP-SERVER.md §11.6), each prompt
  * answered at the end of its own turn (§5.7), -32010 never shown to a user, the text echoed to
- * the other clients, and `session/cancel` stopping the turn with v4 stop first (§7.4, §4.9) —
- * ended locally when the child never confirms the stop (§11 item 7, stop-watchdog.ts).
+ * the other clients, and `session/cancel` stopping the turn with v4 and legacy stop together
+ * (§7.4, §4.9, stop-turn.ts) — ended locally when the child never confirms the stop (§11 item 7,
+ * stop-watchdog.ts). Each prompt's state is its own machine (prompt-life.ts); this file feeds it
+ * the events and does what its steps say.
  */
 import { connectionAuthor, type ConnectionAuthor } from './author.js';
 import { randomUUID } from 'node:crypto';
@@ -13,10 +15,12 @@ import type { ErrorDetail } from '../acp/zcode-event-schema.js';
 import { AppServerError } from '../app-server/errors.js';
 import type { ClientPort } from './client-port.js';
 import { toHubError } from '../backend-errors.js';
+import { HubError } from '../errors.js';
 import type { HubCore } from './hub-core.js';
 import { draftPromptReceived, draftTurnComplete } from './draft-updates.js';
+import { PromptLife } from './prompt-life.js';
 import { promptPreview, type PromptResult, type QueuedPrompt } from './prompt-queue.js';
-import { sendInput, type SendState } from './send-input.js';
+import { sendInput } from './send-input.js';
 import type { SessionState } from './session-state.js';
 import { BusyRetry } from './busy-retry.js';
 import { StopsInFlight } from './stop-turn.js';
@@ -44,14 +48,11 @@ export function isBusyError(err: unknown): boolean {
   );
 }
 
-/** The prompt queue's I/O side. */
+/**
+ * The prompt queue's I/O side: each prompt's state is its `PromptLife` (prompt-life.ts), fed
+ * here with every event, and this class does what the machine's steps say.
+ */
 export class PromptFlow {
-  private readonly sends = new WeakMap<QueuedPrompt, SendState>();
-  private readonly boundaries = new WeakMap<SessionState, { count: number; failed: boolean }>();
-  /** The last failed `turn.terminal` telemetry per session: the reason of a `prompt_failed` without turn events. */
-  private readonly terminalErrors = new WeakMap<SessionState, ErrorDetail>();
-  /** The background-task turn running in the child, per session (it holds no lock, §4.8 rule 4). */
-  private readonly backgroundTurns = new WeakMap<SessionState, string>();
   private readonly watchdog: StopWatchdog;
   private readonly busyRetry: BusyRetry;
   private readonly stops: StopsInFlight;
@@ -77,8 +78,10 @@ export class PromptFlow {
   /** Queues a prompt; resolves when its own turn ends. */
   prompt(client: ClientPort, session: SessionState, content: ContentBlock[]): Promise<PromptResult & { queuedBehind: number }> {
     return new Promise((resolve, reject) => {
+      const promptId = randomUUID();
       const prompt: QueuedPrompt = {
-        promptId: randomUUID(),
+        promptId,
+        life: new PromptLife(promptId),
         clientId: client.clientId,
         by: connectionAuthor(client),
         preview: promptPreview(content),
@@ -98,14 +101,12 @@ export class PromptFlow {
   pump(session: SessionState): void {
     // A stop still on its way could stop the next prompt's turn instead (stop-turn.ts).
     if (this.stops.holds(session.sessionId)) return;
-    const next = session.queue.takeNext();
-    if (!next) return;
-    const send: SendState = this.sends.get(next) ?? { boundaryAtSend: 0, accepted: false, echoed: false, queuedInChild: false };
-    send.boundaryAtSend = this.boundary(session).count;
-    this.sends.set(next, send);
+    const taken = session.queue.takeNext();
+    if (!taken) return;
+    const next = taken.prompt;
     const by = next.by;
-    if (!send.echoed) {
-      send.echoed = true;
+    // Echoed once, at its first admission (not again after a -32010 refusal).
+    if (taken.step.effect === 'echo') {
       session.turn.openTail(session.journal.lastSeq + 1);
       // Journaled, so late joiners see who asked what; live only to the other clients (§4.4).
       for (const block of next.content)
@@ -117,17 +118,20 @@ export class PromptFlow {
     }
     session.turn.start(by);
     // Sent in the trace context of the request that asked, even when a turn end drains the queue.
-    void withTrace(next.trace, () => this.write(session, next, send));
+    void withTrace(next.trace, () => this.write(session, next));
   }
 
-  private async write(session: SessionState, prompt: QueuedPrompt, send: SendState): Promise<void> {
+  private async write(session: SessionState, prompt: QueuedPrompt): Promise<void> {
     try {
       await sendInput(this.core.app, this.core.config.limits.sendAnswerTimeoutMs, session.sessionId, prompt);
     } catch (err) {
       if (isBusyError(err)) {
         // Never shown to a user: back to the head, wait for the boundary (§3 of ARCHITECTURE.md).
+        // A prompt that ended meanwhile (the watchdog, the child's exit) is not put back.
+        const step = prompt.life.apply({ type: 'busy', boundary: session.queue.boundaries.count });
+        if (!step.applied) return;
         session.queue.requeueHead(prompt);
-        if (this.boundary(session).count !== send.boundaryAtSend) session.queue.markReady();
+        if (step.effect === 'boundary_passed') session.queue.markReady();
         else this.busyRetry.refused(session.sessionId);
         this.endUnlessOtherTurn(session);
         this.pump(session);
@@ -136,40 +140,38 @@ export class PromptFlow {
       // Already answered (the child went away and onBackendLost said why), or about to be: a send
       // cut off by the child's exit is answered by onBackendLost, which knows whether a crash loop
       // ended it.
-      if (
-        session.queue.running !== prompt ||
-        (err instanceof AppServerError && err.fault.kind === 'failure' && err.fault.failure === 'gone')
-      )
-        return;
+      const gone = err instanceof AppServerError && err.fault.kind === 'failure' && err.fault.failure === 'gone';
+      if (!prompt.life.apply({ type: 'send_failed', gone }).applied) return;
       session.queue.dropRunning(prompt);
       prompt.reject(toHubError(err));
       this.endUnlessOtherTurn(session);
       this.pump(session);
       return;
     }
-    send.accepted = true;
-    if (send.stopOnAccept)
+    const step = prompt.life.apply({
+      type: 'accepted',
+      boundaries: session.queue.boundaries,
+      backgroundRunning: session.queue.backgroundRunning,
+    });
+    if (step.effect === 'send_stop')
       void this.stops
         .send(session.sessionId)
         .catch((err: unknown) => this.core.logger.warn({ err, sessionId: session.sessionId }, 'stop after a late send failed'));
     this.busyRetry.settled(session.sessionId);
     // The turn may already be over (a boundary passed while the answer was in flight, §4.8 #3).
-    const b = this.boundary(session);
-    if (!b.failed && this.waitsForOwnTurn(session, send)) return;
-    if (session.queue.running === prompt && prompt.turnId === undefined && b.count !== send.boundaryAtSend) {
-      this.finish(session, prompt, b.failed ? undefined : { stopReason: 'end_turn' }, b.failed);
+    if (step.applied && step.from !== 'ended' && step.to === 'ended') {
+      const failed = prompt.life.reason === 'failed';
+      this.finish(session, prompt, failed ? undefined : { stopReason: 'end_turn' }, failed);
     }
   }
 
   /** A non-background turn started: attach it to the prompt that caused it. */
   onTurnStarted(session: SessionState, sig: TurnStarted): void {
     if (sig.background) {
-      this.backgroundTurns.set(session, sig.turnId);
+      session.queue.noteBackgroundTurn(sig.turnId, false);
       return;
     }
-    const running = session.queue.running;
-    if (running && running.turnId === undefined && (sig.inputId === running.promptId || sig.inputId === undefined))
-      running.turnId = sig.turnId;
+    session.queue.running?.life.apply({ type: 'turn_started', turnId: sig.turnId, inputId: sig.inputId });
     // A turn nobody here prompted (its updates follow): its tail starts now.
     session.turn.openTail(session.journal.lastSeq + 1);
     session.turn.bind(sig.turnId);
@@ -178,12 +180,13 @@ export class PromptFlow {
   /** A turn ended; background turns never end a user's prompt (§11.12). */
   onTurnEnded(session: SessionState, sig: TurnEnded): void {
     if (sig.background) {
-      if (this.backgroundTurns.get(session) === sig.turnId) this.backgroundTurns.delete(session);
+      session.queue.noteBackgroundTurn(sig.turnId, true);
       return;
     }
     const running = session.queue.running;
-    if (running && (sig.inputId === running.promptId || (running.turnId !== undefined && sig.turnId === running.turnId))) {
-      if (sig.outcome === 'failed') {
+    const outcome = sig.outcome === 'failed' ? 'failed' : 'completed';
+    if (running?.life.apply({ type: 'turn_ended', turnId: sig.turnId, inputId: sig.inputId, outcome }).applied) {
+      if (outcome === 'failed') {
         this.failRunning(session, running, sig.error, sig.turnId);
         return;
       }
@@ -208,53 +211,36 @@ export class PromptFlow {
    * so the turn-already-over check in write() counts from this point, not from the send.
    */
   onPromptStarted(session: SessionState): void {
-    const running = session.queue.running;
-    const send = running ? this.sends.get(running) : undefined;
-    if (send && !send.accepted) send.boundaryAtSend = this.boundary(session).count;
+    session.queue.running?.life.apply({ type: 'prompt_started', boundary: session.queue.boundaries.count });
   }
 
   /** Telemetry `turn.terminal` failed (§5.8): kept for the `prompt_failed` that may follow. */
   onTerminalFailure(session: SessionState, error: ErrorDetail): void {
-    this.terminalErrors.set(session, error);
+    session.queue.noteTerminalFailure(error);
   }
 
   /** `turn.steerQueued` naming the running prompt's input: the child queued it (§4.8 rule 4, §5.5.2). */
   onSteerQueued(session: SessionState, sig: SteerQueued): void {
-    const running = session.queue.running;
-    const send = running ? this.sends.get(running) : undefined;
-    if (running && send && sig.inputId === running.promptId) send.queuedInChild = true;
-  }
-
-  /** A `prompt_completed` is only the early "done" of an input the child queued (§4.8 rule 4): steerQueued said so, or a background turn runs. */
-  private waitsForOwnTurn(session: SessionState, send: SendState): boolean {
-    const running = session.queue.running;
-    if (!running || running.turnId !== undefined) return false;
-    if (!send.queuedInChild && this.backgroundTurns.has(session)) send.queuedInChild = true;
-    return send.queuedInChild;
+    session.queue.running?.life.apply({ type: 'steer_queued', inputId: sig.inputId });
   }
 
   /** `state.updated prompt_completed|prompt_failed`: the child's ready boundary (§11.6). */
   onReady(session: SessionState, failed: boolean): void {
     this.busyRetry.settled(session.sessionId);
-    const b = this.boundary(session);
-    b.count += 1;
-    b.failed = failed;
+    session.queue.noteBoundary(failed);
     const running = session.queue.running;
-    const send = running ? this.sends.get(running) : undefined;
+    const step = running?.life.apply({ type: 'ready', failed, backgroundRunning: session.queue.backgroundRunning });
     // A prompt the child only queued behind an unlocked turn ends with that own turn, not here.
-    if (running && send && !failed && this.waitsForOwnTurn(session, send)) {
+    if (step?.effect === 'waits_own_turn') {
       // The lock is free again, but the queued turn is still to run: ready for after it.
       session.queue.markReady();
       return;
     }
     // Finishes a prompt that never produced turn events (§4.8 #3) or whose turn.* was missed.
-    if (running && send && (send.accepted || running.turnId !== undefined))
-      this.finish(
-        session,
-        running,
-        failed ? undefined : { stopReason: 'end_turn', ...(running.turnId ? { turnId: running.turnId } : {}) },
-        failed,
-      );
+    if (running && step?.applied && step.to === 'ended') {
+      const turnId = running.life.turnId;
+      this.finish(session, running, failed ? undefined : { stopReason: 'end_turn', ...(turnId ? { turnId } : {}) }, failed);
+    }
     session.queue.markReady();
     if (!session.queue.running && session.turn.active) {
       this.watchdog.clear(session.sessionId);
@@ -269,15 +255,19 @@ export class PromptFlow {
    */
   async cancel(client: ClientPort, session: SessionState): Promise<void> {
     this.core.audit(client, 'cancel', session.sessionId);
-    for (const p of session.queue.removeClient(client.clientId)) p.resolve({ stopReason: 'cancelled' });
+    for (const p of session.queue.removeClient(client.clientId)) {
+      p.life.apply({ type: 'withdraw' });
+      p.resolve({ stopReason: 'cancelled' });
+    }
     this.hooks.cancelInteractions(session, connectionAuthor(client));
     const busy = session.turn.requestStop(session.queue.running !== undefined);
     if (!busy) return;
-    // A send still waiting in the child's queue (§1.6): the stops below may run before its turn exists.
-    const send = session.queue.running && this.sends.get(session.queue.running);
-    if (send && !send.accepted) send.stopOnAccept = true;
+    // A send still waiting in the child's queue (§1.6): the stops below may run before its turn
+    // exists, so the machine remembers to stop it again when the send is answered.
+    const running = session.queue.running;
+    running?.life.apply({ type: 'stop' });
     // Armed before the stop is written: a stop that is never answered must not hang the turn either.
-    this.watchdog.arm(session.sessionId, { prompt: session.queue.running, turnId: session.queue.running?.turnId ?? session.turn.turnId });
+    this.watchdog.arm(session.sessionId, { prompt: running, turnId: running?.life.turnId ?? session.turn.turnId });
     await this.stops.send(session.sessionId);
   }
 
@@ -291,8 +281,9 @@ export class PromptFlow {
     const session = this.core.findSession(sessionId);
     if (!session) return;
     const running = session.queue.running;
-    if (running !== target.prompt) return;
-    const turnId = target.turnId ?? running?.turnId ?? session.turn.turnId;
+    // Only the prompt that was stopped, while its machine says it still runs.
+    if (target.prompt ? !target.prompt.life.live : running !== undefined) return;
+    const turnId = target.turnId ?? running?.life.turnId ?? session.turn.turnId;
     if (target.turnId !== undefined && session.turn.turnId !== undefined && session.turn.turnId !== target.turnId) return;
     if (!running && session.turn.state !== 'stopping') return;
     this.core.logger.warn(
@@ -300,7 +291,7 @@ export class PromptFlow {
       'the agent did not confirm the stop; ending the turn locally',
     );
     if (running) {
-      session.queue.finishRunning();
+      running.life.apply({ type: 'stop_unconfirmed' });
       running.resolve({ stopReason: 'cancelled', ...(turnId === undefined ? {} : { turnId }) });
       draftTurnComplete(this.core, session, 'cancelled', turnId);
     }
@@ -333,20 +324,35 @@ export class PromptFlow {
    */
   onBackendLost(session: SessionState, lost: BackendLoss): void {
     this.watchdog.clear(session.sessionId);
-    const running = session.queue.finishRunning();
+    const running = session.queue.running;
     const wasActive = running !== undefined || session.turn.active;
     const error = lostError(lost);
     const promptId = running?.promptId;
-    if (running) running.reject(lostPromptError(lost, promptId));
-    if (lost.state === 'failed') for (const p of session.queue.drain()) p.reject(lostPromptError(lost, p.promptId));
+    if (running) {
+      running.life.apply({ type: 'lost' });
+      running.reject(lostPromptError(lost, promptId));
+    }
+    if (lost.state === 'failed')
+      for (const p of session.queue.drain()) {
+        p.life.apply({ type: 'lost' });
+        p.reject(lostPromptError(lost, p.promptId));
+      }
     session.queue.markReady();
     if (wasActive)
       session.turn.interrupt({
         error,
         ...(promptId === undefined ? {} : { promptId }),
-        ...(running?.turnId === undefined ? {} : { turnId: running.turnId }),
+        ...(running?.life.turnId === undefined ? {} : { turnId: running.life.turnId }),
       });
     else session.turn.changed();
+  }
+
+  /** The hub is closing: the session's running and queued prompts fail. */
+  shutDown(session: SessionState): void {
+    for (const p of session.queue.drain()) {
+      p.life.apply({ type: 'close' });
+      p.reject(new HubError('HUB_ERR_BACKEND_UNAVAILABLE', 'The hub is shutting down'));
+    }
   }
 
   /** A prompt while the backend is `failed` fails at once, naming what an admin can do. */
@@ -354,15 +360,13 @@ export class PromptFlow {
     throw lostPromptError({ state: 'failed' });
   }
 
+  /** Answers a prompt its machine has just ended (a step to `ended`, so once only): the queue's slot is free already. */
   private finish(session: SessionState, prompt: QueuedPrompt, result: PromptResult | undefined, failed: boolean): void {
     if (failed || !result) {
-      this.failRunning(session, prompt, this.terminalErrors.get(session), prompt.turnId);
-      this.terminalErrors.delete(session);
+      this.failRunning(session, prompt, session.queue.takeTerminalFailure(), prompt.life.turnId);
       return;
     }
-    if (session.queue.running !== prompt) return;
     this.watchdog.clear(session.sessionId);
-    session.queue.finishRunning();
     prompt.resolve(result);
     session.turn.end();
     draftTurnComplete(this.core, session, result.stopReason, result.turnId);
@@ -374,9 +378,7 @@ export class PromptFlow {
    * error, and every client gets the journaled failure marker (never end_turn).
    */
   private failRunning(session: SessionState, prompt: QueuedPrompt, error: ErrorDetail | undefined, turnId: string | undefined): void {
-    if (session.queue.running !== prompt) return;
     this.watchdog.clear(session.sessionId);
-    session.queue.finishRunning();
     const failure = failureOf(error);
     prompt.reject(turnFailedError(failure, prompt.promptId, turnId));
     session.turn.fail({ error: failure, promptId: prompt.promptId, ...(turnId === undefined ? {} : { turnId }) });
@@ -386,14 +388,5 @@ export class PromptFlow {
   private endUnlessOtherTurn(session: SessionState): void {
     if (session.turn.turnId === undefined) session.turn.end();
     else session.turn.changed();
-  }
-
-  private boundary(session: SessionState): { count: number; failed: boolean } {
-    let b = this.boundaries.get(session);
-    if (!b) {
-      b = { count: 0, failed: false };
-      this.boundaries.set(session, b);
-    }
-    return b;
   }
 }

@@ -12,21 +12,6 @@ import { HubError } from '../errors.js';
 import type { QueuedPrompt } from './prompt-queue.js';
 import { toSendParams } from './send-params.js';
 
-/** Per-prompt bookkeeping of the prompt flow that the queue does not need to know. */
-export interface SendState {
-  /** Ready boundaries seen (per session) when the send was written. */
-  boundaryAtSend: number;
-  accepted: boolean;
-  echoed: boolean;
-  /**
-   * The child queued the input behind a turn that does not hold the lock (a background-task
-   * turn, §4.8 rule 4): its early `prompt_completed` is not this prompt's end — its own turn is.
-   */
-  queuedInChild: boolean;
-  /** Cancelled before the child answered the send: its turn is stopped as soon as it is taken. */
-  stopOnAccept?: boolean;
-}
-
 /** `session/send` of `prompt`; a timeout becomes an error that says the prompt may still run. */
 export async function sendInput(app: AppServer, timeoutMs: number, sessionId: string, prompt: QueuedPrompt): Promise<void> {
   try {

@@ -119,3 +119,47 @@ describe('Hub over the real simulator: stop watchdog', () => {
     expect((a.notes('_zcode/turn_state') as TurnStateNote[]).at(-1)?.state).toBe('idle');
   }, 60_000);
 });
+
+describe('Hub over the real simulator: a refusal that comes after the prompt ended', () => {
+  it('a prompt cancelled and ended locally while its send waits for a late -32010 is never put back in the queue nor run', async () => {
+    const log = capturingLogger();
+    // Sends are answered 1.5 s late (outside the child's serial queue); stops never end a turn.
+    rig = await startRig({
+      limits: { stopSettleMs: 300 },
+      simArgs: ['--ignore-stop', '--late-method', 'session/send=1500', '--turn-delay-scale', '0.5'],
+      logger: log.logger,
+    });
+    const r = rig;
+    const a = new RecorderClient({ name: 'a' });
+    const b = new RecorderClient({ name: 'b' });
+    const { sessionId } = await r.hub.newSession(a, { cwd: r.config.workspace });
+    await r.hub.loadSession(b, sessionId, { history: false });
+    const first = r.hub.prompt(a, sessionId, text('slow one'));
+    const started = await a.waitFor(
+      () => (a.notes('_zcode/turn_state') as TurnStateNote[]).find((t) => t.state === 'running' && t.turnId !== undefined),
+      'turn started',
+    );
+    const second = r.hub.prompt(b, sessionId, text('second prompt'));
+    await r.hub.cancel(a, sessionId);
+    expect(await first).toMatchObject({ stopReason: 'cancelled', turnId: started.turnId });
+    // The watchdog's end sent b's prompt; the child, still running a's turn, refuses it — late.
+    await a.waitFor(
+      () => a.updates().find((u) => u.update.sessionUpdate === 'user_message_chunk' && JSON.stringify(u.update).includes('second prompt')),
+      "b's prompt echoed (sent)",
+    );
+    await r.hub.cancel(b, sessionId);
+    expect(await second).toMatchObject({ stopReason: 'cancelled' });
+    expect(log.messages().filter((m) => m === SYNTHESISED)).toHaveLength(2);
+    // a's turn ends for real only after the refusal of b's send has come back.
+    await until(() => completedTurns(r, sessionId).includes(started.turnId as string), "a's turn really over", 30_000);
+    const third = await r.hub.prompt(a, sessionId, text('third prompt'));
+    expect(third.stopReason).toBe('end_turn');
+    // Two turns ran: a's stopped one and the third prompt's; b's cancelled prompt never ran.
+    const turns = r.notifications
+      .filter((n) => n.method === 'session/event')
+      .map((n) => n.params as { sessionId?: string; type?: string })
+      .filter((e) => e.sessionId === sessionId && e.type === 'turn.started');
+    expect(turns).toHaveLength(2);
+    expect(completedTurns(r, sessionId)).toEqual([started.turnId, third.turnId]);
+  }, 60_000);
+});

@@ -1,9 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { PromptLife } from '../../src/domain/prompt-life.js';
 import type { QueuedPrompt } from '../../src/domain/prompt-queue.js';
 import { StopWatchdog, type StopTarget } from '../../src/domain/stop-watchdog.js';
 
 const prompt = (id: string): QueuedPrompt => ({
   promptId: id,
+  life: new PromptLife(id),
   clientId: 'c',
   by: { clientId: 'c', name: 'c', person: 'c', device: 'c', tokenId: 'c' },
   preview: '',
