@@ -5,11 +5,11 @@
  * prompt, stream the answer: the whole phone flow, with the protocols checked as the browser
  * saw them (CDP Network events, not Playwright's view).
  */
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { selfSignedCert } from '../helpers/tls-cert.js';
 import { phoneHub } from './support/fixture.js';
 import { sendPrompt, waitIdle } from './support/flow.js';
 
@@ -19,25 +19,7 @@ const key = path.join(dir, 'key.pem');
 
 const { hub, phone } = phoneHub({
   hub: () => {
-    execFileSync('openssl', [
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:prime256v1',
-      '-nodes',
-      '-days',
-      '1',
-      '-subj',
-      '/CN=127.0.0.1',
-      '-addext',
-      'subjectAltName=IP:127.0.0.1',
-      '-keyout',
-      key,
-      '-out',
-      cert,
-    ]);
+    selfSignedCert(dir);
     return { config: { tlsCert: cert, tlsKey: key } };
   },
   phone: { ignoreHttpsErrors: true },

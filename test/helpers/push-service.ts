@@ -1,10 +1,10 @@
-import { execFileSync } from 'node:child_process';
 import { createDecipheriv, createECDH, createPublicKey, hkdfSync, randomBytes, verify, type ECDH } from 'node:crypto';
 import fs from 'node:fs';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { selfSignedCert } from './tls-cert.js';
 
 /**
  * A local Web Push service and the browser end of a subscription, for tests: a real
@@ -36,36 +36,6 @@ export interface PushService {
   received: ReceivedPush[];
   subscriber(name: string): Subscriber;
   close(): Promise<void>;
-}
-
-/** A self-signed certificate for 127.0.0.1 (openssl, P-256), written into `dir`: a local HTTPS push service's. */
-export function selfSignedCert(dir: string): { key: Buffer; cert: Buffer } {
-  const key = path.join(dir, 'key.pem');
-  const cert = path.join(dir, 'cert.pem');
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:prime256v1',
-      '-nodes',
-      '-keyout',
-      key,
-      '-out',
-      cert,
-      '-days',
-      '1',
-      '-subj',
-      '/CN=127.0.0.1',
-      '-addext',
-      'subjectAltName=IP:127.0.0.1',
-    ],
-    { stdio: 'ignore' },
-  );
-  return { key: fs.readFileSync(key), cert: fs.readFileSync(cert) };
 }
 
 export async function startPushService(): Promise<PushService> {

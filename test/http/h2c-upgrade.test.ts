@@ -5,6 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { selfSignedCert } from '../helpers/tls-cert.js';
 import { startHub, type HubHarness } from '../helpers/hub-harness.js';
 
 /**
@@ -110,27 +111,7 @@ describe('a foreign upgrade over TLS', () => {
   let dir: string;
   beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zcode-hub-tls-'));
-    const cert = path.join(dir, 'cert.pem');
-    const key = path.join(dir, 'key.pem');
-    await run('openssl', [
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:prime256v1',
-      '-nodes',
-      '-days',
-      '1',
-      '-subj',
-      '/CN=127.0.0.1',
-      '-addext',
-      'subjectAltName=IP:127.0.0.1',
-      '-keyout',
-      key,
-      '-out',
-      cert,
-    ]);
+    const { certPath: cert, keyPath: key } = selfSignedCert(dir);
     hub = await startHub({ config: { tlsCert: cert, tlsKey: key } });
   });
   afterAll(async () => {

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { AcpH2Client, H2Connection } from '../helpers/acp-h2-client.js';
 import { DpopKey } from '../helpers/dpop-client.js';
+import { selfSignedCert } from '../helpers/tls-cert.js';
 import { startHub, type HubHarness } from '../helpers/hub-harness.js';
 import { until } from '../helpers/until.js';
 
@@ -401,27 +402,7 @@ describe('h2 by ALPN over TLS, HTTP/1.1 and WebSocket beside it', () => {
   let dir: string;
   beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zcode-hub-h2tls-'));
-    const cert = path.join(dir, 'cert.pem');
-    const key = path.join(dir, 'key.pem');
-    await run('openssl', [
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:prime256v1',
-      '-nodes',
-      '-days',
-      '1',
-      '-subj',
-      '/CN=127.0.0.1',
-      '-addext',
-      'subjectAltName=IP:127.0.0.1',
-      '-keyout',
-      key,
-      '-out',
-      cert,
-    ]);
+    const { certPath: cert, keyPath: key } = selfSignedCert(dir);
     hub = await startHub({ config: { tlsCert: cert, tlsKey: key }, limits: { preAuthDeadlineMs: 1_000 } });
   });
   afterAll(async () => {

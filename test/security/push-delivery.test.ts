@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logger.js';
 import { PushNotifier } from '../../src/push/push-notifier.js';
 import { startHub, type HubHarness } from '../helpers/hub-harness.js';
-import { selfSignedCert } from '../helpers/push-service.js';
+import { selfSignedCert } from '../helpers/tls-cert.js';
 import { until } from '../helpers/until.js';
 
 /**

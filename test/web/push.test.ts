@@ -14,7 +14,7 @@ import { pushRoutes } from '../../src/http/routes/push.js';
 import { createLogger } from '../../src/logger.js';
 import { PushNotifier } from '../../src/push/push-notifier.js';
 import { vapidFile } from '../../src/push/vapid-keys.js';
-import { selfSignedCert } from '../helpers/push-service.js';
+import { selfSignedCert } from '../helpers/tls-cert.js';
 
 const TOKEN = 'push-test-admin-token-0123456789';
 let root: string;
