@@ -12,20 +12,7 @@ export function emitTask(rt: SessionRuntime, task: BackgroundTask): void {
  * `--turn-delay-scale`), then a follow-up turn with `inputSource:"background_task"` (§5.5.1).
  */
 export function startBashTask(sim: SimulatorCore, rt: SessionRuntime, toolCallId: string, command: string): BackgroundTask {
-  const task: BackgroundTask = {
-    taskId: newId('exec'),
-    status: 'running',
-    toolCallId,
-    toolName: 'Bash',
-    taskKind: 'bash',
-    command,
-    description: `Run ${command}`,
-    cancellable: true,
-    startedAt: new Date().toISOString(),
-    pid: 5000 + Math.floor(Math.random() * 1000),
-  };
-  rt.backgroundJobs.set(task.taskId, task);
-  emitTask(rt, task);
+  const task = launchBashTask(rt, toolCallId, command);
   const scale = sim.options.turnDelayScale;
   const timers: NodeJS.Timeout[] = [];
   timers.push(
@@ -74,20 +61,7 @@ const WATCH_TAIL_CHARS = 2_000;
  * late or stop it meanwhile. Each update carries the tail of the output so far (§5.5.9).
  */
 export function startWatchTask(sim: SimulatorCore, rt: SessionRuntime, toolCallId: string, command: string, lines = 240): BackgroundTask {
-  const task: BackgroundTask = {
-    taskId: newId('exec'),
-    status: 'running',
-    toolCallId,
-    toolName: 'Bash',
-    taskKind: 'bash',
-    command,
-    description: `Run ${command}`,
-    cancellable: true,
-    startedAt: new Date().toISOString(),
-    pid: 5000 + Math.floor(Math.random() * 1000),
-  };
-  rt.backgroundJobs.set(task.taskId, task);
-  emitTask(rt, task);
+  const task = launchBashTask(rt, toolCallId, command);
   let output = `${ESC}1mwatching ${lines} test files${ESC}0m\n`;
   let n = 0;
   const timer = setInterval(() => {
@@ -123,4 +97,23 @@ export function cancelTask(rt: SessionRuntime, taskId: string): CancelOutcome {
   task.completedAt = task.cancelRequestedAt;
   emitTask(rt, task);
   return { ok: true, task };
+}
+
+/** A running Bash task, registered on the session and announced as a `session.updated` event (§5.5.1, §5.5.9). */
+function launchBashTask(rt: SessionRuntime, toolCallId: string, command: string): BackgroundTask {
+  const task: BackgroundTask = {
+    taskId: newId('exec'),
+    status: 'running',
+    toolCallId,
+    toolName: 'Bash',
+    taskKind: 'bash',
+    command,
+    description: `Run ${command}`,
+    cancellable: true,
+    startedAt: new Date().toISOString(),
+    pid: 5000 + Math.floor(Math.random() * 1000),
+  };
+  rt.backgroundJobs.set(task.taskId, task);
+  emitTask(rt, task);
+  return task;
 }
