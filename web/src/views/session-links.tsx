@@ -13,6 +13,27 @@ import { LineCounts } from './line-counts.js';
 /** The session a chat view shows, for cards deep inside it that link to its other screens. */
 export const SessionIdContext = createContext<string | undefined>(undefined);
 
+/** An icon button of the chat header with a count badge when the count is above zero. */
+function CountLink(p: {
+  onClick: () => void;
+  label: string;
+  icon: 'terminal' | 'diff';
+  count: number;
+  testId: string;
+  countTestId: string;
+}) {
+  return (
+    <button type="button" class="icon-btn badge-host" onClick={p.onClick} aria-label={p.label} data-testid={`${p.testId}-button`}>
+      <Icon name={p.icon} />
+      {p.count > 0 ? (
+        <span class="count count-info" data-testid={p.countTestId}>
+          {p.count}
+        </span>
+      ) : null}
+    </button>
+  );
+}
+
 /** The chat header's shortcuts to the session's Terminal (when it has output), Changes (with the changed-file count) and Files. */
 export function SessionLinks({ sessionId }: { sessionId: string }) {
   const items = useSelector(store, (s) => s.chats[sessionId]?.items);
@@ -22,35 +43,23 @@ export function SessionLinks({ sessionId }: { sessionId: string }) {
   return (
     <span class="session-links">
       {terminals.length > 0 ? (
-        <button
-          type="button"
-          class="icon-btn badge-host"
+        <CountLink
           onClick={() => navigate({ name: 'terminal', sessionId })}
-          aria-label={running ? t('terminalRunningCount', running) : t('terminal')}
-          data-testid="terminal-button"
-        >
-          <Icon name="terminal" />
-          {running > 0 ? (
-            <span class="count count-info" data-testid="terminal-running">
-              {running}
-            </span>
-          ) : null}
-        </button>
+          label={running ? t('terminalRunningCount', running) : t('terminal')}
+          icon="terminal"
+          count={running}
+          testId="terminal"
+          countTestId="terminal-running"
+        />
       ) : null}
-      <button
-        type="button"
-        class="icon-btn badge-host"
+      <CountLink
         onClick={() => navigate({ name: 'changes', sessionId })}
-        aria-label={count ? t('changesCount', count) : t('changes')}
-        data-testid="changes-button"
-      >
-        <Icon name="diff" />
-        {count > 0 ? (
-          <span class="count count-info" data-testid="changes-count">
-            {count}
-          </span>
-        ) : null}
-      </button>
+        label={count ? t('changesCount', count) : t('changes')}
+        icon="diff"
+        count={count}
+        testId="changes"
+        countTestId="changes-count"
+      />
       <button
         type="button"
         class="icon-btn"
