@@ -19,6 +19,11 @@ const { hub, phone } = phoneHub({
 describe('phone web app: the doctor screen', () => {
   it('shows the checks, runs the probe, every row ok, and downloads the report', async () => {
     const { page } = phone;
+    // The daemon answers before its backend is up (slower on a busy machine); the screen would rightly say "starting".
+    const backendState = async () =>
+      ((await (await hub.api('/api/health', { headers: { accept: 'application/json' } })).json()) as { backend: { state: string } }).backend
+        .state;
+    await expect.poll(backendState, { timeout: 60_000 }).toBe('ready');
     await page.goto(`${hub.url}/settings`);
     await page.getByTestId('settings-doctor').click();
     await expect.poll(() => page.url()).toBe(`${hub.url}/settings/doctor`);
