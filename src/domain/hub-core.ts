@@ -141,7 +141,7 @@ export class HubCore {
     if (!s) {
       const l = this.config.limits;
       const taskOutputs = { maxChars: l.taskOutputMaxChars, maxTasks: l.taskOutputsMax };
-      const limits = { maxUpdates: l.journalMaxUpdates, maxBytes: l.journalMaxBytes, taskOutputs };
+      const limits = { maxUpdates: l.journalMaxUpdates, maxBytes: l.journalMaxBytes, taskOutputs, heldMax: l.subscribeBufferMaxEvents };
       const records = this.records;
       const created: SessionState = new SessionState(sessionId, cwd, limits, this.epoch, {
         publish: () => this.publishTurnState(created),
@@ -239,7 +239,7 @@ export class HubCore {
   private notePreview(session: SessionState, update: SessionUpdate): void {
     const draft = foldPreview(session.previewDraft, update, this.config.limits.sessionPreviewChars);
     if (draft === session.previewDraft) return;
-    session.previewDraft = draft;
+    session.setPreviewDraft(draft);
     if (draft && draft.text.trim() !== '') this.marks.notePreview(session.sessionId, draft.role, draft.text);
   }
 
