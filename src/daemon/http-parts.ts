@@ -9,6 +9,8 @@ import type { HubIdentity } from '../auth/hub-id.js';
 import type { Authenticator } from '../auth/identity.js';
 import { WsTickets } from '../auth/ws-tickets.js';
 import type { HubConfig } from '../config/schema.js';
+import { ProbeJob } from '../doctor/probe-job.js';
+import { probeBackend } from '../doctor/probe-run.js';
 import { SecretPaths } from '../fs/secret-paths.js';
 import { WorkspaceRoots } from '../fs/workspace-roots.js';
 import type { HttpState } from '../http/http-state.js';
@@ -38,6 +40,10 @@ export function buildHttpState(p: {
   const publicUrls = new PublicUrls(path.join(config.stateDir, 'public-urls.json'), l.publicUrlsMax, warn);
   const peers = new Peers(path.join(config.stateDir, PEERS_FILE), l.peersMax, [...config.peers, ...config.allowOrigins], warn);
   const machines = new Machines(path.join(config.stateDir, MACHINES_FILE), l.machinesMax, warn, Date.now, l.machineEntriesMax);
+  // The probe runs a child of its own; the daemon's --record-wire file is the daemon's, the probe does not write into it.
+  const { recordWire: _ownRecording, ...probeConfig } = config;
+  const probeLogger = logger.child({ component: 'doctor-probe' });
+  const probe = new ProbeJob((o) => probeBackend({ config: probeConfig, logger: probeLogger, prompt: o.prompt, signal: o.signal }));
   const unsubscribe = p.authenticator.onRevoked?.((tokenId) => machines.removeToken(tokenId));
   return {
     identity: p.identity,
@@ -46,6 +52,7 @@ export function buildHttpState(p: {
     machines,
     dpop: new DpopVerifier({ maxAgeMs: l.dpopProofMaxAgeMs, replayCacheMax: l.dpopReplayCacheMax }),
     tickets: new WsTickets({ ttlMs: l.wsTicketTtlMs, max: l.wsTicketsMax }),
+    probe,
     ...p.workspace,
     close: () => unsubscribe?.(),
   };

@@ -156,7 +156,7 @@ export class SessionOpener {
    * The events in seq order, then the held `state.updated`s: a ready boundary that came during the
    * subscribe ends its prompt only after the text that came before it reached the clients.
    */
-  private drain(session: SessionState, events: readonly Held['events'][number][], states: readonly StateFacts[]): void {
+  private drain(session: SessionState, events: Held['events'], states: Held['states']): void {
     for (const e of [...events].sort((a, b) => a.seq - b.seq)) this.sink.event(session, e.params);
     for (const facts of states) this.sink.state(session, facts);
   }

@@ -144,7 +144,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     const hub = deps.hub;
     await app.register(doctorRoutes, {
       config: deps.config,
-      logger: deps.logger.child({ component: 'doctor-probe' }),
+      probe: state.probe,
       peers: () => peers.list().map((p) => p.origin),
       backend: deps.backend,
       port,

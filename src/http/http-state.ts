@@ -5,6 +5,7 @@
 import type { DpopVerifier } from '../auth/dpop.js';
 import type { HubIdentity } from '../auth/hub-id.js';
 import type { WsTickets } from '../auth/ws-tickets.js';
+import type { ProbeJob } from '../doctor/probe-job.js';
 import type { SecretPaths } from '../fs/secret-paths.js';
 import type { WorkspaceRoots } from '../fs/workspace-roots.js';
 import type { Machines } from './security/machines.js';
@@ -28,4 +29,6 @@ export interface HttpState {
   readonly roots: WorkspaceRoots;
   /** The hub's own files, never served. */
   readonly secrets: SecretPaths;
+  /** `doctor --probe` from the admin API: one backend child of its own at a time. */
+  readonly probe: ProbeJob;
 }
