@@ -19,7 +19,7 @@ import { ensureAdminToken } from '../auth/admin-token.js';
 import { statePaths } from '../config/state-paths.js';
 import { writeHubFile, writeLastAddress } from './state-files.js';
 import { ConfigError } from '../config/load.js';
-import { WorkspaceRoots } from '../fs/workspace-roots.js';
+import type { WorkspaceRoots } from '../fs/workspace-roots.js';
 import { createAuthServices, type AuthServices } from '../auth/auth-services.js';
 import { ensureHubId, hubName } from '../auth/hub-id.js';
 import { checkBindSafety } from '../auth/bind-safety.js';
@@ -31,6 +31,10 @@ import { HubMetrics } from '../metrics/hub-metrics.js';
 import { instrumentBackend } from '../metrics/instrument-backend.js';
 import { PushNotifier } from '../push/push-notifier.js';
 import { SessionTransitions } from '../push/session-transitions.js';
+import { ModelCatalog } from '../settings/model-catalog.js';
+import { QuotaService } from '../settings/provider-quota.js';
+import { WorkflowService } from '../settings/workflow-service.js';
+import { buildHttpState, workspaceParts } from './http-parts.js';
 
 /** A running daemon: what tests and the CLI hold on to. */
 export interface RunningDaemon {
@@ -61,8 +65,8 @@ function urlFor(host: string, port: number, tls: boolean): string {
 }
 
 /** A workspace root inside the state dir (or another denied directory) would refuse every session: say so now. */
-async function refusePrivateRoots(config: HubConfig): Promise<void> {
-  const bad = await new WorkspaceRoots(config.workspaces, config).privateRoots();
+async function refusePrivateRoots(config: HubConfig, roots: WorkspaceRoots): Promise<void> {
+  const bad = await roots.privateRoots();
   if (bad.length === 0) return;
   throw new ConfigError(
     `workspace root ${bad.join(', ')} is inside the hub's private files (state dir ${config.stateDir}), where no session may work. ` +
@@ -77,7 +81,9 @@ async function refusePrivateRoots(config: HubConfig): Promise<void> {
 export async function startDaemon(config: HubConfig, logger: Logger, options: StartOptions = {}): Promise<RunningDaemon> {
   for (const warning of checkBindSafety(config).warnings) logger.warn(warning);
   ensurePrivateDir(config.stateDir);
-  await refusePrivateRoots(config);
+  // One set of workspace roots (and of the secrets they keep out) for the hub and the REST routes.
+  const workspace = workspaceParts(config);
+  await refusePrivateRoots(config, workspace.roots);
   const releaseLock = acquireInstanceLock(config.stateDir);
   // Shutdown runs these in order: sockets and routes, then the domain, then the child, then files.
   const steps: { app?: () => Promise<void>; hub?: () => Promise<void>; backend?: () => Promise<void>; rest: Array<() => void> } = {
@@ -129,6 +135,7 @@ export async function startDaemon(config: HubConfig, logger: Logger, options: St
       audit: auth.audit.sink,
       records,
       authors,
+      roots: workspace.roots,
     });
     steps.hub = async () => {
       await hub.close();
@@ -183,6 +190,16 @@ export async function startDaemon(config: HubConfig, logger: Logger, options: St
       authenticator,
       onConnectionClosed: (code) => code === CLOSE.SLOW_CONSUMER && metrics.slowConsumerClosed(),
     });
+    const state = buildHttpState({ config, logger, identity: hubIdentity, authenticator, workspace });
+    steps.rest.unshift(() => state.close());
+    const settings = {
+      store: providerStore,
+      appServer,
+      catalog: new ModelCatalog({ appServer, backend, defaultWorkspace: config.workspace }),
+      quota: new QuotaService({ read: () => providerStore.read(), limits: l, logger: logger.child({ component: 'quota' }) }),
+      // A workflow started without a session opens a hub session, so the journal sees its events.
+      workflows: new WorkflowService({ appServer, defaultWorkspace: config.workspace, openSession: (cwd) => hub.openSession(cwd) }),
+    };
     const app = await buildApp({
       config,
       logger,
@@ -190,13 +207,12 @@ export async function startDaemon(config: HubConfig, logger: Logger, options: St
       authenticator,
       auth,
       version: VERSION,
-      hubIdentity,
+      state,
       hub,
       acp,
-      settings: { store: providerStore, appServer },
+      settings,
       metrics,
       push,
-      openSession: (cwd) => hub.openSession(cwd),
       policy,
     });
     steps.app = () => app.close();

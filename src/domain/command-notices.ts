@@ -13,7 +13,7 @@ import type { SessionState } from './session-state.js';
 export function foldCommands(core: HubCore, session: SessionState, raw: unknown): void {
   const commands = availableCommands(raw, core.config.limits.availableCommandsMax);
   if (commands === undefined || sameCommands(commands, session.commands)) return;
-  session.commands = commands;
+  session.setCommands(commands);
   for (const a of session.attachments.values()) if (!a.replaying) sendCommands(core, session, a.client);
 }
 

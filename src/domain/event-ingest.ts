@@ -113,15 +113,8 @@ export class EventIngest {
   }
 
   private ingest(session: SessionState, seq: number, params: unknown): void {
-    const hold = session.liveHold;
-    if (hold) {
-      // A subscribe's answer is on its way: its backlog comes first (session-open.ts).
-      if (hold.events.length < this.core.config.limits.subscribeBufferMaxEvents) hold.events.push({ seq, params });
-      else hold.overflow = true;
-      return;
-    }
-    if (seq <= session.lastZSeq) return;
-    session.lastZSeq = seq;
+    // Held while a subscribe's answer is on its way (its backlog comes first, session-open.ts); seen ones count once.
+    if (session.subscription.take(seq, params) !== 'new') return;
     const result = translateRawEvent(params, session.translation);
     // Field names and types only, never values (they may hold user content).
     if (result.dropped)
@@ -187,7 +180,7 @@ export class EventIngest {
   private onChildGone(epoch: number, lost: BackendLoss): void {
     this.lostEpoch = epoch;
     for (const session of this.core.allSessions()) {
-      session.subscribed = false;
+      session.subscription.apply('lost');
       this.prompts.onBackendLost(session, lost);
     }
     this.interactions.markLost(epoch + 1);
@@ -196,7 +189,7 @@ export class EventIngest {
   /** After a (re)spawn, sessions someone is watching (or waiting on) follow live again. */
   private resubscribeLive(): void {
     for (const session of this.core.allSessions()) {
-      if (session.subscribed) continue;
+      if (session.subscription.subscribed) continue;
       if (session.attachments.size === 0 && session.queue.queued.length === 0) continue;
       this.opener()
         .resubscribe(session, true)
@@ -211,24 +204,16 @@ export class EventIngest {
     if (!facts?.sessionId) return;
     const session = this.core.findSession(facts.sessionId);
     if (!session) return;
-    const hold = session.liveHold;
-    if (hold) {
-      if (hold.states.length < this.core.config.limits.subscribeBufferMaxEvents) {
-        hold.states.push(facts);
-        return;
-      }
-      // Past the limit the held ones and this one apply now, in order: a late prompt end beats a
-      // lost one (the queue would stall).
-      for (const held of hold.states.splice(0)) this.applyState(session, held);
-    }
-    this.applyState(session, facts);
+    // Held while a subscribe is in flight; past its limit the held ones and this one apply now, in
+    // order: a late prompt end beats a lost one (the queue would stall).
+    for (const now of session.subscription.takeState(facts)) this.applyState(session, now);
   }
 
   /** What a `state.updated` says: settings, the child took a prompt, the ready boundary. */
   applyState(session: SessionState, facts: StateFacts): void {
     if (facts.settings) {
       const before = session.mode;
-      session.settings = { ...session.settings, ...facts.settings };
+      session.mergeSettings(facts.settings);
       if (facts.reason === 'mode_changed' || facts.reason === 'model_changed' || facts.reason === 'thought_level_changed') {
         if (session.mode !== before) this.core.emitUpdate(session, { sessionUpdate: 'current_mode_update', currentModeId: session.mode });
         this.core.emitUpdate(session, configOptionUpdate(session.settings, session.allModels.length > 0 ? session.allModels : undefined));
@@ -254,19 +239,19 @@ export class EventIngest {
         this.interactions.abandonTurn(session, signal.turnId, session.turn.turnId !== undefined && session.turn.turnId !== signal.turnId);
         return;
       case 'title_changed':
-        session.title = signal.title;
+        session.retitle(signal.title);
         this.core.publishSessionState(session);
         return;
       case 'mode_changed':
-        session.settings = { ...session.settings, mode: { ...session.settings.mode, current: signal.mode } };
+        session.mergeSettings({ mode: { ...session.settings.mode, current: signal.mode } });
         this.core.publishSessionState(session);
         return;
       case 'model_changed':
-        session.settings = { ...session.settings, model: { ...session.settings.model, current: signal.model } };
+        session.mergeSettings({ model: { ...session.settings.model, current: signal.model } });
         this.core.publishSessionState(session);
         return;
       case 'session_closed':
-        session.subscribed = false;
+        session.subscription.apply('lost');
         return;
       case 'steer_queued':
         this.prompts.onSteerQueued(session, signal);

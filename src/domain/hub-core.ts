@@ -13,7 +13,7 @@ import { turnEndedUpdate } from '../acp/turn-ended.js';
 import type { BackendLifecycle } from '../ports/backend-port.js';
 import type { AppServer } from '../app-server/client.js';
 import { HubError } from '../errors.js';
-import { WorkspaceRoots } from '../fs/workspace-roots.js';
+import type { WorkspaceRoots } from '../fs/workspace-roots.js';
 import type { Logger } from '../logger.js';
 import { Broadcaster, type Attachment } from './broadcast.js';
 import type { ClientPort, ProfileNotice } from './client-port.js';
@@ -36,6 +36,8 @@ export interface HubDeps {
   appServer: AppServer;
   config: HubConfig;
   logger: Logger;
+  /** Where sessions may work: the one instance the composition root builds (REST checks the same). */
+  roots: WorkspaceRoots;
   audit?: AuditSink;
   /** Running-turn records in the state dir (kept across a hub restart); none in tests that need no disk. */
   records?: TurnRecords;
@@ -89,7 +91,7 @@ export class HubCore {
     this.app = deps.appServer;
     this.config = deps.config;
     this.logger = deps.logger;
-    this.roots = new WorkspaceRoots(deps.config.workspaces, deps.config);
+    this.roots = deps.roots;
     this.marks = new SessionMarks(deps.config.stateDir, {
       max: deps.config.limits.sessionMarksMax,
       previewChars: deps.config.limits.sessionPreviewChars,
@@ -141,7 +143,7 @@ export class HubCore {
     if (!s) {
       const l = this.config.limits;
       const taskOutputs = { maxChars: l.taskOutputMaxChars, maxTasks: l.taskOutputsMax };
-      const limits = { maxUpdates: l.journalMaxUpdates, maxBytes: l.journalMaxBytes, taskOutputs };
+      const limits = { maxUpdates: l.journalMaxUpdates, maxBytes: l.journalMaxBytes, taskOutputs, heldMax: l.subscribeBufferMaxEvents };
       const records = this.records;
       const created: SessionState = new SessionState(sessionId, cwd, limits, this.epoch, {
         publish: () => this.publishTurnState(created),
@@ -239,7 +241,7 @@ export class HubCore {
   private notePreview(session: SessionState, update: SessionUpdate): void {
     const draft = foldPreview(session.previewDraft, update, this.config.limits.sessionPreviewChars);
     if (draft === session.previewDraft) return;
-    session.previewDraft = draft;
+    session.setPreviewDraft(draft);
     if (draft && draft.text.trim() !== '') this.marks.notePreview(session.sessionId, draft.role, draft.text);
   }
 

@@ -196,7 +196,7 @@ export class Hub {
     p: { afterSeq?: number; epoch?: string; limit?: number; history: boolean; role?: AttachRole },
   ): Promise<SessionOpened & { replayMeta: ReplayMeta; clients: ReturnType<HubCore['presenceList']> }> {
     const session = await this.opener.open(sessionId);
-    if (p.history) session.retiredFromDiscovery = false;
+    if (p.history) session.markRetired(false);
     const replayMeta = await this.attacher.attach(client, session, p);
     return {
       ...this.opened(session),
@@ -229,7 +229,7 @@ export class Hub {
     // same client while they run cancels this prompt too (prompt-admission.ts).
     const session = await this.admission.admit(client, sessionId, () => this.opener.openForWork(sessionId));
     if (!session) return { stopReason: 'cancelled', queuedBehind: 0 };
-    session.retiredFromDiscovery = false;
+    session.markRetired(false);
     return this.prompts.prompt(client, session, prompt);
   }
 
@@ -329,7 +329,7 @@ export class Hub {
    */
   async retireSession(sessionId: string, by?: Identity): Promise<void> {
     await this.closeSessionRuntime(sessionId, by);
-    this.core.session(sessionId).retiredFromDiscovery = true;
+    this.core.session(sessionId).markRetired(true);
   }
 
   /** True while a session closed from zcode-acp-remote has not been used again. */

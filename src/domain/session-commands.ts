@@ -44,7 +44,7 @@ export class SessionCommands {
   async rename(by: Identity, sessionId: string, title: string): Promise<SessionState> {
     const session = await this.opener.open(sessionId);
     await this.core.app.v4Command(sessionId, 'renameSession', { title });
-    session.title = title;
+    session.retitle(title);
     session.touch();
     this.core.audit(by, 'session', sessionId, { action: 'rename', title });
     this.core.publishSessionState(session);
@@ -56,7 +56,7 @@ export class SessionCommands {
     const session = this.core.session(sessionId);
     if (session.turn.active || session.queue.running || session.queue.queued.length > 0) throw new HubError('HUB_ERR_SESSION_BUSY');
     await this.core.app.closeSession(sessionId);
-    session.subscribed = false;
+    session.subscription.apply('lost');
     if (by) this.core.audit(by, 'session', sessionId, { action: 'close' });
     this.core.publishSessionState(session);
   }

@@ -11,8 +11,9 @@ import type { HubCore } from './hub-core.js';
 import type { SessionState } from './session-state.js';
 import { snapshotSchema, type Snapshot } from '../app-server/session-schemas.js';
 import { foldCommands } from './command-notices.js';
+import type { Held } from './subscription.js';
 
-/** Delivery kind the hub subscribes with; its seq space is the one `lastZSeq` tracks (§5.2). */
+/** Delivery kind the hub subscribes with; its seq space is the one `Subscription.lastSeq` tracks (§5.2). */
 export const DELIVERY_KIND = 'web-remote-replayable';
 
 /** The normal ingestion path, for what a subscribe held or returned (event-ingest.ts). */
@@ -60,7 +61,7 @@ export class SessionOpener {
    */
   open(sessionId: string): Promise<SessionState> {
     const known = this.core.findSession(sessionId);
-    if (known?.subscribed) return Promise.resolve(known);
+    if (known?.subscription.subscribed) return Promise.resolve(known);
     let p = this.inflight.get(sessionId);
     if (!p) {
       p = this.resumeAndSubscribe(sessionId).finally(() => this.inflight.delete(sessionId));
@@ -78,7 +79,7 @@ export class SessionOpener {
 
   /** After a backend restart or a link-side resume: subscribe again from the last seq (§11.10). */
   async resubscribe(session: SessionState, resumeFirst: boolean): Promise<void> {
-    session.subscribed = false;
+    session.subscription.apply('lost');
     if (resumeFirst) {
       await this.open(session.sessionId);
       return;
@@ -106,24 +107,23 @@ export class SessionOpener {
    * are ingested in seq order, once each.
    */
   private async subscribe(session: SessionState): Promise<void> {
-    const afterSeq = session.lastZSeq;
-    if (afterSeq > 0) session.liveHold = { events: [], states: [], overflow: false };
+    const afterSeq = session.subscription.lastSeq;
+    session.subscription.apply('start');
     let result: Awaited<ReturnType<HubCore['app']['subscribe']>>;
     try {
       // No watermark yet (first open): follow live only; the past comes from session/messages.
       const params = afterSeq > 0 ? { afterSeq, includeSnapshot: true } : {};
       result = await this.core.app.subscribe({ sessionId: session.sessionId, deliveryKind: DELIVERY_KIND, ...params });
     } catch (err) {
-      const held = this.release(session);
+      const held = session.subscription.apply('failed');
       this.drain(session, held.events, held.states);
       throw err;
     }
-    const held = this.release(session);
-    session.subscribed = true;
+    const held = session.subscription.apply('answered');
     this.followTitles(session);
     if (afterSeq === 0) {
       this.drain(session, held.events, held.states);
-      session.lastZSeq = Math.max(session.lastZSeq, result.eventSeq);
+      session.subscription.followFrom(result.eventSeq);
       return;
     }
     const backlog = result.events.map((params) => ({ seq: seqOf(params), params }));
@@ -156,27 +156,18 @@ export class SessionOpener {
    * The events in seq order, then the held `state.updated`s: a ready boundary that came during the
    * subscribe ends its prompt only after the text that came before it reached the clients.
    */
-  private drain(session: SessionState, events: Array<{ seq: number; params: unknown }>, states: StateFacts[]): void {
-    for (const e of events.sort((a, b) => a.seq - b.seq)) this.sink.event(session, e.params);
+  private drain(session: SessionState, events: Held['events'], states: Held['states']): void {
+    for (const e of [...events].sort((a, b) => a.seq - b.seq)) this.sink.event(session, e.params);
     for (const facts of states) this.sink.state(session, facts);
-  }
-
-  /** Ends the hold of live events (subscribe answered or failed); returns what was held. */
-  private release(session: SessionState): NonNullable<SessionState['liveHold']> {
-    const held = session.liveHold ?? { events: [], states: [], overflow: false };
-    session.liveHold = undefined;
-    return held;
   }
 
   /** A new seq space or a gap: the snapshot, a new journal epoch, events followed from `eventSeq`. */
   private reload(session: SessionState, snapshot: unknown, eventSeq: number): void {
-    session.lastZSeq = 0;
-    session.seqResets += 1;
-    session.journal.setEpoch(`${this.core.epoch}.${session.seqResets}`);
+    // Events of this seq space up to eventSeq are history now; follow live from here.
+    const resets = session.subscription.restartAt(eventSeq);
+    session.journal.setEpoch(`${this.core.epoch}.${resets}`);
     const snap = snapshotSchema.safeParse(snapshot);
     if (snap.success) this.apply(session, snap.data, false);
-    // Events of this seq space up to eventSeq are history now; follow live from here.
-    session.lastZSeq = eventSeq;
     this.core.publishSessionState(session);
   }
 
@@ -187,10 +178,9 @@ export class SessionOpener {
    */
   private followTitles(session: SessionState): void {
     const epoch = this.core.backendEpoch;
-    if (this.v4TitlesUnsupported === epoch || session.titleFeedEpoch === epoch) return;
-    session.titleFeedEpoch = epoch;
+    if (this.v4TitlesUnsupported === epoch || !session.subscription.followTitles(epoch)) return;
     this.core.app.subscribeConversation(session.sessionId).catch((err: unknown) => {
-      if (session.titleFeedEpoch === epoch) session.titleFeedEpoch = 0;
+      session.subscription.titlesFailed(epoch);
       if (err instanceof AppServerError && err.isRpc(-32601)) this.v4TitlesUnsupported = epoch;
       else
         this.core.logger.warn({ err, sessionId: session.sessionId }, 'v4 conversation subscribe failed; generated titles may not arrive');
@@ -199,11 +189,13 @@ export class SessionOpener {
 
   /** Folds a snapshot into the session state. `full` snapshots list every model (§3.6). */
   apply(session: SessionState, snap: Snapshot, full: boolean): void {
-    session.title = snap.session.title;
-    session.appArchived = snap.session.archivedAt !== undefined;
-    if (snap.session.workspace?.workspacePath) session.cwd = snap.session.workspace.workspacePath;
-    session.settings = snap.settings;
-    if (full && snap.settings.model?.available) session.allModels = snap.settings.model.available as KnownModel[];
+    session.fold({
+      title: snap.session.title,
+      archived: snap.session.archivedAt !== undefined,
+      cwd: snap.session.workspace?.workspacePath,
+      settings: snap.settings,
+      models: full && snap.settings.model?.available ? (snap.settings.model.available as KnownModel[]) : undefined,
+    });
     // A turn the child runs that this hub did not start (e.g. after a hub restart); told on attach.
     if (snap.runtime.activeTurnId && !session.turn.active) session.turn.bind(snap.runtime.activeTurnId, true);
     foldCommands(this.core, session, snap.slashCommands);
@@ -213,7 +205,7 @@ export class SessionOpener {
   /** Applies a Settings object (mutation snapshots and `state.updated` patches). */
   applySettings(session: SessionState, settings: unknown): void {
     const parsed = settingsPatchSchema.safeParse(settings);
-    if (parsed.success) session.settings = { ...session.settings, ...parsed.data };
+    if (parsed.success) session.mergeSettings(parsed.data);
   }
 }
 

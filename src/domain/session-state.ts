@@ -3,7 +3,7 @@
  * id everywhere; there is no second id space.
  */
 import type { AvailableCommand, SessionConfigOption } from '@agentclientprotocol/sdk';
-import { configOptions, type KnownModel, type StateFacts } from '../acp/translate-state.js';
+import { configOptions, type KnownModel } from '../acp/translate-state.js';
 import { createTranslationContext, type TranslationContext } from '../acp/translation-context.js';
 import type { SettingsPatch } from '../acp/zcode-event-schema.js';
 import type { Attachment } from './broadcast.js';
@@ -12,66 +12,139 @@ import type { TurnEnded } from '../acp/turn-ended.js';
 import { PromptQueue } from './prompt-queue.js';
 import { TaskOutputs, type TaskOutputLimits } from './task-outputs.js';
 import type { PreviewDraft } from './session-preview.js';
+import { Subscription } from './subscription.js';
 import { Turn, type TailHooks } from './turn.js';
 
 export type { TurnState } from './turn.js';
 
-/** Per-session state. */
+/** What a snapshot of the session says (session-open.ts folds `session/create|resume` answers). */
+export interface SessionFacts {
+  title: string;
+  archived: boolean;
+  /** The workspace the child reports, when it reports one. */
+  cwd: string | undefined;
+  settings: SettingsPatch;
+  /** Every model of the registry, when the snapshot lists them all. */
+  models: KnownModel[] | undefined;
+}
+
+/**
+ * Per-session state. Read by anyone; changed only through the methods below, each saying what
+ * happened, and by the parts it owns (turn, journal, queue, subscription).
+ */
 export class SessionState {
-  cwd: string;
-  title = '';
-  /** Latest ZCode Settings (snapshot or `state.updated` patch, §3.6). */
-  settings: SettingsPatch = {};
-  /** Every model of the registry, learned from create/resume snapshots (mutation snapshots list one). */
-  allModels: KnownModel[] = [];
-  /** The agent's slash commands from the latest snapshot that listed them (domain/command-notices.ts). */
-  commands: AvailableCommand[] = [];
+  private cwdValue: string;
+  private titleValue = '';
+  private settingsValue: SettingsPatch = {};
+  private modelsValue: KnownModel[] = [];
+  private commandsValue: AvailableCommand[] = [];
+  private retired = false;
+  private archived = false;
+  private updated = Date.now();
+  private draft: PreviewDraft | undefined;
   /** The turn state machine; the only place the turn state changes (turn.ts). */
   readonly turn: Turn;
   readonly attachments = new Map<string, Attachment>();
-  /** Last ZCode event seq seen (resubscribe with `afterSeq` after a restart, §11.10). */
-  lastZSeq = 0;
-  /** Times the server's seq went backwards; each starts a new journal epoch for this session. */
-  seqResets = 0;
-  /**
-   * Live `session/event`s held while a `session/subscribe` with `afterSeq` is in flight: they may
-   * precede its answer (§5.2), and must come after the backlog it returns. `overflow` past
-   * `subscribeBufferMaxEvents`. The session's `state.updated`s wait too (up to the same limit):
-   * a ready boundary ends a prompt, which must come after that prompt's text.
-   */
-  liveHold: { events: Array<{ seq: number; params: unknown }>; states: StateFacts[]; overflow: boolean } | undefined;
-  /** Live events flow only after `session/subscribe` (§5.2). */
-  subscribed = false;
-  /** Backend epoch whose child has this session's v4 conversation topic subscribed (titles, APP-SERVER.md §14.4); 0 = none. */
-  titleFeedEpoch = 0;
-  /**
-   * Closed from zcode-acp-remote's session list: hidden from its discovery routes until the
-   * session is used again (a prompt, or a load with history), as that app's close means.
-   */
-  retiredFromDiscovery = false;
-  translation: TranslationContext;
+  /** Whether the hub follows the session's live events, the last ZCode seq, what a subscribe holds (subscription.ts). */
+  readonly subscription: Subscription;
+  readonly translation: TranslationContext;
   readonly journal: Journal;
   /** The output so far of the session's background tasks (late joiners, reloads). */
   readonly taskOutputs: TaskOutputs;
   readonly queue = new PromptQueue();
-  updatedAt = Date.now();
-  /** Archived in the ZCode app itself (`archivedAt`, APP-SERVER.md §3.5). */
-  appArchived = false;
-  /** The message being folded into the session's preview (session-preview.ts). */
-  previewDraft: PreviewDraft | undefined;
 
   constructor(
     readonly sessionId: string,
     cwd: string,
-    limits: JournalLimits & { taskOutputs: TaskOutputLimits },
+    limits: JournalLimits & { taskOutputs: TaskOutputLimits; heldMax: number },
     epoch: string,
     turnHooks: { publish: () => void; announce: (ended: TurnEnded) => void; tail?: TailHooks },
   ) {
     this.taskOutputs = new TaskOutputs(limits.taskOutputs);
-    this.cwd = cwd;
+    this.cwdValue = cwd;
+    this.subscription = new Subscription(limits.heldMax);
     this.turn = new Turn(turnHooks.publish, turnHooks.announce, turnHooks.tail);
     this.journal = new Journal(limits, epoch);
     this.translation = createTranslationContext(sessionId);
+  }
+
+  get cwd(): string {
+    return this.cwdValue;
+  }
+
+  get title(): string {
+    return this.titleValue;
+  }
+
+  /** Latest ZCode Settings (snapshot or `state.updated` patch, §3.6). */
+  get settings(): SettingsPatch {
+    return this.settingsValue;
+  }
+
+  /** Every model of the registry, learned from create/resume snapshots (mutation snapshots list one). */
+  get allModels(): readonly KnownModel[] {
+    return this.modelsValue;
+  }
+
+  /** The agent's slash commands from the latest snapshot that listed them (domain/command-notices.ts). */
+  get commands(): AvailableCommand[] {
+    return this.commandsValue;
+  }
+
+  /**
+   * Closed from zcode-acp-remote's session list: hidden from its discovery routes until the
+   * session is used again (a prompt, or a load with history), as that app's close means.
+   */
+  get retiredFromDiscovery(): boolean {
+    return this.retired;
+  }
+
+  /** Archived in the ZCode app itself (`archivedAt`, APP-SERVER.md §3.5). */
+  get appArchived(): boolean {
+    return this.archived;
+  }
+
+  get updatedAt(): number {
+    return this.updated;
+  }
+
+  /** The message being folded into the session's preview (session-preview.ts). */
+  get previewDraft(): PreviewDraft | undefined {
+    return this.draft;
+  }
+
+  /** A snapshot of the session came (create, resume, fork, a reload after a seq reset). */
+  fold(facts: SessionFacts): void {
+    this.titleValue = facts.title;
+    this.archived = facts.archived;
+    if (facts.cwd) this.cwdValue = facts.cwd;
+    this.settingsValue = facts.settings;
+    if (facts.models) this.modelsValue = facts.models;
+  }
+
+  /** Settings changed (a `state.updated` patch, a mutation's answer, a mode or model signal). */
+  mergeSettings(patch: SettingsPatch): void {
+    this.settingsValue = { ...this.settingsValue, ...patch };
+  }
+
+  /** The session got a new title (generated, or renamed by a client). */
+  retitle(title: string): void {
+    this.titleValue = title;
+  }
+
+  /** The agent's slash commands changed. */
+  setCommands(commands: AvailableCommand[]): void {
+    this.commandsValue = commands;
+  }
+
+  /** Closed from zcode-acp-remote's list (`true`), or used again (`false`). */
+  markRetired(retired: boolean): void {
+    this.retired = retired;
+  }
+
+  /** The preview's message so far (session-preview.ts folds each update into it). */
+  setPreviewDraft(draft: PreviewDraft | undefined): void {
+    this.draft = draft;
   }
 
   get mode(): string {
@@ -88,10 +161,10 @@ export class SessionState {
 
   /** ACP `configOptions` (model, mode, thought level). */
   configOptions(): SessionConfigOption[] {
-    return configOptions(this.settings, this.allModels.length > 0 ? this.allModels : undefined);
+    return configOptions(this.settings, this.modelsValue.length > 0 ? this.modelsValue : undefined);
   }
 
   touch(): void {
-    this.updatedAt = Date.now();
+    this.updated = Date.now();
   }
 }

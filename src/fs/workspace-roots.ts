@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { HubError } from '../errors.js';
-import { SecretPaths, type SecretPathSources } from './secret-paths.js';
+import type { SecretPaths } from './secret-paths.js';
 
 /**
  * Workspace roots: the directories sessions may work in. A session's cwd — and
@@ -10,15 +10,12 @@ import { SecretPaths, type SecretPathSources } from './secret-paths.js';
  * directory …). Every refusal names the roots, so the caller knows what would be accepted.
  */
 export class WorkspaceRoots {
-  private readonly secrets: SecretPaths;
-
   constructor(
     /** The configured roots, absolute, as the operator wrote them. */
     readonly roots: readonly string[],
-    secrets: SecretPathSources,
-  ) {
-    this.secrets = new SecretPaths(secrets);
-  }
+    /** The hub's secrets (the one instance the composition root builds: it caches their inodes). */
+    private readonly secrets: SecretPaths,
+  ) {}
 
   private refuse(code: 'HUB_ERR_BAD_REQUEST' | 'HUB_ERR_FORBIDDEN', cwd: string, why: string): HubError {
     const shown = cwd.slice(0, 512);

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { gatewayPlugin } from './acp-route.js';
-import type { GatewayServerDeps } from './gateway-server.js';
+import { GatewayServer, type GatewayServerDeps } from './gateway-server.js';
 
 /** `/acp` as the composition root hands it to buildApp: src/http mounts it without importing the gateway. */
 export interface AcpEndpoint {
@@ -14,13 +14,12 @@ export interface AcpEndpoint {
 
 /** The gateway's `/acp` endpoint, ready to be mounted by buildApp. */
 export function acpEndpoint(deps: GatewayServerDeps): AcpEndpoint {
-  let mounted: FastifyInstance | undefined;
+  const gateway = new GatewayServer(deps);
   return {
-    async mount(app) {
-      await app.register(gatewayPlugin, deps);
-      mounted = app;
+    mount: async (app) => {
+      await app.register(gatewayPlugin, { gateway, config: deps.config });
     },
-    connectionCount: () => mounted?.gateway.size ?? 0,
-    closeOrigin: (origin) => mounted?.gateway.closeOrigin(origin, 'origin no longer a peer') ?? 0,
+    connectionCount: () => gateway.size,
+    closeOrigin: (origin) => gateway.closeOrigin(origin, 'origin no longer a peer'),
   };
 }

@@ -7,7 +7,7 @@ import fp from 'fastify-plugin';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { HubError } from '../errors.js';
-import { GatewayServer, type GatewayServerDeps } from './gateway-server.js';
+import type { GatewayServer, GatewayServerDeps } from './gateway-server.js';
 import { LEGACY_INSTANCE_ID, profileFor } from './legacy-profile.js';
 import { registerStreamableHttp } from './http-transport.js';
 import { corkableSocket } from './write-batch.js';
@@ -36,8 +36,8 @@ const acpQuery = z.object({
  * Requires @fastify/websocket to be registered first (buildApp does, with `maxPayload`).
  */
 export const gatewayPlugin = fp(
-  async (app: FastifyInstance, opts: GatewayServerDeps) => {
-    const gateway = new GatewayServer(opts);
+  async (app: FastifyInstance, opts: { gateway: GatewayServer; config: GatewayServerDeps['config'] }) => {
+    const { gateway } = opts;
     app.decorate('gateway', gateway);
     gateway.start();
     app.addHook('preClose', async () => gateway.close());

@@ -1,23 +1,17 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import Fastify, { type FastifyInstance } from 'fastify';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { FastifyInstance } from 'fastify';
+import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import type { HubConfig } from '../config/schema.js';
 import type { Logger } from '../logger.js';
 import type { BackendLifecycle } from '../ports/backend-port.js';
 import type { AppServer } from '../app-server/client.js';
 import type { Authenticator } from '../auth/identity.js';
 import { authHook, type RequestAuthExtras } from './auth-hook.js';
-import { DpopVerifier } from '../auth/dpop.js';
-import { WsTickets } from '../auth/ws-tickets.js';
 import { wsTicketRoutes } from './routes/ws-ticket.js';
 import { authCookieName } from './credentials.js';
-import { installErrorHandler } from './error-handler.js';
 import { DOCS_THEME } from './docs-theme.js';
-import { ignoreOtherUpgrades } from './other-upgrades.js';
-import { createHubServer } from './protocol-switch.js';
+import { createFastify } from './fastify-server.js';
 import { healthRoutes } from './routes/health.js';
 import { webApp } from './web.js';
 import { pushRoutes } from './routes/push.js';
@@ -35,15 +29,15 @@ import { tokenRoutes } from './routes/tokens.js';
 import { peopleRoutes } from './routes/people.js';
 import { pairRoutes } from './routes/pair.js';
 import { publicUrlRoutes } from './routes/settings-public-urls.js';
-import { PublicUrls } from './security/public-urls.js';
 import { auditRoutes } from './routes/audit.js';
 import { quotaRoutes } from './routes/quota.js';
 import { settingsProviderRoutes } from './routes/settings-providers.js';
 import { settingsWorkflowRoutes } from './routes/settings-workflows.js';
-import { QuotaService } from '../settings/provider-quota.js';
+import type { QuotaService } from '../settings/provider-quota.js';
 import { workspaceRoutes } from './routes/workspaces.js';
-import { WorkspaceRoots } from '../fs/workspace-roots.js';
 import type { ProviderStore } from '../settings/provider-store.js';
+import type { ModelCatalog } from '../settings/model-catalog.js';
+import type { WorkflowService } from '../settings/workflow-service.js';
 import type { HubMetrics } from '../metrics/hub-metrics.js';
 import { metricsRoutes } from './routes/metrics.js';
 import { doctorRoutes } from './routes/doctor.js';
@@ -52,11 +46,13 @@ import { meRoutes } from './routes/me.js';
 import { peerRoutes } from './routes/peers.js';
 import { policyRoutes } from './routes/policy.js';
 import type { PolicyStore } from '../policy/policy-store.js';
-import { Peers, PEERS_FILE } from './security/peers.js';
-import { Machines, MACHINES_FILE } from './security/machines.js';
-import { ensureHubId, hubName, type HubIdentity } from '../auth/hub-id.js';
+import type { HttpState } from './http-state.js';
 
-/** Everything the HTTP app needs, built by the composition root (src/main.ts) or by a test. */
+/**
+ * Everything the HTTP app uses, built by the composition root (daemon/daemon.ts, with
+ * daemon/http-parts.ts) or by a test the same way. buildApp builds no stateful part itself; a
+ * feature whose part is not given is not mounted (a test of the security hooks needs no hub).
+ */
 export interface AppDeps {
   config: HubConfig;
   logger: Logger;
@@ -75,14 +71,12 @@ export interface AppDeps {
   acp?: { mount(app: FastifyInstance): Promise<void>; connectionCount(): number; closeOrigin?(origin: string): number };
   /** Tokens, pairing and audit (src/auth/auth-services.ts); their routes are mounted when given. */
   auth?: AuthServices;
-  /** The personal provider file store (src/settings) and the app-server client; the settings routes are mounted when given. */
-  settings?: { store: ProviderStore; appServer: AppServer };
-  /** Opens a hub session for a workflow started without one (so the journal sees its events). */
-  openSession?: (workspace: string) => Promise<string>;
+  /** The HTTP side's state: public URLs, peers, machines, DPoP, tickets, workspace roots, this hub's identity. */
+  state: HttpState;
+  /** The provider file store, the model catalog, the quota and workflow services (src/settings); their routes are mounted when given. */
+  settings?: { store: ProviderStore; appServer: AppServer; catalog: ModelCatalog; quota: QuotaService; workflows: WorkflowService };
   /** Prometheus metrics; `/metrics` is mounted when given. */
   metrics?: HubMetrics;
-  /** This hub's id and name; read or created from the state dir when absent. */
-  hubIdentity?: HubIdentity;
   /** The approval rules (src/policy); `/api/policy` is mounted when given. */
   policy?: PolicyStore;
 }
@@ -92,48 +86,9 @@ export interface AppDeps {
  * Tests call it with their own dependencies and use `app.inject()` or `listen({port: 0})`.
  */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
-  const hops = deps.config.trustProxy;
-  const tls =
-    deps.config.tlsCert && deps.config.tlsKey
-      ? { cert: fs.readFileSync(deps.config.tlsCert), key: fs.readFileSync(deps.config.tlsKey) }
-      : undefined;
-  const l = deps.config.limits;
-  // Request, header and keep-alive timeouts. Node reads them when the server is
-  // created (setting requestTimeout afterwards, as fastify does, is not enforced on node 20), and
-  // sweeps for them every connectionsCheckingInterval. The header timeout covers later requests on
-  // a kept-alive socket; the first one is bounded by the pre-auth deadline.
-  const serverOptions = {
-    requestTimeout: l.httpRequestTimeoutMs,
-    headersTimeout: Math.min(l.preAuthDeadlineMs, l.httpRequestTimeoutMs),
-    keepAliveTimeout: l.httpKeepAliveTimeoutMs,
-    connectionsCheckingInterval: l.httpTimeoutSweepMs,
-  };
-  const app = Fastify({
-    loggerInstance: deps.logger,
-    bodyLimit: deps.config.limits.httpBodyLimitBytes,
-    requestTimeout: l.httpRequestTimeoutMs,
-    keepAliveTimeout: l.httpKeepAliveTimeoutMs,
-    http: serverOptions,
-    // Trust exactly the configured number of proxy hops (a tunnel on loopback is 1), never "any".
-    trustProxy: hops > 0 ? (_addr: string, i: number) => i < hops : false,
-    routerOptions: { ignoreTrailingSlash: true },
-    // HTTP/1.1 (and the WebSocket upgrade) and HTTP/2 on the same port: h2 by ALPN over TLS, h2c by prior knowledge in clear.
-    serverFactory: (handler) =>
-      createHubServer(handler, {
-        tls,
-        http1: serverOptions,
-        requestTimeoutMs: l.httpRequestTimeoutMs,
-        idleTimeoutMs: l.httpKeepAliveTimeoutMs,
-        maxConcurrentStreams: l.http2MaxConcurrentStreams,
-        maxHeaderListBytes: l.http2MaxHeaderListBytes,
-      }),
-  }) as unknown as FastifyInstance;
-  // `Upgrade: h2c` and any other protocol but WebSocket are answered over HTTP/1.1 (other-upgrades.ts).
-  ignoreOtherUpgrades(app.server);
-  app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
-  installErrorHandler(app);
-
+  const { state } = deps;
+  const files = { roots: state.roots, secrets: state.secrets };
+  const app = createFastify(deps.config, deps.logger);
   await app.register(fastifySwagger, {
     openapi: { info: { title: 'zcode-hub', description: 'REST API of the zcode-hub daemon', version: deps.version } },
     transform: jsonSchemaTransform,
@@ -143,34 +98,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // destroyed after the HTTP error answer. ws closes a message over maxPayload with 1009 (WS-01).
   if (deps.acp) await app.register(fastifyWebsocket, { options: { maxPayload: deps.config.limits.wsMaxMessageBytes } });
   // Order on every route and the WebSocket upgrade (ARCHITECTURE.md §7): Host → Origin → auth → scope → rate limit.
-  // Public addresses an admin adds at run time (tunnels); read by the Host/Origin checks and pair.
-  const publicUrls = new PublicUrls(path.join(deps.config.stateDir, 'public-urls.json'), deps.config.limits.publicUrlsMax, (m) =>
-    deps.logger.warn(m),
-  );
-  // The app origins this hub accepts, and the machines its own app talks to (CSP).
-  const peers = new Peers(
-    path.join(deps.config.stateDir, PEERS_FILE),
-    deps.config.limits.peersMax,
-    [...deps.config.peers, ...deps.config.allowOrigins],
-    (m) => deps.logger.warn(m),
-  );
-  const machines = new Machines(
-    path.join(deps.config.stateDir, MACHINES_FILE),
-    deps.config.limits.machinesMax,
-    (m) => deps.logger.warn(m),
-    Date.now,
-    deps.config.limits.machineEntriesMax,
-  );
-  // A revoked or expired device's machines leave with it (and their origins leave connect-src).
-  const unsubscribeMachines = deps.authenticator.onRevoked?.((tokenId) => machines.removeToken(tokenId));
-  if (unsubscribeMachines) app.addHook('onClose', async () => unsubscribeMachines());
+  const { publicUrls, peers, machines } = state;
   const configuredPublic = deps.config.publicUrl ? new URL(deps.config.publicUrl).origin : undefined;
   const connectOrigins = (): string[] => [...(configuredPublic ? [configuredPublic] : []), ...publicUrls.list(), ...machines.origins()];
-  const hubIdentity = deps.hubIdentity ?? {
-    hubId: ensureHubId(deps.config.stateDir),
-    name: hubName(deps.config.name),
-    version: deps.version,
-  };
+  const hubIdentity = state.identity;
   const cookieName = authCookieName(hubIdentity.hubId);
   await app.register(securityPlugin, {
     config: deps.config,
@@ -181,10 +112,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     onConnectionRefused: (limit) => deps.metrics?.connectionRefused(limit),
   });
   // DPoP proofs for key-bound tokens, and single-use tickets for the /acp upgrade.
-  const l18 = deps.config.limits;
   const authExtras: RequestAuthExtras = {
-    dpop: new DpopVerifier({ maxAgeMs: l18.dpopProofMaxAgeMs, replayCacheMax: l18.dpopReplayCacheMax }),
-    tickets: new WsTickets({ ttlMs: l18.wsTicketTtlMs, max: l18.wsTicketsMax }),
+    dpop: state.dpop,
+    tickets: state.tickets,
     publicUrls: () => [...(deps.config.publicUrl ? [deps.config.publicUrl] : []), ...publicUrls.list()],
     cookieName,
   };
@@ -207,13 +137,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       config: deps.config,
       startedAt,
       port,
+      ...files,
       ...(deps.auth ? { audit: deps.auth.audit.sink } : {}),
     });
-    await app.register(gitRoutes, { hub: deps.hub, config: deps.config, ...(deps.auth ? { audit: deps.auth.audit.sink } : {}) });
+    await app.register(gitRoutes, { hub: deps.hub, config: deps.config, ...files, ...(deps.auth ? { audit: deps.auth.audit.sink } : {}) });
     const hub = deps.hub;
     await app.register(doctorRoutes, {
       config: deps.config,
-      logger: deps.logger.child({ component: 'doctor-probe' }),
+      probe: state.probe,
       peers: () => peers.list().map((p) => p.origin),
       backend: deps.backend,
       port,
@@ -234,7 +165,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await app.register(tokenRoutes, { auth: deps.auth });
     await app.register(peopleRoutes, { auth: deps.auth });
     await app.register(publicUrlRoutes, { urls: publicUrls, configured: deps.config.publicUrl, audit: deps.auth.audit });
-    await app.register(wsTicketRoutes, { tickets: authExtras.tickets as WsTickets, cookieName });
+    await app.register(wsTicketRoutes, { tickets: state.tickets, cookieName });
     await app.register(pairRoutes, {
       auth: deps.auth,
       extras: authExtras,
@@ -259,23 +190,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (deps.metrics) await app.register(metricsRoutes, { metrics: deps.metrics });
   await app.register(backendRoutes, { backend: deps.backend, ...(deps.auth ? { audit: deps.auth.audit.sink } : {}) });
   if (deps.settings) {
-    const appServer = deps.settings.appServer;
+    const { store, appServer, catalog, quota, workflows } = deps.settings;
     const audit = deps.auth?.audit.sink;
     await app.register(settingsProviderRoutes, {
-      store: deps.settings.store,
-      backend: deps.backend,
+      store,
       appServer,
+      catalog,
       workspace: deps.config.workspace,
       ...(audit ? { audit } : {}),
     });
-    const store = deps.settings.store;
-    const quota = new QuotaService({
-      read: () => store.read(),
-      limits: deps.config.limits,
-      logger: deps.logger.child({ component: 'quota' }),
-    });
     await app.register(quotaRoutes, { quota });
-    const roots = new WorkspaceRoots(deps.config.workspaces, deps.config);
+    const roots = state.roots;
     const hub = deps.hub;
     const guard = {
       workspace: (w: string) => roots.check(w),
@@ -286,19 +211,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         if (cwd) await roots.checkSession(cwd);
       },
     };
-    await app.register(settingsWorkflowRoutes, {
-      appServer,
-      defaultWorkspace: deps.config.workspace,
-      guard,
-      ...(deps.openSession ? { openSession: deps.openSession } : {}),
-      ...(audit ? { audit } : {}),
-    });
+    await app.register(settingsWorkflowRoutes, { service: workflows, guard, ...(audit ? { audit } : {}) });
   }
 
   await app.register(workspaceRoutes, {
     defaultWorkspace: deps.config.workspace,
     workspaces: deps.config.workspaces,
-    roots: new WorkspaceRoots(deps.config.workspaces, deps.config),
+    roots: state.roots,
     dirsMax: deps.config.limits.workspaceDirsMax,
   });
   if (deps.push) await app.register(pushRoutes, { notifier: deps.push, ...(deps.auth ? { audit: deps.auth.audit.sink } : {}) });

@@ -19,6 +19,7 @@ import { Hub } from '../../src/domain/hub.js';
 import { frameForKinds } from '../../src/gateway/update-kinds.js';
 import type { LIMITS } from '../../src/limits.js';
 import { createLogger, type Logger } from '../../src/logger.js';
+import { workspaceParts } from '../../src/daemon/http-parts.js';
 
 const frameSchema = z.looseObject({ method: z.string(), params: z.unknown() });
 export type Frame = z.infer<typeof frameSchema>;
@@ -236,7 +237,7 @@ export async function startRig(
     stderrTail: () => link.stderrTail(),
   };
   link.onNotification((n) => notifications.push(n));
-  const hub = new Hub({ backend, appServer: new AppServerClient(backend), config, logger });
+  const hub = new Hub({ backend, appServer: new AppServerClient(backend), config, logger, roots: workspaceParts(config).roots });
   hub.start();
   await link.start();
   await until(() => link.status().state === 'ready', 'backend ready');

@@ -13,6 +13,9 @@ import { createLogger } from '../../src/logger.js';
 import { settingsProviderRoutes } from '../../src/http/routes/settings-providers.js';
 import { settingsWorkflowRoutes } from '../../src/http/routes/settings-workflows.js';
 import { ProviderStore } from '../../src/settings/provider-store.js';
+import { ModelCatalog } from '../../src/settings/model-catalog.js';
+import { WorkflowService } from '../../src/settings/workflow-service.js';
+import { buildHttpState, workspaceParts } from '../../src/daemon/http-parts.js';
 
 export const TOKENS = { admin: 'tok-admin', operate: 'tok-operate', view: 'tok-view' } as const;
 export const auth = (scope: keyof typeof TOKENS) => ({ authorization: `Bearer ${TOKENS[scope]}` });
@@ -86,10 +89,14 @@ export async function buildSettingsApp(options: {
   });
   const store = new ProviderStore({ filePath: options.filePath, logger });
   await store.start();
-  const app = await buildApp({ config, logger, backend: options.backend, authenticator: tokenAuthenticator, version: 'test' });
+  const identity = { hubId: 'settings-test', name: 'settings-test', version: 'test' };
+  const state = buildHttpState({ config, logger, identity, authenticator: tokenAuthenticator, workspace: workspaceParts(config) });
+  const app = await buildApp({ config, logger, backend: options.backend, authenticator: tokenAuthenticator, version: 'test', state });
   const appServer = new AppServerClient(options.backend);
-  await app.register(settingsProviderRoutes, { store, backend: options.backend, appServer, workspace: options.workspace });
-  await app.register(settingsWorkflowRoutes, { appServer, defaultWorkspace: options.workspace });
+  const catalog = new ModelCatalog({ appServer, backend: options.backend, defaultWorkspace: options.workspace });
+  await app.register(settingsProviderRoutes, { store, appServer, catalog, workspace: options.workspace });
+  const service = new WorkflowService({ appServer, defaultWorkspace: options.workspace });
+  await app.register(settingsWorkflowRoutes, { service });
   await app.ready();
   return { app, store, logLines };
 }

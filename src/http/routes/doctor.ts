@@ -6,10 +6,8 @@ import type { BackendLifecycle } from '../../ports/backend-port.js';
 import { runChecks } from '../../doctor/checks.js';
 import { gatherFacts, type LiveFacts } from '../../doctor/gather.js';
 import { cliDetectionSchema, doctorCheckSchema, probeJobSchema } from '../../doctor/cli-report.js';
-import { ProbeJob } from '../../doctor/probe-job.js';
-import { probeBackend } from '../../doctor/probe-run.js';
+import type { ProbeJob } from '../../doctor/probe-job.js';
 import { HubError } from '../../errors.js';
-import type { Logger } from '../../logger.js';
 
 export interface DoctorRouteOptions {
   config: HubConfig;
@@ -19,8 +17,8 @@ export interface DoctorRouteOptions {
   port: () => number | undefined;
   /** Every peer origin, the added ones included. */
   peers?: () => readonly string[];
-  /** For the probe's own child (`POST /api/doctor/probe`). */
-  logger: Logger;
+  /** The one probe of a backend child of its own at a time (`POST /api/doctor/probe`). */
+  probe: ProbeJob;
 }
 
 /** `GET /api/doctor` (admin): the same report as `zcode-hub doctor`, with the daemon's live state. */
@@ -61,10 +59,8 @@ export const doctorRoutes: FastifyPluginAsync<DoctorRouteOptions> = async (app, 
   );
 
   // `zcode-hub doctor --probe` from the web app: its own child of the daemon's backend, in
-  // scratch directories (probe-run.ts), never the daemon's child or its sessions. The daemon's
-  // --record-wire file is the daemon's: the probe does not write into it.
-  const { recordWire: _ownRecording, ...probeConfig } = opts.config;
-  const job = new ProbeJob((o) => probeBackend({ config: probeConfig, logger: opts.logger, prompt: o.prompt, signal: o.signal }));
+  // scratch directories (probe-run.ts), never the daemon's child or its sessions (daemon/http-parts.ts).
+  const job = opts.probe;
   // A probe running at shutdown is abandoned, and its child stopped before the daemon is gone.
   app.addHook('onClose', async () => {
     job.abort();

@@ -6,8 +6,8 @@ import type { AuditSink } from '../../auth/audit-log.js';
 import type { Identity } from '../../auth/identity.js';
 import type { HubConfig } from '../../config/schema.js';
 import { HubError } from '../../errors.js';
-import { SecretPaths } from '../../fs/secret-paths.js';
-import { WorkspaceRoots } from '../../fs/workspace-roots.js';
+import type { SecretPaths } from '../../fs/secret-paths.js';
+import type { WorkspaceRoots } from '../../fs/workspace-roots.js';
 import { isTracked, trackedDiff, untrackedDiff } from '../../git/diff.js';
 import { gitState, repoPrefix } from '../../git/status.js';
 import { readFileConfined, resolveInside, resolveRoot, withConfinedFile } from '../compat-fs.js';
@@ -16,6 +16,9 @@ import type { RestHub } from '../hub-api.js';
 export interface GitRouteOptions {
   hub: RestHub;
   config: HubConfig;
+  /** Where sessions may work, and the hub's own files (never shown). */
+  roots: WorkspaceRoots;
+  secrets: SecretPaths;
   audit?: AuditSink;
 }
 
@@ -44,10 +47,8 @@ const stateSchema = z.object({
  * workspace root), paths proved inside it after realpath, the hub's secrets never shown (a worktree
  * file is opened through the same guard before git reads it), every call audited.
  */
-export const gitRoutes: FastifyPluginAsync<GitRouteOptions> = async (app, { hub, config, audit }) => {
+export const gitRoutes: FastifyPluginAsync<GitRouteOptions> = async (app, { hub, config, roots, secrets, audit }) => {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const secrets = new SecretPaths(config);
-  const roots = new WorkspaceRoots(config.workspaces, config);
   const l = config.limits;
   const run = { timeoutMs: l.gitTimeoutMs, maxBytes: l.gitStatusMaxBytes };
 

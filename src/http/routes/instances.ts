@@ -5,8 +5,8 @@ import type { AuditSink } from '../../auth/audit-log.js';
 import type { Identity } from '../../auth/identity.js';
 import type { HubConfig } from '../../config/schema.js';
 import { HubError } from '../../errors.js';
-import { SecretPaths } from '../../fs/secret-paths.js';
-import { WorkspaceRoots } from '../../fs/workspace-roots.js';
+import type { SecretPaths } from '../../fs/secret-paths.js';
+import type { WorkspaceRoots } from '../../fs/workspace-roots.js';
 import { listDirectory, mimeFor, readFileConfined, readLinesConfined, resolveRoot } from '../compat-fs.js';
 import type { RestHub } from '../hub-api.js';
 import { LEGACY_INSTANCE_ID } from '../../compat-instance.js';
@@ -18,6 +18,9 @@ export interface InstanceRouteOptions {
   startedAt: number;
   /** The port the daemon listens on (known once listening). */
   port: () => number | undefined;
+  /** Where sessions may work, and the hub's own files (never served). */
+  roots: WorkspaceRoots;
+  secrets: SecretPaths;
   /** Every file read and listing, served or refused, is recorded here. */
   audit?: AuditSink;
 }
@@ -52,10 +55,8 @@ const instanceSchema = z.object({
  * secrets are never served (src/fs/secret-paths.ts), and every call is audited.
  */
 export const instanceRoutes: FastifyPluginAsync<InstanceRouteOptions> = async (app, opts) => {
-  const { hub, config } = opts;
+  const { hub, config, roots, secrets } = opts;
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const secrets = new SecretPaths(config);
-  const roots = new WorkspaceRoots(config.workspaces, config);
   /** Runs one file call and records it with its outcome, whether it served or threw. */
   const audited = async <T>(
     req: { identity?: Identity | undefined; query: z.infer<typeof fsQuery> },

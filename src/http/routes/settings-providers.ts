@@ -10,10 +10,9 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { HubError } from '../../errors.js';
-import type { BackendPort } from '../../ports/backend-port.js';
 import type { AppServer } from '../../app-server/client.js';
 import { AppServerError } from '../../app-server/errors.js';
-import { ModelCatalog, modelOptionSchema } from '../../settings/model-catalog.js';
+import { type ModelCatalog, modelOptionSchema } from '../../settings/model-catalog.js';
 import { asObject, asString } from '../../settings/provider-draft.js';
 import * as edits from '../../settings/provider-mutations.js';
 import {
@@ -31,13 +30,11 @@ import { providerOrderOf, toModelRuleViews, toProviderViews } from '../../settin
 
 export interface SettingsProviderRoutesOptions {
   store: ProviderStore;
-  /** The backend's epoch keys the model catalog's cache. */
-  backend: Pick<BackendPort, 'status'>;
-  appServer: Pick<AppServer, 'draftModels' | 'testModelConnectivity'>;
-  /** Runtime carrier workspace for `provider/testModelConnectivity` and the model catalog. */
+  appServer: Pick<AppServer, 'testModelConnectivity'>;
+  /** Runtime carrier workspace for `provider/testModelConnectivity`. */
   workspace: string;
-  /** Shared catalog (so other parts of the hub can invalidate it); one is made if absent. */
-  catalog?: ModelCatalog;
+  /** The model catalog (its cache is keyed by the backend's epoch). */
+  catalog: ModelCatalog;
   /** Audit log sink: every successful write is recorded with the device that made it. */
   audit?: AuditSink;
 }
@@ -65,7 +62,7 @@ function ifMatch(req: FastifyRequest): string | undefined {
 export const settingsProviderRoutes: FastifyPluginAsync<SettingsProviderRoutesOptions> = async (fastify, opts) => {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { store } = opts;
-  const catalog = opts.catalog ?? new ModelCatalog({ appServer: opts.appServer, backend: opts.backend, defaultWorkspace: opts.workspace });
+  const { catalog } = opts;
   auditWrites(fastify, opts.audit, () => 'settings.change');
 
   /** Runs one edit under the store's lock and answers with the provider's new view. */

@@ -10,17 +10,17 @@ import { auditWrites } from '../audit-writes.js';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { WorkflowService, type WorkflowServiceOptions } from '../../settings/workflow-service.js';
+import type { WorkflowService } from '../../settings/workflow-service.js';
 import * as wire from '../../app-server/workflow-schemas.js';
 import { TAGS, errors, intQuery, nameParam, workspaceParam, workflowRunRoutes } from './settings-workflow-runs.js';
 
-/** Either a ready service or what it needs (backend, default workspace, optional session opener). */
-export type SettingsWorkflowRoutesOptions = ({ service: WorkflowService } | WorkflowServiceOptions) & {
+export interface SettingsWorkflowRoutesOptions {
+  service: WorkflowService;
   /** Audit log sink: workflow file changes and run starts/stops are recorded with the device. */
   audit?: AuditSink;
   /** Workspace roots: every `workspace` named must be inside one; a run may start or resume only on a session inside one. */
   guard?: { workspace(path: string): Promise<void>; session(sessionId: string): Promise<void> };
-};
+}
 
 const wfParams = z.object({ scope: wire.workflowScopeSchema, name: nameParam });
 const wsQuery = z.object({ workspace: workspaceParam.optional() }).strict();
@@ -28,7 +28,7 @@ const okPath = z.object({ path: z.string() });
 
 export const settingsWorkflowRoutes: FastifyPluginAsync<SettingsWorkflowRoutesOptions> = async (fastify, opts) => {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const wf = 'service' in opts ? opts.service : new WorkflowService(opts);
+  const wf = opts.service;
   auditWrites(fastify, opts.audit, (_m, url) =>
     url.startsWith('/api/settings/workflow-runs') || url.endsWith('/start') ? 'workflow.run' : 'settings.change',
   );

@@ -5,6 +5,8 @@ import type { ConfigInput, HubConfig } from '../../../src/config/schema.js';
 import { createBackend } from '../../../src/backend/index.js';
 import { createAuthServices, type AuthServices } from '../../../src/auth/auth-services.js';
 import { buildApp } from '../../../src/http/app.js';
+import { ensureHubId, hubName } from '../../../src/auth/hub-id.js';
+import { buildHttpState, workspaceParts } from '../../../src/daemon/http-parts.js';
 import { VERSION } from '../../../src/version.js';
 import { captureLogger, registerSecret } from './log-capture.js';
 import { tempDir } from './temp-dir.js';
@@ -48,7 +50,9 @@ export async function startSecuredHub(input: Partial<ConfigInput> = {}, opts: { 
   const adminToken = (await import('../../../src/auth/admin-token.js')).readAdminToken(config.stateDir) ?? '';
   registerSecret(adminToken);
   const backend = createBackend(config, logger.child({ component: 'backend' }));
-  const app = await buildApp({ config, logger, backend, authenticator: auth.tokens, version: VERSION, auth });
+  const identity = { hubId: ensureHubId(config.stateDir), name: hubName(config.name), version: VERSION };
+  const state = buildHttpState({ config, logger, identity, authenticator: auth.tokens, workspace: workspaceParts(config) });
+  const app = await buildApp({ config, logger, backend, authenticator: auth.tokens, version: VERSION, auth, state });
   let wsPath = '/acp';
   if (!app.hasRoute({ method: 'GET', url: '/acp' })) {
     wsPath = PROBE_WS;
@@ -77,6 +81,7 @@ export async function startSecuredHub(input: Partial<ConfigInput> = {}, opts: { 
     stateDir: config.stateDir,
     close: async () => {
       await app.close();
+      state.close();
       await backend.close();
       auth.close();
       tmp.cleanup();
