@@ -62,7 +62,7 @@ export class Hub {
 
   constructor(deps: HubDeps) {
     this.core = new HubCore(deps);
-    this.interactionFlow = new InteractionFlow(this.core, deps.policy);
+    this.interactionFlow = new InteractionFlow(this.core, deps.policy, deps.grants);
     this.prompts = new PromptFlow(this.core, { cancelInteractions: (s, by) => this.interactionFlow.cancelSession(s, by) });
     this.ingest = new EventIngest(this.core, this.prompts, this.interactionFlow, () => this.opener);
     this.opener = new SessionOpener(this.core, {

@@ -22,6 +22,7 @@ import { alreadySettled, alreadyVoted, invalidAnswer, notEligible, refusalError,
 import { copyMeta, declineResult, openCopy, toView } from './interaction-copies.js';
 import { announceApproval, announceSettled } from './interaction-notices.js';
 import { InteractionGate, RULES_IDENTITY, verdictOf, voterOf, type PolicySource } from './interaction-gate.js';
+import { AlwaysKeeper, type GrantKeeper } from './always-keeper.js';
 import type { Voter } from '../policy/approval-state.js';
 import type { InteractionRecord, InteractionView, ResolvedBy } from './interactions.js';
 import type { SessionState } from './session-state.js';
@@ -34,12 +35,15 @@ export class InteractionFlow {
   private readonly expiry = new Map<string, NodeJS.Timeout>();
 
   private readonly gate: InteractionGate;
+  private readonly always: AlwaysKeeper;
 
   constructor(
     private readonly core: HubCore,
     policy?: PolicySource,
+    grants?: GrantKeeper,
   ) {
-    this.gate = new InteractionGate(policy);
+    this.gate = new InteractionGate(policy, grants);
+    this.always = new AlwaysKeeper(core, grants);
     core.interactions.onSettled((record) => {
       // Any settlement (answer, cancel, lost, expiry) ends the policy timer.
       this.clearExpiry(record.view.interactionId);
@@ -104,7 +108,7 @@ export class InteractionFlow {
           interactionId: record.view.interactionId,
           kind: record.view.kind,
           outcome: ruled.outcome,
-          rule: { id: ruled.rule.id, decision: ruled.decision },
+          ...('rule' in ruled ? { rule: { id: ruled.rule.id, decision: ruled.decision } } : { grant: { id: ruled.grant.id, by: record.view.grant?.by } }),
         });
         return;
       }
@@ -146,7 +150,10 @@ export class InteractionFlow {
     const verdict = restAnswerToZcode(this.gate.offeredTo(record, parsed, voter), answer);
     // An invalid answer is refused before anything is written to the child (APR-02).
     if (verdict.type !== 'answer') throw refusalError(invalidAnswer(verdict.type === 'invalid' ? verdict.reason : 'Not an answer'));
-    const { result, outcome } = verdict;
+    const always = this.always.prepare(parsed, verdict);
+    if (always !== undefined && 'reason' in always) throw refusalError(always);
+    const { outcome } = verdict;
+    const result = always?.result ?? verdict.result;
     const resolvedBy: ResolvedBy = authorOf(by.identity, by.clientId);
     const phase = this.gate.approval(record) ? this.castVote(record, parsed, voter, verdict, by.clientId) : 'allowed';
     if (typeof phase === 'object') throw refusalError(phase);
@@ -157,6 +164,7 @@ export class InteractionFlow {
     const attempt = this.core.interactions.settle(interactionId, 'resolved', result, outcome, resolvedBy, by.clientId);
     if (!attempt.won) throw refusalError(alreadySettled(record));
     this.core.audit(by.identity, 'answer', record.view.sessionId, { interactionId, kind: record.view.kind, outcome });
+    if (always !== undefined) this.always.keep(always, record.view.sessionId, { identity: by.identity, local: by.local === true });
     return { ...record.view };
   }
 
@@ -326,6 +334,12 @@ export class InteractionFlow {
           this.tellRefused(record, client, alreadySettled(record), requestId);
           return;
         }
+        const always = parsed === undefined ? undefined : this.always.prepare(parsed, reply);
+        if (always !== undefined && 'reason' in always) {
+          this.core.interactions.dropCopy(record.view.interactionId, client.clientId);
+          this.tellRefused(record, client, always, requestId);
+          return;
+        }
         if (parsed && this.gate.approval(record)) {
           const phase = this.castVote(record, parsed, voterOf(client.identity, client.local), reply, client.clientId);
           if (typeof phase === 'object') {
@@ -344,18 +358,21 @@ export class InteractionFlow {
         const attempt = this.core.interactions.settle(
           record.view.interactionId,
           'resolved',
-          reply.result,
+          always?.result ?? reply.result,
           reply.outcome,
           connectionAuthor(client),
           client.clientId,
         );
-        if (attempt.won)
-          this.core.audit(client, 'answer', record.view.sessionId, {
-            interactionId: record.view.interactionId,
-            kind: record.view.kind,
-            outcome: reply.outcome,
-          });
-        else this.tellRefused(record, client, alreadySettled(record), requestId);
+        if (!attempt.won) {
+          this.tellRefused(record, client, alreadySettled(record), requestId);
+          return;
+        }
+        this.core.audit(client, 'answer', record.view.sessionId, {
+          interactionId: record.view.interactionId,
+          kind: record.view.kind,
+          outcome: reply.outcome,
+        });
+        if (always !== undefined) this.always.keep(always, record.view.sessionId, { identity: client.identity, local: client.local === true, client: client.clientName });
         return;
       }
     }

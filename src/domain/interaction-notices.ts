@@ -44,6 +44,7 @@ export function announceSettled(core: HubCore, record: InteractionRecord): void 
     ...(v.outcome === undefined ? {} : { outcome: v.outcome }),
     ...(v.resolvedBy === undefined ? {} : { resolvedBy: v.resolvedBy }),
     ...(v.rule === undefined ? {} : { rule: v.rule }),
+    ...(v.grant === undefined ? {} : { grant: v.grant }),
   });
   // The multi-client draft's name for the same fact (ACP RFD "Multi-Client Session Attach").
   if (v.kind === 'permission') {
@@ -74,7 +75,9 @@ export function announceSettled(core: HubCore, record: InteractionRecord): void 
     core.emitUpdate(session, {
       sessionUpdate: 'tool_call_update',
       toolCallId: v.toolCallId,
-      _meta: { zcode: { answeredBy: v.resolvedBy, ...(v.rule === undefined ? {} : { rule: v.rule }) } },
+      _meta: {
+        zcode: { answeredBy: v.resolvedBy, ...(v.rule === undefined ? {} : { rule: v.rule }), ...(v.grant === undefined ? {} : { grant: v.grant }) },
+      },
     });
   }
   session.turn.inputSettled(core.interactions.pendingCount(session.sessionId), session.queue.running !== undefined);

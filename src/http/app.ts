@@ -52,6 +52,7 @@ import { meRoutes } from './routes/me.js';
 import { peerRoutes } from './routes/peers.js';
 import { policyRoutes } from './routes/policy.js';
 import type { PolicyStore } from '../policy/policy-store.js';
+import type { GrantStore } from '../policy/grant-store.js';
 import { Peers, PEERS_FILE } from './security/peers.js';
 import { Machines, MACHINES_FILE } from './security/machines.js';
 import { ensureHubId, hubName, type HubIdentity } from '../auth/hub-id.js';
@@ -85,6 +86,8 @@ export interface AppDeps {
   hubIdentity?: HubIdentity;
   /** The approval rules (src/policy); `/api/policy` is mounted when given. */
   policy?: PolicyStore;
+  /** The "always allow" grants (src/policy/grant-store.ts); `/api/policy/grants` is mounted with `/api/policy`. */
+  grants?: GrantStore;
 }
 
 /**
@@ -250,6 +253,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     const hub = deps.hub;
     await app.register(policyRoutes, {
       store: deps.policy,
+      grants: deps.grants,
       limits: deps.config.limits,
       audit: deps.auth?.audit,
       workspaceOf: (sessionId) => (sessionId === undefined ? undefined : hub?.getSession(sessionId)?.cwd) ?? deps.config.workspace,

@@ -40,6 +40,12 @@ export type VoteResult =
   | { counted: true; phase: ApprovalPhase }
   | { counted: false; reason: 'not_eligible' | 'already_voted' | 'settled'; message: string };
 
+/** Who may pick "Always allow" when no rule narrows it: admins, and the originator on their own prompt's request. */
+export function maySetAlwaysByDefault(voter: Voter, originator: string | undefined): boolean {
+  if (!scopeAllows(voter.scope, 'operate')) return false;
+  return voter.scope === 'admin' || (originator !== undefined && voter.person === originator);
+}
+
 /** The votes of one request. */
 export class ApprovalState {
   private phase: ApprovalPhase = 'open';
@@ -75,6 +81,15 @@ export class ApprovalState {
     if (a.scopes?.some((s) => scopeAllows(voter.scope, s))) return true;
     if (a.people?.includes(voter.person)) return true;
     return a.originator === true && this.originator !== undefined && voter.person === this.originator;
+  }
+
+  /**
+   * True when `voter` may pick "Always allow" on this request (docs/SECURITY.md "Always allow"):
+   * an eligible voter who is an admin or the originator, and never under a quorum above 1 (one
+   * person cannot stand for several, today or for every later request).
+   */
+  maySetAlways(voter: Voter): boolean {
+    return this.quorum <= 1 && this.eligible(voter) && maySetAlwaysByDefault(voter, this.originator);
   }
 
   /** Records one vote (see the table above). */

@@ -1,0 +1,117 @@
+/**
+ * The "always allow" grants on disk (docs/SECURITY.md "Always allow"): `always-grants.json` in
+ * the state dir, mode 0600, replaced atomically, with a `revision` every change bumps — like the
+ * policy file beside it. Read once at start (an unreadable file stops the start: grants must not
+ * silently vanish, nor be silently kept when an admin meant to edit them) and kept in memory; the
+ * hub reads `grants` for every permission request, so a removal holds for the next one.
+ */
+import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import { HubError } from '../errors.js';
+import { readFileIfExists, writeFileAtomic } from '../fs/secure-file.js';
+import type { Limits } from '../limits.js';
+import type { AlwaysGrant, GrantAuthor, GrantRule } from './always-grants.js';
+import { describeIssues } from './rule-schema.js';
+
+const text = z.string().min(1);
+const grantSchema = z.strictObject({
+  id: text,
+  workspace: text,
+  sessionId: text,
+  toolName: text,
+  ruleContent: z.string().optional(),
+  by: z.strictObject({
+    person: text,
+    device: text,
+    tokenId: text,
+    scope: z.enum(['operate', 'admin']),
+    local: z.boolean(),
+    client: z.string().optional(),
+  }),
+  at: z.number().int().min(0),
+});
+const fileSchema = z.strictObject({ revision: z.number().int().min(0), grants: z.array(grantSchema) });
+export type GrantFile = z.infer<typeof fileSchema>;
+
+/** Why a grant is not kept (the answer that asked for it is refused, the request stays open). */
+export class GrantRefused extends Error {}
+
+/** The stored grants. */
+export class GrantStore {
+  private state: GrantFile;
+
+  constructor(
+    private readonly file: string,
+    private readonly limits: Pick<Limits, 'alwaysGrantsMax' | 'alwaysGrantContentMax'>,
+  ) {
+    const raw = readFileIfExists(file);
+    if (raw === undefined) {
+      this.state = { revision: 0, grants: [] };
+      return;
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(raw);
+    } catch {
+      throw new HubError('HUB_ERR_BAD_REQUEST', `${file} is not JSON; fix or remove it`);
+    }
+    const parsed = fileSchema.safeParse(json);
+    if (!parsed.success) throw new HubError('HUB_ERR_BAD_REQUEST', `${file}: ${describeIssues(parsed.error)}`);
+    this.state = parsed.data;
+  }
+
+  /** The grants in force, oldest first (not copied: read-only by contract). */
+  get grants(): readonly AlwaysGrant[] {
+    return this.state.grants;
+  }
+
+  /** The stored file's content (a copy). */
+  get current(): GrantFile {
+    return structuredClone(this.state);
+  }
+
+  /**
+   * Why these rules cannot be kept, or undefined when they can: over `alwaysGrantsMax` grants, or
+   * a rule content over `alwaysGrantContentMax` characters. Checked before the answer counts.
+   */
+  refusal(rules: readonly GrantRule[]): string | undefined {
+    const max = this.limits.alwaysGrantContentMax;
+    if (rules.some((r) => (r.ruleContent?.length ?? 0) > max))
+      return `This "always allow" names more than ${max} characters; allow it once instead`;
+    if (this.state.grants.length + rules.length > this.limits.alwaysGrantsMax)
+      return `The hub keeps at most ${this.limits.alwaysGrantsMax} "always allow" grants: an admin can remove some on the policy screen`;
+    return undefined;
+  }
+
+  /**
+   * Keeps one grant per rule. A rule this person already granted for the workspace is not kept
+   * twice; another person's grant of the same rule is kept beside it (it may cover other prompts).
+   */
+  add(rules: readonly GrantRule[], where: { workspace: string; sessionId: string }, by: GrantAuthor, at = Date.now()): AlwaysGrant[] {
+    const why = this.refusal(rules);
+    if (why !== undefined) throw new GrantRefused(why);
+    const had = (r: GrantRule) =>
+      this.state.grants.some(
+        (g) => g.workspace === where.workspace && g.toolName === r.toolName && g.ruleContent === r.ruleContent && g.by.person === by.person,
+      );
+    const fresh = rules
+      .filter((r) => !had(r))
+      .map((r): AlwaysGrant => ({ id: `g_${randomBytes(6).toString('hex')}`, ...where, ...r, by, at }));
+    if (fresh.length > 0) this.write([...this.state.grants, ...fresh]);
+    return fresh;
+  }
+
+  /** Removes a grant: 404 when there is none with this id. */
+  remove(id: string): AlwaysGrant {
+    const grant = this.state.grants.find((g) => g.id === id);
+    if (grant === undefined) throw new HubError('HUB_ERR_NOT_FOUND', `No "always allow" grant ${id}`);
+    this.write(this.state.grants.filter((g) => g.id !== id));
+    return grant;
+  }
+
+  private write(grants: AlwaysGrant[]): void {
+    const next: GrantFile = { revision: this.state.revision + 1, grants };
+    writeFileAtomic(this.file, `${JSON.stringify(next, null, 2)}\n`);
+    this.state = next;
+  }
+}

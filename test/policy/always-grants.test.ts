@@ -1,0 +1,184 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import type { AcpWsClient } from '../helpers/acp-ws-client.js';
+import { startHub, type HubHarness } from '../helpers/hub-harness.js';
+import { prompt, resolvedOn, sharedSession } from './helpers.js';
+
+/**
+ * "Always allow" kept by the hub (docs/SECURITY.md "Always allow") on a real daemon with the
+ * simulator child: picking it records a grant with the verified author (not the name the client
+ * gives itself), answers the agent allow-once, and the next request it covers is allowed with no
+ * one asked, shown to every client and audited; a request it does not cover is still asked; a
+ * removal over REST (admin only) makes the hub ask again. The option is offered only to admins
+ * and the prompt's originator.
+ */
+
+let hub: HubHarness;
+let ann: string;
+let bob: string;
+let viewer: string;
+beforeAll(async () => {
+  hub = await startHub();
+  ann = await hub.token('operate', 'Ann phone', 'ann');
+  bob = await hub.token('operate', 'Bob phone', 'bob');
+  viewer = await hub.token('view', 'wall screen', 'walt');
+});
+afterAll(async () => {
+  await hub?.close();
+});
+
+const grantSchema = z.object({
+  id: z.string(),
+  workspace: z.string(),
+  sessionId: z.string(),
+  toolName: z.string(),
+  ruleContent: z.string().optional(),
+  by: z.object({ person: z.string(), device: z.string(), tokenId: z.string(), scope: z.string(), local: z.boolean(), client: z.string().optional() }),
+  at: z.number(),
+});
+const listGrants = async (token?: string) => {
+  const res = await hub.api('/api/policy/grants', token === undefined ? {} : { token });
+  expect(res.status).toBe(200);
+  return z.object({ revision: z.number(), grants: z.array(grantSchema) }).parse(await res.json());
+};
+const auditEntries = async () =>
+  z
+    .object({ entries: z.array(z.object({ action: z.string(), who: z.looseObject({ name: z.string() }), detail: z.unknown().optional() })) })
+    .parse(await (await hub.api('/api/audit')).json()).entries;
+
+/** The next permission request of a session this client is sent, not counting the ones it had. */
+const nextPermission = (c: AcpWsClient, sessionId: string) => {
+  const seen = new Set(c.requests('session/request_permission').map((q) => q.id));
+  return c.waitForRequest('session/request_permission', (q) => q.params.sessionId === sessionId && !seen.has(q.id));
+};
+const optionIds = (q: { params: unknown }) =>
+  z
+    .object({ options: z.array(z.object({ optionId: z.string(), kind: z.string() })) })
+    .parse(q.params)
+    .options.map((o) => o.optionId);
+const permissionCount = (c: AcpWsClient) => c.requests('session/request_permission').length;
+
+describe('"always allow" kept by the hub', () => {
+  it('records the verified author, allows the next matching request visibly, asks a non-matching one, and asks again once removed', async () => {
+    // Ann's editor calls itself "Admin laptop": the grant still names ann · Ann phone.
+    const annApp = await hub.initializedClient({ token: ann, name: 'Admin laptop' });
+    const bobApp = await hub.initializedClient({ token: bob, name: 'bob-app' });
+    const wall = await hub.initializedClient({ token: viewer, name: 'wall' });
+    const sessionId = await sharedSession(hub, annApp, [bobApp, wall]);
+
+    // Ann's prompt: Ann (the originator) is offered "Always", Bob (an operator) is not.
+    let turn = prompt(annApp, sessionId, 'permission please');
+    const [forAnn, forBob] = await Promise.all([nextPermission(annApp, sessionId), nextPermission(bobApp, sessionId)]);
+    expect(optionIds(forAnn)).toContain('allow_project');
+    expect(optionIds(forBob)).not.toContain('allow_project');
+    // Bob naming the option he was not offered is refused; the request stays open.
+    bobApp.answer(forBob.id, { outcome: { outcome: 'selected', optionId: 'allow_project' } });
+    const refused = await bobApp.waitForNotification<{ reason: string }>('_zcode/answer_refused', (p) => p.reason === 'invalid');
+    expect(refused.reason).toBe('invalid');
+    expect(await listGrants()).toMatchObject({ grants: [] });
+
+    const resolvedFirst = resolvedOn(wall, sessionId);
+    annApp.answer(forAnn.id, { outcome: { outcome: 'selected', optionId: 'allow_project' } });
+    expect(await resolvedFirst).toMatchObject({ state: 'resolved', outcome: 'allow_project', resolvedBy: { person: 'ann', device: 'Ann phone' } });
+    expect((await turn).stopReason).toBe('end_turn');
+
+    const { grants } = await listGrants(ann);
+    expect(grants).toHaveLength(1);
+    const grant = grants[0]!;
+    expect(grant).toMatchObject({
+      toolName: 'Bash',
+      ruleContent: 'npm test',
+      workspace: hub.workspace,
+      sessionId,
+      by: { person: 'ann', device: 'Ann phone', scope: 'operate', client: 'Admin laptop' },
+    });
+    const added = (await auditEntries()).filter((e) => e.action === 'policy.grant.add');
+    expect(added).toHaveLength(1);
+    expect(added[0]).toMatchObject({ who: { name: 'Ann phone', person: 'ann' }, detail: { grant: { id: grant.id, toolName: 'Bash', ruleContent: 'npm test' } } });
+
+    // The same request again: nobody is asked, every client sees the grant that allowed it.
+    const asked = [permissionCount(annApp), permissionCount(bobApp)];
+    const day = new Date(grant.at).toISOString().slice(0, 10);
+    const seen = [annApp, bobApp, wall].map((c) => resolvedOn(c, sessionId, c.notifications('_zcode/interaction_resolved').length));
+    turn = prompt(annApp, sessionId, 'permission please');
+    for (const r of await Promise.all(seen))
+      expect(r).toMatchObject({
+        state: 'resolved',
+        resolvedBy: { name: `allowed by the always-allow of ann · Ann phone on ${day}`, grant: grant.id },
+        grant: { id: grant.id, by: 'ann · Ann phone', at: grant.at },
+      });
+    expect((await turn).stopReason).toBe('end_turn');
+    expect([permissionCount(annApp), permissionCount(bobApp)]).toEqual(asked);
+    const byGrant = (await auditEntries()).filter((e) => e.action === 'answer').at(-1);
+    expect(byGrant).toMatchObject({ who: { name: 'approval rules' }, detail: { grant: { id: grant.id, by: 'ann · Ann phone' } } });
+
+    // Bob's own prompt is not covered by Ann's grant (she could not have picked "Always" on it).
+    turn = prompt(bobApp, sessionId, 'permission please');
+    const bobsOwn = await nextPermission(bobApp, sessionId);
+    expect(optionIds(bobsOwn)).toContain('allow_project');
+    bobApp.answer(bobsOwn.id, { outcome: { outcome: 'selected', optionId: 'allow_once' } });
+    expect((await turn).stopReason).toBe('end_turn');
+
+    // A request the grant does not cover (an edit, another tool) is still asked.
+    turn = prompt(annApp, sessionId, 'edit the readme');
+    const edit = await nextPermission(annApp, sessionId);
+    expect(z.object({ toolCall: z.object({ title: z.string() }) }).parse(edit.params).toolCall.title).not.toMatch(/npm test/);
+    annApp.answer(edit.id, { outcome: { outcome: 'selected', optionId: 'deny' } });
+    // The edit scenario asks a second time (its Write); deny that too.
+    const write = await nextPermission(annApp, sessionId);
+    annApp.answer(write.id, { outcome: { outcome: 'selected', optionId: 'deny' } });
+    expect((await turn).stopReason).toBe('end_turn');
+
+    // Operate and view tokens cannot remove it; view cannot even list it.
+    expect((await hub.api(`/api/policy/grants/${grant.id}`, { method: 'DELETE', token: ann })).status).toBe(403);
+    expect((await hub.api(`/api/policy/grants/${grant.id}`, { method: 'DELETE', token: viewer })).status).toBe(403);
+    expect((await hub.api('/api/policy/grants', { token: viewer })).status).toBe(403);
+    expect((await listGrants()).grants).toHaveLength(1);
+
+    // The admin removes it: audited, and the next request is asked again.
+    const removed = await hub.api(`/api/policy/grants/${grant.id}`, { method: 'DELETE' });
+    expect(removed.status).toBe(200);
+    expect(await removed.json()).toMatchObject({ removed: { id: grant.id } });
+    expect((await hub.api(`/api/policy/grants/${grant.id}`, { method: 'DELETE' })).status).toBe(404);
+    expect((await listGrants()).grants).toEqual([]);
+    expect((await auditEntries()).filter((e) => e.action === 'policy.grant.remove').at(-1)).toMatchObject({
+      who: { person: 'admin' },
+      detail: { grant: { id: grant.id, toolName: 'Bash', ruleContent: 'npm test', by: 'ann' } },
+    });
+    turn = prompt(annApp, sessionId, 'permission please');
+    const again = await nextPermission(annApp, sessionId);
+    annApp.answer(again.id, { outcome: { outcome: 'selected', optionId: 'allow_once' } });
+    expect((await turn).stopReason).toBe('end_turn');
+  });
+
+  it('a REST "always" answer from the originator is kept; an admin grant covers everyone\'s prompts', async () => {
+    const bobApp = await hub.initializedClient({ token: bob, name: 'bob-app' });
+    const admin = await hub.initializedClient({ name: 'admin-app' });
+    const sessionId = await sharedSession(hub, admin, [bobApp]);
+    let turn = prompt(admin, sessionId, 'permission please');
+    await nextPermission(admin, sessionId);
+    const pending = z
+      .object({ interactions: z.array(z.object({ interactionId: z.string(), sessionId: z.string() })) })
+      .parse(await (await hub.api(`/api/interactions?sessionId=${sessionId}`)).json())
+      .interactions.find((i) => i.sessionId === sessionId)!;
+    const res = await hub.api(`/api/interactions/${pending.interactionId}/answer`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ optionId: 'allow_project' }),
+    });
+    expect(res.status, await res.clone().text()).toBe(200);
+    expect((await turn).stopReason).toBe('end_turn');
+    const grant = (await listGrants()).grants.find((g) => g.sessionId === sessionId);
+    expect(grant).toMatchObject({ by: { person: 'admin', scope: 'admin' }, toolName: 'Bash', ruleContent: 'npm test' });
+    expect(grant?.by.client).toBeUndefined();
+
+    // Bob's prompt is covered by the admin's grant: nobody asked.
+    const before = permissionCount(bobApp);
+    const done = resolvedOn(bobApp, sessionId, bobApp.notifications('_zcode/interaction_resolved').length);
+    turn = prompt(bobApp, sessionId, 'permission please');
+    expect(await done).toMatchObject({ grant: { id: grant!.id, by: 'admin' } });
+    expect((await turn).stopReason).toBe('end_turn');
+    expect(permissionCount(bobApp)).toBe(before);
+    expect((await hub.api(`/api/policy/grants/${grant!.id}`, { method: 'DELETE' })).status).toBe(200);
+  });
+});
