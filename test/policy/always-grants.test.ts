@@ -65,6 +65,10 @@ describe('"always allow" kept by the hub', () => {
     const bobApp = await hub.initializedClient({ token: bob, name: 'bob-app' });
     const wall = await hub.initializedClient({ token: viewer, name: 'wall' });
     const sessionId = await sharedSession(hub, annApp, [bobApp, wall]);
+    const childEvents: Array<{ type?: string; sessionId?: string; reason?: string; payload?: unknown }> = [];
+    hub.daemon.backend.onNotification((n) => {
+      if (n.method === 'session/event') childEvents.push(n.params as (typeof childEvents)[number]);
+    });
 
     // Ann's prompt: Ann (the originator) is offered "Always", Bob (an operator) is not.
     let turn = prompt(annApp, sessionId, 'permission please');
@@ -81,6 +85,11 @@ describe('"always allow" kept by the hub', () => {
     annApp.answer(forAnn.id, { outcome: { outcome: 'selected', optionId: 'allow_project' } });
     expect(await resolvedFirst).toMatchObject({ state: 'resolved', outcome: 'allow_project', resolvedBy: { person: 'ann', device: 'Ann phone' } });
     expect((await turn).stopReason).toBe('end_turn');
+    // The agent was answered allow-once: it reports the permission resolved as "Approved once", with no project rule.
+    const resolvedReasons = childEvents
+      .filter((e) => e.type === 'permission.resolved' && e.sessionId === sessionId)
+      .map((e) => (e.payload as { reason?: string } | undefined)?.reason ?? e.reason);
+    expect(resolvedReasons).toEqual(['Approved once']);
 
     const { grants } = await listGrants(ann);
     expect(grants).toHaveLength(1);
