@@ -43,6 +43,14 @@ export const policyEn = {
   policyTestResult: 'Rule: {0} · decision: {1}',
   policyTestNoRule: '(no rule)',
   policyTestSaved: 'Checks the saved rules, not unsaved changes.',
+  grantsTitle: 'Always allowed',
+  grantsIntro: 'What someone allowed with "Always": the hub lets these requests through without asking, in that workspace, for prompts its author could allow.',
+  grantsNone: 'Nothing is always allowed.',
+  grantBy: 'by {0} · {1}',
+  grantWhere: 'in {0}',
+  grantRemove: 'Remove the always-allow of {0}',
+  grantRemoveConfirm: 'Stop always allowing {0}? The next such request is asked again.',
+  grantRemoved: 'Removed: the next such request is asked again',
 };
 
 export const policyZh: Record<keyof typeof policyEn, string> = {
@@ -89,4 +97,12 @@ export const policyZh: Record<keyof typeof policyEn, string> = {
   policyTestResult: '规则：{0} · 决定：{1}',
   policyTestNoRule: '（无规则）',
   policyTestSaved: '检查已保存的规则，不含未保存的修改。',
+  grantsTitle: '始终允许',
+  grantsIntro: '有人用“始终允许”放行的请求：中枢在该工作区内不再询问，仅限其设置者本可放行的提示。',
+  grantsNone: '没有始终允许的请求。',
+  grantBy: '由 {0} · {1}',
+  grantWhere: '在 {0}',
+  grantRemove: '移除 {0} 的始终允许',
+  grantRemoveConfirm: '不再始终允许 {0}？下一个同类请求将再次询问。',
+  grantRemoved: '已移除：下一个同类请求将再次询问',
 };

@@ -8,6 +8,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { toast } from '../hub/app-state.js';
 import { t } from '../i18n.js';
 import { api, RestError } from '../net/rest.js';
+import { AlwaysGrants } from './always-grants.js';
 import { PolicyCheck } from './policy-check.js';
 import { apiFieldErrors, kindsOf, moveRule, parsePolicy, type FieldError, type Policy, type Rule } from './policy-rules.js';
 import { RuleForm } from './rule-form.js';
@@ -225,6 +226,7 @@ export function PolicyView({ admin }: { admin: boolean }) {
           <PolicyCheck />
         </>
       ) : null}
+      <AlwaysGrants admin={admin} />
     </div>
   );
 }
