@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { AcpWsClient } from '../helpers/acp-ws-client.js';
 import { startHub, type HubHarness } from '../helpers/hub-harness.js';
-import { prompt, resolvedOn, sharedSession } from './helpers.js';
+import { prompt, resolvedOn, setRules, sharedSession } from './helpers.js';
 
 /**
  * "Always allow" kept by the hub (docs/SECURITY.md "Always allow") on a real daemon with the
@@ -189,5 +189,89 @@ describe('"always allow" kept by the hub', () => {
     expect((await turn).stopReason).toBe('end_turn');
     expect(permissionCount(bobApp)).toBe(before);
     expect((await hub.api(`/api/policy/grants/${grant!.id}`, { method: 'DELETE' })).status).toBe(200);
+  });
+
+  it('rules come first: an ask rule added since is not bypassed by a grant, and a quorum above 1 offers no "Always" to anyone', async () => {
+    const annApp = await hub.initializedClient({ token: ann, name: 'ann-app' });
+    const admin = await hub.initializedClient({ name: 'admin-app' });
+    const sessionId = await sharedSession(hub, annApp, [admin]);
+    let turn = prompt(annApp, sessionId, 'permission please');
+    const first = await nextPermission(annApp, sessionId);
+    annApp.answer(first.id, { outcome: { outcome: 'selected', optionId: 'allow_project' } });
+    expect((await turn).stopReason).toBe('end_turn');
+    const grant = (await listGrants()).grants.find((g) => g.sessionId === sessionId)!;
+    expect(grant.by.person).toBe('ann');
+
+    // Admins only, now: Ann's grant does not let her request through; the admin is asked (and may pick "Always").
+    await setRules(hub, [{ id: 'admins', match: { command: 'npm test' }, decide: 'ask', approvers: { scopes: ['admin'] } }]);
+    turn = prompt(annApp, sessionId, 'permission please');
+    const forAdmin = await nextPermission(admin, sessionId);
+    expect(optionIds(forAdmin)).toContain('allow_project');
+    admin.answer(forAdmin.id, { outcome: { outcome: 'selected', optionId: 'allow_once' } });
+    expect((await turn).stopReason).toBe('end_turn');
+
+    // Two people must allow: nobody is offered "Always", not even the admin or the originator.
+    await setRules(hub, [{ id: 'two', match: { command: 'npm test' }, decide: 'ask', quorum: 2 }]);
+    turn = prompt(annApp, sessionId, 'permission please');
+    const [a, b] = await Promise.all([nextPermission(annApp, sessionId), nextPermission(admin, sessionId)]);
+    expect(optionIds(a)).not.toContain('allow_project');
+    expect(optionIds(b)).not.toContain('allow_project');
+    annApp.answer(a.id, { outcome: { outcome: 'selected', optionId: 'allow_once' } });
+    admin.answer(b.id, { outcome: { outcome: 'selected', optionId: 'allow_once' } });
+    expect((await turn).stopReason).toBe('end_turn');
+
+    // No rule again: Ann's grant lets her request through.
+    await setRules(hub, []);
+    const done = resolvedOn(annApp, sessionId, annApp.notifications('_zcode/interaction_resolved').length);
+    turn = prompt(annApp, sessionId, 'permission please');
+    expect(await done).toMatchObject({ grant: { id: grant.id } });
+    expect((await turn).stopReason).toBe('end_turn');
+    expect((await hub.api(`/api/policy/grants/${grant.id}`, { method: 'DELETE' })).status).toBe(200);
+  });
+});
+
+describe('alwaysGrantsMax, crossed', () => {
+  let small: HubHarness;
+  beforeAll(async () => {
+    small = await startHub({ limits: { alwaysGrantsMax: 1 } });
+  });
+  afterAll(async () => {
+    await small?.close();
+  });
+
+  it('an "Always" beyond the limit is refused with the reason and the request stays open for another answer', async () => {
+    const admin = await small.initializedClient({ name: 'admin-app' });
+    const { sessionId } = await admin.request<{ sessionId: string }>('session/new', { cwd: small.workspace, mcpServers: [] });
+    let turn = prompt(admin, sessionId, 'permission please');
+    const first = await nextPermission(admin, sessionId);
+    admin.answer(first.id, { outcome: { outcome: 'selected', optionId: 'allow_project' } });
+    expect((await turn).stopReason).toBe('end_turn');
+
+    turn = prompt(admin, sessionId, 'edit the readme');
+    const edit = await nextPermission(admin, sessionId);
+    admin.answer(edit.id, { outcome: { outcome: 'selected', optionId: 'allow_project' } });
+    const refused = await admin.waitForNotification<{ reason: string; message: string }>('_zcode/answer_refused', () => true);
+    expect(refused).toMatchObject({ reason: 'invalid', message: expect.stringMatching(/at most 1 "always allow" grants/) });
+    // Still open: the REST inbox answers it once.
+    const open = z
+      .object({ interactions: z.array(z.object({ interactionId: z.string(), state: z.string() })) })
+      .parse(await (await small.api(`/api/interactions?sessionId=${sessionId}`)).json()).interactions;
+    expect(open).toHaveLength(1);
+    const res = await small.api(`/api/interactions/${open[0]!.interactionId}/answer`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ optionId: 'allow_project' }),
+    });
+    expect(res.status).toBe(400);
+    const once = await small.api(`/api/interactions/${open[0]!.interactionId}/answer`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ optionId: 'allow_once' }),
+    });
+    expect(once.status).toBe(200);
+    const write = await nextPermission(admin, sessionId);
+    admin.answer(write.id, { outcome: { outcome: 'selected', optionId: 'deny' } });
+    expect((await turn).stopReason).toBe('end_turn');
+    expect(z.object({ grants: z.array(z.unknown()) }).parse(await (await small.api('/api/policy/grants')).json()).grants).toHaveLength(1);
   });
 });
