@@ -73,7 +73,12 @@ export class AlwaysKeeper {
     }
     for (const g of kept)
       this.core.audit(by.client === undefined ? identity : { identity, clientName: by.client }, 'policy.grant.add', sessionId, {
-        grant: { id: g.id, toolName: g.toolName, ...(g.ruleContent === undefined ? {} : { ruleContent: g.ruleContent }), workspace: g.workspace },
+        grant: {
+          id: g.id,
+          toolName: g.toolName,
+          ...(g.ruleContent === undefined ? {} : { ruleContent: g.ruleContent }),
+          workspace: g.workspace,
+        },
       });
   }
 }

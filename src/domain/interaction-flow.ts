@@ -108,7 +108,9 @@ export class InteractionFlow {
           interactionId: record.view.interactionId,
           kind: record.view.kind,
           outcome: ruled.outcome,
-          ...('rule' in ruled ? { rule: { id: ruled.rule.id, decision: ruled.decision } } : { grant: { id: ruled.grant.id, by: record.view.grant?.by } }),
+          ...('rule' in ruled
+            ? { rule: { id: ruled.rule.id, decision: ruled.decision } }
+            : { grant: { id: ruled.grant.id, by: record.view.grant?.by } }),
         });
         return;
       }
@@ -372,7 +374,12 @@ export class InteractionFlow {
           kind: record.view.kind,
           outcome: reply.outcome,
         });
-        if (always !== undefined) this.always.keep(always, record.view.sessionId, { identity: client.identity, local: client.local === true, client: client.clientName });
+        if (always !== undefined)
+          this.always.keep(always, record.view.sessionId, {
+            identity: client.identity,
+            local: client.local === true,
+            client: client.clientName,
+          });
         return;
       }
     }

@@ -68,7 +68,12 @@ export class InteractionGate {
       if (grant !== undefined && once !== undefined) {
         const on = new Date(grant.at).toISOString().slice(0, 10);
         record.view.grant = { id: grant.id, by: authorLabel(grant.by.person, grant.by.device), at: grant.at };
-        return { grant, decision: 'allow', ...once, by: { name: `allowed by the always-allow of ${record.view.grant.by} on ${on}`, grant: grant.id } };
+        return {
+          grant,
+          decision: 'allow',
+          ...once,
+          by: { name: `allowed by the always-allow of ${record.view.grant.by} on ${on}`, grant: grant.id },
+        };
       }
       if (gated.approval !== undefined) record.view.approval = gated.approval.view();
       return undefined;

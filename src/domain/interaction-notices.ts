@@ -76,7 +76,11 @@ export function announceSettled(core: HubCore, record: InteractionRecord): void 
       sessionUpdate: 'tool_call_update',
       toolCallId: v.toolCallId,
       _meta: {
-        zcode: { answeredBy: v.resolvedBy, ...(v.rule === undefined ? {} : { rule: v.rule }), ...(v.grant === undefined ? {} : { grant: v.grant }) },
+        zcode: {
+          answeredBy: v.resolvedBy,
+          ...(v.rule === undefined ? {} : { rule: v.rule }),
+          ...(v.grant === undefined ? {} : { grant: v.grant }),
+        },
       },
     });
   }

@@ -25,7 +25,10 @@ describe('"always allow" grants after a restart', () => {
     await first.close();
 
     const hub = await start();
-    const listed = (await (await hub.api('/api/policy/grants')).json()) as { revision: number; grants: Array<{ id: string; toolName: string }> };
+    const listed = (await (await hub.api('/api/policy/grants')).json()) as {
+      revision: number;
+      grants: Array<{ id: string; toolName: string }>;
+    };
     expect(listed.revision).toBe(1);
     expect(listed.grants.map((g) => g.toolName)).toEqual(['Bash']);
     const again = await hub.initializedClient({ name: 'admin-app' });

@@ -33,7 +33,14 @@ const grantSchema = z.object({
   sessionId: z.string(),
   toolName: z.string(),
   ruleContent: z.string().optional(),
-  by: z.object({ person: z.string(), device: z.string(), tokenId: z.string(), scope: z.string(), local: z.boolean(), client: z.string().optional() }),
+  by: z.object({
+    person: z.string(),
+    device: z.string(),
+    tokenId: z.string(),
+    scope: z.string(),
+    local: z.boolean(),
+    client: z.string().optional(),
+  }),
   at: z.number(),
 });
 const listGrants = async (token?: string) => {
@@ -43,7 +50,9 @@ const listGrants = async (token?: string) => {
 };
 const auditEntries = async () =>
   z
-    .object({ entries: z.array(z.object({ action: z.string(), who: z.looseObject({ name: z.string() }), detail: z.unknown().optional() })) })
+    .object({
+      entries: z.array(z.object({ action: z.string(), who: z.looseObject({ name: z.string() }), detail: z.unknown().optional() })),
+    })
     .parse(await (await hub.api('/api/audit')).json()).entries;
 
 /** The next permission request of a session this client is sent, not counting the ones it had. */
@@ -83,7 +92,11 @@ describe('"always allow" kept by the hub', () => {
 
     const resolvedFirst = resolvedOn(wall, sessionId);
     annApp.answer(forAnn.id, { outcome: { outcome: 'selected', optionId: 'allow_project' } });
-    expect(await resolvedFirst).toMatchObject({ state: 'resolved', outcome: 'allow_project', resolvedBy: { person: 'ann', device: 'Ann phone' } });
+    expect(await resolvedFirst).toMatchObject({
+      state: 'resolved',
+      outcome: 'allow_project',
+      resolvedBy: { person: 'ann', device: 'Ann phone' },
+    });
     expect((await turn).stopReason).toBe('end_turn');
     // The agent was answered allow-once: it reports the permission resolved as "Approved once", with no project rule.
     const resolvedReasons = childEvents
@@ -103,7 +116,10 @@ describe('"always allow" kept by the hub', () => {
     });
     const added = (await auditEntries()).filter((e) => e.action === 'policy.grant.add');
     expect(added).toHaveLength(1);
-    expect(added[0]).toMatchObject({ who: { name: 'Ann phone', person: 'ann' }, detail: { grant: { id: grant.id, toolName: 'Bash', ruleContent: 'npm test' } } });
+    expect(added[0]).toMatchObject({
+      who: { name: 'Ann phone', person: 'ann' },
+      detail: { grant: { id: grant.id, toolName: 'Bash', ruleContent: 'npm test' } },
+    });
 
     // The same request again: nobody is asked, every client sees the grant that allowed it.
     const asked = [permissionCount(annApp), permissionCount(bobApp)];

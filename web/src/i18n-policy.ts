@@ -44,7 +44,8 @@ export const policyEn = {
   policyTestNoRule: '(no rule)',
   policyTestSaved: 'Checks the saved rules, not unsaved changes.',
   grantsTitle: 'Always allowed',
-  grantsIntro: 'What someone allowed with "Always": the hub lets these requests through without asking, in that workspace, for prompts its author could allow.',
+  grantsIntro:
+    'What someone allowed with "Always": the hub lets these requests through without asking, in that workspace, for prompts its author could allow.',
   grantsNone: 'Nothing is always allowed.',
   grantBy: 'by {0} · {1}',
   grantWhere: 'in {0}',
