@@ -49,14 +49,18 @@ const checkSchema = z.object({
 });
 const fileSchema = z.union([z.array(z.unknown()), z.looseObject({ rules: z.array(z.unknown()), revision: z.number().optional() })]);
 
+function whoOf(a: NonNullable<Rule['approvers']>): string {
+  return [...(a.scopes ?? []), ...(a.people ?? []), ...(a.originator ? ['originator'] : [])].join('|');
+}
+
 function describeRule(r: Rule, i: number): string {
   const m = Object.entries(r.match)
     .map(([k, v]) => `${k}=${Array.isArray(v) ? v.join(',') : String(v)}`)
     .join(' ');
-  const who = r.approvers
-    ? ` by ${[...(r.approvers.scopes ?? []), ...(r.approvers.people ?? []), ...(r.approvers.originator ? ['originator'] : [])].join('|')}`
-    : '';
-  const extra = `${r.quorum ? ` quorum ${r.quorum}` : ''}${r.localOnly ? ' local only' : ''}`;
+  const who = r.approvers ? ` by ${whoOf(r.approvers)}` : '';
+  const a = r.always;
+  const always = a === undefined ? '' : ` always-allow by ${a === false ? 'nobody' : whoOf(a) || 'any answerer'}`;
+  const extra = `${r.quorum ? ` quorum ${r.quorum}` : ''}${r.localOnly ? ' local only' : ''}${always}`;
   return `${i + 1}. ${r.id}: ${r.decide}${who}${extra}  when ${m || 'always'}${r.description ? `  — ${r.description}` : ''}\n`;
 }
 

@@ -76,4 +76,21 @@ describe('"always allow" grants on the policy screen', () => {
     expect(await fitsThePhone(page)).toBe(true);
     expect(phone.errors).toEqual([]);
   });
+
+  it('the admin sets who may pick "Always" on a rule: stored as the hub reads it and shown in the list', async () => {
+    const { page } = phone;
+    await page.getByRole('button', { name: 'Add a rule' }).click();
+    const form = page.getByTestId('rule-form');
+    await form.getByLabel('Rule id').fill('no-always');
+    await form.getByLabel('command', { exact: true }).fill('npm test');
+    await form.getByLabel('Who may pick "Always allow"').selectOption({ label: 'Nobody' });
+    await form.getByRole('button', { name: 'Done' }).click();
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByText('Rules saved (revision 1)').waitFor();
+    const stored = z.object({ rules: z.array(z.unknown()) }).parse(await (await hub.api('/api/policy')).json()).rules;
+    expect(stored).toEqual([{ id: 'no-always', match: { command: 'npm test' }, decide: 'ask', always: false }]);
+    expect(await page.getByTestId('rule').innerText()).toContain('Who may pick "Always allow": Nobody');
+    expect(await fitsThePhone(page)).toBe(true);
+    expect(phone.errors).toEqual([]);
+  });
 });

@@ -244,6 +244,36 @@ describe('"always allow" kept by the hub', () => {
     expect((await turn).stopReason).toBe('end_turn');
     expect((await hub.api(`/api/policy/grants/${grant.id}`, { method: 'DELETE' })).status).toBe(200);
   });
+
+  it('a rule decides who may set "Always": every operator under always {scopes: [operate]}, nobody under always false', async () => {
+    const annApp = await hub.initializedClient({ token: ann, name: 'ann-app' });
+    const bobApp = await hub.initializedClient({ token: bob, name: 'bob-app' });
+    const admin = await hub.initializedClient({ name: 'admin-app' });
+    const sessionId = await sharedSession(hub, annApp, [bobApp, admin]);
+    await setRules(hub, [{ id: 'ops', match: { command: 'npm test' }, decide: 'ask', always: { scopes: ['operate'] } }]);
+    let turn = prompt(annApp, sessionId, 'permission please');
+    const forBob = await nextPermission(bobApp, sessionId);
+    expect(optionIds(forBob)).toContain('allow_project');
+    bobApp.answer(forBob.id, { outcome: { outcome: 'selected', optionId: 'allow_project' } });
+    expect((await turn).stopReason).toBe('end_turn');
+    const grant = (await listGrants()).grants.find((g) => g.sessionId === sessionId)!;
+    expect(grant.by.person).toBe('bob');
+    // Under the same rule Bob's grant covers Ann's prompt.
+    const done = resolvedOn(annApp, sessionId, annApp.notifications('_zcode/interaction_resolved').length);
+    turn = prompt(annApp, sessionId, 'permission please');
+    expect(await done).toMatchObject({ grant: { id: grant.id, by: 'bob · Bob phone' } });
+    expect((await turn).stopReason).toBe('end_turn');
+
+    // Nobody may set it now: not even the admin is offered "Always", and Bob's grant no longer counts.
+    await setRules(hub, [{ id: 'none', match: { command: 'npm test' }, decide: 'ask', always: false }]);
+    turn = prompt(annApp, sessionId, 'permission please');
+    const forAdmin = await nextPermission(admin, sessionId);
+    expect(optionIds(forAdmin)).not.toContain('allow_project');
+    admin.answer(forAdmin.id, { outcome: { outcome: 'selected', optionId: 'allow_once' } });
+    expect((await turn).stopReason).toBe('end_turn');
+    await setRules(hub, []);
+    expect((await hub.api(`/api/policy/grants/${grant.id}`, { method: 'DELETE' })).status).toBe(200);
+  });
 });
 
 describe('alwaysGrantsMax, crossed', () => {

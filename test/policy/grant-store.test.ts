@@ -97,7 +97,13 @@ describe('which grant covers a request', () => {
     const denyRule = (t: string, i: unknown) =>
       permissionOptions(t, i).map((o) =>
         o.kind === 'allow_always'
-          ? { ...o, response: { ...o.response, permissionUpdates: [{ type: 'addRules', behavior: 'deny', rules: [{ toolName: t }] }] } }
+          ? {
+              ...o,
+              response: {
+                ...o.response,
+                permissionUpdates: [{ type: 'addRules' as const, behavior: 'deny' as const, rules: [{ toolName: t }] }],
+              },
+            }
           : o,
       );
     const option = alwaysOption(request('Bash', { command: 'x' }, denyRule));

@@ -49,6 +49,10 @@ function RuleSummary({ rule }: { rule: Rule }) {
           {t('policyApprovers')}: {approversText(rule)}
           {rule.quorum !== undefined ? ` · ${t('policyQuorum')} ${rule.quorum}` : ''}
           {rule.localOnly ? ` · ${t('policyLocalOnly')}` : ''}
+          {rule.always === false ? ` · ${t('policyAlways')}: ${t('policyAlwaysNobody')}` : ''}
+          {rule.always !== undefined && rule.always !== false
+            ? ` · ${t('policyAlways')}: ${Object.keys(rule.always).length === 0 ? t('policyAlwaysAnswerers') : approversText({ ...rule, approvers: rule.always })}`
+            : ''}
         </div>
       ) : null}
     </div>
