@@ -8,7 +8,6 @@ import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import type { Identity } from '../auth/identity.js';
 import type { AuditSink } from './audit-sink.js';
 import type { Rule } from '../policy/rule-schema.js';
-import type { GrantKeeper } from './always-keeper.js';
 import type { HubConfig } from '../config/schema.js';
 import { turnEndedUpdate } from '../acp/turn-ended.js';
 import type { BackendLifecycle } from '../ports/backend-port.js';
@@ -44,8 +43,6 @@ export interface HubDeps {
   authors?: AuthorBook;
   /** The approval rules in force (src/policy/policy-store.ts), read for every interaction; none = ask every operator. */
   policy?: { readonly rules: readonly Rule[] };
-  /** The "always allow" grants the hub keeps (src/policy/grant-store.ts); none = an "always" answer goes to the agent as it is. */
-  grants?: GrantKeeper;
 }
 
 /** The `_zcode/session_state` notification (docs/CLIENT-PROTOCOL.md). */
