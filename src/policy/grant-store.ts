@@ -8,13 +8,14 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { HubError } from '../errors.js';
-import { readFileIfExists, writeFileAtomic } from '../fs/secure-file.js';
+import { writeFileAtomic } from '../fs/secure-file.js';
 import type { Limits } from '../limits.js';
 import type { AlwaysGrant, GrantAuthor, GrantRule } from './always-grants.js';
-import { describeIssues } from './rule-schema.js';
+import { readStateFile } from './state-file.js';
 
 const text = z.string().min(1);
-const grantSchema = z.strictObject({
+/** One grant as stored and as `GET /api/policy/grants` lists it. */
+export const grantSchema = z.strictObject({
   id: text,
   workspace: text,
   sessionId: text,
@@ -30,8 +31,9 @@ const grantSchema = z.strictObject({
   }),
   at: z.number().int().min(0),
 });
-const fileSchema = z.strictObject({ revision: z.number().int().min(0), grants: z.array(grantSchema) });
-export type GrantFile = z.infer<typeof fileSchema>;
+/** The file, and the list `GET /api/policy/grants` answers. */
+export const grantFileSchema = z.strictObject({ revision: z.number().int().min(0), grants: z.array(grantSchema) });
+export type GrantFile = z.infer<typeof grantFileSchema>;
 
 /** Why a grant is not kept (the answer that asked for it is refused, the request stays open). */
 export class GrantRefused extends Error {}
@@ -44,20 +46,7 @@ export class GrantStore {
     private readonly file: string,
     private readonly limits: Pick<Limits, 'alwaysGrantsMax' | 'alwaysGrantContentMax'>,
   ) {
-    const raw = readFileIfExists(file);
-    if (raw === undefined) {
-      this.state = { revision: 0, grants: [] };
-      return;
-    }
-    let json: unknown;
-    try {
-      json = JSON.parse(raw);
-    } catch {
-      throw new HubError('HUB_ERR_BAD_REQUEST', `${file} is not JSON; fix or remove it`);
-    }
-    const parsed = fileSchema.safeParse(json);
-    if (!parsed.success) throw new HubError('HUB_ERR_BAD_REQUEST', `${file}: ${describeIssues(parsed.error)}`);
-    this.state = parsed.data;
+    this.state = readStateFile(file, grantFileSchema, { revision: 0, grants: [] });
   }
 
   /** The grants in force, oldest first (not copied: read-only by contract). */

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { AcpWsClient } from '../helpers/acp-ws-client.js';
+import { grantFileSchema } from '../../src/policy/grant-store.js';
 import { startHub, type HubHarness } from '../helpers/hub-harness.js';
 import { prompt, resolvedOn, setRules, sharedSession } from './helpers.js';
 
@@ -27,26 +28,10 @@ afterAll(async () => {
   await hub?.close();
 });
 
-const grantSchema = z.object({
-  id: z.string(),
-  workspace: z.string(),
-  sessionId: z.string(),
-  toolName: z.string(),
-  ruleContent: z.string().optional(),
-  by: z.object({
-    person: z.string(),
-    device: z.string(),
-    tokenId: z.string(),
-    scope: z.string(),
-    local: z.boolean(),
-    client: z.string().optional(),
-  }),
-  at: z.number(),
-});
 const listGrants = async (token?: string) => {
   const res = await hub.api('/api/policy/grants', token === undefined ? {} : { token });
   expect(res.status).toBe(200);
-  return z.object({ revision: z.number(), grants: z.array(grantSchema) }).parse(await res.json());
+  return grantFileSchema.parse(await res.json());
 };
 const auditEntries = async () =>
   z

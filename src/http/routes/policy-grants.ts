@@ -2,29 +2,12 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AuditLog } from '../../auth/audit-log.js';
-import type { GrantStore } from '../../policy/grant-store.js';
+import { grantFileSchema, grantSchema, type GrantStore } from '../../policy/grant-store.js';
 
 export interface GrantRouteOptions {
   grants: GrantStore;
   audit?: AuditLog | undefined;
 }
-
-const grant = z.object({
-  id: z.string(),
-  workspace: z.string(),
-  sessionId: z.string(),
-  toolName: z.string(),
-  ruleContent: z.string().optional(),
-  by: z.object({
-    person: z.string(),
-    device: z.string(),
-    tokenId: z.string(),
-    scope: z.enum(['operate', 'admin']),
-    local: z.boolean(),
-    client: z.string().optional(),
-  }),
-  at: z.number(),
-});
 
 /**
  * The "always allow" grants over REST (docs/SECURITY.md "Always allow"): listed for operators
@@ -42,7 +25,7 @@ export const grantRoutes: FastifyPluginAsync<GrantRouteOptions> = async (app, op
       schema: {
         summary: 'The "always allow" grants the hub keeps, oldest first',
         tags: ['policy'],
-        response: { 200: z.object({ revision: z.number().int(), grants: z.array(grant) }) },
+        response: { 200: grantFileSchema },
       },
     },
     async () => grants.current,
@@ -56,7 +39,7 @@ export const grantRoutes: FastifyPluginAsync<GrantRouteOptions> = async (app, op
         summary: 'Remove an "always allow" grant: its requests are asked again from the next one',
         tags: ['policy'],
         params: z.object({ id: z.string().min(1).max(64) }),
-        response: { 200: z.object({ revision: z.number().int(), removed: grant }) },
+        response: { 200: z.object({ revision: z.number().int(), removed: grantSchema }) },
       },
     },
     async (req) => {
