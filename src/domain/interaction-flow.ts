@@ -91,7 +91,7 @@ export class InteractionFlow {
     }
     return new Promise((resolve) => {
       const record: InteractionRecord = {
-        view: toView(parsed, Date.now(), acpOptionKind),
+        view: toView(parsed, Date.now(), acpOptionKind, this.core.config.limits.interactionViewTextMax),
         params: request.params,
         method: request.method,
         backendEpoch: request.epoch,
