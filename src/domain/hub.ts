@@ -262,7 +262,7 @@ export class Hub {
   /** `_zcode/load_earlier`: older history before an opaque cursor. */
   async loadEarlier(
     sessionId: string,
-    cursor: string,
+    cursor: string | undefined,
     limit?: number,
   ): Promise<{ updates: SessionUpdate[]; cursor?: string; hasMore: boolean }> {
     const session = await this.opener.open(sessionId);
