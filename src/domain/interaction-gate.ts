@@ -3,7 +3,8 @@
  * a request is offered, the first matching rule decides — `allow`/`deny` settle it with no one
  * asked, `ask` narrows who is offered it and who may answer (an ApprovalState per request, with
  * its votes), no match keeps the race open to every operator. Also who may pick an "always
- * allow" option (admins and the prompt's originator, among those who may answer) and the
+ * allow" option (a rule's `always`, by default admins and the prompt's originator, among those
+ * who may answer) and the
  * "always allow" grants the hub keeps: a request one covers is allowed like an `allow` rule
  * would (docs/SECURITY.md "Always allow"). Synchronous, no I/O: InteractionFlow asks it and does
  * the sending.
@@ -16,7 +17,7 @@ import { ApprovalState, maySetAlwaysByDefault, type Voter } from '../policy/appr
 import { firstMatch, requestFacts } from '../policy/rule-match.js';
 import type { Rule } from '../policy/rule-schema.js';
 import { declineResult } from './interaction-copies.js';
-import type { GrantAuthor, InteractionRecord, RuleAuthor } from './interactions.js';
+import type { ByGrant, InteractionRecord, RuleAuthor } from './interactions.js';
 
 /** Where the rules come from (src/policy/policy-store.ts): read for every new request. */
 export interface PolicySource {
@@ -31,7 +32,7 @@ export interface GrantSource {
 /** A request a rule or a grant settled without asking anyone. */
 export type RuleSettlement =
   | { rule: Rule; decision: 'allow' | 'deny'; result: unknown; outcome: unknown; by: RuleAuthor }
-  | { grant: AlwaysGrant; decision: 'allow'; result: unknown; outcome: unknown; by: GrantAuthor };
+  | { grant: AlwaysGrant; decision: 'allow'; result: unknown; outcome: unknown; by: ByGrant };
 
 /** The identity the audit log names for a request a rule settled (docs/SECURITY.md "Approval rules"). */
 export const RULES_IDENTITY: Identity = { tokenId: 'policy', name: 'approval rules', person: 'policy', scope: 'admin' };

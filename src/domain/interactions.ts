@@ -21,13 +21,13 @@ export interface RuleAuthor {
 }
 
 /** An "always allow" grant that settled a request: `name` is "allowed by the always-allow of ann · Ann phone on 2026-12-04". */
-export interface GrantAuthor {
+export interface ByGrant {
   name: string;
   grant: string;
 }
 
 /** Who settled an interaction (`_zcode/interaction_resolved.resolvedBy`). */
-export type ResolvedBy = Author | { name: 'agent' } | RuleAuthor | GrantAuthor;
+export type ResolvedBy = Author | { name: 'agent' } | RuleAuthor | ByGrant;
 
 /** The client-facing description of one interaction (docs/CLIENT-PROTOCOL.md `InteractionView`). */
 export interface InteractionView {
