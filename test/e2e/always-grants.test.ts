@@ -51,13 +51,13 @@ describe('"always allow" grants on the policy screen', () => {
     await page.goto(`${hub.url}/settings/policy`);
     await page.getByTestId('grant').first().waitFor();
     expect(await page.getByTestId('grant').innerText()).toContain('npm test');
-    expect(await page.getByRole('button', { name: 'Remove the always-allow of Bash' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Remove the always-allow of Bash npm test' }).count()).toBe(0);
     expect(laptop.errors).toEqual([]);
   });
 
   it('the admin dismisses, then confirms the removal: the grant is gone from the hub and the screen', async () => {
     const { page } = phone;
-    const remove = page.getByRole('button', { name: 'Remove the always-allow of Bash' });
+    const remove = page.getByRole('button', { name: 'Remove the always-allow of Bash npm test' });
     page.once('dialog', (d) => void d.dismiss());
     await remove.click();
     expect((await storedGrants()).length).toBe(1);

@@ -40,6 +40,11 @@ export function parseGrants(body: unknown): Grant[] {
   });
 }
 
+/** "Bash npm test": the tool and what it allows. */
+function what(g: Grant): string {
+  return `${g.toolName} ${g.ruleContent ?? ''}`.trim();
+}
+
 function who(g: Grant): string {
   const name = g.device === g.person ? g.person : `${g.person} · ${g.device}`;
   return g.client && g.client !== g.device ? `${name} · ${g.client}` : name;
@@ -61,7 +66,7 @@ export function AlwaysGrants({ admin }: { admin: boolean }) {
   useEffect(() => void load(), []);
 
   async function remove(g: Grant) {
-    if (!window.confirm(t('grantRemoveConfirm', `${g.toolName} ${g.ruleContent ?? ''}`.trim()))) return;
+    if (!window.confirm(t('grantRemoveConfirm', what(g)))) return;
     try {
       await api(`/policy/grants/${encodeURIComponent(g.id)}`, { method: 'DELETE' });
       toast(t('grantRemoved'));
@@ -94,7 +99,7 @@ export function AlwaysGrants({ admin }: { admin: boolean }) {
                   {g.ruleContent ? <code> {g.ruleContent}</code> : null}
                 </strong>
                 {admin ? (
-                  <button type="button" class="danger" aria-label={t('grantRemove', g.toolName)} onClick={() => void remove(g)}>
+                  <button type="button" class="danger" aria-label={t('grantRemove', what(g))} onClick={() => void remove(g)}>
                     {t('delete')}
                   </button>
                 ) : null}
