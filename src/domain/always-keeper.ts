@@ -14,8 +14,8 @@ import type { HubCore } from './hub-core.js';
 /** Where grants are kept (src/policy/grant-store.ts). */
 export interface GrantKeeper {
   readonly grants: readonly AlwaysGrant[];
-  /** Why these rules cannot be kept, or undefined. */
-  refusal(rules: readonly GrantRule[]): string | undefined;
+  /** Why these rules cannot be kept for this person in this workspace, or undefined. */
+  refusal(rules: readonly GrantRule[], workspace: string, person: string): string | undefined;
   add(rules: readonly GrantRule[], where: { workspace: string; sessionId: string }, by: GrantAuthor): AlwaysGrant[];
 }
 
@@ -39,21 +39,29 @@ export class AlwaysKeeper {
    * when no store is configured or the option asks for more than allow rules (then the agent
    * gets the answer as it is, as before).
    */
-  prepare(acp: AcpInteraction, answer: Extract<ZcodeAnswer, { type: 'answer' }>): PreparedAlways | AnswerRefusal | undefined {
+  prepare(
+    acp: AcpInteraction,
+    answer: Extract<ZcodeAnswer, { type: 'answer' }>,
+    person: string,
+  ): PreparedAlways | AnswerRefusal | undefined {
     const option = alwaysOption(acp);
     if (this.keeper === undefined || option === undefined || answer.outcome !== option.optionId) return undefined;
     const rules = offeredRules(option);
     const once = onceInstead(acp);
     if (rules === undefined || once === undefined) return undefined;
-    const why = this.keeper.refusal(rules);
+    const why = this.keeper.refusal(rules, this.workspaceOf(acp.sessionId), person);
     return why === undefined ? { rules, result: once.result } : invalidAnswer(why);
+  }
+
+  private workspaceOf(sessionId: string): string {
+    return this.core.findSession(sessionId)?.cwd ?? this.core.config.workspace;
   }
 
   /** The answer won: keeps the grant for the session's workspace and audits it. */
   keep(prepared: PreparedAlways, sessionId: string, by: { identity: Identity; local: boolean; client?: string | undefined }): void {
     if (this.keeper === undefined) return;
     const { identity } = by;
-    const workspace = this.core.findSession(sessionId)?.cwd ?? this.core.config.workspace;
+    const workspace = this.workspaceOf(sessionId);
     const author: GrantAuthor = {
       person: identity.person,
       device: identity.name,

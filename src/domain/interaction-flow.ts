@@ -153,7 +153,7 @@ export class InteractionFlow {
     const verdict = restAnswerToZcode(this.gate.offeredTo(record, parsed, voter), answer);
     // An invalid answer is refused before anything is written to the child (APR-02).
     if (verdict.type !== 'answer') throw refusalError(invalidAnswer(verdict.type === 'invalid' ? verdict.reason : 'Not an answer'));
-    const always = this.always.prepare(parsed, verdict);
+    const always = this.always.prepare(parsed, verdict, voter.person);
     if (always !== undefined && 'reason' in always) throw refusalError(always);
     const { outcome } = verdict;
     const result = always?.result ?? verdict.result;
@@ -291,7 +291,7 @@ export class InteractionFlow {
           tellRefused(this.core, record, client, alreadySettled(record), requestId);
           return;
         }
-        const always = parsed === undefined ? undefined : this.always.prepare(parsed, reply);
+        const always = parsed === undefined ? undefined : this.always.prepare(parsed, reply, client.identity.person);
         if (always !== undefined && 'reason' in always) {
           this.core.interactions.dropCopy(record.view.interactionId, client.clientId);
           tellRefused(this.core, record, client, always, requestId);

@@ -60,14 +60,15 @@ export class GrantStore {
   }
 
   /**
-   * Why these rules cannot be kept, or undefined when they can: over `alwaysGrantsMax` grants, or
-   * a rule content over `alwaysGrantContentMax` characters. Checked before the answer counts.
+   * Why these rules cannot be kept for this person in this workspace, or undefined when they can:
+   * more than `alwaysGrantsMax` grants with the new ones (a rule they granted already is not new),
+   * or a rule content over `alwaysGrantContentMax` characters. Checked before the answer counts.
    */
-  refusal(rules: readonly GrantRule[]): string | undefined {
+  refusal(rules: readonly GrantRule[], workspace: string, person: string): string | undefined {
     const max = this.limits.alwaysGrantContentMax;
     if (rules.some((r) => (r.ruleContent?.length ?? 0) > max))
       return `This "always allow" names more than ${max} characters; allow it once instead`;
-    if (this.state.grants.length + rules.length > this.limits.alwaysGrantsMax)
+    if (this.state.grants.length + this.fresh(rules, workspace, person).length > this.limits.alwaysGrantsMax)
       return `The hub keeps at most ${this.limits.alwaysGrantsMax} "always allow" grants: an admin can remove some on the policy screen`;
     return undefined;
   }
@@ -77,17 +78,23 @@ export class GrantStore {
    * twice; another person's grant of the same rule is kept beside it (it may cover other prompts).
    */
   add(rules: readonly GrantRule[], where: { workspace: string; sessionId: string }, by: GrantAuthor, at = Date.now()): AlwaysGrant[] {
-    const why = this.refusal(rules);
+    const why = this.refusal(rules, where.workspace, by.person);
     if (why !== undefined) throw new GrantRefused(why);
-    const had = (r: GrantRule) =>
-      this.state.grants.some(
-        (g) => g.workspace === where.workspace && g.toolName === r.toolName && g.ruleContent === r.ruleContent && g.by.person === by.person,
-      );
-    const fresh = rules
-      .filter((r) => !had(r))
-      .map((r): AlwaysGrant => ({ id: `g_${randomBytes(6).toString('hex')}`, ...where, ...r, by, at }));
+    const fresh = this.fresh(rules, where.workspace, by.person).map(
+      (r): AlwaysGrant => ({ id: `g_${randomBytes(6).toString('hex')}`, ...where, ...r, by, at }),
+    );
     if (fresh.length > 0) this.write([...this.state.grants, ...fresh]);
     return fresh;
+  }
+
+  /** The rules this person has not granted in this workspace yet. */
+  private fresh(rules: readonly GrantRule[], workspace: string, person: string): GrantRule[] {
+    return rules.filter(
+      (r) =>
+        !this.state.grants.some(
+          (g) => g.workspace === workspace && g.toolName === r.toolName && g.ruleContent === r.ruleContent && g.by.person === person,
+        ),
+    );
   }
 
   /** Removes a grant: 404 when there is none with this id. */

@@ -57,11 +57,14 @@ describe('GrantStore', () => {
   it('alwaysGrantsMax and alwaysGrantContentMax, crossed: refused with the reason, nothing written', () => {
     const file = tempFile();
     const store = new GrantStore(file, { alwaysGrantsMax: 1, alwaysGrantContentMax: 8 });
-    expect(store.refusal([{ toolName: 'Bash', ruleContent: 'npm test' }])).toBeUndefined();
-    expect(store.refusal([{ toolName: 'Bash', ruleContent: 'npm test!' }])).toMatch(/more than 8 characters/);
+    expect(store.refusal([{ toolName: 'Bash', ruleContent: 'npm test' }], '/w', 'ann')).toBeUndefined();
+    expect(store.refusal([{ toolName: 'Bash', ruleContent: 'npm test!' }], '/w', 'ann')).toMatch(/more than 8 characters/);
     store.add([{ toolName: 'Bash', ruleContent: 'npm test' }], where, ann);
     expect(() => store.add([{ toolName: 'Bash', ruleContent: 'make' }], where, ann)).toThrow(GrantRefused);
-    expect(store.refusal([{ toolName: 'Bash' }])).toMatch(/at most 1 "always allow" grants/);
+    expect(store.refusal([{ toolName: 'Bash' }], '/w', 'ann')).toMatch(/at most 1 "always allow" grants/);
+    // What Ann granted already is no new grant: at the limit she may pick it again; Bob may not.
+    expect(store.refusal([{ toolName: 'Bash', ruleContent: 'npm test' }], '/w', 'ann')).toBeUndefined();
+    expect(store.refusal([{ toolName: 'Bash', ruleContent: 'npm test' }], '/w', 'bob')).toMatch(/at most 1/);
     expect(new GrantStore(file, LIMITS).grants).toHaveLength(1);
   });
 
