@@ -234,6 +234,15 @@ export const LIMITS = {
   policyRuleTextMax: 512,
   /** Largest `quorum` a rule may ask for (distinct people who must allow); larger is refused 400. */
   policyQuorumMax: 16,
+  /**
+   * Characters of one text in an interaction view (the inbox, read-only copies): a diff's old or new
+   * text, a tool input string; longer is cut and marked `_meta.zcode.truncated` (the live request keeps it whole).
+   */
+  interactionViewTextMax: 16_000,
+  /** "Always allow" grants the hub keeps (docs/SECURITY.md "Always allow"); picking "Always" beyond it is refused until one is removed. */
+  alwaysGrantsMax: 200,
+  /** Characters of the rule content of one "always allow" grant (a command, a path, a URL); a longer one is not kept as a grant. */
+  alwaysGrantContentMax: 2_000,
 } as const;
 
 export type Limits = { -readonly [K in keyof typeof LIMITS]: number };

@@ -20,7 +20,7 @@ Usage:
                                      another public address (a tunnel) without a restart
   zcode-hub peers add ORIGIN | remove ORIGIN | list
                                      app origins this hub accepts (--allow-origin is an alias of --peer)
-  zcode-hub policy [show] | set FILE | check --tool NAME [--command CMD] [--path P]
+  zcode-hub policy [show] | set FILE | check --tool NAME [--command CMD] [--path P] | grants | revoke ID
                                      approval rules: who may answer which request (admin)
   zcode-hub acp                      ACP agent on stdio for editors (starts the daemon if needed)
   zcode-hub doctor                   health and exposure report

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
+import { authorLabel } from '../auth/people.js';
 import { LIMITS } from '../limits.js';
 import { policySchemas, type Rule } from '../policy/rule-schema.js';
 import { callDaemon, findDaemon } from './daemon-client.js';
@@ -12,11 +13,33 @@ const USAGE = `Usage:
   zcode-hub policy check --tool NAME [--command CMD] [--path P] [--session ID]
   zcode-hub policy check --kind question|plan [--session ID]
                                                    which rule would decide such a request (dry run)
+  zcode-hub policy grants [--json]                 the "always allow" grants the hub keeps: who, when, what
+  zcode-hub policy revoke ID                       remove one; that request is asked again from the next one
 Common: [--state-dir DIR] [--json]. Admin, through the running daemon (applied to the next
 request). The first matching rule decides: allow, deny, or ask only the approvers it names;
 no match asks every operator (docs/SECURITY.md "Approval rules", docs/policy.example.json).
---revision refuses the change when someone else changed the rules since (409).
+--revision refuses the change when someone else changed the rules since (409). "Always allow"
+is kept by the hub, not the agent (docs/SECURITY.md "Always allow").
 `;
+
+const grantsSchema = z.object({
+  revision: z.number(),
+  grants: z.array(
+    z.looseObject({
+      id: z.string(),
+      toolName: z.string(),
+      ruleContent: z.string().optional(),
+      workspace: z.string(),
+      by: z.looseObject({ person: z.string(), device: z.string(), client: z.string().optional() }),
+      at: z.number(),
+    }),
+  ),
+});
+
+function describeGrant(g: z.infer<typeof grantsSchema>['grants'][number]): string {
+  const who = `${authorLabel(g.by.person, g.by.device)}${g.by.client === undefined ? '' : ` (${g.by.client})`}`;
+  return `${g.id}  ${g.toolName}${g.ruleContent === undefined ? '' : ` ${g.ruleContent}`}  by ${who} on ${new Date(g.at).toISOString()}  in ${g.workspace}\n`;
+}
 
 const { policy: policySchema } = policySchemas(LIMITS);
 const checkSchema = z.object({
@@ -26,18 +49,22 @@ const checkSchema = z.object({
 });
 const fileSchema = z.union([z.array(z.unknown()), z.looseObject({ rules: z.array(z.unknown()), revision: z.number().optional() })]);
 
+function whoOf(a: NonNullable<Rule['approvers']>): string {
+  return [...(a.scopes ?? []), ...(a.people ?? []), ...(a.originator ? ['originator'] : [])].join('|');
+}
+
 function describeRule(r: Rule, i: number): string {
   const m = Object.entries(r.match)
     .map(([k, v]) => `${k}=${Array.isArray(v) ? v.join(',') : String(v)}`)
     .join(' ');
-  const who = r.approvers
-    ? ` by ${[...(r.approvers.scopes ?? []), ...(r.approvers.people ?? []), ...(r.approvers.originator ? ['originator'] : [])].join('|')}`
-    : '';
-  const extra = `${r.quorum ? ` quorum ${r.quorum}` : ''}${r.localOnly ? ' local only' : ''}`;
+  const who = r.approvers ? ` by ${whoOf(r.approvers)}` : '';
+  const a = r.always;
+  const always = a === undefined ? '' : ` always-allow by ${a === false ? 'nobody' : whoOf(a) || 'any answerer'}`;
+  const extra = `${r.quorum ? ` quorum ${r.quorum}` : ''}${r.localOnly ? ' local only' : ''}${always}`;
   return `${i + 1}. ${r.id}: ${r.decide}${who}${extra}  when ${m || 'always'}${r.description ? `  — ${r.description}` : ''}\n`;
 }
 
-/** `zcode-hub policy show|set|check` (docs/SECURITY.md "Approval rules"). Returns the exit code. */
+/** `zcode-hub policy show|set|check|grants|revoke` (docs/SECURITY.md "Approval rules", "Always allow"). Returns the exit code. */
 export async function runPolicyCli(argv: string[], io: CliIo): Promise<number> {
   let parsed;
   try {
@@ -68,7 +95,7 @@ export async function runPolicyCli(argv: string[], io: CliIo): Promise<number> {
   }
   const [action = 'show', file] = parsed.positionals;
   const badCheck = action === 'check' && (v.tool === undefined) === (v.kind === undefined);
-  if (!['show', 'set', 'check'].includes(action) || (action === 'set' && !file) || badCheck) {
+  if (!['show', 'set', 'check', 'grants', 'revoke'].includes(action) || ((action === 'set' || action === 'revoke') && !file) || badCheck) {
     io.stderr.write(USAGE);
     return 2;
   }
@@ -92,6 +119,18 @@ export async function runPolicyCli(argv: string[], io: CliIo): Promise<number> {
       io.stdout.write(
         v.json ? `${JSON.stringify(stored)}\n` : `policy revision ${stored.revision}: ${stored.rules.length} rule(s), in force now\n`,
       );
+      return 0;
+    }
+    if (action === 'grants') {
+      const listed = grantsSchema.parse(await callDaemon(daemon, 'GET', '/api/policy/grants'));
+      if (v.json) io.stdout.write(`${JSON.stringify(listed)}\n`);
+      else if (listed.grants.length === 0) io.stdout.write('no "always allow" grants: every request is decided by the rules or asked\n');
+      else for (const g of listed.grants) io.stdout.write(describeGrant(g));
+      return 0;
+    }
+    if (action === 'revoke' && file) {
+      await callDaemon(daemon, 'DELETE', `/api/policy/grants/${encodeURIComponent(file)}`);
+      io.stdout.write(`removed ${file}: the next such request is asked again\n`);
       return 0;
     }
     if (action === 'check') {

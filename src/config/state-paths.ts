@@ -17,5 +17,7 @@ export function statePaths(stateDir: string) {
     authors: path.join(stateDir, 'authors.json'),
     /** The approval rules and their revision (docs/SECURITY.md "Approval rules"). */
     policy: path.join(stateDir, 'policy.json'),
+    /** The "always allow" grants the hub keeps and answers with (docs/SECURITY.md "Always allow"). */
+    alwaysGrants: path.join(stateDir, 'always-grants.json'),
   };
 }

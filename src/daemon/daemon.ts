@@ -1,3 +1,4 @@
+import { GrantStore } from '../policy/grant-store.js';
 import { PolicyStore } from '../policy/policy-store.js';
 import type { Agent } from 'node:https';
 import type { FastifyInstance } from 'fastify';
@@ -126,8 +127,11 @@ export async function startDaemon(config: HubConfig, logger: Logger, options: St
     });
     // The approval rules, read once here; the hub asks them for every interaction, REST edits them.
     const policy = new PolicyStore(statePaths(config.stateDir).policy, l);
+    // The "always allow" grants the hub keeps instead of the agent (docs/SECURITY.md "Always allow").
+    const grants = new GrantStore(statePaths(config.stateDir).alwaysGrants, l);
     const hub = new Hub({
       policy,
+      grants,
       backend,
       appServer,
       config,
@@ -214,6 +218,7 @@ export async function startDaemon(config: HubConfig, logger: Logger, options: St
       metrics,
       push,
       policy,
+      grants,
     });
     steps.app = () => app.close();
     metrics.attach(() => {

@@ -33,6 +33,7 @@ export type { InteractionView } from './interactions.js';
 export type { RestAnswerBody as RestAnswer } from '../acp/interactions.js';
 import type { RestAnswerBody as RestAnswer } from '../acp/interactions.js';
 import { ZCODE_NOTIFICATION } from '../zcode-ext/methods.js';
+import type { GrantKeeper } from './always-keeper.js';
 
 /** What `session/new`, `session/load` and `session/resume` return. */
 export interface SessionOpened {
@@ -60,9 +61,10 @@ export class Hub {
   private readonly admission = new PromptAdmission();
   private closing: Promise<void> | undefined;
 
-  constructor(deps: HubDeps) {
+  /** `grants`: the "always allow" grants the hub keeps (src/policy/grant-store.ts); none = an "always" answer goes to the agent as it is. */
+  constructor(deps: HubDeps & { grants?: GrantKeeper }) {
     this.core = new HubCore(deps);
-    this.interactionFlow = new InteractionFlow(this.core, deps.policy);
+    this.interactionFlow = new InteractionFlow(this.core, deps.policy, deps.grants);
     this.prompts = new PromptFlow(this.core, { cancelInteractions: (s, by) => this.interactionFlow.cancelSession(s, by) });
     this.ingest = new EventIngest(this.core, this.prompts, this.interactionFlow, () => this.opener);
     this.opener = new SessionOpener(this.core, {
@@ -260,7 +262,7 @@ export class Hub {
   /** `_zcode/load_earlier`: older history before an opaque cursor. */
   async loadEarlier(
     sessionId: string,
-    cursor: string,
+    cursor: string | undefined,
     limit?: number,
   ): Promise<{ updates: SessionUpdate[]; cursor?: string; hasMore: boolean }> {
     const session = await this.opener.open(sessionId);

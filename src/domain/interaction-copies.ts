@@ -13,6 +13,7 @@ import {
   type InteractionRecord as AcpInteraction,
   type ZcodeAnswer,
 } from '../acp/interactions.js';
+import { boundedToolCall } from '../acp/bounded-tool-call.js';
 import type { ClientPort } from './client-port.js';
 import type { InteractionCopy, InteractionView } from './interactions.js';
 import { openStepwiseCopy } from './stepwise-copy.js';
@@ -127,7 +128,12 @@ export function declineResult(acp: AcpInteraction, reason: string): unknown {
 }
 
 /** The client-facing InteractionView of a new interaction (docs/CLIENT-PROTOCOL.md). */
-export function toView(acp: AcpInteraction, createdAt: number, acpOptionKind: (k: string) => string): InteractionView {
+export function toView(
+  acp: AcpInteraction,
+  createdAt: number,
+  acpOptionKind: (k: string) => string,
+  textMax: number = Number.POSITIVE_INFINITY,
+): InteractionView {
   const base = {
     interactionId: acp.requestId,
     sessionId: acp.sessionId,
@@ -142,7 +148,7 @@ export function toView(acp: AcpInteraction, createdAt: number, acpOptionKind: (k
         kind: 'permission',
         title: acp.reason ? `${acp.title} — ${acp.reason}` : acp.title,
         options: acp.options.map((o) => ({ optionId: o.optionId, name: o.name, kind: acpOptionKind(o.kind) })),
-        toolCall: toAcpPermissionRequest(acp).toolCall,
+        toolCall: boundedToolCall(toAcpPermissionRequest(acp).toolCall, textMax),
       };
     case 'plan_approval':
       return { ...base, kind: 'plan_approval', title: acp.title, ...(acp.plan === undefined ? {} : { plan: acp.plan }) };

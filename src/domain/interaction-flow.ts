@@ -20,8 +20,10 @@ import {
 } from '../acp/interactions.js';
 import { alreadySettled, alreadyVoted, invalidAnswer, notEligible, refusalError, type AnswerRefusal } from './answer-refusal.js';
 import { copyMeta, declineResult, openCopy, toView } from './interaction-copies.js';
-import { announceApproval, announceSettled } from './interaction-notices.js';
+import { announceApproval, announceSettled, tellRefused } from './interaction-notices.js';
+import { InteractionExpiry } from './interaction-expiry.js';
 import { InteractionGate, RULES_IDENTITY, verdictOf, voterOf, type PolicySource } from './interaction-gate.js';
+import { AlwaysKeeper, type GrantKeeper } from './always-keeper.js';
 import type { Voter } from '../policy/approval-state.js';
 import type { InteractionRecord, InteractionView, ResolvedBy } from './interactions.js';
 import type { SessionState } from './session-state.js';
@@ -30,19 +32,22 @@ import { ZCODE_NOTIFICATION } from '../zcode-ext/methods.js';
 /** Interactions: the race and everything around it. */
 export class InteractionFlow {
   private readonly parsed = new WeakMap<InteractionRecord, AcpInteraction>();
-  /** One expiry timer per pending interaction; stays empty when `interactionTimeoutMs` is 0. */
-  private readonly expiry = new Map<string, NodeJS.Timeout>();
+  private readonly expiry: InteractionExpiry;
 
   private readonly gate: InteractionGate;
+  private readonly always: AlwaysKeeper;
 
   constructor(
     private readonly core: HubCore,
     policy?: PolicySource,
+    grants?: GrantKeeper,
   ) {
-    this.gate = new InteractionGate(policy);
+    this.gate = new InteractionGate(policy, grants);
+    this.expiry = new InteractionExpiry(core);
+    this.always = new AlwaysKeeper(core, grants);
     core.interactions.onSettled((record) => {
       // Any settlement (answer, cancel, lost, expiry) ends the policy timer.
-      this.clearExpiry(record.view.interactionId);
+      this.expiry.clear(record.view.interactionId);
       announceSettled(this.core, record);
     });
   }
@@ -86,7 +91,7 @@ export class InteractionFlow {
     }
     return new Promise((resolve) => {
       const record: InteractionRecord = {
-        view: toView(parsed, Date.now(), acpOptionKind),
+        view: toView(parsed, Date.now(), acpOptionKind, this.core.config.limits.interactionViewTextMax),
         params: request.params,
         method: request.method,
         backendEpoch: request.epoch,
@@ -104,11 +109,13 @@ export class InteractionFlow {
           interactionId: record.view.interactionId,
           kind: record.view.kind,
           outcome: ruled.outcome,
-          rule: { id: ruled.rule.id, decision: ruled.decision },
+          ...('rule' in ruled
+            ? { rule: { id: ruled.rule.id, decision: ruled.decision } }
+            : { grant: { id: ruled.grant.id, by: record.view.grant?.by } }),
         });
         return;
       }
-      this.armExpiry(record, parsed);
+      this.expiry.arm(record, parsed);
       // Under an ask rule everyone is told for whom it waits (the others are not offered it).
       announceApproval(this.core, record, session);
       for (const a of session.attachments.values()) {
@@ -146,7 +153,10 @@ export class InteractionFlow {
     const verdict = restAnswerToZcode(this.gate.offeredTo(record, parsed, voter), answer);
     // An invalid answer is refused before anything is written to the child (APR-02).
     if (verdict.type !== 'answer') throw refusalError(invalidAnswer(verdict.type === 'invalid' ? verdict.reason : 'Not an answer'));
-    const { result, outcome } = verdict;
+    const always = this.always.prepare(parsed, verdict, voter.person);
+    if (always !== undefined && 'reason' in always) throw refusalError(always);
+    const { outcome } = verdict;
+    const result = always?.result ?? verdict.result;
     const resolvedBy: ResolvedBy = authorOf(by.identity, by.clientId);
     const phase = this.gate.approval(record) ? this.castVote(record, parsed, voter, verdict, by.clientId) : 'allowed';
     if (typeof phase === 'object') throw refusalError(phase);
@@ -157,6 +167,7 @@ export class InteractionFlow {
     const attempt = this.core.interactions.settle(interactionId, 'resolved', result, outcome, resolvedBy, by.clientId);
     if (!attempt.won) throw refusalError(alreadySettled(record));
     this.core.audit(by.identity, 'answer', record.view.sessionId, { interactionId, kind: record.view.kind, outcome });
+    if (always !== undefined) this.always.keep(always, record.view.sessionId, { identity: by.identity, local: by.local === true });
     return { ...record.view };
   }
 
@@ -207,33 +218,7 @@ export class InteractionFlow {
 
   /** Clears every expiry timer (the hub is closing; the interactions stay with the child). */
   close(): void {
-    for (const timer of this.expiry.values()) clearTimeout(timer);
-    this.expiry.clear();
-  }
-
-  /**
-   * ARCHITECTURE.md §4.5 "optional policy timeout": an interaction still pending after
-   * `interactionTimeoutMs` is settled `expired` — the child gets the cancel path's decline/deny,
-   * the other copies are withdrawn and everyone hears `_zcode/interaction_resolved`. 0 = never.
-   */
-  private armExpiry(record: InteractionRecord, parsed: AcpInteraction): void {
-    const ms = this.core.config.limits.interactionTimeoutMs;
-    if (ms <= 0) return;
-    const id = record.view.interactionId;
-    this.clearExpiry(id);
-    const timer = setTimeout(() => {
-      this.expiry.delete(id);
-      if (this.core.interactions.get(id) !== record) return;
-      this.core.interactions.settle(id, 'expired', declineResult(parsed, 'Nobody answered in time'), undefined);
-    }, ms);
-    this.expiry.set(id, timer);
-  }
-
-  private clearExpiry(interactionId: string): void {
-    const timer = this.expiry.get(interactionId);
-    if (timer === undefined) return;
-    clearTimeout(timer);
-    this.expiry.delete(interactionId);
+    this.expiry.close();
   }
 
   private sendTo(record: InteractionRecord, client: ClientPort): void {
@@ -279,26 +264,6 @@ export class InteractionFlow {
     return approval.hasVoted(voter.person) ? alreadyVoted(approval, voter.person) : notEligible(approval, voter.person);
   }
 
-  /** Tells an ACP client its answer was refused, with the reason the REST route would give. */
-  private tellRefused(record: InteractionRecord, client: ClientPort, refusal: AnswerRefusal, requestId: string | number | undefined): void {
-    this.core.logger.info(
-      { clientId: client.clientId, interactionId: record.view.interactionId, reason: refusal.reason },
-      'interaction answer refused',
-    );
-    this.core.broadcaster.sendNow(
-      client,
-      this.core.broadcaster.serialize(ZCODE_NOTIFICATION.answerRefused, {
-        sessionId: record.view.sessionId,
-        interactionId: record.view.interactionId,
-        ...(requestId === undefined ? {} : { requestId }),
-        reason: refusal.reason,
-        code: refusal.code,
-        message: refusal.message,
-        details: refusal.details,
-      }),
-    );
-  }
-
   /**
    * An answer to a copy the hub had withdrawn: the request was settled meanwhile, or this person
    * allowed it from another device. A copy the client itself dismissed, on a request still open
@@ -307,7 +272,7 @@ export class InteractionFlow {
   private onLateAnswer(record: InteractionRecord, client: ClientPort, requestId: string | number): void {
     const refusal =
       record.view.state !== 'pending' ? alreadySettled(record) : this.standing(record, voterOf(client.identity, client.local));
-    if (refusal) this.tellRefused(record, client, refusal, requestId);
+    if (refusal) tellRefused(this.core, record, client, refusal, requestId);
   }
 
   private onReply(record: InteractionRecord, client: ClientPort, reply: ZcodeAnswer, requestId?: string | number): void {
@@ -318,18 +283,24 @@ export class InteractionFlow {
         return;
       case 'invalid':
         this.core.interactions.dropCopy(record.view.interactionId, client.clientId);
-        this.tellRefused(record, client, invalidAnswer(reply.reason), requestId);
+        tellRefused(this.core, record, client, invalidAnswer(reply.reason), requestId);
         return;
       case 'answer': {
         const parsed = this.parsed.get(record);
         if (record.view.state !== 'pending') {
-          this.tellRefused(record, client, alreadySettled(record), requestId);
+          tellRefused(this.core, record, client, alreadySettled(record), requestId);
+          return;
+        }
+        const always = parsed === undefined ? undefined : this.always.prepare(parsed, reply, client.identity.person);
+        if (always !== undefined && 'reason' in always) {
+          this.core.interactions.dropCopy(record.view.interactionId, client.clientId);
+          tellRefused(this.core, record, client, always, requestId);
           return;
         }
         if (parsed && this.gate.approval(record)) {
           const phase = this.castVote(record, parsed, voterOf(client.identity, client.local), reply, client.clientId);
           if (typeof phase === 'object') {
-            this.tellRefused(record, client, phase, requestId);
+            tellRefused(this.core, record, client, phase, requestId);
             return;
           }
           if (phase === 'open') {
@@ -344,18 +315,26 @@ export class InteractionFlow {
         const attempt = this.core.interactions.settle(
           record.view.interactionId,
           'resolved',
-          reply.result,
+          always?.result ?? reply.result,
           reply.outcome,
           connectionAuthor(client),
           client.clientId,
         );
-        if (attempt.won)
-          this.core.audit(client, 'answer', record.view.sessionId, {
-            interactionId: record.view.interactionId,
-            kind: record.view.kind,
-            outcome: reply.outcome,
+        if (!attempt.won) {
+          tellRefused(this.core, record, client, alreadySettled(record), requestId);
+          return;
+        }
+        this.core.audit(client, 'answer', record.view.sessionId, {
+          interactionId: record.view.interactionId,
+          kind: record.view.kind,
+          outcome: reply.outcome,
+        });
+        if (always !== undefined)
+          this.always.keep(always, record.view.sessionId, {
+            identity: client.identity,
+            local: client.local === true,
+            client: client.clientName,
           });
-        else this.tellRefused(record, client, alreadySettled(record), requestId);
         return;
       }
     }

@@ -3,30 +3,36 @@
  * a request is offered, the first matching rule decides — `allow`/`deny` settle it with no one
  * asked, `ask` narrows who is offered it and who may answer (an ApprovalState per request, with
  * its votes), no match keeps the race open to every operator. Also who may pick an "always
- * allow" option: admins and the prompt's originator. Synchronous, no I/O: InteractionFlow asks
- * it and does the sending.
+ * allow" option (a rule's `always`, by default admins and the prompt's originator, among those
+ * who may answer) and the
+ * "always allow" grants the hub keeps: a request one covers is allowed like an `allow` rule
+ * would (docs/SECURITY.md "Always allow"). Synchronous, no I/O: InteractionFlow asks it and does
+ * the sending.
  */
 import { acpOptionKind, planResult, type InteractionRecord as AcpInteraction, type ZcodeAnswer } from '../acp/interactions.js';
 import { scopeAllows, type Identity } from '../auth/identity.js';
-import { ApprovalState, type Voter } from '../policy/approval-state.js';
+import { authorLabel } from '../auth/people.js';
+import { coveringGrant, type AlwaysGrant } from '../policy/always-grants.js';
+import { ApprovalState, maySetAlwaysByDefault, type Voter } from '../policy/approval-state.js';
 import { firstMatch, requestFacts } from '../policy/rule-match.js';
 import type { Rule } from '../policy/rule-schema.js';
 import { declineResult } from './interaction-copies.js';
-import type { InteractionRecord, RuleAuthor } from './interactions.js';
+import type { ByGrant, InteractionRecord, RuleAuthor } from './interactions.js';
 
 /** Where the rules come from (src/policy/policy-store.ts): read for every new request. */
 export interface PolicySource {
   readonly rules: readonly Rule[];
 }
 
-/** A request a rule settled without asking anyone. */
-export interface RuleSettlement {
-  rule: Rule;
-  decision: 'allow' | 'deny';
-  result: unknown;
-  outcome: unknown;
-  by: RuleAuthor;
+/** Where the "always allow" grants come from (src/policy/grant-store.ts): read for every new request. */
+export interface GrantSource {
+  readonly grants: readonly AlwaysGrant[];
 }
+
+/** A request a rule or a grant settled without asking anyone. */
+export type RuleSettlement =
+  | { rule: Rule; decision: 'allow' | 'deny'; result: unknown; outcome: unknown; by: RuleAuthor }
+  | { grant: AlwaysGrant; decision: 'allow'; result: unknown; outcome: unknown; by: ByGrant };
 
 /** The identity the audit log names for a request a rule settled (docs/SECURITY.md "Approval rules"). */
 export const RULES_IDENTITY: Identity = { tokenId: 'policy', name: 'approval rules', person: 'policy', scope: 'admin' };
@@ -41,7 +47,10 @@ interface Gated {
 export class InteractionGate {
   private readonly gated = new WeakMap<InteractionRecord, Gated>();
 
-  constructor(private readonly policy: PolicySource = { rules: [] }) {}
+  constructor(
+    private readonly policy: PolicySource = { rules: [] },
+    private readonly grants: GrantSource = { grants: [] },
+  ) {}
 
   /**
    * A new request: returns the settlement when an `allow`/`deny` rule decides it, else
@@ -51,10 +60,23 @@ export class InteractionGate {
     const rule = firstMatch(this.policy.rules, requestFacts(acp, workspace));
     const gated: Gated = originator === undefined ? {} : { originator };
     this.gated.set(record, gated);
-    if (rule === undefined) return undefined;
-    if (rule.decide === 'ask') {
-      gated.approval = new ApprovalState(rule, originator, acp.kind !== 'question' && acp.kind !== 'elicitation');
-      record.view.approval = gated.approval.view();
+    if (rule === undefined || rule.decide === 'ask') {
+      if (rule !== undefined) gated.approval = new ApprovalState(rule, originator, acp.kind !== 'question' && acp.kind !== 'elicitation');
+      // A grant counts only while its author could pick "Always allow" on this very request: a
+      // rule added since, or another person's prompt, is not bypassed by it.
+      const grant = coveringGrant(this.grants.grants, acp, workspace, (g) => this.maySetAlways(gated, grantVoter(g)));
+      const once = grant === undefined ? undefined : settlement(acp, 'allow', '');
+      if (grant !== undefined && once !== undefined) {
+        const on = new Date(grant.at).toISOString().slice(0, 10);
+        record.view.grant = { id: grant.id, by: authorLabel(grant.by.person, grant.by.device), at: grant.at };
+        return {
+          grant,
+          decision: 'allow',
+          ...once,
+          by: { name: `allowed by the always-allow of ${record.view.grant.by} on ${on}`, grant: grant.id },
+        };
+      }
+      if (gated.approval !== undefined) record.view.approval = gated.approval.view();
       return undefined;
     }
     const settled = settlement(acp, rule.decide, rule.id);
@@ -80,13 +102,22 @@ export class InteractionGate {
 
   /**
    * The request as this voter is offered it: "always allow" options only for admins and the
-   * originator (for the others they are not shown, and an answer naming one is not offered, so refused).
+   * originator who may answer it, never under a quorum above 1 (for the others they are not
+   * shown, and an answer naming one is not offered, so refused).
    */
   offeredTo(record: InteractionRecord, acp: AcpInteraction, voter: Voter): AcpInteraction {
-    if (acp.kind !== 'permission' || voter.scope === 'admin') return acp;
-    if (voter.person === this.gated.get(record)?.originator) return acp;
+    if (acp.kind !== 'permission' || this.maySetAlways(this.gated.get(record) ?? {}, voter)) return acp;
     return { ...acp, options: acp.options.filter((o) => acpOptionKind(o.kind) !== 'allow_always') };
   }
+
+  private maySetAlways(gated: Gated, voter: Voter): boolean {
+    return gated.approval?.maySetAlways(voter) ?? maySetAlwaysByDefault(voter, gated.originator);
+  }
+}
+
+/** The voter a grant's author was when they set it. */
+function grantVoter(g: AlwaysGrant): Voter {
+  return { person: g.by.person, scope: g.by.scope, local: g.by.local };
 }
 
 /** The voter a connection or REST caller is: from its token and its socket. */

@@ -2,13 +2,16 @@
  * What every attached client is told about an interaction besides its own copy (ARCHITECTURE.md
  * §4.5): for whom one waits under an approval rule and its votes, and how one was settled —
  * `_zcode/interaction_resolved`, the multi-client draft's `_session/permission_resolved`, the
- * compat profile's notice and the `answeredBy` / `rule` of its tool card.
+ * compat profile's notice and the `answeredBy` / `rule` / `grant` of its tool card; and the one
+ * client whose answer was refused, why.
  */
 import type { HubCore } from './hub-core.js';
 import type { InteractionRecord } from './interactions.js';
 import type { SessionState } from './session-state.js';
 import { ZCODE_NOTIFICATION } from '../zcode-ext/methods.js';
 import { draftPermissionResolved } from './draft-updates.js';
+import type { AnswerRefusal } from './answer-refusal.js';
+import type { ClientPort } from './client-port.js';
 
 /** Everyone sees for whom a request waits and the votes so far: `_meta.zcode.approval` on its tool card. */
 export function announceApproval(core: HubCore, record: InteractionRecord, session: SessionState): void {
@@ -44,6 +47,7 @@ export function announceSettled(core: HubCore, record: InteractionRecord): void 
     ...(v.outcome === undefined ? {} : { outcome: v.outcome }),
     ...(v.resolvedBy === undefined ? {} : { resolvedBy: v.resolvedBy }),
     ...(v.rule === undefined ? {} : { rule: v.rule }),
+    ...(v.grant === undefined ? {} : { grant: v.grant }),
   });
   // The multi-client draft's name for the same fact (ACP RFD "Multi-Client Session Attach").
   if (v.kind === 'permission') {
@@ -74,8 +78,40 @@ export function announceSettled(core: HubCore, record: InteractionRecord): void 
     core.emitUpdate(session, {
       sessionUpdate: 'tool_call_update',
       toolCallId: v.toolCallId,
-      _meta: { zcode: { answeredBy: v.resolvedBy, ...(v.rule === undefined ? {} : { rule: v.rule }) } },
+      _meta: {
+        zcode: {
+          answeredBy: v.resolvedBy,
+          ...(v.rule === undefined ? {} : { rule: v.rule }),
+          ...(v.grant === undefined ? {} : { grant: v.grant }),
+        },
+      },
     });
   }
   session.turn.inputSettled(core.interactions.pendingCount(session.sessionId), session.queue.running !== undefined);
+}
+
+/** Tells an ACP client its answer was refused, with the reason the REST route would give. */
+export function tellRefused(
+  core: HubCore,
+  record: InteractionRecord,
+  client: ClientPort,
+  refusal: AnswerRefusal,
+  requestId: string | number | undefined,
+): void {
+  core.logger.info(
+    { clientId: client.clientId, interactionId: record.view.interactionId, reason: refusal.reason },
+    'interaction answer refused',
+  );
+  core.broadcaster.sendNow(
+    client,
+    core.broadcaster.serialize(ZCODE_NOTIFICATION.answerRefused, {
+      sessionId: record.view.sessionId,
+      interactionId: record.view.interactionId,
+      ...(requestId === undefined ? {} : { requestId }),
+      reason: refusal.reason,
+      code: refusal.code,
+      message: refusal.message,
+      details: refusal.details,
+    }),
+  );
 }

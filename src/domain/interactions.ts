@@ -20,8 +20,14 @@ export interface RuleAuthor {
   rule: string;
 }
 
+/** An "always allow" grant that settled a request: `name` is "allowed by the always-allow of ann · Ann phone on 2026-12-04". */
+export interface ByGrant {
+  name: string;
+  grant: string;
+}
+
 /** Who settled an interaction (`_zcode/interaction_resolved.resolvedBy`). */
-export type ResolvedBy = Author | { name: 'agent' } | RuleAuthor;
+export type ResolvedBy = Author | { name: 'agent' } | RuleAuthor | ByGrant;
 
 /** The client-facing description of one interaction (docs/CLIENT-PROTOCOL.md `InteractionView`). */
 export interface InteractionView {
@@ -46,6 +52,8 @@ export interface InteractionView {
   approval?: ApprovalView;
   /** Settled by an `allow`/`deny` rule with no one asked. */
   rule?: { id: string; description?: string; decision: 'allow' | 'deny' };
+  /** Allowed by an "always allow" grant the hub keeps, with no one asked: its id, who set it ("ann · Ann phone") and when (epoch ms). */
+  grant?: { id: string; by: string; at: number };
   /** A question's answers kept so far, one per question, by whom (docs/CLIENT-PROTOCOL.md "Partial answers"). */
   partialAnswers?: PartialAnswer[];
   /**

@@ -148,14 +148,18 @@ export class SessionAttach {
     }
   }
 
-  /** `_zcode/load_earlier`: the turn-aligned page before `cursor`, oldest first. */
+  /**
+   * `_zcode/load_earlier`: the turn-aligned page before `cursor`, oldest first; without a cursor
+   * the newest page (`GET /api/sessions/{id}/history`: a session no one loaded since the start).
+   */
   async loadEarlier(
     session: SessionState,
-    cursor: string,
+    cursor: string | undefined,
     limit: number | undefined,
   ): Promise<{ updates: SessionUpdate[]; cursor?: string; hasMore: boolean }> {
     const messages = await this.fetchMessages(session, this.core.config.limits.replayMaxMessages);
-    const page = pageBefore(session.sessionId, messages, cursor, limit ?? this.core.config.limits.replayMaxMessages);
+    const n = limit ?? this.core.config.limits.replayMaxMessages;
+    const page = cursor === undefined ? tailByTurns(session.sessionId, messages, n) : pageBefore(session.sessionId, messages, cursor, n);
     const updates = await this.historyUpdates(session, page.messages, false);
     // A background task launched on that page: its output so far after its card.
     const sent = cardsIn(updates);

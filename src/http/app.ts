@@ -47,6 +47,7 @@ import { peerRoutes } from './routes/peers.js';
 import { policyRoutes } from './routes/policy.js';
 import type { PolicyStore } from '../policy/policy-store.js';
 import type { HttpState } from './http-state.js';
+import type { GrantStore } from '../policy/grant-store.js';
 
 /**
  * Everything the HTTP app uses, built by the composition root (daemon/daemon.ts, with
@@ -79,6 +80,8 @@ export interface AppDeps {
   metrics?: HubMetrics;
   /** The approval rules (src/policy); `/api/policy` is mounted when given. */
   policy?: PolicyStore;
+  /** The "always allow" grants (src/policy/grant-store.ts); `/api/policy/grants` is mounted with `/api/policy`. */
+  grants?: GrantStore;
 }
 
 /**
@@ -181,6 +184,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     const hub = deps.hub;
     await app.register(policyRoutes, {
       store: deps.policy,
+      grants: deps.grants,
       limits: deps.config.limits,
       audit: deps.auth?.audit,
       workspaceOf: (sessionId) => (sessionId === undefined ? undefined : hub?.getSession(sessionId)?.cwd) ?? deps.config.workspace,

@@ -19,6 +19,7 @@ export type RestHub = Pick<
   | 'isRetired'
   | 'listInteractions'
   | 'listSessions'
+  | 'loadEarlier'
   | 'renameSession'
   | 'retireSession'
   | 'status'

@@ -40,6 +40,20 @@ export type VoteResult =
   | { counted: true; phase: ApprovalPhase }
   | { counted: false; reason: 'not_eligible' | 'already_voted' | 'settled'; message: string };
 
+/** Whether an approvers list (a rule's `approvers` or `always`) names this voter; none or an empty one names every operator. */
+function admits(a: Rule['approvers'], voter: Voter, originator: string | undefined): boolean {
+  if (a === undefined || (a.scopes === undefined && a.people === undefined && a.originator !== true)) return true;
+  if (a.scopes?.some((s) => scopeAllows(voter.scope, s))) return true;
+  if (a.people?.includes(voter.person)) return true;
+  return a.originator === true && originator !== undefined && voter.person === originator;
+}
+
+/** Who may pick "Always allow" when no rule narrows it: admins, and the originator on their own prompt's request. */
+export function maySetAlwaysByDefault(voter: Voter, originator: string | undefined): boolean {
+  if (!scopeAllows(voter.scope, 'operate')) return false;
+  return voter.scope === 'admin' || (originator !== undefined && voter.person === originator);
+}
+
 /** The votes of one request. */
 export class ApprovalState {
   private phase: ApprovalPhase = 'open';
@@ -70,11 +84,20 @@ export class ApprovalState {
   eligible(voter: Voter): boolean {
     if (!scopeAllows(voter.scope, 'operate')) return false;
     if (this.rule.localOnly === true && !voter.local) return false;
-    const a = this.rule.approvers;
-    if (a === undefined || (a.scopes === undefined && a.people === undefined && a.originator !== true)) return true;
-    if (a.scopes?.some((s) => scopeAllows(voter.scope, s))) return true;
-    if (a.people?.includes(voter.person)) return true;
-    return a.originator === true && this.originator !== undefined && voter.person === this.originator;
+    return admits(this.rule.approvers, voter, this.originator);
+  }
+
+  /**
+   * True when `voter` may pick "Always allow" on this request (docs/SECURITY.md "Always allow"):
+   * an eligible voter the rule's `always` names (absent: an admin or the originator; false:
+   * nobody), and never under a quorum above 1 (one person cannot stand for several, today or for
+   * every later request).
+   */
+  maySetAlways(voter: Voter): boolean {
+    if (this.quorum > 1 || !this.eligible(voter)) return false;
+    const always = this.rule.always;
+    if (always === undefined) return maySetAlwaysByDefault(voter, this.originator);
+    return always !== false && admits(always, voter, this.originator);
   }
 
   /** Records one vote (see the table above). */

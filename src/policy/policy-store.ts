@@ -6,9 +6,10 @@
  * must not silently vanish) and kept in memory; the hub reads `current` on every request.
  */
 import { HubError } from '../errors.js';
-import { readFileIfExists, writeFileAtomic } from '../fs/secure-file.js';
+import { writeFileAtomic } from '../fs/secure-file.js';
 import type { Limits } from '../limits.js';
 import { describeIssues, policySchemas, type Policy, type Rule } from './rule-schema.js';
+import { readStateFile } from './state-file.js';
 
 /** What a replace changed, for the audit entry. */
 export interface PolicyChange {
@@ -28,20 +29,7 @@ export class PolicyStore {
     limits: Pick<Limits, 'policyRulesMax' | 'policyRuleTextMax' | 'policyQuorumMax'>,
   ) {
     this.schemas = policySchemas(limits);
-    const text = readFileIfExists(file);
-    if (text === undefined) {
-      this.policy = { revision: 0, rules: [] };
-      return;
-    }
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      throw new HubError('HUB_ERR_BAD_REQUEST', `${file} is not JSON; fix or remove it`);
-    }
-    const parsed = this.schemas.policy.safeParse(json);
-    if (!parsed.success) throw new HubError('HUB_ERR_BAD_REQUEST', `${file}: ${describeIssues(parsed.error)}`);
-    this.policy = parsed.data;
+    this.policy = readStateFile(file, this.schemas.policy, { revision: 0, rules: [] });
   }
 
   /** The policy in force (a copy). */

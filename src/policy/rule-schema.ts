@@ -7,6 +7,9 @@
 import { z } from 'zod';
 import type { Limits } from '../limits.js';
 
+/** Why a rule field is refused on an `allow`/`deny` rule. */
+export const ASK_ONLY = 'approvers, quorum, localOnly and always need decide "ask"';
+
 /** ACP tool kinds (`ToolKind` of the ACP schema) plus the two interaction kinds that are no tool. */
 export const RULE_KINDS = [
   'read',
@@ -68,10 +71,17 @@ export function policySchemas(limits: Pick<Limits, 'policyRulesMax' | 'policyRul
       approvers: approvers.optional(),
       quorum: z.number().int().min(1).max(limits.policyQuorumMax).optional(),
       localOnly: z.boolean().optional(),
+      always: z
+        .union([z.literal(false), approvers])
+        .optional()
+        .describe('Who may pick "Always allow" on a request this rule asks: false = nobody; absent = admins and the originator'),
     })
     .superRefine((r, ctx) => {
-      if (r.decide !== 'ask' && (r.approvers !== undefined || r.quorum !== undefined || r.localOnly !== undefined))
-        ctx.addIssue({ code: 'custom', path: ['decide'], message: 'approvers, quorum and localOnly need decide "ask"' });
+      if (
+        r.decide !== 'ask' &&
+        (r.approvers !== undefined || r.quorum !== undefined || r.localOnly !== undefined || r.always !== undefined)
+      )
+        ctx.addIssue({ code: 'custom', path: ['decide'], message: ASK_ONLY });
       else if ((r.quorum ?? 1) > 1 && namesQuestion(r.match))
         ctx.addIssue({ code: 'custom', path: ['quorum'], message: QUORUM_ON_QUESTION });
     });

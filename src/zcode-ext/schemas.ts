@@ -83,9 +83,11 @@ export const interactionResolvedParams = z.looseObject({
   sessionId: z.string(),
   interactionId: z.string(),
   state: z.enum(['resolved', 'cancelled', 'lost', 'expired']),
-  resolvedBy: authorSchema.extend({ rule: z.string().optional() }).optional(),
+  resolvedBy: authorSchema.extend({ rule: z.string().optional(), grant: z.string().optional() }).optional(),
   /** Settled by an approval rule with no one asked (docs/CLIENT-PROTOCOL.md "Approval rules"). */
   rule: z.strictObject({ id: z.string(), description: z.string().optional(), decision: z.enum(['allow', 'deny']) }).optional(),
+  /** Allowed by an "always allow" grant the hub keeps (docs/CLIENT-PROTOCOL.md "Always allow"). */
+  grant: z.strictObject({ id: z.string(), by: z.string(), at: z.number() }).optional(),
 });
 
 /** An answer of this connection the hub refused (docs/CLIENT-PROTOCOL.md "Approval rules", "Refusals"). */

@@ -6,6 +6,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cli, killStarted, ready, start, tempHome } from '../daemon/process-helpers.js';
+import { AcpWsClient } from '../helpers/acp-ws-client.js';
+import { prompt } from './helpers.js';
 
 afterEach(killStarted);
 
@@ -48,6 +50,44 @@ describe('zcode-hub policy with a real daemon process', () => {
     const help = cli(home, ['policy', '--help']);
     expect(help.status).toBe(0);
     expect(help.stdout).toContain('zcode-hub policy set FILE');
+    daemon.child.kill('SIGTERM');
+    expect(await daemon.exited).toBe(0);
+  }, 120_000);
+
+  it('grants lists the "always allow" the hub kept; revoke removes it; an unknown id fails', async () => {
+    const { home, stateDir } = tempHome();
+    const daemon = start(home, stateDir);
+    const { url } = await ready(stateDir);
+    const run = (...args: string[]) => cli(home, ['policy', ...args, '--state-dir', stateDir]);
+    expect(run('grants').stdout).toContain('no "always allow" grants');
+
+    const token = fs.readFileSync(path.join(stateDir, 'admin.token'), 'utf8').trim();
+    const editor = await AcpWsClient.connect(`${url.replace(/^http/, 'ws')}/acp`, { token });
+    try {
+      await editor.initialize({ name: 'zed' });
+      const { sessionId } = await editor.request<{ sessionId: string }>('session/new', { cwd: home, mcpServers: [] });
+      const turn = prompt(editor, sessionId, 'permission please');
+      const req = await editor.waitForRequest('session/request_permission', (q) => q.params.sessionId === sessionId);
+      editor.answer(req.id, { outcome: { outcome: 'selected', optionId: 'allow_project' } });
+      expect((await turn).stopReason).toBe('end_turn');
+    } finally {
+      await editor.close();
+    }
+    const listed = run('grants');
+    expect(listed.status, listed.stderr).toBe(0);
+    expect(listed.stdout).toMatch(/^g_[0-9a-f]+ {2}Bash npm test {2}by admin \(zed\) on \d{4}-/m);
+    const id = /^(g_[0-9a-f]+)/m.exec(listed.stdout)?.[1] ?? '';
+    const json = JSON.parse(run('grants', '--json').stdout) as { grants: Array<{ id: string }> };
+    expect(json.grants.map((g) => g.id)).toEqual([id]);
+
+    const revoked = run('revoke', id);
+    expect(revoked.status, revoked.stderr).toBe(0);
+    expect(revoked.stdout).toBe(`removed ${id}: the next such request is asked again\n`);
+    expect(run('grants').stdout).toContain('no "always allow" grants');
+    const unknown = run('revoke', id);
+    expect(unknown.status).toBe(1);
+    expect(unknown.stderr).toContain('404');
+    expect(run('revoke').status).toBe(2);
     daemon.child.kill('SIGTERM');
     expect(await daemon.exited).toBe(0);
   }, 120_000);

@@ -34,6 +34,19 @@ describe('permission facts (what the sheet shows)', () => {
     expect(shownDir('/elsewhere', WS)).toBe('/elsewhere');
   });
 
+  it('a view the hub shortened (`_meta.zcode.truncated`) says so; a whole one does not', () => {
+    const write = {
+      title: 'Write',
+      kind: 'edit',
+      rawInput: { file_path: `${WS}/a.txt` },
+      content: [{ type: 'diff', path: `${WS}/a.txt`, newText: 'abc' }],
+    };
+    expect(permissionFacts(request({ ...write, _meta: { zcode: { truncated: true, omittedInput: ['content'] } } }), WS).truncated).toBe(
+      true,
+    );
+    expect(permissionFacts(request(write), WS).truncated).toBeUndefined();
+  });
+
   it('an edit’s diff and a write’s content from the diff items, paths relative to the workspace', () => {
     const f = permissionFacts(
       request({

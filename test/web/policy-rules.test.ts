@@ -6,12 +6,14 @@ import { describe, expect, it } from 'vitest';
 import { LIMITS } from '../../src/limits.js';
 import {
   APPROVER_SCOPES as HUB_SCOPES,
+  ASK_ONLY as HUB_ASK_ONLY,
   QUORUM_ON_QUESTION as HUB_QUORUM_ON_QUESTION,
   RULE_KINDS as HUB_KINDS,
   policySchemas,
 } from '../../src/policy/rule-schema.js';
 import {
   APPROVER_SCOPES,
+  ASK_ONLY,
   POLICY_LIMITS,
   QUORUM_ON_QUESTION,
   RULE_KINDS,
@@ -61,6 +63,12 @@ const cases: Array<[string, unknown]> = [
   ['quorum on a plan', { id: 'a', match: { kind: 'plan' }, decide: 'ask', quorum: 2 }],
   ['quorum on commands of any kind', { id: 'a', match: { command: 'git push*' }, decide: 'ask', quorum: 2 }],
   ['localOnly on deny', { id: 'a', match: {}, decide: 'deny', localOnly: false }],
+  ['always: nobody', { id: 'a', match: {}, decide: 'ask', always: false }],
+  ['always: every operator who may answer', { id: 'a', match: {}, decide: 'ask', always: { scopes: ['operate'] } }],
+  ['always: named people and the originator', { id: 'a', match: {}, decide: 'ask', always: { people: ['ann'], originator: true } }],
+  ['always: a bad scope', { id: 'a', match: {}, decide: 'ask', always: { scopes: ['view'] } }],
+  ['always: no people', { id: 'a', match: {}, decide: 'ask', always: { people: [] } }],
+  ['always on allow', { id: 'a', match: {}, decide: 'allow', always: false }],
 ];
 
 describe('policy rules on the phone', () => {
@@ -70,6 +78,7 @@ describe('policy rules on the phone', () => {
     expect(RULE_KINDS).toEqual(HUB_KINDS);
     expect(APPROVER_SCOPES).toEqual(HUB_SCOPES);
     expect(QUORUM_ON_QUESTION).toBe(HUB_QUORUM_ON_QUESTION);
+    expect(ASK_ONLY).toBe(HUB_ASK_ONLY);
     expect(POLICY_LIMITS).toEqual({
       rulesMax: LIMITS.policyRulesMax,
       textMax: LIMITS.policyRuleTextMax,
@@ -82,6 +91,14 @@ describe('policy rules on the phone', () => {
     const web = ruleErrors(rule as Rule);
     expect(web.length === 0).toBe(server.success);
     if (!server.success) expect(server.error.issues[0]?.path.join('.').startsWith(web[0]?.path ?? '?')).toBe(true);
+  });
+
+  it('keeps a rule\'s "always" as the hub stores it (nobody, or who)', () => {
+    const rules = [
+      { id: 'a', match: {}, decide: 'ask', always: false },
+      { id: 'b', match: {}, decide: 'ask', always: { people: ['ann'], originator: true } },
+    ];
+    expect(parsePolicy({ revision: 1, rules })?.rules).toEqual(rules);
   });
 
   it('refuses an id used twice, as the hub does on the list', () => {

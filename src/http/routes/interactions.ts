@@ -30,7 +30,7 @@ export const interactionViewSchema = z.object({
   toolCall: z.looseObject({ toolCallId: z.string() }).optional(),
   createdAt: z.number(),
   state: z.enum(['pending', 'resolved', 'cancelled', 'lost', 'expired']),
-  resolvedBy: authorSchema.extend({ rule: z.string().optional() }).optional(),
+  resolvedBy: authorSchema.extend({ rule: z.string().optional(), grant: z.string().optional() }).optional(),
   outcome: z.unknown().optional(),
   /** Waiting under an `ask` approval rule: for whom, and the votes so far (docs/CLIENT-PROTOCOL.md "Approval rules"). */
   approval: z
@@ -45,6 +45,8 @@ export const interactionViewSchema = z.object({
     .optional(),
   /** Settled by an `allow`/`deny` rule with no one asked. */
   rule: z.object({ id: z.string(), description: z.string().optional(), decision: z.enum(['allow', 'deny']) }).optional(),
+  /** Allowed by an "always allow" grant the hub keeps, with no one asked. */
+  grant: z.object({ id: z.string(), by: z.string(), at: z.number() }).optional(),
   /** Whether the caller's token may answer it now. */
   mayAnswer: z.boolean().optional(),
   /** A question's answers kept so far (docs/CLIENT-PROTOCOL.md "Partial answers"). */

@@ -7,9 +7,13 @@ import { ApprovalState } from '../../policy/approval-state.js';
 import type { PolicyChange, PolicyStore } from '../../policy/policy-store.js';
 import { firstMatch, toolFacts, type RequestFacts } from '../../policy/rule-match.js';
 import { policySchemas } from '../../policy/rule-schema.js';
+import type { GrantStore } from '../../policy/grant-store.js';
+import { grantRoutes } from './policy-grants.js';
 
 export interface PolicyRouteOptions {
   store: PolicyStore;
+  /** The "always allow" grants; `/api/policy/grants` is mounted when given. */
+  grants?: GrantStore | undefined;
   limits: Pick<Limits, 'policyRulesMax' | 'policyRuleTextMax' | 'policyQuorumMax'>;
   audit?: AuditLog | undefined;
   /** The workspace of a session the hub knows (a dry run names one); the default workspace otherwise. */
@@ -26,6 +30,7 @@ const AUDIT_BODIES_MAX_CHARS = 3_000;
 export const policyRoutes: FastifyPluginAsync<PolicyRouteOptions> = async (app, opts) => {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { store } = opts;
+  if (opts.grants) await app.register(grantRoutes, { grants: opts.grants, audit: opts.audit });
   const { rules, policy } = policySchemas(opts.limits);
   const request = z.union([
     z.strictObject({

@@ -146,4 +146,23 @@ export const sessionRoutes: FastifyPluginAsync<SessionRouteOptions> = async (app
     },
     async (req) => hub.events(req.params.id, req.query.afterSeq, req.query.limit),
   );
+
+  r.get(
+    '/api/sessions/:id/history',
+    {
+      config: { scope: 'view' },
+      schema: {
+        summary:
+          'The newest turns of the conversation as the agent stored it, as `session/update`s with who prompted and answered (the journal only holds what the hub saw since it started)',
+        tags: ['sessions'],
+        params: idParams,
+        querystring: z.object({ limit: z.coerce.number().int().min(1).max(EVENTS_MAX_PAGE).default(EVENTS_MAX_PAGE) }),
+        response: { 200: z.object({ updates: z.array(z.unknown()), hasMore: z.boolean() }) },
+      },
+    },
+    async (req) => {
+      const page = await hub.loadEarlier(req.params.id, undefined, req.query.limit);
+      return { updates: page.updates, hasMore: page.hasMore };
+    },
+  );
 };

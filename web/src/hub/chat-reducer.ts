@@ -160,7 +160,7 @@ function applyTool(chat: ChatState, u: Rec, isNew: boolean): ChatState {
   }
   const answeredBy = authorText(rec(meta['zcode'])?.['answeredBy']);
   if (answeredBy) item.answeredBy = answeredBy;
-  if (answeredBy && readRuleDecision(rec(meta['zcode'])?.['rule'])) item.byRule = true;
+  if (answeredBy && (readRuleDecision(rec(meta['zcode'])?.['rule']) || rec(rec(meta['zcode'])?.['grant']))) item.byRule = true;
   const approval = readApproval(rec(meta['zcode'])?.['approval']);
   if (approval) item.approval = approval;
   // Only the announcing update (and some later ones) carry it: remembered per card.

@@ -114,7 +114,8 @@ export function handleNotification(client: HubClient, method: string, params: un
       client.answeredHere.delete(interactionId);
       // The card the interaction was about says who answered it.
       const card = held?.toolCallId ? { sessionId: held.sessionId, toolCallId: held.toolCallId } : client.recentCards.get(interactionId);
-      const byRule = readRuleDecision(p.rule) !== undefined;
+      // A rule or an "always allow" grant settled it with no one asked: the card shows the hub's words.
+      const byRule = readRuleDecision(p.rule) !== undefined || rec(p.grant) !== undefined;
       if (by && card && str(p.state) === 'resolved') updateChat(card.sessionId, (c) => markAnswered(c, card.toolCallId, by, byRule));
       if (held || store.get().activeInteraction === interactionId || wasWithdrawn.has(interactionId)) {
         wasWithdrawn.delete(interactionId);

@@ -53,6 +53,8 @@ export interface PermissionFacts {
   paths: string[];
   /** The agent's reason for asking, when it is more than the title says. */
   reason?: string;
+  /** The hub's view cut a long text (`_meta.zcode.truncated`): the request itself has it whole. */
+  truncated?: boolean;
 }
 
 /**
@@ -124,6 +126,7 @@ export function permissionFacts(i: PendingInteraction, workspace: string | undef
     ...(url === undefined ? {} : { url }),
     paths,
     ...(reason && !i.title.toLowerCase().includes(reason.toLowerCase()) ? { reason } : {}),
+    ...(zmeta(tool)['truncated'] === true ? { truncated: true } : {}),
   };
 }
 

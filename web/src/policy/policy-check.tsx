@@ -7,7 +7,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { store } from '../hub/app-state.js';
 import { t } from '../i18n.js';
 import { WEB_LIMITS } from '../limits.js';
-import { api } from '../net/rest.js';
+import { api, RestError } from '../net/rest.js';
 import { useSelector } from '../store.js';
 import { arr, num, rec, str } from '../wire.js';
 import { RULE_KINDS } from './policy-rules.js';
@@ -71,6 +71,23 @@ async function journalTail(sessionId: string): Promise<unknown[]> {
   return arr(rec((await api(`${path}?afterSeq=${after}&limit=${WEB_LIMITS.policyRecentEvents}`)).body)?.['events']);
 }
 
+/**
+ * A session's recent requests: from the journal, else — a session nobody loaded since the hub
+ * started has an empty journal — from the conversation as the agent stored it
+ * (`GET /api/sessions/{id}/history`, with who answered each request).
+ */
+async function recentOf(sessionId: string, pending: ReadonlySet<string>): Promise<RecentRequest[]> {
+  // 404: the hub has not opened the session since it started, so it has no journal of it.
+  const journal = await journalTail(sessionId).catch((err: unknown) => {
+    if (err instanceof RestError && err.status === 404) return [];
+    throw err;
+  });
+  const found = recentRequests(journal, pending, WEB_LIMITS.policyRecentRequests);
+  if (found.length > 0) return found;
+  const history = rec((await api(`/sessions/${encodeURIComponent(sessionId)}/history?limit=${WEB_LIMITS.policyRecentEvents}`)).body);
+  return recentRequests(arr(history?.['updates']), pending, WEB_LIMITS.policyRecentRequests);
+}
+
 /** The picked session's recent requests, each a button that checks it. */
 function RecentList({ sessionId, check, busy }: { sessionId: string; check: (r: RecentRequest) => void; busy: boolean }) {
   const interactions = useSelector(store, (s) => s.interactions);
@@ -85,8 +102,8 @@ function RecentList({ sessionId, check, busy }: { sessionId: string; check: (r: 
         i.sessionId === sessionId && i.toolCallId && i.hubId === undefined ? [i.toolCallId] : [],
       ),
     );
-    journalTail(sessionId)
-      .then((events) => live && setList(recentRequests(events, pending, WEB_LIMITS.policyRecentRequests)))
+    recentOf(sessionId, pending)
+      .then((found) => live && setList(found))
       .catch((err: Error) => live && setError(err.message));
     return () => void (live = false);
   }, [sessionId]);

@@ -25,6 +25,9 @@ export const APPROVER_SCOPES = ['operate', 'admin'] as const;
 export const DECISIONS = ['allow', 'deny', 'ask'] as const;
 export const MATCH_FIELDS = ['tool', 'command', 'path', 'workspace', 'session'] as const;
 
+/** The hub's ASK_ONLY (src/policy/rule-schema.ts), word for word. */
+export const ASK_ONLY = 'approvers, quorum, localOnly and always need decide "ask"';
+
 /** The hub's QUORUM_ON_QUESTION (src/policy/rule-schema.ts), word for word. */
 export const QUORUM_ON_QUESTION =
   'a quorum counts people who allow, and a question has no allow: give match.kind without "question", or no quorum';
@@ -33,15 +36,22 @@ export const QUORUM_ON_QUESTION =
 export const POLICY_LIMITS = { rulesMax: 200, textMax: 512, quorumMax: 16 };
 
 export type RuleKind = (typeof RULE_KINDS)[number];
+export interface Approvers {
+  scopes?: string[];
+  people?: string[];
+  originator?: boolean;
+}
 export type MatchField = (typeof MATCH_FIELDS)[number];
 export interface Rule {
   id: string;
   description?: string;
   match: { kind?: string | string[] } & { [K in MatchField]?: string };
   decide: string;
-  approvers?: { scopes?: string[]; people?: string[]; originator?: boolean };
+  approvers?: Approvers;
   quorum?: number;
   localOnly?: boolean;
+  /** Who may pick "Always allow" on a request the rule asks: false = nobody; absent = admins and the originator. */
+  always?: false | Approvers;
 }
 export interface Policy {
   revision: number;
@@ -54,6 +64,17 @@ export interface FieldError {
 }
 
 const strings = (v: unknown): string[] => arr(v).filter((x): x is string => typeof x === 'string');
+
+function parseApprovers(v: unknown): Approvers | undefined {
+  const a = rec(v);
+  if (!a) return undefined;
+  const out: Approvers = {};
+  if (Array.isArray(a['scopes'])) out.scopes = strings(a['scopes']);
+  if (Array.isArray(a['people'])) out.people = strings(a['people']);
+  const originator = bool(a['originator']);
+  if (originator !== undefined) out.originator = originator;
+  return out;
+}
 
 function parseRule(x: unknown): Rule[] {
   const r = rec(x);
@@ -69,17 +90,13 @@ function parseRule(x: unknown): Rule[] {
     const v = str(m[f]);
     if (v !== undefined) match[f] = v;
   }
-  const a = rec(r['approvers']);
   const rule: Rule = { id, match, decide };
   const description = str(r['description']);
   if (description !== undefined) rule.description = description;
-  if (a) {
-    rule.approvers = {};
-    if (Array.isArray(a['scopes'])) rule.approvers.scopes = strings(a['scopes']);
-    if (Array.isArray(a['people'])) rule.approvers.people = strings(a['people']);
-    const originator = bool(a['originator']);
-    if (originator !== undefined) rule.approvers.originator = originator;
-  }
+  const approvers = parseApprovers(r['approvers']);
+  if (approvers) rule.approvers = approvers;
+  const always = r['always'] === false ? false : parseApprovers(r['always']);
+  if (always !== undefined) rule.always = always;
   const quorum = num(r['quorum']);
   if (quorum !== undefined) rule.quorum = quorum;
   const localOnly = bool(r['localOnly']);
@@ -107,6 +124,20 @@ function textError(path: string, v: string | undefined, out: FieldError[]): void
   else if (v.length > POLICY_LIMITS.textMax) out.push({ path, message: `at most ${POLICY_LIMITS.textMax} characters` });
 }
 
+function approversErrors(field: string, a: Approvers | undefined, out: FieldError[]): void {
+  if (a?.scopes !== undefined) {
+    if (a.scopes.length < 1 || a.scopes.length > APPROVER_SCOPES.length)
+      out.push({ path: `${field}.scopes`, message: 'one or both of operate, admin' });
+    else if (a.scopes.some((s) => !(APPROVER_SCOPES as readonly string[]).includes(s)))
+      out.push({ path: `${field}.scopes`, message: 'a scope is operate or admin' });
+  }
+  if (a?.people !== undefined) {
+    if (a.people.length < 1 || a.people.length > POLICY_LIMITS.rulesMax)
+      out.push({ path: `${field}.people`, message: `one to ${POLICY_LIMITS.rulesMax} people` });
+    else for (const p of a.people) textError(`${field}.people`, p, out);
+  }
+}
+
 /** What the hub's schema refuses in one rule; `otherIds` are the ids of the other rules (an id is used once). */
 export function ruleErrors(rule: Rule, otherIds: readonly string[] = []): FieldError[] {
   const out: FieldError[] = [];
@@ -123,22 +154,18 @@ export function ruleErrors(rule: Rule, otherIds: readonly string[] = []): FieldE
   for (const f of MATCH_FIELDS) textError(`match.${f}`, rule.match[f], out);
   if (!(DECISIONS as readonly string[]).includes(rule.decide)) out.push({ path: 'decide', message: 'allow, deny or ask' });
   const a = rule.approvers;
-  if (a?.scopes !== undefined) {
-    if (a.scopes.length < 1 || a.scopes.length > APPROVER_SCOPES.length)
-      out.push({ path: 'approvers.scopes', message: 'one or both of operate, admin' });
-    else if (a.scopes.some((s) => !(APPROVER_SCOPES as readonly string[]).includes(s)))
-      out.push({ path: 'approvers.scopes', message: 'a scope is operate or admin' });
-  }
-  if (a?.people !== undefined) {
-    if (a.people.length < 1 || a.people.length > POLICY_LIMITS.rulesMax)
-      out.push({ path: 'approvers.people', message: `one to ${POLICY_LIMITS.rulesMax} people` });
-    else for (const p of a.people) textError('approvers.people', p, out);
+  approversErrors('approvers', a, out);
+  // The hub refuses a bad `always` as a whole (it is `false` or approvers): named on `always`.
+  if (rule.always !== undefined && rule.always !== false) {
+    const found: FieldError[] = [];
+    approversErrors('always', rule.always, found);
+    out.push(...found.map((e) => ({ ...e, path: 'always' })));
   }
   const q = rule.quorum;
   if (q !== undefined && (!Number.isInteger(q) || q < 1 || q > POLICY_LIMITS.quorumMax))
     out.push({ path: 'quorum', message: `a whole number from 1 to ${POLICY_LIMITS.quorumMax}` });
-  if (rule.decide !== 'ask' && (a !== undefined || q !== undefined || rule.localOnly !== undefined))
-    out.push({ path: 'decide', message: 'approvers, quorum and localOnly need decide "ask"' });
+  if (rule.decide !== 'ask' && (a !== undefined || q !== undefined || rule.localOnly !== undefined || rule.always !== undefined))
+    out.push({ path: 'decide', message: ASK_ONLY });
   // A question's answer is no allow: a quorum on a rule that names questions is refused (the hub's namesQuestion).
   else if (q !== undefined && q > 1 && kinds.includes('question')) out.push({ path: 'quorum', message: QUORUM_ON_QUESTION });
   return out;

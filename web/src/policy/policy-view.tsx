@@ -8,6 +8,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { toast } from '../hub/app-state.js';
 import { t } from '../i18n.js';
 import { api, RestError } from '../net/rest.js';
+import { AlwaysGrants } from './always-grants.js';
 import { PolicyCheck } from './policy-check.js';
 import { apiFieldErrors, kindsOf, moveRule, parsePolicy, type FieldError, type Policy, type Rule } from './policy-rules.js';
 import { RuleForm } from './rule-form.js';
@@ -48,6 +49,10 @@ function RuleSummary({ rule }: { rule: Rule }) {
           {t('policyApprovers')}: {approversText(rule)}
           {rule.quorum !== undefined ? ` · ${t('policyQuorum')} ${rule.quorum}` : ''}
           {rule.localOnly ? ` · ${t('policyLocalOnly')}` : ''}
+          {rule.always === false ? ` · ${t('policyAlways')}: ${t('policyAlwaysNobody')}` : ''}
+          {rule.always !== undefined && rule.always !== false
+            ? ` · ${t('policyAlways')}: ${Object.keys(rule.always).length === 0 ? t('policyAlwaysAnswerers') : approversText({ ...rule, approvers: rule.always })}`
+            : ''}
         </div>
       ) : null}
     </div>
@@ -225,6 +230,7 @@ export function PolicyView({ admin }: { admin: boolean }) {
           <PolicyCheck />
         </>
       ) : null}
+      <AlwaysGrants admin={admin} />
     </div>
   );
 }

@@ -27,6 +27,31 @@ export function FieldErrors({ errors, path }: { errors: readonly FieldError[]; p
 
 const optional = (v: string) => (v.trim() === '' ? undefined : v.trim());
 
+/** Who may pick "Always allow" under the rule, as the form offers it; another value set over the API is kept as it is. */
+const ALWAYS_CHOICES: Record<'default' | 'nobody' | 'answerers' | 'admins' | 'originator', Rule['always']> = {
+  default: undefined,
+  nobody: false,
+  answerers: {},
+  admins: { scopes: ['admin'] },
+  originator: { originator: true },
+};
+type AlwaysChoice = keyof typeof ALWAYS_CHOICES | 'kept';
+const ALWAYS_LABELS: Record<AlwaysChoice, MessageKey> = {
+  default: 'policyAlwaysDefault',
+  nobody: 'policyAlwaysNobody',
+  answerers: 'policyAlwaysAnswerers',
+  admins: 'policyAlwaysAdmins',
+  originator: 'policyAlwaysOriginator',
+  kept: 'policyAlwaysKept',
+};
+
+function alwaysChoiceOf(a: Rule['always']): AlwaysChoice {
+  const found = (Object.keys(ALWAYS_CHOICES) as Array<keyof typeof ALWAYS_CHOICES>).find(
+    (k) => JSON.stringify(ALWAYS_CHOICES[k]) === JSON.stringify(a),
+  );
+  return found ?? 'kept';
+}
+
 /** The editor; `onDone(rule)` only with a rule the hub's schema accepts. */
 export function RuleForm({
   initial,
@@ -53,6 +78,7 @@ export function RuleForm({
   const [originator, setOriginator] = useState(initial?.approvers?.originator === true);
   const [quorum, setQuorum] = useState(initial?.quorum === undefined ? '' : String(initial.quorum));
   const [localOnly, setLocalOnly] = useState(initial?.localOnly === true);
+  const [always, setAlways] = useState(alwaysChoiceOf(initial?.always));
   const [errors, setErrors] = useState<readonly FieldError[]>(serverErrors);
   const formRef = useRef<HTMLFormElement>(null);
   // Opened for the hub's 400: its first named field may be far below the top of the form.
@@ -81,6 +107,8 @@ export function RuleForm({
     if (Object.keys(approvers).length > 0) rule.approvers = approvers;
     if (quorum.trim() !== '') rule.quorum = Number(quorum);
     if (localOnly) rule.localOnly = true;
+    const a = always === 'kept' ? initial?.always : ALWAYS_CHOICES[always];
+    if (a !== undefined) rule.always = a;
     return rule;
   }
 
@@ -162,6 +190,19 @@ export function RuleForm({
           <label class="choice">
             <input type="checkbox" checked={localOnly} onChange={(e) => setLocalOnly(e.currentTarget.checked)} />
             <span>{t('policyLocalOnly')}</span>
+          </label>
+          <label class="field">
+            <span>{t('policyAlways')}</span>
+            <select name="rule-always" value={always} onChange={(e) => setAlways(e.currentTarget.value as AlwaysChoice)}>
+              {(Object.keys(ALWAYS_LABELS) as AlwaysChoice[])
+                .filter((c) => c !== 'kept' || always === 'kept')
+                .map((c) => (
+                  <option key={c} value={c}>
+                    {t(ALWAYS_LABELS[c])}
+                  </option>
+                ))}
+            </select>
+            <FieldErrors errors={errors} path="always" />
           </label>
         </fieldset>
       ) : null}

@@ -130,6 +130,11 @@ export function PermissionBody({ i, answer }: { i: PendingInteraction; answer: (
       {f.writes.map((w, n) => (
         <WritePreview key={`${w.path}:${n}`} write={w} />
       ))}
+      {f.truncated ? (
+        <p class="muted small" data-testid="perm-truncated">
+          {t('permTruncated')}
+        </p>
+      ) : null}
       {hasFacts(i, card) ? null : (
         // No tool call at hand (a hub that sends none in its views); the session re-sends the request with it on attach.
         <p class="small perm-elsewhere" data-testid="perm-details-elsewhere">
