@@ -21,6 +21,7 @@ import {
 import { alreadySettled, alreadyVoted, invalidAnswer, notEligible, refusalError, type AnswerRefusal } from './answer-refusal.js';
 import { copyMeta, declineResult, openCopy, toView } from './interaction-copies.js';
 import { announceApproval, announceSettled } from './interaction-notices.js';
+import { endIfNobodyLeft } from './interaction-withdrawal.js';
 import { InteractionGate, RULES_IDENTITY, verdictOf, voterOf, type PolicySource } from './interaction-gate.js';
 import type { Voter } from '../policy/approval-state.js';
 import type { InteractionRecord, InteractionView, ResolvedBy } from './interactions.js';
@@ -313,8 +314,11 @@ export class InteractionFlow {
   private onReply(record: InteractionRecord, client: ClientPort, reply: ZcodeAnswer, requestId?: string | number): void {
     switch (reply.type) {
       case 'dismissed':
-        // Dismiss is not deny: only this client's copy goes away (APR-05).
+        // Dismiss is not deny: only this client's copy goes away (APR-05)…
         this.core.interactions.dropCopy(record.view.interactionId, client.clientId);
+        // …unless it was the last form anyone could answer (interaction-withdrawal.ts).
+        if (reply.form === true)
+          endIfNobodyLeft(this.core, record, client, (c) => this.gate.mayAnswer(record, voterOf(c.identity, c.local)));
         return;
       case 'invalid':
         this.core.interactions.dropCopy(record.view.interactionId, client.clientId);
