@@ -314,11 +314,9 @@ export class InteractionFlow {
   private onReply(record: InteractionRecord, client: ClientPort, reply: ZcodeAnswer, requestId?: string | number): void {
     switch (reply.type) {
       case 'dismissed':
-        // Dismiss is not deny: only this client's copy goes away (APR-05)…
+        // Dismiss is not deny: only this client's copy goes away (APR-05), unless it was the last form (interaction-withdrawal.ts).
         this.core.interactions.dropCopy(record.view.interactionId, client.clientId);
-        // …unless it was the last form anyone could answer (interaction-withdrawal.ts).
-        if (reply.form === true)
-          endIfNobodyLeft(this.core, record, client, (c) => this.gate.mayAnswer(record, voterOf(c.identity, c.local)));
+        if (reply.form === true) endIfNobodyLeft(this.core, this.gate, record, client);
         return;
       case 'invalid':
         this.core.interactions.dropCopy(record.view.interactionId, client.clientId);

@@ -9,6 +9,7 @@
 import { connectionAuthor } from './author.js';
 import type { ClientPort } from './client-port.js';
 import type { HubCore } from './hub-core.js';
+import { voterOf, type InteractionGate } from './interaction-gate.js';
 import type { InteractionRecord } from './interactions.js';
 import type { SessionState } from './session-state.js';
 
@@ -33,13 +34,9 @@ export function nobodyLeftToAnswer(record: InteractionRecord, session: SessionSt
  * `client` just withdrew its form copy of `record` (its copy is already dropped): settles the
  * interaction `cancelled`, the agent answered `cancel`, when nobody is left to answer it.
  */
-export function endIfNobodyLeft(
-  core: HubCore,
-  record: InteractionRecord,
-  client: ClientPort,
-  mayAnswer: (client: ClientPort) => boolean,
-): void {
+export function endIfNobodyLeft(core: HubCore, gate: InteractionGate, record: InteractionRecord, client: ClientPort): void {
   const session = core.findSession(record.view.sessionId);
+  const mayAnswer = (c: ClientPort): boolean => gate.mayAnswer(record, voterOf(c.identity, c.local));
   if (record.view.state !== 'pending' || !session || !nobodyLeftToAnswer(record, session, mayAnswer)) return;
   const settled = core.interactions.settle(
     record.view.interactionId,
