@@ -7,6 +7,7 @@ import { readAdminToken } from '../../src/auth/admin-token.js';
 import { statePaths } from '../../src/config/state-paths.js';
 import { readHubFile } from '../../src/daemon/state-files.js';
 import { processAlive } from '../../src/fs/process-alive.js';
+import { ready } from '../daemon/process-helpers.js';
 import { AcpWsClient, type HubRequest } from '../helpers/acp-ws-client.js';
 import { until } from '../helpers/until.js';
 
@@ -70,20 +71,6 @@ function resultOf(b: Bridge, id: number): Record<string, unknown> | undefined {
   return undefined;
 }
 
-async function daemonReady(): Promise<{ pid: number; url: string }> {
-  return until(async () => {
-    const hub = readHubFile(stateDir);
-    if (!hub || !processAlive(hub.pid)) return undefined;
-    try {
-      const res = await fetch(`${hub.url}/api/health`, { headers: { accept: 'application/json' } });
-      const body = (await res.json()) as { backend: { state: string } };
-      return body.backend.state === 'ready' ? { pid: hub.pid, url: hub.url } : undefined;
-    } catch {
-      return undefined;
-    }
-  }, 'the daemon');
-}
-
 describe('the stdio bridge ends when its stdin closes', () => {
   it('while it waits for a daemon another editor is starting: exit 0, not "cannot reach the daemon" once the wait runs out', async () => {
     fs.writeFileSync(startLock, `${process.pid}\n`, { mode: 0o600 });
@@ -100,7 +87,7 @@ describe('the stdio bridge ends when its stdin closes', () => {
   it('while connected with a turn waiting on a permission: exit 0, the daemon and the turn live on', async () => {
     const daemon = spawn(process.execPath, [bin, 'start', '--state-dir', stateDir, ...flags], { env, stdio: 'ignore' });
     children.push(daemon);
-    const { pid } = await daemonReady();
+    const { pid } = await ready(stateDir);
     const bridge = startBridge();
     bridge.send({ id: 1, method: 'initialize', params: { protocolVersion: 1, clientCapabilities: {} } });
     await until(() => resultOf(bridge, 1), 'initialize through the bridge');

@@ -72,76 +72,68 @@ async function pendingIds(sessionId: string): Promise<string[]> {
 
 const formOf = (s: Sdk, sessionId: string) => until(() => s.forms.find((f) => f.form.sessionId === sessionId), 'the question form');
 
+/** ann opens a session bob has loaded and asks the simulator's question: both are offered the form. */
+async function formToTwo() {
+  const ann = await connectSdk('ann-editor');
+  const bob = await connectSdk('bob-editor');
+  const { sessionId } = await ann.agent.request('session/new', { cwd: hub.workspace, mcpServers: [] });
+  await bob.agent.request('session/load', { sessionId, cwd: hub.workspace, mcpServers: [] });
+  const turn = ann.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'ask me a question' }] });
+  const annForm = await formOf(ann, sessionId);
+  const bobForm = await formOf(bob, sessionId);
+  expect(bobForm.form._meta.zcode.interactionId).toBe(annForm.form._meta.zcode.interactionId);
+  return { ann, bob, sessionId, turn, annForm, bobForm, close: () => [ann, bob].forEach((c) => c.close()) };
+}
+
+/** What the agent said in the turn, once its last line is there. */
+const answerOf = (s: Sdk, sessionId: string, end: string) =>
+  until(() => (said(s, sessionId).includes(end) ? said(s, sessionId) : undefined), 'the answer');
+
 describe('a form every client cancels', () => {
   it('every client cancels: the last cancel answers the agent `cancel` and the turn goes on', async () => {
-    const ann = await connectSdk('ann-editor');
-    const bob = await connectSdk('bob-editor');
+    const t = await formToTwo();
     try {
-      const { sessionId } = await ann.agent.request('session/new', { cwd: hub.workspace, mcpServers: [] });
-      await bob.agent.request('session/load', { sessionId, cwd: hub.workspace, mcpServers: [] });
-      const turn = ann.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'ask me a question' }] });
-      const annForm = await formOf(ann, sessionId);
-      const bobForm = await formOf(bob, sessionId);
-      expect(bobForm.form._meta.zcode.interactionId).toBe(annForm.form._meta.zcode.interactionId);
-      annForm.reply({ action: 'cancel' });
-      bobForm.reply({ action: 'cancel' });
-      expect((await turn).stopReason).toBe('end_turn');
-      expect(await pendingIds(sessionId)).toEqual([]);
-      const text = await until(() => (said(ann, sessionId).includes('defaults.') ? said(ann, sessionId) : undefined), 'the answer');
-      expect(text).toContain('You did not answer (Every client dismissed the request)');
+      t.annForm.reply({ action: 'cancel' });
+      t.bobForm.reply({ action: 'cancel' });
+      expect((await t.turn).stopReason).toBe('end_turn');
+      expect(await pendingIds(t.sessionId)).toEqual([]);
+      expect(await answerOf(t.ann, t.sessionId, 'defaults.')).toContain('You did not answer (Every client dismissed the request)');
     } finally {
-      ann.close();
-      bob.close();
+      t.close();
     }
   });
 
   it('a cancel while another client holds the form withdraws only that client; one that joins is offered it and may answer', async () => {
-    const ann = await connectSdk('ann-editor');
-    const bob = await connectSdk('bob-editor');
+    const t = await formToTwo();
     const cy = await connectSdk('cy-editor');
     try {
-      const { sessionId } = await ann.agent.request('session/new', { cwd: hub.workspace, mcpServers: [] });
-      await bob.agent.request('session/load', { sessionId, cwd: hub.workspace, mcpServers: [] });
-      const turn = ann.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'ask me a question' }] });
-      const annForm = await formOf(ann, sessionId);
-      const bobForm = await formOf(bob, sessionId);
-      const interactionId = annForm.form._meta.zcode.interactionId;
       // ann withdraws while bob holds the form: still pending, so a client that joins is offered it.
-      annForm.reply({ action: 'cancel' });
-      await cy.agent.request('session/load', { sessionId, cwd: hub.workspace, mcpServers: [] });
-      const cyForm = await formOf(cy, sessionId);
-      expect(cyForm.form._meta.zcode.interactionId).toBe(interactionId);
+      t.annForm.reply({ action: 'cancel' });
+      await cy.agent.request('session/load', { sessionId: t.sessionId, cwd: hub.workspace, mcpServers: [] });
+      const cyForm = await formOf(cy, t.sessionId);
+      expect(cyForm.form._meta.zcode.interactionId).toBe(t.annForm.form._meta.zcode.interactionId);
       // bob withdraws while cy holds it; cy's answer (every question skipped) is the one the agent gets.
-      bobForm.reply({ action: 'cancel' });
+      t.bobForm.reply({ action: 'cancel' });
       cyForm.reply({ action: 'accept', content: {} });
-      expect((await turn).stopReason).toBe('end_turn');
-      const text = await until(() => (said(ann, sessionId).includes('(skipped)\n') ? said(ann, sessionId) : undefined), 'the answer');
+      expect((await t.turn).stopReason).toBe('end_turn');
+      const text = await answerOf(t.ann, t.sessionId, '(skipped)\n');
       expect(text).toContain('Thanks. Your answers:');
       expect(text).not.toContain('You did not answer');
     } finally {
-      ann.close();
-      bob.close();
+      t.close();
       cy.close();
     }
   });
 
   it('an explicit decline from one client answers the agent at once, with the other form still open', async () => {
-    const ann = await connectSdk('ann-editor');
-    const bob = await connectSdk('bob-editor');
+    const t = await formToTwo();
     try {
-      const { sessionId } = await ann.agent.request('session/new', { cwd: hub.workspace, mcpServers: [] });
-      await bob.agent.request('session/load', { sessionId, cwd: hub.workspace, mcpServers: [] });
-      const turn = ann.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'ask me a question' }] });
-      await formOf(ann, sessionId);
-      const bobForm = await formOf(bob, sessionId);
-      bobForm.reply({ action: 'decline' });
-      expect((await turn).stopReason).toBe('end_turn');
-      expect(await pendingIds(sessionId)).toEqual([]);
-      const text = await until(() => (said(ann, sessionId).includes('defaults.') ? said(ann, sessionId) : undefined), 'the answer');
-      expect(text).toContain('You did not answer (AskUserQuestion was declined)');
+      t.bobForm.reply({ action: 'decline' });
+      expect((await t.turn).stopReason).toBe('end_turn');
+      expect(await pendingIds(t.sessionId)).toEqual([]);
+      expect(await answerOf(t.ann, t.sessionId, 'defaults.')).toContain('You did not answer (AskUserQuestion was declined)');
     } finally {
-      ann.close();
-      bob.close();
+      t.close();
     }
   });
 });

@@ -2,11 +2,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { TLSSocket } from 'node:tls';
-import { client, type RequestPermissionRequest, type SessionNotification } from '@agentclientprotocol/sdk';
-import { createHttpStream } from '@agentclientprotocol/sdk/experimental/http-client';
 import { Agent, buildConnector, fetch as undiciFetch, type Dispatcher } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHub, type HubHarness } from '../helpers/hub-harness.js';
+import { connectSdkOverHttp, type SdkHttpClient } from '../helpers/sdk-http-client.js';
 import { selfSignedCert } from '../helpers/tls-cert.js';
 
 /**
@@ -19,35 +18,15 @@ import { selfSignedCert } from '../helpers/tls-cert.js';
  * A prompt turn with a permission, end to end, on the real hub and simulator child.
  */
 
-interface SdkClient {
-  updates: SessionNotification[];
-  permissions: RequestPermissionRequest[];
-  agent: ReturnType<ReturnType<typeof client>['connect']>['agent'];
-  close(): void;
-}
-
-/** The SDK's HTTP stream with a fetch that goes through `dispatcher`. */
-function connectSdk(hub: HubHarness, dispatcher: Dispatcher): SdkClient {
-  const updates: SessionNotification[] = [];
-  const permissions: RequestPermissionRequest[] = [];
+/** The SDK's HTTP stream with undici's fetch going through `dispatcher`. */
+function connectSdk(hub: HubHarness, dispatcher: Dispatcher): SdkHttpClient {
   const h2fetch = ((input: string | URL, init?: RequestInit) =>
     undiciFetch(input, { ...(init as object), dispatcher } as Parameters<typeof undiciFetch>[1])) as unknown as typeof fetch;
-  const stream = createHttpStream(`${hub.url}/acp`, { fetch: h2fetch, headers: { authorization: `Bearer ${hub.adminToken}` } });
-  const app = client()
-    .onNotification('session/update', ({ params }) => {
-      updates.push(params);
-    })
-    .onRequest('session/request_permission', ({ params }) => {
-      permissions.push(params);
-      const optionId = params.options.find((o) => o.kind === 'allow_once')?.optionId;
-      return optionId ? { outcome: { outcome: 'selected', optionId } } : { outcome: { outcome: 'cancelled' } };
-    });
-  const conn = app.connect(stream);
-  return { updates, permissions, agent: conn.agent, close: () => conn.close() };
+  return connectSdkOverHttp(hub, h2fetch);
 }
 
 /** initialize, session/new, a prompt that asks a permission (answered by the SDK), the turn's end. */
-async function promptTurn(hub: HubHarness, sdk: SdkClient): Promise<void> {
+async function promptTurn(hub: HubHarness, sdk: SdkHttpClient): Promise<void> {
   const init = await sdk.agent.request('initialize', {
     protocolVersion: 1,
     clientCapabilities: {},
