@@ -92,3 +92,31 @@ export function pageBefore(sessionId: string, messages: readonly MessageWithPart
   if (end < 0) throw new HubError('HUB_ERR_NOT_FOUND', 'The history cursor no longer matches a message');
   return page(sessionId, messages, end, limit);
 }
+
+/** `after_message` named a message the replayable history does not hold (unknown, compacted away, or too old). */
+export class UnknownMessageError extends HubError {
+  constructor(sessionId: string, messageId: string) {
+    super(
+      'HUB_ERR_NOT_FOUND',
+      `Message ${messageId} is not in the replayable history of session ${sessionId}; attach with historyPolicy "full" instead`,
+      { sessionId, messageId },
+    );
+  }
+}
+
+/**
+ * The history after message `messageId` (the multi-client draft's `after_message`): what
+ * `history` holds after it. `all` is every message fetched, the running turn's included, so an id
+ * of the running turn is found too (its history part is then empty: the running turn follows whole).
+ */
+export function pageAfter(
+  sessionId: string,
+  all: readonly MessageWithParts[],
+  history: readonly MessageWithParts[],
+  messageId: string,
+): HistoryPage {
+  const at = all.findIndex((m) => m.info.messageId === messageId);
+  if (at < 0) throw new UnknownMessageError(sessionId, messageId);
+  const after = history.findIndex((m) => all.indexOf(m) > at);
+  return { messages: after < 0 ? [] : history.slice(after), hasMore: false };
+}

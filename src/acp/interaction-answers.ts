@@ -28,10 +28,16 @@ export interface UserInputResult {
 /** What a client reply means for the interaction. */
 export type ZcodeAnswer =
   | { type: 'answer'; result: PermissionResponse | UserInputResult; outcome: string }
-  | { type: 'dismissed' }
+  | { type: 'dismissed'; form?: true }
   | { type: 'invalid'; reason: string };
 
 const DISMISSED: ZcodeAnswer = { type: 'dismissed' };
+/**
+ * A form's `cancel`: this client withdraws, as any dismissal; `form` marks it so the hub can tell
+ * the agent `cancel` once the last client able to answer has withdrawn (docs/CLIENT-PROTOCOL.md
+ * "Interactions").
+ */
+const FORM_CANCELLED: ZcodeAnswer = { type: 'dismissed', form: true };
 const invalid = (reason: string): ZcodeAnswer => ({ type: 'invalid', reason });
 
 // ACP replies, validated leniently (the SDK exports types but no runtime schemas).
@@ -136,7 +142,7 @@ function answersFromForm(
 
 /**
  * An `elicitation/create` reply → `interaction/requestUserInput` result (§6.3). `cancel` is a
- * dismissal; `decline` declines (plan: rejected without feedback); `accept` maps the fields.
+ * form dismissal (this client withdraws); `decline` declines (plan: rejected without feedback); `accept` maps the fields.
  */
 export function elicitationAnswerToZcode(
   record: QuestionInteraction | PlanApprovalInteraction | ElicitationInteraction,
@@ -146,7 +152,7 @@ export function elicitationAnswerToZcode(
   if (!r.success) return invalid('Not an elicitation/create response');
   const { action } = r.data;
   const content = r.data.content ?? {};
-  if (action === 'cancel') return DISMISSED;
+  if (action === 'cancel') return FORM_CANCELLED;
   switch (record.kind) {
     case 'plan_approval':
       if (action === 'decline') return planResult(record, { decline: true });

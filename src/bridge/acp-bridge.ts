@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import type { Logger } from '../logger.js';
 import { SessionTracker } from './session-tracker.js';
@@ -11,8 +12,11 @@ export interface BridgeSocket {
 }
 
 export interface BridgeOptions {
-  /** Opens a fresh authenticated connection to the daemon's `/acp` (starting it if needed). */
-  connect: () => Promise<BridgeSocket>;
+  /**
+   * Opens a fresh authenticated connection to the daemon's `/acp` (starting it if needed);
+   * `signal` aborts when the bridge closes, so a pending start or reconnect never holds it open.
+   */
+  connect: (signal: AbortSignal) => Promise<BridgeSocket>;
   /** Writes one protocol line to the editor (stdout). Nothing else ever goes there. */
   writeLine: (line: string) => void;
   logger: Logger;
@@ -55,6 +59,8 @@ export class AcpBridge {
   private socket: BridgeSocket | undefined;
   private connecting: Promise<void> | undefined;
   private closed = false;
+  /** Aborted by close(): ends a connect or a reconnect pause in progress. */
+  private readonly stopping = new AbortController();
   private internalId = 0;
   private readonly buffered: string[] = [];
   private readonly tracker = new SessionTracker();
@@ -70,9 +76,17 @@ export class AcpBridge {
     this.maxMs = opts.reconnectMaxMs ?? 5_000;
   }
 
-  /** Connects for the first time (failing loudly if the daemon cannot be reached at all). */
+  /**
+   * Connects for the first time (failing loudly if the daemon cannot be reached at all; with an
+   * AbortError when close() came first).
+   */
   async start(): Promise<void> {
-    await this.attach(await this.opts.connect(), false);
+    const socket = await this.opts.connect(this.stopping.signal);
+    if (this.closed) {
+      socket.close();
+      this.stopping.signal.throwIfAborted();
+    }
+    await this.attach(socket, false);
   }
 
   /** One line from the editor. */
@@ -89,9 +103,10 @@ export class AcpBridge {
     else this.buffer(line);
   }
 
-  /** The editor closed stdin: leave the daemon and its turns running. */
+  /** The editor closed stdin: leave the daemon and its turns running; stop any connect in progress. */
   close(): void {
     this.closed = true;
+    this.stopping.abort();
     this.socket?.close();
   }
 
@@ -169,7 +184,7 @@ export class AcpBridge {
     let delay = this.minMs;
     while (!this.closed) {
       try {
-        const socket = await this.opts.connect();
+        const socket = await this.opts.connect(this.stopping.signal);
         if (this.closed) {
           socket.close();
           return;
@@ -178,8 +193,9 @@ export class AcpBridge {
         this.opts.logger.info('reconnected to zcode-hub');
         return;
       } catch (err) {
+        if (this.closed) return;
         this.opts.logger.debug({ err }, 'reconnect failed');
-        await new Promise((r) => setTimeout(r, delay));
+        await sleep(delay, undefined, { signal: this.stopping.signal }).catch(() => undefined);
         delay = Math.min(this.maxMs, delay * 2);
       }
     }

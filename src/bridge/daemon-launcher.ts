@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { setTimeout as sleep } from 'node:timers/promises';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,26 +14,29 @@ import { readLastAddress } from '../daemon/state-files.js';
 export const DAEMON_START_TIMEOUT_MS = 20_000;
 const POLL_MS = 100;
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 function binPath(): string {
   return path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin', 'zcode-hub.js');
 }
 
-/** Waits until a live daemon answers for `stateDir`, or the deadline passes. */
-export async function waitForDaemon(stateDir: string, timeoutMs: number): Promise<DaemonHandle | undefined> {
+/**
+ * Waits until a live daemon answers for `stateDir`, or the deadline passes. `signal` (the editor
+ * went away) ends the wait at once with an AbortError.
+ */
+export async function waitForDaemon(stateDir: string, timeoutMs: number, signal?: AbortSignal): Promise<DaemonHandle | undefined> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
+    signal?.throwIfAborted();
     const handle = findDaemon(stateDir);
     if (handle) {
       try {
-        const res = await fetch(new URL('/api/health', handle.hub.url), { signal: AbortSignal.timeout(1_000) });
+        const timeout = AbortSignal.timeout(1_000);
+        const res = await fetch(new URL('/api/health', handle.hub.url), { signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
         if (res.ok) return handle;
       } catch {
         // Listening is imminent once hub.json exists; poll again.
       }
     }
-    await sleep(POLL_MS);
+    await sleep(POLL_MS, undefined, signal ? { signal } : {});
   }
   return undefined;
 }
@@ -54,8 +58,9 @@ export function lastAddressArgs(stateDir: string, startArgs: readonly string[], 
 /**
  * Returns the running daemon, starting it detached when none runs. A start lock in the state
  * dir makes two editors launching at once start one daemon: the loser waits for the winner.
+ * `signal` stops the wait (a daemon already spawned keeps starting: it outlives the bridge).
  */
-export async function ensureDaemon(stateDir: string, startArgs: string[], logger: Logger): Promise<DaemonHandle> {
+export async function ensureDaemon(stateDir: string, startArgs: string[], logger: Logger, signal?: AbortSignal): Promise<DaemonHandle> {
   const running = findDaemon(stateDir);
   if (running) return running;
   ensurePrivateDir(stateDir);
@@ -68,7 +73,7 @@ export async function ensureDaemon(stateDir: string, startArgs: string[], logger
     const pid = Number.parseInt(fs.readFileSync(lock, 'utf8'), 10);
     if (!Number.isInteger(pid) || !processAlive(pid)) {
       fs.rmSync(lock, { force: true });
-      return ensureDaemon(stateDir, startArgs, logger);
+      return ensureDaemon(stateDir, startArgs, logger, signal);
     }
   }
   try {
@@ -89,7 +94,7 @@ export async function ensureDaemon(stateDir: string, startArgs: string[], logger
         );
       else logger.info({ pid: child.pid, stateDir }, 'started the zcode-hub daemon');
     }
-    const handle = await waitForDaemon(stateDir, DAEMON_START_TIMEOUT_MS);
+    const handle = await waitForDaemon(stateDir, DAEMON_START_TIMEOUT_MS, signal);
     if (!handle)
       throw new Error(`zcode-hub did not start within ${DAEMON_START_TIMEOUT_MS / 1000} s; see ${path.join(stateDir, 'daemon.log')}`);
     return handle;

@@ -22,21 +22,16 @@ export async function runAcp(argv: string[]): Promise<number> {
     throw err;
   }
   const logger = pino({ level: config.logLevel, redact: { paths: REDACT_PATHS, censor: '[redacted]' } }, pino.destination(2));
-  const connect = async () => {
+  const connect = async (signal: AbortSignal) => {
     const handle = await ensureDaemon(
       config.stateDir,
       argv.filter((a, i) => a !== '--state-dir' && argv[i - 1] !== '--state-dir'),
       logger,
+      signal,
     );
-    return openBridgeSocket(handle.hub.url, handle.adminToken, config.limits.wsMaxMessageBytes);
+    return openBridgeSocket(handle.hub.url, handle.adminToken, config.limits.wsMaxMessageBytes, signal);
   };
   const bridge = new AcpBridge({ connect, writeLine: (line) => process.stdout.write(`${line}\n`), logger });
-  try {
-    await bridge.start();
-  } catch (err) {
-    process.stderr.write(`zcode-hub acp: cannot reach the daemon: ${(err as Error).message}\n`);
-    return 1;
-  }
   // Editor lines are capped like every other input (one ACP message per line).
   const decoder = new NdjsonDecoder(config.limits.wsMaxMessageBytes);
   let code = 0;
@@ -49,9 +44,26 @@ export async function runAcp(argv: string[]): Promise<number> {
       process.stdin.destroy();
     }
   };
+  // stdin is read from the start: lines sent while the daemon starts wait in the bridge, and an
+  // editor that goes away meanwhile ends the bridge at once instead of after the start.
   process.stdin.on('data', (chunk: Buffer) => decoder.push(chunk, onFrame));
-  await new Promise<void>((resolve) => process.stdin.once('close', () => resolve()).once('end', () => resolve()));
+  const editorGone = new Promise<'gone'>((resolve) =>
+    process.stdin.once('close', () => resolve('gone')).once('end', () => resolve('gone')),
+  );
+  const started = bridge.start().then(
+    () => undefined,
+    (err: unknown) => err as Error,
+  );
+  const failed = await Promise.race([started, editorGone]);
+  if (failed instanceof Error) {
+    bridge.close();
+    process.stderr.write(`zcode-hub acp: cannot reach the daemon: ${failed.message}\n`);
+    process.stdin.destroy();
+    return 1;
+  }
+  await editorGone;
   decoder.end(onFrame);
+  // Ends the connection, or the start or reconnect still in progress; the daemon and its turns live on.
   bridge.close();
   return code;
 }

@@ -18,8 +18,7 @@ import type { InteractionView } from './interactions.js';
 import { givePartialAnswer, type AnswerCaller, type PartialAnswerInput } from './partial-answer-flow.js';
 import { PromptFlow } from './prompt-flow.js';
 import type { PromptResult } from './prompt-queue.js';
-import { SessionAttach, type ReplayMeta } from './session-attach.js';
-import type { AttachRole } from './broadcast.js';
+import { SessionAttach, type AttachOptions, type ReplayMeta } from './session-attach.js';
 import { deleteSession } from './session-delete.js';
 import { SessionOpener } from './session-open.js';
 import { SessionCommands, type ConfigId } from './session-commands.js';
@@ -195,7 +194,7 @@ export class Hub {
   async loadSession(
     client: ClientPort,
     sessionId: string,
-    p: { afterSeq?: number; epoch?: string; limit?: number; history: boolean; role?: AttachRole },
+    p: AttachOptions,
   ): Promise<SessionOpened & { replayMeta: ReplayMeta; clients: ReturnType<HubCore['presenceList']> }> {
     const session = await this.opener.open(sessionId);
     if (p.history) session.markRetired(false);

@@ -22,6 +22,7 @@ import { alreadySettled, alreadyVoted, invalidAnswer, notEligible, refusalError,
 import { copyMeta, declineResult, openCopy, toView } from './interaction-copies.js';
 import { announceApproval, announceSettled, tellRefused } from './interaction-notices.js';
 import { InteractionExpiry } from './interaction-expiry.js';
+import { endIfNobodyLeft } from './interaction-withdrawal.js';
 import { InteractionGate, RULES_IDENTITY, verdictOf, voterOf, type PolicySource } from './interaction-gate.js';
 import { AlwaysKeeper, type GrantKeeper } from './always-keeper.js';
 import type { Voter } from '../policy/approval-state.js';
@@ -278,8 +279,9 @@ export class InteractionFlow {
   private onReply(record: InteractionRecord, client: ClientPort, reply: ZcodeAnswer, requestId?: string | number): void {
     switch (reply.type) {
       case 'dismissed':
-        // Dismiss is not deny: only this client's copy goes away (APR-05).
+        // Dismiss is not deny: only this client's copy goes away (APR-05), unless it was the last form (interaction-withdrawal.ts).
         this.core.interactions.dropCopy(record.view.interactionId, client.clientId);
+        if (reply.form === true) endIfNobodyLeft(this.core, this.gate, record, client);
         return;
       case 'invalid':
         this.core.interactions.dropCopy(record.view.interactionId, client.clientId);

@@ -8,7 +8,7 @@
  *   connection (§4.5).
  */
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
-import { encodeHistoryCursor, pageBefore, tailByTurns, type HistoryPage } from '../acp/history-page.js';
+import { encodeHistoryCursor, pageAfter, pageBefore, tailByTurns, UnknownMessageError, type HistoryPage } from '../acp/history-page.js';
 import { parseMessages, type MessageWithParts } from '../acp/message-schema.js';
 import { nestSubagentHistory } from '../acp/subagent-history.js';
 import { historyWithLostTurns } from '../acp/lost-turns.js';
@@ -44,6 +44,11 @@ export interface AttachOptions {
   history: boolean;
   /** Multi-client draft role for this attachment (broadcast.ts). */
   role?: AttachRole;
+  /**
+   * The draft's `after_message`: replay only the history after this message (a chunk's ACP
+   * `messageId`), then the running turn; an id not among the replayable messages is refused.
+   */
+  afterMessageId?: string;
 }
 
 /** Hooks into the interaction flow (re-send after replay). */
@@ -88,6 +93,11 @@ export class SessionAttach {
     try {
       meta = await this.replay(attachment, session, p);
     } catch (err) {
+      // A message id the hub cannot find attaches nothing: the client asked for a replay it cannot have.
+      if (err instanceof UnknownMessageError && previous === undefined) {
+        session.attachments.delete(client.clientId);
+        throw err;
+      }
       // The attachment stays (live updates keep flowing) even when history could not be read.
       this.core.broadcaster.endReplay(attachment);
       this.afterAttach(session, client, previous === undefined);
@@ -184,15 +194,16 @@ export class SessionAttach {
       return { ...meta, recovered: false };
     }
     if (!p.history) return { recovered: true, replayed: 0, hasMore: false };
-    return this.replayHistory(attachment, session, p.limit ?? this.core.config.limits.replayMaxMessages);
+    return this.replayHistory(attachment, session, p.limit ?? this.core.config.limits.replayMaxMessages, p.afterMessageId);
   }
 
   /** Sends a turn-aligned tail of the conversation, rebuilt from `session/messages`. */
-  private async replayHistory(attachment: Attachment, session: SessionState, limit: number): Promise<ReplayMeta> {
+  private async replayHistory(attachment: Attachment, session: SessionState, limit: number, afterMessageId?: string): Promise<ReplayMeta> {
     const max = this.core.config.limits.replayMaxMessages;
     const limitN = Math.max(1, Math.min(limit, max));
-    // Fetch more than the tail so the start can move back to the turn's user message.
-    const fetchLimit = Math.min(max, limitN * 4 + 16);
+    // Fetch more than the tail so the start can move back to the turn's user message (after a
+    // message: as far back as a replay goes, to find it).
+    const fetchLimit = afterMessageId === undefined ? Math.min(max, limitN * 4 + 16) : max;
     // Decided now, in the tick the attachment was made: journal entries up to `upTo` come from the
     // journal, everything after waits in the attachment's buffer (no gap, no duplicate).
     const tail = liveTail(session);
@@ -202,7 +213,10 @@ export class SessionAttach {
     const fetched = await this.fetchMessages(session, fetchLimit);
     // What the tail holds is left out of history: the agent has not stored (all of) it yet.
     const messages = tail ? fetched.filter((m) => (m.info.time?.created ?? 0) < tail.startedAt) : fetched;
-    const page = completePage(session.sessionId, tailByTurns(session.sessionId, messages, limitN), fetched.length >= fetchLimit);
+    const page =
+      afterMessageId === undefined
+        ? completePage(session.sessionId, tailByTurns(session.sessionId, messages, limitN), fetched.length >= fetchLimit)
+        : pageAfter(session.sessionId, fetched, messages, afterMessageId);
     const updates = await this.historyUpdates(session, page.messages, true);
     this.learnPreview(session, updates);
     const epoch = session.journal.epoch;

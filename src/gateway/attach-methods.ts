@@ -5,9 +5,10 @@
  * switch is a rename. Roles map onto scopes: `controller` = `operate` (prompt, cancel, answer),
  * `observer` = `view` (watch; interactions arrive as `_zcode/interaction_opened`). History
  * policies: `full` = `session/load`, `pending_only` = attach without history but with the
- * pending interactions, `none` = only what happens from now on, `after_message` (the proxies'
- * fourth policy, "what came after `messageId`") = `full` until ACP's message ids land, as those
- * proxies do too.
+ * pending interactions, `none` = only what happens from now on, `after_message` = the history
+ * after the message `messageId` names (ACP's chunk `messageId`, the agent's message ids), then the
+ * running turn and the pending interactions; an id the replayable history does not hold is
+ * refused (HUB_ERR_NOT_FOUND) rather than answered with a full replay the client would show twice.
  *
  * The draft's own names are served as well, so a client written to the draft works unchanged:
  * `session/attach` / `session/detach` are the same methods, and a client that calls
@@ -31,8 +32,8 @@ export const attachParams = z.object({
   sessionId,
   role: z.enum(ATTACH_ROLES).optional(),
   historyPolicy: z.enum(HISTORY_POLICIES).default('full'),
-  /** With `after_message`: the last message the client has (accepted; the whole history is replayed). */
-  messageId: z.string().max(256).optional(),
+  /** With `after_message` (required there): the last message the client has; only what follows it is replayed. */
+  messageId: z.string().min(1).max(256).optional(),
   clientInfo: z.looseObject({ name: z.string().max(128).optional(), version: z.string().max(64).optional() }).optional(),
   _meta: z.record(z.string(), z.unknown()).nullish(),
 });
@@ -58,7 +59,10 @@ export function resolveRole(scope: Parameters<typeof scopeAllows>[0], asked: Att
 const attach = method(attachParams, 'view', async (ctx, conn, p) => {
   const role = resolveRole(conn.identity.scope, p.role);
   const history = p.historyPolicy === 'full' || p.historyPolicy === 'after_message';
-  const opened = await ctx.hub.loadSession(conn, p.sessionId, { history, role });
+  const after = p.historyPolicy === 'after_message' ? p.messageId : undefined;
+  if (p.historyPolicy === 'after_message' && after === undefined)
+    throw new HubError('HUB_ERR_BAD_REQUEST', 'historyPolicy "after_message" needs the messageId of the last message you have');
+  const opened = await ctx.hub.loadSession(conn, p.sessionId, { history, role, ...(after === undefined ? {} : { afterMessageId: after }) });
   const result = {
     sessionId: opened.sessionId,
     role,

@@ -260,8 +260,9 @@ describe('[APR-07] answers → the exact ZCode result shapes of §6.2/§6.3', ()
 
   it('dismiss is not deny: a cancelled outcome or a cancel action only withdraws that client', () => {
     expect(permissionAnswerToZcode(perm, { outcome: { outcome: 'cancelled' } })).toEqual({ type: 'dismissed' });
-    expect(elicitationAnswerToZcode(ask, { action: 'cancel' })).toEqual({ type: 'dismissed' });
-    expect(elicitationAnswerToZcode(plan, { action: 'cancel' })).toEqual({ type: 'dismissed' });
+    // A form's cancel is marked: the last one of all the clients answers the agent `cancel`.
+    expect(elicitationAnswerToZcode(ask, { action: 'cancel' })).toEqual({ type: 'dismissed', form: true });
+    expect(elicitationAnswerToZcode(plan, { action: 'cancel' })).toEqual({ type: 'dismissed', form: true });
     expect(
       perQuestionAnswersToZcode(ask, [{ outcome: { outcome: 'selected', optionId: 'option_0' } }, { outcome: { outcome: 'cancelled' } }]),
     ).toEqual({ type: 'dismissed' });

@@ -1,6 +1,5 @@
 import http2 from 'node:http2';
-import type { InboundMessage } from './acp-ws-client.js';
-import { until } from './until.js';
+import { AcpPostClient, type PostReply } from './acp-post-client.js';
 
 /** One answer read whole over HTTP/2. */
 export interface H2Answer {
@@ -55,79 +54,45 @@ export class H2Connection {
   }
 }
 
-/**
- * The Streamable HTTP ACP client of acp-http-client.ts, over one HTTP/2 connection: the POSTs
- * and the SSE stream are streams of the same connection.
- */
-export class AcpH2Client {
-  readonly messages: InboundMessage[] = [];
-  connectionId: string | undefined;
+/** The Streamable HTTP ACP client (acp-post-client.ts) over one HTTP/2 connection: the POSTs and the SSE stream are streams of it. */
+export class AcpH2Client extends AcpPostClient<H2Answer> {
   streamStatus = 0;
-  private nextId = 1;
   private sse: http2.ClientHttp2Stream | undefined;
 
   constructor(
     readonly h2: H2Connection,
-    readonly headers: Record<string, string>,
-  ) {}
+    headers: Record<string, string>,
+  ) {
+    super(headers);
+  }
 
   post(message: unknown, extra: Record<string, string> = {}): Promise<H2Answer> {
     return this.h2.request(
-      {
-        ':method': 'POST',
-        ':path': '/acp',
-        'content-type': 'application/json',
-        ...this.headers,
-        ...(this.connectionId ? { 'acp-connection-id': this.connectionId } : {}),
-        ...extra,
-      },
+      { ':method': 'POST', ':path': '/acp', 'content-type': 'application/json', ...this.headersFor(extra) },
       JSON.stringify(message),
     );
   }
 
-  async initialize(name = 'h2-test'): Promise<Record<string, unknown>> {
-    const res = await this.post({
-      jsonrpc: '2.0',
-      id: this.nextId++,
-      method: 'initialize',
-      params: { protocolVersion: 1, clientCapabilities: {}, clientInfo: { name, version: '1' } },
-    });
-    if (res.status !== 200) throw new Error(`initialize: ${res.status} ${res.body}`);
-    this.connectionId = String(res.headers['acp-connection-id']);
-    return (JSON.parse(res.body) as { result: Record<string, unknown> }).result;
+  protected reply(res: H2Answer): Promise<PostReply> {
+    const id = res.headers['acp-connection-id'];
+    return Promise.resolve({ status: res.status, connectionId: id === undefined ? undefined : String(id), body: res.body });
+  }
+
+  override initialize(name = 'h2-test'): Promise<Record<string, unknown>> {
+    return super.initialize(name);
   }
 
   /** Opens the event stream on the same connection; resolves with its status. */
   openStream(): Promise<number> {
     return new Promise((resolve, reject) => {
-      const stream = this.h2.session.request({
-        ':method': 'GET',
-        ':path': '/acp',
-        accept: 'text/event-stream',
-        ...this.headers,
-        ...(this.connectionId ? { 'acp-connection-id': this.connectionId } : {}),
-      });
+      const stream = this.h2.session.request({ ':method': 'GET', ':path': '/acp', accept: 'text/event-stream', ...this.headersFor() });
       this.sse = stream;
-      let buffer = '';
       stream.setEncoding('utf8');
       stream.on('response', (h) => {
         this.streamStatus = Number(h[':status']);
         resolve(this.streamStatus);
       });
-      stream.on('data', (chunk: string) => {
-        buffer += chunk;
-        let cut: number;
-        while ((cut = buffer.indexOf('\n\n')) !== -1) {
-          const event = buffer.slice(0, cut);
-          buffer = buffer.slice(cut + 2);
-          const data = event
-            .split('\n')
-            .filter((l) => l.startsWith('data: '))
-            .map((l) => l.slice(6))
-            .join('\n');
-          if (data) this.messages.push(JSON.parse(data) as InboundMessage);
-        }
-      });
+      stream.on('data', (chunk: string) => this.feed(chunk));
       stream.on('error', reject);
     });
   }
@@ -135,27 +100,6 @@ export class AcpH2Client {
   /** Stops reading the event stream: its flow-control window runs out and the hub's writes back up (a stalled reader). */
   pause(): void {
     this.sse?.pause();
-  }
-
-  async request<T = Record<string, unknown>>(method: string, params?: Record<string, unknown>): Promise<T> {
-    const id = this.nextId++;
-    const sessionId = typeof params?.['sessionId'] === 'string' ? params['sessionId'] : undefined;
-    const res = await this.post(
-      { jsonrpc: '2.0', id, method, ...(params ? { params } : {}) },
-      sessionId ? { 'acp-session-id': sessionId } : {},
-    );
-    if (res.status !== 202) throw new Error(`${method}: HTTP ${res.status} ${res.body}`);
-    const answer = await until(() => this.messages.find((m) => m.id === id && m.method === undefined), `the answer to ${method}`);
-    if (answer.error) throw Object.assign(new Error(answer.error.message), { rpc: answer.error });
-    return answer.result as T;
-  }
-
-  answer(id: string | number, result: unknown, sessionId?: string): Promise<H2Answer> {
-    return this.post({ jsonrpc: '2.0', id, result }, sessionId ? { 'acp-session-id': sessionId } : {});
-  }
-
-  notifications<T = Record<string, unknown>>(method: string): T[] {
-    return this.messages.filter((m) => m.method === method && m.id === undefined).map((m) => m.params as T);
   }
 
   close(): void {

@@ -124,6 +124,35 @@ describe('multi-client draft vocabulary', () => {
     );
   });
 
+  it('session/promote is not offered (the draft leaves it undefined); an operate token changes its role by attaching again, a view token cannot', async () => {
+    const a = await hub.initializedClient({ name: 'owner' });
+    const { sessionId } = await a.request<{ sessionId: string }>('session/new', { cwd: hub.workspace, mcpServers: [] });
+    const b = await hub.initializedClient({ name: 'was-observer' });
+    await b.request<Attached>('session/attach', { sessionId, role: 'observer', historyPolicy: 'none' });
+    const promote = await rpcError(
+      b.request('session/promote', { sessionId, targetClient: { name: 'was-observer' }, newRole: 'controller' }),
+    );
+    expect(promote.code).toBe(-32601);
+    expect((await rpcError(b.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'may I?' }] }))).hubCode).toBe(
+      'HUB_ERR_FORBIDDEN',
+    );
+    // The same connection attaches again as a controller (no replay): its token's scope allows it.
+    expect(await b.request<Attached>('session/attach', { sessionId, role: 'controller', historyPolicy: 'none' })).toMatchObject({
+      role: 'controller',
+    });
+    expect(
+      await b.request<{ stopReason: string }>('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'now I may' }] }),
+    ).toMatchObject({
+      stopReason: 'end_turn',
+    });
+    const viewer = await hub.client({ token: await hub.token('view', 'wall') });
+    await viewer.initialize({ name: 'wall' });
+    await viewer.request<Attached>('session/attach', { sessionId, historyPolicy: 'none' });
+    expect((await rpcError(viewer.request('session/attach', { sessionId, role: 'controller', historyPolicy: 'none' }))).hubCode).toBe(
+      'HUB_ERR_FORBIDDEN',
+    );
+  });
+
   it('history policies: pending_only gets the pending request without history, none gets neither', async () => {
     const a = await hub.initializedClient({ name: 'asker' });
     const { sessionId } = await a.request<{ sessionId: string }>('session/new', { cwd: hub.workspace, mcpServers: [] });

@@ -6,7 +6,7 @@ import { createWebSocketStream } from '@agentclientprotocol/sdk/experimental/ws-
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { startHub, type HubHarness } from '../helpers/hub-harness.js';
-import { schema, WalkPeer } from '../support/conformance-walk.js';
+import { schema, WalkPeer, type WalkError } from '../support/conformance-walk.js';
 
 /**
  * The multi-client draft's own vocabulary (ACP RFD "Multi-Client Session Attach" and the proxies
@@ -170,18 +170,42 @@ describe('the multi-client draft vocabulary, by its own names, over WebSocket', 
     }
   }, 60_000);
 
-  it('historyPolicy after_message replays the history before the answer (the whole of it, until ACP has message ids)', async () => {
+  it('historyPolicy after_message replays only what follows the named message; an unknown one is refused and attaches nothing', async () => {
     const owner = sdkClient(ws());
     const late = draftClient(ws());
     try {
       await init(owner, 'editor');
       const { sessionId } = await owner.agent.request('session/new', { cwd: hub.workspace, mcpServers: [] });
       await owner.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'explain this repo' }] });
+      // The client's last message: the agent's answer to the first prompt, by the ACP messageId its chunks carried.
+      const answered = ofKind(owner, 'agent_message_chunk').at(-1)?.['messageId'];
+      expect(typeof answered).toBe('string');
+      await owner.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'and now the tests' }] });
       await init(late, 'late');
-      const res = await late.request<Json>('session/attach', { sessionId, historyPolicy: 'after_message', messageId: 'm_1' });
+
+      const refused = await late
+        .request('session/attach', { sessionId, historyPolicy: 'after_message', messageId: 'msg_nobody_sent' })
+        .then(
+          () => undefined,
+          (e: unknown) => e as WalkError,
+        );
+      expect(refused?.error.data).toMatchObject({ code: 'HUB_ERR_NOT_FOUND', details: { messageId: 'msg_nobody_sent' } });
+      expect(refused?.message).toContain('historyPolicy "full"');
+      const missing = await late.request('session/attach', { sessionId, historyPolicy: 'after_message' }).then(
+        () => undefined,
+        (e: unknown) => e as WalkError,
+      );
+      expect(missing?.error.data).toMatchObject({ code: 'HUB_ERR_BAD_REQUEST' });
+      expect(updatesOf(late)).toEqual([]);
+
+      const res = await late.request<Json>('session/attach', { sessionId, historyPolicy: 'after_message', messageId: answered });
       expect(res).toMatchObject({ historyPolicy: 'after_message', role: 'controller' });
+      // The refused attach left no attachment behind: the client is listed once.
+      expect((res['connectedClients'] as Array<{ client?: string }>).filter((c) => c.client === 'late')).toHaveLength(1);
       const replayedText = ofKind(late, 'user_message_chunk').map((u) => (u['content'] as { text?: string }).text);
-      expect(replayedText).toContain('explain this repo');
+      expect(replayedText).toEqual(['and now the tests']);
+      expect(ofKind(late, 'agent_message_chunk').some((u) => u['messageId'] === answered)).toBe(false);
+      expect(ofKind(late, 'agent_message_chunk').length).toBeGreaterThan(0);
     } finally {
       owner.close();
       await late.close();

@@ -1,8 +1,7 @@
-import { client, type RequestPermissionRequest, type SessionNotification } from '@agentclientprotocol/sdk';
-import { createHttpStream } from '@agentclientprotocol/sdk/experimental/http-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AcpHttpClient } from '../helpers/acp-http-client.js';
 import { startHub, type HubHarness } from '../helpers/hub-harness.js';
+import { connectSdkOverHttp, type SdkHttpClient } from '../helpers/sdk-http-client.js';
 import { until } from '../helpers/until.js';
 
 /**
@@ -11,37 +10,13 @@ import { until } from '../helpers/until.js';
  * plain fetch/SSE client for the wire rules, the race with a WebSocket client, and the budgets.
  */
 
-interface SdkClient {
-  updates: SessionNotification[];
-  permissions: RequestPermissionRequest[];
-  agent: ReturnType<ReturnType<typeof client>['connect']>['agent'];
-  close(): void;
-}
-
-function connectSdk(hub: HubHarness): SdkClient {
-  const updates: SessionNotification[] = [];
-  const permissions: RequestPermissionRequest[] = [];
-  const stream = createHttpStream(`${hub.url}/acp`, { headers: { authorization: `Bearer ${hub.adminToken}` } });
-  const app = client()
-    .onNotification('session/update', ({ params }) => {
-      updates.push(params);
-    })
-    .onRequest('session/request_permission', ({ params }) => {
-      permissions.push(params);
-      const optionId = params.options.find((o) => o.kind === 'allow_once')?.optionId;
-      return optionId ? { outcome: { outcome: 'selected', optionId } } : { outcome: { outcome: 'cancelled' } };
-    });
-  const conn = app.connect(stream);
-  return { updates, permissions, agent: conn.agent, close: () => conn.close() };
-}
-
 describe('official ACP SDK client over Streamable HTTP', () => {
   let hub: HubHarness;
-  let sdk: SdkClient;
+  let sdk: SdkHttpClient;
   let sessionId: string;
   beforeAll(async () => {
     hub = await startHub();
-    sdk = connectSdk(hub);
+    sdk = connectSdkOverHttp(hub);
   });
   afterAll(async () => {
     sdk?.close();
@@ -83,7 +58,7 @@ describe('official ACP SDK client over Streamable HTTP', () => {
   });
 
   it('session/load on a second HTTP connection replays the conversation first', async () => {
-    const other = connectSdk(hub);
+    const other = connectSdkOverHttp(hub);
     try {
       await other.agent.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
       const res = await other.agent.request('session/load', { sessionId, cwd: hub.workspace, mcpServers: [] });
