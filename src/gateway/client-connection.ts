@@ -39,6 +39,7 @@ export interface SendBatching {
 
 /** `ws` send options for a pre-encoded JSON-RPC message: a text frame (ARCHITECTURE.md §5). */
 const TEXT_FRAME = { binary: false } as const;
+const NO_DRAFT_KINDS: ReadonlySet<string> = new Set();
 
 interface PendingRequest {
   method: string;
@@ -66,6 +67,8 @@ export class ClientConnection implements ClientPort, Batched {
    * `undefined`: every kind. Kinds it cannot parse are folded or dropped in {@link sendFrame}.
    */
   updateKinds: UpdateKinds;
+  /** The multi-client draft's kinds it opted into (ClientPort.draftUpdates): at `initialize` or by `session/attach`. */
+  draftUpdates: ReadonlySet<string> = NO_DRAFT_KINDS;
   /** zcode-acp-remote keeps one pending permission card: its questions come one at a time. */
   readonly oneQuestionAtATime: boolean;
   /** On the hub's own machine, not through a proxy or tunnel (set once by the gateway at accept). */

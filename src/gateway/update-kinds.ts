@@ -12,10 +12,12 @@
  * - `clientCapabilities._meta.zcode.sessionUpdates: string[]` overrides the guess: the base kinds
  *   plus exactly the kinds listed;
  * - the multi-client draft's kinds (`prompt_received`, `turn_complete`, `permission_resolved`,
- *   `client_disconnected`; src/domain/draft-updates.ts) only to a client that opts in: it lists
- *   them in `sessionUpdates`, or it calls the draft's own `session/attach`. No protocol version
- *   implies them, and they are dropped, not folded, for everyone else: the hub's own
- *   notifications (`_zcode/*`) carry the same facts.
+ *   `client_disconnected`) only to a client that opts in: it lists them in `sessionUpdates`, or
+ *   it calls the draft's own `session/attach`. No protocol version implies them, and nobody else
+ *   gets them, not even folded: the hub's own notifications (`_zcode/*`) carry the same facts.
+ *   The sender decides this (src/domain/draft-updates.ts delivers each only to clients whose
+ *   `ClientPort.draftUpdates` list it, from {@link draftKindsAnnounced}), so a client that
+ *   takes every kind is handed every frame without a look at its kind: the hot path of a broadcast.
  *
  * A later kind a client cannot parse is folded into the extension notification
  * `_zcode/session_update` (same params, so its `seq` still counts); ACP clients ignore unknown
@@ -73,7 +75,15 @@ const KNOWN_KINDS: ReadonlySet<string> = new Set<string>([...BASE_UPDATE_KINDS, 
 
 /** A client's kinds once it opted into the draft's (by calling `session/attach`): what it had, plus those. */
 export function withDraftKinds(kinds: UpdateKinds): UpdateKinds {
-  return new Set<string>([...(kinds ?? KNOWN_KINDS), ...DRAFT_KINDS]);
+  return kinds === undefined ? undefined : new Set<string>([...kinds, ...DRAFT_KINDS]);
+}
+
+/** Every draft kind: what a client that calls the draft's `session/attach` is sent. */
+export const ALL_DRAFT_KINDS: ReadonlySet<string> = DRAFT_KIND_SET;
+
+/** The draft kinds a client opted into at `initialize` (those it lists in `sessionUpdates`). */
+export function draftKindsAnnounced(client: AnnouncedClient): ReadonlySet<string> {
+  return new Set((client.sessionUpdates ?? []).filter((k) => DRAFT_KIND_SET.has(k)));
 }
 
 /**
@@ -128,15 +138,15 @@ function updateKindOf(frame: Frame): string | null {
 
 /**
  * The frame a client with `kinds` is sent for `frame`: the frame itself, its folded variant
- * (`_zcode/session_update`), or `undefined` (nothing: `replay_complete` to a client that does
- * not know it, a draft kind to a client that did not opt in).
+ * (`_zcode/session_update`), or `undefined` (nothing: `replay_complete` or a draft kind to a
+ * client that does not know it). A client that takes every kind gets the frame as it is, at once:
+ * draft kinds never reach a client that did not opt in (the sender filters them, see above).
  */
 export function frameForKinds(frame: Frame, kinds: UpdateKinds): Frame | undefined {
-  const kind = updateKindOf(frame);
-  if (kind !== null && DRAFT_KIND_SET.has(kind)) return kinds?.has(kind) === true ? frame : undefined;
   if (kinds === undefined) return frame;
+  const kind = updateKindOf(frame);
   if (kind === null || kinds.has(kind)) return frame;
-  if (kind === REPLAY_COMPLETE) return undefined;
+  if (kind === REPLAY_COMPLETE || DRAFT_KIND_SET.has(kind)) return undefined;
   let folded = foldedCache.get(frame);
   if (folded === undefined) {
     const msg = JSON.parse(frame.text) as { params?: unknown };
