@@ -139,19 +139,22 @@ export class ClientConnection implements ClientPort, Batched {
     const frame = frameForKinds(shared, this.updateKinds);
     if (frame === undefined) return;
     const size = frame.bytes.length;
-    // Every byte not yet handed to the kernel: earlier turns' backlog plus this turn's batch.
-    const buffered = this.socket.bufferedAmount;
     // A backlog is what the budget bounds: one frame larger than the budget (an image prompt
     // echoed to the others) still goes out to a client that keeps up. This turn's batch is no
-    // backlog (the kernel has not been offered it yet), so it does not count as one.
-    const backlog = this.corked ? this.backlogAtCork : buffered;
-    if (backlog > 0 && buffered + size > this.limits.clientOutboundBudgetBytes) {
-      this.logger.warn({ buffered, frameBytes: size }, 'client over its outbound budget: closing 4008');
-      this.close(CLOSE.SLOW_CONSUMER, 'slow consumer');
-      return;
+    // backlog (the kernel has not been offered it yet), so it does not count as one. A client
+    // that keeps up has none, and its later frames of a turn skip reading the socket's queue.
+    const backlog = this.corked ? this.backlogAtCork : this.socket.bufferedAmount;
+    if (backlog > 0) {
+      // Every byte not yet handed to the kernel: earlier turns' backlog plus this turn's batch.
+      const buffered = this.corked ? this.socket.bufferedAmount : backlog;
+      if (buffered + size > this.limits.clientOutboundBudgetBytes) {
+        this.logger.warn({ buffered, frameBytes: size }, 'client over its outbound budget: closing 4008');
+        this.close(CLOSE.SLOW_CONSUMER, 'slow consumer');
+        return;
+      }
     }
     if (this.batching && !this.corked) {
-      this.backlogAtCork = buffered;
+      this.backlogAtCork = backlog;
       this.corked = true;
       this.batching.tcp.cork();
       this.batching.batcher.hold(this);

@@ -98,43 +98,8 @@ export function announcedSessionUpdates(clientCapabilities: unknown): readonly s
   return [...new Set(list.filter((k): k is string => typeof k === 'string' && KNOWN_KINDS.has(k)))];
 }
 
-/** A frame's `session/update` kind, read once per frame (frames are shared by every client of a broadcast). */
-const kindCache = new WeakMap<Frame, string | null>();
 /** The folded variant of a frame, built once however many old clients get it. */
 const foldedCache = new WeakMap<Frame, Frame>();
-
-const KIND_AT = '"update":{"sessionUpdate":"';
-
-/**
- * The kind of a `session/update` frame. Fast path: the hub writes an update's `sessionUpdate`
- * first, so the text has `"update":{"sessionUpdate":"<kind>"` (a quote inside a string value is
- * escaped, so this cannot come from content); otherwise the frame is parsed.
- */
-function readKind(frame: Frame): string | null {
-  if (frame.method !== undefined && frame.method !== 'session/update') return null;
-  const at = frame.text.indexOf(KIND_AT);
-  if (at >= 0) {
-    const start = at + KIND_AT.length;
-    const end = frame.text.indexOf('"', start);
-    if (end > start) return frame.text.slice(start, end);
-  }
-  if (!frame.text.includes('"sessionUpdate"')) return null;
-  try {
-    const msg = JSON.parse(frame.text) as { method?: unknown; params?: { update?: { sessionUpdate?: unknown } } };
-    const k = msg.method === 'session/update' ? msg.params?.update?.sessionUpdate : undefined;
-    return typeof k === 'string' ? k : null;
-  } catch {
-    return null;
-  }
-}
-
-function updateKindOf(frame: Frame): string | null {
-  const cached = kindCache.get(frame);
-  if (cached !== undefined) return cached;
-  const kind = readKind(frame);
-  kindCache.set(frame, kind);
-  return kind;
-}
 
 /**
  * The frame a client with `kinds` is sent for `frame`: the frame itself, its folded variant
@@ -144,7 +109,7 @@ function updateKindOf(frame: Frame): string | null {
  */
 export function frameForKinds(frame: Frame, kinds: UpdateKinds): Frame | undefined {
   if (kinds === undefined) return frame;
-  const kind = updateKindOf(frame);
+  const kind = frame.updateKind;
   if (kind === null || kinds.has(kind)) return frame;
   if (kind === REPLAY_COMPLETE || DRAFT_KIND_SET.has(kind)) return undefined;
   let folded = foldedCache.get(frame);
