@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { chooseEntry } from '../bin/entry.js';
 import { daemonRoot, repoRoot } from './lib/daemon-process.js';
-import { machineInfo, median, round, type RunResult, type Scenario, type Summary } from './lib/scenario.js';
+import { machineInfo, median, round, spread, type RunResult, type Scenario, type Summary } from './lib/scenario.js';
 import { SCENARIOS } from './scenarios/index.js';
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
@@ -30,11 +30,12 @@ function summarise(results: RunResult[]): Summary {
   const value = median(values);
   const baseline = baselines.length > 0 ? median(baselines) : undefined;
   // Ratios are taken per run (hub and baseline measured side by side), then the median.
-  const ratios = results.flatMap((r) => (r.baseline ? [r.value / r.baseline] : []));
+  const ratios = results.flatMap((r) => (r.baseline ? [round(r.value / r.baseline, 3)] : []));
   return {
     value,
     values,
     baselines,
+    ratios,
     details: results.map((r) => r.extra ?? {}),
     ...(baseline === undefined ? {} : { baseline }),
     ...(ratios.length > 0 ? { ratio: round(median(ratios), 3) } : {}),
@@ -80,6 +81,11 @@ async function runScenario(s: Scenario, runsOverride: number | undefined, comman
     pass,
     values: summary.values,
     ...(summary.baselines.length > 0 ? { baselines: summary.baselines } : {}),
+    ...(summary.ratios.length > 0 ? { ratios: summary.ratios } : {}),
+    // What one noisy run can move: the lowest and highest of each figure over the runs.
+    ...(results.length > 1
+      ? { spread: { value: spread(summary.values), baseline: spread(summary.baselines), ratio: spread(summary.ratios) } }
+      : {}),
     details: results.map((r) => r.extra ?? {}),
     ...(errors.length > 0 ? { errors } : {}),
     machine: machineInfo(),
@@ -114,12 +120,21 @@ async function main(): Promise<void> {
     rows.push(await runScenario(s, runs, command));
   }
   out('');
-  out('| id | goal | median | unit | runs | ratio / baseline | pass |');
+  out('| id | goal | median (spread) | unit | runs | ratio / baseline (spread) | pass |');
   out('| --- | --- | --- | --- | --- | --- | --- |');
+  const range = (r: Record<string, unknown>, key: string): string => {
+    const s = (r['spread'] as Record<string, [number, number] | undefined> | undefined)?.[key];
+    return s ? ` (${String(s[0])}–${String(s[1])})` : '';
+  };
   for (const r of rows) {
-    const cmp = r.ratio !== undefined ? `ratio ${String(r.ratio)}` : r.baseline !== undefined ? `baseline ${String(r.baseline)}` : '';
+    const cmp =
+      r.ratio !== undefined
+        ? `ratio ${String(r.ratio)}${range(r, 'ratio')}`
+        : r.baseline !== undefined
+          ? `baseline ${String(r.baseline)}${range(r, 'baseline')}`
+          : '';
     out(
-      `| ${String(r.id)} | ${String(r.goal)} | ${String(r.value)} | ${String(r.unit)} | ${String(r.runs)} | ${cmp} | ${r.pass ? 'yes' : 'NO'} |`,
+      `| ${String(r.id)} | ${String(r.goal)} | ${String(r.value)}${range(r, 'value')} | ${String(r.unit)} | ${String(r.runs)} | ${cmp} | ${r.pass ? 'yes' : 'NO'} |`,
     );
   }
   out(`total ${((Date.now() - started) / 1000).toFixed(0)} s; results in bench/results/`);

@@ -28,6 +28,8 @@ export interface Summary {
   baseline?: number;
   values: number[];
   baselines: number[];
+  /** Each run's hub / baseline (runs that had a baseline). */
+  ratios: number[];
   /** Each run's `extra`. */
   details: Array<Record<string, unknown>>;
 }
@@ -55,3 +57,8 @@ export function machineInfo(): Record<string, unknown> {
 
 /** Milliseconds with three decimals / bytes → MiB, for tables. */
 export const round = (n: number, digits = 2): number => Number(n.toFixed(digits));
+
+/** Lowest and highest of a list (the spread a median leaves out); undefined when empty. */
+export function spread(values: readonly number[]): [number, number] | undefined {
+  return values.length === 0 ? undefined : [Math.min(...values), Math.max(...values)];
+}

@@ -117,7 +117,9 @@ export const bCeil: Scenario = {
   proves: [],
   goal: `highest rate sustained with p99 ≤ ${CEIL.p99LimitMs} ms and no gaps, ${CEIL.clients} clients: hub ≥ 0.9× the fair bare baseline`,
   unit: 'events/s',
-  runs: 1,
+  // The ceiling moves a ×1.25 step between identical runs on a shared machine: the figure is the
+  // median of three, recorded with its spread (bench/run.ts).
+  runs: 3,
   passes: (s) => (s.ratio ?? 0) >= 0.9,
   async run(_i, log) {
     const f = ceilingFigures(await climb({ ...CEIL }, log));

@@ -41,7 +41,9 @@ export class Broadcaster {
   /** JSON-RPC notification → encoded frame, counted once however many clients receive it. */
   serialize(method: string, params: unknown): Frame {
     this.stats.serializations += 1;
-    return new Frame(JSON.stringify({ jsonrpc: '2.0', method, params }), method);
+    const kind =
+      method === 'session/update' ? (params as { update?: { sessionUpdate?: unknown } } | null)?.update?.sessionUpdate : undefined;
+    return new Frame(JSON.stringify({ jsonrpc: '2.0', method, params }), method, typeof kind === 'string' ? kind : undefined);
   }
 
   /** Sends a frame to one client now (no replay buffering: connection-level notifications). */

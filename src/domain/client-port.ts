@@ -30,6 +30,11 @@ export interface ClientPort {
   readonly clientName?: string | undefined;
   /** Announced at `initialize` (protocol 2, or listed): it reads ACP v2's `replay_complete` after a replay. */
   readonly replayComplete?: boolean;
+  /**
+   * The multi-client draft's update kinds this client opted into (src/domain/draft-updates.ts
+   * sends each only to clients listing it: other clients' schemas reject them). Absent = none.
+   */
+  readonly draftUpdates?: ReadonlySet<string>;
   /** Declared at `initialize`: `clientCapabilities.elicitation.form`. */
   readonly elicitationForm: boolean;
   /**

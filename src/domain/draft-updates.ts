@@ -5,8 +5,10 @@
  * (`user_message_chunk` + `_meta.zcode.promptedBy`, the `session/prompt` answer and
  * `_zcode/turn_state`, `_zcode/interaction_resolved`, `_zcode/presence`). Not journaled: they
  * are live notices, never replayed. An ACP client's schema rejects a kind it does not know, so
- * the gateway sends them only to clients that opted in (src/gateway/update-kinds.ts); every
- * update carries the draft's `type` beside ACP's `sessionUpdate` discriminator.
+ * each goes only to the attachments whose client opted into it (`ClientPort.draftUpdates`,
+ * decided by the gateway: src/gateway/update-kinds.ts); the gateway then hands every other frame
+ * to a client that takes every kind without looking at its kind. Every update carries the
+ * draft's `type` beside ACP's `sessionUpdate` discriminator.
  */
 import { scopeAllows } from '../auth/identity.js';
 import type { Author } from './author.js';
@@ -23,10 +25,12 @@ export const DRAFT_UPDATE = {
 } as const;
 
 function send(core: HubCore, session: SessionState, kind: string, fields: Record<string, unknown>): void {
-  core.notifySession(session, 'session/update', {
-    sessionId: session.sessionId,
-    update: { sessionUpdate: kind, type: kind, ...fields, timestamp: new Date().toISOString() },
-  });
+  core.notifySession(
+    session,
+    'session/update',
+    { sessionId: session.sessionId, update: { sessionUpdate: kind, type: kind, ...fields, timestamp: new Date().toISOString() } },
+    (a) => a.client.draftUpdates?.has(kind) === true,
+  );
 }
 
 /** A prompt is sent to the agent: who asked what (the draft's `prompt_received`). */

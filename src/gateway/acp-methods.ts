@@ -29,7 +29,7 @@ import {
 } from './acp-schemas.js';
 import { attachCapability, draftAttachCapability, resolveRole } from './attach-methods.js';
 import type { ClientConnection } from './client-connection.js';
-import { announcedSessionUpdates, updateKindsFor } from './update-kinds.js';
+import { announcedSessionUpdates, draftKindsAnnounced, updateKindsFor } from './update-kinds.js';
 import type { ReplayMeta, SessionOpened } from './hub-api.js';
 import { method, ReplyThen, type DispatchContext, type MethodSpec } from './method-spec.js';
 
@@ -107,14 +107,16 @@ export const ACP_METHODS: Record<string, MethodSpec> = {
     // The update kinds it can parse (update-kinds.ts). zcode-acp-remote's profile keeps what it
     // always got: every v1 kind, no replay_complete.
     const sessionUpdates = conn.profile === 'acp' ? announcedSessionUpdates(p.clientCapabilities) : undefined;
-    conn.updateKinds =
+    const announced =
       conn.profile === 'acp'
-        ? updateKindsFor({
+        ? {
             protocolVersion: p.protocolVersion,
             hasClientInfo: p.clientInfo !== undefined && p.clientInfo !== null,
             ...(sessionUpdates === undefined ? {} : { sessionUpdates }),
-          })
-        : updateKindsFor({ protocolVersion: 1, hasClientInfo: true });
+          }
+        : { protocolVersion: 1, hasClientInfo: true };
+    conn.updateKinds = updateKindsFor(announced);
+    conn.draftUpdates = draftKindsAnnounced(announced);
     const status = ctx.hub.status();
     const result: InitializeResponse = {
       // ACP: the agent answers with the version it speaks; a client that cannot speak it disconnects.

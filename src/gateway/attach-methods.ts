@@ -19,7 +19,7 @@ import { z } from 'zod';
 import { scopeAllows } from '../auth/identity.js';
 import { HubError } from '../errors.js';
 import { method, ReplyThen, type MethodSpec } from './method-spec.js';
-import { withDraftKinds } from './update-kinds.js';
+import { ALL_DRAFT_KINDS, withDraftKinds } from './update-kinds.js';
 
 export const ATTACH_ROLES = ['controller', 'observer'] as const;
 export const HISTORY_POLICIES = ['full', 'pending_only', 'none', 'after_message'] as const;
@@ -97,6 +97,7 @@ export const ATTACH_METHODS: Record<string, MethodSpec> = {
     ...attach,
     handle: (ctx, conn, p, name) => {
       conn.updateKinds = withDraftKinds(conn.updateKinds);
+      conn.draftUpdates = ALL_DRAFT_KINDS;
       return attach.handle(ctx, conn, p, name);
     },
   },

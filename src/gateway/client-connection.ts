@@ -39,6 +39,7 @@ export interface SendBatching {
 
 /** `ws` send options for a pre-encoded JSON-RPC message: a text frame (ARCHITECTURE.md §5). */
 const TEXT_FRAME = { binary: false } as const;
+const NO_DRAFT_KINDS: ReadonlySet<string> = new Set();
 
 interface PendingRequest {
   method: string;
@@ -66,6 +67,8 @@ export class ClientConnection implements ClientPort, Batched {
    * `undefined`: every kind. Kinds it cannot parse are folded or dropped in {@link sendFrame}.
    */
   updateKinds: UpdateKinds;
+  /** The multi-client draft's kinds it opted into (ClientPort.draftUpdates): at `initialize` or by `session/attach`. */
+  draftUpdates: ReadonlySet<string> = NO_DRAFT_KINDS;
   /** zcode-acp-remote keeps one pending permission card: its questions come one at a time. */
   readonly oneQuestionAtATime: boolean;
   /** On the hub's own machine, not through a proxy or tunnel (set once by the gateway at accept). */
@@ -136,19 +139,22 @@ export class ClientConnection implements ClientPort, Batched {
     const frame = frameForKinds(shared, this.updateKinds);
     if (frame === undefined) return;
     const size = frame.bytes.length;
-    // Every byte not yet handed to the kernel: earlier turns' backlog plus this turn's batch.
-    const buffered = this.socket.bufferedAmount;
     // A backlog is what the budget bounds: one frame larger than the budget (an image prompt
     // echoed to the others) still goes out to a client that keeps up. This turn's batch is no
-    // backlog (the kernel has not been offered it yet), so it does not count as one.
-    const backlog = this.corked ? this.backlogAtCork : buffered;
-    if (backlog > 0 && buffered + size > this.limits.clientOutboundBudgetBytes) {
-      this.logger.warn({ buffered, frameBytes: size }, 'client over its outbound budget: closing 4008');
-      this.close(CLOSE.SLOW_CONSUMER, 'slow consumer');
-      return;
+    // backlog (the kernel has not been offered it yet), so it does not count as one. A client
+    // that keeps up has none, and its later frames of a turn skip reading the socket's queue.
+    const backlog = this.corked ? this.backlogAtCork : this.socket.bufferedAmount;
+    if (backlog > 0) {
+      // Every byte not yet handed to the kernel: earlier turns' backlog plus this turn's batch.
+      const buffered = this.corked ? this.socket.bufferedAmount : backlog;
+      if (buffered + size > this.limits.clientOutboundBudgetBytes) {
+        this.logger.warn({ buffered, frameBytes: size }, 'client over its outbound budget: closing 4008');
+        this.close(CLOSE.SLOW_CONSUMER, 'slow consumer');
+        return;
+      }
     }
     if (this.batching && !this.corked) {
-      this.backlogAtCork = buffered;
+      this.backlogAtCork = backlog;
       this.corked = true;
       this.batching.tcp.cork();
       this.batching.batcher.hold(this);

@@ -12,10 +12,12 @@
  * - `clientCapabilities._meta.zcode.sessionUpdates: string[]` overrides the guess: the base kinds
  *   plus exactly the kinds listed;
  * - the multi-client draft's kinds (`prompt_received`, `turn_complete`, `permission_resolved`,
- *   `client_disconnected`; src/domain/draft-updates.ts) only to a client that opts in: it lists
- *   them in `sessionUpdates`, or it calls the draft's own `session/attach`. No protocol version
- *   implies them, and they are dropped, not folded, for everyone else: the hub's own
- *   notifications (`_zcode/*`) carry the same facts.
+ *   `client_disconnected`) only to a client that opts in: it lists them in `sessionUpdates`, or
+ *   it calls the draft's own `session/attach`. No protocol version implies them, and nobody else
+ *   gets them, not even folded: the hub's own notifications (`_zcode/*`) carry the same facts.
+ *   The sender decides this (src/domain/draft-updates.ts delivers each only to clients whose
+ *   `ClientPort.draftUpdates` list it, from {@link draftKindsAnnounced}), so a client that
+ *   takes every kind is handed every frame without a look at its kind: the hot path of a broadcast.
  *
  * A later kind a client cannot parse is folded into the extension notification
  * `_zcode/session_update` (same params, so its `seq` still counts); ACP clients ignore unknown
@@ -73,7 +75,15 @@ const KNOWN_KINDS: ReadonlySet<string> = new Set<string>([...BASE_UPDATE_KINDS, 
 
 /** A client's kinds once it opted into the draft's (by calling `session/attach`): what it had, plus those. */
 export function withDraftKinds(kinds: UpdateKinds): UpdateKinds {
-  return new Set<string>([...(kinds ?? KNOWN_KINDS), ...DRAFT_KINDS]);
+  return kinds === undefined ? undefined : new Set<string>([...kinds, ...DRAFT_KINDS]);
+}
+
+/** Every draft kind: what a client that calls the draft's `session/attach` is sent. */
+export const ALL_DRAFT_KINDS: ReadonlySet<string> = DRAFT_KIND_SET;
+
+/** The draft kinds a client opted into at `initialize` (those it lists in `sessionUpdates`). */
+export function draftKindsAnnounced(client: AnnouncedClient): ReadonlySet<string> {
+  return new Set((client.sessionUpdates ?? []).filter((k) => DRAFT_KIND_SET.has(k)));
 }
 
 /**
@@ -88,55 +98,20 @@ export function announcedSessionUpdates(clientCapabilities: unknown): readonly s
   return [...new Set(list.filter((k): k is string => typeof k === 'string' && KNOWN_KINDS.has(k)))];
 }
 
-/** A frame's `session/update` kind, read once per frame (frames are shared by every client of a broadcast). */
-const kindCache = new WeakMap<Frame, string | null>();
 /** The folded variant of a frame, built once however many old clients get it. */
 const foldedCache = new WeakMap<Frame, Frame>();
 
-const KIND_AT = '"update":{"sessionUpdate":"';
-
-/**
- * The kind of a `session/update` frame. Fast path: the hub writes an update's `sessionUpdate`
- * first, so the text has `"update":{"sessionUpdate":"<kind>"` (a quote inside a string value is
- * escaped, so this cannot come from content); otherwise the frame is parsed.
- */
-function readKind(frame: Frame): string | null {
-  if (frame.method !== undefined && frame.method !== 'session/update') return null;
-  const at = frame.text.indexOf(KIND_AT);
-  if (at >= 0) {
-    const start = at + KIND_AT.length;
-    const end = frame.text.indexOf('"', start);
-    if (end > start) return frame.text.slice(start, end);
-  }
-  if (!frame.text.includes('"sessionUpdate"')) return null;
-  try {
-    const msg = JSON.parse(frame.text) as { method?: unknown; params?: { update?: { sessionUpdate?: unknown } } };
-    const k = msg.method === 'session/update' ? msg.params?.update?.sessionUpdate : undefined;
-    return typeof k === 'string' ? k : null;
-  } catch {
-    return null;
-  }
-}
-
-function updateKindOf(frame: Frame): string | null {
-  const cached = kindCache.get(frame);
-  if (cached !== undefined) return cached;
-  const kind = readKind(frame);
-  kindCache.set(frame, kind);
-  return kind;
-}
-
 /**
  * The frame a client with `kinds` is sent for `frame`: the frame itself, its folded variant
- * (`_zcode/session_update`), or `undefined` (nothing: `replay_complete` to a client that does
- * not know it, a draft kind to a client that did not opt in).
+ * (`_zcode/session_update`), or `undefined` (nothing: `replay_complete` or a draft kind to a
+ * client that does not know it). A client that takes every kind gets the frame as it is, at once:
+ * draft kinds never reach a client that did not opt in (the sender filters them, see above).
  */
 export function frameForKinds(frame: Frame, kinds: UpdateKinds): Frame | undefined {
-  const kind = updateKindOf(frame);
-  if (kind !== null && DRAFT_KIND_SET.has(kind)) return kinds?.has(kind) === true ? frame : undefined;
   if (kinds === undefined) return frame;
+  const kind = frame.updateKind;
   if (kind === null || kinds.has(kind)) return frame;
-  if (kind === REPLAY_COMPLETE) return undefined;
+  if (kind === REPLAY_COMPLETE || DRAFT_KIND_SET.has(kind)) return undefined;
   let folded = foldedCache.get(frame);
   if (folded === undefined) {
     const msg = JSON.parse(frame.text) as { params?: unknown };

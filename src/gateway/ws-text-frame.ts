@@ -11,16 +11,17 @@
 import type { Frame } from '../domain/frame.js';
 
 const FIN_TEXT = 0x81;
-const cache = new WeakMap<Frame, Buffer>();
 
-/** The complete server text frame of `frame` (cached for as long as the frame lives). */
+/** The complete server text frame of `frame` (kept on the frame: `Frame.wire`). */
 export function wsTextFrame(frame: Frame): Buffer {
-  let wire = cache.get(frame);
-  if (wire) return wire;
+  return (frame.wire ??= build(frame));
+}
+
+function build(frame: Frame): Buffer {
   const payload = frame.bytes;
   const len = payload.length;
   const header = len < 126 ? 2 : len < 0x10000 ? 4 : 10;
-  wire = Buffer.allocUnsafe(header + len);
+  const wire = Buffer.allocUnsafe(header + len);
   wire[0] = FIN_TEXT;
   if (header === 2) wire[1] = len;
   else if (header === 4) {
@@ -32,6 +33,5 @@ export function wsTextFrame(frame: Frame): Buffer {
     wire.writeUInt32BE(len % 0x1_0000_0000, 6);
   }
   payload.copy(wire, header);
-  cache.set(frame, wire);
   return wire;
 }

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { CEIL, ceilingFigures, climb } from '../../bench/scenarios/b-ceil.js';
+import { COST, measureCost } from '../../bench/scenarios/b-cost.js';
 import { runTeam, TEAM } from '../../bench/scenarios/b-scale.js';
 
 describe('bench scenarios (smoke)', () => {
@@ -21,6 +22,18 @@ describe('bench scenarios (smoke)', () => {
     }
     const f = ceilingFigures(steps);
     expect(f.extra['steps']).toBeDefined();
+  }, 120_000);
+
+  it('B-COST alternates hub and fair baseline at one rate and reports server CPU per delivered update, every step complete', async () => {
+    const steps = await measureCost({ ...COST, clients: 3, rate: 50, stepMs: 600, warmupMs: 150, steps: 2 }, () => undefined);
+    for (const side of [steps.hub, steps.baseline]) {
+      expect(side.length).toBe(2);
+      for (const s of side) {
+        expect(s.complete).toBe(true);
+        expect(s.delivered).toBeGreaterThan(0);
+        expect(Number.isFinite(s.serverNsPerUpdate)).toBe(true);
+      }
+    }
   }, 120_000);
 
   it('B-SCALE attaches a team over several sessions, streams, storms, reports its four figures and the same stream on the fair baseline', async () => {

@@ -16,7 +16,6 @@ import type { BackendNotification, BackendPort } from '../../src/ports/backend-p
 import type { ClientPort } from '../../src/domain/client-port.js';
 import type { Frame as WireFrame } from '../../src/domain/frame.js';
 import { Hub } from '../../src/domain/hub.js';
-import { frameForKinds } from '../../src/gateway/update-kinds.js';
 import type { LIMITS } from '../../src/limits.js';
 import { createLogger, type Logger } from '../../src/logger.js';
 import { workspaceParts } from '../../src/daemon/http-parts.js';
@@ -64,9 +63,6 @@ export class RecorderClient implements ClientPort {
   sendFrame(frame: WireFrame): void {
     if (!this.open) return;
     this.sent.push(frame);
-    // Recorded as the gateway hands it to a current client that did not opt into the
-    // multi-client draft's update kinds (src/gateway/update-kinds.ts): everything else, unchanged.
-    if (frameForKinds(frame, undefined) === undefined) return;
     this.raw.push(frame.text);
     this.frames.push(frameSchema.parse(JSON.parse(frame.text)));
     this.wake();

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { Frame } from '../../src/domain/frame.js';
 import {
+  ALL_DRAFT_KINDS,
   announcedSessionUpdates,
   BASE_UPDATE_KINDS,
   DRAFT_KINDS,
+  draftKindsAnnounced,
   FOLDED_UPDATE_METHOD,
   frameForKinds,
   LATER_V1_KINDS,
@@ -103,27 +105,50 @@ describe('the multi-client draft kinds: only to clients that opted in', () => {
     updateKindsFor({ protocolVersion: 2, hasClientInfo: true }),
   ];
 
-  it('no protocol version implies them: dropped, not folded, for every client that did not opt in', () => {
-    for (const kind of DRAFT_KINDS) for (const kinds of everyone) expect(frameForKinds(update(kind), kinds)).toBeUndefined();
+  it('no protocol version implies them: none is opted into without announcing it', () => {
+    for (const client of [
+      { protocolVersion: 1, hasClientInfo: false },
+      { protocolVersion: 1, hasClientInfo: true },
+      { protocolVersion: 2, hasClientInfo: true },
+    ]) {
+      expect(draftKindsAnnounced(client).size).toBe(0);
+    }
+  });
+
+  it('a client with a kind list that did not opt in drops them, not folds them (the sender filters first)', () => {
+    const narrow = everyone.filter((k) => k !== undefined);
+    expect(narrow.length).toBe(2);
+    for (const kind of DRAFT_KINDS) for (const kinds of narrow) expect(frameForKinds(update(kind), kinds)).toBeUndefined();
+  });
+
+  it('a client that takes every kind is handed every frame untouched, without a look at its kind', () => {
+    const v2 = updateKindsFor({ protocolVersion: 2, hasClientInfo: false });
+    expect(v2).toBeUndefined();
+    for (const kind of [...BASE_UPDATE_KINDS, ...LATER_V1_KINDS, REPLAY_COMPLETE, ...DRAFT_KINDS]) {
+      const frame = update(kind);
+      expect(frameForKinds(frame, v2)).toBe(frame);
+    }
+    const other = new Frame('{"jsonrpc":"2.0","method":"_zcode/turn_state","params":{}}', '_zcode/turn_state');
+    expect(frameForKinds(other, v2)).toBe(other);
   });
 
   it('attaching by the draft name adds them to what the client had, and keeps the rest as it was', () => {
     const old = withDraftKinds(updateKindsFor({ protocolVersion: 1, hasClientInfo: false }));
     for (const kind of DRAFT_KINDS) expect(frameForKinds(update(kind), old)).toBeDefined();
     expect(frameForKinds(update('usage_update'), old)?.method).toBe(FOLDED_UPDATE_METHOD);
-    const v2 = withDraftKinds(updateKindsFor({ protocolVersion: 2, hasClientInfo: false }));
-    for (const kind of [...DRAFT_KINDS, ...LATER_V1_KINDS, REPLAY_COMPLETE]) {
-      const frame = update(kind);
-      expect(frameForKinds(frame, v2)).toBe(frame);
-    }
+    // A client that takes every kind keeps taking every kind (the fast path stays).
+    expect(withDraftKinds(undefined)).toBeUndefined();
+    expect([...ALL_DRAFT_KINDS].sort()).toEqual([...DRAFT_KINDS].sort());
   });
 
   it('a client may announce them in sessionUpdates', () => {
-    const listed = updateKindsFor({
+    const announced = {
       protocolVersion: 1,
       hasClientInfo: true,
       sessionUpdates: announcedSessionUpdates({ _meta: { zcode: { sessionUpdates: ['turn_complete'] } } }) ?? [],
-    });
+    };
+    expect([...draftKindsAnnounced(announced)]).toEqual(['turn_complete']);
+    const listed = updateKindsFor(announced);
     expect(frameForKinds(update('turn_complete'), listed)).toBeDefined();
     expect(frameForKinds(update('prompt_received'), listed)).toBeUndefined();
   });

@@ -45,4 +45,19 @@ describe('a broadcast frame built once (ws-text-frame.ts)', () => {
     expect([...wire.subarray(0, 2)]).toEqual([0x81, frame.bytes.length]);
     expect(wire.subarray(2).equals(frame.bytes)).toBe(true);
   });
+
+  it('writes a 16- and a 64-bit length header exactly, the text intact behind it', () => {
+    for (const [size, header] of [
+      [200, 4],
+      [70_000, 10],
+    ] as const) {
+      const text = JSON.stringify({ jsonrpc: '2.0', method: 'x', params: 'é'.repeat(size / 2) });
+      const frame = new Frame(text);
+      const wire = wsTextFrame(frame);
+      expect(wire.length).toBe(header + frame.bytes.length);
+      expect(wire.subarray(header).toString('utf8')).toBe(text);
+      const len = header === 4 ? wire.readUInt16BE(2) : wire.readUInt32BE(2) * 0x1_0000_0000 + wire.readUInt32BE(6);
+      expect([wire[0], wire[1], len]).toEqual([0x81, header === 4 ? 126 : 127, frame.bytes.length]);
+    }
+  });
 });

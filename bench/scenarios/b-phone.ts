@@ -1,0 +1,178 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
+import { z } from 'zod';
+import { promptDoneSchema } from '../lib/ipc-schema.js';
+import { round, type Scenario } from '../lib/scenario.js';
+import { openStreamSession, type StreamSession } from '../lib/stream-session.js';
+
+/**
+ * B-PHONE (first part): what a person on a phone through a tunnel waits for. Chromium at phone
+ * size, the network emulated through CDP (`Network.emulateNetworkConditions`), the web app served
+ * by a real daemon: the time from navigation to (a) the first session row painted and (b) the
+ * last turn of a 200-turn session visible in its chat (the live stream attached: the chat is
+ * open on the session's socket), cold (cache cleared) and again with the cache warm, and the
+ * bytes on the wire for each, with the app's assets compressed (what Chromium asks for) and
+ * uncompressed (`Accept-Encoding: identity`), in the same run. Not yet measured: WebSocket
+ * permessage-deflate on and off (BENCHMARKS.md).
+ */
+export const NETWORKS = {
+  /** ~1.6 Mbps down, 750 kbps up, 150 ms round trip. */
+  'slow-4g': { latency: 150, downloadThroughput: 1_600_000 / 8, uploadThroughput: 750_000 / 8 },
+  /** 400 kbps each way, 400 ms round trip (a slow 3G link). */
+  '3g': { latency: 400, downloadThroughput: 400_000 / 8, uploadThroughput: 400_000 / 8 },
+} as const;
+
+/** Turns in the long session (b) opens (`BENCH_PHONE_TURNS` for another length: does it cost more to open?). */
+export const PHONE_SESSION_TURNS = Number(process.env.BENCH_PHONE_TURNS ?? 200);
+
+const CHROMIUM = '/usr/bin/chromium';
+const PHONE = { width: 390, height: 844 };
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking'];
+
+export interface PhoneLoad {
+  network: keyof typeof NETWORKS;
+  encoding: 'compressed' | 'identity';
+  cache: 'cold' | 'warm';
+  /** Navigation start → first session row visible. */
+  listMs: number;
+  /** Navigation start (of the session's own URL) → its last turn's prompt visible in the chat. */
+  sessionMs: number;
+  sessionHttpBytes: number;
+  sessionWsBytes: number;
+  /** Bytes received over HTTP (encoded, headers included) and WebSocket payloads. */
+  httpBytes: number;
+  wsBytes: number;
+}
+
+/** Counts the bytes a page receives from the moment it is called. */
+function countBytes(cdp: CDPSession): { http: () => number; ws: () => number } {
+  let http = 0;
+  let ws = 0;
+  cdp.on('Network.loadingFinished', (e: { encodedDataLength: number }) => {
+    http += e.encodedDataLength;
+  });
+  cdp.on('Network.webSocketFrameReceived', (e: { response: { payloadData: string } }) => {
+    ws += Buffer.byteLength(e.response.payloadData, 'utf8');
+  });
+  return { http: () => http, ws: () => ws };
+}
+
+async function pairBrowser(page: Page, s: StreamSession): Promise<void> {
+  const res = await fetch(`${s.daemon.httpUrl}/api/pair/codes`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${s.daemon.adminToken}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ scope: 'operate' }),
+  });
+  const { url } = z.object({ url: z.string() }).parse(await res.json());
+  const code = decodeURIComponent(url.split('#pair=')[1] ?? '');
+  await page.goto(s.daemon.httpUrl);
+  await page.getByLabel('Pairing code').fill(code);
+  await page.getByLabel('Device name').fill('bench phone');
+  await page.getByRole('button', { name: 'Pair' }).click();
+  await page.getByTestId('session-row').first().waitFor({ timeout: 60_000 });
+}
+
+/** One load of the session list under `network`, cold or warm, compressed or not. */
+type Run = Pick<PhoneLoad, 'network' | 'encoding' | 'cache'>;
+
+/** Navigates to `url` under the run's network, cache and encoding; answers ms until `shown` resolves and the bytes received. */
+async function timedLoad(
+  page: Page,
+  cdp: CDPSession,
+  url: string,
+  run: Run,
+  shown: () => Promise<unknown>,
+): Promise<{ ms: number; http: number; ws: number }> {
+  await page.goto('about:blank');
+  await cdp.send('Network.enable');
+  await cdp.send('Network.setExtraHTTPHeaders', { headers: run.encoding === 'identity' ? { 'Accept-Encoding': 'identity' } : {} });
+  if (run.cache === 'cold') await cdp.send('Network.clearBrowserCache');
+  await cdp.send('Network.emulateNetworkConditions', { offline: false, ...NETWORKS[run.network] });
+  const bytes = countBytes(cdp);
+  const started = performance.now();
+  await page.goto(url, { waitUntil: 'commit', timeout: 120_000 });
+  await shown();
+  const ms = round(performance.now() - started, 0);
+  const out = { ms, http: bytes.http(), ws: bytes.ws() };
+  await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+  await cdp.detach().catch(() => undefined);
+  return out;
+}
+
+/** Every combination of network × encoding × cache, the same daemon and browser for all. */
+export async function measurePhone(
+  networks: Array<keyof typeof NETWORKS>,
+  turns: number,
+  log: (line: string) => void,
+): Promise<PhoneLoad[]> {
+  const s = await openStreamSession({ clients: 1, rate: 1, bytes: 300, durationMs: 1_000 });
+  // A long session: turns of one short bench event each, then a last turn the chat can be searched for.
+  for (let k = 1; k < turns; k++)
+    await s.load.call(promptDoneSchema, { op: 'prompt', client: 0, sessionId: s.sessionId, text: 'bench rate=20 bytes=300 ms=50' }, 60_000);
+  const lastPrompt = `last turn ${turns} of the long session`;
+  await s.load.call(promptDoneSchema, { op: 'prompt', client: 0, sessionId: s.sessionId, text: lastPrompt }, 120_000);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zcode-bench-phone-'));
+  let context: BrowserContext | undefined;
+  try {
+    context = await chromium.launchPersistentContext(dir, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ARGS,
+      viewport: PHONE,
+      deviceScaleFactor: 2,
+      isMobile: true,
+      hasTouch: true,
+      serviceWorkers: 'block',
+    });
+    const page = context.pages()[0] ?? (await context.newPage());
+    await pairBrowser(page, s);
+    const out: PhoneLoad[] = [];
+    for (const network of networks)
+      for (const encoding of ['compressed', 'identity'] as const)
+        for (const cache of ['cold', 'warm'] as const) {
+          const run = { network, encoding, cache };
+          const list = await timedLoad(page, await context.newCDPSession(page), s.daemon.httpUrl, run, () =>
+            page.getByTestId('session-row').first().waitFor({ timeout: 120_000 }),
+          );
+          const chat = await timedLoad(page, await context.newCDPSession(page), `${s.daemon.httpUrl}/s/${s.sessionId}`, run, () =>
+            page.getByText(lastPrompt).last().waitFor({ timeout: 120_000 }),
+          );
+          const r: PhoneLoad = {
+            ...run,
+            listMs: list.ms,
+            httpBytes: list.http,
+            wsBytes: list.ws,
+            sessionMs: chat.ms,
+            sessionHttpBytes: chat.http,
+            sessionWsBytes: chat.ws,
+          };
+          log(
+            `${network} ${encoding} ${cache}: session list ${r.listMs} ms (${r.httpBytes} B HTTP, ${r.wsBytes} B WS); ` +
+              `${turns}-turn session's last turn ${r.sessionMs} ms (${r.sessionHttpBytes} B HTTP, ${r.sessionWsBytes} B WS)`,
+          );
+          out.push(r);
+        }
+    return out;
+  } finally {
+    await context?.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+    await s.close();
+  }
+}
+
+/** B-PHONE: headline (b) on slow-4G, cold, compressed (goal: under 1.5 s). */
+export const bPhone: Scenario = {
+  id: 'B-PHONE',
+  proves: [],
+  goal: `a ${PHONE_SESSION_TURNS}-turn session's last turn visible on a phone over slow-4G, cold, compressed: < 1.5 s (also the session list, 3G, warm, uncompressed)`,
+  unit: 'ms',
+  runs: 1,
+  passes: (s) => s.value < 1_500,
+  async run(_i, log) {
+    const loads = await measurePhone(['slow-4g', '3g'], PHONE_SESSION_TURNS, log);
+    const headline = loads.find((l) => l.network === 'slow-4g' && l.encoding === 'compressed' && l.cache === 'cold');
+    return { value: headline?.sessionMs ?? Number.NaN, extra: { turns: PHONE_SESSION_TURNS, networks: NETWORKS, loads } };
+  },
+};
