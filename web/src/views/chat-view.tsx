@@ -94,7 +94,14 @@ export function ChatView({ client, sessionId }: { client: HubClient; sessionId: 
           ? {
               subtitle: (
                 <>
-                  {summary ? <HeaderState badge={badgeOf(summary, Date.now(), Date.now(), waits)} waitingFor={waits.waitingFor} tasks={tasks} sessionId={sessionId} /> : null}
+                  {summary ? (
+                    <HeaderState
+                      badge={badgeOf(summary, Date.now(), Date.now(), waits)}
+                      waitingFor={waits.waitingFor}
+                      tasks={tasks}
+                      sessionId={sessionId}
+                    />
+                  ) : null}
                   <MachineChip m={machine} />
                 </>
               ),
