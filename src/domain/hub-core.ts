@@ -24,6 +24,7 @@ import { foldPreview } from './session-preview.js';
 import { SessionState } from './session-state.js';
 import type { RestoredTurn, TurnRecords } from './turn-record.js';
 import { AuthorBook } from './author-book.js';
+import type { TaskOutputFiles } from './task-output-files.js';
 import { recordFrame, recordHooks, restoreTurn } from './turn-restore.js';
 import { ZCODE_NOTIFICATION } from '../zcode-ext/methods.js';
 import type { TurnStateParams } from '../zcode-ext/schemas.js';
@@ -41,6 +42,8 @@ export interface HubDeps {
   records?: TurnRecords;
   /** Who sent each prompt and answered each interaction (replay); in memory only when not given. */
   authors?: AuthorBook;
+  /** Background tasks' kept output in the state dir (kept across a hub restart); in memory only when not given. */
+  taskFiles?: TaskOutputFiles;
   /** The approval rules in force (src/policy/policy-store.ts), read for every interaction; none = ask every operator. */
   policy?: { readonly rules: readonly Rule[] };
 }
@@ -78,6 +81,7 @@ export class HubCore {
   private readonly auditSink: AuditSink | undefined;
   readonly records: TurnRecords | undefined;
   readonly authors: AuthorBook;
+  private readonly taskFiles: TaskOutputFiles | undefined;
   /** Records the previous run left, taken by each session as the hub learns it. */
   private readonly restored: Map<string, RestoredTurn>;
   /** New on every hub start; the epoch also changes with every backend (re)spawn. */
@@ -99,6 +103,7 @@ export class HubCore {
     this.authors =
       deps.authors ??
       new AuthorBook({ max: deps.config.limits.authorsMax, flushMs: deps.config.limits.turnRecordFlushMs, logger: deps.logger });
+    this.taskFiles = deps.taskFiles;
     this.restored = deps.records?.loadAll() ?? new Map();
     this.backendEpoch = deps.backend.status().epoch;
     this.broadcaster = new Broadcaster(deps.config.limits.journalMaxUpdates);
@@ -154,6 +159,11 @@ export class HubCore {
       });
       s = created;
       this.sessions.set(sessionId, s);
+      const kept = this.taskFiles?.load(sessionId) ?? [];
+      if (kept.length > 0) {
+        created.taskOutputs.restore(kept);
+        this.taskOutputChanged(created);
+      }
       const restored = this.restored.get(sessionId);
       if (restored && records) {
         this.restored.delete(sessionId);
@@ -168,6 +178,11 @@ export class HubCore {
     this.sessions.delete(sessionId);
     this.marks.forget(sessionId);
     this.records?.drop(sessionId);
+    this.taskFiles?.drop(sessionId);
+  }
+
+  private taskOutputChanged(session: SessionState): void {
+    this.taskFiles?.changed(session.sessionId, () => session.taskOutputs.snapshot());
   }
 
   /** Writes pending marks; a failed write is logged, never thrown into a turn. */
@@ -232,7 +247,7 @@ export class HubCore {
       }
     }
     this.notePreview(session, update);
-    session.taskOutputs.note(update);
+    if (session.taskOutputs.note(update)) this.taskOutputChanged(session);
     session.touch();
   }
 
