@@ -248,6 +248,7 @@ export class HubCore {
     }
     this.notePreview(session, update);
     if (session.taskOutputs.note(update)) this.taskOutputChanged(session);
+    if (update.sessionUpdate === 'usage_update') session.lastUsage = update;
     session.touch();
   }
 

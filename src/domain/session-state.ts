@@ -2,7 +2,7 @@
  * What the hub knows about one ZCode session (ARCHITECTURE.md §4.1). The session id is the ZCode
  * id everywhere; there is no second id space.
  */
-import type { AvailableCommand, SessionConfigOption } from '@agentclientprotocol/sdk';
+import type { AvailableCommand, SessionConfigOption, SessionUpdate } from '@agentclientprotocol/sdk';
 import { configOptions, type KnownModel, type StateFacts } from '../acp/translate-state.js';
 import { createTranslationContext, type TranslationContext } from '../acp/translation-context.js';
 import type { SettingsPatch } from '../acp/zcode-event-schema.js';
@@ -53,6 +53,8 @@ export class SessionState {
   readonly journal: Journal;
   /** The output so far of the session's background tasks (late joiners, reloads). */
   readonly taskOutputs: TaskOutputs;
+  /** The last `usage_update` sent (the context meter): a replay ends with it, so every client shows the same meter. */
+  lastUsage: SessionUpdate | undefined;
   readonly queue = new PromptQueue();
   updatedAt = Date.now();
   /** Archived in the ZCode app itself (`archivedAt`, APP-SERVER.md §3.5). */
