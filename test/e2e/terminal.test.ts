@@ -8,6 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { phoneHub } from './support/fixture.js';
+import { axeBothThemes } from './support/axe.js';
 import { pair, sendPrompt, shoot, waitIdle } from './support/flow.js';
 
 const KEEP = 1_500;
@@ -46,6 +47,7 @@ describe('phone web app: the terminal panel', () => {
     const state = page.getByTestId('state-badge');
     await expect.poll(() => state.getAttribute('data-badge')).toBe('task');
     expect(await state.innerText()).toBe('Task running');
+    expect(await axeBothThemes(page, 'chat with a task running')).toEqual([]);
     await shoot(page, 'terminal-chat');
     await state.click();
     await page.getByTestId('terminal-view').waitFor();
