@@ -222,7 +222,8 @@ export class SessionAttach {
     const sent = cardsIn(updates);
     const inLive = (id: string) => live.some((e) => e.frame.includes(`"toolCallId":${JSON.stringify(id)}`));
     const shown = tasks.filter((u) => u.sessionUpdate === 'tool_call_update' && (sent.has(u.toolCallId) || inLive(u.toolCallId)));
-    for (const update of usage === undefined ? shown : [...shown, usage]) {
+    const closing = usage === undefined ? shown : [...shown, usage];
+    for (const update of closing) {
       const frame = this.core.broadcaster.serialize('session/update', {
         sessionId: session.sessionId,
         update,
@@ -232,7 +233,7 @@ export class SessionAttach {
     }
     return {
       recovered: true,
-      replayed: updates.length + live.length + tasks.length,
+      replayed: updates.length + live.length + closing.length,
       hasMore: page.hasMore,
       ...(page.cursor === undefined ? {} : { cursor: page.cursor }),
     };
