@@ -20,7 +20,7 @@ import type { ClientPort, ProfileNotice } from './client-port.js';
 import type { Frame } from './frame.js';
 import { InteractionRegistry } from './interactions.js';
 import { SessionMarks, type SessionPreview } from './session-marks.js';
-import { foldPreview } from './session-preview.js';
+import { noteEmitted } from './emitted-update.js';
 import { SessionState } from './session-state.js';
 import type { RestoredTurn, TurnRecords } from './turn-record.js';
 import { AuthorBook } from './author-book.js';
@@ -81,7 +81,7 @@ export class HubCore {
   private readonly auditSink: AuditSink | undefined;
   readonly records: TurnRecords | undefined;
   readonly authors: AuthorBook;
-  private readonly taskFiles: TaskOutputFiles | undefined;
+  readonly taskFiles: TaskOutputFiles | undefined;
   /** Records the previous run left, taken by each session as the hub learns it. */
   private readonly restored: Map<string, RestoredTurn>;
   /** New on every hub start; the epoch also changes with every backend (re)spawn. */
@@ -159,11 +159,7 @@ export class HubCore {
       });
       s = created;
       this.sessions.set(sessionId, s);
-      const kept = this.taskFiles?.load(sessionId) ?? [];
-      if (kept.length > 0) {
-        created.taskOutputs.restore(kept);
-        this.taskOutputChanged(created);
-      }
+      this.taskFiles?.restore(sessionId, created.taskOutputs);
       const restored = this.restored.get(sessionId);
       if (restored && records) {
         this.restored.delete(sessionId);
@@ -179,10 +175,6 @@ export class HubCore {
     this.marks.forget(sessionId);
     this.records?.drop(sessionId);
     this.taskFiles?.drop(sessionId);
-  }
-
-  private taskOutputChanged(session: SessionState): void {
-    this.taskFiles?.changed(session.sessionId, () => session.taskOutputs.snapshot());
   }
 
   /** Writes pending marks; a failed write is logged, never thrown into a turn. */
@@ -246,17 +238,8 @@ export class HubCore {
         this.broadcaster.deliver(a, own);
       }
     }
-    this.notePreview(session, update);
-    if (session.taskOutputs.note(update)) this.taskOutputChanged(session);
-    if (update.sessionUpdate === 'usage_update') session.lastUsage = update;
+    noteEmitted(this, session, update);
     session.touch();
-  }
-
-  private notePreview(session: SessionState, update: SessionUpdate): void {
-    const draft = foldPreview(session.previewDraft, update, this.config.limits.sessionPreviewChars);
-    if (draft === session.previewDraft) return;
-    session.previewDraft = draft;
-    if (draft && draft.text.trim() !== '') this.marks.notePreview(session.sessionId, draft.role, draft.text);
   }
 
   /** A non-journaled notification to every client attached to a session (one serialization). */

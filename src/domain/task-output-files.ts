@@ -15,7 +15,10 @@ import path from 'node:path';
 import { z } from 'zod';
 import { ensurePrivateDir, readFileIfExists, writeFileAtomic } from '../fs/secure-file.js';
 import type { Logger } from '../logger.js';
-import type { KeptTask } from './task-outputs.js';
+import type { KeptTask, TaskOutputs } from './task-outputs.js';
+
+/** What a session keeps (task-outputs.ts), as this store reads and restores it. */
+type KeptOutputs = Pick<TaskOutputs, 'snapshot' | 'restore'>;
 
 export interface TaskOutputFileLimits {
   /** Characters kept per task: a file cannot hold more than `maxTasks` times this (times 6, JSON escapes). */
@@ -38,8 +41,8 @@ const OVERHEAD_BYTES = 64 * 1024;
 
 /** The state-dir files of kept task output, written in batches. */
 export class TaskOutputFiles {
-  /** Sessions changed since their last write, with how to read what they keep now. */
-  private readonly dirty = new Map<string, () => KeptTask[]>();
+  /** Sessions changed since their last write, with what they keep. */
+  private readonly dirty = new Map<string, Pick<KeptOutputs, 'snapshot'>>();
   /** Per-file chain of writes, so a write and a later removal happen in order. */
   private readonly chains = new Map<string, Promise<void>>();
   private timer: NodeJS.Timeout | undefined;
@@ -54,6 +57,14 @@ export class TaskOutputFiles {
     // Temp files of a run that died mid-write (one hub per state dir: none is in use now).
     for (const name of fs.readdirSync(dir))
       if (name.startsWith('.') && name.endsWith('.tmp')) fs.rmSync(path.join(dir, name), { force: true });
+  }
+
+  /** Gives `outputs` (a session the hub just learnt) what a previous run kept for it; rewritten, as restoring ends running tasks. */
+  restore(sessionId: string, outputs: KeptOutputs): void {
+    const kept = this.load(sessionId);
+    if (kept.length === 0) return;
+    outputs.restore(kept);
+    this.changed(sessionId, outputs);
   }
 
   /** The tasks a previous run kept for `sessionId` (none when absent, unreadable or too big: such a file is removed). */
@@ -82,10 +93,10 @@ export class TaskOutputFiles {
     }
   }
 
-  /** `sessionId`'s kept output changed: written at the next flush, read then through `read`. */
-  changed(sessionId: string, read: () => KeptTask[]): void {
+  /** `sessionId`'s kept output changed: written at the next flush, as `outputs` holds it then. */
+  changed(sessionId: string, outputs: Pick<KeptOutputs, 'snapshot'>): void {
     if (this.closed) return;
-    this.dirty.set(sessionId, read);
+    this.dirty.set(sessionId, outputs);
     this.schedule();
   }
 
@@ -118,9 +129,9 @@ export class TaskOutputFiles {
     this.timer = undefined;
     // A write in flight renamed after the last one would put older output back.
     await this.settled();
-    for (const [sessionId, read] of this.dirty) {
+    for (const [sessionId, outputs] of this.dirty) {
       try {
-        writeFileAtomic(this.fileOf(sessionId), serialize(read()));
+        writeFileAtomic(this.fileOf(sessionId), serialize(outputs.snapshot()));
       } catch (err) {
         this.logger.warn({ err, sessionId }, 'task output could not be written');
       }
@@ -130,11 +141,11 @@ export class TaskOutputFiles {
 
   /** Starts one write per changed session whose file has no write in flight; the others wait for the next interval. */
   private flush(): void {
-    for (const [sessionId, read] of [...this.dirty]) {
+    for (const [sessionId, outputs] of [...this.dirty]) {
       const file = this.fileOf(sessionId);
       if (this.chains.has(file)) continue;
       this.dirty.delete(sessionId);
-      const text = serialize(read());
+      const text = serialize(outputs.snapshot());
       this.enqueue(file, () => writeAtomic(file, text));
     }
     if (this.dirty.size > 0) this.schedule();

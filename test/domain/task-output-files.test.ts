@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logger.js';
 import { TaskOutputFiles } from '../../src/domain/task-output-files.js';
-import type { KeptTask } from '../../src/domain/task-outputs.js';
+import { TaskOutputs, type KeptTask } from '../../src/domain/task-outputs.js';
 import { until } from '../helpers/until.js';
 
 const logger = createLogger({ level: 'silent' });
@@ -35,9 +35,11 @@ describe('TaskOutputFiles (kept task output in the state dir)', () => {
     let kept: KeptTask[] = [];
     for (let i = 0; i < 500; i++) {
       kept = [task('a', `chunk ${i}`)];
-      files.changed('s1', () => {
-        reads += 1;
-        return kept;
+      files.changed('s1', {
+        snapshot: () => {
+          reads += 1;
+          return kept;
+        },
       });
     }
     expect(jsonFiles(dir)).toEqual([]);
@@ -55,15 +57,31 @@ describe('TaskOutputFiles (kept task output in the state dir)', () => {
   it('writes in the background after the interval, and removes the file with its session', async () => {
     const dir = tempDir();
     const files = new TaskOutputFiles(dir, { maxChars: 100, maxTasks: 4, flushMs: 5 }, logger);
-    files.changed('s1', () => [task('a', 'hello')]);
+    files.changed('s1', { snapshot: () => [task('a', 'hello')] });
     await until(() => (jsonFiles(dir).length === 1 ? true : undefined), 'the batched write');
     await files.settled();
     expect(files.load('s1')).toEqual([task('a', 'hello')]);
-    files.changed('s1', () => [task('a', 'hello again')]);
+    files.changed('s1', { snapshot: () => [task('a', 'hello again')] });
     files.drop('s1');
     await files.settled();
     await files.close();
     expect(jsonFiles(dir)).toEqual([]);
+  });
+
+  it('restores a session from its file (running tasks ended as interrupted) and writes that back', async () => {
+    const dir = tempDir();
+    const limits = { maxChars: 100, maxTasks: 4, flushMs: 3_600_000 };
+    const first = new TaskOutputFiles(dir, limits, logger);
+    first.changed('s1', { snapshot: () => [task('a', 'hello')] });
+    await first.close();
+    const again = new TaskOutputFiles(dir, limits, logger);
+    const outputs = new TaskOutputs({ maxChars: 100, maxTasks: 4 });
+    again.restore('s1', outputs);
+    again.restore('nothing-kept', new TaskOutputs({ maxChars: 100, maxTasks: 4 }));
+    expect(outputs.snapshot()).toEqual([{ ...task('a', 'hello'), status: 'failed', task: { taskId: 't-a', status: 'interrupted' } }]);
+    await again.close();
+    expect(new TaskOutputFiles(dir, limits, logger).load('s1')).toEqual(outputs.snapshot());
+    expect(jsonFiles(dir)).toHaveLength(1);
   });
 
   it('skips an unreadable file, removes one past its bound, keeps the newest taskOutputsMax tasks, and clears stale temp files', async () => {
