@@ -9,37 +9,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { AcpWsClient } from '../helpers/acp-ws-client.js';
+import { liveOutput, sessionUpdates, startWatch } from '../helpers/background-watch.js';
 import type { HubHarness } from '../helpers/hub-harness.js';
 import { restartableHub } from '../helpers/restartable-hub.js';
 import { until } from '../helpers/until.js';
-
-interface Update {
-  sessionId: string;
-  update: {
-    sessionUpdate: string;
-    toolCallId?: string;
-    status?: string;
-    _meta?: {
-      terminal_output?: { data?: string };
-      zcode?: { outputText?: string; outputTrimmed?: boolean };
-      backgroundTask?: { taskId?: string; status?: string };
-    };
-  };
-  _meta?: { zcode?: { replay?: boolean } };
-}
 
 const MAX_CHARS = 600;
 const { stateDir, workspace, start } = restartableHub('zch-task-restart-');
 const taskDir = path.join(stateDir, 'task-outputs');
 
-const updates = (c: AcpWsClient, sessionId: string): Update[] =>
-  c.notifications<Update>('session/update').filter((u) => u.sessionId === sessionId);
-const liveOutput = (list: Update[], card: string): string =>
-  list
-    .filter((u) => u.update.toolCallId === card && u._meta?.zcode?.replay !== true)
-    .map((u) => u.update._meta?.terminal_output?.data ?? '')
-    .join('');
+const updates = sessionUpdates;
 
 /** The kept output a fresh client is replayed per task card: status, task status, text, trimmed. */
 async function replayedTasks(hub: HubHarness, sessionId: string) {
@@ -59,20 +38,6 @@ async function replayedTasks(hub: HubHarness, sessionId: string) {
   }
   await c.close();
   return out;
-}
-
-async function startWatch(c: AcpWsClient, sessionId: string, known: Set<string>): Promise<{ card: string; taskId: string }> {
-  const skip = c.notifications('session/update').length;
-  await c.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'run the background watch of the tests' }] });
-  const first = await c.waitForNotification<Update>(
-    'session/update',
-    (u) => u.sessionId === sessionId && u.update._meta?.backgroundTask?.taskId !== undefined && !known.has(u.update.toolCallId ?? ''),
-    20_000,
-    skip,
-  );
-  const card = first.update.toolCallId as string;
-  known.add(card);
-  return { card, taskId: first.update._meta?.backgroundTask?.taskId as string };
 }
 
 describe('background task output across a hub restart', () => {
