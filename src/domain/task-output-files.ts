@@ -67,7 +67,7 @@ export class TaskOutputFiles {
     this.changed(sessionId, outputs);
   }
 
-  /** The tasks a previous run kept for `sessionId` (none when absent, unreadable or too big: such a file is removed). */
+  /** The tasks a previous run kept for `sessionId`: none when absent, unreadable (left as it is) or too big (removed). */
   load(sessionId: string): KeptTask[] {
     const file = this.fileOf(sessionId);
     try {
