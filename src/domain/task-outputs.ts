@@ -53,7 +53,10 @@ export class TaskOutputs {
     if (task !== undefined) kept.task = task;
     if (update.status !== undefined && update.status !== null) kept.status = update.status;
     const data = record(meta?.['terminal_output'])?.['data'];
-    if (typeof data === 'string' && data.length > 0) this.append(kept, data);
+    // A background launch's one-line result ends its line (as the built-in app shows it): the
+    // task's output starts below it, not glued to the task id.
+    const launch = record(meta?.['zcode'])?.['backgroundLaunch'] === true;
+    if (typeof data === 'string' && data.length > 0) this.append(kept, launch && !data.endsWith('\n') ? `${data}\n` : data);
     return true;
   }
 

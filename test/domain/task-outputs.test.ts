@@ -43,6 +43,23 @@ describe('TaskOutputs (output kept per background task)', () => {
   });
 });
 
+describe('TaskOutputs: the launch line', () => {
+  it('ends a background launch’s result line, so the task output starts below it', () => {
+    const kept = new TaskOutputs({ maxChars: 100, maxTasks: 4 });
+    kept.note(out('a', ''));
+    kept.note({
+      sessionUpdate: 'tool_call_update',
+      toolCallId: 'a',
+      _meta: {
+        terminal_output: { terminal_id: 'a', data: 'Command running in background with ID: exec_1' },
+        zcode: { backgroundLaunch: true },
+      },
+    });
+    kept.note(out('a', 'watching\n'));
+    expect(kept.snapshot()[0]?.output).toBe('Command running in background with ID: exec_1\nwatching\n');
+  });
+});
+
 describe('TaskOutputs across a hub restart (snapshot, restore)', () => {
   it('takes back what was kept within the new limits; a task running then comes back failed and interrupted', () => {
     const before = new TaskOutputs({ maxChars: 100, maxTasks: 4 });
