@@ -50,6 +50,8 @@ export const LIMITS = {
   taskOutputMaxChars: 64 * 1024,
   /** Background tasks per session whose output is kept (the oldest is forgotten first). */
   taskOutputsMax: 16,
+  /** Kept task output is written to `<state-dir>/task-outputs/` at most this often per session (a batch of chunks per write, never one write per chunk). */
+  taskOutputFlushMs: 1_000,
   /** Journal ring per session: updates kept. */
   journalMaxUpdates: 20_000,
   /** Journal ring per session: serialized bytes kept. */

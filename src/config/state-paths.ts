@@ -13,6 +13,8 @@ export function statePaths(stateDir: string) {
     builtinProviders: path.join(stateDir, 'zcode-builtin.json'),
     /** One record per session with a running (or interrupted) turn the agent has not stored. */
     turnRecords: path.join(stateDir, 'turns'),
+    /** The kept output of each session's background tasks (one file per session), for replay after a restart. */
+    taskOutputs: path.join(stateDir, 'task-outputs'),
     /** Who sent each prompt and answered each interaction, for replay. */
     authors: path.join(stateDir, 'authors.json'),
     /** The approval rules and their revision (docs/SECURITY.md "Approval rules"). */

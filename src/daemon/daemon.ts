@@ -9,6 +9,7 @@ import { createBackend } from '../backend/index.js';
 import { Hub } from '../domain/hub.js';
 import { TurnRecords } from '../domain/turn-record.js';
 import { AuthorBook } from '../domain/author-book.js';
+import { TaskOutputFiles } from '../domain/task-output-files.js';
 import type { BackendPort } from '../ports/backend-port.js';
 import { AppServerClient } from '../app-server/client.js';
 import { buildApp } from '../http/app.js';
@@ -125,6 +126,11 @@ export async function startDaemon(config: HubConfig, logger: Logger, options: St
       flushMs: l.turnRecordFlushMs,
       logger: logger.child({ component: 'authors' }),
     });
+    const taskFiles = new TaskOutputFiles(
+      statePaths(config.stateDir).taskOutputs,
+      { maxChars: l.taskOutputMaxChars, maxTasks: l.taskOutputsMax, flushMs: l.taskOutputFlushMs },
+      logger.child({ component: 'task-outputs' }),
+    );
     // The approval rules, read once here; the hub asks them for every interaction, REST edits them.
     const policy = new PolicyStore(statePaths(config.stateDir).policy, l);
     // The "always allow" grants the hub keeps instead of the agent (docs/SECURITY.md "Always allow").
@@ -140,11 +146,13 @@ export async function startDaemon(config: HubConfig, logger: Logger, options: St
       records,
       authors,
       roots: workspace.roots,
+      taskFiles,
     });
     steps.hub = async () => {
       await hub.close();
       records.close();
       authors.close();
+      await taskFiles.close();
     };
     hub.onInteractionAnswered((ms) => metrics.interactionAnswered(ms));
     const hubIdentity = { hubId: ensureHubId(config.stateDir), name: hubName(config.name), version: VERSION };

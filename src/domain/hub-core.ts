@@ -20,10 +20,11 @@ import type { ClientPort, ProfileNotice } from './client-port.js';
 import type { Frame } from './frame.js';
 import { InteractionRegistry } from './interactions.js';
 import { SessionMarks, type SessionPreview } from './session-marks.js';
-import { foldPreview } from './session-preview.js';
+import { noteEmitted } from './emitted-update.js';
 import { SessionState } from './session-state.js';
 import type { RestoredTurn, TurnRecords } from './turn-record.js';
 import { AuthorBook } from './author-book.js';
+import type { TaskOutputFiles } from './task-output-files.js';
 import { recordFrame, recordHooks, restoreTurn } from './turn-restore.js';
 import { ZCODE_NOTIFICATION } from '../zcode-ext/methods.js';
 import type { TurnStateParams } from '../zcode-ext/schemas.js';
@@ -43,6 +44,8 @@ export interface HubDeps {
   records?: TurnRecords;
   /** Who sent each prompt and answered each interaction (replay); in memory only when not given. */
   authors?: AuthorBook;
+  /** Background tasks' kept output in the state dir (kept across a hub restart); in memory only when not given. */
+  taskFiles?: TaskOutputFiles;
   /** The approval rules in force (src/policy/policy-store.ts), read for every interaction; none = ask every operator. */
   policy?: { readonly rules: readonly Rule[] };
 }
@@ -80,6 +83,7 @@ export class HubCore {
   private readonly auditSink: AuditSink | undefined;
   readonly records: TurnRecords | undefined;
   readonly authors: AuthorBook;
+  readonly taskFiles: TaskOutputFiles | undefined;
   /** Records the previous run left, taken by each session as the hub learns it. */
   private readonly restored: Map<string, RestoredTurn>;
   /** New on every hub start; the epoch also changes with every backend (re)spawn. */
@@ -101,6 +105,7 @@ export class HubCore {
     this.authors =
       deps.authors ??
       new AuthorBook({ max: deps.config.limits.authorsMax, flushMs: deps.config.limits.turnRecordFlushMs, logger: deps.logger });
+    this.taskFiles = deps.taskFiles;
     this.restored = deps.records?.loadAll() ?? new Map();
     this.backendEpoch = deps.backend.status().epoch;
     this.broadcaster = new Broadcaster(deps.config.limits.journalMaxUpdates);
@@ -156,6 +161,7 @@ export class HubCore {
       });
       s = created;
       this.sessions.set(sessionId, s);
+      this.taskFiles?.restore(sessionId, created.taskOutputs);
       const restored = this.restored.get(sessionId);
       if (restored && records) {
         this.restored.delete(sessionId);
@@ -170,6 +176,7 @@ export class HubCore {
     this.sessions.delete(sessionId);
     this.marks.forget(sessionId);
     this.records?.drop(sessionId);
+    this.taskFiles?.drop(sessionId);
   }
 
   /** Writes pending marks; a failed write is logged, never thrown into a turn. */
@@ -233,16 +240,8 @@ export class HubCore {
         this.broadcaster.deliver(a, own);
       }
     }
-    this.notePreview(session, update);
-    session.taskOutputs.note(update);
+    noteEmitted(this, session, update);
     session.touch();
-  }
-
-  private notePreview(session: SessionState, update: SessionUpdate): void {
-    const draft = foldPreview(session.previewDraft, update, this.config.limits.sessionPreviewChars);
-    if (draft === session.previewDraft) return;
-    session.setPreviewDraft(draft);
-    if (draft && draft.text.trim() !== '') this.marks.notePreview(session.sessionId, draft.role, draft.text);
   }
 
   /** A non-journaled notification to every client attached to a session (one serialization). */

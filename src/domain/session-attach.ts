@@ -210,6 +210,7 @@ export class SessionAttach {
     const upTo = session.journal.lastSeq;
     // Taken in the same tick: later task output arrives in the buffered live frames.
     const tasks = session.taskOutputs.replayUpdates();
+    const usage = session.lastUsage;
     const fetched = await this.fetchMessages(session, fetchLimit);
     // What the tail holds is left out of history: the agent has not stored (all of) it yet.
     const messages = tail ? fetched.filter((m) => (m.info.time?.created ?? 0) < tail.startedAt) : fetched;
@@ -234,10 +235,13 @@ export class SessionAttach {
     // Then the running (or interrupted) turn so far, byte-identical to what the others got live.
     const live = tail ? session.journal.page(tail.startSeq - 1, upTo - tail.startSeq + 1) : [];
     for (const e of live) this.core.broadcaster.sendNow(attachment.client, new Frame(e.frame));
-    // Then the background tasks' output so far (history has only their launch result), for the cards sent.
+    // Then the background tasks' output so far (history has only their launch result), for the cards
+    // sent, and the context meter (history has no usage).
     const sent = cardsIn(updates);
     const inLive = (id: string) => live.some((e) => e.frame.includes(`"toolCallId":${JSON.stringify(id)}`));
-    for (const update of tasks.filter((u) => u.sessionUpdate === 'tool_call_update' && (sent.has(u.toolCallId) || inLive(u.toolCallId)))) {
+    const shown = tasks.filter((u) => u.sessionUpdate === 'tool_call_update' && (sent.has(u.toolCallId) || inLive(u.toolCallId)));
+    const closing = usage === undefined ? shown : [...shown, usage];
+    for (const update of closing) {
       const frame = this.core.broadcaster.serialize('session/update', {
         sessionId: session.sessionId,
         update,
@@ -247,7 +251,7 @@ export class SessionAttach {
     }
     return {
       recovered: true,
-      replayed: updates.length + live.length + tasks.length,
+      replayed: updates.length + live.length + closing.length,
       hasMore: page.hasMore,
       ...(page.cursor === undefined ? {} : { cursor: page.cursor }),
     };

@@ -2,7 +2,7 @@
  * What the hub knows about one ZCode session (ARCHITECTURE.md §4.1). The session id is the ZCode
  * id everywhere; there is no second id space.
  */
-import type { AvailableCommand, SessionConfigOption } from '@agentclientprotocol/sdk';
+import type { AvailableCommand, SessionConfigOption, SessionUpdate } from '@agentclientprotocol/sdk';
 import { configOptions, type KnownModel } from '../acp/translate-state.js';
 import { createTranslationContext, type TranslationContext } from '../acp/translation-context.js';
 import type { SettingsPatch } from '../acp/zcode-event-schema.js';
@@ -51,6 +51,7 @@ export class SessionState {
   readonly journal: Journal;
   /** The output so far of the session's background tasks (late joiners, reloads). */
   readonly taskOutputs: TaskOutputs;
+  private usage: SessionUpdate | undefined;
   readonly queue = new PromptQueue();
 
   constructor(
@@ -108,6 +109,11 @@ export class SessionState {
     return this.updated;
   }
 
+  /** The last `usage_update` sent (the context meter): a replay ends with it, so every client shows the same meter. */
+  get lastUsage(): SessionUpdate | undefined {
+    return this.usage;
+  }
+
   /** The message being folded into the session's preview (session-preview.ts). */
   get previewDraft(): PreviewDraft | undefined {
     return this.draft;
@@ -145,6 +151,11 @@ export class SessionState {
   /** The preview's message so far (session-preview.ts folds each update into it). */
   setPreviewDraft(draft: PreviewDraft | undefined): void {
     this.draft = draft;
+  }
+
+  /** A `usage_update` was sent to the session's clients. */
+  noteUsage(update: SessionUpdate): void {
+    this.usage = update;
   }
 
   get mode(): string {

@@ -6,6 +6,7 @@
  * `taskOutputMaxChars` of each task (a longer output is cut at the front, at a line start, and
  * marked trimmed),
  * for at most `taskOutputsMax` tasks per session (the oldest is forgotten first).
+ * `snapshot`/`restore` carry it across a hub restart (task-output-files.ts keeps it on disk).
  */
 import type { SessionUpdate, ToolCallStatus } from '@agentclientprotocol/sdk';
 
@@ -16,7 +17,8 @@ export interface TaskOutputLimits {
   maxTasks: number;
 }
 
-interface KeptTask {
+/** One task's kept output, as `snapshot` gives it and `restore` takes it back. */
+export interface KeptTask {
   toolCallId: string;
   output: string;
   trimmed: boolean;
@@ -34,26 +36,64 @@ export class TaskOutputs {
 
   constructor(private readonly limits: TaskOutputLimits) {}
 
-  /** Notes one emitted update: a card that is a background task (`_meta.backgroundTask`) and its `terminal_output`. */
-  note(update: SessionUpdate): void {
-    if (update.sessionUpdate !== 'tool_call' && update.sessionUpdate !== 'tool_call_update') return;
+  /**
+   * Notes one emitted update: a card that is a background task (`_meta.backgroundTask`) and its
+   * `terminal_output`. True when it changed what is kept.
+   */
+  note(update: SessionUpdate): boolean {
+    if (update.sessionUpdate !== 'tool_call' && update.sessionUpdate !== 'tool_call_update') return false;
     const meta = record(update._meta);
     const task = record(meta?.['backgroundTask']);
     let kept = this.kept.get(update.toolCallId);
     if (kept === undefined) {
-      if (task === undefined || this.limits.maxTasks < 1) return;
+      if (task === undefined || this.limits.maxTasks < 1) return false;
       kept = { toolCallId: update.toolCallId, output: '', trimmed: false, status: undefined, task };
-      this.kept.set(update.toolCallId, kept);
-      while (this.kept.size > this.limits.maxTasks) {
-        const oldest = this.kept.keys().next().value;
-        if (oldest === undefined) break;
-        this.kept.delete(oldest);
-      }
+      this.keep(kept);
     }
     if (task !== undefined) kept.task = task;
     if (update.status !== undefined && update.status !== null) kept.status = update.status;
     const data = record(meta?.['terminal_output'])?.['data'];
-    if (typeof data === 'string' && data.length > 0) this.append(kept, data);
+    // A background launch's one-line result ends its line (as the built-in app shows it): the
+    // task's output starts below it, not glued to the task id.
+    const launch = record(meta?.['zcode'])?.['backgroundLaunch'] === true;
+    if (typeof data === 'string' && data.length > 0) this.append(kept, launch && !data.endsWith('\n') ? `${data}\n` : data);
+    return true;
+  }
+
+  /** What is kept, oldest task first (copies: later output does not change them). */
+  snapshot(): KeptTask[] {
+    return [...this.kept.values()].map((k) => ({ ...k }));
+  }
+
+  /**
+   * Takes back tasks a previous hub run kept (before anything of this run), within this run's
+   * limits. A task still running then is not running now — the agent process that ran it ended
+   * with that hub — so it comes back ended: `failed`, its task status `interrupted`.
+   */
+  restore(tasks: readonly KeptTask[]): void {
+    if (this.limits.maxTasks < 1) return;
+    for (const t of tasks) {
+      const running = t.status === undefined || t.status === 'pending' || t.status === 'in_progress';
+      const kept: KeptTask = {
+        toolCallId: t.toolCallId,
+        output: '',
+        trimmed: t.trimmed,
+        status: running ? 'failed' : t.status,
+        task: running ? { ...t.task, status: 'interrupted' } : t.task,
+      };
+      this.append(kept, t.output);
+      this.keep(kept);
+    }
+  }
+
+  private keep(kept: KeptTask): void {
+    this.kept.delete(kept.toolCallId);
+    this.kept.set(kept.toolCallId, kept);
+    while (this.kept.size > this.limits.maxTasks) {
+      const oldest = this.kept.keys().next().value;
+      if (oldest === undefined) break;
+      this.kept.delete(oldest);
+    }
   }
 
   private append(kept: KeptTask, data: string): void {

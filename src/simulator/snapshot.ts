@@ -1,6 +1,7 @@
 import type { ModelRegistry } from './models.js';
 import { toModelOption } from './models.js';
 import type { SessionRuntime } from './session-runtime.js';
+import { REVIEW_COMMAND } from './scenarios/review.js';
 
 /** Which models a Settings object lists: all (create/resume, §4.1) or only the current one. */
 export type AvailableScope = 'all' | 'current';
@@ -89,6 +90,7 @@ export function buildSnapshot(
     slashCommands: [
       { name: 'compact', description: 'Summarise the conversation to free context', source: 'builtin' },
       { name: 'goal', description: 'Set or manage a long-running goal', inputHint: '<objective>', source: 'builtin' },
+      REVIEW_COMMAND,
     ],
   };
 }

@@ -1,7 +1,8 @@
 /**
  * The composer's `/` commands and `@` file mentions on a 390×844 phone, against the simulator:
- * the list comes from what the session offers (its models, modes, compaction, goal), a picked
- * command runs on the hub, and a mentioned file goes with the prompt as an ACP resource link
+ * the list comes from what the session offers (its models, modes, compaction, goal, and the
+ * agent's own `/review`), a picked command runs on the hub (or, the agent's, goes to it as the
+ * prompt text and it answers), and a mentioned file goes with the prompt as an ACP resource link
  * (the simulator's answer quotes the prompt it was given, link included).
  */
 import fs from 'node:fs';
@@ -63,6 +64,32 @@ describe('phone web app: commands and mentions in the composer', () => {
     await box.press('Escape');
     expect(await page.getByTestId('suggestions').count()).toBe(0);
     expect(await box.inputValue()).toBe('/goal');
+    expect(phone.errors).toEqual([]);
+  });
+
+  it('an agent-only command, picked from the `/` menu, goes to the agent and its answer shows', async () => {
+    const { page } = phone;
+    const box = page.getByTestId('prompt-input');
+    await box.fill('');
+    // Announced by the agent (its snapshot's slashCommands), not known to the app.
+    await box.pressSequentially('/rev');
+    const review = page.locator('[data-key="/review"]');
+    await review.waitFor();
+    expect(await keys(page)).toEqual(['/review']);
+    expect(await review.innerText()).toContain('/review <focus>');
+    expect(await review.innerText()).toContain('Review the workspace changes and list what to fix');
+    await shoot(page, 'composer-agent-command');
+    // Picking it puts the command in the box for its focus; sending prompts the agent with that text.
+    await review.click();
+    expect(await box.inputValue()).toBe('/review ');
+    await box.pressSequentially('the config bar');
+    await page.getByTestId('send-button').click();
+    await page.getByTestId('user-message').filter({ hasText: '/review the config bar' }).waitFor();
+    const answer = page.getByTestId('agent-message').filter({ hasText: 'Review: the config bar' });
+    await answer.waitFor();
+    await waitIdle(page);
+    expect(await answer.innerText()).toContain('No blocking issues found.');
+    await shoot(page, 'composer-agent-command-answer');
     expect(phone.errors).toEqual([]);
   });
 

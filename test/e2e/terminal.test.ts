@@ -8,6 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { phoneHub } from './support/fixture.js';
+import { axeBothThemes } from './support/axe.js';
 import { pair, sendPrompt, shoot, waitIdle } from './support/flow.js';
 
 const KEEP = 1_500;
@@ -41,7 +42,17 @@ describe('phone web app: the terminal panel', () => {
     await expect.poll(() => card.locator('pre.terminal').innerText()).toContain('unit-002');
     expect(await card.locator('pre.terminal').innerText()).not.toContain('\u001b');
     expect(await page.getByTestId('terminal-running').innerText()).toBe('1');
+    // The turn that launched it ended, the task runs on: the header says so (not "Idle"), and opens the terminal.
+    await waitIdle(page);
+    const state = page.getByTestId('state-badge');
+    await expect.poll(() => state.getAttribute('data-badge')).toBe('task');
+    expect(await state.innerText()).toBe('Task running');
+    expect(await axeBothThemes(page, 'chat with a task running')).toEqual([]);
     await shoot(page, 'terminal-chat');
+    await state.click();
+    await page.getByTestId('terminal-view').waitFor();
+    await page.getByRole('button', { name: 'Back' }).click();
+    await page.getByTestId('prompt-input').waitFor();
     await card.getByTestId('open-terminal').click();
     await page.getByTestId('terminal-view').waitFor();
     expect(new URL(page.url()).pathname).toMatch(/\/terminal$/);
@@ -107,11 +118,17 @@ describe('phone web app: the terminal panel', () => {
     expect(await output(page).innerText()).toMatch(/^(✓|✗|warn) test\/unit-\d{3}/);
     expect(await page.getByTestId('terminal-status').innerText()).toBe('running');
     await waitLine(page, beforeReload + 3);
+    // The reloaded chat's header still says a task runs.
+    await page.getByRole('button', { name: 'Back' }).click();
+    await expect.poll(() => page.getByTestId('state-badge').getAttribute('data-badge')).toBe('task');
+    await page.getByTestId('terminal-button').click();
+    await page.getByTestId('terminal-view').waitFor();
 
-    // A view device joins late: the chat's terminal button, the output so far, no Stop.
+    // A view device joins late: the header's "Task running", the chat's terminal button, the output so far, no Stop.
     await pair(laptop, hub, 'Terminal laptop', 'view');
     const lp = laptop.page;
     await lp.getByTestId('session-row').first().click();
+    await expect.poll(() => lp.getByTestId('state-badge').getAttribute('data-badge')).toBe('task');
     await lp.getByTestId('terminal-button').click();
     await lp.getByTestId('terminal-view').waitFor();
     await waitLine(lp, beforeReload + 3);
@@ -128,6 +145,10 @@ describe('phone web app: the terminal panel', () => {
     const last = await lastLine(page);
     await page.getByRole('button', { name: 'Back' }).click();
     await page.getByTestId('prompt-input').waitFor();
+    // Stopped: the header no longer says a task runs, on either device.
+    await expect.poll(() => page.getByTestId('state-badge').getAttribute('data-badge')).not.toBe('task');
+    await lp.getByRole('button', { name: 'Back' }).click();
+    await expect.poll(() => lp.getByTestId('state-badge').getAttribute('data-badge')).not.toBe('task');
     await page.getByTestId('terminal-button').click();
     expect(await lastLine(page)).toBe(last);
 

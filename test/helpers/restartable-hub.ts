@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll } from 'vitest';
-import { startHub, type HubHarness } from './hub-harness.js';
+import { startHub, type HarnessOptions, type HubHarness } from './hub-harness.js';
 
 /**
  * Hubs started one after another on the same state dir and workspace (a restart), closed and
@@ -18,8 +18,9 @@ export function restartableHub(prefix: string, simArgs: string[] = ['--turn-dela
     for (const h of hubs) await h.close();
     fs.rmSync(root, { recursive: true, force: true });
   }, 60_000);
-  const start = async (): Promise<HubHarness> => {
-    const h = await startHub({ simArgs, config: { stateDir, workspace } });
+  /** One more hub on the same state dir; `limits` may differ from run to run. */
+  const start = async (limits?: HarnessOptions['limits']): Promise<HubHarness> => {
+    const h = await startHub({ simArgs, config: { stateDir, workspace }, ...(limits ? { limits } : {}) });
     hubs.push(h);
     return h;
   };

@@ -4,23 +4,9 @@
  * `taskOutputsMax` per session; stopping it is operate+ (a view device is refused).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RpcError, type AcpWsClient } from '../helpers/acp-ws-client.js';
+import { RpcError } from '../helpers/acp-ws-client.js';
+import { liveOutput, sessionUpdates, startWatch, type TaskUpdate } from '../helpers/background-watch.js';
 import { startHub, type HubHarness } from '../helpers/hub-harness.js';
-
-interface Update {
-  sessionId: string;
-  update: {
-    sessionUpdate: string;
-    toolCallId?: string;
-    status?: string;
-    _meta?: {
-      terminal_output?: { data?: string };
-      zcode?: { outputText?: string; outputTrimmed?: boolean };
-      backgroundTask?: { taskId?: string; status?: string };
-    };
-  };
-  _meta?: { zcode?: { replay?: boolean } };
-}
 
 const MAX_CHARS = 600;
 let hub: HubHarness;
@@ -31,33 +17,9 @@ afterAll(async () => {
   await hub?.close();
 });
 
-function updates(c: AcpWsClient, sessionId: string): Update[] {
-  return c.notifications<Update>('session/update').filter((u) => u.sessionId === sessionId);
-}
-
-/** The terminal output of `card` a client received live, joined. */
-function liveOutput(list: Update[], card: string): string {
-  return list
-    .filter((u) => u.update.toolCallId === card && u._meta?.zcode?.replay !== true)
-    .map((u) => u.update._meta?.terminal_output?.data ?? '')
-    .join('');
-}
-
 /** Cards of the tasks started so far (an earlier task still streams while the next starts). */
 const started = new Set<string>();
-
-async function startWatch(c: AcpWsClient, sessionId: string): Promise<{ card: string; taskId: string }> {
-  const skip = c.notifications('session/update').length;
-  await c.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'run the background watch of the tests' }] });
-  const first = await c.waitForNotification<Update>(
-    'session/update',
-    (u) => u.sessionId === sessionId && u.update._meta?.backgroundTask?.taskId !== undefined && !started.has(u.update.toolCallId ?? ''),
-    20_000,
-    skip,
-  );
-  started.add(first.update.toolCallId as string);
-  return { card: first.update.toolCallId as string, taskId: first.update._meta?.backgroundTask?.taskId as string };
-}
+const updates = sessionUpdates;
 
 describe('background task output for late joiners', () => {
   it('a late joiner gets the output so far (trimmed past taskOutputMaxChars), then the live rest without gap or repeat; a view device cannot stop it', async () => {
@@ -67,7 +29,7 @@ describe('background task output for late joiners', () => {
       mcpServers: [],
       _meta: { zcode: { mode: 'yolo' } },
     });
-    const { card, taskId } = await startWatch(a, sessionId);
+    const { card, taskId } = await startWatch(a, sessionId, started);
     // Enough output that the kept tail had to drop its start.
     await a.waitFor(() => liveOutput(updates(a, sessionId), card).length > MAX_CHARS * 2 || undefined, 30_000, 'output past the bound');
 
@@ -111,7 +73,7 @@ describe('background task output for late joiners', () => {
     const skip = a.notifications('session/update').length;
     const res = await a.request<{ cancelled: boolean }>('_zcode/cancel_background_task', { sessionId, taskId });
     expect(res.cancelled).toBe(true);
-    const ended = await a.waitForNotification<Update>(
+    const ended = await a.waitForNotification<TaskUpdate>(
       'session/update',
       (u) => u.sessionId === sessionId && u.update.toolCallId === card && u.update._meta?.backgroundTask?.status === 'cancelled',
       10_000,
@@ -131,7 +93,7 @@ describe('background task output for late joiners', () => {
 
     // A replay sends the kept output only after cards it holds: a page of just the last turn
     // leaves the first task's card (and its output) to the earlier page, which brings both.
-    const second = await startWatch(a, sessionId);
+    const second = await startWatch(a, sessionId, started);
     await a.waitFor(() => liveOutput(updates(a, sessionId), second.card).length > 0 || undefined, 20_000, 'second task output');
     const paged = await hub.initializedClient({ name: 'paged' });
     const opened = await paged.request<{ _meta?: { zcode?: { replayMeta?: { cursor?: string } } } }>('session/load', {
@@ -140,11 +102,11 @@ describe('background task output for late joiners', () => {
       mcpServers: [],
       _meta: { zcode: { limit: 1 } },
     });
-    const replayedTasks = (list: Update[]) =>
+    const replayedTasks = (list: TaskUpdate[]) =>
       list.filter((u) => u.update._meta?.backgroundTask !== undefined && u._meta?.zcode?.replay === true).map((u) => u.update.toolCallId);
     expect(replayedTasks(updates(paged, sessionId))).toEqual([second.card]);
     const cursor = opened._meta?.zcode?.replayMeta?.cursor as string;
-    const earlier = await paged.request<{ updates: Array<Update['update']> }>('_zcode/load_earlier', { sessionId, cursor });
+    const earlier = await paged.request<{ updates: Array<TaskUpdate['update']> }>('_zcode/load_earlier', { sessionId, cursor });
     const firstCard = earlier.updates.findIndex((u) => u.sessionUpdate === 'tool_call' && u.toolCallId === card);
     const firstKept = earlier.updates.findIndex((u) => u.toolCallId === card && u._meta?.backgroundTask?.status === 'cancelled');
     expect(firstCard).toBeGreaterThanOrEqual(0);
@@ -152,7 +114,7 @@ describe('background task output for late joiners', () => {
     expect(earlier.updates[firstKept]?._meta?.zcode?.outputTrimmed).toBe(true);
 
     // taskOutputsMax is 2: a third task's output pushes out the first one's.
-    const third = await startWatch(a, sessionId);
+    const third = await startWatch(a, sessionId, started);
     await a.waitFor(() => liveOutput(updates(a, sessionId), third.card).length > 0 || undefined, 20_000, 'third task output');
     const full = await hub.initializedClient({ name: 'full' });
     await full.request('session/load', { sessionId, cwd: hub.workspace, mcpServers: [] });

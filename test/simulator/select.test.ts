@@ -17,6 +17,14 @@ describe('scenario selector', () => {
     for (const k of ['permission', 'question', 'plan', 'background', 'fail', 'slow', 'todo', 'edit'])
       expect(selectBehaviour(`do ${k} now`)).toBe(k);
   });
+  it('a prompt that is the simulator’s own `/review` command runs it, keywords in its focus or not', () => {
+    expect(selectBehaviour('/review')).toBe('review');
+    expect(selectBehaviour('/review the plan and its permissions')).toBe('review');
+    expect(selectBehaviour('  /review src')).toBe('review');
+    // Not the command: the name inside a prompt, or a longer word.
+    expect(selectBehaviour('please /review this')).toBe('answer');
+    expect(selectBehaviour('/reviewer plan')).toBe('plan');
+  });
   it('a forced scenario and bench mode override keywords', () => {
     expect(selectBehaviour('permission', 'slow')).toBe('slow');
     expect(selectBehaviour('permission', 'default', true)).toBe('bench');

@@ -25,6 +25,10 @@ export const terminalEn = {
   terminalStatusDone: 'finished',
   terminalStatusFailed: 'failed',
   terminalStatusStopped: 'stopped',
+  terminalStatusInterrupted: 'interrupted by a hub restart',
+  taskRunningBadge: 'Task running',
+  tasksRunningBadge: '{0} tasks running',
+  taskRunningOpen: '{0} — open the terminal',
 };
 
 export const terminalZh: Record<keyof typeof terminalEn, string> = {
@@ -53,4 +57,8 @@ export const terminalZh: Record<keyof typeof terminalEn, string> = {
   terminalStatusDone: '已完成',
   terminalStatusFailed: '失败',
   terminalStatusStopped: '已停止',
+  terminalStatusInterrupted: '因 hub 重启而中断',
+  taskRunningBadge: '任务运行中',
+  tasksRunningBadge: '{0} 个任务运行中',
+  taskRunningOpen: '{0}——打开终端',
 };

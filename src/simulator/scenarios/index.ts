@@ -10,6 +10,7 @@ import { permissionScenario } from './permission.js';
 import { planScenario } from './plan.js';
 import { questionScenario } from './question.js';
 import { screenshotScenario } from './screenshot.js';
+import { reviewScenario } from './review.js';
 import type { Behaviour } from './select.js';
 import { slowScenario } from './slow.js';
 import { subagentScenario } from './subagent.js';
@@ -45,6 +46,8 @@ export async function runBehaviour(b: Behaviour, ctx: TurnContext): Promise<void
       return subagentScenario(ctx);
     case 'tour':
       return tourScenario(ctx);
+    case 'review':
+      return reviewScenario(ctx);
     case 'bench':
       return benchScenario(ctx);
     case 'background-followup':

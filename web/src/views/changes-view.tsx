@@ -8,6 +8,7 @@ import { readFile } from '../net/workspace-fs.js';
 import { navigate } from '../router.js';
 import { useSelector } from '../store.js';
 import { TopBar } from './chrome.js';
+import { meterSubtitle, useContextUsage } from './context-meter.js';
 import { DiffBlock } from './diff-block.js';
 import { Icon } from './icons.js';
 import { LineCounts } from './line-counts.js';
@@ -82,6 +83,7 @@ function FileView({ file, sessionId, cwd, open }: { file: FileChange; sessionId:
 /** The session's Changes: every file its tool calls edited or wrote, each with a unified diff. */
 export function ChangesView({ client, sessionId, file }: { client: HubClient; sessionId: string; file?: string }) {
   useAttachedSession(client, sessionId);
+  const usage = useContextUsage(sessionId);
   const loadingHistory = useWholeHistory(client, sessionId);
   const items = useSelector(store, (s) => s.chats[sessionId]?.items);
   const attached = useSelector(store, (s) => s.chats[sessionId] !== undefined);
@@ -96,7 +98,7 @@ export function ChangesView({ client, sessionId, file }: { client: HubClient; se
   const removed = files.reduce((n, f) => n + f.removed, 0);
   return (
     <div class="page changes" data-testid="changes-view">
-      <TopBar title={t('changes')} back={() => navigate({ name: 'chat', sessionId })} />
+      <TopBar title={t('changes')} back={() => navigate({ name: 'chat', sessionId })} {...meterSubtitle(usage)} />
       <main class="scroll">
         {files.length > 0 ? (
           <div class="changes-summary" data-testid="changes-summary">

@@ -4,7 +4,7 @@ import type { RetryPrompt } from '../hub/chat-types.js';
 import { ConnectionLost } from '../net/rpc-connection.js';
 import type { HubClient } from '../hub/hub-client.js';
 import { pinnedPlan } from '../hub/chat-reducer.js';
-import { badgeOf } from '../hub/session-list.js';
+import { badgeOf, type Badge } from '../hub/session-list.js';
 import { sessionWaits } from '../hub/session-waits.js';
 import { t } from '../i18n.js';
 import { navigate } from '../router.js';
@@ -16,7 +16,7 @@ import { PromptBox } from './prompt-box.js';
 import { StateBadge } from './session-list-view.js';
 import { GitBadge } from './git-sheet.js';
 import { MachineChip } from './machines-view.js';
-import { SessionIdContext, SessionLinks } from './session-links.js';
+import { SessionIdContext, SessionLinks, TaskRunningBadge, useRunningTasks } from './session-links.js';
 import { WaitingBanner } from './waiting-banner.js';
 import { RenameSheet } from './rename-sheet.js';
 
@@ -38,6 +38,7 @@ export function ChatView({ client, sessionId }: { client: HubClient; sessionId: 
   const stick = useRef(true);
   const prevHeight = useRef(0);
   const [renaming, setRenaming] = useState(false);
+  const tasks = useRunningTasks(sessionId);
 
   // Attach once online and the list told us the session's workspace (session/load needs cwd).
   useEffect(() => {
@@ -93,7 +94,14 @@ export function ChatView({ client, sessionId }: { client: HubClient; sessionId: 
           ? {
               subtitle: (
                 <>
-                  {summary ? <StateBadge badge={badgeOf(summary, Date.now(), Date.now(), waits)} waitingFor={waits.waitingFor} /> : null}
+                  {summary ? (
+                    <HeaderState
+                      badge={badgeOf(summary, Date.now(), Date.now(), waits)}
+                      waitingFor={waits.waitingFor}
+                      tasks={tasks}
+                      sessionId={sessionId}
+                    />
+                  ) : null}
                   <MachineChip m={machine} />
                 </>
               ),
@@ -147,4 +155,10 @@ export function ChatView({ client, sessionId }: { client: HubClient; sessionId: 
       {renaming ? <RenameSheet client={client} sessionId={sessionId} current={title} onClose={() => setRenaming(false)} /> : null}
     </div>
   );
+}
+
+/** The header's state: the session's badge, unless it would say idle (or just finished) while a background task still runs. */
+function HeaderState(p: { badge: Badge; waitingFor: string | undefined; tasks: number; sessionId: string }) {
+  if (p.tasks > 0 && (p.badge === 'idle' || p.badge === 'finished')) return <TaskRunningBadge sessionId={p.sessionId} count={p.tasks} />;
+  return <StateBadge badge={p.badge} waitingFor={p.waitingFor} />;
 }

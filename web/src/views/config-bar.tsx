@@ -3,6 +3,7 @@ import type { HubClient } from '../hub/hub-client.js';
 import { toast } from '../hub/app-state.js';
 import { t } from '../i18n.js';
 import { type Choice, choicesOf } from '../hub/config-choices.js';
+import { ContextMeter, useContextUsage } from './context-meter.js';
 
 function Picker({
   label,
@@ -35,10 +36,7 @@ function Picker({
 export function ConfigBar({ chat, client, canOperate }: { chat: ChatState; client: HubClient; canOperate: boolean }) {
   const selects = chat.configOptions.filter((o) => o.type === 'select');
   const hasModeOption = selects.some((o) => o.id === 'mode' || o.category === 'mode');
-  // Nothing until the agent reports a real figure; under 1 % reads "<1", never a flat 0.
-  const exact =
-    chat.usage && chat.usage.size > 0 && chat.usage.used > 0 ? Math.min(100, (chat.usage.used / chat.usage.size) * 100) : undefined;
-  const pct = exact === undefined ? undefined : exact < 1 ? '<1' : Math.round(exact);
+  const usage = useContextUsage(chat.sessionId);
   const change = (fn: () => Promise<void>) => fn().catch((err: Error) => toast(t('error', err.message)));
   return (
     <div class="config-bar">
@@ -68,12 +66,7 @@ export function ConfigBar({ chat, client, canOperate }: { chat: ChatState; clien
             />
           ))
         : null}
-      {pct !== undefined ? (
-        <span class="meter" title={`${chat.usage?.used ?? 0} / ${chat.usage?.size ?? 0}`} data-testid="context-meter">
-          <span class="meter-bar" style={{ width: `${exact ?? 0}%` }} />
-          <span class="meter-text">{t('context', pct)}</span>
-        </span>
-      ) : null}
+      {usage ? <ContextMeter usage={usage} /> : null}
     </div>
   );
 }

@@ -8,6 +8,7 @@ import { listDir, readFile, readLines, type FileBody, type LineWindow, type List
 import { RestError } from '../net/rest.js';
 import { navigate } from '../router.js';
 import { TopBar } from './chrome.js';
+import { meterSubtitle, useContextUsage } from './context-meter.js';
 import { CodeLine } from './diff-block.js';
 import { Icon } from './icons.js';
 import { useAttachedSession } from './session-page.js';
@@ -233,6 +234,7 @@ export function FilesView({
   isFile?: boolean;
 }) {
   useAttachedSession(client, sessionId);
+  const usage = useContextUsage(sessionId);
   const [loaded, setLoaded] = useState<{ path: string; value: Loaded } | undefined>(undefined);
   useEffect(() => {
     let live = true;
@@ -258,6 +260,7 @@ export function FilesView({
       <TopBar
         title={t('files')}
         back={() => navigate(path ? { name: 'files', sessionId, ...(parent ? { path: parent } : {}) } : { name: 'chat', sessionId })}
+        {...meterSubtitle(usage)}
       />
       <main class="scroll">
         <Crumbs sessionId={sessionId} path={path} />

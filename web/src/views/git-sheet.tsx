@@ -1,4 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
+import { store } from '../hub/app-state.js';
+import { useSelector } from '../store.js';
 import { parseUnifiedDiff } from '../changes/unified-diff.js';
 import { t } from '../i18n.js';
 import { gitDiff, gitState, type GitFile, type GitState } from '../net/workspace-fs.js';
@@ -14,14 +16,17 @@ import { Icon } from './icons.js';
 export function GitBadge({ sessionId, running }: { sessionId: string; running: boolean }) {
   const [state, setState] = useState<GitState | undefined>(undefined);
   const [open, setOpen] = useState(false);
+  // Asked once the session is attached: before, a hub that just started may not know the session
+  // yet and refuses (403) — a chat opened right after a daemon restart showed no branch.
+  const attached = useSelector(store, (s) => s.chats[sessionId] !== undefined);
   useEffect(() => {
-    if (running) return;
+    if (running || !attached) return;
     let live = true;
     gitState(sessionId)
       .then((s) => live && setState(s))
       .catch(() => live && setState(undefined));
     return () => void (live = false);
-  }, [sessionId, running]);
+  }, [sessionId, running, attached]);
   if (!state?.isRepo) return null;
   const branch = state.branch ?? t('gitDetached');
   return (

@@ -34,6 +34,33 @@ function CountLink(p: {
   );
 }
 
+/** How many of the session's background tasks run now (their cards say so; a replay restores them for reloads and late joiners). */
+export function useRunningTasks(sessionId: string): number {
+  const items = useSelector(store, (s) => s.chats[sessionId]?.items);
+  return useMemo(() => terminalCards(items).filter(taskRunning).length, [items]);
+}
+
+/**
+ * The header's state while a background task outlives its turn: the session is not idle, it
+ * runs a task — a pill that opens the terminal panel.
+ */
+export function TaskRunningBadge({ sessionId, count }: { sessionId: string; count: number }) {
+  const text = count === 1 ? t('taskRunningBadge') : t('tasksRunningBadge', count);
+  return (
+    <button
+      type="button"
+      class="badge badge-running badge-task"
+      data-badge="task"
+      data-testid="state-badge"
+      aria-label={t('taskRunningOpen', text)}
+      onClick={() => navigate({ name: 'terminal', sessionId })}
+    >
+      <Icon name="terminal" size={12} />
+      {text}
+    </button>
+  );
+}
+
 /** The chat header's shortcuts to the session's Terminal (when it has output), Changes (with the changed-file count) and Files. */
 export function SessionLinks({ sessionId }: { sessionId: string }) {
   const items = useSelector(store, (s) => s.chats[sessionId]?.items);

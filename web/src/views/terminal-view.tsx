@@ -17,6 +17,7 @@ import { useSelector } from '../store.js';
 import { findAll, piecesOf, plainOf, runsOf } from '../terminal/ansi-text.js';
 import { WEB_LIMITS } from '../limits.js';
 import { TopBar } from './chrome.js';
+import { meterSubtitle, useContextUsage } from './context-meter.js';
 import { Icon } from './icons.js';
 import { inputSummary } from './tool-card.js';
 import { useAttachedSession } from './session-page.js';
@@ -24,6 +25,7 @@ import '../terminal.css';
 
 function statusKey(c: ToolItem): MessageKey {
   if (c.task?.status === 'cancelled') return 'terminalStatusStopped';
+  if (c.task?.status === 'interrupted') return 'terminalStatusInterrupted';
   if (c.status === 'failed') return 'terminalStatusFailed';
   if (c.status === 'completed') return 'terminalStatusDone';
   return 'terminalStatusRunning';
@@ -40,6 +42,7 @@ function cardLabel(c: ToolItem, cwd: string | undefined): string {
 
 export function TerminalView({ client, sessionId, card }: { client: HubClient; sessionId: string; card?: string }) {
   useAttachedSession(client, sessionId);
+  const usage = useContextUsage(sessionId);
   const items = useSelector(store, (s) => s.chats[sessionId]?.items);
   const attached = useSelector(store, (s) => s.chats[sessionId] !== undefined);
   const cwd = useSelector(store, (s) => s.sessions[sessionId]?.cwd);
@@ -51,7 +54,7 @@ export function TerminalView({ client, sessionId, card }: { client: HubClient; s
   const pick = (id: string) => navigate({ name: 'terminal', sessionId, card: id }, true);
   return (
     <div class="page terminal-page" data-testid="terminal-view">
-      <TopBar title={t('terminal')} back={() => navigate({ name: 'chat', sessionId })} />
+      <TopBar title={t('terminal')} back={() => navigate({ name: 'chat', sessionId })} {...meterSubtitle(usage)} />
       <main class="page-main term-main">
         {cards.length > 1 ? (
           <label class="term-pick">

@@ -1,0 +1,29 @@
+/**
+ * What the hub keeps of each update it emits, beside the journal, for clients that come later:
+ * the session's preview (the list's last message), its background tasks' output (also on disk,
+ * task-output-files.ts) and its last usage (the context meter a replay ends with).
+ */
+import type { SessionUpdate } from '@agentclientprotocol/sdk';
+import type { HubConfig } from '../config/schema.js';
+import type { SessionMarks } from './session-marks.js';
+import { foldPreview } from './session-preview.js';
+import type { SessionState } from './session-state.js';
+import type { TaskOutputFiles } from './task-output-files.js';
+
+/** The parts of the hub that keep them. */
+export interface KeepsEmitted {
+  readonly marks: SessionMarks;
+  readonly config: HubConfig;
+  readonly taskFiles: TaskOutputFiles | undefined;
+}
+
+/** Notes one update the hub just emitted to `session`'s clients. */
+export function noteEmitted(hub: KeepsEmitted, session: SessionState, update: SessionUpdate): void {
+  const draft = foldPreview(session.previewDraft, update, hub.config.limits.sessionPreviewChars);
+  if (draft !== session.previewDraft) {
+    session.setPreviewDraft(draft);
+    if (draft && draft.text.trim() !== '') hub.marks.notePreview(session.sessionId, draft.role, draft.text);
+  }
+  if (session.taskOutputs.note(update)) hub.taskFiles?.changed(session.sessionId, session.taskOutputs);
+  if (update.sessionUpdate === 'usage_update') session.noteUsage(update);
+}
