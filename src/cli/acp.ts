@@ -31,7 +31,16 @@ export async function runAcp(argv: string[]): Promise<number> {
     );
     return openBridgeSocket(handle.hub.url, handle.adminToken, config.limits.wsMaxMessageBytes, signal);
   };
-  const bridge = new AcpBridge({ connect, writeLine: (line) => process.stdout.write(`${line}\n`), logger });
+  // An editor that stops reading (closes our stdout: EPIPE on the next line) has gone as surely as
+  // one that closes our stdin: end the same way, never crash on the stream's error event.
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    logger.info({ code: err.code }, 'the editor closed stdout; detaching');
+    process.stdin.destroy();
+  });
+  const writeLine = (line: string): void => {
+    if (process.stdout.writable) process.stdout.write(`${line}\n`);
+  };
+  const bridge = new AcpBridge({ connect, writeLine, logger });
   // Editor lines are capped like every other input (one ACP message per line).
   const decoder = new NdjsonDecoder(config.limits.wsMaxMessageBytes);
   let code = 0;

@@ -13,7 +13,7 @@ import { until } from '../helpers/until.js';
 
 /**
  * `zcode-hub acp` ends when the editor closes its stdin — connected, still starting, or
- * reconnecting — with code 0, and leaves the daemon and the turns it runs alone. Real processes:
+ * reconnecting — or its stdout, with code 0, and leaves the daemon and the turns it runs alone. Real processes:
  * the bridge and the daemon each in their own, the editor's side written as ACP lines on stdin.
  */
 
@@ -133,6 +133,20 @@ describe('the stdio bridge ends when its stdin closes', () => {
       await teammate.close();
     }
   }, 90_000);
+
+  it("when the editor closes the bridge's stdout instead: exit 0 at its next line, no EPIPE crash, the daemon lives on", async () => {
+    const { pid } = readHubFile(stateDir)!;
+    const bridge = startBridge();
+    bridge.send({ id: 1, method: 'initialize', params: { protocolVersion: 1, clientCapabilities: {} } });
+    await until(() => resultOf(bridge, 1), 'initialize through the bridge');
+    // The editor stops reading: the bridge's next write to stdout fails with EPIPE.
+    bridge.child.stdout!.destroy();
+    bridge.send({ id: 2, method: 'session/list', params: {} });
+    expect(await bridge.exited).toEqual({ code: 0, signal: null });
+    expect(bridge.stderr()).not.toContain('Error: write EPIPE');
+    expect(bridge.stderr()).not.toContain('Unhandled');
+    expect(processAlive(pid)).toBe(true);
+  }, 60_000);
 
   it('while reconnecting to a daemon that went away: exit 0 at once, not after the wait for a new daemon', async () => {
     const bridge = startBridge();
