@@ -9,6 +9,7 @@
  */
 import type {
   CancelNotification,
+  CancelRequestNotification,
   DeleteSessionRequest,
   DeleteSessionResponse,
   InitializeRequest,
@@ -21,6 +22,7 @@ import type {
   NewSessionResponse,
   PromptRequest,
   PromptResponse,
+  SessionNotification,
   SetSessionConfigOptionRequest,
   SetSessionConfigOptionResponse,
   SetSessionModeRequest,
@@ -35,7 +37,18 @@ import type {
   PartialAnswerParams,
   SessionArchiveParams,
 } from '../../../src/zcode-ext/requests.js';
-import { ZCODE_REQUEST } from '../../../src/zcode-ext/methods.js';
+import type {
+  AnswerRefusedParams,
+  BackendStateParams,
+  InteractionOpenedParams,
+  InteractionProgressParams,
+  InteractionResolvedParams,
+  OwnUpdateParams,
+  PresenceParams,
+  SessionStateParams,
+  TurnStateParams,
+} from '../../../src/zcode-ext/schemas.js';
+import { ZCODE_NOTIFICATION, ZCODE_REQUEST } from '../../../src/zcode-ext/methods.js';
 import { rec, type Rec } from '../wire.js';
 
 /** What a reader checks one top-level field for; `?` = may be absent or null. */
@@ -136,6 +149,27 @@ export type ResultOf<M extends HubMethod> = (typeof HUB_RESULTS)[M] extends Read
 export interface HubClientNotifications {
   'session/cancel': CancelNotification;
 }
+
+/**
+ * The notifications the app acts on, each with the params the hub declares for it (the SDK's
+ * for ACP, src/zcode-ext/schemas.ts for `_zcode/*`). They are read leniently (wire.ts
+ * `Fields`): the field names are checked at compile time, each value where it is read.
+ */
+export interface HubNotificationParams {
+  'session/update': SessionNotification;
+  '$/cancel_request': CancelRequestNotification;
+  [ZCODE_NOTIFICATION.ownUpdate]: OwnUpdateParams;
+  [ZCODE_NOTIFICATION.turnState]: TurnStateParams;
+  [ZCODE_NOTIFICATION.sessionState]: SessionStateParams;
+  [ZCODE_NOTIFICATION.presence]: PresenceParams;
+  [ZCODE_NOTIFICATION.interactionOpened]: InteractionOpenedParams;
+  [ZCODE_NOTIFICATION.interactionResolved]: InteractionResolvedParams;
+  [ZCODE_NOTIFICATION.interactionProgress]: InteractionProgressParams;
+  [ZCODE_NOTIFICATION.answerRefused]: AnswerRefusedParams;
+  [ZCODE_NOTIFICATION.backendState]: BackendStateParams;
+}
+
+export type HubNotification = keyof HubNotificationParams;
 
 /** The hub answered, but not with the shape its method promises. */
 export class MalformedResult extends Error {
