@@ -26,11 +26,17 @@ import { handleNotification } from './hub-events.js';
 import { fromView, mergeInteraction, rememberCard, type Answer } from './interactions.js';
 import { answerInteraction, answerOneQuestion, holdInteractionRequest } from './interaction-requests.js';
 import { fromListEntry, type SessionSummary } from './session-list.js';
-import { version as VERSION } from '../../../package.json';
 import { ZCODE_NOTIFICATION, ZCODE_REQUEST } from '../../../src/zcode-ext/methods.js';
 import { deviceLabel, rememberDevice } from './device-name.js';
 
 export { deviceLabel, rememberDevice } from './device-name.js';
+
+/**
+ * The app's version (package.json), put in by the build (web/vite.config.ts `define`): a named
+ * import of package.json would not type-check under Node's module rules, which the unit tests
+ * that load this module use, and a default one would ship the whole file.
+ */
+declare const __APP_VERSION__: string;
 
 /** Another machine's hub, reached cross-origin with its own credential. */
 export interface MachineLink {
@@ -120,7 +126,7 @@ export class HubClient {
         elicitation: { form: {} },
         _meta: { terminal_output: true },
       },
-      clientInfo: { name: device, title: 'ZCode Hub web', version: VERSION },
+      clientInfo: { name: device, title: 'ZCode Hub web', version: __APP_VERSION__ },
     });
     const z = zmeta(init);
     const identity = rec(z['identity']);
