@@ -1,8 +1,10 @@
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import { precompress } from './precompress.js';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
+const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
 
 // The phone web app: preact (3 KB runtime, hooks, JSX) keeps the initial load far under the
 // 300 KB gzip budget that React would eat a third of; everything else is plain TypeScript.
@@ -13,6 +15,8 @@ export default defineConfig({
   root,
   base: '/',
   publicDir: 'public',
+  // The version the app announces in `initialize` (web/src/hub/hub-client.ts).
+  define: { __APP_VERSION__: JSON.stringify(version) },
   plugins: [precompress()],
   oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
   build: {

@@ -9,7 +9,7 @@ import { t } from '../i18n.js';
 import { ConnectionLost, RpcConnection, RpcError } from '../net/rpc-connection.js';
 import { api, type ApiFn } from '../net/rest.js';
 import { markSignedOut } from './sign-out.js';
-import { arr, num, rec, str, zmeta, idOf } from '../wire.js';
+import { num, rec, str, zmeta, idOf } from '../wire.js';
 import { setMachine, store, updateChat, type AppState } from './app-state.js';
 import {
   addLocalPrompt,
@@ -26,12 +26,17 @@ import { handleNotification } from './hub-events.js';
 import { fromView, mergeInteraction, rememberCard, type Answer } from './interactions.js';
 import { answerInteraction, answerOneQuestion, holdInteractionRequest } from './interaction-requests.js';
 import { fromListEntry, type SessionSummary } from './session-list.js';
-import { version as VERSION } from '../../../package.json';
 import { ZCODE_NOTIFICATION, ZCODE_REQUEST } from '../../../src/zcode-ext/methods.js';
-import type { InteractionsListParams, LoadEarlierParams } from '../../../src/zcode-ext/requests.js';
 import { deviceLabel, rememberDevice } from './device-name.js';
 
 export { deviceLabel, rememberDevice } from './device-name.js';
+
+/**
+ * The app's version (package.json), put in by the build (web/vite.config.ts `define`): a named
+ * import of package.json would not type-check under Node's module rules, which the unit tests
+ * that load this module use, and a default one would ship the whole file.
+ */
+declare const __APP_VERSION__: string;
 
 /** Another machine's hub, reached cross-origin with its own credential. */
 export interface MachineLink {
@@ -111,7 +116,7 @@ export class HubClient {
 
   private async onOpen(): Promise<void> {
     const device = deviceLabel();
-    const init = await this.conn.request('initialize', {
+    const init = await this.conn.call('initialize', {
       protocolVersion: 1,
       // elicitation.form: questions and plan approvals arrive as forms (CLIENT-PROTOCOL "Interactions");
       // terminal_output: Bash output streams in `_meta` (src/acp/tool-output.ts).
@@ -121,7 +126,7 @@ export class HubClient {
         elicitation: { form: {} },
         _meta: { terminal_output: true },
       },
-      clientInfo: { name: device, title: 'ZCode Hub web', version: VERSION },
+      clientInfo: { name: device, title: 'ZCode Hub web', version: __APP_VERSION__ },
     });
     const z = zmeta(init);
     const identity = rec(z['identity']);
@@ -175,15 +180,13 @@ export class HubClient {
     const found: Record<string, ReturnType<typeof fromListEntry>> = {};
     for (let page = 0; page < 20; page++) {
       // Archived sessions too: the list hides them until its Archived filter is on.
-      const res = rec(
-        await this.conn.request('session/list', { ...(cursor ? { cursor } : {}), _meta: { zcode: { includeArchived: true } } }),
-      );
-      for (const e of arr(res?.['sessions'])) {
+      const res = await this.conn.call('session/list', { ...(cursor ? { cursor } : {}), _meta: { zcode: { includeArchived: true } } });
+      for (const e of res.sessions) {
         const sid = str(rec(e)?.['sessionId']);
         const summary = sid ? fromListEntry(e, store.get().sessions[sid]) : undefined;
         if (sid && summary) found[sid] = this.tag(summary);
       }
-      cursor = str(res?.['nextCursor']);
+      cursor = res.nextCursor ?? undefined;
       if (!cursor) break;
     }
     store.update((s) => {
@@ -196,8 +199,8 @@ export class HubClient {
   /** Reloads pending interactions across sessions (`_zcode/interactions/list`). */
   async refreshInbox(): Promise<void> {
     try {
-      const res = rec(await this.conn.request(ZCODE_REQUEST.interactionsList, {} satisfies InteractionsListParams));
-      const views = arr(res?.['interactions'])
+      const res = await this.conn.call(ZCODE_REQUEST.interactionsList, {});
+      const views = res.interactions
         .map(fromView)
         .filter((v) => v !== undefined)
         .map((v) => this.tag(v));
@@ -232,7 +235,7 @@ export class HubClient {
     this.attaching.set(sessionId, []);
     try {
       const meta = resume ? { afterSeq: held.seq, epoch: held.epoch, limit: WEB_LIMITS.historyPage } : { limit: WEB_LIMITS.historyPage };
-      const result = await this.conn.request('session/load', { sessionId, cwd, mcpServers: [], _meta: { zcode: meta } }, 60_000);
+      const result = await this.conn.call('session/load', { sessionId, cwd, mcpServers: [], _meta: { zcode: meta } }, 60_000);
       const z = zmeta(result);
       const recovered = rec(z['replayMeta'])?.['recovered'];
       const fresh = !resume || recovered === false;
@@ -258,14 +261,12 @@ export class HubClient {
     if (!chat?.history.hasMore || !chat.history.cursor || store.get().loadingEarlier[sessionId]) return;
     store.update((s) => ({ ...s, loadingEarlier: { ...s.loadingEarlier, [sessionId]: true } }));
     try {
-      const res = rec(
-        await this.conn.request(ZCODE_REQUEST.loadEarlier, {
-          sessionId,
-          cursor: chat.history.cursor,
-          limit: WEB_LIMITS.historyPage,
-        } satisfies LoadEarlierParams),
-      );
-      updateChat(sessionId, (c) => prependHistory(c, arr(res?.['updates']), str(res?.['cursor']), res?.['hasMore'] === true));
+      const res = await this.conn.call(ZCODE_REQUEST.loadEarlier, {
+        sessionId,
+        cursor: chat.history.cursor,
+        limit: WEB_LIMITS.historyPage,
+      });
+      updateChat(sessionId, (c) => prependHistory(c, res.updates, res.cursor ?? undefined, res.hasMore));
     } finally {
       store.update((s) => ({ ...s, loadingEarlier: { ...s.loadingEarlier, [sessionId]: false } }));
     }
@@ -273,9 +274,8 @@ export class HubClient {
 
   /** Creates a session in `cwd` and returns its id. */
   async newSession(cwd: string): Promise<string> {
-    const res = rec(await this.conn.request('session/new', { cwd, mcpServers: [] }, 60_000));
-    const sessionId = str(res?.['sessionId']);
-    if (!sessionId) throw new Error('no sessionId');
+    const res = await this.conn.call('session/new', { cwd, mcpServers: [] }, 60_000);
+    const sessionId = res.sessionId;
     const z = zmeta(res);
     let chat = applyAttachResult(emptyChat(sessionId), res);
     const seq = num(z['seq']);
@@ -303,7 +303,7 @@ export class HubClient {
 
   /** Archives or unarchives a session (`_zcode/session_archive`); every device's list follows. */
   async archive(sessionId: string, archived: boolean): Promise<void> {
-    await this.conn.request(ZCODE_REQUEST.sessionArchive, { sessionId, archived });
+    await this.conn.call(ZCODE_REQUEST.sessionArchive, { sessionId, archived });
     // Shown at once here; the hub's `_zcode/session_state` says the same to the others.
     store.update((s) =>
       s.sessions[sessionId] ? { ...s, sessions: { ...s.sessions, [sessionId]: { ...s.sessions[sessionId], archived } } } : s,
@@ -327,8 +327,7 @@ export class HubClient {
     const localId = `local-${Date.now()}-${this.localSeq++}`;
     updateChat(sessionId, (c) => addLocalPrompt(c, localId, blocks));
     try {
-      const res = await this.conn.request('session/prompt', { sessionId, prompt: blocks }, 0);
-      const reason = str(rec(res)?.['stopReason']);
+      const { stopReason: reason } = await this.conn.call('session/prompt', { sessionId, prompt: blocks }, 0);
       updateChat(sessionId, (c) => {
         const settled = settleLocalPrompt(c, localId);
         if (reason === 'cancelled') return addNotice(settled, t('turnStopped'), 'info');
@@ -356,13 +355,13 @@ export class HubClient {
 
   /** Changes model, mode or thought level (`session/set_config_option`). */
   async setConfig(sessionId: string, configId: string, value: string): Promise<void> {
-    const res = rec(await this.conn.request('session/set_config_option', { sessionId, configId, value }));
-    if (Array.isArray(res?.['configOptions'])) updateChat(sessionId, (c) => applyAttachResult(c, { configOptions: res['configOptions'] }));
+    const { configOptions } = await this.conn.call('session/set_config_option', { sessionId, configId, value });
+    updateChat(sessionId, (c) => applyAttachResult(c, { configOptions }));
   }
 
   /** Changes the mode through `session/set_mode` (when no `mode` config option exists). */
   async setMode(sessionId: string, modeId: string): Promise<void> {
-    await this.conn.request('session/set_mode', { sessionId, modeId });
+    await this.conn.call('session/set_mode', { sessionId, modeId });
     updateChat(sessionId, (c) => ({ ...c, modeId }));
   }
 

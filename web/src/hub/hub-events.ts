@@ -13,160 +13,157 @@ import { cancelledRequestId, fromView, mergeInteraction } from './interactions.j
 import { keepPartialAnswers } from './interaction-requests.js';
 import { applySessionState } from './session-list.js';
 import { ZCODE_NOTIFICATION } from '../../../src/zcode-ext/methods.js';
-import type {
-  AnswerRefusedParams,
-  BackendStateParams,
-  InteractionOpenedParams,
-  InteractionProgressParams,
-  InteractionResolvedParams,
-  PresenceParams,
-  SessionStateParams,
-  TurnStateParams,
-} from '../../../src/zcode-ext/schemas.js';
+import type { HubNotification, HubNotificationParams } from '../net/hub-methods.js';
 
-/** Every `_zcode/*` notification's fields (CLIENT-PROTOCOL "Notifications"). */
-type ZcodeFields =
-  | TurnStateParams
-  | SessionStateParams
-  | PresenceParams
-  | InteractionOpenedParams
-  | InteractionResolvedParams
-  | InteractionProgressParams
-  | AnswerRefusedParams
-  | BackendStateParams;
+/** Applies one notification's params (read leniently: each value is checked where it is read). */
+type Handler<M extends HubNotification> = (client: HubClient, p: Fields<HubNotificationParams[M]>, params: unknown, method: M) => void;
 
 /** Applies one notification from the hub. Unknown methods are ignored (forward compatibility). */
 export function handleNotification(client: HubClient, method: string, params: unknown): void {
-  const p: Fields<ZcodeFields> = fields<ZcodeFields>(params) ?? {};
-  const sessionId = str(p.sessionId);
-  switch (method) {
-    case 'session/update':
-    case ZCODE_NOTIFICATION.ownUpdate: {
-      if (!sessionId) return;
-      const buffer = client.attaching.get(sessionId);
-      if (buffer) buffer.push({ method, params });
-      else updateChat(sessionId, (c) => applySessionUpdate(c, params));
-      // A new tally on a card: the request it asks shows it too.
-      const approval = approvalInMeta(rec(params)?.['update']);
-      if (approval) {
-        const toolCallId = str(rec(rec(params)?.['update'])?.['toolCallId']);
-        store.update((s) => {
-          const held = Object.values(s.interactions).find((i) => i.sessionId === sessionId && i.toolCallId === toolCallId);
-          return held ? { ...s, interactions: { ...s.interactions, [held.interactionId]: { ...held, approval } } } : s;
-        });
-      }
-      return;
-    }
-    case ZCODE_NOTIFICATION.turnState: {
-      if (!sessionId) return;
-      const turn = parseTurnState(params);
-      // Sent right before the load result: kept in order with the replay, or the first attach
-      // after a reload (no chat held yet) would lose the Stop button and the queue.
-      const buffer = client.attaching.get(sessionId);
-      if (buffer) buffer.push({ method, params });
-      else updateChat(sessionId, (c) => ({ ...c, turn }));
-      store.update((s) => {
-        const prev = s.sessions[sessionId];
-        const next = applySessionState(prev, { sessionId, state: turn.state }, Date.now());
-        return next ? { ...s, sessions: { ...s.sessions, [sessionId]: client.tag(next) } } : s;
-      });
-      return;
-    }
-    case ZCODE_NOTIFICATION.sessionState: {
-      if (!sessionId) return;
-      const before = store.get().sessions[sessionId]?.pendingInteractions ?? 0;
-      store.update((s) => {
-        const next = applySessionState(s.sessions[sessionId], params, Date.now());
-        return next ? { ...s, sessions: { ...s.sessions, [sessionId]: client.tag(next) } } : s;
-      });
-      const title = str(p.title);
-      if (title) updateChat(sessionId, (c) => (c.title === title ? c : { ...c, title }));
-      const after = store.get().sessions[sessionId]?.pendingInteractions ?? 0;
-      if (after !== before && !client.isAttached(sessionId)) client.scheduleInbox();
-      return;
-    }
-    case ZCODE_NOTIFICATION.presence: {
-      if (!sessionId) return;
-      const clients = arr(p.clients).flatMap((c) => {
-        const r = rec(c);
-        const clientId = str(r?.['clientId']);
-        return r && clientId ? [{ clientId, name: authorText(r) ?? clientId, scope: str(r['scope']) }] : [];
-      });
-      store.update((s) => ({ ...s, presence: { ...s.presence, [sessionId]: clients } }));
-      return;
-    }
-    case ZCODE_NOTIFICATION.interactionOpened: {
-      const parsed = fromView(p.interaction);
-      if (!parsed) return;
-      const view = client.tag(parsed);
-      store.update((s) => ({
-        ...s,
-        interactions: { ...s.interactions, [view.interactionId]: mergeInteraction(s.interactions[view.interactionId], view) },
-      }));
-      return;
-    }
-    case ZCODE_NOTIFICATION.interactionResolved: {
-      const interactionId = str(p.interactionId);
-      if (!interactionId) return;
-      const held = store.get().interactions[interactionId];
-      const by = authorText(p.resolvedBy);
-      const mine = client.answeredHere.has(interactionId);
-      client.answeredHere.delete(interactionId);
-      // The card the interaction was about says who answered it.
-      const card = held?.toolCallId ? { sessionId: held.sessionId, toolCallId: held.toolCallId } : client.recentCards.get(interactionId);
-      // A rule or an "always allow" grant settled it with no one asked: the card shows the hub's words.
-      const byRule = readRuleDecision(p.rule) !== undefined || rec(p.grant) !== undefined;
-      if (by && card && str(p.state) === 'resolved') updateChat(card.sessionId, (c) => markAnswered(c, card.toolCallId, by, byRule));
-      if (held || store.get().activeInteraction === interactionId || wasWithdrawn.has(interactionId)) {
-        wasWithdrawn.delete(interactionId);
-        if (!mine) toast(resolvedText(str(p.state), by), `ix:${interactionId}`);
-      }
-      client.forget(interactionId);
-      return;
-    }
-    case '$/cancel_request': {
-      // Another device answered first: drop our copy and tell the hub it is dismissed.
-      const id = cancelledRequestId(params);
-      if (id === undefined) return;
-      const held = Object.values(store.get().interactions).find((i) => i.rpc && String(i.rpc.id) === String(id));
-      if (!held?.rpc) return;
-      client.conn.respond(
-        held.rpc.id,
-        held.rpc.method === 'session/request_permission' ? { outcome: { outcome: 'cancelled' } } : { action: 'cancel' },
-      );
-      if (!client.answeredHere.has(held.interactionId)) {
-        wasWithdrawn.add(held.interactionId);
-        toast(t('answeredElsewhere'), `ix:${held.interactionId}`);
-      }
-      client.forget(held.interactionId);
-      return;
-    }
-    case ZCODE_NOTIFICATION.interactionProgress: {
-      // Another card of a question was answered (here or on another device): continue from there.
-      const interactionId = str(p.interactionId);
-      if (interactionId) keepPartialAnswers(interactionId, p.partialAnswers);
-      return;
-    }
-    case ZCODE_NOTIFICATION.answerRefused: {
-      // Our answer did not count (a rule, a second vote, too late): say why instead of dropping it.
-      const interactionId = str(p.interactionId);
-      const message = str(p.message);
-      if (!interactionId || !message) return;
-      client.answeredHere.delete(interactionId);
-      toast(t('answerRefused', message), `ix:${interactionId}`);
-      return;
-    }
-    case ZCODE_NOTIFICATION.backendState: {
-      const state = str(p.state) ?? 'ready';
-      const nextRetryMs = num(p.nextRetryMs);
-      store.update((s) => ({ ...s, backend: { state, ...(nextRetryMs !== undefined ? { nextRetryMs } : {}) } }));
-      if (state === 'ready') void client.refreshInbox();
-      return;
-    }
-    default:
-      return;
-  }
+  if (isHandled(method)) dispatch(client, method, params);
 }
+
+function isHandled(method: string): method is HubNotification {
+  return Object.hasOwn(HANDLERS, method);
+}
+
+function dispatch<M extends HubNotification>(client: HubClient, method: M, params: unknown): void {
+  HANDLERS[method](client, fields<HubNotificationParams[M]>(params) ?? {}, params, method);
+}
+
+/** A session's update, or the seq of the hub's echo of this device's own prompt: applied to its chat. */
+const sessionUpdate: Handler<'session/update' | typeof ZCODE_NOTIFICATION.ownUpdate> = (client, p, params, method) => {
+  const sessionId = str(p.sessionId);
+  if (!sessionId) return;
+  const buffer = client.attaching.get(sessionId);
+  if (buffer) buffer.push({ method, params });
+  else updateChat(sessionId, (c) => applySessionUpdate(c, params));
+  // A new tally on a card: the request it asks shows it too.
+  const update = rec(p.update);
+  const approval = approvalInMeta(update);
+  if (approval) {
+    const toolCallId = str(update?.['toolCallId']);
+    store.update((s) => {
+      const held = Object.values(s.interactions).find((i) => i.sessionId === sessionId && i.toolCallId === toolCallId);
+      return held ? { ...s, interactions: { ...s.interactions, [held.interactionId]: { ...held, approval } } } : s;
+    });
+  }
+};
+
+/** One handler per notification method the app acts on. */
+const HANDLERS: { readonly [M in HubNotification]: Handler<M> } = {
+  'session/update': sessionUpdate,
+  [ZCODE_NOTIFICATION.ownUpdate]: sessionUpdate,
+
+  [ZCODE_NOTIFICATION.turnState]: (client, p, params, method) => {
+    const sessionId = str(p.sessionId);
+    if (!sessionId) return;
+    const turn = parseTurnState(params);
+    // Sent right before the load result: kept in order with the replay, or the first attach
+    // after a reload (no chat held yet) would lose the Stop button and the queue.
+    const buffer = client.attaching.get(sessionId);
+    if (buffer) buffer.push({ method, params });
+    else updateChat(sessionId, (c) => ({ ...c, turn }));
+    store.update((s) => {
+      const prev = s.sessions[sessionId];
+      const next = applySessionState(prev, { sessionId, state: turn.state }, Date.now());
+      return next ? { ...s, sessions: { ...s.sessions, [sessionId]: client.tag(next) } } : s;
+    });
+  },
+
+  [ZCODE_NOTIFICATION.sessionState]: (client, p, params) => {
+    const sessionId = str(p.sessionId);
+    if (!sessionId) return;
+    const before = store.get().sessions[sessionId]?.pendingInteractions ?? 0;
+    store.update((s) => {
+      const next = applySessionState(s.sessions[sessionId], params, Date.now());
+      return next ? { ...s, sessions: { ...s.sessions, [sessionId]: client.tag(next) } } : s;
+    });
+    const title = str(p.title);
+    if (title) updateChat(sessionId, (c) => (c.title === title ? c : { ...c, title }));
+    const after = store.get().sessions[sessionId]?.pendingInteractions ?? 0;
+    if (after !== before && !client.isAttached(sessionId)) client.scheduleInbox();
+  },
+
+  [ZCODE_NOTIFICATION.presence]: (_client, p) => {
+    const sessionId = str(p.sessionId);
+    if (!sessionId) return;
+    const clients = arr(p.clients).flatMap((c) => {
+      const r = rec(c);
+      const clientId = str(r?.['clientId']);
+      return r && clientId ? [{ clientId, name: authorText(r) ?? clientId, scope: str(r['scope']) }] : [];
+    });
+    store.update((s) => ({ ...s, presence: { ...s.presence, [sessionId]: clients } }));
+  },
+
+  [ZCODE_NOTIFICATION.interactionOpened]: (client, p) => {
+    const parsed = fromView(p.interaction);
+    if (!parsed) return;
+    const view = client.tag(parsed);
+    store.update((s) => ({
+      ...s,
+      interactions: { ...s.interactions, [view.interactionId]: mergeInteraction(s.interactions[view.interactionId], view) },
+    }));
+  },
+
+  [ZCODE_NOTIFICATION.interactionResolved]: (client, p) => {
+    const interactionId = str(p.interactionId);
+    if (!interactionId) return;
+    const held = store.get().interactions[interactionId];
+    const by = authorText(p.resolvedBy);
+    const mine = client.answeredHere.has(interactionId);
+    client.answeredHere.delete(interactionId);
+    // The card the interaction was about says who answered it.
+    const card = held?.toolCallId ? { sessionId: held.sessionId, toolCallId: held.toolCallId } : client.recentCards.get(interactionId);
+    // A rule or an "always allow" grant settled it with no one asked: the card shows the hub's words.
+    const byRule = readRuleDecision(p.rule) !== undefined || rec(p.grant) !== undefined;
+    if (by && card && str(p.state) === 'resolved') updateChat(card.sessionId, (c) => markAnswered(c, card.toolCallId, by, byRule));
+    if (held || store.get().activeInteraction === interactionId || wasWithdrawn.has(interactionId)) {
+      wasWithdrawn.delete(interactionId);
+      if (!mine) toast(resolvedText(str(p.state), by), `ix:${interactionId}`);
+    }
+    client.forget(interactionId);
+  },
+
+  '$/cancel_request': (client, _p, params) => {
+    // Another device answered first: drop our copy and tell the hub it is dismissed.
+    const id = cancelledRequestId(params);
+    if (id === undefined) return;
+    const held = Object.values(store.get().interactions).find((i) => i.rpc && String(i.rpc.id) === String(id));
+    if (!held?.rpc) return;
+    client.conn.respond(
+      held.rpc.id,
+      held.rpc.method === 'session/request_permission' ? { outcome: { outcome: 'cancelled' } } : { action: 'cancel' },
+    );
+    if (!client.answeredHere.has(held.interactionId)) {
+      wasWithdrawn.add(held.interactionId);
+      toast(t('answeredElsewhere'), `ix:${held.interactionId}`);
+    }
+    client.forget(held.interactionId);
+  },
+
+  [ZCODE_NOTIFICATION.interactionProgress]: (_client, p) => {
+    // Another card of a question was answered (here or on another device): continue from there.
+    const interactionId = str(p.interactionId);
+    if (interactionId) keepPartialAnswers(interactionId, p.partialAnswers);
+  },
+
+  [ZCODE_NOTIFICATION.answerRefused]: (client, p) => {
+    // Our answer did not count (a rule, a second vote, too late): say why instead of dropping it.
+    const interactionId = str(p.interactionId);
+    const message = str(p.message);
+    if (!interactionId || !message) return;
+    client.answeredHere.delete(interactionId);
+    toast(t('answerRefused', message), `ix:${interactionId}`);
+  },
+
+  [ZCODE_NOTIFICATION.backendState]: (client, p) => {
+    const state = str(p.state) ?? 'ready';
+    const nextRetryMs = num(p.nextRetryMs);
+    store.update((s) => ({ ...s, backend: { state, ...(nextRetryMs !== undefined ? { nextRetryMs } : {}) } }));
+    if (state === 'ready') void client.refreshInbox();
+  },
+};
 
 /** Interactions withdrawn by `$/cancel_request`, waiting for the resolved notice naming the winner. */
 const wasWithdrawn = new Set<string>();

@@ -12,7 +12,6 @@ import type { HubClient } from './hub-client.js';
 import { fromElicitation, fromPermissionRequest, mergeInteraction, restBody, rpcResult, type Answer } from './interactions.js';
 import { partialAnswersOf } from './question-steps.js';
 import { ZCODE_REQUEST } from '../../../src/zcode-ext/methods.js';
-import type { PartialAnswerParams } from '../../../src/zcode-ext/requests.js';
 
 /** A request the hub sent us for an interaction (a permission, or a form), held in the store until answered; anything else is refused. */
 export function holdInteractionRequest(client: HubClient, id: string | number, method: string, params: unknown): void {
@@ -93,10 +92,8 @@ export async function answerOneQuestion(
   // The hub withdraws this device's own copy when the last card settles it: not "answered elsewhere".
   if (last) client.answeredHere.add(interactionId);
   try {
-    const res = rec(
-      await client.conn.request(ZCODE_REQUEST.partialAnswer, { interactionId, questionIndex, answer } satisfies PartialAnswerParams),
-    );
-    const view = rec(res?.['interaction']);
+    const res = await client.conn.call(ZCODE_REQUEST.partialAnswer, { interactionId, questionIndex, answer });
+    const view = rec(res.interaction);
     if (view?.['state'] === 'pending') keepPartialAnswers(interactionId, view['partialAnswers']);
   } catch (err) {
     client.answeredHere.delete(interactionId);

@@ -9,6 +9,7 @@ import { idOf, parseJson, rec, str } from '../wire.js';
 import { backoffDelay } from './backoff.js';
 import { CLOSE } from '../../../src/gateway/close-codes.js';
 import { ZCODE_REQUEST } from '../../../src/zcode-ext/methods.js';
+import { HUB_RESULTS, MalformedResult, type HubClientNotifications, type HubMethod, type ParamsOf, type ResultOf } from './hub-methods.js';
 
 /**
  * `unauthorized`: the token is revoked or expired (no retry); `not_allowed`: the hub is up but
@@ -67,6 +68,21 @@ export interface RpcHandlers {
   onStatus(status: ConnStatus, reason?: string): void;
 }
 
+type SocketClass = new (url: string) => WebSocket;
+
+export interface RpcOptions {
+  /**
+   * Opens a socket: the browser's WebSocket by default; in Node (none built in before 22) the
+   * `ws` package's, which implements the same interface.
+   */
+  WebSocket?: SocketClass;
+  /** Where a frame that is not JSON-RPC is reported; console.warn by default. */
+  warn?: (message: string) => void;
+}
+
+/** The WebSocket readyState of an open socket (the same constant in the browser and in `ws`). */
+const OPEN = 1;
+
 interface Pending {
   resolve(v: unknown): void;
   reject(e: Error): void;
@@ -89,37 +105,64 @@ export class RpcConnection {
   private hiddenAt = 0;
   status: ConnStatus = 'offline';
 
+  private readonly Socket: SocketClass;
+  private readonly warn: (message: string) => void;
+
   constructor(
     /** The socket URL, or a resolver (a machine's ticket URL, made fresh per attempt). */
     private readonly url: string | (() => Promise<string>),
     private readonly handlers: RpcHandlers,
-  ) {}
+    options: RpcOptions = {},
+  ) {
+    this.Socket = options.WebSocket ?? globalThis.WebSocket;
+    this.warn = options.warn ?? ((message) => console.warn(message));
+  }
+
+  /** Whether page events (network back, tab shown) can wake the link: only in a browser. */
+  private get inPage(): boolean {
+    return typeof window !== 'undefined' && typeof document !== 'undefined';
+  }
 
   /** Connects and keeps reconnecting until stop(). */
   start(): void {
     if (!this.stopped) return;
     this.stopped = false;
-    window.addEventListener('online', this.onOnline);
-    document.addEventListener('visibilitychange', this.onVisibility);
-    window.addEventListener('pageshow', this.onOnline);
+    if (this.inPage) {
+      window.addEventListener('online', this.onOnline);
+      document.addEventListener('visibilitychange', this.onVisibility);
+      window.addEventListener('pageshow', this.onOnline);
+    }
     this.open();
   }
 
   /** Closes the socket for good (logout). */
   stop(): void {
     this.stopped = true;
-    window.removeEventListener('online', this.onOnline);
-    document.removeEventListener('visibilitychange', this.onVisibility);
-    window.removeEventListener('pageshow', this.onOnline);
+    if (this.inPage) {
+      window.removeEventListener('online', this.onOnline);
+      document.removeEventListener('visibilitychange', this.onVisibility);
+      window.removeEventListener('pageshow', this.onOnline);
+    }
     clearTimeout(this.timer);
     this.ws?.close(CLOSE.NORMAL);
     this.ws = undefined;
   }
 
-  /** Sends a request; rejects with RpcError, ConnectionLost or a timeout. `timeoutMs: 0` = none. */
-  request(method: string, params: unknown, timeoutMs: number = WEB_LIMITS.requestTimeoutMs): Promise<unknown> {
+  /**
+   * Calls one of the hub's methods (hub-methods.ts): params checked at compile time, the result
+   * by its reader before the caller sees it. Rejects with RpcError (the hub's error answer),
+   * MalformedResult, ConnectionLost or a timeout. `timeoutMs: 0` = none.
+   */
+  async call<M extends HubMethod>(method: M, params: ParamsOf<M>, timeoutMs: number = WEB_LIMITS.requestTimeoutMs): Promise<ResultOf<M>> {
+    const raw = await this.request(method, params, timeoutMs);
+    const read = HUB_RESULTS[method](raw);
+    if (!read.ok) throw new MalformedResult(method, read.problem);
+    return read.value as ResultOf<M>;
+  }
+
+  private request(method: string, params: unknown, timeoutMs: number): Promise<unknown> {
     const ws = this.ws;
-    if (!ws || ws.readyState !== WebSocket.OPEN) return Promise.reject(new ConnectionLost());
+    if (!ws || ws.readyState !== OPEN) return Promise.reject(new ConnectionLost());
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       const entry: Pending = { resolve, reject };
@@ -135,8 +178,8 @@ export class RpcConnection {
   }
 
   /** Sends a notification (no answer). False when offline. */
-  notify(method: string, params: unknown): boolean {
-    if (this.ws?.readyState !== WebSocket.OPEN) return false;
+  notify<M extends keyof HubClientNotifications>(method: M, params: HubClientNotifications[M]): boolean {
+    if (this.ws?.readyState !== OPEN) return false;
     this.ws.send(JSON.stringify({ jsonrpc: '2.0', method, params }));
     return true;
   }
@@ -178,7 +221,7 @@ export class RpcConnection {
 
   private open(): void {
     clearTimeout(this.timer);
-    if (this.stopped || this.resolving || (this.ws && this.ws.readyState <= WebSocket.OPEN)) return;
+    if (this.stopped || this.resolving || (this.ws && this.ws.readyState <= OPEN)) return;
     if (!KEPT_WHILE_RETRYING.has(this.status)) this.setStatus('connecting');
     if (typeof this.url === 'string') {
       this.openSocket(this.url);
@@ -202,7 +245,7 @@ export class RpcConnection {
 
   /** `ticketed`: the URL came from a resolver that just reached the hub (a fresh ticket). */
   private openSocket(url: string, ticketed = false): void {
-    const ws = new WebSocket(url);
+    const ws = new this.Socket(url);
     this.ws = ws;
     let opened = false;
     ws.onopen = () => {
@@ -220,6 +263,7 @@ export class RpcConnection {
     };
     ws.onmessage = (ev) => {
       if (typeof ev.data === 'string') this.dispatch(ev.data);
+      else this.warn('rpc: ignored a frame that is not text (the hub speaks JSON-RPC in text frames)');
     };
     ws.onclose = (ev) => {
       if (this.ws !== ws) return;
@@ -262,7 +306,10 @@ export class RpcConnection {
 
   private dispatch(text: string): void {
     const msg = rec(parseJson(text));
-    if (!msg) return;
+    if (!msg) {
+      this.warn(`rpc: ignored a frame that is not a JSON object: ${text.slice(0, 80)}`);
+      return;
+    }
     const method = str(msg['method']);
     const id = idOf(msg['id']);
     if (method !== undefined) {
@@ -270,7 +317,11 @@ export class RpcConnection {
       else this.handlers.onNotification(method, msg['params']);
       return;
     }
-    if (typeof id !== 'number') return;
+    if (typeof id !== 'number' || !('result' in msg || 'error' in msg)) {
+      this.warn(`rpc: ignored a frame that is neither a request, a notification nor an answer: ${text.slice(0, 80)}`);
+      return;
+    }
+    // An answer to no call of ours (one that timed out already): nothing waits for it.
     const p = this.pending.get(id);
     if (!p) return;
     this.pending.delete(id);
@@ -282,7 +333,7 @@ export class RpcConnection {
 
   private readonly onOnline = (): void => {
     if (this.stopped || this.status === 'unauthorized') return;
-    if (this.ws?.readyState === WebSocket.OPEN) void this.probe();
+    if (this.ws?.readyState === OPEN) void this.probe();
     else {
       this.attempt = 0;
       this.open();
@@ -294,16 +345,17 @@ export class RpcConnection {
       this.hiddenAt = Date.now();
       return;
     }
-    if (this.ws?.readyState !== WebSocket.OPEN) this.onOnline();
+    if (this.ws?.readyState !== OPEN) this.onOnline();
     else if (Date.now() - this.hiddenAt > WEB_LIMITS.probeAfterHiddenMs) void this.probe();
   };
 
   /** A cheap request; no answer within the probe timeout → the socket is dead, reconnect. */
   private async probe(): Promise<void> {
     try {
-      await this.request(ZCODE_REQUEST.interactionsList, {}, WEB_LIMITS.probeTimeoutMs);
+      await this.call(ZCODE_REQUEST.interactionsList, {}, WEB_LIMITS.probeTimeoutMs);
     } catch (err) {
-      if (!(err instanceof RpcError)) this.reconnectNow();
+      // Any answer, even an error or an odd one, proves the socket alive.
+      if (!(err instanceof RpcError || err instanceof MalformedResult)) this.reconnectNow();
     }
   }
 }

@@ -8,7 +8,7 @@ import { useSelector } from '../store.js';
 
 /** Deletes a session for good (ACP `session/delete`, the agent's deleteSession) after a confirm. */
 async function deleteSession(client: HubClient, sessionId: string): Promise<void> {
-  await client.conn.request('session/delete', { sessionId });
+  await client.conn.call('session/delete', { sessionId });
   store.update((s) => {
     const { [sessionId]: _s, ...sessions } = s.sessions;
     const { [sessionId]: _c, ...chats } = s.chats;

@@ -1,0 +1,216 @@
+/**
+ * The web app's JSON-RPC connection (web/src/net/rpc-connection.ts) against a real WebSocket
+ * server on port 0 that speaks JSON-RPC, each test scripting what the "hub" answers. Node 20 has
+ * no built-in WebSocket, so the connection opens the `ws` package's, a real socket with the
+ * browser's interface.
+ */
+import type { AddressInfo } from 'node:net';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { WebSocket as WsSocket, WebSocketServer, type WebSocket as ServerSocket } from 'ws';
+import { ConnectionLost, RpcConnection, RpcError, type ConnStatus, type RpcOptions } from '../../web/src/net/rpc-connection.js';
+import { MalformedResult } from '../../web/src/net/hub-methods.js';
+import { until } from '../helpers/until.js';
+
+interface Frame {
+  id?: number | string;
+  method?: string;
+  params?: unknown;
+  result?: unknown;
+  error?: unknown;
+}
+
+/** A scripted hub: records every frame it receives and lets the test answer each one. */
+class Hub {
+  readonly server: WebSocketServer;
+  readonly frames: Frame[] = [];
+  readonly sockets: ServerSocket[] = [];
+  constructor() {
+    this.server = new WebSocketServer({ host: '127.0.0.1', port: 0 });
+    this.server.on('connection', (ws) => {
+      this.sockets.push(ws);
+      ws.on('message', (data) => this.frames.push(JSON.parse(String(data)) as Frame));
+    });
+  }
+  get url(): string {
+    return `ws://127.0.0.1:${(this.server.address() as AddressInfo).port}/acp`;
+  }
+  /** The socket the client holds now. */
+  get socket(): ServerSocket {
+    const ws = this.sockets.at(-1);
+    if (!ws) throw new Error('no client connected');
+    return ws;
+  }
+  send(msg: unknown): void {
+    this.socket.send(typeof msg === 'string' ? msg : JSON.stringify(msg));
+  }
+  /** Waits for the client's request of `method` that is not answered yet. */
+  request(method: string, skip = 0): Promise<Frame> {
+    return until(() => this.frames.filter((f) => f.method === method && f.id !== undefined)[skip], `a ${method} request`);
+  }
+  close(): Promise<void> {
+    for (const ws of this.sockets) ws.terminate();
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+// ws's WebSocket is the browser's interface (onopen/onmessage/onclose, readyState, send, close);
+// its declared event types differ in detail, hence the one cast.
+const WebSocket = WsSocket as unknown as NonNullable<RpcOptions['WebSocket']>;
+
+const ZLIST = '_zcode/interactions/list';
+
+let hub: Hub;
+let conn: RpcConnection;
+let notifications: Array<{ method: string; params: unknown }>;
+let requests: Array<{ id: string | number; method: string; params: unknown }>;
+let warnings: string[];
+let statuses: ConnStatus[];
+
+beforeEach(async () => {
+  hub = new Hub();
+  await until(() => (hub.server.address() ? true : undefined), 'the server listening');
+  notifications = [];
+  requests = [];
+  warnings = [];
+  statuses = [];
+  conn = new RpcConnection(
+    hub.url,
+    {
+      onOpen: async () => undefined,
+      onNotification: (method, params) => notifications.push({ method, params }),
+      onRequest: (id, method, params) => requests.push({ id, method, params }),
+      onStatus: (status) => statuses.push(status),
+    },
+    { WebSocket, warn: (message) => warnings.push(message) },
+  );
+  conn.start();
+  await until(() => (conn.status === 'online' ? true : undefined), 'the connection online');
+});
+
+afterEach(async () => {
+  conn.stop();
+  await hub.close();
+});
+
+describe('RpcConnection against a JSON-RPC WebSocket server', () => {
+  it('pairs each answer with its call by id, also when the answers come out of order', async () => {
+    const first = conn.call('session/new', { cwd: '/a', mcpServers: [] });
+    const second = conn.call('session/new', { cwd: '/b', mcpServers: [] });
+    const a = await hub.request('session/new');
+    const b = await hub.request('session/new', 1);
+    expect(a).toMatchObject({ params: { cwd: '/a', mcpServers: [] } });
+    expect(a.id).not.toBe(b.id);
+    hub.send({ jsonrpc: '2.0', id: b.id, result: { sessionId: 'sess_b' } });
+    hub.send({ jsonrpc: '2.0', id: a.id, result: { sessionId: 'sess_a' } });
+    expect((await first).sessionId).toBe('sess_a');
+    expect((await second).sessionId).toBe('sess_b');
+  });
+
+  it("rejects a call the server answers with an error, keeping its code, message and the hub's code", async () => {
+    const call = conn.call('session/prompt', { sessionId: 's1', prompt: [{ type: 'text', text: 'hi' }] }, 0);
+    const req = await hub.request('session/prompt');
+    hub.send({
+      jsonrpc: '2.0',
+      id: req.id,
+      error: { code: -32002, message: 'Session not found', data: { code: 'HUB_ERR_SESSION_NOT_FOUND' } },
+    });
+    const err = await call.catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(RpcError);
+    expect(err).toMatchObject({ code: -32002, message: 'Session not found', hubCode: 'HUB_ERR_SESSION_NOT_FOUND' });
+  });
+
+  it('takes an error answer without a numeric code as an internal error (-32603)', async () => {
+    const call = conn.call('session/set_mode', { sessionId: 's1', modeId: 'plan' });
+    const req = await hub.request('session/set_mode');
+    hub.send({ jsonrpc: '2.0', id: req.id, error: { message: 'odd' } });
+    await expect(call).rejects.toMatchObject({ name: 'RpcError', code: -32603, message: 'odd' });
+  });
+
+  it('rejects a result of the wrong shape with MalformedResult naming the method and the field', async () => {
+    const call = conn.call('session/new', { cwd: '/a', mcpServers: [] });
+    const req = await hub.request('session/new');
+    hub.send({ jsonrpc: '2.0', id: req.id, result: { sessionId: 42 } });
+    const err = await call.catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(MalformedResult);
+    expect((err as Error).message).toBe('session/new: result.sessionId is not of type string');
+  });
+
+  it('fails every pending call with ConnectionLost when the socket drops, then reconnects', async () => {
+    const one = conn.call('_zcode/interactions/list', {});
+    const two = conn.call('session/prompt', { sessionId: 's1', prompt: [] }, 0);
+    await hub.request('session/prompt');
+    const dropped = hub.socket;
+    dropped.terminate();
+    await expect(one).rejects.toBeInstanceOf(ConnectionLost);
+    await expect(two).rejects.toBeInstanceOf(ConnectionLost);
+    expect(statuses).toContain('offline');
+    await until(() => (hub.sockets.length === 2 && conn.status === 'online' ? true : undefined), 'a new connection');
+    // The new socket carries calls again.
+    const again = conn.call(ZLIST, {});
+    const req = await hub.request(ZLIST, 1);
+    hub.send({ jsonrpc: '2.0', id: req.id, result: { interactions: [] } });
+    expect((await again).interactions).toEqual([]);
+  });
+
+  it('rejects a call at once when there is no open socket', async () => {
+    conn.stop();
+    await expect(conn.call(ZLIST, {})).rejects.toBeInstanceOf(ConnectionLost);
+  });
+
+  it('rejects a call nobody answers within its timeout', async () => {
+    await expect(conn.call(ZLIST, {}, 1)).rejects.toThrow('_zcode/interactions/list timed out');
+    // A late answer to it is dropped quietly: nothing waits for it any more.
+    const req = await hub.request(ZLIST);
+    hub.send({ jsonrpc: '2.0', id: req.id, result: { interactions: [] } });
+    await roundTrip();
+    expect(warnings).toEqual([]);
+  });
+
+  it('routes notifications and requests from the server to their handlers, and sends the answer back', async () => {
+    hub.send({ jsonrpc: '2.0', method: '_zcode/turn_state', params: { sessionId: 's1', state: 'running', queue: [] } });
+    hub.send({ jsonrpc: '2.0', id: 'perm-1', method: 'session/request_permission', params: { sessionId: 's1' } });
+    await until(() => (requests.length === 1 ? true : undefined), 'the request handled');
+    expect(notifications).toEqual([{ method: '_zcode/turn_state', params: { sessionId: 's1', state: 'running', queue: [] } }]);
+    expect(requests).toEqual([{ id: 'perm-1', method: 'session/request_permission', params: { sessionId: 's1' } }]);
+    conn.respond('perm-1', { outcome: { outcome: 'cancelled' } });
+    conn.respondError(7, -32601, 'Method not found: x');
+    await until(() => (hub.frames.length === 2 ? true : undefined), 'both answers');
+    expect(hub.frames).toEqual([
+      { jsonrpc: '2.0', id: 'perm-1', result: { outcome: { outcome: 'cancelled' } } },
+      { jsonrpc: '2.0', id: 7, error: { code: -32601, message: 'Method not found: x' } },
+    ]);
+    expect(conn.notify('session/cancel', { sessionId: 's1' })).toBe(true);
+    await until(() => (hub.frames.length === 3 ? true : undefined), 'the notification');
+    expect(hub.frames[2]).toEqual({ jsonrpc: '2.0', method: 'session/cancel', params: { sessionId: 's1' } });
+  });
+
+  it('ignores malformed frames with a clear log, and keeps working', async () => {
+    hub.send('this is not json');
+    hub.send('[1, 2, 3]');
+    hub.send({ jsonrpc: '2.0', id: 5 });
+    hub.socket.send(Buffer.from('binary'), { binary: true });
+    await until(() => (warnings.length === 4 ? true : undefined), 'four warnings');
+    expect(warnings).toEqual([
+      'rpc: ignored a frame that is not a JSON object: this is not json',
+      'rpc: ignored a frame that is not a JSON object: [1, 2, 3]',
+      'rpc: ignored a frame that is neither a request, a notification nor an answer: {"jsonrpc":"2.0","id":5}',
+      'rpc: ignored a frame that is not text (the hub speaks JSON-RPC in text frames)',
+    ]);
+    expect(conn.status).toBe('online');
+    const call = conn.call(ZLIST, {});
+    const req = await hub.request(ZLIST);
+    hub.send({ jsonrpc: '2.0', id: req.id, result: { interactions: [{ interactionId: 'i1' }] } });
+    expect((await call).interactions).toHaveLength(1);
+    expect(notifications).toEqual([]);
+    expect(requests).toEqual([]);
+  });
+});
+
+/** One request/answer round trip: every frame the server sent before it has been handled. */
+async function roundTrip(): Promise<void> {
+  const before = hub.frames.length;
+  const call = conn.call('session/set_mode', { sessionId: 's1', modeId: 'x' });
+  const req = await until(() => hub.frames.slice(before).find((f) => f.method === 'session/set_mode'), 'the round trip');
+  hub.send({ jsonrpc: '2.0', id: req.id, result: {} });
+  await call;
+}
