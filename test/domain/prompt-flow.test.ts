@@ -526,6 +526,31 @@ describe('PromptFlow: stop', () => {
     expect(rig.session.turn.state).toBe('running');
     expect(a.settles).toBe(1);
   });
+
+  it('the watchdog of a stopped prompt whose send was then refused leaves the next prompt alone', async () => {
+    const a = ask(rig.alice, 'refused after stop');
+    const b = ask(rig.bob, 'runs on');
+    await settle();
+    const first = sendOf('refused after stop');
+    void rig.flow.cancel(rig.alice, rig.session);
+    await settle();
+    answerStops();
+    first.call.refuse(-32602, 'Invalid params');
+    await settle();
+    expect(hubCode(a.error)).toBeDefined();
+    const second = sendOf('runs on');
+    second.call.answer({});
+    await settle();
+    rig.flow.onTurnStarted(rig.session, started('t2', second.inputId));
+    await vi.advanceTimersByTimeAsync(rig.config.limits.stopSettleMs);
+    await settle();
+    expect(b.settles).toBe(0);
+    expect(rig.session.turn.state).toBe('running');
+    rig.flow.onTurnEnded(rig.session, ended('t2', second.inputId));
+    await settle();
+    expect(b.result).toEqual({ stopReason: 'end_turn', turnId: 't2', queuedBehind: 1 });
+    expect([a.settles, b.settles]).toEqual([1, 1]);
+  });
 });
 
 describe('PromptFlow: background turns', () => {
