@@ -312,6 +312,23 @@ describe('PromptFlow: -32010 (busy)', () => {
     expect(rig.bob.updates().filter((u) => u.update.sessionUpdate === 'user_message_chunk')).toHaveLength(1);
   });
 
+  it('a -32010 whose boundary already passed is sent again at once, not left waiting for a boundary that came', async () => {
+    // A turn nobody here prompted holds the child's lock when the prompt is sent.
+    rig.flow.onTurnStarted(rig.session, started('t0'));
+    const a = ask(rig.alice, 'races the boundary');
+    await settle();
+    const first = sendOf('races the boundary');
+    // The child ends its turn and frees the lock before it answers the send it had refused.
+    rig.flow.onTurnEnded(rig.session, ended('t0', undefined));
+    rig.flow.onReady(rig.session, false);
+    first.call.refuse(BUSY.code, BUSY.message);
+    await settle();
+    expect(sendsOf('races the boundary')).toBe(2);
+    await runTurn('races the boundary', 't1');
+    expect(a.result).toEqual({ stopReason: 'end_turn', turnId: 't1', queuedBehind: 0 });
+    expect(a.settles).toBe(1);
+  });
+
   it('another -32010 meaning is an error for its prompter, not a wait', async () => {
     const a = ask(rig.alice, 'other');
     await settle();
@@ -426,6 +443,9 @@ describe('PromptFlow: stop', () => {
       { turnComplete: 'cancelled', turnId: 't1' },
       { turnComplete: 'end_turn', turnId: 't2' },
     ]);
+    expect(sendsOf('next one')).toBe(2);
+    // The real boundary settled the busy retry: no third send later.
+    await vi.advanceTimersByTimeAsync(rig.config.limits.busyRetryMs * 3);
     expect(sendsOf('next one')).toBe(2);
   });
 
@@ -580,6 +600,24 @@ describe('PromptFlow: background turns', () => {
     expect([sendsOf('behind background'), sendsOf('then this')]).toEqual([1, 1]);
   });
 
+  it('a prompt_completed while a background turn still runs is not the end of a prompt with no turn yet', async () => {
+    rig.flow.onTurnStarted(rig.session, started('bg1', undefined, true));
+    const a = ask(rig.alice, 'waits its turn');
+    await settle();
+    const { call, inputId } = sendOf('waits its turn');
+    call.answer({});
+    await settle();
+    rig.flow.onReady(rig.session, false);
+    await settle();
+    expect(a.settles).toBe(0);
+    rig.flow.onTurnEnded(rig.session, ended('bg1', undefined, 'success', { background: true }));
+    rig.flow.onTurnStarted(rig.session, started('t2', inputId));
+    rig.flow.onTurnEnded(rig.session, ended('t2', inputId));
+    await settle();
+    expect(a.result).toEqual({ stopReason: 'end_turn', turnId: 't2', queuedBehind: 0 });
+    expect(a.settles).toBe(1);
+  });
+
   it('a background turn’s start and end never touch the running prompt', async () => {
     const a = ask(rig.alice, 'mine');
     await settle();
@@ -595,6 +633,40 @@ describe('PromptFlow: background turns', () => {
     rig.flow.onTurnEnded(rig.session, ended('t1', inputId));
     await settle();
     expect(a.result?.turnId).toBe('t1');
+  });
+});
+
+describe('PromptFlow: turns nobody here prompted', () => {
+  it('binds and runs the session’s turn, and ends it (or fails it, announced once) with no prompt to answer', async () => {
+    rig.flow.onTurnStarted(rig.session, started('t0'));
+    expect([rig.session.turn.state, rig.session.turn.turnId]).toEqual(['running', 't0']);
+    rig.flow.onTurnEnded(rig.session, ended('t0', undefined));
+    expect(rig.session.turn.state).toBe('idle');
+
+    rig.flow.onTurnStarted(rig.session, started('t1'));
+    rig.flow.onTurnEnded(rig.session, ended('t1', undefined, 'failed', { error: { type: 'provider', message: 'overloaded' } }));
+    // Another turn's end changes nothing.
+    rig.flow.onTurnEnded(rig.session, ended('t1', undefined));
+    expect(rig.session.turn.state).toBe('idle');
+    expect(endsSeen()).toEqual([{ turnEnded: 'failed' }]);
+  });
+
+  it('a cancel of it stops it; the watchdog ends it when the child never confirms', async () => {
+    rig.flow.onTurnStarted(rig.session, started('t0'));
+    void rig.flow.cancel(rig.alice, rig.session);
+    await settle();
+    answerStops();
+    await settle();
+    expect(rig.session.turn.state).toBe('stopping');
+    await vi.advanceTimersByTimeAsync(rig.config.limits.stopSettleMs);
+    expect(rig.session.turn.state).toBe('idle');
+    expect(endsSeen()).toEqual([]);
+  });
+
+  it('a cancel with nothing running sends no stop', async () => {
+    await rig.flow.cancel(rig.alice, rig.session);
+    expect(rig.backend.calls).toEqual([]);
+    expect(rig.session.turn.state).toBe('idle');
   });
 });
 
@@ -626,6 +698,23 @@ describe('PromptFlow: the backend lost', () => {
     await runTurn('survives', 't2');
     expect(b.result?.stopReason).toBe('end_turn');
     expect(b.settles).toBe(1);
+  });
+
+  it('while stopping: the prompt fails once as lost and the stop watchdog is cleared with it', async () => {
+    const a = ask(rig.alice, 'stopping when lost');
+    await settle();
+    const { call, inputId } = sendOf('stopping when lost');
+    call.answer({});
+    await settle();
+    rig.flow.onTurnStarted(rig.session, started('t1', inputId));
+    void rig.flow.cancel(rig.alice, rig.session);
+    await settle();
+    rig.flow.onBackendLost(rig.session, { state: 'restarting' });
+    await vi.advanceTimersByTimeAsync(rig.config.limits.stopSettleMs);
+    await settle();
+    expect(hubCode(a.error)).toBe('HUB_ERR_BACKEND_UNAVAILABLE');
+    expect(a.settles).toBe(1);
+    expect(endsSeen()).toEqual([{ turnEnded: 'interrupted', promptId: inputId }]);
   });
 
   it('a send cut off by the exit is answered once, by the loss, not by the send’s own failure', async () => {
