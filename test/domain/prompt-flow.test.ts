@@ -145,6 +145,27 @@ describe('PromptFlow: -32010 (busy)', () => {
     expect(a.settles).toBe(1);
   });
 
+  it('a prompt refused while a turn of the child’s own runs leaves that turn running, and a cancel still stops it', async () => {
+    rig.flow.onTurnStarted(rig.session, started('t0'));
+    const a = rig.ask(rig.alice, 'behind t0');
+    await settle();
+    rig.sendOf('behind t0').call.refuse(BUSY.code, BUSY.message);
+    await settle();
+    expect([rig.session.turn.state, rig.session.turn.turnId]).toEqual(['running', 't0']);
+
+    // Bob stops the child's turn; alice's prompt stays queued and goes at the boundary.
+    void rig.flow.cancel(rig.bob, rig.session);
+    await settle();
+    expect(rig.backend.open('session/stop')).toHaveLength(1);
+    rig.answerStops();
+    rig.flow.onTurnEnded(rig.session, ended('t0', undefined, 'cancelled'));
+    rig.flow.onReady(rig.session, false);
+    await settle();
+    await rig.runTurn('behind t0', 't1');
+    expect(a.result).toEqual({ stopReason: 'end_turn', turnId: 't1', queuedBehind: 0 });
+    expect(a.settles).toBe(1);
+  });
+
   it('another -32010 meaning is an error for its prompter, not a wait', async () => {
     const a = rig.ask(rig.alice, 'other');
     await settle();

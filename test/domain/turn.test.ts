@@ -89,6 +89,7 @@ describe('Turn: every transition from every state', () => {
       run: (t) => t.requestStop(false),
       to: { idle: 'idle', running: 'stopping', awaiting_input: 'stopping', stopping: 'stopping' },
     },
+    sendUndone: { run: (t) => t.sendUndone(), to: { idle: 'idle', running: 'idle', awaiting_input: 'idle', stopping: 'idle' } },
     end: { run: (t) => t.end(), to: { idle: 'idle', running: 'idle', awaiting_input: 'idle', stopping: 'idle' } },
     fail: { run: (t) => t.fail({ error: ERROR }), to: { idle: 'idle', running: 'idle', awaiting_input: 'idle', stopping: 'idle' } },
     interrupt: {
@@ -154,6 +155,47 @@ describe('Turn: who and which turn', () => {
       finish(turn);
       expect([turn.state, turn.by, turn.turnId]).toEqual(['idle', undefined, undefined]);
     }
+  });
+});
+
+describe('Turn: a send that did not become a turn', () => {
+  it('goes back to the child’s own turn that was running when the prompt was handed over, its tail still open', () => {
+    const rig = makeTurn();
+    rig.turn.openTail(4);
+    rig.turn.bind('t0');
+    rig.turn.start(ALICE);
+    const before = rig.published();
+    rig.turn.sendUndone();
+    expect([rig.turn.state, rig.turn.turnId, rig.turn.by]).toEqual(['running', 't0', undefined]);
+    expect(rig.published() - before).toBe(1);
+    expect(rig.turn.tail?.startSeq).toBe(4);
+    expect(rig.record).toEqual(['opened@1000', 'running', 'running']);
+    // Once only: a second undo has nothing to go back to but the bound turn.
+    rig.turn.sendUndone();
+    expect(rig.turn.turnId).toBe('t0');
+  });
+
+  it('keeps a turn bound since the send; is idle when no turn ran before it', () => {
+    const since = makeTurn();
+    since.turn.bind('t0');
+    since.turn.start(ALICE);
+    since.turn.bind('t1');
+    since.turn.sendUndone();
+    expect([since.turn.state, since.turn.turnId, since.turn.by]).toEqual(['running', 't1', ALICE]);
+
+    const none = turnIn('running');
+    none.turn.sendUndone();
+    expect([none.turn.state, none.turn.turnId, none.turn.by]).toEqual(['idle', undefined, undefined]);
+  });
+
+  it('an end in between forgets the turn it would go back to', () => {
+    const rig = makeTurn();
+    rig.turn.bind('t0');
+    rig.turn.start(ALICE);
+    rig.turn.end();
+    rig.turn.start(BOB);
+    rig.turn.sendUndone();
+    expect(rig.turn.state).toBe('idle');
   });
 });
 
