@@ -198,7 +198,7 @@ describe('PromptFlow: stop', () => {
     await rig.stopTaken();
     first.call.refuse(-32602, 'Invalid params');
     await settle();
-    expect(hubCode(a.error)).toBeDefined();
+    expect(hubCode(a.error)).toBe('HUB_ERR_BAD_REQUEST');
     const second = await rig.take('runs on', 't2');
     await vi.advanceTimersByTimeAsync(rig.config.limits.stopSettleMs);
     await settle();

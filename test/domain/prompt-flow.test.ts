@@ -172,7 +172,7 @@ describe('PromptFlow: -32010 (busy)', () => {
     rig.sendOf('other').call.refuse(-32010, 'Session is archived');
     await settle();
     expect(a.settles).toBe(1);
-    expect(a.error).toBeInstanceOf(HubError);
+    expect(hubCode(a.error)).toBe('HUB_ERR_SESSION_BUSY');
     expect(rig.sendsOf('other')).toBe(1);
     expect(rig.session.turn.state).toBe('idle');
   });
