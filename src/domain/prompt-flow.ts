@@ -133,7 +133,7 @@ export class PromptFlow {
         session.queue.requeueHead(prompt);
         if (step.effect === 'boundary_passed') session.queue.markReady();
         else this.busyRetry.refused(session.sessionId);
-        this.endUnlessOtherTurn(session);
+        session.turn.sendUndone();
         this.pump(session);
         return;
       }
@@ -144,7 +144,7 @@ export class PromptFlow {
       if (!prompt.life.apply({ type: 'send_failed', gone }).applied) return;
       session.queue.dropRunning(prompt);
       prompt.reject(toHubError(err));
-      this.endUnlessOtherTurn(session);
+      session.turn.sendUndone();
       this.pump(session);
       return;
     }
@@ -382,11 +382,5 @@ export class PromptFlow {
     const failure = failureOf(error);
     prompt.reject(turnFailedError(failure, prompt.promptId, turnId));
     session.turn.fail({ error: failure, promptId: prompt.promptId, ...(turnId === undefined ? {} : { turnId }) });
-  }
-
-  /** A send that did not become a turn: idle again, unless a turn of the child's own is running. */
-  private endUnlessOtherTurn(session: SessionState): void {
-    if (session.turn.turnId === undefined) session.turn.end();
-    else session.turn.changed();
   }
 }

@@ -8,6 +8,9 @@
  *     ▲               │  ▲
  *     │               │  └───────────── (child's turn id bound by start) ──────────┐
  *     └──end|fail|interrupt◀── running | awaiting_input | stopping ◀──requestStop──┘
+ *
+ * A prompt start() handed over that did not become a turn (sendUndone) goes back to the child's
+ * own turn that was running before it, or to idle.
  */
 
 import type { ConnectionAuthor } from './author.js';
@@ -54,6 +57,8 @@ export class Turn {
   private childTurnId: string | undefined;
   private author: Author | undefined;
   private liveTail: LiveTail | undefined;
+  /** The child's own turn that was running when start() handed a prompt over (it holds the lock). */
+  private displaced: { turnId: string; by: Author | undefined } | undefined;
 
   /**
    * @param publish tells the session's clients the state (wired by HubCore).
@@ -104,6 +109,8 @@ export class Turn {
 
   /** A prompt of `by` was handed to the child: running, its turn id not known yet. */
   start(by: Author): void {
+    // The child refuses a send while its own turn runs: that turn is what runs again then (sendUndone).
+    this.displaced = this.childTurnId === undefined ? undefined : { turnId: this.childTurnId, by: this.author };
     this.current = 'running';
     this.author = by;
     this.childTurnId = undefined;
@@ -117,12 +124,29 @@ export class Turn {
    * `quiet` binds without publishing (a snapshot folded while opening, before anyone attached).
    */
   bind(turnId: string, quiet = false): void {
+    this.displaced = undefined;
     this.childTurnId = turnId;
     if (this.current === 'idle') {
       this.current = 'running';
       this.tailHooks?.running(true);
     }
     if (!quiet) this.publish();
+  }
+
+  /**
+   * The prompt start() handed over did not become a turn (refused, or its send failed): a turn
+   * bound since runs on; else the child's own turn that was running before it (its tail still
+   * open, a cancel must still stop it); else idle.
+   */
+  sendUndone(): void {
+    const back = this.displaced;
+    this.displaced = undefined;
+    if (this.childTurnId === undefined && back !== undefined) {
+      this.childTurnId = back.turnId;
+      this.author = back.by;
+    }
+    if (this.childTurnId === undefined) this.end();
+    else this.publish();
   }
 
   /** An interaction is pending: the turn waits for an answer. */
@@ -204,6 +228,7 @@ export class Turn {
     this.current = 'idle';
     this.childTurnId = undefined;
     this.author = undefined;
+    this.displaced = undefined;
     this.publish();
   }
 }
