@@ -6,7 +6,7 @@ import type { OutgoingMessage } from './envelope.js';
 import { encodeLine } from './ndjson.js';
 import { ServerOutput } from './server-output.js';
 import type { LineRing } from './stderr-ring.js';
-import type { Transport, TransportCloseInfo } from './transport.js';
+import { CloseOnce, type Transport, type TransportCloseInfo } from './transport.js';
 
 export interface ChildSpawnSpec {
   command: string;
@@ -47,13 +47,11 @@ export class ChildTransport implements Transport {
   private readonly output: ServerOutput;
   private exitInfo?: TransportCloseInfo;
   private faultReason?: string;
-  private finished = false;
+  private readonly ended = new CloseOnce();
   private stdoutEnded = false;
   private closing?: Promise<void>;
   private readonly exited: Promise<void>;
   private resolveExited!: () => void;
-  private readonly done: Promise<void>;
-  private resolveDone!: () => void;
 
   constructor(
     private readonly spec: ChildSpawnSpec,
@@ -64,7 +62,6 @@ export class ChildTransport implements Transport {
       oversize: (info) => this.onoversize?.(info),
     });
     this.exited = new Promise((resolve) => (this.resolveExited = resolve));
-    this.done = new Promise((resolve) => (this.resolveDone = resolve));
   }
 
   /** The child's pid once spawned. */
@@ -179,14 +176,14 @@ export class ChildTransport implements Transport {
 
   private async stopLadder(): Promise<void> {
     const child = this.child;
-    if (!child || this.exitInfo) return this.done;
+    if (!child || this.exitInfo) return this.ended.done;
     const grace = this.options.stopGraceMs;
     const log = this.options.logger;
     child.stdin?.end();
-    if (await this.waitExit(grace)) return this.done;
+    if (await this.waitExit(grace)) return this.ended.done;
     log.warn({ pid: child.pid, graceMs: grace }, 'backend did not exit after stdin EOF; sending SIGTERM');
     child.kill('SIGTERM');
-    if (await this.waitExit(grace)) return this.done;
+    if (await this.waitExit(grace)) return this.ended.done;
     log.warn({ pid: child.pid, graceMs: grace }, 'backend ignored SIGTERM; sending SIGKILL');
     child.kill('SIGKILL');
     if (!(await this.waitExit(BACKEND_BOUNDS.killWaitMs))) {
@@ -194,7 +191,7 @@ export class ChildTransport implements Transport {
       this.exitInfo ??= { code: null, signal: null, reason: 'no exit after SIGKILL' };
       this.finish();
     }
-    return this.done;
+    return this.ended.done;
   }
 
   /** Resolves true when the child exited within `ms`. */
@@ -209,14 +206,8 @@ export class ChildTransport implements Transport {
   }
 
   private finish(): void {
-    if (this.finished) return;
-    this.finished = true;
+    if (this.ended.fired) return;
     this.output.flush();
-    const info = this.exitInfo ?? { code: null, signal: null, reason: this.faultReason ?? 'closed' };
-    try {
-      this.onclose?.(info);
-    } finally {
-      this.resolveDone();
-    }
+    this.ended.fire(this.exitInfo ?? { code: null, signal: null, reason: this.faultReason ?? 'closed' }, this.onclose);
   }
 }

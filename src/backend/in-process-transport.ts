@@ -6,7 +6,7 @@ import type { OutgoingMessage } from './envelope.js';
 import { encodeLine } from './ndjson.js';
 import { ServerOutput } from './server-output.js';
 import type { LineRing } from './stderr-ring.js';
-import type { Transport, TransportCloseInfo } from './transport.js';
+import { CloseOnce, type Transport, type TransportCloseInfo } from './transport.js';
 
 /** What an in-process app-server is given: the flags and environment a child would get, and its three streams. */
 export interface InProcessServerRun {
@@ -66,10 +66,8 @@ export class InProcessTransport implements Transport {
   private started = false;
   private exitInfo?: TransportCloseInfo;
   private faultReason?: string;
-  private finished = false;
+  private readonly ended = new CloseOnce();
   private closing?: Promise<void>;
-  private readonly done: Promise<void>;
-  private resolveDone!: () => void;
 
   constructor(
     private readonly server: InProcessServer,
@@ -80,7 +78,6 @@ export class InProcessTransport implements Transport {
       message: (message, receivedAt) => this.onmessage?.(message, receivedAt),
       oversize: (info) => this.onoversize?.(info),
     });
-    this.done = new Promise((resolve) => (this.resolveDone = resolve));
   }
 
   /** Bytes sent but not yet read by the server (bounded by `stdinQueueBytes`, CHD-04). */
@@ -135,7 +132,7 @@ export class InProcessTransport implements Transport {
   }
 
   send(message: OutgoingMessage, method: string): void {
-    if (!this.started || this.exitInfo || this.closing || this.finished) {
+    if (!this.started || this.exitInfo || this.closing || this.ended.fired) {
       throw new BackendFailure('gone', method, `The agent backend is not running (${method} not sent)`);
     }
     const line = encodeLine(message);
@@ -151,11 +148,11 @@ export class InProcessTransport implements Transport {
 
   abort(reason: string): void {
     this.faultReason ??= reason;
-    if (!this.started || this.exitInfo || this.finished) return;
+    if (!this.started || this.exitInfo || this.ended.fired) return;
     this.aborter.abort();
     // A server that ignores its abort signal is still let go of: its link sees it gone.
     setTimeout(() => {
-      if (this.finished) return;
+      if (this.ended.fired) return;
       this.exitInfo ??= { code: null, signal: null, reason: `${reason}; no stop after abort` };
       this.finish();
     }, BACKEND_BOUNDS.killWaitMs).unref();
@@ -171,13 +168,13 @@ export class InProcessTransport implements Transport {
       this.exitInfo ??= { code: null, signal: null, reason: 'closed before start' };
       this.finish();
     }
-    if (this.exitInfo || this.finished) return this.done;
+    if (this.exitInfo || this.ended.fired) return this.ended.done;
     // After the messages still crossing: EOF, then the server's drain.
     this.cross(() => this.toServer.end());
     const grace = this.options.stopGraceMs;
     let timer: NodeJS.Timeout | undefined;
     const inTime = await Promise.race([
-      this.done.then(() => true),
+      this.ended.done.then(() => true),
       new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), grace))),
     ]);
     clearTimeout(timer);
@@ -185,7 +182,7 @@ export class InProcessTransport implements Transport {
       this.options.logger.warn({ graceMs: grace }, 'in-process backend did not stop after input EOF; aborting it');
       this.abort('no stop after input EOF');
     }
-    return this.done;
+    return this.ended.done;
   }
 
   private serverExited(code: number | null): void {
@@ -213,14 +210,8 @@ export class InProcessTransport implements Transport {
   }
 
   private finish(): void {
-    if (this.finished) return;
-    this.finished = true;
+    if (this.ended.fired) return;
     this.output.flush();
-    const info = this.exitInfo ?? { code: null, signal: null, reason: this.faultReason ?? 'closed' };
-    try {
-      this.onclose?.(info);
-    } finally {
-      this.resolveDone();
-    }
+    this.ended.fire(this.exitInfo ?? { code: null, signal: null, reason: this.faultReason ?? 'closed' }, this.onclose);
   }
 }
