@@ -100,6 +100,10 @@ export class InProcessTransport implements Transport {
         this.finish();
       }),
     );
+    // A handler still running after the server stopped may write once more: dropped, as a dead
+    // child's writes are, not an uncaught stream error in the hub's process.
+    for (const stream of [this.fromServer, this.serverStderr, this.toServer])
+      stream.on('error', (err) => this.options.logger.debug({ err: err.message }, 'in-process backend stream error'));
     this.serverStderr.setEncoding('utf8');
     this.serverStderr.on('data', (text: string) => this.cross(() => this.output.stderr(text)));
     this.serverStderr.on('end', () => this.cross(() => this.output.stderrEnd()));
@@ -142,7 +146,7 @@ export class InProcessTransport implements Transport {
     this.crossingBytes += line.length;
     this.cross(() => {
       this.crossingBytes -= line.length;
-      if (!this.toServer.writableEnded) this.toServer.write(line);
+      if (this.toServer.writable) this.toServer.write(line);
     });
   }
 
@@ -170,7 +174,9 @@ export class InProcessTransport implements Transport {
     }
     if (this.exitInfo || this.ended.fired) return this.ended.done;
     // After the messages still crossing: EOF, then the server's drain.
-    this.cross(() => this.toServer.end());
+    this.cross(() => {
+      if (this.toServer.writable) this.toServer.end();
+    });
     const grace = this.options.stopGraceMs;
     let timer: NodeJS.Timeout | undefined;
     const inTime = await Promise.race([
