@@ -1,15 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { performance } from 'node:perf_hooks';
 import type { Logger } from '../logger.js';
 import { BackendFailure } from '../ports/backend-port.js';
 import { BACKEND_BOUNDS } from './bounds.js';
-import { LIMITS } from '../limits.js';
-import { parseEnvelope, type OutgoingMessage } from './envelope.js';
-import { depthMessage } from '../json-depth.js';
-import { encodeLine, NdjsonDecoder, oversizeResponseId, type FrameEvent } from './ndjson.js';
-import { LogBudget } from './rate-limit.js';
-import { type LineRing, LineSplitter } from './stderr-ring.js';
-import type { Transport, TransportCloseInfo } from './transport.js';
+import type { OutgoingMessage } from './envelope.js';
+import { encodeLine } from './ndjson.js';
+import { ServerOutput } from './server-output.js';
+import type { LineRing } from './stderr-ring.js';
+import { CloseOnce, type Transport, type TransportCloseInfo } from './transport.js';
 
 export interface ChildSpawnSpec {
   command: string;
@@ -47,35 +44,24 @@ export class ChildTransport implements Transport {
   onoversize?: Transport['onoversize'];
 
   private child?: ChildProcess;
-  private readonly decoder: NdjsonDecoder;
-  private readonly stderrSplitter = new LineSplitter(BACKEND_BOUNDS.stderrLineChars, BACKEND_BOUNDS.stderrPartialBytes);
-  private readonly stderrBudget: LogBudget;
-  private readonly junkBudget: LogBudget;
+  private readonly output: ServerOutput;
   private exitInfo?: TransportCloseInfo;
   private faultReason?: string;
-  private finished = false;
+  private readonly ended = new CloseOnce();
   private stdoutEnded = false;
   private closing?: Promise<void>;
   private readonly exited: Promise<void>;
   private resolveExited!: () => void;
-  private readonly done: Promise<void>;
-  private resolveDone!: () => void;
-  private junkCount = 0;
 
   constructor(
     private readonly spec: ChildSpawnSpec,
     private readonly options: ChildTransportOptions,
   ) {
-    this.decoder = new NdjsonDecoder(options.maxLineBytes);
-    const log = options.logger;
-    this.stderrBudget = new LogBudget(options.stderrLinesPerSecond, (n) =>
-      log.warn({ suppressed: n }, 'backend stderr lines not logged (rate limit)'),
-    );
-    this.junkBudget = new LogBudget(BACKEND_BOUNDS.junkWarningsPerSecond, (n) =>
-      log.warn({ suppressed: n }, 'backend junk-line warnings not logged (rate limit)'),
-    );
+    this.output = new ServerOutput(options, {
+      message: (message, receivedAt) => this.onmessage?.(message, receivedAt),
+      oversize: (info) => this.onoversize?.(info),
+    });
     this.exited = new Promise((resolve) => (this.resolveExited = resolve));
-    this.done = new Promise((resolve) => (this.resolveDone = resolve));
   }
 
   /** The child's pid once spawned. */
@@ -90,7 +76,7 @@ export class ChildTransport implements Transport {
 
   /** Lines skipped as junk so far (non-JSON, invalid UTF-8, no envelope). */
   get junkLines(): number {
-    return this.junkCount;
+    return this.output.junkLines;
   }
 
   start(): Promise<void> {
@@ -138,9 +124,9 @@ export class ChildTransport implements Transport {
       });
 
       const stdout = child.stdout!;
-      stdout.on('data', (chunk: Buffer) => this.onStdout(chunk));
+      stdout.on('data', (chunk: Buffer) => this.output.stdout(chunk));
       stdout.on('end', () => {
-        this.decoder.end((e) => this.onFrame(e, performance.timeOrigin + performance.now()));
+        this.output.stdoutEnd();
         this.stdoutEnded = true;
         if (this.exitInfo) {
           this.finish();
@@ -156,8 +142,8 @@ export class ChildTransport implements Transport {
 
       const stderr = child.stderr!;
       stderr.setEncoding('utf8');
-      stderr.on('data', (text: string) => this.stderrSplitter.push(text, (line) => this.onStderrLine(line)));
-      stderr.on('end', () => this.stderrSplitter.end((line) => this.onStderrLine(line)));
+      stderr.on('data', (text: string) => this.output.stderr(text));
+      stderr.on('end', () => this.output.stderrEnd());
       stderr.on('error', (err) => this.onerror?.(err));
 
       // EPIPE after the child died is expected; the exit handler does the real work.
@@ -190,14 +176,14 @@ export class ChildTransport implements Transport {
 
   private async stopLadder(): Promise<void> {
     const child = this.child;
-    if (!child || this.exitInfo) return this.done;
+    if (!child || this.exitInfo) return this.ended.done;
     const grace = this.options.stopGraceMs;
     const log = this.options.logger;
     child.stdin?.end();
-    if (await this.waitExit(grace)) return this.done;
+    if (await this.waitExit(grace)) return this.ended.done;
     log.warn({ pid: child.pid, graceMs: grace }, 'backend did not exit after stdin EOF; sending SIGTERM');
     child.kill('SIGTERM');
-    if (await this.waitExit(grace)) return this.done;
+    if (await this.waitExit(grace)) return this.ended.done;
     log.warn({ pid: child.pid, graceMs: grace }, 'backend ignored SIGTERM; sending SIGKILL');
     child.kill('SIGKILL');
     if (!(await this.waitExit(BACKEND_BOUNDS.killWaitMs))) {
@@ -205,7 +191,7 @@ export class ChildTransport implements Transport {
       this.exitInfo ??= { code: null, signal: null, reason: 'no exit after SIGKILL' };
       this.finish();
     }
-    return this.done;
+    return this.ended.done;
   }
 
   /** Resolves true when the child exited within `ms`. */
@@ -219,71 +205,9 @@ export class ChildTransport implements Transport {
     });
   }
 
-  private onStdout(chunk: Buffer): void {
-    const receivedAt = performance.timeOrigin + performance.now();
-    this.decoder.push(chunk, (e) => this.onFrame(e, receivedAt));
-  }
-
-  private onFrame(event: FrameEvent, receivedAt: number): void {
-    switch (event.kind) {
-      case 'line': {
-        const maxDepth = this.options.maxJsonDepth ?? LIMITS.jsonMaxDepth;
-        const parsed = parseEnvelope(event.text, maxDepth);
-        if (parsed.ok && parsed.tooDeep) {
-          this.options.logger.error({ limit: maxDepth }, `backend answer ${depthMessage(maxDepth)}: turned into an error for its request`);
-        }
-        if (!parsed.ok && parsed.reason === 'too-deep') {
-          this.options.logger.error({ bytes: event.text.length, limit: maxDepth }, `backend line ${depthMessage(maxDepth)}: dropped`);
-          this.junkCount++;
-          return;
-        }
-        if (parsed.ok) {
-          this.onmessage?.(parsed.message, receivedAt);
-          return;
-        }
-        this.junk(parsed.reason, event.text.length, parsed.detail, event.text);
-        return;
-      }
-      case 'invalid-utf8':
-        this.junk('invalid-utf8', event.bytes, 'the line is not valid UTF-8');
-        return;
-      case 'oversize': {
-        // Skipped, not fatal: killing the child would end every session for one big answer.
-        const id = oversizeResponseId(event.head, event.tail);
-        this.junkCount++;
-        this.options.logger.error(
-          { bytes: event.bytes, limit: this.options.maxLineBytes, ...(id === undefined ? {} : { id }) },
-          'backend wrote a line over the line cap; skipped it',
-        );
-        this.onoversize?.({ bytes: event.bytes, ...(id === undefined ? {} : { id }) });
-        return;
-      }
-    }
-  }
-
-  private junk(reason: string, bytes: number, detail: string, text?: string): void {
-    this.junkCount++;
-    if (!this.junkBudget.allow()) return;
-    const log = this.options.logger;
-    log.warn({ reason, bytes, detail: detail.slice(0, 200) }, 'skipped a backend stdout line that is not a protocol message');
-    if (text !== undefined) log.debug({ preview: text.slice(0, BACKEND_BOUNDS.junkPreviewChars) }, 'skipped line preview');
-  }
-
-  private onStderrLine(line: string): void {
-    this.options.stderrRing.push(line);
-    if (this.stderrBudget.allow()) this.options.logger.info({ line }, 'backend stderr');
-  }
-
   private finish(): void {
-    if (this.finished) return;
-    this.finished = true;
-    this.stderrBudget.flush();
-    this.junkBudget.flush();
-    const info = this.exitInfo ?? { code: null, signal: null, reason: this.faultReason ?? 'closed' };
-    try {
-      this.onclose?.(info);
-    } finally {
-      this.resolveDone();
-    }
+    if (this.ended.fired) return;
+    this.output.flush();
+    this.ended.fire(this.exitInfo ?? { code: null, signal: null, reason: this.faultReason ?? 'closed' }, this.onclose);
   }
 }

@@ -15,6 +15,7 @@ import { realFsProbe } from './cli-detect.js';
 import { chooseZcodeNode } from './node-runtime.js';
 import { buildSpawnPlan, chooseBackend, type SimulatorSpawnSpec } from './spawn-plan.js';
 import { WireRecorder } from './wire-recorder.js';
+import type { InProcessServer } from './in-process-transport.js';
 import { composeTaps, type TransportTap } from './transport-tap.js';
 import { readCliVersion } from './cli-version.js';
 
@@ -23,6 +24,7 @@ export { detectZcodeCli, ZCODE_INSTALL_LOCATIONS } from './cli-detect.js';
 export { detectCli, sourceLabel, type CliCandidate, type CliDetection, type CliSource } from './cli-candidates.js';
 export { BackendConfigError, chooseBackend } from './spawn-plan.js';
 export { TappedTransport, type TransportTap } from './transport-tap.js';
+export { InProcessTransport, type InProcessServer } from './in-process-transport.js';
 export { REVERSE_METHODS } from './reverse-router.js';
 
 export interface CreateBackendOptions {
@@ -39,6 +41,8 @@ export interface CreateBackendOptions {
   readCliVersion?: (cli: string) => CliVersion;
   /** The hub's own node as node-runtime.ts sees it (default `process.execPath`); tests set an old one. */
   hubNode?: string;
+  /** Runs the simulator inside this process instead of as a child (in-process-transport.ts); ignored for the real CLI. */
+  inProcessServer?: InProcessServer;
 }
 
 /**
@@ -96,5 +100,6 @@ export function createBackend(config: HubConfig, logger: Logger, options: Create
     ...(choice.detection ? { cliDetection: choice.detection } : {}),
     ...(node ? { cliRuntime: { path: node.path, version: node.version, source: node.source, reason: node.reason } } : {}),
     ...(tap ? { wireRecorder: tap } : {}),
+    ...(options.inProcessServer ? { inProcessServer: options.inProcessServer } : {}),
   });
 }

@@ -3,6 +3,7 @@ import type { HubConfig } from '../config/schema.js';
 import type { Logger } from '../logger.js';
 import type { CliDetection, CliRuntime, CliVersion } from '../ports/backend-port.js';
 import type { ProcessInspector } from './pidfile.js';
+import type { InProcessServer } from './in-process-transport.js';
 import type { LineRing } from './stderr-ring.js';
 import type { Transport } from './transport.js';
 import type { TransportTap } from './transport-tap.js';
@@ -16,6 +17,8 @@ export interface SpawnPlan {
   cwd?: string;
   /** The CLI entry shown in the status (zcode.cjs, or the simulator). */
   entry: string;
+  /** The simulator's own flags (kind `sim`), what an in-process simulator is started with. */
+  simArgs?: string[];
 }
 
 /** A transport plus the pid it runs as (status, pidfile) and its counters (diagnostics). */
@@ -43,6 +46,11 @@ export interface BackendLinkOptions {
   logger: Logger;
   /** `<stateDir>/backend.pid`; no pidfile when omitted. */
   pidfile?: string;
+  /**
+   * Runs a `sim` plan inside this process instead of as a child (in-process-transport.ts): the
+   * simulator's `startSimulatorInProcess`, passed in by whoever builds the link.
+   */
+  inProcessServer?: InProcessServer;
   /** Replaces the child process (unit tests pair the link with an in-memory server). */
   transportFactory?: (plan: SpawnPlan, stderrRing: LineRing, logger: Logger) => LinkTransport;
   processInspector?: ProcessInspector;

@@ -169,5 +169,6 @@ export function buildSpawnPlan(config: HubConfig, choice: BackendChoice, deps: P
     cwd: config.stateDir,
     // The launcher appends our flags after its own (`[--import loader] main.ts …`): the entry is just before them.
     entry: spec.args[spec.args.length - extra.length - 1] ?? spec.command,
+    simArgs: extra,
   };
 }

@@ -31,3 +31,25 @@ export interface Transport {
   /** A line over the line cap was skipped; `id` when it was the answer to one of our requests. */
   onoversize?: (info: { bytes: number; id?: string | number }) => void;
 }
+
+/** `onclose` fired exactly once, and the promise a transport's `close()` resolves with after it. */
+export class CloseOnce {
+  private resolveDone!: () => void;
+  readonly done = new Promise<void>((resolve) => (this.resolveDone = resolve));
+  private firedOnce = false;
+
+  get fired(): boolean {
+    return this.firedOnce;
+  }
+
+  /** Calls `onclose` with `info` the first time only; `done` resolves even if it throws. */
+  fire(info: TransportCloseInfo, onclose: Transport['onclose']): void {
+    if (this.firedOnce) return;
+    this.firedOnce = true;
+    try {
+      onclose?.(info);
+    } finally {
+      this.resolveDone();
+    }
+  }
+}

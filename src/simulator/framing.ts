@@ -50,6 +50,14 @@ export class LineReader {
     }, STOPPED_KEEPALIVE_MS);
   }
 
+  /** Stops reading for good without calling `onEnd` (the run was ended from outside). */
+  detach(): void {
+    this.ended = true;
+    if (this.keepAlive) clearInterval(this.keepAlive);
+    this.keepAlive = undefined;
+    this.input.removeAllListeners('data');
+  }
+
   /** Calls `onEnd` once, whichever of EOF, a stream error or an orphaned keep-alive came first. */
   private finish(): void {
     if (this.ended) return;

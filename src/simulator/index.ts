@@ -1,11 +1,13 @@
-import { FLAG_NAMES, parseSimOptions } from './options.js';
+import { parseRunnableOptions } from './in-process.js';
+import { FLAG_NAMES } from './options.js';
 import { runSimulator } from './process-main.js';
 import { runReplay } from './replay/run-replay.js';
 import { SCENARIO_NAMES } from './scenarios/select.js';
 
 export { simulatorSpawnSpec } from './launcher.js';
 export { parseSimOptions, type SimOptions } from './options.js';
-export { runSimulator } from './process-main.js';
+export { runSimulator, type SimulatorExit } from './process-main.js';
+export { startSimulatorInProcess, type InProcessSimulatorRun } from './in-process.js';
 
 const USAGE = `usage: zcode-hub sim [--flag value]…\nflags: ${FLAG_NAMES.map((f) => `--${f}`).join(' ')}\nscenarios: ${SCENARIO_NAMES.join(', ')}\nsee src/simulator/README.md`;
 
@@ -21,9 +23,7 @@ export async function runSimulatorCli(argv: string[]): Promise<void> {
   }
   let options;
   try {
-    options = parseSimOptions(argv);
-    if (!SCENARIO_NAMES.includes(options.scenario))
-      throw new Error(`Unknown scenario: ${options.scenario} (known: ${SCENARIO_NAMES.join(', ')})`);
+    options = parseRunnableOptions(argv, process.env);
   } catch (err) {
     process.stderr.write(`zcode-sim: ${err instanceof Error ? err.message : String(err)}\n${USAGE}\n`);
     process.exit(2);
@@ -47,5 +47,5 @@ export async function runSimulatorCli(argv: string[]): Promise<void> {
     process.stderr.write('zcode-sim: fault --exit-immediately: exiting with code 1\n');
     process.exit(1);
   }
-  await runSimulator({ options, input: process.stdin, output: process.stdout, errorOutput: process.stderr, installSignals: true });
+  await runSimulator({ options, input: process.stdin, output: process.stdout, errorOutput: process.stderr, ownsProcess: true });
 }

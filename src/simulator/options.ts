@@ -51,7 +51,12 @@ export const SimOptionsSchema = z.strictObject({
   replay: z.string().min(1).optional(),
   replayTimeScale: z.coerce.number().nonnegative().default(1),
 });
-export type SimOptions = z.infer<typeof SimOptionsSchema> & { dataDir: string };
+/** Parsed flags plus the two directories resolved from the environment the simulator was given. */
+export type SimOptions = z.infer<typeof SimOptionsSchema> & {
+  dataDir: string;
+  /** Where global workflows live (`<home>/.zcode/workflows`, §8): ZCODE_DATA_BASE_DIR, else HOME. */
+  home: string;
+};
 
 const FLAGS: Record<string, { key: keyof z.input<typeof SimOptionsSchema>; boolean?: boolean; multi?: boolean }> = {
   'data-dir': { key: 'dataDir' },
@@ -138,12 +143,17 @@ export function parseSimOptions(argv: readonly string[], env: NodeJS.ProcessEnv 
   if (!parsed.success) {
     throw new Error(`Invalid simulator options: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
   }
-  const base = env['ZCODE_DATA_BASE_DIR'] && env['ZCODE_DATA_BASE_DIR'].length > 0 ? env['ZCODE_DATA_BASE_DIR'] : os.homedir();
-  return { ...parsed.data, dataDir: parsed.data.dataDir ?? path.join(base, '.zcode', 'sim') };
+  const home = zcodeHome(env);
+  return { ...parsed.data, dataDir: parsed.data.dataDir ?? path.join(home, '.zcode', 'sim'), home };
 }
 
-/** The home used for global workflows (`~/.zcode/workflows`, §8): ZCODE_DATA_BASE_DIR wins. */
-export function zcodeHome(env: NodeJS.ProcessEnv = process.env): string {
+/**
+ * The home of the given environment (ZCODE_DATA_BASE_DIR wins, then HOME), read from `env` and
+ * not from this process, so a simulator run in-process beside a hub gets its own.
+ */
+export function zcodeHome(env: NodeJS.ProcessEnv): string {
   const base = env['ZCODE_DATA_BASE_DIR'];
-  return base && base.length > 0 ? base : os.homedir();
+  if (base && base.length > 0) return base;
+  const home = env['HOME'];
+  return home && home.length > 0 ? home : os.homedir();
 }

@@ -16,20 +16,40 @@ export interface RunSimulatorOptions {
   input: Readable;
   output: Writable;
   errorOutput: Writable;
-  /** Install SIGUSR2 (restart switch) and SIGTERM handling on this process. */
-  installSignals?: boolean;
+  /**
+   * The simulator is this process (`zcode-hub sim`): install SIGUSR2 (restart switch) and
+   * SIGTERM handling, and exit the process on `--crash-after-events`. Without it the run touches
+   * nothing of the process: the crash fault ends the run with code 1 instead.
+   */
+  ownsProcess?: boolean;
+  /** The environment it reads (the personal provider file's variable); default `process.env`. */
+  env?: NodeJS.ProcessEnv;
+  /** Ends the run at once, as SIGKILL ends a child: no drain, nothing more written. */
+  signal?: AbortSignal;
+}
+
+/** How a run ended: 0 after stdin EOF, 1 on `--crash-after-events`, null when aborted. */
+export interface SimulatorExit {
+  code: number | null;
 }
 
 /**
  * Runs the simulator on one pair of streams until stdin ends: wires faults, the provider
  * watcher, the signal switches and the connection. Resolves after the EOF drain.
  */
-export function runSimulator(run: RunSimulatorOptions): Promise<void> {
+export function runSimulator(run: RunSimulatorOptions): Promise<SimulatorExit> {
   const { options } = run;
-  const log = createSimLogger(options.logLevel);
-  const write = createWriter(run.output, options);
-  const sim = new SimulatorCore(options, log, write);
-  const watcher = startProviderWatcher(sim, process.env['ZCODE_PERSONAL_PROVIDER_CONFIG_FILE']);
+  const log = createSimLogger(options.logLevel, run.ownsProcess ? undefined : run.errorOutput);
+  let stopped = false;
+  let stop: (exit: SimulatorExit) => void = () => {};
+  const rawWrite = createWriter(run.output, options);
+  // Nothing is written after the run ended (a process that exited writes nothing either).
+  const write = (message: object): void => {
+    if (!stopped) rawWrite(message);
+  };
+  const exit = run.ownsProcess ? (code: number) => process.exit(code) : (code: number) => stop({ code });
+  const sim = new SimulatorCore(options, log, write, exit);
+  const watcher = startProviderWatcher(sim, (run.env ?? process.env)['ZCODE_PERSONAL_PROVIDER_CONFIG_FILE']);
   const flood = options.floodStderr ? startStderrFlood(run.errorOutput) : undefined;
   let firstRequest = true;
   let oversizeWritten = false;
@@ -59,30 +79,39 @@ export function runSimulator(run: RunSimulatorOptions): Promise<void> {
   });
   const onUsr2 = (): void => sim.forgetAllRuntimes();
   const onTerm = (): void => log.warn('SIGTERM ignored (--ignore-sigterm)');
-  if (run.installSignals) {
+  if (run.ownsProcess) {
     process.on('SIGUSR2', onUsr2);
     if (options.ignoreSigterm) process.on('SIGTERM', onTerm);
   }
   log.info({ dataDir: options.dataDir, scenario: options.scenario }, 'zcode simulator ready');
   return new Promise((resolve) => {
+    stop = (result) => {
+      if (stopped) return;
+      stopped = true;
+      reader?.detach();
+      run.signal?.removeEventListener('abort', onAbort);
+      sim.reverse.rejectAll('ZCode Protocol client connection closed');
+      for (const rt of [...sim.runtimes.values()]) sim.unload(rt);
+      sim.runs.clear();
+      watcher.stop();
+      if (flood) clearInterval(flood);
+      if (run.ownsProcess) {
+        process.off('SIGUSR2', onUsr2);
+        process.off('SIGTERM', onTerm);
+      }
+      log.info(result.code === 0 ? 'stdin closed; simulator stopped' : `simulator stopped (exit ${String(result.code)})`);
+      resolve(result);
+    };
+    const onAbort = (): void => stop({ code: null });
+    if (run.signal?.aborted) {
+      onAbort();
+      return;
+    }
+    run.signal?.addEventListener('abort', onAbort, { once: true });
     reader = new LineReader(
       run.input,
       (line) => connection.handleLine(line),
-      () => {
-        void connection.drain(EOF_DRAIN_MS).then(() => {
-          sim.reverse.rejectAll('ZCode Protocol client connection closed');
-          for (const rt of [...sim.runtimes.values()]) sim.unload(rt);
-          sim.runs.clear();
-          watcher.stop();
-          if (flood) clearInterval(flood);
-          if (run.installSignals) {
-            process.off('SIGUSR2', onUsr2);
-            process.off('SIGTERM', onTerm);
-          }
-          log.info('stdin closed; simulator stopped');
-          resolve();
-        });
-      },
+      () => void connection.drain(EOF_DRAIN_MS).then(() => stop({ code: 0 })),
     );
     reader.start();
   });

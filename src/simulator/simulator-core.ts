@@ -39,6 +39,8 @@ export class SimulatorCore {
     readonly options: SimOptions,
     readonly log: Logger,
     private readonly write: (message: object) => void,
+    /** Ends the simulator with an exit code (`process.exit` when it is its own process). */
+    private readonly exit: (code: number) => void,
   ) {
     this.store = new SessionStore(options.dataDir, log);
     this.reverse = new ReverseRequests(write, log, options.reannounceScale);
@@ -130,7 +132,7 @@ export class SimulatorCore {
     const limit = this.options.crashAfterEvents;
     if (limit !== undefined && this.sessionEventsWritten >= limit) {
       this.log.error({ events: this.sessionEventsWritten }, 'fault --crash-after-events reached; exiting with code 1');
-      process.exit(1);
+      this.exit(1);
     }
   }
 }

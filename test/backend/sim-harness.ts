@@ -8,6 +8,7 @@ import { createBackend } from '../../src/backend/index.js';
 import type { BackendLink } from '../../src/backend/backend-link.js';
 import type { SimulatorSpawnSpec } from '../../src/backend/spawn-plan.js';
 import { osProcessInspector } from '../../src/backend/pidfile.js';
+import { startSimulatorInProcess } from '../../src/simulator/index.js';
 import { captureLogger } from './helpers.js';
 
 export interface SimLinkOptions {
@@ -16,6 +17,8 @@ export interface SimLinkOptions {
   limits?: Partial<Limits>;
   simulatorSpawnSpec?: SimulatorSpawnSpec;
   stateDir?: string;
+  /** Run the simulator in this process (in-process-transport.ts) instead of as a child. */
+  inProcess?: boolean;
 }
 
 export interface SimLink {
@@ -27,7 +30,7 @@ export interface SimLink {
   dispose: () => Promise<void>;
 }
 
-/** A backend link over the real simulator child, in temp dirs, with HOME pointing at a temp dir. */
+/** A backend link over the real simulator (a child, or in-process), in temp dirs, with HOME pointing at a temp dir. */
 export function simLink(options: SimLinkOptions = {}): SimLink {
   const stateDir = options.stateDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'zch-state-'));
   const home = fs.mkdtempSync(path.join(os.tmpdir(), 'zch-home-'));
@@ -46,6 +49,7 @@ export function simLink(options: SimLinkOptions = {}): SimLink {
   const link = createBackend(config, log.logger, {
     env,
     ...(options.simulatorSpawnSpec ? { simulatorSpawnSpec: options.simulatorSpawnSpec } : {}),
+    ...(options.inProcess ? { inProcessServer: startSimulatorInProcess } : {}),
   }) as BackendLink;
   const statuses: BackendStatus[] = [];
   link.onStatus((s) => statuses.push(s));

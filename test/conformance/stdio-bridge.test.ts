@@ -2,23 +2,39 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { ndJsonStream } from '@agentclientprotocol/sdk';
+import { afterAll } from 'vitest';
+import type { HubHarness } from '../helpers/hub-harness.js';
 import { conformanceSuite } from '../support/conformance-walk.js';
 
 /**
  * ACP over the `zcode-hub acp` stdio bridge, as an editor runs it (one child per client, finding
  * the hub through its state directory): the conformance walk (test/support/conformance-walk.ts)
- * for every scenario.
+ * for every scenario. Each client still gets a bridge process of its own; the next few are
+ * started ahead while a walk runs, so a walk does not wait for a process to start three times.
  */
 
 const bin = path.resolve(import.meta.dirname, '..', '..', 'bin', 'zcode-hub.js');
-const bridges: ChildProcess[] = [];
+/** Bridges handed to a walk (ended after each scenario) and bridges started ahead, not yet used. */
+const used: ChildProcess[] = [];
+const ahead: ChildProcess[] = [];
+/** One walk opens three clients (prompter, watcher, loader). */
+const AHEAD = 3;
+
+function startBridge(hub: HubHarness): ChildProcess {
+  const env = { ...process.env, ZCODE_HUB_FROM_SOURCE: '1', ZCODE_HUB_LOG_LEVEL: 'warn' };
+  return spawn(process.execPath, [bin, 'acp', '--state-dir', hub.stateDir], { env, stdio: ['pipe', 'pipe', 'ignore'] });
+}
+
+afterAll(() => {
+  for (const b of ahead.splice(0)) b.kill();
+});
 
 conformanceSuite(
   'the stdio bridge',
   async (hub) => {
-    const env = { ...process.env, ZCODE_HUB_FROM_SOURCE: '1', ZCODE_HUB_LOG_LEVEL: 'warn' };
-    const bridge = spawn(process.execPath, [bin, 'acp', '--state-dir', hub.stateDir], { env, stdio: ['pipe', 'pipe', 'ignore'] });
-    bridges.push(bridge);
+    const bridge = ahead.shift() ?? startBridge(hub);
+    while (ahead.length < AHEAD) ahead.push(startBridge(hub));
+    used.push(bridge);
     return ndJsonStream(
       Writable.toWeb(bridge.stdin!) as WritableStream<Uint8Array>,
       Readable.toWeb(bridge.stdout!) as ReadableStream<Uint8Array>,
@@ -26,6 +42,6 @@ conformanceSuite(
   },
   // A bridge holds its connection (a place in the token's connection cap) until it ends.
   () => {
-    for (const b of bridges.splice(0)) b.kill();
+    for (const b of used.splice(0)) b.kill();
   },
 );

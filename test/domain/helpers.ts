@@ -1,7 +1,8 @@
 /**
  * Test helpers for the domain: a recording ClientPort (a legitimate second implementation of
  * the port the gateway implements for sockets) and a real Hub over the real backend link with
- * the real simulator child, in temp dirs.
+ * the real simulator — in this process over the in-process transport by default, or as a child
+ * process (`child: true`) — in temp dirs.
  */
 import { AppServerClient } from '../../src/app-server/client.js';
 import fs from 'node:fs';
@@ -19,6 +20,7 @@ import { Hub } from '../../src/domain/hub.js';
 import type { LIMITS } from '../../src/limits.js';
 import { createLogger, type Logger } from '../../src/logger.js';
 import { workspaceParts } from '../../src/daemon/http-parts.js';
+import { startSimulatorInProcess } from '../../src/simulator/index.js';
 
 const frameSchema = z.looseObject({ method: z.string(), params: z.unknown() });
 export type Frame = z.infer<typeof frameSchema>;
@@ -205,16 +207,21 @@ export interface DomainRig {
 }
 
 /**
- * A real Hub over the real backend link and the real simulator child. `requests` records the
- * methods the domain asked the link for (a wrapper that counts, not a fake: calls go through).
+ * A real Hub over the real backend link and the real simulator: in this process over the
+ * in-process transport (same framing, bounds and faults, no spawn), or with `child: true` as a
+ * child process for what only a process shows. `requests` records the methods the domain asked
+ * the link for (a wrapper that counts, not a fake: calls go through).
  */
 export async function startRig(
-  opts: { limits?: Partial<Record<keyof typeof LIMITS, number>>; simArgs?: string[]; logger?: Logger } = {},
+  opts: { limits?: Partial<Record<keyof typeof LIMITS, number>>; simArgs?: string[]; logger?: Logger; child?: boolean } = {},
 ): Promise<DomainRig> {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'zcode-hub-domain-'));
   const config = testConfig(root, opts.limits, opts.simArgs);
   const logger = opts.logger ?? createLogger({ level: process.env.ZCODE_HUB_TEST_LOG ?? 'silent' });
-  const link = createBackend(config, logger, { env: { ...process.env, HOME: root } });
+  const link = createBackend(config, logger, {
+    env: { ...process.env, HOME: root },
+    ...(opts.child ? {} : { inProcessServer: startSimulatorInProcess }),
+  });
   const requests: string[] = [];
   const notifications: BackendNotification[] = [];
   const backend: BackendPort = {

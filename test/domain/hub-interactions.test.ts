@@ -128,7 +128,8 @@ describe('Hub over the real simulator: interactions', () => {
   });
 
   it('[APR-06] child crashes with an interaction pending: lost, broadcast, late answer refused', async () => {
-    rig = await startRig();
+    // A real child, for a real SIGKILL.
+    rig = await startRig({ child: true });
     const a = new RecorderClient();
     rig.hub.connect(a);
     const sessionId = await sessionWith(rig, [a]);
@@ -151,7 +152,7 @@ describe('Hub over the real simulator: interactions', () => {
 
   it('[APR-06] [CHD-01] the crash itself ends the turn and loses the interaction — not the respawn, which a long backoff delays', async () => {
     // First respawn 20 s away: everything below must happen while the backend is `restarting`.
-    rig = await startRig({ limits: { restartBackoffBaseMs: 20_000, restartBackoffMaxMs: 20_000 } });
+    rig = await startRig({ limits: { restartBackoffBaseMs: 20_000, restartBackoffMaxMs: 20_000 }, child: true });
     const a = new RecorderClient();
     rig.hub.connect(a);
     const sessionId = await sessionWith(rig, [a]);

@@ -50,7 +50,8 @@ describe('Hub over the real simulator: replay', () => {
   });
 
   it('[REC-02] gap beyond the journal and a child restart: recovered false, tail rebuilt from history; pending interaction re-sent', async () => {
-    rig = await startRig({ limits: { journalMaxUpdates: 5 } });
+    // A real child, for a real SIGKILL.
+    rig = await startRig({ limits: { journalMaxUpdates: 5 }, child: true });
     const a = new RecorderClient();
     const b = new RecorderClient();
     const { sessionId } = await rig.hub.newSession(a, { cwd: rig.config.workspace });

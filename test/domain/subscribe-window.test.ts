@@ -41,9 +41,9 @@ function agentText(c: RecorderClient, sessionId: string): string {
  * (the hub misses those events), then the hub resubscribes from its watermark through the path a
  * link-side resume takes (EventIngest.onSessionResumed).
  */
-async function resubscribeMidTurn(simArgs: string[], limits: Record<string, number> = {}) {
+async function resubscribeMidTurn(simArgs: string[], limits: Record<string, number> = {}, pace = '0.6') {
   const log = capturingLogger();
-  rig = await startRig({ simArgs: ['--scenario', 'slow', '--turn-delay-scale', '0.6', ...simArgs], limits, logger: log.logger });
+  rig = await startRig({ simArgs: ['--scenario', 'slow', '--turn-delay-scale', pace, ...simArgs], limits, logger: log.logger });
   const r = rig;
   const a = new RecorderClient({ name: 'a' });
   const { sessionId } = await r.hub.newSession(a, { cwd: r.config.workspace });
@@ -77,7 +77,8 @@ describe('session/subscribe with afterSeq over the real simulator', () => {
   });
 
   it('retention trimmed what the hub asks for: a snapshot reload, said in the log', async () => {
-    const { r, sessionId, result, log } = await resubscribeMidTurn(['--subscribe-lag-ms', '1500', '--retain-events', '5']);
+    // A turn of about 3 s: long enough to stream through the 1.5 s late answer.
+    const { r, sessionId, result, log } = await resubscribeMidTurn(['--subscribe-lag-ms', '1500', '--retain-events', '5'], {}, '0.3');
     expect(result.stopReason).toBe('end_turn');
     await until(() => log.messages().find((m) => RELOADED.test(m) && /retention/.test(m)), 'the reload is logged');
     // A client that loads the session now gets the whole answer from history.
@@ -87,7 +88,7 @@ describe('session/subscribe with afterSeq over the real simulator', () => {
   });
 
   it('more live events during the subscribe than subscribeBufferMaxEvents: a snapshot reload, said in the log', async () => {
-    const { result, log } = await resubscribeMidTurn(['--subscribe-lag-ms', '1500'], { subscribeBufferMaxEvents: 1 });
+    const { result, log } = await resubscribeMidTurn(['--subscribe-lag-ms', '1500'], { subscribeBufferMaxEvents: 1 }, '0.3');
     expect(result.stopReason).toBe('end_turn');
     await until(() => log.messages().find((m) => RELOADED.test(m) && /subscribeBufferMaxEvents/.test(m)), 'the reload is logged');
   });

@@ -259,6 +259,9 @@ export const BACKEND_FILES = {
     'stderr-ring.ts',
     'bounds.ts',
     'spawn-env.ts',
+    'server-output.ts',
+    // The simulator in this process: streams, no spawn (tests run the domain without a child).
+    'in-process-transport.ts',
   ],
   protocolForbidden: /^(node:)?(child_process|fs|net|http|https)$/,
 };

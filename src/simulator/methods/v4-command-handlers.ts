@@ -103,7 +103,7 @@ function startSavedWorkflow(sim: SimulatorCore, rt: SessionRuntime, p: P): Decis
   const code = 'fault.command.savedWorkflowStartRejected.';
   if (!NAME_PATTERN.test(name)) return failed(`${code}invalid_name`, `Invalid workflow name: ${name}`);
   const scope = p['scope'] as 'project' | 'global' | undefined;
-  const w = readWorkflow(rt.info.workspace.workspacePath, name, scope);
+  const w = readWorkflow(rt.info.workspace.workspacePath, sim.options.home, name, scope);
   if ('ok' in w)
     return failed(w.reason === 'not_found' ? `${code}not_found` : `${code}compile_failed`, w.detail ?? `Saved workflow not found: ${name}`);
   const args = (p['args'] as Record<string, unknown> | undefined) ?? {};

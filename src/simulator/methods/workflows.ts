@@ -19,15 +19,15 @@ type Handler = (sim: SimulatorCore, params: unknown) => unknown;
 
 /** `workflows/*` (§8): session-less, rescanning the directories on every call; failures are results. */
 export const workflowMethods: Record<string, Handler> = {
-  'workflows/list': (_sim, params) => {
+  'workflows/list': (sim, params) => {
     const p = parseParams(ListParams, params);
     const ws = p.workspace.workspacePath;
     if (p.scope) {
-      const s = scanDir(ws, p.scope);
+      const s = scanDir(ws, sim.options.home, p.scope);
       return { workflows: s.entries.map(toEntry), invalid: s.invalid, dir: s.dir };
     }
-    const project = scanDir(ws, 'project');
-    const global = scanDir(ws, 'global');
+    const project = scanDir(ws, sim.options.home, 'project');
+    const global = scanDir(ws, sim.options.home, 'global');
     const names = new Set(project.entries.map((e) => e.name));
     return {
       workflows: [...project.entries, ...global.entries.filter((e) => !names.has(e.name))].map(toEntry),
@@ -36,18 +36,18 @@ export const workflowMethods: Record<string, Handler> = {
     };
   },
 
-  'workflows/get': (_sim, params) => {
+  'workflows/get': (sim, params) => {
     const p = parseParams(NameParams, params);
-    const r = readWorkflow(p.workspace.workspacePath, p.name, p.scope);
+    const r = readWorkflow(p.workspace.workspacePath, sim.options.home, p.name, p.scope);
     if ('ok' in r) return r;
     return { ok: true, name: r.name, path: r.path, scope: r.scope, meta: r.meta, script: r.script };
   },
 
-  'workflows/updateMeta': (_sim, params) => {
+  'workflows/updateMeta': (sim, params) => {
     const p = parseParams(UpdateMetaParams, params);
     // §1.5: the meta is re-validated outside parseParams, so a bad meta is -32603, not -32602.
     const meta = MetaSchema.parse(p.meta);
-    const r = readWorkflow(p.workspace.workspacePath, p.name, p.scope);
+    const r = readWorkflow(p.workspace.workspacePath, sim.options.home, p.name, p.scope);
     if ('ok' in r) return r;
     try {
       writeWorkflow(r.path, meta, r.script);
@@ -57,10 +57,10 @@ export const workflowMethods: Record<string, Handler> = {
     return { ok: true, path: r.path };
   },
 
-  'workflows/delete': (_sim, params) => {
+  'workflows/delete': (sim, params) => {
     const p = parseParams(NameParams, params);
-    const r = readWorkflow(p.workspace.workspacePath, p.name, p.scope);
-    if ('ok' in r) return r.reason === 'parse_error' ? deleteBroken(p.workspace.workspacePath, p.name, p.scope) : r;
+    const r = readWorkflow(p.workspace.workspacePath, sim.options.home, p.name, p.scope);
+    if ('ok' in r) return r.reason === 'parse_error' ? deleteBroken(p.workspace.workspacePath, sim.options.home, p.name, p.scope) : r;
     fs.rmSync(r.path, { force: true });
     return { ok: true, path: r.path };
   },
@@ -72,13 +72,13 @@ export const workflowMethods: Record<string, Handler> = {
     return { runs: all.slice(0, p.limit).map(WorkflowRunRegistry.toRun), ...(all.length > p.limit ? { truncated: true } : {}) };
   },
 
-  'workflows/move': (_sim, params) => {
+  'workflows/move': (sim, params) => {
     const p = parseParams(MoveParams, params);
     if (!NAME_PATTERN.test(p.name)) return { ok: false, reason: 'invalid_name' };
     const ws = p.workspace.workspacePath;
-    const from = readWorkflow(ws, p.name, 'global');
+    const from = readWorkflow(ws, sim.options.home, p.name, 'global');
     if ('ok' in from) return from.reason === 'parse_error' ? { ok: false, reason: 'read_error', detail: from.detail } : from;
-    const to = path.join(workflowDir(ws, 'project'), `${p.name}.js`);
+    const to = path.join(workflowDir(ws, 'project', sim.options.home), `${p.name}.js`);
     if (fs.existsSync(to)) return { ok: false, reason: 'target_exists', path: to };
     try {
       writeWorkflow(to, from.meta, from.script);
@@ -97,7 +97,7 @@ export const workflowMethods: Record<string, Handler> = {
     if (run.script.trim() === '') return { ok: false, reason: 'script_missing' };
     const scope = p.scope ?? 'project';
     const ws = p.workspace.workspacePath;
-    const file = path.join(workflowDir(ws, scope), `${p.name}.js`);
+    const file = path.join(workflowDir(ws, scope, sim.options.home), `${p.name}.js`);
     const existed = fs.existsSync(file);
     if (existed && !p.overwrite) return { ok: false, reason: 'target_exists', path: file };
     try {
@@ -105,7 +105,7 @@ export const workflowMethods: Record<string, Handler> = {
     } catch (err) {
       return { ok: false, reason: 'write_error', path: file, detail: String(err) };
     }
-    const other = fs.existsSync(path.join(workflowDir(ws, scope === 'project' ? 'global' : 'project'), `${p.name}.js`));
+    const other = fs.existsSync(path.join(workflowDir(ws, scope === 'project' ? 'global' : 'project', sim.options.home), `${p.name}.js`));
     return {
       ok: true,
       name: p.name,
@@ -122,18 +122,18 @@ export const workflowMethods: Record<string, Handler> = {
     if (!run) return {};
     const ws = p.workspace.workspacePath;
     for (const c of p.candidates ?? []) {
-      const w = readWorkflow(ws, c.name, c.scope);
+      const w = readWorkflow(ws, sim.options.home, c.name, c.scope);
       if (!('ok' in w) && w.script === run.script) return { entry: toEntry(w), match: 'candidate', runArgs: run.args };
     }
-    const byName = readWorkflow(ws, run.name, run.scope);
+    const byName = readWorkflow(ws, sim.options.home, run.name, run.scope);
     if (!('ok' in byName)) return { entry: toEntry(byName), match: byName.script === run.script ? 'script' : 'name', runArgs: run.args };
     return {};
   },
 };
 
-function deleteBroken(workspacePath: string, name: string, scope?: 'project' | 'global'): unknown {
+function deleteBroken(workspacePath: string, home: string, name: string, scope?: 'project' | 'global'): unknown {
   for (const s of scope ? [scope] : (['project', 'global'] as const)) {
-    const file = path.join(workflowDir(workspacePath, s), `${name}.js`);
+    const file = path.join(workflowDir(workspacePath, s, home), `${name}.js`);
     if (fs.existsSync(file)) {
       fs.rmSync(file, { force: true });
       return { ok: true, path: file };

@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from '../../fs/secure-file.js';
-import { zcodeHome } from '../options.js';
 import { MetaSchema, type WorkflowMeta, type WorkflowScope } from '../schemas/workflow-params.js';
 
 /**
@@ -29,9 +28,9 @@ export interface WorkflowFile {
 
 export type ReadFailure = { ok: false; reason: 'invalid_name' | 'not_found' | 'parse_error' | 'read_error'; detail?: string };
 
-/** The directory of a scope. */
-export function workflowDir(workspacePath: string, scope: WorkflowScope): string {
-  return scope === 'project' ? path.join(workspacePath, '.zcode', 'workflows') : path.join(zcodeHome(), '.zcode', 'workflows');
+/** The directory of a scope; `home` is the simulator's (SimOptions.home). */
+export function workflowDir(workspacePath: string, scope: WorkflowScope, home: string): string {
+  return scope === 'project' ? path.join(workspacePath, '.zcode', 'workflows') : path.join(home, '.zcode', 'workflows');
 }
 
 /** Encodes a workflow file. */
@@ -56,10 +55,10 @@ export function decodeWorkflow(content: string): { ok: true; meta: WorkflowMeta;
 }
 
 /** Reads one workflow by name; `scope` undefined → project first, then global. */
-export function readWorkflow(workspacePath: string, name: string, scope?: WorkflowScope): WorkflowFile | ReadFailure {
+export function readWorkflow(workspacePath: string, home: string, name: string, scope?: WorkflowScope): WorkflowFile | ReadFailure {
   if (!NAME_PATTERN.test(name)) return { ok: false, reason: 'invalid_name' };
   for (const s of scope ? [scope] : (['project', 'global'] as const)) {
-    const file = path.join(workflowDir(workspacePath, s), `${name}.js`);
+    const file = path.join(workflowDir(workspacePath, s, home), `${name}.js`);
     if (!fs.existsSync(file)) continue;
     let content: string;
     try {
@@ -77,9 +76,10 @@ export function readWorkflow(workspacePath: string, name: string, scope?: Workfl
 /** Lists one scope's directory: valid entries and `invalid: [{path, reason}]`. */
 export function scanDir(
   workspacePath: string,
+  home: string,
   scope: WorkflowScope,
 ): { entries: WorkflowFile[]; invalid: { path: string; reason: string }[]; dir: string } {
-  const dir = workflowDir(workspacePath, scope);
+  const dir = workflowDir(workspacePath, scope, home);
   const entries: WorkflowFile[] = [];
   const invalid: { path: string; reason: string }[] = [];
   let names: string[] = [];
@@ -98,7 +98,7 @@ export function scanDir(
       invalid.push({ path: full, reason: 'invalid_name' });
       continue;
     }
-    const r = readWorkflow(workspacePath, name, scope);
+    const r = readWorkflow(workspacePath, home, name, scope);
     if ('ok' in r) invalid.push({ path: full, reason: r.detail ? `${r.reason}: ${r.detail}` : r.reason });
     else entries.push(r);
   }
