@@ -47,6 +47,7 @@ function commandsIn(messages: InboundMessage[]): Update[] {
 const SIMULATOR_COMMANDS = [
   { name: 'compact', description: 'Summarise the conversation to free context' },
   { name: 'goal', description: 'Set or manage a long-running goal', input: { hint: '<objective>' } },
+  { name: 'review', description: 'Review the workspace changes and list what to fix', input: { hint: '<focus>' } },
 ];
 
 describe('the agent slash commands as available_commands_update', () => {
