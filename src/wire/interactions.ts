@@ -5,10 +5,9 @@
  */
 import { z } from 'zod';
 import { drift, message, unread } from './message.js';
+import { strPlus } from './text.js';
 
 const str1 = z.string().min(1);
-/** Non-blank, as the CLI checks ids (`strPlus` in its schemas). */
-const strPlus = z.string().refine((s) => s.trim().length > 0, { message: 'Must not be empty' });
 
 const permissionRule = z.strictObject({ toolName: strPlus, ruleContent: z.string().optional() });
 const permissionUpdate = z.strictObject({

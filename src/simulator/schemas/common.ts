@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import { strPlus } from '../../wire/text.js';
 
 /** Shared wire types of APP-SERVER.md §3, strict on input. */
-export const strPlus = z.string().refine((s) => s.trim().length > 0, { message: 'Must not be empty' });
+export { strPlus };
 export const intGte0 = z.number().int().nonnegative();
 
 export const WorkspaceRefSchema = z.strictObject({
