@@ -6,6 +6,7 @@
  * show older CLIs omitting them.
  */
 import { z } from 'zod';
+import { modelSelection } from '../wire/model.js';
 import { parseLenient } from './lenient-parse.js';
 
 const str = z.string();
@@ -236,15 +237,12 @@ export const stateUpdatedParamsSchema = z.looseObject({
 });
 export type StateUpdatedParams = z.infer<typeof stateUpdatedParamsSchema>;
 
-/** A ModelSelection as found in events and settings (§3.2), tolerant of old `modelID` spellings. */
-export const modelSelectionSchema = z.looseObject({
-  providerId: optStr,
-  modelId: optStr,
-  providerID: optStr,
-  modelID: optStr,
-  options: z.looseObject({ reasoningLevel: optStr }).optional(),
-});
-export type ModelSelectionLike = z.infer<typeof modelSelectionSchema>;
+/**
+ * A ModelSelection as found in events and settings (§3.2), tolerant of old `modelID` spellings:
+ * the lenient reading of the one definition in src/wire/model.ts.
+ */
+export const modelSelectionSchema = modelSelection.lenient;
+export type { ModelSelectionLike } from '../wire/model.js';
 
 /** A ModelOption's `reasoning` (§3.6): the levels a model takes; one is required when present (§3.2). */
 export const reasoningSchema = z.looseObject({

@@ -8,9 +8,10 @@
  *   forwards internal payloads with keys its own schemas do not list), and each field's
  *   documented drift tolerated — a wider type, a default for a field older CLIs omit.
  *
- * A field is written once: a zod type read the same both ways, or `drift(strict, lenient)`
- * when the hub tolerates more than the contract allows, or a nested message (`.field()`,
- * `.list()`), whose own readings are used on each side. Both readings are derived here, so
+ * A field is written once: a zod type read the same both ways, `drift(strict, lenient)` when
+ * the hub tolerates more than the contract allows, `unread(strict)` for a field the hub passes
+ * through untyped, `legacy(lenient)` for an old spelling only the hub still reads, or a nested
+ * message (`.field()`, `.optional()`, `.list()`), whose own readings are used on each side. Both readings are derived here, so
  * they cannot disagree about which fields a message has.
  */
 import { z } from 'zod';
@@ -34,12 +35,25 @@ export function unread<S extends z.ZodType>(strict: S): Drift<S, z.ZodOptional<z
   return { strict, lenient: z.unknown().optional() };
 }
 
-type Field = z.ZodType | Drift<z.ZodType, z.ZodType>;
+/**
+ * A field the contract no longer has but older CLIs still send (an old spelling): read by the
+ * lenient reading only; the strict one refuses it like any unknown key.
+ */
+export interface Legacy<L extends z.ZodType> {
+  readonly legacy: L;
+}
+
+/** A legacy field; see `Legacy`. */
+export function legacy<L extends z.ZodType>(lenient: L): Legacy<L> {
+  return { legacy: lenient };
+}
+
+type Field = z.ZodType | Drift<z.ZodType, z.ZodType> | Legacy<z.ZodType>;
 type Fields = Record<string, Field>;
 
-type StrictOf<F> = F extends Drift<infer S, z.ZodType> ? S : F;
-type LenientOf<F> = F extends Drift<z.ZodType, infer L> ? L : F;
-type StrictShape<D extends Fields> = { -readonly [K in keyof D]: StrictOf<D[K]> };
+type StrictOf<F> = F extends Drift<infer S, z.ZodType> ? S : F extends z.ZodType ? F : never;
+type LenientOf<F> = F extends Drift<z.ZodType, infer L> ? L : F extends Legacy<infer L> ? L : F extends z.ZodType ? F : never;
+type StrictShape<D extends Fields> = { -readonly [K in keyof D as D[K] extends Legacy<z.ZodType> ? never : K]: StrictOf<D[K]> };
 type LenientShape<D extends Fields> = { -readonly [K in keyof D]: LenientOf<D[K]> };
 
 /** A wire message: its two readings, and how to embed it in another message. */
@@ -54,17 +68,20 @@ export interface Message<D extends Fields> {
   list(min?: number): Drift<z.ZodArray<Message<D>['strict']>, z.ZodArray<Message<D>['lenient']>>;
 }
 
-function isDrift(f: Field): f is Drift<z.ZodType, z.ZodType> {
-  return !(f instanceof z.ZodType);
-}
-
 /** Defines a message by its fields; see the module comment. */
 export function message<const D extends Fields>(fields: D): Message<D> {
   const strictShape: Record<string, z.ZodType> = {};
   const lenientShape: Record<string, z.ZodType> = {};
   for (const [key, f] of Object.entries(fields)) {
-    strictShape[key] = isDrift(f) ? f.strict : f;
-    lenientShape[key] = isDrift(f) ? f.lenient : f;
+    if (f instanceof z.ZodType) {
+      strictShape[key] = f;
+      lenientShape[key] = f;
+    } else if ('legacy' in f) {
+      lenientShape[key] = f.legacy;
+    } else {
+      strictShape[key] = f.strict;
+      lenientShape[key] = f.lenient;
+    }
   }
   const strict = z.strictObject(strictShape) as unknown as Message<D>['strict'];
   const lenient = z.looseObject(lenientShape) as unknown as Message<D>['lenient'];
