@@ -6,6 +6,7 @@
  * show older CLIs omitting them.
  */
 import { z } from 'zod';
+import { sessionEventEnvelope } from '../wire/events.js';
 import { modelSelection } from '../wire/model.js';
 import { parseLenient } from './lenient-parse.js';
 
@@ -29,18 +30,8 @@ export const errorDetailSchema = z.preprocess(
 );
 export type ErrorDetail = z.infer<typeof errorDetailSchema>;
 
-/** The `session/event` envelope (§5.1); `payload` is parsed per type afterwards. */
-export const sessionEventEnvelopeSchema = z.looseObject({
-  eventId: optStr,
-  sessionId: z.string().min(1),
-  seq: z.number().int().nonnegative(),
-  timestamp: optNum,
-  type: z.string().min(1),
-  payload: z.unknown().optional(),
-  turnId: optStr,
-  traceId: optStr,
-  deliveryKind: optStr,
-});
+/** The `session/event` envelope (§5.1), the lenient reading of src/wire/events.ts; `payload` is parsed per type afterwards. */
+export const sessionEventEnvelopeSchema = sessionEventEnvelope.lenient;
 export type SessionEventEnvelope = z.infer<typeof sessionEventEnvelopeSchema>;
 
 /** Turn usage summary (§5.5.3 [F]) and model_complete usage (§5.5.9); all optional. */
