@@ -50,21 +50,8 @@ export interface HubDeps {
   policy?: { readonly rules: readonly Rule[] };
 }
 
-/** The `_zcode/session_state` notification (docs/CLIENT-PROTOCOL.md). */
-export interface SessionStateSummary {
-  sessionId: string;
-  title: string;
-  cwd: string;
-  state: SessionStateParams['state'];
-  model?: { providerId: string; modelId: string };
-  pendingInteractions: number;
-  clients: number;
-  updatedAt: number;
-  /** Archived from a client (hidden from lists unless asked for). */
-  archived: boolean;
-  /** The start of the last message. */
-  preview?: SessionPreview;
-}
+/** The `_zcode/session_state` notification (docs/CLIENT-PROTOCOL.md), as its schema defines it. */
+export type SessionStateSummary = SessionStateParams;
 
 /** The shared core of the hub. */
 export class HubCore {
