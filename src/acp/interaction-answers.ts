@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { assertNever } from '../errors.js';
+import type { UserInputResult } from '../wire/interactions.js';
 import { PLAN_APPROVE_OPTION, PLAN_REJECT_OPTION, questionOptionId, SKIP_SENTINEL } from './interaction-requests.js';
 import type {
   ElicitationInteraction,
@@ -18,12 +19,8 @@ import type {
   ZCodeQuestion,
 } from './interaction-schema.js';
 
-/** Result of `interaction/requestUserInput` (§6.3). */
-export interface UserInputResult {
-  action: 'accept' | 'decline' | 'cancel';
-  content?: Record<string, unknown>;
-  reason?: string;
-}
+/** Result of `interaction/requestUserInput` (§6.3), as the simulator checks it (src/wire/interactions.ts). */
+export type { UserInputResult };
 
 /** What a client reply means for the interaction. */
 export type ZcodeAnswer =

@@ -4,85 +4,34 @@
  * shape per kind (ARCHITECTURE.md §4.5): permission, question (AskUserQuestion), plan_approval
  * (ExitPlanMode) and elicitation (an MCP server's form during a tool call).
  */
-import { z } from 'zod';
+import type { z } from 'zod';
 import { HubError } from '../errors.js';
+import {
+  type permissionOption,
+  type permissionResponse,
+  type question,
+  type requestOrigin,
+  requestPermissionParams,
+  requestUserInputParams,
+} from '../wire/interactions.js';
 import { toolTitle } from './tool-info.js';
 
-const str1 = z.string().min(1);
-
-/** PermissionResponse (§6.2): what the child receives, verbatim from the chosen option. */
-export const permissionResponseSchema = z.looseObject({
-  decision: z.string(),
-  reason: z.string().optional(),
-  modifiedInput: z.unknown().optional(),
-  permissionUpdates: z.array(z.unknown()).optional(),
-});
-export type PermissionResponse = z.infer<typeof permissionResponseSchema>;
-
-/** PermissionOption (§6.2). */
-export const permissionOptionSchema = z.looseObject({
-  optionId: str1,
-  kind: str1,
-  name: str1,
-  description: z.string().optional(),
-  response: permissionResponseSchema,
-});
-export type ZCodePermissionOption = z.infer<typeof permissionOptionSchema>;
-
-/** A sub-agent request's `origin` (§6.2, §6.3): the parent session owns it, whichever id `sessionId` holds. */
-const originSchema = z.looseObject({
-  kind: z.string().optional(),
-  parentSessionId: z.string().optional(),
-  childSessionId: z.string().optional(),
-});
+/*
+ * The messages are defined once in src/wire/interactions.ts; the hub reads the child's requests
+ * with their lenient readings (unknown keys kept, an older CLI's omissions defaulted).
+ */
+export type PermissionResponse = z.infer<typeof permissionResponse.lenient>;
+export type ZCodePermissionOption = z.infer<typeof permissionOption.lenient>;
+export type ZCodeQuestion = z.infer<typeof question.lenient>;
 
 /**
  * The session whose clients get an interaction: a sub-agent's request belongs to its parent's
  * turn (§6.2 `origin`), even when the server puts the child's id in `sessionId`.
  */
-function owningSession(sessionId: string, origin: z.infer<typeof originSchema> | undefined): string {
+function owningSession(sessionId: string, origin: z.infer<typeof requestOrigin.lenient> | undefined): string {
   const parent = origin?.parentSessionId;
   return parent !== undefined && parent.length > 0 ? parent : sessionId;
 }
-
-/** `interaction/requestPermission` params (§6.2). Lenient on extra keys (output of the child). */
-export const requestPermissionParamsSchema = z.looseObject({
-  requestId: str1,
-  sessionId: str1,
-  turnId: z.string().optional(),
-  toolCallId: str1,
-  toolName: str1,
-  reason: z.string().default(''),
-  riskLevel: z.string().default('medium'),
-  input: z.unknown().optional(),
-  origin: originSchema.optional(),
-  options: z.array(permissionOptionSchema).min(1),
-});
-
-/** A question of AskUserQuestion (§6.3); `header` is tolerated missing (§14.6, §12 #10). */
-export const questionSchema = z.looseObject({
-  question: str1,
-  header: z.string().default(''),
-  options: z
-    .array(z.looseObject({ value: str1, label: str1, description: z.string().optional(), preview: z.unknown().optional() }))
-    .default([]),
-  multiSelect: z.boolean().optional(),
-});
-export type ZCodeQuestion = z.infer<typeof questionSchema>;
-
-/** `interaction/requestUserInput` params (§6.3). */
-export const requestUserInputParamsSchema = z.looseObject({
-  requestId: str1,
-  sessionId: str1,
-  turnId: z.string().optional(),
-  toolCallId: z.string().optional(),
-  toolName: z.string().optional(),
-  prompt: z.string().optional(),
-  questions: z.array(questionSchema).optional(),
-  input: z.unknown().optional(),
-  origin: originSchema.optional(),
-  schema: z.unknown().optional(),
-});
 
 /** The plan-approval question text ExitPlanMode sends (§6.3). */
 export const PLAN_APPROVAL_QUESTION = 'Review this implementation plan.';
@@ -149,7 +98,7 @@ function record(value: unknown): Record<string, unknown> {
 /** Validates a ZCode interaction reverse request and normalises it; throws HUB_ERR_BAD_REQUEST on invalid params. */
 export function classifyInteraction(method: string, params: unknown): InteractionRecord {
   if (method === 'interaction/requestPermission') {
-    const r = requestPermissionParamsSchema.safeParse(params);
+    const r = requestPermissionParams.lenient.safeParse(params);
     if (!r.success) throw invalid(method, r.error);
     const p = r.data;
     return {
@@ -169,7 +118,7 @@ export function classifyInteraction(method: string, params: unknown): Interactio
   if (method !== 'interaction/requestUserInput') {
     throw new HubError('HUB_ERR_METHOD_NOT_FOUND', `Not an interaction method: ${method}`);
   }
-  const r = requestUserInputParamsSchema.safeParse(params);
+  const r = requestUserInputParams.lenient.safeParse(params);
   if (!r.success) throw invalid(method, r.error);
   const p = r.data;
   const schema = record(p.schema);

@@ -6,6 +6,8 @@
  * show older CLIs omitting them.
  */
 import { z } from 'zod';
+import { sessionEventEnvelope } from '../wire/events.js';
+import { modelSelection } from '../wire/model.js';
 import { parseLenient } from './lenient-parse.js';
 
 const str = z.string();
@@ -28,18 +30,8 @@ export const errorDetailSchema = z.preprocess(
 );
 export type ErrorDetail = z.infer<typeof errorDetailSchema>;
 
-/** The `session/event` envelope (§5.1); `payload` is parsed per type afterwards. */
-export const sessionEventEnvelopeSchema = z.looseObject({
-  eventId: optStr,
-  sessionId: z.string().min(1),
-  seq: z.number().int().nonnegative(),
-  timestamp: optNum,
-  type: z.string().min(1),
-  payload: z.unknown().optional(),
-  turnId: optStr,
-  traceId: optStr,
-  deliveryKind: optStr,
-});
+/** The `session/event` envelope (§5.1), the lenient reading of src/wire/events.ts; `payload` is parsed per type afterwards. */
+export const sessionEventEnvelopeSchema = sessionEventEnvelope.lenient;
 export type SessionEventEnvelope = z.infer<typeof sessionEventEnvelopeSchema>;
 
 /** Turn usage summary (§5.5.3 [F]) and model_complete usage (§5.5.9); all optional. */
@@ -236,15 +228,12 @@ export const stateUpdatedParamsSchema = z.looseObject({
 });
 export type StateUpdatedParams = z.infer<typeof stateUpdatedParamsSchema>;
 
-/** A ModelSelection as found in events and settings (§3.2), tolerant of old `modelID` spellings. */
-export const modelSelectionSchema = z.looseObject({
-  providerId: optStr,
-  modelId: optStr,
-  providerID: optStr,
-  modelID: optStr,
-  options: z.looseObject({ reasoningLevel: optStr }).optional(),
-});
-export type ModelSelectionLike = z.infer<typeof modelSelectionSchema>;
+/**
+ * A ModelSelection as found in events and settings (§3.2), tolerant of old `modelID` spellings:
+ * the lenient reading of the one definition in src/wire/model.ts.
+ */
+export const modelSelectionSchema = modelSelection.lenient;
+export type { ModelSelectionLike } from '../wire/model.js';
 
 /** A ModelOption's `reasoning` (§3.6): the levels a model takes; one is required when present (§3.2). */
 export const reasoningSchema = z.looseObject({

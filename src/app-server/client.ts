@@ -16,6 +16,7 @@ import { ackSucceeded } from '../backend-errors.js';
 import { linkError, refusedAck, resultError } from './errors.js';
 import * as s from './session-schemas.js';
 import { WorkflowCalls, type Call } from './client-workflows.js';
+import type { ModelSelection } from '../wire/model.js';
 
 /** `WorkspaceRef` of a local workspace: key = path (APP-SERVER.md §3.1). */
 export function workspaceRef(path: string): { workspacePath: string; workspaceKey: string } {
@@ -44,12 +45,8 @@ export interface SendParams {
   attachments?: Array<Record<string, unknown>>;
 }
 
-/** A model choice as `session/setModel` takes it (§4.14). */
-export interface ModelSelection {
-  providerId: string;
-  modelId: string;
-  options?: Record<string, unknown>;
-}
+/** A model choice as `session/setModel` takes it (§4.14): the contract of src/wire/model.ts. */
+export type { ModelSelection } from '../wire/model.js';
 
 /** v4 command options (§7.1, §7.2). */
 export interface V4CommandOptions {

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { settingsPatchSchema } from '../acp/zcode-event-schema.js';
+import { commandAck } from '../wire/v4.js';
 
 const optStr = z.string().optional();
 
@@ -47,16 +48,9 @@ export const listResultSchema = z.looseObject({ sessions: z.array(sessionInfoSch
 /** `session/messages` result (§4.5). */
 export const messagesResultSchema = z.looseObject({ messages: z.array(z.unknown()).default([]) });
 
-/** The v4 command ACK (§7.2). Errors are ACKs, not JSON-RPC errors. */
-export const commandAckSchema = z.looseObject({
-  commandId: z.string(),
-  status: z.enum(['accepted', 'rejected', 'stale', 'duplicate', 'noop', 'failed']),
-  revisionAtDecision: z.number().optional(),
-  reasonCode: z.string().optional(),
-  message: z.string().optional(),
-  result: z.record(z.string(), z.unknown()).optional(),
-});
-export type CommandAck = z.infer<typeof commandAckSchema>;
+/** The v4 command ACK (§7.2), read leniently: defined once with the simulator's in src/wire/v4.ts. */
+export const commandAckSchema = commandAck.lenient;
+export type { CommandAck } from '../wire/v4.js';
 
 /** `session/fork` result (§4.11). */
 export const forkResultSchema = z.looseObject({ forkedSessionId: z.string().min(1), snapshot: z.unknown().optional() });

@@ -5,28 +5,12 @@
  * hub relies on are checked.
  */
 import { z } from 'zod';
+import { workflowMeta, workflowScope } from '../wire/workflows.js';
 
-export const workflowScopeSchema = z.enum(['project', 'global']);
-export type WorkflowScope = z.infer<typeof workflowScopeSchema>;
-
-export const argDeclSchema = z
-  .object({
-    type: z.enum(['string', 'number', 'boolean', 'json']),
-    description: z.string().optional(),
-    required: z.boolean().optional(),
-    default: z.unknown().optional(),
-  })
-  .strict();
-
-/** `Meta` (§8, strict): what `updateMeta` and `save` accept. */
-export const workflowMetaSchema = z
-  .object({
-    description: z.string().min(1),
-    whenToUse: z.string().min(1).optional(),
-    args: z.record(z.string(), argDeclSchema).optional(),
-  })
-  .strict();
-export type WorkflowMeta = z.infer<typeof workflowMetaSchema>;
+/** `Meta` and the scope (§8), defined once with the simulator's reading (src/wire/workflows.ts); strict: the hub sends them. */
+export const workflowScopeSchema = workflowScope;
+export type { WorkflowMeta, WorkflowScope } from '../wire/workflows.js';
+export const workflowMetaSchema = workflowMeta.strict;
 
 export const workflowEntrySchema = z.looseObject({
   name: z.string(),

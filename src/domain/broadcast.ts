@@ -3,6 +3,7 @@
  * {@link Frame} goes to every attached client. Replay and live never interleave for one client: while a client replays,
  * live frames for it wait in its own buffer and follow the replay (§4.2).
  */
+import type { NotificationParams } from '../zcode-ext/schemas.js';
 import type { ClientPort } from './client-port.js';
 import { Frame } from './frame.js';
 import { HUB_ERRORS } from '../errors.js';
@@ -39,7 +40,7 @@ export class Broadcaster {
   constructor(private readonly maxReplayBuffer: number) {}
 
   /** JSON-RPC notification → encoded frame, counted once however many clients receive it. */
-  serialize(method: string, params: unknown): Frame {
+  serialize<M extends string>(method: M, params: NotificationParams<M>): Frame {
     this.stats.serializations += 1;
     const kind =
       method === 'session/update' ? (params as { update?: { sessionUpdate?: unknown } } | null)?.update?.sessionUpdate : undefined;

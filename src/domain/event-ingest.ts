@@ -17,6 +17,7 @@ import type { BackendLoss, PromptFlow } from './prompt-flow.js';
 import { DELIVERY_KIND, type SessionOpener } from './session-open.js';
 import type { SessionState } from './session-state.js';
 import { ZCODE_NOTIFICATION } from '../zcode-ext/methods.js';
+import { backendStateParams } from './session-views.js';
 
 /**
  * The two fields ingestion needs before translating (the translator validates the rest once):
@@ -157,12 +158,7 @@ export class EventIngest {
     const key = `${status.state}:${status.epoch}:${status.restarts}`;
     if (key !== this.lastState) {
       this.lastState = key;
-      this.core.notifyAll(ZCODE_NOTIFICATION.backendState, {
-        state: status.state,
-        epoch: this.core.epoch,
-        restarts: status.restarts,
-        ...(status.nextRetryMs === undefined ? {} : { nextRetryMs: status.nextRetryMs }),
-      });
+      this.core.notifyAll(ZCODE_NOTIFICATION.backendState, backendStateParams(status, this.core.epoch));
     }
     if (status.state === 'ready') this.resubscribeLive();
   }

@@ -27,7 +27,7 @@ import { AuthorBook } from './author-book.js';
 import type { TaskOutputFiles } from './task-output-files.js';
 import { recordFrame, recordHooks, restoreTurn } from './turn-restore.js';
 import { ZCODE_NOTIFICATION } from '../zcode-ext/methods.js';
-import type { TurnStateParams } from '../zcode-ext/schemas.js';
+import type { NotificationParams, SessionStateParams, TurnStateParams } from '../zcode-ext/schemas.js';
 import { presenceList, turnStateParams, type PresenceEntry } from './session-views.js';
 
 export interface HubDeps {
@@ -50,21 +50,8 @@ export interface HubDeps {
   policy?: { readonly rules: readonly Rule[] };
 }
 
-/** The `_zcode/session_state` notification (docs/CLIENT-PROTOCOL.md). */
-export interface SessionStateSummary {
-  sessionId: string;
-  title: string;
-  cwd: string;
-  state: string;
-  model?: { providerId: string; modelId: string };
-  pendingInteractions: number;
-  clients: number;
-  updatedAt: number;
-  /** Archived from a client (hidden from lists unless asked for). */
-  archived: boolean;
-  /** The start of the last message. */
-  preview?: SessionPreview;
-}
+/** The `_zcode/session_state` notification (docs/CLIENT-PROTOCOL.md), as its schema defines it. */
+export type SessionStateSummary = SessionStateParams;
 
 /** The shared core of the hub. */
 export class HubCore {
@@ -245,7 +232,12 @@ export class HubCore {
   }
 
   /** A non-journaled notification to every client attached to a session (one serialization). */
-  notifySession(session: SessionState, method: string, params: unknown, filter?: (a: Attachment) => boolean): void {
+  notifySession<M extends string>(
+    session: SessionState,
+    method: M,
+    params: NotificationParams<M>,
+    filter?: (a: Attachment) => boolean,
+  ): void {
     let frame: Frame | undefined;
     for (const a of session.attachments.values()) {
       if (filter && !filter(a)) continue;
@@ -268,7 +260,7 @@ export class HubCore {
   }
 
   /** A notification to every connected client. */
-  notifyAll(method: string, params: unknown): void {
+  notifyAll<M extends string>(method: M, params: NotificationParams<M>): void {
     if (this.clients.size === 0) return;
     let frame: Frame;
     try {

@@ -46,6 +46,7 @@ export interface SessionOpened {
 
 export type { SessionSummary } from './session-listing.js';
 import { archiveSession, listSessions, type SessionSummary } from './session-listing.js';
+import { backendStateParams } from './session-views.js';
 
 /** The hub. */
 export class Hub {
@@ -129,17 +130,8 @@ export class Hub {
   /** A new authenticated connection: it learns the backend state and every session's state. */
   connect(client: ClientPort): void {
     this.core.addClient(client);
-    const s = this.core.backend.status();
     const b = this.core.broadcaster;
-    b.sendNow(
-      client,
-      b.serialize(ZCODE_NOTIFICATION.backendState, {
-        state: s.state,
-        epoch: this.core.epoch,
-        restarts: s.restarts,
-        ...(s.nextRetryMs === undefined ? {} : { nextRetryMs: s.nextRetryMs }),
-      }),
-    );
+    b.sendNow(client, b.serialize(ZCODE_NOTIFICATION.backendState, backendStateParams(this.core.backend.status(), this.core.epoch)));
     for (const session of this.core.allSessions())
       b.sendNow(client, b.serialize(ZCODE_NOTIFICATION.sessionState, this.core.sessionSummary(session)));
   }

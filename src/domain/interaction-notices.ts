@@ -38,8 +38,9 @@ export function announceProgress(core: HubCore, record: InteractionRecord): void
 /** Tells everyone how an interaction was settled. */
 export function announceSettled(core: HubCore, record: InteractionRecord): void {
   const session = core.findSession(record.view.sessionId);
-  if (!session) return;
   const v = record.view;
+  // Only a settled record is announced; a pending one has nothing to tell yet.
+  if (!session || v.state === 'pending') return;
   core.notifySession(session, ZCODE_NOTIFICATION.interactionResolved, {
     sessionId: v.sessionId,
     interactionId: v.interactionId,

@@ -1,9 +1,11 @@
 /**
- * The `_zcode/turn_state` and `_zcode/presence` shapes of a session (docs/CLIENT-PROTOCOL.md
- * "Notifications"): pure views of its state, published by hub-core.ts.
+ * The `_zcode/turn_state` and `_zcode/presence` shapes of a session and the `_zcode/backend_state`
+ * shape of the child (docs/CLIENT-PROTOCOL.md "Notifications"): pure views, each built in one
+ * place, published by hub-core.ts, hub.ts and event-ingest.ts.
  */
 import { scopeAllows } from '../auth/identity.js';
-import type { PresenceParams, TurnStateParams } from '../zcode-ext/schemas.js';
+import type { BackendStatus } from '../ports/backend-port.js';
+import type { BackendStateParams, PresenceParams, TurnStateParams } from '../zcode-ext/schemas.js';
 import { connectionAuthor } from './author.js';
 import type { SessionState } from './session-state.js';
 
@@ -32,4 +34,14 @@ export function presenceList(session: SessionState): PresenceEntry[] {
     profile: a.client.profile,
     role: a.role ?? (scopeAllows(a.client.identity.scope, 'operate') ? 'controller' : 'observer'),
   }));
+}
+
+/** `_zcode/backend_state` params: the child's state, under the hub's epoch (which changes on hub start and on every respawn). */
+export function backendStateParams(status: BackendStatus, epoch: string): BackendStateParams {
+  return {
+    state: status.state,
+    epoch,
+    restarts: status.restarts,
+    ...(status.nextRetryMs === undefined ? {} : { nextRetryMs: status.nextRetryMs }),
+  };
 }

@@ -1,3 +1,4 @@
+import type { NotificationParams } from '../zcode-ext/schemas.js';
 import { randomUUID } from 'node:crypto';
 import type { Identity } from '../auth/identity.js';
 import type { ClientPort, ProfileNotice } from '../domain/client-port.js';
@@ -220,7 +221,7 @@ export class ClientConnection implements ClientPort, Batched {
   }
 
   /** Sends a notification built for this client alone (per-client frames are rare: presence, errors). */
-  notify(method: string, params: unknown): void {
+  notify<M extends string>(method: M, params: NotificationParams<M>): void {
     this.sendFrame(new Frame(notificationFrame(method, params), method));
   }
 

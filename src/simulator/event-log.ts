@@ -1,13 +1,11 @@
+import type { z } from 'zod';
+import { DELIVERY_KINDS, type DeliveryKind, type sessionEventEnvelope } from '../wire/events.js';
 import { DeltaCoalescer, type EventDraft } from './coalescer.js';
 
-export const DELIVERY_KINDS = ['desktop-continuous', 'web-remote-replayable'] as const;
-export type DeliveryKind = (typeof DELIVERY_KINDS)[number];
+export { DELIVERY_KINDS, type DeliveryKind };
 
-/** A `session/event` params object (§5.1). */
-export interface SessionEvent extends EventDraft {
-  seq: number;
-  deliveryKind: DeliveryKind;
-}
+/** A `session/event` params object (§5.1): the strict reading of its one definition. */
+export type SessionEvent = z.infer<typeof sessionEventEnvelope.strict>;
 
 /** Events retained per delivery kind; older ones are trimmed like the CLI's retention (§5.2). */
 export const EVENT_RETENTION = 100_000;

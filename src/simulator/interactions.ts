@@ -8,45 +8,12 @@ import {
   type UserInputResult,
 } from './schemas/session-params.js';
 import type { SessionRuntime } from './session-runtime.js';
+import type { RequestPermissionParams, RequestUserInputParams } from '../wire/interactions.js';
 
-/** A permission option as offered on the legacy wire (§6.2). */
-export interface PermissionOption {
-  optionId: string;
-  kind: string;
-  name: string;
-  response: PermissionResponse;
-}
-
-export interface PermissionParams {
-  requestId: string;
-  sessionId: string;
-  turnId?: string;
-  toolCallId: string;
-  toolName: string;
-  reason: string;
-  riskLevel: 'low' | 'medium' | 'high' | 'critical';
-  input: unknown;
-  options: PermissionOption[];
-  /** Sub-agent requests (§6.2): who asked, on behalf of which parent. */
-  origin?: Record<string, unknown>;
-}
-
-export interface UserInputParams {
-  requestId: string;
-  sessionId: string;
-  turnId?: string;
-  toolCallId?: string;
-  toolName?: string;
-  prompt?: string;
-  questions?: {
-    question: string;
-    header: string;
-    options: { value: string; label: string; description?: string }[];
-    multiSelect?: boolean;
-  }[];
-  input?: unknown;
-  schema?: unknown;
-}
+/** The requests as the simulator sends them: the strict readings of src/wire/interactions.ts. */
+export type { PermissionOption } from '../wire/interactions.js';
+export type PermissionParams = RequestPermissionParams;
+export type UserInputParams = RequestUserInputParams;
 
 /** A v4 `resolveInteraction` answer (§7.3). */
 export interface V4Answer {

@@ -4,6 +4,7 @@ import { EventLog, type SessionEvent } from './event-log.js';
 import type { ModelSelection, SessionKind, SessionMode, SessionStatus, TitleSource, WorkspaceRef } from './schemas/common.js';
 import type { RuntimePreferences } from './schemas/session-params.js';
 import { emptyUsage, type StoredMessage, type StoredSession, type SubagentRecord, type UsageCounters } from './session-store.js';
+import type { StrictCommandAck } from '../wire/v4.js';
 
 /** §3.5 SessionInfo. */
 export interface SessionInfo {
@@ -86,14 +87,8 @@ export interface ActiveTurn {
   steerInbox: { pendingInputId: string; text: string; source?: 'plan_approval_feedback' }[];
 }
 
-export interface V4Ack {
-  commandId: string;
-  status: 'accepted' | 'rejected' | 'stale' | 'duplicate' | 'noop' | 'failed';
-  revisionAtDecision: number;
-  reasonCode?: string;
-  message?: string;
-  result?: Record<string, unknown>;
-}
+/** The v4 command ACK as the CLI sends it (the strict reading of src/wire/v4.ts). */
+export type V4Ack = StrictCommandAck;
 
 /** Emission hooks the runtime needs from the process (writer, crash counter). */
 export interface RuntimeSink {

@@ -142,6 +142,16 @@ export const ZCODE_NOTIFICATION_PARAMS = {
   [ZCODE_NOTIFICATION.interactionProgress]: interactionProgressParams,
 } as const;
 
+/** The params each `_zcode/*` notification carries, by method. */
+export type ZcodeNotificationParams = { [M in keyof typeof ZCODE_NOTIFICATION_PARAMS]: z.input<(typeof ZCODE_NOTIFICATION_PARAMS)[M]> };
+
+/**
+ * What a sender must pass as a notification's params: a `_zcode/*` method's own type, checked at
+ * compile time (`send('_zcode/turn_state', params)`); other methods (`session/update`, …) are
+ * shaped by their own builders.
+ */
+export type NotificationParams<M extends string> = M extends keyof ZcodeNotificationParams ? ZcodeNotificationParams[M] : unknown;
+
 export type TurnStateParams = z.infer<typeof turnStateParams>;
 export type SessionStateParams = z.infer<typeof sessionStateParams>;
 export type PresenceParams = z.infer<typeof presenceParams>;

@@ -16,7 +16,7 @@ describe('a frame knows its session/update kind', () => {
   });
 
   it('any other message has none, whatever its content says', () => {
-    const other = new Broadcaster(10).serialize('_zcode/turn_state', params('plan'));
+    const other = new Broadcaster(10).serialize('session/request_permission', params('plan'));
     expect(other.updateKind).toBeNull();
     expect(new Frame('{"jsonrpc":"2.0","id":1,"result":{}}').updateKind).toBeNull();
     expect(new Frame('not json with "sessionUpdate"').updateKind).toBeNull();

@@ -6,8 +6,11 @@
  * `client.request('session/request_permission', …)`, are another protocol and pass.)
  */
 
-/** Folders (and files) that may name app-server methods; instrument-backend.ts decorates the link with timings, method-agnostic. */
-export const ALLOWED_DIRS = ['app-server/', 'backend/', 'simulator/', 'metrics/instrument-backend.ts'];
+/**
+ * Folders (and files) that may name app-server methods; instrument-backend.ts decorates the link
+ * with timings, method-agnostic; src/wire defines the messages (the v4 ACK has a `commandId`) and calls nothing.
+ */
+export const ALLOWED_DIRS = ['app-server/', 'backend/', 'simulator/', 'wire/', 'metrics/instrument-backend.ts'];
 
 /** Method prefixes only the app-server has (ACP has `session/*` too, hence the list below). */
 const ZCODE_PREFIXES = ['v4/', 'workflows/', 'provider/'];

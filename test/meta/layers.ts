@@ -91,6 +91,7 @@ const FOUNDATION = [
   'version.ts',
   'compat-instance.ts',
   'zcode-ext',
+  'wire',
   'fs',
   'config',
   'ports',
@@ -122,6 +123,11 @@ export const UNITS: Record<string, UnitRule> = {
     role: 'the `_zcode/*` extension protocol: method names (dependency-free) and payload schemas',
     imports: [],
   },
+  wire: {
+    layer: 'foundation',
+    role: "the app-server wire's messages, each defined once with a strict (the simulator's) and a lenient (the hub's) reading",
+    imports: [],
+  },
   'compat-instance.ts': {
     layer: 'foundation',
     role: 'the id zcode-acp-remote knows this daemon by (gateway query, REST compat routes)',
@@ -132,18 +138,18 @@ export const UNITS: Record<string, UnitRule> = {
   ports: { layer: 'foundation', role: 'interfaces between layers (BackendPort), no behaviour', imports: ['errors.ts'] },
 
   // Protocol: wire schemas and translation, no sockets, no processes.
-  acp: { layer: 'protocol', role: 'pure ZCode → ACP translation', imports: ['errors.ts', 'limits.ts'] },
+  acp: { layer: 'protocol', role: 'pure ZCode → ACP translation', imports: ['errors.ts', 'limits.ts', 'wire'] },
   'app-server': {
     layer: 'protocol',
     role: 'the one typed client of the app-server: a method per call, zod result schemas, checked v4 ACKs, typed errors',
-    imports: ['errors.ts', 'backend-errors.ts', 'ports', 'acp'],
+    imports: ['errors.ts', 'backend-errors.ts', 'ports', 'acp', 'wire'],
   },
 
   // The child side: the only units that spawn processes (or are one).
   simulator: {
     layer: 'child',
     role: 'the fake app-server: a separate program that shares nothing of the hub but the foundation',
-    imports: ['errors.ts', 'limits.ts', 'logger.ts', 'version.ts', 'fs'],
+    imports: ['errors.ts', 'limits.ts', 'logger.ts', 'version.ts', 'fs', 'wire'],
   },
   backend: {
     layer: 'child',

@@ -1,7 +1,9 @@
 import { z } from 'zod';
+import { modelSelection } from '../../wire/model.js';
+import { strPlus } from '../../wire/text.js';
 
 /** Shared wire types of APP-SERVER.md §3, strict on input. */
-export const strPlus = z.string().refine((s) => s.trim().length > 0, { message: 'Must not be empty' });
+export { strPlus };
 export const intGte0 = z.number().int().nonnegative();
 
 export const WorkspaceRefSchema = z.strictObject({
@@ -12,12 +14,9 @@ export const WorkspaceRefSchema = z.strictObject({
 });
 export type WorkspaceRef = z.infer<typeof WorkspaceRefSchema>;
 
-export const ModelSelectionSchema = z.strictObject({
-  providerId: strPlus,
-  modelId: strPlus,
-  options: z.strictObject({ reasoningLevel: strPlus.optional() }).optional(),
-});
-export type ModelSelection = z.infer<typeof ModelSelectionSchema>;
+/** §3.2 ModelSelection, strict: defined once with the hub's reading in src/wire/model.ts. */
+export const ModelSelectionSchema = modelSelection.strict;
+export type { ModelSelection } from '../../wire/model.js';
 
 export const SESSION_MODES = ['plan', 'build', 'edit', 'yolo', 'guarded', 'auto'] as const;
 export const SessionModeSchema = z.enum(SESSION_MODES);

@@ -9,6 +9,7 @@ import {
   strPlus,
   WorkspaceRefSchema,
 } from './common.js';
+import { permissionResponse, userInputResult } from '../../wire/interactions.js';
 
 /** Strict params of the legacy session methods (APP-SERVER.md §4). */
 const ImportedMessage = z.strictObject({ role: z.enum(['user', 'assistant']), content: z.string(), timestamp: z.number().optional() });
@@ -156,25 +157,7 @@ export const RuntimePreferencesResult = z.strictObject({
 });
 export type RuntimePreferences = z.infer<typeof RuntimePreferencesResult>;
 
-export const PermissionResponseSchema = z.strictObject({
-  decision: z.enum(['allow', 'deny', 'escalate', 'modify']),
-  reason: z.string().optional(),
-  modifiedInput: z.unknown().optional(),
-  permissionUpdates: z
-    .array(
-      z.strictObject({
-        type: z.literal('addRules'),
-        behavior: z.enum(['allow', 'deny', 'ask']),
-        rules: z.array(z.strictObject({ toolName: strPlus, ruleContent: z.string().optional() })).min(1),
-      }),
-    )
-    .optional(),
-});
-export type PermissionResponse = z.infer<typeof PermissionResponseSchema>;
-
-export const UserInputResultSchema = z.strictObject({
-  action: z.enum(['accept', 'decline', 'cancel']),
-  content: z.record(z.string(), z.unknown()).optional(),
-  reason: z.string().optional(),
-});
-export type UserInputResult = z.infer<typeof UserInputResultSchema>;
+/** The interaction answers (§6.2, §6.3), strict: defined once with the hub's reading in src/wire/interactions.ts. */
+export const PermissionResponseSchema = permissionResponse.strict;
+export type { PermissionResponse, UserInputResult } from '../../wire/interactions.js';
+export const UserInputResultSchema = userInputResult.strict;

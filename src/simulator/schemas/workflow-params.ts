@@ -1,21 +1,11 @@
 import { z } from 'zod';
 import { strPlus, WorkspaceRefSchema } from './common.js';
+import { workflowMeta, workflowScope } from '../../wire/workflows.js';
 
-/** Strict params of `workflows/*` (§8). */
-export const ArgDeclSchema = z.strictObject({
-  type: z.enum(['string', 'number', 'boolean', 'json']),
-  description: z.string().optional(),
-  required: z.boolean().optional(),
-  default: z.unknown().optional(),
-});
-export const MetaSchema = z.strictObject({
-  description: strPlus,
-  whenToUse: strPlus.optional(),
-  args: z.record(z.string(), ArgDeclSchema).optional(),
-});
-export type WorkflowMeta = z.infer<typeof MetaSchema>;
-export const ScopeSchema = z.enum(['project', 'global']);
-export type WorkflowScope = z.infer<typeof ScopeSchema>;
+/** Strict params of `workflows/*` (§8); `Meta` is defined once with the hub's in src/wire/workflows.ts. */
+export const MetaSchema = workflowMeta.strict;
+export const ScopeSchema = workflowScope;
+export type { WorkflowMeta, WorkflowScope } from '../../wire/workflows.js';
 
 export const ListParams = z.strictObject({ workspace: WorkspaceRefSchema, scope: ScopeSchema.optional() });
 export const NameParams = z.strictObject({ workspace: WorkspaceRefSchema, name: strPlus, scope: ScopeSchema.optional() });
