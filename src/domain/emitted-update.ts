@@ -15,6 +15,8 @@ export interface KeepsEmitted {
   readonly marks: SessionMarks;
   readonly config: HubConfig;
   readonly taskFiles: TaskOutputFiles | undefined;
+  /** `_zcode/session_state` to every client (a task that starts or ends changes the list's state). */
+  publishSessionState(session: SessionState): void;
 }
 
 /** Notes one update the hub just emitted to `session`'s clients. */
@@ -24,6 +26,10 @@ export function noteEmitted(hub: KeepsEmitted, session: SessionState, update: Se
     session.setPreviewDraft(draft);
     if (draft && draft.text.trim() !== '') hub.marks.notePreview(session.sessionId, draft.role, draft.text);
   }
-  if (session.taskOutputs.note(update)) hub.taskFiles?.changed(session.sessionId, session.taskOutputs);
+  const tasksBefore = session.taskOutputs.running();
+  if (session.taskOutputs.note(update)) {
+    hub.taskFiles?.changed(session.sessionId, session.taskOutputs);
+    if (session.taskOutputs.running() !== tasksBefore) hub.publishSessionState(session);
+  }
   if (update.sessionUpdate === 'usage_update') session.noteUsage(update);
 }

@@ -58,6 +58,8 @@ export interface SessionStateSummary {
   state: string;
   model?: { providerId: string; modelId: string };
   pendingInteractions: number;
+  /** Background tasks running now (task-outputs.ts), which may outlive their turn. */
+  runningTasks: number;
   clients: number;
   updatedAt: number;
   /** Archived from a client (hidden from lists unless asked for). */
@@ -361,6 +363,7 @@ export class HubCore {
       state: session.turn.state,
       ...(session.model === undefined ? {} : { model: session.model }),
       pendingInteractions: this.interactions.pendingCount(session.sessionId),
+      runningTasks: session.taskOutputs.running(),
       clients: session.attachments.size,
       updatedAt: session.updatedAt,
       archived: this.marks.archived(session.sessionId) ?? session.appArchived,

@@ -26,6 +26,7 @@ function fromInfo(core: HubCore, info: SessionInfo): SessionSummary {
     state: 'idle',
     clients: 0,
     pendingInteractions: 0,
+    runningTasks: 0,
     archived: core.marks.archived(info.sessionId) ?? info.archivedAt !== undefined,
     ...core.previewOf(info.sessionId),
   };
