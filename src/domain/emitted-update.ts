@@ -1,7 +1,8 @@
 /**
  * What the hub keeps of each update it emits, beside the journal, for clients that come later:
  * the session's preview (the list's last message), its background tasks' output (also on disk,
- * task-output-files.ts) and its last usage (the context meter a replay ends with).
+ * task-output-files.ts) and its last usage (the context meter a replay ends with; also in the
+ * session marks, so it outlives a hub restart).
  */
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import type { HubConfig } from '../config/schema.js';
@@ -31,5 +32,8 @@ export function noteEmitted(hub: KeepsEmitted, session: SessionState, update: Se
     hub.taskFiles?.changed(session.sessionId, session.taskOutputs);
     if (session.taskOutputs.running() !== tasksBefore) hub.publishSessionState(session);
   }
-  if (update.sessionUpdate === 'usage_update') session.noteUsage(update);
+  if (update.sessionUpdate === 'usage_update') {
+    session.noteUsage(update);
+    hub.marks.noteUsage(session.sessionId, update);
+  }
 }

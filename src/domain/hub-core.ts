@@ -164,6 +164,8 @@ export class HubCore {
       s = created;
       this.sessions.set(sessionId, s);
       this.taskFiles?.restore(sessionId, created.taskOutputs);
+      const usage = this.marks.usage(sessionId);
+      if (usage) created.noteUsage(usage);
       const restored = this.restored.get(sessionId);
       if (restored && records) {
         this.restored.delete(sessionId);
