@@ -41,18 +41,25 @@ describe('running background tasks in the session list', () => {
     );
     expect(sessionStateParams.safeParse(running).success).toBe(true);
 
-    const listed = await lister.request<{ sessions: Array<{ sessionId: string; _meta: { zcode: { state: string; runningTasks: number } } }> }>(
-      'session/list',
-      {},
-    );
+    const listed = await lister.request<{
+      sessions: Array<{ sessionId: string; _meta: { zcode: { state: string; runningTasks: number } } }>;
+    }>('session/list', {});
     expect(listed.sessions.find((s) => s.sessionId === sessionId)?._meta.zcode).toMatchObject({ state: 'idle', runningTasks: 1 });
     const rest = (await (await hub.api('/api/sessions')).json()) as { sessions: Array<{ sessionId: string; runningTasks: number }> };
     expect(rest.sessions.find((s) => s.sessionId === sessionId)?.runningTasks).toBe(1);
 
     const skip = lister.notifications('_zcode/session_state').length;
     expect((await phone.request<{ cancelled: boolean }>('_zcode/cancel_background_task', { sessionId, taskId })).cancelled).toBe(true);
-    await lister.waitForNotification<StateNotice>('_zcode/session_state', (p) => p.sessionId === sessionId && p.runningTasks === 0, 20_000, skip);
-    const after = await lister.request<{ sessions: Array<{ sessionId: string; _meta: { zcode: { runningTasks: number } } }> }>('session/list', {});
+    await lister.waitForNotification<StateNotice>(
+      '_zcode/session_state',
+      (p) => p.sessionId === sessionId && p.runningTasks === 0,
+      20_000,
+      skip,
+    );
+    const after = await lister.request<{ sessions: Array<{ sessionId: string; _meta: { zcode: { runningTasks: number } } }> }>(
+      'session/list',
+      {},
+    );
     expect(after.sessions.find((s) => s.sessionId === sessionId)?._meta.zcode.runningTasks).toBe(0);
   });
 });

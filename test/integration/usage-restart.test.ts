@@ -32,10 +32,16 @@ describe('the last context usage across a hub restart', () => {
     const a = await hub.initializedClient({ name: 'phone' });
     const { sessionId } = await a.request<{ sessionId: string }>('session/new', { cwd: workspace, mcpServers: [] });
     await a.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'explain the readme' }] });
-    const live = a.notifications<Update>('session/update').filter((u) => u.sessionId === sessionId && u.update.sessionUpdate === 'usage_update');
+    const live = a
+      .notifications<Update>('session/update')
+      .filter((u) => u.sessionId === sessionId && u.update.sessionUpdate === 'usage_update');
     const last = live.at(-1)?.update;
     expect(last?.used).toBeGreaterThan(0);
-    expect((await replay(hub, sessionId)).at(-1)?.update).toMatchObject({ sessionUpdate: 'usage_update', used: last?.used, size: last?.size });
+    expect((await replay(hub, sessionId)).at(-1)?.update).toMatchObject({
+      sessionUpdate: 'usage_update',
+      used: last?.used,
+      size: last?.size,
+    });
     await hub.close();
 
     const marks = JSON.parse(fs.readFileSync(path.join(stateDir, 'session-marks.json'), 'utf8')) as {

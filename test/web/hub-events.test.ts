@@ -82,7 +82,10 @@ describe('hub notifications, one handler per method', () => {
     handleNotification(client, '_zcode/session_state', { sessionId: SID, state: 'idle', attachedClients: 1, pendingInteractions: 1 });
     handleNotification(client, '_zcode/session_state', { sessionId: 'other', state: 'idle', attachedClients: 0, pendingInteractions: 1 });
     handleNotification(client, '_zcode/presence', { sessionId: SID, clients: [{ clientId: 'c1', name: 'Ana · phone' }] });
-    for (const [id, sid] of [['ix1', SID], ['ix2', 'other']] as const)
+    for (const [id, sid] of [
+      ['ix1', SID],
+      ['ix2', 'other'],
+    ] as const)
       handleNotification(client, '_zcode/interaction_opened', { sessionId: sid, interaction: { interactionId: id, sessionId: sid } });
     expect(Object.keys(store.get().sessions)).toEqual(expect.arrayContaining([SID, 'other']));
     handleNotification(client, '_zcode/session_deleted', { sessionId: SID, deletedBy: { name: 'Ben · laptop' } });
