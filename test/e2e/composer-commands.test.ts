@@ -8,6 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { axeBothThemes } from './support/axe.js';
 import { phoneHub } from './support/fixture.js';
 import { pair, shoot, waitIdle } from './support/flow.js';
 
@@ -64,6 +65,7 @@ describe('phone web app: commands and mentions in the composer', () => {
     expect(await goal.locator('dt').allInnerTexts()).toEqual(['Objective', 'Usage']);
     expect(await goal.locator('dd').allInnerTexts()).toEqual(['Ship the release notes', '0 tokens / none']);
     await goal.scrollIntoViewIfNeeded();
+    expect(await axeBothThemes(page, 'chat with the goal report')).toEqual([]);
     await shoot(page, 'goal-notice');
     await waitIdle(page);
     expect(await page.getByTestId('user-message').count()).toBe(0);

@@ -5,6 +5,7 @@
  * `background watch` task, two Chromium devices at 390×844.
  */
 import { describe, expect, it } from 'vitest';
+import { axeBothThemes } from './support/axe.js';
 import { phoneHub } from './support/fixture.js';
 import { pair, sendPrompt, shoot, waitIdle } from './support/flow.js';
 
@@ -28,6 +29,7 @@ describe('the session list while a background task runs', () => {
     const laptopBadge = laptop.page.getByTestId('session-row').getByTestId('state-badge');
     await expect.poll(() => laptopBadge.getAttribute('data-badge')).toBe('task');
     expect(await laptopBadge.innerText()).toBe('Task running');
+    expect(await axeBothThemes(laptop.page, 'session list with a task running')).toEqual([]);
     await shoot(laptop.page, 'sessions-task-running');
     await page.getByRole('button', { name: 'Back', exact: true }).click();
     const phoneBadge = page.getByTestId('session-row').getByTestId('state-badge');
