@@ -20,6 +20,13 @@ export interface KeepsEmitted {
   publishSessionState(session: SessionState): void;
 }
 
+/** Gives a session the hub just learnt what a previous run kept of it: its tasks' output and its last usage. */
+export function restoreKept(hub: KeepsEmitted, session: SessionState): void {
+  hub.taskFiles?.restore(session.sessionId, session.taskOutputs);
+  const usage = hub.marks.usage(session.sessionId);
+  if (usage) session.noteUsage(usage);
+}
+
 /** Notes one update the hub just emitted to `session`'s clients. */
 export function noteEmitted(hub: KeepsEmitted, session: SessionState, update: SessionUpdate): void {
   const draft = foldPreview(session.previewDraft, update, hub.config.limits.sessionPreviewChars);

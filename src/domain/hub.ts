@@ -122,7 +122,6 @@ export class Hub {
       this.prompts.close();
       this.attacher.close();
       for (const session of this.core.allSessions()) this.prompts.shutDown(session);
-      // Marks noted since the last turn's end (a usage or preview that came after it) are not lost.
       this.core.flushMarks();
     })();
     return this.closing;
