@@ -165,7 +165,7 @@ export const LIMITS = {
   pushDeliveriesQueuedMax: 512,
   /** Failed deliveries in a row (no answer, refused, 5xx …) after which a subscription is forgotten; 404/410 forget it at once. */
   pushFailuresBeforeForget: 5,
-  /** Sessions whose archive flag or last-message preview the hub keeps (`session-marks.json`); past it the marks changed longest ago go first. */
+  /** Sessions whose archive flag, last-message preview or last context usage the hub keeps (`session-marks.json`); past it the marks changed longest ago go first. */
   sessionMarksMax: 2_000,
   /** Characters of a session's last message shown as its preview in session lists. */
   sessionPreviewChars: 160,

@@ -20,7 +20,8 @@ import type { ClientPort, ProfileNotice } from './client-port.js';
 import type { Frame } from './frame.js';
 import { InteractionRegistry } from './interactions.js';
 import { SessionMarks, type SessionPreview } from './session-marks.js';
-import { noteEmitted } from './emitted-update.js';
+import { noteEmitted, restoreKept } from './emitted-update.js';
+import { liveSummary } from './session-listing.js';
 import { SessionState } from './session-state.js';
 import type { RestoredTurn, TurnRecords } from './turn-record.js';
 import { AuthorBook } from './author-book.js';
@@ -148,7 +149,7 @@ export class HubCore {
       });
       s = created;
       this.sessions.set(sessionId, s);
-      this.taskFiles?.restore(sessionId, created.taskOutputs);
+      restoreKept(this, created);
       const restored = this.restored.get(sessionId);
       if (restored && records) {
         this.restored.delete(sessionId);
@@ -166,7 +167,7 @@ export class HubCore {
     this.taskFiles?.drop(sessionId);
   }
 
-  /** Writes pending marks; a failed write is logged, never thrown into a turn. */
+  /** Writes pending marks (at a turn's end, and when the hub stops: a usage noted after the end is kept too); a failed write is logged, never thrown into a turn. */
   flushMarks(): void {
     try {
       this.marks.flush();
@@ -344,20 +345,9 @@ export class HubCore {
     return presenceList(session);
   }
 
-  /** The `_zcode/session_state` shape. */
+  /** The `_zcode/session_state` shape (session-listing.ts). */
   sessionSummary(session: SessionState): SessionStateSummary {
-    return {
-      sessionId: session.sessionId,
-      title: session.title,
-      cwd: session.cwd,
-      state: session.turn.state,
-      ...(session.model === undefined ? {} : { model: session.model }),
-      pendingInteractions: this.interactions.pendingCount(session.sessionId),
-      clients: session.attachments.size,
-      updatedAt: session.updatedAt,
-      archived: this.marks.archived(session.sessionId) ?? session.appArchived,
-      ...this.previewOf(session.sessionId),
-    };
+    return liveSummary(this, session);
   }
 
   /** `{preview}` when the hub has seen a message of the session. */

@@ -123,6 +123,7 @@ export class Hub {
       this.prompts.close();
       this.attacher.close();
       for (const session of this.core.allSessions()) this.prompts.shutDown(session);
+      this.core.flushMarks();
     })();
     return this.closing;
   }

@@ -9,12 +9,30 @@ import { HubError } from '../errors.js';
 import { ZCODE_NOTIFICATION } from '../zcode-ext/methods.js';
 import type { HubCore, SessionStateSummary } from './hub-core.js';
 import type { SessionInfo } from '../app-server/session-schemas.js';
+import type { SessionState } from './session-state.js';
 
 /** One entry of `session/list` / `GET /api/sessions`. */
 export type SessionSummary = Omit<SessionStateSummary, 'updatedAt'> & { updatedAt?: number };
 
 /** What the listing needs besides the core: the hub's summary of a live session. */
 export type LiveSummary = (sessionId: string) => SessionSummary | undefined;
+
+/** A live session's entry: the `_zcode/session_state` shape (`runningTasks`: its background tasks running now, which may outlive their turn). */
+export function liveSummary(core: HubCore, session: SessionState): SessionStateSummary {
+  return {
+    sessionId: session.sessionId,
+    title: session.title,
+    cwd: session.cwd,
+    state: session.turn.state,
+    ...(session.model === undefined ? {} : { model: session.model }),
+    pendingInteractions: core.interactions.pendingCount(session.sessionId),
+    runningTasks: session.taskOutputs.running(),
+    clients: session.attachments.size,
+    updatedAt: session.updatedAt,
+    archived: core.marks.archived(session.sessionId) ?? session.appArchived,
+    ...core.previewOf(session.sessionId),
+  };
+}
 
 /** A session the hub has not opened, as the app-server lists it. */
 function fromInfo(core: HubCore, info: SessionInfo): SessionSummary {
@@ -26,6 +44,7 @@ function fromInfo(core: HubCore, info: SessionInfo): SessionSummary {
     state: 'idle',
     clients: 0,
     pendingInteractions: 0,
+    runningTasks: 0,
     archived: core.marks.archived(info.sessionId) ?? info.archivedAt !== undefined,
     ...core.previewOf(info.sessionId),
   };

@@ -1,11 +1,14 @@
 /**
  * What the hub remembers about sessions that the app-server does not keep:
- * the archive flag set from a client, and a preview of the last message. The app-server has an
+ * the archive flag set from a client, a preview of the last message, and the last context usage
+ * (`usage_update`: a replay after a hub restart ends with it, so the context meter is not empty
+ * until the next turn). The app-server has an
  * `archivedAt` field (APP-SERVER.md §3.5) but no command to set it, so the hub's own flag is
  * kept in `<state-dir>/session-marks.json` (0600, atomic writes) and overrides the app's.
  * Bounded by `LIMITS.sessionMarksMax`: past it the marks touched longest ago go first.
  */
 import path from 'node:path';
+import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import { z } from 'zod';
 import { readFileIfExists, writeFileAtomic } from '../fs/secure-file.js';
 
@@ -18,11 +21,16 @@ export interface SessionPreview {
 const markSchema = z.object({
   archived: z.boolean().optional(),
   preview: z.object({ role: z.enum(['user', 'agent']), text: z.string().max(4096) }).optional(),
+  /** The last `usage_update` sent (its `_meta` dropped when it would make it larger than `USAGE_MAX_CHARS`). */
+  usage: z.looseObject({ sessionUpdate: z.literal('usage_update'), used: z.number(), size: z.number() }).optional(),
   /** When this mark last changed (ms): the eviction order. */
   at: z.number(),
 });
 type Mark = z.infer<typeof markSchema>;
 const fileSchema = z.object({ marks: z.record(z.string().max(256), markSchema) });
+
+/** A kept usage is a few numbers; one whose `_meta` grew past this is kept without it. */
+const USAGE_MAX_CHARS = 4096;
 
 /** A block that ends a sentence or a clause: the next one can follow it after a plain space. */
 const ENDS_CLAUSE = /[.!?:;,…。！？：；，]$/;
@@ -116,6 +124,21 @@ export class SessionMarks {
     if (prev?.preview?.role === role && prev.preview.text === cut) return false;
     this.put(sessionId, { ...prev, preview: { role, text: cut }, at: now });
     return true;
+  }
+
+  /** The last context usage sent, if one was. */
+  usage(sessionId: string): SessionUpdate | undefined {
+    return this.marks.get(sessionId)?.usage as SessionUpdate | undefined;
+  }
+
+  /** Records the last `usage_update` (kept in memory; written with the turn's end, as the preview). */
+  noteUsage(sessionId: string, update: SessionUpdate, now = Date.now()): void {
+    if (update.sessionUpdate !== 'usage_update') return;
+    const { _meta, ...bare } = update;
+    const full = JSON.stringify(update).length <= USAGE_MAX_CHARS;
+    const parsed = markSchema.shape.usage.safeParse(full ? update : bare);
+    if (!parsed.success) return;
+    this.put(sessionId, { ...this.marks.get(sessionId), usage: parsed.data, at: now });
   }
 
   /** Forgets a deleted session. */

@@ -110,6 +110,13 @@ export class TaskOutputs {
     }
   }
 
+  /** How many kept tasks run now: their card is open and their task says `running` (as the clients' task cards read it). */
+  running(): number {
+    let n = 0;
+    for (const k of this.kept.values()) if ((k.status === 'pending' || k.status === 'in_progress') && k.task['status'] === 'running') n++;
+    return n;
+  }
+
   /** Number of tasks kept. */
   get size(): number {
     return this.kept.size;

@@ -190,6 +190,7 @@ export const ACP_METHODS: Record<string, MethodSpec> = {
             model: s.model ?? null,
             clients: s.clients,
             pendingInteractions: s.pendingInteractions,
+            runningTasks: s.runningTasks,
             archived: s.archived,
             ...(s.preview ? { preview: s.preview } : {}),
           },

@@ -40,6 +40,8 @@ export const sessionStateParams = z.strictObject({
   state: turnStateName,
   model: z.strictObject({ providerId: z.string(), modelId: z.string() }).optional(),
   pendingInteractions: z.number().int().nonnegative(),
+  /** Background tasks running now (a task may outlive its turn: `state` is then idle). */
+  runningTasks: z.number().int().nonnegative(),
   clients: z.number().int().nonnegative(),
   updatedAt: z.number(),
   /** Archived from a client: lists hide it unless asked. */

@@ -72,6 +72,20 @@ describe('SessionMarks', () => {
     expect(previewText('第一行。\n第二行', 200)).toBe('第一行。 第二行');
   });
 
+  it('keeps the last usage across a restart; a usage whose _meta is over 4 KB is kept without it', () => {
+    const dir = tmp();
+    const a = new SessionMarks(dir, { max: 10, previewChars: 40 });
+    const usage: SessionUpdate = { sessionUpdate: 'usage_update', used: 1200, size: 200_000, _meta: { zcode: { usage: { input: 1000 } } } };
+    a.noteUsage('s1', usage);
+    a.noteUsage('s2', { sessionUpdate: 'usage_update', used: 5, size: 10, _meta: { big: 'x'.repeat(5000) } });
+    a.noteUsage('s3', agent('not a usage'));
+    a.flush();
+    const b = new SessionMarks(dir, { max: 10, previewChars: 40 });
+    expect(b.usage('s1')).toEqual(usage);
+    expect(b.usage('s2')).toEqual({ sessionUpdate: 'usage_update', used: 5, size: 10 });
+    expect(b.usage('s3')).toBeUndefined();
+  });
+
   it('an unreadable file is no marks, not a crash', () => {
     const dir = tmp();
     fs.writeFileSync(path.join(dir, 'session-marks.json'), '{"marks": {"s": {"archived": "yes"}}}');

@@ -31,6 +31,19 @@ describe('TaskOutputs (output kept per background task)', () => {
     expect(u?.sessionUpdate === 'tool_call_update' && u.status).toBe('failed');
   });
 
+  it('counts the tasks running now: an open card whose task says running; an ended or restored one does not count', () => {
+    const kept = new TaskOutputs({ maxChars: 100, maxTasks: 4 });
+    expect(kept.running()).toBe(0);
+    kept.note(out('a', 'A'));
+    kept.note(out('b', 'B'));
+    expect(kept.running()).toBe(2);
+    kept.note(out('a', '', 'cancelled'));
+    expect(kept.running()).toBe(1);
+    const after = new TaskOutputs({ maxChars: 100, maxTasks: 4 });
+    after.restore(kept.snapshot());
+    expect(after.running()).toBe(0);
+  });
+
   it('ignores cards that are not background tasks, and forgets the oldest task past taskOutputsMax', () => {
     const kept = new TaskOutputs({ maxChars: 100, maxTasks: 2 });
     kept.note({ sessionUpdate: 'tool_call_update', toolCallId: 'shell', _meta: { terminal_output: { terminal_id: 'shell', data: 'ls' } } });

@@ -8,6 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { axeBothThemes } from './support/axe.js';
 import { phoneHub } from './support/fixture.js';
 import { pair, shoot, waitIdle } from './support/flow.js';
 
@@ -29,6 +30,12 @@ describe('phone web app: commands and mentions in the composer', () => {
     await page.getByRole('button', { name: 'Create' }).click();
     const box = page.getByTestId('prompt-input');
     await box.waitFor();
+    // Not named yet: the header shows the fallback the session list shows, not an empty title —
+    // also after a reload, when the title comes from the hub's list (an empty string).
+    await expect.poll(() => page.getByTestId('title-button').innerText()).toBe('Untitled session');
+    await page.reload();
+    await box.waitFor();
+    await expect.poll(() => page.getByTestId('title-button').innerText()).toBe('Untitled session');
     const modelPicker = page.getByTestId('picker-model');
     await modelPicker.waitFor();
     const models = await modelPicker.locator('option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
@@ -51,7 +58,15 @@ describe('phone web app: commands and mentions in the composer', () => {
     await box.fill('/goal Ship the release notes');
     expect(await page.getByTestId('suggestions').count()).toBe(0);
     await page.getByTestId('send-button').click();
-    await page.getByTestId('notice').filter({ hasText: 'Objective: Ship the release notes' }).waitFor();
+    const goal = page.getByTestId('notice').filter({ hasText: 'Ship the release notes' });
+    await goal.waitFor();
+    // The report has structure: its first line a heading, each "Label: value" a row of its own.
+    expect(await goal.locator('.notice-head').innerText()).toBe('Goal active');
+    expect(await goal.locator('dt').allInnerTexts()).toEqual(['Objective', 'Usage']);
+    expect(await goal.locator('dd').allInnerTexts()).toEqual(['Ship the release notes', '0 tokens / none']);
+    await goal.scrollIntoViewIfNeeded();
+    expect(await axeBothThemes(page, 'chat with the goal report')).toEqual([]);
+    await shoot(page, 'goal-notice');
     await waitIdle(page);
     expect(await page.getByTestId('user-message').count()).toBe(0);
 

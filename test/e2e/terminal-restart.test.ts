@@ -2,7 +2,8 @@
  * A background task's output survives a daemon restart, seen on the phone (390×844): the watch
  * task streams, the daemon stops mid-task and starts again on the same state dir, and the
  * terminal panel still shows the output so far, the task marked "interrupted by a hub restart"
- * (the agent process that ran it stopped with the daemon), and the header no longer says a task runs.
+ * (the agent process that ran it stopped with the daemon), and the header no longer says a task runs;
+ * the context meter shows the figure it had before the restart, without a new turn.
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { restartableHub } from '../helpers/restartable-hub.js';
@@ -27,6 +28,9 @@ describe('phone web app: task output across a daemon restart', () => {
     await sendPrompt(page, 'run the background watch of the tests');
     await page.getByTestId('interaction-sheet').getByTestId('option-allow_once').click();
     await waitIdle(page);
+    const meter = page.getByTestId('context-meter').first();
+    const figure = await meter.getAttribute('title');
+    expect(figure).toMatch(/^\d+ \/ \d+$/);
     await page.getByTestId('terminal-button').click();
     const output = page.getByTestId('terminal-output');
     await expect.poll(() => output.innerText(), { timeout: 60_000 }).toContain('unit-010');
@@ -50,6 +54,8 @@ describe('phone web app: task output across a daemon restart', () => {
     await shoot(page, 'terminal-after-restart');
     await page.getByRole('button', { name: 'Back' }).click();
     await expect.poll(() => page.getByTestId('state-badge').getAttribute('data-badge')).not.toBe('task');
+    // The meter came back with the replay, as it was before the restart.
+    await expect.poll(() => meter.getAttribute('title')).toBe(figure);
     expect(phone.errors).toEqual([]);
   });
 });

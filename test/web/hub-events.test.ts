@@ -78,6 +78,25 @@ describe('hub notifications, one handler per method', () => {
     expect(store.get().toasts.map((t) => t.text)).toEqual(['Answered by Ben · laptop', 'Your answer was not counted: you voted already']);
   });
 
+  it('drops a deleted session from the list, its chat, its presence and its interactions; other sessions keep theirs', () => {
+    handleNotification(client, '_zcode/session_state', { sessionId: SID, state: 'idle', attachedClients: 1, pendingInteractions: 1 });
+    handleNotification(client, '_zcode/session_state', { sessionId: 'other', state: 'idle', attachedClients: 0, pendingInteractions: 1 });
+    handleNotification(client, '_zcode/presence', { sessionId: SID, clients: [{ clientId: 'c1', name: 'Ana · phone' }] });
+    for (const [id, sid] of [
+      ['ix1', SID],
+      ['ix2', 'other'],
+    ] as const)
+      handleNotification(client, '_zcode/interaction_opened', { sessionId: sid, interaction: { interactionId: id, sessionId: sid } });
+    expect(Object.keys(store.get().sessions)).toEqual(expect.arrayContaining([SID, 'other']));
+    handleNotification(client, '_zcode/session_deleted', { sessionId: SID, deletedBy: { name: 'Ben · laptop' } });
+    const s = store.get();
+    expect(s.sessions[SID]).toBeUndefined();
+    expect(s.chats[SID]).toBeUndefined();
+    expect(s.presence[SID]).toBeUndefined();
+    expect(Object.keys(s.interactions)).toEqual(['ix2']);
+    expect(s.sessions['other']).toBeDefined();
+  });
+
   it('ignores a method it does not know and params that are not an object, without throwing', () => {
     const before = store.get();
     for (const [method, params] of [

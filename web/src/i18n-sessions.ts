@@ -21,6 +21,8 @@ export const sessionsEn = {
   allArchived: 'Every session is archived. Start a new one, or open Archived.',
   lineAdded: 'added',
   lineRemoved: 'removed',
+  sessionDeletedElsewhere: 'This session was deleted on another device',
+  sessionDeletedBy: 'This session was deleted on another device ({0})',
 };
 
 export const sessionsZh: Record<keyof typeof sessionsEn, string> = {
@@ -42,4 +44,6 @@ export const sessionsZh: Record<keyof typeof sessionsEn, string> = {
   allArchived: '所有会话都已归档。新建一个会话，或打开“已归档”。',
   lineAdded: '新增',
   lineRemoved: '删除',
+  sessionDeletedElsewhere: '此会话已在其他设备上删除',
+  sessionDeletedBy: '此会话已在其他设备上删除（{0}）',
 };

@@ -7,7 +7,8 @@ import { api, RestError } from './net/rest.js';
 import { pairCodeFromHash } from './views/pair-view.js';
 import { markSignedOut } from './hub/sign-out.js';
 import { setHomeClient, startMachines } from './machines/registry.js';
-import { openPath } from './router.js';
+import { leaveSessionPages, openPath } from './router.js';
+import { setSessionPageLeaver } from './hub/session-gone.js';
 import './styles.css';
 import './workspace.css';
 import './polish.css';
@@ -20,6 +21,7 @@ import './voice.css';
 const client = new HubClient(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/acp`);
 let started = false;
 setHomeClient(client);
+setSessionPageLeaver(leaveSessionPages);
 
 /** Set after pairing: the token itself is an HttpOnly cookie script cannot see (ARCHITECTURE.md §7). */
 const PAIRED_KEY = 'zcode-hub.paired';

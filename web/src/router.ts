@@ -35,6 +35,14 @@ export function navigate(r: Route, replace = false): void {
   for (const l of listeners) l();
 }
 
+/** Goes back to the session list when a page of `sessionId` shows (it was deleted); true when one did. */
+export function leaveSessionPages(sessionId: string): boolean {
+  const route = parseRoute(location.pathname + location.search);
+  if (!('sessionId' in route) || route.sessionId !== sessionId) return false;
+  navigate({ name: 'sessions' }, true);
+  return true;
+}
+
 /** The current route, re-rendering on navigation. */
 export function useRoute(): Route {
   const [route, setRoute] = useState(() => parseRoute(location.pathname + location.search));

@@ -14,6 +14,7 @@ export const sessionSummarySchema = z.object({
   model: z.unknown().optional(),
   clients: z.number(),
   pendingInteractions: z.number(),
+  runningTasks: z.number(),
   archived: z.boolean(),
   preview: z.object({ role: z.enum(['user', 'agent']), text: z.string() }).optional(),
 });

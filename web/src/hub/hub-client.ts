@@ -60,6 +60,8 @@ export class HubClient {
   readonly attaching = new Map<string, Array<{ method: string; params: unknown }>>();
   /** Interactions answered from this device (no "answered elsewhere" toast for them). */
   readonly answeredHere = new Set<string>();
+  /** Sessions this device is deleting (no "deleted on another device" toast for them). */
+  readonly deletingHere = new Set<string>();
   /** The card of each interaction recently dropped from the store, for its "answered by" line. */
   readonly recentCards = new Map<string, { sessionId: string; toolCallId: string }>();
   private localSeq = 1;
@@ -112,6 +114,12 @@ export class HubClient {
   /** True when a session's updates are live on this connection. */
   isAttached(sessionId: string): boolean {
     return this.attached.has(sessionId);
+  }
+
+  /** Stops re-attaching a session that no longer exists. */
+  forgetSession(sessionId: string): void {
+    this.attached.delete(sessionId);
+    this.attaching.delete(sessionId);
   }
 
   private async onOpen(): Promise<void> {

@@ -12,6 +12,7 @@ import type { HubClient } from './hub-client.js';
 import { cancelledRequestId, fromView, mergeInteraction } from './interactions.js';
 import { keepPartialAnswers } from './interaction-requests.js';
 import { applySessionState } from './session-list.js';
+import { dropSession } from './session-gone.js';
 import { ZCODE_NOTIFICATION } from '../../../src/zcode-ext/methods.js';
 import type { HubNotification, HubNotificationParams } from '../net/hub-methods.js';
 
@@ -83,6 +84,13 @@ const HANDLERS: { readonly [M in HubNotification]: Handler<M> } = {
     if (title) updateChat(sessionId, (c) => (c.title === title ? c : { ...c, title }));
     const after = store.get().sessions[sessionId]?.pendingInteractions ?? 0;
     if (after !== before && !client.isAttached(sessionId)) client.scheduleInbox();
+  },
+
+  [ZCODE_NOTIFICATION.sessionDeleted]: (client, p) => {
+    // Deleted here or on another device: gone from the list, the inbox and any page showing it.
+    const sessionId = str(p.sessionId);
+    if (!sessionId) return;
+    dropSession(client, sessionId, client.deletingHere.has(sessionId) ? undefined : { by: authorText(p.deletedBy) });
   },
 
   [ZCODE_NOTIFICATION.presence]: (_client, p) => {

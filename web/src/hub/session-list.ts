@@ -19,6 +19,8 @@ export interface SessionSummary {
   model?: string;
   clients: number;
   pendingInteractions: number;
+  /** Background tasks running now, by the hub's count (a task may outlive its turn); absent from an older hub. */
+  runningTasks?: number;
   /** Archived from a device: hidden from the list unless the Archived filter is on. */
   archived?: boolean;
   /** The start of the last message (the hub's `preview`). */
@@ -75,6 +77,7 @@ export function fromListEntry(entry: unknown, prev?: SessionSummary): SessionSum
     model: modelLabel(z['model']) ?? prev?.model,
     clients: countOf(z['clients']),
     pendingInteractions: countOf(z['pendingInteractions']),
+    runningTasks: countOf(z['runningTasks']),
     archived: 'archived' in z ? z['archived'] === true : prev?.archived,
     preview: previewOf(z['preview']) ?? prev?.preview,
   };
@@ -98,6 +101,7 @@ export function applySessionState(prev: SessionSummary | undefined, params: unkn
     model: modelLabel(p.model) ?? prev?.model,
     clients: 'clients' in p ? countOf(p.clients) : (prev?.clients ?? 0),
     pendingInteractions: 'pendingInteractions' in p ? countOf(p.pendingInteractions) : (prev?.pendingInteractions ?? 0),
+    runningTasks: 'runningTasks' in p ? countOf(p.runningTasks) : (prev?.runningTasks ?? 0),
     archived: 'archived' in p ? p.archived === true : prev?.archived,
     preview: previewOf(p.preview) ?? prev?.preview,
     finishedAt: wasBusy && state === 'idle' ? now : prev?.finishedAt,

@@ -45,6 +45,7 @@ import type {
   InteractionResolvedParams,
   OwnUpdateParams,
   PresenceParams,
+  SessionDeletedParams,
   SessionStateParams,
   TurnStateParams,
 } from '../../../src/zcode-ext/schemas.js';
@@ -154,6 +155,10 @@ export interface HubClientNotifications {
  * The notifications the app acts on, each with the params the hub declares for it (the SDK's
  * for ACP, src/zcode-ext/schemas.ts for `_zcode/*`). They are read leniently (wire.ts
  * `Fields`): the field names are checked at compile time, each value where it is read.
+ * `_zcode/session_update` (a folded update) is not here because it never reaches the app: the
+ * app announces `clientInfo`, so every kind the hub can fold is sent to it as `session/update`
+ * (src/gateway/update-kinds.ts); what lies outside (`replay_complete`, the draft's kinds) is
+ * dropped, never folded.
  */
 export interface HubNotificationParams {
   'session/update': SessionNotification;
@@ -161,6 +166,7 @@ export interface HubNotificationParams {
   [ZCODE_NOTIFICATION.ownUpdate]: OwnUpdateParams;
   [ZCODE_NOTIFICATION.turnState]: TurnStateParams;
   [ZCODE_NOTIFICATION.sessionState]: SessionStateParams;
+  [ZCODE_NOTIFICATION.sessionDeleted]: SessionDeletedParams;
   [ZCODE_NOTIFICATION.presence]: PresenceParams;
   [ZCODE_NOTIFICATION.interactionOpened]: InteractionOpenedParams;
   [ZCODE_NOTIFICATION.interactionResolved]: InteractionResolvedParams;

@@ -65,12 +65,47 @@ export function ChatItemView({ item, streaming, onRetry }: { item: ChatItem; str
           </div>
         );
       }
-      return (
-        <div class={`notice notice-${item.level}`} role={item.level === 'error' ? 'alert' : undefined} data-testid="notice">
-          {item.text}
-        </div>
-      );
+      return <NoticeView text={item.text} level={item.level} />;
   }
+}
+
+/** `Label: value` — a line of a report such as the goal's ("Objective: …", "Usage: …"). */
+const FIELD_LINE = /^([^:\n]{1,40}):\s*(.*)$/;
+
+/**
+ * A notice; one of several lines (the agent's goal report: "Goal active", then "Objective: …",
+ * "Usage: …") is shown as a small card: its first line a heading, its `Label: value` lines a
+ * list of terms, instead of running together as one sentence.
+ */
+function NoticeView({ text, level }: { text: string; level: 'info' | 'warning' | 'error' }) {
+  const role = level === 'error' ? 'alert' : undefined;
+  const [head, ...rest] = text.split('\n').filter((l) => l.trim() !== '');
+  if (rest.length === 0)
+    return (
+      <div class={`notice notice-${level}`} role={role} data-testid="notice">
+        {text}
+      </div>
+    );
+  return (
+    <div class={`notice notice-${level} notice-card`} role={role} data-testid="notice">
+      <strong class="notice-head">{head}</strong>
+      <dl class="notice-fields">
+        {rest.map((line, i) => {
+          const m = FIELD_LINE.exec(line);
+          return m ? (
+            <div key={i}>
+              <dt>{m[1]}</dt>
+              <dd>{m[2]}</dd>
+            </div>
+          ) : (
+            <div key={i}>
+              <dd>{line}</dd>
+            </div>
+          );
+        })}
+      </dl>
+    </div>
+  );
 }
 
 /**

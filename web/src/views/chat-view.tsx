@@ -78,7 +78,9 @@ export function ChatView({ client, sessionId }: { client: HubClient; sessionId: 
   const items = chat?.items ?? [];
   const running = chat ? chat.turn.state !== 'idle' : false;
   const lastAgent = items.length - 1;
-  const title = chat?.title ?? summary?.title ?? t('untitled');
+  // An untitled session has an empty title: the header shows the list's fallback, the rename box starts empty.
+  const named = chat?.title || summary?.title || '';
+  const title = named || t('untitled');
   const canOperate = scope !== 'view';
   const retry = (r: RetryPrompt) =>
     client
@@ -152,7 +154,7 @@ export function ChatView({ client, sessionId }: { client: HubClient; sessionId: 
         <WaitingBanner sessionId={sessionId} />
         {chat && canOperate ? <PromptBox chat={chat} client={client} /> : null}
       </main>
-      {renaming ? <RenameSheet client={client} sessionId={sessionId} current={title} onClose={() => setRenaming(false)} /> : null}
+      {renaming ? <RenameSheet client={client} sessionId={sessionId} current={named} onClose={() => setRenaming(false)} /> : null}
     </div>
   );
 }

@@ -2,20 +2,10 @@ import { useState } from 'preact/hooks';
 import { store } from '../hub/app-state.js';
 import { t } from '../i18n.js';
 import type { HubClient } from '../hub/hub-client.js';
+import { deleteSession } from '../hub/session-gone.js';
 import { navigate } from '../router.js';
 import { Sheet, SheetFormEnd } from './chrome.js';
 import { useSelector } from '../store.js';
-
-/** Deletes a session for good (ACP `session/delete`, the agent's deleteSession) after a confirm. */
-async function deleteSession(client: HubClient, sessionId: string): Promise<void> {
-  await client.conn.call('session/delete', { sessionId });
-  store.update((s) => {
-    const { [sessionId]: _s, ...sessions } = s.sessions;
-    const { [sessionId]: _c, ...chats } = s.chats;
-    return { ...s, sessions, chats };
-  });
-  navigate({ name: 'sessions' }, true);
-}
 
 /** Renames a session (`PATCH /api/sessions/:id`, the agent's renameSession); every device sees it. */
 export function RenameSheet({

@@ -45,7 +45,7 @@ export function useRunningTasks(sessionId: string): number {
  * runs a task — a pill that opens the terminal panel.
  */
 export function TaskRunningBadge({ sessionId, count }: { sessionId: string; count: number }) {
-  const text = count === 1 ? t('taskRunningBadge') : t('tasksRunningBadge', count);
+  const text = taskRunningText(count);
   return (
     <button
       type="button"
@@ -58,6 +58,20 @@ export function TaskRunningBadge({ sessionId, count }: { sessionId: string; coun
       <Icon name="terminal" size={12} />
       {text}
     </button>
+  );
+}
+
+function taskRunningText(count: number): string {
+  return count === 1 ? t('taskRunningBadge') : t('tasksRunningBadge', count);
+}
+
+/** The same state in a session-list row (inside the row's link, so not a button of its own). */
+export function TaskRunningPill({ count }: { count: number }) {
+  return (
+    <span class="badge badge-running badge-task" data-badge="task" data-testid="state-badge">
+      <Icon name="terminal" size={12} />
+      {taskRunningText(count)}
+    </span>
   );
 }
 

@@ -14,6 +14,7 @@ import { MachineChip } from './machines-view.js';
 import { MachineFilter, MachinesDown, useMachineFilter } from './machine-filter.js';
 import { clientFor } from '../machines/registry.js';
 import { NewSessionSheet } from './new-session-sheet.js';
+import { TaskRunningPill } from './session-links.js';
 
 const BADGE_TEXT: Record<Badge, MessageKey> = {
   needs_you: 'badgeNeedsYou',
@@ -65,7 +66,12 @@ function Row({ s, seenAt, onUnarchive }: { s: SessionSummary; seenAt: number; on
           </span>
         ) : null}
         <span class="session-meta">
-          <StateBadge badge={badge} waitingFor={waits.waitingFor} />
+          {/* A background task outliving its turn: not idle (as the chat header says). */}
+          {(s.runningTasks ?? 0) > 0 && (badge === 'idle' || badge === 'finished') ? (
+            <TaskRunningPill count={s.runningTasks ?? 0} />
+          ) : (
+            <StateBadge badge={badge} waitingFor={waits.waitingFor} />
+          )}
           <MachineChip m={machine} />
           {homeName ? (
             <span class="machine-chip" data-testid="machine-chip" data-hub-id="">
