@@ -18,16 +18,6 @@ afterEach(async () => {
 
 const DRAFT_KINDS: ReadonlySet<string> = new Set(Object.values(DRAFT_UPDATE));
 
-/** A recording client that opted into some of the draft's kinds (as the gateway sets at `initialize` or `session/attach`). */
-class OptedInClient extends RecorderClient {
-  constructor(
-    name: string,
-    readonly draftUpdates: ReadonlySet<string>,
-  ) {
-    super({ name });
-  }
-}
-
 /** The `sessionUpdate` kind of a frame as handed over, if it is a `session/update`. */
 function kindOf(text: string): string | undefined {
   const msg = JSON.parse(text) as { method?: string; params?: { update?: { sessionUpdate?: string } } };
@@ -37,8 +27,8 @@ function kindOf(text: string): string | undefined {
 describe('the multi-client draft kinds go only to clients that opted in', () => {
   it('an opted-out client is never handed a draft kind; opted-in clients get exactly theirs, every other frame shared untouched', async () => {
     const plain = new RecorderClient({ name: 'phone' });
-    const dashboard = new OptedInClient('dashboard', DRAFT_KINDS);
-    const partial = new OptedInClient('editor', new Set([DRAFT_UPDATE.turnComplete]));
+    const dashboard = new RecorderClient({ name: 'dashboard', draftUpdates: DRAFT_KINDS });
+    const partial = new RecorderClient({ name: 'editor', draftUpdates: new Set([DRAFT_UPDATE.turnComplete]) });
     for (const c of [plain, dashboard, partial]) rig.hub.connect(c);
     const opened = await rig.hub.newSession(plain, { cwd: rig.config.workspace });
     await rig.hub.loadSession(dashboard, opened.sessionId, { history: false });
@@ -69,7 +59,7 @@ describe('the multi-client draft kinds go only to clients that opted in', () => 
 
   it('a client leaving is announced as client_disconnected to the opted-in client only', async () => {
     const plain = new RecorderClient({ name: 'phone' });
-    const dashboard = new OptedInClient('dashboard', DRAFT_KINDS);
+    const dashboard = new RecorderClient({ name: 'dashboard', draftUpdates: DRAFT_KINDS });
     const leaver = new RecorderClient({ name: 'laptop' });
     for (const c of [plain, dashboard, leaver]) rig.hub.connect(c);
     const opened = await rig.hub.newSession(plain, { cwd: rig.config.workspace });

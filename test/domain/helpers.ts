@@ -53,8 +53,14 @@ export class RecorderClient implements ClientPort {
   private nextId = 0;
   private readonly waiters = new Set<() => void>();
 
-  constructor(opts: { name?: string; scope?: Scope; elicitationForm?: boolean; profile?: 'acp' | 'legacy' } = {}) {
+  /** The multi-client draft's update kinds this client opted into (the gateway sets it at `initialize` or `session/attach`). */
+  readonly draftUpdates: ReadonlySet<string> | undefined;
+
+  constructor(
+    opts: { name?: string; scope?: Scope; elicitationForm?: boolean; profile?: 'acp' | 'legacy'; draftUpdates?: ReadonlySet<string> } = {},
+  ) {
     nextClient += 1;
+    this.draftUpdates = opts.draftUpdates;
     this.clientId = `c${nextClient}`;
     this.displayName = opts.name ?? `client-${nextClient}`;
     this.identity = { tokenId: `t-${this.clientId}`, name: this.displayName, person: this.displayName, scope: opts.scope ?? 'operate' };

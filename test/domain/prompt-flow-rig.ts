@@ -22,6 +22,7 @@ import type { PromptResult } from '../../src/domain/prompt-queue.js';
 import type { SessionState } from '../../src/domain/session-state.js';
 import { HubError } from '../../src/errors.js';
 import { createLogger } from '../../src/logger.js';
+import { DRAFT_UPDATE } from '../../src/domain/draft-updates.js';
 import { RecorderClient } from './helpers.js';
 import { RecordingBackend, type RecordedCall } from './recording-backend.js';
 
@@ -80,8 +81,8 @@ export class FlowRig {
   readonly session: SessionState;
   readonly alice = new RecorderClient({ name: 'alice' });
   readonly bob = new RecorderClient({ name: 'bob' });
-  /** A watcher with no prompts of its own: sees every end the session announces. */
-  readonly carol = new RecorderClient({ name: 'carol' });
+  /** A watcher with no prompts of its own that opted into the draft's `turn_complete`: sees every end the session announces. */
+  readonly carol = new RecorderClient({ name: 'carol', draftUpdates: new Set([DRAFT_UPDATE.turnComplete]) });
   /** Whose `session/cancel` settled the session's pending interactions (the interaction flow's hook). */
   readonly cancelledInteractions: ConnectionAuthor[] = [];
 
