@@ -34,10 +34,13 @@ export function noteEmitted(hub: KeepsEmitted, session: SessionState, update: Se
     session.setPreviewDraft(draft);
     if (draft && draft.text.trim() !== '') hub.marks.notePreview(session.sessionId, draft.role, draft.text);
   }
-  const tasksBefore = session.taskOutputs.running();
-  if (session.taskOutputs.note(update)) {
-    hub.taskFiles?.changed(session.sessionId, session.taskOutputs);
-    if (session.taskOutputs.running() !== tasksBefore) hub.publishSessionState(session);
+  // Only a tool call starts, feeds or ends a kept task: the stream's other updates skip the count.
+  if (update.sessionUpdate === 'tool_call' || update.sessionUpdate === 'tool_call_update') {
+    const tasksBefore = session.taskOutputs.running();
+    if (session.taskOutputs.note(update)) {
+      hub.taskFiles?.changed(session.sessionId, session.taskOutputs);
+      if (session.taskOutputs.running() !== tasksBefore) hub.publishSessionState(session);
+    }
   }
   if (update.sessionUpdate === 'usage_update') {
     session.noteUsage(update);
