@@ -19,7 +19,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { z } from 'zod';
-import { Frame } from '../src/domain/frame.js';
+import { Frame } from '../src/domain/delivery/frame.js';
 import { MAX_BATCH_BYTES } from '../src/gateway/write-batch.js';
 import { wsTextFrame } from '../src/gateway/ws-text-frame.js';
 import { SimPipe, type ChildLine } from './lib/sim-pipe.js';

@@ -6,7 +6,7 @@
  */
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
 
-/** An author as recorded: `name` always; `person`, `device`, `tokenId`, `client` when recorded (src/domain/author.ts). */
+/** An author as recorded: `name` always; `person`, `device`, `tokenId`, `client` when recorded (src/domain/people/author.ts). */
 export interface HistoryAuthor {
   clientId?: string;
   name: string;

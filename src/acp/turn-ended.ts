@@ -14,7 +14,7 @@ export interface TurnEnded {
   turnId?: string;
   /** The hub's id of the prompt that started the turn (`_meta.zcode.promptId` of its echo). */
   promptId?: string;
-  /** The author of that prompt (src/domain/author.ts; only `name` and `clientId` in records from before people existed). */
+  /** The author of that prompt (src/domain/people/author.ts; only `name` and `clientId` in records from before people existed). */
   promptedBy?: { clientId: string; name: string; person?: string; device?: string; tokenId?: string; client?: string };
   error: { message: string; code?: string | number; type?: string };
 }

@@ -143,7 +143,7 @@ export class AppServerClient {
     return this.call('session/subagents', { sessionId, endedLimit }, s.subagentsResultSchema);
   }
 
-  /** `session/send` (§4.6): one user input; -32010 while another prompt runs. `timeoutMs`: see domain/send-input.ts. */
+  /** `session/send` (§4.6): one user input; -32010 while another prompt runs. `timeoutMs`: see domain/prompts/send-input.ts. */
   async send(params: SendParams, timeoutMs?: number): Promise<void> {
     await this.call('session/send', params, s.ignoredResultSchema, timeoutMs === undefined ? {} : { timeoutMs });
   }

@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { workspaceRef, type AppServer } from '../app-server/client.js';
-import { DELIVERY_KIND } from '../domain/session-open.js';
+import { DELIVERY_KIND } from '../domain/sessions/session-open.js';
 import { failureRows, presenceRows } from './probe-check.js';
 import type { NotificationWatch, SeenNotification } from './probe-events.js';
 import type { ProbeRow } from './probe-report.js';
@@ -140,7 +140,7 @@ export async function runProbe(d: ProbeDeps): Promise<ProbeRow[]> {
     d.app.v4Command(sessionId, 'renameSession', { title: 'zcode-hub doctor probe' }),
   );
 
-  // A stop as the hub stops (src/domain/stop-turn.ts): v4 stop and session/stop at once (§7.4).
+  // A stop as the hub stops (src/domain/prompts/stop-turn.ts): v4 stop and session/stop at once (§7.4).
   let running = false;
   const stopFrom = d.watch.mark;
   if (!why) {

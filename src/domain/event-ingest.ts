@@ -12,12 +12,12 @@ import type { TurnSignal } from '../acp/translation-context.js';
 import { assertNever } from '../errors.js';
 import type { BackendNotification, BackendStatus } from '../ports/backend-port.js';
 import type { HubCore } from './hub-core.js';
-import type { InteractionFlow } from './interaction-flow.js';
-import type { BackendLoss, PromptFlow } from './prompt-flow.js';
-import { DELIVERY_KIND, type SessionOpener } from './session-open.js';
-import type { SessionState } from './session-state.js';
+import type { InteractionFlow } from './interactions/interaction-flow.js';
+import type { BackendLoss, PromptFlow } from './prompts/prompt-flow.js';
+import { DELIVERY_KIND, type SessionOpener } from './sessions/session-open.js';
+import type { SessionState } from './sessions/session-state.js';
 import { ZCODE_NOTIFICATION } from '../zcode-ext/methods.js';
-import { backendStateParams } from './session-views.js';
+import { backendStateParams } from './sessions/session-views.js';
 
 /**
  * The two fields ingestion needs before translating (the translator validates the rest once):

@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import type { Identity } from '../auth/identity.js';
-import type { AuditSink } from './audit-sink.js';
+import type { AuditSink } from './people/audit-sink.js';
 import type { Rule } from '../policy/rule-schema.js';
 import type { HubConfig } from '../config/schema.js';
 import { turnEndedUpdate } from '../acp/turn-ended.js';
@@ -15,21 +15,21 @@ import type { AppServer } from '../app-server/client.js';
 import { HubError } from '../errors.js';
 import type { WorkspaceRoots } from '../fs/workspace-roots.js';
 import type { Logger } from '../logger.js';
-import { Broadcaster, type Attachment } from './broadcast.js';
-import type { ClientPort, ProfileNotice } from './client-port.js';
-import type { Frame } from './frame.js';
-import { InteractionRegistry } from './interactions.js';
-import { SessionMarks, type SessionPreview } from './session-marks.js';
-import { noteEmitted, restoreKept } from './emitted-update.js';
-import { liveSummary } from './session-listing.js';
-import { SessionState } from './session-state.js';
-import type { RestoredTurn, TurnRecords } from './turn-record.js';
-import { AuthorBook } from './author-book.js';
-import type { TaskOutputFiles } from './task-output-files.js';
-import { recordFrame, recordHooks, restoreTurn } from './turn-restore.js';
+import { Broadcaster, type Attachment } from './delivery/broadcast.js';
+import type { ClientPort, ProfileNotice } from './delivery/client-port.js';
+import type { Frame } from './delivery/frame.js';
+import { InteractionRegistry } from './interactions/interactions.js';
+import { SessionMarks, type SessionPreview } from './sessions/session-marks.js';
+import { noteEmitted, restoreKept } from './sessions/emitted-update.js';
+import { liveSummary } from './sessions/session-listing.js';
+import { SessionState } from './sessions/session-state.js';
+import type { RestoredTurn, TurnRecords } from './prompts/turn-record.js';
+import { AuthorBook } from './people/author-book.js';
+import type { TaskOutputFiles } from './prompts/task-output-files.js';
+import { recordFrame, recordHooks, restoreTurn } from './prompts/turn-restore.js';
 import { ZCODE_NOTIFICATION } from '../zcode-ext/methods.js';
 import type { NotificationParams, SessionStateParams, TurnStateParams } from '../zcode-ext/schemas.js';
-import { presenceList, turnStateParams, type PresenceEntry } from './session-views.js';
+import { presenceList, turnStateParams, type PresenceEntry } from './sessions/session-views.js';
 
 export interface HubDeps {
   /** The link's lifecycle and notifications (its calls go through `appServer`). */

@@ -10,29 +10,29 @@ import { modeState } from '../acp/translate-state.js';
 import { scopeAllows, type Identity } from '../auth/identity.js';
 import { HubError } from '../errors.js';
 import type { BackendStatus } from '../ports/backend-port.js';
-import type { ClientPort } from './client-port.js';
+import type { ClientPort } from './delivery/client-port.js';
 import { EventIngest } from './event-ingest.js';
 import { HubCore, type HubDeps, type SessionStateSummary } from './hub-core.js';
-import { InteractionFlow } from './interaction-flow.js';
-import type { InteractionView } from './interactions.js';
-import { givePartialAnswer, type AnswerCaller, type PartialAnswerInput } from './partial-answer-flow.js';
-import { PromptFlow } from './prompt-flow.js';
-import type { PromptResult } from './prompt-queue.js';
-import { SessionAttach, type AttachOptions, type ReplayMeta } from './session-attach.js';
-import { deleteSession } from './session-delete.js';
-import { SessionOpener } from './session-open.js';
-import { SessionCommands, type ConfigId } from './session-commands.js';
-import type { SessionState } from './session-state.js';
-import { PromptAdmission } from './prompt-admission.js';
-import { journalFrameSchema } from './journal.js';
+import { InteractionFlow } from './interactions/interaction-flow.js';
+import type { InteractionView } from './interactions/interactions.js';
+import { givePartialAnswer, type AnswerCaller, type PartialAnswerInput } from './interactions/partial-answer-flow.js';
+import { PromptFlow } from './prompts/prompt-flow.js';
+import type { PromptResult } from './prompts/prompt-queue.js';
+import { SessionAttach, type AttachOptions, type ReplayMeta } from './sessions/session-attach.js';
+import { deleteSession } from './sessions/session-delete.js';
+import { SessionOpener } from './sessions/session-open.js';
+import { SessionCommands, type ConfigId } from './sessions/session-commands.js';
+import type { SessionState } from './sessions/session-state.js';
+import { PromptAdmission } from './prompts/prompt-admission.js';
+import { journalFrameSchema } from './sessions/journal.js';
 
-export type { AuditSink } from './audit-sink.js';
-export type { ReplayMeta } from './session-attach.js';
-export type { InteractionView } from './interactions.js';
+export type { AuditSink } from './people/audit-sink.js';
+export type { ReplayMeta } from './sessions/session-attach.js';
+export type { InteractionView } from './interactions/interactions.js';
 export type { RestAnswerBody as RestAnswer } from '../acp/interactions.js';
 import type { RestAnswerBody as RestAnswer } from '../acp/interactions.js';
 import { ZCODE_NOTIFICATION } from '../zcode-ext/methods.js';
-import type { GrantKeeper } from './always-keeper.js';
+import type { GrantKeeper } from './interactions/always-keeper.js';
 
 /** What `session/new`, `session/load` and `session/resume` return. */
 export interface SessionOpened {
@@ -44,9 +44,9 @@ export interface SessionOpened {
   epoch: string;
 }
 
-export type { SessionSummary } from './session-listing.js';
-import { archiveSession, listSessions, type SessionSummary } from './session-listing.js';
-import { backendStateParams } from './session-views.js';
+export type { SessionSummary } from './sessions/session-listing.js';
+import { archiveSession, listSessions, type SessionSummary } from './sessions/session-listing.js';
+import { backendStateParams } from './sessions/session-views.js';
 
 /** The hub. */
 export class Hub {

@@ -167,7 +167,7 @@ export const ACP_METHODS: Record<string, MethodSpec> = {
   'session/new': method(newSessionParams, 'operate', async (ctx, conn, p) => {
     const meta = metaOrThrow(zcodeMeta(newSessionMeta, p));
     const opened = await ctx.hub.newSession(conn, { cwd: p.cwd, ...meta });
-    // Once the client knows the session: the agent's slash commands (domain/command-notices.ts).
+    // Once the client knows the session: the agent's slash commands (domain/sessions/command-notices.ts).
     return new ReplyThen(openedResult(opened), () => ctx.hub.deliverPending(conn, opened.sessionId));
   }),
 

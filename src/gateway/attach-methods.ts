@@ -13,7 +13,7 @@
  * The draft's own names are served as well, so a client written to the draft works unchanged:
  * `session/attach` / `session/detach` are the same methods, and a client that calls
  * `session/attach` has opted into the draft's update kinds on this connection
- * (src/gateway/update-kinds.ts, src/domain/draft-updates.ts).
+ * (src/gateway/update-kinds.ts, src/domain/delivery/draft-updates.ts).
  */
 import { z } from 'zod';
 import { scopeAllows } from '../auth/identity.js';

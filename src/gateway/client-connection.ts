@@ -1,8 +1,8 @@
 import type { NotificationParams } from '../zcode-ext/schemas.js';
 import { randomUUID } from 'node:crypto';
 import type { Identity } from '../auth/identity.js';
-import type { ClientPort, ProfileNotice } from '../domain/client-port.js';
-import { Frame } from '../domain/frame.js';
+import type { ClientPort, ProfileNotice } from '../domain/delivery/client-port.js';
+import { Frame } from '../domain/delivery/frame.js';
 import type { Logger } from '../logger.js';
 import { CLOSE } from './close-codes.js';
 import type { GatewaySocket } from './gateway-socket.js';

@@ -3,7 +3,7 @@
  * (bridges) and connects to one with `/acp?instance=<id>&token=<t>`; this daemon is the single
  * instance, under a fixed id so the app's saved connection survives hub restarts.
  */
-import type { ProfileNotice } from '../domain/client-port.js';
+import type { ProfileNotice } from '../domain/delivery/client-port.js';
 import { assertNever } from '../errors.js';
 
 export { LEGACY_INSTANCE_ID } from '../compat-instance.js';

@@ -15,7 +15,7 @@
  *   `client_disconnected`) only to a client that opts in: it lists them in `sessionUpdates`, or
  *   it calls the draft's own `session/attach`. No protocol version implies them, and nobody else
  *   gets them, not even folded: the hub's own notifications (`_zcode/*`) carry the same facts.
- *   The sender decides this (src/domain/draft-updates.ts delivers each only to clients whose
+ *   The sender decides this (src/domain/delivery/draft-updates.ts delivers each only to clients whose
  *   `ClientPort.draftUpdates` list it, from {@link draftKindsAnnounced}), so a client that
  *   takes every kind is handed every frame without a look at its kind: the hot path of a broadcast.
  *
@@ -24,7 +24,7 @@
  * `_`-methods. `replay_complete` is dropped instead: those clients keep the `_meta` replay marker.
  */
 import { ZCODE_NOTIFICATION } from '../zcode-ext/methods.js';
-import { Frame } from '../domain/frame.js';
+import { Frame } from '../domain/delivery/frame.js';
 
 /** The kinds of ACP v1's first schema: every client parses them. */
 export const BASE_UPDATE_KINDS = [

@@ -8,7 +8,7 @@
  * Only valid while no extension transforms frames: the hub never enables permessage-deflate
  * (ws's server default), so `ws` itself writes the same unmasked frame synchronously.
  */
-import type { Frame } from '../domain/frame.js';
+import type { Frame } from '../domain/delivery/frame.js';
 
 const FIN_TEXT = 0x81;
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import { withAuthors } from '../../src/acp/history-authors.js';
-import { AuthorBook } from '../../src/domain/author-book.js';
+import { AuthorBook } from '../../src/domain/people/author-book.js';
 import { createLogger } from '../../src/logger.js';
 import { until } from '../helpers/until.js';
 

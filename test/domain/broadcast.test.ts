@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { Broadcaster, type Attachment } from '../../src/domain/broadcast.js';
-import { Frame } from '../../src/domain/frame.js';
+import { Broadcaster, type Attachment } from '../../src/domain/delivery/broadcast.js';
+import { Frame } from '../../src/domain/delivery/frame.js';
 import { RecorderClient } from './helpers.js';
 
 const text = (tag: string): string => JSON.stringify({ method: 'x', params: { tag } });

@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DRAFT_UPDATE } from '../../src/domain/draft-updates.js';
+import { DRAFT_UPDATE } from '../../src/domain/delivery/draft-updates.js';
 import { RecorderClient, startRig, type DomainRig } from './helpers.js';
 
 /**
- * The multi-client draft's update kinds are decided by the sender (src/domain/draft-updates.ts):
+ * The multi-client draft's update kinds are decided by the sender (src/domain/delivery/draft-updates.ts):
  * each goes only to attachments whose client opted into it (`ClientPort.draftUpdates`), so the
  * gateway can hand a client that takes every kind each frame without reading its kind.
  */

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { RecorderClient, startRig, type DomainRig } from './helpers.js';
 
 /**
- * The form-withdrawal rule (src/domain/interaction-withdrawal.ts) on the hub with the real
+ * The form-withdrawal rule (src/domain/interactions/interaction-withdrawal.ts) on the hub with the real
  * simulator: a form's `cancel` withdraws that client; the last client able to answer withdrawing
  * answers the agent `cancel`. Clients that may not answer (a `view` token, an observer) never hold
  * it open.

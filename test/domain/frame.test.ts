@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { Broadcaster } from '../../src/domain/broadcast.js';
-import { Frame } from '../../src/domain/frame.js';
+import { Broadcaster } from '../../src/domain/delivery/broadcast.js';
+import { Frame } from '../../src/domain/delivery/frame.js';
 
 describe('a frame knows its session/update kind', () => {
   const params = (sessionUpdate: string) => ({

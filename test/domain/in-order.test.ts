@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InOrder } from '../../src/domain/in-order.js';
+import { InOrder } from '../../src/domain/prompts/in-order.js';
 
 describe('InOrder (prompt admission in arrival order)', () => {
   it('a later step whose I/O finishes first still completes after the earlier one; a failed step does not block the next', async () => {

@@ -1,4 +1,4 @@
-import { connectionAuthor } from '../../src/domain/author.js';
+import { connectionAuthor } from '../../src/domain/people/author.js';
 import { AppServerClient } from '../../src/app-server/client.js';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -9,7 +9,7 @@ import { buildConfig, ConfigError } from '../../src/config/load.js';
 import { HubError } from '../../src/errors.js';
 import { HubCore } from '../../src/domain/hub-core.js';
 import { workspaceParts } from '../../src/daemon/http-parts.js';
-import { InteractionFlow } from '../../src/domain/interaction-flow.js';
+import { InteractionFlow } from '../../src/domain/interactions/interaction-flow.js';
 import type { LIMITS } from '../../src/limits.js';
 import { createLogger } from '../../src/logger.js';
 import { RecorderClient, testConfig } from './helpers.js';

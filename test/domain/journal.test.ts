@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { Frame } from '../../src/domain/frame.js';
-import { Journal } from '../../src/domain/journal.js';
+import { Frame } from '../../src/domain/delivery/frame.js';
+import { Journal } from '../../src/domain/sessions/journal.js';
 
 const text = (seq: number, epoch: string, pad = ''): string => JSON.stringify({ method: 'session/update', params: { seq, epoch, pad } });
 const frame = (seq: number, epoch: string, pad = ''): Frame => new Frame(text(seq, epoch, pad));

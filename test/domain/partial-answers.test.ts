@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { HubError } from '../../src/errors.js';
-import { completedAnswers, withPartialAnswer } from '../../src/domain/partial-answers.js';
+import { completedAnswers, withPartialAnswer } from '../../src/domain/interactions/partial-answers.js';
 
 const QUESTIONS = [{ question: 'Which package manager?' }, { question: 'Which checks?' }];
 const ann = { name: 'ann · phone', person: 'ann', device: 'phone', tokenId: 't1' };

@@ -1,5 +1,5 @@
 /**
- * A PromptFlow (src/domain/prompt-flow.ts) on its own, for the flow's unit tests: the real
+ * A PromptFlow (src/domain/prompts/prompt-flow.ts) on its own, for the flow's unit tests: the real
  * HubCore and app-server client over a RecordingBackend (recording-backend.ts), one session with
  * three attached RecorderClients — alice and bob prompt, carol only watches. The child's events
  * reach the flow through its public methods, as event-ingest.ts hands them on. Nothing here
@@ -15,14 +15,14 @@ import { AppServerClient } from '../../src/app-server/client.js';
 import { buildConfig } from '../../src/config/load.js';
 import type { HubConfig } from '../../src/config/schema.js';
 import { workspaceParts } from '../../src/daemon/http-parts.js';
-import type { ConnectionAuthor } from '../../src/domain/author.js';
+import type { ConnectionAuthor } from '../../src/domain/people/author.js';
 import { HubCore } from '../../src/domain/hub-core.js';
-import { PromptFlow } from '../../src/domain/prompt-flow.js';
-import type { PromptResult } from '../../src/domain/prompt-queue.js';
-import type { SessionState } from '../../src/domain/session-state.js';
+import { PromptFlow } from '../../src/domain/prompts/prompt-flow.js';
+import type { PromptResult } from '../../src/domain/prompts/prompt-queue.js';
+import type { SessionState } from '../../src/domain/sessions/session-state.js';
 import { HubError } from '../../src/errors.js';
 import { createLogger } from '../../src/logger.js';
-import { DRAFT_UPDATE } from '../../src/domain/draft-updates.js';
+import { DRAFT_UPDATE } from '../../src/domain/delivery/draft-updates.js';
 import { RecorderClient } from './helpers.js';
 import { RecordingBackend, type RecordedCall } from './recording-backend.js';
 

@@ -1,5 +1,5 @@
 /**
- * PromptFlow's stop (src/domain/prompt-flow.ts, stop-turn.ts, stop-watchdog.ts, busy-retry.ts) on
+ * PromptFlow's stop (src/domain/prompts/prompt-flow.ts, stop-turn.ts, stop-watchdog.ts, busy-retry.ts) on
  * its own, in milliseconds, over the real HubCore and a RecordingBackend (prompt-flow-rig.ts):
  * cancel, the stops held before the next send, and the child's stop quirks the simulator
  * switches on (--ignore-stop, --late-stop, --silent-stop) as sequences of events, each checked

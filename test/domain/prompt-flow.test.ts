@@ -1,5 +1,5 @@
 /**
- * PromptFlow (src/domain/prompt-flow.ts) on its own, in milliseconds, over the real HubCore and a
+ * PromptFlow (src/domain/prompts/prompt-flow.ts) on its own, in milliseconds, over the real HubCore and a
  * RecordingBackend (prompt-flow-rig.ts): the queue, -32010, background turns, turns nobody here
  * prompted and the backend lost. Each of the child's quirks the simulator switches on is one
  * sequence of events, checked for: every prompt ends exactly once with the right outcome, the

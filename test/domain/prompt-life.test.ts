@@ -1,5 +1,5 @@
 /**
- * One prompt's state machine (src/domain/prompt-life.ts) in milliseconds: every event in every
+ * One prompt's state machine (src/domain/prompts/prompt-life.ts) in milliseconds: every event in every
  * phase from one table, then the variants each guard tells apart, then the child's quirks the
  * simulator switches on (`--ignore-stop`, `--late-stop`, `--silent-stop`, a prompt queued
  * behind a background turn) as the sequences of events the hub sees from them.
@@ -13,7 +13,7 @@ import {
   type PromptEvent,
   type PromptEventType,
   type PromptPhase,
-} from '../../src/domain/prompt-life.js';
+} from '../../src/domain/prompts/prompt-life.js';
 
 const P = 'p1';
 const T = 't1';

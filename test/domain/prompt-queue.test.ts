@@ -1,7 +1,7 @@
 import type { ContentBlock } from '@agentclientprotocol/sdk';
 import { describe, expect, it } from 'vitest';
-import { PromptLife } from '../../src/domain/prompt-life.js';
-import { PromptQueue, promptPreview, type PromptResult, type QueuedPrompt } from '../../src/domain/prompt-queue.js';
+import { PromptLife } from '../../src/domain/prompts/prompt-life.js';
+import { PromptQueue, promptPreview, type PromptResult, type QueuedPrompt } from '../../src/domain/prompts/prompt-queue.js';
 
 function prompt(id: string, clientId: string): QueuedPrompt & { results: PromptResult[] } {
   const results: PromptResult[] = [];

@@ -3,8 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LIMITS } from '../../src/limits.js';
-import { previewText, SessionMarks } from '../../src/domain/session-marks.js';
-import { foldPreview, previewOfUpdates, type PreviewDraft } from '../../src/domain/session-preview.js';
+import { previewText, SessionMarks } from '../../src/domain/sessions/session-marks.js';
+import { foldPreview, previewOfUpdates, type PreviewDraft } from '../../src/domain/sessions/session-preview.js';
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
 
 /** The hub's own session facts: archive flags and last-message previews. */

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { QuestionInteraction, ZcodeAnswer } from '../../src/acp/interactions.js';
-import { openStepwiseCopy } from '../../src/domain/stepwise-copy.js';
+import { openStepwiseCopy } from '../../src/domain/interactions/stepwise-copy.js';
 import { RecorderClient } from './helpers.js';
 
 /** One-card-at-a-time questions (zcode-acp-remote profile) and the `compatQuestionPrefaceMs` bound. */

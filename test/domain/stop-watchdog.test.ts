@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { PromptLife } from '../../src/domain/prompt-life.js';
-import type { QueuedPrompt } from '../../src/domain/prompt-queue.js';
-import { StopWatchdog, type StopTarget } from '../../src/domain/stop-watchdog.js';
+import { PromptLife } from '../../src/domain/prompts/prompt-life.js';
+import type { QueuedPrompt } from '../../src/domain/prompts/prompt-queue.js';
+import { StopWatchdog, type StopTarget } from '../../src/domain/prompts/stop-watchdog.js';
 
 const prompt = (id: string): QueuedPrompt => ({
   promptId: id,

@@ -1,5 +1,5 @@
 /**
- * One session's subscription (src/domain/subscription.ts) in milliseconds: every event in every
+ * One session's subscription (src/domain/sessions/subscription.ts) in milliseconds: every event in every
  * phase from one table, then what each phase does with a live event and a `state.updated`, then
  * the seq bookkeeping of a reload and the races a link-side resume makes.
  */
@@ -11,7 +11,7 @@ import {
   Subscription,
   type SubscriptionEvent,
   type SubscriptionPhase,
-} from '../../src/domain/subscription.js';
+} from '../../src/domain/sessions/subscription.js';
 
 const MAX = 2;
 const PHASES = Object.keys(SUBSCRIPTION_TABLE) as SubscriptionPhase[];

@@ -3,8 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logger.js';
-import { TaskOutputFiles } from '../../src/domain/task-output-files.js';
-import { TaskOutputs, type KeptTask } from '../../src/domain/task-outputs.js';
+import { TaskOutputFiles } from '../../src/domain/prompts/task-output-files.js';
+import { TaskOutputs, type KeptTask } from '../../src/domain/prompts/task-outputs.js';
 import { until } from '../helpers/until.js';
 
 const logger = createLogger({ level: 'silent' });

@@ -1,6 +1,6 @@
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import { describe, expect, it } from 'vitest';
-import { TaskOutputs } from '../../src/domain/task-outputs.js';
+import { TaskOutputs } from '../../src/domain/prompts/task-outputs.js';
 
 const out = (toolCallId: string, data: string, status = 'running'): SessionUpdate => ({
   sessionUpdate: 'tool_call_update',

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseRecord, TurnRecords } from '../../src/domain/turn-record.js';
+import { parseRecord, TurnRecords } from '../../src/domain/prompts/turn-record.js';
 import { LIMITS } from '../../src/limits.js';
 import { createLogger } from '../../src/logger.js';
 import { until } from '../helpers/until.js';

@@ -1,13 +1,13 @@
 /**
- * A session's Turn (src/domain/turn.ts) on its own, in milliseconds: every named transition from
+ * A session's Turn (src/domain/prompts/turn.ts) on its own, in milliseconds: every named transition from
  * every state, that each publishes exactly once, what a failed or interrupted end announces, and
  * the live tail a joiner reads from the journal (opened once, closed by a normal end, kept by an
  * interruption, dropped when trimmed), with what the running-turn record hears of it.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { TurnEnded } from '../../src/acp/turn-ended.js';
-import { connectionAuthor } from '../../src/domain/author.js';
-import { Turn, type Author, type TailHooks, type TurnState } from '../../src/domain/turn.js';
+import { connectionAuthor } from '../../src/domain/people/author.js';
+import { Turn, type Author, type TailHooks, type TurnState } from '../../src/domain/prompts/turn.js';
 
 const author = (name: string): Author =>
   connectionAuthor({ clientId: `c-${name}`, identity: { tokenId: `t-${name}`, name, person: name, scope: 'operate' } });

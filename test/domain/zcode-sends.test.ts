@@ -4,8 +4,8 @@
  * check is lost), and `_zcode/backend_state` params are built in one place, to the schema.
  */
 import { describe, expect, it } from 'vitest';
-import { Broadcaster } from '../../src/domain/broadcast.js';
-import { backendStateParams } from '../../src/domain/session-views.js';
+import { Broadcaster } from '../../src/domain/delivery/broadcast.js';
+import { backendStateParams } from '../../src/domain/sessions/session-views.js';
 import { ZCODE_NOTIFICATION } from '../../src/zcode-ext/methods.js';
 import { ZCODE_NOTIFICATION_PARAMS } from '../../src/zcode-ext/schemas.js';
 

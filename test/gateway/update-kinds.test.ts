@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Frame } from '../../src/domain/frame.js';
+import { Frame } from '../../src/domain/delivery/frame.js';
 import {
   ALL_DRAFT_KINDS,
   announcedSessionUpdates,

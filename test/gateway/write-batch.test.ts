@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type WebSocket from 'ws';
 import type { Identity } from '../../src/auth/identity.js';
-import { Frame } from '../../src/domain/frame.js';
+import { Frame } from '../../src/domain/delivery/frame.js';
 import { ClientConnection } from '../../src/gateway/client-connection.js';
 import { MAX_BATCH_BYTES, WriteBatcher, type Corkable } from '../../src/gateway/write-batch.js';
 import { createLogger } from '../../src/logger.js';

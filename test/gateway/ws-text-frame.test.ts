@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket, WebSocketServer } from 'ws';
-import { Frame } from '../../src/domain/frame.js';
+import { Frame } from '../../src/domain/delivery/frame.js';
 import { wsTextFrame } from '../../src/gateway/ws-text-frame.js';
 
 let server: WebSocketServer | undefined;

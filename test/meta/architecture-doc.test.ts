@@ -74,10 +74,10 @@ describe('docs/ARCHITECTURE.md agrees with the tree', () => {
 
 describe('the checks themselves', () => {
   it('a renamed file or a missing command is caught', () => {
-    const files = ['src/domain/prompt-flow.ts', 'web/src/hub/hub-client.ts'];
-    expect(citedSourceFiles('`prompt-flow.ts` and `domain/prompt-queue.ts` and `x.json`')).toEqual([
+    const files = ['src/domain/prompts/prompt-flow.ts', 'web/src/hub/hub-client.ts'];
+    expect(citedSourceFiles('`prompt-flow.ts` and `domain/prompts/prompt-queue.ts` and `x.json`')).toEqual([
       'prompt-flow.ts',
-      'domain/prompt-queue.ts',
+      'domain/prompts/prompt-queue.ts',
     ]);
     expect(resolvesInRepo('prompt-flow.ts', files)).toBe(true);
     expect(resolvesInRepo('prompt-flows.ts', files)).toBe(false);

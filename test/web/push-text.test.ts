@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { InteractionView } from '../../src/domain/interactions.js';
+import type { InteractionView } from '../../src/domain/interactions/interactions.js';
 import { pushContent, waitingLine } from '../../src/push/push-text.js';
 
 const base = { sessionId: 's 1', createdAt: 1, state: 'pending' as const };

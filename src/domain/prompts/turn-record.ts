@@ -1,0 +1,236 @@
+/**
+ * Running-turn records on disk: what the clients were sent of a session's live
+ * tail (turn.ts `LiveTail` — the turn the agent has not stored yet, or one a restart cut off),
+ * so that after a hub restart a joiner still gets the partial answer, then the interrupted marker.
+ *
+ * One file per session, `<state-dir>/turns/<base64url(sessionId)>.ndjson`, mode 0600: a header
+ * line `{"t":"open","startedAt"}`, then the journaled frames exactly as sent, plus `{"t":"run"}` /
+ * `{"t":"idle"}` lines when the turn starts or ends. Frames are buffered and appended at most every
+ * `turnRecordFlushMs` (one write per interval, never one per token); at most one write per file
+ * is in flight. A record past `turnRecordMaxBytes` is deleted: history and the marker remain.
+ */
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import type { SessionUpdate } from '@agentclientprotocol/sdk';
+import { z } from 'zod';
+import { ensurePrivateDir } from '../../fs/secure-file.js';
+import type { Logger } from '../../logger.js';
+
+/** A record read back at start: the updates of a tail, and whether its turn was still running. */
+export interface RestoredTurn {
+  startedAt: number;
+  updates: Array<{ update: SessionUpdate; meta: Record<string, unknown> }>;
+  /** The last turn line said `run`: the hub stopped while the turn ran. */
+  running: boolean;
+  /** Size of the record on disk. */
+  bytes: number;
+}
+
+export interface TurnRecordLimits {
+  turnRecordMaxBytes: number;
+  turnRecordFlushMs: number;
+}
+
+interface OpenRecord {
+  file: string;
+  bytes: number;
+  pending: string[];
+  timer: NodeJS.Timeout | undefined;
+  /** Deleted (closed, or over the limit): further lines are ignored until the next open. */
+  dead: boolean;
+}
+
+const controlLine = z.union([z.object({ t: z.literal('open'), startedAt: z.number() }), z.object({ t: z.enum(['run', 'idle']) })]);
+const frameLine = z.looseObject({
+  method: z.literal('session/update'),
+  params: z.looseObject({
+    update: z.looseObject({ sessionUpdate: z.string() }),
+    _meta: z.looseObject({ zcode: z.record(z.string(), z.unknown()).optional() }).optional(),
+  }),
+});
+
+/** Per-session append-only records of live tails. */
+export class TurnRecords {
+  private readonly records = new Map<string, OpenRecord>();
+  /** Per-file chain of writes, so appends and the final unlink happen in order. */
+  private readonly chains = new Map<string, Promise<void>>();
+  private closed = false;
+
+  constructor(
+    private readonly dir: string,
+    private readonly limits: TurnRecordLimits,
+    private readonly logger: Logger,
+  ) {
+    ensurePrivateDir(dir);
+  }
+
+  /**
+   * Reads every record left by the previous run (synchronously, once at start). Unreadable lines
+   * are skipped; a file over the limit is deleted unread. Returned by session id.
+   */
+  loadAll(): Map<string, RestoredTurn> {
+    const out = new Map<string, RestoredTurn>();
+    for (const name of fs.readdirSync(this.dir)) {
+      if (!name.endsWith('.ndjson')) continue;
+      const file = path.join(this.dir, name);
+      const sessionId = Buffer.from(name.slice(0, -'.ndjson'.length), 'base64url').toString('utf8');
+      try {
+        const bytes = fs.statSync(file).size;
+        if (bytes > this.limits.turnRecordMaxBytes) {
+          fs.rmSync(file, { force: true });
+          continue;
+        }
+        const restored = parseRecord(fs.readFileSync(file, 'utf8'));
+        if (restored) out.set(sessionId, { ...restored, bytes });
+        else fs.rmSync(file, { force: true });
+      } catch (err) {
+        this.logger.warn({ err, file }, 'an unreadable turn record was skipped');
+      }
+    }
+    return out;
+  }
+
+  /** A live tail opened at `startedAt`: a new record (an existing restored one is continued instead). */
+  open(sessionId: string, startedAt: number): void {
+    if (this.closed) return;
+    const live = this.records.get(sessionId);
+    if (live && !live.dead) return;
+    const file = this.fileOf(sessionId);
+    const record: OpenRecord = { file, bytes: 0, pending: [], timer: undefined, dead: false };
+    this.records.set(sessionId, record);
+    // A fresh file: whatever an earlier (closed) record left is replaced.
+    this.enqueue(file, () => fsp.writeFile(file, '', { mode: 0o600 }));
+    this.line(sessionId, JSON.stringify({ t: 'open', startedAt }));
+  }
+
+  /** Continues a record restored at start (its `bytes` are already on disk). */
+  resume(sessionId: string, bytes: number): void {
+    if (this.closed) return;
+    this.records.set(sessionId, { file: this.fileOf(sessionId), bytes, pending: [], timer: undefined, dead: false });
+  }
+
+  /** True while `sessionId` has a record taking lines. */
+  recording(sessionId: string): boolean {
+    const r = this.records.get(sessionId);
+    return r !== undefined && !r.dead;
+  }
+
+  /** A journaled frame of the tail: its serialized text (one line) and UTF-8 length. */
+  frame(sessionId: string, text: string, bytes: number): void {
+    this.line(sessionId, text, bytes);
+  }
+
+  /** The tail's turn started (`run`) or ended (`idle`). */
+  turn(sessionId: string, state: 'run' | 'idle'): void {
+    this.line(sessionId, state === 'run' ? '{"t":"run"}' : '{"t":"idle"}');
+  }
+
+  /** The tail closed (history has it now, or the journal no longer does): the record is deleted. */
+  drop(sessionId: string): void {
+    const r = this.records.get(sessionId);
+    if (!r) return;
+    this.records.delete(sessionId);
+    this.kill(r);
+  }
+
+  /** Writes what is buffered (synchronously: the hub is stopping) and takes no more lines. */
+  close(): void {
+    this.closed = true;
+    for (const r of this.records.values()) {
+      if (r.timer) clearTimeout(r.timer);
+      r.timer = undefined;
+      if (r.dead || r.pending.length === 0) continue;
+      try {
+        fs.appendFileSync(r.file, `${r.pending.join('\n')}\n`, { mode: 0o600 });
+      } catch (err) {
+        this.logger.warn({ err }, 'a turn record could not be written at shutdown');
+      }
+      r.pending = [];
+    }
+    this.records.clear();
+  }
+
+  /** Writes still in flight (tests wait on it). */
+  async settled(): Promise<void> {
+    await Promise.all([...this.chains.values()]);
+  }
+
+  /** `bytes`: the text's UTF-8 length (control lines are ASCII). */
+  private line(sessionId: string, text: string, bytes = text.length): void {
+    const r = this.records.get(sessionId);
+    if (!r || r.dead || this.closed) return;
+    r.bytes += bytes + 1;
+    if (r.bytes > this.limits.turnRecordMaxBytes) {
+      this.logger.info(
+        { sessionId, limit: this.limits.turnRecordMaxBytes },
+        'turn record over its limit; deleted (history and the interrupted marker remain after a restart)',
+      );
+      this.kill(r);
+      return;
+    }
+    // The frame's own string: joined once per flush, never copied per update.
+    r.pending.push(text);
+    r.timer ??= setTimeout(() => this.flush(r), this.limits.turnRecordFlushMs);
+    r.timer.unref?.();
+  }
+
+  private flush(r: OpenRecord): void {
+    r.timer = undefined;
+    if (r.dead || r.pending.length === 0) return;
+    const data = `${r.pending.join('\n')}\n`;
+    r.pending = [];
+    this.enqueue(r.file, () => fsp.appendFile(r.file, data, { mode: 0o600 }));
+  }
+
+  private kill(r: OpenRecord): void {
+    r.dead = true;
+    if (r.timer) clearTimeout(r.timer);
+    r.timer = undefined;
+    r.pending = [];
+    this.enqueue(r.file, () => fsp.rm(r.file, { force: true }));
+  }
+
+  private enqueue(file: string, write: () => Promise<unknown>): void {
+    const next = (this.chains.get(file) ?? Promise.resolve()).then(write).then(
+      () => undefined,
+      (err: unknown) => this.logger.warn({ err }, 'a turn record could not be written'),
+    );
+    this.chains.set(file, next);
+    void next.then(() => {
+      if (this.chains.get(file) === next) this.chains.delete(file);
+    });
+  }
+
+  private fileOf(sessionId: string): string {
+    return path.join(this.dir, `${Buffer.from(sessionId, 'utf8').toString('base64url')}.ndjson`);
+  }
+}
+
+/** The updates of a record's text (pure; unreadable lines are skipped, a record without its header is none). */
+export function parseRecord(text: string): Omit<RestoredTurn, 'bytes'> | undefined {
+  let startedAt: number | undefined;
+  let running = true;
+  const updates: RestoredTurn['updates'] = [];
+  for (const raw of text.split('\n')) {
+    if (raw === '') continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      continue;
+    }
+    const control = controlLine.safeParse(value);
+    if (control.success) {
+      if (control.data.t === 'open') startedAt ??= control.data.startedAt;
+      else running = control.data.t === 'run';
+      continue;
+    }
+    const frame = frameLine.safeParse(value);
+    if (!frame.success) continue;
+    // The old run's position (seq, epoch) is no position now: the hub journals it afresh.
+    const { seq: _seq, epoch: _epoch, ...meta } = frame.data.params._meta?.zcode ?? {};
+    updates.push({ update: frame.data.params.update as SessionUpdate, meta });
+  }
+  return startedAt === undefined ? undefined : { startedAt, updates, running };
+}
