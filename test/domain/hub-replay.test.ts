@@ -145,3 +145,32 @@ describe('Hub over the real simulator: replay', () => {
     for (const c of clients) expect(c.raw.filter((f) => f.includes('"session/update"')).length).toBeGreaterThan(500);
   });
 });
+
+/** Stalls the one event loop for 1.5 s when the first streamed delta reaches it. */
+class StallingClient extends RecorderClient {
+  stalled = false;
+  override sendFrame(frame: Parameters<RecorderClient['sendFrame']>[0]): void {
+    super.sendFrame(frame);
+    if (this.stalled || !frame.text.includes('agent_message_chunk')) return;
+    this.stalled = true;
+    const end = performance.now() + 1500;
+    while (performance.now() < end) {
+      // the stall: nothing else runs
+    }
+  }
+}
+
+describe('the simulator’s bench stream on a busy machine', () => {
+  it('sends rate × duration deltas even when the event loop stalls past the stream’s end', async () => {
+    // In-process, the simulator shares this event loop: a 1.5 s stall inside a 1.2 s stream is
+    // what a loaded 2-core machine can do to it. The stream must still be its 600 deltas
+    // (500/s × 1.2 s), the late ones sent in a burst, not cut at the deadline.
+    rig = await startRig({ simArgs: BENCH });
+    const a = new StallingClient();
+    const { sessionId } = await rig.hub.newSession(a, { cwd: rig.config.workspace });
+    await rig.hub.prompt(a, sessionId, text('stream'));
+    expect(a.stalled).toBe(true);
+    const deltas = a.updates().filter((u) => u.update.sessionUpdate === 'agent_message_chunk');
+    expect(deltas).toHaveLength(600);
+  });
+});

@@ -35,12 +35,15 @@ export function benchOverrides(prompt: string): { eventRate?: number; eventBytes
 export async function benchScenario(ctx: TurnContext): Promise<void> {
   const { eventRate = 0, eventBytes, eventDurationMs } = { ...ctx.sim.options, ...benchOverrides(ctx.prompt) };
   const partId = newId('prt');
+  // The stream's size is fixed by its options, not by how often this loop got the CPU: a late
+  // tick sends what fell due meanwhile, and the last one sends the rest, so a busy machine gets
+  // the same count in bursts instead of fewer events.
+  const total = Math.floor((eventDurationMs / 1000) * eventRate);
   const started = performance.now();
   let sent = 0;
   while (true) {
     const elapsed = performance.now() - started;
-    if (elapsed >= eventDurationMs) break;
-    const due = Math.floor((elapsed / 1000) * eventRate);
+    const due = elapsed >= eventDurationMs ? total : Math.min(total, Math.floor((elapsed / 1000) * eventRate));
     for (; sent < due; sent++) {
       const simSentAt = monotonicMs();
       const prefix = `[simSentAt=${simSentAt.toFixed(3)}] `;
@@ -54,6 +57,7 @@ export async function benchScenario(ctx: TurnContext): Promise<void> {
         simSentAt,
       });
     }
+    if (elapsed >= eventDurationMs) break;
     await new Promise((r) => setTimeout(r, 5));
     ctx.checkAborted();
   }
