@@ -50,7 +50,9 @@ async function listing(): Promise<AcpWsClient> {
   const c = await hub.client();
   await c.request('initialize', {
     protocolVersion: 1,
-    clientCapabilities: { _meta: { zcode: { sessionUpdates: ['replay_complete', 'usage_update', 'session_info_update', 'config_option_update'] } } },
+    clientCapabilities: {
+      _meta: { zcode: { sessionUpdates: ['replay_complete', 'usage_update', 'session_info_update', 'config_option_update'] } },
+    },
     clientInfo: { name: 'listing', version: '1' },
   });
   return c;
@@ -113,7 +115,8 @@ describe('replay_complete after every replay, only to clients that know it', () 
         expect(updates.length).toBeGreaterThan(0);
         expect(updates.filter((u) => u.kind === 'replay_complete')).toEqual([]);
         // A replay rebuilt from history marks every frame; the journal's frames are the live ones.
-        if (meta()?.['epoch'] !== undefined || method === 'session/load') expect(updates.every((u) => u.meta['replay'] === true)).toBe(true);
+        if (meta()?.['epoch'] !== undefined || method === 'session/load')
+          expect(updates.every((u) => u.meta['replay'] === true)).toBe(true);
       });
   }
 
