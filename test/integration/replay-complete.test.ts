@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AcpWsClient } from '../helpers/acp-ws-client.js';
+import { LATER_V1_KINDS, REPLAY_COMPLETE } from '../../src/gateway/update-kinds.js';
 import { startHub, type HubHarness } from '../helpers/hub-harness.js';
 import { rfdReplayCompleteNotification } from '../support/replay-complete-rfd.js';
 
@@ -50,9 +51,7 @@ async function listing(): Promise<AcpWsClient> {
   const c = await hub.client();
   await c.request('initialize', {
     protocolVersion: 1,
-    clientCapabilities: {
-      _meta: { zcode: { sessionUpdates: ['replay_complete', 'usage_update', 'session_info_update', 'config_option_update'] } },
-    },
+    clientCapabilities: { _meta: { zcode: { sessionUpdates: [REPLAY_COMPLETE, ...LATER_V1_KINDS] } } },
     clientInfo: { name: 'listing', version: '1' },
   });
   return c;

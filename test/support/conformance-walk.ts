@@ -3,6 +3,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Stream } from '@agentclientprotocol/sdk';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { LATER_V1_KINDS, REPLAY_COMPLETE } from '../../src/gateway/update-kinds.js';
 import { KEYWORDS } from '../../src/simulator/scenarios/select.js';
 import { startHub, type HubHarness } from '../helpers/hub-harness.js';
 import { rfdReplayCompleteNotification } from './replay-complete-rfd.js';
@@ -202,7 +203,7 @@ function initParams(name: string, sessionUpdates?: readonly string[]): Json {
   return { protocolVersion: 1, clientCapabilities: { elicitation: { form: {} }, ...meta }, clientInfo: { name, version: '1' } };
 }
 /** What the loader parses: every v1 kind the hub sends, and v2's `replay_complete`. */
-const LOADER_KINDS = ['config_option_update', 'session_info_update', 'usage_update', 'replay_complete'];
+const LOADER_KINDS = [...LATER_V1_KINDS, REPLAY_COMPLETE];
 
 function text(updates: readonly Json[], kind: string): string {
   return updates
