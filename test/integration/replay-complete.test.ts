@@ -58,12 +58,13 @@ async function listing(): Promise<AcpWsClient> {
 }
 
 /** What one attach sent this client: its session updates (in order) and where the result came. */
-async function attach(c: AcpWsClient, method: string, meta?: Record<string, unknown>) {
+async function attach(c: AcpWsClient, method: string, meta?: Record<string, unknown>, extra: Record<string, unknown> = {}) {
   const from = c.messages.length;
   const answer = await c.requestRaw(method, {
     sessionId,
     cwd: hub.workspace,
     mcpServers: [],
+    ...extra,
     ...(meta === undefined ? {} : { _meta: { zcode: meta } }),
   });
   const seen = c.messages.slice(from);
@@ -83,16 +84,18 @@ async function attach(c: AcpWsClient, method: string, meta?: Record<string, unkn
 }
 
 describe('replay_complete after every replay, only to clients that know it', () => {
-  const cases: Array<[string, string, () => Record<string, unknown> | undefined]> = [
+  const cases: Array<[string, string, () => Record<string, unknown> | undefined, Record<string, unknown>?]> = [
     ['session/load (history)', 'session/load', () => undefined],
     ['session/resume with a cursor the journal fills', 'session/resume', () => ({ afterSeq: firstSeq - 1 })],
     ['session/resume with a cursor from another epoch (history)', 'session/resume', () => ({ afterSeq: 1, epoch: 'gone' })],
+    // The multi-client draft's attach, by its own name, with the whole history.
+    ['session/attach with historyPolicy "full"', 'session/attach', () => undefined, { role: 'observer', historyPolicy: 'full' }],
   ];
 
-  for (const [name, method, meta] of cases) {
+  for (const [name, method, meta, extra] of cases) {
     it(`${name}: a listing client gets one replay_complete, shaped as the RFD says, after the replayed updates, before the result`, async () => {
       const c = await listing();
-      const { answer, resultAt, updates } = await attach(c, method, meta());
+      const { answer, resultAt, updates } = await attach(c, method, meta(), extra);
       expect(answer.error).toBeUndefined();
       const complete = updates.filter((u) => u.kind === 'replay_complete');
       expect(complete).toHaveLength(1);
@@ -109,12 +112,12 @@ describe('replay_complete after every replay, only to clients that know it', () 
     for (const version of [1, 2])
       it(`${name}: protocol ${version} gets no replay_complete; the replay marker or the result tells the end`, async () => {
         const c = await clientWith(version);
-        const { answer, updates } = await attach(c, method, meta());
+        const { answer, updates } = await attach(c, method, meta(), extra);
         expect(answer.error).toBeUndefined();
         expect(updates.length).toBeGreaterThan(0);
         expect(updates.filter((u) => u.kind === 'replay_complete')).toEqual([]);
         // A replay rebuilt from history marks every frame; the journal's frames are the live ones.
-        if (meta()?.['epoch'] !== undefined || method === 'session/load')
+        if (meta()?.['epoch'] !== undefined || method !== 'session/resume')
           expect(updates.every((u) => u.meta['replay'] === true)).toBe(true);
       });
   }
@@ -186,6 +189,13 @@ describe('replay_complete after every replay, only to clients that know it', () 
     // during the replay follow it, with the later seqs.
     expect(at).toBe(loaded._meta.zcode.replayMeta.replayed);
     expect(Math.min(...after)).toBeGreaterThan(Math.max(...before));
+  });
+
+  it('an attach with historyPolicy "none" replays nothing and sends no replay_complete', async () => {
+    const c = await listing();
+    const { answer, updates } = await attach(c, 'session/attach', undefined, { role: 'observer', historyPolicy: 'none' });
+    expect(answer.error).toBeUndefined();
+    expect(updates).toEqual([]);
   });
 
   it('a resume without a cursor replays nothing and sends no replay_complete', async () => {
