@@ -10,8 +10,7 @@
  *   schema has not got, so an old client cannot send it) or `protocolVersion` 2 or more;
  * - `replay_complete` (ACP v2) only to a client that lists it in `sessionUpdates` (below): the
  *   hub answers `protocolVersion: 1`, so the connection speaks v1 whatever the client announced,
- *   and a v1 schema rejects the kind (the official SDK answers -32602), even a v2-capable
- *   client's once it has been answered 1;
+ *   and a v1 schema rejects the kind (the official SDK 2.4.0 announcing 2 answered it -32602);
  * - `clientCapabilities._meta.zcode.sessionUpdates: string[]` overrides the guess: the base kinds
  *   plus exactly the kinds listed;
  * - the multi-client draft's kinds (`prompt_received`, `turn_complete`, `permission_resolved`,
