@@ -8,7 +8,9 @@
  * - the kinds v1 added later (`config_option_update`, `session_info_update`, `usage_update`) go
  *   to a client that announces a current schema: `clientInfo` in `initialize` (a field the old
  *   schema has not got, so an old client cannot send it) or `protocolVersion` 2 or more;
- * - `replay_complete` (ACP v2) only to a client announcing `protocolVersion` 2 or more;
+ * - `replay_complete` (ACP v2) only to a client that lists it in `sessionUpdates` (below): the
+ *   hub answers `protocolVersion: 1`, so the connection speaks v1 whatever the client announced,
+ *   and a v1 schema rejects the kind (the official SDK 2.4.0 announcing 2 answered it -32602);
  * - `clientCapabilities._meta.zcode.sessionUpdates: string[]` overrides the guess: the base kinds
  *   plus exactly the kinds listed;
  * - the multi-client draft's kinds (`prompt_received`, `turn_complete`, `permission_resolved`,
@@ -16,8 +18,8 @@
  *   it calls the draft's own `session/attach`. No protocol version implies them, and nobody else
  *   gets them, not even folded: the hub's own notifications (`_zcode/*`) carry the same facts.
  *   The sender decides this (src/domain/delivery/draft-updates.ts delivers each only to clients whose
- *   `ClientPort.draftUpdates` list it, from {@link draftKindsAnnounced}), so a client that
- *   takes every kind is handed every frame without a look at its kind: the hot path of a broadcast.
+ *   `ClientPort.draftUpdates` list it, from {@link draftKindsAnnounced}), so a frame of a kind a
+ *   client takes is handed to it as it is, with one set lookup: the hot path of a broadcast.
  *
  * A later kind a client cannot parse is folded into the extension notification
  * `_zcode/session_update` (same params, so its `seq` still counts); ACP clients ignore unknown
@@ -65,8 +67,7 @@ export type UpdateKinds = ReadonlySet<string> | undefined;
 /** The rule (see the file comment): which kinds this client is sent as `session/update`. */
 export function updateKindsFor(client: AnnouncedClient): UpdateKinds {
   if (client.sessionUpdates !== undefined) return new Set<string>([...BASE_UPDATE_KINDS, ...client.sessionUpdates]);
-  if (client.protocolVersion >= 2) return undefined;
-  if (client.hasClientInfo) return new Set<string>([...BASE_UPDATE_KINDS, ...LATER_V1_KINDS]);
+  if (client.hasClientInfo || client.protocolVersion >= 2) return new Set<string>([...BASE_UPDATE_KINDS, ...LATER_V1_KINDS]);
   return new Set<string>(BASE_UPDATE_KINDS);
 }
 

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { LEGACY_INSTANCE_ID } from '../../src/compat-instance.js';
 import { AcpHttpClient } from '../helpers/acp-http-client.js';
+import { until } from '../helpers/until.js';
 import { startHub, type HubHarness } from '../helpers/hub-harness.js';
 
 /**
@@ -110,6 +111,28 @@ describe('RFD fields', () => {
     const res = await h.post([{ jsonrpc: '2.0', id: 1, method: 'session/list', params: {} }]);
     expect(res.status).toBe(501);
     expect(await res.json()).toMatchObject({ error: { code: 'HUB_ERR_NOT_SUPPORTED' } });
+  });
+
+  it('takes an answer to its request without Acp-Session-Id (matched by its id), though a session request needs the header', async () => {
+    const h = new AcpHttpClient(hub.url, { authorization: `Bearer ${hub.adminToken}` });
+    await h.initialize();
+    await h.openStream();
+    const { sessionId } = await h.request<{ sessionId: string }>('session/new', { cwd: hub.workspace, mcpServers: [] });
+    const bare = await h.post({ jsonrpc: '2.0', id: 90, method: 'session/prompt', params: { sessionId, prompt: [] } });
+    expect(bare.status).toBe(400);
+    const turn = h.request<{ stopReason: string }>('session/prompt', {
+      sessionId,
+      prompt: [{ type: 'text', text: 'please ask permission now' }],
+    });
+    const asked = await until(
+      () => h.messages.find((m) => m.method === 'session/request_permission' && m.id !== undefined),
+      'the permission request',
+    );
+    const options = (asked.params as { options: Array<{ optionId: string; kind: string }> }).options;
+    const allow = options.find((o) => o.kind === 'allow_once')!.optionId;
+    expect((await h.answer(asked.id!, { outcome: { outcome: 'selected', optionId: allow } })).status).toBe(202);
+    expect((await turn).stopReason).toBe('end_turn');
+    h.close();
   });
 
   it('ignores a binary frame: the next text frame is answered on the same socket', async () => {

@@ -36,8 +36,11 @@ describe('which update kinds a client is sent (the rule)', () => {
     expect(kinds?.has(REPLAY_COMPLETE)).toBe(false);
   });
 
-  it('protocol 2 gets every kind', () => {
-    expect(updateKindsFor({ protocolVersion: 2, hasClientInfo: false })).toBeUndefined();
+  it('protocol 2 gets every v1 kind but not replay_complete: the hub answers 1, so the connection speaks v1', () => {
+    for (const hasClientInfo of [false, true]) {
+      const kinds = updateKindsFor({ protocolVersion: 2, hasClientInfo });
+      expect([...(kinds ?? [])].sort()).toEqual([...BASE_UPDATE_KINDS, ...LATER_V1_KINDS].sort());
+    }
   });
 
   it('an announced list overrides the guess both ways', () => {
@@ -79,7 +82,9 @@ describe('what a client gets for a kind it cannot parse', () => {
 
   it('replay_complete is dropped for a client that does not know it', () => {
     expect(frameForKinds(update(REPLAY_COMPLETE), old)).toBeUndefined();
-    expect(frameForKinds(update(REPLAY_COMPLETE), updateKindsFor({ protocolVersion: 2, hasClientInfo: true }))).toBeDefined();
+    expect(frameForKinds(update(REPLAY_COMPLETE), updateKindsFor({ protocolVersion: 2, hasClientInfo: true }))).toBeUndefined();
+    const listed = updateKindsFor({ protocolVersion: 1, hasClientInfo: true, sessionUpdates: [REPLAY_COMPLETE] });
+    expect(frameForKinds(update(REPLAY_COMPLETE), listed)).toBeDefined();
   });
 
   it('journal frames without a method are recognised; other messages and quoted text are left alone', () => {
@@ -117,19 +122,20 @@ describe('the multi-client draft kinds: only to clients that opted in', () => {
 
   it('a client with a kind list that did not opt in drops them, not folds them (the sender filters first)', () => {
     const narrow = everyone.filter((k) => k !== undefined);
-    expect(narrow.length).toBe(2);
+    expect(narrow.length).toBe(3);
     for (const kind of DRAFT_KINDS) for (const kinds of narrow) expect(frameForKinds(update(kind), kinds)).toBeUndefined();
   });
 
   it('a client that takes every kind is handed every frame untouched, without a look at its kind', () => {
-    const v2 = updateKindsFor({ protocolVersion: 2, hasClientInfo: false });
-    expect(v2).toBeUndefined();
+    // No announcement leads here since the hub answers protocol 1 to everyone: the open set is
+    // what a connection has before `initialize`, and what `withDraftKinds` keeps.
+    const everyKind = undefined;
     for (const kind of [...BASE_UPDATE_KINDS, ...LATER_V1_KINDS, REPLAY_COMPLETE, ...DRAFT_KINDS]) {
       const frame = update(kind);
-      expect(frameForKinds(frame, v2)).toBe(frame);
+      expect(frameForKinds(frame, everyKind)).toBe(frame);
     }
     const other = new Frame('{"jsonrpc":"2.0","method":"_zcode/turn_state","params":{}}', '_zcode/turn_state');
-    expect(frameForKinds(other, v2)).toBe(other);
+    expect(frameForKinds(other, everyKind)).toBe(other);
   });
 
   it('attaching by the draft name adds them to what the client had, and keeps the rest as it was', () => {

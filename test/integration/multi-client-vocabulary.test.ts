@@ -113,7 +113,7 @@ describe('the multi-client draft vocabulary, by its own names, over WebSocket', 
         expect.arrayContaining([expect.objectContaining({ client: 'editor', role: 'controller' })]),
       );
 
-      // ACP v2 (every kind ACP has): still none of the draft's, which are no ACP version's.
+      // A client announcing ACP v2 (every v1 kind): still none of the draft's, which are no ACP version's.
       await teammate.agent.request('initialize', { ...initParams('teammate-ide'), protocolVersion: 2 });
       await teammate.agent.request('session/resume', { sessionId, cwd: hub.workspace, mcpServers: [] });
       await owner.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'please permission now' }] });

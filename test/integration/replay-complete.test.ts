@@ -1,14 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AcpWsClient } from '../helpers/acp-ws-client.js';
+import { LATER_V1_KINDS, REPLAY_COMPLETE } from '../../src/gateway/update-kinds.js';
 import { startHub, type HubHarness } from '../helpers/hub-harness.js';
+import { rfdReplayCompleteNotification } from '../support/replay-complete-rfd.js';
 
 /**
  * ACP v2's `replay_complete` (docs/CLIENT-PROTOCOL.md "Replay complete"): after every replay —
  * `session/load`, `session/resume` with a cursor (`afterSeq`, filled from the journal or, with a
- * stale epoch, from history) — a client that announced protocol 2 (or listed the kind in
- * `_meta.zcode.sessionUpdates`) gets exactly one `replay_complete` after the last replayed
- * update and before the result. A v1 client never gets it and keeps the `_meta.zcode.replay`
- * marker on every replayed frame.
+ * stale epoch, from history) — a client that listed the kind in `_meta.zcode.sessionUpdates`
+ * gets exactly one `replay_complete` after the last replayed update and before the result, in
+ * the shape of the RFD (test/support/replay-complete-rfd.ts), an empty replay included. Any
+ * other client — one announcing protocol 2 too: the hub answers 1, and a v1 schema rejects the
+ * kind — never gets it and keeps the `_meta.zcode.replay` marker on every replayed frame.
  */
 
 let hub: HubHarness;
@@ -43,13 +46,25 @@ async function clientWith(protocolVersion: number): Promise<AcpWsClient> {
   return c;
 }
 
+/** A current client that lists `replay_complete` (and the later v1 kinds) in what it parses. */
+async function listing(): Promise<AcpWsClient> {
+  const c = await hub.client();
+  await c.request('initialize', {
+    protocolVersion: 1,
+    clientCapabilities: { _meta: { zcode: { sessionUpdates: [REPLAY_COMPLETE, ...LATER_V1_KINDS] } } },
+    clientInfo: { name: 'listing', version: '1' },
+  });
+  return c;
+}
+
 /** What one attach sent this client: its session updates (in order) and where the result came. */
-async function attach(c: AcpWsClient, method: string, meta?: Record<string, unknown>) {
+async function attach(c: AcpWsClient, method: string, meta?: Record<string, unknown>, extra: Record<string, unknown> = {}) {
   const from = c.messages.length;
   const answer = await c.requestRaw(method, {
     sessionId,
     cwd: hub.workspace,
     mcpServers: [],
+    ...extra,
     ...(meta === undefined ? {} : { _meta: { zcode: meta } }),
   });
   const seen = c.messages.slice(from);
@@ -63,21 +78,24 @@ async function attach(c: AcpWsClient, method: string, meta?: Record<string, unkn
       i,
       kind: (m.params as { update: { sessionUpdate: string } }).update.sessionUpdate,
       meta: (m.params as { _meta?: { zcode?: Record<string, unknown> } })._meta?.zcode ?? {},
+      params: m.params,
     }));
   return { answer, resultAt, updates };
 }
 
 describe('replay_complete after every replay, only to clients that know it', () => {
-  const cases: Array<[string, string, () => Record<string, unknown> | undefined]> = [
+  const cases: Array<[string, string, () => Record<string, unknown> | undefined, Record<string, unknown>?]> = [
     ['session/load (history)', 'session/load', () => undefined],
     ['session/resume with a cursor the journal fills', 'session/resume', () => ({ afterSeq: firstSeq - 1 })],
     ['session/resume with a cursor from another epoch (history)', 'session/resume', () => ({ afterSeq: 1, epoch: 'gone' })],
+    // The multi-client draft's attach, by its own name, with the whole history.
+    ['session/attach with historyPolicy "full"', 'session/attach', () => undefined, { role: 'observer', historyPolicy: 'full' }],
   ];
 
-  for (const [name, method, meta] of cases) {
-    it(`${name}: protocol 2 gets one replay_complete after the replayed updates, before the result`, async () => {
-      const c = await clientWith(2);
-      const { answer, resultAt, updates } = await attach(c, method, meta());
+  for (const [name, method, meta, extra] of cases) {
+    it(`${name}: a listing client gets one replay_complete, shaped as the RFD says, after the replayed updates, before the result`, async () => {
+      const c = await listing();
+      const { answer, resultAt, updates } = await attach(c, method, meta(), extra);
       expect(answer.error).toBeUndefined();
       const complete = updates.filter((u) => u.kind === 'replay_complete');
       expect(complete).toHaveLength(1);
@@ -88,18 +106,33 @@ describe('replay_complete after every replay, only to clients that know it', () 
       expect(at).toBeLessThan(resultAt);
       const replayMeta = (answer.result as { _meta: { zcode: { replayMeta: { replayed: number } } } })._meta.zcode.replayMeta;
       expect(complete[0]!.meta).toMatchObject({ replay: true, replayed: replayMeta.replayed });
+      expect(rfdReplayCompleteNotification.safeParse(complete[0]!.params).error).toBeUndefined();
     });
 
-    it(`${name}: protocol 1 gets no replay_complete; the replay marker or the result tells the end`, async () => {
-      const c = await clientWith(1);
-      const { answer, updates } = await attach(c, method, meta());
-      expect(answer.error).toBeUndefined();
-      expect(updates.length).toBeGreaterThan(0);
-      expect(updates.filter((u) => u.kind === 'replay_complete')).toEqual([]);
-      // A replay rebuilt from history marks every frame; the journal's frames are the live ones.
-      if (meta()?.['epoch'] !== undefined || method === 'session/load') expect(updates.every((u) => u.meta['replay'] === true)).toBe(true);
-    });
+    for (const version of [1, 2])
+      it(`${name}: protocol ${version} gets no replay_complete; the replay marker or the result tells the end`, async () => {
+        const c = await clientWith(version);
+        const { answer, updates } = await attach(c, method, meta(), extra);
+        expect(answer.error).toBeUndefined();
+        expect(updates.length).toBeGreaterThan(0);
+        expect(updates.filter((u) => u.kind === 'replay_complete')).toEqual([]);
+        // A replay rebuilt from history marks every frame; the journal's frames are the live ones.
+        if (meta()?.['epoch'] !== undefined || method !== 'session/resume')
+          expect(updates.every((u) => u.meta['replay'] === true)).toBe(true);
+      });
   }
+
+  it('a cursor at the end replays nothing and still ends with one replay_complete (the RFD: even for an empty replay)', async () => {
+    const c = await listing();
+    const resumed = await attach(c, 'session/resume');
+    const seq = (resumed.answer.result as { _meta: { zcode: { seq: number } } })._meta.zcode.seq;
+    const again = await listing();
+    const { answer, resultAt, updates } = await attach(again, 'session/resume', { afterSeq: seq });
+    expect(answer.error).toBeUndefined();
+    expect(updates.map((u) => u.kind)).toEqual(['replay_complete']);
+    expect(updates[0]!.meta).toMatchObject({ replay: true, replayed: 0 });
+    expect(updates[0]!.i).toBeLessThan(resultAt);
+  });
 
   it('a protocol 1 client that lists replay_complete in _meta.zcode.sessionUpdates gets it', async () => {
     const c = await hub.client();
@@ -131,7 +164,7 @@ describe('replay_complete after every replay, only to clients that know it', () 
         timeout: 20_000,
       })
       .toBe(true);
-    const c = await clientWith(2);
+    const c = await listing();
     const from = c.messages.length;
     const loaded = await c.request<{ _meta: { zcode: { replayMeta: { replayed: number } } } }>('session/load', {
       sessionId,
@@ -158,8 +191,15 @@ describe('replay_complete after every replay, only to clients that know it', () 
     expect(Math.min(...after)).toBeGreaterThan(Math.max(...before));
   });
 
+  it('an attach with historyPolicy "none" replays nothing and sends no replay_complete', async () => {
+    const c = await listing();
+    const { answer, updates } = await attach(c, 'session/attach', undefined, { role: 'observer', historyPolicy: 'none' });
+    expect(answer.error).toBeUndefined();
+    expect(updates).toEqual([]);
+  });
+
   it('a resume without a cursor replays nothing and sends no replay_complete', async () => {
-    const c = await clientWith(2);
+    const c = await listing();
     const { updates } = await attach(c, 'session/resume');
     expect(updates).toEqual([]);
   });

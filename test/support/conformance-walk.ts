@@ -3,8 +3,10 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Stream } from '@agentclientprotocol/sdk';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { LATER_V1_KINDS, REPLAY_COMPLETE } from '../../src/gateway/update-kinds.js';
 import { KEYWORDS } from '../../src/simulator/scenarios/select.js';
 import { startHub, type HubHarness } from '../helpers/hub-harness.js';
+import { rfdReplayCompleteNotification } from './replay-complete-rfd.js';
 
 /**
  * The conformance walk shared by the per-transport suites (test/conformance/*.test.ts): the same
@@ -15,8 +17,10 @@ import { startHub, type HubHarness } from '../helpers/hub-harness.js';
  * deviation from the RFD) and delete — over whatever transport gives an SDK `Stream`.
  * Every message the hub sends on it (responses, errors, notifications, requests; live and
  * replayed) is checked against the ACP SDK's own zod schemas, so a drift of the hub's shapes
- * from ACP shows as a red test in every transport at once. Extension methods (`_`-prefixed)
- * are ACP's open space: only their JSON-RPC envelope is checked.
+ * from ACP shows as a red test in every transport at once. The loader asks for v2's
+ * `replay_complete`, which no SDK release has a schema for: that one update is checked against
+ * the RFD's text (replay-complete-rfd.ts). Extension methods (`_`-prefixed) are ACP's open
+ * space: only their JSON-RPC envelope is checked.
  */
 
 // The SDK's generated zod schemas are not an export of the package; they are its own files.
@@ -70,6 +74,11 @@ function violation(msg: Message, askedFor: string | undefined): string | undefin
   if (msg.jsonrpc !== '2.0') return 'jsonrpc is not "2.0"';
   if (typeof msg.method === 'string') {
     if (msg.method.startsWith('_')) return msg.params === undefined || typeof msg.params === 'object' ? undefined : 'params not an object';
+    if (
+      msg.method === 'session/update' &&
+      (msg.params as { update?: { sessionUpdate?: unknown } } | undefined)?.update?.sessionUpdate === 'replay_complete'
+    )
+      return rfdReplayCompleteNotification.safeParse(msg.params).error?.message;
     const s = INBOUND_SCHEMAS[msg.method];
     return s === undefined ? `an ACP method the hub may not send: ${msg.method}` : check(s, msg.params);
   }
@@ -189,9 +198,12 @@ const PROMPTS: Record<string, string> = { answer: 'explain this repo' };
 /** What a scenario's last live turn says when it has run (background: the task's follow-up turn). */
 const SETTLED: Record<string, string> = { background: 'The background task finished' };
 
-function initParams(name: string): Json {
-  return { protocolVersion: 1, clientCapabilities: { elicitation: { form: {} } }, clientInfo: { name, version: '1' } };
+function initParams(name: string, sessionUpdates?: readonly string[]): Json {
+  const meta = sessionUpdates === undefined ? {} : { _meta: { zcode: { sessionUpdates } } };
+  return { protocolVersion: 1, clientCapabilities: { elicitation: { form: {} }, ...meta }, clientInfo: { name, version: '1' } };
 }
+/** What the loader parses: every v1 kind the hub sends, and v2's `replay_complete`. */
+const LOADER_KINDS = [...LATER_V1_KINDS, REPLAY_COMPLETE];
 
 function text(updates: readonly Json[], kind: string): string {
   return updates
@@ -254,10 +266,17 @@ export async function walkScenario(transport: WalkTransport, scenario: string): 
 
     // The same turns replayed to a client that was not there.
     const loader = await peer('loader');
-    await loader.request('initialize', initParams('loader'));
+    await loader.request('initialize', initParams('loader', LOADER_KINDS));
     await loader.request('session/load', { sessionId, cwd: transport.workspace, mcpServers });
-    const replayed = loader.updates(sessionId);
-    expect(replayed.length).toBeGreaterThan(0);
+    const loaded = loader.updates(sessionId);
+    // One marker, after the replay and before the result (the state after it is not replay).
+    const end = loaded.findIndex((u) => u['sessionUpdate'] === 'replay_complete');
+    expect(end).toBeGreaterThan(0);
+    expect(loaded.filter((u) => u['sessionUpdate'] === 'replay_complete')).toHaveLength(1);
+    const loadAnswer = loader.received.findIndex(({ askedFor }) => askedFor === 'session/load');
+    const markerAt = loader.received.findIndex(({ msg }) => (msg.params as Json | undefined)?.['update'] === loaded[end]);
+    expect(markerAt).toBeLessThan(loadAnswer);
+    const replayed = loaded.slice(0, end);
 
     // The rest of the routing: settings, cancel of an idle session, a method the hub has not,
     // then the loader leaves and the prompter deletes the session.
