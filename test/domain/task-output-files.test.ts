@@ -27,7 +27,7 @@ const task = (id: string, output: string): KeptTask => ({
 const jsonFiles = (dir: string) => fs.readdirSync(dir).filter((n) => n.endsWith('.json'));
 
 describe('TaskOutputFiles (kept task output in the state dir)', () => {
-  it('names the sessions that have a file, and no file that is not a session id\'s encoding', async () => {
+  it("names the sessions that have a file, and no file that is not a session id's encoding", async () => {
     const dir = tempDir();
     const files = new TaskOutputFiles(dir, { maxChars: 100, maxTasks: 4, flushMs: 3_600_000 }, logger);
     for (const id of ['sess_1', 'sess/ä 2']) files.changed(id, { snapshot: () => [task('a', 'out')] });

@@ -91,7 +91,7 @@ describe('slash commands', () => {
     expect(suggestCommands('/mode\nmore', commands, 8)).toEqual([]);
   });
 
-  it('with only `/` typed, show one of each kind first: the agent\'s commands, the app\'s, then each picker\'s current choice', () => {
+  it("with only `/` typed, show one of each kind first: the agent's commands, the app's, then each picker's current choice", () => {
     const withAgent = commandsFor({
       modes: [
         { id: 'build', name: 'Build' },
