@@ -68,6 +68,7 @@ describe('the phone app and the back/forward cache', () => {
     await page.getByRole('button', { name: 'Create' }).click();
     await page.getByTestId('prompt-input').waitFor();
     await sendPrompt(page, 'hello there');
+    await expect.poll(() => page.getByRole('main').getByText('You asked: hello there').count(), { timeout: 30_000 }).toBe(1);
     await waitIdle(page);
     const sessionId = decodeURIComponent(new URL(page.url()).pathname.split('/').pop() ?? '');
     expect(sessionId).not.toBe('');

@@ -30,7 +30,8 @@ describe('the chat header while a task older than the loaded history runs', () =
     // Two more turns: the task's turn falls out of the replayed tail.
     for (const text of ['what does the readme say', 'and the license']) {
       await sendPrompt(page, text);
-      await page.getByTestId('stop-button').waitFor();
+      // The simulator's answer quotes the prompt: this turn answered, then over.
+      await expect.poll(() => page.getByRole('main').getByText(`You asked: ${text}`).count(), { timeout: 30_000 }).toBe(1);
       await waitIdle(page);
     }
 
