@@ -25,6 +25,7 @@ describe('the chat header while a task older than the loaded history runs', () =
     await sheet.getByTestId('option-allow_once').click();
     await sheet.waitFor({ state: 'detached' });
     await waitIdle(page);
+    await expect.poll(() => page.getByRole('main').getByText('The dev server is running in the background').count()).toBe(1);
     const badge = page.getByTestId('state-badge');
     await expect.poll(() => badge.getAttribute('data-badge')).toBe('task');
     // Two more turns: the task's turn falls out of the replayed tail.

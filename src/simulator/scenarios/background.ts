@@ -25,5 +25,6 @@ export async function backgroundScenario(ctx: TurnContext): Promise<void> {
     },
   });
   if (r.denied) await ctx.say('I did not start the build because permission was denied.');
+  else if (server) await ctx.say(`The dev server is running in the background (\`${taskId}\`) until you stop it.`);
   else await ctx.say(`The build is running in the background (\`${taskId}\`). I will report when it finishes.`);
 }
