@@ -22,7 +22,7 @@ describe('the terminal panel and a task older than the loaded history', () => {
       mcpServers: [],
       _meta: { zcode: { mode: 'yolo' } },
     });
-    const say = (text: string) => editor.request('session/prompt', { sessionId, prompt: [{ type: 'text', text }] }, 60_000);
+    const say = (text: string) => editor.request('session/prompt', { sessionId, prompt: [{ type: 'text', text }] });
     await say('start the background server');
     for (let i = 1; i <= LATER_TURNS; i++) await say(`turn number ${i}`);
 
