@@ -52,6 +52,11 @@ export const LIMITS = {
   taskOutputsMax: 16,
   /** Kept task output is written to `<state-dir>/task-outputs/` at most this often per session (a batch of chunks per write, never one write per chunk). */
   taskOutputFlushMs: 1_000,
+  /**
+   * Sessions asked about per `session/list` when the hub, at start, looks for kept task output of
+   * sessions deleted while it was down (the app-server lists at most 50 without a `limit`).
+   */
+  taskOutputPruneBatch: 50,
   /** Journal ring per session: updates kept. */
   journalMaxUpdates: 20_000,
   /** Journal ring per session: serialized bytes kept. */

@@ -126,8 +126,8 @@ export class AppServerClient {
     await this.call('v4/conversation/subscribe', params, s.ignoredResultSchema, { noResumeRetry: true });
   }
 
-  /** `session/list` (§4.3), optionally of one workspace or of named sessions, archived ones included when asked. */
-  async listSessions(p: { cwd?: string; sessionIds?: string[]; includeArchived?: boolean }): Promise<s.SessionInfo[]> {
+  /** `session/list` (§4.3), optionally of one workspace or of named sessions, archived ones included when asked; at most `limit` (the app-server's default: 50). */
+  async listSessions(p: { cwd?: string; sessionIds?: string[]; includeArchived?: boolean; limit?: number }): Promise<s.SessionInfo[]> {
     const { cwd, ...rest } = p;
     const params = { ...rest, ...(cwd === undefined ? {} : { workspace: workspaceRef(cwd) }) };
     return (await this.call('session/list', params, s.listResultSchema)).sessions;

@@ -10,6 +10,7 @@ import { Hub } from '../domain/hub.js';
 import { TurnRecords } from '../domain/prompts/turn-record.js';
 import { AuthorBook } from '../domain/people/author-book.js';
 import { TaskOutputFiles } from '../domain/prompts/task-output-files.js';
+import { pruneTaskOutputsWhenReady, type TaskOutputPrune } from '../domain/prompts/task-output-prune.js';
 import type { BackendPort } from '../ports/backend-port.js';
 import { AppServerClient } from '../app-server/client.js';
 import { buildApp } from '../http/app.js';
@@ -48,6 +49,8 @@ export interface RunningDaemon {
   backend: BackendPort;
   hub: Hub;
   auth: AuthServices;
+  /** Settles when the start's look for kept task output of deleted sessions is done (src/domain/prompts/task-output-prune.ts). */
+  taskOutputsPruned: Promise<TaskOutputPrune>;
   /** Stops everything in order; memoised, so a second signal is harmless. */
   close(): Promise<void>;
 }
@@ -250,6 +253,16 @@ export async function startDaemon(config: HubConfig, logger: Logger, options: St
     // hub.json goes before the instance lock is released, so a successor never loses its own.
     steps.rest.push(() => fs.rmSync(statePaths(config.stateDir).hubFile, { force: true }));
     hub.start();
+    // Once the agent is ready: the kept task output of sessions deleted while no hub ran goes.
+    const prune = pruneTaskOutputsWhenReady({
+      app: appServer,
+      backend,
+      files: taskFiles,
+      live: (id) => hub.getSession(id) !== undefined,
+      batch: l.taskOutputPruneBatch,
+      logger: logger.child({ component: 'task-outputs' }),
+    });
+    steps.rest.unshift(() => prune.stop());
     void backend.start().catch((err: unknown) => logger.error({ err }, 'backend failed to start'));
     logger.info({ url, backend: config.backend, stateDir: config.stateDir }, `zcode-hub ${VERSION} listening on ${url}`);
 
@@ -258,7 +271,7 @@ export async function startDaemon(config: HubConfig, logger: Logger, options: St
       closing ??= runSteps((err) => logger.warn({ err }, 'error during shutdown'));
       return closing;
     };
-    return { url, host: config.host, port, adminToken, app, backend, hub, auth, close };
+    return { url, host: config.host, port, adminToken, app, backend, hub, auth, taskOutputsPruned: prune.done, close };
   } catch (err) {
     // Best effort: the original error is the one to report.
     await runSteps(() => undefined);

@@ -83,6 +83,22 @@ export function startWatchTask(sim: SimulatorCore, rt: SessionRuntime, toolCallI
   return task;
 }
 
+/**
+ * A quiet long-running background Bash task (`background` + `server` in the prompt), like a dev
+ * server: one banner line, then nothing until it is stopped. A client that joins later sees no
+ * live update of it, only what the hub kept.
+ */
+export function startServerTask(sim: SimulatorCore, rt: SessionRuntime, toolCallId: string, command: string): BackgroundTask {
+  const task = launchBashTask(rt, toolCallId, command);
+  const timer = setTimeout(() => {
+    task.stdoutTail = `${ESC}1;32mready${ESC}0m on http://localhost:5173/\n`;
+    task.outputTail = task.stdoutTail;
+    emitTask(rt, task);
+  }, 300 * sim.options.turnDelayScale);
+  rt.backgroundTimers.set(task.taskId, [timer]);
+  return task;
+}
+
 export type CancelOutcome = { ok: true; task: BackgroundTask } | { ok: false; reason: 'not_found' | 'not_running'; task?: BackgroundTask };
 
 /** Cancels a running background task (legacy cancelBackgroundTask, v4 cancelBackgroundWork). */

@@ -27,6 +27,18 @@ const task = (id: string, output: string): KeptTask => ({
 const jsonFiles = (dir: string) => fs.readdirSync(dir).filter((n) => n.endsWith('.json'));
 
 describe('TaskOutputFiles (kept task output in the state dir)', () => {
+  it("names the sessions that have a file, and no file that is not a session id's encoding", async () => {
+    const dir = tempDir();
+    const files = new TaskOutputFiles(dir, { maxChars: 100, maxTasks: 4, flushMs: 3_600_000 }, logger);
+    for (const id of ['sess_1', 'sess/ä 2']) files.changed(id, { snapshot: () => [task('a', 'out')] });
+    await files.close();
+    // Not ours: a non-canonical encoding, a temp file's name, another extension.
+    fs.writeFileSync(path.join(dir, '_w.json'), '{}');
+    fs.writeFileSync(path.join(dir, '.c2Vzc18x.json.1.tmp'), '{}');
+    fs.writeFileSync(path.join(dir, 'c2Vzc18x.txt'), '{}');
+    expect(files.storedSessionIds().sort()).toEqual(['sess/ä 2', 'sess_1']);
+  });
+
   it('batches many changes into one write per interval, 0600, and reads them back', async () => {
     const dir = tempDir();
     // An interval no test run reaches: nothing is written until close.

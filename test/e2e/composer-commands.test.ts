@@ -45,7 +45,9 @@ describe('phone web app: commands and mentions in the composer', () => {
 
     await box.pressSequentially('/');
     await page.getByTestId('suggestions').waitFor();
-    expect(await keys(page)).toContain(`/model ${current}`);
+    // A bare `/` shows one of each kind (the agent's own, compaction, the goal, each picker's
+    // current choice), not a page of models and modes that hides the rest.
+    await expect.poll(() => keys(page)).toEqual(expect.arrayContaining(['/review', '/compact', '/goal', `/model ${current}`]));
     await box.pressSequentially('model');
     const listed = await keys(page);
     expect(listed).toEqual(models.map((m) => `/model ${m}`).slice(0, 8));

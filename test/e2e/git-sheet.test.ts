@@ -63,4 +63,20 @@ describe('phone web app: the Git sheet', () => {
     // Nothing on the page runs sideways at phone width.
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   });
+
+  it('shows the branch after a reload while a turn waits on a question (not only once the turn ends)', async () => {
+    const { page } = phone;
+    await page.goto(hub.url);
+    await page.getByTestId('new-session').click();
+    await page.getByRole('button', { name: 'Create' }).click();
+    await page.getByTestId('prompt-input').fill('a question first');
+    await page.getByTestId('send-button').click();
+    await page.getByTestId('interaction-sheet').waitFor();
+    await page.reload();
+    await page.getByTestId('prompt-input').waitFor();
+    await expect.poll(() => page.getByTestId('state-badge').getAttribute('data-badge')).toBe('needs_you');
+    await expect.poll(() => page.getByTestId('git-branch').innerText()).toBe('feature/phone');
+    expect(await page.getByTestId('git-dirty').innerText()).toBe('3');
+    expect(phone.errors).toEqual([]);
+  });
 });

@@ -77,7 +77,7 @@ describe('slash commands', () => {
   });
 
   it('are suggested while typing, by prefix first, then by every word', () => {
-    expect(suggestCommands('/', commands, 4).map((c) => c.name)).toEqual(['mode build', 'mode plan', 'model sim-fast', 'model sim-deep']);
+    expect(suggestCommands('/mo', commands, 4).map((c) => c.name)).toEqual(['mode build', 'mode plan', 'model sim-fast', 'model sim-deep']);
     expect(suggestCommands('/go', commands, 8).map((c) => c.name)).toEqual([
       'goal',
       'goal show',
@@ -89,6 +89,32 @@ describe('slash commands', () => {
     expect(suggestCommands('/goal write the tests', commands, 8)).toEqual([]);
     expect(suggestCommands('hello /mode', commands, 8)).toEqual([]);
     expect(suggestCommands('/mode\nmore', commands, 8)).toEqual([]);
+  });
+
+  it("with only `/` typed, show one of each kind first: the agent's commands, the app's, then each picker's current choice", () => {
+    const withAgent = commandsFor({
+      modes: [
+        { id: 'build', name: 'Build' },
+        { id: 'plan', name: 'Plan' },
+      ],
+      modeId: 'plan',
+      configOptions: [model, level],
+      choices: choicesOf,
+      workflows: [],
+      agentCommands: [{ name: 'review', description: 'Review the code', input: { hint: '<focus>' } }],
+      text,
+    });
+    expect(suggestCommands('/', withAgent, 8).map((c) => c.name)).toEqual([
+      'review',
+      'compact',
+      'goal',
+      'mode plan',
+      'model sim-fast',
+      'thinking low',
+      'mode build',
+      'model sim-deep',
+    ]);
+    expect(suggestCommands('/', commands, 4).map((c) => c.name)).toEqual(['compact', 'goal', 'workflow release-notes', 'mode build']);
   });
 
   it('a sent text names a command, the longest first, with its free text', () => {

@@ -7,6 +7,8 @@ export const terminalEn = {
   terminalPick: 'Output of',
   terminalTrimmed: 'Earlier output trimmed',
   terminalWaiting: 'Waiting for output…',
+  terminalTaskUnseen:
+    'A background task started earlier in this session is still running; its card is older than the history the hub replays, so its output shows here when it prints again.',
   terminalFollow: 'Follow',
   terminalCopy: 'Copy',
   terminalCopied: 'Output copied',
@@ -39,6 +41,7 @@ export const terminalZh: Record<keyof typeof terminalEn, string> = {
   terminalPick: '输出来源',
   terminalTrimmed: '更早的输出已截去',
   terminalWaiting: '等待输出…',
+  terminalTaskUnseen: '此会话中较早启动的一个后台任务仍在运行；它的卡片早于中枢可回放的历史，再次输出时会显示在这里。',
   terminalFollow: '跟随',
   terminalCopy: '复制',
   terminalCopied: '已复制输出',

@@ -116,6 +116,17 @@ export class TaskOutputFiles {
     this.enqueue(file, () => fsp.rm(file, { force: true }));
   }
 
+  /** The sessions that have a file (names that are not a session id's encoding are not ours: left alone). */
+  storedSessionIds(): string[] {
+    const ids: string[] = [];
+    for (const name of fs.readdirSync(this.dir)) {
+      if (name.startsWith('.') || !name.endsWith('.json')) continue;
+      const id = Buffer.from(name.slice(0, -'.json'.length), 'base64url').toString('utf8');
+      if (id !== '' && this.fileOf(id) === path.join(this.dir, name)) ids.push(id);
+    }
+    return ids;
+  }
+
   /** Resolves once every write started so far has finished. */
   async settled(): Promise<void> {
     await Promise.all([...this.chains.values()]);

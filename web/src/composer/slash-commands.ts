@@ -114,12 +114,36 @@ export function commandsFor(src: CommandSources): SlashCommand[] {
 export function suggestCommands(text: string, commands: readonly SlashCommand[], max: number): SlashCommand[] {
   if (!text.startsWith('/') || text.includes('\n')) return [];
   const typed = text.slice(1).toLowerCase().replace(/\s+/g, ' ');
+  if (typed.trim() === '') return overview(commands, max);
   // Past a command that takes free text, the rest is that text: nothing more to suggest.
   if (commands.some((c) => c.argument !== undefined && typed.startsWith(`${c.name} `))) return [];
   const starts = commands.filter((c) => c.name.startsWith(typed.trimStart()));
   const words = typed.trim().split(' ').filter(Boolean);
   const within = commands.filter((c) => !starts.includes(c) && words.length > 0 && words.every((w) => c.name.includes(w)));
   return [...starts, ...within].slice(0, max);
+}
+
+/**
+ * With only `/` typed: one command of each kind first — each of the agent's own, then the app's
+ * (compact, goal, workflows), then each picker's current choice — so a long list of models and
+ * modes (which the config bar offers too) never hides the rest; then the others in their order.
+ */
+function overview(commands: readonly SlashCommand[], max: number): SlashCommand[] {
+  const picker = (c: SlashCommand) => c.action.kind === 'mode' || c.action.kind === 'config';
+  const ordered = [
+    ...commands.filter((c) => c.action.kind === 'agent'),
+    ...commands.filter((c) => c.action.kind !== 'agent' && !picker(c)),
+    ...commands.filter((c) => picker(c) && c.current),
+    ...commands.filter((c) => picker(c) && !c.current),
+  ];
+  const seen = new Set<string>();
+  const first = ordered.filter((c) => {
+    const kind = c.action.kind === 'agent' ? `agent ${c.name}` : (c.name.split(' ')[0] ?? c.name);
+    if (seen.has(kind)) return false;
+    seen.add(kind);
+    return true;
+  });
+  return [...first, ...commands.filter((c) => !first.includes(c))].slice(0, max);
 }
 
 /** The command a sent text names, with its free text; undefined when the text is a prompt. */

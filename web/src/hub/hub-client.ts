@@ -1,42 +1,26 @@
 /**
- * The app's link to the hub: one RpcConnection, the ACP handshake, attaching sessions with
- * replay from the last seq (ARCHITECTURE.md §4.2), prompts, cancel, config, and the interaction
- * requests the hub sends us (§4.5). Notifications are applied in hub-events.ts.
+ * The app's link to the hub: one RpcConnection, the handshake (handshake.ts), the session list
+ * and inbox, attaching sessions with replay from the last seq (ARCHITECTURE.md §4.2), history
+ * pages, and the session commands — prompts (prompt-send.ts), cancel, config — and the
+ * interaction requests the hub sends us (§4.5). Notifications are applied in hub-events.ts.
  */
-import type { ContentBlock } from '@agentclientprotocol/sdk';
 import { WEB_LIMITS } from '../limits.js';
-import { t } from '../i18n.js';
-import { ConnectionLost, RpcConnection, RpcError } from '../net/rpc-connection.js';
+import { RpcConnection } from '../net/rpc-connection.js';
 import { api, type ApiFn } from '../net/rest.js';
 import { markSignedOut } from './sign-out.js';
 import { num, rec, str, zmeta, idOf } from '../wire.js';
 import { setMachine, store, updateChat, type AppState } from './app-state.js';
-import {
-  addLocalPrompt,
-  addNotice,
-  applyAttachResult,
-  applySessionUpdate,
-  emptyChat,
-  parseTurnState,
-  prependHistory,
-  resetForReplay,
-  settleLocalPrompt,
-} from './chat-reducer.js';
+import { applyAttachResult, applySessionUpdate, emptyChat, parseTurnState, prependHistory, resetForReplay } from './chat-reducer.js';
 import { handleNotification } from './hub-events.js';
+import { applyHandshake, initializeParams } from './handshake.js';
+import { sendPrompt } from './prompt-send.js';
 import { fromView, mergeInteraction, rememberCard, type Answer } from './interactions.js';
 import { answerInteraction, answerOneQuestion, holdInteractionRequest } from './interaction-requests.js';
 import { fromListEntry, type SessionSummary } from './session-list.js';
 import { ZCODE_NOTIFICATION, ZCODE_REQUEST } from '../../../src/zcode-ext/methods.js';
-import { deviceLabel, rememberDevice } from './device-name.js';
+import { deviceLabel } from './device-name.js';
 
 export { deviceLabel, rememberDevice } from './device-name.js';
-
-/**
- * The app's version (package.json), put in by the build (web/vite.config.ts `define`): a named
- * import of package.json would not type-check under Node's module rules, which the unit tests
- * that load this module use, and a default one would ship the whole file.
- */
-declare const __APP_VERSION__: string;
 
 /** Another machine's hub, reached cross-origin with its own credential. */
 export interface MachineLink {
@@ -64,7 +48,6 @@ export class HubClient {
   readonly deletingHere = new Set<string>();
   /** The card of each interaction recently dropped from the store, for its "answered by" line. */
   readonly recentCards = new Map<string, { sessionId: string; toolCallId: string }>();
-  private localSeq = 1;
   private inboxTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(url: string | (() => Promise<string>), machine?: MachineLink) {
@@ -124,51 +107,7 @@ export class HubClient {
 
   private async onOpen(): Promise<void> {
     const device = deviceLabel();
-    const init = await this.conn.call('initialize', {
-      protocolVersion: 1,
-      // elicitation.form: questions and plan approvals arrive as forms (CLIENT-PROTOCOL "Interactions");
-      // terminal_output: Bash output streams in `_meta` (src/acp/tool-output.ts).
-      clientCapabilities: {
-        fs: { readTextFile: false, writeTextFile: false },
-        terminal: false,
-        elicitation: { form: {} },
-        _meta: { terminal_output: true },
-      },
-      clientInfo: { name: device, title: 'ZCode Hub web', version: __APP_VERSION__ },
-    });
-    const z = zmeta(init);
-    const identity = rec(z['identity']);
-    const name = str(identity?.['name']);
-    const backend = rec(z['backend']);
-    const defaultWorkspace = str(z['defaultWorkspace']);
-    const hub = rec(z['hub']);
-    if (this.hubId !== undefined) {
-      setMachine(this.hubId, (m) => ({
-        ...m,
-        name: str(hub?.['name']) ?? m.name,
-        scope: str(identity?.['scope']) ?? m.scope,
-        ...(defaultWorkspace ? { defaultWorkspace } : {}),
-        backend: str(backend?.['state']) ?? 'ready',
-      }));
-    } else if (name && name !== 'admin') rememberDevice(name);
-    const homeHub =
-      this.hubId === undefined && str(hub?.['hubId']) ? { hubId: str(hub?.['hubId']) ?? '', name: str(hub?.['name']) ?? '' } : undefined;
-    if (this.hubId === undefined)
-      store.update((s) => ({
-        ...s,
-        ...(homeHub ? { homeHub } : {}),
-        paired: true,
-        ...(defaultWorkspace ? { defaultWorkspace } : {}),
-        me: identity
-          ? {
-              name: str(identity['name']) ?? '',
-              scope: str(identity['scope']) ?? 'view',
-              device: name && name !== 'admin' ? name : device,
-              ...(str(identity['tokenId']) ? { tokenId: str(identity['tokenId']) } : {}),
-            }
-          : s.me,
-        backend: backend ? { state: str(backend['state']) ?? 'ready' } : s.backend,
-      }));
+    applyHandshake(this.hubId, await this.conn.call('initialize', initializeParams(device)), device);
     // Interactions are re-sent per attach, so forget live copies from the old socket.
     store.update((s) => ({
       ...s,
@@ -319,41 +258,13 @@ export class HubClient {
   }
 
   /** Sends a prompt; queued by the hub when the session is busy (§4.4). */
-  async prompt(
+  prompt(
     sessionId: string,
     text: string,
     images: Array<{ mimeType: string; data: string }>,
     links: Array<{ type: 'resource_link'; uri: string; name: string }> = [],
   ): Promise<void> {
-    const blocks: ContentBlock[] = [
-      ...images.map((i) => ({ type: 'image' as const, mimeType: i.mimeType, data: i.data })),
-      ...(text ? [{ type: 'text' as const, text }] : []),
-      // Files mentioned with `@`: the text keeps the mention, the link names the file exactly.
-      ...links,
-    ];
-    if (this.conn.status !== 'online') throw new ConnectionLost();
-    const localId = `local-${Date.now()}-${this.localSeq++}`;
-    updateChat(sessionId, (c) => addLocalPrompt(c, localId, blocks));
-    try {
-      const { stopReason: reason } = await this.conn.call('session/prompt', { sessionId, prompt: blocks }, 0);
-      updateChat(sessionId, (c) => {
-        const settled = settleLocalPrompt(c, localId);
-        if (reason === 'cancelled') return addNotice(settled, t('turnStopped'), 'info');
-        if (reason === 'refusal') return addNotice(settled, t('turnRefused'), 'warning');
-        if (reason === 'max_tokens' || reason === 'max_turn_requests') return addNotice(settled, t('turnLimit'), 'warning');
-        return settled;
-      });
-    } catch (err) {
-      // A dropped socket does not stop the turn (ARCHITECTURE.md §5): the replay shows how it went.
-      // A turn that failed or was cut off is told to everyone by the journaled turnEnded line
-      // (turn-ended.ts), with its Retry: no second notice for the prompter.
-      const told =
-        err instanceof RpcError &&
-        (err.hubCode === 'HUB_ERR_TURN_FAILED' ||
-          (err.hubCode === 'HUB_ERR_BACKEND_UNAVAILABLE' && str(rec(rec(err.data)?.['details'])?.['promptId']) !== undefined));
-      if (err instanceof ConnectionLost || told) updateChat(sessionId, (c) => settleLocalPrompt(c, localId));
-      else updateChat(sessionId, (c) => settleLocalPrompt(c, localId, `${t('turnFailed')}: ${(err as Error).message}`));
-    }
+    return sendPrompt(this, sessionId, text, images, links);
   }
 
   /** Stops the running turn (`session/cancel`). */

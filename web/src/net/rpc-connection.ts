@@ -131,6 +131,7 @@ export class RpcConnection {
       window.addEventListener('online', this.onOnline);
       document.addEventListener('visibilitychange', this.onVisibility);
       window.addEventListener('pageshow', this.onOnline);
+      window.addEventListener('pagehide', this.onPageHide);
     }
     this.open();
   }
@@ -142,6 +143,7 @@ export class RpcConnection {
       window.removeEventListener('online', this.onOnline);
       document.removeEventListener('visibilitychange', this.onVisibility);
       window.removeEventListener('pageshow', this.onOnline);
+      window.removeEventListener('pagehide', this.onPageHide);
     }
     clearTimeout(this.timer);
     this.ws?.close(CLOSE.NORMAL);
@@ -338,6 +340,24 @@ export class RpcConnection {
       this.attempt = 0;
       this.open();
     }
+  };
+
+  /**
+   * A page that may be kept in the back/forward cache (`persisted`) lets go of its socket: the
+   * browser will not keep a page with an open WebSocket, so going back would load the app anew.
+   * Quietly (no "offline" on the kept page): `pageshow` reconnects, and the attach after it
+   * fetches what was missed meanwhile, as after any reconnect.
+   */
+  private readonly onPageHide = (ev: PageTransitionEvent): void => {
+    if (!ev.persisted || this.stopped) return;
+    clearTimeout(this.timer);
+    const ws = this.ws;
+    this.ws = undefined;
+    if (ws) {
+      this.detach(ws);
+      ws.close(CLOSE.NORMAL);
+    }
+    this.failPending();
   };
 
   private readonly onVisibility = (): void => {

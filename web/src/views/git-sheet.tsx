@@ -19,8 +19,10 @@ export function GitBadge({ sessionId, running }: { sessionId: string; running: b
   // Asked once the session is attached: before, a hub that just started may not know the session
   // yet and refuses (403) — a chat opened right after a daemon restart showed no branch.
   const attached = useSelector(store, (s) => s.chats[sessionId] !== undefined);
+  // While a turn runs it is asked again only when the turn ends (its edits are done then), but a
+  // page opened mid-turn — a reload while a question waits, which can be hours — asks at once.
   useEffect(() => {
-    if (running || !attached) return;
+    if (!attached || (running && state !== undefined)) return;
     let live = true;
     gitState(sessionId)
       .then((s) => live && setState(s))

@@ -34,10 +34,17 @@ function CountLink(p: {
   );
 }
 
-/** How many of the session's background tasks run now (their cards say so; a replay restores them for reloads and late joiners). */
+/**
+ * How many of the session's background tasks run now. The hub's count (`runningTasks` of the
+ * session list and `_zcode/session_state`) covers every task of the session; the cards cover only
+ * the loaded page of history, so a task launched many turns ago would be missed. The cards count
+ * only until the list has told the hub's.
+ */
 export function useRunningTasks(sessionId: string): number {
   const items = useSelector(store, (s) => s.chats[sessionId]?.items);
-  return useMemo(() => terminalCards(items).filter(taskRunning).length, [items]);
+  const hub = useSelector(store, (s) => s.sessions[sessionId]?.runningTasks);
+  const loaded = useMemo(() => terminalCards(items).filter(taskRunning).length, [items]);
+  return hub ?? loaded;
 }
 
 /**
@@ -79,11 +86,11 @@ export function TaskRunningPill({ count }: { count: number }) {
 export function SessionLinks({ sessionId }: { sessionId: string }) {
   const items = useSelector(store, (s) => s.chats[sessionId]?.items);
   const count = useMemo(() => appliedCount(collectChanges(items ?? [])), [items]);
-  const terminals = useMemo(() => terminalCards(items), [items]);
-  const running = terminals.filter(taskRunning).length;
+  const terminals = useMemo(() => terminalCards(items).length, [items]);
+  const running = useRunningTasks(sessionId);
   return (
     <span class="session-links">
-      {terminals.length > 0 ? (
+      {terminals > 0 || running > 0 ? (
         <CountLink
           onClick={() => navigate({ name: 'terminal', sessionId })}
           label={running ? t('terminalRunningCount', running) : t('terminal')}

@@ -16,16 +16,17 @@ export function useAttachedSession(client: HubClient, sessionId: string): void {
 
 /**
  * Loads earlier history pages until none are left (at most `changesHistoryPagesMax`), so a
- * review sees every change of the session, not just the last page. Returns true while loading.
+ * review sees every change of the session, not just the last page. `want` false stops (the
+ * terminal panel loads only until it has found the running tasks). Returns true while loading.
  */
-export function useWholeHistory(client: HubClient, sessionId: string): boolean {
+export function useWholeHistory(client: HubClient, sessionId: string, want = true): boolean {
   const hasMore = useSelector(store, (s) => s.chats[sessionId]?.history.hasMore);
   const loading = useSelector(store, (s) => s.loadingEarlier[sessionId] ?? false);
   const [pages, setPages] = useState(0);
   useEffect(() => {
-    if (!hasMore || loading || pages >= WEB_LIMITS.changesHistoryPagesMax) return;
+    if (!want || !hasMore || loading || pages >= WEB_LIMITS.changesHistoryPagesMax) return;
     setPages((n) => n + 1);
     void client.loadEarlier(sessionId).catch(() => undefined);
-  }, [hasMore, loading, sessionId]);
-  return hasMore === true && pages < WEB_LIMITS.changesHistoryPagesMax;
+  }, [want, hasMore, loading, sessionId]);
+  return want && hasMore === true && pages < WEB_LIMITS.changesHistoryPagesMax;
 }

@@ -20,7 +20,7 @@ import { TopBar } from './chrome.js';
 import { meterSubtitle, useContextUsage } from './context-meter.js';
 import { Icon } from './icons.js';
 import { inputSummary } from './tool-card.js';
-import { useAttachedSession } from './session-page.js';
+import { useAttachedSession, useWholeHistory } from './session-page.js';
 import '../terminal.css';
 
 function statusKey(c: ToolItem): MessageKey {
@@ -48,6 +48,11 @@ export function TerminalView({ client, sessionId, card }: { client: HubClient; s
   const cwd = useSelector(store, (s) => s.sessions[sessionId]?.cwd);
   const scope = useSelector(store, (s) => (client.hubId !== undefined ? s.machines[client.hubId]?.scope : s.me?.scope) ?? 'operate');
   const cards = useMemo(() => terminalCards(items), [items]);
+  // A task launched before the loaded page of history runs on (the hub counts it): earlier pages
+  // are loaded until its card is in.
+  const hubRunning = useSelector(store, (s) => s.sessions[sessionId]?.runningTasks ?? 0);
+  const unseen = hubRunning > cards.filter(taskRunning).length;
+  const looking = useWholeHistory(client, sessionId, attached && unseen);
   // The card asked for, else the newest running task, else the newest terminal.
   const fallback = cards.filter(taskRunning).at(-1) ?? cards.at(-1);
   const shown = cards.find((c) => c.toolCallId === card) ?? fallback;
@@ -72,7 +77,7 @@ export function TerminalView({ client, sessionId, card }: { client: HubClient; s
           <TerminalPane key={shown.toolCallId} client={client} sessionId={sessionId} item={shown} cwd={cwd} canStop={scope !== 'view'} />
         ) : (
           <p class="empty muted" data-testid="terminal-empty">
-            {attached ? t('terminalNone') : t('terminalWaiting')}
+            {!attached || looking ? t('terminalWaiting') : unseen ? t('terminalTaskUnseen') : t('terminalNone')}
           </p>
         )}
       </main>

@@ -1,0 +1,54 @@
+/**
+ * Sending a prompt from this device: shown at once as a local bubble, settled by the answer, or
+ * by how the turn ended (a stop, a refusal, a limit) with a notice; a failure the hub tells
+ * everyone (turn-ended.ts) is not told twice (ARCHITECTURE.md §4.4).
+ */
+import type { ContentBlock } from '@agentclientprotocol/sdk';
+import { t } from '../i18n.js';
+import { ConnectionLost, RpcError } from '../net/rpc-connection.js';
+import { rec, str } from '../wire.js';
+import { updateChat } from './app-state.js';
+import { addLocalPrompt, addNotice, settleLocalPrompt } from './chat-reducer.js';
+import type { HubClient } from './hub-client.js';
+
+/** Numbers this device's local prompt bubbles (with the time, unique per page). */
+let localSeq = 1;
+
+/** Sends a prompt (`session/prompt`); queued by the hub when the session is busy. */
+export async function sendPrompt(
+  client: HubClient,
+  sessionId: string,
+  text: string,
+  images: Array<{ mimeType: string; data: string }>,
+  links: Array<{ type: 'resource_link'; uri: string; name: string }>,
+): Promise<void> {
+  const blocks: ContentBlock[] = [
+    ...images.map((i) => ({ type: 'image' as const, mimeType: i.mimeType, data: i.data })),
+    ...(text ? [{ type: 'text' as const, text }] : []),
+    // Files mentioned with `@`: the text keeps the mention, the link names the file exactly.
+    ...links,
+  ];
+  if (client.conn.status !== 'online') throw new ConnectionLost();
+  const localId = `local-${Date.now()}-${localSeq++}`;
+  updateChat(sessionId, (c) => addLocalPrompt(c, localId, blocks));
+  try {
+    const { stopReason: reason } = await client.conn.call('session/prompt', { sessionId, prompt: blocks }, 0);
+    updateChat(sessionId, (c) => {
+      const settled = settleLocalPrompt(c, localId);
+      if (reason === 'cancelled') return addNotice(settled, t('turnStopped'), 'info');
+      if (reason === 'refusal') return addNotice(settled, t('turnRefused'), 'warning');
+      if (reason === 'max_tokens' || reason === 'max_turn_requests') return addNotice(settled, t('turnLimit'), 'warning');
+      return settled;
+    });
+  } catch (err) {
+    // A dropped socket does not stop the turn (ARCHITECTURE.md §5): the replay shows how it went.
+    // A turn that failed or was cut off is told to everyone by the journaled turnEnded line
+    // (turn-ended.ts), with its Retry: no second notice for the prompter.
+    const told =
+      err instanceof RpcError &&
+      (err.hubCode === 'HUB_ERR_TURN_FAILED' ||
+        (err.hubCode === 'HUB_ERR_BACKEND_UNAVAILABLE' && str(rec(rec(err.data)?.['details'])?.['promptId']) !== undefined));
+    if (err instanceof ConnectionLost || told) updateChat(sessionId, (c) => settleLocalPrompt(c, localId));
+    else updateChat(sessionId, (c) => settleLocalPrompt(c, localId, `${t('turnFailed')}: ${(err as Error).message}`));
+  }
+}
