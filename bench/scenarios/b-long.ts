@@ -150,7 +150,7 @@ const WAITS = ['acpListMs', 'restListMs', 'webOpenWarmMs', 'webEarlierMs', 'hist
  */
 export const bLong: Scenario = {
   id: 'B-LONG',
-  proves: [],
+  proves: ['B-LONG'],
   goal: `${SESSIONS} sessions × ${LONG_TURNS} turns vs × ${SHORT_TURNS}: list, open and catch-up grow < 2× (largest long/short ratio)`,
   unit: '× (long/short)',
   runs: 3,
