@@ -71,7 +71,7 @@ export const LIMITS = {
   turnRecordFlushMs: 100,
   /** Prompt and answer authors remembered for replay (`<state-dir>/authors.json`); past it the oldest are forgotten (their messages replay without a name). */
   authorsMax: 20_000,
-  /** Updates replayed by a full session/load without `_meta.zcode.limit`. */
+  /** Messages of history a `session/load` without `_meta.zcode.limit` replays, and the most any history page reads from the agent: what bounds an editor's catch-up on a long session (2,000 messages of a 1,000-turn session: about 2 MB, bench B-LONG). A limited load or page reads a window of 4 × limit + 16 newest messages, grown only as far back as its page reaches. */
   replayMaxMessages: 2_000,
   /** Sub-agents whose tool calls a history replay nests under their Agent card (one `session/messages` each); past it the Agent card shows alone. */
   replaySubagentsMax: 20,

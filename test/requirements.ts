@@ -66,6 +66,7 @@ export const REQUIREMENTS = {
   'B-MEM': 'bench: RSS with 10 sessions and 100 idle clients',
   'B-START': 'bench: process start to /api/health 200',
   'B-SCALE': 'bench: 1,000 clients over 10 sessions (team rate, reconnect storm, idle memory and CPU)',
+  'B-LONG': 'bench: 100 sessions of 1,000 turns against 100 of 10: memory, list, open and catch-up stay flat',
 } as const;
 
 export type RequirementId = keyof typeof REQUIREMENTS;

@@ -36,6 +36,8 @@ export interface DaemonOptions {
   /** Named limits written to a `--config` file (only where a scenario says why). */
   limits?: Record<string, number>;
   logLevel?: string;
+  /** Called with the daemon's temp root before it starts (B-LONG writes the simulator's sessions under `<root>/state/sim`). */
+  seed?: (root: string) => void;
 }
 
 /** Longest a daemon may take to write hub.json before the bench gives up. */
@@ -90,6 +92,7 @@ export class DaemonProcess {
   static async spawn(opts: DaemonOptions = {}): Promise<DaemonProcess> {
     const root = fs.mkdtempSync(path.join(os.tmpdir(), 'zcode-hub-bench-'));
     fs.mkdirSync(path.join(root, 'workspace'));
+    opts.seed?.(root);
     const args = [
       ...DAEMON_NODE_FLAGS,
       ...(opts.nodeArgs ?? []),
@@ -195,6 +198,26 @@ export class DaemonProcess {
     const res = await fetch(`${this.httpUrl}/metrics`, { headers: { authorization: `Bearer ${this.adminToken}` } });
     if (!res.ok) throw new Error(`GET /metrics: ${res.status}`);
     return res.text();
+  }
+
+  /**
+   * Forces two full GCs in a daemon started with bench/lib/gc-preload.cjs and answers its RSS and
+   * heap right after (the preload writes `process.memoryUsage()` to `<root>/gc-report.json`).
+   */
+  async memoryAfterGc(): Promise<{ rss: number; heapUsed: number }> {
+    const file = path.join(this.root, 'gc-report.json');
+    fs.rmSync(file, { force: true });
+    process.kill(this.pid, 'SIGUSR2');
+    const deadline = Date.now() + 30_000;
+    while (Date.now() < deadline) {
+      try {
+        return z.object({ rss: z.number(), heapUsed: z.number() }).parse(JSON.parse(fs.readFileSync(file, 'utf8')));
+      } catch {
+        // Not written yet (or mid-write): poll again.
+      }
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    throw new Error('the daemon wrote no gc-report.json (started without gc-preload.cjs?)');
   }
 
   /** The daemon's resident set size now. */

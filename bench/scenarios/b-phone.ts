@@ -14,8 +14,9 @@ import { openStreamSession, type StreamSession } from '../lib/stream-session.js'
  * last turn of a 200-turn session visible in its chat (the live stream attached: the chat is
  * open on the session's socket), cold (cache cleared) and again with the cache warm, and the
  * bytes on the wire for each, with the app's assets compressed (what Chromium asks for) and
- * uncompressed (`Accept-Encoding: identity`), in the same run. Not yet measured: WebSocket
- * permessage-deflate on and off (BENCHMARKS.md).
+ * uncompressed (`Accept-Encoding: identity`), in the same run. WebSocket permessage-deflate is
+ * not negotiated by the hub, so there is no on/off here: B-DEFLATE (b-deflate.ts) measures what it
+ * would save and cost on the same traffic (BENCHMARKS.md).
  */
 export const NETWORKS = {
   /** ~1.6 Mbps down, 750 kbps up, 150 ms round trip. */

@@ -78,10 +78,26 @@ export function emptyUsage(): UsageCounters {
   };
 }
 
+/** What `session/list` and the sub-agent listing read of a session: everything but its messages. */
+export type StoredSessionHead = Omit<StoredSession, 'messages'>;
+
+/** What identifies one version of a session file: an atomic write (temp + rename) gives a new inode. */
+interface FileStamp {
+  ino: number;
+  size: number;
+  mtimeMs: number;
+}
+
 const SAFE_ID = /^[A-Za-z0-9_.:-]{1,200}$/;
 
 export class SessionStore {
   private readonly dir: string;
+  /**
+   * Heads of the files read so far, by file name, with the stamp they were read at. Without it
+   * every `session/list` parsed every conversation whole: 100 sessions of 1,000 turns took
+   * seconds per list (bench B-LONG). A file whose stamp changed is read again.
+   */
+  private readonly heads = new Map<string, { stamp: FileStamp; head: StoredSessionHead }>();
 
   constructor(
     dataDir: string,
@@ -114,21 +130,48 @@ export class SessionStore {
     return true;
   }
 
-  /** Every persisted session (broken files are logged and skipped). */
-  list(): StoredSession[] {
+  /** Every persisted session without its messages (broken files are logged and skipped). */
+  list(): StoredSessionHead[] {
     let names: string[];
     try {
       names = fs.readdirSync(this.dir);
     } catch {
+      this.heads.clear();
       return [];
     }
-    const out: StoredSession[] = [];
+    const out: StoredSessionHead[] = [];
+    const present = new Set<string>();
     for (const name of names) {
       if (!name.endsWith('.json')) continue;
-      const s = this.readFile(path.join(this.dir, name));
-      if (s) out.push(s);
+      present.add(name);
+      const head = this.readHead(name);
+      if (head) out.push(head);
     }
+    for (const name of this.heads.keys()) if (!present.has(name)) this.heads.delete(name);
     return out;
+  }
+
+  private readHead(name: string): StoredSessionHead | undefined {
+    const file = path.join(this.dir, name);
+    let stamp: FileStamp;
+    try {
+      const st = fs.statSync(file);
+      stamp = { ino: st.ino, size: st.size, mtimeMs: st.mtimeMs };
+    } catch {
+      this.heads.delete(name);
+      return undefined; // deleted since the directory was read
+    }
+    const cached = this.heads.get(name);
+    if (cached && cached.stamp.ino === stamp.ino && cached.stamp.size === stamp.size && cached.stamp.mtimeMs === stamp.mtimeMs)
+      return cached.head;
+    const session = this.readFile(file);
+    if (!session) {
+      this.heads.delete(name);
+      return undefined;
+    }
+    const { messages: _messages, ...head } = session;
+    this.heads.set(name, { stamp, head });
+    return head;
   }
 
   private readFile(file: string): StoredSession | undefined {

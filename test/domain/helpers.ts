@@ -207,6 +207,8 @@ export interface DomainRig {
   hub: Hub;
   /** Every forward request the backend link was asked to make (method names), for REC-03. */
   requests: string[];
+  /** The same requests with their params, in order (what a test asks of the agent's answers' size). */
+  calls: Array<{ method: string; params: unknown }>;
   /** Every notification seen from the child. */
   notifications: BackendNotification[];
   close(): Promise<void>;
@@ -229,11 +231,13 @@ export async function startRig(
     ...(opts.child ? {} : { inProcessServer: startSimulatorInProcess }),
   });
   const requests: string[] = [];
+  const calls: Array<{ method: string; params: unknown }> = [];
   const notifications: BackendNotification[] = [];
   const backend: BackendPort = {
     status: () => link.status(),
     request: (method, params, options) => {
       requests.push(method);
+      calls.push({ method, params });
       return link.request(method, params, options);
     },
     onNotification: (l) => link.onNotification(l),
@@ -256,6 +260,7 @@ export async function startRig(
     backend: link,
     hub,
     requests,
+    calls,
     notifications,
     async close() {
       await hub.close();

@@ -21,6 +21,7 @@ import { toHubError } from '../../backend-errors.js';
 import type { HubCore } from '../hub-core.js';
 import type { SessionState } from './session-state.js';
 import type { LiveTail } from '../prompts/turn.js';
+import { firstWindow, pageFromWindow } from './history-window.js';
 import { subagentsOfPage } from './subagent-replay.js';
 import { AttendanceNotices } from '../people/attendance-notices.js';
 import { sendCommands } from './command-notices.js';
@@ -167,9 +168,15 @@ export class SessionAttach {
     cursor: string | undefined,
     limit: number | undefined,
   ): Promise<{ updates: SessionUpdate[]; cursor?: string; hasMore: boolean }> {
-    const messages = await this.fetchMessages(session, this.core.config.limits.replayMaxMessages);
-    const n = limit ?? this.core.config.limits.replayMaxMessages;
-    const page = cursor === undefined ? tailByTurns(session.sessionId, messages, n) : pageBefore(session.sessionId, messages, cursor, n);
+    const max = this.core.config.limits.replayMaxMessages;
+    const n = Math.max(1, Math.min(limit ?? max, max));
+    const page = await pageFromWindow(
+      (window) => this.fetchMessages(session, window),
+      (messages) =>
+        cursor === undefined ? tailByTurns(session.sessionId, messages, n) : pageBefore(session.sessionId, messages, cursor, n),
+      n,
+      max,
+    );
     const updates = await this.historyUpdates(session, page.messages, false);
     // A background task launched on that page: its output so far after its card.
     const sent = cardsIn(updates);
@@ -203,7 +210,7 @@ export class SessionAttach {
     const limitN = Math.max(1, Math.min(limit, max));
     // Fetch more than the tail so the start can move back to the turn's user message (after a
     // message: as far back as a replay goes, to find it).
-    const fetchLimit = afterMessageId === undefined ? Math.min(max, limitN * 4 + 16) : max;
+    const fetchLimit = afterMessageId === undefined ? firstWindow(limitN, max) : max;
     // Decided now, in the tick the attachment was made: journal entries up to `upTo` come from the
     // journal, everything after waits in the attachment's buffer (no gap, no duplicate).
     const tail = liveTail(session);
