@@ -104,7 +104,7 @@ export async function runTokenCli(argv: string[], io: CliIo): Promise<number> {
   [sub, ...positionals] = positionals;
   if (values.help || sub === undefined || sub === 'help') {
     io.stdout.write(USAGE);
-    return sub === undefined ? 2 : 0;
+    return values.help || sub === 'help' ? 0 : 2;
   }
   const stateDir = resolveStateDir(values['state-dir'], io.env);
   const daemon = findDaemon(stateDir);

@@ -1,25 +1,17 @@
-import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { COMMAND_NAMES } from '../../src/cli/main.js';
+import { runToExit, type Exited } from '../helpers/run-to-exit.js';
 
 /** Every command answers `--help` and `-h` with its own usage on stdout and exit 0, touching nothing. */
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 const bin = path.join(root, 'bin', 'zcode-hub.js');
 
-function run(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    // A state dir that does not exist: a help that started work would create it or fail on it.
-    const child = spawn(process.execPath, [bin, ...args], {
-      env: { ...process.env, ZCODE_HUB_FROM_SOURCE: '1', ZCODE_HUB_STATE_DIR: '/nonexistent/zcode-hub-help' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.once('exit', (status) => resolve({ status, stdout, stderr }));
+function run(args: string[]): Promise<Exited> {
+  // A state dir that does not exist: a help that started work would create it or fail on it.
+  return runToExit(process.execPath, [bin, ...args], {
+    env: { ...process.env, ZCODE_HUB_FROM_SOURCE: '1', ZCODE_HUB_STATE_DIR: '/nonexistent/zcode-hub-help' },
   });
 }
 

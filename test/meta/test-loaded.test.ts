@@ -1,8 +1,8 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { runToExit, type Exited } from '../helpers/run-to-exit.js';
 
 /**
  * `npm run test:loaded -- FILE` (scripts/test-loaded.sh) runs FILE only in the suite it belongs
@@ -14,19 +14,11 @@ const root = path.resolve(import.meta.dirname, '..', '..');
 const logDir = fs.mkdtempSync(path.join(os.tmpdir(), 'zch-loaded-'));
 afterAll(() => fs.rmSync(logDir, { recursive: true, force: true }));
 
-function loaded(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    // No hogs: the script's routing is under test here, not the machine's load.
-    const child = spawn('bash', [path.join(root, 'scripts', 'test-loaded.sh'), ...args], {
-      cwd: root,
-      env: { ...process.env, HOGS: '0', BROWSER_RUNS: '1', UNIT_RUNS: '1', LOG_DIR: logDir },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.once('exit', (status) => resolve({ status, stdout, stderr }));
+function loaded(args: string[]): Promise<Exited> {
+  // No hogs: the script's routing is under test here, not the machine's load.
+  return runToExit('bash', [path.join(root, 'scripts', 'test-loaded.sh'), ...args], {
+    cwd: root,
+    env: { ...process.env, HOGS: '0', BROWSER_RUNS: '1', UNIT_RUNS: '1', LOG_DIR: logDir },
   });
 }
 
