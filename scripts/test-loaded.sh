@@ -25,7 +25,7 @@ common=()
 for arg in "$@"; do
   if [ -e "$arg" ]; then
     case "$arg" in
-      test/e2e | test/e2e/* | ./test/e2e | ./test/e2e/*) browser_files+=("$arg") ;;
+      test/e2e | test/e2e/* | */test/e2e | */test/e2e/*) browser_files+=("$arg") ;;
       *) unit_files+=("$arg") ;;
     esac
   else
