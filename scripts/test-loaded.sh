@@ -6,7 +6,11 @@
 # stay in LOG_DIR. Not part of `npm test`: it takes about an hour on 2 cores.
 #   npm run test:loaded                        # 5 browser runs, 3 unit runs, 2 hogs
 #   BROWSER_RUNS=1 UNIT_RUNS=1 npm run test:loaded
-#   HOGS=1 npm run test:loaded -- test/e2e/phone.test.ts   # extra args go to every vitest run
+#   HOGS=1 npm run test:loaded -- test/e2e/phone.test.ts   # only that browser file (no unit runs)
+# An argument naming an existing file or folder goes to the suite it belongs to (test/e2e/… to the
+# browser runs, anything else to the unit runs), and a suite given none of them is not run: a
+# vitest config that includes no given file exits 1 ("No test files found"). Other arguments
+# (-t NAME, --bail=1, …) go to every run.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 browser_runs="${BROWSER_RUNS:-5}"
@@ -14,6 +18,24 @@ unit_runs="${UNIT_RUNS:-3}"
 hogs="${HOGS:-$(nproc)}"
 log_dir="${LOG_DIR:-$(mktemp -d -t zcode-hub-loaded.XXXXXX)}"
 mkdir -p "$log_dir"
+
+browser_files=()
+unit_files=()
+common=()
+for arg in "$@"; do
+  if [ -e "$arg" ]; then
+    case "$arg" in
+      test/e2e | test/e2e/* | */test/e2e | */test/e2e/*) browser_files+=("$arg") ;;
+      *) unit_files+=("$arg") ;;
+    esac
+  else
+    common+=("$arg")
+  fi
+done
+if [ $((${#browser_files[@]} + ${#unit_files[@]})) -gt 0 ]; then
+  [ ${#browser_files[@]} -gt 0 ] || browser_runs=0
+  [ ${#unit_files[@]} -gt 0 ] || unit_runs=0
+fi
 
 pids=()
 stop_hogs() { [ ${#pids[@]} -eq 0 ] || kill "${pids[@]}" 2>/dev/null; }
@@ -24,7 +46,7 @@ for ((i = 0; i < hogs; i++)); do
 done
 echo "test-loaded: $hogs CPU hog(s) running; logs in $log_dir" >&2
 
-bash scripts/ensure-chromium.sh || exit 1
+[ "$browser_runs" -eq 0 ] || bash scripts/ensure-chromium.sh || exit 1
 results=()
 failed=0
 run() { # label, log file, command…
@@ -40,10 +62,10 @@ run() { # label, log file, command…
   echo "test-loaded: ${results[-1]}" >&2
 }
 for ((i = 1; i <= browser_runs; i++)); do
-  run "browser suites, run $i of $browser_runs" "$log_dir/browser-$i.log" npx vitest run --config vitest.e2e.config.ts "$@"
+  run "browser suites, run $i of $browser_runs" "$log_dir/browser-$i.log" npx vitest run --config vitest.e2e.config.ts "${common[@]}" "${browser_files[@]}"
 done
 for ((i = 1; i <= unit_runs; i++)); do
-  run "unit/integration suites, run $i of $unit_runs" "$log_dir/unit-$i.log" npx vitest run "$@"
+  run "unit/integration suites, run $i of $unit_runs" "$log_dir/unit-$i.log" npx vitest run "${common[@]}" "${unit_files[@]}"
 done
 printf '%s\n' "${results[@]}"
 exit "$failed"

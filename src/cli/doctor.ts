@@ -6,6 +6,8 @@ import { cliDetectionSchema, doctorCheckSchema } from '../doctor/cli-report.js';
 import type { CliDetection } from '../backend/cli-candidates.js';
 import path from 'node:path';
 import { PEERS_FILE, readPeersFile } from '../http/security/peers.js';
+import { SecretPaths } from '../fs/secret-paths.js';
+import { WorkspaceRoots } from '../fs/workspace-roots.js';
 
 /** Peers added at run time (`zcode-hub peers add`, `pair --into`), from the state dir. */
 function addedPeers(stateDir: string): string[] {
@@ -34,8 +36,10 @@ export async function runDoctor(argv: string[]): Promise<number> {
   const daemon = findDaemon(config.stateDir);
   let checks: Check[];
   let cli: CliDetection | undefined;
-  const offline = () => {
+  const offline = async () => {
     const facts = gatherFacts(config, false, undefined, config.port, addedPeers(config.stateDir));
+    // Only offline: a daemon with such a root never started (startDaemon refuses it).
+    facts.privateWorkspaceRoots = await new WorkspaceRoots(config.workspaces, new SecretPaths(config)).privateRoots();
     cli = facts.cliDetection;
     return runChecks(facts);
   };
@@ -51,7 +55,7 @@ export async function runDoctor(argv: string[]): Promise<number> {
       }));
       cli = report.cli as CliDetection | undefined;
     } catch (err) {
-      checks = offline();
+      checks = await offline();
       checks.unshift({
         id: 'daemon',
         status: 'fail',
@@ -60,7 +64,7 @@ export async function runDoctor(argv: string[]): Promise<number> {
       });
     }
   } else {
-    checks = offline();
+    checks = await offline();
   }
   if (argv.includes('--json')) process.stdout.write(`${JSON.stringify({ checks, ...(cli ? { cli } : {}) }, null, 2)}\n`);
   else process.stdout.write(formatReport(checks));

@@ -82,6 +82,8 @@ export async function main(argv: string[]): Promise<void> {
     process.stdout.write(usage);
     return;
   }
-  const code = await (await load())(args);
+  // A command's own parser would read `pair --into --help` as --into's missing value: a help
+  // asked anywhere (before `--`) is answered, whatever else the line holds.
+  const code = await (await load())(wantsHelp(args) ? ['--help'] : args);
   if (typeof code === 'number') process.exitCode = code;
 }

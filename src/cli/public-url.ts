@@ -51,6 +51,9 @@ export async function runPublicUrlCli(argv: string[], io: CliIo): Promise<number
     const list = listSchema.parse(body);
     if (list.configured) io.stdout.write(`${list.configured}   (--public-url)\n`);
     for (const u of list.added) io.stdout.write(`${u}\n`);
+    // An empty list says so: a silent `list` reads as a command that did nothing.
+    if (!list.configured && list.added.length === 0)
+      io.stdout.write('no public URL: the hub answers only at its own address (a tunnel: zcode-hub public-url add URL)\n');
     if (action === 'add') io.stdout.write('added; the hub answers to it now. Next: zcode-hub pair\n');
     return 0;
   } catch (err) {

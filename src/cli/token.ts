@@ -77,12 +77,14 @@ export function columns(head: string[], cells: string[][]): string {
 
 /** `zcode-hub token create|list|revoke` (ARCHITECTURE.md §9). Returns the exit code. */
 export async function runTokenCli(argv: string[], io: CliIo): Promise<number> {
-  const [sub, ...rest] = argv;
   let values: { 'state-dir'?: string; scope?: string; name?: string; person?: string; ttl?: string; json?: boolean; help?: boolean };
+  let sub: string | undefined;
   let positionals: string[];
   try {
+    // The sub-command is the first word that is not a flag: `token --state-dir DIR list` works as
+    // `people`, `peers` and `policy` do.
     ({ values, positionals } = parseArgs({
-      args: rest,
+      args: argv,
       options: {
         'state-dir': { type: 'string' },
         scope: { type: 'string' },
@@ -99,9 +101,10 @@ export async function runTokenCli(argv: string[], io: CliIo): Promise<number> {
     io.stderr.write(`zcode-hub token: ${(err as Error).message}\n\n${USAGE}`);
     return 2;
   }
-  if (values.help || sub === undefined || sub === 'help' || sub === '--help' || sub === '-h') {
+  [sub, ...positionals] = positionals;
+  if (values.help || sub === undefined || sub === 'help') {
     io.stdout.write(USAGE);
-    return sub === undefined ? 2 : 0;
+    return values.help || sub === 'help' ? 0 : 2;
   }
   const stateDir = resolveStateDir(values['state-dir'], io.env);
   const daemon = findDaemon(stateDir);

@@ -22,7 +22,7 @@ import { ensureAdminToken } from '../auth/admin-token.js';
 import { statePaths } from '../config/state-paths.js';
 import { writeHubFile, writeLastAddress } from './state-files.js';
 import { ConfigError } from '../config/load.js';
-import type { WorkspaceRoots } from '../fs/workspace-roots.js';
+import { privateRootsProblem, type WorkspaceRoots } from '../fs/workspace-roots.js';
 import { createAuthServices, type AuthServices } from '../auth/auth-services.js';
 import { ensureHubId, hubName } from '../auth/hub-id.js';
 import { checkBindSafety } from '../auth/bind-safety.js';
@@ -73,10 +73,8 @@ function urlFor(host: string, port: number, tls: boolean): string {
 async function refusePrivateRoots(config: HubConfig, roots: WorkspaceRoots): Promise<void> {
   const bad = await roots.privateRoots();
   if (bad.length === 0) return;
-  throw new ConfigError(
-    `workspace root ${bad.join(', ')} is inside the hub's private files (state dir ${config.stateDir}), where no session may work. ` +
-      'Choose a project folder outside it with --workspace DIR, or keep the state elsewhere with --state-dir DIR.',
-  );
+  const { message, fix } = privateRootsProblem(bad, config.stateDir);
+  throw new ConfigError(`${message}. ${fix.charAt(0).toUpperCase()}${fix.slice(1)}.`);
 }
 
 /**

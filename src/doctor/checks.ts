@@ -5,6 +5,7 @@
 import type { CliCandidate, CliDetection } from '../backend/cli-candidates.js';
 import { sourceLabel } from '../backend/cli-candidates.js';
 import { nodeSourceLabel } from '../backend/node-runtime.js';
+import { privateRootsProblem } from '../fs/workspace-roots.js';
 import type { CliRuntime } from '../ports/backend-port.js';
 
 export type CheckStatus = 'ok' | 'warn' | 'fail';
@@ -44,6 +45,8 @@ export interface DoctorFacts {
   secrets: Array<{ path: string; mode?: number }>;
   providerFile: { path: string; exists: boolean; valid: boolean; issues: string[] };
   daemonRunning: boolean;
+  /** Workspace roots inside the hub's private files, where start refuses to run; checked offline. */
+  privateWorkspaceRoots?: readonly string[];
   pendingInteractions?: number;
   oldestPendingAgeMs?: number;
   clients?: number;
@@ -191,6 +194,11 @@ export function runChecks(f: DoctorFacts): Check[] {
       `chmod 700 ${f.stateDir.path}`,
     );
   else add('state-dir', 'ok', `state dir ${f.stateDir.path} is ${modeText(f.stateDir.mode)}`);
+
+  if (f.privateWorkspaceRoots?.length) {
+    const { message, fix } = privateRootsProblem(f.privateWorkspaceRoots, f.stateDir.path);
+    add('workspace', 'fail', `${message}: start refuses to run`, fix);
+  }
 
   for (const secret of f.secrets) {
     if (secret.mode === undefined) continue;

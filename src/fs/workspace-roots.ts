@@ -4,6 +4,17 @@ import { HubError } from '../errors.js';
 import type { SecretPaths } from './secret-paths.js';
 
 /**
+ * Why roots inside the hub's private files can never hold a session, and what to do: the start
+ * refusal and `zcode-hub doctor` say the same.
+ */
+export function privateRootsProblem(roots: readonly string[], stateDir: string): { message: string; fix: string } {
+  return {
+    message: `workspace root ${roots.join(', ')} is inside the hub's private files (state dir ${stateDir}), where no session may work`,
+    fix: 'choose a project folder outside it with --workspace DIR, or keep the state elsewhere with --state-dir DIR',
+  };
+}
+
+/**
  * Workspace roots: the directories sessions may work in. A session's cwd — and
  * any `workspace` a REST call names — must be an absolute path to an existing directory that,
  * after `realpath`, is a root or inside one, and not inside the hub's own secrets (the state

@@ -48,7 +48,11 @@ describe('zcode-hub token / pair (ARCHITECTURE.md §9)', () => {
     cleanups.push(() => services.close());
     expect(await services.tokens.authenticate(token)).toMatchObject({ name: 'tablet', scope: 'view' });
     const revoke = collector();
-    expect(await runTokenCli(['revoke', info?.id ?? '', '--state-dir', tmp.dir], revoke)).toBe(0);
+    // Flags may come before the sub-command, as with every other command.
+    expect(await runTokenCli(['--state-dir', tmp.dir, 'revoke', info?.id ?? ''], revoke)).toBe(0);
+    const bare = collector();
+    expect(await runTokenCli(['--state-dir', tmp.dir], bare)).toBe(2);
+    expect(bare.out()).toMatch(/^Usage:\n {2}zcode-hub token create/);
     const after = createAuthServices({ stateDir: tmp.dir, limits: LIMITS });
     cleanups.push(() => after.close());
     expect(await after.tokens.authenticate(token)).toBeNull();

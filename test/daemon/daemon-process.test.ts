@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readHubFile } from '../../src/daemon/state-files.js';
 import { processAlive } from '../../src/fs/process-alive.js';
-import { killStarted, ready, start, tempHome, until } from './process-helpers.js';
+import { cli, killStarted, ready, start, tempHome, until } from './process-helpers.js';
 
 /** `zcode-hub start` as a user runs it: a real process, signals, files in its state dir. */
 
@@ -103,5 +103,22 @@ describe('a workspace root the hub could never use', () => {
       expect(fs.existsSync(path.join(stateDir, 'hub.json'))).toBe(false);
       expect(fs.existsSync(path.join(stateDir, 'daemon.lock'))).toBe(false);
     }
+  });
+
+  it('doctor, asked about the same flags, fails the workspace check with the same fix (exit 1)', () => {
+    const { home, stateDir } = tempHome();
+    const inner = path.join(stateDir, 'inner');
+    fs.mkdirSync(inner, { recursive: true, mode: 0o700 });
+    const flags = ['--state-dir', stateDir, '--backend', 'sim', '--provider-file', path.join(home, 'p.json')];
+    const sick = cli(home, ['doctor', ...flags, '--workspace', home, '--workspace', inner]);
+    expect(sick.status).toBe(1);
+    expect(sick.stdout).toMatch(
+      new RegExp(
+        `^FAIL workspace root ${inner} is inside the hub's private files \\(state dir ${stateDir}\\).*\\n\\s+fix: .*--workspace DIR`,
+        'm',
+      ),
+    );
+    const healthy = cli(home, ['doctor', ...flags, '--workspace', home]);
+    expect(healthy.stdout).not.toMatch(/^FAIL/m);
   });
 });

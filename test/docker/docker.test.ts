@@ -113,6 +113,7 @@ describe('docker compose without a ZCode install', () => {
       const hub = await until(
         () => (child.exitCode !== null ? Promise.reject(new Error(`exited ${child.exitCode}:\n${output}`)) : readHubFile(data)),
         'the hub to write hub.json',
+        80_000,
       );
       const port = new URL(hub.url).port;
       expect(await (await fetch(`http://127.0.0.1:${port}/api/health`)).text()).toBe('ok');
@@ -130,7 +131,9 @@ describe('docker compose without a ZCode install', () => {
       await exited;
       fs.rmSync(dir, { recursive: true, force: true });
     }
-  });
+    // The daemon starts from its TypeScript sources (tsx compiles them at start): beside another
+    // suite's spawns on two busy cores that alone took more than the default 30 s.
+  }, 90_000);
 
   it('an explicit zcode backend with a missing CLI still refuses (the fallback is only for auto)', () => {
     const r = spawnSync('sh', [entrypoint, process.execPath, '-e', 'process.stdout.write(process.env.ZCODE_HUB_ZCODE_CLI ?? "unset")'], {

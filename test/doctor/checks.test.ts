@@ -57,6 +57,14 @@ describe('doctor checks', () => {
     expect(formatReport(runChecks({ ...healthy, backendState: 'failed' }))).toMatch(/FAIL .*\n\s+fix: /);
   });
 
+  it('flags a workspace root inside the state dir with the fix start names', () => {
+    const f = failing({ ...healthy, privateWorkspaceRoots: ['/s/work'] });
+    expect(f.map((c) => c.id)).toEqual(['workspace']);
+    expect(f[0]!.message).toContain("workspace root /s/work is inside the hub's private files (state dir /s)");
+    expect(f[0]!.fix).toContain('--workspace DIR');
+    expect(failing({ ...healthy, privateWorkspaceRoots: [] })).toEqual([]);
+  });
+
   it('flags a group/world-accessible state dir', () => {
     expect(failing({ ...healthy, stateDir: { path: '/s', mode: 0o755 } }).map((c) => c.id)).toEqual(['state-dir']);
   });

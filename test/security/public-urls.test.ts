@@ -79,6 +79,9 @@ describe('public addresses added at run time', () => {
     const removed = collector();
     expect(await runPublicUrlCli(['remove', TUNNEL, '--state-dir', hub.stateDir], removed)).toBe(0);
     expect((await me(TUNNEL_HOST)).status).toBe(403);
+    const empty = collector();
+    expect(await runPublicUrlCli(['list', '--state-dir', hub.stateDir], empty)).toBe(0);
+    expect(empty.out()).toMatch(/^no public URL: .*zcode-hub public-url add URL\)\n$/);
   });
 
   it('bad addresses are refused with a reason', async () => {
