@@ -8,6 +8,8 @@ export default defineConfig({
   test: {
     include: ['test/e2e/**/*.test.ts'],
     globalSetup: ['test/e2e/support/build-web.ts'],
+    // Closes the file's shared Chromium after its tests (test/e2e/support/browser.ts).
+    setupFiles: ['test/e2e/support/teardown.ts'],
     pool: 'forks',
     maxWorkers: 2,
     testTimeout: 120_000,
