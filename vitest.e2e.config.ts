@@ -15,6 +15,9 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 120_000,
     teardownTimeout: 30_000,
+    // An `expect.poll` waits for a condition like a locator does, so it gets a locator's bound
+    // (browser.ts): vitest's 1 s default failed polls on a busy machine that were only slow.
+    expect: { poll: { timeout: 20_000 } },
     reporters: ['default'],
   },
 });

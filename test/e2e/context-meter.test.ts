@@ -9,7 +9,7 @@ import type { Page } from 'playwright-core';
 import { phoneHub } from './support/fixture.js';
 import { newSession, pair, sendPrompt, shoot, waitIdle } from './support/flow.js';
 
-const { hub, phone, laptop } = phoneHub({ laptop: true });
+const { hub, phone, laptop } = phoneHub({ hub: { simArgs: ['--turn-delay-scale', '0.2'] }, laptop: true });
 
 const meter = (page: Page) => page.getByTestId('context-meter');
 const meterText = async (page: Page) => {

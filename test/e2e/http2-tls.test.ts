@@ -20,7 +20,7 @@ const key = path.join(dir, 'key.pem');
 const { hub, phone } = phoneHub({
   hub: () => {
     selfSignedCert(dir);
-    return { config: { tlsCert: cert, tlsKey: key } };
+    return { config: { tlsCert: cert, tlsKey: key }, simArgs: ['--turn-delay-scale', '0.2'] };
   },
   phone: { ignoreHttpsErrors: true },
 });

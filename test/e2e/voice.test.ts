@@ -16,7 +16,7 @@ declare global {
   }
 }
 
-const { hub, phone, laptop } = phoneHub({ laptop: true });
+const { hub, phone, laptop } = phoneHub({ hub: { simArgs: ['--turn-delay-scale', '0.2'] }, laptop: true });
 
 async function openNewChat(page: typeof phone.page) {
   await newSession(page);
