@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 // End-to-end suites: a real daemon on the simulator and Debian's Chromium (playwright-core, no
 // browser download). Two files at a time: each drives a browser and a simulator child, and they
 // mostly wait on the simulator's pacing, so two share the 2 cores well (6 min → under 3 on them,
-// and green under the loaded check: docs/TESTING.md).
+// and green under the loaded check: docs/TESTING.md). Three were slower on a busy machine.
 export default defineConfig({
   test: {
     include: ['test/e2e/**/*.test.ts'],

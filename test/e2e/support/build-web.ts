@@ -35,7 +35,7 @@ export function distIsFresh(): boolean {
 
 /**
  * Builds web/dist before the browser suites (what `npm run build:web` does), unless it is already
- * newer than every input: the build costs 10–20 s of both cores, and most runs change no web file.
+ * newer than every input: the build costs 10–30 s of both cores, and most runs change no web file.
  */
 export default async function setup(): Promise<void> {
   if (distIsFresh()) return;
