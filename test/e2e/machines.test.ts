@@ -28,7 +28,8 @@ beforeAll(async () => {
   a = await startMachine('laptop', 'localhost');
   b = await startMachine('desktop', '127.0.0.1', { pushAgent: pushService.agent });
   hubB = (await identityOf(b)).hubId;
-  // Its own profile: Chromium refuses a push subscription in an incognito-like context.
+  // Its own profile: in a context of the shared browser Chromium refuses the Push API ("not
+  // supported in incognito mode", logged as a console error this suite counts).
   phone = await openDevice({ viewport: PHONE_390, ownProfile: true });
   phone.page.on('websocket', (ws) => {
     if (!ws.url().startsWith(b.url.replace(/^http/, 'ws'))) return;
