@@ -11,7 +11,7 @@ import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { axeBothThemes } from './support/axe.js';
 import { phoneHub } from './support/fixture.js';
-import { pair, sendPrompt, shoot, waitIdle } from './support/flow.js';
+import { newSession, pair, sendPrompt, shoot, startWatchTask, waitIdle } from './support/flow.js';
 import { addLink, startMachine, type Machine } from './support/machines.js';
 
 const { hub, phone } = phoneHub({
@@ -39,9 +39,7 @@ describe('accessibility of every screen (axe-core, light and dark, 390×844)', (
   it('a chat with a finished turn, a running one with a queued prompt, a permission sheet and the session list', async () => {
     const { page } = phone;
     await pair(phone, hub, 'A11y phone', 'admin');
-    await page.getByTestId('new-session').click();
-    await page.getByRole('button', { name: 'Create' }).click();
-    await page.getByTestId('prompt-input').waitFor();
+    await newSession(page);
     // The todo card's "3/3 done" pill and the header's Done badge.
     await sendPrompt(page, 'keep a todo list');
     await waitIdle(page);
@@ -114,8 +112,7 @@ describe('accessibility of every screen (axe-core, light and dark, 390×844)', (
     await page.getByTestId('session-row').first().click();
     await page.getByTestId('prompt-input').waitFor();
     await waitIdle(page);
-    await sendPrompt(page, 'run the background watch of the tests');
-    await page.getByTestId('interaction-sheet').getByTestId('option-allow_once').click();
+    await startWatchTask(page);
     await page.getByTestId('terminal-running').waitFor();
     await page.getByTestId('terminal-button').click();
     await expect.poll(() => page.getByTestId('terminal-output').innerText(), { timeout: 30_000 }).toContain('unit-008');

@@ -8,7 +8,7 @@ import type { WebSocketRoute } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { phoneHub } from './support/fixture.js';
-import { pair, sendPrompt, shoot, waitIdle } from './support/flow.js';
+import { newSession, pair, sendPrompt, shoot, waitIdle } from './support/flow.js';
 
 const { hub, phone } = phoneHub({ hub: { simArgs: ['--turn-delay-scale', '0.4'] } });
 
@@ -27,9 +27,7 @@ describe('a refused answer on the phone', () => {
       server.onMessage((m) => ws.send(m));
     });
     await pair(phone, hub, 'Bo phone', 'operate', 'bo');
-    await page.getByTestId('new-session').click();
-    await page.getByRole('button', { name: 'Create' }).click();
-    await page.getByTestId('prompt-input').waitFor();
+    await newSession(page);
     await sendPrompt(page, 'run the tests, permission needed');
     const sheet = page.getByTestId('interaction-sheet');
     await sheet.getByTestId('option-allow_once').waitFor();

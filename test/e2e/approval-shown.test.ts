@@ -9,7 +9,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { PHONE } from './support/browser.js';
 import { phoneHub } from './support/fixture.js';
-import { pair, sendPrompt, shoot, waitIdle } from './support/flow.js';
+import { newSession, pair, putRules, sendPrompt, shoot, waitIdle } from './support/flow.js';
 
 const {
   hub,
@@ -19,24 +19,17 @@ const {
   hub: { simArgs: ['--turn-delay-scale', '0.4'] },
   laptop: true,
   setup: async ({ hub }) => {
-    const res = await hub.api('/api/policy', {
-      method: 'PUT',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        rules: [
-          { id: 'tests', description: 'tests need ann', match: { command: 'npm test' }, decide: 'ask', approvers: { people: ['ann'] } },
-          {
-            id: 'code',
-            description: 'code needs two',
-            match: { path: 'src/**' },
-            decide: 'ask',
-            approvers: { people: ['ann', 'bo'] },
-            quorum: 2,
-          },
-        ],
-      }),
-    });
-    expect(res.status).toBe(200);
+    await putRules(hub, [
+      { id: 'tests', description: 'tests need ann', match: { command: 'npm test' }, decide: 'ask', approvers: { people: ['ann'] } },
+      {
+        id: 'code',
+        description: 'code needs two',
+        match: { path: 'src/**' },
+        decide: 'ask',
+        approvers: { people: ['ann', 'bo'] },
+        quorum: 2,
+      },
+    ]);
   },
 });
 
@@ -48,9 +41,7 @@ describe('approval rules on the phone', () => {
     await pair(bo, hub, 'Bo phone', 'operate', 'bo');
     const a = ann.page;
     const b = bo.page;
-    await a.getByTestId('new-session').click();
-    await a.getByRole('button', { name: 'Create' }).click();
-    await a.getByTestId('prompt-input').waitFor();
+    await newSession(a);
     await sendPrompt(a, 'run the tests, permission needed');
     const annSheet = a.getByTestId('interaction-sheet');
     await annSheet.getByTestId('perm-command').waitFor();

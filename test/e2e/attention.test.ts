@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { openDevice } from './support/browser.js';
 import { phoneHub } from './support/fixture.js';
-import { pair, sendPrompt, shoot, waitIdle } from './support/flow.js';
+import { newSession, pair, sendPrompt, shoot, waitIdle } from './support/flow.js';
 
 const { hub, phone } = phoneHub({ hub: { simArgs: ['--turn-delay-scale', '0.3'] } });
 
@@ -14,9 +14,7 @@ describe('attention', () => {
   it('"Later" leaves a waiting banner that reopens the sheet; the deep link opens it too', async () => {
     const { page } = phone;
     await pair(phone, hub, 'Attention phone');
-    await page.getByTestId('new-session').click();
-    await page.getByRole('button', { name: 'Create' }).click();
-    await page.getByTestId('prompt-input').waitFor();
+    await newSession(page);
     const sessionId = decodeURIComponent(new URL(page.url()).pathname.split('/').pop() ?? '');
     await sendPrompt(page, 'run it, permission needed');
     const sheet = page.getByTestId('interaction-sheet');

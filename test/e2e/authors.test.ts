@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { phoneHub } from './support/fixture.js';
-import { pair, pairingUrl, sendPrompt, shoot, waitIdle } from './support/flow.js';
+import { newSession, pair, pairingUrl, sendPrompt, shoot, waitIdle } from './support/flow.js';
 
 const { hub, phone, laptop } = phoneHub({ hub: { simArgs: ['--turn-delay-scale', '0.4'] }, laptop: true });
 
@@ -27,9 +27,7 @@ describe('phone web app: authors', () => {
     expect(tokens.tokens.filter((t) => t.state === 'active').map((t) => t.name)).toContain('Ana’s phone');
     await pair(laptop, hub, 'Laptop');
 
-    await page.getByTestId('new-session').click();
-    await page.getByRole('button', { name: 'Create' }).click();
-    await page.getByTestId('prompt-input').waitFor();
+    await newSession(page);
     const sessionId = decodeURIComponent(new URL(page.url()).pathname.split('/').pop() ?? '');
     await laptop.page.goto(`${hub.url}/s/${encodeURIComponent(sessionId)}`);
     await laptop.page.getByTestId('prompt-input').waitFor();

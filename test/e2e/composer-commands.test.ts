@@ -13,6 +13,7 @@ import { phoneHub } from './support/fixture.js';
 import { pair, shoot, waitIdle } from './support/flow.js';
 
 const { hub, phone } = phoneHub({
+  hub: { simArgs: ['--turn-delay-scale', '0.2'] },
   setup: async () => {
     fs.mkdirSync(path.join(hub.workspace, 'src'), { recursive: true });
     fs.writeFileSync(path.join(hub.workspace, 'src', 'app.ts'), 'export const app = 1;\n');

@@ -7,9 +7,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { phoneHub } from './support/fixture.js';
-import { pair, sendPrompt, shoot, waitIdle } from './support/flow.js';
+import { newSession, pair, sendPrompt, shoot, waitIdle } from './support/flow.js';
 
-const { hub, phone, laptop } = phoneHub({ laptop: true });
+const { hub, phone, laptop } = phoneHub({ hub: { simArgs: ['--turn-delay-scale', '0.2'] }, laptop: true });
 
 const meter = (page: Page) => page.getByTestId('context-meter');
 const meterText = async (page: Page) => {
@@ -41,9 +41,7 @@ describe('phone web app: the context meter on every screen of a session', () => 
   it('shows the same figure on the chat, Changes, Files and Terminal, after a reload and on a late device', async () => {
     const { page } = phone;
     await pair(phone, hub, 'Meter phone');
-    await page.getByTestId('new-session').click();
-    await page.getByRole('button', { name: 'Create' }).click();
-    await page.getByTestId('prompt-input').waitFor();
+    await newSession(page);
     await sendPrompt(page, 'hello there');
     await waitIdle(page);
     const want = await meterText(page);

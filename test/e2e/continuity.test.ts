@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startHub, type HubHarness } from '../helpers/hub-harness.js';
 import { openDevice, type Device } from './support/browser.js';
-import { pair, sendPrompt, shoot, waitIdle } from './support/flow.js';
+import { newSession, pair, sendPrompt, shoot, waitIdle } from './support/flow.js';
 
 let hub: HubHarness | undefined;
 let phone: Device | undefined;
@@ -27,11 +27,9 @@ afterAll(async () => {
   await hub?.close();
 });
 
-async function newSession(page: Page, hub: HubHarness): Promise<void> {
+async function newSessionOn(page: Page, hub: HubHarness): Promise<void> {
   await page.goto(hub.url);
-  await page.getByTestId('new-session').click();
-  await page.getByRole('button', { name: 'Create' }).click();
-  await page.getByTestId('prompt-input').waitFor();
+  await newSession(page);
 }
 
 /** Kinds of the message list's top-level items, in order (user, agent, thought, tool, notice). */
@@ -63,7 +61,7 @@ describe('phone web app: continuity across reloads', () => {
     // The slow answer streams for ~20 s: room for a queued prompt and a reload.
     const { hub, phone } = await hubAt(2);
     const { page } = phone;
-    await newSession(page, hub);
+    await newSessionOn(page, hub);
     await sendPrompt(page, 'slow answer please');
     await page.getByTestId('stop-button').waitFor();
     const answer = page.getByTestId('agent-message');
@@ -103,7 +101,7 @@ describe('phone web app: continuity across reloads', () => {
   it('keeps a sub-agent’s cards inside the Agent card after a reload', async () => {
     const { hub, phone } = await hubAt(0.4);
     const { page } = phone;
-    await newSession(page, hub);
+    await newSessionOn(page, hub);
     await sendPrompt(page, 'Ask a subagent to survey the project');
     await page.getByTestId('user-message').filter({ hasText: 'survey the project' }).waitFor();
     await waitIdle(page);
@@ -122,7 +120,7 @@ describe('phone web app: continuity across reloads', () => {
     // The sub-agent's two calls take ~5 s: a reload lands inside them.
     const { hub, phone } = await hubAt(12);
     const { page } = phone;
-    await newSession(page, hub);
+    await newSessionOn(page, hub);
     await sendPrompt(page, 'Ask a subagent to survey the project');
     const nested = page
       .getByTestId('messages')

@@ -12,7 +12,7 @@ import type { Page } from 'playwright-core';
 import { startHub, type HubHarness } from '../helpers/hub-harness.js';
 import { openDevice } from './support/browser.js';
 import { phoneHub } from './support/fixture.js';
-import { pair, sendPrompt, shoot, waitIdle } from './support/flow.js';
+import { newSession, pair, sendPrompt, shoot, waitIdle } from './support/flow.js';
 
 const { hub, phone, laptop } = phoneHub({
   hub: { simArgs: ['--turn-delay-scale', '0.4'] },
@@ -23,17 +23,15 @@ const { hub, phone, laptop } = phoneHub({
   },
 });
 
-async function newSession(page: Page): Promise<string> {
-  await page.getByTestId('new-session').click();
-  await page.getByRole('button', { name: 'Create' }).click();
-  await page.getByTestId('prompt-input').waitFor();
+async function newSessionId(page: Page): Promise<string> {
+  await newSession(page);
   return decodeURIComponent(new URL(page.url()).pathname.split('/').pop() ?? '');
 }
 
 describe('phone web app: failed and interrupted turns', () => {
   it('shows a failed turn with its error and a Retry, on every device and after a reload', async () => {
     const { page } = phone;
-    const sessionId = await newSession(page);
+    const sessionId = await newSessionId(page);
     await laptop.page.goto(`${hub.url}/s/${encodeURIComponent(sessionId)}`);
     await laptop.page.getByTestId('prompt-input').waitFor();
 

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { gitEnv } from '../../src/git/run.js';
 import { phoneHub } from './support/fixture.js';
-import { pair, shoot } from './support/flow.js';
+import { newSession, pair, shoot } from './support/flow.js';
 
 const git = (cwd: string, ...args: string[]) =>
   execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', '-c', 'init.defaultBranch=main', ...args], {
@@ -36,9 +36,7 @@ describe('phone web app: the Git sheet', () => {
   it('the header shows the branch and the dirty count; the sheet lists files and opens their diffs', async () => {
     const { page } = phone;
     await pair(phone, hub, 'Git phone');
-    await page.getByTestId('new-session').click();
-    await page.getByRole('button', { name: 'Create' }).click();
-    await page.getByTestId('prompt-input').waitFor();
+    await newSession(page);
     await expect.poll(() => page.getByTestId('git-branch').textContent()).toBe('feature/phone');
     expect(await page.getByTestId('git-dirty').textContent()).toBe('3');
     await page.getByTestId('git-badge').click();

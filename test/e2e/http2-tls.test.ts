@@ -11,7 +11,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { selfSignedCert } from '../helpers/tls-cert.js';
 import { phoneHub } from './support/fixture.js';
-import { sendPrompt, waitIdle } from './support/flow.js';
+import { newSession, sendPrompt, waitIdle } from './support/flow.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zcode-e2e-h2-'));
 const cert = path.join(dir, 'cert.pem');
@@ -20,7 +20,7 @@ const key = path.join(dir, 'key.pem');
 const { hub, phone } = phoneHub({
   hub: () => {
     selfSignedCert(dir);
-    return { config: { tlsCert: cert, tlsKey: key } };
+    return { config: { tlsCert: cert, tlsKey: key }, simArgs: ['--turn-delay-scale', '0.2'] };
   },
   phone: { ignoreHttpsErrors: true },
 });
@@ -47,9 +47,7 @@ describe('the web app over HTTPS', () => {
     await page.getByLabel('Device name').fill('TLS phone');
     await page.getByRole('button', { name: 'Pair' }).click();
     await page.getByRole('heading', { name: 'Sessions' }).waitFor();
-    await page.getByTestId('new-session').click();
-    await page.getByRole('button', { name: 'Create' }).click();
-    await page.getByTestId('prompt-input').waitFor();
+    await newSession(page);
     await sendPrompt(page, 'Explain this project in a few words');
     await page.getByTestId('agent-message').first().waitFor();
     await waitIdle(page);

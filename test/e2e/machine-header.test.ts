@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDevice, PHONE, type Device } from './support/browser.js';
-import { sendPrompt, shoot, waitIdle } from './support/flow.js';
+import { newSession, sendPrompt, shoot, waitIdle } from './support/flow.js';
 import { addMachine, identityOf, pairHome, startMachine, type Machine } from './support/machines.js';
 
 let a: Machine;
@@ -36,9 +36,7 @@ describe('the machine of a chat', () => {
       .getByTestId('machine-filter')
       .and(page.locator(`[data-filter="${hubB}"]`))
       .click();
-    await page.getByTestId('new-session').click();
-    await page.getByRole('button', { name: 'Create' }).click();
-    await page.getByTestId('prompt-input').waitFor();
+    await newSession(page);
     expect(new URL(page.url()).pathname).toMatch(new RegExp(`^/m/${hubB}/s/`));
     await sendPrompt(page, 'hello desktop');
     await page.getByTestId('agent-message').filter({ hasText: 'go further' }).waitFor();
@@ -54,9 +52,7 @@ describe('the machine of a chat', () => {
     // On A (home): no chip.
     await page.goto(a.url);
     await page.getByTestId('machine-filter').and(page.locator('[data-filter=""]')).click();
-    await page.getByTestId('new-session').click();
-    await page.getByRole('button', { name: 'Create' }).click();
-    await page.getByTestId('prompt-input').waitFor();
+    await newSession(page);
     expect(new URL(page.url()).pathname).toMatch(/^\/s\//);
     expect(await header.getByTestId('machine-chip').count()).toBe(0);
     expect(phone.errors).toEqual([]);

@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page, Request } from 'playwright-core';
 import { openDevice, PHONE_390, type Device } from './support/browser.js';
-import { sendPrompt, shoot, waitIdle } from './support/flow.js';
+import { newSession, sendPrompt, shoot, waitIdle } from './support/flow.js';
 import { addLink, addMachine, identityOf, machineRow, pairHome, startMachine, type Machine } from './support/machines.js';
 import { decryptPush, startPushService, type PushService } from '../helpers/push-service.js';
 import { until } from '../helpers/until.js';
@@ -28,7 +28,9 @@ beforeAll(async () => {
   a = await startMachine('laptop', 'localhost');
   b = await startMachine('desktop', '127.0.0.1', { pushAgent: pushService.agent });
   hubB = (await identityOf(b)).hubId;
-  phone = await openDevice({ viewport: PHONE_390 });
+  // Its own profile: in a context of the shared browser Chromium refuses the Push API ("not
+  // supported in incognito mode", logged as a console error this suite counts).
+  phone = await openDevice({ viewport: PHONE_390, ownProfile: true });
   phone.page.on('websocket', (ws) => {
     if (!ws.url().startsWith(b.url.replace(/^http/, 'ws'))) return;
     ws.on('framesent', (f) => {
@@ -49,9 +51,7 @@ async function newSessionOn(page: Page, filter: string): Promise<string> {
     .getByTestId('machine-filter')
     .and(page.locator(`[data-filter="${filter}"]`))
     .click();
-  await page.getByTestId('new-session').click();
-  await page.getByRole('button', { name: 'Create' }).click();
-  await page.getByTestId('prompt-input').waitFor();
+  await newSession(page);
   return decodeURIComponent(new URL(page.url()).pathname.split('/').pop() ?? '');
 }
 

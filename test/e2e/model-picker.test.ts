@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { phoneHub } from './support/fixture.js';
-import { pair, sendPrompt, shoot, waitIdle } from './support/flow.js';
+import { newSession, pair, sendPrompt, shoot, waitIdle } from './support/flow.js';
 
 const { hub, phone } = phoneHub({
   hub: { simArgs: ['--turn-delay-scale', '0.4'] },
@@ -16,9 +16,7 @@ const { hub, phone } = phoneHub({
 describe('phone web app: model picker', () => {
   it('switches to Sim Pro and offers its reasoning levels; a prompt then runs on it', async () => {
     const { page } = phone;
-    await page.getByTestId('new-session').click();
-    await page.getByRole('button', { name: 'Create' }).click();
-    await page.getByTestId('prompt-input').waitFor();
+    await newSession(page);
     const model = page.getByTestId('picker-model');
     const names = await model.locator('option').allTextContents();
     expect(names).toEqual(expect.arrayContaining(['Sim Fast', 'Sim Pro']));

@@ -10,7 +10,7 @@ import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { openDevice, PHONE } from './support/browser.js';
 import { phoneHub } from './support/fixture.js';
-import { pair, sendPrompt, shoot, waitIdle } from './support/flow.js';
+import { newSession, pair, sendPrompt, shoot, waitIdle } from './support/flow.js';
 
 const { hub, phone } = phoneHub({ hub: { simArgs: ['--turn-delay-scale', '0.4'] } });
 
@@ -32,9 +32,7 @@ describe('phone web app: the permission sheet shows what is approved', () => {
   it('[WEB-03] a shell command shows the command and where it runs; Allow once is the primary answer and works', async () => {
     const { page } = phone;
     await pair(phone, hub, 'Sheet phone');
-    await page.getByTestId('new-session').click();
-    await page.getByRole('button', { name: 'Create' }).click();
-    await page.getByTestId('prompt-input').waitFor();
+    await newSession(page);
     await sendPrompt(page, 'run the tests, permission needed');
     const sheet = page.getByTestId('interaction-sheet');
     await sheet.getByTestId('perm-command').waitFor();

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { PHONE } from './support/browser.js';
 import { phoneHub } from './support/fixture.js';
-import { pair, sendPrompt, shoot, waitIdle } from './support/flow.js';
+import { newSession, pair, sendPrompt, shoot, waitIdle } from './support/flow.js';
 
 const { hub, phone } = phoneHub({ hub: { simArgs: ['--turn-delay-scale', '0.3'] } });
 
@@ -41,9 +41,7 @@ describe('phone layout at 390 px', () => {
   it('the config bar shows model, mode, thinking level and the context meter without clipping any', async () => {
     const { page } = phone;
     await pair(phone, hub, 'Layout phone');
-    await page.getByTestId('new-session').click();
-    await page.getByRole('button', { name: 'Create' }).click();
-    await page.getByTestId('prompt-input').waitFor();
+    await newSession(page);
     await page.getByTestId('picker-model').selectOption({ label: 'Sim Pro' });
     await page.getByTestId('picker-thought_level').selectOption('medium');
     await sendPrompt(page, 'hello there');

@@ -11,28 +11,21 @@ import { z } from 'zod';
 import { axeFindings } from './support/axe.js';
 import { PHONE } from './support/browser.js';
 import { phoneHub } from './support/fixture.js';
-import { pair, sendPrompt, shoot, waitIdle } from './support/flow.js';
+import { newSession, pair, putRules, sendPrompt, shoot, waitIdle } from './support/flow.js';
 
 const { hub, phone } = phoneHub({
   hub: { simArgs: ['--turn-delay-scale', '0.4'] },
   setup: async ({ hub }) => {
-    const res = await hub.api('/api/policy', {
-      method: 'PUT',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        rules: [
-          {
-            id: 'tests',
-            description: 'tests need an admin',
-            match: { kind: 'execute', command: 'npm test' },
-            decide: 'ask',
-            approvers: { scopes: ['admin'] },
-          },
-          { id: 'questions', match: { kind: 'question' }, decide: 'ask', approvers: { people: ['ann'], scopes: ['admin'] } },
-        ],
-      }),
-    });
-    expect(res.status).toBe(200);
+    await putRules(hub, [
+      {
+        id: 'tests',
+        description: 'tests need an admin',
+        match: { kind: 'execute', command: 'npm test' },
+        decide: 'ask',
+        approvers: { scopes: ['admin'] },
+      },
+      { id: 'questions', match: { kind: 'question' }, decide: 'ask', approvers: { people: ['ann'], scopes: ['admin'] } },
+    ]);
   },
 });
 
@@ -43,9 +36,7 @@ describe('the dry run against a recent request of a session', () => {
   it('picks a session, lists its requests, and names the rule, decision and approvers of each', async () => {
     const { page } = phone;
     await pair(phone, hub, 'Ann phone', 'admin', 'ann');
-    await page.getByTestId('new-session').click();
-    await page.getByRole('button', { name: 'Create' }).click();
-    await page.getByTestId('prompt-input').waitFor();
+    await newSession(page);
     // A command, allowed on the phone.
     await sendPrompt(page, 'run the tests, permission needed');
     await page.getByTestId('interaction-sheet').getByTestId('option-allow_once').click();

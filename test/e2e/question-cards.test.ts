@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { axeBothThemes } from './support/axe.js';
 import { PHONE } from './support/browser.js';
 import { phoneHub } from './support/fixture.js';
-import { pair, sendPrompt, shoot, waitIdle } from './support/flow.js';
+import { newSession, pair, sendPrompt, shoot, waitIdle } from './support/flow.js';
 
 const { hub, phone, laptop } = phoneHub({ hub: { simArgs: ['--turn-delay-scale', '0.4'] }, laptop: true });
 
@@ -35,9 +35,7 @@ describe('a question answered card by card survives a reload and another device'
     await pair(phone, hub, 'Ann phone', 'operate', 'ann');
     await pair(laptop, hub, 'Ann laptop', 'operate', 'ann');
     const p = phone.page;
-    await p.getByTestId('new-session').click();
-    await p.getByRole('button', { name: 'Create' }).click();
-    await p.getByTestId('prompt-input').waitFor();
+    await newSession(p);
     const sessionUrl = p.url();
     await sendPrompt(p, 'ask me a question');
     // The laptop has the chat open too: it moves on live when the phone answers.

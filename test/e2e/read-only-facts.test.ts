@@ -11,7 +11,7 @@ import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { PHONE } from './support/browser.js';
 import { phoneHub } from './support/fixture.js';
-import { pair, sendPrompt, shoot, waitIdle } from './support/flow.js';
+import { newSession, pair, putRules, sendPrompt, shoot, waitIdle } from './support/flow.js';
 
 const {
   hub,
@@ -21,22 +21,15 @@ const {
   hub: { simArgs: ['--turn-delay-scale', '0.4'] },
   laptop: true,
   setup: async ({ hub }) => {
-    const res = await hub.api('/api/policy', {
-      method: 'PUT',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        rules: [
-          {
-            id: 'changes',
-            description: 'changes and commands need ann',
-            match: { kind: ['edit', 'execute'] },
-            decide: 'ask',
-            approvers: { people: ['ann'] },
-          },
-        ],
-      }),
-    });
-    expect(res.status).toBe(200);
+    await putRules(hub, [
+      {
+        id: 'changes',
+        description: 'changes and commands need ann',
+        match: { kind: ['edit', 'execute'] },
+        decide: 'ask',
+        approvers: { people: ['ann'] },
+      },
+    ]);
   },
 });
 
@@ -59,9 +52,7 @@ describe('read-only copies show what is being approved', () => {
     await pair(bo, hub, 'Bo phone', 'operate', 'bo');
     const a = ann.page;
     const b = bo.page;
-    await a.getByTestId('new-session').click();
-    await a.getByRole('button', { name: 'Create' }).click();
-    await a.getByTestId('prompt-input').waitFor();
+    await newSession(a);
     sessionUrl = a.url();
     await sendPrompt(a, 'run the tests, permission needed');
     await a.getByTestId('interaction-sheet').getByTestId('option-allow_once').waitFor();

@@ -6,14 +6,12 @@
 import { describe, expect, it } from 'vitest';
 import type { Device } from './support/browser.js';
 import { phoneHub } from './support/fixture.js';
-import { pair, sendPrompt, shoot, waitIdle } from './support/flow.js';
+import { newSession, pair, sendPrompt, shoot, waitIdle } from './support/flow.js';
 
 const { hub, phone, laptop } = phoneHub({ hub: { simArgs: ['--turn-delay-scale', '0.3'] }, laptop: true });
 
-async function newSession(page: Device['page'], prompt: string): Promise<string> {
-  await page.getByTestId('new-session').click();
-  await page.getByRole('button', { name: 'Create' }).click();
-  await page.getByTestId('prompt-input').waitFor();
+async function sessionWith(page: Device['page'], prompt: string): Promise<string> {
+  await newSession(page);
   await sendPrompt(page, prompt);
   await waitIdle(page);
   const sessionId = decodeURIComponent(new URL(page.url()).pathname.split('/').pop() ?? '');
@@ -26,8 +24,8 @@ describe('a session deleted on another device', () => {
     const { page } = phone;
     await pair(phone, hub, 'Phone');
     await pair(laptop, hub, 'Laptop');
-    await newSession(page, 'Keep this one');
-    const doomed = await newSession(page, 'Delete this one');
+    await sessionWith(page, 'Keep this one');
+    const doomed = await sessionWith(page, 'Delete this one');
     const laptopRows = laptop.page.getByTestId('session-row');
     await expect.poll(() => laptopRows.count()).toBe(2);
 

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { axeBothThemes } from './support/axe.js';
 import { phoneHub } from './support/fixture.js';
-import { pair, sendPrompt, shoot, waitIdle } from './support/flow.js';
+import { newSession, pair, shoot, startWatchTask, waitIdle } from './support/flow.js';
 
 const { hub, phone, laptop } = phoneHub({ laptop: true });
 
@@ -16,13 +16,8 @@ describe('the session list while a background task runs', () => {
     const { page } = phone;
     await pair(phone, hub, 'Phone');
     await pair(laptop, hub, 'Laptop');
-    await page.getByTestId('new-session').click();
-    await page.getByRole('button', { name: 'Create' }).click();
-    await page.getByTestId('prompt-input').waitFor();
-    await sendPrompt(page, 'run the background watch of the tests');
-    const sheet = page.getByTestId('interaction-sheet');
-    await sheet.getByTestId('option-allow_once').click();
-    await sheet.waitFor({ state: 'detached' });
+    await newSession(page);
+    await startWatchTask(page);
     await waitIdle(page);
 
     // The laptop never opened the chat: its row says what the phone's header says.

@@ -7,14 +7,12 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Device } from './support/browser.js';
 import { phoneHub } from './support/fixture.js';
-import { pair, sendPrompt, shoot, waitIdle } from './support/flow.js';
+import { newSession, pair, sendPrompt, shoot, waitIdle } from './support/flow.js';
 
 const { hub, phone } = phoneHub({ hub: { simArgs: ['--turn-delay-scale', '0.3'] } });
 
-async function newSession(page: Device['page'], prompt: string): Promise<void> {
-  await page.getByTestId('new-session').click();
-  await page.getByRole('button', { name: 'Create' }).click();
-  await page.getByTestId('prompt-input').waitFor();
+async function sessionWith(page: Device['page'], prompt: string): Promise<void> {
+  await newSession(page);
   await sendPrompt(page, prompt);
   await waitIdle(page);
 }
@@ -23,7 +21,7 @@ describe('managing sessions', () => {
   it('renames from the chat title, then finds it by searching; rows show their last activity', async () => {
     const { page } = phone;
     await pair(phone, hub, 'Sessions phone');
-    await newSession(page, 'Explain the cart');
+    await sessionWith(page, 'Explain the cart');
     await page.getByTestId('title-button').click();
     const sheet = page.getByTestId('rename-sheet');
     await sheet.waitFor();
@@ -37,7 +35,7 @@ describe('managing sessions', () => {
     expect(list.map((x) => x.title)).toContain('Checkout redesign');
 
     await page.getByRole('button', { name: 'Back' }).click();
-    await newSession(page, 'Look at the login page');
+    await sessionWith(page, 'Look at the login page');
     await page.getByRole('button', { name: 'Back' }).click();
     const rows = page.getByTestId('session-row');
     await expect.poll(() => rows.count()).toBe(2);

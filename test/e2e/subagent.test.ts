@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { phoneHub } from './support/fixture.js';
-import { pair, sendPrompt, shoot, waitIdle } from './support/flow.js';
+import { newSession, pair, sendPrompt, shoot, waitIdle } from './support/flow.js';
 
 const { hub, phone } = phoneHub({ hub: { simArgs: ['--turn-delay-scale', '0.4'] } });
 
@@ -13,9 +13,7 @@ describe('phone web app: sub-agents', () => {
   it('nests a sub-agent’s tool calls inside the Agent card that spawned it', async () => {
     const { page } = phone;
     await pair(phone, hub, 'Sub-agent phone');
-    await page.getByTestId('new-session').click();
-    await page.getByRole('button', { name: 'Create' }).click();
-    await page.getByTestId('prompt-input').waitFor();
+    await newSession(page);
     await sendPrompt(page, 'Ask a subagent to survey the project');
     await page.getByTestId('user-message').filter({ hasText: 'survey the project' }).waitFor();
     await waitIdle(page);

@@ -13,7 +13,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDevice, PHONE, type Device } from './support/browser.js';
 import { phoneHub } from './support/fixture.js';
-import { pair, sendPrompt, shoot, waitIdle } from './support/flow.js';
+import { newSession, pair, putRules, sendPrompt, shoot, waitIdle } from './support/flow.js';
 
 const RULE = {
   id: 'code',
@@ -40,12 +40,7 @@ const overlaps = (a: { x: number; y: number; width: number; height: number }, b:
 
 describe('a team of three under an approval rule', () => {
   it('cid waits for ann and bob, who vote from their phones; everyone sees the tally and who settled it', async () => {
-    const put = await hub.api('/api/policy', {
-      method: 'PUT',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ rules: [RULE] }),
-    });
-    expect(put.status).toBe(200);
+    await putRules(hub, [RULE]);
     await pair(annPhone, hub, 'Ann phone', 'operate', 'ann');
     await pair(bobPhone, hub, 'Bob phone', 'operate', 'bob');
     await pair(cidPhone, hub, 'Cid phone', 'operate', 'cid');
@@ -53,9 +48,7 @@ describe('a team of three under an approval rule', () => {
     const bob = bobPhone.page;
     const cid = cidPhone.page;
 
-    await cid.getByTestId('new-session').click();
-    await cid.getByRole('button', { name: 'Create' }).click();
-    await cid.getByTestId('prompt-input').waitFor();
+    await newSession(cid);
     const sessionUrl = cid.url();
     for (const p of [ann, bob]) {
       await p.goto(sessionUrl);

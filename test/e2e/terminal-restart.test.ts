@@ -8,7 +8,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { restartableHub } from '../helpers/restartable-hub.js';
 import { openDevice, type Device } from './support/browser.js';
-import { pair, sendPrompt, shoot, waitIdle } from './support/flow.js';
+import { newSession, pair, shoot, startWatchTask, waitIdle } from './support/flow.js';
 
 const { start } = restartableHub('zch-e2e-task-restart-');
 let phone: Device | undefined;
@@ -22,11 +22,8 @@ describe('phone web app: task output across a daemon restart', () => {
     phone = await openDevice();
     const { page } = phone;
     await pair(phone, first, 'Restart phone');
-    await page.getByTestId('new-session').click();
-    await page.getByRole('button', { name: 'Create' }).click();
-    await page.getByTestId('prompt-input').waitFor();
-    await sendPrompt(page, 'run the background watch of the tests');
-    await page.getByTestId('interaction-sheet').getByTestId('option-allow_once').click();
+    await newSession(page);
+    await startWatchTask(page);
     await waitIdle(page);
     const meter = page.getByTestId('context-meter').first();
     const figure = await meter.getAttribute('title');

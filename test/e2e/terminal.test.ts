@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { phoneHub } from './support/fixture.js';
 import { axeBothThemes } from './support/axe.js';
-import { pair, sendPrompt, shoot, waitIdle } from './support/flow.js';
+import { newSession, pair, sendPrompt, shoot, startWatchTask, waitIdle } from './support/flow.js';
 
 const KEEP = 1_500;
 const { hub, phone, laptop } = phoneHub({ hub: { limits: { taskOutputMaxChars: KEEP } }, laptop: true });
@@ -29,13 +29,8 @@ describe('phone web app: the terminal panel', () => {
   it('streams a background task live with colours, follows, searches, copies; reload and a late device see it; Stop from the panel (operate only)', async () => {
     const { page } = phone;
     await pair(phone, hub, 'Terminal phone');
-    await page.getByTestId('new-session').click();
-    await page.getByRole('button', { name: 'Create' }).click();
-    await page.getByTestId('prompt-input').waitFor();
-    await sendPrompt(page, 'run the background watch of the tests');
-    const sheet = page.getByTestId('interaction-sheet');
-    await sheet.getByTestId('option-allow_once').click();
-    await sheet.waitFor({ state: 'detached' });
+    await newSession(page);
+    await startWatchTask(page);
 
     // From the tool card into the panel (the card previews the output without escape codes).
     const card = page.getByTestId('tool-card').filter({ hasText: 'npm run test:watch' });

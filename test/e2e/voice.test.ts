@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { phoneHub } from './support/fixture.js';
-import { pair, sendPrompt, shoot, waitIdle } from './support/flow.js';
+import { newSession, pair, sendPrompt, shoot, waitIdle } from './support/flow.js';
 
 declare global {
   interface Window {
@@ -16,12 +16,10 @@ declare global {
   }
 }
 
-const { hub, phone, laptop } = phoneHub({ laptop: true });
+const { hub, phone, laptop } = phoneHub({ hub: { simArgs: ['--turn-delay-scale', '0.2'] }, laptop: true });
 
 async function openNewChat(page: typeof phone.page) {
-  await page.getByTestId('new-session').click();
-  await page.getByRole('button', { name: 'Create' }).click();
-  await page.getByTestId('prompt-input').waitFor();
+  await newSession(page);
 }
 
 describe('phone web app: voice input and read aloud', () => {

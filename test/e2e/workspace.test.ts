@@ -10,7 +10,7 @@ import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { openDevice } from './support/browser.js';
 import { phoneHub } from './support/fixture.js';
-import { pair, sendPrompt, shoot, waitIdle } from './support/flow.js';
+import { newSession, pair, sendPrompt, shoot, waitIdle } from './support/flow.js';
 
 let sessionId = '';
 
@@ -59,9 +59,7 @@ describe('phone web app: Changes and Files', () => {
   it('the edit scenario’s diffs show up live in the header count and under each card', async () => {
     const { page } = phone;
     await pair(phone, hub, 'Review phone');
-    await page.getByTestId('new-session').click();
-    await page.getByRole('button', { name: 'Create' }).click();
-    await page.getByTestId('prompt-input').waitFor();
+    await newSession(page);
     sessionId = decodeURIComponent(new URL(page.url()).pathname.split('/').pop() ?? '');
     // Nothing changed yet: the header offers Changes without a count.
     expect(await page.getByTestId('changes-count').count()).toBe(0);

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
 
 /** Debian's Chromium; never a downloaded browser. */
 export const CHROMIUM = '/usr/bin/chromium';
@@ -30,9 +30,14 @@ export interface DeviceOptions {
   viewport?: { width: number; height: number };
   /** Accept the hub's self-signed test certificate (a hub started with `--tls-cert`). */
   ignoreHttpsErrors?: boolean;
+  /**
+   * A Chromium of its own with an on-disk profile, for what an incognito-like context does not
+   * have: Chromium refuses a push subscription there.
+   */
+  ownProfile?: boolean;
 }
 
-/** One "device": its own Chromium profile (fresh user-data-dir), page and console log. */
+/** One "device": its own browser context (cookies, storage, service workers), page and console log. */
 export interface Device {
   context: BrowserContext;
   page: Page;
@@ -41,14 +46,39 @@ export interface Device {
   close(): Promise<void>;
 }
 
-/** Launches Chromium with a fresh profile in a phone-sized viewport. */
+/**
+ * One Chromium per test file (and per set of flags), started on first use: a browser context is
+ * as separate as a fresh profile for what the suites test (cookies, storage, service workers) and
+ * costs milliseconds, where a Chromium process costs a second or more of a busy machine's CPU.
+ * Each test file runs in its own worker process, so files never share one; `closeBrowsers`
+ * (test/e2e/support/teardown.ts) ends them after the file.
+ */
+const browsers = new Map<string, Promise<Browser>>();
+
+function sharedBrowser(args: string[]): Promise<Browser> {
+  const key = args.join(' ');
+  let b = browsers.get(key);
+  if (!b) {
+    b = chromium.launch({ executablePath: CHROMIUM, headless: true, args });
+    // A launch that failed is not kept: the next device tries again (and reports its own error).
+    b.catch(() => browsers.delete(key));
+    browsers.set(key, b);
+  }
+  return b;
+}
+
+/** Closes the file's shared Chromium processes. */
+export async function closeBrowsers(): Promise<void> {
+  const all = [...browsers.values()];
+  browsers.clear();
+  await Promise.all(all.map(async (b) => (await b.catch(() => undefined))?.close()));
+}
+
+/** Opens a device: a phone-sized context in the file's Chromium (or, `ownProfile`, a Chromium with a fresh profile). */
 export async function openDevice(opts: DeviceOptions = {}): Promise<Device> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zcode-e2e-profile-'));
-  const context = await chromium.launchPersistentContext(dir, {
-    executablePath: CHROMIUM,
-    headless: true,
-    // The flag too: the context option alone still refuses the service worker's script.
-    args: opts.ignoreHttpsErrors ? [...ARGS, '--ignore-certificate-errors'] : ARGS,
+  // The flag too: the context option alone still refuses the service worker's script.
+  const args = opts.ignoreHttpsErrors ? [...ARGS, '--ignore-certificate-errors'] : ARGS;
+  const options: BrowserContextOptions = {
     viewport: opts.viewport ?? PHONE,
     deviceScaleFactor: 2,
     isMobile: true,
@@ -57,7 +87,13 @@ export async function openDevice(opts: DeviceOptions = {}): Promise<Device> {
     colorScheme: opts.colorScheme ?? 'light',
     reducedMotion: 'reduce',
     ...(opts.ignoreHttpsErrors ? { ignoreHTTPSErrors: true } : {}),
-  });
+  };
+  let dir: string | undefined;
+  let context: BrowserContext;
+  if (opts.ownProfile) {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zcode-e2e-profile-'));
+    context = await chromium.launchPersistentContext(dir, { executablePath: CHROMIUM, headless: true, args, ...options });
+  } else context = await (await sharedBrowser(args)).newContext(options);
   context.setDefaultTimeout(20_000);
   const page = context.pages()[0] ?? (await context.newPage());
   const errors: Device['errors'] = [];
@@ -71,7 +107,7 @@ export async function openDevice(opts: DeviceOptions = {}): Promise<Device> {
     errors,
     async close() {
       await context.close().catch(() => undefined);
-      fs.rmSync(dir, { recursive: true, force: true });
+      if (dir) fs.rmSync(dir, { recursive: true, force: true });
     },
   };
 }

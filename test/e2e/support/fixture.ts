@@ -47,9 +47,15 @@ export function phoneHub(opts: PhoneHubOptions = {}): { hub: HubHarness; phone: 
   let laptop: Device | undefined;
   const f = { hub: stand('hub', () => hub), phone: stand('phone', () => phone), laptop: stand('laptop', () => laptop) };
   beforeAll(async () => {
-    hub = await startHub(typeof opts.hub === 'function' ? opts.hub() : (opts.hub ?? {}));
-    phone = await openDevice(opts.phone);
-    if (opts.laptop) laptop = await openDevice(opts.laptop === true ? {} : opts.laptop);
+    // The daemon (its simulator child) and the browser start side by side: neither needs the other
+    // until a device opens the hub's URL. Whatever started is kept (and closed in afterAll) even
+    // when the other failed.
+    const started = await Promise.allSettled([
+      startHub(typeof opts.hub === 'function' ? opts.hub() : (opts.hub ?? {})).then((h) => (hub = h)),
+      openDevice(opts.phone).then((d) => (phone = d)),
+      opts.laptop ? openDevice(opts.laptop === true ? {} : opts.laptop).then((d) => (laptop = d)) : undefined,
+    ]);
+    for (const s of started) if (s.status === 'rejected') throw s.reason;
     await opts.setup?.(f);
   });
   afterAll(async () => {

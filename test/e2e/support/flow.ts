@@ -28,6 +28,16 @@ export async function pairingUrl(hub: HubHarness, scope: 'operate' | 'admin' | '
   return body.url;
 }
 
+/** Replaces the hub's approval rules (`PUT /api/policy` as the admin), failing the test when refused. */
+export async function putRules(hub: HubHarness, rules: unknown[]): Promise<void> {
+  const res = await hub.api('/api/policy', {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ rules }),
+  });
+  expect(res.status).toBe(200);
+}
+
 /** Opens the pairing link on a device, names the device and waits for the session list; `person` = whose device it is. */
 export async function pair(
   device: Device,
@@ -45,6 +55,25 @@ export async function pair(
   await page.getByLabel('Device name').fill(name);
   await page.getByRole('button', { name: 'Pair' }).click();
   await page.getByRole('heading', { name: 'Sessions' }).waitFor();
+}
+
+/** From the session list: a new session in the offered workspace, waiting for its chat. */
+export async function newSession(page: Page): Promise<void> {
+  await page.getByTestId('new-session').click();
+  await page.getByRole('button', { name: 'Create' }).click();
+  await page.getByTestId('prompt-input').waitFor();
+}
+
+/**
+ * From the open chat: asks for the simulator's `background watch` task (a coloured line every
+ * 250 ms × `--turn-delay-scale`, 240 lines) and allows its command once; returns once the sheet
+ * has gone (the task runs, the turn that launched it may still be ending).
+ */
+export async function startWatchTask(page: Page): Promise<void> {
+  await sendPrompt(page, 'run the background watch of the tests');
+  const sheet = page.getByTestId('interaction-sheet');
+  await sheet.getByTestId('option-allow_once').click();
+  await sheet.waitFor({ state: 'detached' });
 }
 
 /** Sends a prompt from the open chat. */
