@@ -76,15 +76,6 @@ export function parseEnvelope(line: string, maxDepth = Infinity): ParseOutcome {
   const o = value as Record<string, unknown>;
   const has = (k: string): boolean => Object.hasOwn(o, k);
   if (has('method')) {
-    // The well-formed case, checked plainly: one of these per line the child writes, so the
-    // schemas below run only for a line this check refuses, to word its error.
-    const method = o['method'];
-    if (typeof method === 'string' && method.trim().length > 0) {
-      if (!has('id')) return { ok: true, message: { kind: 'notification', method, params: o['params'] } };
-      const id = o['id'];
-      if (typeof id === 'string' || Number.isSafeInteger(id))
-        return { ok: true, message: { kind: 'request', id: id as RpcId, method, params: o['params'] } };
-    }
     if (has('id')) {
       const r = RequestSchema.safeParse(o);
       return r.success
