@@ -9,7 +9,6 @@ import { z } from 'zod';
 import { sessionEventEnvelope } from '../wire/events.js';
 import { modelSelection } from '../wire/model.js';
 import { parseLenient } from './lenient-parse.js';
-import { plainCheck } from './plain-check.js';
 
 const str = z.string();
 const optStr = z.string().optional();
@@ -205,23 +204,8 @@ export function isKnownEventType(type: string): type is ZCodeEventType {
   return Object.hasOwn(EVENT_PAYLOAD_SCHEMAS, type);
 }
 
-/** The well-formed case of the envelope and of each payload schema that has one (plain-check.ts). */
-const plainEnvelope = plainCheck(sessionEventEnvelopeSchema);
-const plainPayloads = new Map(
-  Object.entries(EVENT_PAYLOAD_SCHEMAS).flatMap(([type, schema]) => {
-    const check = plainCheck(schema);
-    return check ? [[type, check] as const] : [];
-  }),
-);
-
 /** Parses `session/event` params leniently: unknown keys pass, unknown types are reported, not thrown. */
 export function parseSessionEvent(params: unknown): ParsedSessionEvent {
-  // Nearly every event is already what the schemas read: taken as it is, without zod's copies.
-  if (plainEnvelope?.(params)) {
-    const { type, payload } = params as { type: string; payload?: unknown };
-    if (isKnownEventType(type) && payload !== undefined && plainPayloads.get(type)?.(payload))
-      return { kind: 'event', event: params as ZCodeEvent, dropped: [] };
-  }
   const envelope = parseLenient(sessionEventEnvelopeSchema, params);
   if (!envelope.success) return { kind: 'invalid', error: envelope.error, dropped: envelope.dropped };
   const { type } = envelope.data;
