@@ -19,6 +19,7 @@ import type { Frame as WireFrame } from '../../src/domain/delivery/frame.js';
 import { Hub } from '../../src/domain/hub.js';
 import type { LIMITS } from '../../src/limits.js';
 import { createLogger, type Logger } from '../../src/logger.js';
+import { sessionMarks } from '../../src/daemon/domain-parts.js';
 import { workspaceParts } from '../../src/daemon/http-parts.js';
 import { startSimulatorInProcess } from '../../src/simulator/index.js';
 
@@ -246,7 +247,7 @@ export async function startRig(
     stderrTail: () => link.stderrTail(),
   };
   link.onNotification((n) => notifications.push(n));
-  const hub = new Hub({ backend, appServer: new AppServerClient(backend), config, logger, roots: workspaceParts(config).roots });
+  const hub = new Hub({ backend, appServer: new AppServerClient(backend), config, logger, roots: workspaceParts(config).roots, marks: sessionMarks(config) });
   hub.start();
   await link.start();
   await until(() => link.status().state === 'ready', 'backend ready');
