@@ -247,7 +247,14 @@ export async function startRig(
     stderrTail: () => link.stderrTail(),
   };
   link.onNotification((n) => notifications.push(n));
-  const hub = new Hub({ backend, appServer: new AppServerClient(backend), config, logger, roots: workspaceParts(config).roots, marks: sessionMarks(config) });
+  const hub = new Hub({
+    backend,
+    appServer: new AppServerClient(backend),
+    config,
+    logger,
+    roots: workspaceParts(config).roots,
+    marks: sessionMarks(config),
+  });
   hub.start();
   await link.start();
   await until(() => link.status().state === 'ready', 'backend ready');

@@ -48,7 +48,14 @@ function setup(limits: Partial<Record<keyof typeof LIMITS, number>> = {}): void 
   const config = testConfig(root, limits);
   const logger = createLogger({ level: 'silent' });
   const backend = createBackend(config, logger, { env: { ...process.env, HOME: root } });
-  core = new HubCore({ backend, appServer: new AppServerClient(backend), config, logger, roots: workspaceParts(config).roots, marks: sessionMarks(config) });
+  core = new HubCore({
+    backend,
+    appServer: new AppServerClient(backend),
+    config,
+    logger,
+    roots: workspaceParts(config).roots,
+    marks: sessionMarks(config),
+  });
   flow = new InteractionFlow(core);
 }
 

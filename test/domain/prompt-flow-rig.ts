@@ -102,7 +102,14 @@ export class FlowRig {
     this.backend = new RecordingBackend(this.config.limits.forwardRequestTimeoutMs);
     const logger = createLogger({ level: 'silent' });
     const roots = workspaceParts(this.config).roots;
-    this.core = new HubCore({ backend: this.backend, appServer: new AppServerClient(this.backend), config: this.config, logger, roots, marks: sessionMarks(this.config) });
+    this.core = new HubCore({
+      backend: this.backend,
+      appServer: new AppServerClient(this.backend),
+      config: this.config,
+      logger,
+      roots,
+      marks: sessionMarks(this.config),
+    });
     this.flow = new PromptFlow(this.core, { cancelInteractions: (_s, by) => this.cancelledInteractions.push(by) });
     this.session = this.core.ensureSession('s1', workspace);
     for (const client of [this.alice, this.bob, this.carol])
