@@ -4,6 +4,7 @@ import { EventLog, type SessionEvent } from './event-log.js';
 import type { ModelSelection, SessionKind, SessionMode, SessionStatus, TitleSource, WorkspaceRef } from './schemas/common.js';
 import type { RuntimePreferences } from './schemas/session-params.js';
 import { emptyUsage, type StoredMessage, type StoredSession, type SubagentRecord, type UsageCounters } from './session-store.js';
+import type { EventType, StrictPayload } from '../wire/event-payloads.js';
 import type { StrictCommandAck } from '../wire/v4.js';
 
 /** §3.5 SessionInfo. */
@@ -198,7 +199,7 @@ export class SessionRuntime {
   }
 
   /** Appends a session event (visible unless it is a filtered internal marker, §5.4). */
-  emit(type: string, payload: Record<string, unknown>, turnId?: string, visible = true): void {
+  emit<K extends EventType>(type: K, payload: StrictPayload<K>, turnId?: string, visible = true): void {
     if (this.closed) return;
     const draft: EventDraft = {
       eventId: randomUUID(),
