@@ -10,6 +10,7 @@ import { errorDetailLenient } from '../wire/error-detail.js';
 import { EVENT_PAYLOADS } from '../wire/event-payloads.js';
 import { sessionEventEnvelope } from '../wire/events.js';
 import { modelSelection } from '../wire/model.js';
+import { reasoning, settings } from '../wire/settings.js';
 import { usage, type Usage } from '../wire/turn-events.js';
 import { parseLenient } from './lenient-parse.js';
 
@@ -103,38 +104,9 @@ export type StateUpdatedParams = z.infer<typeof stateUpdatedParamsSchema>;
 export const modelSelectionSchema = modelSelection.lenient;
 export type { ModelSelectionLike } from '../wire/model.js';
 
-/** A ModelOption's `reasoning` (§3.6): the levels a model takes; one is required when present (§3.2). */
-export const reasoningSchema = z.looseObject({
-  levels: z.array(z.looseObject({ value: str, label: optStr, description: optStr })).default([]),
-  defaultLevel: optStr,
-});
+/** A ModelOption's `reasoning` (§3.6), the lenient reading of src/wire/settings.ts. */
+export const reasoningSchema = reasoning.lenient;
 
-/** The Settings object carried by most `state.updated` patches (§3.6). */
-export const settingsPatchSchema = z.looseObject({
-  model: z
-    .looseObject({
-      current: modelSelectionSchema.optional(),
-      available: z
-        .array(
-          z.looseObject({
-            ref: modelSelectionSchema,
-            label: optStr,
-            providerLabel: optStr,
-            contextWindow: optNum,
-            reasoning: reasoningSchema.optional(),
-          }),
-        )
-        .optional(),
-    })
-    .optional(),
-  thoughtLevel: z
-    .looseObject({
-      enabled: optBool,
-      current: optStr,
-      available: z.array(z.looseObject({ value: str, label: optStr, description: optStr })).optional(),
-    })
-    .optional(),
-  mode: z.looseObject({ current: optStr }).optional(),
-  permission: loose.optional(),
-});
-export type SettingsPatch = z.infer<typeof settingsPatchSchema>;
+/** The Settings object carried by snapshots and most `state.updated` patches (§3.6), read leniently. */
+export const settingsPatchSchema = settings.lenient;
+export type { SettingsPatch } from '../wire/settings.js';

@@ -5,38 +5,13 @@ import type { ModelSelection, SessionKind, SessionMode, SessionStatus, TitleSour
 import type { RuntimePreferences } from './schemas/session-params.js';
 import { emptyUsage, type StoredMessage, type StoredSession, type SubagentRecord, type UsageCounters } from './session-store.js';
 import type { EventType, StrictPayload } from '../wire/event-payloads.js';
+import type { PermissionOption } from '../wire/interactions.js';
+import type { Goal, StrictSessionInfo } from '../wire/session-info.js';
 import type { StrictCommandAck } from '../wire/v4.js';
 
-/** §3.5 SessionInfo. */
-export interface SessionInfo {
-  sessionId: string;
-  workspace: WorkspaceRef;
-  parentSessionId?: string;
-  traceId?: string;
-  sessionKind: SessionKind;
-  title: string;
-  titleSource?: TitleSource;
-  mode: SessionMode;
-  status: SessionStatus;
-  model?: { providerId: string; modelId: string };
-  target?: Goal | null;
-  createdAt: number;
-  updatedAt: number;
-  archivedAt?: number;
-}
-
-export interface Goal {
-  sessionId: string;
-  targetId: string;
-  objective: string;
-  summaryTitle: string | null;
-  status: 'active' | 'paused' | 'budget_limited' | 'complete';
-  tokenBudget: number | null;
-  tokensUsed: number;
-  timeUsedSeconds: number;
-  createdAt: number;
-  updatedAt: number;
-}
+/** §3.5 SessionInfo, as the strict reading of its one definition (src/wire/session-info.ts) types it. */
+export type SessionInfo = StrictSessionInfo;
+export type { Goal };
 
 export interface Todo {
   content: string;
@@ -69,7 +44,7 @@ export interface PendingPermission {
   reason: string;
   riskLevel: string;
   input?: unknown;
-  options: unknown[];
+  options: PermissionOption[];
   requestedAt: number;
 }
 

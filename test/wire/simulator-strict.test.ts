@@ -7,6 +7,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { KEYWORDS } from '../../src/simulator/scenarios/select.js';
 import { strictPayload } from '../../src/wire/event-payloads.js';
 import { sessionEventEnvelope } from '../../src/wire/events.js';
+import { messageWithParts } from '../../src/wire/history.js';
+import { sessionInfo } from '../../src/wire/session-info.js';
+import { settings } from '../../src/wire/settings.js';
+import { snapshot } from '../../src/wire/snapshot.js';
 import { requestPermissionParams } from '../../src/wire/interactions.js';
 import { commandAck } from '../../src/wire/v4.js';
 import { RECOMMENDED_PREFERENCES, SimClient, type Message } from '../simulator/sim-client.js';
@@ -114,6 +118,46 @@ describe('every scenario’s events pass the strict payload readings', () => {
     await sim.call('session/close', { sessionId: first });
     await sim.call('session/resume', { sessionId: first });
     await sim.call('session/subscribe', { sessionId: first, deliveryKind: 'web-remote-replayable' });
+
+    // Every answer that carries a snapshot, a session list or a history.
+    const answers: { what: string; issues: string[] }[] = [];
+    const check = (
+      what: string,
+      schema: { safeParse(v: unknown): { error?: { issues: { message: string; path: PropertyKey[] }[] } } },
+      v: unknown,
+    ) =>
+      answers.push({
+        what,
+        issues: (schema.safeParse(v).error?.issues ?? []).map((i) => `${i.message} at ${i.path.map(String).join('.')}`),
+      });
+    for (const sessionId of sessions) {
+      check('session/read', snapshot.strict, await sim.call('session/read', { sessionId }));
+      const history = await sim.call('session/messages', { sessionId });
+      expect(history.messages.length).toBeGreaterThan(0);
+      for (const m of history.messages) check('session/messages', messageWithParts.strict, m);
+    }
+    const subscribed = await sim.call('session/subscribe', {
+      sessionId: first,
+      deliveryKind: 'web-remote-replayable',
+      includeSnapshot: true,
+    });
+    check('session/subscribe', snapshot.strict, subscribed.snapshot);
+    check('session/setMode', snapshot.strict, await sim.call('session/setMode', { sessionId: first, mode: 'edit' }));
+    const model = { providerId: 'sim', modelId: 'sim-pro', options: { reasoningLevel: 'medium' } };
+    check('session/setModel', snapshot.strict, await sim.call('session/setModel', { sessionId: first, model }));
+    check(
+      'session/setThoughtLevel',
+      snapshot.strict,
+      await sim.call('session/setThoughtLevel', { sessionId: first, thoughtLevel: 'high' }),
+    );
+    check('session/create', snapshot.strict, await sim.createSession());
+    const listed = await sim.call('session/list', {});
+    expect(listed.sessions.length).toBeGreaterThan(3);
+    for (const info of listed.sessions) check('session/list', sessionInfo.strict, info);
+    const settingsPatches = sim.messages.filter((m) => m.method === 'state.updated' && m.params.patch?.model);
+    expect(settingsPatches.length).toBeGreaterThan(0);
+    for (const m of settingsPatches) check('state.updated', settings.strict, m.params.patch);
+    expect(answers.filter((a) => a.issues.length > 0)).toEqual([]);
 
     // Live events, and each session's stored ones from seq 1: those written before the subscribe too.
     const stored = await Promise.all(sessions.map((sessionId) => sim!.call('session/events', { sessionId, afterSeq: 0 })));
