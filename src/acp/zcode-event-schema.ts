@@ -14,10 +14,7 @@ import { reasoning, settings } from '../wire/settings.js';
 import { usage, type Usage } from '../wire/turn-events.js';
 import { parseLenient } from './lenient-parse.js';
 
-const str = z.string();
 const optStr = z.string().optional();
-const optNum = z.number().optional();
-const optBool = z.boolean().optional();
 
 /** ErrorDetail (§5.5.4), the lenient reading of src/wire/error-detail.ts: a bare string is the message. */
 export const errorDetailSchema = errorDetailLenient;

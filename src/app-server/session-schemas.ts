@@ -8,8 +8,6 @@ import { sessionInfo } from '../wire/session-info.js';
 import { snapshot } from '../wire/snapshot.js';
 import { commandAck } from '../wire/v4.js';
 
-const optStr = z.string().optional();
-
 /** SessionInfo (§3.5), the lenient reading of src/wire/session-info.ts: only the id is required. */
 export const sessionInfoSchema = sessionInfo.lenient;
 export type { SessionInfo } from '../wire/session-info.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EventDraft } from './coalescer.js';
 import { EventLog, type SessionEvent } from './event-log.js';
-import type { ModelSelection, SessionKind, SessionMode, SessionStatus, TitleSource, WorkspaceRef } from './schemas/common.js';
+import type { ModelSelection } from './schemas/common.js';
 import type { RuntimePreferences } from './schemas/session-params.js';
 import { emptyUsage, type StoredMessage, type StoredSession, type SubagentRecord, type UsageCounters } from './session-store.js';
 import type { EventType, StrictPayload } from '../wire/event-payloads.js';

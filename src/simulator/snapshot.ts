@@ -33,12 +33,7 @@ export function buildSettings(rt: SessionRuntime, registry: ModelRegistry, scope
 }
 
 /** A full session snapshot (§3.6) with every required field. */
-export function buildSnapshot(
-  rt: SessionRuntime,
-  registry: ModelRegistry,
-  scope: AvailableScope,
-  messageLimit?: number,
-): StrictSnapshot {
+export function buildSnapshot(rt: SessionRuntime, registry: ModelRegistry, scope: AvailableScope, messageLimit?: number): StrictSnapshot {
   const sel = rt.info.model;
   const entry = sel ? registry.find(sel.providerId, sel.modelId) : undefined;
   const contextWindow = entry?.contextWindow ?? 128_000;

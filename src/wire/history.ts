@@ -73,7 +73,13 @@ const stateCommon = { input: z.unknown(), metadata: unread(z.unknown().optional(
 const stateFields = {
   pending: { ...stateCommon, raw: unread(z.unknown()) },
   running: { ...stateCommon, title: optStr, startedAt: unread(z.number()) },
-  completed: { ...stateCommon, output: z.unknown(), title: drift(z.string(), optStr), startedAt: unread(z.number()), completedAt: unread(z.number()) },
+  completed: {
+    ...stateCommon,
+    output: z.unknown(),
+    title: drift(z.string(), optStr),
+    startedAt: unread(z.number()),
+    completedAt: unread(z.number()),
+  },
   error: { ...stateCommon, error: z.unknown(), startedAt: unread(z.number()), completedAt: unread(z.number()) },
 } as const;
 export const toolState = {
@@ -104,12 +110,27 @@ const partFields = {
   text: { text: drift(z.string(), optStr), synthetic: optBool, ignored: optBool, metadata },
   reasoning: { text: drift(z.string(), optStr), metadata },
   file: { mime: drift(z.string(), optStr), filename: optStr, url: drift(z.string(), optStr), metadata },
-  tool: { callId: drift(strPlus, optStr), tool: drift(strPlus, optStr), state: drift(toolState.strict, toolState.lenient.optional()), metadata },
+  tool: {
+    callId: drift(strPlus, optStr),
+    tool: drift(strPlus, optStr),
+    state: drift(toolState.strict, toolState.lenient.optional()),
+    metadata,
+  },
   'step-start': { snapshot: unread(z.string().optional()) },
-  'step-finish': { reason: unread(z.string()), snapshot: unread(z.string().optional()), cost: unread(z.number()), tokens: unread(z.unknown()) },
+  'step-finish': {
+    reason: unread(z.string()),
+    snapshot: unread(z.string().optional()),
+    cost: unread(z.number()),
+    tokens: unread(z.unknown()),
+  },
   snapshot: { snapshot: unread(z.string()) },
   patch: { hash: unread(z.string()), files: unread(z.array(z.string())) },
-  compaction: { auto: unread(z.boolean()), reason: unread(z.string().optional()), summaryMessageId: unread(z.string().optional()), metadata },
+  compaction: {
+    auto: unread(z.boolean()),
+    reason: unread(z.string().optional()),
+    summaryMessageId: unread(z.string().optional()),
+    metadata,
+  },
   subagent: {
     prompt: unread(z.string()),
     description: unread(z.string()),

@@ -50,7 +50,13 @@ const projection = message({
   backgroundJobs: z.array(z.looseObject({})),
   target: goal.strict.nullable().optional(),
   lastError: z
-    .strictObject({ type: strPlus, code: z.unknown().optional(), message: strPlus, detail: z.unknown().optional(), attribution: z.unknown().optional() })
+    .strictObject({
+      type: strPlus,
+      code: z.unknown().optional(),
+      message: strPlus,
+      detail: z.unknown().optional(),
+      attribution: z.unknown().optional(),
+    })
     .optional(),
 });
 
@@ -63,7 +69,12 @@ const runtime = message({
   activeTurnId: drift(strPlus.optional(), optStr),
   activeTurnKind: unread(z.enum(['regular', 'compact', 'rewind']).optional()),
   pendingRequestIds: unread(z.array(z.string())),
-  apiRetry: unread(z.looseObject({ kind: z.literal('api_retry') }).nullable().optional()),
+  apiRetry: unread(
+    z
+      .looseObject({ kind: z.literal('api_retry') })
+      .nullable()
+      .optional(),
+  ),
   contextUsage: unread(z.looseObject({ used: int0, size: z.number().int().positive() }).optional()),
   goalVerifications: unread(z.array(z.unknown()).optional()),
   goalVerificationTimeline: unread(z.array(z.unknown()).optional()),
@@ -104,7 +115,9 @@ export const snapshot = message({
       .optional(),
   ),
   todos: unread(z.array(todo.strict).optional()),
-  todoGroups: unread(z.array(z.looseObject({ id: z.string(), source: z.enum(['goal_iteration', 'session']), todos: z.array(todo.strict) })).optional()),
+  todoGroups: unread(
+    z.array(z.looseObject({ id: z.string(), source: z.enum(['goal_iteration', 'session']), todos: z.array(todo.strict) })).optional(),
+  ),
   /** Entries read one by one (src/acp/available-commands.ts): a bad one never fails the snapshot. */
   slashCommands: drift(z.array(slashCommand.strict).optional(), z.unknown().optional()),
 });
