@@ -228,6 +228,13 @@ describe('settings REST: providers', () => {
     expect(refs).toContainEqual({ providerId: 'sim', modelId: 'sim-fast' });
     expect(backend.calls[from]).toMatchObject({ method: 'session/create', params: { persistence: 'deferred' } });
     expect(backend.calls.slice(from).map((c) => c.method)).toContain('session/close');
+    // A child whose model list holds an entry no schema allows (the real server forwards such): it is left out.
+    await s.app.close();
+    await backend.close();
+    backend = await startSimBackend({ dir, filePath: file, simArgs: ['--payload-drift'] });
+    s = await buildSettingsApp({ filePath: file, workspace: dir, backend, bodyLimit: 8 * 1024 });
+    const drifted = (await call('GET', '/api/settings/models', { scope: 'view' })).json().models;
+    expect(drifted.map((m: { ref: unknown }) => m.ref)).toEqual(refs);
   });
 
   it('backups: listed newest first and restorable with If-Match', async () => {
