@@ -20,6 +20,7 @@ import { Hub } from '../../src/domain/hub.js';
 import type { LIMITS } from '../../src/limits.js';
 import { createLogger, type Logger } from '../../src/logger.js';
 import { sessionMarks } from '../../src/daemon/domain-parts.js';
+import { recordingBackend } from '../helpers/recording-backend.js';
 import { workspaceParts } from '../../src/daemon/http-parts.js';
 import { startSimulatorInProcess } from '../../src/simulator/index.js';
 
@@ -231,21 +232,7 @@ export async function startRig(
   });
   const requests: string[] = [];
   const notifications: BackendNotification[] = [];
-  const backend: BackendPort = {
-    status: () => link.status(),
-    request: (method, params, options) => {
-      requests.push(method);
-      return link.request(method, params, options);
-    },
-    onNotification: (l) => link.onNotification(l),
-    onStatus: (l) => link.onStatus(l),
-    onSessionResumed: (l) => link.onSessionResumed(l),
-    setInteractionHandler: (h) => link.setInteractionHandler(h),
-    start: () => link.start(),
-    restart: () => link.restart(),
-    close: () => link.close(),
-    stderrTail: () => link.stderrTail(),
-  };
+  const backend = recordingBackend(link, (method) => requests.push(method));
   link.onNotification((n) => notifications.push(n));
   const hub = new Hub({
     backend,

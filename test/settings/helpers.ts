@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { createBackend } from '../../src/backend/index.js';
 import { BackendRpcError, type BackendPort, type BackendStatus } from '../../src/ports/backend-port.js';
 import { startSimulatorInProcess } from '../../src/simulator/in-process.js';
+import { recordingBackend } from '../helpers/recording-backend.js';
 import { until } from '../helpers/until.js';
 import type { Authenticator, Identity } from '../../src/auth/identity.js';
 import { buildApp } from '../../src/http/app.js';
@@ -56,22 +57,10 @@ export async function startSimBackend(options: { dir: string; filePath: string; 
     inProcessServer: startSimulatorInProcess,
   });
   const calls: SimBackend['calls'] = [];
-  const backend: SimBackend = {
-    calls,
-    status: () => link.status(),
-    request: (method, params, o) => {
-      calls.push({ method, params });
-      return link.request(method, params, o);
-    },
-    onNotification: (l) => link.onNotification(l),
-    onStatus: (l) => link.onStatus(l),
-    onSessionResumed: (l) => link.onSessionResumed(l),
-    setInteractionHandler: (h) => link.setInteractionHandler(h),
-    start: () => link.start(),
-    restart: () => link.restart(),
-    close: () => link.close(),
-    stderrTail: () => link.stderrTail(),
-  };
+  const backend: SimBackend = Object.assign(
+    recordingBackend(link, (method, params) => calls.push({ method, params })),
+    { calls },
+  );
   await link.start();
   await until(() => link.status().state === 'ready', 'simulator ready');
   calls.length = 0;
