@@ -69,7 +69,11 @@ export async function startSimBackend(options: { dir: string; filePath: string; 
 
 type Handler = (method: string, params: unknown) => unknown;
 
-/** A scriptable BackendPort: each request goes to `handler`; calls are recorded. */
+/**
+ * A scriptable BackendPort: each request goes to `handler`; calls are recorded. Only the saved
+ * workflows' routes test still scripts the child this way; the providers' routes run over
+ * `startSimBackend`.
+ */
 export class FakeBackend implements BackendPort {
   calls: { method: string; params: unknown }[] = [];
   handler: Handler = (method) => {
