@@ -5,24 +5,20 @@
  * checkpoint, rewind and stream-recovery events — which neither side types as a whole.
  */
 import { z } from 'zod';
-import { drift, message, unread } from './message.js';
+import { asNumber, asString, drift, message, unread } from './message.js';
+import { TITLE_SOURCES } from './session-info.js';
 
 const optStr = z.string().optional();
-const optNum = z.number().optional();
 const int0 = z.number().int().nonnegative();
-const asStr = <S extends z.ZodType>(strict: S) => drift(strict, optStr);
-const asNum = <S extends z.ZodType>(strict: S) => drift(strict, optNum);
-
-export const TITLE_SOURCES = ['default', 'first_input', 'generated', 'custom'] as const;
 
 /** `session.created`; the mode is read as any string (§3.4 has grown before). */
-export const sessionCreated = message({ mode: asStr(z.string()), contextWindow: asNum(int0) });
+export const sessionCreated = message({ mode: asString(z.string()), contextWindow: asNumber(int0) });
 
 /** `session.resumed`. */
 export const sessionResumed = message({
-  directory: asStr(z.string()),
+  directory: asString(z.string()),
   interruptedToolCount: unread(int0),
-  messageCount: asNum(int0),
+  messageCount: asNumber(int0),
   partCount: unread(int0),
   recoveredCompactTimelineCount: unread(int0.optional()),
   recoveredSteerInputCount: unread(int0.optional()),
@@ -32,8 +28,8 @@ export const sessionResumed = message({
 /** `session.titleUpdated`; its id field is spelled `messageID` on the wire. */
 export const sessionTitleUpdated = message({
   title: z.string(),
-  previousTitle: asStr(z.string()),
-  source: asStr(z.enum(TITLE_SOURCES)),
+  previousTitle: asString(z.string()),
+  source: asString(z.enum(TITLE_SOURCES)),
   messageID: optStr,
 });
 

@@ -7,15 +7,12 @@
 import { z } from 'zod';
 import { errorDetail, errorDetailLenient } from './error-detail.js';
 import { permissionOption, requestOrigin, RISK_LEVELS } from './interactions.js';
-import { drift, message, unread } from './message.js';
+import { asNumber, asString, drift, message, unread } from './message.js';
 import { strPlus } from './text.js';
 
 const optStr = z.string().optional();
-const optNum = z.number().optional();
 const optBool = z.boolean().optional();
 const int0 = z.number().int().nonnegative();
-const asStr = <S extends z.ZodType>(strict: S) => drift(strict, optStr);
-const asNum = <S extends z.ZodType>(strict: S) => drift(strict, optNum);
 
 export const STREAMING_KINDS = [
   'start',
@@ -48,15 +45,15 @@ export const modelStreaming = message({
 
 /** Fields of every `tool.updated` variant but `batch`: they tie a sub-agent's tool to its parent. */
 const toolCommon = {
-  toolCallId: asStr(strPlus),
-  toolName: asStr(strPlus.optional()),
-  parentToolCallId: asStr(strPlus.optional()),
-  source: asStr(z.literal('subagent').optional()),
-  agentId: asStr(z.string().optional()),
-  agentType: asStr(z.string().optional()),
+  toolCallId: asString(strPlus),
+  toolName: asString(strPlus.optional()),
+  parentToolCallId: asString(strPlus.optional()),
+  source: asString(z.literal('subagent').optional()),
+  agentId: asString(z.string().optional()),
+  agentType: asString(z.string().optional()),
   background: optBool,
-  childSessionId: asStr(strPlus.optional()),
-  childToolCallId: asStr(strPlus.optional()),
+  childSessionId: asString(strPlus.optional()),
+  childToolCallId: asString(strPlus.optional()),
   description: optStr,
 };
 
@@ -77,7 +74,7 @@ const toolResult = message({
 const toolKinds = {
   scheduled: {
     ...toolCommon,
-    toolName: asStr(strPlus),
+    toolName: asString(strPlus),
     assistantMessageId: unread(strPlus.optional()),
     input: z.unknown().optional(),
     inputByteLength: unread(int0.optional()),
@@ -92,7 +89,7 @@ const toolKinds = {
   started: { ...toolCommon, startedAt: drift(z.number(), z.union([z.number(), z.string()]).optional()) },
   progress: {
     ...toolCommon,
-    elapsedMs: asNum(int0.optional()),
+    elapsedMs: asNumber(int0.optional()),
     pid: unread(z.number().int().optional()),
     stdoutBytes: unread(int0.optional()),
     stderrBytes: unread(int0.optional()),
@@ -101,13 +98,13 @@ const toolKinds = {
     stdoutTail: optStr,
     stderrTail: optStr,
   },
-  result: { ...toolCommon, result: drift(toolResult.strict, z.unknown().optional()), duration: asNum(z.number().nonnegative()) },
+  result: { ...toolCommon, result: drift(toolResult.strict, z.unknown().optional()), duration: asNumber(z.number().nonnegative()) },
   error: { ...toolCommon, error: drift(errorDetail.strict, errorDetailLenient.optional()) },
   /** The only variant without a tool call id: the end of a batch of calls. */
   batch: {
     toolCallIds: drift(z.array(strPlus), z.array(z.string()).optional()),
-    successCount: asNum(int0),
-    errorCount: asNum(int0),
+    successCount: asNumber(int0),
+    errorCount: asNumber(int0),
   },
   raw: { ...toolCommon, payload: unread(z.record(z.string(), z.unknown())) },
 } as const;
@@ -136,25 +133,25 @@ export const toolUpdated = {
 
 /** `permission.requested` (§5.5.8): an observer event; answering goes through the reverse request (§6.2). */
 export const permissionRequested = message({
-  requestId: asStr(strPlus.optional()),
+  requestId: asString(strPlus.optional()),
   toolCallId: drift(strPlus, z.string()),
-  toolName: asStr(strPlus),
-  riskLevel: asStr(z.enum(RISK_LEVELS)),
-  reason: asStr(z.string()),
+  toolName: asString(strPlus),
+  riskLevel: asString(z.enum(RISK_LEVELS)),
+  reason: asString(z.string()),
   input: z.unknown().optional(),
   suggestedPermissionUpdates: unread(z.array(z.unknown()).optional()),
   approvalMode: unread(z.literal('user-once').optional()),
   origin: unread(requestOrigin.strict.optional()),
   options: drift(permissionOption.list(1).strict, z.array(z.unknown()).optional()),
-  childSessionId: asStr(strPlus.optional()),
+  childSessionId: asString(strPlus.optional()),
   background: optBool,
 });
 
 /** `permission.resolved` (§5.5.8); a denial by the runtime also arrives as one, `decision: "deny"`. */
 export const permissionResolved = message({
-  requestId: asStr(strPlus.optional()),
+  requestId: asString(strPlus.optional()),
   toolCallId: drift(strPlus, z.string()),
-  toolName: asStr(strPlus.optional()),
+  toolName: asString(strPlus.optional()),
   decision: optStr,
   reason: optStr,
   modifiedInput: unread(z.unknown().optional()),

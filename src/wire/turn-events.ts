@@ -5,16 +5,11 @@
  */
 import { z } from 'zod';
 import { errorDetailField } from './error-detail.js';
-import { drift, message, unread } from './message.js';
+import { asNumber, asString, drift, message, unread } from './message.js';
 import { strPlus } from './text.js';
 
 const optStr = z.string().optional();
-const optNum = z.number().optional();
 const int0 = z.number().int().nonnegative();
-/** A field the contract types narrowly and the hub reads as any optional string. */
-const asStr = <S extends z.ZodType>(strict: S) => drift(strict, optStr);
-/** A field the contract types narrowly and the hub reads as any optional number. */
-const asNum = <S extends z.ZodType>(strict: S) => drift(strict, optNum);
 
 export const INPUT_VISIBILITIES = ['user-visible', 'model-only'] as const;
 
@@ -22,18 +17,18 @@ const turnAttachment = message({ fileName: z.string(), mime: z.string(), bytes: 
 
 /** `turn.started` (§5.5.1). */
 export const turnStarted = message({
-  turnNumber: asNum(int0),
-  input: asStr(z.string()),
+  turnNumber: asNumber(int0),
+  input: asString(z.string()),
   executionStartedAt: unread(z.number().nonnegative().optional()),
-  inputId: asStr(strPlus.optional()),
-  queryId: asStr(strPlus.optional()),
-  messageId: asStr(strPlus.optional()),
+  inputId: asString(strPlus.optional()),
+  queryId: asString(strPlus.optional()),
+  messageId: asString(strPlus.optional()),
   targetId: unread(strPlus.optional()),
-  foregroundExecutionId: asStr(strPlus.optional()),
+  foregroundExecutionId: asString(strPlus.optional()),
   inputSource: optStr,
-  inputVisibility: asStr(z.enum(INPUT_VISIBILITIES).optional()),
-  executionKind: asStr(z.enum(['agent', 'controlOnly']).optional()),
-  backgroundSource: asStr(z.enum(['bash', 'subagent', 'workflow']).optional()),
+  inputVisibility: asString(z.enum(INPUT_VISIBILITIES).optional()),
+  executionKind: asString(z.enum(['agent', 'controlOnly']).optional()),
+  backgroundSource: asString(z.enum(['bash', 'subagent', 'workflow']).optional()),
   intent: unread(z.record(z.string(), z.unknown()).optional()),
   originMeta: unread(z.record(z.string(), z.unknown()).optional()),
   attachments: unread(z.array(turnAttachment.strict).optional()),
@@ -43,26 +38,26 @@ const STEER_DELIVERIES = ['queue', 'guide'] as const;
 
 /** `turn.steerQueued` (§5.5.2): an input accepted while a turn runs. */
 export const turnSteerQueued = message({
-  pendingInputId: asStr(strPlus),
-  inputId: asStr(strPlus.optional()),
+  pendingInputId: asString(strPlus),
+  inputId: asString(strPlus.optional()),
   queryId: unread(strPlus.optional()),
-  input: asStr(z.string()),
-  inputPreview: asStr(z.string()),
+  input: asString(z.string()),
+  inputPreview: asString(z.string()),
   inputSize: unread(int0),
   commandKind: unread(z.enum(['sendText', 'sendGoalCommand', 'compact']).optional()),
-  source: asStr(z.enum(['plan_approval_feedback', 'workflow_refine_feedback']).optional()),
+  source: asString(z.enum(['plan_approval_feedback', 'workflow_refine_feedback']).optional()),
   toolDisallowlist: unread(z.array(z.string()).optional()),
-  delivery: asStr(z.enum(STEER_DELIVERIES).optional()),
-  targetTurnId: asStr(strPlus),
-  queueLength: asNum(int0),
+  delivery: asString(z.enum(STEER_DELIVERIES).optional()),
+  targetTurnId: asString(strPlus),
+  queueLength: asNumber(int0),
   intent: unread(z.record(z.string(), z.unknown()).optional()),
 });
 
 const drainedInput = message({
-  pendingInputId: asStr(strPlus),
-  messageId: asStr(strPlus),
-  text: asStr(z.string()),
-  delivery: asStr(z.enum(STEER_DELIVERIES).optional()),
+  pendingInputId: asString(strPlus),
+  messageId: asString(strPlus),
+  text: asString(z.string()),
+  delivery: asString(z.enum(STEER_DELIVERIES).optional()),
   intent: unread(z.record(z.string(), z.unknown()).optional()),
   toolDisallowlist: unread(z.array(z.string()).optional()),
 });
@@ -71,21 +66,21 @@ const drainedInput = message({
 export const turnSteerDrained = message({
   pendingInputIds: drift(z.array(z.string()), z.array(z.string()).optional()),
   queryIds: unread(z.array(z.string()).optional()),
-  targetTurnId: asStr(strPlus),
+  targetTurnId: asString(strPlus),
   injectedMessageIds: drift(z.array(z.string()), z.array(z.string()).optional()),
   drainedInputs: drift(drainedInput.list().strict.optional(), drainedInput.list().lenient.optional()),
 });
 
 /** A turn's usage totals (§5.5.3) — also model_complete's usage, which the hub reads the same way. */
 export const usage = message({
-  source: asStr(z.literal('provider')),
-  modelRequestCount: asNum(int0),
-  inputTokens: asNum(int0),
-  outputTokens: asNum(int0),
-  totalTokens: asNum(int0),
-  cacheReadTokens: asNum(int0),
-  cacheWriteTokens: asNum(int0),
-  reasoningTokens: asNum(int0),
+  source: asString(z.literal('provider')),
+  modelRequestCount: asNumber(int0),
+  inputTokens: asNumber(int0),
+  outputTokens: asNumber(int0),
+  totalTokens: asNumber(int0),
+  cacheReadTokens: asNumber(int0),
+  cacheWriteTokens: asNumber(int0),
+  reasoningTokens: asNumber(int0),
   webFetchRequests: unread(int0),
   webSearchRequests: unread(int0),
 });
@@ -109,23 +104,23 @@ const cacheStats = message({
 
 /** `turn.completed` (§5.5.3): every ending that is not a runtime error, a user stop included. */
 export const turnCompleted = message({
-  response: asStr(z.string()),
-  tokenCount: asNum(int0),
-  toolCallCount: asNum(int0),
-  duration: asNum(z.number().nonnegative()),
+  response: asString(z.string()),
+  tokenCount: asNumber(int0),
+  toolCallCount: asNumber(int0),
+  duration: asNumber(z.number().nonnegative()),
   /** An older CLI without it ended its turns successfully. */
   resultType: drift(z.enum(RESULT_TYPES), z.string().default('success')),
   usage: usage.optional(),
-  historyRoundCount: asNum(int0.optional()),
+  historyRoundCount: asNumber(int0.optional()),
   cacheStats: cacheStats.optional(),
-  inputId: asStr(strPlus.optional()),
+  inputId: asString(strPlus.optional()),
   backgroundSubagentResultConsumed: unread(z.boolean().optional()),
 });
 
 /** `turn.failed` (§5.5.4): a runtime error. */
 export const turnFailed = message({
   error: drift(errorDetailField.strict, errorDetailField.lenient.default({ message: '' })),
-  turnPhase: asStr(z.string()),
-  inputId: asStr(strPlus.optional()),
+  turnPhase: asString(z.string()),
+  inputId: asString(strPlus.optional()),
   backgroundSubagentResultConsumed: unread(z.boolean().optional()),
 });
