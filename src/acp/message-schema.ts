@@ -1,61 +1,25 @@
 /**
- * Lenient zod schema of `MessageWithParts` (APP-SERVER.md §3.7), as returned by
- * `session/messages` and inside snapshots. Loose everywhere: output objects may carry keys the
- * published schema does not list (§5.6); only what the replay needs is typed.
+ * The hub's reading of `MessageWithParts` (APP-SERVER.md §3.7), as returned by
+ * `session/messages` and inside snapshots: the lenient readings of its one definition in
+ * src/wire/history.ts. Loose everywhere: output objects may carry keys the published schema
+ * does not list (§5.6); only what the replay needs is typed.
  */
 import { z } from 'zod';
+import { messageInfo, messagePart, messageWithParts, toolState, type MessageWithParts } from '../wire/history.js';
 import { parseLenient } from './lenient-parse.js';
 
-const optStr = z.string().optional();
+/** `info` of a message, the lenient reading of src/wire/history.ts; `role` decides user vs assistant chunks. */
+export const messageInfoSchema = messageInfo.lenient;
 
-/** `info` of a message; `role` decides user vs assistant chunks. */
-export const messageInfoSchema = z.looseObject({
-  messageId: z.string().min(1),
-  sessionId: optStr,
-  role: z.string(),
-  time: z.looseObject({ created: z.number().optional(), completed: z.number().optional() }).optional(),
-  synthetic: z.boolean().optional(),
-  source: z.unknown().optional(),
-  visibility: optStr,
-  parentMessageId: optStr,
-  /** `error` when the turn failed (§3.7); the message then carries `error`. */
-  finish: optStr,
-  error: z.looseObject({ message: z.string().optional(), code: z.union([z.string(), z.number()]).optional(), type: optStr }).optional(),
-});
-
-/** Tool part `state`, discriminated by `status` (§3.7): pending, running, completed, error. */
-export const toolStateSchema = z.looseObject({
-  status: z.string(),
-  input: z.unknown().optional(),
-  output: z.unknown().optional(),
-  title: optStr,
-  error: z.unknown().optional(),
-  metadata: z.unknown().optional(),
-});
+/** Tool part `state` (§3.7), leniently: `status` pending, running, completed or error, each as any string. */
+export const toolStateSchema = toolState.lenient;
 
 /** One part; `type` picks the fields (text, reasoning, file, tool, …). */
-export const messagePartSchema = z.looseObject({
-  type: z.string(),
-  partId: optStr,
-  text: optStr,
-  synthetic: z.boolean().optional(),
-  ignored: z.boolean().optional(),
-  mime: optStr,
-  filename: optStr,
-  url: optStr,
-  callId: optStr,
-  tool: optStr,
-  state: toolStateSchema.optional(),
-});
+export const messagePartSchema = messagePart.lenient;
 
 /** A message with its parts. */
-export const messageWithPartsSchema = z.looseObject({
-  info: messageInfoSchema,
-  parts: z.array(messagePartSchema).default([]),
-});
-
-export type MessageWithParts = z.infer<typeof messageWithPartsSchema>;
-export type MessagePart = z.infer<typeof messagePartSchema>;
+export const messageWithPartsSchema = messageWithParts.lenient;
+export type { MessagePart, MessageWithParts } from '../wire/history.js';
 
 /** The message envelope; parts are parsed one by one so one bad part costs only itself. */
 const messageEnvelopeSchema = z.looseObject({ info: messageInfoSchema, parts: z.array(z.unknown()).default([]) });

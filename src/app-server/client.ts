@@ -17,6 +17,7 @@ import { linkError, refusedAck, resultError } from './errors.js';
 import * as s from './session-schemas.js';
 import { WorkflowCalls, type Call } from './client-workflows.js';
 import type { ModelSelection } from '../wire/model.js';
+import type { CommandEnvelope } from '../wire/v4.js';
 
 /** `WorkspaceRef` of a local workspace: key = path (APP-SERVER.md §3.1). */
 export function workspaceRef(path: string): { workspacePath: string; workspaceKey: string } {
@@ -208,7 +209,7 @@ export class AppServerClient {
     payload: Record<string, unknown>,
     options: V4CommandOptions = {},
   ): Promise<s.CommandAck> {
-    const envelope = { commandId: randomUUID(), clientId: HUB_CLIENT_ID, sessionId, type, payload, issuedAt: Date.now() };
+    const envelope: CommandEnvelope = { commandId: randomUUID(), clientId: HUB_CLIENT_ID, sessionId, type, payload, issuedAt: Date.now() };
     let ack = await this.call('v4/command', envelope, s.commandAckSchema);
     if (options.onColdSession && ack.status === 'rejected' && ack.reasonCode === 'proto.sessionNotFound') {
       await options.onColdSession();

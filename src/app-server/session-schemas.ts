@@ -4,35 +4,16 @@
  * reads are typed, unknown keys pass (§5.6: lenient on output).
  */
 import { z } from 'zod';
-import { settingsPatchSchema } from '../acp/zcode-event-schema.js';
+import { sessionInfo } from '../wire/session-info.js';
+import { snapshot } from '../wire/snapshot.js';
 import { commandAck } from '../wire/v4.js';
 
-const optStr = z.string().optional();
+/** SessionInfo (§3.5), the lenient reading of src/wire/session-info.ts: only the id is required. */
+export const sessionInfoSchema = sessionInfo.lenient;
+export type { SessionInfo } from '../wire/session-info.js';
 
-/** SessionInfo (§3.5), loosely. */
-export const sessionInfoSchema = z.looseObject({
-  sessionId: z.string().min(1),
-  workspace: z.looseObject({ workspacePath: z.string() }).optional(),
-  title: z.string().default(''),
-  mode: optStr,
-  status: optStr,
-  model: z.looseObject({ providerId: optStr, modelId: optStr }).optional(),
-  createdAt: z.number().optional(),
-  updatedAt: z.number().optional(),
-  /** Archived in the ZCode app (§3.5); the hub's own flag (session-marks.ts) overrides it. */
-  archivedAt: z.number().optional(),
-});
-export type SessionInfo = z.infer<typeof sessionInfoSchema>;
-
-/** The session snapshot (§3.6), loosely. */
-export const snapshotSchema = z.looseObject({
-  session: sessionInfoSchema,
-  settings: settingsPatchSchema.default({}),
-  runtime: z.looseObject({ eventSeq: z.number().int().nonnegative().default(0), activeTurnId: optStr }).default({ eventSeq: 0 }),
-  messages: z.array(z.unknown()).default([]),
-  /** Entries read one by one (acp/available-commands.ts): a bad one never fails the snapshot. */
-  slashCommands: z.unknown().optional(),
-});
+/** The session snapshot (§3.6), the lenient reading of src/wire/snapshot.ts. */
+export const snapshotSchema = snapshot.lenient;
 export type Snapshot = z.infer<typeof snapshotSchema>;
 
 /** `session/subscribe` result (§4.7). */

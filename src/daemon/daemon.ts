@@ -37,6 +37,7 @@ import { SessionTransitions } from '../push/session-transitions.js';
 import { ModelCatalog } from '../settings/model-catalog.js';
 import { QuotaService } from '../settings/provider-quota.js';
 import { WorkflowService } from '../settings/workflow-service.js';
+import { sessionMarks } from './domain-parts.js';
 import { buildHttpState, workspaceParts } from './http-parts.js';
 
 /** A running daemon: what tests and the CLI hold on to. */
@@ -147,6 +148,7 @@ export async function startDaemon(config: HubConfig, logger: Logger, options: St
       records,
       authors,
       roots: workspace.roots,
+      marks: sessionMarks(config),
       taskFiles,
     });
     steps.hub = async () => {

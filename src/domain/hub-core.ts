@@ -19,7 +19,7 @@ import { Broadcaster, type Attachment } from './delivery/broadcast.js';
 import type { ClientPort, ProfileNotice } from './delivery/client-port.js';
 import type { Frame } from './delivery/frame.js';
 import { InteractionRegistry } from './interactions/interactions.js';
-import { SessionMarks, type SessionPreview } from './sessions/session-marks.js';
+import type { SessionMarks, SessionPreview } from './sessions/session-marks.js';
 import { noteEmitted, restoreKept } from './sessions/emitted-update.js';
 import { liveSummary } from './sessions/session-listing.js';
 import { SessionState } from './sessions/session-state.js';
@@ -40,6 +40,8 @@ export interface HubDeps {
   logger: Logger;
   /** Where sessions may work: the one instance the composition root builds (REST checks the same). */
   roots: WorkspaceRoots;
+  /** Archive flags and last-message previews: the one instance the composition root builds. */
+  marks: SessionMarks;
   audit?: AuditSink;
   /** Running-turn records in the state dir (kept across a hub restart); none in tests that need no disk. */
   records?: TurnRecords;
@@ -84,10 +86,7 @@ export class HubCore {
     this.config = deps.config;
     this.logger = deps.logger;
     this.roots = deps.roots;
-    this.marks = new SessionMarks(deps.config.stateDir, {
-      max: deps.config.limits.sessionMarksMax,
-      previewChars: deps.config.limits.sessionPreviewChars,
-    });
+    this.marks = deps.marks;
     this.auditSink = deps.audit;
     this.records = deps.records;
     this.authors =

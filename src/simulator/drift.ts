@@ -2,11 +2,13 @@
  * `--payload-drift`: output the way the real app-server may write it (APP-SERVER.md §5.6).
  * The server forwards internal objects without validating them, so optional fields arrive as
  * `null`, `startedAt` as an ISO string (§5.5.7), a tool error as a bare string, `usage` as
- * `null`, and a history message may hold a part the published schema does not allow. The
- * simulator otherwise emits only schema fields; this switch lets the hub's leniency be tested.
+ * `null`, a history message may hold a part and a model list an entry the published schema does
+ * not allow. The simulator otherwise emits only schema fields; this switch lets the hub's
+ * leniency be tested.
  * Events are drifted on the wire only (the log keeps the clean event).
  */
 import type { SessionEvent } from './event-log.js';
+import type { StrictSnapshot } from '../wire/snapshot.js';
 import type { StoredMessage } from './session-store.js';
 
 type Payload = Record<string, unknown>;
@@ -55,4 +57,10 @@ export function driftMessages(messages: readonly StoredMessage[]): unknown[] {
     const parts = m.parts.map((part) => (part['type'] === 'text' ? { ...part, synthetic: null } : part));
     return { info, parts: [bad, ...parts] };
   });
+}
+
+/** A snapshot under `--payload-drift`: one model option in front that no schema allows (§5.6). */
+export function driftSnapshot(snapshot: StrictSnapshot): unknown {
+  const model = snapshot.settings.model;
+  return { ...snapshot, settings: { ...snapshot.settings, model: { ...model, available: [{ junk: true }, ...model.available] } } };
 }

@@ -1,20 +1,9 @@
 import { ProtocolError, RPC } from './protocol-error.js';
+import type { ModelOption } from '../wire/settings.js';
 import type { ModelSelection } from './schemas/common.js';
 
-/** A `ModelOption` of `settings.model.available` (§3.6). */
-export interface ModelOption {
-  ref: { providerId: string; modelId: string };
-  label: string;
-  providerLabel?: string;
-  description?: string;
-  contextWindow?: number;
-  maxOutputTokens?: number;
-  reasoning?: { levels: { value: string; label: string }[]; defaultLevel?: string };
-  properties: {
-    inputFormat: { supportsText: boolean; supportsImage: boolean; supportsVideo: boolean; supportsAudio: boolean; supportsPdf: boolean };
-    outputFormat: { supportsText: boolean };
-  };
-}
+/** A `ModelOption` of `settings.model.available` (§3.6), as the strict reading of src/wire/settings.ts types it. */
+export type { ModelOption };
 
 /** What the registry knows about one selectable model. */
 export interface ModelEntry {

@@ -1,6 +1,7 @@
 import type { Readable, Writable } from 'node:stream';
 import { Connection } from './connection.js';
 import { createWriter, startStderrFlood, writeOversizeLine } from './faults.js';
+import { ProtocolError, RPC } from './protocol-error.js';
 import { LineReader } from './framing.js';
 import { buildMethodTable } from './methods/registry.js';
 import type { SimOptions } from './options.js';
@@ -57,7 +58,16 @@ export function runSimulator(run: RunSimulatorOptions): Promise<SimulatorExit> {
   const neverAnswer = new Set(options.neverAnswer);
   const slowMethods = methodDelays(options.slowMethod);
   const lateMethods = methodDelays(options.lateMethod);
-  const connection = new Connection(buildMethodTable(sim), write, sim.reverse, log, {
+  const methods = buildMethodTable(sim);
+  // `--fail-method`: the method fails the way a CLI forwards a provider's refusal (-32603, its message verbatim).
+  for (const flag of options.failMethod) {
+    const at = flag.indexOf('=');
+    const message = flag.slice(at + 1);
+    methods.set(flag.slice(0, at), () => {
+      throw new ProtocolError(RPC.internal, message);
+    });
+  }
+  const connection = new Connection(methods, write, sim.reverse, log, {
     responseDelayMs: options.slowMs,
     handlerDelayMs: (method) => slowMethods.get(method) ?? 0,
     lateAnswerMs: (method) => lateMethods.get(method) ?? (method === 'session/subscribe' ? options.subscribeLagMs : 0),

@@ -1,41 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import type { EventDraft } from './coalescer.js';
 import { EventLog, type SessionEvent } from './event-log.js';
-import type { ModelSelection, SessionKind, SessionMode, SessionStatus, TitleSource, WorkspaceRef } from './schemas/common.js';
+import type { ModelSelection } from './schemas/common.js';
 import type { RuntimePreferences } from './schemas/session-params.js';
 import { emptyUsage, type StoredMessage, type StoredSession, type SubagentRecord, type UsageCounters } from './session-store.js';
+import type { EventType, StrictPayload } from '../wire/event-payloads.js';
+import type { PermissionOption } from '../wire/interactions.js';
+import type { Goal, StrictSessionInfo } from '../wire/session-info.js';
 import type { StrictCommandAck } from '../wire/v4.js';
 
-/** §3.5 SessionInfo. */
-export interface SessionInfo {
-  sessionId: string;
-  workspace: WorkspaceRef;
-  parentSessionId?: string;
-  traceId?: string;
-  sessionKind: SessionKind;
-  title: string;
-  titleSource?: TitleSource;
-  mode: SessionMode;
-  status: SessionStatus;
-  model?: { providerId: string; modelId: string };
-  target?: Goal | null;
-  createdAt: number;
-  updatedAt: number;
-  archivedAt?: number;
-}
-
-export interface Goal {
-  sessionId: string;
-  targetId: string;
-  objective: string;
-  summaryTitle: string | null;
-  status: 'active' | 'paused' | 'budget_limited' | 'complete';
-  tokenBudget: number | null;
-  tokensUsed: number;
-  timeUsedSeconds: number;
-  createdAt: number;
-  updatedAt: number;
-}
+/** §3.5 SessionInfo, as the strict reading of its one definition (src/wire/session-info.ts) types it. */
+export type SessionInfo = StrictSessionInfo;
+export type { Goal };
 
 export interface Todo {
   content: string;
@@ -68,7 +44,7 @@ export interface PendingPermission {
   reason: string;
   riskLevel: string;
   input?: unknown;
-  options: unknown[];
+  options: PermissionOption[];
   requestedAt: number;
 }
 
@@ -198,7 +174,7 @@ export class SessionRuntime {
   }
 
   /** Appends a session event (visible unless it is a filtered internal marker, §5.4). */
-  emit(type: string, payload: Record<string, unknown>, turnId?: string, visible = true): void {
+  emit<K extends EventType>(type: K, payload: StrictPayload<K>, turnId?: string, visible = true): void {
     if (this.closed) return;
     const draft: EventDraft = {
       eventId: randomUUID(),

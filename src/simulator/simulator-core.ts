@@ -1,5 +1,6 @@
 import type { Logger } from '../logger.js';
-import { driftEvent, driftMessages } from './drift.js';
+import type { StrictSnapshot } from '../wire/snapshot.js';
+import { driftEvent, driftMessages, driftSnapshot } from './drift.js';
 import type { SessionEvent } from './event-log.js';
 import { InteractionBroker } from './interactions.js';
 import { ModelRegistry } from './models.js';
@@ -119,6 +120,11 @@ export class SimulatorCore {
   /** Events as written on the wire (`--payload-drift` turns them into the real server's loose shapes). */
   wireEvents(events: SessionEvent[]): SessionEvent[] {
     return this.options.payloadDrift ? events.map(driftEvent) : events;
+  }
+
+  /** A snapshot as written on the wire (`--payload-drift`: an unreadable model option, §5.6). */
+  wireSnapshot(snapshot: StrictSnapshot): unknown {
+    return this.options.payloadDrift ? driftSnapshot(snapshot) : snapshot;
   }
 
   /** Messages as written on the wire (`--payload-drift`: nulls and an unreadable part, §5.6). */

@@ -1,3 +1,5 @@
+import type { StrictSettings } from '../wire/settings.js';
+import type { StrictSnapshot } from '../wire/snapshot.js';
 import type { ModelRegistry } from './models.js';
 import { toModelOption } from './models.js';
 import type { SessionRuntime } from './session-runtime.js';
@@ -7,7 +9,7 @@ import { REVIEW_COMMAND } from './scenarios/review.js';
 export type AvailableScope = 'all' | 'current';
 
 /** The session Settings object of §3.6 (also the `state.updated` patch, §5.8). */
-export function buildSettings(rt: SessionRuntime, registry: ModelRegistry, scope: AvailableScope): Record<string, unknown> {
+export function buildSettings(rt: SessionRuntime, registry: ModelRegistry, scope: AvailableScope): StrictSettings {
   const sel = rt.info.model;
   const entry = sel ? registry.find(sel.providerId, sel.modelId) : undefined;
   const available = scope === 'all' ? registry.available() : entry ? [toModelOption(entry)] : [];
@@ -31,12 +33,7 @@ export function buildSettings(rt: SessionRuntime, registry: ModelRegistry, scope
 }
 
 /** A full session snapshot (§3.6) with every required field. */
-export function buildSnapshot(
-  rt: SessionRuntime,
-  registry: ModelRegistry,
-  scope: AvailableScope,
-  messageLimit?: number,
-): Record<string, unknown> {
+export function buildSnapshot(rt: SessionRuntime, registry: ModelRegistry, scope: AvailableScope, messageLimit?: number): StrictSnapshot {
   const sel = rt.info.model;
   const entry = sel ? registry.find(sel.providerId, sel.modelId) : undefined;
   const contextWindow = entry?.contextWindow ?? 128_000;
@@ -58,7 +55,7 @@ export function buildSnapshot(
       ...(rt.currentTurnId ? { currentTurnId: rt.currentTurnId } : {}),
       pendingPermissions: rt.pendingPermissions,
       activeToolCalls: rt.activeToolCalls,
-      backgroundJobs: [...rt.backgroundJobs.values()],
+      backgroundJobs: [...rt.backgroundJobs.values()].map((t) => ({ ...t })),
       target: rt.goal,
       ...(rt.lastError ? { lastError: rt.lastError } : {}),
     },
@@ -71,7 +68,8 @@ export function buildSnapshot(
       apiRetry: null,
       contextUsage: { used: rt.contextUsed, size: contextWindow },
     },
-    messages,
+    // Kept in the simulator's own store format (session-store.ts); test/wire reads them with the strict reading.
+    messages: messages as unknown as StrictSnapshot['messages'],
     ...(rt.goal
       ? {
           goalStats: {

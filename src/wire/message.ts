@@ -27,6 +27,16 @@ export function drift<S extends z.ZodType, L extends z.ZodType>(strict: S, lenie
   return { strict, lenient };
 }
 
+/** A field the contract types narrowly and the hub reads as any optional string. */
+export function asString<S extends z.ZodType>(strict: S): Drift<S, z.ZodOptional<z.ZodString>> {
+  return drift(strict, z.string().optional());
+}
+
+/** A field the contract types narrowly and the hub reads as any optional number. */
+export function asNumber<S extends z.ZodType>(strict: S): Drift<S, z.ZodOptional<z.ZodNumber>> {
+  return drift(strict, z.number().optional());
+}
+
 /**
  * A field of the contract the hub does not read: checked by the strict reading, passed through
  * untyped by the lenient one, so its drift never costs the hub a message.

@@ -1,10 +1,11 @@
 /**
- * The v4 command ACK (docs/APP-SERVER.md §7.2), defined once: the simulator builds it to the
- * strict reading; the hub reads it leniently (src/app-server/session-schemas.ts). Refusals are
- * ACKs, not JSON-RPC errors.
+ * The v4 command envelope and its ACK (docs/APP-SERVER.md §7.1, §7.2), each defined once. The
+ * simulator builds the ACK to the strict reading; the hub reads it leniently
+ * (src/app-server/session-schemas.ts). Refusals are ACKs, not JSON-RPC errors.
  */
 import { z } from 'zod';
 import { drift, message } from './message.js';
+import { strPlus } from './text.js';
 
 export const ACK_STATUSES = ['accepted', 'rejected', 'stale', 'duplicate', 'noop', 'failed'] as const;
 
@@ -20,3 +21,21 @@ export const commandAck = message({
 export type CommandAck = z.infer<typeof commandAck.lenient>;
 /** An ACK as the CLI sends it. */
 export type StrictCommandAck = z.infer<typeof commandAck.strict>;
+
+/**
+ * The v4 command envelope (§7.1), defined once: the hub builds it (src/app-server/client.ts)
+ * and the simulator reads it as the CLI does. Unlike the legacy params this input is not
+ * strict on the CLI either — extra keys pass — so one reading serves both sides.
+ */
+export const commandEnvelope = z.looseObject({
+  commandId: z.string(),
+  clientId: z.string(),
+  sessionId: z.string().nullable(),
+  type: z.string(),
+  payload: z.record(z.string(), z.unknown()),
+  issuedAt: z.number(),
+  baseRevision: z.number().optional(),
+  baseLogEpoch: strPlus.optional(),
+  ttft: z.unknown().optional(),
+});
+export type CommandEnvelope = z.infer<typeof commandEnvelope>;

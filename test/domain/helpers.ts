@@ -19,6 +19,8 @@ import type { Frame as WireFrame } from '../../src/domain/delivery/frame.js';
 import { Hub } from '../../src/domain/hub.js';
 import type { LIMITS } from '../../src/limits.js';
 import { createLogger, type Logger } from '../../src/logger.js';
+import { sessionMarks } from '../../src/daemon/domain-parts.js';
+import { recordingBackend } from '../helpers/recording-backend.js';
 import { workspaceParts } from '../../src/daemon/http-parts.js';
 import { startSimulatorInProcess } from '../../src/simulator/index.js';
 
@@ -233,24 +235,19 @@ export async function startRig(
   const requests: string[] = [];
   const calls: Array<{ method: string; params: unknown }> = [];
   const notifications: BackendNotification[] = [];
-  const backend: BackendPort = {
-    status: () => link.status(),
-    request: (method, params, options) => {
-      requests.push(method);
-      calls.push({ method, params });
-      return link.request(method, params, options);
-    },
-    onNotification: (l) => link.onNotification(l),
-    onStatus: (l) => link.onStatus(l),
-    onSessionResumed: (l) => link.onSessionResumed(l),
-    setInteractionHandler: (h) => link.setInteractionHandler(h),
-    start: () => link.start(),
-    restart: () => link.restart(),
-    close: () => link.close(),
-    stderrTail: () => link.stderrTail(),
-  };
+  const backend = recordingBackend(link, (method, params) => {
+    requests.push(method);
+    calls.push({ method, params });
+  });
   link.onNotification((n) => notifications.push(n));
-  const hub = new Hub({ backend, appServer: new AppServerClient(backend), config, logger, roots: workspaceParts(config).roots });
+  const hub = new Hub({
+    backend,
+    appServer: new AppServerClient(backend),
+    config,
+    logger,
+    roots: workspaceParts(config).roots,
+    marks: sessionMarks(config),
+  });
   hub.start();
   await link.start();
   await until(() => link.status().state === 'ready', 'backend ready');

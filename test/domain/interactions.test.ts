@@ -8,6 +8,7 @@ import { createBackend } from '../../src/backend/index.js';
 import { buildConfig, ConfigError } from '../../src/config/load.js';
 import { HubError } from '../../src/errors.js';
 import { HubCore } from '../../src/domain/hub-core.js';
+import { sessionMarks } from '../../src/daemon/domain-parts.js';
 import { workspaceParts } from '../../src/daemon/http-parts.js';
 import { InteractionFlow } from '../../src/domain/interactions/interaction-flow.js';
 import type { LIMITS } from '../../src/limits.js';
@@ -47,7 +48,14 @@ function setup(limits: Partial<Record<keyof typeof LIMITS, number>> = {}): void 
   const config = testConfig(root, limits);
   const logger = createLogger({ level: 'silent' });
   const backend = createBackend(config, logger, { env: { ...process.env, HOME: root } });
-  core = new HubCore({ backend, appServer: new AppServerClient(backend), config, logger, roots: workspaceParts(config).roots });
+  core = new HubCore({
+    backend,
+    appServer: new AppServerClient(backend),
+    config,
+    logger,
+    roots: workspaceParts(config).roots,
+    marks: sessionMarks(config),
+  });
   flow = new InteractionFlow(core);
 }
 

@@ -14,6 +14,7 @@ import type { TurnSignal } from '../../src/acp/translation-context.js';
 import { AppServerClient } from '../../src/app-server/client.js';
 import { buildConfig } from '../../src/config/load.js';
 import type { HubConfig } from '../../src/config/schema.js';
+import { sessionMarks } from '../../src/daemon/domain-parts.js';
 import { workspaceParts } from '../../src/daemon/http-parts.js';
 import type { ConnectionAuthor } from '../../src/domain/people/author.js';
 import { HubCore } from '../../src/domain/hub-core.js';
@@ -101,7 +102,14 @@ export class FlowRig {
     this.backend = new RecordingBackend(this.config.limits.forwardRequestTimeoutMs);
     const logger = createLogger({ level: 'silent' });
     const roots = workspaceParts(this.config).roots;
-    this.core = new HubCore({ backend: this.backend, appServer: new AppServerClient(this.backend), config: this.config, logger, roots });
+    this.core = new HubCore({
+      backend: this.backend,
+      appServer: new AppServerClient(this.backend),
+      config: this.config,
+      logger,
+      roots,
+      marks: sessionMarks(this.config),
+    });
     this.flow = new PromptFlow(this.core, { cancelInteractions: (_s, by) => this.cancelledInteractions.push(by) });
     this.session = this.core.ensureSession('s1', workspace);
     for (const client of [this.alice, this.bob, this.carol])

@@ -6,7 +6,12 @@ import { AppServerClient } from '../../src/app-server/client.js';
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { buildConfig } from '../../src/config/load.js';
+import { join } from 'node:path';
+import { createBackend } from '../../src/backend/index.js';
 import { BackendRpcError, type BackendPort, type BackendStatus } from '../../src/ports/backend-port.js';
+import { startSimulatorInProcess } from '../../src/simulator/in-process.js';
+import { recordingBackend } from '../helpers/recording-backend.js';
+import { until } from '../helpers/until.js';
 import type { Authenticator, Identity } from '../../src/auth/identity.js';
 import { buildApp } from '../../src/http/app.js';
 import { createLogger } from '../../src/logger.js';
@@ -27,9 +32,48 @@ export const tokenAuthenticator: Authenticator = {
   },
 };
 
+/** The real backend link over the real simulator in this process, with every request it was asked for recorded. */
+export interface SimBackend extends BackendPort {
+  /** Each request as the routes made it (a wrapper that records, not a fake: every call goes through). */
+  calls: { method: string; params: unknown }[];
+}
+
+/**
+ * Starts the link to the simulator in-process (src/backend/in-process-transport.ts) for a hub
+ * whose provider file is `filePath`, so the simulator reads the providers the routes write.
+ * `simArgs` are simulator flags (faults such as `--fail-method`).
+ */
+export async function startSimBackend(options: { dir: string; filePath: string; simArgs?: string[] }): Promise<SimBackend> {
+  const config = buildConfig({
+    stateDir: join(options.dir, 'state'),
+    backend: 'sim',
+    workspace: options.dir,
+    providerFile: options.filePath,
+    simArgs: ['--data-dir', join(options.dir, 'sim-data'), ...(options.simArgs ?? [])],
+    logLevel: 'silent',
+  });
+  const link = createBackend(config, createLogger({ level: 'silent' }), {
+    env: { ...process.env, HOME: options.dir },
+    inProcessServer: startSimulatorInProcess,
+  });
+  const calls: SimBackend['calls'] = [];
+  const backend: SimBackend = Object.assign(
+    recordingBackend(link, (method, params) => calls.push({ method, params })),
+    { calls },
+  );
+  await link.start();
+  await until(() => link.status().state === 'ready', 'simulator ready');
+  calls.length = 0;
+  return backend;
+}
+
 type Handler = (method: string, params: unknown) => unknown;
 
-/** A scriptable BackendPort: each request goes to `handler`; calls are recorded. */
+/**
+ * A scriptable BackendPort: each request goes to `handler`; calls are recorded. Only the saved
+ * workflows' routes test still scripts the child this way; the providers' routes run over
+ * `startSimBackend`.
+ */
 export class FakeBackend implements BackendPort {
   calls: { method: string; params: unknown }[] = [];
   handler: Handler = (method) => {

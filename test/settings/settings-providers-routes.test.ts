@@ -2,8 +2,8 @@ import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BackendRpcError } from '../../src/ports/backend-port.js';
-import { auth, buildSettingsApp, FakeBackend, type SettingsApp } from './helpers.js';
+import { until } from '../helpers/until.js';
+import { auth, buildSettingsApp, type SettingsApp, type SimBackend, startSimBackend } from './helpers.js';
 
 const KEY = 'sk-live-5f3a9c1e77b2-WXYZ';
 const NEW_KEY = 'sk-live-0000aaaa1111-QRST';
@@ -19,7 +19,7 @@ const body = {
 describe('settings REST: providers', () => {
   let dir: string;
   let file: string;
-  let backend: FakeBackend;
+  let backend: SimBackend;
   let s: SettingsApp;
   const responses: string[] = [];
 
@@ -43,7 +43,7 @@ describe('settings REST: providers', () => {
     process.umask(0o022);
     dir = await mkdtemp(join(tmpdir(), 'hub-routes-'));
     file = join(dir, 'provider_config.json');
-    backend = new FakeBackend();
+    backend = await startSimBackend({ dir, filePath: file });
     s = await buildSettingsApp({ filePath: file, workspace: dir, backend, bodyLimit: 8 * 1024 });
     responses.length = 0;
   });
@@ -54,6 +54,7 @@ describe('settings REST: providers', () => {
       expect(text).not.toContain(NEW_KEY);
     }
     await s.app.close();
+    await backend.close();
     await rm(dir, { recursive: true, force: true });
   });
 
@@ -191,7 +192,6 @@ describe('settings REST: providers', () => {
 
   it('connectivity test: success, and a provider error with the key scrubbed', async () => {
     await call('POST', '/api/settings/providers', { payload: body });
-    backend.handler = () => ({ success: true });
     expect(
       (await call('POST', '/api/settings/providers/acme/test', { payload: { modelId: 'GLM-5.3', reasoningLevel: 'high' } })).json(),
     ).toEqual({ success: true });
@@ -202,30 +202,39 @@ describe('settings REST: providers', () => {
         selection: { providerId: 'acme', modelId: 'GLM-5.3', options: { reasoningLevel: 'high' } },
       },
     });
-    backend.handler = (method) => {
-      throw new BackendRpcError(method, -32603, `401 Unauthorized: invalid key ${KEY}`);
-    };
+    // The provider refuses the key and the CLI forwards its message, key and all: a simulator that fails the call so.
+    await s.app.close();
+    await backend.close();
+    const refusal = `provider/testModelConnectivity=401 Unauthorized: invalid key ${KEY}`;
+    backend = await startSimBackend({ dir, filePath: file, simArgs: ['--fail-method', refusal] });
+    s = await buildSettingsApp({ filePath: file, workspace: dir, backend, bodyLimit: 8 * 1024 });
     const failed = await call('POST', '/api/settings/providers/acme/test', { payload: { modelId: 'GLM-5.3' } });
     expect(failed.json()).toEqual({ success: false, message: '401 Unauthorized: invalid key [redacted]' });
     expect((await call('POST', '/api/settings/providers/nope/test', { payload: { modelId: 'x' } })).statusCode).toBe(404);
   });
 
   it('GET /api/settings/models lists settings.model.available of a deferred draft session, then closes it', async () => {
-    backend.handler = (method) => {
-      if (method === 'session/create') {
-        return {
-          session: { sessionId: 'draft-1' },
-          settings: {
-            model: { available: [{ ref: { providerId: 'acme', modelId: 'GLM-5.3' }, label: 'GLM-5.3', properties: {} }, { junk: true }] },
-          },
-        };
-      }
-      return {};
-    };
-    const res = await call('GET', '/api/settings/models', { scope: 'view' });
-    expect(res.json()).toEqual({ models: [{ ref: { providerId: 'acme', modelId: 'GLM-5.3' }, label: 'GLM-5.3', properties: {} }] });
-    expect(backend.calls[0]).toMatchObject({ method: 'session/create', params: { persistence: 'deferred' } });
-    expect(backend.calls.map((c) => c.method)).toContain('session/close');
+    await call('POST', '/api/settings/providers', { payload: body });
+    const listed = async () =>
+      (await call('GET', '/api/settings/models', { scope: 'view' })).json().models.map((m: { ref: unknown }) => m.ref);
+    const from = backend.calls.length;
+    // The simulator picks up a changed provider file by watching it, like the CLI: wait until it has.
+    await until(
+      async () => ((await listed()).some((r: { providerId: string }) => r.providerId === 'acme') ? true : undefined),
+      'acme listed',
+    );
+    const refs = await listed();
+    expect(refs).toContainEqual({ providerId: 'acme', modelId: 'GLM-5.3' });
+    expect(refs).toContainEqual({ providerId: 'sim', modelId: 'sim-fast' });
+    expect(backend.calls[from]).toMatchObject({ method: 'session/create', params: { persistence: 'deferred' } });
+    expect(backend.calls.slice(from).map((c) => c.method)).toContain('session/close');
+    // A child whose model list holds an entry no schema allows (the real server forwards such): it is left out.
+    await s.app.close();
+    await backend.close();
+    backend = await startSimBackend({ dir, filePath: file, simArgs: ['--payload-drift'] });
+    s = await buildSettingsApp({ filePath: file, workspace: dir, backend, bodyLimit: 8 * 1024 });
+    const drifted = (await call('GET', '/api/settings/models', { scope: 'view' })).json().models;
+    expect(drifted.map((m: { ref: unknown }) => m.ref)).toEqual(refs);
   });
 
   it('backups: listed newest first and restorable with If-Match', async () => {

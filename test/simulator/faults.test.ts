@@ -147,6 +147,16 @@ describe('fault switches', () => {
     await sim.close();
   });
 
+  it('--fail-method METHOD=MESSAGE: that method answers -32603 with the message verbatim; the others still work', async () => {
+    const message = '401 Unauthorized: invalid key sk-test';
+    const sim = await SimClient.start({ args: ['--fail-method', `provider/testModelConnectivity=${message}`] });
+    const workspace = { workspacePath: sim.home, workspaceKey: sim.home };
+    const r = await sim.request('provider/testModelConnectivity', { workspace, selection: { providerId: 'sim', modelId: 'sim-fast' } });
+    expect(r.error).toEqual({ code: -32603, message });
+    expect(await sim.call('runtime/capabilities', {})).toBeTruthy();
+    await sim.close();
+  });
+
   it('--event-rate/--event-bytes/--event-duration-ms stream uncoalesced deltas stamped with simSentAt', async () => {
     const sim = await SimClient.start({ args: ['--event-rate', '200', '--event-bytes', '300', '--event-duration-ms', '600'] });
     const sessionId = await sim.openSession();

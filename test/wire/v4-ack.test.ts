@@ -1,7 +1,8 @@
 /** The v4 command ACK (src/wire/v4.ts): the simulator's ACK is the strict reading, the hub reads it leniently. */
 import { describe, expect, it } from 'vitest';
 import { commandAckSchema } from '../../src/app-server/session-schemas.js';
-import { commandAck } from '../../src/wire/v4.js';
+import { CommandEnvelopeSchema } from '../../src/simulator/schemas/v4-params.js';
+import { commandAck, commandEnvelope } from '../../src/wire/v4.js';
 
 const ack = { commandId: 'c-1', status: 'accepted', revisionAtDecision: 3 };
 
@@ -24,5 +25,22 @@ describe('the v4 command ACK, one definition', () => {
   it('an unknown key: strict refuses, lenient keeps', () => {
     expect(commandAck.strict.safeParse({ ...ack, traceId: 't' }).success).toBe(false);
     expect(commandAck.lenient.parse({ ...ack, traceId: 't' })).toMatchObject({ traceId: 't' });
+  });
+});
+
+describe('the v4 command envelope, one definition', () => {
+  const envelope = { commandId: 'c-1', clientId: 'zcode-hub', sessionId: 's1', type: 'stop', payload: {}, issuedAt: 1 };
+
+  it('the simulator reads what the hub builds with the same schema', () => {
+    expect(CommandEnvelopeSchema).toBe(commandEnvelope);
+    expect(commandEnvelope.parse(envelope)).toEqual(envelope);
+  });
+
+  it('refuses an envelope without its id, time or payload; extra keys pass, as on the CLI', () => {
+    const { issuedAt: _i, ...noTime } = envelope;
+    expect(commandEnvelope.safeParse(noTime).success).toBe(false);
+    expect(commandEnvelope.safeParse({ ...envelope, payload: 'stop' }).success).toBe(false);
+    expect(commandEnvelope.safeParse({ ...envelope, baseLogEpoch: ' ' }).success).toBe(false);
+    expect(commandEnvelope.parse({ ...envelope, traceparent: 'x' })).toMatchObject({ traceparent: 'x' });
   });
 });

@@ -40,7 +40,7 @@ export async function create(sim: SimulatorCore, params: unknown): Promise<unkno
   // Stored in the in-memory log, not pushed: no delivery kind yet (§4.1).
   rt.emit('session.created', { mode: info.mode, contextWindow: entry.contextWindow });
   rt.persist();
-  return buildSnapshot(rt, sim.registry, 'all');
+  return sim.wireSnapshot(buildSnapshot(rt, sim.registry, 'all'));
 }
 
 function importMessages(

@@ -1,4 +1,5 @@
 import { performance } from 'node:perf_hooks';
+import type { StrictPayload } from '../../wire/event-payloads.js';
 import { newId } from '../session-runtime.js';
 import type { TurnContext } from '../turn/turn-context.js';
 import { monotonicMs } from '../monotonic-clock.js';
@@ -48,14 +49,17 @@ export async function benchScenario(ctx: TurnContext): Promise<void> {
       const simSentAt = monotonicMs();
       const prefix = `[simSentAt=${simSentAt.toFixed(3)}] `;
       const delta = prefix + 'x'.repeat(Math.max(0, eventBytes - prefix.length));
-      ctx.emit('model.streaming', {
+      // `simSentAt` is the one key outside the contract (the benchmark's send stamp), like the
+      // keys the real server leaks through (docs/APP-SERVER.md §5.6); only bench mode sends it.
+      const payload: StrictPayload<'model.streaming'> & { simSentAt: number } = {
         kind: 'text_delta',
         delta,
         done: false,
         assistantMessageId: ctx.assistantMessageId,
         partId,
         simSentAt,
-      });
+      };
+      ctx.emit('model.streaming', payload);
     }
     if (elapsed >= eventDurationMs) break;
     await new Promise((r) => setTimeout(r, 5));

@@ -1,36 +1,24 @@
 import { z } from 'zod';
 import { modelSelection } from '../../wire/model.js';
+import { SESSION_MODES, workspaceRef } from '../../wire/session-info.js';
 import { strPlus } from '../../wire/text.js';
 
 /** Shared wire types of APP-SERVER.md §3, strict on input. */
 export { strPlus };
 export const intGte0 = z.number().int().nonnegative();
 
-export const WorkspaceRefSchema = z.strictObject({
-  workspacePath: strPlus,
-  workspaceKey: strPlus,
-  workspaceIdentity: strPlus.optional(),
-  remoteSessionId: strPlus.optional(),
-});
-export type WorkspaceRef = z.infer<typeof WorkspaceRefSchema>;
+/** §3.1 WorkspaceRef, strict: defined once with the hub's reading in src/wire/session-info.ts. */
+export const WorkspaceRefSchema = workspaceRef.strict;
+export type { WorkspaceRef } from '../../wire/session-info.js';
 
 /** §3.2 ModelSelection, strict: defined once with the hub's reading in src/wire/model.ts. */
 export const ModelSelectionSchema = modelSelection.strict;
 export type { ModelSelection } from '../../wire/model.js';
 
-export const SESSION_MODES = ['plan', 'build', 'edit', 'yolo', 'guarded', 'auto'] as const;
+/** The enums of §3.4, defined once in src/wire/session-info.ts. */
+export { SESSION_MODES };
+export type { SessionKind, SessionMode, SessionStatus, TitleSource } from '../../wire/session-info.js';
 export const SessionModeSchema = z.enum(SESSION_MODES);
-export type SessionMode = z.infer<typeof SessionModeSchema>;
-export type SessionStatus = 'idle' | 'running' | 'waiting' | 'paused' | 'completed' | 'error';
-export type SessionKind =
-  | 'interactive'
-  | 'fork'
-  | 'selection_side_chat'
-  | 'workflow_parent'
-  | 'workflow_child'
-  | 'subagent_child'
-  | 'nested_workflow_child';
-export type TitleSource = 'default' | 'first_input' | 'generated' | 'custom';
 
 export const DeliveryKindSchema = z.enum(['desktop-continuous', 'web-remote-replayable']);
 

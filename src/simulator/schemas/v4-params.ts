@@ -1,19 +1,10 @@
 import { z } from 'zod';
+import { commandEnvelope } from '../../wire/v4.js';
 import { ModelSelectionSchema, strPlus } from './common.js';
 
-/** The v4 command envelope (§7.1): not strict — extra keys are dropped. */
-export const CommandEnvelopeSchema = z.looseObject({
-  commandId: z.string(),
-  clientId: z.string(),
-  sessionId: z.string().nullable(),
-  type: z.string(),
-  payload: z.record(z.string(), z.unknown()),
-  issuedAt: z.number(),
-  baseRevision: z.number().optional(),
-  baseLogEpoch: strPlus.optional(),
-  ttft: z.unknown().optional(),
-});
-export type CommandEnvelope = z.infer<typeof CommandEnvelopeSchema>;
+/** The v4 command envelope (§7.1), not strict on the CLI either: defined once with the hub's builder in src/wire/v4.ts. */
+export const CommandEnvelopeSchema = commandEnvelope;
+export type { CommandEnvelope } from '../../wire/v4.js';
 
 /** Payload schemas of the implemented command types (§7.3), loose like the CLI's. */
 export const PAYLOADS = {

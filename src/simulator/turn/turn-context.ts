@@ -1,3 +1,4 @@
+import type { EventType, StrictPayload } from '../../wire/event-payloads.js';
 import type { SimulatorCore } from '../simulator-core.js';
 import type { StoredMessage } from '../session-store.js';
 import { newId, type ActiveTurn, type SessionRuntime, type Todo } from '../session-runtime.js';
@@ -24,7 +25,7 @@ type Part = StoredMessage['parts'][number];
 export interface ToolOutcome {
   success: boolean;
   content: string;
-  display?: Record<string, unknown>;
+  display?: { kind: string; [key: string]: unknown };
 }
 
 /**
@@ -78,7 +79,7 @@ export class TurnContext {
     });
   }
 
-  emit(type: string, payload: Record<string, unknown>, visible = true): void {
+  emit<K extends EventType>(type: K, payload: StrictPayload<K>, visible = true): void {
     this.rt.emit(type, payload, this.turnId, visible);
   }
 
@@ -218,12 +219,17 @@ export class TurnContext {
   drainSteers(): { text: string; source?: string }[] {
     const inbox = this.turn.steerInbox.splice(0);
     if (inbox.length === 0) return [];
-    const injected = inbox.map(() => newId('msg'));
+    const drained = inbox.map((s) => ({
+      pendingInputId: s.pendingInputId,
+      messageId: newId('msg'),
+      text: s.text,
+      delivery: 'guide' as const,
+    }));
     this.emit('turn.steerDrained', {
       pendingInputIds: inbox.map((s) => s.pendingInputId),
       targetTurnId: this.turnId,
-      injectedMessageIds: injected,
-      drainedInputs: inbox.map((s, i) => ({ pendingInputId: s.pendingInputId, messageId: injected[i], text: s.text, delivery: 'guide' })),
+      injectedMessageIds: drained.map((d) => d.messageId),
+      drainedInputs: drained,
     });
     return inbox;
   }

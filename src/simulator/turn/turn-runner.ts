@@ -157,7 +157,7 @@ async function runTurn(sim: SimulatorCore, rt: SessionRuntime, input: TurnInput)
   const outputTokens = estimateTokens(ctx.text) + estimateTokens(ctx.reasoningText);
   const inputTokens = 400 + estimateTokens(input.text);
   const usage = {
-    source: 'provider',
+    source: 'provider' as const,
     modelRequestCount: 1 + ctx.toolCallCount,
     inputTokens,
     outputTokens,
