@@ -37,6 +37,8 @@ const ownImportMeta: Plugin = {
 };
 
 export default async function setup(): Promise<() => void> {
+  // Children through tsx as before: to compare the two, or for stack traces with the sources' lines.
+  if (process.env.ZCODE_HUB_TEST_TSX === '1') return () => undefined;
   // One directory per run: a browser run and a unit run of the same checkout may overlap.
   const outdir = path.join(root, 'node_modules', '.cache', 'zcode-hub-test', `run-${process.pid}`);
   fs.rmSync(outdir, { recursive: true, force: true });
