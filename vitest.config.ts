@@ -14,6 +14,7 @@ export default defineConfig({
     reporters: ['default'],
     // SEC-05: one log directory for the run; at the end every captured log is searched for every
     // secret the suites used and for query strings.
-    globalSetup: ['test/security/log-check.global.ts'],
+    // The simulator and the CLI bundled once per run: their hundreds of processes start without tsx.
+    globalSetup: ['test/security/log-check.global.ts', 'test/helpers/bundle.global.ts'],
   },
 });

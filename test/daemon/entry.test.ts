@@ -42,6 +42,16 @@ describe('chooseEntry', () => {
     expect(chooseEntry(root, { ZCODE_HUB_FROM_SOURCE: '1' }).kind).toBe('source');
   });
 
+  it('ZCODE_HUB_ENTRY (a bundle of the sources the unit suites build) wins over dist/ and ZCODE_HUB_FROM_SOURCE', () => {
+    const { root, touch } = checkout();
+    touch('src/cli/main.ts', t);
+    touch('dist/cli/main.js', t + 1_000);
+    const bundle = path.join(root, 'bundle', 'cli.mjs');
+    for (const env of [{ ZCODE_HUB_ENTRY: bundle }, { ZCODE_HUB_ENTRY: bundle, ZCODE_HUB_FROM_SOURCE: '1' }])
+      expect(chooseEntry(root, env)).toEqual({ kind: 'bundle', main: bundle, reason: 'ZCODE_HUB_ENTRY is set' });
+    expect(chooseEntry(root, { ZCODE_HUB_ENTRY: '' }).kind).toBe('dist');
+  });
+
   it('an installed package without src/ runs dist/', () => {
     const { root, touch } = checkout();
     touch('dist/cli/main.js', t);

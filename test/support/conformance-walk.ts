@@ -304,12 +304,14 @@ export async function walkScenario(transport: WalkTransport, scenario: string): 
 
 /**
  * The suite of one transport: a hub with the simulator, then the walk of every scenario, each
- * client's connection opened by `open`; `afterEachScenario` frees what `open` held.
+ * client's connection opened by `open`; `afterEachScenario` frees what `open` held, and
+ * `beforeHubClose` what is still open at the end (it runs before the hub and its state dir go).
  */
 export function conformanceSuite(
   transport: string,
   open: (hub: HubHarness, name: string) => Promise<Stream>,
   afterEachScenario: () => void = () => undefined,
+  beforeHubClose: () => Promise<void> = async () => undefined,
 ): void {
   let hub: HubHarness;
   beforeAll(async () => {
@@ -317,6 +319,7 @@ export function conformanceSuite(
   });
   afterEach(afterEachScenario);
   afterAll(async () => {
+    await beforeHubClose();
     await hub?.close();
   });
   describe(`conformance over ${transport}: every message the hub sends is ACP`, () => {
