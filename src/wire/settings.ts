@@ -47,9 +47,20 @@ export const modelOption = message({
 });
 export type ModelOption = z.infer<typeof modelOption.strict>;
 
+/**
+ * The model list as the hub reads it: entry by entry, an unreadable one left out (§5.6 of
+ * docs/APP-SERVER.md) — one bad option from a provider must not cost the session its snapshot.
+ */
+const readableModelOptions = z.array(z.unknown()).transform((entries) =>
+  entries.flatMap((e) => {
+    const read = modelOption.lenient.safeParse(e);
+    return read.success ? [read.data] : [];
+  }),
+);
+
 const modelSettings = message({
   current: modelSelection.optional(),
-  available: drift(z.array(modelOption.strict), z.array(modelOption.lenient).optional()),
+  available: drift(z.array(modelOption.strict), readableModelOptions.optional()),
   lastUsed: unread(modelRef.strict.optional()),
 });
 

@@ -98,6 +98,13 @@ describe('Settings, one definition', () => {
     expect(settings.lenient.parse(drifted).model?.available?.[0]?.reasoning?.levels).toEqual([{ value: 'low', label: 'low' }]);
   });
 
+  it('an unreadable model option: strict refuses the settings, the hub leaves that option out and reads the rest', () => {
+    const good = fullSettings.model.available[0] as (typeof fullSettings.model.available)[number];
+    const drifted = { ...fullSettings, model: { ...fullSettings.model, available: [{ junk: true }, good] } };
+    expect(settings.strict.safeParse(drifted).success).toBe(false);
+    expect(settings.lenient.parse(drifted).model?.available).toEqual([settings.lenient.parse(fullSettings).model?.available?.[0]]);
+  });
+
   it('a patch of only some parts, an old `modelID` spelling: the hub reads it, strict refuses', () => {
     const patch = { model: { current: { providerID: 'zai', modelID: 'glm-5' } } };
     expect(settings.strict.safeParse(patch).success).toBe(false);
