@@ -87,6 +87,16 @@ describe('managing sessions', () => {
     const c = await hub.initializedClient({ name: 'other-editor' });
     await c.request('session/new', { cwd: other, mcpServers: [] });
     await page.reload();
+    // The roots arrive late (a slow tunnel): the recent chips must not show the root meanwhile
+    // and then shift under a finger when the roots come.
+    // (The page's own fetch is slowed: the service worker keeps Playwright's routing out.)
+    await page.evaluate(() => {
+      const real = window.fetch.bind(window);
+      window.fetch = (input, init) =>
+        String(input).startsWith('/api/workspaces')
+          ? new Promise((r) => setTimeout(r, 1000)).then(() => real(input, init))
+          : real(input, init);
+    });
     await page.getByTestId('new-session').click();
     const sheet = page.getByTestId('new-session-sheet');
     const recent = sheet.getByTestId('recent-workspaces');

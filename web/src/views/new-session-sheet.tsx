@@ -121,6 +121,9 @@ function FolderBrowser({ client, start, onPick }: { client: HubClient; start: st
 export function NewSessionSheet({ client, workspaces, onClose }: { client: HubClient; workspaces: string[]; onClose: () => void }) {
   const [cwd, setCwd] = useState(workspaces[0] ?? '');
   const [roots, setRoots] = useState<string[]>([]);
+  // The recent folders are the workspaces minus the roots: shown only once the roots are known,
+  // so the chips never shift under a finger when the roots arrive.
+  const [rootsSettled, setRootsSettled] = useState(false);
   const [browsing, setBrowsing] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState('');
@@ -129,8 +132,9 @@ export function NewSessionSheet({ client, workspaces, onClose }: { client: HubCl
       (r) => {
         setRoots(r.roots);
         setCwd((c) => c || r.defaultWorkspace || r.roots[0] || '');
+        setRootsSettled(true);
       },
-      () => undefined, // an older hub without the route: recent workspaces and a typed path still work
+      () => setRootsSettled(true), // an older hub without the route: recent workspaces and a typed path still work
     );
   }, [client]);
   const pick = (p: string) => {
@@ -163,13 +167,15 @@ export function NewSessionSheet({ client, workspaces, onClose }: { client: HubCl
       >
         <p class="muted small ws-question">{t('pickWorkspace')}</p>
         <ChipGroup legend={t('workspaceRoots')} paths={roots} cwd={cwd} onPick={pick} testId="workspace-roots" />
-        <ChipGroup
-          legend={t('recentWorkspaces')}
-          paths={workspaces.filter((w) => !roots.includes(w)).slice(0, 6)}
-          cwd={cwd}
-          onPick={pick}
-          testId="recent-workspaces"
-        />
+        {rootsSettled ? (
+          <ChipGroup
+            legend={t('recentWorkspaces')}
+            paths={workspaces.filter((w) => !roots.includes(w)).slice(0, 6)}
+            cwd={cwd}
+            onPick={pick}
+            testId="recent-workspaces"
+          />
+        ) : null}
         {roots.length > 0 ? (
           browsing ? (
             <FolderBrowser
