@@ -7,55 +7,20 @@
  * Real daemon, Chromium at 390×844; the proof that the page was kept is a value set on the old
  * page that is still there, a `pageshow` with `persisted`, and no `Page.backForwardCacheNotUsed`.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { chromium, type BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHub, type HubHarness } from '../helpers/hub-harness.js';
-import { CHROMIUM, PHONE, type Device } from './support/browser.js';
+import { openDevice, type Device } from './support/browser.js';
 import { pair, sendPrompt, waitIdle } from './support/flow.js';
 
 let hub: HubHarness;
 let phone: Device;
-let profile: string;
-
-/**
- * The suites' phone (support/browser.ts), but with the back/forward cache on: playwright turns
- * it off by default (`--disable-back-forward-cache`), which this suite is about.
- */
-async function openCachingPhone(): Promise<Device> {
-  profile = fs.mkdtempSync(path.join(os.tmpdir(), 'zcode-e2e-bfcache-'));
-  const context: BrowserContext = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-sync'],
-    ignoreDefaultArgs: ['--disable-back-forward-cache'],
-    viewport: PHONE,
-    deviceScaleFactor: 2,
-    isMobile: true,
-    hasTouch: true,
-    locale: 'en-US',
-    reducedMotion: 'reduce',
-  });
-  context.setDefaultTimeout(20_000);
-  const page = context.pages()[0] ?? (await context.newPage());
-  const errors: Device['errors'] = [];
-  page.on('console', (m) => {
-    if (m.type() === 'error') errors.push({ at: Date.now(), text: m.text() });
-  });
-  page.on('pageerror', (e) => errors.push({ at: Date.now(), text: `pageerror: ${e.message}` }));
-  return { context, page, errors, close: () => context.close() };
-}
-
 beforeAll(async () => {
   hub = await startHub();
-  phone = await openCachingPhone();
+  phone = await openDevice({ backForwardCache: true });
 });
 afterAll(async () => {
   await phone?.close().catch(() => undefined);
   await hub?.close();
-  if (profile) fs.rmSync(profile, { recursive: true, force: true });
 });
 
 type Kept = Window & { keptMark?: string; restoredFromCache?: boolean };

@@ -35,6 +35,11 @@ export interface DeviceOptions {
    * have: Chromium refuses a push subscription there.
    */
   ownProfile?: boolean;
+  /**
+   * Keep Chromium's back/forward cache on (implies `ownProfile`): playwright turns it off by
+   * default (`--disable-back-forward-cache`), and a suite about it needs it on.
+   */
+  backForwardCache?: boolean;
 }
 
 /** One "device": its own browser context (cookies, storage, service workers), page and console log. */
@@ -90,9 +95,15 @@ export async function openDevice(opts: DeviceOptions = {}): Promise<Device> {
   };
   let dir: string | undefined;
   let context: BrowserContext;
-  if (opts.ownProfile) {
+  if (opts.ownProfile || opts.backForwardCache) {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zcode-e2e-profile-'));
-    context = await chromium.launchPersistentContext(dir, { executablePath: CHROMIUM, headless: true, args, ...options });
+    context = await chromium.launchPersistentContext(dir, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args,
+      ...(opts.backForwardCache ? { ignoreDefaultArgs: ['--disable-back-forward-cache'] } : {}),
+      ...options,
+    });
   } else context = await (await sharedBrowser(args)).newContext(options);
   context.setDefaultTimeout(20_000);
   const page = context.pages()[0] ?? (await context.newPage());
