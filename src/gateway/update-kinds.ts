@@ -64,11 +64,14 @@ export interface AnnouncedClient {
 /** The update kinds a client can parse; `undefined` = every kind the hub sends. */
 export type UpdateKinds = ReadonlySet<string> | undefined;
 
+/** The two sets nearly every client gets, shared (read-only; `withDraftKinds` copies). */
+const CURRENT_V1_KIND_SET: ReadonlySet<string> = new Set<string>([...BASE_UPDATE_KINDS, ...LATER_V1_KINDS]);
+const FIRST_SCHEMA_KIND_SET: ReadonlySet<string> = new Set<string>(BASE_UPDATE_KINDS);
+
 /** The rule (see the file comment): which kinds this client is sent as `session/update`. */
 export function updateKindsFor(client: AnnouncedClient): UpdateKinds {
   if (client.sessionUpdates !== undefined) return new Set<string>([...BASE_UPDATE_KINDS, ...client.sessionUpdates]);
-  if (client.hasClientInfo || client.protocolVersion >= 2) return new Set<string>([...BASE_UPDATE_KINDS, ...LATER_V1_KINDS]);
-  return new Set<string>(BASE_UPDATE_KINDS);
+  return client.hasClientInfo || client.protocolVersion >= 2 ? CURRENT_V1_KIND_SET : FIRST_SCHEMA_KIND_SET;
 }
 
 /** Every kind the hub may send: only these can be announced (so the set is bounded by construction). */
