@@ -7,6 +7,7 @@ import { useRef } from 'preact/hooks';
 import { Markdown } from './markdown-view.js';
 import { ReadAloud } from './read-aloud.js';
 import { ToolCard } from './tool-card.js';
+import { CodeText } from './tool-title.js';
 
 /** One item of the conversation. `streaming` marks the last agent text while a turn runs. */
 export function ChatItemView({ item, streaming, onRetry }: { item: ChatItem; streaming: boolean; onRetry?: (r: RetryPrompt) => void }) {
@@ -34,7 +35,11 @@ export function ChatItemView({ item, streaming, onRetry }: { item: ChatItem; str
               ))}
             </div>
           ) : null}
-          {item.text ? <div class="msg-text">{item.text}</div> : null}
+          {item.text ? (
+            <div class="msg-text">
+              <CodeText text={item.text} />
+            </div>
+          ) : null}
         </div>
       );
     }

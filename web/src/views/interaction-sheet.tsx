@@ -18,6 +18,7 @@ import { PermissionBody } from './permission-sheet.js';
 import { approvalOf } from '../hub/permission-facts.js';
 import { stepsOfFields, stepsOfView } from '../hub/question-steps.js';
 import { QuestionCards } from './question-cards.js';
+import { CodeText } from './tool-title.js';
 
 /** A question or plan form sent as `elicitation/create` (rendered from its requestedSchema). */
 function ElicitationForm({ i, answer }: { i: PendingInteraction; answer: (a: Answer) => void }) {
@@ -194,7 +195,11 @@ export function InteractionHost({ sessionId }: { client?: HubClient; sessionId?:
   const sessionTitle = store.get().sessions[active.sessionId]?.title;
   return (
     <Sheet key={active.interactionId} title={t(TITLES[active.kind])} onClose={close} testId="interaction-sheet">
-      {sessionTitle && active.sessionId !== sessionId ? <p class="muted small">{sessionTitle}</p> : null}
+      {sessionTitle && active.sessionId !== sessionId ? (
+        <p class="muted small">
+          <CodeText text={sessionTitle} />
+        </p>
+      ) : null}
       <InteractionBody i={active} answer={(a) => void clientFor(active.hubId).answer(active.interactionId, a)} />
       <button type="button" class="link later" onClick={close}>
         {t('later')}
