@@ -21,8 +21,10 @@ export function ChatItemView({ item, streaming, onRetry }: { item: ChatItem; str
         (item.authorTokenId !== undefined
           ? item.authorTokenId === me?.tokenId
           : name !== undefined && (name === me?.device || name === me?.name));
+      // Dashed while on its way: once the hub started its turn (promptId) it is sent, though the turn runs on.
+      const pending = item.localId !== undefined && item.promptId === undefined;
       return (
-        <div class={`msg msg-user ${item.localId ? 'msg-pending' : ''}`} data-testid="user-message">
+        <div class={`msg msg-user ${pending ? 'msg-pending' : ''}`} data-testid="user-message">
           {name ? (
             <div class="msg-author" data-testid="msg-author">
               {mine ? t('youNamed', name) : name}
