@@ -34,7 +34,7 @@ export function titleParts(title: string, cwd: string | undefined): TitlePart[] 
   return parts;
 }
 
-/** The title as plain words (its code without backticks): for an accessible name or a tab title beside the shown one. */
+/** The title as plain words (its code without backticks): the accessible name of a title shown with CodeText. */
 export function plainTitle(title: string): string {
   return titleParts(title, undefined)
     .map((p) => p.text)
