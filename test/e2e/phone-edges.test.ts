@@ -2,7 +2,8 @@
  * The phone app's rough edges, walked at 390×844 in light and dark over the real simulator and a
  * real git repository: inline code in what people write (a prompt, the session title it gives,
  * the list and the inbox) shown as code; the chat title given the header's width (the branch sits
- * under it); a question with one way to skip; /docs on an operate device landing on a page that
+ * under it); a question with one way to skip; a plan to approve without the form's how-to text;
+ * /docs on an operate device landing on a page that
  * says how to get admin, without a console error.
  */
 import { execFileSync } from 'node:child_process';
@@ -136,6 +137,21 @@ describe('phone edges at 390 px', () => {
     await waitIdle(page);
     const answer = page.getByTestId('agent-message').last();
     await expect.poll(() => answer.innerText()).toMatch(/Tooling: \(skipped\)[\s\S]*Checks: \(skipped\)/);
+  });
+
+  it('a plan to approve shows the plan and the sheet’s buttons, not the form’s how-to-answer text', async () => {
+    const { page } = phone;
+    await sendPrompt(page, 'make a plan first');
+    const sheet = page.getByTestId('interaction-sheet');
+    await sheet.getByTestId('plan-approve').waitFor();
+    const text = await sheet.locator('.plan-text').innerText();
+    expect(text).toContain('Run the tests');
+    expect(text).not.toContain('Leave the box empty');
+    expect(text).not.toContain('Ready to code?');
+    await shoot(page, 'edges-plan-sheet');
+    await sheet.getByTestId('plan-approve').click();
+    await sheet.waitFor({ state: 'detached' });
+    await waitIdle(page);
   });
 
   it('/docs on an operate device is the app’s needs-admin page with the command, no console errors; an admin gets docs that fit', async () => {
