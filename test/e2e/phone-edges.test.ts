@@ -81,7 +81,7 @@ describe('phone edges at 390 px', () => {
 
     const message = page.getByTestId('user-message').last();
     // Its turn runs (waiting on the request): the prompt is sent, so its bubble is no longer drawn as on its way.
-    expect(await message.getAttribute('class')).not.toContain('msg-pending');
+    await expect.poll(() => message.getAttribute('class')).not.toContain('msg-pending');
     expect(await message.locator('code').allInnerTexts()).toEqual(['greet']);
     expect(await message.locator('.msg-text').innerText()).toBe('add the greet helper with permission');
     const title = page.getByTestId('title-button');
