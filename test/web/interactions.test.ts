@@ -110,6 +110,7 @@ describe('interactions', () => {
       questions: [{ header: 'Plan', question: 'Review this plan.', options: [{ value: 'approve', label: 'Approve' }] }],
       input: { plan: '1. Read\n2. Write' },
     });
+    if (asked.kind !== 'plan_approval') throw new Error(`expected a plan approval, got ${asked.kind}`);
     const form = toElicitationForm(asked);
     const pending = fromElicitation(7, form);
     expect(pending?.kind).toBe('plan_approval');
