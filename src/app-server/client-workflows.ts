@@ -42,12 +42,12 @@ export class WorkflowCalls {
 
   /** `workflows/updateMeta`. */
   updateMeta(workspace: WorkspaceRef, scope: w.WorkflowScope, name: string, meta: w.WorkflowMeta) {
-    return this.ok('workflows/updateMeta', { workspace, name, meta, scope }, w.workflowPathResultSchema);
+    return this.ok('workflows/updateMeta', { workspace, name, meta, scope }, w.workflowUpdateMetaResultSchema);
   }
 
   /** `workflows/delete`. */
   delete(workspace: WorkspaceRef, scope: w.WorkflowScope, name: string) {
-    return this.ok('workflows/delete', { workspace, name, scope }, w.workflowPathResultSchema);
+    return this.ok('workflows/delete', { workspace, name, scope }, w.workflowDeleteResultSchema);
   }
 
   /** `workflows/move`: a global workflow copied into the project. */

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from '../../fs/secure-file.js';
+import type { WorkflowEntry, WorkflowGetResult } from '../../wire/workflows.js';
 import { MetaSchema, type WorkflowMeta, type WorkflowScope } from '../schemas/workflow-params.js';
 
 /**
@@ -26,7 +27,8 @@ export interface WorkflowFile {
   script: string;
 }
 
-export type ReadFailure = { ok: false; reason: 'invalid_name' | 'not_found' | 'parse_error' | 'read_error'; detail?: string };
+/** A read that failed, exactly as `workflows/get` answers it (§8). */
+export type ReadFailure = Extract<WorkflowGetResult, { ok: false }>;
 
 /** The directory of a scope; `home` is the simulator's (SimOptions.home). */
 export function workflowDir(workspacePath: string, scope: WorkflowScope, home: string): string {
@@ -110,8 +112,8 @@ export function writeWorkflow(file: string, meta: WorkflowMeta, script: string):
   writeFileAtomic(file, encodeWorkflow(meta, script));
 }
 
-/** The `Entry` shape of §8. */
-export function toEntry(w: WorkflowFile): Record<string, unknown> {
+/** The `Entry` of §8. */
+export function toEntry(w: WorkflowFile): WorkflowEntry {
   return {
     name: w.name,
     description: w.meta.description,
