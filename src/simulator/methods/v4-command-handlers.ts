@@ -192,6 +192,14 @@ export async function executeCommand(sim: SimulatorCore, rt: SessionRuntime, env
   // `--unsupported-command TYPE`: an app-server build without that command (§7.2 step 6).
   if (sim.options.unsupportedCommand.includes(env.type))
     return failed('fault.command.notImplemented', `Command ${env.type} is not implemented`);
+  // `--fail-command TYPE=REASON_CODE`: the next command of TYPE is refused with that code, once
+  // per flag — a refusal the simulator cannot reach on its own (a resume superseded by another
+  // run, a runtime without workflow support).
+  const refusal = sim.commandRefusals.findIndex((f) => f.startsWith(`${env.type}=`));
+  if (refusal !== -1) {
+    const reasonCode = (sim.commandRefusals.splice(refusal, 1)[0] ?? '').slice(env.type.length + 1);
+    return failed(reasonCode, `Simulated refusal (--fail-command): ${reasonCode}`);
+  }
   switch (env.type) {
     case 'sendText':
       return sendText(sim, rt, env, p);
