@@ -5,13 +5,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { workflowFailureSchema, workflowMetaSchema } from '../../src/app-server/workflow-schemas.js';
-import { MetaSchema } from '../../src/simulator/schemas/workflow-params.js';
 import { savedRun } from '../../src/wire/workflow-runs.js';
-import { workflowGetResult, workflowMoveResult, workflowSaveResult } from '../../src/wire/workflows.js';
+import { workflowGetResult, workflowMeta, workflowMoveResult, workflowSaveResult } from '../../src/wire/workflows.js';
 
 describe('workflow Meta, one definition', () => {
   it('the hub checks with the very schema the simulator checks with', () => {
-    expect(workflowMetaSchema).toBe(MetaSchema);
+    expect(workflowMetaSchema).toBe(workflowMeta.strict);
   });
 
   it('refuses what the CLI refuses: a blank description, an unknown key, an undeclared arg type', () => {

@@ -7,7 +7,7 @@ import {
   RunNodeResultQuery,
   RunWorkspaceQuery,
   WorkflowRunsQuery,
-} from '../schemas/workflow-params.js';
+} from '../../wire/workflow-params.js';
 import type { SimulatorCore } from '../simulator-core.js';
 import type { WorkflowRun } from '../workflows/run-registry.js';
 import type * as wire from '../../wire/workflow-runs.js';

@@ -1,18 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseParams } from '../protocol-error.js';
-import {
-  ForRunParams,
-  ListParams,
-  MetaSchema,
-  MoveParams,
-  NameParams,
-  RunsParams,
-  SaveParams,
-  UpdateMetaParams,
-} from '../schemas/workflow-params.js';
+import { ForRunParams, ListParams, MoveParams, NameParams, RunsParams, SaveParams, UpdateMetaParams } from '../../wire/workflow-params.js';
 import type { SimulatorCore } from '../simulator-core.js';
 import type { WorkflowRunsResult } from '../../wire/workflow-runs.js';
+import { workflowMeta } from '../../wire/workflows.js';
 import type * as wire from '../../wire/workflows.js';
 import { WorkflowRunRegistry } from '../workflows/run-registry.js';
 import { NAME_PATTERN, readWorkflow, scanDir, toEntry, workflowDir, writeWorkflow } from '../workflows/store.js';
@@ -48,7 +40,7 @@ export const workflowMethods: Record<string, Handler> = {
   'workflows/updateMeta': (sim, params): wire.WorkflowUpdateMetaResult => {
     const p = parseParams(UpdateMetaParams, params);
     // §1.5: the meta is re-validated outside parseParams, so a bad meta is -32603, not -32602.
-    const meta = MetaSchema.parse(p.meta);
+    const meta = workflowMeta.strict.parse(p.meta);
     const r = readWorkflow(p.workspace.workspacePath, sim.options.home, p.name, p.scope);
     if ('ok' in r) return r;
     try {

@@ -1,8 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from '../../fs/secure-file.js';
-import type { WorkflowEntry, WorkflowGetResult } from '../../wire/workflows.js';
-import { MetaSchema, type WorkflowMeta, type WorkflowScope } from '../schemas/workflow-params.js';
+import { type WorkflowEntry, type WorkflowGetResult, type WorkflowMeta, type WorkflowScope, workflowMeta } from '../../wire/workflows.js';
 
 /**
  * Saved workflow files (§8), rescanned on every call. Simulator file format, one workflow per
@@ -51,7 +50,7 @@ export function decodeWorkflow(content: string): { ok: true; meta: WorkflowMeta;
   } catch (err) {
     return { ok: false, detail: `header is not JSON: ${String(err)}` };
   }
-  const meta = MetaSchema.safeParse(json);
+  const meta = workflowMeta.strict.safeParse(json);
   if (!meta.success) return { ok: false, detail: meta.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ') };
   return { ok: true, meta: meta.data, script: content.slice(end + HEADER_CLOSE.length) };
 }
