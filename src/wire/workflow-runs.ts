@@ -175,15 +175,3 @@ export const runNodeResult = message({
   bytes: unread(count),
   truncated: unread(z.literal(true).optional()),
 });
-
-/** A message's strict reading as a type: what the simulator builds. */
-type Sent<M extends { strict: z.ZodType }> = z.infer<M['strict']>;
-export type WorkflowRunsResult = Sent<typeof workflowRunsResult>;
-export type StartSavedWorkflowResult = Sent<typeof startSavedWorkflowResult>;
-export type SessionRunsResult = Sent<typeof sessionRunsResult>;
-export type RunEventsResult = Sent<typeof runEventsResult>;
-export type RunArtifactsResult = Sent<typeof runArtifactsResult>;
-export type RunArtifactDataResult = Sent<typeof runArtifactDataResult>;
-export type RunArtifactReadResult = Sent<typeof runArtifactReadResult>;
-export type RunWorkspaceResult = Sent<typeof runWorkspaceResult>;
-export type RunNodeResult = Sent<typeof runNodeResult>;

@@ -126,13 +126,3 @@ export const workflowForRunResult = message({
   match: drift(z.enum(['candidate', 'script', 'name']).optional(), optStr),
   runArgs: unread(z.unknown().optional()),
 });
-
-/** A message's strict reading as a type: what the simulator builds. */
-type Sent<M extends { strict: z.ZodType }> = z.infer<M['strict']>;
-export type WorkflowsListResult = Sent<typeof workflowsListResult>;
-export type WorkflowGetResult = Sent<typeof workflowGetResult>;
-export type WorkflowUpdateMetaResult = Sent<typeof workflowUpdateMetaResult>;
-export type WorkflowDeleteResult = Sent<typeof workflowDeleteResult>;
-export type WorkflowMoveResult = Sent<typeof workflowMoveResult>;
-export type WorkflowSaveResult = Sent<typeof workflowSaveResult>;
-export type WorkflowForRunResult = Sent<typeof workflowForRunResult>;

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { publishTitleFrame } from '../v4-conversation.js';
 import { cancelTask } from '../background-tasks.js';
 import type { CommandEnvelope } from '../schemas/v4-params.js';
-import type { StartSavedWorkflowResult } from '../../wire/workflow-runs.js';
+import type { Sent } from '../../wire/message.js';
+import type { startSavedWorkflowResult } from '../../wire/workflow-runs.js';
 import { newId, type SessionRuntime, type V4Ack } from '../session-runtime.js';
 import type { SimulatorCore } from '../simulator-core.js';
 import { buildSettings } from '../snapshot.js';
@@ -148,7 +149,7 @@ function startSavedWorkflow(sim: SimulatorCore, rt: SessionRuntime, p: P): Decis
     inputVisibility: 'model-only',
     behaviour: 'workflow-launch',
   });
-  const result: StartSavedWorkflowResult = { type: 'startSavedWorkflow', runId, toolCallId };
+  const result: Sent<typeof startSavedWorkflowResult> = { type: 'startSavedWorkflow', runId, toolCallId };
   return accepted(result);
 }
 

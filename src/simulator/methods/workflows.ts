@@ -3,7 +3,8 @@ import path from 'node:path';
 import { parseParams } from '../protocol-error.js';
 import { ForRunParams, ListParams, MoveParams, NameParams, RunsParams, SaveParams, UpdateMetaParams } from '../../wire/workflow-params.js';
 import type { SimulatorCore } from '../simulator-core.js';
-import type { WorkflowRunsResult } from '../../wire/workflow-runs.js';
+import type { Sent } from '../../wire/message.js';
+import type { workflowRunsResult } from '../../wire/workflow-runs.js';
 import { workflowMeta } from '../../wire/workflows.js';
 import type * as wire from '../../wire/workflows.js';
 import { WorkflowRunRegistry } from '../workflows/run-registry.js';
@@ -13,7 +14,7 @@ type Handler = (sim: SimulatorCore, params: unknown) => unknown;
 
 /** `workflows/*` (§8): session-less, rescanning the directories on every call; failures are results. */
 export const workflowMethods: Record<string, Handler> = {
-  'workflows/list': (sim, params): wire.WorkflowsListResult => {
+  'workflows/list': (sim, params): Sent<typeof wire.workflowsListResult> => {
     const p = parseParams(ListParams, params);
     const ws = p.workspace.workspacePath;
     if (p.scope) {
@@ -30,14 +31,14 @@ export const workflowMethods: Record<string, Handler> = {
     };
   },
 
-  'workflows/get': (sim, params): wire.WorkflowGetResult => {
+  'workflows/get': (sim, params): Sent<typeof wire.workflowGetResult> => {
     const p = parseParams(NameParams, params);
     const r = readWorkflow(p.workspace.workspacePath, sim.options.home, p.name, p.scope);
     if ('ok' in r) return r;
     return { ok: true, name: r.name, path: r.path, scope: r.scope, meta: r.meta, script: r.script };
   },
 
-  'workflows/updateMeta': (sim, params): wire.WorkflowUpdateMetaResult => {
+  'workflows/updateMeta': (sim, params): Sent<typeof wire.workflowUpdateMetaResult> => {
     const p = parseParams(UpdateMetaParams, params);
     // §1.5: the meta is re-validated outside parseParams, so a bad meta is -32603, not -32602.
     const meta = workflowMeta.strict.parse(p.meta);
@@ -51,7 +52,7 @@ export const workflowMethods: Record<string, Handler> = {
     return { ok: true, path: r.path };
   },
 
-  'workflows/delete': (sim, params): wire.WorkflowDeleteResult => {
+  'workflows/delete': (sim, params): Sent<typeof wire.workflowDeleteResult> => {
     const p = parseParams(NameParams, params);
     const r = readWorkflow(p.workspace.workspacePath, sim.options.home, p.name, p.scope);
     if ('ok' in r) {
@@ -63,14 +64,14 @@ export const workflowMethods: Record<string, Handler> = {
     return { ok: true, path: r.path };
   },
 
-  'workflows/runs': (sim, params): WorkflowRunsResult => {
+  'workflows/runs': (sim, params): Sent<typeof workflowRunsResult> => {
     const p = parseParams(RunsParams, params);
     const ws = p.workspace.workspacePath;
     const all = sim.runs.list((r) => (p.scope === 'global' ? true : r.cwd === ws) && (p.name === undefined || r.name === p.name));
     return { runs: all.slice(0, p.limit).map(WorkflowRunRegistry.toRun), ...(all.length > p.limit ? { truncated: true } : {}) };
   },
 
-  'workflows/move': (sim, params): wire.WorkflowMoveResult => {
+  'workflows/move': (sim, params): Sent<typeof wire.workflowMoveResult> => {
     const p = parseParams(MoveParams, params);
     if (!NAME_PATTERN.test(p.name)) return { ok: false, reason: 'invalid_name' };
     const ws = p.workspace.workspacePath;
@@ -87,7 +88,7 @@ export const workflowMethods: Record<string, Handler> = {
     return { ok: true, from: from.path, to };
   },
 
-  'workflows/save': (sim, params): wire.WorkflowSaveResult => {
+  'workflows/save': (sim, params): Sent<typeof wire.workflowSaveResult> => {
     const p = parseParams(SaveParams, params);
     if (!NAME_PATTERN.test(p.name)) return { ok: false, reason: 'invalid_name' };
     const run = sim.runs.get(p.runId);
@@ -114,7 +115,7 @@ export const workflowMethods: Record<string, Handler> = {
     };
   },
 
-  'workflows/forRun': (sim, params): wire.WorkflowForRunResult => {
+  'workflows/forRun': (sim, params): Sent<typeof wire.workflowForRunResult> => {
     const p = parseParams(ForRunParams, params);
     const run = sim.runs.get(p.runId);
     if (!run) return {};
@@ -129,7 +130,12 @@ export const workflowMethods: Record<string, Handler> = {
   },
 };
 
-function deleteBroken(workspacePath: string, home: string, name: string, scope?: wire.WorkflowScope): wire.WorkflowDeleteResult {
+function deleteBroken(
+  workspacePath: string,
+  home: string,
+  name: string,
+  scope?: wire.WorkflowScope,
+): Sent<typeof wire.workflowDeleteResult> {
   for (const s of scope ? [scope] : (['project', 'global'] as const)) {
     const file = path.join(workflowDir(workspacePath, s, home), `${name}.js`);
     if (fs.existsSync(file)) {

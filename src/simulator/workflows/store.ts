@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from '../../fs/secure-file.js';
-import { type WorkflowEntry, type WorkflowGetResult, type WorkflowMeta, type WorkflowScope, workflowMeta } from '../../wire/workflows.js';
+import type { Sent } from '../../wire/message.js';
+import { type WorkflowEntry, type WorkflowMeta, type WorkflowScope, type workflowGetResult, workflowMeta } from '../../wire/workflows.js';
 
 /**
  * Saved workflow files (§8), rescanned on every call. Simulator file format, one workflow per
@@ -27,7 +28,7 @@ export interface WorkflowFile {
 }
 
 /** A read that failed, exactly as `workflows/get` answers it (§8). */
-export type ReadFailure = Extract<WorkflowGetResult, { ok: false }>;
+export type ReadFailure = Extract<Sent<typeof workflowGetResult>, { ok: false }>;
 
 /** The directory of a scope; `home` is the simulator's (SimOptions.home). */
 export function workflowDir(workspacePath: string, scope: WorkflowScope, home: string): string {
