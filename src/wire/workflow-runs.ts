@@ -76,7 +76,6 @@ export const sessionRun = message({
   failureMessage: optStr,
   resumable: z.boolean(),
 });
-export type SessionRun = z.infer<typeof sessionRun.strict>;
 
 export const sessionRunsResult = message({ runs: sessionRun.list() });
 
@@ -119,7 +118,6 @@ export const runArtifact = message({
   itemCount: unread(count),
   primary: unread(z.boolean().optional()),
 });
-export type RunArtifact = z.infer<typeof runArtifact.strict>;
 
 /** `v4/conversation/workflowRunArtifacts` (an unknown run has none). */
 export const runArtifactsResult = message({ artifacts: runArtifact.list() });
@@ -158,7 +156,6 @@ const runNode = message({
   createdAt: unread(z.number()),
   updatedAt: unread(z.number()),
 });
-export type RunNode = z.infer<typeof runNode.strict>;
 
 /** `v4/conversation/workflowRunWorkspace`. */
 export const runWorkspaceResult = message({ nodes: runNode.list(), truncated: z.boolean().optional() });

@@ -70,7 +70,6 @@ const WRITE_REASONS = ['target_exists', 'write_error', 'run_not_found', 'script_
 
 /** Any `workflows/*` failure: strictly one of every method's reasons; the hub reads it this way for all of them. */
 export const workflowFailure = failure([...READ_REASONS, ...WRITE_REASONS], true);
-export type WorkflowFailure = z.infer<typeof workflowFailure.lenient>;
 
 /** A method's result: its success or its failure, each read its own way. */
 function outcome<OS extends z.ZodType, OL extends z.ZodType, FS extends z.ZodType, FL extends z.ZodType>(
