@@ -70,7 +70,7 @@ export async function startSimBackend(options: {
     { calls },
   );
   await link.start();
-  await until(() => link.status().state === 'ready', 'simulator ready');
+  await until(() => (link.status().state === 'ready' ? true : undefined), 'simulator ready');
   calls.length = 0;
   return backend;
 }
