@@ -37,12 +37,15 @@ function record(cdp: CDPSession): () => Row[] {
   let frames = 0;
   const ms = (ts: number) => Math.round((ts - (t0 ?? ts)) * 1000);
   const short = (url: string) => url.replace(/^https?:\/\/[^/]+/, '').replace(/^wss?:\/\/[^/]+/, 'ws:') || '/';
-  cdp.on('Network.requestWillBeSent', (e: { requestId: string; timestamp: number; request: { url: string }; initiator: { type: string; url?: string } }) => {
-    if (e.request.url.startsWith('data:')) return;
-    t0 ??= e.timestamp;
-    const by = e.initiator.url ? `${e.initiator.type} ${short(e.initiator.url)}` : e.initiator.type;
-    req.set(e.requestId, { url: short(e.request.url), start: ms(e.timestamp), initiator: by });
-  });
+  cdp.on(
+    'Network.requestWillBeSent',
+    (e: { requestId: string; timestamp: number; request: { url: string }; initiator: { type: string; url?: string } }) => {
+      if (e.request.url.startsWith('data:')) return;
+      t0 ??= e.timestamp;
+      const by = e.initiator.url ? `${e.initiator.type} ${short(e.initiator.url)}` : e.initiator.type;
+      req.set(e.requestId, { url: short(e.request.url), start: ms(e.timestamp), initiator: by });
+    },
+  );
   cdp.on('Network.responseReceived', (e: { requestId: string; timestamp: number }) => {
     const r = req.get(e.requestId);
     if (r) r.ttfb = ms(e.timestamp);
@@ -87,7 +90,9 @@ try {
     ['session list at /', list],
     [`${turns}-turn chat at /s/<id>`, chat],
   ] as const) {
-    process.stdout.write(`\n${network}, cold, compressed: ${what}: shown after ${load.ms} ms; ${load.http} B HTTP, ${load.ws} B WebSocket\n`);
+    process.stdout.write(
+      `\n${network}, cold, compressed: ${what}: shown after ${load.ms} ms; ${load.http} B HTTP, ${load.ws} B WebSocket\n`,
+    );
     process.stdout.write('start → first byte → end      bytes  request\n');
     for (const r of recorded[what.startsWith('session') ? 'list' : 'chat']?.() ?? []) process.stdout.write(`${r.text}\n`);
   }

@@ -92,7 +92,7 @@ async function shownInPage(page: Page, target: { testId: string } | { text: stri
         for (let n = walker.nextNode(); n !== null && el === null; n = walker.nextNode())
           if (n.nodeValue?.includes(t.text) && n.parentElement?.checkVisibility()) el = n.parentElement;
       }
-      return el !== null && el.checkVisibility() && el.getClientRects().length > 0;
+      return el?.checkVisibility() === true && el.getClientRects().length > 0;
     },
     target,
     { polling: 'raf', timeout: 120_000 },
@@ -148,7 +148,11 @@ export async function openPhoneRig(turns: number): Promise<PhoneRig> {
   try {
     // A long session: turns of one short bench event each, then a last turn the chat can be searched for.
     for (let k = 1; k < turns; k++)
-      await s.load.call(promptDoneSchema, { op: 'prompt', client: 0, sessionId: s.sessionId, text: 'bench rate=20 bytes=300 ms=50' }, 60_000);
+      await s.load.call(
+        promptDoneSchema,
+        { op: 'prompt', client: 0, sessionId: s.sessionId, text: 'bench rate=20 bytes=300 ms=50' },
+        60_000,
+      );
     const lastPrompt = `last turn ${turns} of the long session`;
     await s.load.call(promptDoneSchema, { op: 'prompt', client: 0, sessionId: s.sessionId, text: lastPrompt }, 120_000);
     context = await chromium.launchPersistentContext(dir, {

@@ -49,7 +49,8 @@ describe('the first load of a paired phone', () => {
       mcpServers: [],
       _meta: { zcode: { mode: 'yolo' } },
     });
-    for (let i = 1; i <= TURNS; i++) await editor.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: `turn number ${i}` }] });
+    for (let i = 1; i <= TURNS; i++)
+      await editor.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: `turn number ${i}` }] });
     await editor.close();
 
     const { page } = phone;
