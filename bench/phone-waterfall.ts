@@ -17,12 +17,12 @@ interface Row {
 
 const FRAME_ROWS = 60;
 
-/** What one frame is, in a few words: `→ session/list #3`, `← #3 (12 KB)`, `← session/update`. */
+/** What one frame is, in a few words: `→ session/list #2 (102 B)`, `← result #2 (567 B)`, `← session/update (697 B)`. */
 function describeFrame(payload: string, dir: '→' | '←'): string {
   try {
-    const m = JSON.parse(payload) as { id?: unknown; method?: unknown };
+    const m = JSON.parse(payload) as { id?: unknown; method?: unknown; error?: unknown };
     const id = m.id === undefined ? '' : ` #${String(m.id)}`;
-    const name = typeof m.method === 'string' ? m.method : 'result';
+    const name = typeof m.method === 'string' ? m.method : m.error === undefined ? 'result' : 'error';
     return `${dir} ${name}${id} (${payload.length} B)`;
   } catch {
     return `${dir} non-JSON (${payload.length} B)`;
