@@ -1,41 +1,8 @@
 import { VERSION } from '../version.js';
-import { ACP_USAGE, DOCTOR_USAGE, SERVICE_USAGE, START_USAGE, wantsHelp } from './usage.js';
-
-const HELP = `zcode-hub ${VERSION} — share one ZCode agent with every device and editor
-
-Usage:
-  zcode-hub [start] [--host 127.0.0.1] [--port 8377] [--state-dir ~/.zcode-hub]
-                    [--backend auto|zcode|sim] [--zcode-cli PATH] [--zcode-node PATH] [--workspace DIR]
-                    [--name NAME] [--public-url URL] [--peer ORIGIN]... [--scenario NAME]
-                    [--provider-file PATH] [--default-mode build] [--trust-proxy N]
-                    [--tls-cert FILE --tls-key FILE] [--log-level info] [--config FILE]
-                    [--record-wire FILE]
-  zcode-hub token create --scope view|operate|admin --name NAME [--person P] [--ttl 7d] | list | revoke ID
-  zcode-hub people [list] | set TOKEN_ID PERSON
-                                     whose device each token is (shown beside prompts and answers)
-  zcode-hub pair [--scope operate] [--person P]
-                                     one-time pairing code + URL + QR in the terminal
-  zcode-hub pair --into ORIGIN       add this machine to the app at ORIGIN (another hub's web app)
-  zcode-hub public-url add URL | remove URL | list
-                                     another public address (a tunnel) without a restart
-  zcode-hub peers add ORIGIN | remove ORIGIN | list
-                                     app origins this hub accepts (--allow-origin is an alias of --peer)
-  zcode-hub policy [show] | set FILE | check --tool NAME [--command CMD] [--path P] | grants | revoke ID
-                                     approval rules: who may answer which request (admin)
-  zcode-hub acp                      ACP agent on stdio for editors (starts the daemon if needed)
-  zcode-hub doctor                   health and exposure report
-  zcode-hub service install|uninstall|status [--no-activate] [-- <start flags>]
-                                     systemd user unit / launchd agent; --no-activate only writes it
-  zcode-hub sim [flags]              the simulator alone, speaking the app-server protocol on stdio
-  zcode-hub --version | --help       every command also answers --help (e.g. zcode-hub token --help)
-
-Every flag of start also reads ZCODE_HUB_<NAME> from the environment (e.g. ZCODE_HUB_PORT).
-`;
+import { commandSpec } from './commands.js';
+import { helpFor, topUsage, wantsHelp } from './usage.js';
 
 type Command = (argv: string[]) => Promise<number | undefined>;
-
-/** Commands whose `--help` is answered here; the others parse it themselves. */
-const USAGES: Record<string, string> = { start: START_USAGE, doctor: DOCTOR_USAGE, acp: ACP_USAGE, service: SERVICE_USAGE };
 
 /** Sub-commands, loaded lazily so `zcode-hub acp` never pays for the daemon's imports. */
 const COMMANDS: Record<string, () => Promise<Command>> = {
@@ -62,7 +29,7 @@ export const COMMAND_NAMES: readonly string[] = Object.keys(COMMANDS);
 export async function main(argv: string[]): Promise<void> {
   const [first, ...rest] = argv;
   if (first === '--help' || first === '-h' || first === 'help') {
-    process.stdout.write(HELP);
+    process.stdout.write(topUsage(VERSION));
     return;
   }
   if (first === '--version' || first === '-v') {
@@ -73,17 +40,18 @@ export async function main(argv: string[]): Promise<void> {
   const args = first === undefined || first.startsWith('-') ? argv : rest;
   const load = COMMANDS[name];
   if (!load) {
-    process.stderr.write(`zcode-hub: unknown command '${name}'\n\n${HELP}`);
+    process.stderr.write(`zcode-hub: unknown command '${name}' (see \`zcode-hub --help\`)\n`);
     process.exitCode = 2;
     return;
   }
-  const usage = USAGES[name];
-  if (usage !== undefined && wantsHelp(args)) {
-    process.stdout.write(usage);
+  // A help asked anywhere before `--` is answered here, from the command table, whatever else the
+  // line holds (a command's parser would read `pair --into --help` as --into's missing value).
+  // The simulator's flags are its own table: it answers for itself.
+  const spec = commandSpec(name);
+  if (spec && name !== 'sim' && wantsHelp(args)) {
+    process.stdout.write(helpFor(spec, args));
     return;
   }
-  // A command's own parser would read `pair --into --help` as --into's missing value: a help
-  // asked anywhere (before `--`) is answered, whatever else the line holds.
   const code = await (await load())(wantsHelp(args) ? ['--help'] : args);
   if (typeof code === 'number') process.exitCode = code;
 }
