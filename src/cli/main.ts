@@ -4,25 +4,28 @@ import { helpFor, topUsage, wantsHelp } from './usage.js';
 
 type Command = (argv: string[]) => Promise<number | undefined>;
 
-/** Sub-commands, loaded lazily so `zcode-hub acp` never pays for the daemon's imports. */
+/**
+ * The runner of each command of the table (commands.ts), in its order, loaded lazily so
+ * `zcode-hub acp` never pays for the daemon's imports.
+ */
 const COMMANDS: Record<string, () => Promise<Command>> = {
   start: async () => (await import('./start.js')).runStart,
-  service: async () => (await import('./service.js')).runService,
-  doctor: async () => (await import('./doctor.js')).runDoctor,
-  acp: async () => (await import('./acp.js')).runAcp,
   token: async () => async (argv) => (await import('./token.js')).runTokenCli(argv, process),
   people: async () => async (argv) => (await import('./people.js')).runPeopleCli(argv, process),
   pair: async () => async (argv) => (await import('./pair.js')).runPairCli(argv, process),
   'public-url': async () => async (argv) => (await import('./public-url.js')).runPublicUrlCli(argv, process),
   peers: async () => async (argv) => (await import('./peers.js')).runPeersCli(argv, process),
   policy: async () => async (argv) => (await import('./policy.js')).runPolicyCli(argv, process),
+  acp: async () => (await import('./acp.js')).runAcp,
+  doctor: async () => (await import('./doctor.js')).runDoctor,
+  service: async () => (await import('./service.js')).runService,
   sim: async () => async (argv) => {
     const { runSimulatorCli } = await import('../simulator/index.js');
     await runSimulatorCli(argv);
   },
 };
 
-/** Every sub-command's name. */
+/** Every command's name. */
 export const COMMAND_NAMES: readonly string[] = Object.keys(COMMANDS);
 
 /** Entry point of the `zcode-hub` binary. */
