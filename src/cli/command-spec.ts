@@ -54,4 +54,6 @@ export interface CommandSpec {
   takesStartFlags?: boolean;
   /** A command without sub-commands: one example. */
   example?: string;
+  /** Answers `--help` itself, from a flag table of its own (the simulator's). */
+  ownHelp?: boolean;
 }

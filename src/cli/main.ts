@@ -31,6 +31,10 @@ export const COMMAND_NAMES: readonly string[] = Object.keys(COMMANDS);
 /** Entry point of the `zcode-hub` binary. */
 export async function main(argv: string[]): Promise<void> {
   const [first, ...rest] = argv;
+  // `zcode-hub help token create` reads as `zcode-hub token create --help`.
+  // What follows a `--` is another command's: never let `help` run it.
+  if (first === 'help' && rest[0] !== undefined && rest[0] in COMMANDS)
+    return main([...(rest.includes('--') ? rest.slice(0, rest.indexOf('--')) : rest), '--help']);
   if (first === '--help' || first === '-h' || first === 'help') {
     process.stdout.write(topUsage(VERSION));
     return;
@@ -49,9 +53,8 @@ export async function main(argv: string[]): Promise<void> {
   }
   // A help asked anywhere before `--` is answered here, from the command table, whatever else the
   // line holds (a command's parser would read `pair --into --help` as --into's missing value).
-  // The simulator's flags are its own table: it answers for itself.
   const spec = commandSpec(name);
-  if (spec && name !== 'sim' && wantsHelp(args)) {
+  if (spec && !spec.ownHelp && wantsHelp(args)) {
     process.stdout.write(helpFor(spec, args));
     return;
   }

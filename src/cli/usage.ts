@@ -99,10 +99,10 @@ function optionsBlock(spec: CommandSpec, names: readonly string[], required: rea
 function subSynopsis(spec: CommandSpec, sub: SubCommandSpec, lead: number): string {
   const required = sub.required ?? [];
   const ordered = [...required, ...sub.options.filter((o) => !required.includes(o))];
-  const words = [
-    ...(sub.args === undefined ? [] : [sub.args]),
-    ...ordered.map((n) => optionSynopsis(n, spec.options[n]!, required.includes(n))),
-  ];
+  const options = ordered.map((n) => optionSynopsis(n, spec.options[n]!, required.includes(n)));
+  // Arguments after `--` belong to another command: they come last.
+  const args = sub.args === undefined ? [] : [sub.args];
+  const words = sub.args?.startsWith('[--') ? [...options, ...args] : [...args, ...options];
   return wrap(`zcode-hub ${spec.name} ${sub.name}`, words, lead);
 }
 

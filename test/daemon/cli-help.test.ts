@@ -58,7 +58,8 @@ describe('zcode-hub <command> [<sub-command>] --help', () => {
         // Its own usage, not its command's: it names the sub-command, its arguments, every option
         // it takes (with the default the table gives) and an example of itself.
         expect(r.stdout, line).toMatch(new RegExp(`^Usage: zcode-hub ${command} ${sub}\\b`));
-        if (subSpec.args !== undefined) expect(r.stdout, line).toContain(`${sub} ${subSpec.args}`);
+        // Its arguments, in the synopsis (the lines before the summary sentence).
+        if (subSpec.args !== undefined) expect(r.stdout.split(/\n(?! )/)[0], line).toContain(subSpec.args);
         for (const o of subSpec.options) {
           expect(r.stdout, `${line}: --${o}`).toMatch(new RegExp(`^ {2}--${o}\\b`, 'm'));
           const byDefault = spec.options[o]?.default;
@@ -79,15 +80,25 @@ describe('zcode-hub <command> [<sub-command>] --help', () => {
     }
   }, 180_000);
 
-  it('help anywhere before --, even where an option lacks its value, names the sub-command asked about', async () => {
+  it('help anywhere before -- (or `help` first), even where an option lacks its value, names the sub-command asked about', async () => {
     const lines = [
       ['token', '--state-dir', '/x', 'create', '--scope', '--help'],
       ['policy', 'check', '--tool', '-h'],
       ['pair', '--into', '--help'],
       ['people', '--help', 'set'],
       ['sim', '--replay', '--help'],
+      ['help', 'token', 'create'],
+      ['help', 'service', 'install', '--', '--workspace', '/x'],
     ];
-    const expected = ['zcode-hub token create', 'zcode-hub policy check', 'zcode-hub pair', 'zcode-hub people set', 'zcode-hub sim'];
+    const expected = [
+      'zcode-hub token create',
+      'zcode-hub policy check',
+      'zcode-hub pair',
+      'zcode-hub people set',
+      'zcode-hub sim',
+      'zcode-hub token create',
+      'zcode-hub service install',
+    ];
     for (const [i, { line, r }] of (await runAll(lines)).entries()) {
       expect({ line, status: r.status, stderr: r.stderr }).toEqual({ line, status: 0, stderr: '' });
       expect(r.stdout, line).toMatch(new RegExp(`^Usage: ${expected[i]!}\\b`));
