@@ -9,6 +9,7 @@ import { findDaemon, type DaemonHandle } from '../cli/daemon-client.js';
 import type { Logger } from '../logger.js';
 import { DAEMON_NODE_FLAGS } from '../daemon/node-flags.js';
 import { readLastAddress } from '../daemon/state-files.js';
+import { configSchema } from '../config/schema.js';
 
 /** How long to wait for a daemon we started (or another editor started) to write hub.json. */
 export const DAEMON_START_TIMEOUT_MS = 20_000;
@@ -62,9 +63,12 @@ export function lastAddressArgs(stateDir: string, startArgs: readonly string[], 
  */
 export function startedNotice(handle: DaemonHandle, stateDir: string, onLastAddress: boolean): string {
   const where = onLastAddress ? ", where this state dir's hub last ran" : '';
+  // The state dir is named unless it is the default one, so the command works as printed.
+  const defaultDir = path.resolve(configSchema.shape.stateDir.parse(undefined));
+  const stopArgs = path.resolve(stateDir) === defaultDir ? '' : ` --state-dir ${/[^\w./~-]/.test(stateDir) ? `'${stateDir}'` : stateDir}`;
   return (
     `zcode-hub acp: no hub was running, so I started one on ${handle.hub.url}${where} (state dir ${stateDir}, ` +
-    `log ${path.join(stateDir, 'daemon.log')}); it keeps running after this editor closes — stop it with \`kill ${handle.hub.pid}\`.\n`
+    `log ${path.join(stateDir, 'daemon.log')}); it keeps running after this editor closes — stop it with \`zcode-hub stop${stopArgs}\`.\n`
   );
 }
 

@@ -70,6 +70,15 @@ ZCODE_HUB_<NAME> from the environment (e.g. ZCODE_HUB_PORT).`,
     example: 'zcode-hub start --workspace ~/code/my-project',
   },
   {
+    name: 'stop',
+    summary: 'stop the running daemon of a state dir (one the editor bridge started, too)',
+    options: { 'state-dir': STATE_DIR },
+    about: `Asks the daemon of the state dir to stop (SIGTERM, as Ctrl-C does: a turn it is running ends,
+its partial answer kept and marked interrupted) and waits for it to exit, up to ${LIMITS.stopWaitMs / 1000} s.
+No hub running is not an error.`,
+    example: 'zcode-hub stop',
+  },
+  {
     name: 'token',
     summary: 'device tokens: create one, list them, revoke one',
     options: {
@@ -264,8 +273,8 @@ by the hub, not the agent (docs/SECURITY.md "Always allow").`,
     takesStartFlags: true,
     about: `An ACP agent on stdio for editors (stdout carries protocol lines only, notes go to stderr).
 Attaches to the daemon of the state dir, starting it when none runs (on the host and port it
-last ran on); that daemon keeps running after the editor closes. Closing stdin detaches; the
-daemon and its turns live on.`,
+last ran on); that daemon keeps running after the editor closes (zcode-hub stop stops it).
+Closing stdin detaches; the daemon and its turns live on.`,
     example: 'zcode-hub acp --state-dir ~/.zcode-hub',
   },
   {

@@ -10,6 +10,7 @@ type Command = (argv: string[]) => Promise<number | undefined>;
  */
 const COMMANDS: Record<string, () => Promise<Command>> = {
   start: async () => (await import('./start.js')).runStart,
+  stop: async () => async (argv) => (await import('./stop.js')).runStopCli(argv, process),
   token: async () => async (argv) => (await import('./token.js')).runTokenCli(argv, process),
   people: async () => async (argv) => (await import('./people.js')).runPeopleCli(argv, process),
   pair: async () => async (argv) => (await import('./pair.js')).runPairCli(argv, process),

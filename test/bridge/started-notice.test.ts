@@ -46,7 +46,7 @@ describe('the stdio bridge says in a sentence that it started the daemon', () =>
     const hub = readHubFile(stateDir)!;
     expect(said).toBe(
       `zcode-hub acp: no hub was running, so I started one on ${hub.url} (state dir ${stateDir}, log ${path.join(stateDir, 'daemon.log')}); ` +
-        `it keeps running after this editor closes — stop it with \`kill ${hub.pid}\`.`,
+        `it keeps running after this editor closes — stop it with \`zcode-hub stop --state-dir ${stateDir}\`.`,
     );
     // The machine-readable record is still there, as its own JSON line.
     const records = first
