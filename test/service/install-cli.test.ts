@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { installNextSteps, workspaceFlag } from '../../src/service/next-steps.js';
+import { userManagerUnreachable } from '../../src/service/user-manager.js';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 
@@ -82,6 +83,17 @@ describe('service install: what it says and which workspace it pins', () => {
       expect(status.stderr).toContain('`zcode-hub start`');
     },
   );
+
+  it('what systemctl says when it reaches no user service manager, and what it says otherwise', () => {
+    for (const said of [
+      'Failed to connect to bus: No medium found',
+      'Failed to connect to user scope bus via local transport: $DBUS_SESSION_BUS_ADDRESS and $XDG_RUNTIME_DIR not defined',
+      'spawnSync systemctl ENOENT',
+    ])
+      expect(userManagerUnreachable(said), said).toBe(true);
+    for (const said of ['inactive', 'failed', 'activating', 'Unit zcode-hub.service could not be found.'])
+      expect(userManagerUnreachable(said), said).toBe(false);
+  });
 
   it('next steps per platform', () => {
     const mac = installNextSteps({
