@@ -8,6 +8,10 @@ export default defineConfig({
     exclude: ['test/e2e/**', 'node_modules/**'],
     pool: 'forks',
     maxWorkers: 2,
+    // A worker keeps its module cache from one file to the next: the sources each file imports
+    // load once per worker instead of once per file. No file may leave global state behind
+    // (env vars, process listeners, fake timers, spies, cwd): each restores what it changes.
+    isolate: false,
     testTimeout: 30_000,
     hookTimeout: 30_000,
     teardownTimeout: 10_000,

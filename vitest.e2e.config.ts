@@ -12,6 +12,10 @@ export default defineConfig({
     setupFiles: ['test/e2e/support/teardown.ts'],
     pool: 'forks',
     maxWorkers: 2,
+    // A worker keeps its module cache from one file to the next: the daemon's sources load once
+    // per worker, not once per file (each file still starts its own daemon and Chromium, and
+    // closes them after its tests).
+    isolate: false,
     testTimeout: 120_000,
     hookTimeout: 120_000,
     teardownTimeout: 30_000,

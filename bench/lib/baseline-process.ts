@@ -4,6 +4,9 @@ import { z } from 'zod';
 import { DAEMON_NODE_FLAGS } from '../../src/daemon/node-flags.js';
 import { repoRoot } from './daemon-process.js';
 
+/** A bundle of bench/baseline-server.ts to run instead of the source through tsx (the unit suites build one: test/helpers/bundle.global.ts). */
+export const BASELINE_ENTRY_ENV = 'ZCODE_HUB_BENCH_BASELINE_ENTRY';
+
 const replySchema = z.object({ id: z.number().int(), ok: z.boolean(), value: z.unknown().optional() });
 const streamedSchema = z.object({ sent: z.number().int(), lastSeq: z.number().int(), lastSeqs: z.array(z.number().int()) });
 
@@ -31,8 +34,13 @@ export class BaselineProcess {
   static async start(): Promise<BaselineProcess> {
     // The same V8 flags as the daemon (src/daemon/node-flags.ts, plus a bench run's extra daemon
     // flags): the same process layout includes the same runtime settings.
-    const execArgv = [...DAEMON_NODE_FLAGS, ...(process.env.BENCH_DAEMON_NODE_ARGS ?? '').split(' ').filter(Boolean), '--import', 'tsx'];
-    const child = fork(path.join(repoRoot, 'bench', 'baseline-server.ts'), [], {
+    const bundled = process.env[BASELINE_ENTRY_ENV];
+    const execArgv = [
+      ...DAEMON_NODE_FLAGS,
+      ...(process.env.BENCH_DAEMON_NODE_ARGS ?? '').split(' ').filter(Boolean),
+      ...(bundled ? [] : ['--import', 'tsx']),
+    ];
+    const child = fork(bundled ?? path.join(repoRoot, 'bench', 'baseline-server.ts'), [], {
       execArgv,
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });

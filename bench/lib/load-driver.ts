@@ -5,6 +5,8 @@ import type { z } from 'zod';
 import { replySchema, reportSchema, type Command, type LoadReport } from './ipc-schema.js';
 
 const benchDir = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+/** A bundle of bench/load-client.ts to run instead of the source through tsx (the unit suites build one: test/helpers/bundle.global.ts). */
+export const LOAD_ENTRY_ENV = 'ZCODE_HUB_BENCH_LOAD_ENTRY';
 
 /**
  * The runner's handle on a load-client process (bench/load-client.ts): typed commands over IPC,
@@ -34,8 +36,9 @@ export class LoadDriver {
 
   /** Spawns the load process and waits for its ready message. */
   static async start(): Promise<LoadDriver> {
-    const child = fork(path.join(benchDir, 'load-client.ts'), [], {
-      execArgv: [...(process.env.BENCH_LOAD_NODE_ARGS ?? '').split(' ').filter(Boolean), '--import', 'tsx'],
+    const bundled = process.env[LOAD_ENTRY_ENV];
+    const child = fork(bundled ?? path.join(benchDir, 'load-client.ts'), [], {
+      execArgv: [...(process.env.BENCH_LOAD_NODE_ARGS ?? '').split(' ').filter(Boolean), ...(bundled ? [] : ['--import', 'tsx'])],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     await new Promise<void>((resolve, reject) => {

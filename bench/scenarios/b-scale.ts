@@ -43,6 +43,9 @@ export const TEAM = {
   phaseMs: Number(process.env.BENCH_PHASE_MS ?? 0),
   /** Idle CPU is measured over one heartbeat interval (LIMITS.heartbeatIntervalMs). */
   idleMs: 30_000,
+  /** RSS is the lowest of this many samples, each taken this long after the last and 500 ms after a forced GC. */
+  rssSamples: 3,
+  rssSettleMs: 1_500,
 } as const;
 export type TeamSetup = { -readonly [K in keyof typeof TEAM]: number };
 
@@ -50,11 +53,11 @@ const MiB = 1024 * 1024;
 const GC_ARGS = ['--expose-gc', '--require', path.join(repoRoot, 'bench', 'lib', 'gc-preload.cjs')];
 const CLIENTS_PER_TOKEN = 25;
 
-/** RSS after forced full GCs: the lowest of three samples (V8 returns pages to the OS late, never early). */
-async function settledRss(d: DaemonProcess): Promise<number> {
+/** RSS after forced full GCs: the lowest of `rssSamples` samples (V8 returns pages to the OS late, never early). */
+async function settledRss(d: DaemonProcess, t: TeamSetup): Promise<number> {
   let low = Number.POSITIVE_INFINITY;
-  for (let i = 0; i < 3; i++) {
-    await new Promise((r) => setTimeout(r, 1_500));
+  for (let i = 0; i < t.rssSamples; i++) {
+    await new Promise((r) => setTimeout(r, t.rssSettleMs));
     process.kill(d.pid, 'SIGUSR2');
     await new Promise((r) => setTimeout(r, 500));
     low = Math.min(low, d.rss());
@@ -133,9 +136,9 @@ async function runHubTeam(t: TeamSetup, log: (line: string) => void): Promise<{ 
         );
     };
     await attachBatch(0);
-    const rssHalf = await settledRss(d);
+    const rssHalf = await settledRss(d, t);
     await attachBatch(1);
-    const rssFull = await settledRss(d);
+    const rssFull = await settledRss(d, t);
     const marginalKiB = (rssFull - rssHalf) / (team / 2) / 1024;
     log(`RSS ${round(rssHalf / MiB, 1)} → ${round(rssFull / MiB, 1)} MiB: ${round(marginalKiB, 1)} KiB per idle client`);
 

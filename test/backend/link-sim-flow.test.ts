@@ -9,7 +9,8 @@ import { RpcPeer } from '../../src/backend/rpc-peer.js';
 import { ChildTransport } from '../../src/backend/child-transport.js';
 import type { IncomingMessage, OutgoingMessage } from '../../src/backend/envelope.js';
 import { simLink, type SimLink } from './sim-harness.js';
-import { delay, waitFor } from './helpers.js';
+import { until } from '../helpers/until.js';
+import { waitFor } from './helpers.js';
 
 const open: SimLink[] = [];
 function harness(...args: Parameters<typeof simLink>): SimLink {
@@ -98,9 +99,17 @@ describe('backend link × simulator: session flow', () => {
     const sid = await createSession(h);
     await h.link.request('session/subscribe', { sessionId: sid, deliveryKind: 'web-remote-replayable' });
     process.kill(h.link.status().pid!, 'SIGUSR2');
-    await delay(100); // let the signal land
-    // direct proof the child forgot it
-    await expect(h.link.request('session/read', { sessionId: sid }, { noResumeRetry: true })).rejects.toMatchObject({ code: -32004 });
+    // Direct proof the child forgot it, once the signal has landed (a busy machine may take a
+    // while to deliver it; until then the session still reads).
+    const forgot = await until(
+      () =>
+        h.link.request('session/read', { sessionId: sid }, { noResumeRetry: true }).then(
+          () => undefined,
+          (e: unknown) => e,
+        ),
+      'the child to forget its runtimes',
+    );
+    expect(forgot).toMatchObject({ code: -32004 });
     const out = await Promise.all([
       h.link.request('session/read', { sessionId: sid }),
       h.link.request('session/subscribe', { sessionId: sid, deliveryKind: 'web-remote-replayable' }),

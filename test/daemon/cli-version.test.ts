@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cliVersionStanding, readCliVersion, VERIFIED_CLI_VERSIONS } from '../../src/backend/cli-version.js';
 import { fakeInstall } from '../fixtures/fake-install.js';
-import { cli, killStarted, ready, start, tempHome } from './process-helpers.js';
+import { budget, cli, DAEMON, killStarted, ready, start, tempHome } from './process-helpers.js';
 
 afterEach(killStarted);
 
@@ -21,7 +21,9 @@ async function health(
 }
 
 describe('the ZCode CLI version', () => {
-  it('a version outside the table: one warning in the log, a WARN in doctor, and the version in /api/health', async () => {
+  it('a version outside the table: one warning in the log, a WARN in doctor, and the version in /api/health', {
+    timeout: budget(DAEMON + 2), // the daemon and its child, doctor, the child restarted
+  }, async () => {
     const { home, stateDir } = tempHome();
     const flags = fakeInstall(home, {}, '0.99.0');
     const d = start(home, stateDir, flags);
@@ -45,7 +47,7 @@ describe('the ZCode CLI version', () => {
     expect(d.output().match(/which this hub was not verified against/g)).toHaveLength(1);
   });
 
-  it('a verified version: ok in doctor, verified in /api/health, no warning', async () => {
+  it('a verified version: ok in doctor, verified in /api/health, no warning', { timeout: budget(DAEMON + 1) }, async () => {
     const { home, stateDir } = tempHome();
     const flags = fakeInstall(home, {}, VERIFIED_CLI_VERSIONS[0]);
     const d = start(home, stateDir, flags);
@@ -56,7 +58,7 @@ describe('the ZCode CLI version', () => {
     expect(d.output()).not.toMatch(/not verified against/);
   });
 
-  it('the simulator reports no CLI version', async () => {
+  it('the simulator reports no CLI version', { timeout: budget(DAEMON) }, async () => {
     const { home, stateDir } = tempHome();
     start(home, stateDir);
     const { url } = await ready(stateDir);

@@ -4,14 +4,16 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readHubFile } from '../../src/daemon/state-files.js';
 import { processAlive } from '../../src/fs/process-alive.js';
-import { cli, killStarted, ready, start, tempHome, until } from './process-helpers.js';
+import { budget, cli, DAEMON, killStarted, ready, start, tempHome, until } from './process-helpers.js';
 
 /** `zcode-hub start` as a user runs it: a real process, signals, files in its state dir. */
 
 afterEach(killStarted);
 
 describe('zcode-hub start as a process', () => {
-  it('port 0 works and hub.json (0600) names it; a second daemon on the same state dir refuses, naming the first', async () => {
+  it('port 0 works and hub.json (0600) names it; a second daemon on the same state dir refuses, naming the first', {
+    timeout: budget(DAEMON + 1),
+  }, async () => {
     const { home, stateDir } = tempHome();
     const first = start(home, stateDir);
     const hub = await ready(stateDir);
@@ -29,7 +31,9 @@ describe('zcode-hub start as a process', () => {
     expect(await first.exited).toBe(0);
   });
 
-  it('a port another program holds: a one-line error with the fix, exit 1, nothing left in the state dir', async () => {
+  it('a port another program holds: a one-line error with the fix, exit 1, nothing left in the state dir', {
+    timeout: budget(1),
+  }, async () => {
     const { home, stateDir } = tempHome();
     const holder = net.createServer();
     await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
@@ -47,7 +51,9 @@ describe('zcode-hub start as a process', () => {
     }
   });
 
-  it('[CHD-06] SIGTERM, then more SIGTERMs until exit, while the child ignores SIGTERM: the stop ladder ends it, the hub exits cleanly, no orphan, hub.json removed', async () => {
+  it('[CHD-06] SIGTERM, then more SIGTERMs until exit, while the child ignores SIGTERM: the stop ladder ends it, the hub exits cleanly, no orphan, hub.json removed', {
+    timeout: budget(DAEMON),
+  }, async () => {
     const { home, stateDir } = tempHome();
     const d = start(home, stateDir, ['--sim-arg=--ignore-sigterm']);
     const { backendPid } = await ready(stateDir);
@@ -74,9 +80,11 @@ describe('zcode-hub start as a process', () => {
     expect(processAlive(backendPid)).toBe(false);
     expect(fs.existsSync(path.join(stateDir, 'hub.json'))).toBe(false);
     expect(fs.existsSync(path.join(stateDir, 'daemon.lock'))).toBe(false);
-  }, 30_000);
+  });
 
-  it('a daemon killed with SIGKILL leaves a stale lock that the next start reclaims, cleaning up the orphaned child', async () => {
+  it('a daemon killed with SIGKILL leaves a stale lock that the next start reclaims, cleaning up the orphaned child', {
+    timeout: budget(2 * DAEMON),
+  }, async () => {
     const { home, stateDir } = tempHome();
     const d = start(home, stateDir);
     const { backendPid } = await ready(stateDir);
@@ -88,11 +96,13 @@ describe('zcode-hub start as a process', () => {
     await until(() => (processAlive(backendPid) ? undefined : true), 'the orphaned child to be gone', 15_000);
     next.child.kill('SIGTERM');
     expect(await next.exited).toBe(0);
-  }, 60_000);
+  });
 });
 
 describe('a workspace root the hub could never use', () => {
-  it('--workspace equal to or inside the state dir: start refuses at once naming the fix (exit 2), nothing left running', async () => {
+  it('--workspace equal to or inside the state dir: start refuses at once naming the fix (exit 2), nothing left running', {
+    timeout: budget(2),
+  }, async () => {
     const { home, stateDir } = tempHome();
     fs.mkdirSync(path.join(stateDir, 'inner'), { recursive: true });
     for (const workspace of [stateDir, path.join(stateDir, 'inner')]) {
@@ -105,7 +115,7 @@ describe('a workspace root the hub could never use', () => {
     }
   });
 
-  it('doctor, asked about the same flags, fails the workspace check with the same fix (exit 1)', () => {
+  it('doctor, asked about the same flags, fails the workspace check with the same fix (exit 1)', { timeout: budget(2) }, () => {
     const { home, stateDir } = tempHome();
     const inner = path.join(stateDir, 'inner');
     fs.mkdirSync(inner, { recursive: true, mode: 0o700 });

@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { readAdminToken } from '../../src/auth/admin-token.js';
 import { readHubFile } from '../../src/daemon/state-files.js';
 import { simulatorSpawnSpec } from '../../src/simulator/launcher.js';
-import { ready } from './process-helpers.js';
+import { budget, DAEMON, PROCESS_MS, ready } from './process-helpers.js';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 const bin = path.join(root, 'bin', 'zcode-hub.js');
@@ -80,7 +80,7 @@ function machine() {
   };
   const flags = ['--state-dir', path.join(home, 'state'), '--provider-file', path.join(home, 'p.json')];
   const doctor = (extra: string[]) => {
-    const r = spawnSync(process.execPath, [bin, 'doctor', ...flags, ...extra], { env, encoding: 'utf8', timeout: 60_000 });
+    const r = spawnSync(process.execPath, [bin, 'doctor', ...flags, ...extra], { env, encoding: 'utf8', timeout: PROCESS_MS });
     return { status: r.status, stdout: r.stdout, stderr: r.stderr };
   };
   const startDaemon = () => {
@@ -99,7 +99,9 @@ function machine() {
 }
 
 describe('zcode-hub doctor: which ZCode CLI, and why', () => {
-  it('offline: the pick, the reason, and every candidate with found / missing / not-runnable, in text and --json', () => {
+  it('offline: the pick, the reason, and every candidate with found / missing / not-runnable, in text and --json', {
+    timeout: budget(4),
+  }, () => {
     const m = machine();
     const text = m.doctor([]);
     expect(text.stderr).toBe('');
@@ -153,11 +155,14 @@ describe('zcode-hub doctor: which ZCode CLI, and why', () => {
     expect(wrong.stdout).toMatch(/^ {6}1\. missing {6}--zcode-cli .*: .*\/nope\.cjs — not found$/m);
   });
 
-  it('against a live daemon: it runs the pick, and GET /api/doctor and doctor --json report the choice it made at start', async () => {
+  it('against a live daemon: it runs the pick, and GET /api/doctor and doctor --json report the choice it made at start', {
+    timeout: budget(DAEMON + 1 + 2),
+  }, async () => {
     const m = machine();
     const stateDir = path.join(m.home, 'state');
     const d = m.startDaemon();
-    await ready(stateDir);
+    // The daemon runs the stand-in CLI, which runs the simulator: three processes.
+    await ready(stateDir, budget(DAEMON + 1));
     // The daemon's own log says which CLI it runs and why.
     expect(d.output()).toMatch(
       /"source":"npm-global".*"msg":"using the ZCode CLI from global npm install of @zcode\/cli: the first runnable candidate/,

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readAdminToken } from '../../src/auth/admin-token.js';
 import { readHubFile } from '../../src/daemon/state-files.js';
-import { cli, killStarted, ready, start, tempHome, until } from './process-helpers.js';
+import { budget, cli, DAEMON, killStarted, ready, start, tempHome, until } from './process-helpers.js';
 
 /** `zcode-hub doctor` against a live daemon and offline, healthy and with injected problems. */
 
@@ -19,7 +19,9 @@ const flags = (home: string, stateDir: string) => [
 ];
 
 describe('zcode-hub doctor', () => {
-  it('reports a healthy default daemon as healthy, then flags a world-readable secret and an invalid provider file', async () => {
+  it('reports a healthy default daemon as healthy, then flags a world-readable secret and an invalid provider file', {
+    timeout: budget(DAEMON + 2),
+  }, async () => {
     const { home, stateDir } = tempHome();
     const d = start(home, stateDir);
     await ready(stateDir);
@@ -43,24 +45,28 @@ describe('zcode-hub doctor', () => {
     await d.exited;
   });
 
-  it('flags a backend in failed', async () => {
+  it('flags a backend in failed', { timeout: budget(2 * DAEMON + 1) }, async () => {
     const { home, stateDir } = tempHome();
     const config = path.join(home, 'hub.json.config');
     fs.writeFileSync(config, JSON.stringify({ limits: { restartBackoffBaseMs: 20, restartBackoffMaxMs: 50, crashLoopCount: 3 } }));
     start(home, stateDir, ['--config', config, '--sim-arg=--exit-immediately']);
     const hub = await until(() => readHubFile(stateDir), 'hub.json');
-    await until(async () => {
-      const body = (await (await fetch(`${hub.url}/api/health`, { headers: { accept: 'application/json' } })).json()) as {
-        backend: { state: string };
-      };
-      return body.backend.state === 'failed' ? true : undefined;
-    }, 'the backend to fail');
+    await until(
+      async () => {
+        const body = (await (await fetch(`${hub.url}/api/health`, { headers: { accept: 'application/json' } })).json()) as {
+          backend: { state: string };
+        };
+        return body.backend.state === 'failed' ? true : undefined;
+      },
+      'the backend to fail',
+      budget(DAEMON),
+    );
     const report = cli(home, ['doctor', ...flags(home, stateDir)]);
     expect(report.status).toBe(1);
     expect(report.stdout).toMatch(/^FAIL backend sim is in 'failed' after \d+ restarts/m);
   });
 
-  it('offline: flags a non-loopback bind without TLS or an https public URL', () => {
+  it('offline: flags a non-loopback bind without TLS or an https public URL', { timeout: budget(2) }, () => {
     const { home, stateDir } = tempHome();
     const report = cli(home, ['doctor', ...flags(home, stateDir), '--host', '0.0.0.0']);
     expect(report.status).toBe(1);

@@ -2,12 +2,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { nextStepsText } from '../../src/cli/next-steps.js';
-import { killStarted, ready, start, tempHome, until } from './process-helpers.js';
+import { budget, DAEMON, killStarted, ready, start, tempHome, until } from './process-helpers.js';
 
 afterEach(killStarted);
 
 describe('what zcode-hub start says once it is up', () => {
-  it('a real start prints the next steps once, after the listening line, naming the admin token file and the pair command', async () => {
+  it('a real start prints the next steps once, after the listening line, naming the admin token file and the pair command', {
+    timeout: budget(DAEMON),
+  }, async () => {
     const { home, stateDir } = tempHome();
     const d = start(home, stateDir);
     const hub = await ready(stateDir);

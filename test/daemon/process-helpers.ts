@@ -7,6 +7,18 @@ import { until } from '../helpers/until.js';
 
 /** Runs `zcode-hub` as a user would: real processes, a temp HOME and state dir. */
 
+/**
+ * What one process a test starts may take, start to answer, on a loaded machine: at load 25 on
+ * 2 cores a `zcode-hub` process took 5–15 s of wall. A test's budget is this times the processes
+ * it starts ({@link budget}), so a test that starts a daemon, its child and two CLI commands is not
+ * held to the budget of one; each wait for one of them gets its own share.
+ */
+export const PROCESS_MS = 30_000;
+/** A daemon started with {@link start} is two processes: the daemon and its simulator child. */
+export const DAEMON = 2;
+/** The timeout of a test that starts `processes` processes (count a daemon as {@link DAEMON}). */
+export const budget = (processes: number): number => processes * PROCESS_MS;
+
 const root = path.resolve(import.meta.dirname, '..', '..');
 const bin = path.join(root, 'bin', 'zcode-hub.js');
 const started: ChildProcess[] = [];
@@ -56,7 +68,7 @@ export function start(
 
 export { until };
 
-export async function ready(stateDir: string, timeoutMs?: number): Promise<{ pid: number; url: string; backendPid: number }> {
+export async function ready(stateDir: string, timeoutMs = budget(DAEMON)): Promise<{ pid: number; url: string; backendPid: number }> {
   return until(
     async () => {
       const hub = readHubFile(stateDir);
@@ -84,8 +96,8 @@ export function killStarted(): void {
   for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
 }
 
-/** Runs a CLI sub-command to completion. */
-export function cli(home: string, args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [bin, ...args], { env: env(home), encoding: 'utf8', timeout: 60_000 });
+/** Runs a CLI sub-command to completion; one that starts children of its own (`doctor --probe`) says how many processes in all. */
+export function cli(home: string, args: string[], processes = 1): { status: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [bin, ...args], { env: env(home), encoding: 'utf8', timeout: budget(processes) });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }

@@ -5,14 +5,16 @@ import { runStopCli } from '../../src/cli/stop.js';
 import { readHubFile } from '../../src/daemon/state-files.js';
 import { processAlive } from '../../src/fs/process-alive.js';
 import { collector } from '../helpers/cli-io.js';
-import { cli, killStarted, ready, start, tempHome, until } from './process-helpers.js';
+import { budget, cli, DAEMON, killStarted, ready, start, tempHome, until } from './process-helpers.js';
 
 /** `zcode-hub stop` against real daemons: it stops the hub of the state dir and waits for it, within a bound. */
 
 afterEach(() => killStarted());
 
 describe('zcode-hub stop', () => {
-  it('stops the running hub (exit 0, hub.json gone, the daemon exits 0); with none running says so, exit 0', async () => {
+  it('stops the running hub (exit 0, hub.json gone, the daemon exits 0); with none running says so, exit 0', {
+    timeout: budget(DAEMON + 2),
+  }, async () => {
     const { home, stateDir } = tempHome();
     const daemon = start(home, stateDir);
     const { pid, url } = await ready(stateDir);
@@ -31,9 +33,11 @@ describe('zcode-hub stop', () => {
       status: 0,
       stdout: `no hub is running for state dir ${path.resolve(stateDir)}\n`,
     });
-  }, 90_000);
+  });
 
-  it('a hub still running when the wait (limits.stopWaitMs) runs out: exit 1 with what to do; it still stops', async () => {
+  it('a hub still running when the wait (limits.stopWaitMs) runs out: exit 1 with what to do; it still stops', {
+    timeout: budget(DAEMON + 1),
+  }, async () => {
     const { home, stateDir } = tempHome();
     const daemon = start(home, stateDir);
     const { pid } = await ready(stateDir);
@@ -46,9 +50,9 @@ describe('zcode-hub stop', () => {
         `its log says why (${path.join(path.resolve(stateDir), 'daemon.log')} when an editor started it); \`kill -9 ${pid}\` ends it at once.\n`,
     );
     expect(await daemon.exited).toBe(0);
-  }, 90_000);
+  });
 
-  it('a process hub.json names that does not answer as the hub is not signalled', async () => {
+  it('a process hub.json names that does not answer as the hub is not signalled', { timeout: budget(DAEMON + 1) }, async () => {
     const { home, stateDir } = tempHome();
     const daemon = start(home, stateDir);
     const { pid } = await ready(stateDir);
@@ -66,5 +70,5 @@ describe('zcode-hub stop', () => {
     expect(fs.existsSync(path.join(stateDir, 'hub.json'))).toBe(true);
     daemon.child.kill('SIGTERM');
     expect(await until(async () => ((await daemon.exited) === 0 ? true : undefined), 'the daemon to exit')).toBe(true);
-  }, 90_000);
+  });
 });

@@ -8,12 +8,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ProbeReport } from '../../src/doctor/probe-report.js';
-import { cli, killStarted, ready, start, tempHome } from '../daemon/process-helpers.js';
+import { budget, cli, DAEMON, killStarted, ready, start, tempHome } from '../daemon/process-helpers.js';
 import { fakeInstall } from '../fixtures/fake-install.js';
 
 afterEach(killStarted);
 
 const FAST_SIM = ['--sim-arg=--turn-delay-scale', '--sim-arg=0.2'];
+/** A probe is three processes: the CLI, the stand-in `zcode.cjs` it spawns, and that one's simulator. */
+const PROBE = 3;
 const RECORDINGS = path.resolve(import.meta.dirname, '..', 'fixtures', 'recordings');
 
 /** A complete, enabled personal provider: what the probe needs to prompt a real CLI (the stand-in's simulator lists its model). */
@@ -48,17 +50,11 @@ function probe(
   const providerFile = path.join(home, 'p.json');
   if (!noProvider && !fs.existsSync(providerFile)) fs.writeFileSync(providerFile, JSON.stringify(PROVIDER_FILE));
   const json = path.join(home, 'probe.json');
-  const r = cli(home, [
-    'doctor',
-    '--probe',
-    '--json',
-    json,
-    '--state-dir',
-    stateDir,
-    '--provider-file',
-    path.join(home, 'p.json'),
-    ...extra,
-  ]);
+  const r = cli(
+    home,
+    ['doctor', '--probe', '--json', json, '--state-dir', stateDir, '--provider-file', path.join(home, 'p.json'), ...extra],
+    PROBE,
+  );
   if (!fs.existsSync(json)) throw new Error(`no report written (status ${r.status}): ${r.stdout}\n${r.stderr}`);
   return { status: r.status, stdout: r.stdout, report: JSON.parse(fs.readFileSync(json, 'utf8')) as ProbeReport };
 }
@@ -67,7 +63,9 @@ const row = (report: ProbeReport, step: string, expectation: RegExp) =>
   report.rows.find((r) => r.step === step && expectation.test(r.expectation));
 
 describe('zcode-hub doctor --probe', () => {
-  it('against the simulator every row is ok, the verdict is pass, and the running state dir is left alone', () => {
+  it('against the simulator every row is ok, the verdict is pass, and the running state dir is left alone', {
+    timeout: budget(PROBE),
+  }, () => {
     const { home, stateDir } = tempHome();
     const wire = path.join(home, 'probe-wire.ndjson');
     const { status, stdout, report } = probe(home, stateDir, ['--backend', 'sim', ...FAST_SIM, '--record-wire', wire]);
@@ -97,7 +95,7 @@ describe('zcode-hub doctor --probe', () => {
     expect(recorded.trimEnd().split('\n').at(-1)).toContain('"event":"end"');
   });
 
-  it('names each difference of a drifting CLI: a wrong field type, an omitted field, an unknown method', () => {
+  it('names each difference of a drifting CLI: a wrong field type, an omitted field, an unknown method', { timeout: budget(PROBE) }, () => {
     const { home, stateDir } = tempHome();
     const flags = fakeInstall(
       home,
@@ -142,7 +140,9 @@ describe('zcode-hub doctor --probe', () => {
     expect(stdout).toMatch(/^verdict: FAIL — .*2 differ, 3 missing/m);
   });
 
-  it('a method that is never answered reads missing after limits.probeStepTimeoutMs, and the probe goes on', () => {
+  it('a method that is never answered reads missing after limits.probeStepTimeoutMs, and the probe goes on', {
+    timeout: budget(PROBE),
+  }, () => {
     const { home, stateDir } = tempHome();
     const config = path.join(home, 'limits.json');
     fs.writeFileSync(config, JSON.stringify({ limits: { probeStepTimeoutMs: 1_500 } }));
@@ -154,7 +154,7 @@ describe('zcode-hub doctor --probe', () => {
     expect(row(report, 'session/resume', /answers with the snapshot/)?.outcome).toBe('ok');
   });
 
-  it('a turn whose events never come reads missing after limits.probeTurnTimeoutMs', () => {
+  it('a turn whose events never come reads missing after limits.probeTurnTimeoutMs', { timeout: budget(PROBE) }, () => {
     const { home, stateDir } = tempHome();
     const config = path.join(home, 'limits.json');
     fs.writeFileSync(config, JSON.stringify({ limits: { probeTurnTimeoutMs: 1_000 } }));
@@ -185,7 +185,7 @@ describe('zcode-hub doctor --probe', () => {
     expect(JSON.stringify(report)).not.toContain(apiKey);
   });
 
-  it('a child that exits mid-conversation: the later rows say it is not running, with its exit code', () => {
+  it('a child that exits mid-conversation: the later rows say it is not running, with its exit code', { timeout: budget(PROBE) }, () => {
     const { home, stateDir } = tempHome();
     const { status, report } = probe(home, stateDir, fakeInstall(home, { exitOn: 'session/subscribe' }));
     expect(row(report, 'session/create', /answers with a session snapshot/)?.outcome).toBe('ok');
@@ -197,7 +197,9 @@ describe('zcode-hub doctor --probe', () => {
     expect(status).toBe(1);
   });
 
-  it('a child that never answers its liveness probe: one missing row, bounded by limits.backendStartTimeoutMs', () => {
+  it('a child that never answers its liveness probe: one missing row, bounded by limits.backendStartTimeoutMs', {
+    timeout: budget(PROBE),
+  }, () => {
     const { home, stateDir } = tempHome();
     const config = path.join(home, 'limits.json');
     fs.writeFileSync(config, JSON.stringify({ limits: { backendStartTimeoutMs: 1_000 } }));
@@ -214,7 +216,9 @@ describe('zcode-hub doctor --probe', () => {
     ]);
   });
 
-  it('a real CLI without a configured provider: the prompts are skipped, labelled so, and nothing else fails', () => {
+  it('a real CLI without a configured provider: the prompts are skipped, labelled so, and nothing else fails', {
+    timeout: budget(PROBE),
+  }, () => {
     const { home, stateDir } = tempHome();
     const { status, stdout, report } = probe(home, stateDir, fakeInstall(home, {}, '0.16.9'), true);
     expect(row(report, 'prompt', /a prompt runs a turn/)).toMatchObject({
@@ -227,7 +231,9 @@ describe('zcode-hub doctor --probe', () => {
     expect(stdout).toMatch(/^skipped +prompt +a prompt runs a turn to its end\n +no provider is configured/m);
   });
 
-  it("a drifting CLI's probe recording, replayed by sim --replay, gives the same rows: a user's recording reproduces here", () => {
+  it("a drifting CLI's probe recording, replayed by sim --replay, gives the same rows: a user's recording reproduces here", {
+    timeout: budget(2 * PROBE),
+  }, () => {
     const { home, stateDir } = tempHome();
     const wire = path.join(home, 'user-wire.ndjson');
     const drift = {
@@ -250,7 +256,7 @@ describe('zcode-hub doctor --probe', () => {
   it('the probe recordings include probe-drift (a drifting CLI probed)', () => {
     expect(probeRecordings).toContain('probe-drift');
   });
-  it.each(probeRecordings)('test/fixtures/recordings/%s.ndjson replays to its recorded rows', (name) => {
+  it.each(probeRecordings)('test/fixtures/recordings/%s.ndjson replays to its recorded rows', { timeout: budget(2 * PROBE) }, (name) => {
     const { home, stateDir } = tempHome();
     const file = path.join(RECORDINGS, `${name}.ndjson`);
     const expected = path.join(RECORDINGS, `${name}.rows.json`);
@@ -282,7 +288,9 @@ describe('zcode-hub doctor --probe', () => {
 });
 
 describe('zcode-hub doctor --probe --daemon', () => {
-  it('the running daemon probes the backend it was started with: its drift named, the JSON written; none running is a clear error', async () => {
+  it('the running daemon probes the backend it was started with: its drift named, the JSON written; none running is a clear error', {
+    timeout: budget(1 + DAEMON + 1 + PROBE + 1),
+  }, async () => {
     const { home, stateDir } = tempHome();
     const json = path.join(home, 'probe-daemon.json');
     const none = cli(home, ['doctor', '--probe', '--daemon', '--state-dir', stateDir]);
@@ -290,9 +298,10 @@ describe('zcode-hub doctor --probe --daemon', () => {
     expect(none.stderr).toMatch(/--daemon: no daemon is running on /);
     const flags = fakeInstall(home, { omit: ['workflows/list'] }, '0.99.0');
     start(home, stateDir, flags);
-    await ready(stateDir);
+    await ready(stateDir, budget(DAEMON + 1));
     // No backend flag here: the daemon's own choice (the drifting CLI) is what gets probed.
-    const r = cli(home, ['doctor', '--probe', '--daemon', '--state-dir', stateDir, '--json', json]);
+    // The daemon starts the probe's backend itself: the stand-in CLI and its simulator.
+    const r = cli(home, ['doctor', '--probe', '--daemon', '--state-dir', stateDir, '--json', json], PROBE);
     expect(r.stderr).toBe('');
     expect(r.stdout).toMatch(/^probe of the ZCode CLI 0\.99\.0 /);
     expect(r.stdout).toMatch(/^MISSING +workflows\/list +lists the saved workflows/m);

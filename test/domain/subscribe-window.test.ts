@@ -41,7 +41,7 @@ function agentText(c: RecorderClient, sessionId: string): string {
  * (the hub misses those events), then the hub resubscribes from its watermark through the path a
  * link-side resume takes (EventIngest.onSessionResumed).
  */
-async function resubscribeMidTurn(simArgs: string[], limits: Record<string, number> = {}, pace = '0.6') {
+async function resubscribeMidTurn(simArgs: string[], limits: Record<string, number>, pace: string) {
   const log = capturingLogger();
   rig = await startRig({ simArgs: ['--scenario', 'slow', '--turn-delay-scale', pace, ...simArgs], limits, logger: log.logger });
   const r = rig;
@@ -65,9 +65,9 @@ async function resubscribeMidTurn(simArgs: string[], limits: Record<string, numb
 
 describe('session/subscribe with afterSeq over the real simulator', () => {
   it('live events before a late answer and its backlog: every delta once, in order', async () => {
-    // Answered after the turn ends (about 6 s of streaming): its end and ready boundary come live
-    // while the backlog is still on its way.
-    const { a, sessionId, result, log, textAtEnd } = await resubscribeMidTurn(['--subscribe-lag-ms', '8000']);
+    // Answered after the turn ends (about 3 s of streaming, the subscribe sent mid-way): its end
+    // and ready boundary come live while the backlog is still on its way.
+    const { a, sessionId, result, log, textAtEnd } = await resubscribeMidTurn(['--subscribe-lag-ms', '4000'], {}, '0.3');
     expect(result.stopReason).toBe('end_turn');
     // The whole answer reached the client before the prompt's end (the child's ready boundary,
     // which is not an event, waits for the held backlog).

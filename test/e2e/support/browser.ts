@@ -55,8 +55,8 @@ export interface Device {
  * One Chromium per test file (and per set of flags), started on first use: a browser context is
  * as separate as a fresh profile for what the suites test (cookies, storage, service workers) and
  * costs milliseconds, where a Chromium process costs a second or more of a busy machine's CPU.
- * Each test file runs in its own worker process, so files never share one; `closeBrowsers`
- * (test/e2e/support/teardown.ts) ends them after the file.
+ * A worker runs its files one after another (vitest.e2e.config.ts: not isolated), and
+ * `closeBrowsers` (test/e2e/support/teardown.ts) ends them after each file, so files never share one.
  */
 const browsers = new Map<string, Promise<Browser>>();
 
