@@ -18,16 +18,20 @@ const resultSchema = z.looseObject({
   reconnects: z.number(),
   handleDrift: z.number(),
   worstEventLoopDelayP99Ms: z.number(),
+  eventLoopDelayJudged: z.boolean(),
+  checks: z.object({ heapSlope: z.boolean(), handleDrift: z.boolean(), eventLoopDelay: z.boolean() }),
 });
 
 describe(`soak (${FULL ? 'RUN_FAULTS' : 'everyday size'})`, () => {
   it(
-    `[CHD-01] a ${MINUTES}-minute soak with reconnects and child kills: heap slope, open handles and event-loop delay within bounds`,
+    `[CHD-01] a ${MINUTES}-minute soak with reconnects and child kills: heap slope and open handles within bounds, event-loop delay measured (judged with RUN_FAULTS)`,
     async () => {
       const resultFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'zcode-hub-soak-')), 'soak.json');
       const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', path.join(repoRoot, 'bench', 'soak.ts')], {
         cwd: repoRoot,
-        env: { ...process.env, SOAK_MINUTES: String(MINUTES), SOAK_RESULT_FILE: resultFile },
+        // The everyday size reports the event-loop delay without judging it (a timed goal on a
+        // shared machine measures the machine); RUN_FAULTS judges it.
+        env: { ...process.env, SOAK_MINUTES: String(MINUTES), SOAK_RESULT_FILE: resultFile, SOAK_LOOP_DELAY: FULL ? 'judge' : 'report' },
         stdio: ['ignore', 'pipe', 'inherit'],
       });
       let output = '';
@@ -39,6 +43,9 @@ describe(`soak (${FULL ? 'RUN_FAULTS' : 'everyday size'})`, () => {
         output: expect.stringContaining('pass') as unknown,
         pass: true,
       });
+      expect(result.checks).toEqual({ heapSlope: true, handleDrift: true, eventLoopDelay: true });
+      expect(result.eventLoopDelayJudged).toBe(FULL);
+      expect(result.worstEventLoopDelayP99Ms).toBeGreaterThan(0);
       expect(result.reconnects).toBeGreaterThan(0);
       expect(result.kills).toBeGreaterThan(0);
       fs.rmSync(path.dirname(resultFile), { recursive: true, force: true });
