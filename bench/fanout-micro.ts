@@ -1,0 +1,286 @@
+/**
+ * The fan-out micro-harness: the CPU and the bytes the hub spends per delivered update on its
+ * per-client path, against the bare baseline's, in one process and the same minutes.
+ *
+ * One process holds both servers: the real daemon (`startDaemon`, simulator backend, as the
+ * daemon builds it: gateway, domain, journal) and the bare baseline's send path
+ * (bench/lib/bare-fanout.ts, the code of bench/baseline-server.ts). A separate load process
+ * (bench/load-client.ts) holds N ACP clients attached to one hub session and N bare clients, on
+ * real sockets. A round pushes E updates of B bytes through one side, `burst` per event-loop turn:
+ * on the hub through `HubCore.emitUpdate` (journal, seq, serialization, fan-out, each client's
+ * `sendFrame`, the write batcher), on the baseline as bench/baseline-server.ts does for each
+ * streamed event. A round ends when every client of that side has the round's last seq (checked
+ * gap-free by the load process, FAN-01). The two sides take turns round by round, the first of
+ * each pair alternating.
+ *
+ * Per round: process CPU (user + system, `process.cpuUsage`) per delivered update, and the bytes
+ * allocated per delivered update: the JS heap's and the array buffers' growth over the round, GC
+ * forced before it. That is only all that was allocated when no collection ran in the round, so
+ * run it with a large young generation (the command below) and it says how many rounds saw a GC.
+ * The reading of the child's events, which the per-event path does, is left out on purpose: it is
+ * not the per-delivery path (BENCHMARKS.md, eighth session).
+ *
+ *   node --expose-gc --max-semi-space-size=64 --import tsx bench/fanout-micro.ts \
+ *     [--rounds 30] [--events 200] [--burst 4] [--clients 100] [--bytes 300] [--only hub|baseline] [--json file]
+ *
+ * `--only` runs one side (for `--cpu-prof` / `--heap-prof` of that side alone).
+ */
+import fs from 'node:fs';
+import type { IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { PerformanceObserver } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import v8 from 'node:v8';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { buildConfig } from '../src/config/load.js';
+import { startDaemon } from '../src/daemon/daemon.js';
+import { Frame } from '../src/domain/delivery/frame.js';
+import type { HubCore } from '../src/domain/hub-core.js';
+import type { SessionState } from '../src/domain/sessions/session-state.js';
+import { wsTextFrame } from '../src/gateway/ws-text-frame.js';
+import { createLogger } from '../src/logger.js';
+import { bareSend, type BareClient } from './lib/bare-fanout.js';
+import { attachedSchema, sessionOpenedSchema, waitDoneSchema } from './lib/ipc-schema.js';
+import { LoadDriver } from './lib/load-driver.js';
+import { median, round } from './lib/scenario.js';
+
+const { values: opts } = parseArgs({
+  options: {
+    rounds: { type: 'string', default: '30' },
+    warmup: { type: 'string', default: '4' },
+    events: { type: 'string', default: '200' },
+    burst: { type: 'string', default: '4' },
+    clients: { type: 'string', default: '100' },
+    bytes: { type: 'string', default: '300' },
+    only: { type: 'string' },
+    json: { type: 'string' },
+  },
+});
+const int = (name: keyof typeof opts): number => {
+  const n = Number(opts[name]);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`--${name} must be a positive integer`);
+  return n;
+};
+const ROUNDS = int('rounds');
+const WARMUP = int('warmup');
+const EVENTS = int('events');
+const BURST = int('burst');
+const CLIENTS = int('clients');
+const BYTES = int('bytes');
+const ONLY = opts.only;
+if (ONLY !== undefined && ONLY !== 'hub' && ONLY !== 'baseline') throw new Error('--only is hub or baseline');
+const forceGc = (globalThis as { gc?: () => void }).gc;
+if (!forceGc) throw new Error('run with --expose-gc (see the file comment)');
+
+type SideName = 'hub' | 'baseline';
+interface RoundResult {
+  nsPerUpdate: number;
+  /** The emit calls' wall time per update, median burst (see runRound). */
+  emitNsPerUpdate: number;
+  bytesPerUpdate: number;
+  gcs: number;
+  /** Write system calls in the round per client (the batches: EVENTS / BURST when every turn is one write). */
+  writesPerClient: number;
+}
+interface SideOf {
+  name: SideName;
+  /** Client indices in the load process. */
+  clients: number[];
+  /** Sends one update; answers its seq. */
+  emit(text: string, messageId: string): number;
+}
+
+const text = 'x'.repeat(BYTES);
+let gcs = 0;
+new PerformanceObserver((list) => {
+  gcs += list.getEntries().length;
+}).observe({ entryTypes: ['gc'] });
+
+/** Write system calls of this process so far (Linux: /proc/self/io `syscw`; NaN elsewhere). */
+function writeCalls(): number {
+  try {
+    return Number(/^syscw: (\d+)$/m.exec(fs.readFileSync('/proc/self/io', 'utf8'))?.[1] ?? Number.NaN);
+  } catch {
+    return Number.NaN;
+  }
+}
+
+const allocated = (): number => v8.getHeapStatistics().used_heap_size + process.memoryUsage().arrayBuffers;
+
+/** One round of one side: EVENTS updates, BURST per event-loop turn, until every client has the last. */
+async function runRound(load: LoadDriver, side: SideOf): Promise<RoundResult> {
+  forceGc!();
+  // The observer hears of a collection a little later: the forced one must not count in the round.
+  await new Promise((r) => setTimeout(r, 20));
+  const gcBefore = gcs;
+  const mem0 = allocated();
+  const writes0 = writeCalls();
+  const cpu0 = process.cpuUsage();
+  let last = 0;
+  // The emit calls alone: the fan-out's own code up to the corked sockets' buffers, without the
+  // uncork (the writes to the kernel) at the end of each turn. Timed by the clock per burst (the
+  // process CPU clock is too coarse for a burst); the median burst leaves out those the machine
+  // descheduled.
+  const bursts: number[] = [];
+  for (let sent = 0; sent < EVENTS; ) {
+    const e0 = process.hrtime.bigint();
+    let n = 0;
+    for (; n < BURST && sent < EVENTS; n++, sent++) last = side.emit(text, `m-${sent}`);
+    bursts.push(Number(process.hrtime.bigint() - e0) / n);
+    await new Promise<void>((r) => setImmediate(r));
+  }
+  const done = await load.call(waitDoneSchema, { op: 'waitSeq', seq: last, clients: side.clients, timeoutMs: 60_000 }, 90_000);
+  const cpu = process.cpuUsage(cpu0);
+  const writes = writeCalls() - writes0;
+  const mem1 = allocated();
+  if (!done.reached) throw new Error(`${side.name}: not every client reached seq ${last}`);
+  const report = await load.report(side.clients);
+  if (!report.complete) throw new Error(`${side.name}: not complete (FAN-01): ${report.problems.join('; ')}`);
+  const delivered = EVENTS * side.clients.length;
+  return {
+    nsPerUpdate: ((cpu.user + cpu.system) * 1000) / delivered,
+    emitNsPerUpdate: median(bursts) / side.clients.length,
+    bytesPerUpdate: (mem1 - mem0) / delivered,
+    gcs: gcs - gcBefore,
+    writesPerClient: writes / side.clients.length,
+  };
+}
+
+async function hubSide(load: LoadDriver, root: string): Promise<{ side: SideOf; close: () => Promise<void> }> {
+  const workspace = path.join(root, 'workspace');
+  fs.mkdirSync(workspace, { recursive: true });
+  const config = buildConfig({
+    host: '127.0.0.1',
+    port: 0,
+    stateDir: path.join(root, 'state'),
+    backend: 'sim',
+    workspace,
+    providerFile: path.join(root, 'provider_config.json'),
+    scenario: 'default',
+    simArgs: [],
+    logLevel: 'silent',
+    // As B-COST's daemon (bench/lib/stream-session.ts, ceiling.ts): every socket shares the admin
+    // token, and the outbound budget is out of the way (it is never reached here either).
+    limits: { connectionsPerToken: 4 * CLIENTS, clientOutboundBudgetBytes: 1024 * 1024 * 1024 },
+  });
+  const daemon = await startDaemon(config, createLogger({ level: 'silent' }));
+  const base = 0;
+  await load.send({ op: 'connect', wsUrl: `${daemon.url.replace(/^http/, 'ws')}/acp`, tokens: [daemon.adminToken], count: CLIENTS, protocol: 'acp' });
+  const opened = sessionOpenedSchema.parse(await load.send({ op: 'newSession', client: base, cwd: workspace }));
+  const others = Array.from({ length: CLIENTS - 1 }, (_, i) => base + 1 + i);
+  if (others.length > 0) {
+    await load.call(attachedSchema, { op: 'attach', sessionId: opened.sessionId, method: 'session/resume', clients: others });
+  }
+  // The domain object the daemon built: the bench drives its own emit path, nothing replaced.
+  const core = (daemon.hub as unknown as { core: HubCore }).core;
+  const session: SessionState = core.session(opened.sessionId);
+  if (session.attachments.size !== CLIENTS) throw new Error(`hub: ${session.attachments.size} attachments, expected ${CLIENTS}`);
+  return {
+    side: {
+      name: 'hub',
+      clients: Array.from({ length: CLIENTS }, (_, i) => base + i),
+      emit(delta, messageId) {
+        core.emitUpdate(session, { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: delta }, messageId });
+        return session.journal.lastSeq;
+      },
+    },
+    close: () => daemon.close(),
+  };
+}
+
+async function baselineSide(load: LoadDriver): Promise<{ side: SideOf; close: () => Promise<void> }> {
+  const audience = new Set<BareClient>();
+  const wss = new WebSocketServer({ host: '127.0.0.1', port: 0, perMessageDeflate: false });
+  await new Promise<void>((r) => wss.once('listening', () => r()));
+  wss.on('connection', (ws: WebSocket, req: IncomingMessage) => {
+    const c: BareClient = { ws, tcp: req.socket as Socket, corked: false, batchedBytes: 0, session: 0 };
+    audience.add(c);
+    ws.on('close', () => audience.delete(c));
+    ws.on('error', () => undefined);
+  });
+  const address = wss.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  const { clients: before } = (await load.send({ op: 'connect', wsUrl: `ws://127.0.0.1:${port}/?session=0`, tokens: [], count: CLIENTS, protocol: 'bare' })) as {
+    clients: number;
+  };
+  const sessionId = 'baseline-session';
+  let seq = 0;
+  return {
+    side: {
+      name: 'baseline',
+      clients: Array.from({ length: CLIENTS }, (_, i) => before - CLIENTS + i),
+      // What bench/baseline-server.ts does for each streamed event.
+      emit(delta, messageId) {
+        seq += 1;
+        const update = { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: delta }, messageId };
+        const frame = new Frame(
+          JSON.stringify({ jsonrpc: '2.0', method: 'session/update', params: { sessionId, update, _meta: { zcode: { seq, epoch: 'baseline-1' } } } }),
+        );
+        const wire = wsTextFrame(frame);
+        for (const c of audience) bareSend(c, wire);
+        return seq;
+      },
+    },
+    close: () => new Promise<void>((r) => wss.close(() => r())),
+  };
+}
+
+/** Median, quartiles and range of a list. */
+function spread(values: number[], digits = 0) {
+  const v = [...values].sort((a, b) => a - b);
+  const q = (p: number) => round(v[Math.min(v.length - 1, Math.floor(p * v.length))] ?? Number.NaN, digits);
+  return { median: round(median(v), digits), p25: q(0.25), p75: q(0.75), min: q(0), max: q(1) };
+}
+
+function summary(list: RoundResult[]) {
+  const clean = list.filter((r) => r.gcs === 0).map((r) => r.bytesPerUpdate);
+  return {
+    nsPerUpdate: spread(list.map((r) => r.nsPerUpdate)),
+    emitNsPerUpdate: spread(list.map((r) => r.emitNsPerUpdate)),
+    bytesPerUpdate: { median: round(median(clean), 1), min: round(Math.min(...clean), 1), max: round(Math.max(...clean), 1), rounds: clean.length },
+    roundsWithGc: list.length - clean.length,
+    writesPerClient: spread(list.map((r) => r.writesPerClient), 1),
+  };
+}
+
+const root = fs.mkdtempSync(path.join(os.tmpdir(), 'fanout-micro-'));
+const load = await LoadDriver.start();
+const closers: Array<() => Promise<void>> = [];
+try {
+  const sides: SideOf[] = [];
+  // Both servers exist whatever `--only` says, so the process holds the same objects either way.
+  const hub = await hubSide(load, root);
+  closers.push(hub.close);
+  const bare = await baselineSide(load);
+  closers.push(bare.close);
+  if (ONLY !== 'baseline') sides.push(hub.side);
+  if (ONLY !== 'hub') sides.push(bare.side);
+  const results: Record<SideName, RoundResult[]> = { hub: [], baseline: [] };
+  for (let k = 0; k < WARMUP + ROUNDS; k++) {
+    for (const side of k % 2 === 0 ? sides : [...sides].reverse()) {
+      const r = await runRound(load, side);
+      if (k >= WARMUP) results[side.name].push(r);
+    }
+  }
+  const out: Record<string, unknown> = {
+    command: process.argv.slice(1).join(' '),
+    execArgv: process.execArgv,
+    setup: { rounds: ROUNDS, events: EVENTS, burst: BURST, clients: CLIENTS, bytes: BYTES },
+    loadAverage: os.loadavg().map((x) => round(x, 1)),
+  };
+  for (const s of sides) out[s.name] = summary(results[s.name]);
+  if (sides.length === 2) {
+    const of = (key: 'nsPerUpdate' | 'emitNsPerUpdate') => results.hub.map((h, i) => h[key] / (results.baseline[i]?.[key] ?? Number.NaN));
+    // Per pair of rounds (the same minutes), the hub's CPU over the baseline's.
+    out['ratio'] = { perPair: spread(of('nsPerUpdate'), 3), emitPerPair: spread(of('emitNsPerUpdate'), 3) };
+  }
+  const json = JSON.stringify(out, null, 2);
+  process.stdout.write(`${json}\n`);
+  if (opts.json) fs.writeFileSync(opts.json, `${json}\n`);
+} finally {
+  await load.stop();
+  for (const close of closers.reverse()) await close().catch(() => undefined);
+  fs.rmSync(root, { recursive: true, force: true });
+}
