@@ -148,7 +148,7 @@ async function runRound(load: LoadDriver, side: SideOf): Promise<RoundResult> {
   };
 }
 
-async function hubSide(load: LoadDriver, root: string): Promise<{ side: SideOf; close: () => Promise<void> }> {
+async function hubSide(load: LoadDriver, root: string): Promise<{ side: SideOf; sessionId: string; close: () => Promise<void> }> {
   const workspace = path.join(root, 'workspace');
   fs.mkdirSync(workspace, { recursive: true });
   const config = buildConfig({
@@ -186,11 +186,12 @@ async function hubSide(load: LoadDriver, root: string): Promise<{ side: SideOf; 
         return session.journal.lastSeq;
       },
     },
+    sessionId: opened.sessionId,
     close: () => daemon.close(),
   };
 }
 
-async function baselineSide(load: LoadDriver): Promise<{ side: SideOf; close: () => Promise<void> }> {
+async function baselineSide(load: LoadDriver, sessionId: string): Promise<{ side: SideOf; close: () => Promise<void> }> {
   const audience = new Set<BareClient>();
   const wss = new WebSocketServer({ host: '127.0.0.1', port: 0, perMessageDeflate: false });
   await new Promise<void>((r) => wss.once('listening', () => r()));
@@ -205,7 +206,6 @@ async function baselineSide(load: LoadDriver): Promise<{ side: SideOf; close: ()
   const { clients: before } = (await load.send({ op: 'connect', wsUrl: `ws://127.0.0.1:${port}/?session=0`, tokens: [], count: CLIENTS, protocol: 'bare' })) as {
     clients: number;
   };
-  const sessionId = 'baseline-session';
   let seq = 0;
   return {
     side: {
@@ -253,7 +253,8 @@ try {
   // Both servers exist whatever `--only` says, so the process holds the same objects either way.
   const hub = await hubSide(load, root);
   closers.push(hub.close);
-  const bare = await baselineSide(load);
+  // The same session id as the hub's frames carry (bench/baseline-server.ts uses the child's), so the frames are as long.
+  const bare = await baselineSide(load, hub.sessionId);
   closers.push(bare.close);
   if (ONLY !== 'baseline') sides.push(hub.side);
   if (ONLY !== 'hub') sides.push(bare.side);
