@@ -11,19 +11,23 @@
  * `sendFrame`, the write batcher), on the baseline as bench/baseline-server.ts does for each
  * streamed event. A round ends when every client of that side has the round's last seq (checked
  * gap-free by the load process, FAN-01). The two sides take turns round by round, the first of
- * each pair alternating.
+ * each round turning the order by one.
  *
- * Per round: process CPU (user + system, `process.cpuUsage`) per delivered update, and the bytes
- * allocated per delivered update: the JS heap's and the array buffers' growth over the round, GC
- * forced before it. That is only all that was allocated when no collection ran in the round, so
- * run it with a large young generation (the command below) and it says how many rounds saw a GC.
+ * Per round: process CPU (user + system, `process.cpuUsage`) per delivered update; the wall time
+ * of the emit calls and of the end of their turns (the uncork) per update, median burst; the
+ * write system calls per client; and the bytes allocated per delivered update: the JS heap's and
+ * the array buffers' growth over the round. That is all that was allocated when no collection ran
+ * in the round, so run it with a large young generation (the command below); it says how many
+ * rounds saw one. The two sides' rounds being in one process, the per-round ratio is what counts.
  * The reading of the child's events, which the per-event path does, is left out on purpose: it is
  * not the per-delivery path (BENCHMARKS.md, eighth session).
  *
- *   node --expose-gc --max-semi-space-size=64 --import tsx bench/fanout-micro.ts \
- *     [--rounds 30] [--events 200] [--burst 4] [--clients 100] [--bytes 300] [--only hub|baseline] [--json file]
+ *   node --max-semi-space-size=64 --import tsx bench/fanout-micro.ts \
+ *     [--rounds 30] [--events 200] [--burst 4] [--clients 100] [--bytes 300] [--sides hub,gateway,baseline] [--json file]
  *
- * `--only` runs one side (for `--cpu-prof` / `--heap-prof` of that side alone).
+ * `--sides` picks the sides (default `hub,baseline`; one alone for a `--cpu-prof` / `--heap-prof`
+ * of it). `gateway` is the hub's clients sent the journal's frame by each `ClientConnection.sendFrame`
+ * directly: the gateway's per-client part without the domain's fan-out around it.
  */
 import fs from 'node:fs';
 import type { IncomingMessage } from 'node:http';
@@ -54,7 +58,7 @@ const { values: opts } = parseArgs({
     burst: { type: 'string', default: '4' },
     clients: { type: 'string', default: '100' },
     bytes: { type: 'string', default: '300' },
-    only: { type: 'string' },
+    sides: { type: 'string', default: 'hub,baseline' },
     json: { type: 'string' },
   },
 });
@@ -69,16 +73,19 @@ const EVENTS = int('events');
 const BURST = int('burst');
 const CLIENTS = int('clients');
 const BYTES = int('bytes');
-const ONLY = opts.only;
-if (ONLY !== undefined && ONLY !== 'hub' && ONLY !== 'baseline') throw new Error('--only is hub or baseline');
-const forceGc = (globalThis as { gc?: () => void }).gc;
-if (!forceGc) throw new Error('run with --expose-gc (see the file comment)');
+const SIDE_NAMES = ['hub', 'gateway', 'baseline'] as const;
+type SideName = (typeof SIDE_NAMES)[number];
+const isSideName = (x: string): x is SideName => (SIDE_NAMES as readonly string[]).includes(x);
+const SIDES = (opts.sides ?? '').split(',').filter(isSideName);
+if (SIDES.length === 0 || SIDES.length !== (opts.sides ?? '').split(',').length)
+  throw new Error(`--sides lists some of ${SIDE_NAMES.join(', ')}`);
 
-type SideName = 'hub' | 'baseline';
 interface RoundResult {
   nsPerUpdate: number;
   /** The emit calls' wall time per update, median burst (see runRound). */
   emitNsPerUpdate: number;
+  /** The end of each burst's turn (the uncork of its batches), wall time per update, median burst. */
+  flushNsPerUpdate: number;
   bytesPerUpdate: number;
   gcs: number;
   /** Write system calls in the round per client (the batches: EVENTS / BURST when every turn is one write). */
@@ -111,9 +118,11 @@ const allocated = (): number => v8.getHeapStatistics().used_heap_size + process.
 
 /** One round of one side: EVENTS updates, BURST per event-loop turn, until every client has the last. */
 async function runRound(load: LoadDriver, side: SideOf): Promise<RoundResult> {
-  forceGc!();
-  // The observer hears of a collection a little later: the forced one must not count in the round.
-  await new Promise((r) => setTimeout(r, 20));
+  // No collection is forced between rounds: a full one deoptimizes the hot path's compiled code
+  // (V8: "weak objects") on both sides, and every round would start re-optimizing it. The bytes
+  // are the heap's growth over a round without a collection (most of them, with the young
+  // generation below); a round with one is counted for its CPU and left out of the bytes.
+  await new Promise((r) => setTimeout(r, 5));
   const gcBefore = gcs;
   const mem0 = allocated();
   const writes0 = writeCalls();
@@ -123,13 +132,17 @@ async function runRound(load: LoadDriver, side: SideOf): Promise<RoundResult> {
   // uncork (the writes to the kernel) at the end of each turn. Timed by the clock per burst (the
   // process CPU clock is too coarse for a burst); the median burst leaves out those the machine
   // descheduled.
+  // The turn's end is timed the same way: mostly the uncork of every socket (one writev each).
   const bursts: number[] = [];
+  const flushes: number[] = [];
   for (let sent = 0; sent < EVENTS; ) {
     const e0 = process.hrtime.bigint();
     let n = 0;
     for (; n < BURST && sent < EVENTS; n++, sent++) last = side.emit(text, `m-${sent}`);
-    bursts.push(Number(process.hrtime.bigint() - e0) / n);
+    const e1 = process.hrtime.bigint();
+    bursts.push(Number(e1 - e0) / n);
     await new Promise<void>((r) => setImmediate(r));
+    flushes.push(Number(process.hrtime.bigint() - e1) / n);
   }
   const done = await load.call(waitDoneSchema, { op: 'waitSeq', seq: last, clients: side.clients, timeoutMs: 60_000 }, 90_000);
   const cpu = process.cpuUsage(cpu0);
@@ -142,13 +155,17 @@ async function runRound(load: LoadDriver, side: SideOf): Promise<RoundResult> {
   return {
     nsPerUpdate: ((cpu.user + cpu.system) * 1000) / delivered,
     emitNsPerUpdate: median(bursts) / side.clients.length,
+    flushNsPerUpdate: median(flushes) / side.clients.length,
     bytesPerUpdate: (mem1 - mem0) / delivered,
     gcs: gcs - gcBefore,
     writesPerClient: writes / side.clients.length,
   };
 }
 
-async function hubSide(load: LoadDriver, root: string): Promise<{ side: SideOf; sessionId: string; close: () => Promise<void> }> {
+async function hubSide(
+  load: LoadDriver,
+  root: string,
+): Promise<{ side: SideOf; gateway: SideOf; sessionId: string; close: () => Promise<void> }> {
   const workspace = path.join(root, 'workspace');
   fs.mkdirSync(workspace, { recursive: true });
   const config = buildConfig({
@@ -167,7 +184,13 @@ async function hubSide(load: LoadDriver, root: string): Promise<{ side: SideOf; 
   });
   const daemon = await startDaemon(config, createLogger({ level: 'silent' }));
   const base = 0;
-  await load.send({ op: 'connect', wsUrl: `${daemon.url.replace(/^http/, 'ws')}/acp`, tokens: [daemon.adminToken], count: CLIENTS, protocol: 'acp' });
+  await load.send({
+    op: 'connect',
+    wsUrl: `${daemon.url.replace(/^http/, 'ws')}/acp`,
+    tokens: [daemon.adminToken],
+    count: CLIENTS,
+    protocol: 'acp',
+  });
   const opened = sessionOpenedSchema.parse(await load.send({ op: 'newSession', client: base, cwd: workspace }));
   const others = Array.from({ length: CLIENTS - 1 }, (_, i) => base + 1 + i);
   if (others.length > 0) {
@@ -177,10 +200,34 @@ async function hubSide(load: LoadDriver, root: string): Promise<{ side: SideOf; 
   const core = (daemon.hub as unknown as { core: HubCore }).core;
   const session: SessionState = core.session(opened.sessionId);
   if (session.attachments.size !== CLIENTS) throw new Error(`hub: ${session.attachments.size} attachments, expected ${CLIENTS}`);
+  const clients = Array.from({ length: CLIENTS }, (_, i) => base + i);
   return {
+    // The gateway's part alone: the journal's seq and frame, then each client's own send
+    // (ClientConnection.sendFrame and the write batcher), without the domain's fan-out around it.
+    gateway: {
+      name: 'gateway',
+      clients,
+      emit(delta, messageId) {
+        const update = { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: delta }, messageId };
+        const { frame } = session.journal.append(
+          (seq, epoch) =>
+            new Frame(
+              JSON.stringify({
+                jsonrpc: '2.0',
+                method: 'session/update',
+                params: { sessionId: session.sessionId, update, _meta: { zcode: { seq, epoch } } },
+              }),
+              'session/update',
+              'agent_message_chunk',
+            ),
+        );
+        for (const a of session.attachments.values()) a.client.sendFrame(frame);
+        return session.journal.lastSeq;
+      },
+    },
     side: {
       name: 'hub',
-      clients: Array.from({ length: CLIENTS }, (_, i) => base + i),
+      clients,
       emit(delta, messageId) {
         core.emitUpdate(session, { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: delta }, messageId });
         return session.journal.lastSeq;
@@ -203,7 +250,13 @@ async function baselineSide(load: LoadDriver, sessionId: string): Promise<{ side
   });
   const address = wss.address();
   const port = typeof address === 'object' && address ? address.port : 0;
-  const { clients: before } = (await load.send({ op: 'connect', wsUrl: `ws://127.0.0.1:${port}/?session=0`, tokens: [], count: CLIENTS, protocol: 'bare' })) as {
+  const { clients: before } = (await load.send({
+    op: 'connect',
+    wsUrl: `ws://127.0.0.1:${port}/?session=0`,
+    tokens: [],
+    count: CLIENTS,
+    protocol: 'bare',
+  })) as {
     clients: number;
   };
   let seq = 0;
@@ -216,7 +269,11 @@ async function baselineSide(load: LoadDriver, sessionId: string): Promise<{ side
         seq += 1;
         const update = { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: delta }, messageId };
         const frame = new Frame(
-          JSON.stringify({ jsonrpc: '2.0', method: 'session/update', params: { sessionId, update, _meta: { zcode: { seq, epoch: 'baseline-1' } } } }),
+          JSON.stringify({
+            jsonrpc: '2.0',
+            method: 'session/update',
+            params: { sessionId, update, _meta: { zcode: { seq, epoch: 'baseline-1' } } },
+          }),
         );
         const wire = wsTextFrame(frame);
         for (const c of audience) bareSend(c, wire);
@@ -239,9 +296,18 @@ function summary(list: RoundResult[]) {
   return {
     nsPerUpdate: spread(list.map((r) => r.nsPerUpdate)),
     emitNsPerUpdate: spread(list.map((r) => r.emitNsPerUpdate)),
-    bytesPerUpdate: { median: round(median(clean), 1), min: round(Math.min(...clean), 1), max: round(Math.max(...clean), 1), rounds: clean.length },
+    flushNsPerUpdate: spread(list.map((r) => r.flushNsPerUpdate)),
+    bytesPerUpdate: {
+      median: round(median(clean), 1),
+      min: round(Math.min(...clean), 1),
+      max: round(Math.max(...clean), 1),
+      rounds: clean.length,
+    },
     roundsWithGc: list.length - clean.length,
-    writesPerClient: spread(list.map((r) => r.writesPerClient), 1),
+    writesPerClient: spread(
+      list.map((r) => r.writesPerClient),
+      1,
+    ),
   };
 }
 
@@ -249,18 +315,19 @@ const root = fs.mkdtempSync(path.join(os.tmpdir(), 'fanout-micro-'));
 const load = await LoadDriver.start();
 const closers: Array<() => Promise<void>> = [];
 try {
-  const sides: SideOf[] = [];
-  // Both servers exist whatever `--only` says, so the process holds the same objects either way.
+  // Both servers exist whatever `--sides` says, so the process holds the same objects either way.
   const hub = await hubSide(load, root);
   closers.push(hub.close);
   // The same session id as the hub's frames carry (bench/baseline-server.ts uses the child's), so the frames are as long.
   const bare = await baselineSide(load, hub.sessionId);
   closers.push(bare.close);
-  if (ONLY !== 'baseline') sides.push(hub.side);
-  if (ONLY !== 'hub') sides.push(bare.side);
-  const results: Record<SideName, RoundResult[]> = { hub: [], baseline: [] };
+  const all: Record<SideName, SideOf> = { hub: hub.side, gateway: hub.gateway, baseline: bare.side };
+  const sides = SIDES.map((name) => all[name]);
+  const results: Record<SideName, RoundResult[]> = { hub: [], gateway: [], baseline: [] };
   for (let k = 0; k < WARMUP + ROUNDS; k++) {
-    for (const side of k % 2 === 0 ? sides : [...sides].reverse()) {
+    // Each round the order turns by one, so no side always runs first.
+    for (let j = 0; j < sides.length; j++) {
+      const side = sides[(j + k) % sides.length]!;
       const r = await runRound(load, side);
       if (k >= WARMUP) results[side.name].push(r);
     }
@@ -272,10 +339,16 @@ try {
     loadAverage: os.loadavg().map((x) => round(x, 1)),
   };
   for (const s of sides) out[s.name] = summary(results[s.name]);
-  if (sides.length === 2) {
-    const of = (key: 'nsPerUpdate' | 'emitNsPerUpdate') => results.hub.map((h, i) => h[key] / (results.baseline[i]?.[key] ?? Number.NaN));
-    // Per pair of rounds (the same minutes), the hub's CPU over the baseline's.
-    out['ratio'] = { perPair: spread(of('nsPerUpdate'), 3), emitPerPair: spread(of('emitNsPerUpdate'), 3) };
+  if (SIDES.includes('baseline')) {
+    // Per round (the same minutes), each side's CPU over the baseline's.
+    const of = (name: SideName, key: 'nsPerUpdate' | 'emitNsPerUpdate' | 'flushNsPerUpdate') =>
+      results[name].map((h, i) => h[key] / (results.baseline[i]?.[key] ?? Number.NaN));
+    for (const name of SIDES.filter((n) => n !== 'baseline'))
+      out[`${name}/baseline`] = {
+        perRound: spread(of(name, 'nsPerUpdate'), 3),
+        emitPerRound: spread(of(name, 'emitNsPerUpdate'), 3),
+        flushPerRound: spread(of(name, 'flushNsPerUpdate'), 3),
+      };
   }
   const json = JSON.stringify(out, null, 2);
   process.stdout.write(`${json}\n`);
