@@ -113,15 +113,6 @@ const foldedCache = new WeakMap<Frame, Frame>();
  */
 export function frameForKinds(frame: Frame, kinds: UpdateKinds): Frame | undefined {
   if (kinds === undefined) return frame;
-  // The answer depends only on the kind set (shared by most clients): worked out once per set.
-  if (frame.viewKinds === kinds) return frame.viewFrame;
-  const view = viewFor(frame, kinds);
-  frame.viewKinds = kinds;
-  frame.viewFrame = view;
-  return view;
-}
-
-function viewFor(frame: Frame, kinds: ReadonlySet<string>): Frame | undefined {
   const kind = frame.updateKind;
   if (kind === null || kinds.has(kind)) return frame;
   if (kind === REPLAY_COMPLETE || DRAFT_KIND_SET.has(kind)) return undefined;

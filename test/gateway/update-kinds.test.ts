@@ -80,22 +80,6 @@ describe('what a client gets for a kind it cannot parse', () => {
     expect(frameForKinds(f, old)).toBe(folded);
   });
 
-  it('one frame sent to clients of different kind sets in turn gets each set its own answer (the per-frame memo is keyed by the set)', () => {
-    const current = updateKindsFor({ protocolVersion: 1, hasClientInfo: true });
-    const listed = updateKindsFor({ protocolVersion: 1, hasClientInfo: true, sessionUpdates: [REPLAY_COMPLETE] });
-    const usage = update('usage_update', { used: 1, size: 2 }, 'session/update');
-    const done = update(REPLAY_COMPLETE);
-    for (let round = 0; round < 2; round++) {
-      expect(frameForKinds(usage, old)?.method).toBe(FOLDED_UPDATE_METHOD);
-      expect(frameForKinds(usage, current)).toBe(usage);
-      expect(frameForKinds(usage, undefined)).toBe(usage);
-      expect(frameForKinds(usage, old)?.method).toBe(FOLDED_UPDATE_METHOD);
-      expect(frameForKinds(done, current)).toBeUndefined();
-      expect(frameForKinds(done, listed)).toBe(done);
-      expect(frameForKinds(done, current)).toBeUndefined();
-    }
-  });
-
   it('replay_complete is dropped for a client that does not know it', () => {
     expect(frameForKinds(update(REPLAY_COMPLETE), old)).toBeUndefined();
     expect(frameForKinds(update(REPLAY_COMPLETE), updateKindsFor({ protocolVersion: 2, hasClientInfo: true }))).toBeUndefined();

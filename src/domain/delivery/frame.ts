@@ -14,14 +14,6 @@ export class Frame {
    * src/gateway/ws-text-frame.ts), built by the first client that sends it and reused by the rest.
    */
   wire: Buffer | undefined;
-  /**
-   * The last answer of the gateway's per-client kind check (src/gateway/update-kinds.ts
-   * `frameForKinds`): for clients of the kind set `viewKinds`, this frame is sent as `viewFrame`
-   * (itself, its folded variant, or nothing). Nearly every client of a broadcast shares one of two
-   * kind sets, so the rest of them get the answer by one comparison instead of a set lookup each.
-   */
-  viewKinds: ReadonlySet<string> | undefined;
-  viewFrame: Frame | undefined;
   private kind: string | null | undefined;
 
   /**
