@@ -38,13 +38,13 @@ import { PerformanceObserver } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import v8 from 'node:v8';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { buildConfig } from '../src/config/load.js';
 import { startDaemon } from '../src/daemon/daemon.js';
 import { Frame } from '../src/domain/delivery/frame.js';
 import type { HubCore } from '../src/domain/hub-core.js';
 import type { SessionState } from '../src/domain/sessions/session-state.js';
 import { wsTextFrame } from '../src/gateway/ws-text-frame.js';
 import { createLogger } from '../src/logger.js';
+import { testConfig } from '../test/domain/helpers.js';
 import { bareSend, type BareClient } from './lib/bare-fanout.js';
 import { attachedSchema, sessionOpenedSchema, waitDoneSchema } from './lib/ipc-schema.js';
 import { LoadDriver } from './lib/load-driver.js';
@@ -166,22 +166,10 @@ async function hubSide(
   load: LoadDriver,
   root: string,
 ): Promise<{ side: SideOf; gateway: SideOf; sessionId: string; close: () => Promise<void> }> {
+  // As B-COST's daemon (bench/lib/stream-session.ts, ceiling.ts): every socket shares the admin
+  // token, and the outbound budget is out of the way (it is never reached here either).
+  const config = testConfig(root, { connectionsPerToken: 4 * CLIENTS, clientOutboundBudgetBytes: 1024 * 1024 * 1024 });
   const workspace = path.join(root, 'workspace');
-  fs.mkdirSync(workspace, { recursive: true });
-  const config = buildConfig({
-    host: '127.0.0.1',
-    port: 0,
-    stateDir: path.join(root, 'state'),
-    backend: 'sim',
-    workspace,
-    providerFile: path.join(root, 'provider_config.json'),
-    scenario: 'default',
-    simArgs: [],
-    logLevel: 'silent',
-    // As B-COST's daemon (bench/lib/stream-session.ts, ceiling.ts): every socket shares the admin
-    // token, and the outbound budget is out of the way (it is never reached here either).
-    limits: { connectionsPerToken: 4 * CLIENTS, clientOutboundBudgetBytes: 1024 * 1024 * 1024 },
-  });
   const daemon = await startDaemon(config, createLogger({ level: 'silent' }));
   const base = 0;
   await load.send({
