@@ -121,7 +121,8 @@ async function runRound(load: LoadDriver, side: SideOf): Promise<RoundResult> {
   // No collection is forced between rounds: a full one deoptimizes the hot path's compiled code
   // (V8: "weak objects") on both sides, and every round would start re-optimizing it. The bytes
   // are the heap's growth over a round without a collection (most of them, with the young
-  // generation below); a round with one is counted for its CPU and left out of the bytes.
+  // generation below); a round with one is counted for its CPU and left out of the bytes. The
+  // observer hears of a collection a little after it: the pauses around a round let it.
   await new Promise((r) => setTimeout(r, 5));
   const gcBefore = gcs;
   const mem0 = allocated();
@@ -148,6 +149,8 @@ async function runRound(load: LoadDriver, side: SideOf): Promise<RoundResult> {
   const cpu = process.cpuUsage(cpu0);
   const writes = writeCalls() - writes0;
   const mem1 = allocated();
+  await new Promise((r) => setTimeout(r, 5));
+  const gcsInRound = gcs - gcBefore;
   if (!done.reached) throw new Error(`${side.name}: not every client reached seq ${last}`);
   const report = await load.report(side.clients);
   if (!report.complete) throw new Error(`${side.name}: not complete (FAN-01): ${report.problems.join('; ')}`);
@@ -157,7 +160,7 @@ async function runRound(load: LoadDriver, side: SideOf): Promise<RoundResult> {
     emitNsPerUpdate: median(bursts) / side.clients.length,
     flushNsPerUpdate: median(flushes) / side.clients.length,
     bytesPerUpdate: (mem1 - mem0) / delivered,
-    gcs: gcs - gcBefore,
+    gcs: gcsInRound,
     writesPerClient: writes / side.clients.length,
   };
 }
