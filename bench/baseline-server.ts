@@ -20,8 +20,8 @@ import type { Socket } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { z } from 'zod';
 import { Frame } from '../src/domain/delivery/frame.js';
-import { MAX_BATCH_BYTES } from '../src/gateway/write-batch.js';
 import { wsTextFrame } from '../src/gateway/ws-text-frame.js';
+import { bareSend, type BareClient } from './lib/bare-fanout.js';
 import { SimPipe, type ChildLine } from './lib/sim-pipe.js';
 
 const streamSchema = z.object({
@@ -40,58 +40,18 @@ const exitSchema = z.object({ id: z.number().int(), command: z.object({ op: z.li
 
 const EPOCH = 'baseline-1';
 
-interface Client {
-  ws: WebSocket;
-  session: number;
-  tcp: Socket;
-  corked: boolean;
-  batchedBytes: number;
-}
-
 /** Clients of each session (by index). */
-const audiences = new Map<number, Set<Client>>();
-function audience(k: number): Set<Client> {
+const audiences = new Map<number, Set<BareClient>>();
+function audience(k: number): Set<BareClient> {
   let set = audiences.get(k);
   if (!set) audiences.set(k, (set = new Set()));
   return set;
 }
-let held: Client[] = [];
-let scheduled = false;
-
-function flushAll(): void {
-  scheduled = false;
-  const batch = held;
-  held = [];
-  for (const c of batch) flush(c);
-}
-
-function flush(c: Client): void {
-  if (!c.corked) return;
-  c.corked = false;
-  c.batchedBytes = 0;
-  c.tcp.uncork();
-}
-
-function send(c: Client, wire: Buffer): void {
-  if (c.ws.readyState !== c.ws.OPEN) return;
-  if (!c.corked) {
-    c.corked = true;
-    c.tcp.cork();
-    held.push(c);
-    if (!scheduled) {
-      scheduled = true;
-      setImmediate(flushAll);
-    }
-  }
-  c.tcp.write(wire);
-  if ((c.batchedBytes += wire.length) >= MAX_BATCH_BYTES) flush(c);
-}
-
 const wss = new WebSocketServer({ host: '127.0.0.1', port: 0, perMessageDeflate: false });
 const listening = new Promise<void>((r) => wss.once('listening', () => r()));
 wss.on('connection', (ws: WebSocket, req: IncomingMessage) => {
   const session = Number(new URL(req.url ?? '/', 'http://baseline').searchParams.get('session') ?? 0);
-  const c: Client = { ws, tcp: req.socket as Socket, corked: false, batchedBytes: 0, session: Number.isInteger(session) ? session : 0 };
+  const c: BareClient = { ws, tcp: req.socket as Socket, corked: false, batchedBytes: 0, session: Number.isInteger(session) ? session : 0 };
   audience(c.session).add(c);
   ws.on('close', () => audience(c.session).delete(c));
   ws.on('error', () => undefined);
@@ -129,7 +89,7 @@ function onLine(m: ChildLine): void {
       }),
     );
     const wire = wsTextFrame(frame);
-    for (const c of audience(k)) send(c, wire);
+    for (const c of audience(k)) bareSend(c, wire);
     return;
   }
   if (m.method === 'state.updated' && (p?.reason === 'prompt_completed' || p?.reason === 'prompt_failed'))

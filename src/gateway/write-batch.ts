@@ -26,14 +26,20 @@ export interface Batched {
   flushBatch(): void;
 }
 
-/** Flushes every connection that corked its socket during this turn, with one `setImmediate`. */
+/**
+ * Flushes every connection that corked its socket during this turn, with one `setImmediate`. The
+ * turn's connections are kept in a plain list: a connection registers once per batch (when it
+ * corks), and one that flushed early at {@link MAX_BATCH_BYTES} and corked again in the same turn
+ * is listed twice, which is harmless (`flushBatch` is idempotent). A list costs less per client
+ * than a set's hashing, and this runs for every client of every broadcast turn.
+ */
 export class WriteBatcher {
-  private held = new Set<Batched>();
+  private held: Batched[] = [];
   private scheduled = false;
 
   /** Registers a connection that just corked its socket; it is flushed at the end of the turn. */
   hold(conn: Batched): void {
-    this.held.add(conn);
+    this.held.push(conn);
     if (this.scheduled) return;
     this.scheduled = true;
     setImmediate(this.flushAll);
@@ -42,7 +48,7 @@ export class WriteBatcher {
   private readonly flushAll = (): void => {
     this.scheduled = false;
     const held = this.held;
-    this.held = new Set();
+    this.held = [];
     for (const conn of held) conn.flushBatch();
   };
 }

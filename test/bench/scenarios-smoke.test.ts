@@ -3,10 +3,15 @@
  * them and produce every figure. No timing is asserted (benchmarks live in `npm run bench`,
  * BENCHMARKS.md); only that the machinery works and FAN-01 holds at a load any machine carries.
  */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { CEIL, ceilingFigures, climb } from '../../bench/scenarios/b-ceil.js';
 import { COST, measureCost } from '../../bench/scenarios/b-cost.js';
 import { runTeam, TEAM } from '../../bench/scenarios/b-scale.js';
+import { runToExit } from '../helpers/run-to-exit.js';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 describe('bench scenarios (smoke)', () => {
   it('B-CEIL climbs on both sides, hub and fair baseline, and reports rates, latency and CPU per update', async () => {
@@ -34,6 +39,32 @@ describe('bench scenarios (smoke)', () => {
         expect(Number.isFinite(s.serverNsPerUpdate)).toBe(true);
       }
     }
+  }, 120_000);
+
+  it('the fan-out micro-harness pushes rounds through the hub, its gateway alone and the baseline, every round complete, and reports each figure', async () => {
+    const events = 8;
+    const burst = 2;
+    const run = await runToExit(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        'bench/fanout-micro.ts',
+        ...['--rounds', '2', '--warmup', '1', '--clients', '3', '--events', String(events), '--burst', String(burst)],
+        ...['--sides', 'hub,gateway,baseline'],
+      ],
+      { cwd: repoRoot },
+    );
+    // A round that is not complete (FAN-01) or a side that fails ends the harness with an error.
+    expect(run.status, run.stderr).toBe(0);
+    const out = JSON.parse(run.stdout) as Record<string, { nsPerUpdate?: { median: number }; writesPerClient?: { min: number } }>;
+    for (const side of ['hub', 'gateway', 'baseline']) {
+      expect(out[side]?.nsPerUpdate?.median).toBeGreaterThan(0);
+      // At least one write per client per turn: the batches reached the sockets.
+      expect(out[side]?.writesPerClient?.min).toBeGreaterThanOrEqual(events / burst);
+    }
+    expect(out['hub/baseline']).toBeDefined();
+    expect(out['gateway/baseline']).toBeDefined();
   }, 120_000);
 
   it('B-SCALE attaches a team over several sessions, streams, storms, reports its four figures and the same stream on the fair baseline', async () => {
