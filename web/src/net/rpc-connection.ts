@@ -129,6 +129,7 @@ export class RpcConnection {
     this.stopped = false;
     if (this.inPage) {
       window.addEventListener('online', this.onOnline);
+      window.addEventListener('offline', this.onOffline);
       document.addEventListener('visibilitychange', this.onVisibility);
       window.addEventListener('pageshow', this.onOnline);
       window.addEventListener('pagehide', this.onPageHide);
@@ -141,6 +142,7 @@ export class RpcConnection {
     this.stopped = true;
     if (this.inPage) {
       window.removeEventListener('online', this.onOnline);
+      window.removeEventListener('offline', this.onOffline);
       document.removeEventListener('visibilitychange', this.onVisibility);
       window.removeEventListener('pageshow', this.onOnline);
       window.removeEventListener('pagehide', this.onPageHide);
@@ -200,14 +202,19 @@ export class RpcConnection {
   reconnectNow(): void {
     if (this.stopped) return;
     this.attempt = 0;
+    this.dropSocket(CLOSE.CLIENT_RECONNECT);
+    this.open();
+  }
+
+  /** Lets go of the socket without hearing its close (the caller says what follows), and fails the calls in flight. */
+  private dropSocket(code: number): void {
     const ws = this.ws;
     this.ws = undefined;
     if (ws) {
       this.detach(ws);
-      ws.close(CLOSE.CLIENT_RECONNECT);
+      ws.close(code);
     }
     this.failPending();
-    this.open();
   }
 
   private reason: string | undefined;
@@ -343,6 +350,20 @@ export class RpcConnection {
   };
 
   /**
+   * The browser says the device has no network: the socket is as good as gone, though its close
+   * may come minutes later (a phone that changes networks sends no close, and a half-open socket
+   * looks open until TCP gives up). Drop it and say "offline" now; `online` reconnects at once, and
+   * the attach after it fetches what was missed meanwhile.
+   */
+  private readonly onOffline = (): void => {
+    if (this.stopped || this.status === 'unauthorized') return;
+    clearTimeout(this.timer);
+    this.dropSocket(CLOSE.CLIENT_RECONNECT);
+    this.setStatus('offline');
+    this.schedule();
+  };
+
+  /**
    * A page that may be kept in the back/forward cache (`persisted`) lets go of its socket: the
    * browser will not keep a page with an open WebSocket, so going back would load the app anew.
    * Quietly (no "offline" on the kept page): `pageshow` reconnects, and the attach after it
@@ -351,13 +372,7 @@ export class RpcConnection {
   private readonly onPageHide = (ev: PageTransitionEvent): void => {
     if (!ev.persisted || this.stopped) return;
     clearTimeout(this.timer);
-    const ws = this.ws;
-    this.ws = undefined;
-    if (ws) {
-      this.detach(ws);
-      ws.close(CLOSE.NORMAL);
-    }
-    this.failPending();
+    this.dropSocket(CLOSE.NORMAL);
   };
 
   private readonly onVisibility = (): void => {
