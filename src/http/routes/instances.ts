@@ -11,6 +11,7 @@ import { listDirectory, mimeFor, readFileConfined, readLinesConfined, resolveRoo
 import type { RestHub } from '../hub-api.js';
 import { LEGACY_INSTANCE_ID } from '../../compat-instance.js';
 import type { ZodApp } from './zod-app.js';
+import { audited, type AuditedCall } from '../audited-call.js';
 
 export interface InstanceRouteOptions {
   hub: RestHub;
@@ -160,35 +161,10 @@ function closeSessionRoute(r: ZodApp, { hub }: InstanceRouteOptions): void {
   );
 }
 
-/** Runs one file call and records it with its outcome, whether it served or threw. */
-async function audited<T>(
-  audit: AuditSink | undefined,
-  req: { identity?: Identity | undefined; query: z.infer<typeof fsQuery> },
-  action: 'fs.read' | 'fs.list',
-  run: () => Promise<T>,
-  bytes?: (t: T) => number,
-): Promise<T> {
-  const detail = { path: req.query.path ?? '', ...(req.query.sessionId ? { sessionId: req.query.sessionId } : {}) };
-  const record = (outcome: string, extra: Record<string, unknown> = {}) => {
-    if (req.identity)
-      audit?.({
-        identity: req.identity,
-        action,
-        ...(req.query.sessionId ? { sessionId: req.query.sessionId } : {}),
-        detail: { ...detail, outcome, ...extra },
-      });
-  };
-  try {
-    const result = await run();
-    record('served', bytes ? { bytes: bytes(result) } : {});
-    return result;
-  } catch (err) {
-    record(
-      err instanceof HubError && err.code === 'HUB_ERR_FORBIDDEN' ? 'refused' : 'failed',
-      err instanceof HubError ? { error: err.code } : {},
-    );
-    throw err;
-  }
+/** Records one file call in the audit log: the path and session it named. */
+function fileCall(req: { identity?: Identity | undefined; query: z.infer<typeof fsQuery> }, action: 'fs.read' | 'fs.list'): AuditedCall {
+  const { sessionId, path } = req.query;
+  return { identity: req.identity, action, sessionId, detail: { path: path ?? '', ...(sessionId ? { sessionId } : {}) } };
 }
 
 /** The root a file call reads under: the session's working directory, or the workspace when no session is named. */
@@ -223,7 +199,7 @@ function fsListRoute(r: ZodApp, opts: InstanceRouteOptions): void {
     },
     async (req) => {
       requireInstance(req.params.id);
-      return audited(opts.audit, req, 'fs.list', async () =>
+      return audited(opts.audit, fileCall(req, 'fs.list'), async () =>
         listDirectory(await rootOf(opts, req.query.sessionId), req.query.path, opts.config.limits.fsListMaxEntries, opts.secrets),
       );
     },
@@ -259,10 +235,9 @@ function fsFileRoute(r: ZodApp, opts: InstanceRouteOptions): void {
         };
         const read = await audited(
           opts.audit,
-          req,
-          'fs.read',
+          fileCall(req, 'fs.read'),
           async () => readLinesConfined(await rootOf(opts, req.query.sessionId), req.query.path, secrets, window),
-          (w) => w.lines.reduce((n, l) => n + Buffer.byteLength(l) + 1, 0),
+          (w) => ({ bytes: w.lines.reduce((n, l) => n + Buffer.byteLength(l) + 1, 0) }),
         );
         reply.header('x-zcode-first-line', String(read.firstLine));
         reply.type('text/plain; charset=utf-8');
@@ -270,10 +245,9 @@ function fsFileRoute(r: ZodApp, opts: InstanceRouteOptions): void {
       }
       const { data, file } = await audited(
         opts.audit,
-        req,
-        'fs.read',
+        fileCall(req, 'fs.read'),
         async () => readFileConfined(await rootOf(opts, req.query.sessionId), req.query.path, config.limits.fsFileMaxBytes, secrets),
-        (r) => r.data.length,
+        (r) => ({ bytes: r.data.length }),
       );
       reply.type(mimeFor(file));
       return reply.send(data);
