@@ -199,6 +199,8 @@ export const LIMITS = {
   wsTicketTtlMs: 30_000,
   /** Outstanding WebSocket tickets; past it the oldest is dropped. */
   wsTicketsMax: 1_024,
+  /** How long `zcode-hub stop` waits for the daemon to exit after asking it to (SIGTERM); it says so and exits 1 past it. */
+  stopWaitMs: 30_000,
   /** Lifetime of a device token when `--ttl` is not given (paired devices and `token create`). */
   deviceTokenDefaultTtlMs: 90 * 24 * 3_600_000,
   /** Device tokens remembered after their signature was verified, so a reconnect storm does not check the same signature a thousand times (~300 µs each); revocation, scope and expiry are still checked on every use; 0 turns it off. */

@@ -6,7 +6,10 @@ import { recordOneTurn, seedSessions } from '../lib/long-history.js';
 import { median, round, type Scenario } from '../lib/scenario.js';
 import { NETWORKS, PHONE_SESSION_TURNS } from './b-phone.js';
 
-/** What the web app asks for when it opens a chat (web/src/limits.ts `historyPage`). */
+/**
+ * What the web app asked for on opening a chat when B-DEFLATE was recorded (web/src/limits.ts:
+ * now `firstHistoryPage`, 12, then pages of `historyPage`, 30); kept so the figures compare.
+ */
 const WEB_PAGE = 30;
 /** Each setting meters each sequence this many times, alternating settings; the median is kept. */
 const REPEATS = 3;

@@ -75,8 +75,32 @@ async function pairBrowser(page: Page, s: StreamSession): Promise<void> {
   await page.getByTestId('session-row').first().waitFor({ timeout: 60_000 });
 }
 
+/**
+ * Resolves in the first animation frame that shows an element with `testId`, or a text node
+ * holding `text`. Checked in the page on every frame: a locator's `waitFor` polls from Node with a
+ * backoff (0, 20, 50, 100, 100, then every 500 ms), so a screen painted at 1.3 s was timed at the
+ * next poll, about 1.5 s, and every figure came out on one of those steps.
+ */
+async function shownInPage(page: Page, target: { testId: string } | { text: string }): Promise<void> {
+  // No named inner functions: tsx would wrap them in a helper that the page does not have.
+  await page.waitForFunction(
+    (t) => {
+      let el: Element | null = null;
+      if ('testId' in t) el = document.querySelector(`[data-testid="${t.testId}"]`);
+      else {
+        const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+        for (let n = walker.nextNode(); n !== null && el === null; n = walker.nextNode())
+          if (n.nodeValue?.includes(t.text) && n.parentElement?.checkVisibility()) el = n.parentElement;
+      }
+      return el?.checkVisibility() === true && el.getClientRects().length > 0;
+    },
+    target,
+    { polling: 'raf', timeout: 120_000 },
+  );
+}
+
 /** One load of the session list under `network`, cold or warm, compressed or not. */
-type Run = Pick<PhoneLoad, 'network' | 'encoding' | 'cache'>;
+export type Run = Pick<PhoneLoad, 'network' | 'encoding' | 'cache'>;
 
 /** Navigates to `url` under the run's network, cache and encoding; answers ms until `shown` resolves and the bytes received. */
 async function timedLoad(
@@ -102,21 +126,35 @@ async function timedLoad(
   return out;
 }
 
-/** Every combination of network × encoding × cache, the same daemon and browser for all. */
-export async function measurePhone(
-  networks: Array<keyof typeof NETWORKS>,
-  turns: number,
-  log: (line: string) => void,
-): Promise<PhoneLoad[]> {
+/** A daemon with a long session, a paired phone-sized Chromium, and the last turn's prompt to look for. */
+export interface PhoneRig {
+  s: StreamSession;
+  context: BrowserContext;
+  page: Page;
+  lastPrompt: string;
+  close(): Promise<void>;
+}
+
+/** Starts the daemon, seeds a `turns`-turn session through it and pairs a phone-sized Chromium. */
+export async function openPhoneRig(turns: number): Promise<PhoneRig> {
   const s = await openStreamSession({ clients: 1, rate: 1, bytes: 300, durationMs: 1_000 });
-  // A long session: turns of one short bench event each, then a last turn the chat can be searched for.
-  for (let k = 1; k < turns; k++)
-    await s.load.call(promptDoneSchema, { op: 'prompt', client: 0, sessionId: s.sessionId, text: 'bench rate=20 bytes=300 ms=50' }, 60_000);
-  const lastPrompt = `last turn ${turns} of the long session`;
-  await s.load.call(promptDoneSchema, { op: 'prompt', client: 0, sessionId: s.sessionId, text: lastPrompt }, 120_000);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zcode-bench-phone-'));
   let context: BrowserContext | undefined;
+  const close = async () => {
+    await context?.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+    await s.close();
+  };
   try {
+    // A long session: turns of one short bench event each, then a last turn the chat can be searched for.
+    for (let k = 1; k < turns; k++)
+      await s.load.call(
+        promptDoneSchema,
+        { op: 'prompt', client: 0, sessionId: s.sessionId, text: 'bench rate=20 bytes=300 ms=50' },
+        60_000,
+      );
+    const lastPrompt = `last turn ${turns} of the long session`;
+    await s.load.call(promptDoneSchema, { op: 'prompt', client: 0, sessionId: s.sessionId, text: lastPrompt }, 120_000);
     context = await chromium.launchPersistentContext(dir, {
       executablePath: CHROMIUM,
       headless: true,
@@ -129,17 +167,43 @@ export async function measurePhone(
     });
     const page = context.pages()[0] ?? (await context.newPage());
     await pairBrowser(page, s);
+    return { s, context, page, lastPrompt, close };
+  } catch (err) {
+    await close();
+    throw err;
+  }
+}
+
+/** The two loads of one run: the session list at `/`, then the long session's chat at `/s/<id>`. */
+export async function loadListAndChat(
+  rig: PhoneRig,
+  run: Run,
+  observe?: (cdp: CDPSession, what: 'list' | 'chat') => void,
+): Promise<{ list: Awaited<ReturnType<typeof timedLoad>>; chat: Awaited<ReturnType<typeof timedLoad>> }> {
+  const { s, context, page, lastPrompt } = rig;
+  const cdpList = await context.newCDPSession(page);
+  observe?.(cdpList, 'list');
+  const list = await timedLoad(page, cdpList, s.daemon.httpUrl, run, () => shownInPage(page, { testId: 'session-row' }));
+  const cdpChat = await context.newCDPSession(page);
+  observe?.(cdpChat, 'chat');
+  const chat = await timedLoad(page, cdpChat, `${s.daemon.httpUrl}/s/${s.sessionId}`, run, () => shownInPage(page, { text: lastPrompt }));
+  return { list, chat };
+}
+
+/** Every combination of network × encoding × cache, the same daemon and browser for all. */
+export async function measurePhone(
+  networks: Array<keyof typeof NETWORKS>,
+  turns: number,
+  log: (line: string) => void,
+): Promise<PhoneLoad[]> {
+  const rig = await openPhoneRig(turns);
+  try {
     const out: PhoneLoad[] = [];
     for (const network of networks)
       for (const encoding of ['compressed', 'identity'] as const)
         for (const cache of ['cold', 'warm'] as const) {
           const run = { network, encoding, cache };
-          const list = await timedLoad(page, await context.newCDPSession(page), s.daemon.httpUrl, run, () =>
-            page.getByTestId('session-row').first().waitFor({ timeout: 120_000 }),
-          );
-          const chat = await timedLoad(page, await context.newCDPSession(page), `${s.daemon.httpUrl}/s/${s.sessionId}`, run, () =>
-            page.getByText(lastPrompt).last().waitFor({ timeout: 120_000 }),
-          );
+          const { list, chat } = await loadListAndChat(rig, run);
           const r: PhoneLoad = {
             ...run,
             listMs: list.ms,
@@ -157,9 +221,7 @@ export async function measurePhone(
         }
     return out;
   } finally {
-    await context?.close();
-    fs.rmSync(dir, { recursive: true, force: true });
-    await s.close();
+    await rig.close();
   }
 }
 

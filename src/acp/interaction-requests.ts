@@ -147,7 +147,8 @@ export function toElicitationForm(
           },
           required: [],
         },
-        _meta: zcodeMeta(record),
+        // The plan alone, for a client that shows it with buttons of its own (the phone), not as a form's text.
+        _meta: zcodeMeta(record, record.plan === undefined ? {} : { plan: record.plan }),
       };
     case 'elicitation': {
       // The MCP server's own schema when we have it; otherwise the derived questions.

@@ -9,6 +9,7 @@ import { findDaemon, type DaemonHandle } from '../cli/daemon-client.js';
 import type { Logger } from '../logger.js';
 import { DAEMON_NODE_FLAGS } from '../daemon/node-flags.js';
 import { readLastAddress } from '../daemon/state-files.js';
+import { configSchema } from '../config/schema.js';
 
 /** How long to wait for a daemon we started (or another editor started) to write hub.json. */
 export const DAEMON_START_TIMEOUT_MS = 20_000;
@@ -56,11 +57,34 @@ export function lastAddressArgs(stateDir: string, startArgs: readonly string[], 
 }
 
 /**
+ * What the bridge tells the person reading the editor's log when it started the daemon itself:
+ * a sentence, not a log record — the daemon outlives the editor, so they must learn where it
+ * runs and how to stop it.
+ */
+export function startedNotice(handle: DaemonHandle, stateDir: string, onLastAddress: boolean): string {
+  const where = onLastAddress ? ", where this state dir's hub last ran" : '';
+  // The state dir is named unless it is the default one, so the command works as printed.
+  const defaultDir = path.resolve(configSchema.shape.stateDir.parse(undefined));
+  const stopArgs = path.resolve(stateDir) === defaultDir ? '' : ` --state-dir ${/[^\w./~-]/.test(stateDir) ? `'${stateDir}'` : stateDir}`;
+  return (
+    `zcode-hub acp: no hub was running, so I started one on ${handle.hub.url}${where} (state dir ${stateDir}, ` +
+    `log ${path.join(stateDir, 'daemon.log')}); it keeps running after this editor closes — stop it with \`zcode-hub stop${stopArgs}\`.\n`
+  );
+}
+
+/**
  * Returns the running daemon, starting it detached when none runs. A start lock in the state
  * dir makes two editors launching at once start one daemon: the loser waits for the winner.
  * `signal` stops the wait (a daemon already spawned keeps starting: it outlives the bridge).
  */
-export async function ensureDaemon(stateDir: string, startArgs: string[], logger: Logger, signal?: AbortSignal): Promise<DaemonHandle> {
+export async function ensureDaemon(
+  stateDir: string,
+  startArgs: string[],
+  logger: Logger,
+  signal?: AbortSignal,
+  /** Called with the sentence for a person (startedNotice) when this call started the daemon. */
+  notice: (text: string) => void = () => {},
+): Promise<DaemonHandle> {
   const running = findDaemon(stateDir);
   if (running) return running;
   ensurePrivateDir(stateDir);
@@ -73,9 +97,10 @@ export async function ensureDaemon(stateDir: string, startArgs: string[], logger
     const pid = Number.parseInt(fs.readFileSync(lock, 'utf8'), 10);
     if (!Number.isInteger(pid) || !processAlive(pid)) {
       fs.rmSync(lock, { force: true });
-      return ensureDaemon(stateDir, startArgs, logger, signal);
+      return ensureDaemon(stateDir, startArgs, logger, signal, notice);
     }
   }
+  let started: { onLastAddress: boolean } | undefined;
   try {
     if (owner && !findDaemon(stateDir)) {
       const log = fs.openSync(path.join(stateDir, 'daemon.log'), 'a', 0o600);
@@ -93,10 +118,12 @@ export async function ensureDaemon(stateDir: string, startArgs: string[], logger
           `started the zcode-hub daemon on ${address[1]}:${address[3]}, where this state dir's hub last ran`,
         );
       else logger.info({ pid: child.pid, stateDir }, 'started the zcode-hub daemon');
+      started = { onLastAddress: address.length > 0 };
     }
     const handle = await waitForDaemon(stateDir, DAEMON_START_TIMEOUT_MS, signal);
     if (!handle)
       throw new Error(`zcode-hub did not start within ${DAEMON_START_TIMEOUT_MS / 1000} s; see ${path.join(stateDir, 'daemon.log')}`);
+    if (started) notice(startedNotice(handle, stateDir, started.onLastAddress));
     return handle;
   } finally {
     if (owner) fs.rmSync(lock, { force: true });

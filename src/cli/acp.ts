@@ -16,7 +16,7 @@ export async function runAcp(argv: string[]): Promise<number> {
     config = loadConfig(argv);
   } catch (err) {
     if (err instanceof ConfigError) {
-      process.stderr.write(`zcode-hub acp: ${err.message}\n`);
+      process.stderr.write(`zcode-hub acp: ${err.message} (see \`zcode-hub acp --help\`)\n`);
       return 2;
     }
     throw err;
@@ -28,6 +28,8 @@ export async function runAcp(argv: string[]): Promise<number> {
       argv.filter((a, i) => a !== '--state-dir' && argv[i - 1] !== '--state-dir'),
       logger,
       signal,
+      // A sentence for the person reading the editor's log, beside the JSON log record.
+      (text) => process.stderr.write(text),
     );
     return openBridgeSocket(handle.hub.url, handle.adminToken, config.limits.wsMaxMessageBytes, signal);
   };

@@ -75,7 +75,7 @@ export async function runProbeCli(argv: readonly string[]): Promise<number> {
     config = loadConfig(flags.rest);
   } catch (err) {
     if (err instanceof ConfigError) {
-      process.stderr.write(`zcode-hub doctor: ${err.message}\n`);
+      process.stderr.write(`zcode-hub doctor --probe: ${err.message} (see \`zcode-hub doctor --help\`)\n`);
       return 2;
     }
     throw err;

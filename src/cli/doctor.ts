@@ -23,12 +23,17 @@ const reportSchema = z.object({ checks: z.array(doctorCheckSchema), cli: cliDete
  */
 export async function runDoctor(argv: string[]): Promise<number> {
   if (argv.includes('--probe')) return (await import('./doctor-probe.js')).runProbeCli(argv);
+  const probeOnly = argv.find((a) => a === '--daemon' || a === '--probe-no-prompt');
+  if (probeOnly !== undefined) {
+    process.stderr.write(`zcode-hub doctor: ${probeOnly} goes with --probe (see \`zcode-hub doctor --help\`)\n`);
+    return 2;
+  }
   let config;
   try {
     config = loadConfig(argv.filter((a) => a !== '--json'));
   } catch (err) {
     if (err instanceof ConfigError) {
-      process.stderr.write(`zcode-hub doctor: ${err.message}\n`);
+      process.stderr.write(`zcode-hub doctor: ${err.message} (see \`zcode-hub doctor --help\`)\n`);
       return 2;
     }
     throw err;

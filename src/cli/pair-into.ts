@@ -4,7 +4,7 @@ import { normalisePeerOrigin } from '../http/security/peers.js';
 import { callDaemon, type DaemonHandle } from './daemon-client.js';
 import { isLoopbackUrl } from './pair-advice.js';
 import { addPeer } from './peers.js';
-import type { CliIo } from './token.js';
+import type { CliIo } from './command-args.js';
 
 const codeSchema = z.object({ code: z.string(), url: z.string(), expiresAt: z.number() });
 const meSchema = z.object({ hubId: z.string(), name: z.string() });

@@ -1,4 +1,3 @@
-import { parseArgs } from 'node:util';
 import QRCode from 'qrcode';
 import { z } from 'zod';
 import { SCOPES } from '../auth/identity.js';
@@ -6,16 +5,11 @@ import { personNameSchema } from '../auth/people.js';
 import { callDaemon, findDaemon } from './daemon-client.js';
 import { isLoopbackUrl, loopbackAdvice } from './pair-advice.js';
 import { runPairInto } from './pair-into.js';
-import { resolveStateDir, type CliIo } from './token.js';
+import { parseCommand, type CliIo } from './command-args.js';
+import { commandSpec } from './commands.js';
+import { resolveStateDir } from './token.js';
 
-const USAGE = `Usage: zcode-hub pair [--scope view|operate|admin] [--person PERSON] [--into ORIGIN] [--state-dir DIR] [--json] [--no-qr]
-Asks the running daemon for a one-time pairing code (5 minutes, single use) and prints it with
-a URL and a QR code. Open the URL on the device, or type the code into the web app.
---person PERSON makes the paired device PERSON's (default: a new person named after the device).
---into ORIGIN adds this machine to the app served at ORIGIN (another hub's web app): ORIGIN
-becomes a peer of this hub and the link opens that app on "Add <this machine>?" (scope
-operate or view; never admin).
-`;
+const SPEC = commandSpec('pair')!;
 
 const codeSchema = z.object({
   code: z.string(),
@@ -27,29 +21,19 @@ const codeSchema = z.object({
 
 /** `zcode-hub pair` (ARCHITECTURE.md §7, §9). Returns the exit code. */
 export async function runPairCli(argv: string[], io: CliIo): Promise<number> {
-  let values: { 'state-dir'?: string; scope?: string; person?: string; into?: string; json?: boolean; 'no-qr'?: boolean; help?: boolean };
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: {
-        'state-dir': { type: 'string' },
-        scope: { type: 'string' },
-        person: { type: 'string' },
-        into: { type: 'string' },
-        json: { type: 'boolean' },
-        'no-qr': { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-      strict: true,
-    }));
-  } catch (err) {
-    io.stderr.write(`zcode-hub pair: ${(err as Error).message}\n\n${USAGE}`);
+  const line = parseCommand(SPEC, argv, io);
+  if (typeof line === 'number') return line;
+  if (line.args.length > 0) {
+    io.stderr.write(`zcode-hub pair: unexpected argument '${line.args[0]}' (see \`zcode-hub pair --help\`)\n`);
     return 2;
   }
-  if (values.help) {
-    io.stdout.write(USAGE);
-    return 0;
-  }
+  const values = {
+    scope: line.string('scope'),
+    person: line.string('person'),
+    into: line.string('into'),
+    json: line.flag('json'),
+    'no-qr': line.flag('no-qr'),
+  };
   const scope = z.enum(SCOPES).safeParse(values.scope ?? 'operate');
   if (!scope.success) {
     io.stderr.write(`zcode-hub pair: --scope must be view, operate or admin\n`);
@@ -68,7 +52,7 @@ export async function runPairCli(argv: string[], io: CliIo): Promise<number> {
     io.stderr.write('zcode-hub pair: --person is for a device paired to this hub; --into adds this hub to another app\n');
     return 2;
   }
-  const stateDir = resolveStateDir(values['state-dir'], io.env);
+  const stateDir = resolveStateDir(line.string('state-dir'), io.env);
   const daemon = findDaemon(stateDir);
   if (!daemon) {
     io.stderr.write(
@@ -83,7 +67,7 @@ export async function runPairCli(argv: string[], io: CliIo): Promise<number> {
         stateDir,
         values.into,
         scope.data === 'view' ? 'view' : 'operate',
-        { json: values.json ?? false, noQr: values['no-qr'] ?? false },
+        { json: values.json, noQr: values['no-qr'] },
         io,
       );
     const grant = codeSchema.parse(

@@ -1,17 +1,13 @@
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { LIMITS } from '../limits.js';
 import { Peers, PEERS_FILE, peerEntrySchema, type PeerEntry } from '../http/security/peers.js';
 import { callDaemon, findDaemon, type DaemonHandle } from './daemon-client.js';
-import { resolveStateDir, type CliIo } from './token.js';
+import { parseCommand, type CliIo } from './command-args.js';
+import { commandSpec } from './commands.js';
+import { resolveStateDir } from './token.js';
 
-const USAGE = `Usage: zcode-hub peers add ORIGIN | remove ORIGIN | list [--state-dir DIR] [--json]
-The app origins this hub accepts (CORS, the WebSocket Origin check, adding this machine from
-another hub's app). Talks to the running daemon (applied at once); without one, edits
-<state-dir>/peers.json for the next start. Origins given with --peer are listed but can only be
-dropped by restarting without the flag.
-`;
+const SPEC = commandSpec('peers')!;
 
 const listSchema = z.object({ peers: z.array(peerEntrySchema) });
 
@@ -40,28 +36,15 @@ function printList(io: CliIo, peers: readonly PeerEntry[], json: boolean | undef
 
 /** `zcode-hub peers add|list|remove`. Returns the exit code. */
 export async function runPeersCli(argv: string[], io: CliIo): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      options: { 'state-dir': { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
-      allowPositionals: true,
-      strict: true,
-    });
-  } catch (err) {
-    io.stderr.write(`zcode-hub peers: ${(err as Error).message}\n\n${USAGE}`);
+  const line = parseCommand(SPEC, argv, io);
+  if (typeof line === 'number') return line;
+  const action = line.sub?.name;
+  const [origin] = line.args;
+  if (action !== 'list' && !origin) {
+    io.stderr.write(`zcode-hub peers ${action}: give the ORIGIN, e.g. zcode-hub peers ${action} https://home.example.net\n`);
     return 2;
   }
-  if (parsed.values.help) {
-    io.stdout.write(USAGE);
-    return 0;
-  }
-  const [action, origin] = parsed.positionals;
-  if (!(action === 'list' || ((action === 'add' || action === 'remove') && origin))) {
-    io.stderr.write(USAGE);
-    return 2;
-  }
-  const stateDir = resolveStateDir(parsed.values['state-dir'], io.env);
+  const stateDir = resolveStateDir(line.string('state-dir'), io.env);
   const daemon = findDaemon(stateDir);
   const file = path.join(stateDir, PEERS_FILE);
   try {
@@ -85,7 +68,7 @@ export async function runPeersCli(argv: string[], io: CliIo): Promise<number> {
       return 0;
     }
     const peers = daemon ? listSchema.parse(await callDaemon(daemon, 'GET', '/api/peers')).peers : new Peers(file, LIMITS.peersMax).list();
-    printList(io, peers, parsed.values.json);
+    printList(io, peers, line.flag('json'));
     return 0;
   } catch (err) {
     io.stderr.write(`zcode-hub peers: ${(err as Error).message}\n`);

@@ -1,19 +1,14 @@
-import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { ADMIN_IDENTITY } from '../auth/token-manager.js';
 import { personNameSchema } from '../auth/people.js';
 import { groupByPerson, personViewSchema, type PersonView } from '../http/routes/people.js';
 import { tokenView, tokenViewSchema, type TokenView } from '../http/routes/tokens.js';
 import { callDaemon, findDaemon } from './daemon-client.js';
-import { columns, date, offline, resolveStateDir, type CliIo } from './token.js';
+import { parseCommand, type CliIo } from './command-args.js';
+import { commandSpec } from './commands.js';
+import { columns, date, offline, resolveStateDir } from './token.js';
 
-const USAGE = `Usage:
-  zcode-hub people [list] [--json]        people and their device tokens
-  zcode-hub people set TOKEN_ID PERSON    give a device token to another person
-Common: [--state-dir DIR]. Talks to the running daemon; works on the state dir directly when
-no daemon runs. A token's person is who the hub shows beside its prompts and answers
-(docs/SECURITY.md "People"); only an admin sets it.
-`;
+const SPEC = commandSpec('people')!;
 
 const listSchema = z.object({ people: z.array(personViewSchema) });
 const changedSchema = z.object({ info: tokenViewSchema });
@@ -30,25 +25,12 @@ function table(people: PersonView[]): string {
 
 /** `zcode-hub people list|set` (docs/SECURITY.md "People"). Returns the exit code. */
 export async function runPeopleCli(argv: string[], io: CliIo): Promise<number> {
-  let values: { 'state-dir'?: string; json?: boolean; help?: boolean };
-  let positionals: string[];
-  try {
-    ({ values, positionals } = parseArgs({
-      args: argv,
-      options: { 'state-dir': { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
-      allowPositionals: true,
-      strict: true,
-    }));
-  } catch (err) {
-    io.stderr.write(`zcode-hub people: ${(err as Error).message}\n\n${USAGE}`);
-    return 2;
-  }
-  const [sub = 'list', ...args] = positionals;
-  if (values.help || sub === 'help') {
-    io.stdout.write(USAGE);
-    return 0;
-  }
-  const stateDir = resolveStateDir(values['state-dir'], io.env);
+  const line = parseCommand(SPEC, argv, io);
+  if (typeof line === 'number') return line;
+  const sub = line.sub?.name;
+  const args = line.args;
+  const values = { json: line.flag('json') };
+  const stateDir = resolveStateDir(line.string('state-dir'), io.env);
   const daemon = findDaemon(stateDir);
   try {
     switch (sub) {
@@ -89,8 +71,7 @@ export async function runPeopleCli(argv: string[], io: CliIo): Promise<number> {
         return 0;
       }
       default:
-        io.stderr.write(`zcode-hub people: unknown sub-command '${sub}'\n\n${USAGE}`);
-        return 2;
+        throw new Error(`no such sub-command in the command table: ${sub}`);
     }
   } catch (err) {
     io.stderr.write(`zcode-hub people ${sub}: ${(err as Error).message}\n`);

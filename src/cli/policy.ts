@@ -1,26 +1,14 @@
 import fs from 'node:fs';
-import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { authorLabel } from '../auth/people.js';
 import { LIMITS } from '../limits.js';
 import { policySchemas, type Rule } from '../policy/rule-schema.js';
 import { callDaemon, findDaemon } from './daemon-client.js';
-import { resolveStateDir, type CliIo } from './token.js';
+import { parseCommand, type CliIo } from './command-args.js';
+import { commandSpec } from './commands.js';
+import { resolveStateDir } from './token.js';
 
-const USAGE = `Usage:
-  zcode-hub policy [show] [--json]                 the approval rules in force, in order
-  zcode-hub policy set FILE [--revision N]         replace them with FILE's (JSON: {rules} or [rules])
-  zcode-hub policy check --tool NAME [--command CMD] [--path P] [--session ID]
-  zcode-hub policy check --kind question|plan [--session ID]
-                                                   which rule would decide such a request (dry run)
-  zcode-hub policy grants [--json]                 the "always allow" grants the hub keeps: who, when, what
-  zcode-hub policy revoke ID                       remove one; that request is asked again from the next one
-Common: [--state-dir DIR] [--json]. Admin, through the running daemon (applied to the next
-request). The first matching rule decides: allow, deny, or ask only the approvers it names;
-no match asks every operator (docs/SECURITY.md "Approval rules", docs/policy.example.json).
---revision refuses the change when someone else changed the rules since (409). "Always allow"
-is kept by the hub, not the agent (docs/SECURITY.md "Always allow").
-`;
+const SPEC = commandSpec('policy')!;
 
 const grantsSchema = z.object({
   revision: z.number(),
@@ -66,37 +54,27 @@ function describeRule(r: Rule, i: number): string {
 
 /** `zcode-hub policy show|set|check|grants|revoke` (docs/SECURITY.md "Approval rules", "Always allow"). Returns the exit code. */
 export async function runPolicyCli(argv: string[], io: CliIo): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      options: {
-        'state-dir': { type: 'string' },
-        json: { type: 'boolean' },
-        revision: { type: 'string' },
-        tool: { type: 'string' },
-        command: { type: 'string' },
-        path: { type: 'string' },
-        kind: { type: 'string' },
-        session: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-      allowPositionals: true,
-      strict: true,
-    });
-  } catch (err) {
-    io.stderr.write(`zcode-hub policy: ${(err as Error).message}\n\n${USAGE}`);
+  const line = parseCommand(SPEC, argv, io);
+  if (typeof line === 'number') return line;
+  const action = line.sub?.name;
+  const [file] = line.args;
+  const v = {
+    json: line.flag('json'),
+    revision: line.string('revision'),
+    tool: line.string('tool'),
+    command: line.string('command'),
+    path: line.string('path'),
+    kind: line.string('kind'),
+    session: line.string('session'),
+  };
+  if ((action === 'set' || action === 'revoke') && !file) {
+    io.stderr.write(
+      `zcode-hub policy ${action}: give the ${action === 'set' ? 'FILE' : 'grant ID (see zcode-hub policy grants)'} (see \`zcode-hub policy ${action} --help\`)\n`,
+    );
     return 2;
   }
-  const v = parsed.values;
-  if (v.help) {
-    io.stdout.write(USAGE);
-    return 0;
-  }
-  const [action = 'show', file] = parsed.positionals;
-  const badCheck = action === 'check' && (v.tool === undefined) === (v.kind === undefined);
-  if (!['show', 'set', 'check', 'grants', 'revoke'].includes(action) || ((action === 'set' || action === 'revoke') && !file) || badCheck) {
-    io.stderr.write(USAGE);
+  if (action === 'check' && (v.tool === undefined) === (v.kind === undefined)) {
+    io.stderr.write('zcode-hub policy check: give either --tool NAME or --kind question|plan (see `zcode-hub policy check --help`)\n');
     return 2;
   }
   const revision = v.revision === undefined ? undefined : Number(v.revision);
@@ -104,7 +82,7 @@ export async function runPolicyCli(argv: string[], io: CliIo): Promise<number> {
     io.stderr.write(`zcode-hub policy: --revision takes a whole number\n`);
     return 2;
   }
-  const daemon = findDaemon(resolveStateDir(v['state-dir'], io.env));
+  const daemon = findDaemon(resolveStateDir(line.string('state-dir'), io.env));
   if (!daemon) {
     io.stderr.write('zcode-hub policy: no running hub for this state dir (start it with zcode-hub start)\n');
     return 1;

@@ -1,39 +1,24 @@
-import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { callDaemon, findDaemon } from './daemon-client.js';
-import { resolveStateDir, type CliIo } from './token.js';
+import { parseCommand, type CliIo } from './command-args.js';
+import { commandSpec } from './commands.js';
+import { resolveStateDir } from './token.js';
 
-const USAGE = `Usage: zcode-hub public-url add URL | remove URL | list [--state-dir DIR]
-Tells the running daemon another public address it answers to (e.g. a tunnel's
-https://<name>.trycloudflare.com), without a restart. Kept across restarts.
-`;
+const SPEC = commandSpec('public-url')!;
 
 const listSchema = z.object({ configured: z.string().optional(), added: z.array(z.string()) });
 
 /** `zcode-hub public-url add|remove|list`. Returns the exit code. */
 export async function runPublicUrlCli(argv: string[], io: CliIo): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      options: { 'state-dir': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
-      allowPositionals: true,
-      strict: true,
-    });
-  } catch (err) {
-    io.stderr.write(`zcode-hub public-url: ${(err as Error).message}\n\n${USAGE}`);
+  const line = parseCommand(SPEC, argv, io);
+  if (typeof line === 'number') return line;
+  const action = line.sub?.name;
+  const [url] = line.args;
+  if (action !== 'list' && !url) {
+    io.stderr.write(`zcode-hub public-url ${action}: give the URL, e.g. zcode-hub public-url ${action} https://my-hub.trycloudflare.com\n`);
     return 2;
   }
-  if (parsed.values.help) {
-    io.stdout.write(USAGE);
-    return 0;
-  }
-  const [action, url] = parsed.positionals;
-  if (!(action === 'list' || ((action === 'add' || action === 'remove') && url))) {
-    io.stderr.write(USAGE);
-    return 2;
-  }
-  const daemon = findDaemon(resolveStateDir(parsed.values['state-dir'], io.env));
+  const daemon = findDaemon(resolveStateDir(line.string('state-dir'), io.env));
   if (!daemon) {
     io.stderr.write(
       'zcode-hub public-url: no running daemon for this state dir; start it with `zcode-hub start --public-url URL` instead\n',

@@ -3,10 +3,16 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
-import { SERVICE_USAGE as USAGE } from './usage.js';
+import { parseCommand } from './command-args.js';
+import { commandSpec } from './commands.js';
+import { INSTALL_UNREACHABLE, STATUS_UNREACHABLE, unreachableAdvice, userManagerUnreachable } from '../service/user-manager.js';
 import { installNextSteps, workspaceFlag } from '../service/next-steps.js';
 import { LAUNCHD_LABEL, SYSTEMD_UNIT_NAME, launchdPlist, serviceFilePath, systemdUnit, type ServiceSpec } from '../service/units.js';
+
+const SPEC = commandSpec('service')!;
+/** `service status` exit codes, as LSB init scripts use them: not installed; state unknown. */
+const STATUS_NOT_INSTALLED = 3;
+const STATUS_UNKNOWN = 4;
 
 /** Environment the service keeps: enough to find node and the user's files, no secrets. */
 const PASS_ENV = ['PATH', 'HOME', 'LANG', 'ZCODE_HUB_STATE_DIR'];
@@ -25,15 +31,15 @@ export async function runService(argv: string[]): Promise<number> {
   const dashdash = argv.indexOf('--');
   const own = dashdash === -1 ? argv : argv.slice(0, dashdash);
   const startArgs = dashdash === -1 ? [] : argv.slice(dashdash + 1);
-  let parsed;
-  try {
-    parsed = parseArgs({ args: own, options: { 'no-activate': { type: 'boolean' } }, allowPositionals: true, strict: true });
-  } catch (err) {
-    process.stderr.write(`zcode-hub service: ${(err as Error).message}\n${USAGE}`);
+  const line = parseCommand(SPEC, own, process);
+  if (typeof line === 'number') return line;
+  const action = line.sub?.name;
+  if (line.args.length > 0 || (action !== 'install' && startArgs.length > 0)) {
+    process.stderr.write(`zcode-hub service ${action}: unexpected arguments (see \`zcode-hub service ${action} --help\`)\n`);
     return 2;
   }
-  const action = parsed.positionals[0];
-  const activate = !parsed.values['no-activate'];
+  const activate = !line.flag('no-activate');
+  const user = os.userInfo().username;
   const platform = process.platform;
   const home = os.homedir();
   const file = serviceFilePath(platform, home);
@@ -58,8 +64,7 @@ export async function runService(argv: string[]): Promise<number> {
     fs.mkdirSync(path.dirname(file), { recursive: true });
     fs.writeFileSync(file, systemd ? systemdUnit(spec) : launchdPlist(spec), { mode: 0o644 });
     process.stdout.write(`wrote ${file}\ndefault workspace: ${named ?? cwd}\n`);
-    const next = (activated: boolean) =>
-      installNextSteps({ systemd, file, activated, user: os.userInfo().username, logFile: path.join(stateDir, 'launchd.log') });
+    const next = (activated: boolean) => installNextSteps({ systemd, file, activated, user, logFile: path.join(stateDir, 'launchd.log') });
     if (!activate) {
       process.stdout.write(next(false));
       return 0;
@@ -68,6 +73,10 @@ export async function runService(argv: string[]): Promise<number> {
       ? [run('systemctl', ['--user', 'daemon-reload']), run('systemctl', ['--user', 'enable', '--now', SYSTEMD_UNIT_NAME])]
       : [run('launchctl', ['load', '-w', file])];
     const failed = steps.find((s) => !s.ok);
+    if (failed && systemd && userManagerUnreachable(failed.output)) {
+      process.stderr.write(unreachableAdvice(INSTALL_UNREACHABLE, failed.output, user));
+      return 1;
+    }
     if (failed) {
       process.stderr.write(`zcode-hub service: the file is written but activation failed: ${failed.output}\n`);
       process.stderr.write(next(false));
@@ -88,12 +97,14 @@ export async function runService(argv: string[]): Promise<number> {
   if (action === 'status') {
     const installed = fs.existsSync(file);
     process.stdout.write(`${installed ? 'installed' : 'not installed'}: ${file}\n`);
-    if (installed) {
-      const s = systemd ? run('systemctl', ['--user', 'is-active', SYSTEMD_UNIT_NAME]) : run('launchctl', ['list', LAUNCHD_LABEL]);
-      process.stdout.write(`${systemd ? 'active' : 'launchd'}: ${s.output || 'unknown'}\n`);
+    if (!installed) return STATUS_NOT_INSTALLED;
+    const s = systemd ? run('systemctl', ['--user', 'is-active', SYSTEMD_UNIT_NAME]) : run('launchctl', ['list', LAUNCHD_LABEL]);
+    if (systemd && !s.ok && userManagerUnreachable(s.output)) {
+      process.stderr.write(unreachableAdvice(STATUS_UNREACHABLE, s.output, user));
+      return STATUS_UNKNOWN;
     }
-    return installed ? 0 : 3;
+    process.stdout.write(`${systemd ? 'active' : 'launchd'}: ${s.output || 'unknown'}\n`);
+    return 0;
   }
-  process.stderr.write(USAGE);
-  return 2;
+  throw new Error(`no such sub-command in the command table: ${action}`);
 }

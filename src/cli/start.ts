@@ -12,7 +12,7 @@ export async function runStart(argv: string[]): Promise<number> {
     config = loadConfig(argv);
   } catch (err) {
     if (err instanceof ConfigError) {
-      process.stderr.write(`zcode-hub: ${err.message}\n`);
+      process.stderr.write(`zcode-hub: ${err.message} (see \`zcode-hub start --help\`)\n`);
       return 2;
     }
     throw err;

@@ -1,4 +1,3 @@
-import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { AuditLog } from '../auth/audit-log.js';
 import { SCOPES, type Scope } from '../auth/identity.js';
@@ -13,27 +12,15 @@ import { tokenView, tokenViewSchema, type TokenView } from '../http/routes/token
 import { callDaemon, findDaemon } from './daemon-client.js';
 import path from 'node:path';
 import { configSchema } from '../config/schema.js';
-
-/** Where a sub-command writes; `process` satisfies it, tests pass collectors. */
-export interface CliIo {
-  stdout: { write(text: string): unknown };
-  stderr: { write(text: string): unknown };
-  env?: NodeJS.ProcessEnv;
-}
+import { parseCommand, type CliIo } from './command-args.js';
+import { commandSpec } from './commands.js';
 
 /** The state dir a sub-command works on: `--state-dir`, else ZCODE_HUB_STATE_DIR, else the config default. */
 export function resolveStateDir(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
   return path.resolve(configSchema.shape.stateDir.parse(flag ?? (env.ZCODE_HUB_STATE_DIR || undefined)));
 }
 
-const USAGE = `Usage:
-  zcode-hub token create --scope view|operate|admin --name NAME [--person PERSON] [--ttl 7d] [--json]
-  zcode-hub token list [--json]
-  zcode-hub token revoke ID
-Common: [--state-dir DIR]. Talks to the running daemon (hub.json + admin.token); works on the
-state dir directly when no daemon runs. --person: whose device it is (default: a person
-named after the token); see \`zcode-hub people\`.
-`;
+const SPEC = commandSpec('token')!;
 
 const createdSchema = z.object({ token: z.string(), info: tokenViewSchema });
 const listSchema = z.object({ tokens: z.array(tokenViewSchema) });
@@ -77,36 +64,18 @@ export function columns(head: string[], cells: string[][]): string {
 
 /** `zcode-hub token create|list|revoke` (ARCHITECTURE.md §9). Returns the exit code. */
 export async function runTokenCli(argv: string[], io: CliIo): Promise<number> {
-  let values: { 'state-dir'?: string; scope?: string; name?: string; person?: string; ttl?: string; json?: boolean; help?: boolean };
-  let sub: string | undefined;
-  let positionals: string[];
-  try {
-    // The sub-command is the first word that is not a flag: `token --state-dir DIR list` works as
-    // `people`, `peers` and `policy` do.
-    ({ values, positionals } = parseArgs({
-      args: argv,
-      options: {
-        'state-dir': { type: 'string' },
-        scope: { type: 'string' },
-        name: { type: 'string' },
-        person: { type: 'string' },
-        ttl: { type: 'string' },
-        json: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-      allowPositionals: true,
-      strict: true,
-    }));
-  } catch (err) {
-    io.stderr.write(`zcode-hub token: ${(err as Error).message}\n\n${USAGE}`);
-    return 2;
-  }
-  [sub, ...positionals] = positionals;
-  if (values.help || sub === undefined || sub === 'help') {
-    io.stdout.write(USAGE);
-    return values.help || sub === 'help' ? 0 : 2;
-  }
-  const stateDir = resolveStateDir(values['state-dir'], io.env);
+  const line = parseCommand(SPEC, argv, io);
+  if (typeof line === 'number') return line;
+  const sub = line.sub?.name;
+  const positionals = line.args;
+  const values = {
+    scope: line.string('scope'),
+    name: line.string('name'),
+    person: line.string('person'),
+    ttl: line.string('ttl'),
+    json: line.flag('json'),
+  };
+  const stateDir = resolveStateDir(line.string('state-dir'), io.env);
   const daemon = findDaemon(stateDir);
   try {
     switch (sub) {
@@ -173,8 +142,7 @@ export async function runTokenCli(argv: string[], io: CliIo): Promise<number> {
         return 0;
       }
       default:
-        io.stderr.write(`zcode-hub token: unknown sub-command '${sub}'\n\n${USAGE}`);
-        return 2;
+        throw new Error(`no such sub-command in the command table: ${sub}`);
     }
   } catch (err) {
     io.stderr.write(`zcode-hub token ${sub}: ${(err as Error).message}\n`);

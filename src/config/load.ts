@@ -71,6 +71,18 @@ function coerce(key: string, value: string): unknown {
   return value;
 }
 
+/**
+ * node:util parseArgs's error as one short clause: `unknown option '--x'`, `option '--port
+ * <value>' argument missing` (its own text for an unknown option goes on about positionals).
+ */
+export function parseArgsMessage(err: unknown): string {
+  const e = err as NodeJS.ErrnoException;
+  const quoted = /'([^']+)'/.exec(e.message)?.[1];
+  if (e.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && quoted !== undefined) return `unknown option '${quoted}'`;
+  if (e.code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL' && quoted !== undefined) return `unexpected argument '${quoted}'`;
+  return e.message.charAt(0).toLowerCase() + e.message.slice(1);
+}
+
 /** Error thrown when configuration is invalid; the message lists every issue with its path. */
 export class ConfigError extends Error {
   constructor(message: string) {
@@ -111,7 +123,7 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv = process.env)
   try {
     ({ values } = parseArgs({ args: argv, options: START_FLAGS, strict: true, allowPositionals: false }));
   } catch (err) {
-    throw new ConfigError((err as Error).message);
+    throw new ConfigError(parseArgsMessage(err));
   }
   const fromFlags: Record<string, unknown> = {};
   for (const [flag, value] of Object.entries(values)) {

@@ -14,6 +14,20 @@ export function processAlive(pid: number): boolean {
   }
 }
 
+/**
+ * Whether `pid` has exited: gone, or a zombie (Linux `/proc/<pid>/stat` state Z) — exited, but
+ * its parent has not collected its status yet, which `kill(pid, 0)` still sees.
+ */
+export function processExited(pid: number): boolean {
+  if (!processAlive(pid)) return true;
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z');
+  } catch {
+    return false;
+  }
+}
+
 /** The kernel's start time of `pid` (Linux `/proc/<pid>/stat` field 22), or undefined where unknown. */
 export function processStartTime(pid: number): string | undefined {
   try {

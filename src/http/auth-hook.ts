@@ -27,6 +27,15 @@ export class AuthChallengeError extends HubError {
   }
 }
 
+/** A paired caller whose token's scope is below the route's (told apart so a browser page can say how to get it). */
+export class ScopeRefusedError extends HubError {
+  readonly need: Scope;
+  constructor(need: Scope) {
+    super('HUB_ERR_FORBIDDEN', `This action needs the '${need}' scope`);
+    this.need = need;
+  }
+}
+
 /** What request authentication needs beyond the authenticator: DPoP proofs and WebSocket tickets. */
 export interface RequestAuthExtras {
   dpop?: DpopVerifier;
@@ -122,7 +131,7 @@ export const authHook = fp(
       if (config?.public) return;
       const identity = await authenticateRequest(req, opts.authenticator, opts.extras);
       const need: Scope = config?.scope ?? 'admin';
-      if (!scopeAllows(identity.scope, need)) throw new HubError('HUB_ERR_FORBIDDEN', `This action needs the '${need}' scope`);
+      if (!scopeAllows(identity.scope, need)) throw new ScopeRefusedError(need);
       req.identity = identity;
     });
   },

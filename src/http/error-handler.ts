@@ -1,8 +1,8 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { HubError } from '../errors.js';
-import { AuthChallengeError } from './auth-hook.js';
-import { errorPage, isPageNavigation } from './error-page.js';
+import { AuthChallengeError, ScopeRefusedError } from './auth-hook.js';
+import { errorPage, isPageNavigation, NEEDS_ADMIN_PATH } from './error-page.js';
 import { parseHostHeader } from './security/allowed-hosts.js';
 
 /**
@@ -14,8 +14,12 @@ export function installErrorHandler(app: FastifyInstance): void {
     if (err instanceof HubError) {
       if (err instanceof AuthChallengeError) reply.header('www-authenticate', err.challenge);
       if (err.httpStatus >= 500) req.log.warn({ err }, 'request failed');
+      const navigation = isPageNavigation(req.headers, req.method);
+      // A paired device without the scope (an operate phone typing /docs) goes to the web app's own
+      // page that says how to get admin: a 403 document is a console error in every browser.
+      if (navigation && err instanceof ScopeRefusedError && err.need === 'admin') return reply.redirect(NEEDS_ADMIN_PATH, 303);
       // A browser opening a refused page gets words and the fix, not a JSON body.
-      const page = isPageNavigation(req.headers, req.method) ? errorPage(err.code, parseHostHeader(req.headers.host)?.hostname) : undefined;
+      const page = navigation ? errorPage(err.code, parseHostHeader(req.headers.host)?.hostname) : undefined;
       if (page) return reply.code(err.httpStatus).type('text/html; charset=utf-8').send(page);
       return reply.code(err.httpStatus).send(err.toBody());
     }

@@ -1,6 +1,7 @@
 /**
  * A readable HTML answer for a browser that navigated to a page the hub refuses: a tunnel
- * hostname the hub does not know yet, or /docs without an admin cookie. API clients keep the
+ * hostname the hub does not know yet, or /docs without a paired cookie (a paired device without
+ * the admin scope is sent to the web app's NEEDS_ADMIN_PATH instead). API clients keep the
  * JSON error; only top-level navigations (`Sec-Fetch-Mode: navigate`, or no fetch metadata and
  * `Accept: text/html`) get this page. Pure; every variable part is escaped.
  */
@@ -14,6 +15,9 @@ export function isPageNavigation(headers: Record<string, string | string[] | und
   const accept = headers['accept'];
   return typeof accept === 'string' && accept.split(',')[0]?.trim() === 'text/html';
 }
+
+/** The web app's page for a paired device that opened an admin page (web/src/router-paths.ts `needsAdmin`). */
+export const NEEDS_ADMIN_PATH = '/needs-admin';
 
 function esc(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -53,14 +57,6 @@ function textFor(code: HubErrorCode, host: string): PageText | undefined {
           '<a href="/">Go to the hub</a>',
         ],
       };
-    case 'HUB_ERR_FORBIDDEN':
-      return {
-        title: 'This device may not open this page',
-        body: [
-          'The API docs and admin pages need a device paired with the admin scope: run <code>zcode-hub pair --scope admin</code> on the computer.',
-          '<a href="/">Back to the hub</a>',
-        ],
-      };
     case 'HUB_ERR_ORIGIN':
       return {
         title: 'Open this page from the hub itself',
@@ -81,8 +77,10 @@ export function errorPage(code: HubErrorCode, host: string | undefined): string 
   return [
     '<!doctype html>',
     '<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">',
+    // No icon to fetch: a browser asks for /favicon.ico, a 404 in its console, and on a refused host a refusal.
+    '<link rel="icon" href="data:,">',
     `<title>${esc(text.title)}</title>`,
-    '<style>body{font:16px/1.5 system-ui,sans-serif;max-width:36rem;margin:2rem auto;padding:0 1rem;color:#15171c;background:#f6f7f9}code{background:#eef0f4;padding:2px 4px;border-radius:4px;word-break:break-all}@media (prefers-color-scheme:dark){body{color:#e6e8ee;background:#15171c}code{background:#262a33}a{color:#748ffc}}</style>',
+    '<style>body{font:16px/1.5 system-ui,sans-serif;max-width:36rem;margin:2rem auto;padding:0 1rem;color:#15171c;background:#f6f7f9}code{background:#eef0f4;padding:2px 4px;border-radius:4px;overflow-wrap:anywhere}@media (prefers-color-scheme:dark){body{color:#e6e8ee;background:#15171c}code{background:#262a33}a{color:#748ffc}}</style>',
     '</head><body>',
     `<h1>${esc(text.title)}</h1>`,
     ...text.body.map((p) => `<p>${p}</p>`),

@@ -9,7 +9,14 @@ export { parseSimOptions, type SimOptions } from './options.js';
 export { runSimulator, type SimulatorExit } from './process-main.js';
 export { startSimulatorInProcess, type InProcessSimulatorRun } from './in-process.js';
 
-const USAGE = `usage: zcode-hub sim [--flag value]…\nflags: ${FLAG_NAMES.map((f) => `--${f}`).join(' ')}\nscenarios: ${SCENARIO_NAMES.join(', ')}\nsee src/simulator/README.md`;
+const USAGE = `Usage: zcode-hub sim [--FLAG VALUE]…
+The simulator alone, speaking the app-server protocol on stdio (what the hub runs as its child
+with --backend sim). Every flag also reads ZCODE_SIM_<FLAG> from the environment; what each
+does and its default: src/simulator/README.md.
+Flags: ${FLAG_NAMES.map((f) => `--${f}`).join(' ')}
+Scenarios (--scenario, default: default): ${SCENARIO_NAMES.join(', ')}
+Example:
+  zcode-hub sim --scenario permission --turn-delay-scale 0.2 --data-dir /tmp/sim`;
 
 /**
  * Runs the simulator on this process's stdio (`zcode-hub sim`, `node dist/simulator/main.js`).

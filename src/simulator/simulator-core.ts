@@ -30,6 +30,8 @@ export class SimulatorCore {
   readonly runs = new WorkflowRunRegistry();
   /** Concurrent resumes of one id share one materialisation (§4.2). */
   readonly resuming = new Map<string, Promise<SessionRuntime>>();
+  /** `--fail-command TYPE=REASON_CODE` refusals not yet given: each fails one command of its type, in order. */
+  readonly commandRefusals: string[];
   /** Global v4 ACK index for `v4/commands/query` (§7.5). */
   readonly v4Index = new Map<string, unknown>();
   private sessionEventsWritten = 0;
@@ -46,6 +48,7 @@ export class SimulatorCore {
     this.store = new SessionStore(options.dataDir, log);
     this.reverse = new ReverseRequests(write, log, options.reannounceScale);
     this.interactions = new InteractionBroker(this.reverse, log);
+    this.commandRefusals = [...options.failCommand];
   }
 
   /** Writes a server notification. */

@@ -103,3 +103,6 @@ export function message<const D extends Fields>(fields: D): Message<D> {
     list: (min = 0) => drift(z.array(strict).min(min), z.array(lenient).min(min)),
   };
 }
+
+/** What a message is as the CLI sends it (and the simulator builds it): its strict reading's type. */
+export type Sent<M extends { readonly strict: z.ZodType }> = z.infer<M['strict']>;

@@ -228,6 +228,11 @@ describe('ACP request shapes (ARCHITECTURE.md §4.5, APP-SERVER.md §14.6)', () 
     const form = toElicitationForm(plan) as { message: string; requestedSchema: { properties: Record<string, unknown> } };
     expect(form.message).toContain('1. Implement login');
     expect(Object.keys(form.requestedSchema.properties)).toEqual(['feedback']);
+    // The plan alone rides in _meta.zcode.plan, without the form's how-to-answer text.
+    expect((form as { _meta?: { zcode?: Record<string, unknown> } })._meta?.zcode).toMatchObject({
+      kind: 'plan_approval',
+      plan: '1. Implement login\n2. Implement signup',
+    });
     expect(toPlanApprovalPermissionRequest(plan).options.map((o) => [o.optionId, o.kind])).toEqual([
       ['approve', 'allow_once'],
       ['reject', 'reject_once'],

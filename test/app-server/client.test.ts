@@ -30,7 +30,7 @@ describe('AppServerClient over the simulator', () => {
     // A recording pass-through of the real link: which wire methods the client chose.
     app = new AppServerClient({ request: (method, params, options) => (methods.push(method), link.request(method, params, options)) });
     await link.start();
-    await until(() => link.status().state === 'ready', 'backend ready');
+    await until(() => (link.status().state === 'ready' ? true : undefined), 'backend ready');
   });
 
   afterAll(async () => {

@@ -52,7 +52,9 @@ describe('zcode-hub token / pair (ARCHITECTURE.md §9)', () => {
     expect(await runTokenCli(['--state-dir', tmp.dir, 'revoke', info?.id ?? ''], revoke)).toBe(0);
     const bare = collector();
     expect(await runTokenCli(['--state-dir', tmp.dir], bare)).toBe(2);
-    expect(bare.out()).toMatch(/^Usage:\n {2}zcode-hub token create/);
+    // No sub-command: which ones there are, on stderr (the output of a failed command is not data).
+    expect(bare.out()).toBe('');
+    expect(bare.err()).toMatch(/^zcode-hub token: which one\? create, list, revoke\n\nUsage:\n {2}zcode-hub token create/);
     const after = createAuthServices({ stateDir: tmp.dir, limits: LIMITS });
     cleanups.push(() => after.close());
     expect(await after.tokens.authenticate(token)).toBeNull();

@@ -11,8 +11,11 @@ import { phoneHub } from './support/fixture.js';
 import { pair } from './support/flow.js';
 
 const { hub, phone } = phoneHub({ hub: { simArgs: ['--turn-delay-scale', '0.2'] } });
-/** Turns after the task's: more than the chat's first page of history (30 messages, two a turn). */
-const LATER_TURNS = 18;
+/**
+ * Turns after the task's: more than the chat's first page of history and the next page, which
+ * follows at once when the first does not fill the screen (12 + 30 messages, two a turn).
+ */
+const LATER_TURNS = 24;
 
 describe('the terminal panel and a task older than the loaded history', () => {
   it('finds the task by loading earlier pages, shows its output and stops it', async () => {

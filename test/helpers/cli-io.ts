@@ -1,4 +1,4 @@
-import type { CliIo } from '../../src/cli/token.js';
+import type { CliIo } from '../../src/cli/command-args.js';
 
 /** A CLI sub-command's stdout and stderr, collected in memory, with an empty environment. */
 export function collector(): CliIo & { out: () => string; err: () => string } {

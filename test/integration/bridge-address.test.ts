@@ -64,6 +64,10 @@ describe('the editor bridge starts the daemon on its last address', () => {
       () => (bridge.output().includes(`on 127.0.0.1:${port}, where this state dir's hub last ran`) ? true : undefined),
       'the line',
     );
+    // And in a sentence for the person reading the editor's log (the JSON record above is for
+    // machines), once the hub answers.
+    const sentence = `no hub was running, so I started one on http://127.0.0.1:${port}, where this state dir's hub last ran`;
+    await until(() => (bridge.output().includes(sentence) ? true : undefined), 'the sentence');
     bridge.child.stdin!.end();
     const code = await bridge.exited;
     expect({ code, signal: bridge.child.signalCode, out: bridge.output() }).toEqual({ code: 0, signal: null, out: expect.any(String) });

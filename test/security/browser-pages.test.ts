@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { errorPage, isPageNavigation, isTunnelHost } from '../../src/http/error-page.js';
+import { errorPage, isPageNavigation, isTunnelHost, NEEDS_ADMIN_PATH } from '../../src/http/error-page.js';
 import { createToken, startSecuredHub, type SecuredHub } from './helpers/secured-hub.js';
 import { rawRequest } from './helpers/raw-http.js';
 
@@ -95,16 +95,29 @@ describe('browser pages for refused requests', () => {
     expect(String(typed.headers['content-security-policy'])).toContain("frame-ancestors 'none'");
   });
 
-  it('/docs without a paired cookie or with an operate device: a page that says how to pair as admin', async () => {
+  it('/docs without a paired cookie: a page that says how to pair as admin; an operate device is sent to the app’s needs-admin page', async () => {
     const bare = await rawRequest(hub.port, { path: '/docs/', headers: { host: host(), ...NAVIGATE, 'sec-fetch-site': 'none' } });
     expect(bare.status).toBe(401);
     expect(bare.body).toContain('zcode-hub pair --scope admin');
+    // No icon request (a 404 in the browser's console).
+    expect(bare.body).toContain('<link rel="icon" href="data:,">');
     const op = await rawRequest(hub.port, {
       path: '/docs/',
       headers: { host: host(), cookie: `zcode_hub_token=${operate}`, ...NAVIGATE, 'sec-fetch-site': 'same-origin' },
     });
-    expect(op.status).toBe(403);
-    expect(op.body).toContain('admin scope');
+    // A redirect, not a 403 document (every browser logs that as an error); the app's page says how to get admin.
+    expect(op.status).toBe(303);
+    expect(op.headers['location']).toBe(NEEDS_ADMIN_PATH);
+    const landing = await rawRequest(hub.port, {
+      path: NEEDS_ADMIN_PATH,
+      headers: { host: host(), cookie: `zcode_hub_token=${operate}`, ...NAVIGATE, 'sec-fetch-site': 'same-origin' },
+    });
+    expect(landing.status).toBe(200);
+    expect(landing.headers['content-type']).toMatch(/^text\/html/);
+    // The same refusal to a fetch stays the JSON 403.
+    const fetched = await rawRequest(hub.port, { path: '/docs/json', headers: { host: host(), authorization: `Bearer ${operate}` } });
+    expect(fetched.status).toBe(403);
+    expect(JSON.parse(fetched.body)).toMatchObject({ error: { code: 'HUB_ERR_FORBIDDEN' } });
     const api = await rawRequest(hub.port, { path: '/docs/json', headers: { host: host() } });
     expect(api.status).toBe(401);
     expect(JSON.parse(api.body)).toMatchObject({ error: { code: 'HUB_ERR_UNAUTHENTICATED' } });

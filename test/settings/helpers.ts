@@ -6,9 +6,10 @@ import { AppServerClient } from '../../src/app-server/client.js';
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { buildConfig } from '../../src/config/load.js';
+import type { Limits } from '../../src/limits.js';
 import { join } from 'node:path';
 import { createBackend } from '../../src/backend/index.js';
-import { BackendRpcError, type BackendPort, type BackendStatus } from '../../src/ports/backend-port.js';
+import type { BackendPort } from '../../src/ports/backend-port.js';
 import { startSimulatorInProcess } from '../../src/simulator/in-process.js';
 import { recordingBackend } from '../helpers/recording-backend.js';
 import { until } from '../helpers/until.js';
@@ -43,7 +44,13 @@ export interface SimBackend extends BackendPort {
  * whose provider file is `filePath`, so the simulator reads the providers the routes write.
  * `simArgs` are simulator flags (faults such as `--fail-method`).
  */
-export async function startSimBackend(options: { dir: string; filePath: string; simArgs?: string[] }): Promise<SimBackend> {
+export async function startSimBackend(options: {
+  dir: string;
+  filePath: string;
+  simArgs?: string[];
+  /** Limits of the link (a short `forwardRequestTimeoutMs` to cross it). */
+  limits?: Partial<Limits>;
+}): Promise<SimBackend> {
   const config = buildConfig({
     stateDir: join(options.dir, 'state'),
     backend: 'sim',
@@ -51,6 +58,7 @@ export async function startSimBackend(options: { dir: string; filePath: string; 
     providerFile: options.filePath,
     simArgs: ['--data-dir', join(options.dir, 'sim-data'), ...(options.simArgs ?? [])],
     logLevel: 'silent',
+    ...(options.limits ? { limits: options.limits } : {}),
   });
   const link = createBackend(config, createLogger({ level: 'silent' }), {
     env: { ...process.env, HOME: options.dir },
@@ -62,46 +70,9 @@ export async function startSimBackend(options: { dir: string; filePath: string; 
     { calls },
   );
   await link.start();
-  await until(() => link.status().state === 'ready', 'simulator ready');
+  await until(() => (link.status().state === 'ready' ? true : undefined), 'simulator ready');
   calls.length = 0;
   return backend;
-}
-
-type Handler = (method: string, params: unknown) => unknown;
-
-/**
- * A scriptable BackendPort: each request goes to `handler`; calls are recorded. Only the saved
- * workflows' routes test still scripts the child this way; the providers' routes run over
- * `startSimBackend`.
- */
-export class FakeBackend implements BackendPort {
-  calls: { method: string; params: unknown }[] = [];
-  handler: Handler = (method) => {
-    throw new BackendRpcError(method, -32601, `Method not found: ${method}`);
-  };
-  status(): BackendStatus {
-    return { state: 'ready', kind: 'sim', epoch: 1, restarts: 0 };
-  }
-  async request(method: string, params?: unknown): Promise<unknown> {
-    this.calls.push({ method, params });
-    return this.handler(method, params);
-  }
-  onNotification() {
-    return () => undefined;
-  }
-  onStatus() {
-    return () => undefined;
-  }
-  onSessionResumed() {
-    return () => undefined;
-  }
-  setInteractionHandler(): void {}
-  async start(): Promise<void> {}
-  async restart(): Promise<void> {}
-  async close(): Promise<void> {}
-  stderrTail(): string[] {
-    return [];
-  }
 }
 
 export interface SettingsApp {

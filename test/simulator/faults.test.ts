@@ -157,6 +157,37 @@ describe('fault switches', () => {
     await sim.close();
   });
 
+  it('--fail-command TYPE=REASON_CODE: the next commands of TYPE are refused once per flag, in order; then they run', async () => {
+    const code = 'fault.command.workflowRunResumeRejected.';
+    const sim = await SimClient.start({
+      args: ['--fail-command', `resumeWorkflowRun=${code}superseded`, '--fail-command', `resumeWorkflowRun=${code}compile_failed`],
+    });
+    const sessionId = await sim.openSession();
+    const resume = (commandId: string) =>
+      sim.call('v4/command', {
+        commandId,
+        clientId: 'test',
+        sessionId,
+        type: 'resumeWorkflowRun',
+        payload: { workId: 'wfrun_x' },
+        issuedAt: 1,
+      });
+    expect(
+      await sim.call('v4/command', { commandId: 'r0', clientId: 'test', sessionId, type: 'stop', payload: {}, issuedAt: 1 }),
+    ).toMatchObject({
+      status: 'accepted',
+    });
+    expect(await resume('r1')).toMatchObject({
+      status: 'failed',
+      reasonCode: `${code}superseded`,
+      message: expect.stringContaining('--fail-command'),
+    });
+    expect(await resume('r2')).toMatchObject({ status: 'failed', reasonCode: `${code}compile_failed` });
+    // The flags are spent: the simulator's own answer for an unknown run.
+    expect(await resume('r3')).toMatchObject({ status: 'failed', reasonCode: `${code}not_found` });
+    await sim.close();
+  });
+
   it('--event-rate/--event-bytes/--event-duration-ms stream uncoalesced deltas stamped with simSentAt', async () => {
     const sim = await SimClient.start({ args: ['--event-rate', '200', '--event-bytes', '300', '--event-duration-ms', '600'] });
     const sessionId = await sim.openSession();

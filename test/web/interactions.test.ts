@@ -11,6 +11,8 @@ import {
   type PendingInteraction,
 } from '../../web/src/hub/interactions.js';
 import { WEB_LIMITS } from '../../web/src/limits.js';
+import { classifyInteraction } from '../../src/acp/interactions.js';
+import { toElicitationForm } from '../../src/acp/interaction-requests.js';
 import { contentOf, defaultsOf, fieldsOf, missingRequired } from '../../web/src/hub/form-schema.js';
 
 const permission = {
@@ -97,6 +99,24 @@ describe('interactions', () => {
       a: true,
       b: ['x'],
     });
+  });
+
+  it('a plan approval from the hub shows the plan alone: the form text on answering it stays out of the sheet', () => {
+    const asked = classifyInteraction('interaction/requestUserInput', {
+      requestId: 'plan_1',
+      sessionId: 's1',
+      toolName: 'ExitPlanMode',
+      schema: { interaction: 'plan_approval', toolName: 'ExitPlanMode' },
+      questions: [{ header: 'Plan', question: 'Review this plan.', options: [{ value: 'approve', label: 'Approve' }] }],
+      input: { plan: '1. Read\n2. Write' },
+    });
+    if (asked.kind !== 'plan_approval') throw new Error(`expected a plan approval, got ${asked.kind}`);
+    const form = toElicitationForm(asked);
+    const pending = fromElicitation(7, form);
+    expect(pending?.kind).toBe('plan_approval');
+    expect(pending?.plan).toBe('1. Read\n2. Write');
+    // The message keeps its words for clients that show the form as it is.
+    expect(pending?.title).toContain('Leave the box empty');
   });
 
   it('[APR-07] plan approval: empty feedback approves, text rejects with feedback, reject declines', () => {

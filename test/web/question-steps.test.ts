@@ -3,7 +3,15 @@ import { classifyInteraction } from '../../src/acp/interactions.js';
 import { toElicitationForm } from '../../src/acp/interaction-requests.js';
 import { fieldsOf } from '../../web/src/hub/form-schema.js';
 import { fromElicitation, fromView, mergeInteraction } from '../../web/src/hub/interactions.js';
-import { answerText, currentStep, partialAnswersOf, stepAnswer, stepsOfFields, stepsOfView } from '../../web/src/hub/question-steps.js';
+import {
+  answerText,
+  currentStep,
+  partialAnswersOf,
+  stepAnswer,
+  stepsOfFields,
+  stepsOfView,
+  withoutSkipChoice,
+} from '../../web/src/hub/question-steps.js';
 
 /** The hub's own question form for a two-question AskUserQuestion (src/acp, as the hub sends it). */
 const asked = classifyInteraction('interaction/requestUserInput', {
@@ -55,6 +63,20 @@ describe('a question card by card (web)', () => {
     expect(currentStep(steps, undefined)?.index).toBe(0);
     expect(currentStep(steps, partialAnswersOf(kept))?.index).toBe(1);
     expect(currentStep(steps, partialAnswersOf([...kept, { ...kept[0], questionIndex: 1, answer: [] }]))).toBeUndefined();
+  });
+
+  it('the hub’s "Skip this question" choice is not offered: Skip (a blank answer) is the one way to skip', () => {
+    const fields = fieldsOf(form.requestedSchema);
+    // The hub's form does carry it (APP-SERVER.md §14.6) …
+    const single = fields.find((f) => f.key === 'q_0');
+    expect(single?.type === 'choice' && single.options.map((o) => o.value)).toEqual(['npm', 'pnpm', '__skip__']);
+    // … the cards and the one-question form leave it out; other fields are untouched.
+    const [card] = stepsOfFields(fields);
+    expect(card?.choice?.options.map((o) => o.label)).toEqual(['npm', 'pnpm']);
+    const plain = withoutSkipChoice(fields);
+    expect(plain.map((f) => f.key)).toEqual(fields.map((f) => f.key));
+    expect(plain.flatMap((f) => (f.type === 'choice' ? f.options.map((o) => o.value) : []))).not.toContain('__skip__');
+    expect(stepAnswer(card!, {})).toBe('');
   });
 
   it('an MCP server’s own form is not split into cards', () => {

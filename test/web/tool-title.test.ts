@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { relativeTitle, titleParts } from '../../web/src/hub/tool-title.js';
+import { plainTitle, relativeTitle, titleParts } from '../../web/src/hub/tool-title.js';
 
 describe('tool titles on the phone', () => {
   it('drops the workspace from paths inside it, and only from those', () => {
@@ -24,5 +24,17 @@ describe('tool titles on the phone', () => {
     ]);
     expect(titleParts('it`s fine', undefined)).toEqual([{ text: 'it`s fine', code: false }]);
     expect(titleParts('', undefined)).toEqual([]);
+  });
+
+  it('code never spans a line break (a prompt with a stray backtick per line stays text); the plain words drop the backticks', () => {
+    expect(titleParts('one `a\nb` two', undefined)).toEqual([{ text: 'one `a\nb` two', code: false }]);
+    expect(titleParts('run `npm test`\nthen `lint`', undefined)).toEqual([
+      { text: 'run ', code: false },
+      { text: 'npm test', code: true },
+      { text: '\nthen ', code: false },
+      { text: 'lint', code: true },
+    ]);
+    expect(plainTitle('keep a `todo` list')).toBe('keep a todo list');
+    expect(plainTitle('it`s fine')).toBe('it`s fine');
   });
 });

@@ -20,6 +20,7 @@ const ChangesView = lazyView(() => import('./views/changes-view.js').then((m) =>
 const TerminalView = lazyView(() => import('./views/terminal-view.js').then((m) => m.TerminalView));
 const FilesView = lazyView(() => import('./views/files-view.js').then((m) => m.FilesView));
 const SettingsView = lazyView(() => import('./views/settings-view.js').then((m) => m.SettingsView));
+const NeedsAdminView = lazyView(() => import('./views/admin-help.js').then((m) => m.NeedsAdminView));
 const AddMachineSheet = lazyView(() => import('./views/add-machine-sheet.js').then((m) => m.AddMachineSheet));
 
 /** The add-machine link in the address, if any (`{ link: undefined }` = there but malformed). */
@@ -70,6 +71,7 @@ export function App({ client: home, onPaired }: { client: HubClient; onPaired: (
         <TerminalView key={route.sessionId} client={client} sessionId={route.sessionId} {...(route.card ? { card: route.card } : {})} />
       ) : null}
       {route.name === 'inbox' ? <InboxView /> : null}
+      {route.name === 'needsAdmin' ? <NeedsAdminView /> : null}
       {route.name === 'settings' ? <SettingsView page={route.page} /> : null}
       {adding ? <AddMachineSheet link={adding.link} onDone={() => setAdding(undefined)} /> : null}
       <InteractionHost client={client} sessionId={onSession ? route.sessionId : undefined} />

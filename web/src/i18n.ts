@@ -127,6 +127,8 @@ const en = {
   adminOnlySettings: 'Providers, workflows and devices are managed from an admin device.',
   /** {0} is the command, shown as code. */
   adminHowTo: 'To make this device an admin, run {0} on the computer that runs the hub, then open the link it prints on this device.',
+  needsAdminTitle: 'This page needs an admin device',
+  needsAdminDocs: 'The API docs describe the hub’s admin routes, so only admin devices open them.',
   signedInAs: 'This device: {0} ({1})',
   signOut: 'Sign out this device',
   signOutConfirm: 'Sign this device out? You will need a new pairing code to come back.',
@@ -294,6 +296,8 @@ const zh: Record<MessageKey, string> = {
   adminOnly: '只有管理员设备可以修改。',
   adminOnlySettings: '服务商、工作流和设备只能在管理员设备上管理。',
   adminHowTo: '要让这台设备成为管理员，请在运行 hub 的电脑上执行 {0}，然后在这台设备上打开它输出的链接。',
+  needsAdminTitle: '此页面需要管理员设备',
+  needsAdminDocs: 'API 文档描述了 hub 的管理接口，只有管理员设备可以打开。',
   signedInAs: '本设备：{0}（{1}）',
   signOut: '退出此设备',
   signOutConfirm: '确定退出此设备？重新使用需要新的配对码。',

@@ -14,7 +14,13 @@ export const WEB_LIMITS = {
   probeTimeoutMs: 5_000,
   /** Hidden longer than this → probe the socket when the tab is visible again (sleep, backgrounding). */
   probeAfterHiddenMs: 10_000,
-  /** Messages asked for when a session is opened (ARCHITECTURE.md §4.2: phones ask for ~30). */
+  /**
+   * Messages asked for when a session is opened: about what fills a phone's screen, so the chat
+   * shows sooner on a slow link; if they do not fill it, the top of the chat is in view and the
+   * next page (`historyPage`) follows at once (ARCHITECTURE.md §4.2).
+   */
+  firstHistoryPage: 12,
+  /** Messages per older page (`_zcode/load_earlier`), as the chat is scrolled up. */
   historyPage: 30,
   /** Longest edge of an attached image after downscaling on a canvas. */
   imageMaxEdgePx: 1_600,

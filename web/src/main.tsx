@@ -43,16 +43,39 @@ function seemsPaired(): boolean {
   }
 }
 
-function connect(): void {
-  remember(true);
-  store.update((s) => ({ ...s, paired: true }));
+/** Opens the home hub's socket, or reopens it (a new token after pairing again). */
+function openHome(): void {
   if (started) client.conn.reconnectNow();
-  else {
-    client.start();
-    // The other machines: each on its own credential, connecting on its own.
-    void startMachines();
-  }
+  else client.start();
   started = true;
+}
+
+let machinesStarted = false;
+
+/** The token is good (just paired, or the hub said so): show the app, start the other machines. */
+function signedIn(): void {
+  remember(true);
+  // After the socket started: `paired` beside an `offline` socket would look like a revoked token.
+  store.update((s) => ({ ...s, paired: true }));
+  if (machinesStarted) return;
+  machinesStarted = true;
+  // The other machines: each on its own credential, connecting on its own.
+  void startMachines();
+}
+
+/** Called when pairing succeeds. */
+function connect(): void {
+  openHome();
+  signedIn();
+}
+
+/** The hub no longer takes the token: back to pairing, the socket closed until paired again. */
+function revoked(): void {
+  remember(false);
+  markSignedOut('revoked');
+  client.conn.stop();
+  started = false;
+  store.update((s) => ({ ...s, paired: false }));
 }
 
 /** Is the device token (HttpOnly cookie, unreadable here) still accepted? Any /api path answers 401 if not. */
@@ -72,11 +95,7 @@ store.subscribe(() => {
   if (s.paired && s.conn.status === 'offline' && Date.now() - lastAuthCheck > 10_000) {
     lastAuthCheck = Date.now();
     void paired().then((ok) => {
-      if (!ok) {
-        remember(false);
-        markSignedOut('revoked');
-        store.update((st) => ({ ...st, paired: false }));
-      }
+      if (!ok) revoked();
     });
   }
 });
@@ -86,14 +105,16 @@ render(<App client={client} onPaired={connect} />, document.getElementById('app'
 
 void (async () => {
   // Never paired here: straight to the pairing screen, without a request that would only 401.
-  if (pairCodeFromHash(location.hash) || !seemsPaired()) store.update((s) => ({ ...s, paired: false }));
-  else if (await paired()) connect();
-  else {
-    // Paired here before, and the hub no longer takes the token: revoked or expired.
-    remember(false);
-    markSignedOut('revoked');
+  if (pairCodeFromHash(location.hash) || !seemsPaired()) {
     store.update((s) => ({ ...s, paired: false }));
+    return;
   }
+  // The socket's upgrade carries the same cookie /api/me checks, so both go out at once: waiting
+  // for the answer first cost a round trip before the first screen (BENCHMARKS.md, B-PHONE).
+  openHome();
+  if (await paired()) signedIn();
+  // Paired here before, and the hub no longer takes the token: revoked or expired.
+  else revoked();
 })();
 
 if ('serviceWorker' in navigator && window.isSecureContext) {

@@ -12,6 +12,8 @@ export type Route =
   /** The session's terminal output (shell calls, background tasks); `card` = the tool card to show first. */
   | { name: 'terminal'; sessionId: string; card?: string; hubId?: string }
   | { name: 'inbox' }
+  /** Where the hub sends a paired device without the admin scope that opened an admin page (/docs). */
+  | { name: 'needsAdmin' }
   | { name: 'settings'; page?: 'providers' | 'workflows' | 'devices' | 'machines' | 'policy' | 'doctor' };
 
 /** Parses a path (with an optional `?query`) into a route (unknown paths → the session list). */
@@ -44,6 +46,7 @@ export function parseRoute(url: string): Route {
     return { name: 'chat', sessionId };
   }
   if (parts[0] === 'inbox') return { name: 'inbox' };
+  if (parts[0] === 'needs-admin') return { name: 'needsAdmin' };
   if (parts[0] === 'settings') {
     const page = parts[1];
     return page === 'providers' ||
@@ -77,6 +80,8 @@ export function routePath(r: Route): string {
       return `/s/${encodeURIComponent(r.sessionId)}/terminal${r.card ? `?card=${encodeURIComponent(r.card)}` : ''}`;
     case 'inbox':
       return '/inbox';
+    case 'needsAdmin':
+      return '/needs-admin';
     case 'settings':
       return r.page ? `/settings/${r.page}` : '/settings';
   }

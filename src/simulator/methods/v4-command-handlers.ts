@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { publishTitleFrame } from '../v4-conversation.js';
 import { cancelTask } from '../background-tasks.js';
 import type { CommandEnvelope } from '../schemas/v4-params.js';
+import type { Sent } from '../../wire/message.js';
+import type { startSavedWorkflowResult } from '../../wire/workflow-runs.js';
 import { newId, type SessionRuntime, type V4Ack } from '../session-runtime.js';
 import type { SimulatorCore } from '../simulator-core.js';
 import { buildSettings } from '../snapshot.js';
@@ -147,7 +149,8 @@ function startSavedWorkflow(sim: SimulatorCore, rt: SessionRuntime, p: P): Decis
     inputVisibility: 'model-only',
     behaviour: 'workflow-launch',
   });
-  return accepted({ type: 'startSavedWorkflow', runId, toolCallId });
+  const result: Sent<typeof startSavedWorkflowResult> = { type: 'startSavedWorkflow', runId, toolCallId };
+  return accepted(result);
 }
 
 function resumeWorkflowRun(sim: SimulatorCore, rt: SessionRuntime, p: P): Decision {
@@ -190,6 +193,14 @@ export async function executeCommand(sim: SimulatorCore, rt: SessionRuntime, env
   // `--unsupported-command TYPE`: an app-server build without that command (§7.2 step 6).
   if (sim.options.unsupportedCommand.includes(env.type))
     return failed('fault.command.notImplemented', `Command ${env.type} is not implemented`);
+  // `--fail-command TYPE=REASON_CODE`: the next command of TYPE is refused with that code, once
+  // per flag — a refusal the simulator cannot reach on its own (a resume superseded by another
+  // run, a runtime without workflow support).
+  const refusal = sim.commandRefusals.findIndex((f) => f.startsWith(`${env.type}=`));
+  if (refusal !== -1) {
+    const reasonCode = (sim.commandRefusals.splice(refusal, 1)[0] ?? '').slice(env.type.length + 1);
+    return failed(reasonCode, `Simulated refusal (--fail-command): ${reasonCode}`);
+  }
   switch (env.type) {
     case 'sendText':
       return sendText(sim, rt, env, p);

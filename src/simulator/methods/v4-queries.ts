@@ -7,9 +7,11 @@ import {
   RunNodeResultQuery,
   RunWorkspaceQuery,
   WorkflowRunsQuery,
-} from '../schemas/workflow-params.js';
+} from '../../wire/workflow-params.js';
 import type { SimulatorCore } from '../simulator-core.js';
 import type { WorkflowRun } from '../workflows/run-registry.js';
+import type { Sent } from '../../wire/message.js';
+import type * as wire from '../../wire/workflow-runs.js';
 
 type Handler = (sim: SimulatorCore, params: unknown) => unknown;
 
@@ -26,7 +28,7 @@ function runOf(sim: SimulatorCore, sessionId: string, runId: string): WorkflowRu
 
 /** v4 workflow-run queries (§8), read-only and idempotent. */
 export const v4QueryMethods: Record<string, Handler> = {
-  'v4/conversation/workflowRuns': (sim, params) => {
+  'v4/conversation/workflowRuns': (sim, params): Sent<typeof wire.sessionRunsResult> => {
     const p = parseParams(WorkflowRunsQuery, params);
     knownSession(sim, p.sessionId);
     const runs = sim.runs.list((r) => r.sessionId === p.sessionId).slice(0, p.limit ?? 64);
@@ -44,14 +46,14 @@ export const v4QueryMethods: Record<string, Handler> = {
     };
   },
 
-  'v4/conversation/workflowRunEvents': (sim, params) => {
+  'v4/conversation/workflowRunEvents': (sim, params): Sent<typeof wire.runEventsResult> => {
     const p = parseParams(RunEventsQuery, params);
     const events = (runOf(sim, p.sessionId, p.runId)?.events ?? []).filter((e) => e.sequence > (p.afterSequence ?? 0));
     const limit = p.limit ?? 100;
     return { events: events.slice(0, limit), hasMore: events.length > limit };
   },
 
-  'v4/conversation/workflowRunArtifacts': (sim, params) => {
+  'v4/conversation/workflowRunArtifacts': (sim, params): Sent<typeof wire.runArtifactsResult> => {
     const p = parseParams(RunArtifactsQuery, params);
     const run = runOf(sim, p.sessionId, p.runId);
     return {
@@ -77,7 +79,7 @@ export const v4QueryMethods: Record<string, Handler> = {
     };
   },
 
-  'v4/conversation/workflowRunArtifactData': (sim, params) => {
+  'v4/conversation/workflowRunArtifactData': (sim, params): Sent<typeof wire.runArtifactDataResult> => {
     const p = parseParams(RunArtifactDataQuery, params);
     const a = runOf(sim, p.sessionId, p.runId)?.artifacts.find((x) => x.id === p.artifactId);
     const items = (a?.rows ?? [])
@@ -92,7 +94,7 @@ export const v4QueryMethods: Record<string, Handler> = {
     return { items: items.slice(0, limit), hasMore: items.length > limit };
   },
 
-  'v4/conversation/workflowRunArtifactRead': (sim, params) => {
+  'v4/conversation/workflowRunArtifactRead': (sim, params): Sent<typeof wire.runArtifactReadResult> => {
     const p = parseParams(RunArtifactReadQuery, params);
     const a = runOf(sim, p.sessionId, p.runId)?.artifacts.find((x) => x.id === p.artifactId);
     if (!a || p.version !== 1)
@@ -107,7 +109,7 @@ export const v4QueryMethods: Record<string, Handler> = {
     };
   },
 
-  'v4/conversation/workflowRunWorkspace': (sim, params) => {
+  'v4/conversation/workflowRunWorkspace': (sim, params): Sent<typeof wire.runWorkspaceResult> => {
     const p = parseParams(RunWorkspaceQuery, params);
     const nodes = runOf(sim, p.sessionId, p.runId)?.nodes ?? [];
     return {
@@ -124,7 +126,7 @@ export const v4QueryMethods: Record<string, Handler> = {
     };
   },
 
-  'v4/conversation/workflowRunNodeResult': (sim, params) => {
+  'v4/conversation/workflowRunNodeResult': (sim, params): Sent<typeof wire.runNodeResult> => {
     const p = parseParams(RunNodeResultQuery, params);
     const n = runOf(sim, p.sessionId, p.runId)?.nodes.find((x) => x.siteId === p.siteId && x.ordinal === p.ordinal);
     if (!n || n.result === undefined)

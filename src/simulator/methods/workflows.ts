@@ -1,17 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseParams } from '../protocol-error.js';
-import {
-  ForRunParams,
-  ListParams,
-  MetaSchema,
-  MoveParams,
-  NameParams,
-  RunsParams,
-  SaveParams,
-  UpdateMetaParams,
-} from '../schemas/workflow-params.js';
+import { ForRunParams, ListParams, MoveParams, NameParams, RunsParams, SaveParams, UpdateMetaParams } from '../../wire/workflow-params.js';
 import type { SimulatorCore } from '../simulator-core.js';
+import type { Sent } from '../../wire/message.js';
+import type { workflowRunsResult } from '../../wire/workflow-runs.js';
+import { workflowMeta } from '../../wire/workflows.js';
+import type * as wire from '../../wire/workflows.js';
 import { WorkflowRunRegistry } from '../workflows/run-registry.js';
 import { NAME_PATTERN, readWorkflow, scanDir, toEntry, workflowDir, writeWorkflow } from '../workflows/store.js';
 
@@ -19,7 +14,7 @@ type Handler = (sim: SimulatorCore, params: unknown) => unknown;
 
 /** `workflows/*` (§8): session-less, rescanning the directories on every call; failures are results. */
 export const workflowMethods: Record<string, Handler> = {
-  'workflows/list': (sim, params) => {
+  'workflows/list': (sim, params): Sent<typeof wire.workflowsListResult> => {
     const p = parseParams(ListParams, params);
     const ws = p.workspace.workspacePath;
     if (p.scope) {
@@ -36,17 +31,17 @@ export const workflowMethods: Record<string, Handler> = {
     };
   },
 
-  'workflows/get': (sim, params) => {
+  'workflows/get': (sim, params): Sent<typeof wire.workflowGetResult> => {
     const p = parseParams(NameParams, params);
     const r = readWorkflow(p.workspace.workspacePath, sim.options.home, p.name, p.scope);
     if ('ok' in r) return r;
     return { ok: true, name: r.name, path: r.path, scope: r.scope, meta: r.meta, script: r.script };
   },
 
-  'workflows/updateMeta': (sim, params) => {
+  'workflows/updateMeta': (sim, params): Sent<typeof wire.workflowUpdateMetaResult> => {
     const p = parseParams(UpdateMetaParams, params);
     // §1.5: the meta is re-validated outside parseParams, so a bad meta is -32603, not -32602.
-    const meta = MetaSchema.parse(p.meta);
+    const meta = workflowMeta.strict.parse(p.meta);
     const r = readWorkflow(p.workspace.workspacePath, sim.options.home, p.name, p.scope);
     if ('ok' in r) return r;
     try {
@@ -57,27 +52,31 @@ export const workflowMethods: Record<string, Handler> = {
     return { ok: true, path: r.path };
   },
 
-  'workflows/delete': (sim, params) => {
+  'workflows/delete': (sim, params): Sent<typeof wire.workflowDeleteResult> => {
     const p = parseParams(NameParams, params);
     const r = readWorkflow(p.workspace.workspacePath, sim.options.home, p.name, p.scope);
-    if ('ok' in r) return r.reason === 'parse_error' ? deleteBroken(p.workspace.workspacePath, sim.options.home, p.name, p.scope) : r;
+    if ('ok' in r) {
+      // A file whose header does not parse can still be deleted.
+      if (r.reason === 'parse_error') return deleteBroken(p.workspace.workspacePath, sim.options.home, p.name, p.scope);
+      return { ...r, reason: r.reason };
+    }
     fs.rmSync(r.path, { force: true });
     return { ok: true, path: r.path };
   },
 
-  'workflows/runs': (sim, params) => {
+  'workflows/runs': (sim, params): Sent<typeof workflowRunsResult> => {
     const p = parseParams(RunsParams, params);
     const ws = p.workspace.workspacePath;
     const all = sim.runs.list((r) => (p.scope === 'global' ? true : r.cwd === ws) && (p.name === undefined || r.name === p.name));
     return { runs: all.slice(0, p.limit).map(WorkflowRunRegistry.toRun), ...(all.length > p.limit ? { truncated: true } : {}) };
   },
 
-  'workflows/move': (sim, params) => {
+  'workflows/move': (sim, params): Sent<typeof wire.workflowMoveResult> => {
     const p = parseParams(MoveParams, params);
     if (!NAME_PATTERN.test(p.name)) return { ok: false, reason: 'invalid_name' };
     const ws = p.workspace.workspacePath;
     const from = readWorkflow(ws, sim.options.home, p.name, 'global');
-    if ('ok' in from) return from.reason === 'parse_error' ? { ok: false, reason: 'read_error', detail: from.detail } : from;
+    if ('ok' in from) return { ...from, reason: from.reason === 'parse_error' ? 'read_error' : from.reason };
     const to = path.join(workflowDir(ws, 'project', sim.options.home), `${p.name}.js`);
     if (fs.existsSync(to)) return { ok: false, reason: 'target_exists', path: to };
     try {
@@ -89,7 +88,7 @@ export const workflowMethods: Record<string, Handler> = {
     return { ok: true, from: from.path, to };
   },
 
-  'workflows/save': (sim, params) => {
+  'workflows/save': (sim, params): Sent<typeof wire.workflowSaveResult> => {
     const p = parseParams(SaveParams, params);
     if (!NAME_PATTERN.test(p.name)) return { ok: false, reason: 'invalid_name' };
     const run = sim.runs.get(p.runId);
@@ -116,7 +115,7 @@ export const workflowMethods: Record<string, Handler> = {
     };
   },
 
-  'workflows/forRun': (sim, params) => {
+  'workflows/forRun': (sim, params): Sent<typeof wire.workflowForRunResult> => {
     const p = parseParams(ForRunParams, params);
     const run = sim.runs.get(p.runId);
     if (!run) return {};
@@ -131,7 +130,12 @@ export const workflowMethods: Record<string, Handler> = {
   },
 };
 
-function deleteBroken(workspacePath: string, home: string, name: string, scope?: 'project' | 'global'): unknown {
+function deleteBroken(
+  workspacePath: string,
+  home: string,
+  name: string,
+  scope?: wire.WorkflowScope,
+): Sent<typeof wire.workflowDeleteResult> {
   for (const s of scope ? [scope] : (['project', 'global'] as const)) {
     const file = path.join(workflowDir(workspacePath, s, home), `${name}.js`);
     if (fs.existsSync(file)) {

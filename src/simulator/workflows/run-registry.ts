@@ -2,17 +2,11 @@
  * Workflow runs of this process (§8): their status, event journal, artifacts and nodes. Runs
  * live in memory like runtimes do; `workflows/runs` and the v4 queries read them from here.
  */
-export type RunStatus = 'pending' | 'running' | 'completed' | 'errored' | 'stopped';
-
-export interface RunEvent {
-  sequence: number;
-  type: string;
-  payload: Record<string, unknown>;
-}
+import type { ArtifactKind, RunEvent, RunStatus, SavedRun, StopReason } from '../../wire/workflow-runs.js';
 
 export interface RunArtifact {
   id: string;
-  kind: 'file' | 'markdown' | 'chart' | 'table' | 'metrics' | 'board';
+  kind: ArtifactKind;
   title: string;
   contentType: string;
   content: string;
@@ -40,7 +34,7 @@ export interface WorkflowRun {
   cwd: string;
   toolCallId: string;
   status: RunStatus;
-  stopReason?: 'user' | 'model' | 'provider' | 'interrupted' | 'superseded';
+  stopReason?: StopReason;
   createdAt: number;
   updatedAt: number;
   spentTokens: number;
@@ -81,8 +75,8 @@ export class WorkflowRunRegistry {
     run.updatedAt = Date.now();
   }
 
-  /** The `Run` shape of `workflows/runs` (§8). */
-  static toRun(r: WorkflowRun): Record<string, unknown> {
+  /** The `Run` of `workflows/runs` (§8). */
+  static toRun(r: WorkflowRun): SavedRun {
     return {
       runId: r.runId,
       name: r.name,

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from '../../fs/secure-file.js';
-import { MetaSchema, type WorkflowMeta, type WorkflowScope } from '../schemas/workflow-params.js';
+import type { Sent } from '../../wire/message.js';
+import { type WorkflowEntry, type WorkflowMeta, type WorkflowScope, type workflowGetResult, workflowMeta } from '../../wire/workflows.js';
 
 /**
  * Saved workflow files (§8), rescanned on every call. Simulator file format, one workflow per
@@ -26,7 +27,8 @@ export interface WorkflowFile {
   script: string;
 }
 
-export type ReadFailure = { ok: false; reason: 'invalid_name' | 'not_found' | 'parse_error' | 'read_error'; detail?: string };
+/** A read that failed, exactly as `workflows/get` answers it (§8). */
+export type ReadFailure = Extract<Sent<typeof workflowGetResult>, { ok: false }>;
 
 /** The directory of a scope; `home` is the simulator's (SimOptions.home). */
 export function workflowDir(workspacePath: string, scope: WorkflowScope, home: string): string {
@@ -49,7 +51,7 @@ export function decodeWorkflow(content: string): { ok: true; meta: WorkflowMeta;
   } catch (err) {
     return { ok: false, detail: `header is not JSON: ${String(err)}` };
   }
-  const meta = MetaSchema.safeParse(json);
+  const meta = workflowMeta.strict.safeParse(json);
   if (!meta.success) return { ok: false, detail: meta.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ') };
   return { ok: true, meta: meta.data, script: content.slice(end + HEADER_CLOSE.length) };
 }
@@ -110,8 +112,8 @@ export function writeWorkflow(file: string, meta: WorkflowMeta, script: string):
   writeFileAtomic(file, encodeWorkflow(meta, script));
 }
 
-/** The `Entry` shape of §8. */
-export function toEntry(w: WorkflowFile): Record<string, unknown> {
+/** The `Entry` of §8. */
+export function toEntry(w: WorkflowFile): WorkflowEntry {
   return {
     name: w.name,
     description: w.meta.description,

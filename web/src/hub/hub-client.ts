@@ -170,7 +170,7 @@ export class HubClient {
   }
 
   /**
-   * Loads a session on this connection: the last ~30 messages the first time, exactly the
+   * Loads a session on this connection: the last screenful of messages the first time, exactly the
    * missed updates (`afterSeq` + `epoch`) after a reconnect. Replay arrives before the result
    * and is buffered until the result says whether it continues what we hold (`recovered`).
    */
@@ -181,7 +181,8 @@ export class HubClient {
     const cwd = store.get().sessions[sessionId]?.cwd ?? '';
     this.attaching.set(sessionId, []);
     try {
-      const meta = resume ? { afterSeq: held.seq, epoch: held.epoch, limit: WEB_LIMITS.historyPage } : { limit: WEB_LIMITS.historyPage };
+      const limit = WEB_LIMITS.firstHistoryPage;
+      const meta = resume ? { afterSeq: held.seq, epoch: held.epoch, limit } : { limit };
       const result = await this.conn.call('session/load', { sessionId, cwd, mcpServers: [], _meta: { zcode: meta } }, 60_000);
       const z = zmeta(result);
       const recovered = rec(z['replayMeta'])?.['recovered'];

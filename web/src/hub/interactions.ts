@@ -98,6 +98,8 @@ export function fromElicitation(id: string | number, params: unknown): PendingIn
     sessionId,
     kind: kindOf(z['kind'], isPlan ? 'plan_approval' : 'question'),
     title: str(p['message']) ?? '',
+    // A plan approval's plan alone (the message adds how to answer the form, which the sheet's buttons replace).
+    ...(isPlan && str(z['plan']) !== undefined ? { plan: str(z['plan']) } : {}),
     toolCallId: str(p['toolCallId']),
     rpc: { id, method: 'elicitation/create', params: p },
     ...withApproval(approvalInMeta(p)),

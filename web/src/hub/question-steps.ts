@@ -42,8 +42,20 @@ export function partialAnswersOf(v: unknown): PartialAnswerView[] | undefined {
   });
 }
 
+/**
+ * The form's fields without the hub's "Skip this question" choice: a question left blank is
+ * skipped (APP-SERVER.md §6.3) and the sheet's Skip button says so, so a second way to skip,
+ * as a radio among the answers, is left out.
+ */
+export function withoutSkipChoice(fields: readonly FormField[]): FormField[] {
+  return fields.map((f) =>
+    f.type === 'choice' && f.options.some((o) => o.value === SKIP) ? { ...f, options: f.options.filter((o) => o.value !== SKIP) } : f,
+  );
+}
+
 /** The cards of the hub's question form; empty when the form is not one (an MCP server's own schema). */
-export function stepsOfFields(fields: readonly FormField[]): QuestionStep[] {
+export function stepsOfFields(all: readonly FormField[]): QuestionStep[] {
+  const fields = withoutSkipChoice(all);
   const steps = new Map<number, QuestionStep>();
   for (const f of fields) {
     const m = /^q_(\d+)(_other)?$/.exec(f.key);

@@ -1,5 +1,7 @@
 /** Admin screens' explanations: where built-in providers are, how workflows get here, the API docs. */
 import { t } from '../i18n.js';
+import { navigate } from '../router.js';
+import { TopBar } from './chrome.js';
 import { Icon } from './icons.js';
 
 /** The pairing command that makes a device an admin (`zcode-hub pair`, src/cli/pair.ts). */
@@ -16,6 +18,21 @@ export function AdminOnly({ text = t('adminOnly') }: { text?: string }) {
         <code>{ADMIN_PAIR_COMMAND}</code>
         {after}
       </p>
+    </div>
+  );
+}
+
+/** The page a paired non-admin device lands on after opening /docs (the hub redirects it here). */
+export function NeedsAdminView() {
+  return (
+    <div class="page">
+      <TopBar title={t('apiDocs')} back={() => navigate({ name: 'sessions' })} />
+      <main class="scroll list-page">
+        <section class="card help-card" data-testid="needs-admin">
+          <h2>{t('needsAdminTitle')}</h2>
+          <AdminOnly text={t('needsAdminDocs')} />
+        </section>
+      </main>
     </div>
   );
 }

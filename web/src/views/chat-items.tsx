@@ -7,6 +7,7 @@ import { useRef } from 'preact/hooks';
 import { Markdown } from './markdown-view.js';
 import { ReadAloud } from './read-aloud.js';
 import { ToolCard } from './tool-card.js';
+import { CodeText } from './tool-title.js';
 
 /** One item of the conversation. `streaming` marks the last agent text while a turn runs. */
 export function ChatItemView({ item, streaming, onRetry }: { item: ChatItem; streaming: boolean; onRetry?: (r: RetryPrompt) => void }) {
@@ -20,8 +21,10 @@ export function ChatItemView({ item, streaming, onRetry }: { item: ChatItem; str
         (item.authorTokenId !== undefined
           ? item.authorTokenId === me?.tokenId
           : name !== undefined && (name === me?.device || name === me?.name));
+      // Dashed while on its way: once the hub started its turn (promptId) it is sent, though the turn runs on.
+      const pending = item.localId !== undefined && item.promptId === undefined;
       return (
-        <div class={`msg msg-user ${item.localId ? 'msg-pending' : ''}`} data-testid="user-message">
+        <div class={`msg msg-user ${pending ? 'msg-pending' : ''}`} data-testid="user-message">
           {name ? (
             <div class="msg-author" data-testid="msg-author">
               {mine ? t('youNamed', name) : name}
@@ -34,7 +37,11 @@ export function ChatItemView({ item, streaming, onRetry }: { item: ChatItem; str
               ))}
             </div>
           ) : null}
-          {item.text ? <div class="msg-text">{item.text}</div> : null}
+          {item.text ? (
+            <div class="msg-text">
+              <CodeText text={item.text} />
+            </div>
+          ) : null}
         </div>
       );
     }

@@ -92,26 +92,23 @@ export function ChatView({ client, sessionId }: { client: HubClient; sessionId: 
         title={title}
         lean
         back={() => navigate({ name: 'sessions' })}
-        {...(summary || machine
-          ? {
-              subtitle: (
-                <>
-                  {summary ? (
-                    <HeaderState
-                      badge={badgeOf(summary, Date.now(), Date.now(), waits)}
-                      waitingFor={waits.waitingFor}
-                      tasks={tasks}
-                      sessionId={sessionId}
-                    />
-                  ) : null}
-                  <MachineChip m={machine} />
-                </>
-              ),
-            }
-          : {})}
+        subtitle={
+          <>
+            {summary ? (
+              <HeaderState
+                badge={badgeOf(summary, Date.now(), Date.now(), waits)}
+                waitingFor={waits.waitingFor}
+                tasks={tasks}
+                sessionId={sessionId}
+              />
+            ) : null}
+            <MachineChip m={machine} />
+            {/* Under the title, not beside it: on a phone the title needs the row's width (a long branch took it). */}
+            {canOperate ? <GitBadge sessionId={sessionId} running={running} /> : null}
+          </>
+        }
         {...(canOperate ? { onTitle: () => setRenaming(true), titleLabel: t('rename') } : {})}
       >
-        {canOperate ? <GitBadge sessionId={sessionId} running={running} /> : null}
         <SessionLinks sessionId={sessionId} />
       </TopBar>
       {/* The one `main` landmark: pickers, conversation and composer (the header is the banner). */}

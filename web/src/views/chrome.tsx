@@ -8,6 +8,8 @@ import { WEB_LIMITS } from '../limits.js';
 import { navigate } from '../router.js';
 import { useSelector } from '../store.js';
 import { Icon } from './icons.js';
+import { plainTitle } from '../hub/tool-title.js';
+import { CodeText } from './tool-title.js';
 
 /** The top bar: optional back button, title, inbox and settings shortcuts. */
 export function TopBar({
@@ -36,13 +38,13 @@ export function TopBar({
       type="button"
       class="title-btn"
       onClick={onTitle}
-      aria-label={titleLabel ? `${titleLabel}: ${title}` : title}
+      aria-label={titleLabel ? `${titleLabel}: ${plainTitle(title)}` : plainTitle(title)}
       data-testid="title-button"
     >
-      {title}
+      <CodeText text={title} />
     </button>
   ) : (
-    title
+    <CodeText text={title} />
   );
   return (
     <header class="topbar">

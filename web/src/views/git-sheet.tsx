@@ -40,6 +40,7 @@ export function GitBadge({ sessionId, running }: { sessionId: string; running: b
         aria-label={t('gitButton', branch, state.files.length)}
         data-testid="git-badge"
       >
+        <Icon name="branch" size={14} />
         <span class="git-branch" data-testid="git-branch">
           {branch}
         </span>

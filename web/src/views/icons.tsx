@@ -24,6 +24,7 @@ const PATHS = {
   up: 'M6 15l6-6 6 6',
   down: 'M6 9l6 6 6-6',
   follow: 'M12 4v11M7 10l5 5 5-5M5 20h14',
+  branch: 'M6 3v12M18 9a3 3 0 1 0 0-.01M6 21a3 3 0 1 0 0-6 3 3 0 0 0 0 6zM18 9a9 9 0 0 1-9 9',
 } as const;
 
 export type IconName = keyof typeof PATHS;

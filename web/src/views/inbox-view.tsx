@@ -7,7 +7,7 @@ import { useSelector } from '../store.js';
 import { TopBar } from './chrome.js';
 import { interactionLine } from './interaction-sheet.js';
 import { MachineChip } from './machines-view.js';
-import { ToolTitle } from './tool-title.js';
+import { CodeText, ToolTitle } from './tool-title.js';
 
 const KIND = { permission: 'permissionTitle', question: 'questionTitle', plan_approval: 'planTitle' } as const;
 
@@ -19,7 +19,7 @@ function InboxRow({ i, mine }: { i: PendingInteraction; mine: boolean }) {
     <li class="inbox-row" data-testid="inbox-row" data-hub-id={i.hubId ?? ''} data-mine={mine ? 'true' : 'false'}>
       <div>
         <div class="small muted">
-          {t(KIND[i.kind])} · {sessions[i.sessionId]?.title || t('untitled')}{' '}
+          {t(KIND[i.kind])} · <CodeText text={sessions[i.sessionId]?.title || t('untitled')} />{' '}
           {i.hubId !== undefined ? <MachineChip m={machines[i.hubId]} /> : null}
         </div>
         <div class="inbox-title">

@@ -16,13 +16,14 @@ import { Field } from './form-fields.js';
 import { Markdown } from './markdown-view.js';
 import { PermissionBody } from './permission-sheet.js';
 import { approvalOf } from '../hub/permission-facts.js';
-import { stepsOfFields, stepsOfView } from '../hub/question-steps.js';
+import { stepsOfFields, stepsOfView, withoutSkipChoice } from '../hub/question-steps.js';
 import { QuestionCards } from './question-cards.js';
+import { CodeText } from './tool-title.js';
 
 /** A question or plan form sent as `elicitation/create` (rendered from its requestedSchema). */
 function ElicitationForm({ i, answer }: { i: PendingInteraction; answer: (a: Answer) => void }) {
   const schema = i.rpc?.params['requestedSchema'];
-  const fields = useMemo(() => fieldsOf(schema), [schema]);
+  const fields = useMemo(() => withoutSkipChoice(fieldsOf(schema)), [schema]);
   const [values, setValues] = useState<Record<string, FormValue>>(() => defaultsOf(schema));
   const missing = missingRequired(fields, values);
   return (
@@ -168,7 +169,7 @@ export function InteractionBody({ i, answer }: { i: PendingInteraction; answer: 
   }
   // More than one question: one card at a time, each answer kept on the hub (survives a reload).
   const steps = i.rpc ? stepsOfFields(fieldsOf(i.rpc.params['requestedSchema'])) : stepsOfView(i.questions ?? [], t('otherAnswer'));
-  if (i.kind === 'question' && steps.length > 1) return <QuestionCards i={i} steps={steps} answer={answer} />;
+  if (i.kind === 'question' && steps.length > 1) return <QuestionCards i={i} steps={steps} />;
   return i.rpc ? <ElicitationForm i={i} answer={answer} /> : <ViewQuestions i={i} answer={answer} />;
 }
 
@@ -194,7 +195,11 @@ export function InteractionHost({ sessionId }: { client?: HubClient; sessionId?:
   const sessionTitle = store.get().sessions[active.sessionId]?.title;
   return (
     <Sheet key={active.interactionId} title={t(TITLES[active.kind])} onClose={close} testId="interaction-sheet">
-      {sessionTitle && active.sessionId !== sessionId ? <p class="muted small">{sessionTitle}</p> : null}
+      {sessionTitle && active.sessionId !== sessionId ? (
+        <p class="muted small">
+          <CodeText text={sessionTitle} />
+        </p>
+      ) : null}
       <InteractionBody i={active} answer={(a) => void clientFor(active.hubId).answer(active.interactionId, a)} />
       <button type="button" class="link later" onClick={close}>
         {t('later')}

@@ -22,6 +22,7 @@ import { readFile } from '../net/workspace-fs.js';
 import { navigate } from '../router.js';
 import { useSelector } from '../store.js';
 import { cardAt, findCard } from '../hub/subagent-tree.js';
+import { relativeTitle } from '../hub/tool-title.js';
 import { DiffBlock } from './diff-block.js';
 import { Markdown } from './markdown-view.js';
 
@@ -97,8 +98,10 @@ export function PermissionBody({ i, answer }: { i: PendingInteraction; answer: (
   });
   const f = permissionFacts(i, workspace || undefined, card);
   const approval = approvalOf(i);
-  // The facts say it better than the title (which repeats the command, URL or an absolute path).
-  const shownTitle = f.edits.length + f.writes.length > 0 || f.command !== undefined || f.url !== undefined ? undefined : i.title;
+  // The facts say it better than the title (which repeats the command, URL or an absolute path);
+  // a title that is shown names paths inside the workspace as the tool cards do, relative to it.
+  const shownTitle =
+    f.edits.length + f.writes.length > 0 || f.command !== undefined || f.url !== undefined ? undefined : relativeTitle(i.title, workspace);
   return (
     <div class="perm" data-testid="permission-body">
       {shownTitle ? <Markdown text={shownTitle} class="md ix-title" /> : null}

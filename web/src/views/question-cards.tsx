@@ -6,7 +6,7 @@
  */
 import { useState } from 'preact/hooks';
 import type { FormValue } from '../hub/form-schema.js';
-import type { Answer, PendingInteraction } from '../hub/interactions.js';
+import type { PendingInteraction } from '../hub/interactions.js';
 import { answerText, currentStep, stepAnswer, type QuestionStep } from '../hub/question-steps.js';
 import { clientFor } from '../machines/registry.js';
 import { t } from '../i18n.js';
@@ -17,24 +17,26 @@ interface CardProps {
   step: QuestionStep;
   steps: QuestionStep[];
   last: boolean;
-  decline: () => void;
 }
 
-function Card({ i, step, steps, last, decline }: CardProps) {
+function Card({ i, step, steps, last }: CardProps) {
   const [values, setValues] = useState<Record<string, FormValue>>({});
   const [sending, setSending] = useState(false);
   const set = (key: string) => (v: FormValue) => setValues((cur) => ({ ...cur, [key]: v }));
   const position = steps.indexOf(step) + 1;
+  const send = (answer: string | string[]) => {
+    setSending(true);
+    void clientFor(i.hubId)
+      .answerQuestion(i.interactionId, step.index, answer, last)
+      .finally(() => setSending(false));
+  };
   return (
     <form
       data-testid="question-card"
       data-question={step.index}
       onSubmit={(e) => {
         e.preventDefault();
-        setSending(true);
-        void clientFor(i.hubId)
-          .answerQuestion(i.interactionId, step.index, stepAnswer(step, values), last)
-          .finally(() => setSending(false));
+        send(stepAnswer(step, values));
       }}
     >
       <p class="muted small" data-testid="question-position">
@@ -43,7 +45,8 @@ function Card({ i, step, steps, last, decline }: CardProps) {
       {step.choice ? <Field f={step.choice} value={values[step.choice.key]} set={set(step.choice.key)} /> : null}
       {step.other ? <Field f={step.other} value={values[step.other.key]} set={set(step.other.key)} /> : null}
       <div class="actions">
-        <button type="button" onClick={decline} data-testid="decline">
+        {/* The one way to skip: this question, kept as skipped like a blank answer (the next card follows). */}
+        <button type="button" onClick={() => send(stepAnswer(step, {}))} disabled={sending} data-testid="question-skip">
           {t('skip')}
         </button>
         <button class="primary" type="submit" disabled={sending} data-testid={last ? 'submit' : 'question-next'}>
@@ -55,7 +58,7 @@ function Card({ i, step, steps, last, decline }: CardProps) {
 }
 
 /** The cards of a question with more than one question. */
-export function QuestionCards({ i, steps, answer }: { i: PendingInteraction; steps: QuestionStep[]; answer: (a: Answer) => void }) {
+export function QuestionCards({ i, steps }: { i: PendingInteraction; steps: QuestionStep[] }) {
   const kept = i.partialAnswers ?? [];
   const step = currentStep(steps, kept);
   const open = steps.filter((s) => !kept.some((p) => p.questionIndex === s.index));
@@ -78,9 +81,7 @@ export function QuestionCards({ i, steps, answer }: { i: PendingInteraction; ste
           </ul>
         </section>
       ) : null}
-      {step ? (
-        <Card key={step.index} i={i} step={step} steps={steps} last={open.length === 1} decline={() => answer({ kind: 'decline' })} />
-      ) : null}
+      {step ? <Card key={step.index} i={i} step={step} steps={steps} last={open.length === 1} /> : null}
     </div>
   );
 }

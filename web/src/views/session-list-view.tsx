@@ -10,6 +10,8 @@ import { TopBar } from './chrome.js';
 import { Icon } from './icons.js';
 import { Age } from './age.js';
 import { matchesQuery } from '../hub/session-find.js';
+import { plainTitle } from '../hub/tool-title.js';
+import { CodeText } from './tool-title.js';
 import { MachineChip } from './machines-view.js';
 import { MachineFilter, MachinesDown, useMachineFilter } from './machine-filter.js';
 import { clientFor } from '../machines/registry.js';
@@ -59,7 +61,9 @@ function Row({ s, seenAt, onUnarchive }: { s: SessionSummary; seenAt: number; on
           navigate({ name: 'chat', sessionId: s.sessionId });
         }}
       >
-        <span class="session-title">{s.title || t('untitled')}</span>
+        <span class="session-title">
+          <CodeText text={s.title || t('untitled')} />
+        </span>
         {s.preview ? (
           <span class="session-preview" data-testid="session-preview">
             {s.preview.role === 'user' ? t('previewYou', s.preview.text) : s.preview.text}
@@ -89,7 +93,7 @@ function Row({ s, seenAt, onUnarchive }: { s: SessionSummary; seenAt: number; on
           class="unarchive"
           onClick={onUnarchive}
           data-testid="unarchive"
-          aria-label={`${t('unarchive')}: ${s.title || t('untitled')}`}
+          aria-label={`${t('unarchive')}: ${plainTitle(s.title || t('untitled'))}`}
         >
           {t('unarchive')}
         </button>

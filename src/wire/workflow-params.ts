@@ -1,11 +1,15 @@
+/**
+ * The params of `workflows/*` and of the v4 workflow-run queries (docs/APP-SERVER.md §8), strict
+ * as the CLI reads them, defined once: the simulator parses what arrives with them and the
+ * hub's client (src/app-server/client-workflows.ts) builds what it sends typed by them.
+ */
 import { z } from 'zod';
-import { strPlus, WorkspaceRefSchema } from './common.js';
-import { workflowMeta, workflowScope } from '../../wire/workflows.js';
+import { workspaceRef } from './session-info.js';
+import { strPlus } from './text.js';
+import { workflowMeta, workflowScope } from './workflows.js';
 
-/** Strict params of `workflows/*` (§8); `Meta` is defined once with the hub's in src/wire/workflows.ts. */
-export const MetaSchema = workflowMeta.strict;
-export const ScopeSchema = workflowScope;
-export type { WorkflowMeta, WorkflowScope } from '../../wire/workflows.js';
+const WorkspaceRefSchema = workspaceRef.strict;
+const ScopeSchema = workflowScope;
 
 export const ListParams = z.strictObject({ workspace: WorkspaceRefSchema, scope: ScopeSchema.optional() });
 export const NameParams = z.strictObject({ workspace: WorkspaceRefSchema, name: strPlus, scope: ScopeSchema.optional() });
@@ -26,7 +30,7 @@ export const SaveParams = z.strictObject({
   workspace: WorkspaceRefSchema,
   runId: strPlus,
   name: strPlus,
-  meta: MetaSchema,
+  meta: workflowMeta.strict,
   scope: ScopeSchema.optional(),
   overwrite: z.boolean().optional(),
 });
@@ -39,7 +43,7 @@ export const ForRunParams = z.strictObject({
     .optional(),
 });
 
-/** v4 read-only run queries (§8), strict. */
+/** The v4 read-only run queries (§8). */
 const sid = { sessionId: strPlus, runId: strPlus };
 export const WorkflowRunsQuery = z.strictObject({ sessionId: strPlus, limit: z.number().int().min(1).max(64).optional() });
 export const RunEventsQuery = z.strictObject({

@@ -1,0 +1,110 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { parseArgsMessage } from '../config/load.js';
+import type { CommandSpec, SubCommandSpec } from './command-spec.js';
+import { commandUsage, helpFor, namedSub, wantsHelp } from './usage.js';
+
+/** Where a command writes; `process` satisfies it, tests pass collectors. */
+export interface CliIo {
+  stdout: { write(text: string): unknown };
+  stderr: { write(text: string): unknown };
+  env?: NodeJS.ProcessEnv;
+}
+
+type ParseArgsOptionsConfig = NonNullable<ParseArgsConfig['options']>;
+type Value = string | boolean | Array<string | boolean> | undefined;
+
+/** A command line parsed against its command's table entry. */
+export class ParsedCommand {
+  constructor(
+    private readonly spec: CommandSpec,
+    /** The sub-command named (or the default one); undefined for a command without sub-commands. */
+    readonly sub: SubCommandSpec | undefined,
+    /** The positional arguments after the sub-command's name. */
+    readonly args: readonly string[],
+    private readonly values: Readonly<Record<string, Value>>,
+  ) {}
+
+  /** The value of string option `name`. */
+  string(name: string): string | undefined {
+    const v = this.value(name);
+    return typeof v === 'string' ? v : undefined;
+  }
+
+  /** Whether switch `name` was given. */
+  flag(name: string): boolean {
+    return this.value(name) === true;
+  }
+
+  private value(name: string): Value {
+    // A name missing from the table is a mistake in this program, not in the command line.
+    if (!(name in this.spec.options)) throw new Error(`zcode-hub ${this.spec.name}: no option --${name} in the command table`);
+    return this.values[name];
+  }
+}
+
+/** node:util parseArgs options of a command, from its table entry. */
+export function parserOptions(spec: CommandSpec): ParseArgsOptionsConfig {
+  const options: ParseArgsOptionsConfig = { help: { type: 'boolean', short: 'h' } };
+  for (const [name, o] of Object.entries(spec.options))
+    options[name] = {
+      type: o.value === undefined ? 'boolean' : 'string',
+      ...(o.multiple ? { multiple: true } : {}),
+      ...(o.short ? { short: o.short } : {}),
+    };
+  return options;
+}
+
+/** `see zcode-hub token create --help`: where a mistaken command line is pointed. */
+function seeHelp(spec: CommandSpec, sub: SubCommandSpec | undefined): string {
+  return `(see \`zcode-hub ${spec.name}${sub ? ` ${sub.name}` : ''} --help\`)`;
+}
+
+/**
+ * Parses `argv` for command `spec`: `--help` prints the usage of the sub-command it names (exit
+ * 0); an unknown option, an option of another sub-command or an unknown sub-command is named
+ * with a pointer to the right `--help` (exit 2). Returns the parsed line or the exit code.
+ */
+export function parseCommand(spec: CommandSpec, argv: readonly string[], io: CliIo): ParsedCommand | number {
+  if (wantsHelp(argv)) {
+    io.stdout.write(helpFor(spec, argv));
+    return 0;
+  }
+  let values: Record<string, Value>;
+  let positionals: string[];
+  try {
+    ({ values, positionals } = parseArgs({ args: [...argv], options: parserOptions(spec), allowPositionals: true, strict: true }));
+  } catch (err) {
+    const sub = namedSub(spec, argv);
+    io.stderr.write(`zcode-hub ${spec.name}${sub ? ` ${sub.name}` : ''}: ${parseArgsMessage(err)} ${seeHelp(spec, sub)}\n`);
+    return 2;
+  }
+  if (spec.subs === undefined) return new ParsedCommand(spec, undefined, positionals, values);
+  const [word, ...args] = positionals;
+  if (word === 'help') {
+    io.stdout.write(commandUsage(spec));
+    return 0;
+  }
+  const name = word ?? spec.defaultSub;
+  if (name === undefined) {
+    io.stderr.write(`zcode-hub ${spec.name}: which one? ${spec.subs.map((s) => s.name).join(', ')}\n\n${commandUsage(spec)}`);
+    return 2;
+  }
+  const sub = spec.subs.find((s) => s.name === name);
+  if (!sub) {
+    io.stderr.write(`zcode-hub ${spec.name}: unknown sub-command '${name}' ${seeHelp(spec, undefined)}\n`);
+    return 2;
+  }
+  const foreign = Object.keys(values).find((k) => values[k] !== undefined && !sub.options.includes(k));
+  if (foreign !== undefined) {
+    io.stderr.write(
+      `zcode-hub ${spec.name} ${sub.name}: --${foreign} is not an option of ${spec.name} ${sub.name} ${seeHelp(spec, sub)}\n`,
+    );
+    return 2;
+  }
+  const missing = (sub.required ?? []).find((k) => values[k] === undefined);
+  if (missing !== undefined) {
+    io.stderr.write(`zcode-hub ${spec.name} ${sub.name}: --${missing} is required ${seeHelp(spec, sub)}\n`);
+    return 2;
+  }
+  return new ParsedCommand(spec, sub, args, values);
+}

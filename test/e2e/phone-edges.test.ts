@@ -1,0 +1,186 @@
+/**
+ * The phone app's rough edges, walked at 390×844 in light and dark over the real simulator and a
+ * real git repository: inline code in what people write (a prompt, the session title it gives,
+ * the list and the inbox) shown as code; the chat title given the header's width (the branch sits
+ * under it); a question with one way to skip; a plan to approve without the form's how-to text;
+ * /docs on an operate device landing on a page that
+ * says how to get admin, without a console error.
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { gitEnv } from '../../src/git/run.js';
+import { axeBothThemes } from './support/axe.js';
+import { openDevice, PHONE } from './support/browser.js';
+import { phoneHub } from './support/fixture.js';
+import { newSession, pair, sendPrompt, shoot, waitIdle } from './support/flow.js';
+
+const BRANCH = 'feature/phone-header-with-a-long-branch-name';
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', '-c', 'init.defaultBranch=main', ...args], {
+    cwd,
+    env: gitEnv(),
+    encoding: 'utf8',
+  });
+
+const { hub, phone } = phoneHub({
+  hub: { simArgs: ['--turn-delay-scale', '0.3'] },
+  setup: async () => {
+    const ws = hub.workspace;
+    git(ws, 'init', '-q');
+    fs.writeFileSync(path.join(ws, 'README.md'), '# Demo\n');
+    git(ws, 'add', '.');
+    git(ws, 'commit', '-q', '-m', 'base');
+    git(ws, 'checkout', '-q', '-b', BRANCH);
+    fs.writeFileSync(path.join(ws, 'notes.md'), 'a note\n');
+  },
+});
+
+/** True when an element shows all of its text (nothing cut off with an ellipsis). */
+const fits = (page: Page, selector: string) =>
+  page
+    .locator(selector)
+    .first()
+    .evaluate((el) => el.scrollWidth <= el.clientWidth);
+
+describe('phone edges at 390 px', () => {
+  it('the chat title takes the header’s width; the branch sits under it, beside the state, and gives way first', async () => {
+    const { page } = phone;
+    await pair(phone, hub, 'Edges phone');
+    await newSession(page);
+    const badge = page.getByTestId('git-badge');
+    await expect.poll(() => page.getByTestId('git-branch').textContent()).toBe(BRANCH);
+    // Under the title, in the state line.
+    expect(await page.locator('.topbar-sub [data-testid=git-badge]').count()).toBe(1);
+    const title = page.getByTestId('title-button');
+    expect(await title.innerText()).toBe('Untitled session');
+    expect(await fits(page, '[data-testid=title-button]')).toBe(true);
+    // The title has the row between the back button and the icons; the long branch is cut, inside the phone.
+    expect((await page.locator('.topbar-heading').boundingBox())!.width).toBeGreaterThan(200);
+    const b = (await badge.boundingBox())!;
+    expect(b.x + b.width).toBeLessThanOrEqual(PHONE.width);
+    expect(await fits(page, '[data-testid=git-branch]')).toBe(false);
+    // Still a target a finger can hit, and still opens the sheet.
+    expect(b.height).toBeGreaterThanOrEqual(24);
+    await shoot(page, 'edges-header');
+    await badge.click();
+    await page.getByTestId('git-sheet').waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByTestId('git-sheet').waitFor({ state: 'detached' });
+  });
+
+  it('`inline code` in a prompt shows as code in the message, the header, the list and the inbox, never as backticks', async () => {
+    const { page } = phone;
+    await sendPrompt(page, 'add the `greet` helper with permission');
+    const sheet = page.getByTestId('interaction-sheet');
+    await sheet.waitFor();
+    await sheet.getByRole('button', { name: 'Later' }).click();
+    await sheet.waitFor({ state: 'detached' });
+
+    const message = page.getByTestId('user-message').last();
+    // Its turn runs (waiting on the request): the prompt is sent, so its bubble is no longer drawn as on its way.
+    await expect.poll(() => message.getAttribute('class')).not.toContain('msg-pending');
+    expect(await message.locator('code').allInnerTexts()).toEqual(['greet']);
+    expect(await message.locator('.msg-text').innerText()).toBe('add the greet helper with permission');
+    const title = page.getByTestId('title-button');
+    await expect.poll(() => title.locator('code').allInnerTexts()).toEqual(['greet']);
+    expect(await title.innerText()).not.toContain('`');
+    // The button's name is what it shows (axe's label-content-name-mismatch, run below).
+    expect(await title.getAttribute('aria-label')).toBe('Rename: add the greet helper with permission');
+    expect(await axeBothThemes(page, 'chat with inline code')).toEqual([]);
+    await shoot(page, 'edges-inline-code-chat');
+
+    // The inbox names the session with its code, and the request with a path inside the workspace.
+    await page.getByTestId('inbox-button').click();
+    const row = page.getByTestId('inbox-row').first();
+    await row.waitFor();
+    expect(await row.locator('.small code').allInnerTexts()).toEqual(['greet']);
+    expect(await row.innerText()).not.toContain('`');
+    expect(await row.innerText()).not.toContain(hub.workspace);
+    await shoot(page, 'edges-inline-code-inbox');
+    await row.getByTestId('inbox-answer').click();
+    await sheet.getByTestId('option-allow_once').click();
+    await sheet.waitFor({ state: 'detached' });
+
+    await page.goto(hub.url);
+    const listed = page.getByTestId('session-row').first().locator('.session-title');
+    await expect.poll(() => listed.locator('code').allInnerTexts()).toEqual(['greet']);
+    expect(await listed.innerText()).toBe('add the greet helper with permission');
+    await shoot(page, 'edges-inline-code-list');
+  });
+
+  it('a question has one way to skip: Skip keeps this question skipped and moves on; no "Skip this question" choice', async () => {
+    const { page } = phone;
+    await page.getByTestId('session-row').first().click();
+    await waitIdle(page);
+    await sendPrompt(page, 'ask me a question');
+    const sheet = page.getByTestId('interaction-sheet');
+    const card = sheet.getByTestId('question-card');
+    await card.waitFor();
+    expect(await card.getAttribute('data-question')).toBe('0');
+    expect(await sheet.getByText('Skip this question').count()).toBe(0);
+    const radios = await card.locator('label.choice').allInnerTexts();
+    expect(radios.map((r) => r.trim())).toEqual(['npm', 'pnpm', 'yarn']);
+    expect(await sheet.getByRole('button', { name: /skip/i }).count()).toBe(1);
+    await shoot(page, 'edges-question-skip');
+
+    await card.getByTestId('question-skip').click();
+    // The next card; the first is kept as skipped, by this device.
+    await expect.poll(() => sheet.getByTestId('question-card').getAttribute('data-question')).toBe('1');
+    expect(await sheet.getByTestId('partial-answer').innerText()).toContain('(skipped)');
+    expect(await sheet.getByRole('button', { name: /skip/i }).count()).toBe(1);
+    // Skipping the last question answers the form: the agent hears both were skipped.
+    await sheet.getByTestId('question-skip').click();
+    await sheet.waitFor({ state: 'detached' });
+    await waitIdle(page);
+    const answer = page.getByTestId('agent-message').last();
+    await expect.poll(() => answer.innerText()).toMatch(/Tooling: \(skipped\)[\s\S]*Checks: \(skipped\)/);
+  });
+
+  it('a plan to approve shows the plan and the sheet’s buttons, not the form’s how-to-answer text', async () => {
+    const { page } = phone;
+    await sendPrompt(page, 'make a plan first');
+    const sheet = page.getByTestId('interaction-sheet');
+    await sheet.getByTestId('plan-approve').waitFor();
+    const text = await sheet.locator('.plan-text').innerText();
+    expect(text).toContain('Run the tests');
+    expect(text).not.toContain('Leave the box empty');
+    expect(text).not.toContain('Ready to code?');
+    await shoot(page, 'edges-plan-sheet');
+    await sheet.getByTestId('plan-approve').click();
+    await sheet.waitFor({ state: 'detached' });
+    await waitIdle(page);
+  });
+
+  it('/docs on an operate device is the app’s needs-admin page with the command, no console errors; an admin gets docs that fit', async () => {
+    const { page } = phone;
+    const before = phone.errors.length;
+    await page.goto(`${hub.url}/docs`);
+    const card = page.getByTestId('needs-admin');
+    await card.waitFor();
+    expect(new URL(page.url()).pathname).toBe('/needs-admin');
+    expect(await card.getByRole('heading').innerText()).toBe('This page needs an admin device');
+    expect(await card.getByTestId('admin-how-to').locator('code').innerText()).toBe('zcode-hub pair --scope admin');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+    expect(await axeBothThemes(page, 'needs admin')).toEqual([]);
+    await shoot(page, 'edges-docs-operate');
+    expect(phone.errors.slice(before)).toEqual([]);
+    // Back goes to the sessions.
+    await page.getByRole('button', { name: 'Back' }).click();
+    await page.getByRole('heading', { name: 'Sessions' }).waitFor();
+
+    const admin = await openDevice();
+    try {
+      await pair(admin, hub, 'Edges admin', 'admin');
+      await admin.page.goto(`${hub.url}/docs`);
+      await admin.page.getByText('REST API of the zcode-hub daemon').waitFor();
+      expect(await admin.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+      await shoot(admin.page, 'edges-docs-admin');
+      expect(admin.errors).toEqual([]);
+    } finally {
+      await admin.close();
+    }
+  });
+});
