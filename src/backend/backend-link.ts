@@ -214,24 +214,8 @@ export class BackendLink implements BackendPort {
     };
   }
 
-  /** Spawns a new generation and resolves once it is `ready` or has failed its first steps. */
-  private async spawn(phase: 'starting' | 'restarting'): Promise<void> {
-    if (this.closing) return;
-    let plan: SpawnPlan;
-    try {
-      plan = await this.options.plan();
-    } catch (err) {
-      const reason = `cannot prepare the backend: ${(err as Error).message}`;
-      this.log.error({ err }, reason);
-      this.lastExit = { code: null, signal: null, at: this.now(), reason };
-      this.setStatus({ state: 'failed', pid: undefined, nextRetryMs: undefined });
-      throw err;
-    }
-    if (this.closing) return;
-    this.kind = plan.kind;
-    this.command = plan.entry;
-    const epoch = ++this.epoch;
-    const log = this.log.child({ epoch });
+  /** One generation of the child: its transport, the JSON-RPC peer over it, and the router of its requests to the hub. */
+  private createGeneration(plan: SpawnPlan, epoch: number, log: Logger): Generation {
     const transport = createLinkTransport(this.options, plan, this.stderrRing, log);
     const router = new ReverseRouter({
       epoch,
@@ -262,6 +246,29 @@ export class BackendLink implements BackendPort {
         );
     };
     transport.onclose = (info) => this.onExit(gen, info);
+    return gen;
+  }
+
+  /** Spawns a new generation and resolves once it is `ready` or has failed its first steps. */
+  private async spawn(phase: 'starting' | 'restarting'): Promise<void> {
+    if (this.closing) return;
+    let plan: SpawnPlan;
+    try {
+      plan = await this.options.plan();
+    } catch (err) {
+      const reason = `cannot prepare the backend: ${(err as Error).message}`;
+      this.log.error({ err }, reason);
+      this.lastExit = { code: null, signal: null, at: this.now(), reason };
+      this.setStatus({ state: 'failed', pid: undefined, nextRetryMs: undefined });
+      throw err;
+    }
+    if (this.closing) return;
+    this.kind = plan.kind;
+    this.command = plan.entry;
+    const epoch = ++this.epoch;
+    const log = this.log.child({ epoch });
+    const gen = this.createGeneration(plan, epoch, log);
+    const { transport, peer } = gen;
     this.current = gen;
     this.setStatus({ state: phase, pid: undefined, nextRetryMs: undefined });
 

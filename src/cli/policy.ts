@@ -58,7 +58,7 @@ export async function runPolicyCli(argv: string[], io: CliIo): Promise<number> {
   if (typeof line === 'number') return line;
   const action = line.sub?.name;
   const [file] = line.args;
-  const v = {
+  const v: PolicyFlags = {
     json: line.flag('json'),
     revision: line.string('revision'),
     tool: line.string('tool'),
@@ -111,24 +111,7 @@ export async function runPolicyCli(argv: string[], io: CliIo): Promise<number> {
       io.stdout.write(`removed ${file}: the next such request is asked again\n`);
       return 0;
     }
-    if (action === 'check') {
-      const request =
-        v.tool === undefined
-          ? { kind: v.kind }
-          : {
-              tool: v.tool,
-              input: { ...(v.command === undefined ? {} : { command: v.command }), ...(v.path === undefined ? {} : { file_path: v.path }) },
-            };
-      const result = checkSchema.parse(
-        await callDaemon(daemon, 'POST', '/api/policy/check', { request, ...(v.session === undefined ? {} : { sessionId: v.session }) }),
-      );
-      io.stdout.write(
-        v.json
-          ? `${JSON.stringify(result)}\n`
-          : `${result.ruleId === null ? 'no rule matches' : `rule ${result.ruleId}`}: ${result.decision} (${result.approvers.waitingFor})\n`,
-      );
-      return 0;
-    }
+    if (action === 'check') return await checkRequest(daemon, v, io);
     const current = policySchema.parse(await callDaemon(daemon, 'GET', '/api/policy'));
     if (v.json) io.stdout.write(`${JSON.stringify(current)}\n`);
     else {
@@ -143,4 +126,35 @@ export async function runPolicyCli(argv: string[], io: CliIo): Promise<number> {
     io.stderr.write(`zcode-hub policy: ${(err as Error).message}\n`);
     return 1;
   }
+}
+
+/** The flags of `zcode-hub policy`, as given. */
+interface PolicyFlags {
+  json: boolean;
+  revision: string | undefined;
+  tool: string | undefined;
+  command: string | undefined;
+  path: string | undefined;
+  kind: string | undefined;
+  session: string | undefined;
+}
+
+/** `policy check`: the dry run of one request (a tool with its command or path, or a question or plan) against the rules in force. */
+async function checkRequest(daemon: NonNullable<ReturnType<typeof findDaemon>>, v: PolicyFlags, io: CliIo): Promise<number> {
+  const request =
+    v.tool === undefined
+      ? { kind: v.kind }
+      : {
+          tool: v.tool,
+          input: { ...(v.command === undefined ? {} : { command: v.command }), ...(v.path === undefined ? {} : { file_path: v.path }) },
+        };
+  const result = checkSchema.parse(
+    await callDaemon(daemon, 'POST', '/api/policy/check', { request, ...(v.session === undefined ? {} : { sessionId: v.session }) }),
+  );
+  io.stdout.write(
+    v.json
+      ? `${JSON.stringify(result)}\n`
+      : `${result.ruleId === null ? 'no rule matches' : `rule ${result.ruleId}`}: ${result.decision} (${result.approvers.waitingFor})\n`,
+  );
+  return 0;
 }

@@ -45,46 +45,7 @@ export async function runService(argv: string[]): Promise<number> {
   const file = serviceFilePath(platform, home);
   const systemd = platform !== 'darwin';
 
-  if (action === 'install') {
-    const env = Object.fromEntries(PASS_ENV.flatMap((k) => (process.env[k] ? [[k, process.env[k]!]] : [])));
-    // The daemon's default workspace is its working directory: pin the folder this was run
-    // from, never the home folder (every new session would start there).
-    const cwd = process.cwd();
-    const named = workspaceFlag(startArgs) ?? process.env.ZCODE_HUB_WORKSPACE;
-    if (named === undefined && (path.resolve(cwd) === path.resolve(home) || cwd === path.parse(cwd).root)) {
-      process.stderr.write(`zcode-hub service: choose the folder new sessions start in: run this from that folder, or
-  zcode-hub service install -- --workspace ~/code/my-project
-(the home folder is not used as the default workspace)
-`);
-      return 2;
-    }
-    const args = named === undefined ? [...startArgs, '--workspace', cwd] : startArgs;
-    const stateDir = process.env.ZCODE_HUB_STATE_DIR ?? path.join(home, '.zcode-hub');
-    const spec: ServiceSpec = { nodePath: process.execPath, binPath: binPath(), args, stateDir, workingDir: named ?? cwd, env };
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(file, systemd ? systemdUnit(spec) : launchdPlist(spec), { mode: 0o644 });
-    process.stdout.write(`wrote ${file}\ndefault workspace: ${named ?? cwd}\n`);
-    const next = (activated: boolean) => installNextSteps({ systemd, file, activated, user, logFile: path.join(stateDir, 'launchd.log') });
-    if (!activate) {
-      process.stdout.write(next(false));
-      return 0;
-    }
-    const steps = systemd
-      ? [run('systemctl', ['--user', 'daemon-reload']), run('systemctl', ['--user', 'enable', '--now', SYSTEMD_UNIT_NAME])]
-      : [run('launchctl', ['load', '-w', file])];
-    const failed = steps.find((s) => !s.ok);
-    if (failed && systemd && userManagerUnreachable(failed.output)) {
-      process.stderr.write(unreachableAdvice(INSTALL_UNREACHABLE, failed.output, user));
-      return 1;
-    }
-    if (failed) {
-      process.stderr.write(`zcode-hub service: the file is written but activation failed: ${failed.output}\n`);
-      process.stderr.write(next(false));
-      return 1;
-    }
-    process.stdout.write(next(true));
-    return 0;
-  }
+  if (action === 'install') return install({ user, home, file, systemd }, startArgs, activate);
   if (action === 'uninstall') {
     if (activate) {
       if (systemd) run('systemctl', ['--user', 'disable', '--now', SYSTEMD_UNIT_NAME]);
@@ -107,4 +68,54 @@ export async function runService(argv: string[]): Promise<number> {
     return 0;
   }
   throw new Error(`no such sub-command in the command table: ${action}`);
+}
+
+/** Where the service file goes and for whom: the user, their home, the file, and systemd (else launchd). */
+interface ServiceTarget {
+  user: string;
+  home: string;
+  file: string;
+  systemd: boolean;
+}
+
+/** `service install`: writes the unit (or agent) with the folder new sessions start in, then activates it unless told not to. */
+function install({ user, home, file, systemd }: ServiceTarget, startArgs: string[], activate: boolean): number {
+  const env = Object.fromEntries(PASS_ENV.flatMap((k) => (process.env[k] ? [[k, process.env[k]!]] : [])));
+  // The daemon's default workspace is its working directory: pin the folder this was run
+  // from, never the home folder (every new session would start there).
+  const cwd = process.cwd();
+  const named = workspaceFlag(startArgs) ?? process.env.ZCODE_HUB_WORKSPACE;
+  if (named === undefined && (path.resolve(cwd) === path.resolve(home) || cwd === path.parse(cwd).root)) {
+    process.stderr.write(`zcode-hub service: choose the folder new sessions start in: run this from that folder, or
+  zcode-hub service install -- --workspace ~/code/my-project
+(the home folder is not used as the default workspace)
+`);
+    return 2;
+  }
+  const args = named === undefined ? [...startArgs, '--workspace', cwd] : startArgs;
+  const stateDir = process.env.ZCODE_HUB_STATE_DIR ?? path.join(home, '.zcode-hub');
+  const spec: ServiceSpec = { nodePath: process.execPath, binPath: binPath(), args, stateDir, workingDir: named ?? cwd, env };
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, systemd ? systemdUnit(spec) : launchdPlist(spec), { mode: 0o644 });
+  process.stdout.write(`wrote ${file}\ndefault workspace: ${named ?? cwd}\n`);
+  const next = (activated: boolean) => installNextSteps({ systemd, file, activated, user, logFile: path.join(stateDir, 'launchd.log') });
+  if (!activate) {
+    process.stdout.write(next(false));
+    return 0;
+  }
+  const steps = systemd
+    ? [run('systemctl', ['--user', 'daemon-reload']), run('systemctl', ['--user', 'enable', '--now', SYSTEMD_UNIT_NAME])]
+    : [run('launchctl', ['load', '-w', file])];
+  const failed = steps.find((s) => !s.ok);
+  if (failed && systemd && userManagerUnreachable(failed.output)) {
+    process.stderr.write(unreachableAdvice(INSTALL_UNREACHABLE, failed.output, user));
+    return 1;
+  }
+  if (failed) {
+    process.stderr.write(`zcode-hub service: the file is written but activation failed: ${failed.output}\n`);
+    process.stderr.write(next(false));
+    return 1;
+  }
+  process.stdout.write(next(true));
+  return 0;
 }

@@ -68,7 +68,7 @@ export async function runTokenCli(argv: string[], io: CliIo): Promise<number> {
   if (typeof line === 'number') return line;
   const sub = line.sub?.name;
   const positionals = line.args;
-  const values = {
+  const values: TokenFlags = {
     scope: line.string('scope'),
     name: line.string('name'),
     person: line.string('person'),
@@ -79,43 +79,8 @@ export async function runTokenCli(argv: string[], io: CliIo): Promise<number> {
   const daemon = findDaemon(stateDir);
   try {
     switch (sub) {
-      case 'create': {
-        const scope = z.enum(SCOPES).safeParse(values.scope);
-        if (!scope.success || !values.name) {
-          io.stderr.write(`zcode-hub token create: --scope (view|operate|admin) and --name are required\n`);
-          return 2;
-        }
-        const person = values.person === undefined ? undefined : personNameSchema.safeParse(values.person);
-        if (person && !person.success) {
-          io.stderr.write(`zcode-hub token create: --person: ${person.error.issues[0]?.message ?? 'not a person name'}\n`);
-          return 2;
-        }
-        const ttlMs = values.ttl === undefined ? LIMITS.deviceTokenDefaultTtlMs : parseTtl(values.ttl);
-        if (ttlMs === undefined) {
-          io.stderr.write(`zcode-hub token create: --ttl must look like 30m, 12h, 7d or 2w (at most a year)\n`);
-          return 2;
-        }
-        const created = daemon
-          ? createdSchema.parse(
-              await callDaemon(daemon, 'POST', '/api/tokens', {
-                name: values.name,
-                ...(person ? { person: person.data } : {}),
-                scope: scope.data,
-                ...(values.ttl ? { ttl: values.ttl } : {}),
-              }),
-            )
-          : await createOffline(stateDir, { name: values.name, ...(person ? { person: person.data } : {}), scope: scope.data, ttlMs });
-        if (values.json) {
-          io.stdout.write(`${JSON.stringify(created)}\n`);
-        } else {
-          // The token alone on stdout (scriptable); the note on stderr.
-          io.stdout.write(`${created.token}\n`);
-          io.stderr.write(
-            `token ${created.info.id} '${created.info.name}' (${created.info.scope}) of ${created.info.person} expires ${date(created.info.expiresAt)}; shown once, store it now\n`,
-          );
-        }
-        return 0;
-      }
+      case 'create':
+        return await createToken(values, stateDir, daemon, io);
       case 'list': {
         const tokens = daemon
           ? listSchema.parse(await callDaemon(daemon, 'GET', '/api/tokens')).tokens
@@ -171,4 +136,52 @@ function revokeOffline(stateDir: string, id: string): TokenView | undefined {
   const record = tokens.revoke(id);
   if (record) audit.record({ identity: ADMIN_IDENTITY, action: 'token.revoke', detail: { id, name: record.name, offline: true } });
   return record ? tokenView(record) : undefined;
+}
+
+/** The flags of `token create` and `token list`, as given. */
+interface TokenFlags {
+  scope: string | undefined;
+  name: string | undefined;
+  person: string | undefined;
+  ttl: string | undefined;
+  json: boolean;
+}
+
+/** `token create`: checks the flags, then asks the running daemon (or writes the token file itself when none runs). */
+async function createToken(values: TokenFlags, stateDir: string, daemon: ReturnType<typeof findDaemon>, io: CliIo): Promise<number> {
+  const scope = z.enum(SCOPES).safeParse(values.scope);
+  if (!scope.success || !values.name) {
+    io.stderr.write(`zcode-hub token create: --scope (view|operate|admin) and --name are required\n`);
+    return 2;
+  }
+  const person = values.person === undefined ? undefined : personNameSchema.safeParse(values.person);
+  if (person && !person.success) {
+    io.stderr.write(`zcode-hub token create: --person: ${person.error.issues[0]?.message ?? 'not a person name'}\n`);
+    return 2;
+  }
+  const ttlMs = values.ttl === undefined ? LIMITS.deviceTokenDefaultTtlMs : parseTtl(values.ttl);
+  if (ttlMs === undefined) {
+    io.stderr.write(`zcode-hub token create: --ttl must look like 30m, 12h, 7d or 2w (at most a year)\n`);
+    return 2;
+  }
+  const created = daemon
+    ? createdSchema.parse(
+        await callDaemon(daemon, 'POST', '/api/tokens', {
+          name: values.name,
+          ...(person ? { person: person.data } : {}),
+          scope: scope.data,
+          ...(values.ttl ? { ttl: values.ttl } : {}),
+        }),
+      )
+    : await createOffline(stateDir, { name: values.name, ...(person ? { person: person.data } : {}), scope: scope.data, ttlMs });
+  if (values.json) {
+    io.stdout.write(`${JSON.stringify(created)}\n`);
+  } else {
+    // The token alone on stdout (scriptable); the note on stderr.
+    io.stdout.write(`${created.token}\n`);
+    io.stderr.write(
+      `token ${created.info.id} '${created.info.name}' (${created.info.scope}) of ${created.info.person} expires ${date(created.info.expiresAt)}; shown once, store it now\n`,
+    );
+  }
+  return 0;
 }

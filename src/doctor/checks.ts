@@ -63,19 +63,29 @@ function modeText(mode: number): string {
   return `0${mode.toString(8)}`;
 }
 
+/** Appends one check to the report. */
+type AddCheck = (id: string, status: CheckStatus, message: string, fix?: string) => void;
+
 /** Runs every rule; the order is the order a person reads the report in. */
 export function runChecks(f: DoctorFacts): Check[] {
   const checks: Check[] = [];
-  const add = (id: string, status: CheckStatus, message: string, fix?: string) =>
-    checks.push({ id, status, message, ...(fix ? { fix } : {}) });
+  const add: AddCheck = (id, status, message, fix) => checks.push({ id, status, message, ...(fix ? { fix } : {}) });
+  for (const rules of [daemonCheck, cliCheck, backendChecks, exposureChecks, fileChecks, liveChecks]) rules(f, add, checks);
+  return checks;
+}
 
+/** Whether a daemon runs on this state dir. */
+function daemonCheck(f: DoctorFacts, add: AddCheck, _checks: Check[]): void {
   add(
     'daemon',
     f.daemonRunning ? 'ok' : 'warn',
     f.daemonRunning ? `daemon running on ${f.host}:${f.port}` : 'no daemon is running on this state dir',
     f.daemonRunning ? undefined : 'start it with `zcode-hub start` (or `npm start` in a checkout)',
   );
+}
 
+/** Which ZCode CLI the backend runs, and why that one (every candidate as details). */
+function cliCheck(f: DoctorFacts, _add: AddCheck, checks: Check[]): void {
   const d = f.cliDetection;
   const details = d ? candidateLines(d) : undefined;
   const addCli = (status: CheckStatus, message: string, fix?: string) =>
@@ -105,7 +115,10 @@ export function runChecks(f: DoctorFacts): Check[] {
       'no ZCode CLI found: the bundled simulator answers instead',
       'pass --zcode-cli /path/to/resources/glm/zcode.cjs to use the real agent',
     );
+}
 
+/** The node the CLI runs on, its version, and the backend's state. */
+function backendChecks(f: DoctorFacts, add: AddCheck, _checks: Check[]): void {
   const rt = f.cliRuntime;
   if (rt && 'error' in rt)
     add('backend.node', 'fail', rt.error, 'pass --zcode-node /path/to/node (Node.js 24 or newer), or use --backend sim');
@@ -141,7 +154,10 @@ export function runChecks(f: DoctorFacts): Check[] {
         'wait a few seconds and run doctor again; see the daemon log if it stays',
       );
   }
+}
 
+/** Who can reach the hub: the bind address, TLS, the public URL, the peers. */
+function exposureChecks(f: DoctorFacts, add: AddCheck, checks: Check[]): void {
   const exposed = !isLoopback(f.host);
   if (!exposed) add('bind', 'ok', `bound to loopback ${f.host}`);
   else if (f.tls)
@@ -183,7 +199,10 @@ export function runChecks(f: DoctorFacts): Check[] {
   }
   if (f.allowOrigins.length > 0 && !checks.some((c) => c.id === 'origins'))
     add('origins', 'ok', `peers (app origins accepted): ${f.allowOrigins.join(', ')}`);
+}
 
+/** The state dir, the workspace roots, the secret files and the provider file. */
+function fileChecks(f: DoctorFacts, add: AddCheck, checks: Check[]): void {
   if (f.stateDir.mode === undefined)
     add('state-dir', 'warn', `state dir ${f.stateDir.path} does not exist yet`, 'it is created (0700) at first start');
   else if ((f.stateDir.mode & 0o077) !== 0)
@@ -216,7 +235,10 @@ export function runChecks(f: DoctorFacts): Check[] {
       `provider file ${f.providerFile.path} is invalid, so the agent ignores ALL personal providers: ${f.providerFile.issues.slice(0, 3).join('; ')}`,
       'fix it in the web app settings or restore a backup (GET /api/settings/providers shows the issues)',
     );
+}
 
+/** What the running daemon reports: pending interactions and connected clients. */
+function liveChecks(f: DoctorFacts, add: AddCheck, _checks: Check[]): void {
   if (f.pendingInteractions !== undefined) {
     const age = f.oldestPendingAgeMs ?? 0;
     if (f.pendingInteractions > 0 && age > 10 * 60_000)
@@ -229,7 +251,6 @@ export function runChecks(f: DoctorFacts): Check[] {
     else add('interactions', 'ok', `${f.pendingInteractions} interaction(s) pending`);
   }
   if (f.clients !== undefined) add('clients', 'ok', `${f.clients} client(s) connected`);
-  return checks;
 }
 
 /** One line per candidate: `  1. found    zcode on PATH: /usr/bin/zcode — a link to … ← picked`. */

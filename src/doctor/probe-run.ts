@@ -90,38 +90,10 @@ function startSettled(link: BackendPort, ms: number): Promise<void> {
 
 /** Spawns the backend in scratch directories, runs the probe, stops the child, removes the scratch. Throws BackendConfigError when the flags name no usable backend. */
 export async function probeBackend(options: ProbeRunOptions): Promise<ProbeReport> {
-  // The real path: the child may resolve symlinks (macOS /var → /private/var) and lists by exact path (§11.21).
-  const scratch = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'zcode-hub-probe-')));
-  const workspace = path.join(scratch, 'workspace');
-  fs.mkdirSync(workspace);
+  const { scratch, workspace, config, env } = scratchRun(options);
   const limits = options.config.limits;
-  const config: HubConfig = {
-    ...options.config,
-    stateDir: path.join(scratch, 'state'),
-    workspace,
-    workspaces: [workspace],
-    // One crash is the probe's answer, not a reason to respawn (backend-link.ts crash loop); no
-    // request, the link's own resume-and-retry included, waits longer than a step may.
-    limits: {
-      ...limits,
-      crashLoopCount: 1,
-      forwardRequestTimeoutMs: Math.min(limits.forwardRequestTimeoutMs, limits.probeStepTimeoutMs),
-      sessionOpenTimeoutMs: Math.min(limits.sessionOpenTimeoutMs, limits.probeStepTimeoutMs),
-    },
-  };
-  const env = { ...(options.env ?? process.env), ZCODE_DATA_BASE_DIR: path.join(scratch, 'data') };
   try {
-    // Which reverse requests the child makes (the link answers them; the probe only counts them).
-    const asked = new Map<string, number>();
-    const reverseTap: TransportTap = {
-      wrap: (t) =>
-        new TappedTransport(t, {
-          in: (m) => {
-            if (m.kind === 'request') asked.set(m.method, (asked.get(m.method) ?? 0) + 1);
-          },
-        }),
-      close: () => undefined,
-    };
+    const { asked, reverseTap } = reverseRequestCounter();
     const link = createBackend(config, options.logger, { env, taps: [reverseTap] });
     const watch = new NotificationWatch();
     link.onNotification((n) => watch.accept(n));
@@ -144,19 +116,7 @@ export async function probeBackend(options: ProbeRunOptions): Promise<ProbeRepor
         ...(ready ? {} : { detail: exitNote(link) }),
       });
       if (ready) {
-        const raws = new Map<string, unknown>();
-        // The tap keeps each raw answer (for the value a row quotes) and bounds every step.
-        const tapped = {
-          request: async (method: string, params?: unknown, o: BackendRequestOptions = {}) => {
-            raws.delete(method);
-            const result = await link.request(method, params, {
-              ...o,
-              timeoutMs: Math.min(o.timeoutMs ?? Infinity, limits.probeStepTimeoutMs),
-            });
-            raws.set(method, result);
-            return result;
-          },
-        };
+        const { tapped, raws } = boundedRequests(link, limits.probeStepTimeoutMs);
         rows.push(
           ...(await runProbe({
             app: new AppServerClient(tapped),
@@ -200,4 +160,58 @@ export async function probeBackend(options: ProbeRunOptions): Promise<ProbeRepor
   } finally {
     fs.rmSync(scratch, { recursive: true, force: true });
   }
+}
+
+/** The probe's own scratch directories (state, workspace, the agent's data) and the config that points the child there. */
+function scratchRun(options: ProbeRunOptions) {
+  // The real path: the child may resolve symlinks (macOS /var → /private/var) and lists by exact path (§11.21).
+  const scratch = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'zcode-hub-probe-')));
+  const workspace = path.join(scratch, 'workspace');
+  fs.mkdirSync(workspace);
+  const limits = options.config.limits;
+  const config: HubConfig = {
+    ...options.config,
+    stateDir: path.join(scratch, 'state'),
+    workspace,
+    workspaces: [workspace],
+    // One crash is the probe's answer, not a reason to respawn (backend-link.ts crash loop); no
+    // request, the link's own resume-and-retry included, waits longer than a step may.
+    limits: {
+      ...limits,
+      crashLoopCount: 1,
+      forwardRequestTimeoutMs: Math.min(limits.forwardRequestTimeoutMs, limits.probeStepTimeoutMs),
+      sessionOpenTimeoutMs: Math.min(limits.sessionOpenTimeoutMs, limits.probeStepTimeoutMs),
+    },
+  };
+  const env = { ...(options.env ?? process.env), ZCODE_DATA_BASE_DIR: path.join(scratch, 'data') };
+  return { scratch, workspace, config, env };
+}
+
+/** Which reverse requests the child makes (the link answers them; the probe only counts them). */
+function reverseRequestCounter() {
+  const asked = new Map<string, number>();
+  const reverseTap: TransportTap = {
+    wrap: (t) =>
+      new TappedTransport(t, {
+        in: (m) => {
+          if (m.kind === 'request') asked.set(m.method, (asked.get(m.method) ?? 0) + 1);
+        },
+      }),
+    close: () => undefined,
+  };
+  return { asked, reverseTap };
+}
+
+/** The link's requests, each bounded by the probe's step timeout, keeping each raw answer (for the value a row quotes). */
+function boundedRequests(link: Pick<BackendPort, 'request'>, stepTimeoutMs: number) {
+  const raws = new Map<string, unknown>();
+  const tapped = {
+    request: async (method: string, params?: unknown, o: BackendRequestOptions = {}) => {
+      raws.delete(method);
+      const result = await link.request(method, params, { ...o, timeoutMs: Math.min(o.timeoutMs ?? Infinity, stepTimeoutMs) });
+      raws.set(method, result);
+      return result;
+    },
+  };
+  return { tapped, raws };
 }

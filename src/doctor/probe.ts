@@ -37,6 +37,7 @@ const isBoundary = (n: SeenNotification) => n.kind === 'state' && (n.reason === 
 const isEvent = (type: string) => (n: SeenNotification) => n.kind === 'event' && n.type === type;
 
 /** Runs the script and returns its rows (notification checks last). */
+// biome-ignore lint/complexity/noExcessiveLinesPerFunction: one script read top to bottom: the probe's calls to the child in the order they run, each followed by the rows it yields
 export async function runProbe(d: ProbeDeps): Promise<ProbeRow[]> {
   const rows: ProbeRow[] = [];
   // `{value}` on success (a void call succeeds too), undefined once its rows say why not.

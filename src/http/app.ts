@@ -90,7 +90,6 @@ export interface AppDeps {
  */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { state } = deps;
-  const files = { roots: state.roots, secrets: state.secrets };
   const app = createFastify(deps.config, deps.logger);
   await app.register(fastifySwagger, {
     openapi: { info: { title: 'zcode-hub', description: 'REST API of the zcode-hub daemon', version: deps.version } },
@@ -100,86 +99,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Before every other hook: its onRequest marks upgrade requests so a refused upgrade's socket is
   // destroyed after the HTTP error answer. ws closes a message over maxPayload with 1009 (WS-01).
   if (deps.acp) await app.register(fastifyWebsocket, { options: { maxPayload: deps.config.limits.wsMaxMessageBytes } });
-  // Order on every route and the WebSocket upgrade (ARCHITECTURE.md §7): Host → Origin → auth → scope → rate limit.
-  const { publicUrls, peers, machines } = state;
-  const configuredPublic = deps.config.publicUrl ? new URL(deps.config.publicUrl).origin : undefined;
-  const connectOrigins = (): string[] => [...(configuredPublic ? [configuredPublic] : []), ...publicUrls.list(), ...machines.origins()];
-  const hubIdentity = state.identity;
-  const cookieName = authCookieName(hubIdentity.hubId);
-  await app.register(securityPlugin, {
-    config: deps.config,
-    publicUrls,
-    peers,
-    connectOrigins,
-    cookieName,
-    onConnectionRefused: (limit) => deps.metrics?.connectionRefused(limit),
-  });
-  // DPoP proofs for key-bound tokens, and single-use tickets for the /acp upgrade.
-  const authExtras: RequestAuthExtras = {
-    dpop: state.dpop,
-    tickets: state.tickets,
-    publicUrls: () => [...(deps.config.publicUrl ? [deps.config.publicUrl] : []), ...publicUrls.list()],
-    cookieName,
-  };
-  await app.register(authHook, { authenticator: deps.authenticator, extras: authExtras });
+  const edge = await registerEdge(app, deps);
 
-  await app.register(healthRoutes, { backend: deps.backend, version: deps.version, hub: hubIdentity });
+  await app.register(healthRoutes, { backend: deps.backend, version: deps.version, hub: state.identity });
   if (deps.acp) await deps.acp.mount(app);
   const connections = (): number => deps.acp?.connectionCount() ?? 0;
-  if (deps.hub) {
-    await app.register(statusRoutes, { hub: deps.hub, version: deps.version, connections });
-    await app.register(sessionRoutes, { hub: deps.hub });
-    await app.register(interactionRoutes, { hub: deps.hub });
-    const startedAt = Date.now();
-    const port = (): number | undefined => {
-      const a = app.server.address();
-      return typeof a === 'object' && a ? a.port : undefined;
-    };
-    await app.register(instanceRoutes, {
-      hub: deps.hub,
-      config: deps.config,
-      startedAt,
-      port,
-      ...files,
-      ...(deps.auth ? { audit: deps.auth.audit.sink } : {}),
-    });
-    await app.register(gitRoutes, { hub: deps.hub, config: deps.config, ...files, ...(deps.auth ? { audit: deps.auth.audit.sink } : {}) });
-    const hub = deps.hub;
-    await app.register(doctorRoutes, {
-      config: deps.config,
-      probe: state.probe,
-      peers: () => peers.list().map((p) => p.origin),
-      backend: deps.backend,
-      port,
-      live: () => {
-        const pending = hub.listInteractions();
-        const oldest = Math.min(...pending.map((i) => i.createdAt));
-        return {
-          pendingInteractions: pending.length,
-          clients: connections(),
-          ...(pending.length > 0 ? { oldestPendingAgeMs: Date.now() - oldest } : {}),
-        };
-      },
-    });
-  }
-  if (deps.auth) {
-    const limits = deps.config.limits;
-    await app.register(meRoutes, { hub: hubIdentity });
-    await app.register(tokenRoutes, { auth: deps.auth });
-    await app.register(peopleRoutes, { auth: deps.auth });
-    await app.register(publicUrlRoutes, { urls: publicUrls, configured: deps.config.publicUrl, audit: deps.auth.audit });
-    await app.register(wsTicketRoutes, { tickets: state.tickets, cookieName });
-    await app.register(pairRoutes, {
-      auth: deps.auth,
-      extras: authExtras,
-      hub: hubIdentity,
-      publicUrl: () => deps.config.publicUrl ?? publicUrls.latest(),
-      publicUrls: () => [...(deps.config.publicUrl ? [deps.config.publicUrl] : []), ...publicUrls.list()],
-      attemptsPerWindow: limits.pairAttemptsPerWindow,
-      windowMs: limits.pairRateWindowMs,
-    });
-    await app.register(auditRoutes, { auth: deps.auth });
-  }
+  if (deps.hub) await registerSessionApi(app, deps, deps.hub, connections);
+  if (deps.auth) await registerDeviceApi(app, deps, deps.auth, edge);
   if (deps.policy) {
     const hub = deps.hub;
     await app.register(policyRoutes, {
@@ -190,33 +116,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       workspaceOf: (sessionId) => (sessionId === undefined ? undefined : hub?.getSession(sessionId)?.cwd) ?? deps.config.workspace,
     });
   }
+  const { peers, machines } = state;
   await app.register(peerRoutes, { peers, machines, audit: deps.auth?.audit, onPeerRemoved: (origin) => deps.acp?.closeOrigin?.(origin) });
   if (deps.metrics) await app.register(metricsRoutes, { metrics: deps.metrics });
   await app.register(backendRoutes, { backend: deps.backend, ...(deps.auth ? { audit: deps.auth.audit.sink } : {}) });
-  if (deps.settings) {
-    const { store, appServer, catalog, quota, workflows } = deps.settings;
-    const audit = deps.auth?.audit.sink;
-    await app.register(settingsProviderRoutes, {
-      store,
-      appServer,
-      catalog,
-      workspace: deps.config.workspace,
-      ...(audit ? { audit } : {}),
-    });
-    await app.register(quotaRoutes, { quota });
-    const roots = state.roots;
-    const hub = deps.hub;
-    const guard = {
-      workspace: (w: string) => roots.check(w),
-      session: async (sessionId: string) => {
-        const cwd =
-          hub?.getSession(sessionId)?.cwd ??
-          (hub ? (await hub.listSessions({ includeArchived: true })).find((s) => s.sessionId === sessionId)?.cwd : undefined);
-        if (cwd) await roots.checkSession(cwd);
-      },
-    };
-    await app.register(settingsWorkflowRoutes, { service: workflows, guard, ...(audit ? { audit } : {}) });
-  }
+  if (deps.settings) await registerSettingsApi(app, deps, deps.settings);
 
   await app.register(workspaceRoutes, {
     defaultWorkspace: deps.config.workspace,
@@ -226,7 +130,113 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   if (deps.push) await app.register(pushRoutes, { notifier: deps.push, ...(deps.auth ? { audit: deps.auth.audit.sink } : {}) });
   // Last: the web app's SPA fallback (`GET /*`) must not shadow any API route.
-  await app.register(webApp, { authenticator: deps.authenticator, extras: authExtras, connectOrigins });
+  await app.register(webApp, { authenticator: deps.authenticator, extras: edge.authExtras, connectOrigins: edge.connectOrigins });
 
   return app;
+}
+
+/** What the edge settles once and later routes reuse: the cookie's name, how a credential is checked, where the page may connect. */
+interface Edge {
+  cookieName: string;
+  authExtras: RequestAuthExtras;
+  connectOrigins: () => string[];
+}
+
+/** The checks every route and the WebSocket upgrade pass, in order (ARCHITECTURE.md §7): Host → Origin → auth → scope → rate limit. */
+async function registerEdge(app: FastifyInstance, deps: AppDeps): Promise<Edge> {
+  const { publicUrls, peers, machines, identity } = deps.state;
+  const configuredPublic = deps.config.publicUrl ? new URL(deps.config.publicUrl).origin : undefined;
+  const connectOrigins = (): string[] => [...(configuredPublic ? [configuredPublic] : []), ...publicUrls.list(), ...machines.origins()];
+  const cookieName = authCookieName(identity.hubId);
+  await app.register(securityPlugin, {
+    config: deps.config,
+    publicUrls,
+    peers,
+    connectOrigins,
+    cookieName,
+    onConnectionRefused: (limit) => deps.metrics?.connectionRefused(limit),
+  });
+  // DPoP proofs for key-bound tokens, and single-use tickets for the /acp upgrade.
+  const authExtras: RequestAuthExtras = {
+    dpop: deps.state.dpop,
+    tickets: deps.state.tickets,
+    publicUrls: () => [...(deps.config.publicUrl ? [deps.config.publicUrl] : []), ...publicUrls.list()],
+    cookieName,
+  };
+  await app.register(authHook, { authenticator: deps.authenticator, extras: authExtras });
+  return { cookieName, authExtras, connectOrigins };
+}
+
+/** Sessions, interactions, the compat instance and file routes, git, and the doctor's live view. */
+async function registerSessionApi(app: FastifyInstance, deps: AppDeps, hub: RestHub, connections: () => number): Promise<void> {
+  const { state } = deps;
+  const files = { roots: state.roots, secrets: state.secrets };
+  const audit = deps.auth ? { audit: deps.auth.audit.sink } : {};
+  await app.register(statusRoutes, { hub, version: deps.version, connections });
+  await app.register(sessionRoutes, { hub });
+  await app.register(interactionRoutes, { hub });
+  const startedAt = Date.now();
+  const port = (): number | undefined => {
+    const a = app.server.address();
+    return typeof a === 'object' && a ? a.port : undefined;
+  };
+  await app.register(instanceRoutes, { hub, config: deps.config, startedAt, port, ...files, ...audit });
+  await app.register(gitRoutes, { hub, config: deps.config, ...files, ...audit });
+  await app.register(doctorRoutes, {
+    config: deps.config,
+    probe: state.probe,
+    peers: () => state.peers.list().map((p) => p.origin),
+    backend: deps.backend,
+    port,
+    live: () => {
+      const pending = hub.listInteractions();
+      const oldest = Math.min(...pending.map((i) => i.createdAt));
+      return {
+        pendingInteractions: pending.length,
+        clients: connections(),
+        ...(pending.length > 0 ? { oldestPendingAgeMs: Date.now() - oldest } : {}),
+      };
+    },
+  });
+}
+
+/** Who is asking and their devices: tokens, people, public URLs, tickets, pairing, the audit log. */
+async function registerDeviceApi(app: FastifyInstance, deps: AppDeps, auth: AuthServices, edge: Edge): Promise<void> {
+  const { publicUrls, identity } = deps.state;
+  const limits = deps.config.limits;
+  await app.register(meRoutes, { hub: identity });
+  await app.register(tokenRoutes, { auth });
+  await app.register(peopleRoutes, { auth });
+  await app.register(publicUrlRoutes, { urls: publicUrls, configured: deps.config.publicUrl, audit: auth.audit });
+  await app.register(wsTicketRoutes, { tickets: deps.state.tickets, cookieName: edge.cookieName });
+  await app.register(pairRoutes, {
+    auth,
+    extras: edge.authExtras,
+    hub: identity,
+    publicUrl: () => deps.config.publicUrl ?? publicUrls.latest(),
+    publicUrls: () => [...(deps.config.publicUrl ? [deps.config.publicUrl] : []), ...publicUrls.list()],
+    attemptsPerWindow: limits.pairAttemptsPerWindow,
+    windowMs: limits.pairRateWindowMs,
+  });
+  await app.register(auditRoutes, { auth });
+}
+
+/** The provider file, the quota, and saved workflows with their runs (guarded by the workspace roots). */
+async function registerSettingsApi(app: FastifyInstance, deps: AppDeps, settings: NonNullable<AppDeps['settings']>): Promise<void> {
+  const { store, appServer, catalog, quota, workflows } = settings;
+  const audit = deps.auth?.audit.sink;
+  await app.register(settingsProviderRoutes, { store, appServer, catalog, workspace: deps.config.workspace, ...(audit ? { audit } : {}) });
+  await app.register(quotaRoutes, { quota });
+  const roots = deps.state.roots;
+  const hub = deps.hub;
+  const guard = {
+    workspace: (w: string) => roots.check(w),
+    session: async (sessionId: string) => {
+      const cwd =
+        hub?.getSession(sessionId)?.cwd ??
+        (hub ? (await hub.listSessions({ includeArchived: true })).find((s) => s.sessionId === sessionId)?.cwd : undefined);
+      if (cwd) await roots.checkSession(cwd);
+    },
+  };
+  await app.register(settingsWorkflowRoutes, { service: workflows, guard, ...(audit ? { audit } : {}) });
 }

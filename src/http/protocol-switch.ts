@@ -123,41 +123,12 @@ export function createHubServer(handler: http.RequestListener, opts: ProtocolSwi
   h2.on('session', (session: http2.ServerHttp2Session) => {
     if (arriving) sessionSocket.set(session, arriving);
     sessions.add(session);
-    let open = 0;
-    // A listener of its own: setTimeout's callback is called once, and the timer is re-armed below.
-    session.on('timeout', () => {
-      if (open === 0) session.close();
-    });
-    session.setTimeout(opts.idleTimeoutMs);
-    session.on('stream', (stream: http2.ServerHttp2Stream) => {
-      open += 1;
-      stream.once('close', () => {
-        open -= 1;
-        // Re-arm the idle timer: it may have fired (and been ignored) while this stream was open.
-        if (open === 0 && !session.closed && !session.destroyed) session.setTimeout(opts.idleTimeoutMs);
-      });
-    });
-    session.on('error', () => session.destroy());
+    closeWhenIdle(session, opts.idleTimeoutMs);
     session.once('close', () => sessions.delete(session));
   });
-  h2.on('request', (req: http2.Http2ServerRequest, res: http2.Http2ServerResponse) => {
-    // `:authority` is HTTP/2's Host (RFC 9113 §8.3.1): every Host reader sees it; host-check.ts refuses a Host that differs.
-    const authority = req.headers[':authority'];
-    if (req.headers.host === undefined && typeof authority === 'string') req.headers.host = authority;
-    const timer = setTimeout(() => {
-      const stream = req.stream;
-      if (stream.destroyed || stream.state.remoteClose) return;
-      if (!res.headersSent) {
-        res.statusCode = 408;
-        res.end();
-      }
-      stream.close(http2.constants.NGHTTP2_NO_ERROR);
-    }, opts.requestTimeoutMs);
-    timer.unref();
-    req.stream.once('close', () => clearTimeout(timer));
-    // The listening server's request listeners (fastify, the pre-auth deadline) take it from here.
-    server.emit('request', req, res);
-  });
+  h2.on('request', (req: http2.Http2ServerRequest, res: http2.Http2ServerResponse) =>
+    forwardRequest(server, req, res, opts.requestTimeoutMs),
+  );
   // A session's error (a client that broke the protocol) has ended that session above; nothing is left to do.
   h2.on('sessionError', () => undefined);
 
@@ -195,4 +166,43 @@ export function createHubServer(handler: http.RequestListener, opts: ProtocolSwi
     return close(cb);
   }) as typeof server.close;
   return server;
+}
+
+/** An HTTP/2 session with no open stream for `idleMs` is closed; a session that breaks the protocol is destroyed. */
+function closeWhenIdle(session: http2.ServerHttp2Session, idleMs: number): void {
+  let open = 0;
+  // A listener of its own: setTimeout's callback is called once, and the timer is re-armed below.
+  session.on('timeout', () => {
+    if (open === 0) session.close();
+  });
+  session.setTimeout(idleMs);
+  session.on('stream', (stream: http2.ServerHttp2Stream) => {
+    open += 1;
+    stream.once('close', () => {
+      open -= 1;
+      // Re-arm the idle timer: it may have fired (and been ignored) while this stream was open.
+      if (open === 0 && !session.closed && !session.destroyed) session.setTimeout(idleMs);
+    });
+  });
+  session.on('error', () => session.destroy());
+}
+
+/** Hands an HTTP/2 request to the listening server's request listeners, with its Host and its own deadline (408). */
+function forwardRequest(server: HubServer, req: http2.Http2ServerRequest, res: http2.Http2ServerResponse, timeoutMs: number): void {
+  // `:authority` is HTTP/2's Host (RFC 9113 §8.3.1): every Host reader sees it; host-check.ts refuses a Host that differs.
+  const authority = req.headers[':authority'];
+  if (req.headers.host === undefined && typeof authority === 'string') req.headers.host = authority;
+  const timer = setTimeout(() => {
+    const stream = req.stream;
+    if (stream.destroyed || stream.state.remoteClose) return;
+    if (!res.headersSent) {
+      res.statusCode = 408;
+      res.end();
+    }
+    stream.close(http2.constants.NGHTTP2_NO_ERROR);
+  }, timeoutMs);
+  timer.unref();
+  req.stream.once('close', () => clearTimeout(timer));
+  // The listening server's request listeners (fastify, the pre-auth deadline) take it from here.
+  server.emit('request', req, res);
 }

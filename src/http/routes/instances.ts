@@ -10,6 +10,8 @@ import type { WorkspaceRoots } from '../../fs/workspace-roots.js';
 import { listDirectory, mimeFor, readFileConfined, readLinesConfined, resolveRoot } from '../compat-fs.js';
 import type { RestHub } from '../hub-api.js';
 import { LEGACY_INSTANCE_ID } from '../../compat-instance.js';
+import type { ZodApp } from './zod-app.js';
+import { audited, type AuditedCall } from '../audited-call.js';
 
 export interface InstanceRouteOptions {
   hub: RestHub;
@@ -55,55 +57,27 @@ const instanceSchema = z.object({
  * secrets are never served (src/fs/secret-paths.ts), and every call is audited.
  */
 export const instanceRoutes: FastifyPluginAsync<InstanceRouteOptions> = async (app, opts) => {
-  const { hub, config, roots, secrets } = opts;
   const r = app.withTypeProvider<ZodTypeProvider>();
-  /** Runs one file call and records it with its outcome, whether it served or threw. */
-  const audited = async <T>(
-    req: { identity?: Identity | undefined; query: z.infer<typeof fsQuery> },
-    action: 'fs.read' | 'fs.list',
-    run: () => Promise<T>,
-    bytes?: (t: T) => number,
-  ): Promise<T> => {
-    const detail = { path: req.query.path ?? '', ...(req.query.sessionId ? { sessionId: req.query.sessionId } : {}) };
-    const record = (outcome: string, extra: Record<string, unknown> = {}) => {
-      if (req.identity)
-        opts.audit?.({
-          identity: req.identity,
-          action,
-          ...(req.query.sessionId ? { sessionId: req.query.sessionId } : {}),
-          detail: { ...detail, outcome, ...extra },
-        });
-    };
-    try {
-      const result = await run();
-      record('served', bytes ? { bytes: bytes(result) } : {});
-      return result;
-    } catch (err) {
-      record(
-        err instanceof HubError && err.code === 'HUB_ERR_FORBIDDEN' ? 'refused' : 'failed',
-        err instanceof HubError ? { error: err.code } : {},
-      );
-      throw err;
-    }
-  };
+  instanceListRoute(r, opts);
+  instanceStatusRoute(r, opts);
+  closeSessionRoute(r, opts);
+  fsListRoute(r, opts);
+  fsFileRoute(r, opts);
+};
 
-  const requireInstance = (id: string): void => {
-    if (id !== LEGACY_INSTANCE_ID) throw new HubError('HUB_ERR_NOT_FOUND', 'Unknown instance');
-  };
-  const rootOf = async (sessionId: string | undefined): Promise<string> => {
-    if (sessionId === undefined) return resolveRoot(config.workspace);
-    const session = hub.getSession(sessionId);
-    // Unknown sessions get 403, like the bridge: a probe cannot tell "none" from "not yours".
-    if (!session?.cwd) throw new HubError('HUB_ERR_FORBIDDEN', 'Unknown session');
-    // A session left outside the workspace roots is not a way to read outside them.
-    await roots.checkSession(session.cwd);
-    return resolveRoot(session.cwd);
-  };
+function requireInstance(id: string): void {
+  if (id !== LEGACY_INSTANCE_ID) throw new HubError('HUB_ERR_NOT_FOUND', 'Unknown instance');
+}
 
-  /** The app's session list: retired (closed from the app, unused since) sessions are left out. */
-  const discoverable = async () => (await hub.listSessions({})).filter((s) => !hub.isRetired(s.sessionId));
-  const statusOf = (state: string) => (state === 'idle' ? ('idle' as const) : ('running' as const));
+const statusOf = (state: string) => (state === 'idle' ? ('idle' as const) : ('running' as const));
 
+/** The app's session list: retired (closed from the app, unused since) sessions are left out. */
+async function discoverable(hub: RestHub) {
+  return (await hub.listSessions({})).filter((s) => !hub.isRetired(s.sessionId));
+}
+
+/** The one instance (this daemon) with its sessions. */
+function instanceListRoute(r: ZodApp, opts: InstanceRouteOptions): void {
   r.get(
     '/api/instances',
     {
@@ -116,7 +90,7 @@ export const instanceRoutes: FastifyPluginAsync<InstanceRouteOptions> = async (a
       },
     },
     async () => {
-      const sessions = await discoverable();
+      const sessions = await discoverable(opts.hub);
       const port = opts.port();
       return [
         {
@@ -125,7 +99,7 @@ export const instanceRoutes: FastifyPluginAsync<InstanceRouteOptions> = async (a
           pid: process.pid,
           ...(port === undefined ? {} : { port }),
           startedAt: opts.startedAt,
-          workspace: config.workspace,
+          workspace: opts.config.workspace,
           sessions: sessions.map((s) => ({
             sessionId: s.sessionId,
             ...(s.title ? { title: s.title } : {}),
@@ -136,7 +110,9 @@ export const instanceRoutes: FastifyPluginAsync<InstanceRouteOptions> = async (a
       ];
     },
   );
+}
 
+function instanceStatusRoute(r: ZodApp, opts: InstanceRouteOptions): void {
   r.get(
     '/api/instances/:id/status',
     {
@@ -150,7 +126,7 @@ export const instanceRoutes: FastifyPluginAsync<InstanceRouteOptions> = async (a
     },
     async (req) => {
       requireInstance(req.params.id);
-      const sessions = (await discoverable())
+      const sessions = (await discoverable(opts.hub))
         .map((s) => ({
           sessionId: s.sessionId,
           ...(s.title ? { title: s.title } : {}),
@@ -161,7 +137,9 @@ export const instanceRoutes: FastifyPluginAsync<InstanceRouteOptions> = async (a
       return { sessions };
     },
   );
+}
 
+function closeSessionRoute(r: ZodApp, { hub }: InstanceRouteOptions): void {
   r.post(
     '/api/instances/:id/sessions/:sid/close',
     {
@@ -181,7 +159,26 @@ export const instanceRoutes: FastifyPluginAsync<InstanceRouteOptions> = async (a
       return { ok: true as const };
     },
   );
+}
 
+/** Records one file call in the audit log: the path and session it named. */
+function fileCall(req: { identity?: Identity | undefined; query: z.infer<typeof fsQuery> }, action: 'fs.read' | 'fs.list'): AuditedCall {
+  const { sessionId, path } = req.query;
+  return { identity: req.identity, action, sessionId, detail: { path: path ?? '', ...(sessionId ? { sessionId } : {}) } };
+}
+
+/** The root a file call reads under: the session's working directory, or the workspace when no session is named. */
+async function rootOf({ hub, config, roots }: InstanceRouteOptions, sessionId: string | undefined): Promise<string> {
+  if (sessionId === undefined) return resolveRoot(config.workspace);
+  const session = hub.getSession(sessionId);
+  // Unknown sessions get 403, like the bridge: a probe cannot tell "none" from "not yours".
+  if (!session?.cwd) throw new HubError('HUB_ERR_FORBIDDEN', 'Unknown session');
+  // A session left outside the workspace roots is not a way to read outside them.
+  await roots.checkSession(session.cwd);
+  return resolveRoot(session.cwd);
+}
+
+function fsListRoute(r: ZodApp, opts: InstanceRouteOptions): void {
   r.get(
     '/api/instances/:id/fs/list',
     {
@@ -202,12 +199,16 @@ export const instanceRoutes: FastifyPluginAsync<InstanceRouteOptions> = async (a
     },
     async (req) => {
       requireInstance(req.params.id);
-      return audited(req, 'fs.list', async () =>
-        listDirectory(await rootOf(req.query.sessionId), req.query.path, config.limits.fsListMaxEntries, secrets),
+      return audited(opts.audit, fileCall(req, 'fs.list'), async () =>
+        listDirectory(await rootOf(opts, req.query.sessionId), req.query.path, opts.config.limits.fsListMaxEntries, opts.secrets),
       );
     },
   );
+}
 
+/** File bytes, or a window of its lines, inside the session root. */
+function fsFileRoute(r: ZodApp, opts: InstanceRouteOptions): void {
+  const { config, secrets } = opts;
   r.get(
     '/api/instances/:id/fs/file',
     {
@@ -233,23 +234,23 @@ export const instanceRoutes: FastifyPluginAsync<InstanceRouteOptions> = async (a
           maxBytes: config.limits.fsFileMaxBytes,
         };
         const read = await audited(
-          req,
-          'fs.read',
-          async () => readLinesConfined(await rootOf(req.query.sessionId), req.query.path, secrets, window),
-          (w) => w.lines.reduce((n, l) => n + Buffer.byteLength(l) + 1, 0),
+          opts.audit,
+          fileCall(req, 'fs.read'),
+          async () => readLinesConfined(await rootOf(opts, req.query.sessionId), req.query.path, secrets, window),
+          (w) => ({ bytes: w.lines.reduce((n, l) => n + Buffer.byteLength(l) + 1, 0) }),
         );
         reply.header('x-zcode-first-line', String(read.firstLine));
         reply.type('text/plain; charset=utf-8');
         return reply.send(read.lines.length > 0 ? `${read.lines.join('\n')}\n` : '');
       }
       const { data, file } = await audited(
-        req,
-        'fs.read',
-        async () => readFileConfined(await rootOf(req.query.sessionId), req.query.path, config.limits.fsFileMaxBytes, secrets),
-        (r) => r.data.length,
+        opts.audit,
+        fileCall(req, 'fs.read'),
+        async () => readFileConfined(await rootOf(opts, req.query.sessionId), req.query.path, config.limits.fsFileMaxBytes, secrets),
+        (r) => ({ bytes: r.data.length }),
       );
       reply.type(mimeFor(file));
       return reply.send(data);
     },
   );
-};
+}

@@ -9,6 +9,7 @@ import { parseHostHeader } from '../security/allowed-hosts.js';
 import { deviceNameSchema } from './tokens.js';
 import { freshPerson, personNameSchema } from '../../auth/people.js';
 import { verifyProof, type RequestAuthExtras } from '../auth-hook.js';
+import type { ZodApp } from './zod-app.js';
 
 export interface PairRouteOptions {
   auth: AuthServices;
@@ -51,12 +52,27 @@ export function authCookie(name: string, token: string, maxAgeSeconds: number, s
  * one for a device token on the public, per-address rate-limited `POST /api/pair` (SEC-07).
  */
 export const pairRoutes: FastifyPluginAsync<PairRouteOptions> = async (app, opts) => {
-  const { auth } = opts;
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const publicUrl = (): string | undefined => (typeof opts.publicUrl === 'function' ? opts.publicUrl() : opts.publicUrl);
-  const cookieName = opts.extras.cookieName ?? LEGACY_AUTH_COOKIE;
-  const allUrls = (): readonly string[] => opts.publicUrls?.() ?? [publicUrl()].filter((u): u is string => u !== undefined);
+  createCodeRoute(r, opts);
+  redeemRoute(r, opts);
+  forgetRoute(r, opts);
+};
 
+function publicUrlOf(opts: PairRouteOptions): string | undefined {
+  return typeof opts.publicUrl === 'function' ? opts.publicUrl() : opts.publicUrl;
+}
+
+function allUrlsOf(opts: PairRouteOptions): readonly string[] {
+  return opts.publicUrls?.() ?? [publicUrlOf(opts)].filter((u): u is string => u !== undefined);
+}
+
+function cookieNameOf(opts: PairRouteOptions): string {
+  return opts.extras.cookieName ?? LEGACY_AUTH_COOKIE;
+}
+
+/** An admin mints a one-time code, with the link a phone opens to pair. */
+function createCodeRoute(r: ZodApp, opts: PairRouteOptions): void {
+  const { auth } = opts;
   r.post(
     '/api/pair/codes',
     {
@@ -81,7 +97,7 @@ export const pairRoutes: FastifyPluginAsync<PairRouteOptions> = async (app, opts
       const { person } = req.body;
       const { code, expiresAt } = auth.pairing.create(req.body.scope, person);
       // The Host header has passed the allow-list, so it is one of our names.
-      const base = (publicUrl() ?? `${req.protocol}://${req.headers.host ?? '127.0.0.1'}`).replace(/\/+$/, '');
+      const base = (publicUrlOf(opts) ?? `${req.protocol}://${req.headers.host ?? '127.0.0.1'}`).replace(/\/+$/, '');
       if (req.identity)
         auth.audit.record({
           identity: req.identity,
@@ -92,7 +108,57 @@ export const pairRoutes: FastifyPluginAsync<PairRouteOptions> = async (app, opts
       return { code, url: `${base}/#pair=${code}`, scope: req.body.scope, ...(person === undefined ? {} : { person }), expiresAt };
     },
   );
+}
 
+/**
+ * Spends a pairing code for a device token: bound to the key of the request's DPoP proof when there is
+ * one, never admin or a cookie for another origin. The token and its record, audited.
+ */
+async function redeemCode(req: FastifyRequest, body: z.infer<typeof redeemBody>, opts: PairRouteOptions) {
+  const { auth } = opts;
+  // From another origin (a listed peer; any other was refused 403 by the Origin check) only a
+  // key-bound token may leave, never the cookie and never admin scope.
+  const peer = req.originKind === 'peer' ? req.headers.origin : undefined;
+  if (peer !== undefined && body.delivery === 'cookie')
+    throw new HubError('HUB_ERR_FORBIDDEN', "Another origin pairs with delivery 'token'; the cookie is only for this hub's own page");
+  const bindTo = peer !== undefined || req.headers.dpop !== undefined ? await verifyProof(req, opts.extras, {}) : undefined;
+  if (bindTo !== undefined && body.delivery === 'cookie')
+    throw new HubError('HUB_ERR_BAD_REQUEST', "A key-bound token is delivered as 'token', not in the cookie");
+  const grant = auth.pairing.redeem(body.code);
+  if (!grant) throw new HubError('HUB_ERR_UNAUTHENTICATED', 'Unknown, used or expired pairing code');
+  // The code is spent either way: a code that reached another site is not tried twice.
+  if (peer !== undefined && grant.scope === 'admin')
+    throw new HubError('HUB_ERR_FORBIDDEN', 'Admin scope is never paired from another origin; pair it on this hub itself');
+  const name = body.name ?? 'paired device';
+  // The device names itself, so it may not name itself into someone else's person (docs/SECURITY.md "People").
+  const person = grant.person ?? freshPerson(name, auth.tokens.people());
+  const issued = await auth.tokens.create({
+    name,
+    person,
+    scope: grant.scope,
+    ttlMs: auth.limits.deviceTokenDefaultTtlMs,
+    via: 'pairing',
+    ...(bindTo ? { jkt: bindTo } : {}),
+    ...(peer ? { origin: peer } : {}),
+  });
+  const { record } = issued;
+  auth.audit.record({
+    identity: { tokenId: record.id, name: record.name, person: record.person, scope: record.scope },
+    action: 'pairing.redeem',
+    detail: {
+      id: record.id,
+      name,
+      person: record.person,
+      scope: record.scope,
+      bound: bindTo !== undefined,
+      ...(peer ? { origin: peer } : {}),
+    },
+  });
+  return { token: issued.token, record, bound: bindTo !== undefined };
+}
+
+/** The public, rate-limited exchange of a code for a device token (in the body, or as the web app's cookie). */
+function redeemRoute(r: ZodApp, opts: PairRouteOptions): void {
   r.post(
     '/api/pair',
     {
@@ -121,44 +187,7 @@ export const pairRoutes: FastifyPluginAsync<PairRouteOptions> = async (app, opts
       },
     },
     async (req, reply) => {
-      // From another origin (a listed peer; any other was refused 403 by the Origin check) only a
-      // key-bound token may leave, never the cookie and never admin scope.
-      const peer = req.originKind === 'peer' ? req.headers.origin : undefined;
-      if (peer !== undefined && req.body.delivery === 'cookie')
-        throw new HubError('HUB_ERR_FORBIDDEN', "Another origin pairs with delivery 'token'; the cookie is only for this hub's own page");
-      const bindTo = peer !== undefined || req.headers.dpop !== undefined ? await verifyProof(req, opts.extras, {}) : undefined;
-      if (bindTo !== undefined && req.body.delivery === 'cookie')
-        throw new HubError('HUB_ERR_BAD_REQUEST', "A key-bound token is delivered as 'token', not in the cookie");
-      const grant = auth.pairing.redeem(req.body.code);
-      if (!grant) throw new HubError('HUB_ERR_UNAUTHENTICATED', 'Unknown, used or expired pairing code');
-      // The code is spent either way: a code that reached another site is not tried twice.
-      if (peer !== undefined && grant.scope === 'admin')
-        throw new HubError('HUB_ERR_FORBIDDEN', 'Admin scope is never paired from another origin; pair it on this hub itself');
-      const name = req.body.name ?? 'paired device';
-      // The device names itself, so it may not name itself into someone else's person (docs/SECURITY.md "People").
-      const person = grant.person ?? freshPerson(name, auth.tokens.people());
-      const issued = await auth.tokens.create({
-        name,
-        person,
-        scope: grant.scope,
-        ttlMs: auth.limits.deviceTokenDefaultTtlMs,
-        via: 'pairing',
-        ...(bindTo ? { jkt: bindTo } : {}),
-        ...(peer ? { origin: peer } : {}),
-      });
-      const { record } = issued;
-      auth.audit.record({
-        identity: { tokenId: record.id, name: record.name, person: record.person, scope: record.scope },
-        action: 'pairing.redeem',
-        detail: {
-          id: record.id,
-          name,
-          person: record.person,
-          scope: record.scope,
-          bound: bindTo !== undefined,
-          ...(peer ? { origin: peer } : {}),
-        },
-      });
+      const { token, record, bound } = await redeemCode(req, req.body, opts);
       const info = {
         tokenId: record.id,
         name: record.name,
@@ -167,17 +196,22 @@ export const pairRoutes: FastifyPluginAsync<PairRouteOptions> = async (app, opts
         expiresAt: record.expiresAt,
         hubId: opts.hub.hubId,
         hubName: opts.hub.name,
-        bound: bindTo !== undefined,
+        bound,
       };
       if (req.body.delivery === 'cookie') {
         const maxAge = Math.max(0, Math.floor((record.expiresAt - Date.now()) / 1000));
-        reply.header('set-cookie', authCookie(cookieName, issued.token, maxAge, isHttps(req, allUrls())));
+        reply.header('set-cookie', authCookie(cookieNameOf(opts), token, maxAge, isHttps(req, allUrlsOf(opts))));
         return info;
       }
-      return { ...info, token: issued.token };
+      return { ...info, token };
     },
   );
+}
 
+/** A device signs itself out: its token revoked (never the admin token), the cookie cleared. */
+function forgetRoute(r: ZodApp, opts: PairRouteOptions): void {
+  const { auth } = opts;
+  const cookieName = cookieNameOf(opts);
   r.post(
     '/api/pair/forget',
     {
@@ -195,7 +229,7 @@ export const pairRoutes: FastifyPluginAsync<PairRouteOptions> = async (app, opts
       if (identity && revoked)
         auth.audit.record({ identity, action: 'token.revoke', detail: { tokenId: identity.tokenId, via: 'forget' } });
       // Signing out clears this hub's cookie, and the legacy one only when it was what signed in.
-      const secure = isHttps(req, allUrls());
+      const secure = isHttps(req, allUrlsOf(opts));
       const legacy = extractCredential(req, cookieName)?.cookie === LEGACY_AUTH_COOKIE;
       reply.header('set-cookie', [
         authCookie(cookieName, '', 0, secure),
@@ -204,4 +238,4 @@ export const pairRoutes: FastifyPluginAsync<PairRouteOptions> = async (app, opts
       return { revoked };
     },
   );
-};
+}

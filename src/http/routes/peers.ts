@@ -7,6 +7,7 @@ import { HubError } from '../../errors.js';
 import { hubIdSchema, machineSchema, type Machines } from '../security/machines.js';
 import { normalisePeerOrigin, peerEntrySchema, type Peers } from '../security/peers.js';
 import { deviceNameSchema } from './tokens.js';
+import type { ZodApp } from './zod-app.js';
 
 export interface PeerRouteOptions {
   peers: Peers;
@@ -25,8 +26,13 @@ const peersView = z.object({ peers: z.array(peerEntrySchema) });
  */
 export const peerRoutes: FastifyPluginAsync<PeerRouteOptions> = async (app, opts) => {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const { peers, machines } = opts;
+  originRoutes(r, opts);
+  machineRoutes(r, opts);
+};
 
+/** The app origins this hub accepts: list, add, remove (its open connections close). */
+function originRoutes(r: ZodApp, opts: PeerRouteOptions): void {
+  const { peers } = opts;
   r.get(
     '/api/peers',
     {
@@ -83,7 +89,11 @@ export const peerRoutes: FastifyPluginAsync<PeerRouteOptions> = async (app, opts
       return { peers: peers.list() };
     },
   );
+}
 
+/** The machines the calling device's app talks to: list, record, forget. */
+function machineRoutes(r: ZodApp, opts: PeerRouteOptions): void {
+  const { machines } = opts;
   r.get(
     '/api/machines',
     {
@@ -140,7 +150,7 @@ export const peerRoutes: FastifyPluginAsync<PeerRouteOptions> = async (app, opts
       return { machines: machines.list(device) };
     },
   );
-};
+}
 
 /** Whose machine list a request reads and writes: the calling device's token. */
 function owner(identity: Identity | undefined): string {

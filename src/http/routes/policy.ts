@@ -9,6 +9,7 @@ import { firstMatch, toolFacts, type RequestFacts } from '../../policy/rule-matc
 import { policySchemas } from '../../policy/rule-schema.js';
 import type { GrantStore } from '../../policy/grant-store.js';
 import { grantRoutes } from './policy-grants.js';
+import type { ZodApp } from './zod-app.js';
 
 export interface PolicyRouteOptions {
   store: PolicyStore;
@@ -23,36 +24,44 @@ export interface PolicyRouteOptions {
 /** Audit details stay small (audit-log.ts bounds them): rule bodies only while they fit. */
 const AUDIT_BODIES_MAX_CHARS = 3_000;
 
+/** What a dry run asks about: a tool's permission, or a question or plan. */
+const request = z.union([
+  z.strictObject({
+    kind: z.literal('permission').default('permission'),
+    tool: z.string().min(1).max(256),
+    input: z.record(z.string(), z.unknown()).default({}),
+  }),
+  z.strictObject({ kind: z.enum(['question', 'plan']) }),
+]);
+/** The rule that would decide, and who could answer. */
+const checkResult = z.object({
+  ruleId: z.string().nullable(),
+  decision: z.enum(['allow', 'deny', 'ask']),
+  approvers: z.object({
+    waitingFor: z.string(),
+    scopes: z.array(z.string()).optional(),
+    people: z.array(z.string()).optional(),
+    originator: z.boolean().optional(),
+    quorum: z.number().int(),
+    localOnly: z.boolean(),
+  }),
+});
+
 /**
  * The approval rules over REST (docs/SECURITY.md "Approval rules"): read by operators (what will
  * happen to their requests), replaced and dry-run by admins; every replace is audited with its diff.
  */
 export const policyRoutes: FastifyPluginAsync<PolicyRouteOptions> = async (app, opts) => {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const { store } = opts;
   if (opts.grants) await app.register(grantRoutes, { grants: opts.grants, audit: opts.audit });
-  const { rules, policy } = policySchemas(opts.limits);
-  const request = z.union([
-    z.strictObject({
-      kind: z.literal('permission').default('permission'),
-      tool: z.string().min(1).max(256),
-      input: z.record(z.string(), z.unknown()).default({}),
-    }),
-    z.strictObject({ kind: z.enum(['question', 'plan']) }),
-  ]);
-  const checkResult = z.object({
-    ruleId: z.string().nullable(),
-    decision: z.enum(['allow', 'deny', 'ask']),
-    approvers: z.object({
-      waitingFor: z.string(),
-      scopes: z.array(z.string()).optional(),
-      people: z.array(z.string()).optional(),
-      originator: z.boolean().optional(),
-      quorum: z.number().int(),
-      localOnly: z.boolean(),
-    }),
-  });
+  rulesRoutes(r, opts);
+  checkRoute(r, opts);
+};
 
+/** The rules in order, and replacing them (audited with their diff). */
+function rulesRoutes(r: ZodApp, opts: PolicyRouteOptions): void {
+  const { store } = opts;
+  const { rules, policy } = policySchemas(opts.limits);
   r.get(
     '/api/policy',
     {
@@ -79,7 +88,11 @@ export const policyRoutes: FastifyPluginAsync<PolicyRouteOptions> = async (app, 
       return change.after;
     },
   );
+}
 
+/** A dry run: which rule would decide a request, and who could answer it. */
+function checkRoute(r: ZodApp, opts: PolicyRouteOptions): void {
+  const { store } = opts;
   r.post(
     '/api/policy/check',
     {
@@ -115,7 +128,7 @@ export const policyRoutes: FastifyPluginAsync<PolicyRouteOptions> = async (app, 
       };
     },
   );
-};
+}
 
 function auditDetail(change: PolicyChange): Record<string, unknown> {
   const { diff, before, after } = change;

@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { HubError } from '../../errors.js';
 import type { RestHub } from '../hub-api.js';
+import type { ZodApp } from './zod-app.js';
 
 /** One session as REST shows it (ARCHITECTURE.md §6). */
 export const sessionSummarySchema = z.object({
@@ -34,7 +35,13 @@ export interface SessionRouteOptions {
  */
 export const sessionRoutes: FastifyPluginAsync<SessionRouteOptions> = async (app, { hub }) => {
   const r = app.withTypeProvider<ZodTypeProvider>();
+  sessionReadRoutes(r, hub);
+  sessionChangeRoutes(r, hub);
+  sessionJournalRoutes(r, hub);
+};
 
+/** The session list and one session. */
+function sessionReadRoutes(r: ZodApp, hub: RestHub): void {
   r.get(
     '/api/sessions',
     {
@@ -69,7 +76,10 @@ export const sessionRoutes: FastifyPluginAsync<SessionRouteOptions> = async (app
       return session;
     },
   );
+}
 
+/** Renaming or archiving, closing the runtime and deleting a session. */
+function sessionChangeRoutes(r: ZodApp, hub: RestHub): void {
   r.patch(
     '/api/sessions/:id',
     {
@@ -129,7 +139,10 @@ export const sessionRoutes: FastifyPluginAsync<SessionRouteOptions> = async (app
       return { ok: true as const };
     },
   );
+}
 
+/** The journal the hub holds and the history the agent stored. */
+function sessionJournalRoutes(r: ZodApp, hub: RestHub): void {
   r.get(
     '/api/sessions/:id/events',
     {
@@ -166,4 +179,4 @@ export const sessionRoutes: FastifyPluginAsync<SessionRouteOptions> = async (app
       return { updates: page.updates, hasMore: page.hasMore };
     },
   );
-};
+}

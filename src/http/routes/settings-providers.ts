@@ -27,6 +27,7 @@ import {
 } from '../../settings/provider-resource.js';
 import type { ProviderSnapshot, ProviderStore } from '../../settings/provider-store.js';
 import { providerOrderOf, toModelRuleViews, toProviderViews } from '../../settings/provider-view.js';
+import type { ZodApp } from './zod-app.js';
 
 export interface SettingsProviderRoutesOptions {
   store: ProviderStore;
@@ -59,27 +60,53 @@ function ifMatch(req: FastifyRequest): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
+/** Runs one edit of a provider under the store's lock and answers with the file's new snapshot (its ETag set on the reply). */
+type ProviderWrite = (
+  req: FastifyRequest,
+  reply: FastifyReply,
+  action: string,
+  providerId: string,
+  edit: Parameters<ProviderStore['update']>[0],
+) => Promise<ProviderSnapshot>;
+
+/** The provider list as every read and a restore answer it. */
+function providerListOf(snap: ProviderSnapshot) {
+  const draft = snap.draft;
+  return {
+    providers: draft ? toProviderViews(draft) : [],
+    modelRules: draft ? toModelRuleViews(draft) : [],
+    providerOrder: draft ? providerOrderOf(draft) : null,
+    health: snap.health,
+    etag: snap.etag,
+  };
+}
+
 export const settingsProviderRoutes: FastifyPluginAsync<SettingsProviderRoutesOptions> = async (fastify, opts) => {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const { store } = opts;
-  const { catalog } = opts;
+  const { store, catalog } = opts;
   auditWrites(fastify, opts.audit, () => 'settings.change');
 
-  /** Runs one edit under the store's lock and answers with the provider's new view. */
-  async function write(
-    req: FastifyRequest,
-    reply: FastifyReply,
-    action: string,
-    providerId: string,
-    edit: Parameters<ProviderStore['update']>[0],
-  ) {
+  const write: ProviderWrite = async (req, reply, action, providerId, edit) => {
     const snapshot = await store.update(edit, { ifMatch: ifMatch(req) });
     catalog.invalidate();
     req.log.info({ providerId, action, by: req.identity?.name, etag: snapshot.etag }, 'provider settings changed');
     reply.header('etag', snapshot.etag);
     return snapshot;
-  }
+  };
 
+  providerReadRoutes(app, store);
+  createProviderRoute(app, write);
+  replaceProviderRoutes(app, write);
+  deleteProviderRoute(app, write);
+  enableProviderRoutes(app, write);
+  modelRuleRoutes(app, write);
+  connectivityTestRoute(app, opts);
+  modelCatalogRoute(app, catalog);
+  backupRoutes(app, opts);
+};
+
+/** The provider list and one provider. */
+function providerReadRoutes(app: ZodApp, store: ProviderStore): void {
   app.get(
     '/api/settings/providers',
     {
@@ -93,13 +120,7 @@ export const settingsProviderRoutes: FastifyPluginAsync<SettingsProviderRoutesOp
     async (_req, reply) => {
       const snap = await store.read();
       reply.header('etag', snap.etag);
-      return {
-        providers: snap.draft ? toProviderViews(snap.draft) : [],
-        modelRules: snap.draft ? toModelRuleViews(snap.draft) : [],
-        providerOrder: snap.draft ? providerOrderOf(snap.draft) : null,
-        health: snap.health,
-        etag: snap.etag,
-      };
+      return providerListOf(snap);
     },
   );
 
@@ -115,7 +136,10 @@ export const settingsProviderRoutes: FastifyPluginAsync<SettingsProviderRoutesOp
       return viewOf(snap, req.params.providerId);
     },
   );
+}
 
+/** Creates a provider. */
+function createProviderRoute(app: ZodApp, write: ProviderWrite): void {
   app.post(
     '/api/settings/providers',
     {
@@ -133,7 +157,10 @@ export const settingsProviderRoutes: FastifyPluginAsync<SettingsProviderRoutesOp
       return reply.code(201).send(viewOf(snap, req.body.providerId));
     },
   );
+}
 
+/** Replaces (PUT) or updates (PATCH) the fields of a provider. */
+function replaceProviderRoutes(app: ZodApp, write: ProviderWrite): void {
   app.put(
     '/api/settings/providers/:providerId',
     {
@@ -173,7 +200,10 @@ export const settingsProviderRoutes: FastifyPluginAsync<SettingsProviderRoutesOp
         req.params.providerId,
       ),
   );
+}
 
+/** Deletes a provider and its model rules. */
+function deleteProviderRoute(app: ZodApp, write: ProviderWrite): void {
   app.delete(
     '/api/settings/providers/:providerId',
     {
@@ -191,7 +221,10 @@ export const settingsProviderRoutes: FastifyPluginAsync<SettingsProviderRoutesOp
       return reply.code(204).send(null);
     },
   );
+}
 
+/** Enables or disables a provider. */
+function enableProviderRoutes(app: ZodApp, write: ProviderWrite): void {
   for (const [suffix, enabled] of [
     ['enable', true],
     ['disable', false],
@@ -215,7 +248,10 @@ export const settingsProviderRoutes: FastifyPluginAsync<SettingsProviderRoutesOp
         ),
     );
   }
+}
 
+/** Sets or removes the rule of one model. */
+function modelRuleRoutes(app: ZodApp, write: ProviderWrite): void {
   app.put(
     '/api/settings/providers/:providerId/models/:modelId/rule',
     {
@@ -256,7 +292,10 @@ export const settingsProviderRoutes: FastifyPluginAsync<SettingsProviderRoutesOp
       return reply.code(204).send(null);
     },
   );
+}
 
+/** Tests one model of a provider against the app-server; a provider's refusal is a result, never a hub failure. */
+function connectivityTestRoute(app: ZodApp, opts: SettingsProviderRoutesOptions): void {
   app.post(
     '/api/settings/providers/:providerId/test',
     {
@@ -276,7 +315,7 @@ export const settingsProviderRoutes: FastifyPluginAsync<SettingsProviderRoutesOp
       },
     },
     async (req) => {
-      const snap = await store.read();
+      const snap = await opts.store.read();
       viewOf(snap, req.params.providerId);
       const rule = snap.draft?.config.providerConfigRules.providerRules.find((r) => r.providerId === req.params.providerId);
       const key = asString(asObject(asObject(rule?.config).access).apiKey);
@@ -297,7 +336,10 @@ export const settingsProviderRoutes: FastifyPluginAsync<SettingsProviderRoutesOp
       }
     },
   );
+}
 
+/** The models the app-server offers now. */
+function modelCatalogRoute(app: ZodApp, catalog: ModelCatalog): void {
   app.get(
     '/api/settings/models',
     {
@@ -310,7 +352,10 @@ export const settingsProviderRoutes: FastifyPluginAsync<SettingsProviderRoutesOp
     },
     async () => ({ models: await catalog.list() }),
   );
+}
 
+/** Previous versions of the provider file, and restoring one. */
+function backupRoutes(app: ZodApp, { store, catalog }: SettingsProviderRoutesOptions): void {
   app.get(
     '/api/settings/provider-backups',
     {
@@ -343,14 +388,7 @@ export const settingsProviderRoutes: FastifyPluginAsync<SettingsProviderRoutesOp
       catalog.invalidate();
       req.log.info({ backupId: req.params.backupId, by: req.identity?.name }, 'provider file restored from backup');
       reply.header('etag', snap.etag);
-      const draft = snap.draft;
-      return {
-        providers: draft ? toProviderViews(draft) : [],
-        modelRules: draft ? toModelRuleViews(draft) : [],
-        providerOrder: draft ? providerOrderOf(draft) : null,
-        health: snap.health,
-        etag: snap.etag,
-      };
+      return providerListOf(snap);
     },
   );
-};
+}

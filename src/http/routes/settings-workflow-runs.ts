@@ -11,6 +11,7 @@ import { z } from 'zod';
 import * as wire from '../../app-server/workflow-schemas.js';
 import type { WorkflowService } from '../../settings/workflow-service.js';
 import { errorBodySchema } from './settings-providers.js';
+import type { ZodApp } from './zod-app.js';
 
 export const TAGS = ['settings: workflows'];
 export const workspaceParam = z
@@ -35,6 +36,14 @@ export const intQuery = (min: number, max: number) => z.coerce.number().int().mi
 /** Registers the run routes on the settings-workflows plugin's instance. */
 export function workflowRunRoutes(fastify: FastifyInstance, wf: WorkflowService): void {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
+  runReadRoutes(app, wf);
+  artifactRoutes(app, wf);
+  nodeRoutes(app, wf);
+  runControlRoutes(app, wf);
+}
+
+/** A session's runs, one run, and its events. */
+function runReadRoutes(app: ZodApp, wf: WorkflowService): void {
   app.get(
     '/api/settings/workflow-runs/:sessionId',
     {
@@ -80,7 +89,10 @@ export function workflowRunRoutes(fastify: FastifyInstance, wf: WorkflowService)
     },
     async (req) => wf.runEvents(req.params.sessionId, req.params.runId, req.query),
   );
+}
 
+/** A run's artifacts: the list, structured items, and a byte range of one version. */
+function artifactRoutes(app: ZodApp, wf: WorkflowService): void {
   app.get(
     '/api/settings/workflow-runs/:sessionId/:runId/artifacts',
     {
@@ -141,7 +153,10 @@ export function workflowRunRoutes(fastify: FastifyInstance, wf: WorkflowService)
     },
     async (req) => wf.runArtifactRead(req.params.sessionId, req.params.runId, req.params.artifactId, req.query),
   );
+}
 
+/** A run's workspace view and one node's result. */
+function nodeRoutes(app: ZodApp, wf: WorkflowService): void {
   app.get(
     '/api/settings/workflow-runs/:sessionId/:runId/workspace',
     {
@@ -170,7 +185,10 @@ export function workflowRunRoutes(fastify: FastifyInstance, wf: WorkflowService)
     },
     async (req) => wf.runNodeResult(req.params.sessionId, req.params.runId, req.params.siteId, req.params.ordinal, req.query.maxBytes),
   );
+}
 
+/** Resuming and stopping a run. */
+function runControlRoutes(app: ZodApp, wf: WorkflowService): void {
   app.post(
     '/api/settings/workflow-runs/:sessionId/:runId/resume',
     {

@@ -7,12 +7,13 @@
  */
 import type { AuditSink } from '../../auth/audit-log.js';
 import { auditWrites } from '../audit-writes.js';
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { WorkflowService } from '../../settings/workflow-service.js';
 import * as wire from '../../app-server/workflow-schemas.js';
 import { TAGS, errors, intQuery, nameParam, workspaceParam, workflowRunRoutes } from './settings-workflow-runs.js';
+import type { ZodApp } from './zod-app.js';
 
 export interface SettingsWorkflowRoutesOptions {
   service: WorkflowService;
@@ -32,25 +33,17 @@ export const settingsWorkflowRoutes: FastifyPluginAsync<SettingsWorkflowRoutesOp
   auditWrites(fastify, opts.audit, (_m, url) =>
     url.startsWith('/api/settings/workflow-runs') || url.endsWith('/start') ? 'workflow.run' : 'settings.change',
   );
-  const guard = opts.guard;
-  if (guard) {
-    // After validation, so `workspace` is a checked absolute path; before any call to the child.
-    fastify.addHook('preHandler', async (req) => {
-      for (const source of [req.query, req.body]) {
-        const workspace = typeof source === 'object' && source !== null ? (source as Record<string, unknown>)['workspace'] : undefined;
-        if (typeof workspace === 'string') await guard.workspace(workspace);
-      }
-      if (req.method !== 'POST') return;
-      const url = req.routeOptions.url ?? '';
-      const sessionId = url.endsWith('/start')
-        ? (req.body as Record<string, unknown> | undefined)?.['sessionId']
-        : url.endsWith('/resume')
-          ? (req.params as Record<string, unknown>)['sessionId']
-          : undefined;
-      if (typeof sessionId === 'string') await guard.session(sessionId);
-    });
-  }
+  if (opts.guard) guardWorkspaces(fastify, opts.guard);
+  workflowListRoutes(app, wf);
+  saveWorkflowRoute(app, wf);
+  workflowReadRoutes(app, wf);
+  workflowChangeRoutes(app, wf);
+  startWorkflowRoute(app, wf);
+  workflowRunRoutes(fastify, wf);
+};
 
+/** The saved workflows of a scope, and the runs of every workflow. */
+function workflowListRoutes(app: ZodApp, wf: WorkflowService): void {
   app.get(
     '/api/settings/workflows',
     {
@@ -85,7 +78,10 @@ export const settingsWorkflowRoutes: FastifyPluginAsync<SettingsWorkflowRoutesOp
     },
     async (req) => wf.runs(req.query),
   );
+}
 
+/** Saving a workflow file. */
+function saveWorkflowRoute(app: ZodApp, wf: WorkflowService): void {
   app.post(
     '/api/settings/workflows/save',
     {
@@ -108,7 +104,10 @@ export const settingsWorkflowRoutes: FastifyPluginAsync<SettingsWorkflowRoutesOp
     },
     async (req, reply) => reply.code(201).send(await wf.save(req.body)),
   );
+}
 
+/** One saved workflow, and its runs. */
+function workflowReadRoutes(app: ZodApp, wf: WorkflowService): void {
   app.get(
     '/api/settings/workflows/:scope/:name',
     {
@@ -138,7 +137,10 @@ export const settingsWorkflowRoutes: FastifyPluginAsync<SettingsWorkflowRoutesOp
     },
     async (req) => wf.runs({ ...req.query, name: req.params.name, scope: req.params.scope }),
   );
+}
 
+/** Changing a workflow's meta, deleting it, and moving a global one. */
+function workflowChangeRoutes(app: ZodApp, wf: WorkflowService): void {
   app.patch(
     '/api/settings/workflows/:scope/:name/meta',
     {
@@ -194,7 +196,10 @@ export const settingsWorkflowRoutes: FastifyPluginAsync<SettingsWorkflowRoutesOp
       return { from: result.from, to: result.to };
     },
   );
+}
 
+/** Starting a saved workflow on a session. */
+function startWorkflowRoute(app: ZodApp, wf: WorkflowService): void {
   app.post(
     '/api/settings/workflows/:scope/:name/start',
     {
@@ -226,6 +231,23 @@ export const settingsWorkflowRoutes: FastifyPluginAsync<SettingsWorkflowRoutesOp
       return reply.code(201).send(started);
     },
   );
+}
 
-  workflowRunRoutes(fastify, wf);
-};
+/** Every `workspace` named must be inside a workspace root, and a run may start or resume only on a session inside one. */
+function guardWorkspaces(fastify: FastifyInstance, guard: NonNullable<SettingsWorkflowRoutesOptions['guard']>): void {
+  // After validation, so `workspace` is a checked absolute path; before any call to the child.
+  fastify.addHook('preHandler', async (req) => {
+    for (const source of [req.query, req.body]) {
+      const workspace = typeof source === 'object' && source !== null ? (source as Record<string, unknown>)['workspace'] : undefined;
+      if (typeof workspace === 'string') await guard.workspace(workspace);
+    }
+    if (req.method !== 'POST') return;
+    const url = req.routeOptions.url ?? '';
+    const sessionId = url.endsWith('/start')
+      ? (req.body as Record<string, unknown> | undefined)?.['sessionId']
+      : url.endsWith('/resume')
+        ? (req.params as Record<string, unknown>)['sessionId']
+        : undefined;
+    if (typeof sessionId === 'string') await guard.session(sessionId);
+  });
+}

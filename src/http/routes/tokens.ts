@@ -7,6 +7,7 @@ import { SCOPES, type Identity } from '../../auth/identity.js';
 import { personNameSchema } from '../../auth/people.js';
 import { tokenRecordSchema, type TokenRecord } from '../../auth/token-registry.js';
 import { parseTtl } from '../../auth/ttl.js';
+import type { ZodApp } from './zod-app.js';
 
 /** A registry record as the API shows it; the JWT itself is only in the create response. */
 export const tokenViewSchema = tokenRecordSchema.extend({ state: z.enum(['active', 'revoked', 'expired']) });
@@ -48,7 +49,12 @@ function caller(identity: Identity | undefined): Identity {
 /** `/api/tokens` CRUD for admins (ARCHITECTURE.md §6, §7). */
 export const tokenRoutes: FastifyPluginAsync<{ auth: AuthServices }> = async (app, { auth }) => {
   const r = app.withTypeProvider<ZodTypeProvider>();
+  listAndCreateRoutes(r, auth);
+  reassignAndRevokeRoutes(r, auth);
+};
 
+/** The device tokens, and creating one (its secret shown once). */
+function listAndCreateRoutes(r: ZodApp, auth: AuthServices): void {
   r.get(
     '/api/tokens',
     {
@@ -89,7 +95,10 @@ export const tokenRoutes: FastifyPluginAsync<{ auth: AuthServices }> = async (ap
       return { token: issued.token, info: tokenView(issued.record) };
     },
   );
+}
 
+/** Giving a token to another person, and revoking one (its live sockets close). */
+function reassignAndRevokeRoutes(r: ZodApp, auth: AuthServices): void {
   r.patch(
     '/api/tokens/:id',
     {
@@ -135,4 +144,4 @@ export const tokenRoutes: FastifyPluginAsync<{ auth: AuthServices }> = async (ap
       return { info: tokenView(record) };
     },
   );
-};
+}

@@ -59,8 +59,8 @@ function RuleSummary({ rule }: { rule: Rule }) {
   );
 }
 
-/** The screen; `admin` = this device may edit (the hub checks again on every write). */
-export function PolicyView({ admin }: { admin: boolean }) {
+/** The rules as saved on the hub and as edited here, loading and saving them (a 409 names the newer revision, a 400 the fields). */
+function usePolicy() {
   const [saved, setSaved] = useState<Policy | undefined>();
   const [rules, setRules] = useState<Rule[]>([]);
   const [editing, setEditing] = useState<number | 'new' | undefined>();
@@ -117,6 +117,12 @@ export function PolicyView({ admin }: { admin: boolean }) {
       setBusy(false);
     }
   }
+  return { saved, rules, setRules, editing, setEditing, serverErrors, conflict, error, denied, busy, load, save };
+}
+
+/** The screen; `admin` = this device may edit (the hub checks again on every write). */
+export function PolicyView({ admin }: { admin: boolean }) {
+  const { saved, rules, setRules, editing, setEditing, serverErrors, conflict, error, denied, busy, load, save } = usePolicy();
 
   if (denied)
     return (
@@ -134,24 +140,7 @@ export function PolicyView({ admin }: { admin: boolean }) {
         {t('policyRevision', String(saved.revision))}
         {dirty ? ` · ${t('policyUnsaved')}` : ''}
       </p>
-      {!admin ? (
-        <div class="small" data-testid="policy-read-only">
-          <AdminOnly text={t('policyReadOnly')} />
-        </div>
-      ) : null}
-      {conflict !== undefined ? (
-        <div class="card conflict" role="alert" data-testid="policy-conflict">
-          <p>{t('policyConflict', String(conflict))}</p>
-          <button type="button" class="primary" onClick={() => void load()}>
-            {t('policyReload')}
-          </button>
-        </div>
-      ) : null}
-      {error ? (
-        <p class="error" role="alert">
-          {t('error', error)}
-        </p>
-      ) : null}
+      <PolicyNotices admin={admin} conflict={conflict} error={error} onReload={() => void load()} />
       {rules.length === 0 ? <p class="muted">{t('policyNone')}</p> : null}
       <ol class="rows rule-list">
         {rules.map((rule, i) => (
@@ -170,37 +159,7 @@ export function PolicyView({ admin }: { admin: boolean }) {
             ) : (
               <>
                 <RuleSummary rule={rule} />
-                {admin ? (
-                  <div class="actions">
-                    <button
-                      type="button"
-                      aria-label={t('policyMoveUp', rule.id)}
-                      disabled={i === 0}
-                      onClick={() => setRules(moveRule(rules, i, -1))}
-                    >
-                      ↑
-                    </button>
-                    <button
-                      type="button"
-                      aria-label={t('policyMoveDown', rule.id)}
-                      disabled={i === rules.length - 1}
-                      onClick={() => setRules(moveRule(rules, i, 1))}
-                    >
-                      ↓
-                    </button>
-                    <button type="button" aria-label={t('policyEditRule', rule.id)} onClick={() => setEditing(i)}>
-                      {t('edit')}
-                    </button>
-                    <button
-                      type="button"
-                      class="danger"
-                      aria-label={t('policyRemoveRule', rule.id)}
-                      onClick={() => setRules(rules.filter((_, j) => j !== i))}
-                    >
-                      {t('delete')}
-                    </button>
-                  </div>
-                ) : null}
+                {admin ? <RuleActions rules={rules} index={i} onChange={setRules} onEdit={() => setEditing(i)} /> : null}
               </>
             )}
           </li>
@@ -232,5 +191,78 @@ export function PolicyView({ admin }: { admin: boolean }) {
       ) : null}
       <AlwaysGrants admin={admin} />
     </div>
+  );
+}
+
+/** Move up, move down, edit and delete one rule (the list changes locally until Save). */
+function RuleActions({
+  rules,
+  index,
+  onChange,
+  onEdit,
+}: {
+  rules: Rule[];
+  index: number;
+  onChange: (rules: Rule[]) => void;
+  onEdit: () => void;
+}) {
+  const rule = rules[index]!;
+  return (
+    <div class="actions">
+      <button
+        type="button"
+        aria-label={t('policyMoveUp', rule.id)}
+        disabled={index === 0}
+        onClick={() => onChange(moveRule(rules, index, -1))}
+      >
+        ↑
+      </button>
+      <button
+        type="button"
+        aria-label={t('policyMoveDown', rule.id)}
+        disabled={index === rules.length - 1}
+        onClick={() => onChange(moveRule(rules, index, 1))}
+      >
+        ↓
+      </button>
+      <button type="button" aria-label={t('policyEditRule', rule.id)} onClick={onEdit}>
+        {t('edit')}
+      </button>
+      <button
+        type="button"
+        class="danger"
+        aria-label={t('policyRemoveRule', rule.id)}
+        onClick={() => onChange(rules.filter((_, j) => j !== index))}
+      >
+        {t('delete')}
+      </button>
+    </div>
+  );
+}
+
+/** Read-only for this device, a newer revision saved elsewhere, or the last error. */
+function PolicyNotices(p: { admin: boolean; conflict: number | undefined; error: string; onReload: () => void }) {
+  const { admin, conflict, error, onReload } = p;
+  return (
+    <>
+      {!admin ? (
+        <div class="small" data-testid="policy-read-only">
+          <AdminOnly text={t('policyReadOnly')} />
+        </div>
+      ) : null}
+      {conflict !== undefined ? (
+        <div class="card conflict" role="alert" data-testid="policy-conflict">
+          <p>{t('policyConflict', String(conflict))}</p>
+          <button type="button" class="primary" onClick={onReload}>
+            {t('policyReload')}
+          </button>
+        </div>
+      ) : null}
+      {error ? (
+        <p class="error" role="alert">
+          {t('error', error)}
+        </p>
+      ) : null}
+    </>
   );
 }

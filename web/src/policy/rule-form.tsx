@@ -52,6 +52,49 @@ function alwaysChoiceOf(a: Rule['always']): AlwaysChoice {
   return found ?? 'kept';
 }
 
+/** What the form holds, as typed (before it is a rule). */
+interface RuleFields {
+  id: string;
+  description: string;
+  kinds: string[];
+  match: Record<string, string>;
+  decide: Rule['decide'];
+  scopes: string[];
+  people: string;
+  originator: boolean;
+  quorum: string;
+  localOnly: boolean;
+  always: ReturnType<typeof alwaysChoiceOf>;
+}
+
+/** The rule the form's fields say: empty fields left out, approvers only for `ask`, an unchanged `always` kept. */
+function buildRule(f: RuleFields, initial: Rule | undefined): Rule {
+  const { id, description, kinds, match, decide, scopes, people, originator, quorum, localOnly, always } = f;
+  const rule: Rule = { id: id.trim(), match: {}, decide };
+  const d = optional(description);
+  if (d !== undefined) rule.description = d;
+  if (kinds.length > 0) rule.match.kind = kinds.length === 1 ? (kinds[0] ?? '') : kinds;
+  for (const f of MATCH_FIELDS) {
+    const v = optional(match[f] ?? '');
+    if (v !== undefined) rule.match[f] = v;
+  }
+  if (decide !== 'ask') return rule;
+  const list = people
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean);
+  const approvers: NonNullable<Rule['approvers']> = {};
+  if (scopes.length > 0) approvers.scopes = scopes;
+  if (list.length > 0) approvers.people = list;
+  if (originator) approvers.originator = true;
+  if (Object.keys(approvers).length > 0) rule.approvers = approvers;
+  if (quorum.trim() !== '') rule.quorum = Number(quorum);
+  if (localOnly) rule.localOnly = true;
+  const a = always === 'kept' ? initial?.always : ALWAYS_CHOICES[always];
+  if (a !== undefined) rule.always = a;
+  return rule;
+}
+
 /** The editor; `onDone(rule)` only with a rule the hub's schema accepts. */
 export function RuleForm({
   initial,
@@ -86,31 +129,7 @@ export function RuleForm({
     if (serverErrors.length > 0) formRef.current?.querySelector('[data-testid="field-error"]')?.scrollIntoView({ block: 'center' });
   }, []);
 
-  function build(): Rule {
-    const rule: Rule = { id: id.trim(), match: {}, decide };
-    const d = optional(description);
-    if (d !== undefined) rule.description = d;
-    if (kinds.length > 0) rule.match.kind = kinds.length === 1 ? (kinds[0] ?? '') : kinds;
-    for (const f of MATCH_FIELDS) {
-      const v = optional(match[f] ?? '');
-      if (v !== undefined) rule.match[f] = v;
-    }
-    if (decide !== 'ask') return rule;
-    const list = people
-      .split(',')
-      .map((p) => p.trim())
-      .filter(Boolean);
-    const approvers: NonNullable<Rule['approvers']> = {};
-    if (scopes.length > 0) approvers.scopes = scopes;
-    if (list.length > 0) approvers.people = list;
-    if (originator) approvers.originator = true;
-    if (Object.keys(approvers).length > 0) rule.approvers = approvers;
-    if (quorum.trim() !== '') rule.quorum = Number(quorum);
-    if (localOnly) rule.localOnly = true;
-    const a = always === 'kept' ? initial?.always : ALWAYS_CHOICES[always];
-    if (a !== undefined) rule.always = a;
-    return rule;
-  }
+  const build = () => buildRule({ id, description, kinds, match, decide, scopes, people, originator, quorum, localOnly, always }, initial);
 
   const toggle = (list: string[], v: string, on: boolean) => (on ? [...list, v] : list.filter((x) => x !== v));
   const text = (label: MessageKey | string, path: string, value: string, set: (v: string) => void, name: string) => (

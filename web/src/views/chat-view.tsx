@@ -1,3 +1,4 @@
+import type { RefObject } from 'preact';
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { store, toast } from '../hub/app-state.js';
 import type { RetryPrompt } from '../hub/chat-types.js';
@@ -33,10 +34,6 @@ export function ChatView({ client, sessionId }: { client: HubClient; sessionId: 
   const loadingEarlier = useSelector(store, (s) => s.loadingEarlier[sessionId] ?? false);
   const interactions = useSelector(store, (s) => s.interactions);
   const waits = sessionWaits(interactions, sessionId, client.hubId);
-  const scroller = useRef<HTMLDivElement>(null);
-  const sentinel = useRef<HTMLDivElement>(null);
-  const stick = useRef(true);
-  const prevHeight = useRef(0);
   const [renaming, setRenaming] = useState(false);
   const tasks = useRunningTasks(sessionId);
 
@@ -50,30 +47,7 @@ export function ChatView({ client, sessionId }: { client: HubClient; sessionId: 
     store.update((s) => ({ ...s, seenAt: { ...s.seenAt, [sessionId]: Date.now() } }));
   }, [sessionId, summary?.finishedAt]);
 
-  // Older history when the top comes into view.
-  useEffect(() => {
-    const el = sentinel.current;
-    if (!el) return;
-    const io = new IntersectionObserver((entries) => {
-      if (entries.some((e) => e.isIntersecting) && scroller.current) {
-        prevHeight.current = scroller.current.scrollHeight;
-        void client.loadEarlier(sessionId).catch(() => undefined);
-      }
-    });
-    io.observe(el);
-    return () => io.disconnect();
-  }, [sessionId, chat?.history.hasMore]);
-
-  // Keep the view pinned to the bottom while streaming, unless the reader scrolled up; keep the
-  // reading position when older history is prepended.
-  useLayoutEffect(() => {
-    const el = scroller.current;
-    if (!el) return;
-    if (prevHeight.current && el.scrollTop < 50) {
-      el.scrollTop = el.scrollHeight - prevHeight.current;
-      prevHeight.current = 0;
-    } else if (stick.current) el.scrollTop = el.scrollHeight;
-  });
+  const { scroller, sentinel, onScroll } = useChatScroll(client, sessionId, chat?.history.hasMore);
 
   const items = chat?.items ?? [];
   const running = chat ? chat.turn.state !== 'idle' : false;
@@ -115,32 +89,14 @@ export function ChatView({ client, sessionId }: { client: HubClient; sessionId: 
       <main class="page-main">
         {chat ? <ConfigBar chat={chat} client={client} canOperate={canOperate} /> : null}
         {presence && presence.length > 1 ? <div class="presence muted small">{presence.map((p) => p.name).join(' · ')}</div> : null}
-        <div
-          class="scroll messages"
-          ref={scroller}
-          data-testid="messages"
-          onScroll={(e) => {
-            const el = e.currentTarget;
-            stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 80;
-          }}
-        >
-          <div ref={sentinel} class="history-edge muted small">
-            {chat?.history.hasMore ? (
-              <button
-                type="button"
-                class="link"
-                onClick={() => void client.loadEarlier(sessionId)}
-                disabled={loadingEarlier}
-                data-testid="load-earlier"
-              >
-                {loadingEarlier ? t('loading') : t('loadEarlier')}
-              </button>
-            ) : chat ? (
-              t('noEarlier')
-            ) : (
-              t('loading')
-            )}
-          </div>
+        <div class="scroll messages" ref={scroller} data-testid="messages" onScroll={onScroll}>
+          <HistoryEdge
+            ref_={sentinel}
+            hasMore={chat?.history.hasMore}
+            loaded={!!chat}
+            loading={loadingEarlier}
+            onLoad={() => void client.loadEarlier(sessionId)}
+          />
           <SessionIdContext.Provider value={sessionId}>
             {items.map((item, i) => (
               <ChatItemView key={item.id} item={item} streaming={running && i === lastAgent} onRetry={canOperate ? retry : undefined} />
@@ -160,4 +116,68 @@ export function ChatView({ client, sessionId }: { client: HubClient; sessionId: 
 function HeaderState(p: { badge: Badge; waitingFor: string | undefined; tasks: number; sessionId: string }) {
   if (p.tasks > 0 && (p.badge === 'idle' || p.badge === 'finished')) return <TaskRunningBadge sessionId={p.sessionId} count={p.tasks} />;
   return <StateBadge badge={p.badge} waitingFor={p.waitingFor} />;
+}
+
+/**
+ * The conversation's scrolling: older history loads when the top comes into view, the view stays
+ * pinned to the bottom while streaming unless the reader scrolled up, and the reading position
+ * holds when older history is prepended.
+ */
+function useChatScroll(client: HubClient, sessionId: string, hasMore: boolean | undefined) {
+  const scroller = useRef<HTMLDivElement>(null);
+  const sentinel = useRef<HTMLDivElement>(null);
+  const stick = useRef(true);
+  const prevHeight = useRef(0);
+  // Older history when the top comes into view.
+  useEffect(() => {
+    const el = sentinel.current;
+    if (!el) return;
+    const io = new IntersectionObserver((entries) => {
+      if (entries.some((e) => e.isIntersecting) && scroller.current) {
+        prevHeight.current = scroller.current.scrollHeight;
+        void client.loadEarlier(sessionId).catch(() => undefined);
+      }
+    });
+    io.observe(el);
+    return () => io.disconnect();
+  }, [sessionId, hasMore]);
+
+  // Keep the view pinned to the bottom while streaming, unless the reader scrolled up; keep the
+  // reading position when older history is prepended.
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    if (!el) return;
+    if (prevHeight.current && el.scrollTop < 50) {
+      el.scrollTop = el.scrollHeight - prevHeight.current;
+      prevHeight.current = 0;
+    } else if (stick.current) el.scrollTop = el.scrollHeight;
+  });
+  const onScroll = (e: { currentTarget: HTMLDivElement }) => {
+    const el = e.currentTarget;
+    stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 80;
+  };
+  return { scroller, sentinel, onScroll };
+}
+
+/** The top of the conversation: a button for older turns, or that there are none. */
+function HistoryEdge(p: {
+  ref_: RefObject<HTMLDivElement | null>;
+  hasMore: boolean | undefined;
+  loaded: boolean;
+  loading: boolean;
+  onLoad: () => void;
+}) {
+  return (
+    <div ref={p.ref_} class="history-edge muted small">
+      {p.hasMore ? (
+        <button type="button" class="link" onClick={p.onLoad} disabled={p.loading} data-testid="load-earlier">
+          {p.loading ? t('loading') : t('loadEarlier')}
+        </button>
+      ) : p.loaded ? (
+        t('noEarlier')
+      ) : (
+        t('loading')
+      )}
+    </div>
+  );
 }

@@ -114,29 +114,37 @@ function FolderBrowser({ client, start, onPick }: { client: HubClient; start: st
 }
 
 /**
+ * The hub's workspace roots, and whether they are known yet: the recent folders (the workspaces
+ * minus the roots) show only once they are, so the chips never shift under a finger when the
+ * roots arrive. `onFirst` gets the folder to start in when nothing is picked yet.
+ */
+function useWorkspaceRoots(client: HubClient, onFirst: (path: string) => void): { roots: string[]; rootsSettled: boolean } {
+  const [roots, setRoots] = useState<string[]>([]);
+  const [rootsSettled, setRootsSettled] = useState(false);
+  useEffect(() => {
+    fetchRoots(client.api).then(
+      (r) => {
+        setRoots(r.roots);
+        onFirst(r.defaultWorkspace || r.roots[0] || '');
+        setRootsSettled(true);
+      },
+      () => setRootsSettled(true), // an older hub without the route: recent workspaces and a typed path still work
+    );
+  }, [client]);
+  return { roots, rootsSettled };
+}
+
+/**
  * The new-session sheet: recent workspaces and the hub's workspace roots one
  * tap away, a folder browser inside the roots, or a typed path. A path outside the roots is
  * refused with the roots named, here and by the hub; nothing typed ever becomes a default.
  */
 export function NewSessionSheet({ client, workspaces, onClose }: { client: HubClient; workspaces: string[]; onClose: () => void }) {
   const [cwd, setCwd] = useState(workspaces[0] ?? '');
-  const [roots, setRoots] = useState<string[]>([]);
-  // The recent folders are the workspaces minus the roots: shown only once the roots are known,
-  // so the chips never shift under a finger when the roots arrive.
-  const [rootsSettled, setRootsSettled] = useState(false);
+  const { roots, rootsSettled } = useWorkspaceRoots(client, (first) => setCwd((c) => c || first));
   const [browsing, setBrowsing] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState('');
-  useEffect(() => {
-    fetchRoots(client.api).then(
-      (r) => {
-        setRoots(r.roots);
-        setCwd((c) => c || r.defaultWorkspace || r.roots[0] || '');
-        setRootsSettled(true);
-      },
-      () => setRootsSettled(true), // an older hub without the route: recent workspaces and a typed path still work
-    );
-  }, [client]);
   const pick = (p: string) => {
     setCwd(p);
     setError('');

@@ -15,8 +15,6 @@ import { useComposerAssist } from './composer-assist.js';
 export function PromptBox({ chat, client }: { chat: ChatState; client: HubClient }) {
   const [text, setText] = useState('');
   const [images, setImages] = useState<PreparedImage[]>([]);
-  const gallery = useRef<HTMLInputElement>(null);
-  const camera = useRef<HTMLInputElement>(null);
   const input = useRef<HTMLTextAreaElement>(null);
   const busy = chat.turn.state !== 'idle';
   const voice = useVoiceInput((words) => setText((cur) => appendDictated(cur, words)));
@@ -53,51 +51,12 @@ export function PromptBox({ chat, client }: { chat: ChatState; client: HubClient
 
   return (
     <div class="composer">
-      {chat.turn.queue.length ? (
-        <div class="queue" data-testid="queue">
-          <span class="muted small">{t('queued', chat.turn.queue.length)}</span>
-          {chat.turn.queue.map((q) => (
-            <span class="chip" key={q.promptId}>
-              {t('queuedBy', q.name ?? '?', q.preview ?? '')}
-            </span>
-          ))}
-        </div>
-      ) : null}
-      {images.length ? (
-        <div class="thumbs">
-          {images.map((img, i) => (
-            <span class="thumb" key={i}>
-              <img src={img.url} alt="" />
-              <button
-                type="button"
-                class="thumb-x"
-                aria-label={t('removeImage')}
-                onClick={() => setImages((cur) => cur.filter((_, k) => k !== i))}
-              >
-                <Icon name="close" size={14} />
-              </button>
-            </span>
-          ))}
-        </div>
-      ) : null}
+      <QueueChips queue={chat.turn.queue} />
+      <ImageThumbs images={images} onRemove={(i) => setImages((cur) => cur.filter((_, k) => k !== i))} />
       {voice.listening}
       {assist.list}
       <div class="composer-row">
-        <button type="button" class="icon-btn" aria-label={t('attachImage')} onClick={() => gallery.current?.click()}>
-          <Icon name="image" />
-        </button>
-        <button type="button" class="icon-btn" aria-label={t('takePhoto')} onClick={() => camera.current?.click()}>
-          <Icon name="camera" />
-        </button>
-        <input ref={gallery} type="file" accept="image/*" multiple hidden onChange={(e) => void addFiles(e.currentTarget.files ?? [])} />
-        <input
-          ref={camera}
-          type="file"
-          accept="image/*"
-          capture="environment"
-          hidden
-          onChange={(e) => void addFiles(e.currentTarget.files ?? [])}
-        />
+        <ImagePickers onFiles={(files) => void addFiles(files)} />
         <textarea
           ref={input}
           class="prompt-input"
@@ -128,23 +87,82 @@ export function PromptBox({ chat, client }: { chat: ChatState; client: HubClient
           }}
         />
         {voice.button}
-        {busy ? (
-          <button type="button" class="stop-btn" onClick={() => client.cancel(chat.sessionId)} data-testid="stop-button">
-            <Icon name="stop" size={16} />
-            {t('stop')}
-          </button>
-        ) : null}
-        <button
-          type="button"
-          class="icon-btn primary"
-          aria-label={t('send')}
-          onClick={send}
-          disabled={!text.trim() && !images.length}
-          data-testid="send-button"
-        >
-          <Icon name="send" />
-        </button>
+        <SendStop busy={busy} canSend={!!text.trim() || images.length > 0} onStop={() => client.cancel(chat.sessionId)} onSend={send} />
       </div>
     </div>
+  );
+}
+
+/** Who queued what behind the running turn. */
+function QueueChips({ queue }: { queue: ChatState['turn']['queue'] }) {
+  if (!queue.length) return null;
+  return (
+    <div class="queue" data-testid="queue">
+      <span class="muted small">{t('queued', queue.length)}</span>
+      {queue.map((q) => (
+        <span class="chip" key={q.promptId}>
+          {t('queuedBy', q.name ?? '?', q.preview ?? '')}
+        </span>
+      ))}
+    </div>
+  );
+}
+
+/** The images that go with the next prompt, each with its remove button. */
+function ImageThumbs({ images, onRemove }: { images: PreparedImage[]; onRemove: (index: number) => void }) {
+  if (!images.length) return null;
+  return (
+    <div class="thumbs">
+      {images.map((img, i) => (
+        <span class="thumb" key={i}>
+          <img src={img.url} alt="" />
+          <button type="button" class="thumb-x" aria-label={t('removeImage')} onClick={() => onRemove(i)}>
+            <Icon name="close" size={14} />
+          </button>
+        </span>
+      ))}
+    </div>
+  );
+}
+
+/** The gallery and camera buttons, with the hidden file inputs they open. */
+function ImagePickers({ onFiles }: { onFiles: (files: Iterable<File>) => void }) {
+  const gallery = useRef<HTMLInputElement>(null);
+  const camera = useRef<HTMLInputElement>(null);
+  return (
+    <>
+      <button type="button" class="icon-btn" aria-label={t('attachImage')} onClick={() => gallery.current?.click()}>
+        <Icon name="image" />
+      </button>
+      <button type="button" class="icon-btn" aria-label={t('takePhoto')} onClick={() => camera.current?.click()}>
+        <Icon name="camera" />
+      </button>
+      <input ref={gallery} type="file" accept="image/*" multiple hidden onChange={(e) => onFiles(e.currentTarget.files ?? [])} />
+      <input
+        ref={camera}
+        type="file"
+        accept="image/*"
+        capture="environment"
+        hidden
+        onChange={(e) => onFiles(e.currentTarget.files ?? [])}
+      />
+    </>
+  );
+}
+
+/** Stop (while a turn runs) and send. */
+function SendStop({ busy, canSend, onStop, onSend }: { busy: boolean; canSend: boolean; onStop: () => void; onSend: () => void }) {
+  return (
+    <>
+      {busy ? (
+        <button type="button" class="stop-btn" onClick={onStop} data-testid="stop-button">
+          <Icon name="stop" size={16} />
+          {t('stop')}
+        </button>
+      ) : null}
+      <button type="button" class="icon-btn primary" aria-label={t('send')} onClick={onSend} disabled={!canSend} data-testid="send-button">
+        <Icon name="send" />
+      </button>
+    </>
   );
 }

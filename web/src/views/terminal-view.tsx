@@ -85,6 +85,53 @@ export function TerminalView({ client, sessionId, card }: { client: HubClient; s
   );
 }
 
+/** Copies the output as plain text, and says whether it worked. */
+async function copyOutput(plain: string): Promise<void> {
+  try {
+    await navigator.clipboard.writeText(plain);
+    toast(t('terminalCopied'), 'terminal-copy');
+  } catch {
+    toast(t('terminalCopyFailed'), 'terminal-copy');
+  }
+}
+
+/**
+ * Following: the end of the output stays in view as it streams in, until the reader scrolls up
+ * (and again once they scroll back to the end); a search takes over the scroll.
+ */
+function useFollow(out: { current: HTMLPreElement | null }, content: unknown, query: string) {
+  const [follow, setFollow] = useState(true);
+  useEffect(() => {
+    const el = out.current;
+    if (follow && el && query === '') el.scrollTop = el.scrollHeight;
+  }, [content, follow, query]);
+  const onScroll = () => {
+    const el = out.current;
+    if (!el) return;
+    const atEnd = el.scrollHeight - el.scrollTop - el.clientHeight < 24;
+    if (follow !== atEnd) setFollow(atEnd);
+  };
+  return { follow, setFollow, onScroll };
+}
+
+/** Stops a background task from its pane, and says how that went. */
+function useStopTask(client: HubClient, sessionId: string, item: ToolItem) {
+  const [stopping, setStopping] = useState(false);
+  const stop = async () => {
+    if (!item.task) return;
+    setStopping(true);
+    try {
+      await stopTask(client, sessionId, item.task.taskId);
+      toast(t('terminalStopped'), 'terminal-stop');
+    } catch (err) {
+      toast(t('terminalStopFailed', err instanceof Error ? err.message : String(err)), 'terminal-stop');
+    } finally {
+      setStopping(false);
+    }
+  };
+  return { stopping, stop };
+}
+
 function TerminalPane({
   client,
   sessionId,
@@ -104,51 +151,21 @@ function TerminalPane({
   const plain = useMemo(() => plainOf(runs), [runs]);
   const [query, setQuery] = useState('');
   const [current, setCurrent] = useState(0);
-  const [follow, setFollow] = useState(true);
-  const [stopping, setStopping] = useState(false);
+  const { stopping, stop } = useStopTask(client, sessionId, item);
   const starts = useMemo(() => findAll(plain, query, WEB_LIMITS.terminalSearchMatchesMax), [plain, query]);
   const pieces = useMemo(() => piecesOf(runs, starts, query.length), [runs, starts, query]);
   const out = useRef<HTMLPreElement>(null);
   const running = taskRunning(item);
   const selected = starts.length === 0 ? -1 : Math.min(current, starts.length - 1);
 
-  // Following: the end stays in view as output streams in.
-  useEffect(() => {
-    const el = out.current;
-    if (follow && el && query === '') el.scrollTop = el.scrollHeight;
-  }, [pieces, follow, query]);
+  const { follow, setFollow, onScroll } = useFollow(out, pieces, query);
   // Searching: the selected match is scrolled into view (and following pauses).
   useEffect(() => {
     if (selected < 0) return;
     out.current?.querySelector('mark.current')?.scrollIntoView({ block: 'center' });
   }, [selected, query]);
 
-  const onScroll = () => {
-    const el = out.current;
-    if (!el) return;
-    const atEnd = el.scrollHeight - el.scrollTop - el.clientHeight < 24;
-    if (follow !== atEnd) setFollow(atEnd);
-  };
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(plain);
-      toast(t('terminalCopied'), 'terminal-copy');
-    } catch {
-      toast(t('terminalCopyFailed'), 'terminal-copy');
-    }
-  };
-  const stop = async () => {
-    if (!item.task) return;
-    setStopping(true);
-    try {
-      await stopTask(client, sessionId, item.task.taskId);
-      toast(t('terminalStopped'), 'terminal-stop');
-    } catch (err) {
-      toast(t('terminalStopFailed', err instanceof Error ? err.message : String(err)), 'terminal-stop');
-    } finally {
-      setStopping(false);
-    }
-  };
+  const copy = () => copyOutput(plain);
   const step = (d: number) => setCurrent((c) => (starts.length === 0 ? 0 : (c + d + starts.length) % starts.length));
 
   return (
