@@ -2,20 +2,12 @@
  * The chat header's branch and dirty count on a 390×844 phone, over a real repository made with
  * `git init` in the hub's workspace; the Git sheet lists the changed files and opens each diff.
  */
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { gitEnv } from '../../src/git/run.js';
 import { phoneHub } from './support/fixture.js';
 import { newSession, pair, shoot } from './support/flow.js';
-
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', '-c', 'init.defaultBranch=main', ...args], {
-    cwd,
-    env: gitEnv(),
-    encoding: 'utf8',
-  });
+import { git } from '../helpers/git.js';
 
 const { hub, phone } = phoneHub({
   setup: async () => {

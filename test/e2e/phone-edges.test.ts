@@ -6,25 +6,17 @@
  * /docs on an operate device landing on a page that
  * says how to get admin, without a console error.
  */
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { gitEnv } from '../../src/git/run.js';
 import { axeBothThemes } from './support/axe.js';
 import { openDevice, PHONE } from './support/browser.js';
 import { phoneHub } from './support/fixture.js';
 import { newSession, pair, sendPrompt, shoot, waitIdle } from './support/flow.js';
+import { git } from '../helpers/git.js';
 
 const BRANCH = 'feature/phone-header-with-a-long-branch-name';
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', '-c', 'init.defaultBranch=main', ...args], {
-    cwd,
-    env: gitEnv(),
-    encoding: 'utf8',
-  });
-
 const { hub, phone } = phoneHub({
   hub: { simArgs: ['--turn-delay-scale', '0.3'] },
   setup: async () => {

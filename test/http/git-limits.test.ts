@@ -1,20 +1,12 @@
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { gitEnv } from '../../src/git/run.js';
 import { gitState, parseStatus } from '../../src/git/status.js';
 import { trackedDiff } from '../../src/git/diff.js';
+import { git } from '../helpers/git.js';
 
 /** The git limits crossed against a real repository: gitStatusMaxFiles, gitStatusMaxBytes, gitTimeoutMs. */
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', '-c', 'init.defaultBranch=main', ...args], {
-    cwd,
-    env: gitEnv(),
-    encoding: 'utf8',
-  });
-
 describe('git limits', () => {
   let repo: string;
   beforeAll(() => {

@@ -1,21 +1,14 @@
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { gitEnv, runGit } from '../../src/git/run.js';
+import { runGit } from '../../src/git/run.js';
 import { startHub, type HubHarness } from '../helpers/hub-harness.js';
+import { git } from '../helpers/git.js';
 
 /**
  * `GET /api/sessions/:id/git` and `…/git/diff` against real repositories made with `git init` in
  * the hub's workspace, a local bare upstream for ahead/behind, the real daemon on port 0.
  */
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', '-c', 'init.defaultBranch=main', ...args], {
-    cwd,
-    env: gitEnv(),
-    encoding: 'utf8',
-  });
-
 describe('the git routes', () => {
   let hub: HubHarness;
   let repo: string;

@@ -1,23 +1,15 @@
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { gitEnv } from '../../src/git/run.js';
 import { startHub, type HubHarness } from '../helpers/hub-harness.js';
+import { git } from '../helpers/git.js';
 
 /**
  * Written as the attack: the workspace is a git repository that holds the hub's state directory
  * (as with `service install` in $HOME). Someone who can write there plants a hard link and a
  * symlink to the secrets, even commits them, and asks the git routes for their diffs.
  */
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', '-c', 'init.defaultBranch=main', ...args], {
-    cwd,
-    env: gitEnv(),
-    encoding: 'utf8',
-  });
-
 describe("the git routes never show the hub's secrets", () => {
   let hub: HubHarness;
   let home: string;
