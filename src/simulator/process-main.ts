@@ -124,7 +124,11 @@ function methodTable(sim: SimulatorCore, options: SimOptions): ReturnType<typeof
  * the first after the liveness probe is preceded by the oversize line (`--oversize-line`), and a
  * `--never-answer` method gets no answer (the hook returns false).
  */
-function requestFaults(run: RunSimulatorOptions, log: Logger, currentReader: () => LineReader | undefined): (req: { method: string }) => boolean {
+function requestFaults(
+  run: RunSimulatorOptions,
+  log: Logger,
+  currentReader: () => LineReader | undefined,
+): (req: { method: string }) => boolean {
   const { options } = run;
   const neverAnswer = new Set(options.neverAnswer);
   let firstRequest = true;

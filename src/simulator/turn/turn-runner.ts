@@ -22,13 +22,14 @@ async function runTurn(sim: SimulatorCore, rt: SessionRuntime, input: TurnInput)
   if (rt.closed) return;
   if (input.rejectBeforeStart !== undefined) return rejectBeforeStart(sim, rt, input, input.rejectBeforeStart);
   const opening = openTurn(sim, rt, input);
+  const { turn } = opening.ctx;
   const result = await runScript(sim, opening.ctx, input);
   if (rt.closed) return;
-  if (opening.ctx.turn.silent) return endSilently(sim, rt, input);
+  if (turn.silent) return endSilently(sim, rt, input);
   closeTurn(sim, opening, input, result);
   // Steers that never reached a tool boundary run as the next turn (§7.4 fallback to the queue).
-  for (const s of opening.ctx.turn.steerInbox) {
-    void startTurn(sim, rt, { text: s.text, origin: 'v4', drained: { pendingInputId: s.pendingInputId, targetTurnId: opening.ctx.turnId } });
+  for (const s of turn.steerInbox) {
+    void startTurn(sim, rt, { text: s.text, origin: 'v4', drained: { pendingInputId: s.pendingInputId, targetTurnId: turn.turnId } });
   }
 }
 
