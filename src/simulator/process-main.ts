@@ -6,6 +6,7 @@ import { LineReader } from './framing.js';
 import { buildMethodTable } from './methods/registry.js';
 import type { SimOptions } from './options.js';
 import { startProviderWatcher } from './provider-watcher.js';
+import type { Logger } from '../logger.js';
 import { createSimLogger } from './sim-log.js';
 import { SimulatorCore } from './simulator-core.js';
 
@@ -52,47 +53,9 @@ export function runSimulator(run: RunSimulatorOptions): Promise<SimulatorExit> {
   const sim = new SimulatorCore(options, log, write, exit);
   const watcher = startProviderWatcher(sim, (run.env ?? process.env)['ZCODE_PERSONAL_PROVIDER_CONFIG_FILE']);
   const flood = options.floodStderr ? startStderrFlood(run.errorOutput) : undefined;
-  let firstRequest = true;
-  let oversizeWritten = false;
   let reader: LineReader | undefined;
-  const neverAnswer = new Set(options.neverAnswer);
-  const slowMethods = methodDelays(options.slowMethod);
-  const lateMethods = methodDelays(options.lateMethod);
-  const methods = buildMethodTable(sim);
-  // `--fail-method`: the method fails the way a CLI forwards a provider's refusal (-32603, its message verbatim).
-  for (const flag of options.failMethod) {
-    const at = flag.indexOf('=');
-    const message = flag.slice(at + 1);
-    methods.set(flag.slice(0, at), () => {
-      throw new ProtocolError(RPC.internal, message);
-    });
-  }
-  const connection = new Connection(methods, write, sim.reverse, log, {
-    responseDelayMs: options.slowMs,
-    handlerDelayMs: (method) => slowMethods.get(method) ?? 0,
-    lateAnswerMs: (method) => lateMethods.get(method) ?? (method === 'session/subscribe' ? options.subscribeLagMs : 0),
-    onRequest: (req) => {
-      if (firstRequest) {
-        firstRequest = false;
-        if (options.stopReadingStdin) {
-          log.warn('fault --stop-reading-stdin: no longer reading stdin');
-          reader?.stop();
-        }
-      }
-      // After the liveness probe, so a host is ready before its first real answer is glued to it.
-      if (!oversizeWritten && options.oversizeLine !== undefined && req.method !== 'runtime/capabilities') {
-        oversizeWritten = true;
-        writeOversizeLine(run.output, options.oversizeLine);
-      }
-      return !neverAnswer.has(req.method);
-    },
-  });
-  const onUsr2 = (): void => sim.forgetAllRuntimes();
-  const onTerm = (): void => log.warn('SIGTERM ignored (--ignore-sigterm)');
-  if (run.ownsProcess) {
-    process.on('SIGUSR2', onUsr2);
-    if (options.ignoreSigterm) process.on('SIGTERM', onTerm);
-  }
+  const connection = openConnection(sim, run, log, write, () => reader);
+  const removeSignalSwitches = run.ownsProcess ? installSignalSwitches(sim, options, log) : () => {};
   log.info({ dataDir: options.dataDir, scenario: options.scenario }, 'zcode simulator ready');
   return new Promise((resolve) => {
     stop = (result) => {
@@ -105,10 +68,7 @@ export function runSimulator(run: RunSimulatorOptions): Promise<SimulatorExit> {
       sim.runs.clear();
       watcher.stop();
       if (flood) clearInterval(flood);
-      if (run.ownsProcess) {
-        process.off('SIGUSR2', onUsr2);
-        process.off('SIGTERM', onTerm);
-      }
+      removeSignalSwitches();
       log.info(result.code === 0 ? 'stdin closed; simulator stopped' : `simulator stopped (exit ${String(result.code)})`);
       resolve(result);
     };
@@ -125,6 +85,81 @@ export function runSimulator(run: RunSimulatorOptions): Promise<SimulatorExit> {
     );
     reader.start();
   });
+}
+
+/** The JSON-RPC side: the method table and the per-method fault switches (delays, late and missing answers). */
+function openConnection(
+  sim: SimulatorCore,
+  run: RunSimulatorOptions,
+  log: Logger,
+  write: (message: object) => void,
+  currentReader: () => LineReader | undefined,
+): Connection {
+  const { options } = run;
+  const slowMethods = methodDelays(options.slowMethod);
+  const lateMethods = methodDelays(options.lateMethod);
+  return new Connection(methodTable(sim, options), write, sim.reverse, log, {
+    responseDelayMs: options.slowMs,
+    handlerDelayMs: (method) => slowMethods.get(method) ?? 0,
+    lateAnswerMs: (method) => lateMethods.get(method) ?? (method === 'session/subscribe' ? options.subscribeLagMs : 0),
+    onRequest: requestFaults(run, log, currentReader),
+  });
+}
+
+/** Every method the simulator answers; `--fail-method` replaces one with the failure a CLI forwards from a provider's refusal (-32603, its message verbatim). */
+function methodTable(sim: SimulatorCore, options: SimOptions): ReturnType<typeof buildMethodTable> {
+  const methods = buildMethodTable(sim);
+  for (const flag of options.failMethod) {
+    const at = flag.indexOf('=');
+    const message = flag.slice(at + 1);
+    methods.set(flag.slice(0, at), () => {
+      throw new ProtocolError(RPC.internal, message);
+    });
+  }
+  return methods;
+}
+
+/**
+ * The faults a request sets off: the first one stops the reading of stdin (`--stop-reading-stdin`),
+ * the first after the liveness probe is preceded by the oversize line (`--oversize-line`), and a
+ * `--never-answer` method gets no answer (the hook returns false).
+ */
+function requestFaults(
+  run: RunSimulatorOptions,
+  log: Logger,
+  currentReader: () => LineReader | undefined,
+): (req: { method: string }) => boolean {
+  const { options } = run;
+  const neverAnswer = new Set(options.neverAnswer);
+  let firstRequest = true;
+  let oversizeWritten = false;
+  return (req) => {
+    if (firstRequest) {
+      firstRequest = false;
+      if (options.stopReadingStdin) {
+        log.warn('fault --stop-reading-stdin: no longer reading stdin');
+        currentReader()?.stop();
+      }
+    }
+    // After the liveness probe, so a host is ready before its first real answer is glued to it.
+    if (!oversizeWritten && options.oversizeLine !== undefined && req.method !== 'runtime/capabilities') {
+      oversizeWritten = true;
+      writeOversizeLine(run.output, options.oversizeLine);
+    }
+    return !neverAnswer.has(req.method);
+  };
+}
+
+/** Only when the simulator is its own process: SIGUSR2 forgets every runtime (the restart switch), `--ignore-sigterm` logs SIGTERM instead of dying. Returns their removal. */
+function installSignalSwitches(sim: SimulatorCore, options: SimOptions, log: Logger): () => void {
+  const onUsr2 = (): void => sim.forgetAllRuntimes();
+  const onTerm = (): void => log.warn('SIGTERM ignored (--ignore-sigterm)');
+  process.on('SIGUSR2', onUsr2);
+  if (options.ignoreSigterm) process.on('SIGTERM', onTerm);
+  return () => {
+    process.off('SIGUSR2', onUsr2);
+    process.off('SIGTERM', onTerm);
+  };
 }
 
 /** `METHOD=MS` fault flags as a map (the last `=` splits, so a method name may hold one). */

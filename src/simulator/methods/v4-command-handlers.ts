@@ -23,7 +23,7 @@ function busy(rt: SessionRuntime): boolean {
 }
 
 /** sendText (§7.3, §7.4): idle → startNow; busy → queue / guide (steer) / startNow preemption. */
-function sendText(sim: SimulatorCore, rt: SessionRuntime, env: CommandEnvelope, p: P): Decision {
+function sendText(sim: SimulatorCore, rt: SessionRuntime, p: P, env: CommandEnvelope): Decision {
   const text = String(p['text'] ?? '');
   if (text.trim() === '') return failed('proto.invalidPayload', 'input must not be empty');
   const sel = p['modelSelection'] as { providerId: string; modelId: string; options?: { reasoningLevel?: string } } | undefined;
@@ -179,7 +179,8 @@ function cancelBackgroundWork(sim: SimulatorCore, rt: SessionRuntime, p: P): Dec
   return accepted();
 }
 
-function setMode(sim: SimulatorCore, rt: SessionRuntime, mode: typeof rt.info.mode): Decision {
+function setMode(sim: SimulatorCore, rt: SessionRuntime, p: P): Decision {
+  const mode = p['mode'] as typeof rt.info.mode;
   const previousMode = rt.info.mode;
   rt.info.mode = mode;
   rt.emit('session.updated', { mode, previousMode, source: 'command' });
@@ -188,82 +189,111 @@ function setMode(sim: SimulatorCore, rt: SessionRuntime, mode: typeof rt.info.mo
   return accepted();
 }
 
+function switchModelConfig(sim: SimulatorCore, rt: SessionRuntime, p: P): Decision {
+  const thought = typeof p['thought'] === 'string' ? p['thought'] : undefined;
+  const entry = sim.registry.resolve(
+    { providerId: String(p['provider']), modelId: String(p['model']), ...(thought ? { options: { reasoningLevel: thought } } : {}) },
+    true,
+  );
+  rt.info.model = { providerId: entry.providerId, modelId: entry.modelId };
+  rt.thoughtLevel = thought;
+  rt.stateUpdated('model_changed', buildSettings(rt, sim.registry, 'current'));
+  rt.persist();
+  return accepted();
+}
+
+function renameSession(sim: SimulatorCore, rt: SessionRuntime, p: P): Decision {
+  const previousTitle = rt.info.title;
+  rt.info.title = String(p['title']);
+  rt.info.titleSource = 'custom';
+  rt.touch();
+  if (!sim.options.v4Titles) rt.emit('session.titleUpdated', { previousTitle, source: 'custom', title: rt.info.title });
+  publishTitleFrame(sim, rt);
+  rt.persist();
+  return accepted();
+}
+
+function deleteSession(sim: SimulatorCore, rt: SessionRuntime): Decision {
+  rt.emit('session.closed', { reason: 'deleted' });
+  sim.unload(rt);
+  sim.store.delete(rt.sessionId);
+  return accepted();
+}
+
+function pauseGoalCommand(sim: SimulatorCore, rt: SessionRuntime): Decision {
+  if (rt.goal?.status !== 'active') return { status: 'noop', reasonCode: 'guard.noActiveGoal' };
+  pauseGoal(sim, rt, 'goal_paused');
+  rt.activeTurn?.abort.abort();
+  return accepted();
+}
+
+function resumeGoal(sim: SimulatorCore, rt: SessionRuntime): Decision {
+  if (rt.goal?.status !== 'paused') return { status: 'noop', reasonCode: 'guard.noPausedGoal' };
+  rt.goal.status = 'active';
+  rt.stateUpdated('goal_resumed', buildSettings(rt, sim.registry, 'current'));
+  return accepted();
+}
+
+type Handler = (sim: SimulatorCore, rt: SessionRuntime, p: P, env: CommandEnvelope) => Decision;
+
+/** The command types the simulator implements (§7.3), each with its handler; any other type is refused as not implemented. */
+const HANDLERS = new Map<string, Handler>([
+  ['sendText', sendText],
+  ['stop', stop],
+  // Always accepted, even late or unknown: first answer wins (§7.3, §12 #22).
+  [
+    'resolveInteraction',
+    (sim, _rt, p) => {
+      sim.interactions.resolveFromV4(String(p['interactionId']), p['answer'] as never);
+      return accepted();
+    },
+  ],
+  ['snoozeInteractionAutoResolution', () => accepted()],
+  ['startSavedWorkflow', startSavedWorkflow],
+  ['resumeWorkflowRun', resumeWorkflowRun],
+  ['cancelBackgroundWork', cancelBackgroundWork],
+  ['renameSession', renameSession],
+  ['deleteSession', deleteSession],
+  [
+    'compact',
+    (sim, rt) => {
+      void startTurn(sim, rt, { text: '/compact', origin: 'v4', kind: 'compact', behaviour: 'compact' });
+      return accepted();
+    },
+  ],
+  ['switchCollaborationMode', setMode],
+  ['switchModelConfig', switchModelConfig],
+  [
+    'setFollowupMode',
+    (_sim, rt, p) => {
+      rt.followupMode = p['mode'] === 'guide' ? 'guide' : 'queue';
+      return accepted();
+    },
+  ],
+  ['pauseGoal', pauseGoalCommand],
+  ['resumeGoal', resumeGoal],
+]);
+
+/**
+ * `--fail-command TYPE=REASON_CODE`: the next command of TYPE is refused with that code, once
+ * per flag — a refusal the simulator cannot reach on its own (a resume superseded by another
+ * run, a runtime without workflow support).
+ */
+function injectedRefusal(sim: SimulatorCore, type: string): Decision | undefined {
+  const refusal = sim.commandRefusals.findIndex((f) => f.startsWith(`${type}=`));
+  if (refusal === -1) return undefined;
+  const reasonCode = (sim.commandRefusals.splice(refusal, 1)[0] ?? '').slice(type.length + 1);
+  return failed(reasonCode, `Simulated refusal (--fail-command): ${reasonCode}`);
+}
+
 /** Executes one validated command on an active session (§7.3). */
 export async function executeCommand(sim: SimulatorCore, rt: SessionRuntime, env: CommandEnvelope, p: P): Promise<Decision> {
   // `--unsupported-command TYPE`: an app-server build without that command (§7.2 step 6).
   if (sim.options.unsupportedCommand.includes(env.type))
     return failed('fault.command.notImplemented', `Command ${env.type} is not implemented`);
-  // `--fail-command TYPE=REASON_CODE`: the next command of TYPE is refused with that code, once
-  // per flag — a refusal the simulator cannot reach on its own (a resume superseded by another
-  // run, a runtime without workflow support).
-  const refusal = sim.commandRefusals.findIndex((f) => f.startsWith(`${env.type}=`));
-  if (refusal !== -1) {
-    const reasonCode = (sim.commandRefusals.splice(refusal, 1)[0] ?? '').slice(env.type.length + 1);
-    return failed(reasonCode, `Simulated refusal (--fail-command): ${reasonCode}`);
-  }
-  switch (env.type) {
-    case 'sendText':
-      return sendText(sim, rt, env, p);
-    case 'stop':
-      return stop(sim, rt, p);
-    case 'resolveInteraction':
-      // Always accepted, even late or unknown: first answer wins (§7.3, §12 #22).
-      sim.interactions.resolveFromV4(String(p['interactionId']), p['answer'] as never);
-      return accepted();
-    case 'snoozeInteractionAutoResolution':
-      return accepted();
-    case 'startSavedWorkflow':
-      return startSavedWorkflow(sim, rt, p);
-    case 'resumeWorkflowRun':
-      return resumeWorkflowRun(sim, rt, p);
-    case 'cancelBackgroundWork':
-      return cancelBackgroundWork(sim, rt, p);
-    case 'renameSession': {
-      const previousTitle = rt.info.title;
-      rt.info.title = String(p['title']);
-      rt.info.titleSource = 'custom';
-      rt.touch();
-      if (!sim.options.v4Titles) rt.emit('session.titleUpdated', { previousTitle, source: 'custom', title: rt.info.title });
-      publishTitleFrame(sim, rt);
-      rt.persist();
-      return accepted();
-    }
-    case 'deleteSession':
-      rt.emit('session.closed', { reason: 'deleted' });
-      sim.unload(rt);
-      sim.store.delete(rt.sessionId);
-      return accepted();
-    case 'compact':
-      void startTurn(sim, rt, { text: '/compact', origin: 'v4', kind: 'compact', behaviour: 'compact' });
-      return accepted();
-    case 'switchCollaborationMode':
-      return setMode(sim, rt, p['mode'] as typeof rt.info.mode);
-    case 'switchModelConfig': {
-      const thought = typeof p['thought'] === 'string' ? p['thought'] : undefined;
-      const entry = sim.registry.resolve(
-        { providerId: String(p['provider']), modelId: String(p['model']), ...(thought ? { options: { reasoningLevel: thought } } : {}) },
-        true,
-      );
-      rt.info.model = { providerId: entry.providerId, modelId: entry.modelId };
-      rt.thoughtLevel = thought;
-      rt.stateUpdated('model_changed', buildSettings(rt, sim.registry, 'current'));
-      rt.persist();
-      return accepted();
-    }
-    case 'setFollowupMode':
-      rt.followupMode = p['mode'] === 'guide' ? 'guide' : 'queue';
-      return accepted();
-    case 'pauseGoal':
-      if (rt.goal?.status !== 'active') return { status: 'noop', reasonCode: 'guard.noActiveGoal' };
-      pauseGoal(sim, rt, 'goal_paused');
-      rt.activeTurn?.abort.abort();
-      return accepted();
-    case 'resumeGoal':
-      if (rt.goal?.status !== 'paused') return { status: 'noop', reasonCode: 'guard.noPausedGoal' };
-      rt.goal.status = 'active';
-      rt.stateUpdated('goal_resumed', buildSettings(rt, sim.registry, 'current'));
-      return accepted();
-    default:
-      return failed('fault.command.notImplemented', `The simulator does not implement ${env.type}`);
-  }
+  const refusal = injectedRefusal(sim, env.type);
+  if (refusal) return refusal;
+  const handler = HANDLERS.get(env.type);
+  if (!handler) return failed('fault.command.notImplemented', `The simulator does not implement ${env.type}`);
+  return handler(sim, rt, p, env);
 }
