@@ -4,7 +4,7 @@ import { store, toast } from '../hub/app-state.js';
 import type { RetryPrompt } from '../hub/chat-types.js';
 import { ConnectionLost } from '../net/rpc-connection.js';
 import type { HubClient } from '../hub/hub-client.js';
-import { pinnedPlan } from '../hub/chat-reducer.js';
+import { planPlace } from '../hub/chat-reducer.js';
 import { badgeOf, type Badge } from '../hub/session-list.js';
 import { sessionWaits } from '../hub/session-waits.js';
 import { t } from '../i18n.js';
@@ -19,6 +19,7 @@ import { GitBadge } from './git-sheet.js';
 import { MachineChip } from './machines-view.js';
 import { SessionIdContext, SessionLinks, TaskRunningBadge, useRunningTasks } from './session-links.js';
 import { WaitingBanner } from './waiting-banner.js';
+import { PlanDrawnContext } from './special-tool-card.js';
 import { RenameSheet } from './rename-sheet.js';
 
 /** One session: the conversation, pickers, plan, queue and prompt box. */
@@ -52,6 +53,7 @@ export function ChatView({ client, sessionId }: { client: HubClient; sessionId: 
   const items = chat?.items ?? [];
   const running = chat ? chat.turn.state !== 'idle' : false;
   const lastAgent = items.length - 1;
+  const plan = chat ? planPlace(chat) : undefined;
   // An untitled session has an empty title: the header shows the list's fallback, the rename box starts empty.
   const named = chat?.title || summary?.title || '';
   const title = named || t('untitled');
@@ -99,11 +101,16 @@ export function ChatView({ client, sessionId }: { client: HubClient; sessionId: 
           />
           <SessionIdContext.Provider value={sessionId}>
             {items.map((item, i) => (
-              <ChatItemView key={item.id} item={item} streaming={running && i === lastAgent} onRetry={canOperate ? retry : undefined} />
+              // The plan view carries its turn's steps: that turn's todo cards refer to it instead of listing them again.
+              <PlanDrawnContext.Provider key={item.id} value={plan !== undefined && i > plan.turnIndex}>
+                <ChatItemView item={item} streaming={running && i === lastAgent} onRetry={canOperate ? retry : undefined} />
+              </PlanDrawnContext.Provider>
             ))}
           </SessionIdContext.Provider>
+          {/* A finished plan belongs to its turn (the latest): collapsed at its end, not pinned over an idle composer. */}
+          {plan && !plan.pinned ? <PlanView entries={plan.entries} pinned={false} /> : null}
         </div>
-        {chat ? <PlanView entries={pinnedPlan(chat)} /> : null}
+        {plan?.pinned ? <PlanView entries={plan.entries} pinned /> : null}
         <WaitingBanner sessionId={sessionId} />
         {chat && canOperate ? <PromptBox chat={chat} client={client} /> : null}
       </main>

@@ -150,19 +150,40 @@ function ImagePickers({ onFiles }: { onFiles: (files: Iterable<File>) => void })
   );
 }
 
-/** Stop (while a turn runs) and send. */
+/**
+ * Stop (while a turn runs) and send. At 390 px the text box needs the row: while a turn runs with
+ * nothing typed, the labelled Stop takes Send's place (nothing to send yet); once something is
+ * typed, Stop turns compact and Send becomes Queue beside it (a prompt sent now waits its turn).
+ */
 function SendStop({ busy, canSend, onStop, onSend }: { busy: boolean; canSend: boolean; onStop: () => void; onSend: () => void }) {
+  const compact = busy && canSend;
   return (
     <>
       {busy ? (
-        <button type="button" class="stop-btn" onClick={onStop} data-testid="stop-button">
+        <button
+          type="button"
+          class={compact ? 'stop-btn stop-compact' : 'stop-btn'}
+          onClick={onStop}
+          data-testid="stop-button"
+          {...(compact ? { 'aria-label': t('stop'), title: t('stop') } : {})}
+        >
           <Icon name="stop" size={16} />
-          {t('stop')}
+          {compact ? null : t('stop')}
         </button>
       ) : null}
-      <button type="button" class="icon-btn primary" aria-label={t('send')} onClick={onSend} disabled={!canSend} data-testid="send-button">
-        <Icon name="send" />
-      </button>
+      {busy && !canSend ? null : (
+        <button
+          type="button"
+          class="icon-btn primary"
+          aria-label={busy ? t('queue') : t('send')}
+          title={busy ? t('queue') : undefined}
+          onClick={onSend}
+          disabled={!canSend}
+          data-testid="send-button"
+        >
+          <Icon name={busy ? 'queue' : 'send'} />
+        </button>
+      )}
     </>
   );
 }

@@ -1,3 +1,5 @@
+import { createContext } from 'preact';
+import { useContext } from 'preact/hooks';
 import type { ToolItem } from '../hub/chat-types.js';
 import { t } from '../i18n.js';
 import { arr, rec, str } from '../wire.js';
@@ -15,28 +17,42 @@ function outputText(item: ToolItem): string {
 
 const MARK: Record<string, string> = { completed: '✓', in_progress: '◐', pending: '○' };
 
-/** TodoWrite: the list itself, with how much of it is done. */
+/** True for the cards of the turn whose steps the plan view draws (chat-view.tsx): a todo card then refers to it. */
+export const PlanDrawnContext = createContext(false);
+
+/** TodoWrite: the list itself, with how much of it is done — or, where the plan view shows these steps, a line that points there. */
 function TodoCard({ item, todos }: { item: ToolItem; todos: Array<Record<string, unknown>> }) {
   const done = todos.filter((x) => x['status'] === 'completed').length;
+  const inPlan = useContext(PlanDrawnContext);
+  const head = (
+    <>
+      <Icon name="check" size={16} />
+      <span class="tool-title">{t('todoCard')}</span>
+      <span class="pill">{t('todoDone', done, todos.length)}</span>
+    </>
+  );
   return (
     <div class={`tool tool-${item.status} tool-special`} data-testid="tool-card" data-special="todo" data-status={item.status}>
-      <details>
-        <summary>
-          <Icon name="check" size={16} />
-          <span class="tool-title">{t('todoCard')}</span>
-          <span class="pill">{t('todoDone', done, todos.length)}</span>
-        </summary>
-        <ul class="todo-list">
-          {todos.map((x, i) => (
-            <li key={i} class={`todo todo-${str(x['status']) ?? 'pending'}`}>
-              <span class="todo-mark" aria-hidden="true">
-                {MARK[str(x['status']) ?? 'pending'] ?? '○'}
-              </span>
-              <span>{str(x['content']) ?? str(x['activeForm']) ?? ''}</span>
-            </li>
-          ))}
-        </ul>
-      </details>
+      {inPlan ? (
+        <div class="todo-ref">
+          {head}
+          <span class="muted small">{t('todoInPlan')}</span>
+        </div>
+      ) : (
+        <details>
+          <summary>{head}</summary>
+          <ul class="todo-list">
+            {todos.map((x, i) => (
+              <li key={i} class={`todo todo-${str(x['status']) ?? 'pending'}`}>
+                <span class="todo-mark" aria-hidden="true">
+                  {MARK[str(x['status']) ?? 'pending'] ?? '○'}
+                </span>
+                <span>{str(x['content']) ?? str(x['activeForm']) ?? ''}</span>
+              </li>
+            ))}
+          </ul>
+        </details>
+      )}
     </div>
   );
 }
