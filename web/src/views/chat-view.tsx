@@ -19,7 +19,8 @@ import { GitBadge } from './git-sheet.js';
 import { MachineChip } from './machines-view.js';
 import { SessionIdContext, SessionLinks, TaskRunningBadge, useRunningTasks } from './session-links.js';
 import { WaitingBanner } from './waiting-banner.js';
-import { PlanDrawnContext } from './special-tool-card.js';
+import { TodoRefContext } from './special-tool-card.js';
+import { todoRefs } from '../hub/todo-cards.js';
 import { RenameSheet } from './rename-sheet.js';
 
 /** One session: the conversation, pickers, plan, queue and prompt box. */
@@ -54,6 +55,7 @@ export function ChatView({ client, sessionId }: { client: HubClient; sessionId: 
   const running = chat ? chat.turn.state !== 'idle' : false;
   const lastAgent = items.length - 1;
   const plan = chat ? planPlace(chat) : undefined;
+  const refs = todoRefs(items, plan?.turnIndex);
   // An untitled session has an empty title: the header shows the list's fallback, the rename box starts empty.
   const named = chat?.title || summary?.title || '';
   const title = named || t('untitled');
@@ -101,10 +103,10 @@ export function ChatView({ client, sessionId }: { client: HubClient; sessionId: 
           />
           <SessionIdContext.Provider value={sessionId}>
             {items.map((item, i) => (
-              // The plan view carries its turn's steps: that turn's todo cards refer to it instead of listing them again.
-              <PlanDrawnContext.Provider key={item.id} value={plan !== undefined && i > plan.turnIndex}>
+              // A todo list's steps show once: its other cards point at the view that draws them.
+              <TodoRefContext.Provider key={item.id} value={refs.get(item.id)}>
                 <ChatItemView item={item} streaming={running && i === lastAgent} onRetry={canOperate ? retry : undefined} />
-              </PlanDrawnContext.Provider>
+              </TodoRefContext.Provider>
             ))}
           </SessionIdContext.Provider>
           {/* A finished plan belongs to its turn (the latest): collapsed at its end, not pinned over an idle composer. */}
