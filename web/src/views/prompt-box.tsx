@@ -56,7 +56,8 @@ export function PromptBox({ chat, client }: { chat: ChatState; client: HubClient
       {voice.listening}
       {assist.list}
       <div class="composer-row">
-        <ImagePickers onFiles={(files) => void addFiles(files)} />
+        {/* While a turn runs the camera gives Stop its place: the gallery stays, and a phone's gallery picker offers the camera too. */}
+        <ImagePickers onFiles={(files) => void addFiles(files)} camera={!busy} />
         <textarea
           ref={input}
           class="prompt-input"
@@ -125,8 +126,8 @@ function ImageThumbs({ images, onRemove }: { images: PreparedImage[]; onRemove: 
   );
 }
 
-/** The gallery and camera buttons, with the hidden file inputs they open. */
-function ImagePickers({ onFiles }: { onFiles: (files: Iterable<File>) => void }) {
+/** The gallery and (unless `camera` is false) camera buttons, with the hidden file inputs they open. */
+function ImagePickers({ onFiles, camera: withCamera }: { onFiles: (files: Iterable<File>) => void; camera: boolean }) {
   const gallery = useRef<HTMLInputElement>(null);
   const camera = useRef<HTMLInputElement>(null);
   return (
@@ -134,9 +135,11 @@ function ImagePickers({ onFiles }: { onFiles: (files: Iterable<File>) => void })
       <button type="button" class="icon-btn" aria-label={t('attachImage')} onClick={() => gallery.current?.click()}>
         <Icon name="image" />
       </button>
-      <button type="button" class="icon-btn" aria-label={t('takePhoto')} onClick={() => camera.current?.click()}>
-        <Icon name="camera" />
-      </button>
+      {withCamera ? (
+        <button type="button" class="icon-btn" aria-label={t('takePhoto')} onClick={() => camera.current?.click()}>
+          <Icon name="camera" />
+        </button>
+      ) : null}
       <input ref={gallery} type="file" accept="image/*" multiple hidden onChange={(e) => onFiles(e.currentTarget.files ?? [])} />
       <input
         ref={camera}
