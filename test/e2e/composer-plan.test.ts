@@ -118,7 +118,9 @@ describe('the composer and the plan at 390 px', () => {
     const n = await cards.count();
     expect(n).toBeGreaterThanOrEqual(2);
     expect(await cards.locator('.todo-list').count()).toBe(0);
-    expect(await cards.locator('.todo-ref').allInnerTexts()).toEqual(Array.from({ length: n }, () => expect.stringContaining('in the plan')));
+    expect(await cards.locator('.todo-ref').allInnerTexts()).toEqual(
+      Array.from({ length: n }, () => expect.stringContaining('in the plan')),
+    );
     for (const step of ['Inspect the project layout', 'Add the missing test', 'Update the changelog'])
       expect(await page.locator('li').filter({ hasText: step }).count()).toBe(1);
     expect(await axeBothThemes(page, 'todo cards pointing at the plan')).toEqual([]);
