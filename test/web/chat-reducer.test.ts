@@ -5,7 +5,7 @@ import {
   applySessionUpdate,
   emptyChat,
   parseTurnState,
-  pinnedPlan,
+  planPlace,
   prependHistory,
   resetForReplay,
   settleLocalPrompt,
@@ -162,27 +162,25 @@ describe('chat reducer', () => {
     expect(run(once, noSeq([{ name: 'other' }])).agentCommands).toEqual([{ name: 'other', description: '' }]);
   });
 
-  it('pins a plan only for the turn that sent it: a later prompt without a plan shows none', () => {
+  it('pins a plan only while a step is open, draws a finished one in its turn, and none for a later turn without a plan', () => {
     seq = 0;
     const step = (status: string) => ({ sessionUpdate: 'plan', entries: [{ content: 'step', priority: 'high', status }] });
-    const first = run(
-      emptyChat(SID),
-      upd(text('user_message_chunk', 'make a plan', 'u1')),
-      upd(step('in_progress')),
-      upd(step('completed')),
-    );
-    expect(pinnedPlan(first)).toHaveLength(1);
-    expect(pinnedPlan(first)[0]?.status).toBe('completed');
-    // Still pinned once its turn answered; gone when the next prompt starts a turn of its own.
+    const started = run(emptyChat(SID), upd(text('user_message_chunk', 'make a plan', 'u1')), upd(step('in_progress')));
+    expect(planPlace(started)).toMatchObject({ pinned: true, turnIndex: 0 });
+    const first = run(started, upd(step('completed')));
+    // Every step done: no longer pinned, drawn at the end of the turn that sent it.
+    expect(planPlace(first)).toMatchObject({ pinned: false, turnIndex: 0 });
+    expect(planPlace(first)?.entries[0]?.status).toBe('completed');
     const answered = run(first, upd(text('agent_message_chunk', 'Done.')));
-    expect(pinnedPlan(answered)).toHaveLength(1);
+    expect(planPlace(answered)).toMatchObject({ pinned: false, turnIndex: 0 });
+    // Gone when the next prompt starts a turn of its own.
     const next = run(answered, upd(text('user_message_chunk', 'something else', 'u2')));
-    expect(pinnedPlan(next)).toEqual([]);
-    // That turn's own plan is pinned again.
-    expect(pinnedPlan(run(next, upd(step('pending'))))).toHaveLength(1);
+    expect(planPlace(next)).toBeUndefined();
+    // That turn's own plan is pinned again, in that turn.
+    expect(planPlace(run(next, upd(step('pending'))))).toMatchObject({ pinned: true, turnIndex: 2 });
     // A plan before any prompt (a history page that starts mid-turn) is shown.
-    expect(pinnedPlan(run(emptyChat(SID), upd(step('pending'))))).toHaveLength(1);
-    expect(pinnedPlan(resetForReplay(first))).toEqual([]);
+    expect(planPlace(run(emptyChat(SID), upd(step('pending'))))).toMatchObject({ pinned: true, turnIndex: -1 });
+    expect(planPlace(resetForReplay(first))).toBeUndefined();
   });
 
   it('[PRM-01] parses _zcode/turn_state with its queue', () => {

@@ -40,12 +40,27 @@ function currentTurn(chat: ChatState): string | undefined {
   return i === -1 ? undefined : chat.items[i]?.id;
 }
 
+/** Where the latest turn's plan is drawn: pinned above the composer, or in its turn. */
+export interface PlanPlace {
+  entries: PlanEntry[];
+  /** True while a step is open: the live view above the composer. A finished plan is drawn at the end of its turn. */
+  pinned: boolean;
+  /** The index in `items` of the user message whose turn sent it (-1: a history page that starts mid-turn). */
+  turnIndex: number;
+}
+
 /**
- * The plan to pin above the composer: the one of the latest turn only. A later prompt's turn that
- * sends no plan of its own shows none (the old one stays in its turn's history, not pinned).
+ * The plan of the latest turn only: pinned while it has an open step, collapsed into its turn once
+ * every step is done (a finished plan belongs to its turn, not above an idle composer). A later
+ * prompt's turn that sends no plan of its own shows none (the old one stays in its TodoWrite cards).
  */
-export function pinnedPlan(chat: ChatState): PlanEntry[] {
-  return chat.plan.length > 0 && chat.planTurn === currentTurn(chat) ? chat.plan : [];
+export function planPlace(chat: ChatState): PlanPlace | undefined {
+  if (chat.plan.length === 0 || chat.planTurn !== currentTurn(chat)) return undefined;
+  return {
+    entries: chat.plan,
+    pinned: chat.plan.some((e) => e.status !== 'completed'),
+    turnIndex: findLastIndex(chat.items, (it) => it.kind === 'user'),
+  };
 }
 
 function applyChunk(chat: ChatState, kind: 'user' | 'agent' | 'thought', u: Rec, outer: Rec): ChatState {

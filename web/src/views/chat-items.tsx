@@ -133,12 +133,12 @@ function AgentMessage({ text, streaming }: { text: string; streaming: boolean })
   );
 }
 
-/** The agent's plan / todo list. */
-export function PlanView({ entries }: { entries: PlanEntry[] }) {
+/** The agent's plan / todo list: pinned above the composer while a step is open, else in its turn. */
+export function PlanView({ entries, pinned }: { entries: PlanEntry[]; pinned: boolean }) {
   if (!entries.length) return null;
   const done = entries.filter((e) => e.status === 'completed').length;
   return (
-    <details class="plan" data-testid="plan">
+    <details class={pinned ? 'plan' : 'plan plan-in-turn'} data-testid="plan" data-place={pinned ? 'pinned' : 'turn'}>
       <summary>
         {t('plan')} · {done}/{entries.length}
       </summary>

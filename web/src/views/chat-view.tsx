@@ -1,10 +1,10 @@
 import type { RefObject } from 'preact';
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { store, toast } from '../hub/app-state.js';
-import type { RetryPrompt } from '../hub/chat-types.js';
+import type { ChatItem, RetryPrompt } from '../hub/chat-types.js';
 import { ConnectionLost } from '../net/rpc-connection.js';
 import type { HubClient } from '../hub/hub-client.js';
-import { pinnedPlan } from '../hub/chat-reducer.js';
+import { planPlace, type PlanPlace } from '../hub/chat-reducer.js';
 import { badgeOf, type Badge } from '../hub/session-list.js';
 import { sessionWaits } from '../hub/session-waits.js';
 import { t } from '../i18n.js';
@@ -19,6 +19,8 @@ import { GitBadge } from './git-sheet.js';
 import { MachineChip } from './machines-view.js';
 import { SessionIdContext, SessionLinks, TaskRunningBadge, useRunningTasks } from './session-links.js';
 import { WaitingBanner } from './waiting-banner.js';
+import { TodoRefContext } from './special-tool-card.js';
+import { todoRefs } from '../hub/todo-cards.js';
 import { RenameSheet } from './rename-sheet.js';
 
 /** One session: the conversation, pickers, plan, queue and prompt box. */
@@ -51,7 +53,7 @@ export function ChatView({ client, sessionId }: { client: HubClient; sessionId: 
 
   const items = chat?.items ?? [];
   const running = chat ? chat.turn.state !== 'idle' : false;
-  const lastAgent = items.length - 1;
+  const plan = chat ? planPlace(chat) : undefined;
   // An untitled session has an empty title: the header shows the list's fallback, the rename box starts empty.
   const named = chat?.title || summary?.title || '';
   const title = named || t('untitled');
@@ -98,17 +100,38 @@ export function ChatView({ client, sessionId }: { client: HubClient; sessionId: 
             onLoad={() => void client.loadEarlier(sessionId)}
           />
           <SessionIdContext.Provider value={sessionId}>
-            {items.map((item, i) => (
-              <ChatItemView key={item.id} item={item} streaming={running && i === lastAgent} onRetry={canOperate ? retry : undefined} />
-            ))}
+            <Conversation items={items} running={running} plan={plan} onRetry={canOperate ? retry : undefined} />
           </SessionIdContext.Provider>
         </div>
-        {chat ? <PlanView entries={pinnedPlan(chat)} /> : null}
+        {plan?.pinned ? <PlanView entries={plan.entries} pinned /> : null}
         <WaitingBanner sessionId={sessionId} />
         {chat && canOperate ? <PromptBox chat={chat} client={client} /> : null}
       </main>
       {renaming ? <RenameSheet client={client} sessionId={sessionId} current={named} onClose={() => setRenaming(false)} /> : null}
     </div>
+  );
+}
+
+/** The messages, each todo card told where its steps are drawn, and a finished plan at the end of its turn. */
+function Conversation(p: {
+  items: ChatItem[];
+  running: boolean;
+  plan: PlanPlace | undefined;
+  onRetry: ((r: RetryPrompt) => void) | undefined;
+}) {
+  const refs = todoRefs(p.items, p.plan?.turnIndex);
+  const lastAgent = p.items.length - 1;
+  return (
+    <>
+      {p.items.map((item, i) => (
+        // A todo list's steps show once: its other cards point at the view that draws them.
+        <TodoRefContext.Provider key={item.id} value={refs.get(item.id)}>
+          <ChatItemView item={item} streaming={p.running && i === lastAgent} onRetry={p.onRetry} />
+        </TodoRefContext.Provider>
+      ))}
+      {/* A finished plan belongs to its turn (the latest): collapsed at its end, not pinned over an idle composer. */}
+      {p.plan && !p.plan.pinned ? <PlanView entries={p.plan.entries} pinned={false} /> : null}
+    </>
   );
 }
 

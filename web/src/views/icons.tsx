@@ -2,6 +2,7 @@
 const PATHS = {
   back: 'M15 18l-6-6 6-6',
   send: 'M4 12l16-8-6 16-2-6-8-2z',
+  queue: 'M4 6h13M4 12h13M4 18h8M18 15v6M15 18h6',
   stop: 'M7 7h10v10H7z',
   image: 'M4 5h16v14H4zM4 15l4-4 4 4 3-3 5 5M15 9.5a1.5 1.5 0 1 0 0-.01',
   camera: 'M4 8h3l2-3h6l2 3h3v11H4zM12 17a4 4 0 1 0 0-8 4 4 0 0 0 0 8z',

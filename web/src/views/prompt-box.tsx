@@ -56,7 +56,8 @@ export function PromptBox({ chat, client }: { chat: ChatState; client: HubClient
       {voice.listening}
       {assist.list}
       <div class="composer-row">
-        <ImagePickers onFiles={(files) => void addFiles(files)} />
+        {/* While a turn runs the camera gives Stop its place: the gallery stays, and a phone's gallery picker offers the camera too. */}
+        <ImagePickers onFiles={(files) => void addFiles(files)} camera={!busy} />
         <textarea
           ref={input}
           class="prompt-input"
@@ -125,8 +126,8 @@ function ImageThumbs({ images, onRemove }: { images: PreparedImage[]; onRemove: 
   );
 }
 
-/** The gallery and camera buttons, with the hidden file inputs they open. */
-function ImagePickers({ onFiles }: { onFiles: (files: Iterable<File>) => void }) {
+/** The gallery and (unless `camera` is false) camera buttons, with the hidden file inputs they open. */
+function ImagePickers({ onFiles, camera: withCamera }: { onFiles: (files: Iterable<File>) => void; camera: boolean }) {
   const gallery = useRef<HTMLInputElement>(null);
   const camera = useRef<HTMLInputElement>(null);
   return (
@@ -134,9 +135,11 @@ function ImagePickers({ onFiles }: { onFiles: (files: Iterable<File>) => void })
       <button type="button" class="icon-btn" aria-label={t('attachImage')} onClick={() => gallery.current?.click()}>
         <Icon name="image" />
       </button>
-      <button type="button" class="icon-btn" aria-label={t('takePhoto')} onClick={() => camera.current?.click()}>
-        <Icon name="camera" />
-      </button>
+      {withCamera ? (
+        <button type="button" class="icon-btn" aria-label={t('takePhoto')} onClick={() => camera.current?.click()}>
+          <Icon name="camera" />
+        </button>
+      ) : null}
       <input ref={gallery} type="file" accept="image/*" multiple hidden onChange={(e) => onFiles(e.currentTarget.files ?? [])} />
       <input
         ref={camera}
@@ -150,19 +153,40 @@ function ImagePickers({ onFiles }: { onFiles: (files: Iterable<File>) => void })
   );
 }
 
-/** Stop (while a turn runs) and send. */
+/**
+ * Stop (while a turn runs) and send. At 390 px the text box needs the row: while a turn runs with
+ * nothing typed, the labelled Stop takes Send's place (nothing to send yet); once something is
+ * typed, Stop turns compact and Send becomes Queue beside it (a prompt sent now waits its turn).
+ */
 function SendStop({ busy, canSend, onStop, onSend }: { busy: boolean; canSend: boolean; onStop: () => void; onSend: () => void }) {
+  const compact = busy && canSend;
   return (
     <>
       {busy ? (
-        <button type="button" class="stop-btn" onClick={onStop} data-testid="stop-button">
+        <button
+          type="button"
+          class={compact ? 'stop-btn stop-compact' : 'stop-btn'}
+          onClick={onStop}
+          data-testid="stop-button"
+          {...(compact ? { 'aria-label': t('stop'), title: t('stop') } : {})}
+        >
           <Icon name="stop" size={16} />
-          {t('stop')}
+          {compact ? null : t('stop')}
         </button>
       ) : null}
-      <button type="button" class="icon-btn primary" aria-label={t('send')} onClick={onSend} disabled={!canSend} data-testid="send-button">
-        <Icon name="send" />
-      </button>
+      {busy && !canSend ? null : (
+        <button
+          type="button"
+          class="icon-btn primary"
+          aria-label={busy ? t('queue') : t('send')}
+          title={busy ? t('queue') : undefined}
+          onClick={onSend}
+          disabled={!canSend}
+          data-testid="send-button"
+        >
+          <Icon name={busy ? 'queue' : 'send'} />
+        </button>
+      )}
     </>
   );
 }

@@ -1,13 +1,11 @@
+import { createContext } from 'preact';
+import { useContext } from 'preact/hooks';
 import type { ToolItem } from '../hub/chat-types.js';
+import { bareName, type TodoRef } from '../hub/todo-cards.js';
 import { t } from '../i18n.js';
 import { arr, rec, str } from '../wire.js';
 import { Icon } from './icons.js';
 import { Markdown } from './markdown-view.js';
-
-/** The tool a card is, when its title is just the bare tool name (src/acp/tool-info.ts `toolTitle`). */
-function bareName(item: ToolItem): string {
-  return item.title.split(/[\s:]/)[0] ?? '';
-}
 
 function outputText(item: ToolItem): string {
   return item.content.flatMap((c) => (c.type === 'content' && c.content.type === 'text' ? [c.content.text] : [])).join('\n');
@@ -15,28 +13,42 @@ function outputText(item: ToolItem): string {
 
 const MARK: Record<string, string> = { completed: '✓', in_progress: '◐', pending: '○' };
 
-/** TodoWrite: the list itself, with how much of it is done. */
+/** Where a todo card's steps are drawn instead of in it (hub/todo-cards.ts); undefined: in it. */
+export const TodoRefContext = createContext<TodoRef | undefined>(undefined);
+
+/** TodoWrite: the list itself, with how much of it is done — or, where another view shows these steps, a line that points there. */
 function TodoCard({ item, todos }: { item: ToolItem; todos: Array<Record<string, unknown>> }) {
   const done = todos.filter((x) => x['status'] === 'completed').length;
+  const ref = useContext(TodoRefContext);
+  const head = (
+    <>
+      <Icon name="check" size={16} />
+      <span class="tool-title">{t('todoCard')}</span>
+      <span class="pill">{t('todoDone', done, todos.length)}</span>
+    </>
+  );
   return (
     <div class={`tool tool-${item.status} tool-special`} data-testid="tool-card" data-special="todo" data-status={item.status}>
-      <details>
-        <summary>
-          <Icon name="check" size={16} />
-          <span class="tool-title">{t('todoCard')}</span>
-          <span class="pill">{t('todoDone', done, todos.length)}</span>
-        </summary>
-        <ul class="todo-list">
-          {todos.map((x, i) => (
-            <li key={i} class={`todo todo-${str(x['status']) ?? 'pending'}`}>
-              <span class="todo-mark" aria-hidden="true">
-                {MARK[str(x['status']) ?? 'pending'] ?? '○'}
-              </span>
-              <span>{str(x['content']) ?? str(x['activeForm']) ?? ''}</span>
-            </li>
-          ))}
-        </ul>
-      </details>
+      {ref ? (
+        <div class="todo-ref">
+          {head}
+          <span class="muted small">{t(ref === 'plan' ? 'todoInPlan' : 'todoBelow')}</span>
+        </div>
+      ) : (
+        <details>
+          <summary>{head}</summary>
+          <ul class="todo-list">
+            {todos.map((x, i) => (
+              <li key={i} class={`todo todo-${str(x['status']) ?? 'pending'}`}>
+                <span class="todo-mark" aria-hidden="true">
+                  {MARK[str(x['status']) ?? 'pending'] ?? '○'}
+                </span>
+                <span>{str(x['content']) ?? str(x['activeForm']) ?? ''}</span>
+              </li>
+            ))}
+          </ul>
+        </details>
+      )}
     </div>
   );
 }
