@@ -100,8 +100,11 @@ describe('phone polish', () => {
     await todo.waitFor();
     // The last TodoWrite update can land just after the turn ends: wait for it rather than read once.
     await expect.poll(() => todo.locator('.pill').innerText()).toBe('3/3 done');
-    await todo.locator('summary').click();
-    expect(await todo.locator('.todo-completed').count()).toBe(3);
+    // The steps are drawn once, in the turn's plan (the card points at it): open it there.
+    const steps = page.getByTestId('plan');
+    await expect.poll(() => steps.getAttribute('data-place')).toBe('turn');
+    await steps.locator('summary').click();
+    await expect.poll(() => steps.locator('li.plan-completed').count()).toBe(3);
 
     await sendPrompt(page, 'make a plan first');
     const sheet = page.getByTestId('interaction-sheet');
