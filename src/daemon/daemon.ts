@@ -263,7 +263,7 @@ function attachMetrics(metrics: HubMetrics, hub: Hub, app: FastifyInstance, back
   });
 }
 
-/** Listens, then writes hub.json and the last address, so `zcode-hub status` and the bridge find this hub. */
+/** Listens, then writes hub.json and the last address, so the sub-commands (`stop`, `pair`, `doctor`, …) and the bridge find this hub. */
 async function listenAndAnnounce(app: FastifyInstance, config: HubConfig, steps: ShutdownSteps): Promise<{ url: string; port: number }> {
   await app.listen({ host: config.host, port: config.port });
   const address = app.server.address();
