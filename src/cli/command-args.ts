@@ -61,8 +61,8 @@ function seeHelp(spec: CommandSpec, sub: SubCommandSpec | undefined): string {
 
 /**
  * Parses `argv` for command `spec`: `--help` prints the usage of the sub-command it names (exit
- * 0); an unknown option, an option of another sub-command or an unknown sub-command is named
- * with a pointer to the right `--help` (exit 2). Returns the parsed line or the exit code.
+ * 0); an unknown option, an option of another sub-command, an unknown sub-command or an argument
+ * past those the table gives is named with a pointer to the right `--help` (exit 2). Returns the parsed line or the exit code.
  */
 export function parseCommand(spec: CommandSpec, argv: readonly string[], io: CliIo): ParsedCommand | number {
   if (wantsHelp(argv)) {
@@ -78,7 +78,7 @@ export function parseCommand(spec: CommandSpec, argv: readonly string[], io: Cli
     io.stderr.write(`zcode-hub ${spec.name}${sub ? ` ${sub.name}` : ''}: ${parseArgsMessage(err)} ${seeHelp(spec, sub)}\n`);
     return 2;
   }
-  if (spec.subs === undefined) return new ParsedCommand(spec, undefined, positionals, values);
+  if (spec.subs === undefined) return surplus(spec, undefined, positionals, io) ?? new ParsedCommand(spec, undefined, positionals, values);
   const [word, ...args] = positionals;
   if (word === 'help') {
     io.stdout.write(commandUsage(spec));
@@ -101,10 +101,31 @@ export function parseCommand(spec: CommandSpec, argv: readonly string[], io: Cli
     );
     return 2;
   }
+  const extra = surplus(spec, sub, args, io);
+  if (extra !== undefined) return extra;
   const missing = (sub.required ?? []).find((k) => values[k] === undefined);
   if (missing !== undefined) {
     io.stderr.write(`zcode-hub ${spec.name} ${sub.name}: --${missing} is required ${seeHelp(spec, sub)}\n`);
     return 2;
   }
   return new ParsedCommand(spec, sub, args, values);
+}
+
+/**
+ * How many positional arguments a usage's arguments (`TOKEN_ID PERSON`, `ID`) name: a bracketed
+ * part (`[-- START FLAGS]`) is not the parser's, a command's runner takes it after `--` itself.
+ */
+export function argumentCount(args: string | undefined): number {
+  return (args ?? '')
+    .replace(/\[[^\]]*\]/g, ' ')
+    .split(/\s+/)
+    .filter(Boolean).length;
+}
+
+/** Exit 2 naming the first argument past those the table gives the (sub-)command; undefined when none is. */
+function surplus(spec: CommandSpec, sub: SubCommandSpec | undefined, args: readonly string[], io: CliIo): number | undefined {
+  const extra = args[argumentCount(sub ? sub.args : spec.args)];
+  if (extra === undefined) return undefined;
+  io.stderr.write(`zcode-hub ${spec.name}${sub ? ` ${sub.name}` : ''}: unexpected argument '${extra}' ${seeHelp(spec, sub)}\n`);
+  return 2;
 }

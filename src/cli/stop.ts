@@ -18,10 +18,6 @@ const POLL_MS = 100;
 export async function runStopCli(argv: string[], io: CliIo, waitMs: number = LIMITS.stopWaitMs): Promise<number> {
   const line = parseCommand(SPEC, argv, io);
   if (typeof line === 'number') return line;
-  if (line.args.length > 0) {
-    io.stderr.write(`zcode-hub stop: unexpected argument '${line.args[0]}' (see \`zcode-hub stop --help\`)\n`);
-    return 2;
-  }
   const stateDir = resolveStateDir(line.string('state-dir'), io.env);
   const daemon = findDaemon(stateDir);
   if (!daemon) {

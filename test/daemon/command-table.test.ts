@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { START_FLAGS } from '../../src/config/load.js';
-import { parseCommand, parserOptions, ParsedCommand } from '../../src/cli/command-args.js';
+import { argumentCount, parseCommand, parserOptions, ParsedCommand } from '../../src/cli/command-args.js';
 import { COMMAND_SPECS, START_FLAG_HELP, commandSpec } from '../../src/cli/commands.js';
 import { commandUsage, namedSub, subCommandUsage, topUsage } from '../../src/cli/usage.js';
 import { collector } from '../helpers/cli-io.js';
@@ -89,6 +89,9 @@ describe('parseCommand', () => {
     ]);
     expect(() => parsed.string('colour')).toThrow(/no option --colour/);
     expect((parseCommand(people, ['--json'], collector()) as ParsedCommand).sub?.name).toBe('list');
+    expect([argumentCount('TOKEN_ID PERSON'), argumentCount('ID'), argumentCount('[-- START FLAGS]'), argumentCount(undefined)]).toEqual([
+      2, 1, 0, 0,
+    ]);
   });
 
   it('bad lines: exit 2 and one line naming the sub-command and its --help', () => {
@@ -98,6 +101,8 @@ describe('parseCommand', () => {
       [['create', '--name', 'x'], 'zcode-hub token create: --scope is required (see `zcode-hub token create --help`)\n'],
       [['create', '--name'], "zcode-hub token create: option '--name <value>' argument missing (see `zcode-hub token create --help`)\n"],
       [['frob'], "zcode-hub token: unknown sub-command 'frob' (see `zcode-hub token --help`)\n"],
+      [['revoke', 'id1', 'id2'], "zcode-hub token revoke: unexpected argument 'id2' (see `zcode-hub token revoke --help`)\n"],
+      [['list', '--json', 'all'], "zcode-hub token list: unexpected argument 'all' (see `zcode-hub token list --help`)\n"],
     ];
     for (const [argv, message] of cases) {
       const io = collector();
