@@ -4,7 +4,7 @@ import { ConfigError, loadConfig } from '../config/load.js';
 import { probeBackend } from '../doctor/probe-run.js';
 import { formatProbeReport, type ProbeReport } from '../doctor/probe-report.js';
 import { probeReportSchema } from '../doctor/cli-report.js';
-import { callDaemon, findDaemon } from './daemon-client.js';
+import { callDaemon, DaemonRefused, findDaemon } from './daemon-client.js';
 import { z } from 'zod';
 import { writeFileAtomic } from '../fs/secure-file.js';
 import { createLogger } from '../logger.js';
@@ -31,7 +31,7 @@ async function probeThroughDaemon(stateDir: string, prompt: boolean): Promise<Pr
     await callDaemon(daemon, 'POST', '/api/doctor/probe', { prompt });
   } catch (err) {
     // 409: a probe (the web app's) already runs; its report is the one to wait for.
-    if (!/→ 409:/.test((err as Error).message)) return `--daemon: ${(err as Error).message}`;
+    if (!(err instanceof DaemonRefused && err.status === 409)) return `--daemon: ${(err as Error).message}`;
   }
   for (;;) {
     const job = jobSchema.parse(await callDaemon(daemon, 'GET', '/api/doctor/probe'));
