@@ -1,6 +1,6 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { parseArgsMessage } from '../config/load.js';
-import type { CommandSpec, SubCommandSpec } from './command-spec.js';
+import { parseArgsMessage, START_FLAGS } from '../config/load.js';
+import type { CommandSpec, OptionSpec, SubCommandSpec } from './command-spec.js';
 import { commandUsage, helpFor, namedSub, wantsHelp } from './usage.js';
 
 /** Where a command writes; `process` satisfies it, tests pass collectors. */
@@ -128,4 +128,60 @@ function surplus(spec: CommandSpec, sub: SubCommandSpec | undefined, args: reado
   if (extra === undefined) return undefined;
   io.stderr.write(`zcode-hub ${spec.name}${sub ? ` ${sub.name}` : ''}: unexpected argument '${extra}' ${seeHelp(spec, sub)}\n`);
   return 2;
+}
+
+/** Whether option `o`'s value may be left out (`--json [FILE]`): given bare, it reads as ''. */
+function optionalValue(o: OptionSpec): boolean {
+  return o.value?.startsWith('[') ?? false;
+}
+
+/**
+ * `--json` followed by nothing or by another option reads `--json=`, so node:util parseArgs (which
+ * has no optional values) takes it as given without a value.
+ */
+function bareOptionalValues(spec: CommandSpec, argv: readonly string[]): string[] {
+  const optional = new Set(
+    Object.entries(spec.options)
+      .filter(([, o]) => optionalValue(o))
+      .map(([n]) => `--${n}`),
+  );
+  const end = argv.indexOf('--');
+  return argv.map((a, i) => ((end === -1 || i < end) && optional.has(a) && (argv[i + 1]?.startsWith('-') ?? true) ? `${a}=` : a));
+}
+
+/**
+ * Parses the line of a command that also takes every start flag (`doctor`): its own options from
+ * its table entry, the start flags handed back as they were given for loadConfig (which checks
+ * their values). An unknown option or a surplus argument: exit 2, as parseCommand.
+ */
+export function parseWithStartFlags(
+  spec: CommandSpec,
+  argv: readonly string[],
+  io: CliIo,
+): { line: ParsedCommand; startArgs: string[] } | number {
+  if (wantsHelp(argv)) {
+    io.stdout.write(helpFor(spec, argv));
+    return 0;
+  }
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: bareOptionalValues(spec, argv),
+      options: { ...START_FLAGS, ...parserOptions(spec) },
+      allowPositionals: true,
+      strict: true,
+      tokens: true,
+    });
+  } catch (err) {
+    io.stderr.write(`zcode-hub ${spec.name}: ${parseArgsMessage(err)} ${seeHelp(spec, undefined)}\n`);
+    return 2;
+  }
+  const own: Record<string, Value> = {};
+  const startArgs: string[] = [];
+  for (const t of parsed.tokens)
+    if (t.kind === 'option' && t.name in spec.options) own[t.name] = parsed.values[t.name];
+    else if (t.kind === 'option') startArgs.push(`--${t.name}=${t.value ?? ''}`);
+  return (
+    surplus(spec, undefined, parsed.positionals, io) ?? { line: new ParsedCommand(spec, undefined, parsed.positionals, own), startArgs }
+  );
 }

@@ -112,6 +112,8 @@ describe('zcode-hub <command> [<sub-command>] --help', () => {
       ['token', 'list', '--scope', 'view'],
       ['service', 'status', '--no-activate'],
       ['acp', '--bogus'],
+      ['doctor', '--probe', '--colour'],
+      ['doctor', '--json', 'out.json'],
       ['frob'],
     ];
     const expected = [
@@ -119,6 +121,8 @@ describe('zcode-hub <command> [<sub-command>] --help', () => {
       'zcode-hub token list: --scope is not an option of token list (see `zcode-hub token list --help`)\n',
       'zcode-hub service status: --no-activate is not an option of service status (see `zcode-hub service status --help`)\n',
       "zcode-hub acp: unknown option '--bogus' (see `zcode-hub acp --help`)\n",
+      "zcode-hub doctor: unknown option '--colour' (see `zcode-hub doctor --help`)\n",
+      'zcode-hub doctor: --json takes a FILE only with --probe; without it the report goes to stdout (see `zcode-hub doctor --help`)\n',
       "zcode-hub: unknown command 'frob' (see `zcode-hub --help`)\n",
     ];
     for (const [i, { line, r }] of (await runAll(lines)).entries())
