@@ -23,6 +23,51 @@ export type CommandAck = z.infer<typeof commandAck.lenient>;
 export type StrictCommandAck = z.infer<typeof commandAck.strict>;
 
 /**
+ * Every v4 command type of §7.3, defined once: the hub sends only these (src/app-server/client.ts)
+ * and the simulator's handler table must name each one, with its handler or as not simulated
+ * (src/simulator/methods/v4-command-handlers.ts), so a type added here without a decision
+ * there does not compile.
+ */
+export const V4_COMMAND_TYPES = [
+  'sendText',
+  'stop',
+  'compact',
+  'resolveInteraction',
+  'snoozeInteractionAutoResolution',
+  'startSavedWorkflow',
+  'resumeWorkflowRun',
+  'cancelBackgroundWork',
+  'renameSession',
+  'deleteSession',
+  'switchCollaborationMode',
+  'switchModelConfig',
+  'setFollowupMode',
+  'pauseGoal',
+  'resumeGoal',
+  'forkAssistant',
+  'applyFileRewind',
+  'editUserQuery',
+  'retryTurn',
+  'setAssistantFeedback',
+  'sendQueuedNow',
+  'editQueueItem',
+  'reorderQueueItem',
+  'deleteQueueItem',
+  'setAutoDrain',
+  'sendGoalCommand',
+  'createSession',
+  'createSelectionSideSession',
+  'setHighspeedMetrics',
+  'amendWorkflowRunSettings',
+  'discardSharedContext',
+  'respondWorkspaceHookReview',
+  'toggleWorkspaceHookReviewItem',
+  'revokeWorkspaceHookTrust',
+  'requestWorkspaceHookReview',
+] as const;
+export type V4CommandType = (typeof V4_COMMAND_TYPES)[number];
+
+/**
  * The v4 command envelope (§7.1), defined once: the hub builds it (src/app-server/client.ts)
  * and the simulator reads it as the CLI does. Unlike the legacy params this input is not
  * strict on the CLI either — extra keys pass — so one reading serves both sides.
