@@ -67,6 +67,20 @@ describe('the v4 handler table', () => {
       expect(notSimulated.length).toBeGreaterThan(0);
       for (const [i, type] of notSimulated.entries())
         expect(await command(type, i), type).toMatchObject({ status: 'failed', reasonCode: 'fault.command.notImplemented' });
+      // A command the wire marks cas needs baseRevision, and is stale against another revision.
+      const followup = (commandId: string, extra: object) =>
+        sim.call('v4/command', {
+          commandId,
+          clientId: 'test',
+          sessionId,
+          type: 'setFollowupMode',
+          payload: { mode: 'guide' },
+          issuedAt: Date.now(),
+          ...extra,
+        });
+      expect(await followup('f-1', {})).toMatchObject({ status: 'rejected', message: 'baseRevision is required for setFollowupMode' });
+      expect(await followup('f-2', { baseRevision: 7 })).toMatchObject({ status: 'stale', reasonCode: 'proto.staleRevision' });
+      expect(await followup('f-3', { baseRevision: 0 })).toMatchObject({ status: 'accepted' });
       expect(await command('brandNewCommand', -1)).toMatchObject({
         status: 'rejected',
         reasonCode: 'proto.invalidPayload',

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { commandEnvelope, V4_COMMAND_TYPES, type V4CommandType } from '../../wire/v4.js';
+import { commandEnvelope, V4_COMMAND_TYPES, V4_COMMANDS, type V4CommandType } from '../../wire/v4.js';
 import { ModelSelectionSchema, strPlus } from './common.js';
 
 /** The v4 command envelope (§7.1), not strict on the CLI either: defined once with the hub's builder in src/wire/v4.ts. */
@@ -44,23 +44,7 @@ export const PAYLOADS = {
 export type ImplementedCommand = keyof typeof PAYLOADS;
 
 /** Types that need `baseRevision` (CAS, §7.3). */
-export const CAS_TYPES: ReadonlySet<string> = new Set<V4CommandType>([
-  'pauseGoal',
-  'resumeGoal',
-  'switchModelConfig',
-  'switchCollaborationMode',
-  'setFollowupMode',
-  'forkAssistant',
-  'applyFileRewind',
-  'editUserQuery',
-  'retryTurn',
-  'setAssistantFeedback',
-  'sendQueuedNow',
-  'editQueueItem',
-  'reorderQueueItem',
-  'deleteQueueItem',
-  'setAutoDrain',
-]);
+export const CAS_TYPES: ReadonlySet<string> = new Set(V4_COMMAND_TYPES.filter((t) => V4_COMMANDS[t] === 'cas'));
 
 /** Every command type of §7.3 (known but not simulated → `failed fault.command.notImplemented`). */
 export const KNOWN_TYPES: ReadonlySet<string> = new Set<string>(V4_COMMAND_TYPES);
