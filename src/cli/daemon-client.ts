@@ -44,6 +44,23 @@ export class DaemonRefused extends Error {
   }
 }
 
+/** The daemon hub.json names did not answer at all (refused, reset, timed out); `reason` says how. */
+export class DaemonUnreachable extends Error {
+  constructor(
+    handle: DaemonHandle,
+    readonly reason: string,
+    cause: unknown,
+  ) {
+    super(`the hub at ${handle.hub.url} (pid ${handle.hub.pid}) did not answer: ${reason}`, { cause });
+    this.name = 'DaemonUnreachable';
+  }
+}
+
+/** Why a call failed, without where the hub is: for a sentence that already names it. */
+export function failureReason(err: unknown): string {
+  return err instanceof DaemonUnreachable ? err.reason : (err as Error).message;
+}
+
 /** A reason out of an answer's text: the error body's message, else the text itself (a proxy's page), kept short. */
 function refusal(status: number, text: string): DaemonRefused {
   let body: unknown;
@@ -64,7 +81,7 @@ function refusal(status: number, text: string): DaemonRefused {
 
 /**
  * Calls the daemon's REST API with the admin token. The one place the CLI turns an HTTP failure
- * into words: a refusal throws DaemonRefused, a daemon that does not answer an Error saying so.
+ * into words: a refusal throws DaemonRefused, a daemon that does not answer DaemonUnreachable.
  * Callers parse the answer with zod.
  */
 export async function callDaemon(handle: DaemonHandle, method: string, path: string, body?: unknown): Promise<unknown> {
@@ -79,8 +96,7 @@ export async function callDaemon(handle: DaemonHandle, method: string, path: str
     });
     text = await res.text();
   } catch (err) {
-    const cause = (err as Error & { cause?: Error }).cause?.message ?? (err as Error).message;
-    throw new Error(`the hub at ${handle.hub.url} (pid ${handle.hub.pid}) did not answer: ${cause}`, { cause: err });
+    throw new DaemonUnreachable(handle, (err as Error & { cause?: Error }).cause?.message ?? (err as Error).message, err);
   }
   if (!res.ok) throw refusal(res.status, text);
   try {

@@ -13,7 +13,7 @@ import { WorkspaceRoots } from '../fs/workspace-roots.js';
 function addedPeers(stateDir: string): string[] {
   return readPeersFile(path.join(stateDir, PEERS_FILE)).map((p) => p.origin);
 }
-import { callDaemon, findDaemon } from './daemon-client.js';
+import { callDaemon, failureReason, findDaemon } from './daemon-client.js';
 import { parseWithStartFlags } from './command-args.js';
 import { commandSpec } from './commands.js';
 
@@ -78,7 +78,7 @@ export async function runDoctor(argv: string[]): Promise<number> {
       checks.unshift({
         id: 'daemon',
         status: 'fail',
-        message: `a daemon runs (pid ${daemon.hub.pid}) but did not answer: ${(err as Error).message}`,
+        message: `a daemon runs (pid ${daemon.hub.pid}) but did not answer: ${failureReason(err)}`,
         fix: 'check its log, or stop it and start again',
       });
     }
