@@ -62,7 +62,8 @@ function seeHelp(spec: CommandSpec, sub: SubCommandSpec | undefined): string {
 /**
  * Parses `argv` for command `spec`: `--help` prints the usage of the sub-command it names (exit
  * 0); an unknown option, an option of another sub-command, an unknown sub-command or an argument
- * past those the table gives is named with a pointer to the right `--help` (exit 2). Returns the parsed line or the exit code.
+ * past those the table gives is named with a pointer to the right `--help` (exit 2). Returns the
+ * parsed line or the exit code.
  */
 export function parseCommand(spec: CommandSpec, argv: readonly string[], io: CliIo): ParsedCommand | number {
   if (wantsHelp(argv)) {
