@@ -17,7 +17,7 @@ import { linkError, refusedAck, resultError } from './errors.js';
 import * as s from './session-schemas.js';
 import { WorkflowCalls, type Call } from './client-workflows.js';
 import type { ModelSelection } from '../wire/model.js';
-import type { CommandEnvelope } from '../wire/v4.js';
+import type { CommandEnvelope, V4CommandType } from '../wire/v4.js';
 
 /** `WorkspaceRef` of a local workspace: key = path (APP-SERVER.md §3.1). */
 export function workspaceRef(path: string): { workspacePath: string; workspaceKey: string } {
@@ -205,7 +205,7 @@ export class AppServerClient {
    */
   async v4Command(
     sessionId: string,
-    type: string,
+    type: V4CommandType,
     payload: Record<string, unknown>,
     options: V4CommandOptions = {},
   ): Promise<s.CommandAck> {

@@ -114,10 +114,10 @@ export async function ensureDaemon(
       fs.closeSync(log);
       if (address.length > 0)
         logger.info(
-          { pid: child.pid, stateDir, host: address[1], port: Number(address[3]) },
+          { daemonPid: child.pid, stateDir, host: address[1], port: Number(address[3]) },
           `started the zcode-hub daemon on ${address[1]}:${address[3]}, where this state dir's hub last ran`,
         );
-      else logger.info({ pid: child.pid, stateDir }, 'started the zcode-hub daemon');
+      else logger.info({ daemonPid: child.pid, stateDir }, 'started the zcode-hub daemon');
       started = { onLastAddress: address.length > 0 };
     }
     const handle = await waitForDaemon(stateDir, DAEMON_START_TIMEOUT_MS, signal);

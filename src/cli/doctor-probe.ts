@@ -4,19 +4,11 @@ import { ConfigError, loadConfig } from '../config/load.js';
 import { probeBackend } from '../doctor/probe-run.js';
 import { formatProbeReport, type ProbeReport } from '../doctor/probe-report.js';
 import { probeReportSchema } from '../doctor/cli-report.js';
-import { callDaemon, findDaemon } from './daemon-client.js';
+import { callDaemon, DaemonRefused, findDaemon } from './daemon-client.js';
 import { z } from 'zod';
 import { writeFileAtomic } from '../fs/secure-file.js';
 import { createLogger } from '../logger.js';
-
-/** The probe's own flags; everything else is a start flag. */
-interface ProbeFlags {
-  json?: string;
-  prompt: boolean;
-  /** `--daemon`: the running daemon probes the backend it was started with (`POST /api/doctor/probe`). */
-  daemon: boolean;
-  rest: string[];
-}
+import type { ParsedCommand } from './command-args.js';
 
 /** How often `--daemon` asks whether the daemon's probe finished. */
 const DAEMON_PROBE_POLL_MS = 500;
@@ -31,7 +23,7 @@ async function probeThroughDaemon(stateDir: string, prompt: boolean): Promise<Pr
     await callDaemon(daemon, 'POST', '/api/doctor/probe', { prompt });
   } catch (err) {
     // 409: a probe (the web app's) already runs; its report is the one to wait for.
-    if (!/→ 409:/.test((err as Error).message)) return `--daemon: ${(err as Error).message}`;
+    if (!(err instanceof DaemonRefused && err.status === 409)) return `--daemon: ${(err as Error).message}`;
   }
   for (;;) {
     const job = jobSchema.parse(await callDaemon(daemon, 'GET', '/api/doctor/probe'));
@@ -41,38 +33,26 @@ async function probeThroughDaemon(stateDir: string, prompt: boolean): Promise<Pr
   }
 }
 
-/** Splits `--probe`, `--probe-no-prompt` and `--json FILE` from the start flags. */
-function probeFlags(argv: readonly string[]): ProbeFlags | string {
-  const out: ProbeFlags = { prompt: true, daemon: false, rest: [] };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (a === '--probe') continue;
-    if (a === '--probe-no-prompt') out.prompt = false;
-    else if (a === '--daemon') out.daemon = true;
-    else if (a === '--json' || a.startsWith('--json=')) {
-      const file = a === '--json' ? argv[++i] : a.slice('--json='.length);
-      if (!file || file.startsWith('-')) return '--json needs a FILE with --probe (e.g. --json probe.json)';
-      out.json = path.resolve(file);
-    } else out.rest.push(a);
-  }
-  return out;
-}
-
 /**
  * `zcode-hub doctor --probe [--json FILE] [--probe-no-prompt] [--daemon] [start flags]`: runs the
  * scripted conversation against its own child of the backend the start flags choose (with
  * `--daemon`: the one the running daemon was started with, run by the daemon) and prints the
  * table (src/doctor/probe.ts). Exits 0 when every row is ok or skipped, 1 otherwise, 2 on bad flags.
  */
-export async function runProbeCli(argv: readonly string[]): Promise<number> {
-  const flags = probeFlags(argv);
-  if (typeof flags === 'string') {
-    process.stderr.write(`zcode-hub doctor: ${flags}\n`);
+export async function runProbeCli(line: ParsedCommand, startArgs: string[]): Promise<number> {
+  const file = line.string('json');
+  if (file === '') {
+    process.stderr.write('zcode-hub doctor: --json needs a FILE with --probe (e.g. --json probe.json)\n');
     return 2;
   }
+  const flags = {
+    json: file === undefined ? undefined : path.resolve(file),
+    prompt: !line.flag('probe-no-prompt'),
+    daemon: line.flag('daemon'),
+  };
   let config;
   try {
-    config = loadConfig(flags.rest);
+    config = loadConfig(startArgs);
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`zcode-hub doctor --probe: ${err.message} (see \`zcode-hub doctor --help\`)\n`);
@@ -81,7 +61,10 @@ export async function runProbeCli(argv: readonly string[]): Promise<number> {
     throw err;
   }
   // The hub's log goes to stderr, quiet unless asked: the report is the output.
-  const logger = createLogger({ level: argv.includes('--log-level') ? config.logLevel : 'silent', destination: process.stderr });
+  const logger = createLogger({
+    level: startArgs.some((a) => a.startsWith('--log-level=')) ? config.logLevel : 'silent',
+    destination: process.stderr,
+  });
   let report: ProbeReport;
   if (flags.daemon) {
     if (config.recordWire) {

@@ -13,7 +13,11 @@ import { WorkspaceRoots } from '../fs/workspace-roots.js';
 function addedPeers(stateDir: string): string[] {
   return readPeersFile(path.join(stateDir, PEERS_FILE)).map((p) => p.origin);
 }
-import { callDaemon, findDaemon } from './daemon-client.js';
+import { callDaemon, failureReason, findDaemon } from './daemon-client.js';
+import { parseWithStartFlags } from './command-args.js';
+import { commandSpec } from './commands.js';
+
+const SPEC = commandSpec('doctor')!;
 
 const reportSchema = z.object({ checks: z.array(doctorCheckSchema), cli: cliDetectionSchema.optional() });
 
@@ -22,15 +26,25 @@ const reportSchema = z.object({ checks: z.array(doctorCheckSchema), cli: cliDete
  * report, or checks the configuration offline when none runs. Exits 1 when anything fails.
  */
 export async function runDoctor(argv: string[]): Promise<number> {
-  if (argv.includes('--probe')) return (await import('./doctor-probe.js')).runProbeCli(argv);
-  const probeOnly = argv.find((a) => a === '--daemon' || a === '--probe-no-prompt');
+  const parsed = parseWithStartFlags(SPEC, argv, process);
+  if (typeof parsed === 'number') return parsed;
+  const { line, startArgs } = parsed;
+  if (line.flag('probe')) return (await import('./doctor-probe.js')).runProbeCli(line, startArgs);
+  const probeOnly = ['daemon', 'probe-no-prompt'].find((o) => line.flag(o));
   if (probeOnly !== undefined) {
-    process.stderr.write(`zcode-hub doctor: ${probeOnly} goes with --probe (see \`zcode-hub doctor --help\`)\n`);
+    process.stderr.write(`zcode-hub doctor: --${probeOnly} goes with --probe (see \`zcode-hub doctor --help\`)\n`);
+    return 2;
+  }
+  const json = line.string('json');
+  if (json) {
+    process.stderr.write(
+      `zcode-hub doctor: --json takes a FILE only with --probe; without it the report goes to stdout (see \`zcode-hub doctor --help\`)\n`,
+    );
     return 2;
   }
   let config;
   try {
-    config = loadConfig(argv.filter((a) => a !== '--json'));
+    config = loadConfig(startArgs);
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`zcode-hub doctor: ${err.message} (see \`zcode-hub doctor --help\`)\n`);
@@ -64,14 +78,14 @@ export async function runDoctor(argv: string[]): Promise<number> {
       checks.unshift({
         id: 'daemon',
         status: 'fail',
-        message: `a daemon runs (pid ${daemon.hub.pid}) but did not answer: ${(err as Error).message}`,
+        message: `a daemon runs (pid ${daemon.hub.pid}) but did not answer: ${failureReason(err)}`,
         fix: 'check its log, or stop it and start again',
       });
     }
   } else {
     checks = await offline();
   }
-  if (argv.includes('--json')) process.stdout.write(`${JSON.stringify({ checks, ...(cli ? { cli } : {}) }, null, 2)}\n`);
+  if (json !== undefined) process.stdout.write(`${JSON.stringify({ checks, ...(cli ? { cli } : {}) }, null, 2)}\n`);
   else process.stdout.write(formatReport(checks));
   return exitCodeFor(checks);
 }

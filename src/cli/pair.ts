@@ -23,10 +23,6 @@ const codeSchema = z.object({
 export async function runPairCli(argv: string[], io: CliIo): Promise<number> {
   const line = parseCommand(SPEC, argv, io);
   if (typeof line === 'number') return line;
-  if (line.args.length > 0) {
-    io.stderr.write(`zcode-hub pair: unexpected argument '${line.args[0]}' (see \`zcode-hub pair --help\`)\n`);
-    return 2;
-  }
   const values = {
     scope: line.string('scope'),
     person: line.string('person'),

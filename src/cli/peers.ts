@@ -71,7 +71,7 @@ export async function runPeersCli(argv: string[], io: CliIo): Promise<number> {
     printList(io, peers, line.flag('json'));
     return 0;
   } catch (err) {
-    io.stderr.write(`zcode-hub peers: ${(err as Error).message}\n`);
+    io.stderr.write(`zcode-hub peers ${action}: ${(err as Error).message}\n`);
     return 1;
   }
 }

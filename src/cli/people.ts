@@ -47,7 +47,7 @@ export async function runPeopleCli(argv: string[], io: CliIo): Promise<number> {
       }
       case 'set': {
         const [id, rawPerson] = args;
-        if (!id || rawPerson === undefined || args.length > 2) {
+        if (!id || rawPerson === undefined) {
           io.stderr.write('zcode-hub people set: give the token ID (see `zcode-hub token list`) and the person, e.g. set 1f… ann\n');
           return 2;
         }

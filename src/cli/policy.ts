@@ -123,7 +123,7 @@ export async function runPolicyCli(argv: string[], io: CliIo): Promise<number> {
     }
     return 0;
   } catch (err) {
-    io.stderr.write(`zcode-hub policy: ${(err as Error).message}\n`);
+    io.stderr.write(`zcode-hub policy ${action}: ${(err as Error).message}\n`);
     return 1;
   }
 }

@@ -42,7 +42,7 @@ export async function runPublicUrlCli(argv: string[], io: CliIo): Promise<number
     if (action === 'add') io.stdout.write('added; the hub answers to it now. Next: zcode-hub pair\n');
     return 0;
   } catch (err) {
-    io.stderr.write(`zcode-hub public-url: ${(err as Error).message}\n`);
+    io.stderr.write(`zcode-hub public-url ${action}: ${(err as Error).message}\n`);
     return 1;
   }
 }

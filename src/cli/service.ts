@@ -34,7 +34,7 @@ export async function runService(argv: string[]): Promise<number> {
   const line = parseCommand(SPEC, own, process);
   if (typeof line === 'number') return line;
   const action = line.sub?.name;
-  if (line.args.length > 0 || (action !== 'install' && startArgs.length > 0)) {
+  if (action !== 'install' && startArgs.length > 0) {
     process.stderr.write(`zcode-hub service ${action}: unexpected arguments (see \`zcode-hub service ${action} --help\`)\n`);
     return 2;
   }

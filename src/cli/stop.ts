@@ -4,7 +4,7 @@ import { processExited } from '../fs/process-alive.js';
 import { LIMITS } from '../limits.js';
 import { parseCommand, type CliIo } from './command-args.js';
 import { commandSpec } from './commands.js';
-import { callDaemon, findDaemon } from './daemon-client.js';
+import { callDaemon, failureReason, findDaemon } from './daemon-client.js';
 import { resolveStateDir } from './token.js';
 
 const SPEC = commandSpec('stop')!;
@@ -18,10 +18,6 @@ const POLL_MS = 100;
 export async function runStopCli(argv: string[], io: CliIo, waitMs: number = LIMITS.stopWaitMs): Promise<number> {
   const line = parseCommand(SPEC, argv, io);
   if (typeof line === 'number') return line;
-  if (line.args.length > 0) {
-    io.stderr.write(`zcode-hub stop: unexpected argument '${line.args[0]}' (see \`zcode-hub stop --help\`)\n`);
-    return 2;
-  }
   const stateDir = resolveStateDir(line.string('state-dir'), io.env);
   const daemon = findDaemon(stateDir);
   if (!daemon) {
@@ -34,7 +30,7 @@ export async function runStopCli(argv: string[], io: CliIo, waitMs: number = LIM
   } catch (err) {
     io.stderr.write(
       `zcode-hub stop: process ${pid} named in ${path.join(stateDir, 'hub.json')} does not answer as this hub at ${url} ` +
-        `(${(err as Error).message}); not stopping it. If it is the hub, \`kill ${pid}\` stops it.\n`,
+        `(${failureReason(err)}); not stopping it. If it is the hub, \`kill ${pid}\` stops it.\n`,
     );
     return 1;
   }

@@ -9,6 +9,7 @@ import { toHubError } from '../backend-errors.js';
 import { workspaceRef, type AppServer } from '../app-server/client.js';
 import type { CommandAck } from '../app-server/session-schemas.js';
 import type * as wire from '../app-server/workflow-schemas.js';
+import type { V4CommandType } from '../wire/v4.js';
 import { startSavedWorkflowResultSchema } from '../app-server/workflow-schemas.js';
 
 export interface WorkflowServiceOptions {
@@ -82,7 +83,7 @@ export class WorkflowService {
   }
 
   /** Sends one v4 command; a cold session (`proto.sessionNotFound`) is resumed and the command retried once (§7.1/§7.2). */
-  command(sessionId: string, type: string, payload: Record<string, unknown>): Promise<CommandAck> {
+  command(sessionId: string, type: V4CommandType, payload: Record<string, unknown>): Promise<CommandAck> {
     return this.app.v4Command(sessionId, type, payload, {
       onColdSession: () => this.app.resumeSession({ sessionId, dynamicWorkflowEnabled: true }),
     });

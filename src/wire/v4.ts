@@ -23,6 +23,53 @@ export type CommandAck = z.infer<typeof commandAck.lenient>;
 export type StrictCommandAck = z.infer<typeof commandAck.strict>;
 
 /**
+ * Every v4 command type of §7.3, defined once, with whether it needs `baseRevision` (`cas`: the
+ * command is refused without it and is `stale` when the session moved on, §7.2). The hub sends
+ * only these (src/app-server/client.ts) and the simulator's handler table must name each one,
+ * with its handler or as not simulated (src/simulator/methods/v4-command-handlers.ts), so a type
+ * added here without a decision there does not compile.
+ */
+export const V4_COMMANDS = {
+  sendText: 'plain',
+  stop: 'plain',
+  compact: 'plain',
+  resolveInteraction: 'plain',
+  snoozeInteractionAutoResolution: 'plain',
+  startSavedWorkflow: 'plain',
+  resumeWorkflowRun: 'plain',
+  cancelBackgroundWork: 'plain',
+  renameSession: 'plain',
+  deleteSession: 'plain',
+  switchCollaborationMode: 'cas',
+  switchModelConfig: 'cas',
+  setFollowupMode: 'cas',
+  pauseGoal: 'cas',
+  resumeGoal: 'cas',
+  forkAssistant: 'cas',
+  applyFileRewind: 'cas',
+  editUserQuery: 'cas',
+  retryTurn: 'cas',
+  setAssistantFeedback: 'cas',
+  sendQueuedNow: 'cas',
+  editQueueItem: 'cas',
+  reorderQueueItem: 'cas',
+  deleteQueueItem: 'cas',
+  setAutoDrain: 'cas',
+  sendGoalCommand: 'plain',
+  createSession: 'plain',
+  createSelectionSideSession: 'plain',
+  setHighspeedMetrics: 'plain',
+  amendWorkflowRunSettings: 'plain',
+  discardSharedContext: 'plain',
+  respondWorkspaceHookReview: 'plain',
+  toggleWorkspaceHookReviewItem: 'plain',
+  revokeWorkspaceHookTrust: 'plain',
+  requestWorkspaceHookReview: 'plain',
+} as const satisfies Record<string, 'cas' | 'plain'>;
+export const V4_COMMAND_TYPES = Object.keys(V4_COMMANDS) as Array<keyof typeof V4_COMMANDS>;
+export type V4CommandType = keyof typeof V4_COMMANDS;
+
+/**
  * The v4 command envelope (§7.1), defined once: the hub builds it (src/app-server/client.ts)
  * and the simulator reads it as the CLI does. Unlike the legacy params this input is not
  * strict on the CLI either — extra keys pass — so one reading serves both sides.

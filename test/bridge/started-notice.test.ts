@@ -49,12 +49,18 @@ describe('the stdio bridge says in a sentence that it started the daemon', () =>
         `it keeps running after this editor closes — stop it with \`zcode-hub stop --state-dir ${stateDir}\`.`,
     );
     // The machine-readable record is still there, as its own JSON line.
-    const records = first
+    const lines = first
       .stderr()
       .split('\n')
-      .filter((l) => l.startsWith('{'))
-      .map((l) => JSON.parse(l) as { msg?: string });
+      .filter((l) => l.startsWith('{'));
+    const records = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(records.map((r) => r.msg)).toContain('started the zcode-hub daemon');
+    // No line says a key twice (JSON.parse would keep the last and hide the first): the logger's
+    // own pid is the bridge's, the daemon's has a name of its own.
+    for (const [i, line] of lines.entries())
+      for (const key of Object.keys(records[i]!)) expect(line.split(`"${key}":`).length - 1, `${key} in ${line}`).toBe(1);
+    const started = records.find((r) => r.msg === 'started the zcode-hub daemon')!;
+    expect({ pid: started.pid, daemonPid: started.daemonPid }).toEqual({ pid: first.child.pid, daemonPid: hub.pid });
     first.child.stdin!.end();
     expect(await first.exited).toBe(0);
     expect(processAlive(hub.pid)).toBe(true);

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { COMMAND_SPECS } from '../../src/cli/commands.js';
+import { argumentCount } from '../../src/cli/command-args.js';
+import { COMMAND_SPECS, commandSpec } from '../../src/cli/commands.js';
 import { COMMAND_NAMES } from '../../src/cli/main.js';
 import { runToExit, type Exited } from '../helpers/run-to-exit.js';
 
@@ -111,6 +112,8 @@ describe('zcode-hub <command> [<sub-command>] --help', () => {
       ['token', 'list', '--scope', 'view'],
       ['service', 'status', '--no-activate'],
       ['acp', '--bogus'],
+      ['doctor', '--probe', '--colour'],
+      ['doctor', '--json', 'out.json'],
       ['frob'],
     ];
     const expected = [
@@ -118,11 +121,36 @@ describe('zcode-hub <command> [<sub-command>] --help', () => {
       'zcode-hub token list: --scope is not an option of token list (see `zcode-hub token list --help`)\n',
       'zcode-hub service status: --no-activate is not an option of service status (see `zcode-hub service status --help`)\n',
       "zcode-hub acp: unknown option '--bogus' (see `zcode-hub acp --help`)\n",
+      "zcode-hub doctor: unknown option '--colour' (see `zcode-hub doctor --help`)\n",
+      'zcode-hub doctor: --json takes a FILE only with --probe; without it the report goes to stdout (see `zcode-hub doctor --help`)\n',
       "zcode-hub: unknown command 'frob' (see `zcode-hub --help`)\n",
     ];
     for (const [i, { line, r }] of (await runAll(lines)).entries())
       expect({ line, status: r.status, stdout: r.stdout, stderr: r.stderr }).toEqual({ line, status: 2, stdout: '', stderr: expected[i] });
   }, 90_000);
+
+  it('walks the table: an argument past those a command or sub-command takes is refused by name, exit 2, touching nothing', async () => {
+    const lines: string[][] = [];
+    for (const spec of COMMAND_SPECS) {
+      // Each (sub-)command gets the arguments its usage names, then one more.
+      const placeholders = (args: string | undefined) => Array.from({ length: argumentCount(args) }, (_, i) => `arg${i}`);
+      if (spec.subs) for (const sub of spec.subs) lines.push([spec.name, sub.name, ...placeholders(sub.args), 'extra']);
+      else lines.push([spec.name, ...placeholders(spec.args), 'extra']);
+    }
+    expect(lines).toContainEqual(['peers', 'add', 'arg0', 'extra']);
+    expect(lines).toContainEqual(['people', 'set', 'arg0', 'arg1', 'extra']);
+    for (const { line, r } of await runAll(lines)) {
+      const [command, sub] = line.split(' ') as [string, string];
+      const named = commandSpec(command)!.subs?.some((s) => s.name === sub) ? `${command} ${sub}` : command;
+      expect({ line, status: r.status, stdout: r.stdout }).toEqual({ line, status: 2, stdout: '' });
+      // The simulator answers from its own flag table (its usage follows); every other names the line's --help.
+      if (command === 'sim') expect(r.stderr, line).toMatch(/^zcode-sim: Unexpected argument: extra\n/);
+      else
+        expect(r.stderr, line).toMatch(
+          new RegExp(`^zcode-hub( ${named})?: unexpected argument 'extra' \\(see \`zcode-hub ${named} --help\`\\)\n$`),
+        );
+    }
+  }, 180_000);
 
   it('a --help after -- belongs to the start flags of service, not to service itself', async () => {
     const r = await run(['service', 'bogus', '--', '--help']);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { START_FLAGS } from '../../src/config/load.js';
-import { parseCommand, parserOptions, ParsedCommand } from '../../src/cli/command-args.js';
+import { argumentCount, parseCommand, parserOptions, ParsedCommand, parseWithStartFlags } from '../../src/cli/command-args.js';
 import { COMMAND_SPECS, START_FLAG_HELP, commandSpec } from '../../src/cli/commands.js';
 import { commandUsage, namedSub, subCommandUsage, topUsage } from '../../src/cli/usage.js';
 import { collector } from '../helpers/cli-io.js';
@@ -89,6 +89,9 @@ describe('parseCommand', () => {
     ]);
     expect(() => parsed.string('colour')).toThrow(/no option --colour/);
     expect((parseCommand(people, ['--json'], collector()) as ParsedCommand).sub?.name).toBe('list');
+    expect([argumentCount('TOKEN_ID PERSON'), argumentCount('ID'), argumentCount('[-- START FLAGS]'), argumentCount(undefined)]).toEqual([
+      2, 1, 0, 0,
+    ]);
   });
 
   it('bad lines: exit 2 and one line naming the sub-command and its --help', () => {
@@ -98,11 +101,68 @@ describe('parseCommand', () => {
       [['create', '--name', 'x'], 'zcode-hub token create: --scope is required (see `zcode-hub token create --help`)\n'],
       [['create', '--name'], "zcode-hub token create: option '--name <value>' argument missing (see `zcode-hub token create --help`)\n"],
       [['frob'], "zcode-hub token: unknown sub-command 'frob' (see `zcode-hub token --help`)\n"],
+      [['revoke', 'id1', 'id2'], "zcode-hub token revoke: unexpected argument 'id2' (see `zcode-hub token revoke --help`)\n"],
+      [['list', '--json', 'all'], "zcode-hub token list: unexpected argument 'all' (see `zcode-hub token list --help`)\n"],
     ];
     for (const [argv, message] of cases) {
       const io = collector();
       expect(parseCommand(token, argv, io), argv.join(' ')).toBe(2);
       expect({ out: io.out(), err: io.err() }).toEqual({ out: '', err: message });
     }
+  });
+});
+
+describe('parseWithStartFlags (doctor: its own options from the table, every start flag passed on)', () => {
+  const doctor = commandSpec('doctor')!;
+  const parse = (argv: string[]) => {
+    const io = collector();
+    return { r: parseWithStartFlags(doctor, argv, io), err: io.err() };
+  };
+
+  it('each option of the table is parsed as its own; the start flags come back for loadConfig, in order', () => {
+    const { r } = parse([
+      '--probe',
+      '--state-dir',
+      '/x',
+      '--daemon',
+      '--probe-no-prompt',
+      '--json',
+      'p.json',
+      '--workspace=/a',
+      '--workspace',
+      '/b',
+    ]);
+    const { line, startArgs } = r as Exclude<typeof r, number>;
+    expect(Object.keys(doctor.options).map((o) => [o, o === 'json' ? line.string(o) : line.flag(o)])).toEqual([
+      ['json', 'p.json'],
+      ['probe', true],
+      ['daemon', true],
+      ['probe-no-prompt', true],
+    ]);
+    expect(startArgs).toEqual(['--state-dir=/x', '--workspace=/a', '--workspace=/b']);
+  });
+
+  it('an optional value (--json [FILE]) given bare, before another option or last, reads as given without one', () => {
+    for (const argv of [['--json'], ['--json', '--state-dir', '/x'], ['--json=']]) {
+      const { r } = parse(argv);
+      expect((r as Exclude<typeof r, number>).line.string('json'), argv.join(' ')).toBe('');
+    }
+    const { r } = parse(['--state-dir', '/x']);
+    expect((r as Exclude<typeof r, number>).line.string('json')).toBeUndefined();
+  });
+
+  it('an unknown option or an argument: exit 2, named, with the pointer to doctor --help', () => {
+    expect(parse(['--probe', '--colour'])).toEqual({
+      r: 2,
+      err: "zcode-hub doctor: unknown option '--colour' (see `zcode-hub doctor --help`)\n",
+    });
+    expect(parse(['--probe', 'extra'])).toEqual({
+      r: 2,
+      err: "zcode-hub doctor: unexpected argument 'extra' (see `zcode-hub doctor --help`)\n",
+    });
+    expect(parse(['--port'])).toEqual({
+      r: 2,
+      err: "zcode-hub doctor: option '--port <value>' argument missing (see `zcode-hub doctor --help`)\n",
+    });
   });
 });

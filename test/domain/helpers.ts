@@ -23,6 +23,7 @@ import { sessionMarks } from '../../src/daemon/domain-parts.js';
 import { recordingBackend } from '../helpers/recording-backend.js';
 import { workspaceParts } from '../../src/daemon/http-parts.js';
 import { startSimulatorInProcess } from '../../src/simulator/index.js';
+import { until } from '../helpers/until.js';
 
 const frameSchema = z.looseObject({ method: z.string(), params: z.unknown() });
 export type Frame = z.infer<typeof frameSchema>;
@@ -174,16 +175,8 @@ export class RecorderClient implements ClientPort {
   }
 }
 
-/** Waits for an arbitrary condition by polling (for state outside any client). */
-export async function until<T>(check: () => T | undefined | false, what: string, timeoutMs = 20_000): Promise<T> {
-  const started = Date.now();
-  for (;;) {
-    const v = check();
-    if (v) return v;
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
+/** Waits for an arbitrary condition by polling (for state outside any client): the suite's one until(). */
+export { until };
 
 /** A frozen config in temp dirs with the simulator backend. */
 export function testConfig(root: string, limits: Partial<Record<keyof typeof LIMITS, number>> = {}, simArgs: string[] = []): HubConfig {

@@ -4,7 +4,8 @@ import { LoadDriver } from '../../bench/lib/load-driver.js';
 import { LIMITS } from '../../src/limits.js';
 import { startHub, type HubHarness } from '../helpers/hub-harness.js';
 import type { AcpWsClient } from '../helpers/acp-ws-client.js';
-import { FULL, openResources, recordTimings, scale, until } from './fault-scale.js';
+import { FULL, openResources, recordTimings, scale } from './fault-scale.js';
+import { until } from '../helpers/until.js';
 
 /**
  * CHD-01 at scale: the child is SIGKILLed again and again while load L streams (100 clients in a
@@ -54,7 +55,7 @@ describe(`CHD-01 at scale (${FULL ? 'RUN_FAULTS' : 'everyday size'})`, () => {
       const failMs: number[] = [];
       const respawnMs: number[] = [];
       for (let k = 0; k < KILLS; k++) {
-        await until(() => hub.daemon.backend.status().state === 'ready', 30_000, `backend ready before kill ${k + 1}`);
+        await until(() => hub.daemon.backend.status().state === 'ready', `backend ready before kill ${k + 1}`, 30_000);
         const states = control.notifications<{ state: string; epoch: string }>('_zcode/backend_state');
         const lastEpoch = states.at(-1)?.epoch;
         const before = (await load.report([0])).benchFrames;

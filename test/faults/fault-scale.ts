@@ -17,16 +17,6 @@ export function openResources(): number {
   return process.getActiveResourcesInfo().length;
 }
 
-/** Waits until `probe` is true, polling; rejects with `what` after `timeoutMs`. */
-export async function until(probe: () => boolean | Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await probe()) return;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
-
 /** Median and max of each series, written to bench/results/<id>.json for BENCHMARKS.md. */
 export function recordTimings(id: string, data: { kills: number; clients: number } & Record<string, number[] | number>): void {
   const summary: Record<string, unknown> = { id, recordedAt: new Date().toISOString(), node: process.version };

@@ -214,7 +214,7 @@ describe('people: who a device token belongs to', () => {
     expect(badCreate.err()).toMatch(/--person: a person needs a name/);
     const unknown = collector();
     expect(await runPeopleCli(['set', 'no-such-token', 'ann', '--state-dir', hub.stateDir], unknown)).toBe(1);
-    expect(unknown.err()).toMatch(/404/);
+    expect(unknown.err()).toBe('zcode-hub people set: the hub refused it: No such token (HUB_ERR_NOT_FOUND)\n');
   });
 });
 

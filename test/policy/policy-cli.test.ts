@@ -40,7 +40,7 @@ describe('zcode-hub policy with a real daemon process', () => {
 
     const stale = run('set', EXAMPLE, '--revision', '0');
     expect(stale.status).toBe(1);
-    expect(stale.stderr).toContain('409');
+    expect(stale.stderr).toContain('the hub refused it: The policy is at revision 1, not 0: read it again (HUB_ERR_CONFLICT)');
     const bad = path.join(home, 'bad.json');
     fs.writeFileSync(bad, JSON.stringify({ rules: [{ id: 'x', match: {}, decide: 'perhaps' }] }));
     const refused = run('set', bad);
@@ -86,7 +86,7 @@ describe('zcode-hub policy with a real daemon process', () => {
     expect(run('grants').stdout).toContain('no "always allow" grants');
     const unknown = run('revoke', id);
     expect(unknown.status).toBe(1);
-    expect(unknown.stderr).toContain('404');
+    expect(unknown.stderr).toContain('(HUB_ERR_NOT_FOUND)');
     expect(run('revoke').status).toBe(2);
     daemon.child.kill('SIGTERM');
     expect(await daemon.exited).toBe(0);

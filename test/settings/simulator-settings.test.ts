@@ -13,19 +13,10 @@ import { buildConfig } from '../../src/config/load.js';
 import type { BackendPort } from '../../src/ports/backend-port.js';
 import { createLogger } from '../../src/logger.js';
 import { auth, buildSettingsApp, type SettingsApp } from './helpers.js';
+import { until } from '../helpers/until.js';
 
 const KEY = 'sk-sim-7d1c0a55e2f94b3e-LMNO';
 const NEW_KEY = 'sk-sim-99ab00cd11ef22aa-PQRS';
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 describe('settings API against the simulator child', () => {
   let root: string;
@@ -36,15 +27,27 @@ describe('settings API against the simulator child', () => {
   const backendLog: string[] = [];
   const bodies: string[] = [];
 
+  let base: string;
+
+  /**
+   * One request over a real socket (fetch keeps it alive): an injected request is a connection
+   * that never closes, so polling with inject crosses limits.authConnectionsPerToken.
+   */
   const call = async (
     method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
     url: string,
     payload?: object,
     scope: 'admin' | 'operate' | 'view' = 'admin',
   ) => {
-    const res = await s.app.inject({ method, url, headers: auth(scope), ...(payload ? { payload } : {}) });
-    bodies.push(`${JSON.stringify(res.headers)} ${res.body}`);
-    return res;
+    const res = await fetch(`${base}${url}`, {
+      method,
+      headers: { ...auth(scope), ...(payload ? { 'content-type': 'application/json' } : {}) },
+      ...(payload ? { body: JSON.stringify(payload) } : {}),
+    });
+    const body = await res.text();
+    const headers = Object.fromEntries(res.headers);
+    bodies.push(`${JSON.stringify(headers)} ${body}`);
+    return { statusCode: res.status, headers, body, json: () => JSON.parse(body) as any };
   };
 
   beforeAll(async () => {
@@ -63,6 +66,7 @@ describe('settings API against the simulator child', () => {
     backend = createBackend(config, createLogger({ level: 'debug', destination }), { env: { ...process.env, HOME: join(root, 'home') } });
     await backend.start();
     s = await buildSettingsApp({ filePath: providerFile, workspace, backend });
+    base = await s.app.listen({ host: '127.0.0.1', port: 0 });
   }, 30_000);
 
   afterAll(async () => {
@@ -86,13 +90,17 @@ describe('settings API against the simulator child', () => {
     expect(created.statusCode).toBe(201);
 
     // The app-server picks the file up by polling (§9.3): the catalog shows the models.
-    const models = await until('the provider models in the catalog', async () => {
-      const list = (await call('GET', '/api/settings/models', undefined, 'view')).json() as {
-        models: { ref: { providerId: string; modelId: string } }[];
-      };
-      const ours = list.models.filter((m) => m.ref.providerId === 'acme');
-      return ours.length === 2 ? ours : undefined;
-    });
+    const models = await until(
+      async () => {
+        const list = (await call('GET', '/api/settings/models', undefined, 'view')).json() as {
+          models: { ref: { providerId: string; modelId: string } }[];
+        };
+        const ours = list.models.filter((m) => m.ref.providerId === 'acme');
+        return ours.length === 2 ? ours : undefined;
+      },
+      'the provider models in the catalog',
+      10_000,
+    );
     expect(models.map((m) => m.ref.modelId).sort()).toEqual(['GLM-5.3', 'acme-small']);
 
     // Selectable in a session.
@@ -111,10 +119,14 @@ describe('settings API against the simulator child', () => {
     expect((await call('POST', '/api/settings/providers/acme/test', { modelId: 'acme-small' })).statusCode).toBe(200);
 
     expect((await call('DELETE', '/api/settings/providers/acme')).statusCode).toBe(204);
-    await until('the provider models gone from the catalog', async () => {
-      const list = (await call('GET', '/api/settings/models', undefined, 'view')).json() as { models: { ref: { providerId: string } }[] };
-      return list.models.some((m) => m.ref.providerId === 'acme') ? undefined : true;
-    });
+    await until(
+      async () => {
+        const list = (await call('GET', '/api/settings/models', undefined, 'view')).json() as { models: { ref: { providerId: string } }[] };
+        return list.models.some((m) => m.ref.providerId === 'acme') ? undefined : true;
+      },
+      'the provider models gone from the catalog',
+      10_000,
+    );
   }, 40_000);
 
   it('saved workflow: start on a new session → run events → stop', async () => {
@@ -130,20 +142,30 @@ describe('settings API against the simulator child', () => {
     expect(started.statusCode, started.body).toBe(201);
     const { sessionId, runId } = started.json() as { sessionId: string; runId: string };
 
-    const events = await until('run events', async () => {
-      const res = await call('GET', `/api/settings/workflow-runs/${sessionId}/${runId}/events?afterSequence=0`, undefined, 'view');
-      const body = res.json() as { events?: unknown[] };
-      return res.statusCode === 200 && body.events && body.events.length > 0 ? body.events : undefined;
-    });
+    const events = await until(
+      async () => {
+        const res = await call('GET', `/api/settings/workflow-runs/${sessionId}/${runId}/events?afterSequence=0`, undefined, 'view');
+        const body = res.json() as { events?: unknown[] };
+        return res.statusCode === 200 && body.events && body.events.length > 0 ? body.events : undefined;
+      },
+      'run events',
+      10_000,
+    );
     expect(events.length).toBeGreaterThan(0);
 
     const stop = await call('POST', `/api/settings/workflow-runs/${sessionId}/${runId}/stop`, undefined, 'operate');
     // A run that already finished is `not_running` (409); a running one is stopped.
     expect([200, 409]).toContain(stop.statusCode);
-    const detail = await until('a settled run', async () => {
-      const run = (await call('GET', `/api/settings/workflow-runs/${sessionId}/${runId}`, undefined, 'view')).json() as { status: string };
-      return run.status === 'running' || run.status === 'pending' ? undefined : run;
-    });
+    const detail = await until(
+      async () => {
+        const run = (await call('GET', `/api/settings/workflow-runs/${sessionId}/${runId}`, undefined, 'view')).json() as {
+          status: string;
+        };
+        return run.status === 'running' || run.status === 'pending' ? undefined : run;
+      },
+      'a settled run',
+      10_000,
+    );
     expect(['stopped', 'completed']).toContain(detail.status);
   }, 40_000);
 });

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { publishTitleFrame } from '../v4-conversation.js';
 import { cancelTask } from '../background-tasks.js';
 import type { CommandEnvelope } from '../schemas/v4-params.js';
+import type { V4CommandType } from '../../wire/v4.js';
 import type { Sent } from '../../wire/message.js';
 import type { startSavedWorkflowResult } from '../../wire/workflow-runs.js';
 import { newId, type SessionRuntime, type V4Ack } from '../session-runtime.js';
@@ -234,45 +235,63 @@ function resumeGoal(sim: SimulatorCore, rt: SessionRuntime): Decision {
   return accepted();
 }
 
-type Handler = (sim: SimulatorCore, rt: SessionRuntime, p: P, env: CommandEnvelope) => Decision;
+export type Handler = (sim: SimulatorCore, rt: SessionRuntime, p: P, env: CommandEnvelope) => Decision;
 
-/** The command types the simulator implements (§7.3), each with its handler; any other type is refused as not implemented. */
-const HANDLERS = new Map<string, Handler>([
-  ['sendText', sendText],
-  ['stop', stop],
+/**
+ * Every command type of the wire (§7.3) with its handler, or `null`: known, not simulated
+ * (refused `fault.command.notImplemented`). The type refuses a missing or an extra entry, so a
+ * command added to src/wire/v4.ts without a decision here fails `npm run typecheck`.
+ */
+export const HANDLERS = {
+  sendText,
+  stop,
   // Always accepted, even late or unknown: first answer wins (§7.3, §12 #22).
-  [
-    'resolveInteraction',
-    (sim, _rt, p) => {
-      sim.interactions.resolveFromV4(String(p['interactionId']), p['answer'] as never);
-      return accepted();
-    },
-  ],
-  ['snoozeInteractionAutoResolution', () => accepted()],
-  ['startSavedWorkflow', startSavedWorkflow],
-  ['resumeWorkflowRun', resumeWorkflowRun],
-  ['cancelBackgroundWork', cancelBackgroundWork],
-  ['renameSession', renameSession],
-  ['deleteSession', deleteSession],
-  [
-    'compact',
-    (sim, rt) => {
-      void startTurn(sim, rt, { text: '/compact', origin: 'v4', kind: 'compact', behaviour: 'compact' });
-      return accepted();
-    },
-  ],
-  ['switchCollaborationMode', setMode],
-  ['switchModelConfig', switchModelConfig],
-  [
-    'setFollowupMode',
-    (_sim, rt, p) => {
-      rt.followupMode = p['mode'] === 'guide' ? 'guide' : 'queue';
-      return accepted();
-    },
-  ],
-  ['pauseGoal', pauseGoalCommand],
-  ['resumeGoal', resumeGoal],
-]);
+  resolveInteraction: (sim, _rt, p) => {
+    sim.interactions.resolveFromV4(String(p['interactionId']), p['answer'] as never);
+    return accepted();
+  },
+  snoozeInteractionAutoResolution: () => accepted(),
+  startSavedWorkflow,
+  resumeWorkflowRun,
+  cancelBackgroundWork,
+  renameSession,
+  deleteSession,
+  compact: (sim, rt) => {
+    void startTurn(sim, rt, { text: '/compact', origin: 'v4', kind: 'compact', behaviour: 'compact' });
+    return accepted();
+  },
+  switchCollaborationMode: setMode,
+  switchModelConfig,
+  setFollowupMode: (_sim, rt, p) => {
+    rt.followupMode = p['mode'] === 'guide' ? 'guide' : 'queue';
+    return accepted();
+  },
+  pauseGoal: pauseGoalCommand,
+  resumeGoal,
+  forkAssistant: null,
+  applyFileRewind: null,
+  editUserQuery: null,
+  retryTurn: null,
+  setAssistantFeedback: null,
+  sendQueuedNow: null,
+  editQueueItem: null,
+  reorderQueueItem: null,
+  deleteQueueItem: null,
+  setAutoDrain: null,
+  sendGoalCommand: null,
+  createSession: null,
+  createSelectionSideSession: null,
+  setHighspeedMetrics: null,
+  amendWorkflowRunSettings: null,
+  discardSharedContext: null,
+  respondWorkspaceHookReview: null,
+  toggleWorkspaceHookReviewItem: null,
+  revokeWorkspaceHookTrust: null,
+  requestWorkspaceHookReview: null,
+} satisfies V4HandlerTable;
+
+/** The handler table's type: one entry per wire command type, no other. */
+export type V4HandlerTable = Record<V4CommandType, Handler | null>;
 
 /**
  * `--fail-command TYPE=REASON_CODE`: the next command of TYPE is refused with that code, once
@@ -293,7 +312,7 @@ export async function executeCommand(sim: SimulatorCore, rt: SessionRuntime, env
     return failed('fault.command.notImplemented', `Command ${env.type} is not implemented`);
   const refusal = injectedRefusal(sim, env.type);
   if (refusal) return refusal;
-  const handler = HANDLERS.get(env.type);
+  const handler = Object.hasOwn(HANDLERS, env.type) ? (HANDLERS as V4HandlerTable)[env.type as V4CommandType] : null;
   if (!handler) return failed('fault.command.notImplemented', `The simulator does not implement ${env.type}`);
   return handler(sim, rt, p, env);
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { commandEnvelope } from '../../wire/v4.js';
+import { commandEnvelope, V4_COMMAND_TYPES, V4_COMMANDS, type V4CommandType } from '../../wire/v4.js';
 import { ModelSelectionSchema, strPlus } from './common.js';
 
 /** The v4 command envelope (§7.1), not strict on the CLI either: defined once with the hub's builder in src/wire/v4.ts. */
@@ -40,43 +40,14 @@ export const PAYLOADS = {
   setFollowupMode: z.looseObject({ mode: z.enum(['queue', 'guide']) }),
   pauseGoal: z.looseObject({}),
   resumeGoal: z.looseObject({}),
-} as const;
+} as const satisfies Partial<Record<V4CommandType, z.ZodType>>;
 export type ImplementedCommand = keyof typeof PAYLOADS;
 
 /** Types that need `baseRevision` (CAS, §7.3). */
-export const CAS_TYPES = new Set([
-  'pauseGoal',
-  'resumeGoal',
-  'switchModelConfig',
-  'switchCollaborationMode',
-  'setFollowupMode',
-  'forkAssistant',
-  'applyFileRewind',
-  'editUserQuery',
-  'retryTurn',
-  'setAssistantFeedback',
-  'sendQueuedNow',
-  'editQueueItem',
-  'reorderQueueItem',
-  'deleteQueueItem',
-  'setAutoDrain',
-]);
+export const CAS_TYPES: ReadonlySet<string> = new Set(V4_COMMAND_TYPES.filter((t) => V4_COMMANDS[t] === 'cas'));
 
-/** Every command type of §7.3 (known but not implemented → `failed fault.command.notImplemented`). */
-export const KNOWN_TYPES = new Set([
-  ...Object.keys(PAYLOADS),
-  ...CAS_TYPES,
-  'sendGoalCommand',
-  'createSession',
-  'createSelectionSideSession',
-  'setHighspeedMetrics',
-  'amendWorkflowRunSettings',
-  'discardSharedContext',
-  'respondWorkspaceHookReview',
-  'toggleWorkspaceHookReviewItem',
-  'revokeWorkspaceHookTrust',
-  'requestWorkspaceHookReview',
-]);
+/** Every command type of §7.3 (known but not simulated → `failed fault.command.notImplemented`). */
+export const KNOWN_TYPES: ReadonlySet<string> = new Set<string>(V4_COMMAND_TYPES);
 
 export const CommandsQueryParams = z
   .strictObject({
