@@ -35,7 +35,8 @@ export interface TurnRecordLimits {
 interface OpenRecord {
   file: string;
   bytes: number;
-  pending: string[];
+  /** Lines waiting for the next flush: a frame's own UTF-8 bytes, or a control line's text. */
+  pending: Array<Buffer | string>;
   timer: NodeJS.Timeout | undefined;
   /** Deleted (closed, or over the limit): further lines are ignored until the next open. */
   dead: boolean;
@@ -116,9 +117,13 @@ export class TurnRecords {
     return r !== undefined && !r.dead;
   }
 
-  /** A journaled frame of the tail: its serialized text (one line) and UTF-8 length. */
-  frame(sessionId: string, text: string, bytes: number): void {
-    this.line(sessionId, text, bytes);
+  /**
+   * A journaled frame of the tail: its UTF-8 encoding (one line), the frame's own buffer. Kept
+   * until the next flush and written as it is: joining the texts and encoding them again cost
+   * about 1 KB of heap per streamed event (BENCHMARKS.md, tenth session).
+   */
+  frame(sessionId: string, bytes: Buffer): void {
+    this.line(sessionId, bytes, bytes.length);
   }
 
   /** The tail's turn started (`run`) or ended (`idle`). */
@@ -142,7 +147,7 @@ export class TurnRecords {
       r.timer = undefined;
       if (r.dead || r.pending.length === 0) continue;
       try {
-        fs.appendFileSync(r.file, `${r.pending.join('\n')}\n`, { mode: 0o600 });
+        fs.appendFileSync(r.file, joinLines(r.pending), { mode: 0o600 });
       } catch (err) {
         this.logger.warn({ err }, 'a turn record could not be written at shutdown');
       }
@@ -156,8 +161,8 @@ export class TurnRecords {
     await Promise.all([...this.chains.values()]);
   }
 
-  /** `bytes`: the text's UTF-8 length (control lines are ASCII). */
-  private line(sessionId: string, text: string, bytes = text.length): void {
+  /** `bytes`: the line's UTF-8 length (control lines are ASCII). */
+  private line(sessionId: string, text: Buffer | string, bytes = text.length): void {
     const r = this.records.get(sessionId);
     if (!r || r.dead || this.closed) return;
     r.bytes += bytes + 1;
@@ -169,7 +174,7 @@ export class TurnRecords {
       this.kill(r);
       return;
     }
-    // The frame's own string: joined once per flush, never copied per update.
+    // The frame's own bytes: copied once per flush, never per update.
     r.pending.push(text);
     r.timer ??= setTimeout(() => this.flush(r), this.limits.turnRecordFlushMs);
     r.timer.unref?.();
@@ -178,7 +183,7 @@ export class TurnRecords {
   private flush(r: OpenRecord): void {
     r.timer = undefined;
     if (r.dead || r.pending.length === 0) return;
-    const data = `${r.pending.join('\n')}\n`;
+    const data = joinLines(r.pending);
     r.pending = [];
     this.enqueue(r.file, () => fsp.appendFile(r.file, data, { mode: 0o600 }));
   }
@@ -205,6 +210,15 @@ export class TurnRecords {
   private fileOf(sessionId: string): string {
     return path.join(this.dir, `${Buffer.from(sessionId, 'utf8').toString('base64url')}.ndjson`);
   }
+}
+
+const NEWLINE = Buffer.from('\n');
+
+/** Pending lines as the bytes to append: each followed by a newline, in one buffer (outside the JS heap). */
+function joinLines(lines: ReadonlyArray<Buffer | string>): Buffer {
+  const parts: Buffer[] = [];
+  for (const line of lines) parts.push(typeof line === 'string' ? Buffer.from(line, 'utf8') : line, NEWLINE);
+  return Buffer.concat(parts);
 }
 
 /** The updates of a record's text (pure; unreadable lines are skipped, a record without its header is none). */
