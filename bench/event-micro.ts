@@ -182,10 +182,17 @@ const config = testConfig(root, { connectionsPerToken: 4 * CLIENTS, clientOutbou
 const daemon = await startDaemon(config, createLogger({ level: 'silent' }));
 const load = await LoadDriver.start();
 try {
-  await load.send({ op: 'connect', wsUrl: `${daemon.url.replace(/^http/, 'ws')}/acp`, tokens: [daemon.adminToken], count: CLIENTS, protocol: 'acp' });
+  await load.send({
+    op: 'connect',
+    wsUrl: `${daemon.url.replace(/^http/, 'ws')}/acp`,
+    tokens: [daemon.adminToken],
+    count: CLIENTS,
+    protocol: 'acp',
+  });
   const opened = sessionOpenedSchema.parse(await load.send({ op: 'newSession', client: 0, cwd: path.join(root, 'workspace') }));
   const clients = Array.from({ length: CLIENTS }, (_, i) => i);
-  if (CLIENTS > 1) await load.call(attachedSchema, { op: 'attach', sessionId: opened.sessionId, method: 'session/resume', clients: clients.slice(1) });
+  if (CLIENTS > 1)
+    await load.call(attachedSchema, { op: 'attach', sessionId: opened.sessionId, method: 'session/resume', clients: clients.slice(1) });
   // The domain object the daemon built, read only for the journal's last seq.
   const core = (daemon.hub as unknown as { core: HubCore }).core;
   const results: RoundResult[] = [];
@@ -193,7 +200,11 @@ try {
   const profiler = opts['alloc-prof'] === undefined ? undefined : await startAllocationProfile();
   for (let k = 0; k < ROUNDS; k++) results.push(await runRound(load, core, opened.sessionId, clients));
   if (profiler) fs.writeFileSync(opts['alloc-prof'] ?? '', JSON.stringify(await profiler.stop()));
-  const pick = (key: keyof RoundResult, digits = 0) => spread(results.map((r) => r[key]), digits);
+  const pick = (key: keyof RoundResult, digits = 0) =>
+    spread(
+      results.map((r) => r[key]),
+      digits,
+    );
   const out = {
     command: process.argv.slice(1).join(' '),
     execArgv: process.execArgv,

@@ -20,7 +20,7 @@
  * in the round, so run it with a large young generation (the command below); it says how many
  * rounds saw one. The two sides' rounds being in one process, the per-round ratio is what counts.
  * The reading of the child's events, which the per-event path does, is left out on purpose: it is
- * not the per-delivery path (BENCHMARKS.md, eighth session).
+ * not the per-delivery path (BENCHMARKS.md, eighth session); bench/event-micro.ts measures it.
  *
  *   node --max-semi-space-size=64 --import tsx bench/fanout-micro.ts \
  *     [--rounds 30] [--events 200] [--burst 4] [--clients 100] [--bytes 300] [--sides hub,gateway,baseline] [--json file]

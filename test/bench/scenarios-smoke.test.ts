@@ -85,7 +85,13 @@ describe('bench scenarios (smoke)', () => {
     // The stream's events and the turn's own few updates, every round.
     expect(out['updatesPerRound']?.median).toBeGreaterThanOrEqual(60);
     for (const key of ['bytesPerEvent', 'cpuUsPerEvent']) expect(out[key]?.median, key).toBeGreaterThan(0);
-    for (const key of ['scavengesPer1kEvents', 'scavengeUsPerEvent', 'survivedBytesPerScavenge', 'promotedBytesPerEvent', 'fullGcsPerRound'])
+    for (const key of [
+      'scavengesPer1kEvents',
+      'scavengeUsPerEvent',
+      'survivedBytesPerScavenge',
+      'promotedBytesPerEvent',
+      'fullGcsPerRound',
+    ])
       expect(Number.isFinite(out[key]?.median), key).toBe(true);
   }, 120_000);
 

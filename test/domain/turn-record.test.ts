@@ -70,9 +70,7 @@ describe('running-turn records', () => {
     for (const [i, t] of texts.entries()) r.frame('s1', frame(t, i + 1));
     // The flush timer is a minute away: close() writes what is pending, synchronously.
     r.close();
-    expect(text()).toBe(
-      `${['{"t":"open","startedAt":7}', '{"t":"run"}', ...texts.map((t, i) => frameText(t, i + 1))].join('\n')}\n`,
-    );
+    expect(text()).toBe(`${['{"t":"open","startedAt":7}', '{"t":"run"}', ...texts.map((t, i) => frameText(t, i + 1))].join('\n')}\n`);
     const loaded = new TurnRecords(dir, LIMITS, createLogger({ level: 'silent' })).loadAll().get('s1');
     expect(loaded?.updates.map((u) => (u.update as { content: { text: string } }).content.text)).toEqual(texts);
     expect(loaded?.bytes).toBe(Buffer.byteLength(text()));
@@ -114,7 +112,9 @@ describe('running-turn records', () => {
   });
 
   it('parseRecord skips torn and foreign lines', () => {
-    const parsed = parseRecord(`{"t":"open","startedAt":5}\n${frameText('ok')}\n{"jsonrpc":"2.0","method":"other"}\n{"torn":\n{"t":"idle"}\n`);
+    const parsed = parseRecord(
+      `{"t":"open","startedAt":5}\n${frameText('ok')}\n{"jsonrpc":"2.0","method":"other"}\n{"torn":\n{"t":"idle"}\n`,
+    );
     expect(parsed?.updates).toHaveLength(1);
     expect(parsed?.running).toBe(false);
   });
