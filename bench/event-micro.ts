@@ -40,7 +40,7 @@ import { createLogger } from '../src/logger.js';
 import { testConfig } from '../test/domain/helpers.js';
 import { attachedSchema, promptDoneSchema, sessionOpenedSchema, waitDoneSchema } from './lib/ipc-schema.js';
 import { LoadDriver } from './lib/load-driver.js';
-import { median, round } from './lib/scenario.js';
+import { median, positiveInt, round, spread } from './lib/scenario.js';
 
 const { values: opts } = parseArgs({
   options: {
@@ -54,11 +54,7 @@ const { values: opts } = parseArgs({
     'alloc-prof': { type: 'string' },
   },
 });
-const int = (name: keyof typeof opts): number => {
-  const n = Number(opts[name]);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`--${name} must be a positive integer`);
-  return n;
-};
+const int = (name: keyof typeof opts): number => positiveInt(opts[name], name);
 const ROUNDS = int('rounds');
 const WARMUP = int('warmup');
 const EVENTS = int('events');
@@ -165,9 +161,9 @@ async function startAllocationProfile(): Promise<{ stop: () => Promise<unknown> 
 }
 
 /** Median and range of a list. */
-function spread(values: number[], digits = 0) {
-  const v = [...values].sort((a, b) => a - b);
-  return { median: round(median(v), digits), min: round(v[0] ?? Number.NaN, digits), max: round(v[v.length - 1] ?? Number.NaN, digits) };
+function summary(values: number[], digits = 0) {
+  const [min, max] = spread(values) ?? [Number.NaN, Number.NaN];
+  return { median: round(median(values), digits), min: round(min, digits), max: round(max, digits) };
 }
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'event-micro-'));
@@ -201,7 +197,7 @@ try {
   for (let k = 0; k < ROUNDS; k++) results.push(await runRound(load, core, opened.sessionId, clients));
   if (profiler) fs.writeFileSync(opts['alloc-prof'] ?? '', JSON.stringify(await profiler.stop()));
   const pick = (key: keyof RoundResult, digits = 0) =>
-    spread(
+    summary(
       results.map((r) => r[key]),
       digits,
     );

@@ -48,7 +48,7 @@ import { testConfig } from '../test/domain/helpers.js';
 import { bareSend, type BareClient } from './lib/bare-fanout.js';
 import { attachedSchema, sessionOpenedSchema, waitDoneSchema } from './lib/ipc-schema.js';
 import { LoadDriver } from './lib/load-driver.js';
-import { median, round } from './lib/scenario.js';
+import { median, positiveInt, round } from './lib/scenario.js';
 
 const { values: opts } = parseArgs({
   options: {
@@ -62,11 +62,7 @@ const { values: opts } = parseArgs({
     json: { type: 'string' },
   },
 });
-const int = (name: keyof typeof opts): number => {
-  const n = Number(opts[name]);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`--${name} must be a positive integer`);
-  return n;
-};
+const int = (name: keyof typeof opts): number => positiveInt(opts[name], name);
 const ROUNDS = int('rounds');
 const WARMUP = int('warmup');
 const EVENTS = int('events');
