@@ -28,7 +28,7 @@ function records(limits: Partial<{ turnRecordMaxBytes: number; turnRecordFlushMs
   return { r, dir, files, text };
 }
 
-const frameText = (text: string, seq = 1) =>
+const frame = (text: string, seq = 1) =>
   JSON.stringify({
     jsonrpc: '2.0',
     method: 'session/update',
@@ -38,15 +38,13 @@ const frameText = (text: string, seq = 1) =>
       _meta: { zcode: { seq, epoch: 'e', promptId: 'p1' } },
     },
   });
-/** A journaled frame's UTF-8 bytes, what the record is handed. */
-const frame = (text: string, seq = 1) => Buffer.from(frameText(text, seq), 'utf8');
 
 describe('running-turn records', () => {
   it('streams frames to a 0600 file in coalesced appends and reads them back without their old positions', async () => {
     const { r, dir, files, text } = records();
     r.open('s1', 1234);
     r.turn('s1', 'run');
-    for (let i = 0; i < 50; i++) r.frame('s1', frame(`w${i} `, i + 1));
+    for (let i = 0; i < 50; i++) r.frame('s1', frame(`w${i} `, i + 1), frame(`w${i} `, i + 1).length);
     await until(() => (text().includes('w49 ') ? true : undefined), 'the frames on disk');
     expect(files()).toHaveLength(1);
     expect(fs.statSync(path.join(dir, files()[0] ?? '')).mode & 0o777).toBe(0o600);
@@ -63,14 +61,17 @@ describe('running-turn records', () => {
   });
 
   it('writes each frame byte for byte, multi-byte text included, whether flushed by its timer or at close', async () => {
-    const { r, dir, text } = records({ turnRecordFlushMs: 60_000 });
+    const { r, dir, text } = records({ turnRecordFlushMs: 5 });
     r.open('s1', 7);
     r.turn('s1', 'run');
     const texts = ['héllo ', '✓ done ', '😀 ', 'plain'];
-    for (const [i, t] of texts.entries()) r.frame('s1', frame(t, i + 1));
-    // The flush timer is a minute away: close() writes what is pending, synchronously.
+    const lines = ['{"t":"open","startedAt":7}', '{"t":"run"}', ...texts.map((t, i) => frame(t, i + 1))];
+    for (const [i, t] of texts.slice(0, 2).entries()) r.frame('s1', frame(t, i + 1), Buffer.byteLength(frame(t, i + 1)));
+    // The first two by the flush timer, the rest pending when close() writes them, synchronously.
+    await until(() => (text().includes('✓ done') ? true : undefined), 'the first flush on disk');
+    for (const [i, t] of texts.slice(2).entries()) r.frame('s1', frame(t, i + 3), Buffer.byteLength(frame(t, i + 3)));
     r.close();
-    expect(text()).toBe(`${['{"t":"open","startedAt":7}', '{"t":"run"}', ...texts.map((t, i) => frameText(t, i + 1))].join('\n')}\n`);
+    expect(text()).toBe(`${lines.join('\n')}\n`);
     const loaded = new TurnRecords(dir, LIMITS, createLogger({ level: 'silent' })).loadAll().get('s1');
     expect(loaded?.updates.map((u) => (u.update as { content: { text: string } }).content.text)).toEqual(texts);
     expect(loaded?.bytes).toBe(Buffer.byteLength(text()));
@@ -80,14 +81,14 @@ describe('running-turn records', () => {
     const one = frame('x'.repeat(200));
     const { r, files, text } = records({ turnRecordMaxBytes: one.length * 3 });
     r.open('s1', 1);
-    r.frame('s1', one);
+    r.frame('s1', one, one.length);
     await until(() => (text().includes('xxx') ? true : undefined), 'the first frame on disk');
-    r.frame('s1', one);
-    r.frame('s1', one);
+    r.frame('s1', one, one.length);
+    r.frame('s1', one, one.length);
     expect(r.recording('s1')).toBe(false);
     await r.settled();
     expect(files()).toEqual([]);
-    r.frame('s1', one);
+    r.frame('s1', one, one.length);
     await r.settled();
     expect(files()).toEqual([]);
     r.open('s1', 2);
@@ -97,7 +98,7 @@ describe('running-turn records', () => {
   it('drop deletes the record; a file over the limit or without its header is not restored', async () => {
     const { r, dir, files } = records();
     r.open('s1', 1);
-    r.frame('s1', frame('a'));
+    r.frame('s1', frame('a'), 10);
     r.drop('s1');
     await r.settled();
     expect(files()).toEqual([]);
@@ -105,16 +106,14 @@ describe('running-turn records', () => {
       path.join(dir, `${Buffer.from('big').toString('base64url')}.ndjson`),
       `{"t":"open","startedAt":1}\n${'y'.repeat(100)}\n`,
     );
-    fs.writeFileSync(path.join(dir, `${Buffer.from('headless').toString('base64url')}.ndjson`), `${frameText('z')}\n`);
+    fs.writeFileSync(path.join(dir, `${Buffer.from('headless').toString('base64url')}.ndjson`), `${frame('z')}\n`);
     const small = new TurnRecords(dir, { turnRecordMaxBytes: 64, turnRecordFlushMs: 5 }, createLogger({ level: 'silent' }));
     expect([...small.loadAll().keys()]).toEqual([]);
     expect(files()).toEqual([]);
   });
 
   it('parseRecord skips torn and foreign lines', () => {
-    const parsed = parseRecord(
-      `{"t":"open","startedAt":5}\n${frameText('ok')}\n{"jsonrpc":"2.0","method":"other"}\n{"torn":\n{"t":"idle"}\n`,
-    );
+    const parsed = parseRecord(`{"t":"open","startedAt":5}\n${frame('ok')}\n{"jsonrpc":"2.0","method":"other"}\n{"torn":\n{"t":"idle"}\n`);
     expect(parsed?.updates).toHaveLength(1);
     expect(parsed?.running).toBe(false);
   });

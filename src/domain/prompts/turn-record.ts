@@ -35,8 +35,7 @@ export interface TurnRecordLimits {
 interface OpenRecord {
   file: string;
   bytes: number;
-  /** Lines waiting for the next flush: a frame's own UTF-8 bytes, or a control line's text. */
-  pending: Array<Buffer | string>;
+  pending: string[];
   timer: NodeJS.Timeout | undefined;
   /** Deleted (closed, or over the limit): further lines are ignored until the next open. */
   dead: boolean;
@@ -117,13 +116,9 @@ export class TurnRecords {
     return r !== undefined && !r.dead;
   }
 
-  /**
-   * A journaled frame of the tail: its UTF-8 encoding (one line), the frame's own buffer. Kept
-   * until the next flush and written as it is: joining the texts and encoding them again cost
-   * about 1 KB of heap per streamed event (BENCHMARKS.md, tenth session).
-   */
-  frame(sessionId: string, bytes: Buffer): void {
-    this.line(sessionId, bytes, bytes.length);
+  /** A journaled frame of the tail: its serialized text (one line) and UTF-8 length. */
+  frame(sessionId: string, text: string, bytes: number): void {
+    this.line(sessionId, text, bytes);
   }
 
   /** The tail's turn started (`run`) or ended (`idle`). */
@@ -147,7 +142,7 @@ export class TurnRecords {
       r.timer = undefined;
       if (r.dead || r.pending.length === 0) continue;
       try {
-        fs.appendFileSync(r.file, joinLines(r.pending), { mode: 0o600 });
+        fs.appendFileSync(r.file, encodeLines(r.pending), { mode: 0o600 });
       } catch (err) {
         this.logger.warn({ err }, 'a turn record could not be written at shutdown');
       }
@@ -161,8 +156,8 @@ export class TurnRecords {
     await Promise.all([...this.chains.values()]);
   }
 
-  /** `bytes`: the line's UTF-8 length (control lines are ASCII). */
-  private line(sessionId: string, text: Buffer | string, bytes = text.length): void {
+  /** `bytes`: the text's UTF-8 length (control lines are ASCII). */
+  private line(sessionId: string, text: string, bytes = text.length): void {
     const r = this.records.get(sessionId);
     if (!r || r.dead || this.closed) return;
     r.bytes += bytes + 1;
@@ -174,7 +169,7 @@ export class TurnRecords {
       this.kill(r);
       return;
     }
-    // The frame's own bytes: copied once per flush, never per update.
+    // The frame's own string: joined once per flush, never copied per update.
     r.pending.push(text);
     r.timer ??= setTimeout(() => this.flush(r), this.limits.turnRecordFlushMs);
     r.timer.unref?.();
@@ -183,7 +178,7 @@ export class TurnRecords {
   private flush(r: OpenRecord): void {
     r.timer = undefined;
     if (r.dead || r.pending.length === 0) return;
-    const data = joinLines(r.pending);
+    const data = encodeLines(r.pending);
     r.pending = [];
     this.enqueue(r.file, () => fsp.appendFile(r.file, data, { mode: 0o600 }));
   }
@@ -212,13 +207,22 @@ export class TurnRecords {
   }
 }
 
-const NEWLINE = Buffer.from('\n');
-
-/** Pending lines as the bytes to append: each followed by a newline, in one buffer (outside the JS heap). */
-function joinLines(lines: ReadonlyArray<Buffer | string>): Buffer {
-  const parts: Buffer[] = [];
-  for (const line of lines) parts.push(typeof line === 'string' ? Buffer.from(line, 'utf8') : line, NEWLINE);
-  return Buffer.concat(parts);
+/**
+ * Pending lines as the bytes to append, each followed by a newline: written straight into one
+ * buffer outside the JS heap. Joining them into one string first and encoding that cost about
+ * 1 KB of heap per streamed event (BENCHMARKS.md, tenth session); handing the frames' own
+ * encodings to the record instead kept each alive until the flush, past a scavenge or two.
+ */
+function encodeLines(lines: readonly string[]): Buffer {
+  let size = 0;
+  for (const line of lines) size += Buffer.byteLength(line, 'utf8') + 1;
+  const out = Buffer.allocUnsafe(size);
+  let at = 0;
+  for (const line of lines) {
+    at += out.write(line, at, 'utf8');
+    out[at++] = 0x0a;
+  }
+  return out;
 }
 
 /** The updates of a record's text (pure; unreadable lines are skipped, a record without its header is none). */
