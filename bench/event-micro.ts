@@ -22,11 +22,12 @@
  *   between runs taken in turn (two checkouts, alternating).
  *
  *   npm run build && node --max-semi-space-size=2 --import tsx bench/event-micro.ts \
- *     [--rounds 8] [--warmup 2] [--events 3560] [--rate 1780] [--bytes 300] [--clients 1] [--json file]
+ *     [--rounds 8] [--warmup 2] [--events 3560] [--rate 1780] [--bytes 300] [--clients 1] \
+ *     [--alloc-prof file] [--json file]
  *
  * The semi-space is the daemon's own (src/daemon/node-flags.ts), so the scavenge counts are those
- * the daemon would see. For before/after, copy this file into the other checkout and run the two
- * in turn.
+ * the daemon would see. For before/after, copy this file and bench/lib/scenario.ts into the other
+ * checkout and run the two in turn.
  */
 import fs from 'node:fs';
 import { Session } from 'node:inspector/promises';
