@@ -20,7 +20,7 @@
  * in the round, so run it with a large young generation (the command below); it says how many
  * rounds saw one. The two sides' rounds being in one process, the per-round ratio is what counts.
  * The reading of the child's events, which the per-event path does, is left out on purpose: it is
- * not the per-delivery path (BENCHMARKS.md, eighth session).
+ * not the per-delivery path (BENCHMARKS.md, eighth session); bench/event-micro.ts measures it.
  *
  *   node --max-semi-space-size=64 --import tsx bench/fanout-micro.ts \
  *     [--rounds 30] [--events 200] [--burst 4] [--clients 100] [--bytes 300] [--sides hub,gateway,baseline] [--json file]
@@ -48,7 +48,7 @@ import { testConfig } from '../test/domain/helpers.js';
 import { bareSend, type BareClient } from './lib/bare-fanout.js';
 import { attachedSchema, sessionOpenedSchema, waitDoneSchema } from './lib/ipc-schema.js';
 import { LoadDriver } from './lib/load-driver.js';
-import { median, round } from './lib/scenario.js';
+import { median, positiveInt, round } from './lib/scenario.js';
 
 const { values: opts } = parseArgs({
   options: {
@@ -62,11 +62,7 @@ const { values: opts } = parseArgs({
     json: { type: 'string' },
   },
 });
-const int = (name: keyof typeof opts): number => {
-  const n = Number(opts[name]);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`--${name} must be a positive integer`);
-  return n;
-};
+const int = (name: keyof typeof opts): number => positiveInt(opts[name], name);
 const ROUNDS = int('rounds');
 const WARMUP = int('warmup');
 const EVENTS = int('events');

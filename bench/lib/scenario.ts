@@ -58,6 +58,13 @@ export function machineInfo(): Record<string, unknown> {
 /** Milliseconds with three decimals / bytes → MiB, for tables. */
 export const round = (n: number, digits = 2): number => Number(n.toFixed(digits));
 
+/** A micro-harness's positive integer option (as `parseArgs` gives it), or an error naming it. */
+export function positiveInt(value: string | boolean | undefined, name: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`--${name} must be a positive integer`);
+  return n;
+}
+
 /** Lowest and highest of a list (the spread a median leaves out); undefined when empty. */
 export function spread(values: readonly number[]): [number, number] | undefined {
   return values.length === 0 ? undefined : [Math.min(...values), Math.max(...values)];

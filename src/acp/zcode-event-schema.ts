@@ -13,6 +13,7 @@ import { modelSelection } from '../wire/model.js';
 import { reasoning, settings } from '../wire/settings.js';
 import { usage, type Usage } from '../wire/turn-events.js';
 import { parseLenient } from './lenient-parse.js';
+import { plainCheck } from './plain-check.js';
 
 const optStr = z.string().optional();
 
@@ -70,8 +71,25 @@ export function isKnownEventType(type: string): type is ZCodeEventType {
   return Object.hasOwn(EVENT_PAYLOAD_SCHEMAS, type);
 }
 
+/** The well-formed case of the envelope and of each payload schema that has one (plain-check.ts). */
+const plainEnvelope = plainCheck(sessionEventEnvelopeSchema);
+const plainPayloads = new Map(
+  Object.entries(EVENT_PAYLOAD_SCHEMAS).flatMap(([type, schema]) => {
+    const check = plainCheck(schema);
+    return check ? [[type, check] as const] : [];
+  }),
+);
+
 /** Parses `session/event` params leniently: unknown keys pass, unknown types are reported, not thrown. */
 export function parseSessionEvent(params: unknown): ParsedSessionEvent {
+  // Nearly every event is already what the schemas read: taken as it is, without zod's copies of
+  // the event, its payload and a result per field (about 3 KB of heap per streamed event,
+  // BENCHMARKS.md, tenth session).
+  if (plainEnvelope?.(params)) {
+    const { type, payload } = params as { type: string; payload?: unknown };
+    if (isKnownEventType(type) && payload !== undefined && plainPayloads.get(type)?.(payload))
+      return { kind: 'event', event: params as ZCodeEvent, dropped: [] };
+  }
   const envelope = parseLenient(sessionEventEnvelopeSchema, params);
   if (!envelope.success) return { kind: 'invalid', error: envelope.error, dropped: envelope.dropped };
   const { type } = envelope.data;

@@ -74,9 +74,17 @@ export function parseEnvelope(line: string, maxDepth = Infinity): ParseOutcome {
     return { ok: false, reason: 'not-envelope', detail: `a JSON ${value === null ? 'null' : typeof value}` };
   // The per-class schemas below validate the keys; this is only the shape check of a JSON object.
   const o = value as Record<string, unknown>;
-  const has = (k: string): boolean => Object.hasOwn(o, k);
-  if (has('method')) {
-    if (has('id')) {
+  if (has(o, 'method')) {
+    // The well-formed case, checked plainly: one of these per line the child writes, so the
+    // schemas below run only for a line this check refuses, to word its error.
+    const method = o['method'];
+    if (typeof method === 'string' && method.trim().length > 0) {
+      if (!has(o, 'id')) return { ok: true, message: { kind: 'notification', method, params: o['params'] } };
+      const id = o['id'];
+      if (typeof id === 'string' || Number.isSafeInteger(id))
+        return { ok: true, message: { kind: 'request', id: id as RpcId, method, params: o['params'] } };
+    }
+    if (has(o, 'id')) {
       const r = RequestSchema.safeParse(o);
       return r.success
         ? { ok: true, message: { kind: 'request', id: r.data.id, method: r.data.method, params: r.data.params } }
@@ -85,16 +93,21 @@ export function parseEnvelope(line: string, maxDepth = Infinity): ParseOutcome {
     const r = NotificationSchema.safeParse(o);
     return r.success ? { ok: true, message: { kind: 'notification', method: r.data.method, params: r.data.params } } : invalid(r.error);
   }
-  if (has('id') && has('result') && has('error')) return { ok: false, reason: 'not-envelope', detail: 'both result and error' };
-  if (has('id') && has('error')) {
+  if (has(o, 'id') && has(o, 'result') && has(o, 'error')) return { ok: false, reason: 'not-envelope', detail: 'both result and error' };
+  if (has(o, 'id') && has(o, 'error')) {
     const r = ErrorResponseSchema.safeParse(o);
     return r.success ? { ok: true, message: { kind: 'error', id: r.data.id, error: r.data.error } } : invalid(r.error);
   }
-  if (has('id') && has('result')) {
+  if (has(o, 'id') && has(o, 'result')) {
     const r = ResponseSchema.safeParse(o);
     return r.success ? { ok: true, message: { kind: 'response', id: r.data.id, result: o['result'] } } : invalid(r.error);
   }
   return { ok: false, reason: 'not-envelope', detail: 'neither a request, a notification nor a response' };
+}
+
+/** An own key of a parsed object (a module function: a closure per line was garbage per event). */
+function has(o: object, k: string): boolean {
+  return Object.hasOwn(o, k);
 }
 
 function invalid(error: z.ZodError): ParseOutcome {

@@ -67,6 +67,34 @@ describe('bench scenarios (smoke)', () => {
     expect(out['gateway/baseline']).toBeDefined();
   }, 120_000);
 
+  it('the per-event micro-harness streams turns through the daemon, every round complete, and reports each figure', async () => {
+    const run = await runToExit(
+      process.execPath,
+      [
+        '--max-semi-space-size=2',
+        '--import',
+        'tsx',
+        'bench/event-micro.ts',
+        ...['--rounds', '2', '--warmup', '1', '--clients', '2', '--events', '60', '--rate', '200'],
+      ],
+      { cwd: repoRoot },
+    );
+    // A turn that does not end, or a client short of its last update (FAN-01), ends the harness with an error.
+    expect(run.status, run.stderr).toBe(0);
+    const out = JSON.parse(run.stdout) as Record<string, { median: number } | undefined>;
+    // The stream's events and the turn's own few updates, every round.
+    expect(out['updatesPerRound']?.median).toBeGreaterThanOrEqual(60);
+    for (const key of ['bytesPerEvent', 'cpuUsPerEvent']) expect(out[key]?.median, key).toBeGreaterThan(0);
+    for (const key of [
+      'scavengesPer1kEvents',
+      'scavengeUsPerEvent',
+      'survivedBytesPerScavenge',
+      'promotedBytesPerEvent',
+      'fullGcsPerRound',
+    ])
+      expect(Number.isFinite(out[key]?.median), key).toBe(true);
+  }, 120_000);
+
   it('B-SCALE attaches a team over several sessions, streams, storms, reports its four figures and the same stream on the fair baseline', async () => {
     const r = await runTeam(
       // One RSS sample a short settle after its GC: the figure is only checked to be a number here.

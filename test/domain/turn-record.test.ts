@@ -60,6 +60,23 @@ describe('running-turn records', () => {
     expect(new TurnRecords(dir, LIMITS, createLogger({ level: 'silent' })).loadAll().get('s1')?.running).toBe(false);
   });
 
+  it('writes each frame byte for byte, multi-byte text included, whether flushed by its timer or at close', async () => {
+    const { r, dir, text } = records({ turnRecordFlushMs: 5 });
+    r.open('s1', 7);
+    r.turn('s1', 'run');
+    const texts = ['héllo ', '✓ done ', '😀 ', 'plain'];
+    const lines = ['{"t":"open","startedAt":7}', '{"t":"run"}', ...texts.map((t, i) => frame(t, i + 1))];
+    for (const [i, t] of texts.slice(0, 2).entries()) r.frame('s1', frame(t, i + 1), Buffer.byteLength(frame(t, i + 1)));
+    // The first two by the flush timer, the rest pending when close() writes them, synchronously.
+    await until(() => (text().includes('✓ done') ? true : undefined), 'the first flush on disk');
+    for (const [i, t] of texts.slice(2).entries()) r.frame('s1', frame(t, i + 3), Buffer.byteLength(frame(t, i + 3)));
+    r.close();
+    expect(text()).toBe(`${lines.join('\n')}\n`);
+    const loaded = new TurnRecords(dir, LIMITS, createLogger({ level: 'silent' })).loadAll().get('s1');
+    expect(loaded?.updates.map((u) => (u.update as { content: { text: string } }).content.text)).toEqual(texts);
+    expect(loaded?.bytes).toBe(Buffer.byteLength(text()));
+  });
+
   it('crossing turnRecordMaxBytes deletes the record and takes no more lines until the next open', async () => {
     const one = frame('x'.repeat(200));
     const { r, files, text } = records({ turnRecordMaxBytes: one.length * 3 });
