@@ -175,7 +175,8 @@ export class ClientConnection implements ClientPort, Batched {
     if (frames.length === 0) return;
     this.batch = [];
     this.batchedBytes = 0;
-    if (this.batching !== undefined && this.socket.readyState === this.socket.OPEN) this.batching.tcp.write(this.batching.batcher.join(frames));
+    if (this.batching !== undefined && this.socket.readyState === this.socket.OPEN)
+      this.batching.tcp.write(this.batching.batcher.join(frames));
   }
 
   /** Encodes and queues a frame built for this client alone. */

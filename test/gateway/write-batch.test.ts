@@ -98,7 +98,12 @@ function payloads(chunks: Buffer[]): string[] {
   for (let at = 0; at < all.length; ) {
     expect(all[at]).toBe(0x81);
     const b1 = all[at + 1] ?? 0;
-    const [header, len] = b1 < 126 ? [2, b1] : b1 === 126 ? [4, all.readUInt16BE(at + 2)] : [10, all.readUInt32BE(at + 2) * 0x1_0000_0000 + all.readUInt32BE(at + 6)];
+    const [header, len] =
+      b1 < 126
+        ? [2, b1]
+        : b1 === 126
+          ? [4, all.readUInt16BE(at + 2)]
+          : [10, all.readUInt32BE(at + 2) * 0x1_0000_0000 + all.readUInt32BE(at + 6)];
     out.push(all.subarray(at + header, at + header + len).toString('utf8'));
     at += header + len;
   }
@@ -119,7 +124,8 @@ function connection(batcher: WriteBatcher): { conn: ClientConnection; sock: Scri
 }
 
 let serial = 0;
-const frameOf = (bytes: number): Frame => new Frame(JSON.stringify({ jsonrpc: '2.0', method: 'x', params: { n: serial++, pad: 'p'.repeat(bytes) } }));
+const frameOf = (bytes: number): Frame =>
+  new Frame(JSON.stringify({ jsonrpc: '2.0', method: 'x', params: { n: serial++, pad: 'p'.repeat(bytes) } }));
 
 describe('write batching and the outbound budget', () => {
   it('writes every connection’s turn once, at the end of the turn, as one buffer the clients share', async () => {
