@@ -84,7 +84,7 @@ export class ClientConnection implements ClientPort, Batched {
   private readonly closeListeners: Array<(code: number, reason: string) => void> = [];
   private graceTimer: NodeJS.Timeout | undefined;
   /** This turn's frames, written as one buffer at the end of the turn (write-batch.ts); empty between turns. */
-  private batch: Frame[] = [];
+  private readonly batch: Frame[] = [];
   /** Bytes the kernel had not taken when this turn's batch began: the backlog the budget judges. */
   private backlogAtBatch = 0;
   private batchedBytes = 0;
@@ -173,10 +173,12 @@ export class ClientConnection implements ClientPort, Batched {
   flushBatch(): void {
     const frames = this.batch;
     if (frames.length === 0) return;
-    this.batch = [];
     this.batchedBytes = 0;
     if (this.batching !== undefined && this.socket.readyState === this.socket.OPEN)
       this.batching.tcp.write(this.batching.batcher.join(frames));
+    // The same list serves every turn (the batcher keeps its own copy): a new one per client per
+    // turn was the largest share of what the hub's scavenges had to keep.
+    frames.length = 0;
   }
 
   /** Encodes and queues a frame built for this client alone. */

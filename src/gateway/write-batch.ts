@@ -75,7 +75,8 @@ export class WriteBatcher {
       for (const j of built) if (sameFrames(j.frames, frames)) return j.wire;
     }
     const wire = wsTextFrames(frames);
-    built.push({ frames, wire });
+    // A copy: the connection empties and refills its list.
+    built.push({ frames: frames.slice(), wire });
     return wire;
   }
 
