@@ -10,7 +10,7 @@ import { HubError } from '../errors.js';
 import type { GatewayServer, GatewayServerDeps } from './gateway-server.js';
 import { LEGACY_INSTANCE_ID, profileFor } from './legacy-profile.js';
 import { registerStreamableHttp } from './http-transport.js';
-import { corkableSocket } from './write-batch.js';
+import { rawSocket } from './write-batch.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -82,7 +82,7 @@ export const gatewayPlugin = fp(
           socket,
           req.identity,
           profileFor(req.query.instance),
-          corkableSocket(req.raw.socket),
+          rawSocket(req.raw.socket),
           req.headers.origin,
           local,
           upgradeIds.get(req.raw),

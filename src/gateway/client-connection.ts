@@ -9,8 +9,7 @@ import type { GatewaySocket } from './gateway-socket.js';
 import { legacyNotice, legacyReads } from './legacy-profile.js';
 import { errorFrame, notificationFrame, requestFrame, resultFrame, type RpcErrorObject, type RpcId } from './jsonrpc.js';
 import { frameForKinds, REPLAY_COMPLETE, type UpdateKinds } from './update-kinds.js';
-import { MAX_BATCH_BYTES, type Batched, type Corkable, type WriteBatcher } from './write-batch.js';
-import { wsTextFrame } from './ws-text-frame.js';
+import { MAX_BATCH_BYTES, type Batched, type RawSocket, type WriteBatcher } from './write-batch.js';
 
 /** The limits one connection enforces (a slice of `config.limits`). */
 export interface ConnectionLimits {
@@ -34,7 +33,7 @@ export class ClientRequestError extends Error {
 
 /** The TCP socket under the WebSocket and the gateway's batcher (write-batch.ts). */
 export interface SendBatching {
-  tcp: Corkable;
+  tcp: RawSocket;
   batcher: WriteBatcher;
 }
 
@@ -84,10 +83,10 @@ export class ClientConnection implements ClientPort, Batched {
   private readonly withdrawn = new Map<RpcId, (result: unknown) => void>();
   private readonly closeListeners: Array<(code: number, reason: string) => void> = [];
   private graceTimer: NodeJS.Timeout | undefined;
-  /** True while the TCP socket is corked for this turn's frames. */
-  private corked = false;
+  /** This turn's frames, written as one buffer at the end of the turn (write-batch.ts); empty between turns. */
+  private readonly batch: Frame[] = [];
   /** Bytes the kernel had not taken when this turn's batch began: the backlog the budget judges. */
-  private backlogAtCork = 0;
+  private backlogAtBatch = 0;
   private batchedBytes = 0;
   private childLogger: Logger | undefined;
 
@@ -144,35 +143,42 @@ export class ClientConnection implements ClientPort, Batched {
     // echoed to the others) still goes out to a client that keeps up. This turn's batch is no
     // backlog (the kernel has not been offered it yet), so it does not count as one. A client
     // that keeps up has none, and its later frames of a turn skip reading the socket's queue.
-    const backlog = this.corked ? this.backlogAtCork : this.socket.bufferedAmount;
+    const holding = this.batch.length > 0;
+    const backlog = holding ? this.backlogAtBatch : this.socket.bufferedAmount;
     if (backlog > 0) {
       // Every byte not yet handed to the kernel: earlier turns' backlog plus this turn's batch.
-      const buffered = this.corked ? this.socket.bufferedAmount : backlog;
+      const buffered = holding ? backlog + this.batchedBytes : backlog;
       if (buffered + size > this.limits.clientOutboundBudgetBytes) {
         this.logger.warn({ buffered, frameBytes: size }, 'client over its outbound budget: closing 4008');
         this.close(CLOSE.SLOW_CONSUMER, 'slow consumer');
         return;
       }
     }
-    if (this.batching && !this.corked) {
-      this.backlogAtCork = backlog;
-      this.corked = true;
-      this.batching.tcp.cork();
+    // Batched, the frame waits for the end of the turn and leaves with the others in one write
+    // (write-batch.ts); an unbatched socket, or one ws is closing, goes through ws (which refuses
+    // sends after close).
+    if (this.batching === undefined || this.socket.readyState !== this.socket.OPEN) {
+      this.socket.send(frame.bytes, TEXT_FRAME);
+      return;
+    }
+    if (!holding) {
+      this.backlogAtBatch = backlog;
       this.batching.batcher.hold(this);
     }
-    // Corked, the TCP socket takes the broadcast's one pre-built frame (ws-text-frame.ts); an
-    // unbatched socket, or one ws is closing, goes through ws (which refuses sends after close).
-    if (this.corked && this.batching && this.socket.readyState === this.socket.OPEN) this.batching.tcp.write(wsTextFrame(frame));
-    else this.socket.send(frame.bytes, TEXT_FRAME);
-    if (this.corked && (this.batchedBytes += size) >= MAX_BATCH_BYTES) this.flushBatch();
+    this.batch.push(frame);
+    if ((this.batchedBytes += size) >= MAX_BATCH_BYTES) this.flushBatch();
   }
 
-  /** Uncorks the TCP socket: this turn's frames go to the kernel in one write (idempotent). */
+  /** Writes this turn's frames to the TCP socket in one write (idempotent; dropped once ws no longer sends). */
   flushBatch(): void {
-    if (!this.corked) return;
-    this.corked = false;
+    const frames = this.batch;
+    if (frames.length === 0) return;
     this.batchedBytes = 0;
-    this.batching?.tcp.uncork();
+    if (this.batching !== undefined && this.socket.readyState === this.socket.OPEN)
+      this.batching.tcp.write(this.batching.batcher.join(frames));
+    // The same list serves every turn (the batcher keeps its own copy): a new one per client per
+    // turn was the largest share of what the hub's scavenges had to keep.
+    frames.length = 0;
   }
 
   /** Encodes and queues a frame built for this client alone. */
@@ -288,9 +294,9 @@ export class ClientConnection implements ClientPort, Batched {
    */
   close(code: number, reason: string): void {
     if (this.closed) return;
-    this.socket.close(code, reason);
-    // The close frame leaves with whatever this turn batched, not at the end of the turn.
+    // Whatever this turn batched leaves before the close frame, not at the end of the turn.
     this.flushBatch();
+    this.socket.close(code, reason);
     this.graceTimer = setTimeout(() => this.socket.terminate(), this.limits.wsCloseGraceMs);
     this.graceTimer.unref();
     this.finish(code, reason);

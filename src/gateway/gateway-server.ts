@@ -7,7 +7,7 @@ import { CLOSE } from './close-codes.js';
 import { Dispatcher } from './dispatch.js';
 import type { GatewaySocket } from './gateway-socket.js';
 import type { GatewayHub } from './hub-api.js';
-import { WriteBatcher, type Corkable } from './write-batch.js';
+import { WriteBatcher, type RawSocket } from './write-batch.js';
 
 export interface GatewayServerDeps {
   hub: GatewayHub;
@@ -98,7 +98,7 @@ export class GatewayServer {
     socket: GatewaySocket,
     identity: Identity,
     profile: 'acp' | 'legacy',
-    tcp?: Corkable,
+    tcp?: RawSocket,
     origin?: string,
     local = false,
     connectionId?: string,

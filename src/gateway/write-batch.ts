@@ -1,43 +1,56 @@
 /**
  * Write batching for the broadcast path (ARCHITECTURE.md §4.3). `ws` writes every frame with its own
  * socket write, i.e. one `writev` syscall per frame per client: at load L that was 75 % of the
- * hub's busy time (BENCHMARKS.md, profile at load L). A connection corks its TCP socket at its
- * first send of an event-loop turn and registers here; one `setImmediate` for the whole gateway
- * uncorks every registered socket once the turn's I/O callbacks have run, so all frames built
- * from one child stdout chunk leave in one write per client.
+ * hub's busy time (BENCHMARKS.md, profile at load L). A connection keeps the frames of an event-loop
+ * turn in a list and registers here at its first one; one `setImmediate` for the whole gateway
+ * writes every registered connection's list once the turn's I/O callbacks have run, as one buffer
+ * of WebSocket frames: all frames built from one child stdout chunk leave in one write per client.
+ *
+ * The buffer is built once per distinct list: every client of a session that was sent the same
+ * frames this turn (the common case: one broadcast to many) gets the same buffer, so a turn of n
+ * updates to c clients costs c socket writes and one copy, where writing frame by frame into a
+ * corked socket cost n × c stream writes (BENCHMARKS.md, tenth session).
  */
+import type { Frame } from '../domain/delivery/frame.js';
+import { wsTextFrame, wsTextFrames } from './ws-text-frame.js';
 
 /**
- * A batch is flushed early once it holds this many bytes: the kernel is offered large bursts
+ * A batch is written early once it holds this many bytes: the kernel is offered large bursts
  * (a replay, an image echo) at once, so the outbound budget still judges a backlog the kernel
- * refused rather than bytes held back here, and one writev stays within a few hundred iovecs.
+ * refused rather than bytes held back here, and one buffer stays a few hundred frames at most.
  */
 export const MAX_BATCH_BYTES = 64 * 1024;
 
-/** The part of a `net.Socket` batching needs (`write` takes a whole pre-built WebSocket frame). */
-export interface Corkable {
-  cork(): void;
-  uncork(): void;
+/** The part of a `net.Socket` batching needs (`write` takes whole pre-built WebSocket frames). */
+export interface RawSocket {
   write(chunk: Buffer): unknown;
 }
 
-/** A connection with a corked socket, flushed at the end of the turn. */
+/** A connection holding a turn's frames, written at the end of the turn. */
 export interface Batched {
   flushBatch(): void;
 }
 
+/** One turn's list of frames and its bytes, kept while the turn's batches are written. */
+interface Joined {
+  frames: readonly Frame[];
+  wire: Buffer;
+}
+
 /**
- * Flushes every connection that corked its socket during this turn, with one `setImmediate`. The
- * turn's connections are kept in a plain list: a connection registers once per batch (when it
- * corks), and one that flushed early at {@link MAX_BATCH_BYTES} and corked again in the same turn
- * is listed twice, which is harmless (`flushBatch` is idempotent). A list costs less per client
- * than a set's hashing, and this runs for every client of every broadcast turn.
+ * Writes every connection that held frames during this turn, with one `setImmediate`. The
+ * turn's connections are kept in a plain list: a connection registers once per batch, and one
+ * that wrote early at {@link MAX_BATCH_BYTES} and held again in the same turn is listed twice,
+ * which is harmless (`flushBatch` is idempotent). A list costs less per client than a set's
+ * hashing, and this runs for every client of every broadcast turn.
  */
 export class WriteBatcher {
   private held: Batched[] = [];
   private scheduled = false;
+  /** This turn's joined lists, by their first frame (cleared when the turn's batches are written). */
+  private readonly joined = new Map<Frame, Joined[]>();
 
-  /** Registers a connection that just corked its socket; it is flushed at the end of the turn. */
+  /** Registers a connection that holds frames; its batch is written at the end of the turn. */
   hold(conn: Batched): void {
     this.held.push(conn);
     if (this.scheduled) return;
@@ -45,23 +58,51 @@ export class WriteBatcher {
     setImmediate(this.flushAll);
   }
 
+  /**
+   * The WebSocket bytes of a client's batch. Clients that were sent the same frames in the same
+   * order this turn share one buffer: a list is compared frame by frame (by identity) with the
+   * lists already built that start with the same frame.
+   */
+  join(frames: readonly Frame[]): Buffer {
+    const first = frames[0];
+    if (first === undefined) return Buffer.alloc(0);
+    if (frames.length === 1) return wsTextFrame(first);
+    let built = this.joined.get(first);
+    if (built === undefined) {
+      built = [];
+      this.joined.set(first, built);
+    } else {
+      for (const j of built) if (sameFrames(j.frames, frames)) return j.wire;
+    }
+    const wire = wsTextFrames(frames);
+    // A copy: the connection empties and refills its list.
+    built.push({ frames: frames.slice(), wire });
+    return wire;
+  }
+
   private readonly flushAll = (): void => {
     this.scheduled = false;
     const held = this.held;
     this.held = [];
     for (const conn of held) conn.flushBatch();
+    this.joined.clear();
   };
 }
 
+function sameFrames(a: readonly Frame[], b: readonly Frame[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 /**
- * The upgraded request's TCP socket when it can be corked. `ws` keeps its socket private; the
- * HTTP request of an upgrade carries the same `net.Socket` publicly (`req.socket`), which is
- * what the gateway hands in. Anything else (an injected test stream) is sent unbatched.
+ * The upgraded request's TCP socket when it can be written directly. `ws` keeps its socket
+ * private; the HTTP request of an upgrade carries the same `net.Socket` publicly (`req.socket`),
+ * which is what the gateway hands in. Anything else (an injected test stream) is sent unbatched.
  */
-export function corkableSocket(socket: unknown): Corkable | undefined {
+export function rawSocket(socket: unknown): RawSocket | undefined {
   if (typeof socket !== 'object' || socket === null) return undefined;
-  const s = socket as Partial<Corkable> & { destroyed?: unknown };
-  if (typeof s.cork !== 'function' || typeof s.uncork !== 'function' || typeof s.write !== 'function' || s.destroyed === true)
-    return undefined;
-  return s as Corkable;
+  const s = socket as Partial<RawSocket> & { destroyed?: unknown };
+  if (typeof s.write !== 'function' || s.destroyed === true) return undefined;
+  return s as RawSocket;
 }

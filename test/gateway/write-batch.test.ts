@@ -1,10 +1,11 @@
 import { EventEmitter } from 'node:events';
+import type { Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type WebSocket from 'ws';
 import type { Identity } from '../../src/auth/identity.js';
 import { Frame } from '../../src/domain/delivery/frame.js';
 import { ClientConnection } from '../../src/gateway/client-connection.js';
-import { MAX_BATCH_BYTES, WriteBatcher, type Corkable } from '../../src/gateway/write-batch.js';
+import { MAX_BATCH_BYTES, WriteBatcher, type RawSocket } from '../../src/gateway/write-batch.js';
 import { createLogger } from '../../src/logger.js';
 import { startHub, type HubHarness } from '../helpers/hub-harness.js';
 
@@ -24,72 +25,89 @@ describe('write batching on a real socket', () => {
     await hub?.close();
   });
 
-  it('holds one turn of frames on the socket ws writes to, then delivers them all in order', async () => {
+  it('holds one turn of frames, then writes them to the TCP socket at once, all delivered in order', async () => {
     const client = await hub.initializedClient();
     const [conn] = [...hub.daemon.app.gateway.connections()];
     if (!conn) throw new Error('no server-side connection');
-    const ws = (conn as unknown as { socket: WebSocket }).socket;
+    const tcp = (conn as unknown as { batching: { tcp: Socket } }).batching.tcp;
+    const before = tcp.bytesWritten;
     const N = 200;
     for (let i = 0; i < N; i++) conn.notify('_test/burst', { i });
-    // Uncorked, loopback takes these few KiB at once; corked, ws's buffer still holds every one.
-    const oneFrame = Buffer.byteLength(JSON.stringify({ jsonrpc: '2.0', method: '_test/burst', params: { i: 100 } }));
-    expect(ws.bufferedAmount).toBeGreaterThanOrEqual(N * oneFrame - N * 2);
+    // Nothing reaches the socket during the turn; at its end, every frame at once.
+    expect(tcp.bytesWritten).toBe(before);
     await endOfTurn();
-    expect(ws.bufferedAmount).toBe(0);
+    const oneFrame = Buffer.byteLength(JSON.stringify({ jsonrpc: '2.0', method: '_test/burst', params: { i: 100 } }));
+    expect(tcp.bytesWritten - before).toBeGreaterThanOrEqual(N * oneFrame - N * 2);
     await client.waitForCount('_test/burst', N);
     expect(client.notifications<{ i: number }>('_test/burst').map((p) => p.i)).toEqual([...Array(N).keys()]);
   });
 });
 
 /**
- * A socket whose kernel side takes at most `room` bytes: corked writes wait, an uncork offers
- * them to the kernel, and what it refuses stays in `bufferedAmount` (as ws reports it).
+ * A socket whose kernel side takes at most `room` bytes: each write is offered to the kernel at
+ * once, and what it refuses stays in `bufferedAmount` (as ws reports it). `log` records, in order,
+ * the frames the TCP side was written and ws's close frame.
  */
-class ScriptedSocket extends EventEmitter implements Corkable {
+class ScriptedSocket extends EventEmitter implements RawSocket {
   readonly CLOSED = 3;
   readonly OPEN = 1;
   readyState = 1;
   room = Number.POSITIVE_INFINITY;
   bufferedAmount = 0;
+  /** Every chunk written, as written. */
   sent: Buffer[] = [];
   writes = 0;
   closedWith: number | undefined;
-  private corkDepth = 0;
+  readonly log: string[] = [];
 
-  cork(): void {
-    this.corkDepth += 1;
-  }
-  uncork(): void {
-    if (this.corkDepth === 0) return;
-    this.corkDepth -= 1;
-    if (this.corkDepth === 0) this.offer();
-  }
+  /** ws's own path (an unbatched frame). */
   send(data: Buffer, opts: { binary: boolean }): void {
     expect(opts.binary).toBe(false);
-    this.sent.push(data);
-    this.bufferedAmount += data.length;
-    if (this.corkDepth === 0) this.offer();
+    this.log.push(data.toString('utf8'));
+    this.offer(data);
   }
-  /** The TCP side: a corked broadcast frame arrives here whole (header + payload). */
+  /** The TCP side: a turn's batch arrives here whole (WebSocket frames back to back). */
   write(chunk: Buffer): boolean {
-    this.send(chunk, { binary: false });
+    this.sent.push(chunk);
+    this.log.push(...payloads([chunk]));
+    this.offer(chunk);
     return true;
   }
   close(code: number): void {
     this.closedWith = code;
+    this.log.push(`close ${code}`);
     this.readyState = 2;
   }
   terminate(): void {
     this.readyState = this.CLOSED;
   }
   ping(): void {}
-  private offer(): void {
-    if (this.bufferedAmount === 0) return;
+  private offer(chunk: Buffer): void {
     this.writes += 1;
+    this.bufferedAmount += chunk.length;
     const taken = Math.min(this.room, this.bufferedAmount);
     this.room -= taken;
     this.bufferedAmount -= taken;
   }
+}
+
+/** The text payloads of the server WebSocket frames in `chunks` (RFC 6455 §5.2: FIN+text, unmasked). */
+function payloads(chunks: Buffer[]): string[] {
+  const all = Buffer.concat(chunks);
+  const out: string[] = [];
+  for (let at = 0; at < all.length; ) {
+    expect(all[at]).toBe(0x81);
+    const b1 = all[at + 1] ?? 0;
+    const [header, len] =
+      b1 < 126
+        ? [2, b1]
+        : b1 === 126
+          ? [4, all.readUInt16BE(at + 2)]
+          : [10, all.readUInt32BE(at + 2) * 0x1_0000_0000 + all.readUInt32BE(at + 6)];
+    out.push(all.subarray(at + header, at + header + len).toString('utf8'));
+    at += header + len;
+  }
+  return out;
 }
 
 const identity: Identity = { tokenId: 't', name: 'phone', person: 'phone', scope: 'operate' };
@@ -105,20 +123,56 @@ function connection(batcher: WriteBatcher): { conn: ClientConnection; sock: Scri
   return { conn, sock };
 }
 
-const frameOf = (bytes: number): Frame => new Frame(JSON.stringify({ jsonrpc: '2.0', method: 'x', params: { pad: 'p'.repeat(bytes) } }));
+let serial = 0;
+const frameOf = (bytes: number): Frame =>
+  new Frame(JSON.stringify({ jsonrpc: '2.0', method: 'x', params: { n: serial++, pad: 'p'.repeat(bytes) } }));
 
 describe('write batching and the outbound budget', () => {
-  it('flushes every connection of a turn once, at the end of the turn', async () => {
+  it('writes every connection’s turn once, at the end of the turn, as one buffer the clients share', async () => {
     const batcher = new WriteBatcher();
     const clients = Array.from({ length: 5 }, () => connection(batcher));
-    for (let i = 0; i < 50; i++) for (const { conn } of clients) conn.sendFrame(frameOf(100));
+    const frames = Array.from({ length: 50 }, () => frameOf(100));
+    for (const frame of frames) for (const { conn } of clients) conn.sendFrame(frame);
     for (const { sock } of clients) expect(sock.writes).toBe(0);
     await endOfTurn();
     for (const { sock } of clients) {
       expect(sock.writes).toBe(1);
-      expect(sock.sent).toHaveLength(50);
+      expect(payloads(sock.sent)).toEqual(frames.map((f) => f.text));
       expect(sock.bufferedAmount).toBe(0);
     }
+    // One buffer built for the five (the same frames, in the same order).
+    expect(new Set(clients.map(({ sock }) => sock.sent[0])).size).toBe(1);
+  });
+
+  it('a client sent other frames this turn gets its own buffer, each client its own frames in order', async () => {
+    const batcher = new WriteBatcher();
+    const [a, b, c] = [connection(batcher), connection(batcher), connection(batcher)];
+    const [f1, f2, f3, own] = [frameOf(10), frameOf(10), frameOf(10), frameOf(10)];
+    for (const { conn } of [a, b, c]) conn.sendFrame(f1);
+    a.conn.sendFrame(f2);
+    b.conn.sendFrame(f2);
+    c.conn.sendFrame(own);
+    for (const { conn } of [a, b, c]) conn.sendFrame(f3);
+    await endOfTurn();
+    expect(payloads(a.sock.sent)).toEqual([f1.text, f2.text, f3.text]);
+    expect(payloads(c.sock.sent)).toEqual([f1.text, own.text, f3.text]);
+    expect(a.sock.sent[0]).toBe(b.sock.sent[0]);
+    expect(c.sock.sent[0]).not.toBe(a.sock.sent[0]);
+    // The next turn starts afresh: one frame is its own pre-built bytes.
+    a.conn.sendFrame(f1);
+    await endOfTurn();
+    expect(a.sock.writes).toBe(2);
+    expect(payloads([a.sock.sent[1] as Buffer])).toEqual([f1.text]);
+  });
+
+  it('the frames a turn batched leave before the close frame', async () => {
+    const { conn, sock } = connection(new WriteBatcher());
+    const frames = [frameOf(10), frameOf(10)];
+    for (const f of frames) conn.sendFrame(f);
+    conn.close(4008, 'slow consumer');
+    expect(sock.log).toEqual([...frames.map((f) => f.text), 'close 4008']);
+    await endOfTurn();
+    expect(sock.writes).toBe(1);
   });
 
   it('offers a large burst to the kernel every MAX_BATCH_BYTES, so a client that keeps up is never closed for it', async () => {
@@ -130,17 +184,16 @@ describe('write batching and the outbound budget', () => {
     // Each early write holds at most MAX_BATCH_BYTES plus the frame that crossed it.
     expect(sock.writes).toBeGreaterThanOrEqual(Math.floor((count * frame.bytes.length) / (MAX_BATCH_BYTES + frame.bytes.length)));
     await endOfTurn();
-    expect(sock.sent).toHaveLength(count);
+    expect(payloads(sock.sent)).toHaveLength(count);
   });
 
   it('a frame larger than the budget still goes to a client that keeps up, after small frames of the same turn', async () => {
     const { conn, sock } = connection(new WriteBatcher());
-    conn.sendFrame(frameOf(100));
-    conn.sendFrame(frameOf(BUDGET + 1));
-    conn.sendFrame(frameOf(100));
+    const frames = [frameOf(100), frameOf(BUDGET + 1), frameOf(100)];
+    for (const f of frames) conn.sendFrame(f);
     expect(conn.open).toBe(true);
     await endOfTurn();
-    expect(sock.sent).toHaveLength(3);
+    expect(payloads(sock.sent)).toEqual(frames.map((f) => f.text));
   });
 
   it('[FAN-02] a client whose kernel takes nothing is closed 4008 once its backlog plus a frame crosses the budget', async () => {

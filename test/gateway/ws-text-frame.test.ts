@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket, WebSocketServer } from 'ws';
 import { Frame } from '../../src/domain/delivery/frame.js';
-import { wsTextFrame } from '../../src/gateway/ws-text-frame.js';
+import { wsTextFrame, wsTextFrames } from '../../src/gateway/ws-text-frame.js';
 
 let server: WebSocketServer | undefined;
 afterEach(() => {
@@ -14,29 +14,33 @@ afterEach(() => {
 const SIZES = [0, 1, 125, 126, 127, 65_535, 65_536, 200_000];
 
 describe('a broadcast frame built once (ws-text-frame.ts)', () => {
-  it('a real ws client reads every size, multi-byte text included, written raw to the TCP socket', async () => {
-    const texts = SIZES.map((n, i) => (i % 2 === 0 ? 'a'.repeat(n) : `${'é'.repeat(Math.floor(n / 2))}${n % 2 ? 'x' : ''}`));
-    const wss = new WebSocketServer({ port: 0, host: '127.0.0.1' });
-    server = wss;
-    await new Promise<void>((r) => wss.once('listening', () => r()));
-    wss.on('connection', (_ws, req) => {
-      for (const text of texts) req.socket.write(wsTextFrame(new Frame(text)));
-    });
-    const { port } = wss.address() as AddressInfo;
-    const client = new WebSocket(`ws://127.0.0.1:${port}`);
-    const got: string[] = [];
-    await new Promise<void>((resolve, reject) => {
-      client.on('message', (data, isBinary) => {
-        expect(isBinary).toBe(false);
-        got.push(data.toString());
-        if (got.length === texts.length) resolve();
+  it.each(['frame by frame', 'in one buffer'] as const)(
+    'a real ws client reads every size, multi-byte text included, written raw to the TCP socket %s',
+    async (how) => {
+      const texts = SIZES.map((n, i) => (i % 2 === 0 ? 'a'.repeat(n) : `${'é'.repeat(Math.floor(n / 2))}${n % 2 ? 'x' : ''}`));
+      const wss = new WebSocketServer({ port: 0, host: '127.0.0.1' });
+      server = wss;
+      await new Promise<void>((r) => wss.once('listening', () => r()));
+      wss.on('connection', (_ws, req) => {
+        if (how === 'in one buffer') req.socket.write(wsTextFrames(texts.map((t) => new Frame(t))));
+        else for (const text of texts) req.socket.write(wsTextFrame(new Frame(text)));
       });
-      client.on('error', reject);
-      client.on('close', (code) => reject(new Error(`closed ${code}`)));
-    });
-    client.close();
-    expect(got).toEqual(texts);
-  });
+      const { port } = wss.address() as AddressInfo;
+      const client = new WebSocket(`ws://127.0.0.1:${port}`);
+      const got: string[] = [];
+      await new Promise<void>((resolve, reject) => {
+        client.on('message', (data, isBinary) => {
+          expect(isBinary).toBe(false);
+          got.push(data.toString());
+          if (got.length === texts.length) resolve();
+        });
+        client.on('error', reject);
+        client.on('close', (code) => reject(new Error(`closed ${code}`)));
+      });
+      client.close();
+      expect(got).toEqual(texts);
+    },
+  );
 
   it('is built once per frame and has exactly ws’s header for it', () => {
     const frame = new Frame('{"jsonrpc":"2.0","method":"session/update"}');
