@@ -72,11 +72,14 @@ describe('"always allow" kept by the hub', () => {
     // The pending list (a phone reads it to draw the sheet after a reload or on joining) offers each the same.
     const listed = async (c: AcpWsClient, token: string) => {
       const over = {
-        acp: (await c.request<{ interactions: Array<{ options?: Array<{ optionId: string }> }> }>('_zcode/interactions/list', { sessionId }))
-          .interactions,
-        rest: ((await (await hub.api(`/api/interactions?sessionId=${sessionId}`, { token })).json()) as {
-          interactions: Array<{ options?: Array<{ optionId: string }> }>;
-        }).interactions,
+        acp: (
+          await c.request<{ interactions: Array<{ options?: Array<{ optionId: string }> }> }>('_zcode/interactions/list', { sessionId })
+        ).interactions,
+        rest: (
+          (await (await hub.api(`/api/interactions?sessionId=${sessionId}`, { token })).json()) as {
+            interactions: Array<{ options?: Array<{ optionId: string }> }>;
+          }
+        ).interactions,
       };
       return [over.acp, over.rest].map((list) => list.flatMap((i) => (i.options ?? []).map((o) => o.optionId)));
     };
