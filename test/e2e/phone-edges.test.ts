@@ -194,6 +194,15 @@ describe('phone edges at 390 px', () => {
       expect(viewer.errors).toEqual([]);
       await page.getByRole('button', { name: 'Back' }).click();
       await page.getByRole('heading', { name: 'Sessions' }).waitFor();
+
+      // A session nobody has prompted yet: no pickers for a view device and no usage for the
+      // meter, so no config bar at all (it was an empty bordered strip under the header).
+      const editor = await hub.initializedClient({ name: 'editor' });
+      const { sessionId } = await editor.request<{ sessionId: string }>('session/new', { cwd: hub.workspace, mcpServers: [] });
+      await page.goto(`${hub.url}/s/${sessionId}`);
+      await page.getByText('Beginning of the conversation').waitFor();
+      expect(await page.locator('.config-bar').evaluateAll((bars) => bars.filter((b) => b.childElementCount === 0).length)).toBe(0);
+      await editor.close();
     } finally {
       await viewer.close();
     }
