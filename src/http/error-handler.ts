@@ -2,7 +2,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { HubError } from '../errors.js';
 import { AuthChallengeError, ScopeRefusedError } from './auth-hook.js';
-import { errorPage, isPageNavigation, NEEDS_ADMIN_PATH } from './error-page.js';
+import { errorPage, isPageNavigation, needsScopePath } from './error-page.js';
 import { parseHostHeader } from './security/allowed-hosts.js';
 
 /**
@@ -15,9 +15,10 @@ export function installErrorHandler(app: FastifyInstance): void {
       if (err instanceof AuthChallengeError) reply.header('www-authenticate', err.challenge);
       if (err.httpStatus >= 500) req.log.warn({ err }, 'request failed');
       const navigation = isPageNavigation(req.headers, req.method);
-      // A paired device without the scope (an operate phone typing /docs) goes to the web app's own
-      // page that says how to get admin: a 403 document is a console error in every browser.
-      if (navigation && err instanceof ScopeRefusedError && err.need === 'admin') return reply.redirect(NEEDS_ADMIN_PATH, 303);
+      // A paired device without the scope (an operate phone typing /docs, a view phone opening an
+      // operate route) goes to the web app's own page that names the scope and how to get it: a
+      // 403 document is a console error in every browser, and raw JSON tells a person nothing.
+      if (navigation && err instanceof ScopeRefusedError && err.need !== 'view') return reply.redirect(needsScopePath(err.need), 303);
       // A browser opening a refused page gets words and the fix, not a JSON body.
       const page = navigation ? errorPage(err.code, parseHostHeader(req.headers.host)?.hostname) : undefined;
       if (page) return reply.code(err.httpStatus).type('text/html; charset=utf-8').send(page);

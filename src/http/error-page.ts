@@ -1,7 +1,7 @@
 /**
  * A readable HTML answer for a browser that navigated to a page the hub refuses: a tunnel
  * hostname the hub does not know yet, or /docs without a paired cookie (a paired device without
- * the admin scope is sent to the web app's NEEDS_ADMIN_PATH instead). API clients keep the
+ * the scope a page needs is sent to the web app's page for it, `needsScopePath`). API clients keep the
  * JSON error; only top-level navigations (`Sec-Fetch-Mode: navigate`, or no fetch metadata and
  * `Accept: text/html`) get this page. Pure; every variable part is escaped.
  */
@@ -18,6 +18,13 @@ export function isPageNavigation(headers: Record<string, string | string[] | und
 
 /** The web app's page for a paired device that opened an admin page (web/src/router-paths.ts `needsAdmin`). */
 export const NEEDS_ADMIN_PATH = '/needs-admin';
+/** The web app's page for a view device that opened an operate page (web/src/router-paths.ts `needsOperate`). */
+export const NEEDS_OPERATE_PATH = '/needs-operate';
+
+/** Where a paired device that lacks `need` is sent: the app's page that names the scope and how to get it. */
+export function needsScopePath(need: 'operate' | 'admin'): string {
+  return need === 'admin' ? NEEDS_ADMIN_PATH : NEEDS_OPERATE_PATH;
+}
 
 function esc(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);

@@ -3,14 +3,15 @@
  * (390×844) against a real hub and simulator: a grant Ann set from her editor is listed with what
  * it allows, who set it (her verified person and device, her editor's own name only beside them)
  * and where; an operate device reads it without a remove button; the admin removes it after a
- * confirmation (dismissing the confirmation keeps it), and the hub asks again.
+ * confirmation (dismissing the confirmation keeps it), and the hub asks again; an operate device
+ * that did not prompt is not offered "Always allow" in its inbox either (the pending list).
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { prompt, sharedSession } from '../policy/helpers.js';
 import { phoneHub } from './support/fixture.js';
-import { pair, shoot } from './support/flow.js';
+import { pair, putRules, shoot } from './support/flow.js';
 
 const { hub, phone, laptop } = phoneHub({ laptop: true });
 
@@ -92,5 +93,27 @@ describe('"always allow" grants on the policy screen', () => {
     expect(await page.getByTestId('rule').innerText()).toContain('Who may pick "Always allow": Nobody');
     expect(await fitsThePhone(page)).toBe(true);
     expect(phone.errors).toEqual([]);
+  });
+
+  it('Bob’s inbox does not offer him "Always allow" on Ann’s request (the sheet drawn from the pending list)', async () => {
+    await putRules(hub, []);
+    const ann = await hub.token('operate', 'Ann laptop', 'ann');
+    const editor = await hub.initializedClient({ token: ann, name: 'zed' });
+    const sessionId = await sharedSession(hub, editor, []);
+    const { page } = laptop;
+    await page.goto(`${hub.url}/inbox`);
+    const turn = prompt(editor, sessionId, 'permission please');
+    await editor.waitForRequest('session/request_permission', (q) => q.params.sessionId === sessionId);
+    // Not in the session: the phone learns of the request from the pending list it reloads.
+    await page.getByTestId('inbox-answer').click();
+    const sheet = page.getByTestId('interaction-sheet');
+    await sheet.getByTestId('option-allow_once').waitFor();
+    const options = await sheet.locator('[data-testid^=option-]').evaluateAll((es) => es.map((e) => e.getAttribute('data-testid')));
+    expect(options).toEqual(['option-allow_once', 'option-deny']);
+    await shoot(page, 'inbox-permission-not-originator');
+    await sheet.getByTestId('option-allow_once').click();
+    expect((await turn).stopReason).toBe('end_turn');
+    await editor.close();
+    expect(laptop.errors).toEqual([]);
   });
 });

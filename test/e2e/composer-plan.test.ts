@@ -91,8 +91,25 @@ describe('the composer and the plan at 390 px', () => {
     // Collapsed in its turn, after the turn's answer; a tap opens it.
     expect(await inTurn.evaluate((d: HTMLDetailsElement) => d.open)).toBe(false);
     expect(await inTurn.evaluate((d) => d.parentElement?.lastElementChild === d)).toBe(true);
+    // Its summary line has the open/closed arrow every other folded card has: pointing right, down once open.
+    const arrow = inTurn.locator('summary .icon');
+    expect(await arrow.count()).toBe(1);
+    const turned = () => arrow.evaluate((el) => getComputedStyle(el).transform);
+    expect(await turned()).toBe('none');
     await inTurn.locator('summary').click();
     await expect.poll(() => inTurn.locator('li.plan-completed').first().isVisible()).toBe(true);
+    await expect.poll(turned).toBe('matrix(0, 1, -1, 0, 0, 0)');
+    // Opened at the foot of the chat, its steps are scrolled into view (the last one and the summary both shown).
+    const inView = () =>
+      inTurn.evaluate((d) => {
+        let box = d.parentElement;
+        while (box && !/(auto|scroll)/.test(getComputedStyle(box).overflowY)) box = box.parentElement;
+        const port = (box ?? document.documentElement).getBoundingClientRect();
+        const last = d.querySelector('li:last-child')?.getBoundingClientRect();
+        const top = d.querySelector('summary')?.getBoundingClientRect();
+        return last !== undefined && top !== undefined && last.bottom <= port.bottom + 1 && top.top >= port.top - 1;
+      });
+    await expect.poll(inView).toBe(true);
     expect(await inTurn.locator('li').count()).toBe(await inTurn.locator('li.plan-completed').count());
     // Drawn whole among the messages: neither squeezed by the column nor cut off.
     const whole = () => inTurn.evaluate((d) => d.scrollHeight <= d.clientHeight + 1 && d.getBoundingClientRect().height >= 36);

@@ -14,6 +14,24 @@ const { hub, phone } = phoneHub({ hub: { simArgs: ['--turn-delay-scale', '0.2'] 
 const TURNS = WEB_LIMITS.firstHistoryPage / 2 + 3;
 
 describe('the first load of a paired phone', () => {
+  it('fetches the icon once on a new device: the favicon, not a second copy for the pairing logo', async () => {
+    const { page } = phone;
+    const icons: string[] = [];
+    let faviconDone = false;
+    page.on('request', (r) => {
+      if (new URL(r.url()).pathname.startsWith('/icons/icon')) icons.push(r.resourceType());
+    });
+    page.on('requestfinished', (r) => {
+      if (new URL(r.url()).pathname.startsWith('/icons/icon') && r.resourceType() === 'other') faviconDone = true;
+    });
+    await page.goto(hub.url);
+    await page.getByLabel('Pairing code').waitFor();
+    await page.waitForLoadState('load');
+    await expect.poll(() => faviconDone).toBe(true);
+    // The browser's own favicon fetch and nothing else: the logo on the pairing page is drawn inline.
+    expect(icons).toEqual(['other']);
+  });
+
   it('opens the socket while the token check is still unanswered', async () => {
     const { page } = phone;
     await pair(phone, hub, 'Phone');

@@ -4,7 +4,8 @@
  * the list and the inbox) shown as code; the chat title given the header's width (the branch sits
  * under it); a question with one way to skip; a plan to approve without the form's how-to text;
  * /docs on an operate device landing on a page that
- * says how to get admin, without a console error.
+ * says how to get admin, and an operate address on a view device on one that says how to get
+ * operate, without a console error.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -173,6 +174,37 @@ describe('phone edges at 390 px', () => {
       expect(admin.errors).toEqual([]);
     } finally {
       await admin.close();
+    }
+  });
+
+  it('an operate-only address on a view device is the app’s needs-operate page with the command, not the JSON 403', async () => {
+    const viewer = await openDevice();
+    try {
+      await pair(viewer, hub, 'Edges viewer', 'view');
+      const { page } = viewer;
+      await page.goto(`${hub.url}/api/workspaces`);
+      const card = page.getByTestId('needs-operate');
+      await card.waitFor();
+      expect(new URL(page.url()).pathname).toBe('/needs-operate');
+      expect(await card.getByRole('heading').innerText()).toBe('This page needs an operate device');
+      expect(await card.getByTestId('operate-how-to').locator('code').innerText()).toBe('zcode-hub pair');
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+      expect(await axeBothThemes(page, 'needs operate')).toEqual([]);
+      await shoot(page, 'edges-operate-view');
+      expect(viewer.errors).toEqual([]);
+      await page.getByRole('button', { name: 'Back' }).click();
+      await page.getByRole('heading', { name: 'Sessions' }).waitFor();
+
+      // A session nobody has prompted yet: no pickers for a view device and no usage for the
+      // meter, so no config bar at all (it was an empty bordered strip under the header).
+      const editor = await hub.initializedClient({ name: 'editor' });
+      const { sessionId } = await editor.request<{ sessionId: string }>('session/new', { cwd: hub.workspace, mcpServers: [] });
+      await page.goto(`${hub.url}/s/${sessionId}`);
+      await page.getByText('Beginning of the conversation').waitFor();
+      expect(await page.locator('.config-bar').evaluateAll((bars) => bars.filter((b) => b.childElementCount === 0).length)).toBe(0);
+      await editor.close();
+    } finally {
+      await viewer.close();
     }
   });
 });

@@ -69,6 +69,25 @@ describe('"always allow" kept by the hub', () => {
     const [forAnn, forBob] = await Promise.all([nextPermission(annApp, sessionId), nextPermission(bobApp, sessionId)]);
     expect(optionIds(forAnn)).toContain('allow_project');
     expect(optionIds(forBob)).not.toContain('allow_project');
+    // The pending list (a phone reads it to draw the sheet after a reload or on joining) offers each the same.
+    const listed = async (c: AcpWsClient, token: string) => {
+      const over = {
+        acp: (
+          await c.request<{ interactions: Array<{ options?: Array<{ optionId: string }> }> }>('_zcode/interactions/list', { sessionId })
+        ).interactions,
+        rest: (
+          (await (await hub.api(`/api/interactions?sessionId=${sessionId}`, { token })).json()) as {
+            interactions: Array<{ options?: Array<{ optionId: string }> }>;
+          }
+        ).interactions,
+      };
+      return [over.acp, over.rest].map((list) => list.flatMap((i) => (i.options ?? []).map((o) => o.optionId)));
+    };
+    for (const ids of await listed(annApp, ann)) expect(ids).toContain('allow_project');
+    for (const ids of await listed(bobApp, bob)) {
+      expect(ids).toContain('allow_once');
+      expect(ids).not.toContain('allow_project');
+    }
     // Bob naming the option he was not offered is refused; the request stays open.
     bobApp.answer(forBob.id, { outcome: { outcome: 'selected', optionId: 'allow_project' } });
     const refused = await bobApp.waitForNotification<{ reason: string }>('_zcode/answer_refused', (p) => p.reason === 'invalid');

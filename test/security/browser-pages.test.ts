@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { errorPage, isPageNavigation, isTunnelHost, NEEDS_ADMIN_PATH } from '../../src/http/error-page.js';
+import { errorPage, isPageNavigation, isTunnelHost, NEEDS_ADMIN_PATH, NEEDS_OPERATE_PATH } from '../../src/http/error-page.js';
 import { DEFAULT_WEB_DIST } from '../../src/http/web.js';
 import { createToken, startSecuredHub, type SecuredHub } from './helpers/secured-hub.js';
 import { rawRequest } from './helpers/raw-http.js';
@@ -15,12 +15,14 @@ describe('browser pages for refused requests', () => {
   let hub: SecuredHub;
   let admin: string;
   let operate: string;
+  let view: string;
   const host = () => `127.0.0.1:${hub.port}`;
 
   beforeAll(async () => {
     hub = await startSecuredHub();
     admin = (await createToken(hub, 'admin')).token;
     operate = (await createToken(hub, 'operate')).token;
+    view = (await createToken(hub, 'view')).token;
   });
   afterAll(async () => {
     await hub.close();
@@ -131,6 +133,25 @@ describe('browser pages for refused requests', () => {
     const api = await rawRequest(hub.port, { path: '/docs/json', headers: { host: host() } });
     expect(api.status).toBe(401);
     expect(JSON.parse(api.body)).toMatchObject({ error: { code: 'HUB_ERR_UNAUTHENTICATED' } });
+  });
+
+  it('an operate route opened by a view device: a redirect to the app’s needs-operate page; a fetch keeps the JSON 403', async () => {
+    const nav = await rawRequest(hub.port, {
+      path: '/api/workspaces',
+      headers: { host: host(), cookie: `zcode_hub_token=${view}`, ...NAVIGATE, 'sec-fetch-site': 'none' },
+    });
+    expect(nav.status).toBe(303);
+    expect(nav.headers['location']).toBe(NEEDS_OPERATE_PATH);
+    // An admin route stays on the needs-admin page, whatever the device's scope below it.
+    const admin = await rawRequest(hub.port, {
+      path: '/api/tokens',
+      headers: { host: host(), cookie: `zcode_hub_token=${view}`, ...NAVIGATE, 'sec-fetch-site': 'none' },
+    });
+    expect(admin.status).toBe(303);
+    expect(admin.headers['location']).toBe(NEEDS_ADMIN_PATH);
+    const fetched = await rawRequest(hub.port, { path: '/api/workspaces', headers: { host: host(), authorization: `Bearer ${view}` } });
+    expect(fetched.status).toBe(403);
+    expect(JSON.parse(fetched.body)).toMatchObject({ error: { code: 'HUB_ERR_FORBIDDEN' } });
   });
 
   it('pure pieces: what counts as a page load, tunnels, escaping', () => {

@@ -4,7 +4,7 @@ import { base64Bytes, fitWithin, outputMime } from '../../web/src/media/downscal
 import { diffLines, trimContext } from '../../web/src/diff-lines.js';
 import { pickLocale } from '../../web/src/locale.js';
 import { parseRoute, routePath } from '../../web/src/router-paths.js';
-import { NEEDS_ADMIN_PATH } from '../../src/http/error-page.js';
+import { NEEDS_ADMIN_PATH, NEEDS_OPERATE_PATH } from '../../src/http/error-page.js';
 
 describe('web helpers', () => {
   it('image downscale math keeps the aspect ratio within the longest edge', () => {
@@ -52,6 +52,7 @@ describe('web helpers', () => {
       { name: 'chat', sessionId: 'sess/1 x' },
       { name: 'inbox' },
       { name: 'needsAdmin' },
+      { name: 'needsOperate' },
       { name: 'settings' },
       { name: 'settings', page: 'devices' },
       { name: 'settings', page: 'policy' },
@@ -67,5 +68,7 @@ describe('web helpers', () => {
     expect(parseRoute('/nope/x')).toEqual({ name: 'sessions' });
     // The hub's redirect for a non-admin device that opened /docs (src/http/error-page.ts NEEDS_ADMIN_PATH).
     expect(parseRoute(NEEDS_ADMIN_PATH)).toEqual({ name: 'needsAdmin' });
+    // …and for a view device that opened an operate address (NEEDS_OPERATE_PATH).
+    expect(parseRoute(NEEDS_OPERATE_PATH)).toEqual({ name: 'needsOperate' });
   });
 });

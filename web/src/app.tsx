@@ -21,6 +21,7 @@ const TerminalView = lazyView(() => import('./views/terminal-view.js').then((m) 
 const FilesView = lazyView(() => import('./views/files-view.js').then((m) => m.FilesView));
 const SettingsView = lazyView(() => import('./views/settings-view.js').then((m) => m.SettingsView));
 const NeedsAdminView = lazyView(() => import('./views/admin-help.js').then((m) => m.NeedsAdminView));
+const NeedsOperateView = lazyView(() => import('./views/admin-help.js').then((m) => m.NeedsOperateView));
 const AddMachineSheet = lazyView(() => import('./views/add-machine-sheet.js').then((m) => m.AddMachineSheet));
 
 /** The add-machine link in the address, if any (`{ link: undefined }` = there but malformed). */
@@ -72,6 +73,7 @@ export function App({ client: home, onPaired }: { client: HubClient; onPaired: (
       ) : null}
       {route.name === 'inbox' ? <InboxView /> : null}
       {route.name === 'needsAdmin' ? <NeedsAdminView /> : null}
+      {route.name === 'needsOperate' ? <NeedsOperateView /> : null}
       {route.name === 'settings' ? <SettingsView page={route.page} /> : null}
       {adding ? <AddMachineSheet link={adding.link} onDone={() => setAdding(undefined)} /> : null}
       <InteractionHost client={client} sessionId={onSession ? route.sessionId : undefined} />

@@ -130,6 +130,13 @@ const en = {
   adminHowTo: 'To make this device an admin, run {0} on the computer that runs the hub, then open the link it prints on this device.',
   needsAdminTitle: 'This page needs an admin device',
   needsAdminDocs: 'The API docs describe the hub’s admin routes, so only admin devices open them.',
+  needsOperateBar: 'Not for view devices',
+  needsOperateTitle: 'This page needs an operate device',
+  needsOperateWhy:
+    'This device is paired with the view scope: it follows sessions, but what you opened is for devices that prompt, answer and browse workspaces.',
+  /** {0} is the command, shown as code. */
+  operateHowTo:
+    'To let this device operate, run {0} on the computer that runs the hub (operate is its default scope), then open the link it prints on this device.',
   signedInAs: 'This device: {0} ({1})',
   signOut: 'Sign out this device',
   signOutConfirm: 'Sign this device out? You will need a new pairing code to come back.',
@@ -300,6 +307,10 @@ const zh: Record<MessageKey, string> = {
   adminHowTo: '要让这台设备成为管理员，请在运行 hub 的电脑上执行 {0}，然后在这台设备上打开它输出的链接。',
   needsAdminTitle: '此页面需要管理员设备',
   needsAdminDocs: 'API 文档描述了 hub 的管理接口，只有管理员设备可以打开。',
+  needsOperateBar: '查看设备不可用',
+  needsOperateTitle: '此页面需要可操作（operate）的设备',
+  needsOperateWhy: '这台设备以查看（view）权限配对：它可以跟随会话，但你打开的内容只给可以发送提示、回答请求和浏览工作区的设备。',
+  operateHowTo: '要让这台设备可以操作，请在运行 hub 的电脑上执行 {0}（默认权限就是 operate），然后在这台设备上打开它输出的链接。',
   signedInAs: '本设备：{0}（{1}）',
   signOut: '退出此设备',
   signOutConfirm: '确定退出此设备？重新使用需要新的配对码。',

@@ -14,6 +14,8 @@ export type Route =
   | { name: 'inbox' }
   /** Where the hub sends a paired device without the admin scope that opened an admin page (/docs). */
   | { name: 'needsAdmin' }
+  /** Where the hub sends a view device that opened an operate-only address (an operate route of the API). */
+  | { name: 'needsOperate' }
   | { name: 'settings'; page?: 'providers' | 'workflows' | 'devices' | 'machines' | 'policy' | 'doctor' };
 
 /** Parses a path (with an optional `?query`) into a route (unknown paths → the session list). */
@@ -47,6 +49,7 @@ export function parseRoute(url: string): Route {
   }
   if (parts[0] === 'inbox') return { name: 'inbox' };
   if (parts[0] === 'needs-admin') return { name: 'needsAdmin' };
+  if (parts[0] === 'needs-operate') return { name: 'needsOperate' };
   if (parts[0] === 'settings') {
     const page = parts[1];
     return page === 'providers' ||
@@ -82,6 +85,8 @@ export function routePath(r: Route): string {
       return '/inbox';
     case 'needsAdmin':
       return '/needs-admin';
+    case 'needsOperate':
+      return '/needs-operate';
     case 'settings':
       return r.page ? `/settings/${r.page}` : '/settings';
   }

@@ -133,12 +133,25 @@ export class InteractionFlow {
       if (!record.sentTo.has(client.clientId)) this.sendTo(record, client);
   }
 
-  /** Pending interactions (the inbox), oldest first; with `caller`, each says whether that caller may answer it. */
+  /**
+   * Pending interactions (the inbox), oldest first; with `caller`, each says whether that caller
+   * may answer it and lists the options as that caller is offered them (no "always allow" for
+   * someone who may not set it: a phone draws its sheet from this list after a reload).
+   */
   list(sessionId?: string, caller?: { identity: Identity; local?: boolean }): InteractionView[] {
     const voter = caller === undefined ? undefined : voterOf(caller.identity, caller.local);
-    return this.core.interactions
-      .pending(sessionId)
-      .map((r) => (voter === undefined ? { ...r.view } : { ...r.view, mayAnswer: this.gate.mayAnswer(r, voter) }));
+    return this.core.interactions.pending(sessionId).map((r) => (voter === undefined ? { ...r.view } : this.viewFor(r, voter)));
+  }
+
+  /** A pending request as one voter sees it in a list: whether they may answer, and the options offered to them. */
+  private viewFor(record: InteractionRecord, voter: Voter): InteractionView {
+    const view: InteractionView = { ...record.view, mayAnswer: this.gate.mayAnswer(record, voter) };
+    const parsed = this.parsed.get(record);
+    if (!parsed || view.options === undefined) return view;
+    const offered = this.gate.offeredTo(record, parsed, voter);
+    if (offered.kind !== 'permission') return view;
+    const ids = new Set(offered.options.map((o) => o.optionId));
+    return { ...view, options: view.options.filter((o) => ids.has(o.optionId)) };
   }
 
   /** REST / inbox answer: the same race as the ACP copies. */

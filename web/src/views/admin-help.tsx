@@ -6,6 +6,8 @@ import { Icon } from './icons.js';
 
 /** The pairing command that makes a device an admin (`zcode-hub pair`, src/cli/pair.ts). */
 export const ADMIN_PAIR_COMMAND = 'zcode-hub pair --scope admin';
+/** The pairing command that makes a device an operate one (operate is `zcode-hub pair`'s default scope). */
+export const OPERATE_PAIR_COMMAND = 'zcode-hub pair';
 
 /** "Only admin devices can change this", and how this device becomes one. */
 export function AdminOnly({ text = t('adminOnly') }: { text?: string }) {
@@ -31,6 +33,27 @@ export function NeedsAdminView() {
         <section class="card help-card" data-testid="needs-admin">
           <h2>{t('needsAdminTitle')}</h2>
           <AdminOnly text={t('needsAdminDocs')} />
+        </section>
+      </main>
+    </div>
+  );
+}
+
+/** The page a view device lands on after opening an operate-only address (the hub redirects it here). */
+export function NeedsOperateView() {
+  const [before, after] = t('operateHowTo', '\u0000').split('\u0000');
+  return (
+    <div class="page">
+      <TopBar title={t('needsOperateBar')} back={() => navigate({ name: 'sessions' })} />
+      <main class="scroll list-page">
+        <section class="card help-card" data-testid="needs-operate">
+          <h2>{t('needsOperateTitle')}</h2>
+          <p class="muted small">{t('needsOperateWhy')}</p>
+          <p class="muted small" data-testid="operate-how-to">
+            {before}
+            <code>{OPERATE_PAIR_COMMAND}</code>
+            {after}
+          </p>
         </section>
       </main>
     </div>

@@ -7,6 +7,7 @@ import { useRef } from 'preact/hooks';
 import { Markdown } from './markdown-view.js';
 import { ReadAloud } from './read-aloud.js';
 import { ToolCard } from './tool-card.js';
+import { Icon } from './icons.js';
 import { CodeText } from './tool-title.js';
 
 /** One item of the conversation. `streaming` marks the last agent text while a turn runs. */
@@ -138,8 +139,18 @@ export function PlanView({ entries, pinned }: { entries: PlanEntry[]; pinned: bo
   if (!entries.length) return null;
   const done = entries.filter((e) => e.status === 'completed').length;
   return (
-    <details class={pinned ? 'plan' : 'plan plan-in-turn'} data-testid="plan" data-place={pinned ? 'pinned' : 'turn'}>
+    <details
+      class={pinned ? 'plan' : 'plan plan-in-turn'}
+      data-testid="plan"
+      data-place={pinned ? 'pinned' : 'turn'}
+      // A finished plan sits at the foot of its turn, often the chat's last line: opened, its steps
+      // would unfold below the fold. A pinned plan scrolls inside its own box instead.
+      onToggle={(e) => {
+        if (!pinned && e.currentTarget.open) e.currentTarget.scrollIntoView({ block: 'nearest' });
+      }}
+    >
       <summary>
+        <Icon name="chevron" size={14} />
         {t('plan')} · {done}/{entries.length}
       </summary>
       <ol>

@@ -49,3 +49,17 @@ export function Icon({ name, size = 20 }: { name: IconName; size?: number }) {
     </svg>
   );
 }
+
+/**
+ * The app's logo, drawn inline (the same drawing as `/icons/icon.svg`): an `<img>` of that file
+ * beside the page's `<link rel="icon">` made a first load fetch the favicon twice, once for each.
+ */
+export function Logo({ size }: { size: number }) {
+  return (
+    <svg class="logo" width={size} height={size} viewBox="0 0 512 512" aria-hidden="true">
+      <rect width="512" height="512" rx="112" fill="#3b5bdb" />
+      <path d="M150 160h212L168 352h194" fill="none" stroke="#ffffff" stroke-width="48" stroke-linecap="round" stroke-linejoin="round" />
+      <circle cx="392" cy="132" r="36" fill="#ffd43b" />
+    </svg>
+  );
+}

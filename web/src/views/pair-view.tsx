@@ -3,6 +3,7 @@ import { t } from '../i18n.js';
 import { rememberDevice } from '../hub/hub-client.js';
 import { api, RestError } from '../net/rest.js';
 import { SignedOutNotice } from './signed-out-notice.js';
+import { Logo } from './icons.js';
 import { clearSignedOut } from '../hub/sign-out.js';
 
 /** The code carried by `#pair=<code>` (the URL / QR that `zcode-hub pair` prints), if any. */
@@ -50,7 +51,7 @@ export function PairView({ onPaired }: { onPaired: () => void }) {
 
   return (
     <main class="pair">
-      <img src="/icons/icon.svg" alt="" width={72} height={72} />
+      <Logo size={72} />
       <h1>{t('pairTitle')}</h1>
       <SignedOutNotice />
       <p class="muted">{fromUrl ? t('pairNameIntro') : t('pairIntro')}</p>
