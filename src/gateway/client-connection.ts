@@ -177,8 +177,9 @@ export class ClientConnection implements ClientPort, Batched {
     if (this.batching !== undefined && this.socket.readyState === this.socket.OPEN)
       this.batching.tcp.write(this.batching.batcher.join(frames));
     // The same list serves every turn (the batcher keeps its own copy): a new one per client per
-    // turn was the largest share of what the hub's scavenges had to keep.
-    frames.length = 0;
+    // turn was the largest share of what the hub's scavenges had to keep. Emptied by `pop`:
+    // setting `length` is a runtime call, about ten times the cost for the one frame of most turns.
+    while (frames.length > 0) frames.pop();
   }
 
   /** Encodes and queues a frame built for this client alone. */

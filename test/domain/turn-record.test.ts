@@ -112,6 +112,49 @@ describe('running-turn records', () => {
     expect(files()).toEqual([]);
   });
 
+  // The process's descriptors open on `file` (Linux's /proc; the suite runs on Linux).
+  const openOn = (file: string) =>
+    fs.readdirSync('/proc/self/fd').filter((fd) => {
+      try {
+        return fs.readlinkSync(`/proc/self/fd/${fd}`) === file;
+      } catch {
+        return false;
+      }
+    }).length;
+
+  it('keeps one descriptor open on a record across its writes, and none once it is dropped or the hub stops', async () => {
+    const { r, dir, text } = records();
+    r.open('s1', 1);
+    const file = path.join(dir, `${Buffer.from('s1').toString('base64url')}.ndjson`);
+    for (let i = 1; i <= 3; i++) {
+      r.frame('s1', frame(`part ${i}`, i), 10);
+      await until(() => text().includes(`part ${i}`), `part ${i} on disk`);
+      expect(openOn(file)).toBe(1);
+    }
+    r.drop('s1');
+    await r.settled();
+    expect(openOn(file)).toBe(0);
+    // A restored record is continued in the same file, and closed with the hub.
+    r.open('s2', 2);
+    await until(() => text().includes('"startedAt":2'), 'the second record on disk');
+    const file2 = path.join(dir, `${Buffer.from('s2').toString('base64url')}.ndjson`);
+    const next = new TurnRecords(
+      dir,
+      { turnRecordMaxBytes: LIMITS.turnRecordMaxBytes, turnRecordFlushMs: 5 },
+      createLogger({ level: 'silent' }),
+    );
+    r.close();
+    expect(openOn(file2)).toBe(0);
+    const restored = next.loadAll().get('s2');
+    if (!restored) throw new Error('s2 was not restored');
+    next.resume('s2', restored.bytes);
+    next.frame('s2', frame('after restart', 9), 10);
+    next.close();
+    expect(openOn(file2)).toBe(0);
+    expect(fs.readFileSync(file2, 'utf8')).toContain('after restart');
+    expect(fs.readFileSync(file2, 'utf8').startsWith('{"t":"open","startedAt":2}')).toBe(true);
+  });
+
   it('parseRecord skips torn and foreign lines', () => {
     const parsed = parseRecord(`{"t":"open","startedAt":5}\n${frame('ok')}\n{"jsonrpc":"2.0","method":"other"}\n{"torn":\n{"t":"idle"}\n`);
     expect(parsed?.updates).toHaveLength(1);

@@ -7,11 +7,15 @@
  * line `{"t":"open","startedAt"}`, then the journaled frames exactly as sent, plus `{"t":"run"}` /
  * `{"t":"idle"}` lines when the turn starts or ends. Frames are buffered and appended at most every
  * `turnRecordFlushMs` (one write per interval, never one per token); at most one write per file
- * is in flight. A record past `turnRecordMaxBytes` is deleted: history and the marker remain.
+ * is in flight. A record's file stays open while the record takes lines (one open and one close
+ * per turn, not one of each per write: with ten sessions streaming, opening and closing the file
+ * for every append was 4 % of the hub's busy time, BENCHMARKS.md tenth session). A record past
+ * `turnRecordMaxBytes` is deleted: history and the marker remain.
  */
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import { z } from 'zod';
 import { ensurePrivateDir } from '../../fs/secure-file.js';
@@ -39,7 +43,13 @@ interface OpenRecord {
   timer: NodeJS.Timeout | undefined;
   /** Deleted (closed, or over the limit): further lines are ignored until the next open. */
   dead: boolean;
+  /** The file, open for writing from the record's first write to its deletion or the hub's stop. */
+  fd: number | undefined;
 }
+
+const openFile = promisify(fs.open);
+const writeFile = promisify(fs.write);
+const closeFile = promisify(fs.close);
 
 const controlLine = z.union([z.object({ t: z.literal('open'), startedAt: z.number() }), z.object({ t: z.enum(['run', 'idle']) })]);
 const frameLine = z.looseObject({
@@ -97,17 +107,19 @@ export class TurnRecords {
     const live = this.records.get(sessionId);
     if (live && !live.dead) return;
     const file = this.fileOf(sessionId);
-    const record: OpenRecord = { file, bytes: 0, pending: [], timer: undefined, dead: false };
+    const record: OpenRecord = { file, bytes: 0, pending: [], timer: undefined, dead: false, fd: undefined };
     this.records.set(sessionId, record);
     // A fresh file: whatever an earlier (closed) record left is replaced.
-    this.enqueue(file, () => fsp.writeFile(file, '', { mode: 0o600 }));
+    this.enqueue(file, () => this.openFd(record, 'w'));
     this.line(sessionId, JSON.stringify({ t: 'open', startedAt }));
   }
 
   /** Continues a record restored at start (its `bytes` are already on disk). */
   resume(sessionId: string, bytes: number): void {
     if (this.closed) return;
-    this.records.set(sessionId, { file: this.fileOf(sessionId), bytes, pending: [], timer: undefined, dead: false });
+    const record: OpenRecord = { file: this.fileOf(sessionId), bytes, pending: [], timer: undefined, dead: false, fd: undefined };
+    this.records.set(sessionId, record);
+    this.enqueue(record.file, () => this.openFd(record, 'a'));
   }
 
   /** True while `sessionId` has a record taking lines. */
@@ -134,19 +146,22 @@ export class TurnRecords {
     this.kill(r);
   }
 
-  /** Writes what is buffered (synchronously: the hub is stopping) and takes no more lines. */
+  /** Writes what is buffered (synchronously: the hub is stopping), closes the files and takes no more lines. */
   close(): void {
     this.closed = true;
     for (const r of this.records.values()) {
       if (r.timer) clearTimeout(r.timer);
       r.timer = undefined;
-      if (r.dead || r.pending.length === 0) continue;
-      try {
-        fs.appendFileSync(r.file, encodeLines(r.pending), { mode: 0o600 });
-      } catch (err) {
-        this.logger.warn({ err }, 'a turn record could not be written at shutdown');
+      if (!r.dead && r.pending.length > 0) {
+        try {
+          if (r.fd === undefined) fs.appendFileSync(r.file, encodeLines(r.pending), { mode: 0o600 });
+          else fs.writeSync(r.fd, encodeLines(r.pending));
+        } catch (err) {
+          this.logger.warn({ err }, 'a turn record could not be written at shutdown');
+        }
       }
       r.pending = [];
+      this.closeFdSync(r);
     }
     this.records.clear();
   }
@@ -180,7 +195,39 @@ export class TurnRecords {
     if (r.dead || r.pending.length === 0) return;
     const data = encodeLines(r.pending);
     r.pending = [];
-    this.enqueue(r.file, () => fsp.appendFile(r.file, data, { mode: 0o600 }));
+    this.enqueue(r.file, () => this.append(r, data));
+  }
+
+  /** Opens the record's file (`w`: a fresh record, `a`: one restored at start); one the hub stopped or deleted meanwhile is closed again. */
+  private async openFd(r: OpenRecord, flags: 'w' | 'a'): Promise<void> {
+    const fd = await openFile(r.file, flags, 0o600);
+    r.fd = fd;
+    if (r.dead || this.closed) this.closeFdSync(r);
+  }
+
+  /** Appends `data` whole (a write may take part of it); a record whose file did not open appends by name. */
+  private async append(r: OpenRecord, data: Buffer): Promise<void> {
+    if (r.fd === undefined) {
+      if (!r.dead && !this.closed) await fsp.appendFile(r.file, data, { mode: 0o600 });
+      return;
+    }
+    for (let at = 0; at < data.length; ) {
+      const fd: number | undefined = r.fd;
+      if (fd === undefined) return;
+      const { bytesWritten } = await writeFile(fd, data, at, data.length - at, null);
+      at += bytesWritten;
+    }
+  }
+
+  private closeFdSync(r: OpenRecord): void {
+    if (r.fd === undefined) return;
+    const fd = r.fd;
+    r.fd = undefined;
+    try {
+      fs.closeSync(fd);
+    } catch (err) {
+      this.logger.warn({ err }, 'a turn record file could not be closed');
+    }
   }
 
   private kill(r: OpenRecord): void {
@@ -188,7 +235,12 @@ export class TurnRecords {
     if (r.timer) clearTimeout(r.timer);
     r.timer = undefined;
     r.pending = [];
-    this.enqueue(r.file, () => fsp.rm(r.file, { force: true }));
+    this.enqueue(r.file, async () => {
+      const fd = r.fd;
+      r.fd = undefined;
+      if (fd !== undefined) await closeFile(fd);
+      await fsp.rm(r.file, { force: true });
+    });
   }
 
   private enqueue(file: string, write: () => Promise<unknown>): void {
