@@ -9,6 +9,7 @@ import { machinesEn, machinesZh } from './i18n-machines.js';
 import { sessionsEn, sessionsZh } from './i18n-sessions.js';
 import { permissionEn, permissionZh } from './i18n-permission.js';
 import { peopleEn, peopleZh } from './i18n-people.js';
+import { scopeEn, scopeZh } from './i18n-scope.js';
 import { policyEn, policyZh } from './i18n-policy.js';
 import { terminalEn, terminalZh } from './i18n-terminal.js';
 import { doctorEn, doctorZh } from './i18n-doctor.js';
@@ -124,19 +125,6 @@ const en = {
   providers: 'Providers',
   workflows: 'Workflows',
   devices: 'Devices',
-  adminOnly: 'Only admin devices can change this.',
-  adminOnlySettings: 'Providers, workflows and devices are managed from an admin device.',
-  /** {0} is the command, shown as code. */
-  adminHowTo: 'To make this device an admin, run {0} on the computer that runs the hub, then open the link it prints on this device.',
-  needsAdminTitle: 'This page needs an admin device',
-  needsAdminDocs: 'The API docs describe the hub’s admin routes, so only admin devices open them.',
-  needsOperateBar: 'Not for view devices',
-  needsOperateTitle: 'This page needs an operate device',
-  needsOperateWhy:
-    'This device is paired with the view scope: it follows sessions, but what you opened is for devices that prompt, answer and browse workspaces.',
-  /** {0} is the command, shown as code. */
-  operateHowTo:
-    'To let this device operate, run {0} on the computer that runs the hub (operate is its default scope), then open the link it prints on this device.',
   signedInAs: 'This device: {0} ({1})',
   signOut: 'Sign out this device',
   signOutConfirm: 'Sign this device out? You will need a new pairing code to come back.',
@@ -187,6 +175,7 @@ const en = {
   ...sessionsEn,
   ...permissionEn,
   ...peopleEn,
+  ...scopeEn,
   ...voiceEn,
   ...policyEn,
   ...terminalEn,
@@ -302,15 +291,6 @@ const zh: Record<MessageKey, string> = {
   providers: '模型服务商',
   workflows: '工作流',
   devices: '设备',
-  adminOnly: '只有管理员设备可以修改。',
-  adminOnlySettings: '服务商、工作流和设备只能在管理员设备上管理。',
-  adminHowTo: '要让这台设备成为管理员，请在运行 hub 的电脑上执行 {0}，然后在这台设备上打开它输出的链接。',
-  needsAdminTitle: '此页面需要管理员设备',
-  needsAdminDocs: 'API 文档描述了 hub 的管理接口，只有管理员设备可以打开。',
-  needsOperateBar: '查看设备不可用',
-  needsOperateTitle: '此页面需要可操作（operate）的设备',
-  needsOperateWhy: '这台设备以查看（view）权限配对：它可以跟随会话，但你打开的内容只给可以发送提示、回答请求和浏览工作区的设备。',
-  operateHowTo: '要让这台设备可以操作，请在运行 hub 的电脑上执行 {0}（默认权限就是 operate），然后在这台设备上打开它输出的链接。',
   signedInAs: '本设备：{0}（{1}）',
   signOut: '退出此设备',
   signOutConfirm: '确定退出此设备？重新使用需要新的配对码。',
@@ -361,6 +341,7 @@ const zh: Record<MessageKey, string> = {
   ...sessionsZh,
   ...permissionZh,
   ...peopleZh,
+  ...scopeZh,
   ...voiceZh,
   ...policyZh,
   ...terminalZh,

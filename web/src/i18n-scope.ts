@@ -1,0 +1,32 @@
+/**
+ * Messages that name the scope a device lacks and how to get it (the /needs-admin and
+ * /needs-operate pages, the admin-only notes in Settings), kept apart from i18n.ts. Spread into
+ * both tables there.
+ */
+export const scopeEn = {
+  adminOnly: 'Only admin devices can change this.',
+  adminOnlySettings: 'Providers, workflows and devices are managed from an admin device.',
+  /** {0} is the command, shown as code. */
+  adminHowTo: 'To make this device an admin, run {0} on the computer that runs the hub, then open the link it prints on this device.',
+  needsAdminTitle: 'This page needs an admin device',
+  needsAdminDocs: 'The API docs describe the hub’s admin routes, so only admin devices open them.',
+  needsOperateBar: 'Not for view devices',
+  needsOperateTitle: 'This page needs an operate device',
+  needsOperateWhy:
+    'This device is paired with the view scope: it follows sessions, but what you opened is for devices that prompt, answer and browse workspaces.',
+  /** {0} is the command, shown as code. */
+  operateHowTo:
+    'To let this device operate, run {0} on the computer that runs the hub (operate is its default scope), then open the link it prints on this device.',
+};
+
+export const scopeZh: Record<keyof typeof scopeEn, string> = {
+  adminOnly: '只有管理员设备可以修改。',
+  adminOnlySettings: '服务商、工作流和设备只能在管理员设备上管理。',
+  adminHowTo: '要让这台设备成为管理员，请在运行 hub 的电脑上执行 {0}，然后在这台设备上打开它输出的链接。',
+  needsAdminTitle: '此页面需要管理员设备',
+  needsAdminDocs: 'API 文档描述了 hub 的管理接口，只有管理员设备可以打开。',
+  needsOperateBar: '查看设备不可用',
+  needsOperateTitle: '此页面需要可操作（operate）的设备',
+  needsOperateWhy: '这台设备以查看（view）权限配对：它可以跟随会话，但你打开的内容只给可以发送提示、回答请求和浏览工作区的设备。',
+  operateHowTo: '要让这台设备可以操作，请在运行 hub 的电脑上执行 {0}（默认权限就是 operate），然后在这台设备上打开它输出的链接。',
+};
