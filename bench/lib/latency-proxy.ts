@@ -10,7 +10,7 @@
  */
 import net from 'node:net';
 
-/** A link: round trip in ms, bandwidth in bytes per second each way. */
+/** A link: round trip in ms, bandwidth in bytes per second each way (`Infinity`: unpaced). */
 export interface LinkProfile {
   rttMs: number;
   downBytesPerSec: number;
@@ -36,9 +36,10 @@ class Direction {
   private head = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
 
+  /** Bytes per second and the one-way delay in ms; changed by `LatencyProxy.setProfile`. */
   constructor(
-    private readonly bytesPerSec: number,
-    private readonly oneWayMs: number,
+    public bytesPerSec: number,
+    public oneWayMs: number,
   ) {}
 
   /** Queues `deliver` for when `size` bytes sent now (not before `notBefore`) would arrive. */
@@ -81,13 +82,16 @@ export interface LatencyProxy {
   /** `http://127.0.0.1:<port>`: the address a browser opens instead of the target's. */
   url: string;
   port: number;
+  /** Another link from now on (what is already on the wire keeps its times): one origin for every profile of a run. */
+  setProfile(profile: LinkProfile): void;
   close(): Promise<void>;
 }
 
 /** Starts a proxy to `target` on 127.0.0.1, port 0, with `profile`'s round trip and bandwidths. */
 export async function startLatencyProxy(target: { host: string; port: number }, profile: LinkProfile): Promise<LatencyProxy> {
-  const up = new Direction(profile.upBytesPerSec, profile.rttMs / 2);
-  const down = new Direction(profile.downBytesPerSec, profile.rttMs / 2);
+  let link = profile;
+  const up = new Direction(link.upBytesPerSec, link.rttMs / 2);
+  const down = new Direction(link.downBytesPerSec, link.rttMs / 2);
   const sockets = new Set<net.Socket>();
 
   /** Forwards `from` to `to` through `dir`; the end and errors follow the data, in order. */
@@ -115,7 +119,7 @@ export async function startLatencyProxy(target: { host: string; port: number }, 
   // Half-open both ways: an end from one side must not cut what the other still sends.
   const server = net.createServer({ allowHalfOpen: true }, (client) => {
     // The SYN / SYN-ACK a real link would have cost before the client's first byte left.
-    const handshakeDone = performance.now() + profile.rttMs;
+    const handshakeDone = performance.now() + link.rttMs;
     const upstream = net.connect({ port: target.port, host: target.host, allowHalfOpen: true });
     for (const s of [client, upstream]) {
       s.setNoDelay(true);
@@ -134,6 +138,12 @@ export async function startLatencyProxy(target: { host: string; port: number }, 
   return {
     url: `http://127.0.0.1:${address.port}`,
     port: address.port,
+    setProfile(next) {
+      link = next;
+      up.bytesPerSec = next.upBytesPerSec;
+      down.bytesPerSec = next.downBytesPerSec;
+      up.oneWayMs = down.oneWayMs = next.rttMs / 2;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         up.stop();
