@@ -7,7 +7,7 @@ import { api, RestError } from './net/rest.js';
 import { pairCodeFromHash } from './views/pair-view.js';
 import { markSignedOut } from './hub/sign-out.js';
 import { setHomeClient, startMachines } from './machines/registry.js';
-import { leaveSessionPages, openPath } from './router.js';
+import { leaveSessionPages, openPath, parseRoute } from './router.js';
 import { setSessionPageLeaver } from './hub/session-gone.js';
 import './styles.css';
 import './workspace.css';
@@ -22,6 +22,11 @@ const client = new HubClient(`${location.protocol === 'https:' ? 'wss' : 'ws'}:/
 let started = false;
 setHomeClient(client);
 setSessionPageLeaver(leaveSessionPages);
+// A page of one of this hub's sessions (a deep link, or open across a reconnect) is loaded at the handshake.
+client.setShownSessions(() => {
+  const route = parseRoute(location.pathname + location.search);
+  return 'sessionId' in route && route.hubId === undefined ? [route.sessionId] : [];
+});
 
 /** Set after pairing: the token itself is an HttpOnly cookie script cannot see (ARCHITECTURE.md §7). */
 const PAIRED_KEY = 'zcode-hub.paired';

@@ -49,6 +49,8 @@ export class HubClient {
   /** The card of each interaction recently dropped from the store, for its "answered by" line. */
   readonly recentCards = new Map<string, { sessionId: string; toolCallId: string }>();
   private inboxTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The sessions a page shows now (set by main.tsx from the route: this layer holds no routes). */
+  private shownNow: () => readonly string[] = () => [];
 
   constructor(url: string | (() => Promise<string>), machine?: MachineLink) {
     this.hubId = machine?.hubId;
@@ -77,6 +79,11 @@ export class HubClient {
         }));
       },
     });
+  }
+
+  /** Tells the client which sessions the screen shows, so each handshake loads them at once (onOpen). */
+  setShownSessions(fn: () => readonly string[]): void {
+    this.shownNow = fn;
   }
 
   /** Connects (and keeps reconnecting). */
@@ -113,10 +120,13 @@ export class HubClient {
       ...s,
       interactions: Object.fromEntries(Object.entries(s.interactions).filter(([, i]) => !i.rpc || i.hubId !== this.hubId)),
     }));
-    const again = [...this.attached];
+    // What was attached, and what the screen shows (a deep link's chat on the first connect), is
+    // loaded beside the list, not after it: the hub finds a session by its id (`session/load`'s
+    // `cwd` is not read, CLIENT-PROTOCOL.md), so waiting for the list only cost a round trip
+    // before the chat could show (BENCHMARKS.md, "B-PHONE through a real round-trip proxy").
+    const again = new Set([...this.attached, ...this.shownNow()]);
     this.attached.clear();
-    await this.refreshSessions();
-    await Promise.all(again.map((sid) => this.attach(sid).catch(() => undefined)));
+    await Promise.all([this.refreshSessions(), ...[...again].map((sid) => this.attach(sid).catch(() => undefined))]);
     void this.refreshInbox();
     this.onOnline?.();
   }
