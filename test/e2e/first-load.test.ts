@@ -1,6 +1,7 @@
 /**
  * What the phone does before its first screen (BENCHMARKS.md, B-PHONE): a paired phone opens the
- * hub's socket without waiting for its token check (`GET /api/me`) to answer, a deep-linked chat
+ * hub's socket without waiting for its token check (`GET /api/me`) to answer — from the app's
+ * first, small script, with `initialize`, while the rest downloads — a deep-linked chat
  * is loaded beside the session list rather than after it (one round trip less on a slow link),
  * and a long chat asks for a screenful of history first, the older turns coming by page as it is
  * scrolled up. Real daemon, Chromium at 390×844.
@@ -64,6 +65,43 @@ describe('the first load of a paired phone', () => {
       await page.unroute('**/api/me');
     }
   });
+
+  it("opens the socket and sends initialize before the app's own script has arrived", async () => {
+    const { page } = phone;
+    // The service worker serves cached assets where page.route cannot see them: start without it.
+    await page.evaluate(async () => {
+      for (const r of await navigator.serviceWorker.getRegistrations()) await r.unregister();
+      for (const k of await caches.keys()) await caches.delete(k);
+    });
+    let initializeSent: () => void = () => undefined;
+    const sent = new Promise<void>((resolve) => (initializeSent = resolve));
+    page.on('websocket', (ws) =>
+      ws.on('framesent', (f) => {
+        if ((JSON.parse(String(f.payload)) as { method?: string }).method === 'initialize') initializeSent();
+      }),
+    );
+    // Hold the app's entry script until initialize went out: an app whose socket waited for it
+    // would never send one, and the wait below would time out.
+    let held = 0;
+    const entry = /\/assets\/index-[^/]+\.js$/;
+    await page.route(entry, async (route) => {
+      held++;
+      await Promise.race([sent, new Promise((r) => setTimeout(r, 20_000))]);
+      await route.continue().catch(() => undefined);
+    });
+    try {
+      await page.reload();
+      const outcome = await Promise.race([sent.then(() => 'sent'), page.waitForTimeout(20_000).then(() => 'never sent')]);
+      expect(outcome).toBe('sent');
+      await page.getByRole('heading', { name: 'Sessions' }).waitFor();
+      expect(held).toBe(1);
+      await expect.poll(() => page.getByTestId('conn-indicator').getAttribute('data-status')).toBe('online');
+    } finally {
+      initializeSent();
+      await page.unroute(entry);
+    }
+    expect(phone.errors).toEqual([]);
+  }, 60_000);
 
   it("a deep-linked chat's session/load goes out with the session list, before the list answers", async () => {
     const editor = await hub.initializedClient({ name: 'editor' });

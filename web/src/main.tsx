@@ -6,6 +6,8 @@ import { localeStore } from './i18n.js';
 import { api, RestError } from './net/rest.js';
 import { pairCodeFromHash } from './views/pair-view.js';
 import { markSignedOut } from './hub/sign-out.js';
+import { homeSocketUrl, takeEarlySocket } from './net/early-socket.js';
+import { remember, seemsPaired } from './net/paired-flag.js';
 import { setHomeClient, startMachines } from './machines/registry.js';
 import { leaveSessionPages, openPath, parseRoute } from './router.js';
 import { setSessionPageLeaver } from './hub/session-gone.js';
@@ -18,7 +20,7 @@ import './sessions.css';
 import './permission.css';
 import './voice.css';
 
-const client = new HubClient(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/acp`);
+const client = new HubClient(homeSocketUrl());
 let started = false;
 setHomeClient(client);
 setSessionPageLeaver(leaveSessionPages);
@@ -28,30 +30,14 @@ client.setShownSessions(() => {
   return 'sessionId' in route && route.hubId === undefined ? [route.sessionId] : [];
 });
 
-/** Set after pairing: the token itself is an HttpOnly cookie script cannot see (ARCHITECTURE.md §7). */
-const PAIRED_KEY = 'zcode-hub.paired';
-
-function remember(paired: boolean): void {
-  try {
-    if (paired) localStorage.setItem(PAIRED_KEY, '1');
-    else localStorage.removeItem(PAIRED_KEY);
-  } catch {
-    // Storage blocked: we ask the hub each time instead.
-  }
-}
-
-function seemsPaired(): boolean {
-  try {
-    return localStorage.getItem(PAIRED_KEY) === '1';
-  } catch {
-    return true;
-  }
-}
-
 /** Opens the home hub's socket, or reopens it (a new token after pairing again). */
 function openHome(): void {
   if (started) client.conn.reconnectNow();
-  else client.start();
+  else {
+    // The socket the app's first script opened while this one downloaded (early.ts), if any.
+    client.conn.adopt(takeEarlySocket());
+    client.start();
+  }
   started = true;
 }
 

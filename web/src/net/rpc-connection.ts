@@ -7,6 +7,7 @@
 import { WEB_LIMITS } from '../limits.js';
 import { idOf, parseJson, rec, str } from '../wire.js';
 import { backoffDelay } from './backoff.js';
+import type { EarlySocket } from './early-socket.js';
 import { CLOSE } from '../../../src/gateway/close-codes.js';
 import { ZCODE_REQUEST } from '../../../src/zcode-ext/methods.js';
 import { HUB_RESULTS, MalformedResult, type HubClientNotifications, type HubMethod, type ParamsOf, type ResultOf } from './hub-methods.js';
@@ -103,6 +104,10 @@ export class RpcConnection {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private stopped = true;
   private hiddenAt = 0;
+  /** A socket opened before the app ran (early-socket.ts), used by the first connect instead of a new one. */
+  private adopted: EarlySocket | undefined;
+  /** The request already sent on the adopted socket: the first call of that method is its answer. */
+  private sentEarly: { ws: WebSocket; id: number; method: string } | undefined;
   status: ConnStatus = 'offline';
 
   private readonly Socket: SocketClass;
@@ -137,6 +142,15 @@ export class RpcConnection {
     this.open();
   }
 
+  /**
+   * Uses `early` for the first connect when it is still open or opening (before `start`): its
+   * already-sent request answers the first call of that method, and the frames it received are
+   * handled first, in order. A socket that closed meanwhile is ignored and a new one opened.
+   */
+  adopt(early: EarlySocket | undefined): void {
+    this.adopted = early;
+  }
+
   /** Closes the socket for good (logout). */
   stop(): void {
     this.stopped = true;
@@ -167,7 +181,9 @@ export class RpcConnection {
   private request(method: string, params: unknown, timeoutMs: number): Promise<unknown> {
     const ws = this.ws;
     if (!ws || ws.readyState !== OPEN) return Promise.reject(new ConnectionLost());
-    const id = this.nextId++;
+    const early = this.sentEarly?.ws === ws && this.sentEarly.method === method ? this.sentEarly : undefined;
+    if (early) this.sentEarly = undefined;
+    const id = early?.id ?? this.nextId++;
     return new Promise((resolve, reject) => {
       const entry: Pending = { resolve, reject };
       if (timeoutMs > 0) {
@@ -177,7 +193,7 @@ export class RpcConnection {
         }, timeoutMs);
       }
       this.pending.set(id, entry);
-      ws.send(JSON.stringify({ jsonrpc: '2.0', id, method, params }));
+      if (!early) ws.send(JSON.stringify({ jsonrpc: '2.0', id, method, params }));
     });
   }
 
@@ -254,10 +270,12 @@ export class RpcConnection {
 
   /** `ticketed`: the URL came from a resolver that just reached the hub (a fresh ticket). */
   private openSocket(url: string, ticketed = false): void {
-    const ws = new this.Socket(url);
+    const early = this.adopted;
+    this.adopted = undefined;
+    const ws = early && early.ws.readyState <= OPEN ? early.ws : new this.Socket(url);
     this.ws = ws;
     let opened = false;
-    ws.onopen = () => {
+    const onOpen = () => {
       opened = true;
       this.handlers
         .onOpen(this)
@@ -270,6 +288,7 @@ export class RpcConnection {
           if (this.ws === ws) ws.close(CLOSE.CLIENT_RECONNECT);
         });
     };
+    ws.onopen = onOpen;
     ws.onmessage = (ev) => {
       if (typeof ev.data === 'string') this.dispatch(ev.data);
       else this.warn('rpc: ignored a frame that is not text (the hub speaks JSON-RPC in text frames)');
@@ -290,6 +309,17 @@ export class RpcConnection {
       else this.setStatus('offline');
       this.schedule();
     };
+    if (ws === early?.ws && ws.readyState === OPEN) this.takeOver(early, onOpen);
+  }
+
+  /**
+   * The adopted socket is open already: the open the app would have seen, its first call finding
+   * the request already sent, then the frames received so far, in order.
+   */
+  private takeOver(early: EarlySocket, onOpen: () => void): void {
+    if (early.sent) this.sentEarly = { ws: early.ws, ...early.sent };
+    onOpen();
+    for (const text of early.received.splice(0)) this.dispatch(text);
   }
 
   private detach(ws: WebSocket): void {
