@@ -6,59 +6,14 @@
  */
 import { WEB_LIMITS } from '../limits.js';
 import { idOf, parseJson, rec, str } from '../wire.js';
+import { ConnectFailure, ConnectionLost, RpcError, UPGRADE_REFUSED, type ConnStatus } from './rpc-errors.js';
 import { backoffDelay } from './backoff.js';
 import type { EarlySocket } from './early-socket.js';
 import { CLOSE } from '../../../src/gateway/close-codes.js';
 import { ZCODE_REQUEST } from '../../../src/zcode-ext/methods.js';
 import { HUB_RESULTS, MalformedResult, type HubClientNotifications, type HubMethod, type ParamsOf, type ResultOf } from './hub-methods.js';
 
-/**
- * `unauthorized`: the token is revoked or expired (no retry); `not_allowed`: the hub is up but
- * does not accept this app's origin; `wrong_hub`: another hub answers at that URL (both retried
- * slowly, so fixing it on the machine heals the link).
- */
-export type ConnStatus = 'connecting' | 'online' | 'offline' | 'unauthorized' | 'not_allowed' | 'wrong_hub' | 'refused';
-
-/**
- * Thrown by a URL resolver when no socket can be opened now, with the status that says why; a
- * `refused` one carries the hub's own reason (it answered, and said no).
- */
-export class ConnectFailure extends Error {
-  constructor(
-    readonly status: Exclude<ConnStatus, 'connecting' | 'online'>,
-    readonly reason?: string,
-  ) {
-    super(reason ?? status);
-    this.name = 'ConnectFailure';
-  }
-}
-
-/** The reason shown when a ticketed socket never opens: the hub refused the upgrade itself. */
-export const UPGRADE_REFUSED = 'upgrade-refused';
-
-/** A JSON-RPC error answer from the hub. */
-export class RpcError extends Error {
-  constructor(
-    readonly code: number,
-    message: string,
-    readonly data: unknown,
-  ) {
-    super(message);
-    this.name = 'RpcError';
-  }
-  /** The hub's stable `HUB_ERR_…` code, when it sent one. */
-  get hubCode(): string | undefined {
-    return str(rec(this.data)?.['code']);
-  }
-}
-
-/** The socket closed before the answer came. */
-export class ConnectionLost extends Error {
-  constructor() {
-    super('connection lost');
-    this.name = 'ConnectionLost';
-  }
-}
+export { ConnectFailure, ConnectionLost, RpcError, UPGRADE_REFUSED, type ConnStatus } from './rpc-errors.js';
 
 export interface RpcHandlers {
   /** Runs after every (re)connect, before the status turns `online`. */
