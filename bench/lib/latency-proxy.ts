@@ -20,20 +20,61 @@ export interface LinkProfile {
 /** Bytes released at once: small enough that a large answer arrives progressively, as on a real link. */
 const SLICE = 4 * 1024;
 
-interface Queued {
-  at: number;
-  deliver: () => void;
+/** One connection's bytes in one direction: waiting for the link, then on their way, in order. */
+class Flow {
+  readonly waiting: Array<{ size: number; deliver: () => void }> = [];
+  private readonly arriving: Array<{ at: number; deliver: () => void }> = [];
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  /** The connection closed on this side: the flow leaves the link once it has nothing left. */
+  retired = false;
+
+  /** Nothing of it leaves before `notBefore` (the TCP handshake's round trip). */
+  constructor(readonly notBefore: number) {}
+
+  get idle(): boolean {
+    return this.waiting.length === 0 && this.arriving.length === 0;
+  }
+
+  /** `deliver` runs at `at`, never before what this flow sent earlier. */
+  arrive(at: number, deliver: () => void): void {
+    this.arriving.push({ at, deliver });
+    this.arm();
+  }
+
+  private arm(): void {
+    const next = this.arriving[0];
+    if (this.timer !== undefined || !next) return;
+    this.timer = setTimeout(
+      () => {
+        this.timer = undefined;
+        const now = performance.now();
+        for (let a = this.arriving[0]; a && a.at <= now; a = this.arriving[0]) {
+          this.arriving.shift();
+          a.deliver();
+        }
+        this.arm();
+      },
+      Math.max(0, next.at - performance.now()),
+    );
+  }
+
+  stop(): void {
+    clearTimeout(this.timer);
+    this.waiting.length = 0;
+    this.arriving.length = 0;
+  }
 }
 
 /**
- * One direction of the link: a chunk is on the wire from when the link is free for `size / rate`
- * seconds, then arrives half a round trip later. Arrival times only grow, so one FIFO and one
- * timer release everything in order.
+ * One direction of the link. The connections with bytes waiting take turns, a slice each (a
+ * small answer is not stuck behind a large download, as on a link that TCP flows share, and as in
+ * Chromium's own throttling); a slice is on the wire for `size / rate`, then arrives half a round
+ * trip later.
  */
 class Direction {
+  private flows: Flow[] = [];
+  private turn = 0;
   private freeAt = 0;
-  private readonly queue: Queued[] = [];
-  private head = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
 
   /** Bytes per second and the one-way delay in ms; changed by `LatencyProxy.setProfile`. */
@@ -42,39 +83,64 @@ class Direction {
     public oneWayMs: number,
   ) {}
 
-  /** Queues `deliver` for when `size` bytes sent now (not before `notBefore`) would arrive. */
-  send(size: number, notBefore: number, deliver: () => void): void {
-    const start = Math.max(performance.now(), this.freeAt, notBefore);
-    this.freeAt = start + (size * 1000) / this.bytesPerSec;
-    this.queue.push({ at: this.freeAt + this.oneWayMs, deliver });
-    this.arm();
+  flow(notBefore: number): Flow {
+    const f = new Flow(notBefore);
+    this.flows.push(f);
+    return f;
   }
 
-  private arm(): void {
-    if (this.timer !== undefined || this.head === this.queue.length) return;
-    const next = this.queue[this.head];
-    if (!next) return;
-    this.timer = setTimeout(() => this.release(), Math.max(0, next.at - performance.now()));
+  send(flow: Flow, size: number, deliver: () => void): void {
+    flow.waiting.push({ size, deliver });
+    this.pump();
   }
 
-  private release(): void {
-    this.timer = undefined;
-    const now = performance.now();
-    for (let q = this.queue[this.head]; q && q.at <= now; q = this.queue[this.head]) {
-      this.head++;
-      q.deliver();
+  /** Puts slices on the wire while the link is free, round robin; sleeps until it is free or a flow may send. */
+  private pump(): void {
+    if (this.timer !== undefined) return;
+    this.flows = this.flows.filter((f) => !(f.retired && f.idle));
+    for (;;) {
+      const now = performance.now();
+      if (this.freeAt > now) return this.sleep(this.freeAt - now);
+      const ready = this.nextReady(now);
+      if (ready === undefined) {
+        const soonest = Math.min(...this.flows.filter((f) => f.waiting.length > 0).map((f) => f.notBefore));
+        if (Number.isFinite(soonest)) this.sleep(soonest - now);
+        return;
+      }
+      const item = ready.waiting.shift();
+      if (!item) return;
+      this.freeAt = Math.max(now, this.freeAt) + (item.size * 1000) / this.bytesPerSec;
+      ready.arrive(this.freeAt + this.oneWayMs, item.deliver);
     }
-    if (this.head === this.queue.length) {
-      this.queue.length = 0;
-      this.head = 0;
+  }
+
+  /** The next flow in turn with something to send now. */
+  private nextReady(now: number): Flow | undefined {
+    for (let k = 0; k < this.flows.length; k++) {
+      const i = (this.turn + k) % this.flows.length;
+      const f = this.flows[i];
+      if (f && f.waiting.length > 0 && f.notBefore <= now) {
+        this.turn = i + 1;
+        return f;
+      }
     }
-    this.arm();
+    return undefined;
+  }
+
+  private sleep(ms: number): void {
+    this.timer = setTimeout(
+      () => {
+        this.timer = undefined;
+        this.pump();
+      },
+      Math.max(0, ms),
+    );
   }
 
   stop(): void {
     clearTimeout(this.timer);
-    this.queue.length = 0;
-    this.head = 0;
+    for (const f of this.flows) f.stop();
+    this.flows = [];
   }
 }
 
@@ -96,10 +162,11 @@ export async function startLatencyProxy(target: { host: string; port: number }, 
 
   /** Forwards `from` to `to` through `dir`; the end and errors follow the data, in order. */
   const pipe = (from: net.Socket, to: net.Socket, dir: Direction, notBefore: number) => {
+    const flow = dir.flow(notBefore);
     from.on('data', (chunk: Buffer) => {
       for (let off = 0; off < chunk.length; off += SLICE) {
         const slice = chunk.subarray(off, off + SLICE);
-        dir.send(slice.length, notBefore, () => {
+        dir.send(flow, slice.length, () => {
           if (to.writable) to.write(slice);
         });
       }
@@ -107,11 +174,12 @@ export async function startLatencyProxy(target: { host: string; port: number }, 
     let ended = false;
     from.on('end', () => {
       ended = true;
-      dir.send(0, notBefore, () => to.end());
+      dir.send(flow, 0, () => to.end());
     });
     // Closed without an end (reset, error, destroyed): the other side is cut too, after what was sent.
     from.on('close', () => {
-      if (!ended) dir.send(0, notBefore, () => to.destroy());
+      if (!ended) dir.send(flow, 0, () => to.destroy());
+      flow.retired = true;
     });
     from.on('error', () => undefined);
   };

@@ -86,6 +86,22 @@ describe('the round-trip proxy', () => {
     }
   }, 30_000);
 
+  it('connections take turns on the link: a small answer is not stuck behind a large transfer', async () => {
+    const p = await echoBehindProxy(PROFILE);
+    const [big, small] = await Promise.all([connect(p.port), connect(p.port)]);
+    try {
+      await Promise.all([echoed(big, Buffer.from('warm')), echoed(small, Buffer.from('warm'))]);
+      const order: string[] = [];
+      const large = echoed(big, Buffer.alloc(400_000, 1)).then(() => order.push('large'));
+      const ping = echoed(small, Buffer.from('ping')).then(() => order.push('ping'));
+      await Promise.all([large, ping]);
+      expect(order).toEqual(['ping', 'large']);
+    } finally {
+      big.destroy();
+      small.destroy();
+    }
+  }, 30_000);
+
   it('an end from either side reaches the other after the data before it', async () => {
     const p = await echoBehindProxy(PROFILE);
     const s = await connect(p.port);
