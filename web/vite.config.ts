@@ -28,6 +28,14 @@ export default defineConfig({
     sourcemap: false,
     reportCompressedSize: false,
     // The app, and its first script on its own (early-script.ts: index.html loads it first).
-    rolldownOptions: { input: { index: `${root}index.html`, early: `${root}src/early.ts` } },
+    rolldownOptions: {
+      input: { index: `${root}index.html`, early: `${root}src/early.ts` },
+      // The first script and the little it imports in one chunk: a second one cost it a round trip.
+      output: {
+        codeSplitting: {
+          groups: [{ name: 'early', test: /src[\\/](early|net[\\/]early-socket|net[\\/]paired-flag|hub[\\/]device-name|hub[\\/]initialize-params)\.ts$/ }],
+        },
+      },
+    },
   },
 });

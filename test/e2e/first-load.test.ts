@@ -118,8 +118,10 @@ describe('the first load of a paired phone', () => {
     expect(list && load).toBeTruthy();
     // Waiting for the list first put a whole round trip between the two.
     expect(log.indexOf(`→ session/load #${load}`)).toBeLessThan(log.indexOf(`← #${list}`));
-    // Still after initialize's answer: the hub refuses anything before it (CLIENT-PROTOCOL.md).
-    expect(log.indexOf(`→ session/list #${list}`)).toBeGreaterThan(log.indexOf(`← #${idOf(log, 'initialize')}`));
+    // Nothing but initialize before its answer: the hub refuses anything else then (CLIENT-PROTOCOL.md).
+    const answered = log.indexOf(`← #${idOf(log, 'initialize')}`);
+    expect(answered).toBeGreaterThan(-1);
+    expect(log.slice(0, answered).filter((l) => l.startsWith('→') && !l.startsWith('→ initialize'))).toEqual([]);
     await expect.poll(() => page.getByTestId('conn-indicator').getAttribute('data-status')).toBe('online');
     expect(phone.errors).toEqual([]);
   }, 60_000);

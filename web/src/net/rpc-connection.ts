@@ -371,6 +371,9 @@ export class RpcConnection {
 
   /** A cheap request; no answer within the probe timeout → the socket is dead, reconnect. */
   private async probe(): Promise<void> {
+    // Not before the handshake is done: the hub refuses any request before initialize's answer
+    // (an adopted socket is open before it, and `pageshow` comes then).
+    if (this.status !== 'online') return;
     try {
       await this.call(ZCODE_REQUEST.interactionsList, {}, WEB_LIMITS.probeTimeoutMs);
     } catch (err) {
