@@ -33,7 +33,12 @@ export default defineConfig({
       // The first script and the little it imports in one chunk: a second one cost it a round trip.
       output: {
         codeSplitting: {
-          groups: [{ name: 'early', test: /src[\\/](early|net[\\/]early-socket|net[\\/]paired-flag|hub[\\/]device-name|hub[\\/]initialize-params)\.ts$/ }],
+          groups: [
+            {
+              name: 'early',
+              test: /src[\\/](early|net[\\/]early-socket|net[\\/]paired-flag|hub[\\/]device-name|hub[\\/]initialize-params)\.ts$/,
+            },
+          ],
         },
       },
     },

@@ -46,3 +46,18 @@ export function takeEarlySocket(): EarlySocket | undefined {
   early = undefined;
   return taken;
 }
+
+/**
+ * Hands `queue`'s frames to `deliver` one per task, as the socket would have delivered them, so
+ * what an answer's awaiter does next (applying the handshake) runs before the notifications that
+ * followed it; frames pushed onto `queue` meanwhile follow in order. Stops when `deliver` answers
+ * false (the socket is gone); `done` runs once the queue is empty or delivery stopped.
+ */
+export function handOver(queue: string[], deliver: (text: string) => boolean, done: () => void): void {
+  const text = queue.shift();
+  if (text === undefined || !deliver(text)) {
+    done();
+    return;
+  }
+  setTimeout(() => handOver(queue, deliver, done), 0);
+}

@@ -8,7 +8,7 @@ import { WEB_LIMITS } from '../limits.js';
 import { idOf, parseJson, rec, str } from '../wire.js';
 import { ConnectFailure, ConnectionLost, RpcError, UPGRADE_REFUSED, type ConnStatus } from './rpc-errors.js';
 import { backoffDelay } from './backoff.js';
-import type { EarlySocket } from './early-socket.js';
+import { handOver, type EarlySocket } from './early-socket.js';
 import { CLOSE } from '../../../src/gateway/close-codes.js';
 import { ZCODE_REQUEST } from '../../../src/zcode-ext/methods.js';
 import { HUB_RESULTS, MalformedResult, type HubClientNotifications, type HubMethod, type ParamsOf, type ResultOf } from './hub-methods.js';
@@ -63,6 +63,8 @@ export class RpcConnection {
   private adopted: EarlySocket | undefined;
   /** The request already sent on the adopted socket: the first call of that method is its answer. */
   private sentEarly: { ws: WebSocket; id: number; method: string } | undefined;
+  /** Frames of the adopted socket still being handed over (early-socket.ts `handOver`); new ones queue behind. */
+  private replaying: { ws: WebSocket; queue: string[] } | undefined;
   status: ConnStatus = 'offline';
 
   private readonly Socket: SocketClass;
@@ -245,8 +247,9 @@ export class RpcConnection {
     };
     ws.onopen = onOpen;
     ws.onmessage = (ev) => {
-      if (typeof ev.data === 'string') this.dispatch(ev.data);
-      else this.warn('rpc: ignored a frame that is not text (the hub speaks JSON-RPC in text frames)');
+      if (typeof ev.data !== 'string') this.warn('rpc: ignored a frame that is not text (the hub speaks JSON-RPC in text frames)');
+      else if (this.replaying?.ws === ws) this.replaying.queue.push(ev.data);
+      else this.dispatch(ev.data);
     };
     ws.onclose = (ev) => {
       if (this.ws !== ws) return;
@@ -274,7 +277,16 @@ export class RpcConnection {
   private takeOver(early: EarlySocket, onOpen: () => void): void {
     if (early.sent) this.sentEarly = { ws: early.ws, ...early.sent };
     onOpen();
-    for (const text of early.received.splice(0)) this.dispatch(text);
+    const replay = { ws: early.ws, queue: early.received.splice(0) };
+    this.replaying = replay;
+    const deliver = (text: string): boolean => {
+      if (this.ws !== replay.ws) return false;
+      this.dispatch(text);
+      return true;
+    };
+    handOver(replay.queue, deliver, () => {
+      if (this.replaying === replay) this.replaying = undefined;
+    });
   }
 
   private detach(ws: WebSocket): void {
