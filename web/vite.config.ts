@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
+import { earlyScript } from './early-script.js';
 import { precompress } from './precompress.js';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
@@ -17,7 +18,7 @@ export default defineConfig({
   publicDir: 'public',
   // The version the app announces in `initialize` (web/src/hub/hub-client.ts).
   define: { __APP_VERSION__: JSON.stringify(version) },
-  plugins: [precompress()],
+  plugins: [earlyScript('early'), precompress()],
   oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
   build: {
     outDir: 'dist',
@@ -26,5 +27,20 @@ export default defineConfig({
     assetsDir: 'assets',
     sourcemap: false,
     reportCompressedSize: false,
+    // The app, and its first script on its own (early-script.ts: index.html loads it first).
+    rolldownOptions: {
+      input: { index: `${root}index.html`, early: `${root}src/early.ts` },
+      // The first script and the little it imports in one chunk: a second one cost it a round trip.
+      output: {
+        codeSplitting: {
+          groups: [
+            {
+              name: 'early',
+              test: /src[\\/](early|net[\\/]early-socket|net[\\/]paired-flag|hub[\\/]device-name|hub[\\/]initialize-params)\.ts$/,
+            },
+          ],
+        },
+      },
+    },
   },
 });

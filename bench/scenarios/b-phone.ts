@@ -4,13 +4,14 @@ import path from 'node:path';
 import { chromium, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
 import { z } from 'zod';
 import { promptDoneSchema } from '../lib/ipc-schema.js';
+import { startLatencyProxy, type LatencyProxy, type LinkProfile } from '../lib/latency-proxy.js';
 import { round, type Scenario } from '../lib/scenario.js';
 import { openStreamSession, type StreamSession } from '../lib/stream-session.js';
 
 /**
  * B-PHONE (first part): what a person on a phone through a tunnel waits for. Chromium at phone
- * size, the network emulated through CDP (`Network.emulateNetworkConditions`), the web app served
- * by a real daemon: the time from navigation to (a) the first session row painted and (b) the
+ * size, the network slowed by a round-trip proxy in front of the daemon (PHONE_LINK), the web app
+ * served by a real daemon: the time from navigation to (a) the first session row painted and (b) the
  * last turn of a 200-turn session visible in its chat (the live stream attached: the chat is
  * open on the session's socket), cold (cache cleared) and again with the cache warm, and the
  * bytes on the wire for each, with the app's assets compressed (what Chromium asks for) and
@@ -24,6 +25,25 @@ export const NETWORKS = {
   /** 400 kbps each way, 400 ms round trip (a slow 3G link). */
   '3g': { latency: 400, downloadThroughput: 400_000 / 8, uploadThroughput: 400_000 / 8 },
 } as const;
+
+/**
+ * How the network is slowed (`BENCH_PHONE_LINK`): `proxy` (the default) puts a TCP proxy between
+ * Chromium and the daemon (bench/lib/latency-proxy.ts) that delays and paces every byte, HTTP and
+ * WebSocket alike, the TCP handshake of each new connection included; `cdp` is the older way,
+ * `Network.emulateNetworkConditions`, which does not delay WebSocket frames (kept to compare with
+ * the figures taken with it). CDP stays in both for what a proxy cannot do: clearing the cache,
+ * `Accept-Encoding: identity` and counting the bytes.
+ */
+export const PHONE_LINK: 'proxy' | 'cdp' = process.env.BENCH_PHONE_LINK === 'cdp' ? 'cdp' : 'proxy';
+
+/** The proxy's link for one of NETWORKS: CDP's `latency` is the round trip. */
+export function linkOf(network: keyof typeof NETWORKS): LinkProfile {
+  const n = NETWORKS[network];
+  return { rttMs: n.latency, downBytesPerSec: n.downloadThroughput, upBytesPerSec: n.uploadThroughput };
+}
+
+/** The proxy between loads (pairing, resetting): straight through. */
+const OPEN_LINK: LinkProfile = { rttMs: 0, downBytesPerSec: Infinity, upBytesPerSec: Infinity };
 
 /** Turns in the long session (b) opens (`BENCH_PHONE_TURNS` for another length: does it cost more to open?). */
 export const PHONE_SESSION_TURNS = Number(process.env.BENCH_PHONE_TURNS ?? 200);
@@ -60,7 +80,7 @@ function countBytes(cdp: CDPSession): { http: () => number; ws: () => number } {
   return { http: () => http, ws: () => ws };
 }
 
-async function pairBrowser(page: Page, s: StreamSession): Promise<void> {
+async function pairBrowser(page: Page, s: StreamSession, origin: string): Promise<void> {
   const res = await fetch(`${s.daemon.httpUrl}/api/pair/codes`, {
     method: 'POST',
     headers: { authorization: `Bearer ${s.daemon.adminToken}`, 'content-type': 'application/json' },
@@ -68,7 +88,7 @@ async function pairBrowser(page: Page, s: StreamSession): Promise<void> {
   });
   const { url } = z.object({ url: z.string() }).parse(await res.json());
   const code = decodeURIComponent(url.split('#pair=')[1] ?? '');
-  await page.goto(s.daemon.httpUrl);
+  await page.goto(origin);
   await page.getByLabel('Pairing code').fill(code);
   await page.getByLabel('Device name').fill('bench phone');
   await page.getByRole('button', { name: 'Pair' }).click();
@@ -104,24 +124,27 @@ export type Run = Pick<PhoneLoad, 'network' | 'encoding' | 'cache'>;
 
 /** Navigates to `url` under the run's network, cache and encoding; answers ms until `shown` resolves and the bytes received. */
 async function timedLoad(
-  page: Page,
+  rig: PhoneRig,
   cdp: CDPSession,
   url: string,
   run: Run,
   shown: () => Promise<unknown>,
 ): Promise<{ ms: number; http: number; ws: number }> {
+  const { page, proxy } = rig;
   await page.goto('about:blank');
   await cdp.send('Network.enable');
   await cdp.send('Network.setExtraHTTPHeaders', { headers: run.encoding === 'identity' ? { 'Accept-Encoding': 'identity' } : {} });
   if (run.cache === 'cold') await cdp.send('Network.clearBrowserCache');
-  await cdp.send('Network.emulateNetworkConditions', { offline: false, ...NETWORKS[run.network] });
+  if (proxy) proxy.setProfile(linkOf(run.network));
+  else await cdp.send('Network.emulateNetworkConditions', { offline: false, ...NETWORKS[run.network] });
   const bytes = countBytes(cdp);
   const started = performance.now();
   await page.goto(url, { waitUntil: 'commit', timeout: 120_000 });
   await shown();
   const ms = round(performance.now() - started, 0);
   const out = { ms, http: bytes.http(), ws: bytes.ws() };
-  await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+  if (proxy) proxy.setProfile(OPEN_LINK);
+  else await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
   await cdp.detach().catch(() => undefined);
   return out;
 }
@@ -132,7 +155,30 @@ export interface PhoneRig {
   context: BrowserContext;
   page: Page;
   lastPrompt: string;
+  /** Where the browser opens the app: the proxy's address (an added public URL of the hub), or the daemon's own. */
+  origin: string;
+  proxy: LatencyProxy | undefined;
   close(): Promise<void>;
+}
+
+/**
+ * The round-trip proxy in front of the daemon, its address added to the hub's public URLs (what
+ * an admin does for a tunnel's hostname, docs/SECURITY.md): the hub then takes the proxy's Origin
+ * as its own, with every check in place.
+ */
+async function proxyInFront(s: StreamSession): Promise<LatencyProxy> {
+  const daemon = new URL(s.daemon.httpUrl);
+  const proxy = await startLatencyProxy({ host: daemon.hostname, port: Number(daemon.port) }, OPEN_LINK);
+  const res = await fetch(`${s.daemon.httpUrl}/api/settings/public-urls`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${s.daemon.adminToken}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ url: proxy.url }),
+  });
+  if (res.status !== 201) {
+    await proxy.close();
+    throw new Error(`adding the proxy's address to the hub: ${res.status} ${await res.text()}`);
+  }
+  return proxy;
 }
 
 /** Starts the daemon, seeds a `turns`-turn session through it and pairs a phone-sized Chromium. */
@@ -140,8 +186,10 @@ export async function openPhoneRig(turns: number): Promise<PhoneRig> {
   const s = await openStreamSession({ clients: 1, rate: 1, bytes: 300, durationMs: 1_000 });
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zcode-bench-phone-'));
   let context: BrowserContext | undefined;
+  let proxy: LatencyProxy | undefined;
   const close = async () => {
     await context?.close();
+    await proxy?.close();
     fs.rmSync(dir, { recursive: true, force: true });
     await s.close();
   };
@@ -166,8 +214,10 @@ export async function openPhoneRig(turns: number): Promise<PhoneRig> {
       serviceWorkers: 'block',
     });
     const page = context.pages()[0] ?? (await context.newPage());
-    await pairBrowser(page, s);
-    return { s, context, page, lastPrompt, close };
+    if (PHONE_LINK === 'proxy') proxy = await proxyInFront(s);
+    const origin = proxy?.url ?? s.daemon.httpUrl;
+    await pairBrowser(page, s, origin);
+    return { s, context, page, lastPrompt, origin, proxy, close };
   } catch (err) {
     await close();
     throw err;
@@ -180,13 +230,13 @@ export async function loadListAndChat(
   run: Run,
   observe?: (cdp: CDPSession, what: 'list' | 'chat') => void,
 ): Promise<{ list: Awaited<ReturnType<typeof timedLoad>>; chat: Awaited<ReturnType<typeof timedLoad>> }> {
-  const { s, context, page, lastPrompt } = rig;
+  const { s, context, page, lastPrompt, origin } = rig;
   const cdpList = await context.newCDPSession(page);
   observe?.(cdpList, 'list');
-  const list = await timedLoad(page, cdpList, s.daemon.httpUrl, run, () => shownInPage(page, { testId: 'session-row' }));
+  const list = await timedLoad(rig, cdpList, origin, run, () => shownInPage(page, { testId: 'session-row' }));
   const cdpChat = await context.newCDPSession(page);
   observe?.(cdpChat, 'chat');
-  const chat = await timedLoad(page, cdpChat, `${s.daemon.httpUrl}/s/${s.sessionId}`, run, () => shownInPage(page, { text: lastPrompt }));
+  const chat = await timedLoad(rig, cdpChat, `${origin}/s/${s.sessionId}`, run, () => shownInPage(page, { text: lastPrompt }));
   return { list, chat };
 }
 
@@ -236,6 +286,6 @@ export const bPhone: Scenario = {
   async run(_i, log) {
     const loads = await measurePhone(['slow-4g', '3g'], PHONE_SESSION_TURNS, log);
     const headline = loads.find((l) => l.network === 'slow-4g' && l.encoding === 'compressed' && l.cache === 'cold');
-    return { value: headline?.sessionMs ?? Number.NaN, extra: { turns: PHONE_SESSION_TURNS, networks: NETWORKS, loads } };
+    return { value: headline?.sessionMs ?? Number.NaN, extra: { turns: PHONE_SESSION_TURNS, link: PHONE_LINK, networks: NETWORKS, loads } };
   },
 };

@@ -1,9 +1,12 @@
 /**
  * What the phone does before its first screen (BENCHMARKS.md, B-PHONE): a paired phone opens the
- * hub's socket without waiting for its token check (`GET /api/me`) to answer, and a long chat
- * asks for a screenful of history first, the older turns coming by page as it is scrolled up.
- * Real daemon, Chromium at 390×844.
+ * hub's socket without waiting for its token check (`GET /api/me`) to answer — from the app's
+ * first, small script, with `initialize`, while the rest downloads — a deep-linked chat
+ * is loaded beside the session list rather than after it (one round trip less on a slow link),
+ * and a long chat asks for a screenful of history first, the older turns coming by page as it is
+ * scrolled up. Real daemon, Chromium at 390×844.
  */
+import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { WEB_LIMITS } from '../../web/src/limits.js';
 import { phoneHub } from './support/fixture.js';
@@ -12,6 +15,27 @@ import { pair } from './support/flow.js';
 const { hub, phone } = phoneHub({ hub: { simArgs: ['--turn-delay-scale', '0.2'] } });
 /** Turns of two messages each: more than the first page holds (and under 10, so `turn number 1` names one). */
 const TURNS = WEB_LIMITS.firstHistoryPage / 2 + 3;
+
+/** The hub socket's frames, both ways, in the order Chromium saw them: `→ method` sent, `← #id` answers. */
+function frameLog(page: Page): string[] {
+  const log: string[] = [];
+  page.on('websocket', (ws) => {
+    if (new URL(ws.url()).pathname !== '/acp') return;
+    const note = (dir: '→' | '←') => (f: { payload: string | Buffer }) => {
+      const m = JSON.parse(String(f.payload)) as { id?: unknown; method?: string; error?: unknown };
+      if (dir === '→' && m.method) log.push(`→ ${m.method}${m.id === undefined ? '' : ` #${String(m.id)}`}`);
+      if (dir === '←' && !m.method) log.push(`← #${String(m.id)}${m.error === undefined ? '' : ' error'}`);
+    };
+    ws.on('framesent', note('→'));
+    ws.on('framereceived', note('←'));
+  });
+  return log;
+}
+
+/** The id a request was sent with (`→ method #id` in the log). */
+function idOf(log: string[], method: string): string | undefined {
+  return log.find((l) => l.startsWith(`→ ${method} #`))?.split('#')[1];
+}
 
 describe('the first load of a paired phone', () => {
   it('fetches the icon once on a new device: the favicon, not a second copy for the pairing logo', async () => {
@@ -59,6 +83,77 @@ describe('the first load of a paired phone', () => {
       await page.unroute('**/api/me');
     }
   });
+
+  it("opens the socket and sends initialize before the app's own script has arrived", async () => {
+    const { page } = phone;
+    // The service worker serves cached assets where page.route cannot see them: start without it.
+    await page.evaluate(async () => {
+      for (const r of await navigator.serviceWorker.getRegistrations()) await r.unregister();
+      for (const k of await caches.keys()) await caches.delete(k);
+    });
+    let initializeSent: () => void = () => undefined;
+    const sent = new Promise<void>((resolve) => (initializeSent = resolve));
+    page.on('websocket', (ws) =>
+      ws.on('framesent', (f) => {
+        if ((JSON.parse(String(f.payload)) as { method?: string }).method === 'initialize') initializeSent();
+      }),
+    );
+    // Hold the app's entry script until initialize went out: an app whose socket waited for it
+    // would never send one, and the wait below would time out.
+    let held = 0;
+    const entry = /\/assets\/index-[^/]+\.js$/;
+    await page.route(entry, async (route) => {
+      held++;
+      await Promise.race([sent, new Promise((r) => setTimeout(r, 20_000))]);
+      await route.continue().catch(() => undefined);
+    });
+    try {
+      await page.reload();
+      const outcome = await Promise.race([sent.then(() => 'sent'), page.waitForTimeout(20_000).then(() => 'never sent')]);
+      expect(outcome).toBe('sent');
+      await page.getByRole('heading', { name: 'Sessions' }).waitFor();
+      expect(held).toBe(1);
+      await expect.poll(() => page.getByTestId('conn-indicator').getAttribute('data-status')).toBe('online');
+    } finally {
+      initializeSent();
+      await page.unroute(entry);
+    }
+    expect(phone.errors).toEqual([]);
+  }, 60_000);
+
+  it("a deep-linked chat's session/load goes out with the session list, before the list answers", async () => {
+    const editor = await hub.initializedClient({ name: 'editor' });
+    const { sessionId } = await editor.request<{ sessionId: string }>('session/new', { cwd: hub.workspace, mcpServers: [] });
+    await editor.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'deep link check' }] });
+    await editor.close();
+
+    const { page } = phone;
+    const log = frameLog(page);
+    await page.goto(`${hub.url}/s/${sessionId}`);
+    await page.getByRole('main').getByText('You asked: deep link check').waitFor();
+    const list = idOf(log, 'session/list');
+    const load = idOf(log, 'session/load');
+    expect(list && load).toBeTruthy();
+    // Waiting for the list first put a whole round trip between the two.
+    expect(log.indexOf(`→ session/load #${load}`)).toBeLessThan(log.indexOf(`← #${list}`));
+    // Nothing but initialize before its answer: the hub refuses anything else then (CLIENT-PROTOCOL.md).
+    const answered = log.indexOf(`← #${idOf(log, 'initialize')}`);
+    expect(answered).toBeGreaterThan(-1);
+    expect(log.slice(0, answered).filter((l) => l.startsWith('→') && !l.startsWith('→ initialize'))).toEqual([]);
+    await expect.poll(() => page.getByTestId('conn-indicator').getAttribute('data-status')).toBe('online');
+    expect(phone.errors).toEqual([]);
+  }, 60_000);
+
+  it('a deep link to a session that does not exist costs neither the connection nor the list', async () => {
+    const { page } = phone;
+    const log = frameLog(page);
+    await page.goto(`${hub.url}/s/sess_no_such_session`);
+    await expect.poll(() => log.includes(`← #${idOf(log, 'session/load')} error`)).toBe(true);
+    await expect.poll(() => page.getByTestId('conn-indicator').getAttribute('data-status')).toBe('online');
+    await page.getByRole('button', { name: /back/i }).first().click();
+    await page.getByTestId('session-row').first().waitFor();
+    expect(phone.errors).toEqual([]);
+  }, 60_000);
 
   it('asks for a screenful of history first and pages in the rest', async () => {
     const editor = await hub.initializedClient({ name: 'editor' });

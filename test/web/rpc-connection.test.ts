@@ -5,10 +5,11 @@
  * browser's interface.
  */
 import type { AddressInfo } from 'node:net';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { WebSocket as WsSocket, WebSocketServer, type WebSocket as ServerSocket } from 'ws';
 import { ConnectionLost, RpcConnection, RpcError, type ConnStatus, type RpcOptions } from '../../web/src/net/rpc-connection.js';
 import { MalformedResult } from '../../web/src/net/hub-methods.js';
+import { openEarlySocket, takeEarlySocket } from '../../web/src/net/early-socket.js';
 import { until } from '../helpers/until.js';
 
 interface Frame {
@@ -214,3 +215,102 @@ async function roundTrip(): Promise<void> {
   hub.send({ jsonrpc: '2.0', id: req.id, result: {} });
   await call;
 }
+
+describe('a socket the page opened before the app ran (early-socket.ts)', () => {
+  let early: Hub;
+  let app: RpcConnection | undefined;
+  const INIT = { protocolVersion: 1, clientCapabilities: {} };
+
+  beforeEach(async () => {
+    early = new Hub();
+    await until(() => (early.server.address() ? true : undefined), 'the server listening');
+    // What early-socket.ts reads in a page: the page's address and the browser's WebSocket.
+    vi.stubGlobal('location', { protocol: 'http:', host: new URL(early.url).host });
+    vi.stubGlobal('WebSocket', WsSocket);
+  });
+  afterEach(async () => {
+    vi.unstubAllGlobals();
+    app?.stop();
+    await early.close();
+  });
+
+  /** An RpcConnection that calls `initialize` on open, as the app does; resolves with its answer. */
+  function appConnection(): { conn: RpcConnection; initialized: Promise<unknown>; seen: string[] } {
+    const seen: string[] = [];
+    let done: (v: unknown) => void = () => undefined;
+    const initialized = new Promise<unknown>((resolve) => (done = resolve));
+    const c = new RpcConnection(
+      early.url,
+      {
+        onOpen: async (rpc) => {
+          seen.push('open');
+          const answer = await rpc.call('initialize', INIT);
+          seen.push('initialized');
+          done(answer);
+        },
+        onNotification: (method) => seen.push(method),
+        onRequest: () => undefined,
+        onStatus: () => undefined,
+      },
+      { WebSocket },
+    );
+    app = c;
+    return { conn: c, initialized, seen };
+  }
+
+  it('is taken over with its initialize already sent: no second socket, no second initialize, and what came before is handled after the open, in order', async () => {
+    openEarlySocket({ method: 'initialize', params: INIT });
+    const init = await early.request('initialize');
+    expect(init.id).toBe(0);
+    early.send({ jsonrpc: '2.0', id: init.id, result: { protocolVersion: 1, _meta: { zcode: { hub: 'early' } } } });
+    early.send({ jsonrpc: '2.0', method: '_zcode/backend_state', params: { state: 'ready' } });
+    // Both frames reached the page before the app took the socket.
+    await until(() => (early.frames.length > 0 ? true : undefined), 'the request');
+    const { conn: c, initialized, seen } = appConnection();
+    const taken = takeEarlySocket();
+    await until(() => ((taken?.received.length ?? 0) === 2 ? true : undefined), 'both frames held');
+    c.adopt(taken);
+    c.start();
+    expect(await initialized).toMatchObject({ _meta: { zcode: { hub: 'early' } } });
+    await until(() => (c.status === 'online' ? true : undefined), 'online');
+    // The handshake's awaiter goes on before the notification that followed its answer, as it would off the socket.
+    await until(() => (seen.length === 3 ? true : undefined), 'the notification');
+    expect(seen).toEqual(['open', 'initialized', '_zcode/backend_state']);
+    expect(early.sockets.length).toBe(1);
+    expect(early.frames.filter((f) => f.method === 'initialize').length).toBe(1);
+    // The app's own ids go on from 1.
+    const next = c.call(ZLIST, {});
+    const req = await early.request(ZLIST);
+    expect(req.id).toBe(1);
+    early.send({ jsonrpc: '2.0', id: req.id, result: { interactions: [] } });
+    await next;
+  });
+
+  it('a socket still opening is taken over and the app sends initialize itself when it opens', async () => {
+    openEarlySocket({ method: 'initialize', params: INIT });
+    const { conn: c, initialized } = appConnection();
+    c.adopt(takeEarlySocket());
+    c.start();
+    const init = await early.request('initialize');
+    early.send({ jsonrpc: '2.0', id: init.id, result: { protocolVersion: 1 } });
+    await initialized;
+    expect(early.sockets.length).toBe(1);
+    expect(early.frames.filter((f) => f.method === 'initialize').length).toBe(1);
+  });
+
+  it('a socket that closed before the app ran is left alone: the app opens its own', async () => {
+    openEarlySocket({ method: 'initialize', params: INIT });
+    await early.request('initialize');
+    const taken = takeEarlySocket();
+    early.socket.terminate();
+    await until(() => (taken && taken.ws.readyState > 1 ? true : undefined), 'the early socket closed');
+    const { conn: c, initialized } = appConnection();
+    c.adopt(taken);
+    c.start();
+    const init = await early.request('initialize', 1);
+    expect(init.id).toBe(1);
+    early.send({ jsonrpc: '2.0', id: init.id, result: { protocolVersion: 1 } });
+    await initialized;
+    expect(early.sockets.length).toBe(2);
+  });
+});

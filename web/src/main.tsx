@@ -6,8 +6,10 @@ import { localeStore } from './i18n.js';
 import { api, RestError } from './net/rest.js';
 import { pairCodeFromHash } from './views/pair-view.js';
 import { markSignedOut } from './hub/sign-out.js';
+import { homeSocketUrl, takeEarlySocket } from './net/early-socket.js';
+import { remember, seemsPaired } from './net/paired-flag.js';
 import { setHomeClient, startMachines } from './machines/registry.js';
-import { leaveSessionPages, openPath } from './router.js';
+import { leaveSessionPages, openPath, parseRoute } from './router.js';
 import { setSessionPageLeaver } from './hub/session-gone.js';
 import './styles.css';
 import './workspace.css';
@@ -18,35 +20,24 @@ import './sessions.css';
 import './permission.css';
 import './voice.css';
 
-const client = new HubClient(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/acp`);
+const client = new HubClient(homeSocketUrl());
 let started = false;
 setHomeClient(client);
 setSessionPageLeaver(leaveSessionPages);
-
-/** Set after pairing: the token itself is an HttpOnly cookie script cannot see (ARCHITECTURE.md §7). */
-const PAIRED_KEY = 'zcode-hub.paired';
-
-function remember(paired: boolean): void {
-  try {
-    if (paired) localStorage.setItem(PAIRED_KEY, '1');
-    else localStorage.removeItem(PAIRED_KEY);
-  } catch {
-    // Storage blocked: we ask the hub each time instead.
-  }
-}
-
-function seemsPaired(): boolean {
-  try {
-    return localStorage.getItem(PAIRED_KEY) === '1';
-  } catch {
-    return true;
-  }
-}
+// A page of one of this hub's sessions (a deep link, or open across a reconnect) is loaded at the handshake.
+client.setShownSessions(() => {
+  const route = parseRoute(location.pathname + location.search);
+  return 'sessionId' in route && route.hubId === undefined ? [route.sessionId] : [];
+});
 
 /** Opens the home hub's socket, or reopens it (a new token after pairing again). */
 function openHome(): void {
   if (started) client.conn.reconnectNow();
-  else client.start();
+  else {
+    // The socket the app's first script opened while this one downloaded (early.ts), if any.
+    client.conn.adopt(takeEarlySocket());
+    client.start();
+  }
   started = true;
 }
 

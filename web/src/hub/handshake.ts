@@ -1,34 +1,11 @@
 /**
- * The ACP handshake of a (re)connect: what this app says it is and can do (`initialize`), and
- * what the answer's `_meta.zcode` tells it — who it is, the hub, the backend, the default
- * workspace — applied to the store, for the home hub or another machine.
+ * The ACP handshake of a (re)connect: what the `initialize` answer's `_meta.zcode` tells the app
+ * — who it is, the hub, the backend, the default workspace — applied to the store, for the home
+ * hub or another machine (what the app sends is initialize-params.ts).
  */
 import { str, rec, zmeta } from '../wire.js';
 import { setMachine, store } from './app-state.js';
 import { rememberDevice } from './device-name.js';
-
-/**
- * The app's version (package.json), put in by the build (web/vite.config.ts `define`): a named
- * import of package.json would not type-check under Node's module rules, which the unit tests
- * that load this module use, and a default one would ship the whole file.
- */
-declare const __APP_VERSION__: string;
-
-/** `initialize` params of the web app, named after this device. */
-export function initializeParams(device: string) {
-  return {
-    protocolVersion: 1,
-    // elicitation.form: questions and plan approvals arrive as forms (CLIENT-PROTOCOL "Interactions");
-    // terminal_output: Bash output streams in `_meta` (src/acp/tool-output.ts).
-    clientCapabilities: {
-      fs: { readTextFile: false, writeTextFile: false },
-      terminal: false,
-      elicitation: { form: {} },
-      _meta: { terminal_output: true },
-    },
-    clientInfo: { name: device, title: 'ZCode Hub web', version: __APP_VERSION__ },
-  };
-}
 
 /** Applies the `initialize` answer: to the machine `hubId`, or (undefined) to the home hub and this device's identity. */
 export function applyHandshake(hubId: string | undefined, init: unknown, device: string): void {

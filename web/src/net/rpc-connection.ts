@@ -6,58 +6,14 @@
  */
 import { WEB_LIMITS } from '../limits.js';
 import { idOf, parseJson, rec, str } from '../wire.js';
+import { ConnectFailure, ConnectionLost, RpcError, UPGRADE_REFUSED, type ConnStatus } from './rpc-errors.js';
 import { backoffDelay } from './backoff.js';
+import { handOver, type EarlySocket } from './early-socket.js';
 import { CLOSE } from '../../../src/gateway/close-codes.js';
 import { ZCODE_REQUEST } from '../../../src/zcode-ext/methods.js';
 import { HUB_RESULTS, MalformedResult, type HubClientNotifications, type HubMethod, type ParamsOf, type ResultOf } from './hub-methods.js';
 
-/**
- * `unauthorized`: the token is revoked or expired (no retry); `not_allowed`: the hub is up but
- * does not accept this app's origin; `wrong_hub`: another hub answers at that URL (both retried
- * slowly, so fixing it on the machine heals the link).
- */
-export type ConnStatus = 'connecting' | 'online' | 'offline' | 'unauthorized' | 'not_allowed' | 'wrong_hub' | 'refused';
-
-/**
- * Thrown by a URL resolver when no socket can be opened now, with the status that says why; a
- * `refused` one carries the hub's own reason (it answered, and said no).
- */
-export class ConnectFailure extends Error {
-  constructor(
-    readonly status: Exclude<ConnStatus, 'connecting' | 'online'>,
-    readonly reason?: string,
-  ) {
-    super(reason ?? status);
-    this.name = 'ConnectFailure';
-  }
-}
-
-/** The reason shown when a ticketed socket never opens: the hub refused the upgrade itself. */
-export const UPGRADE_REFUSED = 'upgrade-refused';
-
-/** A JSON-RPC error answer from the hub. */
-export class RpcError extends Error {
-  constructor(
-    readonly code: number,
-    message: string,
-    readonly data: unknown,
-  ) {
-    super(message);
-    this.name = 'RpcError';
-  }
-  /** The hub's stable `HUB_ERR_…` code, when it sent one. */
-  get hubCode(): string | undefined {
-    return str(rec(this.data)?.['code']);
-  }
-}
-
-/** The socket closed before the answer came. */
-export class ConnectionLost extends Error {
-  constructor() {
-    super('connection lost');
-    this.name = 'ConnectionLost';
-  }
-}
+export { ConnectFailure, ConnectionLost, RpcError, UPGRADE_REFUSED, type ConnStatus } from './rpc-errors.js';
 
 export interface RpcHandlers {
   /** Runs after every (re)connect, before the status turns `online`. */
@@ -103,6 +59,12 @@ export class RpcConnection {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private stopped = true;
   private hiddenAt = 0;
+  /** A socket opened before the app ran (early-socket.ts), used by the first connect instead of a new one. */
+  private adopted: EarlySocket | undefined;
+  /** The request already sent on the adopted socket: the first call of that method is its answer. */
+  private sentEarly: { ws: WebSocket; id: number; method: string } | undefined;
+  /** Frames of the adopted socket still being handed over (early-socket.ts `handOver`); new ones queue behind. */
+  private replaying: { ws: WebSocket; queue: string[] } | undefined;
   status: ConnStatus = 'offline';
 
   private readonly Socket: SocketClass;
@@ -137,6 +99,15 @@ export class RpcConnection {
     this.open();
   }
 
+  /**
+   * Uses `early` for the first connect when it is still open or opening (before `start`): its
+   * already-sent request answers the first call of that method, and the frames it received are
+   * handled first, in order. A socket that closed meanwhile is ignored and a new one opened.
+   */
+  adopt(early: EarlySocket | undefined): void {
+    this.adopted = early;
+  }
+
   /** Closes the socket for good (logout). */
   stop(): void {
     this.stopped = true;
@@ -167,7 +138,9 @@ export class RpcConnection {
   private request(method: string, params: unknown, timeoutMs: number): Promise<unknown> {
     const ws = this.ws;
     if (!ws || ws.readyState !== OPEN) return Promise.reject(new ConnectionLost());
-    const id = this.nextId++;
+    const early = this.sentEarly?.ws === ws && this.sentEarly.method === method ? this.sentEarly : undefined;
+    if (early) this.sentEarly = undefined;
+    const id = early?.id ?? this.nextId++;
     return new Promise((resolve, reject) => {
       const entry: Pending = { resolve, reject };
       if (timeoutMs > 0) {
@@ -177,7 +150,7 @@ export class RpcConnection {
         }, timeoutMs);
       }
       this.pending.set(id, entry);
-      ws.send(JSON.stringify({ jsonrpc: '2.0', id, method, params }));
+      if (!early) ws.send(JSON.stringify({ jsonrpc: '2.0', id, method, params }));
     });
   }
 
@@ -254,10 +227,12 @@ export class RpcConnection {
 
   /** `ticketed`: the URL came from a resolver that just reached the hub (a fresh ticket). */
   private openSocket(url: string, ticketed = false): void {
-    const ws = new this.Socket(url);
+    const early = this.adopted;
+    this.adopted = undefined;
+    const ws = early && early.ws.readyState <= OPEN ? early.ws : new this.Socket(url);
     this.ws = ws;
     let opened = false;
-    ws.onopen = () => {
+    const onOpen = () => {
       opened = true;
       this.handlers
         .onOpen(this)
@@ -270,9 +245,11 @@ export class RpcConnection {
           if (this.ws === ws) ws.close(CLOSE.CLIENT_RECONNECT);
         });
     };
+    ws.onopen = onOpen;
     ws.onmessage = (ev) => {
-      if (typeof ev.data === 'string') this.dispatch(ev.data);
-      else this.warn('rpc: ignored a frame that is not text (the hub speaks JSON-RPC in text frames)');
+      if (typeof ev.data !== 'string') this.warn('rpc: ignored a frame that is not text (the hub speaks JSON-RPC in text frames)');
+      else if (this.replaying?.ws === ws) this.replaying.queue.push(ev.data);
+      else this.dispatch(ev.data);
     };
     ws.onclose = (ev) => {
       if (this.ws !== ws) return;
@@ -290,6 +267,26 @@ export class RpcConnection {
       else this.setStatus('offline');
       this.schedule();
     };
+    if (ws === early?.ws && ws.readyState === OPEN) this.takeOver(early, onOpen);
+  }
+
+  /**
+   * The adopted socket is open already: the open the app would have seen, its first call finding
+   * the request already sent, then the frames received so far, in order.
+   */
+  private takeOver(early: EarlySocket, onOpen: () => void): void {
+    if (early.sent) this.sentEarly = { ws: early.ws, ...early.sent };
+    onOpen();
+    const replay = { ws: early.ws, queue: early.received.splice(0) };
+    this.replaying = replay;
+    const deliver = (text: string): boolean => {
+      if (this.ws !== replay.ws) return false;
+      this.dispatch(text);
+      return true;
+    };
+    handOver(replay.queue, deliver, () => {
+      if (this.replaying === replay) this.replaying = undefined;
+    });
   }
 
   private detach(ws: WebSocket): void {
@@ -386,6 +383,9 @@ export class RpcConnection {
 
   /** A cheap request; no answer within the probe timeout → the socket is dead, reconnect. */
   private async probe(): Promise<void> {
+    // Not before the handshake is done: the hub refuses any request before initialize's answer
+    // (an adopted socket is open before it, and `pageshow` comes then).
+    if (this.status !== 'online') return;
     try {
       await this.call(ZCODE_REQUEST.interactionsList, {}, WEB_LIMITS.probeTimeoutMs);
     } catch (err) {

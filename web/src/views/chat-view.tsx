@@ -22,13 +22,12 @@ import { WaitingBanner } from './waiting-banner.js';
 import { TodoRefContext } from './special-tool-card.js';
 import { todoRefs } from '../hub/todo-cards.js';
 import { RenameSheet } from './rename-sheet.js';
+import { useAttachedSession } from './session-page.js';
 
 /** One session: the conversation, pickers, plan, queue and prompt box. */
 export function ChatView({ client, sessionId }: { client: HubClient; sessionId: string }) {
   const chat = useSelector(store, (s) => s.chats[sessionId]);
   const summary = useSelector(store, (s) => s.sessions[sessionId]);
-  const online = useSelector(store, (s) => client.online(s));
-  const listed = useSelector(store, (s) => client.hubId !== undefined || s.sessionsLoaded);
   const scope = useSelector(store, (s) => (client.hubId !== undefined ? s.machines[client.hubId]?.scope : s.me?.scope) ?? 'operate');
   const presence = useSelector(store, (s) => s.presence[sessionId]);
   // A session of another machine says which one in its header (the home hub's sessions need not).
@@ -39,10 +38,7 @@ export function ChatView({ client, sessionId }: { client: HubClient; sessionId: 
   const [renaming, setRenaming] = useState(false);
   const tasks = useRunningTasks(sessionId);
 
-  // Attach once online and the list told us the session's workspace (session/load needs cwd).
-  useEffect(() => {
-    if (online && listed && !client.isAttached(sessionId)) void client.attach(sessionId).catch(() => undefined);
-  }, [online, listed, sessionId]);
+  useAttachedSession(client, sessionId);
 
   // Seen: clears the "just finished" badge.
   useEffect(() => {
