@@ -121,18 +121,16 @@ export class HubClient {
       ...s,
       interactions: Object.fromEntries(Object.entries(s.interactions).filter(([, i]) => !i.rpc || i.hubId !== this.hubId)),
     }));
-    // A session the screen shows that this link has not loaded yet (a deep link's chat on the
-    // first connect) is loaded beside the list, not after it: the hub finds a session by its id
-    // (`session/load`'s `cwd` is not read, CLIENT-PROTOCOL.md), so waiting for the list only cost
-    // a round trip before the chat could show (BENCHMARKS.md, "B-PHONE through a real round-trip
-    // proxy"). What was attached before a reconnect is resumed after the list, as it always was:
-    // resumed beside it, a machine that had just restarted dropped the next prompt's echo
-    // (test/e2e/machines.test.ts "stop B"), a cause not found yet.
+    // The sessions attached before a reconnect, and one the screen shows that this link has not
+    // loaded yet (a deep link's chat), are loaded once the list has answered. Loaded beside the
+    // list, a prompt's echo went missing: after a machine restarted (test/e2e/machines.test.ts
+    // "stop B", every time) and after a page came back from the back/forward cache (once in a
+    // fresh-clone run). The cause is not found; until it is, the list goes first.
     const again = [...this.attached];
     const shown = this.shownNow().filter((sid) => !this.attached.has(sid));
     this.attached.clear();
-    await Promise.all([this.refreshSessions(), ...shown.map((sid) => this.attach(sid).catch(() => undefined))]);
-    await Promise.all(again.map((sid) => this.attach(sid).catch(() => undefined)));
+    await this.refreshSessions();
+    await Promise.all([...again, ...shown].map((sid) => this.attach(sid).catch(() => undefined)));
     void this.refreshInbox();
     this.onOnline?.();
   }

@@ -6,15 +6,16 @@ import { WEB_LIMITS } from '../limits.js';
 import { useSelector } from '../store.js';
 
 /**
- * Attaches the session when it opens while online (a page opened within the app). Reaching it
- * through a connect, its load goes out at the handshake (HubClient.setShownSessions) and is
- * attached by the time the link says online.
+ * Attaches the session when it opens while online and listed (a page opened within the app).
+ * Reaching it through a connect, its load goes out once the list has answered
+ * (HubClient.setShownSessions): never beside the list (hub-client.ts says why).
  */
 export function useAttachedSession(client: HubClient, sessionId: string): void {
   const online = useSelector(store, (s) => client.online(s));
+  const listed = useSelector(store, (s) => client.hubId !== undefined || s.sessionsLoaded);
   useEffect(() => {
-    if (online && !client.isAttached(sessionId)) void client.attach(sessionId).catch(() => undefined);
-  }, [online, sessionId]);
+    if (online && listed && !client.isAttached(sessionId)) void client.attach(sessionId).catch(() => undefined);
+  }, [online, listed, sessionId]);
 }
 
 /**
