@@ -50,8 +50,6 @@ export class HubClient {
   /** The card of each interaction recently dropped from the store, for its "answered by" line. */
   readonly recentCards = new Map<string, { sessionId: string; toolCallId: string }>();
   private inboxTimer: ReturnType<typeof setTimeout> | undefined;
-  /** The sessions a page shows now (set by main.tsx from the route: this layer holds no routes). */
-  private shownNow: () => readonly string[] = () => [];
 
   constructor(url: string | (() => Promise<string>), machine?: MachineLink) {
     this.hubId = machine?.hubId;
@@ -80,11 +78,6 @@ export class HubClient {
         }));
       },
     });
-  }
-
-  /** Tells the client which sessions the screen shows, so each handshake loads them at once (onOpen). */
-  setShownSessions(fn: () => readonly string[]): void {
-    this.shownNow = fn;
   }
 
   /** Connects (and keeps reconnecting). */
@@ -121,16 +114,15 @@ export class HubClient {
       ...s,
       interactions: Object.fromEntries(Object.entries(s.interactions).filter(([, i]) => !i.rpc || i.hubId !== this.hubId)),
     }));
-    // The sessions attached before a reconnect, and one the screen shows that this link has not
-    // loaded yet (a deep link's chat), are loaded once the list has answered. Loaded beside the
+    // What was attached before a reconnect is loaded again once the list has answered; a page's
+    // own session is loaded by its view, also once listed (useAttachedSession). Loaded beside the
     // list, a prompt's echo went missing: after a machine restarted (test/e2e/machines.test.ts
     // "stop B", every time) and after a page came back from the back/forward cache (once in a
     // fresh-clone run). The cause is not found; until it is, the list goes first.
     const again = [...this.attached];
-    const shown = this.shownNow().filter((sid) => !this.attached.has(sid));
     this.attached.clear();
     await this.refreshSessions();
-    await Promise.all([...again, ...shown].map((sid) => this.attach(sid).catch(() => undefined)));
+    await Promise.all(again.map((sid) => this.attach(sid).catch(() => undefined)));
     void this.refreshInbox();
     this.onOnline?.();
   }

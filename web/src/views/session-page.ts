@@ -5,11 +5,7 @@ import type { HubClient } from '../hub/hub-client.js';
 import { WEB_LIMITS } from '../limits.js';
 import { useSelector } from '../store.js';
 
-/**
- * Attaches the session when it opens while online and listed (a page opened within the app).
- * Reaching it through a connect, its load goes out once the list has answered
- * (HubClient.setShownSessions): never beside the list (hub-client.ts says why).
- */
+/** Attaches the session once online and listed: never beside the list (hub-client.ts `onOpen` says why). */
 export function useAttachedSession(client: HubClient, sessionId: string): void {
   const online = useSelector(store, (s) => client.online(s));
   const listed = useSelector(store, (s) => client.hubId !== undefined || s.sessionsLoaded);
