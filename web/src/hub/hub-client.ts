@@ -5,6 +5,7 @@
  * interaction requests the hub sends us (§4.5). Notifications are applied in hub-events.ts.
  */
 import { WEB_LIMITS } from '../limits.js';
+import { OnlineWait } from '../net/online-wait.js';
 import { RpcConnection } from '../net/rpc-connection.js';
 import { api, type ApiFn } from '../net/rest.js';
 import { markSignedOut } from './sign-out.js';
@@ -50,6 +51,8 @@ export class HubClient {
   /** The card of each interaction recently dropped from the store, for its "answered by" line. */
   readonly recentCards = new Map<string, { sessionId: string; toolCallId: string }>();
   private inboxTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Calls waiting for this link to come online (whenOnline). */
+  private readonly onlineWait = new OnlineWait();
 
   constructor(url: string | (() => Promise<string>), machine?: MachineLink) {
     this.hubId = machine?.hubId;
@@ -60,6 +63,7 @@ export class HubClient {
       onNotification: (method, params) => handleNotification(this, method, params),
       onRequest: (id, method, params) => this.onRequest(id, method, params),
       onStatus: (status, reason) => {
+        this.onlineWait.statusChanged(status);
         if (this.hubId !== undefined) {
           const hubId = this.hubId;
           setMachine(hubId, (m) => ({
@@ -83,6 +87,15 @@ export class HubClient {
   /** Connects (and keeps reconnecting). */
   start(): void {
     this.conn.start();
+  }
+
+  /**
+   * Resolves once this link is online: at once, or when a connect under way has ended its
+   * handshake (onOpen: the list and the chats on screen loaded). Rejects with ConnectionLost when
+   * the link is or turns anything else, or after `timeoutMs`.
+   */
+  whenOnline(timeoutMs: number): Promise<void> {
+    return this.onlineWait.wait(this.conn.status, timeoutMs);
   }
 
   /** Marks what came from this client's hub with its machine (nothing for the home hub). */
