@@ -2,10 +2,11 @@
  * A prompt sent while the web app's link reconnects (web/src/hub/prompt-send.ts,
  * HubClient.whenOnline, web/src/net/online-wait.ts): the link is `connecting` until its
  * handshake — `session/list` and the `session/load` of the chat on screen — has answered, and a
- * prompt sent meanwhile goes once the link is online instead of being refused as offline. Refused, it was lost from the chat: its text only went back to the box with an
- * "offline" toast, so its bubble never showed (the browser test machines.test.ts "stop B" met it
- * while B's backend was still starting). A real HubClient against a scripted hub on a real
- * socket, so the test decides when each answer comes: no timing.
+ * prompt sent meanwhile goes once the link is online instead of being refused as offline.
+ * Refused, it was lost from the chat: its text only went back to the box with an "offline"
+ * toast, so its bubble never showed (the browser test machines.test.ts "stop B" met it while B's
+ * backend was still starting). A real HubClient against a scripted hub on a real socket, so the
+ * test decides when each answer comes: no timing.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { WebSocket as WsSocket } from 'ws';

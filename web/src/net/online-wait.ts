@@ -21,13 +21,13 @@ export class OnlineWait {
     if (status === 'online') return Promise.resolve();
     if (status !== 'connecting') return Promise.reject(new ConnectionLost());
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => settle(() => reject(new ConnectionLost())), timeoutMs);
       const settle = (then: () => void) => {
         clearTimeout(timer);
         this.waiters.delete(waiter);
         then();
       };
       const waiter: Waiter = { resolve: () => settle(resolve), reject: (err) => settle(() => reject(err)) };
+      const timer = setTimeout(() => waiter.reject(new ConnectionLost()), timeoutMs);
       this.waiters.add(waiter);
     });
   }
