@@ -1,10 +1,10 @@
-import fs from 'node:fs';
 import { z } from 'zod';
 import { authorLabel } from '../auth/people.js';
 import { LIMITS } from '../limits.js';
 import { policySchemas, type Rule } from '../policy/rule-schema.js';
 import { callDaemon, findDaemon } from './daemon-client.js';
 import { parseCommand, type CliIo } from './command-args.js';
+import { readRulesFile } from './policy-file.js';
 import { commandSpec } from './commands.js';
 import { resolveStateDir } from './token.js';
 
@@ -35,7 +35,6 @@ const checkSchema = z.object({
   decision: z.string(),
   approvers: z.looseObject({ waitingFor: z.string() }),
 });
-const fileSchema = z.union([z.array(z.unknown()), z.looseObject({ rules: z.array(z.unknown()), revision: z.number().optional() })]);
 
 function whoOf(a: NonNullable<Rule['approvers']>): string {
   return [...(a.scopes ?? []), ...(a.people ?? []), ...(a.originator ? ['originator'] : [])].join('|');
@@ -82,17 +81,21 @@ export async function runPolicyCli(argv: string[], io: CliIo): Promise<number> {
     io.stderr.write(`zcode-hub policy: --revision takes a whole number\n`);
     return 2;
   }
+  // The file is checked before the hub is looked for: a broken file is said at once, hub or not.
+  const fromFile = action === 'set' && file ? readRulesFile(file) : undefined;
+  if (fromFile && 'problem' in fromFile) {
+    io.stderr.write(`zcode-hub policy set: ${fromFile.problem}\n`);
+    return 2;
+  }
   const daemon = findDaemon(resolveStateDir(line.string('state-dir'), io.env));
   if (!daemon) {
     io.stderr.write('zcode-hub policy: no running hub for this state dir (start it with zcode-hub start)\n');
     return 1;
   }
   try {
-    if (action === 'set' && file) {
-      const body = fileSchema.parse(JSON.parse(fs.readFileSync(file, 'utf8')));
-      const rules = Array.isArray(body) ? body : body.rules;
+    if (fromFile) {
       const stored = policySchema.parse(
-        await callDaemon(daemon, 'PUT', '/api/policy', { rules, ...(revision === undefined ? {} : { revision }) }),
+        await callDaemon(daemon, 'PUT', '/api/policy', { rules: fromFile.rules, ...(revision === undefined ? {} : { revision }) }),
       );
       io.stdout.write(
         v.json ? `${JSON.stringify(stored)}\n` : `policy revision ${stored.revision}: ${stored.rules.length} rule(s), in force now\n`,
