@@ -155,6 +155,11 @@ describe('phone edges at 390 px', () => {
     await card.waitFor();
     expect(new URL(page.url()).pathname).toBe('/needs-admin');
     expect(await card.getByRole('heading').innerText()).toBe('This page needs an admin device');
+    // It names the page that was opened: here the API docs.
+    expect(await page.locator('.topbar-title').first().innerText()).toBe('API docs (REST reference)');
+    expect(await card.getByTestId('needs-admin-why').innerText()).toBe(
+      'The API docs describe the hub’s admin routes, so only admin devices open them.',
+    );
     expect(await card.getByTestId('admin-how-to').locator('code').innerText()).toBe('zcode-hub pair --scope admin');
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
     expect(await axeBothThemes(page, 'needs admin')).toEqual([]);
@@ -163,6 +168,24 @@ describe('phone edges at 390 px', () => {
     // Back goes to the sessions.
     await page.getByRole('button', { name: 'Back' }).click();
     await page.getByRole('heading', { name: 'Sessions' }).waitFor();
+
+    // Another admin page names itself, not the API docs (people, tokens, public addresses), and
+    // an address the app has no name for is shown as it was opened.
+    for (const [path, title, why] of [
+      ['/api/people', 'People', 'The people list, and which person each device belongs to, is managed from admin devices only.'],
+      ['/api/tokens', 'Device tokens', 'Device tokens (pairing, renaming and revoking devices) are managed from admin devices only.'],
+      ['/api/settings/public-urls', 'Public addresses', 'The addresses this hub answers to (its public URL, tunnels) are managed from admin devices only.'],
+      ['/api/peers', 'Admin only', 'The address you opened, /api/peers, is for admin devices only.'],
+    ] as const) {
+      await page.goto(`${hub.url}${path}`);
+      await page.waitForURL((u) => u.pathname === '/needs-admin' && u.searchParams.get('from') === path);
+      await card.getByTestId('needs-admin-why').getByText(why).waitFor();
+      expect(await page.locator('.topbar-title').first().innerText(), path).toBe(title);
+      expect(await card.getByTestId('admin-how-to').locator('code').innerText()).toBe('zcode-hub pair --scope admin');
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+    }
+    await shoot(page, 'edges-people-operate');
+    expect(phone.errors.slice(before)).toEqual([]);
 
     const admin = await openDevice();
     try {
