@@ -50,8 +50,8 @@ describe('phone edges at 390 px', () => {
     const title = page.getByTestId('title-button');
     expect(await title.innerText()).toBe('Untitled session');
     expect(await fits(page, '[data-testid=title-button]')).toBe(true);
-    // The title has the row between the back button and the icons; the long branch is cut, inside the phone.
-    expect((await page.locator('.topbar-heading').boundingBox())!.width).toBeGreaterThan(200);
+    // The title has the first row beside the back button; the long branch is cut, inside the phone.
+    expect((await page.locator('.topbar-title').boundingBox())!.width).toBeGreaterThan(300);
     const b = (await badge.boundingBox())!;
     expect(b.x + b.width).toBeLessThanOrEqual(PHONE.width);
     expect(await fits(page, '[data-testid=git-branch]')).toBe(false);
@@ -84,6 +84,19 @@ describe('phone edges at 390 px', () => {
     expect(await title.getAttribute('aria-label')).toBe('Rename: add the greet helper with permission');
     expect(await axeBothThemes(page, 'chat with inline code')).toEqual([]);
     await shoot(page, 'edges-inline-code-chat');
+    // Four screen icons in the header (terminal, changes, files, the inbox with what waits): they
+    // share the second row with the state, so the title keeps the first and reads whole.
+    const icons = ['terminal-button', 'changes-button', 'files-button', 'inbox-button'].map((id) => page.getByTestId(id));
+    for (const icon of icons) await icon.waitFor();
+    const heading = (await page.locator('.topbar-title').boundingBox())!;
+    expect(heading.width).toBeGreaterThan(300);
+    expect(await fits(page, '[data-testid=title-button]')).toBe(true);
+    for (const icon of icons) {
+      const b = (await icon.boundingBox())!;
+      expect(b.y).toBeGreaterThanOrEqual(heading.y + heading.height - 1);
+      expect(b.x + b.width).toBeLessThanOrEqual(PHONE.width);
+      expect(Math.min(b.width, b.height)).toBeGreaterThanOrEqual(40);
+    }
 
     // The inbox names the session with its code, and the request with a path inside the workspace.
     await page.getByTestId('inbox-button').click();
