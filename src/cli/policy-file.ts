@@ -33,6 +33,7 @@ export function readRulesFile(file: string): { rules: unknown[] } | { problem: s
     return { problem: `${file} is ${jsonSyntaxProblem(err, text)}` };
   }
   const body = fileSchema.safeParse(value);
-  if (!body.success) return { problem: `${file} holds no rules: give a JSON list of rules, or {"rules": [...]} (docs/policy.example.json)` };
+  if (!body.success)
+    return { problem: `${file} holds no rules: give a JSON list of rules, or {"rules": [...]} (docs/policy.example.json)` };
   return { rules: Array.isArray(body.data) ? body.data : body.data.rules };
 }

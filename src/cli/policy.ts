@@ -66,21 +66,12 @@ export async function runPolicyCli(argv: string[], io: CliIo): Promise<number> {
     kind: line.string('kind'),
     session: line.string('session'),
   };
-  if ((action === 'set' || action === 'revoke') && !file) {
-    io.stderr.write(
-      `zcode-hub policy ${action}: give the ${action === 'set' ? 'FILE' : 'grant ID (see zcode-hub policy grants)'} (see \`zcode-hub policy ${action} --help\`)\n`,
-    );
-    return 2;
-  }
-  if (action === 'check' && (v.tool === undefined) === (v.kind === undefined)) {
-    io.stderr.write('zcode-hub policy check: give either --tool NAME or --kind question|plan (see `zcode-hub policy check --help`)\n');
+  const wrong = usageProblem(action, file, v);
+  if (wrong) {
+    io.stderr.write(`${wrong}\n`);
     return 2;
   }
   const revision = v.revision === undefined ? undefined : Number(v.revision);
-  if (revision !== undefined && !Number.isInteger(revision)) {
-    io.stderr.write(`zcode-hub policy: --revision takes a whole number\n`);
-    return 2;
-  }
   // The file is checked before the hub is looked for: a broken file is said at once, hub or not.
   const fromFile = action === 'set' && file ? readRulesFile(file) : undefined;
   if (fromFile && 'problem' in fromFile) {
@@ -129,6 +120,16 @@ export async function runPolicyCli(argv: string[], io: CliIo): Promise<number> {
     io.stderr.write(`zcode-hub policy ${action}: ${(err as Error).message}\n`);
     return 1;
   }
+}
+
+/** What is wrong with the arguments, said before anything is read or asked (exit 2); undefined when nothing is. */
+function usageProblem(action: string | undefined, file: string | undefined, v: PolicyFlags): string | undefined {
+  if ((action === 'set' || action === 'revoke') && !file)
+    return `zcode-hub policy ${action}: give the ${action === 'set' ? 'FILE' : 'grant ID (see zcode-hub policy grants)'} (see \`zcode-hub policy ${action} --help\`)`;
+  if (action === 'check' && (v.tool === undefined) === (v.kind === undefined))
+    return 'zcode-hub policy check: give either --tool NAME or --kind question|plan (see `zcode-hub policy check --help`)';
+  if (v.revision !== undefined && !Number.isInteger(Number(v.revision))) return 'zcode-hub policy: --revision takes a whole number';
+  return undefined;
 }
 
 /** The flags of `zcode-hub policy`, as given. */

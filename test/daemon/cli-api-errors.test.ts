@@ -87,7 +87,9 @@ describe('the CLI on a refusal of the daemon', () => {
       held.push(socket);
       socket.resume();
     });
-    const port = await new Promise<number>((resolve) => silent.listen(0, '127.0.0.1', () => resolve((silent.address() as net.AddressInfo).port)));
+    const port = await new Promise<number>((resolve) =>
+      silent.listen(0, '127.0.0.1', () => resolve((silent.address() as net.AddressInfo).port)),
+    );
     try {
       const url = `http://127.0.0.1:${port}`;
       const handle = {

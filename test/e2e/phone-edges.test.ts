@@ -187,7 +187,11 @@ describe('phone edges at 390 px', () => {
     for (const [path, title, why] of [
       ['/api/people', 'People', 'The people list, and which person each device belongs to, is managed from admin devices only.'],
       ['/api/tokens', 'Device tokens', 'Device tokens (pairing, renaming and revoking devices) are managed from admin devices only.'],
-      ['/api/settings/public-urls', 'Public addresses', 'The addresses this hub answers to (its public URL, tunnels) are managed from admin devices only.'],
+      [
+        '/api/settings/public-urls',
+        'Public addresses',
+        'The addresses this hub answers to (its public URL, tunnels) are managed from admin devices only.',
+      ],
       ['/api/peers', 'Admin only', 'The address you opened, /api/peers, is for admin devices only.'],
     ] as const) {
       await page.goto(`${hub.url}${path}`);

@@ -20,11 +20,6 @@ describe('log lines name their own fields apart from pino’s', () => {
       "log.info('no object');",
       "log.error({ err: { message: 'a, pid: b', pid: 3 }, 'msg': 'x' }, 'nested and quoted');",
     ].join('\n');
-    expect(baseKeyRepeats('sample.ts', text)).toEqual([
-      'sample.ts:1 pid',
-      'sample.ts:2 pid',
-      'sample.ts:3 hostname',
-      'sample.ts:7 msg',
-    ]);
+    expect(baseKeyRepeats('sample.ts', text)).toEqual(['sample.ts:1 pid', 'sample.ts:2 pid', 'sample.ts:3 hostname', 'sample.ts:7 msg']);
   });
 });

@@ -36,7 +36,11 @@ describe('zcode-hub policy set with a file that holds no rules', () => {
     const file = fileWith('rules.yaml', 'rules:\n  - id: secret-looking-text\n');
     const r = await set(file);
     expect(r).toMatchObject({ code: 2, out: '' });
-    expect(r.err).toMatch(new RegExp(`^zcode-hub policy set: ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is not valid JSON( \\(line \\d+, column \\d+\\))?\\n$`));
+    expect(r.err).toMatch(
+      new RegExp(
+        `^zcode-hub policy set: ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is not valid JSON( \\(line \\d+, column \\d+\\))?\\n$`,
+      ),
+    );
     expect(r.err).not.toContain('secret-looking-text');
   });
 
@@ -57,6 +61,10 @@ describe('zcode-hub policy set with a file that holds no rules', () => {
 
   it('a good file goes on to look for the hub (none runs here: exit 1, as before)', async () => {
     const file = fileWith('good.json', '[]');
-    expect(await set(file)).toEqual({ code: 1, out: '', err: 'zcode-hub policy: no running hub for this state dir (start it with zcode-hub start)\n' });
+    expect(await set(file)).toEqual({
+      code: 1,
+      out: '',
+      err: 'zcode-hub policy: no running hub for this state dir (start it with zcode-hub start)\n',
+    });
   });
 });
