@@ -9,17 +9,23 @@ export const ADMIN_PAIR_COMMAND = 'zcode-hub pair --scope admin';
 /** The pairing command that makes a device an operate one (operate is `zcode-hub pair`'s default scope). */
 export const OPERATE_PAIR_COMMAND = 'zcode-hub pair';
 
-/** How this device becomes an admin: the pairing command to run on the computer. */
-function AdminHowTo() {
-  const [before, after] = t('adminHowTo', '\u0000').split('\u0000');
+/** A message with one placeholder `{0}` shown as code (a command, an address). */
+function TextWithCode({ message, code, testId }: { message: MessageKey; code: string; testId?: string }) {
+  const [before, after] = t(message, '\u0000').split('\u0000');
   return (
-    <p class="muted small" data-testid="admin-how-to">
+    <p class="muted small" {...(testId ? { 'data-testid': testId } : {})}>
       {before}
-      <code>{ADMIN_PAIR_COMMAND}</code>
+      <code>{code}</code>
       {after}
     </p>
   );
 }
+
+/** How this device becomes an admin: the pairing command to run on the computer. */
+const AdminHowTo = () => <TextWithCode message="adminHowTo" code={ADMIN_PAIR_COMMAND} testId="admin-how-to" />;
+
+/** How a view device gets the operate scope: the pairing command to run on the computer. */
+const OperateHowTo = () => <TextWithCode message="operateHowTo" code={OPERATE_PAIR_COMMAND} testId="operate-how-to" />;
 
 /** "Only admin devices can change this", and how this device becomes one. */
 export function AdminOnly({ text = t('adminOnly') }: { text?: string }) {
@@ -52,40 +58,23 @@ function adminPage(from: string | undefined): (typeof ADMIN_PAGES)[number] | und
  */
 export function NeedsAdminView({ from }: { from?: string }) {
   const page = adminPage(from);
-  const [before, after] = t('needsAdminOther', '\u0000').split('\u0000');
   return (
     <div class="page">
       <TopBar title={t(page ? page[1] : 'needsAdminBar')} back={() => navigate({ name: 'sessions' })} />
       <main class="scroll list-page">
         <section class="card help-card" data-testid="needs-admin">
           <h2>{t('needsAdminTitle')}</h2>
-          <p class="muted small" data-testid="needs-admin-why">
-            {page ? (
-              t(page[2])
-            ) : (
-              <>
-                {before}
-                <code>{from}</code>
-                {after}
-              </>
-            )}
-          </p>
+          {page ? (
+            <p class="muted small" data-testid="needs-admin-why">
+              {t(page[2])}
+            </p>
+          ) : (
+            <TextWithCode message="needsAdminOther" code={from ?? ''} testId="needs-admin-why" />
+          )}
           <AdminHowTo />
         </section>
       </main>
     </div>
-  );
-}
-
-/** How a view device gets the operate scope: the pairing command to run on the computer. */
-function OperateHowTo() {
-  const [before, after] = t('operateHowTo', '\u0000').split('\u0000');
-  return (
-    <p class="muted small" data-testid="operate-how-to">
-      {before}
-      <code>{OPERATE_PAIR_COMMAND}</code>
-      {after}
-    </p>
   );
 }
 
