@@ -25,6 +25,7 @@ import { InteractionExpiry } from './interaction-expiry.js';
 import { endIfNobodyLeft } from './interaction-withdrawal.js';
 import { InteractionGate, RULES_IDENTITY, verdictOf, voterOf, type PolicySource } from './interaction-gate.js';
 import { AlwaysKeeper, type GrantKeeper } from './always-keeper.js';
+import { writeOverwrites } from './write-target.js';
 import type { Voter } from '../../policy/approval-state.js';
 import type { InteractionRecord, InteractionView, ResolvedBy } from './interactions.js';
 import type { SessionState } from '../sessions/session-state.js';
@@ -81,8 +82,12 @@ export class InteractionFlow {
       });
     }
     const session = this.core.ensureSession(parsed.sessionId, this.core.config.workspace);
-    // A command runs in the session's directory unless its input names one (toAcpPermissionRequest).
-    if (parsed.kind === 'permission') parsed = { ...parsed, cwd: session.cwd };
+    // A command runs in the session's directory unless its input names one (toAcpPermissionRequest);
+    // a Write of a file that exists replaces it, which its diff alone does not say.
+    if (parsed.kind === 'permission') {
+      const overwrites = writeOverwrites(parsed.toolName, parsed.input, session.cwd);
+      parsed = { ...parsed, cwd: session.cwd, ...(overwrites ? { overwrites } : {}) };
+    }
     if (this.core.interactions.atCapacity(session.sessionId)) {
       this.core.logger.warn(
         { sessionId: session.sessionId, requestId: parsed.requestId, limit: this.core.config.limits.pendingInteractionsPerSession },

@@ -60,7 +60,7 @@ function WritePreview({ write }: { write: WriteFact }) {
   return (
     <figure class="perm-fact" data-testid="perm-write">
       <figcaption class="perm-path">
-        {write.shown} <span class="muted small">{t('permWriteLines', write.lineCount)}</span>
+        {write.shown} <span class="muted small">{t(write.overwrites ? 'permOverwriteLines' : 'permWriteLines', write.lineCount)}</span>
       </figcaption>
       <div class="perm-box">
         <DiffBlock path={write.path} oldText={null} newText={text} />
