@@ -25,6 +25,7 @@ import { cardAt, findCard } from '../hub/subagent-tree.js';
 import { relativeTitle } from '../hub/tool-title.js';
 import { DiffBlock } from './diff-block.js';
 import { Markdown } from './markdown-view.js';
+import { ReadOnlyNotice } from './read-only-interaction.js';
 
 /** An edit's diff, numbered where the old text sits in the file now (the file is unchanged while it waits). */
 function EditDiff({ edit, sessionId }: { edit: EditFact; sessionId: string }) {
@@ -174,9 +175,7 @@ export function PermissionBody({ i, answer }: { i: PendingInteraction; answer: (
           ))}
         </div>
       ) : (
-        <p class="muted small" data-testid="perm-read-only">
-          {approval.waitingFor ? t('permReadOnlyWaiting', approval.waitingFor) : t('permReadOnly')}
-        </p>
+        <ReadOnlyNotice approval={approval} />
       )}
     </div>
   );
