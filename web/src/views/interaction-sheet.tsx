@@ -3,7 +3,7 @@
  * Closing it ("Later") only hides it here: dismiss is not deny, the inbox keeps it.
  */
 import { useMemo, useState } from 'preact/hooks';
-import { store } from '../hub/app-state.js';
+import { scopeOn, store } from '../hub/app-state.js';
 import { contentOf, defaultsOf, fieldsOf, missingRequired, type FormValue } from '../hub/form-schema.js';
 import type { HubClient } from '../hub/hub-client.js';
 import { clientFor } from '../machines/registry.js';
@@ -192,7 +192,7 @@ export function InteractionHost({ sessionId }: { client?: HubClient; sessionId?:
     );
   });
   // Answered by the machine that asks, with the scope this phone has there.
-  const scope = useSelector(store, (s) => (active?.hubId !== undefined ? s.machines[active.hubId]?.scope : s.me?.scope) ?? 'operate');
+  const scope = useSelector(store, (s) => scopeOn(s, active?.hubId));
   if (!active) return null;
   // A view device opens one from the inbox or the "waiting for …" banner, read-only whatever a view
   // says (it never pops up by itself: only what this device may answer does).

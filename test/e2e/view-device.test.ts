@@ -1,8 +1,10 @@
 /**
- * A view device opens what waits for others, read-only (docs/SECURITY.md "Team control"): at
- * 390×844 on a real daemon with the simulator child, Vic (a view token) watches Ann's session.
- * "Waiting for others — View" opens the sheet with what is asked — a Write that replaces an
- * existing file says so, a question lists its questions and choices — with no answer and no form.
+ * What a view device is offered, and that each refusal says why: at 390×844 on a real daemon
+ * with the simulator child, Vic (a view token) watches Ann's session. "Waiting for others — View"
+ * opens the sheet with what is asked, read-only (docs/SECURITY.md "Team control") — a Write that
+ * replaces an existing file says so, a question lists its questions and choices — with no answer
+ * and no form. The workspace's files are for operate devices: no Files button, and the page
+ * opened by its address says so (docs/SECURITY.md "Reading workspace files").
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -21,7 +23,7 @@ async function noAnswer(sheet: Locator): Promise<void> {
 
 let sessionUrl = '';
 
-describe('a view device sees what waits for others, read-only', () => {
+describe('a view device', () => {
   it('a Write of a file that exists: the sheet says it replaces it, with no answer', async () => {
     await pair(ann, hub, 'Ann phone', 'operate', 'ann');
     await pair(vic, hub, 'Vic phone', 'view', 'vic');
@@ -67,5 +69,17 @@ describe('a view device sees what waits for others, read-only', () => {
     expect(await body.locator('li').count()).toBeGreaterThan(2);
     await noAnswer(sheet);
     await shoot(v, 'view-device-question');
+  });
+
+  it('has no Files button, and the Files page says files are for operate devices, not that the path is outside', async () => {
+    const v = vic.page;
+    await v.goto(sessionUrl);
+    await v.getByTestId('changes-button').waitFor();
+    expect(await v.getByTestId('files-button').count()).toBe(0);
+    await v.goto(`${sessionUrl}/files`);
+    const refusal = v.getByTestId('files-error');
+    await refusal.waitFor();
+    expect(await refusal.innerText()).toMatch(/^This device is paired with the view scope/);
+    await shoot(v, 'view-device-files');
   });
 });
