@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Locator } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { axeBothThemes } from './support/axe.js';
 import { phoneHub } from './support/fixture.js';
 import { newSession, pair, sendPrompt, shoot, waitIdle } from './support/flow.js';
 
@@ -69,6 +70,7 @@ describe('a view device', () => {
     expect(await body.locator('li').count()).toBeGreaterThan(2);
     await noAnswer(sheet);
     await shoot(v, 'view-device-question');
+    expect(await axeBothThemes(v, 'view-device-question')).toEqual([]);
   });
 
   it('has no Files button, and the Files page says files are for operate devices, not that the path is outside', async () => {
