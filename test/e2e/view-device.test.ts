@@ -53,6 +53,11 @@ describe('a view device', () => {
     await noAnswer(sheet);
     await shoot(v, 'view-device-write');
     await sheet.getByRole('button', { name: 'Later' }).click();
+    // The chat's card of that Write says it too.
+    const card = v.getByTestId('tool-card').filter({ hasText: 'greet.ts' });
+    expect(await card.getByTestId('card-overwrites').innerText()).toBe(
+      'Replaces a file that existed: the lines below are its whole new content.',
+    );
     await annSheet.getByRole('button', { name: 'Allow once' }).click();
     await waitIdle(a);
   });

@@ -144,6 +144,12 @@ describe('simulator `edit`: diffs against real workspace files', () => {
       interactions: { toolCall?: Asked }[];
     };
     expect(inbox.interactions.map((i) => i.toolCall?._meta?.zcode?.overwrites)).toEqual([true]);
+    // Every device's card of that Write says it too (the Edit's card does not).
+    const marked = c
+      .notifications<{ sessionId: string; update: Update & { _meta?: { zcode?: { overwrites?: boolean } } } }>('session/update')
+      .filter((n) => n.sessionId === sessionId && n.update._meta?.zcode?.overwrites === true)
+      .map((n) => n.update.toolCallId);
+    expect(marked).toEqual([asked(write).toolCallId]);
     c.answer(write.id, { outcome: { outcome: 'selected', optionId: 'allow_once' } });
     expect((await prompt).stopReason).toBe('end_turn');
   });

@@ -32,6 +32,25 @@ describe('authors in the web app', () => {
     }
   });
 
+  it('a card the hub marks as replacing a file keeps the mark through later updates', () => {
+    let chat = applySessionUpdate(emptyChat('s'), {
+      sessionId: 's',
+      update: { sessionUpdate: 'tool_call', toolCallId: 'w', title: 'Write', kind: 'edit' },
+      _meta: { zcode: { seq: 1, epoch: 1 } },
+    });
+    expect((chat.items[0] as { overwrites?: boolean }).overwrites).toBeUndefined();
+    for (const [seq, meta] of [
+      [2, { zcode: { overwrites: true } }],
+      [3, { zcode: { answeredBy: ANN } }],
+    ] as const)
+      chat = applySessionUpdate(chat, {
+        sessionId: 's',
+        update: { sessionUpdate: 'tool_call_update', toolCallId: 'w', _meta: meta },
+        _meta: { zcode: { seq, epoch: 1 } },
+      });
+    expect(chat.items[0]).toMatchObject({ kind: 'tool', overwrites: true, answeredBy: 'ann · Ann phone · Bob' });
+  });
+
   it('a prompt echo, an answered card and the turn state carry the verified author and its token', () => {
     let chat = applySessionUpdate(emptyChat('s'), {
       sessionId: 's',

@@ -24,6 +24,14 @@ export function announceApproval(core: HubCore, record: InteractionRecord, sessi
   });
 }
 
+/**
+ * Everyone's card of a Write that replaces a file says so, as its request does (docs/CLIENT-PROTOCOL.md
+ * "Interactions": `overwrites`); journaled, so a device joining later sees it too.
+ */
+export function announceOverwrite(core: HubCore, session: SessionState, toolCallId: string): void {
+  core.emitUpdate(session, { sessionUpdate: 'tool_call_update', toolCallId, _meta: { zcode: { overwrites: true } } });
+}
+
 /** Everyone attached sees the answers a pending question holds so far (docs/CLIENT-PROTOCOL.md "Partial answers"). */
 export function announceProgress(core: HubCore, record: InteractionRecord): void {
   const session = core.findSession(record.view.sessionId);

@@ -173,8 +173,7 @@ function applyTool(chat: ChatState, u: Rec, isNew: boolean): ChatState {
     const taskId = str(task['taskId']);
     if (taskId) item.task = { taskId, status: str(task['status']) ?? 'running' };
   }
-  const answer = answerOf(rec(meta['zcode']));
-  if (answer) Object.assign(item, answer);
+  Object.assign(item, hubMarks(rec(meta['zcode'])));
   const approval = readApproval(rec(meta['zcode'])?.['approval']);
   if (approval) item.approval = approval;
   // Only the announcing update (and some later ones) carry it: remembered per card.
@@ -189,13 +188,18 @@ function applyTool(chat: ChatState, u: Rec, isNew: boolean): ChatState {
   return nested === undefined ? withItems(next, [...next.items, item]) : { ...next, items: nested };
 }
 
-/** Who answered a card (`_meta.zcode.answeredBy`), and whether a rule or a grant did (its name is then a whole phrase). */
-function answerOf(zcode: Rec | undefined): { answeredBy: string; byRule?: true } | undefined {
+/**
+ * What the hub marks on a card in `_meta.zcode`: who answered it, whether a rule or a grant did (its
+ * name is then a whole phrase), and that a Write replaced a file. Only what an update carries.
+ */
+function hubMarks(zcode: Rec | undefined): Pick<ToolItem, 'answeredBy' | 'byRule' | 'overwrites'> {
+  const marks: Pick<ToolItem, 'answeredBy' | 'byRule' | 'overwrites'> = zcode?.['overwrites'] === true ? { overwrites: true } : {};
   const answeredBy = authorText(zcode?.['answeredBy']);
-  if (!answeredBy) return undefined;
-  const byRule =
-    readRuleDecision(zcode?.['rule']) !== undefined || rec(zcode?.['grant']) !== undefined || settledByRule(zcode?.['answeredBy']);
-  return byRule ? { answeredBy, byRule } : { answeredBy };
+  if (!answeredBy) return marks;
+  marks.answeredBy = answeredBy;
+  if (readRuleDecision(zcode?.['rule']) !== undefined || rec(zcode?.['grant']) !== undefined || settledByRule(zcode?.['answeredBy']))
+    marks.byRule = true;
+  return marks;
 }
 
 function tailOf(text: string): string {

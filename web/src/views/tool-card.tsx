@@ -145,6 +145,11 @@ export function ToolCard({ item, nested = false }: { item: ToolItem; nested?: bo
             .join('') ? (
           <code class="tool-input">{summary}</code>
         ) : null}
+        {item.overwrites ? (
+          <p class="muted small" data-testid="card-overwrites">
+            {t('cardOverwrites')}
+          </p>
+        ) : null}
         {hasBody ? (
           <div class="tool-body">
             {item.content.map((c, i) => (
