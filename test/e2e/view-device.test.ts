@@ -53,13 +53,15 @@ describe('a view device', () => {
     await noAnswer(sheet);
     await shoot(v, 'view-device-write');
     await sheet.getByRole('button', { name: 'Later' }).click();
-    // The chat's card of that Write says it too.
+    // The chat's card of that Write says it too, also once it is done and folded.
     const card = v.getByTestId('tool-card').filter({ hasText: 'greet.ts' });
     expect(await card.getByTestId('card-overwrites').innerText()).toBe(
-      'Replaces a file that existed: the lines below are its whole new content.',
+      'Overwrites a file that existed; its diff shows only the new content.',
     );
     await annSheet.getByRole('button', { name: 'Allow once' }).click();
     await waitIdle(a);
+    await expect.poll(() => card.getAttribute('data-status')).toBe('completed');
+    expect(await card.getByTestId('card-overwrites').isVisible()).toBe(true);
   });
 
   it('a question: its questions and choices, no form', async () => {
