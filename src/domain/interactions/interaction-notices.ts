@@ -26,7 +26,8 @@ export function announceApproval(core: HubCore, record: InteractionRecord, sessi
 
 /**
  * Everyone's card of a Write that replaces a file says so, as its request does (docs/CLIENT-PROTOCOL.md
- * "Interactions": `overwrites`); journaled, so a device joining later sees it too.
+ * "Interactions": `overwrites`); journaled, so a device joining while the session is open sees it
+ * too (the agent's history, which a reopened session is replayed from, does not keep it).
  */
 export function announceOverwrite(core: HubCore, session: SessionState, toolCallId: string): void {
   core.emitUpdate(session, { sessionUpdate: 'tool_call_update', toolCallId, _meta: { zcode: { overwrites: true } } });
