@@ -25,22 +25,11 @@ import { InteractionExpiry } from './interaction-expiry.js';
 import { endIfNobodyLeft } from './interaction-withdrawal.js';
 import { InteractionGate, RULES_IDENTITY, verdictOf, voterOf, type PolicySource } from './interaction-gate.js';
 import { AlwaysKeeper, type GrantKeeper } from './always-keeper.js';
-import { writeOverwrites } from './write-target.js';
+import { withSessionFacts } from './write-target.js';
 import type { Voter } from '../../policy/approval-state.js';
 import type { InteractionRecord, InteractionView, ResolvedBy } from './interactions.js';
 import type { SessionState } from '../sessions/session-state.js';
 import { ZCODE_NOTIFICATION } from '../../zcode-ext/methods.js';
-
-/**
- * A permission with what only the hub knows: a command runs in the session's directory unless its
- * input names one (toAcpPermissionRequest), and a Write of a file that exists replaces it, which
- * its diff alone does not say.
- */
-function withSessionFacts(parsed: AcpInteraction, cwd: string): AcpInteraction {
-  if (parsed.kind !== 'permission') return parsed;
-  const overwrites = writeOverwrites(parsed.toolName, parsed.input, cwd);
-  return { ...parsed, cwd, ...(overwrites ? { overwrites } : {}) };
-}
 
 /** Interactions: the race and everything around it. */
 export class InteractionFlow {

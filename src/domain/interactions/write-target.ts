@@ -9,6 +9,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import type { InteractionRecord as AcpInteraction } from '../../acp/interactions.js';
 import { inputPath } from '../../acp/tool-info.js';
 
 /** True when `toolName` is a Write and the file its input names (relative to `cwd`) exists as a regular file. */
@@ -22,4 +23,15 @@ export function writeOverwrites(toolName: string, input: unknown, cwd: string): 
     // An unreadable parent (EACCES) or a bad path: nothing to say about the file.
     return false;
   }
+}
+
+/**
+ * A permission with what only the hub knows: a command runs in the session's directory unless its
+ * input names one (toAcpPermissionRequest), and a Write of a file that exists replaces it, which
+ * its diff alone does not say.
+ */
+export function withSessionFacts(parsed: AcpInteraction, cwd: string): AcpInteraction {
+  if (parsed.kind !== 'permission') return parsed;
+  const overwrites = writeOverwrites(parsed.toolName, parsed.input, cwd);
+  return { ...parsed, cwd, ...(overwrites ? { overwrites } : {}) };
 }
