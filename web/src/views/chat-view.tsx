@@ -97,6 +97,7 @@ export function ChatView({ client, sessionId }: { client: HubClient; sessionId: 
           />
           <SessionIdContext.Provider value={sessionId}>
             <Conversation items={items} running={running} plan={plan} onRetry={canOperate ? retry : undefined} />
+            <WaitingPrompts sessionId={sessionId} />
           </SessionIdContext.Provider>
         </div>
         {plan?.pinned ? <PlanView entries={plan.entries} pinned /> : null}
@@ -127,6 +128,24 @@ function Conversation(p: {
       ))}
       {/* A finished plan belongs to its turn (the latest): collapsed at its end, not pinned over an idle composer. */}
       {p.plan && !p.plan.pinned ? <PlanView entries={p.plan.entries} pinned={false} /> : null}
+    </>
+  );
+}
+
+/** Prompts sent while this chat's link reconnects: after the messages, marked waiting, until they go (waiting-prompts.ts). */
+function WaitingPrompts({ sessionId }: { sessionId: string }) {
+  const waiting = useSelector(store, (s) => s.waitingPrompts[sessionId]);
+  if (!waiting?.length) return null;
+  return (
+    <>
+      {waiting.map((p) => (
+        <ChatItemView
+          key={p.localId}
+          item={{ kind: 'user', id: p.localId, text: p.text, images: p.images, localId: p.localId, own: true }}
+          streaming={false}
+          waitingForLink
+        />
+      ))}
     </>
   );
 }
