@@ -28,9 +28,12 @@ export interface Held {
   notify(method: string, params: unknown): void;
   /**
    * Connects, loads the chat (`beforeLoad` runs before the first load's answer: what the hub
-   * sends with it), drops the socket and answers the reconnect up to the chat's held load.
+   * sends with it), drops the socket and answers the reconnect up to the chat's load, which is
+   * held and returned — or, with `hold` 'initialize', holds the reconnect's first request.
    */
-  reconnectHeld(beforeLoad?: () => void): Promise<Frame>;
+  reconnectHeld(beforeLoad?: () => void, hold?: 'initialize' | 'session/load'): Promise<Frame>;
+  /** Answers the held `initialize` and the list after it; returns the chat's load, held. */
+  initialized(init: Frame): Promise<Frame>;
   close(): Promise<void>;
 }
 
@@ -51,7 +54,14 @@ export async function heldClient(): Promise<Held> {
     client,
     answer,
     notify,
-    async reconnectHeld(beforeLoad) {
+    async initialized(init) {
+      answer(init, { protocolVersion: 1 });
+      answer(await hub.request('session/list', 1), LISTED);
+      const load = await hub.request('session/load', 1);
+      expect(client.conn.status).toBe('connecting');
+      return load;
+    },
+    async reconnectHeld(beforeLoad, hold = 'session/load') {
       client.start();
       answer(await hub.request('initialize'), { protocolVersion: 1 });
       answer(await hub.request('session/list'), LISTED);
@@ -63,11 +73,8 @@ export async function heldClient(): Promise<Held> {
       answer(first, freshLoad(2, 'e1', 0));
       await attached;
       hub.socket.terminate();
-      answer(await hub.request('initialize', 1), { protocolVersion: 1 });
-      answer(await hub.request('session/list', 1), LISTED);
-      const load = await hub.request('session/load', 1);
-      expect(client.conn.status).toBe('connecting');
-      return load;
+      const init = await hub.request('initialize', 1);
+      return hold === 'initialize' ? init : this.initialized(init);
     },
     async close() {
       client.conn.stop();
