@@ -49,18 +49,19 @@ export async function heldClient(): Promise<Held> {
   const client = new HubClient(hub.url);
   const answer = (req: Frame, result: unknown) => hub.send({ jsonrpc: '2.0', id: req.id, result });
   const notify = (method: string, params: unknown) => hub.send({ jsonrpc: '2.0', method, params });
+  const initialized = async (init: Frame) => {
+    answer(init, { protocolVersion: 1 });
+    answer(await hub.request('session/list', 1), LISTED);
+    const load = await hub.request('session/load', 1);
+    expect(client.conn.status).toBe('connecting');
+    return load;
+  };
   return {
     hub,
     client,
     answer,
     notify,
-    async initialized(init) {
-      answer(init, { protocolVersion: 1 });
-      answer(await hub.request('session/list', 1), LISTED);
-      const load = await hub.request('session/load', 1);
-      expect(client.conn.status).toBe('connecting');
-      return load;
-    },
+    initialized,
     async reconnectHeld(beforeLoad, hold = 'session/load') {
       client.start();
       answer(await hub.request('initialize'), { protocolVersion: 1 });
@@ -74,7 +75,7 @@ export async function heldClient(): Promise<Held> {
       await attached;
       hub.socket.terminate();
       const init = await hub.request('initialize', 1);
-      return hold === 'initialize' ? init : this.initialized(init);
+      return hold === 'initialize' ? init : initialized(init);
     },
     async close() {
       client.conn.stop();
