@@ -81,7 +81,9 @@ describe('a machine’s chat while its link reconnects', () => {
     for (const send of held.splice(0)) send();
     await waiting.waitFor({ state: 'detached' });
     await pill.and(page.locator('[data-status="online"]')).waitFor({ state: 'attached' });
-    await expect.poll(() => mine.allInnerTexts()).toEqual([expect.stringContaining('hello desktop'), expect.stringContaining('and once more')]);
+    await expect
+      .poll(() => mine.allInnerTexts())
+      .toEqual([expect.stringContaining('hello desktop'), expect.stringContaining('and once more')]);
     await page.getByTestId('agent-message').nth(1).waitFor();
     await waitIdle(page);
     expect(await mine.count()).toBe(2);
