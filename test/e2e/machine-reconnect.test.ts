@@ -4,7 +4,8 @@
  * Playwright's WebSocket route so the test decides when the link drops and when the reconnect's
  * `session/load` of the chat is answered (as a machine whose backend is still starting holds it):
  * meanwhile the page says it is reconnecting to B, and a prompt sent shows at once, marked as
- * waiting for the connection, then goes once the link is online and shows once.
+ * waiting for the connection, then goes once the link is online and shows once; Stop says it is
+ * stopping, and stops the turn once online.
  */
 import type { WebSocketRoute } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,6 +16,29 @@ import { addMachine, identityOf, pairHome, startMachine, type Machine } from './
 let a: Machine;
 let b: Machine;
 let phone: Device;
+let hubB = '';
+/** B's socket as the page holds it now, and the loads held back while `holding`. */
+let current: { page: WebSocketRoute; server: WebSocketRoute } | undefined;
+let holding = false;
+const held: Array<() => void> = [];
+/** Every method the page sent B, in order, with `released` marking where the held loads went on. */
+const sentToB: string[] = [];
+
+/** Drops B's link; its reconnect gets as far as the chat's load, which waits. */
+async function dropAndHold(): Promise<void> {
+  holding = true;
+  // Both ends, as a real drop: B sees this connection go too (its presence, its attaches).
+  await current?.server.close({ code: 1012, reason: 'restarting' });
+  await current?.page.close({ code: 1012, reason: 'restarting' });
+  await expect.poll(() => held.length, { timeout: 30_000 }).toBeGreaterThan(0);
+}
+
+/** The held loads go on: the link comes online. */
+function release(): void {
+  holding = false;
+  sentToB.push('released');
+  for (const send of held.splice(0)) send();
+}
 
 beforeAll(async () => {
   a = await startMachine('laptop', 'localhost');
@@ -31,17 +55,15 @@ describe('a machine’s chat while its link reconnects', () => {
   it('says it is reconnecting to that machine; a prompt shows at once, waiting, then goes once online', async () => {
     const { page, context } = phone;
     const onB = b.url.replace(/^http/, 'ws');
-    /** B's socket as the page holds it now, and the loads held back while `holding`. */
-    let current: WebSocketRoute | undefined;
-    let holding = false;
-    const held: Array<() => void> = [];
     await context.routeWebSocket(
       (url) => url.href.startsWith(onB),
       (ws) => {
-        current = ws;
         const server = ws.connectToServer();
+        current = { page: ws, server };
         ws.onMessage((m) => {
-          if (holding && typeof m === 'string' && m.includes('"method":"session/load"')) held.push(() => server.send(m));
+          const method = typeof m === 'string' ? /"method":"([^"]+)"/.exec(m)?.[1] : undefined;
+          if (method) sentToB.push(method);
+          if (holding && method === 'session/load') held.push(() => server.send(m));
           else server.send(m);
         });
         server.onMessage((m) => ws.send(m));
@@ -49,7 +71,7 @@ describe('a machine’s chat while its link reconnects', () => {
     );
     await pairHome(phone, a, 'Reconnect phone');
     await addMachine(page, b, a.url, 'Add desktop, scope operate?');
-    const hubB = (await identityOf(b)).hubId;
+    hubB = (await identityOf(b)).hubId;
     await page.goto(a.url);
     await page
       .getByTestId('machine-filter')
@@ -63,9 +85,7 @@ describe('a machine’s chat while its link reconnects', () => {
     expect(await mine.count()).toBe(1);
 
     // B's link drops; its reconnect gets as far as the chat's load, which waits.
-    holding = true;
-    await current?.close({ code: 1012, reason: 'restarting' });
-    await expect.poll(() => held.length, { timeout: 30_000 }).toBeGreaterThan(0);
+    await dropAndHold();
     const pill = page.getByTestId('conn-indicator').and(page.locator(`[data-hub-id="${hubB}"]`));
     await pill.filter({ hasText: 'Reconnecting to desktop…' }).waitFor();
 
@@ -77,8 +97,7 @@ describe('a machine’s chat while its link reconnects', () => {
     await shoot(page, 'machine-reconnecting');
 
     // The load answers: the link is online, the prompt goes, and shows once, no longer waiting.
-    holding = false;
-    for (const send of held.splice(0)) send();
+    release();
     await waiting.waitFor({ state: 'detached' });
     await pill.and(page.locator('[data-status="online"]')).waitFor({ state: 'attached' });
     await expect
@@ -87,6 +106,30 @@ describe('a machine’s chat while its link reconnects', () => {
     await page.getByTestId('agent-message').nth(1).waitFor();
     await waitIdle(page);
     expect(await mine.count()).toBe(2);
+    expect(phone.errors).toEqual([]);
+  });
+
+  it('Stop pressed while reconnecting says it is stopping, and stops the turn once online', async () => {
+    const { page } = phone;
+    // A turn that waits for a permission runs until answered: it is still the same turn once online.
+    await sendPrompt(page, 'run the tests, permission needed');
+    const sheet = page.getByTestId('interaction-sheet');
+    await sheet.getByTestId('option-allow_once').waitFor();
+    await sheet.getByRole('button', { name: 'Later' }).click();
+    const stop = page.getByTestId('stop-button');
+    await stop.waitFor();
+
+    await dropAndHold();
+    await stop.click();
+    await stop.and(page.locator('[disabled]')).filter({ hasText: 'Stopping…' }).waitFor();
+    expect(sentToB.slice(sentToB.lastIndexOf('initialize'))).not.toContain('session/cancel');
+    await shoot(page, 'machine-reconnecting-stop');
+
+    // The turn ends (it waited for an answer: only the Stop can end it), after the cancel went.
+    release();
+    await waitIdle(page);
+    const after = sentToB.slice(sentToB.lastIndexOf('released'));
+    expect(after).toContain('session/cancel');
     expect(phone.errors).toEqual([]);
   });
 });
