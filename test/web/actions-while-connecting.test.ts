@@ -11,7 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { store } from '../../web/src/hub/app-state.js';
 import { t } from '../../web/src/i18n.js';
 import { ConnectionLost } from '../../web/src/net/rpc-connection.js';
-import { ZCODE_NOTIFICATION } from '../../src/zcode-ext/methods.js';
+import { ZCODE_NOTIFICATION, ZCODE_REQUEST } from '../../src/zcode-ext/methods.js';
 import { freshLoad, heldClient, SID, type Held } from '../helpers/held-reconnect.js';
 import { until } from '../helpers/until.js';
 
@@ -37,6 +37,18 @@ function settled<T>(p: Promise<T>): () => { value?: T; error?: unknown } | undef
   );
   return () => out;
 }
+/**
+ * What the client sent before now: a frame it sends now reaches the hub after every earlier
+ * one (one socket), so once the hub has it, anything sent before is there too.
+ */
+const sentBeforeNow = async (method: string) => {
+  h.client.conn.notify('session/cancel', { sessionId: 'marker' });
+  const marker = await until(() => {
+    const i = h.hub.frames.findIndex((f) => f.method === 'session/cancel' && (f.params as { sessionId: string }).sessionId === 'marker');
+    return i === -1 ? undefined : i + 1;
+  }, 'the marker');
+  return h.hub.frames.slice(0, marker - 1).filter((f) => f.method === method);
+};
 /** Answers the held load (after `before`, what the hub sends right ahead of it) and the inbox after it. */
 async function loadAnswered(load: Parameters<Held['answer']>[0], before: () => void): Promise<void> {
   before();
@@ -124,6 +136,15 @@ describe('a card answered while the link reconnects', () => {
     expect(store.get().interactions['ix1']).toBeUndefined();
   });
 
+  it('goes once when tapped twice while waiting, with no "withdrawn" for the second tap', async () => {
+    const { init, sent } = await answeredWhileReconnecting();
+    const again = settled(h.client.answer('ix1', { kind: 'option', optionId: 'allow' }));
+    await loadAnswered(await h.initialized(init), () => ask('p2'));
+    await until(() => sent() && again(), 'both answers settled');
+    expect(answers().map((f) => f.id)).toEqual(['p2']);
+    expect(toasts()).toEqual([]);
+  });
+
   it('does not go when the request was not asked again (answered elsewhere or withdrawn), and says so', async () => {
     const { init, sent } = await answeredWhileReconnecting();
     await loadAnswered(await h.initialized(init), () => undefined);
@@ -141,6 +162,44 @@ describe('a card answered while the link reconnects', () => {
   });
 });
 
+describe('a question card answered while the link reconnects', () => {
+  const askQuestion = (id: string) =>
+    h.hub.send({
+      jsonrpc: '2.0',
+      id,
+      method: 'elicitation/create',
+      params: {
+        sessionId: SID,
+        mode: 'form',
+        message: 'Which one?',
+        requestedSchema: { type: 'object', properties: { q_0: { type: 'string', title: 'Which one?', enum: ['a', 'b'] } } },
+        _meta: { zcode: { interactionId: 'ix2', kind: 'question' } },
+      },
+    });
+
+  it('keeps its card’s answer until online, then sends it while the question is still asked', async () => {
+    const init = await h.reconnectHeld(() => askQuestion('q1'), 'initialize');
+    expect(store.get().interactions['ix2']).toBeDefined();
+    const sent = settled(h.client.answerQuestion('ix2', 0, 'a', false));
+    expect(await sentBeforeNow(ZCODE_REQUEST.partialAnswer)).toEqual([]);
+    await loadAnswered(await h.initialized(init), () => askQuestion('q2'));
+    const req = await h.hub.request(ZCODE_REQUEST.partialAnswer);
+    expect(req.params).toEqual({ interactionId: 'ix2', questionIndex: 0, answer: 'a' });
+    h.answer(req, { interaction: { state: 'pending', partialAnswers: [] } });
+    await until(() => sent(), 'the answer settled');
+    expect(toasts()).toEqual([]);
+  });
+
+  it('does not send it when the question was not asked again, and says so', async () => {
+    const init = await h.reconnectHeld(() => askQuestion('q1'), 'initialize');
+    const sent = settled(h.client.answerQuestion('ix2', 0, 'a', false));
+    await loadAnswered(await h.initialized(init), () => undefined);
+    await until(() => sent(), 'the answer settled');
+    expect(framesOf(ZCODE_REQUEST.partialAnswer)).toEqual([]);
+    expect(toasts()).toContain(t('answerWithdrawn'));
+  });
+});
+
 describe('a setting changed while the link reconnects', () => {
   const model = (currentValue: string) => [
     {
@@ -155,18 +214,6 @@ describe('a setting changed while the link reconnects', () => {
     },
   ];
   const shownModel = () => store.get().chats[SID]?.configOptions.find((o) => o.id === 'model');
-  /**
-   * What the client sent before now: a frame it sends now reaches the hub after every earlier
-   * one (one socket), so once the hub has it, anything sent before is there too.
-   */
-  const sentBeforeNow = async (method: string) => {
-    h.client.conn.notify('session/cancel', { sessionId: 'marker' });
-    const marker = await until(() => {
-      const i = h.hub.frames.findIndex((f) => f.method === 'session/cancel' && (f.params as { sessionId: string }).sessionId === 'marker');
-      return i === -1 ? undefined : i + 1;
-    }, 'the marker');
-    return h.hub.frames.slice(0, marker - 1).filter((f) => f.method === method);
-  };
 
   it('goes after the load, so the load does not undo it on screen', async () => {
     const load = await h.reconnectHeld();

@@ -46,9 +46,12 @@ export async function answerInteraction(client: HubClient, interactionId: string
   if (!i) return;
   // The live request went with a socket that dropped: answered into the new one it would be lost.
   if (i.rpc && client.conn.status !== 'online') {
-    if (!(await stillAsked(client, interactionId))) return;
+    // A second tap while the first waits: one answer goes, and no "withdrawn" for the second.
+    if (client.answersWaiting.has(interactionId)) return;
+    client.answersWaiting.add(interactionId);
+    const asked = await stillAsked(client, interactionId).finally(() => client.answersWaiting.delete(interactionId));
     i = store.get().interactions[interactionId];
-    if (!i) return;
+    if (!asked || !i) return;
   }
   client.answeredHere.add(interactionId);
   if (i.rpc) {
