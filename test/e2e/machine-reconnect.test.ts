@@ -8,14 +8,11 @@
  * stopping, and stops the turn once online.
  */
 import type { WebSocketRoute } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDevice, PHONE, type Device } from './support/browser.js';
+import { describe, expect, it } from 'vitest';
 import { newSession, sendPrompt, shoot, waitIdle } from './support/flow.js';
-import { addMachine, identityOf, pairHome, startMachine, type Machine } from './support/machines.js';
+import { addMachine, identityOf, pairHome, twoMachines } from './support/machines.js';
 
-let a: Machine;
-let b: Machine;
-let phone: Device;
+const { a, b, phone } = twoMachines();
 let hubB = '';
 /** B's socket as the page holds it now, and the loads held back while `holding`. */
 let current: { page: WebSocketRoute; server: WebSocketRoute } | undefined;
@@ -39,17 +36,6 @@ function release(): void {
   sentToB.push('released');
   for (const send of held.splice(0)) send();
 }
-
-beforeAll(async () => {
-  a = await startMachine('laptop', 'localhost');
-  b = await startMachine('desktop', '127.0.0.1');
-  phone = await openDevice({ viewport: PHONE });
-});
-afterAll(async () => {
-  await phone?.close();
-  await a?.close();
-  await b?.close();
-});
 
 describe('a machine’s chat while its link reconnects', () => {
   it('says it is reconnecting to that machine; a prompt shows at once, waiting, then goes once online', async () => {
