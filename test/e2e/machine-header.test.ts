@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { PHONE } from './support/browser.js';
 import { newSession, sendPrompt, shoot, waitIdle } from './support/flow.js';
-import { addMachine, identityOf, pairHome, twoMachines } from './support/machines.js';
+import { addMachine, identityOf, newSessionOn, pairHome, twoMachines } from './support/machines.js';
 
 const { a, b, phone } = twoMachines();
 
@@ -19,11 +19,7 @@ describe('the machine of a chat', () => {
 
     // On B: the header's chip names it, beside the session's state.
     await page.goto(a.url);
-    await page
-      .getByTestId('machine-filter')
-      .and(page.locator(`[data-filter="${hubB}"]`))
-      .click();
-    await newSession(page);
+    await newSessionOn(page, hubB);
     expect(new URL(page.url()).pathname).toMatch(new RegExp(`^/m/${hubB}/s/`));
     await sendPrompt(page, 'hello desktop');
     await page.getByTestId('agent-message').filter({ hasText: 'go further' }).waitFor();

@@ -9,8 +9,8 @@
  */
 import type { WebSocketRoute } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { newSession, sendPrompt, shoot, waitIdle } from './support/flow.js';
-import { addMachine, identityOf, pairHome, twoMachines } from './support/machines.js';
+import { sendPrompt, shoot, waitIdle } from './support/flow.js';
+import { addMachine, identityOf, newSessionOn, pairHome, twoMachines } from './support/machines.js';
 
 const { a, b, phone } = twoMachines();
 let hubB = '';
@@ -59,11 +59,7 @@ describe('a machine’s chat while its link reconnects', () => {
     await addMachine(page, b, a.url, 'Add desktop, scope operate?');
     hubB = (await identityOf(b)).hubId;
     await page.goto(a.url);
-    await page
-      .getByTestId('machine-filter')
-      .and(page.locator(`[data-filter="${hubB}"]`))
-      .click();
-    await newSession(page);
+    await newSessionOn(page, hubB);
     await sendPrompt(page, 'hello desktop');
     await page.getByTestId('agent-message').first().waitFor();
     await waitIdle(page);

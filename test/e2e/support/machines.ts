@@ -7,6 +7,7 @@ import { startHub, type HubHarness } from '../../helpers/hub-harness.js';
 import type { Page } from 'playwright-core';
 import { openDevice, PHONE, type Device } from './browser.js';
 import { stand } from './fixture.js';
+import { newSession } from './flow.js';
 
 /**
  * A hub that can be stopped and started again in place (same port, same state dir): a machine
@@ -73,6 +74,16 @@ export function twoMachines(hostA: 'localhost' | '127.0.0.1' = 'localhost'): { a
     await b?.close();
   });
   return { a: stand('a', () => a), b: stand('b', () => b), phone: stand('phone', () => phone) };
+}
+
+/** From the session list: a new session on the machine `filter` names ('' the home hub, else a hubId); returns its id. */
+export async function newSessionOn(page: Page, filter: string): Promise<string> {
+  await page
+    .getByTestId('machine-filter')
+    .and(page.locator(`[data-filter="${filter}"]`))
+    .click();
+  await newSession(page);
+  return decodeURIComponent(new URL(page.url()).pathname.split('/').pop() ?? '');
 }
 
 /** The machine row of `hubId` on the machines page. */
