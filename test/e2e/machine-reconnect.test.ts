@@ -9,6 +9,7 @@
  */
 import type { WebSocketRoute } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { axeBothThemes } from './support/axe.js';
 import { sendPrompt, shoot, waitIdle } from './support/flow.js';
 import { addMachine, identityOf, newSessionOn, pairHome, twoMachines } from './support/machines.js';
 
@@ -77,6 +78,8 @@ describe('a machine’s chat while its link reconnects', () => {
     await waiting.getByText('Waiting for the connection…').waitFor();
     expect(await page.getByTestId('prompt-input').inputValue()).toBe('');
     await shoot(page, 'machine-reconnecting');
+    // The pill and the waiting bubble read in both themes (nothing serious or critical for axe).
+    expect(await axeBothThemes(page, 'machine-reconnecting')).toEqual([]);
 
     // The load answers: the link is online, the prompt goes, and shows once, no longer waiting.
     release();
