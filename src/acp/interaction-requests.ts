@@ -78,6 +78,8 @@ export function toAcpPermissionRequest(record: PermissionInteraction, sessionId:
   const diffs = diffContent(record.toolName, record.input);
   const locations = toolLocations(record.input);
   const cwd = commandCwd(record);
+  // ACP's tool call has no field for either: where a command runs, and that a Write replaces a file.
+  const zcode = { ...(cwd === undefined ? {} : { cwd }), ...(record.overwrites === true ? { overwrites: true } : {}) };
   return {
     sessionId,
     toolCall: {
@@ -88,7 +90,7 @@ export function toAcpPermissionRequest(record: PermissionInteraction, sessionId:
       rawInput: record.input,
       ...(diffs.length > 0 ? { content: diffs } : {}),
       ...(locations.length > 0 ? { locations } : {}),
-      ...(cwd === undefined ? {} : { _meta: { zcode: { cwd } } }),
+      ...(Object.keys(zcode).length === 0 ? {} : { _meta: { zcode } }),
     },
     options: record.options.map((o): PermissionOption => ({ optionId: o.optionId, name: o.name, kind: acpOptionKind(o.kind) })),
     _meta: zcodeMeta(record, { toolName: record.toolName, riskLevel: record.riskLevel, reason: record.reason }),

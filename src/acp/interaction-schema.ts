@@ -57,6 +57,11 @@ export interface PermissionInteraction extends InteractionBase {
   options: ZCodePermissionOption[];
   /** The session's working directory, where a command without its own `cwd` runs (set by the hub, not the child). */
   cwd?: string;
+  /**
+   * A Write whose file exists already: it replaces that file, though its diff has `oldText: null`
+   * (the agent sends only the new content). Set by the hub from the disk, not by the child.
+   */
+  overwrites?: boolean;
 }
 
 /** AskUserQuestion. */

@@ -27,7 +27,8 @@ export function installErrorHandler(app: FastifyInstance): void {
     }
     if (hasZodFastifySchemaValidationErrors(err)) {
       const issues = err.validation.map((v) => ({
-        path: `${err.validationContext ?? 'body'}${v.instancePath.replace(/\//g, '.')}`,
+        // A root-level issue (an unknown key, a wrong type) has no path below the body: `body`, not `body.`.
+        path: [err.validationContext ?? 'body', ...v.instancePath.split('/').filter((part) => part !== '')].join('.'),
         message: v.message,
       }));
       return reply.code(400).send(new HubError('HUB_ERR_BAD_REQUEST', 'Request does not match the schema', { issues }).toBody());

@@ -27,6 +27,13 @@ const apiKeySchema = z
   // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point of this check
   .refine((v) => !/[\u0000-\u001f\u007f]/.test(v), 'apiKey must not contain control characters');
 
+// The agent calls the provider over HTTP; `file:`, `javascript:` and the like parse as URLs but are no provider.
+const baseUrlSchema = z
+  .string()
+  .url()
+  .max(2048)
+  .refine((v) => /^https?:\/\//i.test(v), 'baseUrl must be an http:// or https:// URL');
+
 export const accessTypeSchema = z.enum(['api-key', 'zhipu-coding-plan-api-key', 'zhipu-account']);
 
 export const providerViewSchema = z.object({
@@ -64,7 +71,7 @@ export const providerCreateSchema = z
     name: z.string().min(1).max(256).optional(),
     enabled: z.boolean().optional(),
     apiType: providerApiTypeSchema,
-    baseUrl: z.string().url().max(2048),
+    baseUrl: baseUrlSchema,
     models: modelIdsSchema.optional(),
     templateId: z.string().min(1).max(128).nullable().optional(),
     apiKey: apiKeySchema.optional(),
@@ -80,7 +87,7 @@ export const providerPatchSchema = z
     name: z.string().min(1).max(256).optional(),
     enabled: z.boolean().optional(),
     apiType: providerApiTypeSchema.optional(),
-    baseUrl: z.string().url().max(2048).optional(),
+    baseUrl: baseUrlSchema.optional(),
     models: modelIdsSchema.optional(),
     templateId: z.string().min(1).max(128).nullable().optional(),
     apiKey: apiKeySchema.nullable().optional(),
@@ -96,7 +103,7 @@ export const providerPutSchema = z
     name: z.string().min(1).max(256),
     enabled: z.boolean(),
     apiType: providerApiTypeSchema.nullable(),
-    baseUrl: z.string().url().max(2048).nullable(),
+    baseUrl: baseUrlSchema.nullable(),
     models: modelIdsSchema,
     templateId: z.string().min(1).max(128).nullable().optional(),
     apiKey: apiKeySchema.nullable().optional(),

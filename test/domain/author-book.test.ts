@@ -45,6 +45,19 @@ describe('the author book', () => {
     expect([smaller.size, smaller.promptOf('s', 'm3')]).toEqual([1, { name: 'Bo' }]);
   });
 
+  it('a request settled by a rule or a grant keeps which one across a restart, so a replay still shows no person answered', async () => {
+    const file = fileIn();
+    const book = new AuthorBook({ file, max: 10, flushMs: 5, logger });
+    const byRule = { name: 'allowed by rule edits (edits are fine)', rule: 'edits' };
+    const byGrant = { name: 'allowed by the always-allow of ann · Ann phone on 2026-12-05', grant: 'g_1' };
+    book.setAnswer('s', 'call1', byRule);
+    book.setAnswer('s', 'call2', byGrant);
+    await until(() => (fs.existsSync(file) ? true : undefined), 'the book on disk');
+    book.close();
+    const again = new AuthorBook({ file, max: 10, flushMs: 5, logger });
+    expect([again.answerOf('s', 'call1'), again.answerOf('s', 'call2')]).toEqual([byRule, byGrant]);
+  });
+
   it('an unreadable book starts empty instead of failing the hub', () => {
     const file = fileIn();
     fs.writeFileSync(file, '{"version":1,"entries":[{"k":"prompt","s":"s","id":"m","name":"A"},{"bad":true}]');

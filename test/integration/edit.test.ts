@@ -120,12 +120,52 @@ describe('simulator `edit`: diffs against real workspace files', () => {
       expect(updates.some((u) => u.sessionUpdate === 'tool_call_update' && u.toolCallId === id && u.status === 'failed')).toBe(true);
   });
 
+  it('a Write of a file that is there says it replaces it, on the request and on the inbox view; a new file does not', async () => {
+    const dir = fs.mkdtempSync(path.join(hub.workspace, 'overwrite-'));
+    fs.writeFileSync(path.join(dir, 'README.md'), '# Old\n');
+    fs.mkdirSync(path.join(dir, 'src'));
+    fs.writeFileSync(path.join(dir, 'src', 'greet.ts'), 'export const kept = "the old file";\n');
+    const c = await hub.initializedClient({ name: 'overwrite' });
+    const { sessionId } = await c.request<{ sessionId: string }>('session/new', { cwd: dir, mcpServers: [] });
+    const prompt = c.request<{ stopReason: string }>('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'please edit' }] });
+    type Asked = { toolCallId: string; content?: Diff[]; _meta?: { zcode?: { overwrites?: boolean } } };
+    const asked = (req: { params: Record<string, unknown> }) => req.params['toolCall'] as Asked;
+    const edit = await c.waitForRequest('session/request_permission', (r) => r.params['sessionId'] === sessionId);
+    // The Edit of README.md carries its own old text; only a Write needs the hub to say it replaces a file.
+    expect(asked(edit)._meta?.zcode?.overwrites).toBeUndefined();
+    c.answer(edit.id, { outcome: { outcome: 'selected', optionId: 'allow_once' } });
+    const write = await c.waitForRequest('session/request_permission', (r) => r.params['sessionId'] === sessionId && r.id !== edit.id);
+    expect(asked(write).content).toEqual([
+      expect.objectContaining({ type: 'diff', path: path.join(dir, 'src', 'greet.ts'), oldText: null }),
+    ]);
+    expect(asked(write)._meta?.zcode?.overwrites).toBe(true);
+    // The inbox view a device draws a read-only sheet from says the same.
+    const inbox = (await (await hub.api(`/api/interactions?sessionId=${sessionId}`)).json()) as {
+      interactions: { toolCall?: Asked }[];
+    };
+    expect(inbox.interactions.map((i) => i.toolCall?._meta?.zcode?.overwrites)).toEqual([true]);
+    // Every device's card of that Write says it too (the Edit's card does not).
+    const marked = c
+      .notifications<{ sessionId: string; update: Update & { _meta?: { zcode?: { overwrites?: boolean } } } }>('session/update')
+      .filter((n) => n.sessionId === sessionId && n.update._meta?.zcode?.overwrites === true)
+      .map((n) => n.update.toolCallId);
+    expect(marked).toEqual([asked(write).toolCallId]);
+    c.answer(write.id, { outcome: { outcome: 'selected', optionId: 'allow_once' } });
+    expect((await prompt).stopReason).toBe('end_turn');
+  });
+
   it('a workspace without a README gets one from a Write (oldText null)', async () => {
     const dir = fs.mkdtempSync(path.join(hub.workspace, 'fresh-'));
     const c = await hub.initializedClient({ name: 'fresh' });
     const { sessionId } = await c.request<{ sessionId: string }>('session/new', { cwd: dir, mcpServers: [] });
     await runEdit(c, sessionId, 'allow_once');
     const readme = fs.readFileSync(path.join(dir, 'README.md'), 'utf8');
+    // Both files were new: no request says it replaces one.
+    const writes = c.requests('session/request_permission').filter((r) => r.params['sessionId'] === sessionId);
+    expect(writes.map((r) => (r.params['toolCall'] as { _meta?: { zcode?: { overwrites?: boolean } } })._meta?.zcode?.overwrites)).toEqual([
+      undefined,
+      undefined,
+    ]);
     const calls = updatesOf(c, sessionId).filter((u) => u.sessionUpdate === 'tool_call' && u.kind === 'edit');
     expect(calls.map((u) => u._meta?.claudeCode?.toolName)).toEqual(['Write', 'Write']);
     expect(diffsOf(updatesOf(c, sessionId), calls[0]!.toolCallId!)).toEqual([

@@ -139,6 +139,17 @@ describe('settings REST: providers', () => {
     const unknown = await call('PATCH', '/api/settings/providers/acme', { payload: { name: 'x', colour: 'red' } });
     expect(unknown.statusCode).toBe(400);
     expect(JSON.stringify(unknown.json())).toContain('colour');
+    // An issue of the body as a whole is at `body`, not `body.`.
+    expect(unknown.json().error.details.issues).toEqual([{ path: 'body', message: expect.stringContaining('colour') }]);
+    // A URL the agent cannot call a provider at is refused by name, whatever the route.
+    for (const [method, url, payload] of [
+      ['PATCH', '/api/settings/providers/acme', { baseUrl: 'file:///etc/passwd' }],
+      ['POST', '/api/settings/providers', { ...body, providerId: 'other', baseUrl: 'javascript:alert(1)' }],
+    ] as const) {
+      const bad = await call(method, url, { payload });
+      expect(bad.statusCode).toBe(400);
+      expect(bad.json().error.details.issues).toEqual([{ path: 'body.baseUrl', message: 'baseUrl must be an http:// or https:// URL' }]);
+    }
     const oversize = await call('PATCH', '/api/settings/providers/acme', { payload: { name: 'x'.repeat(9 * 1024) } });
     expect(oversize.statusCode).toBe(413);
     expect(oversize.json()).toMatchObject({ error: { code: 'HUB_ERR_PAYLOAD_TOO_LARGE' } });

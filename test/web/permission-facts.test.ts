@@ -62,9 +62,23 @@ describe('permission facts (what the sheet shows)', () => {
       WS,
     );
     expect(f.edits).toEqual([{ path: `${WS}/README.md`, shown: 'README.md', oldText: 'a', newText: 'b' }]);
-    expect(f.writes).toEqual([{ path: `${WS}/src/new.ts`, shown: 'src/new.ts', content: 'one\ntwo\n', lineCount: 2 }]);
+    expect(f.writes).toEqual([{ path: `${WS}/src/new.ts`, shown: 'src/new.ts', content: 'one\ntwo\n', lineCount: 2, overwrites: false }]);
     expect(f.paths).toEqual(['other.md']);
     expect(f.reason).toBe('Run command');
+  });
+
+  it('a write of a file that exists says it replaces it (the hub’s `_meta.zcode.overwrites`), though its diff has no old text', () => {
+    const f = permissionFacts(
+      request({
+        title: `Write ${WS}/src/greet.ts`,
+        kind: 'edit',
+        rawInput: {},
+        content: [{ type: 'diff', path: `${WS}/src/greet.ts`, oldText: null, newText: 'one\n' }],
+        _meta: { zcode: { overwrites: true } },
+      }),
+      WS,
+    );
+    expect(f.writes).toEqual([{ path: `${WS}/src/greet.ts`, shown: 'src/greet.ts', content: 'one\n', lineCount: 1, overwrites: true }]);
   });
 
   it('a fetch’s URL; junk in the params is ignored, not a crash', () => {

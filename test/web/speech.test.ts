@@ -106,12 +106,13 @@ describe('Dictation over an engine', () => {
     expect(d.state).toBe('idle');
   });
 
-  it('tells a refused microphone and a missing service apart, and stays quiet on silence', () => {
+  it('tells a refused microphone, a missing service and a missing microphone apart, and stays quiet on silence', () => {
     for (const [code, told] of [
       ['not-allowed', ['not-allowed:not-allowed']],
       ['service-not-allowed', ['not-allowed:service-not-allowed']],
       ['network', ['network:network']],
-      ['audio-capture', ['other:audio-capture']],
+      ['audio-capture', ['no-microphone:audio-capture']],
+      ['bad-grammar', ['other:bad-grammar']],
       ['no-speech', []],
     ] as const) {
       const { d, seen } = run();

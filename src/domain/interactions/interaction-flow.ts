@@ -20,15 +20,27 @@ import {
 } from '../../acp/interactions.js';
 import { alreadySettled, alreadyVoted, invalidAnswer, notEligible, refusalError, type AnswerRefusal } from './answer-refusal.js';
 import { copyMeta, declineResult, openCopy, toView } from './interaction-copies.js';
-import { announceApproval, announceSettled, tellRefused } from './interaction-notices.js';
+import { announceApproval, announceOverwrite, announceSettled, tellRefused } from './interaction-notices.js';
 import { InteractionExpiry } from './interaction-expiry.js';
 import { endIfNobodyLeft } from './interaction-withdrawal.js';
 import { InteractionGate, RULES_IDENTITY, verdictOf, voterOf, type PolicySource } from './interaction-gate.js';
 import { AlwaysKeeper, type GrantKeeper } from './always-keeper.js';
+import { writeOverwrites } from './write-target.js';
 import type { Voter } from '../../policy/approval-state.js';
 import type { InteractionRecord, InteractionView, ResolvedBy } from './interactions.js';
 import type { SessionState } from '../sessions/session-state.js';
 import { ZCODE_NOTIFICATION } from '../../zcode-ext/methods.js';
+
+/**
+ * A permission with what only the hub knows: a command runs in the session's directory unless its
+ * input names one (toAcpPermissionRequest), and a Write of a file that exists replaces it, which
+ * its diff alone does not say.
+ */
+function withSessionFacts(parsed: AcpInteraction, cwd: string): AcpInteraction {
+  if (parsed.kind !== 'permission') return parsed;
+  const overwrites = writeOverwrites(parsed.toolName, parsed.input, cwd);
+  return { ...parsed, cwd, ...(overwrites ? { overwrites } : {}) };
+}
 
 /** Interactions: the race and everything around it. */
 export class InteractionFlow {
@@ -81,8 +93,7 @@ export class InteractionFlow {
       });
     }
     const session = this.core.ensureSession(parsed.sessionId, this.core.config.workspace);
-    // A command runs in the session's directory unless its input names one (toAcpPermissionRequest).
-    if (parsed.kind === 'permission') parsed = { ...parsed, cwd: session.cwd };
+    parsed = withSessionFacts(parsed, session.cwd);
     if (this.core.interactions.atCapacity(session.sessionId)) {
       this.core.logger.warn(
         { sessionId: session.sessionId, requestId: parsed.requestId, limit: this.core.config.limits.pendingInteractionsPerSession },
@@ -102,6 +113,7 @@ export class InteractionFlow {
       };
       this.parsed.set(record, parsed);
       this.core.interactions.add(record);
+      if (parsed.kind === 'permission' && parsed.overwrites === true) announceOverwrite(this.core, session, parsed.toolCallId);
       const ruled = this.gate.admit(record, parsed, session.cwd, session.turn.by?.person);
       if (ruled) {
         // Settled by an allow/deny rule before anyone is offered it; everyone hears by which rule.

@@ -24,6 +24,15 @@ export function announceApproval(core: HubCore, record: InteractionRecord, sessi
   });
 }
 
+/**
+ * Everyone's card of a Write that replaces a file says so, as its request does (docs/CLIENT-PROTOCOL.md
+ * "Interactions": `overwrites`); journaled, so a device joining while the session is open sees it
+ * too (the agent's history, which a reopened session is replayed from, does not keep it).
+ */
+export function announceOverwrite(core: HubCore, session: SessionState, toolCallId: string): void {
+  core.emitUpdate(session, { sessionUpdate: 'tool_call_update', toolCallId, _meta: { zcode: { overwrites: true } } });
+}
+
 /** Everyone attached sees the answers a pending question holds so far (docs/CLIENT-PROTOCOL.md "Partial answers"). */
 export function announceProgress(core: HubCore, record: InteractionRecord): void {
   const session = core.findSession(record.view.sessionId);

@@ -4,7 +4,8 @@
  * (`turn.started.messageId`, APP-SERVER.md §5.5.1), answers by the tool call they were about.
  * Bounded (`authorsMax`, oldest forgotten first) and kept in `<state-dir>/authors.json` (0600,
  * atomic), written at most every `turnRecordFlushMs` after a change and at close, so authors
- * (person, device, token, client: src/domain/people/author.ts) survive a hub restart.
+ * (person, device, token, client: src/domain/people/author.ts — or the rule or grant that decided)
+ * survive a hub restart.
  */
 import { z } from 'zod';
 import { readFileIfExists, writeFileAtomic } from '../../fs/secure-file.js';
@@ -15,7 +16,12 @@ import type { Author } from './author.js';
  * An author as recorded (`_meta.zcode.promptedBy` / `answeredBy`, src/domain/people/author.ts). One
  * recorded before people existed has only `name` (and `clientId`).
  */
-export type AuthorName = Pick<Author, 'clientId' | 'name'> & Partial<Omit<Author, 'clientId' | 'name'>>;
+export type AuthorName = Pick<Author, 'clientId' | 'name'> &
+  Partial<Omit<Author, 'clientId' | 'name'>> & {
+    /** The rule, or the "always allow" grant, that settled the request instead of a person. */
+    rule?: string;
+    grant?: string;
+  };
 
 type Kind = 'prompt' | 'answer';
 
@@ -29,6 +35,8 @@ const entrySchema = z.object({
   device: z.string().optional(),
   tokenId: z.string().optional(),
   client: z.string().optional(),
+  rule: z.string().optional(),
+  grant: z.string().optional(),
 });
 const fileSchema = z.object({ version: z.literal(1), entries: z.array(z.unknown()) });
 
@@ -135,7 +143,7 @@ export class AuthorBook {
 /** The author fields of `by` (and nothing else: a stray key never reaches the file or a client). */
 function recorded(by: AuthorName): AuthorName {
   const out: AuthorName = { name: by.name };
-  for (const k of ['clientId', 'person', 'device', 'tokenId', 'client'] as const) if (by[k] !== undefined) out[k] = by[k];
+  for (const k of ['clientId', 'person', 'device', 'tokenId', 'client', 'rule', 'grant'] as const) if (by[k] !== undefined) out[k] = by[k];
   return out;
 }
 

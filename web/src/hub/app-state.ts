@@ -114,6 +114,11 @@ export function updateChat(sessionId: string, fn: (c: ChatState) => ChatState): 
   });
 }
 
+/** This device's scope on the machine `hubId` (the home hub when undefined); `operate` until known. */
+export function scopeOn(s: AppState, hubId: string | undefined): string {
+  return (hubId !== undefined ? s.machines[hubId]?.scope : s.me?.scope) ?? 'operate';
+}
+
 /** Pending interactions, oldest first. */
 export function pendingList(s: AppState): PendingInteraction[] {
   return Object.values(s.interactions).sort((a, b) => (a.createdAt ?? 0) - (b.createdAt ?? 0));

@@ -18,3 +18,12 @@ export function authorText(by: unknown): string | undefined {
 export function authorTokenId(by: unknown): string | undefined {
   return str(rec(by)?.['tokenId']);
 }
+
+/**
+ * True when an author is a rule or an "always allow" grant, not a person (`{name: "allowed by rule
+ * r …", rule: "r"}`, `{…, grant: "<id>"}`): its name is a whole phrase, shown without "Answered by".
+ */
+export function settledByRule(by: unknown): boolean {
+  const r = rec(by);
+  return str(r?.['rule']) !== undefined || str(r?.['grant']) !== undefined;
+}

@@ -8,7 +8,7 @@ import { WEB_LIMITS } from '../limits.js';
 import { arr, fields, idOf, num, rec, str, zmeta, type Fields, type Rec } from '../wire.js';
 import type { TurnStateParams } from '../../../src/zcode-ext/schemas.js';
 import { blockText, findLastIndex, imageOf, nextId, withItems } from './chat-parts.js';
-import { authorText, authorTokenId } from './author-text.js';
+import { authorText, authorTokenId, settledByRule } from './author-text.js';
 import type { ChatState, QueuedPrompt, ToolItem, ToolStatus, TurnStateName, TurnView, UserItem } from './chat-types.js';
 import { claimEcho, ownPromptStarted } from './local-prompts.js';
 import { applyTurnEnded, turnEndedOf } from './turn-ended.js';
@@ -173,9 +173,7 @@ function applyTool(chat: ChatState, u: Rec, isNew: boolean): ChatState {
     const taskId = str(task['taskId']);
     if (taskId) item.task = { taskId, status: str(task['status']) ?? 'running' };
   }
-  const answeredBy = authorText(rec(meta['zcode'])?.['answeredBy']);
-  if (answeredBy) item.answeredBy = answeredBy;
-  if (answeredBy && (readRuleDecision(rec(meta['zcode'])?.['rule']) || rec(rec(meta['zcode'])?.['grant']))) item.byRule = true;
+  Object.assign(item, hubMarks(rec(meta['zcode'])));
   const approval = readApproval(rec(meta['zcode'])?.['approval']);
   if (approval) item.approval = approval;
   // Only the announcing update (and some later ones) carry it: remembered per card.
@@ -188,6 +186,20 @@ function applyTool(chat: ChatState, u: Rec, isNew: boolean): ChatState {
   }
   const nested = nestNewCard(next.items, item);
   return nested === undefined ? withItems(next, [...next.items, item]) : { ...next, items: nested };
+}
+
+/**
+ * What the hub marks on a card in `_meta.zcode`: who answered it, whether a rule or a grant did (its
+ * name is then a whole phrase), and that a Write replaced a file. Only what an update carries.
+ */
+function hubMarks(zcode: Rec | undefined): Pick<ToolItem, 'answeredBy' | 'byRule' | 'overwrites'> {
+  const marks: Pick<ToolItem, 'answeredBy' | 'byRule' | 'overwrites'> = zcode?.['overwrites'] === true ? { overwrites: true } : {};
+  const answeredBy = authorText(zcode?.['answeredBy']);
+  if (!answeredBy) return marks;
+  marks.answeredBy = answeredBy;
+  if (readRuleDecision(zcode?.['rule']) !== undefined || rec(zcode?.['grant']) !== undefined || settledByRule(zcode?.['answeredBy']))
+    marks.byRule = true;
+  return marks;
 }
 
 function tailOf(text: string): string {

@@ -71,6 +71,8 @@ export interface ToolItem {
   byRule?: boolean;
   /** For whom its request waits under an `ask` rule, and the tally (`_meta.zcode.approval`). */
   approval?: ApprovalWire;
+  /** A Write of a file that existed: it replaced it, though its diff shows only new lines (`_meta.zcode.overwrites`). */
+  overwrites?: boolean;
 }
 /** A prompt a Retry sends again (text and images as ACP blocks want them). */
 export interface RetryPrompt {

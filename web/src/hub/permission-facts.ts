@@ -26,6 +26,8 @@ export interface WriteFact {
   shown: string;
   content: string;
   lineCount: number;
+  /** The file exists: the write replaces it (the hub's `_meta.zcode.overwrites`), its old content not shown. */
+  overwrites: boolean;
 }
 
 /** Who may answer a request and how far its votes are (the hub's approval rules). */
@@ -98,6 +100,7 @@ export function permissionFacts(i: PendingInteraction, workspace: string | undef
   const kind = str(tool['kind']) ?? 'other';
   const edits: EditFact[] = [];
   const writes: WriteFact[] = [];
+  const overwrites = zmeta(tool)['overwrites'] === true;
   for (const c of arr(tool['content'])) {
     const d = rec(c);
     const path = str(d?.['path']);
@@ -105,7 +108,7 @@ export function permissionFacts(i: PendingInteraction, workspace: string | undef
     if (d?.['type'] !== 'diff' || !path || newText === undefined) continue;
     const shown = relativePath(path, workspace);
     const oldText = str(d['oldText']);
-    if (oldText === undefined) writes.push({ path, shown, content: newText, lineCount: lineCount(newText) });
+    if (oldText === undefined) writes.push({ path, shown, content: newText, lineCount: lineCount(newText), overwrites });
     else edits.push({ path, shown, oldText, newText });
   }
   const diffed = new Set([...edits, ...writes].map((d) => d.path));

@@ -78,7 +78,14 @@ export function dictationStep(state: DictationState, event: DictationEvent): { s
 }
 
 /** Errors a person is told about; `no-speech` and `aborted` are ordinary endings. */
-export type DictationError = 'not-allowed' | 'network' | 'other';
+export type DictationError = 'not-allowed' | 'network' | 'no-microphone' | 'other';
+
+/** The engine's error code as one a person is told in words (`audio-capture`: no microphone could record). */
+function dictationError(code: string): DictationError {
+  if (code === 'not-allowed' || code === 'service-not-allowed') return 'not-allowed';
+  if (code === 'network') return 'network';
+  return code === 'audio-capture' ? 'no-microphone' : 'other';
+}
 
 export interface DictationCallbacks {
   onState(state: DictationState): void;
@@ -127,11 +134,7 @@ export class Dictation {
     };
     r.onerror = (e) => {
       if (r !== this.#engine) return;
-      if (e.error !== 'no-speech' && e.error !== 'aborted')
-        this.cb.onError(
-          e.error === 'not-allowed' || e.error === 'service-not-allowed' ? 'not-allowed' : e.error === 'network' ? 'network' : 'other',
-          e.error,
-        );
+      if (e.error !== 'no-speech' && e.error !== 'aborted') this.cb.onError(dictationError(e.error), e.error);
       this.#apply('failed', r);
     };
     r.onresult = (e) => {

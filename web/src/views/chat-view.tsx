@@ -1,6 +1,6 @@
 import type { RefObject } from 'preact';
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
-import { store, toast } from '../hub/app-state.js';
+import { scopeOn, store, toast } from '../hub/app-state.js';
 import type { ChatItem, OutboxPrompt, RetryPrompt } from '../hub/chat-types.js';
 import { ConnectionLost } from '../net/rpc-connection.js';
 import type { HubClient } from '../hub/hub-client.js';
@@ -28,7 +28,7 @@ import { useAttachedSession } from './session-page.js';
 export function ChatView({ client, sessionId }: { client: HubClient; sessionId: string }) {
   const chat = useSelector(store, (s) => s.chats[sessionId]);
   const summary = useSelector(store, (s) => s.sessions[sessionId]);
-  const scope = useSelector(store, (s) => (client.hubId !== undefined ? s.machines[client.hubId]?.scope : s.me?.scope) ?? 'operate');
+  const scope = useSelector(store, (s) => scopeOn(s, client.hubId));
   const presence = useSelector(store, (s) => s.presence[sessionId]);
   // A session of another machine says which one in its header (the home hub's sessions need not).
   const machine = useSelector(store, (s) => (client.hubId !== undefined ? s.machines[client.hubId] : undefined));
@@ -83,7 +83,7 @@ export function ChatView({ client, sessionId }: { client: HubClient; sessionId: 
         }
         {...(canOperate ? { onTitle: () => setRenaming(true), titleLabel: t('rename') } : {})}
       >
-        <SessionLinks sessionId={sessionId} />
+        <SessionLinks sessionId={sessionId} canOperate={canOperate} />
       </TopBar>
       {/* The one `main` landmark: pickers, conversation and composer (the header is the banner). */}
       <main class="page-main">

@@ -3,7 +3,7 @@
  * Closing it ("Later") only hides it here: dismiss is not deny, the inbox keeps it.
  */
 import { useMemo, useState } from 'preact/hooks';
-import { store } from '../hub/app-state.js';
+import { scopeOn, store } from '../hub/app-state.js';
 import { contentOf, defaultsOf, fieldsOf, missingRequired, type FormValue } from '../hub/form-schema.js';
 import type { HubClient } from '../hub/hub-client.js';
 import { clientFor } from '../machines/registry.js';
@@ -18,6 +18,7 @@ import { PermissionBody } from './permission-sheet.js';
 import { approvalOf } from '../hub/permission-facts.js';
 import { stepsOfFields, stepsOfView, withoutSkipChoice } from '../hub/question-steps.js';
 import { QuestionCards } from './question-cards.js';
+import { ReadOnlyInteraction } from './read-only-interaction.js';
 import { CodeText } from './tool-title.js';
 
 /** A question or plan form sent as `elicitation/create` (rendered from its requestedSchema). */
@@ -163,6 +164,9 @@ function PlanApproval({ i, answer }: { i: PendingInteraction; answer: (a: Answer
 /** The sheet body for one interaction. */
 export function InteractionBody({ i, answer }: { i: PendingInteraction; answer: (a: Answer) => void }) {
   if (i.kind === 'permission') return <PermissionBody i={i} answer={answer} />;
+  // Not this device's to answer (a view device, or one an ask rule leaves out): what is asked, no form.
+  const approval = approvalOf(i);
+  if (!approval.eligible) return <ReadOnlyInteraction i={i} approval={approval} />;
   if (i.kind === 'plan_approval') {
     // A live plan form's message is the plan itself; approve/reject shape follows rpcResult().
     return <PlanApproval i={i} answer={answer} />;
@@ -188,8 +192,11 @@ export function InteractionHost({ sessionId }: { client?: HubClient; sessionId?:
     );
   });
   // Answered by the machine that asks, with the scope this phone has there.
-  const scope = useSelector(store, (s) => (active?.hubId !== undefined ? s.machines[active.hubId]?.scope : s.me?.scope) ?? 'operate');
-  if (!active || scope === 'view') return null;
+  const scope = useSelector(store, (s) => scopeOn(s, active?.hubId));
+  if (!active) return null;
+  // A view device opens one from the inbox or the "waiting for …" banner, read-only whatever a view
+  // says (it never pops up by itself: only what this device may answer does).
+  const shown = scope === 'view' ? { ...active, mayAnswer: false } : active;
   const close = () =>
     store.update((s) => ({ ...s, activeInteraction: undefined, dismissed: { ...s.dismissed, [active.interactionId]: true } }));
   const sessionTitle = store.get().sessions[active.sessionId]?.title;
@@ -200,7 +207,7 @@ export function InteractionHost({ sessionId }: { client?: HubClient; sessionId?:
           <CodeText text={sessionTitle} />
         </p>
       ) : null}
-      <InteractionBody i={active} answer={(a) => void clientFor(active.hubId).answer(active.interactionId, a)} />
+      <InteractionBody i={shown} answer={(a) => void clientFor(active.hubId).answer(active.interactionId, a)} />
       <button type="button" class="link later" onClick={close}>
         {t('later')}
       </button>

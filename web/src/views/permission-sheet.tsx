@@ -25,6 +25,7 @@ import { cardAt, findCard } from '../hub/subagent-tree.js';
 import { relativeTitle } from '../hub/tool-title.js';
 import { DiffBlock } from './diff-block.js';
 import { Markdown } from './markdown-view.js';
+import { ReadOnlyNotice } from './read-only-interaction.js';
 
 /** An edit's diff, numbered where the old text sits in the file now (the file is unchanged while it waits). */
 function EditDiff({ edit, sessionId }: { edit: EditFact; sessionId: string }) {
@@ -60,7 +61,7 @@ function WritePreview({ write }: { write: WriteFact }) {
   return (
     <figure class="perm-fact" data-testid="perm-write">
       <figcaption class="perm-path">
-        {write.shown} <span class="muted small">{t('permWriteLines', write.lineCount)}</span>
+        {write.shown} <span class="muted small">{t(write.overwrites ? 'permOverwriteLines' : 'permWriteLines', write.lineCount)}</span>
       </figcaption>
       <div class="perm-box">
         <DiffBlock path={write.path} oldText={null} newText={text} />
@@ -174,9 +175,7 @@ export function PermissionBody({ i, answer }: { i: PendingInteraction; answer: (
           ))}
         </div>
       ) : (
-        <p class="muted small" data-testid="perm-read-only">
-          {approval.waitingFor ? t('permReadOnlyWaiting', approval.waitingFor) : t('permReadOnly')}
-        </p>
+        <ReadOnlyNotice approval={approval} />
       )}
     </div>
   );

@@ -6,9 +6,10 @@
 import { useEffect, useState } from 'preact/hooks';
 import { toast } from '../hub/app-state.js';
 import { t } from '../i18n.js';
-import { api, RestError } from '../net/rest.js';
+import { api } from '../net/rest.js';
 import { arr, bool, rec, str } from '../wire.js';
 import { ProviderTest } from './provider-test.js';
+import { refusalText } from './provider-refusal.js';
 
 interface Provider {
   providerId: string;
@@ -76,7 +77,7 @@ function ProviderForm({ initial, etag, onDone }: { initial?: Provider; etag?: st
       toast(t('saved'));
       onDone();
     } catch (err) {
-      toast(t('error', err instanceof RestError ? `${err.status} ${err.message}` : (err as Error).message));
+      toast(t('error', refusalText(err)));
     } finally {
       setBusy(false);
     }

@@ -82,8 +82,8 @@ export function TaskRunningPill({ count }: { count: number }) {
   );
 }
 
-/** The chat header's shortcuts to the session's Terminal (when it has output), Changes (with the changed-file count) and Files. */
-export function SessionLinks({ sessionId }: { sessionId: string }) {
+/** The chat header's shortcuts to the session's Terminal (when it has output), Changes (with the changed-file count) and Files (operate devices). */
+export function SessionLinks({ sessionId, canOperate }: { sessionId: string; canOperate: boolean }) {
   const items = useSelector(store, (s) => s.chats[sessionId]?.items);
   const count = useMemo(() => appliedCount(collectChanges(items ?? [])), [items]);
   const terminals = useMemo(() => terminalCards(items).length, [items]);
@@ -108,15 +108,18 @@ export function SessionLinks({ sessionId }: { sessionId: string }) {
         testId="changes"
         countTestId="changes-count"
       />
-      <button
-        type="button"
-        class="icon-btn"
-        onClick={() => navigate({ name: 'files', sessionId })}
-        aria-label={t('files')}
-        data-testid="files-button"
-      >
-        <Icon name="folder" />
-      </button>
+      {/* Files are served to operate devices only, like the git badge. */}
+      {canOperate ? (
+        <button
+          type="button"
+          class="icon-btn"
+          onClick={() => navigate({ name: 'files', sessionId })}
+          aria-label={t('files')}
+          data-testid="files-button"
+        >
+          <Icon name="folder" />
+        </button>
+      ) : null}
     </span>
   );
 }

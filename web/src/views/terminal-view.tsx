@@ -5,7 +5,7 @@
  * (app.tsx) so the parser stays out of the first screen's script.
  */
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { store, toast } from '../hub/app-state.js';
+import { scopeOn, store, toast } from '../hub/app-state.js';
 import type { ToolItem } from '../hub/chat-types.js';
 import { taskRunning, terminalCards } from '../hub/terminal-cards.js';
 import type { HubClient } from '../hub/hub-client.js';
@@ -46,7 +46,7 @@ export function TerminalView({ client, sessionId, card }: { client: HubClient; s
   const items = useSelector(store, (s) => s.chats[sessionId]?.items);
   const attached = useSelector(store, (s) => s.chats[sessionId] !== undefined);
   const cwd = useSelector(store, (s) => s.sessions[sessionId]?.cwd);
-  const scope = useSelector(store, (s) => (client.hubId !== undefined ? s.machines[client.hubId]?.scope : s.me?.scope) ?? 'operate');
+  const scope = useSelector(store, (s) => scopeOn(s, client.hubId));
   const cards = useMemo(() => terminalCards(items), [items]);
   // A task launched before the loaded page of history runs on (the hub counts it): earlier pages
   // are loaded until its card is in.

@@ -165,6 +165,12 @@ export function ToolCard({ item, nested = false }: { item: ToolItem; nested?: bo
           </div>
         ) : null}
       </details>
+      {/* Outside the details: a collapsed (finished) card still says it. */}
+      {item.overwrites ? (
+        <div class="tool-answered muted small" data-testid="card-overwrites">
+          {t('cardOverwrites')}
+        </div>
+      ) : null}
       {item.answeredBy ? (
         <div class="tool-answered muted small" data-testid="answered-by">
           {item.byRule ? item.answeredBy : t('answeredBy', item.answeredBy)}

@@ -4,6 +4,9 @@ import { t, useLocale } from '../i18n.js';
 import { Dictation, type DictationState, recognitionConstructor, speechLang } from '../media/speech.js';
 import { Icon } from './icons.js';
 
+/** What a person is told when dictation stops on its own, by cause. */
+const VOICE_ERRORS = { 'not-allowed': 'voiceRefused', network: 'voiceNetwork', 'no-microphone': 'voiceNoMicrophone' } as const;
+
 /**
  * The composer's mic: dictation into the prompt where the browser has speech recognition, in the
  * app's language. Finished words go to `onWords`; the words still being recognised show under the
@@ -22,8 +25,7 @@ export function useVoiceInput(onWords: (text: string) => void) {
       onState: setState,
       onFinal: (text) => words.current(text),
       onInterim: setInterim,
-      onError: (error, code) =>
-        toast(error === 'not-allowed' ? t('voiceRefused') : error === 'network' ? t('voiceNetwork') : t('voiceFailed', code)),
+      onError: (error, code) => toast(error === 'other' ? t('voiceFailed', code) : t(VOICE_ERRORS[error])),
     });
   useEffect(() => () => dictation.current?.dispose(), []);
 

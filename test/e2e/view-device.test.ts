@@ -1,0 +1,94 @@
+/**
+ * What a view device is offered, and that each refusal says why: at 390×844 on a real daemon
+ * with the simulator child, Vic (a view token) watches Ann's session. "Waiting for others — View"
+ * opens the sheet with what is asked, read-only (docs/SECURITY.md "Team control") — a Write that
+ * replaces an existing file says so, a question lists its questions and choices — with no answer
+ * and no form. The workspace's files are for operate devices: no Files button, and the page
+ * opened by its address says so (docs/SECURITY.md "Reading workspace files").
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Locator } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { axeBothThemes } from './support/axe.js';
+import { phoneHub } from './support/fixture.js';
+import { newSession, pair, sendPrompt, shoot, waitIdle } from './support/flow.js';
+
+const { hub, phone: ann, laptop: vic } = phoneHub({ hub: { simArgs: ['--turn-delay-scale', '0.4'] }, laptop: true });
+
+/** No answer of any kind: no option, no form, no submit. */
+async function noAnswer(sheet: Locator): Promise<void> {
+  expect(await sheet.getByText('this device cannot answer it', { exact: false }).count()).toBe(1);
+  expect(await sheet.locator('form, textarea, input, .perm-actions button, [data-testid="submit"]').count()).toBe(0);
+}
+
+let sessionUrl = '';
+
+describe('a view device', () => {
+  it('a Write of a file that exists: the sheet says it replaces it, with no answer', async () => {
+    await pair(ann, hub, 'Ann phone', 'operate', 'ann');
+    await pair(vic, hub, 'Vic phone', 'view', 'vic');
+    fs.writeFileSync(path.join(hub.workspace, 'README.md'), '# Demo\n\nA project.\n');
+    fs.mkdirSync(path.join(hub.workspace, 'src'), { recursive: true });
+    fs.writeFileSync(path.join(hub.workspace, 'src', 'greet.ts'), 'export const old = 1;\n');
+    const a = ann.page;
+    const v = vic.page;
+    await newSession(a);
+    sessionUrl = a.url();
+    await sendPrompt(a, 'please edit the project');
+    const annSheet = a.getByTestId('interaction-sheet');
+    await annSheet.getByTestId('perm-edit').waitFor();
+    await annSheet.getByRole('button', { name: 'Allow once' }).click();
+    const annWrite = annSheet.getByTestId('perm-write');
+    await annWrite.waitFor();
+    expect(await annWrite.locator('figcaption').innerText()).toMatch(/^src\/greet\.ts\s+replaces the existing file with these 5 lines$/);
+
+    await v.goto(sessionUrl);
+    const banner = v.getByTestId('waiting-others');
+    await banner.getByTestId('waiting-view').click();
+    const sheet = v.getByTestId('interaction-sheet');
+    const write = sheet.getByTestId('perm-write');
+    await write.waitFor();
+    expect(await write.locator('figcaption').innerText()).toMatch(/replaces the existing file with these 5 lines$/);
+    await noAnswer(sheet);
+    await shoot(v, 'view-device-write');
+    await sheet.getByRole('button', { name: 'Later' }).click();
+    // The chat's card of that Write says it too, also once it is done and folded.
+    const card = v.getByTestId('tool-card').filter({ hasText: 'greet.ts' });
+    expect(await card.getByTestId('card-overwrites').innerText()).toBe(
+      'Overwrites a file that existed; its diff shows only the new content.',
+    );
+    await annSheet.getByRole('button', { name: 'Allow once' }).click();
+    await waitIdle(a);
+    await expect.poll(() => card.getAttribute('data-status')).toBe('completed');
+    expect(await card.getByTestId('card-overwrites').isVisible()).toBe(true);
+  });
+
+  it('a question: its questions and choices, no form', async () => {
+    const a = ann.page;
+    const v = vic.page;
+    await sendPrompt(a, 'a question for you');
+    await a.getByTestId('interaction-sheet').waitFor();
+    const banner = v.getByTestId('waiting-others');
+    await banner.getByTestId('waiting-view').click();
+    const sheet = v.getByTestId('interaction-sheet');
+    const body = sheet.getByTestId('interaction-read-only');
+    await body.waitFor();
+    expect(await body.locator('li').count()).toBeGreaterThan(2);
+    await noAnswer(sheet);
+    await shoot(v, 'view-device-question');
+    expect(await axeBothThemes(v, 'view-device-question')).toEqual([]);
+  });
+
+  it('has no Files button, and the Files page says files are for operate devices, not that the path is outside', async () => {
+    const v = vic.page;
+    await v.goto(sessionUrl);
+    await v.getByTestId('changes-button').waitFor();
+    expect(await v.getByTestId('files-button').count()).toBe(0);
+    await v.goto(`${sessionUrl}/files`);
+    const refusal = v.getByTestId('files-error');
+    await refusal.waitFor();
+    expect(await refusal.innerText()).toMatch(/^This device is paired with the view scope/);
+    await shoot(v, 'view-device-files');
+  });
+});
