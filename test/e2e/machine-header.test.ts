@@ -2,25 +2,12 @@
  * A chat on another machine names that machine in its header, at 390×844: two real hubs on
  * loopback (A the phone's home at localhost, B at 127.0.0.1), B added from A's app.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDevice, PHONE, type Device } from './support/browser.js';
+import { describe, expect, it } from 'vitest';
+import { PHONE } from './support/browser.js';
 import { newSession, sendPrompt, shoot, waitIdle } from './support/flow.js';
-import { addMachine, identityOf, pairHome, startMachine, type Machine } from './support/machines.js';
+import { addMachine, identityOf, newSessionOn, pairHome, twoMachines } from './support/machines.js';
 
-let a: Machine;
-let b: Machine;
-let phone: Device;
-
-beforeAll(async () => {
-  a = await startMachine('laptop', 'localhost');
-  b = await startMachine('desktop', '127.0.0.1');
-  phone = await openDevice({ viewport: PHONE });
-});
-afterAll(async () => {
-  await phone?.close();
-  await a?.close();
-  await b?.close();
-});
+const { a, b, phone } = twoMachines();
 
 describe('the machine of a chat', () => {
   it('a chat on another machine shows that machine’s name in its header; a chat on the home hub does not', async () => {
@@ -32,11 +19,7 @@ describe('the machine of a chat', () => {
 
     // On B: the header's chip names it, beside the session's state.
     await page.goto(a.url);
-    await page
-      .getByTestId('machine-filter')
-      .and(page.locator(`[data-filter="${hubB}"]`))
-      .click();
-    await newSession(page);
+    await newSessionOn(page, hubB);
     expect(new URL(page.url()).pathname).toMatch(new RegExp(`^/m/${hubB}/s/`));
     await sendPrompt(page, 'hello desktop');
     await page.getByTestId('agent-message').filter({ hasText: 'go further' }).waitFor();

@@ -9,8 +9,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page, Request } from 'playwright-core';
 import { openDevice, PHONE_390, type Device } from './support/browser.js';
-import { newSession, sendPrompt, shoot, waitIdle } from './support/flow.js';
-import { addLink, addMachine, identityOf, machineRow, pairHome, startMachine, type Machine } from './support/machines.js';
+import { sendPrompt, shoot, waitIdle } from './support/flow.js';
+import { addLink, addMachine, identityOf, machineRow, newSessionOn, pairHome, startMachine, type Machine } from './support/machines.js';
 import { decryptPush, startPushService, type PushService } from '../helpers/push-service.js';
 import { until } from '../helpers/until.js';
 
@@ -45,15 +45,6 @@ afterAll(async () => {
   await b?.close();
   await pushService?.close();
 });
-
-async function newSessionOn(page: Page, filter: string): Promise<string> {
-  await page
-    .getByTestId('machine-filter')
-    .and(page.locator(`[data-filter="${filter}"]`))
-    .click();
-  await newSession(page);
-  return decodeURIComponent(new URL(page.url()).pathname.split('/').pop() ?? '');
-}
 
 async function addB(page: Page): Promise<void> {
   await addMachine(page, b, a.url, 'Add desktop, scope operate?', (p) => shoot(p, 'machine-add'));

@@ -7,24 +7,11 @@
  * on one hub (its device revoked) is named as that refusal, never "offline", while the other
  * hub's app carries on.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDevice, PHONE_390, type Device } from './support/browser.js';
-import { addMachine, identityOf, machineRow, pairHome, startMachine, type Machine } from './support/machines.js';
+import { describe, expect, it } from 'vitest';
+import { openDevice, PHONE_390 } from './support/browser.js';
+import { addMachine, identityOf, machineRow, pairHome, twoMachines } from './support/machines.js';
 
-let a: Machine;
-let b: Machine;
-let phone: Device;
-
-beforeAll(async () => {
-  a = await startMachine('laptop', '127.0.0.1');
-  b = await startMachine('desktop', '127.0.0.1');
-  phone = await openDevice({ viewport: PHONE_390 });
-});
-afterAll(async () => {
-  await phone?.close();
-  await a?.close();
-  await b?.close();
-});
+const { a, b, phone } = twoMachines('127.0.0.1');
 
 describe('two machines on one host name', () => {
   it('A’s app adds B on another port of 127.0.0.1: B is online, each hub keeps its own cookie', async () => {

@@ -53,7 +53,7 @@ export function App({ client: home, onPaired }: { client: HubClient; onPaired: (
   if (onMachine !== undefined && !machineKnown) return machinesLoaded ? <UnknownMachine /> : <div class="page" aria-busy="true" />;
   return (
     <div class="shell">
-      <ConnIndicator />
+      <ConnIndicator hubId={onMachine} />
       {route.name === 'sessions' ? <SessionListView client={client} /> : null}
       {route.name === 'chat' ? <ChatView key={route.sessionId} client={client} sessionId={route.sessionId} /> : null}
       {route.name === 'changes' ? (

@@ -6,6 +6,7 @@ import { pickLocale, type Locale } from './locale.js';
 import { useSelector, Store } from './store.js';
 import { workspaceEn, workspaceZh } from './i18n-workspace.js';
 import { machinesEn, machinesZh } from './i18n-machines.js';
+import { linkEn, linkZh } from './i18n-link.js';
 import { sessionsEn, sessionsZh } from './i18n-sessions.js';
 import { permissionEn, permissionZh } from './i18n-permission.js';
 import { peopleEn, peopleZh } from './i18n-people.js';
@@ -172,6 +173,7 @@ const en = {
   clients: '{0} attached',
   ...workspaceEn,
   ...machinesEn,
+  ...linkEn,
   ...sessionsEn,
   ...permissionEn,
   ...peopleEn,
@@ -338,6 +340,7 @@ const zh: Record<MessageKey, string> = {
   clients: '{0} 个客户端在线',
   ...workspaceZh,
   ...machinesZh,
+  ...linkZh,
   ...sessionsZh,
   ...permissionZh,
   ...peopleZh,

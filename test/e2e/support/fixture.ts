@@ -23,7 +23,7 @@ export interface PhoneHubOptions {
   setup?: (f: { hub: HubHarness; phone: Device; laptop: Device }) => Promise<void>;
 }
 
-function stand<T extends object>(name: string, get: () => T | undefined): T {
+export function stand<T extends object>(name: string, get: () => T | undefined): T {
   const real = (): T => {
     const v = get();
     if (v === undefined) throw new Error(`${name} is used before beforeAll made it (or after it failed)`);

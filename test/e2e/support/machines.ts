@@ -2,10 +2,12 @@ import fs from 'node:fs';
 import type { Agent } from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { startHub, type HubHarness } from '../../helpers/hub-harness.js';
 import type { Page } from 'playwright-core';
-import type { Device } from './browser.js';
+import { openDevice, PHONE, type Device } from './browser.js';
+import { stand } from './fixture.js';
+import { newSession } from './flow.js';
 
 /**
  * A hub that can be stopped and started again in place (same port, same state dir): a machine
@@ -50,6 +52,38 @@ export async function startMachine(name: string, host: 'localhost' | '127.0.0.1'
     },
   };
   return m;
+}
+
+/**
+ * The several-machines suites' set-up: A ("laptop", the phone's home, at `hostA`), B ("desktop"
+ * at 127.0.0.1) and a phone at 390×844, made in `beforeAll` and closed in `afterAll`; the
+ * returned bindings are stand-ins until then (fixture.ts).
+ */
+export function twoMachines(hostA: 'localhost' | '127.0.0.1' = 'localhost'): { a: Machine; b: Machine; phone: Device } {
+  let a: Machine | undefined;
+  let b: Machine | undefined;
+  let phone: Device | undefined;
+  beforeAll(async () => {
+    a = await startMachine('laptop', hostA);
+    b = await startMachine('desktop', '127.0.0.1');
+    phone = await openDevice({ viewport: PHONE });
+  });
+  afterAll(async () => {
+    await phone?.close();
+    await a?.close();
+    await b?.close();
+  });
+  return { a: stand('a', () => a), b: stand('b', () => b), phone: stand('phone', () => phone) };
+}
+
+/** From the session list: a new session on the machine `filter` names ('' the home hub, else a hubId); returns its id. */
+export async function newSessionOn(page: Page, filter: string): Promise<string> {
+  await page
+    .getByTestId('machine-filter')
+    .and(page.locator(`[data-filter="${filter}"]`))
+    .click();
+  await newSession(page);
+  return decodeURIComponent(new URL(page.url()).pathname.split('/').pop() ?? '');
 }
 
 /** The machine row of `hubId` on the machines page. */

@@ -16,6 +16,7 @@ import { handleNotification } from './hub-events.js';
 import { applyHandshake } from './handshake.js';
 import { initializeParams } from './initialize-params.js';
 import { sendPrompt } from './prompt-send.js';
+import { stopTurn } from './turn-stop.js';
 import { fromView, mergeInteraction, rememberCard, type Answer } from './interactions.js';
 import { answerInteraction, answerOneQuestion, holdInteractionRequest } from './interaction-requests.js';
 import { fromListEntry, type SessionSummary } from './session-list.js';
@@ -46,6 +47,8 @@ export class HubClient {
   readonly attaching = new Map<string, Array<{ method: string; params: unknown }>>();
   /** Interactions answered from this device (no "answered elsewhere" toast for them). */
   readonly answeredHere = new Set<string>();
+  /** Interactions whose answer waits for this link to come online (interaction-requests.ts). */
+  readonly answersWaiting = new Set<string>();
   /** Sessions this device is deleting (no "deleted on another device" toast for them). */
   readonly deletingHere = new Set<string>();
   /** The card of each interaction recently dropped from the store, for its "answered by" line. */
@@ -294,19 +297,24 @@ export class HubClient {
     return sendPrompt(this, sessionId, text, images, links);
   }
 
-  /** Stops the running turn (`session/cancel`). */
-  cancel(sessionId: string): void {
-    this.conn.notify('session/cancel', { sessionId });
+  /** Stops the running turn (`session/cancel`), once the link is online (turn-stop.ts). */
+  cancel(sessionId: string): Promise<'sent' | 'ended'> {
+    return stopTurn(this, sessionId);
   }
 
-  /** Changes model, mode or thought level (`session/set_config_option`). */
+  /**
+   * Changes model, mode or thought level (`session/set_config_option`). Picked while the link
+   * reconnects, the choice goes once it is online: the user picked it, and it sets, not toggles.
+   */
   async setConfig(sessionId: string, configId: string, value: string): Promise<void> {
+    await this.whenOnline(WEB_LIMITS.waitOnlineMs);
     const { configOptions } = await this.conn.call('session/set_config_option', { sessionId, configId, value });
     updateChat(sessionId, (c) => applyAttachResult(c, { configOptions }));
   }
 
-  /** Changes the mode through `session/set_mode` (when no `mode` config option exists). */
+  /** Changes the mode through `session/set_mode` (when no `mode` config option exists); waits for the link as setConfig does. */
   async setMode(sessionId: string, modeId: string): Promise<void> {
+    await this.whenOnline(WEB_LIMITS.waitOnlineMs);
     await this.conn.call('session/set_mode', { sessionId, modeId });
     updateChat(sessionId, (c) => ({ ...c, modeId }));
   }

@@ -4,7 +4,8 @@
  * copy is gone (ARCHITECTURE.md §4.5).
  */
 import { t } from '../i18n.js';
-import { RpcError } from '../net/rpc-connection.js';
+import { WEB_LIMITS } from '../limits.js';
+import { ConnectionLost, RpcError } from '../net/rpc-connection.js';
 import { RestError } from '../net/rest.js';
 import { rec, str } from '../wire.js';
 import { store, toast } from './app-state.js';
@@ -41,8 +42,17 @@ export function holdInteractionRequest(client: HubClient, id: string | number, m
 
 /** Answers an interaction: over the live request when we hold one, else over REST (ARCHITECTURE.md §4.5); a 409 names who answered first. */
 export async function answerInteraction(client: HubClient, interactionId: string, answer: Answer): Promise<void> {
-  const i = store.get().interactions[interactionId];
+  let i = store.get().interactions[interactionId];
   if (!i) return;
+  // The live request went with a socket that dropped: answered into the new one it would be lost.
+  if (i.rpc && client.conn.status !== 'online') {
+    // A second tap while the first waits: one answer goes, and no "withdrawn" for the second.
+    if (client.answersWaiting.has(interactionId)) return;
+    client.answersWaiting.add(interactionId);
+    const asked = await stillAsked(client, interactionId).finally(() => client.answersWaiting.delete(interactionId));
+    i = store.get().interactions[interactionId];
+    if (!asked || !i) return;
+  }
   client.answeredHere.add(interactionId);
   if (i.rpc) {
     client.conn.respond(i.rpc.id, rpcResult(i.rpc.method, answer));
@@ -89,6 +99,7 @@ export async function answerOneQuestion(
   answer: string | string[],
   last: boolean,
 ): Promise<void> {
+  if (client.conn.status !== 'online' && !(await stillAsked(client, interactionId))) return;
   // The hub withdraws this device's own copy when the last card settles it: not "answered elsewhere".
   if (last) client.answeredHere.add(interactionId);
   try {
@@ -97,6 +108,28 @@ export async function answerOneQuestion(
     if (view?.['state'] === 'pending') keepPartialAnswers(interactionId, view['partialAnswers']);
   } catch (err) {
     client.answeredHere.delete(interactionId);
-    toast(err instanceof RpcError ? t('answerRefused', err.message) : t('sendFailed'), `ix:${interactionId}`);
+    toast(
+      err instanceof RpcError ? t('answerRefused', err.message) : err instanceof ConnectionLost ? t('answerNotSent') : t('sendFailed'),
+      `ix:${interactionId}`,
+    );
   }
+}
+
+/**
+ * An answer given while the link reconnects waits for it (HubClient.whenOnline), then goes only
+ * if the request is still asked: the reconnect drops the live requests of the old socket, and the
+ * load of each session on screen asks again the ones still pending. One not asked again was
+ * answered elsewhere or withdrawn meanwhile, and an answer sent blindly could settle what the user
+ * never saw. False, with the sentence shown, when the answer must not go.
+ */
+async function stillAsked(client: HubClient, interactionId: string): Promise<boolean> {
+  try {
+    await client.whenOnline(WEB_LIMITS.waitOnlineMs);
+  } catch {
+    toast(t('answerNotSent'), `ix:${interactionId}`);
+    return false;
+  }
+  if (store.get().interactions[interactionId]) return true;
+  toast(t('answerWithdrawn'), `ix:${interactionId}`);
+  return false;
 }

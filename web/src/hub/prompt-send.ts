@@ -9,8 +9,9 @@ import { WEB_LIMITS } from '../limits.js';
 import { ConnectionLost, RpcError } from '../net/rpc-connection.js';
 import { rec, str } from '../wire.js';
 import { updateChat } from './app-state.js';
-import { addLocalPrompt, addNotice, settleLocalPrompt } from './chat-reducer.js';
+import { addNotice, settleLocalPrompt } from './chat-reducer.js';
 import type { HubClient } from './hub-client.js';
+import { dropWaitingPrompt, promptJoinsChat, showWaitingPrompt } from './waiting-prompts.js';
 
 /** Numbers this device's local prompt bubbles (with the time, unique per page). */
 let localSeq = 1;
@@ -29,12 +30,20 @@ export async function sendPrompt(
     // Files mentioned with `@`: the text keeps the mention, the link names the file exactly.
     ...links,
   ];
-  // A link still connecting — a reconnect whose handshake is loading the chat on screen — is
-  // moments from online: the prompt goes then, once that load has settled the chat. Refused at
-  // once, a prompt sent as a chat came back after its machine restarted was lost ("offline").
-  await client.whenOnline(WEB_LIMITS.promptWaitOnlineMs);
   const localId = `local-${Date.now()}-${localSeq++}`;
-  updateChat(sessionId, (c) => addLocalPrompt(c, localId, blocks));
+  // A link still connecting — a reconnect whose handshake is loading the chat on screen — is
+  // moments from online: the prompt shows at once, marked waiting, and goes then, once that load
+  // has settled the chat (waiting-prompts.ts). Refused at once, a prompt sent as a chat came back
+  // after its machine restarted was lost ("offline").
+  const waiting = client.conn.status === 'connecting';
+  if (waiting) showWaitingPrompt(sessionId, localId, blocks);
+  try {
+    await client.whenOnline(WEB_LIMITS.waitOnlineMs);
+  } catch (err) {
+    if (waiting) dropWaitingPrompt(sessionId, localId);
+    throw err;
+  }
+  promptJoinsChat(sessionId, localId, blocks);
   try {
     const { stopReason: reason } = await client.conn.call('session/prompt', { sessionId, prompt: blocks }, 0);
     updateChat(sessionId, (c) => {

@@ -11,7 +11,18 @@ import { Icon } from './icons.js';
 import { CodeText } from './tool-title.js';
 
 /** One item of the conversation. `streaming` marks the last agent text while a turn runs. */
-export function ChatItemView({ item, streaming, onRetry }: { item: ChatItem; streaming: boolean; onRetry?: (r: RetryPrompt) => void }) {
+export function ChatItemView({
+  item,
+  streaming,
+  onRetry,
+  waitingForLink,
+}: {
+  item: ChatItem;
+  streaming: boolean;
+  onRetry?: (r: RetryPrompt) => void;
+  /** A prompt sent while its link reconnects (waiting-prompts.ts): shown, marked as not gone yet. */
+  waitingForLink?: boolean;
+}) {
   const me = useSelector(store, (s) => s.me);
   switch (item.kind) {
     case 'user': {
@@ -25,7 +36,11 @@ export function ChatItemView({ item, streaming, onRetry }: { item: ChatItem; str
       // Dashed while on its way: once the hub started its turn (promptId) it is sent, though the turn runs on.
       const pending = item.localId !== undefined && item.promptId === undefined;
       return (
-        <div class={`msg msg-user ${pending ? 'msg-pending' : ''}`} data-testid="user-message">
+        <div
+          class={`msg msg-user ${pending ? 'msg-pending' : ''}`}
+          data-testid="user-message"
+          {...(waitingForLink ? { 'data-waiting': 'link' } : {})}
+        >
           {name ? (
             <div class="msg-author" data-testid="msg-author">
               {mine ? t('youNamed', name) : name}
@@ -41,6 +56,11 @@ export function ChatItemView({ item, streaming, onRetry }: { item: ChatItem; str
           {item.text ? (
             <div class="msg-text">
               <CodeText text={item.text} />
+            </div>
+          ) : null}
+          {waitingForLink ? (
+            <div class="msg-waiting muted small" data-testid="waiting-for-link">
+              {t('waitingForLink')}
             </div>
           ) : null}
         </div>

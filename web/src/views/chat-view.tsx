@@ -1,7 +1,7 @@
 import type { RefObject } from 'preact';
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { scopeOn, store, toast } from '../hub/app-state.js';
-import type { ChatItem, RetryPrompt } from '../hub/chat-types.js';
+import type { ChatItem, OutboxPrompt, RetryPrompt } from '../hub/chat-types.js';
 import { ConnectionLost } from '../net/rpc-connection.js';
 import type { HubClient } from '../hub/hub-client.js';
 import { planPlace, type PlanPlace } from '../hub/chat-reducer.js';
@@ -33,6 +33,8 @@ export function ChatView({ client, sessionId }: { client: HubClient; sessionId: 
   // A session of another machine says which one in its header (the home hub's sessions need not).
   const machine = useSelector(store, (s) => (client.hubId !== undefined ? s.machines[client.hubId] : undefined));
   const loadingEarlier = useSelector(store, (s) => s.loadingEarlier[sessionId] ?? false);
+  // Selected here, not in WaitingPrompts: the conversation's scroll keeps to the bottom on this view's renders.
+  const waiting = useSelector(store, (s) => s.waitingPrompts[sessionId]);
   const interactions = useSelector(store, (s) => s.interactions);
   const waits = sessionWaits(interactions, sessionId, client.hubId);
   const [renaming, setRenaming] = useState(false);
@@ -97,6 +99,7 @@ export function ChatView({ client, sessionId }: { client: HubClient; sessionId: 
           />
           <SessionIdContext.Provider value={sessionId}>
             <Conversation items={items} running={running} plan={plan} onRetry={canOperate ? retry : undefined} />
+            <WaitingPrompts waiting={waiting} />
           </SessionIdContext.Provider>
         </div>
         {plan?.pinned ? <PlanView entries={plan.entries} pinned /> : null}
@@ -127,6 +130,23 @@ function Conversation(p: {
       ))}
       {/* A finished plan belongs to its turn (the latest): collapsed at its end, not pinned over an idle composer. */}
       {p.plan && !p.plan.pinned ? <PlanView entries={p.plan.entries} pinned={false} /> : null}
+    </>
+  );
+}
+
+/** Prompts sent while this chat's link reconnects: after the messages, marked waiting, until they go (waiting-prompts.ts). */
+function WaitingPrompts({ waiting }: { waiting: OutboxPrompt[] | undefined }) {
+  if (!waiting?.length) return null;
+  return (
+    <>
+      {waiting.map((p) => (
+        <ChatItemView
+          key={p.localId}
+          item={{ kind: 'user', id: p.localId, text: p.text, images: p.images, localId: p.localId, own: true }}
+          streaming={false}
+          waitingForLink
+        />
+      ))}
     </>
   );
 }

@@ -1,7 +1,9 @@
 /** App chrome: top bar, connection indicator, toasts, bottom sheet frame. */
 import type { ComponentChildren } from 'preact';
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
-import { pendingList, store } from '../hub/app-state.js';
+import { pendingList, store, type MachineState } from '../hub/app-state.js';
+import { machineStatusText } from '../machines/machine-status.js';
+import type { ConnStatus } from '../net/rpc-connection.js';
 import { splitInbox } from '../hub/permission-facts.js';
 import { t } from '../i18n.js';
 import { WEB_LIMITS } from '../limits.js';
@@ -90,12 +92,17 @@ export function TopBar({
 }
 
 /**
- * Quiet connection indicator: nothing while online and for short drops; a small pill once a
- * drop lasts longer than `quietDropMs`; the agent's state when the backend is not ready.
+ * Quiet connection indicator of the link the page uses — the home hub's, or on a chat of another
+ * machine that machine's (its name in the words): nothing while online and for short drops; a
+ * small pill once a drop lasts longer than `quietDropMs`; the agent's state when the backend is
+ * not ready.
  */
-export function ConnIndicator() {
-  const conn = useSelector(store, (s) => s.conn);
-  const backend = useSelector(store, (s) => s.backend?.state);
+export function ConnIndicator({ hubId }: { hubId?: string | undefined }) {
+  const home = useSelector(store, (s) => s.conn);
+  const machine = useSelector(store, (s) => (hubId === undefined ? undefined : s.machines[hubId]));
+  const homeBackend = useSelector(store, (s) => s.backend?.state);
+  const conn = machine ?? home;
+  const backend = machine ? machine.backend : homeBackend;
   const [, tick] = useState(0);
   useEffect(() => {
     if (conn.status === 'online') return;
@@ -103,18 +110,27 @@ export function ConnIndicator() {
     return () => clearTimeout(id);
   }, [conn]);
   const down = conn.status !== 'online' && conn.downSince !== undefined && Date.now() - conn.downSince >= WEB_LIMITS.quietDropMs;
-  const text = down
-    ? conn.status === 'connecting'
-      ? t('connReconnecting')
-      : t('connOffline')
-    : backend && backend !== 'ready'
-      ? t('backendState', backend)
-      : '';
+  const text = down ? downText(conn.status, machine) : backend && backend !== 'ready' ? t('backendState', backend) : '';
   return (
-    <div class={`conn ${text ? 'conn-show' : ''}`} role="status" aria-live="polite" data-testid="conn-indicator" data-status={conn.status}>
+    <div
+      class={`conn ${text ? 'conn-show' : ''}`}
+      role="status"
+      aria-live="polite"
+      data-testid="conn-indicator"
+      data-status={conn.status}
+      {...(machine ? { 'data-hub-id': machine.hubId } : {})}
+    >
       {text}
     </div>
   );
+}
+
+/** What the pill says of a link that is down: reconnecting, offline, or (a machine) why it will not. */
+function downText(status: ConnStatus, machine: MachineState | undefined): string {
+  if (!machine) return status === 'connecting' ? t('connReconnecting') : t('connOffline');
+  if (status === 'connecting') return t('machineReconnecting', machine.name);
+  if (status === 'offline') return t('machineDown', machine.name);
+  return `${machine.name}: ${machineStatusText(machine)}`;
 }
 
 /** Short messages at the bottom (answered elsewhere, saved …). */

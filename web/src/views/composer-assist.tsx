@@ -9,6 +9,7 @@ import { t, useLocale } from '../i18n.js';
 import { WEB_LIMITS } from '../limits.js';
 import { insertMention, mentionAt, mentionChoices, mentionLinks, type ResourceLink } from '../composer/mentions.js';
 import { commandsFor, resolveCommand, type SlashCommand, suggestCommands } from '../composer/slash-commands.js';
+import { ConnectionLost } from '../net/rpc-connection.js';
 import { type DirEntry, listDir, sessionRest } from '../net/workspace-fs.js';
 import { arr, rec, str } from '../wire.js';
 import { choicesOf } from '../hub/config-choices.js';
@@ -68,11 +69,13 @@ function useDirListing(sessionId: string, dir: string | undefined) {
 /** Runs a picked `/` command; on failure the command goes back into the box, with the error. */
 function runCommand(client: HubClient, sessionId: string, c: SlashCommand, argument: string, setText: (text: string) => void): void {
   setText('');
+  const a = c.action;
   const failed = (err: unknown) => {
     setText(`/${c.name}${argument ? ` ${argument}` : ''}`);
-    toast(t('error', (err as Error).message));
+    // A setting picked while the link reconnects waits for it (HubClient.setConfig); not sent, it says so.
+    const setting = a.kind === 'mode' || a.kind === 'config';
+    toast(setting && err instanceof ConnectionLost ? t('settingNotChanged') : t('error', (err as Error).message));
   };
-  const a = c.action;
   switch (a.kind) {
     case 'mode':
       client.setMode(sessionId, a.modeId).catch(failed);

@@ -19,6 +19,7 @@ export function PromptBox({ chat, client }: { chat: ChatState; client: HubClient
   const busy = chat.turn.state !== 'idle';
   const voice = useVoiceInput((words) => setText((cur) => appendDictated(cur, words)));
   const assist = useComposerAssist({ chat, client, text, setText, input });
+  const { stopping, stop } = useStop(client, chat.sessionId);
   // The box grows with its text (typed, dictated or given back), up to a few lines, and shrinks when sent.
   useLayoutEffect(() => {
     const el = input.current;
@@ -88,10 +89,26 @@ export function PromptBox({ chat, client }: { chat: ChatState; client: HubClient
           }}
         />
         {voice.button}
-        <SendStop busy={busy} canSend={!!text.trim() || images.length > 0} onStop={() => client.cancel(chat.sessionId)} onSend={send} />
+        <SendStop busy={busy} stopping={stopping} canSend={!!text.trim() || images.length > 0} onStop={stop} onSend={send} />
       </div>
     </div>
   );
+}
+
+/** Stop pressed while the link reconnects waits for it (turn-stop.ts): `stopping` meanwhile, and a sentence when it did not go. */
+function useStop(client: HubClient, sessionId: string): { stopping: boolean; stop: () => void } {
+  const [stopping, setStopping] = useState(false);
+  const stop = () => {
+    setStopping(true);
+    client
+      .cancel(sessionId)
+      .then(
+        (r) => r === 'ended' && toast(t('stopNothingToStop')),
+        () => toast(t('stopNotSent')),
+      )
+      .finally(() => setStopping(false));
+  };
+  return { stopping, stop };
 }
 
 /** Who queued what behind the running turn. */
@@ -158,8 +175,10 @@ function ImagePickers({ onFiles, camera: withCamera }: { onFiles: (files: Iterab
  * nothing typed, the labelled Stop takes Send's place (nothing to send yet); once something is
  * typed, Stop turns compact and Send becomes Queue beside it (a prompt sent now waits its turn).
  */
-function SendStop({ busy, canSend, onStop, onSend }: { busy: boolean; canSend: boolean; onStop: () => void; onSend: () => void }) {
+function SendStop(p: { busy: boolean; stopping: boolean; canSend: boolean; onStop: () => void; onSend: () => void }) {
+  const { busy, canSend, onStop, onSend } = p;
   const compact = busy && canSend;
+  const stopLabel = p.stopping ? t('stopWaiting') : t('stop');
   return (
     <>
       {busy ? (
@@ -167,11 +186,13 @@ function SendStop({ busy, canSend, onStop, onSend }: { busy: boolean; canSend: b
           type="button"
           class={compact ? 'stop-btn stop-compact' : 'stop-btn'}
           onClick={onStop}
+          disabled={p.stopping}
+          aria-busy={p.stopping}
           data-testid="stop-button"
-          {...(compact ? { 'aria-label': t('stop'), title: t('stop') } : {})}
+          {...(compact ? { 'aria-label': stopLabel, title: stopLabel } : {})}
         >
           <Icon name="stop" size={16} />
-          {compact ? null : t('stop')}
+          {compact ? null : stopLabel}
         </button>
       ) : null}
       {busy && !canSend ? null : (

@@ -1,0 +1,120 @@
+/**
+ * A chat of another machine while its link reconnects, at 390×844 (two real hubs on loopback: A
+ * the phone's home at localhost, B at 127.0.0.1, B added from A's app). B's socket goes through
+ * Playwright's WebSocket route so the test decides when the link drops and when the reconnect's
+ * `session/load` of the chat is answered (as a machine whose backend is still starting holds it):
+ * meanwhile the page says it is reconnecting to B, and a prompt sent shows at once, marked as
+ * waiting for the connection, then goes once the link is online and shows once; Stop says it is
+ * stopping, and stops the turn once online.
+ */
+import type { WebSocketRoute } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { axeBothThemes } from './support/axe.js';
+import { sendPrompt, shoot, waitIdle } from './support/flow.js';
+import { addMachine, identityOf, newSessionOn, pairHome, twoMachines } from './support/machines.js';
+
+const { a, b, phone } = twoMachines();
+let hubB = '';
+/** B's socket as the page holds it now, and the loads held back while `holding`. */
+let current: { page: WebSocketRoute; server: WebSocketRoute } | undefined;
+let holding = false;
+const held: Array<() => void> = [];
+/** Every method the page sent B, in order, with `released` marking where the held loads went on. */
+const sentToB: string[] = [];
+
+/** Drops B's link; its reconnect gets as far as the chat's load, which waits. */
+async function dropAndHold(): Promise<void> {
+  holding = true;
+  // Both ends, as a real drop: B sees this connection go too (its presence, its attaches).
+  await current?.server.close({ code: 1012, reason: 'restarting' });
+  await current?.page.close({ code: 1012, reason: 'restarting' });
+  await expect.poll(() => held.length, { timeout: 30_000 }).toBeGreaterThan(0);
+}
+
+/** The held loads go on: the link comes online. */
+function release(): void {
+  holding = false;
+  sentToB.push('released');
+  for (const send of held.splice(0)) send();
+}
+
+describe('a machine’s chat while its link reconnects', () => {
+  it('says it is reconnecting to that machine; a prompt shows at once, waiting, then goes once online', async () => {
+    const { page, context } = phone;
+    const onB = b.url.replace(/^http/, 'ws');
+    await context.routeWebSocket(
+      (url) => url.href.startsWith(onB),
+      (ws) => {
+        const server = ws.connectToServer();
+        current = { page: ws, server };
+        ws.onMessage((m) => {
+          const method = typeof m === 'string' ? /"method":"([^"]+)"/.exec(m)?.[1] : undefined;
+          if (method) sentToB.push(method);
+          if (holding && method === 'session/load') held.push(() => server.send(m));
+          else server.send(m);
+        });
+        server.onMessage((m) => ws.send(m));
+      },
+    );
+    await pairHome(phone, a, 'Reconnect phone');
+    await addMachine(page, b, a.url, 'Add desktop, scope operate?');
+    hubB = (await identityOf(b)).hubId;
+    await page.goto(a.url);
+    await newSessionOn(page, hubB);
+    await sendPrompt(page, 'hello desktop');
+    await page.getByTestId('agent-message').first().waitFor();
+    await waitIdle(page);
+    const mine = page.getByTestId('user-message');
+    expect(await mine.count()).toBe(1);
+
+    // B's link drops; its reconnect gets as far as the chat's load, which waits.
+    await dropAndHold();
+    const pill = page.getByTestId('conn-indicator').and(page.locator(`[data-hub-id="${hubB}"]`));
+    await pill.filter({ hasText: 'Reconnecting to desktop…' }).waitFor();
+
+    await sendPrompt(page, 'and once more');
+    const waiting = mine.and(page.locator('[data-waiting="link"]'));
+    await waiting.filter({ hasText: 'and once more' }).waitFor();
+    await waiting.getByText('Waiting for the connection…').waitFor();
+    expect(await page.getByTestId('prompt-input').inputValue()).toBe('');
+    await shoot(page, 'machine-reconnecting');
+    // The pill and the waiting bubble read in both themes (nothing serious or critical for axe).
+    expect(await axeBothThemes(page, 'machine-reconnecting')).toEqual([]);
+
+    // The load answers: the link is online, the prompt goes, and shows once, no longer waiting.
+    release();
+    await waiting.waitFor({ state: 'detached' });
+    await pill.and(page.locator('[data-status="online"]')).waitFor({ state: 'attached' });
+    await expect
+      .poll(() => mine.allInnerTexts())
+      .toEqual([expect.stringContaining('hello desktop'), expect.stringContaining('and once more')]);
+    await page.getByTestId('agent-message').nth(1).waitFor();
+    await waitIdle(page);
+    expect(await mine.count()).toBe(2);
+    expect(phone.errors).toEqual([]);
+  });
+
+  it('Stop pressed while reconnecting says it is stopping, and stops the turn once online', async () => {
+    const { page } = phone;
+    // A turn that waits for a permission runs until answered: it is still the same turn once online.
+    await sendPrompt(page, 'run the tests, permission needed');
+    const sheet = page.getByTestId('interaction-sheet');
+    await sheet.getByTestId('option-allow_once').waitFor();
+    await sheet.getByRole('button', { name: 'Later' }).click();
+    const stop = page.getByTestId('stop-button');
+    await stop.waitFor();
+
+    await dropAndHold();
+    await stop.click();
+    await stop.and(page.locator('[disabled]')).filter({ hasText: 'Stopping…' }).waitFor();
+    expect(sentToB.slice(sentToB.lastIndexOf('initialize'))).not.toContain('session/cancel');
+    await shoot(page, 'machine-reconnecting-stop');
+
+    // The turn ends (it waited for an answer: only the Stop can end it), after the cancel went.
+    release();
+    await waitIdle(page);
+    const after = sentToB.slice(sentToB.lastIndexOf('released'));
+    expect(after).toContain('session/cancel');
+    expect(phone.errors).toEqual([]);
+  });
+});

@@ -1,0 +1,86 @@
+/**
+ * A web `HubClient` (web/src/hub/hub-client.ts) against a ScriptedHub, brought to the moment the
+ * reconnect tests need: connected, one chat loaded, the socket dropped, and the reconnect's
+ * handshake answered up to that chat's `session/load`, which is held (as a hub whose backend is
+ * still starting holds it) — the link is `connecting` until the test answers it. No timing: the
+ * test decides when each answer comes.
+ */
+import { expect, vi } from 'vitest';
+import { WebSocket as WsSocket } from 'ws';
+import { store } from '../../web/src/hub/app-state.js';
+import { HubClient } from '../../web/src/hub/hub-client.js';
+import { ScriptedHub, type Frame } from './scripted-hub.js';
+import { until } from './until.js';
+
+export const SID = 'sess_held';
+/** The hub's list, with the chat in it. */
+export const LISTED = { sessions: [{ sessionId: SID, cwd: '/w', title: 'held', updatedAt: new Date(0).toISOString() }] };
+/** A `session/load` answer: a fresh start from the replay (the hub restarted, or a first load). */
+export const freshLoad = (seq: number, epoch: string, replayed: number) => ({
+  _meta: { zcode: { seq, epoch, replayMeta: { recovered: false, replayed, hasMore: false } } },
+});
+
+export interface Held {
+  hub: ScriptedHub;
+  client: HubClient;
+  answer(req: Frame, result: unknown): void;
+  /** Sends `params` as a notification of `method` from the hub. */
+  notify(method: string, params: unknown): void;
+  /**
+   * Connects, loads the chat (`beforeLoad` runs before the first load's answer: what the hub
+   * sends with it), drops the socket and answers the reconnect up to the chat's load, which is
+   * held and returned — or, with `hold` 'initialize', holds the reconnect's first request.
+   */
+  reconnectHeld(beforeLoad?: () => void, hold?: 'initialize' | 'session/load'): Promise<Frame>;
+  /** Answers the held `initialize` and the list after it; returns the chat's load, held. */
+  initialized(init: Frame): Promise<Frame>;
+  close(): Promise<void>;
+}
+
+export async function heldClient(): Promise<Held> {
+  const hub = new ScriptedHub();
+  await until(() => (hub.server.address() ? true : undefined), 'the server listening');
+  // What a page has and Node 20 lacks: the browser's WebSocket, the user agent deviceLabel
+  // reads, and the version the build puts into initialize (web/vite.config.ts `define`).
+  vi.stubGlobal('WebSocket', WsSocket);
+  vi.stubGlobal('navigator', { userAgent: 'test' });
+  vi.stubGlobal('__APP_VERSION__', '0.0.0-test');
+  store.update((s) => ({ ...s, chats: {}, sessions: {}, toasts: [], interactions: {}, waitingPrompts: {} }));
+  const client = new HubClient(hub.url);
+  const answer = (req: Frame, result: unknown) => hub.send({ jsonrpc: '2.0', id: req.id, result });
+  const notify = (method: string, params: unknown) => hub.send({ jsonrpc: '2.0', method, params });
+  const initialized = async (init: Frame) => {
+    answer(init, { protocolVersion: 1 });
+    answer(await hub.request('session/list', 1), LISTED);
+    const load = await hub.request('session/load', 1);
+    expect(client.conn.status).toBe('connecting');
+    return load;
+  };
+  return {
+    hub,
+    client,
+    answer,
+    notify,
+    initialized,
+    async reconnectHeld(beforeLoad, hold = 'session/load') {
+      client.start();
+      answer(await hub.request('initialize'), { protocolVersion: 1 });
+      answer(await hub.request('session/list'), LISTED);
+      answer(await hub.request('_zcode/interactions/list'), { interactions: [] });
+      await until(() => (client.conn.status === 'online' ? true : undefined), 'online');
+      const attached = client.attach(SID);
+      const first = await hub.request('session/load');
+      beforeLoad?.();
+      answer(first, freshLoad(2, 'e1', 0));
+      await attached;
+      hub.socket.terminate();
+      const init = await hub.request('initialize', 1);
+      return hold === 'initialize' ? init : initialized(init);
+    },
+    async close() {
+      client.conn.stop();
+      vi.unstubAllGlobals();
+      await hub.close();
+    },
+  };
+}

@@ -1,0 +1,56 @@
+/**
+ * Prompts sent while this device's link reconnects (prompt-send.ts): shown at once, marked as
+ * waiting for the connection, and kept beside the chat rather than in it. The reconnect's
+ * `session/load` rebuilds the chat — a replay that did not continue what was held starts it
+ * afresh, and the attach writes the chat it built from what it held before the load — so a bubble
+ * in the chat's items would be wiped, or shown twice beside the replay. Once the link is online
+ * one store update moves the prompt into the chat as it is sent (addLocalPrompt), so the hub's
+ * echo claims it as usual; a wait that fails just removes it (the prompt box gets its text back).
+ */
+import type { ContentBlock } from '@agentclientprotocol/sdk';
+import { blockText, imageOf } from './chat-parts.js';
+import type { OutboxPrompt } from './chat-types.js';
+import { store } from './app-state.js';
+import { addLocalPrompt } from './local-prompts.js';
+
+/** Shows a prompt waiting for its link, after the chat's messages. */
+export function showWaitingPrompt(sessionId: string, localId: string, blocks: ContentBlock[]): void {
+  const prompt: OutboxPrompt = {
+    localId,
+    text: blocks.map(blockText).join(''),
+    images: blocks.map(imageOf).filter((i): i is string => !!i),
+  };
+  store.update((s) => ({
+    ...s,
+    waitingPrompts: { ...s.waitingPrompts, [sessionId]: [...(s.waitingPrompts[sessionId] ?? []), prompt] },
+  }));
+}
+
+/**
+ * The link is online and the prompt goes now: it leaves the waiting ones (when it was one) and
+ * joins the chat as a prompt of this device, in the same update (no frame without it).
+ */
+export function promptJoinsChat(sessionId: string, localId: string, blocks: ContentBlock[]): void {
+  store.update((s) => {
+    const chat = s.chats[sessionId];
+    return {
+      ...withoutWaiting(s, sessionId, localId),
+      ...(chat ? { chats: { ...s.chats, [sessionId]: addLocalPrompt(chat, localId, blocks) } } : {}),
+    };
+  });
+}
+
+/** The prompt was not sent: no longer shown as waiting. */
+export function dropWaitingPrompt(sessionId: string, localId: string): void {
+  store.update((s) => withoutWaiting(s, sessionId, localId));
+}
+
+function withoutWaiting<S extends { waitingPrompts: Record<string, OutboxPrompt[]> }>(s: S, sessionId: string, localId: string): S {
+  const held = s.waitingPrompts[sessionId];
+  if (!held?.some((p) => p.localId === localId)) return s;
+  const rest = held.filter((p) => p.localId !== localId);
+  const waitingPrompts = { ...s.waitingPrompts };
+  if (rest.length) waitingPrompts[sessionId] = rest;
+  else delete waitingPrompts[sessionId];
+  return { ...s, waitingPrompts };
+}
