@@ -95,12 +95,9 @@ export function requestFrame(id: RpcId, method: string, params: unknown): string
   return JSON.stringify({ jsonrpc: '2.0', id, method, params });
 }
 
-/** Most issues listed in one -32602 (a hostile frame can produce thousands). */
-const MAX_ISSUES = 10;
-
 /** -32602 with `data.issues` (docs/CLIENT-PROTOCOL.md "Errors") from a zod error; the message names the first field at fault. */
 export function invalidParams(error: z.ZodError): RpcErrorObject {
-  const issues = paramIssues(error, MAX_ISSUES);
+  const issues = paramIssues(error);
   const rpc = new HubError('HUB_ERR_BAD_REQUEST', describeIssues(issues), { issues }).toRpc();
   return { ...rpc, data: { ...rpc.data, issues } };
 }

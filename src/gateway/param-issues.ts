@@ -62,11 +62,14 @@ function flatten(issue: Issue, prefix: readonly PropertyKey[], depth: number): A
   return [{ path, message: 'matches none of the accepted shapes' }];
 }
 
-/** Every issue of `error`, unions resolved to the field at fault, at most `max`. */
-export function paramIssues(error: z.ZodError, max: number): ParamIssue[] {
+/** Most issues listed in one refusal (a hostile frame can produce thousands). */
+const MAX_ISSUES = 10;
+
+/** Every issue of `error`, unions resolved to the field at fault, at most MAX_ISSUES. */
+export function paramIssues(error: z.ZodError): ParamIssue[] {
   return error.issues
     .flatMap((i) => flatten(i, [], 0))
-    .slice(0, max)
+    .slice(0, MAX_ISSUES)
     .map((i) => ({ path: i.path.map(String).join('.'), message: i.message.slice(0, 200) }));
 }
 

@@ -124,6 +124,16 @@ describe('frames', () => {
     expect(bad.message).toBe('Invalid params: clientInfo.version: required');
     expect((bad.data as { issues: unknown[] }).issues).toEqual([{ path: 'clientInfo.version', message: 'required' }]);
     await c.initialize();
+    // The same for a field of a `_meta.zcode` block, by its full path.
+    const meta = await expectRpcError(
+      c.request('session/new', { cwd: hub.workspace, mcpServers: [], _meta: { zcode: { model: { providerId: 'sim' } } } }),
+      -32602,
+      'HUB_ERR_BAD_REQUEST',
+    );
+    expect(meta.message).toBe('Invalid params: _meta.zcode.model.modelId: required');
+    expect((meta.data as { details: { issues: unknown[] } }).details.issues).toEqual([
+      { path: '_meta.zcode.model.modelId', message: 'required' },
+    ]);
     await c.close();
   });
 
