@@ -128,12 +128,42 @@ export function ackError(type: string, ack: AckOutcome): HubError {
   return new HubError(reasonErrorCode(reason), message, { reason, reasonCode, status: ack.status });
 }
 
-/** A `workflows/*` `{ok:false, reason, detail?}` result (§8) as the error a client is told. */
+/** What each `workflows/*` call was doing, as the start of the sentence a client reads. */
+const WORKFLOW_ACTIONS: Record<string, (name: string) => string> = {
+  'workflows/get': (n) => `Workflow ${n} could not be read`,
+  'workflows/updateMeta': (n) => `The description of workflow ${n} could not be changed`,
+  'workflows/delete': (n) => `Workflow ${n} could not be deleted`,
+  'workflows/move': (n) => `Workflow ${n} could not be copied into the project`,
+  'workflows/save': (n) => `The run could not be saved as workflow ${n}`,
+};
+
+/** Why, for each ZCode reason a `workflows/*` call gives. */
+const WORKFLOW_REASONS: Record<string, string> = {
+  invalid_name: 'the agent does not accept that name for a workflow file (use letters, digits, "-" and "_")',
+  not_found: 'there is no workflow of that name in this scope',
+  parse_error: 'its file does not parse as a saved workflow',
+  read_error: 'its file could not be read',
+  write_error: 'the file could not be written',
+  target_exists: 'a workflow of that name is already there and is never overwritten',
+  run_not_found: 'the agent knows no run with that id',
+  script_missing: 'the run has no script to save',
+  compile_failed: 'its script does not compile',
+};
+
+/**
+ * A `workflows/*` `{ok:false, reason, detail?}` result (§8) as the error a client is told: a
+ * sentence saying what was refused and why (the web app shows it as is), the ZCode reason kept
+ * apart in `details.reason`.
+ */
 export function workflowFailureError(
   method: string,
   failure: { reason: string; detail?: string | undefined; path?: string | undefined },
+  name?: string,
 ): HubError {
-  const message = failure.detail ? `${method}: ${failure.reason}: ${failure.detail}` : `${method}: ${failure.reason}`;
+  const action = WORKFLOW_ACTIONS[method];
+  const what = action ? action(name === undefined ? 'of that name' : JSON.stringify(name)) : `${method} failed`;
+  const why = WORKFLOW_REASONS[failure.reason] ?? `the agent refused it (${failure.reason})`;
+  const message = `${what}: ${why}${failure.detail ? ` (${failure.detail})` : ''}.`;
   return new HubError(reasonErrorCode(failure.reason), message, {
     reason: failure.reason,
     ...(failure.path ? { path: failure.path } : {}),

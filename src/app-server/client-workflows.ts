@@ -26,11 +26,15 @@ type Window = { afterSequence?: number | undefined; limit?: number | undefined }
 export class WorkflowCalls {
   constructor(private readonly call: Call) {}
 
-  /** Unwraps a `{ok:true,…} | {ok:false, reason}` result. */
-  private async ok<S extends z.ZodType>(method: string, params: unknown, schema: S): Promise<Exclude<z.output<S>, { ok: false }>> {
+  /** Unwraps a `{ok:true,…} | {ok:false, reason}` result; a failure names the workflow it was about. */
+  private async ok<S extends z.ZodType, P extends { name: string }>(
+    method: string,
+    params: P,
+    schema: S,
+  ): Promise<Exclude<z.output<S>, { ok: false }>> {
     const result = await this.call(method, params, schema);
     const failure = w.workflowFailureSchema.safeParse(result);
-    if (failure.success) throw workflowFailureError(method, failure.data);
+    if (failure.success) throw workflowFailureError(method, failure.data, params.name);
     return result as Exclude<z.output<S>, { ok: false }>;
   }
 

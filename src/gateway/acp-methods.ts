@@ -7,7 +7,9 @@ import {
   type NewSessionResponse,
   type PromptResponse,
 } from '@agentclientprotocol/sdk';
+import type { z } from 'zod';
 import { HubError } from '../errors.js';
+import { describeIssues, paramIssues } from './param-issues.js';
 import {
   attachMeta,
   authenticateParams,
@@ -53,13 +55,11 @@ function badParams(message: string, path: string): HubError {
   return new HubError('HUB_ERR_BAD_REQUEST', message, { issues: [{ path, message }] });
 }
 
-/** A `-32602`-shaped failure for a `_meta.zcode` block that does not parse. */
-function metaOrThrow<T>(
-  result: { success: true; data: T } | { success: false; error: { issues: Array<{ path: PropertyKey[]; message: string }> } },
-): T {
+/** A `-32602`-shaped failure for a `_meta.zcode` block that does not parse: each field named by its path, as for the params. */
+function metaOrThrow<T>(result: z.ZodSafeParseResult<T>): T {
   if (result.success) return result.data;
-  const issue = result.error.issues[0];
-  throw badParams(issue?.message ?? 'invalid _meta.zcode', `_meta.zcode.${issue?.path.map(String).join('.') ?? ''}`);
+  const issues = paramIssues(result.error).map((i) => ({ ...i, path: ['_meta.zcode', i.path].filter(Boolean).join('.') }));
+  throw new HubError('HUB_ERR_BAD_REQUEST', describeIssues(issues), { issues });
 }
 
 /** The ACP shape of an opened session plus its `_meta.zcode` position. */

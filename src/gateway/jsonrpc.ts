@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { HubError } from '../errors.js';
+import { describeIssues, paramIssues } from './param-issues.js';
 
 /**
  * JSON-RPC 2.0 envelopes as they arrive on a client socket (ARCHITECTURE.md §5): classification of
@@ -94,13 +95,10 @@ export function requestFrame(id: RpcId, method: string, params: unknown): string
   return JSON.stringify({ jsonrpc: '2.0', id, method, params });
 }
 
-/** Most issues listed in one -32602 (a hostile frame can produce thousands). */
-const MAX_ISSUES = 10;
-
-/** -32602 with `data.issues` (docs/CLIENT-PROTOCOL.md "Errors") from a zod error. */
+/** -32602 with `data.issues` (docs/CLIENT-PROTOCOL.md "Errors") from a zod error; the message names the first field at fault. */
 export function invalidParams(error: z.ZodError): RpcErrorObject {
-  const issues = error.issues.slice(0, MAX_ISSUES).map((i) => ({ path: i.path.map(String).join('.'), message: i.message.slice(0, 200) }));
-  const rpc = new HubError('HUB_ERR_BAD_REQUEST', 'Invalid params', { issues }).toRpc();
+  const issues = paramIssues(error);
+  const rpc = new HubError('HUB_ERR_BAD_REQUEST', describeIssues(issues), { issues }).toRpc();
   return { ...rpc, data: { ...rpc.data, issues } };
 }
 

@@ -59,7 +59,21 @@ const readOnlyEcho = {
   complete: z.boolean().optional(),
 };
 
-export const providerIdSchema = z
+/**
+ * A provider id the hub creates is a name: a letter or digit, then letters, digits, `.`, `_`,
+ * `-` or `:` (ZCode's own ids look like `account:zai`), 64 characters at most (a longer one
+ * could not be addressed: fastify answers 414 to a URL parameter over 100 characters). It is never
+ * used in a file path, but `../../etc` or an id with spaces is no name anyone meant. Only new
+ * ids are held to it: a provider the desktop app wrote under another id stays readable and
+ * editable through its URL, and a PUT or PATCH echoing that id back is compared, not refused.
+ */
+export const PROVIDER_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$/;
+export const PROVIDER_ID_RULE = 'providerId must be 1-64 letters, digits, ".", "_", "-" or ":", starting with a letter or digit';
+
+export const providerIdSchema = z.string().regex(PROVIDER_ID_PATTERN, PROVIDER_ID_RULE).describe(PROVIDER_ID_RULE);
+
+/** The id in a PUT or PATCH body: only compared with the URL's (provider-mutations.ts), so any id a file holds. */
+const echoedProviderIdSchema = z
   .string()
   .min(1)
   .max(128)
@@ -83,7 +97,7 @@ export type ProviderCreate = z.infer<typeof providerCreateSchema>;
 /** PATCH: every field optional; `apiKey` omitted = keep, `null` = remove the key. */
 export const providerPatchSchema = z
   .object({
-    providerId: providerIdSchema.optional(),
+    providerId: echoedProviderIdSchema.optional(),
     name: z.string().min(1).max(256).optional(),
     enabled: z.boolean().optional(),
     apiType: providerApiTypeSchema.optional(),
@@ -99,7 +113,7 @@ export type ProviderPatch = z.infer<typeof providerPatchSchema>;
 /** PUT: the full resource as read (nullable api fields allowed, since GET may return them null). */
 export const providerPutSchema = z
   .object({
-    providerId: providerIdSchema.optional(),
+    providerId: echoedProviderIdSchema.optional(),
     name: z.string().min(1).max(256),
     enabled: z.boolean(),
     apiType: providerApiTypeSchema.nullable(),

@@ -3,6 +3,7 @@
  * real git repository: inline code in what people write (a prompt, the session title it gives,
  * the list and the inbox) shown as code; the chat title given the header's width (the branch sits
  * under it); a question with one way to skip; a plan to approve without the form's how-to text;
+ * Doctor on an operate device saying it is an admin report and what the device still sees;
  * /docs on an operate device landing on a page that
  * says how to get admin, and an operate address on a view device on one that says how to get
  * operate, without a console error.
@@ -158,6 +159,22 @@ describe('phone edges at 390 px', () => {
     await sheet.getByTestId('plan-approve').click();
     await sheet.waitFor({ state: 'detached' });
     await waitIdle(page);
+  });
+
+  it('Doctor on an operate device says it is a report for admin devices and what this device still sees, not "change this"', async () => {
+    const { page } = phone;
+    const before = phone.errors.length;
+    await page.goto(`${hub.url}/settings/doctor`);
+    const note = page.getByTestId('admin-only');
+    await note.waitFor();
+    expect(await page.locator('.topbar-title').first().innerText()).toBe('Doctor');
+    expect(await note.locator('p').first().innerText()).toBe(
+      'Doctor is a report, not a setting: it checks the hub’s addresses, secret files, peers and the agent’s setup, so only admin devices read it. This device still sees the agent’s state at the top of the screen whenever the agent is not ready.',
+    );
+    expect(await note.getByTestId('admin-how-to').locator('code').innerText()).toBe('zcode-hub pair --scope admin');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+    await shoot(page, 'edges-doctor-operate');
+    expect(phone.errors.slice(before)).toEqual([]);
   });
 
   it('/docs on an operate device is the app’s needs-admin page with the command, no console errors; an admin gets docs that fit', async () => {

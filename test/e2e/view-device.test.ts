@@ -2,7 +2,7 @@
  * What a view device is offered, and that each refusal says why: at 390×844 on a real daemon
  * with the simulator child, Vic (a view token) watches Ann's session. "Waiting for others — View"
  * opens the sheet with what is asked, read-only (docs/SECURITY.md "Team control") — a Write that
- * replaces an existing file says so, a question lists its questions and choices — with no answer
+ * replaces an existing file says so (and so do its card and Ann's Changes view), a question lists its questions and choices — with no answer
  * and no form. The workspace's files are for operate devices: no Files button, and the page
  * opened by its address says so (docs/SECURITY.md "Reading workspace files").
  */
@@ -62,6 +62,18 @@ describe('a view device', () => {
     await waitIdle(a);
     await expect.poll(() => card.getAttribute('data-status')).toBe('completed');
     expect(await card.getByTestId('card-overwrites').isVisible()).toBe(true);
+    // Ann's Changes view says the same of that file: replaced, not new, and its diff is the whole new content.
+    await a.getByTestId('changes-button').click();
+    const greet = a.locator('[data-testid=change-file][data-path="src/greet.ts"]');
+    await greet.getByTestId('change-overwrites').waitFor();
+    expect(await greet.getByTestId('change-overwrites').innerText()).toBe(
+      'Overwrites a file that existed; its diff shows only the new content.',
+    );
+    expect(await greet.getByTestId('change-replaced').innerText()).toBe('replaced');
+    expect(await greet.locator('.pill-new').count()).toBe(0);
+    await shoot(a, 'view-device-changes-replaced');
+    await a.getByRole('button', { name: 'Back' }).click();
+    await a.getByTestId('prompt-input').waitFor();
   });
 
   it('a question: its questions and choices, no form', async () => {

@@ -100,9 +100,34 @@ describe('v4 ACKs and workflow results (§7.2, §8)', () => {
   });
 
   it('maps a workflows/* failure by its reason', () => {
-    expect(workflowFailureError('workflows/move', { reason: 'target_exists', path: '/w/a.js' }).toBody()).toEqual({
-      error: { code: 'HUB_ERR_CONFLICT', message: 'workflows/move: target_exists', details: { reason: 'target_exists', path: '/w/a.js' } },
+    expect(workflowFailureError('workflows/move', { reason: 'target_exists', path: '/w/a.js' }, 'a').toBody()).toEqual({
+      error: {
+        code: 'HUB_ERR_CONFLICT',
+        message: 'Workflow "a" could not be copied into the project: a workflow of that name is already there and is never overwritten.',
+        details: { reason: 'target_exists', path: '/w/a.js' },
+      },
     });
-    expect(workflowFailureError('workflows/get', { reason: 'something_new' }).code).toBe('HUB_ERR_BACKEND');
+    const unknown = workflowFailureError('workflows/get', { reason: 'something_new', detail: 'disk on fire' }, 'b');
+    expect(unknown.code).toBe('HUB_ERR_BACKEND');
+    expect(unknown.message).toBe('Workflow "b" could not be read: the agent refused it (something_new) (disk on fire).');
+  });
+
+  it('words every workflows/* reason the agent documents as a sentence, never the bare code', () => {
+    const reasons = [
+      'invalid_name',
+      'not_found',
+      'parse_error',
+      'read_error',
+      'write_error',
+      'target_exists',
+      'run_not_found',
+      'script_missing',
+      'compile_failed',
+    ];
+    for (const reason of reasons) {
+      const message = workflowFailureError('workflows/save', { reason }, 'x').message;
+      expect(message, reason).toMatch(/^The run could not be saved as workflow "x": [a-z].*\.$/);
+      expect(message, reason).not.toContain(reason);
+    }
   });
 });

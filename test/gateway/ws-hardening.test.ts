@@ -114,6 +114,29 @@ describe('frames', () => {
     expect(c.isOpen).toBe(true);
   });
 
+  it('-32602 names a missing nested field by its path: initialize without clientInfo.version', async () => {
+    const c = await hub.client();
+    const bad = await expectRpcError(
+      c.request('initialize', { protocolVersion: 1, clientCapabilities: {}, clientInfo: { name: 'no-version' } }),
+      -32602,
+      'HUB_ERR_BAD_REQUEST',
+    );
+    expect(bad.message).toBe('Invalid params: clientInfo.version: required');
+    expect((bad.data as { issues: unknown[] }).issues).toEqual([{ path: 'clientInfo.version', message: 'required' }]);
+    await c.initialize();
+    // The same for a field of a `_meta.zcode` block, by its full path.
+    const meta = await expectRpcError(
+      c.request('session/new', { cwd: hub.workspace, mcpServers: [], _meta: { zcode: { model: { providerId: 'sim' } } } }),
+      -32602,
+      'HUB_ERR_BAD_REQUEST',
+    );
+    expect(meta.message).toBe('Invalid params: _meta.zcode.model.modelId: required');
+    expect((meta.data as { details: { issues: unknown[] } }).details.issues).toEqual([
+      { path: '_meta.zcode.model.modelId', message: 'required' },
+    ]);
+    await c.close();
+  });
+
   it('[WS-02] repeated violations close 4400', async () => {
     const c = await hub.initializedClient();
     for (let i = 0; i < 5; i++) c.sendRaw('}{');

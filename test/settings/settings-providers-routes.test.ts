@@ -2,6 +2,7 @@ import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { PROVIDER_ID_RULE } from '../../src/settings/provider-resource.js';
 import { until } from '../helpers/until.js';
 import { auth, buildSettingsApp, type SettingsApp, type SimBackend, startSimBackend } from './helpers.js';
 
@@ -150,6 +151,12 @@ describe('settings REST: providers', () => {
       expect(bad.statusCode).toBe(400);
       expect(bad.json().error.details.issues).toEqual([{ path: 'body.baseUrl', message: 'baseUrl must be an http:// or https:// URL' }]);
     }
+    // A new provider's id is a name (PROVIDER_ID_RULE), refused by field, never a path or a sentence.
+    for (const providerId of ['../../etc', 'has space', '-leading-dash', 'a/b', 'x'.repeat(65)]) {
+      const bad = await call('POST', '/api/settings/providers', { payload: { ...body, providerId } });
+      expect(bad.statusCode, providerId).toBe(400);
+      expect(bad.json().error.details.issues).toEqual([{ path: 'body.providerId', message: PROVIDER_ID_RULE }]);
+    }
     const oversize = await call('PATCH', '/api/settings/providers/acme', { payload: { name: 'x'.repeat(9 * 1024) } });
     expect(oversize.statusCode).toBe(413);
     expect(oversize.json()).toMatchObject({ error: { code: 'HUB_ERR_PAYLOAD_TOO_LARGE' } });
@@ -159,6 +166,27 @@ describe('settings REST: providers', () => {
     expect(account.json().error.details.issues[0].path).toBe('config.providerConfigRules.providerRules.1.config.access');
     expect((await readFile(file)).equals(before)).toBe(true);
     for (const res of [invalid, unknown, oversize, account]) expect(res.body).not.toMatch(/at .+\.ts:\d+/); // no stack traces
+  });
+
+  it('a provider the file holds under an id outside the rule is still read, edited with its id echoed, and deleted', async () => {
+    expect((await call('POST', '/api/settings/providers', { payload: body })).statusCode).toBe(201);
+    const odd = 'Old provider/1';
+    await writeFile(file, (await readFile(file, 'utf8')).replaceAll('"acme"', JSON.stringify(odd)));
+    const url = `/api/settings/providers/${encodeURIComponent(odd)}`;
+    await until(async () => ((await call('GET', url)).statusCode === 200 ? true : undefined), 'the edited file read');
+    const patched = await call('PATCH', url, { payload: { providerId: odd, name: 'Renamed' } });
+    expect(patched.statusCode, patched.body).toBe(200);
+    expect(patched.json()).toMatchObject({ providerId: odd, name: 'Renamed' });
+    expect((await call('DELETE', url)).statusCode).toBe(204);
+  });
+
+  it('a provider id at the length limit and with every allowed character is created', async () => {
+    for (const providerId of ['x'.repeat(64), 'My-provider_2.v1:eu']) {
+      const res = await call('POST', '/api/settings/providers', { payload: { ...body, providerId } });
+      expect(res.statusCode, res.body).toBe(201);
+      expect(res.json().providerId).toBe(providerId);
+      expect((await call('DELETE', `/api/settings/providers/${encodeURIComponent(providerId)}`)).statusCode).toBe(204);
+    }
   });
 
   it('[CFG-04] a file broken by hand: reported, served, not overwritten blindly; a fixed file is picked up', async () => {

@@ -104,6 +104,11 @@ describe('settings REST: saved workflows and runs (real link, simulator in-proce
     const missing = await h.get('/api/settings/workflows/project/nope');
     expect(missing.statusCode).toBe(404);
     expect(missing.json()).toMatchObject({ error: { code: 'HUB_ERR_NOT_FOUND', details: { reason: 'not_found' } } });
+    expect(missing.json().error.message).toBe('Workflow "nope" could not be read: there is no workflow of that name in this scope.');
+    const badName = await h.get('/api/settings/workflows/project/-x');
+    expect(badName.statusCode).toBe(400);
+    expect(badName.json().error).toMatchObject({ code: 'HUB_ERR_BAD_REQUEST', details: { reason: 'invalid_name' } });
+    expect(badName.json().error.message).toMatch(/^Workflow "-x" could not be read: the agent does not accept that name/);
     const path = join(workspace, '.zcode', 'workflows', 'review.js');
     expect((await h.inject('PATCH', '/api/settings/workflows/project/review/meta', { meta: { description: 'new' } })).json()).toEqual({
       path,
@@ -122,6 +127,9 @@ describe('settings REST: saved workflows and runs (real link, simulator in-proce
     const move = await h.inject('POST', '/api/settings/workflows/global/again/move', {});
     expect(move.statusCode).toBe(409);
     expect(move.json()).toMatchObject({ error: { details: { reason: 'target_exists' } } });
+    expect(move.json().error.message).toBe(
+      'Workflow "again" could not be copied into the project: a workflow of that name is already there and is never overwritten.',
+    );
     expect((await h.get('/api/settings/workflows?workspace=relative/path')).statusCode).toBe(400);
   });
 

@@ -24,6 +24,20 @@ function card(
 }
 
 describe('Changes: files a session touched', () => {
+  it('a Write its card marks `overwrites` replaced a file: not new, and each such edit says so', () => {
+    const replacing = { ...card('1', 'completed', [{ path: '/w/greet.ts', oldText: null, newText: 'a\nb' }]), overwrites: true };
+    const items: ChatItem[] = [
+      replacing,
+      card('2', 'completed', [{ path: '/w/new.ts', oldText: null, newText: 'x' }]),
+      card('3', 'completed', [{ path: '/w/greet.ts', oldText: 'a', newText: 'c' }]),
+    ];
+    const [greet, fresh] = collectChanges(items);
+    expect(greet).toMatchObject({ created: false, replaced: true, added: 3, removed: 1 });
+    expect(greet!.edits.map((e) => e.overwrites)).toEqual([true, false]);
+    expect(fresh).toMatchObject({ created: true, replaced: false });
+    expect(fresh!.edits[0]!.overwrites).toBe(false);
+  });
+
   it('groups diffs by path in first-touched order, skips failed cards, walks sub-agent children', () => {
     const items: ChatItem[] = [
       { kind: 'user', id: 'u', text: 'edit', images: [] },

@@ -6,6 +6,8 @@
 export const scopeEn = {
   adminOnly: 'Only admin devices can change this.',
   adminOnlySettings: 'Providers, workflows and devices are managed from an admin device.',
+  doctorAdminOnly:
+    'Doctor is a report, not a setting: it checks the hub’s addresses, secret files, peers and the agent’s setup, so only admin devices read it. This device still sees the agent’s state at the top of the screen whenever the agent is not ready.',
   /** {0} is the command, shown as code. */
   adminHowTo: 'To make this device an admin, run {0} on the computer that runs the hub, then open the link it prints on this device.',
   needsAdminTitle: 'This page needs an admin device',
@@ -32,6 +34,8 @@ export const scopeEn = {
 export const scopeZh: Record<keyof typeof scopeEn, string> = {
   adminOnly: '只有管理员设备可以修改。',
   adminOnlySettings: '服务商、工作流和设备只能在管理员设备上管理。',
+  doctorAdminOnly:
+    '诊断是一份报告，不是设置：它检查 hub 的地址、密钥文件、对等来源和代理的配置，所以只有管理员设备可以查看。代理未就绪时，这台设备仍会在屏幕顶部看到代理的状态。',
   adminHowTo: '要让这台设备成为管理员，请在运行 hub 的电脑上执行 {0}，然后在这台设备上打开它输出的链接。',
   needsAdminTitle: '此页面需要管理员设备',
   needsAdminDocs: 'API 文档描述了 hub 的管理接口，只有管理员设备可以打开。',

@@ -13,6 +13,8 @@ export interface FileEdit {
   newText: string;
   added: number;
   removed: number;
+  /** A Write that replaced a file that existed (its card's `overwrites`): `newText` is the whole new file, not only new lines. */
+  overwrites: boolean;
 }
 
 /** Every edit of one path, oldest first. */
@@ -21,8 +23,10 @@ export interface FileChange {
   edits: FileEdit[];
   added: number;
   removed: number;
-  /** True when the first edit of the path wrote a new file (`oldText: null`). */
+  /** True when the first edit of the path wrote a new file (`oldText: null`, nothing there before). */
   created: boolean;
+  /** True when the first edit of the path replaced a file that existed with a Write: its lines all count as added, none as removed. */
+  replaced: boolean;
 }
 
 function* toolCards(items: readonly ChatItem[]): Generator<ToolItem> {
@@ -57,9 +61,10 @@ export function collectChanges(items: readonly ChatItem[]): FileChange[] {
       if (c.type !== 'diff') continue;
       const oldText = c.oldText ?? null;
       const { added, removed } = countLines(oldText, c.newText);
+      const overwrites = oldText === null && card.overwrites === true;
       let file = byPath.get(c.path);
       if (!file) {
-        file = { path: c.path, edits: [], added: 0, removed: 0, created: oldText === null };
+        file = { path: c.path, edits: [], added: 0, removed: 0, created: oldText === null && !overwrites, replaced: overwrites };
         byPath.set(c.path, file);
       }
       file.edits.push({
@@ -71,6 +76,7 @@ export function collectChanges(items: readonly ChatItem[]): FileChange[] {
         newText: c.newText,
         added,
         removed,
+        overwrites,
       });
       file.added += added;
       file.removed += removed;

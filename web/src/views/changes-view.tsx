@@ -24,6 +24,12 @@ function EditView({ edit, path, rel, current }: { edit: FileEdit; path: string; 
         {edit.status === 'pending' ? <span class="pill pill-pending">{t('changesPending')}</span> : null}
         {edit.status === 'in_progress' ? <span class="pill pill-in_progress">{t('changesRunning')}</span> : null}
       </div>
+      {edit.overwrites ? (
+        // The diff of a Write that replaced a file has no old side: say so, as its card does.
+        <div class="muted small change-note" data-testid="change-overwrites">
+          {t('cardOverwrites')}
+        </div>
+      ) : null}
       <DiffBlock path={path} oldText={edit.oldText} newText={edit.newText} start={start ?? 1} />
       {start === undefined ? <div class="muted small change-note">{t('lineNumbersApprox')}</div> : null}
     </div>
@@ -61,6 +67,11 @@ function FileView({ file, sessionId, cwd, open }: { file: FileChange; sessionId:
           <strong>{rel.slice(slash + 1)}</strong>
         </span>
         {file.created ? <span class="pill pill-new">{t('changesNew')}</span> : null}
+        {file.replaced ? (
+          <span class="pill" data-testid="change-replaced">
+            {t('changesReplaced')}
+          </span>
+        ) : null}
         <LineCounts added={file.added} removed={file.removed} />
       </summary>
       <div class="change-body">

@@ -98,7 +98,8 @@ export function SettingsView({ page }: { page?: 'providers' | 'workflows' | 'dev
         <TopBar title={title} back={() => navigate({ name: 'settings' })} />
         <main class="scroll list-page">
           {!admin ? (
-            <AdminOnly />
+            // Doctor changes nothing: a non-admin device is told what the report holds and why it is not shown.
+            <AdminOnly {...(page === 'doctor' ? { text: t('doctorAdminOnly') } : {})} />
           ) : page === 'providers' ? (
             <>
               <ProvidersIntro />
