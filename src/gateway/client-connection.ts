@@ -83,8 +83,15 @@ export class ClientConnection implements ClientPort, Batched {
   private readonly withdrawn = new Map<RpcId, (result: unknown) => void>();
   private readonly closeListeners: Array<(code: number, reason: string) => void> = [];
   private graceTimer: NodeJS.Timeout | undefined;
-  /** This turn's frames, written as one buffer at the end of the turn (write-batch.ts); empty between turns. */
-  private readonly batch: Frame[] = [];
+  /**
+   * This turn's frames, the first {@link batchCount} slots, written as one buffer at the end of the
+   * turn (write-batch.ts). The list is never emptied: a V8 array emptied by `pop` or `length = 0`
+   * drops its backing store, so every client's first frame of every turn allocated a new one (a
+   * young store hung off an old connection, for every scavenge to trace); its slots are cleared
+   * instead, so it pins no frame between turns.
+   */
+  private readonly batch: Array<Frame | undefined> = [];
+  private batchCount = 0;
   /** Bytes the kernel had not taken when this turn's batch began: the backlog the budget judges. */
   private backlogAtBatch = 0;
   private batchedBytes = 0;
@@ -143,7 +150,7 @@ export class ClientConnection implements ClientPort, Batched {
     // echoed to the others) still goes out to a client that keeps up. This turn's batch is no
     // backlog (the kernel has not been offered it yet), so it does not count as one. A client
     // that keeps up has none, and its later frames of a turn skip reading the socket's queue.
-    const holding = this.batch.length > 0;
+    const holding = this.batchCount > 0;
     const backlog = holding ? this.backlogAtBatch : this.socket.bufferedAmount;
     if (backlog > 0) {
       // Every byte not yet handed to the kernel: earlier turns' backlog plus this turn's batch.
@@ -165,21 +172,20 @@ export class ClientConnection implements ClientPort, Batched {
       this.backlogAtBatch = backlog;
       this.batching.batcher.hold(this);
     }
-    this.batch.push(frame);
+    this.batch[this.batchCount++] = frame;
     if ((this.batchedBytes += size) >= MAX_BATCH_BYTES) this.flushBatch();
   }
 
   /** Writes this turn's frames to the TCP socket in one write (idempotent; dropped once ws no longer sends). */
   flushBatch(): void {
-    const frames = this.batch;
-    if (frames.length === 0) return;
+    const count = this.batchCount;
+    if (count === 0) return;
+    this.batchCount = 0;
     this.batchedBytes = 0;
+    const frames = this.batch;
     if (this.batching !== undefined && this.socket.readyState === this.socket.OPEN)
-      this.batching.tcp.write(this.batching.batcher.join(frames));
-    // The same list serves every turn (the batcher keeps its own copy): a new one per client per
-    // turn was the largest share of what the hub's scavenges had to keep. Emptied by `pop`:
-    // setting `length` is a runtime call, about ten times the cost for the one frame of most turns.
-    while (frames.length > 0) frames.pop();
+      this.batching.tcp.write(this.batching.batcher.join(frames, count));
+    for (let i = 0; i < count; i++) frames[i] = undefined;
   }
 
   /** Encodes and queues a frame built for this client alone. */

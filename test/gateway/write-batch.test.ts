@@ -165,6 +165,25 @@ describe('write batching and the outbound budget', () => {
     expect(payloads([a.sock.sent[1] as Buffer])).toEqual([f1.text]);
   });
 
+  it('a turn after a longer one writes only its own frames, and no frame stays pinned between turns', async () => {
+    // The connection's list and the batcher's held list are reused turn after turn (a count, not
+    // a length): a stale slot from a longer turn must never leak into a shorter one.
+    const batcher = new WriteBatcher();
+    const [a, b] = [connection(batcher), connection(batcher)];
+    const turns = [[frameOf(10), frameOf(10), frameOf(10)], [frameOf(10)], [frameOf(10), frameOf(10)]];
+    for (const [k, turn] of turns.entries()) {
+      for (const f of turn) a.conn.sendFrame(f);
+      // b holds in the first and last turns only: the held list shrinks and grows too.
+      if (k !== 1) for (const f of turn) b.conn.sendFrame(f);
+      await endOfTurn();
+      expect(payloads([a.sock.sent[k] as Buffer])).toEqual(turn.map((f) => f.text));
+      const held = (a.conn as unknown as { batch: unknown[] }).batch;
+      expect(held.every((slot) => slot === undefined)).toBe(true);
+    }
+    expect(a.sock.writes).toBe(3);
+    expect(payloads(b.sock.sent)).toEqual([...(turns[0] ?? []), ...(turns[2] ?? [])].map((f) => f.text));
+  });
+
   it('the frames a turn batched leave before the close frame', async () => {
     const { conn, sock } = connection(new WriteBatcher());
     const frames = [frameOf(10), frameOf(10)];
