@@ -34,6 +34,8 @@ describe('Journal', () => {
     for (let i = 0; i < 12; i += 1) j.append((s, e) => frame(s, e));
     expect(j.size).toBe(5);
     expect(j.firstSeq).toBe(8);
+    // The ring holds no trimmed entry any more (each would pin its chunk of stored bytes).
+    expect((j as unknown as { entries: unknown[] }).entries.filter((e) => e !== undefined)).toHaveLength(5);
     expect(j.since(6, 'e1')).toEqual({ kind: 'impossible', reason: 'trimmed' });
     const ok = j.since(7, 'e1');
     expect(ok.kind === 'exact' && ok.entries.map((e) => e.seq)).toEqual([8, 9, 10, 11, 12]);

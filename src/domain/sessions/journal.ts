@@ -45,9 +45,10 @@ export interface JournalLimits {
 
 /** Bounded ring of serialized updates for one session. */
 export class Journal {
-  private entries: JournalEntry[] = [];
+  /** The ring; slots before `head` were trimmed and are emptied, so their chunks can be freed. */
+  private entries: Array<JournalEntry | undefined> = [];
   private readonly store = new FrameStore();
-  /** Index of the oldest live entry in `entries` (slots before it are dropped lazily). */
+  /** Index of the oldest live entry in `entries` (the emptied slots before it are compacted lazily). */
   private head = 0;
   private bytes = 0;
   private last = 0;
@@ -120,14 +121,14 @@ export class Journal {
     if (afterSeq + 1 < this.epochStartSeq) return { kind: 'impossible', reason: 'epoch' };
     if (afterSeq + 1 < this.firstSeq) return { kind: 'impossible', reason: 'trimmed' };
     const start = this.head + (afterSeq + 1 - this.firstSeq);
-    return { kind: 'exact', entries: this.entries.slice(start) };
+    return { kind: 'exact', entries: this.entries.slice(start) as JournalEntry[] };
   }
 
   /** Up to `limit` entries after `afterSeq` (REST `/sessions/{id}/events`), oldest first. */
   page(afterSeq: number, limit: number): JournalEntry[] {
     const from = Math.max(afterSeq + 1, this.firstSeq);
     const start = this.head + (from - this.firstSeq);
-    return this.entries.slice(start, start + Math.max(0, limit));
+    return this.entries.slice(start, start + Math.max(0, limit)) as JournalEntry[];
   }
 
   private trim(): void {
@@ -135,6 +136,7 @@ export class Journal {
       const dropped = this.entries[this.head];
       if (dropped === undefined) break;
       this.bytes -= dropped.bytes;
+      this.entries[this.head] = undefined;
       this.head += 1;
     }
     // Compact lazily so trimming stays O(1) amortised.
