@@ -199,6 +199,8 @@ export const LIMITS = {
   wsTicketTtlMs: 30_000,
   /** Outstanding WebSocket tickets; past it the oldest is dropped. */
   wsTicketsMax: 1_024,
+  /** Time a CLI command gives the running daemon to answer one REST call (`callDaemon`); past it the command says the hub did not answer within it and exits 1. */
+  cliDaemonCallTimeoutMs: 10_000,
   /** How long `zcode-hub stop` waits for the daemon to exit after asking it to (SIGTERM); it says so and exits 1 past it. */
   stopWaitMs: 30_000,
   /** Lifetime of a device token when `--ttl` is not given (paired devices and `token create`). */

@@ -142,7 +142,7 @@ export class BackendLink implements BackendPort {
         this.current = undefined;
         if (gen && !gen.exited) {
           gen.intentional = true;
-          this.log.info({ pid: gen.transport.pid, epoch: gen.epoch }, 'restarting the backend on request');
+          this.log.info({ childPid: gen.transport.pid, epoch: gen.epoch }, 'restarting the backend on request');
           this.setStatus({ state: 'restarting', nextRetryMs: undefined });
           await gen.transport.close();
         }
@@ -288,7 +288,7 @@ export class BackendLink implements BackendPort {
         log.warn({ err: (err as Error).message }, 'could not write the backend pidfile');
       }
     }
-    log.info({ pid, kind: plan.kind, entry: plan.entry }, 'backend spawned');
+    log.info({ childPid: pid, kind: plan.kind, entry: plan.entry }, 'backend spawned');
 
     try {
       await peer.request(PROBE_METHOD, undefined, this.options.limits.backendStartTimeoutMs);
@@ -305,7 +305,7 @@ export class BackendLink implements BackendPort {
     }
     if (this.current === gen && !gen.exited && !this.closing) {
       this.setStatus({ state: 'ready' });
-      log.info({ pid }, 'backend ready');
+      log.info({ childPid: pid }, 'backend ready');
     }
   }
 

@@ -181,13 +181,13 @@ export class ChildTransport implements Transport {
     const log = this.options.logger;
     child.stdin?.end();
     if (await this.waitExit(grace)) return this.ended.done;
-    log.warn({ pid: child.pid, graceMs: grace }, 'backend did not exit after stdin EOF; sending SIGTERM');
+    log.warn({ childPid: child.pid, graceMs: grace }, 'backend did not exit after stdin EOF; sending SIGTERM');
     child.kill('SIGTERM');
     if (await this.waitExit(grace)) return this.ended.done;
-    log.warn({ pid: child.pid, graceMs: grace }, 'backend ignored SIGTERM; sending SIGKILL');
+    log.warn({ childPid: child.pid, graceMs: grace }, 'backend ignored SIGTERM; sending SIGKILL');
     child.kill('SIGKILL');
     if (!(await this.waitExit(BACKEND_BOUNDS.killWaitMs))) {
-      log.error({ pid: child.pid }, 'backend did not exit after SIGKILL');
+      log.error({ childPid: child.pid }, 'backend did not exit after SIGKILL');
       this.exitInfo ??= { code: null, signal: null, reason: 'no exit after SIGKILL' };
       this.finish();
     }

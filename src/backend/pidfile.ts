@@ -156,13 +156,13 @@ async function killIfOurs(record: PidRecord, inspector: ProcessInspector, graceM
   if (pid === process.pid || !inspector.alive(pid)) return 'not-running';
   const argv = inspector.commandLine(pid);
   if (!argv) {
-    logger.warn({ pid }, 'a stale backend pidfile names a running process that cannot be verified; leaving it alone');
+    logger.warn({ childPid: pid }, 'a stale backend pidfile names a running process that cannot be verified; leaving it alone');
     return 'unverifiable';
   }
   if (!sameCommand(record.command, argv)) return 'not-ours';
   const started = inspector.startTime(pid);
   if (started !== undefined && Math.abs(started - record.startedAt) > BACKEND_BOUNDS.pidStartToleranceMs) return 'not-ours';
-  logger.warn({ pid }, 'stopping a backend child orphaned by a previous hub');
+  logger.warn({ childPid: pid }, 'stopping a backend child orphaned by a previous hub');
   const gone = async (ms: number): Promise<boolean> => {
     const until = Date.now() + ms;
     while (Date.now() < until) {
@@ -183,6 +183,6 @@ async function killIfOurs(record: PidRecord, inspector: ProcessInspector, graceM
     return 'killed';
   }
   if (await gone(graceMs)) return 'killed';
-  logger.error({ pid }, 'an orphaned backend child survived SIGKILL');
+  logger.error({ childPid: pid }, 'an orphaned backend child survived SIGKILL');
   return 'survived';
 }

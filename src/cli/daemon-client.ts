@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { readAdminToken } from '../auth/admin-token.js';
 import { readHubFile, type HubFile } from '../daemon/state-files.js';
 import { processAlive } from '../fs/process-alive.js';
+import { LIMITS } from '../limits.js';
 
 /** The running daemon of a state dir, found through hub.json, with the admin credential. */
 export interface DaemonHandle {
@@ -81,22 +82,32 @@ function refusal(status: number, text: string): DaemonRefused {
 
 /**
  * Calls the daemon's REST API with the admin token. The one place the CLI turns an HTTP failure
- * into words: a refusal throws DaemonRefused, a daemon that does not answer DaemonUnreachable.
- * Callers parse the answer with zod.
+ * into words: a refusal throws DaemonRefused, a daemon that does not answer (within `timeoutMs`,
+ * head and body) DaemonUnreachable. Callers parse the answer with zod.
  */
-export async function callDaemon(handle: DaemonHandle, method: string, path: string, body?: unknown): Promise<unknown> {
+export async function callDaemon(
+  handle: DaemonHandle,
+  method: string,
+  path: string,
+  body?: unknown,
+  timeoutMs: number = LIMITS.cliDaemonCallTimeoutMs,
+): Promise<unknown> {
   let res: Response;
   let text: string;
+  const signal = AbortSignal.timeout(timeoutMs);
   try {
     res = await fetch(new URL(path, handle.hub.url), {
       method,
       headers: { authorization: `Bearer ${handle.adminToken}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      signal: AbortSignal.timeout(10_000),
+      signal,
     });
     text = await res.text();
   } catch (err) {
-    throw new DaemonUnreachable(handle, (err as Error & { cause?: Error }).cause?.message ?? (err as Error).message, err);
+    const reason = signal.aborted
+      ? `no answer within ${timeoutMs / 1000} s`
+      : ((err as Error & { cause?: Error }).cause?.message ?? (err as Error).message);
+    throw new DaemonUnreachable(handle, reason, err);
   }
   if (!res.ok) throw refusal(res.status, text);
   try {

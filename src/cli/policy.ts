@@ -1,10 +1,10 @@
-import fs from 'node:fs';
 import { z } from 'zod';
 import { authorLabel } from '../auth/people.js';
 import { LIMITS } from '../limits.js';
 import { policySchemas, type Rule } from '../policy/rule-schema.js';
 import { callDaemon, findDaemon } from './daemon-client.js';
 import { parseCommand, type CliIo } from './command-args.js';
+import { readRulesFile } from './policy-file.js';
 import { commandSpec } from './commands.js';
 import { resolveStateDir } from './token.js';
 
@@ -35,7 +35,6 @@ const checkSchema = z.object({
   decision: z.string(),
   approvers: z.looseObject({ waitingFor: z.string() }),
 });
-const fileSchema = z.union([z.array(z.unknown()), z.looseObject({ rules: z.array(z.unknown()), revision: z.number().optional() })]);
 
 function whoOf(a: NonNullable<Rule['approvers']>): string {
   return [...(a.scopes ?? []), ...(a.people ?? []), ...(a.originator ? ['originator'] : [])].join('|');
@@ -67,19 +66,16 @@ export async function runPolicyCli(argv: string[], io: CliIo): Promise<number> {
     kind: line.string('kind'),
     session: line.string('session'),
   };
-  if ((action === 'set' || action === 'revoke') && !file) {
-    io.stderr.write(
-      `zcode-hub policy ${action}: give the ${action === 'set' ? 'FILE' : 'grant ID (see zcode-hub policy grants)'} (see \`zcode-hub policy ${action} --help\`)\n`,
-    );
-    return 2;
-  }
-  if (action === 'check' && (v.tool === undefined) === (v.kind === undefined)) {
-    io.stderr.write('zcode-hub policy check: give either --tool NAME or --kind question|plan (see `zcode-hub policy check --help`)\n');
+  const wrong = usageProblem(action, file, v);
+  if (wrong) {
+    io.stderr.write(`${wrong}\n`);
     return 2;
   }
   const revision = v.revision === undefined ? undefined : Number(v.revision);
-  if (revision !== undefined && !Number.isInteger(revision)) {
-    io.stderr.write(`zcode-hub policy: --revision takes a whole number\n`);
+  // The file is checked before the hub is looked for: a broken file is said at once, hub or not.
+  const fromFile = action === 'set' && file ? readRulesFile(file) : undefined;
+  if (fromFile && 'problem' in fromFile) {
+    io.stderr.write(`zcode-hub policy set: ${fromFile.problem}\n`);
     return 2;
   }
   const daemon = findDaemon(resolveStateDir(line.string('state-dir'), io.env));
@@ -88,11 +84,9 @@ export async function runPolicyCli(argv: string[], io: CliIo): Promise<number> {
     return 1;
   }
   try {
-    if (action === 'set' && file) {
-      const body = fileSchema.parse(JSON.parse(fs.readFileSync(file, 'utf8')));
-      const rules = Array.isArray(body) ? body : body.rules;
+    if (fromFile) {
       const stored = policySchema.parse(
-        await callDaemon(daemon, 'PUT', '/api/policy', { rules, ...(revision === undefined ? {} : { revision }) }),
+        await callDaemon(daemon, 'PUT', '/api/policy', { rules: fromFile.rules, ...(revision === undefined ? {} : { revision }) }),
       );
       io.stdout.write(
         v.json ? `${JSON.stringify(stored)}\n` : `policy revision ${stored.revision}: ${stored.rules.length} rule(s), in force now\n`,
@@ -126,6 +120,16 @@ export async function runPolicyCli(argv: string[], io: CliIo): Promise<number> {
     io.stderr.write(`zcode-hub policy ${action}: ${(err as Error).message}\n`);
     return 1;
   }
+}
+
+/** What is wrong with the arguments, said before anything is read or asked (exit 2); undefined when nothing is. */
+function usageProblem(action: string | undefined, file: string | undefined, v: PolicyFlags): string | undefined {
+  if ((action === 'set' || action === 'revoke') && !file)
+    return `zcode-hub policy ${action}: give the ${action === 'set' ? 'FILE' : 'grant ID (see zcode-hub policy grants)'} (see \`zcode-hub policy ${action} --help\`)`;
+  if (action === 'check' && (v.tool === undefined) === (v.kind === undefined))
+    return 'zcode-hub policy check: give either --tool NAME or --kind question|plan (see `zcode-hub policy check --help`)';
+  if (v.revision !== undefined && !Number.isInteger(Number(v.revision))) return 'zcode-hub policy: --revision takes a whole number';
+  return undefined;
 }
 
 /** The flags of `zcode-hub policy`, as given. */

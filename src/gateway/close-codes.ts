@@ -10,6 +10,8 @@ export const CLOSE = {
   NORMAL: 1000,
   /** The hub is shutting down. */
   GOING_AWAY: 1001,
+  /** A binary frame: every message is a UTF-8 text frame (RFC 6455 §7.4.1 names 1003 for data of a type not accepted). */
+  UNSUPPORTED_DATA: 1003,
   /** Policy: connection caps (per token / total) crossed after the upgrade. */
   POLICY: 1008,
   /** A message over `limits.wsMaxMessageBytes` (ws closes with it by itself, via `maxPayload`). */

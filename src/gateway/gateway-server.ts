@@ -21,6 +21,9 @@ export interface GatewayServerDeps {
   hubIdentity?: { hubId: string; name: string };
 }
 
+/** The close reason of a binary frame: what to send instead. */
+export const BINARY_FRAME_REASON = 'text frames only: send each JSON-RPC message as a UTF-8 text frame';
+
 /** Longest delay `setTimeout` accepts (about 24.8 days); later expiries are re-armed. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
@@ -138,8 +141,12 @@ export class GatewayServer {
     });
     socket.on('message', (data: Buffer | ArrayBuffer | Buffer[], isBinary: boolean) => {
       if (!conn.open) return;
-      // The protocol is one JSON-RPC message per text frame; a binary frame carries none and is ignored.
-      if (isBinary) return;
+      // Messages are text frames only (docs/CLIENT-PROTOCOL.md "WebSocket"): a binary frame is
+      // closed on at once, since ignoring it would leave its sender waiting for an answer forever.
+      if (isBinary) {
+        conn.close(CLOSE.UNSUPPORTED_DATA, BINARY_FRAME_REASON);
+        return;
+      }
       const text = Array.isArray(data)
         ? Buffer.concat(data).toString('utf8')
         : Buffer.isBuffer(data)

@@ -18,7 +18,8 @@ export function installErrorHandler(app: FastifyInstance): void {
       // A paired device without the scope (an operate phone typing /docs, a view phone opening an
       // operate route) goes to the web app's own page that names the scope and how to get it: a
       // 403 document is a console error in every browser, and raw JSON tells a person nothing.
-      if (navigation && err instanceof ScopeRefusedError && err.need !== 'view') return reply.redirect(needsScopePath(err.need), 303);
+      if (navigation && err instanceof ScopeRefusedError && err.need !== 'view')
+        return reply.redirect(needsScopePath(err.need, req.url), 303);
       // A browser opening a refused page gets words and the fix, not a JSON body.
       const page = navigation ? errorPage(err.code, parseHostHeader(req.headers.host)?.hostname) : undefined;
       if (page) return reply.code(err.httpStatus).type('text/html; charset=utf-8').send(page);

@@ -21,9 +21,15 @@ export const NEEDS_ADMIN_PATH = '/needs-admin';
 /** The web app's page for a view device that opened an operate page (web/src/router-paths.ts `needsOperate`). */
 export const NEEDS_OPERATE_PATH = '/needs-operate';
 
-/** Where a paired device that lacks `need` is sent: the app's page that names the scope and how to get it. */
-export function needsScopePath(need: 'operate' | 'admin'): string {
-  return need === 'admin' ? NEEDS_ADMIN_PATH : NEEDS_OPERATE_PATH;
+/**
+ * Where a paired device that lacks `need` is sent: the app's page that names the scope and how to
+ * get it. The admin page is told which address was opened (`?from=`, its path only: a query string
+ * may hold a ticket), so it names that page rather than one it guesses.
+ */
+export function needsScopePath(need: 'operate' | 'admin', url?: string): string {
+  if (need === 'operate') return NEEDS_OPERATE_PATH;
+  const from = url === undefined ? '' : url.split('?')[0]!;
+  return from.startsWith('/') ? `${NEEDS_ADMIN_PATH}?from=${encodeURIComponent(from)}` : NEEDS_ADMIN_PATH;
 }
 
 function esc(text: string): string {

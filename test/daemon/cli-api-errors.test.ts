@@ -7,7 +7,9 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { callDaemon, DaemonUnreachable } from '../../src/cli/daemon-client.js';
 import { runPeopleCli } from '../../src/cli/people.js';
+import { LIMITS } from '../../src/limits.js';
 import { readHubFile, writeHubFile } from '../../src/daemon/state-files.js';
 import { collector } from '../helpers/cli-io.js';
 import { budget, cli, DAEMON, killStarted, ready, start, tempHome } from './process-helpers.js';
@@ -76,5 +78,36 @@ describe('the CLI on a refusal of the daemon', () => {
     expect(io.err()).toBe(
       `zcode-hub people list: the hub at ${url} (pid ${process.pid}) did not answer: connect ECONNREFUSED 127.0.0.1:${closed}\n`,
     );
+  });
+
+  it('a daemon that accepts and never answers: the call gives up at limits.cliDaemonCallTimeoutMs and says so', async () => {
+    const held: net.Socket[] = [];
+    // Accepts every connection and reads what comes, but never writes a byte back.
+    const silent = net.createServer((socket) => {
+      held.push(socket);
+      socket.resume();
+    });
+    const port = await new Promise<number>((resolve) =>
+      silent.listen(0, '127.0.0.1', () => resolve((silent.address() as net.AddressInfo).port)),
+    );
+    try {
+      const url = `http://127.0.0.1:${port}`;
+      const handle = {
+        hub: { pid: process.pid, host: '127.0.0.1', port, url, version: '0.0.0', startedAt: Date.now() },
+        adminToken: 'x'.repeat(43),
+      };
+      expect(LIMITS.cliDaemonCallTimeoutMs).toBe(10_000);
+      // The bound crossed, shrunk so the test does not wait the default's ten seconds.
+      const err = await callDaemon(handle, 'GET', '/api/people', undefined, 300).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(err).toBeInstanceOf(DaemonUnreachable);
+      expect((err as Error).message).toBe(`the hub at ${url} (pid ${process.pid}) did not answer: no answer within 0.3 s`);
+      expect(held.length).toBe(1);
+    } finally {
+      for (const s of held) s.destroy();
+      await new Promise((r) => silent.close(r));
+    }
   });
 });

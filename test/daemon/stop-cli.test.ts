@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { runStopCli } from '../../src/cli/stop.js';
 import { readHubFile } from '../../src/daemon/state-files.js';
 import { processAlive } from '../../src/fs/process-alive.js';
+import { LIMITS } from '../../src/limits.js';
 import { collector } from '../helpers/cli-io.js';
 import { budget, cli, DAEMON, killStarted, ready, start, tempHome, until } from './process-helpers.js';
 
@@ -64,7 +65,7 @@ describe('zcode-hub stop', () => {
       expect(io.err()).toMatch(new RegExp(`^zcode-hub stop: process ${pid} named in .*hub\\.json does not answer as this hub`));
       // Why, once: the sentence already says where the hub was looked for.
       expect(io.err()).toContain(
-        ` (The operation was aborted due to timeout); not stopping it. If it is the hub, \`kill ${pid}\` stops it.`,
+        ` (no answer within ${LIMITS.cliDaemonCallTimeoutMs / 1000} s); not stopping it. If it is the hub, \`kill ${pid}\` stops it.`,
       );
     } finally {
       process.kill(pid, 'SIGCONT');

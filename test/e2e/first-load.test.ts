@@ -121,7 +121,7 @@ describe('the first load of a paired phone', () => {
     expect(phone.errors).toEqual([]);
   }, 60_000);
 
-  it("a deep-linked chat's session/load goes out once the session list has answered, nothing but initialize before its answer", async () => {
+  it("a deep-linked chat's session/load goes out with the session list, before the list answers, and nothing but initialize before its answer", async () => {
     const editor = await hub.initializedClient({ name: 'editor' });
     const { sessionId } = await editor.request<{ sessionId: string }>('session/new', { cwd: hub.workspace, mcpServers: [] });
     await editor.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'deep link check' }] });
@@ -134,8 +134,8 @@ describe('the first load of a paired phone', () => {
     const list = idOf(log, 'session/list');
     const load = idOf(log, 'session/load');
     expect(list && load).toBeTruthy();
-    // Loaded beside the list, a prompt's echo went missing after a restart (hub-client.ts): the list first.
-    expect(log.indexOf(`→ session/load #${load}`)).toBeGreaterThan(log.indexOf(`← #${list}`));
+    // Waiting for the list first put a whole round trip between the two.
+    expect(log.indexOf(`→ session/load #${load}`)).toBeLessThan(log.indexOf(`← #${list}`));
     // Nothing but initialize before its answer: the hub refuses anything else then (CLIENT-PROTOCOL.md).
     const answered = log.indexOf(`← #${idOf(log, 'initialize')}`);
     expect(answered).toBeGreaterThan(-1);

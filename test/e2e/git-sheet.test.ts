@@ -30,7 +30,7 @@ describe('phone web app: the Git sheet', () => {
     await pair(phone, hub, 'Git phone');
     await newSession(page);
     await expect.poll(() => page.getByTestId('git-branch').textContent()).toBe('feature/phone');
-    expect(await page.getByTestId('git-dirty').textContent()).toBe('3');
+    expect(await page.getByTestId('git-dirty').innerText()).toBe('3');
     await page.getByTestId('git-badge').click();
     const sheet = page.getByTestId('git-sheet');
     await sheet.waitFor();

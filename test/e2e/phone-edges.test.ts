@@ -50,8 +50,8 @@ describe('phone edges at 390 px', () => {
     const title = page.getByTestId('title-button');
     expect(await title.innerText()).toBe('Untitled session');
     expect(await fits(page, '[data-testid=title-button]')).toBe(true);
-    // The title has the row between the back button and the icons; the long branch is cut, inside the phone.
-    expect((await page.locator('.topbar-heading').boundingBox())!.width).toBeGreaterThan(200);
+    // The title has the first row beside the back button; the long branch is cut, inside the phone.
+    expect((await page.locator('.topbar-title').boundingBox())!.width).toBeGreaterThan(300);
     const b = (await badge.boundingBox())!;
     expect(b.x + b.width).toBeLessThanOrEqual(PHONE.width);
     expect(await fits(page, '[data-testid=git-branch]')).toBe(false);
@@ -84,6 +84,19 @@ describe('phone edges at 390 px', () => {
     expect(await title.getAttribute('aria-label')).toBe('Rename: add the greet helper with permission');
     expect(await axeBothThemes(page, 'chat with inline code')).toEqual([]);
     await shoot(page, 'edges-inline-code-chat');
+    // Four screen icons in the header (terminal, changes, files, the inbox with what waits): they
+    // share the second row with the state, so the title keeps the first and reads whole.
+    const icons = ['terminal-button', 'changes-button', 'files-button', 'inbox-button'].map((id) => page.getByTestId(id));
+    for (const icon of icons) await icon.waitFor();
+    const heading = (await page.locator('.topbar-title').boundingBox())!;
+    expect(heading.width).toBeGreaterThan(300);
+    expect(await fits(page, '[data-testid=title-button]')).toBe(true);
+    for (const icon of icons) {
+      const b = (await icon.boundingBox())!;
+      expect(b.y).toBeGreaterThanOrEqual(heading.y + heading.height - 1);
+      expect(b.x + b.width).toBeLessThanOrEqual(PHONE.width);
+      expect(Math.min(b.width, b.height)).toBeGreaterThanOrEqual(40);
+    }
 
     // The inbox names the session with its code, and the request with a path inside the workspace.
     await page.getByTestId('inbox-button').click();
@@ -155,6 +168,11 @@ describe('phone edges at 390 px', () => {
     await card.waitFor();
     expect(new URL(page.url()).pathname).toBe('/needs-admin');
     expect(await card.getByRole('heading').innerText()).toBe('This page needs an admin device');
+    // It names the page that was opened: here the API docs.
+    expect(await page.locator('.topbar-title').first().innerText()).toBe('API docs (REST reference)');
+    expect(await card.getByTestId('needs-admin-why').innerText()).toBe(
+      'The API docs describe the hub’s admin routes, so only admin devices open them.',
+    );
     expect(await card.getByTestId('admin-how-to').locator('code').innerText()).toBe('zcode-hub pair --scope admin');
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
     expect(await axeBothThemes(page, 'needs admin')).toEqual([]);
@@ -163,6 +181,28 @@ describe('phone edges at 390 px', () => {
     // Back goes to the sessions.
     await page.getByRole('button', { name: 'Back' }).click();
     await page.getByRole('heading', { name: 'Sessions' }).waitFor();
+
+    // Another admin page names itself, not the API docs (people, tokens, public addresses), and
+    // an address the app has no name for is shown as it was opened.
+    for (const [path, title, why] of [
+      ['/api/people', 'People', 'The people list, and which person each device belongs to, is managed from admin devices only.'],
+      ['/api/tokens', 'Device tokens', 'Device tokens (pairing, renaming and revoking devices) are managed from admin devices only.'],
+      [
+        '/api/settings/public-urls',
+        'Public addresses',
+        'The addresses this hub answers to (its public URL, tunnels) are managed from admin devices only.',
+      ],
+      ['/api/peers', 'Admin only', 'The address you opened, /api/peers, is for admin devices only.'],
+    ] as const) {
+      await page.goto(`${hub.url}${path}`);
+      await page.waitForURL((u) => u.pathname === '/needs-admin' && u.searchParams.get('from') === path);
+      await card.getByTestId('needs-admin-why').getByText(why).waitFor();
+      expect(await page.locator('.topbar-title').first().innerText(), path).toBe(title);
+      expect(await card.getByTestId('admin-how-to').locator('code').innerText()).toBe('zcode-hub pair --scope admin');
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+    }
+    await shoot(page, 'edges-people-operate');
+    expect(phone.errors.slice(before)).toEqual([]);
 
     const admin = await openDevice();
     try {

@@ -158,8 +158,17 @@ describe('approval rules screen', () => {
       await viewer.page.getByRole('button', { name: 'Pair' }).click();
       await viewer.page.getByRole('heading', { name: 'Sessions' }).waitFor();
       await viewer.page.goto(`${hub.url}/settings/policy`);
-      await viewer.page.getByText('Approval rules are not available for view devices.').waitFor();
+      // Which scope it needs and how to get it, in the needs-operate page's words.
+      const denied = viewer.page.getByTestId('policy-denied');
+      await denied.getByText('Approval rules are shown to operate and admin devices; this one is paired with the view scope.').waitFor();
+      expect(await denied.getByTestId('operate-how-to').innerText()).toBe(
+        'To let this device operate, run zcode-hub pair on the computer that runs the hub (operate is its default scope), then open the link it prints on this device.',
+      );
+      expect(await denied.getByTestId('operate-how-to').locator('code').innerText()).toBe('zcode-hub pair');
       expect(await viewer.page.getByTestId('rule').count()).toBe(0);
+      expect(await fitsThePhone(viewer.page)).toBe(true);
+      await shoot(viewer.page, 'policy-view-device');
+      expect(viewer.errors.map((e) => e.text)).toEqual([]);
     } finally {
       await viewer.close();
     }

@@ -7,9 +7,9 @@ import { FULL, scale } from './fault-scale.js';
 
 /**
  * WS-02 at full size: 10,000 malformed frames from 10 sockets (bad JSON, wrong schema, unknown
- * method, huge strings, deep nesting, `__proto__` keys, binary). Binary frames are ignored
- * (the socket stays open); a socket closed for its violations (4400) is replaced and the sender carries on, so the
- * full count reaches the hub. The daemon runs in this process, so a crash or an unhandled
+ * method, huge strings, deep nesting, `__proto__` keys, binary). A binary frame closes its socket
+ * (1003, text frames only), as do repeated violations (4400): a closed socket is replaced and the
+ * sender carries on, so the full count is sent. The daemon runs in this process, so a crash or an unhandled
  * rejection fails this test directly, and prototype pollution would be visible here.
  */
 const FRAMES = scale(10_000, 1_000);
@@ -17,9 +17,9 @@ const SOCKETS = 10;
 /** Frames sent between two ping/pong barriers (the pong proves the hub handled what came before). */
 const BURST = 20;
 const HUGE = 256 * 1024;
-const ALLOWED_CLOSES = new Set([4400, 1009]);
+const ALLOWED_CLOSES = new Set([4400, 1009, 1003]);
 
-/** The i-th malformed frame; every 97th is binary, which the hub ignores. */
+/** The i-th malformed frame; every 97th is binary, which closes its socket 1003. */
 function malformed(i: number): { data: string | Buffer; binary: boolean } {
   const kind = i % 97 === 0 ? 'binary' : ['badJson', 'schema', 'unknown', 'huge', 'deep', 'proto', 'schema2', 'notObject'][i % 8]!;
   switch (kind) {
@@ -147,6 +147,7 @@ describe(`WS-02 at full size (${FULL ? 'RUN_FAULTS' : 'everyday size'})`, () => 
       expect(errors).toBeGreaterThan(0);
       expect([...closes.keys()].filter((code) => !ALLOWED_CLOSES.has(code))).toEqual([]);
       expect(closes.get(4400) ?? 0).toBeGreaterThan(0);
+      expect(closes.get(1003) ?? 0).toBeGreaterThan(0);
       expect(unhandled).toEqual([]);
       expect(({} as Record<string, unknown>).polluted).toBeUndefined();
       // Still serving: health, and a fresh client can open a session.

@@ -9,7 +9,9 @@ import { startHub, type HubHarness } from '../helpers/hub-harness.js';
 /**
  * The fields the RFD "Streamable HTTP & WebSocket" names, over real sockets: `Acp-Connection-Id`
  * on the WebSocket 101 and `connectionId` in the initialize result (acp profile only), JSON-RPC
- * batches answered HUB_ERR_NOT_SUPPORTED on both transports, binary frames ignored.
+ * batches answered HUB_ERR_NOT_SUPPORTED on both transports. The RFD has a server ignore binary
+ * frames; the hub closes 1003 instead (docs/CLIENT-PROTOCOL.md "WebSocket"), so a client that sent
+ * one learns why it gets no answer.
  */
 
 let hub: HubHarness;
@@ -135,13 +137,12 @@ describe('RFD fields', () => {
     h.close();
   });
 
-  it('ignores a binary frame: the next text frame is answered on the same socket', async () => {
+  it('closes 1003 on a binary frame, saying text frames only, before answering anything in it', async () => {
     const c = await open();
+    const closed = new Promise<{ code: number; reason: string }>((resolve) =>
+      c.ws.once('close', (code, reason) => resolve({ code, reason: reason.toString('utf8') })),
+    );
     c.ws.send(Buffer.from(initialize(1)), { binary: true });
-    c.ws.send(initialize(2));
-    const answer = await c.next();
-    expect(answer.id).toBe(2);
-    expect(c.ws.readyState).toBe(WebSocket.OPEN);
-    c.ws.close();
+    expect(await closed).toEqual({ code: 1003, reason: 'text frames only: send each JSON-RPC message as a UTF-8 text frame' });
   });
 });

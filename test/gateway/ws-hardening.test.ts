@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type WebSocket from 'ws';
+import { BINARY_FRAME_REASON } from '../../src/gateway/gateway-server.js';
 import { AcpWsClient, RpcError } from '../helpers/acp-ws-client.js';
 import { startHub, type HubHarness } from '../helpers/hub-harness.js';
 
@@ -77,15 +78,23 @@ describe('frames', () => {
     expect(Array.isArray(list.sessions)).toBe(true);
   });
 
-  it('a binary frame is ignored: no answer, no close', async () => {
-    const c = await hub.initializedClient();
-    c.sendRaw(Buffer.from('{"jsonrpc":"2.0","id":"raw-1","method":"session/list","params":{}}'), true);
-    const list = await c.request<{ sessions: unknown[] }>('session/list', {});
-    expect(Array.isArray(list.sessions)).toBe(true);
-    expect(c.messages.some((m) => m.id === 'raw-1')).toBe(false);
-    expect(c.isOpen).toBe(true);
-    await c.close();
-  });
+  it.each(['/acp', 'the legacy profile'] as const)(
+    'a binary frame closes the socket 1003 with a reason that says text frames only (%s); others unaffected',
+    async (where) => {
+      const bystander = await hub.initializedClient();
+      const c =
+        where === '/acp'
+          ? await hub.client()
+          : await AcpWsClient.connect(hub.wsUrl, { query: { instance: 'zcode-hub', token: hub.adminToken } });
+      await c.initialize();
+      c.sendRaw(Buffer.from('{"jsonrpc":"2.0","id":"raw-1","method":"session/list","params":{}}'), true);
+      expect(await c.closed).toEqual({ code: 1003, reason: BINARY_FRAME_REASON });
+      expect(BINARY_FRAME_REASON).toMatch(/^text frames only/);
+      expect(c.messages.some((m) => m.id === 'raw-1')).toBe(false);
+      expect(await bystander.request('session/list', {})).toHaveProperty('sessions');
+      await bystander.close();
+    },
+  );
 
   it('typed errors: -32700, -32600, -32601, -32602 with issues, initialize first', async () => {
     const c = await hub.client();
@@ -189,10 +198,11 @@ describe('[WS-02] malformed frame storm', () => {
       for (const m of s.messages) if (m.error) expect([-32700, -32600, -32601, -32602, -32002, -32001, -32015]).toContain(m.error.code);
     }
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
-    // A binary frame is ignored: its socket still serves.
+    // A binary frame closes its own socket (1003) and nothing else.
     const victim = sockets[0] as AcpWsClient;
     victim.sendRaw(Buffer.from([0xde, 0xad]), true);
-    expect(await victim.request('session/list', {})).toHaveProperty('sessions');
+    expect((await victim.closed).code).toBe(1003);
+    expect(await (sockets[1] as AcpWsClient).request('session/list', {})).toHaveProperty('sessions');
     const fresh = await storm.initializedClient();
     expect(await fresh.request('session/list', {})).toHaveProperty('sessions');
   });

@@ -119,7 +119,7 @@ describe('POST /api/doctor/probe', () => {
     const spawned = async (): Promise<number> => {
       for (;;) {
         const line = log.lines.find((l) => l.component === 'doctor-probe' && l.msg === 'backend spawned');
-        if (line) return line.pid as number;
+        if (line) return line.childPid as number;
         await new Promise((r) => setTimeout(r, 100));
       }
     };

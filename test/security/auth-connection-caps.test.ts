@@ -93,6 +93,18 @@ describe('authenticated connections are capped per token and in total', () => {
     expect(metrics).toMatch(/zcode_hub_connections_refused_total\{limit="authConnectionsPerToken"\} 1/);
   });
 
+  it('a request injected in-process (fastify inject, no socket) holds no place: real connections still get theirs', async () => {
+    const view = await hub.token('view', 'injected');
+    const headers = { host: `127.0.0.1:${hub.daemon.port}`, authorization: `Bearer ${view}` };
+    // More than both caps: none of them is a connection, so none is counted, and none left behind.
+    for (let i = 0; i < TOTAL + 2; i++) {
+      const res = await hub.daemon.app.inject({ method: 'GET', url: '/api/me', headers });
+      expect(res.statusCode, `injected request ${i + 1}`).toBe(200);
+    }
+    for (let i = 0; i < PER_TOKEN; i++) expect((await ask(hub, await connection(hub), view)).status, `connection ${i + 1}`).toBe(200);
+    expect((await ask(hub, await connection(hub), view)).status).toBe(429);
+  });
+
   it('past authConnectionsTotal minus the admin reserve a device gets 503 HUB_ERR_CONNECTIONS_FULL; the admin still gets in, up to the total; health needs no place', async () => {
     const devices = [await hub.token('view', 'd1'), await hub.token('operate', 'd2')];
     for (let i = 0; i < TOTAL - RESERVE; i++) {

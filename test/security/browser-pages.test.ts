@@ -112,7 +112,8 @@ describe('browser pages for refused requests', () => {
     });
     // A redirect, not a 403 document (every browser logs that as an error); the app's page says how to get admin.
     expect(op.status).toBe(303);
-    expect(op.headers['location']).toBe(NEEDS_ADMIN_PATH);
+    // With the path it opened, so the page names it.
+    expect(op.headers['location']).toBe(`${NEEDS_ADMIN_PATH}?from=%2Fdocs%2F`);
     const landing = await rawRequest(hub.port, {
       path: NEEDS_ADMIN_PATH,
       headers: { host: host(), cookie: `zcode_hub_token=${operate}`, ...NAVIGATE, 'sec-fetch-site': 'same-origin' },
@@ -144,11 +145,12 @@ describe('browser pages for refused requests', () => {
     expect(nav.headers['location']).toBe(NEEDS_OPERATE_PATH);
     // An admin route stays on the needs-admin page, whatever the device's scope below it.
     const admin = await rawRequest(hub.port, {
-      path: '/api/tokens',
+      path: '/api/tokens?ticket=secret-looking',
       headers: { host: host(), cookie: `zcode_hub_token=${view}`, ...NAVIGATE, 'sec-fetch-site': 'none' },
     });
     expect(admin.status).toBe(303);
-    expect(admin.headers['location']).toBe(NEEDS_ADMIN_PATH);
+    // The path it opened, never its query string (a ticket may ride there).
+    expect(admin.headers['location']).toBe(`${NEEDS_ADMIN_PATH}?from=%2Fapi%2Ftokens`);
     const fetched = await rawRequest(hub.port, { path: '/api/workspaces', headers: { host: host(), authorization: `Bearer ${view}` } });
     expect(fetched.status).toBe(403);
     expect(JSON.parse(fetched.body)).toMatchObject({ error: { code: 'HUB_ERR_FORBIDDEN' } });

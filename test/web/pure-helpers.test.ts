@@ -4,7 +4,7 @@ import { base64Bytes, fitWithin, outputMime } from '../../web/src/media/downscal
 import { diffLines, trimContext } from '../../web/src/diff-lines.js';
 import { pickLocale } from '../../web/src/locale.js';
 import { parseRoute, routePath } from '../../web/src/router-paths.js';
-import { NEEDS_ADMIN_PATH, NEEDS_OPERATE_PATH } from '../../src/http/error-page.js';
+import { NEEDS_ADMIN_PATH, NEEDS_OPERATE_PATH, needsScopePath } from '../../src/http/error-page.js';
 
 describe('web helpers', () => {
   it('image downscale math keeps the aspect ratio within the longest edge', () => {
@@ -52,6 +52,7 @@ describe('web helpers', () => {
       { name: 'chat', sessionId: 'sess/1 x' },
       { name: 'inbox' },
       { name: 'needsAdmin' },
+      { name: 'needsAdmin', from: '/api/people' },
       { name: 'needsOperate' },
       { name: 'settings' },
       { name: 'settings', page: 'devices' },
@@ -68,6 +69,11 @@ describe('web helpers', () => {
     expect(parseRoute('/nope/x')).toEqual({ name: 'sessions' });
     // The hub's redirect for a non-admin device that opened /docs (src/http/error-page.ts NEEDS_ADMIN_PATH).
     expect(parseRoute(NEEDS_ADMIN_PATH)).toEqual({ name: 'needsAdmin' });
+    // …which names the address opened (needsScopePath); only a plain path of this hub is taken.
+    expect(parseRoute(needsScopePath('admin', '/api/tokens?ticket=x'))).toEqual({ name: 'needsAdmin', from: '/api/tokens' });
+    expect(parseRoute('/needs-admin?from=https%3A%2F%2Fevil.example')).toEqual({ name: 'needsAdmin' });
+    expect(parseRoute('/needs-admin?from=%2F%3Cscript%3E')).toEqual({ name: 'needsAdmin' });
+    expect(needsScopePath('operate', '/api/workspaces')).toBe(NEEDS_OPERATE_PATH);
     // …and for a view device that opened an operate address (NEEDS_OPERATE_PATH).
     expect(parseRoute(NEEDS_OPERATE_PATH)).toEqual({ name: 'needsOperate' });
   });

@@ -4,55 +4,13 @@
  * no built-in WebSocket, so the connection opens the `ws` package's, a real socket with the
  * browser's interface.
  */
-import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { WebSocket as WsSocket, WebSocketServer, type WebSocket as ServerSocket } from 'ws';
+import { WebSocket as WsSocket } from 'ws';
 import { ConnectionLost, RpcConnection, RpcError, type ConnStatus, type RpcOptions } from '../../web/src/net/rpc-connection.js';
 import { MalformedResult } from '../../web/src/net/hub-methods.js';
 import { openEarlySocket, takeEarlySocket } from '../../web/src/net/early-socket.js';
 import { until } from '../helpers/until.js';
-
-interface Frame {
-  id?: number | string;
-  method?: string;
-  params?: unknown;
-  result?: unknown;
-  error?: unknown;
-}
-
-/** A scripted hub: records every frame it receives and lets the test answer each one. */
-class Hub {
-  readonly server: WebSocketServer;
-  readonly frames: Frame[] = [];
-  readonly sockets: ServerSocket[] = [];
-  constructor() {
-    this.server = new WebSocketServer({ host: '127.0.0.1', port: 0 });
-    this.server.on('connection', (ws) => {
-      this.sockets.push(ws);
-      ws.on('message', (data) => this.frames.push(JSON.parse(String(data)) as Frame));
-    });
-  }
-  get url(): string {
-    return `ws://127.0.0.1:${(this.server.address() as AddressInfo).port}/acp`;
-  }
-  /** The socket the client holds now. */
-  get socket(): ServerSocket {
-    const ws = this.sockets.at(-1);
-    if (!ws) throw new Error('no client connected');
-    return ws;
-  }
-  send(msg: unknown): void {
-    this.socket.send(typeof msg === 'string' ? msg : JSON.stringify(msg));
-  }
-  /** Waits for the client's request of `method` that is not answered yet. */
-  request(method: string, skip = 0): Promise<Frame> {
-    return until(() => this.frames.filter((f) => f.method === method && f.id !== undefined)[skip], `a ${method} request`);
-  }
-  close(): Promise<void> {
-    for (const ws of this.sockets) ws.terminate();
-    return new Promise((resolve) => this.server.close(() => resolve()));
-  }
-}
+import { ScriptedHub as Hub } from '../helpers/scripted-hub.js';
 
 // ws's WebSocket is the browser's interface (onopen/onmessage/onclose, readyState, send, close);
 // its declared event types differ in detail, hence the one cast.

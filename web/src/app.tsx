@@ -72,7 +72,7 @@ export function App({ client: home, onPaired }: { client: HubClient; onPaired: (
         <TerminalView key={route.sessionId} client={client} sessionId={route.sessionId} {...(route.card ? { card: route.card } : {})} />
       ) : null}
       {route.name === 'inbox' ? <InboxView /> : null}
-      {route.name === 'needsAdmin' ? <NeedsAdminView /> : null}
+      {route.name === 'needsAdmin' ? <NeedsAdminView {...(route.from ? { from: route.from } : {})} /> : null}
       {route.name === 'needsOperate' ? <NeedsOperateView /> : null}
       {route.name === 'settings' ? <SettingsView page={route.page} /> : null}
       {adding ? <AddMachineSheet link={adding.link} onDone={() => setAdding(undefined)} /> : null}

@@ -10,6 +10,11 @@ export const WEB_LIMITS = {
   quietDropMs: 4_000,
   /** Default JSON-RPC request timeout; prompts have none (they end with their turn). */
   requestTimeoutMs: 30_000,
+  /**
+   * How long a prompt sent while the link reconnects waits for it to come online (its handshake
+   * loads the chats on screen first) before it is refused as offline, its text given back.
+   */
+  promptWaitOnlineMs: 15_000,
   /** Liveness probe after the tab comes back or the network changes. */
   probeTimeoutMs: 5_000,
   /** Hidden longer than this → probe the socket when the tab is visible again (sleep, backgrounding). */

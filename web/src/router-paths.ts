@@ -12,8 +12,8 @@ export type Route =
   /** The session's terminal output (shell calls, background tasks); `card` = the tool card to show first. */
   | { name: 'terminal'; sessionId: string; card?: string; hubId?: string }
   | { name: 'inbox' }
-  /** Where the hub sends a paired device without the admin scope that opened an admin page (/docs). */
-  | { name: 'needsAdmin' }
+  /** Where the hub sends a paired device without the admin scope that opened an admin page; `from` = the path it opened. */
+  | { name: 'needsAdmin'; from?: string }
   /** Where the hub sends a view device that opened an operate-only address (an operate route of the API). */
   | { name: 'needsOperate' }
   | { name: 'settings'; page?: 'providers' | 'workflows' | 'devices' | 'machines' | 'policy' | 'doctor' };
@@ -48,7 +48,11 @@ export function parseRoute(url: string): Route {
     return { name: 'chat', sessionId };
   }
   if (parts[0] === 'inbox') return { name: 'inbox' };
-  if (parts[0] === 'needs-admin') return { name: 'needsAdmin' };
+  if (parts[0] === 'needs-admin') {
+    // Only a path of this hub, as the hub's redirect gives it; anything else is not shown.
+    const from = query.get('from');
+    return from && /^\/[\w\-./:]{0,200}$/.test(from) ? { name: 'needsAdmin', from } : { name: 'needsAdmin' };
+  }
   if (parts[0] === 'needs-operate') return { name: 'needsOperate' };
   if (parts[0] === 'settings') {
     const page = parts[1];
@@ -84,7 +88,7 @@ export function routePath(r: Route): string {
     case 'inbox':
       return '/inbox';
     case 'needsAdmin':
-      return '/needs-admin';
+      return r.from ? `/needs-admin?from=${encodeURIComponent(r.from)}` : '/needs-admin';
     case 'needsOperate':
       return '/needs-operate';
     case 'settings':

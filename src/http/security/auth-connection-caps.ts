@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import type { Socket } from 'node:net';
+import { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { HubError } from '../../errors.js';
 import { closeConnectionAfter } from '../connection-close.js';
@@ -72,7 +72,9 @@ export function installAuthConnectionCaps(
     if (!identity || isUpgrade(req.headers)) return;
     // An HTTP/2 connection counts once, whatever number of streams it carries.
     const socket = transportSocket(req.raw);
-    if (!socket) return;
+    // Only a connection holds a descriptor: a request made in-process (fastify's inject(), tests
+    // only) has a stand-in socket that never closes, so counting it would never be undone.
+    if (!(socket instanceof Socket)) return;
     const held = tokenOf.get(socket);
     if (held === identity.tokenId) return;
     // A kept-alive connection reused by another token moves to that token.

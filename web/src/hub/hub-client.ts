@@ -5,6 +5,7 @@
  * interaction requests the hub sends us (§4.5). Notifications are applied in hub-events.ts.
  */
 import { WEB_LIMITS } from '../limits.js';
+import { OnlineWait } from '../net/online-wait.js';
 import { RpcConnection } from '../net/rpc-connection.js';
 import { api, type ApiFn } from '../net/rest.js';
 import { markSignedOut } from './sign-out.js';
@@ -50,6 +51,10 @@ export class HubClient {
   /** The card of each interaction recently dropped from the store, for its "answered by" line. */
   readonly recentCards = new Map<string, { sessionId: string; toolCallId: string }>();
   private inboxTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The sessions a page shows now (set by main.tsx from the route: this layer holds no routes). */
+  private shownNow: () => readonly string[] = () => [];
+  /** Calls waiting for this link to come online (whenOnline). */
+  private readonly onlineWait = new OnlineWait();
 
   constructor(url: string | (() => Promise<string>), machine?: MachineLink) {
     this.hubId = machine?.hubId;
@@ -60,6 +65,7 @@ export class HubClient {
       onNotification: (method, params) => handleNotification(this, method, params),
       onRequest: (id, method, params) => this.onRequest(id, method, params),
       onStatus: (status, reason) => {
+        this.onlineWait.statusChanged(status);
         if (this.hubId !== undefined) {
           const hubId = this.hubId;
           setMachine(hubId, (m) => ({
@@ -80,9 +86,23 @@ export class HubClient {
     });
   }
 
+  /** Tells the client which sessions the screen shows, so each handshake loads them at once (onOpen). */
+  setShownSessions(fn: () => readonly string[]): void {
+    this.shownNow = fn;
+  }
+
   /** Connects (and keeps reconnecting). */
   start(): void {
     this.conn.start();
+  }
+
+  /**
+   * Resolves once this link is online: at once, or when a connect under way has ended its
+   * handshake (onOpen: the list and the chats on screen loaded). Rejects with ConnectionLost when
+   * the link is or turns anything else, or after `timeoutMs`.
+   */
+  whenOnline(timeoutMs: number): Promise<void> {
+    return this.onlineWait.wait(this.conn.status, timeoutMs);
   }
 
   /** Marks what came from this client's hub with its machine (nothing for the home hub). */
@@ -114,15 +134,15 @@ export class HubClient {
       ...s,
       interactions: Object.fromEntries(Object.entries(s.interactions).filter(([, i]) => !i.rpc || i.hubId !== this.hubId)),
     }));
-    // What was attached before a reconnect is loaded again once the list has answered; a page's
-    // own session is loaded by its view, also once listed (useAttachedSession). Loaded beside the
-    // list, a prompt's echo went missing: after a machine restarted (test/e2e/machines.test.ts
-    // "stop B", every time) and after a page came back from the back/forward cache (once in a
-    // fresh-clone run). The cause is not found; until it is, the list goes first.
-    const again = [...this.attached];
+    // What was attached before a reconnect, and a session the screen shows (a deep link's chat),
+    // is loaded beside the list, not after it: the hub finds a session by its id (`session/load`'s
+    // `cwd` is not read, CLIENT-PROTOCOL.md), so waiting for the list only cost a round trip
+    // before the chat could show (BENCHMARKS.md, "B-PHONE through a real round-trip proxy"). The
+    // link turns online once both have answered; a prompt sent before then waits for it
+    // (prompt-send.ts).
+    const again = new Set([...this.attached, ...this.shownNow()]);
     this.attached.clear();
-    await this.refreshSessions();
-    await Promise.all(again.map((sid) => this.attach(sid).catch(() => undefined)));
+    await Promise.all([this.refreshSessions(), ...[...again].map((sid) => this.attach(sid).catch(() => undefined))]);
     void this.refreshInbox();
     this.onOnline?.();
   }

@@ -169,9 +169,17 @@ const HANDLERS: { readonly [M in HubNotification]: Handler<M> } = {
     const state = str(p.state) ?? 'ready';
     const nextRetryMs = num(p.nextRetryMs);
     store.update((s) => ({ ...s, backend: { state, ...(nextRetryMs !== undefined ? { nextRetryMs } : {}) } }));
-    if (state === 'ready') void client.refreshInbox();
+    // A backend that came back may hold prompts again: reload what waits. The state every
+    // connection is told at its start is not such a change, and the handshake loads the pending
+    // list itself (HubClient onOpen): reloading here too asked for it twice on every connect.
+    const before = backendStates.get(client);
+    backendStates.set(client, state);
+    if (state === 'ready' && before !== undefined && before !== 'ready') void client.refreshInbox();
   },
 };
+
+/** The backend state each hub link last announced (each machine's hub has its own backend). */
+const backendStates = new WeakMap<HubClient, string>();
 
 /** Interactions withdrawn by `$/cancel_request`, waiting for the resolved notice naming the winner. */
 const wasWithdrawn = new Set<string>();

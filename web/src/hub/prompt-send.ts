@@ -5,6 +5,7 @@
  */
 import type { ContentBlock } from '@agentclientprotocol/sdk';
 import { t } from '../i18n.js';
+import { WEB_LIMITS } from '../limits.js';
 import { ConnectionLost, RpcError } from '../net/rpc-connection.js';
 import { rec, str } from '../wire.js';
 import { updateChat } from './app-state.js';
@@ -28,7 +29,10 @@ export async function sendPrompt(
     // Files mentioned with `@`: the text keeps the mention, the link names the file exactly.
     ...links,
   ];
-  if (client.conn.status !== 'online') throw new ConnectionLost();
+  // A link still connecting — a reconnect whose handshake is loading the chat on screen — is
+  // moments from online: the prompt goes then, once that load has settled the chat. Refused at
+  // once, a prompt sent as a chat came back after its machine restarted was lost ("offline").
+  await client.whenOnline(WEB_LIMITS.promptWaitOnlineMs);
   const localId = `local-${Date.now()}-${localSeq++}`;
   updateChat(sessionId, (c) => addLocalPrompt(c, localId, blocks));
   try {

@@ -12,7 +12,7 @@ import { AlwaysGrants } from './always-grants.js';
 import { PolicyCheck } from './policy-check.js';
 import { apiFieldErrors, kindsOf, moveRule, parsePolicy, type FieldError, type Policy, type Rule } from './policy-rules.js';
 import { RuleForm } from './rule-form.js';
-import { AdminOnly } from '../views/admin-help.js';
+import { AdminOnly, OperateOnly } from '../views/admin-help.js';
 
 function matchText(rule: Rule): string {
   const kinds = kindsOf(rule);
@@ -60,7 +60,7 @@ function RuleSummary({ rule }: { rule: Rule }) {
 }
 
 /** The rules as saved on the hub and as edited here, loading and saving them (a 409 names the newer revision, a 400 the fields). */
-function usePolicy() {
+function usePolicy(scope: string | undefined) {
   const [saved, setSaved] = useState<Policy | undefined>();
   const [rules, setRules] = useState<Rule[]>([]);
   const [editing, setEditing] = useState<number | 'new' | undefined>();
@@ -85,7 +85,12 @@ function usePolicy() {
       else setError((err as Error).message);
     }
   }
-  useEffect(() => void load(), []);
+  // The scope comes with the handshake: a view device is told at once, without a request the hub
+  // would refuse (a 403 is a console error in every browser); a 403 still lands here if it changes.
+  useEffect(() => {
+    if (scope === 'view') setDenied(true);
+    else if (scope !== undefined) void load();
+  }, [scope]);
 
   async function save() {
     if (!saved) return;
@@ -120,15 +125,16 @@ function usePolicy() {
   return { saved, rules, setRules, editing, setEditing, serverErrors, conflict, error, denied, busy, load, save };
 }
 
-/** The screen; `admin` = this device may edit (the hub checks again on every write). */
-export function PolicyView({ admin }: { admin: boolean }) {
-  const { saved, rules, setRules, editing, setEditing, serverErrors, conflict, error, denied, busy, load, save } = usePolicy();
+/** The screen; `scope` = this device's (known once the handshake is done); admin may edit (the hub checks again on every write). */
+export function PolicyView({ scope }: { scope: string | undefined }) {
+  const admin = scope === 'admin';
+  const { saved, rules, setRules, editing, setEditing, serverErrors, conflict, error, denied, busy, load, save } = usePolicy(scope);
 
   if (denied)
     return (
-      <p class="muted" data-testid="policy-denied">
-        {t('policyViewDenied')}
-      </p>
+      <div data-testid="policy-denied">
+        <OperateOnly text={t('policyViewDenied')} />
+      </div>
     );
   if (!saved) return error ? <p class="error">{t('error', error)}</p> : <p class="muted">{t('loading')}</p>;
   const dirty = JSON.stringify(rules) !== JSON.stringify(saved.rules);

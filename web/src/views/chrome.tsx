@@ -47,7 +47,7 @@ export function TopBar({
     <CodeText text={title} />
   );
   return (
-    <header class="topbar">
+    <header class={lean ? 'topbar topbar-lean' : 'topbar'}>
       {back ? (
         <button type="button" class="icon-btn" onClick={back} aria-label={t('back')}>
           <Icon name="back" />

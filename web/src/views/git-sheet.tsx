@@ -46,7 +46,8 @@ export function GitBadge({ sessionId, running }: { sessionId: string; running: b
         </span>
         {state.files.length > 0 ? (
           <span class="count count-info" data-testid="git-dirty">
-            {state.files.length}
+            {/* A word break from the branch for the accessible-name check (the label reads "branch, n"); never drawn at a line's start. */}
+            {` ${state.files.length}`}
           </span>
         ) : null}
       </button>

@@ -5,13 +5,16 @@ import type { HubClient } from '../hub/hub-client.js';
 import { WEB_LIMITS } from '../limits.js';
 import { useSelector } from '../store.js';
 
-/** Attaches the session once online and listed: never beside the list (hub-client.ts `onOpen` says why). */
+/**
+ * Attaches the session when it opens while online (a page opened within the app). Reaching it
+ * through a connect, its load goes out at the handshake (HubClient.setShownSessions) and is
+ * attached by the time the link says online.
+ */
 export function useAttachedSession(client: HubClient, sessionId: string): void {
   const online = useSelector(store, (s) => client.online(s));
-  const listed = useSelector(store, (s) => client.hubId !== undefined || s.sessionsLoaded);
   useEffect(() => {
-    if (online && listed && !client.isAttached(sessionId)) void client.attach(sessionId).catch(() => undefined);
-  }, [online, listed, sessionId]);
+    if (online && !client.isAttached(sessionId)) void client.attach(sessionId).catch(() => undefined);
+  }, [online, sessionId]);
 }
 
 /**

@@ -86,7 +86,7 @@ export function SettingsView({ page }: { page?: 'providers' | 'workflows' | 'dev
       <div class="page">
         <TopBar title={t('policy')} back={() => navigate({ name: 'settings' })} />
         <main class="scroll list-page">
-          <PolicyView admin={admin} />
+          <PolicyView scope={me?.scope} />
         </main>
       </div>
     );
