@@ -212,7 +212,7 @@ export class HubCore {
       return;
     }
     const { entry, frame } = appended;
-    if (this.records?.recording(session.sessionId)) recordFrame(this.records, session, entry);
+    if (this.records?.recording(session.sessionId)) recordFrame(this.records, session, frame);
     let own: Frame | undefined;
     for (const a of session.attachments.values()) {
       if (a.client.clientId !== exceptClientId) {

@@ -42,56 +42,70 @@ interface Joined {
  * turn's connections are kept in a plain list: a connection registers once per batch, and one
  * that wrote early at {@link MAX_BATCH_BYTES} and held again in the same turn is listed twice,
  * which is harmless (`flushBatch` is idempotent). A list costs less per client than a set's
- * hashing, and this runs for every client of every broadcast turn.
+ * hashing, and this runs for every client of every broadcast turn. Two lists take turns (the one
+ * being written and the one filling) and keep their backing stores: a fresh list per turn grew
+ * by copying to every audience's size again.
  */
 export class WriteBatcher {
-  private held: Batched[] = [];
+  private held: Array<Batched | undefined> = [];
+  private heldCount = 0;
+  private spare: Array<Batched | undefined> = [];
   private scheduled = false;
   /** This turn's joined lists, by their first frame (cleared when the turn's batches are written). */
   private readonly joined = new Map<Frame, Joined[]>();
 
   /** Registers a connection that holds frames; its batch is written at the end of the turn. */
   hold(conn: Batched): void {
-    this.held.push(conn);
+    this.held[this.heldCount++] = conn;
     if (this.scheduled) return;
     this.scheduled = true;
     setImmediate(this.flushAll);
   }
 
   /**
-   * The WebSocket bytes of a client's batch. Clients that were sent the same frames in the same
-   * order this turn share one buffer: a list is compared frame by frame (by identity) with the
-   * lists already built that start with the same frame.
+   * The WebSocket bytes of a client's batch, its first `count` frames. Clients that were sent the
+   * same frames in the same order this turn share one buffer: a list is compared frame by frame
+   * (by identity) with the lists already built that start with the same frame.
    */
-  join(frames: readonly Frame[]): Buffer {
-    const first = frames[0];
-    if (first === undefined) return Buffer.alloc(0);
-    if (frames.length === 1) return wsTextFrame(first);
+  join(frames: ReadonlyArray<Frame | undefined>, count: number): Buffer {
+    // A connection writes only a batch that holds a frame (count ≥ 1).
+    const first = frames[0] as Frame;
+    if (count === 1) return wsTextFrame(first);
     let built = this.joined.get(first);
     if (built === undefined) {
       built = [];
       this.joined.set(first, built);
     } else {
-      for (const j of built) if (sameFrames(j.frames, frames)) return j.wire;
+      for (const j of built) if (sameFrames(j.frames, frames, count)) return j.wire;
     }
-    const wire = wsTextFrames(frames);
-    // A copy: the connection empties and refills its list.
-    built.push({ frames: frames.slice(), wire });
+    // A copy: the connection clears and refills its list.
+    const own = frames.slice(0, count) as Frame[];
+    const wire = wsTextFrames(own);
+    built.push({ frames: own, wire });
     return wire;
   }
 
   private readonly flushAll = (): void => {
     this.scheduled = false;
     const held = this.held;
-    this.held = [];
-    for (const conn of held) conn.flushBatch();
+    const count = this.heldCount;
+    // A connection that holds again while this turn's are written lands in the other list.
+    this.held = this.spare;
+    this.heldCount = 0;
+    this.spare = held;
+    for (let i = 0; i < count; i++) {
+      const conn = held[i] as Batched;
+      held[i] = undefined;
+      conn.flushBatch();
+    }
     this.joined.clear();
   };
 }
 
-function sameFrames(a: readonly Frame[], b: readonly Frame[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+/** Whether `a` is exactly the first `count` frames of `b`. */
+function sameFrames(a: readonly Frame[], b: ReadonlyArray<Frame | undefined>, count: number): boolean {
+  if (a.length !== count) return false;
+  for (let i = 0; i < count; i++) if (a[i] !== b[i]) return false;
   return true;
 }
 

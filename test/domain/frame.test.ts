@@ -15,6 +15,15 @@ describe('a frame knows its session/update kind', () => {
     expect(new Frame(serialized.text, 'session/update').updateKind).toBe('plan');
   });
 
+  it('a frame sent again from stored bytes (the journal) keeps those bytes and reads its text and kind from them', () => {
+    const serialized = new Broadcaster(10).serialize('session/update', params('agent_thought_chunk'));
+    const stored = Buffer.concat([Buffer.from('prefix'), serialized.bytes]).subarray(6);
+    const again = new Frame(stored);
+    expect(again.bytes).toBe(stored);
+    expect(again.updateKind).toBe('agent_thought_chunk');
+    expect(again.text).toBe(serialized.text);
+  });
+
   it('any other message has none, whatever its content says', () => {
     const other = new Broadcaster(10).serialize('session/request_permission', params('plan'));
     expect(other.updateKind).toBeNull();

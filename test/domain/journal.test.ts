@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Frame } from '../../src/domain/delivery/frame.js';
+import { MAX_CHUNK_BYTES } from '../../src/domain/sessions/frame-store.js';
 import { Journal } from '../../src/domain/sessions/journal.js';
 
 const text = (seq: number, epoch: string, pad = ''): string => JSON.stringify({ method: 'session/update', params: { seq, epoch, pad } });
@@ -33,6 +34,8 @@ describe('Journal', () => {
     for (let i = 0; i < 12; i += 1) j.append((s, e) => frame(s, e));
     expect(j.size).toBe(5);
     expect(j.firstSeq).toBe(8);
+    // The ring holds no trimmed entry any more (each would pin its chunk of stored bytes).
+    expect((j as unknown as { entries: unknown[] }).entries.filter((e) => e !== undefined)).toHaveLength(5);
     expect(j.since(6, 'e1')).toEqual({ kind: 'impossible', reason: 'trimmed' });
     const ok = j.since(7, 'e1');
     expect(ok.kind === 'exact' && ok.entries.map((e) => e.seq)).toEqual([8, 9, 10, 11, 12]);
@@ -66,5 +69,27 @@ describe('Journal', () => {
     for (let i = 0; i < 10; i += 1) j.append((s, e) => frame(s, e));
     expect(j.page(3, 4).map((e) => e.seq)).toEqual([4, 5, 6, 7]);
     expect(j.page(0, 2).map((e) => e.seq)).toEqual([1, 2]);
+  });
+
+  it('keeps every frame byte for byte outside the heap, across chunk boundaries and past the largest chunk', () => {
+    const j = new Journal({ maxUpdates: 10_000, maxBytes: 100_000_000 }, 'e1');
+    const sent: string[] = [];
+    for (let i = 0; i < 3_000; i += 1) {
+      // Sizes that cross chunk ends at odd offsets; multi-byte text; one frame larger than any chunk.
+      const pad = i === 1_500 ? 'ß'.repeat(MAX_CHUNK_BYTES) : `${'é✓😀'.repeat(i % 7)}${'x'.repeat((i * 37) % 900)}`;
+      const { entry, frame: live } = j.append((s, e) => frame(s, e, pad));
+      sent.push(live.text);
+      expect(entry.bytes).toBe(live.bytes.length);
+    }
+    const all = j.since(0, 'e1');
+    if (all.kind !== 'exact') throw new Error(`expected the whole ring, got ${all.reason}`);
+    expect(all.entries).toHaveLength(3_000);
+    for (const [k, e] of all.entries.entries()) {
+      expect(e.frame).toBe(sent[k]);
+      // Sent again from the stored bytes, not re-encoded: the same bytes as live.
+      const again = e.toFrame();
+      expect(again.bytes.equals(Buffer.from(sent[k] ?? '', 'utf8'))).toBe(true);
+      expect(again.text).toBe(sent[k]);
+    }
   });
 });

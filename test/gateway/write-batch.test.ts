@@ -165,6 +165,25 @@ describe('write batching and the outbound budget', () => {
     expect(payloads([a.sock.sent[1] as Buffer])).toEqual([f1.text]);
   });
 
+  it('a turn after a longer one writes only its own frames, and no frame stays pinned between turns', async () => {
+    // The connection's list and the batcher's held list are reused turn after turn (a count, not
+    // a length): a stale slot from a longer turn must never leak into a shorter one.
+    const batcher = new WriteBatcher();
+    const [a, b] = [connection(batcher), connection(batcher)];
+    const turns = [[frameOf(10), frameOf(10), frameOf(10)], [frameOf(10)], [frameOf(10), frameOf(10)]];
+    for (const [k, turn] of turns.entries()) {
+      for (const f of turn) a.conn.sendFrame(f);
+      // b holds in the first and last turns only: the held list shrinks and grows too.
+      if (k !== 1) for (const f of turn) b.conn.sendFrame(f);
+      await endOfTurn();
+      expect(payloads([a.sock.sent[k] as Buffer])).toEqual(turn.map((f) => f.text));
+      const held = (a.conn as unknown as { batch: unknown[] }).batch;
+      expect(held.every((slot) => slot === undefined)).toBe(true);
+    }
+    expect(a.sock.writes).toBe(3);
+    expect(payloads(b.sock.sent)).toEqual([...(turns[0] ?? []), ...(turns[2] ?? [])].map((f) => f.text));
+  });
+
   it('the frames a turn batched leave before the close frame', async () => {
     const { conn, sock } = connection(new WriteBatcher());
     const frames = [frameOf(10), frameOf(10)];
@@ -196,19 +215,22 @@ describe('write batching and the outbound budget', () => {
     expect(payloads(sock.sent)).toEqual(frames.map((f) => f.text));
   });
 
-  it('[FAN-02] a client whose kernel takes nothing is closed 4008 once its backlog plus a frame crosses the budget', async () => {
+  it('[FAN-02] a client whose kernel takes nothing is closed 4008 at the first turn that would take its backlog past the budget', async () => {
     const { conn, sock } = connection(new WriteBatcher());
     sock.room = 0;
     const frame = frameOf(8 * 1024);
-    let sent = 0;
-    while (conn.open && sent < 1_000) {
-      conn.sendFrame(frame);
-      sent += 1;
-      if (sent % 4 === 0) await endOfTurn();
+    const perTurn = 4;
+    let turns = 0;
+    while (conn.open && turns < 250) {
+      for (let i = 0; i < perTurn; i++) conn.sendFrame(frame);
+      turns += 1;
+      await endOfTurn();
     }
     expect(sock.closedWith).toBe(4008);
-    // It was closed at the first frame that would have crossed the budget, not later.
+    // The backlog never went past the budget, and the turn that would have taken it past was
+    // the one closed on: none of it was written, and written it would have crossed.
     expect(sock.bufferedAmount).toBeLessThanOrEqual(BUDGET);
-    expect(sock.bufferedAmount + frame.bytes.length).toBeGreaterThan(BUDGET);
+    expect(sock.bufferedAmount + perTurn * frame.bytes.length).toBeGreaterThan(BUDGET);
+    expect(payloads(sock.sent)).toHaveLength((turns - 1) * perTurn);
   });
 });

@@ -9,6 +9,8 @@
 export class Frame {
   /** The UTF-8 encoding of `text`: exactly what goes on the wire. */
   readonly bytes: Buffer;
+  /** The text, when the frame was built from it or once read (a stored frame is decoded on demand). */
+  private decoded: string | undefined;
   /**
    * The transport's whole encoding of this frame (a WebSocket text frame,
    * src/gateway/ws-text-frame.ts), built by the first client that sends it and reused by the rest.
@@ -17,16 +19,29 @@ export class Frame {
   private kind: string | null | undefined;
 
   /**
+   * @param source the serialized message, or its UTF-8 bytes as stored (the journal's, sent again).
    * @param method the JSON-RPC method of a notification, when known: profiles drop what their client does not read.
    * @param updateKind the `session/update` kind, when the serializer knows it (else read from the text on first use).
    */
   constructor(
-    readonly text: string,
+    source: string | Buffer,
     readonly method?: string,
     updateKind?: string,
   ) {
-    this.bytes = Buffer.from(text, 'utf8');
+    if (typeof source === 'string') {
+      this.decoded = source;
+      this.bytes = Buffer.from(source, 'utf8');
+    } else {
+      this.decoded = undefined;
+      this.bytes = source;
+    }
     this.kind = updateKind;
+  }
+
+  /** The serialized JSON-RPC message. */
+  get text(): string {
+    if (this.decoded === undefined) this.decoded = this.bytes.toString('utf8');
+    return this.decoded;
   }
 
   /** The `sessionUpdate` kind of a `session/update` frame; `null` for any other message. */

@@ -39,7 +39,8 @@ export interface TurnRecordLimits {
 interface OpenRecord {
   file: string;
   bytes: number;
-  pending: string[];
+  /** Lines not yet written: control lines as text, frames as the bytes sent live. */
+  pending: Array<string | Buffer>;
   timer: NodeJS.Timeout | undefined;
   /** Deleted (closed, or over the limit): further lines are ignored until the next open. */
   dead: boolean;
@@ -129,8 +130,8 @@ export class TurnRecords {
   }
 
   /** A journaled frame of the tail: its serialized text (one line) and UTF-8 length. */
-  frame(sessionId: string, text: string, bytes: number): void {
-    this.line(sessionId, text, bytes);
+  frame(sessionId: string, bytes: Buffer): void {
+    this.line(sessionId, bytes, bytes.length);
   }
 
   /** The tail's turn started (`run`) or ended (`idle`). */
@@ -172,7 +173,7 @@ export class TurnRecords {
   }
 
   /** `bytes`: the text's UTF-8 length (control lines are ASCII). */
-  private line(sessionId: string, text: string, bytes = text.length): void {
+  private line(sessionId: string, text: string | Buffer, bytes = text.length): void {
     const r = this.records.get(sessionId);
     if (!r || r.dead || this.closed) return;
     r.bytes += bytes + 1;
@@ -184,7 +185,7 @@ export class TurnRecords {
       this.kill(r);
       return;
     }
-    // The frame's own string: joined once per flush, never copied per update.
+    // The frame's own bytes: joined once per flush, never copied per update.
     r.pending.push(text);
     r.timer ??= setTimeout(() => this.flush(r), this.limits.turnRecordFlushMs);
     r.timer.unref?.();
@@ -265,13 +266,14 @@ export class TurnRecords {
  * 1 KB of heap per streamed event (BENCHMARKS.md, tenth session); handing the frames' own
  * encodings to the record instead kept each alive until the flush, past a scavenge or two.
  */
-function encodeLines(lines: readonly string[]): Buffer {
+function encodeLines(lines: ReadonlyArray<string | Buffer>): Buffer {
   let size = 0;
-  for (const line of lines) size += Buffer.byteLength(line, 'utf8') + 1;
+  for (const line of lines) size += (typeof line === 'string' ? Buffer.byteLength(line, 'utf8') : line.length) + 1;
   const out = Buffer.allocUnsafe(size);
   let at = 0;
   for (const line of lines) {
-    at += out.write(line, at, 'utf8');
+    if (typeof line === 'string') at += out.write(line, at, 'utf8');
+    else at += line.copy(out, at);
     out[at++] = 0x0a;
   }
   return out;

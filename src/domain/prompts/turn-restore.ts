@@ -10,7 +10,7 @@
  */
 import { z } from 'zod';
 import { turnEndedUpdate, type TurnEnded } from '../../acp/turn-ended.js';
-import type { JournalEntry } from '../sessions/journal.js';
+import type { Frame } from '../delivery/frame.js';
 import type { HubCore } from '../hub-core.js';
 import type { SessionState } from '../sessions/session-state.js';
 import type { TailHooks } from './turn.js';
@@ -28,15 +28,15 @@ export function recordHooks(records: TurnRecords, sessionId: string): TailHooks 
   };
 }
 
-/** A journaled frame of a session whose tail is recorded; a tail the journal trimmed is history's job. */
-export function recordFrame(records: TurnRecords, session: SessionState, entry: JournalEntry): void {
+/** A journaled frame (sent live as `frame`) of a session whose tail is recorded; a tail the journal trimmed is history's job. */
+export function recordFrame(records: TurnRecords, session: SessionState, frame: Frame): void {
   const tail = session.turn.tail;
   if (tail === undefined || tail.startSeq < session.journal.firstSeq) {
     session.turn.dropTail();
     records.drop(session.sessionId);
     return;
   }
-  records.frame(session.sessionId, entry.frame, entry.bytes);
+  records.frame(session.sessionId, frame.bytes);
 }
 
 /** Journals a record of the previous run as the session's kept tail, then the marker if its turn ran. */

@@ -1,23 +1,38 @@
 /**
  * Per-session journal of emitted `session/update` frames (ARCHITECTURE.md §4.2): a bounded ring
  * (count and bytes, §8) of already-serialized frames, each with the hub seq (+1 per update per
- * session) and the hub epoch it was emitted in. Replay sends the stored string, so a replayed
- * update is byte-identical to the live one.
+ * session) and the hub epoch it was emitted in. The frames' bytes are kept outside the JS heap
+ * (frame-store.ts); replay sends the stored bytes, so a replayed update is byte-identical to the
+ * live one.
  */
 import { z } from 'zod';
-import type { Frame } from '../delivery/frame.js';
+import { Frame } from '../delivery/frame.js';
+import { FrameStore } from './frame-store.js';
 
 /** A journaled `session/update` frame, read back for the REST events route. */
 export const journalFrameSchema = z.looseObject({ params: z.looseObject({ update: z.unknown() }) });
 
-/** One journaled update. */
-export interface JournalEntry {
-  seq: number;
-  epoch: string;
-  /** The serialized JSON-RPC notification, exactly as sent live. */
-  frame: string;
-  /** Its UTF-8 length (what the byte cap counts). */
-  bytes: number;
+/** One journaled update: its seq and epoch, and where its bytes are stored. */
+export class JournalEntry {
+  constructor(
+    readonly seq: number,
+    readonly epoch: string,
+    /** The store's chunk holding its bytes, from `at`. */
+    private readonly chunk: Buffer,
+    private readonly at: number,
+    /** Its UTF-8 length (what the byte cap counts). */
+    readonly bytes: number,
+  ) {}
+
+  /** The serialized JSON-RPC notification, exactly as sent live (decoded on each read). */
+  get frame(): string {
+    return this.chunk.toString('utf8', this.at, this.at + this.bytes);
+  }
+
+  /** The stored bytes as a frame to send again, not re-encoded (its text is decoded only if read). */
+  toFrame(): Frame {
+    return new Frame(this.chunk.subarray(this.at, this.at + this.bytes));
+  }
 }
 
 /** Result of asking for the updates after `afterSeq`. */
@@ -30,8 +45,10 @@ export interface JournalLimits {
 
 /** Bounded ring of serialized updates for one session. */
 export class Journal {
-  private entries: JournalEntry[] = [];
-  /** Index of the oldest live entry in `entries` (slots before it are dropped lazily). */
+  /** The ring; slots before `head` were trimmed and are emptied, so their chunks can be freed. */
+  private entries: Array<JournalEntry | undefined> = [];
+  private readonly store = new FrameStore();
+  /** Index of the oldest live entry in `entries` (the emptied slots before it are compacted lazily). */
   private head = 0;
   private bytes = 0;
   private last = 0;
@@ -80,13 +97,13 @@ export class Journal {
   /**
    * Reserves the next seq and stores the frame `build(seq, epoch)` returns. The builder
    * serializes and encodes once; the caller sends the returned frame to every attached client.
-   * Only the text is kept: a one-byte string costs what its bytes cost, and small encodings are
-   * slices of Buffer's shared 8 KiB pool, which a long-lived ring would pin.
+   * The journal keeps a copy of its bytes in its own store, outside the JS heap.
    */
   append(build: (seq: number, epoch: string) => Frame): { entry: JournalEntry; frame: Frame } {
     const seq = this.last + 1;
     const frame = build(seq, this.currentEpoch);
-    const entry: JournalEntry = { seq, epoch: this.currentEpoch, frame: frame.text, bytes: frame.bytes.length };
+    const at = this.store.put(frame.bytes);
+    const entry = new JournalEntry(seq, this.currentEpoch, this.store.chunk, at, frame.bytes.length);
     this.last = seq;
     this.entries.push(entry);
     this.bytes += entry.bytes;
@@ -104,14 +121,14 @@ export class Journal {
     if (afterSeq + 1 < this.epochStartSeq) return { kind: 'impossible', reason: 'epoch' };
     if (afterSeq + 1 < this.firstSeq) return { kind: 'impossible', reason: 'trimmed' };
     const start = this.head + (afterSeq + 1 - this.firstSeq);
-    return { kind: 'exact', entries: this.entries.slice(start) };
+    return { kind: 'exact', entries: this.entries.slice(start) as JournalEntry[] };
   }
 
   /** Up to `limit` entries after `afterSeq` (REST `/sessions/{id}/events`), oldest first. */
   page(afterSeq: number, limit: number): JournalEntry[] {
     const from = Math.max(afterSeq + 1, this.firstSeq);
     const start = this.head + (from - this.firstSeq);
-    return this.entries.slice(start, start + Math.max(0, limit));
+    return this.entries.slice(start, start + Math.max(0, limit)) as JournalEntry[];
   }
 
   private trim(): void {
@@ -119,6 +136,7 @@ export class Journal {
       const dropped = this.entries[this.head];
       if (dropped === undefined) break;
       this.bytes -= dropped.bytes;
+      this.entries[this.head] = undefined;
       this.head += 1;
     }
     // Compact lazily so trimming stays O(1) amortised.

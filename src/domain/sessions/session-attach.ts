@@ -16,7 +16,6 @@ import { promptedByOf, withAuthors } from '../../acp/history-authors.js';
 import type { Attachment, AttachRole } from '../delivery/broadcast.js';
 import type { ClientPort } from '../delivery/client-port.js';
 import { previewOfUpdates } from './session-preview.js';
-import { Frame } from '../delivery/frame.js';
 import { toHubError } from '../../backend-errors.js';
 import type { HubCore } from '../hub-core.js';
 import type { SessionState } from './session-state.js';
@@ -194,7 +193,7 @@ export class SessionAttach {
       if (gap.kind === 'exact') {
         // Synchronous: nothing can interleave with these sends.
         // One encoding per replayed update for this client (ws encoded every string send before).
-        for (const e of gap.entries) this.core.broadcaster.sendNow(attachment.client, new Frame(e.frame));
+        for (const e of gap.entries) this.core.broadcaster.sendNow(attachment.client, e.toFrame());
         return { recovered: true, replayed: gap.entries.length, hasMore: false };
       }
       const meta = await this.replayHistory(attachment, session, p.limit ?? this.core.config.limits.replayMaxMessages);
@@ -240,12 +239,12 @@ export class SessionAttach {
       this.core.broadcaster.sendNow(attachment.client, frame);
     }
     // Then the running (or interrupted) turn so far, byte-identical to what the others got live.
-    const live = tail ? session.journal.page(tail.startSeq - 1, upTo - tail.startSeq + 1) : [];
-    for (const e of live) this.core.broadcaster.sendNow(attachment.client, new Frame(e.frame));
+    const live = (tail ? session.journal.page(tail.startSeq - 1, upTo - tail.startSeq + 1) : []).map((e) => e.toFrame());
+    for (const frame of live) this.core.broadcaster.sendNow(attachment.client, frame);
     // Then the background tasks' output so far (history has only their launch result), for the cards
     // sent, and the context meter (history has no usage).
     const sent = cardsIn(updates);
-    const inLive = (id: string) => live.some((e) => e.frame.includes(`"toolCallId":${JSON.stringify(id)}`));
+    const inLive = (id: string) => live.some((frame) => frame.text.includes(`"toolCallId":${JSON.stringify(id)}`));
     const shown = tasks.filter((u) => u.sessionUpdate === 'tool_call_update' && (sent.has(u.toolCallId) || inLive(u.toolCallId)));
     const closing = usage === undefined ? shown : [...shown, usage];
     for (const update of closing) {
