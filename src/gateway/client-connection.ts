@@ -92,6 +92,8 @@ export class ClientConnection implements ClientPort, Batched {
    */
   private readonly batch: Array<Frame | undefined> = [];
   private batchCount = 0;
+  /** Bytes the kernel had not taken when this turn's batch began: the backlog the budget judges. */
+  private backlogAtBatch = 0;
   private batchedBytes = 0;
   private childLogger: Logger | undefined;
 
@@ -137,64 +139,53 @@ export class ClientConnection implements ClientPort, Batched {
     this.closeListeners.push(listener);
   }
 
-  /**
-   * Queues an encoded frame for the end of the turn; over budget the client is closed 4008 (never
-   * throws, never awaits). Batched, a frame only joins the turn's list here: the socket is read
-   * and judged once per batch, when it is written (flushBatch), not per frame. Reading the
-   * socket's queue touched three more objects per client per frame, which for a team of clients
-   * each sent one frame per turn cost more than the rest of the delivery (BENCHMARKS.md, eleventh
-   * session).
-   */
+  /** Queues an encoded frame; over budget the client is closed 4008 (never throws, never awaits). */
   sendFrame(shared: Frame): void {
     if (this.closed) return;
     if (this.profile === 'legacy' && !legacyReads(shared.method)) return;
     const frame = frameForKinds(shared, this.updateKinds);
     if (frame === undefined) return;
-    if (this.batching === undefined) {
-      this.sendUnbatched(frame);
+    const size = frame.bytes.length;
+    // A backlog is what the budget bounds: one frame larger than the budget (an image prompt
+    // echoed to the others) still goes out to a client that keeps up. This turn's batch is no
+    // backlog (the kernel has not been offered it yet), so it does not count as one. A client
+    // that keeps up has none, and its later frames of a turn skip reading the socket's queue.
+    const holding = this.batchCount > 0;
+    const backlog = holding ? this.backlogAtBatch : this.socket.bufferedAmount;
+    if (backlog > 0) {
+      // Every byte not yet handed to the kernel: earlier turns' backlog plus this turn's batch.
+      const buffered = holding ? backlog + this.batchedBytes : backlog;
+      if (buffered + size > this.limits.clientOutboundBudgetBytes) {
+        this.logger.warn({ buffered, frameBytes: size }, 'client over its outbound budget: closing 4008');
+        this.close(CLOSE.SLOW_CONSUMER, 'slow consumer');
+        return;
+      }
+    }
+    // Batched, the frame waits for the end of the turn and leaves with the others in one write
+    // (write-batch.ts); an unbatched socket, or one ws is closing, goes through ws (which refuses
+    // sends after close).
+    if (this.batching === undefined || this.socket.readyState !== this.socket.OPEN) {
+      this.socket.send(frame.bytes, TEXT_FRAME);
       return;
     }
-    if (this.batchCount === 0) this.batching.batcher.hold(this);
+    if (!holding) {
+      this.backlogAtBatch = backlog;
+      this.batching.batcher.hold(this);
+    }
     this.batch[this.batchCount++] = frame;
-    if ((this.batchedBytes += frame.bytes.length) >= MAX_BATCH_BYTES) this.flushBatch();
+    if ((this.batchedBytes += size) >= MAX_BATCH_BYTES) this.flushBatch();
   }
 
-  /**
-   * Writes this turn's frames to the TCP socket in one write (idempotent). A backlog is what the
-   * budget bounds: bytes the kernel has not taken from earlier writes. A client that keeps up has
-   * none and gets its batch whatever its size (one frame larger than the budget, an image prompt
-   * echoed to the others, included); a client with a backlog that this batch would take past the
-   * budget is closed 4008 and none of the batch is written (it resumes from its last seq). Dropped
-   * once ws no longer sends (closing).
-   */
+  /** Writes this turn's frames to the TCP socket in one write (idempotent; dropped once ws no longer sends). */
   flushBatch(): void {
     const count = this.batchCount;
     if (count === 0) return;
-    const bytes = this.batchedBytes;
     this.batchCount = 0;
     this.batchedBytes = 0;
     const frames = this.batch;
-    if (this.batching !== undefined && this.socket.readyState === this.socket.OPEN) {
-      const backlog = this.socket.bufferedAmount;
-      if (backlog > 0 && backlog + bytes > this.limits.clientOutboundBudgetBytes) this.overBudget(backlog, bytes);
-      else this.batching.tcp.write(this.batching.batcher.join(frames, count));
-    }
+    if (this.batching !== undefined && this.socket.readyState === this.socket.OPEN)
+      this.batching.tcp.write(this.batching.batcher.join(frames, count));
     for (let i = 0; i < count; i++) frames[i] = undefined;
-  }
-
-  /** A frame through ws itself (no TCP socket to batch on: an injected stream), judged by the same budget. */
-  private sendUnbatched(frame: Frame): void {
-    const backlog = this.socket.bufferedAmount;
-    if (backlog > 0 && backlog + frame.bytes.length > this.limits.clientOutboundBudgetBytes) {
-      this.overBudget(backlog, frame.bytes.length);
-      return;
-    }
-    this.socket.send(frame.bytes, TEXT_FRAME);
-  }
-
-  private overBudget(buffered: number, frameBytes: number): void {
-    this.logger.warn({ buffered, frameBytes }, 'client over its outbound budget: closing 4008');
-    this.close(CLOSE.SLOW_CONSUMER, 'slow consumer');
   }
 
   /** Encodes and queues a frame built for this client alone. */
