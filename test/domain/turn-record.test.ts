@@ -44,7 +44,7 @@ describe('running-turn records', () => {
     const { r, dir, files, text } = records();
     r.open('s1', 1234);
     r.turn('s1', 'run');
-    for (let i = 0; i < 50; i++) r.frame('s1', Buffer.from(frame(`w${i} `, i + 1)));
+    for (let i = 0; i < 50; i++) r.frame('s1', frame(`w${i} `, i + 1), frame(`w${i} `, i + 1).length);
     await until(() => (text().includes('w49 ') ? true : undefined), 'the frames on disk');
     expect(files()).toHaveLength(1);
     expect(fs.statSync(path.join(dir, files()[0] ?? '')).mode & 0o777).toBe(0o600);
@@ -66,10 +66,10 @@ describe('running-turn records', () => {
     r.turn('s1', 'run');
     const texts = ['héllo ', '✓ done ', '😀 ', 'plain'];
     const lines = ['{"t":"open","startedAt":7}', '{"t":"run"}', ...texts.map((t, i) => frame(t, i + 1))];
-    for (const [i, t] of texts.slice(0, 2).entries()) r.frame('s1', Buffer.from(frame(t, i + 1)));
+    for (const [i, t] of texts.slice(0, 2).entries()) r.frame('s1', frame(t, i + 1), Buffer.byteLength(frame(t, i + 1)));
     // The first two by the flush timer, the rest pending when close() writes them, synchronously.
     await until(() => (text().includes('✓ done') ? true : undefined), 'the first flush on disk');
-    for (const [i, t] of texts.slice(2).entries()) r.frame('s1', Buffer.from(frame(t, i + 3)));
+    for (const [i, t] of texts.slice(2).entries()) r.frame('s1', frame(t, i + 3), Buffer.byteLength(frame(t, i + 3)));
     r.close();
     expect(text()).toBe(`${lines.join('\n')}\n`);
     const loaded = new TurnRecords(dir, LIMITS, createLogger({ level: 'silent' })).loadAll().get('s1');
@@ -81,14 +81,14 @@ describe('running-turn records', () => {
     const one = frame('x'.repeat(200));
     const { r, files, text } = records({ turnRecordMaxBytes: one.length * 3 });
     r.open('s1', 1);
-    r.frame('s1', Buffer.from(one));
+    r.frame('s1', one, one.length);
     await until(() => (text().includes('xxx') ? true : undefined), 'the first frame on disk');
-    r.frame('s1', Buffer.from(one));
-    r.frame('s1', Buffer.from(one));
+    r.frame('s1', one, one.length);
+    r.frame('s1', one, one.length);
     expect(r.recording('s1')).toBe(false);
     await r.settled();
     expect(files()).toEqual([]);
-    r.frame('s1', Buffer.from(one));
+    r.frame('s1', one, one.length);
     await r.settled();
     expect(files()).toEqual([]);
     r.open('s1', 2);
@@ -98,7 +98,7 @@ describe('running-turn records', () => {
   it('drop deletes the record; a file over the limit or without its header is not restored', async () => {
     const { r, dir, files } = records();
     r.open('s1', 1);
-    r.frame('s1', Buffer.from(frame('a')));
+    r.frame('s1', frame('a'), 10);
     r.drop('s1');
     await r.settled();
     expect(files()).toEqual([]);
@@ -127,7 +127,7 @@ describe('running-turn records', () => {
     r.open('s1', 1);
     const file = path.join(dir, `${Buffer.from('s1').toString('base64url')}.ndjson`);
     for (let i = 1; i <= 3; i++) {
-      r.frame('s1', Buffer.from(frame(`part ${i}`, i)));
+      r.frame('s1', frame(`part ${i}`, i), 10);
       await until(() => text().includes(`part ${i}`), `part ${i} on disk`);
       expect(openOn(file)).toBe(1);
     }
@@ -148,7 +148,7 @@ describe('running-turn records', () => {
     const restored = next.loadAll().get('s2');
     if (!restored) throw new Error('s2 was not restored');
     next.resume('s2', restored.bytes);
-    next.frame('s2', Buffer.from(frame('after restart', 9)));
+    next.frame('s2', frame('after restart', 9), 10);
     next.close();
     expect(openOn(file2)).toBe(0);
     expect(fs.readFileSync(file2, 'utf8')).toContain('after restart');

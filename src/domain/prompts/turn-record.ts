@@ -39,8 +39,7 @@ export interface TurnRecordLimits {
 interface OpenRecord {
   file: string;
   bytes: number;
-  /** Lines not yet written: control lines as text, frames as the bytes sent live. */
-  pending: Array<string | Buffer>;
+  pending: string[];
   timer: NodeJS.Timeout | undefined;
   /** Deleted (closed, or over the limit): further lines are ignored until the next open. */
   dead: boolean;
@@ -130,8 +129,8 @@ export class TurnRecords {
   }
 
   /** A journaled frame of the tail: its serialized text (one line) and UTF-8 length. */
-  frame(sessionId: string, bytes: Buffer): void {
-    this.line(sessionId, bytes, bytes.length);
+  frame(sessionId: string, text: string, bytes: number): void {
+    this.line(sessionId, text, bytes);
   }
 
   /** The tail's turn started (`run`) or ended (`idle`). */
@@ -173,7 +172,7 @@ export class TurnRecords {
   }
 
   /** `bytes`: the text's UTF-8 length (control lines are ASCII). */
-  private line(sessionId: string, text: string | Buffer, bytes = text.length): void {
+  private line(sessionId: string, text: string, bytes = text.length): void {
     const r = this.records.get(sessionId);
     if (!r || r.dead || this.closed) return;
     r.bytes += bytes + 1;
@@ -185,7 +184,7 @@ export class TurnRecords {
       this.kill(r);
       return;
     }
-    // The frame's own bytes: joined once per flush, never copied per update.
+    // The frame's own string: joined once per flush, never copied per update.
     r.pending.push(text);
     r.timer ??= setTimeout(() => this.flush(r), this.limits.turnRecordFlushMs);
     r.timer.unref?.();
@@ -266,14 +265,13 @@ export class TurnRecords {
  * 1 KB of heap per streamed event (BENCHMARKS.md, tenth session); handing the frames' own
  * encodings to the record instead kept each alive until the flush, past a scavenge or two.
  */
-function encodeLines(lines: ReadonlyArray<string | Buffer>): Buffer {
+function encodeLines(lines: readonly string[]): Buffer {
   let size = 0;
-  for (const line of lines) size += (typeof line === 'string' ? Buffer.byteLength(line, 'utf8') : line.length) + 1;
+  for (const line of lines) size += Buffer.byteLength(line, 'utf8') + 1;
   const out = Buffer.allocUnsafe(size);
   let at = 0;
   for (const line of lines) {
-    if (typeof line === 'string') at += out.write(line, at, 'utf8');
-    else at += line.copy(out, at);
+    at += out.write(line, at, 'utf8');
     out[at++] = 0x0a;
   }
   return out;

@@ -36,7 +36,8 @@ export function recordFrame(records: TurnRecords, session: SessionState, frame: 
     records.drop(session.sessionId);
     return;
   }
-  records.frame(session.sessionId, frame.bytes);
+  // The serializer's own string, kept until the flush (turn-record.ts encodeLines says why not its bytes).
+  records.frame(session.sessionId, frame.text, frame.bytes.length);
 }
 
 /** Journals a record of the previous run as the session's kept tail, then the marker if its turn ran. */
