@@ -5,10 +5,10 @@
  * The one other fact of a tool call the hub alone knows is kept here too, keyed the same way: that
  * a Write replaced a file that existed (`_meta.zcode.overwrites`, write-target.ts — looked up
  * when it was asked for; by the time of a replay the file has the new content, so it cannot be
- * looked up again). Bounded (`authorsMax`, oldest forgotten first) and kept in `<state-dir>/authors.json` (0600,
- * atomic), written at most every `turnRecordFlushMs` after a change and at close, so authors
- * (person, device, token, client: src/domain/people/author.ts — or the rule or grant that decided)
- * survive a hub restart.
+ * looked up again). Bounded (`authorsMax`, oldest forgotten first) and kept in
+ * `<state-dir>/authors.json` (0600, atomic), written at most every `turnRecordFlushMs` after a
+ * change and at close, so authors (person, device, token, client: src/domain/people/author.ts — or
+ * the rule or grant that decided) and those marks survive a hub restart.
  */
 import { z } from 'zod';
 import { readFileIfExists, writeFileAtomic } from '../../fs/secure-file.js';
