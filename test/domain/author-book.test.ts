@@ -75,9 +75,45 @@ describe('the author book', () => {
     const out = withAuthors(updates, {
       prompt: (id) => (id === 'm1' ? { name: 'Ana' } : undefined),
       answer: (id) => (id === 'call1' ? { name: 'Laptop' } : undefined),
+      overwrites: () => false,
     });
     expect(out[0]?._meta).toEqual({ zcode: { promptedBy: { name: 'Ana' } } });
     expect(out[1]).toBe(updates[1]);
     expect(out[2]?._meta).toEqual({ claudeCode: { toolName: 'Bash' }, zcode: { answeredBy: { name: 'Laptop' } } });
+  });
+
+  it('a Write that replaced a file keeps its mark across a restart, apart from who answered it, and its card is replayed with both', async () => {
+    const file = fileIn();
+    const book = new AuthorBook({ file, max: 3, flushMs: 5, logger });
+    book.setOverwrites('s', 'write1');
+    book.setAnswer('s', 'write1', { name: 'Laptop' });
+    expect([book.overwrites('s', 'write1'), book.overwrites('s', 'edit1'), book.overwrites('other', 'write1')]).toEqual([
+      true,
+      false,
+      false,
+    ]);
+    await until(() => (fs.existsSync(file) ? true : undefined), 'the book on disk');
+    book.close();
+    const again = new AuthorBook({ file, max: 3, flushMs: 5, logger });
+    expect([again.overwrites('s', 'write1'), again.answerOf('s', 'write1'), again.promptOf('s', 'write1')]).toEqual([
+      true,
+      { name: 'Laptop' },
+      undefined,
+    ]);
+    const updates: SessionUpdate[] = [
+      { sessionUpdate: 'tool_call', toolCallId: 'write1', title: 'Write', _meta: { claudeCode: { toolName: 'Write' } } },
+      { sessionUpdate: 'tool_call', toolCallId: 'edit1', title: 'Edit' },
+    ];
+    const out = withAuthors(updates, {
+      prompt: () => undefined,
+      answer: (id) => again.answerOf('s', id),
+      overwrites: (id) => again.overwrites('s', id),
+    });
+    expect(out[0]?._meta).toEqual({ claudeCode: { toolName: 'Write' }, zcode: { answeredBy: { name: 'Laptop' }, overwrites: true } });
+    expect(out[1]).toBe(updates[1]);
+    // The marks count against authorsMax like the authors: crossing it forgets the oldest first.
+    again.setPrompt('s', 'm1', { name: 'Ana' });
+    again.setPrompt('s', 'm2', { name: 'Ana' });
+    expect([again.size, again.overwrites('s', 'write1')]).toEqual([3, false]);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { appliedCount, collectChanges, countLines, relativePath } from '../../web/src/changes/changes.js';
+import { appliedCount, cardCounts, changeTotals, collectChanges, countLines, relativePath } from '../../web/src/changes/changes.js';
 import { highlightLine, languageOf } from '../../web/src/changes/highlight.js';
 import { hunkStart, numberedDiff } from '../../web/src/changes/numbered-diff.js';
 import type { ChatItem, ToolItem } from '../../web/src/hub/chat-types.js';
@@ -24,7 +24,7 @@ function card(
 }
 
 describe('Changes: files a session touched', () => {
-  it('a Write its card marks `overwrites` replaced a file: not new, and each such edit says so', () => {
+  it('a Write its card marks `overwrites` replaced a file: not new, its lines not counted as "+N −0", and each such edit says so', () => {
     const replacing = { ...card('1', 'completed', [{ path: '/w/greet.ts', oldText: null, newText: 'a\nb' }]), overwrites: true };
     const items: ChatItem[] = [
       replacing,
@@ -32,10 +32,24 @@ describe('Changes: files a session touched', () => {
       card('3', 'completed', [{ path: '/w/greet.ts', oldText: 'a', newText: 'c' }]),
     ];
     const [greet, fresh] = collectChanges(items);
-    expect(greet).toMatchObject({ created: false, replaced: true, added: 3, removed: 1 });
+    // Replaced by 2 lines (what it removed is not known), then an Edit of +1 −1.
+    expect(greet).toMatchObject({ created: false, replacedLines: 2, added: 1, removed: 1, counted: true });
     expect(greet!.edits.map((e) => e.overwrites)).toEqual([true, false]);
-    expect(fresh).toMatchObject({ created: true, replaced: false });
+    expect(fresh).toMatchObject({ created: true, replacedLines: undefined, added: 1, removed: 0, counted: true });
     expect(fresh!.edits[0]!.overwrites).toBe(false);
+    expect(changeTotals([greet!, fresh!])).toEqual({ added: 2, removed: 1, counted: true, replaced: 1 });
+    // A file only a Write replaced has nothing counted: no "+2 −0" anywhere.
+    const [only] = collectChanges([replacing]);
+    expect(only).toMatchObject({ replacedLines: 2, added: 0, removed: 0, counted: false });
+    expect(changeTotals([only!])).toEqual({ added: 0, removed: 0, counted: false, replaced: 1 });
+    // The card's own "View changes" counts the same way.
+    expect(cardCounts(replacing)).toEqual({ added: 0, removed: 0, counted: false, replacedLines: 2 });
+    expect(cardCounts(items[2] as ToolItem)).toEqual({ added: 1, removed: 1, counted: true, replacedLines: undefined });
+    // Unmarked, the same Write is a new file's: counted, "+2 −0" is then true.
+    expect(cardCounts({ ...replacing, overwrites: false })).toEqual({ added: 2, removed: 0, counted: true, replacedLines: undefined });
+    // A final newline ends the last line: "a\nb\n" replaced the file with 2 lines, as the permission sheet says.
+    const [ended] = collectChanges([{ ...replacing, content: [{ type: 'diff', path: '/w/greet.ts', oldText: null, newText: 'a\nb\n' }] }]);
+    expect(ended!.replacedLines).toBe(2);
   });
 
   it('groups diffs by path in first-touched order, skips failed cards, walks sub-agent children', () => {
