@@ -78,6 +78,28 @@ describe('hub notifications, one handler per method', () => {
     expect(store.get().toasts.map((t) => t.text)).toEqual(['Answered by Ben · laptop', 'Your answer was not counted: you voted already']);
   });
 
+  it('lists each device once: an old connection still held beside its new one shows as one, told by the verified token', () => {
+    const ana = { person: 'ana', device: 'phone', name: 'Ana · phone', scope: 'operate', tokenId: 't-ana' };
+    handleNotification(client, '_zcode/presence', {
+      sessionId: SID,
+      clients: [
+        { ...ana, clientId: 'c-old' },
+        // Bob's client calls itself Ana's phone: a self-given name never makes two devices one.
+        { clientId: 'c-bob', name: 'Bob · laptop', client: 'Ana · phone', scope: 'operate', tokenId: 't-bob' },
+        { ...ana, clientId: 'c-new' },
+        // An older hub's entries, without a token: each connection stands alone.
+        { clientId: 'c-x', name: 'Old' },
+        { clientId: 'c-y', name: 'Old' },
+      ],
+    });
+    expect(store.get().presence[SID]).toEqual([
+      { clientId: 'c-new', name: 'Ana · phone', scope: 'operate' },
+      { clientId: 'c-bob', name: 'Bob · laptop · Ana · phone', scope: 'operate' },
+      { clientId: 'c-x', name: 'Old', scope: undefined },
+      { clientId: 'c-y', name: 'Old', scope: undefined },
+    ]);
+  });
+
   it('drops a deleted session from the list, its chat, its presence and its interactions; other sessions keep theirs', () => {
     handleNotification(client, '_zcode/session_state', { sessionId: SID, state: 'idle', attachedClients: 1, pendingInteractions: 1 });
     handleNotification(client, '_zcode/session_state', { sessionId: 'other', state: 'idle', attachedClients: 0, pendingInteractions: 1 });

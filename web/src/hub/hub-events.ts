@@ -5,7 +5,7 @@
 import { approvalInMeta, readRuleDecision } from './approval-wire.js';
 import { authorText } from './author-text.js';
 import { t } from '../i18n.js';
-import { arr, fields, num, rec, str, type Fields } from '../wire.js';
+import { fields, num, rec, str, type Fields } from '../wire.js';
 import { store, toast, updateChat } from './app-state.js';
 import { applySessionUpdate, markAnswered, parseTurnState } from './chat-reducer.js';
 import type { HubClient } from './hub-client.js';
@@ -13,6 +13,7 @@ import { cancelledRequestId, fromView, mergeInteraction } from './interactions.j
 import { keepPartialAnswers } from './interaction-requests.js';
 import { applySessionState } from './session-list.js';
 import { dropSession } from './session-gone.js';
+import { presenceDevices } from './presence.js';
 import { ZCODE_NOTIFICATION } from '../../../src/zcode-ext/methods.js';
 import type { HubNotification, HubNotificationParams } from '../net/hub-methods.js';
 
@@ -96,11 +97,7 @@ const HANDLERS: { readonly [M in HubNotification]: Handler<M> } = {
   [ZCODE_NOTIFICATION.presence]: (_client, p) => {
     const sessionId = str(p.sessionId);
     if (!sessionId) return;
-    const clients = arr(p.clients).flatMap((c) => {
-      const r = rec(c);
-      const clientId = str(r?.['clientId']);
-      return r && clientId ? [{ clientId, name: authorText(r) ?? clientId, scope: str(r['scope']) }] : [];
-    });
+    const clients = presenceDevices(p.clients);
     store.update((s) => ({ ...s, presence: { ...s.presence, [sessionId]: clients } }));
   },
 
