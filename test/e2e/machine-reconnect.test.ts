@@ -3,11 +3,12 @@
  * the phone's home at localhost, B at 127.0.0.1, B added from A's app). B's socket goes through
  * Playwright's WebSocket route so the test decides when the link drops and when the reconnect's
  * `session/load` of the chat is answered (as a machine whose backend is still starting holds it):
- * meanwhile the page says it is reconnecting to B, and a prompt sent shows at once, marked as
- * waiting for the connection, then goes once the link is online and shows once; Stop says it is
- * stopping, and stops the turn once online.
+ * meanwhile the page says it is reconnecting to B (at once when a prompt waits for it), and a
+ * prompt sent shows at once, marked as waiting for the connection, then goes once the link is
+ * online and shows once; Stop says it is stopping without narrowing the text box, and stops the
+ * turn once online.
  */
-import type { WebSocketRoute } from 'playwright-core';
+import type { Page, WebSocketRoute } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { axeBothThemes } from './support/axe.js';
 import { sendPrompt, shoot, waitIdle } from './support/flow.js';
@@ -22,13 +23,31 @@ const held: Array<() => void> = [];
 /** Every method the page sent B, in order, with `released` marking where the held loads went on. */
 const sentToB: string[] = [];
 
-/** Drops B's link; its reconnect gets as far as the chat's load, which waits. */
-async function dropAndHold(): Promise<void> {
+/** Drops B's link; its reconnect will get as far as the chat's load, which waits. */
+async function drop(): Promise<void> {
   holding = true;
   // Both ends, as a real drop: B sees this connection go too (its presence, its attaches).
   await current?.server.close({ code: 1012, reason: 'restarting' });
   await current?.page.close({ code: 1012, reason: 'restarting' });
+}
+
+/** Drops B's link; its reconnect gets as far as the chat's load, which waits. */
+async function dropAndHold(): Promise<void> {
+  await drop();
   await expect.poll(() => held.length, { timeout: 30_000 }).toBeGreaterThan(0);
+}
+
+/** Remembers, in the page, what B's pill says the moment a prompt first shows waiting (`window.pillAtWaiting`). */
+function watchPillAtWaiting(page: Page): Promise<void> {
+  return page.evaluate((hubId) => {
+    const w = window as unknown as { pillAtWaiting?: string };
+    const seen = new MutationObserver(() => {
+      if (!document.querySelector('[data-testid="user-message"][data-waiting="link"]')) return;
+      w.pillAtWaiting = document.querySelector(`[data-testid="conn-indicator"][data-hub-id="${hubId}"]`)?.textContent ?? '';
+      seen.disconnect();
+    });
+    seen.observe(document.body, { childList: true, subtree: true });
+  }, hubB);
 }
 
 /** The held loads go on: the link comes online. */
@@ -67,15 +86,20 @@ describe('a machine’s chat while its link reconnects', () => {
     const mine = page.getByTestId('user-message');
     expect(await mine.count()).toBe(1);
 
-    // B's link drops; its reconnect gets as far as the chat's load, which waits.
-    await dropAndHold();
+    // B's link drops; once it is reconnecting (a moment, far less than the pill's quiet time for
+    // a blip) a prompt is sent: the pill says why it waits at once, in the frame its bubble shows.
+    await drop();
     const pill = page.getByTestId('conn-indicator').and(page.locator(`[data-hub-id="${hubB}"]`));
-    await pill.filter({ hasText: 'Reconnecting to desktop…' }).waitFor();
-
+    await pill.and(page.locator('[data-status="connecting"]')).waitFor({ state: 'attached' });
+    await watchPillAtWaiting(page);
     await sendPrompt(page, 'and once more');
     const waiting = mine.and(page.locator('[data-waiting="link"]'));
     await waiting.filter({ hasText: 'and once more' }).waitFor();
     await waiting.getByText('Waiting for the connection…').waitFor();
+    expect(await page.evaluate(() => (window as unknown as { pillAtWaiting?: string }).pillAtWaiting)).toBe('Reconnecting to desktop…');
+    // Its reconnect gets as far as the chat's load, which waits.
+    await expect.poll(() => held.length, { timeout: 30_000 }).toBeGreaterThan(0);
+    await pill.filter({ hasText: 'Reconnecting to desktop…' }).waitFor();
     expect(await page.getByTestId('prompt-input').inputValue()).toBe('');
     await shoot(page, 'machine-reconnecting');
     // The pill and the waiting bubble read in both themes (nothing serious or critical for axe).
@@ -105,8 +129,14 @@ describe('a machine’s chat while its link reconnects', () => {
     await stop.waitFor();
 
     await dropAndHold();
+    // "Stopping…" takes no more room than "Stop": the text box beside it keeps its width.
+    const input = page.getByTestId('prompt-input');
+    const widthBefore = (await input.boundingBox())?.width;
+    expect(widthBefore).toBeGreaterThan(100);
     await stop.click();
     await stop.and(page.locator('[disabled]')).filter({ hasText: 'Stopping…' }).waitFor();
+    expect(await stop.innerText()).toBe('Stopping…');
+    expect((await input.boundingBox())?.width).toBe(widthBefore);
     expect(sentToB.slice(sentToB.lastIndexOf('initialize'))).not.toContain('session/cancel');
     await shoot(page, 'machine-reconnecting-stop');
 

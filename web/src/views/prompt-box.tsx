@@ -95,6 +95,20 @@ export function PromptBox({ chat, client }: { chat: ChatState; client: HubClient
   );
 }
 
+/**
+ * Stop's words in one slot as wide as the longer of "Stop" and "Stopping…": both are laid out,
+ * the one not meant hidden, so the button keeps its width and the text box beside it does not
+ * shrink when a press turns it into "Stopping…".
+ */
+function StopLabel({ stopping }: { stopping: boolean }) {
+  return (
+    <span class="stop-label">
+      <span class={stopping ? 'off' : undefined}>{t('stop')}</span>
+      <span class={stopping ? undefined : 'off'}>{t('stopWaiting')}</span>
+    </span>
+  );
+}
+
 /** Stop pressed while the link reconnects waits for it (turn-stop.ts): `stopping` meanwhile, and a sentence when it did not go. */
 function useStop(client: HubClient, sessionId: string): { stopping: boolean; stop: () => void } {
   const [stopping, setStopping] = useState(false);
@@ -192,7 +206,7 @@ function SendStop(p: { busy: boolean; stopping: boolean; canSend: boolean; onSto
           {...(compact ? { 'aria-label': stopLabel, title: stopLabel } : {})}
         >
           <Icon name="stop" size={16} />
-          {compact ? null : stopLabel}
+          {compact ? null : <StopLabel stopping={p.stopping} />}
         </button>
       ) : null}
       {busy && !canSend ? null : (
