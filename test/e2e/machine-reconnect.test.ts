@@ -6,7 +6,7 @@
  * meanwhile the page says it is reconnecting to B (at once when a prompt waits for it), and a
  * prompt sent shows at once, marked as waiting for the connection, then goes once the link is
  * online and shows once; Stop says it is stopping without narrowing the text box, and stops the
- * turn once online.
+ * turn once online; a device whose old connection B still holds beside its new one is listed once.
  */
 import type { Page, WebSocketRoute } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -22,6 +22,8 @@ let holding = false;
 const held: Array<() => void> = [];
 /** Every method the page sent B, in order, with `released` marking where the held loads went on. */
 const sentToB: string[] = [];
+/** The token ids of each `_zcode/presence` B sent the page, in order. */
+const presenceFromB: string[][] = [];
 
 /** Drops B's link; its reconnect will get as far as the chat's load, which waits. */
 async function drop(): Promise<void> {
@@ -72,7 +74,13 @@ describe('a machine’s chat while its link reconnects', () => {
           if (holding && method === 'session/load') held.push(() => server.send(m));
           else server.send(m);
         });
-        server.onMessage((m) => ws.send(m));
+        server.onMessage((m) => {
+          if (typeof m === 'string' && m.includes('"_zcode/presence"')) {
+            const clients = (JSON.parse(m) as { params?: { clients?: Array<{ tokenId?: string }> } }).params?.clients ?? [];
+            presenceFromB.push(clients.map((c) => c.tokenId ?? ''));
+          }
+          ws.send(m);
+        });
       },
     );
     await pairHome(phone, a, 'Reconnect phone');
@@ -145,6 +153,30 @@ describe('a machine’s chat while its link reconnects', () => {
     await waitIdle(page);
     const after = sentToB.slice(sentToB.lastIndexOf('released'));
     expect(after).toContain('session/cancel');
+    expect(phone.errors).toEqual([]);
+  });
+
+  it('a link re-established while the hub still holds the old one lists this device once', async () => {
+    const { page } = phone;
+    const old = current;
+    presenceFromB.length = 0;
+    // Only the page's end goes, as a phone whose network vanished: B still holds the old connection.
+    await old?.page.close({ code: 1012, reason: 'restarting' });
+    const pill = page.getByTestId('conn-indicator').and(page.locator(`[data-hub-id="${hubB}"]`));
+    // The app opens a new socket, and is online on it.
+    await expect.poll(() => current !== old, { timeout: 30_000 }).toBe(true);
+    await pill.and(page.locator('[data-status="online"]')).waitFor({ state: 'attached' });
+    // B lists this device's token more than once: its old connection(s) and its new one.
+    await expect
+      .poll(() => presenceFromB.some((ids) => ids.length > 1 && ids.every((id) => id !== '' && id === ids[0])), { timeout: 30_000 })
+      .toBe(true);
+    // Frames after it (a prompt's answer) have reached the page: the chat names nobody but this device.
+    const answers = await page.getByTestId('agent-message').count();
+    await sendPrompt(page, 'and after the reconnect');
+    await page.getByTestId('agent-message').nth(answers).waitFor();
+    await waitIdle(page);
+    expect(await page.locator('.presence').count()).toBe(0);
+    await old?.server.close({ code: 1000, reason: 'done' });
     expect(phone.errors).toEqual([]);
   });
 });
