@@ -195,6 +195,7 @@ describe('phone edges at 390 px', () => {
     expect(await page.getByTestId('admin-only').locator('p').first().innerText()).toBe(
       'The paired devices and the doctor report are for admin devices, and only an admin device adds, changes, tests or removes a provider.',
     );
+    await shoot(page, 'edges-settings-operate');
     // An operate device runs a workflow: the whole card, and no note (nothing here is refused to it).
     await page.getByTestId('settings-workflows').click();
     const card = page.locator('li.card').filter({ hasText: 'tidy' });
