@@ -156,11 +156,12 @@ describe('a machine’s chat while its link reconnects', () => {
     expect(phone.errors).toEqual([]);
   });
 
-  it('a link re-established while the hub still holds the old one lists this device once', async () => {
+  it('a link re-established while B still lists the old connection shows this device once', async () => {
     const { page } = phone;
     const old = current;
     presenceFromB.length = 0;
-    // Only the page's end goes, as a phone whose network vanished: B still holds the old connection.
+    // Only the page's end goes, as a phone whose network vanished: B has not seen it close and
+    // lists it beside the new one (it lists the earlier dropped ones too, closed at both ends).
     await old?.page.close({ code: 1012, reason: 'restarting' });
     const pill = page.getByTestId('conn-indicator').and(page.locator(`[data-hub-id="${hubB}"]`));
     // The app opens a new socket, and is online on it.
