@@ -96,16 +96,20 @@ export function PromptBox({ chat, client }: { chat: ChatState; client: HubClient
 }
 
 /**
- * Stop's words in one slot as wide as the longer of "Stop" and "Stopping…": both are laid out,
- * the one not meant hidden, so the button keeps its width and the text box beside it does not
- * shrink when a press turns it into "Stopping…".
+ * The labelled Stop's face. The button is as wide as its icon and "Stop", pressed or not:
+ * "Stopping…" is laid over that box (polish.css), so the press does not widen the button and
+ * shrink the text box beside it — nor does Stop take more room than that while a turn runs, which
+ * would cut the text box's placeholder on every turn.
  */
-function StopLabel({ stopping }: { stopping: boolean }) {
+function StopFace() {
   return (
-    <span class="stop-label">
-      <span class={stopping ? 'off' : undefined}>{t('stop')}</span>
-      <span class={stopping ? undefined : 'off'}>{t('stopWaiting')}</span>
-    </span>
+    <>
+      <span class="stop-face">
+        <Icon name="stop" size={16} />
+        {t('stop')}
+      </span>
+      <span class="stop-busy">{t('stopWaiting')}</span>
+    </>
   );
 }
 
@@ -205,8 +209,7 @@ function SendStop(p: { busy: boolean; stopping: boolean; canSend: boolean; onSto
           data-testid="stop-button"
           {...(compact ? { 'aria-label': stopLabel, title: stopLabel } : {})}
         >
-          <Icon name="stop" size={16} />
-          {compact ? null : <StopLabel stopping={p.stopping} />}
+          {compact ? <Icon name="stop" size={16} /> : <StopFace />}
         </button>
       ) : null}
       {busy && !canSend ? null : (
