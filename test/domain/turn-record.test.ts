@@ -116,7 +116,10 @@ describe('running-turn records', () => {
     const { r, dir, files } = records();
     r.open('s1', 1);
     r.frame('s1', frame('a'), 10);
+    // The hub stops with the turn running: its record stays on disk for the next start.
+    await r.settled();
     r.close();
+    await r.settled();
     expect(files()).toHaveLength(1);
     const next = new TurnRecords(dir, LIMITS, createLogger({ level: 'silent' }));
     expect([...next.loadAll().keys()]).toEqual(['s1']);

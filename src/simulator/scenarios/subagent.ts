@@ -34,7 +34,7 @@ interface ChildStep {
 }
 
 /** The file the child writes its survey to with `--subagent-write`. */
-export const SUBAGENT_WRITE_FILE = 'SURVEY.md';
+const SUBAGENT_WRITE_FILE = 'SURVEY.md';
 const SURVEY = '# Survey\n\n- Entry point: `src/server.ts` (`buildApp()`, port 3000).\n- Routes live in `src/routes/`.\n';
 
 function childSteps(workspacePath: string, write: boolean): ChildStep[] {
