@@ -26,9 +26,9 @@ describe('line counts of a new file', () => {
     await write.waitFor();
     // The sheet's count and rows are read before the file exists; the simulator writes a text that ends in a newline.
     const sheetCaption = await write.locator('figcaption').innerText();
-    const sheetRows = await write.locator('[data-testid=diff-block] tr.ud-row').evaluateAll((rows) =>
-      rows.map((r) => `${r.getAttribute('data-op')}${r.querySelectorAll('td')[1]?.textContent ?? ''}`),
-    );
+    const sheetRows = await write
+      .locator('[data-testid=diff-block] tr.ud-row')
+      .evaluateAll((rows) => rows.map((r) => `${r.getAttribute('data-op')}${r.querySelectorAll('td')[1]?.textContent ?? ''}`));
     await sheet.getByRole('button', { name: 'Allow once' }).click();
     await waitIdle(page);
     const text = fs.readFileSync(path.join(hub.workspace, 'src', 'greet.ts'), 'utf8');
