@@ -45,6 +45,28 @@ describe('the author book', () => {
     expect([smaller.size, smaller.promptOf('s', 'm3')]).toEqual([1, { name: 'Bo' }]);
   });
 
+  it('forgetting a deleted session drops its authors and marks and rewrites the file at once; other sessions stay', () => {
+    const file = fileIn();
+    // A flush delay no test waits out: the rewrite must not wait for it.
+    const book = new AuthorBook({ file, max: 10, flushMs: 3_600_000, logger });
+    book.setPrompt('gone', 'm1', { name: 'Ana', person: 'ana' });
+    book.setAnswer('gone', 'call1', { name: 'Bo', person: 'bo' });
+    book.setOverwrites('gone', 'call2');
+    book.setPrompt('kept', 'm1', { name: 'Cy', person: 'cy' });
+    book.forgetSession('gone');
+    expect([book.size, book.promptOf('gone', 'm1'), book.answerOf('gone', 'call1'), book.overwrites('gone', 'call2')]).toEqual([
+      1,
+      undefined,
+      undefined,
+      false,
+    ]);
+    const text = fs.readFileSync(file, 'utf8');
+    expect(text).not.toContain('gone');
+    expect(text).not.toContain('ana');
+    expect(new AuthorBook({ file, max: 10, flushMs: 5, logger }).promptOf('kept', 'm1')).toEqual({ name: 'Cy', person: 'cy' });
+    book.close();
+  });
+
   it('a request settled by a rule or a grant keeps which one across a restart, so a replay still shows no person answered', async () => {
     const file = fileIn();
     const book = new AuthorBook({ file, max: 10, flushMs: 5, logger });

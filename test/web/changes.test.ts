@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { appliedCount, cardCounts, changeTotals, collectChanges, countLines, relativePath } from '../../web/src/changes/changes.js';
 import { highlightLine, languageOf } from '../../web/src/changes/highlight.js';
+import { lineCount } from '../../web/src/diff-lines.js';
 import { hunkStart, numberedDiff } from '../../web/src/changes/numbered-diff.js';
 import type { ChatItem, ToolItem } from '../../web/src/hub/chat-types.js';
 
@@ -73,6 +74,42 @@ describe('Changes: files a session touched', () => {
   it('counts lines and shortens paths inside the workspace only', () => {
     expect(countLines(null, 'a\nb')).toEqual({ added: 2, removed: 0 });
     expect(countLines('a\nb', 'a\nc')).toEqual({ added: 1, removed: 1 });
+    expect(relativePath('/w/src/a.ts', '/w')).toBe('src/a.ts');
+  });
+
+  it('counts lines as wc -l and git diff --stat do: a final newline ends a line, it does not start one', () => {
+    const five = 'a\nb\nc\nd\ne\n';
+    expect(lineCount(five)).toBe(5);
+    expect(lineCount('a\nb\nc\nd\ne')).toBe(5);
+    expect(lineCount('')).toBe(0);
+    expect(lineCount('\n')).toBe(1);
+    expect(countLines(null, five)).toEqual({ added: 5, removed: 0 });
+    expect(countLines(null, '')).toEqual({ added: 0, removed: 0 });
+    // A new file of five lines is five numbered rows, none of them an empty "+" line.
+    const rows = numberedDiff(null, five);
+    expect(rows.map((r) => (r.op === '…' ? '…' : `${r.op}${r.newNo}:${r.text}`))).toEqual(['+1:a', '+2:b', '+3:c', '+4:d', '+5:e']);
+    // Changing the last line, with and without a trailing newline: one line out, one in.
+    expect(countLines('a\nb\n', 'a\nc\n')).toEqual({ added: 1, removed: 1 });
+    expect(countLines('a\nb', 'a\nc')).toEqual({ added: 1, removed: 1 });
+    expect(numberedDiff('a\nb\n', 'a\nc\n')).toEqual([
+      { op: ' ', text: 'a', oldNo: 1, newNo: 1 },
+      { op: '-', text: 'b', oldNo: 2 },
+      { op: '+', text: 'c', newNo: 2 },
+    ]);
+    expect(countLines('a\nb', 'a\nc\n')).toEqual({ added: 1, removed: 1 });
+    // A last line that only gains its newline is no extra line (an Edit's text is often a piece of a file).
+    expect(countLines('a\nb', 'a\nb\n')).toEqual({ added: 0, removed: 0 });
+    expect(countLines('a\nb\n', 'a\nb\n')).toEqual({ added: 0, removed: 0 });
+    // Replaced files and cards count the same way.
+    const write = { ...card('w', 'completed', [{ path: '/w/new.ts', oldText: null, newText: five }]), overwrites: true };
+    expect(cardCounts(write).replacedLines).toBe(5);
+    expect(collectChanges([write])[0]?.replacedLines).toBe(5);
+    const created = card('c', 'completed', [{ path: '/w/c.ts', oldText: null, newText: five }]);
+    expect(cardCounts(created)).toMatchObject({ added: 5, removed: 0 });
+    expect(collectChanges([created])[0]).toMatchObject({ added: 5, created: true });
+  });
+
+  it('keeps paths inside the workspace short', () => {
     expect(relativePath('/w/src/a.ts', '/w')).toBe('src/a.ts');
     expect(relativePath('/w/src/a.ts', '/w/')).toBe('src/a.ts');
     expect(relativePath('/wx/a.ts', '/w')).toBe('/wx/a.ts');

@@ -8,7 +8,8 @@
  * looked up again). Bounded (`authorsMax`, oldest forgotten first) and kept in
  * `<state-dir>/authors.json` (0600, atomic), written at most every `turnRecordFlushMs` after a
  * change and at close, so authors (person, device, token, client: src/domain/people/author.ts — or
- * the rule or grant that decided) and those marks survive a hub restart.
+ * the rule or grant that decided) and those marks survive a hub restart. A deleted session's
+ * entries are forgotten and the file rewritten at once (`forgetSession`).
  */
 import { z } from 'zod';
 import { readFileIfExists, writeFileAtomic } from '../../fs/secure-file.js';
@@ -94,6 +95,23 @@ export class AuthorBook {
   /** Remembers that tool call `toolCallId` replaced a file that existed. */
   setOverwrites(sessionId: string, toolCallId: string): void {
     this.set(key('overwrite', sessionId, toolCallId), OVERWRITES);
+  }
+
+  /**
+   * Forgets everything kept about a deleted session, and rewrites the file at once (not after the
+   * flush delay) so its people are gone from disk when the delete is answered.
+   */
+  forgetSession(sessionId: string): void {
+    let forgot = false;
+    for (const k of [...this.entries.keys()]) {
+      if (k.split('\u0000')[1] !== sessionId) continue;
+      this.entries.delete(k);
+      forgot = true;
+    }
+    if (!forgot || this.closed) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.save();
   }
 
   /** How many authors and marks are remembered. */

@@ -1,6 +1,6 @@
 /** The files a session changed, gathered from its tool cards' ACP `diff` content. Pure. */
 import type { ChatItem, ToolItem, ToolStatus } from '../hub/chat-types.js';
-import { diffLines } from '../diff-lines.js';
+import { diffLines, lineCount } from '../diff-lines.js';
 
 /** One diff of one tool call (an Edit hunk, a Write's whole file). */
 export interface FileEdit {
@@ -52,12 +52,6 @@ function* toolCards(items: readonly ChatItem[]): Generator<ToolItem> {
     yield item;
     if (item.children) yield* toolCards(item.children);
   }
-}
-
-/** The lines of a file's whole text (a final newline ends the last line, it does not start one). */
-export function lineCount(text: string): number {
-  if (text === '') return 0;
-  return text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
 }
 
 /** Added and removed line counts of one diff. */

@@ -4,7 +4,8 @@
  * `locations`, `_meta.zcode.cwd`) and who may answer it (the hub's `approval` and `mayAnswer`,
  * read by approval-wire.ts). Pure: the permission sheet and the inbox render what this returns.
  */
-import { lineCount, relativePath } from '../changes/changes.js';
+import { relativePath } from '../changes/changes.js';
+import { lineCount } from '../diff-lines.js';
 import { arr, rec, str, zmeta, type Rec } from '../wire.js';
 import { ruleLabel } from './approval-wire.js';
 import type { ToolItem } from './chat-types.js';
