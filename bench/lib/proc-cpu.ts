@@ -45,3 +45,22 @@ export class CpuMeter {
     return used;
   }
 }
+
+/**
+ * CPU of `pids` between two moments (ms since the epoch, `Date.now()`), as a percent of one core
+ * each; resolves after `toAt`. Started before `fromAt`, it waits for it; a window already begun
+ * starts now.
+ */
+export async function cpuPercentBetween(
+  pids: Record<string, number | undefined>,
+  fromAt: number,
+  toAt: number,
+): Promise<Record<string, number>> {
+  await new Promise((r) => setTimeout(r, Math.max(0, fromAt - Date.now())));
+  const meter = new CpuMeter(pids);
+  const started = Date.now();
+  await new Promise((r) => setTimeout(r, Math.max(0, toAt - Date.now())));
+  const used = meter.take();
+  const wallMs = Date.now() - started;
+  return Object.fromEntries(Object.entries(used).map(([k, ms]) => [k, Math.round((ms / wallMs) * 1000) / 10]));
+}

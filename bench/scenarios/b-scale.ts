@@ -5,7 +5,7 @@ import { LoadDriver } from '../lib/load-driver.js';
 import { childPids, CpuMeter } from '../lib/proc-cpu.js';
 import { gcBetween, hubLoopDelayMs, promSum } from '../lib/prom-text.js';
 import { round, type Scenario } from '../lib/scenario.js';
-import { baselineTeamStream } from '../lib/team-baseline.js';
+import { baselineTeamStream, steadyCpu } from '../lib/team-baseline.js';
 
 /**
  * B-SCALE (requirement B-SCALE): a 1,000-client team on the default limits (connectionsTotal 1,024;
@@ -99,12 +99,26 @@ export async function runTeam(
       `slow samples by window ${windows(bare.slowWindows)}; ` +
       `CPU ${Object.entries(bare.cpuPercent)
         .map(([k, v]) => `${k} ${v} %`)
-        .join(' ')} of a core`,
+        .join(' ')} of a core (steady part: baseline ${bare.steadyCpuPercent?.['baseline'] ?? 'n/a'} %)`,
   );
-  return { ...hub, baseline: round(bare.latency.p99, 3), extra: { ...hub.extra, baselineStream: bare } };
+  // The hub's CPU against the baseline's for the same stream: the whole window, and its steady part.
+  const cpuRatio = {
+    whole: round(hub.cpuPercent.hub / (bare.cpuPercent['baseline'] ?? Number.NaN), 3),
+    steady: round((hub.steadyCpuPercent?.['hub'] ?? Number.NaN) / (bare.steadyCpuPercent?.['baseline'] ?? Number.NaN), 3),
+  };
+  log(`CPU hub/baseline while streaming: whole window ${cpuRatio.whole}, steady part ${cpuRatio.steady}`);
+  return { value: hub.value, baseline: round(bare.latency.p99, 3), extra: { ...hub.extra, baselineStream: bare, cpuRatio } };
 }
 
-async function runHubTeam(t: TeamSetup, log: (line: string) => void): Promise<{ value: number; extra: Record<string, unknown> }> {
+async function runHubTeam(
+  t: TeamSetup,
+  log: (line: string) => void,
+): Promise<{
+  value: number;
+  cpuPercent: { hub: number };
+  steadyCpuPercent: Record<string, number> | undefined;
+  extra: Record<string, unknown>;
+}> {
   const d = await DaemonProcess.spawn({
     nodeArgs: GC_ARGS,
     simArgs: ['--event-rate', String(t.rate), '--event-bytes', String(t.bytes), '--event-duration-ms', String(t.streamMs)],
@@ -181,6 +195,7 @@ async function runHubTeam(t: TeamSetup, log: (line: string) => void): Promise<{ 
     const meter = new CpuMeter({ hub: d.pid, sim: simPid, load: load.pid });
     const meterStarted = Date.now();
     const turns = stream();
+    const steady = steadyCpu({ hub: d.pid }, t, meterStarted);
     await new Promise((r) => setTimeout(r, t.warmupMs));
     // Scraped before sampling starts: rendering /metrics holds the hub's loop for several ms.
     const scrapeStarted = Date.now();
@@ -191,12 +206,14 @@ async function runHubTeam(t: TeamSetup, log: (line: string) => void): Promise<{ 
     await settle();
     const streamCpu = meter.take();
     const streamWallMs = Date.now() - meterStarted;
+    const steadyCpuPercent = await steady;
     const scrapeAfter = await d.metrics();
     const streamed = await load.report(teamClients);
     // Where the tail is: who used the cores, the hub's own loop delay and GC pauses, the load client's loop delay.
     const percentOfCore = (k: string) => round(((streamCpu[k] ?? Number.NaN) / streamWallMs) * 100, 1);
     const where = {
       cpuPercent: { hub: percentOfCore('hub'), sim: percentOfCore('sim'), loadClient: percentOfCore('load') },
+      steadyCpuPercent,
       hubLoopDelayMs: roundAll(hubLoopDelayMs(scrapeAfter)),
       hubGc: gcBetween(scrapeBefore, scrapeAfter),
       // Every frame the hub wrote while streaming, per session/update the team received (1 = nothing else).
@@ -216,7 +233,8 @@ async function runHubTeam(t: TeamSetup, log: (line: string) => void): Promise<{ 
       `streaming ${t.sessions} × ${t.rate} ev/s to ${team} clients: p50 ${round(streamed.latency.p50, 2)} p99 ${round(streamed.latency.p99, 2)} ms; ` +
         `hub frames per update ${where.hubFramesPerUpdate}, hub loop delay p99 ${where.hubLoopDelayMs.p99} max ${where.hubLoopDelayMs.max} ms, GC ${where.hubGc.count} pauses (${where.hubGc.totalMs} ms, ${where.hubGc.over10ms} over 10 ms); ` +
         `load client loop delay p99 ${where.loadClientLoopDelayMs.p99} max ${where.loadClientLoopDelayMs.max} ms; ` +
-        `CPU hub ${where.cpuPercent.hub} % sim ${where.cpuPercent.sim} % load client ${where.cpuPercent.loadClient} % of a core; ` +
+        `CPU hub ${where.cpuPercent.hub} % sim ${where.cpuPercent.sim} % load client ${where.cpuPercent.loadClient} % of a core` +
+        ` (steady part: hub ${steadyCpuPercent?.['hub'] ?? 'n/a'} %); ` +
         `one /metrics scrape ${scrapeMs} ms; other frames ${JSON.stringify(where.otherFrames)}; slow samples by window ${windows(where.slowWindows)}`,
     );
 
@@ -241,6 +259,8 @@ async function runHubTeam(t: TeamSetup, log: (line: string) => void): Promise<{ 
 
     return {
       value: round(streamed.latency.p99, 3),
+      cpuPercent: { hub: where.cpuPercent.hub },
+      steadyCpuPercent,
       extra: {
         clients: team + t.sessions,
         auth: `${tokens.length} minted operate tokens, ${CLIENTS_PER_TOKEN} clients each`,

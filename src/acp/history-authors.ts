@@ -2,7 +2,9 @@
  * Authors in a history replay: the agent's history has no names, so the hub's
  * own record of who sent each prompt and who answered each interaction is put where the live
  * updates carry it — `_meta.zcode.promptedBy` on the prompt's `user_message_chunk`s and
- * `_meta.zcode.answeredBy` on the card of the tool call an interaction was about. Pure.
+ * `_meta.zcode.answeredBy` on the card of the tool call an interaction was about — and, on the
+ * card of a Write that replaced a file that existed, `_meta.zcode.overwrites: true` (history's
+ * diff says `oldText: null`, as for a new file). Pure.
  */
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
 
@@ -16,10 +18,12 @@ export interface HistoryAuthor {
   client?: string;
 }
 
-/** Where the names come from (the hub's author book). */
+/** Where the names and marks come from (the hub's author book). */
 export interface AuthorLookup {
   prompt(messageId: string): HistoryAuthor | undefined;
   answer(toolCallId: string): HistoryAuthor | undefined;
+  /** True when the tool call was a Write that replaced a file that existed. */
+  overwrites(toolCallId: string): boolean;
 }
 
 /** `updates` with the authors the lookup knows added to their `_meta.zcode`. */
@@ -31,7 +35,8 @@ export function withAuthors(updates: readonly SessionUpdate[], who: AuthorLookup
     }
     if (u.sessionUpdate === 'tool_call') {
       const by = who.answer(u.toolCallId);
-      return by === undefined ? u : { ...u, _meta: withZcode(u._meta, { answeredBy: by }) };
+      const marks = { ...(by === undefined ? {} : { answeredBy: by }), ...(who.overwrites(u.toolCallId) ? { overwrites: true } : {}) };
+      return Object.keys(marks).length === 0 ? u : { ...u, _meta: withZcode(u._meta, marks) };
     }
     return u;
   });

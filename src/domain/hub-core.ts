@@ -158,12 +158,18 @@ export class HubCore {
     return s;
   }
 
-  /** Drops the hub's copy of a session (it was deleted). */
+  /**
+   * Drops the hub's copy of a session (it was deleted), and everything it keeps about it in the
+   * state dir: its marks, turn record, background task output, and the authors and overwrite marks
+   * of its prompts and tool calls.
+   */
   forgetSession(sessionId: string): void {
     this.sessions.delete(sessionId);
+    this.restored.delete(sessionId);
     this.marks.forget(sessionId);
-    this.records?.drop(sessionId);
+    this.records?.forget(sessionId);
     this.taskFiles?.drop(sessionId);
+    this.authors.forgetSession(sessionId);
   }
 
   /** Writes pending marks (at a turn's end, and when the hub stops: a usage noted after the end is kept too); a failed write is logged, never thrown into a turn. */

@@ -56,6 +56,7 @@ export class Hub {
   private readonly commands: SessionCommands;
   private readonly prompts: PromptFlow;
   private readonly interactionFlow: InteractionFlow;
+  private readonly grants: GrantKeeper | undefined;
   private readonly ingest: EventIngest;
   private readonly unsubscribe: Array<() => void> = [];
   private readonly admission = new PromptAdmission();
@@ -64,6 +65,7 @@ export class Hub {
   /** `grants`: the "always allow" grants the hub keeps (src/policy/grant-store.ts); none = an "always" answer goes to the agent as it is. */
   constructor(deps: HubDeps & { grants?: GrantKeeper }) {
     this.core = new HubCore(deps);
+    this.grants = deps.grants;
     this.interactionFlow = new InteractionFlow(this.core, deps.policy, deps.grants);
     this.prompts = new PromptFlow(this.core, { cancelInteractions: (s, by) => this.interactionFlow.cancelSession(s, by) });
     this.ingest = new EventIngest(this.core, this.prompts, this.interactionFlow, () => this.opener);
@@ -335,7 +337,11 @@ export class Hub {
   async deleteSession(sessionId: string, by: { identity: Identity; clientId?: string; client?: string }): Promise<void> {
     await deleteSession(
       this.core,
-      { open: (id) => this.opener.open(id), cancelInteractions: (s, who) => this.interactionFlow.cancelSession(s, who) },
+      {
+        open: (id) => this.opener.open(id),
+        cancelInteractions: (s, who) => this.interactionFlow.cancelSession(s, who),
+        forgetElsewhere: (id) => this.grants?.forgetSession(id),
+      },
       sessionId,
       by,
     );

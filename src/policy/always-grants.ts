@@ -35,8 +35,8 @@ export interface AlwaysGrant extends GrantRule {
   id: string;
   /** The session's workspace when it was set: the grant holds for requests of sessions working there. */
   workspace: string;
-  /** The session it was set in (shown; matching is by workspace, as the agent's project rule was). */
-  sessionId: string;
+  /** The session it was set in (shown; matching is by workspace, as the agent's project rule was); none once that session was deleted. */
+  sessionId?: string;
   by: GrantAuthor;
   /** Epoch ms. */
   at: number;

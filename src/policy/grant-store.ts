@@ -18,7 +18,8 @@ const text = z.string().min(1);
 export const grantSchema = z.strictObject({
   id: text,
   workspace: text,
-  sessionId: text,
+  /** Gone once that session is deleted: the grant stays, the session it was set in is forgotten. */
+  sessionId: text.optional(),
   toolName: text,
   ruleContent: z.string().optional(),
   by: z.strictObject({
@@ -94,6 +95,21 @@ export class GrantStore {
         !this.state.grants.some(
           (g) => g.workspace === workspace && g.toolName === r.toolName && g.ruleContent === r.ruleContent && g.by.person === person,
         ),
+    );
+  }
+
+  /**
+   * A session was deleted: the grants set in it stay (they hold for its workspace, as the agent's
+   * project rule did, and only an admin removes one), but no longer name the session.
+   */
+  forgetSession(sessionId: string): void {
+    if (!this.state.grants.some((g) => g.sessionId === sessionId)) return;
+    this.write(
+      this.state.grants.map((g) => {
+        if (g.sessionId !== sessionId) return g;
+        const { sessionId: _deleted, ...kept } = g;
+        return kept;
+      }),
     );
   }
 

@@ -45,6 +45,28 @@ describe('the author book', () => {
     expect([smaller.size, smaller.promptOf('s', 'm3')]).toEqual([1, { name: 'Bo' }]);
   });
 
+  it('forgetting a deleted session drops its authors and marks and rewrites the file at once; other sessions stay', () => {
+    const file = fileIn();
+    // A flush delay no test waits out: the rewrite must not wait for it.
+    const book = new AuthorBook({ file, max: 10, flushMs: 3_600_000, logger });
+    book.setPrompt('gone', 'm1', { name: 'Ana', person: 'ana' });
+    book.setAnswer('gone', 'call1', { name: 'Bo', person: 'bo' });
+    book.setOverwrites('gone', 'call2');
+    book.setPrompt('kept', 'm1', { name: 'Cy', person: 'cy' });
+    book.forgetSession('gone');
+    expect([book.size, book.promptOf('gone', 'm1'), book.answerOf('gone', 'call1'), book.overwrites('gone', 'call2')]).toEqual([
+      1,
+      undefined,
+      undefined,
+      false,
+    ]);
+    const text = fs.readFileSync(file, 'utf8');
+    expect(text).not.toContain('gone');
+    expect(text).not.toContain('ana');
+    expect(new AuthorBook({ file, max: 10, flushMs: 5, logger }).promptOf('kept', 'm1')).toEqual({ name: 'Cy', person: 'cy' });
+    book.close();
+  });
+
   it('a request settled by a rule or a grant keeps which one across a restart, so a replay still shows no person answered', async () => {
     const file = fileIn();
     const book = new AuthorBook({ file, max: 10, flushMs: 5, logger });
@@ -75,9 +97,45 @@ describe('the author book', () => {
     const out = withAuthors(updates, {
       prompt: (id) => (id === 'm1' ? { name: 'Ana' } : undefined),
       answer: (id) => (id === 'call1' ? { name: 'Laptop' } : undefined),
+      overwrites: () => false,
     });
     expect(out[0]?._meta).toEqual({ zcode: { promptedBy: { name: 'Ana' } } });
     expect(out[1]).toBe(updates[1]);
     expect(out[2]?._meta).toEqual({ claudeCode: { toolName: 'Bash' }, zcode: { answeredBy: { name: 'Laptop' } } });
+  });
+
+  it('a Write that replaced a file keeps its mark across a restart, apart from who answered it, and its card is replayed with both', async () => {
+    const file = fileIn();
+    const book = new AuthorBook({ file, max: 3, flushMs: 5, logger });
+    book.setOverwrites('s', 'write1');
+    book.setAnswer('s', 'write1', { name: 'Laptop' });
+    expect([book.overwrites('s', 'write1'), book.overwrites('s', 'edit1'), book.overwrites('other', 'write1')]).toEqual([
+      true,
+      false,
+      false,
+    ]);
+    await until(() => (fs.existsSync(file) ? true : undefined), 'the book on disk');
+    book.close();
+    const again = new AuthorBook({ file, max: 3, flushMs: 5, logger });
+    expect([again.overwrites('s', 'write1'), again.answerOf('s', 'write1'), again.promptOf('s', 'write1')]).toEqual([
+      true,
+      { name: 'Laptop' },
+      undefined,
+    ]);
+    const updates: SessionUpdate[] = [
+      { sessionUpdate: 'tool_call', toolCallId: 'write1', title: 'Write', _meta: { claudeCode: { toolName: 'Write' } } },
+      { sessionUpdate: 'tool_call', toolCallId: 'edit1', title: 'Edit' },
+    ];
+    const out = withAuthors(updates, {
+      prompt: () => undefined,
+      answer: (id) => again.answerOf('s', id),
+      overwrites: (id) => again.overwrites('s', id),
+    });
+    expect(out[0]?._meta).toEqual({ claudeCode: { toolName: 'Write' }, zcode: { answeredBy: { name: 'Laptop' }, overwrites: true } });
+    expect(out[1]).toBe(updates[1]);
+    // The marks count against authorsMax like the authors: crossing it forgets the oldest first.
+    again.setPrompt('s', 'm1', { name: 'Ana' });
+    again.setPrompt('s', 'm2', { name: 'Ana' });
+    expect([again.size, again.overwrites('s', 'write1')]).toEqual([3, false]);
   });
 });

@@ -112,6 +112,22 @@ describe('running-turn records', () => {
     expect(files()).toEqual([]);
   });
 
+  it('forget deletes the record of a deleted session, also one only the previous run left on disk', async () => {
+    const { r, dir, files } = records();
+    r.open('s1', 1);
+    r.frame('s1', frame('a'), 10);
+    // The hub stops with the turn running: its record stays on disk for the next start.
+    await r.settled();
+    r.close();
+    await r.settled();
+    expect(files()).toHaveLength(1);
+    const next = new TurnRecords(dir, LIMITS, createLogger({ level: 'silent' }));
+    expect([...next.loadAll().keys()]).toEqual(['s1']);
+    next.forget('s1');
+    await next.settled();
+    expect(files()).toEqual([]);
+  });
+
   // The process's descriptors open on `file` (Linux's /proc; the suite runs on Linux).
   const openOn = (file: string) =>
     fs.readdirSync('/proc/self/fd').filter((fd) => {

@@ -330,16 +330,22 @@ describe('several machines in one app', () => {
     await rowB.click();
     loadsOnB.length = 0;
     await b.start();
-    await expect.poll(() => loadsOnB.length, { timeout: 40_000 }).toBeGreaterThan(0);
+    // Back as the user sees it: B's link online (its handshake, the chat's load included, has
+    // answered) and its pill gone — not merely a load sent to a machine still starting.
+    const pillB = page.getByTestId('conn-indicator').and(page.locator(`[data-hub-id="${hubB}"]`));
+    await pillB.and(page.locator('[data-status="online"]')).waitFor({ state: 'attached', timeout: 40_000 });
+    await expect.poll(() => pillB.innerText(), { timeout: 40_000 }).toBe('');
+    // The app held B's chat: the load asked only for what came after it, and nothing shows twice.
     expect(loadsOnB[0]).toHaveProperty('afterSeq');
-    await page
-      .getByTestId('user-message')
-      .nth(before - 1)
-      .waitFor();
     expect(await page.getByTestId('user-message').count()).toBe(before);
+    // The chat is usable: a prompt is answered by B's agent (a prompt merely shown, waiting for
+    // the link, would count as a message but get no answer).
+    const answers = await page.getByTestId('agent-message').count();
     await sendPrompt(page, 'Explain this project in a few words');
-    await expect.poll(() => page.getByTestId('user-message').count(), { timeout: 10_000 }).toBe(before + 1);
+    await page.getByTestId('agent-message').nth(answers).waitFor({ timeout: 40_000 });
     await waitIdle(page);
+    expect(await page.getByTestId('user-message').count()).toBe(before + 1);
+    expect(await page.locator('[data-waiting]').count()).toBe(0);
   });
 
   it('revoke on B: "access revoked", no reconnect loop; pair again heals it', async () => {

@@ -4,6 +4,8 @@
  * the list and the inbox) shown as code; the chat title given the header's width (the branch sits
  * under it); a question with one way to skip; a plan to approve without the form's how-to text;
  * Doctor on an operate device saying it is an admin report and what the device still sees;
+ * Settings showing providers read-only and workflows to run (operate) or to see (view), each
+ * saying exactly what the device may not do;
  * /docs on an operate device landing on a page that
  * says how to get admin, and an operate address on a view device on one that says how to get
  * operate, without a console error.
@@ -17,6 +19,7 @@ import { openDevice, PHONE } from './support/browser.js';
 import { phoneHub } from './support/fixture.js';
 import { newSession, pair, sendPrompt, shoot, waitIdle } from './support/flow.js';
 import { git } from '../helpers/git.js';
+import { encodeWorkflow } from '../../src/simulator/workflows/store.js';
 
 const BRANCH = 'feature/phone-header-with-a-long-branch-name';
 const { hub, phone } = phoneHub({
@@ -175,6 +178,64 @@ describe('phone edges at 390 px', () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
     await shoot(page, 'edges-doctor-operate');
     expect(phone.errors.slice(before)).toEqual([]);
+  });
+
+  it('Settings say exactly what a non-admin device may not do: providers read-only, workflows to run (operate) or to see (view)', async () => {
+    const { page } = phone;
+    const before = phone.errors.length;
+    const dir = path.join(hub.workspace, '.zcode', 'workflows');
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, 'tidy.js'), encodeWorkflow({ description: 'Tidies the notes' }, 'return 1;\n'));
+    await page.goto(`${hub.url}/settings`);
+    // Providers and workflows are readable by every device; devices and the doctor report are not offered.
+    await page.getByTestId('settings-workflows').waitFor();
+    expect(
+      await page.locator('[data-testid^="settings-"].nav-row').evaluateAll((els) => els.map((e) => e.getAttribute('data-testid'))),
+    ).toEqual(['settings-machines', 'settings-policy', 'settings-providers', 'settings-workflows']);
+    expect(await page.getByTestId('admin-only').locator('p').first().innerText()).toBe(
+      'The paired devices and the doctor report are for admin devices, and only an admin device adds, changes, tests or removes a provider.',
+    );
+    await shoot(page, 'edges-settings-operate');
+    // An operate device runs a workflow: the whole card, and no note (nothing here is refused to it).
+    await page.getByTestId('settings-workflows').click();
+    const card = page.locator('li.card').filter({ hasText: 'tidy' });
+    await card.getByRole('button', { name: 'Start' }).waitFor();
+    expect(await page.locator('[data-testid="admin-only"], [data-testid="operate-only"]').count()).toBe(0);
+    await shoot(page, 'edges-workflows-operate');
+    // Providers: the list and what changing it needs, nothing to press.
+    await page.goto(`${hub.url}/settings/providers`);
+    await page.getByTestId('providers-intro').waitFor();
+    await page.locator('main ul.rows').waitFor({ state: 'attached' });
+    expect(await page.locator('[data-testid="provider"] button').count()).toBe(0);
+    expect(await page.getByTestId('admin-only').locator('p').first().innerText()).toBe(
+      'This device sees the providers; adding, changing, testing, turning on or off and removing one need an admin device.',
+    );
+    expect(await page.getByRole('button', { name: 'Add provider' }).count()).toBe(0);
+    expect(await page.getByTestId('providers-intro').innerText()).not.toContain('Add a personal provider below');
+    await shoot(page, 'edges-providers-operate');
+    expect(phone.errors.slice(before)).toEqual([]);
+
+    // A view device sees the saved workflows, and what starting one needs.
+    const viewer = await openDevice();
+    try {
+      await pair(viewer, hub, 'Edges workflow viewer', 'view');
+      const v = viewer.page;
+      await v.goto(`${hub.url}/settings/workflows`);
+      const seen = v.locator('li.card').filter({ hasText: 'tidy' });
+      await seen.getByText('Tidies the notes').waitFor();
+      expect(await seen.locator('button, textarea').count()).toBe(0);
+      const note = v.getByTestId('operate-only');
+      expect(await note.locator('p').first().innerText()).toBe(
+        'This device sees the saved workflows; starting a run needs an operate device.',
+      );
+      expect(await note.getByTestId('operate-how-to').locator('code').innerText()).toBe('zcode-hub pair');
+      expect(await v.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+      expect(await axeBothThemes(v, 'workflows on a view device')).toEqual([]);
+      await shoot(v, 'edges-workflows-view');
+      expect(viewer.errors).toEqual([]);
+    } finally {
+      await viewer.close();
+    }
   });
 
   it('/docs on an operate device is the app’s needs-admin page with the command, no console errors; an admin gets docs that fit', async () => {

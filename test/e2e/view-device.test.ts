@@ -69,7 +69,7 @@ describe('a view device', () => {
     expect(await greet.getByTestId('change-overwrites').innerText()).toBe(
       'Overwrites a file that existed; its diff shows only the new content.',
     );
-    expect(await greet.getByTestId('change-replaced').innerText()).toBe('replaced');
+    expect(await greet.getByTestId('change-replaced').innerText()).toBe('replaced · 5 lines');
     expect(await greet.locator('.pill-new').count()).toBe(0);
     await shoot(a, 'view-device-changes-replaced');
     await a.getByRole('button', { name: 'Back' }).click();

@@ -54,6 +54,20 @@ describe('GrantStore', () => {
     expect(new GrantStore(file, LIMITS).current.revision).toBe(3);
   });
 
+  it('a deleted session is forgotten: its grants stay for the workspace, no longer naming it; others are untouched', () => {
+    const file = tempFile();
+    const store = new GrantStore(file, LIMITS);
+    const [g] = store.add([{ toolName: 'Bash', ruleContent: 'npm test' }], where, ann, 1_000);
+    const [other] = store.add([{ toolName: 'Bash', ruleContent: 'make' }], { workspace: '/w', sessionId: 's2' }, ann, 2_000);
+    store.forgetSession('s1');
+    const { sessionId: _s1, ...kept } = g!;
+    expect(new GrantStore(file, LIMITS).current).toEqual({ revision: 3, grants: [kept, other] });
+    expect(fs.readFileSync(file, 'utf8')).not.toContain('"s1"');
+    // Nothing of the session left: no write, no new revision.
+    store.forgetSession('s1');
+    expect(store.current.revision).toBe(3);
+  });
+
   it('alwaysGrantsMax and alwaysGrantContentMax, crossed: refused with the reason, nothing written', () => {
     const file = tempFile();
     const store = new GrantStore(file, { alwaysGrantsMax: 1, alwaysGrantContentMax: 8 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { appliedCount, collectChanges, countLines, relativePath } from '../../web/src/changes/changes.js';
+import { appliedCount, cardCounts, changeTotals, collectChanges, countLines, relativePath } from '../../web/src/changes/changes.js';
 import { highlightLine, languageOf } from '../../web/src/changes/highlight.js';
+import { lineCount } from '../../web/src/diff-lines.js';
 import { hunkStart, numberedDiff } from '../../web/src/changes/numbered-diff.js';
 import type { ChatItem, ToolItem } from '../../web/src/hub/chat-types.js';
 
@@ -24,7 +25,7 @@ function card(
 }
 
 describe('Changes: files a session touched', () => {
-  it('a Write its card marks `overwrites` replaced a file: not new, and each such edit says so', () => {
+  it('a Write its card marks `overwrites` replaced a file: not new, its lines not counted as "+N −0", and each such edit says so', () => {
     const replacing = { ...card('1', 'completed', [{ path: '/w/greet.ts', oldText: null, newText: 'a\nb' }]), overwrites: true };
     const items: ChatItem[] = [
       replacing,
@@ -32,10 +33,24 @@ describe('Changes: files a session touched', () => {
       card('3', 'completed', [{ path: '/w/greet.ts', oldText: 'a', newText: 'c' }]),
     ];
     const [greet, fresh] = collectChanges(items);
-    expect(greet).toMatchObject({ created: false, replaced: true, added: 3, removed: 1 });
+    // Replaced by 2 lines (what it removed is not known), then an Edit of +1 −1.
+    expect(greet).toMatchObject({ created: false, replacedLines: 2, added: 1, removed: 1, counted: true });
     expect(greet!.edits.map((e) => e.overwrites)).toEqual([true, false]);
-    expect(fresh).toMatchObject({ created: true, replaced: false });
+    expect(fresh).toMatchObject({ created: true, replacedLines: undefined, added: 1, removed: 0, counted: true });
     expect(fresh!.edits[0]!.overwrites).toBe(false);
+    expect(changeTotals([greet!, fresh!])).toEqual({ added: 2, removed: 1, counted: true, replaced: 1 });
+    // A file only a Write replaced has nothing counted: no "+2 −0" anywhere.
+    const [only] = collectChanges([replacing]);
+    expect(only).toMatchObject({ replacedLines: 2, added: 0, removed: 0, counted: false });
+    expect(changeTotals([only!])).toEqual({ added: 0, removed: 0, counted: false, replaced: 1 });
+    // The card's own "View changes" counts the same way.
+    expect(cardCounts(replacing)).toEqual({ added: 0, removed: 0, counted: false, replacedLines: 2 });
+    expect(cardCounts(items[2] as ToolItem)).toEqual({ added: 1, removed: 1, counted: true, replacedLines: undefined });
+    // Unmarked, the same Write is a new file's: counted, "+2 −0" is then true.
+    expect(cardCounts({ ...replacing, overwrites: false })).toEqual({ added: 2, removed: 0, counted: true, replacedLines: undefined });
+    // A final newline ends the last line: "a\nb\n" replaced the file with 2 lines, as the permission sheet says.
+    const [ended] = collectChanges([{ ...replacing, content: [{ type: 'diff', path: '/w/greet.ts', oldText: null, newText: 'a\nb\n' }] }]);
+    expect(ended!.replacedLines).toBe(2);
   });
 
   it('groups diffs by path in first-touched order, skips failed cards, walks sub-agent children', () => {
@@ -59,6 +74,42 @@ describe('Changes: files a session touched', () => {
   it('counts lines and shortens paths inside the workspace only', () => {
     expect(countLines(null, 'a\nb')).toEqual({ added: 2, removed: 0 });
     expect(countLines('a\nb', 'a\nc')).toEqual({ added: 1, removed: 1 });
+    expect(relativePath('/w/src/a.ts', '/w')).toBe('src/a.ts');
+  });
+
+  it('counts lines as wc -l and git diff --stat do: a final newline ends a line, it does not start one', () => {
+    const five = 'a\nb\nc\nd\ne\n';
+    expect(lineCount(five)).toBe(5);
+    expect(lineCount('a\nb\nc\nd\ne')).toBe(5);
+    expect(lineCount('')).toBe(0);
+    expect(lineCount('\n')).toBe(1);
+    expect(countLines(null, five)).toEqual({ added: 5, removed: 0 });
+    expect(countLines(null, '')).toEqual({ added: 0, removed: 0 });
+    // A new file of five lines is five numbered rows, none of them an empty "+" line.
+    const rows = numberedDiff(null, five);
+    expect(rows.map((r) => (r.op === '…' ? '…' : `${r.op}${r.newNo}:${r.text}`))).toEqual(['+1:a', '+2:b', '+3:c', '+4:d', '+5:e']);
+    // Changing the last line, with and without a trailing newline: one line out, one in.
+    expect(countLines('a\nb\n', 'a\nc\n')).toEqual({ added: 1, removed: 1 });
+    expect(countLines('a\nb', 'a\nc')).toEqual({ added: 1, removed: 1 });
+    expect(numberedDiff('a\nb\n', 'a\nc\n')).toEqual([
+      { op: ' ', text: 'a', oldNo: 1, newNo: 1 },
+      { op: '-', text: 'b', oldNo: 2 },
+      { op: '+', text: 'c', newNo: 2 },
+    ]);
+    expect(countLines('a\nb', 'a\nc\n')).toEqual({ added: 1, removed: 1 });
+    // A last line that only gains its newline is no extra line (an Edit's text is often a piece of a file).
+    expect(countLines('a\nb', 'a\nb\n')).toEqual({ added: 0, removed: 0 });
+    expect(countLines('a\nb\n', 'a\nb\n')).toEqual({ added: 0, removed: 0 });
+    // Replaced files and cards count the same way.
+    const write = { ...card('w', 'completed', [{ path: '/w/new.ts', oldText: null, newText: five }]), overwrites: true };
+    expect(cardCounts(write).replacedLines).toBe(5);
+    expect(collectChanges([write])[0]?.replacedLines).toBe(5);
+    const created = card('c', 'completed', [{ path: '/w/c.ts', oldText: null, newText: five }]);
+    expect(cardCounts(created)).toMatchObject({ added: 5, removed: 0 });
+    expect(collectChanges([created])[0]).toMatchObject({ added: 5, created: true });
+  });
+
+  it('keeps paths inside the workspace short', () => {
     expect(relativePath('/w/src/a.ts', '/w')).toBe('src/a.ts');
     expect(relativePath('/w/src/a.ts', '/w/')).toBe('src/a.ts');
     expect(relativePath('/wx/a.ts', '/w')).toBe('/wx/a.ts');

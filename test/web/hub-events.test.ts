@@ -9,6 +9,7 @@ import { store } from '../../web/src/hub/app-state.js';
 import { applySessionUpdate, emptyChat } from '../../web/src/hub/chat-reducer.js';
 import { HubClient } from '../../web/src/hub/hub-client.js';
 import { handleNotification } from '../../web/src/hub/hub-events.js';
+import { api } from '../../web/src/net/rest.js';
 
 const SID = 'sess_1';
 let client: HubClient;
@@ -76,6 +77,43 @@ describe('hub notifications, one handler per method', () => {
       details: {},
     });
     expect(store.get().toasts.map((t) => t.text)).toEqual(['Answered by Ben · laptop', 'Your answer was not counted: you voted already']);
+  });
+
+  it('a machine’s backend state is that machine’s: the home hub’s stays as it was', () => {
+    store.update((s) => ({
+      ...s,
+      backend: { state: 'ready' },
+      machines: {
+        hubB: { hubId: 'hubB', name: 'desktop', url: 'http://127.0.0.1:9', scope: 'operate', status: 'online', backend: 'starting' },
+      },
+    }));
+    const onB = new HubClient('ws://127.0.0.1:9/acp', { hubId: 'hubB', api });
+    handleNotification(onB, '_zcode/backend_state', { state: 'ready', epoch: 'e1', restarts: 0 });
+    expect([store.get().machines['hubB']?.backend, store.get().backend]).toEqual(['ready', { state: 'ready' }]);
+    handleNotification(onB, '_zcode/backend_state', { state: 'restarting', epoch: 'e1', restarts: 1, nextRetryMs: 500 });
+    expect([store.get().machines['hubB']?.backend, store.get().backend]).toEqual(['restarting', { state: 'ready' }]);
+  });
+
+  it('lists each device once: an old connection still held beside its new one shows as one, told by the verified token', () => {
+    const ana = { person: 'ana', device: 'phone', name: 'Ana · phone', scope: 'operate', tokenId: 't-ana' };
+    handleNotification(client, '_zcode/presence', {
+      sessionId: SID,
+      clients: [
+        { ...ana, clientId: 'c-old' },
+        // Bob's client calls itself Ana's phone: a self-given name never makes two devices one.
+        { clientId: 'c-bob', name: 'Bob · laptop', client: 'Ana · phone', scope: 'operate', tokenId: 't-bob' },
+        { ...ana, clientId: 'c-new' },
+        // An older hub's entries, without a token: each connection stands alone.
+        { clientId: 'c-x', name: 'Old' },
+        { clientId: 'c-y', name: 'Old' },
+      ],
+    });
+    expect(store.get().presence[SID]).toEqual([
+      { clientId: 'c-new', name: 'Ana · phone', scope: 'operate' },
+      { clientId: 'c-bob', name: 'Bob · laptop · Ana · phone', scope: 'operate' },
+      { clientId: 'c-x', name: 'Old', scope: undefined },
+      { clientId: 'c-y', name: 'Old', scope: undefined },
+    ]);
   });
 
   it('drops a deleted session from the list, its chat, its presence and its interactions; other sessions keep theirs', () => {

@@ -10,6 +10,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { store } from '../../web/src/hub/app-state.js';
+import { promptWaitsOn } from '../../web/src/hub/waiting-prompts.js';
 import { ConnectionLost } from '../../web/src/net/rpc-connection.js';
 import type { Frame } from '../helpers/scripted-hub.js';
 import { freshLoad, heldClient, SID, type Held } from '../helpers/held-reconnect.js';
@@ -40,8 +41,9 @@ describe('a prompt sent while the link reconnects', () => {
   it('shows at once marked waiting, goes once the load has answered, and shows once: after the replay, echo and all', async () => {
     const load = await h.reconnectHeld();
     const p = prompt('and once more');
-    // Shown at once, waiting, while nothing has gone to the hub.
+    // Shown at once, waiting, while nothing has gone to the hub; the home hub's pill knows it waits (not another machine's).
     expect(waitingTexts()).toEqual(['and once more']);
+    expect([promptWaitsOn(store.get(), undefined), promptWaitsOn(store.get(), 'another-hub')]).toEqual([true, false]);
     expect(h.hub.frames.filter((f) => f.method === 'session/prompt')).toEqual([]);
     h.notify('session/update', {
       sessionId: SID,
@@ -56,6 +58,7 @@ describe('a prompt sent while the link reconnects', () => {
     expect(sent).toMatchObject({ params: { sessionId: SID, prompt: [{ type: 'text', text: 'and once more' }] } });
     expect(userTexts()).toEqual(['asked before', 'and once more']);
     expect(waitingTexts()).toEqual([]);
+    expect(promptWaitsOn(store.get(), undefined)).toBe(false);
     // The hub's echo of it, as every device gets it: still one bubble.
     h.notify('session/update', {
       sessionId: SID,

@@ -8,11 +8,37 @@ export interface DiffLine {
 /** Lines beyond which the LCS table would be too big for a phone: show removed then added. */
 const MAX_LCS_LINES = 600;
 
-/** A unified line diff; `oldText` null/undefined = a new file (every line added). */
+/**
+ * The lines of a text as `wc -l` and `git diff --stat` see them: a final newline ends the last
+ * line, it does not start a new one; a last line without one is still a line; an empty text has
+ * none.
+ */
+function splitLines(text: string): string[] {
+  if (text === '') return [];
+  const lines = text.split('\n');
+  if (text.endsWith('\n')) lines.pop();
+  return lines;
+}
+
+/** How many lines `text` has (see splitLines): every count of a file's lines uses this. */
+export function lineCount(text: string): number {
+  return splitLines(text).length;
+}
+
+/** The first `n` lines of `text`. */
+export function firstLines(text: string, n: number): string {
+  return splitLines(text).slice(0, n).join('\n');
+}
+
+/**
+ * A unified line diff; `oldText` null/undefined = a new file (every line added). Lines are
+ * compared by their text: an Edit's old and new text are often pieces of a file, where a missing
+ * final newline does not mean the end of the file, so gaining or losing one is no changed line.
+ */
 export function diffLines(oldText: string | null | undefined, newText: string): DiffLine[] {
-  const b = newText.split('\n');
+  const b = splitLines(newText);
   if (oldText === null || oldText === undefined) return b.map((text) => ({ op: '+', text }));
-  const a = oldText.split('\n');
+  const a = splitLines(oldText);
   if (a.length * b.length > MAX_LCS_LINES * MAX_LCS_LINES)
     return [...a.map((text) => ({ op: '-' as const, text })), ...b.map((text) => ({ op: '+' as const, text }))];
   const n = a.length;

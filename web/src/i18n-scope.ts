@@ -4,8 +4,10 @@
  * both tables there.
  */
 export const scopeEn = {
-  adminOnly: 'Only admin devices can change this.',
-  adminOnlySettings: 'Providers, workflows and devices are managed from an admin device.',
+  adminOnlySettings:
+    'The paired devices and the doctor report are for admin devices, and only an admin device adds, changes, tests or removes a provider.',
+  providersReadOnly: 'This device sees the providers; adding, changing, testing, turning on or off and removing one need an admin device.',
+  workflowsReadOnly: 'This device sees the saved workflows; starting a run needs an operate device.',
   doctorAdminOnly:
     'Doctor is a report, not a setting: it checks the hub’s addresses, secret files, peers and the agent’s setup, so only admin devices read it. This device still sees the agent’s state at the top of the screen whenever the agent is not ready.',
   /** {0} is the command, shown as code. */
@@ -32,8 +34,9 @@ export const scopeEn = {
 };
 
 export const scopeZh: Record<keyof typeof scopeEn, string> = {
-  adminOnly: '只有管理员设备可以修改。',
-  adminOnlySettings: '服务商、工作流和设备只能在管理员设备上管理。',
+  adminOnlySettings: '已配对的设备和诊断报告只给管理员设备查看，服务商也只能在管理员设备上添加、修改、测试或删除。',
+  providersReadOnly: '这台设备可以查看服务商；添加、修改、测试、启用或停用以及删除服务商需要管理员设备。',
+  workflowsReadOnly: '这台设备可以查看已保存的工作流；开始运行需要可操作（operate）的设备。',
   doctorAdminOnly:
     '诊断是一份报告，不是设置：它检查 hub 的地址、密钥文件、对等来源和代理的配置，所以只有管理员设备可以查看。代理未就绪时，这台设备仍会在屏幕顶部看到代理的状态。',
   adminHowTo: '要让这台设备成为管理员，请在运行 hub 的电脑上执行 {0}，然后在这台设备上打开它输出的链接。',

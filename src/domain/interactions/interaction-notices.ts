@@ -26,10 +26,12 @@ export function announceApproval(core: HubCore, record: InteractionRecord, sessi
 
 /**
  * Everyone's card of a Write that replaces a file says so, as its request does (docs/CLIENT-PROTOCOL.md
- * "Interactions": `overwrites`); journaled, so a device joining while the session is open sees it
- * too (the agent's history, which a reopened session is replayed from, does not keep it).
+ * "Interactions": `overwrites`); journaled, so a device joining while the turn runs sees it too, and
+ * kept in the author book, since a replay rebuilt from the agent's history (after the turn, after a
+ * restart) would otherwise call the file new.
  */
 export function announceOverwrite(core: HubCore, session: SessionState, toolCallId: string): void {
+  core.authors.setOverwrites(session.sessionId, toolCallId);
   core.emitUpdate(session, { sessionUpdate: 'tool_call_update', toolCallId, _meta: { zcode: { overwrites: true } } });
 }
 

@@ -2,10 +2,14 @@
  * Who sent each prompt and who answered each interaction, remembered for
  * replay: the agent's history knows neither. Prompts are keyed by the agent's user message id
  * (`turn.started.messageId`, APP-SERVER.md §5.5.1), answers by the tool call they were about.
- * Bounded (`authorsMax`, oldest forgotten first) and kept in `<state-dir>/authors.json` (0600,
- * atomic), written at most every `turnRecordFlushMs` after a change and at close, so authors
- * (person, device, token, client: src/domain/people/author.ts — or the rule or grant that decided)
- * survive a hub restart.
+ * The one other fact of a tool call the hub alone knows is kept here too, keyed the same way: that
+ * a Write replaced a file that existed (`_meta.zcode.overwrites`, write-target.ts — looked up
+ * when it was asked for; by the time of a replay the file has the new content, so it cannot be
+ * looked up again). Bounded (`authorsMax`, oldest forgotten first) and kept in
+ * `<state-dir>/authors.json` (0600, atomic), written at most every `turnRecordFlushMs` after a
+ * change and at close, so authors (person, device, token, client: src/domain/people/author.ts — or
+ * the rule or grant that decided) and those marks survive a hub restart. A deleted session's
+ * entries are forgotten and the file rewritten at once (`forgetSession`).
  */
 import { z } from 'zod';
 import { readFileIfExists, writeFileAtomic } from '../../fs/secure-file.js';
@@ -23,8 +27,12 @@ export type AuthorName = Pick<Author, 'clientId' | 'name'> &
     grant?: string;
   };
 
-type Kind = 'prompt' | 'answer';
+type Kind = 'prompt' | 'answer' | 'overwrite';
 
+/** What an `overwrite` entry holds: the mark alone, no author. */
+const OVERWRITES = true;
+
+const overwriteSchema = z.object({ k: z.literal('overwrite'), s: z.string(), id: z.string() });
 const entrySchema = z.object({
   k: z.enum(['prompt', 'answer']),
   s: z.string(),
@@ -48,10 +56,10 @@ export interface AuthorBookOptions {
   logger: Logger;
 }
 
-/** Bounded map (sessionId, message or tool call) → author, persisted. */
+/** Bounded map (sessionId, message or tool call) → author (or the overwrite mark), persisted. */
 export class AuthorBook {
   /** Insertion order is age: the first key is the oldest. */
-  private readonly entries = new Map<string, AuthorName>();
+  private readonly entries = new Map<string, AuthorName | typeof OVERWRITES>();
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
 
@@ -61,25 +69,52 @@ export class AuthorBook {
 
   /** Who sent the prompt that became the agent's user message `messageId`. */
   promptOf(sessionId: string, messageId: string): AuthorName | undefined {
-    return this.entries.get(key('prompt', sessionId, messageId));
+    return this.author(key('prompt', sessionId, messageId));
   }
 
   /** Who answered the interaction about tool call `toolCallId`. */
   answerOf(sessionId: string, toolCallId: string): AuthorName | undefined {
-    return this.entries.get(key('answer', sessionId, toolCallId));
+    return this.author(key('answer', sessionId, toolCallId));
+  }
+
+  /** True when tool call `toolCallId` was a Write that replaced a file that existed. */
+  overwrites(sessionId: string, toolCallId: string): boolean {
+    return this.entries.get(key('overwrite', sessionId, toolCallId)) === OVERWRITES;
   }
 
   /** Remembers the author of a prompt. */
   setPrompt(sessionId: string, messageId: string, by: AuthorName): void {
-    this.set(key('prompt', sessionId, messageId), by);
+    this.set(key('prompt', sessionId, messageId), recorded(by));
   }
 
   /** Remembers who answered an interaction. */
   setAnswer(sessionId: string, toolCallId: string, by: AuthorName): void {
-    this.set(key('answer', sessionId, toolCallId), by);
+    this.set(key('answer', sessionId, toolCallId), recorded(by));
   }
 
-  /** How many authors are remembered. */
+  /** Remembers that tool call `toolCallId` replaced a file that existed. */
+  setOverwrites(sessionId: string, toolCallId: string): void {
+    this.set(key('overwrite', sessionId, toolCallId), OVERWRITES);
+  }
+
+  /**
+   * Forgets everything kept about a deleted session, and rewrites the file at once (not after the
+   * flush delay) so its people are gone from disk when the delete is answered.
+   */
+  forgetSession(sessionId: string): void {
+    let forgot = false;
+    for (const k of [...this.entries.keys()]) {
+      if (k.split('\u0000')[1] !== sessionId) continue;
+      this.entries.delete(k);
+      forgot = true;
+    }
+    if (!forgot || this.closed) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.save();
+  }
+
+  /** How many authors and marks are remembered. */
   get size(): number {
     return this.entries.size;
   }
@@ -95,9 +130,14 @@ export class AuthorBook {
     }
   }
 
-  private set(k: string, by: AuthorName): void {
+  private author(k: string): AuthorName | undefined {
+    const v = this.entries.get(k);
+    return v === OVERWRITES ? undefined : v;
+  }
+
+  private set(k: string, v: AuthorName | typeof OVERWRITES): void {
     this.entries.delete(k);
-    this.entries.set(k, recorded(by));
+    this.entries.set(k, v);
     while (this.entries.size > this.o.max) {
       const oldest = this.entries.keys().next().value;
       if (oldest === undefined) break;
@@ -113,9 +153,9 @@ export class AuthorBook {
 
   private save(): void {
     if (!this.o.file) return;
-    const entries = [...this.entries].map(([k, by]) => {
+    const entries = [...this.entries].map(([k, v]) => {
       const [kind, s, id] = k.split('\u0000') as [Kind, string, string];
-      return { k: kind, s, id, ...by };
+      return v === OVERWRITES ? { k: kind, s, id } : { k: kind, s, id, ...v };
     });
     try {
       writeFileAtomic(this.o.file, JSON.stringify({ version: 1, entries }));
@@ -133,6 +173,8 @@ export class AuthorBook {
       for (const raw of parsed.entries.slice(-this.o.max)) {
         const e = entrySchema.safeParse(raw);
         if (e.success) this.entries.set(key(e.data.k, e.data.s, e.data.id), recorded(e.data));
+        const mark = e.success ? undefined : overwriteSchema.safeParse(raw);
+        if (mark?.success) this.entries.set(key('overwrite', mark.data.s, mark.data.id), OVERWRITES);
       }
     } catch (err) {
       this.o.logger.warn({ err }, 'the author book is unreadable; starting empty');

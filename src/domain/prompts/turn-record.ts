@@ -146,6 +146,16 @@ export class TurnRecords {
     this.kill(r);
   }
 
+  /** The session was deleted: its record goes, open or only left on disk by the previous run. */
+  forget(sessionId: string): void {
+    if (this.records.has(sessionId)) {
+      this.drop(sessionId);
+      return;
+    }
+    const file = this.fileOf(sessionId);
+    this.enqueue(file, () => fsp.rm(file, { force: true }));
+  }
+
   /** Writes what is buffered (synchronously: the hub is stopping), closes the files and takes no more lines. */
   close(): void {
     this.closed = true;

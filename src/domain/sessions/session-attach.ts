@@ -280,6 +280,7 @@ export class SessionAttach {
     return withAuthors(nestSubagentHistory(historyWithLostTurns(page, { running: session.turn.active, tail }), children), {
       prompt: (messageId) => authors.promptOf(sessionId, messageId),
       answer: (toolCallId) => authors.answerOf(sessionId, toolCallId),
+      overwrites: (toolCallId) => authors.overwrites(sessionId, toolCallId),
     });
   }
 

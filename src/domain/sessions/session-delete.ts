@@ -23,6 +23,8 @@ export interface DeleteHooks {
   open(sessionId: string): Promise<SessionState>;
   /** Settles the session's pending interactions as cancelled. */
   cancelInteractions(session: SessionState, by: ResolvedBy): void;
+  /** Forgets the session where the hub keeps it outside the session's own stores (the "always allow" grants set in it). */
+  forgetElsewhere(sessionId: string): void;
 }
 
 /** Deletes a session everywhere; resolves once the agent confirmed (or it never existed). */
@@ -42,7 +44,7 @@ export async function deleteSession(
   } catch (err) {
     const e = toHubError(err);
     if (e.code === 'HUB_ERR_SESSION_NOT_FOUND') {
-      forget(core, hooks, known, by);
+      forget(core, hooks, sessionId, known, by);
       return;
     }
     throw e;
@@ -66,24 +68,30 @@ export async function deleteSession(
       });
   }
   core.audit(by.identity, 'session', sessionId, { action: 'delete' });
-  forget(core, hooks, session, by);
+  forget(core, hooks, sessionId, session, by);
 }
 
 function unsupported(why: string): HubError {
   return new HubError('HUB_ERR_NOT_SUPPORTED', `This agent cannot delete sessions (${why})`, { method: 'session/delete' });
 }
 
-/** Drops the hub's copy: pending interactions cancelled, every client told, the session forgotten. */
+/**
+ * Drops the hub's copy: pending interactions cancelled, every client told, the session forgotten
+ * with all the hub kept about it on disk — also when the agent no longer knew it (deleted by
+ * another ZCode frontend, say), so what a restart left there goes too.
+ */
 function forget(
   core: HubCore,
   hooks: DeleteHooks,
+  sessionId: string,
   session: SessionState | undefined,
   by: { identity: Identity; clientId?: string; client?: string },
 ): void {
-  if (!session) return;
   const resolvedBy: ResolvedBy = authorOf(by.identity, by.clientId, by.client);
-  hooks.cancelInteractions(session, resolvedBy);
-  core.forgetSession(session.sessionId);
+  if (session) hooks.cancelInteractions(session, resolvedBy);
+  core.forgetSession(sessionId);
+  hooks.forgetElsewhere(sessionId);
+  if (!session) return;
   core.notifyAll(ZCODE_NOTIFICATION.sessionDeleted, { sessionId: session.sessionId, deletedBy: resolvedBy });
   session.attachments.clear();
 }

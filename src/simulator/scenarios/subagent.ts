@@ -1,3 +1,4 @@
+import fs from 'node:fs/promises';
 import path from 'node:path';
 import { newId } from '../session-runtime.js';
 import type { StoredMessage } from '../session-store.js';
@@ -26,15 +27,25 @@ interface ChildStep {
   input: Record<string, unknown>;
   output: string;
   ms: number;
+  /** Asks permission first (with `--subagent-permission`). */
+  asks?: boolean;
+  /** What the tool does to the workspace once allowed. */
+  run?: () => Promise<void>;
 }
 
-function childSteps(workspacePath: string): ChildStep[] {
+/** The file the child writes its survey to with `--subagent-write`. */
+const SUBAGENT_WRITE_FILE = 'SURVEY.md';
+const SURVEY = '# Survey\n\n- Entry point: `src/server.ts` (`buildApp()`, port 3000).\n- Routes live in `src/routes/`.\n';
+
+function childSteps(workspacePath: string, write: boolean): ChildStep[] {
+  const survey = path.join(workspacePath, SUBAGENT_WRITE_FILE);
   return [
     {
       toolName: 'Glob',
       input: { pattern: 'src/**/*.ts', path: workspacePath },
       output: 'src/index.ts\nsrc/server.ts\nsrc/routes/users.ts\n',
       ms: 150,
+      asks: true,
     },
     {
       toolName: 'Read',
@@ -42,6 +53,18 @@ function childSteps(workspacePath: string): ChildStep[] {
       output: "import { buildApp } from './app.js';\n\nawait buildApp().listen({ port: 3000 });\n",
       ms: 200,
     },
+    ...(write
+      ? [
+          {
+            toolName: 'Write',
+            input: { file_path: survey, content: SURVEY },
+            output: `File written: ${survey}`,
+            ms: 80,
+            asks: true,
+            run: () => fs.writeFile(survey, SURVEY),
+          },
+        ]
+      : []),
   ];
 }
 
@@ -58,7 +81,7 @@ async function runChildTool(ctx: TurnContext, mirror: Mirror, step: ChildStep, p
   const base = { ...ids, toolName: step.toolName, ...mirror };
   ctx.emit('tool.updated', { kind: 'scheduled', ...base, input: step.input });
   await ctx.sleep(30);
-  if (step.toolName === 'Glob' && !(await childPermission(ctx, mirror, toolCallId, step))) {
+  if (step.asks === true && !(await childPermission(ctx, mirror, toolCallId, step))) {
     ctx.emit('tool.updated', { kind: 'error', ...base, error: { type: 'permission_denied', message: DENY_REASON } });
     parts.push({
       partId: newId('prt'),
@@ -74,6 +97,7 @@ async function runChildTool(ctx: TurnContext, mirror: Mirror, step: ChildStep, p
   const startedAt = Date.now();
   ctx.emit('tool.updated', { kind: 'started', ...base, startedAt });
   await ctx.sleep(step.ms);
+  await step.run?.();
   const completedAt = Date.now();
   ctx.emit('tool.updated', { kind: 'result', ...base, result: { success: true, content: step.output }, duration: completedAt - startedAt });
   parts.push({
@@ -88,7 +112,8 @@ async function runChildTool(ctx: TurnContext, mirror: Mirror, step: ChildStep, p
 }
 
 /**
- * `--subagent-permission parent|child` (in modes that ask): the child's `Glob` asks
+ * `--subagent-permission parent|child` (in modes that ask): the child's `Glob` (and, with
+ * `--subagent-write`, its `Write`) asks
  * `interaction/requestPermission` with `origin {kind: "subagent", agentId, agentType,
  * childSessionId, parentSessionId, parentToolCallId, parentTurnId, description}` (§6.2), and
  * `params.sessionId` is the parent's or the child's id — the real server's choice is not
@@ -191,7 +216,8 @@ export async function subagentScenario(ctx: TurnContext): Promise<void> {
   };
   const childParts: Part[] = [];
   try {
-    for (const step of childSteps(ctx.rt.info.workspace.workspacePath)) await runChildTool(ctx, mirror, step, childParts, child.sessionId);
+    for (const step of childSteps(ctx.rt.info.workspace.workspacePath, ctx.sim.options.subagentWrite))
+      await runChildTool(ctx, mirror, step, childParts, child.sessionId);
     await ctx.sleep(100);
   } catch (err) {
     // Stopped (or broken) mid-run: the child ends too, and says so on the parent's stream.
@@ -213,6 +239,6 @@ export async function subagentScenario(ctx: TurnContext): Promise<void> {
     Object.assign(state, { title: description, metadata: { childSessionId: child.sessionId, agentId, agentType: SUBAGENT_TYPE } });
   ctx.drainSteers();
   await ctx.say(
-    `The sub-agent surveyed the project:\n\n- Entry point: \`src/server.ts\` (\`buildApp()\`, port 3000).\n- Routes live in \`src/routes/\`.\n\nIts session is \`${child.sessionId}\` (read-only).`,
+    `The sub-agent surveyed the project:\n\n- Entry point: \`src/server.ts\` (\`buildApp()\`, port 3000).\n- Routes live in \`src/routes/\`.\n\nIts session is \`${child.sessionId}\` (${ctx.sim.options.subagentWrite ? `it wrote \`${SUBAGENT_WRITE_FILE}\`` : 'read-only'}).`,
   );
 }

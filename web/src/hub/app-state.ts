@@ -2,7 +2,7 @@
 import { WEB_LIMITS } from '../limits.js';
 import type { ConnStatus } from '../net/rpc-connection.js';
 import { Store } from '../store.js';
-import type { ChatState, OutboxPrompt } from './chat-types.js';
+import type { ChatState, WaitingPrompt } from './chat-types.js';
 import type { PendingInteraction } from './interactions.js';
 import type { SessionSummary } from './session-list.js';
 
@@ -46,7 +46,7 @@ export interface AppState {
   sessionsLoaded: boolean;
   chats: Record<string, ChatState>;
   /** Prompts sent while their link reconnects, by session: shown marked waiting, kept out of `chats` (waiting-prompts.ts). */
-  waitingPrompts: Record<string, OutboxPrompt[]>;
+  waitingPrompts: Record<string, WaitingPrompt[]>;
   presence: Record<string, PresenceClient[]>;
   interactions: Record<string, PendingInteraction>;
   /** Interactions the user closed without answering (dismiss is not deny, ARCHITECTURE.md §4.5). */

@@ -28,6 +28,10 @@ export interface OutboxPrompt {
   text: string;
   images: string[];
 }
+/** A prompt sent while its link reconnects (waiting-prompts.ts): the machine it waits for, none for the home hub. */
+export interface WaitingPrompt extends OutboxPrompt {
+  hubId?: string;
+}
 export interface TextItem {
   kind: 'agent' | 'thought';
   id: string;

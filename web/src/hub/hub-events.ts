@@ -5,14 +5,15 @@
 import { approvalInMeta, readRuleDecision } from './approval-wire.js';
 import { authorText } from './author-text.js';
 import { t } from '../i18n.js';
-import { arr, fields, num, rec, str, type Fields } from '../wire.js';
-import { store, toast, updateChat } from './app-state.js';
+import { fields, num, rec, str, type Fields } from '../wire.js';
+import { setMachine, store, toast, updateChat } from './app-state.js';
 import { applySessionUpdate, markAnswered, parseTurnState } from './chat-reducer.js';
 import type { HubClient } from './hub-client.js';
 import { cancelledRequestId, fromView, mergeInteraction } from './interactions.js';
 import { keepPartialAnswers } from './interaction-requests.js';
 import { applySessionState } from './session-list.js';
 import { dropSession } from './session-gone.js';
+import { presenceDevices } from './presence.js';
 import { ZCODE_NOTIFICATION } from '../../../src/zcode-ext/methods.js';
 import type { HubNotification, HubNotificationParams } from '../net/hub-methods.js';
 
@@ -96,11 +97,7 @@ const HANDLERS: { readonly [M in HubNotification]: Handler<M> } = {
   [ZCODE_NOTIFICATION.presence]: (_client, p) => {
     const sessionId = str(p.sessionId);
     if (!sessionId) return;
-    const clients = arr(p.clients).flatMap((c) => {
-      const r = rec(c);
-      const clientId = str(r?.['clientId']);
-      return r && clientId ? [{ clientId, name: authorText(r) ?? clientId, scope: str(r['scope']) }] : [];
-    });
+    const clients = presenceDevices(p.clients);
     store.update((s) => ({ ...s, presence: { ...s.presence, [sessionId]: clients } }));
   },
 
@@ -168,7 +165,10 @@ const HANDLERS: { readonly [M in HubNotification]: Handler<M> } = {
   [ZCODE_NOTIFICATION.backendState]: (client, p) => {
     const state = str(p.state) ?? 'ready';
     const nextRetryMs = num(p.nextRetryMs);
-    store.update((s) => ({ ...s, backend: { state, ...(nextRetryMs !== undefined ? { nextRetryMs } : {}) } }));
+    // Each hub has its own agent: another machine's state is that machine's (its pill reads it),
+    // never the home hub's (it kept "starting" from the handshake while the home pill took B's state).
+    if (client.hubId !== undefined) setMachine(client.hubId, (m) => ({ ...m, backend: state }));
+    else store.update((s) => ({ ...s, backend: { state, ...(nextRetryMs !== undefined ? { nextRetryMs } : {}) } }));
     // A backend that came back may hold prompts again: reload what waits. The state every
     // connection is told at its start is not such a change, and the handshake loads the pending
     // list itself (HubClient onOpen): reloading here too asked for it twice on every connect.

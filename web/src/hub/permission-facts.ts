@@ -5,6 +5,7 @@
  * read by approval-wire.ts). Pure: the permission sheet and the inbox render what this returns.
  */
 import { relativePath } from '../changes/changes.js';
+import { lineCount } from '../diff-lines.js';
 import { arr, rec, str, zmeta, type Rec } from '../wire.js';
 import { ruleLabel } from './approval-wire.js';
 import type { ToolItem } from './chat-types.js';
@@ -72,11 +73,6 @@ function toolCallOf(i: PendingInteraction, card: ToolItem | undefined): Rec {
 /** True when the facts of a permission are at hand: its request, the view's tool call, or the chat's card. */
 export function hasFacts(i: PendingInteraction, card: ToolItem | undefined): boolean {
   return i.rpc !== undefined || i.toolCall !== undefined || card !== undefined;
-}
-
-function lineCount(text: string): number {
-  if (text === '') return 0;
-  return text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
 }
 
 /** A directory as shown: the workspace by its folder name, a folder inside it as `name/sub`. */

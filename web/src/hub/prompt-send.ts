@@ -36,7 +36,7 @@ export async function sendPrompt(
   // has settled the chat (waiting-prompts.ts). Refused at once, a prompt sent as a chat came back
   // after its machine restarted was lost ("offline").
   const waiting = client.conn.status === 'connecting';
-  if (waiting) showWaitingPrompt(sessionId, localId, blocks);
+  if (waiting) showWaitingPrompt(client.hubId, sessionId, localId, blocks);
   try {
     await client.whenOnline(WEB_LIMITS.waitOnlineMs);
   } catch (err) {

@@ -9,16 +9,17 @@
  */
 import type { ContentBlock } from '@agentclientprotocol/sdk';
 import { blockText, imageOf } from './chat-parts.js';
-import type { OutboxPrompt } from './chat-types.js';
-import { store } from './app-state.js';
+import type { WaitingPrompt } from './chat-types.js';
+import { type AppState, store } from './app-state.js';
 import { addLocalPrompt } from './local-prompts.js';
 
-/** Shows a prompt waiting for its link, after the chat's messages. */
-export function showWaitingPrompt(sessionId: string, localId: string, blocks: ContentBlock[]): void {
-  const prompt: OutboxPrompt = {
+/** Shows a prompt waiting for its link (`hubId`: another machine's; undefined: the home hub's), after the chat's messages. */
+export function showWaitingPrompt(hubId: string | undefined, sessionId: string, localId: string, blocks: ContentBlock[]): void {
+  const prompt: WaitingPrompt = {
     localId,
     text: blocks.map(blockText).join(''),
     images: blocks.map(imageOf).filter((i): i is string => !!i),
+    ...(hubId !== undefined ? { hubId } : {}),
   };
   store.update((s) => ({
     ...s,
@@ -45,7 +46,12 @@ export function dropWaitingPrompt(sessionId: string, localId: string): void {
   store.update((s) => withoutWaiting(s, sessionId, localId));
 }
 
-function withoutWaiting<S extends { waitingPrompts: Record<string, OutboxPrompt[]> }>(s: S, sessionId: string, localId: string): S {
+/** True when a prompt sent on the link `hubId` (undefined: the home hub's) waits for it to be back. */
+export function promptWaitsOn(s: Pick<AppState, 'waitingPrompts'>, hubId: string | undefined): boolean {
+  return Object.values(s.waitingPrompts).some((held) => held.some((p) => p.hubId === hubId));
+}
+
+function withoutWaiting<S extends { waitingPrompts: Record<string, WaitingPrompt[]> }>(s: S, sessionId: string, localId: string): S {
   const held = s.waitingPrompts[sessionId];
   if (!held?.some((p) => p.localId === localId)) return s;
   const rest = held.filter((p) => p.localId !== localId);

@@ -27,8 +27,8 @@ const AdminHowTo = () => <TextWithCode message="adminHowTo" code={ADMIN_PAIR_COM
 /** How a view device gets the operate scope: the pairing command to run on the computer. */
 const OperateHowTo = () => <TextWithCode message="operateHowTo" code={OPERATE_PAIR_COMMAND} testId="operate-how-to" />;
 
-/** "Only admin devices can change this", and how this device becomes one. */
-export function AdminOnly({ text = t('adminOnly') }: { text?: string }) {
+/** What this device may not do here without the admin scope (`text`, exact for the page), and how it becomes an admin. */
+export function AdminOnly({ text }: { text: string }) {
   return (
     <div class="admin-only" data-testid="admin-only">
       <p class="muted small">{text}</p>
@@ -103,13 +103,13 @@ export function NeedsOperateView() {
   );
 }
 
-/** Above the provider list: built-in providers need nothing here; this list is for your own keys. */
-export function ProvidersIntro() {
+/** Above the provider list: built-in providers need nothing here; this list is for your own keys (added here by an admin device: `canAdd`). */
+export function ProvidersIntro({ canAdd }: { canAdd: boolean }) {
   return (
     <section class="card help-card" data-testid="providers-intro">
       <h2>{t('providersBuiltInTitle')}</h2>
       <p class="muted small">{t('providersBuiltIn')}</p>
-      <p class="muted small">{t('providersPersonal')}</p>
+      {canAdd ? <p class="muted small">{t('providersPersonal')}</p> : null}
     </section>
   );
 }

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import { collectChanges, relativePath, type FileChange, type FileEdit } from '../changes/changes.js';
+import { changeTotals, collectChanges, relativePath, type FileChange, type FileEdit } from '../changes/changes.js';
 import { hunkStart } from '../changes/numbered-diff.js';
 import { store } from '../hub/app-state.js';
 import type { HubClient } from '../hub/hub-client.js';
@@ -67,12 +67,13 @@ function FileView({ file, sessionId, cwd, open }: { file: FileChange; sessionId:
           <strong>{rel.slice(slash + 1)}</strong>
         </span>
         {file.created ? <span class="pill pill-new">{t('changesNew')}</span> : null}
-        {file.replaced ? (
+        {file.replacedLines === undefined ? null : (
+          // Replaced by a Write: its new lines are known, the ones it removed are not (no "−0").
           <span class="pill" data-testid="change-replaced">
-            {t('changesReplaced')}
+            {t('changesReplacedLines', file.replacedLines)}
           </span>
-        ) : null}
-        <LineCounts added={file.added} removed={file.removed} />
+        )}
+        {file.counted ? <LineCounts added={file.added} removed={file.removed} /> : null}
       </summary>
       <div class="change-body">
         {file.edits.map((e) => (
@@ -105,8 +106,7 @@ export function ChangesView({ client, sessionId, file }: { client: HubClient; se
   useEffect(() => {
     if (wanted) document.getElementById(`change-${wanted}`)?.scrollIntoView({ block: 'start' });
   }, [wanted, files.length > 0]);
-  const added = files.reduce((n, f) => n + f.added, 0);
-  const removed = files.reduce((n, f) => n + f.removed, 0);
+  const totals = changeTotals(files);
   return (
     <div class="page changes" data-testid="changes-view">
       <TopBar title={t('changes')} back={() => navigate({ name: 'chat', sessionId })} {...meterSubtitle(usage)} />
@@ -114,7 +114,14 @@ export function ChangesView({ client, sessionId, file }: { client: HubClient; se
         {files.length > 0 ? (
           <div class="changes-summary" data-testid="changes-summary">
             <span>{files.length === 1 ? t('changesSummaryOne') : t('changesSummary', files.length)}</span>
-            <LineCounts added={added} removed={removed} />
+            <span class="changes-summary-counts">
+              {totals.replaced > 0 ? (
+                <span class="muted small" data-testid="changes-summary-replaced">
+                  {t('changesSummaryReplaced', totals.replaced)}
+                </span>
+              ) : null}
+              {totals.counted ? <LineCounts added={totals.added} removed={totals.removed} /> : null}
+            </span>
           </div>
         ) : null}
         {loadingHistory || !attached ? <p class="muted small center">{t('changesLoadingHistory')}</p> : null}

@@ -5,6 +5,7 @@ import { pendingList, store, type MachineState } from '../hub/app-state.js';
 import { machineStatusText } from '../machines/machine-status.js';
 import type { ConnStatus } from '../net/rpc-connection.js';
 import { splitInbox } from '../hub/permission-facts.js';
+import { promptWaitsOn } from '../hub/waiting-prompts.js';
 import { t } from '../i18n.js';
 import { WEB_LIMITS } from '../limits.js';
 import { navigate } from '../router.js';
@@ -93,9 +94,10 @@ export function TopBar({
 
 /**
  * Quiet connection indicator of the link the page uses — the home hub's, or on a chat of another
- * machine that machine's (its name in the words): nothing while online and for short drops; a
- * small pill once a drop lasts longer than `quietDropMs`; the agent's state when the backend is
- * not ready.
+ * machine that machine's (its name in the words): nothing while online and for short drops (a
+ * blip of a second would only flicker); a small pill once a drop lasts longer than `quietDropMs`,
+ * or at once while a prompt sent on that link waits for it (the user is waiting then, and the
+ * pill says for what); the agent's state when the backend is not ready.
  */
 export function ConnIndicator({ hubId }: { hubId?: string | undefined }) {
   const home = useSelector(store, (s) => s.conn);
@@ -103,13 +105,15 @@ export function ConnIndicator({ hubId }: { hubId?: string | undefined }) {
   const homeBackend = useSelector(store, (s) => s.backend?.state);
   const conn = machine ?? home;
   const backend = machine ? machine.backend : homeBackend;
+  const promptWaits = useSelector(store, (s) => promptWaitsOn(s, hubId));
   const [, tick] = useState(0);
   useEffect(() => {
     if (conn.status === 'online') return;
     const id = setTimeout(() => tick((n) => n + 1), WEB_LIMITS.quietDropMs + 50);
     return () => clearTimeout(id);
   }, [conn]);
-  const down = conn.status !== 'online' && conn.downSince !== undefined && Date.now() - conn.downSince >= WEB_LIMITS.quietDropMs;
+  const down =
+    conn.status !== 'online' && (promptWaits || (conn.downSince !== undefined && Date.now() - conn.downSince >= WEB_LIMITS.quietDropMs));
   const text = down ? downText(conn.status, machine) : backend && backend !== 'ready' ? t('backendState', backend) : '';
   return (
     <div

@@ -5,6 +5,7 @@
  */
 import { useEffect, useState } from 'preact/hooks';
 import { hunkStart } from '../changes/numbered-diff.js';
+import { firstLines } from '../diff-lines.js';
 import { store } from '../hub/app-state.js';
 import type { Answer, PendingInteraction } from '../hub/interactions.js';
 import {
@@ -55,9 +56,7 @@ function WritePreview({ write }: { write: WriteFact }) {
   const [all, setAll] = useState(false);
   const head = WEB_LIMITS.permissionPreviewLines;
   const cut = !all && write.lineCount > head;
-  // A final newline ends the last line; it is no line of its own (lineCount counts the same way).
-  const whole = write.content.endsWith('\n') ? write.content.slice(0, -1) : write.content;
-  const text = cut ? whole.split('\n').slice(0, head).join('\n') : whole;
+  const text = cut ? firstLines(write.content, head) : write.content;
   return (
     <figure class="perm-fact" data-testid="perm-write">
       <figcaption class="perm-path">

@@ -95,6 +95,24 @@ export function PromptBox({ chat, client }: { chat: ChatState; client: HubClient
   );
 }
 
+/**
+ * The labelled Stop's face. The button is as wide as its icon and "Stop", pressed or not:
+ * "Stopping…" is laid over that box (polish.css), so the press does not widen the button and
+ * shrink the text box beside it — nor does Stop take more room than that while a turn runs, which
+ * would cut the text box's placeholder on every turn.
+ */
+function StopFace() {
+  return (
+    <>
+      <span class="stop-face">
+        <Icon name="stop" size={16} />
+        {t('stop')}
+      </span>
+      <span class="stop-busy">{t('stopWaiting')}</span>
+    </>
+  );
+}
+
 /** Stop pressed while the link reconnects waits for it (turn-stop.ts): `stopping` meanwhile, and a sentence when it did not go. */
 function useStop(client: HubClient, sessionId: string): { stopping: boolean; stop: () => void } {
   const [stopping, setStopping] = useState(false);
@@ -191,8 +209,7 @@ function SendStop(p: { busy: boolean; stopping: boolean; canSend: boolean; onSto
           data-testid="stop-button"
           {...(compact ? { 'aria-label': stopLabel, title: stopLabel } : {})}
         >
-          <Icon name="stop" size={16} />
-          {compact ? null : stopLabel}
+          {compact ? <Icon name="stop" size={16} /> : <StopFace />}
         </button>
       ) : null}
       {busy && !canSend ? null : (

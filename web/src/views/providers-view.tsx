@@ -152,8 +152,8 @@ function ProviderForm({ initial, etag, onDone }: { initial?: Provider; etag?: st
   );
 }
 
-/** The providers screen. */
-export function ProvidersView() {
+/** The providers screen; without `canChange` (a non-admin device) the list only, nothing to press. */
+export function ProvidersView({ canChange }: { canChange: boolean }) {
   const [list, setList] = useState<Provider[] | undefined>();
   const [etag, setEtag] = useState<string | undefined>();
   const [editing, setEditing] = useState<string | undefined>();
@@ -200,6 +200,7 @@ export function ProvidersView() {
                 <input
                   type="checkbox"
                   checked={p.enabled}
+                  disabled={!canChange}
                   onChange={() => void act(p, 'toggle')}
                   aria-label={`${t('enabled')}: ${p.name}`}
                 />
@@ -220,7 +221,7 @@ export function ProvidersView() {
               />
             ) : testing === p.providerId ? (
               <ProviderTest providerId={p.providerId} models={p.models} onClose={() => setTesting(undefined)} />
-            ) : (
+            ) : !canChange ? null : (
               <div class="actions">
                 <button type="button" onClick={() => setTesting(p.providerId)} data-testid="provider-test-open">
                   {t('test')}
@@ -246,11 +247,11 @@ export function ProvidersView() {
             }}
           />
         </section>
-      ) : (
+      ) : canChange ? (
         <button type="button" class="primary wide" onClick={() => setEditing('')}>
           {t('addProvider')}
         </button>
-      )}
+      ) : null}
     </div>
   );
 }

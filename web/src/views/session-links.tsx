@@ -1,6 +1,6 @@
 import { createContext } from 'preact';
 import { useContext, useMemo } from 'preact/hooks';
-import { appliedCount, collectChanges, countLines, hasDiff } from '../changes/changes.js';
+import { appliedCount, cardCounts, collectChanges, hasDiff } from '../changes/changes.js';
 import { store } from '../hub/app-state.js';
 import type { ToolItem } from '../hub/chat-types.js';
 import { t } from '../i18n.js';
@@ -130,14 +130,7 @@ export function ToolChangesLink({ item }: { item: ToolItem }) {
   if (!sessionId || !hasDiff(item) || item.status === 'failed') return null;
   const first = item.content.find((c) => c.type === 'diff');
   const file = first && first.type === 'diff' ? first.path : undefined;
-  let added = 0;
-  let removed = 0;
-  for (const c of item.content) {
-    if (c.type !== 'diff') continue;
-    const n = countLines(c.oldText, c.newText);
-    added += n.added;
-    removed += n.removed;
-  }
+  const n = cardCounts(item);
   return (
     <button
       type="button"
@@ -147,7 +140,12 @@ export function ToolChangesLink({ item }: { item: ToolItem }) {
     >
       <Icon name="diff" size={16} />
       {t('viewChanges')}
-      <LineCounts added={added} removed={removed} />
+      {n.replacedLines === undefined ? null : (
+        <span class="muted small" data-testid="view-changes-replaced">
+          {t('changesReplacedLines', n.replacedLines)}
+        </span>
+      )}
+      {n.counted ? <LineCounts added={n.added} removed={n.removed} /> : null}
     </button>
   );
 }

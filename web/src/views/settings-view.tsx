@@ -6,17 +6,14 @@ import { navigate } from '../router.js';
 import { api } from '../net/rest.js';
 import { useSelector } from '../store.js';
 import { TopBar } from './chrome.js';
-import { DevicesView } from './devices-view.js';
 import { Icon } from './icons.js';
 import { markSignedOut } from '../hub/sign-out.js';
-import { AdminOnly, ApiDocsRow, ProvidersIntro } from './admin-help.js';
+import { AdminOnly, ApiDocsRow } from './admin-help.js';
 import { PublicUrlsCard } from './public-urls-card.js';
-import { ProvidersView } from './providers-view.js';
-import { WorkflowsView } from './workflows-view.js';
+import { SettingsPage } from './settings-page.js';
 import { MachinesView } from './machines-view.js';
 import { removeMachine } from '../machines/registry.js';
 import { PolicyView } from '../policy/policy-view.js';
-import { DoctorView } from './doctor-view.js';
 
 function Notifications() {
   const [state, setState] = useState<PushSupport>(() => pushSupport());
@@ -63,7 +60,7 @@ function SignOut() {
   );
 }
 
-/** Settings: this device, language, notifications, and (admin) providers, workflows, devices. */
+/** Settings: this device, language, notifications, providers and workflows, and (admin) devices and the doctor report. */
 export function SettingsView({ page }: { page?: 'providers' | 'workflows' | 'devices' | 'machines' | 'policy' | 'doctor' }) {
   const locale = useLocale();
   const me = useSelector(store, (s) => s.me);
@@ -97,21 +94,7 @@ export function SettingsView({ page }: { page?: 'providers' | 'workflows' | 'dev
       <div class="page">
         <TopBar title={title} back={() => navigate({ name: 'settings' })} />
         <main class="scroll list-page">
-          {!admin ? (
-            // Doctor changes nothing: a non-admin device is told what the report holds and why it is not shown.
-            <AdminOnly {...(page === 'doctor' ? { text: t('doctorAdminOnly') } : {})} />
-          ) : page === 'providers' ? (
-            <>
-              <ProvidersIntro />
-              <ProvidersView />
-            </>
-          ) : page === 'workflows' ? (
-            <WorkflowsView />
-          ) : page === 'doctor' ? (
-            <DoctorView />
-          ) : (
-            <DevicesView />
-          )}
+          <SettingsPage page={page} scope={me?.scope} />
         </main>
       </div>
     );
@@ -166,29 +149,27 @@ export function SettingsView({ page }: { page?: 'providers' | 'workflows' | 'dev
           <h2>{t('notifications')}</h2>
           <Notifications />
         </section>
-        {admin ? (
-          <ul class="rows">
-            {(['providers', 'workflows', 'devices', 'doctor'] as const).map((p) => (
-              <li key={p}>
-                <a
-                  class="session-row nav-row"
-                  href={`/settings/${p}`}
-                  data-testid={`settings-${p}`}
-                  onClick={(e) => {
-                    e.preventDefault();
-                    navigate({ name: 'settings', page: p });
-                  }}
-                >
-                  <span>{t(p)}</span>
-                  <Icon name="chevron" />
-                </a>
-              </li>
-            ))}
-            <ApiDocsRow />
-          </ul>
-        ) : (
-          <AdminOnly text={t('adminOnlySettings')} />
-        )}
+        <ul class="rows">
+          {/* Every device reads providers and workflows (SECURITY.md "Scopes"); devices and the doctor report are for admins. */}
+          {(admin ? (['providers', 'workflows', 'devices', 'doctor'] as const) : (['providers', 'workflows'] as const)).map((p) => (
+            <li key={p}>
+              <a
+                class="session-row nav-row"
+                href={`/settings/${p}`}
+                data-testid={`settings-${p}`}
+                onClick={(e) => {
+                  e.preventDefault();
+                  navigate({ name: 'settings', page: p });
+                }}
+              >
+                <span>{t(p)}</span>
+                <Icon name="chevron" />
+              </a>
+            </li>
+          ))}
+          {admin ? <ApiDocsRow /> : null}
+        </ul>
+        {admin ? null : <AdminOnly text={t('adminOnlySettings')} />}
         {admin ? <PublicUrlsCard /> : null}
       </main>
     </div>

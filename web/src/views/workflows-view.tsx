@@ -72,7 +72,8 @@ function RunWatch({ sessionId, runId }: { sessionId: string; runId: string }) {
   );
 }
 
-function WorkflowCard({ w }: { w: Workflow }) {
+/** A saved workflow; with `canRun` (an operate or admin device) its arguments, Start and the run started. */
+function WorkflowCard({ w, canRun }: { w: Workflow; canRun: boolean }) {
   const [args, setArgs] = useState('{}');
   const [run, setRun] = useState<{ sessionId: string; runId: string } | undefined>();
   async function start() {
@@ -99,20 +100,24 @@ function WorkflowCard({ w }: { w: Workflow }) {
     <li class="card">
       <strong>{w.name}</strong> <span class="muted small">{w.scope}</span>
       {w.description ? <p class="muted small">{w.description}</p> : null}
-      <label class="field">
-        <span>{t('arguments')}</span>
-        <textarea rows={2} value={args} onInput={(e) => setArgs(e.currentTarget.value)} spellcheck={false} />
-      </label>
-      <button type="button" class="primary" onClick={() => void start()}>
-        {t('start')}
-      </button>
-      {run ? <RunWatch sessionId={run.sessionId} runId={run.runId} /> : null}
+      {canRun ? (
+        <>
+          <label class="field">
+            <span>{t('arguments')}</span>
+            <textarea rows={2} value={args} onInput={(e) => setArgs(e.currentTarget.value)} spellcheck={false} />
+          </label>
+          <button type="button" class="primary" onClick={() => void start()}>
+            {t('start')}
+          </button>
+          {run ? <RunWatch sessionId={run.sessionId} runId={run.runId} /> : null}
+        </>
+      ) : null}
     </li>
   );
 }
 
-/** The workflows screen. */
-export function WorkflowsView() {
+/** The workflows screen; without `canRun` (a view device) the saved workflows only. */
+export function WorkflowsView({ canRun }: { canRun: boolean }) {
   const [list, setList] = useState<Workflow[] | undefined>();
   const [error, setError] = useState('');
   useEffect(() => {
@@ -126,7 +131,7 @@ export function WorkflowsView() {
   return (
     <ul class="rows">
       {list.map((w) => (
-        <WorkflowCard key={`${w.scope}/${w.name}`} w={w} />
+        <WorkflowCard key={`${w.scope}/${w.name}`} w={w} canRun={canRun} />
       ))}
     </ul>
   );
