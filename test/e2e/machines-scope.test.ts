@@ -6,10 +6,12 @@
  * adding a machine needs operate on A (A's CSP is never widened for it); a view device that still
  * holds a key for B is told why A's page cannot reach B, and what removing it did.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { axeBothThemes } from './support/axe.js';
-import { openDevice, PHONE } from './support/browser.js';
+import { openDevice, PHONE, type Device } from './support/browser.js';
 import { shoot } from './support/flow.js';
 import { addLink, addMachine, identityOf, machineRow, pairHome, twoMachines, type Machine } from './support/machines.js';
 
@@ -25,6 +27,14 @@ async function connectSrc(m: Machine): Promise<string> {
 async function activeTokens(m: Machine, name: string): Promise<Array<{ id: string }>> {
   const all = (await (await m.hub.api('/api/tokens')).json()) as { tokens: Array<{ id: string; name: string; state: string }> };
   return all.tokens.filter((t) => t.name === name && t.state === 'active');
+}
+
+/** A's operate token for the device is revoked (its machines list there goes with it); it pairs with A again, as view. */
+async function pairAgainAsView(device: Device, name: string, beforePairing?: () => Promise<void>): Promise<void> {
+  for (const t of await activeTokens(a, name)) expect((await a.hub.api(`/api/tokens/${t.id}`, { method: 'DELETE' })).status).toBe(200);
+  await device.context.clearCookies();
+  await beforePairing?.();
+  await pairHome(device, a, name, 'view');
 }
 
 async function removeRow(page: Page, hubId: string): Promise<void> {
@@ -107,14 +117,11 @@ describe('the Machines page: every step said as it went, and what a view device 
   });
 
   it('a view device that still holds a key for B: its row says why A’s page cannot reach B; removing it says what each step did', async () => {
-    const { page, context } = phone;
+    const { page } = phone;
     const hubB = (await identityOf(b)).hubId;
     await addMachine(page, b, a.url, 'Add desktop, scope operate?');
     expect(await activeTokens(b, 'Test phone')).toHaveLength(1);
-    // A's operate token for this phone is revoked; the phone is paired with A again, as view.
-    for (const t of await activeTokens(a, 'Test phone')) expect((await a.hub.api(`/api/tokens/${t.id}`, { method: 'DELETE' })).status).toBe(200);
-    await context.clearCookies();
-    await pairHome(phone, a, 'Test phone', 'view');
+    await pairAgainAsView(phone, 'Test phone');
     await page.goto(`${a.url}/settings/machines`);
     const row = machineRow(page, hubB);
     await row.getByTestId('machine-unlisted-help').waitFor();
@@ -137,5 +144,45 @@ describe('the Machines page: every step said as it went, and what a view device 
     expect(await card.textContent()).toContain('laptop does not list desktop.');
     expect(await page.getByTestId('machine-row').count()).toBe(0);
     expect(await activeTokens(b, 'Test phone')).toHaveLength(1);
+  });
+
+  it('a view device whose home lists B for every device (a first-version list): removing B says A refused to unlist it, and why', async () => {
+    const other = await openDevice({ viewport: PHONE });
+    try {
+      const { page } = other;
+      const hubB = (await identityOf(b)).hubId;
+      await pairHome(other, a, 'Other phone');
+      await addMachine(page, b, a.url, 'Add desktop, scope operate?');
+      await pairAgainAsView(other, 'Other phone', async () => {
+        // A's list as a hub from before per-device lists kept it: one entry shared by every device.
+        await a.stop();
+        fs.writeFileSync(
+          path.join(a.hub.stateDir, 'machines.json'),
+          JSON.stringify({ version: 1, machines: [{ hubId: hubB, url: b.url, name: 'desktop', addedAt: 1 }] }),
+          { mode: 0o600 },
+        );
+        await a.start();
+      });
+      await page.goto(`${a.url}/settings/machines`);
+      await machineRow(page, hubB).and(page.locator('[data-status="online"]')).waitFor();
+      expect(await connectSrc(a)).toContain(b.url);
+
+      await removeRow(page, hubB);
+      const card = page.getByTestId('machine-remove-outcome');
+      await card.and(page.locator('[data-unlisted="false"]')).waitFor();
+      expect(await card.textContent()).toContain('desktop revoked this phone’s key.');
+      expect(await card.textContent()).toContain('This phone’s key for desktop is deleted.');
+      expect(await card.getByTestId('machine-unlist-refused').textContent()).toBe(
+        `laptop still lists desktop, so its pages may still connect to ${b.url}: this device is paired with view on laptop, and only an operate device changes that list.`,
+      );
+      await page.getByTestId('machines-view').getByTestId('operate-how-to').waitFor();
+      expect(await card.getByTestId('machine-unlist-retry').count()).toBe(0);
+      expect(await activeTokens(b, 'Other phone')).toEqual([]);
+      expect(await connectSrc(a)).toContain(b.url);
+      await shoot(page, 'machine-unlist-refused');
+      expect(await axeBothThemes(page, 'machine-unlist-refused')).toEqual([]);
+    } finally {
+      await other.close();
+    }
   });
 });

@@ -1,14 +1,13 @@
 /**
  * What removing a machine did, step by step, when any step fell short: the machine revoked this
  * phone's key or not (then the command that does it there), this browser deleted the key or not,
- * and the home hub unlisted it or not — refused (a view device: how to get operate) or failed
- * (try again). Never "removed" for a step that did not happen.
+ * and the home hub unlisted it or not — refused (a view device) or failed (try again). Never
+ * "removed" for a step that did not happen.
  */
 import { useState } from 'preact/hooks';
 import { t } from '../i18n.js';
 import { revokeCommand } from '../machines/machine-status.js';
 import { unlistAtHome, type RemoveResult, type UnlistResult } from '../machines/registry.js';
-import { OperateOnly } from './admin-help.js';
 import { Command } from './command.js';
 
 /** One removal, as the page keeps it: who, where, what the machine's token id was, and what happened. */
@@ -29,7 +28,13 @@ export function removedCleanly(r: RemoveResult): boolean {
 function UnlistLine({ removal, unlist, onRetry }: { removal: Removal; unlist: UnlistResult; onRetry: () => void }) {
   const { name, home, url } = removal;
   if (unlist.ok) return <p class="small">{t('machineUnlistDone', name, home)}</p>;
-  if (unlist.needsOperate) return <OperateOnly text={t('machineUnlistNeedsOperate', name, home, url)} />;
+  // How to get operate is said once, under the list (a view device's page always shows it).
+  if (unlist.needsOperate)
+    return (
+      <p class="small" data-testid="machine-unlist-refused">
+        {t('machineUnlistNeedsOperate', name, home, url)}
+      </p>
+    );
   return (
     <>
       <p class="small error">{t('machineUnlistFailed', name, home, url, unlist.error)}</p>
