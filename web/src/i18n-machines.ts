@@ -99,11 +99,14 @@ export const machinesZh: Record<keyof typeof machinesEn, string> = {
   machineRemoveNotRevoked: '无法连接 {0} 来撤销本手机的密钥；请在它上面运行：',
   machineUnlistFailed: '{1} 仍列着 {0}，其页面仍可能连接 {2}（{3}）。请在 {1} 有响应后重试。',
   machineUnlistUnreachable: '无法连接它',
-  machineUnlistNeedsOperate: '{1} 仍列着 {0}，其页面仍可能连接 {2}：这台设备在 {1} 上以查看（view）权限配对，只有可操作（operate）的设备能修改该列表。',
+  machineUnlistNeedsOperate:
+    '{1} 仍列着 {0}，其页面仍可能连接 {2}：这台设备在 {1} 上以查看（view）权限配对，只有可操作（operate）的设备能修改该列表。',
   machineUnlistRetry: '重试',
   machineUnlistDone: '{1} 没有列出 {0}。',
-  machineAddNeedsOperate: '添加机器会让本 hub 的页面可以连接它，只有可操作（operate）的设备才能允许这一点：这台设备在这里以查看（view）权限配对。',
-  machineNotListedHelp: '本手机有 {0} 的密钥，但本 hub 不允许其页面连接那里：这台设备在这里以查看（view）权限配对，只有可操作（operate）的设备能允许新的地址。',
+  machineAddNeedsOperate:
+    '添加机器会让本 hub 的页面可以连接它，只有可操作（operate）的设备才能允许这一点：这台设备在这里以查看（view）权限配对。',
+  machineNotListedHelp:
+    '本手机有 {0} 的密钥，但本 hub 不允许其页面连接那里：这台设备在这里以查看（view）权限配对，只有可操作（operate）的设备能允许新的地址。',
   machineAddCommand: '要添加机器，请在那台机器上运行：',
   sessionsOffline: '{0} {1}；其会话按最后所见显示。',
   machineUnknown: '此链接指向本手机尚未添加的机器上的会话。要添加它，请在那台机器上运行以下命令并打开它打印的链接：',

@@ -70,7 +70,8 @@ function MachineRow({ m, onRemoved }: { m: MachineState; onRemoved: (r: Removal)
             const tokenId = credOf(m.hubId)?.tokenId;
             const result = await removeMachine(m.hubId);
             if (removedCleanly(result)) toast(t('machineRemoved', m.name));
-            else onRemoved({ hubId: m.hubId, name: m.name, url: m.url, home: store.get().homeHub?.name ?? t('machineHome'), tokenId, result });
+            else
+              onRemoved({ hubId: m.hubId, name: m.name, url: m.url, home: store.get().homeHub?.name ?? t('machineHome'), tokenId, result });
           }}
         >
           {t('machineRemove')}
