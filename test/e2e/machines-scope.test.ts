@@ -111,6 +111,12 @@ describe('the Machines page: every step said as it went, and what a view device 
       expect(await view.getByTestId('fix-command').count()).toBe(0);
       await shoot(page, 'machines-view-device');
       expect(await axeBothThemes(page, 'machines-view-device')).toEqual([]);
+      // A link to a session of a machine it has no key for: the same, not a command it cannot use.
+      const hubB = (await identityOf(b)).hubId;
+      await page.goto(`${a.url}/m/${hubB}/s/some-session`);
+      const unknown = page.getByTestId('unknown-machine');
+      await unknown.getByTestId('operate-only').waitFor();
+      expect(await unknown.getByTestId('fix-command').count()).toBe(0);
     } finally {
       await viewer.close();
     }
