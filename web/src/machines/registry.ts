@@ -135,11 +135,16 @@ async function recordAtHome(creds: MachineCred[]): Promise<boolean> {
       await api(`/machines/${encodeURIComponent(c.hubId)}`, { method: 'PUT', body: { url: c.url, name: c.name } });
       recorded = true;
     } catch (err) {
-      if (!(err instanceof RestError && err.status === 403)) throw err;
+      if (!isScopeRefusal(err)) throw err;
       unlistedAtHome.add(c.hubId);
     }
   }
   return recorded;
+}
+
+/** The home hub said no because of this device's scope (not its Origin check, not a limit). */
+export function isScopeRefusal(err: unknown): boolean {
+  return err instanceof RestError && err.status === 403 && err.code === 'HUB_ERR_FORBIDDEN';
 }
 
 /** The hubIds the home hub lists for this device. */
@@ -205,7 +210,7 @@ export async function unlistAtHome(hubId: string): Promise<UnlistResult> {
     return { ok: true };
   } catch (err) {
     if (err instanceof RestError && err.status === 404) return { ok: true };
-    const needsOperate = err instanceof RestError && err.status === 403;
+    const needsOperate = isScopeRefusal(err);
     // A RestError is the hub's own answer; anything else is a request that never got one.
     return { ok: false, needsOperate, error: err instanceof RestError ? `${err.message} (${err.status})` : t('machineUnlistUnreachable') };
   }

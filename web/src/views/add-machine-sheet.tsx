@@ -10,8 +10,8 @@ import { t } from '../i18n.js';
 import type { AddLink } from '../machines/add-link.js';
 import { loadCreds } from '../machines/cred-store.js';
 import { PairError, pairMachine } from '../machines/pairing.js';
-import { addPairedMachine } from '../machines/registry.js';
-import { api, RestError } from '../net/rest.js';
+import { addPairedMachine, isScopeRefusal } from '../machines/registry.js';
+import { api } from '../net/rest.js';
 import { deviceLabel } from '../hub/hub-client.js';
 import { navigate } from '../router.js';
 import { useSelector } from '../store.js';
@@ -59,7 +59,7 @@ function explain(err: unknown, link: AddLink): Failure {
     if (err.reason === 'other_hub') return { text: err.message === t('addMachineIsHome') ? err.message : t('addMachineOtherHub') };
     return { text: t('addMachineRefused', link.name, err.message) };
   }
-  if (err instanceof RestError && err.status === 403) return { text: t('machineAddNeedsOperate'), needsOperate: true };
+  if (isScopeRefusal(err)) return { text: t('machineAddNeedsOperate'), needsOperate: true };
   return { text: t('addMachineHomeFailed', err instanceof Error ? err.message : String(err)) };
 }
 
