@@ -119,11 +119,11 @@ export async function addMachine(
 }
 
 /** Pairs a device with a machine as its home hub (cookie), opening it at `m.url`. */
-export async function pairHome(device: Device, m: Machine, deviceName: string): Promise<void> {
+export async function pairHome(device: Device, m: Machine, deviceName: string, scope: 'operate' | 'view' = 'operate'): Promise<void> {
   const res = await m.hub.api('/api/pair/codes', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ scope: 'operate' }),
+    body: JSON.stringify({ scope }),
   });
   expect(res.status).toBe(201);
   const { code } = (await res.json()) as { code: string };

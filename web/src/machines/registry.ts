@@ -6,6 +6,7 @@
 import { store, type MachineState } from '../hub/app-state.js';
 import { HubClient } from '../hub/hub-client.js';
 import { api, RestError } from '../net/rest.js';
+import { t } from '../i18n.js';
 import { arr, rec, str } from '../wire.js';
 import { ConnectFailure } from '../net/rpc-connection.js';
 import { setSessionMachineLookup } from '../router.js';
@@ -110,18 +111,46 @@ export async function startMachines(): Promise<void> {
 
 const RECORDED_KEY = 'zcode-hub.machines-recorded';
 
+/** Machines this device holds a key for that the home hub would not list (a view device may not widen its CSP). */
+const unlistedAtHome = new Set<string>();
+
+/** True when the home hub refused to list this machine, so this page's CSP does not let it be reached. */
+export function refusedAtHome(hubId: string): boolean {
+  return unlistedAtHome.has(hubId);
+}
+
 /**
  * The home hub keeps each device's machines apart (its CSP allows the union): a device whose
  * home token is new (paired again after a revocation or expiry) starts with none there, so the
- * machines it holds credentials for are recorded again. True when one was missing.
+ * machines it holds credentials for are recorded again. True when one was recorded; a machine
+ * the hub refuses (a view device) is remembered so its row can say why it cannot be reached.
  */
 async function recordAtHome(creds: MachineCred[]): Promise<boolean> {
   if (creds.length === 0) return false;
-  const { body } = await api('/machines');
-  const listed = new Set(arr(rec(body)?.['machines']).map((m) => str(rec(m)?.['hubId'])));
+  const listed = await listedHubIds();
   const missing = creds.filter((c) => !listed.has(c.hubId));
-  for (const c of missing) await api(`/machines/${encodeURIComponent(c.hubId)}`, { method: 'PUT', body: { url: c.url, name: c.name } });
-  return missing.length > 0;
+  let recorded = false;
+  for (const c of missing) {
+    try {
+      await api(`/machines/${encodeURIComponent(c.hubId)}`, { method: 'PUT', body: { url: c.url, name: c.name } });
+      recorded = true;
+    } catch (err) {
+      if (!isScopeRefusal(err)) throw err;
+      unlistedAtHome.add(c.hubId);
+    }
+  }
+  return recorded;
+}
+
+/** The home hub said no because of this device's scope (not its Origin check, not a limit). */
+export function isScopeRefusal(err: unknown): boolean {
+  return err instanceof RestError && err.status === 403 && err.code === 'HUB_ERR_FORBIDDEN';
+}
+
+/** The hubIds the home hub lists for this device. */
+async function listedHubIds(): Promise<Set<string>> {
+  const { body } = await api('/machines');
+  return new Set(arr(rec(body)?.['machines']).flatMap((m) => str(rec(m)?.['hubId']) ?? []));
 }
 
 function forgetReload(): void {
@@ -156,14 +185,41 @@ export async function addPairedMachine(cred: MachineCred): Promise<void> {
   if (old && old.token !== cred.token) await machineApi(old)('/pair/forget', { method: 'POST', body: {} }).catch(() => undefined);
 }
 
-/** What removing a machine did: `revoked` when the machine itself revoked our token. */
+/**
+ * What removing a machine did: `revoked` when the machine itself revoked our token, `forgotten`
+ * when this browser deleted its key and token, `unlist` what the home hub did.
+ */
 export interface RemoveResult {
   revoked: boolean;
+  forgotten: boolean;
+  unlist: UnlistResult;
+}
+
+/** The home hub no longer lists it (`ok`), or why it still does: refused (`needsOperate`) or failed (`error`). */
+export type UnlistResult = { ok: true } | { ok: false; needsOperate: boolean; error: string };
+
+/**
+ * Takes a machine off the home hub's list for this device (and so, unless another device has it,
+ * out of its CSP). Not listed counts as done; only an operate device may change the list.
+ */
+export async function unlistAtHome(hubId: string): Promise<UnlistResult> {
+  try {
+    if (!(await listedHubIds()).has(hubId)) return { ok: true };
+    await api(`/machines/${encodeURIComponent(hubId)}`, { method: 'DELETE' });
+    unlistedAtHome.delete(hubId);
+    return { ok: true };
+  } catch (err) {
+    if (err instanceof RestError && err.status === 404) return { ok: true };
+    const needsOperate = isScopeRefusal(err);
+    // A RestError is the hub's own answer; anything else is a request that never got one.
+    return { ok: false, needsOperate, error: err instanceof RestError ? `${err.message} (${err.status})` : t('machineUnlistUnreachable') };
+  }
 }
 
 /**
  * Removes a machine: asks it to revoke our token (`POST /api/pair/forget`) when it answers,
  * then forgets the key and token here, unlists it on the home hub, and drops its sessions.
+ * Each step is reported as it went: a home hub that refuses or fails to unlist it says so.
  */
 export async function removeMachine(hubId: string): Promise<RemoveResult> {
   const entry = remote.get(hubId);
@@ -180,8 +236,11 @@ export async function removeMachine(hubId: string): Promise<RemoveResult> {
   }
   remote.delete(hubId);
   await disableMachinePush(hubId).catch(() => undefined);
-  await deleteCred(hubId).catch(() => undefined);
-  await api(`/machines/${encodeURIComponent(hubId)}`, { method: 'DELETE' }).catch(() => undefined);
+  const forgotten = await deleteCred(hubId).then(
+    () => true,
+    () => false,
+  );
+  const unlist = await unlistAtHome(hubId);
   store.update((s) => {
     const machines = { ...s.machines };
     delete machines[hubId];
@@ -199,5 +258,5 @@ export async function removeMachine(hubId: string): Promise<RemoveResult> {
       interactions: Object.fromEntries(Object.entries(s.interactions).filter(([, i]) => i.hubId !== hubId)),
     };
   });
-  return { revoked };
+  return { revoked, forgotten, unlist };
 }

@@ -5,18 +5,20 @@
  * cross-origin for a token bound to a new non-extractable key (machines/pairing.ts).
  */
 import { useEffect, useState } from 'preact/hooks';
-import { store, toast } from '../hub/app-state.js';
+import { scopeOn, store, toast } from '../hub/app-state.js';
 import { t } from '../i18n.js';
 import type { AddLink } from '../machines/add-link.js';
 import { loadCreds } from '../machines/cred-store.js';
 import { PairError, pairMachine } from '../machines/pairing.js';
-import { addPairedMachine } from '../machines/registry.js';
+import { addPairedMachine, isScopeRefusal } from '../machines/registry.js';
 import { api } from '../net/rest.js';
 import { deviceLabel } from '../hub/hub-client.js';
 import { navigate } from '../router.js';
+import { useSelector } from '../store.js';
 import { arr, rec, str } from '../wire.js';
+import { OperateOnly } from './admin-help.js';
 import { Sheet } from './chrome.js';
-import { Command } from './machines-view.js';
+import { Command } from './command.js';
 
 /** Set across the one reload that picks up the new CSP, so the user is not asked twice. */
 const RESUME_KEY = 'zcode-hub.adding';
@@ -46,7 +48,8 @@ async function listedAtHome(link: AddLink): Promise<boolean> {
   );
 }
 
-type Failure = { text: string; command?: string };
+/** `needsOperate`: the home hub refused to list it because this device is view there. */
+type Failure = { text: string; command?: string; needsOperate?: boolean };
 
 function explain(err: unknown, link: AddLink): Failure {
   if (err instanceof PairError) {
@@ -56,6 +59,7 @@ function explain(err: unknown, link: AddLink): Failure {
     if (err.reason === 'other_hub') return { text: err.message === t('addMachineIsHome') ? err.message : t('addMachineOtherHub') };
     return { text: t('addMachineRefused', link.name, err.message) };
   }
+  if (isScopeRefusal(err)) return { text: t('machineAddNeedsOperate'), needsOperate: true };
   return { text: t('addMachineHomeFailed', err instanceof Error ? err.message : String(err)) };
 }
 
@@ -68,6 +72,8 @@ function closeLink(): void {
 export function AddMachineSheet({ link, onDone }: { link: AddLink | undefined; onDone: () => void }) {
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<Failure | undefined>();
+  // A view device cannot list a machine on its home hub (that widens its CSP): it is told so before it taps.
+  const viewOnly = useSelector(store, (s) => scopeOn(s, undefined) === 'view');
   const close = () => {
     closeLink();
     onDone();
@@ -110,7 +116,7 @@ export function AddMachineSheet({ link, onDone }: { link: AddLink | undefined; o
 
   // Back from the reload that picked up the new CSP: carry on without asking again.
   useEffect(() => {
-    if (link && resumeCode() === link.code) void add(link);
+    if (link && !viewOnly && resumeCode() === link.code) void add(link);
   }, []);
 
   return (
@@ -125,19 +131,23 @@ export function AddMachineSheet({ link, onDone }: { link: AddLink | undefined; o
             <strong>{t('addMachineAsk', link.name, link.scope)}</strong>
           </p>
           <p class="muted small">{t('addMachineAt', link.hub)}</p>
-          {failure ? (
+          {viewOnly ? (
+            <OperateOnly text={t('machineAddNeedsOperate')} />
+          ) : failure ? (
             <div role="alert" data-testid="add-machine-error">
-              <p class="error">{failure.text}</p>
+              {failure.needsOperate ? <OperateOnly text={failure.text} /> : <p class="error">{failure.text}</p>}
               {failure.command ? <Command text={failure.command} /> : null}
             </div>
           ) : null}
           <div class="actions">
             <button type="button" onClick={close}>
-              {t('cancel')}
+              {t(viewOnly ? 'close' : 'cancel')}
             </button>
-            <button class="primary" type="button" disabled={busy} onClick={() => void add(link)} data-testid="add-machine-confirm">
-              {busy ? t('addMachineBusy') : t('addMachineButton')}
-            </button>
+            {viewOnly ? null : (
+              <button class="primary" type="button" disabled={busy} onClick={() => void add(link)} data-testid="add-machine-confirm">
+                {busy ? t('addMachineBusy') : t('addMachineButton')}
+              </button>
+            )}
           </div>
         </>
       )}

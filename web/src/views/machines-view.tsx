@@ -1,21 +1,21 @@
-/** Settings → Machines: the other machines, their state, the command that fixes it, and remove. */
+/**
+ * Settings → Machines: the other machines, their state, the command that fixes it, and remove.
+ * A view device is told before it taps what it cannot do here (list a new machine) and why.
+ */
 import { useState } from 'preact/hooks';
-import { store, toast, type MachineState } from '../hub/app-state.js';
+import { scopeOn, store, toast, type MachineState } from '../hub/app-state.js';
 import { t, useLocale } from '../i18n.js';
-import { credOf, removeMachine } from '../machines/registry.js';
-import { fixCommand, machineStatusText, refusalText, revokeCommand } from '../machines/machine-status.js';
+import { credOf, refusedAtHome, removeMachine } from '../machines/registry.js';
+import { fixCommand, machineStatusText, refusalText } from '../machines/machine-status.js';
 import { useSelector } from '../store.js';
 import { navigate } from '../router.js';
+import { OperateOnly } from './admin-help.js';
 import { TopBar } from './chrome.js';
+import { Command } from './command.js';
+import { RemoveOutcome, removedCleanly, type Removal } from './remove-outcome.js';
 
-/** A command to copy, on its own line. */
-export function Command({ text }: { text: string }) {
-  return (
-    <pre class="command" data-testid="fix-command">
-      <code>{text}</code>
-    </pre>
-  );
-}
+/** Is this device view-only on its home hub (so it cannot list a machine there)? */
+const useViewAtHome = () => useSelector(store, (s) => scopeOn(s, undefined) === 'view');
 
 /** The small machine label on session rows and inbox rows. */
 export function MachineChip({ m }: { m: MachineState | undefined }) {
@@ -27,12 +27,15 @@ export function MachineChip({ m }: { m: MachineState | undefined }) {
   );
 }
 
-function MachineRow({ m, onLeftover }: { m: MachineState; onLeftover: (l: { name: string; command: string }) => void }) {
+function MachineRow({ m, onRemoved }: { m: MachineState; onRemoved: (r: Removal) => void }) {
   const locale = useLocale();
   const [busy, setBusy] = useState(false);
-  const fix = fixCommand(m, location.origin);
-  const help =
-    m.status === 'unauthorized'
+  // The home hub would not list it, so this page cannot reach it: that, not the machine, is why.
+  const unlisted = refusedAtHome(m.hubId) && m.status !== 'online';
+  const fix = unlisted ? undefined : fixCommand(m, location.origin);
+  const help = unlisted
+    ? undefined
+    : m.status === 'unauthorized'
       ? t('machineRevokedHelp', m.name)
       : m.status === 'not_allowed'
         ? t('machineNotAllowedHelp', m.name)
@@ -65,9 +68,10 @@ function MachineRow({ m, onLeftover }: { m: MachineState; onLeftover: (l: { name
             if (!window.confirm(t('machineRemoveConfirm', m.name))) return;
             setBusy(true);
             const tokenId = credOf(m.hubId)?.tokenId;
-            const res = await removeMachine(m.hubId);
-            if (res.revoked) toast(t('machineRemoved', m.name));
-            else onLeftover({ name: m.name, command: revokeCommand(tokenId) });
+            const result = await removeMachine(m.hubId);
+            if (removedCleanly(result)) toast(t('machineRemoved', m.name));
+            else
+              onRemoved({ hubId: m.hubId, name: m.name, url: m.url, home: store.get().homeHub?.name ?? t('machineHome'), tokenId, result });
           }}
         >
           {t('machineRemove')}
@@ -75,6 +79,11 @@ function MachineRow({ m, onLeftover }: { m: MachineState; onLeftover: (l: { name
       </div>
       {help ? <p class="small">{help}</p> : null}
       {fix ? <Command text={fix} /> : null}
+      {unlisted ? (
+        <p class="small" data-testid="machine-unlisted-help">
+          {t('machineNotListedHelp', m.name)}
+        </p>
+      ) : null}
     </li>
   );
 }
@@ -82,26 +91,33 @@ function MachineRow({ m, onLeftover }: { m: MachineState; onLeftover: (l: { name
 /** The machines page. */
 export function MachinesView() {
   const machines = useSelector(store, (s) => s.machines);
-  const [leftover, setLeftover] = useState<{ name: string; command: string } | undefined>();
+  const viewOnly = useViewAtHome();
+  // Numbered, so a second removal's card starts fresh rather than keeping the first one's retry state.
+  const [removal, setRemoval] = useState<{ n: number; removal: Removal } | undefined>();
   const list = Object.values(machines);
   return (
     <div data-testid="machines-view">
       <p class="muted small">{t('machinesIntro')}</p>
-      {list.length === 0 ? <p class="muted">{t('machinesNone')}</p> : null}
+      {list.length === 0 ? <p class="muted">{t(viewOnly ? 'machinesNoneView' : 'machinesNone')}</p> : null}
       <ul class="rows">
         {list.map((m) => (
-          <MachineRow key={m.hubId} m={m} onLeftover={setLeftover} />
+          <MachineRow key={m.hubId} m={m} onRemoved={(r) => setRemoval({ n: (removal?.n ?? 0) + 1, removal: r })} />
         ))}
       </ul>
-      {leftover ? (
-        <div class="card" role="alert" data-testid="machine-removed-offline">
-          <p class="small">{t('machineRemovedOffline', leftover.name)}</p>
-          <Command text={leftover.command} />
-        </div>
-      ) : null}
+      {removal ? <RemoveOutcome key={removal.n} removal={removal.removal} /> : null}
+      <AddHowTo viewOnly={viewOnly} />
+    </div>
+  );
+}
+
+/** How to add a machine: the command to run on it, or (a view device) why this device cannot. */
+function AddHowTo({ viewOnly }: { viewOnly: boolean }) {
+  if (viewOnly) return <OperateOnly text={t('machineAddNeedsOperate')} />;
+  return (
+    <>
       <p class="small">{t('machineAddCommand')}</p>
       <Command text={`zcode-hub pair --into ${location.origin}`} />
-    </div>
+    </>
   );
 }
 
@@ -112,7 +128,7 @@ export function UnknownMachine() {
       <TopBar title={t('machines')} back={() => navigate({ name: 'sessions' })} />
       <main class="scroll list-page" data-testid="unknown-machine">
         <p>{t('machineUnknown')}</p>
-        <Command text={`zcode-hub pair --into ${location.origin}`} />
+        <AddHowTo viewOnly={useViewAtHome()} />
       </main>
     </div>
   );
