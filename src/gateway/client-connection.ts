@@ -10,6 +10,7 @@ import { legacyNotice, legacyReads } from './legacy-profile.js';
 import { errorFrame, notificationFrame, requestFrame, resultFrame, type RpcErrorObject, type RpcId } from './jsonrpc.js';
 import { frameForKinds, REPLAY_COMPLETE, type UpdateKinds } from './update-kinds.js';
 import { MAX_BATCH_BYTES, type Batched, type RawSocket, type WriteBatcher } from './write-batch.js';
+import { wsTextFrame } from './ws-text-frame.js';
 
 /** The limits one connection enforces (a slice of `config.limits`). */
 export interface ConnectionLimits {
@@ -55,18 +56,47 @@ interface PendingRequest {
  * whose buffered bytes exceed its budget is closed 4008 (ARCHITECTURE.md §4.3).
  */
 export class ClientConnection implements ClientPort, Batched {
+  // The fields every delivered frame reads come first, in this order. V8 lays an object's fields
+  // out in the order they are first assigned, so these share the object's first cache lines: in a
+  // team's stream each client is sent one frame per turn, on an object the cache has long since
+  // dropped, and every line a delivery touches is a miss (BENCHMARKS.md, twelfth session).
+  private closed = false;
+  /** Read for every delivery too: the fan-out skips the prompter's own client by it. */
   readonly clientId = randomUUID();
+  readonly profile: 'acp' | 'legacy';
+  /**
+   * The `session/update` kinds this client parses, decided at `initialize` (update-kinds.ts);
+   * `undefined`: every kind. Kinds it cannot parse are folded or dropped in {@link sendFrame}.
+   */
+  updateKinds: UpdateKinds;
+  private readonly socket: GatewaySocket;
+  /** The TCP socket under the WebSocket, when this turn's frames are batched (write-batch.ts). */
+  private readonly tcp: RawSocket | undefined;
+  private readonly batcher: WriteBatcher | undefined;
+  /** Frames held this turn, written as one buffer at its end (write-batch.ts). */
+  private batchCount = 0;
+  /** This turn's first frame: a turn of one frame (a team's stream) never touches {@link batch}. */
+  private batchFirst: Frame | undefined = undefined;
+  /** Bytes the kernel had not taken when this turn's batch began: the backlog the budget judges. */
+  private backlogAtBatch = 0;
+  private batchedBytes = 0;
+  /**
+   * A turn of two frames or more: the first {@link batchCount} slots (the first frame copied in
+   * from {@link batchFirst}). The list is never emptied: a V8 array emptied by `pop` or
+   * `length = 0` drops its backing store, so every client's turn allocated a new one (a young
+   * store hung off an old connection, for every scavenge to trace); its slots are cleared
+   * instead, so it pins no frame between turns.
+   */
+  private readonly batch: Array<Frame | undefined> = [];
+  private readonly limits: ConnectionLimits;
+
+  readonly identity: Identity;
   /** `Acp-Connection-Id`: the 101 header of a WebSocket, the header of a Streamable HTTP connection. */
   readonly connectionId: string;
   elicitationForm = false;
   /** `clientInfo.name` from `initialize`, if any. */
   clientName: string | undefined;
   initialized = false;
-  /**
-   * The `session/update` kinds this client parses, decided at `initialize` (update-kinds.ts);
-   * `undefined`: every kind. Kinds it cannot parse are folded or dropped in {@link sendFrame}.
-   */
-  updateKinds: UpdateKinds;
   /** The multi-client draft's kinds it opted into (ClientPort.draftUpdates): at `initialize` or by `session/attach`. */
   draftUpdates: ReadonlySet<string> = NO_DRAFT_KINDS;
   /** zcode-acp-remote keeps one pending permission card: its questions come one at a time. */
@@ -75,7 +105,6 @@ export class ClientConnection implements ClientPort, Batched {
   local = false;
   /** Heartbeat: set by every pong, cleared by every ping (ARCHITECTURE.md §5). */
   alive = true;
-  private closed = false;
   private violations = 0;
   private nextRequestId = 1;
   private readonly pending = new Map<RpcId, PendingRequest>();
@@ -83,31 +112,27 @@ export class ClientConnection implements ClientPort, Batched {
   private readonly withdrawn = new Map<RpcId, (result: unknown) => void>();
   private readonly closeListeners: Array<(code: number, reason: string) => void> = [];
   private graceTimer: NodeJS.Timeout | undefined;
-  /**
-   * This turn's frames, the first {@link batchCount} slots, written as one buffer at the end of the
-   * turn (write-batch.ts). The list is never emptied: a V8 array emptied by `pop` or `length = 0`
-   * drops its backing store, so every client's first frame of every turn allocated a new one (a
-   * young store hung off an old connection, for every scavenge to trace); its slots are cleared
-   * instead, so it pins no frame between turns.
-   */
-  private readonly batch: Array<Frame | undefined> = [];
-  private batchCount = 0;
-  /** Bytes the kernel had not taken when this turn's batch began: the backlog the budget judges. */
-  private backlogAtBatch = 0;
-  private batchedBytes = 0;
+  /** The gateway's logger, shared by every connection. */
+  private readonly baseLogger: Logger;
   private childLogger: Logger | undefined;
 
   constructor(
-    private readonly socket: GatewaySocket,
-    readonly identity: Identity,
-    readonly profile: 'acp' | 'legacy',
-    private readonly limits: ConnectionLimits,
-    /** The gateway's logger, shared by every connection. */
-    private readonly baseLogger: Logger,
-    private readonly batching?: SendBatching,
+    socket: GatewaySocket,
+    identity: Identity,
+    profile: 'acp' | 'legacy',
+    limits: ConnectionLimits,
+    baseLogger: Logger,
+    batching?: SendBatching,
     /** The RFD's `Acp-Connection-Id` the transport named this connection by (a fresh one if none). */
     connectionId?: string,
   ) {
+    this.profile = profile;
+    this.socket = socket;
+    this.tcp = batching?.tcp;
+    this.batcher = batching?.batcher;
+    this.limits = limits;
+    this.identity = identity;
+    this.baseLogger = baseLogger;
     this.connectionId = connectionId ?? randomUUID();
     this.oneQuestionAtATime = profile === 'legacy';
     socket.on('close', (code: number, reason: Buffer) => this.finish(code, reason.toString('utf8')));
@@ -151,7 +176,7 @@ export class ClientConnection implements ClientPort, Batched {
     // backlog (the kernel has not been offered it yet), so it does not count as one. A client
     // that keeps up has none, and its later frames of a turn skip reading the socket's queue.
     const holding = this.batchCount > 0;
-    const backlog = holding ? this.backlogAtBatch : this.socket.bufferedAmount;
+    const backlog = holding ? this.backlogAtBatch : this.backlog();
     if (backlog > 0) {
       // Every byte not yet handed to the kernel: earlier turns' backlog plus this turn's batch.
       const buffered = holding ? backlog + this.batchedBytes : backlog;
@@ -164,16 +189,31 @@ export class ClientConnection implements ClientPort, Batched {
     // Batched, the frame waits for the end of the turn and leaves with the others in one write
     // (write-batch.ts); an unbatched socket, or one ws is closing, goes through ws (which refuses
     // sends after close).
-    if (this.batching === undefined || this.socket.readyState !== this.socket.OPEN) {
+    const batcher = this.batcher;
+    if (batcher === undefined || this.socket.readyState !== this.socket.OPEN) {
       this.socket.send(frame.bytes, TEXT_FRAME);
       return;
     }
     if (!holding) {
       this.backlogAtBatch = backlog;
-      this.batching.batcher.hold(this);
+      this.batchFirst = frame;
+      this.batchCount = 1;
+      batcher.hold(this);
+    } else {
+      if (this.batchCount === 1) this.batch[0] = this.batchFirst;
+      this.batch[this.batchCount++] = frame;
     }
-    this.batch[this.batchCount++] = frame;
     if ((this.batchedBytes += size) >= MAX_BATCH_BYTES) this.flushBatch();
+  }
+
+  /**
+   * Bytes written and not yet taken by the kernel. Batched, that is the TCP socket's own queue:
+   * every frame goes to it directly, and ws's sender holds bytes only while it compresses or reads
+   * a Blob, neither of which the hub does (ws-text-frame.ts); reading it there skips two objects
+   * a delivery would otherwise touch (ws's getter adds its sender's count).
+   */
+  private backlog(): number {
+    return this.tcp !== undefined ? this.tcp.writableLength : this.socket.bufferedAmount;
   }
 
   /** Writes this turn's frames to the TCP socket in one write (idempotent; dropped once ws no longer sends). */
@@ -182,10 +222,11 @@ export class ClientConnection implements ClientPort, Batched {
     if (count === 0) return;
     this.batchCount = 0;
     this.batchedBytes = 0;
-    const frames = this.batch;
-    if (this.batching !== undefined && this.socket.readyState === this.socket.OPEN)
-      this.batching.tcp.write(this.batching.batcher.join(frames, count));
-    for (let i = 0; i < count; i++) frames[i] = undefined;
+    const first = this.batchFirst as Frame;
+    this.batchFirst = undefined;
+    if (this.tcp !== undefined && this.batcher !== undefined && this.socket.readyState === this.socket.OPEN)
+      this.tcp.write(count === 1 ? wsTextFrame(first) : this.batcher.join(this.batch, count));
+    if (count > 1) for (let i = 0; i < count; i++) this.batch[i] = undefined;
   }
 
   /** Encodes and queues a frame built for this client alone. */

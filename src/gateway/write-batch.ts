@@ -12,7 +12,7 @@
  * corked socket cost n × c stream writes (BENCHMARKS.md, tenth session).
  */
 import type { Frame } from '../domain/delivery/frame.js';
-import { wsTextFrame, wsTextFrames } from './ws-text-frame.js';
+import { wsTextFrames } from './ws-text-frame.js';
 
 /**
  * A batch is written early once it holds this many bytes: the kernel is offered large bursts
@@ -24,6 +24,8 @@ export const MAX_BATCH_BYTES = 64 * 1024;
 /** The part of a `net.Socket` batching needs (`write` takes whole pre-built WebSocket frames). */
 export interface RawSocket {
   write(chunk: Buffer): unknown;
+  /** Bytes written and not yet taken by the kernel (`Writable.writableLength`). */
+  readonly writableLength: number;
 }
 
 /** A connection holding a turn's frames, written at the end of the turn. */
@@ -63,14 +65,14 @@ export class WriteBatcher {
   }
 
   /**
-   * The WebSocket bytes of a client's batch, its first `count` frames. Clients that were sent the
+   * The WebSocket bytes of a client's batch of two frames or more, its first `count` frames (a
+   * batch of one is its frame's own bytes, `Frame.wire`). Clients that were sent the
    * same frames in the same order this turn share one buffer: a list is compared frame by frame
    * (by identity) with the lists already built that start with the same frame.
    */
   join(frames: ReadonlyArray<Frame | undefined>, count: number): Buffer {
     // A connection writes only a batch that holds a frame (count ≥ 1).
     const first = frames[0] as Frame;
-    if (count === 1) return wsTextFrame(first);
     let built = this.joined.get(first);
     if (built === undefined) {
       built = [];
@@ -117,6 +119,6 @@ function sameFrames(a: readonly Frame[], b: ReadonlyArray<Frame | undefined>, co
 export function rawSocket(socket: unknown): RawSocket | undefined {
   if (typeof socket !== 'object' || socket === null) return undefined;
   const s = socket as Partial<RawSocket> & { destroyed?: unknown };
-  if (typeof s.write !== 'function' || s.destroyed === true) return undefined;
+  if (typeof s.write !== 'function' || typeof s.writableLength !== 'number' || s.destroyed === true) return undefined;
   return s as RawSocket;
 }
