@@ -171,6 +171,25 @@ describe('running-turn records', () => {
     expect(fs.readFileSync(file2, 'utf8').startsWith('{"t":"open","startedAt":2}')).toBe(true);
   });
 
+  it('a record whose last line a kill tore is continued on a line of its own: the first line after the restart is kept', async () => {
+    const { dir } = records();
+    const file = path.join(dir, `${Buffer.from('s1').toString('base64url')}.ndjson`);
+    const kept = `{"t":"open","startedAt":7}\n{"t":"run"}\n${frame('before the kill', 1)}\n`;
+    fs.writeFileSync(file, `${kept}${frame('cut mid-write', 2).slice(0, 40)}`, { mode: 0o600 });
+    const next = new TurnRecords(dir, { turnRecordMaxBytes: LIMITS.turnRecordMaxBytes, turnRecordFlushMs: 5 }, createLogger({ level: 'silent' }));
+    const restored = next.loadAll().get('s1');
+    expect(restored?.updates).toHaveLength(1);
+    expect(restored?.bytes).toBe(Buffer.byteLength(kept));
+    next.resume('s1', restored?.bytes ?? 0);
+    next.frame('s1', frame('after the restart', 3), 10);
+    next.turn('s1', 'idle');
+    await until(() => fs.readFileSync(file, 'utf8').includes('"t":"idle"'), 'the lines after the restart on disk');
+    next.close();
+    const again = parseRecord(fs.readFileSync(file, 'utf8'));
+    expect(again?.updates.map((u) => (u.update as { content: { text: string } }).content.text)).toEqual(['before the kill', 'after the restart']);
+    expect(again?.running).toBe(false);
+  });
+
   it('parseRecord skips torn and foreign lines', () => {
     const parsed = parseRecord(`{"t":"open","startedAt":5}\n${frame('ok')}\n{"jsonrpc":"2.0","method":"other"}\n{"torn":\n{"t":"idle"}\n`);
     expect(parsed?.updates).toHaveLength(1);

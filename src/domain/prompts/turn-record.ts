@@ -77,7 +77,7 @@ export class TurnRecords {
 
   /**
    * Reads every record left by the previous run (synchronously, once at start). Unreadable lines
-   * are skipped; a file over the limit is deleted unread. Returned by session id.
+   * are skipped, a torn last line is cut from the file; a file over the limit is deleted unread. Returned by session id.
    */
   loadAll(): Map<string, RestoredTurn> {
     const out = new Map<string, RestoredTurn>();
@@ -91,8 +91,13 @@ export class TurnRecords {
           fs.rmSync(file, { force: true });
           continue;
         }
-        const restored = parseRecord(fs.readFileSync(file, 'utf8'));
-        if (restored) out.set(sessionId, { ...restored, bytes });
+        // A kill or power loss mid-append can leave a torn last line. It is cut here: a resumed
+        // record appends, and its first line glued to the fragment would be lost with it.
+        const raw = fs.readFileSync(file);
+        const whole = raw.lastIndexOf(0x0a) + 1;
+        if (whole < bytes) fs.truncateSync(file, whole);
+        const restored = parseRecord(raw.subarray(0, whole).toString('utf8'));
+        if (restored) out.set(sessionId, { ...restored, bytes: whole });
         else fs.rmSync(file, { force: true });
       } catch (err) {
         this.logger.warn({ err, file }, 'an unreadable turn record was skipped');
