@@ -141,7 +141,7 @@ export class HubCore {
         publish: () => this.publishTurnState(created),
         announce: (ended) => this.emitUpdate(created, turnEndedUpdate(ended)),
         // Every turn's end, a completed one too: its last message is known now (one write per
-        // turn, not per chunk). Only failed and interrupted turns announce, so it cannot hang there.
+        // turn, not per chunk). Only failed and interrupted turns announce, so the write is not hung on that.
         settled: () => this.flushMarks(),
         ...(records === undefined ? {} : { tail: recordHooks(records, sessionId) }),
       });

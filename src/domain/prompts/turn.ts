@@ -65,7 +65,7 @@ export class Turn {
    * @param announce journals the marker of a failed or interrupted turn for every client.
    * @param tailHooks keeps the tail on disk across a hub restart (optional).
    * @param settled runs after every end — completed, cancelled, failed or interrupted — once the
-   *   turn is idle and its last update emitted (the session list's preview is written then).
+   *   turn is idle; its messages have all been emitted by then (the session list's preview is written).
    */
   constructor(
     private readonly publish: () => void,
