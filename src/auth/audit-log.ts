@@ -94,8 +94,16 @@ export class AuditLog {
     ensurePrivateDir(stateDir);
     this.file = path.join(stateDir, AUDIT_FILE);
     this.now = now ?? Date.now;
-    const fd = fs.openSync(this.file, 'a', 0o600);
-    fs.closeSync(fd);
+    const fd = fs.openSync(this.file, 'a+', 0o600);
+    try {
+      // A crash mid-append leaves a torn last line; the next entry starts on a line of its own,
+      // or it would be glued to the fragment and skipped with it. The fragment stays: nothing is cut from an audit log.
+      const size = fs.fstatSync(fd).size;
+      const last = Buffer.alloc(1);
+      if (size > 0 && fs.readSync(fd, last, 0, 1, size - 1) === 1 && last[0] !== 0x0a) fs.writeSync(fd, '\n');
+    } finally {
+      fs.closeSync(fd);
+    }
     fs.chmodSync(this.file, 0o600);
     const last = this.readAll().at(-1);
     this.seq = last?.seq ?? 0;

@@ -182,7 +182,7 @@ function buildDomain(
   });
   steps.hub = async () => {
     await hub.close();
-    records.close();
+    await records.close();
     authors.close();
     await taskFiles.close();
   };

@@ -139,11 +139,10 @@ export class HubCore {
       const records = this.records;
       const created: SessionState = new SessionState(sessionId, cwd, limits, this.epoch, {
         publish: () => this.publishTurnState(created),
-        announce: (ended) => {
-          this.emitUpdate(created, turnEndedUpdate(ended));
-          // The last message of the turn is known now: one write per turn, not per chunk.
-          this.flushMarks();
-        },
+        announce: (ended) => this.emitUpdate(created, turnEndedUpdate(ended)),
+        // Every turn's end, a completed one too: its last message is known now (one write per
+        // turn, not per chunk). Only failed and interrupted turns announce, so the write is not hung on that.
+        settled: () => this.flushMarks(),
         ...(records === undefined ? {} : { tail: recordHooks(records, sessionId) }),
       });
       s = created;

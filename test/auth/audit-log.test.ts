@@ -41,12 +41,11 @@ describe('audit log (ARCHITECTURE.md §7)', () => {
     expect(text).toContain('"id":"x"');
   });
 
-  it('keeps counting after a restart and skips a torn last line', () => {
+  it('keeps counting after a restart, skips a torn last line and keeps the first entry written after it', () => {
     const audit = log();
     audit.sink({ identity: who, action: 'cancel', sessionId: 's' });
     fs.appendFileSync(audit.file, '{"seq":2,"at":1,"who":');
     const again = new AuditLog(audit.file.replace(/\/audit\.jsonl$/, ''));
-    fs.appendFileSync(again.file, '\n');
     again.sink({ identity: who, action: 'answer', sessionId: 's', detail: { optionId: 'allow' } });
     expect(again.page(0, 10).entries.map((e) => [e.seq, e.action])).toEqual([
       [1, 'cancel'],

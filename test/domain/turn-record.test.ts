@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parseRecord, TurnRecords } from '../../src/domain/prompts/turn-record.js';
 import { LIMITS } from '../../src/limits.js';
 import { createLogger } from '../../src/logger.js';
@@ -56,7 +56,7 @@ describe('running-turn records', () => {
     );
     expect(loaded?.updates[0]?.meta).toEqual({ promptId: 'p1' });
     r.turn('s1', 'idle');
-    r.close();
+    await r.close();
     expect(new TurnRecords(dir, LIMITS, createLogger({ level: 'silent' })).loadAll().get('s1')?.running).toBe(false);
   });
 
@@ -67,10 +67,10 @@ describe('running-turn records', () => {
     const texts = ['héllo ', '✓ done ', '😀 ', 'plain'];
     const lines = ['{"t":"open","startedAt":7}', '{"t":"run"}', ...texts.map((t, i) => frame(t, i + 1))];
     for (const [i, t] of texts.slice(0, 2).entries()) r.frame('s1', frame(t, i + 1), Buffer.byteLength(frame(t, i + 1)));
-    // The first two by the flush timer, the rest pending when close() writes them, synchronously.
+    // The first two by the flush timer, the rest pending when close() writes them.
     await until(() => (text().includes('✓ done') ? true : undefined), 'the first flush on disk');
     for (const [i, t] of texts.slice(2).entries()) r.frame('s1', frame(t, i + 3), Buffer.byteLength(frame(t, i + 3)));
-    r.close();
+    await r.close();
     expect(text()).toBe(`${lines.join('\n')}\n`);
     const loaded = new TurnRecords(dir, LIMITS, createLogger({ level: 'silent' })).loadAll().get('s1');
     expect(loaded?.updates.map((u) => (u.update as { content: { text: string } }).content.text)).toEqual(texts);
@@ -118,7 +118,7 @@ describe('running-turn records', () => {
     r.frame('s1', frame('a'), 10);
     // The hub stops with the turn running: its record stays on disk for the next start.
     await r.settled();
-    r.close();
+    await r.close();
     await r.settled();
     expect(files()).toHaveLength(1);
     const next = new TurnRecords(dir, LIMITS, createLogger({ level: 'silent' }));
@@ -159,16 +159,61 @@ describe('running-turn records', () => {
       { turnRecordMaxBytes: LIMITS.turnRecordMaxBytes, turnRecordFlushMs: 5 },
       createLogger({ level: 'silent' }),
     );
-    r.close();
+    await r.close();
     expect(openOn(file2)).toBe(0);
     const restored = next.loadAll().get('s2');
     if (!restored) throw new Error('s2 was not restored');
     next.resume('s2', restored.bytes);
     next.frame('s2', frame('after restart', 9), 10);
-    next.close();
+    await next.close();
     expect(openOn(file2)).toBe(0);
     expect(fs.readFileSync(file2, 'utf8')).toContain('after restart');
     expect(fs.readFileSync(file2, 'utf8').startsWith('{"t":"open","startedAt":2}')).toBe(true);
+  });
+
+  it('a record whose last line a kill tore is continued on a line of its own: the first line after the restart is kept', async () => {
+    const { dir } = records();
+    const file = path.join(dir, `${Buffer.from('s1').toString('base64url')}.ndjson`);
+    const kept = `{"t":"open","startedAt":7}\n{"t":"run"}\n${frame('before the kill', 1)}\n`;
+    fs.writeFileSync(file, `${kept}${frame('cut mid-write', 2).slice(0, 40)}`, { mode: 0o600 });
+    const next = new TurnRecords(
+      dir,
+      { turnRecordMaxBytes: LIMITS.turnRecordMaxBytes, turnRecordFlushMs: 5 },
+      createLogger({ level: 'silent' }),
+    );
+    const restored = next.loadAll().get('s1');
+    expect(restored?.updates).toHaveLength(1);
+    expect(restored?.bytes).toBe(Buffer.byteLength(kept));
+    next.resume('s1', restored?.bytes ?? 0);
+    next.frame('s1', frame('after the restart', 3), 10);
+    next.turn('s1', 'idle');
+    await until(() => fs.readFileSync(file, 'utf8').includes('"t":"idle"'), 'the lines after the restart on disk');
+    await next.close();
+    const again = parseRecord(fs.readFileSync(file, 'utf8'));
+    expect(again?.updates.map((u) => (u.update as { content: { text: string } }).content.text)).toEqual([
+      'before the kill',
+      'after the restart',
+    ]);
+    expect(again?.running).toBe(false);
+  });
+
+  it('a stop while a flushed batch still waits for its file to open writes that batch too', async () => {
+    // The batch's timer fires (faked, so it fires before the open completes, as on a busy machine).
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const { r, text } = records({ turnRecordFlushMs: 5 });
+      r.open('s1', 3);
+      r.frame('s1', frame('handed to the writer'), 10);
+      vi.advanceTimersByTime(5);
+      r.frame('s1', frame('still buffered', 2), 10);
+      await r.close();
+      expect(parseRecord(text())?.updates.map((u) => (u.update as { content: { text: string } }).content.text)).toEqual([
+        'handed to the writer',
+        'still buffered',
+      ]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('parseRecord skips torn and foreign lines', () => {

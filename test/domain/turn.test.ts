@@ -226,6 +226,27 @@ describe('Turn: failed and interrupted ends are announced once, with what they w
   });
 });
 
+describe('Turn: every end is settled once, after the turn is idle', () => {
+  // The session list's preview is written on `settled`: a completed turn announces nothing, so
+  // a hook on `announce` alone would leave a finished turn's last message unwritten.
+  for (const how of ['end', 'fail', 'interrupt'] as const) {
+    it(`${how}: settled runs once, with the state already idle`, () => {
+      const seen: TurnState[] = [];
+      const turn: Turn = new Turn(
+        () => undefined,
+        () => undefined,
+        undefined,
+        () => seen.push(turn.state),
+      );
+      turn.start(ALICE);
+      turn.bind('turn-1', false);
+      if (how === 'end') turn.end();
+      else turn[how]({ error: ERROR });
+      expect(seen).toEqual(['idle']);
+    });
+  }
+});
+
 describe('Turn: the live tail', () => {
   it('opens once at the first update; a later open keeps the start', () => {
     const rig = makeTurn();

@@ -77,7 +77,7 @@ export class TurnRecords {
 
   /**
    * Reads every record left by the previous run (synchronously, once at start). Unreadable lines
-   * are skipped; a file over the limit is deleted unread. Returned by session id.
+   * are skipped, a torn last line is cut from the file; a file over the limit is deleted unread. Returned by session id.
    */
   loadAll(): Map<string, RestoredTurn> {
     const out = new Map<string, RestoredTurn>();
@@ -91,8 +91,13 @@ export class TurnRecords {
           fs.rmSync(file, { force: true });
           continue;
         }
-        const restored = parseRecord(fs.readFileSync(file, 'utf8'));
-        if (restored) out.set(sessionId, { ...restored, bytes });
+        // A kill or power loss mid-append can leave a torn last line. It is cut here: a resumed
+        // record appends, and its first line glued to the fragment would be lost with it.
+        const raw = fs.readFileSync(file);
+        const whole = raw.lastIndexOf(0x0a) + 1;
+        if (whole < bytes) fs.truncateSync(file, whole);
+        const restored = parseRecord(raw.subarray(0, whole).toString('utf8'));
+        if (restored) out.set(sessionId, { ...restored, bytes: whole });
         else fs.rmSync(file, { force: true });
       } catch (err) {
         this.logger.warn({ err, file }, 'an unreadable turn record was skipped');
@@ -156,12 +161,19 @@ export class TurnRecords {
     this.enqueue(file, () => fsp.rm(file, { force: true }));
   }
 
-  /** Writes what is buffered (synchronously: the hub is stopping), closes the files and takes no more lines. */
-  close(): void {
+  /**
+   * Takes no more lines, lets the writes already queued finish (a batch a flush handed over is
+   * on disk, not dropped by closing its file under it), writes what is still buffered and closes
+   * the files.
+   */
+  async close(): Promise<void> {
     this.closed = true;
     for (const r of this.records.values()) {
       if (r.timer) clearTimeout(r.timer);
       r.timer = undefined;
+    }
+    await this.settled();
+    for (const r of this.records.values()) {
       if (!r.dead && r.pending.length > 0) {
         try {
           if (r.fd === undefined) fs.appendFileSync(r.file, encodeLines(r.pending), { mode: 0o600 });
@@ -208,17 +220,18 @@ export class TurnRecords {
     this.enqueue(r.file, () => this.append(r, data));
   }
 
-  /** Opens the record's file (`w`: a fresh record, `a`: one restored at start); one the hub stopped or deleted meanwhile is closed again. */
+  /** Opens the record's file (`w`: a fresh record, `a`: one restored at start); one deleted meanwhile is closed again. */
   private async openFd(r: OpenRecord, flags: 'w' | 'a'): Promise<void> {
     const fd = await openFile(r.file, flags, 0o600);
     r.fd = fd;
-    if (r.dead || this.closed) this.closeFdSync(r);
+    // A stopping hub closes it itself, once the writes queued behind this open are done.
+    if (r.dead) this.closeFdSync(r);
   }
 
   /** Appends `data` whole (a write may take part of it); a record whose file did not open appends by name. */
   private async append(r: OpenRecord, data: Buffer): Promise<void> {
     if (r.fd === undefined) {
-      if (!r.dead && !this.closed) await fsp.appendFile(r.file, data, { mode: 0o600 });
+      if (!r.dead) await fsp.appendFile(r.file, data, { mode: 0o600 });
       return;
     }
     for (let at = 0; at < data.length; ) {

@@ -64,11 +64,14 @@ export class Turn {
    * @param publish tells the session's clients the state (wired by HubCore).
    * @param announce journals the marker of a failed or interrupted turn for every client.
    * @param tailHooks keeps the tail on disk across a hub restart (optional).
+   * @param settled runs after every end — completed, cancelled, failed or interrupted — once the
+   *   turn is idle; its messages have all been emitted by then (the session list's preview is written).
    */
   constructor(
     private readonly publish: () => void,
     private readonly announce: (ended: TurnEnded) => void,
     private readonly tailHooks?: TailHooks,
+    private readonly settled: () => void = () => undefined,
   ) {}
 
   get state(): TurnState {
@@ -174,6 +177,7 @@ export class Turn {
   end(): void {
     this.closeTail();
     this.reset();
+    this.settled();
   }
 
   /** The turn ended with an error of the agent: everyone is told (journaled), then idle. */
@@ -181,6 +185,7 @@ export class Turn {
     this.announce(this.ended('failed', end));
     this.closeTail();
     this.reset();
+    this.settled();
   }
 
   /**
@@ -191,6 +196,7 @@ export class Turn {
     this.announce(this.ended('interrupted', end));
     if (this.liveTail) this.liveTail.kept = true;
     this.reset();
+    this.settled();
   }
 
   private closeTail(): void {

@@ -59,12 +59,12 @@ export class SessionState {
     cwd: string,
     limits: JournalLimits & { taskOutputs: TaskOutputLimits; heldMax: number },
     epoch: string,
-    turnHooks: { publish: () => void; announce: (ended: TurnEnded) => void; tail?: TailHooks },
+    turnHooks: { publish: () => void; announce: (ended: TurnEnded) => void; settled: () => void; tail?: TailHooks },
   ) {
     this.taskOutputs = new TaskOutputs(limits.taskOutputs);
     this.cwdValue = cwd;
     this.subscription = new Subscription(limits.heldMax);
-    this.turn = new Turn(turnHooks.publish, turnHooks.announce, turnHooks.tail);
+    this.turn = new Turn(turnHooks.publish, turnHooks.announce, turnHooks.tail, turnHooks.settled);
     this.journal = new Journal(limits, epoch);
     this.translation = createTranslationContext(sessionId);
   }
