@@ -77,6 +77,26 @@ describe('session/delete', () => {
     expect(await a.request('session/delete', { sessionId })).toEqual({});
   });
 
+  it('refuses a 10,000-character session id with a clear error on every session method, not a lookup of it', async () => {
+    const a = await hub.initializedClient({ name: 'hostile' });
+    const sessionId = 'z'.repeat(10_000);
+    for (const [m, params] of [
+      ['session/delete', { sessionId }],
+      ['session/load', { sessionId, cwd: hub.workspace, mcpServers: [] }],
+      ['session/resume', { sessionId, cwd: hub.workspace, mcpServers: [] }],
+      ['session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hi' }] }],
+      ['session/set_mode', { sessionId, modeId: 'build' }],
+      ['session/close', { sessionId }],
+    ] as const) {
+      const err = await rpcError(a.request(m, params));
+      expect(err.hubCode, m).toBe('HUB_ERR_BAD_REQUEST');
+      expect(err.message, m).toContain('at most 256 characters');
+      expect(err.message.length, m).toBeLessThan(500);
+    }
+    // 256 characters is still a session id: unknown, so already deleted.
+    expect(await a.request('session/delete', { sessionId: 'z'.repeat(256) })).toEqual({});
+  });
+
   it('DELETE /api/sessions/{id} does the same over REST', async () => {
     const a = await hub.initializedClient({ name: 'rest' });
     const { sessionId } = await a.request<{ sessionId: string }>('session/new', { cwd: hub.workspace, mcpServers: [] });
