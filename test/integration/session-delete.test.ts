@@ -108,6 +108,22 @@ describe('session/delete', () => {
     const list = (await (await hub.api('/api/sessions')).json()) as Listed;
     expect(list.sessions.map((s) => s.sessionId)).not.toContain(sessionId);
   });
+
+  it('REST takes the ids its schema takes, and refuses a longer path segment in the hub\'s own words', async () => {
+    // 200 characters is a session id to every method (at most 256): unknown, so already deleted.
+    const long = await hub.api(`/api/sessions/${'y'.repeat(200)}`, { method: 'DELETE' });
+    expect(long.status).toBe(200);
+    expect(await long.json()).toEqual({ ok: true });
+    // 257 is refused by the route's schema, with the field named.
+    const over = await hub.api(`/api/sessions/${'y'.repeat(257)}`, { method: 'DELETE' });
+    expect(over.status).toBe(400);
+    expect(JSON.stringify(await over.json())).toContain('"path":"params.id"');
+    // Past httpPathParamMaxChars the router refuses it before any route: the same error shape, the path not echoed.
+    const huge = await hub.api(`/api/sessions/${'z'.repeat(10_000)}`, { method: 'DELETE' });
+    expect(huge.status).toBe(414);
+    const body = (await huge.json()) as { error: { code: string; message: string } };
+    expect(body.error).toEqual({ code: 'HUB_ERR_BAD_REQUEST', message: 'A path segment is longer than 1024 characters' });
+  });
 });
 
 describe('session/delete where the agent cannot delete', () => {
