@@ -49,9 +49,7 @@ export function createFastify(config: HubConfig, logger: Logger): FastifyInstanc
     // URL it cannot decode): the hub's error shape, and never the path echoed back.
     frameworkErrors: (err, _req, reply) => {
       const tooLong = err.code === 'FST_ERR_MAX_PARAM_LENGTH';
-      const message = tooLong
-        ? `A path segment is longer than ${l.httpPathParamMaxChars} characters`
-        : 'The request URL could not be read';
+      const message = tooLong ? `A path segment is longer than ${l.httpPathParamMaxChars} characters` : 'The request URL could not be read';
       void (reply as FastifyReply).code(tooLong ? 414 : 400).send(new HubError('HUB_ERR_BAD_REQUEST', message).toBody());
     },
     // HTTP/1.1 (and the WebSocket upgrade) and HTTP/2 on the same port: h2 by ALPN over TLS, h2c by prior knowledge in clear.

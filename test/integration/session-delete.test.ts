@@ -109,7 +109,7 @@ describe('session/delete', () => {
     expect(list.sessions.map((s) => s.sessionId)).not.toContain(sessionId);
   });
 
-  it('REST takes the ids its schema takes, and refuses a longer path segment in the hub\'s own words', async () => {
+  it("REST takes the ids its schema takes, and refuses a longer path segment in the hub's own words", async () => {
     // 200 characters is a session id to every method (at most 256): unknown, so already deleted.
     const long = await hub.api(`/api/sessions/${'y'.repeat(200)}`, { method: 'DELETE' });
     expect(long.status).toBe(200);
