@@ -123,6 +123,10 @@ describe('session/delete', () => {
     expect(huge.status).toBe(414);
     const body = (await huge.json()) as { error: { code: string; message: string } };
     expect(body.error).toEqual({ code: 'HUB_ERR_BAD_REQUEST', message: 'A path segment is longer than 1024 characters' });
+    // A segment that does not decode gets the same shape, without the path.
+    const bad = await hub.api('/api/sessions/%E0%A4%A', { method: 'DELETE' });
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toEqual({ error: { code: 'HUB_ERR_BAD_REQUEST', message: 'The request URL could not be read' } });
   });
 });
 
