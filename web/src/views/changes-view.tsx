@@ -62,7 +62,7 @@ function FileView({
       .then((b) => live && b.kind === 'text' && setCurrent(b.text))
       .catch(() => undefined);
     return () => void (live = false);
-  }, [isOpen, file.path]);
+  }, [canBrowse, isOpen, file.path]);
   const slash = rel.lastIndexOf('/');
   return (
     <details
