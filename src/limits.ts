@@ -9,6 +9,12 @@ export const LIMITS = {
   jsonMaxDepth: 128,
   /** Largest REST body; crossing it answers 413. */
   httpBodyLimitBytes: 256 * 1024,
+  /**
+   * Longest path segment a REST route reads as a parameter (a session or interaction id, as sent,
+   * percent-encoding included); longer answers 414 before auth runs. Room for the 256-character
+   * ids the routes' own schemas accept, percent-encoded.
+   */
+  httpPathParamMaxChars: 1_024,
   /** Bytes queued towards one client before it is closed 4008 (slow consumer). */
   clientOutboundBudgetBytes: 4 * 1024 * 1024,
   /**

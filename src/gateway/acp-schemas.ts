@@ -39,17 +39,32 @@ function acp<T>(name: string): z.ZodType<T> {
   >[0]) as z.ZodType<T>;
 }
 
+/**
+ * The longest session id a method accepts, as every `_zcode/*` method bounds it: the ACP schema
+ * leaves `sessionId` unbounded, and a longer one named no session but still went to the agent,
+ * into error messages and into state-file names (too long for the file system to look up).
+ */
+const SESSION_ID_MAX_CHARS = 256;
+
+/** An ACP params schema whose `sessionId` is bounded like every other method's. */
+function boundedSession<T extends { sessionId: string }>(schema: z.ZodType<T>): z.ZodType<T> {
+  return schema.refine((p) => p.sessionId.length <= SESSION_ID_MAX_CHARS, {
+    path: ['sessionId'],
+    message: `Too big: a session id has at most ${SESSION_ID_MAX_CHARS} characters`,
+  });
+}
+
 export const initializeParams = acp<InitializeRequest>('InitializeRequest');
 export const newSessionParams = acp<NewSessionRequest>('NewSessionRequest');
-export const loadSessionParams = acp<LoadSessionRequest>('LoadSessionRequest');
-export const resumeSessionParams = acp<ResumeSessionRequest>('ResumeSessionRequest');
+export const loadSessionParams = boundedSession(acp<LoadSessionRequest>('LoadSessionRequest'));
+export const resumeSessionParams = boundedSession(acp<ResumeSessionRequest>('ResumeSessionRequest'));
 export const listSessionsParams = acp<ListSessionsRequest>('ListSessionsRequest');
-export const promptParams = acp<PromptRequest>('PromptRequest');
-export const cancelParams = acp<CancelNotification>('CancelNotification');
-export const setModeParams = acp<SetSessionModeRequest>('SetSessionModeRequest');
-export const setConfigOptionParams = acp<SetSessionConfigOptionRequest>('SetSessionConfigOptionRequest');
-export const closeSessionParams = acp<CloseSessionRequest>('CloseSessionRequest');
-export const deleteSessionParams = acp<DeleteSessionRequest>('DeleteSessionRequest');
+export const promptParams = boundedSession(acp<PromptRequest>('PromptRequest'));
+export const cancelParams = boundedSession(acp<CancelNotification>('CancelNotification'));
+export const setModeParams = boundedSession(acp<SetSessionModeRequest>('SetSessionModeRequest'));
+export const setConfigOptionParams = boundedSession(acp<SetSessionConfigOptionRequest>('SetSessionConfigOptionRequest'));
+export const closeSessionParams = boundedSession(acp<CloseSessionRequest>('CloseSessionRequest'));
+export const deleteSessionParams = boundedSession(acp<DeleteSessionRequest>('DeleteSessionRequest'));
 export const authenticateParams = acp<AuthenticateRequest>('AuthenticateRequest');
 export const cancelRequestParams = acp<CancelRequestNotification>('CancelRequestNotification');
 

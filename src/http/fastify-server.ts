@@ -5,6 +5,7 @@
  */
 import fs from 'node:fs';
 import Fastify, {
+  type FastifyReply,
   type FastifyBaseLogger,
   type FastifyInstance,
   type RawReplyDefaultExpression,
@@ -14,6 +15,7 @@ import Fastify, {
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { HubConfig } from '../config/schema.js';
 import type { Logger } from '../logger.js';
+import { HubError } from '../errors.js';
 import { installErrorHandler } from './error-handler.js';
 import { ignoreOtherUpgrades } from './other-upgrades.js';
 import { createHubServer } from './protocol-switch.js';
@@ -42,7 +44,14 @@ export function createFastify(config: HubConfig, logger: Logger): FastifyInstanc
     http: serverOptions,
     // Trust exactly the configured number of proxy hops (a tunnel on loopback is 1), never "any".
     trustProxy: hops > 0 ? (_addr: string, i: number) => i < hops : false,
-    routerOptions: { ignoreTrailingSlash: true },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: l.httpPathParamMaxChars },
+    // What the router refuses before any route runs (a path segment over httpPathParamMaxChars, a
+    // URL it cannot decode): the hub's error shape, and never the path echoed back.
+    frameworkErrors: (err, _req, reply) => {
+      const tooLong = err.code === 'FST_ERR_MAX_PARAM_LENGTH';
+      const message = tooLong ? `A path segment is longer than ${l.httpPathParamMaxChars} characters` : 'The request URL could not be read';
+      void (reply as FastifyReply).code(tooLong ? 414 : 400).send(new HubError('HUB_ERR_BAD_REQUEST', message).toBody());
+    },
     // HTTP/1.1 (and the WebSocket upgrade) and HTTP/2 on the same port: h2 by ALPN over TLS, h2c by prior knowledge in clear.
     serverFactory: (handler) =>
       createHubServer(handler, {

@@ -3,8 +3,9 @@
  * with the simulator child, Vic (a view token) watches Ann's session. "Waiting for others — View"
  * opens the sheet with what is asked, read-only (docs/SECURITY.md "Team control") — a Write that
  * replaces an existing file says so (and so do its card and Ann's Changes view), a question lists its questions and choices — with no answer
- * and no form. The workspace's files are for operate devices: no Files button, and the page
- * opened by its address says so (docs/SECURITY.md "Reading workspace files").
+ * and no form. The workspace's files are for operate devices: no Files button, no "Open file" in
+ * the Changes view, and the page opened by its address says so and how to get the operate scope
+ * (docs/SECURITY.md "Reading workspace files").
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -94,13 +95,29 @@ describe('a view device', () => {
 
   it('has no Files button, and the Files page says files are for operate devices, not that the path is outside', async () => {
     const v = vic.page;
+    // Workspace files are refused to a view device: it is never offered one, nor asks for one.
+    const fileRequests: string[] = [];
+    v.on('request', (r) => {
+      if (r.url().includes('/fs/')) fileRequests.push(r.url());
+    });
     await v.goto(sessionUrl);
     await v.getByTestId('changes-button').waitFor();
     expect(await v.getByTestId('files-button').count()).toBe(0);
+    // Its Changes view shows the diffs, without "Open file".
+    await v.getByTestId('changes-button').click();
+    const readme = v.locator('[data-testid=change-file][data-path="README.md"]');
+    await readme.getByTestId('change-edit').waitFor();
+    await v.locator('[data-testid=change-file][data-path="src/greet.ts"]').getByTestId('change-replaced').waitFor();
+    expect(await v.getByTestId('open-in-files').count()).toBe(0);
+    expect(fileRequests).toEqual([]);
     await v.goto(`${sessionUrl}/files`);
-    const refusal = v.getByTestId('files-error');
+    // The refusal names what the device lacks and how it gets it.
+    const refusal = v.getByTestId('operate-only');
     await refusal.waitFor();
     expect(await refusal.innerText()).toMatch(/^This device is paired with the view scope/);
+    expect(await refusal.getByTestId('operate-how-to').innerText()).toContain('zcode-hub pair');
+    expect(await v.getByTestId('files-error').count()).toBe(0);
+    expect(fileRequests).toEqual([]);
     await shoot(v, 'view-device-files');
   });
 });

@@ -77,6 +77,26 @@ describe('session/delete', () => {
     expect(await a.request('session/delete', { sessionId })).toEqual({});
   });
 
+  it('refuses a 10,000-character session id with a clear error on every session method, not a lookup of it', async () => {
+    const a = await hub.initializedClient({ name: 'hostile' });
+    const sessionId = 'z'.repeat(10_000);
+    for (const [m, params] of [
+      ['session/delete', { sessionId }],
+      ['session/load', { sessionId, cwd: hub.workspace, mcpServers: [] }],
+      ['session/resume', { sessionId, cwd: hub.workspace, mcpServers: [] }],
+      ['session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hi' }] }],
+      ['session/set_mode', { sessionId, modeId: 'build' }],
+      ['session/close', { sessionId }],
+    ] as const) {
+      const err = await rpcError(a.request(m, params));
+      expect(err.hubCode, m).toBe('HUB_ERR_BAD_REQUEST');
+      expect(err.message, m).toContain('at most 256 characters');
+      expect(err.message.length, m).toBeLessThan(500);
+    }
+    // 256 characters is still a session id: unknown, so already deleted.
+    expect(await a.request('session/delete', { sessionId: 'z'.repeat(256) })).toEqual({});
+  });
+
   it('DELETE /api/sessions/{id} does the same over REST', async () => {
     const a = await hub.initializedClient({ name: 'rest' });
     const { sessionId } = await a.request<{ sessionId: string }>('session/new', { cwd: hub.workspace, mcpServers: [] });
@@ -87,6 +107,26 @@ describe('session/delete', () => {
     expect(await res.json()).toEqual({ ok: true });
     const list = (await (await hub.api('/api/sessions')).json()) as Listed;
     expect(list.sessions.map((s) => s.sessionId)).not.toContain(sessionId);
+  });
+
+  it("REST takes the ids its schema takes, and refuses a longer path segment in the hub's own words", async () => {
+    // 200 characters is a session id to every method (at most 256): unknown, so already deleted.
+    const long = await hub.api(`/api/sessions/${'y'.repeat(200)}`, { method: 'DELETE' });
+    expect(long.status).toBe(200);
+    expect(await long.json()).toEqual({ ok: true });
+    // 257 is refused by the route's schema, with the field named.
+    const over = await hub.api(`/api/sessions/${'y'.repeat(257)}`, { method: 'DELETE' });
+    expect(over.status).toBe(400);
+    expect(JSON.stringify(await over.json())).toContain('"path":"params.id"');
+    // Past httpPathParamMaxChars the router refuses it before any route: the same error shape, the path not echoed.
+    const huge = await hub.api(`/api/sessions/${'z'.repeat(10_000)}`, { method: 'DELETE' });
+    expect(huge.status).toBe(414);
+    const body = (await huge.json()) as { error: { code: string; message: string } };
+    expect(body.error).toEqual({ code: 'HUB_ERR_BAD_REQUEST', message: 'A path segment is longer than 1024 characters' });
+    // A segment that does not decode gets the same shape, without the path.
+    const bad = await hub.api('/api/sessions/%E0%A4%A', { method: 'DELETE' });
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toEqual({ error: { code: 'HUB_ERR_BAD_REQUEST', message: 'The request URL could not be read' } });
   });
 });
 

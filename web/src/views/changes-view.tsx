@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { changeTotals, collectChanges, relativePath, type FileChange, type FileEdit } from '../changes/changes.js';
 import { hunkStart } from '../changes/numbered-diff.js';
-import { store } from '../hub/app-state.js';
+import { scopeOn, store } from '../hub/app-state.js';
 import type { HubClient } from '../hub/hub-client.js';
 import { t } from '../i18n.js';
 import { readFile } from '../net/workspace-fs.js';
@@ -37,19 +37,32 @@ function EditView({ edit, path, rel, current }: { edit: FileEdit; path: string; 
 }
 
 /** A changed file: a folding header (path, counts) over its edits, oldest first. */
-function FileView({ file, sessionId, cwd, open }: { file: FileChange; sessionId: string; cwd: string | undefined; open: boolean }) {
+function FileView({
+  file,
+  sessionId,
+  cwd,
+  open,
+  canBrowse,
+}: {
+  file: FileChange;
+  sessionId: string;
+  cwd: string | undefined;
+  open: boolean;
+  /** The hub serves workspace files to operate devices only: a view device is not offered them. */
+  canBrowse: boolean;
+}) {
   const rel = relativePath(file.path, cwd);
   const [isOpen, setOpen] = useState(open);
   const [current, setCurrent] = useState<string | undefined>(undefined);
   // The file as it is now places each hunk at its real line numbers.
   useEffect(() => {
-    if (!isOpen || current !== undefined || file.edits.every((e) => e.oldText === null)) return;
+    if (!canBrowse || !isOpen || current !== undefined || file.edits.every((e) => e.oldText === null)) return;
     let live = true;
     readFile(sessionId, file.path)
       .then((b) => live && b.kind === 'text' && setCurrent(b.text))
       .catch(() => undefined);
     return () => void (live = false);
-  }, [isOpen, file.path]);
+  }, [canBrowse, isOpen, file.path]);
   const slash = rel.lastIndexOf('/');
   return (
     <details
@@ -79,14 +92,16 @@ function FileView({ file, sessionId, cwd, open }: { file: FileChange; sessionId:
         {file.edits.map((e) => (
           <EditView key={e.toolCallId + e.newText.length} edit={e} path={file.path} rel={rel} current={current} />
         ))}
-        <button
-          type="button"
-          class="link small"
-          onClick={() => navigate({ name: 'files', sessionId, path: rel, isFile: true })}
-          data-testid="open-in-files"
-        >
-          {t('filesOpenFile')}
-        </button>
+        {canBrowse ? (
+          <button
+            type="button"
+            class="link small"
+            onClick={() => navigate({ name: 'files', sessionId, path: rel, isFile: true })}
+            data-testid="open-in-files"
+          >
+            {t('filesOpenFile')}
+          </button>
+        ) : null}
       </div>
     </details>
   );
@@ -100,6 +115,7 @@ export function ChangesView({ client, sessionId, file }: { client: HubClient; se
   const items = useSelector(store, (s) => s.chats[sessionId]?.items);
   const attached = useSelector(store, (s) => s.chats[sessionId] !== undefined);
   const cwd = useSelector(store, (s) => s.sessions[sessionId]?.cwd);
+  const canBrowse = useSelector(store, (s) => scopeOn(s, client.hubId) !== 'view');
   const files = useMemo(() => collectChanges(items ?? []), [items]);
   // Open the file asked for (from a tool card), or every file when there are few.
   const wanted = file ? relativePath(file, cwd) : undefined;
@@ -137,6 +153,7 @@ export function ChangesView({ client, sessionId, file }: { client: HubClient; se
             sessionId={sessionId}
             cwd={cwd}
             open={wanted ? relativePath(f.path, cwd) === wanted : files.length <= 3}
+            canBrowse={canBrowse}
           />
         ))}
       </main>

@@ -13,6 +13,7 @@ import { TopBar } from './chrome.js';
 import { meterSubtitle, useContextUsage } from './context-meter.js';
 import { CodeLine } from './diff-block.js';
 import { Icon } from './icons.js';
+import { OperateOnly } from './admin-help.js';
 import { useAttachedSession } from './session-page.js';
 
 /** Sizes seen in listings, so a big file opens straight in line windows (no doomed whole read). */
@@ -244,10 +245,7 @@ export function FilesView({
   useEffect(() => {
     let live = true;
     const done = (value: Loaded) => live && setLoaded({ path, value });
-    if (viewDevice) {
-      done({ kind: 'error', message: t('needsOperateWhy') });
-      return () => void (live = false);
-    }
+    if (viewDevice) return;
     if (isFile && (knownSizes.get(`${sessionId}\0${path}`) ?? 0) > WEB_LIMITS.fileWholeMaxBytes) {
       done({ kind: 'windowed' });
       return () => void (live = false);
@@ -273,11 +271,14 @@ export function FilesView({
       />
       <main class="scroll">
         <Crumbs sessionId={sessionId} path={path} />
-        {current === undefined ? <p class="muted small center">{t('loading')}</p> : null}
+        {current === undefined && !viewDevice ? <p class="muted small center">{t('loading')}</p> : null}
         {current?.kind === 'dir' ? <DirView sessionId={sessionId} path={path} listing={current.listing} /> : null}
         {current?.kind === 'file' ? <FileBodyView path={path} body={current.body} /> : null}
         {current?.kind === 'windowed' ? <WindowedView sessionId={sessionId} path={path} /> : null}
-        {current?.kind === 'error' ? (
+        {viewDevice ? (
+          // Not an error of this file: what the device lacks, and how it gets it.
+          <OperateOnly text={t('needsOperateWhy')} />
+        ) : current?.kind === 'error' ? (
           <p class="error" role="alert" data-testid="files-error">
             {current.message}
           </p>
