@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { z } from 'zod';
+import { SESSION_ID_MAX_CHARS } from '../zcode-ext/requests.js';
 import type {
   CancelNotification,
   CancelRequestNotification,
@@ -40,13 +41,10 @@ function acp<T>(name: string): z.ZodType<T> {
 }
 
 /**
- * The longest session id a method accepts, as every `_zcode/*` method bounds it: the ACP schema
- * leaves `sessionId` unbounded, and a longer one named no session but still went to the agent,
- * into error messages and into state-file names (too long for the file system to look up).
+ * An ACP params schema whose `sessionId` is bounded like every `_zcode/*` method's
+ * (SESSION_ID_MAX_CHARS): the ACP schema leaves it unbounded, and a longer one named no session
+ * but still went to the agent, into error messages and into state-file names.
  */
-const SESSION_ID_MAX_CHARS = 256;
-
-/** An ACP params schema whose `sessionId` is bounded like every other method's. */
 function boundedSession<T extends { sessionId: string }>(schema: z.ZodType<T>): z.ZodType<T> {
   return schema.refine((p) => p.sessionId.length <= SESSION_ID_MAX_CHARS, {
     path: ['sessionId'],

@@ -18,6 +18,7 @@
 import { z } from 'zod';
 import { scopeAllows } from '../auth/identity.js';
 import { HubError } from '../errors.js';
+import { sessionIdParam } from '../zcode-ext/requests.js';
 import { method, ReplyThen, type MethodSpec } from './method-spec.js';
 import { ALL_DRAFT_KINDS, withDraftKinds } from './update-kinds.js';
 
@@ -26,7 +27,7 @@ export const HISTORY_POLICIES = ['full', 'pending_only', 'none', 'after_message'
 export type AttachRole = (typeof ATTACH_ROLES)[number];
 export type HistoryPolicy = (typeof HISTORY_POLICIES)[number];
 
-const sessionId = z.string().min(1).max(256);
+const sessionId = sessionIdParam;
 
 export const attachParams = z.object({
   sessionId,

@@ -71,7 +71,7 @@ export class WriteBatcher {
    * (by identity) with the lists already built that start with the same frame.
    */
   join(frames: ReadonlyArray<Frame | undefined>, count: number): Buffer {
-    // A connection writes only a batch that holds a frame (count ≥ 1).
+    // Only a batch of two frames or more comes here (the connection writes a single frame's own bytes).
     const first = frames[0] as Frame;
     let built = this.joined.get(first);
     if (built === undefined) {

@@ -5,7 +5,11 @@
  */
 import { z } from 'zod';
 
-const sessionId = z.string().min(1).max(256);
+/** The longest session id any method or route takes (the agent's ids are far shorter; a longer one names no session). */
+export const SESSION_ID_MAX_CHARS = 256;
+/** A session id in params or a path. */
+export const sessionIdParam = z.string().min(1).max(SESSION_ID_MAX_CHARS);
+const sessionId = sessionIdParam;
 
 /** `_zcode/load_earlier`; `before` is the zcode-acp-remote spelling of `cursor` (ARCHITECTURE.md §5.1). */
 export const loadEarlierParams = z

@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { HubError } from '../../errors.js';
+import { sessionIdParam } from '../../zcode-ext/requests.js';
 import type { RestHub } from '../hub-api.js';
 import type { ZodApp } from './zod-app.js';
 
@@ -20,7 +21,7 @@ export const sessionSummarySchema = z.object({
   preview: z.object({ role: z.enum(['user', 'agent']), text: z.string() }).optional(),
 });
 
-const idParams = z.object({ id: z.string().min(1).max(256) });
+const idParams = z.object({ id: sessionIdParam });
 const ok = z.object({ ok: z.literal(true) });
 /** Journal entries returned by one `/events` page (each is the `session/update` notification as sent). */
 const EVENTS_MAX_PAGE = 1_000;
