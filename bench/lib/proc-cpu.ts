@@ -3,17 +3,23 @@ import fs from 'node:fs';
 /** Kernel clock ticks per second for /proc/<pid>/stat times (USER_HZ; 100 on every Linux build we run). */
 const TICKS_PER_SECOND = 100;
 
-/** User + system CPU time of a process so far, in ms (/proc/<pid>/stat fields 14 and 15); NaN when gone. */
-export function cpuMs(pid: number | undefined): number {
-  if (pid === undefined || pid <= 0) return Number.NaN;
+/** User and system CPU time of a process so far, in ms (/proc/<pid>/stat fields 14 and 15); NaN when gone. */
+export function cpuTimes(pid: number | undefined): { user: number; system: number } {
+  if (pid === undefined || pid <= 0) return { user: Number.NaN, system: Number.NaN };
   try {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
     // The command name may contain spaces; the fields after it are fixed.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+    return { user: (Number(fields[11]) * 1000) / TICKS_PER_SECOND, system: (Number(fields[12]) * 1000) / TICKS_PER_SECOND };
   } catch {
-    return Number.NaN;
+    return { user: Number.NaN, system: Number.NaN };
   }
+}
+
+/** User + system CPU time of a process so far, in ms; NaN when gone. */
+export function cpuMs(pid: number | undefined): number {
+  const t = cpuTimes(pid);
+  return t.user + t.system;
 }
 
 /** Direct children of a process (/proc/<pid>/task/<pid>/children). */
@@ -63,4 +69,19 @@ export async function cpuPercentBetween(
   const used = meter.take();
   const wallMs = Date.now() - started;
   return Object.fromEntries(Object.entries(used).map(([k, ms]) => [k, Math.round((ms / wallMs) * 1000) / 10]));
+}
+
+/**
+ * One process's user and system CPU between two moments (ms since the epoch), each as a percent of
+ * one core; resolves after `toAt` (a window already begun starts now).
+ */
+export async function cpuSplitBetween(pid: number | undefined, fromAt: number, toAt: number): Promise<{ user: number; system: number }> {
+  await new Promise((r) => setTimeout(r, Math.max(0, fromAt - Date.now())));
+  const before = cpuTimes(pid);
+  const started = Date.now();
+  await new Promise((r) => setTimeout(r, Math.max(0, toAt - Date.now())));
+  const after = cpuTimes(pid);
+  const wallMs = Date.now() - started;
+  const percent = (ms: number) => Math.round((ms / wallMs) * 1000) / 10;
+  return { user: percent(after.user - before.user), system: percent(after.system - before.system) };
 }

@@ -48,6 +48,44 @@ export function steadyCpu(
   return w === undefined ? Promise.resolve(undefined) : cpuPercentBetween(pids, startedAt + w.fromMs, startedAt + w.toMs);
 }
 
+/** The baseline's client slots of session `k`, when its team was connected from slot `first` on. */
+export function baselineGroup(t: TeamStreamShape, k: number, first = 0): number[] {
+  return Array.from({ length: t.perSession }, (_, i) => first + k * t.perSession + i);
+}
+
+/** Connects `perSession` bare clients to each of the baseline's sessions (the load client's next free slots, session by session). */
+export async function connectBaselineTeam(server: BaselineProcess, load: LoadDriver, t: TeamStreamShape): Promise<void> {
+  for (let k = 0; k < t.sessions; k++)
+    await load.send({ op: 'connect', wsUrl: server.wsUrl(k), tokens: [], count: t.perSession, protocol: 'bare' }, 300_000);
+}
+
+/** Each baseline session's client slots (the whole team from slot 0 by default). */
+const groupsOf = (t: TeamStreamShape, groups?: number[][]) => groups ?? Array.from({ length: t.sessions }, (_, k) => baselineGroup(t, k));
+
+/** One stream of `streamMs` in every baseline session; resolves once each group (by session) holds its session's last seq. */
+export async function streamBaselineTeam(
+  server: BaselineProcess,
+  load: LoadDriver,
+  t: TeamStreamShape,
+  groups?: number[][],
+): Promise<void> {
+  const { lastSeqs } = await server.stream(t.rate, t.bytes, t.streamMs, { sessions: t.sessions, phaseMs: t.phaseMs });
+  const g = groupsOf(t, groups);
+  for (let k = 0; k < t.sessions; k++)
+    await load.call(waitDoneSchema, { op: 'waitSeq', seq: lastSeqs[k] ?? 0, clients: g[k]!, timeoutMs: 60_000 }, 90_000);
+}
+
+/** FAN-01 per baseline session (of `groups`, by session). */
+export async function baselineTeamGaps(load: LoadDriver, t: TeamStreamShape, groups?: number[][]): Promise<string[]> {
+  const g = groupsOf(t, groups);
+  const out: string[] = [];
+  for (let k = 0; k < t.sessions; k++) {
+    const r = await load.report(g[k]!);
+    if (!r.complete) out.push(`baseline session ${k}: ${r.problems.slice(0, 2).join('; ') || 'clients end on different seqs'}`);
+  }
+  return out;
+}
+
 /**
  * B-SCALE's streaming figure on the fair bare baseline (bench/baseline-server.ts): the same
  * sessions, clients per session, rate, frame size and load process, so the hub's p99 can be read
@@ -60,25 +98,19 @@ export async function baselineTeamStream(t: TeamStreamShape): Promise<TeamStream
     throw err;
   });
   try {
-    const group = (k: number) => Array.from({ length: t.perSession }, (_, i) => k * t.perSession + i);
-    for (let k = 0; k < t.sessions; k++)
-      await load.send({ op: 'connect', wsUrl: server.wsUrl(k), tokens: [], count: t.perSession, protocol: 'bare' }, 300_000);
+    await connectBaselineTeam(server, load, t);
     const meter = new CpuMeter({ baseline: server.pid, sim: server.simPid, load: load.pid });
     const started = Date.now();
-    const streamed = server.stream(t.rate, t.bytes, t.streamMs, { sessions: t.sessions, phaseMs: t.phaseMs });
+    const streamed = streamBaselineTeam(server, load, t);
     const steady = steadyCpu({ baseline: server.pid }, t, started);
     await new Promise((r) => setTimeout(r, t.warmupMs));
     await load.send({ op: 'resetLatency' });
-    const { lastSeqs } = await streamed;
-    for (let k = 0; k < t.sessions; k++)
-      await load.call(waitDoneSchema, { op: 'waitSeq', seq: lastSeqs[k] ?? 0, clients: group(k), timeoutMs: 60_000 }, 90_000);
+    await streamed;
     const cpu = meter.take();
     const wallMs = Date.now() - started;
     const steadyCpuPercent = await steady;
-    for (let k = 0; k < t.sessions; k++) {
-      const r = await load.report(group(k));
-      if (!r.complete) throw new Error(`baseline session ${k} not gap-free: ${r.problems.slice(0, 2).join('; ')}`);
-    }
+    const gaps = await baselineTeamGaps(load, t);
+    if (gaps.length > 0) throw new Error(`baseline not gap-free: ${gaps.slice(0, 2).join('; ')}`);
     const all = await load.report('all');
     return {
       latency: all.latency,

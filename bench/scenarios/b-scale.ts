@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { DaemonProcess, repoRoot } from '../lib/daemon-process.js';
-import { attachedSchema, promptDoneSchema, sessionOpenedSchema, waitDoneSchema } from '../lib/ipc-schema.js';
+import { CLIENTS_PER_TOKEN, hubTeamGaps, openHubTeam, settleHubTeam, streamHubTeam, teamHeads, teamOf } from '../lib/hub-team.js';
+import { waitDoneSchema } from '../lib/ipc-schema.js';
 import { LoadDriver } from '../lib/load-driver.js';
 import { childPids, CpuMeter } from '../lib/proc-cpu.js';
 import { gcBetween, hubLoopDelayMs, promSum } from '../lib/prom-text.js';
@@ -51,7 +52,6 @@ export type TeamSetup = { -readonly [K in keyof typeof TEAM]: number };
 
 const MiB = 1024 * 1024;
 const GC_ARGS = ['--expose-gc', '--require', path.join(repoRoot, 'bench', 'lib', 'gc-preload.cjs')];
-const CLIENTS_PER_TOKEN = 25;
 
 /** RSS after forced full GCs: the lowest of `rssSamples` samples (V8 returns pages to the OS late, never early). */
 async function settledRss(d: DaemonProcess, t: TeamSetup): Promise<number> {
@@ -63,19 +63,6 @@ async function settledRss(d: DaemonProcess, t: TeamSetup): Promise<number> {
     low = Math.min(low, d.rss());
   }
   return low;
-}
-
-/**
- * Team client indices of session `k`: slots sessions.. (after the prompters 0..sessions-1), dealt
- * round-robin over the sessions; `batch` 0/1 = the first/second half of the slots (connected apart).
- */
-function teamOf(t: TeamSetup, k: number, batch?: 0 | 1): number[] {
-  const team = t.sessions * t.perSession;
-  const from = batch === 1 ? team / 2 : 0;
-  const to = batch === 0 ? team / 2 : team;
-  const out: number[] = [];
-  for (let j = from; j < to; j++) if (j % t.sessions === k) out.push(t.sessions + j);
-  return out;
 }
 
 const roundAll = (d: { p99: number; max: number }) => ({ p99: round(d.p99, 2), max: round(d.max, 2) });
@@ -130,28 +117,11 @@ async function runHubTeam(
   try {
     await d.waitHealthy(true);
     const team = t.sessions * t.perSession;
-    const { tokens, minted } = await d.tokens(team + t.sessions, CLIENTS_PER_TOKEN);
-    if (!minted) throw new Error('could not mint device tokens (POST /api/tokens)');
-    await load.send({ op: 'connect', wsUrl: d.wsUrl, tokens, count: t.sessions, protocol: 'acp' });
-    const sessions: string[] = [];
-    let epoch = '';
-    for (let k = 0; k < t.sessions; k++) {
-      const o = await load.call(sessionOpenedSchema, { op: 'newSession', client: k, cwd: d.workspace });
-      sessions.push(o.sessionId);
-      epoch = o.epoch;
-    }
-    const attachBatch = async (b: 0 | 1) => {
-      await load.send({ op: 'connect', wsUrl: d.wsUrl, tokens, count: team / 2, protocol: 'acp' }, 300_000);
-      for (let k = 0; k < t.sessions; k++)
-        await load.call(
-          attachedSchema,
-          { op: 'attach', sessionId: sessions[k]!, method: 'session/resume', clients: teamOf(t, k, b) },
-          300_000,
-        );
-    };
-    await attachBatch(0);
-    const rssHalf = await settledRss(d, t);
-    await attachBatch(1);
+    let rssHalf = 0;
+    const opened = await openHubTeam(d, load, t, async () => {
+      rssHalf = await settledRss(d, t);
+    });
+    const { sessions, epoch, tokens } = opened;
     const rssFull = await settledRss(d, t);
     const marginalKiB = (rssFull - rssHalf) / (team / 2) / 1024;
     log(`RSS ${round(rssHalf / MiB, 1)} → ${round(rssFull / MiB, 1)} MiB: ${round(marginalKiB, 1)} KiB per idle client`);
@@ -165,36 +135,11 @@ async function runHubTeam(
 
     const everyone = [...Array(team + t.sessions).keys()];
     const teamClients = everyone.slice(t.sessions);
-    const stream = () =>
-      sessions.map(async (sessionId, k) => {
-        await new Promise((r) => setTimeout(r, k * t.phaseMs));
-        return load.call(
-          promptDoneSchema,
-          { op: 'prompt', client: k, sessionId, text: `bench rate=${t.rate} bytes=${t.bytes} ms=${t.streamMs}` },
-          t.streamMs + 120_000,
-        );
-      });
-    const heads = async () => (await load.report([...Array(t.sessions).keys()])).lastSeq.map((s) => s ?? 0);
-    // FAN-01 per session: every client of a session saw every seq once and ends on the same seq
-    // (sessions have their own seq, so one report over all of them would compare across sessions).
-    const fan01Problems = async () => {
-      const out: string[] = [];
-      for (let k = 0; k < t.sessions; k++) {
-        const r = await load.report(teamOf(t, k));
-        if (!r.complete) out.push(`session ${k}: ${r.problems.slice(0, 2).join('; ') || 'clients end on different seqs'}`);
-      }
-      return out;
-    };
-    const settle = async () => {
-      const h = await heads();
-      for (let k = 0; k < t.sessions; k++)
-        await load.call(waitDoneSchema, { op: 'waitSeq', seq: h[k]!, clients: teamOf(t, k), timeoutMs: 60_000 }, 90_000);
-    };
 
     // Streaming p99 at the team's rate.
     const meter = new CpuMeter({ hub: d.pid, sim: simPid, load: load.pid });
     const meterStarted = Date.now();
-    const turns = stream();
+    const turns = streamHubTeam(load, opened, t);
     const steady = steadyCpu({ hub: d.pid }, t, meterStarted);
     await new Promise((r) => setTimeout(r, t.warmupMs));
     // Scraped before sampling starts: rendering /metrics holds the hub's loop for several ms.
@@ -202,8 +147,8 @@ async function runHubTeam(
     const scrapeBefore = await d.metrics();
     const scrapeMs = Date.now() - scrapeStarted;
     await load.send({ op: 'resetLatency' });
-    for (const s of await Promise.all(turns)) if (s.stopReason !== 'end_turn') throw new Error(`team turn ended ${s.stopReason}`);
-    await settle();
+    await turns;
+    await settleHubTeam(load, t);
     const streamCpu = meter.take();
     const streamWallMs = Date.now() - meterStarted;
     const steadyCpuPercent = await steady;
@@ -227,7 +172,7 @@ async function runHubTeam(
       otherFrames: streamed.otherFrames,
       slowWindows: streamed.slowWindows,
     };
-    const gaps = await fan01Problems();
+    const gaps = await hubTeamGaps(load, t);
     if (gaps.length > 0) throw new Error(`FAN-01 failed while streaming: ${gaps.slice(0, 3).join('; ')}`);
     log(
       `streaming ${t.sessions} × ${t.rate} ev/s to ${team} clients: p50 ${round(streamed.latency.p50, 2)} p99 ${round(streamed.latency.p99, 2)} ms; ` +
@@ -239,21 +184,21 @@ async function runHubTeam(
     );
 
     // Reconnect storm mid-stream.
-    const turns2 = stream();
+    const turns2 = streamHubTeam(load, opened, t);
     await new Promise((r) => setTimeout(r, t.stormAfterMs));
     await load.send({ op: 'close', clients: teamClients });
     await new Promise((r) => setTimeout(r, t.awayMs));
-    const h = await heads();
+    const h = await teamHeads(load, t);
     const groups = sessions.map((sessionId, k) => ({ sessionId, clients: teamOf(t, k), targetSeq: h[k]! }));
     const storm = await load.call(
       waitDoneSchema,
       { op: 'reconnectMany', groups, epoch, concurrency: t.stormConcurrency, addresses: t.stormAddresses, timeoutMs: 30_000 },
       120_000,
     );
-    for (const s of await Promise.all(turns2)) if (s.stopReason !== 'end_turn') throw new Error(`team turn ended ${s.stopReason}`);
-    await settle();
+    await turns2;
+    await settleHubTeam(load, t);
     if (!storm.reached) throw new Error('not every client caught up within 30 s of the storm');
-    const stormGaps = await fan01Problems();
+    const stormGaps = await hubTeamGaps(load, t);
     if (stormGaps.length > 0) throw new Error(`storm catch-up not gap-free: ${stormGaps.slice(0, 3).join('; ')}`);
     log(`reconnect storm of ${team}: all caught up in ${round(storm.ms, 0)} ms`);
 

@@ -1,6 +1,7 @@
 import type { Scenario } from '../lib/scenario.js';
 import { bCeil } from './b-ceil.js';
 import { bCost } from './b-cost.js';
+import { bCostTeam } from './b-cost-team.js';
 import { bDeflate } from './b-deflate.js';
 import { bFan } from './b-fan.js';
 import { bLat } from './b-lat.js';
@@ -25,6 +26,7 @@ export const SCENARIOS: readonly Scenario[] = [
   bSlow,
   bCeil,
   bCost,
+  bCostTeam,
   bScale,
   bLong,
   bPhone,

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { CEIL, ceilingFigures, climb } from '../../bench/scenarios/b-ceil.js';
 import { COST, measureCost } from '../../bench/scenarios/b-cost.js';
+import { COST_TEAM, costSplit, measureTeamCost } from '../../bench/scenarios/b-cost-team.js';
 import { runTeam, TEAM } from '../../bench/scenarios/b-scale.js';
 import { runToExit } from '../helpers/run-to-exit.js';
 
@@ -38,6 +39,29 @@ describe('bench scenarios (smoke)', () => {
         expect(s.delivered).toBeGreaterThan(0);
         expect(Number.isFinite(s.serverNsPerUpdate)).toBe(true);
       }
+    }
+  }, 120_000);
+
+  it('B-COST-TEAM holds a team on the hub and on the fair baseline at once, alternates their streams at two audience sizes, every leg gap-free', async () => {
+    const lines: string[] = [];
+    const setup = { ...COST_TEAM, sessions: 2, perSession: 4, shrinkTo: 2, legMs: 2_600, warmupMs: 500, pairs: 2 };
+    const audiences = await measureTeamCost(setup, (l) => lines.push(l));
+    expect(audiences.map((a) => a.perSession)).toEqual([4, 2]);
+    for (const a of audiences)
+      for (const side of [a.hub, a.baseline]) {
+        expect(side.length).toBe(2);
+        for (const leg of side) for (const v of [leg.user, leg.system, leg.total]) expect(Number.isFinite(v)).toBe(true);
+      }
+    // The second pair starts with the baseline: both sides see the same minutes.
+    expect(lines.map((l) => l.split(':')[0]).slice(0, 4)).toEqual([
+      '4 per session, pair 1 hub',
+      '4 per session, pair 1 baseline',
+      '4 per session, pair 2 baseline',
+      '4 per session, pair 2 hub',
+    ]);
+    for (const side of ['hub', 'baseline'] as const) {
+      const split = costSplit(setup, audiences[0]!, audiences[1]!, side);
+      expect(Number.isFinite(split.perEventUs) && Number.isFinite(split.perDeliveryUs)).toBe(true);
     }
   }, 120_000);
 

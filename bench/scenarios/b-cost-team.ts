@@ -1,0 +1,183 @@
+import { BaselineProcess } from '../lib/baseline-process.js';
+import { DaemonProcess } from '../lib/daemon-process.js';
+import { hubTeamGaps, openHubTeam, settleHubTeam, streamHubTeam, teamOf, type HubTeam } from '../lib/hub-team.js';
+import { LoadDriver } from '../lib/load-driver.js';
+import { cpuSplitBetween } from '../lib/proc-cpu.js';
+import { median, round, type Scenario } from '../lib/scenario.js';
+import { baselineGroup, baselineTeamGaps, connectBaselineTeam, streamBaselineTeam } from '../lib/team-baseline.js';
+
+/**
+ * B-COST-TEAM: the server CPU per delivered update in a team's shape — B-SCALE's team stream, 10
+ * sessions × 100 clients, each client sent one frame per event-loop turn — hub against the fair bare
+ * baseline (bench/baseline-server.ts), taking turns within one run.
+ *
+ * B-SCALE measures this once a run, the hub's stream and then the baseline's minutes later, each
+ * from its own load process; on a shared 2-core machine the two CPU figures moved 16–26 % between
+ * runs of the same code, more than what was measured. Here both servers hold their teams at once
+ * on one load process, and stream in alternating legs (hub first in even pairs, baseline first in odd
+ * ones), so every pair shares the same minutes, the same load client and its warmed-up sockets. Each
+ * leg's CPU is the serving process's over the stream's steady part (after `warmupMs`, until a second
+ * before the stream ends), split into user and system time; both sides deliver the same frames at the
+ * same rate, so CPU % compares cost per delivered update. Every leg must stay gap-free (FAN-01).
+ */
+export const COST_TEAM = {
+  sessions: 10,
+  perSession: 100,
+  /**
+   * Then each session keeps this many clients (the rest disconnect) for as many pairs again: the
+   * CPU at two audience sizes splits each side's cost into a part per event and a part per delivery.
+   * 0: one audience only.
+   */
+  shrinkTo: 50,
+  /** Events/s per session while streaming (B-SCALE's team rate). */
+  rate: 20,
+  bytes: 300,
+  /** One leg's stream. */
+  legMs: 12_000,
+  warmupMs: 2_000,
+  phaseMs: 0,
+  /** Hub/baseline pairs of legs per audience size. */
+  pairs: 4,
+} as const;
+
+export type CostTeamSetup = { -readonly [K in keyof typeof COST_TEAM]: number };
+
+/** One leg's steady CPU, % of one core. */
+export interface LegCpu {
+  user: number;
+  system: number;
+  total: number;
+}
+
+/** The legs of both sides at one audience size (clients per session). */
+export interface AudienceLegs {
+  perSession: number;
+  hub: LegCpu[];
+  baseline: LegCpu[];
+}
+
+/** The serving process's steady CPU while `leg` streams (it starts now); resolves after both. */
+async function measureLeg(pid: number | undefined, s: CostTeamSetup, leg: () => Promise<void>): Promise<LegCpu> {
+  const started = Date.now();
+  const [cpu] = await Promise.all([cpuSplitBetween(pid, started + s.warmupMs, started + s.legMs - 1_000), leg()]);
+  return { ...cpu, total: round(cpu.user + cpu.system, 1) };
+}
+
+/**
+ * Runs `pairs` alternating legs on each side with the whole team, then (when `shrinkTo` > 0) as many
+ * again with `shrinkTo` clients per session; throws when a side was not gap-free.
+ */
+export async function measureTeamCost(s: CostTeamSetup, log: (line: string) => void): Promise<AudienceLegs[]> {
+  if (s.legMs - 1_000 - s.warmupMs < 1_000) throw new Error('legMs leaves no steady part after warmupMs');
+  if (s.shrinkTo < 0 || s.shrinkTo >= s.perSession) throw new Error('shrinkTo must be 0 or fewer than perSession');
+  const shape = { ...s, streamMs: s.legMs };
+  const d = await DaemonProcess.spawn({
+    simArgs: ['--event-rate', String(s.rate), '--event-bytes', String(s.bytes), '--event-duration-ms', String(s.legMs)],
+  });
+  const out: AudienceLegs[] = [];
+  let server: BaselineProcess | undefined;
+  let load: LoadDriver | undefined;
+  try {
+    server = await BaselineProcess.start();
+    load = await LoadDriver.start();
+    await d.waitHealthy(true);
+    const team: HubTeam = await openHubTeam(d, load, shape);
+    // The baseline's clients take the slots after the hub's prompters and team.
+    const firstBare = s.sessions * (s.perSession + 1);
+    await connectBaselineTeam(server, load, shape);
+    let hubGroups = Array.from({ length: s.sessions }, (_, k) => teamOf(shape, k));
+    let bareGroups = Array.from({ length: s.sessions }, (_, k) => baselineGroup(shape, k, firstBare));
+    const sides = {
+      hub: () =>
+        measureLeg(d.pid, s, async () => {
+          await streamHubTeam(load!, team, shape);
+          await settleHubTeam(load!, shape, hubGroups);
+        }),
+      baseline: () => measureLeg(server!.pid, s, () => streamBaselineTeam(server!, load!, shape, bareGroups)),
+    };
+    for (const perSession of s.shrinkTo > 0 ? [s.perSession, s.shrinkTo] : [s.perSession]) {
+      if (perSession < s.perSession) {
+        const gone = [...hubGroups, ...bareGroups].flatMap((g) => g.slice(perSession));
+        await load.send({ op: 'close', clients: gone });
+        hubGroups = hubGroups.map((g) => g.slice(0, perSession));
+        bareGroups = bareGroups.map((g) => g.slice(0, perSession));
+      }
+      const legs: AudienceLegs = { perSession, hub: [], baseline: [] };
+      for (let k = 0; k < s.pairs; k++) {
+        for (const side of k % 2 === 0 ? (['hub', 'baseline'] as const) : (['baseline', 'hub'] as const)) {
+          const cpu = await sides[side]();
+          legs[side].push(cpu);
+          log(`${perSession} per session, pair ${k + 1} ${side}: ${cpu.total} % of a core (user ${cpu.user}, system ${cpu.system})`);
+        }
+      }
+      const gaps = [...(await hubTeamGaps(load, shape, hubGroups)), ...(await baselineTeamGaps(load, shape, bareGroups))];
+      if (gaps.length > 0) throw new Error(`FAN-01 failed: ${gaps.slice(0, 3).join('; ')}`);
+      out.push(legs);
+    }
+  } finally {
+    await load?.stop();
+    await server?.stop();
+    await d.stop();
+  }
+  return out;
+}
+
+const of = (legs: LegCpu[], k: keyof LegCpu) => legs.map((l) => l[k]);
+
+/** One audience's figures: each side's median leg, and the ratio of medians and per pair. */
+function audienceFigures(a: AudienceLegs) {
+  const hub = median(of(a.hub, 'total'));
+  const baseline = median(of(a.baseline, 'total'));
+  return {
+    perSession: a.perSession,
+    ratio: round(hub / baseline, 3),
+    // Per pair (the same minutes): the spread the noise leaves.
+    pairRatios: a.hub.map((h, k) => round(h.total / (a.baseline[k]?.total ?? Number.NaN), 3)),
+    hub: { total: of(a.hub, 'total'), user: of(a.hub, 'user'), system: of(a.hub, 'system') },
+    baseline: { total: of(a.baseline, 'total'), user: of(a.baseline, 'user'), system: of(a.baseline, 'system') },
+    medians: { hub: round(hub, 2), baseline: round(baseline, 2) },
+  };
+}
+
+/**
+ * Each side's cost split from two audience sizes: CPU (ms/s) = events/s × (per event + clients ×
+ * per delivery), solved for both parts, in µs. Medians of a few legs each, so a rough split.
+ */
+export function costSplit(s: CostTeamSetup, big: AudienceLegs, small: AudienceLegs, side: 'hub' | 'baseline') {
+  const eventsPerS = s.sessions * s.rate;
+  const msPerS = (a: AudienceLegs) => median(of(a[side], 'total')) * 10;
+  const perDeliveryMs = (msPerS(big) - msPerS(small)) / (eventsPerS * (big.perSession - small.perSession));
+  const perEventMs = msPerS(big) / eventsPerS - big.perSession * perDeliveryMs;
+  return { perEventUs: round(perEventMs * 1000, 1), perDeliveryUs: round(perDeliveryMs * 1000, 2) };
+}
+
+/** B-COST-TEAM: passes when the hub's median steady CPU with the whole team is ≤ 1.1× the baseline's (alternating legs). */
+export const bCostTeam: Scenario = {
+  id: 'B-COST-TEAM',
+  proves: [],
+  goal: `server CPU per delivered update in a team's stream (${COST_TEAM.sessions} × ${COST_TEAM.perSession} clients, ${COST_TEAM.rate} ev/s each), hub ≤ 1.1× the fair bare baseline (alternating legs)`,
+  unit: '% of a core',
+  runs: 1,
+  passes: (s) => (s.ratio ?? Number.POSITIVE_INFINITY) <= 1.1,
+  async run(_i, log) {
+    const setup = { ...COST_TEAM };
+    const audiences = await measureTeamCost(setup, log);
+    const figures = audiences.map(audienceFigures);
+    for (const f of figures)
+      log(
+        `${f.perSession} per session: hub/baseline ${f.ratio} (medians ${f.medians.hub} / ${f.medians.baseline} %); per pair ${f.pairRatios.join(' ')}`,
+      );
+    const [big, small] = audiences;
+    const split =
+      big !== undefined && small !== undefined
+        ? { hub: costSplit(setup, big, small, 'hub'), baseline: costSplit(setup, big, small, 'baseline') }
+        : undefined;
+    if (split)
+      log(
+        `per event: hub ${split.hub.perEventUs} µs, baseline ${split.baseline.perEventUs} µs; ` +
+          `per delivery: hub ${split.hub.perDeliveryUs} µs, baseline ${split.baseline.perDeliveryUs} µs`,
+      );
+    const whole = figures[0]!;
+    return { value: whole.medians.hub, baseline: whole.medians.baseline, extra: { audiences: figures, split } };
+  },
+};
