@@ -22,6 +22,8 @@ export interface RpcHandlers {
   onRequest(id: string | number, method: string, params: unknown): void;
   /** A new status; `reason` with `refused` (the hub's message, or UPGRADE_REFUSED). */
   onStatus(status: ConnStatus, reason?: string): void;
+  /** Runs when stop() ends the reconnect loop: the status is left as it was, but nothing will follow it. */
+  onStop?(): void;
 }
 
 type SocketClass = new (url: string) => WebSocket;
@@ -85,6 +87,14 @@ export class RpcConnection {
     return typeof window !== 'undefined' && typeof document !== 'undefined';
   }
 
+  /**
+   * Whether the reconnect loop runs (started, not stopped): a link that is offline now will try
+   * again by itself — unless its token was refused, which it never retries (`unauthorized`).
+   */
+  get running(): boolean {
+    return !this.stopped;
+  }
+
   /** Connects and keeps reconnecting until stop(). */
   start(): void {
     if (!this.stopped) return;
@@ -121,6 +131,7 @@ export class RpcConnection {
     clearTimeout(this.timer);
     this.ws?.close(CLOSE.NORMAL);
     this.ws = undefined;
+    this.handlers.onStop?.();
   }
 
   /**
