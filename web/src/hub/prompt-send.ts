@@ -75,6 +75,7 @@ export async function sendPrompt(
 export function promptNotSent(err: unknown): string | undefined {
   if (err instanceof TakenBack) return undefined;
   if (err instanceof ConnectionLost) return t('offlineNotSent');
-  if (err instanceof LinkGone) return t(err.why === 'revoked' ? 'revokedNotSent' : err.why === 'refused' ? 'refusedNotSent' : 'closedNotSent');
+  if (err instanceof LinkGone)
+    return t(err.why === 'revoked' ? 'revokedNotSent' : err.why === 'refused' ? 'refusedNotSent' : 'closedNotSent');
   return t('sendFailed');
 }

@@ -58,12 +58,10 @@ export function ChatView({ client, sessionId }: { client: HubClient; sessionId: 
   const title = named || t('untitled');
   const canOperate = scope !== 'view';
   const retry = (r: RetryPrompt) =>
-    client
-      .prompt(sessionId, r.text, r.images)
-      .catch((err: unknown) => {
-        const why = promptNotSent(err);
-        if (why) toast(why);
-      });
+    client.prompt(sessionId, r.text, r.images).catch((err: unknown) => {
+      const why = promptNotSent(err);
+      if (why) toast(why);
+    });
   return (
     <div class="page chat">
       <TopBar
