@@ -27,6 +27,6 @@ export const linkZh: Record<keyof typeof linkEn, string> = {
   settingNotChanged: '未连接 — 设置未更改。',
   dontSend: '不发送',
   revokedNotSent: '访问已撤销 — 消息未发送。',
-  refusedNotSent: 'Hub 拒绝了此连接 — 消息未发送。',
+  refusedNotSent: 'hub 拒绝了此连接 — 消息未发送。',
   closedNotSent: '已断开连接 — 消息未发送。',
 };

@@ -7,6 +7,7 @@
 import { WEB_LIMITS } from '../limits.js';
 import { idOf, parseJson, rec, str } from '../wire.js';
 import { ConnectFailure, ConnectionLost, RpcError, UPGRADE_REFUSED, type ConnStatus } from './rpc-errors.js';
+import { PendingCalls } from './pending-calls.js';
 import { backoffDelay } from './backoff.js';
 import { handOver, type EarlySocket } from './early-socket.js';
 import { CLOSE } from '../../../src/gateway/close-codes.js';
@@ -41,12 +42,6 @@ export interface RpcOptions {
 /** The WebSocket readyState of an open socket (the same constant in the browser and in `ws`). */
 const OPEN = 1;
 
-interface Pending {
-  resolve(v: unknown): void;
-  reject(e: Error): void;
-  timer?: ReturnType<typeof setTimeout>;
-}
-
 /** Close codes after which retrying cannot help (CLIENT-PROTOCOL close codes). */
 const AUTH_CLOSE = new Set<number>([CLOSE.UNAUTHENTICATED, CLOSE.FORBIDDEN]);
 
@@ -56,7 +51,7 @@ const KEPT_WHILE_RETRYING = new Set<ConnStatus>(['not_allowed', 'wrong_hub', 're
 export class RpcConnection {
   private ws: WebSocket | undefined;
   private nextId = 1;
-  private readonly pending = new Map<number, Pending>();
+  private readonly pending = new PendingCalls();
   private attempt = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private stopped = true;
@@ -152,17 +147,9 @@ export class RpcConnection {
     const early = this.sentEarly?.ws === ws && this.sentEarly.method === method ? this.sentEarly : undefined;
     if (early) this.sentEarly = undefined;
     const id = early?.id ?? this.nextId++;
-    return new Promise((resolve, reject) => {
-      const entry: Pending = { resolve, reject };
-      if (timeoutMs > 0) {
-        entry.timer = setTimeout(() => {
-          this.pending.delete(id);
-          reject(new Error(`${method} timed out`));
-        }, timeoutMs);
-      }
-      this.pending.set(id, entry);
-      if (!early) ws.send(JSON.stringify({ jsonrpc: '2.0', id, method, params }));
-    });
+    const answered = this.pending.add(id, method, timeoutMs);
+    if (!early) ws.send(JSON.stringify({ jsonrpc: '2.0', id, method, params }));
+    return answered;
   }
 
   /** Sends a notification (no answer). False when offline. */
@@ -198,7 +185,7 @@ export class RpcConnection {
       this.detach(ws);
       ws.close(code);
     }
-    this.failPending();
+    this.pending.failAll();
   }
 
   private reason: string | undefined;
@@ -265,7 +252,7 @@ export class RpcConnection {
     ws.onclose = (ev) => {
       if (this.ws !== ws) return;
       this.ws = undefined;
-      this.failPending();
+      this.pending.failAll();
       if (AUTH_CLOSE.has(ev.code)) {
         this.setStatus('unauthorized');
         return;
@@ -313,14 +300,6 @@ export class RpcConnection {
     this.timer = setTimeout(() => this.open(), delay);
   }
 
-  private failPending(): void {
-    for (const [, p] of this.pending) {
-      clearTimeout(p.timer);
-      p.reject(new ConnectionLost());
-    }
-    this.pending.clear();
-  }
-
   private dispatch(text: string): void {
     const msg = rec(parseJson(text));
     if (!msg) {
@@ -338,14 +317,7 @@ export class RpcConnection {
       this.warn(`rpc: ignored a frame that is neither a request, a notification nor an answer: ${text.slice(0, 80)}`);
       return;
     }
-    // An answer to no call of ours (one that timed out already): nothing waits for it.
-    const p = this.pending.get(id);
-    if (!p) return;
-    this.pending.delete(id);
-    clearTimeout(p.timer);
-    const err = rec(msg['error']);
-    if (err) p.reject(new RpcError(typeof err['code'] === 'number' ? err['code'] : -32603, str(err['message']) ?? 'error', err['data']));
-    else p.resolve(msg['result']);
+    this.pending.answer(id, msg);
   }
 
   private readonly onOnline = (): void => {
