@@ -11,7 +11,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { store } from '../../web/src/hub/app-state.js';
 import { t } from '../../web/src/i18n.js';
-import { LinkGone } from '../../web/src/net/online-wait.js';
+import { LinkGone, TakenBack } from '../../web/src/net/online-wait.js';
 import { CLOSE } from '../../src/gateway/close-codes.js';
 import { ZCODE_NOTIFICATION, ZCODE_REQUEST } from '../../src/zcode-ext/methods.js';
 import { freshLoad, heldClient, SID, type Held } from '../helpers/held-reconnect.js';
@@ -105,6 +105,21 @@ describe('Stop pressed while the link reconnects', () => {
     expect(stop()).toEqual({ value: 'sent' });
     await until(() => framesOf('session/cancel')[0], 'session/cancel sent');
     expect(framesOf('session/cancel')).toHaveLength(1);
+  });
+
+  it('takes back the prompts of this device waiting in that session: they never go, Stop does', async () => {
+    const load = await h.reconnectHeld(() => h.notify(ZCODE_NOTIFICATION.turnState, running('t1')));
+    const queued = settled(h.client.prompt(SID, 'after this one', []));
+    expect(store.get().waitingPrompts[SID]?.map((p) => p.text)).toEqual(['after this one']);
+    const stop = settled(h.client.cancel(SID));
+    await until(() => queued(), 'the waiting prompt settled');
+    expect(queued()?.error).toBeInstanceOf(TakenBack);
+    expect(store.get().waitingPrompts[SID]).toBeUndefined();
+    await loadAnswered(load, () => h.notify(ZCODE_NOTIFICATION.turnState, running('t1')));
+    await until(() => stop(), 'Stop settled');
+    expect(stop()).toEqual({ value: 'sent' });
+    expect(await sentBeforeNow('session/prompt')).toEqual([]);
+    expect(framesOf('session/cancel').filter((f) => (f.params as { sessionId: string }).sessionId === SID)).toHaveLength(1);
   });
 
   it('is refused, never dropped silently, when the link will not come back by itself', async () => {

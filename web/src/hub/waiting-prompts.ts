@@ -42,6 +42,11 @@ export function takeBackPrompt(localId: string): void {
   takeBacks.get(localId)?.abort();
 }
 
+/** Takes back every prompt waiting in `sessionId` on the link `hubId` (Stop pressed there). */
+export function takeBackSession(hubId: string | undefined, sessionId: string): void {
+  for (const p of store.get().waitingPrompts[sessionId] ?? []) if (p.hubId === hubId) takeBackPrompt(p.localId);
+}
+
 /**
  * The link is online and the prompt goes now: it leaves the waiting ones (when it was one) and
  * joins the chat as a prompt of this device, in the same update (no frame without it).
