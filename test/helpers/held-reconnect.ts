@@ -34,6 +34,11 @@ export interface Held {
   reconnectHeld(beforeLoad?: () => void, hold?: 'initialize' | 'session/load'): Promise<Frame>;
   /** Answers the held `initialize` and the list after it; returns the chat's load, held. */
   initialized(init: Frame): Promise<Frame>;
+  /**
+   * Drops the link (as a hub going down does) and returns the `initialize` of its next attempt,
+   * held: the link went offline and its reconnect loop tried again by itself.
+   */
+  dropAgain(): Promise<Frame>;
   close(): Promise<void>;
 }
 
@@ -49,10 +54,13 @@ export async function heldClient(): Promise<Held> {
   const client = new HubClient(hub.url);
   const answer = (req: Frame, result: unknown) => hub.send({ jsonrpc: '2.0', id: req.id, result });
   const notify = (method: string, params: unknown) => hub.send({ jsonrpc: '2.0', method, params });
+  /** How many requests of `method` the client sent so far (each one before now was answered, or let go). */
+  const sent = (method: string) => hub.frames.filter((f) => f.method === method && f.id !== undefined).length;
   const initialized = async (init: Frame) => {
+    const [lists, loads] = [sent('session/list'), sent('session/load')];
     answer(init, { protocolVersion: 1 });
-    answer(await hub.request('session/list', 1), LISTED);
-    const load = await hub.request('session/load', 1);
+    answer(await hub.request('session/list', lists), LISTED);
+    const load = await hub.request('session/load', loads);
     expect(client.conn.status).toBe('connecting');
     return load;
   };
@@ -62,6 +70,11 @@ export async function heldClient(): Promise<Held> {
     answer,
     notify,
     initialized,
+    async dropAgain() {
+      const inits = sent('initialize');
+      hub.socket.terminate();
+      return hub.request('initialize', inits);
+    },
     async reconnectHeld(beforeLoad, hold = 'session/load') {
       client.start();
       answer(await hub.request('initialize'), { protocolVersion: 1 });
@@ -73,6 +86,9 @@ export async function heldClient(): Promise<Held> {
       beforeLoad?.();
       answer(first, freshLoad(2, 'e1', 0));
       await attached;
+      // The chat is on screen from here, as on the phone whose prompt waits for it: every
+      // reconnect loads it, also after an attempt whose load a drop cut off.
+      client.setShownSessions(() => [SID]);
       hub.socket.terminate();
       const init = await hub.request('initialize', 1);
       return hold === 'initialize' ? init : initialized(init);

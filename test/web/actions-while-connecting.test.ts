@@ -1,7 +1,8 @@
 /**
  * Stop, answering a card and changing a setting while the web app's link reconnects
  * (web/src/hub/turn-stop.ts, interaction-requests.ts, HubClient.setConfig): each waits for the
- * link to come online, as a prompt does (prompt-while-connecting.test.ts), then goes only if it
+ * link to come online — through every failed attempt while the hub is down, as a prompt does
+ * (prompt-while-connecting.test.ts) — then goes only if it
  * still makes sense once the reconnect's load has said how the chat stands — a Stop for a turn
  * that ended meanwhile, or an answer to a request withdrawn meanwhile, does not go blindly — and
  * says so in a sentence when it cannot go. A real HubClient against a scripted hub on a real
@@ -10,7 +11,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { store } from '../../web/src/hub/app-state.js';
 import { t } from '../../web/src/i18n.js';
-import { ConnectionLost } from '../../web/src/net/rpc-connection.js';
+import { LinkGone, TakenBack } from '../../web/src/net/online-wait.js';
+import { CLOSE } from '../../src/gateway/close-codes.js';
 import { ZCODE_NOTIFICATION, ZCODE_REQUEST } from '../../src/zcode-ext/methods.js';
 import { freshLoad, heldClient, SID, type Held } from '../helpers/held-reconnect.js';
 import { until } from '../helpers/until.js';
@@ -92,12 +94,40 @@ describe('Stop pressed while the link reconnects', () => {
     expect(framesOf('session/cancel')).toEqual([]);
   });
 
-  it('is refused when the link drops, never dropped silently', async () => {
+  it('waits while the hub stays down, and goes once a later attempt is online and the turn still runs', async () => {
     await h.reconnectHeld(() => h.notify(ZCODE_NOTIFICATION.turnState, running('t1')));
     const stop = settled(h.client.cancel(SID));
-    h.hub.socket.terminate();
+    const init = await h.dropAgain();
+    expect(stop()).toBeUndefined();
+    expect(framesOf('session/cancel')).toEqual([]);
+    await loadAnswered(await h.initialized(init), () => h.notify(ZCODE_NOTIFICATION.turnState, running('t1')));
     await until(() => stop(), 'Stop settled');
-    expect(stop()?.error).toBeInstanceOf(ConnectionLost);
+    expect(stop()).toEqual({ value: 'sent' });
+    await until(() => framesOf('session/cancel')[0], 'session/cancel sent');
+    expect(framesOf('session/cancel')).toHaveLength(1);
+  });
+
+  it('takes back the prompts of this device waiting in that session: they never go, Stop does', async () => {
+    const load = await h.reconnectHeld(() => h.notify(ZCODE_NOTIFICATION.turnState, running('t1')));
+    const queued = settled(h.client.prompt(SID, 'after this one', []));
+    expect(store.get().waitingPrompts[SID]?.map((p) => p.text)).toEqual(['after this one']);
+    const stop = settled(h.client.cancel(SID));
+    await until(() => queued(), 'the waiting prompt settled');
+    expect(queued()?.error).toBeInstanceOf(TakenBack);
+    expect(store.get().waitingPrompts[SID]).toBeUndefined();
+    await loadAnswered(load, () => h.notify(ZCODE_NOTIFICATION.turnState, running('t1')));
+    await until(() => stop(), 'Stop settled');
+    expect(stop()).toEqual({ value: 'sent' });
+    expect(await sentBeforeNow('session/prompt')).toEqual([]);
+    expect(framesOf('session/cancel').filter((f) => (f.params as { sessionId: string }).sessionId === SID)).toHaveLength(1);
+  });
+
+  it('is refused, never dropped silently, when the link will not come back by itself', async () => {
+    await h.reconnectHeld(() => h.notify(ZCODE_NOTIFICATION.turnState, running('t1')));
+    const stop = settled(h.client.cancel(SID));
+    h.hub.socket.close(CLOSE.UNAUTHENTICATED, 'unauthenticated');
+    await until(() => stop(), 'Stop settled');
+    expect(stop()?.error).toBeInstanceOf(LinkGone);
     expect(framesOf('session/cancel')).toEqual([]);
   });
 });
@@ -153,9 +183,20 @@ describe('a card answered while the link reconnects', () => {
     expect(toasts()).toContain(t('answerWithdrawn'));
   });
 
-  it('does not go when the link drops, and says so', async () => {
+  it('waits while the hub stays down, then goes over the request a later reconnect asked again', async () => {
+    const { init, sent } = await answeredWhileReconnecting();
+    h.answer(init, { protocolVersion: 1 });
+    const again = await h.dropAgain();
+    expect(sent()).toBeUndefined();
+    await loadAnswered(await h.initialized(again), () => ask('p3'));
+    await until(() => sent(), 'the answer settled');
+    expect(answers()).toEqual([{ jsonrpc: '2.0', id: 'p3', result: { outcome: { outcome: 'selected', optionId: 'allow' } } }]);
+    expect(toasts()).toEqual([]);
+  });
+
+  it('does not go when the link will not come back by itself, and says so', async () => {
     const { sent } = await answeredWhileReconnecting();
-    h.hub.socket.terminate();
+    h.hub.socket.close(CLOSE.UNAUTHENTICATED, 'unauthenticated');
     await until(() => sent(), 'the answer settled');
     expect(answers()).toEqual([]);
     expect(toasts()).toContain(t('answerNotSent'));
@@ -228,13 +269,27 @@ describe('a setting changed while the link reconnects', () => {
     expect(shownModel()).toMatchObject({ currentValue: 'large' });
   });
 
-  it('is refused when the link drops', async () => {
+  it('waits while the hub stays down, and goes after a later attempt’s load', async () => {
+    await h.reconnectHeld();
+    const set = settled(h.client.setConfig(SID, 'model', 'large'));
+    const init = await h.dropAgain();
+    expect(set()).toBeUndefined();
+    expect(framesOf('session/set_config_option')).toEqual([]);
+    h.answer(await h.initialized(init), { ...freshLoad(4, 'e2', 0), configOptions: model('small') });
+    const req = await h.hub.request('session/set_config_option');
+    h.answer(req, { configOptions: model('large') });
+    await until(() => set(), 'the setting settled');
+    expect(set()).toEqual({ value: undefined });
+    expect(shownModel()).toMatchObject({ currentValue: 'large' });
+  });
+
+  it('is refused when the link will not come back by itself', async () => {
     await h.reconnectHeld();
     const set = settled(h.client.setConfig(SID, 'model', 'large'));
     expect(await sentBeforeNow('session/set_config_option')).toEqual([]);
-    h.hub.socket.terminate();
+    h.hub.socket.close(CLOSE.UNAUTHENTICATED, 'unauthenticated');
     await until(() => set(), 'the setting settled');
-    expect(set()?.error).toBeInstanceOf(ConnectionLost);
+    expect(set()?.error).toBeInstanceOf(LinkGone);
     expect(framesOf('session/set_config_option')).toEqual([]);
   });
 });

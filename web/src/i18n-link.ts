@@ -9,6 +9,10 @@ export const linkEn = {
   answerNotSent: 'Not connected — your answer was not sent.',
   answerWithdrawn: 'This request was answered or withdrawn while reconnecting; your answer was not sent.',
   settingNotChanged: 'Not connected — the setting was not changed.',
+  dontSend: 'Don’t send',
+  revokedNotSent: 'Access revoked — the message was not sent.',
+  refusedNotSent: 'The hub refused this connection — the message was not sent.',
+  closedNotSent: 'Disconnected — the message was not sent.',
 };
 
 export const linkZh: Record<keyof typeof linkEn, string> = {
@@ -21,4 +25,8 @@ export const linkZh: Record<keyof typeof linkEn, string> = {
   answerNotSent: '未连接 — 你的回答未发送。',
   answerWithdrawn: '重新连接期间此请求已被回答或撤回，你的回答未发送。',
   settingNotChanged: '未连接 — 设置未更改。',
+  dontSend: '不发送',
+  revokedNotSent: '访问已撤销 — 消息未发送。',
+  refusedNotSent: 'hub 拒绝了此连接 — 消息未发送。',
+  closedNotSent: '已断开连接 — 消息未发送。',
 };

@@ -11,11 +11,15 @@ export const WEB_LIMITS = {
   /** Default JSON-RPC request timeout; prompts have none (they end with their turn). */
   requestTimeoutMs: 30_000,
   /**
-   * How long what a user sends while the link reconnects — a prompt, Stop, an answer to a card, a
-   * setting — waits for it to come online (its handshake loads the chats on screen first) before
-   * it is refused with a sentence saying it was not sent (a prompt's text given back).
+   * How long what a user sends while the link is down but reconnecting — a prompt, Stop, an answer
+   * to a card, a setting — waits for it to come online (across as many reconnect attempts as that
+   * takes, its handshake loading the chats on screen last) before it is refused with a sentence
+   * saying it was not sent (a prompt's text given back). Long enough for a daemon restart
+   * (seconds, its backend starting included) plus the backoff's next attempt after it is back —
+   * up to `reconnectMaxMs` later — and the handshake; short enough that someone still looking at
+   * the phone learns it did not go.
    */
-  waitOnlineMs: 15_000,
+  waitOnlineMs: 45_000,
   /** Liveness probe after the tab comes back or the network changes. */
   probeTimeoutMs: 5_000,
   /** Hidden longer than this → probe the socket when the tab is visible again (sleep, backgrounding). */

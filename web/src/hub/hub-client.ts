@@ -5,7 +5,7 @@
  * interaction requests the hub sends us (§4.5). Notifications are applied in hub-events.ts.
  */
 import { WEB_LIMITS } from '../limits.js';
-import { OnlineWait } from '../net/online-wait.js';
+import { OnlineWait, outlookOf, type Outlook } from '../net/online-wait.js';
 import { RpcConnection } from '../net/rpc-connection.js';
 import { api, type ApiFn } from '../net/rest.js';
 import { markSignedOut } from './sign-out.js';
@@ -67,8 +67,9 @@ export class HubClient {
       onOpen: () => this.onOpen(),
       onNotification: (method, params) => handleNotification(this, method, params),
       onRequest: (id, method, params) => this.onRequest(id, method, params),
+      onStop: () => this.onlineWait.changed('closed'),
       onStatus: (status, reason) => {
-        this.onlineWait.statusChanged(status);
+        this.onlineWait.changed(this.outlook());
         if (this.hubId !== undefined) {
           const hubId = this.hubId;
           setMachine(hubId, (m) => ({
@@ -99,13 +100,19 @@ export class HubClient {
     this.conn.start();
   }
 
+  /** What this link's state promises what waits on it (online-wait.ts): online, coming back by itself, or gone until someone acts. */
+  outlook(): Outlook {
+    return outlookOf(this.conn.status, this.conn.running);
+  }
+
   /**
-   * Resolves once this link is online: at once, or when a connect under way has ended its
-   * handshake (onOpen: the list and the chats on screen loaded). Rejects with ConnectionLost when
-   * the link is or turns anything else, or after `timeoutMs`.
+   * Resolves once this link is online: at once, or once a reconnect — however many attempts it
+   * takes — has ended its handshake (onOpen: the list and the chats on screen loaded). Rejects
+   * with LinkGone when the link is or turns gone (revoked, refused, stopped), with ConnectionLost
+   * after `timeoutMs`, and with TakenBack when `signal` aborts first.
    */
-  whenOnline(timeoutMs: number): Promise<void> {
-    return this.onlineWait.wait(this.conn.status, timeoutMs);
+  whenOnline(timeoutMs: number, signal?: AbortSignal): Promise<void> {
+    return this.onlineWait.wait(this.outlook(), timeoutMs, signal);
   }
 
   /** Marks what came from this client's hub with its machine (nothing for the home hub). */

@@ -6,6 +6,7 @@
 import type { ContentBlock } from '@agentclientprotocol/sdk';
 import { t } from '../i18n.js';
 import { WEB_LIMITS } from '../limits.js';
+import { LinkGone, TakenBack } from '../net/online-wait.js';
 import { ConnectionLost, RpcError } from '../net/rpc-connection.js';
 import { rec, str } from '../wire.js';
 import { updateChat } from './app-state.js';
@@ -31,16 +32,16 @@ export async function sendPrompt(
     ...links,
   ];
   const localId = `local-${Date.now()}-${localSeq++}`;
-  // A link still connecting — a reconnect whose handshake is loading the chat on screen — is
-  // moments from online: the prompt shows at once, marked waiting, and goes then, once that load
-  // has settled the chat (waiting-prompts.ts). Refused at once, a prompt sent as a chat came back
-  // after its machine restarted was lost ("offline").
-  const waiting = client.conn.status === 'connecting';
-  if (waiting) showWaitingPrompt(client.hubId, sessionId, localId, blocks);
+  // A link down but reconnecting — a reconnect whose handshake is loading the chat on screen, or
+  // a hub restarting between two attempts — will be back by itself: the prompt shows at once,
+  // marked waiting, and goes once online, after that load has settled the chat
+  // (waiting-prompts.ts), unless the user takes it back or WEB_LIMITS.waitOnlineMs passes first.
+  // Refused at once, a prompt sent while a machine restarted was lost ("offline").
+  const takeBack = client.outlook() === 'coming' ? showWaitingPrompt(client.hubId, sessionId, localId, blocks) : undefined;
   try {
-    await client.whenOnline(WEB_LIMITS.waitOnlineMs);
+    await client.whenOnline(WEB_LIMITS.waitOnlineMs, takeBack);
   } catch (err) {
-    if (waiting) dropWaitingPrompt(sessionId, localId);
+    if (takeBack) dropWaitingPrompt(sessionId, localId);
     throw err;
   }
   promptJoinsChat(sessionId, localId, blocks);
@@ -64,4 +65,17 @@ export async function sendPrompt(
     if (err instanceof ConnectionLost || told) updateChat(sessionId, (c) => settleLocalPrompt(c, localId));
     else updateChat(sessionId, (c) => settleLocalPrompt(c, localId, `${t('turnFailed')}: ${(err as Error).message}`));
   }
+}
+
+/**
+ * What a prompt that was not sent says, its text given back: why it did not go — the link
+ * offline past the wait's bound, the token revoked, the hub refusing this app, the link closed —
+ * or nothing when the user took it back.
+ */
+export function promptNotSent(err: unknown): string | undefined {
+  if (err instanceof TakenBack) return undefined;
+  if (err instanceof ConnectionLost) return t('offlineNotSent');
+  if (err instanceof LinkGone)
+    return t(err.why === 'revoked' ? 'revokedNotSent' : err.why === 'refused' ? 'refusedNotSent' : 'closedNotSent');
+  return t('sendFailed');
 }

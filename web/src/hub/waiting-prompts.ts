@@ -5,7 +5,8 @@
  * afresh, and the attach writes the chat it built from what it held before the load — so a bubble
  * in the chat's items would be wiped, or shown twice beside the replay. Once the link is online
  * one store update moves the prompt into the chat as it is sent (addLocalPrompt), so the hub's
- * echo claims it as usual; a wait that fails just removes it (the prompt box gets its text back).
+ * echo claims it as usual; a wait that fails just removes it (the prompt box gets its text back),
+ * and so does taking it back before it went (its "Don't send").
  */
 import type { ContentBlock } from '@agentclientprotocol/sdk';
 import { blockText, imageOf } from './chat-parts.js';
@@ -13,8 +14,16 @@ import type { WaitingPrompt } from './chat-types.js';
 import { type AppState, store } from './app-state.js';
 import { addLocalPrompt } from './local-prompts.js';
 
-/** Shows a prompt waiting for its link (`hubId`: another machine's; undefined: the home hub's), after the chat's messages. */
-export function showWaitingPrompt(hubId: string | undefined, sessionId: string, localId: string, blocks: ContentBlock[]): void {
+/** What takes back each waiting prompt, by its local id (only while it waits). */
+const takeBacks = new Map<string, AbortController>();
+
+/**
+ * Shows a prompt waiting for its link (`hubId`: another machine's; undefined: the home hub's),
+ * after the chat's messages; the signal aborts when the user takes it back (takeBackPrompt).
+ */
+export function showWaitingPrompt(hubId: string | undefined, sessionId: string, localId: string, blocks: ContentBlock[]): AbortSignal {
+  const takeBack = new AbortController();
+  takeBacks.set(localId, takeBack);
   const prompt: WaitingPrompt = {
     localId,
     text: blocks.map(blockText).join(''),
@@ -25,6 +34,17 @@ export function showWaitingPrompt(hubId: string | undefined, sessionId: string, 
     ...s,
     waitingPrompts: { ...s.waitingPrompts, [sessionId]: [...(s.waitingPrompts[sessionId] ?? []), prompt] },
   }));
+  return takeBack.signal;
+}
+
+/** The user takes back a prompt still waiting: it will not go (its wait ends with TakenBack). A prompt already sent is not waiting. */
+export function takeBackPrompt(localId: string): void {
+  takeBacks.get(localId)?.abort();
+}
+
+/** Takes back every prompt waiting in `sessionId` on the link `hubId` (Stop pressed there). */
+export function takeBackSession(hubId: string | undefined, sessionId: string): void {
+  for (const p of store.get().waitingPrompts[sessionId] ?? []) if (p.hubId === hubId) takeBackPrompt(p.localId);
 }
 
 /**
@@ -32,6 +52,7 @@ export function showWaitingPrompt(hubId: string | undefined, sessionId: string, 
  * joins the chat as a prompt of this device, in the same update (no frame without it).
  */
 export function promptJoinsChat(sessionId: string, localId: string, blocks: ContentBlock[]): void {
+  takeBacks.delete(localId);
   store.update((s) => {
     const chat = s.chats[sessionId];
     return {
@@ -43,6 +64,7 @@ export function promptJoinsChat(sessionId: string, localId: string, blocks: Cont
 
 /** The prompt was not sent: no longer shown as waiting. */
 export function dropWaitingPrompt(sessionId: string, localId: string): void {
+  takeBacks.delete(localId);
   store.update((s) => withoutWaiting(s, sessionId, localId));
 }
 

@@ -7,6 +7,7 @@
 import { WEB_LIMITS } from '../limits.js';
 import { idOf, parseJson, rec, str } from '../wire.js';
 import { ConnectFailure, ConnectionLost, RpcError, UPGRADE_REFUSED, type ConnStatus } from './rpc-errors.js';
+import { PendingCalls } from './pending-calls.js';
 import { backoffDelay } from './backoff.js';
 import { handOver, type EarlySocket } from './early-socket.js';
 import { CLOSE } from '../../../src/gateway/close-codes.js';
@@ -22,6 +23,8 @@ export interface RpcHandlers {
   onRequest(id: string | number, method: string, params: unknown): void;
   /** A new status; `reason` with `refused` (the hub's message, or UPGRADE_REFUSED). */
   onStatus(status: ConnStatus, reason?: string): void;
+  /** Runs when stop() ends the reconnect loop: the status is left as it was, but nothing will follow it. */
+  onStop?(): void;
 }
 
 type SocketClass = new (url: string) => WebSocket;
@@ -39,12 +42,6 @@ export interface RpcOptions {
 /** The WebSocket readyState of an open socket (the same constant in the browser and in `ws`). */
 const OPEN = 1;
 
-interface Pending {
-  resolve(v: unknown): void;
-  reject(e: Error): void;
-  timer?: ReturnType<typeof setTimeout>;
-}
-
 /** Close codes after which retrying cannot help (CLIENT-PROTOCOL close codes). */
 const AUTH_CLOSE = new Set<number>([CLOSE.UNAUTHENTICATED, CLOSE.FORBIDDEN]);
 
@@ -54,7 +51,7 @@ const KEPT_WHILE_RETRYING = new Set<ConnStatus>(['not_allowed', 'wrong_hub', 're
 export class RpcConnection {
   private ws: WebSocket | undefined;
   private nextId = 1;
-  private readonly pending = new Map<number, Pending>();
+  private readonly pending = new PendingCalls();
   private attempt = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private stopped = true;
@@ -83,6 +80,14 @@ export class RpcConnection {
   /** Whether page events (network back, tab shown) can wake the link: only in a browser. */
   private get inPage(): boolean {
     return typeof window !== 'undefined' && typeof document !== 'undefined';
+  }
+
+  /**
+   * Whether the reconnect loop runs (started, not stopped): a link that is offline now will try
+   * again by itself — unless its token was refused, which it never retries (`unauthorized`).
+   */
+  get running(): boolean {
+    return !this.stopped;
   }
 
   /** Connects and keeps reconnecting until stop(). */
@@ -121,6 +126,7 @@ export class RpcConnection {
     clearTimeout(this.timer);
     this.ws?.close(CLOSE.NORMAL);
     this.ws = undefined;
+    this.handlers.onStop?.();
   }
 
   /**
@@ -141,17 +147,9 @@ export class RpcConnection {
     const early = this.sentEarly?.ws === ws && this.sentEarly.method === method ? this.sentEarly : undefined;
     if (early) this.sentEarly = undefined;
     const id = early?.id ?? this.nextId++;
-    return new Promise((resolve, reject) => {
-      const entry: Pending = { resolve, reject };
-      if (timeoutMs > 0) {
-        entry.timer = setTimeout(() => {
-          this.pending.delete(id);
-          reject(new Error(`${method} timed out`));
-        }, timeoutMs);
-      }
-      this.pending.set(id, entry);
-      if (!early) ws.send(JSON.stringify({ jsonrpc: '2.0', id, method, params }));
-    });
+    const answered = this.pending.add(id, method, timeoutMs);
+    if (!early) ws.send(JSON.stringify({ jsonrpc: '2.0', id, method, params }));
+    return answered;
   }
 
   /** Sends a notification (no answer). False when offline. */
@@ -187,7 +185,7 @@ export class RpcConnection {
       this.detach(ws);
       ws.close(code);
     }
-    this.failPending();
+    this.pending.failAll();
   }
 
   private reason: string | undefined;
@@ -254,7 +252,7 @@ export class RpcConnection {
     ws.onclose = (ev) => {
       if (this.ws !== ws) return;
       this.ws = undefined;
-      this.failPending();
+      this.pending.failAll();
       if (AUTH_CLOSE.has(ev.code)) {
         this.setStatus('unauthorized');
         return;
@@ -302,14 +300,6 @@ export class RpcConnection {
     this.timer = setTimeout(() => this.open(), delay);
   }
 
-  private failPending(): void {
-    for (const [, p] of this.pending) {
-      clearTimeout(p.timer);
-      p.reject(new ConnectionLost());
-    }
-    this.pending.clear();
-  }
-
   private dispatch(text: string): void {
     const msg = rec(parseJson(text));
     if (!msg) {
@@ -327,14 +317,7 @@ export class RpcConnection {
       this.warn(`rpc: ignored a frame that is neither a request, a notification nor an answer: ${text.slice(0, 80)}`);
       return;
     }
-    // An answer to no call of ours (one that timed out already): nothing waits for it.
-    const p = this.pending.get(id);
-    if (!p) return;
-    this.pending.delete(id);
-    clearTimeout(p.timer);
-    const err = rec(msg['error']);
-    if (err) p.reject(new RpcError(typeof err['code'] === 'number' ? err['code'] : -32603, str(err['message']) ?? 'error', err['data']));
-    else p.resolve(msg['result']);
+    this.pending.answer(id, msg);
   }
 
   private readonly onOnline = (): void => {

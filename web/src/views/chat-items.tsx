@@ -20,8 +20,8 @@ export function ChatItemView({
   item: ChatItem;
   streaming: boolean;
   onRetry?: (r: RetryPrompt) => void;
-  /** A prompt sent while its link reconnects (waiting-prompts.ts): shown, marked as not gone yet. */
-  waitingForLink?: boolean;
+  /** A prompt sent while its link reconnects (waiting-prompts.ts): shown, marked as not gone yet, with what takes it back. */
+  waitingForLink?: () => void;
 }) {
   const me = useSelector(store, (s) => s.me);
   switch (item.kind) {
@@ -60,7 +60,10 @@ export function ChatItemView({
           ) : null}
           {waitingForLink ? (
             <div class="msg-waiting muted small" data-testid="waiting-for-link">
-              {t('waitingForLink')}
+              <span>{t('waitingForLink')}</span>
+              <button type="button" class="link" data-testid="dont-send" onClick={waitingForLink}>
+                {t('dontSend')}
+              </button>
             </div>
           ) : null}
         </div>

@@ -2,7 +2,8 @@ import type { RefObject } from 'preact';
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { scopeOn, store, toast } from '../hub/app-state.js';
 import type { ChatItem, OutboxPrompt, RetryPrompt } from '../hub/chat-types.js';
-import { ConnectionLost } from '../net/rpc-connection.js';
+import { promptNotSent } from '../hub/prompt-send.js';
+import { takeBackPrompt } from '../hub/waiting-prompts.js';
 import type { HubClient } from '../hub/hub-client.js';
 import { planPlace, type PlanPlace } from '../hub/chat-reducer.js';
 import { badgeOf, type Badge } from '../hub/session-list.js';
@@ -57,9 +58,10 @@ export function ChatView({ client, sessionId }: { client: HubClient; sessionId: 
   const title = named || t('untitled');
   const canOperate = scope !== 'view';
   const retry = (r: RetryPrompt) =>
-    client
-      .prompt(sessionId, r.text, r.images)
-      .catch((err: unknown) => toast(err instanceof ConnectionLost ? t('offlineNotSent') : t('sendFailed')));
+    client.prompt(sessionId, r.text, r.images).catch((err: unknown) => {
+      const why = promptNotSent(err);
+      if (why) toast(why);
+    });
   return (
     <div class="page chat">
       <TopBar
@@ -144,7 +146,7 @@ function WaitingPrompts({ waiting }: { waiting: OutboxPrompt[] | undefined }) {
           key={p.localId}
           item={{ kind: 'user', id: p.localId, text: p.text, images: p.images, localId: p.localId, own: true }}
           streaming={false}
-          waitingForLink
+          waitingForLink={() => takeBackPrompt(p.localId)}
         />
       ))}
     </>

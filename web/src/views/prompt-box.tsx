@@ -5,7 +5,7 @@ import type { HubClient } from '../hub/hub-client.js';
 import { t } from '../i18n.js';
 import { WEB_LIMITS } from '../limits.js';
 import { downscaleImage, type PreparedImage } from '../media/downscale.js';
-import { ConnectionLost } from '../net/rpc-connection.js';
+import { promptNotSent } from '../hub/prompt-send.js';
 import { Icon } from './icons.js';
 import { appendDictated } from '../media/speech.js';
 import { useVoiceInput } from './voice-input.js';
@@ -43,10 +43,12 @@ export function PromptBox({ chat, client }: { chat: ChatState; client: HubClient
     setText('');
     setImages([]);
     client.prompt(chat.sessionId, body, imgs, links).catch((err: unknown) => {
-      // Not sent (offline): give the text back rather than lose it.
-      setText(body);
-      setImages(imgs);
-      toast(err instanceof ConnectionLost ? t('offlineNotSent') : t('sendFailed'));
+      // Not sent (the wait for the link ended, or the user took it back): give the text back
+      // rather than lose it, ahead of what was typed while it waited.
+      setText((cur) => (cur.trim() ? `${body}\n${cur}` : body));
+      setImages((cur) => [...imgs, ...cur].slice(0, WEB_LIMITS.imagesPerPrompt));
+      const why = promptNotSent(err);
+      if (why) toast(why);
     });
   }
 

@@ -1,0 +1,106 @@
+/**
+ * A prompt sent while the phone's hub is down, at 390×844: a real daemon stopped and started
+ * again on the same port and state dir (a service restart) while the phone keeps its page. The
+ * link cycles offline → connecting → offline meanwhile; the prompt shows at once, marked waiting,
+ * and goes once the hub is back — sent once, answered, shown once also after a reload. Past its
+ * bound (WEB_LIMITS.waitOnlineMs, crossed with the page's clock: Playwright's clock runs the
+ * page's timers at the real pace until the test jumps it forward) it is refused with the "not
+ * sent" sentence and its text back in the composer; taken back ("Don't send") it never goes.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WEB_LIMITS } from '../../web/src/limits.js';
+import { openDevice, PHONE_390, type Device } from './support/browser.js';
+import { newSession, pair, sendPrompt, shoot, waitIdle } from './support/flow.js';
+import { startMachine, type Machine } from './support/machines.js';
+
+let m: Machine;
+let phone: Device;
+/** The text of every `session/prompt` the page sent, in order, across every socket. */
+const promptsSent: string[] = [];
+
+beforeAll(async () => {
+  m = await startMachine('laptop', '127.0.0.1');
+  phone = await openDevice({ viewport: PHONE_390 });
+  // Installed before the app loads, so the bound's timer is one the test can jump past.
+  await phone.context.clock.install();
+  phone.page.on('websocket', (ws) =>
+    ws.on('framesent', (f) => {
+      const msg = JSON.parse(String(f.payload)) as { method?: string; params?: { prompt?: Array<{ text?: string }> } };
+      if (msg.method === 'session/prompt') promptsSent.push(msg.params?.prompt?.map((b) => b.text ?? '').join('') ?? '');
+    }),
+  );
+  await pair(phone, m.hub, 'Pocket phone');
+  await newSession(phone.page);
+  await sendPrompt(phone.page, 'Explain this project in a few words');
+  await phone.page.getByTestId('agent-message').first().waitFor({ timeout: 60_000 });
+  await waitIdle(phone.page);
+});
+afterAll(async () => {
+  await phone?.close();
+  await m?.close();
+});
+
+const pill = () => phone.page.getByTestId('conn-indicator');
+/** Stops the daemon and waits until the page knows its link is down. */
+async function hubDown(): Promise<void> {
+  await m.stop();
+  await expect.poll(() => pill().getAttribute('data-status'), { timeout: 30_000 }).not.toBe('online');
+}
+const waitingBubble = () => phone.page.locator('[data-testid="user-message"][data-waiting="link"]');
+const userMessages = (text: string) => phone.page.getByTestId('user-message').filter({ hasText: text });
+
+describe('a prompt sent while the hub restarts', () => {
+  it('shows at once as waiting, goes once the hub is back, is answered, and shows once', async () => {
+    const { page } = phone;
+    const answers = await page.getByTestId('agent-message').count();
+    await hubDown();
+    const text = 'What changed since the restart?';
+    await sendPrompt(page, text);
+    await waitingBubble().filter({ hasText: text }).waitFor();
+    await expect.poll(() => page.getByTestId('prompt-input').inputValue()).toBe('');
+    // The page keeps retrying while the daemon is down: offline between attempts, and the prompt still waits.
+    await expect.poll(() => pill().getAttribute('data-status'), { timeout: 30_000 }).toBe('offline');
+    await expect.poll(() => pill().innerText()).not.toBe('');
+    expect(await waitingBubble().count()).toBe(1);
+    expect(await page.getByTestId('toast').count()).toBe(0);
+    await shoot(page, 'hub-restart-waiting');
+    await m.start();
+    await page.getByTestId('agent-message').nth(answers).waitFor({ timeout: 60_000 });
+    await waitIdle(page);
+    expect(await waitingBubble().count()).toBe(0);
+    expect(await userMessages(text).count()).toBe(1);
+    expect(promptsSent.filter((p) => p === text)).toHaveLength(1);
+    // Not again on a reload: the hub's history holds it once, and nothing waits to go.
+    await page.reload();
+    await page.getByTestId('agent-message').nth(answers).waitFor();
+    expect(await userMessages(text).count()).toBe(1);
+    expect(promptsSent.filter((p) => p === text)).toHaveLength(1);
+  });
+
+  it('past its bound is refused with the "not sent" sentence and its text back; taken back, it never goes', async () => {
+    const { page } = phone;
+    await hubDown();
+    const late = 'Are you back yet?';
+    await sendPrompt(page, late);
+    await waitingBubble().filter({ hasText: late }).waitFor();
+    await page.clock.fastForward(WEB_LIMITS.waitOnlineMs);
+    await page.getByTestId('toast').filter({ hasText: 'Offline — the message was not sent.' }).waitFor();
+    expect(await waitingBubble().count()).toBe(0);
+    await expect.poll(() => page.getByTestId('prompt-input').inputValue()).toBe(late);
+    await shoot(page, 'hub-restart-not-sent');
+    // Sent again, then taken back: its text comes back, with no sentence (the user chose it).
+    await page.getByTestId('send-button').click();
+    await waitingBubble().filter({ hasText: late }).waitFor();
+    await page.getByTestId('dont-send').click();
+    await waitingBubble().waitFor({ state: 'detached' });
+    await expect.poll(() => page.getByTestId('prompt-input').inputValue()).toBe(late);
+    await m.start();
+    await expect.poll(() => pill().getAttribute('data-status'), { timeout: 60_000 }).toBe('online');
+    // Online and settled: a prompt now goes at once, and neither of the two before it ever went.
+    const answers = await page.getByTestId('agent-message').count();
+    await sendPrompt(page, 'Explain this project in a few words');
+    await page.getByTestId('agent-message').nth(answers).waitFor({ timeout: 60_000 });
+    await waitIdle(page);
+    expect(promptsSent).not.toContain(late);
+  });
+});
