@@ -18,6 +18,7 @@ import { acpEndpoint } from '../gateway/acp-endpoint.js';
 import { CLOSE } from '../gateway/close-codes.js';
 import { ensurePrivateDir } from '../fs/secure-file.js';
 import { acquireInstanceLock } from './instance-lock.js';
+import { sweepStateTemps } from './stale-temps.js';
 import { ensureAdminToken } from '../auth/admin-token.js';
 import { statePaths } from '../config/state-paths.js';
 import { writeHubFile, writeLastAddress } from './state-files.js';
@@ -28,7 +29,6 @@ import { ensureHubId, hubName, type HubIdentity } from '../auth/hub-id.js';
 import { checkBindSafety } from '../auth/bind-safety.js';
 import type { Authenticator } from '../auth/identity.js';
 import fs from 'node:fs';
-import path from 'node:path';
 import { ProviderStore } from '../settings/provider-store.js';
 import { HubMetrics } from '../metrics/hub-metrics.js';
 import { instrumentBackend } from '../metrics/instrument-backend.js';
@@ -89,6 +89,7 @@ export async function startDaemon(config: HubConfig, logger: Logger, options: St
   const workspace = workspaceParts(config);
   await refusePrivateRoots(config, workspace.roots);
   const releaseLock = acquireInstanceLock(config.stateDir);
+  sweepStateTemps(config.stateDir, logger, Date.now());
   const steps: ShutdownSteps = { rest: [] };
   const runSteps = (onError: (err: unknown) => void) =>
     runShutdown([steps.app, steps.hub, steps.backend, ...steps.rest, releaseLock], onError);
@@ -233,7 +234,7 @@ async function buildSettings(config: HubConfig, logger: Logger, parts: { appServ
   // Backups of the provider file stay in our state dir, not beside the user's (shared) file.
   const providerStore = new ProviderStore({
     filePath: config.providerFile,
-    backupDir: path.join(config.stateDir, 'provider-backups'),
+    backupDir: statePaths(config.stateDir).providerBackups,
     logger: logger.child({ component: 'settings' }),
   });
   await providerStore.start();

@@ -8,12 +8,11 @@
  * for the next interval). Read back once per session when the hub first learns it; removed with
  * the session.
  */
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { ensurePrivateDir, readFileIfExists, writeFileAtomic } from '../../fs/secure-file.js';
+import { ensurePrivateDir, readFileIfExists, tempFileOf, writeFileAtomic } from '../../fs/secure-file.js';
 import type { Logger } from '../../logger.js';
 import type { KeptTask, TaskOutputs } from './task-outputs.js';
 
@@ -53,10 +52,8 @@ export class TaskOutputFiles {
     private readonly limits: TaskOutputFileLimits,
     private readonly logger: Logger,
   ) {
+    // Temp files of a run that died mid-write are swept at start (fs/stale-temp-files.ts).
     ensurePrivateDir(dir);
-    // Temp files of a run that died mid-write (one hub per state dir: none is in use now).
-    for (const name of fs.readdirSync(dir))
-      if (name.startsWith('.') && name.endsWith('.tmp')) fs.rmSync(path.join(dir, name), { force: true });
   }
 
   /** Gives `outputs` (a session the hub just learnt) what a previous run kept for it; rewritten, as restoring ends running tasks. */
@@ -191,7 +188,7 @@ function serialize(tasks: KeptTask[]): string {
 
 /** Temp file beside the target (0600), then rename: a crash leaves the old file or the new one, never a torn one. */
 async function writeAtomic(file: string, text: string): Promise<void> {
-  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  const tmp = tempFileOf(file);
   try {
     await fsp.writeFile(tmp, text, { mode: 0o600, flag: 'wx' });
     await fsp.rename(tmp, file);
