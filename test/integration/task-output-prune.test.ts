@@ -15,10 +15,11 @@ import { liveOutput, sessionUpdates, startWatch } from '../helpers/background-wa
 import { startHub, type HubHarness } from '../helpers/hub-harness.js';
 import { restartableHub } from '../helpers/restartable-hub.js';
 import { until } from '../helpers/until.js';
+import { idFileName } from '../../src/fs/id-file-name.js';
 
 const { stateDir, workspace, start } = restartableHub('zch-task-prune-');
 const taskDir = path.join(stateDir, 'task-outputs');
-const fileOf = (sessionId: string) => path.join(taskDir, `${Buffer.from(sessionId, 'utf8').toString('base64url')}.json`);
+const fileOf = (sessionId: string) => path.join(taskDir, idFileName(sessionId, '.json'));
 
 /** The cards whose kept output a fresh client is replayed (each once). */
 async function replayedCards(hub: HubHarness, sessionId: string): Promise<string[]> {
