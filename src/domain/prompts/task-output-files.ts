@@ -2,10 +2,10 @@
  * Background tasks' kept output on disk (task-outputs.ts), so a hub restart does not lose what
  * late joiners and reloads are shown. One file per session,
  * `<state-dir>/task-outputs/<idFileName(sessionId)>.json` (fs/id-file-name.ts, mode 0600):
- * `{version: 1, sessionId, tasks}`, the session's kept tasks, replaced whole and atomically (temp file, rename). Output streams in many small chunks, so a
- * change only marks its session: the files of marked sessions are written at most every
- * `taskOutputFlushMs`, asynchronously, at most one write per file in flight (later changes wait
- * for the next interval). Read back once per session when the hub first learns it; removed with
+ * `{version: 1, sessionId, tasks}`, the session's kept tasks, replaced whole and atomically
+ * (temp file, rename). Output streams in many small chunks, so a change only marks its session:
+ * the files of marked sessions are written at most every `taskOutputFlushMs`, asynchronously, at
+ * most one write per file in flight (later changes wait for the next interval). Read back once per session when the hub first learns it; removed with
  * the session. A file an earlier version left under its old name (`base64url(sessionId)`, no id
  * inside) is moved to the current name at start, its id written into it; a current file of the
  * same session wins over it.
