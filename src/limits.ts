@@ -59,8 +59,9 @@ export const LIMITS = {
   /** Kept task output is written to `<state-dir>/task-outputs/` at most this often per session (a batch of chunks per write, never one write per chunk). */
   taskOutputFlushMs: 1_000,
   /**
-   * Sessions asked about per `session/list` when the hub, at start, looks for kept task output of
-   * sessions deleted while it was down (the app-server lists at most 50 without a `limit`).
+   * Sessions asked about per `session/list` when the hub, at start, looks for sessions deleted
+   * while it was down, to forget what it keeps about them (domain/sessions/deleted-while-down.ts;
+   * the app-server takes 1–64 ids and lists at most 50 without a `limit`).
    */
   taskOutputPruneBatch: 50,
   /** Journal ring per session: updates kept. */

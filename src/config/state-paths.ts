@@ -15,6 +15,8 @@ export function statePaths(stateDir: string) {
     turnRecords: path.join(stateDir, 'turns'),
     /** The kept output of each session's background tasks (one file per session), for replay after a restart. */
     taskOutputs: path.join(stateDir, 'task-outputs'),
+    /** Copies of the provider file taken before each change the hub made to it. */
+    providerBackups: path.join(stateDir, 'provider-backups'),
     /** Who sent each prompt and answered each interaction, for replay. */
     authors: path.join(stateDir, 'authors.json'),
     /** The approval rules and their revision (docs/SECURITY.md "Approval rules"). */

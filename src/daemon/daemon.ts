@@ -10,7 +10,7 @@ import { Hub } from '../domain/hub.js';
 import { TurnRecords } from '../domain/prompts/turn-record.js';
 import { AuthorBook } from '../domain/people/author-book.js';
 import { TaskOutputFiles } from '../domain/prompts/task-output-files.js';
-import { pruneTaskOutputsWhenReady, type TaskOutputPrune } from '../domain/prompts/task-output-prune.js';
+import type { DeletedWhileDown } from '../domain/sessions/deleted-while-down.js';
 import type { BackendPort } from '../ports/backend-port.js';
 import { AppServerClient } from '../app-server/client.js';
 import { type AppDeps, buildApp } from '../http/app.js';
@@ -18,6 +18,7 @@ import { acpEndpoint } from '../gateway/acp-endpoint.js';
 import { CLOSE } from '../gateway/close-codes.js';
 import { ensurePrivateDir } from '../fs/secure-file.js';
 import { acquireInstanceLock } from './instance-lock.js';
+import { sweepStateTemps } from './stale-temps.js';
 import { ensureAdminToken } from '../auth/admin-token.js';
 import { statePaths } from '../config/state-paths.js';
 import { writeHubFile, writeLastAddress } from './state-files.js';
@@ -28,7 +29,6 @@ import { ensureHubId, hubName, type HubIdentity } from '../auth/hub-id.js';
 import { checkBindSafety } from '../auth/bind-safety.js';
 import type { Authenticator } from '../auth/identity.js';
 import fs from 'node:fs';
-import path from 'node:path';
 import { ProviderStore } from '../settings/provider-store.js';
 import { HubMetrics } from '../metrics/hub-metrics.js';
 import { instrumentBackend } from '../metrics/instrument-backend.js';
@@ -37,7 +37,7 @@ import { SessionTransitions } from '../push/session-transitions.js';
 import { ModelCatalog } from '../settings/model-catalog.js';
 import { QuotaService } from '../settings/provider-quota.js';
 import { WorkflowService } from '../settings/workflow-service.js';
-import { sessionMarks } from './domain-parts.js';
+import { forgetDeletedWhileDown, sessionMarks } from './domain-parts.js';
 import { buildHttpState, workspaceParts } from './http-parts.js';
 
 /** A running daemon: what tests and the CLI hold on to. */
@@ -50,8 +50,8 @@ export interface RunningDaemon {
   backend: BackendPort;
   hub: Hub;
   auth: AuthServices;
-  /** Settles when the start's look for kept task output of deleted sessions is done (src/domain/prompts/task-output-prune.ts). */
-  taskOutputsPruned: Promise<TaskOutputPrune>;
+  /** Settles when the start's look for sessions deleted while the hub was down is done (src/domain/sessions/deleted-while-down.ts). */
+  deletedWhileDown: Promise<DeletedWhileDown>;
   /** Stops everything in order; memoised, so a second signal is harmless. */
   close(): Promise<void>;
 }
@@ -89,12 +89,18 @@ export async function startDaemon(config: HubConfig, logger: Logger, options: St
   const workspace = workspaceParts(config);
   await refusePrivateRoots(config, workspace.roots);
   const releaseLock = acquireInstanceLock(config.stateDir);
+  sweepStateTemps(config.stateDir, logger, Date.now());
   const steps: ShutdownSteps = { rest: [] };
   const runSteps = (onError: (err: unknown) => void) =>
     runShutdown([steps.app, steps.hub, steps.backend, ...steps.rest, releaseLock], onError);
   try {
     const { auth, adminToken, metrics, backend, appServer } = buildCore(config, logger, options, steps);
-    const { hub, policy, grants, taskFiles } = buildDomain(config, logger, { backend, appServer, auth, roots: workspace.roots }, steps);
+    const { hub, policy, grants, taskFiles, records } = buildDomain(
+      config,
+      logger,
+      { backend, appServer, auth, roots: workspace.roots },
+      steps,
+    );
     hub.onInteractionAnswered((ms) => metrics.interactionAnswered(ms));
     const hubIdentity = { hubId: ensureHubId(config.stateDir), name: hubName(config.name), version: VERSION };
     const push = createPush(config, logger, hubIdentity, options.pushAgent);
@@ -114,8 +120,8 @@ export async function startDaemon(config: HubConfig, logger: Logger, options: St
     attachMetrics(metrics, hub, app, backend);
     const { url, port } = await listenAndAnnounce(app, config, steps);
     hub.start();
-    const prune = pruneWhenReady(config, logger, { appServer, backend, hub, taskFiles });
-    steps.rest.unshift(() => prune.stop());
+    const reconcile = forgetDeletedWhileDown(config, logger, { appServer, backend, hub, grants, taskFiles, records });
+    steps.rest.unshift(() => reconcile.stop());
     void backend.start().catch((err: unknown) => logger.error({ err }, 'backend failed to start'));
     logger.info({ url, backend: config.backend, stateDir: config.stateDir }, `zcode-hub ${VERSION} listening on ${url}`);
 
@@ -124,7 +130,7 @@ export async function startDaemon(config: HubConfig, logger: Logger, options: St
       closing ??= runSteps((err) => logger.warn({ err }, 'error during shutdown'));
       return closing;
     };
-    return { url, host: config.host, port, adminToken, app, backend, hub, auth, taskOutputsPruned: prune.done, close };
+    return { url, host: config.host, port, adminToken, app, backend, hub, auth, deletedWhileDown: reconcile.done, close };
   } catch (err) {
     // Best effort: the original error is the one to report.
     await runSteps(() => undefined);
@@ -186,7 +192,7 @@ function buildDomain(
     authors.close();
     await taskFiles.close();
   };
-  return { hub, policy, grants, taskFiles };
+  return { hub, policy, grants, taskFiles, records };
 }
 
 /** Web Push to the devices that subscribed, from this hub. */
@@ -233,7 +239,7 @@ async function buildSettings(config: HubConfig, logger: Logger, parts: { appServ
   // Backups of the provider file stay in our state dir, not beside the user's (shared) file.
   const providerStore = new ProviderStore({
     filePath: config.providerFile,
-    backupDir: path.join(config.stateDir, 'provider-backups'),
+    backupDir: statePaths(config.stateDir).providerBackups,
     logger: logger.child({ component: 'settings' }),
   });
   await providerStore.start();
@@ -307,23 +313,6 @@ function buildCore(config: HubConfig, logger: Logger, options: StartOptions, ste
   // The one typed client of the app-server, over the (instrumented) link: the domain and the settings call through it.
   const appServer = new AppServerClient(backend);
   return { auth, adminToken, metrics, backend, appServer };
-}
-
-/** Once the agent is ready: the kept task output of sessions deleted while no hub ran goes. */
-function pruneWhenReady(
-  config: HubConfig,
-  logger: Logger,
-  parts: { appServer: AppServerClient; backend: BackendPort; hub: Hub; taskFiles: TaskOutputFiles },
-): ReturnType<typeof pruneTaskOutputsWhenReady> {
-  const { appServer, backend, hub, taskFiles } = parts;
-  return pruneTaskOutputsWhenReady({
-    app: appServer,
-    backend,
-    files: taskFiles,
-    live: (id) => hub.getSession(id) !== undefined,
-    batch: config.limits.taskOutputPruneBatch,
-    logger: logger.child({ component: 'task-outputs' }),
-  });
 }
 
 /** The gateway's `/acp` endpoint, the HTTP side's state, and the app with every route mounted. */

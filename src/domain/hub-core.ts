@@ -158,17 +158,29 @@ export class HubCore {
   }
 
   /**
-   * Drops the hub's copy of a session (it was deleted), and everything it keeps about it in the
-   * state dir: its marks, turn record, background task output, and the authors and overwrite marks
-   * of its prompts and tool calls.
+   * Drops the hub's copy of sessions (they were deleted), and everything it keeps about them in
+   * the state dir: their marks, turn records, background task output, and the authors and
+   * overwrite marks of their prompts and tool calls (each file written once).
    */
-  forgetSession(sessionId: string): void {
-    this.sessions.delete(sessionId);
-    this.restored.delete(sessionId);
-    this.marks.forget(sessionId);
-    this.records?.forget(sessionId);
-    this.taskFiles?.drop(sessionId);
-    this.authors.forgetSession(sessionId);
+  forgetSessions(sessionIds: ReadonlySet<string>): void {
+    for (const id of sessionIds) {
+      this.sessions.delete(id);
+      this.restored.delete(id);
+      this.records?.forget(id);
+      this.taskFiles?.drop(id);
+    }
+    this.marks.forget(sessionIds);
+    this.authors.forgetSessions(sessionIds);
+  }
+
+  /** The sessions the state dir keeps something about (marks, authors, task output, a turn record left by the last run). */
+  keptSessionIds(): Set<string> {
+    return new Set([
+      ...this.marks.sessionIds(),
+      ...this.authors.sessionIds(),
+      ...(this.taskFiles?.storedSessionIds() ?? []),
+      ...this.restored.keys(),
+    ]);
   }
 
   /** Writes pending marks (at a turn's end, and when the hub stops: a usage noted after the end is kept too); a failed write is logged, never thrown into a turn. */

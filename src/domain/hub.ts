@@ -305,13 +305,13 @@ export class Hub {
   /** One session's summary (REST `GET /sessions/{id}`); undefined when the hub does not know it. */
   getSession(sessionId: string): SessionSummary | undefined {
     const s = this.core.findSession(sessionId);
-    return s ? this.summary(s) : undefined;
+    return s ? this.core.sessionSummary(s) : undefined;
   }
 
   /** Renames a session (v4 `renameSession`, §7.3). */
   async renameSession(sessionId: string, title: string, by: Identity): Promise<SessionSummary> {
     this.requireOperate(by);
-    return this.summary(await this.commands.rename(by, sessionId, title));
+    return this.core.sessionSummary(await this.commands.rename(by, sessionId, title));
   }
 
   /** Unloads the session's runtime in the child (`session/close`); 409 HUB_ERR_SESSION_BUSY while a turn runs. */
@@ -333,6 +333,11 @@ export class Hub {
     return this.core.findSession(sessionId)?.retiredFromDiscovery === true;
   }
 
+  /** What the state dir keeps per session, for forgetting sessions deleted while the hub was down (the grants aside). */
+  get kept(): Pick<HubCore, 'keptSessionIds' | 'forgetSessions'> {
+    return this.core;
+  }
+
   /** `session/delete` (session-delete.ts): gone from the agent's store and from every client's list. */
   async deleteSession(sessionId: string, by: { identity: Identity; clientId?: string; client?: string }): Promise<void> {
     await deleteSession(
@@ -340,7 +345,7 @@ export class Hub {
       {
         open: (id) => this.opener.open(id),
         cancelInteractions: (s, who) => this.interactionFlow.cancelSession(s, who),
-        forgetElsewhere: (id) => this.grants?.forgetSession(id),
+        forgetElsewhere: (ids) => this.grants?.forgetSessions(ids),
       },
       sessionId,
       by,
@@ -379,10 +384,6 @@ export class Hub {
       seq: session.journal.lastSeq,
       epoch: session.journal.epoch,
     };
-  }
-
-  private summary(s: SessionState): SessionSummary {
-    return this.core.sessionSummary(s);
   }
 
   private requireOperate(identity: Identity): void {

@@ -8,6 +8,19 @@ export function ensurePrivateDir(dir: string): void {
   fs.chmodSync(dir, 0o700);
 }
 
+/** What `tempFileOf` names: hidden, the target's name, the writer's pid, 8 hex digits, `.tmp`. */
+const TEMP_NAME = /^\..+\.[1-9]\d*\.[0-9a-f]{8}\.tmp$/;
+
+/** The hidden temp file an atomic write of `file` goes through: `.<name>.<pid>.<random>.tmp`, beside it. */
+export function tempFileOf(file: string): string {
+  return path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+}
+
+/** Whether a directory entry has the shape of a `tempFileOf` name (a kill between write and rename leaves one). */
+export function isTempFileName(name: string): boolean {
+  return TEMP_NAME.test(name);
+}
+
 /**
  * Writes a file atomically with mode 0600: temp file in the same directory, fsync, rename,
  * fsync the directory. A crash leaves either the old or the new content, never a torn file.
@@ -16,7 +29,7 @@ export function writeFileAtomic(file: string, data: string | Uint8Array, mode = 
   const dir = path.dirname(file);
   // A missing parent is created private; an existing one keeps its mode.
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  const tmp = tempFileOf(file);
   const fd = fs.openSync(tmp, 'wx', mode);
   try {
     try {

@@ -99,14 +99,15 @@ export class GrantStore {
   }
 
   /**
-   * A session was deleted: the grants set in it stay (they hold for its workspace, as the agent's
-   * project rule did, and only an admin removes one), but no longer name the session.
+   * Sessions were deleted: the grants set in them stay (they hold for their workspace, as the
+   * agent's project rule did, and only an admin removes one), but no longer name the session.
    */
-  forgetSession(sessionId: string): void {
-    if (!this.state.grants.some((g) => g.sessionId === sessionId)) return;
+  forgetSessions(sessionIds: ReadonlySet<string>): void {
+    const named = (g: AlwaysGrant) => g.sessionId !== undefined && sessionIds.has(g.sessionId);
+    if (!this.state.grants.some(named)) return;
     this.write(
       this.state.grants.map((g) => {
-        if (g.sessionId !== sessionId) return g;
+        if (!named(g)) return g;
         const { sessionId: _deleted, ...kept } = g;
         return kept;
       }),

@@ -22,6 +22,11 @@ function tempPathFor(filePath: string): string {
   return join(dirname(filePath), `.${basename(filePath)}${TEMP_MARKER}${process.pid}-${randomBytes(6).toString('hex')}`);
 }
 
+/** Whether a directory entry has the shape of a `tempPathFor` name. */
+export function isSettingsTempName(name: string): boolean {
+  return /^\..+\.hub-tmp-[1-9]\d*-[0-9a-f]{12}$/.test(name);
+}
+
 /** Creates the parent directory 0700 when it is missing (an existing directory keeps its mode). */
 export async function ensurePrivateDir(dir: string): Promise<void> {
   await mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE });

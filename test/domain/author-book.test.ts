@@ -53,7 +53,7 @@ describe('the author book', () => {
     book.setAnswer('gone', 'call1', { name: 'Bo', person: 'bo' });
     book.setOverwrites('gone', 'call2');
     book.setPrompt('kept', 'm1', { name: 'Cy', person: 'cy' });
-    book.forgetSession('gone');
+    book.forgetSessions(new Set(['gone']));
     expect([book.size, book.promptOf('gone', 'm1'), book.answerOf('gone', 'call1'), book.overwrites('gone', 'call2')]).toEqual([
       1,
       undefined,

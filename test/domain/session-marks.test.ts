@@ -37,7 +37,7 @@ describe('SessionMarks', () => {
     expect(b.archived('s2')).toBeUndefined();
     b.setArchived('s1', false);
     expect(new SessionMarks(dir, { max: 10, previewChars: 40 }).archived('s1')).toBe(false);
-    b.forget('s1');
+    b.forget(new Set(['s1']));
     expect(new SessionMarks(dir, { max: 10, previewChars: 40 }).preview('s1')).toBeUndefined();
   });
 

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logger.js';
+import { idFileName } from '../../src/fs/id-file-name.js';
 import { TaskOutputFiles } from '../../src/domain/prompts/task-output-files.js';
 import { TaskOutputs, type KeptTask } from '../../src/domain/prompts/task-outputs.js';
 import { until } from '../helpers/until.js';
@@ -27,15 +28,17 @@ const task = (id: string, output: string): KeptTask => ({
 const jsonFiles = (dir: string) => fs.readdirSync(dir).filter((n) => n.endsWith('.json'));
 
 describe('TaskOutputFiles (kept task output in the state dir)', () => {
-  it("names the sessions that have a file, and no file that is not a session id's encoding", async () => {
+  it('names the sessions that have a file, and no file whose id inside does not give its name back', async () => {
     const dir = tempDir();
     const files = new TaskOutputFiles(dir, { maxChars: 100, maxTasks: 4, flushMs: 3_600_000 }, logger);
     for (const id of ['sess_1', 'sess/ä 2']) files.changed(id, { snapshot: () => [task('a', 'out')] });
     await files.close();
-    // Not ours: a non-canonical encoding, a temp file's name, another extension.
-    fs.writeFileSync(path.join(dir, '_w.json'), '{}');
-    fs.writeFileSync(path.join(dir, '.c2Vzc18x.json.1.tmp'), '{}');
-    fs.writeFileSync(path.join(dir, 'c2Vzc18x.txt'), '{}');
+    // Not ours: another id inside, no id inside, not JSON, a temp file's name, another extension.
+    fs.writeFileSync(path.join(dir, idFileName('other', '.json')), JSON.stringify({ version: 1, sessionId: 'sess_1', tasks: [] }));
+    fs.writeFileSync(path.join(dir, idFileName('bare', '.json')), JSON.stringify({ version: 1, tasks: [] }));
+    fs.writeFileSync(path.join(dir, idFileName('torn', '.json')), '{"version":1,"sess');
+    fs.writeFileSync(path.join(dir, `.${idFileName('sess_1', '.json')}.1.0a0b0c0d.tmp`), '{}');
+    fs.writeFileSync(path.join(dir, `${idFileName('sess_1', '.txt')}`), '{}');
     expect(files.storedSessionIds().sort()).toEqual(['sess/ä 2', 'sess_1']);
   });
 
@@ -100,14 +103,12 @@ describe('TaskOutputFiles (kept task output in the state dir)', () => {
     const dir = tempDir();
     const limits = { maxChars: 10, maxTasks: 2, flushMs: 5 };
     fs.mkdirSync(dir, { recursive: true });
-    const fileOf = (s: string) => path.join(dir, `${Buffer.from(s).toString('base64url')}.json`);
+    const fileOf = (s: string) => path.join(dir, idFileName(s, '.json'));
     fs.writeFileSync(fileOf('broken'), '{not json');
     fs.writeFileSync(fileOf('huge'), 'x'.repeat(2 * 10 * 6 + 64 * 1024 + 1));
     const three = [task('a', 'A'), task('b', 'B'), { ...task('c', 'C'), status: 'nonsense' }, task('d', 'D')];
-    fs.writeFileSync(fileOf('many'), JSON.stringify({ version: 1, tasks: three }));
-    fs.writeFileSync(path.join(dir, '.x.json.123.ab.tmp'), 'half');
+    fs.writeFileSync(fileOf('many'), JSON.stringify({ version: 1, sessionId: 'many', tasks: three }));
     const files = new TaskOutputFiles(dir, limits, logger);
-    expect(fs.readdirSync(dir).filter((n) => n.endsWith('.tmp'))).toEqual([]);
     expect(files.load('broken')).toEqual([]);
     expect(files.load('huge')).toEqual([]);
     expect(fs.existsSync(fileOf('huge'))).toBe(false);

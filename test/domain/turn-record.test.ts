@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parseRecord, TurnRecords } from '../../src/domain/prompts/turn-record.js';
+import { idFileName } from '../../src/fs/id-file-name.js';
 import { LIMITS } from '../../src/limits.js';
 import { createLogger } from '../../src/logger.js';
 import { until } from '../helpers/until.js';
@@ -65,7 +66,7 @@ describe('running-turn records', () => {
     r.open('s1', 7);
     r.turn('s1', 'run');
     const texts = ['héllo ', '✓ done ', '😀 ', 'plain'];
-    const lines = ['{"t":"open","startedAt":7}', '{"t":"run"}', ...texts.map((t, i) => frame(t, i + 1))];
+    const lines = ['{"t":"open","startedAt":7,"sessionId":"s1"}', '{"t":"run"}', ...texts.map((t, i) => frame(t, i + 1))];
     for (const [i, t] of texts.slice(0, 2).entries()) r.frame('s1', frame(t, i + 1), Buffer.byteLength(frame(t, i + 1)));
     // The first two by the flush timer, the rest pending when close() writes them.
     await until(() => (text().includes('✓ done') ? true : undefined), 'the first flush on disk');
@@ -102,11 +103,8 @@ describe('running-turn records', () => {
     r.drop('s1');
     await r.settled();
     expect(files()).toEqual([]);
-    fs.writeFileSync(
-      path.join(dir, `${Buffer.from('big').toString('base64url')}.ndjson`),
-      `{"t":"open","startedAt":1}\n${'y'.repeat(100)}\n`,
-    );
-    fs.writeFileSync(path.join(dir, `${Buffer.from('headless').toString('base64url')}.ndjson`), `${frame('z')}\n`);
+    fs.writeFileSync(path.join(dir, idFileName('big', '.ndjson')), `{"t":"open","startedAt":1,"sessionId":"big"}\n${'y'.repeat(100)}\n`);
+    fs.writeFileSync(path.join(dir, idFileName('headless', '.ndjson')), `${frame('z')}\n`);
     const small = new TurnRecords(dir, { turnRecordMaxBytes: 64, turnRecordFlushMs: 5 }, createLogger({ level: 'silent' }));
     expect([...small.loadAll().keys()]).toEqual([]);
     expect(files()).toEqual([]);
@@ -141,7 +139,7 @@ describe('running-turn records', () => {
   it('keeps one descriptor open on a record across its writes, and none once it is dropped or the hub stops', async () => {
     const { r, dir, text } = records();
     r.open('s1', 1);
-    const file = path.join(dir, `${Buffer.from('s1').toString('base64url')}.ndjson`);
+    const file = path.join(dir, idFileName('s1', '.ndjson'));
     for (let i = 1; i <= 3; i++) {
       r.frame('s1', frame(`part ${i}`, i), 10);
       await until(() => text().includes(`part ${i}`), `part ${i} on disk`);
@@ -153,7 +151,7 @@ describe('running-turn records', () => {
     // A restored record is continued in the same file, and closed with the hub.
     r.open('s2', 2);
     await until(() => text().includes('"startedAt":2'), 'the second record on disk');
-    const file2 = path.join(dir, `${Buffer.from('s2').toString('base64url')}.ndjson`);
+    const file2 = path.join(dir, idFileName('s2', '.ndjson'));
     const next = new TurnRecords(
       dir,
       { turnRecordMaxBytes: LIMITS.turnRecordMaxBytes, turnRecordFlushMs: 5 },
@@ -168,13 +166,13 @@ describe('running-turn records', () => {
     await next.close();
     expect(openOn(file2)).toBe(0);
     expect(fs.readFileSync(file2, 'utf8')).toContain('after restart');
-    expect(fs.readFileSync(file2, 'utf8').startsWith('{"t":"open","startedAt":2}')).toBe(true);
+    expect(fs.readFileSync(file2, 'utf8').startsWith('{"t":"open","startedAt":2,"sessionId":"s2"}')).toBe(true);
   });
 
   it('a record whose last line a kill tore is continued on a line of its own: the first line after the restart is kept', async () => {
     const { dir } = records();
-    const file = path.join(dir, `${Buffer.from('s1').toString('base64url')}.ndjson`);
-    const kept = `{"t":"open","startedAt":7}\n{"t":"run"}\n${frame('before the kill', 1)}\n`;
+    const file = path.join(dir, idFileName('s1', '.ndjson'));
+    const kept = `{"t":"open","startedAt":7,"sessionId":"s1"}\n{"t":"run"}\n${frame('before the kill', 1)}\n`;
     fs.writeFileSync(file, `${kept}${frame('cut mid-write', 2).slice(0, 40)}`, { mode: 0o600 });
     const next = new TurnRecords(
       dir,

@@ -15,12 +15,13 @@ import type { AcpWsClient } from '../helpers/acp-ws-client.js';
 import { restartableHub } from '../helpers/restartable-hub.js';
 import { until } from '../helpers/until.js';
 import { AUDIT_FILE } from '../../src/auth/audit-log.js';
+import { idFileName } from '../../src/fs/id-file-name.js';
 
 const { stateDir, workspace, start } = restartableHub('zch-delete-forget-');
 
 /** Every file of the state dir (but the audit log) whose name or content holds the session id, raw or as a file name encodes it. */
 function traces(sessionId: string): string[] {
-  const needles = [sessionId, Buffer.from(sessionId, 'utf8').toString('base64url')];
+  const needles = [sessionId, idFileName(sessionId, '')];
   const found: string[] = [];
   const walk = (dir: string): void => {
     for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {

@@ -59,12 +59,12 @@ describe('GrantStore', () => {
     const store = new GrantStore(file, LIMITS);
     const [g] = store.add([{ toolName: 'Bash', ruleContent: 'npm test' }], where, ann, 1_000);
     const [other] = store.add([{ toolName: 'Bash', ruleContent: 'make' }], { workspace: '/w', sessionId: 's2' }, ann, 2_000);
-    store.forgetSession('s1');
+    store.forgetSessions(new Set(['s1']));
     const { sessionId: _s1, ...kept } = g!;
     expect(new GrantStore(file, LIMITS).current).toEqual({ revision: 3, grants: [kept, other] });
     expect(fs.readFileSync(file, 'utf8')).not.toContain('"s1"');
     // Nothing of the session left: no write, no new revision.
-    store.forgetSession('s1');
+    store.forgetSessions(new Set(['s1']));
     expect(store.current.revision).toBe(3);
   });
 

@@ -17,8 +17,8 @@ export interface GrantKeeper {
   /** Why these rules cannot be kept for this person in this workspace, or undefined. */
   refusal(rules: readonly GrantRule[], workspace: string, person: string): string | undefined;
   add(rules: readonly GrantRule[], where: { workspace: string; sessionId: string }, by: GrantAuthor): AlwaysGrant[];
-  /** A deleted session: grants set in it stop naming it. */
-  forgetSession(sessionId: string): void;
+  /** Deleted sessions: grants set in them stop naming them. */
+  forgetSessions(sessionIds: ReadonlySet<string>): void;
 }
 
 /** An "always" answer made ready: what the agent gets instead, and what to keep once it wins. */

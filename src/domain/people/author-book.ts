@@ -9,7 +9,7 @@
  * `<state-dir>/authors.json` (0600, atomic), written at most every `turnRecordFlushMs` after a
  * change and at close, so authors (person, device, token, client: src/domain/people/author.ts — or
  * the rule or grant that decided) and those marks survive a hub restart. A deleted session's
- * entries are forgotten and the file rewritten at once (`forgetSession`).
+ * entries are forgotten and the file rewritten at once (`forgetSessions`).
  */
 import { z } from 'zod';
 import { readFileIfExists, writeFileAtomic } from '../../fs/secure-file.js';
@@ -98,13 +98,13 @@ export class AuthorBook {
   }
 
   /**
-   * Forgets everything kept about a deleted session, and rewrites the file at once (not after the
-   * flush delay) so its people are gone from disk when the delete is answered.
+   * Forgets everything kept about deleted sessions, and rewrites the file at once (not after the
+   * flush delay) so their people are gone from disk when the delete is answered.
    */
-  forgetSession(sessionId: string): void {
+  forgetSessions(sessionIds: ReadonlySet<string>): void {
     let forgot = false;
     for (const k of [...this.entries.keys()]) {
-      if (k.split('\u0000')[1] !== sessionId) continue;
+      if (!sessionIds.has(sessionOf(k))) continue;
       this.entries.delete(k);
       forgot = true;
     }
@@ -112,6 +112,11 @@ export class AuthorBook {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     this.save();
+  }
+
+  /** The sessions something is remembered about. */
+  sessionIds(): Set<string> {
+    return new Set([...this.entries.keys()].map(sessionOf));
   }
 
   /** How many authors and marks are remembered. */
@@ -191,4 +196,8 @@ function recorded(by: AuthorName): AuthorName {
 
 function key(kind: Kind, sessionId: string, id: string): string {
   return `${kind}\u0000${sessionId}\u0000${id}`;
+}
+
+function sessionOf(k: string): string {
+  return k.split('\u0000')[1] ?? '';
 }

@@ -1,19 +1,21 @@
 /**
  * Background tasks' kept output on disk (task-outputs.ts), so a hub restart does not lose what
  * late joiners and reloads are shown. One file per session,
- * `<state-dir>/task-outputs/<base64url(sessionId)>.json` (mode 0600): the session's kept tasks,
- * replaced whole and atomically (temp file, rename). Output streams in many small chunks, so a
- * change only marks its session: the files of marked sessions are written at most every
- * `taskOutputFlushMs`, asynchronously, at most one write per file in flight (later changes wait
- * for the next interval). Read back once per session when the hub first learns it; removed with
- * the session.
+ * `<state-dir>/task-outputs/<idFileName(sessionId)>.json` (fs/id-file-name.ts, mode 0600):
+ * `{version: 1, sessionId, tasks}`, the session's kept tasks, replaced whole and atomically
+ * (temp file, rename). Output streams in many small chunks, so a change only marks its session:
+ * the files of marked sessions are written at most every `taskOutputFlushMs`, asynchronously, at
+ * most one write per file in flight (later changes wait for the next interval). Read back once per session when the hub first learns it; removed with
+ * the session. A file an earlier version left under its old name (`base64url(sessionId)`, no id
+ * inside) is moved to the current name at start, its id written into it; a current file of the
+ * same session wins over it.
  */
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { ensurePrivateDir, readFileIfExists, writeFileAtomic } from '../../fs/secure-file.js';
+import { idFileName, isIdFileName, legacyIdOf } from '../../fs/id-file-name.js';
+import { ensurePrivateDir, readFileIfExists, tempFileOf, writeFileAtomic } from '../../fs/secure-file.js';
 import type { Logger } from '../../logger.js';
 import type { KeptTask, TaskOutputs } from './task-outputs.js';
 
@@ -34,7 +36,9 @@ const keptSchema = z.object({
   status: z.enum(['pending', 'in_progress', 'completed', 'failed']).optional(),
   task: z.record(z.string(), z.unknown()),
 });
-const fileSchema = z.object({ version: z.literal(1), tasks: z.array(z.unknown()) });
+const fileSchema = z.object({ version: z.literal(1), sessionId: z.string().optional(), tasks: z.array(z.unknown()) });
+
+const EXT = '.json';
 
 /** Room per file beyond the output itself (ids, statuses, task facts). */
 const OVERHEAD_BYTES = 64 * 1024;
@@ -53,10 +57,34 @@ export class TaskOutputFiles {
     private readonly limits: TaskOutputFileLimits,
     private readonly logger: Logger,
   ) {
+    // Temp files of a run that died mid-write are swept at start (fs/stale-temp-files.ts).
     ensurePrivateDir(dir);
-    // Temp files of a run that died mid-write (one hub per state dir: none is in use now).
-    for (const name of fs.readdirSync(dir))
-      if (name.startsWith('.') && name.endsWith('.tmp')) fs.rmSync(path.join(dir, name), { force: true });
+    for (const name of fs.readdirSync(dir)) {
+      const sessionId = legacyIdOf(name, EXT);
+      if (sessionId !== undefined) this.moveLegacy(path.join(dir, name), sessionId);
+    }
+  }
+
+  /**
+   * An earlier version's file (named `base64url(sessionId)`) under the current name with its id
+   * inside; dropped when a current file of the session exists or it is over the bound, left as
+   * it is when unreadable.
+   */
+  private moveLegacy(file: string, sessionId: string): void {
+    const target = this.fileOf(sessionId);
+    try {
+      const size = fs.statSync(file).size;
+      if (fs.existsSync(target) || size > this.maxBytes()) {
+        fs.rmSync(file, { force: true });
+        return;
+      }
+      const parsed = fileSchema.parse(JSON.parse(fs.readFileSync(file, 'utf8')));
+      writeFileAtomic(target, JSON.stringify({ ...parsed, sessionId }));
+      fs.rmSync(file, { force: true });
+      this.logger.info({ from: file, to: target }, 'a task output file was moved to its current name');
+    } catch (err) {
+      this.logger.warn({ err, file }, 'a task output file of an earlier version could not be moved; left as it is');
+    }
   }
 
   /** Gives `outputs` (a session the hub just learnt) what a previous run kept for it; rewritten, as restoring ends running tasks. */
@@ -81,6 +109,7 @@ export class TaskOutputFiles {
       const text = readFileIfExists(file);
       if (text === undefined) return [];
       const parsed = fileSchema.parse(JSON.parse(text));
+      if (parsed.sessionId !== sessionId) return [];
       const tasks: KeptTask[] = [];
       for (const raw of parsed.tasks.slice(-this.limits.maxTasks)) {
         const t = keptSchema.safeParse(raw);
@@ -116,13 +145,22 @@ export class TaskOutputFiles {
     this.enqueue(file, () => fsp.rm(file, { force: true }));
   }
 
-  /** The sessions that have a file (names that are not a session id's encoding are not ours: left alone). */
+  /**
+   * The sessions that have a file: the id inside each, when it gives the file's name back (any
+   * other file is not ours, and one that does not read is skipped: both are left alone).
+   */
   storedSessionIds(): string[] {
     const ids: string[] = [];
     for (const name of fs.readdirSync(this.dir)) {
-      if (name.startsWith('.') || !name.endsWith('.json')) continue;
-      const id = Buffer.from(name.slice(0, -'.json'.length), 'base64url').toString('utf8');
-      if (id !== '' && this.fileOf(id) === path.join(this.dir, name)) ids.push(id);
+      if (!isIdFileName(name, EXT)) continue;
+      const file = path.join(this.dir, name);
+      try {
+        if (fs.statSync(file).size > this.maxBytes()) continue;
+        const id = fileSchema.parse(JSON.parse(fs.readFileSync(file, 'utf8'))).sessionId;
+        if (id !== undefined && this.fileOf(id) === file) ids.push(id);
+      } catch {
+        // Unreadable: `load` says so when its session is learnt.
+      }
     }
     return ids;
   }
@@ -142,7 +180,7 @@ export class TaskOutputFiles {
     await this.settled();
     for (const [sessionId, outputs] of this.dirty) {
       try {
-        writeFileAtomic(this.fileOf(sessionId), serialize(outputs.snapshot()));
+        writeFileAtomic(this.fileOf(sessionId), serialize(sessionId, outputs.snapshot()));
       } catch (err) {
         this.logger.warn({ err, sessionId }, 'task output could not be written');
       }
@@ -156,7 +194,7 @@ export class TaskOutputFiles {
       const file = this.fileOf(sessionId);
       if (this.chains.has(file)) continue;
       this.dirty.delete(sessionId);
-      const text = serialize(outputs.snapshot());
+      const text = serialize(sessionId, outputs.snapshot());
       this.enqueue(file, () => writeAtomic(file, text));
     }
     if (this.dirty.size > 0) this.schedule();
@@ -181,17 +219,17 @@ export class TaskOutputFiles {
   }
 
   private fileOf(sessionId: string): string {
-    return path.join(this.dir, `${Buffer.from(sessionId, 'utf8').toString('base64url')}.json`);
+    return path.join(this.dir, idFileName(sessionId, EXT));
   }
 }
 
-function serialize(tasks: KeptTask[]): string {
-  return JSON.stringify({ version: 1, tasks });
+function serialize(sessionId: string, tasks: KeptTask[]): string {
+  return JSON.stringify({ version: 1, sessionId, tasks });
 }
 
 /** Temp file beside the target (0600), then rename: a crash leaves the old file or the new one, never a torn one. */
 async function writeAtomic(file: string, text: string): Promise<void> {
-  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  const tmp = tempFileOf(file);
   try {
     await fsp.writeFile(tmp, text, { mode: 0o600, flag: 'wx' });
     await fsp.rename(tmp, file);

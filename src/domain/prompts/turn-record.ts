@@ -3,14 +3,16 @@
  * tail (turn.ts `LiveTail` — the turn the agent has not stored yet, or one a restart cut off),
  * so that after a hub restart a joiner still gets the partial answer, then the interrupted marker.
  *
- * One file per session, `<state-dir>/turns/<base64url(sessionId)>.ndjson`, mode 0600: a header
- * line `{"t":"open","startedAt"}`, then the journaled frames exactly as sent, plus `{"t":"run"}` /
+ * One file per session, `<state-dir>/turns/<idFileName(sessionId)>.ndjson` (fs/id-file-name.ts),
+ * mode 0600: a header line `{"t":"open","startedAt","sessionId"}`, then the journaled frames exactly as sent, plus `{"t":"run"}` /
  * `{"t":"idle"}` lines when the turn starts or ends. Frames are buffered and appended at most every
  * `turnRecordFlushMs` (one write per interval, never one per token); at most one write per file
  * is in flight. A record's file stays open while the record takes lines (one open and one close
  * per turn, not one of each per write: with ten sessions streaming, opening and closing the file
  * for every append was 4 % of the hub's busy time, BENCHMARKS.md tenth session). A record past
- * `turnRecordMaxBytes` is deleted: history and the marker remain.
+ * `turnRecordMaxBytes` is deleted: history and the marker remain. A record an earlier version
+ * left under its old name (`base64url(sessionId)`) is moved to the current name at `loadAll`,
+ * its id written into a new header; a current record of the same session wins over it.
  */
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
@@ -18,7 +20,8 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import { z } from 'zod';
-import { ensurePrivateDir } from '../../fs/secure-file.js';
+import { idFileName, isIdFileName, legacyIdOf } from '../../fs/id-file-name.js';
+import { ensurePrivateDir, writeFileAtomic } from '../../fs/secure-file.js';
 import type { Logger } from '../../logger.js';
 
 /** A record read back at start: the updates of a tail, and whether its turn was still running. */
@@ -51,7 +54,12 @@ const openFile = promisify(fs.open);
 const writeFile = promisify(fs.write);
 const closeFile = promisify(fs.close);
 
-const controlLine = z.union([z.object({ t: z.literal('open'), startedAt: z.number() }), z.object({ t: z.enum(['run', 'idle']) })]);
+const EXT = '.ndjson';
+
+const controlLine = z.union([
+  z.object({ t: z.literal('open'), startedAt: z.number(), sessionId: z.string().optional() }),
+  z.object({ t: z.enum(['run', 'idle']) }),
+]);
 const frameLine = z.looseObject({
   method: z.literal('session/update'),
   params: z.looseObject({
@@ -82,9 +90,9 @@ export class TurnRecords {
   loadAll(): Map<string, RestoredTurn> {
     const out = new Map<string, RestoredTurn>();
     for (const name of fs.readdirSync(this.dir)) {
-      if (!name.endsWith('.ndjson')) continue;
+      const legacyId = legacyIdOf(name, EXT);
+      if (legacyId === undefined && !isIdFileName(name, EXT)) continue;
       const file = path.join(this.dir, name);
-      const sessionId = Buffer.from(name.slice(0, -'.ndjson'.length), 'base64url').toString('utf8');
       try {
         const bytes = fs.statSync(file).size;
         if (bytes > this.limits.turnRecordMaxBytes) {
@@ -96,14 +104,44 @@ export class TurnRecords {
         const raw = fs.readFileSync(file);
         const whole = raw.lastIndexOf(0x0a) + 1;
         if (whole < bytes) fs.truncateSync(file, whole);
-        const restored = parseRecord(raw.subarray(0, whole).toString('utf8'));
-        if (restored) out.set(sessionId, { ...restored, bytes: whole });
-        else fs.rmSync(file, { force: true });
+        const text = raw.subarray(0, whole).toString('utf8');
+        const restored = parseRecord(text);
+        if (!restored) {
+          fs.rmSync(file, { force: true });
+          continue;
+        }
+        if (legacyId !== undefined) {
+          const moved = this.moveLegacy(file, legacyId, restored.startedAt, text);
+          if (moved !== undefined) out.set(legacyId, { ...restored, bytes: moved });
+          continue;
+        }
+        const { sessionId, ...turn } = restored;
+        // The id inside must give the name back: anything else is not a record of ours.
+        if (sessionId === undefined || this.fileOf(sessionId) !== file) continue;
+        out.set(sessionId, { ...turn, bytes: whole });
       } catch (err) {
         this.logger.warn({ err, file }, 'an unreadable turn record was skipped');
       }
     }
     return out;
+  }
+
+  /**
+   * An earlier version's record (named `base64url(sessionId)`) under the current name, with a
+   * header carrying its id; its size there, or undefined when a current record of the session
+   * exists (the old one is dropped: the current one is read on its own).
+   */
+  private moveLegacy(file: string, sessionId: string, startedAt: number, text: string): number | undefined {
+    const target = this.fileOf(sessionId);
+    if (!fs.existsSync(target)) {
+      const moved = `${JSON.stringify({ t: 'open', startedAt, sessionId })}\n${text}`;
+      writeFileAtomic(target, moved);
+      fs.rmSync(file, { force: true });
+      this.logger.info({ from: file, to: target }, 'a turn record was moved to its current name');
+      return Buffer.byteLength(moved);
+    }
+    fs.rmSync(file, { force: true });
+    return undefined;
   }
 
   /** A live tail opened at `startedAt`: a new record (an existing restored one is continued instead). */
@@ -116,7 +154,8 @@ export class TurnRecords {
     this.records.set(sessionId, record);
     // A fresh file: whatever an earlier (closed) record left is replaced.
     this.enqueue(file, () => this.openFd(record, 'w'));
-    this.line(sessionId, JSON.stringify({ t: 'open', startedAt }));
+    const header = JSON.stringify({ t: 'open', startedAt, sessionId });
+    this.line(sessionId, header, Buffer.byteLength(header));
   }
 
   /** Continues a record restored at start (its `bytes` are already on disk). */
@@ -278,7 +317,7 @@ export class TurnRecords {
   }
 
   private fileOf(sessionId: string): string {
-    return path.join(this.dir, `${Buffer.from(sessionId, 'utf8').toString('base64url')}.ndjson`);
+    return path.join(this.dir, idFileName(sessionId, EXT));
   }
 }
 
@@ -300,9 +339,13 @@ function encodeLines(lines: readonly string[]): Buffer {
   return out;
 }
 
-/** The updates of a record's text (pure; unreadable lines are skipped, a record without its header is none). */
-export function parseRecord(text: string): Omit<RestoredTurn, 'bytes'> | undefined {
+/**
+ * The updates of a record's text (pure; unreadable lines are skipped, a record without its header
+ * is none), and the session id its first header names (none in an earlier version's record).
+ */
+export function parseRecord(text: string): (Omit<RestoredTurn, 'bytes'> & { sessionId?: string }) | undefined {
   let startedAt: number | undefined;
+  let sessionId: string | undefined;
   let running = true;
   const updates: RestoredTurn['updates'] = [];
   for (const raw of text.split('\n')) {
@@ -315,8 +358,10 @@ export function parseRecord(text: string): Omit<RestoredTurn, 'bytes'> | undefin
     }
     const control = controlLine.safeParse(value);
     if (control.success) {
-      if (control.data.t === 'open') startedAt ??= control.data.startedAt;
-      else running = control.data.t === 'run';
+      if (control.data.t === 'open') {
+        startedAt ??= control.data.startedAt;
+        sessionId ??= control.data.sessionId;
+      } else running = control.data.t === 'run';
       continue;
     }
     const frame = frameLine.safeParse(value);
@@ -325,5 +370,6 @@ export function parseRecord(text: string): Omit<RestoredTurn, 'bytes'> | undefin
     const { seq: _seq, epoch: _epoch, ...meta } = frame.data.params._meta?.zcode ?? {};
     updates.push({ update: frame.data.params.update as SessionUpdate, meta });
   }
-  return startedAt === undefined ? undefined : { startedAt, updates, running };
+  if (startedAt === undefined) return undefined;
+  return sessionId === undefined ? { startedAt, updates, running } : { startedAt, updates, running, sessionId };
 }

@@ -24,7 +24,7 @@ export interface DeleteHooks {
   /** Settles the session's pending interactions as cancelled. */
   cancelInteractions(session: SessionState, by: ResolvedBy): void;
   /** Forgets the session where the hub keeps it outside the session's own stores (the "always allow" grants set in it). */
-  forgetElsewhere(sessionId: string): void;
+  forgetElsewhere(sessionIds: ReadonlySet<string>): void;
 }
 
 /** Deletes a session everywhere; resolves once the agent confirmed (or it never existed). */
@@ -89,8 +89,9 @@ function forget(
 ): void {
   const resolvedBy: ResolvedBy = authorOf(by.identity, by.clientId, by.client);
   if (session) hooks.cancelInteractions(session, resolvedBy);
-  core.forgetSession(sessionId);
-  hooks.forgetElsewhere(sessionId);
+  const gone = new Set([sessionId]);
+  core.forgetSessions(gone);
+  hooks.forgetElsewhere(gone);
   if (!session) return;
   core.notifyAll(ZCODE_NOTIFICATION.sessionDeleted, { sessionId: session.sessionId, deletedBy: resolvedBy });
   session.attachments.clear();

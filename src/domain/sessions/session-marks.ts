@@ -141,12 +141,15 @@ export class SessionMarks {
     this.put(sessionId, { ...this.marks.get(sessionId), usage: parsed.data, at: now });
   }
 
-  /** Forgets a deleted session. */
-  forget(sessionId: string): void {
-    if (this.marks.delete(sessionId)) {
-      this.dirty = true;
-      this.flush();
-    }
+  /** Forgets deleted sessions (one write). */
+  forget(sessionIds: ReadonlySet<string>): void {
+    for (const id of sessionIds) if (this.marks.delete(id)) this.dirty = true;
+    this.flush();
+  }
+
+  /** The sessions with a mark. */
+  sessionIds(): string[] {
+    return [...this.marks.keys()];
   }
 
   /** Writes the file when something changed since the last write. */

@@ -108,7 +108,8 @@ async function materialise(sim: SimulatorCore, sessionId: string): Promise<Sessi
 export function list(sim: SimulatorCore, params: unknown): unknown {
   const p = parseParams(ListParams, params) ?? {};
   const stored = sim.store.list().map((s) => sim.runtimes.get(s.info.sessionId)?.info ?? (s.info as unknown as SessionInfo));
-  if (p.sessionIds) {
+  // `--list-ignores-ids`: an agent that takes the ids but lists as if they were not given.
+  if (p.sessionIds && !sim.options.listIgnoresIds) {
     const ids = new Set(p.sessionIds);
     return { sessions: stored.filter((s) => ids.has(s.sessionId)) };
   }

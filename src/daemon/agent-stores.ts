@@ -1,0 +1,48 @@
+/**
+ * Which agent stores this state dir has served (`<state-dir>/agent-stores.json`, 0600, atomic).
+ * What the hub keeps per session (marks, authors, task output, turn records, the grants' session
+ * ids) names sessions of the store its agent had then. Looking for sessions deleted while the hub
+ * was down (domain/sessions/deleted-while-down.ts) asks today's agent: sound only when every
+ * session kept is one of today's store. A state dir that served another store too — the
+ * simulator, then the real CLI (`--backend auto` picks the CLI once it is installed), another
+ * `ZCODE_DATA_BASE_DIR` — would have that store's sessions taken for deleted, so it never looks
+ * again; its entries go by the stores' bounds alone. A state dir without the file (first start,
+ * or one written before this file existed) has an unknown past: the file is started, and the
+ * look waits for the next start.
+ */
+import os from 'node:os';
+import path from 'node:path';
+import { z } from 'zod';
+import type { HubConfig } from '../config/schema.js';
+import { statePaths } from '../config/state-paths.js';
+import { ListFile } from '../fs/list-file.js';
+
+/** Two are enough to know the state dir is shared between stores. */
+const KEPT = 2;
+
+/** Where today's agent keeps its sessions: the simulator's data dir, or the CLI's data base (ZCODE_DATA_BASE_DIR, else the home). */
+export function agentStoreOf(kind: 'zcode' | 'sim', config: Pick<HubConfig, 'stateDir' | 'simArgs'>, env: NodeJS.ProcessEnv): string {
+  if (kind === 'sim') {
+    const at = config.simArgs.lastIndexOf('--data-dir');
+    const dir = at >= 0 ? config.simArgs[at + 1] : undefined;
+    return `sim:${path.resolve(dir ?? statePaths(config.stateDir).simData)}`;
+  }
+  return `zcode:${path.resolve(env['ZCODE_DATA_BASE_DIR'] || os.homedir())}`;
+}
+
+/**
+ * Records `store` as served by the state dir; returns why deleted sessions must not be looked for
+ * at this start, or undefined when `store` is the only one it has ever served.
+ */
+export function noteAgentStore(stateDir: string, store: string): string | undefined {
+  const file = new ListFile(path.join(stateDir, 'agent-stores.json'), { key: 'stores', version: 1, versions: { 1: z.string() } });
+  let unreadable = false;
+  const known = file.read(() => {
+    unreadable = true;
+  });
+  if (!known.includes(store)) file.write([...known, store].slice(0, KEPT));
+  if (known.length === 0)
+    return unreadable ? 'agent-stores.json was unreadable' : 'the agent store this state dir served before is not known yet';
+  if (known.length > 1 || known[0] !== store) return 'this state dir has served more than one agent store';
+  return undefined;
+}
