@@ -12,6 +12,7 @@ import { rec, str } from '../wire.js';
 import { updateChat } from './app-state.js';
 import { addNotice, settleLocalPrompt } from './chat-reducer.js';
 import type { HubClient } from './hub-client.js';
+import { notSentWhy } from './not-sent.js';
 import { dropWaitingPrompt, promptJoinsChat, showWaitingPrompt } from './waiting-prompts.js';
 
 /** Numbers this device's local prompt bubbles (with the time, unique per page). */
@@ -76,8 +77,5 @@ export async function sendPrompt(
  */
 export function promptNotSent(err: unknown): string | undefined {
   if (err instanceof TakenBack) return undefined;
-  if (err instanceof ConnectionLost) return t('offlineNotSent');
-  if (err instanceof LinkGone)
-    return t(err.why === 'revoked' ? 'revokedNotSent' : err.why === 'refused' ? 'refusedNotSent' : 'closedNotSent');
-  return t('sendFailed');
+  return notSentWhy('prompt', err) ?? t('sendFailed');
 }
