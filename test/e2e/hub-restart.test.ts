@@ -56,7 +56,9 @@ const clearAbovePill = () =>
   });
 /** The message list's scroll position: from the top, and from the bottom. */
 const scrollOf = () =>
-  phone.page.getByTestId('messages').evaluate((el) => ({ top: el.scrollTop, fromBottom: el.scrollHeight - el.scrollTop - el.clientHeight }));
+  phone.page
+    .getByTestId('messages')
+    .evaluate((el) => ({ top: el.scrollTop, fromBottom: el.scrollHeight - el.scrollTop - el.clientHeight }));
 /** Whether the message list has made room for the pill below it (polish.css). */
 const roomForPill = () => phone.page.getByTestId('messages').evaluate((el) => getComputedStyle(el).paddingBottom === '64px');
 /** Two frames: every scroll event and resize observation due by now has run. */

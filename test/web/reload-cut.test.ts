@@ -17,7 +17,8 @@ afterEach(async () => {
   await h.close();
 });
 
-const texts = () => store.get().chats[SID]?.items.flatMap((it) => (it.kind === 'user' || it.kind === 'agent' ? [`${it.kind}: ${it.text}`] : []));
+const texts = () =>
+  store.get().chats[SID]?.items.flatMap((it) => (it.kind === 'user' || it.kind === 'agent' ? [`${it.kind}: ${it.text}`] : []));
 const loads = () => h.hub.frames.filter((f) => f.method === 'session/load');
 const chunk = (kind: 'user' | 'agent', text: string) => ({
   sessionId: SID,

@@ -38,10 +38,7 @@ export function ConfigBar({ chat, client, canOperate }: { chat: ChatState; clien
   const selects = chat.configOptions.filter((o) => o.type === 'select');
   const hasModeOption = selects.some((o) => o.id === 'mode' || o.category === 'mode');
   const usage = useContextUsage(chat.sessionId);
-  const change = (fn: () => Promise<void>) =>
-    fn().catch((err: Error) =>
-      toast(notSentWhy('setting', err) ?? t('error', err.message)),
-    );
+  const change = (fn: () => Promise<void>) => fn().catch((err: Error) => toast(notSentWhy('setting', err) ?? t('error', err.message)));
   // Nothing to show (a view device before the first usage report): no bar, not an empty bordered strip.
   if (!usage && !(canOperate && (selects.length || (!hasModeOption && chat.modes.length)))) return null;
   return (
