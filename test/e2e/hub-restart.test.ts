@@ -47,6 +47,22 @@ async function hubDown(): Promise<void> {
   await expect.poll(() => pill().getAttribute('data-status'), { timeout: 30_000 }).not.toBe('online');
 }
 const waitingBubble = () => phone.page.locator('[data-testid="user-message"][data-waiting="link"]');
+/** How far the last message's bottom is above the pill's top: negative when the pill covers it. */
+const clearAbovePill = () =>
+  phone.page.evaluate(() => {
+    const last = document.querySelector('[data-testid="messages"]')?.lastElementChild?.getBoundingClientRect();
+    const pill = document.querySelector('[data-testid="conn-indicator"]')?.getBoundingClientRect();
+    return last && pill ? pill.top - last.bottom : Number.NaN;
+  });
+/** The message list's scroll position: from the top, and from the bottom. */
+const scrollOf = () =>
+  phone.page
+    .getByTestId('messages')
+    .evaluate((el) => ({ top: el.scrollTop, fromBottom: el.scrollHeight - el.scrollTop - el.clientHeight }));
+/** Whether the message list has made room for the pill below it (polish.css). */
+const roomForPill = () => phone.page.getByTestId('messages').evaluate((el) => getComputedStyle(el).paddingBottom === '64px');
+/** Two frames: every scroll event and resize observation due by now has run. */
+const frames = () => phone.page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 const userMessages = (text: string) => phone.page.getByTestId('user-message').filter({ hasText: text });
 
 describe('a prompt sent while the hub restarts', () => {
@@ -63,6 +79,9 @@ describe('a prompt sent while the hub restarts', () => {
     await expect.poll(() => pill().innerText()).not.toBe('');
     expect(await waitingBubble().count()).toBe(1);
     expect(await page.getByTestId('toast').count()).toBe(0);
+    // The reader was at the bottom: still there, the waiting bubble above the pill, not under it.
+    await expect.poll(roomForPill).toBe(true);
+    await expect.poll(clearAbovePill).toBeGreaterThanOrEqual(0);
     await shoot(page, 'hub-restart-waiting');
     await m.start();
     await page.getByTestId('agent-message').nth(answers).waitFor({ timeout: 60_000 });
@@ -102,5 +121,46 @@ describe('a prompt sent while the hub restarts', () => {
     await page.getByTestId('agent-message').nth(answers).waitFor({ timeout: 60_000 });
     await waitIdle(page);
     expect(promptsSent).not.toContain(late);
+  });
+});
+
+describe('the connection pill and the reading position', () => {
+  const messages = () => phone.page.getByTestId('messages');
+  const toBottom = () => messages().evaluate((el) => (el.scrollTop = el.scrollHeight));
+  const toTop = () => messages().evaluate((el) => (el.scrollTop = 0));
+  /** The hub stops, and the pill shows (after the quiet moment a short drop gets) with room made for it. */
+  async function pillShows(): Promise<void> {
+    await hubDown();
+    await expect.poll(() => pill().innerText(), { timeout: 30_000 }).not.toBe('');
+    await expect.poll(roomForPill).toBe(true);
+    await frames();
+  }
+  /** The hub is back, and the pill and its room are gone. */
+  async function pillGoes(): Promise<void> {
+    await m.start();
+    await expect.poll(() => pill().getAttribute('data-status'), { timeout: 60_000 }).toBe('online');
+    await expect.poll(roomForPill).toBe(false);
+    await frames();
+  }
+
+  it('keeps a reader at the bottom there, above the pill, and leaves one who scrolled up where they are', async () => {
+    // The conversation is longer than the screen: where the reader is matters.
+    expect(await messages().evaluate((el) => el.scrollHeight - el.clientHeight)).toBeGreaterThan(0);
+    await toBottom();
+    await frames();
+    await pillShows();
+    await expect.poll(clearAbovePill).toBeGreaterThanOrEqual(0);
+    expect((await scrollOf()).fromBottom).toBeLessThan(1);
+    await shoot(phone.page, 'hub-restart-pill-at-bottom');
+    await toTop();
+    await frames();
+    await pillGoes();
+    expect((await scrollOf()).top).toBe(0);
+    await pillShows();
+    expect((await scrollOf()).top).toBe(0);
+    await toBottom();
+    await frames();
+    await pillGoes();
+    expect((await scrollOf()).fromBottom).toBeLessThan(1);
   });
 });

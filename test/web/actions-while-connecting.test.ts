@@ -11,6 +11,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { store } from '../../web/src/hub/app-state.js';
 import { t } from '../../web/src/i18n.js';
+import { notSentWhy } from '../../web/src/hub/not-sent.js';
 import { LinkGone, TakenBack } from '../../web/src/net/online-wait.js';
 import { CLOSE } from '../../src/gateway/close-codes.js';
 import { ZCODE_NOTIFICATION, ZCODE_REQUEST } from '../../src/zcode-ext/methods.js';
@@ -128,6 +129,17 @@ describe('Stop pressed while the link reconnects', () => {
     h.hub.socket.close(CLOSE.UNAUTHENTICATED, 'unauthenticated');
     await until(() => stop(), 'Stop settled');
     expect(stop()?.error).toBeInstanceOf(LinkGone);
+    // It says why: the token, not "not connected" (which a wait would heal).
+    expect(notSentWhy('stop', stop()?.error)).toBe(t('stopRevokedNotSent'));
+    expect(framesOf('session/cancel')).toEqual([]);
+  });
+
+  it('says the link was closed when it is stopped while Stop waits (signed out, the machine removed)', async () => {
+    await h.reconnectHeld(() => h.notify(ZCODE_NOTIFICATION.turnState, running('t1')));
+    const stop = settled(h.client.cancel(SID));
+    h.client.conn.stop();
+    await until(() => stop(), 'Stop settled');
+    expect(notSentWhy('stop', stop()?.error)).toBe(t('stopClosedNotSent'));
     expect(framesOf('session/cancel')).toEqual([]);
   });
 });
@@ -199,7 +211,15 @@ describe('a card answered while the link reconnects', () => {
     h.hub.socket.close(CLOSE.UNAUTHENTICATED, 'unauthenticated');
     await until(() => sent(), 'the answer settled');
     expect(answers()).toEqual([]);
-    expect(toasts()).toContain(t('answerNotSent'));
+    expect(toasts()).toEqual([t('answerRevokedNotSent')]);
+  });
+
+  it('says the hub refused this app when it drops the app’s origin meanwhile', async () => {
+    const { sent } = await answeredWhileReconnecting();
+    h.hub.socket.close(CLOSE.ORIGIN_NOT_ALLOWED, 'origin not allowed');
+    await until(() => sent(), 'the answer settled');
+    expect(answers()).toEqual([]);
+    expect(toasts()).toEqual([t('answerRefusedNotSent')]);
   });
 });
 
@@ -290,6 +310,7 @@ describe('a setting changed while the link reconnects', () => {
     h.hub.socket.close(CLOSE.UNAUTHENTICATED, 'unauthenticated');
     await until(() => set(), 'the setting settled');
     expect(set()?.error).toBeInstanceOf(LinkGone);
+    expect(notSentWhy('setting', set()?.error)).toBe(t('settingRevokedNotChanged'));
     expect(framesOf('session/set_config_option')).toEqual([]);
   });
 });

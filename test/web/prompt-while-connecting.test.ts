@@ -154,6 +154,20 @@ describe('a prompt sent while the link reconnects', () => {
     expect(waitingTexts()).toEqual([]);
   });
 
+  it('already sent when the link is closed for good, settles at once: no wait for an answer, no error (the turn runs on at the hub)', async () => {
+    const load = await h.reconnectHeld();
+    h.answer(load, freshLoad(4, 'e1', 0));
+    await until(() => (h.client.conn.status === 'online' ? true : undefined), 'online');
+    const p = prompt('in flight');
+    await h.hub.request('session/prompt');
+    h.client.conn.stop();
+    await p.sent;
+    expect(p.failed()).toBeUndefined();
+    const items = store.get().chats[SID]?.items ?? [];
+    expect(items.filter((it) => it.kind === 'user').map((it) => [it.text, it.localId])).toEqual([['in flight', undefined]]);
+    expect(items.filter((it) => it.kind === 'notice')).toEqual([]);
+  });
+
   it('can be taken back while it waits: no longer shown, no sentence, and never sent once the link is back', async () => {
     await h.reconnectHeld();
     const p = prompt('second thoughts');

@@ -8,6 +8,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { WebSocket as WsSocket } from 'ws';
 import { ConnectionLost, RpcConnection, RpcError, type ConnStatus, type RpcOptions } from '../../web/src/net/rpc-connection.js';
 import { MalformedResult } from '../../web/src/net/hub-methods.js';
+import { LinkGone } from '../../web/src/net/online-wait.js';
 import { openEarlySocket, takeEarlySocket } from '../../web/src/net/early-socket.js';
 import { until } from '../helpers/until.js';
 import { ScriptedHub as Hub } from '../helpers/scripted-hub.js';
@@ -109,6 +110,25 @@ describe('RpcConnection against a JSON-RPC WebSocket server', () => {
     const req = await hub.request(ZLIST, 1);
     hub.send({ jsonrpc: '2.0', id: req.id, result: { interactions: [] } });
     expect((await again).interactions).toEqual([]);
+  });
+
+  it('fails every call still in flight at once with LinkGone "closed" when the link is stopped, and does not reconnect', async () => {
+    const one = conn.call(ZLIST, {});
+    // No timeout at all (a prompt's): without stop() failing it, it would wait forever.
+    const two = conn.call('session/prompt', { sessionId: 's1', prompt: [] }, 0);
+    await hub.request('session/prompt');
+    conn.stop();
+    const lost = await one.then(
+      () => undefined,
+      (err: unknown) => err,
+    );
+    expect(lost).toBeInstanceOf(LinkGone);
+    expect((lost as LinkGone).why).toBe('closed');
+    await expect(two).rejects.toBeInstanceOf(LinkGone);
+    // The hub sees the socket closed normally, and no new one follows.
+    await until(() => (hub.socket.readyState === hub.socket.CLOSED ? true : undefined), 'the socket closed');
+    expect(hub.sockets).toHaveLength(1);
+    expect(statuses).not.toContain('offline');
   });
 
   it('rejects a call at once when there is no open socket', async () => {

@@ -150,6 +150,12 @@ export class HubClient {
     // before the chat could show (BENCHMARKS.md, "B-PHONE through a real round-trip proxy"). The
     // link turns online once both have answered; a prompt sent before then waits for it
     // (prompt-send.ts).
+    // A load a drop cuts off leaves its session out of `attached`, so the next handshake loads it
+    // only if it is on screen by then. That is right, not lost: `attached` means "live on this
+    // socket", and a chat kept there unloaded would never be loaded again (a page attaches only
+    // what is not attached, session-page.ts). Its chat stays in the store as it was (attach
+    // writes only once answered), and going back to it attaches it then, from its seq: what was
+    // missed comes with that load, as after any reconnect (test/web/reload-cut.test.ts).
     const again = new Set([...this.attached, ...this.shownNow()]);
     this.attached.clear();
     await Promise.all([this.refreshSessions(), ...[...again].map((sid) => this.attach(sid).catch(() => undefined))]);

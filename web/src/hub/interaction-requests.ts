@@ -5,12 +5,13 @@
  */
 import { t } from '../i18n.js';
 import { WEB_LIMITS } from '../limits.js';
-import { ConnectionLost, RpcError } from '../net/rpc-connection.js';
+import { RpcError } from '../net/rpc-connection.js';
 import { RestError } from '../net/rest.js';
 import { rec, str } from '../wire.js';
 import { store, toast } from './app-state.js';
 import type { HubClient } from './hub-client.js';
 import { fromElicitation, fromPermissionRequest, mergeInteraction, restBody, rpcResult, type Answer } from './interactions.js';
+import { notSentWhy } from './not-sent.js';
 import { partialAnswersOf } from './question-steps.js';
 import { ZCODE_REQUEST } from '../../../src/zcode-ext/methods.js';
 
@@ -109,7 +110,7 @@ export async function answerOneQuestion(
   } catch (err) {
     client.answeredHere.delete(interactionId);
     toast(
-      err instanceof RpcError ? t('answerRefused', err.message) : err instanceof ConnectionLost ? t('answerNotSent') : t('sendFailed'),
+      err instanceof RpcError ? t('answerRefused', err.message) : (notSentWhy('answer', err) ?? t('sendFailed')),
       `ix:${interactionId}`,
     );
   }
@@ -125,8 +126,8 @@ export async function answerOneQuestion(
 async function stillAsked(client: HubClient, interactionId: string): Promise<boolean> {
   try {
     await client.whenOnline(WEB_LIMITS.waitOnlineMs);
-  } catch {
-    toast(t('answerNotSent'), `ix:${interactionId}`);
+  } catch (err) {
+    toast(notSentWhy('answer', err) ?? t('answerNotSent'), `ix:${interactionId}`);
     return false;
   }
   if (store.get().interactions[interactionId]) return true;

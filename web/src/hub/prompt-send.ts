@@ -12,6 +12,7 @@ import { rec, str } from '../wire.js';
 import { updateChat } from './app-state.js';
 import { addNotice, settleLocalPrompt } from './chat-reducer.js';
 import type { HubClient } from './hub-client.js';
+import { notSentWhy } from './not-sent.js';
 import { dropWaitingPrompt, promptJoinsChat, showWaitingPrompt } from './waiting-prompts.js';
 
 /** Numbers this device's local prompt bubbles (with the time, unique per page). */
@@ -55,14 +56,16 @@ export async function sendPrompt(
       return settled;
     });
   } catch (err) {
-    // A dropped socket does not stop the turn (ARCHITECTURE.md §5): the replay shows how it went.
-    // A turn that failed or was cut off is told to everyone by the journaled turnEnded line
-    // (turn-ended.ts), with its Retry: no second notice for the prompter.
+    // A dropped socket does not stop the turn (ARCHITECTURE.md §5): the replay shows how it went;
+    // nor does a link stopped for good (LinkGone: signed out, the machine removed) — the turn runs
+    // on, it is only no longer watched from here. A turn that failed or was cut off is told to
+    // everyone by the journaled turnEnded line (turn-ended.ts), with its Retry: no second notice
+    // for the prompter.
     const told =
       err instanceof RpcError &&
       (err.hubCode === 'HUB_ERR_TURN_FAILED' ||
         (err.hubCode === 'HUB_ERR_BACKEND_UNAVAILABLE' && str(rec(rec(err.data)?.['details'])?.['promptId']) !== undefined));
-    if (err instanceof ConnectionLost || told) updateChat(sessionId, (c) => settleLocalPrompt(c, localId));
+    if (err instanceof ConnectionLost || err instanceof LinkGone || told) updateChat(sessionId, (c) => settleLocalPrompt(c, localId));
     else updateChat(sessionId, (c) => settleLocalPrompt(c, localId, `${t('turnFailed')}: ${(err as Error).message}`));
   }
 }
@@ -74,8 +77,5 @@ export async function sendPrompt(
  */
 export function promptNotSent(err: unknown): string | undefined {
   if (err instanceof TakenBack) return undefined;
-  if (err instanceof ConnectionLost) return t('offlineNotSent');
-  if (err instanceof LinkGone)
-    return t(err.why === 'revoked' ? 'revokedNotSent' : err.why === 'refused' ? 'refusedNotSent' : 'closedNotSent');
-  return t('sendFailed');
+  return notSentWhy('prompt', err) ?? t('sendFailed');
 }

@@ -42,11 +42,14 @@ export class PendingCalls {
     else p.resolve(msg['result']);
   }
 
-  /** The socket is gone: every call fails with ConnectionLost. */
-  failAll(): void {
+  /**
+   * The socket is gone: every call fails with `why` — ConnectionLost by default (a reconnect
+   * follows), or what says the link was stopped for good.
+   */
+  failAll(why: () => Error = () => new ConnectionLost()): void {
     for (const [, p] of this.calls) {
       clearTimeout(p.timer);
-      p.reject(new ConnectionLost());
+      p.reject(why());
     }
     this.calls.clear();
   }

@@ -8,6 +8,7 @@ import { WEB_LIMITS } from '../limits.js';
 import { idOf, parseJson, rec, str } from '../wire.js';
 import { ConnectFailure, ConnectionLost, RpcError, UPGRADE_REFUSED, type ConnStatus } from './rpc-errors.js';
 import { PendingCalls } from './pending-calls.js';
+import { LinkGone } from './online-wait.js';
 import { backoffDelay } from './backoff.js';
 import { handOver, type EarlySocket } from './early-socket.js';
 import { CLOSE } from '../../../src/gateway/close-codes.js';
@@ -113,7 +114,11 @@ export class RpcConnection {
     this.adopted = early;
   }
 
-  /** Closes the socket for good (logout). */
+  /**
+   * Closes the socket for good (sign out, the machine removed). The calls still in flight fail at
+   * once with LinkGone `closed`: no answer can come on a socket closed for good, and a caller
+   * left to its timeout (or none, a prompt's) would wait for nothing.
+   */
   stop(): void {
     this.stopped = true;
     if (this.inPage) {
@@ -124,8 +129,13 @@ export class RpcConnection {
       window.removeEventListener('pagehide', this.onPageHide);
     }
     clearTimeout(this.timer);
-    this.ws?.close(CLOSE.NORMAL);
+    const ws = this.ws;
     this.ws = undefined;
+    if (ws) {
+      this.detach(ws);
+      ws.close(CLOSE.NORMAL);
+    }
+    this.pending.failAll(() => new LinkGone('closed'));
     this.handlers.onStop?.();
   }
 

@@ -193,6 +193,19 @@ function useChatScroll(client: HubClient, sessionId: string, hasMore: boolean | 
       prevHeight.current = 0;
     } else if (stick.current) el.scrollTop = el.scrollHeight;
   });
+  // The view's own height changes without a render of it — the room made below the messages
+  // while the connection pill shows (polish.css), the composer growing, the keyboard opening: a
+  // reader at the bottom stays there (else the pill covers the last message, a prompt waiting for
+  // the link), and one who scrolled up to read keeps the place.
+  useEffect(() => {
+    const el = scroller.current;
+    if (!el) return;
+    const ro = new ResizeObserver(() => {
+      if (stick.current) el.scrollTop = el.scrollHeight;
+    });
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, []);
   const onScroll = (e: { currentTarget: HTMLDivElement }) => {
     const el = e.currentTarget;
     stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 80;

@@ -9,7 +9,7 @@ import { t, useLocale } from '../i18n.js';
 import { WEB_LIMITS } from '../limits.js';
 import { insertMention, mentionAt, mentionChoices, mentionLinks, type ResourceLink } from '../composer/mentions.js';
 import { commandsFor, resolveCommand, type SlashCommand, suggestCommands } from '../composer/slash-commands.js';
-import { ConnectionLost } from '../net/rpc-connection.js';
+import { notSentWhy } from '../hub/not-sent.js';
 import { type DirEntry, listDir, sessionRest } from '../net/workspace-fs.js';
 import { arr, rec, str } from '../wire.js';
 import { choicesOf } from '../hub/config-choices.js';
@@ -74,7 +74,7 @@ function runCommand(client: HubClient, sessionId: string, c: SlashCommand, argum
     setText(`/${c.name}${argument ? ` ${argument}` : ''}`);
     // A setting picked while the link reconnects waits for it (HubClient.setConfig); not sent, it says so.
     const setting = a.kind === 'mode' || a.kind === 'config';
-    toast(setting && err instanceof ConnectionLost ? t('settingNotChanged') : t('error', (err as Error).message));
+    toast((setting && notSentWhy('setting', err)) || t('error', (err as Error).message));
   };
   switch (a.kind) {
     case 'mode':

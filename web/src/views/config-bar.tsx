@@ -2,8 +2,7 @@ import type { ChatState } from '../hub/chat-types.js';
 import type { HubClient } from '../hub/hub-client.js';
 import { toast } from '../hub/app-state.js';
 import { t } from '../i18n.js';
-import { ConnectionLost } from '../net/rpc-connection.js';
-import { LinkGone } from '../net/online-wait.js';
+import { notSentWhy } from '../hub/not-sent.js';
 import { type Choice, choicesOf } from '../hub/config-choices.js';
 import { ContextMeter, useContextUsage } from './context-meter.js';
 
@@ -39,10 +38,7 @@ export function ConfigBar({ chat, client, canOperate }: { chat: ChatState; clien
   const selects = chat.configOptions.filter((o) => o.type === 'select');
   const hasModeOption = selects.some((o) => o.id === 'mode' || o.category === 'mode');
   const usage = useContextUsage(chat.sessionId);
-  const change = (fn: () => Promise<void>) =>
-    fn().catch((err: Error) =>
-      toast(err instanceof ConnectionLost || err instanceof LinkGone ? t('settingNotChanged') : t('error', err.message)),
-    );
+  const change = (fn: () => Promise<void>) => fn().catch((err: Error) => toast(notSentWhy('setting', err) ?? t('error', err.message)));
   // Nothing to show (a view device before the first usage report): no bar, not an empty bordered strip.
   if (!usage && !(canOperate && (selects.length || (!hasModeOption && chat.modes.length)))) return null;
   return (

@@ -6,6 +6,7 @@ import { t } from '../i18n.js';
 import { WEB_LIMITS } from '../limits.js';
 import { downscaleImage, type PreparedImage } from '../media/downscale.js';
 import { promptNotSent } from '../hub/prompt-send.js';
+import { notSentWhy } from '../hub/not-sent.js';
 import { Icon } from './icons.js';
 import { appendDictated } from '../media/speech.js';
 import { useVoiceInput } from './voice-input.js';
@@ -124,7 +125,7 @@ function useStop(client: HubClient, sessionId: string): { stopping: boolean; sto
       .cancel(sessionId)
       .then(
         (r) => r === 'ended' && toast(t('stopNothingToStop')),
-        () => toast(t('stopNotSent')),
+        (err: unknown) => toast(notSentWhy('stop', err) ?? t('stopNotSent')),
       )
       .finally(() => setStopping(false));
   };
