@@ -6,6 +6,8 @@
  * bound (WEB_LIMITS.waitOnlineMs, crossed with the page's clock: Playwright's clock runs the
  * page's timers at the real pace until the test jumps it forward) it is refused with the "not
  * sent" sentence and its text back in the composer; taken back ("Don't send") it never goes.
+ * While the pill shows, the last message ends above it — on a view device too, where no composer
+ * lies between the list and the pill.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WEB_LIMITS } from '../../web/src/limits.js';
@@ -40,7 +42,7 @@ afterAll(async () => {
   await m?.close();
 });
 
-const pill = () => phone.page.getByTestId('conn-indicator');
+const pill = (page = phone.page) => page.getByTestId('conn-indicator');
 /** Stops the daemon and waits until the page knows its link is down. */
 async function hubDown(): Promise<void> {
   await m.stop();
@@ -48,21 +50,20 @@ async function hubDown(): Promise<void> {
 }
 const waitingBubble = () => phone.page.locator('[data-testid="user-message"][data-waiting="link"]');
 /** How far the last message's bottom is above the pill's top: negative when the pill covers it. */
-const clearAbovePill = () =>
-  phone.page.evaluate(() => {
+const clearAbovePill = (page = phone.page) =>
+  page.evaluate(() => {
     const last = document.querySelector('[data-testid="messages"]')?.lastElementChild?.getBoundingClientRect();
     const pill = document.querySelector('[data-testid="conn-indicator"]')?.getBoundingClientRect();
     return last && pill ? pill.top - last.bottom : Number.NaN;
   });
 /** The message list's scroll position: from the top, and from the bottom. */
-const scrollOf = () =>
-  phone.page
-    .getByTestId('messages')
-    .evaluate((el) => ({ top: el.scrollTop, fromBottom: el.scrollHeight - el.scrollTop - el.clientHeight }));
-/** Whether the message list has made room for the pill below it (polish.css). */
-const roomForPill = () => phone.page.getByTestId('messages').evaluate((el) => getComputedStyle(el).paddingBottom === '64px');
+const scrollOf = (page = phone.page) =>
+  page.getByTestId('messages').evaluate((el) => ({ top: el.scrollTop, fromBottom: el.scrollHeight - el.scrollTop - el.clientHeight }));
+/** Whether the message list has made room for the pill below it (polish.css): more than its own 16px bottom padding. */
+const roomForPill = (page = phone.page) =>
+  page.getByTestId('messages').evaluate((el) => parseFloat(getComputedStyle(el).paddingBottom) > 16);
 /** Two frames: every scroll event and resize observation due by now has run. */
-const frames = () => phone.page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+const frames = (page = phone.page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 const userMessages = (text: string) => phone.page.getByTestId('user-message').filter({ hasText: text });
 
 describe('a prompt sent while the hub restarts', () => {
@@ -162,5 +163,37 @@ describe('the connection pill and the reading position', () => {
     await frames();
     await pillGoes();
     expect((await scrollOf()).fromBottom).toBeLessThan(1);
+  });
+
+  it('on a view device, with no composer below, the last message ends above the pill too', async () => {
+    // Vic watches the same conversation with a view token: no composer, so the pill sits higher above the list's bottom.
+    const vic = await openDevice({ viewport: PHONE_390 });
+    try {
+      await pair(vic, m.hub, 'Vic phone', 'view', 'vic');
+      await vic.page.goto(phone.page.url());
+      await vic.page.getByTestId('agent-message').first().waitFor();
+      expect(await vic.page.getByTestId('prompt-input').count()).toBe(0);
+      // Longer than the screen, and the reader at the bottom: the last message is where the pill shows.
+      const vicMessages = vic.page.getByTestId('messages');
+      await expect.poll(() => vicMessages.evaluate((el) => el.scrollHeight - el.clientHeight)).toBeGreaterThan(0);
+      await vicMessages.evaluate((el) => (el.scrollTop = el.scrollHeight));
+      await frames(vic.page);
+      await hubDown();
+      await expect.poll(() => pill(vic.page).innerText(), { timeout: 30_000 }).not.toBe('');
+      await expect.poll(() => roomForPill(vic.page)).toBe(true);
+      await frames(vic.page);
+      // Clear of the pill by the list's gap between messages (the room is rounded up to a whole pixel):
+      // measured to fit, neither too little nor a guess too big.
+      const gap = await vicMessages.evaluate((el) => parseFloat(getComputedStyle(el).rowGap));
+      await expect.poll(() => clearAbovePill(vic.page)).toBeGreaterThanOrEqual(gap);
+      expect(await clearAbovePill(vic.page)).toBeLessThan(gap + 2);
+      expect((await scrollOf(vic.page)).fromBottom).toBeLessThan(1);
+      await shoot(vic.page, 'hub-restart-pill-view-device');
+      await m.start();
+      await expect.poll(() => pill(vic.page).getAttribute('data-status'), { timeout: 60_000 }).toBe('online');
+      await expect.poll(() => roomForPill(vic.page)).toBe(false);
+    } finally {
+      await vic.close();
+    }
   });
 });

@@ -3,7 +3,8 @@
  * hubs on loopback (A "laptop" the phone's home at localhost, B "desktop" at 127.0.0.1):
  * removing B while A is down says which steps happened (B revoked the key, the phone dropped it)
  * and that A still lists B until a retry reaches it; a view device is told before it taps that
- * adding a machine needs operate on A (A's CSP is never widened for it); a view device that still
+ * adding a machine needs operate on A (A's CSP is never widened for it), unless A already lists
+ * that machine at that address (pairing it again widens nothing); a view device that still
  * holds a key for B is told why A's page cannot reach B, and what removing it did.
  */
 import fs from 'node:fs';
@@ -193,6 +194,58 @@ describe('the Machines page: every step said as it went, and what a view device 
       expect(await axeBothThemes(page, 'machine-unlist-refused')).toEqual([]);
     } finally {
       await other.close();
+    }
+  });
+
+  it('a view device may pair again a machine A already lists (nothing new reaches A’s CSP), and no other', async () => {
+    // A still lists B for every device (the first-version entry the test before could not unlist).
+    const listedBefore = fs.readFileSync(path.join(a.hub.stateDir, 'machines.json'), 'utf8');
+    const cspBefore = await connectSrc(a);
+    expect(cspBefore).toContain(b.url);
+    const viewer = await openDevice({ viewport: PHONE });
+    try {
+      const { page } = viewer;
+      const hubB = (await identityOf(b)).hubId;
+      await pairHome(viewer, a, 'Viewer phone', 'view');
+      const sheet = page.getByTestId('add-machine-sheet');
+      // Asked as an operate device is: the button, no refusal.
+      await addMachine(page, b, a.url, 'Add desktop, scope operate?', async () => {
+        await sheet.getByTestId('add-machine-confirm').waitFor();
+        expect(await sheet.getByTestId('operate-only').count()).toBe(0);
+        await shoot(page, 'machine-repair-view');
+      });
+      await page.goto(`${a.url}/settings/machines`);
+      await machineRow(page, hubB).and(page.locator('[data-status="online"]')).waitFor();
+      expect(await activeTokens(b, 'Viewer phone')).toHaveLength(1);
+
+      // Its key for B is revoked; the owner gives it a new link: paired again, as before.
+      for (const t of await activeTokens(b, 'Viewer phone'))
+        expect((await b.hub.api(`/api/tokens/${t.id}`, { method: 'DELETE' })).status).toBe(200);
+      await addMachine(page, b, a.url, 'Add desktop, scope operate?');
+      await page.goto(`${a.url}/settings/machines`);
+      await machineRow(page, hubB).and(page.locator('[data-status="online"]')).waitFor();
+      expect(await activeTokens(b, 'Viewer phone')).toHaveLength(1);
+      // Nothing was listed or unlisted for it: A's list and CSP are what they were.
+      expect(fs.readFileSync(path.join(a.hub.stateDir, 'machines.json'), 'utf8')).toBe(listedBefore);
+      expect(await connectSrc(a)).toBe(cspBefore);
+
+      // The same machine at an address A does not list is a new listing: refused with the same sentence, before the tap.
+      const elsewhere = (await addLink(b, a.url)).replace(
+        encodeURIComponent(b.url),
+        encodeURIComponent(b.url.replace('127.0.0.1', 'localhost')),
+      );
+      expect(elsewhere).toContain(encodeURIComponent('http://localhost:'));
+      await page.goto(elsewhere);
+      await sheet.getByTestId('add-machine-question').waitFor();
+      const why = sheet.getByTestId('operate-only');
+      await why.waitFor();
+      expect(await why.textContent()).toContain(
+        'Adding a machine lets this hub’s pages connect to it, and only an operate device may allow that: this device is paired with view here.',
+      );
+      expect(await sheet.getByTestId('add-machine-confirm').count()).toBe(0);
+      expect(await connectSrc(a)).toBe(cspBefore);
+    } finally {
+      await viewer.close();
     }
   });
 });

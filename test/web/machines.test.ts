@@ -1,7 +1,7 @@
 import { calculateJwkThumbprint, decodeProtectedHeader, EmbeddedJWK, jwtVerify } from 'jose';
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { parseAddLink, machineBaseUrl } from '../../web/src/machines/add-link.js';
+import { listsMachine, parseAddLink, machineBaseUrl } from '../../web/src/machines/add-link.js';
 import { accessTokenHash, createProof, htuOf, newKeyPair, publicJwk } from '../../web/src/machines/dpop.js';
 import { fixCommand, machineStatusText, refusalText, revokeCommand } from '../../web/src/machines/machine-status.js';
 import { UPGRADE_REFUSED } from '../../web/src/net/rpc-connection.js';
@@ -74,6 +74,26 @@ describe('the add-machine link', () => {
     expect(parseAddLink('#add=&hub=http%3A%2F%2Fh')).toBeUndefined();
     expect(parseAddLink('#add=X&hub=http%3A%2F%2Fh')).toEqual({ code: 'X', hub: 'http://h', name: 'h', scope: 'operate' });
     expect(machineBaseUrl('https://desk.tail.ts.net/hub/?x=1')).toBe('https://desk.tail.ts.net/hub');
+  });
+
+  it('is listed at home only for the same hubId at the same base URL (what a view device may pair again)', () => {
+    const link = { code: 'X', hub: 'http://127.0.0.1:4002', name: 'desktop', scope: 'operate', hubId: 'b1' } as const;
+    const listed = (...machines: unknown[]) => listsMachine({ machines }, link);
+    expect(listed({ hubId: 'b1', url: 'http://127.0.0.1:4002', name: 'desktop', addedAt: 1 })).toBe(true);
+    // The home hub stores the URL normalised; a trailing slash or an upper-case host is the same URL.
+    expect(listed({ hubId: 'b1', url: 'HTTP://127.0.0.1:4002/' })).toBe(true);
+    expect(listed({ hubId: 'a0', url: 'http://127.0.0.1:4001' }, { hubId: 'b1', url: 'http://127.0.0.1:4002' })).toBe(true);
+    // Another machine at that URL, the machine at another origin or path: pairing would need a new listing.
+    expect(listed({ hubId: 'c2', url: 'http://127.0.0.1:4002' })).toBe(false);
+    expect(listed({ hubId: 'b1', url: 'http://localhost:4002' })).toBe(false);
+    expect(listed({ hubId: 'b1', url: 'http://127.0.0.1:4003' })).toBe(false);
+    expect(listed({ hubId: 'b1', url: 'http://127.0.0.1:4002/other' })).toBe(false);
+    expect(listed({ hubId: 'b1' }), 'an entry without a URL').toBe(false);
+    expect(listed()).toBe(false);
+    // A link without a hubId cannot be matched, and an answer that is not a list lists nothing.
+    expect(listsMachine({ machines: [{ hubId: 'b1', url: link.hub }] }, { ...link, hubId: undefined })).toBe(false);
+    expect(listsMachine({ machines: 'b1' }, link)).toBe(false);
+    expect(listsMachine(undefined, link)).toBe(false);
   });
 });
 

@@ -3,6 +3,7 @@
  * machine"): `#add=<code>&hub=<machine URL>&name=<its name>&scope=<scope>&id=<its hubId>`.
  * Pure parsing; anything malformed is refused here, before a request is made.
  */
+import { arr, rec, str } from '../wire.js';
 
 export interface AddLink {
   code: string;
@@ -37,4 +38,19 @@ export function parseAddLink(hash: string): AddLink | undefined {
   const name = (q.get('name') ?? '').trim().slice(0, 64) || new URL(hub).host;
   const id = q.get('id')?.trim();
   return { code, hub, name, scope, ...(id ? { hubId: id } : {}) };
+}
+
+/**
+ * Does the home hub's answer to `GET /api/machines` list the link's machine — the same hubId at
+ * the same base URL? Then this page's CSP already lets it reach that machine (the home hub's
+ * `connect-src` holds the origin of every listed entry), so pairing it again lists nothing new:
+ * the one add a view device may make. Anything else (another hubId, another URL, an answer that is
+ * not a list) is not listed.
+ */
+export function listsMachine(body: unknown, link: AddLink): boolean {
+  if (link.hubId === undefined) return false;
+  return arr(rec(body)?.['machines']).some((m) => {
+    const url = str(rec(m)?.['url']);
+    return str(rec(m)?.['hubId']) === link.hubId && url !== undefined && machineBaseUrl(url) === link.hub;
+  });
 }

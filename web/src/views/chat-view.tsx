@@ -24,6 +24,7 @@ import { TodoRefContext } from './special-tool-card.js';
 import { todoRefs } from '../hub/todo-cards.js';
 import { RenameSheet } from './rename-sheet.js';
 import { useAttachedSession } from './session-page.js';
+import { usePillRoom } from './pill-room.js';
 
 /** One session: the conversation, pickers, plan, queue and prompt box. */
 export function ChatView({ client, sessionId }: { client: HubClient; sessionId: string }) {
@@ -49,6 +50,7 @@ export function ChatView({ client, sessionId }: { client: HubClient; sessionId: 
   }, [sessionId, summary?.finishedAt]);
 
   const { scroller, sentinel, onScroll } = useChatScroll(client, sessionId, chat?.history.hasMore);
+  usePillRoom(scroller);
 
   const items = chat?.items ?? [];
   const running = chat ? chat.turn.state !== 'idle' : false;
