@@ -50,10 +50,16 @@ function simDataDirOf(simArgs: readonly string[]): string | undefined {
 export function noteAgentStore(stateDir: string, store: string): string | undefined {
   const file = new ListFile(path.join(stateDir, 'agent-stores.json'), { key: 'stores', version: 1, versions: { 1: z.string() } });
   let unreadable = false;
-  const known = file.read(() => {
-    unreadable = true;
-  });
-  if (!known.includes(store)) file.write([...known, store].slice(0, KEPT));
+  let known: string[];
+  try {
+    known = file.read(() => {
+      unreadable = true;
+    });
+    if (!known.includes(store)) file.write([...known, store].slice(0, KEPT));
+  } catch (err) {
+    // Not a file that reads and takes writes (a directory, say): the hub starts, and does not look.
+    return `agent-stores.json could not be read or written: ${(err as Error).message}`;
+  }
   if (known.length === 0)
     return unreadable ? 'agent-stores.json was unreadable' : 'the agent store this state dir served before is not known yet';
   if (known.length > 1 || known[0] !== store) return 'this state dir has served more than one agent store';

@@ -71,4 +71,18 @@ describe('planted entries under the names of state files', () => {
     },
     budget(2 * DAEMON + 3),
   );
+
+  it(
+    'agent-stores.json that is a directory: the daemon starts and answers, and does not look for deleted sessions',
+    async () => {
+      const { home, stateDir } = tempHome();
+      fs.mkdirSync(path.join(stateDir, 'agent-stores.json'), { recursive: true });
+      const daemon = start(home, stateDir);
+      await ready(stateDir);
+      await until(() => (daemon.output().includes('agent-stores.json could not be read or written') ? true : undefined), 'the reason in the log');
+      expect(fs.lstatSync(path.join(stateDir, 'agent-stores.json')).isDirectory()).toBe(true);
+      expect(cli(home, ['stop', '--state-dir', stateDir]).status).toBe(0);
+    },
+    budget(DAEMON + 1),
+  );
 });
