@@ -79,7 +79,10 @@ describe('planted entries under the names of state files', () => {
       fs.mkdirSync(path.join(stateDir, 'agent-stores.json'), { recursive: true });
       const daemon = start(home, stateDir);
       await ready(stateDir);
-      await until(() => (daemon.output().includes('agent-stores.json could not be read or written') ? true : undefined), 'the reason in the log');
+      await until(
+        () => (daemon.output().includes('agent-stores.json could not be read or written') ? true : undefined),
+        'the reason in the log',
+      );
       expect(fs.lstatSync(path.join(stateDir, 'agent-stores.json')).isDirectory()).toBe(true);
       expect(cli(home, ['stop', '--state-dir', stateDir]).status).toBe(0);
     },

@@ -217,8 +217,9 @@ export class TurnRecords {
     for (const r of this.records.values()) {
       if (!r.dead && r.pending.length > 0) {
         try {
-          if (r.fd === undefined) fs.appendFileSync(r.file, encodeLines(r.pending), { mode: 0o600, flag: OWN_FILE_FLAGS.append });
-          else fs.writeSync(r.fd, encodeLines(r.pending));
+          // A record whose file did not open appends by name, never through a link planted there.
+          r.fd ??= fs.openSync(r.file, OWN_FILE_FLAGS.append, 0o600);
+          fs.writeSync(r.fd, encodeLines(r.pending));
         } catch (err) {
           this.logger.warn({ err }, 'a turn record could not be written at shutdown');
         }
