@@ -20,14 +20,27 @@ import { ListFile } from '../fs/list-file.js';
 /** Two are enough to know the state dir is shared between stores. */
 const KEPT = 2;
 
-/** Where today's agent keeps its sessions: the simulator's data dir, or the CLI's data base (ZCODE_DATA_BASE_DIR, else the home). */
+/**
+ * Where today's agent keeps its sessions: the simulator's data dir, or the CLI's data base
+ * (ZCODE_DATA_BASE_DIR, else the home). The simulator reads its flags in both forms
+ * (`--data-dir X`, `--data-dir=X`), the last one winning, and runs in the state dir
+ * (spawn-plan.ts), so a relative dir is the state dir's: read here the same way, or two data
+ * dirs would be taken for one store and the sessions of one for deleted in the other.
+ */
 export function agentStoreOf(kind: 'zcode' | 'sim', config: Pick<HubConfig, 'stateDir' | 'simArgs'>, env: NodeJS.ProcessEnv): string {
-  if (kind === 'sim') {
-    const at = config.simArgs.lastIndexOf('--data-dir');
-    const dir = at >= 0 ? config.simArgs[at + 1] : undefined;
-    return `sim:${path.resolve(dir ?? statePaths(config.stateDir).simData)}`;
-  }
+  if (kind === 'sim') return `sim:${path.resolve(config.stateDir, simDataDirOf(config.simArgs) ?? statePaths(config.stateDir).simData)}`;
   return `zcode:${path.resolve(env['ZCODE_DATA_BASE_DIR'] || os.homedir())}`;
+}
+
+/** The data dir the simulator's own flags give it (`--sim-arg`s): the last `--data-dir X` or `--data-dir=X`. */
+function simDataDirOf(simArgs: readonly string[]): string | undefined {
+  let dir: string | undefined;
+  for (let i = 0; i < simArgs.length; i++) {
+    const arg = simArgs[i]!;
+    if (arg === '--data-dir') dir = simArgs[++i];
+    else if (arg.startsWith('--data-dir=')) dir = arg.slice('--data-dir='.length);
+  }
+  return dir;
 }
 
 /**
@@ -37,10 +50,16 @@ export function agentStoreOf(kind: 'zcode' | 'sim', config: Pick<HubConfig, 'sta
 export function noteAgentStore(stateDir: string, store: string): string | undefined {
   const file = new ListFile(path.join(stateDir, 'agent-stores.json'), { key: 'stores', version: 1, versions: { 1: z.string() } });
   let unreadable = false;
-  const known = file.read(() => {
-    unreadable = true;
-  });
-  if (!known.includes(store)) file.write([...known, store].slice(0, KEPT));
+  let known: string[];
+  try {
+    known = file.read(() => {
+      unreadable = true;
+    });
+    if (!known.includes(store)) file.write([...known, store].slice(0, KEPT));
+  } catch (err) {
+    // Not a file that reads and takes writes (a directory, say): the hub starts, and does not look.
+    return `agent-stores.json could not be read or written: ${(err as Error).message}`;
+  }
   if (known.length === 0)
     return unreadable ? 'agent-stores.json was unreadable' : 'the agent store this state dir served before is not known yet';
   if (known.length > 1 || known[0] !== store) return 'this state dir has served more than one agent store';

@@ -77,6 +77,24 @@ export function readFileIfExists(file: string): string | undefined {
   }
 }
 
+/**
+ * The size of the regular file at `file`, never followed through a link; undefined when it is
+ * missing. Anything else under that name (a link, a directory, a FIFO) throws: reading a FIFO
+ * blocks the hub for good, and a link's target may be any file of the user's, outside the state dir.
+ */
+export function regularFileSize(file: string): number | undefined {
+  const stat = fs.lstatSync(file, { throwIfNoEntry: false });
+  if (stat === undefined) return undefined;
+  if (!stat.isFile()) throw Object.assign(new Error(`${file} is not a regular file; it is left as it is`), { code: 'ENOTREG' });
+  return stat.size;
+}
+
+/** Open flags of a file the hub writes in the state dir by name: a link planted under its name is refused (ELOOP), never followed. */
+export const OWN_FILE_FLAGS = {
+  write: fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_TRUNC | fs.constants.O_NOFOLLOW,
+  append: fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_APPEND | fs.constants.O_NOFOLLOW,
+} as const;
+
 /** Mode bits of a path (e.g. 0o600), or undefined when missing. */
 export function fileMode(file: string): number | undefined {
   try {

@@ -98,7 +98,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(fastifySwaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list' }, theme: DOCS_THEME });
   // Before every other hook: its onRequest marks upgrade requests so a refused upgrade's socket is
   // destroyed after the HTTP error answer. ws closes a message over maxPayload with 1009 (WS-01).
-  if (deps.acp) await app.register(fastifyWebsocket, { options: { maxPayload: deps.config.limits.wsMaxMessageBytes } });
+  if (deps.acp)
+    await app.register(fastifyWebsocket, {
+      options: { maxPayload: deps.config.limits.wsMaxMessageBytes },
+      // The plugin's own close of its sockets runs before the gateway's and has no code (1005):
+      // the gateway closes each of its connections itself with 1001 "hub shutting down", so a
+      // client can tell a stop from a dropped link; the only other sockets are already closing.
+      preClose(done) {
+        this.websocketServer.close();
+        done();
+      },
+    });
   const edge = await registerEdge(app, deps);
 
   await app.register(healthRoutes, { backend: deps.backend, version: deps.version, hub: state.identity });

@@ -220,3 +220,29 @@ describe('running-turn records', () => {
     expect(parsed?.running).toBe(false);
   });
 });
+
+describe('a link planted under a record name', () => {
+  it('is never written through: the open, a flush by name and the shutdown write refuse it; the link and its target stay', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const { r, dir } = records();
+      const target = path.join(path.dirname(dir), 'user-file.txt');
+      fs.writeFileSync(target, 'the user file\n');
+      const link = path.join(dir, idFileName('s1', '.ndjson'));
+      fs.symlinkSync(target, link);
+      r.open('s1', 1);
+      r.turn('s1', 'run');
+      await r.settled();
+      // The open was refused: the flush appends by name, and is refused too.
+      vi.advanceTimersByTime(10);
+      await r.settled();
+      // What is buffered at shutdown is written by name as well.
+      r.frame('s1', frame('hello'), Buffer.byteLength(frame('hello')));
+      await r.close();
+      expect(fs.readFileSync(target, 'utf8')).toBe('the user file\n');
+      expect(fs.lstatSync(link).isSymbolicLink()).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});

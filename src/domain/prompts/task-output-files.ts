@@ -15,7 +15,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { idFileName, isIdFileName, legacyIdOf } from '../../fs/id-file-name.js';
-import { ensurePrivateDir, readFileIfExists, tempFileOf, writeFileAtomic } from '../../fs/secure-file.js';
+import { ensurePrivateDir, readFileIfExists, regularFileSize, tempFileOf, writeFileAtomic } from '../../fs/secure-file.js';
 import type { Logger } from '../../logger.js';
 import type { KeptTask, TaskOutputs } from './task-outputs.js';
 
@@ -73,7 +73,8 @@ export class TaskOutputFiles {
   private moveLegacy(file: string, sessionId: string): void {
     const target = this.fileOf(sessionId);
     try {
-      const size = fs.statSync(file).size;
+      const size = regularFileSize(file);
+      if (size === undefined) return;
       if (fs.existsSync(target) || size > this.maxBytes()) {
         fs.rmSync(file, { force: true });
         return;
@@ -99,7 +100,8 @@ export class TaskOutputFiles {
   load(sessionId: string): KeptTask[] {
     const file = this.fileOf(sessionId);
     try {
-      const size = fs.statSync(file, { throwIfNoEntry: false })?.size;
+      // Only a regular file is read or removed: a link under its name is not followed, a FIFO not opened.
+      const size = regularFileSize(file);
       if (size === undefined) return [];
       if (size > this.maxBytes()) {
         fs.rmSync(file, { force: true });
@@ -155,7 +157,7 @@ export class TaskOutputFiles {
       if (!isIdFileName(name, EXT)) continue;
       const file = path.join(this.dir, name);
       try {
-        if (fs.statSync(file).size > this.maxBytes()) continue;
+        if ((regularFileSize(file) ?? Infinity) > this.maxBytes()) continue;
         const id = fileSchema.parse(JSON.parse(fs.readFileSync(file, 'utf8'))).sessionId;
         if (id !== undefined && this.fileOf(id) === file) ids.push(id);
       } catch {

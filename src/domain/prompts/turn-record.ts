@@ -21,7 +21,7 @@ import { promisify } from 'node:util';
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import { z } from 'zod';
 import { idFileName, isIdFileName, legacyIdOf } from '../../fs/id-file-name.js';
-import { ensurePrivateDir, writeFileAtomic } from '../../fs/secure-file.js';
+import { ensurePrivateDir, OWN_FILE_FLAGS, regularFileSize, writeFileAtomic } from '../../fs/secure-file.js';
 import type { Logger } from '../../logger.js';
 
 /** A record read back at start: the updates of a tail, and whether its turn was still running. */
@@ -94,7 +94,9 @@ export class TurnRecords {
       if (legacyId === undefined && !isIdFileName(name, EXT)) continue;
       const file = path.join(this.dir, name);
       try {
-        const bytes = fs.statSync(file).size;
+        // Only a regular file is read, cut or removed: a link under a record's name is not followed.
+        const bytes = regularFileSize(file);
+        if (bytes === undefined) continue;
         if (bytes > this.limits.turnRecordMaxBytes) {
           fs.rmSync(file, { force: true });
           continue;
@@ -215,8 +217,9 @@ export class TurnRecords {
     for (const r of this.records.values()) {
       if (!r.dead && r.pending.length > 0) {
         try {
-          if (r.fd === undefined) fs.appendFileSync(r.file, encodeLines(r.pending), { mode: 0o600 });
-          else fs.writeSync(r.fd, encodeLines(r.pending));
+          // A record whose file did not open appends by name, never through a link planted there.
+          r.fd ??= fs.openSync(r.file, OWN_FILE_FLAGS.append, 0o600);
+          fs.writeSync(r.fd, encodeLines(r.pending));
         } catch (err) {
           this.logger.warn({ err }, 'a turn record could not be written at shutdown');
         }
@@ -261,7 +264,7 @@ export class TurnRecords {
 
   /** Opens the record's file (`w`: a fresh record, `a`: one restored at start); one deleted meanwhile is closed again. */
   private async openFd(r: OpenRecord, flags: 'w' | 'a'): Promise<void> {
-    const fd = await openFile(r.file, flags, 0o600);
+    const fd = await openFile(r.file, flags === 'w' ? OWN_FILE_FLAGS.write : OWN_FILE_FLAGS.append, 0o600);
     r.fd = fd;
     // A stopping hub closes it itself, once the writes queued behind this open are done.
     if (r.dead) this.closeFdSync(r);
@@ -270,7 +273,7 @@ export class TurnRecords {
   /** Appends `data` whole (a write may take part of it); a record whose file did not open appends by name. */
   private async append(r: OpenRecord, data: Buffer): Promise<void> {
     if (r.fd === undefined) {
-      if (!r.dead) await fsp.appendFile(r.file, data, { mode: 0o600 });
+      if (!r.dead) await fsp.appendFile(r.file, data, { mode: 0o600, flag: OWN_FILE_FLAGS.append });
       return;
     }
     for (let at = 0; at < data.length; ) {
