@@ -129,7 +129,7 @@ when no daemon runs.`,
     subs: [
       {
         name: 'list',
-        summary: 'people and their device tokens (the default)',
+        summary: 'people and their device tokens',
         options: DEVICE_OPTIONS,
         example: 'zcode-hub people list --json',
       },
@@ -233,7 +233,7 @@ by the hub, not the agent (docs/SECURITY.md "Always allow").`,
     subs: [
       {
         name: 'show',
-        summary: 'the approval rules in force, in order (the default)',
+        summary: 'the approval rules in force, in order',
         options: DEVICE_OPTIONS,
         example: 'zcode-hub policy show',
       },

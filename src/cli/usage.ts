@@ -128,11 +128,16 @@ function about(spec: CommandSpec): string {
   return spec.about === undefined ? '' : `${spec.about}\n`;
 }
 
+/** What a sub-command does, and whether it is the one run when none is named (said here only, never in a summary). */
+function summaryOf(spec: CommandSpec, sub: SubCommandSpec): string {
+  return `${sub.summary}${sub.name === spec.defaultSub ? ' (the default)' : ''}`;
+}
+
 /** A sub-command's usage: its synopsis, what it does, its options with their defaults, an example. */
 export function subCommandUsage(spec: CommandSpec, sub: SubCommandSpec): string {
   const lines = [subSynopsis(spec, sub, USAGE.length), ...(sub.alternatives ?? [])];
   return `${USAGE}${lines.join(`\n${' '.repeat(USAGE.length)}`)}
-${sentence(sub.summary)}
+${sentence(summaryOf(spec, sub))}
 ${about(spec)}
 ${optionsBlock(spec, sub.options, sub.required)}
 Example:
@@ -154,7 +159,7 @@ Example:
   const synopses = spec.subs.flatMap((s) => [subSynopsis(spec, s, 2), ...(s.alternatives ?? [])]);
   const subs = spec.subs.map((s): readonly [string, string] => [
     `${s.name}${s.args === undefined ? '' : ` ${s.args}`}`,
-    `${s.summary}${s.name === spec.defaultSub ? ' (the default)' : ''}`,
+    summaryOf(spec, s),
   ]);
   const first = spec.subs[0]!;
   return `Usage:

@@ -36,6 +36,16 @@ describe('the command table', () => {
     }
   });
 
+  it('names the default sub-command once, in the usage of its command and in its own: a summary does not say it again', () => {
+    for (const spec of COMMAND_SPECS) {
+      if (spec.defaultSub === undefined) continue;
+      for (const sub of spec.subs ?? []) expect(sub.summary, `${spec.name} ${sub.name}`).not.toContain('(the default)');
+      expect(commandUsage(spec).match(/\(the default\)/g), spec.name).toHaveLength(1);
+      const byDefault = spec.subs?.find((s) => s.name === spec.defaultSub);
+      expect(subCommandUsage(spec, byDefault!).match(/\(the default\)/g), `${spec.name} ${spec.defaultSub}`).toHaveLength(1);
+    }
+  });
+
   it('every start flag has its help, of the same kind as the flag the config parser reads', () => {
     expect(Object.keys(START_FLAG_HELP).sort()).toEqual(Object.keys(START_FLAGS).sort());
     const parser = parserOptions(commandSpec('start')!);
