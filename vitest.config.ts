@@ -1,15 +1,13 @@
 import { defineConfig } from 'vitest/config';
 
-// Integration suites spawn real simulator children and real sockets, and give slow children room
-// without timing assertions. Three workers on 2 cores: the suite mostly waits (children, sockets,
-// deliberate holds; about one core busy with three workers), so a third file in flight cut the
-// wall time by about a third with the same sum of test times (docs/TESTING.md, 5 December).
+// Integration suites spawn real simulator children and real sockets; keep parallelism modest
+// on the 2-core machines this runs on, and give slow children room without timing assertions.
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     exclude: ['test/e2e/**', 'node_modules/**'],
     pool: 'forks',
-    maxWorkers: 3,
+    maxWorkers: 2,
     // A worker keeps its module cache from one file to the next: the sources each file imports
     // load once per worker instead of once per file. No file may leave global state behind
     // (env vars, process listeners, fake timers, spies, cwd): each restores what it changes.
