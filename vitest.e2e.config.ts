@@ -7,7 +7,9 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/e2e/**/*.test.ts'],
-    globalSetup: ['test/e2e/support/build-web.ts'],
+    // The web build, and the simulator and CLI bundled once per run (test/helpers/bundle.global.ts):
+    // every file's daemon starts a simulator child, which through tsx costs about three times the CPU.
+    globalSetup: ['test/e2e/support/build-web.ts', 'test/helpers/bundle.global.ts'],
     // Closes the file's shared Chromium after its tests (test/e2e/support/browser.ts).
     setupFiles: ['test/e2e/support/teardown.ts'],
     pool: 'forks',

@@ -30,10 +30,26 @@ conformanceSuite(
     const bridge = ahead.shift() ?? startBridge(hub);
     while (ahead.length < AHEAD) ahead.push(startBridge(hub));
     used.push(bridge);
-    return ndJsonStream(
+    const { readable, writable } = ndJsonStream(
       Writable.toWeb(bridge.stdin!) as WritableStream<Uint8Array>,
       Readable.toWeb(bridge.stdout!) as ReadableStream<Uint8Array>,
     );
+    // The SDK's ndjson writable has no close of its own: closing it would leave the bridge's
+    // stdin open, so a client "leaving" would not end its connection (and the walk would wait
+    // its cap for the bridge's stdout to end). An editor that is done closes the bridge's stdin.
+    const writer = writable.getWriter();
+    const ended = new Promise<void>((resolve) => bridge.stdin!.once('close', resolve));
+    return {
+      readable,
+      writable: new WritableStream({
+        write: (message) => writer.write(message),
+        close: async () => {
+          await writer.close();
+          bridge.stdin!.end();
+          await ended;
+        },
+      }),
+    };
   },
   // A bridge holds its connection (a place in the token's connection cap) until it ends.
   () => {

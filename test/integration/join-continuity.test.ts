@@ -11,7 +11,7 @@
  * situation of a real joiner. The turn pauses at the permission and at the question: at both
  * pauses, and at the end, every joiner so far must fold to what the reference folds to.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { z } from 'zod';
 import type { AcpWsClient, InboundMessage } from '../helpers/acp-ws-client.js';
 import { startHub, type HubHarness } from '../helpers/hub-harness.js';
@@ -173,6 +173,11 @@ describe('continuity: a joiner after the k-th update, for every k, folds to what
       const joined: Array<Promise<AcpWsClient>> = [];
       let launchedFor = updatesSeen();
       let streaming = true;
+      // A test that fails ends the launcher too: once the hub is gone each wait below fails at
+      // once, and the loop would spin without yielding, hanging the worker and the whole run.
+      onTestFinished(() => {
+        streaming = false;
+      });
       const launcher = (async () => {
         while (streaming) {
           const k = updatesSeen();
