@@ -18,7 +18,12 @@ afterEach(async () => {
 
 const updateSchema = z.looseObject({
   sessionId: z.string(),
-  update: z.looseObject({ sessionUpdate: z.string(), toolCallId: z.string().optional(), status: z.string().nullish(), _meta: z.unknown().optional() }),
+  update: z.looseObject({
+    sessionUpdate: z.string(),
+    toolCallId: z.string().optional(),
+    status: z.string().nullish(),
+    _meta: z.unknown().optional(),
+  }),
 });
 const askSchema = z.looseObject({ toolCall: z.looseObject({ toolCallId: z.string() }) });
 
