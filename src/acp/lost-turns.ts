@@ -3,10 +3,11 @@
  * or an answer the agent never completed (`time.completed` unset, no error), while no turn runs.
  * That is what a daemon or agent restart mid-turn leaves behind. The replay then says so with the
  * same `interrupted` marker a live interruption journals (turn-ended.ts), after whatever had been
- * said. Pure.
+ * said, its tool calls still open closed `failed` before it (open-tool-calls.ts). Pure.
  */
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import type { MessageWithParts } from './message-schema.js';
+import { OpenToolCalls } from './open-tool-calls.js';
 import { messageToUpdates } from './translate-history.js';
 import { turnEndedUpdate } from './turn-ended.js';
 
@@ -26,8 +27,14 @@ export function historyWithLostTurns(messages: readonly MessageWithParts[], opts
   const visible = messages.filter(shown);
   const last = visible[visible.length - 1];
   const out: SessionUpdate[] = [];
+  // The tool calls of the turn so far; an unfinished turn's are closed before its marker (open-tool-calls.ts).
+  const open = new OpenToolCalls();
   for (const m of messages) {
-    out.push(...messageToUpdates(m));
+    if (m.info.role === 'user' && shown(m)) open.clear();
+    for (const u of messageToUpdates(m)) {
+      out.push(u);
+      open.note(u);
+    }
     if (!shown(m)) continue;
     const i = visible.indexOf(m);
     const next = visible[i + 1];
@@ -35,7 +42,8 @@ export function historyWithLostTurns(messages: readonly MessageWithParts[], opts
     const unanswered = m.info.role === 'user' && next?.info.role !== 'assistant';
     const unfinished =
       m.info.role === 'assistant' && m.info.time?.completed === undefined && m.info.finish === undefined && next?.info.role !== 'assistant';
-    if (unanswered || unfinished) out.push(turnEndedUpdate({ outcome: 'interrupted', error: { message: LOST_TURN_MESSAGE } }));
+    if (unanswered || unfinished)
+      out.push(...open.closeAll(), turnEndedUpdate({ outcome: 'interrupted', error: { message: LOST_TURN_MESSAGE } }));
   }
   return out;
 }

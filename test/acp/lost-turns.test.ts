@@ -45,6 +45,25 @@ describe('turns left unfinished in history', () => {
     expect(updates[2]?._meta).toEqual({ zcode: { turnEnded: { outcome: 'interrupted', error: { message: LOST_TURN_MESSAGE } } } });
   });
 
+  it('closes the tool calls an unfinished turn left open, before its marker; a finished call and a finished turn are left alone', () => {
+    const cut: MessageWithParts = {
+      info: { messageId: 'a1', role: 'assistant', time: { created: 1 } },
+      parts: [
+        { type: 'tool', callId: 'read', tool: 'Read', state: { status: 'completed', input: { file_path: 'a.ts' }, output: 'x' } },
+        { type: 'tool', callId: 'bash', tool: 'Bash', state: { status: 'pending', input: { command: 'npm test' } } },
+      ],
+    };
+    const done: MessageWithParts = {
+      info: { messageId: 'a2', role: 'assistant', time: { created: 1, completed: 2 } },
+      parts: [{ type: 'tool', callId: 'later', tool: 'Bash', state: { status: 'running', input: { command: 'ls' } } }],
+    };
+    const updates = historyWithLostTurns([user('u1', 'go'), cut, user('u2', 'again'), done], { running: false, tail: true });
+    const closes = updates.filter((u) => u.sessionUpdate === 'tool_call_update' && u.status === 'failed');
+    expect(closes.map((u) => (u.sessionUpdate === 'tool_call_update' ? u.toolCallId : ''))).toEqual(['bash']);
+    const closeAt = updates.indexOf(closes[0] as (typeof updates)[number]);
+    expect(updates[closeAt + 1]?.sessionUpdate).toBe('session_info_update');
+  });
+
   it('leaves finished, failed and stopped turns and model-only inputs alone', () => {
     const failed: MessageWithParts = {
       info: { messageId: 'a2', role: 'assistant', finish: 'error', error: { message: 'HTTP 500' }, time: { created: 1, completed: 2 } },

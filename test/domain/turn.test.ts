@@ -22,12 +22,15 @@ interface Rig {
   announced: TurnEnded[];
   /** What the running-turn record heard, in order. */
   record: string[];
+  /** How each end treated the turn's open tool calls (`close`, `forget`) and its marker, in order. */
+  ends: string[];
 }
 
 function makeTurn(): Rig {
   let published = 0;
   const announced: TurnEnded[] = [];
   const record: string[] = [];
+  const ends: string[] = [];
   const hooks: TailHooks = {
     opened: (at) => record.push(`opened@${at}`),
     closed: () => record.push('closed'),
@@ -37,10 +40,15 @@ function makeTurn(): Rig {
     () => {
       published += 1;
     },
-    (ended) => announced.push(ended),
+    (ended) => {
+      announced.push(ended);
+      ends.push('marker');
+    },
     hooks,
+    () => undefined,
+    (close) => ends.push(close ? 'close' : 'forget'),
   );
-  return { turn, published: () => published, announced, record };
+  return { turn, published: () => published, announced, record, ends };
 }
 
 /** A turn brought to `state` by its own transitions. */
@@ -301,6 +309,23 @@ describe('Turn: the live tail', () => {
     rig.turn.bind('t1');
     rig.turn.end();
     expect(rig.record).toEqual(['running', 'stopped']);
+  });
+
+  it('closes the open tool calls before the marker of a failed or interrupted turn, and at the end of a stopped one; a normal end leaves them to the agent', () => {
+    for (const state of STATES.filter((s) => s !== 'idle')) {
+      const failed = turnIn(state);
+      failed.turn.fail({ error: ERROR });
+      const cut = turnIn(state);
+      cut.turn.interrupt({ error: ERROR });
+      const ended = turnIn(state);
+      ended.turn.end();
+      expect([state, failed.ends, cut.ends, ended.ends]).toEqual([
+        state,
+        ['close', 'marker'],
+        ['close', 'marker'],
+        [state === 'stopping' ? 'close' : 'forget'],
+      ]);
+    }
   });
 
   it('works without a record (tests and sessions that need no disk)', () => {

@@ -71,6 +71,20 @@ describe('chat reducer', () => {
     expect(c.items.at(-1)).toMatchObject({ kind: 'notice', level: 'error', text: 'Failed: boom' });
   });
 
+  it('a card closed failed while its request waited under an approval rule stops saying for whom it waits', () => {
+    seq = 0;
+    const approval = { rule: { id: 'r1' }, waitingFor: 'waiting for bob or cid', quorum: 1, allowed: [], state: 'open' };
+    const asked = run(
+      emptyChat(SID),
+      upd({ sessionUpdate: 'tool_call', toolCallId: 't1', title: 'npm test', kind: 'execute', status: 'pending' }),
+      upd({ sessionUpdate: 'tool_call_update', toolCallId: 't1', _meta: { zcode: { approval } } }),
+    );
+    expect((asked.items[0] as ToolItem).approval).toMatchObject({ state: 'open', waitingFor: 'waiting for bob or cid' });
+    const closed = run(asked, upd({ sessionUpdate: 'tool_call_update', toolCallId: 't1', status: 'failed' }));
+    expect(closed.items[0]).toMatchObject({ kind: 'tool', status: 'failed' });
+    expect((closed.items[0] as ToolItem).approval).toBeUndefined();
+  });
+
   it('builds tool cards from tool_call / tool_call_update with terminal output, exit code and diffs', () => {
     seq = 0;
     const c = run(

@@ -9,6 +9,7 @@
  * start time, so a partial answer the agent kept is never shown twice.
  */
 import { z } from 'zod';
+import { OpenToolCalls } from '../../acp/open-tool-calls.js';
 import { turnEndedUpdate, type TurnEnded } from '../../acp/turn-ended.js';
 import type { Frame } from '../delivery/frame.js';
 import type { HubCore } from '../hub-core.js';
@@ -55,6 +56,10 @@ export function restoreTurn(core: HubCore, session: SessionState, restored: Rest
   session.turn.restoreTail({ startSeq, startedAt: restored.startedAt, kept: true });
   records.resume(session.sessionId, restored.bytes);
   if (!restored.running) return;
+  // Nothing will finish the tool calls the cut turn left open (a permission no one can answer now).
+  const open = new OpenToolCalls();
+  for (const { update } of restored.updates) open.note(update);
+  for (const update of open.closeAll()) core.emitUpdate(session, update);
   const promptedBy = lastAuthor(restored);
   const ended: TurnEnded = {
     outcome: 'interrupted',

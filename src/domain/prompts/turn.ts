@@ -66,12 +66,16 @@ export class Turn {
    * @param tailHooks keeps the tail on disk across a hub restart (optional).
    * @param settled runs after every end — completed, cancelled, failed or interrupted — once the
    *   turn is idle; its messages have all been emitted by then (the session list's preview is written).
+   * @param toolsEnded runs as every turn ends, before its marker: `close` when the turn ended other
+   *   than normally (failed, interrupted, stopped), so the tool calls it left open are closed for
+   *   everyone (src/acp/open-tool-calls.ts); otherwise they are the agent's and only forgotten.
    */
   constructor(
     private readonly publish: () => void,
     private readonly announce: (ended: TurnEnded) => void,
     private readonly tailHooks?: TailHooks,
     private readonly settled: () => void = () => undefined,
+    private readonly toolsEnded: (close: boolean) => void = () => undefined,
   ) {}
 
   get state(): TurnState {
@@ -175,6 +179,7 @@ export class Turn {
 
   /** The turn ended (completed, cancelled, or a send that never became a turn): history has it now. */
   end(): void {
+    this.toolsEnded(this.current === 'stopping');
     this.closeTail();
     this.reset();
     this.settled();
@@ -182,6 +187,7 @@ export class Turn {
 
   /** The turn ended with an error of the agent: everyone is told (journaled), then idle. */
   fail(end: AbnormalEnd): void {
+    this.toolsEnded(true);
     this.announce(this.ended('failed', end));
     this.closeTail();
     this.reset();
@@ -193,6 +199,7 @@ export class Turn {
    * agent never stored what it had said, so the tail stays: joiners still get it from the journal.
    */
   interrupt(end: AbnormalEnd): void {
+    this.toolsEnded(true);
     this.announce(this.ended('interrupted', end));
     if (this.liveTail) this.liveTail.kept = true;
     this.reset();

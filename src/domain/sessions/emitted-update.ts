@@ -29,6 +29,7 @@ export function restoreKept(hub: KeepsEmitted, session: SessionState): void {
 
 /** Notes one update the hub just emitted to `session`'s clients. */
 export function noteEmitted(hub: KeepsEmitted, session: SessionState, update: SessionUpdate): void {
+  session.openTools.note(update);
   const draft = foldPreview(session.previewDraft, update, hub.config.limits.sessionPreviewChars);
   if (draft !== session.previewDraft) {
     session.setPreviewDraft(draft);

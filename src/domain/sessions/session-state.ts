@@ -3,6 +3,7 @@
  * id everywhere; there is no second id space.
  */
 import type { AvailableCommand, SessionConfigOption, SessionUpdate } from '@agentclientprotocol/sdk';
+import { OpenToolCalls } from '../../acp/open-tool-calls.js';
 import { configOptions, type KnownModel } from '../../acp/translate-state.js';
 import { createTranslationContext, type TranslationContext } from '../../acp/translation-context.js';
 import type { SettingsPatch } from '../../acp/zcode-event-schema.js';
@@ -53,18 +54,26 @@ export class SessionState {
   readonly taskOutputs: TaskOutputs;
   private usage: SessionUpdate | undefined;
   readonly queue = new PromptQueue();
+  /** The tool calls announced and not finished (closed for everyone when a turn ends other than normally). */
+  readonly openTools = new OpenToolCalls();
 
   constructor(
     readonly sessionId: string,
     cwd: string,
     limits: JournalLimits & { taskOutputs: TaskOutputLimits; heldMax: number },
     epoch: string,
-    turnHooks: { publish: () => void; announce: (ended: TurnEnded) => void; settled: () => void; tail?: TailHooks },
+    turnHooks: {
+      publish: () => void;
+      announce: (ended: TurnEnded) => void;
+      settled: () => void;
+      tail?: TailHooks;
+      toolsEnded?: (close: boolean) => void;
+    },
   ) {
     this.taskOutputs = new TaskOutputs(limits.taskOutputs);
     this.cwdValue = cwd;
     this.subscription = new Subscription(limits.heldMax);
-    this.turn = new Turn(turnHooks.publish, turnHooks.announce, turnHooks.tail, turnHooks.settled);
+    this.turn = new Turn(turnHooks.publish, turnHooks.announce, turnHooks.tail, turnHooks.settled, turnHooks.toolsEnded);
     this.journal = new Journal(limits, epoch);
     this.translation = createTranslationContext(sessionId);
   }

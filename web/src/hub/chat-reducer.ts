@@ -176,6 +176,9 @@ function applyTool(chat: ChatState, u: Rec, isNew: boolean): ChatState {
   Object.assign(item, hubMarks(rec(meta['zcode'])));
   const approval = readApproval(rec(meta['zcode'])?.['approval']);
   if (approval) item.approval = approval;
+  // A card that ended waits for no one: the hub closes `failed` a call whose turn was cut while
+  // its request waited (docs/CLIENT-PROTOCOL.md "Failed and interrupted turns"), and that request is gone.
+  if (item.approval?.state === 'open' && (item.status === 'failed' || item.status === 'completed')) delete item.approval;
   // Only the announcing update (and some later ones) carry it: remembered per card.
   const tag = item.subagent === undefined ? subagentTagOf(meta) : undefined;
   if (tag) item.subagent = tag;
