@@ -51,4 +51,11 @@ export class OpenToolCalls {
     this.open.clear();
     return out;
   }
+
+  /** A turn's end: the updates that close what it left open when `close` (it ended other than normally), else none — the agent finishes them. */
+  end(close: boolean): SessionUpdate[] {
+    if (close) return this.closeAll();
+    this.clear();
+    return [];
+  }
 }

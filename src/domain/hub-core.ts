@@ -143,7 +143,9 @@ export class HubCore {
         // Every turn's end, a completed one too: its last message is known now (one write per
         // turn, not per chunk). Only failed and interrupted turns announce, so the write is not hung on that.
         settled: () => this.flushMarks(),
-        toolsEnded: (close) => this.endOpenTools(created, close),
+        toolsEnded: (close) => {
+          for (const update of created.openTools.end(close)) this.emitUpdate(created, update);
+        },
         ...(records === undefined ? {} : { tail: recordHooks(records, sessionId) }),
       });
       s = created;
@@ -182,12 +184,6 @@ export class HubCore {
       ...(this.taskFiles?.storedSessionIds() ?? []),
       ...this.restored.keys(),
     ]);
-  }
-
-  /** A turn ended: the tool calls it left open are closed for everyone (`close`), or left to the agent. */
-  endOpenTools(session: SessionState, close: boolean): void {
-    if (!close) return session.openTools.clear();
-    for (const update of session.openTools.closeAll()) this.emitUpdate(session, update);
   }
 
   /** Writes pending marks (at a turn's end, and when the hub stops: a usage noted after the end is kept too); a failed write is logged, never thrown into a turn. */
