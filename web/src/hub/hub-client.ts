@@ -47,8 +47,6 @@ export class HubClient {
   readonly attaching = new Map<string, Array<{ method: string; params: unknown }>>();
   /** Interactions answered from this device (no "answered elsewhere" toast for them). */
   readonly answeredHere = new Set<string>();
-  /** Interactions whose answer waits for this link to come online (interaction-requests.ts). */
-  readonly answersWaiting = new Set<string>();
   /** Sessions this device is deleting (no "deleted on another device" toast for them). */
   readonly deletingHere = new Set<string>();
   /** The card of each interaction recently dropped from the store, for its "answered by" line. */
