@@ -9,6 +9,7 @@ import { OnlineWait, outlookOf, type Outlook } from '../net/online-wait.js';
 import { RpcConnection } from '../net/rpc-connection.js';
 import { api, type ApiFn } from '../net/rest.js';
 import { markSignedOut } from './sign-out.js';
+import { keepDrafts } from './kept-drafts.js';
 import { num, rec, str, zmeta, idOf } from '../wire.js';
 import { setMachine, store, updateChat, type AppState } from './app-state.js';
 import { applyAttachResult, applySessionUpdate, emptyChat, parseTurnState, prependHistory, resetForReplay } from './chat-reducer.js';
@@ -78,7 +79,11 @@ export class HubClient {
           }));
           return;
         }
-        if (status === 'unauthorized') markSignedOut('revoked');
+        if (status === 'unauthorized') {
+          markSignedOut('revoked');
+          // Before the page becomes the pairing screen: what waited to be sent, and the composer's text, is kept.
+          keepDrafts();
+        }
         store.update((s) => ({
           ...s,
           conn: { status, downSince: status === 'online' ? undefined : (s.conn.downSince ?? Date.now()) },

@@ -1,5 +1,6 @@
-import { useLayoutEffect, useRef, useState } from 'preact/hooks';
-import { toast } from '../hub/app-state.js';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { store, toast } from '../hub/app-state.js';
+import { noteComposer, takeKeptDraft } from '../hub/kept-drafts.js';
 import type { ChatState } from '../hub/chat-types.js';
 import type { HubClient } from '../hub/hub-client.js';
 import { t } from '../i18n.js';
@@ -14,13 +15,19 @@ import { useComposerAssist } from './composer-assist.js';
 
 /** The prompt box: text, images (gallery, camera, paste), the queue, send and stop. */
 export function PromptBox({ chat, client }: { chat: ChatState; client: HubClient }) {
-  const [text, setText] = useState('');
+  // Text kept through a sign-out (kept-drafts.ts) comes back here, to be sent only if the user presses Send.
+  const [text, setText] = useState(() => takeKeptDraft(chat.sessionId) ?? '');
   const [images, setImages] = useState<PreparedImage[]>([]);
   const input = useRef<HTMLTextAreaElement>(null);
   const busy = chat.turn.state !== 'idle';
   const voice = useVoiceInput((words) => setText((cur) => appendDictated(cur, words)));
   const assist = useComposerAssist({ chat, client, text, setText, input });
   const { stopping, stop } = useStop(client, chat.sessionId);
+  // What the box holds is known outside it, so a sign-out can keep it; a box left behind holds nothing.
+  useEffect(() => {
+    if (store.get().paired !== false) noteComposer(chat.sessionId, text);
+  }, [text]);
+  useEffect(() => () => noteComposer(chat.sessionId, ''), []);
   // The box grows with its text (typed, dictated or given back), up to a few lines, and shrinks when sent.
   useLayoutEffect(() => {
     const el = input.current;
