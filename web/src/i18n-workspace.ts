@@ -89,7 +89,8 @@ export const workspaceEn = {
   waitingOthersMany: '{0} requests',
   waitingView: 'View',
   signedOutRevoked: 'This device was signed out: its access was revoked by an admin or has expired. Pair it again to continue.',
-  draftsKept: 'A message was not sent: its text is kept on this device and will be back in its session’s message box after you pair again (not sent until you press Send).',
+  draftsKept:
+    'A message was not sent: its text is kept on this device and will be back in its session’s message box after you pair again (not sent until you press Send).',
   signedOutSelf: 'You signed this device out. Pair it again to continue.',
 };
 

@@ -106,10 +106,7 @@ export function ConnIndicator({ hubId }: { hubId?: string | undefined }) {
   const conn = machine ?? home;
   const backend = machine ? machine.backend : homeBackend;
   // A prompt or an answer waiting on this link shows the pill at once: the user waits, the pill says for what.
-  const promptWaits = useSelector(
-    store,
-    (s) => promptWaitsOn(s, hubId) || Object.values(s.answersWaiting).some((a) => a.hubId === hubId),
-  );
+  const promptWaits = useSelector(store, (s) => promptWaitsOn(s, hubId) || Object.values(s.answersWaiting).some((a) => a.hubId === hubId));
   const [, tick] = useState(0);
   useEffect(() => {
     if (conn.status === 'online') return;

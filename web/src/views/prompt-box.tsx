@@ -13,21 +13,30 @@ import { appendDictated } from '../media/speech.js';
 import { useVoiceInput } from './voice-input.js';
 import { useComposerAssist } from './composer-assist.js';
 
+/**
+ * The box's text. What it holds is known outside it, so a sign-out can keep it (kept-drafts.ts),
+ * and text kept through one comes back here — sent only if the user presses Send. A box left
+ * behind holds nothing.
+ */
+function useComposerText(sessionId: string) {
+  const state = useState(() => takeKeptDraft(sessionId) ?? '');
+  const text = state[0];
+  useEffect(() => {
+    if (store.get().paired !== false) noteComposer(sessionId, text);
+  }, [text]);
+  useEffect(() => () => noteComposer(sessionId, ''), []);
+  return state;
+}
+
 /** The prompt box: text, images (gallery, camera, paste), the queue, send and stop. */
 export function PromptBox({ chat, client }: { chat: ChatState; client: HubClient }) {
-  // Text kept through a sign-out (kept-drafts.ts) comes back here, to be sent only if the user presses Send.
-  const [text, setText] = useState(() => takeKeptDraft(chat.sessionId) ?? '');
+  const [text, setText] = useComposerText(chat.sessionId);
   const [images, setImages] = useState<PreparedImage[]>([]);
   const input = useRef<HTMLTextAreaElement>(null);
   const busy = chat.turn.state !== 'idle';
   const voice = useVoiceInput((words) => setText((cur) => appendDictated(cur, words)));
   const assist = useComposerAssist({ chat, client, text, setText, input });
   const { stopping, stop } = useStop(client, chat.sessionId);
-  // What the box holds is known outside it, so a sign-out can keep it; a box left behind holds nothing.
-  useEffect(() => {
-    if (store.get().paired !== false) noteComposer(chat.sessionId, text);
-  }, [text]);
-  useEffect(() => () => noteComposer(chat.sessionId, ''), []);
   // The box grows with its text (typed, dictated or given back), up to a few lines, and shrinks when sent.
   useLayoutEffect(() => {
     const el = input.current;
