@@ -21,7 +21,10 @@ export function noteComposer(sessionId: string, text: string): void {
 function read(): Record<string, string> {
   try {
     const v: unknown = JSON.parse(localStorage.getItem(KEY) ?? '{}');
-    return v && typeof v === 'object' ? (v as Record<string, string>) : {};
+    // Only texts: anything else in the entry (another version's, edited by hand) is not given back.
+    return Object.fromEntries(
+      Object.entries(v && typeof v === 'object' ? v : {}).filter((e): e is [string, string] => typeof e[1] === 'string'),
+    );
   } catch {
     return {};
   }
