@@ -167,6 +167,8 @@ describe('a card answered while the link reconnects', () => {
     expect(store.get().interactions['ix1']).toBeDefined();
     const sent = settled(h.client.answer('ix1', { kind: 'option', optionId: 'allow' }));
     expect(answers()).toEqual([]);
+    // The sheet can say which answer waits for the link (the option's words).
+    expect(store.get().answersWaiting['ix1']).toEqual({ choice: 'Allow' });
     return { init, sent };
   };
 
@@ -176,6 +178,7 @@ describe('a card answered while the link reconnects', () => {
     await until(() => sent(), 'the answer settled');
     expect(answers()).toEqual([{ jsonrpc: '2.0', id: 'p2', result: { outcome: { outcome: 'selected', optionId: 'allow' } } }]);
     expect(store.get().interactions['ix1']).toBeUndefined();
+    expect(store.get().answersWaiting).toEqual({});
   });
 
   it('goes once when tapped twice while waiting, with no "withdrawn" for the second tap', async () => {
@@ -193,6 +196,7 @@ describe('a card answered while the link reconnects', () => {
     await until(() => sent(), 'the answer settled');
     expect(answers()).toEqual([]);
     expect(toasts()).toContain(t('answerWithdrawn'));
+    expect(store.get().answersWaiting).toEqual({});
   });
 
   it('waits while the hub stays down, then goes over the request a later reconnect asked again', async () => {

@@ -6,6 +6,7 @@ import { localeStore } from './i18n.js';
 import { api, RestError } from './net/rest.js';
 import { pairCodeFromHash } from './views/pair-view.js';
 import { markSignedOut } from './hub/sign-out.js';
+import { keepDrafts } from './hub/kept-drafts.js';
 import { homeSocketUrl, takeEarlySocket } from './net/early-socket.js';
 import { remember, seemsPaired } from './net/paired-flag.js';
 import { setHomeClient, startMachines } from './machines/registry.js';
@@ -64,6 +65,8 @@ function connect(): void {
 function revoked(): void {
   remember(false);
   markSignedOut('revoked');
+  // Before the page becomes the pairing screen: what waited to be sent, and the composer's text, is kept.
+  keepDrafts();
   client.conn.stop();
   started = false;
   store.update((s) => ({ ...s, paired: false }));

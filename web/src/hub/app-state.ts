@@ -49,6 +49,8 @@ export interface AppState {
   waitingPrompts: Record<string, WaitingPrompt[]>;
   presence: Record<string, PresenceClient[]>;
   interactions: Record<string, PendingInteraction>;
+  /** Answers given while their link reconnects, by interaction: the choice, shown on the sheet until it goes or is refused. */
+  answersWaiting: Record<string, { hubId?: string; choice: string }>;
   /** Interactions the user closed without answering (dismiss is not deny, ARCHITECTURE.md §4.5). */
   dismissed: Record<string, true>;
   /** The interaction shown in the bottom sheet (picked from the inbox), if any. */
@@ -75,6 +77,7 @@ export const store = new Store<AppState>({
   waitingPrompts: {},
   presence: {},
   interactions: {},
+  answersWaiting: {},
   dismissed: {},
   seenAt: {},
   loadingEarlier: {},

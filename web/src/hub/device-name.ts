@@ -4,12 +4,8 @@ const DEVICE_KEY = 'zcode-hub.device';
 
 /** This device's name in presence lists and "answered by": the paired device name when known. */
 export function deviceLabel(): string {
-  try {
-    const saved = localStorage.getItem(DEVICE_KEY);
-    if (saved) return saved;
-  } catch {
-    // Storage blocked: fall back to the platform.
-  }
+  const saved = savedDeviceName();
+  if (saved) return saved;
   const ua = navigator.userAgent;
   const os = /Android/i.test(ua)
     ? 'Android'
@@ -21,6 +17,16 @@ export function deviceLabel(): string {
           ? 'Windows'
           : 'Linux';
   return `Web · ${os}`;
+}
+
+/** The name this device was paired with last (kept through a sign-out: pairing again offers it), if any. */
+export function savedDeviceName(): string | undefined {
+  try {
+    return localStorage.getItem(DEVICE_KEY) || undefined;
+  } catch {
+    // Storage blocked: no name known.
+    return undefined;
+  }
 }
 
 /** Remembers the device name chosen at pairing (the token's name). */

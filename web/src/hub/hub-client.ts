@@ -9,6 +9,7 @@ import { OnlineWait, outlookOf, type Outlook } from '../net/online-wait.js';
 import { RpcConnection } from '../net/rpc-connection.js';
 import { api, type ApiFn } from '../net/rest.js';
 import { markSignedOut } from './sign-out.js';
+import { keepDrafts } from './kept-drafts.js';
 import { num, rec, str, zmeta, idOf } from '../wire.js';
 import { setMachine, store, updateChat, type AppState } from './app-state.js';
 import { applyAttachResult, applySessionUpdate, emptyChat, parseTurnState, prependHistory, resetForReplay } from './chat-reducer.js';
@@ -47,8 +48,6 @@ export class HubClient {
   readonly attaching = new Map<string, Array<{ method: string; params: unknown }>>();
   /** Interactions answered from this device (no "answered elsewhere" toast for them). */
   readonly answeredHere = new Set<string>();
-  /** Interactions whose answer waits for this link to come online (interaction-requests.ts). */
-  readonly answersWaiting = new Set<string>();
   /** Sessions this device is deleting (no "deleted on another device" toast for them). */
   readonly deletingHere = new Set<string>();
   /** The card of each interaction recently dropped from the store, for its "answered by" line. */
@@ -80,7 +79,11 @@ export class HubClient {
           }));
           return;
         }
-        if (status === 'unauthorized') markSignedOut('revoked');
+        if (status === 'unauthorized') {
+          markSignedOut('revoked');
+          // Before the page becomes the pairing screen: what waited to be sent, and the composer's text, is kept.
+          keepDrafts();
+        }
         store.update((s) => ({
           ...s,
           conn: { status, downSince: status === 'online' ? undefined : (s.conn.downSince ?? Date.now()) },

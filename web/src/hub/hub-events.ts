@@ -140,10 +140,10 @@ const HANDLERS: { readonly [M in HubNotification]: Handler<M> } = {
       held.rpc.id,
       held.rpc.method === 'session/request_permission' ? { outcome: { outcome: 'cancelled' } } : { action: 'cancel' },
     );
-    if (!client.answeredHere.has(held.interactionId)) {
-      wasWithdrawn.add(held.interactionId);
-      toast(t('answeredElsewhere'), `ix:${held.interactionId}`);
-    }
+    // The hub withdraws the copies of a settled request just before it tells every attached device
+    // how it was settled (`_zcode/interaction_resolved`): that notice alone says it, naming who —
+    // a toast here too showed "Answered on another device" and, the same second, "Answered by …".
+    if (!client.answeredHere.has(held.interactionId)) wasWithdrawn.add(held.interactionId);
     client.forget(held.interactionId);
   },
 

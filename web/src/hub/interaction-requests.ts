@@ -12,6 +12,7 @@ import { store, toast } from './app-state.js';
 import type { HubClient } from './hub-client.js';
 import { fromElicitation, fromPermissionRequest, mergeInteraction, restBody, rpcResult, type Answer } from './interactions.js';
 import { notSentWhy } from './not-sent.js';
+import { answerChoice } from './answer-choice.js';
 import { partialAnswersOf } from './question-steps.js';
 import { ZCODE_REQUEST } from '../../../src/zcode-ext/methods.js';
 
@@ -48,9 +49,16 @@ export async function answerInteraction(client: HubClient, interactionId: string
   // The live request went with a socket that dropped: answered into the new one it would be lost.
   if (i.rpc && client.conn.status !== 'online') {
     // A second tap while the first waits: one answer goes, and no "withdrawn" for the second.
-    if (client.answersWaiting.has(interactionId)) return;
-    client.answersWaiting.add(interactionId);
-    const asked = await stillAsked(client, interactionId).finally(() => client.answersWaiting.delete(interactionId));
+    if (store.get().answersWaiting[interactionId]) return;
+    // The sheet says which answer waits, and for what, until it goes or is refused.
+    const waiting = { ...(client.hubId !== undefined ? { hubId: client.hubId } : {}), choice: answerChoice(i, answer) };
+    store.update((s) => ({ ...s, answersWaiting: { ...s.answersWaiting, [interactionId]: waiting } }));
+    const asked = await stillAsked(client, interactionId).finally(() =>
+      store.update((s) => {
+        const { [interactionId]: _gone, ...answersWaiting } = s.answersWaiting;
+        return { ...s, answersWaiting };
+      }),
+    );
     i = store.get().interactions[interactionId];
     if (!asked || !i) return;
   }

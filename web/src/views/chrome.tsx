@@ -96,7 +96,7 @@ export function TopBar({
  * Quiet connection indicator of the link the page uses — the home hub's, or on a chat of another
  * machine that machine's (its name in the words): nothing while online and for short drops (a
  * blip of a second would only flicker); a small pill once a drop lasts longer than `quietDropMs`,
- * or at once while a prompt sent on that link waits for it (the user is waiting then, and the
+ * or at once while a prompt or an answer sent on that link waits for it (the user is waiting then, and the
  * pill says for what); the agent's state when the backend is not ready.
  */
 export function ConnIndicator({ hubId }: { hubId?: string | undefined }) {
@@ -105,7 +105,8 @@ export function ConnIndicator({ hubId }: { hubId?: string | undefined }) {
   const homeBackend = useSelector(store, (s) => s.backend?.state);
   const conn = machine ?? home;
   const backend = machine ? machine.backend : homeBackend;
-  const promptWaits = useSelector(store, (s) => promptWaitsOn(s, hubId));
+  // A prompt or an answer waiting on this link shows the pill at once: the user waits, the pill says for what.
+  const promptWaits = useSelector(store, (s) => promptWaitsOn(s, hubId) || Object.values(s.answersWaiting).some((a) => a.hubId === hubId));
   const [, tick] = useState(0);
   useEffect(() => {
     if (conn.status === 'online') return;

@@ -193,6 +193,8 @@ export function InteractionHost({ sessionId }: { client?: HubClient; sessionId?:
   });
   // Answered by the machine that asks, with the scope this phone has there.
   const scope = useSelector(store, (s) => scopeOn(s, active?.hubId));
+  // An answer given while the link reconnects: which one waits, the answers held until it goes or is refused.
+  const waiting = useSelector(store, (s) => (active ? s.answersWaiting[active.interactionId] : undefined));
   if (!active) return null;
   // A view device opens one from the inbox or the "waiting for …" banner, read-only whatever a view
   // says (it never pops up by itself: only what this device may answer does).
@@ -207,7 +209,14 @@ export function InteractionHost({ sessionId }: { client?: HubClient; sessionId?:
           <CodeText text={sessionTitle} />
         </p>
       ) : null}
-      <InteractionBody i={shown} answer={(a) => void clientFor(active.hubId).answer(active.interactionId, a)} />
+      <fieldset class="ix-answer" disabled={waiting !== undefined}>
+        <InteractionBody i={shown} answer={(a) => void clientFor(active.hubId).answer(active.interactionId, a)} />
+      </fieldset>
+      {waiting ? (
+        <p class="ix-waiting" role="status" data-testid="answer-waiting">
+          {t('answerWaiting', waiting.choice)}
+        </p>
+      ) : null}
       <button type="button" class="link later" onClick={close}>
         {t('later')}
       </button>

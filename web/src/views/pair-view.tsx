@@ -1,6 +1,8 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { t } from '../i18n.js';
 import { rememberDevice } from '../hub/hub-client.js';
+import { savedDeviceName } from '../hub/device-name.js';
+import { keptDraftCount } from '../hub/kept-drafts.js';
 import { api, RestError } from '../net/rest.js';
 import { SignedOutNotice } from './signed-out-notice.js';
 import { Logo } from './icons.js';
@@ -19,7 +21,9 @@ export function pairCodeFromHash(hash: string): string | undefined {
 export function PairView({ onPaired }: { onPaired: () => void }) {
   const fromUrl = pairCodeFromHash(location.hash);
   const [code, setCode] = useState(fromUrl ?? '');
-  const [name, setName] = useState(() => defaultDeviceName());
+  // Paired here before (signed out, revoked): the name it had, not the browser's.
+  const [name, setName] = useState(() => savedDeviceName() ?? defaultDeviceName());
+  const kept = keptDraftCount();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState('');
   const nameField = useRef<HTMLInputElement>(null);
@@ -54,6 +58,11 @@ export function PairView({ onPaired }: { onPaired: () => void }) {
       <Logo size={72} />
       <h1>{t('pairTitle')}</h1>
       <SignedOutNotice />
+      {kept > 0 ? (
+        <p class="signed-out" role="status" data-testid="drafts-kept">
+          {t('draftsKept')}
+        </p>
+      ) : null}
       <p class="muted">{fromUrl ? t('pairNameIntro') : t('pairIntro')}</p>
       <form
         onSubmit={(e) => {

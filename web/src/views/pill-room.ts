@@ -17,6 +17,8 @@ export function usePillRoom(scroller: RefObject<HTMLElement | null>): void {
     const pill = list?.closest('.shell')?.querySelector<HTMLElement>('.conn');
     if (!list || !pill) return;
     const measure = () => {
+      // A sheet moves the pill above itself (polish.css): the room is for where it sits without one.
+      if (document.querySelector('.sheet-backdrop')) return;
       // offsetTop of a fixed box ignores its transform: the pill slides in, and the room is for where it ends.
       const reach = list.getBoundingClientRect().bottom - pill.offsetTop;
       const gap = parseFloat(getComputedStyle(list).rowGap) || 0;

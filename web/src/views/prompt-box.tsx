@@ -1,5 +1,6 @@
-import { useLayoutEffect, useRef, useState } from 'preact/hooks';
-import { toast } from '../hub/app-state.js';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { store, toast } from '../hub/app-state.js';
+import { noteComposer, takeKeptDraft } from '../hub/kept-drafts.js';
 import type { ChatState } from '../hub/chat-types.js';
 import type { HubClient } from '../hub/hub-client.js';
 import { t } from '../i18n.js';
@@ -12,9 +13,24 @@ import { appendDictated } from '../media/speech.js';
 import { useVoiceInput } from './voice-input.js';
 import { useComposerAssist } from './composer-assist.js';
 
+/**
+ * The box's text. What it holds is known outside it, so a sign-out can keep it (kept-drafts.ts),
+ * and text kept through one comes back here — sent only if the user presses Send. A box left
+ * behind holds nothing.
+ */
+function useComposerText(sessionId: string) {
+  const state = useState(() => takeKeptDraft(sessionId) ?? '');
+  const text = state[0];
+  useEffect(() => {
+    if (store.get().paired !== false) noteComposer(sessionId, text);
+  }, [text]);
+  useEffect(() => () => noteComposer(sessionId, ''), []);
+  return state;
+}
+
 /** The prompt box: text, images (gallery, camera, paste), the queue, send and stop. */
 export function PromptBox({ chat, client }: { chat: ChatState; client: HubClient }) {
-  const [text, setText] = useState('');
+  const [text, setText] = useComposerText(chat.sessionId);
   const [images, setImages] = useState<PreparedImage[]>([]);
   const input = useRef<HTMLTextAreaElement>(null);
   const busy = chat.turn.state !== 'idle';
