@@ -174,6 +174,10 @@ function applyTool(chat: ChatState, u: Rec, isNew: boolean): ChatState {
     if (taskId) item.task = { taskId, status: str(task['status']) ?? 'running' };
   }
   Object.assign(item, hubMarks(rec(meta['zcode'])));
+  // The hub's close of a call its cut turn left open (docs/CLIENT-PROTOCOL.md "Failed and interrupted
+  // turns"); a later status from the agent itself is its own word again.
+  if (item.status === 'failed' && rec(rec(meta['zcode'])?.['unfinished'])) item.unfinished = true;
+  else if (u['status'] !== undefined) delete item.unfinished;
   const approval = readApproval(rec(meta['zcode'])?.['approval']);
   if (approval) item.approval = approval;
   // A card that ended waits for no one: the hub closes `failed` a call whose turn was cut while
