@@ -135,7 +135,7 @@ export class HubCore {
     if (!s) {
       const l = this.config.limits;
       const taskOutputs = { maxChars: l.taskOutputMaxChars, maxTasks: l.taskOutputsMax };
-      const limits = { maxUpdates: l.journalMaxUpdates, maxBytes: l.journalMaxBytes, taskOutputs, heldMax: l.subscribeBufferMaxEvents };
+      const limits = { maxUpdates: l.journalMaxUpdates, maxBytes: l.journalMaxBytes, taskOutputs, heldMax: l.subscribeBufferMaxEvents, openToolsMax: l.openToolCallsMax };
       const records = this.records;
       const created: SessionState = new SessionState(sessionId, cwd, limits, this.epoch, {
         publish: () => this.publishTurnState(created),

@@ -55,12 +55,12 @@ export class SessionState {
   private usage: SessionUpdate | undefined;
   readonly queue = new PromptQueue();
   /** The tool calls announced and not finished (closed for everyone when a turn ends other than normally). */
-  readonly openTools = new OpenToolCalls();
+  readonly openTools: OpenToolCalls;
 
   constructor(
     readonly sessionId: string,
     cwd: string,
-    limits: JournalLimits & { taskOutputs: TaskOutputLimits; heldMax: number },
+    limits: JournalLimits & { taskOutputs: TaskOutputLimits; heldMax: number; openToolsMax: number },
     epoch: string,
     turnHooks: {
       publish: () => void;
@@ -73,6 +73,7 @@ export class SessionState {
     this.taskOutputs = new TaskOutputs(limits.taskOutputs);
     this.cwdValue = cwd;
     this.subscription = new Subscription(limits.heldMax);
+    this.openTools = new OpenToolCalls(limits.openToolsMax);
     this.turn = new Turn(turnHooks.publish, turnHooks.announce, turnHooks.tail, turnHooks.settled, turnHooks.toolsEnded);
     this.journal = new Journal(limits, epoch);
     this.translation = createTranslationContext(sessionId);
