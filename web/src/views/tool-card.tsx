@@ -174,7 +174,7 @@ export function ToolCard({ item, nested = false }: { item: ToolItem; nested?: bo
       </details>
       {/* Outside the details: a collapsed (finished) card still says it. */}
       {item.unfinished ? (
-        <div class="tool-answered tool-unfinished muted small" data-testid="card-unfinished">
+        <div class="tool-answered muted small" data-testid="card-unfinished">
           {t('cardUnfinished')}
         </div>
       ) : null}
