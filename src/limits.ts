@@ -179,6 +179,13 @@ export const LIMITS = {
   pushFailuresBeforeForget: 5,
   /** Sessions whose archive flag, last-message preview or last context usage the hub keeps (`session-marks.json`); past it the marks changed longest ago go first. */
   sessionMarksMax: 2_000,
+  /**
+   * Tool calls of one session the hub remembers as announced and unfinished, to close them `failed` if
+   * their turn ends other than normally (src/acp/open-tool-calls.ts). Past it the oldest is forgotten:
+   * that one is then not closed by the hub and stays as the agent left it (pending, say) until the agent
+   * itself finishes it. Bounds an agent that streams tool calls while no turn ever ends.
+   */
+  openToolCallsMax: 1_000,
   /** Characters of a session's last message shown as its preview in session lists. */
   sessionPreviewChars: 160,
   /** The agent's slash commands of one session passed on as ACP `available_commands_update`; the rest are dropped (APP-SERVER.md §3.6). */

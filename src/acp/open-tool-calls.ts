@@ -7,6 +7,7 @@
  * (`_meta.backgroundTask`) is left out: it outlives its turn, and task-outputs.ts ends it. Pure.
  */
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
+import { LIMITS } from '../limits.js';
 
 /** The message a closed tool call carries (`_meta.zcode.unfinished`). */
 export const UNFINISHED_TOOL_MESSAGE = 'The turn ended before this tool call finished; it did not run to the end.';
@@ -18,16 +19,30 @@ const isTask = (update: SessionUpdate): boolean => {
   return typeof meta === 'object' && meta !== null && 'backgroundTask' in meta;
 };
 
-/** One session's (or one replayed turn's) unfinished tool calls, in the order they were announced. */
+/**
+ * One session's (or one replayed turn's) unfinished tool calls, in the order they were announced.
+ * At most `max` (`LIMITS.openToolCallsMax`): a newer one past it forgets the oldest, which the hub
+ * then can not close — it stays as the agent left it until the agent finishes it.
+ */
 export class OpenToolCalls {
   private readonly open = new Set<string>();
+
+  constructor(private readonly max: number = LIMITS.openToolCallsMax) {}
 
   /** Notes one update (any kind; only tool calls count). */
   note(update: SessionUpdate): void {
     if (update.sessionUpdate !== 'tool_call' && update.sessionUpdate !== 'tool_call_update') return;
     const id = update.toolCallId;
     if (finished(update.status) || isTask(update)) this.open.delete(id);
-    else if (update.sessionUpdate === 'tool_call') this.open.add(id);
+    else if (update.sessionUpdate === 'tool_call' && !this.open.has(id)) {
+      if (this.open.size >= this.max) this.forgetOldest();
+      this.open.add(id);
+    }
+  }
+
+  private forgetOldest(): void {
+    const oldest = this.open.values().next();
+    if (oldest.done !== true) this.open.delete(oldest.value);
   }
 
   /** How many are open. */

@@ -22,7 +22,7 @@ import { InteractionRegistry } from './interactions/interactions.js';
 import type { SessionMarks, SessionPreview } from './sessions/session-marks.js';
 import { noteEmitted, restoreKept } from './sessions/emitted-update.js';
 import { liveSummary } from './sessions/session-listing.js';
-import { SessionState } from './sessions/session-state.js';
+import { SessionState, sessionLimits } from './sessions/session-state.js';
 import type { RestoredTurn, TurnRecords } from './prompts/turn-record.js';
 import { AuthorBook } from './people/author-book.js';
 import type { TaskOutputFiles } from './prompts/task-output-files.js';
@@ -133,9 +133,7 @@ export class HubCore {
   ensureSession(sessionId: string, cwd: string): SessionState {
     let s = this.sessions.get(sessionId);
     if (!s) {
-      const l = this.config.limits;
-      const taskOutputs = { maxChars: l.taskOutputMaxChars, maxTasks: l.taskOutputsMax };
-      const limits = { maxUpdates: l.journalMaxUpdates, maxBytes: l.journalMaxBytes, taskOutputs, heldMax: l.subscribeBufferMaxEvents };
+      const limits = sessionLimits(this.config.limits);
       const records = this.records;
       const created: SessionState = new SessionState(sessionId, cwd, limits, this.epoch, {
         publish: () => this.publishTurnState(created),

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startHub, type HubHarness } from '../helpers/hub-harness.js';
+import { axeBothThemes } from './support/axe.js';
 import { openDevice } from './support/browser.js';
 import { phoneHub } from './support/fixture.js';
 import { newSession, pair, sendPrompt, shoot, waitIdle } from './support/flow.js';
@@ -80,6 +81,23 @@ describe('phone web app: failed and interrupted turns', () => {
     expect(((await answer.textContent()) ?? '').length).toBeGreaterThan(40);
     expect(await interrupted.getByTestId('retry-button').count()).toBe(1);
     await shoot(page, 'interrupted-turn');
+
+    // A tool call the cut turn left waiting on its permission: its card says it did not run to the
+    // end — not that the tool failed — on the phone at 390×844, readable in light and dark.
+    await expect.poll(() => hub.daemon.backend.status().state, { timeout: 30_000 }).toBe('ready');
+    await sendPrompt(page, 'run the tests, permission needed');
+    const sheet = page.getByTestId('interaction-sheet');
+    await sheet.getByTestId('perm-command').waitFor({ timeout: 30_000 });
+    await sheet.getByRole('button', { name: 'Later' }).click();
+    await sheet.waitFor({ state: 'detached' });
+    process.kill(hub.daemon.backend.status().pid as number, 'SIGKILL');
+    const cut = page.getByTestId('tool-card').and(page.locator('[data-unfinished=true]'));
+    await cut.waitFor({ timeout: 30_000 });
+    expect(await cut.locator('summary .pill').last().textContent()).toBe('not finished');
+    expect(await cut.getByTestId('card-unfinished').textContent()).toContain('The turn ended before this finished');
+    expect(await page.locator('[data-testid=tool-card][data-status=pending]').count()).toBe(0);
+    await shoot(page, 'unfinished-tool-card');
+    expect(await axeBothThemes(page, 'unfinished-tool-card')).toEqual([]);
   });
 
   it('after a daemon restart mid-turn, keeps what had been said, says the turn was interrupted and offers it again', async () => {

@@ -3,9 +3,14 @@
  * simulator child: the turn's Bash call waits on its permission when the turn is cut (the child
  * killed) or stopped, and nothing will ever answer that request. Every client attached then, and
  * one that loads the session later, sees the card closed `failed` — before the turn's end marker.
+ * An editor's ACP SDK client loading such a session gets only what the SDK's own zod schemas accept.
  */
+import { createWebSocketStream } from '@agentclientprotocol/sdk/experimental/ws-client';
 import { afterEach, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { z } from 'zod';
+import { UNFINISHED_TOOL_MESSAGE } from '../../src/acp/open-tool-calls.js';
+import { WalkPeer } from '../support/conformance-walk.js';
 import type { AcpWsClient } from '../helpers/acp-ws-client.js';
 import { startHub, type HubHarness } from '../helpers/hub-harness.js';
 import { until } from '../helpers/until.js';
@@ -81,6 +86,19 @@ describe('a turn that ends other than normally leaves no tool call pending', () 
     const replay = seen(late, sessionId);
     expect(replay.status[bashId]).toBe('failed');
     expect(replay.markerAt).toBeGreaterThan(replay.closedAt[bashId] ?? Infinity);
+
+    // An editor over the SDK's own WebSocket stream: the close and the marker are ACP by its schemas.
+    const stream = createWebSocketStream(h.wsUrl, { WebSocket: WebSocket as never, headers: { authorization: `Bearer ${h.adminToken}` } });
+    const editor = new WalkPeer('editor', stream);
+    try {
+      await editor.request('initialize', { protocolVersion: 1, clientCapabilities: {}, clientInfo: { name: 'editor', version: '1' } });
+      await editor.request('session/load', { sessionId, cwd: h.workspace, mcpServers: [] });
+      const closing = editor.updates(sessionId).filter((u) => u['toolCallId'] === bashId && u['status'] === 'failed');
+      expect(closing).toEqual([expect.objectContaining({ _meta: { zcode: { unfinished: { message: UNFINISHED_TOOL_MESSAGE } } } })]);
+      expect(editor.violations()).toEqual([]);
+    } finally {
+      await editor.close();
+    }
   });
 
   it('a stop while the permission is asked: no client keeps the Bash card open', async () => {

@@ -85,6 +85,28 @@ describe('chat reducer', () => {
     expect((closed.items[0] as ToolItem).approval).toBeUndefined();
   });
 
+  it('a card the hub closed because its turn ended first is marked unfinished, not a tool that failed', () => {
+    seq = 0;
+    const unfinished = { message: 'The turn ended before this tool call finished; it did not run to the end.' };
+    const c = run(
+      emptyChat(SID),
+      upd({ sessionUpdate: 'tool_call', toolCallId: 'cut', title: 'npm test', kind: 'execute', status: 'in_progress' }),
+      upd({ sessionUpdate: 'tool_call', toolCallId: 'own', title: 'npm run lint', kind: 'execute', status: 'in_progress' }),
+      upd({ sessionUpdate: 'tool_call_update', toolCallId: 'own', status: 'failed' }),
+      upd({ sessionUpdate: 'tool_call_update', toolCallId: 'cut', status: 'failed', _meta: { zcode: { unfinished } } }),
+    );
+    expect(c.items[0]).toMatchObject({ kind: 'tool', toolCallId: 'cut', status: 'failed', unfinished: true });
+    // The agent's own failure stays a failure.
+    expect(c.items[1]).toMatchObject({ kind: 'tool', toolCallId: 'own', status: 'failed' });
+    expect((c.items[1] as ToolItem).unfinished).toBeUndefined();
+    // An update without a status (output arriving late) keeps the mark; the agent's own status is its word again.
+    const late = run(c, upd({ sessionUpdate: 'tool_call_update', toolCallId: 'cut', _meta: { terminal_output: { data: 'x' } } }));
+    expect((late.items[0] as ToolItem).unfinished).toBe(true);
+    const done = run(late, upd({ sessionUpdate: 'tool_call_update', toolCallId: 'cut', status: 'completed' }));
+    expect(done.items[0]).toMatchObject({ status: 'completed' });
+    expect((done.items[0] as ToolItem).unfinished).toBeUndefined();
+  });
+
   it('builds tool cards from tool_call / tool_call_update with terminal output, exit code and diffs', () => {
     seq = 0;
     const c = run(

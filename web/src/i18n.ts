@@ -75,6 +75,9 @@ const en = {
   statusInProgress: 'running',
   statusCompleted: 'done',
   statusFailed: 'failed',
+  statusUnfinished: 'not finished',
+  /** Under a card the hub closed: its turn was cut (failed, stopped, a restart) before the tool ran to the end. */
+  cardUnfinished: 'The turn ended before this finished, so it did not run to the end. The tool itself did not fail.',
   background: 'background',
   subagent: 'sub-agent',
   subagentNamed: '{0} sub-agent',
@@ -242,6 +245,8 @@ const zh: Record<MessageKey, string> = {
   statusInProgress: '运行中',
   statusCompleted: '完成',
   statusFailed: '失败',
+  statusUnfinished: '未完成',
+  cardUnfinished: '这一轮在它完成前就结束了，所以它没有运行完。工具本身并没有失败。',
   background: '后台',
   subagent: '子代理',
   subagentNamed: '{0} 子代理',

@@ -15,6 +15,7 @@ import { TaskOutputs, type TaskOutputLimits } from '../prompts/task-outputs.js';
 import type { PreviewDraft } from './session-preview.js';
 import { Subscription } from './subscription.js';
 import { Turn, type TailHooks } from '../prompts/turn.js';
+import type { Limits } from '../../limits.js';
 
 export type { TurnState } from '../prompts/turn.js';
 
@@ -27,6 +28,20 @@ export interface SessionFacts {
   settings: SettingsPatch;
   /** Every model of the registry, when the snapshot lists them all. */
   models: KnownModel[] | undefined;
+}
+
+/** What one session keeps at most: journal, task outputs, a subscribe's held events, open tool calls. */
+export type SessionLimits = JournalLimits & { taskOutputs: TaskOutputLimits; heldMax: number; openToolsMax: number };
+
+/** A session's bounds from the hub's named limits. */
+export function sessionLimits(l: Readonly<Limits>): SessionLimits {
+  return {
+    maxUpdates: l.journalMaxUpdates,
+    maxBytes: l.journalMaxBytes,
+    taskOutputs: { maxChars: l.taskOutputMaxChars, maxTasks: l.taskOutputsMax },
+    heldMax: l.subscribeBufferMaxEvents,
+    openToolsMax: l.openToolCallsMax,
+  };
 }
 
 /**
@@ -55,12 +70,12 @@ export class SessionState {
   private usage: SessionUpdate | undefined;
   readonly queue = new PromptQueue();
   /** The tool calls announced and not finished (closed for everyone when a turn ends other than normally). */
-  readonly openTools = new OpenToolCalls();
+  readonly openTools: OpenToolCalls;
 
   constructor(
     readonly sessionId: string,
     cwd: string,
-    limits: JournalLimits & { taskOutputs: TaskOutputLimits; heldMax: number },
+    limits: SessionLimits,
     epoch: string,
     turnHooks: {
       publish: () => void;
@@ -73,6 +88,7 @@ export class SessionState {
     this.taskOutputs = new TaskOutputs(limits.taskOutputs);
     this.cwdValue = cwd;
     this.subscription = new Subscription(limits.heldMax);
+    this.openTools = new OpenToolCalls(limits.openToolsMax);
     this.turn = new Turn(turnHooks.publish, turnHooks.announce, turnHooks.tail, turnHooks.settled, turnHooks.toolsEnded);
     this.journal = new Journal(limits, epoch);
     this.translation = createTranslationContext(sessionId);

@@ -174,6 +174,7 @@ function applyTool(chat: ChatState, u: Rec, isNew: boolean): ChatState {
     if (taskId) item.task = { taskId, status: str(task['status']) ?? 'running' };
   }
   Object.assign(item, hubMarks(rec(meta['zcode'])));
+  markUnfinished(item, u['status'], rec(meta['zcode']));
   const approval = readApproval(rec(meta['zcode'])?.['approval']);
   if (approval) item.approval = approval;
   // A card that ended waits for no one: the hub closes `failed` a call whose turn was cut while
@@ -189,6 +190,16 @@ function applyTool(chat: ChatState, u: Rec, isNew: boolean): ChatState {
   }
   const nested = nestNewCard(next.items, item);
   return nested === undefined ? withItems(next, [...next.items, item]) : { ...next, items: nested };
+}
+
+/**
+ * The hub's close of a call its cut turn left open (`_meta.zcode.unfinished`, docs/CLIENT-PROTOCOL.md
+ * "Failed and interrupted turns"): it did not fail, it did not run to the end. A later status from
+ * the agent itself is its own word again.
+ */
+function markUnfinished(item: ToolItem, status: unknown, zcode: Rec | undefined): void {
+  if (item.status === 'failed' && rec(zcode?.['unfinished'])) item.unfinished = true;
+  else if (status !== undefined) delete item.unfinished;
 }
 
 /**

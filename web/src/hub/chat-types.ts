@@ -77,6 +77,11 @@ export interface ToolItem {
   approval?: ApprovalWire;
   /** A Write of a file that existed: it replaced it, though its diff shows only new lines (`_meta.zcode.overwrites`). */
   overwrites?: boolean;
+  /**
+   * Closed `failed` by the hub because its turn ended before the call finished (`_meta.zcode.unfinished`):
+   * the tool did not fail, it did not run to the end.
+   */
+  unfinished?: boolean;
 }
 /** A prompt a Retry sends again (text and images as ACP blocks want them). */
 export interface RetryPrompt {

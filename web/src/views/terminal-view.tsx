@@ -26,6 +26,7 @@ import '../terminal.css';
 function statusKey(c: ToolItem): MessageKey {
   if (c.task?.status === 'cancelled') return 'terminalStatusStopped';
   if (c.task?.status === 'interrupted') return 'terminalStatusInterrupted';
+  if (c.unfinished) return 'terminalStatusUnfinished';
   if (c.status === 'failed') return 'terminalStatusFailed';
   if (c.status === 'completed') return 'terminalStatusDone';
   return 'terminalStatusRunning';

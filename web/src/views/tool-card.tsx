@@ -124,8 +124,15 @@ export function ToolCard({ item, nested = false }: { item: ToolItem; nested?: bo
   const hasBody = item.terminal !== '' || item.content.some((c) => c.type !== 'terminal');
   const open = nested ? item.status === 'failed' : item.status === 'in_progress' || item.status === 'pending' || item.status === 'failed';
   const group = subagentGroup(item);
+  // A call its cut turn left open did not fail: it says so rather than "failed".
+  const pill = item.unfinished ? 'unfinished' : item.status;
   return (
-    <div class={`tool tool-${item.status}${nested ? ' tool-nested' : ''}`} data-testid="tool-card" data-status={item.status}>
+    <div
+      class={`tool tool-${item.status}${nested ? ' tool-nested' : ''}`}
+      data-testid="tool-card"
+      data-status={item.status}
+      data-unfinished={item.unfinished ? 'true' : undefined}
+    >
       <details open={open}>
         <summary>
           <Icon name={iconOf(item.toolKind)} size={16} />
@@ -135,7 +142,7 @@ export function ToolCard({ item, nested = false }: { item: ToolItem; nested?: bo
           {/* A sub-agent's card whose parent is not shown (e.g. a history page without it). */}
           {item.subagent && !nested ? <span class="pill pill-subagent">{subagentLabel(item.subagent.agentType)}</span> : null}
           {item.background ? <span class="pill">{t('background')}</span> : null}
-          <span class={`pill pill-${item.status}`}>{t(STATUS_TEXT[item.status])}</span>
+          <span class={`pill pill-${pill}`}>{t(item.unfinished ? 'statusUnfinished' : STATUS_TEXT[item.status])}</span>
         </summary>
         {/* The input again only when the title does not already say it (a command's title is the command). */}
         {summary &&
@@ -166,6 +173,11 @@ export function ToolCard({ item, nested = false }: { item: ToolItem; nested?: bo
         ) : null}
       </details>
       {/* Outside the details: a collapsed (finished) card still says it. */}
+      {item.unfinished ? (
+        <div class="tool-answered muted small" data-testid="card-unfinished">
+          {t('cardUnfinished')}
+        </div>
+      ) : null}
       {item.overwrites ? (
         <div class="tool-answered muted small" data-testid="card-overwrites">
           {t('cardOverwrites')}
