@@ -180,6 +180,9 @@ describe('the connection pill and the reading position', () => {
       // Who is on the session, live: this phone and Vic's, each as the hub names it.
       const presence = vic.page.getByTestId('presence');
       await expect.poll(() => presence.innerText()).toBe('Pocket phone, vic · Vic phone');
+      // The turn before ended, so the hub knows the session's usage: the meter shows, and again after the restart.
+      const meter = vic.page.getByTestId('context-meter');
+      const usage = await meter.innerText();
       expect(await presence.getAttribute('data-stale')).toBeNull();
       await frames(vic.page);
       await hubDown();
@@ -200,6 +203,9 @@ describe('the connection pill and the reading position', () => {
       await expect.poll(() => pill(vic.page).getAttribute('data-status'), { timeout: 60_000 }).toBe('online');
       await expect.poll(() => roomForPill(vic.page)).toBe(false);
       await expect.poll(() => vic.page.locator('[data-testid="presence"][data-stale]').count()).toBe(0);
+      // A fresh page after the restart has only the hub's replay to go by: it ends with the usage it kept.
+      await vic.page.reload();
+      expect(await meter.innerText()).toBe(usage);
     } finally {
       await vic.close();
     }

@@ -28,7 +28,7 @@ import { usePillRoom } from './pill-room.js';
 
 /**
  * Who is on the session. Each device's label has "person · device" in it, so devices are set
- * apart by commas. With the link down the hub cannot say who is still there: the line is dimmed
+ * apart by commas. With the link down the hub cannot say who is still there: the line is in italics
  * and says it is who was there when the connection dropped.
  */
 function PresenceLine({ names, live }: { names: string[]; live: boolean }) {
