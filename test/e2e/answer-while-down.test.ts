@@ -67,6 +67,13 @@ describe('an answer given while the hub is down', () => {
       .filter({ hasText: 'This request was answered or withdrawn while reconnecting; your answer was not sent.' })
       .waitFor({ timeout: 60_000 });
     expect(await page.getByTestId('answer-waiting').count()).toBe(0);
+    // The sentence wraps at 390 px: a rounded box, not a pill whose round ends crowd its lines.
+    const shape = await page
+      .getByTestId('toast')
+      .first()
+      .evaluate((el) => ({ height: el.getBoundingClientRect().height, radius: parseFloat(getComputedStyle(el).borderTopLeftRadius) }));
+    expect(shape.height).toBeGreaterThan(50);
+    expect(shape.radius).toBeLessThanOrEqual(20);
     await shoot(page, 'answer-while-down-refused');
   });
 });

@@ -25,7 +25,8 @@ describe('phone web app: authors', () => {
     await page.getByRole('heading', { name: 'Sessions' }).waitFor();
     const tokens = (await (await hub.api('/api/tokens')).json()) as { tokens: Array<{ name: string; state: string }> };
     expect(tokens.tokens.filter((t) => t.state === 'active').map((t) => t.name)).toContain('Ana’s phone');
-    await pair(laptop, hub, 'Laptop');
+    // The laptop belongs to a person named apart from it: the hub names it "lee · Laptop".
+    await pair(laptop, hub, 'Laptop', 'operate', 'lee');
 
     await newSession(page);
     const sessionId = decodeURIComponent(new URL(page.url()).pathname.split('/').pop() ?? '');
@@ -43,7 +44,10 @@ describe('phone web app: authors', () => {
     // The laptop's prompt shows the laptop's name on the phone.
     await sendPrompt(laptop.page, 'hello from the laptop');
     const fromLaptop = page.getByTestId('user-message').filter({ hasText: 'hello from the laptop' });
-    await expect.poll(() => fromLaptop.getByTestId('msg-author').textContent()).toBe('Laptop');
+    await expect.poll(() => fromLaptop.getByTestId('msg-author').textContent()).toBe('lee · Laptop');
+    // On the laptop itself the same label as the hub's, live as after a reload.
+    const ownOnLaptop = laptop.page.getByTestId('user-message').filter({ hasText: 'hello from the laptop' });
+    await expect.poll(() => ownOnLaptop.getByTestId('msg-author').textContent()).toBe('lee · Laptop (you)');
     await waitIdle(page);
 
     // A permission answered on the laptop: the phone's toast and both cards name the laptop.
@@ -52,10 +56,10 @@ describe('phone web app: authors', () => {
     const laptopSheet = laptop.page.getByTestId('interaction-sheet');
     await laptopSheet.waitFor();
     await laptopSheet.getByTestId('option-allow_once').click();
-    await expect.poll(() => page.getByTestId('toast').allTextContents()).toContain('Answered by Laptop');
+    await expect.poll(() => page.getByTestId('toast').allTextContents()).toContain('Answered by lee · Laptop');
     await waitIdle(page);
-    await expect.poll(() => page.getByTestId('answered-by').allTextContents()).toEqual(['Answered by Laptop']);
-    await expect.poll(() => laptop.page.getByTestId('answered-by').allTextContents()).toEqual(['Answered by Laptop']);
+    await expect.poll(() => page.getByTestId('answered-by').allTextContents()).toEqual(['Answered by lee · Laptop']);
+    await expect.poll(() => laptop.page.getByTestId('answered-by').allTextContents()).toEqual(['Answered by lee · Laptop']);
     await page.getByTestId('answered-by').scrollIntoViewIfNeeded();
     await shoot(page, 'authors');
 
@@ -74,8 +78,8 @@ describe('phone web app: authors', () => {
         .toBe(own);
       await expect
         .poll(() => p.getByTestId('user-message').filter({ hasText: 'hello from the laptop' }).getByTestId('msg-author').textContent())
-        .toBe(p === page ? 'Laptop' : 'Laptop (you)');
-      await expect.poll(() => p.getByTestId('answered-by').allTextContents()).toEqual(['Answered by Laptop']);
+        .toBe(p === page ? 'lee · Laptop' : 'lee · Laptop (you)');
+      await expect.poll(() => p.getByTestId('answered-by').allTextContents()).toEqual(['Answered by lee · Laptop']);
     }
     expect(phone.errors).toEqual([]);
     expect(laptop.errors).toEqual([]);

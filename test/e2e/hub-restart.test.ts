@@ -177,9 +177,19 @@ describe('the connection pill and the reading position', () => {
       const vicMessages = vic.page.getByTestId('messages');
       await expect.poll(() => vicMessages.evaluate((el) => el.scrollHeight - el.clientHeight)).toBeGreaterThan(0);
       await vicMessages.evaluate((el) => (el.scrollTop = el.scrollHeight));
+      // Who is on the session, live: this phone and Vic's, each as the hub names it.
+      const presence = vic.page.getByTestId('presence');
+      await expect.poll(() => presence.innerText()).toBe('Pocket phone, vic · Vic phone');
+      // The turn before ended, so the hub knows the session's usage: the meter shows, and again after the restart.
+      const meter = vic.page.getByTestId('context-meter');
+      const usage = await meter.innerText();
+      expect(await presence.getAttribute('data-stale')).toBeNull();
       await frames(vic.page);
       await hubDown();
       await expect.poll(() => pill(vic.page).innerText(), { timeout: 30_000 }).not.toBe('');
+      // Down, the hub cannot say who is still there: the line says it is who was there at the drop.
+      await expect.poll(() => presence.getAttribute('data-stale')).toBe('');
+      expect(await presence.innerText()).toBe('Here when the connection dropped: Pocket phone, vic · Vic phone');
       await expect.poll(() => roomForPill(vic.page)).toBe(true);
       await frames(vic.page);
       // Clear of the pill by the list's gap between messages (the room is rounded up to a whole pixel):
@@ -192,6 +202,10 @@ describe('the connection pill and the reading position', () => {
       await m.start();
       await expect.poll(() => pill(vic.page).getAttribute('data-status'), { timeout: 60_000 }).toBe('online');
       await expect.poll(() => roomForPill(vic.page)).toBe(false);
+      await expect.poll(() => vic.page.locator('[data-testid="presence"][data-stale]').count()).toBe(0);
+      // A fresh page after the restart has only the hub's replay to go by: it ends with the usage it kept.
+      await vic.page.reload();
+      expect(await meter.innerText()).toBe(usage);
     } finally {
       await vic.close();
     }

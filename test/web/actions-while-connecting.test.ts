@@ -199,6 +199,17 @@ describe('a card answered while the link reconnects', () => {
     expect(store.get().answersWaiting).toEqual({});
   });
 
+  it('names who answered when the reconnect’s load says so', async () => {
+    const { init, sent } = await answeredWhileReconnecting();
+    // The replay marks the card with the hub's verified author of the answer (Cid, while this phone was away).
+    const answeredBy = { name: 'cid · Cid phone', person: 'cid', device: 'Cid phone', tokenId: 'tok-cid', clientId: 'c3' };
+    const card = { sessionUpdate: 'tool_call', toolCallId: 'tc1', title: 'Run ls', status: 'completed', _meta: { zcode: { answeredBy } } };
+    await loadAnswered(await h.initialized(init), () => h.notify('session/update', { sessionId: SID, update: card }));
+    await until(() => sent(), 'the answer settled');
+    expect(answers()).toEqual([]);
+    expect(toasts()).toEqual([t('answerWithdrawnBy', 'cid · Cid phone')]);
+  });
+
   it('waits while the hub stays down, then goes over the request a later reconnect asked again', async () => {
     const { init, sent } = await answeredWhileReconnecting();
     h.answer(init, { protocolVersion: 1 });

@@ -14,6 +14,20 @@ export function authorText(by: unknown): string | undefined {
   return client && client !== str(r?.['device']) && client !== name ? `${name} · ${client}` : name;
 }
 
+/**
+ * This device as the hub names it in its authors ("person · device", the person alone when the
+ * device is named after them), so a prompt sent here reads the same live as after any reload,
+ * when the hub's replay names it. Without a person (an older hub) the device name.
+ */
+export function selfText(me: { name: string; device?: string; person?: string } | undefined): string | undefined {
+  if (!me) return undefined;
+  const device = me.device ?? me.name;
+  return me.person && me.person !== device && me.name !== 'admin' ? `${me.person}${SEPARATOR}${device}` : device;
+}
+
+/** The separator of the hub's "person · device" (the hub refuses it inside names). */
+const SEPARATOR = ' · ';
+
 /** The token id of an author object (tells this device's own prompts apart). */
 export function authorTokenId(by: unknown): string | undefined {
   return str(rec(by)?.['tokenId']);

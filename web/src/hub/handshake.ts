@@ -38,6 +38,7 @@ export function applyHandshake(hubId: string | undefined, init: unknown, device:
             scope: str(identity['scope']) ?? 'view',
             device: name && name !== 'admin' ? name : device,
             ...(str(identity['tokenId']) ? { tokenId: str(identity['tokenId']) } : {}),
+            ...(str(identity['person']) ? { person: str(identity['person']) } : {}),
           }
         : s.me,
       backend: backend ? { state: str(backend['state']) ?? 'ready' } : s.backend,

@@ -132,6 +132,7 @@ export async function answerOneQuestion(
  * never saw. False, with the sentence shown, when the answer must not go.
  */
 async function stillAsked(client: HubClient, interactionId: string): Promise<boolean> {
+  const held = store.get().interactions[interactionId];
   try {
     await client.whenOnline(WEB_LIMITS.waitOnlineMs);
   } catch (err) {
@@ -139,6 +140,11 @@ async function stillAsked(client: HubClient, interactionId: string): Promise<boo
     return false;
   }
   if (store.get().interactions[interactionId]) return true;
-  toast(t('answerWithdrawn'), `ix:${interactionId}`);
+  // The reconnect's load marked the card with who answered it, when the hub knows (a person, not a rule).
+  const card = held?.toolCallId
+    ? store.get().chats[held.sessionId]?.items.find((it) => it.kind === 'tool' && it.toolCallId === held.toolCallId)
+    : undefined;
+  const by = card?.kind === 'tool' && !card.byRule ? card.answeredBy : undefined;
+  toast(by ? t('answerWithdrawnBy', by) : t('answerWithdrawn'), `ix:${interactionId}`);
   return false;
 }

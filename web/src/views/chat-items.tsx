@@ -1,5 +1,6 @@
 import type { PlanEntry } from '@agentclientprotocol/sdk';
 import { store } from '../hub/app-state.js';
+import { selfText } from '../hub/author-text.js';
 import type { ChatItem, RetryPrompt } from '../hub/chat-types.js';
 import { useSelector } from '../store.js';
 import { t } from '../i18n.js';
@@ -27,12 +28,13 @@ export function ChatItemView({
   switch (item.kind) {
     case 'user': {
       // Who asked, the hub's verified `promptedBy` (person · device); this device's own prompts say so.
-      const name = item.author ?? (item.own ? (me?.device ?? me?.name) : undefined);
+      const self = selfText(me);
+      const name = item.author ?? (item.own ? self : undefined);
       const mine =
         item.own === true ||
         (item.authorTokenId !== undefined
           ? item.authorTokenId === me?.tokenId
-          : name !== undefined && (name === me?.device || name === me?.name));
+          : name !== undefined && (name === self || name === me?.device || name === me?.name));
       // Dashed while on its way: once the hub started its turn (promptId) it is sent, though the turn runs on.
       const pending = item.localId !== undefined && item.promptId === undefined;
       return (

@@ -26,12 +26,27 @@ import { RenameSheet } from './rename-sheet.js';
 import { useAttachedSession } from './session-page.js';
 import { usePillRoom } from './pill-room.js';
 
+/**
+ * Who is on the session. Each device's label has "person · device" in it, so devices are set
+ * apart by commas. With the link down the hub cannot say who is still there: the line is in italics
+ * and says it is who was there when the connection dropped.
+ */
+function PresenceLine({ names, live }: { names: string[]; live: boolean }) {
+  const list = names.join(', ');
+  return (
+    <div class={`presence muted small${live ? '' : ' presence-stale'}`} data-testid="presence" {...(live ? {} : { 'data-stale': '' })}>
+      {live ? list : t('presenceBeforeDrop', list)}
+    </div>
+  );
+}
+
 /** One session: the conversation, pickers, plan, queue and prompt box. */
 export function ChatView({ client, sessionId }: { client: HubClient; sessionId: string }) {
   const chat = useSelector(store, (s) => s.chats[sessionId]);
   const summary = useSelector(store, (s) => s.sessions[sessionId]);
   const scope = useSelector(store, (s) => scopeOn(s, client.hubId));
   const presence = useSelector(store, (s) => s.presence[sessionId]);
+  const linkUp = useSelector(store, (s) => client.online(s));
   // A session of another machine says which one in its header (the home hub's sessions need not).
   const machine = useSelector(store, (s) => (client.hubId !== undefined ? s.machines[client.hubId] : undefined));
   const loadingEarlier = useSelector(store, (s) => s.loadingEarlier[sessionId] ?? false);
@@ -92,7 +107,7 @@ export function ChatView({ client, sessionId }: { client: HubClient; sessionId: 
       {/* The one `main` landmark: pickers, conversation and composer (the header is the banner). */}
       <main class="page-main">
         {chat ? <ConfigBar chat={chat} client={client} canOperate={canOperate} /> : null}
-        {presence && presence.length > 1 ? <div class="presence muted small">{presence.map((p) => p.name).join(' · ')}</div> : null}
+        {presence && presence.length > 1 ? <PresenceLine names={presence.map((p) => p.name)} live={linkUp} /> : null}
         <div class="scroll messages" ref={scroller} data-testid="messages" onScroll={onScroll}>
           <HistoryEdge
             ref_={sentinel}
