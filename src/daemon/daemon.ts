@@ -285,7 +285,10 @@ async function listenAndAnnounce(
     writeLastAddress(config.stateDir, { host: config.host, port });
   } catch (err) {
     // Only a convenience for the bridge's next start: the hub runs without it.
-    logger.warn({ err }, `${statePaths(config.stateDir).lastAddress} could not be written; a daemon the editor bridge starts next picks its port afresh`);
+    logger.warn(
+      { err },
+      `${statePaths(config.stateDir).lastAddress} could not be written; a daemon the editor bridge starts next picks its port afresh`,
+    );
   }
   // hub.json goes before the instance lock is released, so a successor never loses its own.
   steps.rest.push(() => fs.rmSync(statePaths(config.stateDir).hubFile, { force: true }));

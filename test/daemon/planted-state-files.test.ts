@@ -4,6 +4,8 @@
  * would block the daemon for good), never written or cut through (a link's target is outside the
  * state dir), never moved or removed. A real daemon, started twice on the dir as a user would:
  * the second start is the one whose look for deleted sessions reads every task output file.
+ * The same for the state files of fixed names: a start either runs without touching the planted
+ * thing or stops with a sentence naming it — never hangs on it.
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -105,6 +107,10 @@ describe('planted entries under the names of state files', () => {
     ['always-grants.json', 'dir'],
     ['audit.jsonl', 'fifo'],
     ['push-vapid.json', 'link'],
+    ['push-subscriptions.json', 'dir'],
+    ['peers.json', 'dir'],
+    ['machines.json', 'link'],
+    ['public-urls.json', 'fifo'],
     ['daemon.lock', 'fifo'],
     ['hub.json', 'dir'],
   ];

@@ -15,7 +15,7 @@ let outside: string;
 beforeEach(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zch-secure-file-'));
   outside = path.join(dir, 'outside.txt');
-  fs.writeFileSync(outside, 'a file of the user\'s\n');
+  fs.writeFileSync(outside, "a file of the user's\n");
 });
 afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
@@ -50,7 +50,9 @@ describe('readFileIfExists', () => {
     const err = refusal(() => readFileIfExists(file));
     expect(err.file).toBe(file);
     expect(err.found).toBe(found);
-    expect(err.message).toBe(`${file} is ${found}, not a regular file; the hub neither reads nor replaces it — move it away and start again`);
+    expect(err.message).toBe(
+      `${file} is ${found}, not a regular file; the hub neither reads nor replaces it — move it away and start again`,
+    );
   });
 
   it('follows a link only when told to (a file the user named), and still refuses a FIFO behind one', () => {
