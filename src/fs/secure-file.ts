@@ -77,7 +77,7 @@ function kindOf(stat: fs.Stats): string {
   if (stat.isFIFO()) return 'a FIFO (named pipe)';
   if (stat.isSocket()) return 'a socket';
   if (stat.isCharacterDevice() || stat.isBlockDevice()) return 'a device';
-  return 'not a regular file';
+  return 'an entry of an unknown kind';
 }
 
 /**
@@ -158,7 +158,7 @@ export function readFileIfExists(file: string, options: ReadOptions = {}): strin
  * `file`: a rename over a link or a FIFO would silently replace what someone put there, and over a
  * directory it fails with a bare EISDIR.
  */
-export function assertReplaceable(file: string): void {
+function assertReplaceable(file: string): void {
   const stat = fs.lstatSync(file, { throwIfNoEntry: false });
   if (stat !== undefined && !stat.isFile()) throw new NotRegularFileError(file, kindOf(stat));
 }

@@ -158,4 +158,23 @@ describe('planted entries under the names of state files', () => {
     },
     budget(DAEMON + 1),
   );
+
+  /** The editor bridge's own files, when it starts a daemon: the same refusal, from `zcode-hub acp`. */
+  it.each([
+    ['acp-start.lock', 'fifo'],
+    ['daemon.log', 'fifo'],
+    ['daemon.log', 'link'],
+  ] as Array<[string, PlantKind]>)(
+    '%s that is a %s: `zcode-hub acp` stops with the sentence and leaves it as it is',
+    (name, kind) => {
+      const { home, stateDir } = tempHome();
+      fs.mkdirSync(stateDir, { recursive: true, mode: 0o700 });
+      const thing = plant(kind, path.join(stateDir, name), home);
+      const run = cli(home, ['acp', '--state-dir', stateDir]);
+      expect(run.status).toBe(1);
+      expect(run.stdout + run.stderr).toContain(`${path.join(stateDir, name)} is ${thing.found}, not a regular file`);
+      thing.unchanged();
+    },
+    budget(1),
+  );
 });
