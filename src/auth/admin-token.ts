@@ -13,7 +13,8 @@ const MIN_SECRET_CHARS = 22;
 export function ensureAdminToken(stateDir: string, secretFile?: string): string {
   ensurePrivateDir(stateDir);
   if (secretFile) {
-    const secret = readFileIfExists(secretFile)?.trim();
+    // A file the user named may be a link (a mounted container secret is one); a FIFO or a directory is still refused.
+    const secret = readFileIfExists(secretFile, { followLink: true })?.trim();
     if (!secret) throw new Error(`admin token file ${secretFile} is missing or empty`);
     if (secret.length < MIN_SECRET_CHARS)
       throw new Error(`admin token in ${secretFile} is too short (at least ${MIN_SECRET_CHARS} characters)`);

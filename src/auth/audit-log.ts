@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { ensurePrivateDir } from '../fs/secure-file.js';
+import { ensurePrivateDir, openRegularFile, OWN_FILE_FLAGS, readFileIfExists, writeAll } from '../fs/secure-file.js';
 import { SCOPES, type Identity } from './identity.js';
 
 /** File name of the audit log in the state dir: append-only JSONL, mode 0600 (ARCHITECTURE.md §7). */
@@ -94,7 +94,8 @@ export class AuditLog {
     ensurePrivateDir(stateDir);
     this.file = path.join(stateDir, AUDIT_FILE);
     this.now = now ?? Date.now;
-    const fd = fs.openSync(this.file, 'a+', 0o600);
+    // Never through a link, a FIFO or a directory under its name: a security record is refused, not guessed at.
+    const fd = openRegularFile(this.file, fs.constants.O_RDWR | fs.constants.O_CREAT | fs.constants.O_APPEND, { mode: 0o600 });
     try {
       // A crash mid-append leaves a torn last line; the next entry starts on a line of its own,
       // or it would be glued to the fragment and skipped with it. The fragment stays: nothing is cut from an audit log.
@@ -127,7 +128,12 @@ export class AuditLog {
         ...(input.sessionId === undefined ? {} : { sessionId: input.sessionId }),
         ...(input.detail === undefined ? {} : { detail: sanitizeDetail(input.detail) }),
       };
-      fs.appendFileSync(this.file, `${JSON.stringify(entry)}\n`, { mode: 0o600 });
+      const fd = openRegularFile(this.file, OWN_FILE_FLAGS.append, { mode: 0o600 });
+      try {
+        writeAll(fd, Buffer.from(`${JSON.stringify(entry)}\n`));
+      } finally {
+        fs.closeSync(fd);
+      }
       this.seq = entry.seq;
     } catch (err) {
       this.onError?.(err);
@@ -144,7 +150,7 @@ export class AuditLog {
 
   /** Every well-formed entry; a torn last line (crash mid-append) is skipped, not fatal. */
   private readAll(): AuditEntry[] {
-    const text = fs.readFileSync(this.file, 'utf8');
+    const text = readFileIfExists(this.file) ?? '';
     const out: AuditEntry[] = [];
     for (const line of text.split('\n')) {
       if (!line.trim()) continue;

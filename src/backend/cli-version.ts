@@ -30,7 +30,10 @@ const packageSchema = z.looseObject({ version: z.string().min(1).max(64) });
  * beside the entry (the desktop layout), else — for npm's `@zcode/cli/dist/zcode.cjs` — the
  * package's own one level up.
  */
-export function readCliVersion(cli: string, read: (file: string) => string | undefined = readFileIfExists): CliVersion {
+export function readCliVersion(
+  cli: string,
+  read: (file: string) => string | undefined = (f) => readFileIfExists(f, { followLink: true }),
+): CliVersion {
   const dir = path.dirname(cli);
   const files = [path.join(dir, 'package.json'), ...(path.basename(dir) === 'dist' ? [path.join(dir, '..', 'package.json')] : [])];
   let text: string | undefined;

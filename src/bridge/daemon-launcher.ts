@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ensurePrivateDir } from '../fs/secure-file.js';
+import { ensurePrivateDir, openRegularFile, OWN_FILE_FLAGS, readFileIfExists } from '../fs/secure-file.js';
 import { processAlive } from '../fs/process-alive.js';
 import { findDaemon, type DaemonHandle } from '../cli/daemon-client.js';
 import type { Logger } from '../logger.js';
@@ -94,7 +94,8 @@ export async function ensureDaemon(
     fs.writeFileSync(lock, `${process.pid}\n`, { flag: 'wx', mode: 0o600 });
     owner = true;
   } catch {
-    const pid = Number.parseInt(fs.readFileSync(lock, 'utf8'), 10);
+    // Anything but a regular file under the lock's name is refused with a sentence naming it (a FIFO would block here for good).
+    const pid = Number.parseInt(readFileIfExists(lock) ?? '', 10);
     if (!Number.isInteger(pid) || !processAlive(pid)) {
       fs.rmSync(lock, { force: true });
       return ensureDaemon(stateDir, startArgs, logger, signal, notice);
@@ -103,7 +104,7 @@ export async function ensureDaemon(
   let started: { onLastAddress: boolean } | undefined;
   try {
     if (owner && !findDaemon(stateDir)) {
-      const log = fs.openSync(path.join(stateDir, 'daemon.log'), 'a', 0o600);
+      const log = openRegularFile(path.join(stateDir, 'daemon.log'), OWN_FILE_FLAGS.append, { mode: 0o600 });
       const address = lastAddressArgs(stateDir, startArgs, process.env);
       const child = spawn(process.execPath, [...DAEMON_NODE_FLAGS, binPath(), 'start', '--state-dir', stateDir, ...address, ...startArgs], {
         detached: true,

@@ -118,7 +118,7 @@ export async function startDaemon(config: HubConfig, logger: Logger, options: St
     );
     steps.app = () => app.close();
     attachMetrics(metrics, hub, app, backend);
-    const { url, port } = await listenAndAnnounce(app, config, steps);
+    const { url, port } = await listenAndAnnounce(app, config, steps, logger);
     hub.start();
     const reconcile = forgetDeletedWhileDown(config, logger, { appServer, backend, hub, grants, taskFiles, records });
     steps.rest.unshift(() => reconcile.stop());
@@ -183,7 +183,7 @@ function buildDomain(
     records,
     authors,
     roots: parts.roots,
-    marks: sessionMarks(config),
+    marks: sessionMarks(config, logger),
     taskFiles,
   });
   steps.hub = async () => {
@@ -270,13 +270,26 @@ function attachMetrics(metrics: HubMetrics, hub: Hub, app: FastifyInstance, back
 }
 
 /** Listens, then writes hub.json and the last address, so the sub-commands (`stop`, `pair`, `doctor`, …) and the bridge find this hub. */
-async function listenAndAnnounce(app: FastifyInstance, config: HubConfig, steps: ShutdownSteps): Promise<{ url: string; port: number }> {
+async function listenAndAnnounce(
+  app: FastifyInstance,
+  config: HubConfig,
+  steps: ShutdownSteps,
+  logger: Logger,
+): Promise<{ url: string; port: number }> {
   await app.listen({ host: config.host, port: config.port });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const url = urlFor(config.host, port, Boolean(config.tlsCert && config.tlsKey));
   writeHubFile(config.stateDir, { pid: process.pid, host: config.host, port, url, version: VERSION, startedAt: Date.now() });
-  writeLastAddress(config.stateDir, { host: config.host, port });
+  try {
+    writeLastAddress(config.stateDir, { host: config.host, port });
+  } catch (err) {
+    // Only a convenience for the bridge's next start: the hub runs without it.
+    logger.warn(
+      { err },
+      `${statePaths(config.stateDir).lastAddress} could not be written; a daemon the editor bridge starts next picks its port afresh`,
+    );
+  }
   // hub.json goes before the instance lock is released, so a successor never loses its own.
   steps.rest.push(() => fs.rmSync(statePaths(config.stateDir).hubFile, { force: true }));
   return { url, port };

@@ -17,8 +17,9 @@ import type { BackendPort } from '../ports/backend-port.js';
 import { agentStoreOf, noteAgentStore } from './agent-stores.js';
 
 /** Archive flags and last-message previews, kept in the state dir. */
-export function sessionMarks(config: HubConfig): SessionMarks {
-  return new SessionMarks(config.stateDir, { max: config.limits.sessionMarksMax, previewChars: config.limits.sessionPreviewChars });
+export function sessionMarks(config: HubConfig, logger?: Logger): SessionMarks {
+  const limits = { max: config.limits.sessionMarksMax, previewChars: config.limits.sessionPreviewChars };
+  return new SessionMarks(config.stateDir, limits, (message) => logger?.warn(message));
 }
 
 /** Once the agent is ready: what the state dir keeps about sessions deleted while no hub ran goes. */

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { readHubFile } from './state-files.js';
+import { NotRegularFileError, readFileIfExists } from '../fs/secure-file.js';
 import { processAlive, processCommandLine, processStartTime } from '../fs/process-alive.js';
 
 /** Thrown when another daemon already owns the state dir. */
@@ -21,12 +22,14 @@ interface LockOwner {
   startTime?: string;
 }
 
+/** The lock's owner; undefined when the lock is unreadable. Anything but a regular file under the name throws (a FIFO would block the start for good). */
 function readLock(file: string): LockOwner | undefined {
   try {
-    const [pidText, startTime] = fs.readFileSync(file, 'utf8').trim().split(/\s+/);
+    const [pidText, startTime] = (readFileIfExists(file) ?? '').trim().split(/\s+/);
     const pid = Number.parseInt(pidText ?? '', 10);
     return Number.isInteger(pid) && pid > 0 ? { pid, ...(startTime ? { startTime } : {}) } : undefined;
-  } catch {
+  } catch (err) {
+    if (err instanceof NotRegularFileError) throw err;
     return undefined;
   }
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { statePaths } from '../config/state-paths.js';
-import { readFileIfExists, writeFileAtomic } from '../fs/secure-file.js';
+import { NotRegularFileError, readFileIfExists, writeFileAtomic } from '../fs/secure-file.js';
 
 export const hubFileSchema = z.object({
   pid: z.number().int().positive(),
@@ -15,9 +15,18 @@ export type HubFile = z.infer<typeof hubFileSchema>;
 export const lastAddressSchema = z.object({ host: z.string().min(1), port: z.number().int().min(1).max(65535) });
 export type LastAddress = z.infer<typeof lastAddressSchema>;
 
-/** A JSON state file; undefined when absent, unparsable or not of this shape. */
+/**
+ * A JSON state file; undefined when absent, unparsable, not of this shape, or not a regular file
+ * (a FIFO, a directory or a link under the name is never read and counts as no file).
+ */
 function readStateFile<T>(file: string, schema: z.ZodType<T>): T | undefined {
-  const text = readFileIfExists(file);
+  let text: string | undefined;
+  try {
+    text = readFileIfExists(file);
+  } catch (err) {
+    if (err instanceof NotRegularFileError) return undefined;
+    throw err;
+  }
   if (text === undefined) return undefined;
   try {
     const parsed = schema.safeParse(JSON.parse(text));

@@ -50,7 +50,8 @@ export function offlineRuntime(config: HubConfig, cli: CliDetection['picked']): 
 
 /** Validity of the personal provider file, with the exact issues when it is invalid. */
 export function providerFileHealth(file: string): DoctorFacts['providerFile'] {
-  const text = readFileIfExists(file);
+  // The user's own file, often a link into a dotfiles checkout: followed, but never a FIFO or a directory.
+  const text = readFileIfExists(file, { followLink: true });
   if (text === undefined) return { path: file, exists: false, valid: true, issues: [] };
   let doc: unknown;
   try {

@@ -24,11 +24,14 @@ export function isTempFileName(name: string): boolean {
 /**
  * Writes a file atomically with mode 0600: temp file in the same directory, fsync, rename,
  * fsync the directory. A crash leaves either the old or the new content, never a torn file.
+ * Something other than a regular file under the name (a link, a directory, a FIFO) is refused
+ * and left as it is ({@link NotRegularFileError}).
  */
 export function writeFileAtomic(file: string, data: string | Uint8Array, mode = 0o600): void {
   const dir = path.dirname(file);
   // A missing parent is created private; an existing one keeps its mode.
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  assertReplaceable(file);
   const tmp = tempFileOf(file);
   const fd = fs.openSync(tmp, 'wx', mode);
   try {
@@ -58,7 +61,7 @@ export function writeFileAtomic(file: string, data: string | Uint8Array, mode = 
 }
 
 /** Writes every byte of `bytes` at the file's offset: `writeSync` may write fewer (a disk filling up). */
-function writeAll(fd: number, bytes: Uint8Array): void {
+export function writeAll(fd: number, bytes: Uint8Array): void {
   let offset = 0;
   while (offset < bytes.length) {
     const written = fs.writeSync(fd, bytes, offset, bytes.length - offset);
@@ -67,14 +70,97 @@ function writeAll(fd: number, bytes: Uint8Array): void {
   }
 }
 
-/** Reads a file, or undefined when it does not exist. */
-export function readFileIfExists(file: string): string | undefined {
+/** What sits under a file's name instead of a regular file, in words for a message. */
+function kindOf(stat: fs.Stats): string {
+  if (stat.isDirectory()) return 'a directory';
+  if (stat.isSymbolicLink()) return 'a symbolic link';
+  if (stat.isFIFO()) return 'a FIFO (named pipe)';
+  if (stat.isSocket()) return 'a socket';
+  if (stat.isCharacterDevice() || stat.isBlockDevice()) return 'a device';
+  return 'an entry of an unknown kind';
+}
+
+/**
+ * Thrown when something other than a regular file sits under the name of a file the hub reads or
+ * writes: a FIFO (a read would block the hub for good), a directory, a link (its target may be any
+ * file of the user's, outside the state dir). The thing is left as it is; the message names the
+ * file, what is there and how to fix it.
+ */
+export class NotRegularFileError extends Error {
+  readonly code = 'ENOTREG';
+  constructor(
+    readonly file: string,
+    readonly found: string,
+  ) {
+    super(`${file} is ${found}, not a regular file; the hub neither reads nor replaces it — move it away and start again`);
+    this.name = 'NotRegularFileError';
+  }
+}
+
+/** What sits at `file` (not followed), in words; undefined when nothing does. */
+function foundAt(file: string): string | undefined {
+  const stat = fs.lstatSync(file, { throwIfNoEntry: false });
+  return stat === undefined ? undefined : kindOf(stat);
+}
+
+export interface ReadOptions {
+  /**
+   * Follow a link under the name: only for a file the user named (a mounted container secret is
+   * a link), never for a file of the state dir.
+   */
+  followLink?: boolean;
+}
+
+/**
+ * Opens the regular file at `file` with `flags`, never through a link under its name (unless
+ * `followLink`) and without blocking (a FIFO opens at once), then checks the opened descriptor,
+ * so what is read or written is what was checked: anything but a regular file throws
+ * {@link NotRegularFileError}. A missing file throws ENOENT as `open` does.
+ */
+export function openRegularFile(file: string, flags: number, options: { followLink?: boolean; mode?: number } = {}): number {
+  const all = flags | fs.constants.O_NONBLOCK | (options.followLink ? 0 : fs.constants.O_NOFOLLOW);
+  let fd: number;
   try {
-    return fs.readFileSync(file, 'utf8');
+    fd = fs.openSync(file, all, options.mode);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    // ELOOP: a link under the name (O_NOFOLLOW); ENXIO: a socket; EISDIR: a directory opened to write.
+    const found = code === 'ELOOP' || code === 'ENXIO' || code === 'EISDIR' ? foundAt(file) : undefined;
+    if (found !== undefined) throw new NotRegularFileError(file, found);
+    throw err;
+  }
+  const stat = fs.fstatSync(fd);
+  if (!stat.isFile()) {
+    fs.closeSync(fd);
+    throw new NotRegularFileError(file, kindOf(stat));
+  }
+  return fd;
+}
+
+/** Reads a regular file ({@link openRegularFile}), or undefined when nothing is under its name. */
+export function readFileIfExists(file: string, options: ReadOptions = {}): string | undefined {
+  let fd: number;
+  try {
+    fd = openRegularFile(file, fs.constants.O_RDONLY, options);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw err;
   }
+  try {
+    return fs.readFileSync(fd, 'utf8');
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/**
+ * Refuses (with {@link NotRegularFileError}) when something other than a regular file sits under
+ * `file`: a rename over a link or a FIFO would silently replace what someone put there, and over a
+ * directory it fails with a bare EISDIR.
+ */
+function assertReplaceable(file: string): void {
+  const stat = fs.lstatSync(file, { throwIfNoEntry: false });
+  if (stat !== undefined && !stat.isFile()) throw new NotRegularFileError(file, kindOf(stat));
 }
 
 /**
@@ -85,7 +171,7 @@ export function readFileIfExists(file: string): string | undefined {
 export function regularFileSize(file: string): number | undefined {
   const stat = fs.lstatSync(file, { throwIfNoEntry: false });
   if (stat === undefined) return undefined;
-  if (!stat.isFile()) throw Object.assign(new Error(`${file} is not a regular file; it is left as it is`), { code: 'ENOTREG' });
+  if (!stat.isFile()) throw new NotRegularFileError(file, kindOf(stat));
   return stat.size;
 }
 

@@ -4,6 +4,8 @@
  * would block the daemon for good), never written or cut through (a link's target is outside the
  * state dir), never moved or removed. A real daemon, started twice on the dir as a user would:
  * the second start is the one whose look for deleted sessions reads every task output file.
+ * The same for the state files of fixed names: a start either runs without touching the planted
+ * thing or stops with a sentence naming it — never hangs on it.
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -11,6 +13,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { idFileName } from '../../src/fs/id-file-name.js';
 import { budget, cli, DAEMON, killStarted, ready, start, tempHome, until } from './process-helpers.js';
+import { plant, type Planted, type PlantKind } from './plant.js';
 
 afterEach(killStarted);
 
@@ -66,7 +69,7 @@ describe('planted entries under the names of state files', () => {
       // Nothing was moved to the current name of the planted legacy names.
       expect(fs.existsSync(path.join(turns, idFileName('sess_planted', '.ndjson')))).toBe(false);
       expect(fs.existsSync(path.join(outputs, idFileName('sess_planted', '.json')))).toBe(false);
-      expect(daemon.output()).toContain('is not a regular file');
+      expect(daemon.output()).toContain('not a regular file');
       expect(cli(home, ['stop', '--state-dir', stateDir]).status).toBe(0);
     },
     budget(2 * DAEMON + 3),
@@ -87,5 +90,91 @@ describe('planted entries under the names of state files', () => {
       expect(cli(home, ['stop', '--state-dir', stateDir]).status).toBe(0);
     },
     budget(DAEMON + 1),
+  );
+
+  /**
+   * Files a start cannot do without — secrets, identity, an admin's decisions, the lock, the record
+   * of who did what, the address the CLI finds the hub by: something else under the name stops the
+   * start with a sentence naming the file, what is there and what to do, and the thing stays as it is.
+   * One of each kind of thing over the table, one start per case (a refused start is quick).
+   */
+  const refused: Array<[string, PlantKind]> = [
+    ['admin.token', 'fifo'],
+    ['jwt.secret', 'dir'],
+    ['hub-id', 'link'],
+    ['tokens.json', 'fifo'],
+    ['policy.json', 'link'],
+    ['always-grants.json', 'dir'],
+    ['audit.jsonl', 'fifo'],
+    ['push-vapid.json', 'link'],
+    ['push-subscriptions.json', 'dir'],
+    ['peers.json', 'dir'],
+    ['machines.json', 'link'],
+    ['public-urls.json', 'fifo'],
+    ['daemon.lock', 'fifo'],
+    ['hub.json', 'dir'],
+  ];
+  it.each(refused)(
+    '%s that is a %s: the start stops with a sentence naming it, and leaves it as it is',
+    async (name, kind) => {
+      const { home, stateDir } = tempHome();
+      fs.mkdirSync(stateDir, { recursive: true, mode: 0o700 });
+      const thing = plant(kind, path.join(stateDir, name), home);
+      const daemon = start(home, stateDir);
+      expect(await daemon.exited).not.toBe(0);
+      expect(daemon.output()).toContain(`${path.join(stateDir, name)} is ${thing.found}, not a regular file`);
+      expect(daemon.output()).toContain('move it away and start again');
+      thing.unchanged();
+    },
+    budget(DAEMON),
+  );
+
+  /**
+   * Files the hub keeps as a convenience — marks, authors, the last address: something else under
+   * the name counts as no file; the start goes on, says so in the log and leaves the thing alone.
+   * Every kind of thing under every name, three names per start.
+   */
+  const cacheNames = ['session-marks.json', 'authors.json', 'last-address.json'];
+  const rotations: PlantKind[][] = [
+    ['fifo', 'dir', 'link'],
+    ['dir', 'link', 'fifo'],
+    ['link', 'fifo', 'dir'],
+  ];
+  it.each(rotations)(
+    'marks, authors and last address as %s, %s, %s: the daemon starts, answers, logs each and stops',
+    async (...kinds) => {
+      const { home, stateDir } = tempHome();
+      fs.mkdirSync(stateDir, { recursive: true, mode: 0o700 });
+      const things: Planted[] = cacheNames.map((name, i) => plant(kinds[i]!, path.join(stateDir, name), home));
+      const daemon = start(home, stateDir);
+      await ready(stateDir);
+      for (const [i, name] of cacheNames.entries()) {
+        const sentence = `${path.join(stateDir, name)} is ${things[i]!.found}, not a regular file`;
+        await until(() => (daemon.output().includes(sentence) ? true : undefined), `the log to name ${name}`);
+      }
+      expect(cli(home, ['stop', '--state-dir', stateDir]).status).toBe(0);
+      expect(await daemon.exited).toBe(0);
+      for (const t of things) t.unchanged();
+    },
+    budget(DAEMON + 1),
+  );
+
+  /** The editor bridge's own files, when it starts a daemon: the same refusal, from `zcode-hub acp`. */
+  it.each([
+    ['acp-start.lock', 'fifo'],
+    ['daemon.log', 'fifo'],
+    ['daemon.log', 'link'],
+  ] as Array<[string, PlantKind]>)(
+    '%s that is a %s: `zcode-hub acp` stops with the sentence and leaves it as it is',
+    (name, kind) => {
+      const { home, stateDir } = tempHome();
+      fs.mkdirSync(stateDir, { recursive: true, mode: 0o700 });
+      const thing = plant(kind, path.join(stateDir, name), home);
+      const run = cli(home, ['acp', '--state-dir', stateDir]);
+      expect(run.status).toBe(1);
+      expect(run.stdout + run.stderr).toContain(`${path.join(stateDir, name)} is ${thing.found}, not a regular file`);
+      thing.unchanged();
+    },
+    budget(1),
   );
 });

@@ -88,7 +88,7 @@ describe('ListFile: a versioned list file in the state dir', () => {
   it('a read error other than "missing" is thrown, not taken for an empty list', () => {
     const file = path.join(dir, 'items.json');
     fs.mkdirSync(file);
-    expect(() => new ListFile<Item>(file, format).read()).toThrow(/EISDIR/);
+    expect(() => new ListFile<Item>(file, format).read()).toThrow(/items\.json is a directory, not a regular file/);
   });
 
   it('reads an older version through its upgrade and writes the current one', () => {

@@ -79,7 +79,7 @@ export class TaskOutputFiles {
         fs.rmSync(file, { force: true });
         return;
       }
-      const parsed = fileSchema.parse(JSON.parse(fs.readFileSync(file, 'utf8')));
+      const parsed = fileSchema.parse(JSON.parse(readFileIfExists(file) ?? ''));
       writeFileAtomic(target, JSON.stringify({ ...parsed, sessionId }));
       fs.rmSync(file, { force: true });
       this.logger.info({ from: file, to: target }, 'a task output file was moved to its current name');
@@ -158,7 +158,7 @@ export class TaskOutputFiles {
       const file = path.join(this.dir, name);
       try {
         if ((regularFileSize(file) ?? Infinity) > this.maxBytes()) continue;
-        const id = fileSchema.parse(JSON.parse(fs.readFileSync(file, 'utf8'))).sessionId;
+        const id = fileSchema.parse(JSON.parse(readFileIfExists(file) ?? '')).sessionId;
         if (id !== undefined && this.fileOf(id) === file) ids.push(id);
       } catch {
         // Unreadable: `load` says so when its session is learnt.

@@ -10,7 +10,7 @@
 import path from 'node:path';
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import { z } from 'zod';
-import { readFileIfExists, writeFileAtomic } from '../../fs/secure-file.js';
+import { NotRegularFileError, readFileIfExists, writeFileAtomic } from '../../fs/secure-file.js';
 
 /** The last message of a session as a list shows it. */
 export interface SessionPreview {
@@ -76,12 +76,13 @@ export function previewText(text: string, max: number): string {
 /** Archive flags and last-message previews by session id. */
 export class SessionMarks {
   private readonly marks = new Map<string, Mark>();
-  private readonly file: string | undefined;
+  private file: string | undefined;
   private dirty = false;
 
   constructor(
     stateDir: string | undefined,
     private readonly limits: { max: number; previewChars: number },
+    private readonly warn: (message: string) => void = () => undefined,
   ) {
     this.file = stateDir === undefined ? undefined : path.join(stateDir, 'session-marks.json');
     for (const [id, mark] of this.read()) this.marks.set(id, mark);
@@ -89,7 +90,16 @@ export class SessionMarks {
   }
 
   private read(): Array<[string, Mark]> {
-    const text = this.file === undefined ? undefined : readFileIfExists(this.file);
+    let text: string | undefined;
+    try {
+      text = this.file === undefined ? undefined : readFileIfExists(this.file);
+    } catch (err) {
+      if (!(err instanceof NotRegularFileError)) throw err;
+      // Marks are a cache: the hub runs without them, kept in memory only, and leaves the thing alone.
+      this.warn(`${err.message}; session marks are kept in memory only`);
+      this.file = undefined;
+      return [];
+    }
     if (text === undefined) return [];
     try {
       const parsed = fileSchema.safeParse(JSON.parse(text));
