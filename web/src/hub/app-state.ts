@@ -37,8 +37,8 @@ export interface AppState {
   /** `paired` false → the pairing screen; undefined → not known yet. */
   paired?: boolean;
   conn: { status: ConnStatus; downSince?: number };
-  /** Who this connection is: the token's name and scope, and the device name it announced (`clientInfo.name`). */
-  me?: { name: string; scope: string; device?: string; tokenId?: string };
+  /** Who this connection is: the token's name, scope and person, and the device name it announced (`clientInfo.name`). */
+  me?: { name: string; scope: string; person?: string; device?: string; tokenId?: string };
   backend?: { state: string; nextRetryMs?: number };
   /** The hub's default workspace (initialize `_meta.zcode.defaultWorkspace`) for new sessions. */
   defaultWorkspace?: string;
