@@ -8,7 +8,7 @@ import { useEffect } from 'preact/hooks';
  * device, nothing on a view device, a taller composer while a prompt is being written. The room is
  * how far the pill's top reaches into the list, plus the list's own gap between messages; CSS
  * applies it only while the pill shows. Measured again whenever the list or the pill changes size
- * (the pill's text comes, the composer grows, the screen turns) and when a sheet closes; the list's own scroll hook keeps
+ * (the pill's text comes, the composer grows, the screen turns); the list's own scroll hook keeps
  * a reader at the bottom when the room changes.
  */
 export function usePillRoom(scroller: RefObject<HTMLElement | null>): void {
@@ -28,19 +28,6 @@ export function usePillRoom(scroller: RefObject<HTMLElement | null>): void {
     const ro = new ResizeObserver(measure);
     ro.observe(list, { box: 'border-box' });
     ro.observe(pill, { box: 'border-box' });
-    // While a sheet was open nothing was measured (the pill's text may have come, the composer
-    // grown meanwhile): the room is measured again as the sheet closes.
-    let sheet = !!document.querySelector('.sheet-backdrop');
-    const mo = new MutationObserver(() => {
-      const open = !!document.querySelector('.sheet-backdrop');
-      if (open === sheet) return;
-      sheet = open;
-      if (!open) measure();
-    });
-    mo.observe(document.body, { childList: true, subtree: true });
-    return () => {
-      ro.disconnect();
-      mo.disconnect();
-    };
+    return () => ro.disconnect();
   }, []);
 }
