@@ -61,7 +61,9 @@ describe('a prompt waiting when the device is revoked', () => {
     await m.start();
 
     await page.getByLabel('Pairing code').waitFor({ timeout: 60_000 });
-    expect(await page.getByTestId('drafts-kept').innerText()).toMatch(/not sent.*back in its session’s message box when you pair again as the same person/);
+    expect(await page.getByTestId('drafts-kept').innerText()).toMatch(
+      /not sent.*back in its session’s message box when you pair again as the same person/,
+    );
     // The name the device had, not the browser's.
     expect(await page.getByLabel('Device name').inputValue()).toBe('Ann pocket phone');
     await shoot(page, 'revoked-while-waiting-pair');

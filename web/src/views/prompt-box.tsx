@@ -17,8 +17,9 @@ import { useComposerAssist } from './composer-assist.js';
 /**
  * The box's text. What it holds is known outside it, so a sign-out can keep it (kept-drafts.ts),
  * and text kept through one comes back here once the hub names the same person again — sent only
- * if the user presses Send, and said so by a short line (`given`) until the box is sent or emptied.
- * A box left behind holds nothing.
+ * if the user presses Send, and said so by a short line (`given`) until the box is sent or emptied;
+ * its prompt's failure then makes no toast (the pairing screen said the text is kept, GivenBack says
+ * it was not sent: once each). A box left behind holds nothing.
  */
 function useComposerText(sessionId: string) {
   const [text, setText] = useState('');
@@ -35,12 +36,12 @@ function useComposerText(sessionId: string) {
     if (!text.trim()) setGiven(false);
   }, [text]);
   useEffect(() => () => noteComposer(sessionId, ''), []);
-  return { text, setText, given, sent: () => setGiven(false) };
+  return { text, setText, given };
 }
 
 /** The prompt box: text, images (gallery, camera, paste), the queue, send and stop. */
 export function PromptBox({ chat, client }: { chat: ChatState; client: HubClient }) {
-  const { text, setText, given, sent } = useComposerText(chat.sessionId);
+  const { text, setText, given } = useComposerText(chat.sessionId);
   const [images, setImages] = useState<PreparedImage[]>([]);
   const input = useRef<HTMLTextAreaElement>(null);
   const busy = chat.turn.state !== 'idle';
@@ -69,15 +70,12 @@ export function PromptBox({ chat, client }: { chat: ChatState; client: HubClient
     const links = assist.takeLinks(body);
     setText('');
     setImages([]);
-    sent();
     client.prompt(chat.sessionId, body, imgs, links).catch((err: unknown) => {
       // Not sent (the wait for the link ended, or the user took it back): give the text back
       // rather than lose it, ahead of what was typed while it waited.
       setText((cur) => (cur.trim() ? `${body}\n${cur}` : body));
       setImages((cur) => [...imgs, ...cur].slice(0, WEB_LIMITS.imagesPerPrompt));
       const why = promptNotSent(err);
-      // Not when this device was signed out meanwhile: the text was kept, the pairing screen said
-      // so, and paired again the box shows it with its own line — a toast then would say it twice.
       if (why && store.get().paired !== false) toast(why);
     });
   }
@@ -85,11 +83,7 @@ export function PromptBox({ chat, client }: { chat: ChatState; client: HubClient
   return (
     <div class="composer">
       <QueueChips queue={chat.turn.queue} />
-      {given ? (
-        <p class="muted small composer-kept" data-testid="draft-given-back">
-          {t('draftGivenBack')}
-        </p>
-      ) : null}
+      {given ? <GivenBack /> : null}
       <ImageThumbs images={images} onRemove={(i) => setImages((cur) => cur.filter((_, k) => k !== i))} />
       {voice.listening}
       {assist.list}
@@ -129,6 +123,15 @@ export function PromptBox({ chat, client }: { chat: ChatState; client: HubClient
         <SendStop busy={busy} stopping={stopping} canSend={!!text.trim() || images.length > 0} onStop={stop} onSend={send} />
       </div>
     </div>
+  );
+}
+
+/** Above text kept through a sign-out and given back: it was not sent (no toast said it was lost). */
+function GivenBack() {
+  return (
+    <p class="muted small composer-kept" data-testid="draft-given-back">
+      {t('draftGivenBack')}
+    </p>
   );
 }
 
