@@ -40,7 +40,8 @@ function isKept(v: unknown): v is Kept {
 }
 
 /** The entries still current; anything else in the stored value (expired, another version's, edited by hand) is not given back. */
-function read(now = Date.now()): Record<string, Kept> {
+function read(): Record<string, Kept> {
+  const now = Date.now();
   try {
     const v: unknown = JSON.parse(localStorage.getItem(KEY) ?? '{}');
     return Object.fromEntries(
