@@ -42,7 +42,8 @@ export interface Held {
   close(): Promise<void>;
 }
 
-export async function heldClient(): Promise<Held> {
+/** `initialize` is answered `initAnswer` (the hub's handshake: who this device is, with `_meta.zcode.identity`). */
+export async function heldClient(initAnswer: unknown = { protocolVersion: 1 }): Promise<Held> {
   const hub = new ScriptedHub();
   await until(() => (hub.server.address() ? true : undefined), 'the server listening');
   // What a page has and Node 20 lacks: the browser's WebSocket, the user agent deviceLabel
@@ -50,7 +51,7 @@ export async function heldClient(): Promise<Held> {
   vi.stubGlobal('WebSocket', WsSocket);
   vi.stubGlobal('navigator', { userAgent: 'test' });
   vi.stubGlobal('__APP_VERSION__', '0.0.0-test');
-  store.update((s) => ({ ...s, chats: {}, sessions: {}, toasts: [], interactions: {}, waitingPrompts: {} }));
+  store.update((s) => ({ ...s, chats: {}, sessions: {}, toasts: [], interactions: {}, waitingPrompts: {}, me: undefined }));
   const client = new HubClient(hub.url);
   const answer = (req: Frame, result: unknown) => hub.send({ jsonrpc: '2.0', id: req.id, result });
   const notify = (method: string, params: unknown) => hub.send({ jsonrpc: '2.0', method, params });
@@ -58,7 +59,7 @@ export async function heldClient(): Promise<Held> {
   const sent = (method: string) => hub.frames.filter((f) => f.method === method && f.id !== undefined).length;
   const initialized = async (init: Frame) => {
     const [lists, loads] = [sent('session/list'), sent('session/load')];
-    answer(init, { protocolVersion: 1 });
+    answer(init, initAnswer);
     answer(await hub.request('session/list', lists), LISTED);
     const load = await hub.request('session/load', loads);
     expect(client.conn.status).toBe('connecting');
@@ -77,7 +78,7 @@ export async function heldClient(): Promise<Held> {
     },
     async reconnectHeld(beforeLoad, hold = 'session/load') {
       client.start();
-      answer(await hub.request('initialize'), { protocolVersion: 1 });
+      answer(await hub.request('initialize'), initAnswer);
       answer(await hub.request('session/list'), LISTED);
       answer(await hub.request('_zcode/interactions/list'), { interactions: [] });
       await until(() => (client.conn.status === 'online' ? true : undefined), 'online');

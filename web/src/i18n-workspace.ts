@@ -90,7 +90,8 @@ export const workspaceEn = {
   waitingView: 'View',
   signedOutRevoked: 'This device was signed out: its access was revoked by an admin or has expired. Pair it again to continue.',
   draftsKept:
-    'A message was not sent: its text is kept on this device and will be back in its session’s message box after you pair again (not sent until you press Send).',
+    'A message was not sent: its text is kept on this device and will be back in its session’s message box when you pair again as the same person (not sent until you press Send).',
+  draftGivenBack: 'Kept from before you paired again — not sent yet.',
   signedOutSelf: 'You signed this device out. Pair it again to continue.',
 };
 
@@ -177,6 +178,7 @@ export const workspaceZh: Record<keyof typeof workspaceEn, string> = {
   waitingOthersMany: '{0} 个请求',
   waitingView: '查看',
   signedOutRevoked: '此设备已被登出：管理员撤销了它的访问权限，或权限已过期。请重新配对后继续。',
-  draftsKept: '有消息未发送：其文字已保存在此设备上，重新配对后会回到对应会话的输入框（按下发送前不会发送）。',
+  draftsKept: '有消息未发送：其文字已保存在此设备上，以同一人身份重新配对后会回到对应会话的输入框（按下发送前不会发送）。',
+  draftGivenBack: '重新配对前保存的文字 — 尚未发送。',
   signedOutSelf: '你已登出此设备。请重新配对后继续。',
 };

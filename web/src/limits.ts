@@ -64,6 +64,17 @@ export const WEB_LIMITS = {
   policyRecentEvents: 1_000,
   /** Recent requests of a session the policy dry run lists (newest first). */
   policyRecentRequests: 20,
+  /**
+   * How long text kept through a sign-out (kept-drafts.ts) waits on the device for its person to
+   * pair again before it is dropped unread: long enough for a token revoked on a Friday and paired
+   * again after a weekend, short enough that a device left signed out does not hold someone's
+   * words for good.
+   */
+  keptDraftMs: 7 * 24 * 60 * 60_000,
+  /** Sessions whose text a sign-out keeps (the newest): with keptDraftChars, a bound far below what localStorage holds. */
+  keptDraftSessions: 20,
+  /** Characters of one session's kept text (the start is kept): a long prompt, not a pasted log. */
+  keptDraftChars: 20_000,
   /** Toasts shown at once. */
   maxToasts: 3,
   /** How long a toast stays. */

@@ -69,7 +69,8 @@ function revoked(): void {
   keepDrafts();
   client.conn.stop();
   started = false;
-  store.update((s) => ({ ...s, paired: false }));
+  // Who this device was is no longer known: text kept goes back only to whoever the next handshake names.
+  store.update((s) => ({ ...s, paired: false, me: undefined }));
 }
 
 /** Is the device token (HttpOnly cookie, unreadable here) still accepted? Any /api path answers 401 if not. */

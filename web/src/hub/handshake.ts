@@ -6,12 +6,14 @@
 import { str, rec, zmeta } from '../wire.js';
 import { setMachine, store } from './app-state.js';
 import { rememberDevice } from './device-name.js';
+import { keepOnlyDraftsOf } from './kept-drafts.js';
 
 /** Applies the `initialize` answer: to the machine `hubId`, or (undefined) to the home hub and this device's identity. */
 export function applyHandshake(hubId: string | undefined, init: unknown, device: string): void {
   const z = zmeta(init);
   const identity = rec(z['identity']);
   const name = str(identity?.['name']);
+  const person = str(identity?.['person']) || undefined;
   const backend = rec(z['backend']);
   const defaultWorkspace = str(z['defaultWorkspace']);
   const hub = rec(z['hub']);
@@ -23,7 +25,11 @@ export function applyHandshake(hubId: string | undefined, init: unknown, device:
       ...(defaultWorkspace ? { defaultWorkspace } : {}),
       backend: str(backend?.['state']) ?? 'ready',
     }));
-  } else if (name && name !== 'admin') rememberDevice(name);
+  } else {
+    if (name && name !== 'admin') rememberDevice(name);
+    // Text kept through a sign-out is given back only to the person it was kept for.
+    if (person !== undefined) keepOnlyDraftsOf(person);
+  }
   const homeHub =
     hubId === undefined && str(hub?.['hubId']) ? { hubId: str(hub?.['hubId']) ?? '', name: str(hub?.['name']) ?? '' } : undefined;
   if (hubId === undefined)
@@ -36,9 +42,9 @@ export function applyHandshake(hubId: string | undefined, init: unknown, device:
         ? {
             name: str(identity['name']) ?? '',
             scope: str(identity['scope']) ?? 'view',
+            ...(person !== undefined ? { person } : {}),
             device: name && name !== 'admin' ? name : device,
             ...(str(identity['tokenId']) ? { tokenId: str(identity['tokenId']) } : {}),
-            ...(str(identity['person']) ? { person: str(identity['person']) } : {}),
           }
         : s.me,
       backend: backend ? { state: str(backend['state']) ?? 'ready' } : s.backend,

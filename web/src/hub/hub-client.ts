@@ -87,7 +87,8 @@ export class HubClient {
         store.update((s) => ({
           ...s,
           conn: { status, downSince: status === 'online' ? undefined : (s.conn.downSince ?? Date.now()) },
-          ...(status === 'unauthorized' ? { paired: false } : {}),
+          // Signed out: who this device was is no longer known (text kept goes back only to whoever the next handshake names).
+          ...(status === 'unauthorized' ? { paired: false, me: undefined } : {}),
         }));
       },
     });

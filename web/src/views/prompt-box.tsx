@@ -1,5 +1,6 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { store, toast } from '../hub/app-state.js';
+import { useSelector } from '../store.js';
 import { noteComposer, takeKeptDraft } from '../hub/kept-drafts.js';
 import type { ChatState } from '../hub/chat-types.js';
 import type { HubClient } from '../hub/hub-client.js';
@@ -15,22 +16,32 @@ import { useComposerAssist } from './composer-assist.js';
 
 /**
  * The box's text. What it holds is known outside it, so a sign-out can keep it (kept-drafts.ts),
- * and text kept through one comes back here — sent only if the user presses Send. A box left
- * behind holds nothing.
+ * and text kept through one comes back here once the hub names the same person again — sent only
+ * if the user presses Send, and said so by a short line (`given`) until the box is sent or emptied;
+ * its prompt's failure then makes no toast (the pairing screen said the text is kept, GivenBack says
+ * it was not sent: once each). A box left behind holds nothing.
  */
 function useComposerText(sessionId: string) {
-  const state = useState(() => takeKeptDraft(sessionId) ?? '');
-  const text = state[0];
+  const [text, setText] = useState('');
+  const [given, setGiven] = useState(false);
+  const person = useSelector(store, (s) => s.me?.person);
+  useEffect(() => {
+    const kept = person === undefined ? undefined : takeKeptDraft(sessionId, person);
+    if (kept === undefined) return;
+    setText((cur) => (cur.trim() ? `${kept}\n${cur}` : kept));
+    setGiven(true);
+  }, [person]);
   useEffect(() => {
     if (store.get().paired !== false) noteComposer(sessionId, text);
+    if (!text.trim()) setGiven(false);
   }, [text]);
   useEffect(() => () => noteComposer(sessionId, ''), []);
-  return state;
+  return { text, setText, given };
 }
 
 /** The prompt box: text, images (gallery, camera, paste), the queue, send and stop. */
 export function PromptBox({ chat, client }: { chat: ChatState; client: HubClient }) {
-  const [text, setText] = useComposerText(chat.sessionId);
+  const { text, setText, given } = useComposerText(chat.sessionId);
   const [images, setImages] = useState<PreparedImage[]>([]);
   const input = useRef<HTMLTextAreaElement>(null);
   const busy = chat.turn.state !== 'idle';
@@ -65,13 +76,14 @@ export function PromptBox({ chat, client }: { chat: ChatState; client: HubClient
       setText((cur) => (cur.trim() ? `${body}\n${cur}` : body));
       setImages((cur) => [...imgs, ...cur].slice(0, WEB_LIMITS.imagesPerPrompt));
       const why = promptNotSent(err);
-      if (why) toast(why);
+      if (why && store.get().paired !== false) toast(why);
     });
   }
 
   return (
     <div class="composer">
       <QueueChips queue={chat.turn.queue} />
+      {given ? <GivenBack /> : null}
       <ImageThumbs images={images} onRemove={(i) => setImages((cur) => cur.filter((_, k) => k !== i))} />
       {voice.listening}
       {assist.list}
@@ -111,6 +123,15 @@ export function PromptBox({ chat, client }: { chat: ChatState; client: HubClient
         <SendStop busy={busy} stopping={stopping} canSend={!!text.trim() || images.length > 0} onStop={stop} onSend={send} />
       </div>
     </div>
+  );
+}
+
+/** Above text kept through a sign-out and given back: it was not sent (no toast said it was lost). */
+function GivenBack() {
+  return (
+    <p class="muted small composer-kept" data-testid="draft-given-back">
+      {t('draftGivenBack')}
+    </p>
   );
 }
 
