@@ -12,7 +12,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WEB_LIMITS } from '../../web/src/limits.js';
 import { openDevice, PHONE_390, type Device } from './support/browser.js';
-import { newSession, pair, sendPrompt, shoot, waitIdle } from './support/flow.js';
+import { newSession, pair, recordPromptsSent, sendPrompt, shoot, waitIdle } from './support/flow.js';
 import { startMachine, type Machine } from './support/machines.js';
 
 let m: Machine;
@@ -25,12 +25,7 @@ beforeAll(async () => {
   phone = await openDevice({ viewport: PHONE_390 });
   // Installed before the app loads, so the bound's timer is one the test can jump past.
   await phone.context.clock.install();
-  phone.page.on('websocket', (ws) =>
-    ws.on('framesent', (f) => {
-      const msg = JSON.parse(String(f.payload)) as { method?: string; params?: { prompt?: Array<{ text?: string }> } };
-      if (msg.method === 'session/prompt') promptsSent.push(msg.params?.prompt?.map((b) => b.text ?? '').join('') ?? '');
-    }),
-  );
+  recordPromptsSent(phone.page, promptsSent);
   await pair(phone, m.hub, 'Pocket phone');
   await newSession(phone.page);
   await sendPrompt(phone.page, 'Explain this project in a few words');

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runTokenCli } from '../../src/cli/token.js';
 import { collector } from '../helpers/cli-io.js';
 import { openDevice, PHONE_390, type Device } from './support/browser.js';
-import { newSession, pair, pairingUrl, sendPrompt, shoot } from './support/flow.js';
+import { newSession, pair, pairingUrl, recordPromptsSent, sendPrompt, shoot } from './support/flow.js';
 import { startMachine, type Machine } from './support/machines.js';
 
 let m: Machine;
@@ -22,12 +22,7 @@ const promptsSent: string[] = [];
 beforeAll(async () => {
   m = await startMachine('laptop', '127.0.0.1');
   phone = await openDevice({ viewport: PHONE_390 });
-  phone.page.on('websocket', (ws) =>
-    ws.on('framesent', (f) => {
-      const msg = JSON.parse(String(f.payload)) as { method?: string; params?: { prompt?: Array<{ text?: string }> } };
-      if (msg.method === 'session/prompt') promptsSent.push(msg.params?.prompt?.map((b) => b.text ?? '').join('') ?? '');
-    }),
-  );
+  recordPromptsSent(phone.page, promptsSent);
   await pair(phone, m.hub, 'Ann pocket phone', 'operate', 'ann');
   await newSession(phone.page);
 });

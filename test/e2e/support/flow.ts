@@ -77,6 +77,16 @@ export async function startWatchTask(page: Page): Promise<void> {
 }
 
 /** Sends a prompt from the open chat. */
+/** Records the text of every `session/prompt` the page sends, in order, across every socket it opens, into `into`. */
+export function recordPromptsSent(page: Page, into: string[]): void {
+  page.on('websocket', (ws) =>
+    ws.on('framesent', (f) => {
+      const msg = JSON.parse(String(f.payload)) as { method?: string; params?: { prompt?: Array<{ text?: string }> } };
+      if (msg.method === 'session/prompt') into.push(msg.params?.prompt?.map((b) => b.text ?? '').join('') ?? '');
+    }),
+  );
+}
+
 export async function sendPrompt(page: Page, text: string): Promise<void> {
   await page.getByTestId('prompt-input').fill(text);
   await page.getByTestId('send-button').click();
