@@ -56,7 +56,7 @@ export function forgetDeletedWhileDown(
     settled: async () => {
       await Promise.all([taskFiles.settled(), records.settled()]);
     },
-    live: (id) => hub.getSession(id) !== undefined,
+    live: (id) => hub.kept.findSession(id) !== undefined,
     batch: config.limits.taskOutputPruneBatch,
     logger: log,
   });

@@ -334,7 +334,7 @@ export class Hub {
   }
 
   /** What the state dir keeps per session, for forgetting sessions deleted while the hub was down (the grants aside). */
-  get kept(): Pick<HubCore, 'keptSessionIds' | 'forgetSessions'> {
+  get kept(): Pick<HubCore, 'keptSessionIds' | 'forgetSessions' | 'findSession'> {
     return this.core;
   }
 
