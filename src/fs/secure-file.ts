@@ -31,7 +31,9 @@ export function writeFileAtomic(file: string, data: string | Uint8Array, mode = 
   const dir = path.dirname(file);
   // A missing parent is created private; an existing one keeps its mode.
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-  assertReplaceable(file);
+  // Only a regular file (or nothing) is replaced: a rename over a link or a FIFO would silently
+  // replace what someone put there, and over a directory it fails with a bare EISDIR.
+  regularFileSize(file);
   const tmp = tempFileOf(file);
   const fd = fs.openSync(tmp, 'wx', mode);
   try {
@@ -151,16 +153,6 @@ export function readFileIfExists(file: string, options: ReadOptions = {}): strin
   } finally {
     fs.closeSync(fd);
   }
-}
-
-/**
- * Refuses (with {@link NotRegularFileError}) when something other than a regular file sits under
- * `file`: a rename over a link or a FIFO would silently replace what someone put there, and over a
- * directory it fails with a bare EISDIR.
- */
-function assertReplaceable(file: string): void {
-  const stat = fs.lstatSync(file, { throwIfNoEntry: false });
-  if (stat !== undefined && !stat.isFile()) throw new NotRegularFileError(file, kindOf(stat));
 }
 
 /**
