@@ -5,13 +5,16 @@
  */
 import { rec, str } from '../wire.js';
 
+/** The separator of the hub's "person · device" (the hub refuses it inside names). */
+const SEPARATOR = ' · ';
+
 /** The text for an author object of the hub, or undefined when it has no name. */
 export function authorText(by: unknown): string | undefined {
   const r = rec(by);
   const name = str(r?.['name']);
   if (!name) return undefined;
   const client = str(r?.['client'])?.trim();
-  return client && client !== str(r?.['device']) && client !== name ? `${name} · ${client}` : name;
+  return client && client !== str(r?.['device']) && client !== name ? `${name}${SEPARATOR}${client}` : name;
 }
 
 /**
@@ -24,9 +27,6 @@ export function selfText(me: { name: string; device?: string; person?: string } 
   const device = me.device ?? me.name;
   return me.person && me.person !== device && me.name !== 'admin' ? `${me.person}${SEPARATOR}${device}` : device;
 }
-
-/** The separator of the hub's "person · device" (the hub refuses it inside names). */
-const SEPARATOR = ' · ';
 
 /** The token id of an author object (tells this device's own prompts apart). */
 export function authorTokenId(by: unknown): string | undefined {
