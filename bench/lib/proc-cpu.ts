@@ -52,6 +52,17 @@ export class CpuMeter {
   }
 }
 
+/** Waits until `fromAt`, reads `read`, waits until `toAt`, reads it again: both readings and the wall ms between them. */
+async function readBetween<T>(fromAt: number, toAt: number, read: () => T): Promise<{ before: T; after: T; wallMs: number }> {
+  await new Promise((r) => setTimeout(r, Math.max(0, fromAt - Date.now())));
+  const before = read();
+  const started = Date.now();
+  await new Promise((r) => setTimeout(r, Math.max(0, toAt - Date.now())));
+  return { before, after: read(), wallMs: Date.now() - started };
+}
+
+const percentOf = (ms: number, wallMs: number) => Math.round((ms / wallMs) * 1000) / 10;
+
 /**
  * CPU of `pids` between two moments (ms since the epoch, `Date.now()`), as a percent of one core
  * each; resolves after `toAt`. Started before `fromAt`, it waits for it; a window already begun
@@ -62,13 +73,9 @@ export async function cpuPercentBetween(
   fromAt: number,
   toAt: number,
 ): Promise<Record<string, number>> {
-  await new Promise((r) => setTimeout(r, Math.max(0, fromAt - Date.now())));
-  const meter = new CpuMeter(pids);
-  const started = Date.now();
-  await new Promise((r) => setTimeout(r, Math.max(0, toAt - Date.now())));
-  const used = meter.take();
-  const wallMs = Date.now() - started;
-  return Object.fromEntries(Object.entries(used).map(([k, ms]) => [k, Math.round((ms / wallMs) * 1000) / 10]));
+  const read = () => Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, cpuMs(pid)]));
+  const { before, after, wallMs } = await readBetween(fromAt, toAt, read);
+  return Object.fromEntries(Object.keys(after).map((k) => [k, percentOf(after[k]! - before[k]!, wallMs)]));
 }
 
 /**
@@ -76,12 +83,6 @@ export async function cpuPercentBetween(
  * one core; resolves after `toAt` (a window already begun starts now).
  */
 export async function cpuSplitBetween(pid: number | undefined, fromAt: number, toAt: number): Promise<{ user: number; system: number }> {
-  await new Promise((r) => setTimeout(r, Math.max(0, fromAt - Date.now())));
-  const before = cpuTimes(pid);
-  const started = Date.now();
-  await new Promise((r) => setTimeout(r, Math.max(0, toAt - Date.now())));
-  const after = cpuTimes(pid);
-  const wallMs = Date.now() - started;
-  const percent = (ms: number) => Math.round((ms / wallMs) * 1000) / 10;
-  return { user: percent(after.user - before.user), system: percent(after.system - before.system) };
+  const { before, after, wallMs } = await readBetween(fromAt, toAt, () => cpuTimes(pid));
+  return { user: percentOf(after.user - before.user, wallMs), system: percentOf(after.system - before.system, wallMs) };
 }
