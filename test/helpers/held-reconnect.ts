@@ -6,11 +6,11 @@
  * test decides when each answer comes.
  */
 import { expect, vi } from 'vitest';
-import { WebSocket as WsSocket } from 'ws';
 import { store } from '../../web/src/hub/app-state.js';
 import { HubClient } from '../../web/src/hub/hub-client.js';
 import { ScriptedHub, type Frame } from './scripted-hub.js';
 import { until } from './until.js';
+import { stubPageGlobals } from './page-globals.js';
 
 export const SID = 'sess_held';
 /** The hub's list, with the chat in it. */
@@ -46,11 +46,7 @@ export interface Held {
 export async function heldClient(initAnswer: unknown = { protocolVersion: 1 }): Promise<Held> {
   const hub = new ScriptedHub();
   await until(() => (hub.server.address() ? true : undefined), 'the server listening');
-  // What a page has and Node 20 lacks: the browser's WebSocket, the user agent deviceLabel
-  // reads, and the version the build puts into initialize (web/vite.config.ts `define`).
-  vi.stubGlobal('WebSocket', WsSocket);
-  vi.stubGlobal('navigator', { userAgent: 'test' });
-  vi.stubGlobal('__APP_VERSION__', '0.0.0-test');
+  stubPageGlobals();
   store.update((s) => ({ ...s, chats: {}, sessions: {}, toasts: [], interactions: {}, waitingPrompts: {}, me: undefined }));
   const client = new HubClient(hub.url);
   const answer = (req: Frame, result: unknown) => hub.send({ jsonrpc: '2.0', id: req.id, result });

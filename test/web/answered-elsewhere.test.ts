@@ -6,11 +6,11 @@
  * scripted hub on a real socket; every toast the store ever held is recorded.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { WebSocket as WsSocket } from 'ws';
 import { store } from '../../web/src/hub/app-state.js';
 import { HubClient } from '../../web/src/hub/hub-client.js';
 import { ScriptedHub, type Frame } from '../helpers/scripted-hub.js';
 import { until } from '../helpers/until.js';
+import { stubPageGlobals } from '../helpers/page-globals.js';
 
 let hub: ScriptedHub;
 let client: HubClient;
@@ -20,10 +20,7 @@ let off: () => void;
 beforeEach(async () => {
   hub = new ScriptedHub();
   await until(() => (hub.server.address() ? true : undefined), 'the server listening');
-  // What a page has and Node 20 lacks (see prompt-while-connecting.test.ts).
-  vi.stubGlobal('WebSocket', WsSocket);
-  vi.stubGlobal('navigator', { userAgent: 'test' });
-  vi.stubGlobal('__APP_VERSION__', '0.0.0-test');
+  stubPageGlobals();
   store.update((s) => ({ ...s, chats: {}, sessions: {}, toasts: [], interactions: {} }));
   shown = [];
   off = store.subscribe(() => {
