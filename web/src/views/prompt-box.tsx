@@ -31,7 +31,9 @@ function useComposerText(sessionId: string) {
     setText((cur) => (cur.trim() ? `${kept}\n${cur}` : kept));
     setGiven(true);
   }, [person]);
-  useEffect(() => {
+  // A layout effect, run with the render a keystroke causes: a sign-out the next event brings must
+  // find the box's text noted (an after-paint effect can run up to 100 ms later, after the revocation).
+  useLayoutEffect(() => {
     if (store.get().paired !== false) noteComposer(sessionId, text);
     if (!text.trim()) setGiven(false);
   }, [text]);
