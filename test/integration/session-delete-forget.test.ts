@@ -19,6 +19,16 @@ import { idFileName } from '../../src/fs/id-file-name.js';
 
 const { stateDir, workspace, start } = restartableHub('zch-delete-forget-');
 
+/** A file's text; empty when the hub removed it between the listing and the read (it is no trace then). */
+function contentOf(file: string): string {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return '';
+    throw err;
+  }
+}
+
 /** Every file of the state dir (but the audit log) whose name or content holds the session id, raw or as a file name encodes it. */
 function traces(sessionId: string): string[] {
   const needles = [sessionId, idFileName(sessionId, '')];
@@ -27,7 +37,7 @@ function traces(sessionId: string): string[] {
     for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
       const file = path.join(dir, entry.name);
       if (entry.isDirectory()) walk(file);
-      else if (entry.name !== AUDIT_FILE && needles.some((n) => entry.name.includes(n) || fs.readFileSync(file, 'utf8').includes(n)))
+      else if (entry.name !== AUDIT_FILE && needles.some((n) => entry.name.includes(n) || contentOf(file).includes(n)))
         found.push(path.relative(stateDir, file));
     }
   };
