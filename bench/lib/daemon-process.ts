@@ -38,6 +38,8 @@ export interface DaemonOptions {
   logLevel?: string;
   /** Called with the daemon's temp root before it starts (B-LONG writes the simulator's sessions under `<root>/state/sim`). */
   seed?: (root: string) => void;
+  /** The checkout whose daemon this is (default {@link daemonRoot}): B-COST-TEAM's hub against hub. */
+  checkout?: string;
 }
 
 /** Longest a daemon may take to write hub.json before the bench gives up. */
@@ -99,7 +101,7 @@ export class DaemonProcess {
       // Experiments with the daemon's own V8 flags (e.g. `--max-semi-space-size=2`): only the
       // daemon gets them, not the load client or the simulator child.
       ...(process.env.BENCH_DAEMON_NODE_ARGS ?? '').split(' ').filter(Boolean),
-      path.join(daemonRoot, 'bin', 'zcode-hub.js'),
+      path.join(opts.checkout ?? daemonRoot, 'bin', 'zcode-hub.js'),
       'start',
       '--host',
       '127.0.0.1',
@@ -127,7 +129,7 @@ export class DaemonProcess {
     const log = fs.openSync(path.join(root, 'daemon.log'), 'w');
     const spawnedAt = nowMs();
     const child = spawn(process.execPath, args, {
-      cwd: daemonRoot,
+      cwd: opts.checkout ?? daemonRoot,
       stdio: ['ignore', log, log],
       env: { ...process.env, HOME: root, ZCODE_DATA_BASE_DIR: root },
     });

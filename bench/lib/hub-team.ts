@@ -3,7 +3,8 @@
  * (load-client slots 0..sessions-1), then `sessions × perSession` team clients dealt round-robin over
  * the sessions and attached with `session/resume`, 25 clients per minted operate token (under
  * LIMITS.connectionsPerToken 32). The load client's slots are global: a team opened first holds
- * slots 0..sessions × (perSession + 1) − 1.
+ * slots 0..sessions × (perSession + 1) − 1; one opened after `first` slots holds the same shifted by
+ * `first` (B-COST-TEAM's second hub).
  */
 import type { DaemonProcess } from './daemon-process.js';
 import { attachedSchema, promptDoneSchema, sessionOpenedSchema, waitDoneSchema } from './ipc-schema.js';
@@ -22,8 +23,10 @@ export interface TeamShape {
 }
 
 export interface HubTeam {
-  /** The sessions' ids, session k prompted by slot k. */
+  /** The sessions' ids, session k prompted by slot first + k. */
   sessions: string[];
+  /** The team's first slot (its first prompter). */
+  first: number;
   /** The hub's epoch (what a reconnect's `afterSeq` is tied to). */
   epoch: string;
   tokens: string[];
@@ -33,24 +36,26 @@ export interface HubTeam {
  * Team client slots of session `k`: slots sessions.. (after the prompters 0..sessions-1), dealt
  * round-robin over the sessions; `batch` 0/1 = the first/second half of the slots (connected apart).
  */
-export function teamOf(t: TeamShape, k: number, batch?: 0 | 1): number[] {
+export function teamOf(t: TeamShape, k: number, batch?: 0 | 1, first = 0): number[] {
   const team = t.sessions * t.perSession;
   const from = batch === 1 ? team / 2 : 0;
   const to = batch === 0 ? team / 2 : team;
   const out: number[] = [];
-  for (let j = from; j < to; j++) if (j % t.sessions === k) out.push(t.sessions + j);
+  for (let j = from; j < to; j++) if (j % t.sessions === k) out.push(first + t.sessions + j);
   return out;
 }
 
 /**
  * Mints the tokens, connects the prompters, opens one session each and attaches the team in two
- * halves (`between` runs after the first: B-SCALE's RSS at half the team).
+ * halves (`between` runs after the first: B-SCALE's RSS at half the team). `first`: how many slots
+ * the load client holds already (the team takes the next ones).
  */
 export async function openHubTeam(
   d: DaemonProcess,
   load: LoadDriver,
   t: TeamShape,
   between: () => Promise<void> = () => Promise.resolve(),
+  first = 0,
 ): Promise<HubTeam> {
   const team = t.sessions * t.perSession;
   const { tokens, minted } = await d.tokens(team + t.sessions, CLIENTS_PER_TOKEN);
@@ -59,7 +64,7 @@ export async function openHubTeam(
   const sessions: string[] = [];
   let epoch = '';
   for (let k = 0; k < t.sessions; k++) {
-    const o = await load.call(sessionOpenedSchema, { op: 'newSession', client: k, cwd: d.workspace });
+    const o = await load.call(sessionOpenedSchema, { op: 'newSession', client: first + k, cwd: d.workspace });
     sessions.push(o.sessionId);
     epoch = o.epoch;
   }
@@ -68,14 +73,14 @@ export async function openHubTeam(
     for (let k = 0; k < t.sessions; k++)
       await load.call(
         attachedSchema,
-        { op: 'attach', sessionId: sessions[k]!, method: 'session/resume', clients: teamOf(t, k, b) },
+        { op: 'attach', sessionId: sessions[k]!, method: 'session/resume', clients: teamOf(t, k, b, first) },
         300_000,
       );
   };
   await attachBatch(0);
   await between();
   await attachBatch(1);
-  return { sessions, epoch, tokens };
+  return { sessions, first, epoch, tokens };
 }
 
 /** One turn in every session (session k prompted k × phaseMs late); resolves once each ended `end_turn`. */
@@ -84,24 +89,24 @@ export async function streamHubTeam(load: LoadDriver, team: HubTeam, t: TeamShap
     await new Promise((r) => setTimeout(r, k * t.phaseMs));
     return load.call(
       promptDoneSchema,
-      { op: 'prompt', client: k, sessionId, text: `bench rate=${t.rate} bytes=${t.bytes} ms=${t.streamMs}` },
+      { op: 'prompt', client: team.first + k, sessionId, text: `bench rate=${t.rate} bytes=${t.bytes} ms=${t.streamMs}` },
       t.streamMs + 120_000,
     );
   });
   for (const s of await Promise.all(turns)) if (s.stopReason !== 'end_turn') throw new Error(`team turn ended ${s.stopReason}`);
 }
 
-/** Each session's head seq: the latest its prompter (slot k) holds. */
-export async function teamHeads(load: LoadDriver, t: TeamShape): Promise<number[]> {
-  return (await load.report([...Array(t.sessions).keys()])).lastSeq.map((s) => s ?? 0);
+/** Each session's head seq: the latest its prompter (slot first + k) holds. */
+export async function teamHeads(load: LoadDriver, t: TeamShape, first = 0): Promise<number[]> {
+  return (await load.report([...Array(t.sessions).keys()].map((k) => first + k))).lastSeq.map((s) => s ?? 0);
 }
 
 /** Each session's team slots (`teamOf`), or the groups a caller narrowed them to. */
 const groupsOf = (t: TeamShape, groups?: number[][]) => groups ?? Array.from({ length: t.sessions }, (_, k) => teamOf(t, k));
 
 /** Waits until every team client (of `groups`, by session; all by default) holds its session's head seq. */
-export async function settleHubTeam(load: LoadDriver, t: TeamShape, groups?: number[][]): Promise<void> {
-  const heads = await teamHeads(load, t);
+export async function settleHubTeam(load: LoadDriver, t: TeamShape, groups?: number[][], first = 0): Promise<void> {
+  const heads = await teamHeads(load, t, first);
   const g = groupsOf(t, groups);
   for (let k = 0; k < t.sessions; k++)
     await load.call(waitDoneSchema, { op: 'waitSeq', seq: heads[k]!, clients: g[k]!, timeoutMs: 60_000 }, 90_000);

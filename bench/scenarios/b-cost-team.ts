@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { BaselineProcess } from '../lib/baseline-process.js';
 import { DaemonProcess } from '../lib/daemon-process.js';
 import { hubTeamGaps, openHubTeam, settleHubTeam, streamHubTeam, teamOf, type HubTeam } from '../lib/hub-team.js';
@@ -19,6 +20,10 @@ import { baselineGroup, baselineTeamGaps, connectBaselineTeam, streamBaselineTea
  * leg's CPU is the serving process's over the stream's steady part (after `warmupMs`, until a second
  * before the stream ends), split into user and system time; both sides deliver the same frames at the
  * same rate, so CPU % compares cost per delivered update. Every leg must stay gap-free (FAN-01).
+ *
+ * `BENCH_COST_TEAM_AGAINST=<checkout>` puts a second hub, that checkout's (built), in the baseline's
+ * place, with a team of its own on the same load process: the hub's own code before and after a
+ * change, measured as the baseline is (the "baseline" figures are then that hub's).
  */
 export const COST_TEAM = {
   sessions: 10,
@@ -71,30 +76,45 @@ export async function measureTeamCost(s: CostTeamSetup, log: (line: string) => v
   if (s.legMs - 1_000 - s.warmupMs < 1_000) throw new Error('legMs leaves no steady part after warmupMs');
   if (s.shrinkTo < 0 || s.shrinkTo >= s.perSession) throw new Error('shrinkTo must be 0 or fewer than perSession');
   const shape = { ...s, streamMs: s.legMs };
-  const d = await DaemonProcess.spawn({
-    simArgs: ['--event-rate', String(s.rate), '--event-bytes', String(s.bytes), '--event-duration-ms', String(s.legMs)],
-  });
+  const simArgs = ['--event-rate', String(s.rate), '--event-bytes', String(s.bytes), '--event-duration-ms', String(s.legMs)];
+  const d = await DaemonProcess.spawn({ simArgs });
+  const against = process.env.BENCH_COST_TEAM_AGAINST;
   const out: AudienceLegs[] = [];
+  let other: DaemonProcess | undefined;
   let server: BaselineProcess | undefined;
   let load: LoadDriver | undefined;
   try {
-    server = await BaselineProcess.start();
+    if (against) other = await DaemonProcess.spawn({ simArgs, checkout: path.resolve(against) });
+    else server = await BaselineProcess.start();
     load = await LoadDriver.start();
     await d.waitHealthy(true);
     const team: HubTeam = await openHubTeam(d, load, shape);
-    // The baseline's clients take the slots after the hub's prompters and team.
+    // The other side's clients take the slots after the hub's prompters and team.
     const firstBare = s.sessions * (s.perSession + 1);
-    await connectBaselineTeam(server, load, shape);
+    let otherTeam: HubTeam | undefined;
+    if (other) {
+      await other.waitHealthy(true);
+      otherTeam = await openHubTeam(other, load, shape, undefined, firstBare);
+    } else await connectBaselineTeam(server!, load, shape);
     let hubGroups = Array.from({ length: s.sessions }, (_, k) => teamOf(shape, k));
-    let bareGroups = Array.from({ length: s.sessions }, (_, k) => baselineGroup(shape, k, firstBare));
+    let bareGroups = Array.from({ length: s.sessions }, (_, k) =>
+      other ? teamOf(shape, k, undefined, firstBare) : baselineGroup(shape, k, firstBare),
+    );
     const sides = {
       hub: () =>
         measureLeg(d.pid, s, async () => {
           await streamHubTeam(load!, team, shape);
           await settleHubTeam(load!, shape, hubGroups);
         }),
-      baseline: () => measureLeg(server!.pid, s, () => streamBaselineTeam(server!, load!, shape, bareGroups)),
+      baseline: () =>
+        other && otherTeam
+          ? measureLeg(other.pid, s, async () => {
+              await streamHubTeam(load!, otherTeam!, shape);
+              await settleHubTeam(load!, shape, bareGroups, firstBare);
+            })
+          : measureLeg(server!.pid, s, () => streamBaselineTeam(server!, load!, shape, bareGroups)),
     };
+    const name = { hub: 'hub', baseline: against ? `hub of ${against}` : 'baseline' };
     for (const perSession of s.shrinkTo > 0 ? [s.perSession, s.shrinkTo] : [s.perSession]) {
       if (perSession < s.perSession) {
         const gone = [...hubGroups, ...bareGroups].flatMap((g) => g.slice(perSession));
@@ -107,16 +127,18 @@ export async function measureTeamCost(s: CostTeamSetup, log: (line: string) => v
         for (const side of k % 2 === 0 ? (['hub', 'baseline'] as const) : (['baseline', 'hub'] as const)) {
           const cpu = await sides[side]();
           legs[side].push(cpu);
-          log(`${perSession} per session, pair ${k + 1} ${side}: ${cpu.total} % of a core (user ${cpu.user}, system ${cpu.system})`);
+          log(`${perSession} per session, pair ${k + 1} ${name[side]}: ${cpu.total} % of a core (user ${cpu.user}, system ${cpu.system})`);
         }
       }
-      const gaps = [...(await hubTeamGaps(load, shape, hubGroups)), ...(await baselineTeamGaps(load, shape, bareGroups))];
+      const otherGaps = other ? hubTeamGaps(load, shape, bareGroups) : baselineTeamGaps(load, shape, bareGroups);
+      const gaps = [...(await hubTeamGaps(load, shape, hubGroups)), ...(await otherGaps)];
       if (gaps.length > 0) throw new Error(`FAN-01 failed: ${gaps.slice(0, 3).join('; ')}`);
       out.push(legs);
     }
   } finally {
     await load?.stop();
     await server?.stop();
+    await other?.stop();
     await d.stop();
   }
   return out;
