@@ -24,6 +24,8 @@ import { baselineGroup, baselineTeamGaps, connectBaselineTeam, streamBaselineTea
  * `BENCH_COST_TEAM_AGAINST=<checkout>` puts a second hub, that checkout's (built), in the baseline's
  * place, with a team of its own on the same load process: the hub's own code before and after a
  * change, measured as the baseline is (the "baseline" figures are then that hub's).
+ * `BENCH_COST_TEAM_AUDIENCE=<per session>,<then>` sets the two audience sizes (default 100,50): `2,1` measures
+ * the event stream itself, with almost no fan-out.
  */
 export const COST_TEAM = {
   sessions: 10,
@@ -46,6 +48,15 @@ export const COST_TEAM = {
 } as const;
 
 export type CostTeamSetup = { -readonly [K in keyof typeof COST_TEAM]: number };
+
+/** `BENCH_COST_TEAM_AUDIENCE`: `perSession,shrinkTo` instead of the defaults. */
+function audienceFromEnv(): Partial<CostTeamSetup> {
+  const text = process.env.BENCH_COST_TEAM_AUDIENCE;
+  if (!text) return {};
+  const m = /^(\d+),(\d+)$/.exec(text);
+  if (!m) throw new Error('BENCH_COST_TEAM_AUDIENCE is <clients per session>,<then> (e.g. 2,1)');
+  return { perSession: Number(m[1]), shrinkTo: Number(m[2]) };
+}
 
 /** One leg's steady CPU, % of one core. */
 export interface LegCpu {
@@ -182,7 +193,7 @@ export const bCostTeam: Scenario = {
   runs: 1,
   passes: (s) => (s.ratio ?? Number.POSITIVE_INFINITY) <= 1.1,
   async run(_i, log) {
-    const setup = { ...COST_TEAM };
+    const setup = { ...COST_TEAM, ...audienceFromEnv() };
     const audiences = await measureTeamCost(setup, log);
     const figures = audiences.map(audienceFigures);
     for (const f of figures)
