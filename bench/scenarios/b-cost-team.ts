@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { BaselineProcess } from '../lib/baseline-process.js';
 import { DaemonProcess } from '../lib/daemon-process.js';
-import { hubTeamGaps, openHubTeam, settleHubTeam, streamHubTeam, teamOf, type HubTeam } from '../lib/hub-team.js';
+import { hubTeamGaps, openHubTeam, settleHubTeam, streamHubTeam, teamOf } from '../lib/hub-team.js';
 import { LoadDriver } from '../lib/load-driver.js';
 import { cpuSplitBetween } from '../lib/proc-cpu.js';
 import { median, round, type Scenario } from '../lib/scenario.js';
@@ -79,6 +79,50 @@ async function measureLeg(pid: number | undefined, s: CostTeamSetup, leg: () => 
   return { ...cpu, total: round(cpu.user + cpu.system, 1) };
 }
 
+/** One side of the legs: a server with its team on the load process. */
+interface Side {
+  readonly name: string;
+  readonly pid: number | undefined;
+  /** Its team's client slots by session (narrowed when the audience shrinks). */
+  groups: number[][];
+  /** One stream in every session, until every team client holds its session's last seq. */
+  stream(): Promise<void>;
+  /** FAN-01 per session, over `groups`. */
+  gaps(): Promise<string[]>;
+}
+
+type TeamCostShape = CostTeamSetup & { streamMs: number };
+
+/** A hub's side: its team opened on the load client's slots from `first` on. */
+async function hubSide(d: DaemonProcess, load: LoadDriver, shape: TeamCostShape, first: number, name: string): Promise<Side> {
+  await d.waitHealthy(true);
+  const team = await openHubTeam(d, load, shape, undefined, first);
+  const side: Side = {
+    name,
+    pid: d.pid,
+    groups: Array.from({ length: shape.sessions }, (_, k) => teamOf(shape, k, undefined, first)),
+    stream: async () => {
+      await streamHubTeam(load, team, shape);
+      await settleHubTeam(load, shape, side.groups, team.first);
+    },
+    gaps: () => hubTeamGaps(load, shape, side.groups),
+  };
+  return side;
+}
+
+/** The bare baseline's side: its team on the load client's next slots, from `first` on. */
+async function baselineSide(server: BaselineProcess, load: LoadDriver, shape: TeamCostShape, first: number): Promise<Side> {
+  await connectBaselineTeam(server, load, shape);
+  const side: Side = {
+    name: 'baseline',
+    pid: server.pid,
+    groups: Array.from({ length: shape.sessions }, (_, k) => baselineGroup(shape, k, first)),
+    stream: () => streamBaselineTeam(server, load, shape, side.groups),
+    gaps: () => baselineTeamGaps(load, shape, side.groups),
+  };
+  return side;
+}
+
 /**
  * Runs `pairs` alternating legs on each side with the whole team, then (when `shrinkTo` > 0) as many
  * again with `shrinkTo` clients per session; throws when a side was not gap-free.
@@ -98,51 +142,29 @@ export async function measureTeamCost(s: CostTeamSetup, log: (line: string) => v
     if (against) other = await DaemonProcess.spawn({ simArgs, checkout: path.resolve(against) });
     else server = await BaselineProcess.start();
     load = await LoadDriver.start();
-    await d.waitHealthy(true);
-    const team: HubTeam = await openHubTeam(d, load, shape);
+    const hub = await hubSide(d, load, shape, 0, 'hub');
     // The other side's clients take the slots after the hub's prompters and team.
-    const firstBare = s.sessions * (s.perSession + 1);
-    let otherTeam: HubTeam | undefined;
-    if (other) {
-      await other.waitHealthy(true);
-      otherTeam = await openHubTeam(other, load, shape, undefined, firstBare);
-    } else await connectBaselineTeam(server!, load, shape);
-    let hubGroups = Array.from({ length: s.sessions }, (_, k) => teamOf(shape, k));
-    let bareGroups = Array.from({ length: s.sessions }, (_, k) =>
-      other ? teamOf(shape, k, undefined, firstBare) : baselineGroup(shape, k, firstBare),
-    );
+    const first = s.sessions * (s.perSession + 1);
     const sides = {
-      hub: () =>
-        measureLeg(d.pid, s, async () => {
-          await streamHubTeam(load!, team, shape);
-          await settleHubTeam(load!, shape, hubGroups);
-        }),
-      baseline: () =>
-        other && otherTeam
-          ? measureLeg(other.pid, s, async () => {
-              await streamHubTeam(load!, otherTeam!, shape);
-              await settleHubTeam(load!, shape, bareGroups, firstBare);
-            })
-          : measureLeg(server!.pid, s, () => streamBaselineTeam(server!, load!, shape, bareGroups)),
+      hub,
+      baseline: other ? await hubSide(other, load, shape, first, `hub of ${against}`) : await baselineSide(server!, load, shape, first),
     };
-    const name = { hub: 'hub', baseline: against ? `hub of ${against}` : 'baseline' };
     for (const perSession of s.shrinkTo > 0 ? [s.perSession, s.shrinkTo] : [s.perSession]) {
       if (perSession < s.perSession) {
-        const gone = [...hubGroups, ...bareGroups].flatMap((g) => g.slice(perSession));
-        await load.send({ op: 'close', clients: gone });
-        hubGroups = hubGroups.map((g) => g.slice(0, perSession));
-        bareGroups = bareGroups.map((g) => g.slice(0, perSession));
+        const both = [sides.hub, sides.baseline];
+        await load.send({ op: 'close', clients: both.flatMap((side) => side.groups.flatMap((g) => g.slice(perSession))) });
+        for (const side of both) side.groups = side.groups.map((g) => g.slice(0, perSession));
       }
       const legs: AudienceLegs = { perSession, hub: [], baseline: [] };
       for (let k = 0; k < s.pairs; k++) {
-        for (const side of k % 2 === 0 ? (['hub', 'baseline'] as const) : (['baseline', 'hub'] as const)) {
-          const cpu = await sides[side]();
-          legs[side].push(cpu);
-          log(`${perSession} per session, pair ${k + 1} ${name[side]}: ${cpu.total} % of a core (user ${cpu.user}, system ${cpu.system})`);
+        for (const key of k % 2 === 0 ? (['hub', 'baseline'] as const) : (['baseline', 'hub'] as const)) {
+          const side = sides[key];
+          const cpu = await measureLeg(side.pid, s, () => side.stream());
+          legs[key].push(cpu);
+          log(`${perSession} per session, pair ${k + 1} ${side.name}: ${cpu.total} % of a core (user ${cpu.user}, system ${cpu.system})`);
         }
       }
-      const otherGaps = other ? hubTeamGaps(load, shape, bareGroups) : baselineTeamGaps(load, shape, bareGroups);
-      const gaps = [...(await hubTeamGaps(load, shape, hubGroups)), ...(await otherGaps)];
+      const gaps = [...(await sides.hub.gaps()), ...(await sides.baseline.gaps())];
       if (gaps.length > 0) throw new Error(`FAN-01 failed: ${gaps.slice(0, 3).join('; ')}`);
       out.push(legs);
     }
