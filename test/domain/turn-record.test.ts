@@ -169,6 +169,34 @@ describe('running-turn records', () => {
     expect(fs.readFileSync(file2, 'utf8').startsWith('{"t":"open","startedAt":2,"sessionId":"s2"}')).toBe(true);
   });
 
+  it('flushes every streaming record on one timer, writing an open file in the timer itself', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const { r, dir } = records({ turnRecordFlushMs: 5 });
+      const read = (id: string) => fs.readFileSync(path.join(dir, idFileName(id, '.ndjson')), 'utf8');
+      for (const id of ['s1', 's2', 's3']) r.open(id, 1);
+      vi.advanceTimersByTime(5);
+      await r.settled();
+      // Each file is open now and holds its header; nothing of any record is queued.
+      for (const id of ['s1', 's2', 's3']) r.frame(id, frame(`${id} streams`), 10);
+      expect(vi.getTimerCount()).toBe(1);
+      vi.advanceTimersByTime(5);
+      // No await: the tick wrote all three.
+      for (const id of ['s1', 's2', 's3']) expect(read(id)).toContain(`${id} streams`);
+      expect(vi.getTimerCount()).toBe(0);
+      // A dropped record's buffered lines go with it; the others still flush on the next tick.
+      r.frame('s1', frame('never written', 2), 10);
+      r.frame('s2', frame('s2 again', 2), 10);
+      r.drop('s1');
+      vi.advanceTimersByTime(5);
+      expect(read('s2')).toContain('s2 again');
+      await r.close();
+      expect(fs.existsSync(path.join(dir, idFileName('s1', '.ndjson')))).toBe(false);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('a record whose last line a kill tore is continued on a line of its own: the first line after the restart is kept', async () => {
     const { dir } = records();
     const file = path.join(dir, idFileName('s1', '.ndjson'));

@@ -6,8 +6,14 @@
  * One file per session, `<state-dir>/turns/<idFileName(sessionId)>.ndjson` (fs/id-file-name.ts),
  * mode 0600: a header line `{"t":"open","startedAt","sessionId"}`, then the journaled frames exactly as sent, plus `{"t":"run"}` /
  * `{"t":"idle"}` lines when the turn starts or ends. Frames are buffered and appended at most every
- * `turnRecordFlushMs` (one write per interval, never one per token); at most one write per file
- * is in flight. A record's file stays open while the record takes lines (one open and one close
+ * `turnRecordFlushMs` (one write per interval, never one per token), by one timer for all the
+ * records, so ten streaming sessions wake the hub ten times a second, not a hundred. A flush writes
+ * on the event loop (`writeSync`, a page-cache append of what the interval buffered) while the
+ * record's file is open and nothing of it is queued; through the thread pool, each write cost a
+ * worker's wake-up, its completion's wake-up of the loop and four more system calls — a third of a
+ * write per streamed event (BENCHMARKS.md, fifteenth session). The file's open, a write while it
+ * opens, its close and its deletion stay queued in order, one in flight per file.
+ * A record's file stays open while the record takes lines (one open and one close
  * per turn, not one of each per write: with ten sessions streaming, opening and closing the file
  * for every append was 4 % of the hub's busy time, BENCHMARKS.md tenth session). A record past
  * `turnRecordMaxBytes` is deleted: history and the marker remain. A record an earlier version
@@ -21,7 +27,7 @@ import { promisify } from 'node:util';
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import { z } from 'zod';
 import { idFileName, isIdFileName, legacyIdOf } from '../../fs/id-file-name.js';
-import { ensurePrivateDir, OWN_FILE_FLAGS, regularFileSize, writeFileAtomic } from '../../fs/secure-file.js';
+import { ensurePrivateDir, OWN_FILE_FLAGS, regularFileSize, writeAll, writeFileAtomic } from '../../fs/secure-file.js';
 import type { Logger } from '../../logger.js';
 
 /** A record read back at start: the updates of a tail, and whether its turn was still running. */
@@ -43,7 +49,6 @@ interface OpenRecord {
   file: string;
   bytes: number;
   pending: string[];
-  timer: NodeJS.Timeout | undefined;
   /** Deleted (closed, or over the limit): further lines are ignored until the next open. */
   dead: boolean;
   /** The file, open for writing from the record's first write to its deletion or the hub's stop. */
@@ -73,6 +78,9 @@ export class TurnRecords {
   private readonly records = new Map<string, OpenRecord>();
   /** Per-file chain of writes, so appends and the final unlink happen in order. */
   private readonly chains = new Map<string, Promise<void>>();
+  /** Records with lines buffered since the last flush, and the one timer that flushes them all. */
+  private readonly dirty = new Set<OpenRecord>();
+  private tick: NodeJS.Timeout | undefined;
   private closed = false;
 
   constructor(
@@ -152,7 +160,7 @@ export class TurnRecords {
     const live = this.records.get(sessionId);
     if (live && !live.dead) return;
     const file = this.fileOf(sessionId);
-    const record: OpenRecord = { file, bytes: 0, pending: [], timer: undefined, dead: false, fd: undefined };
+    const record: OpenRecord = { file, bytes: 0, pending: [], dead: false, fd: undefined };
     this.records.set(sessionId, record);
     // A fresh file: whatever an earlier (closed) record left is replaced.
     this.enqueue(file, () => this.openFd(record, 'w'));
@@ -163,7 +171,7 @@ export class TurnRecords {
   /** Continues a record restored at start (its `bytes` are already on disk). */
   resume(sessionId: string, bytes: number): void {
     if (this.closed) return;
-    const record: OpenRecord = { file: this.fileOf(sessionId), bytes, pending: [], timer: undefined, dead: false, fd: undefined };
+    const record: OpenRecord = { file: this.fileOf(sessionId), bytes, pending: [], dead: false, fd: undefined };
     this.records.set(sessionId, record);
     this.enqueue(record.file, () => this.openFd(record, 'a'));
   }
@@ -209,17 +217,16 @@ export class TurnRecords {
    */
   async close(): Promise<void> {
     this.closed = true;
-    for (const r of this.records.values()) {
-      if (r.timer) clearTimeout(r.timer);
-      r.timer = undefined;
-    }
+    if (this.tick) clearTimeout(this.tick);
+    this.tick = undefined;
+    this.dirty.clear();
     await this.settled();
     for (const r of this.records.values()) {
       if (!r.dead && r.pending.length > 0) {
         try {
           // A record whose file did not open appends by name, never through a link planted there.
           r.fd ??= fs.openSync(r.file, OWN_FILE_FLAGS.append, 0o600);
-          fs.writeSync(r.fd, encodeLines(r.pending));
+          writeAll(r.fd, encodeLines(r.pending));
         } catch (err) {
           this.logger.warn({ err }, 'a turn record could not be written at shutdown');
         }
@@ -250,16 +257,32 @@ export class TurnRecords {
     }
     // The frame's own string: joined once per flush, never copied per update.
     r.pending.push(text);
-    r.timer ??= setTimeout(() => this.flush(r), this.limits.turnRecordFlushMs);
-    r.timer.unref?.();
+    this.dirty.add(r);
+    if (this.tick === undefined) {
+      this.tick = setTimeout(this.flushAll, this.limits.turnRecordFlushMs);
+      this.tick.unref?.();
+    }
   }
 
+  private readonly flushAll = (): void => {
+    this.tick = undefined;
+    for (const r of this.dirty) this.flush(r);
+    this.dirty.clear();
+  };
+
   private flush(r: OpenRecord): void {
-    r.timer = undefined;
     if (r.dead || r.pending.length === 0) return;
     const data = encodeLines(r.pending);
     r.pending = [];
-    this.enqueue(r.file, () => this.append(r, data));
+    if (r.fd === undefined || this.chains.has(r.file)) {
+      this.enqueue(r.file, () => this.append(r, data));
+      return;
+    }
+    try {
+      writeAll(r.fd, data);
+    } catch (err) {
+      this.logger.warn({ err }, 'a turn record could not be written');
+    }
   }
 
   /** Opens the record's file (`w`: a fresh record, `a`: one restored at start); one deleted meanwhile is closed again. */
@@ -297,8 +320,7 @@ export class TurnRecords {
 
   private kill(r: OpenRecord): void {
     r.dead = true;
-    if (r.timer) clearTimeout(r.timer);
-    r.timer = undefined;
+    this.dirty.delete(r);
     r.pending = [];
     this.enqueue(r.file, async () => {
       const fd = r.fd;
