@@ -23,7 +23,7 @@
  *
  *   npm run build && node --max-semi-space-size=2 --import tsx bench/event-micro.ts \
  *     [--rounds 8] [--warmup 2] [--events 3560] [--rate 1780] [--bytes 300] [--clients 1] \
- *     [--alloc-prof file] [--json file]
+ *     [--alloc-prof file [--alloc-survivors]] [--json file]
  *
  * The semi-space is the daemon's own (src/daemon/node-flags.ts), so the scavenge counts are those
  * the daemon would see. For before/after, copy this file and bench/lib/scenario.ts into the other
@@ -53,6 +53,7 @@ const { values: opts } = parseArgs({
     clients: { type: 'string', default: '1' },
     json: { type: 'string' },
     'alloc-prof': { type: 'string' },
+    'alloc-survivors': { type: 'boolean', default: false },
   },
 });
 const int = (name: keyof typeof opts): number => positiveInt(opts[name], name);
@@ -142,15 +143,17 @@ async function runRound(load: LoadDriver, core: HubCore, sessionId: string, clie
 /**
  * `--alloc-prof file`: V8's sampling heap profiler over the measured rounds, keeping the samples
  * of objects a collection freed too (`--heap-prof` keeps only what is alive at exit), so the
- * profile shows what each function *allocates*; `bench/summarise-heap-profile.ts` reads it.
+ * profile shows what each function *allocates*; `bench/summarise-heap-profile.ts` reads it. With
+ * `--alloc-survivors`, the samples a scavenge freed are left out: what is left is what outlived
+ * the young generation (promoted, the old generation's garbage) or is still alive.
  */
-async function startAllocationProfile(): Promise<{ stop: () => Promise<unknown> }> {
+async function startAllocationProfile(survivors: boolean): Promise<{ stop: () => Promise<unknown> }> {
   const session = new Session();
   session.connect();
   await session.post('HeapProfiler.startSampling', {
     samplingInterval: 1024,
     includeObjectsCollectedByMajorGC: true,
-    includeObjectsCollectedByMinorGC: true,
+    includeObjectsCollectedByMinorGC: !survivors,
   });
   return {
     async stop() {
@@ -194,7 +197,7 @@ try {
   const core = (daemon.hub as unknown as { core: HubCore }).core;
   const results: RoundResult[] = [];
   for (let k = 0; k < WARMUP; k++) await runRound(load, core, opened.sessionId, clients);
-  const profiler = opts['alloc-prof'] === undefined ? undefined : await startAllocationProfile();
+  const profiler = opts['alloc-prof'] === undefined ? undefined : await startAllocationProfile(opts['alloc-survivors']);
   for (let k = 0; k < ROUNDS; k++) results.push(await runRound(load, core, opened.sessionId, clients));
   if (profiler) fs.writeFileSync(opts['alloc-prof'] ?? '', JSON.stringify(await profiler.stop()));
   const pick = (key: keyof RoundResult, digits = 0) =>
