@@ -23,8 +23,7 @@ import type { SessionMarks, SessionPreview } from './sessions/session-marks.js';
 import { noteEmitted, restoreKept } from './sessions/emitted-update.js';
 import { liveSummary } from './sessions/session-listing.js';
 import { SessionState, sessionLimits } from './sessions/session-state.js';
-import type { TurnRecords } from './prompts/turn-record.js';
-import type { RestoredTurn } from './prompts/turn-record-lines.js';
+import type { RestoredTurn, TurnRecords } from './prompts/turn-record.js';
 import { AuthorBook } from './people/author-book.js';
 import type { TaskOutputFiles } from './prompts/task-output-files.js';
 import { recordFrame, recordHooks, restoreTurn } from './prompts/turn-restore.js';
@@ -231,7 +230,7 @@ export class HubCore {
       return;
     }
     const { entry, frame } = appended;
-    if (this.records?.recording(session.sessionId)) recordFrame(this.records, session, entry);
+    if (this.records?.recording(session.sessionId)) recordFrame(this.records, session, frame);
     let own: Frame | undefined;
     for (const a of session.attachments.values()) {
       if (a.client.clientId !== exceptClientId) {

@@ -15,7 +15,6 @@ import type { KeptTask } from '../../src/domain/prompts/task-outputs.js';
 import { TurnRecords } from '../../src/domain/prompts/turn-record.js';
 import { idFileName, legacyIdOf } from '../../src/fs/id-file-name.js';
 import { LIMITS } from '../../src/limits.js';
-import { stored } from './stored-line.js';
 import { createLogger } from '../../src/logger.js';
 import { SESSION_ID_MAX_CHARS } from '../../src/zcode-ext/requests.js';
 
@@ -106,7 +105,7 @@ describe('file names made from session ids', () => {
     HOSTILE.forEach((id, i) => {
       first.open(id, i + 1);
       first.turn(id, 'run');
-      first.frame(id, stored(frame(`said in ${i}`)));
+      first.frame(id, frame(`said in ${i}`), Buffer.byteLength(frame(`said in ${i}`)));
     });
     await first.close();
     expect(fs.readdirSync(dir)).toHaveLength(HOSTILE.length);
@@ -168,7 +167,7 @@ describe('file names made from session ids', () => {
     expect(files.storedSessionIds().sort()).toEqual([...ids, 'both'].sort());
     // A moved record is continued in its new file after the restart.
     records.resume('sess_old', restored.get('sess_old')?.bytes ?? 0);
-    records.frame('sess_old', stored(frame('after the upgrade')));
+    records.frame('sess_old', frame('after the upgrade'), 60);
     await records.close();
     const again = new TurnRecords(turns, { turnRecordMaxBytes: LIMITS.turnRecordMaxBytes, turnRecordFlushMs: 5 }, logger);
     expect(again.loadAll().get('sess_old')?.updates).toHaveLength(2);

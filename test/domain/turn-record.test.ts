@@ -2,11 +2,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { TurnRecords } from '../../src/domain/prompts/turn-record.js';
-import { parseRecord } from '../../src/domain/prompts/turn-record-lines.js';
+import { parseRecord, TurnRecords } from '../../src/domain/prompts/turn-record.js';
 import { idFileName } from '../../src/fs/id-file-name.js';
 import { LIMITS } from '../../src/limits.js';
-import { stored } from './stored-line.js';
 import { createLogger } from '../../src/logger.js';
 import { until } from '../helpers/until.js';
 
@@ -47,7 +45,7 @@ describe('running-turn records', () => {
     const { r, dir, files, text } = records();
     r.open('s1', 1234);
     r.turn('s1', 'run');
-    for (let i = 0; i < 50; i++) r.frame('s1', stored(frame(`w${i} `, i + 1)));
+    for (let i = 0; i < 50; i++) r.frame('s1', frame(`w${i} `, i + 1), frame(`w${i} `, i + 1).length);
     await until(() => (text().includes('w49 ') ? true : undefined), 'the frames on disk');
     expect(files()).toHaveLength(1);
     expect(fs.statSync(path.join(dir, files()[0] ?? '')).mode & 0o777).toBe(0o600);
@@ -69,10 +67,10 @@ describe('running-turn records', () => {
     r.turn('s1', 'run');
     const texts = ['héllo ', '✓ done ', '😀 ', 'plain'];
     const lines = ['{"t":"open","startedAt":7,"sessionId":"s1"}', '{"t":"run"}', ...texts.map((t, i) => frame(t, i + 1))];
-    for (const [i, t] of texts.slice(0, 2).entries()) r.frame('s1', stored(frame(t, i + 1)));
+    for (const [i, t] of texts.slice(0, 2).entries()) r.frame('s1', frame(t, i + 1), Buffer.byteLength(frame(t, i + 1)));
     // The first two by the flush timer, the rest pending when close() writes them.
     await until(() => (text().includes('✓ done') ? true : undefined), 'the first flush on disk');
-    for (const [i, t] of texts.slice(2).entries()) r.frame('s1', stored(frame(t, i + 3)));
+    for (const [i, t] of texts.slice(2).entries()) r.frame('s1', frame(t, i + 3), Buffer.byteLength(frame(t, i + 3)));
     await r.close();
     expect(text()).toBe(`${lines.join('\n')}\n`);
     const loaded = new TurnRecords(dir, LIMITS, createLogger({ level: 'silent' })).loadAll().get('s1');
@@ -84,14 +82,14 @@ describe('running-turn records', () => {
     const one = frame('x'.repeat(200));
     const { r, files, text } = records({ turnRecordMaxBytes: one.length * 3 });
     r.open('s1', 1);
-    r.frame('s1', stored(one));
+    r.frame('s1', one, one.length);
     await until(() => (text().includes('xxx') ? true : undefined), 'the first frame on disk');
-    r.frame('s1', stored(one));
-    r.frame('s1', stored(one));
+    r.frame('s1', one, one.length);
+    r.frame('s1', one, one.length);
     expect(r.recording('s1')).toBe(false);
     await r.settled();
     expect(files()).toEqual([]);
-    r.frame('s1', stored(one));
+    r.frame('s1', one, one.length);
     await r.settled();
     expect(files()).toEqual([]);
     r.open('s1', 2);
@@ -101,7 +99,7 @@ describe('running-turn records', () => {
   it('drop deletes the record; a file over the limit or without its header is not restored', async () => {
     const { r, dir, files } = records();
     r.open('s1', 1);
-    r.frame('s1', stored(frame('a')));
+    r.frame('s1', frame('a'), 10);
     r.drop('s1');
     await r.settled();
     expect(files()).toEqual([]);
@@ -115,7 +113,7 @@ describe('running-turn records', () => {
   it('forget deletes the record of a deleted session, also one only the previous run left on disk', async () => {
     const { r, dir, files } = records();
     r.open('s1', 1);
-    r.frame('s1', stored(frame('a')));
+    r.frame('s1', frame('a'), 10);
     // The hub stops with the turn running: its record stays on disk for the next start.
     await r.settled();
     await r.close();
@@ -143,7 +141,7 @@ describe('running-turn records', () => {
     r.open('s1', 1);
     const file = path.join(dir, idFileName('s1', '.ndjson'));
     for (let i = 1; i <= 3; i++) {
-      r.frame('s1', stored(frame(`part ${i}`, i)));
+      r.frame('s1', frame(`part ${i}`, i), 10);
       await until(() => text().includes(`part ${i}`), `part ${i} on disk`);
       expect(openOn(file)).toBe(1);
     }
@@ -164,7 +162,7 @@ describe('running-turn records', () => {
     const restored = next.loadAll().get('s2');
     if (!restored) throw new Error('s2 was not restored');
     next.resume('s2', restored.bytes);
-    next.frame('s2', stored(frame('after restart', 9)));
+    next.frame('s2', frame('after restart', 9), 10);
     await next.close();
     expect(openOn(file2)).toBe(0);
     expect(fs.readFileSync(file2, 'utf8')).toContain('after restart');
@@ -180,15 +178,15 @@ describe('running-turn records', () => {
       vi.advanceTimersByTime(5);
       await r.settled();
       // Each file is open now and holds its header; nothing of any record is queued.
-      for (const id of ['s1', 's2', 's3']) r.frame(id, stored(frame(`${id} streams`)));
+      for (const id of ['s1', 's2', 's3']) r.frame(id, frame(`${id} streams`), 10);
       expect(vi.getTimerCount()).toBe(1);
       vi.advanceTimersByTime(5);
       // No await: the tick wrote all three.
       for (const id of ['s1', 's2', 's3']) expect(read(id)).toContain(`${id} streams`);
       expect(vi.getTimerCount()).toBe(0);
       // A dropped record's buffered lines go with it; the others still flush on the next tick.
-      r.frame('s1', stored(frame('never written', 2)));
-      r.frame('s2', stored(frame('s2 again', 2)));
+      r.frame('s1', frame('never written', 2), 10);
+      r.frame('s2', frame('s2 again', 2), 10);
       r.drop('s1');
       vi.advanceTimersByTime(5);
       expect(read('s2')).toContain('s2 again');
@@ -213,7 +211,7 @@ describe('running-turn records', () => {
     expect(restored?.updates).toHaveLength(1);
     expect(restored?.bytes).toBe(Buffer.byteLength(kept));
     next.resume('s1', restored?.bytes ?? 0);
-    next.frame('s1', stored(frame('after the restart', 3)));
+    next.frame('s1', frame('after the restart', 3), 10);
     next.turn('s1', 'idle');
     await until(() => fs.readFileSync(file, 'utf8').includes('"t":"idle"'), 'the lines after the restart on disk');
     await next.close();
@@ -231,9 +229,9 @@ describe('running-turn records', () => {
     try {
       const { r, text } = records({ turnRecordFlushMs: 5 });
       r.open('s1', 3);
-      r.frame('s1', stored(frame('handed to the writer')));
+      r.frame('s1', frame('handed to the writer'), 10);
       vi.advanceTimersByTime(5);
-      r.frame('s1', stored(frame('still buffered', 2)));
+      r.frame('s1', frame('still buffered', 2), 10);
       await r.close();
       expect(parseRecord(text())?.updates.map((u) => (u.update as { content: { text: string } }).content.text)).toEqual([
         'handed to the writer',
@@ -267,7 +265,7 @@ describe('a link planted under a record name', () => {
       vi.advanceTimersByTime(10);
       await r.settled();
       // What is buffered at shutdown is written by name as well.
-      r.frame('s1', stored(frame('hello')));
+      r.frame('s1', frame('hello'), Buffer.byteLength(frame('hello')));
       await r.close();
       expect(fs.readFileSync(target, 'utf8')).toBe('the user file\n');
       expect(fs.lstatSync(link).isSymbolicLink()).toBe(true);

@@ -4,16 +4,12 @@
  * its length per client: it writes `bytes` as a text frame and budgets `bytes.length`. What the
  * socket layer reads of a frame for each client (its update kind, its WebSocket bytes) is kept on
  * the frame itself, worked out once: a lookup per client per frame was a measurable share of a
- * broadcast (BENCHMARKS.md, seventh session). A frame keeps no string of the message it was built
- * from: held with it until the socket writes (an event-loop turn of a busy stream, a hundred
- * frames), each serialized string outlived a scavenge and was copied and promoted with it — most
- * of what a scavenge kept at 1,780 events/s (BENCHMARKS.md, fifteenth session). The few that read
- * `text` decode it then.
+ * broadcast (BENCHMARKS.md, seventh session).
  */
 export class Frame {
   /** The UTF-8 encoding of `text`: exactly what goes on the wire. */
   readonly bytes: Buffer;
-  /** The text, once read (decoded from `bytes` on demand). */
+  /** The text, when the frame was built from it or once read (a stored frame is decoded on demand). */
   private decoded: string | undefined;
   /**
    * The transport's whole encoding of this frame (a WebSocket text frame,
@@ -32,8 +28,13 @@ export class Frame {
     readonly method?: string,
     updateKind?: string,
   ) {
-    this.bytes = typeof source === 'string' ? Buffer.from(source, 'utf8') : source;
-    this.decoded = undefined;
+    if (typeof source === 'string') {
+      this.decoded = source;
+      this.bytes = Buffer.from(source, 'utf8');
+    } else {
+      this.decoded = undefined;
+      this.bytes = source;
+    }
     this.kind = updateKind;
   }
 
@@ -45,7 +46,7 @@ export class Frame {
 
   /** The `sessionUpdate` kind of a `session/update` frame; `null` for any other message. */
   get updateKind(): string | null {
-    if (this.kind === undefined) this.kind = this.method === undefined || this.method === 'session/update' ? readKind(this.text) : null;
+    if (this.kind === undefined) this.kind = readKind(this.text, this.method);
     return this.kind;
   }
 }
@@ -57,7 +58,8 @@ const KIND_AT = '"update":{"sessionUpdate":"';
  * `"update":{"sessionUpdate":"<kind>"` (a quote inside a string value is escaped, so this cannot
  * come from content); otherwise the text is parsed.
  */
-function readKind(text: string): string | null {
+function readKind(text: string, method: string | undefined): string | null {
+  if (method !== undefined && method !== 'session/update') return null;
   const at = text.indexOf(KIND_AT);
   if (at >= 0) {
     const start = at + KIND_AT.length;

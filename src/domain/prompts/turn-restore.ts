@@ -11,12 +11,11 @@
 import { z } from 'zod';
 import { OpenToolCalls } from '../../acp/open-tool-calls.js';
 import { turnEndedUpdate, type TurnEnded } from '../../acp/turn-ended.js';
-import type { JournalEntry } from '../sessions/journal.js';
+import type { Frame } from '../delivery/frame.js';
 import type { HubCore } from '../hub-core.js';
 import type { SessionState } from '../sessions/session-state.js';
 import type { TailHooks } from './turn.js';
-import type { TurnRecords } from './turn-record.js';
-import type { RestoredTurn } from './turn-record-lines.js';
+import type { RestoredTurn, TurnRecords } from './turn-record.js';
 
 /** What the marker of a turn cut off by a hub restart says. */
 export const HUB_RESTART_MESSAGE = 'zcode-hub restarted during this turn; what was said so far is kept.';
@@ -30,15 +29,16 @@ export function recordHooks(records: TurnRecords, sessionId: string): TailHooks 
   };
 }
 
-/** A journaled frame (`entry`) of a session whose tail is recorded; a tail the journal trimmed is history's job. */
-export function recordFrame(records: TurnRecords, session: SessionState, entry: JournalEntry): void {
+/** A journaled frame (sent live as `frame`) of a session whose tail is recorded; a tail the journal trimmed is history's job. */
+export function recordFrame(records: TurnRecords, session: SessionState, frame: Frame): void {
   const tail = session.turn.tail;
   if (tail === undefined || tail.startSeq < session.journal.firstSeq) {
     session.turn.dropTail();
     records.drop(session.sessionId);
     return;
   }
-  records.frame(session.sessionId, entry);
+  // The serializer's own string, kept until the flush (turn-record.ts encodeLines says why not its bytes).
+  records.frame(session.sessionId, frame.text, frame.bytes.length);
 }
 
 /** Journals a record of the previous run as the session's kept tail, then the marker if its turn ran. */

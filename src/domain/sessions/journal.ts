@@ -29,11 +29,6 @@ export class JournalEntry {
     return this.chunk.toString('utf8', this.at, this.at + this.bytes);
   }
 
-  /** Copies the stored bytes into `target` at `at` (a turn record's write); answers how many. */
-  copyTo(target: Buffer, at: number): number {
-    return this.chunk.copy(target, at, this.at, this.at + this.bytes);
-  }
-
   /** The stored bytes as a frame to send again, not re-encoded (its text is decoded only if read). */
   toFrame(): Frame {
     return new Frame(this.chunk.subarray(this.at, this.at + this.bytes));
