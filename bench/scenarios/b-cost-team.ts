@@ -25,7 +25,7 @@ import { baselineGroup, baselineTeamGaps, connectBaselineTeam, streamBaselineTea
  * place, with a team of its own on the same load process: the hub's own code before and after a
  * change, measured as the baseline is (the "baseline" figures are then that hub's).
  * `BENCH_COST_TEAM_AUDIENCE=<per session>,<then>` sets the two audience sizes (default 100,50): `2,1` measures
- * the event stream itself, with almost no fan-out.
+ * the event stream itself, with almost no fan-out. `BENCH_PHASE_MS=<ms>` staggers the sessions' streams (below).
  */
 export const COST_TEAM = {
   sessions: 10,
@@ -48,6 +48,18 @@ export const COST_TEAM = {
 } as const;
 
 export type CostTeamSetup = { -readonly [K in keyof typeof COST_TEAM]: number };
+
+/**
+ * `BENCH_PHASE_MS`: session k starts streaming k × this many ms after session 0 on both sides (default
+ * 0: all at once; the hub's prompts reach the agent a few ms apart, the baseline's together).
+ */
+function phaseFromEnv(): Partial<CostTeamSetup> {
+  const text = process.env.BENCH_PHASE_MS;
+  if (!text) return {};
+  const phaseMs = Number(text);
+  if (!Number.isFinite(phaseMs) || phaseMs < 0) throw new Error('BENCH_PHASE_MS is a number of ms ≥ 0');
+  return { phaseMs };
+}
 
 /** `BENCH_COST_TEAM_AUDIENCE`: `perSession,shrinkTo` instead of the defaults. */
 function audienceFromEnv(): Partial<CostTeamSetup> {
@@ -215,7 +227,7 @@ export const bCostTeam: Scenario = {
   runs: 1,
   passes: (s) => (s.ratio ?? Number.POSITIVE_INFINITY) <= 1.1,
   async run(_i, log) {
-    const setup = { ...COST_TEAM, ...audienceFromEnv() };
+    const setup = { ...COST_TEAM, ...audienceFromEnv(), ...phaseFromEnv() };
     const audiences = await measureTeamCost(setup, log);
     const figures = audiences.map(audienceFigures);
     for (const f of figures)
