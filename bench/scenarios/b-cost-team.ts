@@ -58,6 +58,11 @@ function phaseFromEnv(): Partial<CostTeamSetup> {
   if (!text) return {};
   const phaseMs = Number(text);
   if (!Number.isFinite(phaseMs) || phaseMs < 0) throw new Error('BENCH_PHASE_MS is a number of ms ≥ 0');
+  // Every session must be streaming through a leg's steady part, which starts warmupMs in.
+  if ((COST_TEAM.sessions - 1) * phaseMs > COST_TEAM.warmupMs)
+    throw new Error(
+      `BENCH_PHASE_MS is at most ${Math.floor(COST_TEAM.warmupMs / (COST_TEAM.sessions - 1))} ms (the last session starts within the warm-up)`,
+    );
   return { phaseMs };
 }
 
