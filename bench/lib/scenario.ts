@@ -65,6 +65,18 @@ export function positiveInt(value: string | boolean | undefined, name: string): 
   return n;
 }
 
+/**
+ * `BENCH_PHASE_MS` (B-SCALE, B-COST-TEAM): session k of a team starts streaming k × this many ms after
+ * session 0, on the hub and the baseline alike; 0 (all at once) when unset.
+ */
+export function phaseMsFromEnv(): number {
+  const text = process.env.BENCH_PHASE_MS;
+  if (!text) return 0;
+  const ms = Number(text);
+  if (!Number.isFinite(ms) || ms < 0) throw new Error('BENCH_PHASE_MS is a number of ms ≥ 0');
+  return ms;
+}
+
 /** Lowest and highest of a list (the spread a median leaves out); undefined when empty. */
 export function spread(values: readonly number[]): [number, number] | undefined {
   return values.length === 0 ? undefined : [Math.min(...values), Math.max(...values)];

@@ -4,7 +4,7 @@ import { DaemonProcess } from '../lib/daemon-process.js';
 import { hubTeamGaps, openHubTeam, settleHubTeam, streamHubTeam, teamOf } from '../lib/hub-team.js';
 import { LoadDriver } from '../lib/load-driver.js';
 import { cpuSplitBetween } from '../lib/proc-cpu.js';
-import { median, round, type Scenario } from '../lib/scenario.js';
+import { median, phaseMsFromEnv, round, type Scenario } from '../lib/scenario.js';
 import { baselineGroup, baselineTeamGaps, connectBaselineTeam, streamBaselineTeam } from '../lib/team-baseline.js';
 
 /**
@@ -50,14 +50,12 @@ export const COST_TEAM = {
 export type CostTeamSetup = { -readonly [K in keyof typeof COST_TEAM]: number };
 
 /**
- * `BENCH_PHASE_MS`: session k starts streaming k × this many ms after session 0 on both sides (default
- * 0: all at once; the hub's prompts reach the agent a few ms apart, the baseline's together).
+ * `BENCH_PHASE_MS` (bench/lib/scenario.ts): the sessions' streams staggered (default 0: all at once; the hub's
+ * prompts reach the agent a few ms apart, the baseline's together), the last starting within the warm-up.
  */
 function phaseFromEnv(): Partial<CostTeamSetup> {
-  const text = process.env.BENCH_PHASE_MS;
-  if (!text) return {};
-  const phaseMs = Number(text);
-  if (!Number.isFinite(phaseMs) || phaseMs < 0) throw new Error('BENCH_PHASE_MS is a number of ms ≥ 0');
+  const phaseMs = phaseMsFromEnv();
+  if (phaseMs === 0) return {};
   // Every session must be streaming through a leg's steady part, which starts warmupMs in.
   if ((COST_TEAM.sessions - 1) * phaseMs > COST_TEAM.warmupMs)
     throw new Error(

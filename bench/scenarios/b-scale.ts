@@ -5,7 +5,7 @@ import { waitDoneSchema } from '../lib/ipc-schema.js';
 import { LoadDriver } from '../lib/load-driver.js';
 import { childPids, CpuMeter } from '../lib/proc-cpu.js';
 import { gcBetween, hubLoopDelayMs, promSum } from '../lib/prom-text.js';
-import { round, type Scenario } from '../lib/scenario.js';
+import { phaseMsFromEnv, round, type Scenario } from '../lib/scenario.js';
 import { baselineTeamStream, steadyCpu } from '../lib/team-baseline.js';
 
 /**
@@ -41,7 +41,7 @@ export const TEAM = {
   stormConcurrency: 200,
   stormAddresses: 50,
   /** Session k starts streaming k × phaseMs after session 0. */
-  phaseMs: Number(process.env.BENCH_PHASE_MS ?? 0),
+  phaseMs: phaseMsFromEnv(),
   /** Idle CPU is measured over one heartbeat interval (LIMITS.heartbeatIntervalMs). */
   idleMs: 30_000,
   /** RSS is the lowest of this many samples, each taken this long after the last and 500 ms after a forced GC. */
