@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { openDevice } from './support/browser.js';
 import { phoneHub } from './support/fixture.js';
-import { newSession, pair, sendPrompt, shoot, waitIdle } from './support/flow.js';
+import { newSession, pair, sendPrompt, shoot, signOut, waitIdle } from './support/flow.js';
 
 const { hub, phone } = phoneHub({ hub: { simArgs: ['--turn-delay-scale', '0.3'] } });
 
@@ -61,10 +61,7 @@ describe('attention', () => {
       await other.close();
     }
     const { page } = phone;
-    await page.goto(`${hub.url}/settings`);
-    page.once('dialog', (d) => void d.accept());
-    await page.getByTestId('sign-out').click();
-    await page.getByLabel('Pairing code').waitFor();
+    await signOut(phone, hub);
     expect(await page.getByTestId('signed-out').innerText()).toMatch(/You signed this device out/);
   });
 });

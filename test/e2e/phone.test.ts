@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { gzipSync } from 'node:zlib';
 import { openDevice, type Device } from './support/browser.js';
 import { phoneHub } from './support/fixture.js';
-import { pair, sendPrompt, shoot, waitIdle } from './support/flow.js';
+import { pair, sendPrompt, shoot, signOut, waitIdle } from './support/flow.js';
 
 let laptop: Device | undefined;
 let sessionId = '';
@@ -231,10 +231,7 @@ describe('phone web app', () => {
     const spare = await openDevice();
     try {
       await pair(spare, hub, 'Spare phone');
-      await spare.page.goto(`${hub.url}/settings`);
-      spare.page.once('dialog', (d) => void d.accept());
-      await spare.page.getByTestId('sign-out').click();
-      await spare.page.getByLabel('Pairing code').waitFor();
+      await signOut(spare, hub);
       expect((await spare.context.cookies(hub.url)).find((c) => c.name.startsWith('zcode_hub_token'))).toBeUndefined();
       const tokens = (await (await hub.api('/api/tokens')).json()) as { tokens: Array<{ name: string; state: string }> };
       expect(tokens.tokens.find((t) => t.name === 'Spare phone')?.state).toBe('revoked');

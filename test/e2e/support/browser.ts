@@ -1,7 +1,16 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
+
+/**
+ * How long a device's context may take to go away (`Device.close`). Chromium can leave a context's
+ * disposal unanswered for good: seen when its page was in the middle of a reload its service worker
+ * served (a sign-out reloads the app): in three of four loops of that flow, within six sign-outs. Past this bound the context
+ * is left to the file's Chromium, which is closed (killed if need be) after the file's tests.
+ */
+const CONTEXT_CLOSE_MS = 30_000;
 
 /** Debian's Chromium; never a downloaded browser. */
 export const CHROMIUM = '/usr/bin/chromium';
@@ -117,7 +126,16 @@ export async function openDevice(opts: DeviceOptions = {}): Promise<Device> {
     page,
     errors,
     async close() {
-      await context.close().catch(() => undefined);
+      // Off the app first: a page mid-navigation is what Chromium's disposal was seen hanging on.
+      for (const p of context.pages()) await p.goto('about:blank', { timeout: 10_000 }).catch(() => undefined);
+      const closed = await Promise.race([
+        context.close().then(
+          () => true,
+          () => true,
+        ),
+        sleep(CONTEXT_CLOSE_MS, false, { ref: false }),
+      ]);
+      if (!closed) process.stderr.write(`a browser context was not closed in ${CONTEXT_CLOSE_MS} ms; left to its Chromium\n`);
       if (dir) fs.rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -57,6 +57,21 @@ export async function pair(
   await page.getByRole('heading', { name: 'Sessions' }).waitFor();
 }
 
+/**
+ * Signs the device out from Settings as its user does (confirming the dialog) and returns once the
+ * app has reloaded onto the pairing screen. The pairing screen shows before that reload too (the
+ * hub drops the token first), so waiting for it alone can return mid-reload.
+ */
+export async function signOut(device: Device, hub: HubHarness): Promise<void> {
+  const { page } = device;
+  await page.goto(`${hub.url}/settings`);
+  page.once('dialog', (d) => void d.accept());
+  const reloaded = page.waitForEvent('load');
+  await page.getByTestId('sign-out').click();
+  await reloaded;
+  await page.getByLabel('Pairing code').waitFor();
+}
+
 /** From the session list: a new session in the offered workspace, waiting for its chat. */
 export async function newSession(page: Page): Promise<void> {
   await page.getByTestId('new-session').click();
