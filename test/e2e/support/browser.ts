@@ -6,9 +6,10 @@ import { chromium, type Browser, type BrowserContext, type BrowserContextOptions
 
 /**
  * How long a device's context may take to go away (`Device.close`). Chromium can leave a context's
- * disposal unanswered for good: seen when its page was in the middle of a reload its service worker
- * served (a sign-out reloads the app): in three of four loops of that flow, within six sign-outs. Past this bound the context
- * is left to the file's Chromium, which is closed (killed if need be) after the file's tests.
+ * disposal unanswered for good: seen when its page was in the middle of a reload its service
+ * worker served (a sign-out reloads the app), in three of four loops of that flow within six
+ * sign-outs. Past this bound the context is left to the file's Chromium, which is closed (killed
+ * if need be) after the file's tests.
  */
 const CONTEXT_CLOSE_MS = 30_000;
 
