@@ -78,6 +78,12 @@ export interface LegCpu {
   user: number;
   system: number;
   total: number;
+  /**
+   * The load process's CPU over the same window (user + system): what reading this side's frames
+   * cost the clients. The same frames have cost it more in the hub's legs (BENCHMARKS.md,
+   * seventeenth session), so it is reported beside each side's own figure.
+   */
+  load: number;
 }
 
 /** The legs of both sides at one audience size (clients per session). */
@@ -87,11 +93,17 @@ export interface AudienceLegs {
   baseline: LegCpu[];
 }
 
-/** The serving process's steady CPU while `leg` streams (it starts now); resolves after both. */
-async function measureLeg(pid: number | undefined, s: CostTeamSetup, leg: () => Promise<void>): Promise<LegCpu> {
+/** The serving process's and the load process's steady CPU while `leg` streams (it starts now); resolves after all three. */
+async function measureLeg(
+  pid: number | undefined,
+  loadPid: number | undefined,
+  s: CostTeamSetup,
+  leg: () => Promise<void>,
+): Promise<LegCpu> {
   const started = Date.now();
-  const [cpu] = await Promise.all([cpuSplitBetween(pid, started + s.warmupMs, started + s.legMs - 1_000), leg()]);
-  return { ...cpu, total: round(cpu.user + cpu.system, 1) };
+  const [from, to] = [started + s.warmupMs, started + s.legMs - 1_000];
+  const [cpu, load] = await Promise.all([cpuSplitBetween(pid, from, to), cpuSplitBetween(loadPid, from, to), leg()]);
+  return { ...cpu, total: round(cpu.user + cpu.system, 1), load: round(load.user + load.system, 1) };
 }
 
 /** One side of the legs: a server with its team on the load process. */
@@ -174,9 +186,11 @@ export async function measureTeamCost(s: CostTeamSetup, log: (line: string) => v
       for (let k = 0; k < s.pairs; k++) {
         for (const key of k % 2 === 0 ? (['hub', 'baseline'] as const) : (['baseline', 'hub'] as const)) {
           const side = sides[key];
-          const cpu = await measureLeg(side.pid, s, () => side.stream());
+          const cpu = await measureLeg(side.pid, load.pid, s, () => side.stream());
           legs[key].push(cpu);
-          log(`${perSession} per session, pair ${k + 1} ${side.name}: ${cpu.total} % of a core (user ${cpu.user}, system ${cpu.system})`);
+          log(
+            `${perSession} per session, pair ${k + 1} ${side.name}: ${cpu.total} % of a core (user ${cpu.user}, system ${cpu.system}); load process ${cpu.load} %`,
+          );
         }
       }
       const gaps = [...(await sides.hub.gaps()), ...(await sides.baseline.gaps())];
@@ -206,6 +220,7 @@ function audienceFigures(a: AudienceLegs) {
     hub: { total: of(a.hub, 'total'), user: of(a.hub, 'user'), system: of(a.hub, 'system') },
     baseline: { total: of(a.baseline, 'total'), user: of(a.baseline, 'user'), system: of(a.baseline, 'system') },
     medians: { hub: round(hub, 2), baseline: round(baseline, 2) },
+    load: { hub: round(median(of(a.hub, 'load')), 2), baseline: round(median(of(a.baseline, 'load')), 2) },
   };
 }
 
@@ -235,7 +250,8 @@ export const bCostTeam: Scenario = {
     const figures = audiences.map(audienceFigures);
     for (const f of figures)
       log(
-        `${f.perSession} per session: hub/baseline ${f.ratio} (medians ${f.medians.hub} / ${f.medians.baseline} %); per pair ${f.pairRatios.join(' ')}`,
+        `${f.perSession} per session: hub/baseline ${f.ratio} (medians ${f.medians.hub} / ${f.medians.baseline} %); per pair ${f.pairRatios.join(' ')}; ` +
+          `load process ${f.load.hub} / ${f.load.baseline} %`,
       );
     const [big, small] = audiences;
     const split =

@@ -50,7 +50,7 @@ describe('bench scenarios (smoke)', () => {
     for (const a of audiences)
       for (const side of [a.hub, a.baseline]) {
         expect(side.length).toBe(2);
-        for (const leg of side) for (const v of [leg.user, leg.system, leg.total]) expect(Number.isFinite(v)).toBe(true);
+        for (const leg of side) for (const v of [leg.user, leg.system, leg.total, leg.load]) expect(Number.isFinite(v)).toBe(true);
       }
     // The second pair starts with the baseline: both sides see the same minutes.
     expect(lines.map((l) => l.split(':')[0]).slice(0, 4)).toEqual([
@@ -59,6 +59,8 @@ describe('bench scenarios (smoke)', () => {
       '4 per session, pair 2 baseline',
       '4 per session, pair 2 hub',
     ]);
+    // Each leg says what the load process spent reading that side's frames.
+    expect(lines.filter((l) => / pair \d (hub|baseline): .*; load process [\d.]+ %$/.test(l))).toHaveLength(8);
     for (const side of ['hub', 'baseline'] as const) {
       const split = costSplit(setup, audiences[0]!, audiences[1]!, side);
       expect(Number.isFinite(split.perEventUs) && Number.isFinite(split.perDeliveryUs)).toBe(true);
