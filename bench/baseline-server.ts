@@ -17,11 +17,13 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
+import { pathToFileURL } from 'node:url';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { z } from 'zod';
 import { Frame } from '../src/domain/delivery/frame.js';
 import { wsTextFrame } from '../src/gateway/ws-text-frame.js';
 import { bareSend, type BareClient } from './lib/bare-fanout.js';
+import { hostedHubFromEnv } from './lib/hosted-hub.js';
 import { SimPipe, type ChildLine } from './lib/sim-pipe.js';
 
 const streamSchema = z.object({
@@ -125,6 +127,17 @@ async function streamAll(
   );
   const lastSeqs = team.map((x) => x.seq);
   return { sent: lastSeqs.reduce((a, b) => a + b, 0) - first, lastSeq: lastSeqs[0]!, lastSeqs };
+}
+
+// B-COST-TEAM's hosted mode (bench/lib/baseline-process.ts): a whole hub in this process beside the
+// baseline, started as `zcode-hub <args>` would start it, so both sides' legs are measured in one process.
+const hosted = hostedHubFromEnv();
+if (hosted) {
+  const cli = (await import(pathToFileURL(hosted.entry).href)) as { main: (argv: string[]) => Promise<void> };
+  void cli.main(hosted.args).catch((err: unknown) => {
+    process.stderr.write(`hosted hub failed: ${String(err)}\n`);
+    process.exit(1);
+  });
 }
 
 const sim = SimPipe.start(['--event-rate', '1', '--event-bytes', '300', '--event-duration-ms', '1000']);

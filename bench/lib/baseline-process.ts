@@ -1,11 +1,23 @@
 import { fork, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { chooseEntry } from '../../bin/entry.js';
 import { DAEMON_NODE_FLAGS } from '../../src/daemon/node-flags.js';
-import { repoRoot } from './daemon-process.js';
+import { daemonRoot, repoRoot, type HubLaunch } from './daemon-process.js';
+import { HOSTED_HUB_ENV, type HostedHub } from './hosted-hub.js';
 
 /** A bundle of bench/baseline-server.ts to run instead of the source through tsx (the unit suites build one: test/helpers/bundle.global.ts). */
 export const BASELINE_ENTRY_ENV = 'ZCODE_HUB_BENCH_BASELINE_ENTRY';
+
+/**
+ * The CLI module a hosted hub runs: the one `zcode-hub` of the checkout under test would run
+ * (bin/entry.js: the unit suites' bundle, dist/ when built and current, else the sources, which the
+ * baseline's process imports through tsx).
+ */
+function hostedHubEntry(): string {
+  return chooseEntry(daemonRoot).main;
+}
 
 const replySchema = z.object({ id: z.number().int(), ok: z.boolean(), value: z.unknown().optional() });
 const streamedSchema = z.object({ sent: z.number().int(), lastSeq: z.number().int(), lastSeqs: z.array(z.number().int()) });
@@ -30,8 +42,13 @@ export class BaselineProcess {
     });
   }
 
-  /** Spawns the server and waits for its port. */
-  static async start(): Promise<BaselineProcess> {
+  /**
+   * Spawns the server and waits for its port. With `hub` (B-COST-TEAM's hosted mode) the server
+   * also starts that hub in its own process (bench/baseline-server.ts), writing the process's
+   * output to the hub's `daemon.log` as a spawned daemon does; {@link process} is then the hub's
+   * process too.
+   */
+  static async start(opts: { hub?: HubLaunch } = {}): Promise<BaselineProcess> {
     // The same V8 flags as the daemon (src/daemon/node-flags.ts, plus a bench run's extra daemon
     // flags): the same process layout includes the same runtime settings.
     const bundled = process.env[BASELINE_ENTRY_ENV];
@@ -40,10 +57,22 @@ export class BaselineProcess {
       ...(process.env.BENCH_DAEMON_NODE_ARGS ?? '').split(' ').filter(Boolean),
       ...(bundled ? [] : ['--import', 'tsx']),
     ];
+    const hub = opts.hub;
+    const log = hub ? fs.openSync(path.join(hub.root, 'daemon.log'), 'w') : 'inherit';
     const child = fork(bundled ?? path.join(repoRoot, 'bench', 'baseline-server.ts'), [], {
       execArgv,
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      stdio: ['ignore', log, log, 'ipc'],
+      ...(hub
+        ? {
+            env: {
+              ...process.env,
+              ...hub.env,
+              [HOSTED_HUB_ENV]: JSON.stringify({ entry: hostedHubEntry(), args: hub.args } satisfies HostedHub),
+            },
+          }
+        : {}),
     });
+    if (typeof log === 'number') fs.closeSync(log);
     const started = await new Promise<{ port: number; simPid: number }>((resolve, reject) => {
       const t = setTimeout(() => reject(new Error('baseline server did not start in 30 s')), 30_000);
       child.once('message', (raw: unknown) => {
@@ -57,6 +86,11 @@ export class BaselineProcess {
 
   get pid(): number | undefined {
     return this.child.pid;
+  }
+
+  /** The server's process (with a hosted hub, the hub's too: DaemonProcess.adopt). */
+  get process(): ChildProcess {
+    return this.child;
   }
 
   /** The URL clients of session `k` connect to (session 0 when omitted). */

@@ -42,6 +42,13 @@ export interface DaemonOptions {
   checkout?: string;
 }
 
+/** How a bench daemon is started: its temp root, its `zcode-hub` arguments and its environment. */
+export interface HubLaunch {
+  root: string;
+  args: string[];
+  env: Record<string, string>;
+}
+
 /** Longest a daemon may take to write hub.json before the bench gives up. */
 const START_TIMEOUT_MS = 30_000;
 
@@ -92,9 +99,7 @@ export class DaemonProcess {
 
   /** Spawns the daemon; resolves once hub.json names its port (not yet waiting for health). */
   static async spawn(opts: DaemonOptions = {}): Promise<DaemonProcess> {
-    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'zcode-hub-bench-'));
-    fs.mkdirSync(path.join(root, 'workspace'));
-    opts.seed?.(root);
+    const hub = DaemonProcess.prepare(opts);
     const args = [
       ...DAEMON_NODE_FLAGS,
       ...(opts.nodeArgs ?? []),
@@ -102,6 +107,33 @@ export class DaemonProcess {
       // daemon gets them, not the load client or the simulator child.
       ...(process.env.BENCH_DAEMON_NODE_ARGS ?? '').split(' ').filter(Boolean),
       path.join(opts.checkout ?? daemonRoot, 'bin', 'zcode-hub.js'),
+      ...hub.args,
+    ];
+    const log = fs.openSync(path.join(hub.root, 'daemon.log'), 'w');
+    const spawnedAt = nowMs();
+    const child = spawn(process.execPath, args, {
+      cwd: opts.checkout ?? daemonRoot,
+      stdio: ['ignore', log, log],
+      env: { ...process.env, ...hub.env },
+    });
+    fs.closeSync(log);
+    const d = new DaemonProcess(hub.root, child);
+    d.spawnedAt = spawnedAt;
+    await d.waitForHubFile();
+    return d;
+  }
+
+  /**
+   * A daemon's temp root (state dir, workspace; seeded), the `zcode-hub` arguments that start it
+   * there and the environment it runs in (HOME is the root, never the real home): what
+   * {@link spawn} runs as its own process, and what a process that hosts a hub runs in itself
+   * ({@link adopt}).
+   */
+  static prepare(opts: DaemonOptions = {}): HubLaunch {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'zcode-hub-bench-'));
+    fs.mkdirSync(path.join(root, 'workspace'));
+    opts.seed?.(root);
+    const args = [
       'start',
       '--host',
       '127.0.0.1',
@@ -126,16 +158,16 @@ export class DaemonProcess {
       fs.writeFileSync(file, JSON.stringify({ limits }));
       args.push('--config', file);
     }
-    const log = fs.openSync(path.join(root, 'daemon.log'), 'w');
-    const spawnedAt = nowMs();
-    const child = spawn(process.execPath, args, {
-      cwd: opts.checkout ?? daemonRoot,
-      stdio: ['ignore', log, log],
-      env: { ...process.env, HOME: root, ZCODE_DATA_BASE_DIR: root },
-    });
-    fs.closeSync(log);
-    const d = new DaemonProcess(root, child);
-    d.spawnedAt = spawnedAt;
+    return { root, args, env: { HOME: root, ZCODE_DATA_BASE_DIR: root } };
+  }
+
+  /**
+   * The daemon a `host` process started in itself from {@link prepare}'s launch (B-COST-TEAM's
+   * hosted mode: the hub inside the fair baseline's process). Resolves once hub.json names its
+   * port; {@link stop} stops the host.
+   */
+  static async adopt(root: string, host: ChildProcess): Promise<DaemonProcess> {
+    const d = new DaemonProcess(root, host);
     await d.waitForHubFile();
     return d;
   }

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { BaselineProcess } from '../lib/baseline-process.js';
 import { DaemonProcess } from '../lib/daemon-process.js';
@@ -24,6 +25,9 @@ import { baselineGroup, baselineTeamGaps, connectBaselineTeam, streamBaselineTea
  * `BENCH_COST_TEAM_AGAINST=<checkout>` puts a second hub, that checkout's (built), in the baseline's
  * place, with a team of its own on the same load process: the hub's own code before and after a
  * change, measured as the baseline is (the "baseline" figures are then that hub's).
+ * `BENCH_COST_TEAM_HOSTED=1` starts the hub inside the baseline's process (bench/lib/hosted-hub.ts)
+ * instead of as its own: both sides' legs are then one process's CPU, so what is left of the ratio is
+ * what the hub's code and its clients cost, without what a process running a hub costs everything in it.
  * `BENCH_COST_TEAM_AUDIENCE=<per session>,<then>` sets the two audience sizes (default 100,50): `2,1` measures
  * the event stream itself, with almost no fan-out. `BENCH_PHASE_MS=<ms>` staggers the sessions' streams (below).
  */
@@ -45,6 +49,8 @@ export const COST_TEAM = {
   phaseMs: 0,
   /** Hub/baseline pairs of legs per audience size. */
   pairs: 4,
+  /** 1: the hub runs inside the baseline's process (`BENCH_COST_TEAM_HOSTED`); 0: each in its own. */
+  hosted: 0,
 } as const;
 
 export type CostTeamSetup = { -readonly [K in keyof typeof COST_TEAM]: number };
@@ -71,6 +77,14 @@ function audienceFromEnv(): Partial<CostTeamSetup> {
   const m = /^(\d+),(\d+)$/.exec(text);
   if (!m) throw new Error('BENCH_COST_TEAM_AUDIENCE is <clients per session>,<then> (e.g. 2,1)');
   return { perSession: Number(m[1]), shrinkTo: Number(m[2]) };
+}
+
+/** `BENCH_COST_TEAM_HOSTED=1`: the hub in the baseline's process. */
+function hostedFromEnv(): Partial<CostTeamSetup> {
+  const text = process.env.BENCH_COST_TEAM_HOSTED;
+  if (text === undefined || text === '' || text === '0') return {};
+  if (text !== '1') throw new Error("BENCH_COST_TEAM_HOSTED is 1 (the hub in the baseline's process) or 0");
+  return { hosted: 1 };
 }
 
 /** One leg's steady CPU, % of one core. */
@@ -150,6 +164,21 @@ async function baselineSide(server: BaselineProcess, load: LoadDriver, shape: Te
   return side;
 }
 
+/** A baseline process that also runs the hub (`BENCH_COST_TEAM_HOSTED`): both sides answer to its one pid. */
+async function hubInBaseline(simArgs: string[]): Promise<{ server: BaselineProcess; hub: DaemonProcess }> {
+  const launch = DaemonProcess.prepare({ simArgs });
+  const server = await BaselineProcess.start({ hub: launch });
+  try {
+    const hub = await DaemonProcess.adopt(launch.root, server.process);
+    if (hub.pid !== server.pid) throw new Error(`the hosted hub names pid ${hub.pid}, the baseline's process is ${server.pid}`);
+    return { server, hub };
+  } catch (err) {
+    await server.stop();
+    fs.rmSync(launch.root, { recursive: true, force: true });
+    throw err;
+  }
+}
+
 /**
  * Runs `pairs` alternating legs on each side with the whole team, then (when `shrinkTo` > 0) as many
  * again with `shrinkTo` clients per session; throws when a side was not gap-free.
@@ -159,15 +188,21 @@ export async function measureTeamCost(s: CostTeamSetup, log: (line: string) => v
   if (s.shrinkTo < 0 || s.shrinkTo >= s.perSession) throw new Error('shrinkTo must be 0 or fewer than perSession');
   const shape = { ...s, streamMs: s.legMs };
   const simArgs = ['--event-rate', String(s.rate), '--event-bytes', String(s.bytes), '--event-duration-ms', String(s.legMs)];
-  const d = await DaemonProcess.spawn({ simArgs });
   const against = process.env.BENCH_COST_TEAM_AGAINST;
+  if (against && s.hosted)
+    throw new Error("BENCH_COST_TEAM_HOSTED puts the hub in the baseline's process: not with BENCH_COST_TEAM_AGAINST");
+  let server: BaselineProcess | undefined;
+  let d: DaemonProcess;
+  if (s.hosted) {
+    ({ server, hub: d } = await hubInBaseline(simArgs));
+    log(`the hub runs inside the baseline's process (pid ${d.pid})`);
+  } else d = await DaemonProcess.spawn({ simArgs });
   const out: AudienceLegs[] = [];
   let other: DaemonProcess | undefined;
-  let server: BaselineProcess | undefined;
   let load: LoadDriver | undefined;
   try {
     if (against) other = await DaemonProcess.spawn({ simArgs, checkout: path.resolve(against) });
-    else server = await BaselineProcess.start();
+    else server ??= await BaselineProcess.start();
     load = await LoadDriver.start();
     const hub = await hubSide(d, load, shape, 0, 'hub');
     // The other side's clients take the slots after the hub's prompters and team.
@@ -245,7 +280,7 @@ export const bCostTeam: Scenario = {
   runs: 1,
   passes: (s) => (s.ratio ?? Number.POSITIVE_INFINITY) <= 1.1,
   async run(_i, log) {
-    const setup = { ...COST_TEAM, ...audienceFromEnv(), ...phaseFromEnv() };
+    const setup = { ...COST_TEAM, ...audienceFromEnv(), ...phaseFromEnv(), ...hostedFromEnv() };
     const audiences = await measureTeamCost(setup, log);
     const figures = audiences.map(audienceFigures);
     for (const f of figures)
@@ -264,6 +299,10 @@ export const bCostTeam: Scenario = {
           `per delivery: hub ${split.hub.perDeliveryUs} µs, baseline ${split.baseline.perDeliveryUs} µs`,
       );
     const whole = figures[0]!;
-    return { value: whole.medians.hub, baseline: whole.medians.baseline, extra: { audiences: figures, split } };
+    return {
+      value: whole.medians.hub,
+      baseline: whole.medians.baseline,
+      extra: { audiences: figures, split, hubInBaselineProcess: setup.hosted === 1 },
+    };
   },
 };

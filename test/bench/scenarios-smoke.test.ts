@@ -67,6 +67,18 @@ describe('bench scenarios (smoke)', () => {
     }
   }, 120_000);
 
+  it("B-COST-TEAM with the hub hosted in the baseline's process measures both sides in that one process, every leg gap-free", async () => {
+    const lines: string[] = [];
+    const setup = { ...COST_TEAM, sessions: 2, perSession: 3, shrinkTo: 0, legMs: 2_600, warmupMs: 500, pairs: 1, hosted: 1 };
+    const audiences = await measureTeamCost(setup, (l) => lines.push(l));
+    expect(lines[0]).toMatch(/^the hub runs inside the baseline's process \(pid \d+\)$/);
+    expect(audiences.map((a) => a.perSession)).toEqual([3]);
+    for (const side of [audiences[0]!.hub, audiences[0]!.baseline]) {
+      expect(side.length).toBe(1);
+      for (const v of [side[0]!.user, side[0]!.system, side[0]!.total, side[0]!.load]) expect(Number.isFinite(v)).toBe(true);
+    }
+  }, 120_000);
+
   it('the fan-out micro-harness pushes rounds through the hub, its gateway alone and the baseline, every round complete, and reports each figure', async () => {
     const events = 8;
     const burst = 2;
