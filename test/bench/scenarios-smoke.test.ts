@@ -8,11 +8,17 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { CEIL, ceilingFigures, climb } from '../../bench/scenarios/b-ceil.js';
 import { COST, measureCost } from '../../bench/scenarios/b-cost.js';
-import { COST_TEAM, costSplit, measureTeamCost } from '../../bench/scenarios/b-cost-team.js';
+import { COST_TEAM, costSplit, measureTeamCost, type LegCpu } from '../../bench/scenarios/b-cost-team.js';
 import { runTeam, TEAM } from '../../bench/scenarios/b-scale.js';
 import { runToExit } from '../helpers/run-to-exit.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/** One side's B-COST-TEAM legs: `count` of them, each with every CPU figure measured. */
+function expectLegs(side: LegCpu[], count: number): void {
+  expect(side.length).toBe(count);
+  for (const leg of side) for (const v of [leg.user, leg.system, leg.total, leg.load]) expect(Number.isFinite(v)).toBe(true);
+}
 
 describe('bench scenarios (smoke)', () => {
   it('B-CEIL climbs on both sides, hub and fair baseline, and reports rates, latency and CPU per update', async () => {
@@ -47,11 +53,7 @@ describe('bench scenarios (smoke)', () => {
     const setup = { ...COST_TEAM, sessions: 2, perSession: 4, shrinkTo: 2, legMs: 2_600, warmupMs: 500, pairs: 2 };
     const audiences = await measureTeamCost(setup, (l) => lines.push(l));
     expect(audiences.map((a) => a.perSession)).toEqual([4, 2]);
-    for (const a of audiences)
-      for (const side of [a.hub, a.baseline]) {
-        expect(side.length).toBe(2);
-        for (const leg of side) for (const v of [leg.user, leg.system, leg.total, leg.load]) expect(Number.isFinite(v)).toBe(true);
-      }
+    for (const a of audiences) for (const side of [a.hub, a.baseline]) expectLegs(side, 2);
     // The second pair starts with the baseline: both sides see the same minutes.
     expect(lines.map((l) => l.split(':')[0]).slice(0, 4)).toEqual([
       '4 per session, pair 1 hub',
@@ -73,10 +75,7 @@ describe('bench scenarios (smoke)', () => {
     const audiences = await measureTeamCost(setup, (l) => lines.push(l));
     expect(lines[0]).toMatch(/^the hub runs inside the baseline's process \(pid \d+\)$/);
     expect(audiences.map((a) => a.perSession)).toEqual([3]);
-    for (const side of [audiences[0]!.hub, audiences[0]!.baseline]) {
-      expect(side.length).toBe(1);
-      for (const v of [side[0]!.user, side[0]!.system, side[0]!.total, side[0]!.load]) expect(Number.isFinite(v)).toBe(true);
-    }
+    for (const side of [audiences[0]!.hub, audiences[0]!.baseline]) expectLegs(side, 1);
   }, 120_000);
 
   it('the fan-out micro-harness pushes rounds through the hub, its gateway alone and the baseline, every round complete, and reports each figure', async () => {
