@@ -52,13 +52,31 @@ export class CpuMeter {
   }
 }
 
-/** Waits until `fromAt`, reads `read`, waits until `toAt`, reads it again: both readings and the wall ms between them. */
-async function readBetween<T>(fromAt: number, toAt: number, read: () => T): Promise<{ before: T; after: T; wallMs: number }> {
+/**
+ * When two readings were taken, in seconds on the machine's monotonic clock (`CLOCK_MONOTONIC`,
+ * `process.hrtime`): the clock `perf record -k mono` stamps its samples with, so a recording can be
+ * split at exactly the moments a figure was read (bench/perf-legs.ts).
+ */
+export interface MonoWindow {
+  from: number;
+  to: number;
+}
+
+const monoSeconds = (): number => Number(process.hrtime.bigint() / 1000n) / 1e6;
+
+/** Waits until `fromAt`, reads `read`, waits until `toAt`, reads it again: both readings, the wall ms between them and their moments. */
+async function readBetween<T>(
+  fromAt: number,
+  toAt: number,
+  read: () => T,
+): Promise<{ before: T; after: T; wallMs: number; window: MonoWindow }> {
   await new Promise((r) => setTimeout(r, Math.max(0, fromAt - Date.now())));
   const before = read();
   const started = Date.now();
+  const from = monoSeconds();
   await new Promise((r) => setTimeout(r, Math.max(0, toAt - Date.now())));
-  return { before, after: read(), wallMs: Date.now() - started };
+  const after = read();
+  return { before, after, wallMs: Date.now() - started, window: { from, to: monoSeconds() } };
 }
 
 const percentOf = (ms: number, wallMs: number) => Math.round((ms / wallMs) * 1000) / 10;
@@ -80,9 +98,13 @@ export async function cpuPercentBetween(
 
 /**
  * One process's user and system CPU between two moments (ms since the epoch), each as a percent of
- * one core; resolves after `toAt` (a window already begun starts now).
+ * one core, and when the readings were taken; resolves after `toAt` (a window already begun starts now).
  */
-export async function cpuSplitBetween(pid: number | undefined, fromAt: number, toAt: number): Promise<{ user: number; system: number }> {
-  const { before, after, wallMs } = await readBetween(fromAt, toAt, () => cpuTimes(pid));
-  return { user: percentOf(after.user - before.user, wallMs), system: percentOf(after.system - before.system, wallMs) };
+export async function cpuSplitBetween(
+  pid: number | undefined,
+  fromAt: number,
+  toAt: number,
+): Promise<{ user: number; system: number; window: MonoWindow }> {
+  const { before, after, wallMs, window } = await readBetween(fromAt, toAt, () => cpuTimes(pid));
+  return { user: percentOf(after.user - before.user, wallMs), system: percentOf(after.system - before.system, wallMs), window };
 }

@@ -4,7 +4,7 @@ import { BaselineProcess } from '../lib/baseline-process.js';
 import { DaemonProcess } from '../lib/daemon-process.js';
 import { hubTeamGaps, openHubTeam, settleHubTeam, streamHubTeam, teamOf } from '../lib/hub-team.js';
 import { LoadDriver } from '../lib/load-driver.js';
-import { cpuSplitBetween } from '../lib/proc-cpu.js';
+import { cpuSplitBetween, type MonoWindow } from '../lib/proc-cpu.js';
 import { median, phaseMsFromEnv, round, type Scenario } from '../lib/scenario.js';
 import { baselineGroup, baselineTeamGaps, connectBaselineTeam, streamBaselineTeam } from '../lib/team-baseline.js';
 
@@ -98,6 +98,8 @@ export interface LegCpu {
    * seventeenth session), so it is reported beside each side's own figure.
    */
   load: number;
+  /** When the serving process's figure was read: a `perf record -k mono` of the run splits by it (bench/perf-legs.ts). */
+  window: MonoWindow;
 }
 
 /** The legs of both sides at one audience size (clients per session). */
@@ -117,7 +119,13 @@ async function measureLeg(
   const started = Date.now();
   const [from, to] = [started + s.warmupMs, started + s.legMs - 1_000];
   const [cpu, load] = await Promise.all([cpuSplitBetween(pid, from, to), cpuSplitBetween(loadPid, from, to), leg()]);
-  return { ...cpu, total: round(cpu.user + cpu.system, 1), load: round(load.user + load.system, 1) };
+  return {
+    user: cpu.user,
+    system: cpu.system,
+    total: round(cpu.user + cpu.system, 1),
+    load: round(load.user + load.system, 1),
+    window: cpu.window,
+  };
 }
 
 /** One side of the legs: a server with its team on the load process. */
@@ -241,7 +249,7 @@ export async function measureTeamCost(s: CostTeamSetup, log: (line: string) => v
   return out;
 }
 
-const of = (legs: LegCpu[], k: keyof LegCpu) => legs.map((l) => l[k]);
+const of = (legs: LegCpu[], k: Exclude<keyof LegCpu, 'window'>) => legs.map((l) => l[k]);
 
 /** One audience's figures: each side's median leg, and the ratio of medians and per pair. */
 function audienceFigures(a: AudienceLegs) {
@@ -256,6 +264,8 @@ function audienceFigures(a: AudienceLegs) {
     baseline: { total: of(a.baseline, 'total'), user: of(a.baseline, 'user'), system: of(a.baseline, 'system') },
     medians: { hub: round(hub, 2), baseline: round(baseline, 2) },
     load: { hub: round(median(of(a.hub, 'load')), 2), baseline: round(median(of(a.baseline, 'load')), 2) },
+    // Each leg's steady part on the monotonic clock, for splitting a profile of the run (bench/perf-legs.ts).
+    windows: { hub: a.hub.map((l) => l.window), baseline: a.baseline.map((l) => l.window) },
   };
 }
 

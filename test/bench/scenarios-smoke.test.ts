@@ -17,7 +17,11 @@ const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'
 /** One side's B-COST-TEAM legs: `count` of them, each with every CPU figure measured. */
 function expectLegs(side: LegCpu[], count: number): void {
   expect(side.length).toBe(count);
-  for (const leg of side) for (const v of [leg.user, leg.system, leg.total, leg.load]) expect(Number.isFinite(v)).toBe(true);
+  for (const leg of side) {
+    for (const v of [leg.user, leg.system, leg.total, leg.load]) expect(Number.isFinite(v)).toBe(true);
+    // The steady part's moments on the monotonic clock (what a perf recording is split by): a leg's worth apart.
+    expect(leg.window.to - leg.window.from).toBeGreaterThan(0);
+  }
 }
 
 describe('bench scenarios (smoke)', () => {
