@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { CEIL, ceilingFigures, climb } from '../../bench/scenarios/b-ceil.js';
 import { COST, measureCost } from '../../bench/scenarios/b-cost.js';
 import { COST_TEAM, costSplit, measureTeamCost, type LegCpu } from '../../bench/scenarios/b-cost-team.js';
@@ -70,6 +70,21 @@ describe('bench scenarios (smoke)', () => {
     for (const side of ['hub', 'baseline'] as const) {
       const split = costSplit(setup, audiences[0]!, audiences[1]!, side);
       expect(Number.isFinite(split.perEventUs) && Number.isFinite(split.perDeliveryUs)).toBe(true);
+    }
+  }, 120_000);
+
+  it('B-COST-TEAM against another checkout puts a second hub in the baseline\'s place, with a team of its own, every leg gap-free', async () => {
+    vi.stubEnv('BENCH_COST_TEAM_AGAINST', repoRoot);
+    try {
+      const lines: string[] = [];
+      const setup = { ...COST_TEAM, sessions: 2, perSession: 3, shrinkTo: 0, legMs: 2_600, warmupMs: 500, pairs: 1 };
+      const audiences = await measureTeamCost(setup, (l) => lines.push(l));
+      expect(audiences.map((a) => a.perSession)).toEqual([3]);
+      for (const side of [audiences[0]!.hub, audiences[0]!.baseline]) expectLegs(side, 1);
+      // The other side is named by its checkout: a hub's legs, not the bare baseline's.
+      expect(lines.map((l) => l.split(':')[0])).toEqual(['3 per session, pair 1 hub', `3 per session, pair 1 hub of ${repoRoot}`]);
+    } finally {
+      vi.unstubAllEnvs();
     }
   }, 120_000);
 
