@@ -73,7 +73,7 @@ describe('bench scenarios (smoke)', () => {
     }
   }, 120_000);
 
-  it('B-COST-TEAM against another checkout puts a second hub in the baseline\'s place, with a team of its own, every leg gap-free', async () => {
+  it("B-COST-TEAM against another checkout puts a second hub in the baseline's place, with a team of its own, every leg gap-free", async () => {
     vi.stubEnv('BENCH_COST_TEAM_AGAINST', repoRoot);
     try {
       const lines: string[] = [];
