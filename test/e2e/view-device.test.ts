@@ -5,11 +5,11 @@
  * replaces an existing file says so (and so do its card and Ann's Changes view), a question lists its questions and choices — with no answer
  * and no form. The workspace's files are for operate devices: no Files button, no "Open file" in
  * the Changes view, and the page opened by its address says so and how to get the operate scope
- * (docs/SECURITY.md "Reading workspace files").
+ * (docs/SECURITY.md "Reading workspace files") — even while the hub has not yet said the device's scope.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Locator } from 'playwright-core';
+import type { Locator, WebSocketRoute } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { axeBothThemes } from './support/axe.js';
 import { phoneHub } from './support/fixture.js';
@@ -110,7 +110,21 @@ describe('a view device', () => {
     await v.locator('[data-testid=change-file][data-path="src/greet.ts"]').getByTestId('change-replaced').waitFor();
     expect(await v.getByTestId('open-in-files').count()).toBe(0);
     expect(fileRequests).toEqual([]);
+    // Opened by its address, the page renders before the hub has said what this device may do (its
+    // `initialize` answer): every message from the hub is held until the Files page is up, so the
+    // page is seen deciding without it — and asking nothing meanwhile.
+    let holding = true;
+    const held: Array<() => void> = [];
+    await v.routeWebSocket(/\/acp/, (ws: WebSocketRoute) => {
+      const server = ws.connectToServer();
+      server.onMessage((m) => (holding ? held.push(() => ws.send(m)) : ws.send(m)));
+    });
     await v.goto(`${sessionUrl}/files`);
+    await v.getByTestId('files-view').waitFor();
+    expect(await v.getByTestId('operate-only').count()).toBe(0);
+    expect(fileRequests).toEqual([]);
+    for (const send of held.splice(0)) send();
+    holding = false;
     // The refusal names what the device lacks and how it gets it.
     const refusal = v.getByTestId('operate-only');
     await refusal.waitFor();

@@ -117,9 +117,17 @@ export function updateChat(sessionId: string, fn: (c: ChatState) => ChatState): 
   });
 }
 
+/**
+ * This device's scope on the machine `hubId` (the home hub when undefined), as that hub said it;
+ * undefined until the home hub's `initialize` answer (a machine's is kept from its pairing).
+ */
+export function knownScope(s: AppState, hubId: string | undefined): string | undefined {
+  return hubId !== undefined ? s.machines[hubId]?.scope : s.me?.scope;
+}
+
 /** This device's scope on the machine `hubId` (the home hub when undefined); `operate` until known. */
 export function scopeOn(s: AppState, hubId: string | undefined): string {
-  return (hubId !== undefined ? s.machines[hubId]?.scope : s.me?.scope) ?? 'operate';
+  return knownScope(s, hubId) ?? 'operate';
 }
 
 /** Pending interactions, oldest first. */

@@ -7,7 +7,7 @@ import { WEB_LIMITS } from '../limits.js';
 import { listDir, readFile, readLines, type FileBody, type LineWindow, type Listing } from '../net/workspace-fs.js';
 import { RestError } from '../net/rest.js';
 import { navigate } from '../router.js';
-import { scopeOn, store } from '../hub/app-state.js';
+import { knownScope, store } from '../hub/app-state.js';
 import { useSelector } from '../store.js';
 import { TopBar } from './chrome.js';
 import { meterSubtitle, useContextUsage } from './context-meter.js';
@@ -240,12 +240,15 @@ export function FilesView({
   const usage = useContextUsage(sessionId);
   // The hub serves files to operate devices only (docs/SECURITY.md "Reading workspace files"): a
   // view device is told why, not that the path lies outside the workspace.
-  const viewDevice = useSelector(store, (s) => scopeOn(s, client.hubId) === 'view');
+  // Nothing is asked for before the hub has said what this device may do: a page opened straight
+  // at Files renders before the `initialize` answer, and a view device must never ask.
+  const scope = useSelector(store, (s) => knownScope(s, client.hubId));
+  const viewDevice = scope === 'view';
   const [loaded, setLoaded] = useState<{ path: string; value: Loaded } | undefined>(undefined);
   useEffect(() => {
     let live = true;
     const done = (value: Loaded) => live && setLoaded({ path, value });
-    if (viewDevice) return;
+    if (scope === undefined || viewDevice) return;
     if (isFile && (knownSizes.get(`${sessionId}\0${path}`) ?? 0) > WEB_LIMITS.fileWholeMaxBytes) {
       done({ kind: 'windowed' });
       return () => void (live = false);
@@ -259,7 +262,7 @@ export function FilesView({
       done(isFile && err instanceof RestError && err.status === 413 ? { kind: 'windowed' } : { kind: 'error', message: errorText(err) }),
     );
     return () => void (live = false);
-  }, [sessionId, path, isFile, viewDevice]);
+  }, [sessionId, path, isFile, scope]);
   const parent = path.split('/').slice(0, -1).join('/');
   const current = loaded?.path === path ? loaded.value : undefined;
   return (
