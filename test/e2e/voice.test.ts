@@ -103,6 +103,12 @@ describe('phone web app: voice input and read aloud', () => {
     await page.reload();
     await page.getByTestId('voice-button').click();
     await expect.poll(() => page.evaluate(() => window.heardLangs)).toEqual(['zh-CN']);
+    // Dictation done and stopped before the answer's button is pressed: its text arriving grows the
+    // composer and moves the conversation, and a press meant for "Read aloud" could land beside it.
+    await expect.poll(() => page.getByTestId('prompt-input').inputValue()).toBe('tell me about the project');
+    await page.getByTestId('voice-button').click();
+    await expect.poll(() => page.getByTestId('voice-button').getAttribute('data-state')).toBe('idle');
+    await page.getByTestId('dictation').waitFor({ state: 'detached' });
     await page.getByTestId('read-aloud').last().click();
     await expect.poll(() => page.evaluate(() => window.spoken.map((s) => s.lang))).toEqual(['zh-CN']);
     expect(phone.errors).toEqual([]);
