@@ -337,9 +337,19 @@ export class HubCore {
     this.sessionStateListeners.push(listener);
   }
 
-  /** `_zcode/session_state` to every connected client (live session lists). */
+  /**
+   * The last `_zcode/session_state` each live session published, as sent: a turn's start publishes
+   * the same summary twice (when the prompt starts and again when the agent names the turn), and
+   * every copy went to every connected client.
+   */
+  private readonly publishedStates = new WeakMap<SessionState, string>();
+
+  /** `_zcode/session_state` to every connected client (live session lists), unless nothing in it changed since the last one. */
   publishSessionState(session: SessionState): void {
     const summary = this.sessionSummary(session);
+    const text = JSON.stringify(summary);
+    if (this.publishedStates.get(session) === text) return;
+    this.publishedStates.set(session, text);
     this.notifyAll(ZCODE_NOTIFICATION.sessionState, summary);
     for (const listener of this.sessionStateListeners) {
       try {
