@@ -77,6 +77,19 @@ export function phaseMsFromEnv(): number {
   return ms;
 }
 
+/**
+ * A bench switch that counts something (`BENCH_LONG_TURNS`, `BENCH_PHONE_TURNS` …): `fallback` when
+ * unset or empty, else a whole number ≥ `min`, or an error naming the switch (never a silent NaN).
+ * Read when the scenario runs or states its goal, not at import, like {@link phaseMsFromEnv}.
+ */
+export function countFromEnv(name: string, fallback: number, min = 1): number {
+  const text = process.env[name];
+  if (text === undefined || text === '') return fallback;
+  const n = Number(text);
+  if (!Number.isSafeInteger(n) || n < min) throw new Error(`${name} is a whole number ≥ ${min} (got ${JSON.stringify(text)})`);
+  return n;
+}
+
 /** Lowest and highest of a list (the spread a median leaves out); undefined when empty. */
 export function spread(values: readonly number[]): [number, number] | undefined {
   return values.length === 0 ? undefined : [Math.min(...values), Math.max(...values)];

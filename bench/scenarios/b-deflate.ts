@@ -4,7 +4,7 @@ import { DaemonProcess, repoRoot } from '../lib/daemon-process.js';
 import { contextMemoryKiB, DEFLATE_SETTINGS, meterSequence } from '../lib/deflate-meter.js';
 import { recordOneTurn, seedSessions } from '../lib/long-history.js';
 import { median, round, type Scenario } from '../lib/scenario.js';
-import { NETWORKS, PHONE_SESSION_TURNS } from './b-phone.js';
+import { NETWORKS, phoneSessionTurns } from './b-phone.js';
 
 /**
  * What the web app asked for on opening a chat when B-DEFLATE was recorded (web/src/limits.ts:
@@ -40,12 +40,13 @@ export const bDeflate: Scenario = {
   runs: 1,
   passes: () => true,
   async run(_i, log) {
+    const turns = phoneSessionTurns();
     const template = await recordOneTurn();
     let ids: string[] = [];
     const d = await DaemonProcess.spawn({
       nodeArgs: GC_ARGS,
       seed: (root) => {
-        ids = seedSessions(root, template, 1, PHONE_SESSION_TURNS);
+        ids = seedSessions(root, template, 1, turns);
       },
     });
     const probes: AcpProbe[] = [];
@@ -103,7 +104,7 @@ export const bDeflate: Scenario = {
       const best = Math.max(...rows.filter((r) => r.sequence === 'turn').map((r) => r.savedPct as number));
       return {
         value: best,
-        extra: { turns: PHONE_SESSION_TURNS, webPage: WEB_PAGE, rows, contextMemoryKiB: memKiB, smallContextMemoryKiB: smallMemKiB },
+        extra: { turns, webPage: WEB_PAGE, rows, contextMemoryKiB: memKiB, smallContextMemoryKiB: smallMemKiB },
       };
     } finally {
       for (const p of probes) p.close();

@@ -2,10 +2,11 @@ import path from 'node:path';
 import { AcpProbe } from '../lib/acp-probe.js';
 import { DaemonProcess, repoRoot } from '../lib/daemon-process.js';
 import { recordOneTurn, seedSessions } from '../lib/long-history.js';
-import { median, round, type Scenario } from '../lib/scenario.js';
+import { countFromEnv, median, round, type Scenario } from '../lib/scenario.js';
 
-const SESSIONS = Number(process.env.BENCH_LONG_SESSIONS ?? 100);
-const LONG_TURNS = Number(process.env.BENCH_LONG_TURNS ?? 1_000);
+/** Sessions the hub holds (`BENCH_LONG_SESSIONS`) and turns in each long one (`BENCH_LONG_TURNS`). */
+const sessionsOf = () => countFromEnv('BENCH_LONG_SESSIONS', 100);
+const longTurnsOf = () => countFromEnv('BENCH_LONG_TURNS', 1_000);
 const SHORT_TURNS = 10;
 /**
  * A page of history as the web app asks for one as a chat is scrolled up (web/src/limits.ts
@@ -16,7 +17,8 @@ const WEB_PAGE = 30;
 /** Repeats of each list request; the median is reported (the first is also reported alone: it is the cold one). */
 const LIST_REPEATS = 9;
 const MiB = 1024 * 1024;
-const SETTLE_MS = Number(process.env.BENCH_LONG_SETTLE_MS ?? 5_000);
+/** How long the warm lists wait after the first, cold one (`BENCH_LONG_SETTLE_MS`, below). */
+const settleMsOf = () => countFromEnv('BENCH_LONG_SETTLE_MS', 5_000, 0);
 
 const GC_ARGS = ['--expose-gc', '--require', path.join(repoRoot, 'bench', 'lib', 'gc-preload.cjs')];
 
@@ -45,14 +47,16 @@ async function timedGet(url: string, token: string): Promise<{ ms: number; bytes
 
 type Figures = Record<string, number>;
 
-/** One daemon holding `SESSIONS` sessions of `turns` turns: memory, list, open and catch-up. */
+/** One daemon holding `BENCH_LONG_SESSIONS` sessions of `turns` turns: memory, list, open and catch-up. */
 async function measure(turns: number, template: Awaited<ReturnType<typeof recordOneTurn>>, log: (l: string) => void): Promise<Figures> {
+  const sessions = sessionsOf();
+  const settleMs = settleMsOf();
   let ids: string[] = [];
   const d = await DaemonProcess.spawn({
     nodeArgs: GC_ARGS,
     limits: { connectionsPerToken: 64 },
     seed: (root) => {
-      ids = seedSessions(root, template, SESSIONS, turns);
+      ids = seedSessions(root, template, sessions, turns);
     },
   });
   const probes: AcpProbe[] = [];
@@ -74,11 +78,11 @@ async function measure(turns: number, template: Awaited<ReturnType<typeof record
     for (let i = 0; i < LIST_REPEATS; i++) {
       // After the first (cold) list the agent has read every file; what it does after that
       // (collecting what it parsed) is not what a later list costs, so the warm lists start later.
-      if (i === 1) await new Promise((r) => setTimeout(r, SETTLE_MS));
+      if (i === 1) await new Promise((r) => setTimeout(r, settleMs));
       const a = await lister.timed('session/list', {});
       // The app-server lists its newest 50 by default (APP-SERVER.md §4.3), so the list is bounded there.
       const listed = (a.result as { sessions?: unknown[] }).sessions?.length ?? 0;
-      if (listed < Math.min(SESSIONS, 50)) throw new Error(`session/list: ${listed} of ${SESSIONS} sessions`);
+      if (listed < Math.min(sessions, 50)) throw new Error(`session/list: ${listed} of ${sessions} sessions`);
       f.listed = listed;
       acpList.push(a.ms);
       f.acpListBytes = a.bytes;
@@ -128,7 +132,7 @@ async function measure(turns: number, template: Awaited<ReturnType<typeof record
     const after = await d.memoryAfterGc();
     f.rssAfterMiB = round(after.rss / MiB, 1);
     f.heapAfterMiB = round(after.heapUsed / MiB, 1);
-    log(`${SESSIONS} × ${turns} turns: ${JSON.stringify(f)}`);
+    log(`${sessions} × ${turns} turns: ${JSON.stringify(f)}`);
     return f;
   } finally {
     for (const p of probes) p.close();
@@ -158,17 +162,20 @@ const WAIT_TIMES = ['acpListMs', 'restListMs', 'webOpenWarmMs', 'historyRouteWar
 export const bLong: Scenario = {
   id: 'B-LONG',
   proves: ['B-LONG'],
-  goal: `${SESSIONS} sessions × ${LONG_TURNS} turns vs × ${SHORT_TURNS}: bytes of list, open and history page grow < 2× (largest long/short ratio; times beside)`,
+  get goal() {
+    return `${sessionsOf()} sessions × ${longTurnsOf()} turns vs × ${SHORT_TURNS}: bytes of list, open and history page grow < 2× (largest long/short ratio; times beside)`;
+  },
   unit: '× (long/short)',
   runs: 3,
   passes: (s) => s.value < 2,
   async run(i, log) {
+    const longTurns = longTurnsOf();
     const template = await recordOneTurn();
-    const order = i % 2 === 0 ? [SHORT_TURNS, LONG_TURNS] : [LONG_TURNS, SHORT_TURNS];
+    const order = i % 2 === 0 ? [SHORT_TURNS, longTurns] : [longTurns, SHORT_TURNS];
     const figures = new Map<number, Figures>();
     for (const turns of order) figures.set(turns, await measure(turns, template, log));
     const short = figures.get(SHORT_TURNS)!;
-    const long = figures.get(LONG_TURNS)!;
+    const long = figures.get(longTurns)!;
     const ratios: Figures = {};
     for (const key of Object.keys(long)) if ((short[key] ?? 0) > 0) ratios[key] = round(long[key]! / short[key]!, 2);
     const largest = (keys: readonly string[]) => Math.max(...keys.filter((k) => ratios[k] !== undefined).map((k) => ratios[k]!));

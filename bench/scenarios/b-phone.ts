@@ -5,12 +5,12 @@ import { chromium, type BrowserContext, type CDPSession, type Page } from 'playw
 import { z } from 'zod';
 import { promptDoneSchema } from '../lib/ipc-schema.js';
 import { startLatencyProxy, type LatencyProxy, type LinkProfile } from '../lib/latency-proxy.js';
-import { round, type Scenario } from '../lib/scenario.js';
+import { countFromEnv, round, type Scenario } from '../lib/scenario.js';
 import { openStreamSession, type StreamSession } from '../lib/stream-session.js';
 
 /**
  * B-PHONE (first part): what a person on a phone through a tunnel waits for. Chromium at phone
- * size, the network slowed by a round-trip proxy in front of the daemon (PHONE_LINK), the web app
+ * size, the network slowed by a round-trip proxy in front of the daemon (`BENCH_PHONE_LINK`, below), the web app
  * served by a real daemon: the time from navigation to (a) the first session row painted and (b) the
  * last turn of a 200-turn session visible in its chat (the live stream attached: the chat is
  * open on the session's socket), cold (cache cleared) and again with the cache warm, and the
@@ -34,7 +34,12 @@ export const NETWORKS = {
  * the figures taken with it). CDP stays in both for what a proxy cannot do: clearing the cache,
  * `Accept-Encoding: identity` and counting the bytes.
  */
-export const PHONE_LINK: 'proxy' | 'cdp' = process.env.BENCH_PHONE_LINK === 'cdp' ? 'cdp' : 'proxy';
+export function phoneLink(): 'proxy' | 'cdp' {
+  const text = process.env.BENCH_PHONE_LINK;
+  if (text === undefined || text === '' || text === 'proxy') return 'proxy';
+  if (text === 'cdp') return 'cdp';
+  throw new Error(`BENCH_PHONE_LINK is proxy or cdp (got ${JSON.stringify(text)})`);
+}
 
 /** The proxy's link for one of NETWORKS: CDP's `latency` is the round trip. */
 export function linkOf(network: keyof typeof NETWORKS): LinkProfile {
@@ -46,7 +51,7 @@ export function linkOf(network: keyof typeof NETWORKS): LinkProfile {
 const OPEN_LINK: LinkProfile = { rttMs: 0, downBytesPerSec: Infinity, upBytesPerSec: Infinity };
 
 /** Turns in the long session (b) opens (`BENCH_PHONE_TURNS` for another length: does it cost more to open?). */
-export const PHONE_SESSION_TURNS = Number(process.env.BENCH_PHONE_TURNS ?? 200);
+export const phoneSessionTurns = (): number => countFromEnv('BENCH_PHONE_TURNS', 200);
 
 const CHROMIUM = '/usr/bin/chromium';
 const PHONE = { width: 390, height: 844 };
@@ -214,7 +219,7 @@ export async function openPhoneRig(turns: number): Promise<PhoneRig> {
       serviceWorkers: 'block',
     });
     const page = context.pages()[0] ?? (await context.newPage());
-    if (PHONE_LINK === 'proxy') proxy = await proxyInFront(s);
+    if (phoneLink() === 'proxy') proxy = await proxyInFront(s);
     const origin = proxy?.url ?? s.daemon.httpUrl;
     await pairBrowser(page, s, origin);
     return { s, context, page, lastPrompt, origin, proxy, close };
@@ -279,13 +284,17 @@ export async function measurePhone(
 export const bPhone: Scenario = {
   id: 'B-PHONE',
   proves: [],
-  goal: `a ${PHONE_SESSION_TURNS}-turn session's last turn visible on a phone over slow-4G, cold, compressed: < 1.5 s (also the session list, 3G, warm, uncompressed)`,
+  get goal() {
+    return `a ${phoneSessionTurns()}-turn session's last turn visible on a phone over slow-4G, cold, compressed: < 1.5 s (also the session list, 3G, warm, uncompressed)`;
+  },
   unit: 'ms',
   runs: 1,
   passes: (s) => s.value < 1_500,
   async run(_i, log) {
-    const loads = await measurePhone(['slow-4g', '3g'], PHONE_SESSION_TURNS, log);
+    const turns = phoneSessionTurns();
+    const link = phoneLink();
+    const loads = await measurePhone(['slow-4g', '3g'], turns, log);
     const headline = loads.find((l) => l.network === 'slow-4g' && l.encoding === 'compressed' && l.cache === 'cold');
-    return { value: headline?.sessionMs ?? Number.NaN, extra: { turns: PHONE_SESSION_TURNS, link: PHONE_LINK, networks: NETWORKS, loads } };
+    return { value: headline?.sessionMs ?? Number.NaN, extra: { turns, link, networks: NETWORKS, loads } };
   },
 };
