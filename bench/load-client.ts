@@ -158,7 +158,8 @@ async function handle(cmd: Command): Promise<unknown> {
       const base = slots.length;
       const opened: LoadSocket[] = new Array<LoadSocket>(cmd.count);
       await inBatches([...Array(cmd.count).keys()], async (i) => {
-        const s = await LoadSocket.open(wsUrl, base + i, tokens[(base + i) % Math.max(1, tokens.length)]);
+        const url = cmd.wsUrls === undefined ? wsUrl : cmd.wsUrls[i % cmd.wsUrls.length]!;
+        const s = await LoadSocket.open(url, base + i, tokens[(base + i) % Math.max(1, tokens.length)]);
         if (cmd.protocol === 'acp') await initialize(s);
         opened[i] = s;
       });

@@ -9,10 +9,15 @@ import { z } from 'zod';
 const clientSet = z.union([z.literal('all'), z.array(z.number().int().nonnegative())]);
 
 export const commandSchema = z.discriminatedUnion('op', [
-  /** Opens `count` sockets (tokens used round-robin) and runs `initialize` on each (ACP) or nothing (bare baseline). */
+  /**
+   * Opens `count` sockets (tokens used round-robin) and runs `initialize` on each (ACP) or nothing (bare baseline).
+   * With `wsUrls`, the op's i-th socket connects to `wsUrls[i % wsUrls.length]` (the bare baseline's sessions, dealt
+   * round-robin as a hub team is); `wsUrl` stays the one a reconnect uses.
+   */
   z.object({
     op: z.literal('connect'),
     wsUrl: z.string(),
+    wsUrls: z.array(z.string()).min(1).optional(),
     tokens: z.array(z.string()),
     count: z.number().int().positive(),
     protocol: z.enum(['acp', 'bare']),
