@@ -66,10 +66,7 @@ export function baselineGroup(t: TeamStreamShape, k: number, first = 0): number[
  */
 export async function connectBaselineTeam(server: BaselineProcess, load: LoadDriver, t: TeamStreamShape): Promise<void> {
   const wsUrls = Array.from({ length: t.sessions }, (_, k) => server.wsUrl(k));
-  await load.send(
-    { op: 'connect', wsUrl: wsUrls[0]!, wsUrls, tokens: [], count: t.sessions * t.perSession, protocol: 'bare' },
-    300_000,
-  );
+  await load.send({ op: 'connect', wsUrl: wsUrls[0]!, wsUrls, tokens: [], count: t.sessions * t.perSession, protocol: 'bare' }, 300_000);
 }
 
 /** Each baseline session's client slots (the whole team from slot 0 by default). */
