@@ -23,6 +23,7 @@ import type { SessionMarks, SessionPreview } from './sessions/session-marks.js';
 import { noteEmitted, restoreKept } from './sessions/emitted-update.js';
 import { liveSummary } from './sessions/session-listing.js';
 import { SessionState, sessionLimits } from './sessions/session-state.js';
+import { SessionStatePublisher } from './sessions/session-state-publisher.js';
 import type { RestoredTurn, TurnRecords } from './prompts/turn-record.js';
 import { AuthorBook } from './people/author-book.js';
 import type { TaskOutputFiles } from './prompts/task-output-files.js';
@@ -76,6 +77,8 @@ export class HubCore {
   readonly taskFiles: TaskOutputFiles | undefined;
   /** Records the previous run left, taken by each session as the hub learns it. */
   private readonly restored: Map<string, RestoredTurn>;
+  /** `_zcode/session_state` to every client and the listeners, once per change. */
+  private readonly sessionStates: SessionStatePublisher<SessionStateSummary>;
   /** New on every hub start; the epoch also changes with every backend (re)spawn. */
   private readonly startId = randomBytes(4).toString('hex');
   backendEpoch: number;
@@ -96,6 +99,7 @@ export class HubCore {
     this.restored = deps.records?.loadAll() ?? new Map();
     this.backendEpoch = deps.backend.status().epoch;
     this.broadcaster = new Broadcaster(deps.config.limits.journalMaxUpdates);
+    this.sessionStates = new SessionStatePublisher((summary) => this.notifyAll(ZCODE_NOTIFICATION.sessionState, summary), deps.logger);
     this.interactions = new InteractionRegistry({
       maxPendingPerSession: deps.config.limits.pendingInteractionsPerSession,
       maxSettledKept: deps.config.limits.settledInteractionsKept,
@@ -330,34 +334,14 @@ export class HubCore {
     return turnStateParams(session);
   }
 
-  private readonly sessionStateListeners: Array<(summary: SessionStateSummary) => void> = [];
-
   /** Listens to every published session state (push notifications watch its transitions). */
   onSessionState(listener: (summary: SessionStateSummary) => void): void {
-    this.sessionStateListeners.push(listener);
+    this.sessionStates.onState(listener);
   }
 
-  /**
-   * The last `_zcode/session_state` each live session published, as sent: a turn's start publishes
-   * the same summary twice (when the prompt starts and again when the agent names the turn), and
-   * every copy went to every connected client.
-   */
-  private readonly publishedStates = new WeakMap<SessionState, string>();
-
-  /** `_zcode/session_state` to every connected client (live session lists), unless nothing in it changed since the last one. */
+  /** `_zcode/session_state` to every connected client (live session lists), unless nothing in it changed (session-state-publisher.ts). */
   publishSessionState(session: SessionState): void {
-    const summary = this.sessionSummary(session);
-    const text = JSON.stringify(summary);
-    if (this.publishedStates.get(session) === text) return;
-    this.publishedStates.set(session, text);
-    this.notifyAll(ZCODE_NOTIFICATION.sessionState, summary);
-    for (const listener of this.sessionStateListeners) {
-      try {
-        listener(summary);
-      } catch (err) {
-        this.logger.warn({ err }, 'session state listener failed');
-      }
-    }
+    this.sessionStates.publish(session, this.sessionSummary(session));
   }
 
   /** `_zcode/presence`: who is attached to a session. */

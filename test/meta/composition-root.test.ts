@@ -59,7 +59,7 @@ describe('the hub’s core builds none of the parts that keep state on disk', ()
   it('constructs only its in-memory parts; the session marks (a file in the state dir) come from the root', () => {
     const built = new Set(constructed('src/domain/hub-core.ts', readRepoFile('src/domain/hub-core.ts')).map((c) => c.split(': ')[1]));
     // AuthorBook is built here only as the in-memory fallback when the root hands none in.
-    expect([...built].sort()).toEqual(['AuthorBook', 'Broadcaster', 'InteractionRegistry', 'SessionState']);
+    expect([...built].sort()).toEqual(['AuthorBook', 'Broadcaster', 'InteractionRegistry', 'SessionState', 'SessionStatePublisher']);
   });
 });
 
