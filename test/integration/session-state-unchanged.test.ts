@@ -5,6 +5,7 @@
  * agent named the turn. Whatever does change still arrives: running, the title, idle with the answer's preview.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SessionStateParams } from '../../src/zcode-ext/schemas.js';
 import { startHub, type HubHarness } from '../helpers/hub-harness.js';
 
 let hub: HubHarness;
@@ -15,26 +16,19 @@ afterAll(async () => {
   await hub?.close();
 });
 
-interface StateNotice {
-  sessionId: string;
-  state: string;
-  title: string;
-  preview?: { role: string };
-}
-
 describe('session state published only when it changed', () => {
   it('a turn seen from a client that never opened the session: no copy repeats the one before it', async () => {
     const phone = await hub.initializedClient({ name: 'phone' });
     const lister = await hub.initializedClient({ name: 'lister' });
     const { sessionId } = await phone.request<{ sessionId: string }>('session/new', { cwd: hub.workspace, mcpServers: [] });
     await phone.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hello there' }] });
-    await lister.waitForNotification<StateNotice>(
+    await lister.waitForNotification<SessionStateParams>(
       '_zcode/session_state',
       (p) => p.sessionId === sessionId && p.state === 'idle' && p.preview?.role === 'agent',
       20_000,
     );
 
-    const seen = (lister.notifications('_zcode/session_state') as unknown as StateNotice[]).filter((p) => p.sessionId === sessionId);
+    const seen = (lister.notifications('_zcode/session_state') as unknown as SessionStateParams[]).filter((p) => p.sessionId === sessionId);
     for (let i = 1; i < seen.length; i++) expect(seen[i], `copy ${i} repeats copy ${i - 1}`).not.toEqual(seen[i - 1]);
     // What changed arrived, in order: the turn running, its title, then idle with the answer.
     const running = seen.findIndex((s) => s.state === 'running');
