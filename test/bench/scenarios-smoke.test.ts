@@ -151,6 +151,20 @@ describe('bench scenarios (smoke)', () => {
       expect(Number.isFinite(out[key]?.median), key).toBe(true);
   }, 120_000);
 
+  it('the journal-heap harness fills journals and reports what they hold on the heap and outside it', async () => {
+    const run = await runToExit(
+      process.execPath,
+      ['--expose-gc', '--import', 'tsx', 'bench/journal-heap.ts', ...['--sessions', '2', '--updates', '300']],
+      { cwd: repoRoot },
+    );
+    expect(run.status, run.stderr).toBe(0);
+    const out = JSON.parse(run.stdout) as Record<string, number | undefined>;
+    expect([out['sessions'], out['updatesPerSession']]).toEqual([2, 300]);
+    // 600 frames of about 400 bytes are stored outside the heap.
+    expect(out['outsideHeapMiB']).toBeGreaterThan(0);
+    for (const key of ['heapMiB', 'heapBytesPerUpdate', 'fullGcMs']) expect(Number.isFinite(out[key]), key).toBe(true);
+  }, 60_000);
+
   it('B-SCALE attaches a team over several sessions, streams, storms, reports its four figures and the same stream on the fair baseline', async () => {
     const r = await runTeam(
       // One RSS sample a short settle after its GC: the figure is only checked to be a number here.
