@@ -196,7 +196,7 @@ async function hubSide(
       clients,
       emit(delta, messageId) {
         const update = { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: delta }, messageId };
-        const { frame } = session.journal.append(
+        const frame = session.journal.append(
           (seq, epoch) =>
             new Frame(
               JSON.stringify({

@@ -218,9 +218,10 @@ export class HubCore {
    * gets only the seq.
    */
   emitUpdate(session: SessionState, update: SessionUpdate, exceptClientId?: string, extraMeta?: Record<string, unknown>): void {
-    let appended: ReturnType<typeof session.journal.append>;
+    const journal = session.journal;
+    let frame: Frame;
     try {
-      appended = session.journal.append((seq, epoch) =>
+      frame = journal.append((seq, epoch) =>
         this.broadcaster.serialize('session/update', {
           sessionId: session.sessionId,
           update,
@@ -233,7 +234,9 @@ export class HubCore {
       this.unsendable(err, session.sessionId, 'session/update');
       return;
     }
-    const { entry, frame } = appended;
+    // Its position, read now: a delivery below may close a client, and its leaving may journal another update.
+    const seq = journal.lastSeq;
+    const epoch = journal.epoch;
     if (this.records?.recording(session.sessionId)) recordFrame(this.records, session, frame);
     let own: Frame | undefined;
     for (const a of session.attachments.values()) {
@@ -244,7 +247,7 @@ export class HubCore {
         // seq stream stays gap-free (docs/CLIENT-PROTOCOL.md `_zcode/own_update`).
         own ??= this.broadcaster.serialize(ZCODE_NOTIFICATION.ownUpdate, {
           sessionId: session.sessionId,
-          _meta: { zcode: { seq: entry.seq, epoch: entry.epoch, ...extraMeta } },
+          _meta: { zcode: { seq, epoch, ...extraMeta } },
         });
         this.broadcaster.deliver(a, own);
       }

@@ -4,6 +4,12 @@
  * session) and the hub epoch it was emitted in. The frames' bytes are kept outside the JS heap
  * (frame-store.ts); replay sends the stored bytes, so a replayed update is byte-identical to the
  * live one.
+ *
+ * Where each frame is stored lives in typed arrays, not in an object per update: an object per
+ * journaled update outlived every scavenge of its first seconds and was promoted, to be marked by
+ * every major collection for as long as the ring held it (about 80 bytes of heap per streamed
+ * update, BENCHMARKS.md, twenty-second session). {@link JournalEntry} is made only when entries
+ * are read (a replay, the REST events route).
  */
 import { z } from 'zod';
 import { Frame } from '../delivery/frame.js';
@@ -12,7 +18,7 @@ import { FrameStore } from './frame-store.js';
 /** A journaled `session/update` frame, read back for the REST events route. */
 export const journalFrameSchema = z.looseObject({ params: z.looseObject({ update: z.unknown() }) });
 
-/** One journaled update: its seq and epoch, and where its bytes are stored. */
+/** One journaled update as read back: its seq and epoch, and where its bytes are stored. */
 export class JournalEntry {
   constructor(
     readonly seq: number,
@@ -43,13 +49,28 @@ export interface JournalLimits {
   maxBytes: number;
 }
 
+/** Slots of a new ring; it doubles as it fills, up to what the count cap needs. */
+const FIRST_CAPACITY = 64;
+/** A slot's fields in {@link Journal}'s ring: the store's chunk number, the offset in it, the byte length. */
+const CHUNK = 0;
+const AT = 1;
+const BYTES = 2;
+const SLOT_FIELDS = 3;
+
 /** Bounded ring of serialized updates for one session. */
 export class Journal {
-  /** The ring; slots before `head` were trimmed and are emptied, so their chunks can be freed. */
-  private entries: Array<JournalEntry | undefined> = [];
   private readonly store = new FrameStore();
-  /** Index of the oldest live entry in `entries` (the emptied slots before it are compacted lazily). */
+  // The ring: slot `(head + i) & mask` describes the i-th oldest retained update (seq `firstSeq + i`),
+  // its fields at `slot * SLOT_FIELDS` in `slots`.
+  private slots = new Uint32Array(FIRST_CAPACITY * SLOT_FIELDS);
+  private mask = FIRST_CAPACITY - 1;
   private head = 0;
+  private count = 0;
+  /** The store's chunks that retained updates point into, oldest first; `chunks[0]` is chunk number `chunkBase`. */
+  private chunks: Buffer[] = [];
+  private chunkBase = 0;
+  /** The epoch of each run of seqs, oldest first: a run lasts until the next one's `from`. */
+  private epochs: Array<{ from: number; epoch: string }> = [];
   private bytes = 0;
   private last = 0;
   private currentEpoch: string;
@@ -74,7 +95,7 @@ export class Journal {
 
   /** Updates currently retained. */
   get size(): number {
-    return this.entries.length - this.head;
+    return this.count;
   }
 
   /** Serialized bytes currently retained. */
@@ -82,9 +103,14 @@ export class Journal {
     return this.bytes;
   }
 
+  /** The store's chunks held for the retained updates (each is freed once no retained update is in it). */
+  get retainedChunks(): number {
+    return this.chunks.length;
+  }
+
   /** Seq of the oldest retained update, or `lastSeq + 1` when empty. */
   get firstSeq(): number {
-    return this.entries[this.head]?.seq ?? this.last + 1;
+    return this.last - this.count + 1;
   }
 
   /** Starts a new epoch (hub start, backend restart): older positions can no longer be resumed exactly. */
@@ -95,20 +121,30 @@ export class Journal {
   }
 
   /**
-   * Reserves the next seq and stores the frame `build(seq, epoch)` returns. The builder
-   * serializes and encodes once; the caller sends the returned frame to every attached client.
-   * The journal keeps a copy of its bytes in its own store, outside the JS heap.
+   * Reserves the next seq (`lastSeq` once it returns) and stores the frame `build(seq, epoch)`
+   * returns. The builder serializes and encodes once; the caller sends the returned frame to
+   * every attached client. The journal keeps a copy of its bytes in its own store, outside the JS heap.
    */
-  append(build: (seq: number, epoch: string) => Frame): { entry: JournalEntry; frame: Frame } {
+  append(build: (seq: number, epoch: string) => Frame): Frame {
     const seq = this.last + 1;
-    const frame = build(seq, this.currentEpoch);
+    const epoch = this.currentEpoch;
+    const frame = build(seq, epoch);
+    const size = frame.bytes.length;
     const at = this.store.put(frame.bytes);
-    const entry = new JournalEntry(seq, this.currentEpoch, this.store.chunk, at, frame.bytes.length);
+    const chunkNumber = this.store.chunkNumber;
+    if (this.chunks.length === 0) this.chunkBase = chunkNumber;
+    if (chunkNumber >= this.chunkBase + this.chunks.length) this.chunks.push(this.store.chunk);
+    if (this.epochs.length === 0 || this.epochs[this.epochs.length - 1]?.epoch !== epoch) this.epochs.push({ from: seq, epoch });
+    if (this.count > this.mask) this.grow();
+    const slot = ((this.head + this.count) & this.mask) * SLOT_FIELDS;
+    this.slots[slot + CHUNK] = chunkNumber;
+    this.slots[slot + AT] = at;
+    this.slots[slot + BYTES] = size;
+    this.count += 1;
     this.last = seq;
-    this.entries.push(entry);
-    this.bytes += entry.bytes;
+    this.bytes += size;
     this.trim();
-    return { entry, frame };
+    return frame;
   }
 
   /**
@@ -120,29 +156,60 @@ export class Journal {
     if (afterSeq > this.last) return { kind: 'impossible', reason: 'ahead' };
     if (afterSeq + 1 < this.epochStartSeq) return { kind: 'impossible', reason: 'epoch' };
     if (afterSeq + 1 < this.firstSeq) return { kind: 'impossible', reason: 'trimmed' };
-    const start = this.head + (afterSeq + 1 - this.firstSeq);
-    return { kind: 'exact', entries: this.entries.slice(start) as JournalEntry[] };
+    return { kind: 'exact', entries: this.read(afterSeq + 1, this.last) };
   }
 
   /** Up to `limit` entries after `afterSeq` (REST `/sessions/{id}/events`), oldest first. */
   page(afterSeq: number, limit: number): JournalEntry[] {
     const from = Math.max(afterSeq + 1, this.firstSeq);
-    const start = this.head + (from - this.firstSeq);
-    return this.entries.slice(start, start + Math.max(0, limit)) as JournalEntry[];
+    return this.read(from, Math.min(this.last, from + Math.max(0, limit) - 1));
+  }
+
+  /** The retained entries of seqs `from`…`to` (both within the ring). */
+  private read(from: number, to: number): JournalEntry[] {
+    const out: JournalEntry[] = [];
+    const first = this.firstSeq;
+    let run = 0;
+    for (let seq = from; seq <= to; seq++) {
+      while ((this.epochs[run + 1]?.from ?? Infinity) <= seq) run++;
+      const slot = ((this.head + (seq - first)) & this.mask) * SLOT_FIELDS;
+      const chunk = this.chunks[this.field(slot, CHUNK) - this.chunkBase] as Buffer;
+      const epoch = (this.epochs[run] as { epoch: string }).epoch;
+      out.push(new JournalEntry(seq, epoch, chunk, this.field(slot, AT), this.field(slot, BYTES)));
+    }
+    return out;
+  }
+
+  private field(slot: number, field: number): number {
+    return this.slots[slot + field] as number;
+  }
+
+  /** Doubles the ring, oldest first from slot 0. */
+  private grow(): void {
+    const capacity = (this.mask + 1) * 2;
+    const slots = new Uint32Array(capacity * SLOT_FIELDS);
+    // The full ring in order: its part from `head` to the end, then its part from 0.
+    const from = this.head * SLOT_FIELDS;
+    slots.set(this.slots.subarray(from));
+    slots.set(this.slots.subarray(0, from), this.slots.length - from);
+    this.slots = slots;
+    this.mask = capacity - 1;
+    this.head = 0;
   }
 
   private trim(): void {
-    while (this.size > 0 && (this.size > this.limits.maxUpdates || this.bytes > this.limits.maxBytes)) {
-      const dropped = this.entries[this.head];
-      if (dropped === undefined) break;
-      this.bytes -= dropped.bytes;
-      this.entries[this.head] = undefined;
-      this.head += 1;
+    while (this.count > 0 && (this.count > this.limits.maxUpdates || this.bytes > this.limits.maxBytes)) {
+      this.bytes -= this.field(this.head * SLOT_FIELDS, BYTES);
+      this.head = (this.head + 1) & this.mask;
+      this.count -= 1;
     }
-    // Compact lazily so trimming stays O(1) amortised.
-    if (this.head > 1024 && this.head * 2 > this.entries.length) {
-      this.entries = this.entries.slice(this.head);
-      this.head = 0;
+    // Chunks no retained update is in are let go (the store keeps writing into its current one).
+    const oldest = this.count > 0 ? this.field(this.head * SLOT_FIELDS, CHUNK) : this.store.chunkNumber;
+    if (oldest > this.chunkBase) {
+      this.chunks.splice(0, oldest - this.chunkBase);
+      this.chunkBase = oldest;
     }
+    const first = this.firstSeq;
+    while (this.epochs.length > 1 && (this.epochs[1] as { from: number }).from <= first) this.epochs.shift();
   }
 }
