@@ -7,7 +7,7 @@
  *
  * Where each frame is stored lives in typed arrays, not in an object per update: an object per
  * journaled update outlived every scavenge of its first seconds and was promoted, to be marked by
- * every major collection for as long as the ring held it (about 80 bytes of heap per streamed
+ * every major collection for as long as the ring held it (74 bytes of heap per streamed
  * update, BENCHMARKS.md, twenty-second session). {@link JournalEntry} is made only when entries
  * are read (a replay, the REST events route).
  */
