@@ -64,7 +64,11 @@ export const LIMITS = {
    * the app-server takes 1–64 ids and lists at most 50 without a `limit`).
    */
   taskOutputPruneBatch: 50,
-  /** Journal ring per session: updates kept. */
+  /**
+   * Journal ring per session: updates kept. Where each one's bytes are takes a 12-byte slot outside
+   * the JS heap; the slots double as the ring fills, up to the power of two above the cap (32,768
+   * slots, 384 KiB, at 20,000).
+   */
   journalMaxUpdates: 20_000,
   /** Journal ring per session: serialized bytes kept. */
   journalMaxBytes: 32 * 1024 * 1024,

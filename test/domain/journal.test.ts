@@ -100,6 +100,8 @@ describe('Journal', () => {
     // 100 retained of 1,000: the ring wraps many times and grows from 64 slots while its head is mid-ring.
     for (let i = 1; i <= 1_000; i += 1) sent.set(i, j.append((s, e) => frame(s, e, 'x'.repeat(i % 13))).text);
     expect([j.size, j.firstSeq, j.lastSeq]).toEqual([100, 901, 1_000]);
+    // The slots grew to the power of two above the cap, and no further (LIMITS.journalMaxUpdates).
+    expect((j as unknown as { slots: Uint32Array }).slots.length).toBe(128 * 3);
     const gap = j.since(900, 'e1');
     if (gap.kind !== 'exact') throw new Error(`expected the ring, got ${gap.reason}`);
     expect(gap.entries.map((e) => e.seq)).toEqual(Array.from({ length: 100 }, (_, k) => 901 + k));
