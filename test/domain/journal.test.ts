@@ -94,10 +94,11 @@ describe('Journal', () => {
       expect(again.text).toBe(sent[k]);
     }
   });
-  it('keeps its ring in order as it wraps and grows, the oldest trimmed at each end', () => {
+
+  it('keeps its ring in order as it wraps and as it grows', () => {
     const j = new Journal({ maxUpdates: 100, maxBytes: 1_000_000 }, 'e1');
     const sent = new Map<number, string>();
-    // 100 retained of 1,000: the ring wraps many times and grows from 64 slots while its head is mid-ring.
+    // 100 retained of 1,000: the ring (grown from 64 to 128 slots before the first trim) wraps many times.
     for (let i = 1; i <= 1_000; i += 1) sent.set(i, j.append((s, e) => frame(s, e, 'x'.repeat(i % 13))).text);
     expect([j.size, j.firstSeq, j.lastSeq]).toEqual([100, 901, 1_000]);
     // The slots grew to the power of two above the cap, and no further (LIMITS.journalMaxUpdates).
