@@ -154,5 +154,19 @@ describe('Journal', () => {
     expect(j.since(8, 'e4')).toEqual({ kind: 'impossible', reason: 'epoch' });
     const ok = j.since(10, 'e4');
     expect(ok.kind === 'exact' && ok.entries.map((e) => e.seq)).toEqual([11, 12]);
+    // Two restarts with no update between: the later epoch names what comes next, and no run is kept for the other.
+    j.setEpoch('e5');
+    j.setEpoch('e6');
+    expect(j.epoch).toBe('e6');
+    j.append((s, e) => frame(s, e));
+    expect(j.page(11, 5).map((e) => [e.seq, e.epoch])).toEqual([
+      [12, 'e4'],
+      [13, 'e6'],
+    ]);
+    expect(j.since(12, 'e5')).toEqual({ kind: 'impossible', reason: 'epoch' });
+    const after = j.since(12, 'e6');
+    expect(after.kind === 'exact' && after.entries.map((e) => e.seq)).toEqual([13]);
+    // Runs kept: e3 (seq 8–9 are still in the ring), e4, e6.
+    expect((j as unknown as { epochs: Array<{ epoch: string }> }).epochs.map((r) => r.epoch)).toEqual(['e3', 'e4', 'e6']);
   });
 });

@@ -69,19 +69,20 @@ export class Journal {
   /** The store's chunks that retained updates point into, oldest first; `chunks[0]` is chunk number `chunkBase`. */
   private chunks: Buffer[] = [];
   private chunkBase = 0;
-  /** The epoch of each run of seqs, oldest first: a run lasts until the next one's `from`. */
-  private epochs: Array<{ from: number; epoch: string }> = [];
+  /**
+   * The epoch of each run of seqs, oldest first: a run starts at `from` and lasts until the next
+   * one's. The last is the current epoch, its `from` the first seq assigned in it (a gap reaching
+   * before that is not exact).
+   */
+  private readonly epochs: Array<{ from: number; epoch: string }>;
   private bytes = 0;
   private last = 0;
-  private currentEpoch: string;
-  /** First seq assigned in the current epoch: a gap reaching before it is not exact. */
-  private epochStartSeq = 1;
 
   constructor(
     private readonly limits: JournalLimits,
     epoch: string,
   ) {
-    this.currentEpoch = epoch;
+    this.epochs = [{ from: 1, epoch }];
   }
 
   /** The seq of the newest update (0 before the first). */
@@ -90,7 +91,7 @@ export class Journal {
   }
 
   get epoch(): string {
-    return this.currentEpoch;
+    return this.current.epoch;
   }
 
   /** Updates currently retained. */
@@ -115,9 +116,15 @@ export class Journal {
 
   /** Starts a new epoch (hub start, backend restart): older positions can no longer be resumed exactly. */
   setEpoch(epoch: string): void {
-    if (epoch === this.currentEpoch) return;
-    this.currentEpoch = epoch;
-    this.epochStartSeq = this.last + 1;
+    const current = this.current;
+    if (epoch === current.epoch) return;
+    // A run nothing was journaled in yet is renamed, not kept: restarts with no update between add no runs.
+    if (current.from === this.last + 1) current.epoch = epoch;
+    else this.epochs.push({ from: this.last + 1, epoch });
+  }
+
+  private get current(): { from: number; epoch: string } {
+    return this.epochs[this.epochs.length - 1] as { from: number; epoch: string };
   }
 
   /**
@@ -127,14 +134,12 @@ export class Journal {
    */
   append(build: (seq: number, epoch: string) => Frame): Frame {
     const seq = this.last + 1;
-    const epoch = this.currentEpoch;
-    const frame = build(seq, epoch);
+    const frame = build(seq, this.current.epoch);
     const size = frame.bytes.length;
     const at = this.store.put(frame.bytes);
     const chunkNumber = this.store.chunkNumber;
     if (this.chunks.length === 0) this.chunkBase = chunkNumber;
     if (chunkNumber >= this.chunkBase + this.chunks.length) this.chunks.push(this.store.chunk);
-    if (this.epochs.length === 0 || this.epochs[this.epochs.length - 1]?.epoch !== epoch) this.epochs.push({ from: seq, epoch });
     if (this.count > this.mask) this.grow();
     const slot = ((this.head + this.count) & this.mask) * SLOT_FIELDS;
     this.slots[slot + CHUNK] = chunkNumber;
@@ -152,9 +157,9 @@ export class Journal {
    * missing ones while they are all still in the ring and in this epoch, else `impossible`.
    */
   since(afterSeq: number, epoch: string | undefined): GapResult {
-    if (epoch !== undefined && epoch !== this.currentEpoch) return { kind: 'impossible', reason: 'epoch' };
+    if (epoch !== undefined && epoch !== this.current.epoch) return { kind: 'impossible', reason: 'epoch' };
     if (afterSeq > this.last) return { kind: 'impossible', reason: 'ahead' };
-    if (afterSeq + 1 < this.epochStartSeq) return { kind: 'impossible', reason: 'epoch' };
+    if (afterSeq + 1 < this.current.from) return { kind: 'impossible', reason: 'epoch' };
     if (afterSeq + 1 < this.firstSeq) return { kind: 'impossible', reason: 'trimmed' };
     return { kind: 'exact', entries: this.read(afterSeq + 1, this.last) };
   }
