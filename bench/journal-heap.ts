@@ -14,7 +14,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import { LIMITS } from '../src/limits.js';
-import { positiveInt } from './lib/scenario.js';
+import { positiveInt, round } from './lib/scenario.js';
 
 const { values: opts } = parseArgs({
   options: {
@@ -38,7 +38,7 @@ const { Journal } = (await import(src('domain/sessions/journal.ts'))) as {
 const { Frame } = (await import(src('domain/delivery/frame.ts'))) as { Frame: new (text: string) => unknown };
 
 const text = 'x'.repeat(300);
-const mib = (bytes: number): number => Math.round((bytes / 1_048_576) * 10) / 10;
+const mib = (bytes: number): number => round(bytes / 1_048_576, 1);
 
 gc();
 gc();
@@ -80,7 +80,7 @@ process.stdout.write(
       heapMiB: mib(after.heapUsed - before.heapUsed),
       heapBytesPerUpdate: Math.round((after.heapUsed - before.heapUsed) / journaled),
       outsideHeapMiB: mib(after.arrayBuffers - before.arrayBuffers),
-      fullGcMs: Math.round(fullGcMs * 10) / 10,
+      fullGcMs: round(fullGcMs, 1),
     },
     null,
     2,
