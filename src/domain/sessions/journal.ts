@@ -66,9 +66,6 @@ export class Journal {
   private mask = FIRST_CAPACITY - 1;
   private head = 0;
   private count = 0;
-  /** The store's chunks that retained updates point into, oldest first; `chunks[0]` is chunk number `chunkBase`. */
-  private chunks: Buffer[] = [];
-  private chunkBase = 0;
   /**
    * The epoch of each run of seqs, oldest first: a run starts at `from` and lasts until the next
    * one's. The last is the current epoch, its `from` the first seq assigned in it (a gap reaching
@@ -106,7 +103,7 @@ export class Journal {
 
   /** The store's chunks held for the retained updates (each is freed once no retained update is in it). */
   get retainedChunks(): number {
-    return this.chunks.length;
+    return this.store.heldChunks;
   }
 
   /** Seq of the oldest retained update, or `lastSeq + 1` when empty. */
@@ -138,8 +135,6 @@ export class Journal {
     const size = frame.bytes.length;
     const at = this.store.put(frame.bytes);
     const chunkNumber = this.store.chunkNumber;
-    if (this.chunks.length === 0) this.chunkBase = chunkNumber;
-    if (chunkNumber >= this.chunkBase + this.chunks.length) this.chunks.push(this.store.chunk);
     if (this.count > this.mask) this.grow();
     const slot = ((this.head + this.count) & this.mask) * SLOT_FIELDS;
     this.slots[slot + CHUNK] = chunkNumber;
@@ -178,7 +173,7 @@ export class Journal {
     for (let seq = from; seq <= to; seq++) {
       while ((this.epochs[run + 1]?.from ?? Infinity) <= seq) run++;
       const slot = ((this.head + (seq - first)) & this.mask) * SLOT_FIELDS;
-      const chunk = this.chunks[this.field(slot, CHUNK) - this.chunkBase] as Buffer;
+      const chunk = this.store.chunkAt(this.field(slot, CHUNK));
       const epoch = (this.epochs[run] as { epoch: string }).epoch;
       out.push(new JournalEntry(seq, epoch, chunk, this.field(slot, AT), this.field(slot, BYTES)));
     }
@@ -209,11 +204,7 @@ export class Journal {
       this.count -= 1;
     }
     // Chunks no retained update is in are let go (the store keeps writing into its current one).
-    const oldest = this.count > 0 ? this.field(this.head * SLOT_FIELDS, CHUNK) : this.store.chunkNumber;
-    if (oldest > this.chunkBase) {
-      this.chunks.splice(0, oldest - this.chunkBase);
-      this.chunkBase = oldest;
-    }
+    this.store.releaseBefore(this.count > 0 ? this.field(this.head * SLOT_FIELDS, CHUNK) : this.store.chunkNumber);
     const first = this.firstSeq;
     while (this.epochs.length > 1 && (this.epochs[1] as { from: number }).from <= first) this.epochs.shift();
   }
