@@ -80,7 +80,7 @@ export const LIMITS = {
   turnRecordMaxBytes: 8 * 1024 * 1024,
   /** Streamed updates of a running turn are written to its record at most this often (one append per interval, never one per token). */
   turnRecordFlushMs: 100,
-  /** Prompt and answer authors, and the marks of Writes that replaced a file, remembered for replay (`<state-dir>/authors.json`); past it the oldest are forgotten (their messages replay without a name, such a Write as if its file were new). */
+  /** Prompt and answer authors, and the marks of Writes that replaced a file, remembered for replay (`<state-dir>/authors.ndjson`); past it the oldest are forgotten (their messages replay without a name, such a Write as if its file were new). */
   authorsMax: 20_000,
   /** Messages of history a `session/load` without `_meta.zcode.limit` replays, and the most any history page reads from the agent: what bounds an editor's catch-up on a long session (2,000 messages of a 1,000-turn session: about 2 MB, bench B-LONG). A limited load or page reads a window of 4 × limit + 16 newest messages, grown only as far back as its page reaches. */
   replayMaxMessages: 2_000,
@@ -181,7 +181,7 @@ export const LIMITS = {
   pushDeliveriesQueuedMax: 512,
   /** Failed deliveries in a row (no answer, refused, 5xx …) after which a subscription is forgotten; 404/410 forget it at once. */
   pushFailuresBeforeForget: 5,
-  /** Sessions whose archive flag, last-message preview or last context usage the hub keeps (`session-marks.json`); past it the marks changed longest ago go first. */
+  /** Sessions whose archive flag, last-message preview or last context usage the hub keeps (`session-marks.ndjson`); past it the marks changed longest ago go first. */
   sessionMarksMax: 2_000,
   /**
    * Tool calls of one session the hub remembers as announced and unfinished, to close them `failed` if

@@ -17,8 +17,10 @@ export function statePaths(stateDir: string) {
     taskOutputs: path.join(stateDir, 'task-outputs'),
     /** Copies of the provider file taken before each change the hub made to it. */
     providerBackups: path.join(stateDir, 'provider-backups'),
-    /** Who sent each prompt and answered each interaction, for replay. */
-    authors: path.join(stateDir, 'authors.json'),
+    /** Who sent each prompt and answered each interaction, for replay (an append-only log, fs/entry-log.ts). */
+    authors: path.join(stateDir, 'authors.ndjson'),
+    /** Where an earlier version kept the authors whole; moved into {@link authors} at start. */
+    legacyAuthors: path.join(stateDir, 'authors.json'),
     /** The approval rules and their revision (docs/SECURITY.md "Approval rules"). */
     policy: path.join(stateDir, 'policy.json'),
     /** The "always allow" grants the hub keeps and answers with (docs/SECURITY.md "Always allow"). */

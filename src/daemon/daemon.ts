@@ -159,6 +159,7 @@ function buildDomain(
   const records = new TurnRecords(statePaths(config.stateDir).turnRecords, l, logger.child({ component: 'turn-records' }));
   const authors = new AuthorBook({
     file: statePaths(config.stateDir).authors,
+    legacyFile: statePaths(config.stateDir).legacyAuthors,
     max: l.authorsMax,
     flushMs: l.turnRecordFlushMs,
     logger: logger.child({ component: 'authors' }),

@@ -193,7 +193,7 @@ export class HubCore {
     try {
       this.marks.flush();
     } catch (err) {
-      this.logger.warn({ err }, 'could not write session-marks.json');
+      this.logger.warn({ err }, 'could not write session-marks.ndjson');
     }
   }
 

@@ -126,6 +126,7 @@ export class Hub {
       this.attacher.close();
       for (const session of this.core.allSessions()) this.prompts.shutDown(session);
       this.core.flushMarks();
+      this.core.marks.close();
     })();
     return this.closing;
   }

@@ -130,18 +130,16 @@ describe('planted entries under the names of state files', () => {
   );
 
   /**
-   * Files the hub keeps as a convenience — marks, authors, the last address: something else under
-   * the name counts as no file; the start goes on, says so in the log and leaves the thing alone.
-   * Every kind of thing under every name, three names per start.
+   * Files the hub keeps as a convenience — marks, authors (and the whole files an earlier version
+   * kept them in), the last address: something else under the name counts as no file; the start
+   * goes on, says so in the log and leaves the thing alone. Every kind of thing under every name,
+   * five names per start.
    */
-  const cacheNames = ['session-marks.json', 'authors.json', 'last-address.json'];
-  const rotations: PlantKind[][] = [
-    ['fifo', 'dir', 'link'],
-    ['dir', 'link', 'fifo'],
-    ['link', 'fifo', 'dir'],
-  ];
+  const cacheNames = ['session-marks.ndjson', 'authors.ndjson', 'last-address.json', 'session-marks.json', 'authors.json'];
+  const kindsInTurn: PlantKind[] = ['fifo', 'dir', 'link'];
+  const rotations: PlantKind[][] = kindsInTurn.map((_, r) => cacheNames.map((_, i) => kindsInTurn[(i + r) % kindsInTurn.length]!));
   it.each(rotations)(
-    'marks, authors and last address as %s, %s, %s: the daemon starts, answers, logs each and stops',
+    'marks, authors, last address, old marks and old authors as %s, %s, %s, %s, %s: the daemon starts, answers, logs each and stops',
     async (...kinds) => {
       const { home, stateDir } = tempHome();
       fs.mkdirSync(stateDir, { recursive: true, mode: 0o700 });

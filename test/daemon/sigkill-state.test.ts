@@ -15,6 +15,7 @@ import { LIMITS } from '../../src/limits.js';
 import { previewOfUpdates } from '../../src/domain/sessions/session-preview.js';
 import { previewText } from '../../src/domain/sessions/session-marks.js';
 import { AcpWsClient } from '../helpers/acp-ws-client.js';
+import { sessionMarks } from '../helpers/state-logs.js';
 import { budget, DAEMON, killStarted, ready, start, tempHome, until } from './process-helpers.js';
 
 afterEach(killStarted);
@@ -29,9 +30,7 @@ const listed = z.object({
     }),
   ),
 });
-const marksFile = z.object({
-  marks: z.record(z.string(), z.looseObject({ preview: z.object({ role: z.string(), text: z.string() }).optional() })),
-});
+const markSchema = z.looseObject({ preview: z.object({ role: z.string(), text: z.string() }).optional() });
 
 async function connect(stateDir: string, url: string, name: string): Promise<AcpWsClient> {
   const token = fs.readFileSync(path.join(stateDir, 'admin.token'), 'utf8').trim();
@@ -106,15 +105,15 @@ describe('a daemon killed with SIGKILL keeps what it had written', () => {
       expect(preview.text).not.toBe('');
       // Written when the turn ended — the daemon is still running, nothing else wrote the marks.
       await until(() => {
-        const file = path.join(stateDir, 'session-marks.json');
-        if (!fs.existsSync(file)) return false;
-        const kept = marksFile.safeParse(JSON.parse(fs.readFileSync(file, 'utf8')));
-        return kept.success && kept.data.marks[sessionId]?.preview?.text === preview.text;
-      }, 'the finished turn’s preview in session-marks.json');
+        const kept = markSchema.safeParse(sessionMarks(stateDir)[sessionId]);
+        return kept.success && kept.data.preview?.text === preview.text;
+      }, 'the finished turn’s preview in session-marks.ndjson');
       expect(fs.existsSync(path.join(stateDir, 'always-grants.json'))).toBe(true);
 
       await kill();
-      expect(intact(stateDir)).toEqual(expect.arrayContaining(['admin.token', 'always-grants.json', 'audit.jsonl', 'session-marks.json']));
+      expect(intact(stateDir)).toEqual(
+        expect.arrayContaining(['admin.token', 'always-grants.json', 'audit.jsonl', 'session-marks.ndjson']),
+      );
       let c = await restart();
       expect(await list(c, home)).toEqual([expect.objectContaining({ sessionId, _meta: { zcode: expect.objectContaining({ preview }) } })]);
       const grants = z.object({ grants: z.array(z.looseObject({ toolName: z.string() })) }).parse(

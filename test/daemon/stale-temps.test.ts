@@ -30,7 +30,7 @@ describe('temp files left by a daemon stopped mid-write', () => {
     fs.mkdirSync(workspace);
     const litter = [
       plant(path.join(stateDir, '.tokens.json.4242.0a1b2c3d.tmp')),
-      plant(path.join(stateDir, '.session-marks.json.17.ffffffff.tmp')),
+      plant(path.join(stateDir, '.session-marks.ndjson.17.ffffffff.tmp')),
       plant(path.join(stateDir, 'turns', '.c2Vzcw.ndjson.88.00000000.tmp')),
       plant(path.join(stateDir, 'task-outputs', '.c2Vzcw.json.123.abcdef01.tmp')),
       plant(path.join(stateDir, 'provider-backups', '.20250101T000000Z-abc.json.hub-tmp-55-0123456789ab')),

@@ -16,7 +16,7 @@ const logger = createLogger({ level: 'silent' });
 const fileIn = () => {
   const d = fs.mkdtempSync(path.join(os.tmpdir(), 'zch-authors-'));
   dirs.push(d);
-  return path.join(d, 'authors.json');
+  return path.join(d, 'authors.ndjson');
 };
 
 describe('the author book', () => {
@@ -80,12 +80,61 @@ describe('the author book', () => {
     expect([again.answerOf('s', 'call1'), again.answerOf('s', 'call2')]).toEqual([byRule, byGrant]);
   });
 
-  it('an unreadable book starts empty instead of failing the hub', () => {
+  it('a log line that does not parse is skipped and a torn last line cut; a later line of an entry overrides an earlier one', () => {
     const file = fileIn();
-    fs.writeFileSync(file, '{"version":1,"entries":[{"k":"prompt","s":"s","id":"m","name":"A"},{"bad":true}]');
-    expect(new AuthorBook({ file, max: 10, flushMs: 5, logger }).size).toBe(0);
-    fs.writeFileSync(file, '{"version":1,"entries":[{"k":"prompt","s":"s","id":"m","name":"A"},{"bad":true}]}');
-    expect(new AuthorBook({ file, max: 10, flushMs: 5, logger }).promptOf('s', 'm')).toEqual({ name: 'A' });
+    const lines = [
+      '{"k":"prompt","s":"s","id":"m","name":"A"}',
+      'not json',
+      '{"bad":true}',
+      '{"k":"prompt","s":"s","id":"n","name":"B"}',
+      '{"k":"prompt","s":"s","id":"m","name":"A2"}',
+    ];
+    fs.writeFileSync(file, `${lines.join('\n')}\n{"k":"prompt","s":"s","id":"torn"`);
+    const book = new AuthorBook({ file, max: 10, flushMs: 3_600_000, logger });
+    expect([book.size, book.promptOf('s', 'm'), book.promptOf('s', 'n'), book.promptOf('s', 'torn')]).toEqual([
+      2,
+      { name: 'A2' },
+      { name: 'B' },
+      undefined,
+    ]);
+    // The fragment is gone, so the next line appended starts a line of its own.
+    expect(fs.readFileSync(file, 'utf8').endsWith('"name":"A2"}\n')).toBe(true);
+    book.setPrompt('s', 'o', { name: 'C' });
+    book.close();
+    expect(new AuthorBook({ file, max: 10, flushMs: 5, logger }).promptOf('s', 'o')).toEqual({ name: 'C' });
+  });
+
+  it('a prompt appends its own line instead of rewriting the book', () => {
+    const file = fileIn();
+    const book = new AuthorBook({ file, max: 100, flushMs: 3_600_000, logger });
+    for (let i = 0; i < 50; i++) book.setPrompt('s', `m${i}`, { name: 'Ana' });
+    book.close();
+    const before = fs.readFileSync(file, 'utf8');
+    const again = new AuthorBook({ file, max: 100, flushMs: 3_600_000, logger });
+    again.setAnswer('s', 'call1', { name: 'Bo' });
+    again.close();
+    const after = fs.readFileSync(file, 'utf8');
+    // The 50 lines are untouched and one line follows them.
+    expect(after.startsWith(before)).toBe(true);
+    expect(after.slice(before.length)).toBe('{"k":"answer","s":"s","id":"call1","name":"Bo"}\n');
+  });
+
+  it('a book an earlier version kept whole in authors.json is moved into the log and the old file removed; an unreadable one is left unread', () => {
+    const file = fileIn();
+    const legacyFile = path.join(path.dirname(file), 'authors.json');
+    fs.writeFileSync(
+      legacyFile,
+      '{"version":1,"entries":[{"k":"prompt","s":"s","id":"m","name":"A"},{"bad":true},{"k":"overwrite","s":"s","id":"w"}]}',
+    );
+    const book = new AuthorBook({ file, legacyFile, max: 10, flushMs: 5, logger });
+    expect([book.promptOf('s', 'm'), book.overwrites('s', 'w')]).toEqual([{ name: 'A' }, true]);
+    expect(fs.existsSync(legacyFile)).toBe(false);
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    expect(new AuthorBook({ file, legacyFile, max: 10, flushMs: 5, logger }).promptOf('s', 'm')).toEqual({ name: 'A' });
+    const other = fileIn();
+    const broken = path.join(path.dirname(other), 'authors.json');
+    fs.writeFileSync(broken, '{"version":1,"entries":[');
+    expect(new AuthorBook({ file: other, legacyFile: broken, max: 10, flushMs: 5, logger }).size).toBe(0);
   });
 
   it('withAuthors names prompts by message id and cards by tool call, keeping their other _meta', () => {

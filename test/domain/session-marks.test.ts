@@ -29,7 +29,7 @@ describe('SessionMarks', () => {
     a.setArchived('s1', true);
     a.notePreview('s1', 'agent', 'Done: the\ncart   total is fixed.');
     a.flush();
-    const file = path.join(dir, 'session-marks.json');
+    const file = path.join(dir, 'session-marks.ndjson');
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
     const b = new SessionMarks(dir, { max: 10, previewChars: 40 });
     expect(b.archived('s1')).toBe(true);
@@ -86,12 +86,51 @@ describe('SessionMarks', () => {
     expect(b.usage('s3')).toBeUndefined();
   });
 
-  it('an unreadable file is no marks, not a crash', () => {
+  it('an unreadable line is no mark, not a crash; an unreadable file of an earlier version is no marks', () => {
     const dir = tmp();
-    fs.writeFileSync(path.join(dir, 'session-marks.json'), '{"marks": {"s": {"archived": "yes"}}}');
-    expect(new SessionMarks(dir, { max: 10, previewChars: 40 }).size).toBe(0);
-    fs.writeFileSync(path.join(dir, 'session-marks.json'), 'not json');
-    expect(new SessionMarks(dir, { max: 10, previewChars: 40 }).size).toBe(0);
+    const file = path.join(dir, 'session-marks.ndjson');
+    fs.writeFileSync(file, '{"s":"a","m":{"archived":"yes","at":1}}\nnot json\n{"s":"b","m":{"archived":true,"at":2}}\n{"s":"c","m"');
+    const m = new SessionMarks(dir, { max: 10, previewChars: 40 });
+    expect([m.size, m.archived('a'), m.archived('b')]).toEqual([1, undefined, true]);
+    const other = tmp();
+    fs.writeFileSync(path.join(other, 'session-marks.json'), '{"marks": {"s": {"archived": "yes"}}}');
+    expect(new SessionMarks(other, { max: 10, previewChars: 40 }).size).toBe(0);
+    fs.writeFileSync(path.join(other, 'session-marks.json'), 'not json');
+    expect(new SessionMarks(other, { max: 10, previewChars: 40 }).size).toBe(0);
+  });
+
+  it('a turn end appends the marks it changed, not the whole file; a deleted session is rewritten out at once', () => {
+    const dir = tmp();
+    const file = path.join(dir, 'session-marks.ndjson');
+    const m = new SessionMarks(dir, { max: 100, previewChars: 40 });
+    for (let i = 0; i < 20; i++) m.notePreview(`s${i}`, 'agent', `answer ${i}`, i);
+    m.flush();
+    const before = fs.readFileSync(file, 'utf8');
+    m.notePreview('s3', 'user', 'next question', 100);
+    m.flush();
+    m.flush();
+    const after = fs.readFileSync(file, 'utf8');
+    expect(after.startsWith(before)).toBe(true);
+    expect(after.slice(before.length)).toBe('{"s":"s3","m":{"preview":{"role":"user","text":"next question"},"at":100}}\n');
+    // Read back, the later line wins and s3 is the newest (the last to be evicted).
+    expect(new SessionMarks(dir, { max: 100, previewChars: 40 }).sessionIds().at(-1)).toBe('s3');
+    m.forget(new Set(['s3', 's4']));
+    expect(fs.readFileSync(file, 'utf8')).not.toMatch(/"s3"|"s4"|next question/);
+    expect(new SessionMarks(dir, { max: 100, previewChars: 40 }).size).toBe(18);
+    m.close();
+  });
+
+  it('marks an earlier version kept whole in session-marks.json are moved into the log, oldest first, and the old file removed', () => {
+    const dir = tmp();
+    const legacy = path.join(dir, 'session-marks.json');
+    fs.writeFileSync(
+      legacy,
+      JSON.stringify({ marks: { late: { archived: true, at: 5 }, early: { preview: { role: 'agent', text: 'hi' }, at: 1 } } }),
+    );
+    const m = new SessionMarks(dir, { max: 10, previewChars: 40 });
+    expect([m.sessionIds(), m.archived('late'), m.preview('early')]).toEqual([['early', 'late'], true, { role: 'agent', text: 'hi' }]);
+    expect(fs.existsSync(legacy)).toBe(false);
+    expect(new SessionMarks(dir, { max: 10, previewChars: 40 }).sessionIds()).toEqual(['early', 'late']);
   });
 });
 

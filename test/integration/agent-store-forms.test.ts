@@ -6,18 +6,15 @@
  * session the state dir keeps something about would be forgotten as deleted (deleted-while-down.ts).
  * Real daemons one after another on one state dir, with the simulator child.
  */
-import fs from 'node:fs';
 import path from 'node:path';
-import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import { startHub } from '../helpers/hub-harness.js';
 import { restartableHub } from '../helpers/restartable-hub.js';
+import { authorEntries } from '../helpers/state-logs.js';
 import { agentStoreOf } from '../../src/daemon/agent-stores.js';
 
 const { stateDir, workspace, start } = restartableHub('zch-store-forms-');
-const authorsFile = z.object({ entries: z.array(z.object({ s: z.string() })) });
-const authored = (): Set<string> =>
-  new Set(authorsFile.parse(JSON.parse(fs.readFileSync(path.join(stateDir, 'authors.json'), 'utf8'))).entries.map((e) => e.s));
+const authored = (): Set<string> => new Set(authorEntries(stateDir).map((e) => e.s));
 
 describe('the agent store of a state dir', () => {
   it('is read from --data-dir in both of the simulator forms, a relative dir from the state dir', () => {

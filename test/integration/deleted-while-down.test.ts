@@ -18,6 +18,7 @@ import { describe, expect, it } from 'vitest';
 import { liveOutput, sessionUpdates, startWatch } from '../helpers/background-watch.js';
 import { startHub, type HubHarness } from '../helpers/hub-harness.js';
 import { restartableHub } from '../helpers/restartable-hub.js';
+import { authorEntries, sessionMarks } from '../helpers/state-logs.js';
 import { until } from '../helpers/until.js';
 import { idFileName } from '../../src/fs/id-file-name.js';
 
@@ -37,14 +38,12 @@ async function replayedCards(hub: HubHarness, sessionId: string): Promise<string
 }
 
 const readJson = (name: string): unknown => JSON.parse(fs.readFileSync(path.join(stateDir, name), 'utf8'));
-const authorsFile = z.object({ entries: z.array(z.object({ s: z.string() })) });
-const marksFile = z.object({ marks: z.record(z.string(), z.unknown()) });
 const grantsFile = z.object({ grants: z.array(z.looseObject({ id: z.string(), sessionId: z.string().optional() })) });
 /** The sessions each file of the state dir keeps something about. */
 function keptIn() {
   return {
-    authors: new Set(authorsFile.parse(readJson('authors.json')).entries.map((e) => e.s)),
-    marks: new Set(Object.keys(marksFile.parse(readJson('session-marks.json')).marks)),
+    authors: new Set(authorEntries(stateDir).map((e) => e.s)),
+    marks: new Set(Object.keys(sessionMarks(stateDir))),
     grants: grantsFile.parse(readJson('always-grants.json')).grants,
   };
 }

@@ -107,6 +107,6 @@ describe('authors in replay', () => {
     await hub.close();
     const again = await start();
     expect(authorsSeen((await load(again, sessionId)).messages)).toEqual(want);
-    expect(fs.statSync(path.join(stateDir, 'authors.json')).mode & 0o777).toBe(0o600);
+    expect(fs.statSync(path.join(stateDir, 'authors.ndjson')).mode & 0o777).toBe(0o600);
   }, 180_000);
 });

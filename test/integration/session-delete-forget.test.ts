@@ -1,6 +1,6 @@
 /**
  * A deleted session leaves nothing of itself in the hub's state dir: the authors of its prompts
- * and answers and its overwrite marks (`authors.json`), its marks (`session-marks.json`), a turn
+ * and answers and its overwrite marks (`authors.ndjson`), its marks (`session-marks.ndjson`), a turn
  * record, kept background task output, and the session an "always allow" grant was set in (the
  * grant stays: it holds for the workspace). The audit log alone keeps it, on purpose — it is the
  * record of who did what, deletions included (docs/SECURITY.md "What is kept on disk"). Real
@@ -78,15 +78,15 @@ describe('a deleted session', () => {
     for (const id of [sessionId, kept]) await ana.request('session/prompt', { sessionId: id, prompt: [{ type: 'text', text: 'hello' }] });
     // Archived: its mark is written at once.
     await ana.request('_zcode/session_archive', { sessionId, archived: true });
-    const stores = ['always-grants.json', 'authors.json', 'session-marks.json'];
+    const stores = ['always-grants.json', 'authors.ndjson', 'session-marks.ndjson'];
     await until(() => stores.every((f) => traces(sessionId).includes(f)), `the session in ${stores.join(', ')}`);
-    await until(() => traces(kept).includes('authors.json'), 'the other session in authors.json');
+    await until(() => traces(kept).includes('authors.ndjson'), 'the other session in authors.ndjson');
 
     const res = await hub.api(`/api/sessions/${encodeURIComponent(sessionId)}`, { method: 'DELETE' });
     expect(res.status).toBe(200);
     // Deleted, and at once forgotten (the author book is rewritten now, not after its flush delay).
     await until(() => traces(sessionId).length === 0, `no trace of ${sessionId}`);
-    expect(traces(kept)).toEqual(expect.arrayContaining(['authors.json', 'session-marks.json']));
+    expect(traces(kept)).toEqual(expect.arrayContaining(['authors.ndjson', 'session-marks.ndjson']));
     // The grant stays, no longer naming the deleted session.
     const listed = grantsSchema.parse(await (await hub.api('/api/policy/grants')).json());
     expect(listed.grants).toHaveLength(1);
@@ -97,7 +97,7 @@ describe('a deleted session', () => {
     await hub.close();
     const again = await start();
     expect(traces(sessionId)).toEqual([]);
-    expect(traces(kept)).toEqual(expect.arrayContaining(['authors.json', 'session-marks.json']));
+    expect(traces(kept)).toEqual(expect.arrayContaining(['authors.ndjson', 'session-marks.ndjson']));
     const c = await again.initializedClient({ name: 'after-restart' });
     const listedAgain = await c.request<{ sessions: Array<{ sessionId: string }> }>('session/list', {});
     expect(listedAgain.sessions.map((s) => s.sessionId)).toContain(kept);

@@ -1,13 +1,12 @@
 /**
  * The context meter survives a hub restart: the last `usage_update` is kept with the session's
- * marks (`<state-dir>/session-marks.json`), so a replay after the restart ends with it — before
+ * marks (`<state-dir>/session-marks.ndjson`), so a replay after the restart ends with it — before
  * any new turn — as it did before the restart. Real daemons one after another on one state dir.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { HubHarness } from '../helpers/hub-harness.js';
 import { restartableHub } from '../helpers/restartable-hub.js';
+import { sessionMarks } from '../helpers/state-logs.js';
 
 const { stateDir, workspace, start } = restartableHub('zch-usage-restart-');
 
@@ -44,10 +43,7 @@ describe('the last context usage across a hub restart', () => {
     });
     await hub.close();
 
-    const marks = JSON.parse(fs.readFileSync(path.join(stateDir, 'session-marks.json'), 'utf8')) as {
-      marks: Record<string, { usage?: { used: number } }>;
-    };
-    expect(marks.marks[sessionId]?.usage?.used).toBe(last?.used);
+    expect(sessionMarks(stateDir)[sessionId]?.['usage']).toMatchObject({ used: last?.used });
 
     const again = await start();
     const replayed = await replay(again, sessionId);

@@ -6,13 +6,16 @@
  * a Write replaced a file that existed (`_meta.zcode.overwrites`, write-target.ts — looked up
  * when it was asked for; by the time of a replay the file has the new content, so it cannot be
  * looked up again). Bounded (`authorsMax`, oldest forgotten first) and kept in
- * `<state-dir>/authors.json` (0600, atomic), written at most every `turnRecordFlushMs` after a
- * change and at close, so authors (person, device, token, client: src/domain/people/author.ts — or
- * the rule or grant that decided) and those marks survive a hub restart. A deleted session's
- * entries are forgotten and the file rewritten at once (`forgetSessions`).
+ * `<state-dir>/authors.ndjson` (0600, an append-only log: fs/entry-log.ts), the entries changed
+ * since the last write appended at most every `turnRecordFlushMs` after a change and at close, so
+ * authors (person, device, token, client: src/domain/people/author.ts — or the rule or grant that
+ * decided) and those marks survive a hub restart. A deleted session's entries are forgotten and
+ * the file rewritten at once without them (`forgetSessions`). A book an earlier version kept whole
+ * in `authors.json` is read once and moved into the log.
  */
 import { z } from 'zod';
-import { readFileIfExists, writeFileAtomic } from '../../fs/secure-file.js';
+import { EntryLog, removeLegacyFile } from '../../fs/entry-log.js';
+import { readFileIfExists } from '../../fs/secure-file.js';
 import type { Logger } from '../../logger.js';
 import type { Author } from './author.js';
 
@@ -46,11 +49,14 @@ const entrySchema = z.object({
   rule: z.string().optional(),
   grant: z.string().optional(),
 });
-const fileSchema = z.object({ version: z.literal(1), entries: z.array(z.unknown()) });
+/** An earlier version's whole-file book. */
+const legacyFileSchema = z.object({ version: z.literal(1), entries: z.array(z.unknown()) });
 
 export interface AuthorBookOptions {
-  /** Where the book lives; none keeps it in memory only. */
+  /** Where the book's log lives; none keeps it in memory only. */
   file?: string;
+  /** An earlier version's whole-file book (`authors.json`): read when there is no log yet, then moved into it. */
+  legacyFile?: string;
   max: number;
   flushMs: number;
   logger: Logger;
@@ -60,11 +66,15 @@ export interface AuthorBookOptions {
 export class AuthorBook {
   /** Insertion order is age: the first key is the oldest. */
   private readonly entries = new Map<string, AuthorName | typeof OVERWRITES>();
+  /** Keys set since the last write: each is one line of the next append. */
+  private readonly changed = new Set<string>();
+  private readonly log: EntryLog | undefined;
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
 
   constructor(private readonly o: AuthorBookOptions) {
-    if (o.file) this.load(o.file);
+    this.log = o.file === undefined ? undefined : new EntryLog(o.file);
+    if (this.log) this.load(this.log);
   }
 
   /** Who sent the prompt that became the agent's user message `messageId`. */
@@ -111,7 +121,7 @@ export class AuthorBook {
     if (!forgot || this.closed) return;
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
-    this.save();
+    this.write(() => this.log?.rewrite(this.lines()));
   }
 
   /** The sessions something is remembered about. */
@@ -133,6 +143,7 @@ export class AuthorBook {
       this.timer = undefined;
       this.save();
     }
+    this.write(() => this.log?.close());
   }
 
   private author(k: string): AuthorName | undefined {
@@ -148,7 +159,9 @@ export class AuthorBook {
       if (oldest === undefined) break;
       this.entries.delete(oldest);
     }
-    if (!this.o.file || this.closed || this.timer) return;
+    if (!this.log || this.closed) return;
+    this.changed.add(k);
+    if (this.timer) return;
     this.timer = setTimeout(() => {
       this.timer = undefined;
       this.save();
@@ -156,35 +169,70 @@ export class AuthorBook {
     this.timer.unref?.();
   }
 
+  /** Appends the entries changed since the last write (one forgotten meanwhile has no line: the log's reader keeps the newest `max`). */
   private save(): void {
-    if (!this.o.file) return;
-    const entries = [...this.entries].map(([k, v]) => {
-      const [kind, s, id] = k.split('\u0000') as [Kind, string, string];
-      return v === OVERWRITES ? { k: kind, s, id } : { k: kind, s, id, ...v };
-    });
+    const log = this.log;
+    if (!log || this.changed.size === 0) return;
+    const lines: unknown[] = [];
+    for (const k of this.changed) {
+      const v = this.entries.get(k);
+      if (v !== undefined) lines.push(line(k, v));
+    }
+    this.write(() => log.append(lines, { count: this.entries.size, values: () => this.lines() }));
+  }
+
+  /** Every entry as a line, oldest first: what a rewrite puts in the log. */
+  private *lines(): Iterable<unknown> {
+    for (const [k, v] of this.entries) yield line(k, v);
+  }
+
+  /** A write to the log; what it had not written yet is in the next rewrite. Its failure is logged, never thrown into a turn. */
+  private write(op: () => void): void {
+    this.changed.clear();
     try {
-      writeFileAtomic(this.o.file, JSON.stringify({ version: 1, entries }));
+      op();
     } catch (err) {
       this.o.logger.warn({ err }, 'the author book could not be written');
     }
   }
 
-  private load(file: string): void {
+  private load(log: EntryLog): void {
     try {
-      const text = readFileIfExists(file);
-      if (text === undefined) return;
-      const parsed = fileSchema.parse(JSON.parse(text));
-      // The newest are last: keep the last `max`.
-      for (const raw of parsed.entries.slice(-this.o.max)) {
+      const logged = log.read();
+      const lines = logged ?? this.legacyLines();
+      // Later lines are newer: a key written again moves to the end, and the last `max` are kept.
+      for (const raw of lines ?? []) {
         const e = entrySchema.safeParse(raw);
-        if (e.success) this.entries.set(key(e.data.k, e.data.s, e.data.id), recorded(e.data));
         const mark = e.success ? undefined : overwriteSchema.safeParse(raw);
-        if (mark?.success) this.entries.set(key('overwrite', mark.data.s, mark.data.id), OVERWRITES);
+        const k = e.success ? key(e.data.k, e.data.s, e.data.id) : mark?.success ? key('overwrite', mark.data.s, mark.data.id) : undefined;
+        if (k === undefined) continue;
+        this.entries.delete(k);
+        this.entries.set(k, e.success ? recorded(e.data) : OVERWRITES);
       }
+      for (const k of this.entries.keys()) {
+        if (this.entries.size <= this.o.max) break;
+        this.entries.delete(k);
+      }
+      if (logged === undefined && lines !== undefined) log.rewrite(this.lines());
     } catch (err) {
       this.o.logger.warn({ err }, 'the author book is unreadable; starting empty');
     }
+    // Moved into the log (now or by an earlier start a kill stopped before it removed the old file).
+    if (this.o.legacyFile !== undefined) removeLegacyFile(this.o.legacyFile, log.file, (message) => this.o.logger.warn(message));
   }
+
+  /** An earlier version's whole-file book, as lines; undefined when there is none. */
+  private legacyLines(): unknown[] | undefined {
+    if (this.o.legacyFile === undefined) return undefined;
+    const text = readFileIfExists(this.o.legacyFile);
+    return text === undefined ? undefined : legacyFileSchema.parse(JSON.parse(text)).entries;
+  }
+}
+
+/** The log line of an entry. */
+function line(k: string, v: AuthorName | typeof OVERWRITES): unknown {
+  const [kind, s, id] = k.split('\u0000') as [Kind, string, string];
+  return v === OVERWRITES ? { k: kind, s, id } : { k: kind, s, id, ...v };
 }
 
 /** The author fields of `by` (and nothing else: a stray key never reaches the file or a client). */

@@ -1,6 +1,6 @@
 /**
  * At start, what the state dir keeps about sessions deleted while the hub was down goes: their
- * marks (`session-marks.json`), authors (`authors.json`), kept task output (`task-outputs/`), a
+ * marks (`session-marks.ndjson`), authors (`authors.ndjson`), kept task output (`task-outputs/`), a
  * turn record the last run left (`turns/`), and their ids in the "always allow" grants. A session
  * deleted through the hub is forgotten at once (session-delete.ts); one deleted another way while
  * no hub ran (the ZCode CLI, another host of the same agent) would keep its entries until the

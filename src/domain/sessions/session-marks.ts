@@ -4,13 +4,16 @@
  * (`usage_update`: a replay after a hub restart ends with it, so the context meter is not empty
  * until the next turn). The app-server has an
  * `archivedAt` field (APP-SERVER.md §3.5) but no command to set it, so the hub's own flag is
- * kept in `<state-dir>/session-marks.json` (0600, atomic writes) and overrides the app's.
- * Bounded by `LIMITS.sessionMarksMax`: past it the marks touched longest ago go first.
+ * kept in `<state-dir>/session-marks.ndjson` (0600, an append-only log: fs/entry-log.ts, one line
+ * per changed mark) and overrides the app's. Bounded by `LIMITS.sessionMarksMax`: past it the
+ * marks touched longest ago go first. Marks an earlier version kept whole in `session-marks.json`
+ * are read once and moved into the log.
  */
 import path from 'node:path';
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import { z } from 'zod';
-import { NotRegularFileError, readFileIfExists, writeFileAtomic } from '../../fs/secure-file.js';
+import { EntryLog, removeLegacyFile } from '../../fs/entry-log.js';
+import { NotRegularFileError, readFileIfExists } from '../../fs/secure-file.js';
 
 /** The last message of a session as a list shows it. */
 export interface SessionPreview {
@@ -27,7 +30,11 @@ const markSchema = z.object({
   at: z.number(),
 });
 type Mark = z.infer<typeof markSchema>;
-const fileSchema = z.object({ marks: z.record(z.string().max(256), markSchema) });
+const sessionIdSchema = z.string().max(256);
+/** A line of the log: a session's mark as last changed. */
+const lineSchema = z.object({ s: sessionIdSchema, m: markSchema });
+/** An earlier version's whole file. */
+const legacyFileSchema = z.object({ marks: z.record(sessionIdSchema, markSchema) });
 
 /** A kept usage is a few numbers; one whose `_meta` grew past this is kept without it. */
 const USAGE_MAX_CHARS = 4096;
@@ -76,36 +83,64 @@ export function previewText(text: string, max: number): string {
 /** Archive flags and last-message previews by session id. */
 export class SessionMarks {
   private readonly marks = new Map<string, Mark>();
-  private file: string | undefined;
-  private dirty = false;
+  private log: EntryLog | undefined;
+  /** Sessions whose mark changed since the last write: each is one line of the next append. */
+  private readonly changed = new Set<string>();
 
   constructor(
     stateDir: string | undefined,
     private readonly limits: { max: number; previewChars: number },
     private readonly warn: (message: string) => void = () => undefined,
   ) {
-    this.file = stateDir === undefined ? undefined : path.join(stateDir, 'session-marks.json');
-    for (const [id, mark] of this.read()) this.marks.set(id, mark);
+    if (stateDir === undefined) return;
+    const file = path.join(stateDir, 'session-marks.ndjson');
+    this.log = new EntryLog(file);
+    const legacy = path.join(stateDir, 'session-marks.json');
+    // Oldest first: a session written again moves to the end, so the map's order is the eviction order.
+    for (const [id, mark] of this.read(legacy)) {
+      this.marks.delete(id);
+      this.marks.set(id, mark);
+    }
     this.trim();
+    removeLegacyFile(legacy, file, warn);
   }
 
-  private read(): Array<[string, Mark]> {
-    let text: string | undefined;
+  /** The log's marks, oldest first; with no log yet, an earlier version's whole file moved into a new one. */
+  private read(legacy: string): Array<[string, Mark]> {
+    const log = this.log;
+    if (log === undefined) return [];
+    let lines: unknown[] | undefined;
     try {
-      text = this.file === undefined ? undefined : readFileIfExists(this.file);
+      lines = log.read();
     } catch (err) {
       if (!(err instanceof NotRegularFileError)) throw err;
       // Marks are a cache: the hub runs without them, kept in memory only, and leaves the thing alone.
       this.warn(`${err.message}; session marks are kept in memory only`);
-      this.file = undefined;
+      this.log = undefined;
       return [];
     }
-    if (text === undefined) return [];
+    if (lines !== undefined)
+      return lines.flatMap((raw) => {
+        const line = lineSchema.safeParse(raw);
+        return line.success ? [[line.data.s, line.data.m] as [string, Mark]] : [];
+      });
+    const marks = this.readLegacy(legacy);
     try {
-      const parsed = fileSchema.safeParse(JSON.parse(text));
-      // Oldest first, so the map's insertion order is the eviction order.
-      return parsed.success ? Object.entries(parsed.data.marks).sort((a, b) => a[1].at - b[1].at) : [];
-    } catch {
+      if (marks.length > 0) log.rewrite(marks.map(([s, m]) => ({ s, m })));
+    } catch (err) {
+      this.warn(`the session marks of ${legacy} could not be moved into ${log.file}: ${(err as Error).message}`);
+    }
+    return marks;
+  }
+
+  /** An earlier version's whole-file marks, oldest first; none when it is missing, unreadable or not a regular file. */
+  private readLegacy(file: string): Array<[string, Mark]> {
+    try {
+      const text = readFileIfExists(file);
+      const parsed = text === undefined ? undefined : legacyFileSchema.safeParse(JSON.parse(text));
+      return parsed?.success ? Object.entries(parsed.data.marks).sort((a, b) => a[1].at - b[1].at) : [];
+    } catch (err) {
+      if (err instanceof NotRegularFileError) this.warn(`${err.message}; the marks an earlier version kept there are not read`);
       return [];
     }
   }
@@ -151,10 +186,13 @@ export class SessionMarks {
     this.put(sessionId, { ...this.marks.get(sessionId), usage: parsed.data, at: now });
   }
 
-  /** Forgets deleted sessions (one write). */
+  /** Forgets deleted sessions: the file is rewritten without them at once. */
   forget(sessionIds: ReadonlySet<string>): void {
-    for (const id of sessionIds) if (this.marks.delete(id)) this.dirty = true;
-    this.flush();
+    let forgot = false;
+    for (const id of sessionIds) forgot = this.marks.delete(id) || forgot;
+    if (!forgot || this.log === undefined) return;
+    this.changed.clear();
+    this.log.rewrite(this.lines());
   }
 
   /** The sessions with a mark. */
@@ -162,11 +200,27 @@ export class SessionMarks {
     return [...this.marks.keys()];
   }
 
-  /** Writes the file when something changed since the last write. */
+  /** Appends the marks changed since the last write (one evicted meanwhile has no line: the reader keeps the newest `max`). */
   flush(): void {
-    if (!this.dirty || this.file === undefined) return;
-    this.dirty = false;
-    writeFileAtomic(this.file, `${JSON.stringify({ marks: Object.fromEntries(this.marks) })}\n`, 0o600);
+    const log = this.log;
+    if (log === undefined || this.changed.size === 0) return;
+    const lines: unknown[] = [];
+    for (const id of this.changed) {
+      const m = this.marks.get(id);
+      if (m !== undefined) lines.push({ s: id, m });
+    }
+    this.changed.clear();
+    log.append(lines, { count: this.marks.size, values: () => this.lines() });
+  }
+
+  /** Closes the log's file once the hub stops (after its last {@link flush}); later changes are kept in memory only. */
+  close(): void {
+    this.log?.close();
+    this.log = undefined;
+  }
+
+  private *lines(): Iterable<unknown> {
+    for (const [s, m] of this.marks) yield { s, m };
   }
 
   /** Marks kept (for tests of the bound). */
@@ -177,7 +231,7 @@ export class SessionMarks {
   private put(sessionId: string, mark: Mark): void {
     this.marks.delete(sessionId);
     this.marks.set(sessionId, mark);
-    this.dirty = true;
+    this.changed.add(sessionId);
     this.trim();
   }
 
@@ -186,7 +240,6 @@ export class SessionMarks {
       const oldest = this.marks.keys().next().value;
       if (oldest === undefined) break;
       this.marks.delete(oldest);
-      this.dirty = true;
     }
   }
 }

@@ -1,0 +1,122 @@
+/**
+ * A keyed store's file as an append-only log of JSON lines (ARCHITECTURE.md §9.1): each change
+ * is one line appended, a key's later line overrides its earlier ones, and the file is replaced
+ * whole from the live entries only when it holds more than twice as many lines as there are
+ * entries (plus {@link REWRITE_SLACK_LINES}). A change costs its own line, not the whole store:
+ * the author book at its cap (20,000 entries, 4.7 MB) was written whole after every prompt and
+ * answer, holding the event loop 35–55 ms each time (BENCHMARKS.md, twenty-third session).
+ *
+ * Appends are `writeSync` of the lines on a descriptor kept open (a page-cache append; no fsync:
+ * a kill loses nothing written, a power loss may lose the last appends). The rewrite is
+ * `writeFileAtomic` (fsync, rename, fsync of the directory); the descriptor is reopened after it.
+ * A torn last line (a kill mid-append) is cut when the file is read, so the next append is not
+ * glued to it; a line that does not parse is skipped. Only a regular file is read or appended to:
+ * anything else under the name throws {@link NotRegularFileError}.
+ */
+import fs from 'node:fs';
+import { openRegularFile, OWN_FILE_FLAGS, regularFileSize, writeAll, writeFileAtomic } from './secure-file.js';
+
+/** Lines a log may hold beyond twice its live entries before it is rewritten (a small store is not rewritten every few changes). */
+export const REWRITE_SLACK_LINES = 256;
+
+export class EntryLog {
+  private fd: number | undefined;
+  /** Lines in the file (whole ones), as read or written by this process. */
+  private lineCount = 0;
+
+  constructor(readonly file: string) {}
+
+  /** Lines in the file now. */
+  get lines(): number {
+    return this.lineCount;
+  }
+
+  /**
+   * The file's lines, parsed, oldest first; undefined when there is no file. A line that does not
+   * parse is skipped; a torn last line is cut off the file.
+   */
+  read(): unknown[] | undefined {
+    let fd: number;
+    try {
+      fd = openRegularFile(this.file, fs.constants.O_RDWR);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw err;
+    }
+    let raw: Buffer;
+    try {
+      raw = fs.readFileSync(fd);
+      const whole = raw.lastIndexOf(0x0a) + 1;
+      if (whole < raw.length) fs.ftruncateSync(fd, whole);
+      raw = raw.subarray(0, whole);
+    } finally {
+      fs.closeSync(fd);
+    }
+    const values: unknown[] = [];
+    let lines = 0;
+    for (const line of raw.toString('utf8').split('\n')) {
+      if (line === '') continue;
+      lines += 1;
+      try {
+        values.push(JSON.parse(line));
+      } catch {
+        // A line that is not JSON (written by hand, or by something else) is skipped, not fatal.
+      }
+    }
+    this.lineCount = lines;
+    return values;
+  }
+
+  /**
+   * Appends `values` as lines (one write), or, when the file would then hold more than twice
+   * `live.count` lines plus {@link REWRITE_SLACK_LINES}, replaces it with `live.values()` instead
+   * (which must include `values`' entries).
+   */
+  append(values: readonly unknown[], live: { count: number; values: () => Iterable<unknown> }): void {
+    if (values.length === 0) return;
+    if (this.lineCount + values.length > 2 * live.count + REWRITE_SLACK_LINES) {
+      this.rewrite(live.values());
+      return;
+    }
+    const bytes = Buffer.from(linesOf(values));
+    this.fd ??= openRegularFile(this.file, OWN_FILE_FLAGS.append, { mode: 0o600 });
+    writeAll(this.fd, bytes);
+    this.lineCount += values.length;
+  }
+
+  /** Replaces the file with `values`, one line each (atomically, 0600); later appends go to the new file. */
+  rewrite(values: Iterable<unknown>): void {
+    const all = [...values];
+    this.close();
+    writeFileAtomic(this.file, linesOf(all));
+    this.lineCount = all.length;
+  }
+
+  /** Closes the file (a later append opens it again). */
+  close(): void {
+    if (this.fd === undefined) return;
+    const fd = this.fd;
+    this.fd = undefined;
+    fs.closeSync(fd);
+  }
+}
+
+function linesOf(values: readonly unknown[]): string {
+  let text = '';
+  for (const v of values) text += `${JSON.stringify(v)}\n`;
+  return text;
+}
+
+/**
+ * Removes the whole file an earlier version kept a store in, once its log exists (a store moved
+ * into its log keeps nothing there). Only a regular file goes: anything else under the old name is
+ * left as it is, and `warn` hears why.
+ */
+export function removeLegacyFile(legacyFile: string, logFile: string, warn: (message: string) => void): void {
+  try {
+    if (regularFileSize(legacyFile) === undefined || regularFileSize(logFile) === undefined) return;
+    fs.rmSync(legacyFile);
+  } catch (err) {
+    warn(`${legacyFile} (an earlier version's store, moved into ${logFile}) could not be removed: ${(err as Error).message}`);
+  }
+}

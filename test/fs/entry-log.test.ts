@@ -1,0 +1,92 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { EntryLog, REWRITE_SLACK_LINES, removeLegacyFile } from '../../src/fs/entry-log.js';
+import { NotRegularFileError } from '../../src/fs/secure-file.js';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
+});
+function fileIn(): string {
+  const d = fs.mkdtempSync(path.join(os.tmpdir(), 'zch-entry-log-'));
+  dirs.push(d);
+  return path.join(d, 'store.ndjson');
+}
+const linesOf = (file: string) =>
+  fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l !== '');
+
+describe('EntryLog', () => {
+  it('appends lines to a 0600 file and reads them back in order; no file is undefined', () => {
+    const file = fileIn();
+    const log = new EntryLog(file);
+    expect(log.read()).toBeUndefined();
+    const live = { count: 3, values: () => [] };
+    log.append([{ k: 'a' }, { k: 'b' }], live);
+    log.append([{ k: 'c' }], live);
+    log.append([], live);
+    log.close();
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    const again = new EntryLog(file);
+    expect(again.read()).toEqual([{ k: 'a' }, { k: 'b' }, { k: 'c' }]);
+    expect(again.lines).toBe(3);
+  });
+
+  it(`is rewritten from the live entries once it would hold more than twice their count plus ${REWRITE_SLACK_LINES} lines, and appends go on in the new file`, () => {
+    const file = fileIn();
+    const log = new EntryLog(file);
+    // One live entry changed again and again: each change is a line until the bound.
+    const bound = 2 * 1 + REWRITE_SLACK_LINES;
+    for (let i = 1; i <= bound; i++) log.append([{ k: 'a', v: i }], { count: 1, values: () => [{ k: 'a', v: i }] });
+    expect([log.lines, linesOf(file).length]).toEqual([bound, bound]);
+    log.append([{ k: 'a', v: 'last' }], { count: 1, values: () => [{ k: 'a', v: 'last' }] });
+    expect(linesOf(file)).toEqual(['{"k":"a","v":"last"}']);
+    // The descriptor of the replaced file is not written to: the next line lands in the new one.
+    log.append([{ k: 'b' }], { count: 2, values: () => [] });
+    log.close();
+    expect(new EntryLog(file).read()).toEqual([{ k: 'a', v: 'last' }, { k: 'b' }]);
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+  });
+
+  it('cuts a torn last line and skips a line that is not JSON', () => {
+    const file = fileIn();
+    fs.writeFileSync(file, '{"k":"a"}\nnot json\n{"k":"b"}\n{"k":"to');
+    const log = new EntryLog(file);
+    expect(log.read()).toEqual([{ k: 'a' }, { k: 'b' }]);
+    log.append([{ k: 'c' }], { count: 3, values: () => [] });
+    log.close();
+    expect(fs.readFileSync(file, 'utf8')).toBe('{"k":"a"}\nnot json\n{"k":"b"}\n{"k":"c"}\n');
+  });
+
+  it('refuses a link under its name, neither reading, appending through nor replacing it', () => {
+    const file = fileIn();
+    const target = path.join(path.dirname(file), 'elsewhere');
+    fs.writeFileSync(target, 'secret\n');
+    fs.symlinkSync(target, file);
+    const log = new EntryLog(file);
+    expect(() => log.read()).toThrow(NotRegularFileError);
+    expect(() => log.append([{ k: 'a' }], { count: 1, values: () => [] })).toThrow(NotRegularFileError);
+    expect(() => log.rewrite([{ k: 'a' }])).toThrow(NotRegularFileError);
+    expect([fs.lstatSync(file).isSymbolicLink(), fs.readFileSync(target, 'utf8')]).toEqual([true, 'secret\n']);
+  });
+
+  it('an earlier version’s whole file is removed only once the log exists, and only when it is a regular file', () => {
+    const file = fileIn();
+    const legacy = path.join(path.dirname(file), 'store.json');
+    const warnings: string[] = [];
+    fs.writeFileSync(legacy, '{}');
+    removeLegacyFile(legacy, file, (m) => warnings.push(m));
+    expect(fs.existsSync(legacy)).toBe(true);
+    fs.writeFileSync(file, '');
+    removeLegacyFile(legacy, file, (m) => warnings.push(m));
+    expect(fs.existsSync(legacy)).toBe(false);
+    fs.symlinkSync(file, legacy);
+    removeLegacyFile(legacy, file, (m) => warnings.push(m));
+    expect(fs.lstatSync(legacy).isSymbolicLink()).toBe(true);
+    expect(warnings).toEqual([expect.stringContaining('a symbolic link')]);
+  });
+});
