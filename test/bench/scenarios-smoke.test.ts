@@ -6,6 +6,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
 import { CEIL, ceilingFigures, climb } from '../../bench/scenarios/b-ceil.js';
 import { COST, measureCost } from '../../bench/scenarios/b-cost.js';
 import { COST_TEAM, costSplit, measureTeamCost, type LegCpu } from '../../bench/scenarios/b-cost-team.js';
@@ -163,6 +164,22 @@ describe('bench scenarios (smoke)', () => {
     // 600 frames of about 400 bytes are stored outside the heap.
     expect(out['outsideHeapMiB']).toBeGreaterThan(0);
     for (const key of ['heapMiB', 'heapBytesPerUpdate', 'fullGcMs']) expect(Number.isFinite(out[key]), key).toBe(true);
+  }, 60_000);
+
+  it('the state-writes harness fills the author book and the session marks and times a change and a deletion at two sizes', async () => {
+    const run = await runToExit(
+      process.execPath,
+      ['--import', 'tsx', 'bench/state-writes.ts', ...['--full-authors', '60', '--full-marks', '30', '--small', '5', '--reps', '4']],
+      { cwd: repoRoot },
+    );
+    expect(run.status, run.stderr).toBe(0);
+    const store = z.object({
+      small: z.object({ entries: z.number(), changeMs: z.number(), deleteMs: z.number(), fileKiB: z.number() }),
+      full: z.object({ entries: z.number(), changeMs: z.number(), deleteMs: z.number(), fileKiB: z.number() }),
+      changeFullOverSmall: z.number(),
+    });
+    const out = z.object({ authors: store, marks: store }).parse(JSON.parse(run.stdout));
+    expect([out.authors.small.entries, out.authors.full.entries, out.marks.small.entries, out.marks.full.entries]).toEqual([5, 60, 5, 30]);
   }, 60_000);
 
   it('B-SCALE attaches a team over several sessions, streams, storms, reports its four figures and the same stream on the fair baseline', async () => {
