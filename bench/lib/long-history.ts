@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { LIMITS } from '../../src/limits.js';
 import { DaemonProcess } from './daemon-process.js';
 import { promptDoneSchema, sessionOpenedSchema } from './ipc-schema.js';
 import { LoadDriver } from './load-driver.js';
@@ -10,7 +11,9 @@ import { LoadDriver } from './load-driver.js';
  * simulator's default scenario (reasoning, a `Read` tool call, a Markdown answer) is recorded
  * from the simulator's own session file, then copied N times with fresh ids into the files of M
  * sessions, written where the hub's simulator keeps them (`<state-dir>/sim/sessions/`, src/config/state-paths.ts
- * and src/simulator/session-store.ts) before the daemon starts.
+ * and src/simulator/session-store.ts) before the daemon starts. What the hub itself would keep
+ * after serving those turns (an author per prompt, a mark per session) is written beside them
+ * (`seedHubState`).
  */
 const storedSchema = z.looseObject({
   version: z.literal(1),
@@ -100,3 +103,44 @@ export function seedSessions(root: string, template: Stored, sessions: number, t
   }
   return out;
 }
+
+/**
+ * What a hub that served `turns` turns in each of `sessionIds` keeps of them itself: one prompt
+ * author per turn, up to LIMITS.authorsMax (the newest), and each session's mark (its last
+ * answer's preview and its context usage). Written in the whole-file form of `authors.json` and
+ * `session-marks.json`, which every build reads (a build that keeps them as logs moves them into
+ * its logs at start), so two builds of the hub meet the same history.
+ */
+export function seedHubState(root: string, sessionIds: readonly string[], turns: number): void {
+  const state = path.join(root, 'state');
+  const total = sessionIds.length * turns;
+  const entries: unknown[] = [];
+  for (let n = Math.max(0, total - LIMITS.authorsMax); n < total; n++) {
+    const s = sessionIds[n % sessionIds.length]!;
+    entries.push({ k: 'prompt', s, id: `msg_user_${Math.floor(n / sessionIds.length)}`, ...AUTHOR });
+  }
+  fs.writeFileSync(path.join(state, 'authors.json'), JSON.stringify({ version: 1, entries }), { mode: 0o600 });
+  const now = Date.now();
+  const marks = Object.fromEntries(
+    sessionIds.map((s, i) => [
+      s,
+      {
+        preview: { role: 'agent', text: PREVIEW.slice(0, LIMITS.sessionPreviewChars) },
+        usage: { sessionUpdate: 'usage_update', used: 12_000 + i, size: 200_000 },
+        at: now - i * 1000,
+      },
+    ]),
+  );
+  fs.writeFileSync(path.join(state, 'session-marks.json'), `${JSON.stringify({ marks })}\n`, { mode: 0o600 });
+}
+
+const AUTHOR = {
+  name: 'Ana phone',
+  clientId: 'c_5f2b0c1e9d',
+  person: 'ana',
+  device: 'Ana phone',
+  tokenId: 'tok_8d1e2f3a4b5c',
+  client: 'zcode-web',
+};
+const PREVIEW =
+  'Answer · The cart total was off because the discount ran before the tax, so the rounding happened twice; it now runs after it and the test covers both orders.';

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { AcpProbe } from '../lib/acp-probe.js';
 import { DaemonProcess, repoRoot } from '../lib/daemon-process.js';
-import { recordOneTurn, seedSessions } from '../lib/long-history.js';
+import { recordOneTurn, seedHubState, seedSessions } from '../lib/long-history.js';
 import { countFromEnv, median, round, type Scenario } from '../lib/scenario.js';
 
 /** Sessions the hub holds (`BENCH_LONG_SESSIONS`) and turns in each long one (`BENCH_LONG_TURNS`). */
@@ -47,6 +47,45 @@ async function timedGet(url: string, token: string): Promise<{ ms: number; bytes
 
 type Figures = Record<string, number>;
 
+/** Prompts a teammate sends while the prober asks. */
+const STALL_PROMPTS = 5;
+/** The prober's pause between an answer and its next request. */
+const PROBE_GAP_MS = 2;
+
+/**
+ * `prompter` prompts `sessionId` {@link STALL_PROMPTS} times, one turn after another, while
+ * `prober` asks `_zcode/interactions/list` (answered from the hub's memory) every
+ * {@link PROBE_GAP_MS} after its last answer: the slowest answers are how long the hub's event
+ * loop, and so every client, waited on what a prompt made it do (the author and marks writes).
+ */
+async function promptStall(
+  prober: AcpProbe,
+  prompter: AcpProbe,
+  sessionId: string,
+  cwd: string,
+): Promise<{ p99: number; max: number; probes: number }> {
+  await prompter.request('session/resume', { sessionId, cwd, mcpServers: [] });
+  const answers: number[] = [];
+  let prompting = true;
+  const probing = (async () => {
+    while (prompting) {
+      answers.push((await prober.timed('_zcode/interactions/list', {})).ms);
+      await new Promise((r) => setTimeout(r, PROBE_GAP_MS));
+    }
+  })();
+  try {
+    for (let k = 0; k < STALL_PROMPTS; k++)
+      await prompter.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: `hello from a teammate, turn ${k}` }] });
+    // The last prompt's author is written up to turnRecordFlushMs after its turn started.
+    await new Promise((r) => setTimeout(r, 300));
+  } finally {
+    prompting = false;
+    await probing;
+  }
+  const sorted = [...answers].sort((a, b) => a - b);
+  return { p99: sorted[Math.floor(0.99 * (sorted.length - 1))] ?? Number.NaN, max: sorted.at(-1) ?? Number.NaN, probes: answers.length };
+}
+
 /** One daemon holding `BENCH_LONG_SESSIONS` sessions of `turns` turns: memory, list, open and catch-up. */
 async function measure(turns: number, template: Awaited<ReturnType<typeof recordOneTurn>>, log: (l: string) => void): Promise<Figures> {
   const sessions = sessionsOf();
@@ -57,6 +96,7 @@ async function measure(turns: number, template: Awaited<ReturnType<typeof record
     limits: { connectionsPerToken: 64 },
     seed: (root) => {
       ids = seedSessions(root, template, sessions, turns);
+      seedHubState(root, ids, turns);
     },
   });
   const probes: AcpProbe[] = [];
@@ -129,6 +169,15 @@ async function measure(turns: number, template: Awaited<ReturnType<typeof record
     f.historyRouteWarmMs = round(historyAgain.ms, 1);
     f.historyRouteBytes = historyAgain.bytes;
 
+    // A teammate prompting while others use the hub: each prompt's author is written to a book that
+    // holds one per turn the hub served (up to authorsMax), the session's mark at the turn's end.
+    const stall = await promptStall(await probe(), await probe(), ids[40 % ids.length]!, d.workspace);
+    log(
+      `${turns} turns: ${stall.probes} probes during ${STALL_PROMPTS} prompts, p99 ${round(stall.p99, 1)} ms, max ${round(stall.max, 1)} ms`,
+    );
+    f.promptProbeP99Ms = round(stall.p99, 1);
+    f.promptProbeMaxMs = round(stall.max, 1);
+
     const after = await d.memoryAfterGc();
     f.rssAfterMiB = round(after.rss / MiB, 1);
     f.heapAfterMiB = round(after.heapUsed / MiB, 1);
@@ -143,6 +192,8 @@ async function measure(turns: number, template: Awaited<ReturnType<typeof record
 /** Where a user waits: these must not grow with the length of the sessions (bytes, and the warm times beside them). */
 const WAIT_BYTES = ['acpListBytes', 'restListBytes', 'webOpenBytes', 'historyRouteBytes'] as const;
 const WAIT_TIMES = ['acpListMs', 'restListMs', 'webOpenWarmMs', 'historyRouteWarmMs'] as const;
+/** What every client waits while a teammate prompts (the slowest answer to a request answered from memory). */
+const STALL_TIMES = ['promptProbeMaxMs'] as const;
 
 /**
  * B-LONG: a hub holding 100 sessions of 1,000 turns each against one holding 100 sessions of 10
@@ -157,7 +208,11 @@ const WAIT_TIMES = ['acpListMs', 'restListMs', 'webOpenWarmMs', 'historyRouteWar
  * sends. The value is the largest long/short ratio of the bytes a user waits for (WAIT_BYTES:
  * the lists, the web app's open, the history page); the goal is that none doubles when the
  * sessions are 100 times longer. The same ratio of the warm times (WAIT_TIMES) is recorded as
- * `timeRatio`: on a busy machine it moves with the machine more than with the sessions.
+ * `timeRatio`: on a busy machine it moves with the machine more than with the sessions. Each hub
+ * also holds what it would keep of those turns itself (an author per prompt up to authorsMax, a
+ * mark per session; `seedHubState`), and a teammate prompts five times while a prober asks a
+ * request answered from memory back to back: the long/short ratio of its slowest answer is
+ * `stallRatio` (what a prompt's writes hold every client for).
  */
 export const bLong: Scenario = {
   id: 'B-LONG',
@@ -179,6 +234,9 @@ export const bLong: Scenario = {
     const ratios: Figures = {};
     for (const key of Object.keys(long)) if ((short[key] ?? 0) > 0) ratios[key] = round(long[key]! / short[key]!, 2);
     const largest = (keys: readonly string[]) => Math.max(...keys.filter((k) => ratios[k] !== undefined).map((k) => ratios[k]!));
-    return { value: largest(WAIT_BYTES), extra: { order, short, long, ratios, timeRatio: largest(WAIT_TIMES) } };
+    return {
+      value: largest(WAIT_BYTES),
+      extra: { order, short, long, ratios, timeRatio: largest(WAIT_TIMES), stallRatio: largest(STALL_TIMES) },
+    };
   },
 };
