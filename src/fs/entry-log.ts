@@ -10,7 +10,8 @@
  * a kill loses nothing written, a power loss may lose the last appends). The rewrite is
  * `writeFileAtomic` (fsync, rename, fsync of the directory); the descriptor is reopened after it.
  * A torn last line (a kill mid-append) is cut when the file is read, so the next append is not
- * glued to it; a line that does not parse is skipped. Only a regular file is read or appended to:
+ * glued to it; after an append that failed (a full disk) the next write replaces the file from the
+ * live entries, which also holds what that append lost. A line that does not parse is skipped. Only a regular file is read or appended to:
  * anything else under the name throws {@link NotRegularFileError}.
  */
 import fs from 'node:fs';
@@ -23,6 +24,8 @@ export class EntryLog {
   private fd: number | undefined;
   /** Lines in the file (whole ones), as read or written by this process. */
   private lineCount = 0;
+  /** An append failed part-way (a full disk): the file may end in a torn line, so the next write replaces it. */
+  private torn = false;
 
   constructor(readonly file: string) {}
 
@@ -74,13 +77,19 @@ export class EntryLog {
    */
   append(values: readonly unknown[], live: { count: number; values: () => Iterable<unknown> }): void {
     if (values.length === 0) return;
-    if (this.lineCount + values.length > 2 * live.count + REWRITE_SLACK_LINES) {
+    if (this.torn || this.lineCount + values.length > 2 * live.count + REWRITE_SLACK_LINES) {
       this.rewrite(live.values());
       return;
     }
     const bytes = Buffer.from(linesOf(values));
     this.fd ??= openRegularFile(this.file, OWN_FILE_FLAGS.append, { mode: 0o600 });
-    writeAll(this.fd, bytes);
+    try {
+      writeAll(this.fd, bytes);
+    } catch (err) {
+      // Part of the lines may be on disk: the next line would be glued to the fragment and lost with it.
+      this.torn = true;
+      throw err;
+    }
     this.lineCount += values.length;
   }
 
@@ -90,14 +99,19 @@ export class EntryLog {
     this.close();
     writeFileAtomic(this.file, linesOf(all));
     this.lineCount = all.length;
+    this.torn = false;
   }
 
-  /** Closes the file (a later append opens it again). */
+  /** Closes the file (a later append opens it again); a descriptor that cannot be closed is dropped all the same. */
   close(): void {
     if (this.fd === undefined) return;
     const fd = this.fd;
     this.fd = undefined;
-    fs.closeSync(fd);
+    try {
+      fs.closeSync(fd);
+    } catch {
+      // Nothing is left to write through it: the file is replaced or reopened by name.
+    }
   }
 }
 

@@ -52,6 +52,19 @@ describe('EntryLog', () => {
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
   });
 
+  it('after an append that failed the next write replaces the file from the live entries, so no line is glued to a fragment', () => {
+    const file = fileIn();
+    const log = new EntryLog(file);
+    log.append([{ k: 'a' }], { count: 1, values: () => [] });
+    // The descriptor taken away under it: the next write fails as a full disk's would.
+    fs.closeSync((log as unknown as { fd: number }).fd);
+    expect(() => log.append([{ k: 'b' }], { count: 2, values: () => [] })).toThrow();
+    fs.appendFileSync(file, '{"k":"frag');
+    log.append([{ k: 'c' }], { count: 3, values: () => [{ k: 'a' }, { k: 'b' }, { k: 'c' }] });
+    log.close();
+    expect(fs.readFileSync(file, 'utf8')).toBe('{"k":"a"}\n{"k":"b"}\n{"k":"c"}\n');
+  });
+
   it('cuts a torn last line and skips a line that is not JSON', () => {
     const file = fileIn();
     fs.writeFileSync(file, '{"k":"a"}\nnot json\n{"k":"b"}\n{"k":"to');
