@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { ensurePrivateDir, openRegularFile, OWN_FILE_FLAGS, readFileIfExists, writeAll } from '../fs/secure-file.js';
+import { ensurePrivateDir, openRegularFile, OWN_FILE_FLAGS, writeAll } from '../fs/secure-file.js';
+import { AuditIndex, forEachLine } from './audit-index.js';
 import { SCOPES, type Identity } from './identity.js';
 
 /** File name of the audit log in the state dir: append-only JSONL, mode 0600 (ARCHITECTURE.md §7). */
@@ -82,6 +83,8 @@ export function sanitizeDetail(detail: unknown): unknown {
 export class AuditLog {
   readonly file: string;
   private seq = 0;
+  /** Where its entries start, so a page reads only what it shows (audit-index.ts). */
+  private readonly index: AuditIndex;
   private readonly now: () => number;
   /** Bound `record`, ready to pass as the domain's `AuditSink`. */
   readonly sink: AuditSink;
@@ -102,12 +105,13 @@ export class AuditLog {
       const size = fs.fstatSync(fd).size;
       const last = Buffer.alloc(1);
       if (size > 0 && fs.readSync(fd, last, 0, 1, size - 1) === 1 && last[0] !== 0x0a) fs.writeSync(fd, '\n');
+      this.index = AuditIndex.build(fd);
+      // The last well-formed entry lies after the last indexed one (a torn line is no entry).
+      this.seq = entriesFrom(fd, this.index.lastIndexed, 0, Number.POSITIVE_INFINITY).at(-1)?.seq ?? 0;
     } finally {
       fs.closeSync(fd);
     }
     fs.chmodSync(this.file, 0o600);
-    const last = this.readAll().at(-1);
-    this.seq = last?.seq ?? 0;
     this.sink = (entry) => this.record(entry);
   }
 
@@ -130,7 +134,9 @@ export class AuditLog {
       };
       const fd = openRegularFile(this.file, OWN_FILE_FLAGS.append, { mode: 0o600 });
       try {
+        const offset = fs.fstatSync(fd).size;
         writeAll(fd, Buffer.from(`${JSON.stringify(entry)}\n`));
+        this.index.note(entry.seq, offset);
       } finally {
         fs.closeSync(fd);
       }
@@ -142,25 +148,41 @@ export class AuditLog {
 
   /** A page of entries with `seq > after`, oldest first; `next` is the cursor of the following page. */
   page(after: number, limit: number): { entries: AuditEntry[]; next?: number } {
-    const all = this.readAll().filter((e) => e.seq > after);
-    const entries = all.slice(0, limit);
-    const last = entries.at(-1);
-    return all.length > limit && last ? { entries, next: last.seq } : { entries };
-  }
-
-  /** Every well-formed entry; a torn last line (crash mid-append) is skipped, not fatal. */
-  private readAll(): AuditEntry[] {
-    const text = readFileIfExists(this.file) ?? '';
-    const out: AuditEntry[] = [];
-    for (const line of text.split('\n')) {
-      if (!line.trim()) continue;
-      try {
-        const parsed = auditEntrySchema.safeParse(JSON.parse(line));
-        if (parsed.success) out.push(parsed.data);
-      } catch {
-        // A torn line from a crash mid-append; the rest of the log stands.
-      }
+    let fd: number;
+    try {
+      fd = openRegularFile(this.file, fs.constants.O_RDONLY);
+    } catch (err) {
+      // Removed under the running hub: nothing to show until the next entry creates it again.
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { entries: [] };
+      throw err;
     }
-    return out;
+    let found: AuditEntry[];
+    try {
+      // One more than the page: whether another page follows.
+      found = entriesFrom(fd, this.index.startFor(after), after, limit + 1);
+    } finally {
+      fs.closeSync(fd);
+    }
+    const entries = found.slice(0, limit);
+    const last = entries.at(-1);
+    return found.length > limit && last ? { entries, next: last.seq } : { entries };
   }
+}
+
+/**
+ * The well-formed entries with seq > `after` from byte `offset` on, in file order, until `max`
+ * are found (a torn or unreadable line is skipped).
+ */
+function entriesFrom(fd: number, offset: number, after: number, max: number): AuditEntry[] {
+  const out: AuditEntry[] = [];
+  forEachLine(fd, offset, (line) => {
+    try {
+      const parsed = auditEntrySchema.safeParse(JSON.parse(line));
+      if (parsed.success && parsed.data.seq > after) out.push(parsed.data);
+    } catch {
+      // A torn line from a crash mid-append; the rest of the log stands.
+    }
+    return out.length < max;
+  });
+  return out;
 }
