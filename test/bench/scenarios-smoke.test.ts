@@ -166,10 +166,15 @@ describe('bench scenarios (smoke)', () => {
     for (const key of ['heapMiB', 'heapBytesPerUpdate', 'fullGcMs']) expect(Number.isFinite(out[key]), key).toBe(true);
   }, 60_000);
 
-  it('the state-writes harness fills the author book and the session marks and times a change and a deletion at two sizes', async () => {
+  it('the state-stores harness fills the author book, the session marks and the audit log at two sizes and times their writes and reads', async () => {
     const run = await runToExit(
       process.execPath,
-      ['--import', 'tsx', 'bench/state-writes.ts', ...['--full-authors', '60', '--full-marks', '30', '--small', '5', '--reps', '4']],
+      [
+        '--import',
+        'tsx',
+        'bench/state-stores.ts',
+        ...['--full-authors', '60', '--full-marks', '30', '--full-audit', '700', '--small', '5', '--reps', '4'],
+      ],
       { cwd: repoRoot },
     );
     expect(run.status, run.stderr).toBe(0);
@@ -178,8 +183,12 @@ describe('bench scenarios (smoke)', () => {
       full: z.object({ entries: z.number(), changeMs: z.number(), deleteMs: z.number(), fileKiB: z.number() }),
       changeFullOverSmall: z.number(),
     });
-    const out = z.object({ authors: store, marks: store }).parse(JSON.parse(run.stdout));
+    const auditLog = z.object({ entries: z.number(), startMs: z.number(), firstPageMs: z.number(), lastPageMs: z.number() });
+    const out = z
+      .object({ authors: store, marks: store, audit: z.object({ small: auditLog, full: auditLog, lastOverFirstPage: z.number() }) })
+      .parse(JSON.parse(run.stdout));
     expect([out.authors.small.entries, out.authors.full.entries, out.marks.small.entries, out.marks.full.entries]).toEqual([5, 60, 5, 30]);
+    expect([out.audit.small.entries, out.audit.full.entries]).toEqual([5, 700]);
   }, 60_000);
 
   it('B-SCALE attaches a team over several sessions, streams, storms, reports its four figures and the same stream on the fair baseline', async () => {

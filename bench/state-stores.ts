@@ -1,17 +1,22 @@
 /**
- * What the hub's per-session stores cost the event loop to write as a hub's history grows: the
- * author book (src/domain/people/author-book.ts, written after every prompt, answer and replacing
- * Write) and the session marks (src/domain/sessions/session-marks.ts, written at every turn's end),
- * each filled to `--full` entries (default: their caps, LIMITS.authorsMax and sessionMarksMax)
- * against the same store holding `--small` (a short history), in a temp dir on this machine's disk.
+ * What the hub's own stores cost the event loop as a hub's history grows, each filled to a long
+ * history against the same store holding `--small` entries (a short one), in a temp dir on this
+ * machine's disk: the author book (src/domain/people/author-book.ts, written after every prompt,
+ * answer and replacing Write) and the session marks (src/domain/sessions/session-marks.ts, written
+ * at every turn's end), full at their caps (LIMITS.authorsMax and sessionMarksMax); and the audit
+ * log (src/auth/audit-log.ts), which has no cap, at `--full-audit` entries (100,000 by default, a
+ * few months of a busy team).
  *
  * Per store and size (JSON on stdout): the median and the largest time of one change's write
  * (`--reps` changes, each written on its own: a prompt's author, a turn end's preview), the
  * median of the rewrite a session's deletion makes, the file's size; then the full/small ratio of
- * the change's write — the growth every client waits on while the event loop writes.
+ * the change's write — the growth every client waits on while the event loop writes. For the
+ * audit log: its start (the log opened and read for the last seq; median of 3) and a page
+ * (`GET /api/audit`'s read, `auditPageMax` entries) from its start and from its end, medians of
+ * `--reps`, and their ratio (a page from the end of a long log used to read the whole file).
  *
- *   node --import tsx bench/state-writes.ts [--full-authors 20000] [--full-marks 2000] [--small 10] \
- *     [--reps 40] [--root <checkout>]
+ *   node --import tsx bench/state-stores.ts [--full-authors 20000] [--full-marks 2000] \
+ *     [--full-audit 100000] [--small 10] [--reps 40] [--root <checkout>]
  *
  * `--root` reads the stores of another checkout (its src/, through tsx), for before/after in turn.
  */
@@ -27,6 +32,7 @@ const { values: opts } = parseArgs({
   options: {
     'full-authors': { type: 'string', default: String(LIMITS.authorsMax) },
     'full-marks': { type: 'string', default: String(LIMITS.sessionMarksMax) },
+    'full-audit': { type: 'string', default: '100000' },
     small: { type: 'string', default: '10' },
     reps: { type: 'string', default: '40' },
     root: { type: 'string', default: path.resolve(import.meta.dirname, '..') },
@@ -52,6 +58,9 @@ const { AuthorBook } = (await import(src('domain/people/author-book.ts'))) as {
 };
 const { SessionMarks } = (await import(src('domain/sessions/session-marks.ts'))) as {
   SessionMarks: new (stateDir: string, limits: { max: number; previewChars: number }) => Marks;
+};
+const { AuditLog } = (await import(src('auth/audit-log.ts'))) as {
+  AuditLog: new (stateDir: string) => { page(after: number, limit: number): { entries: unknown[] } };
 };
 
 const silent = { warn: () => undefined, info: () => undefined };
@@ -83,7 +92,7 @@ interface Figures {
 
 /** An author book of `entries`, then `reps` prompts each written on its own, then deletions. */
 function authors(entries: number): Figures {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zch-state-writes-'));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zch-state-stores-'));
   const file = path.join(dir, 'authors.store');
   try {
     const book = new AuthorBook({ file, max: entries, flushMs: 3_600_000, logger: silent });
@@ -104,7 +113,7 @@ function authors(entries: number): Figures {
 
 /** Session marks of `entries` sessions (preview and usage each), then `reps` turn ends each written on its own, then deletions. */
 function marks(entries: number): Figures {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zch-state-writes-'));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zch-state-stores-'));
   try {
     const m = new SessionMarks(dir, { max: entries, previewChars: LIMITS.sessionPreviewChars });
     for (let i = 0; i < entries; i++) {
@@ -118,6 +127,52 @@ function marks(entries: number): Figures {
     const fileKiB = round(fs.readdirSync(dir).reduce((sum, f) => sum + fs.statSync(path.join(dir, f)).size, 0) / 1024, 0);
     const deletes = [1, 2, 3].map((k) => timed(() => m.forget(new Set([`ses_${(reps - k) % entries}`]))));
     return { entries, changeMs: median(change), changeMaxMs: Math.max(...change), deleteMs: median(deletes), fileKiB };
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+interface AuditFigures {
+  entries: number;
+  fileMiB: number;
+  startMs: number;
+  firstPageMs: number;
+  lastPageMs: number;
+}
+
+/** An audit log of `entries` acts (prompts and answers, as the hub writes them), opened, then paged from both ends. */
+function audit(entries: number): AuditFigures {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zch-state-stores-'));
+  try {
+    const file = path.join(dir, 'audit.jsonl');
+    const fd = fs.openSync(file, 'w', 0o600);
+    const who = { tokenId: author.tokenId, name: author.name, person: author.person, client: author.client, scope: 'operate' };
+    for (let from = 1; from <= entries; from += 10_000) {
+      let text = '';
+      for (let seq = from; seq < Math.min(from + 10_000, entries + 1); seq++) {
+        const detail = seq % 2 ? { promptId: `p_${seq}`, queuedBehind: 0 } : { toolCallId: `call_${seq}`, optionId: 'allow_once' };
+        text += `${JSON.stringify({ seq, at: 1_796_558_408_551 + seq, who, action: seq % 2 ? 'prompt' : 'answer', sessionId: sessionOf(seq), detail })}\n`;
+      }
+      fs.writeSync(fd, text);
+    }
+    fs.closeSync(fd);
+    const starts: number[] = [];
+    let log: InstanceType<typeof AuditLog> | undefined;
+    for (let r = 0; r < 3; r++) starts.push(timed(() => (log = new AuditLog(dir))));
+    const opened = log!;
+    const first: number[] = [];
+    const last: number[] = [];
+    for (let r = 0; r < reps; r++) {
+      first.push(timed(() => opened.page(r, LIMITS.auditPageMax)));
+      last.push(timed(() => opened.page(Math.max(0, entries - LIMITS.auditPageMax - r), LIMITS.auditPageMax)));
+    }
+    return {
+      entries,
+      fileMiB: round(fs.statSync(file).size / 1_048_576, 1),
+      startMs: round(median(starts), 2),
+      firstPageMs: round(median(first), 3),
+      lastPageMs: round(median(last), 3),
+    };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
@@ -139,4 +194,7 @@ for (const [name, measure, full] of [
   const long = measure(full);
   out[name] = { small: rounded(short), full: rounded(long), changeFullOverSmall: round(long.changeMs / short.changeMs, 2) };
 }
+const [shortAudit, longAudit] = [audit(small), audit(positiveInt(opts['full-audit'], 'full-audit'))];
+// A full page from its end against one from its start: a page costs the same wherever it is.
+out['audit'] = { small: shortAudit, full: longAudit, lastOverFirstPage: round(longAudit.lastPageMs / longAudit.firstPageMs, 2) };
 process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
