@@ -42,7 +42,9 @@ export function createAuthServices(opts: {
   ensurePrivateDir(opts.stateDir);
   const adminToken = ensureAdminToken(opts.stateDir, opts.adminTokenFile);
   const secret = ensureJwtSecret(opts.stateDir);
-  const registry = TokenRegistry.open(opts.stateDir);
+  const registry = TokenRegistry.open(opts.stateDir, (err) =>
+    opts.logger?.warn({ err }, 'last-seen times of device tokens could not be written'),
+  );
   const tokens = new TokenManager({
     adminToken,
     secret,

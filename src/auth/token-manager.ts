@@ -154,11 +154,12 @@ export class TokenManager implements Authenticator {
     };
   }
 
-  /** Stops the expiry sweep. Idempotent. */
+  /** Stops the expiry sweep and writes the last-seen times still pending. Idempotent. */
   close(): void {
     this.listeners.clear();
     this.personListeners.clear();
     this.stopSweep();
+    this.opts.registry.close();
   }
 
   private emit(tokenId: string): void {

@@ -7,8 +7,11 @@ import { SCOPES } from './identity.js';
 /** File name of the device-token registry in the state dir (mode 0600). */
 export const TOKENS_FILE = 'tokens.json';
 
-/** `lastSeenAt` is persisted at this resolution so a busy token does not rewrite the file per request. */
-const LAST_SEEN_RESOLUTION_MS = 60_000;
+/**
+ * `lastSeenAt` reaches the file at most this long after a use: the uses of every token within it
+ * are written together, once, so busy tokens do not rewrite the file per request.
+ */
+export const LAST_SEEN_RESOLUTION_MS = 60_000;
 
 export const tokenRecordSchema = z.object({
   /** The token's `jti`. */
@@ -49,15 +52,20 @@ export class TokenRegistryError extends Error {
 export class TokenRegistry {
   private readonly file: string;
   private readonly records = new Map<string, TokenRecord>();
+  /** The write of the `lastSeenAt` values of the uses since the last one. */
+  private seenWrite: NodeJS.Timeout | undefined;
 
-  private constructor(stateDir: string) {
+  private constructor(
+    stateDir: string,
+    private readonly onError: (err: unknown) => void,
+  ) {
     this.file = path.join(stateDir, TOKENS_FILE);
   }
 
-  /** Opens (or starts) the registry of a state dir. */
-  static open(stateDir: string): TokenRegistry {
+  /** Opens (or starts) the registry of a state dir; `onError` hears a failed write of last-seen times (nothing waits on it). */
+  static open(stateDir: string, onError: (err: unknown) => void = () => undefined): TokenRegistry {
     ensurePrivateDir(stateDir);
-    const registry = new TokenRegistry(stateDir);
+    const registry = new TokenRegistry(stateDir, onError);
     registry.load();
     return registry;
   }
@@ -130,12 +138,33 @@ export class TokenRegistry {
     return new Set([...this.records.values()].map((r) => r.person));
   }
 
-  /** Records a use; persisted at most once per LAST_SEEN_RESOLUTION_MS per token. */
+  /** Records a use; on disk within LAST_SEEN_RESOLUTION_MS, with every other use of that time (one write). */
   touch(id: string, now: number): void {
     const record = this.records.get(id);
     if (!record) return;
-    const previous = record.lastSeenAt;
     record.lastSeenAt = now;
-    if (previous === undefined || now - previous >= LAST_SEEN_RESOLUTION_MS) this.persist();
+    if (this.seenWrite) return;
+    this.seenWrite = setTimeout(() => {
+      this.seenWrite = undefined;
+      this.persistSeen();
+    }, LAST_SEEN_RESOLUTION_MS);
+    this.seenWrite.unref();
+  }
+
+  /** Writes the last-seen times still waiting for their write (at stop). */
+  close(): void {
+    if (!this.seenWrite) return;
+    clearTimeout(this.seenWrite);
+    this.seenWrite = undefined;
+    this.persistSeen();
+  }
+
+  private persistSeen(): void {
+    try {
+      this.persist();
+    } catch (err) {
+      // Last-seen times are a convenience: the next use schedules another write.
+      this.onError(err);
+    }
   }
 }
