@@ -3,16 +3,17 @@
  * is one line appended, a key's later line overrides its earlier ones, and the file is replaced
  * whole from the live entries only when it holds more than twice as many lines as there are
  * entries (plus {@link REWRITE_SLACK_LINES}). A change costs its own line, not the whole store:
- * the author book at its cap (20,000 entries, 4.7 MB) was written whole after every prompt and
- * answer, holding the event loop 35–55 ms each time (BENCHMARKS.md, twenty-third session).
+ * the author book at its cap (20,000 entries, 4 MB) was written whole after every prompt and
+ * answer, holding the event loop 32–34 ms each time (BENCHMARKS.md, twenty-third session).
  *
  * Appends are `writeSync` of the lines on a descriptor kept open (a page-cache append; no fsync:
  * a kill loses nothing written, a power loss may lose the last appends). The rewrite is
  * `writeFileAtomic` (fsync, rename, fsync of the directory); the descriptor is reopened after it.
  * A torn last line (a kill mid-append) is cut when the file is read, so the next append is not
  * glued to it; after an append that failed (a full disk) the next write replaces the file from the
- * live entries, which also holds what that append lost. A line that does not parse is skipped. Only a regular file is read or appended to:
- * anything else under the name throws {@link NotRegularFileError}.
+ * live entries, which also holds what that append lost. A line that does not parse is skipped.
+ * Only a regular file is read or appended to: anything else under the name throws
+ * {@link NotRegularFileError}.
  */
 import fs from 'node:fs';
 import { openRegularFile, OWN_FILE_FLAGS, regularFileSize, writeAll, writeFileAtomic } from './secure-file.js';
