@@ -15,6 +15,13 @@ import { runToExit } from '../helpers/run-to-exit.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
+/** Runs a bench harness (`node [nodeFlags] --import tsx <script> [args]`) to its end and answers the JSON it printed; a failed run fails the test with its stderr. */
+async function runHarness(nodeFlags: string[], script: string, args: string[]): Promise<unknown> {
+  const run = await runToExit(process.execPath, [...nodeFlags, '--import', 'tsx', script, ...args], { cwd: repoRoot });
+  expect(run.status, run.stderr).toBe(0);
+  return JSON.parse(run.stdout) as unknown;
+}
+
 /** One side's B-COST-TEAM legs: `count` of them, each with every CPU figure measured. */
 function expectLegs(side: LegCpu[], count: number): void {
   expect(side.length).toBe(count);
@@ -101,20 +108,11 @@ describe('bench scenarios (smoke)', () => {
   it('the fan-out micro-harness pushes rounds through the hub, its gateway alone and the baseline, every round complete, and reports each figure', async () => {
     const events = 8;
     const burst = 2;
-    const run = await runToExit(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        'bench/fanout-micro.ts',
-        ...['--rounds', '2', '--warmup', '1', '--clients', '3', '--events', String(events), '--burst', String(burst)],
-        ...['--sides', 'hub,gateway,baseline'],
-      ],
-      { cwd: repoRoot },
-    );
     // A round that is not complete (FAN-01) or a side that fails ends the harness with an error.
-    expect(run.status, run.stderr).toBe(0);
-    const out = JSON.parse(run.stdout) as Record<string, { nsPerUpdate?: { median: number }; writesPerClient?: { min: number } }>;
+    const out = (await runHarness([], 'bench/fanout-micro.ts', [
+      ...['--rounds', '2', '--warmup', '1', '--clients', '3', '--events', String(events), '--burst', String(burst)],
+      ...['--sides', 'hub,gateway,baseline'],
+    ])) as Record<string, { nsPerUpdate?: { median: number }; writesPerClient?: { min: number } }>;
     for (const side of ['hub', 'gateway', 'baseline']) {
       expect(out[side]?.nsPerUpdate?.median).toBeGreaterThan(0);
       // At least one write per client per turn: the batches reached the sockets.
@@ -125,20 +123,19 @@ describe('bench scenarios (smoke)', () => {
   }, 120_000);
 
   it('the per-event micro-harness streams turns through the daemon, every round complete, and reports each figure', async () => {
-    const run = await runToExit(
-      process.execPath,
-      [
-        '--max-semi-space-size=2',
-        '--import',
-        'tsx',
-        'bench/event-micro.ts',
-        ...['--rounds', '2', '--warmup', '1', '--clients', '2', '--events', '60', '--rate', '200'],
-      ],
-      { cwd: repoRoot },
-    );
     // A turn that does not end, or a client short of its last update (FAN-01), ends the harness with an error.
-    expect(run.status, run.stderr).toBe(0);
-    const out = JSON.parse(run.stdout) as Record<string, { median: number } | undefined>;
+    const out = (await runHarness(['--max-semi-space-size=2'], 'bench/event-micro.ts', [
+      '--rounds',
+      '2',
+      '--warmup',
+      '1',
+      '--clients',
+      '2',
+      '--events',
+      '60',
+      '--rate',
+      '200',
+    ])) as Record<string, { median: number } | undefined>;
     // The stream's events and the turn's own few updates, every round.
     expect(out['updatesPerRound']?.median).toBeGreaterThanOrEqual(60);
     for (const key of ['bytesPerEvent', 'cpuUsPerEvent']) expect(out[key]?.median, key).toBeGreaterThan(0);
@@ -153,13 +150,10 @@ describe('bench scenarios (smoke)', () => {
   }, 120_000);
 
   it('the journal-heap harness fills journals and reports what they hold on the heap and outside it', async () => {
-    const run = await runToExit(
-      process.execPath,
-      ['--expose-gc', '--import', 'tsx', 'bench/journal-heap.ts', ...['--sessions', '2', '--updates', '300']],
-      { cwd: repoRoot },
-    );
-    expect(run.status, run.stderr).toBe(0);
-    const out = JSON.parse(run.stdout) as Record<string, number | undefined>;
+    const out = (await runHarness(['--expose-gc'], 'bench/journal-heap.ts', ['--sessions', '2', '--updates', '300'])) as Record<
+      string,
+      number | undefined
+    >;
     expect([out['sessions'], out['updatesPerSession']]).toEqual([2, 300]);
     // 600 frames of about 400 bytes are stored outside the heap.
     expect(out['outsideHeapMiB']).toBeGreaterThan(0);
@@ -167,26 +161,25 @@ describe('bench scenarios (smoke)', () => {
   }, 60_000);
 
   it('the state-stores harness fills the author book, the session marks and the audit log at two sizes and times their writes and reads', async () => {
-    const run = await runToExit(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        'bench/state-stores.ts',
-        ...['--full-authors', '60', '--full-marks', '30', '--full-audit', '700', '--small', '5', '--reps', '4'],
-      ],
-      { cwd: repoRoot },
-    );
-    expect(run.status, run.stderr).toBe(0);
-    const store = z.object({
-      small: z.object({ entries: z.number(), changeMs: z.number(), deleteMs: z.number(), fileKiB: z.number() }),
-      full: z.object({ entries: z.number(), changeMs: z.number(), deleteMs: z.number(), fileKiB: z.number() }),
-      changeFullOverSmall: z.number(),
-    });
+    const sized = z.object({ entries: z.number(), changeMs: z.number(), deleteMs: z.number(), fileKiB: z.number() });
+    const store = z.object({ small: sized, full: sized, changeFullOverSmall: z.number() });
     const auditLog = z.object({ entries: z.number(), startMs: z.number(), firstPageMs: z.number(), lastPageMs: z.number() });
     const out = z
       .object({ authors: store, marks: store, audit: z.object({ small: auditLog, full: auditLog, lastOverFirstPage: z.number() }) })
-      .parse(JSON.parse(run.stdout));
+      .parse(
+        await runHarness([], 'bench/state-stores.ts', [
+          '--full-authors',
+          '60',
+          '--full-marks',
+          '30',
+          '--full-audit',
+          '700',
+          '--small',
+          '5',
+          '--reps',
+          '4',
+        ]),
+      );
     expect([out.authors.small.entries, out.authors.full.entries, out.marks.small.entries, out.marks.full.entries]).toEqual([5, 60, 5, 30]);
     expect([out.audit.small.entries, out.audit.full.entries]).toEqual([5, 700]);
   }, 60_000);
