@@ -119,6 +119,24 @@ describe('the author book', () => {
     expect(after.slice(before.length)).toBe('{"k":"answer","s":"s","id":"call1","name":"Bo"}\n');
   });
 
+  it('a restart keeps the entries the running hub kept at the bound: the log is written in the order they were set', () => {
+    const file = fileIn();
+    const book = new AuthorBook({ file, max: 2, flushMs: 3_600_000, logger });
+    book.setPrompt('s', 'm1', { name: 'Ana' });
+    book.setPrompt('s', 'm2', { name: 'Bo' });
+    book.setPrompt('s', 'm1', { name: 'Ana again' });
+    (book as unknown as { save(): void }).save();
+    // m3 pushes out the entry set longest ago: m2.
+    book.setPrompt('s', 'm3', { name: 'Cy' });
+    book.close();
+    const again = new AuthorBook({ file, max: 2, flushMs: 5, logger });
+    expect([again.promptOf('s', 'm1'), again.promptOf('s', 'm2'), again.promptOf('s', 'm3')]).toEqual([
+      { name: 'Ana again' },
+      undefined,
+      { name: 'Cy' },
+    ]);
+  });
+
   it('a book an earlier version kept whole in authors.json is moved into the log and the old file removed; an unreadable one is left unread', () => {
     const file = fileIn();
     const legacyFile = path.join(path.dirname(file), 'authors.json');

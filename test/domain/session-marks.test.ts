@@ -120,6 +120,21 @@ describe('SessionMarks', () => {
     m.close();
   });
 
+  it('a restart keeps the marks the running hub kept at the bound: the log is written in the order they changed', () => {
+    const dir = tmp();
+    const m = new SessionMarks(dir, { max: 2, previewChars: 40 });
+    m.notePreview('a', 'agent', 'first', 1);
+    m.notePreview('b', 'agent', 'second', 2);
+    m.notePreview('a', 'agent', 'third', 3);
+    m.flush();
+    // c pushes out the mark changed longest ago: b.
+    m.notePreview('c', 'agent', 'fourth', 4);
+    m.flush();
+    expect(m.sessionIds()).toEqual(['a', 'c']);
+    expect(new SessionMarks(dir, { max: 2, previewChars: 40 }).sessionIds()).toEqual(['a', 'c']);
+    m.close();
+  });
+
   it('marks an earlier version kept whole in session-marks.json are moved into the log, oldest first, and the old file removed', () => {
     const dir = tmp();
     const legacy = path.join(dir, 'session-marks.json');

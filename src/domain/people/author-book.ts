@@ -66,7 +66,10 @@ export interface AuthorBookOptions {
 export class AuthorBook {
   /** Insertion order is age: the first key is the oldest. */
   private readonly entries = new Map<string, AuthorName | typeof OVERWRITES>();
-  /** Keys set since the last write: each is one line of the next append. */
+  /**
+   * Keys set since the last write, the last set last: each is one line of the next append, so the
+   * log's order stays the map's (what a restart keeps at the bound).
+   */
   private readonly changed = new Set<string>();
   private readonly log: EntryLog | undefined;
   private timer: NodeJS.Timeout | undefined;
@@ -160,6 +163,7 @@ export class AuthorBook {
       this.entries.delete(oldest);
     }
     if (!this.log || this.closed) return;
+    this.changed.delete(k);
     this.changed.add(k);
     if (this.timer) return;
     this.timer = setTimeout(() => {

@@ -84,7 +84,10 @@ export function previewText(text: string, max: number): string {
 export class SessionMarks {
   private readonly marks = new Map<string, Mark>();
   private log: EntryLog | undefined;
-  /** Sessions whose mark changed since the last write: each is one line of the next append. */
+  /**
+   * Sessions whose mark changed since the last write, the last changed last: each is one line of
+   * the next append, so the log's order stays the map's (what a restart keeps at the bound).
+   */
   private readonly changed = new Set<string>();
 
   constructor(
@@ -231,6 +234,7 @@ export class SessionMarks {
   private put(sessionId: string, mark: Mark): void {
     this.marks.delete(sessionId);
     this.marks.set(sessionId, mark);
+    this.changed.delete(sessionId);
     this.changed.add(sessionId);
     this.trim();
   }
