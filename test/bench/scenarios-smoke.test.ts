@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { CEIL, ceilingFigures, climb } from '../../bench/scenarios/b-ceil.js';
 import { COST, measureCost } from '../../bench/scenarios/b-cost.js';
 import { COST_TEAM, costSplit, measureTeamCost, type LegCpu } from '../../bench/scenarios/b-cost-team.js';
+import { bLong } from '../../bench/scenarios/b-long.js';
 import { runTeam, TEAM } from '../../bench/scenarios/b-scale.js';
 import { runToExit } from '../helpers/run-to-exit.js';
 
@@ -183,6 +184,28 @@ describe('bench scenarios (smoke)', () => {
     expect([out.authors.small.entries, out.authors.full.entries, out.marks.small.entries, out.marks.full.entries]).toEqual([5, 60, 5, 30]);
     expect([out.audit.small.entries, out.audit.full.entries]).toEqual([5, 700]);
   }, 60_000);
+
+  it('B-LONG seeds two histories with the hub state their turns would leave, measures both and times a teammate’s prompts', async () => {
+    // 31 sessions: the scenario opens the 11th, 21st and 31st; 12 turns stay under one web page (no cursor asked).
+    vi.stubEnv('BENCH_LONG_SESSIONS', '31');
+    vi.stubEnv('BENCH_LONG_TURNS', '12');
+    vi.stubEnv('BENCH_LONG_SETTLE_MS', '0');
+    try {
+      const r = await bLong.run(0, () => undefined);
+      const extra = z
+        .object({
+          short: z.object({ promptProbeMaxMs: z.number(), acpListBytes: z.number() }),
+          long: z.object({ promptProbeMaxMs: z.number(), acpListBytes: z.number() }),
+          stallRatio: z.number(),
+        })
+        .parse(r.extra);
+      expect(Number.isFinite(r.value)).toBe(true);
+      for (const size of [extra.short, extra.long]) expect(size.promptProbeMaxMs).toBeGreaterThan(0);
+      expect(extra.stallRatio).toBeGreaterThan(0);
+    } finally {
+      vi.unstubAllEnvs();
+    }
+  }, 180_000);
 
   it('B-SCALE attaches a team over several sessions, streams, storms, reports its four figures and the same stream on the fair baseline', async () => {
     const r = await runTeam(
