@@ -11,9 +11,10 @@
  * (`--reps` changes, each written on its own: a prompt's author, a turn end's preview), the
  * median of the rewrite a session's deletion makes, the file's size; then the full/small ratio of
  * the change's write — the growth every client waits on while the event loop writes. For the
- * audit log: its start (the log opened and read for the last seq; median of 3) and a page
- * (`GET /api/audit`'s read, `auditPageMax` entries) from its start and from its end, medians of
- * `--reps`, and their ratio (a page from the end of a long log used to read the whole file).
+ * audit log: its start (the log opened and read for the last seq; median of 3), the first page
+ * after it (which indexes the log), then a page (`GET /api/audit`'s read, `auditPageMax` entries)
+ * from its start and from its end, medians of `--reps`, and their ratio (a page from the end of a
+ * long log used to read the whole file).
  *
  *   node --import tsx bench/state-stores.ts [--full-authors 20000] [--full-marks 2000] \
  *     [--full-audit 100000] [--small 10] [--reps 40] [--root <checkout>]
@@ -136,6 +137,8 @@ interface AuditFigures {
   entries: number;
   fileMiB: number;
   startMs: number;
+  /** The first page after the start (it reads the whole log once to index it). */
+  coldPageMs: number;
   firstPageMs: number;
   lastPageMs: number;
 }
@@ -160,6 +163,7 @@ function audit(entries: number): AuditFigures {
     let log: InstanceType<typeof AuditLog> | undefined;
     for (let r = 0; r < 3; r++) starts.push(timed(() => (log = new AuditLog(dir))));
     const opened = log!;
+    const coldPageMs = timed(() => opened.page(0, LIMITS.auditPageMax));
     const first: number[] = [];
     const last: number[] = [];
     for (let r = 0; r < reps; r++) {
@@ -170,6 +174,7 @@ function audit(entries: number): AuditFigures {
       entries,
       fileMiB: round(fs.statSync(file).size / 1_048_576, 1),
       startMs: round(median(starts), 2),
+      coldPageMs: round(coldPageMs, 2),
       firstPageMs: round(median(first), 3),
       lastPageMs: round(median(last), 3),
     };

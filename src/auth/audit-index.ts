@@ -3,9 +3,10 @@
  * instead of the whole file (the log only grows: read whole, a page of a 100,000-entry log held the
  * event loop about 240 ms, and the start as long; BENCHMARKS.md, twenty-third session).
  *
- * The index keeps the seq and byte offset of every {@link AUDIT_INDEX_EVERY}-th entry, found at
- * start by one pass over the file in chunks (each line's seq read from its head, where the log
- * writes it) and added to as entries are appended. Seqs increase along the file (the log writes
+ * The index keeps the seq and byte offset of every {@link AUDIT_INDEX_EVERY}-th entry, found by
+ * one pass over the file in chunks when the first page is asked for (each line's seq read from its
+ * head, where the log writes it) and added to as entries are appended; the start reads only the
+ * log's tail, for its last seq. Seqs increase along the file (the log writes
  * them so); a page reads forward from the last indexed entry at or before its cursor, parsing
  * at most {@link AUDIT_INDEX_EVERY} lines it skips and the page's own.
  */
@@ -57,11 +58,6 @@ export class AuditIndex {
       } else hi = mid - 1;
     }
     return found;
-  }
-
-  /** Where the last indexed entry starts (0 when none): the log's last entries lie after it. */
-  get lastIndexed(): number {
-    return this.offsets.at(-1) ?? 0;
   }
 }
 

@@ -83,8 +83,8 @@ export function sanitizeDetail(detail: unknown): unknown {
 export class AuditLog {
   readonly file: string;
   private seq = 0;
-  /** Where its entries start, so a page reads only what it shows (audit-index.ts). */
-  private readonly index: AuditIndex;
+  /** Where its entries start, so a page reads only what it shows (audit-index.ts); built by the first page. */
+  private index: AuditIndex | undefined;
   private readonly now: () => number;
   /** Bound `record`, ready to pass as the domain's `AuditSink`. */
   readonly sink: AuditSink;
@@ -105,9 +105,7 @@ export class AuditLog {
       const size = fs.fstatSync(fd).size;
       const last = Buffer.alloc(1);
       if (size > 0 && fs.readSync(fd, last, 0, 1, size - 1) === 1 && last[0] !== 0x0a) fs.writeSync(fd, '\n');
-      this.index = AuditIndex.build(fd);
-      // The last well-formed entry lies after the last indexed one (a torn line is no entry).
-      this.seq = entriesFrom(fd, this.index.lastIndexed, 0, Number.POSITIVE_INFINITY).at(-1)?.seq ?? 0;
+      this.seq = lastSeq(fd);
     } finally {
       fs.closeSync(fd);
     }
@@ -136,7 +134,7 @@ export class AuditLog {
       try {
         const offset = fs.fstatSync(fd).size;
         writeAll(fd, Buffer.from(`${JSON.stringify(entry)}\n`));
-        this.index.note(entry.seq, offset);
+        this.index?.note(entry.seq, offset);
       } finally {
         fs.closeSync(fd);
       }
@@ -158,6 +156,8 @@ export class AuditLog {
     }
     let found: AuditEntry[];
     try {
+      // Once, at the first page an admin asks for, not at every start: the log only grows.
+      this.index ??= AuditIndex.build(fd);
       // One more than the page: whether another page follows.
       found = entriesFrom(fd, this.index.startFor(after), after, limit + 1);
     } finally {
@@ -166,6 +166,24 @@ export class AuditLog {
     const entries = found.slice(0, limit);
     const last = entries.at(-1);
     return found.length > limit && last ? { entries, next: last.seq } : { entries };
+  }
+}
+
+/** Bytes read from the end at first when looking for the last entry; doubled until one is found. */
+const TAIL_BYTES = 64 * 1024;
+
+/**
+ * The seq of the log's last well-formed entry (a torn line is no entry), 0 when it has none: read
+ * from the end, a window doubling until it holds one, so a start does not read the whole log.
+ */
+function lastSeq(fd: number): number {
+  const size = fs.fstatSync(fd).size;
+  for (let window = TAIL_BYTES; ; window *= 2) {
+    const from = Math.max(0, size - window);
+    // A window that starts mid-line skips that line's end as unreadable.
+    const seq = entriesFrom(fd, from, 0, Number.POSITIVE_INFINITY).at(-1)?.seq;
+    if (seq !== undefined) return seq;
+    if (from === 0) return 0;
   }
 }
 

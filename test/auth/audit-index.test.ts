@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AUDIT_INDEX_EVERY, AuditIndex } from '../../src/auth/audit-index.js';
 import { AuditLog } from '../../src/auth/audit-log.js';
 import { tempDir } from '../security/helpers/temp-dir.js';
@@ -83,13 +83,33 @@ describe('the audit log read by page (audit-index.ts)', () => {
     expect([index.startFor(0), index.startFor(AUDIT_INDEX_EVERY - 1)]).toEqual([0, 0]);
     expect(index.startFor(AUDIT_INDEX_EVERY + 1)).toBe(startOf(AUDIT_INDEX_EVERY + 1));
     expect(index.startFor(ENTRIES)).toBe(startOf(3 * AUDIT_INDEX_EVERY + 1));
-    expect(index.lastIndexed).toBe(startOf(3 * AUDIT_INDEX_EVERY + 1));
     // An entry early in the file that claims a late seq is not seen by a late page: nothing before its start point is read.
     fs.writeFileSync(
       path.join(stateDir, 'audit.jsonl'),
       `${lines[0]!.replace('"seq":1,', `"seq":${ENTRIES + 1},`)}\n${lines.slice(1).join('\n')}`,
     );
     expect(seqs(new AuditLog(stateDir).page(ENTRIES - 2, 10))).toEqual([ENTRIES - 1, ENTRIES]);
+  });
+
+  it('a start reads the log’s tail for its last seq, not the whole log; junk after the last entry widens the look back', () => {
+    const stateDir = dir();
+    const audit = filled(stateDir);
+    const size = fs.statSync(audit.file).size;
+    const read = vi.spyOn(fs, 'readSync');
+    const bytesRead = () => read.mock.results.reduce((n, r) => n + (typeof r.value === 'number' ? r.value : 0), 0);
+    const again = new AuditLog(stateDir);
+    expect(bytesRead()).toBeLessThan(size / 4);
+    read.mockRestore();
+    again.sink({ identity: who, action: 'cancel' });
+    expect(seqs(again.page(ENTRIES - 1, 5))).toEqual([ENTRIES, ENTRIES + 1]);
+    // 200 KB of lines that are no entries after the last one: the look back widens until it finds it.
+    fs.appendFileSync(audit.file, `${'{"not":"an entry"}\n'.repeat(10_000)}`);
+    const past = new AuditLog(stateDir);
+    past.sink({ identity: who, action: 'answer' });
+    expect(past.page(ENTRIES, 5).entries.map((e) => [e.seq, e.action])).toEqual([
+      [ENTRIES + 1, 'cancel'],
+      [ENTRIES + 2, 'answer'],
+    ]);
   });
 
   it('a log removed under the running hub pages as empty', () => {

@@ -164,7 +164,13 @@ describe('bench scenarios (smoke)', () => {
   it('the state-stores harness fills the author book, the session marks and the audit log at two sizes and times their writes and reads', async () => {
     const sized = z.object({ entries: z.number(), changeMs: z.number(), deleteMs: z.number(), fileKiB: z.number() });
     const store = z.object({ small: sized, full: sized, changeFullOverSmall: z.number() });
-    const auditLog = z.object({ entries: z.number(), startMs: z.number(), firstPageMs: z.number(), lastPageMs: z.number() });
+    const auditLog = z.object({
+      entries: z.number(),
+      startMs: z.number(),
+      coldPageMs: z.number(),
+      firstPageMs: z.number(),
+      lastPageMs: z.number(),
+    });
     const out = z
       .object({ authors: store, marks: store, audit: z.object({ small: auditLog, full: auditLog, lastOverFirstPage: z.number() }) })
       .parse(
