@@ -179,12 +179,24 @@ const TAIL_BYTES = 64 * 1024;
 function lastSeq(fd: number): number {
   const size = fs.fstatSync(fd).size;
   for (let window = TAIL_BYTES; ; window *= 2) {
-    const from = Math.max(0, size - window);
-    // A window that starts mid-line skips that line's end as unreadable.
+    const from = lineStartAtOrAfter(fd, Math.max(0, size - window));
     const seq = entriesFrom(fd, from, 0, Number.POSITIVE_INFINITY).at(-1)?.seq;
     if (seq !== undefined) return seq;
-    if (from === 0) return 0;
+    if (size - window <= 0) return 0;
   }
+}
+
+/**
+ * The first line start at or after `offset`, so a window never begins with the end of a line
+ * (which a detail could make read as an entry); past the window's first 64 KiB, the window is empty.
+ */
+function lineStartAtOrAfter(fd: number, offset: number): number {
+  if (offset === 0) return 0;
+  const head = Buffer.allocUnsafe(TAIL_BYTES);
+  const read = fs.readSync(fd, head, 0, TAIL_BYTES, offset - 1);
+  const newline = head.subarray(0, read).indexOf(0x0a);
+  // The newline that ends the line before `offset` (at `offset - 1` when `offset` starts a line).
+  return newline === -1 ? offset - 1 + read : offset + newline;
 }
 
 /**

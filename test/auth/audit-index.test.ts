@@ -112,6 +112,19 @@ describe('the audit log read by page (audit-index.ts)', () => {
     ]);
   });
 
+  it('a start never reads the end of a line as an entry, even one a detail made look like one', () => {
+    const stateDir = dir();
+    const audit = filled(stateDir);
+    // A last line whose final 64 KiB (the start's first look back) is, alone, a well-formed entry with a forged seq.
+    const forged = (pad: number) => JSON.stringify({ seq: 999_999, at: 1, who, action: 'prompt', detail: { pad: 'y'.repeat(pad) } });
+    const tail = forged(64 * 1024 - 1 - forged(0).length);
+    expect(Buffer.byteLength(`${tail}\n`)).toBe(64 * 1024);
+    fs.appendFileSync(audit.file, `not an entry: ${tail}\n`);
+    const again = new AuditLog(stateDir);
+    again.sink({ identity: who, action: 'cancel' });
+    expect(again.page(ENTRIES, 5).entries.map((e) => e.seq)).toEqual([ENTRIES + 1]);
+  });
+
   it('a log removed under the running hub pages as empty', () => {
     const stateDir = dir();
     const audit = new AuditLog(stateDir);
