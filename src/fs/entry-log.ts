@@ -1,8 +1,8 @@
 /**
- * A keyed store's file as an append-only log of JSON lines (ARCHITECTURE.md §9.1): each change
- * is one line appended, a key's later line overrides its earlier ones, and the file is replaced
- * whole from the live entries only when it holds more than twice as many lines as there are
- * entries (plus {@link REWRITE_SLACK_LINES}). A change costs its own line, not the whole store:
+ * A keyed store's file as an append-only log of JSON lines (ARCHITECTURE.md §9.1): the store
+ * notes each key it changes and each flush appends one line per noted key; a key's later line
+ * overrides its earlier ones, and the file is replaced whole from the live entries only when it
+ * holds more than twice as many lines as there are entries (plus {@link REWRITE_SLACK_LINES}). A change costs its own line, not the whole store:
  * the author book at its cap (20,000 entries, 4 MB) was written whole after every prompt and
  * answer, holding the event loop 32–34 ms each time (BENCHMARKS.md, twenty-third session).
  *
@@ -21,14 +21,23 @@ import { openRegularFile, OWN_FILE_FLAGS, regularFileSize, writeAll, writeFileAt
 /** Lines a log may hold beyond twice its live entries before it is rewritten (a small store is not rewritten every few changes). */
 export const REWRITE_SLACK_LINES = 256;
 
-export class EntryLog {
+export class EntryLog<V> {
   private fd: number | undefined;
   /** Lines in the file (whole ones), as read or written by this process. */
   private lineCount = 0;
   /** An append failed part-way (a full disk): the file may end in a torn line, so the next write replaces it. */
   private torn = false;
+  /**
+   * Keys changed since the last write, the last changed last: each is one line of the next append,
+   * so the log's order stays the store's (what a restart keeps at the store's bound).
+   */
+  private readonly changed = new Set<string>();
 
-  constructor(readonly file: string) {}
+  /** `lineOf`: the JSON line of an entry (its key and value, as the store reads them back). */
+  constructor(
+    readonly file: string,
+    private readonly lineOf: (key: string, value: V) => unknown,
+  ) {}
 
   /** Lines in the file now. */
   get lines(): number {
@@ -71,15 +80,29 @@ export class EntryLog {
     return values;
   }
 
+  /** `key`'s entry changed: its line goes in the next {@link flush}, after the keys changed before it. */
+  note(key: string): void {
+    this.changed.delete(key);
+    this.changed.add(key);
+  }
+
   /**
-   * Appends `values` as lines (one write), or, when the file would then hold more than twice
-   * `live.count` lines plus {@link REWRITE_SLACK_LINES}, replaces it with `live.values()` instead
-   * (which must include `values`' entries).
+   * Appends the lines of the keys changed since the last write (one no longer in `entries`, evicted
+   * meanwhile, has none: the store's reader keeps its newest entries), one write; or, when the
+   * file would then hold more than twice `entries.size` lines plus {@link REWRITE_SLACK_LINES},
+   * replaces it with `entries` instead.
    */
-  append(values: readonly unknown[], live: { count: number; values: () => Iterable<unknown> }): void {
+  flush(entries: ReadonlyMap<string, V>): void {
+    if (this.changed.size === 0) return;
+    const values: unknown[] = [];
+    for (const key of this.changed) {
+      const value = entries.get(key);
+      if (value !== undefined) values.push(this.lineOf(key, value));
+    }
+    this.changed.clear();
     if (values.length === 0) return;
-    if (this.torn || this.lineCount + values.length > 2 * live.count + REWRITE_SLACK_LINES) {
-      this.rewrite(live.values());
+    if (this.torn || this.lineCount + values.length > 2 * entries.size + REWRITE_SLACK_LINES) {
+      this.rewrite(entries);
       return;
     }
     const bytes = Buffer.from(linesOf(values));
@@ -94,12 +117,13 @@ export class EntryLog {
     this.lineCount += values.length;
   }
 
-  /** Replaces the file with `values`, one line each (atomically, 0600); later appends go to the new file. */
-  rewrite(values: Iterable<unknown>): void {
-    const all = [...values];
+  /** Replaces the file with `entries`, one line each, in their order (atomically, 0600); later appends go to the new file. */
+  rewrite(entries: ReadonlyMap<string, V>): void {
+    this.changed.clear();
+    const values = [...entries].map(([key, value]) => this.lineOf(key, value));
     this.close();
-    writeFileAtomic(this.file, linesOf(all));
-    this.lineCount = all.length;
+    writeFileAtomic(this.file, linesOf(values));
+    this.lineCount = values.length;
     this.torn = false;
   }
 

@@ -20,47 +20,84 @@ const linesOf = (file: string) =>
     .split('\n')
     .filter((l) => l !== '');
 
+type Value = Record<string, unknown>;
+/** A log whose lines are `{k, ...value}`, and the store's entries beside it. */
+function store(file: string): { log: EntryLog<Value>; entries: Map<string, Value>; set: (k: string, v?: Value) => void } {
+  const log = new EntryLog<Value>(file, (k, v) => ({ k, ...v }));
+  const entries = new Map<string, Value>();
+  return {
+    log,
+    entries,
+    set: (k, v = {}) => {
+      entries.delete(k);
+      entries.set(k, v);
+      log.note(k);
+    },
+  };
+}
+
 describe('EntryLog', () => {
   it('appends lines to a 0600 file and reads them back in order; no file is undefined', () => {
     const file = fileIn();
-    const log = new EntryLog(file);
+    const { log, entries, set } = store(file);
     expect(log.read()).toBeUndefined();
-    const live = { count: 3, values: () => [] };
-    log.append([{ k: 'a' }, { k: 'b' }], live);
-    log.append([{ k: 'c' }], live);
-    log.append([], live);
+    set('a');
+    set('b');
+    log.flush(entries);
+    set('c');
+    log.flush(entries);
+    log.flush(entries);
     log.close();
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
-    const again = new EntryLog(file);
+    const again = store(file).log;
     expect(again.read()).toEqual([{ k: 'a' }, { k: 'b' }, { k: 'c' }]);
     expect(again.lines).toBe(3);
   });
 
   it(`is rewritten from the live entries once it would hold more than twice their count plus ${REWRITE_SLACK_LINES} lines, and appends go on in the new file`, () => {
     const file = fileIn();
-    const log = new EntryLog(file);
+    const { log, entries, set } = store(file);
     // One live entry changed again and again: each change is a line until the bound.
     const bound = 2 * 1 + REWRITE_SLACK_LINES;
-    for (let i = 1; i <= bound; i++) log.append([{ k: 'a', v: i }], { count: 1, values: () => [{ k: 'a', v: i }] });
+    for (let i = 1; i <= bound; i++) {
+      set('a', { v: i });
+      log.flush(entries);
+    }
     expect([log.lines, linesOf(file).length]).toEqual([bound, bound]);
-    log.append([{ k: 'a', v: 'last' }], { count: 1, values: () => [{ k: 'a', v: 'last' }] });
+    set('a', { v: 'last' });
+    log.flush(entries);
     expect(linesOf(file)).toEqual(['{"k":"a","v":"last"}']);
     // The descriptor of the replaced file is not written to: the next line lands in the new one.
-    log.append([{ k: 'b' }], { count: 2, values: () => [] });
+    set('b');
+    log.flush(entries);
     log.close();
-    expect(new EntryLog(file).read()).toEqual([{ k: 'a', v: 'last' }, { k: 'b' }]);
+    expect(store(file).log.read()).toEqual([{ k: 'a', v: 'last' }, { k: 'b' }]);
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+  });
+
+  it('a flush writes the keys in the order they were last changed, one line each however often', () => {
+    const file = fileIn();
+    const { log, entries, set } = store(file);
+    set('a', { v: 1 });
+    set('b');
+    set('a', { v: 2 });
+    log.flush(entries);
+    log.close();
+    expect(linesOf(file)).toEqual(['{"k":"b"}', '{"k":"a","v":2}']);
   });
 
   it('after an append that failed the next write replaces the file from the live entries, so no line is glued to a fragment', () => {
     const file = fileIn();
-    const log = new EntryLog(file);
-    log.append([{ k: 'a' }], { count: 1, values: () => [] });
+    const { log, entries, set } = store(file);
+    set('a');
+    log.flush(entries);
     // The descriptor taken away under it: the next write fails as a full disk's would.
     fs.closeSync((log as unknown as { fd: number }).fd);
-    expect(() => log.append([{ k: 'b' }], { count: 2, values: () => [] })).toThrow();
+    set('b');
+    expect(() => log.flush(entries)).toThrow();
     fs.appendFileSync(file, '{"k":"frag');
-    log.append([{ k: 'c' }], { count: 3, values: () => [{ k: 'a' }, { k: 'b' }, { k: 'c' }] });
+    set('c');
+    log.flush(entries);
     log.close();
     expect(fs.readFileSync(file, 'utf8')).toBe('{"k":"a"}\n{"k":"b"}\n{"k":"c"}\n');
   });
@@ -68,9 +105,10 @@ describe('EntryLog', () => {
   it('cuts a torn last line and skips a line that is not JSON', () => {
     const file = fileIn();
     fs.writeFileSync(file, '{"k":"a"}\nnot json\n{"k":"b"}\n{"k":"to');
-    const log = new EntryLog(file);
+    const { log, entries, set } = store(file);
     expect(log.read()).toEqual([{ k: 'a' }, { k: 'b' }]);
-    log.append([{ k: 'c' }], { count: 3, values: () => [] });
+    set('c');
+    log.flush(entries);
     log.close();
     expect(fs.readFileSync(file, 'utf8')).toBe('{"k":"a"}\nnot json\n{"k":"b"}\n{"k":"c"}\n');
   });
@@ -80,10 +118,11 @@ describe('EntryLog', () => {
     const target = path.join(path.dirname(file), 'elsewhere');
     fs.writeFileSync(target, 'secret\n');
     fs.symlinkSync(target, file);
-    const log = new EntryLog(file);
+    const { log, entries, set } = store(file);
     expect(() => log.read()).toThrow(NotRegularFileError);
-    expect(() => log.append([{ k: 'a' }], { count: 1, values: () => [] })).toThrow(NotRegularFileError);
-    expect(() => log.rewrite([{ k: 'a' }])).toThrow(NotRegularFileError);
+    set('a');
+    expect(() => log.flush(entries)).toThrow(NotRegularFileError);
+    expect(() => log.rewrite(entries)).toThrow(NotRegularFileError);
     expect([fs.lstatSync(file).isSymbolicLink(), fs.readFileSync(target, 'utf8')]).toEqual([true, 'secret\n']);
   });
 

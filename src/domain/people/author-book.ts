@@ -66,17 +66,12 @@ export interface AuthorBookOptions {
 export class AuthorBook {
   /** Insertion order is age: the first key is the oldest. */
   private readonly entries = new Map<string, AuthorName | typeof OVERWRITES>();
-  /**
-   * Keys set since the last write, the last set last: each is one line of the next append, so the
-   * log's order stays the map's (what a restart keeps at the bound).
-   */
-  private readonly changed = new Set<string>();
-  private readonly log: EntryLog | undefined;
+  private readonly log: EntryLog<AuthorName | typeof OVERWRITES> | undefined;
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
 
   constructor(private readonly o: AuthorBookOptions) {
-    this.log = o.file === undefined ? undefined : new EntryLog(o.file);
+    this.log = o.file === undefined ? undefined : new EntryLog(o.file, line);
     if (this.log) this.load(this.log);
   }
 
@@ -124,7 +119,7 @@ export class AuthorBook {
     if (!forgot || this.closed) return;
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
-    this.write(() => this.log?.rewrite(this.lines()));
+    this.write((log) => log.rewrite(this.entries));
   }
 
   /** The sessions something is remembered about. */
@@ -146,7 +141,7 @@ export class AuthorBook {
       this.timer = undefined;
       this.save();
     }
-    this.write(() => this.log?.close());
+    this.log?.close();
   }
 
   private author(k: string): AuthorName | undefined {
@@ -163,8 +158,7 @@ export class AuthorBook {
       this.entries.delete(oldest);
     }
     if (!this.log || this.closed) return;
-    this.changed.delete(k);
-    this.changed.add(k);
+    this.log.note(k);
     if (this.timer) return;
     this.timer = setTimeout(() => {
       this.timer = undefined;
@@ -173,34 +167,22 @@ export class AuthorBook {
     this.timer.unref?.();
   }
 
-  /** Appends the entries changed since the last write (one forgotten meanwhile has no line: the log's reader keeps the newest `max`). */
+  /** Appends the entries changed since the last write. */
   private save(): void {
-    const log = this.log;
-    if (!log || this.changed.size === 0) return;
-    const lines: unknown[] = [];
-    for (const k of this.changed) {
-      const v = this.entries.get(k);
-      if (v !== undefined) lines.push(line(k, v));
-    }
-    this.write(() => log.append(lines, { count: this.entries.size, values: () => this.lines() }));
+    this.write((log) => log.flush(this.entries));
   }
 
-  /** Every entry as a line, oldest first: what a rewrite puts in the log. */
-  private *lines(): Iterable<unknown> {
-    for (const [k, v] of this.entries) yield line(k, v);
-  }
-
-  /** A write to the log; what it had not written yet is in the next rewrite. Its failure is logged, never thrown into a turn. */
-  private write(op: () => void): void {
-    this.changed.clear();
+  /** A write to the log; its failure is logged, never thrown into a turn (what it did not write is in the next rewrite). */
+  private write(op: (log: EntryLog<AuthorName | typeof OVERWRITES>) => void): void {
+    if (!this.log) return;
     try {
-      op();
+      op(this.log);
     } catch (err) {
       this.o.logger.warn({ err }, 'the author book could not be written');
     }
   }
 
-  private load(log: EntryLog): void {
+  private load(log: EntryLog<AuthorName | typeof OVERWRITES>): void {
     try {
       const logged = log.read();
       const lines = logged ?? this.legacyLines();
@@ -217,7 +199,7 @@ export class AuthorBook {
         if (this.entries.size <= this.o.max) break;
         this.entries.delete(k);
       }
-      if (logged === undefined && lines !== undefined) log.rewrite(this.lines());
+      if (logged === undefined && lines !== undefined) log.rewrite(this.entries);
     } catch (err) {
       this.o.logger.warn({ err }, 'the author book is unreadable; starting empty');
     }

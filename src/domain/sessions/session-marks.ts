@@ -83,12 +83,7 @@ export function previewText(text: string, max: number): string {
 /** Archive flags and last-message previews by session id. */
 export class SessionMarks {
   private readonly marks = new Map<string, Mark>();
-  private log: EntryLog | undefined;
-  /**
-   * Sessions whose mark changed since the last write, the last changed last: each is one line of
-   * the next append, so the log's order stays the map's (what a restart keeps at the bound).
-   */
-  private readonly changed = new Set<string>();
+  private log: EntryLog<Mark> | undefined;
 
   constructor(
     stateDir: string | undefined,
@@ -97,21 +92,23 @@ export class SessionMarks {
   ) {
     if (stateDir === undefined) return;
     const file = path.join(stateDir, 'session-marks.ndjson');
-    this.log = new EntryLog(file);
+    this.log = new EntryLog<Mark>(file, (s, m) => ({ s, m }));
     const legacy = path.join(stateDir, 'session-marks.json');
     // Oldest first: a session written again moves to the end, so the map's order is the eviction order.
-    for (const [id, mark] of this.read(legacy)) {
+    const { marks, moved } = this.read(legacy);
+    for (const [id, mark] of marks) {
       this.marks.delete(id);
       this.marks.set(id, mark);
     }
     this.trim();
+    if (moved) this.moveLegacy(legacy);
     removeLegacyFile(legacy, file, warn);
   }
 
-  /** The log's marks, oldest first; with no log yet, an earlier version's whole file moved into a new one. */
-  private read(legacy: string): Array<[string, Mark]> {
+  /** The log's marks, oldest first; with no log yet, an earlier version's whole file's (`moved`: to be written into a new log). */
+  private read(legacy: string): { marks: Array<[string, Mark]>; moved: boolean } {
     const log = this.log;
-    if (log === undefined) return [];
+    if (log === undefined) return { marks: [], moved: false };
     let lines: unknown[] | undefined;
     try {
       lines = log.read();
@@ -120,20 +117,26 @@ export class SessionMarks {
       // Marks are a cache: the hub runs without them, kept in memory only, and leaves the thing alone.
       this.warn(`${err.message}; session marks are kept in memory only`);
       this.log = undefined;
-      return [];
+      return { marks: [], moved: false };
     }
-    if (lines !== undefined)
-      return lines.flatMap((raw) => {
-        const line = lineSchema.safeParse(raw);
-        return line.success ? [[line.data.s, line.data.m] as [string, Mark]] : [];
-      });
-    const marks = this.readLegacy(legacy);
+    if (lines === undefined) {
+      const marks = this.readLegacy(legacy);
+      return { marks, moved: marks.length > 0 };
+    }
+    const marks = lines.flatMap((raw) => {
+      const line = lineSchema.safeParse(raw);
+      return line.success ? [[line.data.s, line.data.m] as [string, Mark]] : [];
+    });
+    return { marks, moved: false };
+  }
+
+  /** Writes the marks read from an earlier version's whole file into the new log (the old file goes once the log exists). */
+  private moveLegacy(legacy: string): void {
     try {
-      if (marks.length > 0) log.rewrite(marks.map(([s, m]) => ({ s, m })));
+      this.log?.rewrite(this.marks);
     } catch (err) {
-      this.warn(`the session marks of ${legacy} could not be moved into ${log.file}: ${(err as Error).message}`);
+      this.warn(`the session marks of ${legacy} could not be moved into ${this.log?.file}: ${(err as Error).message}`);
     }
-    return marks;
   }
 
   /** An earlier version's whole-file marks, oldest first; none when it is missing, unreadable or not a regular file. */
@@ -193,9 +196,7 @@ export class SessionMarks {
   forget(sessionIds: ReadonlySet<string>): void {
     let forgot = false;
     for (const id of sessionIds) forgot = this.marks.delete(id) || forgot;
-    if (!forgot || this.log === undefined) return;
-    this.changed.clear();
-    this.log.rewrite(this.lines());
+    if (forgot) this.log?.rewrite(this.marks);
   }
 
   /** The sessions with a mark. */
@@ -203,27 +204,15 @@ export class SessionMarks {
     return [...this.marks.keys()];
   }
 
-  /** Appends the marks changed since the last write (one evicted meanwhile has no line: the reader keeps the newest `max`). */
+  /** Appends the marks changed since the last write. */
   flush(): void {
-    const log = this.log;
-    if (log === undefined || this.changed.size === 0) return;
-    const lines: unknown[] = [];
-    for (const id of this.changed) {
-      const m = this.marks.get(id);
-      if (m !== undefined) lines.push({ s: id, m });
-    }
-    this.changed.clear();
-    log.append(lines, { count: this.marks.size, values: () => this.lines() });
+    this.log?.flush(this.marks);
   }
 
   /** Closes the log's file once the hub stops (after its last {@link flush}); later changes are kept in memory only. */
   close(): void {
     this.log?.close();
     this.log = undefined;
-  }
-
-  private *lines(): Iterable<unknown> {
-    for (const [s, m] of this.marks) yield { s, m };
   }
 
   /** Marks kept (for tests of the bound). */
@@ -234,8 +223,7 @@ export class SessionMarks {
   private put(sessionId: string, mark: Mark): void {
     this.marks.delete(sessionId);
     this.marks.set(sessionId, mark);
-    this.changed.delete(sessionId);
-    this.changed.add(sessionId);
+    this.log?.note(sessionId);
     this.trim();
   }
 
