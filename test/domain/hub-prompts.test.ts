@@ -66,6 +66,22 @@ describe('Hub over the real simulator: prompts', () => {
     expect(seqs).toEqual(sorted);
   });
 
+  it('a prompt that runs at once is told by its start alone: no turn_state ever lists it as queued', async () => {
+    const { a, b, opened } = await twoClients(rig);
+    type TurnState = { state: string; promptId?: string; queue: unknown[] };
+    // Each was told the idle state when it opened the session.
+    const before = [a, b].map((c) => c.notes('_zcode/turn_state').length);
+    const result = await rig.hub.prompt(a, opened.sessionId, text('straight in'));
+    expect(result).toMatchObject({ stopReason: 'end_turn', queuedBehind: 0 });
+    for (const [i, c] of [a, b].entries()) {
+      const states = (c.notes('_zcode/turn_state') as TurnState[]).slice(before[i]);
+      expect(states.every((t) => t.queue.length === 0)).toBe(true);
+      // running (promptedBy and promptId), running with the child's turn id, idle.
+      expect(states.map((t) => t.state)).toEqual(['running', 'running', 'idle']);
+      expect(states[0]?.promptId).toBeDefined();
+    }
+  });
+
   it('cancel returns the caller’s queued prompts cancelled, keeps others queued, and stops the running turn', async () => {
     const { a, b, opened } = await twoClients(rig);
     const running = rig.hub.prompt(a, opened.sessionId, text('slow running'));

@@ -92,17 +92,18 @@ export class PromptFlow {
       };
       const queuedBehind = session.queue.enqueue(prompt);
       this.core.audit(client, 'prompt', session.sessionId, { promptId: prompt.promptId, queuedBehind });
-      session.turn.changed();
-      this.pump(session);
+      // A prompt sent at once is told by the turn's start (with the queue as it then is): a first
+      // `_zcode/turn_state` listing it as queued would be stale before it left the hub.
+      if (!this.pump(session)) session.turn.changed();
     });
   }
 
-  /** Sends the next queued prompt when the child is ready and nothing runs. */
-  pump(session: SessionState): void {
+  /** Sends the next queued prompt when the child is ready and nothing runs; true when one was sent (its turn's start published the state). */
+  pump(session: SessionState): boolean {
     // A stop still on its way could stop the next prompt's turn instead (stop-turn.ts).
-    if (this.stops.holds(session.sessionId)) return;
+    if (this.stops.holds(session.sessionId)) return false;
     const taken = session.queue.takeNext();
-    if (!taken) return;
+    if (!taken) return false;
     const next = taken.prompt;
     const by = next.by;
     // Echoed once, at its first admission (not again after a -32010 refusal).
@@ -119,6 +120,7 @@ export class PromptFlow {
     session.turn.start(by);
     // Sent in the trace context of the request that asked, even when a turn end drains the queue.
     void withTrace(next.trace, () => this.write(session, next));
+    return true;
   }
 
   private async write(session: SessionState, prompt: QueuedPrompt): Promise<void> {
