@@ -20,14 +20,14 @@ describe('last-seen times of device tokens on disk', () => {
     vi.useRealTimers();
     for (const c of cleanups.splice(0)) c();
   });
-  function registry(): { registry: TokenRegistry; seenOnDisk: () => Record<string, number | undefined> } {
+  function registry(): { registry: TokenRegistry; file: string; seenOnDisk: () => Record<string, number | undefined> } {
     const tmp = tempDir();
     cleanups.push(tmp.cleanup);
     const registry = TokenRegistry.open(tmp.dir);
     const file = path.join(tmp.dir, TOKENS_FILE);
     const seenOnDisk = () =>
       Object.fromEntries((JSON.parse(fs.readFileSync(file, 'utf8')) as { tokens: TokenRecord[] }).tokens.map((t) => [t.id, t.lastSeenAt]));
-    return { registry, seenOnDisk };
+    return { registry, file, seenOnDisk };
   }
 
   it('a token used without pause reaches the file within the resolution, every token’s uses of that time in one write', () => {
@@ -55,9 +55,8 @@ describe('last-seen times of device tokens on disk', () => {
 
   it('uses within the resolution are one write, however many tokens', () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    const { registry: r, seenOnDisk } = registry();
+    const { registry: r, file, seenOnDisk } = registry();
     for (let i = 0; i < 20; i++) r.add(record(`t${i}`));
-    const file = (r as unknown as { file: string }).file;
     const spy = vi.spyOn(fs, 'renameSync');
     for (let i = 0; i < 20; i++) r.touch(`t${i}`, 5_000 + i);
     expect(spy).not.toHaveBeenCalled();
