@@ -1,6 +1,7 @@
 /*
- * Service worker of the ZCode Hub web app: offline shell (the app loads without a network and
- * then waits for the hub), and Web Push notifications for "needs you" / "turn finished".
+ * Service worker of the ZCode Hub web app: the shell from its cache (the app opens without
+ * waiting a round trip for it, and without a network at all, then waits for the hub), and Web
+ * Push notifications for "needs you" / "turn finished".
  * Never touches /api or /acp: live data always goes to the hub.
  */
 // appLink(raw, origin): a notification's deep link on this origin, or undefined (sw-links.js).
@@ -34,18 +35,10 @@ self.addEventListener('fetch', (event) => {
   if (url.origin !== self.location.origin) return;
   if (url.pathname.startsWith('/api/') || url.pathname === '/acp' || url.pathname.startsWith('/docs')) return;
   if (req.mode === 'navigate') {
-    // Network first so a new build shows at once; the cached shell when offline.
-    event.respondWith(
-      fetch(req)
-        .then((res) => {
-          if (res.ok) {
-            const copy = res.clone();
-            caches.open(CACHE).then((c) => c.put('/', copy));
-          }
-          return res;
-        })
-        .catch(() => caches.match('/').then((r) => r || Response.error())),
-    );
+    // A reload asks for the hub's shell as it is now: the app reloads to take a new CSP (a machine
+    // just added) or a new build, and so does a person who pulls to refresh.
+    if (req.cache === 'no-cache' || req.cache === 'reload' || req.cache === 'no-store') networkFirst(event);
+    else cachedFirst(event);
     return;
   }
   if (url.pathname.startsWith('/assets/') || url.pathname.startsWith('/icons/')) {
@@ -65,6 +58,66 @@ self.addEventListener('fetch', (event) => {
     );
   }
 });
+
+/** The shell from the network, kept for the next open; the cached one when offline. */
+function networkFirst(event) {
+  event.respondWith(
+    fetch(event.request)
+      .then((res) => {
+        if (res.ok) {
+          const copy = res.clone();
+          event.waitUntil(caches.open(CACHE).then((c) => c.put('/', copy)));
+        }
+        return res;
+      })
+      .catch(() => caches.match('/').then((r) => r || Response.error())),
+  );
+}
+
+/**
+ * The cached shell at once, a round trip sooner than the network's (BENCHMARKS.md, B-PHONE),
+ * while the hub's is fetched and kept for the next open. A new CSP (a public address or a machine
+ * added) waits for that open: the app reloads by itself when it records a machine, and a reload
+ * takes the hub's shell. A new build (the shell's bytes differ) is told to the page that got the
+ * old one (`zcode-hub.shell-updated`), which says so (web/src/main.tsx). Without a cached shell:
+ * the network's, as before.
+ */
+function cachedFirst(event) {
+  const cached = caches
+    .open(CACHE)
+    .then((c) => c.match('/'))
+    .catch(() => undefined);
+  const network = fetch(event.request).then((res) => ({ res, copy: res.ok ? res.clone() : undefined }));
+  event.respondWith(cached.then((hit) => (hit ? hit.clone() : network.then((n) => n.res))).catch(() => Response.error()));
+  event.waitUntil(
+    Promise.all([cached, network])
+      .then(async ([hit, { copy }]) => {
+        if (!copy) return;
+        const kept = copy.clone();
+        const text = await copy.text();
+        await caches.open(CACHE).then((c) => c.put('/', kept));
+        if (hit && (await hit.text()) !== text) await tellClient(event.resultingClientId, { type: 'zcode-hub.shell-updated' });
+      })
+      // Offline, or the hub down: the cached shell stands.
+      .catch(() => undefined),
+  );
+}
+
+/** How long the worker waits for a navigation's page to exist before giving up telling it. */
+const CLIENT_WAIT_MS = 10000;
+
+/** Posts `message` to the page a navigation created, once it exists (its messages are queued until its scripts listen). */
+async function tellClient(clientId, message) {
+  if (!clientId) return;
+  for (let waited = 0; waited <= CLIENT_WAIT_MS; waited += 100) {
+    const client = await self.clients.get(clientId);
+    if (client) {
+      client.postMessage(message);
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
 
 /**
  * A registration scoped `/m/<hubId>/` carries another machine's notifications: its

@@ -20,6 +20,8 @@ export type { Locale } from './locale.js';
 
 const en = {
   appName: 'ZCode Hub',
+  /** The service worker opened the app from its cached shell and the hub has a newer build (web/public/sw.js). */
+  appUpdated: 'A new version of the app is on the hub: reload to use it.',
   pairTitle: 'Pair this device',
   pairIntro: 'Run `zcode-hub pair` on the computer and enter the code it prints, or open the link / scan the QR code it shows.',
   pairCode: 'Pairing code',
@@ -191,6 +193,7 @@ export type MessageKey = keyof typeof en;
 
 const zh: Record<MessageKey, string> = {
   appName: 'ZCode Hub',
+  appUpdated: '主机上有新版本的应用：重新加载即可使用。',
   pairTitle: '配对此设备',
   pairIntro: '在电脑上运行 `zcode-hub pair`，输入它显示的配对码，或打开它给出的链接 / 扫描二维码。',
   pairCode: '配对码',

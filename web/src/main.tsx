@@ -1,8 +1,8 @@
 import { render } from 'preact';
 import { App } from './app.js';
-import { store } from './hub/app-state.js';
+import { store, toast } from './hub/app-state.js';
 import { HubClient } from './hub/hub-client.js';
-import { localeStore } from './i18n.js';
+import { localeStore, t } from './i18n.js';
 import { api, RestError } from './net/rest.js';
 import { pairCodeFromHash } from './views/pair-view.js';
 import { markSignedOut } from './hub/sign-out.js';
@@ -119,5 +119,8 @@ if ('serviceWorker' in navigator && window.isSecureContext) {
     const data = e.data as { type?: unknown; url?: unknown } | null;
     if (data?.type === 'zcode-hub.open' && typeof data.url === 'string' && data.url.startsWith('/') && !data.url.startsWith('//'))
       openPath(data.url);
+    // This page came from the worker's cached shell and the hub has a newer build: the next open
+    // has it, a reload now. Not reloaded for the person, who may be typing or reading.
+    if (data?.type === 'zcode-hub.shell-updated') toast(t('appUpdated'), 'app-updated');
   });
 }
