@@ -41,6 +41,19 @@ export function phoneLink(): 'proxy' | 'cdp' {
   throw new Error(`BENCH_PHONE_LINK is proxy or cdp (got ${JSON.stringify(text)})`);
 }
 
+/**
+ * Whether the app's service worker runs (`BENCH_PHONE_SW=1`): off by default, so a cold load is
+ * cold (clearing the browser's cache leaves the worker's own). With it on, a warm load is what an
+ * installed app's open is — the shell from the worker's cache (web/public/sw.js) — and a "cold"
+ * one only has the HTTP cache cleared.
+ */
+export function phoneServiceWorker(): boolean {
+  const text = process.env.BENCH_PHONE_SW;
+  if (text === undefined || text === '' || text === '0') return false;
+  if (text === '1') return true;
+  throw new Error(`BENCH_PHONE_SW is 1 (the app's service worker runs) or 0 (got ${JSON.stringify(text)})`);
+}
+
 /** The proxy's link for one of NETWORKS: CDP's `latency` is the round trip. */
 export function linkOf(network: keyof typeof NETWORKS): LinkProfile {
   const n = NETWORKS[network];
@@ -216,7 +229,7 @@ export async function openPhoneRig(turns: number): Promise<PhoneRig> {
       deviceScaleFactor: 2,
       isMobile: true,
       hasTouch: true,
-      serviceWorkers: 'block',
+      serviceWorkers: phoneServiceWorker() ? 'allow' : 'block',
     });
     const page = context.pages()[0] ?? (await context.newPage());
     if (phoneLink() === 'proxy') proxy = await proxyInFront(s);
@@ -295,6 +308,9 @@ export const bPhone: Scenario = {
     const link = phoneLink();
     const loads = await measurePhone(['slow-4g', '3g'], turns, log);
     const headline = loads.find((l) => l.network === 'slow-4g' && l.encoding === 'compressed' && l.cache === 'cold');
-    return { value: headline?.sessionMs ?? Number.NaN, extra: { turns, link, networks: NETWORKS, loads } };
+    return {
+      value: headline?.sessionMs ?? Number.NaN,
+      extra: { turns, link, serviceWorker: phoneServiceWorker(), networks: NETWORKS, loads },
+    };
   },
 };
