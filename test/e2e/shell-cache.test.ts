@@ -3,7 +3,8 @@
  * could arrive (BENCHMARKS.md, B-PHONE), and fetches the hub's meanwhile for the next open: a new
  * CSP (here after a public address was added) is in the cache for that open, and a reload takes
  * it at once (the app's own reloads after adding a machine rely on it). A page opened on an older
- * build's shell is told a new one is on the hub, and is not reloaded under the person using it.
+ * build's shell is told a new one is on the hub, and is not reloaded under the person using it; a
+ * screen whose script is gone from the hub (an older build's) says so and offers the reload.
  * Real daemon, Chromium at 390×844 with its service worker.
  */
 import type { Page, Response } from 'playwright-core';
@@ -91,5 +92,21 @@ describe('the shell from the service worker', () => {
     await sessions(page);
     // Only the cached shell was shown (the notice comes from its differing from the hub's), and no reload.
     expect(shells).toEqual([expect.objectContaining({ fromWorker: true }) as unknown]);
+  });
+
+  it('a screen whose script cannot be had says so, and a reload brings the hub’s app', async () => {
+    const { page, context } = phone;
+    // What an older build's page meets after an upgrade: its screen's chunk is gone from the hub.
+    const gone = '**/assets/settings-view-*.js';
+    await context.route(gone, (route) => route.abort());
+    try {
+      await page.goto(`${hub.url}/settings`);
+      await page.getByTestId('screen-load-failed').getByText('This screen could not be loaded').waitFor();
+    } finally {
+      await context.unroute(gone);
+    }
+    await page.getByRole('button', { name: 'Reload the app' }).click();
+    await page.getByRole('heading', { name: 'Settings' }).waitFor();
+    expect(await page.getByTestId('screen-load-failed').count()).toBe(0);
   });
 });

@@ -14,14 +14,13 @@ import { scopeEn, scopeZh } from './i18n-scope.js';
 import { policyEn, policyZh } from './i18n-policy.js';
 import { terminalEn, terminalZh } from './i18n-terminal.js';
 import { doctorEn, doctorZh } from './i18n-doctor.js';
+import { shellEn, shellZh } from './i18n-shell.js';
 import { voiceEn, voiceZh } from './i18n-voice.js';
 
 export type { Locale } from './locale.js';
 
 const en = {
   appName: 'ZCode Hub',
-  /** The service worker opened the app from its cached shell and the hub has a newer build (web/public/sw.js). */
-  appUpdated: 'A new version of the app is on the hub: reload to use it.',
   pairTitle: 'Pair this device',
   pairIntro: 'Run `zcode-hub pair` on the computer and enter the code it prints, or open the link / scan the QR code it shows.',
   pairCode: 'Pairing code',
@@ -184,6 +183,7 @@ const en = {
   ...peopleEn,
   ...scopeEn,
   ...voiceEn,
+  ...shellEn,
   ...policyEn,
   ...terminalEn,
   ...doctorEn,
@@ -193,7 +193,6 @@ export type MessageKey = keyof typeof en;
 
 const zh: Record<MessageKey, string> = {
   appName: 'ZCode Hub',
-  appUpdated: '主机上有新版本的应用：重新加载即可使用。',
   pairTitle: '配对此设备',
   pairIntro: '在电脑上运行 `zcode-hub pair`，输入它显示的配对码，或打开它给出的链接 / 扫描二维码。',
   pairCode: '配对码',
@@ -354,6 +353,7 @@ const zh: Record<MessageKey, string> = {
   ...peopleZh,
   ...scopeZh,
   ...voiceZh,
+  ...shellZh,
   ...policyZh,
   ...terminalZh,
   ...doctorZh,
