@@ -7,6 +7,7 @@
 // appLink(raw, origin): a notification's deep link on this origin, or undefined (sw-links.js).
 importScripts('/sw-links.js');
 
+// The page drops its shell from here before a reload that needs the hub's (web/src/net/shell-reload.ts, the same name).
 const CACHE = 'zcode-hub-shell-v1';
 const SHELL = ['/', '/manifest.webmanifest', '/icons/icon.svg', '/icons/icon-192.png'];
 

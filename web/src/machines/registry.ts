@@ -13,6 +13,7 @@ import { setSessionMachineLookup } from '../router.js';
 import { deleteCred, loadCreds, saveCred, type MachineCred } from './cred-store.js';
 import { machineApi, machineGet, ticketUrl, Unreachable } from './machine-api.js';
 import { setWorkspaceHubs } from '../net/workspace-fs.js';
+import { reloadOntoHubShell } from '../net/shell-reload.js';
 import { probeReach } from './reach.js';
 import { disableMachinePush, enableMachinePush, setMachinePushTargets } from '../push-client.js';
 
@@ -172,7 +173,7 @@ function reloadOnce(): boolean {
   } catch {
     return false;
   }
-  location.reload();
+  void reloadOntoHubShell();
   return true;
 }
 

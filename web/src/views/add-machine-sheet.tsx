@@ -13,6 +13,7 @@ import { loadCreds } from '../machines/cred-store.js';
 import { PairError, pairMachine } from '../machines/pairing.js';
 import { addPairedMachine, isScopeRefusal } from '../machines/registry.js';
 import { api } from '../net/rest.js';
+import { reloadOntoHubShell } from '../net/shell-reload.js';
 import { deviceLabel } from '../hub/hub-client.js';
 import { navigate } from '../router.js';
 import { useSelector } from '../store.js';
@@ -129,7 +130,7 @@ export function AddMachineSheet({ link, onDone }: { link: AddLink | undefined; o
         if (resumeCode() === l.code) throw new Error('the machine is still not in the list after reloading');
         await api(`/machines/${encodeURIComponent(hubId)}`, { method: 'PUT', body: { url: l.hub, name: l.name } });
         setResume(l.code);
-        location.reload();
+        await reloadOntoHubShell();
         return;
       }
       registered = !viewOnly; // A view device did not list it and may not unlist it: on failure the list stays.

@@ -7,7 +7,7 @@ import { t } from '../i18n.js';
  * Until its chunk arrives the page shows the same busy placeholder as the app while it starts.
  * A chunk that cannot be had — the page runs an older build than the hub now serves (opened
  * from the service worker's cached shell, or left open across an upgrade), or the network is
- * gone — says so, with a reload that takes the hub's current app; the next visit tries again.
+ * gone — says so, with a reload that takes the hub's current app.
  */
 export function lazyView<P extends object>(load: () => Promise<ComponentType<P>>): ComponentType<P> {
   let loaded: ComponentType<P> | undefined;
