@@ -49,10 +49,7 @@ self.addEventListener('fetch', (event) => {
         (hit) =>
           hit ||
           fetch(req).then((res) => {
-            if (res.ok) {
-              const copy = res.clone();
-              caches.open(CACHE).then((c) => c.put(req, copy));
-            }
+            if (res.ok) keep(req, res.clone());
             return res;
           }),
       ),
@@ -60,15 +57,17 @@ self.addEventListener('fetch', (event) => {
   }
 });
 
+/** Keeps `res` in the worker's cache under `key` (a request, or `/` for the shell of every route). */
+function keep(key, res) {
+  return caches.open(CACHE).then((c) => c.put(key, res));
+}
+
 /** The shell from the network, kept for the next open; the cached one when offline. */
 function networkFirst(event) {
   event.respondWith(
     fetch(event.request)
       .then((res) => {
-        if (res.ok) {
-          const copy = res.clone();
-          event.waitUntil(caches.open(CACHE).then((c) => c.put('/', copy)));
-        }
+        if (res.ok) event.waitUntil(keep('/', res.clone()));
         return res;
       })
       .catch(() => caches.match('/').then((r) => r || Response.error())),
@@ -96,7 +95,7 @@ function cachedFirst(event) {
         if (!copy) return;
         const kept = copy.clone();
         const text = await copy.text();
-        await caches.open(CACHE).then((c) => c.put('/', kept));
+        await keep('/', kept);
         if (hit && (await hit.text()) !== text) await tellClient(event.resultingClientId, { type: 'zcode-hub.shell-updated' });
       })
       // Offline, or the hub down: the cached shell stands.
