@@ -46,6 +46,8 @@ const ZCODE_CAPABILITIES = {
   replay: { afterSeq: true, limit: true },
   /** `clientCapabilities._meta.zcode.sessionUpdates` is honoured (update-kinds.ts). */
   sessionUpdates: true,
+  /** Requests sent behind `initialize`, before its answer, are served after it in order (dispatch.ts). */
+  pipelining: true,
 } as const;
 
 const CONFIG_IDS = ['model', 'mode', 'thought_level'] as const;

@@ -125,28 +125,67 @@ export class Dispatcher {
   }
 
   private run(conn: ClientConnection, msg: Extract<Inbound, { kind: 'request' }>, spec: MethodSpec, params: unknown): void {
+    if (msg.method === INITIALIZE) {
+      this.initialize(conn, msg, spec, params);
+      return;
+    }
     void Promise.resolve()
       .then(() => spec.handle(this.ctx, conn, params, msg.method))
       .then(
-        (result) => {
-          if (result instanceof ReplyThen) {
-            conn.respond(msg.id, result.result ?? {});
-            result.after();
-          } else {
-            conn.respond(msg.id, result ?? {});
-          }
-          if (msg.method === INITIALIZE && !conn.initialized) {
-            conn.initialized = true;
-            this.ctx.onInitialized(conn);
-          }
-        },
-        (err: unknown) => {
-          // A hub or backend error is the client's answer; anything else is a bug: log it, never show its stack.
-          if (!isExpectedError(err)) conn.logger.error({ err }, 'request failed');
-          conn.respondError(msg.id, toHubError(err).toRpc());
-        },
+        (result) => this.answer(conn, msg, result),
+        (err: unknown) => this.fail(conn, msg, err),
       )
       .catch((err: unknown) => conn.logger.error({ err }, 'failed to answer a request'));
+  }
+
+  /**
+   * `initialize` is answered at once, not a microtask later: a client may send its first requests
+   * right behind it (CLIENT-PROTOCOL.md "Connecting"), and those read in the same chunk are
+   * dispatched in this same turn — they must find the connection initialized. Its handler is
+   * synchronous; one that ever awaits is answered when it settles, like any other method.
+   */
+  private initialize(conn: ClientConnection, msg: Extract<Inbound, { kind: 'request' }>, spec: MethodSpec, params: unknown): void {
+    let result: unknown;
+    try {
+      result = spec.handle(this.ctx, conn, params, msg.method);
+    } catch (err) {
+      this.fail(conn, msg, err);
+      return;
+    }
+    if (result instanceof Promise) {
+      void result
+        .then(
+          (value) => this.answer(conn, msg, value),
+          (err: unknown) => this.fail(conn, msg, err),
+        )
+        .catch((err: unknown) => conn.logger.error({ err }, 'failed to answer a request'));
+      return;
+    }
+    try {
+      this.answer(conn, msg, result);
+    } catch (err) {
+      conn.logger.error({ err }, 'failed to answer a request');
+    }
+  }
+
+  /** Queues a handler's result (and what must follow it); the first `initialize` answered initializes the connection. */
+  private answer(conn: ClientConnection, msg: Extract<Inbound, { kind: 'request' }>, result: unknown): void {
+    if (result instanceof ReplyThen) {
+      conn.respond(msg.id, result.result ?? {});
+      result.after();
+    } else {
+      conn.respond(msg.id, result ?? {});
+    }
+    if (msg.method === INITIALIZE && !conn.initialized) {
+      conn.initialized = true;
+      this.ctx.onInitialized(conn);
+    }
+  }
+
+  /** A hub or backend error is the client's answer; anything else is a bug: logged, its stack never shown. */
+  private fail(conn: ClientConnection, msg: Extract<Inbound, { kind: 'request' }>, err: unknown): void {
+    if (!isExpectedError(err)) conn.logger.error({ err }, 'request failed');
+    conn.respondError(msg.id, toHubError(err).toRpc());
   }
 
   private notification(conn: ClientConnection, msg: Extract<Inbound, { kind: 'notification' }>): void {
