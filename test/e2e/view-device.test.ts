@@ -97,11 +97,31 @@ describe('a view device', () => {
     const v = vic.page;
     // Workspace files are refused to a view device: it is never offered one, nor asks for one.
     const fileRequests: string[] = [];
+    const gitRequests: string[] = [];
     v.on('request', (r) => {
       if (r.url().includes('/fs/')) fileRequests.push(r.url());
+      if (r.url().includes('/git')) gitRequests.push(r.url());
     });
+    // Every message from the hub is held while the page opens, so the page is seen before the hub
+    // has said what this device may do (its `initialize` answer): no Files button, no git badge —
+    // and no request for either — meanwhile.
+    let holding = true;
+    const held: Array<() => void> = [];
+    await v.routeWebSocket(/\/acp/, (ws: WebSocketRoute) => {
+      const server = ws.connectToServer();
+      server.onMessage((m) => (holding ? held.push(() => ws.send(m)) : ws.send(m)));
+    });
+    const release = (): void => {
+      for (const send of held.splice(0)) send();
+      holding = false;
+    };
     await v.goto(sessionUrl);
     await v.getByTestId('changes-button').waitFor();
+    expect(await v.getByTestId('files-button').count()).toBe(0);
+    expect(await v.getByTestId('git-badge').count()).toBe(0);
+    expect(gitRequests).toEqual([]);
+    release();
+    await expect.poll(() => v.getByTestId('conn-indicator').getAttribute('data-status')).toBe('online');
     expect(await v.getByTestId('files-button').count()).toBe(0);
     // Its Changes view shows the diffs, without "Open file".
     await v.getByTestId('changes-button').click();
@@ -113,18 +133,12 @@ describe('a view device', () => {
     // Opened by its address, the page renders before the hub has said what this device may do (its
     // `initialize` answer): every message from the hub is held until the Files page is up, so the
     // page is seen deciding without it — and asking nothing meanwhile.
-    let holding = true;
-    const held: Array<() => void> = [];
-    await v.routeWebSocket(/\/acp/, (ws: WebSocketRoute) => {
-      const server = ws.connectToServer();
-      server.onMessage((m) => (holding ? held.push(() => ws.send(m)) : ws.send(m)));
-    });
+    holding = true;
     await v.goto(`${sessionUrl}/files`);
     await v.getByTestId('files-view').waitFor();
     expect(await v.getByTestId('operate-only').count()).toBe(0);
     expect(fileRequests).toEqual([]);
-    for (const send of held.splice(0)) send();
-    holding = false;
+    release();
     // The refusal names what the device lacks and how it gets it.
     const refusal = v.getByTestId('operate-only');
     await refusal.waitFor();

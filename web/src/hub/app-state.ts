@@ -125,6 +125,16 @@ export function knownScope(s: AppState, hubId: string | undefined): string | und
   return hubId !== undefined ? s.machines[hubId]?.scope : s.me?.scope;
 }
 
+/**
+ * Whether this device may read the workspace (files, git) on the machine `hubId`: only once that
+ * hub has said so. Those reads go over REST at once, and a view device's would be refused, so
+ * neither they nor the buttons that start them come before its scope is known.
+ */
+export function mayBrowse(s: AppState, hubId: string | undefined): boolean {
+  const scope = knownScope(s, hubId);
+  return scope !== undefined && scope !== 'view';
+}
+
 /** This device's scope on the machine `hubId` (the home hub when undefined); `operate` until known. */
 export function scopeOn(s: AppState, hubId: string | undefined): string {
   return knownScope(s, hubId) ?? 'operate';

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { changeTotals, collectChanges, relativePath, type FileChange, type FileEdit } from '../changes/changes.js';
 import { hunkStart } from '../changes/numbered-diff.js';
-import { scopeOn, store } from '../hub/app-state.js';
+import { mayBrowse, store } from '../hub/app-state.js';
 import type { HubClient } from '../hub/hub-client.js';
 import { t } from '../i18n.js';
 import { readFile } from '../net/workspace-fs.js';
@@ -115,7 +115,7 @@ export function ChangesView({ client, sessionId, file }: { client: HubClient; se
   const items = useSelector(store, (s) => s.chats[sessionId]?.items);
   const attached = useSelector(store, (s) => s.chats[sessionId] !== undefined);
   const cwd = useSelector(store, (s) => s.sessions[sessionId]?.cwd);
-  const canBrowse = useSelector(store, (s) => scopeOn(s, client.hubId) !== 'view');
+  const canBrowse = useSelector(store, (s) => mayBrowse(s, client.hubId));
   const files = useMemo(() => collectChanges(items ?? []), [items]);
   // Open the file asked for (from a tool card), or every file when there are few.
   const wanted = file ? relativePath(file, cwd) : undefined;

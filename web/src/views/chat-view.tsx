@@ -1,6 +1,6 @@
 import type { RefObject } from 'preact';
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
-import { scopeOn, store, toast } from '../hub/app-state.js';
+import { mayBrowse, scopeOn, store, toast } from '../hub/app-state.js';
 import type { ChatItem, OutboxPrompt, RetryPrompt } from '../hub/chat-types.js';
 import { promptNotSent } from '../hub/prompt-send.js';
 import { takeBackPrompt } from '../hub/waiting-prompts.js';
@@ -45,6 +45,7 @@ export function ChatView({ client, sessionId }: { client: HubClient; sessionId: 
   const chat = useSelector(store, (s) => s.chats[sessionId]);
   const summary = useSelector(store, (s) => s.sessions[sessionId]);
   const scope = useSelector(store, (s) => scopeOn(s, client.hubId));
+  const canBrowse = useSelector(store, (s) => mayBrowse(s, client.hubId));
   const presence = useSelector(store, (s) => s.presence[sessionId]);
   const linkUp = useSelector(store, (s) => client.online(s));
   // A session of another machine says which one in its header (the home hub's sessions need not).
@@ -97,12 +98,12 @@ export function ChatView({ client, sessionId }: { client: HubClient; sessionId: 
             ) : null}
             <MachineChip m={machine} />
             {/* Under the title, not beside it: on a phone the title needs the row's width (a long branch took it). */}
-            {canOperate ? <GitBadge sessionId={sessionId} running={running} /> : null}
+            {canBrowse ? <GitBadge sessionId={sessionId} running={running} /> : null}
           </>
         }
         {...(canOperate ? { onTitle: () => setRenaming(true), titleLabel: t('rename') } : {})}
       >
-        <SessionLinks sessionId={sessionId} canOperate={canOperate} />
+        <SessionLinks sessionId={sessionId} canBrowse={canBrowse} />
       </TopBar>
       {/* The one `main` landmark: pickers, conversation and composer (the header is the banner). */}
       <main class="page-main">

@@ -82,8 +82,8 @@ export function TaskRunningPill({ count }: { count: number }) {
   );
 }
 
-/** The chat header's shortcuts to the session's Terminal (when it has output), Changes (with the changed-file count) and Files (operate devices). */
-export function SessionLinks({ sessionId, canOperate }: { sessionId: string; canOperate: boolean }) {
+/** The chat header's shortcuts to the session's Terminal (when it has output), Changes (with the changed-file count) and Files (operate devices, once the hub has said so). */
+export function SessionLinks({ sessionId, canBrowse }: { sessionId: string; canBrowse: boolean }) {
   const items = useSelector(store, (s) => s.chats[sessionId]?.items);
   const count = useMemo(() => appliedCount(collectChanges(items ?? [])), [items]);
   const terminals = useMemo(() => terminalCards(items).length, [items]);
@@ -108,8 +108,8 @@ export function SessionLinks({ sessionId, canOperate }: { sessionId: string; can
         testId="changes"
         countTestId="changes-count"
       />
-      {/* Files are served to operate devices only, like the git badge. */}
-      {canOperate ? (
+      {/* Files are served to operate devices only, like the git badge (app-state.ts mayBrowse). */}
+      {canBrowse ? (
         <button
           type="button"
           class="icon-btn"
