@@ -57,9 +57,16 @@ export class HubClient {
   private shownNow: () => readonly string[] = () => [];
   /** Calls waiting for this link to come online (whenOnline). */
   private readonly onlineWait = new OnlineWait();
+  /**
+   * Whether this link's hub serves requests sent behind `initialize` (its last handshake said so).
+   * The home hub does from the start: it served this app. Another machine may run an older hub,
+   * which refuses them: it is asked after its first answer.
+   */
+  private pipelines: boolean;
 
   constructor(url: string | (() => Promise<string>), machine?: MachineLink) {
     this.hubId = machine?.hubId;
+    this.pipelines = machine === undefined;
     this.onOnline = machine?.onOnline;
     this.api = machine?.api ?? api;
     this.conn = new RpcConnection(url, {
@@ -142,29 +149,48 @@ export class HubClient {
 
   private async onOpen(): Promise<void> {
     const device = deviceLabel();
-    applyHandshake(this.hubId, await this.conn.call('initialize', initializeParams(device)), device);
-    // Interactions are re-sent per attach, so forget live copies from the old socket.
+    // The old socket's live requests: their cards stay answerable until the handshake answers.
+    const stale = new Set(Object.values(store.get().interactions).flatMap((i) => (i.rpc && i.hubId === this.hubId ? [i.rpc] : [])));
+    const handshake = this.conn.call('initialize', initializeParams(device));
+    // A hub that pipelines is asked for the list and the chats on screen right behind
+    // `initialize`, not after its answer: one round trip less on every connect
+    // (CLIENT-PROTOCOL.md "Connecting"; BENCHMARKS.md, "B-PHONE"). The answers still come after
+    // the handshake's, so the handshake is applied first.
+    const pipelined = this.pipelines ? this.loadShown() : undefined;
+    // Awaited below; a handshake that fails first must not leave this rejection unhandled.
+    pipelined?.catch(() => undefined);
+    const init = await handshake;
+    applyHandshake(this.hubId, init, device);
+    // Interactions are re-sent per attach, so the old socket's copies go — only those: a pipelined
+    // load's requests may have come already.
     store.update((s) => ({
       ...s,
-      interactions: Object.fromEntries(Object.entries(s.interactions).filter(([, i]) => !i.rpc || i.hubId !== this.hubId)),
+      interactions: Object.fromEntries(Object.entries(s.interactions).filter(([, i]) => !i.rpc || !stale.has(i.rpc))),
     }));
-    // What was attached before a reconnect, and a session the screen shows (a deep link's chat),
-    // is loaded beside the list, not after it: the hub finds a session by its id (`session/load`'s
-    // `cwd` is not read, CLIENT-PROTOCOL.md), so waiting for the list only cost a round trip
-    // before the chat could show (BENCHMARKS.md, "B-PHONE through a real round-trip proxy"). The
-    // link turns online once both have answered; a prompt sent before then waits for it
-    // (prompt-send.ts).
-    // A load a drop cuts off leaves its session out of `attached`, so the next handshake loads it
-    // only if it is on screen by then. That is right, not lost: `attached` means "live on this
-    // socket", and a chat kept there unloaded would never be loaded again (a page attaches only
-    // what is not attached, session-page.ts). Its chat stays in the store as it was (attach
-    // writes only once answered), and going back to it attaches it then, from its seq: what was
-    // missed comes with that load, as after any reconnect (test/web/reload-cut.test.ts).
+    this.pipelines = pipelinesOf(init);
+    await (pipelined ?? this.loadShown());
+    void this.refreshInbox();
+    this.onOnline?.();
+  }
+
+  /**
+   * Loads the session list and, beside it, what was attached before a reconnect and the sessions
+   * the screen shows (a deep link's chat): the hub finds a session by its id (`session/load`'s
+   * `cwd` is not read, CLIENT-PROTOCOL.md), so waiting for the list only cost a round trip before
+   * the chat could show. The link turns online once both have answered; a prompt sent before
+   * then waits for it (prompt-send.ts).
+   *
+   * A load a drop cuts off leaves its session out of `attached`, so the next handshake loads it
+   * only if it is on screen by then. That is right, not lost: `attached` means "live on this
+   * socket", and a chat kept there unloaded would never be loaded again (a page attaches only
+   * what is not attached, session-page.ts). Its chat stays in the store as it was (attach writes
+   * only once answered), and going back to it attaches it then, from its seq: what was missed
+   * comes with that load, as after any reconnect (test/web/reload-cut.test.ts).
+   */
+  private async loadShown(): Promise<void> {
     const again = new Set([...this.attached, ...this.shownNow()]);
     this.attached.clear();
     await Promise.all([this.refreshSessions(), ...[...again].map((sid) => this.attach(sid).catch(() => undefined))]);
-    void this.refreshInbox();
-    this.onOnline?.();
   }
 
   /** Reloads the session list (`session/list`, following cursors). */
@@ -360,4 +386,9 @@ export class HubClient {
       return { ...s, interactions, activeInteraction: s.activeInteraction === interactionId ? undefined : s.activeInteraction };
     });
   }
+}
+
+/** Whether an `initialize` answer says its hub serves requests sent behind it (`agentCapabilities._meta.zcode.pipelining`). */
+function pipelinesOf(init: unknown): boolean {
+  return zmeta(rec(init)?.['agentCapabilities'])['pipelining'] === true;
 }

@@ -376,8 +376,9 @@ export class RpcConnection {
 
   /** A cheap request; no answer within the probe timeout → the socket is dead, reconnect. */
   private async probe(): Promise<void> {
-    // Not before the handshake is done: the hub refuses any request before initialize's answer
-    // (an adopted socket is open before it, and `pageshow` comes then).
+    // Not before the handshake is done: its own answers prove the socket alive then, and an older
+    // hub refuses a request sent before initialize's (an adopted socket is open before it, and
+    // `pageshow` comes then).
     if (this.status !== 'online') return;
     try {
       await this.call(ZCODE_REQUEST.interactionsList, {}, WEB_LIMITS.probeTimeoutMs);
