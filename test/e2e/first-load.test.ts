@@ -122,6 +122,50 @@ describe('the first load of a paired phone', () => {
     expect(phone.errors).toEqual([]);
   }, 60_000);
 
+  it("sends the list and the deep-linked chat's load before the app's own script has arrived, and the app asks neither again", async () => {
+    const editor = await hub.initializedClient({ name: 'editor' });
+    const { sessionId } = await editor.request<{ sessionId: string }>('session/new', { cwd: hub.workspace, mcpServers: [] });
+    await editor.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'early load check' }] });
+    await editor.close();
+
+    const { page } = phone;
+    // The service worker serves cached assets where page.route cannot see them: start without it.
+    await page.evaluate(async () => {
+      for (const r of await navigator.serviceWorker.getRegistrations()) await r.unregister();
+      for (const k of await caches.keys()) await caches.delete(k);
+    });
+    const sent: string[] = [];
+    let loadSent: () => void = () => undefined;
+    const loaded = new Promise<void>((resolve) => (loadSent = resolve));
+    page.on('websocket', (ws) =>
+      ws.on('framesent', (f) => {
+        const method = (JSON.parse(String(f.payload)) as { method?: string }).method;
+        if (method) sent.push(method);
+        if (method === 'session/load') loadSent();
+      }),
+    );
+    // Hold the app's entry script until the load went out: only the first script can have sent it.
+    const entry = /\/assets\/index-[^/]+\.js$/;
+    await page.route(entry, async (route) => {
+      await Promise.race([loaded, new Promise((r) => setTimeout(r, 20_000))]);
+      await route.continue().catch(() => undefined);
+    });
+    try {
+      await page.goto(`${hub.url}/s/${sessionId}`);
+      const outcome = await Promise.race([loaded.then(() => 'sent'), page.waitForTimeout(20_000).then(() => 'never sent')]);
+      expect(outcome).toBe('sent');
+      await page.getByRole('main').getByText('You asked: early load check').waitFor();
+      await expect.poll(() => page.getByTestId('conn-indicator').getAttribute('data-status')).toBe('online');
+    } finally {
+      loadSent();
+      await page.unroute(entry);
+    }
+    // The app took the first script's requests over: none of them asked twice.
+    expect(sent.slice(0, 3)).toEqual(['initialize', 'session/list', 'session/load']);
+    expect(sent.filter((m) => m === 'session/list' || m === 'session/load' || m === 'initialize')).toHaveLength(3);
+    expect(phone.errors).toEqual([]);
+  }, 60_000);
+
   it("a deep-linked chat's session/list and session/load go out behind initialize, before its answer", async () => {
     const editor = await hub.initializedClient({ name: 'editor' });
     const { sessionId } = await editor.request<{ sessionId: string }>('session/new', { cwd: hub.workspace, mcpServers: [] });

@@ -10,6 +10,7 @@ import { ConnectionLost, RpcConnection, RpcError, type ConnStatus, type RpcOptio
 import { MalformedResult } from '../../web/src/net/hub-methods.js';
 import { LinkGone } from '../../web/src/net/online-wait.js';
 import { openEarlySocket, takeEarlySocket } from '../../web/src/net/early-socket.js';
+import { listParams, loadParams } from '../../web/src/hub/handshake-requests.js';
 import { until } from '../helpers/until.js';
 import { ScriptedHub as Hub } from '../helpers/scripted-hub.js';
 
@@ -237,7 +238,7 @@ describe('a socket the page opened before the app ran (early-socket.ts)', () => 
   }
 
   it('is taken over with its initialize already sent: no second socket, no second initialize, and what came before is handled after the open, in order', async () => {
-    openEarlySocket({ method: 'initialize', params: INIT });
+    openEarlySocket([{ method: 'initialize', params: INIT }]);
     const init = await early.request('initialize');
     expect(init.id).toBe(0);
     early.send({ jsonrpc: '2.0', id: init.id, result: { protocolVersion: 1, _meta: { zcode: { hub: 'early' } } } });
@@ -264,8 +265,61 @@ describe('a socket the page opened before the app ran (early-socket.ts)', () => 
     await next;
   });
 
+  it('takes over the requests sent behind initialize: each call that asks the same takes its answer; one nobody asked is dropped, and asked later goes anew', async () => {
+    const LIST = listParams();
+    const SHOWN = loadParams('sess_shown', '');
+    const OTHER = loadParams('sess_other', '');
+    openEarlySocket([
+      { method: 'initialize', params: INIT },
+      { method: 'session/list', params: LIST },
+      { method: 'session/load', params: SHOWN },
+    ]);
+    // All three go out at once, none waiting for an answer, with ids the app's never take.
+    await early.request('session/load');
+    expect(early.frames.map((f) => [f.method, f.id])).toEqual([
+      ['initialize', 0],
+      ['session/list', -1],
+      ['session/load', -2],
+    ]);
+    expect(early.frames[2]?.params).toEqual(SHOWN);
+    early.send({ jsonrpc: '2.0', id: 0, result: { protocolVersion: 1 } });
+    early.send({ jsonrpc: '2.0', id: -1, result: { sessions: [{ sessionId: 'sess_shown' }] } });
+    early.send({ jsonrpc: '2.0', id: -2, result: { _meta: { zcode: { seq: 7 } } } });
+    const taken = takeEarlySocket();
+    await until(() => ((taken?.received.length ?? 0) === 3 ? true : undefined), 'the three answers held');
+    // The app's handshake asks the list and a load of another chat (the address changed, say).
+    let answers: unknown[] = [];
+    const c = new RpcConnection(
+      early.url,
+      {
+        onOpen: async (rpc) => {
+          answers = await Promise.all([rpc.call('initialize', INIT), rpc.call('session/list', LIST), rpc.call('session/load', OTHER)]);
+        },
+        onNotification: () => undefined,
+        onRequest: () => undefined,
+        onStatus: () => undefined,
+      },
+      { WebSocket },
+    );
+    app = c;
+    c.adopt(taken);
+    c.start();
+    const other = await early.request('session/load', 1);
+    expect([other.id, other.params]).toEqual([1, OTHER]);
+    early.send({ jsonrpc: '2.0', id: other.id, result: { _meta: { zcode: { seq: 3 } } } });
+    await until(() => (c.status === 'online' ? true : undefined), 'online');
+    expect(answers).toEqual([{ protocolVersion: 1 }, { sessions: [{ sessionId: 'sess_shown' }] }, { _meta: { zcode: { seq: 3 } } }]);
+    expect(early.frames.filter((f) => f.method === 'session/list')).toHaveLength(1);
+    // The early load nobody asked: its answer went nowhere, and the same load asked now goes out anew.
+    const later = c.call('session/load', SHOWN);
+    const again = await early.request('session/load', 2);
+    expect(again.id).toBe(2);
+    early.send({ jsonrpc: '2.0', id: again.id, result: { _meta: { zcode: { seq: 8 } } } });
+    expect(await later).toEqual({ _meta: { zcode: { seq: 8 } } });
+  });
+
   it('a socket still opening is taken over and the app sends initialize itself when it opens', async () => {
-    openEarlySocket({ method: 'initialize', params: INIT });
+    openEarlySocket([{ method: 'initialize', params: INIT }]);
     const { conn: c, initialized } = appConnection();
     c.adopt(takeEarlySocket());
     c.start();
@@ -277,7 +331,7 @@ describe('a socket the page opened before the app ran (early-socket.ts)', () => 
   });
 
   it('a socket that closed before the app ran is left alone: the app opens its own', async () => {
-    openEarlySocket({ method: 'initialize', params: INIT });
+    openEarlySocket([{ method: 'initialize', params: INIT }]);
     await early.request('initialize');
     const taken = takeEarlySocket();
     early.socket.terminate();

@@ -10,7 +10,8 @@ import { keepDrafts } from './hub/kept-drafts.js';
 import { homeSocketUrl, takeEarlySocket } from './net/early-socket.js';
 import { remember, seemsPaired } from './net/paired-flag.js';
 import { setHomeClient, startMachines } from './machines/registry.js';
-import { leaveSessionPages, openPath, parseRoute } from './router.js';
+import { leaveSessionPages, openPath } from './router.js';
+import { shownSession } from './hub/handshake-requests.js';
 import { setSessionPageLeaver } from './hub/session-gone.js';
 import './styles.css';
 import './workspace.css';
@@ -27,8 +28,8 @@ setHomeClient(client);
 setSessionPageLeaver(leaveSessionPages);
 // A page of one of this hub's sessions (a deep link, or open across a reconnect) is loaded at the handshake.
 client.setShownSessions(() => {
-  const route = parseRoute(location.pathname + location.search);
-  return 'sessionId' in route && route.hubId === undefined ? [route.sessionId] : [];
+  const shown = shownSession(location.pathname + location.search);
+  return shown === undefined ? [] : [shown];
 });
 
 /** Opens the home hub's socket, or reopens it (a new token after pairing again). */

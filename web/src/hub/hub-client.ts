@@ -16,6 +16,7 @@ import { applyAttachResult, applySessionUpdate, emptyChat, parseTurnState, prepe
 import { handleNotification } from './hub-events.js';
 import { applyHandshake } from './handshake.js';
 import { initializeParams } from './initialize-params.js';
+import { listParams, loadParams } from './handshake-requests.js';
 import { sendPrompt } from './prompt-send.js';
 import { stopTurn } from './turn-stop.js';
 import { fromView, mergeInteraction, rememberCard, type Answer } from './interactions.js';
@@ -198,8 +199,7 @@ export class HubClient {
     let cursor: string | undefined;
     const found: Record<string, ReturnType<typeof fromListEntry>> = {};
     for (let page = 0; page < 20; page++) {
-      // Archived sessions too: the list hides them until its Archived filter is on.
-      const res = await this.conn.call('session/list', { ...(cursor ? { cursor } : {}), _meta: { zcode: { includeArchived: true } } });
+      const res = await this.conn.call('session/list', listParams(cursor));
       for (const e of res.sessions) {
         const sid = str(rec(e)?.['sessionId']);
         const summary = sid ? fromListEntry(e, store.get().sessions[sid]) : undefined;
@@ -253,9 +253,8 @@ export class HubClient {
     const cwd = store.get().sessions[sessionId]?.cwd ?? '';
     this.attaching.set(sessionId, []);
     try {
-      const limit = WEB_LIMITS.firstHistoryPage;
-      const meta = resume ? { afterSeq: held.seq, epoch: held.epoch, limit } : { limit };
-      const result = await this.conn.call('session/load', { sessionId, cwd, mcpServers: [], _meta: { zcode: meta } }, 60_000);
+      const from = held?.seq !== undefined ? { afterSeq: held.seq, epoch: held.epoch } : undefined;
+      const result = await this.conn.call('session/load', loadParams(sessionId, cwd, from), 60_000);
       const z = zmeta(result);
       const recovered = rec(z['replayMeta'])?.['recovered'];
       const fresh = !resume || recovered === false;

@@ -1,22 +1,31 @@
 /**
  * The home hub's socket, opened by the app's first and smallest script (web/src/early.ts) while
- * the app's own scripts are still downloading, with `initialize` sent the moment it opens: on a
- * slow link the TCP handshake, the upgrade and the handshake's answer then overlap the download
+ * the app's own scripts are still downloading, with the handshake's requests sent the moment it
+ * opens — `initialize`, and behind it the session list and the load of the chat the address
+ * shows: on a slow link the TCP handshake, the upgrade and their answers then overlap the download
  * instead of following it (BENCHMARKS.md, "B-PHONE through a real round-trip proxy"). The app's
  * RpcConnection takes the socket over (`RpcConnection.adopt`) with every frame that arrived
- * meanwhile, in order. Nothing here decides anything: a refused token still ends in the app's
- * own checks, exactly as with a socket it opened itself.
+ * meanwhile, in order; each of its calls that asks what was asked already takes that request's
+ * answer. Nothing here decides anything: a refused token still ends in the app's own checks,
+ * exactly as with a socket it opened itself.
  */
 
-/** What the app takes over: the socket, the request already sent on it (if it opened), and the frames received since. */
+/** A request sent on the early socket: its id, its method and its params as sent (JSON). */
+export interface EarlyRequest {
+  id: number;
+  method: string;
+  params: string;
+}
+
+/** What the app takes over: the socket, the requests already sent on it (once it opened), and the frames received since. */
 export interface EarlySocket {
   ws: WebSocket;
-  sent: { id: number; method: string } | undefined;
+  sent: EarlyRequest[];
   received: string[];
 }
 
-/** The id of the early request: the app's own ids start at 1. */
-export const EARLY_ID = 0;
+/** The ids of the early requests: 0, -1, -2 …; the app's own start at 1. */
+const earlyId = (k: number): number => -k;
 
 let early: EarlySocket | undefined;
 
@@ -25,19 +34,47 @@ export function homeSocketUrl(): string {
   return `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/acp`;
 }
 
-/** Opens the socket and sends `first` once it is open; frames are kept until `takeEarlySocket`. */
-export function openEarlySocket(first: { method: string; params: unknown }): void {
+/**
+ * Opens the socket and sends `requests` once it is open, in order, without waiting for any answer
+ * (the first is `initialize`: the hub serves what follows it after it); frames are kept until
+ * `takeEarlySocket`.
+ */
+export function openEarlySocket(requests: ReadonlyArray<{ method: string; params: unknown }>): void {
   if (early !== undefined || typeof WebSocket === 'undefined') return;
   const ws = new WebSocket(homeSocketUrl());
-  const held: EarlySocket = { ws, sent: undefined, received: [] };
+  const held: EarlySocket = { ws, sent: [], received: [] };
   ws.onopen = () => {
-    ws.send(JSON.stringify({ jsonrpc: '2.0', id: EARLY_ID, method: first.method, params: first.params }));
-    held.sent = { id: EARLY_ID, method: first.method };
+    requests.forEach(({ method, params }, k) => {
+      const id = earlyId(k);
+      const text = JSON.stringify(params);
+      ws.send(`{"jsonrpc":"2.0","id":${id},"method":${JSON.stringify(method)},"params":${text}}`);
+      held.sent.push({ id, method, params: text });
+    });
   };
   ws.onmessage = (ev: MessageEvent) => {
     if (typeof ev.data === 'string') held.received.push(ev.data);
   };
   early = held;
+}
+
+/**
+ * The requests an adopted socket sent already (RpcConnection's first connect): each is taken, once,
+ * by the first call on that socket that asks the same — method and params — which then waits for
+ * its answer instead of asking again.
+ */
+export class SentEarly {
+  constructor(
+    private readonly ws: WebSocket,
+    private readonly requests: EarlyRequest[],
+  ) {}
+
+  /** The id of the early request that asks exactly this on `ws`, taken; undefined when none does. */
+  take(ws: WebSocket, method: string, params: unknown): number | undefined {
+    if (ws !== this.ws) return undefined;
+    const text = JSON.stringify(params);
+    const k = this.requests.findIndex((r) => r.method === method && r.params === text);
+    return k < 0 ? undefined : this.requests.splice(k, 1)[0]?.id;
+  }
 }
 
 /** The early socket, once (undefined when none was opened or it was taken already). */

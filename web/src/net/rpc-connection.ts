@@ -10,7 +10,7 @@ import { ConnectFailure, ConnectionLost, RpcError, UPGRADE_REFUSED, type ConnSta
 import { PendingCalls } from './pending-calls.js';
 import { LinkGone } from './online-wait.js';
 import { backoffDelay } from './backoff.js';
-import { handOver, type EarlySocket } from './early-socket.js';
+import { handOver, SentEarly, type EarlySocket } from './early-socket.js';
 import { CLOSE } from '../../../src/gateway/close-codes.js';
 import { ZCODE_REQUEST } from '../../../src/zcode-ext/methods.js';
 import { HUB_RESULTS, MalformedResult, type HubClientNotifications, type HubMethod, type ParamsOf, type ResultOf } from './hub-methods.js';
@@ -59,8 +59,8 @@ export class RpcConnection {
   private hiddenAt = 0;
   /** A socket opened before the app ran (early-socket.ts), used by the first connect instead of a new one. */
   private adopted: EarlySocket | undefined;
-  /** The request already sent on the adopted socket: the first call of that method is its answer. */
-  private sentEarly: { ws: WebSocket; id: number; method: string } | undefined;
+  /** The requests already sent on the adopted socket: a call asking the same (method and params) takes its answer. */
+  private sentEarly: SentEarly | undefined;
   /** Frames of the adopted socket still being handed over (early-socket.ts `handOver`); new ones queue behind. */
   private replaying: { ws: WebSocket; queue: string[] } | undefined;
   status: ConnStatus = 'offline';
@@ -154,11 +154,10 @@ export class RpcConnection {
   private request(method: string, params: unknown, timeoutMs: number): Promise<unknown> {
     const ws = this.ws;
     if (!ws || ws.readyState !== OPEN) return Promise.reject(new ConnectionLost());
-    const early = this.sentEarly?.ws === ws && this.sentEarly.method === method ? this.sentEarly : undefined;
-    if (early) this.sentEarly = undefined;
-    const id = early?.id ?? this.nextId++;
+    const early = this.sentEarly?.take(ws, method, params);
+    const id = early ?? this.nextId++;
     const answered = this.pending.add(id, method, timeoutMs);
-    if (!early) ws.send(JSON.stringify({ jsonrpc: '2.0', id, method, params }));
+    if (early === undefined) ws.send(JSON.stringify({ jsonrpc: '2.0', id, method, params }));
     return answered;
   }
 
@@ -279,12 +278,15 @@ export class RpcConnection {
   }
 
   /**
-   * The adopted socket is open already: the open the app would have seen, its first call finding
-   * the request already sent, then the frames received so far, in order.
+   * The adopted socket is open already: the open the app would have seen, its handshake's calls
+   * finding the requests already sent, then the frames received so far, in order.
    */
   private takeOver(early: EarlySocket, onOpen: () => void): void {
-    if (early.sent) this.sentEarly = { ws: early.ws, ...early.sent };
+    this.sentEarly = new SentEarly(early.ws, early.sent.splice(0));
     onOpen();
+    // The handshake made its calls as it started (HubClient.onOpen): an early request none of
+    // them asked is nobody's, and its answer is dropped; a later call that asks the same goes anew.
+    this.sentEarly = undefined;
     const replay = { ws: early.ws, queue: early.received.splice(0) };
     this.replaying = replay;
     const deliver = (text: string): boolean => {
