@@ -89,12 +89,22 @@ export function takeEarlySocket(): EarlySocket | undefined {
  * what an answer's awaiter does next (applying the handshake) runs before the notifications that
  * followed it; frames pushed onto `queue` meanwhile follow in order. Stops when `deliver` answers
  * false (the socket is gone); `done` runs once the queue is empty or delivery stopped.
+ *
+ * The next task is a message on a channel of its own, not a timer: a browser makes a timer nested
+ * five deep wait at least 4 ms, and a chat's load the first script asked for arrives as dozens of
+ * frames (its history's updates) before the app runs.
  */
 export function handOver(queue: string[], deliver: (text: string) => boolean, done: () => void): void {
-  const text = queue.shift();
-  if (text === undefined || !deliver(text)) {
-    done();
-    return;
-  }
-  setTimeout(() => handOver(queue, deliver, done), 0);
+  const channel = new MessageChannel();
+  const step = (): void => {
+    const text = queue.shift();
+    if (text === undefined || !deliver(text)) {
+      channel.port1.close();
+      done();
+      return;
+    }
+    channel.port2.postMessage(null);
+  };
+  channel.port1.onmessage = step;
+  step();
 }
