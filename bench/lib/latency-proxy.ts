@@ -20,6 +20,9 @@ export interface LinkProfile {
 /** Bytes released at once: small enough that a large answer arrives progressively, as on a real link. */
 const SLICE = 4 * 1024;
 
+/** How often `whenIdle` looks at the link. */
+const IDLE_POLL_MS = 20;
+
 /** One connection's bytes in one direction: waiting for the link, then on their way, in order. */
 class Flow {
   readonly waiting: Array<{ size: number; deliver: () => void }> = [];
@@ -114,6 +117,11 @@ class Direction {
     }
   }
 
+  /** Nothing on the wire or waiting for it: every byte sent so far has arrived. */
+  get idle(): boolean {
+    return this.freeAt <= performance.now() && this.flows.every((f) => f.idle);
+  }
+
   /** The next flow in turn with something to send now. */
   private nextReady(now: number): Flow | undefined {
     for (let k = 0; k < this.flows.length; k++) {
@@ -150,6 +158,11 @@ export interface LatencyProxy {
   port: number;
   /** Another link from now on (what is already on the wire keeps its times): one origin for every profile of a run. */
   setProfile(profile: LinkProfile): void;
+  /**
+   * Resolves once nothing is on the link either way, or after `maxMs` (a socket that keeps
+   * talking): a load timed next does not share the link with what the page before it left behind.
+   */
+  whenIdle(maxMs: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -211,6 +224,10 @@ export async function startLatencyProxy(target: { host: string; port: number }, 
       up.bytesPerSec = next.upBytesPerSec;
       down.bytesPerSec = next.downBytesPerSec;
       up.oneWayMs = down.oneWayMs = next.rttMs / 2;
+    },
+    async whenIdle(maxMs) {
+      const until = performance.now() + maxMs;
+      while (!(up.idle && down.idle) && performance.now() < until) await new Promise((r) => setTimeout(r, IDLE_POLL_MS));
     },
     close: () =>
       new Promise<void>((resolve) => {

@@ -62,6 +62,8 @@ export function linkOf(network: keyof typeof NETWORKS): LinkProfile {
 
 /** The proxy between loads (pairing, resetting): straight through. */
 const OPEN_LINK: LinkProfile = { rttMs: 0, downBytesPerSec: Infinity, upBytesPerSec: Infinity };
+/** The longest a load waits for the link to carry nothing before it starts (a live socket may never be silent). */
+const LINK_IDLE_MAX_MS = 10_000;
 
 /** Turns in the long session (b) opens (`BENCH_PHONE_TURNS` for another length: does it cost more to open?). */
 export const phoneSessionTurns = (): number => countFromEnv('BENCH_PHONE_TURNS', 200);
@@ -150,6 +152,9 @@ async function timedLoad(
 ): Promise<{ ms: number; http: number; ws: number }> {
   const { page, proxy } = rig;
   await page.goto('about:blank');
+  // What the page before left on the link (a chunk it fetched after its screen showed) would
+  // otherwise delay this load's first bytes: each load starts on an empty link.
+  await proxy?.whenIdle(LINK_IDLE_MAX_MS);
   await cdp.send('Network.enable');
   await cdp.send('Network.setExtraHTTPHeaders', { headers: run.encoding === 'identity' ? { 'Accept-Encoding': 'identity' } : {} });
   if (run.cache === 'cold') await cdp.send('Network.clearBrowserCache');

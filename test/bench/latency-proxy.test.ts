@@ -102,6 +102,30 @@ describe('the round-trip proxy', () => {
     }
   }, 30_000);
 
+  it('is idle only once what was sent has arrived', async () => {
+    const p = await echoBehindProxy(PROFILE);
+    const s = await connect(p.port);
+    try {
+      await echoed(s, Buffer.from('warm'));
+      await p.whenIdle(5_000);
+      // 400 KB each way: at least 0.6 s on the link. Idle is not before it came back whole.
+      let back = 0;
+      const first = new Promise<void>((resolve) =>
+        s.on('data', (c: Buffer) => {
+          back += c.length;
+          resolve();
+        }),
+      );
+      s.write(Buffer.alloc(400_000, 2));
+      // Once bytes come back the proxy holds the rest (read at loopback speed, paced at 1 MB/s).
+      await first;
+      await p.whenIdle(30_000);
+      expect(back).toBe(400_000);
+    } finally {
+      s.destroy();
+    }
+  }, 40_000);
+
   it('an end from either side reaches the other after the data before it', async () => {
     const p = await echoBehindProxy(PROFILE);
     const s = await connect(p.port);
