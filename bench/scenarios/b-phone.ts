@@ -166,6 +166,10 @@ async function timedLoad(
   await shown();
   const ms = round(performance.now() - started, 0);
   const out = { ms, http: bytes.http(), ws: bytes.ws() };
+  // What the page asks after its screen showed (the git badge, the inbox) ends here, under this
+  // load's link: left in flight, the navigation away would cancel it and close its connection,
+  // and the next load would pay a new connection's handshake for it.
+  await page.waitForLoadState('networkidle', { timeout: LINK_IDLE_MAX_MS }).catch(() => undefined);
   if (proxy) proxy.setProfile(OPEN_LINK);
   else await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
   await cdp.detach().catch(() => undefined);
