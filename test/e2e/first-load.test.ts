@@ -38,6 +38,15 @@ function idOf(log: string[], method: string): string | undefined {
   return log.find((l) => l.startsWith(`→ ${method} #`))?.split('#')[1];
 }
 
+/** A session an editor opened and prompted once with `text` (the chat shows `You asked: <text>`); answers its id. */
+async function sessionAsked(text: string): Promise<string> {
+  const editor = await hub.initializedClient({ name: 'editor' });
+  const { sessionId } = await editor.request<{ sessionId: string }>('session/new', { cwd: hub.workspace, mcpServers: [] });
+  await editor.request('session/prompt', { sessionId, prompt: [{ type: 'text', text }] });
+  await editor.close();
+  return sessionId;
+}
+
 describe('the first load of a paired phone', () => {
   it('fetches the icon once on a new device: the favicon, not a second copy for the pairing logo', async () => {
     const { page } = phone;
@@ -123,10 +132,7 @@ describe('the first load of a paired phone', () => {
   }, 60_000);
 
   it("sends the list and the deep-linked chat's load before the app's own script has arrived, and the app asks neither again", async () => {
-    const editor = await hub.initializedClient({ name: 'editor' });
-    const { sessionId } = await editor.request<{ sessionId: string }>('session/new', { cwd: hub.workspace, mcpServers: [] });
-    await editor.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'early load check' }] });
-    await editor.close();
+    const sessionId = await sessionAsked('early load check');
 
     const { page } = phone;
     // The service worker serves cached assets where page.route cannot see them: start without it.
@@ -167,10 +173,7 @@ describe('the first load of a paired phone', () => {
   }, 60_000);
 
   it("a deep-linked chat's session/list and session/load go out behind initialize, before its answer", async () => {
-    const editor = await hub.initializedClient({ name: 'editor' });
-    const { sessionId } = await editor.request<{ sessionId: string }>('session/new', { cwd: hub.workspace, mcpServers: [] });
-    await editor.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'deep link check' }] });
-    await editor.close();
+    const sessionId = await sessionAsked('deep link check');
 
     // A page of its own: its socket passes through a route that holds every frame from the hub
     // until the app has sent its load. An app that waited for initialize's answer (a round trip)

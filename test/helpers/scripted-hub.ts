@@ -48,3 +48,18 @@ export class ScriptedHub {
     return new Promise((resolve) => this.server.close(() => resolve()));
   }
 }
+
+/** A `session/request_permission` the hub sends (id `id`) for the interaction `interactionId` of `sessionId`: Run ls, one option, Allow. */
+export function permissionAsk(id: string, sessionId: string, interactionId: string): Frame & { jsonrpc: '2.0' } {
+  return {
+    jsonrpc: '2.0',
+    id,
+    method: 'session/request_permission',
+    params: {
+      sessionId,
+      toolCall: { toolCallId: 'tc1', title: 'Run ls' },
+      options: [{ optionId: 'allow', name: 'Allow', kind: 'allow_once' }],
+      _meta: { zcode: { interactionId } },
+    },
+  };
+}

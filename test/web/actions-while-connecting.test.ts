@@ -16,6 +16,7 @@ import { LinkGone, TakenBack } from '../../web/src/net/online-wait.js';
 import { CLOSE } from '../../src/gateway/close-codes.js';
 import { ZCODE_NOTIFICATION, ZCODE_REQUEST } from '../../src/zcode-ext/methods.js';
 import { freshLoad, heldClient, SID, type Held } from '../helpers/held-reconnect.js';
+import { permissionAsk } from '../helpers/scripted-hub.js';
 import { until } from '../helpers/until.js';
 
 let h: Held;
@@ -145,18 +146,7 @@ describe('Stop pressed while the link reconnects', () => {
 });
 
 describe('a card answered while the link reconnects', () => {
-  const ask = (id: string) =>
-    h.hub.send({
-      jsonrpc: '2.0',
-      id,
-      method: 'session/request_permission',
-      params: {
-        sessionId: SID,
-        toolCall: { toolCallId: 'tc1', title: 'Run ls' },
-        options: [{ optionId: 'allow', name: 'Allow', kind: 'allow_once' }],
-        _meta: { zcode: { interactionId: 'ix1' } },
-      },
-    });
+  const ask = (id: string) => h.hub.send(permissionAsk(id, SID, 'ix1'));
   const answers = () => h.hub.frames.filter((f) => f.method === undefined && f.result !== undefined);
   /**
    * The card is on screen until the new socket's handshake drops the old socket's live requests

@@ -11,7 +11,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { store } from '../../web/src/hub/app-state.js';
 import { HubClient } from '../../web/src/hub/hub-client.js';
 import { api } from '../../web/src/net/rest.js';
-import { ScriptedHub, type Frame } from '../helpers/scripted-hub.js';
+import { permissionAsk, ScriptedHub, type Frame } from '../helpers/scripted-hub.js';
 import { until } from '../helpers/until.js';
 import { stubPageGlobals } from '../helpers/page-globals.js';
 
@@ -59,6 +59,16 @@ async function finish(attempt: number): Promise<void> {
   await until(() => (client?.conn.status === 'online' ? true : undefined), 'online');
 }
 
+/** Drops the socket; the reconnect (the second connect) asks for the list and the chat behind initialize, and is answered. */
+async function reconnectPipelined(): Promise<void> {
+  hub.socket.terminate();
+  const again = await hub.request('initialize', 1);
+  await hub.request('session/load', 1);
+  expect(sentMethods().slice(4)).toEqual(['initialize', 'session/list', 'session/load']);
+  answer(again, PIPELINING);
+  await finish(1);
+}
+
 /** A client showing SID, started. */
 function started(machine?: { hubId: string }): HubClient {
   const c = new HubClient(hub.url, machine ? { hubId: machine.hubId, api } : undefined);
@@ -78,12 +88,7 @@ describe('the handshake, pipelined', () => {
     answer(init, PIPELINING);
     await finish(0);
     // A reconnect does the same.
-    hub.socket.terminate();
-    const again = await hub.request('initialize', 1);
-    await hub.request('session/load', 1);
-    expect(sentMethods().slice(4)).toEqual(['initialize', 'session/list', 'session/load']);
-    answer(again, PIPELINING);
-    await finish(1);
+    await reconnectPipelined();
   });
 
   it("another machine's hub is asked after initialize's answer until a handshake said it pipelines", async () => {
@@ -96,12 +101,7 @@ describe('the handshake, pipelined', () => {
     await finish(0);
     expect(sentMethods()).toEqual(['initialize', 'session/list', 'session/load', '_zcode/interactions/list']);
     // Its handshake said so: the reconnect pipelines.
-    hub.socket.terminate();
-    const again = await hub.request('initialize', 1);
-    await hub.request('session/load', 1);
-    expect(sentMethods().slice(4)).toEqual(['initialize', 'session/list', 'session/load']);
-    answer(again, PIPELINING);
-    await finish(1);
+    await reconnectPipelined();
   });
 
   it('a home hub whose handshake does not say it pipelines is asked after the answer from the next connect on', async () => {
@@ -120,17 +120,7 @@ describe('the handshake, pipelined', () => {
   });
 
   it("a live request that comes in the same read as initialize's answer stays; the old socket's copy goes", async () => {
-    const ask = (id: string, interactionId: string) => ({
-      jsonrpc: '2.0',
-      id,
-      method: 'session/request_permission',
-      params: {
-        sessionId: SID,
-        toolCall: { toolCallId: 'tc1', title: 'Run ls' },
-        options: [{ optionId: 'allow', name: 'Allow', kind: 'allow_once' }],
-        _meta: { zcode: { interactionId } },
-      },
-    });
+    const ask = (id: string, interactionId: string) => permissionAsk(id, SID, interactionId);
     started();
     answer(await hub.request('initialize'), PIPELINING);
     await finish(0);
