@@ -25,7 +25,7 @@ export interface EarlySocket {
 }
 
 /** The ids of the early requests: 0, -1, -2 …; the app's own start at 1. */
-const earlyId = (k: number): number => -k;
+const earlyId = (k: number): number => (k === 0 ? 0 : -k);
 
 let early: EarlySocket | undefined;
 
