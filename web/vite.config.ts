@@ -36,7 +36,7 @@ export default defineConfig({
           groups: [
             {
               name: 'early',
-              test: /src[\\/](early|net[\\/]early-socket|net[\\/]paired-flag|hub[\\/]device-name|hub[\\/]initialize-params)\.ts$/,
+              test: /src[\\/](early|limits|router-paths|net[\\/]early-socket|net[\\/]paired-flag|hub[\\/]device-name|hub[\\/]initialize-params|hub[\\/]handshake-requests)\.ts$/,
             },
           ],
         },

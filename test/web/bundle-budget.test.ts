@@ -51,6 +51,19 @@ describe('first load budget (web/vite.config.ts)', () => {
     expect(first.some((code) => code.includes('registerLanguage'))).toBe(false);
   });
 
+  it("keeps the first script whole: it imports nothing but the bundler's runtime", () => {
+    // A module of the first script's (early.ts) placed in a chunk of the app's would make it wait
+    // for that chunk: the early socket would open after the app's scripts instead of beside them.
+    const html = fs.readFileSync(path.join(out, 'index.html'), 'utf8');
+    const early = /<script[^>]*async[^>]*src="\/(assets\/early-[^"]+\.js)"/.exec(html)?.[1];
+    expect(early).toBeDefined();
+    const code = fs.readFileSync(path.join(out, early ?? ''), 'utf8');
+    const imports = [...code.matchAll(/(?:\bfrom|\bimport)\s*["'](\.\/[^"']+\.js)["']/g)].map((m) => m[1] ?? '');
+    expect(imports.filter((f) => !f.startsWith('./rolldown-runtime-'))).toEqual([]);
+    // What it sends is in it: the handshake's list and load.
+    expect(code).toContain('includeArchived');
+  });
+
   it('writes .br and .gz beside every text file, each decompressing to the file itself', () => {
     const texts: string[] = [];
     const walk = (dir: string) => {
