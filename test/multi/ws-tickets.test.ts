@@ -25,8 +25,10 @@ describe('WebSocket tickets', () => {
     const res = await rawRequest(hub.port, { method: 'POST', path: '/api/ws-ticket', headers: { host: host(), ...headers } });
     expect(res.status).toBe(200);
     expect(res.headers['cache-control']).toBe('no-store');
-    const { ticket, expiresAt } = JSON.parse(res.body) as { ticket: string; expiresAt: number };
+    const { ticket, expiresAt, pipelining } = JSON.parse(res.body) as { ticket: string; expiresAt: number; pipelining: unknown };
     expect(expiresAt).toBeGreaterThan(Date.now());
+    // Said before the socket opens, so the first connect may send its requests behind initialize.
+    expect(pipelining).toBe(true);
     registerSecret(ticket);
     return ticket;
   };

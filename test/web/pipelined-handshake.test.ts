@@ -104,6 +104,25 @@ describe('the handshake, pipelined', () => {
     await reconnectPipelined();
   });
 
+  it('another machine whose ticket answer said it pipelines is asked behind initialize from its first connect', async () => {
+    const c: HubClient = new HubClient(
+      async () => {
+        // What registry.ts does with the machine's `POST /api/ws-ticket` answer.
+        c.heardPipelining(true);
+        return hub.url;
+      },
+      { hubId: 'hub_other', api },
+    );
+    c.setShownSessions(() => [SID]);
+    client = c;
+    c.start();
+    const init = await hub.request('initialize');
+    await hub.request('session/load');
+    expect(sentMethods()).toEqual(['initialize', 'session/list', 'session/load']);
+    answer(init, PIPELINING);
+    await finish(0);
+  });
+
   it('a home hub whose handshake does not say it pipelines is asked after the answer from the next connect on', async () => {
     started();
     const init = await hub.request('initialize');

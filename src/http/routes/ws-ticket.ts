@@ -18,14 +18,21 @@ export const wsTicketRoutes: FastifyPluginAsync<{ tickets: WsTickets; cookieName
       schema: {
         summary: 'A single-use ticket for the /acp WebSocket upgrade (`/acp?ticket=…`), for clients that cannot send headers on it',
         tags: ['acp'],
-        response: { 200: z.object({ ticket: z.string(), expiresAt: z.number() }) },
+        response: {
+          200: z.object({
+            ticket: z.string(),
+            expiresAt: z.number(),
+            // Said before the socket opens, so a client's first connect may pipeline too (CLIENT-PROTOCOL.md "WebSocket").
+            pipelining: z.boolean().describe('/acp serves requests sent behind `initialize`, before its answer'),
+          }),
+        },
       },
     },
     async (req, reply) => {
       const credential = extractCredential(req, cookieName);
       if (!credential || !req.identity) throw new HubError('HUB_ERR_UNAUTHENTICATED');
       reply.header('cache-control', 'no-store');
-      return tickets.issue(credential.value, req.headers.origin);
+      return { ...tickets.issue(credential.value, req.headers.origin), pipelining: true };
     },
   );
 };

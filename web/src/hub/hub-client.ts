@@ -59,9 +59,9 @@ export class HubClient {
   /** Calls waiting for this link to come online (whenOnline). */
   private readonly onlineWait = new OnlineWait();
   /**
-   * Whether this link's hub serves requests sent behind `initialize` (its last handshake said so).
-   * The home hub does from the start: it served this app. Another machine may run an older hub,
-   * which refuses them: it is asked after its first answer.
+   * Whether this link's hub serves requests sent behind `initialize` (its last handshake, or its
+   * ticket answer, said so). The home hub does from the start: it served this app. Another machine
+   * may run an older hub, which refuses them: it is asked after its answer until it said so.
    */
   private pipelines: boolean;
 
@@ -105,6 +105,11 @@ export class HubClient {
   /** Tells the client which sessions the screen shows, so each handshake loads them at once (onOpen). */
   setShownSessions(fn: () => readonly string[]): void {
     this.shownNow = fn;
+  }
+
+  /** What this link's hub said of pipelining before a handshake (a machine's ticket answer): the next connect follows it. */
+  heardPipelining(yes: boolean): void {
+    this.pipelines = yes;
   }
 
   /** Connects (and keeps reconnecting). */

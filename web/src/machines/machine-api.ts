@@ -56,10 +56,19 @@ export function machineGet(m: Signer): (path: string) => Promise<Response> {
   };
 }
 
-/** `ws(s)://<machine>/acp?ticket=…` with a fresh single-use ticket. */
-export async function ticketUrl(m: Signer): Promise<string> {
+/** A machine's socket address with a fresh ticket, and whether its hub serves requests sent behind `initialize`. */
+export interface SocketTicket {
+  url: string;
+  pipelining: boolean;
+}
+
+/** `ws(s)://<machine>/acp?ticket=…` with a fresh single-use ticket (an older hub's answer says nothing of pipelining: false). */
+export async function ticketUrl(m: Signer): Promise<SocketTicket> {
   const { body } = await machineApi(m)('/ws-ticket', { method: 'POST', body: {} });
   const ticket = str(rec(body)?.['ticket']);
   if (!ticket) throw new RestError(502, 'HUB_ERR_BAD_TICKET', 'no ticket in the answer', body);
-  return `${m.url.replace(/^http/, 'ws')}/acp?ticket=${encodeURIComponent(ticket)}`;
+  return {
+    url: `${m.url.replace(/^http/, 'ws')}/acp?ticket=${encodeURIComponent(ticket)}`,
+    pipelining: rec(body)?.['pipelining'] === true,
+  };
 }

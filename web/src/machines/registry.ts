@@ -11,7 +11,7 @@ import { arr, rec, str } from '../wire.js';
 import { ConnectFailure } from '../net/rpc-connection.js';
 import { setSessionMachineLookup } from '../router.js';
 import { deleteCred, loadCreds, saveCred, type MachineCred } from './cred-store.js';
-import { machineApi, machineGet, ticketUrl, Unreachable } from './machine-api.js';
+import { machineApi, machineGet, ticketUrl, Unreachable, type SocketTicket } from './machine-api.js';
 import { setWorkspaceHubs } from '../net/workspace-fs.js';
 import { reloadOntoHubShell } from '../net/shell-reload.js';
 import { probeReach } from './reach.js';
@@ -55,8 +55,8 @@ export function credOf(hubId: string): MachineCred | undefined {
   return remote.get(hubId)?.cred;
 }
 
-/** The socket URL of a machine, or a ConnectFailure saying why there is none now. */
-async function resolveSocket(cred: MachineCred): Promise<string> {
+/** The socket URL of a machine (with what its hub said of pipelining), or a ConnectFailure saying why there is none now. */
+async function resolveSocket(cred: MachineCred): Promise<SocketTicket> {
   try {
     return await ticketUrl(cred);
   } catch (err) {
@@ -85,11 +85,19 @@ export function startMachine(cred: MachineCred): void {
   store.update((s) => ({ ...s, machines: { ...s.machines, [cred.hubId]: state } }));
   const hubApi = machineApi(cred);
   // Once it answers, its notifications too (when this phone allows notifications at all).
-  const client = new HubClient(() => resolveSocket(cred), {
-    hubId: cred.hubId,
-    api: hubApi,
-    onOnline: () => void enableMachinePush(cred.hubId, hubApi).catch(() => undefined),
-  });
+  const client: HubClient = new HubClient(
+    async () => {
+      const ticket = await resolveSocket(cred);
+      // Said before the socket opens: this connect asks for the list and the chats behind `initialize` too.
+      client.heardPipelining(ticket.pipelining);
+      return ticket.url;
+    },
+    {
+      hubId: cred.hubId,
+      api: hubApi,
+      onOnline: () => void enableMachinePush(cred.hubId, hubApi).catch(() => undefined),
+    },
+  );
   remote.set(cred.hubId, { client, cred });
   client.start();
 }
