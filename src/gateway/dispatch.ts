@@ -124,27 +124,13 @@ export class Dispatcher {
     return trace;
   }
 
-  private run(conn: ClientConnection, msg: Extract<Inbound, { kind: 'request' }>, spec: MethodSpec, params: unknown): void {
-    if (msg.method === INITIALIZE) {
-      this.initialize(conn, msg, spec, params);
-      return;
-    }
-    void Promise.resolve()
-      .then(() => spec.handle(this.ctx, conn, params, msg.method))
-      .then(
-        (result) => this.answer(conn, msg, result),
-        (err: unknown) => this.fail(conn, msg, err),
-      )
-      .catch((err: unknown) => conn.logger.error({ err }, 'failed to answer a request'));
-  }
-
   /**
-   * `initialize` is answered at once, not a microtask later: a client may send its first requests
-   * right behind it (CLIENT-PROTOCOL.md "Connecting"), and those read in the same chunk are
-   * dispatched in this same turn — they must find the connection initialized. Its handler is
-   * synchronous; one that ever awaits is answered when it settles, like any other method.
+   * Runs the handler now and answers a synchronous result at once, an awaited one when it settles.
+   * At once matters for `initialize`: a client may send its first requests right behind it
+   * (CLIENT-PROTOCOL.md "Connecting"), and those read in the same chunk are dispatched in this same
+   * turn — they must find the connection initialized.
    */
-  private initialize(conn: ClientConnection, msg: Extract<Inbound, { kind: 'request' }>, spec: MethodSpec, params: unknown): void {
+  private run(conn: ClientConnection, msg: Extract<Inbound, { kind: 'request' }>, spec: MethodSpec, params: unknown): void {
     let result: unknown;
     try {
       result = spec.handle(this.ctx, conn, params, msg.method);
@@ -152,19 +138,20 @@ export class Dispatcher {
       this.fail(conn, msg, err);
       return;
     }
+    const unanswered = (err: unknown): void => conn.logger.error({ err }, 'failed to answer a request');
     if (result instanceof Promise) {
       void result
         .then(
           (value) => this.answer(conn, msg, value),
           (err: unknown) => this.fail(conn, msg, err),
         )
-        .catch((err: unknown) => conn.logger.error({ err }, 'failed to answer a request'));
+        .catch(unanswered);
       return;
     }
     try {
       this.answer(conn, msg, result);
     } catch (err) {
-      conn.logger.error({ err }, 'failed to answer a request');
+      unanswered(err);
     }
   }
 

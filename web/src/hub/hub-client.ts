@@ -254,11 +254,11 @@ export class HubClient {
   async attach(sessionId: string): Promise<void> {
     if (this.attaching.has(sessionId)) return;
     const held = store.get().chats[sessionId];
-    const resume = held?.seq !== undefined;
+    const from = held?.seq !== undefined ? { afterSeq: held.seq, epoch: held.epoch } : undefined;
+    const resume = from !== undefined;
     const cwd = store.get().sessions[sessionId]?.cwd ?? '';
     this.attaching.set(sessionId, []);
     try {
-      const from = held?.seq !== undefined ? { afterSeq: held.seq, epoch: held.epoch } : undefined;
       const result = await this.conn.call('session/load', loadParams(sessionId, cwd, from), 60_000);
       const z = zmeta(result);
       const recovered = rec(z['replayMeta'])?.['recovered'];
