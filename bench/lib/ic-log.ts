@@ -5,7 +5,7 @@
  * 4) goes megamorphic: every access there is a global stub-cache lookup instead of an inlined check.
  * bench/ic-sites.ts prints what this finds for the hub's and the baseline's processes side by side.
  *
- * Line formats (V8 11–13):
+ * Line formats (as node 20's V8, 11.3, writes them):
  *   code-creation,<type>,<kind>,<time>,<address>,<size>,<name>[,…]      name like "Foo node:net:512:40"
  *   code-move,<from>,<to>
  *   LoadIC,<pc>,<time>,<line>,<column>,<old state>,<new state>,<map>,<key>,<modifier>,<slow reason>
@@ -109,7 +109,7 @@ export class IcLogReader {
     const key = logged.replace(/ hash [0-9a-f]+\)$/, ')');
     const fn = withoutPosition(this.codeAt(Number.parseInt(pc, 16))?.name ?? UNKNOWN);
     const at = `${line}:${column}`;
-    const id = `${at}|${kind}|${key}`;
+    const id = siteKey(at, kind, key);
     let site = this.byKey.get(id);
     if (!site) {
       site = { fn, at, kind, key, state, maps: 0, seen: new Set() };
@@ -124,9 +124,13 @@ export class IcLogReader {
   }
 }
 
-/** A site by its source position and key, the same in two processes' logs whichever function holds it there. */
+function siteKey(at: string, kind: string, key: string): string {
+  return `${at} ${kind} ${key}`;
+}
+
+/** A site by its source position, kind and key, the same in two processes' logs whichever function holds it there. */
 export function siteId(site: IcSite): string {
-  return `${site.at} ${site.key}`;
+  return siteKey(site.at, site.kind, site.key);
 }
 
 /**
