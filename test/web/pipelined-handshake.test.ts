@@ -105,14 +105,8 @@ describe('the handshake, pipelined', () => {
   });
 
   it('another machine whose ticket answer said it pipelines is asked behind initialize from its first connect', async () => {
-    const c: HubClient = new HubClient(
-      async () => {
-        // What registry.ts does with the machine's `POST /api/ws-ticket` answer.
-        c.heardPipelining(true);
-        return hub.url;
-      },
-      { hubId: 'hub_other', api },
-    );
+    // A machine's ticket resolver, as registry.ts makes it: its `POST /api/ws-ticket` answer said `pipelining`.
+    const c = new HubClient(async () => ({ url: hub.url, pipelining: true }), { hubId: 'hub_other', api });
     c.setShownSessions(() => [SID]);
     client = c;
     c.start();

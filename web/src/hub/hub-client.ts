@@ -24,6 +24,7 @@ import { answerInteraction, answerOneQuestion, holdInteractionRequest } from './
 import { fromListEntry, type SessionSummary } from './session-list.js';
 import { ZCODE_NOTIFICATION, ZCODE_REQUEST } from '../../../src/zcode-ext/methods.js';
 import { deviceLabel } from './device-name.js';
+import type { SocketTicket } from '../machines/machine-api.js';
 
 export { deviceLabel, rememberDevice } from './device-name.js';
 
@@ -59,18 +60,18 @@ export class HubClient {
   /** Calls waiting for this link to come online (whenOnline). */
   private readonly onlineWait = new OnlineWait();
   /**
-   * Whether this link's hub serves requests sent behind `initialize` (its last handshake, or its
-   * ticket answer, said so). The home hub does from the start: it served this app. Another machine
-   * may run an older hub, which refuses them: it is asked after its answer until it said so.
+   * Whether this link's hub serves requests sent behind `initialize` (its last handshake, or its ticket answer, said
+   * so). The home hub does from the start: it served this app. Another machine may run an older hub, which refuses them.
    */
   private pipelines: boolean;
 
-  constructor(url: string | (() => Promise<string>), machine?: MachineLink) {
+  constructor(url: string | (() => Promise<SocketTicket>), machine?: MachineLink) {
     this.hubId = machine?.hubId;
     this.pipelines = machine === undefined;
     this.onOnline = machine?.onOnline;
     this.api = machine?.api ?? api;
-    this.conn = new RpcConnection(url, {
+    const socketUrl = typeof url === 'string' ? url : async () => this.heard(await url());
+    this.conn = new RpcConnection(socketUrl, {
       onOpen: () => this.onOpen(),
       onNotification: (method, params) => handleNotification(this, method, params),
       onRequest: (id, method, params) => this.onRequest(id, method, params),
@@ -107,9 +108,10 @@ export class HubClient {
     this.shownNow = fn;
   }
 
-  /** What this link's hub said of pipelining before a handshake (a machine's ticket answer): the next connect follows it. */
-  heardPipelining(yes: boolean): void {
-    this.pipelines = yes;
+  /** A ticket's answer said whether its hub pipelines, before the socket opens: this connect follows it. */
+  private heard(ticket: SocketTicket): string {
+    this.pipelines = ticket.pipelining;
+    return ticket.url;
   }
 
   /** Connects (and keeps reconnecting). */
@@ -255,14 +257,13 @@ export class HubClient {
     if (this.attaching.has(sessionId)) return;
     const held = store.get().chats[sessionId];
     const from = held?.seq !== undefined ? { afterSeq: held.seq, epoch: held.epoch } : undefined;
-    const resume = from !== undefined;
     const cwd = store.get().sessions[sessionId]?.cwd ?? '';
     this.attaching.set(sessionId, []);
     try {
       const result = await this.conn.call('session/load', loadParams(sessionId, cwd, from), 60_000);
       const z = zmeta(result);
       const recovered = rec(z['replayMeta'])?.['recovered'];
-      const fresh = !resume || recovered === false;
+      const fresh = from === undefined || recovered === false;
       let chat = held ?? emptyChat(sessionId);
       if (fresh) chat = resetForReplay(chat);
       for (const n of this.attaching.get(sessionId) ?? [])

@@ -56,7 +56,7 @@ export function machineGet(m: Signer): (path: string) => Promise<Response> {
   };
 }
 
-/** A machine's socket address with a fresh ticket, and whether its hub serves requests sent behind `initialize`. */
+/** A machine's socket address for one connect, and whether its hub said (in the ticket's answer) that it pipelines. */
 export interface SocketTicket {
   url: string;
   pipelining: boolean;

@@ -85,19 +85,11 @@ export function startMachine(cred: MachineCred): void {
   store.update((s) => ({ ...s, machines: { ...s.machines, [cred.hubId]: state } }));
   const hubApi = machineApi(cred);
   // Once it answers, its notifications too (when this phone allows notifications at all).
-  const client: HubClient = new HubClient(
-    async () => {
-      const ticket = await resolveSocket(cred);
-      // Said before the socket opens: this connect asks for the list and the chats behind `initialize` too.
-      client.heardPipelining(ticket.pipelining);
-      return ticket.url;
-    },
-    {
-      hubId: cred.hubId,
-      api: hubApi,
-      onOnline: () => void enableMachinePush(cred.hubId, hubApi).catch(() => undefined),
-    },
-  );
+  const client = new HubClient(() => resolveSocket(cred), {
+    hubId: cred.hubId,
+    api: hubApi,
+    onOnline: () => void enableMachinePush(cred.hubId, hubApi).catch(() => undefined),
+  });
   remote.set(cred.hubId, { client, cred });
   client.start();
 }
