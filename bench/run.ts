@@ -42,7 +42,14 @@ function summarise(results: RunResult[]): Summary {
   };
 }
 
-/** Newest modification time of any file under `dir` (ms). */
+/**
+ * Where results are written: bench/results, or `BENCH_RESULTS_DIR` (bench/alternate.ts points its runs
+ * elsewhere, so taking settings in turn never overwrites a recorded figure).
+ */
+function resultsDir(): string {
+  return process.env.BENCH_RESULTS_DIR ? path.resolve(process.env.BENCH_RESULTS_DIR) : path.join(repoRoot, 'bench', 'results');
+}
+
 /** What the daemon runs (bin/entry.js: dist/ when built and up to date, else the sources), so a figure says which. */
 function daemonEntry(): string {
   const entry = chooseEntry(daemonRoot);
@@ -93,7 +100,7 @@ async function runScenario(s: Scenario, runsOverride: number | undefined, comman
     command,
     recordedAt: new Date().toISOString(),
   };
-  const dir = path.join(repoRoot, 'bench', 'results');
+  const dir = resultsDir();
   fs.mkdirSync(dir, { recursive: true });
   fs.writeFileSync(path.join(dir, `${s.id}.json`), `${JSON.stringify(record, null, 2)}\n`);
   return record;
@@ -137,7 +144,8 @@ async function main(): Promise<void> {
       `| ${String(r.id)} | ${String(r.goal)} | ${String(r.value)}${range(r, 'value')} | ${String(r.unit)} | ${String(r.runs)} | ${cmp} | ${r.pass ? 'yes' : 'NO'} |`,
     );
   }
-  out(`total ${((Date.now() - started) / 1000).toFixed(0)} s; results in bench/results/`);
+  const rel = path.relative(repoRoot, resultsDir());
+  out(`total ${((Date.now() - started) / 1000).toFixed(0)} s; results in ${rel.startsWith('..') ? resultsDir() : rel}/`);
 }
 
 await main();
