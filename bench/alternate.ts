@@ -61,8 +61,10 @@ function runOnce(scenario: string, arm: Arm, resultsDir: string): Promise<void> 
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     let partial = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      const lines = (partial + chunk.toString('utf8')).split('\n');
+    // Decoded across chunks: a character split between two reads (the tables' dashes) stays whole.
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk: string) => {
+      const lines = (partial + chunk).split('\n');
       partial = lines.pop() ?? '';
       for (const line of lines) out(`[${arm.name}] ${line}`);
     });
