@@ -22,9 +22,13 @@ function recording(lines: object[] | string): string {
   return file;
 }
 
-/** Runs the replayer with `input` on stdin until it exits; its stdout lines parsed. */
-function replay(file: string, input: object[]): { status: number | null; out: Array<Record<string, unknown>>; stderr: string } {
-  const spec = simulatorSpawnSpec(['--replay', file, '--replay-time-scale', '0', '--log-level', 'silent']);
+/** Runs the replayer with `input` on stdin until it exits; its stdout lines parsed. `timeScale` 0: each group at once. */
+function replay(
+  file: string,
+  input: object[],
+  timeScale = 0,
+): { status: number | null; out: Array<Record<string, unknown>>; stderr: string } {
+  const spec = simulatorSpawnSpec(['--replay', file, '--replay-time-scale', String(timeScale), '--log-level', 'silent']);
   const r = spawnSync(spec.command, spec.args, {
     input: input.map((m) => `${JSON.stringify(m)}\n`).join(''),
     encoding: 'utf8',
@@ -81,6 +85,31 @@ describe('sim --replay', () => {
       [{ id: 'a', method: 'runtime/capabilities' }],
     );
     expect(r.out).toEqual([{ id: 'a', result: { independentPlanState: true } }]);
+  });
+
+  it("a request sent sooner than the recording's keeps the child's order: what was written before it comes first", () => {
+    // Recorded: a prompt's stream wrote two events before the hub's stop, the stop's answer group a third.
+    // Live, the stop comes at once (both requests in one read), with the recorded pacing kept: the stop's
+    // group, 1 ms after its cue, must not overtake the prompt's events 20 and 60 ms after theirs.
+    const event = (seq: number) => ({ method: 'session/event', params: { sessionId: 's', seq } });
+    const r = replay(
+      recording([
+        { dir: 'meta', t: 0, event: 'start', format: 1 },
+        { dir: 'out', t: 1, msg: { id: 1, method: 'session/send', params: { sessionId: 's' } } },
+        { dir: 'in', t: 2, msg: { id: 1, result: {} } },
+        { dir: 'in', t: 20, msg: event(1) },
+        { dir: 'in', t: 60, msg: event(2) },
+        { dir: 'out', t: 100, msg: { id: 2, method: 'session/stop', params: { sessionId: 's' } } },
+        { dir: 'in', t: 101, msg: event(3) },
+        { dir: 'in', t: 102, msg: { id: 2, result: {} } },
+      ]),
+      [
+        { id: 'a', method: 'session/send', params: { sessionId: 's' } },
+        { id: 'b', method: 'session/stop', params: { sessionId: 's' } },
+      ],
+      1,
+    );
+    expect(r.out).toEqual([{ id: 'a', result: {} }, event(1), event(2), event(3), { id: 'b', result: {} }]);
   });
 
   it('a file that is not a recording exits 2 naming the line', () => {

@@ -5,6 +5,8 @@
  * matched cue's group is then written with its recorded pacing × `timeScale`, ids of responses
  * rewritten to the live request's, and what the hub sends differently (fresh ids, another
  * workspace) substituted. A request with no recorded counterpart is answered -32603 saying so.
+ * What the child wrote before a cue is written before that cue's group, however soon the live
+ * hub sends it.
  */
 import type { Logger } from '../../logger.js';
 import type { LineWriter } from '../framing.js';
@@ -13,6 +15,12 @@ import { Substitutions } from './replay-substitutions.js';
 
 type Id = string | number;
 const key = (id: Id): string => `${typeof id}:${id}`;
+
+/** A recorded message waiting for its time: `t` in the recording's ms, `write` what its timer runs. */
+interface Pending {
+  t: number;
+  write: () => void;
+}
 
 interface CueState {
   cue: ReplayCue;
@@ -27,7 +35,8 @@ export class ReplayPlayer {
   private readonly states: CueState[];
   private readonly requestsByRecordedId = new Map<string, CueState>();
   private readonly subs = new Substitutions();
-  private readonly timers = new Set<NodeJS.Timeout>();
+  /** Every write waiting for its time: a recorded message's, or `undefined` for the replayer's own answer. */
+  private readonly timers = new Map<NodeJS.Timeout, Pending | undefined>();
   private closed = false;
 
   constructor(
@@ -62,7 +71,7 @@ export class ReplayPlayer {
   /** Stops every pending write. */
   close(): void {
     this.closed = true;
-    for (const t of this.timers) clearTimeout(t);
+    for (const t of this.timers.keys()) clearTimeout(t);
     this.timers.clear();
   }
 
@@ -87,6 +96,7 @@ export class ReplayPlayer {
     this.subs.learn(best.cue.params, params);
     best.fired = true;
     best.liveId = id;
+    this.writeRecordedBefore(best.cue.t);
     for (const r of best.deferred.splice(0)) this.write(this.subs.apply({ ...r, id }) as object);
     this.play(best.cue.group, best.cue.t);
   }
@@ -95,22 +105,44 @@ export class ReplayPlayer {
     const s = this.states.find((x) => !x.fired && x.cue.kind === 'response' && key(x.cue.id) === key(id));
     if (!s) return; // an answer the recording did not have (a re-announcement answered twice): ignored, like §1.7 rule 4
     s.fired = true;
+    this.writeRecordedBefore(s.cue.t);
     this.play(s.cue.group, s.cue.t);
+  }
+
+  /**
+   * Writes now, in their recorded order, the messages still waiting that the child had written
+   * before the hub sent the cue recorded at `t`. The hub may send it sooner after their cue than it
+   * did in the recording (a probe that reacts to the first event of a stream, on a machine busier
+   * when it recorded); the cue's own group is then not written ahead of what preceded it on the
+   * child's stdout (a stream's later events before its earlier ones).
+   */
+  private writeRecordedBefore(t: number): void {
+    const due: Array<[NodeJS.Timeout, Pending]> = [];
+    for (const [timer, p] of this.timers) if (p !== undefined && p.t <= t) due.push([timer, p]);
+    // A map keeps insertion order, each group's recorded order; across groups, by time (the sort is stable).
+    due.sort(([, a], [, b]) => a.t - b.t);
+    for (const [timer, p] of due) {
+      clearTimeout(timer);
+      this.timers.delete(timer);
+      p.write();
+    }
   }
 
   /** Writes a group with its recorded pacing, relative to its cue's time; `own`: messages of the replayer, written as they are. */
   private play(group: readonly RecordedMessage[], from: number, own = false): void {
     for (const m of group) {
+      const write = (): void => {
+        if (own) this.write(m.msg);
+        else this.emit(m.msg);
+      };
       const timer = setTimeout(
         () => {
           this.timers.delete(timer);
-          if (this.closed) return;
-          if (own) this.write(m.msg);
-          else this.emit(m.msg);
+          if (!this.closed) write();
         },
         Math.max(0, (m.t - from) * this.timeScale),
       );
-      this.timers.add(timer);
+      this.timers.set(timer, own ? undefined : { t: m.t, write });
     }
   }
 
