@@ -49,23 +49,36 @@ export function steadyCpu(
 }
 
 /**
- * The baseline's client slots of session `k`, when its team was connected from slot `first` on: dealt
- * round-robin over the sessions ({@link connectBaselineTeam}), as a hub's team is (hub-team.ts `teamOf`).
+ * The baseline's client slots of session `k`, when its team was connected from slot `first` on: after
+ * one stand-in for each session's prompter, dealt round-robin over the sessions ({@link connectBaselineTeam}),
+ * the same slots a hub's team holds (hub-team.ts `teamOf`).
  */
 export function baselineGroup(t: TeamStreamShape, k: number, first = 0): number[] {
-  return Array.from({ length: t.perSession }, (_, i) => first + k + i * t.sessions);
+  return Array.from({ length: t.perSession }, (_, i) => first + t.sessions + k + i * t.sessions);
+}
+
+/** The slot of session `k`'s stand-in for the hub's prompter (a hub's prompter of session k is slot first + k). */
+export function baselinePrompter(k: number, first = 0): number {
+  return first + k;
 }
 
 /**
- * Connects the baseline's team on the load client's next free slots, dealt round-robin over the
- * sessions (slot j to session j mod sessions) exactly as a hub's team is attached. The layout is part
- * of the cost: an audience whose sockets were opened one after another is written to and read from
- * memory laid out in that order, one opened every tenth connection is not. With each baseline session's
- * hundred clients connected together and the hub's dealt round-robin, the baseline's legs cost about
- * 15 % less for the same code and the load process paid more for the hub's (BENCHMARKS.md, twentieth session).
+ * Connects the baseline's clients on the load client's next free slots, as a hub's are: first one
+ * client per session in session order, standing in for the hub's prompter (a hub's prompter stays
+ * attached to its session and is sent every update, so a hub session's audience is its team plus one),
+ * then the team, dealt round-robin over the sessions (slot j to session j mod sessions). Without the
+ * stand-ins the hub wrote one frame more per event than the baseline in every leg: 1 % more at 100
+ * clients a session, 2 % at 50 and half as many again at 2 (BENCHMARKS.md, twenty-ninth session).
+ * The layout is part of the cost too: an audience whose sockets were opened one after another is
+ * written to and read from memory laid out in that order, one opened every tenth connection is not.
+ * With each baseline session's hundred clients connected together and the hub's dealt round-robin,
+ * the baseline's legs cost about 15 % less for the same code and the load process paid more for the
+ * hub's (BENCHMARKS.md, twentieth session).
  */
 export async function connectBaselineTeam(server: BaselineProcess, load: LoadDriver, t: TeamStreamShape): Promise<void> {
   const wsUrls = Array.from({ length: t.sessions }, (_, k) => server.wsUrl(k));
+  // The op's i-th socket connects to wsUrls[i % sessions]: prompter k to session k, team slot j to session j mod sessions.
+  await load.send({ op: 'connect', wsUrl: wsUrls[0]!, wsUrls, tokens: [], count: t.sessions, protocol: 'bare' });
   await load.send({ op: 'connect', wsUrl: wsUrls[0]!, wsUrls, tokens: [], count: t.sessions * t.perSession, protocol: 'bare' }, 300_000);
 }
 
@@ -85,12 +98,12 @@ export async function streamBaselineTeam(
     await load.call(waitDoneSchema, { op: 'waitSeq', seq: lastSeqs[k] ?? 0, clients: g[k]!, timeoutMs: 60_000 }, 90_000);
 }
 
-/** FAN-01 per baseline session (of `groups`, by session). */
-export async function baselineTeamGaps(load: LoadDriver, t: TeamStreamShape, groups?: number[][]): Promise<string[]> {
+/** FAN-01 per baseline session (of `groups`, by session), its prompter's stand-in included (its team connected from slot `first` on). */
+export async function baselineTeamGaps(load: LoadDriver, t: TeamStreamShape, groups?: number[][], first = 0): Promise<string[]> {
   const g = groupsOf(t, groups);
   const out: string[] = [];
   for (let k = 0; k < t.sessions; k++) {
-    const r = await load.report(g[k]!);
+    const r = await load.report([baselinePrompter(k, first), ...g[k]!]);
     if (!r.complete) out.push(`baseline session ${k}: ${r.problems.slice(0, 2).join('; ') || 'clients end on different seqs'}`);
   }
   return out;

@@ -167,7 +167,7 @@ async function baselineSide(server: BaselineProcess, load: LoadDriver, shape: Te
     pid: server.pid,
     groups: Array.from({ length: shape.sessions }, (_, k) => baselineGroup(shape, k, first)),
     stream: () => streamBaselineTeam(server, load, shape, side.groups),
-    gaps: () => baselineTeamGaps(load, shape, side.groups),
+    gaps: () => baselineTeamGaps(load, shape, side.groups, first),
   };
   return side;
 }
@@ -271,13 +271,14 @@ function audienceFigures(a: AudienceLegs) {
 
 /**
  * Each side's cost split from two audience sizes: CPU (ms/s) = events/s × (per event + clients ×
- * per delivery), solved for both parts, in µs. Medians of a few legs each, so a rough split.
+ * per delivery), solved for both parts, in µs. A session's clients are its team and its prompter
+ * (the baseline's stand-in for it). Medians of a few legs each, so a rough split.
  */
 export function costSplit(s: CostTeamSetup, big: AudienceLegs, small: AudienceLegs, side: 'hub' | 'baseline') {
   const eventsPerS = s.sessions * s.rate;
   const msPerS = (a: AudienceLegs) => median(of(a[side], 'total')) * 10;
   const perDeliveryMs = (msPerS(big) - msPerS(small)) / (eventsPerS * (big.perSession - small.perSession));
-  const perEventMs = msPerS(big) / eventsPerS - big.perSession * perDeliveryMs;
+  const perEventMs = msPerS(big) / eventsPerS - (big.perSession + 1) * perDeliveryMs;
   return { perEventUs: round(perEventMs * 1000, 1), perDeliveryUs: round(perDeliveryMs * 1000, 2) };
 }
 
