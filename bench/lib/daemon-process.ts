@@ -52,6 +52,9 @@ export interface HubLaunch {
 /** Longest a daemon may take to write hub.json before the bench gives up. */
 const START_TIMEOUT_MS = 30_000;
 
+/** Lines of a daemon's log quoted when it did not start (its temp dir, log included, is removed). */
+const LOG_TAIL_LINES = 20;
+
 /** Resident set size of a process in bytes, from /proc/<pid>/status (VmRSS). */
 export function rssBytes(pid: number): number {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -119,8 +122,27 @@ export class DaemonProcess {
     fs.closeSync(log);
     const d = new DaemonProcess(hub.root, child);
     d.spawnedAt = spawnedAt;
-    await d.waitForHubFile();
+    try {
+      await d.waitForHubFile();
+    } catch (err) {
+      throw await d.abandon(err as Error);
+    }
     return d;
+  }
+
+  /**
+   * A daemon that never started: stopped, its temp dir removed (each failed start used to leave one
+   * in the temp dir), and `err` answered with the end of its log, which went with the dir.
+   */
+  private async abandon(err: Error): Promise<Error> {
+    let tail = '';
+    try {
+      tail = fs.readFileSync(this.logFile, 'utf8').trimEnd().split('\n').slice(-LOG_TAIL_LINES).join('\n');
+    } catch {
+      // No log to quote.
+    }
+    await this.stop({ graceMs: 1_000 });
+    return new Error(`${err.message}; its log ended:\n${tail}`);
   }
 
   /**
@@ -176,7 +198,7 @@ export class DaemonProcess {
     const file = path.join(this.stateDir, 'hub.json');
     const deadline = Date.now() + START_TIMEOUT_MS;
     while (Date.now() < deadline) {
-      if (this.child.exitCode !== null) throw new Error(`daemon exited (${this.child.exitCode}); log: ${this.logFile}`);
+      if (this.child.exitCode !== null) throw new Error(`daemon exited (${this.child.exitCode})`);
       try {
         const hub = hubFileSchema.parse(JSON.parse(fs.readFileSync(file, 'utf8')));
         this.port = hub.port;
@@ -188,7 +210,7 @@ export class DaemonProcess {
       }
       await new Promise((r) => setTimeout(r, 2));
     }
-    throw new Error(`daemon wrote no hub.json in ${START_TIMEOUT_MS} ms; log: ${this.logFile}`);
+    throw new Error(`daemon wrote no hub.json in ${START_TIMEOUT_MS} ms`);
   }
 
   /** Polls `GET /api/health` until 200 (and, with `ready`, until the backend says ready); returns the machine time. */
