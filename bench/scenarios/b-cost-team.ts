@@ -6,7 +6,7 @@ import { hubTeamGaps, openHubTeam, settleHubTeam, streamHubTeam, teamOf } from '
 import { LoadDriver } from '../lib/load-driver.js';
 import { cpuSplitBetween, type MonoWindow } from '../lib/proc-cpu.js';
 import { median, phaseMsFromEnv, round, type Scenario } from '../lib/scenario.js';
-import { baselineGroup, baselineTeamGaps, connectBaselineTeam, streamBaselineTeam } from '../lib/team-baseline.js';
+import { baselineGroup, baselinePrompter, baselineTeamGaps, connectBaselineTeam, streamBaselineTeam } from '../lib/team-baseline.js';
 
 /**
  * B-COST-TEAM: the server CPU per delivered update in a team's shape — B-SCALE's team stream, 10
@@ -100,6 +100,11 @@ export interface LegCpu {
   load: number;
   /** When the serving process's figure was read: a `perf record -k mono` of the run splits by it (bench/perf-legs.ts). */
   window: MonoWindow;
+  /**
+   * Stream frames this side's clients (prompters and team) received in the leg: the same on both
+   * sides when each event reaches as many sockets, which {@link sameFrames} requires.
+   */
+  frames: number;
 }
 
 /** The legs of both sides at one audience size (clients per session). */
@@ -120,6 +125,7 @@ async function measureLeg(
   const [from, to] = [started + s.warmupMs, started + s.legMs - 1_000];
   const [cpu, load] = await Promise.all([cpuSplitBetween(pid, from, to), cpuSplitBetween(loadPid, from, to), leg()]);
   return {
+    frames: 0,
     user: cpu.user,
     system: cpu.system,
     total: round(cpu.user + cpu.system, 1),
@@ -134,6 +140,8 @@ interface Side {
   readonly pid: number | undefined;
   /** Its team's client slots by session (narrowed when the audience shrinks). */
   groups: number[][];
+  /** Its prompters' slots (a hub's), or their stand-ins' (the baseline's): attached for good, sent every update. */
+  readonly prompters: number[];
   /** One stream in every session, until every team client holds its session's last seq. */
   stream(): Promise<void>;
   /** FAN-01 per session, over `groups`. */
@@ -150,6 +158,7 @@ async function hubSide(d: DaemonProcess, load: LoadDriver, shape: TeamCostShape,
     name,
     pid: d.pid,
     groups: Array.from({ length: shape.sessions }, (_, k) => teamOf(shape, k, undefined, first)),
+    prompters: Array.from({ length: shape.sessions }, (_, k) => team.first + k),
     stream: async () => {
       await streamHubTeam(load, team, shape);
       await settleHubTeam(load, shape, side.groups, team.first);
@@ -166,6 +175,7 @@ async function baselineSide(server: BaselineProcess, load: LoadDriver, shape: Te
     name: 'baseline',
     pid: server.pid,
     groups: Array.from({ length: shape.sessions }, (_, k) => baselineGroup(shape, k, first)),
+    prompters: Array.from({ length: shape.sessions }, (_, k) => baselinePrompter(k, first)),
     stream: () => streamBaselineTeam(server, load, shape, side.groups),
     gaps: () => baselineTeamGaps(load, shape, side.groups, first),
   };
@@ -229,7 +239,9 @@ export async function measureTeamCost(s: CostTeamSetup, log: (line: string) => v
       for (let k = 0; k < s.pairs; k++) {
         for (const key of k % 2 === 0 ? (['hub', 'baseline'] as const) : (['baseline', 'hub'] as const)) {
           const side = sides[key];
+          const before = await framesOf(load, side);
           const cpu = await measureLeg(side.pid, load.pid, s, () => side.stream());
+          cpu.frames = (await framesOf(load, side)) - before;
           legs[key].push(cpu);
           log(
             `${perSession} per session, pair ${k + 1} ${side.name}: ${cpu.total} % of a core (user ${cpu.user}, system ${cpu.system}); load process ${cpu.load} %`,
@@ -238,6 +250,7 @@ export async function measureTeamCost(s: CostTeamSetup, log: (line: string) => v
       }
       const gaps = [...(await sides.hub.gaps()), ...(await sides.baseline.gaps())];
       if (gaps.length > 0) throw new Error(`FAN-01 failed: ${gaps.slice(0, 3).join('; ')}`);
+      sameFrames(legs);
       out.push(legs);
     }
   } finally {
@@ -247,6 +260,25 @@ export async function measureTeamCost(s: CostTeamSetup, log: (line: string) => v
     await d.stop();
   }
   return out;
+}
+
+/** Stream frames received so far by every client of `side` (its prompters and its team). */
+async function framesOf(load: LoadDriver, side: Side): Promise<number> {
+  return (await load.report([...side.prompters, ...side.groups.flat()])).benchFrames;
+}
+
+/**
+ * Throws unless every leg of both sides delivered the same number of stream frames: each leg streams
+ * the same events, so a difference means one side's events reach more sockets than the other's, and
+ * the CPU per delivered update would not compare (the baseline was once a client short per session:
+ * BENCHMARKS.md, twenty-ninth session).
+ */
+export function sameFrames(a: Pick<AudienceLegs, 'perSession' | 'hub' | 'baseline'>): void {
+  const counts = [...a.hub, ...a.baseline].map((l) => l.frames);
+  if (counts.every((n) => n === counts[0])) return;
+  throw new Error(
+    `${a.perSession} per session: the sides' clients were not sent the same frames (hub ${of(a.hub, 'frames').join(' ')}, baseline ${of(a.baseline, 'frames').join(' ')} per leg)`,
+  );
 }
 
 const of = (legs: LegCpu[], k: Exclude<keyof LegCpu, 'window'>) => legs.map((l) => l[k]);
@@ -264,6 +296,8 @@ function audienceFigures(a: AudienceLegs) {
     baseline: { total: of(a.baseline, 'total'), user: of(a.baseline, 'user'), system: of(a.baseline, 'system') },
     medians: { hub: round(hub, 2), baseline: round(baseline, 2) },
     load: { hub: round(median(of(a.hub, 'load')), 2), baseline: round(median(of(a.baseline, 'load')), 2) },
+    // Stream frames delivered per leg: equal on both sides (sameFrames).
+    frames: { hub: of(a.hub, 'frames'), baseline: of(a.baseline, 'frames') },
     // Each leg's steady part on the monotonic clock, for splitting a profile of the run (bench/perf-legs.ts).
     windows: { hub: a.hub.map((l) => l.window), baseline: a.baseline.map((l) => l.window) },
   };

@@ -28,6 +28,7 @@ function expectLegs(side: LegCpu[], count: number): void {
   expect(side.length).toBe(count);
   for (const leg of side) {
     for (const v of [leg.user, leg.system, leg.total, leg.load]) expect(Number.isFinite(v)).toBe(true);
+    expect(leg.frames).toBeGreaterThan(0);
     // The steady part's moments on the monotonic clock (what a perf recording is split by): a leg's worth apart.
     expect(leg.window.to - leg.window.from).toBeGreaterThan(0);
   }

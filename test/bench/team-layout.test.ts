@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { teamOf } from '../../bench/lib/hub-team.js';
+import { type LegCpu, sameFrames } from '../../bench/scenarios/b-cost-team.js';
 import { baselineGroup, baselinePrompter } from '../../bench/lib/team-baseline.js';
 
 /**
@@ -32,5 +33,14 @@ describe('team layout', () => {
     expect(Math.max(...all)).toBe(first + shape.sessions * (shape.perSession + 1) - 1);
     // As the load client connects them: the op's i-th socket to session i mod sessions.
     expect(baselineGroup(shape, 3, first).slice(0, 3)).toEqual([first + 13, first + 23, first + 33]);
+  });
+
+  it('a run whose sides were not sent the same frames per leg is refused', () => {
+    const leg = (frames: number): LegCpu => ({ user: 1, system: 1, total: 2, load: 3, window: { from: 0, to: 1 }, frames });
+    expect(() => sameFrames({ perSession: 100, hub: [leg(242_400), leg(242_400)], baseline: [leg(242_400), leg(242_400)] })).not.toThrow();
+    // The baseline one client short in each of 10 sessions: 2,400 frames fewer a leg.
+    expect(() => sameFrames({ perSession: 100, hub: [leg(242_400), leg(242_400)], baseline: [leg(240_000), leg(240_000)] })).toThrow(
+      /100 per session: the sides' clients were not sent the same frames \(hub 242400 242400, baseline 240000 240000 per leg\)/,
+    );
   });
 });
