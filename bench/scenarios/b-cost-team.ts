@@ -120,12 +120,11 @@ async function measureLeg(
   loadPid: number | undefined,
   s: CostTeamSetup,
   leg: () => Promise<void>,
-): Promise<LegCpu> {
+): Promise<Omit<LegCpu, 'frames'>> {
   const started = Date.now();
   const [from, to] = [started + s.warmupMs, started + s.legMs - 1_000];
   const [cpu, load] = await Promise.all([cpuSplitBetween(pid, from, to), cpuSplitBetween(loadPid, from, to), leg()]);
   return {
-    frames: 0,
     user: cpu.user,
     system: cpu.system,
     total: round(cpu.user + cpu.system, 1),
@@ -240,8 +239,7 @@ export async function measureTeamCost(s: CostTeamSetup, log: (line: string) => v
         for (const key of k % 2 === 0 ? (['hub', 'baseline'] as const) : (['baseline', 'hub'] as const)) {
           const side = sides[key];
           const before = await framesOf(load, side);
-          const cpu = await measureLeg(side.pid, load.pid, s, () => side.stream());
-          cpu.frames = (await framesOf(load, side)) - before;
+          const cpu = { ...(await measureLeg(side.pid, load.pid, s, () => side.stream())), frames: (await framesOf(load, side)) - before };
           legs[key].push(cpu);
           log(
             `${perSession} per session, pair ${k + 1} ${side.name}: ${cpu.total} % of a core (user ${cpu.user}, system ${cpu.system}); load process ${cpu.load} %`,
