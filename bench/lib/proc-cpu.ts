@@ -96,15 +96,30 @@ export async function cpuPercentBetween(
   return Object.fromEntries(Object.keys(after).map((k) => [k, percentOf(after[k]! - before[k]!, wallMs)]));
 }
 
+/** One process's CPU over a window: user and system, each a percent of one core, and the window. */
+export interface CpuSplit {
+  user: number;
+  system: number;
+  window: MonoWindow;
+}
+
 /**
- * One process's user and system CPU between two moments (ms since the epoch), each as a percent of
- * one core, and when the readings were taken; resolves after `toAt` (a window already begun starts now).
+ * Each process's user and system CPU between two moments (ms since the epoch), each as a percent of
+ * one core; all read at the same two moments, so they share one window. Resolves after `toAt` (a
+ * window already begun starts now).
  */
-export async function cpuSplitBetween(
-  pid: number | undefined,
+export async function cpuSplitsBetween<K extends string>(
+  pids: Record<K, number | undefined>,
   fromAt: number,
   toAt: number,
-): Promise<{ user: number; system: number; window: MonoWindow }> {
-  const { before, after, wallMs, window } = await readBetween(fromAt, toAt, () => cpuTimes(pid));
-  return { user: percentOf(after.user - before.user, wallMs), system: percentOf(after.system - before.system, wallMs), window };
+): Promise<Record<K, CpuSplit>> {
+  const keys = Object.keys(pids) as K[];
+  const read = () => keys.map((k) => cpuTimes(pids[k]));
+  const { before, after, wallMs, window } = await readBetween(fromAt, toAt, read);
+  const split = (i: number): CpuSplit => ({
+    user: percentOf(after[i]!.user - before[i]!.user, wallMs),
+    system: percentOf(after[i]!.system - before[i]!.system, wallMs),
+    window,
+  });
+  return Object.fromEntries(keys.map((k, i) => [k, split(i)])) as Record<K, CpuSplit>;
 }

@@ -4,8 +4,8 @@ import { BaselineProcess } from '../lib/baseline-process.js';
 import { DaemonProcess } from '../lib/daemon-process.js';
 import { hubTeamGaps, openHubTeam, settleHubTeam, streamHubTeam, teamOf } from '../lib/hub-team.js';
 import { LoadDriver } from '../lib/load-driver.js';
-import { cpuSplitBetween, type MonoWindow } from '../lib/proc-cpu.js';
 import { median, phaseMsFromEnv, round, type Scenario } from '../lib/scenario.js';
+import { measureInTurn, measureTogether, type LegCpu, type Side } from '../lib/team-legs.js';
 import { baselineGroup, baselinePrompter, baselineTeamGaps, connectBaselineTeam, streamBaselineTeam } from '../lib/team-baseline.js';
 
 /**
@@ -30,6 +30,9 @@ import { baselineGroup, baselinePrompter, baselineTeamGaps, connectBaselineTeam,
  * what the hub's code and its clients cost, without what a process running a hub costs everything in it.
  * `BENCH_COST_TEAM_AUDIENCE=<per session>,<then>` sets the two audience sizes (default 100,50): `2,1` measures
  * the event stream itself, with almost no fan-out. `BENCH_PHASE_MS=<ms>` staggers the sessions' streams (below).
+ * `BENCH_COST_TEAM_TOGETHER=1` streams both sides at once in every pair, each process's CPU read over the same
+ * window: what the machine does meanwhile (another tenant, the load process's own pace) falls on both alike,
+ * where alternating legs, 12 s apart, each meet their own minutes.
  */
 export const COST_TEAM = {
   sessions: 10,
@@ -51,6 +54,8 @@ export const COST_TEAM = {
   pairs: 4,
   /** 1: the hub runs inside the baseline's process (`BENCH_COST_TEAM_HOSTED`); 0: each in its own. */
   hosted: 0,
+  /** 1: both sides stream at once in every pair (`BENCH_COST_TEAM_TOGETHER`); 0: in alternating legs. */
+  together: 0,
 } as const;
 
 export type CostTeamSetup = { -readonly [K in keyof typeof COST_TEAM]: number };
@@ -87,24 +92,14 @@ function hostedFromEnv(): Partial<CostTeamSetup> {
   return { hosted: 1 };
 }
 
-/** One leg's steady CPU, % of one core. */
-export interface LegCpu {
-  user: number;
-  system: number;
-  total: number;
-  /**
-   * The load process's CPU over the same window (user + system): what reading this side's frames
-   * cost the clients. The same frames have cost it more in the hub's legs (BENCHMARKS.md,
-   * seventeenth session), so it is reported beside each side's own figure.
-   */
-  load: number;
-  /** When the serving process's figure was read: a `perf record -k mono` of the run splits by it (bench/perf-legs.ts). */
-  window: MonoWindow;
-  /**
-   * Stream frames this side's clients (prompters and team) received in the leg: the same on both
-   * sides when each event reaches as many sockets, which {@link sameFrames} requires.
-   */
-  frames: number;
+export type { LegCpu } from '../lib/team-legs.js';
+
+/** `BENCH_COST_TEAM_TOGETHER=1`: both sides stream at once. */
+function togetherFromEnv(): Partial<CostTeamSetup> {
+  const text = process.env.BENCH_COST_TEAM_TOGETHER;
+  if (text === undefined || text === '' || text === '0') return {};
+  if (text !== '1') throw new Error('BENCH_COST_TEAM_TOGETHER is 1 (both sides stream at once) or 0 (alternating legs)');
+  return { together: 1 };
 }
 
 /** The legs of both sides at one audience size (clients per session). */
@@ -112,39 +107,6 @@ export interface AudienceLegs {
   perSession: number;
   hub: LegCpu[];
   baseline: LegCpu[];
-}
-
-/** The serving process's and the load process's steady CPU while `leg` streams (it starts now); resolves after all three. */
-async function measureLeg(
-  pid: number | undefined,
-  loadPid: number | undefined,
-  s: CostTeamSetup,
-  leg: () => Promise<void>,
-): Promise<Omit<LegCpu, 'frames'>> {
-  const started = Date.now();
-  const [from, to] = [started + s.warmupMs, started + s.legMs - 1_000];
-  const [cpu, load] = await Promise.all([cpuSplitBetween(pid, from, to), cpuSplitBetween(loadPid, from, to), leg()]);
-  return {
-    user: cpu.user,
-    system: cpu.system,
-    total: round(cpu.user + cpu.system, 1),
-    load: round(load.user + load.system, 1),
-    window: cpu.window,
-  };
-}
-
-/** One side of the legs: a server with its team on the load process. */
-interface Side {
-  readonly name: string;
-  readonly pid: number | undefined;
-  /** Its team's client slots by session (narrowed when the audience shrinks). */
-  groups: number[][];
-  /** Its prompters' slots (a hub's), or their stand-ins' (the baseline's): attached for good, sent every update. */
-  readonly prompters: number[];
-  /** One stream in every session, until every team client holds its session's last seq. */
-  stream(): Promise<void>;
-  /** FAN-01 per session, over `groups`. */
-  gaps(): Promise<string[]>;
 }
 
 type TeamCostShape = CostTeamSetup & { streamMs: number };
@@ -208,6 +170,7 @@ export async function measureTeamCost(s: CostTeamSetup, log: (line: string) => v
   const against = process.env.BENCH_COST_TEAM_AGAINST;
   if (against && s.hosted)
     throw new Error("BENCH_COST_TEAM_HOSTED puts the hub in the baseline's process: not with BENCH_COST_TEAM_AGAINST");
+  if (s.together && s.hosted) throw new Error("BENCH_COST_TEAM_TOGETHER reads each side's process: not with BENCH_COST_TEAM_HOSTED");
   let server: BaselineProcess | undefined;
   let d: DaemonProcess;
   if (s.hosted) {
@@ -236,13 +199,12 @@ export async function measureTeamCost(s: CostTeamSetup, log: (line: string) => v
       }
       const legs: AudienceLegs = { perSession, hub: [], baseline: [] };
       for (let k = 0; k < s.pairs; k++) {
-        for (const key of k % 2 === 0 ? (['hub', 'baseline'] as const) : (['baseline', 'hub'] as const)) {
-          const side = sides[key];
-          const before = await framesOf(load, side);
-          const cpu = { ...(await measureLeg(side.pid, load.pid, s, () => side.stream())), frames: (await framesOf(load, side)) - before };
+        const pair = s.together ? await measureTogether(sides, load, s) : await measureInTurn(sides, load, s, k % 2 === 0);
+        for (const key of pair.order) {
+          const cpu = pair[key];
           legs[key].push(cpu);
           log(
-            `${perSession} per session, pair ${k + 1} ${side.name}: ${cpu.total} % of a core (user ${cpu.user}, system ${cpu.system}); load process ${cpu.load} %`,
+            `${perSession} per session, pair ${k + 1} ${sides[key].name}${s.together ? ' (together)' : ''}: ${cpu.total} % of a core (user ${cpu.user}, system ${cpu.system}); load process ${cpu.load} %`,
           );
         }
       }
@@ -258,11 +220,6 @@ export async function measureTeamCost(s: CostTeamSetup, log: (line: string) => v
     await d.stop();
   }
   return out;
-}
-
-/** Stream frames received so far by every client of `side` (its prompters and its team). */
-async function framesOf(load: LoadDriver, side: Side): Promise<number> {
-  return (await load.report([...side.prompters, ...side.groups.flat()])).benchFrames;
 }
 
 /**
@@ -323,7 +280,7 @@ export const bCostTeam: Scenario = {
   runs: 1,
   passes: (s) => (s.ratio ?? Number.POSITIVE_INFINITY) <= 1.1,
   async run(_i, log) {
-    const setup = { ...COST_TEAM, ...audienceFromEnv(), ...phaseFromEnv(), ...hostedFromEnv() };
+    const setup = { ...COST_TEAM, ...audienceFromEnv(), ...phaseFromEnv(), ...hostedFromEnv(), ...togetherFromEnv() };
     const audiences = await measureTeamCost(setup, log);
     const figures = audiences.map(audienceFigures);
     for (const f of figures)
@@ -345,7 +302,7 @@ export const bCostTeam: Scenario = {
     return {
       value: whole.medians.hub,
       baseline: whole.medians.baseline,
-      extra: { audiences: figures, split, hubInBaselineProcess: setup.hosted === 1 },
+      extra: { audiences: figures, split, hubInBaselineProcess: setup.hosted === 1, together: setup.together === 1 },
     };
   },
 };

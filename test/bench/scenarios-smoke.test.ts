@@ -107,6 +107,22 @@ describe('bench scenarios (smoke)', () => {
     for (const side of [audiences[0]!.hub, audiences[0]!.baseline]) expectLegs(side, 1);
   }, 120_000);
 
+  it('B-COST-TEAM with both sides streaming together reads both over the same windows, every leg gap-free, the same frames', async () => {
+    const lines: string[] = [];
+    const setup = { ...COST_TEAM, sessions: 2, perSession: 3, shrinkTo: 2, legMs: 2_600, warmupMs: 500, pairs: 2, together: 1 };
+    const audiences = await measureTeamCost(setup, (l) => lines.push(l));
+    expect(audiences.map((a) => a.perSession)).toEqual([3, 2]);
+    for (const a of audiences) {
+      for (const side of [a.hub, a.baseline]) expectLegs(side, 2);
+      // One window per pair: both sides' CPU was read over the same seconds.
+      a.hub.forEach((leg, k) => expect(leg.window).toEqual(a.baseline[k]!.window));
+    }
+    expect(lines.map((l) => l.split(':')[0]).slice(0, 2)).toEqual([
+      '3 per session, pair 1 hub (together)',
+      '3 per session, pair 1 baseline (together)',
+    ]);
+  }, 120_000);
+
   it('the fan-out micro-harness pushes rounds through the hub, its gateway alone and the baseline, every round complete, and reports each figure', async () => {
     const events = 8;
     const burst = 2;
