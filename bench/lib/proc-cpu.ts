@@ -81,26 +81,33 @@ async function readBetween<T>(
 
 const percentOf = (ms: number, wallMs: number) => Math.round((ms / wallMs) * 1000) / 10;
 
-/**
- * CPU of `pids` between two moments (ms since the epoch, `Date.now()`), as a percent of one core
- * each; resolves after `toAt`. Started before `fromAt`, it waits for it; a window already begun
- * starts now.
- */
-export async function cpuPercentBetween(
-  pids: Record<string, number | undefined>,
-  fromAt: number,
-  toAt: number,
-): Promise<Record<string, number>> {
-  const read = () => Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, cpuMs(pid)]));
-  const { before, after, wallMs } = await readBetween(fromAt, toAt, read);
-  return Object.fromEntries(Object.keys(after).map((k) => [k, percentOf(after[k]! - before[k]!, wallMs)]));
-}
-
 /** One process's CPU over a window: user and system, each a percent of one core, and the window. */
 export interface CpuSplit {
   user: number;
   system: number;
   window: MonoWindow;
+}
+
+/** Each process's user and system CPU time (ms) read at the same two moments, and the wall ms between. */
+async function timesBetween<K extends string>(pids: Record<K, number | undefined>, fromAt: number, toAt: number) {
+  const keys = Object.keys(pids) as K[];
+  const read = () => keys.map((k) => cpuTimes(pids[k]));
+  return { keys, ...(await readBetween(fromAt, toAt, read)) };
+}
+
+/**
+ * CPU of `pids` between two moments (ms since the epoch, `Date.now()`), as a percent of one core
+ * each; resolves after `toAt`. Started before `fromAt`, it waits for it; a window already begun
+ * starts now.
+ */
+export async function cpuPercentBetween<K extends string>(
+  pids: Record<K, number | undefined>,
+  fromAt: number,
+  toAt: number,
+): Promise<Record<K, number>> {
+  const { keys, before, after, wallMs } = await timesBetween(pids, fromAt, toAt);
+  const used = (i: number) => after[i]!.user + after[i]!.system - (before[i]!.user + before[i]!.system);
+  return Object.fromEntries(keys.map((k, i) => [k, percentOf(used(i), wallMs)])) as Record<K, number>;
 }
 
 /**
@@ -113,9 +120,7 @@ export async function cpuSplitsBetween<K extends string>(
   fromAt: number,
   toAt: number,
 ): Promise<Record<K, CpuSplit>> {
-  const keys = Object.keys(pids) as K[];
-  const read = () => keys.map((k) => cpuTimes(pids[k]));
-  const { before, after, wallMs, window } = await readBetween(fromAt, toAt, read);
+  const { keys, before, after, wallMs, window } = await timesBetween(pids, fromAt, toAt);
   const split = (i: number): CpuSplit => ({
     user: percentOf(after[i]!.user - before[i]!.user, wallMs),
     system: percentOf(after[i]!.system - before[i]!.system, wallMs),

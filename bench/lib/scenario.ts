@@ -90,6 +90,17 @@ export function countFromEnv(name: string, fallback: number, min = 1): number {
   return n;
 }
 
+/**
+ * A bench switch that is on or off (`BENCH_PHONE_SW`, `BENCH_COST_TEAM_HOSTED` …): off when unset, empty or
+ * `0`, on when `1`, else an error naming the switch and what `on` means. Read when the scenario runs.
+ */
+export function switchFromEnv(name: string, meaning: string): boolean {
+  const text = process.env[name];
+  if (text === undefined || text === '' || text === '0') return false;
+  if (text === '1') return true;
+  throw new Error(`${name} is 1 (${meaning}) or 0 (got ${JSON.stringify(text)})`);
+}
+
 /** Lowest and highest of a list (the spread a median leaves out); undefined when empty. */
 export function spread(values: readonly number[]): [number, number] | undefined {
   return values.length === 0 ? undefined : [Math.min(...values), Math.max(...values)];

@@ -48,6 +48,12 @@ export interface Side {
   gaps(): Promise<string[]>;
 }
 
+/** The steady part of a leg that starts now, in ms since the epoch. */
+function steadyPart(s: LegTiming): [number, number] {
+  const started = Date.now();
+  return [started + s.warmupMs, started + s.legMs - 1_000];
+}
+
 /** The serving process's and the load process's steady CPU while `leg` streams (it starts now); resolves after all three. */
 export async function measureLeg(
   pid: number | undefined,
@@ -55,8 +61,7 @@ export async function measureLeg(
   s: LegTiming,
   leg: () => Promise<void>,
 ): Promise<Omit<LegCpu, 'frames'>> {
-  const started = Date.now();
-  const [from, to] = [started + s.warmupMs, started + s.legMs - 1_000];
+  const [from, to] = steadyPart(s);
   const [cpu] = await Promise.all([cpuSplitsBetween({ side: pid, load: loadPid }, from, to), leg()]);
   return legFigures(cpu.side, cpu.load);
 }
@@ -91,8 +96,7 @@ export async function measureInTurn(sides: Record<SideKey, Side>, load: LoadDriv
 /** A pair streamed together: both sides' streams start at once, each process's CPU read over the same window. */
 export async function measureTogether(sides: Record<SideKey, Side>, load: LoadDriver, s: LegTiming): Promise<Pair> {
   const before = { hub: await framesOf(load, sides.hub), baseline: await framesOf(load, sides.baseline) };
-  const started = Date.now();
-  const [from, to] = [started + s.warmupMs, started + s.legMs - 1_000];
+  const [from, to] = steadyPart(s);
   const pids = { hub: sides.hub.pid, baseline: sides.baseline.pid, load: load.pid };
   const [cpu] = await Promise.all([cpuSplitsBetween(pids, from, to), sides.hub.stream(), sides.baseline.stream()]);
   const leg = async (key: SideKey): Promise<LegCpu> => ({

@@ -4,7 +4,7 @@ import { BaselineProcess } from '../lib/baseline-process.js';
 import { DaemonProcess } from '../lib/daemon-process.js';
 import { hubTeamGaps, openHubTeam, settleHubTeam, streamHubTeam, teamOf } from '../lib/hub-team.js';
 import { LoadDriver } from '../lib/load-driver.js';
-import { median, phaseMsFromEnv, round, type Scenario } from '../lib/scenario.js';
+import { median, phaseMsFromEnv, round, switchFromEnv, type Scenario } from '../lib/scenario.js';
 import { measureInTurn, measureTogether, type LegCpu, type Side } from '../lib/team-legs.js';
 import { baselineGroup, baselinePrompter, baselineTeamGaps, connectBaselineTeam, streamBaselineTeam } from '../lib/team-baseline.js';
 
@@ -86,20 +86,14 @@ function audienceFromEnv(): Partial<CostTeamSetup> {
 
 /** `BENCH_COST_TEAM_HOSTED=1`: the hub in the baseline's process. */
 function hostedFromEnv(): Partial<CostTeamSetup> {
-  const text = process.env.BENCH_COST_TEAM_HOSTED;
-  if (text === undefined || text === '' || text === '0') return {};
-  if (text !== '1') throw new Error("BENCH_COST_TEAM_HOSTED is 1 (the hub in the baseline's process) or 0");
-  return { hosted: 1 };
+  return switchFromEnv('BENCH_COST_TEAM_HOSTED', "the hub in the baseline's process") ? { hosted: 1 } : {};
 }
 
 export type { LegCpu } from '../lib/team-legs.js';
 
 /** `BENCH_COST_TEAM_TOGETHER=1`: both sides stream at once. */
 function togetherFromEnv(): Partial<CostTeamSetup> {
-  const text = process.env.BENCH_COST_TEAM_TOGETHER;
-  if (text === undefined || text === '' || text === '0') return {};
-  if (text !== '1') throw new Error('BENCH_COST_TEAM_TOGETHER is 1 (both sides stream at once) or 0 (alternating legs)');
-  return { together: 1 };
+  return switchFromEnv('BENCH_COST_TEAM_TOGETHER', 'both sides stream at once') ? { together: 1 } : {};
 }
 
 /** The legs of both sides at one audience size (clients per session). */

@@ -5,7 +5,7 @@ import { chromium, type BrowserContext, type CDPSession, type Page } from 'playw
 import { z } from 'zod';
 import { promptDoneSchema } from '../lib/ipc-schema.js';
 import { startLatencyProxy, type LatencyProxy, type LinkProfile } from '../lib/latency-proxy.js';
-import { countFromEnv, round, type Scenario } from '../lib/scenario.js';
+import { countFromEnv, round, switchFromEnv, type Scenario } from '../lib/scenario.js';
 import { openStreamSession, type StreamSession } from '../lib/stream-session.js';
 
 /**
@@ -48,10 +48,7 @@ export function phoneLink(): 'proxy' | 'cdp' {
  * one only has the HTTP cache cleared.
  */
 export function phoneServiceWorker(): boolean {
-  const text = process.env.BENCH_PHONE_SW;
-  if (text === undefined || text === '' || text === '0') return false;
-  if (text === '1') return true;
-  throw new Error(`BENCH_PHONE_SW is 1 (the app's service worker runs) or 0 (got ${JSON.stringify(text)})`);
+  return switchFromEnv('BENCH_PHONE_SW', "the app's service worker runs");
 }
 
 /** The proxy's link for one of NETWORKS: CDP's `latency` is the round trip. */
