@@ -238,18 +238,23 @@ export class HubCore {
     const seq = journal.lastSeq;
     const epoch = journal.epoch;
     if (this.records?.recording(session.sessionId)) recordFrame(this.records, session, frame);
-    let own: Frame | undefined;
-    for (const a of session.attachments.values()) {
-      if (a.client.clientId !== exceptClientId) {
-        this.broadcaster.deliver(a, frame);
-      } else {
-        // The prompter already shows its own prompt; it gets the seq without the content, so its
-        // seq stream stays gap-free (docs/CLIENT-PROTOCOL.md `_zcode/own_update`).
-        own ??= this.broadcaster.serialize(ZCODE_NOTIFICATION.ownUpdate, {
-          sessionId: session.sessionId,
-          _meta: { zcode: { seq, epoch, ...extraMeta } },
-        });
-        this.broadcaster.deliver(a, own);
+    if (exceptClientId === undefined) {
+      // The stream's case: the session's list of live clients, no attachment read on the way (attachments.ts).
+      const to = session.attachments.fanOut();
+      for (const a of to.replaying) this.broadcaster.deliver(a, frame);
+      for (const client of to.live) this.broadcaster.sendNow(client, frame);
+    } else {
+      let own: Frame | undefined;
+      for (const a of session.attachments.values()) {
+        if (a.client.clientId !== exceptClientId) {
+          this.broadcaster.deliver(a, frame);
+        } else {
+          // The prompter already shows its own prompt; it gets the seq without the content, so its
+          // seq stream stays gap-free (docs/CLIENT-PROTOCOL.md `_zcode/own_update`).
+          const zcode = { seq, epoch, ...extraMeta };
+          own ??= this.broadcaster.serialize(ZCODE_NOTIFICATION.ownUpdate, { sessionId: session.sessionId, _meta: { zcode } });
+          this.broadcaster.deliver(a, own);
+        }
       }
     }
     noteEmitted(this, session, update);

@@ -99,12 +99,12 @@ export class SessionAttach {
         throw err;
       }
       // The attachment stays (live updates keep flowing) even when history could not be read.
-      this.core.broadcaster.endReplay(attachment);
+      session.attachments.endReplay(attachment, this.core.broadcaster);
       this.afterAttach(session, client, previous === undefined);
       throw toHubError(err);
     }
     if (client.replayComplete === true && (p.history || p.afterSeq !== undefined)) this.replayComplete(attachment, session, meta);
-    this.core.broadcaster.endReplay(attachment);
+    session.attachments.endReplay(attachment, this.core.broadcaster);
     this.afterAttach(session, client, previous === undefined);
     return meta;
   }

@@ -7,7 +7,7 @@ import { OpenToolCalls } from '../../acp/open-tool-calls.js';
 import { configOptions, type KnownModel } from '../../acp/translate-state.js';
 import { createTranslationContext, type TranslationContext } from '../../acp/translation-context.js';
 import type { SettingsPatch } from '../../acp/zcode-event-schema.js';
-import type { Attachment } from '../delivery/broadcast.js';
+import { SessionAttachments } from '../delivery/attachments.js';
 import { Journal, type JournalLimits } from './journal.js';
 import type { TurnEnded } from '../../acp/turn-ended.js';
 import { PromptQueue } from '../prompts/prompt-queue.js';
@@ -60,7 +60,8 @@ export class SessionState {
   private draft: PreviewDraft | undefined;
   /** The turn state machine; the only place the turn state changes (turn.ts). */
   readonly turn: Turn;
-  readonly attachments = new Map<string, Attachment>();
+  /** Who is attached, and who the session's updates go to (attachments.ts). */
+  readonly attachments = new SessionAttachments();
   /** Whether the hub follows the session's live events, the last ZCode seq, what a subscribe holds (subscription.ts). */
   readonly subscription: Subscription;
   readonly translation: TranslationContext;
