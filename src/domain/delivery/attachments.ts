@@ -41,7 +41,6 @@ export class SessionAttachments extends Map<string, Attachment> {
    * from then on it counts as live. The only way a replay ends, so the view never misses one.
    */
   endReplay(attachment: Attachment, broadcaster: Broadcaster): void {
-    this.view = undefined;
     broadcaster.endReplay(attachment);
     this.view = undefined;
   }
