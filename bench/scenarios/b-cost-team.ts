@@ -32,7 +32,9 @@ import { baselineGroup, baselinePrompter, baselineTeamGaps, connectBaselineTeam,
  * the event stream itself, with almost no fan-out. `BENCH_PHASE_MS=<ms>` staggers the sessions' streams (below).
  * `BENCH_COST_TEAM_TOGETHER=1` streams both sides at once in every pair, each process's CPU read over the same
  * window: what the machine does meanwhile (another tenant, the load process's own pace) falls on both alike,
- * where alternating legs, 12 s apart, each meet their own minutes.
+ * where alternating legs, 12 s apart, each meet their own minutes. It is the instrument for a hub against a hub
+ * (with `BENCH_COST_TEAM_AGAINST`), not for the goal: beside the hub the bare baseline costs more than alone (it shares
+ * the cores' caches with a larger working set) and the ratio reads low (BENCHMARKS.md, thirty-second session).
  */
 export const COST_TEAM = {
   sessions: 10,
@@ -265,6 +267,17 @@ export function costSplit(s: CostTeamSetup, big: AudienceLegs, small: AudienceLe
   return { perEventUs: round(perEventMs * 1000, 1), perDeliveryUs: round(perDeliveryMs * 1000, 2) };
 }
 
+/**
+ * Why a run's ratio is no reading of the goal (the hub against the bare baseline, each streaming alone in its own
+ * process), or undefined when it is one. Such a run still reports its figures; it just never passes.
+ */
+export function notTheGoal(s: Pick<CostTeamSetup, 'together' | 'hosted'>, against: string | undefined): string | undefined {
+  if (against) return 'a hub against another hub';
+  if (s.together) return 'both sides at once: beside the hub the baseline costs more than alone';
+  if (s.hosted) return "the hub inside the baseline's process";
+  return undefined;
+}
+
 /** B-COST-TEAM: passes when the hub's median steady CPU with the whole team is ≤ 1.1× the baseline's (alternating legs). */
 export const bCostTeam: Scenario = {
   id: 'B-COST-TEAM',
@@ -272,9 +285,11 @@ export const bCostTeam: Scenario = {
   goal: `server CPU per delivered update in a team's stream (${COST_TEAM.sessions} × ${COST_TEAM.perSession} clients, ${COST_TEAM.rate} ev/s each), hub ≤ 1.1× the fair bare baseline (alternating legs)`,
   unit: '% of a core',
   runs: 1,
-  passes: (s) => (s.ratio ?? Number.POSITIVE_INFINITY) <= 1.1,
+  passes: (s) => s.details.every((d) => d['notTheGoal'] === undefined) && (s.ratio ?? Number.POSITIVE_INFINITY) <= 1.1,
   async run(_i, log) {
     const setup = { ...COST_TEAM, ...audienceFromEnv(), ...phaseFromEnv(), ...hostedFromEnv(), ...togetherFromEnv() };
+    const method = notTheGoal(setup, process.env.BENCH_COST_TEAM_AGAINST);
+    if (method !== undefined) log(`not a reading of the goal (${method}): the ratio is reported, never passed`);
     const audiences = await measureTeamCost(setup, log);
     const figures = audiences.map(audienceFigures);
     for (const f of figures)
@@ -296,7 +311,13 @@ export const bCostTeam: Scenario = {
     return {
       value: whole.medians.hub,
       baseline: whole.medians.baseline,
-      extra: { audiences: figures, split, hubInBaselineProcess: setup.hosted === 1, together: setup.together === 1 },
+      extra: {
+        audiences: figures,
+        split,
+        hubInBaselineProcess: setup.hosted === 1,
+        together: setup.together === 1,
+        ...(method === undefined ? {} : { notTheGoal: method }),
+      },
     };
   },
 };
