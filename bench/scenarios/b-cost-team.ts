@@ -33,8 +33,8 @@ import { baselineGroup, baselinePrompter, baselineTeamGaps, connectBaselineTeam,
  * `BENCH_COST_TEAM_TOGETHER=1` streams both sides at once in every pair, each process's CPU read over the same
  * window: what the machine does meanwhile (another tenant, the load process's own pace) falls on both alike,
  * where alternating legs, 12 s apart, each meet their own minutes. It is the instrument for a hub against a hub
- * (with `BENCH_COST_TEAM_AGAINST`), not for the goal: beside the hub the bare baseline costs more than alone (it shares
- * the cores' caches with a larger working set) and the ratio reads low (BENCHMARKS.md, thirty-second session).
+ * (with `BENCH_COST_TEAM_AGAINST`), not for the goal: beside the hub the bare baseline costs more than alone (most
+ * likely from sharing the cores' caches with a larger working set) and the ratio reads low (BENCHMARKS.md, thirty-second session).
  */
 export const COST_TEAM = {
   sessions: 10,
