@@ -15,7 +15,7 @@ describe('Broadcaster', () => {
       sessionId: 's',
       update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'hi ünïcödé ✓' } },
     });
-    b.fanOut(attachments, frame);
+    for (const a of attachments) b.deliver(a, frame);
     expect(b.stats.serializations).toBe(1);
     expect(b.stats.framesSent).toBe(100);
     expect(frame.bytes.equals(Buffer.from(frame.text, 'utf8'))).toBe(true);

@@ -76,11 +76,6 @@ export class Broadcaster {
     this.sendNow(attachment.client, frame);
   }
 
-  /** The same frame to every attachment. */
-  fanOut(attachments: Iterable<Attachment>, frame: Frame): void {
-    for (const a of attachments) this.deliver(a, frame);
-  }
-
   /** Ends a replay: flushes what arrived meanwhile, in order, then goes live. */
   endReplay(attachment: Attachment): void {
     const pending = attachment.buffer;
