@@ -153,7 +153,7 @@ export const LIMITS = {
   crashWindowMs: 60_000,
   /** Stop ladder: stdin EOF, wait, SIGTERM, wait, SIGKILL. */
   stopGraceMs: 2_000,
-  /** WebSocket heartbeat interval; a missed pong terminates the socket. */
+  /** WebSocket heartbeat interval: each connection is pinged once in it (a slice of them every tick, at most thirty ticks, heartbeat-wheel.ts); a missed pong terminates the socket at its next ping. */
   heartbeatIntervalMs: 30_000,
   /** Longest the child's Node.js may take to answer `--version` at start (`--zcode-node` check). */
   nodeVersionCheckTimeoutMs: 10_000,

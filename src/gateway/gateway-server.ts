@@ -7,6 +7,7 @@ import { CLOSE } from './close-codes.js';
 import { Dispatcher } from './dispatch.js';
 import type { GatewaySocket } from './gateway-socket.js';
 import type { GatewayHub } from './hub-api.js';
+import { HeartbeatWheel } from './heartbeat-wheel.js';
 import { WriteBatcher, type RawSocket } from './write-batch.js';
 
 export interface GatewayServerDeps {
@@ -41,12 +42,15 @@ export class GatewayServer {
   private readonly log: Logger;
   /** One end-of-turn flush for every connection's batched frames (write-batch.ts). */
   private readonly batcher = new WriteBatcher();
-  private heartbeatTimer: NodeJS.Timeout | undefined;
+  /** Pings each connection once an interval, a slice of them at a time (heartbeat-wheel.ts). */
+  private readonly heartbeat: HeartbeatWheel<ClientConnection>;
+  private started = false;
   private unsubscribeRevoked: (() => void) | undefined;
   private closing = false;
 
   constructor(private readonly deps: GatewayServerDeps) {
     this.log = deps.logger.child({ component: 'gateway' });
+    this.heartbeat = new HeartbeatWheel(deps.config.limits.heartbeatIntervalMs);
     this.dispatcher = new Dispatcher({
       hub: deps.hub,
       version: deps.version,
@@ -63,11 +67,9 @@ export class GatewayServer {
 
   /** Starts the heartbeat and listens for revocations (idempotent). */
   start(): void {
-    if (this.heartbeatTimer) return;
-    this.heartbeatTimer = setInterval(() => {
-      for (const conn of this.conns.values()) conn.heartbeat();
-    }, this.deps.config.limits.heartbeatIntervalMs);
-    this.heartbeatTimer.unref();
+    if (this.started) return;
+    this.started = true;
+    this.heartbeat.start();
     this.unsubscribeRevoked = this.deps.authenticator?.onRevoked?.((tokenId) => this.closeToken(tokenId, 'token revoked'));
   }
 
@@ -122,6 +124,7 @@ export class GatewayServer {
       return undefined;
     }
     this.conns.set(conn.clientId, conn);
+    this.heartbeat.add(conn);
     const from = originOf(origin);
     if (from) this.origins.set(conn.clientId, from);
     this.perToken.set(identity.tokenId, (this.perToken.get(identity.tokenId) ?? 0) + 1);
@@ -130,6 +133,7 @@ export class GatewayServer {
     conn.onClose((code) => {
       clearTimeout(expiry.timer);
       this.conns.delete(conn.clientId);
+      this.heartbeat.remove(conn);
       this.origins.delete(conn.clientId);
       const left = (this.perToken.get(identity.tokenId) ?? 1) - 1;
       if (left > 0) this.perToken.set(identity.tokenId, left);
@@ -191,7 +195,7 @@ export class GatewayServer {
   /** Closes every connection with 1001 and stops the heartbeat; memoised by the caller's app.close(). */
   close(): void {
     this.closing = true;
-    if (this.heartbeatTimer) clearInterval(this.heartbeatTimer);
+    this.heartbeat.stop();
     this.unsubscribeRevoked?.();
     for (const conn of [...this.conns.values()]) conn.close(CLOSE.GOING_AWAY, 'hub shutting down');
   }
