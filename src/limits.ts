@@ -106,6 +106,8 @@ export const LIMITS = {
   unauthConnectionsPerAddress: 64,
   /** Attach and detach notices (`_zcode/presence`, `_zcode/session_state`) are sent at most once per session per this window, with what holds when it closes; 0 = one per change (a 1,000-client reconnect storm was quadratic). */
   presenceCoalesceMs: 100,
+  /** Session-list notices (`_zcode/session_state`) wait at most this long and go out together, each change in order: sessions changing at once cost every device one write, not one per session (B-SCALE); 0 = each at once. */
+  sessionStateBatchMs: 100,
   /** Kept-alive HTTP connections on which one device token's requests authenticated (WebSockets have `connectionsPerToken`); past it that token's next new connection gets 429 HUB_ERR_TOO_MANY_CONNECTIONS (one view token held 19,857 of 20,000 descriptors). The admin token is bounded by the total only. */
   authConnectionsPerToken: 64,
   /** Authenticated HTTP connections in total, lowered at start so they, the WebSockets and the unauthenticated sockets fit under the process's descriptor limit; past it a new one gets 503 HUB_ERR_CONNECTIONS_FULL. */

@@ -5,7 +5,7 @@ import { LIMITS } from '../limits.js';
 
 const limitKeys = Object.keys(LIMITS) as Array<keyof typeof LIMITS>;
 /** Limits that are on by default but may be set to 0 to turn them off. */
-const ZERO_TURNS_OFF: ReadonlySet<keyof typeof LIMITS> = new Set(['presenceCoalesceMs', 'verifiedTokensMax']);
+const ZERO_TURNS_OFF: ReadonlySet<keyof typeof LIMITS> = new Set(['presenceCoalesceMs', 'sessionStateBatchMs', 'verifiedTokensMax']);
 // A limit whose default is 0 is an optional policy that is off (e.g. interactionTimeoutMs), so 0 stays settable.
 const limitsShape = Object.fromEntries(
   limitKeys.map((k) => [

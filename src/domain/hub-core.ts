@@ -77,8 +77,8 @@ export class HubCore {
   readonly taskFiles: TaskOutputFiles | undefined;
   /** Records the previous run left, taken by each session as the hub learns it. */
   private readonly restored: Map<string, RestoredTurn>;
-  /** `_zcode/session_state` to every client and the listeners, once per change. */
-  private readonly sessionStates: SessionStatePublisher<SessionStateSummary>;
+  /** `_zcode/session_state` to every client (batched) and the listeners (push notifications watch its transitions), once per change. */
+  readonly sessionStates: SessionStatePublisher<SessionStateSummary>;
   /** New on every hub start; the epoch also changes with every backend (re)spawn. */
   private readonly startId = randomBytes(4).toString('hex');
   backendEpoch: number;
@@ -99,7 +99,8 @@ export class HubCore {
     this.restored = deps.records?.loadAll() ?? new Map();
     this.backendEpoch = deps.backend.status().epoch;
     this.broadcaster = new Broadcaster(deps.config.limits.journalMaxUpdates);
-    this.sessionStates = new SessionStatePublisher((summary) => this.notifyAll(ZCODE_NOTIFICATION.sessionState, summary), deps.logger);
+    const toClients = (s: SessionStateSummary) => this.notifyAll(ZCODE_NOTIFICATION.sessionState, s);
+    this.sessionStates = new SessionStatePublisher(toClients, deps.logger, deps.config.limits.sessionStateBatchMs, this.sessions);
     this.interactions = new InteractionRegistry({
       maxPendingPerSession: deps.config.limits.pendingInteractionsPerSession,
       maxSettledKept: deps.config.limits.settledInteractionsKept,
@@ -340,11 +341,6 @@ export class HubCore {
   /** `_zcode/turn_state` params (docs/CLIENT-PROTOCOL.md). */
   turnStateParams(session: SessionState): TurnStateParams {
     return turnStateParams(session);
-  }
-
-  /** Listens to every published session state (push notifications watch its transitions). */
-  onSessionState(listener: (summary: SessionStateSummary) => void): void {
-    this.sessionStates.onState(listener);
   }
 
   /** `_zcode/session_state` to every connected client (live session lists), unless nothing in it changed (session-state-publisher.ts). */

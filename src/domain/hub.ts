@@ -85,18 +85,15 @@ export class Hub {
   /** Sizes read by /metrics at scrape time (nothing is counted on the hot path for it). */
   metricsSnapshot(): { attachedSessions: number; journals: Array<{ updates: number; bytes: number }>; pendingAgesMs: number[] } {
     const now = Date.now();
-    let attachedSessions = 0;
-    const journals: Array<{ updates: number; bytes: number }> = [];
-    for (const s of this.core.allSessions()) {
-      if (s.attachments.size > 0) attachedSessions += 1;
-      journals.push({ updates: s.journal.size, bytes: s.journal.retainedBytes });
-    }
+    const sessions = [...this.core.allSessions()];
+    const attachedSessions = sessions.filter((s) => s.attachments.size > 0).length;
+    const journals = sessions.map((s) => ({ updates: s.journal.size, bytes: s.journal.retainedBytes }));
     return { attachedSessions, journals, pendingAgesMs: this.core.interactions.pending().map((r) => now - r.view.createdAt) };
   }
 
   /** Every `_zcode/session_state` the hub publishes (state transitions drive push notifications). */
   onSessionState(listener: (summary: SessionStateSummary) => void): void {
-    this.core.onSessionState(listener);
+    this.core.sessionStates.onState(listener);
   }
 
   /** Calls `listener(waitedMs)` when an interaction is answered (for the time-to-answer histogram). */
@@ -124,6 +121,7 @@ export class Hub {
       this.interactionFlow.close();
       this.prompts.close();
       this.attacher.close();
+      this.core.sessionStates.close();
       for (const session of this.core.allSessions()) this.prompts.shutDown(session);
       this.core.flushMarks();
       this.core.marks.close();

@@ -219,9 +219,14 @@ describe('interaction race', () => {
 describe('interaction policy timeout (ARCHITECTURE.md §4.5, LIMITS.interactionTimeoutMs)', () => {
   afterEach(() => vi.useRealTimers());
 
-  function withTimeout(ms: number): void {
+  /**
+   * A core with `ms` as its interaction timeout (none given: the default) and fake timers. The
+   * session-list notices go out at once, so every timer counted below is an interaction's (a pending
+   * count that changes would otherwise arm the notices' batch, LIMITS.sessionStateBatchMs).
+   */
+  function withTimeout(ms?: number): void {
     fs.rmSync(root, { recursive: true, force: true });
-    setup({ interactionTimeoutMs: ms });
+    setup({ ...(ms === undefined ? {} : { interactionTimeoutMs: ms }), sessionStateBatchMs: 0 });
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
   }
 
@@ -296,7 +301,7 @@ describe('interaction policy timeout (ARCHITECTURE.md §4.5, LIMITS.interactionT
   });
 
   it('the default (0) arms no timer at all: the interaction is held', () => {
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
+    withTimeout();
     expect(core.config.limits.interactionTimeoutMs).toBe(0);
     // 0 is a valid setting ("off"); negative is not, and limits that default above 0 still refuse 0.
     expect(buildConfig({ limits: { interactionTimeoutMs: 0 } }).limits.interactionTimeoutMs).toBe(0);
