@@ -8,8 +8,9 @@
  * The clients' copies wait up to `sessionStateBatchMs` and go out together, every one in the order
  * it was published: sessions that change at once (a team's turns ending together) cost each device
  * one write and one read instead of one per session. In B-SCALE (10 sessions ending together, 1,010
- * clients) the load process's longest stall fell from 53–111 ms to 11–27 ms (BENCHMARKS.md,
- * thirty-third section). Nothing is merged away: a list still sees a short turn run and finish.
+ * clients) the load process's longest stall was 53–111 ms in every run before, 11–37 ms in fourteen
+ * of fifteen after (BENCHMARKS.md, thirty-third section). Nothing is merged away: a list still sees a
+ * short turn run and finish.
  * The listeners hear each change at once.
  */
 import type { Logger } from '../../logger.js';
