@@ -183,20 +183,21 @@ export class Hub {
   /**
    * `session/load` (history: true) and `session/resume` (history: false). Replay frames are
    * sent before this resolves; live frames meanwhile follow the replay; the caller calls
-   * deliverPending() once the result is written.
+   * deliverPending() once the result is written. `clients` lists who is attached when called (only
+   * the draft's attach answers with it: built for every load, a storm of n built n² authors).
    */
   async loadSession(
     client: ClientPort,
     sessionId: string,
     p: AttachOptions,
-  ): Promise<SessionOpened & { replayMeta: ReplayMeta; clients: ReturnType<HubCore['presenceList']> }> {
+  ): Promise<SessionOpened & { replayMeta: ReplayMeta; clients: () => ReturnType<HubCore['presenceList']> }> {
     const session = await this.opener.open(sessionId);
     if (p.history) session.markRetired(false);
     const replayMeta = await this.attacher.attach(client, session, p);
     return {
       ...this.opened(session),
       replayMeta: { ...replayMeta, turnActive: session.turn.active },
-      clients: this.core.presenceList(session),
+      clients: () => this.core.presenceList(session),
     };
   }
 

@@ -69,7 +69,7 @@ const attach = method(attachParams, 'view', async (ctx, conn, p) => {
     role,
     historyPolicy: p.historyPolicy,
     // Verified authors (docs/CLIENT-PROTOCOL.md "Authors"): name, person, device, tokenId, client?.
-    connectedClients: opened.clients.map((c) => ({
+    connectedClients: opened.clients().map((c) => ({
       clientId: c.clientId,
       name: c.name,
       ...(c.person === undefined ? {} : { person: c.person }),
