@@ -190,17 +190,22 @@ async function runHubTeam(
     await new Promise((r) => setTimeout(r, t.awayMs));
     const h = await teamHeads(load, t);
     const groups = sessions.map((sessionId, k) => ({ sessionId, clients: teamOf(t, k), targetSeq: h[k]! }));
+    // The storm's CPU (the streams go on meanwhile): steadier than its time on a shared machine.
+    const stormMeter = new CpuMeter({ hub: d.pid, load: load.pid });
     const storm = await load.call(
       waitDoneSchema,
       { op: 'reconnectMany', groups, epoch, concurrency: t.stormConcurrency, addresses: t.stormAddresses, timeoutMs: 30_000 },
       120_000,
     );
+    const stormCpu = stormMeter.take();
     await turns2;
     await settleHubTeam(load, t);
     if (!storm.reached) throw new Error('not every client caught up within 30 s of the storm');
     const stormGaps = await hubTeamGaps(load, t);
     if (stormGaps.length > 0) throw new Error(`storm catch-up not gap-free: ${stormGaps.slice(0, 3).join('; ')}`);
-    log(`reconnect storm of ${team}: all caught up in ${round(storm.ms, 0)} ms`);
+    log(
+      `reconnect storm of ${team}: all caught up in ${round(storm.ms, 0)} ms; CPU meanwhile hub ${stormCpu['hub']} ms, load client ${stormCpu['load']} ms`,
+    );
 
     return {
       value: round(streamed.latency.p99, 3),
@@ -212,6 +217,7 @@ async function runHubTeam(
         streamLatencyMs: streamed.latency,
         streamTail: where,
         stormMs: round(storm.ms, 1),
+        stormCpuMs: stormCpu,
         stormConcurrency: t.stormConcurrency,
         stormAddresses: t.stormAddresses,
         rssHalfMiB: round(rssHalf / MiB, 1),

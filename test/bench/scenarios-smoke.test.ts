@@ -249,6 +249,9 @@ describe('bench scenarios (smoke)', () => {
     );
     expect(r.extra['clients']).toBe(10);
     for (const key of ['stormMs', 'marginalIdleClientKiB', 'idleHubCpuPercent']) expect(Number.isFinite(r.extra[key])).toBe(true);
+    // The storm's CPU, each process's (read in clock ticks: a storm of eight may take none).
+    const stormCpu = r.extra['stormCpuMs'] as Record<string, number>;
+    for (const who of ['hub', 'load']) expect(stormCpu[who]).toBeGreaterThanOrEqual(0);
     expect(Number.isFinite(r.value)).toBe(true);
     // The same team stream on the bare baseline, gap-free (it throws otherwise), and where the hub's tail came from.
     expect(Number.isFinite(r.baseline)).toBe(true);
