@@ -190,7 +190,7 @@ async function runHubTeam(
     await new Promise((r) => setTimeout(r, t.awayMs));
     const h = await teamHeads(load, t);
     const groups = sessions.map((sessionId, k) => ({ sessionId, clients: teamOf(t, k), targetSeq: h[k]! }));
-    // The storm's CPU (the streams go on meanwhile): steadier than its time on a shared machine.
+    // The storm's CPU (the streams go on meanwhile): whether a slow storm worked more or was given less.
     const stormMeter = new CpuMeter({ hub: d.pid, load: load.pid });
     const storm = await load.call(
       waitDoneSchema,
