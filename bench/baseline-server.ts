@@ -23,6 +23,7 @@ import { z } from 'zod';
 import { Frame } from '../src/domain/delivery/frame.js';
 import { wsTextFrame } from '../src/gateway/ws-text-frame.js';
 import { bareSend, type BareClient } from './lib/bare-fanout.js';
+import { benchPrompt, teamSlotMs } from './lib/bench-prompt.js';
 import { hostedHubFromEnv } from './lib/hosted-hub.js';
 import { SimPipe, type ChildLine } from './lib/sim-pipe.js';
 
@@ -36,6 +37,8 @@ const streamSchema = z.object({
     /** Sessions streaming at once (B-SCALE's team); session k starts k × phaseMs after session 0. */
     sessions: z.number().int().min(1).max(100).default(1),
     phaseMs: z.number().min(0).default(0),
+    /** Where the sessions stream on the shared grid (bench/lib/bench-prompt.ts `GRID`, `teamSlotMs`); 0: each from its own prompt. */
+    grid: z.number().int().min(0).max(2).default(0),
   }),
 });
 const exitSchema = z.object({ id: z.number().int(), command: z.object({ op: z.literal('exit') }) });
@@ -99,13 +102,13 @@ function onLine(m: ChildLine): void {
 }
 
 /** One bench stream in `session`: a prompt that sets its own rate/size/duration; resolves at the prompt's end. */
-async function stream(sim: SimPipe, session: SimSession, rate: number, bytes: number, durationMs: number): Promise<void> {
+async function stream(sim: SimPipe, session: SimSession, prompt: string): Promise<void> {
   const ended = new Promise<void>((r) => {
     session.onPromptEnd = r;
   });
   await sim.request('session/send', {
     sessionId: session.id,
-    content: `bench rate=${Math.round(rate)} bytes=${bytes} ms=${Math.round(durationMs)}`,
+    content: prompt,
   });
   await ended;
   session.onPromptEnd = undefined;
@@ -122,7 +125,8 @@ async function streamAll(
   await Promise.all(
     team.map(async (session, k) => {
       if (k > 0 && command.phaseMs > 0) await new Promise((r) => setTimeout(r, k * command.phaseMs));
-      await stream(sim, session, command.rate, command.bytes, command.durationMs);
+      const slotMs = teamSlotMs({ grid: command.grid, rate: command.rate, sessions: command.sessions }, k);
+      await stream(sim, session, benchPrompt({ rate: command.rate, bytes: command.bytes, ms: command.durationMs, slotMs }));
     }),
   );
   const lastSeqs = team.map((x) => x.seq);

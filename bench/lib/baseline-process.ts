@@ -101,13 +101,13 @@ export class BaselineProcess {
   /**
    * Broadcasts `rate` frames/s of about `bytes` bytes for `durationMs` (one prompt to its
    * simulator) in each of `team.sessions` sessions (default 1), session k starting k × `team.phaseMs`
-   * late; resolves when every prompt has ended.
+   * late (in its slot of the shared grid with `team.grid` 1); resolves when every prompt has ended.
    */
   stream(
     rate: number,
     bytes: number,
     durationMs: number,
-    team: { sessions?: number; phaseMs?: number } = {},
+    team: { sessions?: number; phaseMs?: number; grid?: number } = {},
   ): Promise<z.infer<typeof streamedSchema>> {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {

@@ -6,6 +6,7 @@
  * slots 0..sessions × (perSession + 1) − 1; one opened after `first` slots holds the same shifted by
  * `first` (B-COST-TEAM's second hub).
  */
+import { benchPrompt, teamSlotMs } from './bench-prompt.js';
 import type { DaemonProcess } from './daemon-process.js';
 import { attachedSchema, promptDoneSchema, sessionOpenedSchema, waitDoneSchema } from './ipc-schema.js';
 import type { LoadDriver } from './load-driver.js';
@@ -20,6 +21,8 @@ export interface TeamShape {
   bytes: number;
   streamMs: number;
   phaseMs: number;
+  /** Where the sessions stream on the shared grid (bench/lib/bench-prompt.ts `GRID`, `teamSlotMs`); 0: each from its own prompt. */
+  grid: number;
 }
 
 export interface HubTeam {
@@ -89,7 +92,12 @@ export async function streamHubTeam(load: LoadDriver, team: HubTeam, t: TeamShap
     await new Promise((r) => setTimeout(r, k * t.phaseMs));
     return load.call(
       promptDoneSchema,
-      { op: 'prompt', client: team.first + k, sessionId, text: `bench rate=${t.rate} bytes=${t.bytes} ms=${t.streamMs}` },
+      {
+        op: 'prompt',
+        client: team.first + k,
+        sessionId,
+        text: benchPrompt({ rate: t.rate, bytes: t.bytes, ms: t.streamMs, slotMs: teamSlotMs(t, k) }),
+      },
       t.streamMs + 120_000,
     );
   });

@@ -13,6 +13,8 @@ export interface TeamStreamShape {
   streamMs: number;
   warmupMs: number;
   phaseMs: number;
+  /** Where the sessions stream on the shared grid (bench/lib/bench-prompt.ts `GRID`, `teamSlotMs`); 0: each from its own prompt. */
+  grid: number;
 }
 
 export interface TeamStreamFigures {
@@ -92,7 +94,7 @@ export async function streamBaselineTeam(
   t: TeamStreamShape,
   groups?: number[][],
 ): Promise<void> {
-  const { lastSeqs } = await server.stream(t.rate, t.bytes, t.streamMs, { sessions: t.sessions, phaseMs: t.phaseMs });
+  const { lastSeqs } = await server.stream(t.rate, t.bytes, t.streamMs, { sessions: t.sessions, phaseMs: t.phaseMs, grid: t.grid });
   const g = groupsOf(t, groups);
   for (let k = 0; k < t.sessions; k++)
     await load.call(waitDoneSchema, { op: 'waitSeq', seq: lastSeqs[k] ?? 0, clients: g[k]!, timeoutMs: 60_000 }, 90_000);

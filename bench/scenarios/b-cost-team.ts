@@ -52,6 +52,8 @@ export const COST_TEAM = {
   legMs: 12_000,
   warmupMs: 2_000,
   phaseMs: 0,
+  /** Each session ticks from its own prompt, as every recorded figure of this scenario did (B-SCALE streams on the shared grid). */
+  grid: 0,
   /** Hub/baseline pairs of legs per audience size. */
   pairs: 4,
   /** 1: the hub runs inside the baseline's process (`BENCH_COST_TEAM_HOSTED`); 0: each in its own. */

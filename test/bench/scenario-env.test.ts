@@ -21,6 +21,19 @@ describe('bench switches', () => {
     expect(TEAM.phaseMs).toBe(0);
   });
 
+  it("B-SCALE's grid is even unless BENCH_SCALE_GRID says off (0) or together (2); anything else is an error naming it", async () => {
+    const { gridFromEnv } = await import('../../bench/scenarios/b-scale.js');
+    expect(gridFromEnv()).toBe(1);
+    vi.stubEnv('BENCH_SCALE_GRID', '2');
+    expect(gridFromEnv()).toBe(2);
+    vi.stubEnv('BENCH_SCALE_GRID', '0');
+    expect(gridFromEnv()).toBe(0);
+    for (const bad of ['3', 'even', '-1']) {
+      vi.stubEnv('BENCH_SCALE_GRID', bad);
+      expect(() => gridFromEnv(), bad).toThrow(/BENCH_SCALE_GRID/);
+    }
+  });
+
   it('a count that is not a whole number is an error naming its switch, read with the goal, never a NaN', async () => {
     vi.stubEnv('BENCH_LONG_TURNS', '1e3x');
     vi.stubEnv('BENCH_PHONE_TURNS', '2.5');

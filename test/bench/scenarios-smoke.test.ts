@@ -230,7 +230,7 @@ describe('bench scenarios (smoke)', () => {
     }
   }, 180_000);
 
-  it('B-SCALE attaches a team over several sessions, streams, storms, reports its four figures and the same stream on the fair baseline', async () => {
+  it('B-SCALE attaches a team over several sessions, streams on the shared grid, storms, reports its figures and the same stream on the fair baseline', async () => {
     const r = await runTeam(
       // One RSS sample a short settle after its GC: the figure is only checked to be a number here.
       {
@@ -262,5 +262,16 @@ describe('bench scenarios (smoke)', () => {
     };
     for (const v of [...Object.values(tail.cpuPercent), tail.hubLoopDelayMs.p99, tail.hubFramesPerUpdate])
       expect(Number.isFinite(v)).toBe(true);
+    // Every goal judged, the two against the baseline's same stream among them.
+    const goals = r.extra['goals'] as Record<string, unknown>;
+    expect(Object.keys(goals).sort()).toEqual([
+      'cpuWithin110OfBaseline',
+      'idleUnder2Percent',
+      'marginalUnder30KiB',
+      'p99Under10ms',
+      'p99Within125OfBaseline',
+      'stormUnder3s',
+    ]);
+    for (const v of Object.values(goals)) expect(typeof v).toBe('boolean');
   }, 120_000);
 });

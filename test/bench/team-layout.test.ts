@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { teamOf } from '../../bench/lib/hub-team.js';
 import { type LegCpu, sameFrames } from '../../bench/scenarios/b-cost-team.js';
+import { benchPrompt, teamSlotMs } from '../../bench/lib/bench-prompt.js';
 import { baselineGroup, baselinePrompter } from '../../bench/lib/team-baseline.js';
 
 /**
@@ -12,7 +13,7 @@ import { baselineGroup, baselinePrompter } from '../../bench/lib/team-baseline.j
  * sides write the same frames to as many sockets.
  */
 describe('team layout', () => {
-  const shape = { sessions: 10, perSession: 100, rate: 20, bytes: 300, streamMs: 12_000, warmupMs: 2_000, phaseMs: 0 };
+  const shape = { sessions: 10, perSession: 100, rate: 20, bytes: 300, streamMs: 12_000, warmupMs: 2_000, phaseMs: 0, grid: 1 };
 
   it("the baseline's sessions hold the same slots as a hub's: a prompter's stand-in, then the team", () => {
     for (const first of [0, 1_010]) {
@@ -42,5 +43,18 @@ describe('team layout', () => {
     expect(() => sameFrames({ perSession: 100, hub: [leg(242_400), leg(242_400)], baseline: [leg(240_000), leg(240_000)] })).toThrow(
       /100 per session: the sides' clients were not sent the same frames \(hub 242400 242400, baseline 240000 240000 per leg\)/,
     );
+  });
+
+  it('on the shared grid the sessions take slots spread evenly over the period, the same on both sides', () => {
+    const slots = Array.from({ length: shape.sessions }, (_, k) => teamSlotMs(shape, k));
+    expect(slots).toEqual([0, 5, 10, 15, 20, 25, 30, 35, 40, 45]);
+    expect(benchPrompt({ rate: 20, bytes: 300, ms: 12_000, slotMs: slots[3] })).toBe('bench rate=20 bytes=300 ms=12000 slot=15');
+    expect(benchPrompt({ rate: 7, bytes: 300, ms: 1_000, slotMs: teamSlotMs({ grid: 1, rate: 7, sessions: 3 }, 1) })).toBe(
+      'bench rate=7 bytes=300 ms=1000 slot=47.619',
+    );
+    // Together: every session in slot 0. Off the grid, no slot: each session ticks from its own prompt.
+    expect(Array.from({ length: 3 }, (_, k) => teamSlotMs({ ...shape, grid: 2 }, k))).toEqual([0, 0, 0]);
+    expect(teamSlotMs({ ...shape, grid: 0 }, 3)).toBeUndefined();
+    expect(benchPrompt({ rate: 20, bytes: 300, ms: 12_000, slotMs: undefined })).toBe('bench rate=20 bytes=300 ms=12000');
   });
 });
