@@ -1,3 +1,5 @@
+import { countFromEnv } from './scenario.js';
+
 /**
  * The prompt that starts a bench stream in the simulator (src/simulator/scenarios/bench.ts): its
  * rate, frame size and duration, and for a team on the shared grid its session's slot.
@@ -20,4 +22,11 @@ export const GRID = { off: 0, even: 1, together: 2 } as const;
 export function teamSlotMs(t: { grid: number; rate: number; sessions: number }, k: number): number | undefined {
   if (t.grid === GRID.even) return (k * 1000) / t.rate / t.sessions;
   return t.grid === GRID.together ? 0 : undefined;
+}
+
+/** A team scenario's grid switch (`BENCH_SCALE_GRID`, `BENCH_COST_TEAM_GRID`: 0 off, 1 even, 2 together), `fallback` when unset; read when the scenario runs. */
+export function gridFromEnv(name: string, fallback: number): number {
+  const grid = countFromEnv(name, fallback, 0);
+  if (grid > GRID.together) throw new Error(`${name} is 0 (off the grid), 1 (even) or 2 (together)`);
+  return grid;
 }

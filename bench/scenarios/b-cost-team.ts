@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { BaselineProcess } from '../lib/baseline-process.js';
+import { GRID, gridFromEnv } from '../lib/bench-prompt.js';
 import { DaemonProcess } from '../lib/daemon-process.js';
 import { hubTeamGaps, openHubTeam, settleHubTeam, streamHubTeam, teamOf } from '../lib/hub-team.js';
 import { LoadDriver } from '../lib/load-driver.js';
@@ -52,8 +53,13 @@ export const COST_TEAM = {
   legMs: 12_000,
   warmupMs: 2_000,
   phaseMs: 0,
-  /** Each session ticks from its own prompt, as every recorded figure of this scenario did (B-SCALE streams on the shared grid). */
-  grid: 0,
+  /**
+   * Where the sessions stream on the shared grid (bench/lib/bench-prompt.ts `GRID`), both sides alike: 1 (even,
+   * the default) session k's events k × 5 ms into each 50-ms period, as B-SCALE streams; 2 all at once; 0 each
+   * from its own prompt — the baseline's ten in lockstep, the hub's a few ms apart — as every figure before the
+   * thirty-seventh session's (`BENCH_COST_TEAM_GRID`).
+   */
+  grid: GRID.even,
   /** Hub/baseline pairs of legs per audience size. */
   pairs: 4,
   /** 1: the hub runs inside the baseline's process (`BENCH_COST_TEAM_HOSTED`); 0: each in its own. */
@@ -289,7 +295,14 @@ export const bCostTeam: Scenario = {
   runs: 1,
   passes: (s) => s.details.every((d) => d['notTheGoal'] === undefined) && (s.ratio ?? Number.POSITIVE_INFINITY) <= 1.1,
   async run(_i, log) {
-    const setup = { ...COST_TEAM, ...audienceFromEnv(), ...phaseFromEnv(), ...hostedFromEnv(), ...togetherFromEnv() };
+    const setup = {
+      ...COST_TEAM,
+      ...audienceFromEnv(),
+      ...phaseFromEnv(),
+      ...hostedFromEnv(),
+      ...togetherFromEnv(),
+      grid: gridFromEnv('BENCH_COST_TEAM_GRID', COST_TEAM.grid),
+    };
     const method = notTheGoal(setup, process.env.BENCH_COST_TEAM_AGAINST);
     if (method !== undefined) log(`not a reading of the goal (${method}): the ratio is reported, never passed`);
     const audiences = await measureTeamCost(setup, log);

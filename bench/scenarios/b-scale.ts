@@ -5,9 +5,9 @@ import { waitDoneSchema } from '../lib/ipc-schema.js';
 import { LoadDriver } from '../lib/load-driver.js';
 import { childPids, CpuMeter } from '../lib/proc-cpu.js';
 import { gcBetween, hubLoopDelayMs, promSum } from '../lib/prom-text.js';
-import { countFromEnv, phaseMsFromEnv, round, type Scenario } from '../lib/scenario.js';
+import { phaseMsFromEnv, round, type Scenario } from '../lib/scenario.js';
 import { baselineTeamStream, steadyCpu } from '../lib/team-baseline.js';
-import { GRID } from '../lib/bench-prompt.js';
+import { GRID, gridFromEnv } from '../lib/bench-prompt.js';
 
 /**
  * B-SCALE (requirement B-SCALE): a 1,000-client team on the default limits (connectionsTotal 1,024;
@@ -260,13 +260,6 @@ async function runHubTeam(
   }
 }
 
-/** `BENCH_SCALE_GRID` (0 off, 1 even, 2 together), TEAM's when unset; read when the scenario runs. */
-export function gridFromEnv(): number {
-  const grid = countFromEnv('BENCH_SCALE_GRID', TEAM.grid, 0);
-  if (grid > GRID.together) throw new Error('BENCH_SCALE_GRID is 0 (off the grid), 1 (even) or 2 (together)');
-  return grid;
-}
-
 /** B-SCALE: passes when every run met all its goals. */
 export const bScale: Scenario = {
   id: 'B-SCALE',
@@ -280,7 +273,7 @@ export const bScale: Scenario = {
       {
         ...TEAM,
         phaseMs: phaseMsFromEnv(),
-        grid: gridFromEnv(),
+        grid: gridFromEnv('BENCH_SCALE_GRID', TEAM.grid),
       },
       log,
     ),

@@ -21,16 +21,19 @@ describe('bench switches', () => {
     expect(TEAM.phaseMs).toBe(0);
   });
 
-  it("B-SCALE's grid is even unless BENCH_SCALE_GRID says off (0) or together (2); anything else is an error naming it", async () => {
-    const { gridFromEnv } = await import('../../bench/scenarios/b-scale.js');
-    expect(gridFromEnv()).toBe(1);
+  it("the team scenarios' grid is even unless BENCH_SCALE_GRID / BENCH_COST_TEAM_GRID say off (0) or together (2); anything else is an error naming it", async () => {
+    const { gridFromEnv } = await import('../../bench/lib/bench-prompt.js');
+    const { TEAM } = await import('../../bench/scenarios/b-scale.js');
+    const { COST_TEAM } = await import('../../bench/scenarios/b-cost-team.js');
+    expect(gridFromEnv('BENCH_SCALE_GRID', TEAM.grid)).toBe(1);
+    expect(gridFromEnv('BENCH_COST_TEAM_GRID', COST_TEAM.grid)).toBe(1);
     vi.stubEnv('BENCH_SCALE_GRID', '2');
-    expect(gridFromEnv()).toBe(2);
+    expect(gridFromEnv('BENCH_SCALE_GRID', TEAM.grid)).toBe(2);
     vi.stubEnv('BENCH_SCALE_GRID', '0');
-    expect(gridFromEnv()).toBe(0);
+    expect(gridFromEnv('BENCH_SCALE_GRID', TEAM.grid)).toBe(0);
     for (const bad of ['3', 'even', '-1']) {
-      vi.stubEnv('BENCH_SCALE_GRID', bad);
-      expect(() => gridFromEnv(), bad).toThrow(/BENCH_SCALE_GRID/);
+      vi.stubEnv('BENCH_COST_TEAM_GRID', bad);
+      expect(() => gridFromEnv('BENCH_COST_TEAM_GRID', COST_TEAM.grid), bad).toThrow(/^BENCH_COST_TEAM_GRID is /);
     }
   });
 
