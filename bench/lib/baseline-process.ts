@@ -101,7 +101,7 @@ export class BaselineProcess {
   /**
    * Broadcasts `rate` frames/s of about `bytes` bytes for `durationMs` (one prompt to its
    * simulator) in each of `team.sessions` sessions (default 1), session k starting k × `team.phaseMs`
-   * late (in its slot of the shared grid with `team.grid` 1); resolves when every prompt has ended.
+   * late (each in its slot of the shared grid when `team.grid` is 1 or 2); resolves when every prompt has ended.
    */
   stream(
     rate: number,
