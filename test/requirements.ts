@@ -58,7 +58,7 @@ export const REQUIREMENTS = {
   'WEB-09': 'web: installable PWA with an offline shell',
   'WEB-10': 'web: no console errors',
   'WEB-11': 'web: a device signs itself out (token revoked, cookie cleared)',
-  'B-FAN': 'bench: delivered updates/s vs bare ws baseline',
+  'B-FAN': 'bench: the broadcast ceiling (p99 ≤ 50 ms, no gaps, 100 clients) vs the fair bare ws baseline',
   'B-LAT': 'bench: added latency child stdout to client at load L',
   'B-SLOW': 'bench: healthy clients p99 with a stalled client',
   'B-REC': 'bench: 100 clients reconnecting after 500 missed updates',
@@ -66,6 +66,7 @@ export const REQUIREMENTS = {
   'B-MEM': 'bench: RSS with 10 sessions and 100 idle clients',
   'B-START': 'bench: process start to /api/health 200',
   'B-SCALE': 'bench: 1,000 clients over 10 sessions (team rate, reconnect storm, idle memory and CPU)',
+  'B-PHONE': "bench: a phone over slow-4G and 3G: the session list, a 200-turn session's last message with the live stream, a reload",
   'B-LONG': 'bench: 100 sessions of 1,000 turns against 100 of 10: memory, list, open and catch-up stay flat',
 } as const;
 

@@ -2,7 +2,7 @@ import { baselineSide, hubSide, type Side, type StepPlan, type StepResult } from
 import { round, type Scenario } from '../lib/scenario.js';
 
 /**
- * B-CEIL: the highest offered rate each side sustains with p99 ≤ 50 ms and
+ * B-CEIL (the test plan's B-FAN, which it proves): the highest offered rate each side sustains with p99 ≤ 50 ms and
  * every client seeing every seq once (FAN-01), the hub against the fair bare baseline
  * (bench/baseline-server.ts: same simulator child and pipe, same frames, same one-write-per-client-
  * per-turn batching, same clients). The rate steps up geometrically; at each step the two sides
@@ -114,7 +114,7 @@ function brief(s: StepResult): Record<string, unknown> {
 /** B-CEIL: the ceiling by latency, hub vs fair baseline; passes when the hub sustains ≥ 0.9× the baseline's rate. */
 export const bCeil: Scenario = {
   id: 'B-CEIL',
-  proves: [],
+  proves: ['B-FAN'],
   goal: `highest rate sustained with p99 ≤ ${CEIL.p99LimitMs} ms and no gaps, ${CEIL.clients} clients: hub ≥ 0.9× the fair bare baseline`,
   unit: 'events/s',
   // The ceiling moves a ×1.25 step between identical runs on a shared machine: the figure is the

@@ -8,10 +8,14 @@ import { openStreamSession, runBaselineStream, runStream } from '../lib/stream-s
  */
 const SATURATED = { clients: 100, rate: 3_000, bytes: 300, durationMs: 4_000 } as const;
 
-/** B-FAN: saturated delivered updates/s to 100 clients, hub vs a bare `ws` broadcast of the same frames, same run. */
+/**
+ * B-FAN: saturated delivered updates/s to 100 clients, hub vs a bare `ws` broadcast of the same frames, same run.
+ * The test plan's B-FAN is the ceiling by latency, which B-CEIL measures and proves; this throughput figure stays
+ * beside it (both sides deliver all this machine is offered here, so it reads 1).
+ */
 export const bFan: Scenario = {
   id: 'B-FAN',
-  proves: ['B-FAN'],
+  proves: [],
   goal: 'saturated delivered updates/s to 100 clients: hub ≥ 0.8× bare ws broadcast (same frames, same run)',
   unit: 'updates/s',
   runs: 3,

@@ -302,7 +302,7 @@ export async function measurePhone(
 /** B-PHONE: headline (b) on slow-4G, cold, compressed (goal: under 1.5 s). */
 export const bPhone: Scenario = {
   id: 'B-PHONE',
-  proves: [],
+  proves: ['B-PHONE'],
   get goal() {
     return `a ${phoneSessionTurns()}-turn session's last turn visible on a phone over slow-4G, cold, compressed: < 1.5 s (also the session list, 3G, warm, uncompressed)`;
   },
