@@ -1,4 +1,5 @@
 import { BaselineProcess } from './baseline-process.js';
+import { benchPrompt } from './bench-prompt.js';
 import { childPids, CpuMeter } from './proc-cpu.js';
 import { promptDoneSchema, waitDoneSchema, type LoadReport } from './ipc-schema.js';
 import { LoadDriver } from './load-driver.js';
@@ -95,7 +96,7 @@ export async function hubSide(clients: number, bytes: number): Promise<Side> {
       const meter = new CpuMeter({ server: s.daemon.pid, sim: simPid, load: s.load.pid });
       const prompt = s.load.call(
         promptDoneSchema,
-        { op: 'prompt', client: 0, sessionId: s.sessionId, text: `bench rate=${plan.rate} bytes=${plan.bytes} ms=${plan.stepMs}` },
+        { op: 'prompt', client: 0, sessionId: s.sessionId, text: benchPrompt({ rate: plan.rate, bytes: plan.bytes, ms: plan.stepMs }) },
         plan.stepMs + 120_000,
       );
       await new Promise((r) => setTimeout(r, plan.warmupMs));

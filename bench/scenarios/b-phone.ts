@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
 import { z } from 'zod';
+import { benchPrompt } from '../lib/bench-prompt.js';
 import { promptDoneSchema } from '../lib/ipc-schema.js';
 import { startLatencyProxy, type LatencyProxy, type LinkProfile } from '../lib/latency-proxy.js';
 import { countFromEnv, round, switchFromEnv, type Scenario } from '../lib/scenario.js';
@@ -222,7 +223,7 @@ export async function openPhoneRig(turns: number): Promise<PhoneRig> {
     for (let k = 1; k < turns; k++)
       await s.load.call(
         promptDoneSchema,
-        { op: 'prompt', client: 0, sessionId: s.sessionId, text: 'bench rate=20 bytes=300 ms=50' },
+        { op: 'prompt', client: 0, sessionId: s.sessionId, text: benchPrompt({ rate: 20, bytes: 300, ms: 50 }) },
         60_000,
       );
     const lastPrompt = `last turn ${turns} of the long session`;
