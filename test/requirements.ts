@@ -25,6 +25,10 @@ export const REQUIREMENTS = {
   'REC-01': 'reconnect with afterSeq + epoch: exactly the missing updates, recovered true',
   'REC-02': 'gap beyond the journal, hub restart, child restart: recovered false tail replay, interactions re-sent',
   'REC-03': '100 clients reconnect at once: all caught up, no child request caused by catch-up',
+  'REC-04':
+    'a client joining after the k-th update of a scripted turn, for every k and each client profile, folds to the same transcript as one present from the start',
+  'REC-05':
+    'a failed turn, a daemon restart mid-turn, a backend that fails mid-turn: each told apart from success, what was said stays, every prompt in flight answered',
   'PRM-01': 'two clients prompt a busy session: queued FIFO, each response at its own turn end, both echoed',
   'PRM-02': 'every ZCode event type through the translator; unknown types ignored',
   'SEC-01': 'loopback by default; non-loopback without a secret refuses to start',
@@ -36,6 +40,21 @@ export const REQUIREMENTS = {
   'SEC-07': 'pairing attempts rate-limited',
   'SEC-08': 'view token cannot prompt, cancel, answer or write settings; audit records nothing as done',
   'SEC-09': 'file modes: secrets and state files 0600, state dir 0700',
+  'SEC-10':
+    'file routes never serve the state dir, provider files or backups (.., symlinks, hard links, absolute paths); reads by scope, audited',
+  'SEC-11': 'session/new with a cwd outside the workspace roots, relative, missing or a symlink leaving a root: refused naming the roots',
+  'SEC-12':
+    'unauthenticated floods (idle, keep-alive, trickled bodies) cut off by named timeouts and caps; health and authenticated clients keep answering',
+  'SEC-13': 'JSON nested 5,000 deep on the WebSocket, REST and the child stdout: a clear error, no session left jammed',
+  'PPL-01':
+    "a client claiming another name is shown and recorded as its token's person and device: prompt, answer, presence, audit, replay after restart",
+  'POL-01': 'allow and deny rules settle an interaction without asking anyone; every client sees which rule; audited',
+  'POL-02': 'ask rules with approvers (scope, people, originator): ineligible answers refused and change nothing, eligible ones win',
+  'POL-03': 'quorum of N distinct people: one person with two devices counts once, an eligible deny denies',
+  'POL-04': 'localOnly: an answer through a proxied connection is refused, a loopback one wins',
+  'POL-05': 'policy REST: invalid rule 400 naming the field, stale revision 409, view cannot read, operate cannot write',
+  'POL-06':
+    'rules hold on every path: WebSocket, Streamable HTTP, stdio bridge, REST answer, the compat profile, sub-agent requests, re-send after a restart',
   'WS-01': 'message of max size + 1 closes 1009, others unaffected',
   'WS-02': 'malformed frames: typed errors or 4400, zero crashes',
   'WS-03': 'unauthenticated socket closed at the pre-auth deadline',

@@ -15,7 +15,7 @@ import { FULL, scale } from './fault-scale.js';
  */
 const SOCKETS = scale(10_000, 600);
 
-describe(`[SEC-11.3] a flood of ${SOCKETS} idle sockets${FULL ? '' : ' (everyday size; RUN_FAULTS=1 for 10,000)'}`, () => {
+describe(`[SEC-12] a flood of ${SOCKETS} idle sockets${FULL ? '' : ' (everyday size; RUN_FAULTS=1 for 10,000)'}`, () => {
   let hub: HubHarness;
   const flood: TrackedSocket[] = [];
   beforeAll(async () => {

@@ -156,7 +156,7 @@ function zseq(params: unknown): unknown {
   return (params as { _meta?: { zcode?: { seq?: unknown } } } | undefined)?._meta?.zcode?.seq;
 }
 
-describe('continuity: a joiner after the k-th update, for every k, folds to what a client present from the start folds to', () => {
+describe('[REC-04] continuity: a joiner after the k-th update, for every k, folds to what a client present from the start folds to', () => {
   for (const profile of ['acp', 'compat'] as const) {
     it(`${profile} profile`, async () => {
       const token = await hub.token('operate', `${profile}-device`);

@@ -127,7 +127,7 @@ describe('zcode-hub acp (stdio bridge) driven by the official ACP SDK client', (
     }
   });
 
-  it('approval rules hold through the bridge: a localOnly admin rule offers it to the editor, not to a proxied teammate', async () => {
+  it('[POL-06] approval rules hold through the bridge: a localOnly admin rule offers it to the editor, not to a proxied teammate', async () => {
     const hub = readHubFile(stateDir)!;
     const admin = readAdminToken(stateDir)!;
     const setRules = (rules: unknown[]) =>

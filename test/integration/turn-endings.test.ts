@@ -55,7 +55,7 @@ async function promptError(c: AcpWsClient, sessionId: string, t: string): Promis
   }
 }
 
-describe('turn endings', () => {
+describe('[REC-05] turn endings', () => {
   it('a failed turn answers session/prompt with HUB_ERR_TURN_FAILED and journals a failed marker for everyone, also in replay', async () => {
     hub = await startHub({ simArgs: ['--turn-delay-scale', '0.2'] });
     const { a, b, sessionId } = await twoClients(hub);

@@ -16,7 +16,7 @@ afterEach(killStarted);
 
 const created = z.object({ token: z.string(), info: z.looseObject({ id: z.string(), person: z.string() }) });
 
-describe('people with a real daemon process', () => {
+describe('[PPL-01] people with a real daemon process', () => {
   it('token create --person, a client claiming "Bob" shown and audited as ann, people list/set, bad input and scope', async () => {
     const { home, stateDir } = tempHome();
     const daemon = start(home, stateDir);

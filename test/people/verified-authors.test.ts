@@ -45,7 +45,7 @@ function authors(messages: readonly InboundMessage[]) {
 const tokenIdOf = async (hub: HubHarness, token: string) =>
   z.object({ identity: z.object({ tokenId: z.string() }) }).parse(await (await hub.api('/api/me', { token })).json()).identity.tokenId;
 
-describe('verified authors', () => {
+describe('[PPL-01] verified authors', () => {
   it('a token of ann whose client says "Bob" is ann everywhere, and stays ann in history after a restart', async () => {
     const hub = await start();
     const annToken = await hub.token('operate', 'Ann phone', 'ann');

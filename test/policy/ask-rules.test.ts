@@ -51,7 +51,7 @@ const approvalNotes = (c: AcpWsClient) =>
     .filter((a) => a !== undefined);
 
 describe('ask rules', () => {
-  it('by scope: only the admin is offered it; the operator sees "waiting for an admin" and is refused 403', async () => {
+  it('[POL-02, POL-06] by scope: only the admin is offered it; the operator sees "waiting for an admin" and is refused 403', async () => {
     await setRules(hub, [{ id: 'admins', description: 'the test suite', match: SHELL, decide: 'ask', approvers: { scopes: ['admin'] } }]);
     const op = await hub.initializedClient({ token: ann, name: 'ann-app' });
     const admin = await hub.initializedClient({ name: 'admin-app' });
@@ -74,7 +74,7 @@ describe('ask rules', () => {
     expect(op.requests('session/request_permission')).toHaveLength(0);
   });
 
-  it('by person: only bob is offered it, carl is refused', async () => {
+  it('[POL-02] by person: only bob is offered it, carl is refused', async () => {
     await setRules(hub, [{ id: 'bob', match: SHELL, decide: 'ask', approvers: { people: ['bob'] } }]);
     const a = await hub.initializedClient({ token: ann, name: 'ann-app' });
     const b = await hub.initializedClient({ token: bob, name: 'bob-app' });
@@ -102,7 +102,7 @@ describe('ask rules', () => {
     expect(c.requests('session/request_permission')).toHaveLength(0);
   });
 
-  it("originator: the prompt's author is asked on every device of theirs, bob is not", async () => {
+  it("[POL-02] originator: the prompt's author is asked on every device of theirs, bob is not", async () => {
     await setRules(hub, [{ id: 'own', match: SHELL, decide: 'ask', approvers: { originator: true } }]);
     const phone = await hub.initializedClient({ token: ann, name: 'ann-phone' });
     const laptop = await hub.initializedClient({ token: annLaptop, name: 'ann-laptop' });
@@ -111,7 +111,14 @@ describe('ask rules', () => {
     const turn = prompt(phone, sessionId, 'permission please');
     const req = await permissionOf(laptop, sessionId);
     await permissionOf(phone, sessionId);
-    expect((await opened(b, sessionId)).interaction.approval?.waitingFor).toBe("waiting for the prompt's author (ann)");
+    const seen = await opened(b, sessionId);
+    expect(seen.interaction.approval?.waitingFor).toBe("waiting for the prompt's author (ann)");
+    // bob is not the author: refused, and it stays pending for ann's devices.
+    const refused = await restAnswer(seen.interaction.interactionId, bob, { optionId: 'allow_once' });
+    expect(refused.status).toBe(403);
+    expect((await errorOf(refused)).message).toContain("waiting for the prompt's author (ann)");
+    const inbox = z.object({ interactions: z.array(z.object({ interactionId: z.string() })) });
+    expect(inbox.parse(await (await hub.api(`/api/interactions?sessionId=${sessionId}`)).json()).interactions).toHaveLength(1);
     laptop.answer(req.id, { outcome: { outcome: 'selected', optionId: 'allow_once' } });
     expect((await resolvedOn(b, sessionId)).resolvedBy).toMatchObject({ person: 'ann', device: 'ann laptop' });
     await turn;
@@ -140,7 +147,7 @@ describe('ask rules', () => {
     await turn;
   });
 
-  it('localOnly: a client through a proxy (X-Forwarded-For) is not offered it and is refused; a local one answers', async () => {
+  it('[POL-04, POL-06] localOnly: a client through a proxy (X-Forwarded-For) is not offered it and is refused; a local one answers', async () => {
     await setRules(hub, [{ id: 'here', match: SHELL, decide: 'ask', localOnly: true }]);
     const proxied = await hub.initializedClient({ token: bob, name: 'via-tunnel', headers: { 'x-forwarded-for': '203.0.113.9' } });
     const local = await hub.initializedClient({ token: carl, name: 'on-this-machine' });
@@ -157,7 +164,7 @@ describe('ask rules', () => {
     expect(proxied.requests('session/request_permission')).toHaveLength(0);
   });
 
-  it('the zcode-acp-remote profile under a rule that excludes it: not offered, works on unchanged', async () => {
+  it('[POL-06] the zcode-acp-remote profile under a rule that excludes it: not offered, works on unchanged', async () => {
     await setRules(hub, [{ id: 'admins', match: SHELL, decide: 'ask', approvers: { scopes: ['admin'] } }]);
     const admin = await hub.initializedClient({ name: 'admin-app' });
     const { sessionId } = await admin.request<{ sessionId: string }>('session/new', { cwd: hub.workspace, mcpServers: [] });
@@ -179,6 +186,25 @@ describe('ask rules', () => {
         '_session/permission_resolved',
       ]);
       expect(app.methods().filter((m) => !understood.has(m))).toEqual([]);
+    } finally {
+      app.close();
+    }
+  });
+
+  it('[POL-06] the zcode-acp-remote profile under a rule that names its person: offered, its answer wins, the admin is not asked', async () => {
+    await setRules(hub, [{ id: 'ann', match: SHELL, decide: 'ask', approvers: { people: ['ann'] } }]);
+    const admin = await hub.initializedClient({ name: 'admin-app' });
+    const { sessionId } = await admin.request<{ sessionId: string }>('session/new', { cwd: hub.workspace, mcpServers: [] });
+    const app = await RemoteApp.connect(hub.url, ann);
+    try {
+      await app.loadSession(sessionId, hub.workspace);
+      const turn = app.prompt(sessionId, 'permission please');
+      await app.nextCard(null);
+      expect((await opened(admin, sessionId)).interaction.approval?.waitingFor).toBe('waiting for ann');
+      app.answer('allow_once');
+      expect((await resolvedOn(admin, sessionId)).resolvedBy).toMatchObject({ person: 'ann', device: 'ann phone' });
+      expect(await turn).toMatchObject({ stopReason: 'end_turn' });
+      expect(admin.requests('session/request_permission')).toHaveLength(0);
     } finally {
       app.close();
     }

@@ -34,7 +34,7 @@ const check = (body: unknown) =>
 const READS = { id: 'reads', description: 'reads inside the workspace', match: { kind: ['read', 'search'], path: '**' }, decide: 'allow' };
 const RM = { id: 'rm-rf', match: { command: '*rm -rf*' }, decide: 'ask', approvers: { scopes: ['admin'] } };
 
-describe('/api/policy', () => {
+describe('[POL-05] /api/policy', () => {
   it('starts empty at revision 0; operate reads it, view gets 403', async () => {
     const res = await hub.api('/api/policy', { token: operate });
     expect(res.status).toBe(200);

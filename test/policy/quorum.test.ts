@@ -56,7 +56,7 @@ async function room() {
   return { admin, annPhone, annLaptop, bob, carl, sessionId };
 }
 
-describe('quorum', () => {
+describe('[POL-03] quorum', () => {
   it('2 of 3: ann allows (her laptop is withdrawn and cannot vote again), everyone sees "1 of 2 — ann allowed", bob completes it', async () => {
     const { admin, annPhone, annLaptop, bob, carl, sessionId } = await room();
     const turn = prompt(admin, sessionId, 'permission please');

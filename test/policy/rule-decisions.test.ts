@@ -24,7 +24,7 @@ const auditEntries = async () =>
     })
     .parse(await (await hub.api('/api/audit')).json()).entries;
 
-describe('allow and deny rules', () => {
+describe('[POL-01] allow and deny rules', () => {
   it('allow: the Bash call runs with no one asked; everyone sees "allowed by rule tests (the test suite)"', async () => {
     await setRules(hub, [{ id: 'tests', description: 'the test suite', match: { kind: 'execute', command: 'npm test' }, decide: 'allow' }]);
     const owner = await hub.initializedClient({ name: 'owner' });
@@ -54,20 +54,24 @@ describe('allow and deny rules', () => {
   it('deny: the call is refused with no one asked; the turn goes on and everyone sees "denied by rule"', async () => {
     await setRules(hub, [{ id: 'no-shell', match: { tool: 'bash' }, decide: 'deny' }]);
     const owner = await hub.initializedClient({ name: 'owner' });
-    const sessionId = await sharedSession(hub, owner, []);
+    const watcher = await hub.initializedClient({ name: 'watcher' });
+    const sessionId = await sharedSession(hub, owner, [watcher]);
     const turn = prompt(owner, sessionId, 'permission please');
-    const r = await resolvedOn(owner, sessionId);
-    expect(r).toMatchObject({
-      state: 'resolved',
-      rule: { id: 'no-shell', decision: 'deny' },
-      resolvedBy: { name: 'denied by rule no-shell' },
-    });
+    for (const r of await Promise.all([resolvedOn(owner, sessionId), resolvedOn(watcher, sessionId)])) {
+      expect(r).toMatchObject({
+        state: 'resolved',
+        rule: { id: 'no-shell', decision: 'deny' },
+        resolvedBy: { name: 'denied by rule no-shell' },
+      });
+    }
     expect((await turn).stopReason).toBe('end_turn');
-    expect(owner.requests('session/request_permission')).toHaveLength(0);
-    const failed = owner
-      .notifications<{ update: { sessionUpdate: string; status?: string } }>('session/update')
-      .some((u) => u.update.sessionUpdate === 'tool_call_update' && u.update.status === 'failed');
-    expect(failed).toBe(true);
+    for (const c of [owner, watcher]) {
+      expect(c.requests('session/request_permission')).toHaveLength(0);
+      const failed = c
+        .notifications<{ update: { sessionUpdate: string; status?: string } }>('session/update')
+        .some((u) => u.update.sessionUpdate === 'tool_call_update' && u.update.status === 'failed');
+      expect(failed).toBe(true);
+    }
     const entry = (await auditEntries()).filter((e) => e.action === 'answer').at(-1);
     expect(entry).toMatchObject({ detail: { rule: { id: 'no-shell', decision: 'deny' } } });
   });

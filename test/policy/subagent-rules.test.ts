@@ -16,7 +16,7 @@ afterEach(async () => {
 
 describe('approval rules for sub-agent permissions', () => {
   for (const keyedBy of ['child', 'parent'] as const) {
-    it(`a sub-agent permission keyed by the ${keyedBy} session is held by the parent session's ask rule`, async () => {
+    it(`[POL-06] a sub-agent permission keyed by the ${keyedBy} session is held by the parent session's ask rule`, async () => {
       const h = await startHub({ simArgs: ['--subagent-permission', keyedBy, '--turn-delay-scale', '0.2'] });
       hub = h;
       const opToken = await h.token('operate', 'ann phone', 'ann');

@@ -21,7 +21,7 @@ afterAll(async () => {
   await hub?.close();
 });
 
-describe('rules across transports', () => {
+describe('[POL-06] rules across transports', () => {
   it('requests re-sent on reconnect: the admin who joins later is offered it, the operator who reconnects is not', async () => {
     const op = await hub.initializedClient({ token: operate, name: 'ann-app' });
     const sessionId = await sharedSession(hub, op, []);

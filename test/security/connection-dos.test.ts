@@ -25,7 +25,7 @@ function trickle(t: TrackedSocket, everyMs: number): () => void {
   return () => clearInterval(timer);
 }
 
-describe('[SEC-11.3] request, body and keep-alive timeouts', () => {
+describe('[SEC-12] request, body and keep-alive timeouts', () => {
   let hub: SecuredHub;
   beforeAll(async () => {
     hub = await startSecuredHub({ limits: { httpRequestTimeoutMs: 1_000, httpKeepAliveTimeoutMs: 500, httpTimeoutSweepMs: 250 } });
@@ -72,7 +72,7 @@ describe('[SEC-11.3] request, body and keep-alive timeouts', () => {
   });
 });
 
-describe('[SEC-11.3] caps on connections that have not authenticated', () => {
+describe('[SEC-12] caps on connections that have not authenticated', () => {
   let hub: SecuredHub;
   const perAddress = 20;
   const total = 30;

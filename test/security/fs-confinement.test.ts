@@ -11,7 +11,7 @@ import { rawRequest } from './helpers/raw-http.js';
  * token asks the compat file routes for the hub's secrets, directly, through a symlink, a hard
  * link and a session whose cwd is the state directory itself.
  */
-describe("[SEC-11.1] the compat file routes never serve the hub's secrets", () => {
+describe("[SEC-10] the compat file routes never serve the hub's secrets", () => {
   let hub: HubHarness;
   let home: string;
   let view: string;
@@ -92,6 +92,23 @@ describe("[SEC-11.1] the compat file routes never serve the hub's secrets", () =
         expect(res.body).not.toContain('sk-');
       }
     }
+  });
+
+  it('absolute paths and a session whose cwd is above the state dir get no secret either', async () => {
+    const c = await hub.initializedClient();
+    const { sessionId } = await c.request<{ sessionId: string }>('session/new', { cwd: home, mcpServers: [] });
+    const absolute = [...secrets.map((s) => path.join(home, s)), path.join(home, 'state-link', 'admin.token')];
+    for (const target of [...absolute, ...secrets]) {
+      for (const query of [q(target), q(target, sessionId)]) {
+        const res = await get('file', query, hub.adminToken);
+        expect(res.status, `${target} ${query.startsWith('sessionId') ? 'in the session' : ''}`).toBe(403);
+        expect(res.body).not.toContain(hub.adminToken);
+        expect(res.body).not.toContain('sk-');
+      }
+    }
+    // The same session reads an ordinary file by its absolute path: the refusals above are about what is asked for.
+    const ok = await get('file', q(path.join(home, 'notes.md'), sessionId), operate);
+    expect([ok.status, ok.body]).toEqual([200, '# ordinary file\n']);
   });
 
   it('a missing path under a denied directory or outside the root answers exactly as an existing one (no existence oracle)', async () => {

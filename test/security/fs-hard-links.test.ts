@@ -36,7 +36,7 @@ async function withHome(limits: Record<string, number> = {}) {
   return { home, hub, read };
 }
 
-describe('[SEC-11.1] no hard link gets a file of a denied directory out', () => {
+describe('[SEC-10] no hard link gets a file of a denied directory out', () => {
   let h: Awaited<ReturnType<typeof withHome>>;
   beforeAll(async () => {
     h = await withHome();

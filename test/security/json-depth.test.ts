@@ -29,7 +29,7 @@ async function stateOf(hub: HubHarness, sessionId: string): Promise<string> {
   return ((await (await hub.api(`/api/sessions/${sessionId}`)).json()) as { state: string }).state;
 }
 
-describe('[SEC-11.5] deeply nested JSON is refused at every entry', () => {
+describe('[SEC-13] deeply nested JSON is refused at every entry', () => {
   let hub: HubHarness;
   beforeAll(async () => {
     hub = await startHub();
@@ -98,7 +98,7 @@ describe('[SEC-11.5] deeply nested JSON is refused at every entry', () => {
   });
 });
 
-describe('[SEC-11.5] a failure while broadcasting cannot jam a session', () => {
+describe('[SEC-13] a failure while broadcasting cannot jam a session', () => {
   let hub: HubHarness;
   beforeAll(async () => {
     // The entry bound raised out of the way, so the 5,000-deep prompt reaches the broadcaster.
@@ -119,7 +119,7 @@ describe('[SEC-11.5] a failure while broadcasting cannot jam a session', () => {
   });
 });
 
-describe('[SEC-11.5] a line of the child nested too deep is not parsed into the hub', () => {
+describe('[SEC-13] a line of the child nested too deep is not parsed into the hub', () => {
   it('a deep notification is dropped with a log line, a deep response becomes an error for its id, the child stays up', async () => {
     const { logger, find } = captureLogger();
     const depth = 5_000;

@@ -16,7 +16,7 @@ import { createToken, startSecuredHub, type SecuredHub } from './helpers/secured
 import { tempDir } from './helpers/temp-dir.js';
 
 /** The smaller holes, each written as the attack. */
-describe('[SEC-11.6] smaller holes', () => {
+describe('smaller holes', () => {
   let hub: SecuredHub;
   const remote = 'https://remote.example.test';
   beforeAll(async () => {
@@ -112,7 +112,7 @@ describe('[SEC-11.6] smaller holes', () => {
   });
 });
 
-describe('[SEC-11.6] provider file: no key in health messages, none left in backups', () => {
+describe('provider file: no key in health messages, none left in backups', () => {
   it('an invalid provider file is reported without quoting its content', async () => {
     const t = tempDir();
     try {
@@ -131,7 +131,7 @@ describe('[SEC-11.6] provider file: no key in health messages, none left in back
   });
 });
 
-describe('[SEC-11.6] over a real daemon', () => {
+describe('over a real daemon', () => {
   let hub: HubHarness;
   beforeAll(async () => {
     hub = await startHub();

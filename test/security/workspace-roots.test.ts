@@ -12,7 +12,7 @@ import { buildConfig, ConfigError, loadConfig } from '../../src/config/load.js';
  * directory inside a workspace root, after resolving symlinks — over ACP, the compat profile and
  * REST (a workflow started without a session opens one) — and the refusal names the roots.
  */
-describe('[SEC-11.2] a session cwd must be an existing directory inside a workspace root', () => {
+describe('[SEC-11] a session cwd must be an existing directory inside a workspace root', () => {
   let base: string;
   let rootA: string;
   let rootB: string;
@@ -118,7 +118,7 @@ describe('[SEC-11.2] a session cwd must be an existing directory inside a worksp
   });
 });
 
-describe('[SEC-11.2] a session left outside the roots (the roots changed) can be watched, not prompted', () => {
+describe('[SEC-11] a session left outside the roots (the roots changed) can be watched, not prompted', () => {
   let base: string;
   let keep: string;
   let dropped: string;
@@ -165,7 +165,7 @@ describe('[SEC-11.2] a session left outside the roots (the roots changed) can be
   });
 });
 
-describe('[SEC-11.2] configuring the roots', () => {
+describe('[SEC-11] configuring the roots', () => {
   it('--workspace may be given more than once (the first is the default); a config file may list workspaces', () => {
     const cfg = loadConfig(['--workspace', '/srv/a', '--workspace', '/srv/b'], {});
     expect(cfg.workspaces).toEqual(['/srv/a', '/srv/b']);
