@@ -92,8 +92,10 @@ export class ServerOutput {
           this.options.logger.error({ limit: maxDepth }, `backend answer ${depthMessage(maxDepth)}: turned into an error for its request`);
         }
         if (!parsed.ok && parsed.reason === 'too-deep') {
-          this.options.logger.error({ bytes: event.text.length, limit: maxDepth }, `backend line ${depthMessage(maxDepth)}: dropped`);
+          // Within the junk lines' budget: a child writing such lines on end must not flood the log.
           this.junkCount++;
+          if (this.junkBudget.allow())
+            this.options.logger.error({ bytes: event.text.length, limit: maxDepth }, `backend line ${depthMessage(maxDepth)}: dropped`);
           return;
         }
         if (parsed.ok) {

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChildTransport } from '../../src/backend/child-transport.js';
 import type { IncomingMessage } from '../../src/backend/envelope.js';
+import { ServerOutput } from '../../src/backend/server-output.js';
 import { LineRing } from '../../src/backend/stderr-ring.js';
+import { BACKEND_BOUNDS } from '../../src/backend/bounds.js';
 import { LIMITS } from '../../src/limits.js';
 import { captureLogger } from '../backend/helpers.js';
 import type { AcpWsClient } from '../helpers/acp-ws-client.js';
@@ -154,5 +156,49 @@ describe('[SEC-13] a line of the child nested too deep is not parsed into the hu
     } finally {
       await t.close();
     }
+  });
+});
+
+describe('[SEC-13] a simulator child writing 5,000-deep lines among its protocol lines', () => {
+  it('every turn ends and the session is idle after it; each such line is dropped with a log line, within the junk budget', async () => {
+    const { logger, find } = captureLogger();
+    const started = Date.now();
+    const hub = await startHub({ simArgs: ['--junk-lines'], logger });
+    try {
+      const c = await hub.initializedClient();
+      const sessionId = await newSession(hub, c);
+      for (const text of ['hello', 'and again', 'once more']) {
+        const done = await c.request<{ stopReason: string }>('session/prompt', { sessionId, prompt: [{ type: 'text', text }] });
+        expect(done.stopReason).toBe('end_turn');
+      }
+      expect(await stateOf(hub, sessionId)).toBe('idle');
+      const dropped = find(/^backend line JSON nested deeper than 128 levels: dropped$/);
+      expect(dropped.length).toBeGreaterThan(0);
+      expect(dropped.length).toBeLessThanOrEqual(BACKEND_BOUNDS.junkWarningsPerSecond * (Math.ceil((Date.now() - started) / 1000) + 1));
+      expect(hub.daemon.backend.status()).toMatchObject({ state: 'ready', restarts: 0 });
+    } finally {
+      await hub.close();
+    }
+  });
+});
+
+describe('[SEC-13] a child writing deep lines on end cannot flood the log', () => {
+  it('each is dropped and counted; they are logged within the junk lines budget, the rest summed up', () => {
+    const { logger, find } = captureLogger();
+    const got: IncomingMessage[] = [];
+    const out = new ServerOutput(
+      { maxLineBytes: LIMITS.childStdoutLineBytes, stderrLinesPerSecond: 50, stderrRing: new LineRing(10), logger },
+      { message: (m) => got.push(m), oversize: () => undefined },
+    );
+    const deep = `{"method":"session/event","params":${nested(5_000)}}\n`;
+    out.stdout(Buffer.from(`${deep.repeat(200)}{"method":"ok","params":{}}\n`));
+    out.flush();
+    expect(out.junkLines).toBe(200);
+    expect(got.map((m) => m.kind === 'notification' && m.method)).toEqual(['ok']);
+    // One budget's worth a second (the 200 lines are read in one or two of them), then one line saying how many were not logged.
+    const logged = find(/nested deeper than 128 levels: dropped/).length;
+    expect(logged).toBeGreaterThan(0);
+    expect(logged).toBeLessThanOrEqual(2 * BACKEND_BOUNDS.junkWarningsPerSecond);
+    expect(find('backend junk-line warnings not logged (rate limit)').length).toBeGreaterThanOrEqual(1);
   });
 });

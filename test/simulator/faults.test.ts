@@ -33,13 +33,14 @@ describe('fault switches', () => {
     await sim.close();
   });
 
-  it('--junk-lines interleaves non-JSON, invalid UTF-8 and non-envelope JSON; the protocol still works', async () => {
+  it('--junk-lines interleaves non-JSON, invalid UTF-8, non-envelope JSON and a 5,000-deep event; the protocol still works', async () => {
     const sim = await SimClient.start({ args: ['--junk-lines'] });
     const sessionId = await sim.openSession();
     await sim.prompt(sessionId, 'hello');
     expect(sim.rawLines).toContain('this line is not JSON');
     expect(sim.rawLines).toContain('{"hello":"not an envelope"}');
     expect(sim.rawLines.some((l) => l.includes('\uFFFD'))).toBe(true);
+    expect(sim.rawLines.some((l) => l.startsWith('{"method":"session/event"') && l.includes(`${'['.repeat(5_000)}]`))).toBe(true);
     await sim.close();
   });
 
