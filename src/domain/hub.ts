@@ -24,7 +24,7 @@ import { SessionOpener } from './sessions/session-open.js';
 import { SessionCommands, type ConfigId } from './sessions/session-commands.js';
 import type { SessionState } from './sessions/session-state.js';
 import { PromptAdmission } from './prompts/prompt-admission.js';
-import { journalFrameSchema } from './sessions/journal.js';
+import type { JournalEvents } from './sessions/journal.js';
 
 export type { AuditSink } from './people/audit-sink.js';
 export type { ReplayMeta } from './sessions/session-attach.js';
@@ -122,11 +122,20 @@ export class Hub {
       this.prompts.close();
       this.attacher.close();
       this.core.sessionStates.close();
-      for (const session of this.core.allSessions()) this.prompts.shutDown(session);
+      this.endPrompts();
       this.core.flushMarks();
       this.core.marks.close();
     })();
     return this.closing;
+  }
+
+  /**
+   * The hub is about to close its connections: every prompt queued or running is answered now
+   * (it fails, saying the hub is shutting down) while its client can still hear it, and any
+   * prompt after this fails at once.
+   */
+  endPrompts(): void {
+    this.prompts.end(this.core.allSessions());
   }
 
   /** A new authenticated connection: it learns the backend state and every session's state. */
@@ -138,13 +147,13 @@ export class Hub {
       b.sendNow(client, b.serialize(ZCODE_NOTIFICATION.sessionState, this.core.sessionSummary(session)));
   }
 
-  /** Detaches a closed connection everywhere; never settles or cancels an interaction or a turn. */
   /** A token was given to another person: sessions it is attached to announce their presence again. */
   tokenPersonChanged(tokenId: string): void {
     for (const session of this.core.allSessions())
       if ([...session.attachments.values()].some((a) => a.client.identity.tokenId === tokenId)) this.core.publishPresence(session);
   }
 
+  /** Detaches a closed connection everywhere; never settles or cancels an interaction or a turn. */
   disconnect(clientId: string): void {
     this.attacher.disconnect(clientId);
   }
@@ -353,16 +362,8 @@ export class Hub {
   }
 
   /** Journaled updates after `afterSeq` (REST `/sessions/{id}/events`). */
-  events(
-    sessionId: string,
-    afterSeq: number,
-    limit = this.core.config.limits.replayMaxMessages,
-  ): { epoch: string; lastSeq: number; events: Array<{ seq: number; epoch: string; update: unknown }> } {
-    const session = this.core.session(sessionId);
-    const events = session.journal
-      .page(afterSeq, limit)
-      .map((e) => ({ seq: e.seq, epoch: e.epoch, update: journalFrameSchema.parse(JSON.parse(e.frame)).params.update }));
-    return { epoch: session.journal.epoch, lastSeq: session.journal.lastSeq, events };
+  events(sessionId: string, afterSeq: number, limit = this.core.config.limits.replayMaxMessages): JournalEvents {
+    return this.core.session(sessionId).journal.events(afterSeq, limit);
   }
 
   /** Counts for `/api/status` and `/metrics`. */

@@ -192,11 +192,18 @@ export class GatewayServer {
     for (const conn of [...this.conns.values()]) if (conn.identity.tokenId === tokenId) conn.close(CLOSE.UNAUTHENTICATED, reason);
   }
 
-  /** Closes every connection with 1001 and stops the heartbeat; memoised by the caller's app.close(). */
-  close(): void {
+  /**
+   * Closes every connection with 1001 and stops the heartbeat; memoised by the caller's app.close().
+   * Prompts in flight are answered first, while their sockets are open (a client tells the hub
+   * going away from a lost network): their errors are written in the turn this yields, and a
+   * connection's close writes what it holds before its close frame.
+   */
+  async close(): Promise<void> {
     this.closing = true;
     this.heartbeat.stop();
     this.unsubscribeRevoked?.();
+    this.deps.hub.endPrompts();
+    await new Promise<void>((resolve) => setImmediate(resolve));
     for (const conn of [...this.conns.values()]) conn.close(CLOSE.GOING_AWAY, 'hub shutting down');
   }
 

@@ -37,4 +37,5 @@ export type GatewayHub = Pick<
   | 'deleteSession'
   | 'events'
   | 'status'
+  | 'endPrompts'
 >;

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { AcpWsClient, type InboundMessage } from '../helpers/acp-ws-client.js';
+import { AcpWsClient, RpcError, type InboundMessage } from '../helpers/acp-ws-client.js';
 import { killStarted, ready, start, tempHome, until } from './process-helpers.js';
 
 afterEach(killStarted);
@@ -67,7 +67,7 @@ async function connect(stateDir: string, url: string, name: string): Promise<Acp
   return c;
 }
 
-describe('a daemon restart mid-turn keeps what had been said and says what was interrupted', () => {
+describe('[REC-05] a daemon restart mid-turn keeps what had been said and says what was interrupted', () => {
   for (const how of ['SIGKILL', 'SIGTERM'] as const) {
     it(`${how}: a client loading the session after the restart gets the partial turn, then the interrupted marker`, async () => {
       const { home, stateDir } = tempHome();
@@ -75,7 +75,10 @@ describe('a daemon restart mid-turn keeps what had been said and says what was i
       const hub = await ready(stateDir, READY_MS);
       const prompter = await connect(stateDir, hub.url, 'prompter');
       const { sessionId } = await prompter.request<{ sessionId: string }>('session/new', { cwd: home, mcpServers: [] });
-      void prompter.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'tour please' }] }).catch(() => undefined);
+      const answered = prompter.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'tour please' }] }).then(
+        () => undefined,
+        (err: unknown) => err,
+      );
       // The turn now waits on the Bash call's permission: everything before it has been streamed.
       const ask = await prompter.waitFor((msgs) => msgs.find((m) => m.method === 'session/request_permission'), 60_000, 'the permission');
       const bashId = z.looseObject({ toolCall: z.looseObject({ toolCallId: z.string() }) }).parse(ask.params).toolCall.toolCallId;
@@ -102,6 +105,18 @@ describe('a daemon restart mid-turn keeps what had been said and says what was i
 
       first.child.kill(how);
       await first.exited;
+      // Stopped, the hub answers the prompt in flight before its socket goes (a client can tell
+      // the hub going away from a network that dropped); killed, it can only lose the socket.
+      const answer = await answered;
+      if (how === 'SIGTERM') {
+        expect(answer).toBeInstanceOf(RpcError);
+        expect([(answer as RpcError).hubCode, (answer as RpcError).message]).toEqual([
+          'HUB_ERR_BACKEND_UNAVAILABLE',
+          'The hub is shutting down',
+        ]);
+        // Naming the prompt: its ending is the journaled marker below.
+        expect((answer as RpcError).data).toMatchObject({ details: { backend: 'stopped', promptId: expect.any(String) } });
+      } else expect(String(answer)).toMatch(/socket closed/);
       const restarted = start(home, stateDir);
       const again = await ready(stateDir, READY_MS).catch((err: unknown) => {
         throw new Error(`${String(err)}\n${restarted.output()}`);

@@ -339,17 +339,26 @@ describe('PromptFlow: the backend lost', () => {
     expect(() => rig.flow.refuseWhileFailed()).toThrow(HubError);
   });
 
-  it('the hub shutting down fails every prompt of the session once', async () => {
+  it('the hub shutting down fails every prompt of the session once, and every prompt after it at once', async () => {
     const a = rig.ask(rig.alice, 'running');
     const b = rig.ask(rig.bob, 'queued');
     await settle();
-    rig.flow.shutDown(rig.session);
+    rig.flow.end([rig.session]);
     await settle();
     expect([a.settles, b.settles]).toEqual([1, 1]);
-    expect(hubCode(b.error)).toBe('HUB_ERR_BACKEND_UNAVAILABLE');
+    expect([hubCode(a.error), hubCode(b.error)]).toEqual(['HUB_ERR_BACKEND_UNAVAILABLE', 'HUB_ERR_BACKEND_UNAVAILABLE']);
+    // The running prompt's ending will be journaled, so its answer names it; the queued one never ran.
+    expect((a.error as HubError).details).toEqual({ backend: 'stopped', promptId: expect.any(String) });
+    expect((b.error as HubError).details).toEqual({ backend: 'stopped' });
     // The send's late answer ends nothing twice.
     rig.backend.only('session/send').answer({});
     await settle();
     expect([a.settles, b.settles]).toEqual([1, 1]);
+    // A prompt admitted after the end is not queued behind a turn that will never run.
+    const late = rig.ask(rig.alice, 'too late');
+    await settle();
+    expect(late.settles).toBe(1);
+    expect(String((late.error as Error).message)).toMatch(/shutting down/);
+    expect(rig.session.queue.drain()).toEqual([]);
   });
 });

@@ -15,7 +15,6 @@ import type { ErrorDetail } from '../../acp/zcode-event-schema.js';
 import { AppServerError } from '../../app-server/errors.js';
 import type { ClientPort } from '../delivery/client-port.js';
 import { toHubError } from '../../backend-errors.js';
-import { HubError } from '../../errors.js';
 import type { HubCore } from '../hub-core.js';
 import { draftPromptReceived, draftTurnComplete } from '../delivery/draft-updates.js';
 import { PromptLife } from './prompt-life.js';
@@ -26,7 +25,7 @@ import { BusyRetry } from './busy-retry.js';
 import { StopsInFlight } from './stop-turn.js';
 import { StopWatchdog, type StopTarget } from './stop-watchdog.js';
 import { traceField, withTrace } from '../../trace-context.js';
-import { failureOf, lostError, lostPromptError, turnFailedError, type BackendLoss } from './turn-endings.js';
+import { failureOf, lostError, lostPromptError, shuttingDown, turnFailedError, type BackendLoss } from './turn-endings.js';
 
 export type { BackendLoss } from './turn-endings.js';
 type TurnStarted = Extract<TurnSignal, { type: 'turn_started' }>;
@@ -56,6 +55,8 @@ export class PromptFlow {
   private readonly watchdog: StopWatchdog;
   private readonly busyRetry: BusyRetry;
   private readonly stops: StopsInFlight;
+  /** Set by {@link end}: the hub is closing. */
+  private ended = false;
 
   constructor(
     private readonly core: HubCore,
@@ -77,6 +78,8 @@ export class PromptFlow {
 
   /** Queues a prompt; resolves when its own turn ends. */
   prompt(client: ClientPort, session: SessionState, content: ContentBlock[]): Promise<PromptResult & { queuedBehind: number }> {
+    // Admitted while the hub began to close: no turn will answer it.
+    if (this.ended) return Promise.reject(shuttingDown());
     return new Promise((resolve, reject) => {
       const promptId = randomUUID();
       const prompt: QueuedPrompt = {
@@ -349,11 +352,16 @@ export class PromptFlow {
     else session.turn.changed();
   }
 
-  /** The hub is closing: the session's running and queued prompts fail. */
-  shutDown(session: SessionState): void {
-    for (const p of session.queue.drain()) {
-      p.life.apply({ type: 'close' });
-      p.reject(new HubError('HUB_ERR_BACKEND_UNAVAILABLE', 'The hub is shutting down'));
+  /** The hub is closing: every session's running and queued prompts fail, and so does every later one. */
+  end(sessions: Iterable<SessionState>): void {
+    this.ended = true;
+    for (const session of sessions) {
+      const running = session.queue.running;
+      for (const p of session.queue.drain()) {
+        p.life.apply({ type: 'close' });
+        // Only the running turn's ending is journaled (the restarted hub's `hub_restarted` marker): a queued prompt never ran.
+        p.reject(shuttingDown(p === running ? p.promptId : undefined));
+      }
     }
   }
 

@@ -45,6 +45,19 @@ export function lostPromptError(lost: BackendLoss, promptId?: string): HubError 
   });
 }
 
+/**
+ * What a prompt is answered with when the hub closes before its turn ends: as when the agent's
+ * process goes away (`backend: stopped`). The running prompt's carries its `promptId`: its turn's
+ * ending will be in the journal (the `hub_restarted` marker a restarted hub serves); a queued
+ * prompt's does not, as nothing will be journaled for it.
+ */
+export function shuttingDown(promptId?: string): HubError {
+  return new HubError('HUB_ERR_BACKEND_UNAVAILABLE', 'The hub is shutting down', {
+    backend: 'stopped',
+    ...(promptId === undefined ? {} : { promptId }),
+  });
+}
+
 /** The error a prompt whose turn the agent failed is answered with (HUB_ERR_TURN_FAILED, never end_turn). */
 export function turnFailedError(failure: EndMarker['error'], promptId: string, turnId: string | undefined): HubError {
   return new HubError('HUB_ERR_TURN_FAILED', `The agent could not finish this turn: ${failure.message}`, {

@@ -16,7 +16,14 @@ import { Frame } from '../delivery/frame.js';
 import { FrameStore } from './frame-store.js';
 
 /** A journaled `session/update` frame, read back for the REST events route. */
-export const journalFrameSchema = z.looseObject({ params: z.looseObject({ update: z.unknown() }) });
+const journalFrameSchema = z.looseObject({ params: z.looseObject({ update: z.unknown() }) });
+
+/** A page of the journal as the REST events route answers it. */
+export interface JournalEvents {
+  epoch: string;
+  lastSeq: number;
+  events: Array<{ seq: number; epoch: string; update: unknown }>;
+}
 
 /** One journaled update as read back: its seq and epoch, and where its bytes are stored. */
 export class JournalEntry {
@@ -163,6 +170,16 @@ export class Journal {
   page(afterSeq: number, limit: number): JournalEntry[] {
     const from = Math.max(afterSeq + 1, this.firstSeq);
     return this.read(from, Math.min(this.last, from + Math.max(0, limit) - 1));
+  }
+
+  /** {@link page} as the REST events route answers it: each entry's update read back from its frame. */
+  events(afterSeq: number, limit: number): JournalEvents {
+    const events = this.page(afterSeq, limit).map((e) => ({
+      seq: e.seq,
+      epoch: e.epoch,
+      update: journalFrameSchema.parse(JSON.parse(e.frame)).params.update,
+    }));
+    return { epoch: this.epoch, lastSeq: this.lastSeq, events };
   }
 
   /** The retained entries of seqs `from`…`to` (both within the ring). */
