@@ -50,6 +50,16 @@ const approvalNotes = (c: AcpWsClient) =>
     .map((u) => u.update._meta?.zcode?.approval)
     .filter((a) => a !== undefined);
 
+/** An admin's session under `rule`, the zcode-acp-remote app (ann's token) in it, prompting the Bash call. */
+async function remoteAppPrompts(rule: Record<string, unknown>) {
+  await setRules(hub, [rule]);
+  const admin = await hub.initializedClient({ name: 'admin-app' });
+  const { sessionId } = await admin.request<{ sessionId: string }>('session/new', { cwd: hub.workspace, mcpServers: [] });
+  const app = await RemoteApp.connect(hub.url, ann);
+  await app.loadSession(sessionId, hub.workspace);
+  return { admin, sessionId, app, turn: app.prompt(sessionId, 'permission please') };
+}
+
 describe('ask rules', () => {
   it('[POL-02, POL-06] by scope: only the admin is offered it; the operator sees "waiting for an admin" and is refused 403', async () => {
     await setRules(hub, [{ id: 'admins', description: 'the test suite', match: SHELL, decide: 'ask', approvers: { scopes: ['admin'] } }]);
@@ -165,13 +175,13 @@ describe('ask rules', () => {
   });
 
   it('[POL-06] the zcode-acp-remote profile under a rule that excludes it: not offered, works on unchanged', async () => {
-    await setRules(hub, [{ id: 'admins', match: SHELL, decide: 'ask', approvers: { scopes: ['admin'] } }]);
-    const admin = await hub.initializedClient({ name: 'admin-app' });
-    const { sessionId } = await admin.request<{ sessionId: string }>('session/new', { cwd: hub.workspace, mcpServers: [] });
-    const app = await RemoteApp.connect(hub.url, ann);
+    const { admin, sessionId, app, turn } = await remoteAppPrompts({
+      id: 'admins',
+      match: SHELL,
+      decide: 'ask',
+      approvers: { scopes: ['admin'] },
+    });
     try {
-      await app.loadSession(sessionId, hub.workspace);
-      const turn = app.prompt(sessionId, 'permission please');
       const req = await permissionOf(admin, sessionId);
       admin.answer(req.id, { outcome: { outcome: 'selected', optionId: 'allow_once' } });
       expect(await turn).toMatchObject({ stopReason: 'end_turn' });
@@ -192,13 +202,13 @@ describe('ask rules', () => {
   });
 
   it('[POL-06] the zcode-acp-remote profile under a rule that names its person: offered, its answer wins, the admin is not asked', async () => {
-    await setRules(hub, [{ id: 'ann', match: SHELL, decide: 'ask', approvers: { people: ['ann'] } }]);
-    const admin = await hub.initializedClient({ name: 'admin-app' });
-    const { sessionId } = await admin.request<{ sessionId: string }>('session/new', { cwd: hub.workspace, mcpServers: [] });
-    const app = await RemoteApp.connect(hub.url, ann);
+    const { admin, sessionId, app, turn } = await remoteAppPrompts({
+      id: 'ann',
+      match: SHELL,
+      decide: 'ask',
+      approvers: { people: ['ann'] },
+    });
     try {
-      await app.loadSession(sessionId, hub.workspace);
-      const turn = app.prompt(sessionId, 'permission please');
       await app.nextCard(null);
       expect((await opened(admin, sessionId)).interaction.approval?.waitingFor).toBe('waiting for ann');
       app.answer('allow_once');
