@@ -143,7 +143,7 @@ describe('[REC-05] turn endings', () => {
     expect(markers(b, sessionId).at(-1)).toMatchObject({ outcome: 'interrupted', error: { type: 'backend_restarted' } });
   });
 
-  it('crash loop → failed: the prompt in flight and the queued one are answered naming the fix, the session is idle, new prompts fail at once', async () => {
+  it('crash loop → failed: the prompt in flight and the queued one are answered naming the fix, the session is idle, new prompts fail at once; what was said stays', async () => {
     // Two crashes in the window make a crash loop here; the child dies after a few events of every turn.
     hub = await startHub({ limits: { crashLoopCount: 2, restartBackoffBaseMs: 50, restartBackoffMaxMs: 100 } });
     const h = hub;
@@ -156,6 +156,8 @@ describe('[REC-05] turn endings', () => {
     await first;
     const backendStates = () => b.notifications<{ state: string; restarts: number }>('_zcode/backend_state');
     await b.waitFor(() => backendStates().some((s) => s.state === 'ready' && s.restarts === 1) || undefined, 30_000, 'respawned');
+    const sessionUpdates = () => b.notifications<Update>('session/update').filter((u) => u.sessionId === sessionId);
+    const before = sessionUpdates().length;
     const inFlight = promptError(a, sessionId, 'slow two');
     const lastState = () =>
       b
@@ -165,6 +167,13 @@ describe('[REC-05] turn endings', () => {
     await b.waitFor(() => lastState()?.state === 'running' || undefined, 20_000, 'running again');
     const queued = promptError(b, sessionId, 'queued three');
     await b.waitFor(() => lastState()?.queue.length === 1 || undefined, 20_000, `queued (${JSON.stringify(lastState())})`);
+    const saidSoFar = () =>
+      sessionUpdates()
+        .slice(before)
+        .filter((u) => u.update.sessionUpdate === 'agent_message_chunk')
+        .map((u) => u.update.content?.text ?? '')
+        .join('');
+    await b.waitFor(() => saidSoFar() || undefined, 20_000, 'the second turn saying something');
     process.kill(h.daemon.backend.status().pid as number, 'SIGKILL');
     const [e1, e2] = await Promise.all([inFlight, queued]);
     expect(h.daemon.backend.status().state).toBe('failed');
@@ -178,8 +187,34 @@ describe('[REC-05] turn endings', () => {
       .filter((p) => p.sessionId === sessionId);
     expect(states.at(-1)).toMatchObject({ state: 'idle', queue: [] });
     expect(markers(b, sessionId).at(-1)).toMatchObject({ outcome: 'interrupted', error: { type: 'backend_failed' } });
+    // What the cut turn had said stays, before its marker, for a client that was there and one that joins now.
+    const said = saidSoFar();
+    const marker = sessionUpdates().findIndex((u, i) => i >= before && u.update._meta?.zcode?.turnEnded !== undefined);
+    expect(said.length).toBeGreaterThan(0);
+    expect(
+      sessionUpdates()
+        .slice(marker + 1)
+        .some((u) => u.update.sessionUpdate === 'agent_message_chunk'),
+    ).toBe(false);
     const refused = await promptError(a, sessionId, 'while failed');
     expect(refused.data).toMatchObject({ code: 'HUB_ERR_BACKEND_UNAVAILABLE', details: { backend: 'failed' } });
     expect(refused.message).toMatch(/crash loop/);
+    // An admin restarts the agent: a client that joins then gets the cut turn's words, then its marker.
+    expect((await h.api('/api/backend/restart', { method: 'POST' })).status).toBe(200);
+    await until(() => h.daemon.backend.status().state === 'ready' || undefined, 'the agent back');
+    const late = await h.initializedClient({ name: 'late' });
+    await late.request('session/load', { sessionId, cwd: h.workspace, mcpServers: [] });
+    const lateUpdates = late.notifications<Update>('session/update').filter((u) => u.sessionId === sessionId);
+    const lateText = lateUpdates
+      .filter((u) => u.update.sessionUpdate === 'agent_message_chunk')
+      .map((u) => u.update.content?.text ?? '')
+      .join('');
+    expect(lateText.endsWith(said)).toBe(true);
+    const lastMarker = lateUpdates.findLastIndex((u) => u.update._meta?.zcode?.turnEnded !== undefined);
+    expect(lateUpdates[lastMarker]?.update._meta?.zcode?.turnEnded).toMatchObject({
+      outcome: 'interrupted',
+      error: { type: 'backend_failed' },
+    });
+    expect(lateUpdates.findLastIndex((u) => u.update.sessionUpdate === 'agent_message_chunk')).toBeLessThan(lastMarker);
   });
 });
