@@ -127,6 +127,21 @@ export class RemoteApp {
     return this.request('session/prompt', { sessionId, prompt: [{ type: 'text', text }] });
   }
 
+  /**
+   * The app's `runPrompt` as its user sees the outcome: nothing when the turn ends, nothing when
+   * the connection dropped (the reconnect banner speaks, `isTransientConnError`), else the notice
+   * it shows, `prompt failed: <the error's message>`.
+   */
+  async promptNotice(sessionId: string, text: string): Promise<string | undefined> {
+    try {
+      await this.prompt(sessionId, text);
+      return undefined;
+    } catch (e) {
+      const message = (e as Error).message;
+      return message.includes('connection closed') || message.includes('connection not open') ? undefined : `prompt failed: ${message}`;
+    }
+  }
+
   /** The app's `answerPermission`. */
   answer(optionId: string): void {
     const card = this.card;
