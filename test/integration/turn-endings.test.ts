@@ -5,7 +5,8 @@
  * prompt in flight and refuses new ones at once.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { RpcError, type AcpWsClient } from '../helpers/acp-ws-client.js';
+import { AcpHttpClient } from '../helpers/acp-http-client.js';
+import { AcpWsClient, RpcError } from '../helpers/acp-ws-client.js';
 import { startHub, type HubHarness } from '../helpers/hub-harness.js';
 import { until } from '../helpers/until.js';
 
@@ -216,5 +217,32 @@ describe('[REC-05] turn endings', () => {
       error: { type: 'backend_failed' },
     });
     expect(lateUpdates.findLastIndex((u) => u.update.sessionUpdate === 'agent_message_chunk')).toBeLessThan(lastMarker);
+  });
+
+  it('a stopped hub answers the prompt in flight over WebSocket and Streamable HTTP before it goes', async () => {
+    const h = await startHub({ simArgs: ['--turn-delay-scale', '0.5'] });
+    hub = h;
+    // Opened outside the harness, which closes its own clients before its daemon.
+    const ws = await AcpWsClient.connect(h.wsUrl, { token: h.adminToken });
+    await ws.initialize({ name: 'ws' });
+    const http = new AcpHttpClient(h.url, { authorization: `Bearer ${h.adminToken}` });
+    await http.initialize('http');
+    await http.openStream();
+    const sessions = await Promise.all(
+      [ws, http].map(async (c) => (await c.request<{ sessionId: string }>('session/new', { cwd: h.workspace, mcpServers: [] })).sessionId),
+    );
+    const settled = [ws, http].map((c, i) =>
+      c.request('session/prompt', { sessionId: sessions[i], prompt: text('slow please') }).then(
+        () => 'ended',
+        (e: unknown) => (e as Error).message,
+      ),
+    );
+    const chunks = (c: AcpWsClient | AcpHttpClient) =>
+      c.messages.filter((m) => m.method === 'session/update' && (m.params as Update).update.sessionUpdate === 'agent_message_chunk').length;
+    await until(() => (chunks(ws) > 0 && chunks(http) > 0) || undefined, 'both turns streaming');
+    await h.close();
+    expect(await Promise.all(settled)).toEqual(['The hub is shutting down', 'The hub is shutting down']);
+    await ws.close().catch(() => undefined);
+    http.close();
   });
 });
