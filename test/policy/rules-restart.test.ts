@@ -5,9 +5,11 @@ import { until } from '../helpers/until.js';
 import { prompt, resolvedOn, setRules } from './helpers.js';
 
 /**
- * Approval rules survive a hub restart (docs/SECURITY.md "Approval rules"): rules stored by one
- * daemon hold, at the same revision, in the next one started on the same state dir, for a session
- * made before the restart — the operator is not offered the request, the admin is.
+ * Approval rules across restarts (docs/SECURITY.md "Approval rules"): rules stored by one daemon
+ * hold, at the same revision, in the next one started on the same state dir, for a session made
+ * before the restart — the operator is not offered the request, the admin is; and after the
+ * agent's child restarts, a request re-sent to clients resuming from the old epoch goes only to
+ * those the rules let answer it.
  */
 const { workspace, start } = restartableHub('zch-rules-restart-');
 /** A state dir of its own for the child-restart case: two hubs never share one. */
