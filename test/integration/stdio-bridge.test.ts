@@ -201,4 +201,32 @@ describe('zcode-hub acp (stdio bridge) driven by the official ACP SDK client', (
     expect(bridge.exitCode).toBeNull();
     expect(stderr).not.toMatch(/cannot reach the daemon/);
   }, 120_000);
+
+  it('[REC-05] the daemon stopped mid-turn: the editor’s prompt is answered that the hub is shutting down, and the bridge carries on', async () => {
+    const before = updates.length;
+    const turn = agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'be slow' }] }).then(
+      () => 'ended',
+      (e: unknown) => (e as Error).message,
+    );
+    await until(
+      () => (updates.slice(before).some((u) => u.update.sessionUpdate === 'agent_message_chunk') ? true : undefined),
+      'streaming',
+    );
+    const running = readHubFile(stateDir)!;
+    process.kill(running.pid, 'SIGTERM');
+    expect(await turn).toMatch(/The hub is shutting down/);
+    const res = await until(
+      async () => {
+        try {
+          return await agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'back again?' }] });
+        } catch {
+          return undefined;
+        }
+      },
+      'a prompt after the restart',
+      45_000,
+    );
+    expect(res.stopReason).toBe('end_turn');
+    expect(bridge.exitCode).toBeNull();
+  }, 120_000);
 });
