@@ -92,6 +92,24 @@ afterAll(async () => {
 describe('zcode-hub acp (stdio bridge) driven by the official ACP SDK client', () => {
   let sessionId: string;
 
+  /** Resolves once the agent streams text among the updates after the first `before`. */
+  const streamingSince = (before: number) =>
+    until(() => (updates.slice(before).some((u) => u.update.sessionUpdate === 'agent_message_chunk') ? true : undefined), 'streaming');
+
+  /** Prompts until a prompt goes through: the bridge has a daemon again and has re-attached the session. */
+  const promptOnceBack = (text: string) =>
+    until(
+      async () => {
+        try {
+          return await agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text }] });
+        } catch {
+          return undefined;
+        }
+      },
+      'a prompt after the restart',
+      45_000,
+    );
+
   it('initializes, creates a session and streams a prompt turn', async () => {
     const init = await agent.request('initialize', {
       protocolVersion: 1,
@@ -165,10 +183,7 @@ describe('zcode-hub acp (stdio bridge) driven by the official ACP SDK client', (
   it('session/cancel through the bridge stops a running turn', async () => {
     const before = updates.length;
     const turn = agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'be slow' }] });
-    await until(
-      () => (updates.slice(before).some((u) => u.update.sessionUpdate === 'agent_message_chunk') ? true : undefined),
-      'streaming',
-    );
+    await streamingSince(before);
     await agent.notify('session/cancel', { sessionId });
     expect((await turn).stopReason).toBe('cancelled');
   });
@@ -186,17 +201,7 @@ describe('zcode-hub acp (stdio bridge) driven by the official ACP SDK client', (
       45_000,
     );
     expect(second.pid).not.toBe(first.pid);
-    const res = await until(
-      async () => {
-        try {
-          return await agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'still there?' }] });
-        } catch {
-          return undefined;
-        }
-      },
-      'a prompt after the restart',
-      45_000,
-    );
+    const res = await promptOnceBack('still there?');
     expect(res.stopReason).toBe('end_turn');
     expect(bridge.exitCode).toBeNull();
     expect(stderr).not.toMatch(/cannot reach the daemon/);
@@ -208,24 +213,11 @@ describe('zcode-hub acp (stdio bridge) driven by the official ACP SDK client', (
       () => 'ended',
       (e: unknown) => (e as Error).message,
     );
-    await until(
-      () => (updates.slice(before).some((u) => u.update.sessionUpdate === 'agent_message_chunk') ? true : undefined),
-      'streaming',
-    );
+    await streamingSince(before);
     const running = readHubFile(stateDir)!;
     process.kill(running.pid, 'SIGTERM');
     expect(await turn).toMatch(/The hub is shutting down/);
-    const res = await until(
-      async () => {
-        try {
-          return await agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'back again?' }] });
-        } catch {
-          return undefined;
-        }
-      },
-      'a prompt after the restart',
-      45_000,
-    );
+    const res = await promptOnceBack('back again?');
     expect(res.stopReason).toBe('end_turn');
     expect(bridge.exitCode).toBeNull();
   }, 120_000);
