@@ -13,11 +13,13 @@ function filesUnder(dir: string, pattern: RegExp): string[] {
     .map((f) => path.join(dir, f));
 }
 
+/** The test files that may name ids (this one names them only to check them). */
+const testFiles = (): string[] => filesUnder(path.join(root, 'test'), /\.test\.ts$/).filter((f) => !f.endsWith('requirements.test.ts'));
+
 /** Ids named as `[ID]` in test titles, and bench scenarios that declare `proves: [...]`. */
 function provedIds(): Set<string> {
   const ids = new Set<string>();
-  const testFiles = filesUnder(path.join(root, 'test'), /\.test\.ts$/).filter((f) => !f.endsWith('requirements.test.ts'));
-  for (const file of testFiles) {
+  for (const file of testFiles()) {
     for (const m of fs.readFileSync(file, 'utf8').matchAll(/\[((?:[A-Z]+-\d+|B-[A-Z]+)(?:\s*,\s*(?:[A-Z]+-\d+|B-[A-Z]+))*)\]/g)) {
       for (const id of m[1]!.split(',')) ids.add(id.trim());
     }
@@ -46,13 +48,11 @@ describe('requirement coverage', () => {
 
   it('no title carries a bracketed tag shaped like an id that the coverage check cannot read', () => {
     // `[SEC-11.2]` or `[pol-01]` proves nothing and is not flagged as unknown either: written for an id, read as text.
-    const misshapen = filesUnder(path.join(root, 'test'), /\.test\.ts$/)
-      .filter((f) => !f.endsWith('requirements.test.ts'))
-      .flatMap((f) =>
-        [...fs.readFileSync(f, 'utf8').matchAll(/\[([A-Za-z]+-\d[\w.]*)\]/g)]
-          .filter((m) => !/^[A-Z]+-\d+$/.test(m[1]!))
-          .map((m) => `${path.relative(root, f)}: [${m[1]}]`),
-      );
+    const misshapen = testFiles().flatMap((f) =>
+      [...fs.readFileSync(f, 'utf8').matchAll(/\[([A-Za-z]+-\d[\w.]*)\]/g)]
+        .filter((m) => !/^[A-Z]+-\d+$/.test(m[1]!))
+        .map((m) => `${path.relative(root, f)}: [${m[1]}]`),
+    );
     expect(misshapen).toEqual([]);
   });
 
