@@ -332,6 +332,9 @@ describe('PromptFlow: the backend lost', () => {
     await settle();
     expect([hubCode(a.error), hubCode(b.error)]).toEqual(['HUB_ERR_BACKEND_UNAVAILABLE', 'HUB_ERR_BACKEND_UNAVAILABLE']);
     expect(String((b.error as Error).message)).toMatch(/admin/);
+    // Only the running prompt's ending is journaled (the interrupted marker names it); the queued one never ran.
+    expect((a.error as HubError).details).toMatchObject({ backend: 'failed', promptId: expect.any(String) });
+    expect((b.error as HubError).details).toEqual({ backend: 'failed' });
     expect([a.settles, b.settles]).toEqual([1, 1]);
     rig.flow.pump(rig.session);
     await settle();

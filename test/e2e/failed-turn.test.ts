@@ -100,7 +100,7 @@ describe('[REC-05] phone web app: failed and interrupted turns', () => {
     expect(await axeBothThemes(page, 'unfinished-tool-card')).toEqual([]);
   });
 
-  it('after a daemon restart mid-turn, keeps what had been said, says the turn was interrupted and offers it again', async () => {
+  it('after a daemon restart mid-turn, keeps what had been said, says the turn was interrupted and offers it again; a queued prompt comes back to the box', async () => {
     // A daemon of its own on a fixed port and state dir, restarted in place like a service.
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zcode-e2e-restart-'));
     const config = { stateDir: path.join(dir, 'state'), workspace: path.join(dir, 'ws'), providerFile: path.join(dir, 'providers.json') };
@@ -116,13 +116,28 @@ describe('[REC-05] phone web app: failed and interrupted turns', () => {
       const answer = page.getByTestId('agent-message').last();
       await expect.poll(async () => ((await answer.textContent()) ?? '').length).toBeGreaterThan(40);
       const said = (await answer.textContent()) ?? '';
+      // A second prompt waits behind the running turn (the hub lists it in the queue).
+      await sendPrompt(page, 'queued across a restart');
+      await page.getByTestId('queue').filter({ hasText: 'queued across a restart' }).waitFor({ timeout: 30_000 });
+      const notRun = page
+        .getByTestId('toast')
+        .filter({ hasText: 'Not sent — The hub is shutting down.' })
+        .waitFor({ timeout: 30_000 })
+        .then(
+          () => 'shown',
+          (err: unknown) => String(err),
+        );
       await first.close();
       first = undefined;
       // The stopping hub answered the prompt before its socket went, naming it: once the phone has
       // seen the socket go (the answer came before it), it leaves the telling to the journaled
       // marker below (one notice, with its Retry), no "failed" under the prompt.
       await page.getByTestId('conn-indicator').and(page.locator(':not([data-status=online])')).waitFor({ timeout: 30_000 });
-      expect(await page.getByText('The hub is shutting down').count()).toBe(0);
+      expect(await page.getByTestId('notice').count()).toBe(0);
+      // The queued prompt never ran, and nothing the restarted hub replays will tell of it: the box
+      // holds its text again, and a toast says why it did not go.
+      expect(await notRun).toBe('shown');
+      expect(await page.getByTestId('prompt-input').inputValue()).toBe('queued across a restart');
       second = await startHub({ config: { ...config, port: Number(new URL(page.url()).port) } });
       await page.getByTestId('conn-indicator').and(page.locator('[data-status=online]')).waitFor({ timeout: 30_000 });
       const interrupted = page.getByTestId('turn-ended').and(page.locator('[data-outcome=interrupted]'));
@@ -135,6 +150,7 @@ describe('[REC-05] phone web app: failed and interrupted turns', () => {
       expect(await interrupted.textContent()).toContain('zcode-hub restarted during this turn');
       await shoot(page, 'restart-mid-turn');
       expect(await page.getByTestId('user-message').filter({ hasText: 'slow answer across a restart' }).count()).toBe(1);
+      expect(await page.getByTestId('user-message').filter({ hasText: 'queued across a restart' }).count()).toBe(0);
       expect(await page.getByTestId('stop-button').count()).toBe(0);
       await interrupted.getByTestId('retry-button').click();
       await expect.poll(() => page.getByTestId('user-message').filter({ hasText: 'slow answer across a restart' }).count()).toBe(2);

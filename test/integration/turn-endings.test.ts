@@ -183,6 +183,9 @@ describe('[REC-05] turn endings', () => {
       expect(e.message).toMatch(/crash loop/);
       expect(e.message).toMatch(/restart/);
     }
+    // The running prompt's ending is the marker below, which names it; the queued prompt never ran: its answer names none.
+    expect(e1.data).toMatchObject({ details: { promptId: expect.any(String) } });
+    expect((e2.data as { details: Record<string, unknown> }).details).toEqual({ backend: 'failed' });
     const states = b
       .notifications<{ sessionId: string; state: string; queue: unknown[] }>('_zcode/turn_state')
       .filter((p) => p.sessionId === sessionId);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { applySessionUpdate, emptyChat } from '../../web/src/hub/chat-reducer.js';
 import type { ChatState } from '../../web/src/hub/chat-types.js';
-import { addLocalPrompt, settleLocalPrompt } from '../../web/src/hub/local-prompts.js';
+import { addLocalPrompt, settleLocalPrompt, withdrawLocalPrompt } from '../../web/src/hub/local-prompts.js';
 
 const SID = 'sess_1';
 let seq = 0;
@@ -67,5 +67,19 @@ describe('prompts sent from this device', () => {
     expect(c.items).toEqual([]);
     c = settleLocalPrompt(addLocalPrompt(running(c), 'l2', [{ type: 'text', text: 'x' }]), 'l2', 'Failed: boom');
     expect(c.items.at(-1)).toMatchObject({ kind: 'notice', level: 'error', text: 'Failed: boom' });
+  });
+
+  it('withdraws a refused prompt that never ran: from the outbox or the chat, leaving every other item', () => {
+    seq = 0;
+    let c = addLocalPrompt(emptyChat(SID), 'l1', [{ type: 'text', text: 'idle one' }]);
+    c = applySessionUpdate(c, agent('Answer.'));
+    c = addLocalPrompt(running(c), 'l2', [{ type: 'text', text: 'queued one' }]);
+    c = addLocalPrompt(c, 'l3', [{ type: 'text', text: 'and another' }]);
+    c = withdrawLocalPrompt(c, 'l2');
+    expect(c.outbox.map((o) => o.text)).toEqual(['and another']);
+    expect(kinds(c)).toEqual(['user:idle one', 'agent:Answer.']);
+    c = withdrawLocalPrompt(c, 'l1');
+    expect(kinds(c)).toEqual(['agent:Answer.']);
+    expect(withdrawLocalPrompt(c, 'unknown')).toBe(c);
   });
 });

@@ -337,10 +337,12 @@ export class PromptFlow {
       running.life.apply({ type: 'lost' });
       running.reject(lostPromptError(lost, promptId));
     }
+    // A queued prompt never ran and nothing is journaled for it: its answer names no promptId
+    // (as at shutdown), so its prompter knows only the answer tells it — keep the text, send again.
     if (lost.state === 'failed')
       for (const p of session.queue.drain()) {
         p.life.apply({ type: 'lost' });
-        p.reject(lostPromptError(lost, p.promptId));
+        p.reject(lostPromptError(lost));
       }
     session.queue.markReady();
     if (wasActive)

@@ -306,7 +306,7 @@ export function applyUpdateBody(chat: ChatState, u: Rec, outer: Rec = {}): ChatS
   }
 }
 
-export { addLocalPrompt, settleLocalPrompt } from './local-prompts.js';
+export { addLocalPrompt, settleLocalPrompt, withdrawLocalPrompt } from './local-prompts.js';
 
 /** Adds a notice line (turn failed, stopped, connection recovered without history …). */
 export function addNotice(chat: ChatState, text: string, level: 'info' | 'warning' | 'error'): ChatState {

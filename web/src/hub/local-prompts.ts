@@ -71,3 +71,14 @@ export function settleLocalPrompt(chat: ChatState, localId: string, error?: stri
   const [id, n] = nextId(next);
   return withItems(n, [...next.items, { kind: 'notice', id, text: error, level: 'error' }]);
 }
+
+/**
+ * The prompt `localId` was refused and never ran (an error answer naming no `promptId`: nothing is
+ * journaled for it): its bubble or outbox place goes, as the prompt box takes its text back.
+ */
+export function withdrawLocalPrompt(chat: ChatState, localId: string): ChatState {
+  const outbox = chat.outbox.filter((o) => o.localId !== localId);
+  const items = chat.items.filter((it) => !(it.kind === 'user' && it.localId === localId));
+  if (outbox.length === chat.outbox.length && items.length === chat.items.length) return chat;
+  return { ...chat, outbox, items };
+}

@@ -10,7 +10,7 @@ import { LinkGone, TakenBack } from '../net/online-wait.js';
 import { ConnectionLost, RpcError } from '../net/rpc-connection.js';
 import { rec, str } from '../wire.js';
 import { updateChat } from './app-state.js';
-import { addNotice, settleLocalPrompt } from './chat-reducer.js';
+import { addNotice, settleLocalPrompt, withdrawLocalPrompt } from './chat-reducer.js';
 import type { HubClient } from './hub-client.js';
 import { notSentWhy } from './not-sent.js';
 import { dropWaitingPrompt, promptJoinsChat, showWaitingPrompt } from './waiting-prompts.js';
@@ -56,26 +56,43 @@ export async function sendPrompt(
       return settled;
     });
   } catch (err) {
+    // Refused, never run: an answer naming no promptId means nothing is journaled for it (the hub
+    // shutting down, a queued prompt cut off by a crash loop, a limit) — no notice anyone else sees
+    // and none a rebuilt chat keeps. Its place in the chat goes and the text goes back to the box.
+    if (err instanceof RpcError && promptIdOf(err) === undefined) {
+      updateChat(sessionId, (c) => withdrawLocalPrompt(c, localId));
+      throw new PromptRefused(err.message);
+    }
     // A dropped socket does not stop the turn (ARCHITECTURE.md §5): the replay shows how it went;
     // nor does a link stopped for good (LinkGone: signed out, the machine removed) — the turn runs
     // on, it is only no longer watched from here. A turn that failed or was cut off is told to
     // everyone by the journaled turnEnded line (turn-ended.ts), with its Retry: no second notice
     // for the prompter.
-    const told =
-      err instanceof RpcError &&
-      (err.hubCode === 'HUB_ERR_TURN_FAILED' ||
-        (err.hubCode === 'HUB_ERR_BACKEND_UNAVAILABLE' && str(rec(rec(err.data)?.['details'])?.['promptId']) !== undefined));
+    const told = err instanceof RpcError && (err.hubCode === 'HUB_ERR_TURN_FAILED' || err.hubCode === 'HUB_ERR_BACKEND_UNAVAILABLE');
     if (err instanceof ConnectionLost || err instanceof LinkGone || told) updateChat(sessionId, (c) => settleLocalPrompt(c, localId));
     else updateChat(sessionId, (c) => settleLocalPrompt(c, localId, `${t('turnFailed')}: ${(err as Error).message}`));
   }
 }
 
+/** The prompt the hub answered with an error naming no promptId: refused, it never ran. */
+export class PromptRefused extends Error {
+  constructor(readonly why: string) {
+    super(why);
+    this.name = 'PromptRefused';
+  }
+}
+
+function promptIdOf(err: RpcError): string | undefined {
+  return str(rec(rec(err.data)?.['details'])?.['promptId']);
+}
+
 /**
  * What a prompt that was not sent says, its text given back: why it did not go — the link
- * offline past the wait's bound, the token revoked, the hub refusing this app, the link closed —
- * or nothing when the user took it back.
+ * offline past the wait's bound, the token revoked, the hub refusing this app, the link closed,
+ * the hub refusing the prompt itself — or nothing when the user took it back.
  */
 export function promptNotSent(err: unknown): string | undefined {
   if (err instanceof TakenBack) return undefined;
+  if (err instanceof PromptRefused) return t('refusedNotRun', err.why.replace(/[.。]\s*$/, ''));
   return notSentWhy('prompt', err) ?? t('sendFailed');
 }

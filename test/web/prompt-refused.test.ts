@@ -1,0 +1,84 @@
+/**
+ * A prompt the hub answers with an error (web/src/hub/prompt-send.ts): one naming its `promptId`
+ * has a journaled ending every device is told of (the turn-ended line), so the prompter adds
+ * nothing; one naming none never ran — the hub shutting down, a queued prompt cut off by a crash
+ * loop, a refusal — and nothing anyone sees will tell of it, so its place in the chat goes and the
+ * prompt box gets its text back (PromptRefused) with the hub's reason. A real HubClient against a
+ * scripted hub on a real socket, so the test decides each answer.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { store } from '../../web/src/hub/app-state.js';
+import { PromptRefused, promptNotSent } from '../../web/src/hub/prompt-send.js';
+import { t } from '../../web/src/i18n.js';
+import type { Frame } from '../helpers/scripted-hub.js';
+import { freshLoad, heldClient, SID, type Held } from '../helpers/held-reconnect.js';
+import { until } from '../helpers/until.js';
+
+let h: Held;
+
+beforeEach(async () => {
+  h = await heldClient();
+  h.answer(await h.reconnectHeld(), freshLoad(4, 'e2', 0));
+  await until(() => (h.client.conn.status === 'online' ? true : undefined), 'online');
+});
+afterEach(async () => {
+  await h.close();
+});
+
+function prompt(text: string): { sent: Promise<void>; failed: () => unknown } {
+  let failed: unknown;
+  const sent = h.client.prompt(SID, text, []).catch((err: unknown) => {
+    failed = err;
+  });
+  return { sent, failed: () => failed };
+}
+
+/** The hub's error answer to `req`: -32011 with its stable code and `details`. */
+function refuse(req: Frame, message: string, details: Record<string, unknown>): void {
+  h.hub.send({ jsonrpc: '2.0', id: req.id, error: { code: -32011, message, data: { code: 'HUB_ERR_BACKEND_UNAVAILABLE', details } } });
+}
+
+const chat = () => store.get().chats[SID];
+const userTexts = () => chat()?.items.flatMap((it) => (it.kind === 'user' ? [it.text] : []));
+const notices = () => chat()?.items.filter((it) => it.kind === 'notice');
+const promptRequest = (n: number) => h.hub.request('session/prompt', n);
+
+describe('a prompt the hub answers with an error', () => {
+  it('queued behind a running turn and never run (the hub shutting down): leaves the outbox and is given back, saying why', async () => {
+    h.notify('_zcode/turn_state', { sessionId: SID, state: 'running', queue: [] });
+    await until(() => (chat()?.turn.state === 'running' ? true : undefined), 'the turn running');
+    const p = prompt('do this next');
+    const req = await promptRequest(0);
+    expect(chat()?.outbox.map((o) => o.text)).toEqual(['do this next']);
+    refuse(req, 'The hub is shutting down', { backend: 'stopped' });
+    await p.sent;
+    expect(p.failed()).toBeInstanceOf(PromptRefused);
+    expect(promptNotSent(p.failed())).toBe(t('refusedNotRun', 'The hub is shutting down'));
+    expect(chat()?.outbox).toEqual([]);
+    // Nothing is left in the chat to say it: the prompt box says it, holding the text.
+    expect(notices()).toEqual([]);
+    expect(userTexts()).toEqual([]);
+  });
+
+  it('sent on an idle session and refused before it ran (a crash loop): its bubble goes too; the reason loses its full stop', async () => {
+    const p = prompt('try this');
+    const req = await promptRequest(0);
+    expect(userTexts()).toEqual(['try this']);
+    refuse(req, 'The agent kept crashing. An admin can restart it.', { backend: 'failed' });
+    await p.sent;
+    expect(p.failed()).toBeInstanceOf(PromptRefused);
+    expect(promptNotSent(p.failed())).toBe(t('refusedNotRun', 'The agent kept crashing. An admin can restart it'));
+    expect(userTexts()).toEqual([]);
+  });
+
+  it('whose turn ran and was cut off (its promptId named): settles quietly, the bubble stays, the journaled ending tells everyone', async () => {
+    const p = prompt('slow answer');
+    const req = await promptRequest(0);
+    refuse(req, 'The hub is shutting down', { backend: 'stopped', promptId: 'p1' });
+    await p.sent;
+    expect(p.failed()).toBeUndefined();
+    expect(userTexts()).toEqual(['slow answer']);
+    expect(chat()?.items.find((it) => it.kind === 'user')).toMatchObject({ localId: undefined });
+    expect(notices()).toEqual([]);
+  });
+});
