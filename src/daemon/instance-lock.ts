@@ -49,28 +49,39 @@ function ownerStillRunning(owner: LockOwner): boolean {
 }
 
 /**
+ * The lock files this process holds now. A lock naming our own pid is stale when we did not
+ * take it (a daemon of a previous boot or container whose pid we were given again), but held
+ * when a daemon of this process took it and runs still (an embedder or a test starting a second
+ * one on the same state dir): the pid alone cannot tell the two apart.
+ */
+const heldHere = new Set<string>();
+
+/**
  * One daemon per state dir: an exclusive `daemon.lock` file holding our pid. A lock whose
- * owner is dead (a killed daemon) is reclaimed; a live owner makes the start fail with a
- * message naming it. Returns a release function.
+ * owner is dead (a killed daemon) is reclaimed; a live owner — another process, or a daemon of
+ * this one — makes the start fail with a message naming it. Returns a release function.
  */
 export function acquireInstanceLock(stateDir: string): () => void {
-  const file = path.join(stateDir, 'daemon.lock');
+  const file = path.resolve(stateDir, 'daemon.lock');
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
       const fd = fs.openSync(file, 'wx', 0o600);
       const startTime = processStartTime(process.pid);
       fs.writeSync(fd, `${process.pid}${startTime ? ` ${startTime}` : ''}\n`);
       fs.closeSync(fd);
+      heldHere.add(file);
       let released = false;
       return () => {
         if (released) return;
         released = true;
+        heldHere.delete(file);
         if (readLock(file)?.pid === process.pid) fs.rmSync(file, { force: true });
       };
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       const owner = readLock(file);
-      if (owner !== undefined && owner.pid !== process.pid && ownerStillRunning(owner)) {
+      const ours = owner?.pid === process.pid;
+      if (owner !== undefined && (ours ? heldHere.has(file) : ownerStillRunning(owner))) {
         throw new AlreadyRunningError(owner.pid, readHubFile(stateDir)?.url, stateDir);
       }
       // Stale lock from a daemon that died without cleaning up, or whose pid now names another process: reclaim it.

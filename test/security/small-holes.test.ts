@@ -5,7 +5,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkBindSafety } from '../../src/auth/bind-safety.js';
 import { buildConfig } from '../../src/config/load.js';
-import { acquireInstanceLock } from '../../src/daemon/instance-lock.js';
+import { AlreadyRunningError, acquireInstanceLock } from '../../src/daemon/instance-lock.js';
 import { censor, REDACT_PATHS } from '../../src/logger.js';
 import { loadOrCreateVapidKeys, vapidFile } from '../../src/push/vapid-keys.js';
 import { ProviderStore } from '../../src/settings/provider-store.js';
@@ -91,6 +91,22 @@ describe('smaller holes', () => {
       release();
       // A recorded start time that does not match the live pid is another process too.
       fs.writeFileSync(path.join(t.dir, 'daemon.lock'), '1 12345\n');
+      acquireInstanceLock(t.dir)();
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  it('a daemon.lock naming our own pid is stale unless a daemon of this process holds it', () => {
+    const t = tempDir();
+    try {
+      // Left by an earlier life of this pid (a container restarted): reclaimed.
+      fs.writeFileSync(path.join(t.dir, 'daemon.lock'), `${process.pid}\n`);
+      const release = acquireInstanceLock(t.dir);
+      // A second daemon of this process on the same state dir (the same dir by another path) is refused while the first holds it.
+      expect(() => acquireInstanceLock(path.join(t.dir, '.'))).toThrow(AlreadyRunningError);
+      expect(fs.existsSync(path.join(t.dir, 'daemon.lock'))).toBe(true);
+      release();
       acquireInstanceLock(t.dir)();
     } finally {
       t.cleanup();
