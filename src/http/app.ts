@@ -137,6 +137,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     workspaces: deps.config.workspaces,
     roots: state.roots,
     dirsMax: deps.config.limits.workspaceDirsMax,
+    ...(deps.auth ? { audit: deps.auth.audit.sink } : {}),
   });
   if (deps.push) await app.register(pushRoutes, { notifier: deps.push, ...(deps.auth ? { audit: deps.auth.audit.sink } : {}) });
   // Last: the web app's SPA fallback (`GET /*`) must not shadow any API route.

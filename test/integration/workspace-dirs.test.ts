@@ -69,6 +69,28 @@ describe('GET /api/workspaces/dirs', () => {
     }
   });
 
+  it('[SEC-10] every listing, served or refused, is in the audit log with the verified caller', async () => {
+    const phone = await hub.token('operate', 'Audited phone');
+    await dirs(path.join(hub.workspace, 'shop'), phone);
+    await dirs(outside, phone);
+    const entries = (
+      (await (await hub.api('/api/audit?limit=500')).json()) as {
+        entries: Array<{
+          action: string;
+          who: { name: string; scope: string };
+          detail?: { path?: string; outcome?: string; dirs?: number };
+        }>;
+      }
+    ).entries.filter((e) => e.action === 'workspace.dirs' && e.who.name === 'Audited phone');
+    expect(entries.map((e) => [e.detail?.path, e.detail?.outcome])).toEqual(
+      expect.arrayContaining([
+        [path.join(hub.workspace, 'shop'), 'served'],
+        [outside, 'refused'],
+      ]),
+    );
+    expect(entries.find((e) => e.detail?.outcome === 'served')?.detail?.dirs).toBe(1);
+  });
+
   it('needs operate, like session/new', async () => {
     expect((await dirs(hub.workspace, await hub.token('view', 'dash'))).status).toBe(403);
     expect((await dirs(hub.workspace, await hub.token('operate', 'phone'))).status).toBe(200);

@@ -1,8 +1,10 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import type { AuditSink } from '../../auth/audit-log.js';
 import { listWorkspaceDirs } from '../../fs/workspace-dirs.js';
 import type { WorkspaceRoots } from '../../fs/workspace-roots.js';
+import { audited } from '../audited-call.js';
 
 export interface WorkspaceRouteOptions {
   defaultWorkspace: string;
@@ -11,6 +13,8 @@ export interface WorkspaceRouteOptions {
   roots: WorkspaceRoots;
   /** `LIMITS.workspaceDirsMax`. */
   dirsMax: number;
+  /** Where each folder listing is recorded, served or refused, as git and file reads are. */
+  audit?: AuditSink;
 }
 
 const dirEntry = z.object({ name: z.string(), path: z.string() });
@@ -36,6 +40,7 @@ export const workspaceRoutes: FastifyPluginAsync<WorkspaceRouteOptions> = async 
 
   // Read-only and folders only: what the new-session picker browses. The same
   // check as session/new confines it, so it shows nothing a session could not be opened in.
+  // A listing reads the machine's folders: audited, served or refused, like git and file reads.
   r.get(
     '/api/workspaces/dirs',
     {
@@ -55,6 +60,12 @@ export const workspaceRoutes: FastifyPluginAsync<WorkspaceRouteOptions> = async 
         },
       },
     },
-    async (req) => listWorkspaceDirs(opts.roots, req.query.path, opts.dirsMax),
+    async (req) =>
+      audited(
+        opts.audit,
+        { identity: req.identity, action: 'workspace.dirs', detail: { path: req.query.path } },
+        () => listWorkspaceDirs(opts.roots, req.query.path, opts.dirsMax),
+        (listing) => ({ dirs: listing.dirs.length }),
+      ),
   );
 };
