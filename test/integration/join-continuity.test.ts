@@ -4,7 +4,9 @@
  * output, an AskUserQuestion), a client that joins with `session/load` after the k-th update —
  * for every k the turn produces — ends with the same folded transcript (prompt, text, thoughts,
  * tool calls with their final state, pending interactions) as a client present from the start.
- * Both profiles: plain ACP and the zcode-acp-remote compat profile (`/acp?instance=&token=`).
+ * Every client profile: plain ACP over WebSocket, the zcode-acp-remote compat profile
+ * (`/acp?instance=&token=`), and plain ACP over Streamable HTTP (POSTs and one SSE stream; its
+ * reference is a WebSocket client, as the fold of plain ACP is the same on both transports).
  *
  * A joiner is launched the moment the reference client has seen its k-th update; the hub attaches
  * it wherever the stream then is (at k, or a little later on a busy machine), which is exactly the
@@ -13,11 +15,17 @@
  */
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { z } from 'zod';
+import { AcpHttpClient } from '../helpers/acp-http-client.js';
 import type { AcpWsClient, InboundMessage } from '../helpers/acp-ws-client.js';
 import { startHub, type HubHarness } from '../helpers/hub-harness.js';
 import { until } from '../helpers/until.js';
 
-type Profile = 'acp' | 'compat';
+type Profile = 'acp' | 'compat' | 'http';
+
+/** What a joiner is to the property: the messages it received, in order, once it has loaded the session. */
+interface Joined {
+  messages: readonly InboundMessage[];
+}
 
 interface Tool {
   title?: unknown;
@@ -117,18 +125,38 @@ beforeAll(async () => {
   hub = await startHub({ simArgs: ['--turn-delay-scale', '1.5'], limits: { connectionsPerToken: 2_000, connectionsTotal: 4_000 } });
 }, 60_000);
 afterAll(async () => {
+  for (const c of httpClients) c.close();
   await hub?.close();
 }, 60_000);
 
-async function joiner(profile: Profile, token: string): Promise<AcpWsClient> {
+/** The Streamable HTTP clients opened (the harness closes only its WebSocket ones). */
+const httpClients: AcpHttpClient[] = [];
+
+async function joiner(profile: Exclude<Profile, 'http'>, token: string): Promise<AcpWsClient> {
   if (profile === 'acp') return hub.initializedClient({ name: 'joiner' });
   const c = await hub.client({ token: undefined, query: { instance: 'zcode-hub', token } });
   await c.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
   return c;
 }
 
+/** A client of `profile` that has initialized and loaded `sessionId` (over HTTP: its stream open first, so nothing is missed). */
+async function joinAndLoad(profile: Profile, token: string, sessionId: string): Promise<Joined> {
+  const load = { sessionId, cwd: hub.workspace, mcpServers: [] };
+  if (profile !== 'http') {
+    const c = await joiner(profile, token);
+    await c.request('session/load', load);
+    return c;
+  }
+  const c = new AcpHttpClient(hub.url, { authorization: `Bearer ${token}` });
+  httpClients.push(c);
+  await c.initialize('joiner');
+  expect(await c.openStream()).toBe(200);
+  await c.request('session/load', load);
+  return c;
+}
+
 /** The client's last turn notice says idle (`_zcode/turn_state`; the compat profile's `$/zcode/turnState`). */
-function idle(c: AcpWsClient, profile: Profile, sessionId: string): boolean {
+function idle(c: AcpWsClient, profile: Exclude<Profile, 'http'>, sessionId: string): boolean {
   if (profile === 'acp')
     return (
       c
@@ -157,12 +185,13 @@ function zseq(params: unknown): unknown {
 }
 
 describe('[REC-04] continuity: a joiner after the k-th update, for every k, folds to what a client present from the start folds to', () => {
-  for (const profile of ['acp', 'compat'] as const) {
+  for (const profile of ['acp', 'compat', 'http'] as const) {
     it(`${profile} profile`, async () => {
       const token = await hub.token('operate', `${profile}-device`);
       const prompter = await hub.initializedClient({ name: 'prompter' });
       const { sessionId } = await prompter.request<{ sessionId: string }>('session/new', { cwd: hub.workspace, mcpServers: [] });
-      const reference = await joiner(profile, token);
+      const shown = profile === 'compat' ? 'compat' : 'acp';
+      const reference = await joiner(shown, token);
       await reference.request('session/load', { sessionId, cwd: hub.workspace, mcpServers: [] });
       // The journaled updates (with a seq): the agent's commands, told as state after each load, are not the turn's.
       const journaled = (msgs: readonly InboundMessage[]) =>
@@ -170,7 +199,7 @@ describe('[REC-04] continuity: a joiner after the k-th update, for every k, fold
       const updatesSeen = () => journaled(reference.messages);
 
       // One joiner per update the reference sees, launched as soon as it has seen it.
-      const joined: Array<Promise<AcpWsClient>> = [];
+      const joined: Array<Promise<Joined>> = [];
       let launchedFor = updatesSeen();
       let streaming = true;
       // A test that fails ends the launcher too: once the hub is gone each wait below fails at
@@ -183,11 +212,7 @@ describe('[REC-04] continuity: a joiner after the k-th update, for every k, fold
           const k = updatesSeen();
           while (launchedFor < k) {
             launchedFor += 1;
-            joined.push(
-              joiner(profile, token).then(
-                async (c) => (await c.request('session/load', { sessionId, cwd: hub.workspace, mcpServers: [] }), c),
-              ),
-            );
+            joined.push(joinAndLoad(profile, token, sessionId));
           }
           await reference
             .waitFor((msgs) => (journaled(msgs) > k || !streaming ? true : undefined), 120_000, 'next update')
@@ -241,16 +266,14 @@ describe('[REC-04] continuity: a joiner after the k-th update, for every k, fold
 
       expect((await turn).stopReason).toBe('end_turn');
       // The turn's last updates precede its idle turn state: once the reference is idle it has them all.
-      await until(() => (idle(reference, profile, sessionId) ? true : undefined), 'the reference to see the turn end');
+      await until(() => (idle(reference, shown, sessionId) ? true : undefined), 'the reference to see the turn end');
       streaming = false;
       // Any message wakes the launcher's wait so it sees `streaming` is over.
       await reference.request('session/list', {});
       await launcher;
       while (launchedFor < updatesSeen()) {
         launchedFor += 1;
-        joined.push(
-          joiner(profile, token).then(async (c) => (await c.request('session/load', { sessionId, cwd: hub.workspace, mcpServers: [] }), c)),
-        );
+        joined.push(joinAndLoad(profile, token, sessionId));
       }
       const total = await converge('after the turn');
 
