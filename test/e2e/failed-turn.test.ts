@@ -100,6 +100,42 @@ describe('[REC-05] phone web app: failed and interrupted turns', () => {
     expect(await axeBothThemes(page, 'unfinished-tool-card')).toEqual([]);
   });
 
+  it('after a crash loop, a prompt queued behind the cut turn comes back to the box, saying why', async () => {
+    // A hub of its own whose first crash is a crash loop (crashLoopCount 1): the backend goes `failed`.
+    const own = await startHub({ simArgs: ['--turn-delay-scale', '0.4'], limits: { crashLoopCount: 1 } });
+    const device = await openDevice();
+    try {
+      await pair(device, own, 'Crash-loop phone');
+      const { page } = device;
+      await newSession(page);
+      await sendPrompt(page, 'slow answer before a crash loop');
+      const answer = page.getByTestId('agent-message').last();
+      await expect.poll(async () => ((await answer.textContent()) ?? '').length).toBeGreaterThan(40);
+      await sendPrompt(page, 'queued behind the crash');
+      await page.getByTestId('queue').filter({ hasText: 'queued behind the crash' }).waitFor({ timeout: 30_000 });
+      const notRun = page
+        .getByTestId('toast')
+        .filter({ hasText: 'Not sent — The agent kept crashing' })
+        .waitFor({ timeout: 30_000 })
+        .then(
+          () => 'shown',
+          (err: unknown) => String(err),
+        );
+      process.kill(own.daemon.backend.status().pid as number, 'SIGKILL');
+      // The cut turn is told by its marker (with what an admin can do); the queued prompt, which
+      // never ran, is back in the box with a toast — not dropped, not a second notice.
+      await page.getByTestId('turn-ended').and(page.locator('[data-outcome=interrupted]')).waitFor({ timeout: 30_000 });
+      expect(await notRun).toBe('shown');
+      expect(await page.getByTestId('prompt-input').inputValue()).toBe('queued behind the crash');
+      expect(await page.getByTestId('notice').count()).toBe(0);
+      expect(await page.getByTestId('user-message').filter({ hasText: 'queued behind the crash' }).count()).toBe(0);
+      expect(own.daemon.backend.status().state).toBe('failed');
+    } finally {
+      await device.close();
+      await own.close();
+    }
+  });
+
   it('after a daemon restart mid-turn, keeps what had been said, says the turn was interrupted and offers it again; a queued prompt comes back to the box', async () => {
     // A daemon of its own on a fixed port and state dir, restarted in place like a service.
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zcode-e2e-restart-'));
