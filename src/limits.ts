@@ -231,6 +231,8 @@ export const LIMITS = {
   tokenExpirySweepMs: 1_000,
   /** Audit entries per `GET /api/audit` page. */
   auditPageMax: 500,
+  /** Bytes of `audit.jsonl` before it moves to `audit.jsonl.1` (replacing the older one) and a new log starts: the audit log keeps at most about twice this on disk, oldest entries dropped first; `GET /api/audit` reads both files. */
+  auditLogMaxBytes: 64 * 1024 * 1024,
   /** A socket we closed (4008, 4400, 4401) that has not finished the close handshake by then is terminated (FAN-02: a stalled reader cannot ack). */
   wsCloseGraceMs: 2_000,
   /** Entries returned by one compat `fs/list` call before `truncated: true` (ARCHITECTURE.md §5.1). */

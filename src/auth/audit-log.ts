@@ -4,9 +4,12 @@ import { z } from 'zod';
 import { ensurePrivateDir, openRegularFile, OWN_FILE_FLAGS, writeAll } from '../fs/secure-file.js';
 import { AuditIndex, forEachLine } from './audit-index.js';
 import { SCOPES, type Identity } from './identity.js';
+import { LIMITS } from '../limits.js';
 
 /** File name of the audit log in the state dir: append-only JSONL, mode 0600 (ARCHITECTURE.md §7). */
 export const AUDIT_FILE = 'audit.jsonl';
+/** Where the log goes when it passes its bound (`LIMITS.auditLogMaxBytes`), replacing the one there before. */
+export const AUDIT_ROTATED_FILE = `${AUDIT_FILE}.1`;
 
 /** A `detail` larger than this is replaced by a marker: the audit log records acts, not payloads. */
 const DETAIL_MAX_CHARS = 4_096;
@@ -76,27 +79,56 @@ export function sanitizeDetail(detail: unknown): unknown {
   return text !== undefined && text.length > DETAIL_MAX_CHARS ? { truncated: true, chars: text.length } : clean;
 }
 
+/** One file of the log, and where its entries start once a page has needed that. */
+interface Part {
+  file: string;
+  index: AuditIndex | undefined;
+  /** The file the index was built from: a rotation by another writer (the token CLI) gives the name a new one. */
+  ino: number | undefined;
+}
+
+export interface AuditLogOptions {
+  onError?: (err: unknown) => void;
+  now?: () => number;
+  /** `LIMITS.auditLogMaxBytes`: past it the log moves to {@link AUDIT_ROTATED_FILE} and starts afresh. */
+  maxBytes?: number;
+  /** After a rotation: the last seq now only in the older file (the next rotation drops them). */
+  onRotate?: (lastSeq: number) => void;
+}
+
 /**
  * The audit log: who (person, token name + id), what, when, on which session. Appends are synchronous
- * single writes of one line, so concurrent acts never interleave within a line.
+ * single writes of one line, so concurrent acts never interleave within a line. Bounded on disk: a
+ * log that would pass `maxBytes` becomes {@link AUDIT_ROTATED_FILE} (replacing the older one) and a
+ * new log starts, its seqs continuing; pages read both, so at most about twice the bound is kept
+ * and the oldest entries go first.
  */
 export class AuditLog {
   readonly file: string;
+  readonly rotatedFile: string;
   private seq = 0;
-  /** Where its entries start, so a page reads only what it shows (audit-index.ts); built by the first page. */
-  private index: AuditIndex | undefined;
+  /** The log's size after this log's last append (or at start): another size means another writer appended. */
+  private written = 0;
+  private current: Part;
+  private older: Part;
+  /** The last seq in the older file (0: none): a page past it does not open the file. */
+  private olderLast = 0;
   private readonly now: () => number;
+  private readonly maxBytes: number;
   /** Bound `record`, ready to pass as the domain's `AuditSink`. */
   readonly sink: AuditSink;
 
   constructor(
     stateDir: string,
-    private readonly onError?: (err: unknown) => void,
-    now?: () => number,
+    private readonly opts: AuditLogOptions = {},
   ) {
     ensurePrivateDir(stateDir);
     this.file = path.join(stateDir, AUDIT_FILE);
-    this.now = now ?? Date.now;
+    this.rotatedFile = path.join(stateDir, AUDIT_ROTATED_FILE);
+    this.current = { file: this.file, index: undefined, ino: undefined };
+    this.older = { file: this.rotatedFile, index: undefined, ino: undefined };
+    this.now = opts.now ?? Date.now;
+    this.maxBytes = opts.maxBytes ?? LIMITS.auditLogMaxBytes;
     // Never through a link, a FIFO or a directory under its name: a security record is refused, not guessed at.
     const fd = openRegularFile(this.file, fs.constants.O_RDWR | fs.constants.O_CREAT | fs.constants.O_APPEND, { mode: 0o600 });
     try {
@@ -105,17 +137,22 @@ export class AuditLog {
       const size = fs.fstatSync(fd).size;
       const last = Buffer.alloc(1);
       if (size > 0 && fs.readSync(fd, last, 0, 1, size - 1) === 1 && last[0] !== 0x0a) fs.writeSync(fd, '\n');
+      ({ ino: this.current.ino, size: this.written } = fs.fstatSync(fd));
       this.seq = lastSeq(fd);
     } finally {
       fs.closeSync(fd);
     }
     fs.chmodSync(this.file, 0o600);
+    this.olderLast = this.lastOfOlder();
+    // Just rotated: the seqs go on from the older file's.
+    if (this.seq === 0) this.seq = this.olderLast;
     this.sink = (entry) => this.record(entry);
   }
 
   /** Appends one entry; failures go to `onError`, never to the caller. */
   record(input: AuditInput): void {
     try {
+      this.catchUp();
       const entry: AuditEntry = {
         seq: this.seq + 1,
         at: this.now(),
@@ -130,42 +167,119 @@ export class AuditLog {
         ...(input.sessionId === undefined ? {} : { sessionId: input.sessionId }),
         ...(input.detail === undefined ? {} : { detail: sanitizeDetail(input.detail) }),
       };
+      const line = Buffer.from(`${JSON.stringify(entry)}\n`);
+      this.rotateIfFull(line.length);
       const fd = openRegularFile(this.file, OWN_FILE_FLAGS.append, { mode: 0o600 });
       try {
-        const offset = fs.fstatSync(fd).size;
-        writeAll(fd, Buffer.from(`${JSON.stringify(entry)}\n`));
-        this.index?.note(entry.seq, offset);
+        const { size: offset, ino } = fs.fstatSync(fd);
+        this.current.ino ??= ino;
+        writeAll(fd, line);
+        this.written = offset + line.length;
+        this.current.index?.note(entry.seq, offset);
       } finally {
         fs.closeSync(fd);
       }
       this.seq = entry.seq;
     } catch (err) {
-      this.onError?.(err);
+      this.opts.onError?.(err);
+    }
+  }
+
+  /**
+   * Another writer (the token CLI) appended or rotated since this log's last append: the seqs go
+   * on from the last one written, so no two entries share one.
+   */
+  private catchUp(): void {
+    const st = fs.lstatSync(this.file, { throwIfNoEntry: false });
+    if (st === undefined || (st.ino === this.current.ino && st.size === this.written)) return;
+    this.noticeRotation();
+    let last = 0;
+    try {
+      const fd = openRegularFile(this.file, fs.constants.O_RDONLY);
+      try {
+        last = lastSeq(fd);
+      } finally {
+        fs.closeSync(fd);
+      }
+    } catch {
+      // Not a regular file: the append refuses it and says so.
+    }
+    this.seq = Math.max(this.seq, last, this.olderLast);
+  }
+
+  /**
+   * Moves a log that `bytes` more would take past the bound to the rotated name (a rename: the
+   * older file there goes, whatever it was) so the next append starts a new one. A log of one
+   * entry is never rotated, however large: every file holds at least one.
+   */
+  private rotateIfFull(bytes: number): void {
+    const size = fs.lstatSync(this.file, { throwIfNoEntry: false })?.size ?? 0;
+    if (size === 0 || size + bytes <= this.maxBytes) return;
+    fs.renameSync(this.file, this.rotatedFile);
+    // The same file under its new name: its index and inode go with it.
+    this.older = { ...this.current, file: this.rotatedFile };
+    this.olderLast = this.seq;
+    this.current = { file: this.file, index: this.current.index ? new AuditIndex() : undefined, ino: undefined };
+    this.opts.onRotate?.(this.seq);
+  }
+
+  /**
+   * Another writer (the token CLI, with the same bound) may have rotated the log: its name then
+   * holds a file this log has not indexed, and the older name the file it had. Both are read afresh.
+   */
+  private noticeRotation(): void {
+    const ino = fs.lstatSync(this.file, { throwIfNoEntry: false })?.ino;
+    if (ino === undefined || this.current.ino === undefined || ino === this.current.ino) return;
+    this.current = { file: this.file, index: undefined, ino };
+    this.older = { file: this.rotatedFile, index: undefined, ino: undefined };
+    this.olderLast = this.lastOfOlder();
+  }
+
+  /** The older file's last seq, 0 when there is none (or it is no regular file). */
+  private lastOfOlder(): number {
+    try {
+      const fd = openRegularFile(this.rotatedFile, fs.constants.O_RDONLY);
+      try {
+        return lastSeq(fd);
+      } finally {
+        fs.closeSync(fd);
+      }
+    } catch {
+      return 0;
     }
   }
 
   /** A page of entries with `seq > after`, oldest first; `next` is the cursor of the following page. */
   page(after: number, limit: number): { entries: AuditEntry[]; next?: number } {
-    let fd: number;
-    try {
-      fd = openRegularFile(this.file, fs.constants.O_RDONLY);
-    } catch (err) {
-      // Removed under the running hub: nothing to show until the next entry creates it again.
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { entries: [] };
-      throw err;
-    }
-    let found: AuditEntry[];
-    try {
-      // Once, at the first page an admin asks for, not at every start: the log only grows.
-      this.index ??= AuditIndex.build(fd);
-      // One more than the page: whether another page follows.
-      found = entriesFrom(fd, this.index.startFor(after), after, limit + 1);
-    } finally {
-      fs.closeSync(fd);
-    }
+    this.noticeRotation();
+    // One more than the page: whether another page follows.
+    const found = after < this.olderLast ? this.readPart(this.older, after, limit + 1) : [];
+    if (found.length <= limit) found.push(...this.readPart(this.current, after, limit + 1 - found.length));
     const entries = found.slice(0, limit);
     const last = entries.at(-1);
     return found.length > limit && last ? { entries, next: last.seq } : { entries };
+  }
+
+  /** Up to `max` entries of one file with seq > `after`, read from its index's start point. */
+  private readPart(part: Part, after: number, max: number): AuditEntry[] {
+    let fd: number;
+    try {
+      fd = openRegularFile(part.file, fs.constants.O_RDONLY);
+    } catch (err) {
+      // Removed under the running hub: nothing to show until the next entry creates it again.
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw err;
+    }
+    try {
+      const { ino } = fs.fstatSync(fd);
+      if (ino !== part.ino) part.index = undefined;
+      part.ino = ino;
+      // Once, at the first page an admin asks for, not at every start: the log only grows.
+      part.index ??= AuditIndex.build(fd);
+      return entriesFrom(fd, part.index.startFor(after), after, max);
+    } finally {
+      fs.closeSync(fd);
+    }
   }
 }
 

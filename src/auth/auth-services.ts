@@ -15,6 +15,7 @@ export interface AuthLimits {
   tokenExpirySweepMs: number;
   verifiedTokensMax: number;
   auditPageMax: number;
+  auditLogMaxBytes: number;
 }
 
 /** Identity and security services of one daemon: pass `authenticator: tokens` and `auth` to buildApp. */
@@ -58,6 +59,15 @@ export function createAuthServices(opts: {
     max: opts.limits.pairingCodesMax,
     ...(opts.now ? { now: opts.now } : {}),
   });
-  const audit = new AuditLog(opts.stateDir, (err) => opts.logger?.error({ err }, 'audit log append failed'), opts.now);
+  const audit = new AuditLog(opts.stateDir, {
+    onError: (err) => opts.logger?.error({ err }, 'audit log append failed'),
+    onRotate: (lastSeq) =>
+      opts.logger?.info(
+        { lastSeq, maxBytes: opts.limits.auditLogMaxBytes },
+        'audit log rotated: entries up to lastSeq are now in audit.jsonl.1, dropped at the next rotation',
+      ),
+    maxBytes: opts.limits.auditLogMaxBytes,
+    ...(opts.now ? { now: opts.now } : {}),
+  });
   return { tokens, pairing, audit, limits: opts.limits, close: () => tokens.close() };
 }

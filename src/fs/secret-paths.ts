@@ -24,7 +24,8 @@ export interface SecretPathSources {
 }
 
 /** Secret files checked by inode (hard links) besides the directories denied by path. */
-const STATE_SECRETS = ['admin.token', 'jwt.secret', 'tokens.json', 'push-vapid.json', 'audit.jsonl', 'zcode-builtin.json'];
+// The audit log's two names are auth/audit-log.ts's AUDIT_FILE and AUDIT_ROTATED_FILE (spelled out: fs is below auth).
+const STATE_SECRETS = ['admin.token', 'jwt.secret', 'tokens.json', 'push-vapid.json', 'audit.jsonl', 'audit.jsonl.1', 'zcode-builtin.json'];
 
 async function real(p: string): Promise<string> {
   return fs.realpath(p).catch(() => path.resolve(p));
