@@ -14,24 +14,10 @@ import { WEB_LIMITS } from '../../web/src/limits.js';
 import { LinkGone } from '../../web/src/net/online-wait.js';
 import { CLOSE } from '../../src/gateway/close-codes.js';
 import { heldClient, SID, type Held } from '../helpers/held-reconnect.js';
+import { memoryStorage } from '../helpers/memory-storage.js';
 import { until } from '../helpers/until.js';
 
 let h: Held;
-
-/** The Storage a page has, in memory. */
-function memoryStorage(): Storage {
-  const m = new Map<string, string>();
-  return {
-    get length() {
-      return m.size;
-    },
-    clear: () => m.clear(),
-    getItem: (k) => m.get(k) ?? null,
-    key: (i) => [...m.keys()][i] ?? null,
-    removeItem: (k) => void m.delete(k),
-    setItem: (k, v) => void m.set(k, String(v)),
-  };
-}
 
 /** The hub's `initialize` answer for a token of `person`. */
 const initAs = (person: string) => ({

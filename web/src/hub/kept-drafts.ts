@@ -1,7 +1,7 @@
 /**
  * Text that must outlive a sign-out: when the hub stops taking this device's token (revoked,
- * expired) the page becomes the pairing screen, and the prompts waiting for the link and what the
- * composer held would go with it. They are kept per session in this browser's localStorage (on
+ * expired) the page becomes the pairing screen, and the prompts waiting for the link and the
+ * sessions' drafts (what each prompt box held, composer-drafts.ts) would go with it. They are kept per session in this browser's localStorage (on
  * this device only, never sent anywhere) and given back to that session's composer once paired
  * again — never sent by themselves: the user presses Send. Images are not kept (too large for
  * localStorage); the text is.
@@ -14,6 +14,7 @@
  */
 import { WEB_LIMITS } from '../limits.js';
 import { store } from './app-state.js';
+import { keepOnlyDraftsTypedBy, saveDraft, takeAllDrafts } from './composer-drafts.js';
 
 const KEY = 'zcode-hub.kept-drafts';
 
@@ -28,9 +29,17 @@ interface Kept {
 /** What each session's composer holds now (PromptBox writes it as the user types). */
 const composers = new Map<string, string>();
 
+/** What `sessionId`'s box holds now; kept for the tab too, as the person the hub named (composer-drafts.ts). */
 export function noteComposer(sessionId: string, text: string): void {
   if (text.trim()) composers.set(sessionId, text);
   else composers.delete(sessionId);
+  const person = store.get().me?.person;
+  if (person !== undefined) saveDraft(sessionId, person, text);
+}
+
+/** The box of `sessionId` is gone (the chat left): its draft stays in the tab, not in the sign-out's list. */
+export function forgetComposer(sessionId: string): void {
+  composers.delete(sessionId);
 }
 
 function isKept(v: unknown): v is Kept {
@@ -69,31 +78,36 @@ function write(kept: Record<string, Kept>): void {
 }
 
 /**
- * Keeps the home hub's waiting prompts and every composer's text, each session's joined, after what
- * that person kept before. Nothing is kept when the hub never said who this device is: text with no
- * person could not be given back to the right one.
+ * Keeps the home hub's waiting prompts, every draft of the tab and what the open box holds, each
+ * session's joined, after what that person kept before: a draft for the person it was typed as,
+ * the rest for the person the hub named. Nothing of the latter is kept when the hub never said who
+ * this device is: text with no person could not be given back to the right one.
  */
 export function keepDrafts(): void {
   const person = store.get().me?.person;
-  const texts = [...composers];
+  const texts = new Map<string, { text: string; person: string }>();
+  for (const [sessionId, d] of takeAllDrafts()) texts.set(sessionId, d);
+  // The open box is the freshest (a draft is not written while the hub has not named anyone).
+  if (person !== undefined) for (const [sessionId, text] of composers) texts.set(sessionId, { text, person });
   composers.clear();
-  if (person === undefined) return;
   const kept = read();
   const now = Date.now();
-  const add = (sessionId: string, text: string) => {
+  const add = (sessionId: string, text: string, who: string) => {
     const t = text.trim();
     if (!t) return;
     const cur = kept[sessionId];
-    kept[sessionId] = { text: cur?.person === person ? `${cur.text}\n${t}` : t, person, at: now };
+    kept[sessionId] = { text: cur?.person === who ? `${cur.text}\n${t}` : t, person: who, at: now };
   };
-  for (const [sessionId, waiting] of Object.entries(store.get().waitingPrompts))
-    for (const p of waiting) if (p.hubId === undefined) add(sessionId, p.text);
-  for (const [sessionId, text] of texts) add(sessionId, text);
+  if (person !== undefined)
+    for (const [sessionId, waiting] of Object.entries(store.get().waitingPrompts))
+      for (const p of waiting) if (p.hubId === undefined) add(sessionId, p.text, person);
+  for (const [sessionId, t] of texts) add(sessionId, t.text, t.person);
   write(kept);
 }
 
 /** The hub said who this device is now (a handshake): what another person kept is dropped, unseen. */
 export function keepOnlyDraftsOf(person: string): void {
+  keepOnlyDraftsTypedBy(person);
   const kept = read();
   write(Object.fromEntries(Object.entries(kept).filter(([, k]) => k.person === person)));
 }

@@ -1,7 +1,8 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { store, toast } from '../hub/app-state.js';
 import { useSelector } from '../store.js';
-import { noteComposer, takeKeptDraft } from '../hub/kept-drafts.js';
+import { draftOf } from '../hub/composer-drafts.js';
+import { forgetComposer, noteComposer, takeKeptDraft } from '../hub/kept-drafts.js';
 import type { ChatState } from '../hub/chat-types.js';
 import type { HubClient } from '../hub/hub-client.js';
 import { t } from '../i18n.js';
@@ -16,20 +17,28 @@ import { useComposerAssist } from './composer-assist.js';
 
 /**
  * The box's text. What it holds is known outside it, so a sign-out can keep it (kept-drafts.ts),
- * and text kept through one comes back here once the hub names the same person again — sent only
- * if the user presses Send, and said so by a short line (`given`) until the box is sent or emptied;
- * its prompt's failure then makes no toast (the pairing screen said the text is kept, GivenBack says
- * it was not sent: once each). A box left behind holds nothing.
+ * and it is the session's draft for this tab (composer-drafts.ts): leaving the chat, a reload or a
+ * phone discarding the tab gives it back — once the hub has named this device's person, and only
+ * to the person who typed it. Text kept through a sign-out comes back here once the hub names the
+ * same person again — sent only if the user presses Send, and said so by a short line (`given`)
+ * until the box is sent or emptied; its prompt's failure then makes no toast (the pairing screen
+ * said the text is kept, GivenBack says it was not sent: once each).
  */
 function useComposerText(sessionId: string) {
-  const [text, setText] = useState('');
-  const [given, setGiven] = useState(false);
   const person = useSelector(store, (s) => s.me?.person);
+  const [text, setText] = useState(() => (person === undefined ? '' : (draftOf(sessionId, person) ?? '')));
+  const [given, setGiven] = useState(false);
+  /** The person whose draft the box was given (so a re-render does not give it twice). */
+  const restoredFor = useRef(person);
   useEffect(() => {
-    const kept = person === undefined ? undefined : takeKeptDraft(sessionId, person);
-    if (kept === undefined) return;
-    setText((cur) => (cur.trim() ? `${kept}\n${cur}` : kept));
-    setGiven(true);
+    if (person === undefined) return;
+    const draft = restoredFor.current === person ? undefined : draftOf(sessionId, person);
+    restoredFor.current = person;
+    const kept = takeKeptDraft(sessionId, person);
+    const back = [kept, draft].filter((t): t is string => t !== undefined && t.trim() !== '');
+    if (!back.length) return;
+    setText((cur) => [...back, ...(cur.trim() && !back.includes(cur) ? [cur] : [])].join('\n'));
+    if (kept !== undefined) setGiven(true);
   }, [person]);
   // A layout effect, run with the render a keystroke causes: a sign-out the next event brings must
   // find the box's text noted (an after-paint effect can run up to 100 ms later, after the revocation).
@@ -37,7 +46,7 @@ function useComposerText(sessionId: string) {
     if (store.get().paired !== false) noteComposer(sessionId, text);
     if (!text.trim()) setGiven(false);
   }, [text]);
-  useEffect(() => () => noteComposer(sessionId, ''), []);
+  useEffect(() => () => forgetComposer(sessionId), []);
   return { text, setText, given };
 }
 
