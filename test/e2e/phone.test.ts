@@ -116,6 +116,12 @@ describe('phone web app', () => {
     await page.getByTestId('notice').filter({ hasText: 'Stopped' }).last().waitFor();
     await waitIdle(page);
     await page.getByTestId('queue').waitFor({ state: 'detached' });
+    // Stop also returned the prompt queued behind the turn: it never ran, and its text is back in
+    // the box to send again or not — one "Stopped", for the turn that ran.
+    await expect.poll(() => page.getByTestId('prompt-input').inputValue()).toBe('and this one after it');
+    expect(await page.getByTestId('notice').filter({ hasText: 'Stopped' }).count()).toBe(1);
+    expect(await page.getByTestId('user-message').filter({ hasText: 'and this one after it' }).count()).toBe(0);
+    await page.getByTestId('prompt-input').fill('');
   });
 
   it('[WEB-05] attaches a photo (downscaled on a canvas) and switches the mode', async () => {

@@ -3,13 +3,15 @@
  * has a journaled ending every device is told of (the turn-ended line), so the prompter adds
  * nothing; one naming none never ran — the hub shutting down, a queued prompt cut off by a crash
  * loop, a refusal — and nothing anyone sees will tell of it, so its place in the chat goes and the
- * prompt box gets its text back (PromptRefused) with the hub's reason. A real HubClient against a
- * scripted hub on a real socket, so the test decides each answer.
+ * prompt box gets its text back (PromptRefused) with the hub's reason. A queued prompt Stop returned
+ * (`cancelled` while still queued) never ran either: its text goes back without a sentence. A real
+ * HubClient against a scripted hub on a real socket, so the test decides each answer.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { store } from '../../web/src/hub/app-state.js';
 import { PromptRefused, promptNotSent } from '../../web/src/hub/prompt-send.js';
 import { t } from '../../web/src/i18n.js';
+import { TakenBack } from '../../web/src/net/online-wait.js';
 import type { Frame } from '../helpers/scripted-hub.js';
 import { freshLoad, heldClient, SID, type Held } from '../helpers/held-reconnect.js';
 import { until } from '../helpers/until.js';
@@ -69,6 +71,28 @@ describe('a prompt the hub answers with an error', () => {
     expect(p.failed()).toBeInstanceOf(PromptRefused);
     expect(promptNotSent(p.failed())).toBe(t('refusedNotRun', 'The agent kept crashing. An admin can restart it'));
     expect(userTexts()).toEqual([]);
+  });
+
+  it('queued and stopped before it ran (Stop returns the stopper’s queued prompts): given back without a sentence, no notice', async () => {
+    h.notify('_zcode/turn_state', { sessionId: SID, state: 'running', queue: [] });
+    await until(() => (chat()?.turn.state === 'running' ? true : undefined), 'the turn running');
+    const p = prompt('after this one');
+    const req = await promptRequest(0);
+    h.answer(req, { stopReason: 'cancelled' });
+    await p.sent;
+    expect(p.failed()).toBeInstanceOf(TakenBack);
+    expect(promptNotSent(p.failed())).toBeUndefined();
+    expect(chat()?.outbox).toEqual([]);
+    expect(notices()).toEqual([]);
+    // One that had started (its bubble in the chat) and was stopped keeps its bubble and says so.
+    h.notify('_zcode/turn_state', { sessionId: SID, state: 'idle', queue: [] });
+    await until(() => (chat()?.turn.state === 'idle' ? true : undefined), 'idle');
+    const q = prompt('stopped while running');
+    h.answer(await promptRequest(1), { stopReason: 'cancelled' });
+    await q.sent;
+    expect(q.failed()).toBeUndefined();
+    expect(userTexts()).toEqual(['stopped while running']);
+    expect(notices()?.map((n) => (n.kind === 'notice' ? n.text : ''))).toEqual([t('turnStopped')]);
   });
 
   it('whose turn ran and was cut off (its promptId named): settles quietly, the bubble stays, the journaled ending tells everyone', async () => {

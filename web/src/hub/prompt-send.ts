@@ -9,7 +9,7 @@ import { WEB_LIMITS } from '../limits.js';
 import { LinkGone, TakenBack } from '../net/online-wait.js';
 import { ConnectionLost, RpcError } from '../net/rpc-connection.js';
 import { rec, str } from '../wire.js';
-import { updateChat } from './app-state.js';
+import { store, updateChat } from './app-state.js';
 import { addNotice, settleLocalPrompt, withdrawLocalPrompt } from './chat-reducer.js';
 import type { HubClient } from './hub-client.js';
 import { notSentWhy } from './not-sent.js';
@@ -48,6 +48,13 @@ export async function sendPrompt(
   promptJoinsChat(sessionId, localId, blocks);
   try {
     const { stopReason: reason } = await client.conn.call('session/prompt', { sessionId, prompt: blocks }, 0);
+    // Stopped while it waited behind the running turn (Stop returns the stopper's queued prompts):
+    // it never ran, so its text goes back to the box, as a waiting prompt's does — no sentence,
+    // the user chose Stop — rather than vanishing under a second "Stopped".
+    if (reason === 'cancelled' && store.get().chats[sessionId]?.outbox.some((o) => o.localId === localId)) {
+      updateChat(sessionId, (c) => withdrawLocalPrompt(c, localId));
+      throw new TakenBack();
+    }
     updateChat(sessionId, (c) => {
       const settled = settleLocalPrompt(c, localId);
       if (reason === 'cancelled') return addNotice(settled, t('turnStopped'), 'info');
@@ -56,6 +63,8 @@ export async function sendPrompt(
       return settled;
     });
   } catch (err) {
+    // Stopped while queued (above): already out of the chat.
+    if (err instanceof TakenBack) throw err;
     // Refused, never run: an answer naming no promptId means nothing is journaled for it (the hub
     // shutting down, a queued prompt cut off by a crash loop, a limit) — no notice anyone else sees
     // and none a rebuilt chat keeps. Its place in the chat goes and the text goes back to the box.
