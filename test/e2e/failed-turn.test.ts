@@ -29,6 +29,29 @@ async function newSessionId(page: Page): Promise<string> {
   return decodeURIComponent(new URL(page.url()).pathname.split('/').pop() ?? '');
 }
 
+/**
+ * Starts a slow turn, waits until it has said something, and queues `queued` behind it (the hub
+ * lists it in the queue). `notRun` settles 'shown' once a toast with `toastText` shows (or with
+ * why not): watched from before what cuts the turn, so a short-lived toast is not missed.
+ */
+async function queueBehindSlowTurn(page: Page, slow: string, queued: string, toastText: string) {
+  await sendPrompt(page, slow);
+  const answer = page.getByTestId('agent-message').last();
+  await expect.poll(async () => ((await answer.textContent()) ?? '').length).toBeGreaterThan(40);
+  const said = (await answer.textContent()) ?? '';
+  await sendPrompt(page, queued);
+  await page.getByTestId('queue').filter({ hasText: queued }).waitFor({ timeout: 30_000 });
+  const notRun = page
+    .getByTestId('toast')
+    .filter({ hasText: toastText })
+    .waitFor({ timeout: 30_000 })
+    .then(
+      () => 'shown',
+      (err: unknown) => String(err),
+    );
+  return { answer, said, notRun };
+}
+
 describe('[REC-05] phone web app: failed and interrupted turns', () => {
   it('shows a failed turn with its error and a Retry, on every device and after a reload', async () => {
     const { page } = phone;
@@ -108,19 +131,12 @@ describe('[REC-05] phone web app: failed and interrupted turns', () => {
       await pair(device, own, 'Crash-loop phone');
       const { page } = device;
       await newSession(page);
-      await sendPrompt(page, 'slow answer before a crash loop');
-      const answer = page.getByTestId('agent-message').last();
-      await expect.poll(async () => ((await answer.textContent()) ?? '').length).toBeGreaterThan(40);
-      await sendPrompt(page, 'queued behind the crash');
-      await page.getByTestId('queue').filter({ hasText: 'queued behind the crash' }).waitFor({ timeout: 30_000 });
-      const notRun = page
-        .getByTestId('toast')
-        .filter({ hasText: 'Not sent — The agent kept crashing' })
-        .waitFor({ timeout: 30_000 })
-        .then(
-          () => 'shown',
-          (err: unknown) => String(err),
-        );
+      const { notRun } = await queueBehindSlowTurn(
+        page,
+        'slow answer before a crash loop',
+        'queued behind the crash',
+        'Not sent — The agent kept crashing',
+      );
       process.kill(own.daemon.backend.status().pid as number, 'SIGKILL');
       // The cut turn is told by its marker (with what an admin can do); the queued prompt, which
       // never ran, is back in the box with a toast — not dropped, not a second notice.
@@ -148,21 +164,13 @@ describe('[REC-05] phone web app: failed and interrupted turns', () => {
       await pair(device, first, 'Restart phone');
       const { page } = device;
       await newSession(page);
-      await sendPrompt(page, 'slow answer across a restart');
-      const answer = page.getByTestId('agent-message').last();
-      await expect.poll(async () => ((await answer.textContent()) ?? '').length).toBeGreaterThan(40);
-      const said = (await answer.textContent()) ?? '';
-      // A second prompt waits behind the running turn (the hub lists it in the queue).
-      await sendPrompt(page, 'queued across a restart');
-      await page.getByTestId('queue').filter({ hasText: 'queued across a restart' }).waitFor({ timeout: 30_000 });
-      const notRun = page
-        .getByTestId('toast')
-        .filter({ hasText: 'Not sent — The hub is shutting down.' })
-        .waitFor({ timeout: 30_000 })
-        .then(
-          () => 'shown',
-          (err: unknown) => String(err),
-        );
+      // A second prompt waits behind the running turn.
+      const { answer, said, notRun } = await queueBehindSlowTurn(
+        page,
+        'slow answer across a restart',
+        'queued across a restart',
+        'Not sent — The hub is shutting down.',
+      );
       await first.close();
       first = undefined;
       // The stopping hub answered the prompt before its socket went, naming it: once the phone has

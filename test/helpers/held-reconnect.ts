@@ -42,6 +42,15 @@ export interface Held {
   close(): Promise<void>;
 }
 
+/** A prompt sent from the page on `SID`: `sent` settles either way; `failed()` is what it was refused with, once it was. */
+export function promptFrom(client: HubClient, text: string): { sent: Promise<void>; failed: () => unknown } {
+  let failed: unknown;
+  const sent = client.prompt(SID, text, []).catch((err: unknown) => {
+    failed = err;
+  });
+  return { sent, failed: () => failed };
+}
+
 /** `initialize` is answered `initAnswer` (the hub's handshake: who this device is, with `_meta.zcode.identity`). */
 export async function heldClient(initAnswer: unknown = { protocolVersion: 1 }): Promise<Held> {
   const hub = new ScriptedHub();

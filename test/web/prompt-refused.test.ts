@@ -13,7 +13,7 @@ import { PromptRefused, promptNotSent } from '../../web/src/hub/prompt-send.js';
 import { t } from '../../web/src/i18n.js';
 import { TakenBack } from '../../web/src/net/online-wait.js';
 import type { Frame } from '../helpers/scripted-hub.js';
-import { freshLoad, heldClient, SID, type Held } from '../helpers/held-reconnect.js';
+import { freshLoad, heldClient, promptFrom, SID, type Held } from '../helpers/held-reconnect.js';
 import { until } from '../helpers/until.js';
 
 let h: Held;
@@ -27,13 +27,7 @@ afterEach(async () => {
   await h.close();
 });
 
-function prompt(text: string): { sent: Promise<void>; failed: () => unknown } {
-  let failed: unknown;
-  const sent = h.client.prompt(SID, text, []).catch((err: unknown) => {
-    failed = err;
-  });
-  return { sent, failed: () => failed };
-}
+const prompt = (text: string) => promptFrom(h.client, text);
 
 /** The hub's error answer to `req`: -32011 with its stable code and `details`. */
 function refuse(req: Frame, message: string, details: Record<string, unknown>): void {

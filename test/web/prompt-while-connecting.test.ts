@@ -18,7 +18,7 @@ import { LinkGone, TakenBack } from '../../web/src/net/online-wait.js';
 import { ConnectionLost } from '../../web/src/net/rpc-connection.js';
 import { CLOSE } from '../../src/gateway/close-codes.js';
 import type { Frame } from '../helpers/scripted-hub.js';
-import { freshLoad, heldClient, SID, type Held } from '../helpers/held-reconnect.js';
+import { freshLoad, heldClient, promptFrom, SID, type Held } from '../helpers/held-reconnect.js';
 import { until } from '../helpers/until.js';
 
 let h: Held;
@@ -30,14 +30,7 @@ afterEach(async () => {
   await h.close();
 });
 
-/** Sends a prompt; `failed()` is what it was refused with, once it was. */
-function prompt(text: string): { sent: Promise<void>; failed: () => unknown } {
-  let failed: unknown;
-  const sent = h.client.prompt(SID, text, []).catch((err: unknown) => {
-    failed = err;
-  });
-  return { sent, failed: () => failed };
-}
+const prompt = (text: string) => promptFrom(h.client, text);
 
 const userTexts = () => store.get().chats[SID]?.items.flatMap((it) => (it.kind === 'user' ? [it.text] : []));
 const prompts = () => h.hub.frames.filter((f) => f.method === 'session/prompt');
