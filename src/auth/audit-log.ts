@@ -152,7 +152,8 @@ export class AuditLog {
   /** Appends one entry; failures go to `onError`, never to the caller. */
   record(input: AuditInput): void {
     try {
-      this.catchUp();
+      const st = fs.lstatSync(this.file, { throwIfNoEntry: false });
+      this.catchUp(st);
       const entry: AuditEntry = {
         seq: this.seq + 1,
         at: this.now(),
@@ -168,7 +169,7 @@ export class AuditLog {
         ...(input.detail === undefined ? {} : { detail: sanitizeDetail(input.detail) }),
       };
       const line = Buffer.from(`${JSON.stringify(entry)}\n`);
-      this.rotateIfFull(line.length);
+      this.rotateIfFull(st?.size ?? 0, line.length);
       const fd = openRegularFile(this.file, OWN_FILE_FLAGS.append, { mode: 0o600 });
       try {
         const { size: offset, ino } = fs.fstatSync(fd);
@@ -189,8 +190,7 @@ export class AuditLog {
    * Another writer (the token CLI) appended or rotated since this log's last append: the seqs go
    * on from the last one written, so no two entries share one.
    */
-  private catchUp(): void {
-    const st = fs.lstatSync(this.file, { throwIfNoEntry: false });
+  private catchUp(st: fs.Stats | undefined): void {
     if (st === undefined || (st.ino === this.current.ino && st.size === this.written)) return;
     this.noticeRotation();
     let last = 0;
@@ -208,14 +208,19 @@ export class AuditLog {
   }
 
   /**
-   * Moves a log that `bytes` more would take past the bound to the rotated name (a rename: the
-   * older file there goes, whatever it was) so the next append starts a new one. A log of one
-   * entry is never rotated, however large: every file holds at least one.
+   * Moves a log of `size` bytes that `bytes` more would take past the bound to the rotated name (a
+   * rename: the older file there goes, whatever it was) so the next append starts a new one. A log
+   * of one entry is never rotated, however large: every file holds at least one. A rename that
+   * fails is told and the entry still appended: an act is never lost to the bound.
    */
-  private rotateIfFull(bytes: number): void {
-    const size = fs.lstatSync(this.file, { throwIfNoEntry: false })?.size ?? 0;
+  private rotateIfFull(size: number, bytes: number): void {
     if (size === 0 || size + bytes <= this.maxBytes) return;
-    fs.renameSync(this.file, this.rotatedFile);
+    try {
+      fs.renameSync(this.file, this.rotatedFile);
+    } catch (err) {
+      this.opts.onError?.(err);
+      return;
+    }
     // The same file under its new name: its index and inode go with it.
     this.older = { ...this.current, file: this.rotatedFile };
     this.olderLast = this.seq;

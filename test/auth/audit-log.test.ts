@@ -140,6 +140,18 @@ describe('audit log (ARCHITECTURE.md §7)', () => {
       expect(daemon.page(rotatedAt + 1, 5).entries.map((e) => e.action)).toEqual(['token.revoke', 'cancel']);
     });
 
+    it('a rotation that cannot rename (a directory planted under the older name) is told, and the entry still written', () => {
+      const dir = dirOf();
+      const errors: unknown[] = [];
+      const audit = new AuditLog(dir, { maxBytes: 100, onError: (err) => errors.push(err) });
+      fs.mkdirSync(path.join(dir, AUDIT_ROTATED_FILE, 'inside'), { recursive: true });
+      audit.sink({ identity: who, action: 'prompt' });
+      audit.sink({ identity: who, action: 'cancel' });
+      expect(errors).toHaveLength(1);
+      expect(walk(audit)).toEqual([1, 2]);
+      expect(fs.statSync(path.join(dir, AUDIT_ROTATED_FILE)).isDirectory()).toBe(true);
+    });
+
     it('never rotates a log of one entry, however large, and refuses nothing: a full log still records', () => {
       const dir = dirOf();
       const rotations: number[] = [];
