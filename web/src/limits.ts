@@ -77,6 +77,10 @@ export const WEB_LIMITS = {
   keptDraftChars: 20_000,
   /** Toasts shown at once. */
   maxToasts: 3,
-  /** How long a toast stays. */
+  /** How long a toast stays, at least. */
   toastMs: 5_000,
+  /** A longer toast stays this long per character (about 200 words a minute), up to toastMaxMs: a crash loop's reason takes ~12 s to read. */
+  toastMsPerChar: 60,
+  /** The longest a toast stays. */
+  toastMaxMs: 15_000,
 } as const;

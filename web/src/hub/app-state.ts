@@ -104,7 +104,12 @@ export function toast(text: string, key?: string): void {
       -WEB_LIMITS.maxToasts,
     ),
   }));
-  setTimeout(() => store.update((s) => ({ ...s, toasts: s.toasts.filter((t) => t.id !== id) })), WEB_LIMITS.toastMs);
+  setTimeout(() => store.update((s) => ({ ...s, toasts: s.toasts.filter((t) => t.id !== id) })), toastLifetime(text));
+}
+
+/** How long a toast of `text` stays: long enough to read it (WEB_LIMITS.toastMs … toastMaxMs). */
+export function toastLifetime(text: string): number {
+  return Math.min(WEB_LIMITS.toastMaxMs, Math.max(WEB_LIMITS.toastMs, text.length * WEB_LIMITS.toastMsPerChar));
 }
 
 /** Replaces one chat through `fn` (no-op when the chat is not held). */
