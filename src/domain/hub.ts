@@ -17,7 +17,7 @@ import { InteractionFlow } from './interactions/interaction-flow.js';
 import type { InteractionView } from './interactions/interactions.js';
 import { givePartialAnswer, type AnswerCaller, type PartialAnswerInput } from './interactions/partial-answer-flow.js';
 import { PromptFlow } from './prompts/prompt-flow.js';
-import type { PromptResult } from './prompts/prompt-queue.js';
+import type { PromptAnswer } from './prompts/prompt-queue.js';
 import { SessionAttach, type AttachOptions, type ReplayMeta } from './sessions/session-attach.js';
 import { deleteSession } from './sessions/session-delete.js';
 import { SessionOpener } from './sessions/session-open.js';
@@ -225,8 +225,8 @@ export class Hub {
     if (session) this.attacher.detach(client, session);
   }
 
-  /** `session/prompt`: queued FIFO; resolves at the end of this prompt's own turn. */
-  async prompt(client: ClientPort, sessionId: string, prompt: ContentBlock[]): Promise<PromptResult & { queuedBehind: number }> {
+  /** `session/prompt`: queued FIFO; resolves at the end of this prompt's own turn (`withdrawn`: PromptFlow.prompt). */
+  async prompt(client: ClientPort, sessionId: string, prompt: ContentBlock[], withdrawn?: AbortSignal): Promise<PromptAnswer> {
     this.requireController(client, sessionId);
     // A crash loop needs an admin: say so now rather than queue behind a child that will not come.
     if (this.core.backend.status().state === 'failed') this.prompts.refuseWhileFailed();
@@ -235,7 +235,7 @@ export class Hub {
     const session = await this.admission.admit(client, sessionId, () => this.opener.openForWork(sessionId));
     if (!session) return { stopReason: 'cancelled', queuedBehind: 0 };
     session.markRetired(false);
-    return this.prompts.prompt(client, session, prompt);
+    return this.prompts.prompt(client, session, prompt, withdrawn);
   }
 
   /** `session/cancel`: stops the turn; pending interactions → cancelled; the caller's queued prompts → cancelled. */

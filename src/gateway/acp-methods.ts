@@ -204,14 +204,20 @@ export const ACP_METHODS: Record<string, MethodSpec> = {
   'session/load': method(loadSessionParams, 'view', (ctx, conn, p) => attach(ctx, conn, p, true)),
   'session/resume': method(resumeSessionParams, 'view', (ctx, conn, p) => attach(ctx, conn, p, false)),
 
-  'session/prompt': method(promptParams, 'operate', async (ctx, conn, p): Promise<PromptResponse> => {
-    const r = await ctx.hub.prompt(conn, p.sessionId, p.prompt);
-    const zcode: Record<string, unknown> = {};
-    if (r.turnId !== undefined) zcode.turnId = r.turnId;
-    if (r.usage !== undefined) zcode.usage = r.usage;
-    if (r.queuedBehind !== undefined) zcode.queuedBehind = r.queuedBehind;
-    return { stopReason: r.stopReason, ...(Object.keys(zcode).length ? { _meta: { zcode } } : {}) };
-  }),
+  // Withdrawable with `$/cancel_request` while it waits in the queue (withdrawable-requests.ts).
+  'session/prompt': method(
+    promptParams,
+    'operate',
+    async (ctx, conn, p, _method, withdrawn): Promise<PromptResponse> => {
+      const r = await ctx.hub.prompt(conn, p.sessionId, p.prompt, withdrawn);
+      const zcode: Record<string, unknown> = {};
+      if (r.turnId !== undefined) zcode.turnId = r.turnId;
+      if (r.usage !== undefined) zcode.usage = r.usage;
+      if (r.queuedBehind !== undefined) zcode.queuedBehind = r.queuedBehind;
+      return { stopReason: r.stopReason, ...(Object.keys(zcode).length ? { _meta: { zcode } } : {}) };
+    },
+    { withdrawable: true },
+  ),
 
   // A notification in ACP; also accepted as a request (then answered `{}`).
   'session/cancel': method(cancelParams, 'operate', async (ctx, conn, p) => {

@@ -4,18 +4,21 @@ import { depthMessage, textExceedsJsonDepth } from '../json-depth.js';
 import { LIMITS } from '../limits.js';
 import { ACP_METHODS } from './acp-methods.js';
 import type { ClientConnection } from './client-connection.js';
-import { classify, invalidParams, protocolError, type Inbound } from './jsonrpc.js';
+import { z } from 'zod';
+import { classify, invalidParams, protocolError, rpcId, type Inbound } from './jsonrpc.js';
 import { ReplyThen, type DispatchContext, type MethodSpec } from './method-spec.js';
 import { traceFromMeta, withTrace, type TraceContext } from '../trace-context.js';
 import { isExpectedError, toHubError } from '../backend-errors.js';
 import { ZCODE_METHODS } from './zcode-methods.js';
+import { WithdrawableRequests } from './withdrawable-requests.js';
 
 const METHODS: ReadonlyMap<string, MethodSpec> = new Map(Object.entries({ ...ACP_METHODS, ...ZCODE_METHODS }));
 
 /** ACP: every other method waits for `initialize` (the hub attaches the client to the domain then). */
 const INITIALIZE = 'initialize';
-/** A client withdrawing one of its own requests; the hub does not abort hub calls, so it is noted only. */
+/** A client withdrawing one of its own requests: honoured for withdrawable methods (withdrawable-requests.ts). */
 const CANCEL_REQUEST = '$/cancel_request';
+const cancelRequestParams = z.looseObject({ requestId: rpcId });
 
 /**
  * Turns inbound text frames into hub calls (ARCHITECTURE.md §5): parse, classify, check scope, validate
@@ -24,6 +27,8 @@ const CANCEL_REQUEST = '$/cancel_request';
  * socket stays open until `protocolViolationsBeforeClose` bad messages.
  */
 export class Dispatcher {
+  private readonly withdrawable = new WithdrawableRequests<ClientConnection>();
+
   constructor(private readonly ctx: DispatchContext) {}
 
   /** Handles one text frame; never throws. */
@@ -132,15 +137,20 @@ export class Dispatcher {
    */
   private run(conn: ClientConnection, msg: Extract<Inbound, { kind: 'request' }>, spec: MethodSpec, params: unknown): void {
     let result: unknown;
+    const withdrawn = spec.withdrawable ? this.withdrawable.begin(conn, msg.id) : undefined;
     try {
-      result = spec.handle(this.ctx, conn, params, msg.method);
+      result = spec.handle(this.ctx, conn, params, msg.method, withdrawn);
     } catch (err) {
+      if (withdrawn) this.withdrawable.end(conn, msg.id);
       this.fail(conn, msg, err);
       return;
     }
     const unanswered = (err: unknown): void => conn.logger.error({ err }, 'failed to answer a request');
     if (result instanceof Promise) {
       void result
+        .finally(() => {
+          if (withdrawn) this.withdrawable.end(conn, msg.id);
+        })
         .then(
           (value) => this.answer(conn, msg, value),
           (err: unknown) => this.fail(conn, msg, err),
@@ -148,6 +158,7 @@ export class Dispatcher {
         .catch(unanswered);
       return;
     }
+    if (withdrawn) this.withdrawable.end(conn, msg.id);
     try {
       this.answer(conn, msg, result);
     } catch (err) {
@@ -176,7 +187,11 @@ export class Dispatcher {
   }
 
   private notification(conn: ClientConnection, msg: Extract<Inbound, { kind: 'notification' }>): void {
-    if (msg.method === CANCEL_REQUEST) return;
+    if (msg.method === CANCEL_REQUEST) {
+      const p = cancelRequestParams.safeParse(msg.params);
+      if (p.success) this.withdrawable.withdraw(conn, p.data.requestId);
+      return;
+    }
     const spec = METHODS.get(msg.method);
     // ACP: unknown notifications are ignored; there is nobody to answer.
     if (!spec || !conn.initialized) return;

@@ -8,7 +8,7 @@ import { describeIssues, paramIssues } from './param-issues.js';
  * batches: an array is classified `batch` and answered HUB_ERR_NOT_SUPPORTED (docs/CLIENT-PROTOCOL.md).
  */
 
-const rpcId = z.union([z.string().max(256), z.number().int().safe()]);
+export const rpcId = z.union([z.string().max(256), z.number().int().safe()]);
 export type RpcId = z.infer<typeof rpcId>;
 
 const requestEnvelope = z.object({

@@ -26,8 +26,13 @@ export interface MethodSpec<P = unknown> {
   schema: z.ZodType<P>;
   /** `view` reads; `operate` prompts, cancels, answers, changes settings of a session (ARCHITECTURE.md §7). */
   scope: Scope;
-  /** Runs with validated params; the resolved value is the JSON-RPC result. */
-  handle(ctx: DispatchContext, conn: ClientConnection, params: P, method: string): Promise<unknown> | unknown;
+  /**
+   * Runs with validated params; the resolved value is the JSON-RPC result. `withdrawn`, for a
+   * {@link withdrawable} method, aborts on the client's `$/cancel_request` for this request.
+   */
+  handle(ctx: DispatchContext, conn: ClientConnection, params: P, method: string, withdrawn?: AbortSignal): Promise<unknown> | unknown;
+  /** The client may withdraw the request with `$/cancel_request` (withdrawable-requests.ts). */
+  withdrawable?: boolean;
 }
 
 /**
@@ -43,7 +48,12 @@ export class ReplyThen {
 }
 
 /** Declares a method with its params type inferred from the schema (the registry erases `P`). */
-export function method<P>(schema: z.ZodType<P>, scope: Scope, handle: MethodSpec<P>['handle']): MethodSpec {
+export function method<P>(
+  schema: z.ZodType<P>,
+  scope: Scope,
+  handle: MethodSpec<P>['handle'],
+  opts: { withdrawable?: boolean } = {},
+): MethodSpec {
   // Sound: `handle` only ever receives the output of `schema` (see dispatch.ts).
-  return { schema, scope, handle: handle as MethodSpec['handle'] };
+  return { schema, scope, handle: handle as MethodSpec['handle'], ...opts };
 }

@@ -122,9 +122,9 @@ export class FlowRig {
   }
 
   /** A `session/prompt` of `client`, recorded as its prompter would see it answered. */
-  ask(client: RecorderClient, text: string): Asked {
+  ask(client: RecorderClient, text: string, withdrawn?: AbortSignal): Asked {
     const asked: Asked = { settles: 0 };
-    this.flow.prompt(client, this.session, [{ type: 'text', text }]).then(
+    this.flow.prompt(client, this.session, [{ type: 'text', text }], withdrawn).then(
       (result) => {
         asked.settles += 1;
         asked.result = result;

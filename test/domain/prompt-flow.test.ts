@@ -107,6 +107,42 @@ describe('PromptFlow: the queue', () => {
   });
 });
 
+describe('PromptFlow: a prompt withdrawn by its client ($/cancel_request)', () => {
+  it('while it waits: out of the queue, answered cancelled once, never sent; the turn in front runs on', async () => {
+    const a = rig.ask(rig.alice, 'running');
+    const withdraw = new AbortController();
+    const b = rig.ask(rig.bob, 'waiting', withdraw.signal);
+    const c = rig.ask(rig.bob, 'after it');
+    await settle();
+    expect(rig.session.queue.queued.map((p) => p.preview)).toEqual(['waiting', 'after it']);
+    withdraw.abort();
+    await settle();
+    expect(b.result).toEqual({ stopReason: 'cancelled', queuedBehind: 1 });
+    expect(rig.session.queue.queued.map((p) => p.preview)).toEqual(['after it']);
+    withdraw.abort();
+    await rig.runTurn('running', 't1');
+    await rig.runTurn('after it', 't2');
+    expect([a.result?.stopReason, c.result?.stopReason]).toEqual(['end_turn', 'end_turn']);
+    expect([a.settles, b.settles, c.settles]).toEqual([1, 1, 1]);
+    expect(rig.sendsOf('waiting')).toBe(0);
+  });
+
+  it('once sent it is not withdrawn (only session/cancel stops a turn); withdrawn before it was queued, it is never queued', async () => {
+    const withdraw = new AbortController();
+    const a = rig.ask(rig.alice, 'running', withdraw.signal);
+    await settle();
+    withdraw.abort();
+    await rig.runTurn('running', 't1');
+    expect(a.result).toMatchObject({ stopReason: 'end_turn' });
+    const gone = new AbortController();
+    gone.abort();
+    const b = rig.ask(rig.alice, 'never queued', gone.signal);
+    await settle();
+    expect(b.result).toEqual({ stopReason: 'cancelled', queuedBehind: 0 });
+    expect(rig.sendsOf('never queued')).toBe(0);
+  });
+});
+
 describe('PromptFlow: -32010 (busy)', () => {
   it('a refused prompt goes back to the head unseen, is sent again once at the boundary, and is echoed once', async () => {
     const a = rig.ask(rig.alice, 'waits');

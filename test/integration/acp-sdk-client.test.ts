@@ -101,6 +101,35 @@ describe('official ACP SDK client over WebSocket', () => {
     expect((await turn).stopReason).toBe('cancelled');
   });
 
+  it('withdraws a prompt still queued with its cancellationSignal ($/cancel_request): cancelled, the turn in front runs on', async () => {
+    const before = sdk.updates.length;
+    const turn = sdk.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'be slow about it' }] });
+    await expect
+      .poll(() => sdk.updates.slice(before).some((u) => u.update.sessionUpdate === 'agent_message_chunk'), { timeout: 20_000 })
+      .toBe(true);
+    const withdraw = new AbortController();
+    const queued = sdk.agent.request(
+      'session/prompt',
+      { sessionId, prompt: [{ type: 'text', text: 'queued, then withdrawn' }] },
+      { cancellationSignal: withdraw.signal },
+    );
+    // Withdrawn once the hub has queued it (a watcher's turn_state lists it); the answer is read by the SDK's own schema.
+    const watcher = await hub.initializedClient({ name: 'watcher' });
+    await watcher.request('session/load', { sessionId, cwd: hub.workspace, mcpServers: [] });
+    await watcher.waitForNotification<{ sessionId: string; queue: unknown[] }>(
+      '_zcode/turn_state',
+      (p) => p.sessionId === sessionId && p.queue.length === 1,
+    );
+    withdraw.abort();
+    expect((await queued).stopReason).toBe('cancelled');
+    expect((await turn).stopReason).toBe('end_turn');
+    expect(
+      sdk.updates.some(
+        (u) => u.update.sessionUpdate === 'user_message_chunk' && JSON.stringify(u.update).includes('queued, then withdrawn'),
+      ),
+    ).toBe(false);
+  });
+
   it('session/load on a second connection replays the conversation before resolving', async () => {
     const other = connectSdk();
     try {

@@ -1,3 +1,15 @@
+import { AppServerError } from '../../app-server/errors.js';
+
+/** True for the -32010 "a prompt is already running" refusal (not the other -32010 meanings, §10). */
+export function isBusyError(err: unknown): boolean {
+  return (
+    err instanceof AppServerError &&
+    err.fault.kind === 'rpc' &&
+    err.fault.code === -32010 &&
+    /already running|prompt is running/i.test(err.fault.message)
+  );
+}
+
 /**
  * Re-sending after -32010 when no ready boundary will come (APP-SERVER.md §11 item 7,
  * §14.1): after a stop the child may end a turn without any terminal event. The stop watchdog

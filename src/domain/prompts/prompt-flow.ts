@@ -12,16 +12,16 @@ import { randomUUID } from 'node:crypto';
 import type { ContentBlock } from '@agentclientprotocol/sdk';
 import type { TurnSignal } from '../../acp/translation-context.js';
 import type { ErrorDetail } from '../../acp/zcode-event-schema.js';
-import { AppServerError } from '../../app-server/errors.js';
 import type { ClientPort } from '../delivery/client-port.js';
+import { AppServerError } from '../../app-server/errors.js';
 import { toHubError } from '../../backend-errors.js';
 import type { HubCore } from '../hub-core.js';
 import { draftPromptReceived, draftTurnComplete } from '../delivery/draft-updates.js';
 import { PromptLife } from './prompt-life.js';
-import { promptPreview, type PromptResult, type QueuedPrompt } from './prompt-queue.js';
+import { promptPreview, type PromptAnswer, type PromptResult, type QueuedPrompt } from './prompt-queue.js';
 import { sendInput } from './send-input.js';
 import type { SessionState } from '../sessions/session-state.js';
-import { BusyRetry } from './busy-retry.js';
+import { BusyRetry, isBusyError } from './busy-retry.js';
 import { StopsInFlight } from './stop-turn.js';
 import { StopWatchdog, type StopTarget } from './stop-watchdog.js';
 import { traceField, withTrace } from '../../trace-context.js';
@@ -35,16 +35,6 @@ type SteerQueued = Extract<TurnSignal, { type: 'steer_queued' }>;
 /** Callbacks into the interaction flow (cancel settles a session's pending interactions). */
 export interface PromptFlowHooks {
   cancelInteractions(session: SessionState, by: ConnectionAuthor): void;
-}
-
-/** True for the -32010 "a prompt is already running" refusal (not the other -32010 meanings, §10). */
-export function isBusyError(err: unknown): boolean {
-  return (
-    err instanceof AppServerError &&
-    err.fault.kind === 'rpc' &&
-    err.fault.code === -32010 &&
-    /already running|prompt is running/i.test(err.fault.message)
-  );
 }
 
 /**
@@ -76,10 +66,11 @@ export class PromptFlow {
     this.busyRetry.close();
   }
 
-  /** Queues a prompt; resolves when its own turn ends. */
-  prompt(client: ClientPort, session: SessionState, content: ContentBlock[]): Promise<PromptResult & { queuedBehind: number }> {
+  /** Queues a prompt; resolves when its own turn ends. `withdrawn` ({@link withdraw}): the client's `$/cancel_request`. */
+  prompt(client: ClientPort, session: SessionState, content: ContentBlock[], withdrawn?: AbortSignal): Promise<PromptAnswer> {
     // Admitted while the hub began to close: no turn will answer it.
     if (this.ended) return Promise.reject(shuttingDown());
+    if (withdrawn?.aborted) return Promise.resolve({ stopReason: 'cancelled', queuedBehind: 0 });
     return new Promise((resolve, reject) => {
       const promptId = randomUUID();
       const prompt: QueuedPrompt = {
@@ -95,10 +86,20 @@ export class PromptFlow {
       };
       const queuedBehind = session.queue.enqueue(prompt);
       this.core.audit(client, 'prompt', session.sessionId, { promptId: prompt.promptId, queuedBehind });
+      withdrawn?.addEventListener('abort', () => this.withdraw(client, session, prompt), { once: true });
       // A prompt sent at once is told by the turn's start (with the queue as it then is): a first
       // `_zcode/turn_state` listing it as queued would be stale before it left the hub.
       if (!this.pump(session)) session.turn.changed();
     });
+  }
+
+  /** Withdrawn by its client while it still waits: out of the queue, answered `cancelled` (once sent, only `session/cancel` stops it). */
+  private withdraw(client: ClientPort, session: SessionState, prompt: QueuedPrompt): void {
+    if (!session.queue.remove(prompt)) return;
+    this.core.audit(client, 'cancel', session.sessionId, { promptId: prompt.promptId, withdrawn: true });
+    prompt.life.apply({ type: 'withdraw' });
+    prompt.resolve({ stopReason: 'cancelled' });
+    session.turn.changed();
   }
 
   /** Sends the next queued prompt when the child is ready and nothing runs; true when one was sent (its turn's start published the state). */

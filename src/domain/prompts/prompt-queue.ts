@@ -17,6 +17,9 @@ export interface PromptResult {
   usage?: unknown;
 }
 
+/** A `session/prompt` answer: how it ended, and how many prompts were ahead of it when it was queued. */
+export type PromptAnswer = PromptResult & { queuedBehind: number };
+
 /** One prompt waiting for, or running in, a turn. */
 export interface QueuedPrompt {
   /** Hub id; also sent to the child as `inputId` so turn events can be matched (§4.8). */
@@ -142,6 +145,14 @@ export class PromptQueue {
   /** The child's ready boundary (`state.updated prompt_completed|prompt_failed`, or a fresh child). */
   markReady(): void {
     this.childReady = true;
+  }
+
+  /** Removes one prompt still waiting (not running); false when it is not waiting (sent, or gone). */
+  remove(prompt: QueuedPrompt): boolean {
+    const i = this.waiting.indexOf(prompt);
+    if (i === -1) return false;
+    this.waiting.splice(i, 1);
+    return true;
   }
 
   /** Removes and returns every queued (not running) prompt of one client — `session/cancel` (§4.4). */
