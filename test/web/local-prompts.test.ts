@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { applySessionUpdate, emptyChat } from '../../web/src/hub/chat-reducer.js';
 import type { ChatState } from '../../web/src/hub/chat-types.js';
-import { addLocalPrompt, settleLocalPrompt, withdrawLocalPrompt } from '../../web/src/hub/local-prompts.js';
+import { addLocalPrompt, ownQueued, settleLocalPrompt, withdrawLocalPrompt } from '../../web/src/hub/local-prompts.js';
 
 const SID = 'sess_1';
 let seq = 0;
@@ -81,5 +81,29 @@ describe('prompts sent from this device', () => {
     c = withdrawLocalPrompt(c, 'l1');
     expect(kinds(c)).toEqual(['agent:Answer.']);
     expect(withdrawLocalPrompt(c, 'unknown')).toBe(c);
+  });
+
+  it('finds which of the hub’s queued prompts are this page’s outbox prompts: ours by clientId, in order, by their text', () => {
+    const outbox = [
+      { localId: 'l1', text: 'first of mine', images: [] },
+      { localId: 'l2', text: 'look at this', images: ['data:image/png;base64,x'] },
+      { localId: 'l3', text: 'not queued yet', images: [] },
+    ];
+    const queue = [
+      { promptId: 'p0', clientId: 'other', preview: 'someone else’s' },
+      { promptId: 'p1', clientId: 'me', preview: 'first of mine' },
+      { promptId: 'p2', clientId: 'me', preview: '[image] look at this' },
+    ];
+    expect([...ownQueued(queue, outbox, 'me')]).toEqual([
+      ['p1', 'l1'],
+      ['p2', 'l2'],
+    ]);
+    // A long prompt's preview is cut with an ellipsis; still its start.
+    expect([...ownQueued([{ promptId: 'p1', clientId: 'me', preview: 'first of…' }], outbox, 'me')]).toEqual([['p1', 'l1']]);
+    // Not the text expected next: nothing is offered from there on (never the wrong prompt).
+    expect([...ownQueued([{ promptId: 'p9', clientId: 'me', preview: 'look at this' }], outbox, 'me')]).toEqual([]);
+    // The connection not known yet, or another's entries only: nothing.
+    expect(ownQueued(queue, outbox, undefined).size).toBe(0);
+    expect(ownQueued(queue.slice(0, 1), outbox, 'me').size).toBe(0);
   });
 });

@@ -9,7 +9,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { store } from '../../web/src/hub/app-state.js';
-import { PromptRefused, promptNotSent } from '../../web/src/hub/prompt-send.js';
+import { PromptRefused, promptNotSent, takeBackQueued } from '../../web/src/hub/prompt-send.js';
 import { t } from '../../web/src/i18n.js';
 import { TakenBack } from '../../web/src/net/online-wait.js';
 import type { Frame } from '../helpers/scripted-hub.js';
@@ -98,5 +98,29 @@ describe('a prompt the hub answers with an error', () => {
     expect(userTexts()).toEqual(['slow answer']);
     expect(chat()?.items.find((it) => it.kind === 'user')).toMatchObject({ localId: undefined });
     expect(notices()).toEqual([]);
+  });
+});
+
+describe('a prompt of this page taken back from the hub’s queue', () => {
+  it('sends $/cancel_request for its own request on the socket it went on; answered cancelled, its text goes back', async () => {
+    h.notify('_zcode/turn_state', { sessionId: SID, state: 'running', queue: [] });
+    await until(() => (chat()?.turn.state === 'running' ? true : undefined), 'the turn running');
+    const p = prompt('changed my mind');
+    const req = await promptRequest(0);
+    const localId = chat()?.outbox[0]?.localId ?? '';
+    expect(localId).not.toBe('');
+    takeBackQueued(localId);
+    const cancel = await until(() => h.hub.frames.find((f) => f.method === '$/cancel_request'), 'the cancel');
+    expect(cancel.params).toEqual({ requestId: req.id });
+    h.answer(req, { stopReason: 'cancelled' });
+    await p.sent;
+    expect(p.failed()).toBeInstanceOf(TakenBack);
+    expect(chat()?.outbox).toEqual([]);
+    expect(notices()).toEqual([]);
+    // Answered: taking it back again sends nothing more (a prompt sent after it arrives first in order).
+    takeBackQueued(localId);
+    prompt('the next one');
+    await promptRequest(1);
+    expect(h.hub.frames.filter((f) => f.method === '$/cancel_request')).toHaveLength(1);
   });
 });

@@ -31,6 +31,8 @@ export interface MachineState {
   refusal?: string | undefined;
   defaultWorkspace?: string;
   backend?: string;
+  /** This page's connection to it, as its last handshake named it (its prompts in the queue are ours). */
+  clientId?: string;
 }
 
 export interface AppState {
@@ -38,7 +40,7 @@ export interface AppState {
   paired?: boolean;
   conn: { status: ConnStatus; downSince?: number };
   /** Who this connection is: the token's name, person and scope, and the device name it announced (`clientInfo.name`). */
-  me?: { name: string; scope: string; device?: string; tokenId?: string; person?: string };
+  me?: { name: string; scope: string; device?: string; tokenId?: string; person?: string; clientId?: string };
   backend?: { state: string; nextRetryMs?: number };
   /** The hub's default workspace (initialize `_meta.zcode.defaultWorkspace`) for new sessions. */
   defaultWorkspace?: string;

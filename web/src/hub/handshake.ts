@@ -17,9 +17,11 @@ export function applyHandshake(hubId: string | undefined, init: unknown, device:
   const backend = rec(z['backend']);
   const defaultWorkspace = str(z['defaultWorkspace']);
   const hub = rec(z['hub']);
+  const clientId = str(z['clientId']);
   if (hubId !== undefined) {
     setMachine(hubId, (m) => ({
       ...m,
+      ...(clientId ? { clientId } : {}),
       name: str(hub?.['name']) ?? m.name,
       scope: str(identity?.['scope']) ?? m.scope,
       ...(defaultWorkspace ? { defaultWorkspace } : {}),
@@ -45,6 +47,7 @@ export function applyHandshake(hubId: string | undefined, init: unknown, device:
             ...(person !== undefined ? { person } : {}),
             device: name && name !== 'admin' ? name : device,
             ...(str(identity['tokenId']) ? { tokenId: str(identity['tokenId']) } : {}),
+            ...(clientId ? { clientId } : {}),
           }
         : s.me,
       backend: backend ? { state: str(backend['state']) ?? 'ready' } : s.backend,

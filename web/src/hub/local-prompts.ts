@@ -82,3 +82,35 @@ export function withdrawLocalPrompt(chat: ChatState, localId: string): ChatState
   if (outbox.length === chat.outbox.length && items.length === chat.items.length) return chat;
   return { ...chat, outbox, items };
 }
+
+/** A queue preview's words (the hub joins blocks with spaces, an image as `[image]`): for matching only. */
+const words = (text: string): string =>
+  text
+    .replace(/\[image\]/g, ' ')
+    .replace(/…$/, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+
+/**
+ * Which of the hub's queued prompts (`_zcode/turn_state` `queue`) are this page's outbox prompts,
+ * by promptId → localId: the entries this connection (`clientId`) queued, in order, each matched to
+ * the next outbox prompt in send order whose text begins with the entry's preview. One that does
+ * not match gets no place (nothing to take back from here). Pure.
+ */
+export function ownQueued(
+  queue: ChatState['turn']['queue'],
+  outbox: ChatState['outbox'],
+  clientId: string | undefined,
+): Map<string, string> {
+  const own = new Map<string, string>();
+  if (clientId === undefined) return own;
+  let next = 0;
+  for (const q of queue) {
+    if (q.clientId !== clientId) continue;
+    const o = outbox[next];
+    if (!o || !words(o.text).startsWith(words(q.preview ?? ''))) break;
+    own.set(q.promptId, o.localId);
+    next += 1;
+  }
+  return own;
+}

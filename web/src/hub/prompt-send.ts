@@ -17,6 +17,16 @@ import { dropWaitingPrompt, promptJoinsChat, showWaitingPrompt } from './waiting
 
 /** Numbers this device's local prompt bubbles (with the time, unique per page). */
 let localSeq = 1;
+/** What withdraws each prompt sent and not yet answered, by its local id (`$/cancel_request`). */
+const withdrawals = new Map<string, AbortController>();
+
+/**
+ * Takes back a prompt of this page still waiting in the hub's queue (its chip's "Don't send"):
+ * the hub answers it `cancelled`, and its text goes back to the box as a stopped queued prompt's does.
+ */
+export function takeBackQueued(localId: string): void {
+  withdrawals.get(localId)?.abort();
+}
 
 /** Sends a prompt (`session/prompt`); queued by the hub when the session is busy. */
 export async function sendPrompt(
@@ -46,11 +56,13 @@ export async function sendPrompt(
     throw err;
   }
   promptJoinsChat(sessionId, localId, blocks);
+  const withdraw = new AbortController();
+  withdrawals.set(localId, withdraw);
   try {
-    const { stopReason: reason } = await client.conn.call('session/prompt', { sessionId, prompt: blocks }, 0);
-    // Stopped while it waited behind the running turn (Stop returns the stopper's queued prompts):
-    // it never ran, so its text goes back to the box, as a waiting prompt's does — no sentence,
-    // the user chose Stop — rather than vanishing under a second "Stopped".
+    const { stopReason: reason } = await client.conn.call('session/prompt', { sessionId, prompt: blocks }, 0, withdraw.signal);
+    // Stopped while it waited behind the running turn (Stop returns the stopper's queued prompts;
+    // its chip's "Don't send" withdraws it alone): it never ran, so its text goes back to the box,
+    // as a waiting prompt's does — no sentence, the user chose it — rather than vanishing.
     if (reason === 'cancelled' && store.get().chats[sessionId]?.outbox.some((o) => o.localId === localId)) {
       updateChat(sessionId, (c) => withdrawLocalPrompt(c, localId));
       throw new TakenBack();
@@ -80,6 +92,8 @@ export async function sendPrompt(
     const told = err instanceof RpcError && (err.hubCode === 'HUB_ERR_TURN_FAILED' || err.hubCode === 'HUB_ERR_BACKEND_UNAVAILABLE');
     if (err instanceof ConnectionLost || err instanceof LinkGone || told) updateChat(sessionId, (c) => settleLocalPrompt(c, localId));
     else updateChat(sessionId, (c) => settleLocalPrompt(c, localId, `${t('turnFailed')}: ${(err as Error).message}`));
+  } finally {
+    withdrawals.delete(localId);
   }
 }
 

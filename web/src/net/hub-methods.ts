@@ -184,3 +184,12 @@ export class MalformedResult extends Error {
     this.name = 'MalformedResult';
   }
 }
+
+/**
+ * ACP `$/cancel_request` for our request `id` (protocol "Cancellation"): the hub withdraws a
+ * `session/prompt` still queued and answers it `cancelled`. Sent on the socket the request went on
+ * (ids are per connection); on a closed socket the send is dropped, and nothing waits for it there.
+ */
+export function cancelRequestFrame(id: number | string): string {
+  return JSON.stringify({ jsonrpc: '2.0', method: '$/cancel_request', params: { requestId: id } });
+}

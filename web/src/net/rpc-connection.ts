@@ -14,6 +14,7 @@ import { handOver, SentEarly, type EarlySocket } from './early-socket.js';
 import { CLOSE } from '../../../src/gateway/close-codes.js';
 import { ZCODE_REQUEST } from '../../../src/zcode-ext/methods.js';
 import { HUB_RESULTS, MalformedResult, type HubClientNotifications, type HubMethod, type ParamsOf, type ResultOf } from './hub-methods.js';
+import { cancelRequestFrame } from './hub-methods.js';
 
 export { ConnectFailure, ConnectionLost, RpcError, UPGRADE_REFUSED, type ConnStatus } from './rpc-errors.js';
 
@@ -142,22 +143,29 @@ export class RpcConnection {
   /**
    * Calls one of the hub's methods (hub-methods.ts): params checked at compile time, the result
    * by its reader before the caller sees it. Rejects with RpcError (the hub's error answer),
-   * MalformedResult, ConnectionLost or a timeout. `timeoutMs: 0` = none.
+   * MalformedResult, ConnectionLost or a timeout. `timeoutMs: 0` = none. `withdraw` aborted: ACP
+   * `$/cancel_request` for it, on the socket it went on (ids are per connection); the answer still settles it.
    */
-  async call<M extends HubMethod>(method: M, params: ParamsOf<M>, timeoutMs: number = WEB_LIMITS.requestTimeoutMs): Promise<ResultOf<M>> {
-    const raw = await this.request(method, params, timeoutMs);
+  async call<M extends HubMethod>(
+    method: M,
+    params: ParamsOf<M>,
+    timeoutMs: number = WEB_LIMITS.requestTimeoutMs,
+    withdraw?: AbortSignal,
+  ): Promise<ResultOf<M>> {
+    const raw = await this.request(method, params, timeoutMs, withdraw);
     const read = HUB_RESULTS[method](raw);
     if (!read.ok) throw new MalformedResult(method, read.problem);
     return read.value as ResultOf<M>;
   }
 
-  private request(method: string, params: unknown, timeoutMs: number): Promise<unknown> {
+  private request(method: string, params: unknown, timeoutMs: number, withdraw?: AbortSignal): Promise<unknown> {
     const ws = this.ws;
     if (!ws || ws.readyState !== OPEN) return Promise.reject(new ConnectionLost());
     const early = this.sentEarly?.take(ws, method, params);
     const id = early ?? this.nextId++;
     const answered = this.pending.add(id, method, timeoutMs);
     if (early === undefined) ws.send(JSON.stringify({ jsonrpc: '2.0', id, method, params }));
+    withdraw?.addEventListener('abort', () => ws.send(cancelRequestFrame(id)));
     return answered;
   }
 

@@ -8,7 +8,8 @@ import type { HubClient } from '../hub/hub-client.js';
 import { t } from '../i18n.js';
 import { WEB_LIMITS } from '../limits.js';
 import { downscaleImage, type PreparedImage } from '../media/downscale.js';
-import { promptNotSent } from '../hub/prompt-send.js';
+import { promptNotSent, takeBackQueued } from '../hub/prompt-send.js';
+import { ownQueued } from '../hub/local-prompts.js';
 import { notSentWhy } from '../hub/not-sent.js';
 import { Icon } from './icons.js';
 import { appendDictated } from '../media/speech.js';
@@ -93,7 +94,7 @@ export function PromptBox({ chat, client }: { chat: ChatState; client: HubClient
 
   return (
     <div class="composer">
-      <QueueChips queue={chat.turn.queue} />
+      <QueueChips chat={chat} hubId={client.hubId} />
       {given ? <GivenBack /> : null}
       <ImageThumbs images={images} onRemove={(i) => setImages((cur) => cur.filter((_, k) => k !== i))} />
       {voice.listening}
@@ -181,16 +182,37 @@ function useStop(client: HubClient, sessionId: string): { stopping: boolean; sto
 }
 
 /** Who queued what behind the running turn. */
-function QueueChips({ queue }: { queue: ChatState['turn']['queue'] }) {
+/**
+ * The session's queue as the hub lists it; a prompt this page queued has "Don't send" (its ×),
+ * which withdraws it alone and puts its text back in the box (prompt-send.ts `takeBackQueued`).
+ */
+function QueueChips({ chat, hubId }: { chat: ChatState; hubId: string | undefined }) {
+  const clientId = useSelector(store, (s) => (hubId === undefined ? s.me?.clientId : s.machines[hubId]?.clientId));
+  const queue = chat.turn.queue;
   if (!queue.length) return null;
+  const own = ownQueued(queue, chat.outbox, clientId);
   return (
     <div class="queue" data-testid="queue">
       <span class="muted small">{t('queued', queue.length)}</span>
-      {queue.map((q) => (
-        <span class="chip" key={q.promptId}>
-          {t('queuedBy', q.name ?? '?', q.preview ?? '')}
-        </span>
-      ))}
+      {queue.map((q) => {
+        const localId = own.get(q.promptId);
+        return (
+          <span class="chip" key={q.promptId} data-own={localId ? 'true' : undefined}>
+            <span class="chip-text">{t('queuedBy', q.name ?? '?', q.preview ?? '')}</span>
+            {localId ? (
+              <button
+                type="button"
+                class="chip-x"
+                data-testid="queue-take-back"
+                aria-label={`${t('dontSend')}: ${q.preview ?? ''}`}
+                onClick={() => takeBackQueued(localId)}
+              >
+                <Icon name="close" size={12} />
+              </button>
+            ) : null}
+          </span>
+        );
+      })}
     </div>
   );
 }
