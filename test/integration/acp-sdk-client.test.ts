@@ -90,23 +90,24 @@ describe('official ACP SDK client over WebSocket', () => {
     expect(completed).toBe(true);
   });
 
-  it('cancels a running turn with session/cancel (stopReason cancelled)', async () => {
+  /** Starts a slow turn and waits until it visibly streams (an update arrived), not a sleep; resolves with its answer to come. */
+  async function slowTurnStreaming() {
     const before = sdk.updates.length;
     const turn = sdk.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'be slow about it' }] });
-    // Cancel once the turn is visibly streaming (an update arrived), not after a sleep.
     await expect
       .poll(() => sdk.updates.slice(before).some((u) => u.update.sessionUpdate === 'agent_message_chunk'), { timeout: 20_000 })
       .toBe(true);
+    return { turn };
+  }
+
+  it('cancels a running turn with session/cancel (stopReason cancelled)', async () => {
+    const { turn } = await slowTurnStreaming();
     await sdk.agent.notify('session/cancel', { sessionId });
     expect((await turn).stopReason).toBe('cancelled');
   });
 
   it('withdraws a prompt still queued with its cancellationSignal ($/cancel_request): cancelled, the turn in front runs on', async () => {
-    const before = sdk.updates.length;
-    const turn = sdk.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'be slow about it' }] });
-    await expect
-      .poll(() => sdk.updates.slice(before).some((u) => u.update.sessionUpdate === 'agent_message_chunk'), { timeout: 20_000 })
-      .toBe(true);
+    const { turn } = await slowTurnStreaming();
     const withdraw = new AbortController();
     const queued = sdk.agent.request(
       'session/prompt',

@@ -38,11 +38,15 @@ const chat = () => store.get().chats[SID];
 const userTexts = () => chat()?.items.flatMap((it) => (it.kind === 'user' ? [it.text] : []));
 const notices = () => chat()?.items.filter((it) => it.kind === 'notice');
 const promptRequest = (n: number) => h.hub.request('session/prompt', n);
+/** The hub says a turn runs in the chat: a prompt sent now waits in the outbox. */
+async function turnRuns(): Promise<void> {
+  h.notify('_zcode/turn_state', { sessionId: SID, state: 'running', queue: [] });
+  await until(() => (chat()?.turn.state === 'running' ? true : undefined), 'the turn running');
+}
 
 describe('a prompt the hub answers with an error', () => {
   it('queued behind a running turn and never run (the hub shutting down): leaves the outbox and is given back, saying why', async () => {
-    h.notify('_zcode/turn_state', { sessionId: SID, state: 'running', queue: [] });
-    await until(() => (chat()?.turn.state === 'running' ? true : undefined), 'the turn running');
+    await turnRuns();
     const p = prompt('do this next');
     const req = await promptRequest(0);
     expect(chat()?.outbox.map((o) => o.text)).toEqual(['do this next']);
@@ -68,8 +72,7 @@ describe('a prompt the hub answers with an error', () => {
   });
 
   it('queued and stopped before it ran (Stop returns the stopper’s queued prompts): given back without a sentence, no notice', async () => {
-    h.notify('_zcode/turn_state', { sessionId: SID, state: 'running', queue: [] });
-    await until(() => (chat()?.turn.state === 'running' ? true : undefined), 'the turn running');
+    await turnRuns();
     const p = prompt('after this one');
     const req = await promptRequest(0);
     h.answer(req, { stopReason: 'cancelled' });
@@ -103,8 +106,7 @@ describe('a prompt the hub answers with an error', () => {
 
 describe('a prompt of this page taken back from the hub’s queue', () => {
   it('sends $/cancel_request for its own request on the socket it went on; answered cancelled, its text goes back', async () => {
-    h.notify('_zcode/turn_state', { sessionId: SID, state: 'running', queue: [] });
-    await until(() => (chat()?.turn.state === 'running' ? true : undefined), 'the turn running');
+    await turnRuns();
     const p = prompt('changed my mind');
     const req = await promptRequest(0);
     const localId = chat()?.outbox[0]?.localId ?? '';
