@@ -188,6 +188,33 @@ describe('zcode-hub acp (stdio bridge) driven by the official ACP SDK client', (
     expect((await turn).stopReason).toBe('cancelled');
   });
 
+  it('$/cancel_request through the bridge withdraws the editor’s queued prompt alone; the turn in front runs on', async () => {
+    const hub = readHubFile(stateDir)!;
+    const watcher = await AcpWsClient.connect(`${hub.url.replace(/^http/, 'ws')}/acp`, { token: readAdminToken(stateDir)! });
+    try {
+      await watcher.initialize({ name: 'watcher' });
+      await watcher.request('session/load', { sessionId, cwd: workspace, mcpServers: [] });
+      const before = updates.length;
+      const turn = agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'be slow' }] });
+      await streamingSince(before);
+      const withdraw = new AbortController();
+      const queued = agent.request(
+        'session/prompt',
+        { sessionId, prompt: [{ type: 'text', text: 'queued in the editor' }] },
+        { cancellationSignal: withdraw.signal },
+      );
+      await watcher.waitForNotification<{ sessionId: string; queue: unknown[] }>(
+        '_zcode/turn_state',
+        (p) => p.sessionId === sessionId && p.queue.length === 1,
+      );
+      withdraw.abort();
+      expect((await queued).stopReason).toBe('cancelled');
+      expect((await turn).stopReason).toBe('end_turn');
+    } finally {
+      await watcher.close();
+    }
+  });
+
   it('survives the daemon being killed: it brings a daemon back, re-attaches and the session keeps working', async () => {
     const first = readHubFile(stateDir)!;
     process.kill(first.pid, 'SIGKILL');
